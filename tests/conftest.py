@@ -1,0 +1,87 @@
+"""Test set-up shared by every tier.
+
+The database is the one named by ``DATABASE_URL`` when it is set (CI sets a
+PostgreSQL URL); otherwise a fresh SQLite file. A configured server that cannot
+be reached fails the run: it never skips.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+_TMP = Path(tempfile.mkdtemp(prefix="volley-tests-"))
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{_TMP / 'test.db'}")
+os.environ["APP_ENV"] = "test"
+os.environ.setdefault("BCRYPT_ROUNDS", "4")  # fast hashes; the cost-12 default has its own test
+os.environ.setdefault("OUTBOX_INTERVAL_SECONDS", "0.5")
+
+import pytest  # noqa: E402
+import sqlalchemy as sa  # noqa: E402
+from sqlmodel import Session, SQLModel  # noqa: E402
+
+from volley_app import db as dbmod  # noqa: E402
+from volley_app.settings import get_settings  # noqa: E402
+
+
+def _reset_schema(engine: sa.Engine) -> None:
+    if engine.dialect.name == "postgresql":
+        with engine.begin() as conn:
+            conn.execute(sa.text("DROP SCHEMA public CASCADE"))
+            conn.execute(sa.text("CREATE SCHEMA public"))
+    else:
+        with engine.begin() as conn:
+            conn.execute(sa.text("PRAGMA foreign_keys=OFF"))
+            for (name,) in conn.execute(sa.text("SELECT name FROM sqlite_master WHERE type='table'")).all():
+                conn.execute(sa.text(f'DROP TABLE IF EXISTS "{name}"'))
+
+
+def migrate_fresh() -> None:
+    """Drop everything in the test database and apply every migration."""
+    from volley_app.migrations import upgrade_to_head
+
+    get_settings.cache_clear()
+    dbmod.reset_engine()
+    engine = dbmod.get_engine()
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+    except Exception as exc:  # a configured database that is down is a failure, not a skip
+        pytest.exit(f"database {engine.url!r} is unreachable: {exc}", returncode=3)
+    _reset_schema(engine)
+    upgrade_to_head()
+
+
+def clear_tables() -> None:
+    """Delete every row, leaving the migrated schema."""
+    import volley_app.models  # noqa: F401
+
+    engine = dbmod.get_engine()
+    tables = list(reversed(SQLModel.metadata.sorted_tables))
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            names = ", ".join(f'"{t.name}"' for t in tables)
+            conn.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+        else:
+            for t in tables:
+                conn.execute(t.delete())
+
+
+@pytest.fixture(scope="session")
+def migrated():
+    migrate_fresh()
+    yield dbmod.get_engine()
+
+
+@pytest.fixture
+def db(migrated):
+    """A real session on the migrated test database; every table is emptied afterwards."""
+    with Session(migrated, expire_on_commit=False) as session:
+        yield session
+    clear_tables()
+
+
+@pytest.fixture
+def settings():
+    return get_settings()

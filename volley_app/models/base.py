@@ -1,0 +1,88 @@
+"""Column types and helpers shared by every table."""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+# Stable constraint names, so migrations are the same on SQLite and PostgreSQL.
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> dt.datetime:
+    """Now, timezone-aware, in UTC."""
+    return dt.datetime.now(dt.UTC)
+
+
+class UTCDateTime(sa.TypeDecorator):
+    """A timestamp that is always timezone-aware UTC in Python.
+
+    PostgreSQL stores ``timestamptz``; SQLite has no zone, so values are
+    normalised to UTC on the way in and marked UTC on the way out. A naive
+    datetime is refused rather than guessed at.
+    """
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: dt.datetime | None, dialect) -> dt.datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"naive datetime {value!r} refused: store timezone-aware values")
+        value = value.astimezone(dt.UTC)
+        if dialect.name == "sqlite":
+            return value.replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: dt.datetime | None, dialect) -> dt.datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=dt.UTC)
+        return value.astimezone(dt.UTC)
+
+
+def enum_type(enum_cls: type[enum.Enum]) -> sa.Enum:
+    """A portable VARCHAR enum that stores the member *values* (e.g. 'C+')."""
+    return sa.Enum(
+        enum_cls,
+        native_enum=False,
+        create_constraint=False,
+        length=max(len(m.value) for m in enum_cls) + 8,
+        values_callable=lambda cls: [m.value for m in cls],
+        validate_strings=True,
+    )
+
+
+def enum_field(enum_cls: type[enum.Enum], *, nullable: bool = False, index: bool = False, **kw: Any):
+    """A SQLModel field stored as :func:`enum_type`."""
+    return Field(sa_column=sa.Column(enum_type(enum_cls), nullable=nullable, index=index), **kw)
+
+
+def utc_field(*, nullable: bool = False, index: bool = False, default_now: bool = False, **kw: Any):
+    """A SQLModel field stored as :class:`UTCDateTime`."""
+    if default_now:
+        kw.setdefault("default_factory", utcnow)
+    return Field(sa_column=sa.Column(UTCDateTime(), nullable=nullable, index=index), **kw)
+
+
+def fk(target: str, *, nullable: bool = False, ondelete: str = "CASCADE", index: bool = True, **kw: Any):
+    """A foreign key field to ``target`` ("table.id")."""
+    return Field(
+        default=None,
+        sa_column=sa.Column(
+            sa.Integer, sa.ForeignKey(target, ondelete=ondelete), nullable=nullable, index=index
+        ),
+        **kw,
+    )

@@ -1,0 +1,114 @@
+"""The enumerations of spec section 3. Values are the spec's words."""
+
+from __future__ import annotations
+
+import enum
+
+
+class StrEnum(enum.StrEnum):
+    @classmethod
+    def values(cls) -> list[str]:
+        return [m.value for m in cls]
+
+
+class Role(StrEnum):
+    PLAYER = "Player"
+    SVL = "SVL"
+    ADMIN = "Admin"
+
+
+class Gender(StrEnum):
+    MALE = "Male"
+    FEMALE = "Female"
+
+
+class SkillLevel(StrEnum):
+    """League and sub request skill levels."""
+
+    A = "A"
+    B = "B"
+    C_PLUS = "C+"
+    C = "C"
+    D = "D"
+
+
+class Rating(StrEnum):
+    """A sub's hitter, passer and setter ratings."""
+
+    A = "A"
+    B = "B"
+    C = "C"
+    D = "D"
+
+
+class SubFormat(StrEnum):
+    DOUBLES = "Doubles"
+    QUADS = "Quads"
+    FIVES = "5s"
+    SIXES = "6s"
+    REVERSE_QUADS = "Reverse Quads"
+
+
+class LeagueFormat(StrEnum):
+    DOUBLES = "doubles"
+    QUADS = "quads"
+    FIVES = "5s"
+    SIXES = "6s"
+    REVERSE_QUADS = "reverseQuads"
+
+
+class Day(StrEnum):
+    MONDAY = "Monday"
+    TUESDAY = "Tuesday"
+    WEDNESDAY = "Wednesday"
+    THURSDAY = "Thursday"
+    FRIDAY = "Friday"
+    SATURDAY = "Saturday"
+    SUNDAY = "Sunday"
+
+
+class SubStatus(StrEnum):
+    OPEN = "Open"
+    ACCEPTED = "Accepted"
+    DECLINED = "Declined"
+
+
+class SessionStatus(StrEnum):
+    REGISTRATION = "Registration"
+    ACTIVE = "Active"
+    INACTIVE = "Inactive"
+
+
+class LeagueStage(StrEnum):
+    REGISTRATION = "Registration"
+    ACTIVE = "Active"
+    INACTIVE = "Inactive"
+
+
+class GameType(StrEnum):
+    LEAGUE = "League"
+
+
+class OutboxStatus(StrEnum):
+    PENDING = "pending"
+    SENDING = "sending"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+# The 50 US states plus DC: code -> name.
+REGIONS: dict[str, str] = {
+    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California",
+    "CO": "Colorado", "CT": "Connecticut", "DE": "Delaware", "DC": "District Of Columbia",
+    "FL": "Florida", "GA": "Georgia", "HI": "Hawaii", "ID": "Idaho", "IL": "Illinois",
+    "IN": "Indiana", "IA": "Iowa", "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana",
+    "ME": "Maine", "MD": "Maryland", "MA": "Massachusetts", "MI": "Michigan", "MN": "Minnesota",
+    "MS": "Mississippi", "MO": "Missouri", "MT": "Montana", "NE": "Nebraska", "NV": "Nevada",
+    "NH": "New Hampshire", "NJ": "New Jersey", "NM": "New Mexico", "NY": "New York",
+    "NC": "North Carolina", "ND": "North Dakota", "OH": "Ohio", "OK": "Oklahoma", "OR": "Oregon",
+    "PA": "Pennsylvania", "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota",
+    "TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia",
+    "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming",
+}  # fmt: skip
+
+Region = StrEnum("Region", {code: code for code in REGIONS})

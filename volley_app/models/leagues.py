@@ -1,0 +1,100 @@
+"""League sessions, leagues, teams and games."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from volley_app.models.base import enum_field, fk, utc_field
+from volley_app.models.enums import (
+    Day,
+    GameType,
+    LeagueFormat,
+    LeagueStage,
+    Region,
+    SessionStatus,
+    SkillLevel,
+)
+
+
+class LeagueSession(SQLModel, table=True):
+    """The spec's "Session": a season a venue operator (SVL) runs leagues in."""
+
+    __tablename__ = "league_sessions"
+    __table_args__ = (sa.Index("ix_league_sessions_svl_status_start", "svl_id", "status", "start_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    svl_id: int = fk("users.id", index=False)
+    name: str = Field(sa_column=sa.Column(sa.String(120), nullable=False))
+    status: SessionStatus = enum_field(SessionStatus, index=True, default=SessionStatus.REGISTRATION)
+    start_at: dt.datetime = utc_field(index=True)
+    end_at: dt.datetime = utc_field()
+    created_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL")
+    created_at: dt.datetime = utc_field(default_now=True)
+
+
+class League(SQLModel, table=True):
+    __tablename__ = "leagues"
+    __table_args__ = (sa.Index("ix_leagues_active_start", "active", "start_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = fk("league_sessions.id")
+    svl_id: int = fk("users.id")
+    court: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))
+    start_at: dt.datetime = utc_field()
+    number_of_weeks: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    time_increment: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))  # minutes between games
+    skill_level: SkillLevel = enum_field(SkillLevel)
+    format: LeagueFormat = enum_field(LeagueFormat)
+    gender_requirement: str | None = Field(default=None, sa_column=sa.Column(sa.String(100)))
+    day: Day = enum_field(Day)
+    max_teams: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    cost_cents: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    cash: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
+    stage: LeagueStage = enum_field(LeagueStage, default=LeagueStage.REGISTRATION)
+    active: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("true")))
+    schedule_generated: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
+    # The tournament bracket lives in a file with a server-generated name.
+    tournament_file: str | None = Field(default=None, sa_column=sa.Column(sa.String(200)))
+    tournament_content_type: str | None = Field(default=None, sa_column=sa.Column(sa.String(100)))
+    address: str | None = Field(default=None, sa_column=sa.Column(sa.String(200)))
+    city: str | None = Field(default=None, sa_column=sa.Column(sa.String(100)))
+    region: Region | None = enum_field(Region, nullable=True, default=None)
+    created_at: dt.datetime = utc_field(default_now=True)
+
+
+class Team(SQLModel, table=True):
+    __tablename__ = "teams"
+    __table_args__ = (sa.UniqueConstraint("league_id", "team_name", name="uq_teams_league_id_team_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = fk("leagues.id")
+    captain_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL")  # the spec's "user"
+    team_name: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))
+    wins: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
+    losses: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
+    paid: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
+    waitlist: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
+    created_at: dt.datetime = utc_field(default_now=True)
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "games"
+    __table_args__ = (sa.Index("ix_games_league_start", "league_id", "start_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = fk("leagues.id", index=False)
+    team1_id: int | None = fk("teams.id", nullable=True)
+    team2_id: int | None = fk("teams.id", nullable=True)  # None: a BYE
+    start_at: dt.datetime = utc_field()
+    team1_game1_score: int | None = None
+    team1_game2_score: int | None = None
+    team1_game3_score: int | None = None
+    team2_game1_score: int | None = None
+    team2_game2_score: int | None = None
+    team2_game3_score: int | None = None
+    type: GameType = enum_field(GameType, default=GameType.LEAGUE)
+    round: int = 0
+    match: int = 0

@@ -1,0 +1,33 @@
+"""The durable mail outbox: a message is a row, written in the transaction of its cause."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from volley_app.models.base import enum_field, utc_field
+from volley_app.models.enums import OutboxStatus
+
+
+class OutboxMessage(SQLModel, table=True):
+    __tablename__ = "mail_outbox"
+    __table_args__ = (sa.Index("ix_mail_outbox_status_next", "status", "next_attempt_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(default="generic", sa_column=sa.Column(sa.String(50), nullable=False, index=True))
+    to_addr: str = Field(sa_column=sa.Column(sa.String(254), nullable=False))
+    subject: str = Field(sa_column=sa.Column(sa.String(300), nullable=False))
+    body_text: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    body_html: str | None = Field(default=None, sa_column=sa.Column(sa.Text))
+    reply_to: str | None = Field(default=None, sa_column=sa.Column(sa.String(254)))
+    status: OutboxStatus = enum_field(OutboxStatus, default=OutboxStatus.PENDING)
+    attempts: int = 0
+    next_attempt_at: dt.datetime = utc_field(default_now=True)
+    # While a sender holds a row it is "sending" until this time; after it, another may retry.
+    lease_until: dt.datetime | None = utc_field(nullable=True, default=None)
+    last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text))
+    created_at: dt.datetime = utc_field(default_now=True)
+    sent_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    logged_at: dt.datetime | None = utc_field(nullable=True, default=None)

@@ -1,0 +1,32 @@
+"""Sub requests (the spec's "Note")."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from volley_app.models.base import enum_field, fk, utc_field
+from volley_app.models.enums import SkillLevel, SubFormat, SubStatus
+
+
+class SubRequest(SQLModel, table=True):
+    __tablename__ = "sub_requests"
+    __table_args__ = (sa.Index("ix_sub_requests_completed_date", "completed", "date"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    requestor_id: int = fk("users.id")
+    # None means the request is open to Anyone.
+    recipient_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL")
+    status: SubStatus = enum_field(SubStatus, index=True, default=SubStatus.OPEN)
+    svl: str = Field(sa_column=sa.Column(sa.String(200), nullable=False))  # location name
+    team: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))
+    date: dt.datetime = utc_field()
+    court: str | None = Field(default=None, sa_column=sa.Column(sa.String(50)))
+    skill_level: SkillLevel = enum_field(SkillLevel)
+    format: SubFormat = enum_field(SubFormat)
+    text: str | None = Field(default=None, sa_column=sa.Column(sa.Text))
+    completed: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
+    created_at: dt.datetime = utc_field(default_now=True)
+    updated_at: dt.datetime = utc_field(default_now=True)

@@ -1,0 +1,77 @@
+"""Accounts and everything login needs."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from volley_app.models.base import enum_field, fk, utc_field
+from volley_app.models.enums import Gender, Rating, Region, Role
+
+
+class User(SQLModel, table=True):
+    __tablename__ = "users"
+
+    id: int | None = Field(default=None, primary_key=True)
+    username: str = Field(sa_column=sa.Column(sa.String(50), nullable=False, unique=True))
+    password_hash: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))
+    roles: list[str] = Field(default_factory=lambda: [Role.PLAYER.value], sa_column=sa.Column(sa.JSON, nullable=False))
+    # Stored lower-case; unique so one address is one account.
+    email: str = Field(sa_column=sa.Column(sa.String(254), nullable=False, unique=True))
+    first_name: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))
+    last_name: str = Field(default="", sa_column=sa.Column(sa.String(100), nullable=False, server_default=""))
+    gender: Gender | None = enum_field(Gender, nullable=True, default=None)
+    address: str | None = Field(default=None, sa_column=sa.Column(sa.String(200)))
+    city: str | None = Field(default=None, sa_column=sa.Column(sa.String(100)))
+    region: Region | None = enum_field(Region, nullable=True, default=None)
+    sub: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, index=True, server_default=sa.text("false")))
+    hitter_skill_level: Rating | None = enum_field(Rating, nullable=True, default=None)
+    passer_skill_level: Rating | None = enum_field(Rating, nullable=True, default=None)
+    setter_skill_level: Rating | None = enum_field(Rating, nullable=True, default=None)
+    active: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("true")))
+    created_at: dt.datetime = utc_field(default_now=True)
+    updated_at: dt.datetime = utc_field(default_now=True)
+
+
+class LoginSession(SQLModel, table=True):
+    """One logged-in device. The browser holds only the random token; we keep its hash."""
+
+    __tablename__ = "login_sessions"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = fk("users.id")
+    token_hash: str = Field(sa_column=sa.Column(sa.String(64), nullable=False, unique=True))
+    trusted: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False))
+    created_at: dt.datetime = utc_field(default_now=True)
+    expires_at: dt.datetime = utc_field(index=True)
+    last_seen_at: dt.datetime = utc_field(default_now=True)
+    revoked_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    client_ip: str = Field(default="", sa_column=sa.Column(sa.String(64), nullable=False, server_default=""))
+
+
+class LoginAttempt(SQLModel, table=True):
+    """Failed logins, counted per account and per client to throttle guessing."""
+
+    __tablename__ = "login_attempts"
+    __table_args__ = (
+        sa.Index("ix_login_attempts_username_at", "username", "at"),
+        sa.Index("ix_login_attempts_client_at", "client", "at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    username: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))
+    client: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    at: dt.datetime = utc_field(default_now=True)
+
+
+class PasswordResetToken(SQLModel, table=True):
+    __tablename__ = "password_reset_tokens"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = fk("users.id")
+    token_hash: str = Field(sa_column=sa.Column(sa.String(64), nullable=False, unique=True))
+    created_at: dt.datetime = utc_field(default_now=True)
+    expires_at: dt.datetime = utc_field()
+    used_at: dt.datetime | None = utc_field(nullable=True, default=None)

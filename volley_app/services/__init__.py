@@ -1,0 +1,1 @@
+"""The domain core: every rule, validation and permission check, once. No Reflex imports."""

@@ -1,0 +1,84 @@
+"""Field rules of spec section 5, one function a rule. Each returns the clean value or raises Invalid."""
+
+from __future__ import annotations
+
+import string
+
+from email_validator import EmailNotValidError, validate_email
+
+from volley_app.models import REGIONS
+from volley_app.services.errors import Invalid
+
+# Letters, digits and . ! @ # $ % ^ _ + { } : ; " ' < > / ? ~ ` & * ( ) -
+ACCOUNT_SYMBOLS = ".!@#$%^_+{}:;\"'<>/?~`&*()-"
+_ACCOUNT_CHARS = set(string.ascii_letters + string.digits + ACCOUNT_SYMBOLS)
+
+USERNAME_MIN, USERNAME_MAX = 3, 50
+PASSWORD_MIN, PASSWORD_MAX = 4, 100
+
+USERNAME_RULE = f"Username must be {USERNAME_MIN} to {USERNAME_MAX} characters: letters, numbers or {' '.join(ACCOUNT_SYMBOLS)}"
+PASSWORD_RULE = f"Password must be {PASSWORD_MIN} to {PASSWORD_MAX} characters: letters, numbers or {' '.join(ACCOUNT_SYMBOLS)}"
+
+
+def _required(value: object, field: str, label: str) -> str:
+    text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        raise Invalid({field: f"{label} is required"})
+    return text
+
+
+def username(value: object) -> str:
+    """Signup username: lower-cased, 3-50 characters from the allowed set."""
+    text = _required(value, "username", "Username").lower()
+    if not (USERNAME_MIN <= len(text) <= USERNAME_MAX) or not set(text) <= _ACCOUNT_CHARS:
+        raise Invalid({"username": USERNAME_RULE})
+    return text
+
+
+def password(value: object) -> str:
+    """Signup password: 4-100 characters from the allowed set (not stripped: spaces are refused)."""
+    if not isinstance(value, str) or not value:
+        raise Invalid({"password": "Password is required"})
+    if not (PASSWORD_MIN <= len(value) <= PASSWORD_MAX) or not set(value) <= _ACCOUNT_CHARS:
+        raise Invalid({"password": PASSWORD_RULE})
+    return value
+
+
+def email(value: object) -> str:
+    """A deliverable-looking address, lower-cased (one address is one account)."""
+    text = _required(value, "email", "Email")
+    try:
+        result = validate_email(text, check_deliverability=False)
+    except EmailNotValidError:
+        raise Invalid({"email": "Enter a valid email address"}) from None
+    return result.normalized.lower()
+
+
+def name(value: object, field: str, label: str, max_length: int = 100) -> str:
+    text = _required(value, field, label)
+    if len(text) > max_length:
+        raise Invalid({field: f"{label} must be at most {max_length} characters"})
+    return text
+
+
+def region(value: object) -> str:
+    text = _required(value, "region", "State").upper()
+    if text not in REGIONS:
+        raise Invalid({"region": "Choose a US state"})
+    return text
+
+
+def collect(**checks) -> dict[str, object]:
+    """Run several ``field=(fn, *args)`` checks and report every failure at once."""
+    clean: dict[str, object] = {}
+    errors: dict[str, str] = {}
+    for field, (fn, *args) in checks.items():
+        try:
+            clean[field] = fn(*args)
+        except Invalid as exc:
+            errors.update(exc.errors)
+    if errors:
+        raise Invalid(errors)
+    return clean
+
+

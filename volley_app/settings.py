@@ -1,0 +1,110 @@
+"""One typed settings object, read from the environment (and an optional .env).
+
+The embedded default needs no configuration at all: a SQLite file, in-process
+Reflex state, mail kept in the outbox and logged, the offline card provider.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+DEV_SECRET_KEY = "dev-only-secret-key-not-for-production"  # noqa: S105 - embedded default only
+
+DEFAULT_BANNER = "The next league starts September 8th in Lexington, KY. Signups are open!"
+
+
+class Settings(BaseSettings):
+    """Every knob of the app, one place. Environment names are the field names in upper case."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    app_env: Literal["development", "production", "test"] = "development"
+    secret_key: str = ""
+
+    database_url: str = f"sqlite:///{ROOT / 'var' / 'volley.db'}"
+    redis_url: str | None = None
+
+    # Where people reach the app; links in email are built from this, never from a request.
+    public_url: str = "http://localhost:3000"
+    backend_url: str = "http://localhost:8000"
+    # Browser origins allowed to call the backend; defaults to the app's own origin.
+    cors_origins: list[str] = Field(default_factory=list)
+
+    # Passwords and sessions
+    bcrypt_rounds: int = 12
+    session_hours_untrusted: int = 12
+    session_days_trusted: int = 30
+    login_max_failures_per_account: int = 5
+    login_max_failures_per_client: int = 20
+    login_window_minutes: int = 15
+
+    # Mail
+    smtp_host: str | None = None
+    smtp_port: int = 25
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    smtp_starttls: bool = False
+    smtp_ssl: bool = False
+    smtp_timeout_seconds: float = 10.0
+    mail_from: str = "Volleyball Leagues <no-reply@volley.example>"
+    provider_email: str = "hello@volley.example"
+    outbox_interval_seconds: float = 5.0
+    outbox_max_attempts: int = 8
+
+    # Card payments (used by the registration issue); empty keys mean the offline provider.
+    stripe_secret_key: str | None = None
+    stripe_publishable_key: str | None = None
+    stripe_webhook_secret: str | None = None
+    stripe_api_base: str | None = None
+
+    # Product text and local conventions
+    banner_text: str = DEFAULT_BANNER
+    time_zone: str = "America/New_York"
+    cash_only_svl: str | None = None
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value):
+        if isinstance(value, str):
+            return [v.strip() for v in value.split(",") if v.strip()]
+        return value
+
+    @field_validator("redis_url", "smtp_host", "stripe_secret_key", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value):
+        return value or None
+
+    @model_validator(mode="after")
+    def _check(self) -> Settings:
+        if not self.secret_key:
+            if self.app_env == "production":
+                raise ValueError("SECRET_KEY must be set when APP_ENV=production")
+            self.secret_key = DEV_SECRET_KEY
+        if self.app_env == "production" and self.secret_key == DEV_SECRET_KEY:
+            raise ValueError("SECRET_KEY must not be the development key in production")
+        if not self.cors_origins:
+            self.cors_origins = [self.public_url.rstrip("/")]
+        if self.bcrypt_rounds < 4 or self.bcrypt_rounds > 16:
+            raise ValueError("BCRYPT_ROUNDS must be between 4 and 16")
+        return self
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    @property
+    def smtp_configured(self) -> bool:
+        return bool(self.smtp_host)
+
+
+@functools.cache
+def get_settings() -> Settings:
+    """The process-wide settings (cached; tests call ``get_settings.cache_clear()``)."""
+    return Settings()
