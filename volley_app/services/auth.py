@@ -16,12 +16,11 @@ import math
 import secrets
 
 import sqlalchemy as sa
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from volley_app.models import LoginAttempt, LoginSession, Role, User, utcnow
-from volley_app.services import passwords, validation
-from volley_app.services.errors import Invalid, RateLimited, Unauthorized
+from volley_app.services import passwords, users
+from volley_app.services.errors import BadRequest, RateLimited, Unauthorized
 from volley_app.services.permissions import Actor
 from volley_app.settings import get_settings
 
@@ -46,7 +45,13 @@ def hash_token(token: str) -> str:
 
 
 def _actor(user: User, session_id: int | None = None) -> Actor:
-    return Actor(user_id=user.id, username=user.username, roles=tuple(user.roles), session_id=session_id)
+    return Actor(
+        user_id=user.id,
+        username=user.username,
+        roles=tuple(user.roles),
+        session_id=session_id,
+        first_name=user.first_name,
+    )
 
 
 def start_session(db: Session, user: User, *, trusted: bool, client: str = "") -> LoginResult:
@@ -82,37 +87,16 @@ def signup(
     client: str = "",
 ) -> LoginResult:
     """Create a Player account (spec section 5 rules) and log it in."""
-    clean = validation.collect(
-        username=(validation.username, username),
-        password=(validation.password, password),
-        email=(validation.email, email),
-        first_name=(validation.name, first_name, "first_name", "First name"),
-        last_name=(validation.name, last_name, "last_name", "Last name"),
-        region=(validation.region, region),
+    user = users.create_user(
+        db,
+        username=username,
+        password=password,
+        email=email,
+        first_name=first_name,
+        last_name=last_name,
+        region=region,
+        roles=[Role.PLAYER],
     )
-    errors = {}
-    if db.exec(select(User.id).where(User.username == clean["username"])).first():
-        errors["username"] = "That username is taken"
-    if db.exec(select(User.id).where(User.email == clean["email"])).first():
-        errors["email"] = "An account with this email already exists"
-    if errors:
-        raise Invalid(errors)
-    user = User(
-        username=clean["username"],
-        password_hash=passwords.hash_password(clean["password"]),
-        roles=[Role.PLAYER.value],
-        email=clean["email"],
-        first_name=clean["first_name"],
-        last_name=clean["last_name"],
-        region=clean["region"],
-    )
-    db.add(user)
-    try:
-        db.flush()
-    except IntegrityError:  # the same username or email, registered a moment ago
-        db.rollback()
-        raise Invalid({"username": "That username or email is already registered"}) from None
-    log.info("signup user_id=%s", user.id)
     return start_session(db, user, trusted=bool(trusted), client=client)
 
 
@@ -144,7 +128,7 @@ def login(db: Session, *, username: object, password: object, trusted: bool = Tr
     name = username.strip().lower() if isinstance(username, str) else ""
     secret = password if isinstance(password, str) else ""
     if not name or not secret:
-        raise Invalid({"form": MISSING_CREDENTIALS})
+        raise BadRequest(MISSING_CREDENTIALS)
     name = name[:100]
     client = (client or "unknown")[:64]
     now = utcnow()
@@ -218,3 +202,8 @@ def purge_expired(db: Session) -> int:
     window = dt.timedelta(minutes=get_settings().login_window_minutes)
     db.exec(sa.delete(LoginAttempt).where(LoginAttempt.at < now - 2 * window))
     return n
+
+
+def session_expiry(db: Session, token: str) -> dt.datetime | None:
+    row = db.exec(select(LoginSession.expires_at).where(LoginSession.token_hash == hash_token(token))).first()
+    return row

@@ -13,6 +13,10 @@ class DomainError(Exception):
         self.message = message
 
 
+class BadRequest(DomainError):
+    status_code = 400
+
+
 class NotFound(DomainError):
     status_code = 404
 

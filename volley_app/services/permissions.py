@@ -27,6 +27,7 @@ class Actor:
     username: str
     roles: tuple[str, ...]
     session_id: int | None = None
+    first_name: str = ""
 
     @property
     def status(self) -> str:

@@ -1,0 +1,9 @@
+.PHONY: run test setup lint
+run:    ## run the app on the embedded default (SQLite, demo data)
+	./scripts/run.sh
+test:   ## run every test tier
+	./scripts/test.sh
+setup:
+	./scripts/setup.sh
+lint:
+	.venv/bin/ruff check .

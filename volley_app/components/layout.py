@@ -1,0 +1,197 @@
+"""Page frames: the public header and footer, and the dashboard shell."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.settings import get_settings
+from volley_app.state.auth import AuthState
+
+SITE_NAME = "Bluegrass Volleyball"
+MAX_WIDTH = "72rem"
+
+# The year is the browser's, so a page built once still shows the current year.
+CURRENT_YEAR = rx.Var("new Date().getFullYear()", _var_type=int)
+
+
+def logo(href: str) -> rx.Component:
+    return rx.link(
+        rx.hstack(
+            rx.image(src="/logo.svg", alt="", width="2.25rem", height="2.25rem"),
+            rx.text(SITE_NAME, weight="bold", size="5", color=rx.color("gray", 12)),
+            align="center",
+            spacing="2",
+        ),
+        href=href,
+        underline="none",
+        aria_label=f"{SITE_NAME} home",
+    )
+
+
+def footer(*extra: rx.Component) -> rx.Component:
+    return rx.el.footer(
+        rx.flex(
+            *extra,
+            rx.text("© ", CURRENT_YEAR, f" {SITE_NAME}. All rights reserved.", size="2", color_scheme="gray"),
+            direction={"initial": "column", "sm": "row"},
+            justify="between",
+            align={"initial": "start", "sm": "center"},
+            spacing="3",
+            max_width=MAX_WIDTH,
+            margin="0 auto",
+            width="100%",
+        ),
+        padding="1.25rem 1rem",
+        border_top=f"1px solid {rx.color('gray', 5)}",
+        background=rx.color("gray", 2),
+        width="100%",
+    )
+
+
+def _header(*right: rx.Component, home: str) -> rx.Component:
+    return rx.el.header(
+        rx.flex(
+            logo(home),
+            rx.flex(*right, spacing="2", align="center", wrap="wrap", justify="end"),
+            justify="between",
+            align="center",
+            spacing="3",
+            wrap="wrap",
+            max_width=MAX_WIDTH,
+            margin="0 auto",
+            width="100%",
+        ),
+        padding="0.75rem 1rem",
+        border_bottom=f"1px solid {rx.color('gray', 5)}",
+        background="white",
+        width="100%",
+        position="sticky",
+        top="0",
+        z_index="10",
+    )
+
+
+def public_page(*children: rx.Component, banner: bool = False) -> rx.Component:
+    """Frame of every public page: header with Log In / Sign Up, content, footer."""
+    return rx.flex(
+        _header(
+            rx.link(rx.button("Log In", variant="soft"), href=routes.LOGIN),
+            rx.link(rx.button("Sign Up"), href=routes.SIGNUP),
+            home=routes.HOME,
+        ),
+        announcement_banner() if banner else rx.fragment(),
+        rx.el.main(
+            *children,
+            width="100%",
+            max_width=MAX_WIDTH,
+            margin="0 auto",
+            padding="1.5rem 1rem 3rem",
+            flex="1",
+        ),
+        footer(),
+        direction="column",
+        min_height="100vh",
+        background=rx.color("gray", 1),
+    )
+
+
+def announcement_banner() -> rx.Component:
+    return rx.box(
+        rx.text(get_settings().banner_text, weight="bold", size="4", align="center"),
+        role="region",
+        aria_label="League announcement",
+        background=rx.color("accent", 9),
+        color="white",
+        padding="0.9rem 1rem",
+        width="100%",
+    )
+
+
+def _nav_link(label: str, href: str) -> rx.Component:
+    return rx.link(rx.button(label, variant="ghost", size="2"), href=href, underline="none")
+
+
+def dash_nav() -> rx.Component:
+    """Header links by role (spec section 2, dashboard layout)."""
+    return rx.flex(
+        rx.cond(
+            AuthState.is_svl_view,
+            rx.fragment(
+                _nav_link("Home", routes.SVL_HOME),
+                _nav_link("Sessions", routes.SESSIONS),
+            ),
+            rx.fragment(
+                _nav_link("Home", routes.DASH),
+                _nav_link("Leagues", routes.DASH_LEAGUES),
+                _nav_link("Subs", routes.DASH_SUBS),
+                _nav_link("Profile", routes.DASH_PROFILE),
+            ),
+        ),
+        rx.button("Logout", on_click=AuthState.logout, variant="soft", color_scheme="gray", size="2"),
+        spacing="1",
+        align="center",
+        wrap="wrap",
+        role="navigation",
+        aria_label="Main",
+    )
+
+
+def dash_footer() -> rx.Component:
+    on_home = AuthState.router.url.path == routes.DASH
+    return footer(
+        rx.flex(
+            rx.text("Current user: ", rx.text.strong(AuthState.username), size="2"),
+            rx.text("Status: ", rx.text.strong(AuthState.status), size="2"),
+            rx.cond(
+                on_home,
+                rx.fragment(),
+                rx.link(rx.button(rx.icon("house", size=16), "Home", size="1", variant="outline"), href=routes.DASH),
+            ),
+            spacing="4",
+            align="center",
+            wrap="wrap",
+        ),
+    )
+
+
+def restore_failed() -> rx.Component:
+    return rx.center(
+        rx.card(
+            rx.vstack(
+                rx.callout(AuthState.restore_error, icon="triangle_alert", color_scheme="red", role="alert"),
+                rx.link("Please login again", href=routes.LOGIN, weight="bold"),
+                spacing="3",
+            ),
+            max_width="28rem",
+            width="100%",
+        ),
+        padding="3rem 1rem",
+    )
+
+
+def dash_page(*children: rx.Component) -> rx.Component:
+    """Frame of every /dash page. Content shows only once the server has confirmed the user."""
+    return rx.flex(
+        _header(dash_nav(), home=routes.DASH),
+        rx.el.main(
+            rx.cond(
+                AuthState.logged_in,
+                rx.fragment(*children),
+                rx.cond(
+                    AuthState.restore_error != "",
+                    restore_failed(),
+                    rx.center(rx.spinner(size="3"), padding="4rem", aria_label="Loading"),
+                ),
+            ),
+            width="100%",
+            max_width=MAX_WIDTH,
+            margin="0 auto",
+            padding="1.5rem 1rem 3rem",
+            flex="1",
+        ),
+        dash_footer(),
+        direction="column",
+        min_height="100vh",
+        background=rx.color("gray", 1),
+    )

@@ -1,0 +1,70 @@
+"""Every path of the product, in one place. Pages and links use these names, never string paths."""
+
+from __future__ import annotations
+
+from urllib.parse import quote, unquote
+
+from volley_app.models import Role
+
+# Public
+HOME = "/"
+LOGIN = "/login"
+SIGNUP = "/new"
+HOST = "/host"
+PROMOTE = "/promote"
+CONTACT = "/contact"
+ABOUT = "/aboutUs"
+FRANCHISE = "/franchise"
+FORGOT_PASSWORD = "/forgotPassword"  # noqa: S105 - a path, not a secret
+
+# Protected
+DASH = "/dash"
+DASH_LEAGUES = "/dash/leagues"
+DASH_SUBS = "/dash/subs"
+DASH_PROFILE = "/dash/profile"
+SVL_HOME = "/dash/SVLHome"
+SESSIONS = "/dash/sessions"
+NOTES = "/dash/notes"
+
+ALL_ROLES = frozenset({Role.PLAYER.value, Role.SVL.value, Role.ADMIN.value})
+
+# Route guards of spec section 6, longest prefix wins. UX only: services check again.
+GUARDS: dict[str, frozenset[str]] = {
+    DASH: ALL_ROLES,
+    NOTES: frozenset({Role.PLAYER.value, Role.ADMIN.value}),
+    SESSIONS: frozenset({Role.SVL.value, Role.ADMIN.value}),
+    "/dash/newsletterSetup": frozenset({Role.ADMIN.value}),
+    "/dash/emailAll": frozenset({Role.ADMIN.value}),
+    SVL_HOME: frozenset({Role.SVL.value}),
+    DASH_LEAGUES: ALL_ROLES,
+    "/dash/teams": ALL_ROLES,
+}
+
+
+def _norm(path: str) -> str:
+    return "/" + path.strip("/").lower()
+
+
+def roles_for(path: str) -> frozenset[str]:
+    """The roles that may open ``path`` (every role for paths no guard names)."""
+    p = _norm(path)
+    best, roles = "", ALL_ROLES
+    for prefix, allowed in GUARDS.items():
+        pre = _norm(prefix)
+        if (p == pre or p.startswith(pre + "/")) and len(pre) > len(best):
+            best, roles = pre, allowed
+    return roles
+
+
+def safe_next(value: str | None, default: str = DASH) -> str:
+    """A post-login target: only a path inside this site (no scheme, no //host)."""
+    if not value:
+        return default
+    value = unquote(value)
+    if not value.startswith("/") or value.startswith("//") or "\\" in value or "\n" in value:
+        return default
+    return value
+
+
+def login_with_next(path: str) -> str:
+    return f"{LOGIN}?next={quote(path, safe='/')}"

@@ -1,0 +1,163 @@
+"""Demo data: enough people, sessions, leagues, teams and sub requests to click through every screen.
+
+Dates are relative to today, so the demo always has a running session, one in
+registration, and sub requests in the coming days.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from zoneinfo import ZoneInfo
+
+from sqlmodel import Session, select
+
+from volley_app.models import (
+    Day,
+    Gender,
+    League,
+    LeagueFormat,
+    LeagueSession,
+    LeagueStage,
+    Rating,
+    Role,
+    SessionStatus,
+    SkillLevel,
+    SubFormat,
+    SubRequest,
+    SubStatus,
+    Team,
+    User,
+    utcnow,
+)
+from volley_app.services.users import create_user
+from volley_app.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+DEMO_PASSWORD = "volley123"  # noqa: S105 - the published demo password
+
+# username, first, last, roles, extra profile
+DEMO_PEOPLE: list[tuple[str, str, str, tuple[Role, ...], dict]] = [
+    ("admin", "Avery", "Admin", (Role.ADMIN,), {}),
+    ("lexsports", "Lexington", "Sportsplex", (Role.SVL,), {"address": "2201 Regency Rd", "city": "Lexington"}),
+    ("bluegrassbeach", "Bluegrass", "Beach", (Role.SVL,), {"address": "1400 Old Frankfort Pike", "city": "Lexington"}),
+    ("alice", "Alice", "Nguyen", (Role.PLAYER,), {"gender": Gender.FEMALE}),
+    ("ben", "Ben", "Carter", (Role.PLAYER,), {"gender": Gender.MALE, "sub": True,
+        "hitter_skill_level": Rating.B, "passer_skill_level": Rating.C, "setter_skill_level": Rating.C}),
+    ("carmen", "Carmen", "Diaz", (Role.PLAYER,), {"gender": Gender.FEMALE, "sub": True,
+        "hitter_skill_level": Rating.A, "passer_skill_level": Rating.B, "setter_skill_level": Rating.B}),
+    ("dmitri", "Dmitri", "Ivanov", (Role.PLAYER,), {"gender": Gender.MALE}),
+    ("erin", "Erin", "Walsh", (Role.PLAYER,), {"gender": Gender.FEMALE, "sub": True,
+        "hitter_skill_level": Rating.C, "passer_skill_level": Rating.B, "setter_skill_level": Rating.A}),
+    ("frank", "Frank", "Osei", (Role.PLAYER,), {"gender": Gender.MALE}),
+]  # fmt: skip
+
+DEMO_LOGINS = [(u, "/".join(r.value for r in roles)) for u, _f, _l, roles, _p in DEMO_PEOPLE]
+
+
+def is_empty(db: Session) -> bool:
+    return db.exec(select(User.id)).first() is None
+
+
+def _at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
+    """A wall-clock time at the venue, as UTC."""
+    zone = ZoneInfo(get_settings().time_zone)
+    return dt.datetime(day.year, day.month, day.day, hour, minute, tzinfo=zone).astimezone(dt.UTC)
+
+
+def _next_weekday(start: dt.date, weekday: int) -> dt.date:
+    return start + dt.timedelta(days=(weekday - start.weekday()) % 7)
+
+
+def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
+    """Add the demo data to an empty database. Returns counts of what was added."""
+    now = now or utcnow()
+    today = now.astimezone(ZoneInfo(get_settings().time_zone)).date()
+    people: dict[str, User] = {}
+    for username, first, last, roles, profile in DEMO_PEOPLE:
+        people[username] = create_user(
+            db,
+            username=username,
+            password=DEMO_PASSWORD,
+            email=f"{username}@volley.example",
+            first_name=first,
+            last_name=last,
+            region="KY",
+            roles=roles,
+            **profile,
+        )
+
+    lex, beach = people["lexsports"], people["bluegrassbeach"]
+    running_start = _next_weekday(today - dt.timedelta(weeks=6), 0)
+    upcoming_start = _next_weekday(today + dt.timedelta(weeks=5), 0)
+    fall = LeagueSession(
+        svl_id=lex.id, name="Fall Session", status=SessionStatus.ACTIVE, created_by_id=lex.id,
+        start_at=_at(running_start, 0), end_at=_at(running_start + dt.timedelta(weeks=10), 23, 59),
+    )  # fmt: skip
+    winter = LeagueSession(
+        svl_id=lex.id, name="Winter Session", status=SessionStatus.REGISTRATION, created_by_id=lex.id,
+        start_at=_at(upcoming_start, 0), end_at=_at(upcoming_start + dt.timedelta(weeks=10), 23, 59),
+    )  # fmt: skip
+    beach_spring = LeagueSession(
+        svl_id=beach.id, name="Sand Spring Session", status=SessionStatus.REGISTRATION, created_by_id=beach.id,
+        start_at=_at(upcoming_start + dt.timedelta(weeks=12), 0),
+        end_at=_at(upcoming_start + dt.timedelta(weeks=22), 23, 59),
+    )  # fmt: skip
+    db.add_all([fall, winter, beach_spring])
+    db.flush()
+
+    def league(session: LeagueSession, svl: User, day: Day, start: dt.date, **kw) -> League:
+        row = League(
+            session_id=session.id, svl_id=svl.id, day=day, start_at=_at(start, 18, 30),
+            number_of_weeks=8, time_increment=50, address=svl.address, city=svl.city, region="KY", **kw,
+        )  # fmt: skip
+        db.add(row)
+        return row
+
+    c_sixes = league(fall, lex, Day.MONDAY, running_start, court="Court 1", skill_level=SkillLevel.C,
+                     format=LeagueFormat.SIXES, max_teams=8, cost_cents=30000, stage=LeagueStage.ACTIVE,
+                     gender_requirement="Coed: at least 2 women on court")  # fmt: skip
+    b_quads = league(winter, lex, Day.WEDNESDAY, upcoming_start + dt.timedelta(days=2), court="Court 2",
+                     skill_level=SkillLevel.B, format=LeagueFormat.QUADS, max_teams=6, cost_cents=24000)  # fmt: skip
+    d_sixes = league(winter, lex, Day.THURSDAY, upcoming_start + dt.timedelta(days=3), court="Court 3",
+                     skill_level=SkillLevel.D, format=LeagueFormat.SIXES, max_teams=4, cost_cents=28000)  # fmt: skip
+    league(beach_spring, beach, Day.SUNDAY, upcoming_start + dt.timedelta(weeks=12, days=6),
+                     court="Sand 1", skill_level=SkillLevel.C_PLUS, format=LeagueFormat.DOUBLES, max_teams=10,
+                     cost_cents=9000, cash=True)  # fmt: skip
+    db.flush()
+
+    captains = ["alice", "dmitri", "frank", "ben", "carmen", "erin"]
+    teams = []
+    for i, name in enumerate(["Net Ninjas", "Block Party", "Dig Deep", "Set to Kill", "Ace Ventura", "Side Out"]):
+        teams.append(Team(league_id=c_sixes.id, captain_id=people[captains[i]].id, team_name=name,
+                          paid=True, wins=0, losses=0))  # fmt: skip
+    for i, name in enumerate(["Spike Lee", "Bump Set Spike", "Pass Masters"]):
+        teams.append(Team(league_id=b_quads.id, captain_id=people[captains[i]].id, team_name=name, paid=i != 2))
+    for i, name in enumerate(["Free Ballers", "Rally Cats", "Court Jesters", "Mintonettes"]):
+        teams.append(Team(league_id=d_sixes.id, captain_id=people[captains[i]].id, team_name=name, paid=True))
+    teams.append(Team(league_id=d_sixes.id, captain_id=people["erin"].id, team_name="Waiting Game", waitlist=True))
+    db.add_all(teams)
+
+    requests = [
+        SubRequest(requestor_id=people["alice"].id, svl="Lexington Sportsplex", team="Net Ninjas",
+                   date=_at(today + dt.timedelta(days=3), 19, 20), court="Court 1", skill_level=SkillLevel.C,
+                   format=SubFormat.SIXES, text="Need a woman who can pass. We play at 7:20."),
+        SubRequest(requestor_id=people["dmitri"].id, svl="Lexington Sportsplex", team="Block Party",
+                   date=_at(today + dt.timedelta(days=5), 20, 10), court="Court 2", skill_level=SkillLevel.C,
+                   format=SubFormat.SIXES),
+        SubRequest(requestor_id=people["frank"].id, recipient_id=people["carmen"].id, svl="Bluegrass Beach",
+                   team="Dig Deep", date=_at(today + dt.timedelta(days=4), 18, 30), court="Sand 1",
+                   skill_level=SkillLevel.B, format=SubFormat.QUADS, text="Carmen, can you sub Thursday?"),
+        SubRequest(requestor_id=people["alice"].id, recipient_id=people["ben"].id, status=SubStatus.ACCEPTED,
+                   svl="Lexington Sportsplex", team="Net Ninjas", date=_at(today + dt.timedelta(days=10), 19, 20),
+                   court="Court 1", skill_level=SkillLevel.C, format=SubFormat.SIXES),
+        SubRequest(requestor_id=people["dmitri"].id, svl="Lexington Sportsplex", team="Block Party",
+                   date=_at(today - dt.timedelta(days=9), 20, 10), court="Court 2", skill_level=SkillLevel.C,
+                   format=SubFormat.SIXES, completed=True),
+    ]  # fmt: skip
+    db.add_all(requests)
+    db.flush()
+    counts = {"users": len(people), "sessions": 3, "leagues": 4, "teams": len(teams), "sub_requests": len(requests)}
+    log.info("demo data seeded: %s", counts)
+    return counts

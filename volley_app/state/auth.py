@@ -1,0 +1,115 @@
+"""AuthState: who is logged in in this browser tab, as the server sees it.
+
+The browser keeps only an opaque session token: in localStorage when the
+device is trusted (survives a restart), else in sessionStorage (this tab
+only). Every handler that needs the user resolves the token against the
+database again, so a logout or an expiry anywhere takes effect at once.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import reflex as rx
+
+from volley_app import db, routes
+from volley_app.services import auth
+from volley_app.services.auth import LoginResult
+from volley_app.services.permissions import Actor, display_status
+
+log = logging.getLogger(__name__)
+
+
+class AuthState(rx.State):
+    # Client storage: the only copy of the token outside the server.
+    token_trusted: str = rx.LocalStorage("", name="vb_session")
+    token_tab: str = rx.SessionStorage("", name="vb_session_tab")
+    # The Trust This Device preference: "" (unset), "true" or "false".
+    persist: str = rx.LocalStorage("", name="vb_persist")
+
+    # What the page may show about the logged-in user.
+    user_id: int = 0
+    username: str = ""
+    first_name: str = ""
+    status: str = ""
+    roles: list[str] = []
+    restore_error: str = ""
+
+    @rx.var
+    def logged_in(self) -> bool:
+        return self.user_id > 0
+
+    @rx.var
+    def is_svl_view(self) -> bool:
+        """The SVL navigation shows when the display status is SVL."""
+        return self.status == "SVL"
+
+    def _token(self) -> str:
+        return self.token_trusted or self.token_tab
+
+    async def _actor(self) -> Actor | None:
+        """The user this tab's token belongs to right now, or None."""
+        token = self._token()
+        if not token:
+            return None
+        return await db.run(auth.resolve, token)
+
+    def _client(self) -> str:
+        return self.router.session.client_ip or "unknown"
+
+    def _show(self, actor: Actor | None) -> None:
+        if actor is None:
+            self.user_id, self.username, self.first_name, self.status, self.roles = 0, "", "", "", []
+            return
+        self.user_id = actor.user_id
+        self.username = actor.username
+        self.status = display_status(actor.roles)
+        self.roles = list(actor.roles)
+        self.first_name = actor.first_name
+
+    def _apply_login(self, result: LoginResult) -> None:
+        """Keep a fresh session token where the trust choice says."""
+        if result.trusted:
+            self.token_trusted, self.token_tab = result.token, ""
+        else:
+            self.token_trusted, self.token_tab = "", result.token
+        self.persist = "true" if result.trusted else "false"
+        self.restore_error = ""
+        self._show(result.actor)
+
+    async def _clear_private(self) -> None:
+        """Forget every private value this tab's states hold."""
+        for substate_cls in self.get_substates():
+            sub = await self.get_state(substate_cls)
+            sub.reset()
+        self.token_trusted = ""
+        self.token_tab = ""
+        self._show(None)
+
+    async def dash_guard(self):
+        """on_load of every /dash page: restore the session, then apply the route's role guard."""
+        path = self.router.url.path or routes.DASH
+        token = self._token()
+        actor = await self._actor()
+        if actor is None:
+            await self._clear_private()
+            if token:
+                # A persisted login that no longer holds: say so, with the way back.
+                self.restore_error = auth.SESSION_EXPIRED
+                return None
+            self.restore_error = ""
+            return rx.redirect(routes.login_with_next(path))
+        self.restore_error = ""
+        self._show(actor)
+        if not actor.has_any(routes.roles_for(path)):
+            return rx.redirect(routes.login_with_next(path))
+        return None
+
+    async def logout(self):
+        token = self._token()
+        if token:
+            await db.run(auth.logout, token)
+        await self._clear_private()
+        self.restore_error = ""
+        return rx.redirect(routes.HOME)
+
