@@ -68,8 +68,22 @@ def clear_tables() -> None:
                 conn.execute(t.delete())
 
 
+def check_redis() -> None:
+    """When REDIS_URL is set (CI), Reflex state lives there: it must answer."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=3).ping()
+    except Exception as exc:
+        pytest.exit(f"REDIS_URL {url!r} is unreachable: {exc}", returncode=3)
+
+
 @pytest.fixture(scope="session")
 def migrated():
+    check_redis()
     migrate_fresh()
     yield dbmod.get_engine()
 

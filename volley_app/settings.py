@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,7 +35,7 @@ class Settings(BaseSettings):
     public_url: str = "http://localhost:3000"
     backend_url: str = "http://localhost:8000"
     # Browser origins allowed to call the backend; defaults to the app's own origin.
-    cors_origins: list[str] = Field(default_factory=list)
+    cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     # Passwords and sessions
     bcrypt_rounds: int = 12

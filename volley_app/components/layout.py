@@ -15,6 +15,11 @@ MAX_WIDTH = "72rem"
 CURRENT_YEAR = rx.Var("new Date().getFullYear()", _var_type=int)
 
 
+def link_button(*children, href: str, **props) -> rx.Component:
+    """A link that looks like a button (one <a>, no button nested inside a link)."""
+    return rx.button(rx.link(*children, href=href, underline="none"), as_child=True, **props)
+
+
 def logo(href: str) -> rx.Component:
     return rx.link(
         rx.hstack(
@@ -76,8 +81,8 @@ def public_page(*children: rx.Component, banner: bool = False) -> rx.Component:
     """Frame of every public page: header with Log In / Sign Up, content, footer."""
     return rx.flex(
         _header(
-            rx.link(rx.button("Log In", variant="soft"), href=routes.LOGIN),
-            rx.link(rx.button("Sign Up"), href=routes.SIGNUP),
+            link_button("Log In", href=routes.LOGIN, variant="soft"),
+            link_button("Sign Up", href=routes.SIGNUP),
             home=routes.HOME,
         ),
         announcement_banner() if banner else rx.fragment(),
@@ -109,7 +114,7 @@ def announcement_banner() -> rx.Component:
 
 
 def _nav_link(label: str, href: str) -> rx.Component:
-    return rx.link(rx.button(label, variant="ghost", size="2"), href=href, underline="none")
+    return link_button(label, href=href, variant="ghost", size="2")
 
 
 def dash_nav() -> rx.Component:
@@ -146,7 +151,7 @@ def dash_footer() -> rx.Component:
             rx.cond(
                 on_home,
                 rx.fragment(),
-                rx.link(rx.button(rx.icon("house", size=16), "Home", size="1", variant="outline"), href=routes.DASH),
+                link_button(rx.icon("house", size=16), "Home", href=routes.DASH, size="1", variant="outline"),
             ),
             spacing="4",
             align="center",

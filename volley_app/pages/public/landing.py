@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import public_page
+from volley_app.components.layout import link_button, public_page
 
 
 def _feature(icon: str, title: str, text: str) -> rx.Component:
@@ -52,8 +52,8 @@ def landing_page() -> rx.Component:
                     max_width="38rem",
                 ),
                 rx.flex(
-                    rx.link(rx.button("Sign Up", size="4"), href=routes.SIGNUP),
-                    rx.link(rx.button("Log In", size="4", variant="outline"), href=routes.LOGIN),
+                    link_button("Sign Up", href=routes.SIGNUP, size="4"),
+                    link_button("Log In", href=routes.LOGIN, size="4", variant="outline"),
                     spacing="3",
                     wrap="wrap",
                 ),

@@ -1,0 +1,110 @@
+"""End-to-end set-up: the real app (production build) and Chromium driven by Playwright.
+
+The app runs in this process (backend in a thread, as reflex.testing does), on
+the test database, so tests can arrange data through the services. The
+frontend is served on a port chosen here, so the backend's CORS allow-list is
+the app's own origin, as in production.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = ROOT / "artifacts"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def app_url(migrated) -> Iterator[str]:
+    """Start the app once for the whole e2e session; yields the frontend URL."""
+    from reflex.testing import AppHarnessProd, _get_uvicorn
+    from reflex.utils import exec as rx_exec
+
+    from volley_app.settings import get_settings
+
+    port = _free_port()
+    origin = f"http://127.0.0.1:{port}"
+    os.environ["CORS_ORIGINS"] = origin
+    os.environ["PUBLIC_URL"] = origin
+    os.environ["PATH"] = f"{ROOT / '.tools' / 'node_modules' / '.bin'}{os.pathsep}{os.environ['PATH']}"
+    os.environ["REFLEX_USE_SYSTEM_BUN"] = "1"
+    os.environ["REFLEX_TELEMETRY_ENABLED"] = "false"
+    get_settings.cache_clear()
+
+    class Harness(AppHarnessProd):
+        def _run_frontend(self):
+            uvicorn = _get_uvicorn()
+            self.frontend_server = uvicorn.Server(
+                uvicorn.Config(app=rx_exec._frontend_prod_app(), host="127.0.0.1", port=port, log_level="warning")
+            )
+            self.frontend_server.run()
+
+    harness = Harness.create(root=ROOT, app_name="volley_app")
+    with harness:
+        yield origin + "/"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.exit(f"Chromium not found at {CHROMIUM}: run the tests with `make test`", returncode=3)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_page(browser, app_url, db, request):
+    """A factory of pages, each in a fresh browser context (a new 'device'). Screenshots on failure."""
+    contexts = []
+
+    def make(width: int = 1280, height: int = 800):
+        ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=app_url)
+        ctx.set_default_timeout(15_000)
+        contexts.append(ctx)
+        return ctx.new_page()
+
+    yield make
+    failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
+    for i, ctx in enumerate(contexts):
+        if failed:
+            ARTIFACTS.mkdir(exist_ok=True)
+            for j, pg in enumerate(ctx.pages):
+                pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{i}-{j}.png"), full_page=True)
+        ctx.close()
+
+
+@pytest.fixture
+def page(new_page):
+    return new_page()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    rep = outcome.get_result()
+    setattr(item, f"rep_{rep.when}", rep)

@@ -1,0 +1,168 @@
+"""Accounts in Chromium: signup, logout, login errors, trusted and untrusted devices, guards."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from playwright.sync_api import expect
+
+from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
+from volley_app import db
+from volley_app.models import LeagueSession, Role, SessionStatus, utcnow
+from volley_app.services import auth
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_newcomer_signs_up_lands_on_dash_and_logs_out(new_page):
+    page = new_page(**PHONE)
+    page.goto("/")
+    expect(page.get_by_text("The next league starts September 8th in Lexington, KY")).to_be_visible()
+    expect(page.get_by_text(f"© {dt.date.today().year}")).to_be_visible()
+    page.get_by_role("link", name="Sign Up").first.click()
+    expect_path(page, "/new")
+
+    page.get_by_label("Username").fill("NewPlayer")
+    expect(page.get_by_label("Username")).to_have_value("newplayer")  # lower-cased as typed
+    page.get_by_label("Password").fill("pass1234")
+    page.get_by_label("Email").fill("New.Player@Example.com")
+    page.get_by_label("First Name").fill("Nora")
+    page.get_by_label("Last Name").fill("Player")
+    page.get_by_label("State").select_option("KY")
+    page.get_by_role("button", name="Sign Up").click()
+
+    expect_path(page, "/dash")
+    expect(page.get_by_role("heading", name="Welcome, Nora")).to_be_visible()
+    nav = page.get_by_role("navigation", name="Main")
+    for label in ("Home", "Leagues", "Subs", "Profile", "Logout"):
+        expect(nav.get_by_role("link", name=label, exact=True).or_(nav.get_by_role("button", name=label))).to_be_visible()
+    expect(nav.get_by_role("link", name="Sessions")).to_have_count(0)
+    footer = page.locator("footer")
+    expect(footer).to_contain_text("newplayer")
+    expect(footer).to_contain_text("Player")
+    expect(footer.get_by_role("link", name="Home")).to_have_count(0)  # no home button on /dash itself
+
+    nav.get_by_role("button", name="Logout").click()
+    expect_path(page, "/")
+    page.goto("/dash")
+    expect_path(page, "/login")
+
+
+def test_signup_bad_input_keeps_values_and_says_why(page):
+    make_user("taken")
+    page.goto("/new")
+    page.get_by_label("Username").fill("taken")
+    page.get_by_label("Password").fill("pass1234")
+    page.get_by_label("Email").fill("someone@example.com")
+    page.get_by_label("First Name").fill("Sam")
+    page.get_by_label("Last Name").fill("Smith")
+    page.get_by_label("State").select_option("OH")
+    page.get_by_role("button", name="Sign Up").click()
+    expect(page.get_by_text("That username is taken")).to_be_visible()
+    expect_path(page, "/new")
+    expect(page.get_by_label("Email")).to_have_value("someone@example.com")
+
+
+def test_failed_login_then_login_and_trusted_reload(new_page):
+    make_user("pat")
+    page = new_page()
+    page.goto("/login")
+    expect(page).to_have_title("Login")
+    expect(page.get_by_label("Username")).to_be_focused()
+    expect(page.get_by_label("Trust This Device")).to_be_checked()
+
+    log_in(page, "pat", "wrong-password")
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text("Unauthorized")
+    expect(alert).to_have_attribute("aria-live", "assertive")
+    expect(alert).to_be_focused()
+    page.get_by_label("Password").fill("x")  # editing a field clears the message
+    expect(alert).not_to_contain_text("Unauthorized")
+
+    log_in(page, "PAT", PASSWORD)
+    expect_path(page, "/dash")
+    expect(page.get_by_role("heading", name="Welcome, Test")).to_be_visible()
+    expect(page).not_to_have_title("Login")
+
+    page.reload()
+    expect(page.get_by_role("heading", name="Welcome, Test")).to_be_visible()
+    # A trusted device stays logged in in a new tab of the same browser.
+    other = page.context.new_page()
+    other.goto("/dash")
+    expect(other.get_by_role("heading", name="Welcome, Test")).to_be_visible()
+
+
+def test_untrusted_login_does_not_survive_a_new_browser(new_page):
+    make_user("quinn")
+    page = new_page()
+    log_in(page, "quinn", trust=False)
+    expect_path(page, "/dash")
+    page.reload()
+    expect(page.get_by_role("heading", name="Welcome, Test")).to_be_visible()  # same tab: still in
+
+    fresh = new_page()
+    fresh.goto("/dash")
+    expect_path(fresh, "/login")
+
+
+def test_revoked_persisted_login_shows_the_way_back(page):
+    make_user("rita")
+    log_in(page, "rita")
+    expect_path(page, "/dash")
+    token = page.evaluate("localStorage.getItem('vb_session')")
+    assert token, "a trusted login keeps its token in localStorage"
+    assert db.call(auth.logout, token)  # e.g. logged out elsewhere
+    page.reload()
+    expect(page.get_by_text("Your login has expired.")).to_be_visible()
+    page.get_by_role("link", name="Please login again").click()
+    expect_path(page, "/login")
+
+
+def test_player_is_sent_away_from_svl_only_route_and_svl_comes_back(new_page):
+    make_user("player1")
+    make_user("venue", Role.SVL, first_name="Venue")
+    page = new_page()
+    log_in(page, "player1")
+    expect_path(page, "/dash")
+    page.goto("/dash/SVLHome")
+    expect_path(page, "/login")
+    assert "next=/dash/SVLHome" in page.url
+    expect(page.get_by_text("My Sessions")).to_have_count(0)
+
+    # The SVL logs in on that screen and is taken back where the visitor was going.
+    log_in(page, "venue")
+    expect_path(page, "/dash/SVLHome")
+    expect(page.get_by_role("heading", name="My Sessions")).to_be_visible()
+    nav = page.get_by_role("navigation", name="Main")
+    expect(nav.get_by_role("link", name="Sessions")).to_be_visible()
+    expect(nav.get_by_role("link", name="Subs")).to_have_count(0)
+    expect(page.locator("footer")).to_contain_text("SVL")
+
+
+def test_visitor_is_sent_to_login_and_back_to_origin(new_page):
+    svl_id = db.call(lambda s: _svl_with_session(s))
+    assert svl_id
+    page = new_page(**PHONE)
+    page.goto("/dash/SVLHome")
+    expect_path(page, "/login")
+    log_in(page, "venue2")
+    expect_path(page, "/dash/SVLHome")
+    expect(page.get_by_role("cell", name="Winter League Night")).to_be_visible()
+    expect(page.get_by_text("Active")).to_be_visible()  # its start has passed: saved as Active when shown
+    status = db.call(lambda s: s.get(LeagueSession, svl_id).status)
+    assert status == SessionStatus.ACTIVE
+
+
+def _svl_with_session(session) -> int:
+    from volley_app.services.users import create_user
+
+    user = create_user(
+        session, username="venue2", password=PASSWORD, email="venue2@example.com", first_name="Venue",
+        last_name="Two", region="KY", roles=[Role.SVL],
+    )  # fmt: skip
+    now = utcnow()
+    row = LeagueSession(svl_id=user.id, name="Winter League Night", start_at=now - dt.timedelta(days=1),
+                        end_at=now + dt.timedelta(days=60))  # fmt: skip
+    session.add(row)
+    session.flush()
+    return row.id
