@@ -143,19 +143,24 @@ def dash_nav() -> rx.Component:
 
 
 def dash_footer() -> rx.Component:
-    on_home = AuthState.router.url.path == routes.DASH
+    path = AuthState.router.url.path
+    on_home = (path == routes.DASH) | (path == routes.DASH + "/")
     return footer(
-        rx.flex(
-            rx.text("Current user: ", rx.text.strong(AuthState.username), size="2"),
-            rx.text("Status: ", rx.text.strong(AuthState.status), size="2"),
-            rx.cond(
-                on_home,
-                rx.fragment(),
-                link_button(rx.icon("house", size=16), "Home", href=routes.DASH, size="1", variant="outline"),
+        rx.cond(
+            AuthState.logged_in,
+            rx.flex(
+                rx.text("Current user: ", rx.text.strong(AuthState.username), size="2"),
+                rx.text("Status: ", rx.text.strong(AuthState.status), size="2"),
+                rx.cond(
+                    on_home,
+                    rx.fragment(),
+                    link_button(rx.icon("house", size=16), "Home", href=routes.DASH, size="1", variant="outline"),
+                ),
+                spacing="4",
+                align="center",
+                wrap="wrap",
             ),
-            spacing="4",
-            align="center",
-            wrap="wrap",
+            rx.fragment(),
         ),
     )
 
@@ -178,7 +183,7 @@ def restore_failed() -> rx.Component:
 def dash_page(*children: rx.Component) -> rx.Component:
     """Frame of every /dash page. Content shows only once the server has confirmed the user."""
     return rx.flex(
-        _header(dash_nav(), home=routes.DASH),
+        _header(rx.cond(AuthState.logged_in, dash_nav(), rx.fragment()), home=routes.DASH),
         rx.el.main(
             rx.cond(
                 AuthState.logged_in,

@@ -1,0 +1,265 @@
+"""The models and the Alembic migrations agree; the migrations go down and up; timestamps are UTC-aware."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import uuid
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import make_url
+from sqlmodel import SQLModel, select
+
+import volley_app.models  # noqa: F401 - registers every table
+from alembic import command
+from volley_app import db as dbmod
+from volley_app.migrations import alembic_config
+from volley_app.models import LoginAttempt, User, UTCDateTime
+from volley_app.services import users
+from volley_app.settings import get_settings
+
+CONFIGURED_URL = os.environ["DATABASE_URL"]  # set by tests/conftest.py before this module is imported
+ON_POSTGRES = make_url(CONFIGURED_URL).get_backend_name() == "postgresql"
+TABLES = {t.name for t in SQLModel.metadata.sorted_tables}
+
+
+def _norm_default(value: str | None) -> str:
+    """A server default as a bare value: no parentheses, quotes or PostgreSQL cast ("''::text")."""
+    text = re.sub(r"::[a-z ]+$", "", (value or "").strip())
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1].strip()
+    return text.strip("'\"").lower()
+
+
+def _defaults_differ(_ctx, _insp_col, _meta_col, inspected, _meta_default, rendered) -> bool:
+    """Server defaults differ unless they are the same value (each database spells them its own way)."""
+    if (inspected is None) != (rendered is None):
+        return True
+    return _norm_default(inspected) != _norm_default(rendered)
+
+
+def _differences(conn) -> list:
+    context = MigrationContext.configure(
+        conn, opts={"compare_type": True, "compare_server_default": _defaults_differ}
+    )
+    return compare_metadata(context, SQLModel.metadata)
+
+
+def _head() -> str:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+# --- the shared, migrated test database ----------------------------------------------
+
+
+def test_autogenerate_finds_no_difference_between_models_and_migrations(migrated):
+    with migrated.connect() as conn:
+        assert _differences(conn) == []
+
+
+def test_autogenerate_with_type_comparison_only_finds_nothing(migrated):
+    with migrated.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        assert compare_metadata(context, SQLModel.metadata) == []
+
+
+def test_the_test_database_is_at_the_single_head(migrated):
+    script = ScriptDirectory.from_config(alembic_config())
+    assert len(script.get_heads()) == 1
+    with migrated.connect() as conn:
+        assert MigrationContext.configure(conn).get_current_revision() == _head()
+
+
+def test_the_comparison_would_notice_a_drift(migrated):
+    """The check above can fail: a model column the migrations never made is reported."""
+    extra = sa.MetaData()
+    for table in SQLModel.metadata.sorted_tables:
+        table.to_metadata(extra)
+    extra.tables["users"].append_column(sa.Column("nickname", sa.String(30)))
+    with migrated.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        diff = compare_metadata(context, extra)
+    assert [(d[0], d[2], d[3].name) for d in diff] == [("add_column", "users", "nickname")]
+
+
+def test_timestamp_columns_are_timezone_aware_in_the_database(migrated):
+    inspector = sa.inspect(migrated)
+    utc_columns = [
+        (t.name, c.name) for t in SQLModel.metadata.sorted_tables for c in t.columns if isinstance(c.type, UTCDateTime)
+    ]
+    assert ("users", "created_at") in utc_columns and ("login_sessions", "expires_at") in utc_columns
+    for table, column in utc_columns:
+        [reflected] = [c for c in inspector.get_columns(table) if c["name"] == column]
+        assert isinstance(reflected["type"], sa.DateTime), (table, column)
+        if migrated.dialect.name == "postgresql":
+            assert reflected["type"].timezone is True, (table, column)
+
+
+def test_no_naive_datetime_column_in_the_models():
+    for table in SQLModel.metadata.sorted_tables:
+        for column in table.columns:
+            if isinstance(column.type, sa.DateTime) and not isinstance(column.type, UTCDateTime):
+                assert column.type.timezone, f"{table.name}.{column.name} is a naive DateTime"
+
+
+# --- timestamps -------------------------------------------------------------------
+
+
+def _new_user(db, **kw) -> User:
+    user = users.create_user(
+        db, username="tzuser", password="pass1", email="tz@example.com", first_name="T", last_name="Z", region="KY", **kw
+    )
+    db.commit()
+    return user
+
+
+def test_timestamps_come_back_timezone_aware_utc(db):
+    india = dt.timezone(dt.timedelta(hours=5, minutes=30))
+    written = dt.datetime(2026, 3, 1, 9, 15, 30, 123456, tzinfo=india)
+    user = _new_user(db)
+    db.add(LoginAttempt(username="tzuser", client="c", at=written))
+    user.created_at = written
+    db.add(user)
+    db.commit()
+
+    db.expire_all()
+    [attempt] = db.exec(select(LoginAttempt)).all()
+    fresh = db.get(User, user.id)
+    db.commit()
+    for value in (attempt.at, fresh.created_at, fresh.updated_at):
+        assert value.tzinfo is not None
+        assert value.utcoffset() == dt.timedelta(0)
+    assert attempt.at == written
+    assert attempt.at.replace(tzinfo=None) == dt.datetime(2026, 3, 1, 3, 45, 30, 123456)
+    assert fresh.created_at == written
+
+
+def test_timestamps_are_stored_as_utc(db):
+    eastern = dt.timezone(dt.timedelta(hours=-5))
+    db.add(LoginAttempt(username="x", client="c", at=dt.datetime(2026, 1, 2, 20, 0, tzinfo=eastern)))
+    db.commit()
+    with db.get_bind().connect() as conn:
+        if conn.dialect.name == "postgresql":
+            raw = conn.execute(sa.text("SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') FROM login_attempts")).scalar_one()
+        else:
+            raw = conn.execute(sa.text("SELECT at FROM login_attempts")).scalar_one()
+    assert str(raw).startswith("2026-01-03 01:00")
+
+
+def test_utc_comparisons_work_across_zones(db):
+    at = dt.datetime(2026, 1, 2, 20, 0, tzinfo=dt.UTC)
+    db.add(LoginAttempt(username="x", client="c", at=at))
+    db.commit()
+    tokyo = dt.timezone(dt.timedelta(hours=9))
+    same_instant = at.astimezone(tokyo)
+    assert db.exec(select(sa.func.count()).select_from(LoginAttempt).where(LoginAttempt.at == same_instant)).one() == 1
+    later = (at + dt.timedelta(seconds=1)).astimezone(tokyo)
+    assert db.exec(select(sa.func.count()).select_from(LoginAttempt).where(LoginAttempt.at < later)).one() == 1
+    db.commit()
+
+
+def test_naive_datetime_is_refused_on_write(db):
+    db.add(LoginAttempt(username="x", client="c", at=dt.datetime(2026, 1, 1, 12, 0)))
+    with pytest.raises(sa.exc.StatementError, match="naive datetime"):
+        db.flush()
+    db.rollback()
+    assert db.exec(select(sa.func.count()).select_from(LoginAttempt)).one() == 0
+    db.commit()
+
+
+def test_naive_datetime_is_refused_in_an_update(db):
+    user = _new_user(db)
+    user.updated_at = dt.datetime(2026, 1, 1, 12, 0)
+    db.add(user)
+    with pytest.raises(sa.exc.StatementError, match="naive datetime"):
+        db.commit()
+    db.rollback()
+
+
+def test_naive_datetime_is_refused_in_a_query(db):
+    with pytest.raises(sa.exc.StatementError, match="naive datetime"):
+        db.exec(select(LoginAttempt).where(LoginAttempt.at > dt.datetime(2026, 1, 1))).all()
+    db.rollback()
+
+
+def test_the_type_refuses_naive_values_directly():
+    with pytest.raises(ValueError, match="naive"):
+        UTCDateTime().process_bind_param(dt.datetime(2026, 1, 1), sa.create_engine("sqlite://").dialect)
+
+
+# --- down to base and up again, on a database of its own -----------------------------
+
+
+def _scratch_params() -> list[str]:
+    return ["sqlite", "postgresql"] if ON_POSTGRES else ["sqlite"]
+
+
+@pytest.fixture(params=_scratch_params())
+def scratch_database(request, monkeypatch, tmp_path):
+    """Point the app at an empty database of its own; the test database is restored afterwards."""
+    created_pg = None
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'migrations.db'}"
+    else:
+        created_pg = f"volley_migtest_{uuid.uuid4().hex[:12]}"
+        admin = dbmod.make_engine(CONFIGURED_URL).execution_options(isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'CREATE DATABASE "{created_pg}"'))
+        admin.dispose()
+        url = make_url(CONFIGURED_URL).set(database=created_pg).render_as_string(hide_password=False)
+    monkeypatch.setenv("DATABASE_URL", url)
+    get_settings.cache_clear()
+    dbmod.reset_engine()
+    assert get_settings().database_url == url
+    try:
+        yield dbmod.get_engine()
+    finally:
+        dbmod.reset_engine()
+        monkeypatch.undo()
+        get_settings.cache_clear()
+        dbmod.reset_engine()
+        assert str(get_settings().database_url) == CONFIGURED_URL
+        if created_pg:
+            admin = dbmod.make_engine(CONFIGURED_URL).execution_options(isolation_level="AUTOCOMMIT")
+            with admin.connect() as conn:
+                conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{created_pg}"'))
+            admin.dispose()
+
+
+def _tables(engine) -> set[str]:
+    return set(sa.inspect(engine).get_table_names()) - {"alembic_version"}
+
+
+def test_downgrade_to_base_and_upgrade_to_head(scratch_database):
+    engine = scratch_database
+    cfg = alembic_config()
+    assert _tables(engine) == set()
+
+    command.upgrade(cfg, "head")
+    assert _tables(engine) == TABLES
+    with engine.connect() as conn:
+        assert MigrationContext.configure(conn).get_current_revision() == _head()
+
+    command.downgrade(cfg, "base")
+    assert _tables(engine) == set()
+    with engine.connect() as conn:
+        assert MigrationContext.configure(conn).get_current_revision() is None
+
+    command.upgrade(cfg, "head")
+    assert _tables(engine) == TABLES
+    with engine.connect() as conn:
+        assert MigrationContext.configure(conn).get_current_revision() == _head()
+        assert _differences(conn) == []
+
+
+def test_the_scratch_database_is_really_separate(scratch_database, migrated):
+    assert scratch_database.url != migrated.url
+    command.upgrade(alembic_config(), "head")
+    command.downgrade(alembic_config(), "base")
+    # The shared test database still has every table.
+    assert _tables(migrated) == TABLES
