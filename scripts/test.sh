@@ -13,4 +13,14 @@ if [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
-python -m pytest "$@"
+if [ "$#" -gt 0 ]; then
+  exec python -m pytest "$@"
+fi
+# Two processes: Playwright's sync API keeps an event loop running in its process,
+# which async tests cannot share.
+status=0
+echo "==> services and API tests"
+python -m pytest tests/unit tests/api || status=$?
+echo "==> end-to-end tests (Chromium)"
+python -m pytest tests/e2e || status=$?
+exit $status

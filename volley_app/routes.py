@@ -61,7 +61,10 @@ def safe_next(value: str | None, default: str = DASH) -> str:
     if not value:
         return default
     value = unquote(value)
-    if not value.startswith("/") or value.startswith("//") or "\\" in value or "\n" in value:
+    # Browsers drop tabs and line breaks from URLs, so "/\t/evil" would become "//evil".
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in value):
+        return default
+    if not value.startswith("/") or value.startswith("//") or "\\" in value:
         return default
     return value
 

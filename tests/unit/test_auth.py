@@ -392,6 +392,14 @@ def test_resolve_refreshes_last_seen_only_after_a_while(db):
     [row] = _all(db, select(LoginSession))
     assert row.last_seen_at > old + dt.timedelta(minutes=25)
 
+    recent = utcnow() - dt.timedelta(minutes=1)
+    db.exec(sa.update(LoginSession).values(last_seen_at=recent))
+    db.commit()
+    assert auth.resolve(db, result.token) is not None
+    db.commit()
+    [row] = _all(db, select(LoginSession))
+    assert row.last_seen_at == recent
+
 
 # --- throttling --------------------------------------------------------------------
 

@@ -154,7 +154,7 @@ def test_safe_next_refuses_anything_that_could_leave_the_site(value):
     ],
 )
 def test_safe_next_refuses_tabs_and_carriage_returns_that_browsers_strip(value):
-    # BUG (volley_app/routes.py, safe_next): only "\n" is refused. The WHATWG URL parser removes
+    # The WHATWG URL parser removes
     # every ASCII tab and newline (\t, \n, \r) before parsing, so "/\t/evil.example" is read as
     # "//evil.example", another host. rx.redirect hands it to react-router, whose pushState fails
     # for a cross-origin URL and falls back to window.location.assign: an open redirect through

@@ -7,6 +7,7 @@ refused, sees nothing, and changes nothing in the database.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 
 import pytest
@@ -100,7 +101,7 @@ def _statuses(db) -> dict[str, SessionStatus]:
     return rows
 
 
-def _open_sessions(db) -> list[tuple[int, str | None]]:
+def _open_sessions(db) -> list[tuple[int, dt.datetime | None]]:
     db.expire_all()
     rows = [(s.id, s.revoked_at) for s in db.exec(select(LoginSession).order_by(LoginSession.id))]
     db.commit()
@@ -437,8 +438,7 @@ async def test_login_goes_back_only_inside_the_site(db, query, target):
 
 
 async def test_login_does_not_redirect_to_a_tab_split_host(db):
-    # BUG (volley_app/routes.py safe_next, see test_routes_sessions): "/\t/evil.example" reaches rx.redirect,
-    # and a browser resolves it to http://evil.example/.
+    # "/\t/evil.example" must never reach rx.redirect: a browser resolves it to http://evil.example/.
     _user(db, "bob")
     _login_state, _auth, events = await _login(
         {"username": "bob", "password": PASSWORD}, path="/login?next=/%09/evil.example"
@@ -465,6 +465,33 @@ async def test_a_second_click_while_logging_in_does_nothing(db):
     assert events == []
     assert _sub(root, AuthState).token_trusted == ""
     assert _count(db, LoginSession) == 0
+
+
+def _database_down(*_args, **_kwargs):
+    raise sa.exc.OperationalError("SELECT 1", {}, ConnectionError("database is down"))
+
+
+async def test_an_unexpected_login_failure_gives_the_form_back(db, monkeypatch):
+    # Any failure that is not a DomainError (database down, a timeout) must still end the spinner,
+    # or the form never comes back and every later click returns at "if self.loading".
+    monkeypatch.setattr(auth, "login", _database_down)
+    root = _root("/login")
+    login = _sub(root, LoginState)
+    with contextlib.suppress(Exception):
+        await _drain(login.login({"username": "bob", "password": PASSWORD}))
+    assert _sub(root, AuthState).token_trusted == ""
+    assert login.loading is False, "the login spinner stays up for good after an unexpected error"
+
+
+async def test_an_unexpected_signup_failure_gives_the_form_back(db, monkeypatch):
+    # The same for SignupState.signup.
+    monkeypatch.setattr(auth, "signup", _database_down)
+    root = _root("/new")
+    signup = _sub(root, SignupState)
+    with contextlib.suppress(Exception):
+        await _drain(signup.signup(GOOD_SIGNUP))
+    assert _sub(root, AuthState).token_trusted == ""
+    assert signup.loading is False, "the signup spinner stays up for good after an unexpected error"
 
 
 def test_typing_clears_the_error_and_lower_cases_the_username():

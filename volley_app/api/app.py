@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import Depends, FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from volley_app import db
@@ -28,6 +29,11 @@ def create_api() -> FastAPI:
         if isinstance(exc, Invalid):
             body["errors"] = exc.errors
         return JSONResponse(body, status_code=exc.status_code)
+
+    @api.exception_handler(RequestValidationError)
+    async def _bad_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = {".".join(str(p) for p in e["loc"][1:]) or "body": e["msg"] for e in exc.errors()}
+        return JSONResponse({"message": "The request is not valid.", "errors": errors}, status_code=422)
 
     @api.post(f"{API_PREFIX}/auth", response_model=schemas.AccessToken)
     def login(body: schemas.Credentials, request: Request):

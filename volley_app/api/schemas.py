@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
+
+# Text fields are typed Any on purpose: the services judge every value (null, a
+# number, a list...) and answer with the spec's messages, not a framework's.
 
 
 class Credentials(BaseModel):
-    username: str = ""
-    password: str = ""
+    username: Any = ""
+    password: Any = ""
     trusted: bool = True
 
 
 class Signup(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
-    username: str = ""
-    password: str = ""
-    email: str = ""
-    first_name: str = Field("", alias="firstName")
-    last_name: str = Field("", alias="lastName")
-    region: str = ""
+    username: Any = ""
+    password: Any = ""
+    email: Any = ""
+    first_name: Any = Field("", alias="firstName")
+    last_name: Any = Field("", alias="lastName")
+    region: Any = ""
 
 
 class AccessToken(BaseModel):

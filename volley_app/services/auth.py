@@ -100,23 +100,18 @@ def signup(
     return start_session(db, user, trusted=bool(trusted), client=client)
 
 
-def _failures_since(db: Session, column, value: str, since: dt.datetime) -> list[dt.datetime]:
-    rows = db.exec(select(LoginAttempt.at).where(column == value, LoginAttempt.at > since)).all()
-    return sorted(rows)
-
-
 def _check_throttle(db: Session, username: str, client: str, now: dt.datetime) -> None:
+    """Refuse when this attempt (already recorded) takes an account or a client over its limit."""
     s = get_settings()
     window = dt.timedelta(minutes=s.login_window_minutes)
-    since = now - window
     for column, value, limit in (
         (LoginAttempt.username, username, s.login_max_failures_per_account),
         (LoginAttempt.client, client, s.login_max_failures_per_client),
     ):
-        failures = _failures_since(db, column, value, since)
-        if len(failures) >= limit:
-            # The oldest failure that still counts must leave the window first.
-            wait = failures[-limit] + window - now
+        times = sorted(db.exec(select(LoginAttempt.at).where(column == value, LoginAttempt.at > now - window)).all())
+        if len(times) > limit:
+            # Enough of the oldest attempts must leave the window for this one to fit.
+            wait = times[len(times) - limit - 1] + window - now
             minutes = max(1, math.ceil(wait.total_seconds() / 60))
             raise RateLimited(
                 f"Too many failed login attempts. Please wait {minutes} minute{'s' if minutes != 1 else ''} and try again."
@@ -124,7 +119,13 @@ def _check_throttle(db: Session, username: str, client: str, now: dt.datetime) -
 
 
 def login(db: Session, *, username: object, password: object, trusted: bool = True, client: str = "") -> LoginResult:
-    """Check a username and password. Unknown user and wrong password answer the same."""
+    """Check a username and password. Unknown user and wrong password answer the same.
+
+    The attempt is recorded and committed before the password is checked, so
+    simultaneous guesses count against each other and cannot slip past the limit
+    together. A refused (throttled) attempt is not counted; a success clears the
+    account's record.
+    """
     name = username.strip().lower() if isinstance(username, str) else ""
     secret = password if isinstance(password, str) else ""
     if not name or not secret:
@@ -132,7 +133,15 @@ def login(db: Session, *, username: object, password: object, trusted: bool = Tr
     name = name[:100]
     client = (client or "unknown")[:64]
     now = utcnow()
-    _check_throttle(db, name, client, now)
+    attempt = LoginAttempt(username=name, client=client, at=now)
+    db.add(attempt)
+    db.commit()
+    try:
+        _check_throttle(db, name, client, now)
+    except RateLimited:
+        db.delete(attempt)
+        db.commit()
+        raise
 
     user = db.exec(select(User).where(User.username == name)).first()
     if user is None:
@@ -141,10 +150,8 @@ def login(db: Session, *, username: object, password: object, trusted: bool = Tr
     else:
         ok = passwords.verify_password(secret, user.password_hash) and user.active
     if not ok:
-        db.add(LoginAttempt(username=name, client=client, at=now))
-        db.commit()  # the failure must count even though the caller's transaction ends in an error
         log.info("login failed username=%r client=%s", name, client)
-        raise Unauthorized(UNAUTHORIZED)
+        raise Unauthorized(UNAUTHORIZED)  # the committed attempt stays, as a failure
     db.exec(sa.delete(LoginAttempt).where(LoginAttempt.username == name))
     return start_session(db, user, trusted=bool(trusted), client=client)
 

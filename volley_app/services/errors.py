@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# Shown when something fails that is not the user's doing (database down, a bug).
+UNEXPECTED = "Something went wrong on our side. Please try again in a moment."
+
 
 class DomainError(Exception):
     """Base of every error a service raises on purpose. ``message`` is fit to show a user."""

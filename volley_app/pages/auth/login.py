@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+
 import reflex as rx
 
 from volley_app import db, routes
 from volley_app.components.forms import busy, error_line, field, focus, form_card, text_input
 from volley_app.components.layout import public_page
 from volley_app.services import auth
-from volley_app.services.errors import DomainError
+from volley_app.services.errors import UNEXPECTED, DomainError
 from volley_app.state.auth import AuthState
 
+log = logging.getLogger(__name__)
 ERROR_ID = "login-error"
 
 
@@ -66,6 +69,12 @@ class LoginState(rx.State):
         except DomainError as exc:
             self.loading = False
             self.error = exc.message
+            yield
+            yield focus(ERROR_ID)
+            return
+        except Exception:
+            log.exception("unexpected failure")
+            self.loading, self.error = False, UNEXPECTED
             yield
             yield focus(ERROR_ID)
             return

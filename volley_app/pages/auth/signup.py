@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import logging
+
 import reflex as rx
 
 from volley_app import db, routes
 from volley_app.components.forms import busy, error_line, field, focus, form_card, region_select, text_input
 from volley_app.components.layout import public_page
 from volley_app.services import auth
-from volley_app.services.errors import DomainError, Invalid
+from volley_app.services.errors import UNEXPECTED, DomainError, Invalid
 from volley_app.services.validation import PASSWORD_RULE, USERNAME_RULE
 from volley_app.state.auth import AuthState
 
 FIELDS = ("username", "password", "email", "first_name", "last_name", "region")
+log = logging.getLogger(__name__)
 ERROR_ID = "signup-error"
 
 
@@ -80,6 +83,12 @@ class SignupState(rx.State):
             if isinstance(exc, Invalid):
                 self.errors = {k: v for k, v in exc.errors.items() if k in FIELDS}
             self.error = "Please correct the fields marked below." if self.errors else exc.message
+            yield
+            yield focus(ERROR_ID)
+            return
+        except Exception:
+            log.exception("unexpected failure")
+            self.loading, self.error = False, UNEXPECTED
             yield
             yield focus(ERROR_ID)
             return

@@ -1,0 +1,255 @@
+"""The demo seed and the operator commands (python -m volley_app.cli ...)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+import sqlalchemy as sa
+from sqlmodel import select
+
+from volley_app import cli
+from volley_app.models import (
+    League,
+    LeagueSession,
+    LoginSession,
+    Role,
+    SessionStatus,
+    SubRequest,
+    SubStatus,
+    Team,
+    User,
+    utcnow,
+)
+from volley_app.services import auth, demo, passwords, sessions
+from volley_app.services.errors import Invalid
+
+
+def _all(db, model):
+    db.expire_all()
+    rows = list(db.exec(select(model).order_by(model.id)))
+    db.commit()
+    return rows
+
+
+def _count(db, model) -> int:
+    db.expire_all()
+    n = db.exec(select(sa.func.count()).select_from(model)).one()
+    db.commit()
+    return n
+
+
+@pytest.fixture
+def seeded(db):
+    now = utcnow()
+    counts = demo.seed(db, now=now)
+    db.commit()
+    return db, counts, now
+
+
+# --- the seed --------------------------------------------------------------------
+
+
+def test_seed_reports_what_it_added(seeded):
+    db, counts, _now = seeded
+    assert counts == {"users": 9, "sessions": 3, "leagues": 4, "teams": 14, "sub_requests": 5}
+    assert _count(db, User) == 9
+    assert _count(db, LeagueSession) == 3
+    assert _count(db, League) == 4
+    assert _count(db, Team) == 14
+    assert _count(db, SubRequest) == 5
+
+
+def test_seed_creates_an_admin_two_svls_and_players_some_of_them_subs(seeded):
+    db, _counts, _now = seeded
+    people = {u.username: u for u in _all(db, User)}
+    by_role = {role: sorted(n for n, u in people.items() if u.roles == [role]) for role in ("Admin", "SVL", "Player")}
+    assert by_role["Admin"] == ["admin"]
+    assert by_role["SVL"] == ["bluegrassbeach", "lexsports"]
+    assert len(by_role["Player"]) == 6
+    assert sum(len(v) for v in by_role.values()) == 9  # nobody has a mixed or empty role list
+    subs = sorted(n for n, u in people.items() if u.sub)
+    assert subs == ["ben", "carmen", "erin"]
+    assert set(subs) <= set(by_role["Player"])
+    for name in subs:
+        u = people[name]
+        assert u.hitter_skill_level and u.passer_skill_level and u.setter_skill_level
+    assert all(u.email == f"{u.username}@volley.example" and u.active for u in people.values())
+    assert all(people[n].address and people[n].city for n in by_role["SVL"])
+
+
+def test_seed_sessions_leagues_and_teams_hang_together(seeded):
+    db, _counts, now = seeded
+    people = {u.id: u for u in _all(db, User)}
+    svl_ids = {uid for uid, u in people.items() if "SVL" in u.roles}
+    seeded_sessions = _all(db, LeagueSession)
+    assert {s.svl_id for s in seeded_sessions} == svl_ids
+    # Each status already matches its dates, so showing a list changes nothing.
+    for s in seeded_sessions:
+        assert sessions.status_at(s, now) == s.status, s.name
+    assert sorted(s.status for s in seeded_sessions) == sorted(
+        [SessionStatus.ACTIVE, SessionStatus.REGISTRATION, SessionStatus.REGISTRATION]
+    )
+
+    by_session = {s.id: s for s in seeded_sessions}
+    leagues = _all(db, League)
+    for league in leagues:
+        assert league.svl_id == by_session[league.session_id].svl_id
+        assert league.start_at.tzinfo is not None
+
+    teams = _all(db, Team)
+    waitlisted = [t for t in teams if t.waitlist]
+    assert [t.team_name for t in waitlisted] == ["Waiting Game"]
+    # The waitlisted team is in a league that is full without it (spec section 4).
+    full = next(lg for lg in leagues if lg.id == waitlisted[0].league_id)
+    assert sum(1 for t in teams if t.league_id == full.id and not t.waitlist) == full.max_teams
+    for league in leagues:
+        names = [t.team_name for t in teams if t.league_id == league.id]
+        assert len(names) == len(set(names))
+    assert all(t.captain_id in people and "Player" in people[t.captain_id].roles for t in teams)
+
+
+def test_seed_sub_requests(seeded):
+    db, _counts, now = seeded
+    people = {u.id: u for u in _all(db, User)}
+    requests = _all(db, SubRequest)
+    assert all("Player" in people[r.requestor_id].roles for r in requests)
+    open_to_anyone = [r for r in requests if r.recipient_id is None and r.status == SubStatus.OPEN and not r.completed]
+    assert len(open_to_anyone) >= 2
+    assert all(r.date > now for r in open_to_anyone)
+    targeted = [r for r in requests if r.recipient_id is not None]
+    assert targeted and all(people[r.recipient_id].sub for r in targeted)
+    assert any(r.status == SubStatus.ACCEPTED for r in requests)
+    past = [r for r in requests if r.date < now]
+    assert past and all(r.completed for r in past)
+
+
+@pytest.mark.parametrize(("username", "roles"), demo.DEMO_LOGINS)
+def test_every_demo_login_works(seeded, username, roles):
+    db, _counts, _now = seeded
+    result = auth.login(db, username=username, password=demo.DEMO_PASSWORD)
+    db.commit()
+    actor = auth.resolve(db, result.token)
+    assert actor is not None and actor.username == username
+    assert "/".join(actor.roles) == roles
+
+
+def test_demo_passwords_are_hashed(seeded):
+    db, _counts, _now = seeded
+    for user in _all(db, User):
+        assert user.password_hash != demo.DEMO_PASSWORD
+        assert passwords.verify_password(demo.DEMO_PASSWORD, user.password_hash)
+
+
+def test_seed_twice_is_refused_and_adds_nothing(seeded):
+    db, _counts, _now = seeded
+    with pytest.raises(Invalid):
+        demo.seed(db)
+    db.rollback()
+    assert _count(db, User) == 9 and _count(db, LeagueSession) == 3
+
+
+def test_is_empty(db):
+    assert demo.is_empty(db)
+    demo.seed(db)
+    db.commit()
+    assert not demo.is_empty(db)
+
+
+def test_seed_relative_to_a_given_day(db):
+    now = dt.datetime(2026, 9, 1, 16, 0, tzinfo=dt.UTC)
+    demo.seed(db, now=now)
+    db.commit()
+    fall = next(s for s in _all(db, LeagueSession) if s.status == SessionStatus.ACTIVE)
+    assert fall.start_at < now < fall.end_at
+
+
+# --- the commands --------------------------------------------------------------------
+
+
+def test_seed_demo_if_empty_twice_seeds_once(db, capsys):
+    assert cli.main(["seed-demo", "--if-empty"]) == 0
+    first = capsys.readouterr().out
+    assert "demo data added: 9 users" in first
+    assert cli.main(["seed-demo", "--if-empty"]) == 0
+    second = capsys.readouterr().out
+    assert "skipped" in second
+    assert _count(db, User) == 9
+    assert _count(db, LeagueSession) == 3
+    assert _count(db, Team) == 14
+
+
+def test_seed_demo_without_if_empty_on_a_seeded_database_fails_cleanly(db, capsys):
+    assert cli.main(["seed-demo"]) == 0
+    capsys.readouterr()
+    assert cli.main(["seed-demo"]) == 2
+    assert "error:" in capsys.readouterr().err
+    assert _count(db, User) == 9 and _count(db, LeagueSession) == 3
+
+
+def test_seed_demo_if_empty_leaves_a_database_with_users_alone(db, monkeypatch, capsys):
+    monkeypatch.setenv("ADMIN_PASSWORD", "Adm1n!pass")
+    assert cli.main(["create-admin", "--username", "boss", "--email", "boss@example.com", "--first-name", "Bo"]) == 0
+    assert cli.main(["seed-demo", "--if-empty"]) == 0
+    assert "skipped" in capsys.readouterr().out
+    assert [u.username for u in _all(db, User)] == ["boss"]
+
+
+def test_create_admin(db, monkeypatch, capsys):
+    monkeypatch.setenv("ADMIN_PASSWORD", "Adm1n!pass")
+    code = cli.main(
+        ["create-admin", "--username", "Boss", "--email", "Boss@Example.com", "--first-name", "Bo", "--state", "oh"]
+    )
+    assert code == 0
+    assert "admin 'boss' created" in capsys.readouterr().out
+    [user] = _all(db, User)
+    assert (user.username, user.email, user.roles, user.region) == ("boss", "boss@example.com", ["Admin"], "OH")
+    assert user.last_name == "Admin"
+    result = auth.login(db, username="boss", password="Adm1n!pass")
+    db.commit()
+    assert auth.resolve(db, result.token).status == Role.ADMIN.value
+
+
+@pytest.mark.parametrize("username", ["ab", "bad name", "x" * 51, "naïve"])
+def test_create_admin_with_a_bad_username_fails_with_code_2(db, monkeypatch, capsys, username):
+    monkeypatch.setenv("ADMIN_PASSWORD", "Adm1n!pass")
+    code = cli.main(["create-admin", "--username", username, "--email", "boss@example.com", "--first-name", "Bo"])
+    assert code == 2
+    assert "error: Username must be" in capsys.readouterr().err
+    assert _count(db, User) == 0
+    assert _count(db, LoginSession) == 0
+
+
+@pytest.mark.parametrize("password", ["abc", "has space", "p" * 101])
+def test_create_admin_with_a_bad_password_fails_with_code_2(db, monkeypatch, capsys, password):
+    monkeypatch.setenv("ADMIN_PASSWORD", password)
+    code = cli.main(["create-admin", "--username", "boss", "--email", "boss@example.com", "--first-name", "Bo"])
+    assert code == 2
+    assert "error: Password must be" in capsys.readouterr().err
+    assert _count(db, User) == 0
+
+
+def test_create_admin_with_a_taken_username_fails_with_code_2(db, monkeypatch, capsys):
+    monkeypatch.setenv("ADMIN_PASSWORD", "Adm1n!pass")
+    args = ["create-admin", "--username", "boss", "--email", "boss@example.com", "--first-name", "Bo"]
+    assert cli.main(args) == 0
+    args[4] = "other@example.com"
+    assert cli.main(args) == 2
+    assert "error:" in capsys.readouterr().err
+    assert _count(db, User) == 1
+
+
+def test_create_admin_reports_every_bad_field(db, monkeypatch, capsys):
+    monkeypatch.setenv("ADMIN_PASSWORD", "a")
+    code = cli.main(["create-admin", "--username", "b", "--email", "nope", "--first-name", " ", "--state", "ZZ"])
+    assert code == 2
+    assert capsys.readouterr().err.count("error:") == 5
+    assert _count(db, User) == 0
+
+
+def test_demo_logins_lists_every_demo_account(capsys):
+    assert cli.main(["demo-logins"]) == 0
+    out = capsys.readouterr().out
+    assert demo.DEMO_PASSWORD in out
+    for username, roles in demo.DEMO_LOGINS:
+        assert username in out and roles in out
