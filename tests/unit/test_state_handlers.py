@@ -504,6 +504,24 @@ def test_typing_clears_the_error_and_lower_cases_the_username():
     assert login.password == "Secret" and login.error == ""
 
 
+def test_a_late_echo_of_the_same_value_keeps_the_message():
+    # Inputs send their value debounced; one can arrive after the answer to the submit.
+    login = _sub(_root("/login"), LoginState)
+    login.username, login.password, login.error = "bob", "pw", "Unauthorized"
+    login.set_username("bob")
+    login.set_password("pw")
+    assert login.error == "Unauthorized"
+
+
+def test_a_late_echo_keeps_the_signup_field_errors():
+    signup = _sub(_root("/new"), SignupState)
+    signup.username, signup.errors, signup.error = "taken", {"username": "That username is taken"}, "Please correct"
+    signup.set_username("TAKEN")
+    assert signup.errors == {"username": "That username is taken"} and signup.error == "Please correct"
+    signup.set_username("other")
+    assert signup.errors == {} and signup.error == ""
+
+
 # --- SignupState.signup --------------------------------------------------------------
 
 GOOD_SIGNUP = {

@@ -24,15 +24,19 @@ class LoginState(rx.State):
     error: str = ""
     loading: bool = False
 
+    def _edit(self, name: str, value: str) -> None:
+        """Keep a typed value; a real change clears the message (a debounced echo does not)."""
+        if value != getattr(self, name):
+            setattr(self, name, value)
+            self.error = ""
+
     @rx.event
     def set_username(self, value: str):
-        self.username = str(value).lower()
-        self.error = ""
+        self._edit("username", str(value).lower())
 
     @rx.event
     def set_password(self, value: str):
-        self.password = str(value)
-        self.error = ""
+        self._edit("password", str(value))
 
     @rx.event
     def set_trusted(self, value: bool):

@@ -31,7 +31,10 @@ class SignupState(rx.State):
     loading: bool = False
 
     def _edit(self, name: str, value) -> None:
-        setattr(self, name, str(value) if value is not None else "")
+        value = str(value) if value is not None else ""
+        if value == getattr(self, name):
+            return  # a late, debounced echo of what the form already sent: nothing changed
+        setattr(self, name, value)
         if name in self.errors:
             self.errors = {k: v for k, v in self.errors.items() if k != name}
         self.error = ""
