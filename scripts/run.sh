@@ -7,7 +7,13 @@ cd "$ROOT"
 python -m volley_app.cli migrate
 python -m volley_app.cli seed-demo --if-empty
 python -m volley_app.cli demo-logins
+PORT="${PORT:-3000}"
+export REFLEX_HOT_RELOAD_EXCLUDE_PATHS="$ROOT/var:$ROOT/tests:$ROOT/bench:$ROOT/artifacts"
 echo
-echo "==> starting: open http://localhost:3000 (first start builds the frontend: 1-2 minutes)"
-export REFLEX_HOT_RELOAD_EXCLUDE_PATHS="$ROOT/var:$ROOT/tests:$ROOT/bench"
-exec reflex run --env "${REFLEX_RUN_ENV:-prod}" --frontend-port "${FRONTEND_PORT:-3000}" --backend-port "${BACKEND_PORT:-8000}"
+echo "==> starting on http://localhost:$PORT (the first start builds the frontend: 1-2 minutes)"
+if [ "${REFLEX_RUN_ENV:-prod}" = "dev" ]; then
+  # Hot reload; the backend listens on its own port.
+  exec reflex run --env dev --frontend-port "$PORT" --backend-port "${BACKEND_PORT:-8000}"
+fi
+# Production build: one port serves the pages and the backend.
+exec reflex run --env prod --frontend-port "$PORT" --backend-port "$PORT"

@@ -15,8 +15,11 @@ stamp=.venv/.requirements.sha
 want=$(sha256sum requirements.txt | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "==> installing Python packages (requirements.txt)"
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip 2>&1 \
+    | { grep -v "^WARNING: Location '.*' is ignored" || true; }
+  # (grep drops this machine's pip notes about absent local mirrors)
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt 2>&1 \
+    | { grep -v "^WARNING: Location '.*' is ignored" || true; }
   echo "$want" > "$stamp"
 fi
 
