@@ -39,6 +39,21 @@ def text_input(field_id: str, **props) -> rx.Component:
     return rx.input(id=field_id, name=field_id, width="100%", **props)
 
 
+def username_input(value: rx.Var, on_change, **props) -> rx.Component:
+    """The username box: focused first, never auto-capitalised or spell-checked."""
+    return text_input(
+        "username",
+        value=value,
+        on_change=on_change,
+        required=True,
+        auto_focus=True,
+        auto_complete="username",
+        auto_capitalize="none",
+        spell_check=False,
+        **props,
+    )
+
+
 def region_select(field_id: str, value: rx.Var, on_change) -> rx.Component:
     """A native select of the 50 states plus DC (native: best on phones)."""
     return rx.el.select(

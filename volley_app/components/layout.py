@@ -77,27 +77,30 @@ def _header(*right: rx.Component, home: str) -> rx.Component:
     )
 
 
+def _frame(header: rx.Component, banner: rx.Component, content: rx.Component, foot: rx.Component) -> rx.Component:
+    """Header, optional banner, the centred content column, footer: every page's frame."""
+    return rx.flex(
+        header,
+        banner,
+        rx.el.main(content, width="100%", max_width=MAX_WIDTH, margin="0 auto", padding="1.5rem 1rem 3rem", flex="1"),
+        foot,
+        direction="column",
+        min_height="100vh",
+        background=rx.color("gray", 1),
+    )
+
+
 def public_page(*children: rx.Component, banner: bool = False) -> rx.Component:
     """Frame of every public page: header with Log In / Sign Up, content, footer."""
-    return rx.flex(
+    return _frame(
         _header(
             link_button("Log In", href=routes.LOGIN, variant="soft"),
             link_button("Sign Up", href=routes.SIGNUP),
             home=routes.HOME,
         ),
         announcement_banner() if banner else rx.fragment(),
-        rx.el.main(
-            *children,
-            width="100%",
-            max_width=MAX_WIDTH,
-            margin="0 auto",
-            padding="1.5rem 1rem 3rem",
-            flex="1",
-        ),
+        rx.fragment(*children),
         footer(),
-        direction="column",
-        min_height="100vh",
-        background=rx.color("gray", 1),
     )
 
 
@@ -182,26 +185,17 @@ def restore_failed() -> rx.Component:
 
 def dash_page(*children: rx.Component) -> rx.Component:
     """Frame of every /dash page. Content shows only once the server has confirmed the user."""
-    return rx.flex(
+    return _frame(
         _header(rx.cond(AuthState.logged_in, dash_nav(), rx.fragment()), home=routes.DASH),
-        rx.el.main(
+        rx.fragment(),
+        rx.cond(
+            AuthState.logged_in,
+            rx.fragment(*children),
             rx.cond(
-                AuthState.logged_in,
-                rx.fragment(*children),
-                rx.cond(
-                    AuthState.restore_error != "",
-                    restore_failed(),
-                    rx.center(rx.spinner(size="3"), padding="4rem", aria_label="Loading"),
-                ),
+                AuthState.restore_error != "",
+                restore_failed(),
+                rx.center(rx.spinner(size="3"), padding="4rem", aria_label="Loading"),
             ),
-            width="100%",
-            max_width=MAX_WIDTH,
-            margin="0 auto",
-            padding="1.5rem 1rem 3rem",
-            flex="1",
         ),
         dash_footer(),
-        direction="column",
-        min_height="100vh",
-        background=rx.color("gray", 1),
     )

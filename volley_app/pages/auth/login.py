@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import logging
-
 import reflex as rx
 
-from volley_app import db, routes
-from volley_app.components.forms import busy, error_line, field, focus, form_card, text_input
+from volley_app import routes
+from volley_app.components.forms import busy, error_line, field, focus, form_card, text_input, username_input
 from volley_app.components.layout import public_page
 from volley_app.services import auth
-from volley_app.services.errors import UNEXPECTED, DomainError
 from volley_app.state.auth import AuthState
+from volley_app.state.forms import run_action
 
-log = logging.getLogger(__name__)
 ERROR_ID = "login-error"
 
 
@@ -62,23 +59,15 @@ class LoginState(rx.State):
         self.loading = True
         yield
         auth_state = await self.get_state(AuthState)
-        try:
-            result = await db.run(
-                auth.login,
-                username=self.username,
-                password=self.password,
-                trusted=self.trusted,
-                client=auth_state._client(),
-            )
-        except DomainError as exc:
-            self.loading = False
-            self.error = exc.message
-            yield
-            yield focus(ERROR_ID)
-            return
-        except Exception:
-            log.exception("unexpected failure")
-            self.loading, self.error = False, UNEXPECTED
+        result, failure = await run_action(
+            auth.login,
+            username=self.username,
+            password=self.password,
+            trusted=self.trusted,
+            client=auth_state._client(),
+        )
+        if failure is not None:
+            self.loading, self.error = False, failure.message
             yield
             yield focus(ERROR_ID)
             return
@@ -93,16 +82,7 @@ def login_form() -> rx.Component:
         rx.vstack(
             field(
                 "Username",
-                text_input(
-                    "username",
-                    value=LoginState.username,
-                    on_change=LoginState.set_username,
-                    required=True,
-                    auto_focus=True,
-                    auto_complete="username",
-                    auto_capitalize="none",
-                    spell_check=False,
-                ),
+                username_input(LoginState.username, LoginState.set_username),
                 field_id="username",
             ),
             field(

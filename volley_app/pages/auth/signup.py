@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-import logging
-
 import reflex as rx
 
-from volley_app import db, routes
-from volley_app.components.forms import busy, error_line, field, focus, form_card, region_select, text_input
+from volley_app import routes
+from volley_app.components.forms import (
+    busy,
+    error_line,
+    field,
+    focus,
+    form_card,
+    region_select,
+    text_input,
+    username_input,
+)
 from volley_app.components.layout import public_page
 from volley_app.services import auth
-from volley_app.services.errors import UNEXPECTED, DomainError, Invalid
+from volley_app.services.errors import Invalid
 from volley_app.services.validation import PASSWORD_RULE, USERNAME_RULE
 from volley_app.state.auth import AuthState
+from volley_app.state.forms import run_action
 
 FIELDS = ("username", "password", "email", "first_name", "last_name", "region")
-log = logging.getLogger(__name__)
 ERROR_ID = "signup-error"
 
 
@@ -74,24 +81,17 @@ class SignupState(rx.State):
         self.errors, self.error, self.loading = {}, "", True
         yield
         auth_state = await self.get_state(AuthState)
-        try:
-            result = await db.run(
-                auth.signup,
-                **{name: getattr(self, name) for name in FIELDS},
-                trusted=auth_state.persist != "false",
-                client=auth_state._client(),
-            )
-        except DomainError as exc:
+        result, failure = await run_action(
+            auth.signup,
+            **{name: getattr(self, name) for name in FIELDS},
+            trusted=auth_state.persist != "false",
+            client=auth_state._client(),
+        )
+        if failure is not None:
             self.loading = False
-            if isinstance(exc, Invalid):
-                self.errors = {k: v for k, v in exc.errors.items() if k in FIELDS}
-            self.error = "Please correct the fields marked below." if self.errors else exc.message
-            yield
-            yield focus(ERROR_ID)
-            return
-        except Exception:
-            log.exception("unexpected failure")
-            self.loading, self.error = False, UNEXPECTED
+            if isinstance(failure, Invalid):
+                self.errors = {k: v for k, v in failure.errors.items() if k in FIELDS}
+            self.error = "Please correct the fields marked below." if self.errors else failure.message
             yield
             yield focus(ERROR_ID)
             return
@@ -114,17 +114,7 @@ def signup_form() -> rx.Component:
         rx.vstack(
             field(
                 "Username",
-                text_input(
-                    "username",
-                    value=SignupState.username,
-                    on_change=SignupState.set_username,
-                    required=True,
-                    auto_focus=True,
-                    auto_complete="username",
-                    auto_capitalize="none",
-                    spell_check=False,
-                    max_length=50,
-                ),
+                username_input(SignupState.username, SignupState.set_username, max_length=50),
                 field_id="username",
                 error=SignupState.errors.get("username", ""),
                 hint=USERNAME_RULE,
