@@ -6,9 +6,8 @@ import datetime as dt
 
 import httpx
 import pytest
-import sqlalchemy as sa
-from sqlmodel import select
 
+from tests.factories import age_login_attempts, count, expire_logins, rows
 from volley_app.api.app import create_api
 from volley_app.models import LoginAttempt, LoginSession, User, utcnow
 
@@ -34,13 +33,6 @@ def _bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def _count(db, model, *where) -> int:
-    db.expire_all()
-    n = db.exec(select(sa.func.count()).select_from(model).where(*where)).one()
-    db.commit()
-    return n
-
-
 async def _signup(client, **kw) -> str:
     response = await client.post("/api/users", json=SIGNUP | kw)
     assert response.status_code == 201, response.text
@@ -59,9 +51,7 @@ async def test_signup_creates_a_player_and_returns_a_token(client, db):
     expires = dt.datetime.fromisoformat(body["expiresAt"])
     assert expires.tzinfo is not None and expires > utcnow() + dt.timedelta(days=29)
 
-    db.expire_all()
-    [user] = db.exec(select(User)).all()
-    db.commit()
+    [user] = rows(db, User)
     assert (user.username, user.email, user.first_name, user.last_name, user.region, user.roles) == (
         "newplayer", "new.player@example.com", "New", "Player", "KY", ["Player"],
     )  # fmt: skip
@@ -80,14 +70,14 @@ async def test_signup_with_bad_input_is_422_with_every_field_and_creates_nobody(
     body = response.json()
     assert set(body["errors"]) == {"username", "password", "email", "first_name", "last_name", "region"}
     assert body["message"]
-    assert _count(db, User) == 0
+    assert count(db, User) == 0
 
 
 async def test_signup_with_an_empty_body_is_422_with_errors(client, db):
     response = await client.post("/api/users", json={})
     assert response.status_code == 422
     assert set(response.json()["errors"]) >= {"username", "password", "email"}
-    assert _count(db, User) == 0
+    assert count(db, User) == 0
 
 
 @pytest.mark.parametrize("change", [{"username": "NEWPLAYER", "email": "x@example.com"}, {"username": "x2x", "email": "NEW.PLAYER@example.com"}])
@@ -96,14 +86,12 @@ async def test_signup_duplicate_is_422_and_adds_nobody(client, db, change):
     response = await client.post("/api/users", json=SIGNUP | change)
     assert response.status_code == 422
     assert set(response.json()["errors"]) & {"username", "email"}
-    assert _count(db, User) == 1
+    assert count(db, User) == 1
 
 
 async def test_signup_cannot_choose_roles(client, db):
     await _signup(client, roles=["Admin"], active=True, sub=True)
-    db.expire_all()
-    [user] = db.exec(select(User)).all()
-    db.commit()
+    [user] = rows(db, User)
     assert user.roles == ["Player"]
 
 
@@ -117,10 +105,7 @@ async def test_login_returns_a_token(client, db):
     token = response.json()["accessToken"]
     me = await client.get("/api/users/me", headers=_bearer(token))
     assert me.json()["username"] == "newplayer"
-    db.expire_all()
-    rows = db.exec(select(LoginSession)).all()
-    db.commit()
-    assert all(r.client_ip == "198.51.100.4" for r in rows)
+    assert all(r.client_ip == "198.51.100.4" for r in rows(db, LoginSession))
 
 
 async def test_untrusted_login_lasts_12_hours(client):
@@ -153,14 +138,13 @@ async def test_login_is_throttled_with_429(client, db):
     await _signup(client)
     for _ in range(5):
         assert (await client.post("/api/auth", json={"username": "newplayer", "password": "bad"})).status_code == 401
-    assert _count(db, LoginAttempt) == 5
+    assert count(db, LoginAttempt) == 5
     response = await client.post("/api/auth", json={"username": "newplayer", "password": "pass1"})
     assert response.status_code == 429
     assert "minute" in response.json()["message"]
     assert "accessToken" not in response.json()
     # Once the window has passed the right password works again.
-    db.exec(sa.update(LoginAttempt).values(at=utcnow() - dt.timedelta(minutes=16)))
-    db.commit()
+    age_login_attempts(db, dt.timedelta(minutes=16))
     response = await client.post("/api/auth", json={"username": "newplayer", "password": "pass1"})
     assert response.status_code == 200
 
@@ -173,9 +157,7 @@ async def test_me_returns_own_data_and_no_password_hash(client, db):
     response = await client.get("/api/users/me", headers=_bearer(token))
     assert response.status_code == 200
     body = response.json()
-    db.expire_all()
-    [user] = db.exec(select(User)).all()
-    db.commit()
+    [user] = rows(db, User)
     assert body == {"id": user.id, "username": "newplayer", "roles": ["Player"], "status": "Player", "firstName": "New"}
     assert user.password_hash not in response.text
     assert "$2b$" not in response.text
@@ -209,8 +191,7 @@ async def test_me_with_the_token_in_another_scheme_is_401(client):
 
 async def test_me_after_the_session_expired_is_401(client, db):
     token = await _signup(client)
-    db.exec(sa.update(LoginSession).values(expires_at=utcnow() - dt.timedelta(seconds=1)))
-    db.commit()
+    expire_logins(db)
     assert (await client.get("/api/users/me", headers=_bearer(token))).status_code == 401
 
 
@@ -245,7 +226,7 @@ async def test_refresh_after_logout_is_403_login_expired(client, db):
     assert (await client.get("/api/users/me", headers=_bearer(token))).status_code == 401
     # Only that session ended.
     assert (await client.get("/api/auth/refresh", headers=_bearer(other))).status_code == 200
-    assert _count(db, LoginSession, LoginSession.revoked_at.is_not(None)) == 1
+    assert count(db, LoginSession, LoginSession.revoked_at.is_not(None)) == 1
 
 
 @pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer garbage"}])
@@ -257,8 +238,7 @@ async def test_refresh_without_a_session_is_403(client, headers):
 
 async def test_refresh_after_expiry_is_403(client, db):
     token = await _signup(client)
-    db.exec(sa.update(LoginSession).values(expires_at=utcnow() - dt.timedelta(seconds=1)))
-    db.commit()
+    expire_logins(db)
     response = await client.get("/api/auth/refresh", headers=_bearer(token))
     assert response.status_code == 403
     assert response.json() == {"message": "Your login has expired."}
@@ -269,7 +249,7 @@ async def test_logout_without_a_session_changes_nothing(client, db, headers):
     token = await _signup(client)
     response = await client.post("/api/auth/logout", headers=headers)
     assert response.status_code == 204
-    assert _count(db, LoginSession, LoginSession.revoked_at.is_not(None)) == 0
+    assert count(db, LoginSession, LoginSession.revoked_at.is_not(None)) == 0
     assert (await client.get("/api/auth/refresh", headers=_bearer(token))).status_code == 200
 
 
@@ -297,4 +277,4 @@ async def test_signup_with_non_text_fields_is_422_with_errors(client, db):
     body = response.json()
     assert "message" in body and "errors" in body, body
     assert {"username", "region"} <= set(body["errors"])
-    assert _count(db, User) == 0
+    assert count(db, User) == 0

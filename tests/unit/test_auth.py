@@ -10,17 +10,16 @@ import time
 
 import pytest
 import sqlalchemy as sa
-from sqlmodel import Session, SQLModel, select
+from sqlmodel import Session, SQLModel
 
 import volley_app.models  # noqa: F401 - every table, for the "token never stored" scan
+from tests.factories import PASSWORD, age_login_attempts, count, expire_logins, make_user, rows
 from volley_app import db as dbmod
 from volley_app.models import LoginAttempt, LoginSession, Role, User, utcnow
-from volley_app.services import auth, passwords, users
+from volley_app.services import auth, passwords
 from volley_app.services.errors import BadRequest, Invalid, RateLimited, Unauthorized
 from volley_app.services.permissions import Actor, display_status
 from volley_app.settings import get_settings
-
-PASSWORD = "pass1"
 
 
 def _signup(db, username="bob", email=None, password=PASSWORD, **kw):
@@ -38,51 +37,11 @@ def _signup(db, username="bob", email=None, password=PASSWORD, **kw):
     return result
 
 
-def _user(db, username="bob", roles=(Role.PLAYER,), **profile) -> User:
-    user = users.create_user(
-        db,
-        username=username,
-        password=PASSWORD,
-        email=f"{username}@example.com",
-        first_name=username.title(),
-        last_name="Tester",
-        region="KY",
-        roles=roles,
-        **profile,
-    )
-    db.commit()
-    return user
-
-
-def _all(db, stmt):
-    """Rows as the database has them now (not the session's cached copies)."""
-    db.expire_all()
-    rows = list(db.exec(stmt))
-    db.commit()
-    return rows
-
-
-def _count(db, model, *where) -> int:
-    db.expire_all()
-    n = db.exec(select(sa.func.count()).select_from(model).where(*where)).one()
-    db.commit()
-    return n
-
-
 def _fail(db, username="bob", client="10.0.0.1"):
     """One failed login (a wrong password, or an unknown user)."""
     with pytest.raises(Unauthorized):
         auth.login(db, username=username, password="wrong", client=client)
     db.rollback()
-
-
-def _age_attempts(db, delta: dt.timedelta, **where) -> None:
-    """Move recorded failures into the past."""
-    stmt = sa.update(LoginAttempt).values(at=utcnow() - delta)
-    for name, value in where.items():
-        stmt = stmt.where(getattr(LoginAttempt, name) == value)
-    db.exec(stmt)
-    db.commit()
 
 
 # --- settings the rules depend on ----------------------------------------------
@@ -102,7 +61,7 @@ def test_auth_limits_are_the_documented_ones(settings):
 def test_signup_creates_a_player_and_logs_in(db):
     result = _signup(db, username="BobSmith", email="Bob.Smith@Example.COM", first_name=" Bob ")
 
-    [user] = _all(db, select(User))
+    [user] = rows(db, User)
     assert user.username == "bobsmith"
     assert user.email == "bob.smith@example.com"
     assert user.roles == ["Player"]
@@ -141,8 +100,8 @@ def test_duplicate_username_or_email_is_refused_case_insensitively(db, kw, field
         _signup(db, **args)
     db.rollback()
     assert field in caught.value.errors
-    assert _count(db, User) == 1
-    assert _count(db, LoginSession) == 1
+    assert count(db, User) == 1
+    assert count(db, LoginSession) == 1
 
 
 def test_duplicate_username_and_email_are_both_reported(db):
@@ -151,7 +110,7 @@ def test_duplicate_username_and_email_are_both_reported(db):
         _signup(db, username="Bob", email="Bob@example.com")
     db.rollback()
     assert set(caught.value.errors) == {"username", "email"}
-    assert _count(db, User) == 1
+    assert count(db, User) == 1
 
 
 def test_bad_signup_reports_every_field_and_adds_nothing(db):
@@ -159,8 +118,8 @@ def test_bad_signup_reports_every_field_and_adds_nothing(db):
         auth.signup(db, username="x", password="a b", email="no", first_name="", last_name="", region="")
     db.rollback()
     assert set(caught.value.errors) == {"username", "password", "email", "first_name", "last_name", "region"}
-    assert _count(db, User) == 0
-    assert _count(db, LoginSession) == 0
+    assert count(db, User) == 0
+    assert count(db, LoginSession) == 0
 
 
 # --- login -----------------------------------------------------------------------
@@ -171,17 +130,17 @@ def test_bad_signup_reports_every_field_and_adds_nothing(db):
     [("", PASSWORD), ("bob", ""), ("", ""), ("   ", PASSWORD), (None, PASSWORD), ("bob", None), (123, PASSWORD), ("bob", ["x"])],
 )
 def test_login_missing_username_or_password(db, username, password):
-    _user(db)
+    make_user(db)
     with pytest.raises(BadRequest) as caught:
         auth.login(db, username=username, password=password)
     assert caught.value.message == "Missing Username or Password"
     assert caught.value.status_code == 400
     db.rollback()
-    assert _count(db, LoginAttempt) == 0
+    assert count(db, LoginAttempt) == 0
 
 
 def test_unknown_user_and_wrong_password_answer_identically(db):
-    _user(db)
+    make_user(db)
     with pytest.raises(Unauthorized) as unknown:
         auth.login(db, username="nobody", password=PASSWORD)
     db.rollback()
@@ -191,11 +150,11 @@ def test_unknown_user_and_wrong_password_answer_identically(db):
     assert unknown.value.message == wrong.value.message == "Unauthorized"
     assert unknown.value.status_code == wrong.value.status_code == 401
     assert type(unknown.value) is type(wrong.value)
-    assert _count(db, LoginSession) == 0
+    assert count(db, LoginSession) == 0
 
 
 def test_inactive_user_is_refused_like_a_wrong_password(db):
-    user = _user(db)
+    user = make_user(db)
     user.active = False
     db.add(user)
     db.commit()
@@ -203,11 +162,11 @@ def test_inactive_user_is_refused_like_a_wrong_password(db):
         auth.login(db, username="bob", password=PASSWORD)
     db.rollback()
     assert caught.value.message == "Unauthorized"
-    assert _count(db, LoginSession) == 0
+    assert count(db, LoginSession) == 0
 
 
 def test_login_returns_a_token_that_resolves_to_the_user(db):
-    user = _user(db, "ann", roles=(Role.SVL,))
+    user = make_user(db, "ann", Role.SVL)
     result = auth.login(db, username="  Ann ", password=PASSWORD, client="10.1.1.1")
     db.commit()
     assert result.actor.user_id == user.id
@@ -216,12 +175,12 @@ def test_login_returns_a_token_that_resolves_to_the_user(db):
     assert isinstance(actor, Actor)
     assert (actor.user_id, actor.username, actor.roles, actor.status) == (user.id, "ann", ("SVL",), "SVL")
     assert actor.session_id == result.actor.session_id
-    [row] = _all(db, select(LoginSession))
+    [row] = rows(db, LoginSession)
     assert row.user_id == user.id and row.client_ip == "10.1.1.1" and row.revoked_at is None
 
 
 def test_each_login_is_its_own_session(db):
-    _user(db)
+    make_user(db)
     a = auth.login(db, username="bob", password=PASSWORD)
     b = auth.login(db, username="bob", password=PASSWORD)
     db.commit()
@@ -230,17 +189,17 @@ def test_each_login_is_its_own_session(db):
 
 
 def test_token_is_never_stored_in_clear(db):
-    _user(db)
+    make_user(db)
     tokens = [auth.login(db, username="bob", password=PASSWORD, trusted=t).token for t in (True, False)]
     tokens.append(_signup(db, username="carl").token)
     db.commit()
 
-    rows = _all(db, select(LoginSession))
-    assert len(rows) == 3
-    for row in rows:
+    stored = rows(db, LoginSession)
+    assert len(stored) == 3
+    for row in stored:
         assert row.token_hash not in tokens
         assert len(row.token_hash) == 64
-    assert sorted(r.token_hash for r in rows) == sorted(auth.hash_token(t) for t in tokens)
+    assert sorted(r.token_hash for r in stored) == sorted(auth.hash_token(t) for t in tokens)
 
     # No column of any row of any table holds a token, or any part of one.
     with db.get_bind().connect() as conn:
@@ -270,12 +229,12 @@ def test_token_hash_depends_on_the_secret_key(monkeypatch):
     [(True, dt.timedelta(days=30)), (False, dt.timedelta(hours=12))],
 )
 def test_session_lifetime(db, trusted, lifetime):
-    _user(db)
+    make_user(db)
     before = utcnow()
     result = auth.login(db, username="bob", password=PASSWORD, trusted=trusted)
     db.commit()
     after = utcnow()
-    [row] = _all(db, select(LoginSession))
+    [row] = rows(db, LoginSession)
     assert row.trusted is trusted and result.trusted is trusted
     assert row.expires_at - row.created_at == lifetime
     assert before + lifetime <= row.expires_at <= after + lifetime
@@ -288,32 +247,31 @@ def test_session_lifetimes_come_from_settings(db, monkeypatch):
     monkeypatch.setenv("SESSION_HOURS_UNTRUSTED", "1")
     get_settings.cache_clear()
     try:
-        _user(db)
+        make_user(db)
         auth.login(db, username="bob", password=PASSWORD, trusted=True)
         auth.login(db, username="bob", password=PASSWORD, trusted=False)
         db.commit()
     finally:
         monkeypatch.undo()
         get_settings.cache_clear()
-    rows = _all(db, select(LoginSession).order_by(LoginSession.id))
-    assert [r.expires_at - r.created_at for r in rows] == [dt.timedelta(days=2), dt.timedelta(hours=1)]
+    stored = rows(db, LoginSession)
+    assert [r.expires_at - r.created_at for r in stored] == [dt.timedelta(days=2), dt.timedelta(hours=1)]
 
 
 # --- resolve and logout -------------------------------------------------------------
 
 
 def test_resolve_refuses_an_expired_session(db):
-    _user(db)
+    make_user(db)
     result = auth.login(db, username="bob", password=PASSWORD)
     db.commit()
     assert auth.resolve(db, result.token) is not None
-    db.exec(sa.update(LoginSession).values(expires_at=utcnow() - dt.timedelta(seconds=1)))
-    db.commit()
+    expire_logins(db)
     assert auth.resolve(db, result.token) is None
 
 
 def test_resolve_refuses_a_session_of_a_deactivated_user(db):
-    user = _user(db)
+    user = make_user(db)
     result = auth.login(db, username="bob", password=PASSWORD)
     user.active = False
     db.add(user)
@@ -322,7 +280,7 @@ def test_resolve_refuses_a_session_of_a_deactivated_user(db):
 
 
 def test_logout_ends_only_that_session(db):
-    _user(db)
+    make_user(db)
     a = auth.login(db, username="bob", password=PASSWORD)
     b = auth.login(db, username="bob", password=PASSWORD)
     db.commit()
@@ -332,25 +290,25 @@ def test_logout_ends_only_that_session(db):
     assert auth.resolve(db, b.token) is not None
     assert auth.logout(db, a.token) is False  # already ended
     db.commit()
-    rows = {r.token_hash: r for r in _all(db, select(LoginSession))}
-    assert rows[auth.hash_token(a.token)].revoked_at is not None
-    assert rows[auth.hash_token(b.token)].revoked_at is None
+    by_hash = {r.token_hash: r for r in rows(db, LoginSession)}
+    assert by_hash[auth.hash_token(a.token)].revoked_at is not None
+    assert by_hash[auth.hash_token(b.token)].revoked_at is None
 
 
 @pytest.mark.parametrize("token", ["", None, "garbage", "x" * 43, 12345, ["t"]])
 def test_logout_of_an_unknown_token_changes_nothing(db, token):
-    _user(db)
+    make_user(db)
     result = auth.login(db, username="bob", password=PASSWORD)
     db.commit()
-    before = [(r.id, r.revoked_at, r.expires_at) for r in _all(db, select(LoginSession))]
+    before = [(r.id, r.revoked_at, r.expires_at) for r in rows(db, LoginSession)]
     assert auth.logout(db, token) is False
     db.commit()
-    assert [(r.id, r.revoked_at, r.expires_at) for r in _all(db, select(LoginSession))] == before
+    assert [(r.id, r.revoked_at, r.expires_at) for r in rows(db, LoginSession)] == before
     assert auth.resolve(db, result.token) is not None
 
 
 def test_revoke_all_sessions_ends_every_session_of_that_user_only(db):
-    bob, ann = _user(db, "bob"), _user(db, "ann")
+    bob, ann = make_user(db, "bob"), make_user(db, "ann")
     bob_tokens = [auth.login(db, username="bob", password=PASSWORD).token for _ in range(3)]
     ann_token = auth.login(db, username="ann", password=PASSWORD).token
     db.commit()
@@ -366,22 +324,22 @@ def test_revoke_all_sessions_ends_every_session_of_that_user_only(db):
     [None, "", "garbage", "x" * 43, "x" * 201, "x" * 100_000, 12345, b"bytes", ["list"], {"t": 1}, "\x00", "é" * 50],
 )
 def test_resolve_refuses_garbage(db, token):
-    _user(db)
+    make_user(db)
     auth.login(db, username="bob", password=PASSWORD)
     db.commit()
     assert auth.resolve(db, token) is None
 
 
 def test_resolve_refuses_the_stored_hash_used_as_a_token(db):
-    _user(db)
+    make_user(db)
     auth.login(db, username="bob", password=PASSWORD)
     db.commit()
-    [row] = _all(db, select(LoginSession))
+    [row] = rows(db, LoginSession)
     assert auth.resolve(db, row.token_hash) is None
 
 
 def test_resolve_refreshes_last_seen_only_after_a_while(db):
-    _user(db)
+    make_user(db)
     result = auth.login(db, username="bob", password=PASSWORD)
     db.commit()
     old = utcnow() - dt.timedelta(minutes=30)
@@ -389,7 +347,7 @@ def test_resolve_refreshes_last_seen_only_after_a_while(db):
     db.commit()
     assert auth.resolve(db, result.token) is not None
     db.commit()
-    [row] = _all(db, select(LoginSession))
+    [row] = rows(db, LoginSession)
     assert row.last_seen_at > old + dt.timedelta(minutes=25)
 
     recent = utcnow() - dt.timedelta(minutes=1)
@@ -397,7 +355,7 @@ def test_resolve_refreshes_last_seen_only_after_a_while(db):
     db.commit()
     assert auth.resolve(db, result.token) is not None
     db.commit()
-    [row] = _all(db, select(LoginSession))
+    [row] = rows(db, LoginSession)
     assert row.last_seen_at == recent
 
 
@@ -405,17 +363,17 @@ def test_resolve_refreshes_last_seen_only_after_a_while(db):
 
 
 def test_failures_are_recorded_even_though_unauthorized_is_raised(db):
-    _user(db)
+    make_user(db)
     _fail(db, "bob", client="10.0.0.1")
     _fail(db, "nobody", client="10.0.0.2")
     # Read through a different connection: the rows were committed, not just flushed.
     with db.get_bind().connect() as conn:
-        rows = conn.execute(sa.select(LoginAttempt.username, LoginAttempt.client).order_by(LoginAttempt.id)).all()
-    assert [tuple(r) for r in rows] == [("bob", "10.0.0.1"), ("nobody", "10.0.0.2")]
+        recorded = conn.execute(sa.select(LoginAttempt.username, LoginAttempt.client).order_by(LoginAttempt.id)).all()
+    assert [tuple(r) for r in recorded] == [("bob", "10.0.0.1"), ("nobody", "10.0.0.2")]
 
 
 def test_sixth_attempt_is_refused_even_with_the_right_password(db):
-    _user(db)
+    make_user(db)
     for _ in range(5):
         _fail(db)
     with pytest.raises(RateLimited) as caught:
@@ -423,7 +381,7 @@ def test_sixth_attempt_is_refused_even_with_the_right_password(db):
     db.rollback()
     assert caught.value.status_code == 429
     assert re.search(r"wait \d+ minutes?", caught.value.message)
-    assert _count(db, LoginSession) == 0
+    assert count(db, LoginSession) == 0
     # The account is throttled, not the client: another client is refused too.
     with pytest.raises(RateLimited):
         auth.login(db, username="BOB", password=PASSWORD, client="10.9.9.9")
@@ -431,18 +389,18 @@ def test_sixth_attempt_is_refused_even_with_the_right_password(db):
 
 
 def test_four_failures_do_not_throttle(db):
-    _user(db)
+    make_user(db)
     for _ in range(4):
         _fail(db)
     assert auth.login(db, username="bob", password=PASSWORD, client="10.0.0.1").token
 
 
 def test_rate_limit_message_names_the_minutes_to_wait(db):
-    _user(db)
+    make_user(db)
     for _ in range(5):
         _fail(db)
     # The oldest failure counted is 10.5 minutes old: it leaves the 15-minute window in 4.5 minutes.
-    _age_attempts(db, dt.timedelta(minutes=10, seconds=30))
+    age_login_attempts(db, dt.timedelta(minutes=10, seconds=30))
     with pytest.raises(RateLimited) as caught:
         auth.login(db, username="bob", password=PASSWORD)
     db.rollback()
@@ -450,10 +408,10 @@ def test_rate_limit_message_names_the_minutes_to_wait(db):
 
 
 def test_rate_limit_message_says_one_minute_in_the_singular(db):
-    _user(db)
+    make_user(db)
     for _ in range(5):
         _fail(db)
-    _age_attempts(db, dt.timedelta(minutes=14, seconds=30))
+    age_login_attempts(db, dt.timedelta(minutes=14, seconds=30))
     with pytest.raises(RateLimited) as caught:
         auth.login(db, username="bob", password=PASSWORD)
     db.rollback()
@@ -461,23 +419,23 @@ def test_rate_limit_message_says_one_minute_in_the_singular(db):
 
 
 def test_throttle_ends_when_the_window_passes(db):
-    _user(db)
+    make_user(db)
     for _ in range(5):
         _fail(db)
     with pytest.raises(RateLimited):
         auth.login(db, username="bob", password=PASSWORD)
     db.rollback()
-    _age_attempts(db, dt.timedelta(minutes=15, seconds=1))
+    age_login_attempts(db, dt.timedelta(minutes=15, seconds=1))
     result = auth.login(db, username="bob", password=PASSWORD)
     db.commit()
     assert auth.resolve(db, result.token) is not None
 
 
 def test_throttle_counts_only_failures_inside_the_window(db):
-    _user(db)
+    make_user(db)
     for _ in range(4):
         _fail(db)
-    _age_attempts(db, dt.timedelta(minutes=20))
+    age_login_attempts(db, dt.timedelta(minutes=20))
     for _ in range(4):
         _fail(db)
     # Eight failures, four inside the window: a right password still gets in.
@@ -485,22 +443,22 @@ def test_throttle_counts_only_failures_inside_the_window(db):
 
 
 def test_successful_login_clears_that_accounts_failures(db):
-    _user(db)
-    _user(db, "ann")
+    make_user(db)
+    make_user(db, "ann")
     for _ in range(4):
         _fail(db, "bob")
     _fail(db, "ann")
     auth.login(db, username="bob", password=PASSWORD)
     db.commit()
-    assert _count(db, LoginAttempt, LoginAttempt.username == "bob") == 0
-    assert _count(db, LoginAttempt, LoginAttempt.username == "ann") == 1
+    assert count(db, LoginAttempt, LoginAttempt.username == "bob") == 0
+    assert count(db, LoginAttempt, LoginAttempt.username == "ann") == 1
     for _ in range(4):
         _fail(db, "bob")
     assert auth.login(db, username="bob", password=PASSWORD).token
 
 
 def test_throttle_per_client_across_usernames(db):
-    _user(db)
+    make_user(db)
     for i in range(20):
         _fail(db, f"guess{i}", client="10.6.6.6")
     with pytest.raises(RateLimited):
@@ -509,12 +467,12 @@ def test_throttle_per_client_across_usernames(db):
     # Another client is not held up by that one, and bob's account has no failures of its own.
     assert auth.login(db, username="bob", password=PASSWORD, client="10.7.7.7").token
     db.commit()
-    _age_attempts(db, dt.timedelta(minutes=16), client="10.6.6.6")
+    age_login_attempts(db, dt.timedelta(minutes=16), client="10.6.6.6")
     assert auth.login(db, username="bob", password=PASSWORD, client="10.6.6.6").token
 
 
 def test_nineteen_client_failures_do_not_throttle(db):
-    _user(db)
+    make_user(db)
     for i in range(19):
         _fail(db, f"guess{i}", client="10.6.6.6")
     assert auth.login(db, username="bob", password=PASSWORD, client="10.6.6.6").token
@@ -527,7 +485,7 @@ def test_concurrent_guesses_cannot_exceed_the_account_limit(db, monkeypatch):
     guess has either arrived at the check or been refused; only then are the
     checks answered. With a race-free throttle at most five arrive.
     """
-    _user(db)
+    make_user(db)
     n = 8
     arrived, refused, results = [], [], []
     lock = threading.Lock()
@@ -574,14 +532,14 @@ def test_concurrent_guesses_cannot_exceed_the_account_limit(db, monkeypatch):
 
 
 def test_throttled_attempts_are_not_checked_and_not_counted(db):
-    _user(db)
+    make_user(db)
     for _ in range(5):
         _fail(db)
     for _ in range(3):
         with pytest.raises(RateLimited):
             auth.login(db, username="bob", password="wrong")
         db.rollback()
-    assert _count(db, LoginAttempt) == 5
+    assert count(db, LoginAttempt) == 5
 
 
 # --- display status ----------------------------------------------------------------

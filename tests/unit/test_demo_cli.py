@@ -5,9 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-import sqlalchemy as sa
-from sqlmodel import select
 
+from tests.factories import count, rows
 from volley_app import cli
 from volley_app.models import (
     League,
@@ -25,20 +24,6 @@ from volley_app.services import auth, demo, passwords, sessions
 from volley_app.services.errors import Invalid
 
 
-def _all(db, model):
-    db.expire_all()
-    rows = list(db.exec(select(model).order_by(model.id)))
-    db.commit()
-    return rows
-
-
-def _count(db, model) -> int:
-    db.expire_all()
-    n = db.exec(select(sa.func.count()).select_from(model)).one()
-    db.commit()
-    return n
-
-
 @pytest.fixture
 def seeded(db):
     now = utcnow()
@@ -53,16 +38,16 @@ def seeded(db):
 def test_seed_reports_what_it_added(seeded):
     db, counts, _now = seeded
     assert counts == {"users": 9, "sessions": 3, "leagues": 4, "teams": 14, "sub_requests": 5}
-    assert _count(db, User) == 9
-    assert _count(db, LeagueSession) == 3
-    assert _count(db, League) == 4
-    assert _count(db, Team) == 14
-    assert _count(db, SubRequest) == 5
+    assert count(db, User) == 9
+    assert count(db, LeagueSession) == 3
+    assert count(db, League) == 4
+    assert count(db, Team) == 14
+    assert count(db, SubRequest) == 5
 
 
 def test_seed_creates_an_admin_two_svls_and_players_some_of_them_subs(seeded):
     db, _counts, _now = seeded
-    people = {u.username: u for u in _all(db, User)}
+    people = {u.username: u for u in rows(db, User)}
     by_role = {role: sorted(n for n, u in people.items() if u.roles == [role]) for role in ("Admin", "SVL", "Player")}
     assert by_role["Admin"] == ["admin"]
     assert by_role["SVL"] == ["bluegrassbeach", "lexsports"]
@@ -80,9 +65,9 @@ def test_seed_creates_an_admin_two_svls_and_players_some_of_them_subs(seeded):
 
 def test_seed_sessions_leagues_and_teams_hang_together(seeded):
     db, _counts, now = seeded
-    people = {u.id: u for u in _all(db, User)}
+    people = {u.id: u for u in rows(db, User)}
     svl_ids = {uid for uid, u in people.items() if "SVL" in u.roles}
-    seeded_sessions = _all(db, LeagueSession)
+    seeded_sessions = rows(db, LeagueSession)
     assert {s.svl_id for s in seeded_sessions} == svl_ids
     # Each status already matches its dates, so showing a list changes nothing.
     for s in seeded_sessions:
@@ -92,12 +77,12 @@ def test_seed_sessions_leagues_and_teams_hang_together(seeded):
     )
 
     by_session = {s.id: s for s in seeded_sessions}
-    leagues = _all(db, League)
+    leagues = rows(db, League)
     for league in leagues:
         assert league.svl_id == by_session[league.session_id].svl_id
         assert league.start_at.tzinfo is not None
 
-    teams = _all(db, Team)
+    teams = rows(db, Team)
     waitlisted = [t for t in teams if t.waitlist]
     assert [t.team_name for t in waitlisted] == ["Waiting Game"]
     # The waitlisted team is in a league that is full without it (spec section 4).
@@ -111,8 +96,8 @@ def test_seed_sessions_leagues_and_teams_hang_together(seeded):
 
 def test_seed_sub_requests(seeded):
     db, _counts, now = seeded
-    people = {u.id: u for u in _all(db, User)}
-    requests = _all(db, SubRequest)
+    people = {u.id: u for u in rows(db, User)}
+    requests = rows(db, SubRequest)
     assert all("Player" in people[r.requestor_id].roles for r in requests)
     open_to_anyone = [r for r in requests if r.recipient_id is None and r.status == SubStatus.OPEN and not r.completed]
     assert len(open_to_anyone) >= 2
@@ -136,7 +121,7 @@ def test_every_demo_login_works(seeded, username, roles):
 
 def test_demo_passwords_are_hashed(seeded):
     db, _counts, _now = seeded
-    for user in _all(db, User):
+    for user in rows(db, User):
         assert user.password_hash != demo.DEMO_PASSWORD
         assert passwords.verify_password(demo.DEMO_PASSWORD, user.password_hash)
 
@@ -146,7 +131,7 @@ def test_seed_twice_is_refused_and_adds_nothing(seeded):
     with pytest.raises(Invalid):
         demo.seed(db)
     db.rollback()
-    assert _count(db, User) == 9 and _count(db, LeagueSession) == 3
+    assert count(db, User) == 9 and count(db, LeagueSession) == 3
 
 
 def test_is_empty(db):
@@ -160,7 +145,7 @@ def test_seed_relative_to_a_given_day(db):
     now = dt.datetime(2026, 9, 1, 16, 0, tzinfo=dt.UTC)
     demo.seed(db, now=now)
     db.commit()
-    fall = next(s for s in _all(db, LeagueSession) if s.status == SessionStatus.ACTIVE)
+    fall = next(s for s in rows(db, LeagueSession) if s.status == SessionStatus.ACTIVE)
     assert fall.start_at < now < fall.end_at
 
 
@@ -174,9 +159,9 @@ def test_seed_demo_if_empty_twice_seeds_once(db, capsys):
     assert cli.main(["seed-demo", "--if-empty"]) == 0
     second = capsys.readouterr().out
     assert "skipped" in second
-    assert _count(db, User) == 9
-    assert _count(db, LeagueSession) == 3
-    assert _count(db, Team) == 14
+    assert count(db, User) == 9
+    assert count(db, LeagueSession) == 3
+    assert count(db, Team) == 14
 
 
 def test_seed_demo_without_if_empty_on_a_seeded_database_fails_cleanly(db, capsys):
@@ -184,7 +169,7 @@ def test_seed_demo_without_if_empty_on_a_seeded_database_fails_cleanly(db, capsy
     capsys.readouterr()
     assert cli.main(["seed-demo"]) == 2
     assert "error:" in capsys.readouterr().err
-    assert _count(db, User) == 9 and _count(db, LeagueSession) == 3
+    assert count(db, User) == 9 and count(db, LeagueSession) == 3
 
 
 def test_seed_demo_if_empty_leaves_a_database_with_users_alone(db, monkeypatch, capsys):
@@ -192,7 +177,7 @@ def test_seed_demo_if_empty_leaves_a_database_with_users_alone(db, monkeypatch, 
     assert cli.main(["create-admin", "--username", "boss", "--email", "boss@example.com", "--first-name", "Bo"]) == 0
     assert cli.main(["seed-demo", "--if-empty"]) == 0
     assert "skipped" in capsys.readouterr().out
-    assert [u.username for u in _all(db, User)] == ["boss"]
+    assert [u.username for u in rows(db, User)] == ["boss"]
 
 
 def test_create_admin(db, monkeypatch, capsys):
@@ -202,7 +187,7 @@ def test_create_admin(db, monkeypatch, capsys):
     )
     assert code == 0
     assert "admin 'boss' created" in capsys.readouterr().out
-    [user] = _all(db, User)
+    [user] = rows(db, User)
     assert (user.username, user.email, user.roles, user.region) == ("boss", "boss@example.com", ["Admin"], "OH")
     assert user.last_name == "Admin"
     result = auth.login(db, username="boss", password="Adm1n!pass")
@@ -216,8 +201,8 @@ def test_create_admin_with_a_bad_username_fails_with_code_2(db, monkeypatch, cap
     code = cli.main(["create-admin", "--username", username, "--email", "boss@example.com", "--first-name", "Bo"])
     assert code == 2
     assert "error: Username must be" in capsys.readouterr().err
-    assert _count(db, User) == 0
-    assert _count(db, LoginSession) == 0
+    assert count(db, User) == 0
+    assert count(db, LoginSession) == 0
 
 
 @pytest.mark.parametrize("password", ["abc", "has space", "p" * 101])
@@ -226,7 +211,7 @@ def test_create_admin_with_a_bad_password_fails_with_code_2(db, monkeypatch, cap
     code = cli.main(["create-admin", "--username", "boss", "--email", "boss@example.com", "--first-name", "Bo"])
     assert code == 2
     assert "error: Password must be" in capsys.readouterr().err
-    assert _count(db, User) == 0
+    assert count(db, User) == 0
 
 
 def test_create_admin_with_a_taken_username_fails_with_code_2(db, monkeypatch, capsys):
@@ -236,7 +221,7 @@ def test_create_admin_with_a_taken_username_fails_with_code_2(db, monkeypatch, c
     args[4] = "other@example.com"
     assert cli.main(args) == 2
     assert "error:" in capsys.readouterr().err
-    assert _count(db, User) == 1
+    assert count(db, User) == 1
 
 
 def test_create_admin_reports_every_bad_field(db, monkeypatch, capsys):
@@ -244,7 +229,7 @@ def test_create_admin_reports_every_bad_field(db, monkeypatch, capsys):
     code = cli.main(["create-admin", "--username", "b", "--email", "nope", "--first-name", " ", "--state", "ZZ"])
     assert code == 2
     assert capsys.readouterr().err.count("error:") == 5
-    assert _count(db, User) == 0
+    assert count(db, User) == 0
 
 
 def test_demo_logins_lists_every_demo_account(capsys):

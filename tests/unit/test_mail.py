@@ -8,8 +8,8 @@ import logging
 import threading
 
 import pytest
-from sqlmodel import select
 
+from tests.factories import rows
 from tests.smtp_server import SmtpSink, refusing_port
 from volley_app.db import session_scope
 from volley_app.models import OutboxMessage, OutboxStatus, utcnow
@@ -61,14 +61,6 @@ def _queue(db, n: int = 1, **kw) -> list[int]:
     return ids
 
 
-def _rows(db) -> list[OutboxMessage]:
-    """Every outbox row as the database has it now."""
-    db.expire_all()
-    rows = list(db.exec(select(OutboxMessage).order_by(OutboxMessage.id)))
-    db.commit()  # end the read transaction; the rows stay loaded
-    return rows
-
-
 def test_committed_message_is_delivered_once(db, sink, smtp_env):
     smtp_env(sink.port)
     [msg_id] = _queue(
@@ -93,7 +85,7 @@ def test_committed_message_is_delivered_once(db, sink, smtp_env):
     assert msg.get_body(("plain",)).get_content().strip() == "Hi Ann,\nsee you Tuesday."
     assert "<p>Hi Ann,</p>" in msg.get_body(("html",)).get_content()
     assert sink.envelopes[0].rcpt_tos == ("ann@example.com",)
-    [row] = _rows(db)
+    [row] = rows(db, OutboxMessage)
     assert row.status == OutboxStatus.SENT
     assert row.sent_at is not None and row.attempts == 1 and row.lease_until is None
 
@@ -108,7 +100,7 @@ def test_rolled_back_message_is_never_sent(db, sink, smtp_env):
         raise RuntimeError("the action failed")
 
     assert mail.deliver_pending().total == 0
-    assert _rows(db) == []
+    assert rows(db, OutboxMessage) == []
     assert sink.messages == []
 
 
@@ -120,7 +112,7 @@ def test_smtp_down_then_up_delivers_exactly_once(db, smtp_env):
         report = mail.deliver_pending(now=start)
 
     assert report == mail.DeliveryReport(retried=1)
-    [row] = _rows(db)
+    [row] = rows(db, OutboxMessage)
     assert row.status == OutboxStatus.PENDING
     assert row.attempts == 1
     assert row.next_attempt_at == start + dt.timedelta(seconds=30)
@@ -136,7 +128,7 @@ def test_smtp_down_then_up_delivers_exactly_once(db, smtp_env):
         [msg] = sink.wait_for(1)
         assert msg["Message-ID"].startswith(f"<outbox.{msg_id}.")
         assert len(sink.messages) == 1
-    [row] = _rows(db)
+    [row] = rows(db, OutboxMessage)
     assert row.status == OutboxStatus.SENT and row.attempts == 2
 
 
@@ -148,13 +140,13 @@ def test_temporary_refusal_is_retried_with_backoff(db, sink, smtp_env):
 
     assert mail.deliver_pending(now=start) == mail.DeliveryReport(retried=2)
     assert sink.refused == 2 and sink.messages == []
-    rows = _rows(db)
-    assert all(r.status == OutboxStatus.PENDING and r.attempts == 1 for r in rows)
-    assert all(r.last_error == "451 4.3.0 Try again later" for r in rows)
+    pending = rows(db, OutboxMessage)
+    assert all(r.status == OutboxStatus.PENDING and r.attempts == 1 for r in pending)
+    assert all(r.last_error == "451 4.3.0 Try again later" for r in pending)
 
     second = start + dt.timedelta(seconds=31)
     assert mail.deliver_pending(now=second) == mail.DeliveryReport(retried=2)
-    assert all(r.next_attempt_at == second + dt.timedelta(seconds=60) for r in _rows(db))
+    assert all(r.next_attempt_at == second + dt.timedelta(seconds=60) for r in rows(db, OutboxMessage))
 
     sink.fail = False
     third = second + dt.timedelta(seconds=61)
@@ -177,7 +169,7 @@ def test_max_attempts_marks_failed(db, sink, smtp_env):
     reports = [mail.deliver_pending(now=now + dt.timedelta(hours=2 * i)) for i in range(3)]
 
     assert reports == [mail.DeliveryReport(retried=1), mail.DeliveryReport(retried=1), mail.DeliveryReport(failed=1)]
-    [row] = _rows(db)
+    [row] = rows(db, OutboxMessage)
     assert row.status == OutboxStatus.FAILED
     assert row.attempts == 3
     assert row.last_error == "550 5.1.1 No such user"
@@ -198,14 +190,14 @@ def test_one_refused_message_does_not_hold_up_the_batch(db, sink, smtp_env):
     sink._receive = refuse_second
     assert mail.deliver_pending() == mail.DeliveryReport(sent=2, retried=1)
     assert [m["To"] for m in sink.messages] == ["player0@example.com", "player2@example.com"]
-    assert [r.status for r in _rows(db)] == [OutboxStatus.SENT, OutboxStatus.PENDING, OutboxStatus.SENT]
+    assert [r.status for r in rows(db, OutboxMessage)] == [OutboxStatus.SENT, OutboxStatus.PENDING, OutboxStatus.SENT]
 
 
 def test_expired_lease_is_taken_over_but_a_live_one_is_not(db, sink, smtp_env):
     smtp_env(sink.port)
     _queue(db, 2)
     now = utcnow()
-    live, expired = _rows(db)
+    live, expired = rows(db, OutboxMessage)
     for row, lease in ((live, now + dt.timedelta(minutes=5)), (expired, now - dt.timedelta(seconds=1))):
         row.status, row.lease_until = OutboxStatus.SENDING, lease
         db.add(row)
@@ -227,7 +219,7 @@ def test_without_smtp_messages_are_kept_and_logged_once(db, no_smtp, caplog):
     assert "ann@example.com" in logged[0]
     assert "Reset your password" in logged[0]
     assert "https://x.example/r/abc" in logged[0]
-    [row] = _rows(db)
+    [row] = rows(db, OutboxMessage)
     assert row.status == OutboxStatus.PENDING and row.logged_at is not None and row.attempts == 0
 
 
@@ -267,7 +259,7 @@ def test_concurrent_senders_deliver_each_message_exactly_once(db, sink, smtp_env
     assert sum(r.sent for r in reports) == 20
     assert sum(r.retried + r.failed for r in reports) == 0
     assert sorted(m["Subject"] for m in sink.messages) == sorted(f"Hello {i}" for i in range(20))
-    assert all(r.status == OutboxStatus.SENT and r.attempts == 1 for r in _rows(db))
+    assert all(r.status == OutboxStatus.SENT and r.attempts == 1 for r in rows(db, OutboxMessage))
 
 
 @pytest.mark.parametrize(
@@ -292,13 +284,13 @@ def test_header_injection_and_bad_addresses_are_refused(db, field, kw):
     assert field in caught.value.errors
     assert not db.new
     db.rollback()
-    assert _rows(db) == []
+    assert rows(db, OutboxMessage) == []
 
 
 def test_queue_does_not_commit(db):
     mail.queue(db, to="ann@example.com", subject="Hello", body_text="Body")
     db.rollback()
-    assert _rows(db) == []
+    assert rows(db, OutboxMessage) == []
 
 
 async def test_sender_loop_delivers_survives_errors_and_stops(db, sink, smtp_env, monkeypatch, caplog):

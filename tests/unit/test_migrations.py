@@ -17,10 +17,10 @@ from sqlmodel import SQLModel, select
 
 import volley_app.models  # noqa: F401 - registers every table
 from alembic import command
+from tests.factories import make_user
 from volley_app import db as dbmod
 from volley_app.migrations import alembic_config
 from volley_app.models import LoginAttempt, User, UTCDateTime
-from volley_app.services import users
 from volley_app.settings import get_settings
 
 CONFIGURED_URL = os.environ["DATABASE_URL"]  # set by tests/conftest.py before this module is imported
@@ -125,18 +125,10 @@ def test_no_naive_datetime_column_in_the_models():
 # --- timestamps -------------------------------------------------------------------
 
 
-def _new_user(db, **kw) -> User:
-    user = users.create_user(
-        db, username="tzuser", password="pass1", email="tz@example.com", first_name="T", last_name="Z", region="KY", **kw
-    )
-    db.commit()
-    return user
-
-
 def test_timestamps_come_back_timezone_aware_utc(db):
     india = dt.timezone(dt.timedelta(hours=5, minutes=30))
     written = dt.datetime(2026, 3, 1, 9, 15, 30, 123456, tzinfo=india)
-    user = _new_user(db)
+    user = make_user(db, "tzuser", email="tz@example.com", first_name="T", last_name="Z")
     db.add(LoginAttempt(username="tzuser", client="c", at=written))
     user.created_at = written
     db.add(user)
@@ -188,7 +180,7 @@ def test_naive_datetime_is_refused_on_write(db):
 
 
 def test_naive_datetime_is_refused_in_an_update(db):
-    user = _new_user(db)
+    user = make_user(db, "tzuser", email="tz@example.com", first_name="T", last_name="Z")
     user.updated_at = dt.datetime(2026, 1, 1, 12, 0)
     db.add(user)
     with pytest.raises(sa.exc.StatementError, match="naive datetime"):

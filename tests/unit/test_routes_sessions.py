@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from sqlmodel import select
 
+from tests.factories import actor_of, add_league_session, make_user, session_statuses
 from volley_app import routes
-from volley_app.models import LeagueSession, Role, SessionStatus, User, utcnow
-from volley_app.services import sessions, users
+from volley_app.models import LeagueSession, Role, SessionStatus, utcnow
+from volley_app.services import sessions
 from volley_app.services.errors import Forbidden, Unauthorized
 from volley_app.services.permissions import Actor
 
@@ -222,58 +222,25 @@ def test_status_compares_instants_not_wall_clocks():
 # --- the SVL home list ---------------------------------------------------------------
 
 
-def _user(db, username: str, *roles: Role) -> User:
-    user = users.create_user(
-        db,
-        username=username,
-        password="pass1",
-        email=f"{username}@example.com",
-        first_name=username.title(),
-        last_name="Tester",
-        region="KY",
-        roles=roles,
-    )
-    db.commit()
-    return user
-
-
-def _actor(user: User) -> Actor:
-    return Actor(user_id=user.id, username=user.username, roles=tuple(user.roles), first_name=user.first_name)
-
-
-def _add_session(db, svl: User, name: str, start: dt.datetime, end: dt.datetime, status=SessionStatus.REGISTRATION):
-    row = LeagueSession(svl_id=svl.id, name=name, status=status, start_at=start, end_at=end)
-    db.add(row)
-    db.commit()
-    return row.id
-
-
-def _statuses(db) -> dict[str, SessionStatus]:
-    db.expire_all()
-    rows = {s.name: s.status for s in db.exec(select(LeagueSession))}
-    db.commit()
-    return rows
-
-
 @pytest.fixture
 def two_svls(db):
     """SVL A with sessions in every state, SVL B with one of its own."""
-    a, b = _user(db, "svla", Role.SVL), _user(db, "svlb", Role.SVL)
+    a, b = make_user(db, "svla", Role.SVL), make_user(db, "svlb", Role.SVL)
     now = utcnow()
     day = dt.timedelta(days=1)
-    _add_session(db, a, "A later", now + 40 * day, now + 100 * day)
-    _add_session(db, a, "A soon", now + 5 * day, now + 60 * day)
-    _add_session(db, a, "A started", now - 3 * day, now + 50 * day)  # still Registration in the DB
-    _add_session(db, a, "A running", now - 10 * day, now + 20 * day, SessionStatus.ACTIVE)
-    _add_session(db, a, "A over", now - 100 * day, now - day)  # Registration in the DB, but ended
-    _add_session(db, a, "A closed", now - 50 * day, now + 50 * day, SessionStatus.INACTIVE)
-    _add_session(db, b, "B own", now + 2 * day, now + 30 * day)
+    add_league_session(db, a, "A later", now + 40 * day, now + 100 * day)
+    add_league_session(db, a, "A soon", now + 5 * day, now + 60 * day)
+    add_league_session(db, a, "A started", now - 3 * day, now + 50 * day)  # still Registration in the DB
+    add_league_session(db, a, "A running", now - 10 * day, now + 20 * day, SessionStatus.ACTIVE)
+    add_league_session(db, a, "A over", now - 100 * day, now - day)  # Registration in the DB, but ended
+    add_league_session(db, a, "A closed", now - 50 * day, now + 50 * day, SessionStatus.INACTIVE)
+    add_league_session(db, b, "B own", now + 2 * day, now + 30 * day)
     return a, b
 
 
 def test_svl_home_lists_own_open_sessions_by_start(db, two_svls):
     a, _b = two_svls
-    rows = sessions.svl_home(db, _actor(a))
+    rows = sessions.svl_home(db, actor_of(a))
     db.commit()
     assert [r["name"] for r in rows] == ["A running", "A started", "A soon", "A later"]
     assert [r["status"] for r in rows] == ["Active", "Active", "Registration", "Registration"]
@@ -284,9 +251,9 @@ def test_svl_home_lists_own_open_sessions_by_start(db, two_svls):
 
 def test_svl_home_saves_the_status_changes(db, two_svls):
     a, _b = two_svls
-    sessions.svl_home(db, _actor(a))
+    sessions.svl_home(db, actor_of(a))
     db.commit()
-    assert _statuses(db) == {
+    assert session_statuses(db) == {
         "A later": SessionStatus.REGISTRATION,
         "A soon": SessionStatus.REGISTRATION,
         "A started": SessionStatus.ACTIVE,
@@ -299,49 +266,49 @@ def test_svl_home_saves_the_status_changes(db, two_svls):
 
 def test_svl_home_of_another_svl_shows_and_changes_only_its_own(db, two_svls):
     _a, b = two_svls
-    before = _statuses(db)
-    rows = sessions.svl_home(db, _actor(b))
+    before = session_statuses(db)
+    rows = sessions.svl_home(db, actor_of(b))
     db.commit()
     assert [r["name"] for r in rows] == ["B own"]
-    assert _statuses(db) == before
+    assert session_statuses(db) == before
 
 
 def test_svl_home_of_an_svl_with_no_sessions_is_empty(db, two_svls):
-    c = _user(db, "svlc", Role.SVL)
-    assert sessions.svl_home(db, _actor(c)) == []
+    c = make_user(db, "svlc", Role.SVL)
+    assert sessions.svl_home(db, actor_of(c)) == []
 
 
 def test_svl_who_is_also_admin_gets_the_list(db):
-    both = _user(db, "boss", Role.SVL, Role.ADMIN)
+    both = make_user(db, "boss", Role.SVL, Role.ADMIN)
     now = utcnow()
-    _add_session(db, both, "Mine", now + dt.timedelta(days=1), now + dt.timedelta(days=9))
-    assert [r["name"] for r in sessions.svl_home(db, _actor(both))] == ["Mine"]
+    add_league_session(db, both, "Mine", now + dt.timedelta(days=1), now + dt.timedelta(days=9))
+    assert [r["name"] for r in sessions.svl_home(db, actor_of(both))] == ["Mine"]
 
 
 @pytest.mark.parametrize("roles", [(Role.PLAYER,), (Role.ADMIN,), (Role.PLAYER, Role.ADMIN)])
 def test_svl_home_refuses_actors_without_the_svl_role(db, two_svls, roles):
-    other = _user(db, "notsvl", *roles)
-    before = _statuses(db)
+    other = make_user(db, "notsvl", *roles)
+    before = session_statuses(db)
     with pytest.raises(Forbidden):
-        sessions.svl_home(db, _actor(other))
+        sessions.svl_home(db, actor_of(other))
     db.commit()
-    assert _statuses(db) == before
+    assert session_statuses(db) == before
     assert before["A started"] == SessionStatus.REGISTRATION
 
 
 def test_svl_home_refuses_an_actor_claiming_another_users_id_without_the_role(db, two_svls):
     a, _b = two_svls
     impostor = Actor(user_id=a.id, username=a.username, roles=("Player",))
-    before = _statuses(db)
+    before = session_statuses(db)
     with pytest.raises(Forbidden):
         sessions.svl_home(db, impostor)
     db.commit()
-    assert _statuses(db) == before
+    assert session_statuses(db) == before
 
 
 def test_svl_home_refuses_nobody(db, two_svls):
-    before = _statuses(db)
+    before = session_statuses(db)
     with pytest.raises(Unauthorized):
         sessions.svl_home(db, None)
     db.commit()
-    assert _statuses(db) == before
+    assert session_statuses(db) == before

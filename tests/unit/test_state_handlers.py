@@ -17,14 +17,23 @@ from reflex.event import EventSpec
 from reflex.istate.data import ReflexURL, RouterData, SessionData
 from sqlmodel import select
 
-from volley_app.models import LeagueSession, LoginAttempt, LoginSession, Role, SessionStatus, User, utcnow
+from tests.factories import (
+    PASSWORD,
+    add_league_session,
+    count,
+    expire_logins,
+    login_token,
+    make_user,
+    rows,
+    session_statuses,
+)
+from volley_app.models import LoginAttempt, LoginSession, Role, SessionStatus, User, utcnow
 from volley_app.pages.auth.login import LoginState
 from volley_app.pages.auth.signup import SignupState
 from volley_app.pages.dash.svl_home import SVLHomeState
-from volley_app.services import auth, users
+from volley_app.services import auth
 from volley_app.state.auth import AuthState
 
-PASSWORD = "pass1"
 CLIENT_IP = "203.0.113.7"
 
 
@@ -73,46 +82,9 @@ def _redirect_target(events) -> str | None:
     return target
 
 
-def _user(db, username: str, *roles: Role) -> User:
-    user = users.create_user(
-        db,
-        username=username,
-        password=PASSWORD,
-        email=f"{username}@example.com",
-        first_name=username.title(),
-        last_name="Tester",
-        region="KY",
-        roles=roles or (Role.PLAYER,),
-    )
-    db.commit()
-    return user
-
-
-def _token(db, username: str, trusted: bool = True) -> str:
-    result = auth.login(db, username=username, password=PASSWORD, trusted=trusted, client="192.0.2.1")
-    db.commit()
-    return result.token
-
-
-def _statuses(db) -> dict[str, SessionStatus]:
-    db.expire_all()
-    rows = {s.name: s.status for s in db.exec(select(LeagueSession))}
-    db.commit()
-    return rows
-
-
 def _open_sessions(db) -> list[tuple[int, dt.datetime | None]]:
-    db.expire_all()
-    rows = [(s.id, s.revoked_at) for s in db.exec(select(LoginSession).order_by(LoginSession.id))]
-    db.commit()
-    return rows
-
-
-def _count(db, model) -> int:
-    db.expire_all()
-    n = db.exec(select(sa.func.count()).select_from(model)).one()
-    db.commit()
-    return n
+    """(id, revoked_at) of every login session, oldest first."""
+    return [(s.id, s.revoked_at) for s in rows(db, LoginSession)]
 
 
 # --- SVL home ----------------------------------------------------------------------
@@ -121,19 +93,14 @@ def _count(db, model) -> int:
 @pytest.fixture
 def svl_world(db):
     """SVL A with a session past its start (still 'Registration' in the DB) and one ahead; SVL B; a player."""
-    a, b = _user(db, "svla", Role.SVL), _user(db, "svlb", Role.SVL)
-    _user(db, "pat", Role.PLAYER)
-    _user(db, "root", Role.ADMIN)
+    a, b = make_user(db, "svla", Role.SVL), make_user(db, "svlb", Role.SVL)
+    make_user(db, "pat", Role.PLAYER)
+    make_user(db, "root", Role.ADMIN)
     now = utcnow()
     day = dt.timedelta(days=1)
-    db.add_all(
-        [
-            LeagueSession(svl_id=a.id, name="A started", start_at=now - 2 * day, end_at=now + 60 * day),
-            LeagueSession(svl_id=a.id, name="A upcoming", start_at=now + 9 * day, end_at=now + 90 * day),
-            LeagueSession(svl_id=b.id, name="B upcoming", start_at=now + 3 * day, end_at=now + 70 * day),
-        ]
-    )
-    db.commit()
+    add_league_session(db, a, "A started", now - 2 * day, now + 60 * day)
+    add_league_session(db, a, "A upcoming", now + 9 * day, now + 90 * day)
+    add_league_session(db, b, "B upcoming", now + 3 * day, now + 70 * day)
     return db
 
 
@@ -151,16 +118,16 @@ async def test_svl_home_without_a_token_is_refused(svl_world):
     state = await _load_svl_home(None)
     assert state.error == "Unauthorized"
     assert state.rows == []
-    assert _statuses(db)["A started"] == SessionStatus.REGISTRATION
+    assert session_statuses(db)["A started"] == SessionStatus.REGISTRATION
 
 
 @pytest.mark.parametrize("username", ["pat", "root"])
 async def test_svl_home_with_a_non_svl_token_is_refused(svl_world, username):
     db = svl_world
-    state = await _load_svl_home(_token(db, username))
+    state = await _load_svl_home(login_token(db, username))
     assert state.error == "No access"
     assert state.rows == []
-    assert _statuses(db) == {
+    assert session_statuses(db) == {
         "A started": SessionStatus.REGISTRATION,
         "A upcoming": SessionStatus.REGISTRATION,
         "B upcoming": SessionStatus.REGISTRATION,
@@ -169,20 +136,20 @@ async def test_svl_home_with_a_non_svl_token_is_refused(svl_world, username):
 
 async def test_another_svl_sees_only_its_own_sessions_and_changes_nothing_of_a(svl_world):
     db = svl_world
-    state = await _load_svl_home(_token(db, "svlb"))
+    state = await _load_svl_home(login_token(db, "svlb"))
     assert state.error == ""
     assert [r["name"] for r in state.rows] == ["B upcoming"]
     assert not any(r["name"].startswith("A ") for r in state.rows)
-    assert _statuses(db)["A started"] == SessionStatus.REGISTRATION
+    assert session_statuses(db)["A started"] == SessionStatus.REGISTRATION
 
 
 async def test_the_owner_sees_its_sessions_and_the_started_one_becomes_active(svl_world):
     db = svl_world
-    state = await _load_svl_home(_token(db, "svla"))
+    state = await _load_svl_home(login_token(db, "svla"))
     assert state.error == ""
     assert [(r["name"], r["status"]) for r in state.rows] == [("A started", "Active"), ("A upcoming", "Registration")]
     assert all(r["href"].startswith("/dash/sessions/") and r["dates"] for r in state.rows)
-    assert _statuses(db) == {
+    assert session_statuses(db) == {
         "A started": SessionStatus.ACTIVE,
         "A upcoming": SessionStatus.REGISTRATION,
         "B upcoming": SessionStatus.REGISTRATION,
@@ -191,22 +158,21 @@ async def test_the_owner_sees_its_sessions_and_the_started_one_becomes_active(sv
 
 async def test_svl_home_with_an_expired_token_is_refused(svl_world):
     db = svl_world
-    token = _token(db, "svla")
-    db.exec(sa.update(LoginSession).values(expires_at=utcnow() - dt.timedelta(minutes=1)))
-    db.commit()
+    token = login_token(db, "svla")
+    expire_logins(db, ago=dt.timedelta(minutes=1))
     state = await _load_svl_home(token)
     assert state.error == "Unauthorized" and state.rows == []
-    assert _statuses(db)["A started"] == SessionStatus.REGISTRATION
+    assert session_statuses(db)["A started"] == SessionStatus.REGISTRATION
 
 
 async def test_svl_home_with_a_revoked_token_is_refused(svl_world):
     db = svl_world
-    token = _token(db, "svla")
+    token = login_token(db, "svla")
     assert auth.logout(db, token)
     db.commit()
     state = await _load_svl_home(token)
     assert state.error == "Unauthorized" and state.rows == []
-    assert _statuses(db)["A started"] == SessionStatus.REGISTRATION
+    assert session_statuses(db)["A started"] == SessionStatus.REGISTRATION
 
 
 @pytest.mark.parametrize("token", ["garbage", "x" * 5000, "svla"])
@@ -214,17 +180,17 @@ async def test_svl_home_with_a_forged_token_is_refused(svl_world, token):
     db = svl_world
     state = await _load_svl_home(token)
     assert state.error == "Unauthorized" and state.rows == []
-    assert _statuses(db)["A started"] == SessionStatus.REGISTRATION
+    assert session_statuses(db)["A started"] == SessionStatus.REGISTRATION
 
 
 async def test_svl_home_rows_are_dropped_when_the_tab_changes_hands(svl_world):
     db = svl_world
     root = _root("/dash/SVLHome")
     state = _sub(root, SVLHomeState)
-    state.token_trusted = _token(db, "svla")
+    state.token_trusted = login_token(db, "svla")
     await state.load()
     assert len(state.rows) == 2
-    state.token_trusted = _token(db, "pat")
+    state.token_trusted = login_token(db, "pat")
     await state.load()
     assert state.rows == [] and state.error == "No access"
 
@@ -233,10 +199,10 @@ async def test_svl_home_rows_are_dropped_when_the_tab_changes_hands(svl_world):
 
 
 async def test_logout_revokes_only_this_tabs_session(db):
-    bob = _user(db, "bob")
-    _user(db, "ann")
-    this_tab, other_device = _token(db, "bob"), _token(db, "bob")
-    anns = _token(db, "ann")
+    bob = make_user(db, "bob")
+    make_user(db, "ann")
+    this_tab, other_device = login_token(db, "bob"), login_token(db, "bob")
+    anns = login_token(db, "ann")
     root = _root("/dash")
     state = _sub(root, AuthState)
     state.token_trusted = this_tab
@@ -255,10 +221,10 @@ async def test_logout_revokes_only_this_tabs_session(db):
 
 
 async def test_logout_with_someone_elses_token_ends_only_that_token(db):
-    _user(db, "bob")
-    _user(db, "ann")
-    bobs = [_token(db, "bob"), _token(db, "bob")]
-    anns = _token(db, "ann")
+    make_user(db, "bob")
+    make_user(db, "ann")
+    bobs = [login_token(db, "bob"), login_token(db, "bob")]
+    anns = login_token(db, "ann")
     state = _sub(_root("/dash"), AuthState)
     state.token_tab = anns
     await state.logout()
@@ -268,8 +234,8 @@ async def test_logout_with_someone_elses_token_ends_only_that_token(db):
 
 
 async def test_logout_without_a_token_changes_nothing(db):
-    _user(db, "bob")
-    token = _token(db, "bob")
+    make_user(db, "bob")
+    token = login_token(db, "bob")
     before = _open_sessions(db)
     state = _sub(_root("/dash"), AuthState)
     target = _redirect_target(await state.logout())
@@ -283,7 +249,7 @@ async def test_logout_forgets_the_private_data_of_the_tab(svl_world):
     db = svl_world
     root = _root("/dash/SVLHome")
     home = _sub(root, SVLHomeState)
-    home.token_trusted = _token(db, "svla")
+    home.token_trusted = login_token(db, "svla")
     await home.load()
     assert home.rows
     await _sub(root, AuthState).logout()
@@ -302,25 +268,25 @@ async def test_dash_guard_sends_a_visitor_without_a_token_to_login(db):
 
 
 async def test_dash_guard_refuses_a_role_the_route_does_not_allow(db):
-    _user(db, "pat")
+    make_user(db, "pat")
     root = _root("/dash/sessions/3")
     state = _sub(root, AuthState)
-    state.token_trusted = _token(db, "pat")
+    state.token_trusted = login_token(db, "pat")
     assert _redirect_target(await state.dash_guard()) == "/login?next=/dash/sessions/3"
 
 
 async def test_dash_guard_lets_the_right_role_in_and_shows_who_it_is(db):
-    svl = _user(db, "svla", Role.SVL)
+    svl = make_user(db, "svla", Role.SVL)
     root = _root("/dash/SVLHome")
     state = _sub(root, AuthState)
-    state.token_trusted = _token(db, "svla")
+    state.token_trusted = login_token(db, "svla")
     assert _redirect_target(await state.dash_guard()) is None
     assert (state.user_id, state.username, state.status, state.first_name) == (svl.id, "svla", "SVL", "Svla")
 
 
 async def test_dash_guard_with_an_expired_login_says_so_and_forgets_the_token(db):
-    _user(db, "bob")
-    token = _token(db, "bob")
+    make_user(db, "bob")
+    token = login_token(db, "bob")
     auth.revoke_all_sessions(db, db.exec(select(User.id)).one())
     db.commit()
     root = _root("/dash")
@@ -347,16 +313,14 @@ async def _login(form: dict, path: str = "/login", persist: str = "", trusted: b
 
 
 async def test_login_with_a_wrong_password_is_refused_and_counted(db):
-    _user(db, "bob")
+    make_user(db, "bob")
     login, auth_state, events = await _login({"username": "bob", "password": "wrong"})
     assert login.error == "Unauthorized"
     assert login.loading is False
     assert auth_state.token_trusted == "" and auth_state.token_tab == "" and auth_state.user_id == 0
     assert _redirect_target(events) is None
-    assert _count(db, LoginSession) == 0
-    db.expire_all()
-    assert [(a.username, a.client) for a in db.exec(select(LoginAttempt))] == [("bob", CLIENT_IP)]
-    db.commit()
+    assert count(db, LoginSession) == 0
+    assert [(a.username, a.client) for a in rows(db, LoginAttempt)] == [("bob", CLIENT_IP)]
 
 
 async def test_login_of_an_unknown_user_answers_the_same(db):
@@ -366,24 +330,24 @@ async def test_login_of_an_unknown_user_answers_the_same(db):
 
 @pytest.mark.parametrize("form", [{"username": "", "password": PASSWORD}, {"username": "bob", "password": ""}, {}])
 async def test_login_with_a_missing_field(db, form):
-    _user(db, "bob")
+    make_user(db, "bob")
     login, auth_state, _events = await _login(form)
     assert login.error == "Missing Username or Password"
     assert auth_state.token_trusted == ""
-    assert _count(db, LoginSession) == 0
+    assert count(db, LoginSession) == 0
 
 
 @pytest.mark.parametrize("form", ["not a dict", ["bob", PASSWORD], None, {"username": None, "password": None}])
 async def test_login_with_junk_arguments_logs_nobody_in(db, form):
-    _user(db, "bob")
+    make_user(db, "bob")
     login, auth_state, _events = await _login(form)
     assert login.error == "Missing Username or Password"
     assert auth_state.token_trusted == "" and auth_state.user_id == 0
-    assert _count(db, LoginSession) == 0
+    assert count(db, LoginSession) == 0
 
 
 async def test_login_success_keeps_the_token_and_goes_to_dash(db):
-    bob = _user(db, "bob")
+    bob = make_user(db, "bob")
     login, auth_state, events = await _login({"username": "BOB", "password": PASSWORD})
     assert login.error == ""
     assert _redirect_target(events) == "/dash"
@@ -393,20 +357,17 @@ async def test_login_success_keeps_the_token_and_goes_to_dash(db):
     assert (auth_state.user_id, auth_state.username, auth_state.status) == (bob.id, "bob", "Player")
     assert login.username == "" and login.password == "" and login.loading is False
     db.commit()
-    [row] = db.exec(select(LoginSession)).all()
+    [row] = rows(db, LoginSession)
     assert row.trusted is True and row.client_ip == CLIENT_IP
-    db.commit()
 
 
 async def test_untrusted_login_keeps_the_token_for_this_tab_only(db):
-    _user(db, "bob")
+    make_user(db, "bob")
     _login_state, auth_state, _events = await _login({"username": "bob", "password": PASSWORD}, trusted=False)
     assert auth_state.token_trusted == "" and auth_state.token_tab
     assert auth_state.persist == "false"
-    db.expire_all()
-    [row] = db.exec(select(LoginSession)).all()
+    [row] = rows(db, LoginSession)
     assert row.trusted is False and row.expires_at - row.created_at == dt.timedelta(hours=12)
-    db.commit()
 
 
 async def test_login_page_remembers_the_trust_choice(db):
@@ -432,14 +393,14 @@ async def test_login_page_remembers_the_trust_choice(db):
     ],
 )
 async def test_login_goes_back_only_inside_the_site(db, query, target):
-    _user(db, "bob")
+    make_user(db, "bob")
     _login_state, _auth, events = await _login({"username": "bob", "password": PASSWORD}, path=f"/login{query}")
     assert _redirect_target(events) == target
 
 
 async def test_login_does_not_redirect_to_a_tab_split_host(db):
     # "/\t/evil.example" must never reach rx.redirect: a browser resolves it to http://evil.example/.
-    _user(db, "bob")
+    make_user(db, "bob")
     _login_state, _auth, events = await _login(
         {"username": "bob", "password": PASSWORD}, path="/login?next=/%09/evil.example"
     )
@@ -447,24 +408,24 @@ async def test_login_does_not_redirect_to_a_tab_split_host(db):
 
 
 async def test_login_is_throttled_through_the_handler(db):
-    _user(db, "bob")
+    make_user(db, "bob")
     for _ in range(5):
         await _login({"username": "bob", "password": "wrong"})
     login, auth_state, _events = await _login({"username": "bob", "password": PASSWORD})
     assert "Too many failed login attempts" in login.error and "minute" in login.error
     assert auth_state.token_trusted == ""
-    assert _count(db, LoginSession) == 0
+    assert count(db, LoginSession) == 0
 
 
 async def test_a_second_click_while_logging_in_does_nothing(db):
-    _user(db, "bob")
+    make_user(db, "bob")
     root = _root("/login")
     login = _sub(root, LoginState)
     login.loading = True
     events = await _drain(login.login({"username": "bob", "password": PASSWORD}))
     assert events == []
     assert _sub(root, AuthState).token_trusted == ""
-    assert _count(db, LoginSession) == 0
+    assert count(db, LoginSession) == 0
 
 
 def _database_down(*_args, **_kwargs):
@@ -552,7 +513,7 @@ async def test_signup_with_bad_input_reports_every_field_and_creates_nobody(db):
     assert signup.loading is False
     assert _redirect_target(events) is None
     assert auth_state.token_trusted == "" and auth_state.token_tab == ""
-    assert _count(db, User) == 0 and _count(db, LoginSession) == 0
+    assert count(db, User) == 0 and count(db, LoginSession) == 0
 
 
 @pytest.mark.parametrize("form", ["junk", None, ["a"], {}])
@@ -560,23 +521,21 @@ async def test_signup_with_junk_arguments_creates_nobody(db, form):
     signup, auth_state, _events = await _signup(form)
     assert signup.errors and signup.error
     assert auth_state.token_trusted == ""
-    assert _count(db, User) == 0
+    assert count(db, User) == 0
 
 
 async def test_signup_with_a_taken_username_creates_nobody(db):
-    _user(db, "newplayer")
+    make_user(db, "newplayer")
     signup, auth_state, _events = await _signup(GOOD_SIGNUP)
     assert set(signup.errors) == {"username"}
     assert auth_state.token_trusted == ""
-    assert _count(db, User) == 1
+    assert count(db, User) == 1
 
 
 async def test_signup_creates_the_player_and_logs_it_in(db):
     signup, auth_state, events = await _signup(GOOD_SIGNUP)
     assert _redirect_target(events) == "/dash"
-    db.expire_all()
-    [user] = db.exec(select(User)).all()
-    db.commit()
+    [user] = rows(db, User)
     assert (user.username, user.email, user.roles) == ("newplayer", "new.player@example.com", ["Player"])
     assert auth_state.token_trusted and auth_state.token_tab == ""
     assert auth.resolve(db, auth_state.token_trusted).user_id == user.id

@@ -1,0 +1,112 @@
+"""Builders and readers shared by the unit and API tests, all on the ``db`` fixture's session.
+
+Each builder commits what it adds. Each reader expires the session first, so it sees what the
+database holds now rather than the session's cached copies, and commits afterwards, so no read
+transaction stays open. The loaded rows keep their values, because the session does not expire them on commit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from volley_app.models import LeagueSession, LoginAttempt, LoginSession, Role, SessionStatus, User, utcnow
+from volley_app.services import auth, users
+from volley_app.services.permissions import Actor
+
+PASSWORD = "pass1"
+"""The password of every user that ``make_user`` creates, unless a test gives another one."""
+
+LOGIN_CLIENT = "192.0.2.1"
+"""The client address that ``login_token`` logs in from."""
+
+
+# --- builders ------------------------------------------------------------------------
+
+
+def make_user(db: Session, username: str = "bob", *roles: Role, password: str = PASSWORD, **profile) -> User:
+    """Create a user through ``users.create_user`` and commit it.
+
+    The email is ``<username>@example.com``, the first name is ``username.title()``, the last
+    name is "Tester" and the region is "KY". ``roles`` defaults to a Player. ``profile`` can
+    override any of those fields (for example ``email=``) or add other columns (for example ``sub=True``).
+    """
+    fields = {"email": f"{username}@example.com", "first_name": username.title(), "last_name": "Tester", "region": "KY"}
+    user = users.create_user(
+        db, username=username, password=password, roles=roles or (Role.PLAYER,), **(fields | profile)
+    )
+    db.commit()
+    return user
+
+
+def login_token(
+    db: Session, username: str, *, password: str = PASSWORD, trusted: bool = True, client: str = LOGIN_CLIENT
+) -> str:
+    """Log ``username`` in through ``auth.login``, commit, and return the new session's token."""
+    result = auth.login(db, username=username, password=password, trusted=trusted, client=client)
+    db.commit()
+    return result.token
+
+
+def actor_of(user: User) -> Actor:
+    """Build the ``Actor`` that stands for ``user`` in service calls. It has no login session."""
+    return Actor(user_id=user.id, username=user.username, roles=tuple(user.roles), first_name=user.first_name)
+
+
+def add_league_session(
+    db: Session,
+    svl: User,
+    name: str,
+    start: dt.datetime,
+    end: dt.datetime,
+    status: SessionStatus = SessionStatus.REGISTRATION,
+) -> int:
+    """Add a league session run by ``svl`` and commit it. Return its id."""
+    row = LeagueSession(svl_id=svl.id, name=name, status=status, start_at=start, end_at=end)
+    db.add(row)
+    db.commit()
+    return row.id
+
+
+def expire_logins(db: Session, ago: dt.timedelta = dt.timedelta(seconds=1)) -> None:
+    """Set every login session to have expired ``ago`` before now, and commit."""
+    db.exec(sa.update(LoginSession).values(expires_at=utcnow() - ago))
+    db.commit()
+
+
+def age_login_attempts(db: Session, ago: dt.timedelta, **where) -> None:
+    """Move the recorded login failures ``ago`` into the past, and commit.
+
+    Pass ``where`` (for example ``client="10.0.0.1"``) to move only the attempts that match.
+    """
+    stmt = sa.update(LoginAttempt).values(at=utcnow() - ago)
+    for name, value in where.items():
+        stmt = stmt.where(getattr(LoginAttempt, name) == value)
+    db.exec(stmt)
+    db.commit()
+
+
+# --- readers -------------------------------------------------------------------------
+
+
+def count(db: Session, model, *where) -> int:
+    """Return how many rows of ``model`` the database holds now that match every ``where`` clause."""
+    db.expire_all()
+    n = db.exec(select(sa.func.count()).select_from(model).where(*where)).one()
+    db.commit()
+    return n
+
+
+def rows(db: Session, model, *where) -> list:
+    """Return the rows of ``model`` that match every ``where`` clause, as the database holds them now, ordered by id."""
+    db.expire_all()
+    found = list(db.exec(select(model).where(*where).order_by(model.id)))
+    db.commit()
+    return found
+
+
+def session_statuses(db: Session) -> dict[str, SessionStatus]:
+    """Map the name of every league session to the status that is stored for it now."""
+    return {s.name: s.status for s in rows(db, LeagueSession)}
