@@ -36,7 +36,25 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def app_url(migrated) -> Iterator[str]:
+def smtp():
+    """A real SMTP server on loopback that the app under test delivers its outbox to."""
+    from tests.smtp_server import SmtpSink
+
+    with SmtpSink() as sink:
+        os.environ.update(sink.env)
+        yield sink
+
+
+@pytest.fixture
+def mailbox(smtp):
+    """The SMTP sink, emptied for this test."""
+    smtp.fail = False
+    smtp.clear()
+    return smtp
+
+
+@pytest.fixture(scope="session")
+def app_url(migrated, smtp) -> Iterator[str]:
     """Start the app once for the whole e2e session; yields the frontend URL."""
     from reflex.testing import AppHarnessProd, _get_uvicorn
     from reflex.utils import exec as rx_exec

@@ -166,3 +166,14 @@ def _svl_with_session(session) -> int:
     session.add(row)
     session.flush()
     return row.id
+
+
+def test_the_running_app_delivers_its_outbox_to_smtp(page, mailbox):
+    """The mail sender runs inside the app: a queued message reaches the SMTP server by itself."""
+    from volley_app.services import mail
+
+    page.goto("/")  # the app is up
+    db.call(mail.queue, to="someone@example.com", subject="Hello from the outbox", body_text="Body text", kind="test")
+    [msg] = mailbox.wait_for(1, timeout=15)
+    assert msg["To"] == "someone@example.com"
+    assert msg["Subject"] == "Hello from the outbox"
