@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 
 from email_validator import EmailNotValidError, validate_email
@@ -82,3 +83,67 @@ def collect(**checks) -> dict[str, object]:
     return clean
 
 
+
+# --- public forms and password reset (issue 6) ---------------------------------------
+
+RESET_SYMBOLS = "!@#$%"
+_RESET_CHARS = set(string.ascii_letters + string.digits + RESET_SYMBOLS)
+RESET_PASSWORD_RULE = f"Password must be {PASSWORD_MIN} to {PASSWORD_MAX} characters: letters, numbers or {' '.join(RESET_SYMBOLS)}"
+_PHONE_PUNCTUATION = set(" ()-.+")
+
+
+def reset_password(value: object) -> str:
+    """Reset-password rule of spec section 5: 4-100 characters from letters, digits and ! @ # $ %."""
+    if not isinstance(value, str) or not value:
+        raise Invalid({"password": "Password is required"})
+    if not (PASSWORD_MIN <= len(value) <= PASSWORD_MAX) or not set(value) <= _RESET_CHARS:
+        raise Invalid({"password": RESET_PASSWORD_RULE})
+    return value
+
+
+def phone(value: object, field: str = "phone") -> str:
+    """A 10-digit US number (an optional leading 1 is dropped), punctuation tolerated; shown as (859) 555-0123."""
+    text = _required(value, field, "Phone")
+    digits = "".join(ch for ch in text if ch.isdigit())
+    if any(not ch.isdigit() and ch not in _PHONE_PUNCTUATION for ch in text):
+        raise Invalid({field: "Enter a 10-digit US phone number"})
+    if len(digits) == 11 and digits.startswith("1"):
+        digits = digits[1:]
+    if len(digits) != 10 or digits[0] in "01":
+        raise Invalid({field: "Enter a 10-digit US phone number"})
+    return f"({digits[:3]}) {digits[3:6]}-{digits[6:]}"
+
+
+def zip_code(value: object, field: str = "zip") -> str:
+    """A US ZIP code: 12345 or 12345-6789."""
+    clean = _required(value, field, "Zip")
+    if not re.fullmatch(r"\d{5}(-\d{4})?", clean):
+        raise Invalid({field: "Enter a 5-digit ZIP code"})
+    return clean
+
+
+def text(value: object, field: str, label: str, max_length: int = 5000) -> str:
+    """Required free text (a message), at most ``max_length`` characters."""
+    clean = _required(value, field, label)
+    if len(clean) > max_length:
+        raise Invalid({field: f"{label} must be at most {max_length} characters"})
+    return clean
+
+
+def optional(value: object, field: str, label: str, max_length: int = 200) -> str:
+    """Optional one-line text: '' when empty."""
+    clean = value.strip() if isinstance(value, str) else ""
+    if len(clean) > max_length:
+        raise Invalid({field: f"{label} must be at most {max_length} characters"})
+    return clean
+
+
+def link(value: object, field: str, label: str = "Link") -> str:
+    """An optional http(s) link: '' when empty."""
+    clean = value.strip() if isinstance(value, str) else ""
+    if not clean:
+        return ""
+    low = clean.lower()
+    if not (low.startswith("https://") or low.startswith("http://")) or any(ch.isspace() for ch in clean) or len(clean) > 500:
+        raise Invalid({field: f"{label} must be a web address starting with https://"})
+    return clean

@@ -1,0 +1,114 @@
+"""Email to every active user (admin): one job, one outbox message per user, each user exactly once.
+
+The job and its messages are written in one transaction, each user once (the
+unique (job, user) pair in ``email_all_recipients``), and the outbox delivers
+each row at most once per acceptance: an SMTP failure half-way leaves the rest
+pending, and the sender resumes with them, mailing nobody twice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import logging
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, func, select
+
+from volley_app.models import EmailAllJob, EmailAllRecipient, OutboxMessage, OutboxStatus, User, utcnow
+from volley_app.services import mail, validation
+from volley_app.services.errors import Forbidden, Invalid
+from volley_app.services.permissions import Actor, require_actor
+
+log = logging.getLogger(__name__)
+
+BODY_MAX = 20_000
+
+
+@dataclasses.dataclass(frozen=True)
+class JobStatus:
+    id: int
+    subject: str
+    created_at: dt.datetime
+    queued: int
+    sent: int
+    pending: int
+    failed: int
+
+
+def _require_admin(actor: Actor | None) -> Actor:
+    actor = require_actor(actor)
+    if not actor.is_admin:
+        raise Forbidden()
+    return actor
+
+
+def send(
+    db: Session, actor: Actor | None, *, subject: object, body: object, now: dt.datetime | None = None
+) -> JobStatus:
+    """Queue ``subject``/``body`` to every active user (admin only).
+
+    Raises:
+        Unauthorized / Forbidden: not an admin.
+        Invalid: subject or body missing, too long, or a subject of more than one line.
+    """
+    actor = _require_admin(actor)
+    clean = validation.collect(
+        subject=(validation.name, subject, "subject", "Subject", 200),
+        body=(validation.text, body, "body", "Message", BODY_MAX),
+    )
+    if any(ch in clean["subject"] for ch in "\r\n"):
+        raise Invalid({"subject": "The subject must be one line"})
+    now = now or utcnow()
+    job = EmailAllJob(subject=clean["subject"], body_text=clean["body"], created_by_id=actor.user_id, created_at=now)
+    db.add(job)
+    db.flush()
+    users = db.exec(select(User.id, User.email).where(User.active.is_(True)).order_by(User.id)).all()
+    seen: set[int] = set()
+    for user_id, email in users:
+        if user_id in seen:
+            continue
+        seen.add(user_id)
+        row = mail.queue(db, to=email, subject=job.subject, body_text=job.body_text, kind="email_all")
+        db.add(EmailAllRecipient(job_id=job.id, user_id=user_id, outbox_id=row.id))
+    job.queued = len(seen)
+    db.add(job)
+    db.flush()
+    log.info("email-all job #%s queued %s messages (admin #%s)", job.id, job.queued, actor.user_id)
+    return _status(db, job)
+
+
+def _status(db: Session, job: EmailAllJob) -> JobStatus:
+    counts = dict(
+        db.exec(
+            select(OutboxMessage.status, func.count())
+            .join(EmailAllRecipient, EmailAllRecipient.outbox_id == OutboxMessage.id)
+            .where(EmailAllRecipient.job_id == job.id)
+            .group_by(OutboxMessage.status)
+        ).all()
+    )
+    sent = counts.get(OutboxStatus.SENT, 0)
+    failed = counts.get(OutboxStatus.FAILED, 0)
+    return JobStatus(
+        id=job.id,
+        subject=job.subject,
+        created_at=job.created_at,
+        queued=job.queued,
+        sent=sent,
+        failed=failed,
+        pending=max(job.queued - sent - failed, 0),
+    )
+
+
+def recent_jobs(db: Session, actor: Actor | None, *, limit: int = 20) -> list[JobStatus]:
+    """The latest jobs with how many of their messages were sent so far (admin only)."""
+    _require_admin(actor)
+    jobs = db.exec(
+        select(EmailAllJob).order_by(col(EmailAllJob.created_at).desc(), col(EmailAllJob.id).desc()).limit(limit)
+    ).all()
+    return [_status(db, job) for job in jobs]
+
+
+def recipients(db: Session, job_id: int) -> list[int]:
+    """The user ids a job mails (for tests and support)."""
+    return list(db.exec(sa.select(EmailAllRecipient.user_id).where(EmailAllRecipient.job_id == job_id)).scalars())

@@ -1,0 +1,182 @@
+"""The public inquiry forms (contact, host, promote, franchise): validated, stored, mailed to the provider.
+
+Each inquiry is stored, so a lead is never lost when mail fails, and a message
+to ``settings.provider_email`` is queued in the same transaction. A filled-in
+bot trap is answered like a success but nothing is kept or sent; a client that
+sends too many inquiries is refused for a while.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import logging
+from collections.abc import Callable
+
+from sqlmodel import Session, SQLModel, col, select
+
+from volley_app.models import REGIONS, ContactInquiry, FranchiseInquiry, HostInquiry, PromoteInquiry
+from volley_app.services import mail, ratelimit, validation
+from volley_app.services.errors import BadRequest, Forbidden, Invalid
+from volley_app.services.permissions import Actor, require_actor
+from volley_app.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+# A person sends a handful of inquiries at most; a bot sends hundreds.
+CLIENT_LIMIT = 5
+CLIENT_WINDOW = dt.timedelta(hours=1)
+
+
+@dataclasses.dataclass(frozen=True)
+class FormSpec:
+    """One inquiry form: its fields (name -> (label, check)), its table, and its mail subject."""
+
+    kind: str
+    title: str
+    model: type[SQLModel]
+    fields: dict[str, tuple[str, Callable[[object], object]]]
+    subject_field: str
+
+
+def _name(label: str, field: str, max_length: int = 100):
+    return label, lambda v: validation.name(v, field, label, max_length)
+
+
+def _text(label: str, field: str):
+    return label, lambda v: validation.text(v, field, label)
+
+
+def _region(field: str):
+    def check(v):
+        try:
+            return validation.region(v)
+        except Invalid as exc:
+            raise Invalid({field: exc.message}) from None
+
+    return "State", check
+
+
+FORMS: dict[str, FormSpec] = {
+    "contact": FormSpec(
+        "contact",
+        "Contact",
+        ContactInquiry,
+        {"name": _name("Name", "name"), "email": ("Email", validation.email), "body": _text("Message", "body")},
+        "name",
+    ),
+    "host": FormSpec(
+        "host",
+        "Host a League",
+        HostInquiry,
+        {
+            "svl_name": _name("Venue Name", "svl_name", 200),
+            "email": ("Email", validation.email),
+            "phone": ("Phone", validation.phone),
+            "address": _name("Address", "address", 200),
+            "city": _name("City", "city"),
+            "region": _region("region"),
+            "zip": ("Zip", validation.zip_code),
+        },
+        "svl_name",
+    ),
+    "promote": FormSpec(
+        "promote",
+        "Promote",
+        PromoteInquiry,
+        {
+            "company_name": _name("Company Name", "company_name", 200),
+            "email": ("Email", validation.email),
+            "phone": ("Phone", validation.phone),
+            "why": _text("Why", "why"),
+        },
+        "company_name",
+    ),
+    "franchise": FormSpec(
+        "franchise",
+        "Franchise",
+        FranchiseInquiry,
+        {
+            "name": _name("Name", "name"),
+            "email": ("Email", validation.email),
+            "phone": ("Phone", validation.phone),
+            "city": _name("City", "city"),
+            "region": _region("region"),
+            "message": _text("Message", "message"),
+        },
+        "name",
+    ),
+}
+
+
+def clean(kind: str, data: dict) -> dict[str, object]:
+    """Check every field of form ``kind`` at once; return the clean values or raise Invalid (field -> message)."""
+    spec = _spec(kind)
+    data = data if isinstance(data, dict) else {}
+    return validation.collect(**{name: (check, data.get(name)) for name, (_label, check) in spec.fields.items()})
+
+
+def _spec(kind: object) -> FormSpec:
+    spec = FORMS.get(kind) if isinstance(kind, str) else None
+    if spec is None:
+        raise BadRequest("Unknown form")
+    return spec
+
+
+def submit(db: Session, *, kind: str, data: dict, client: str, trap: object = "") -> int | None:
+    """Store an inquiry and queue its mail to the provider.
+
+    Args:
+        db: the session; the caller commits.
+        kind: "contact", "host", "promote" or "franchise".
+        data: the submitted values by field name.
+        client: the client's address, for the rate limit.
+        trap: the bot-trap field, empty for a person.
+
+    Returns:
+        The new inquiry's id, or None when the bot trap was filled (nothing kept or sent).
+
+    Raises:
+        Invalid: a field is missing or malformed (every such field is named).
+        RateLimited: this client sent too many inquiries lately.
+    """
+    spec = _spec(kind)
+    values = clean(kind, data)
+    if isinstance(trap, str) and trap.strip():
+        log.info("inquiry bot trap filled (form=%s client=%s): dropped", kind, client)
+        return None
+    ratelimit.hit(db, scope="inquiry", key=client or "unknown", limit=CLIENT_LIMIT, window=CLIENT_WINDOW)
+    row = spec.model(**values)
+    db.add(row)
+    db.flush()
+    lines = [f"New {spec.title.lower()} inquiry #{row.id}", ""]
+    for name, (label, _check) in spec.fields.items():
+        value = values[name]
+        if name == "region":
+            value = f"{REGIONS[value]} ({value})"
+        lines.append(f"{label}: {value}")
+    lines += ["", f"Reply to this email to answer {values['email']}."]
+    mail.queue(
+        db,
+        to=get_settings().provider_email,
+        subject=f"{spec.title} inquiry from {values[spec.subject_field]}",
+        body_text="\n".join(lines),
+        reply_to=values["email"],
+        kind=f"inquiry_{kind}",
+    )
+    return row.id
+
+
+def list_recent(db: Session, actor: Actor | None, *, limit: int = 200) -> list[dict]:
+    """Every kind of inquiry, newest first, for an admin."""
+    actor = require_actor(actor)
+    if not actor.is_admin:
+        raise Forbidden()
+    found: list[dict] = []
+    for spec in FORMS.values():
+        model = spec.model
+        for row in db.exec(select(model).order_by(col(model.created_at).desc()).limit(limit)):
+            details = {label: str(getattr(row, name)) for name, (label, _c) in spec.fields.items()}
+            found.append({"kind": spec.title, "id": row.id, "created_at": row.created_at, "details": details})
+    found.sort(key=lambda r: r["created_at"], reverse=True)
+    return found[:limit]

@@ -1,0 +1,209 @@
+"""Newsletter: public signup, one-click unsubscribe, and the admin's composer and send.
+
+A subscriber's unsubscribe link carries an HMAC of its id and address (keyed
+with the secret key), so it works without a login and cannot be guessed for
+someone else. Every newsletter email carries its reader's own link.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hmac
+import logging
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, func, select
+
+from volley_app.models import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber, utcnow
+from volley_app.services import auth, mail, ratelimit, validation
+from volley_app.services.errors import Forbidden, NotFound
+from volley_app.services.permissions import Actor, require_actor
+from volley_app.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+SUBJECT = "This week in Lexington volleyball"
+UNSUBSCRIBE_PATH = "/unsubscribe"
+SIGNUP_LIMIT = 10
+SIGNUP_WINDOW = dt.timedelta(hours=1)
+BAD_UNSUBSCRIBE_LINK = "This unsubscribe link is not valid. Use the link from your most recent newsletter."
+
+# Section name -> its label in the composer and the group it is printed under in the email.
+SECTION_LABELS = {
+    "headline1": "Headline 1", "headline2": "Headline 2", "headline3": "Headline 3",
+    "ad1": "Ad 1", "ad2": "Ad 2",
+    "svl_news1": "SVL News 1", "svl_news2": "SVL News 2",
+    "vs1": "vS 1", "vs2": "vS 2",
+}  # fmt: skip
+GROUPS = (
+    ("HEADLINES", ("headline1", "headline2", "headline3")),
+    ("FROM OUR VENUES", ("svl_news1", "svl_news2")),
+    ("VS", ("vs1", "vs2")),
+    ("FROM OUR SPONSORS", ("ad1", "ad2")),
+)
+ISSUE_FIELDS = tuple(f"{s}_{part}" for s in NEWSLETTER_SECTIONS for part in ("link", "blurb"))
+
+
+def _require_admin(actor: Actor | None) -> Actor:
+    actor = require_actor(actor)
+    if not actor.is_admin:
+        raise Forbidden()
+    return actor
+
+
+# -- subscribers ---------------------------------------------------------------------------------
+
+
+def subscribe(db: Session, *, email: object, referral: object = "", client: str = "") -> NewsletterSubscriber:
+    """Add a subscriber; signing up again with the same address is fine and changes nothing.
+
+    Raises:
+        Invalid: the email is missing or malformed, or the referral is too long.
+        RateLimited: too many signups from this client lately.
+    """
+    clean = validation.collect(
+        email=(validation.email, email),
+        referral=(validation.optional, referral, "referral", "Referral"),
+    )
+    ratelimit.hit(db, scope="newsletter", key=client or "unknown", limit=SIGNUP_LIMIT, window=SIGNUP_WINDOW)
+    existing = db.exec(select(NewsletterSubscriber).where(NewsletterSubscriber.email == clean["email"])).first()
+    if existing is not None:
+        return existing
+    row = NewsletterSubscriber(email=clean["email"], referral=clean["referral"] or None)
+    try:
+        with db.begin_nested():
+            db.add(row)
+    except IntegrityError:  # the same address, signed up a moment ago in another request
+        return db.exec(select(NewsletterSubscriber).where(NewsletterSubscriber.email == clean["email"])).one()
+    return row
+
+
+def unsubscribe_token(subscriber_id: int, email: str) -> str:
+    return auth.hash_token(f"unsubscribe:{subscriber_id}:{email}")[:40]
+
+
+def unsubscribe_link(subscriber: NewsletterSubscriber) -> str:
+    base = get_settings().public_url.rstrip("/")
+    return f"{base}{UNSUBSCRIBE_PATH}/{subscriber.id}/{unsubscribe_token(subscriber.id, subscriber.email)}"
+
+
+def unsubscribe(db: Session, *, subscriber_id: object, token: object) -> str:
+    """Remove the subscriber the link names. Returns the address removed.
+
+    Raises:
+        NotFound: the link is malformed, or its token does not match (a link for
+            an address that already left is NotFound too: nothing to do).
+    """
+    try:
+        sid = int(subscriber_id)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise NotFound(BAD_UNSUBSCRIBE_LINK) from None
+    row = db.get(NewsletterSubscriber, sid)
+    if (
+        row is None
+        or not isinstance(token, str)
+        or not hmac.compare_digest(token, unsubscribe_token(row.id, row.email))
+    ):
+        raise NotFound(BAD_UNSUBSCRIBE_LINK)
+    email = row.email
+    db.delete(row)
+    db.flush()
+    log.info("newsletter subscriber #%s unsubscribed", sid)
+    return email
+
+
+def list_subscribers(db: Session, actor: Actor | None) -> list[NewsletterSubscriber]:
+    _require_admin(actor)
+    return list(db.exec(select(NewsletterSubscriber).order_by(col(NewsletterSubscriber.created_at).desc())))
+
+
+def delete_subscriber(db: Session, actor: Actor | None, *, subscriber_id: object) -> None:
+    _require_admin(actor)
+    try:
+        row = db.get(NewsletterSubscriber, int(subscriber_id))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        row = None
+    if row is None:
+        raise NotFound("Subscriber not found")
+    db.delete(row)
+    db.flush()
+
+
+def subscriber_count(db: Session) -> int:
+    return db.exec(select(func.count()).select_from(NewsletterSubscriber)).one()
+
+
+# -- issues --------------------------------------------------------------------------------------
+
+
+def clean_issue(data: dict) -> dict[str, str]:
+    """Check the composer's fields: every blurb required, every link empty or an http(s) address."""
+    data = data if isinstance(data, dict) else {}
+    checks = {}
+    for section in NEWSLETTER_SECTIONS:
+        label = SECTION_LABELS[section]
+        checks[f"{section}_link"] = (validation.link, data.get(f"{section}_link"), f"{section}_link", f"{label} link")
+        checks[f"{section}_blurb"] = (
+            validation.text,
+            data.get(f"{section}_blurb"),
+            f"{section}_blurb",
+            f"{label} blurb",
+            2000,
+        )
+    return validation.collect(**checks)
+
+
+def render(values: dict[str, str], unsubscribe_url: str) -> str:
+    """The plain-text body of an issue, exactly as each subscriber receives it (their own unsubscribe link)."""
+    lines = ["This week in Lexington volleyball", "=" * 33, ""]
+    for title, sections in GROUPS:
+        lines += [title, "-" * len(title)]
+        for section in sections:
+            blurb = (values.get(f"{section}_blurb") or "").strip()
+            link = (values.get(f"{section}_link") or "").strip()
+            if not blurb and not link:
+                continue
+            lines.append(f"* {blurb}")
+            if link:
+                lines.append(f"  {link}")
+        lines.append("")
+    lines += [
+        "--",
+        "You get this email because you signed up for our newsletter. It goes out on Friday mornings.",
+        f"Unsubscribe with one click: {unsubscribe_url}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def preview(values: dict) -> str:
+    """What a subscriber will read, with a sample unsubscribe link."""
+    safe = {k: v if isinstance(v, str) else "" for k, v in (values if isinstance(values, dict) else {}).items()}
+    sample = f"{get_settings().public_url.rstrip('/')}{UNSUBSCRIBE_PATH}/…"
+    return render(safe, sample)
+
+
+def send_issue(
+    db: Session, actor: Actor | None, *, data: dict, now: dt.datetime | None = None
+) -> tuple[NewsletterIssue, int]:
+    """Store an issue and queue one email per subscriber (admin only).
+
+    Returns:
+        The stored issue and how many messages were queued.
+
+    Raises:
+        Unauthorized / Forbidden: not an admin. Invalid: a blurb is missing or a link is malformed.
+    """
+    actor = _require_admin(actor)
+    values = clean_issue(data)
+    now = now or utcnow()
+    issue = NewsletterIssue(**values, created_by_id=actor.user_id, created_at=now, sent_at=now)
+    db.add(issue)
+    db.flush()
+    sent = 0
+    for sub in db.exec(select(NewsletterSubscriber).order_by(NewsletterSubscriber.id)).all():
+        mail.queue(
+            db, to=sub.email, subject=SUBJECT, body_text=render(values, unsubscribe_link(sub)), kind="newsletter"
+        )
+        sent += 1
+    log.info("newsletter issue #%s queued for %s subscribers by user #%s", issue.id, sent, actor.user_id)
+    return issue, sent

@@ -1,0 +1,155 @@
+"""Password recovery: a one-hour, single-use reset link sent by email, then a new password.
+
+The link is ``{settings.public_url}/resetPassword/{user id}/{token}``: built from
+the configured public URL, never from a request's Host header. The token is
+random; only its HMAC (``auth.hash_token``) is stored, bound to the user. Using
+it sets the password, marks every outstanding token of that user used, revokes
+every login session, and mails a 'your password was changed' notice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import logging
+import secrets
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from volley_app.models import PasswordResetToken, User, utcnow
+from volley_app.services import auth, mail, passwords, ratelimit, validation
+from volley_app.services.errors import NotFound
+from volley_app.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFETIME = dt.timedelta(hours=1)
+CLIENT_LIMIT = 10
+EMAIL_LIMIT = 3
+WINDOW = dt.timedelta(hours=1)
+
+INVALID_LINK = "This password reset link is invalid or has expired. Please ask for a new one."
+RESET_PATH = "/resetPassword"  # noqa: S105 - a path, not a secret
+
+
+@dataclasses.dataclass(frozen=True)
+class ResetRequest:
+    """What asking for a reset did. ``found`` is False when no account has that email."""
+
+    found: bool
+    link: str = ""
+
+
+def reset_link(user_id: int, token: str) -> str:
+    return f"{get_settings().public_url.rstrip('/')}{RESET_PATH}/{user_id}/{token}"
+
+
+def request_reset(db: Session, *, email: object, client: str, now: dt.datetime | None = None) -> ResetRequest:
+    """Send a reset link to the account with ``email``, if there is one.
+
+    Rate limited per client and per email address (both counted whether or not
+    an account was found, so the limit cannot be used to probe for accounts).
+
+    Raises:
+        Invalid: the email is missing or malformed.
+        RateLimited: too many requests from this client or for this address.
+    """
+    address = validation.email(email)
+    now = now or utcnow()
+    ratelimit.hit(db, scope="reset_client", key=client or "unknown", limit=CLIENT_LIMIT, window=WINDOW, now=now)
+    ratelimit.hit(db, scope="reset_email", key=address, limit=EMAIL_LIMIT, window=WINDOW, now=now)
+    user = db.exec(select(User).where(User.email == address, User.active.is_(True))).first()
+    if user is None:
+        log.info("password reset asked for an unknown email (client=%s)", client)
+        return ResetRequest(found=False)
+    token = secrets.token_urlsafe(32)
+    db.add(
+        PasswordResetToken(
+            user_id=user.id, token_hash=auth.hash_token(token), created_at=now, expires_at=now + TOKEN_LIFETIME
+        )
+    )
+    db.flush()
+    link = reset_link(user.id, token)
+    minutes = int(TOKEN_LIFETIME.total_seconds() // 60)
+    mail.queue(
+        db,
+        to=user.email,
+        subject="Reset your password",
+        body_text=(
+            f"Hi {user.first_name},\n\n"
+            f"Someone (hopefully you) asked to reset the password of the account '{user.username}'.\n"
+            f"Open this link to choose a new password. It works once, for {minutes} minutes:\n\n"
+            f"{link}\n\n"
+            "If you did not ask for this, ignore this email: your password stays as it is.\n"
+        ),
+        kind="password_reset",
+    )
+    return ResetRequest(found=True, link=link)
+
+
+def _token_row(db: Session, user_id: object, token: object, now: dt.datetime) -> PasswordResetToken:
+    """The live token row for ``user_id`` and ``token``, or NotFound (one message for every failure)."""
+    try:
+        uid = int(user_id)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise NotFound(INVALID_LINK) from None
+    if not isinstance(token, str) or not (10 <= len(token) <= 200):
+        raise NotFound(INVALID_LINK)
+    row = db.exec(select(PasswordResetToken).where(PasswordResetToken.token_hash == auth.hash_token(token))).first()
+    if row is None or row.user_id != uid or row.used_at is not None or now >= row.expires_at:
+        raise NotFound(INVALID_LINK)
+    return row
+
+
+def check_link(db: Session, *, user_id: object, token: object, now: dt.datetime | None = None) -> None:
+    """Raise NotFound(INVALID_LINK) unless the link is live (so the page can say so before the form)."""
+    _token_row(db, user_id, token, now or utcnow())
+
+
+def reset_password(
+    db: Session, *, user_id: object, token: object, password: object, now: dt.datetime | None = None
+) -> User:
+    """Set a new password through a reset link.
+
+    Raises:
+        Invalid: the password breaks the reset rule (spec section 5).
+        NotFound: the link is unknown, tampered with, for another user, used or expired.
+    """
+    now = now or utcnow()
+    row = _token_row(db, user_id, token, now)
+    new_password = validation.reset_password(password)
+    # Single use even when two tabs race: only one UPDATE finds the row unused.
+    taken = db.exec(
+        sa.update(PasswordResetToken)
+        .where(PasswordResetToken.id == row.id, PasswordResetToken.used_at.is_(None))
+        .values(used_at=now)
+    ).rowcount
+    if taken != 1:
+        raise NotFound(INVALID_LINK)
+    user = db.get(User, row.user_id)
+    if user is None or not user.active:
+        raise NotFound(INVALID_LINK)
+    user.password_hash = passwords.hash_password(new_password)
+    db.add(user)
+    db.exec(
+        sa.update(PasswordResetToken)
+        .where(PasswordResetToken.user_id == user.id, PasswordResetToken.used_at.is_(None))
+        .values(used_at=now)
+    )
+    auth.revoke_all_sessions(db, user.id)
+    mail.queue(
+        db,
+        to=user.email,
+        subject="Your password was changed",
+        body_text=(
+            f"Hi {user.first_name},\n\n"
+            f"The password of your account '{user.username}' was just changed, and every device "
+            "that was logged in has been logged out.\n\n"
+            "If this was you, there is nothing else to do. If it was not, ask for a new password "
+            f"right away at {get_settings().public_url.rstrip('/')}/forgotPassword and contact us.\n"
+        ),
+        kind="password_changed",
+    )
+    db.flush()
+    return user
