@@ -71,3 +71,19 @@ def safe_next(value: str | None, default: str = DASH) -> str:
 
 def login_with_next(path: str) -> str:
     return f"{LOGIN}?next={quote(path, safe='/')}"
+
+# --- issue 6: public forms, password recovery, newsletter, email to all users ----------
+SENT = "/sent"
+FORGOT_SENT = "/forgotPasswordSent"  # noqa: S105 - a path, not a secret
+FORGOT_NOT_FOUND = "/forgotPasswordNotFound"  # noqa: S105 - a path, not a secret
+RESET_PASSWORD = "/resetPassword"  # noqa: S105 - a path, not a secret
+RESET_PASSWORD_ROUTE = "/resetPassword/[reset_user]/[reset_token]"  # noqa: S105 - a path, not a secret
+PASSWORD_UPDATED = "/passwordUpdated"  # noqa: S105 - a path, not a secret
+NEWSLETTER = "/newsletter"
+SUBSCRIBED = "/subscribed"
+UNSUBSCRIBE = "/unsubscribe"
+UNSUBSCRIBE_ROUTE = "/unsubscribe/[sub_id]/[sub_token]"
+NEWSLETTER_SETUP = "/dash/newsletterSetup"
+EMAIL_ALL = "/dash/emailAll"
+INQUIRIES = "/dash/inquiries"
+GUARDS[INQUIRIES] = frozenset({Role.ADMIN.value})

@@ -38,4 +38,46 @@ app.add_page(
     svl_home_page, route=routes.SVL_HOME, title=_title("SVL Home"), on_load=[AuthState.dash_guard, SVLHomeState.load]
 )
 
+# --- issue 6: public forms, password recovery, newsletter, email to all users ----------
+from volley_app.pages.auth import recovery as _recovery  # noqa: E402
+from volley_app.pages.dash import outreach as _outreach  # noqa: E402
+from volley_app.pages.public import about as _about  # noqa: E402
+from volley_app.pages.public import forms as _forms  # noqa: E402
+from volley_app.pages.public import inquiries as _inquiries  # noqa: E402
+from volley_app.pages.public import newsletter as _newsletter  # noqa: E402
+
+app.add_page(_inquiries.contact_page, route=routes.CONTACT, title=_title("Contact"), on_load=_inquiries.ContactState.clear)
+app.add_page(_inquiries.host_page, route=routes.HOST, title=_title("Host a League"), on_load=_inquiries.HostState.clear)
+app.add_page(_inquiries.promote_page, route=routes.PROMOTE, title=_title("Promote"), on_load=_inquiries.PromoteState.clear)
+app.add_page(_about.franchise_page, route=routes.FRANCHISE, title=_title("Franchise"), on_load=_inquiries.FranchiseState.clear)
+app.add_page(_about.about_page, route=routes.ABOUT, title=_title("About Us"))
+app.add_page(_forms.sent_page, route=routes.SENT, title=_title("Sent Successfully"))
+app.add_page(_recovery.forgot_page, route=routes.FORGOT_PASSWORD, title=_title("Forgot Password"), on_load=_recovery.ForgotState.clear)
+app.add_page(_recovery.forgot_sent_page, route=routes.FORGOT_SENT, title=_title("Check Your Email"))
+app.add_page(_recovery.forgot_not_found_page, route=routes.FORGOT_NOT_FOUND, title=_title("Email Not Found"))
+app.add_page(_recovery.reset_page, route=routes.RESET_PASSWORD_ROUTE, title=_title("Reset Password"), on_load=_recovery.ResetState.check)
+app.add_page(_recovery.password_updated_page, route=routes.PASSWORD_UPDATED, title=_title("Password Updated"))
+app.add_page(_newsletter.newsletter_page, route=routes.NEWSLETTER, title=_title("Newsletter"), on_load=_newsletter.NewsletterSignupState.clear)
+app.add_page(_newsletter.subscribed_page, route=routes.SUBSCRIBED, title=_title("Subscribed"))
+app.add_page(_newsletter.unsubscribe_page, route=routes.UNSUBSCRIBE_ROUTE, title=_title("Unsubscribe"), on_load=_newsletter.UnsubscribeState.unsubscribe)
+app.add_page(
+    _outreach.newsletter_setup_page,
+    route=routes.NEWSLETTER_SETUP,
+    title=_title("New Newsletter"),
+    on_load=[AuthState.dash_guard, _outreach.NewsletterSetupState.load],
+)
+app.add_page(
+    _outreach.email_all_page,
+    route=routes.EMAIL_ALL,
+    title=_title("Email All Users"),
+    on_load=[AuthState.dash_guard, _outreach.EmailAllState.load],
+)
+app.add_page(
+    _outreach.inquiries_page,
+    route=routes.INQUIRIES,
+    title=_title("Inquiries"),
+    on_load=[AuthState.dash_guard, _outreach.InquiriesState.load],
+)
+# --- end issue 6 ------------------------------------------------------------------------
+
 app.register_lifespan_task(mail.run_sender_forever)

@@ -14,6 +14,7 @@ import logging
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
+from volley_app import routes
 from volley_app.models import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber, utcnow
 from volley_app.services import auth, mail, ratelimit, validation
 from volley_app.services.errors import Forbidden, NotFound
@@ -23,7 +24,7 @@ from volley_app.settings import get_settings
 log = logging.getLogger(__name__)
 
 SUBJECT = "This week in Lexington volleyball"
-UNSUBSCRIBE_PATH = "/unsubscribe"
+UNSUBSCRIBE_PATH = routes.UNSUBSCRIBE
 SIGNUP_LIMIT = 10
 SIGNUP_WINDOW = dt.timedelta(hours=1)
 BAD_UNSUBSCRIBE_LINK = "This unsubscribe link is not valid. Use the link from your most recent newsletter."

@@ -17,6 +17,7 @@ import secrets
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
+from volley_app import routes
 from volley_app.models import PasswordResetToken, User, utcnow
 from volley_app.services import auth, mail, passwords, ratelimit, validation
 from volley_app.services.errors import NotFound
@@ -30,7 +31,7 @@ EMAIL_LIMIT = 3
 WINDOW = dt.timedelta(hours=1)
 
 INVALID_LINK = "This password reset link is invalid or has expired. Please ask for a new one."
-RESET_PATH = "/resetPassword"  # noqa: S105 - a path, not a secret
+RESET_PATH = routes.RESET_PASSWORD
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,7 +148,7 @@ def reset_password(
             f"The password of your account '{user.username}' was just changed, and every device "
             "that was logged in has been logged out.\n\n"
             "If this was you, there is nothing else to do. If it was not, ask for a new password "
-            f"right away at {get_settings().public_url.rstrip('/')}/forgotPassword and contact us.\n"
+            f"right away at {get_settings().public_url.rstrip('/')}{routes.FORGOT_PASSWORD} and contact us.\n"
         ),
         kind="password_changed",
     )

@@ -1,0 +1,186 @@
+"""Issue 6 state handlers called directly, as any browser could call them: wrong callers change nothing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.factories import PASSWORD, count, login_token, make_user, rows
+from tests.unit.test_state_handlers import _drain, _redirect_target, _root, _sub
+from volley_app.models import (
+    ContactInquiry,
+    EmailAllJob,
+    LoginSession,
+    NewsletterIssue,
+    NewsletterSubscriber,
+    OutboxMessage,
+    Role,
+    User,
+)
+from volley_app.pages.auth.recovery import ForgotState, ResetState
+from volley_app.pages.dash.outreach import EmailAllState, InquiriesState, NewsletterSetupState
+from volley_app.pages.public.inquiries import ContactState, HostState
+from volley_app.pages.public.newsletter import NewsletterSignupState, UnsubscribeState
+from volley_app.services import newsletter, passwords
+
+ISSUE = {f"{s}_{p}": (f"https://example.com/{s}" if p == "link" else f"Blurb {s}") for s in newsletter.NEWSLETTER_SECTIONS for p in ("link", "blurb")}
+
+
+async def test_contact_handler_stores_and_redirects_to_sent(db):
+    state = _sub(_root("/contact"), ContactState)
+    events = await _drain(state.submit({"name": "Ann", "email": "ann@example.com", "body": "Hi there"}))
+    assert _redirect_target(events) == "/sent"
+    assert count(db, ContactInquiry) == 1 and count(db, OutboxMessage) == 1
+
+
+async def test_contact_handler_keeps_field_errors_and_stores_nothing(db):
+    state = _sub(_root("/contact"), HostState)
+    events = await _drain(state.submit({"svl_name": "Gym", "email": "bad", "phone": "123"}))
+    assert _redirect_target(events) is None
+    assert {"email", "phone", "address", "city", "region", "zip"} <= set(state.errors)
+    assert "svl_name" not in state.errors
+    assert count(db, OutboxMessage) == 0
+
+
+async def test_contact_handler_bot_trap_pretends_success(db):
+    state = _sub(_root("/contact"), ContactState)
+    events = await _drain(state.submit({"name": "Bot", "email": "bot@example.com", "body": "buy", "website": "x"}))
+    assert _redirect_target(events) == "/sent"
+    assert count(db, ContactInquiry) == 0 and count(db, OutboxMessage) == 0
+
+
+async def test_contact_handler_rate_limit_message(db):
+    root = _root("/contact")
+    state = _sub(root, ContactState)
+    for _ in range(5):
+        await _drain(state.submit({"name": "Ann", "email": "ann@example.com", "body": "Hi"}))
+    events = await _drain(state.submit({"name": "Ann", "email": "ann@example.com", "body": "Hi"}))
+    assert _redirect_target(events) is None and "Too many requests" in state.error
+    assert count(db, ContactInquiry) == 5
+
+
+async def test_forgot_handler_routes_found_and_not_found(db):
+    make_user(db, "ann")
+    state = _sub(_root("/forgotPassword"), ForgotState)
+    assert _redirect_target(await _drain(state.send({"email": "ann@example.com"}))) == "/forgotPasswordSent"
+    assert _redirect_target(await _drain(state.send({"email": "zed@example.com"}))) == "/forgotPasswordNotFound"
+    assert _redirect_target(await _drain(state.send({"email": "nope"}))) is None and state.email_error
+
+
+async def test_reset_handlers_check_then_save_then_refuse_reuse(db):
+    user = make_user(db, "ann")
+    token = login_token(db, "ann")
+    state = _sub(_root("/forgotPassword"), ForgotState)
+    await _drain(state.send({"email": "ann@example.com"}))
+    [msg] = rows(db, OutboxMessage)
+    path = re.search(r"(/resetPassword/\d+/\S+)", msg.body_text).group(1)
+    reset = _sub(_root(path), ResetState)
+    await reset.check()
+    assert reset.status == "ok"
+    events = await _drain(reset.save({"password": "abc", "confirm": "abc"}))
+    assert _redirect_target(events) is None and reset.password_error
+    events = await _drain(reset.save({"password": "fresh!1", "confirm": "fresh!2"}))
+    assert _redirect_target(events) is None and reset.confirm_error
+    events = await _drain(reset.save({"password": "fresh!1", "confirm": "fresh!1"}))
+    assert _redirect_target(events) == "/passwordUpdated"
+    assert passwords.verify_password("fresh!1", rows(db, User, User.id == user.id)[0].password_hash)
+    assert all(s.revoked_at is not None for s in rows(db, LoginSession)) and token
+    again = _sub(_root(path), ResetState)
+    await again.check()
+    assert again.status == "invalid" and "ask for a new one" in again.link_error
+
+
+async def test_reset_handler_with_a_forged_link_changes_nothing(db):
+    user = make_user(db, "ann")
+    reset = _sub(_root(f"/resetPassword/{user.id}/forgedtokenforgedtoken"), ResetState)
+    await reset.check()
+    assert reset.status == "invalid"
+    await _drain(reset.save({"password": "fresh!1", "confirm": "fresh!1"}))
+    assert reset.status == "invalid"
+    assert passwords.verify_password(PASSWORD, rows(db, User, User.id == user.id)[0].password_hash)
+
+
+async def test_newsletter_signup_and_unsubscribe_handlers(db):
+    state = _sub(_root("/newsletter"), NewsletterSignupState)
+    assert _redirect_target(await _drain(state.subscribe({"email": "fan@example.com", "referral": ""}))) == "/subscribed"
+    assert _redirect_target(await _drain(state.subscribe({"email": "fan@example.com"}))) == "/subscribed"
+    assert _redirect_target(await _drain(state.subscribe({"email": "fan@"}))) is None and state.errors["email"]
+    [sub] = rows(db, NewsletterSubscriber)
+    link = newsletter.unsubscribe_link(sub)
+    path = link[link.index("/unsubscribe/") :]
+    bad = _sub(_root(path[:-2] + "00"), UnsubscribeState)
+    await bad.unsubscribe()
+    assert bad.status == "invalid" and count(db, NewsletterSubscriber) == 1
+    good = _sub(_root(path), UnsubscribeState)
+    await good.unsubscribe()
+    assert good.status == "done" and count(db, NewsletterSubscriber) == 0
+
+
+def _admin_state(cls, path: str, token: str | None):
+    state = _sub(_root(path), cls)
+    if token is not None:
+        state.token_trusted = token
+    return state
+
+
+@pytest.mark.parametrize("who", [None, "pat", "svl", "forged"])
+async def test_non_admins_calling_newsletter_handlers_are_refused_and_nothing_is_queued(db, who):
+    make_user(db, "pat")
+    make_user(db, "svl", Role.SVL)
+    sub = newsletter.subscribe(db, email="fan@example.com", client="c")
+    db.commit()
+    token = {"pat": lambda: login_token(db, "pat"), "svl": lambda: login_token(db, "svl"), "forged": lambda: "forged"}.get(who, lambda: None)()
+    state = _admin_state(NewsletterSetupState, "/dash/newsletterSetup", token)
+    await state.load()
+    assert state.subscribers == [] and state.error in ("No access", "Unauthorized")
+    events = await _drain(state.send(ISSUE))
+    assert _redirect_target(events) is None and state.error in ("No access", "Unauthorized")
+    await state.delete_subscriber(str(sub.id))
+    assert count(db, OutboxMessage) == 0 and count(db, NewsletterIssue) == 0 and count(db, NewsletterSubscriber) == 1
+
+
+@pytest.mark.parametrize("who", [None, "pat", "svl", "forged"])
+async def test_non_admins_calling_email_all_handlers_are_refused_and_nothing_is_queued(db, who):
+    make_user(db, "pat")
+    make_user(db, "svl", Role.SVL)
+    token = {"pat": lambda: login_token(db, "pat"), "svl": lambda: login_token(db, "svl"), "forged": lambda: "forged"}.get(who, lambda: None)()
+    state = _admin_state(EmailAllState, "/dash/emailAll", token)
+    await state.load()
+    assert state.jobs == []
+    events = await _drain(state.send({"subject": "Spam", "body": "Spam"}))
+    assert _redirect_target(events) is None and state.error in ("No access", "Unauthorized")
+    assert count(db, OutboxMessage) == 0 and count(db, EmailAllJob) == 0
+    inq = _admin_state(InquiriesState, "/dash/inquiries", token)
+    await inq.load()
+    assert inq.rows == [] and inq.error in ("No access", "Unauthorized")
+
+
+async def test_admin_newsletter_and_email_all_handlers(db):
+    make_user(db, "root", Role.ADMIN)
+    make_user(db, "pat")
+    for i in range(3):
+        newsletter.subscribe(db, email=f"fan{i}@example.com", client="c")
+    db.commit()
+    token = login_token(db, "root")
+    state = _admin_state(NewsletterSetupState, "/dash/newsletterSetup", token)
+    await state.load()
+    assert len(state.subscribers) == 3
+    state.edit("headline1_blurb", "Big news")
+    assert "Big news" in state.preview
+    state.edit("__class__", "x")
+    assert "__class__" not in state.values
+    events = await _drain(state.send(ISSUE | {"ad1_blurb": ""}))
+    assert _redirect_target(events) is None and "ad1_blurb" in state.errors
+    events = await _drain(state.send(ISSUE))
+    assert _redirect_target(events) == "/dash/profile"
+    assert count(db, OutboxMessage) == 3 and count(db, NewsletterIssue) == 1
+    await state.load()
+    await state.delete_subscriber(state.subscribers[0]["id"])
+    assert len(state.subscribers) == 2 and count(db, NewsletterSubscriber) == 2
+
+    mail_state = _admin_state(EmailAllState, "/dash/emailAll", token)
+    await mail_state.load()
+    await _drain(mail_state.send({"subject": "Hello all", "body": "Courts open"}))
+    assert mail_state.notice.startswith("Queued 2 messages")
+    assert mail_state.jobs[0]["queued"] == "2" and mail_state.jobs[0]["pending"] == "2"
