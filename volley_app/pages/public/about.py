@@ -35,7 +35,7 @@ def _steps(*items: tuple[str, str]) -> rx.Component:
             rx.el.li(rx.text(rx.text.strong(title), " ", text, size="3", line_height="1.7"), margin_bottom="0.6rem")
             for title, text in items
         ],
-        style={"padding_left": "1.25rem", "margin": "0"},
+        style={"padding_left": "1.5rem", "margin": "0", "list_style_type": "decimal"},
     )
 
 
@@ -49,7 +49,7 @@ def about_page() -> rx.Component:
             rx.vstack(
                 rx.heading("About Us", size={"initial": "8", "sm": "9"}, as_="h1"),
                 rx.text(
-                    "We are players first. We started organising leagues in Lexington, Kentucky because we wanted "
+                    "We are players first. We started organizing leagues in Lexington, Kentucky because we wanted "
                     "more nights on the court and fewer group texts asking who could fill in.",
                     size="4",
                     color_scheme="gray",
@@ -85,7 +85,7 @@ def about_page() -> rx.Component:
             ),
             _section(
                 "How venues join",
-                "Gyms, rec centres, churches, schools and sand-court bars all host our leagues. A venue operator "
+                "Gyms, rec centers, churches, schools and sand-court bars all host our leagues. A venue operator "
                 "gets an SVL account to open sessions, set up leagues with their own courts, nights, formats and "
                 "prices, generate round-robin schedules, enter scores and promote teams off the waitlist. We fill "
                 "the leagues through our player base and newsletter, and payments arrive with each registration.",
@@ -134,7 +134,7 @@ def franchise_page() -> rx.Component:
                                 "A newsletter and launch plan to fill your first leagues.",
                             )
                         ],
-                        style={"padding_left": "1.25rem", "margin": "0"},
+                        style={"padding_left": "1.5rem", "margin": "0", "list_style_type": "disc"},
                     ),
                 ),
                 _section(

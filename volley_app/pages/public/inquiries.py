@@ -130,11 +130,11 @@ def host_page() -> rx.Component:
                 input_field("Email", "email", e, type="email", auto_complete="email", max_length=254),
                 input_field("Phone", "phone", e, type="tel", auto_complete="tel", placeholder="(859) 555-0123", max_length=40),
                 input_field("Address", "address", e, auto_complete="street-address", max_length=200),
+                input_field("City", "city", e, auto_complete="address-level2", max_length=100),
                 rx.grid(
-                    input_field("City", "city", e, auto_complete="address-level2", max_length=100),
                     state_field(e),
                     input_field("Zip", "zip", e, auto_complete="postal-code", input_mode="numeric", max_length=10),
-                    columns={"initial": "1", "sm": "3"},
+                    columns={"initial": "1", "sm": "2"},
                     spacing="3",
                     width="100%",
                 ),

@@ -1,0 +1,139 @@
+"""Issue 6 in Chromium: inquiry form, password recovery by email, newsletter signup and send; public page layout."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
+from volley_app import db
+from volley_app.models import Role
+from volley_app.services import newsletter
+from volley_app.settings import get_settings
+
+
+def test_contact_form_keeps_values_on_bad_input_then_goes_to_sent_and_mails_the_provider(page, mailbox):
+    page.goto("/contact")
+    page.get_by_label("Name").fill("Ann Lee")
+    page.get_by_label("Email").fill("ann@example")  # the browser accepts it; the server does not
+    page.get_by_label("Message").fill("Is there a C league on Tuesdays?")
+    page.get_by_role("button", name="Send").click()
+    expect(page.locator("#email-error")).to_contain_text("valid email")
+    expect(page.get_by_label("Name")).to_have_value("Ann Lee")
+    expect(page.get_by_label("Message")).to_have_value("Is there a C league on Tuesdays?")
+    page.get_by_label("Email").fill("ann@example.com")
+    page.get_by_role("button", name="Send").click()
+    expect_path(page, "/sent")
+    expect(page.get_by_role("heading", name="Sent Successfully")).to_be_visible()
+    expect(page.get_by_text("1-2 days")).to_be_visible()
+    [msg] = mailbox.wait_for(1, timeout=20)
+    assert msg["To"] == get_settings().provider_email
+    assert msg["Reply-To"] == "ann@example.com"
+    assert msg["Subject"] == "Contact inquiry from Ann Lee"
+    assert "Is there a C league on Tuesdays?" in msg.get_content()
+    page.get_by_role("link", name="Back to Home").click()
+    expect_path(page, "/")
+
+
+def test_forgot_password_email_link_sets_a_new_password(page, mailbox):
+    make_user("resetme")
+    page.goto("/forgotPassword")
+    page.get_by_label("Email").fill("nobody@example.com")
+    page.get_by_role("button", name="Send Reset Link").click()
+    expect_path(page, "/forgotPasswordNotFound")
+    expect(page.get_by_role("heading", name="Email Not Found")).to_be_visible()
+    expect(page.get_by_text("A password reset could not be sent.")).to_be_visible()
+    expect(page.get_by_text("Please check the email you used or create a new account.")).to_be_visible()
+
+    page.goto("/forgotPassword")
+    page.get_by_label("Email").fill("resetme@example.com")
+    page.get_by_role("button", name="Send Reset Link").click()
+    expect_path(page, "/forgotPasswordSent")
+    [msg] = mailbox.wait_for(1, timeout=20)
+    assert msg["To"] == "resetme@example.com" and msg["Subject"] == "Reset your password"
+    origin = get_settings().public_url.rstrip("/")
+    link = re.search(re.escape(origin) + r"/resetPassword/\d+/[A-Za-z0-9_-]+", msg.get_content()).group(0)
+
+    page.goto(link)
+    page.get_by_label("New Password", exact=True).fill("n3w!pass")
+    page.get_by_label("Confirm New Password").fill("n3w!pass")
+    page.get_by_role("button", name="Set New Password").click()
+    expect_path(page, "/passwordUpdated")
+    changed = mailbox.wait_for(2, timeout=20)[1]
+    assert changed["Subject"] == "Your password was changed" and changed["To"] == "resetme@example.com"
+
+    page.goto(link)  # used once: refused, with the way to a new one
+    expect(page.get_by_text("invalid or has expired")).to_be_visible()
+    expect(page.get_by_role("link", name="Ask for a New Link")).to_be_visible()
+
+    log_in(page, "resetme", PASSWORD)
+    expect(page.get_by_role("alert")).to_contain_text("Unauthorized")
+    log_in(page, "resetme", "n3w!pass")
+    expect_path(page, "/dash")
+
+
+def test_newsletter_signup_goes_to_subscribed(page):
+    page.goto("/newsletter")
+    page.get_by_label("Email").fill("fan@example.com")
+    page.get_by_label("How did you hear about us? (optional)").fill("a teammate")
+    page.get_by_role("button", name="Subscribe").click()
+    expect_path(page, "/subscribed")
+    expect(page.get_by_role("heading", name="You're Subscribed")).to_be_visible()
+    assert [s.email for s in db.call(lambda s: newsletter.list_subscribers(s, _admin()))] == ["fan@example.com"]
+
+
+def _admin():
+    from volley_app.services.permissions import Actor
+
+    return Actor(user_id=0, username="x", roles=(Role.ADMIN.value,))
+
+
+def test_admin_sends_a_newsletter_to_three_subscribers(page, mailbox):
+    make_user("boss", Role.ADMIN, first_name="Boss")
+    for i in range(3):
+        db.call(newsletter.subscribe, email=f"reader{i}@example.com", client=f"10.1.1.{i}")
+    log_in(page, "boss")
+    expect_path(page, "/dash")
+    page.goto("/dash/newsletterSetup")
+    expect(page.get_by_role("heading", name="New Newsletter")).to_be_visible()
+    expect(page.get_by_role("cell", name="reader2@example.com", exact=True)).to_be_visible()
+    for section in newsletter.NEWSLETTER_SECTIONS:
+        label = newsletter.SECTION_LABELS[section]
+        page.get_by_label(f"{label} Blurb").fill(f"Story for {label}")
+    page.get_by_label("Headline 1 Link").fill("https://example.com/fall")
+    expect(page.get_by_label("Newsletter preview")).to_contain_text("Story for vS 2")
+    page.get_by_role("button", name="Send Newsletter").click()
+    expect_path(page, "/dash/profile")
+    msgs = mailbox.wait_for(3, timeout=30)
+    assert sorted(m["To"] for m in msgs) == [f"reader{i}@example.com" for i in range(3)]
+    for m in msgs:
+        body = m.get_content()
+        assert m["Subject"] == newsletter.SUBJECT
+        assert "Story for Headline 1" in body and "https://example.com/fall" in body
+        assert re.search(r"/unsubscribe/\d+/\w+", body)
+
+
+PUBLIC_PAGES = [
+    "/contact", "/host", "/promote", "/franchise", "/aboutUs", "/sent", "/forgotPassword",
+    "/forgotPasswordSent", "/forgotPasswordNotFound", "/resetPassword/1/not-a-real-token-at-all",
+    "/passwordUpdated", "/newsletter", "/subscribed", "/unsubscribe/1/nope",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_public_pages_fit_the_screen(new_page, width):
+    """Every public page of issue 6 renders its heading and never scrolls sideways; screenshots kept for review."""
+    page = new_page(width=width, height=900)
+    out = ARTIFACTS / "screens"
+    out.mkdir(parents=True, exist_ok=True)
+    for path in PUBLIC_PAGES:
+        page.goto(path)
+        expect(page.get_by_role("heading", level=1).first).to_be_visible()
+        page.wait_for_load_state("networkidle")
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at {width}px"
+        name = path.strip("/").split("/")[0] or "home"
+        page.screenshot(path=str(out / f"{name}-{width}.png"), full_page=True)
