@@ -137,3 +137,49 @@ def test_public_pages_fit_the_screen(new_page, width):
         assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at {width}px"
         name = path.strip("/").split("/")[0] or "home"
         page.screenshot(path=str(out / f"{name}-{width}.png"), full_page=True)
+
+
+def test_admin_emails_all_users_and_sees_queued_then_sent(new_page, mailbox):
+    make_user("chief", Role.ADMIN, first_name="Chief")
+    for name in ("amy", "ben"):
+        make_user(name)
+    page = new_page()
+    log_in(page, "chief")
+    expect_path(page, "/dash")
+    page.goto("/dash/emailAll")
+    page.get_by_label("Subject").fill("Courts closed Friday")
+    page.get_by_label("Body").fill("The gym is closed this Friday; games move to Saturday.")
+    page.get_by_role("button", name="Send to All Users").click()
+    expect(page.get_by_role("status").filter(has_text="Queued 3 messages")).to_be_visible()
+    msgs = mailbox.wait_for(3, timeout=30)
+    assert sorted(m["To"] for m in msgs) == ["amy@example.com", "ben@example.com", "chief@example.com"]
+    assert all(m["Subject"] == "Courts closed Friday" for m in msgs)
+    row = page.get_by_role("row").filter(has_text="Courts closed Friday")
+    for _ in range(20):  # the sender records each result just after the server accepted it
+        page.get_by_role("button", name="Refresh").click()
+        if row.get_by_role("cell").nth(3).inner_text() == "3":
+            break
+        page.wait_for_timeout(500)
+    expect(row.get_by_role("cell").nth(3)).to_have_text("3")
+    out = ARTIFACTS / "screens"
+    out.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(out / "dash-emailAll-1280.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.screenshot(path=str(out / "dash-emailAll-390.png"), full_page=True)
+    page.goto("/dash/newsletterSetup")
+    page.get_by_label("Headline 1 Blurb").fill("Fall leagues open Monday")
+    expect(page.get_by_label("Newsletter preview")).to_contain_text("Fall leagues open Monday")
+    page.screenshot(path=str(out / "dash-newsletterSetup-390.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path=str(out / "dash-newsletterSetup-1280.png"), full_page=True)
+    page.goto("/dash/inquiries")
+    expect(page.get_by_role("heading", name="Inquiries")).to_be_visible()
+
+
+def test_non_admin_is_sent_away_from_admin_screens(page):
+    make_user("plain")
+    log_in(page, "plain")
+    expect_path(page, "/dash")
+    for path in ("/dash/newsletterSetup", "/dash/emailAll", "/dash/inquiries"):
+        page.goto(path)
+        expect(page).to_have_url(re.compile(r"/login\?next="))

@@ -490,3 +490,11 @@ def test_non_admins_cannot_email_all(db, role):
         email_all.recent_jobs(db, actor)
     db.rollback()
     assert count(db, OutboxMessage) == 0
+
+
+def test_demo_seed_has_subscribers_and_an_inquiry(db):
+    from volley_app.services import demo
+
+    demo.seed(db)
+    db.commit()
+    assert count(db, NewsletterSubscriber) == 3 and count(db, ContactInquiry) == 1

@@ -158,6 +158,25 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     ]  # fmt: skip
     db.add_all(requests)
     db.flush()
+    _seed_outreach(db)
     counts = {"users": len(people), "sessions": 3, "leagues": 4, "teams": len(teams), "sub_requests": len(requests)}
     log.info("demo data seeded: %s", counts)
     return counts
+
+
+# --- issue 6: newsletter subscribers and an inquiry for the admin screens ---------------
+
+
+def _seed_outreach(db: Session) -> None:
+    """A few newsletter subscribers and one contact inquiry (not in the seed's counts)."""
+    from volley_app.models import ContactInquiry, NewsletterSubscriber
+
+    db.add_all(
+        [
+            NewsletterSubscriber(email="fan1@example.com", referral="A teammate"),
+            NewsletterSubscriber(email="fan2@example.com", referral="Instagram"),
+            NewsletterSubscriber(email="alice@volley.example"),
+            ContactInquiry(name="Jordan Miles", email="jordan@example.com", body="Do you run any leagues on Sundays?"),
+        ]
+    )
+    db.flush()

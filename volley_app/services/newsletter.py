@@ -37,10 +37,10 @@ SECTION_LABELS = {
     "vs1": "vS 1", "vs2": "vS 2",
 }  # fmt: skip
 GROUPS = (
-    ("HEADLINES", ("headline1", "headline2", "headline3")),
-    ("FROM OUR VENUES", ("svl_news1", "svl_news2")),
-    ("VS", ("vs1", "vs2")),
-    ("FROM OUR SPONSORS", ("ad1", "ad2")),
+    ("Headlines", ("headline1", "headline2", "headline3")),
+    ("From our venues", ("svl_news1", "svl_news2")),
+    ("vS", ("vs1", "vs2")),
+    ("From our sponsors", ("ad1", "ad2")),
 )
 ISSUE_FIELDS = tuple(f"{s}_{part}" for s in NEWSLETTER_SECTIONS for part in ("link", "blurb"))
 
@@ -158,16 +158,14 @@ def render(values: dict[str, str], unsubscribe_url: str) -> str:
     """The plain-text body of an issue, exactly as each subscriber receives it (their own unsubscribe link)."""
     lines = ["This week in Lexington volleyball", "=" * 33, ""]
     for title, sections in GROUPS:
-        lines += [title, "-" * len(title)]
+        items = []
         for section in sections:
             blurb = (values.get(f"{section}_blurb") or "").strip()
             link = (values.get(f"{section}_link") or "").strip()
-            if not blurb and not link:
-                continue
-            lines.append(f"* {blurb}")
-            if link:
-                lines.append(f"  {link}")
-        lines.append("")
+            if blurb or link:
+                items.append(f"* {blurb}" + (f"\n  {link}" if link else ""))
+        if items:
+            lines += [title, "-" * len(title), *items, ""]
     lines += [
         "--",
         "You get this email because you signed up for our newsletter. It goes out on Friday mornings.",
