@@ -96,6 +96,9 @@ def cmd_purge_sessions(_args) -> int:
 
     n = db.call(auth.purge_expired)
     print(f"deleted {n} old login session(s)")
+    from volley_app.services import ratelimit  # issue 6: public-form rate limit records
+
+    db.call(ratelimit.purge)
     return 0
 
 

@@ -184,3 +184,37 @@ async def test_admin_newsletter_and_email_all_handlers(db):
     await _drain(mail_state.send({"subject": "Hello all", "body": "Courts open"}))
     assert mail_state.notice.startswith("Queued 2 messages")
     assert mail_state.jobs[0]["queued"] == "2" and mail_state.jobs[0]["pending"] == "2"
+
+
+async def test_reset_link_ignores_a_forged_host_header(db):
+    """The page's URL and Host header say evil.example; the emailed link still points at the configured public URL."""
+    from reflex.istate.data import HeaderData, ReflexURL, RouterData, SessionData
+
+    from volley_app.settings import get_settings
+
+    make_user(db, "ann")
+    root = _root("/forgotPassword")
+    state = _sub(root, ForgotState)
+    forged = RouterData(
+        session=SessionData(client_token="t", client_ip="203.0.113.66", session_id="s"),
+        headers=HeaderData(host="evil.example", origin="http://evil.example"),
+        url=ReflexURL("http://evil.example/forgotPassword"),
+    )
+    state.router = forged
+    assert _redirect_target(await _drain(state.send({"email": "ann@example.com"}))) == "/forgotPasswordSent"
+    [msg] = rows(db, OutboxMessage)
+    assert "evil.example" not in msg.body_text
+    assert f"{get_settings().public_url.rstrip('/')}/resetPassword/" in msg.body_text
+
+
+def test_purge_sessions_command_also_purges_old_rate_limit_records(db):
+    import datetime as dt
+
+    from volley_app import cli
+    from volley_app.models import RateLimitHit, utcnow
+
+    db.add(RateLimitHit(scope="inquiry", key="old", at=utcnow() - dt.timedelta(days=3)))
+    db.add(RateLimitHit(scope="inquiry", key="new", at=utcnow()))
+    db.commit()
+    assert cli.main(["purge-sessions"]) == 0
+    assert [r.key for r in rows(db, RateLimitHit)] == ["new"]
