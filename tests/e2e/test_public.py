@@ -91,7 +91,7 @@ def _admin():
     return Actor(user_id=0, username="x", roles=(Role.ADMIN.value,))
 
 
-def test_admin_sends_a_newsletter_to_three_subscribers(page, mailbox):
+def test_admin_sends_a_newsletter_to_three_subscribers(page, new_page, mailbox):
     make_user("boss", Role.ADMIN, first_name="Boss")
     for i in range(3):
         db.call(newsletter.subscribe, email=f"reader{i}@example.com", client=f"10.1.1.{i}")
@@ -114,6 +114,15 @@ def test_admin_sends_a_newsletter_to_three_subscribers(page, mailbox):
         assert m["Subject"] == newsletter.SUBJECT
         assert "Story for Headline 1" in body and "https://example.com/fall" in body
         assert re.search(r"/unsubscribe/\d+/\w+", body)
+    # One click on the emailed link unsubscribes, with no login (a fresh browser).
+    reader = next(m for m in msgs if m["To"] == "reader1@example.com")
+    link = re.search(re.escape(get_settings().public_url.rstrip("/")) + r"/unsubscribe/\d+/\w+", reader.get_content()).group(0)
+    visitor = new_page(width=390, height=800)
+    visitor.goto(link)
+    expect(visitor.get_by_text("You are unsubscribed")).to_be_visible()
+    expect(visitor.get_by_text("reader1@example.com will get no more newsletters.")).to_be_visible()
+    left = db.call(lambda s: [x.email for x in newsletter.list_subscribers(s, _admin())])
+    assert sorted(left) == ["reader0@example.com", "reader2@example.com"]
 
 
 PUBLIC_PAGES = [

@@ -27,7 +27,7 @@ SUBJECT = "This week in Lexington volleyball"
 UNSUBSCRIBE_PATH = routes.UNSUBSCRIBE
 SIGNUP_LIMIT = 10
 SIGNUP_WINDOW = dt.timedelta(hours=1)
-BAD_UNSUBSCRIBE_LINK = "This unsubscribe link is not valid. Use the link from your most recent newsletter."
+BAD_UNSUBSCRIBE_LINK = "This unsubscribe link is not valid, or this address was already unsubscribed."
 
 # Section name -> its label in the composer and the group it is printed under in the email.
 SECTION_LABELS = {
