@@ -22,6 +22,8 @@ def test_contact_form_keeps_values_on_bad_input_then_goes_to_sent_and_mails_the_
     page.get_by_label("Message").fill("Is there a C league on Tuesdays?")
     page.get_by_role("button", name="Send").click()
     expect(page.locator("#email-error")).to_contain_text("valid email")
+    expect(page.get_by_label("Email")).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_label("Name")).to_have_attribute("aria-invalid", "false")
     expect(page.get_by_label("Name")).to_have_value("Ann Lee")
     expect(page.get_by_label("Message")).to_have_value("Is there a C league on Tuesdays?")
     page.get_by_label("Email").fill("ann@example.com")

@@ -23,12 +23,18 @@ _NATIVE = {
 }
 
 
+def _described(name: str, errors: rx.Var) -> dict:
+    """Tie a control to its error message for screen readers."""
+    has_error = errors.get(name, "") != ""
+    return {"aria_invalid": rx.cond(has_error, "true", "false"), "aria_describedby": rx.cond(has_error, f"{name}-error", "")}
+
+
 def input_field(label: str, name: str, errors: rx.Var, *, required: bool = True, **props) -> rx.Component:
     """A labelled input that keeps its typed value (the form is not reset) and shows its own error."""
     props.setdefault("size", "3")
     return field(
         label,
-        rx.input(id=name, name=name, width="100%", required=required, **props),
+        rx.input(id=name, name=name, width="100%", required=required, **_described(name, errors), **props),
         field_id=name,
         error=errors.get(name, ""),
     )
@@ -37,7 +43,10 @@ def input_field(label: str, name: str, errors: rx.Var, *, required: bool = True,
 def area_field(label: str, name: str, errors: rx.Var, *, required: bool = True, rows: str = "5") -> rx.Component:
     return field(
         label,
-        rx.text_area(id=name, name=name, width="100%", required=required, rows=rows, size="3", max_length=5000),
+        rx.text_area(
+            id=name, name=name, width="100%", required=required, rows=rows, size="3", max_length=5000,
+            **_described(name, errors),
+        ),  # fmt: skip
         field_id=name,
         error=errors.get(name, ""),
     )
