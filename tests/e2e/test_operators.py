@@ -1,0 +1,123 @@
+"""Operators in Chromium: an SVL builds a league night end to end; a player only looks."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+from sqlmodel import select
+
+from tests.e2e.helpers import add_teams, expect_path, log_in, make_user
+from volley_app import db
+from volley_app.models import League, Role
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _league_id() -> int:
+    return db.call(lambda s: s.exec(select(League.id)).one())
+
+
+def test_svl_runs_a_league_and_a_player_only_looks(new_page):
+    make_user("courtside", Role.SVL, first_name="Courtside")
+    make_user("pia")
+    page = new_page()
+    log_in(page, "courtside")
+    expect(page).not_to_have_url(re.compile(r"/login"))
+    page.goto("/dash/sessions")
+    expect(page.get_by_text("No Sessions Yet")).to_be_visible()
+
+    page.get_by_role("link", name="Add Session").click()
+    expect_path(page, "/dash/sessions/new")
+    page.get_by_label("Name").fill("Spring Session")
+    page.get_by_label("Start").fill("2031-03-01T18:00")
+    page.get_by_label("End").fill("2031-02-01T18:00")
+    page.get_by_role("button", name="Create Session").click()
+    expect(page.get_by_text("End must be later than start").first).to_be_visible()
+    page.get_by_label("End").fill("2031-05-30T22:00")
+    page.get_by_role("button", name="Create Session").click()
+    expect(page.get_by_role("heading", name="Spring Session")).to_be_visible()
+
+    page.get_by_role("link", name="Add League").click()
+    expect_path(page, "/dash/leagues/new")
+    expect(page.get_by_label("Session")).to_have_value(re.compile(r"\d+"))
+    expect(page.get_by_label("Cash Only")).to_have_count(0)
+    page.get_by_label("Court").fill("Court 2")
+    page.get_by_label("Start Date and Time").fill("2031-03-02T18:30")
+    page.get_by_label("Number of Weeks").fill("3")
+    page.get_by_label("Time Increment (minutes)").fill("50")
+    page.get_by_label("Skill Level").select_option("C")
+    page.get_by_label("Format").select_option("6s")
+    page.get_by_label("Day").select_option("Monday")
+    page.get_by_label("Max Teams").fill("8")
+    page.get_by_label("Cost (dollars)").fill("300")
+    page.get_by_role("button", name="Create League").click()
+    expect(page.get_by_role("heading", name="Monday C 6s")).to_be_visible()
+    expect(page.get_by_text("Tournament Bracket not released yet. Check back later!")).to_be_visible()
+
+    lid = _league_id()
+    add_teams(lid, ["Net Ninjas", "Block Party", "Dig Deep", "Set to Kill"], captain="pia")
+    page.get_by_role("link", name="Schedule").click()
+    expect(page.get_by_text("No Schedule yet, try back later!")).to_be_visible()
+    page.go_back()
+    page.get_by_role("button", name="Generate Schedule").click()
+    expect(page.get_by_text("Schedule generated: 6 games.")).to_be_visible()
+
+    page.get_by_role("link", name="Schedule").click()
+    expect(page.get_by_role("heading", name="Week 1")).to_be_visible()
+    expect(page.get_by_role("heading", name="Week 3")).to_be_visible()
+    page.get_by_role("link", name="Edit").first.click()
+    expect(page.get_by_role("heading", name="Edit Game")).to_be_visible()
+    expect(page.get_by_label("Team 1", exact=True)).not_to_have_value("")
+    page.get_by_label("Team 2 Set 1").fill("19")  # wait for the form to load its values first
+    page.get_by_label("Team 1 Set 1").fill("21")
+    page.get_by_label("Team 2 Set 1").fill("24")
+    page.get_by_role("button", name="Update Game").click()
+    expect(page.get_by_text("Set 1: play to 21").first).to_be_visible()
+    page.get_by_label("Team 2 Set 1").fill("15")
+    page.get_by_label("Team 1 Set 2").fill("21")
+    page.get_by_label("Team 2 Set 2").fill("18")
+    page.get_by_role("button", name="Update Game").click()
+    expect(page.get_by_text("21-15, 21-18")).to_be_visible()
+
+    page.goto(f"/dash/leagues/{lid}/teams")
+    first = page.get_by_role("row").nth(1)
+    expect(first).to_contain_text("Net Ninjas")
+    expect(first.get_by_role("cell").nth(2)).to_have_text("1")  # wins
+    last = page.get_by_role("row").last
+    expect(last).to_contain_text("Set to Kill")
+    expect(last.get_by_role("cell").nth(3)).to_have_text("1")  # losses
+
+    player = new_page(**PHONE)
+    log_in(player, "pia")
+    expect_path(player, "/dash")
+    player.goto(f"/dash/leagues/{lid}")
+    expect(player.get_by_role("heading", name="Monday C 6s")).to_be_visible()
+    expect(player.get_by_text("Court 2")).to_be_visible()
+    for action in ("Generate Schedule", "Update League", "Delete League", "Upload Bracket"):
+        expect(player.get_by_role("button", name=action)).to_have_count(0)
+    player.goto(f"/dash/leagues/{lid}/teams")
+    expect(player.get_by_role("row").nth(1)).to_contain_text("Net Ninjas")
+    expect(player.get_by_role("link", name="Edit")).to_have_count(0)
+    player.goto("/dash/playerleagues")
+    expect(player.get_by_role("link", name="Monday C 6s")).to_be_visible()
+    expect(player.get_by_role("heading", name="Partner Venues")).to_be_visible()
+    expect(player.get_by_role("paragraph").filter(has_text="Courtside User")).to_be_visible()
+
+
+def test_svl_deletes_its_session_after_confirming(new_page):
+    make_user("courtside", Role.SVL, first_name="Courtside")
+    page = new_page(**PHONE)
+    log_in(page, "courtside")
+    expect(page).not_to_have_url(re.compile(r"/login"))
+    page.goto("/dash/sessions/new")
+    page.get_by_label("Name").fill("Gone Soon")
+    page.get_by_label("Start").fill("2031-03-01T18:00")
+    page.get_by_label("End").fill("2031-05-30T22:00")
+    page.get_by_role("button", name="Create Session").click()
+    expect(page.get_by_role("heading", name="Gone Soon")).to_be_visible()
+    page.get_by_role("button", name="Delete Session").click()
+    expect(page.get_by_text("Are you sure you want to delete Session: Gone Soon?")).to_be_visible()
+    page.get_by_role("button", name="Delete", exact=True).click()
+    expect_path(page, "/dash/sessions")
+    expect(page.get_by_text("No Sessions Yet")).to_be_visible()
