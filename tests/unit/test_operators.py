@@ -120,6 +120,21 @@ def test_generate_saves_games_with_times_types_rounds_and_byes(world):
         scheduling.generate(db, world["a"], lg.id)
 
 
+def test_weeks_keep_the_venue_wall_clock_across_dst():
+    start = dt.datetime(2026, 10, 26, 22, 30, tzinfo=dt.UTC)  # Monday 6:30 PM in New York (EDT)
+    after_dst = scheduling.slot(start, 1, 0, 50)  # Nov 2 is EST
+    assert after_dst == dt.datetime(2026, 11, 2, 23, 30, tzinfo=dt.UTC)
+    assert scheduling.slot(start, 1, 2, 50) == after_dst + dt.timedelta(minutes=100)
+
+
+def test_week_numbers_count_venue_days_from_the_start():
+    start = dt.datetime(2026, 10, 26, 22, 30, tzinfo=dt.UTC)  # Mon 6:30 PM EDT
+    assert scheduling.week_of(start, start) == 1
+    assert scheduling.week_of(start, start + dt.timedelta(minutes=100)) == 1
+    assert scheduling.week_of(start, scheduling.slot(start, 1, 0, 50)) == 2  # across the DST change
+    assert scheduling.week_of(start, scheduling.slot(start, 7, 2, 50)) == 8
+
+
 @pytest.mark.parametrize("n", [0, 1])
 def test_generate_with_fewer_than_two_teams_says_so(world, n):
     db, lg = world["db"], world["lg"]

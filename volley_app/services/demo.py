@@ -179,7 +179,7 @@ def _demo_schedule(db: Session, league: League, now: dt.datetime) -> int:
     played = [((21, 17), (19, 21), (15, 11)), ((21, 12), (21, 18), (None, None)), ((23, 21), (18, 21), (17, 15))]
     for week_index, week in enumerate(scheduling.pairings(ids, league.number_of_weeks)):
         for match_index, (a, b) in enumerate(week):
-            at = league.start_at + dt.timedelta(days=7 * week_index, minutes=league.time_increment * match_index)
+            at = scheduling.slot(league.start_at, week_index, match_index, league.time_increment)
             game = Game(league_id=league.id, team1_id=a, team2_id=b, start_at=at, type=GameType.LEAGUE,
                         round=week_index + 1, match=match_index + 1)  # fmt: skip
             if at < now and b is not None:

@@ -49,6 +49,15 @@ def pairings(team_ids: Sequence[int], weeks: int) -> list[list[tuple[int, int | 
     return out
 
 
+def slot(season_start: dt.datetime, week_index: int, match_index: int, increment: int) -> dt.datetime:
+    """When a game starts: 7 days a week and ``increment`` minutes a match after the season start.
+
+    Counted on the venue's wall clock, so a 6:30 PM league stays at 6:30 PM across a DST change.
+    """
+    at = timefmt.local(season_start) + dt.timedelta(days=7 * week_index, minutes=increment * match_index)
+    return at.astimezone(dt.UTC)
+
+
 def generate(db: Session, actor: Actor | None, league_id: object) -> int:
     """Create the league's games once (its SVL or an admin). Returns how many games were made."""
     league = leagues.managed(db, actor, league_id)
@@ -61,13 +70,12 @@ def generate(db: Session, actor: Actor | None, league_id: object) -> int:
         raise Invalid(NOT_ENOUGH_TEAMS)
     made = 0
     for week_index, week in enumerate(pairings([t.id for t in teams], league.number_of_weeks)):
-        week_start = league.start_at + dt.timedelta(days=7 * week_index)
         for match_index, (a, b) in enumerate(week):
             db.add(
                 Game(
                     league_id=league.id, team1_id=a, team2_id=b, type=GameType.LEAGUE, round=week_index + 1,
                     match=match_index + 1,
-                    start_at=week_start + dt.timedelta(minutes=league.time_increment * match_index),
+                    start_at=slot(league.start_at, week_index, match_index, league.time_increment),
                 )
             )  # fmt: skip
             made += 1
@@ -249,8 +257,8 @@ def schedule(db: Session, actor: Actor | None, league_id: object) -> dict:
 
 def week_of(season_start: dt.datetime, when: dt.datetime) -> int:
     """Week number of a game counted from the season start: the first 7 days are week 1, and so on."""
-    days = (when - season_start).total_seconds() / 86400
-    return max(1, math.floor(days / 7) + 1)
+    days = (timefmt.local(when).date() - timefmt.local(season_start).date()).days  # venue calendar days (DST-proof)
+    return max(1, days // 7 + 1)
 
 
 def get_game(db: Session, actor: Actor | None, game_id: object) -> dict:

@@ -52,3 +52,14 @@ def date_time(value: dt.datetime | None) -> str:
         return ""
     a = local(value)
     return f"{a:%a %b} {a.day}, {a.year} {a:%I:%M %p}".replace(" 0", " ")
+
+
+def day_label(value: dt.datetime) -> str:
+    """'Mon Oct 12, 2026' in the venue's zone."""
+    a = local(value)
+    return f"{a:%a %b} {a.day}, {a.year}"
+
+
+def clock(value: dt.datetime) -> str:
+    """'6:30 PM' in the venue's zone."""
+    return local(value).strftime("%I:%M %p").lstrip("0")

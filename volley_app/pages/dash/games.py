@@ -18,7 +18,7 @@ NO_SCHEDULE = "No Schedule yet, try back later!"
 def _game_row(g: dict, can_manage: bool) -> dict[str, str]:
     return {
         "id": str(g["id"]),
-        "when": timefmt.date_time(g["start_at"]),
+        "when": timefmt.clock(g["start_at"]),
         "team1": g["team1"],
         "team2": g["team2"],
         "match": str(g["match"]),
@@ -49,17 +49,18 @@ class ScheduleState(AuthState):
         self.league_name, self.lid = found["league"]["name"], str(found["league"]["id"])
         self.can_manage = found["league"]["can_manage"]
         self.weeks = [
-            {"week": f"Week {w['week']}", "games": [_game_row(g, self.can_manage) for g in w["games"]]}
+            {"week": f"Week {w['week']} · {timefmt.day_label(w['games'][0]['start_at'])}",
+             "games": [_game_row(g, self.can_manage) for g in w["games"]]}  # fmt: skip
             for w in found["weeks"]
         ]
 
 
 def _schedule_game(row: rx.Var) -> rx.Component:
     return rx.table.row(
-        rx.table.cell(row["when"]),
+        rx.table.cell(row["when"], white_space="nowrap"),
         rx.table.cell(row["team1"]),
         rx.table.cell(row["team2"]),
-        rx.table.cell(row["sets"]),
+        rx.table.cell(row["sets"], white_space="nowrap"),
         rx.table.cell(rx.cond(row["href"] != "", link_button("Edit", href=row["href"], size="1", variant="soft"), rx.fragment())),
     )
 
