@@ -121,3 +121,62 @@ def test_svl_deletes_its_session_after_confirming(new_page):
     page.get_by_role("button", name="Delete", exact=True).click()
     expect_path(page, "/dash/sessions")
     expect(page.get_by_text("No Sessions Yet")).to_be_visible()
+
+
+def _tiny_png() -> bytes:
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    raw = b"".join(b"\x00" + b"\xff\x80\x00" * 8 for _ in range(8))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 8, 8, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))  # fmt: skip
+
+
+def test_bracket_upload_is_checked_and_shown_to_players(new_page, tmp_path):
+    from volley_app.services import sessions as session_svc
+
+    make_user("courtside", Role.SVL, first_name="Courtside")
+    make_user("pia")
+
+    def arrange(s):
+        from tests.factories import actor_of
+        from volley_app.models import User
+        from volley_app.services import leagues as league_svc
+
+        svl = s.exec(select(User).where(User.username == "courtside")).one()
+        sess = session_svc.create_session(s, actor_of(svl), name="S", start="2031-03-01T18:00", end="2031-05-30T22:00")
+        league_svc.create_league(s, actor_of(svl), session_id=sess.id, court="Court 5", start="2031-03-03T18:30",
+                                 number_of_weeks="3", time_increment="50", skill_level="C", format="6s", day="Monday",
+                                 max_teams="8", cost="300")  # fmt: skip
+
+    db.call(arrange)
+    lid = _league_id()
+    fake = tmp_path / "bracket.png"
+    fake.write_text("<!doctype html><script>alert(1)</script>")
+    real = tmp_path / "real.png"
+    real.write_bytes(_tiny_png())
+
+    page = new_page()
+    log_in(page, "courtside")
+    expect(page).not_to_have_url(re.compile(r"/login"))
+    page.goto(f"/dash/leagues/{lid}")
+    expect(page.get_by_text("Tournament Bracket not released yet. Check back later!")).to_be_visible()
+    page.locator("#bracket-upload input[type=file]").set_input_files(str(fake))
+    page.get_by_role("button", name="Upload Bracket").click()
+    expect(page.get_by_text("Upload a PNG, PDF, DOC or JPEG file").first).to_be_visible()
+    expect(page.get_by_text("Tournament Bracket not released yet. Check back later!")).to_be_visible()
+
+    page.locator("#bracket-upload input[type=file]").set_input_files(str(real))
+    page.get_by_role("button", name="Upload Bracket").click()
+    expect(page.get_by_text("Tournament bracket uploaded.")).to_be_visible()
+    expect(page.get_by_role("img", name="Tournament bracket")).to_be_visible()
+
+    player = new_page(**PHONE)
+    log_in(player, "pia")
+    expect_path(player, "/dash")
+    player.goto(f"/dash/leagues/{lid}")
+    expect(player.get_by_role("img", name="Tournament bracket")).to_be_visible()
+    expect(player.get_by_role("button", name="Upload Bracket")).to_have_count(0)
