@@ -180,3 +180,35 @@ def test_bracket_upload_is_checked_and_shown_to_players(new_page, tmp_path):
     player.goto(f"/dash/leagues/{lid}")
     expect(player.get_by_role("img", name="Tournament bracket")).to_be_visible()
     expect(player.get_by_role("button", name="Upload Bracket")).to_have_count(0)
+
+
+def test_svl_promotes_a_waitlisted_team_and_the_captain_gets_mail(new_page, mailbox):
+    make_user("courtside", Role.SVL, first_name="Courtside")
+    make_user("pia")
+
+    def arrange(s):
+        from tests.factories import actor_of
+        from volley_app.models import Team, User
+        from volley_app.services import leagues as league_svc
+        from volley_app.services import sessions as session_svc
+
+        svl = s.exec(select(User).where(User.username == "courtside")).one()
+        pia = s.exec(select(User).where(User.username == "pia")).one()
+        sess = session_svc.create_session(s, actor_of(svl), name="S", start="2031-03-01T18:00", end="2031-05-30T22:00")
+        lg = league_svc.create_league(s, actor_of(svl), session_id=sess.id, court="Court 5", start="2031-03-03T18:30",
+                                      number_of_weeks="3", time_increment="50", skill_level="D", format="6s",
+                                      day="Monday", max_teams="8", cost="300")  # fmt: skip
+        s.add(Team(league_id=lg.id, team_name="Waiting Game", captain_id=pia.id, waitlist=True))
+
+    db.call(arrange)
+    page = new_page(**PHONE)
+    log_in(page, "courtside")
+    expect(page).not_to_have_url(re.compile(r"/login"))
+    page.goto("/dash/leagues/teams/waitlist")
+    row = page.get_by_role("row").filter(has_text="Waiting Game")
+    row.get_by_role("button", name="Promote").click()
+    expect(page.get_by_text("Waiting Game promoted; the captain has been emailed.")).to_be_visible()
+    expect(page.get_by_text("No Waitlisted Teams")).to_be_visible()
+    (msg,) = mailbox.wait_for(1)
+    assert msg["To"] == "pia@example.com"
+    assert "Waiting Game" in msg["Subject"] and "Monday D 6s" in msg["Subject"]
