@@ -247,3 +247,10 @@ async def test_generate_twice_says_already_generated(world):
     n = count(world["db"], Game)
     state, _ev = await call(world, "admin", leagues.LeagueHomeState, f"/dash/leagues/{world['lid']}", "generate")
     assert "already been generated" in state.error and count(world["db"], Game) == n
+
+
+async def test_test_schedule_without_a_league_lists_leagues_for_admins(world):
+    state, _ev = await call(world, "admin", games.TestScheduleState, "/dash/leagues/teams/TESTschedule", "load")
+    assert [x["name"] for x in state.league_links] == ["Monday C 6s (A fall)"]
+    state, _ev = await call(world, "svla", games.TestScheduleState, "/dash/leagues/teams/TESTschedule", "load")
+    assert state.league_links == [] and state.error == "No access"

@@ -8,7 +8,7 @@ from volley_app import routes
 from volley_app.components.forms import field, form_card, text_input
 from volley_app.components.layout import dash_page, link_button
 from volley_app.pages.dash.ops_common import error_text, native_select, page_heading, path_part, table
-from volley_app.services import scheduling, timefmt
+from volley_app.services import leagues, scheduling, timefmt
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 
@@ -267,20 +267,31 @@ class TestScheduleState(AuthState):
     """Admin only: every game of a league as stored, with round and match (a check of the generator)."""
 
     game_rows: list[dict[str, str]] = []
+    league_links: list[dict[str, str]] = []
+    league_name: str = ""
     error: str = ""
 
     async def load(self):
         actor = await self._actor()
+        self.game_rows, self.league_links, self.league_name = [], [], ""
         if actor is None or not actor.is_admin:
-            self.game_rows, self.error = [], "No access"
+            self.error = "No access"
             return
-        found, failure = await run_action(
-            scheduling.schedule, actor=actor, league_id=self.router.url.query_parameters.get("league", "")
-        )
+        league = self.router.url.query_parameters.get("league", "")
+        if not league:
+            listed, failure = await run_action(leagues.list_leagues, actor=actor)
+            self.error = failure.message if failure else ""
+            self.league_links = [
+                {"name": f"{lg['name']} ({lg['session_name']})", "href": f"{routes.TEST_SCHEDULE}?league={lg['id']}"}
+                for lg in listed or []
+            ]
+            return
+        found, failure = await run_action(scheduling.schedule, actor=actor, league_id=league)
         if failure is not None:
             self.game_rows, self.error = [], failure.message
             return
         self.error = ""
+        self.league_name = found["league"]["name"]
         self.game_rows = [
             {"id": str(g["id"]), "round": str(g["round"]), "match": str(g["match"]), "type": g["type"],
              "when": timefmt.date_time(g["start_at"]), "team1": g["team1"], "team2": g["team2"]}
@@ -293,15 +304,23 @@ def test_schedule_page() -> rx.Component:
     return dash_page(
         rx.vstack(
             page_heading("Test Schedule"),
-            rx.text("Open with ?league={id}.", color_scheme="gray", size="2"),
             error_text(s.error),
-            table(
+            rx.cond(
+                s.league_links.length() > 0,
+                rx.vstack(
+                    rx.text("Choose a league:", color_scheme="gray"),
+                    rx.foreach(s.league_links, lambda lg: rx.link(lg["name"], href=lg["href"])),
+                ),
+                rx.fragment(),
+            ),
+            rx.cond(s.league_name != "", rx.heading(s.league_name, size="4", as_="h2"), rx.fragment()),
+            rx.cond(s.game_rows.length() > 0, table(
                 ["Game", "Round", "Match", "Type", "Time", "Team 1", "Team 2"],
                 rx.foreach(
                     s.game_rows,
                     lambda r: rx.table.row(*[rx.table.cell(r[k]) for k in ("id", "round", "match", "type", "when", "team1", "team2")]),
                 ),
-            ),
+            ), rx.fragment()),
             spacing="4",
             width="100%",
         )
