@@ -254,3 +254,14 @@ async def test_test_schedule_without_a_league_lists_leagues_for_admins(world):
     assert [x["name"] for x in state.league_links] == ["Monday C 6s (A fall)"]
     state, _ev = await call(world, "svla", games.TestScheduleState, "/dash/leagues/teams/TESTschedule", "load")
     assert state.league_links == [] and state.error == "No access"
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_new_league_page_offers_sessions_only_to_operators(world, who):
+    state, _ev = await call(world, who, leagues.NewLeagueState, f"/dash/leagues/new?session={world['sid']}", "load")
+    if who in ALLOWED:
+        assert state.chosen_session == str(world["sid"]) and not state.denied
+    elif who == "svlb":
+        assert state.session_options == [] and state.chosen_session == ""  # B has no sessions; A's is not offered
+    else:
+        assert state.denied and state.session_options == []

@@ -162,15 +162,16 @@ class NewLeagueState(AuthState):
     errors: dict[str, str] = {}
     error: str = ""
     saving: bool = False
+    denied: bool = False
     form_key: int = 0
 
     async def load(self):
         actor = await self._actor()
-        self.errors, self.error, self.saving = {}, "", False
+        self.errors, self.error, self.saving, self.denied = {}, "", False, False
         self.show_cash = _cash_svl(actor)
         found, failure = await run_action(svc.svl_sessions_for_new_league, actor=actor)
         if failure is not None:
-            self.session_options, self.error = [], failure.message
+            self.session_options, self.error, self.denied = [], failure.message, True
             return
         self.session_options = [{"value": str(s["id"]), "label": f"{s['name']} ({s['svl_name']})"} for s in found]
         wanted = self.router.url.query_parameters.get("session", "")
@@ -210,7 +211,7 @@ def new_league_page() -> rx.Component:
         form_card(
             "New League",
             error_text(s.error),
-            rx.form(
+            rx.cond(s.denied, link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft"), rx.form(
                 rx.vstack(
                     field("Session", native_select("session", s.session_options, placeholder="Choose a session",
                                                    default_value=s.chosen_session),
@@ -223,7 +224,7 @@ def new_league_page() -> rx.Component:
                 on_submit=s.create,
                 key=s.form_key,
                 width="100%",
-            ),
+            )),
         )
     )
 
