@@ -78,7 +78,7 @@ def test_svl_runs_a_league_and_a_player_only_looks(new_page):
     page.get_by_label("Team 1 Set 2").fill("21")
     page.get_by_label("Team 2 Set 2").fill("18")
     page.get_by_role("button", name="Update Game").click()
-    expect(page.get_by_text("21-15, 21-18")).to_be_visible()
+    expect(page.get_by_text("21\u201115, 21\u201118")).to_be_visible()  # non-breaking hyphens
 
     page.goto(f"/dash/leagues/{lid}/teams")
     first = page.get_by_role("row").nth(1)

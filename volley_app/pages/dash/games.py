@@ -22,7 +22,7 @@ def _game_row(g: dict, can_manage: bool) -> dict[str, str]:
         "team1": g["team1"],
         "team2": g["team2"],
         "match": str(g["match"]),
-        "sets": g["sets"] or "–",
+        "sets": g["sets"].replace("-", "\u2011") or "–",  # a non-breaking hyphen keeps "21-17" on one line
         "href": routes.game_path(g["id"]) if can_manage else "",
     }
 
@@ -57,18 +57,24 @@ class ScheduleState(AuthState):
 
 def _schedule_game(row: rx.Var) -> rx.Component:
     return rx.table.row(
-        rx.table.cell(row["when"], white_space="nowrap"),
+        rx.table.cell(
+            rx.vstack(
+                rx.text(row["when"], white_space="nowrap"),
+                rx.cond(row["href"] != "", link_button("Edit", href=row["href"], size="1", variant="soft"), rx.fragment()),
+                spacing="1",
+                align="start",
+            )
+        ),
         rx.table.cell(row["team1"]),
         rx.table.cell(row["team2"]),
-        rx.table.cell(row["sets"], white_space="nowrap"),
-        rx.table.cell(rx.cond(row["href"] != "", link_button("Edit", href=row["href"], size="1", variant="soft"), rx.fragment())),
+        rx.table.cell(row["sets"]),
     )
 
 
 def _week(week: rx.Var) -> rx.Component:
     return rx.vstack(
         rx.heading(week["week"].to(str), size="4", as_="h2"),
-        table(["Time", "Team 1", "Team 2", "Score", ""], rx.foreach(week["games"].to(list[dict[str, str]]), _schedule_game)),
+        table(["Time", "Team 1", "Team 2", "Score"], rx.foreach(week["games"].to(list[dict[str, str]]), _schedule_game)),
         width="100%",
     )
 
