@@ -182,7 +182,7 @@ class EditSessionState(AuthState):
     name: str = ""
     start: str = ""
     end: str = ""
-    status: str = ""
+    session_status: str = ""
     svl_name: str = ""
     form_key: int = 0
     league_count: int = 0
@@ -200,14 +200,14 @@ class EditSessionState(AuthState):
         actor = await self._actor()
         found, failure = await run_action(svc.get_session, actor=actor, session_id=self._id())
         if failure is not None:
-            self.name = self.start = self.end = self.status = self.svl_name = ""
+            self.name = self.start = self.end = self.session_status = self.svl_name = ""
             self.error, self.denied = failure.message, True
             return
         self.sid = str(found["id"])
         self.name = found["name"]
         self.start = timefmt.input_value(found["start_at"])
         self.end = timefmt.input_value(found["end_at"])
-        self.status = found["status"]
+        self.session_status = found["status"]
         self.svl_name = found["svl_name"]
         self.league_count = len(found["league_ids"])
         self.form_key += 1
@@ -247,7 +247,7 @@ def edit_session_page() -> rx.Component:
             rx.vstack(page_heading("Session"), error_text(s.error), link_button("Back to Sessions", href=routes.SESSIONS, variant="soft")),
             rx.vstack(
                 page_heading(s.name),
-                rx.text(s.svl_name, " · ", rx.badge(s.status), color_scheme="gray"),
+                rx.text(s.svl_name, " · ", rx.badge(s.session_status), color_scheme="gray"),
                 rx.flex(
                     link_button("View Leagues", href=routes.SESSION_LEAGUES + "?session=" + s.sid, variant="soft"),
                     link_button("Add League", href=routes.LEAGUES_NEW + "?session=" + s.sid),
