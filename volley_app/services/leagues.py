@@ -158,7 +158,7 @@ def managed(db: Session, actor: Actor | None, league_id: object) -> League:
 def create_league(db: Session, actor: Actor | None, *, session_id: object, **fields) -> League:
     """A new league in a session the actor manages; venue address from the session's SVL."""
     actor = require_role(actor, Role.SVL, Role.ADMIN)
-    session_row = sessions._managed(db, actor, session_id)[1]
+    session_row = sessions.managed(db, actor, session_id)[1]
     clean = _clean(fields)
     svl = db.get(User, session_row.svl_id)
     clean["cash"] = _flag(fields.get("cash")) and cash_allowed(db, session_row.svl_id)
@@ -249,7 +249,7 @@ def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None,
     now = now or utcnow()
     stmt = select(League).order_by(League.start_at, League.id)
     if session_id not in (None, ""):
-        session_row = sessions._managed(db, actor, session_id)[1]
+        session_row = sessions.managed(db, actor, session_id)[1]
         stmt = stmt.where(League.session_id == session_row.id)
     else:
         stmt = stmt.where(League.active.is_(True))

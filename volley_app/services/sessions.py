@@ -146,7 +146,7 @@ def list_sessions(db: Session, actor: Actor | None, now: dt.datetime | None = No
     return [to_dict(db, s, names) for s in found]
 
 
-def _managed(db: Session, actor: Actor | None, session_id: object) -> tuple[Actor, LeagueSession]:
+def managed(db: Session, actor: Actor | None, session_id: object) -> tuple[Actor, LeagueSession]:
     """The session when the actor may manage it (its SVL or an admin); else NotFound / Forbidden."""
     actor = require_role(actor, Role.SVL, Role.ADMIN)
     try:
@@ -162,7 +162,7 @@ def _managed(db: Session, actor: Actor | None, session_id: object) -> tuple[Acto
 
 def get_session(db: Session, actor: Actor | None, session_id: object, now: dt.datetime | None = None) -> dict:
     """One session its SVL or an admin manages (status refreshed), with its leagues."""
-    _actor, row = _managed(db, actor, session_id)
+    _actor, row = managed(db, actor, session_id)
     refresh_statuses(db, [row], now)
     out = to_dict(db, row)
     leagues = db.exec(select(League).where(League.session_id == row.id).order_by(League.start_at, League.id)).all()
@@ -174,7 +174,7 @@ def update_session(
     db: Session, actor: Actor | None, session_id: object, *, name: object, start: object, end: object
 ) -> LeagueSession:
     """Change a session's name and dates (owner SVL or admin). Status follows the dates when shown."""
-    _actor, row = _managed(db, actor, session_id)
+    _actor, row = managed(db, actor, session_id)
     row.name, row.start_at, row.end_at = _check_fields(name, start, end)
     db.add(row)
     db.flush()
@@ -185,7 +185,7 @@ def delete_session(db: Session, actor: Actor | None, session_id: object) -> str:
     """Delete a session and (through the database) its leagues, teams and games. Returns its name."""
     from volley_app.services import leagues  # leagues imports this module
 
-    _actor, row = _managed(db, actor, session_id)
+    _actor, row = managed(db, actor, session_id)
     name = row.name
     for league_id in db.exec(select(League.id).where(League.session_id == row.id)).all():
         leagues.delete_children(db, league_id)
