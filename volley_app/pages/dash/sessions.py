@@ -78,7 +78,14 @@ def sessions_page() -> rx.Component:
         rx.vstack(
             rx.flex(
                 page_heading(rx.cond(AuthState.status == "Admin", "All Sessions", "My Sessions")),
-                link_button("Add Session", href=routes.SESSIONS_NEW),
+                rx.flex(
+                    link_button("Leagues", href=routes.DASH_LEAGUES, variant="soft"),
+                    link_button("Teams", href=routes.TEAMS, variant="soft"),
+                    link_button("Waitlist", href=routes.WAITLIST, variant="soft"),
+                    link_button("Add Session", href=routes.SESSIONS_NEW),
+                    spacing="2",
+                    wrap="wrap",
+                ),
                 justify="between",
                 align="center",
                 width="100%",
