@@ -87,3 +87,48 @@ NEWSLETTER_SETUP = "/dash/newsletterSetup"
 EMAIL_ALL = "/dash/emailAll"
 INQUIRIES = "/dash/inquiries"
 GUARDS[INQUIRIES] = frozenset({Role.ADMIN.value})
+
+# --- Operators (issue 4): sessions, leagues, teams, schedules, games, standings -----------------
+SESSIONS_NEW = "/dash/sessions/new"
+SESSION_LEAGUES = "/dash/sessions/leagues"  # ?session={id}
+SESSION_EDIT = "/dash/sessions/[session_id]"
+LEAGUES_NEW = "/dash/leagues/new"  # ?session={id}
+LEAGUE_HOME = "/dash/leagues/[league_id]"
+LEAGUE_RULES = "/dash/leagues/[league_id]/LeagueRules"
+LEAGUE_STANDINGS = "/dash/leagues/[league_id]/teams"
+SCHEDULE = "/dash/leagues/teams/schedule"  # ?league={id}
+GAME_EDIT = "/dash/leagues/teams/schedule/[game_id]"
+TEST_SCHEDULE = "/dash/leagues/teams/TESTschedule"
+WAITLIST = "/dash/leagues/teams/waitlist"  # ?league={id} (optional)
+PLAYER_LEAGUES = "/dash/playerleagues"
+TEAMS = "/dash/teams"
+TEAM_EDIT = "/dash/teams/[team_id]"
+GUARDS[TEST_SCHEDULE] = frozenset({Role.ADMIN.value})
+
+
+def session_path(session_id: int | str) -> str:
+    return f"{SESSIONS}/{session_id}"
+
+
+def league_path(league_id: int | str) -> str:
+    return f"{DASH_LEAGUES}/{league_id}"
+
+
+def league_rules_path(league_id: int | str) -> str:
+    return f"{DASH_LEAGUES}/{league_id}/LeagueRules"
+
+
+def standings_path(league_id: int | str) -> str:
+    return f"{DASH_LEAGUES}/{league_id}/teams"
+
+
+def schedule_path(league_id: int | str) -> str:
+    return f"{SCHEDULE}?league={league_id}"
+
+
+def game_path(game_id: int | str) -> str:
+    return f"{SCHEDULE}/{game_id}"
+
+
+def team_path(team_id: int | str) -> str:
+    return f"{TEAMS}/{team_id}"

@@ -69,6 +69,10 @@ class Settings(BaseSettings):
     time_zone: str = "America/New_York"
     cash_only_svl: str | None = None
 
+    # Private uploads (tournament brackets): outside any public folder, served only after a permission check.
+    upload_dir: str = str(ROOT / "var" / "uploads")
+    upload_max_bytes: int = 2 * 1024 * 1024
+
     @field_validator("cors_origins", mode="before")
     @classmethod
     def _split_origins(cls, value):

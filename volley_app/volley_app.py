@@ -81,3 +81,31 @@ app.add_page(
 # --- end issue 6 ------------------------------------------------------------------------
 
 app.register_lifespan_task(mail.run_sender_forever)
+
+
+# --- Operators (issue 4): sessions, leagues, teams, schedules, games, standings -----------------
+from volley_app.pages.dash import games as _games  # noqa: E402
+from volley_app.pages.dash import leagues as _leagues  # noqa: E402
+from volley_app.pages.dash import sessions as _sessions  # noqa: E402
+from volley_app.pages.dash import teams as _teams  # noqa: E402
+
+_OPERATOR_PAGES = [
+    (_sessions.sessions_page, routes.SESSIONS, "Sessions", _sessions.SessionsState),
+    (_sessions.new_session_page, routes.SESSIONS_NEW, "New Session", _sessions.NewSessionState),
+    (_sessions.session_leagues_page, routes.SESSION_LEAGUES, "Session Leagues", _sessions.SessionLeaguesState),
+    (_sessions.edit_session_page, routes.SESSION_EDIT, "Session", _sessions.EditSessionState),
+    (_leagues.leagues_page, routes.DASH_LEAGUES, "Leagues", _leagues.LeaguesState),
+    (_leagues.new_league_page, routes.LEAGUES_NEW, "New League", _leagues.NewLeagueState),
+    (_leagues.league_home_page, routes.LEAGUE_HOME, "League", _leagues.LeagueHomeState),
+    (_leagues.rules_page, routes.LEAGUE_RULES, "League Rules", _leagues.LeagueRulesState),
+    (_leagues.player_leagues_page, routes.PLAYER_LEAGUES, "Leagues", _leagues.PlayerLeaguesState),
+    (_games.standings_page, routes.LEAGUE_STANDINGS, "Standings", _games.StandingsState),
+    (_games.schedule_page, routes.SCHEDULE, "Schedule", _games.ScheduleState),
+    (_games.game_edit_page, routes.GAME_EDIT, "Edit Game", _games.GameEditState),
+    (_games.test_schedule_page, routes.TEST_SCHEDULE, "Test Schedule", _games.TestScheduleState),
+    (_teams.waitlist_page, routes.WAITLIST, "Waitlist", _teams.WaitlistState),
+    (_teams.teams_page, routes.TEAMS, "Teams", _teams.TeamsState),
+    (_teams.team_edit_page, routes.TEAM_EDIT, "Team", _teams.TeamEditState),
+]
+for _page, _route, _name, _state in _OPERATOR_PAGES:
+    app.add_page(_page, route=_route, title=_title(_name), on_load=[AuthState.dash_guard, _state.load])

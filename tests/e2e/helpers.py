@@ -39,3 +39,22 @@ def log_in(page: Page, username: str, password: str = PASSWORD, *, trust: bool =
 
 def expect_path(page: Page, path: str) -> None:
     expect(page).to_have_url(re.compile(re.escape(path) + r"/?(\?.*)?$"))
+
+
+# --- Operators (issue 4) ---------------------------------------------------------------------
+
+
+def add_teams(league_id: int, names: list[str], captain: str | None = None) -> None:
+    """Put registered (paid) teams into a league, as captains would through registration."""
+    from sqlmodel import select
+
+    from volley_app.models import Team, User
+
+    def _add(session):
+        captain_id = None
+        if captain:
+            captain_id = session.exec(select(User.id).where(User.username == captain)).one()
+        for name in names:
+            session.add(Team(league_id=league_id, team_name=name, captain_id=captain_id, paid=True))
+
+    db.call(_add)

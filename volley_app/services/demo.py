@@ -14,6 +14,8 @@ from sqlmodel import Session, select
 
 from volley_app.models import (
     Day,
+    Game,
+    GameType,
     Gender,
     League,
     LeagueFormat,
@@ -138,6 +140,8 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
         teams.append(Team(league_id=d_sixes.id, captain_id=people[captains[i]].id, team_name=name, paid=True))
     teams.append(Team(league_id=d_sixes.id, captain_id=people["erin"].id, team_name="Waiting Game", waitlist=True))
     db.add_all(teams)
+    db.flush()
+    _demo_schedule(db, c_sixes, now)
 
     requests = [
         SubRequest(requestor_id=people["alice"].id, svl="Lexington Sportsplex", team="Net Ninjas",
@@ -180,3 +184,33 @@ def _seed_outreach(db: Session) -> None:
         ]
     )
     db.flush()
+# --- Operators (issue 4): the running league has its schedule, with scores for the weeks played ---------
+
+
+def _demo_schedule(db: Session, league: League, now: dt.datetime) -> int:
+    """Generate the running league's schedule and enter scores for the games already played."""
+    from volley_app.services import scheduling
+
+    ids = [t.id for t in db.exec(select(Team).where(Team.league_id == league.id).order_by(Team.id)).all()]
+    made = 0
+    played = [((21, 17), (19, 21), (15, 11)), ((21, 12), (21, 18), (None, None)), ((23, 21), (18, 21), (17, 15))]
+    for week_index, week in enumerate(scheduling.pairings(ids, league.number_of_weeks)):
+        for match_index, (a, b) in enumerate(week):
+            at = scheduling.slot(league.start_at, week_index, match_index, league.time_increment)
+            game = Game(league_id=league.id, team1_id=a, team2_id=b, start_at=at, type=GameType.LEAGUE,
+                        round=week_index + 1, match=match_index + 1)  # fmt: skip
+            if at < now and b is not None:
+                sets = played[(week_index + match_index) % len(played)]
+                for i, (x, y) in enumerate(sets):
+                    setattr(game, f"team1_game{i + 1}_score", x)
+                    setattr(game, f"team2_game{i + 1}_score", y)
+                winner = scheduling.result(game)
+                for team_id, column in ((a, "wins" if winner == 1 else "losses"), (b, "losses" if winner == 1 else "wins")):
+                    team = db.get(Team, team_id)
+                    setattr(team, column, getattr(team, column) + 1)
+            db.add(game)
+            made += 1
+    league.schedule_generated = True
+    db.add(league)
+    db.flush()
+    return made

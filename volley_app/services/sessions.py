@@ -7,7 +7,9 @@ from collections.abc import Iterable
 
 from sqlmodel import Session, select
 
-from volley_app.models import LeagueSession, Role, SessionStatus, User, utcnow
+from volley_app.models import League, LeagueSession, Role, SessionStatus, User, utcnow
+from volley_app.services import timefmt, validation
+from volley_app.services.errors import Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, require_role
 
 
@@ -54,3 +56,148 @@ def svl_home(db: Session, actor: Actor | None) -> list[dict]:
         for s in rows
         if s.status in (SessionStatus.REGISTRATION, SessionStatus.ACTIVE)
     ]
+
+
+# --- managing sessions (SVL and admin) ---------------------------------------------
+
+
+def _svl_names(db: Session, ids: Iterable[int]) -> dict[int, str]:
+    ids = set(ids)
+    if not ids:
+        return {}
+    found = db.exec(select(User).where(User.id.in_(ids))).all()
+    return {u.id: f"{u.first_name} {u.last_name}".strip() for u in found}
+
+
+def to_dict(db: Session, s: LeagueSession, svl_names: dict[int, str] | None = None) -> dict:
+    """A session as a page shows it (every field is fit for an SVL or admin who may see it)."""
+    names = svl_names if svl_names is not None else _svl_names(db, [s.svl_id])
+    return {
+        "id": s.id,
+        "name": s.name,
+        "status": s.status.value,
+        "start_at": s.start_at,
+        "end_at": s.end_at,
+        "svl_id": s.svl_id,
+        "svl_name": names.get(s.svl_id, ""),
+    }
+
+
+def _check_fields(name: object, start: object, end: object) -> tuple[str, dt.datetime, dt.datetime]:
+    clean = validation.collect(
+        name=(validation.name, name, "name", "Name", 120),
+        start=(timefmt.parse_local, start, "start", "Start"),
+        end=(timefmt.parse_local, end, "end", "End"),
+    )
+    if clean["end"] <= clean["start"]:
+        raise Invalid({"end": "End must be later than start"})
+    return clean["name"], clean["start"], clean["end"]
+
+
+def _resolve_svl(db: Session, actor: Actor, svl_id: object) -> int:
+    """The SVL a session belongs to: the acting SVL itself, or the one an admin chose."""
+    if actor.is_admin and svl_id not in (None, "", 0, "0"):
+        try:
+            chosen = db.get(User, int(svl_id))
+        except (TypeError, ValueError):
+            chosen = None
+        if chosen is None or Role.SVL.value not in chosen.roles:
+            raise Invalid({"svl": "Choose an SVL"})
+        return chosen.id
+    if actor.is_svl:
+        return actor.user_id
+    raise Invalid({"svl": "Choose an SVL"})
+
+
+def svl_choices(db: Session, actor: Actor | None) -> list[dict]:
+    """Every SVL account (id and name): the venues an admin may create a session for."""
+    require_role(actor, Role.SVL, Role.ADMIN)
+    found = db.exec(select(User).where(User.active.is_(True)).order_by(User.first_name, User.id)).all()
+    return [{"id": u.id, "name": f"{u.first_name} {u.last_name}".strip()} for u in found if Role.SVL.value in u.roles]
+
+
+def create_session(
+    db: Session, actor: Actor | None, *, name: object, start: object, end: object, svl_id: object = None
+) -> LeagueSession:
+    """A new session in Registration, owned by the acting SVL (or the SVL an admin chose)."""
+    actor = require_role(actor, Role.SVL, Role.ADMIN)
+    clean_name, start_at, end_at = _check_fields(name, start, end)
+    owner = _resolve_svl(db, actor, svl_id)
+    row = LeagueSession(
+        svl_id=owner, name=clean_name, start_at=start_at, end_at=end_at,
+        status=SessionStatus.REGISTRATION, created_by_id=actor.user_id,
+    )  # fmt: skip
+    db.add(row)
+    db.flush()
+    return row
+
+
+def list_sessions(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> list[dict]:
+    """SVLs: their own sessions that are not Inactive. Admins: every session. Statuses refreshed first."""
+    actor = require_role(actor, Role.SVL, Role.ADMIN)
+    stmt = select(LeagueSession).order_by(LeagueSession.start_at, LeagueSession.id)
+    if not actor.is_admin:
+        stmt = stmt.where(LeagueSession.svl_id == actor.user_id, LeagueSession.status != SessionStatus.INACTIVE)
+    found = db.exec(stmt).all()
+    refresh_statuses(db, found, now)
+    if not actor.is_admin:
+        found = [s for s in found if s.status != SessionStatus.INACTIVE]
+    names = _svl_names(db, [s.svl_id for s in found])
+    return [to_dict(db, s, names) for s in found]
+
+
+def managed(db: Session, actor: Actor | None, session_id: object) -> tuple[Actor, LeagueSession]:
+    """The session when the actor may manage it (its SVL or an admin); else NotFound / Forbidden."""
+    actor = require_role(actor, Role.SVL, Role.ADMIN)
+    try:
+        row = db.get(LeagueSession, int(session_id))
+    except (TypeError, ValueError):
+        row = None
+    if row is None:
+        raise NotFound("Session not found")
+    if not actor.is_admin and row.svl_id != actor.user_id:
+        raise Forbidden()
+    return actor, row
+
+
+def get_session(db: Session, actor: Actor | None, session_id: object, now: dt.datetime | None = None) -> dict:
+    """One session its SVL or an admin manages (status refreshed), with its leagues."""
+    _actor, row = managed(db, actor, session_id)
+    refresh_statuses(db, [row], now)
+    out = to_dict(db, row)
+    leagues = db.exec(select(League).where(League.session_id == row.id).order_by(League.start_at, League.id)).all()
+    out["league_ids"] = [lg.id for lg in leagues]
+    return out
+
+
+def update_session(
+    db: Session, actor: Actor | None, session_id: object, *, name: object, start: object, end: object
+) -> LeagueSession:
+    """Change a session's name and dates (owner SVL or admin). Status follows the dates when shown."""
+    _actor, row = managed(db, actor, session_id)
+    row.name, row.start_at, row.end_at = _check_fields(name, start, end)
+    db.add(row)
+    db.flush()
+    return row
+
+
+def delete_session(db: Session, actor: Actor | None, session_id: object) -> str:
+    """Delete a session and (through the database) its leagues, teams and games. Returns its name."""
+    from volley_app.services import leagues  # leagues imports this module
+
+    _actor, row = managed(db, actor, session_id)
+    name = row.name
+    for league_id in db.exec(select(League.id).where(League.session_id == row.id)).all():
+        leagues.delete_children(db, league_id)
+    db.delete(row)
+    db.flush()
+    return name
+
+
+def current_session_ids(db: Session, svl_id: int, now: dt.datetime | None = None) -> list[int]:
+    """The SVL's sessions that are current (Registration or Active, refreshed): "their current session"."""
+    found = db.exec(
+        select(LeagueSession).where(LeagueSession.svl_id == svl_id, LeagueSession.status != SessionStatus.INACTIVE)
+    ).all()
+    refresh_statuses(db, found, now)
+    return [s.id for s in found if s.status != SessionStatus.INACTIVE]

@@ -16,3 +16,50 @@ def date_range(start: dt.datetime, end: dt.datetime) -> str:
     """'Sep 8, 2026 – Nov 10, 2026' in the venue's zone."""
     a, b = local(start), local(end)
     return f"{a:%b} {a.day}, {a.year} – {b:%b} {b.day}, {b.year}"
+
+
+def parse_local(value: object, field: str, label: str) -> dt.datetime:
+    """A venue wall-clock time ('2026-09-08T18:30' from a datetime-local input, or a datetime) as UTC.
+
+    Raises:
+        Invalid: when the value is missing or not a date-time.
+    """
+    from volley_app.services.errors import Invalid
+
+    if isinstance(value, dt.datetime):
+        parsed = value
+    else:
+        text = value.strip() if isinstance(value, str) else ""
+        if not text:
+            raise Invalid({field: f"{label} is required"})
+        try:
+            parsed = dt.datetime.fromisoformat(text)
+        except ValueError:
+            raise Invalid({field: f"{label} must be a date and time"}) from None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=ZoneInfo(get_settings().time_zone))
+    return parsed.astimezone(dt.UTC)
+
+
+def input_value(value: dt.datetime | None) -> str:
+    """The value a datetime-local input shows for ``value`` (venue zone)."""
+    return local(value).strftime("%Y-%m-%dT%H:%M") if value else ""
+
+
+def date_time(value: dt.datetime | None) -> str:
+    """'Mon Sep 8, 2026 6:30 PM' in the venue's zone."""
+    if value is None:
+        return ""
+    a = local(value)
+    return f"{a:%a %b} {a.day}, {a.year} {a:%I:%M %p}".replace(" 0", " ")
+
+
+def day_label(value: dt.datetime) -> str:
+    """'Mon Oct 12, 2026' in the venue's zone."""
+    a = local(value)
+    return f"{a:%a %b} {a.day}, {a.year}"
+
+
+def clock(value: dt.datetime) -> str:
+    """'6:30 PM' in the venue's zone."""
+    return local(value).strftime("%I:%M %p").lstrip("0")

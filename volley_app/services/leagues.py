@@ -1,0 +1,343 @@
+"""Leagues: the fields of spec section 5, stage over time, who sees and manages which, the bracket."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from volley_app.models import (
+    Day,
+    Game,
+    League,
+    LeagueFormat,
+    LeagueSession,
+    LeagueStage,
+    Role,
+    SkillLevel,
+    Team,
+    User,
+    utcnow,
+)
+from volley_app.services import sessions, timefmt, uploads, validation
+from volley_app.services.errors import Forbidden, Invalid, NotFound
+from volley_app.services.permissions import Actor, require_actor, require_role
+from volley_app.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+FORMAT_LABELS = {
+    LeagueFormat.DOUBLES: "Doubles",
+    LeagueFormat.QUADS: "Quads",
+    LeagueFormat.FIVES: "5s",
+    LeagueFormat.SIXES: "6s",
+    LeagueFormat.REVERSE_QUADS: "Reverse Quads",
+}
+
+MAX_WEEKS = 52
+MAX_TEAMS = 64
+
+
+def display_name(league: League) -> str:
+    """'Monday C 6s': day, skill level and format (used in lists and the delete confirmation)."""
+    return f"{league.day.value} {league.skill_level.value} {FORMAT_LABELS[league.format]}"
+
+
+def stage_at(league: League, now: dt.datetime) -> LeagueStage:
+    """Spec section 4: Registration (or unset) becomes Active once the start has passed; others stay."""
+    if league.stage in (None, LeagueStage.REGISTRATION) and now > league.start_at:
+        return LeagueStage.ACTIVE
+    return league.stage or LeagueStage.REGISTRATION
+
+
+def refresh_stages(db: Session, leagues: list[League], now: dt.datetime | None = None) -> None:
+    now = now or utcnow()
+    for lg in leagues:
+        new = stage_at(lg, now)
+        if new != lg.stage:
+            lg.stage = new
+            db.add(lg)
+
+
+def _int(value: object, field: str, label: str, low: int, high: int) -> int:
+    if isinstance(value, bool):
+        raise Invalid({field: f"{label} must be a whole number"})
+    text = str(value).strip() if value is not None else ""
+    if not text:
+        raise Invalid({field: f"{label} is required"})
+    try:
+        number = int(text)
+    except ValueError:
+        raise Invalid({field: f"{label} must be a whole number"}) from None
+    if not low <= number <= high:
+        raise Invalid({field: f"{label} must be between {low} and {high}"})
+    return number
+
+
+def _dollars(value: object) -> int:
+    """Cost entered in dollars ("300" or "299.50") as cents."""
+    text = str(value).strip().lstrip("$") if value is not None and not isinstance(value, bool) else ""
+    if not text:
+        raise Invalid({"cost": "Cost is required"})
+    try:
+        cents = round(float(text) * 100)
+    except ValueError:
+        raise Invalid({"cost": "Cost must be an amount in dollars"}) from None
+    if not 0 <= cents <= 1_000_000 or text.lower() in ("nan", "inf", "infinity"):
+        raise Invalid({"cost": "Cost must be between $0 and $10,000"})
+    return cents
+
+
+def _choice(value: object, enum_cls, field: str, label: str):
+    text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        raise Invalid({field: f"{label} is required"})
+    try:
+        return enum_cls(text)
+    except ValueError:
+        raise Invalid({field: f"Choose a {label.lower()}"}) from None
+
+
+def _flag(value: object) -> bool:
+    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "on", "yes", "1"))
+
+
+def _clean(fields: dict) -> dict:
+    """Check the required set of spec section 5; returns the columns to store."""
+    gender = fields.get("gender_requirement")
+    gender = gender.strip()[:100] if isinstance(gender, str) else ""
+    clean = validation.collect(
+        court=(validation.name, fields.get("court"), "court", "Court"),
+        start_at=(timefmt.parse_local, fields.get("start"), "start", "Start date and time"),
+        number_of_weeks=(_int, fields.get("number_of_weeks"), "number_of_weeks", "Number of weeks", 1, MAX_WEEKS),
+        time_increment=(_int, fields.get("time_increment"), "time_increment", "Time increment", 1, 600),
+        skill_level=(_choice, fields.get("skill_level"), SkillLevel, "skill_level", "Skill level"),
+        format=(_choice, fields.get("format"), LeagueFormat, "format", "Format"),
+        day=(_choice, fields.get("day"), Day, "day", "Day"),
+        max_teams=(_int, fields.get("max_teams"), "max_teams", "Max teams", 2, MAX_TEAMS),
+        cost_cents=(_dollars, fields.get("cost")),
+    )
+    clean["gender_requirement"] = gender or None
+    return clean
+
+
+def cash_allowed(db: Session, svl_id: int) -> bool:
+    """The cash-only choice exists only for the one SVL named in settings (CASH_ONLY_SVL)."""
+    name = get_settings().cash_only_svl
+    if not name:
+        return False
+    svl = db.get(User, svl_id)
+    return svl is not None and svl.username == name.strip().lower()
+
+
+def _get(db: Session, league_id: object) -> League:
+    try:
+        row = db.get(League, int(league_id))
+    except (TypeError, ValueError):
+        row = None
+    if row is None:
+        raise NotFound("League not found")
+    return row
+
+
+def may_manage(actor: Actor | None, league: League) -> bool:
+    return actor is not None and (actor.is_admin or (actor.is_svl and league.svl_id == actor.user_id))
+
+
+def managed(db: Session, actor: Actor | None, league_id: object) -> League:
+    """The league when the actor is its SVL or an admin; else Unauthorized/Forbidden/NotFound."""
+    actor = require_role(actor, Role.SVL, Role.ADMIN)
+    row = _get(db, league_id)
+    if not may_manage(actor, row):
+        raise Forbidden()
+    return row
+
+
+def create_league(db: Session, actor: Actor | None, *, session_id: object, **fields) -> League:
+    """A new league in a session the actor manages; venue address from the session's SVL."""
+    actor = require_role(actor, Role.SVL, Role.ADMIN)
+    session_row = sessions.managed(db, actor, session_id)[1]
+    clean = _clean(fields)
+    svl = db.get(User, session_row.svl_id)
+    clean["cash"] = _flag(fields.get("cash")) and cash_allowed(db, session_row.svl_id)
+    row = League(
+        session_id=session_row.id, svl_id=session_row.svl_id, stage=LeagueStage.REGISTRATION, active=True,
+        schedule_generated=False, address=svl.address if svl else None, city=svl.city if svl else None,
+        region=svl.region if svl else None, **clean,
+    )  # fmt: skip
+    db.add(row)
+    db.flush()
+    return row
+
+
+def update_league(db: Session, actor: Actor | None, league_id: object, **fields) -> League:
+    """Change a league (its SVL or an admin): the same required set, plus the active flag."""
+    row = managed(db, actor, league_id)
+    clean = _clean(fields)
+    for key, value in clean.items():
+        setattr(row, key, value)
+    row.cash = _flag(fields.get("cash")) and cash_allowed(db, row.svl_id)
+    if "active" in fields:
+        row.active = _flag(fields.get("active"))
+    db.add(row)
+    db.flush()
+    return row
+
+
+def delete_children(db: Session, league_id: int) -> None:
+    """Delete a league's games and teams (and its bracket file), then the league row."""
+    row = db.get(League, league_id)
+    db.exec(sa.delete(Game).where(Game.league_id == league_id))
+    db.exec(sa.delete(Team).where(Team.league_id == league_id))
+    if row is not None:
+        file_name = row.tournament_file
+        db.delete(row)
+        db.flush()
+        uploads.remove(file_name)
+
+
+def delete_league(db: Session, actor: Actor | None, league_id: object) -> str:
+    """Delete a league with its teams and games; returns its display name."""
+    row = managed(db, actor, league_id)
+    name = display_name(row)
+    delete_children(db, row.id)
+    return name
+
+
+def _session_names(db: Session, ids) -> dict[int, str]:
+    ids = set(ids)
+    if not ids:
+        return {}
+    return {s.id: s.name for s in db.exec(select(LeagueSession).where(LeagueSession.id.in_(ids))).all()}
+
+
+def _svl_names(db: Session, ids) -> dict[int, str]:
+    ids = set(ids)
+    if not ids:
+        return {}
+    return {u.id: f"{u.first_name} {u.last_name}".strip() for u in db.exec(select(User).where(User.id.in_(ids))).all()}
+
+
+def summary(league: League, session_names: dict[int, str], svl_names: dict[int, str]) -> dict:
+    return {
+        "id": league.id,
+        "name": display_name(league),
+        "session_id": league.session_id,
+        "session_name": session_names.get(league.session_id, ""),
+        "svl_name": svl_names.get(league.svl_id, ""),
+        "court": league.court,
+        "day": league.day.value,
+        "skill_level": league.skill_level.value,
+        "format": FORMAT_LABELS[league.format],
+        "start_at": league.start_at,
+        "stage": (league.stage or LeagueStage.REGISTRATION).value,
+        "active": league.active,
+        "cost_cents": league.cost_cents,
+        "cash": league.cash,
+        "max_teams": league.max_teams,
+    }
+
+
+def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None, now: dt.datetime | None = None) -> list[dict]:
+    """Active leagues (stages refreshed). SVLs: only those in their current sessions; others: all active.
+
+    With ``session_id`` (SVL/admin): every league of that one session, active or not.
+    """
+    actor = require_actor(actor)
+    now = now or utcnow()
+    stmt = select(League).order_by(League.start_at, League.id)
+    if session_id not in (None, ""):
+        session_row = sessions.managed(db, actor, session_id)[1]
+        stmt = stmt.where(League.session_id == session_row.id)
+    else:
+        stmt = stmt.where(League.active.is_(True))
+        if actor.is_svl and not actor.is_admin:
+            current = sessions.current_session_ids(db, actor.user_id, now)
+            stmt = stmt.where(League.svl_id == actor.user_id, League.session_id.in_(current or [-1]))
+    found = list(db.exec(stmt).all())
+    refresh_stages(db, found, now)
+    snames = _session_names(db, [lg.session_id for lg in found])
+    vnames = _svl_names(db, [lg.svl_id for lg in found])
+    return [summary(lg, snames, vnames) for lg in found]
+
+
+def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.datetime | None = None) -> dict:
+    """A league's home: anyone logged in may read it; ``can_manage`` says whether the actions show."""
+    actor = require_actor(actor)
+    row = _get(db, league_id)
+    if not row.active and not may_manage(actor, row):
+        raise NotFound("League not found")
+    refresh_stages(db, [row], now)
+    out = summary(row, _session_names(db, [row.session_id]), _svl_names(db, [row.svl_id]))
+    teams = db.exec(select(Team).where(Team.league_id == row.id)).all()
+    out.update(
+        number_of_weeks=row.number_of_weeks,
+        time_increment=row.time_increment,
+        gender_requirement=row.gender_requirement or "",
+        raw_format=row.format.value,
+        schedule_generated=row.schedule_generated,
+        address=row.address or "",
+        city=row.city or "",
+        region=row.region.value if row.region else "",
+        team_count=sum(1 for t in teams if not t.waitlist),
+        waitlist_count=sum(1 for t in teams if t.waitlist),
+        can_manage=may_manage(actor, row),
+        cash_allowed=cash_allowed(db, row.svl_id),
+        has_bracket=bool(row.tournament_file),
+        bracket_type=row.tournament_content_type or "",
+    )
+    return out
+
+
+def bracket_data_url(db: Session, actor: Actor | None, league_id: object) -> str:
+    """The tournament bracket as a data URL, for anyone who may read the league ("" when none)."""
+    require_actor(actor)
+    row = _get(db, league_id)
+    if not row.active and not may_manage(actor, row):
+        raise NotFound("League not found")
+    return uploads.read_data_url(row.tournament_file, row.tournament_content_type)
+
+
+def upload_bracket(db: Session, actor: Actor | None, league_id: object, *, data: object) -> League:
+    """Replace the league's tournament bracket (its SVL or an admin) after the content and size check."""
+    row = managed(db, actor, league_id)
+    content_type, ext = uploads.check(data)
+    old = row.tournament_file
+    row.tournament_file = uploads.store(bytes(data), ext)
+    row.tournament_content_type = content_type
+    db.add(row)
+    db.flush()
+    uploads.remove(old)
+    return row
+
+
+def player_leagues(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> dict:
+    """The player leagues page: open for registration, current, and the partner venues (SVL accounts)."""
+    actor = require_actor(actor)
+    if actor.is_admin or actor.is_svl:
+        raise Forbidden()
+    now = now or utcnow()
+    found = list(db.exec(select(League).where(League.active.is_(True)).order_by(League.start_at, League.id)).all())
+    refresh_stages(db, found, now)
+    snames = _session_names(db, [lg.session_id for lg in found])
+    vnames = _svl_names(db, [lg.svl_id for lg in found])
+    rows = [summary(lg, snames, vnames) for lg in found]
+    venues = [
+        {"name": f"{u.first_name} {u.last_name}".strip(), "address": u.address or "", "city": u.city or "",
+         "region": u.region.value if u.region else ""}
+        for u in db.exec(select(User).where(User.active.is_(True)).order_by(User.first_name, User.id)).all()
+        if Role.SVL.value in u.roles
+    ]  # fmt: skip
+    return {
+        "registration": [r for r in rows if r["start_at"] > now],
+        "current": [r for r in rows if r["start_at"] <= now],
+        "venues": venues,
+    }
+
+
+def svl_sessions_for_new_league(db: Session, actor: Actor | None) -> list[dict]:
+    """The sessions a new league may go in: the actor's current ones (admins: every current one)."""
+    actor = require_role(actor, Role.SVL, Role.ADMIN)
+    return [s for s in sessions.list_sessions(db, actor) if s["status"] != "Inactive"]

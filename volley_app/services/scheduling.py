@@ -1,0 +1,283 @@
+"""Schedule generation (spec section 4), game edits within volleyball's caps (section 9), standings."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Sequence
+
+from sqlmodel import Session, select
+
+from volley_app.models import Game, GameType, League, Team
+from volley_app.services import leagues, timefmt
+from volley_app.services.errors import Invalid, NotFound
+from volley_app.services.permissions import Actor, require_actor
+
+NOT_ENOUGH_TEAMS = "A schedule needs at least 2 teams (waitlisted teams do not count)."
+ALREADY_GENERATED = "The schedule for this league has already been generated."
+
+# (points to win, cap) per set: sets 1 and 2 to 21 capped at 23, set 3 to 15 capped at 17; win by two.
+SET_RULES = ((21, 23), (21, 23), (15, 17))
+SCORE_FIELDS = (
+    ("team1_game1_score", "team2_game1_score"),
+    ("team1_game2_score", "team2_game2_score"),
+    ("team1_game3_score", "team2_game3_score"),
+)
+
+
+def pairings(team_ids: Sequence[int], weeks: int) -> list[list[tuple[int, int | None]]]:
+    """Round robin: each week pairs the first team with the last, the second with the one before, ...
+
+    Between weeks the teams rotate. With an even count the first team stays and the others turn
+    (the circle method); with an odd count the whole line turns by one, so the middle team meets
+    itself: a BYE (``None``), and each team sits out once a cycle. Either way every pair meets once
+    per ``n - 1`` (even) or ``n`` (odd) weeks; longer seasons start the cycle again.
+    """
+    order = list(team_ids)
+    n = len(order)
+    out: list[list[tuple[int, int | None]]] = []
+    for _week in range(weeks):
+        week = []
+        for i in range(math.ceil(n / 2)):
+            a, b = order[i], order[n - 1 - i]
+            week.append((a, None) if a == b else (a, b))
+        out.append(week)
+        if n % 2 == 0:
+            order = [order[0], order[-1], *order[1:-1]]
+        else:
+            order = [*order[1:], order[0]]
+    return out
+
+
+def slot(season_start: dt.datetime, week_index: int, match_index: int, increment: int) -> dt.datetime:
+    """When a game starts: 7 days a week and ``increment`` minutes a match after the season start.
+
+    Counted on the venue's wall clock, so a 6:30 PM league stays at 6:30 PM across a DST change.
+    """
+    at = timefmt.local(season_start) + dt.timedelta(days=7 * week_index, minutes=increment * match_index)
+    return at.astimezone(dt.UTC)
+
+
+def generate(db: Session, actor: Actor | None, league_id: object) -> int:
+    """Create the league's games once (its SVL or an admin). Returns how many games were made."""
+    league = leagues.managed(db, actor, league_id)
+    if league.schedule_generated:
+        raise Invalid(ALREADY_GENERATED)
+    teams = db.exec(
+        select(Team).where(Team.league_id == league.id, Team.waitlist.is_(False)).order_by(Team.id)
+    ).all()
+    if len(teams) < 2:
+        raise Invalid(NOT_ENOUGH_TEAMS)
+    made = 0
+    for week_index, week in enumerate(pairings([t.id for t in teams], league.number_of_weeks)):
+        for match_index, (a, b) in enumerate(week):
+            db.add(
+                Game(
+                    league_id=league.id, team1_id=a, team2_id=b, type=GameType.LEAGUE, round=week_index + 1,
+                    match=match_index + 1,
+                    start_at=slot(league.start_at, week_index, match_index, league.time_increment),
+                )
+            )  # fmt: skip
+            made += 1
+    league.schedule_generated = True
+    league.active = True
+    db.add(league)
+    db.flush()
+    return made
+
+
+# --- scores and results ---------------------------------------------------------------
+
+
+def check_set(a: int, b: int, set_index: int) -> None:
+    """A finished set: to 21 (set 3: 15), win by two, capped at 23 (set 3: 17)."""
+    target, cap = SET_RULES[set_index]
+    label = f"Set {set_index + 1}"
+    w, lo = max(a, b), min(a, b)
+    if a < 0 or b < 0:
+        raise Invalid({f"set{set_index + 1}": f"{label}: scores cannot be negative"})
+    ok = (w == target and lo <= target - 2) or (target < w < cap and lo == w - 2) or (w == cap and lo in (cap - 2, cap - 1))
+    if not ok:
+        raise Invalid(
+            {f"set{set_index + 1}": f"{label}: play to {target}, win by two, cap {cap} ({a}-{b} is not a final score)"}
+        )
+
+
+def set_winners(scores: Sequence[tuple[int | None, int | None]]) -> list[int]:
+    """1 or 2 for each entered set."""
+    return [1 if a > b else 2 for a, b in scores if a is not None and b is not None]
+
+
+def result(game: Game) -> int | None:
+    """1 or 2 when a team has won two sets (best of three), else None."""
+    if game.team2_id is None:
+        return None
+    wins = set_winners([(getattr(game, f1), getattr(game, f2)) for f1, f2 in SCORE_FIELDS])
+    if wins.count(1) >= 2:
+        return 1
+    if wins.count(2) >= 2:
+        return 2
+    return None
+
+
+def _score(value: object, field: str) -> int | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool):
+        raise Invalid({field: "Scores must be numbers"})
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        raise Invalid({field: "Scores must be numbers"}) from None
+    if not 0 <= number <= 99:
+        raise Invalid({field: "Scores must be numbers"})
+    return number
+
+
+def clean_scores(raw: dict) -> dict[str, int | None]:
+    """The six scores: numeric, each set both-or-neither, finished within the caps, no set after 2-0."""
+    clean = {f: _score(raw.get(f), f) for pair in SCORE_FIELDS for f in pair}
+    pairs = [(clean[f1], clean[f2]) for f1, f2 in SCORE_FIELDS]
+    for i, (a, b) in enumerate(pairs):
+        if (a is None) != (b is None):
+            raise Invalid({f"set{i + 1}": f"Set {i + 1}: enter both scores or neither"})
+        if a is not None:
+            check_set(a, b, i)
+    if pairs[2][0] is not None:
+        first_two = set_winners(pairs[:2])
+        if len(first_two) < 2 or first_two[0] == first_two[1]:
+            raise Invalid({"set3": "Set 3 is played only when sets 1 and 2 are split"})
+    elif pairs[1][0] is not None and pairs[0][0] is None:
+        raise Invalid({"set1": "Enter set 1 before set 2"})
+    return clean
+
+
+def _game(db: Session, game_id: object) -> Game:
+    try:
+        row = db.get(Game, int(game_id))
+    except (TypeError, ValueError):
+        row = None
+    if row is None:
+        raise NotFound("Game not found")
+    return row
+
+
+def _apply(db: Session, game: Game, sign: int) -> None:
+    """Add (sign 1) or take back (sign -1) the game's result in its teams' wins and losses."""
+    winner = result(game)
+    if winner is None:
+        return
+    win_id, lose_id = (game.team1_id, game.team2_id) if winner == 1 else (game.team2_id, game.team1_id)
+    for team_id, column in ((win_id, "wins"), (lose_id, "losses")):
+        team = db.get(Team, team_id)
+        if team is not None:
+            setattr(team, column, max(0, getattr(team, column) + sign))
+            db.add(team)
+
+
+def update_game(
+    db: Session, actor: Actor | None, game_id: object, *, team1: object, team2: object, start: object, **scores
+) -> Game:
+    """Edit a game (the league's SVL or an admin). Wins and losses follow the change of result."""
+    game = _game(db, game_id)
+    league = leagues.managed(db, actor, game.league_id)
+    ids = {t.id for t in db.exec(select(Team).where(Team.league_id == league.id)).all()}
+
+    def team(value: object, field: str, label: str, bye_ok: bool) -> int | None:
+        text = str(value).strip() if value is not None else ""
+        if not text:
+            raise Invalid({field: f"{label} is required"})
+        if bye_ok and text.lower() == "bye":
+            return None
+        try:
+            number = int(text)
+        except ValueError:
+            number = -1
+        if number not in ids:
+            raise Invalid({field: f"Choose a team of this league for {label}"})
+        return number
+
+    t1 = team(team1, "team1", "Team 1", False)
+    t2 = team(team2, "team2", "Team 2", True)
+    if t1 == t2:
+        raise Invalid({"team2": "A team cannot play itself"})
+    start_at = timefmt.parse_local(start, "start", "Date and time")
+    clean = clean_scores(scores)
+    if t2 is None and any(v is not None for v in clean.values()):
+        raise Invalid({"team2": "A BYE has no scores"})
+    _apply(db, game, -1)
+    game.team1_id, game.team2_id, game.start_at = t1, t2, start_at
+    for key, value in clean.items():
+        setattr(game, key, value)
+    db.add(game)
+    db.flush()
+    _apply(db, game, 1)
+    db.flush()
+    return game
+
+
+def _team_names(db: Session, league_id: int) -> dict[int, str]:
+    return {t.id: t.team_name for t in db.exec(select(Team).where(Team.league_id == league_id)).all()}
+
+
+def game_dict(game: Game, names: dict[int, str]) -> dict:
+    sets = [
+        f"{getattr(game, f1)}-{getattr(game, f2)}"
+        for f1, f2 in SCORE_FIELDS
+        if getattr(game, f1) is not None and getattr(game, f2) is not None
+    ]
+    return {
+        "id": game.id,
+        "league_id": game.league_id,
+        "team1_id": game.team1_id,
+        "team2_id": game.team2_id,
+        "team1": names.get(game.team1_id, "TBD"),
+        "team2": "BYE" if game.team2_id is None else names.get(game.team2_id, "TBD"),
+        "start_at": game.start_at,
+        "round": game.round,
+        "match": game.match,
+        "type": game.type.value,
+        "sets": ", ".join(sets),
+        **{f: getattr(game, f) for pair in SCORE_FIELDS for f in pair},
+    }
+
+
+def schedule(db: Session, actor: Actor | None, league_id: object) -> dict:
+    """The league's games grouped by week, for anyone who may read the league."""
+    info = leagues.get_league(db, actor, league_id)
+    games = db.exec(select(Game).where(Game.league_id == info["id"]).order_by(Game.start_at, Game.match, Game.id)).all()
+    names = _team_names(db, info["id"])
+    league = db.get(League, info["id"])
+    weeks: dict[int, list[dict]] = {}
+    for g in games:
+        week = week_of(league.start_at, g.start_at)
+        weeks.setdefault(week, []).append(game_dict(g, names))
+    return {"league": info, "weeks": [{"week": w, "games": weeks[w]} for w in sorted(weeks)]}
+
+
+def week_of(season_start: dt.datetime, when: dt.datetime) -> int:
+    """Week number of a game counted from the season start: the first 7 days are week 1, and so on."""
+    days = (timefmt.local(when).date() - timefmt.local(season_start).date()).days  # venue calendar days (DST-proof)
+    return max(1, days // 7 + 1)
+
+
+def get_game(db: Session, actor: Actor | None, game_id: object) -> dict:
+    """A game for its edit form (the league's SVL or an admin), with the league's teams to choose from."""
+    game = _game(db, game_id)
+    leagues.managed(db, actor, game.league_id)
+    names = _team_names(db, game.league_id)
+    out = game_dict(game, names)
+    out["teams"] = [{"id": i, "name": n} for i, n in sorted(names.items())]
+    return out
+
+
+def standings(db: Session, actor: Actor | None, league_id: object) -> dict:
+    """The league's non-waitlisted teams sorted by record: most wins, then fewest losses, then name."""
+    require_actor(actor)
+    info = leagues.get_league(db, actor, league_id)
+    teams = db.exec(select(Team).where(Team.league_id == info["id"], Team.waitlist.is_(False))).all()
+    rows = sorted(teams, key=lambda t: (-t.wins, t.losses, t.team_name.lower(), t.id))
+    return {
+        "league": info,
+        "teams": [{"id": t.id, "team_name": t.team_name, "wins": t.wins, "losses": t.losses} for t in rows],
+    }
