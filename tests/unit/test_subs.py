@@ -290,3 +290,17 @@ def test_twenty_concurrent_accepts_have_one_winner(world):
     req = _status(db, rid)
     assert (req.status, req.recipient_id) == (SubStatus.ACCEPTED, winner.user_id)
     assert [m.kind for m in rows(db, OutboxMessage)] == ["accepted_request"]
+
+
+def test_deleting_a_sub_closes_their_open_invites(world):
+    from volley_app.services import profiles
+
+    db, a = world
+    rid = subs.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
+    db.commit()
+    assert profiles.delete_user(db, a["ben"], a["ben"].user_id) is True
+    db.commit()
+    req = _status(db, rid)
+    assert (req.status, req.recipient_id) == (SubStatus.DECLINED, None)
+    assert subs.list_open(db, a["carmen"]) == []
+    assert subs.detail(db, a["alice"], rid)["sub"] == "Deleted account"

@@ -16,7 +16,17 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from volley_app.models import Gender, Rating, Role, User, utcnow
+from volley_app.models import (
+    Gender,
+    LoginSession,
+    PasswordResetToken,
+    Rating,
+    Role,
+    SubRequest,
+    SubStatus,
+    User,
+    utcnow,
+)
 from volley_app.services import auth, mail, passwords, validation
 from volley_app.services.errors import Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, display_status, require_actor, require_role
@@ -226,6 +236,17 @@ def delete_user(db: Session, actor: Actor | None, user_id: object) -> bool:
     user = _editable(db, actor, user_id)
     uid = user.id
     db.expunge(user)
+    # Said explicitly as well as by the foreign keys' ON DELETE, so no login outlives its account.
+    db.exec(sa.delete(LoginSession).where(LoginSession.user_id == uid))
+    db.exec(sa.delete(PasswordResetToken).where(PasswordResetToken.user_id == uid))
+    db.exec(sa.delete(SubRequest).where(SubRequest.requestor_id == uid))
+    # An invite to the deleted sub stays closed (Declined) rather than becoming open to anyone.
+    db.exec(
+        sa.update(SubRequest)
+        .where(SubRequest.recipient_id == uid, SubRequest.status == SubStatus.OPEN)
+        .values(status=SubStatus.DECLINED)
+    )
+    db.exec(sa.update(SubRequest).where(SubRequest.recipient_id == uid).values(recipient_id=None))
     db.exec(sa.delete(User).where(User.id == uid))
     db.flush()
     log.info("user %s deleted by user %s", uid, actor.user_id)
@@ -330,3 +351,10 @@ def player_contact(db: Session, actor: Actor | None, *, message: object) -> None
         reply_to=user.email,
         kind="player_contact",
     )
+
+
+def is_sub(db: Session, actor: Actor | None) -> bool:
+    """Whether the actor is signed up as an active sub ('Edit My Sub Info' or 'Become a Sub')."""
+    actor = require_actor(actor)
+    user = db.get(User, actor.user_id)
+    return bool(user and user.sub)

@@ -142,13 +142,18 @@ def _names(db: Session, ids: set[int]) -> dict[int, str]:
     return {uid: name for uid, name in db.exec(select(User.id, User.username).where(User.id.in_(ids))).all()}
 
 
+def _no_sub(req: SubRequest) -> str:
+    """'Open' for a request open to anyone; a closed one whose sub deleted their account says so."""
+    return "Open" if req.status == SubStatus.OPEN else "Deleted account"
+
+
 def _row(req: SubRequest, names: dict[int, str]) -> dict:
     local = timefmt.local(req.date)
     return {
         "id": req.id,
         "requestor": names.get(req.requestor_id, ""),
         "recipient": names.get(req.recipient_id, "") if req.recipient_id else "Anyone",
-        "sub": names.get(req.recipient_id, "") if req.recipient_id else "Open",
+        "sub": names.get(req.recipient_id, "") if req.recipient_id else _no_sub(req),
         "status": req.status.value,
         "team": req.team,
         "svl": req.svl,
