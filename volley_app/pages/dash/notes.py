@@ -55,11 +55,50 @@ def _cell(label: str, value) -> rx.Component:
     return rx.table.cell(value, data_label=label)
 
 
+def _card(*children: rx.Component) -> rx.Component:
+    return rx.card(rx.vstack(*children, spacing="1", width="100%"), width="100%", custom_attrs={"data-testid": "request-item"})
+
+
+def responsive(table: rx.Component, cards: rx.Component) -> rx.Component:
+    """A table on wider screens, a list of cards on a phone (no sideways scrolling for the buttons)."""
+    return rx.fragment(rx.tablet_and_desktop(table, width="100%"), rx.mobile_only(cards, width="100%"))
+
+
+def _open_card(r: rx.Var) -> rx.Component:
+    return _card(
+        rx.flex(
+            rx.text(r["team"], weight="bold"),
+            link_button("View", href=r["href"], size="2", variant="soft"),
+            justify="between",
+            align="center",
+            width="100%",
+        ),
+        rx.text(r["date"], ", ", r["time"], size="2"),
+        rx.text(r["svl"], size="2", color_scheme="gray"),
+        rx.text("Requestor: ", r["requestor"], size="2", color_scheme="gray"),
+    )
+
+
+def _note_card(r: rx.Var) -> rx.Component:
+    return _card(
+        rx.flex(
+            rx.hstack(rx.text(r["team"], weight="bold"), rx.badge(r["status"], color_scheme=_status_color(r["status"]))),
+            link_button("View", href=r["href"], size="2", variant="soft"),
+            justify="between",
+            align="center",
+            width="100%",
+        ),
+        rx.text(r["date"], size="2"),
+        rx.text(r["svl"], rx.cond(r["court"] != "", ", " + r["court"], ""), size="2", color_scheme="gray"),
+        rx.text("Requestor: ", r["requestor"], size="2", color_scheme="gray"),
+    )
+
+
 def open_requests_table(rows: rx.Var) -> rx.Component:
     """Requestor, Team, Date, Time, Location, View (spec section 2)."""
     return rx.cond(
         rows.length() > 0,
-        rx.box(
+        responsive(rx.box(
             rx.table.root(
                 rx.table.header(
                     rx.table.row(
@@ -75,9 +114,8 @@ def open_requests_table(rows: rx.Var) -> rx.Component:
                             _cell("Date", r["date"]),
                             _cell("Time", r["time"]),
                             _cell("Location", r["svl"]),
-                            rx.table.cell(
-                                link_button("View", href=r["href"], size="1", variant="soft", aria_label="View")
-                            ),
+                            rx.table.cell(link_button("View", href=r["href"], size="1", variant="soft")),
+                            custom_attrs={"data-testid": "request-item"},
                         ),
                     )
                 ),
@@ -87,7 +125,7 @@ def open_requests_table(rows: rx.Var) -> rx.Component:
             ),
             overflow_x="auto",
             width="100%",
-        ),
+        ), rx.vstack(rx.foreach(rows, _open_card), spacing="2", width="100%")),
         rx.text("No open sub requests right now.", color_scheme="gray"),
     )
 
@@ -96,7 +134,7 @@ def notifications_table(rows: rx.Var) -> rx.Component:
     """Requestor, Status, Team, Date, Location, Court (spec section 2)."""
     return rx.cond(
         rows.length() > 0,
-        rx.box(
+        responsive(rx.box(
             rx.table.root(
                 rx.table.header(
                     rx.table.row(
@@ -117,6 +155,7 @@ def notifications_table(rows: rx.Var) -> rx.Component:
                             _cell("Location", r["svl"]),
                             _cell("Court", r["court"]),
                             rx.table.cell(link_button("View", href=r["href"], size="1", variant="soft")),
+                            custom_attrs={"data-testid": "request-item"},
                         ),
                     )
                 ),
@@ -126,7 +165,7 @@ def notifications_table(rows: rx.Var) -> rx.Component:
             ),
             overflow_x="auto",
             width="100%",
-        ),
+        ), rx.vstack(rx.foreach(rows, _note_card), spacing="2", width="100%")),
         rx.text("You have no sub requests right now.", color_scheme="gray"),
     )
 

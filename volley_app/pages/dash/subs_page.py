@@ -13,6 +13,7 @@ import reflex as rx
 
 from volley_app import db, routes
 from volley_app.components.layout import dash_page, link_button
+from volley_app.pages.dash.notes import responsive
 from volley_app.services import profiles, subs
 from volley_app.services.errors import DomainError
 from volley_app.state.auth import AuthState
@@ -87,6 +88,32 @@ def _rating(value) -> rx.Component:
     return rx.cond(value != "", value, "-")
 
 
+def _invite(r: rx.Var, size: str) -> rx.Component:
+    return link_button("Invite", href=r["invite"], size=size, aria_label="Invite " + r["first_name"] + " " + r["last_name"])
+
+
+def _sub_card(r: rx.Var) -> rx.Component:
+    return rx.card(
+        rx.flex(
+            rx.vstack(
+                rx.text(r["first_name"], " ", r["last_name"], weight="bold"),
+                rx.text(r["gender"], size="2", color_scheme="gray"),
+                rx.text(
+                    "Hitter ", _rating(r["hitter"]), " · Passer ", _rating(r["passer"]), " · Setter ",
+                    _rating(r["setter"]), size="2",
+                ),  # fmt: skip
+                spacing="1",
+            ),
+            _invite(r, "2"),
+            justify="between",
+            align="center",
+            width="100%",
+        ),
+        width="100%",
+        custom_attrs={"data-testid": "sub-item"},
+    )
+
+
 def subs_page() -> rx.Component:
     s = SubsState
     header = ("First Name", "Last Name", "Gender", "Hitter", "Passer", "Setter", "")
@@ -109,7 +136,7 @@ def subs_page() -> rx.Component:
                 rx.callout(s.subs_error, icon="triangle_alert", color_scheme="red", role="alert"),
                 rx.cond(
                     s.sub_rows.length() > 0,
-                    rx.box(
+                    responsive(rx.box(
                         rx.table.root(
                             rx.table.header(rx.table.row(*[rx.table.column_header_cell(h) for h in header])),
                             rx.table.body(
@@ -122,14 +149,8 @@ def subs_page() -> rx.Component:
                                         rx.table.cell(_rating(r["hitter"])),
                                         rx.table.cell(_rating(r["passer"])),
                                         rx.table.cell(_rating(r["setter"])),
-                                        rx.table.cell(
-                                            link_button(
-                                                "Invite",
-                                                href=r["invite"],
-                                                size="1",
-                                                aria_label="Invite " + r["first_name"] + " " + r["last_name"],
-                                            )
-                                        ),
+                                        rx.table.cell(_invite(r, "1")),
+                                        custom_attrs={"data-testid": "sub-item"},
                                     ),
                                 )
                             ),
@@ -139,7 +160,7 @@ def subs_page() -> rx.Component:
                         ),
                         overflow_x="auto",
                         width="100%",
-                    ),
+                    ), rx.vstack(rx.foreach(s.sub_rows, _sub_card), spacing="2", width="100%")),
                     rx.text("No subs available right now.", color_scheme="gray"),
                 ),
             ),
