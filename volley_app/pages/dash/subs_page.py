@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 
 LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
 REFRESH_SECONDS = 60
+MAX_REFRESHES = 60  # an hour on the page
 
 
 class SubsState(AuthState):
@@ -73,7 +74,9 @@ class SubsState(AuthState):
     async def poll(self):
         """Reload the list every 60 s while this tab stays on the Subs page."""
         try:
-            while True:
+            # A closed tab cannot be told from an idle one here, so polling ends after a while;
+            # opening the page again starts it anew.
+            for _ in range(MAX_REFRESHES):
                 await asyncio.sleep(REFRESH_SECONDS)
                 async with self:
                     if (self.router.url.path or "").rstrip("/") != routes.DASH_SUBS or not self.logged_in:

@@ -478,10 +478,16 @@ class NewSVLState(AuthState):
     field_errors: dict[str, str] = dict.fromkeys((*SVL_FIELDS, "roles"), "")
     saving: bool = False
 
+    allowed: bool = False
+
     async def load(self):
         self.f_username = self.f_password = self.f_first_name = self.f_email = self.f_region = ""
         self.new_roles, self.saving = ["SVL"], False
         self._clear_errors()
+        actor = await self._actor()
+        self.allowed = actor is not None and actor.is_admin
+        if not self.allowed:
+            self.svl_error = "No access"
 
     def _clear_errors(self) -> None:
         self.svl_error = ""
@@ -566,7 +572,7 @@ def new_svl_page() -> rx.Component:
         form_card(
             "Create New SVL",
             error_line(s.svl_error, SVL_ERROR_ID),
-            rx.form(
+            rx.cond(s.allowed, rx.form(
                 rx.vstack(
                     field("Username", text_input("username", value=s.f_username, on_change=s.set_username,
                                                  required=True, auto_capitalize="none"),
@@ -600,6 +606,6 @@ def new_svl_page() -> rx.Component:
                 ),
                 on_submit=s.create,
                 width="100%",
-            ),
+            )),
         )
     )  # fmt: skip
