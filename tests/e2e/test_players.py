@@ -208,3 +208,23 @@ def test_profile_edit_fields_per_role(new_page):
     expect(a.get_by_text("Are you sure you want to delete your account?")).to_be_visible()
     a.get_by_role("button", name="Cancel").click()
     expect(a.get_by_text("Are you sure you want to delete your account?")).to_have_count(0)
+
+
+def test_player_contact_sends_to_the_provider(new_page, mailbox):
+    make_user("quinn", first_name="Quinn")
+    page = new_page(**PHONE)
+    log_in(page, "quinn")
+    expect_path(page, "/dash")
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Profile").click()
+    page.get_by_role("link", name="Contact Us").click()
+    expect_path(page, "/dash/playercontact")
+    send = page.get_by_role("button", name="Send")
+    expect(send).to_be_disabled()  # message required
+    page.get_by_label("Message").fill("When does the winter league start?")
+    send.click()
+    expect_path(page, "/dash/playersent")
+    expect(page.get_by_role("heading", name="Sent Successfully")).to_be_visible()
+    (mail,) = mailbox.wait_for(1)
+    assert mail["To"] == "hello@volley.example"
+    assert mail["Reply-To"] == "quinn@example.com"
+    assert "winter league" in mail.get_content()
