@@ -9,7 +9,7 @@ import pytest
 
 from tests.factories import actor_of, count, make_user, rows
 from volley_app import db as dbmod
-from volley_app.models import OutboxMessage, Rating, Role, SubRequest, SubStatus, utcnow
+from volley_app.models import OutboxMessage, Rating, Role, SubRequest, SubStatus, User, utcnow
 from volley_app.services import subs
 from volley_app.services.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound, Unauthorized
 
@@ -304,3 +304,20 @@ def test_deleting_a_sub_closes_their_open_invites(world):
     assert (req.status, req.recipient_id) == (SubStatus.DECLINED, None)
     assert subs.list_open(db, a["carmen"]) == []
     assert subs.detail(db, a["alice"], rid)["sub"] == "Deleted account"
+
+
+def test_admin_edits_roles_and_active_but_not_their_own_admin_role(world):
+    from volley_app.services import profiles
+
+    db, a = world
+    base = {"email": "dave@example.com", "first_name": "Dave", "region": "KY", "last_name": "Changed"}
+    profiles.update_user(db, a["root"], a["dave"].user_id, username="dave", roles=["SVL"], active=False, **base)
+    db.commit()
+    dave = rows(db, User, User.id == a["dave"].user_id)[0]
+    assert (dave.roles, dave.active, dave.last_name) == (["SVL"], False, "Tester")
+    with pytest.raises(Invalid) as exc:
+        profiles.update_user(db, a["root"], a["root"].user_id, username="root", email="root@example.com",
+                             first_name="Root", region="KY", last_name="X", roles=["Player"])  # fmt: skip
+    assert "roles" in exc.value.errors
+    db.rollback()
+    assert rows(db, User, User.id == a["root"].user_id)[0].roles == ["Admin"]

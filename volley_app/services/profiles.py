@@ -185,6 +185,8 @@ def update_user(
             new_roles = []
         if not new_roles:
             errors["roles"] = "Choose at least one role"
+        elif user.id == actor.user_id and Role.ADMIN.value not in new_roles:
+            errors["roles"] = "You cannot remove your own Admin role"
     try:
         clean = validation.collect(**checks)
     except Invalid as exc:
