@@ -147,6 +147,8 @@ async def test_accept_then_another_sub_is_told_it_was_taken(world):
     assert ben.note["status"] == "Accepted" and ben.notice
     await carl.accept()
     assert carl.action_error == subs.TAKEN
+    assert carl.load_error == subs.TAKEN  # the page says why, not just 'No access'
+    assert carl.note == {} and not carl.can_accept
     req = rows(db, SubRequest, SubRequest.id == reqs["open"])[0]
     assert (req.status, req.recipient_id) == (SubStatus.ACCEPTED, ids["ben"])
 

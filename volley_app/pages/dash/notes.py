@@ -527,6 +527,9 @@ class NoteDetailState(NoteFormMixin, AuthState):
         else:
             self.notice = done
         await self._refresh()
+        if failure and self.load_error:
+            # e.g. taken by another sub a moment ago, so no longer visible: say why, not just 'No access'.
+            self.load_error = failure.message
         return focus(DETAIL_ERROR_ID) if failure else None
 
     async def accept(self):
