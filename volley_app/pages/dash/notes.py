@@ -13,8 +13,11 @@ from volley_app.models import SkillLevel, SubFormat
 from volley_app.services import subs
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
+from volley_app.state.polling import poll_page
 
 FORM_ERROR_ID = "note-form-error"
+OPEN_LIST_SECONDS = 150
+NOTIFICATIONS_SECONDS = 15
 FIELD_KEYS = ("team", "date", "svl", "court", "skill_level", "format", "text", "recipient")
 DETAIL_ERROR_ID = "note-detail-error"
 
@@ -184,21 +187,41 @@ def page_error(message: rx.Var) -> rx.Component:
 class NotesListState(AuthState):
     open_rows: list[dict[str, str]] = []
     list_error: str = ""
+    _poll_beat: float = 0.0
 
-    async def load(self):
+    async def _reload(self) -> None:
         found, failure = await run_action(subs.list_open, actor=await self._actor())
         self.open_rows = as_table_rows(found or [])
         self.list_error = failure.message if failure else ""
+
+    async def load(self):
+        await self._reload()
+        return NotesListState.poll
+
+    @rx.event(background=True)
+    async def poll(self):
+        """Refetch the open list every 150 s while the tab stays here (spec section 7)."""
+        await poll_page(self, path=routes.NOTES, seconds=OPEN_LIST_SECONDS, reload=self._reload)
 
 
 class NotificationsState(AuthState):
     note_rows: list[dict[str, str]] = []
     list_error: str = ""
+    _poll_beat: float = 0.0
 
-    async def load(self):
+    async def _reload(self) -> None:
         found, failure = await run_action(subs.notifications, actor=await self._actor())
         self.note_rows = as_table_rows(found or [])
         self.list_error = failure.message if failure else ""
+
+    async def load(self):
+        await self._reload()
+        return NotificationsState.poll
+
+    @rx.event(background=True)
+    async def poll(self):
+        """Refetch My Sub Requests every 15 s while the tab stays here (spec section 7)."""
+        await poll_page(self, path=routes.NOTES_NOTIFICATIONS, seconds=NOTIFICATIONS_SECONDS, reload=self._reload)
 
 
 def _links() -> rx.Component:

@@ -6,7 +6,6 @@ id and the server looks up the address.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 import reflex as rx
@@ -17,19 +16,19 @@ from volley_app.pages.dash.notes import responsive
 from volley_app.services import profiles, subs
 from volley_app.services.errors import DomainError
 from volley_app.state.auth import AuthState
+from volley_app.state.polling import poll_page
 
 log = logging.getLogger(__name__)
 
 LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
 REFRESH_SECONDS = 60
-MAX_REFRESHES = 60  # an hour on the page
 
 
 class SubsState(AuthState):
     sub_rows: list[dict[str, str]] = []
     subs_error: str = ""
     is_sub: bool = False
-    _polling: bool = False
+    _poll_beat: float = 0.0
 
     async def _reload(self) -> None:
         actor = await self._actor()
@@ -65,26 +64,12 @@ class SubsState(AuthState):
             self.sub_rows = []
             return rx.redirect(routes.SESSIONS)
         await self._reload()
-        if not self._polling:
-            self._polling = True
-            return SubsState.poll
-        return None
+        return SubsState.poll
 
     @rx.event(background=True)
     async def poll(self):
         """Reload the list every 60 s while this tab stays on the Subs page."""
-        try:
-            # A closed tab cannot be told from an idle one here, so polling ends after a while;
-            # opening the page again starts it anew.
-            for _ in range(MAX_REFRESHES):
-                await asyncio.sleep(REFRESH_SECONDS)
-                async with self:
-                    if (self.router.url.path or "").rstrip("/") != routes.DASH_SUBS or not self.logged_in:
-                        return
-                    await self._reload()
-        finally:
-            async with self:
-                self._polling = False
+        await poll_page(self, path=routes.DASH_SUBS, seconds=REFRESH_SECONDS, reload=self._reload)
 
 
 def _rating(value) -> rx.Component:
