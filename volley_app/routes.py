@@ -132,3 +132,33 @@ def game_path(game_id: int | str) -> str:
 
 def team_path(team_id: int | str) -> str:
     return f"{TEAMS}/{team_id}"
+
+# --- Players and subs (issue 3) -------------------------------------------------------
+NOTES_NOTIFICATIONS = "/dash/notes/notifications"
+NOTES_NEW = "/dash/notes/new"
+NOTES_NEW_SPECIFIC = "/dash/notes/newspecific"
+NOTE_DETAIL = "/dash/notes/[note_id]"
+PLAYER_INFO = "/dash/playerinfo"
+PLAYER_CONTACT = "/dash/playercontact"
+PLAYER_SENT = "/dash/playersent"
+USERS = "/dash/users"
+USERS_NEW = "/dash/users/new"
+USER_EDIT = "/dash/users/[user_id]"
+
+
+def note_path(note_id: int | str) -> str:
+    return f"{NOTES}/{note_id}"
+
+
+def user_path(user_id: int | str) -> str:
+    return f"{USERS}/{user_id}"
+
+
+def invite_path(sub_id: int | str) -> str:
+    """The targeted sub request form with ``sub_id`` preselected."""
+    return f"{NOTES_NEW_SPECIFIC}?sub={sub_id}"
+
+
+def last_segment(path: str) -> str:
+    """The last part of a path ('/dash/notes/12' -> '12'), for dynamic routes."""
+    return path.rstrip("/").rsplit("/", 1)[-1]

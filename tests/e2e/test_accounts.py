@@ -109,6 +109,9 @@ def test_revoked_persisted_login_shows_the_way_back(page):
     make_user("rita")
     log_in(page, "rita")
     expect_path(page, "/dash")
+    # Wait until /dash has confirmed the session: revoking it before that page's guard ran
+    # would have that guard (not the reload) find it expired and forget the token.
+    expect(page.get_by_role("heading", name="Welcome, Test")).to_be_visible()
     token = page.evaluate("localStorage.getItem('vb_session')")
     assert token, "a trusted login keeps its token in localStorage"
     assert db.call(auth.logout, token)  # e.g. logged out elsewhere

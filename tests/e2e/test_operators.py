@@ -64,8 +64,8 @@ def test_svl_runs_a_league_and_a_player_only_looks(new_page):
     expect(page.get_by_text("Schedule generated: 6 games.")).to_be_visible()
 
     page.get_by_role("link", name="Schedule").click()
-    expect(page.get_by_role("heading", name="Week 1 · Mon Mar 3, 2031")).to_be_visible()
-    expect(page.get_by_role("heading", name="Week 3 · Mon Mar 17, 2031")).to_be_visible()
+    expect(page.get_by_role("heading", name="Week 1 · Mon, Mar 3, 2031")).to_be_visible()
+    expect(page.get_by_role("heading", name="Week 3 · Mon, Mar 17, 2031")).to_be_visible()
     page.get_by_role("link", name="Edit").first.click()
     expect(page.get_by_role("heading", name="Edit Game")).to_be_visible()
     expect(page.get_by_label("Team 1", exact=True)).not_to_have_value("")

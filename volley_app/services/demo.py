@@ -152,7 +152,7 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
                    format=SubFormat.SIXES),
         SubRequest(requestor_id=people["frank"].id, recipient_id=people["carmen"].id, svl="Bluegrass Beach",
                    team="Dig Deep", date=_at(today + dt.timedelta(days=4), 18, 30), court="Sand 1",
-                   skill_level=SkillLevel.B, format=SubFormat.QUADS, text="Carmen, can you sub Thursday?"),
+                   skill_level=SkillLevel.B, format=SubFormat.QUADS, text="Carmen, can you sub for us this week?"),
         SubRequest(requestor_id=people["alice"].id, recipient_id=people["ben"].id, status=SubStatus.ACCEPTED,
                    svl="Lexington Sportsplex", team="Net Ninjas", date=_at(today + dt.timedelta(days=10), 19, 20),
                    court="Court 1", skill_level=SkillLevel.C, format=SubFormat.SIXES),

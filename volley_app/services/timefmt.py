@@ -54,12 +54,19 @@ def date_time(value: dt.datetime | None) -> str:
     return f"{a:%a %b} {a.day}, {a.year} {a:%I:%M %p}".replace(" 0", " ")
 
 
-def day_label(value: dt.datetime) -> str:
-    """'Mon Oct 12, 2026' in the venue's zone."""
+def day(value: dt.datetime) -> str:
+    """'Sat, Nov 21, 2026' in the venue's zone."""
     a = local(value)
-    return f"{a:%a %b} {a.day}, {a.year}"
+    return f"{a:%a}, {a:%b} {a.day}, {a.year}"
 
 
 def clock(value: dt.datetime) -> str:
-    """'6:30 PM' in the venue's zone."""
-    return local(value).strftime("%I:%M %p").lstrip("0")
+    """'7:20 PM' in the venue's zone."""
+    a = local(value)
+    return f"{a.hour % 12 or 12}:{a:%M} {a:%p}"
+
+
+def long(value: dt.datetime) -> str:
+    """'Saturday, November 21, 2026 at 7:20 PM EST' in the venue's zone (for emails)."""
+    a = local(value)
+    return f"{a:%A}, {a:%B} {a.day}, {a.year} at {clock(value)} {a:%Z}"

@@ -49,7 +49,7 @@ class ScheduleState(AuthState):
         self.league_name, self.lid = found["league"]["name"], str(found["league"]["id"])
         self.can_manage = found["league"]["can_manage"]
         self.weeks = [
-            {"week": f"Week {w['week']} · {timefmt.day_label(w['games'][0]['start_at'])}",
+            {"week": f"Week {w['week']} · {timefmt.day(w['games'][0]['start_at'])}",
              "games": [_game_row(g, self.can_manage) for g in w["games"]]}  # fmt: skip
             for w in found["weeks"]
         ]

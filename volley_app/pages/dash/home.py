@@ -1,18 +1,112 @@
-"""The dashboard landing (/dash): greets the confirmed user."""
+"""The Player home (/dash): links, open sub requests, and the league lists.
+
+Admins are sent to /dash/profile and SVLs to /dash/sessions (spec section 2).
+"""
 
 from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.layout import dash_page
+from volley_app import routes
+from volley_app.components.layout import dash_page, link_button
+from volley_app.pages.dash.notes import as_table_rows, open_requests_table, page_error
+from volley_app.services import home, profiles, subs
 from volley_app.state.auth import AuthState
+from volley_app.state.forms import run_action
+
+
+class PlayerHomeState(AuthState):
+    open_rows: list[dict[str, str]] = []
+    all_leagues: list[dict[str, str]] = []
+    registration_leagues: list[dict[str, str]] = []
+    current_leagues: list[dict[str, str]] = []
+    is_sub: bool = False
+    home_error: str = ""
+
+    async def load(self):
+        actor = await self._actor()
+        if actor is None:
+            return None
+        if actor.is_admin:
+            return rx.redirect(routes.DASH_PROFILE)
+        if actor.is_svl:
+            return rx.redirect(routes.SESSIONS)
+        found, failure = await run_action(subs.list_open, actor=actor)
+        leagues, league_failure = await run_action(home.home_leagues, actor=actor)
+        failure = failure or league_failure
+        self.home_error = failure.message if failure else ""
+        self.open_rows = as_table_rows(found or [])
+
+        def pick(key: str) -> list[dict[str, str]]:
+            return [
+                {"id": str(r["id"]), "label": r["label"], "starts": r["starts"], "href": routes.league_path(r["id"])}
+                for r in (leagues or {}).get(key, [])
+            ]
+
+        self.all_leagues, self.registration_leagues = pick("all"), pick("registration")
+        self.current_leagues = pick("current")
+        flag, _ = await run_action(profiles.is_sub, actor=actor)
+        self.is_sub = bool(flag)
+        return None
+
+
+def _league_list(title: str, rows: rx.Var, empty: str) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.heading(title, size="4", as_="h2"),
+            rx.cond(
+                rows.length() > 0,
+                rx.el.ul(
+                    rx.foreach(
+                        rows,
+                        lambda r: rx.el.li(
+                            rx.link(r["label"], href=r["href"]),
+                            rx.text(" starts ", r["starts"], as_="span", size="2", color_scheme="gray"),
+                            margin_bottom="0.4rem",
+                        ),
+                    ),
+                    style={"padding_left": "1.1rem", "margin": "0"},
+                ),
+                rx.text(empty, color_scheme="gray", size="2"),
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        width="100%",
+    )
 
 
 def dash_home_page() -> rx.Component:
+    s = PlayerHomeState
     return dash_page(
         rx.vstack(
             rx.heading("Welcome, ", AuthState.first_name, size="7", as_="h1"),
-            rx.text("You are logged in as ", rx.text.strong(AuthState.username), ".", color_scheme="gray"),
-            spacing="2",
+            rx.flex(
+                link_button(
+                    rx.cond(s.is_sub, "Edit My Sub Info", "Become a Sub"),
+                    href=routes.USERS + "/" + AuthState.user_id.to_string(),
+                    size="2",
+                ),
+                link_button("All Subs", href=routes.DASH_SUBS, size="2", variant="soft"),
+                link_button("All Open Sub Requests", href=routes.NOTES, size="2", variant="soft"),
+                link_button("My Sub Requests", href=routes.NOTES_NOTIFICATIONS, size="2", variant="soft"),
+                link_button("Create Sub Request", href=routes.NOTES_NEW, size="2", variant="soft"),
+                spacing="2",
+                wrap="wrap",
+            ),
+            page_error(s.home_error),
+            rx.heading("Open Sub Requests", size="5", as_="h2", margin_top="0.5rem"),
+            open_requests_table(s.open_rows),
+            rx.grid(
+                _league_list("All Leagues", s.all_leagues, "No leagues yet."),
+                _league_list("Leagues in Registration", s.registration_leagues, "No leagues in registration."),
+                _league_list("Current Leagues", s.current_leagues, "No current leagues."),
+                columns={"initial": "1", "md": "3"},
+                spacing="3",
+                width="100%",
+                margin_top="0.5rem",
+            ),
+            spacing="3",
+            width="100%",
         )
     )

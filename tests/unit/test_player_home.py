@@ -1,0 +1,62 @@
+"""The Player home's league lists and the venue-zone date formats."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tests.factories import actor_of, add_league_session, make_user
+from volley_app.models import Day, League, LeagueFormat, Role, SkillLevel, utcnow
+from volley_app.services import home, timefmt
+from volley_app.services.errors import Forbidden, Unauthorized
+
+DAY = dt.timedelta(days=1)
+
+
+def _league(db, svl, session_id, start, *, active=True, fmt=LeagueFormat.SIXES) -> int:
+    row = League(session_id=session_id, svl_id=svl.id, court="Court 1", start_at=start, number_of_weeks=8,
+                 time_increment=50, skill_level=SkillLevel.C, format=fmt, day=Day.MONDAY, max_teams=8,
+                 cost_cents=30000, active=active)  # fmt: skip
+    db.add(row)
+    db.commit()
+    return row.id
+
+
+def test_leagues_split_into_registration_and_current(db):
+    svl = make_user(db, "gym", Role.SVL, first_name="Lexington", last_name="Sportsplex")
+    player = actor_of(make_user(db, "pat"))
+    now = utcnow()
+    sid = add_league_session(db, svl, "Fall", now - 30 * DAY, now + 60 * DAY)
+    started = _league(db, svl, sid, now - 7 * DAY)
+    upcoming = _league(db, svl, sid, now + 7 * DAY, fmt=LeagueFormat.REVERSE_QUADS)
+    _league(db, svl, sid, now - 7 * DAY, active=False)
+    lists = home.home_leagues(db, player, now=now)
+    assert [r["id"] for r in lists["all"]] == [started, upcoming]
+    assert [r["id"] for r in lists["current"]] == [started]
+    assert [r["id"] for r in lists["registration"]] == [upcoming]
+    assert lists["registration"][0]["label"] == "Lexington Sportsplex: C Reverse Quads, Mondays"
+    # the boundary: a league starting right now is current
+    assert [r["id"] for r in home.home_leagues(db, player, now=now + 7 * DAY)["current"]] == [started, upcoming]
+
+
+def test_home_leagues_refuse_svls_and_anonymous(db):
+    svl = actor_of(make_user(db, "gym", Role.SVL))
+    with pytest.raises(Forbidden):
+        home.home_leagues(db, svl)
+    with pytest.raises(Unauthorized):
+        home.home_leagues(db, None)
+
+
+@pytest.mark.parametrize(
+    ("utc", "day", "clock"),
+    [
+        (dt.datetime(2026, 7, 1, 23, 30, tzinfo=dt.UTC), "Wed, Jul 1, 2026", "7:30 PM"),  # EDT
+        (dt.datetime(2026, 12, 2, 0, 15, tzinfo=dt.UTC), "Tue, Dec 1, 2026", "7:15 PM"),  # EST, previous day
+        (dt.datetime(2026, 12, 1, 17, 5, tzinfo=dt.UTC), "Tue, Dec 1, 2026", "12:05 PM"),
+    ],
+)
+def test_dates_show_in_the_venue_zone(utc, day, clock):
+    assert timefmt.day(utc) == day
+    assert timefmt.clock(utc) == clock
+    assert timefmt.long(utc).endswith(("EST", "EDT"))

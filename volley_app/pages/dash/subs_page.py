@@ -1,0 +1,159 @@
+"""The Subs page (/dash/subs): active subs with an Invite button, refreshed every 60 s.
+
+The browser gets names, gender and ratings only; an invite names the sub by
+id and the server looks up the address.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import reflex as rx
+
+from volley_app import db, routes
+from volley_app.components.layout import dash_page, link_button
+from volley_app.pages.dash.notes import responsive
+from volley_app.services import profiles, subs
+from volley_app.services.errors import DomainError
+from volley_app.state.auth import AuthState
+from volley_app.state.polling import poll_page
+
+log = logging.getLogger(__name__)
+
+LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
+REFRESH_SECONDS = 60
+
+
+class SubsState(AuthState):
+    sub_rows: list[dict[str, str]] = []
+    subs_error: str = ""
+    is_sub: bool = False
+    _poll_beat: float = 0.0
+
+    async def _reload(self) -> None:
+        actor = await self._actor()
+        try:
+            found = await db.run(subs.list_subs, actor)
+            self.is_sub = await db.run(profiles.is_sub, actor)
+        except DomainError as exc:
+            log.info("subs list refused: %s", exc.message)
+            self.sub_rows, self.subs_error = [], LOAD_FAILED
+            return
+        except Exception:
+            log.exception("subs list failed")
+            self.sub_rows, self.subs_error = [], LOAD_FAILED
+            return
+        self.subs_error = ""
+        self.sub_rows = [
+            {
+                "id": str(r["id"]),
+                "first_name": r["first_name"],
+                "last_name": r["last_name"],
+                "gender": r["gender"],
+                "hitter": r["hitter"],
+                "passer": r["passer"],
+                "setter": r["setter"],
+                "invite": routes.invite_path(r["id"]),
+            }
+            for r in found
+        ]
+
+    async def load(self):
+        actor = await self._actor()
+        if actor is not None and actor.is_svl and not actor.is_admin:
+            self.sub_rows = []
+            return rx.redirect(routes.SESSIONS)
+        await self._reload()
+        return SubsState.poll
+
+    @rx.event(background=True)
+    async def poll(self):
+        """Reload the list every 60 s while this tab stays on the Subs page."""
+        await poll_page(self, path=routes.DASH_SUBS, seconds=REFRESH_SECONDS, reload=self._reload)
+
+
+def _rating(value) -> rx.Component:
+    return rx.cond(value != "", value, "-")
+
+
+def _invite(r: rx.Var, size: str) -> rx.Component:
+    return link_button("Invite", href=r["invite"], size=size, aria_label="Invite " + r["first_name"] + " " + r["last_name"])
+
+
+def _sub_card(r: rx.Var) -> rx.Component:
+    return rx.card(
+        rx.flex(
+            rx.vstack(
+                rx.text(r["first_name"], " ", r["last_name"], weight="bold"),
+                rx.text(r["gender"], size="2", color_scheme="gray"),
+                rx.text(
+                    "Hitter ", _rating(r["hitter"]), " · Passer ", _rating(r["passer"]), " · Setter ",
+                    _rating(r["setter"]), size="2",
+                ),  # fmt: skip
+                spacing="1",
+            ),
+            _invite(r, "2"),
+            justify="between",
+            align="center",
+            width="100%",
+        ),
+        width="100%",
+        custom_attrs={"data-testid": "sub-item"},
+    )
+
+
+def subs_page() -> rx.Component:
+    s = SubsState
+    header = ("First Name", "Last Name", "Gender", "Hitter", "Passer", "Setter", "")
+    return dash_page(
+        rx.vstack(
+            rx.heading("Subs", size="7", as_="h1"),
+            rx.flex(
+                link_button(
+                    rx.cond(s.is_sub, "View My Sub Info", "Become a Sub"),
+                    href=routes.USERS + "/" + AuthState.user_id.to_string(),
+                    size="2",
+                ),
+                link_button("Create Sub Request", href=routes.NOTES_NEW, size="2", variant="soft"),
+                link_button("Open Sub Requests", href=routes.NOTES, size="2", variant="soft"),
+                spacing="2",
+                wrap="wrap",
+            ),
+            rx.cond(
+                s.subs_error != "",
+                rx.callout(s.subs_error, icon="triangle_alert", color_scheme="red", role="alert"),
+                rx.cond(
+                    s.sub_rows.length() > 0,
+                    responsive(rx.box(
+                        rx.table.root(
+                            rx.table.header(rx.table.row(*[rx.table.column_header_cell(h) for h in header])),
+                            rx.table.body(
+                                rx.foreach(
+                                    s.sub_rows,
+                                    lambda r: rx.table.row(
+                                        rx.table.cell(r["first_name"]),
+                                        rx.table.cell(r["last_name"]),
+                                        rx.table.cell(r["gender"]),
+                                        rx.table.cell(_rating(r["hitter"])),
+                                        rx.table.cell(_rating(r["passer"])),
+                                        rx.table.cell(_rating(r["setter"])),
+                                        rx.table.cell(_invite(r, "1")),
+                                        custom_attrs={"data-testid": "sub-item"},
+                                    ),
+                                )
+                            ),
+                            width="100%",
+                            variant="surface",
+                            size="1",
+                        ),
+                        overflow_x="auto",
+                        width="100%",
+                    ), rx.vstack(rx.foreach(s.sub_rows, _sub_card), spacing="2", width="100%")),
+                    rx.text("No subs available right now.", color_scheme="gray"),
+                ),
+            ),
+            rx.text("This list refreshes every minute.", size="1", color_scheme="gray"),
+            spacing="4",
+            width="100%",
+        )
+    )

@@ -1,0 +1,45 @@
+"""The Player home's league lists: all, in registration (start ahead) and current (started, active)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlmodel import Session, select
+
+from volley_app.models import League, User, utcnow
+from volley_app.services import timefmt
+from volley_app.services.subs import require_notes_actor
+
+FORMAT_LABELS = {"doubles": "Doubles", "quads": "Quads", "5s": "5s", "6s": "6s", "reverseQuads": "Reverse Quads"}
+
+
+def league_label(league: League, svl_name: str) -> str:
+    """'Lexington Sportsplex: C 6s, Mondays' (a league has no name of its own)."""
+    fmt = FORMAT_LABELS.get(league.format.value, league.format.value)
+    return f"{svl_name}: {league.skill_level.value} {fmt}, {league.day.value}s"
+
+
+def home_leagues(db: Session, actor, *, now: dt.datetime | None = None) -> dict[str, list[dict]]:
+    """Active leagues for the Player home, by start: ``all``, ``registration`` and ``current``."""
+    require_notes_actor(actor)
+    now = now or utcnow()
+    found = db.exec(
+        select(League, User.first_name, User.last_name)
+        .join(User, User.id == League.svl_id)
+        .where(League.active.is_(True))
+        .order_by(League.start_at, League.id)
+    ).all()
+    rows = [
+        {
+            "id": lg.id,
+            "label": league_label(lg, f"{first} {last}".strip()),
+            "starts": timefmt.day(lg.start_at),
+            "started": lg.start_at <= now,
+        }
+        for lg, first, last in found
+    ]
+    return {
+        "all": rows,
+        "registration": [r for r in rows if not r["started"]],
+        "current": [r for r in rows if r["started"]],
+    }

@@ -1,0 +1,362 @@
+"""A user's own record (My Info, Edit user), the admin's users list, SVL creation and player contact.
+
+Field visibility follows the acting user's display status (spec section 2):
+SVL and admin see address and city; non-SVL see last name, gender and the sub
+section. A user edits their own record; an admin edits any record (roles and
+active too) but an admin's edit of another user never changes the last name.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import string
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from volley_app.models import (
+    Gender,
+    LoginSession,
+    PasswordResetToken,
+    Rating,
+    Role,
+    SubRequest,
+    SubStatus,
+    User,
+    utcnow,
+)
+from volley_app.services import auth, mail, passwords, validation
+from volley_app.services.errors import Forbidden, Invalid, NotFound
+from volley_app.services.permissions import Actor, display_status, require_actor, require_role
+from volley_app.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+SVL_USERNAME_RULE = "Username must be 3 to 20 letters"
+SVL_PASSWORD_RULE = "Password must be 4 to 100 characters: letters, numbers or ! @ # $ %"  # noqa: S105
+_SVL_PASSWORD_CHARS = set(string.ascii_letters + string.digits + "!@#$%")
+MESSAGE_MAX = 5000
+
+
+def _int_id(value: object) -> int:
+    if isinstance(value, bool):
+        raise NotFound("User not found")
+    try:
+        result = int(str(value))
+    except (TypeError, ValueError):
+        raise NotFound("User not found") from None
+    if result <= 0 or result > 2**31:
+        raise NotFound("User not found")
+    return result
+
+
+def _visible(status: str) -> dict[str, bool]:
+    """Which field groups a viewer of display status ``status`` sees."""
+    return {"show_address": status in (Role.SVL.value, Role.ADMIN.value), "show_player": status != Role.SVL.value}
+
+
+def _record(user: User) -> dict:
+    return {
+        "id": user.id,
+        "username": user.username,
+        "email": user.email,
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+        "gender": user.gender.value if user.gender else "",
+        "address": user.address or "",
+        "city": user.city or "",
+        "region": user.region.value if user.region else "",
+        "sub": user.sub,
+        "hitter": user.hitter_skill_level.value if user.hitter_skill_level else "",
+        "passer": user.passer_skill_level.value if user.passer_skill_level else "",
+        "setter": user.setter_skill_level.value if user.setter_skill_level else "",
+        "roles": list(user.roles),
+        "active": user.active,
+    }
+
+
+def _project(user: User, status: str) -> dict:
+    """The record with the fields a viewer of ``status`` may not see blanked."""
+    rec = _record(user) | _visible(status)
+    if not rec["show_address"]:
+        rec["address"] = rec["city"] = ""
+    if not rec["show_player"]:
+        rec.update(last_name="", gender="", sub=False, hitter="", passer="", setter="")
+    return rec
+
+
+def my_info(db: Session, actor: Actor | None) -> dict:
+    """The actor's own record, fields per their display status."""
+    actor = require_actor(actor)
+    user = db.get(User, actor.user_id)
+    if user is None:
+        raise NotFound("User not found")
+    return _project(user, actor.status)
+
+
+def _editable(db: Session, actor: Actor, user_id: object) -> User:
+    uid = _int_id(user_id)
+    if uid != actor.user_id and not actor.is_admin:
+        raise Forbidden()
+    user = db.get(User, uid)
+    if user is None:
+        raise NotFound("User not found")
+    return user
+
+
+def edit_form(db: Session, actor: Actor | None, user_id: object) -> dict:
+    """What the edit form of ``user_id`` starts with: own record for everyone, any for admins."""
+    actor = require_actor(actor)
+    user = _editable(db, actor, user_id)
+    rec = _project(user, actor.status)
+    rec["is_admin_view"] = actor.is_admin
+    rec["last_name_locked"] = actor.is_admin and user.id != actor.user_id
+    return rec
+
+
+def _optional_choice(value: object, enum_cls, field: str, label: str):
+    if value in (None, ""):
+        return None
+    try:
+        return enum_cls(value)
+    except ValueError:
+        raise Invalid({field: f"Choose a {label}"}) from None
+
+
+def _optional_text(value: object, field: str, label: str, max_length: int) -> str | None:
+    text = value.strip() if isinstance(value, str) else ""
+    if len(text) > max_length:
+        raise Invalid({field: f"{label} must be at most {max_length} characters"})
+    return text or None
+
+
+def update_user(
+    db: Session,
+    actor: Actor | None,
+    user_id: object,
+    *,
+    username: object,
+    email: object,
+    first_name: object,
+    region: object,
+    password: object = "",
+    last_name: object = None,
+    gender: object = None,
+    address: object = None,
+    city: object = None,
+    sub: object = None,
+    hitter: object = None,
+    passer: object = None,
+    setter: object = None,
+    roles: object = None,
+    active: object = None,
+) -> None:
+    """Save an edit of ``user_id`` (spec section 5, Edit user). Fields the actor does not see are left alone."""
+    actor = require_actor(actor)
+    user = _editable(db, actor, user_id)
+    seen = _visible(actor.status)
+    checks: dict = {
+        "username": (validation.username, username),
+        "email": (validation.email, email),
+        "first_name": (validation.name, first_name, "first_name", "First name"),
+        "region": (validation.region, region),
+    }
+    if isinstance(password, str) and password != "":
+        checks["password"] = (validation.password, password)
+    lock_last = actor.is_admin and user.id != actor.user_id
+    if seen["show_player"] and not lock_last:
+        checks["last_name"] = (validation.name, last_name, "last_name", "Last name")
+    if seen["show_player"]:
+        checks["gender"] = (_optional_choice, gender, Gender, "gender", "gender")
+        for name, value in (("hitter", hitter), ("passer", passer), ("setter", setter)):
+            checks[name] = (_optional_choice, value, Rating, name, "rating")
+    if seen["show_address"]:
+        checks["address"] = (_optional_text, address, "address", "Address", 200)
+        checks["city"] = (_optional_text, city, "city", "City", 100)
+    new_roles: list[str] | None = None
+    errors: dict[str, str] = {}
+    if actor.is_admin and roles is not None:
+        picked = roles if isinstance(roles, list | tuple) else []
+        try:
+            new_roles = sorted({Role(r).value for r in picked})
+        except ValueError:
+            new_roles = []
+        if not new_roles:
+            errors["roles"] = "Choose at least one role"
+        elif user.id == actor.user_id and Role.ADMIN.value not in new_roles:
+            errors["roles"] = "You cannot remove your own Admin role"
+    try:
+        clean = validation.collect(**checks)
+    except Invalid as exc:
+        errors.update(exc.errors)
+        clean = {}
+    if not errors:
+        taken = db.exec(select(User.id).where(User.username == clean["username"], User.id != user.id)).first()
+        if taken:
+            errors["username"] = "That username is taken"
+        if db.exec(select(User.id).where(User.email == clean["email"], User.id != user.id)).first():
+            errors["email"] = "An account with this email already exists"
+    if errors:
+        raise Invalid(errors)
+    user.username = clean["username"]
+    user.email = clean["email"]
+    user.first_name = clean["first_name"]
+    user.region = clean["region"]
+    if "last_name" in clean:
+        user.last_name = clean["last_name"]
+    if seen["show_player"]:
+        user.gender = clean["gender"]
+        user.sub = bool(sub) if isinstance(sub, bool) else str(sub).lower() in ("true", "on", "1")
+        user.hitter_skill_level, user.passer_skill_level = clean["hitter"], clean["passer"]
+        user.setter_skill_level = clean["setter"]
+    if seen["show_address"]:
+        user.address, user.city = clean["address"], clean["city"]
+    if new_roles is not None:
+        user.roles = new_roles
+    if actor.is_admin and isinstance(active, bool) and user.id != actor.user_id:
+        user.active = active
+    password_changed = "password" in clean
+    if password_changed:
+        user.password_hash = passwords.hash_password(clean["password"])
+    user.updated_at = utcnow()
+    db.add(user)
+    try:
+        db.flush()
+    except IntegrityError:
+        db.rollback()
+        raise Invalid({"username": "That username or email is already registered"}) from None
+    if password_changed and user.id != actor.user_id:
+        auth.revoke_all_sessions(db, user.id)
+    log.info("user %s updated by user %s", user.id, actor.user_id)
+
+
+def delete_user(db: Session, actor: Actor | None, user_id: object) -> bool:
+    """Delete an account (own, or any for an admin). Returns True when the actor deleted themselves."""
+    actor = require_actor(actor)
+    user = _editable(db, actor, user_id)
+    uid = user.id
+    db.expunge(user)
+    # Said explicitly as well as by the foreign keys' ON DELETE, so no login outlives its account.
+    db.exec(sa.delete(LoginSession).where(LoginSession.user_id == uid))
+    db.exec(sa.delete(PasswordResetToken).where(PasswordResetToken.user_id == uid))
+    db.exec(sa.delete(SubRequest).where(SubRequest.requestor_id == uid))
+    # An invite to the deleted sub stays closed (Declined) rather than becoming open to anyone.
+    db.exec(
+        sa.update(SubRequest)
+        .where(SubRequest.recipient_id == uid, SubRequest.status == SubStatus.OPEN)
+        .values(status=SubStatus.DECLINED)
+    )
+    db.exec(sa.update(SubRequest).where(SubRequest.recipient_id == uid).values(recipient_id=None))
+    db.exec(sa.delete(User).where(User.id == uid))
+    db.flush()
+    log.info("user %s deleted by user %s", uid, actor.user_id)
+    return uid == actor.user_id
+
+
+def list_users(db: Session, actor: Actor | None) -> list[dict]:
+    """Every user's id, username and roles (admin only)."""
+    require_role(actor, Role.ADMIN)
+    found = db.exec(select(User.id, User.username, User.roles).order_by(User.username)).all()
+    return [{"id": uid, "username": name, "roles": ", ".join(roles)} for uid, name, roles in found]
+
+
+def create_svl(
+    db: Session,
+    actor: Actor | None,
+    *,
+    username: object,
+    password: object,
+    first_name: object,
+    email: object,
+    region: object,
+    roles: object = None,
+) -> int:
+    """Create an SVL account (admin only; spec section 5, Create SVL). Returns the new id."""
+    require_role(actor, Role.ADMIN)
+
+    def svl_username(value: object) -> str:
+        text = value.strip().lower() if isinstance(value, str) else ""
+        if not re.fullmatch(r"[a-z]{3,20}", text):
+            raise Invalid({"username": SVL_USERNAME_RULE})
+        return text
+
+    def svl_password(value: object) -> str:
+        if not isinstance(value, str) or not (4 <= len(value) <= 100) or not set(value) <= _SVL_PASSWORD_CHARS:
+            raise Invalid({"password": SVL_PASSWORD_RULE})
+        return value
+
+    errors: dict[str, str] = {}
+    picked = roles if isinstance(roles, list | tuple) and roles else [Role.SVL.value]
+    try:
+        clean_roles = sorted({Role(r).value for r in picked})
+    except ValueError:
+        clean_roles = []
+        errors["roles"] = "Choose at least one role"
+    try:
+        clean = validation.collect(
+            username=(svl_username, username),
+            password=(svl_password, password),
+            first_name=(validation.name, first_name, "first_name", "Name"),
+            email=(validation.email, email),
+            region=(validation.region, region),
+        )
+    except Invalid as exc:
+        errors.update(exc.errors)
+        clean = {}
+    if not errors:
+        if db.exec(select(User.id).where(User.username == clean["username"])).first():
+            errors["username"] = "That username is taken"
+        if db.exec(select(User.id).where(User.email == clean["email"])).first():
+            errors["email"] = "An account with this email already exists"
+    if errors:
+        raise Invalid(errors)
+    user = User(
+        username=clean["username"],
+        password_hash=passwords.hash_password(clean["password"]),
+        roles=clean_roles,
+        email=clean["email"],
+        first_name=clean["first_name"],
+        last_name="",
+        region=clean["region"],
+    )
+    db.add(user)
+    try:
+        db.flush()
+    except IntegrityError:
+        db.rollback()
+        raise Invalid({"username": "That username or email is already registered"}) from None
+    log.info("SVL account %s created by admin %s", user.id, require_actor(actor).user_id)
+    return user.id
+
+
+def player_contact(db: Session, actor: Actor | None, *, message: object) -> None:
+    """A logged-in user's message to the provider, through the outbox."""
+    actor = require_actor(actor)
+    text = message.strip() if isinstance(message, str) else ""
+    if not text:
+        raise Invalid({"message": "Message is required"})
+    if len(text) > MESSAGE_MAX:
+        raise Invalid({"message": f"Message must be at most {MESSAGE_MAX} characters"})
+    user = db.get(User, actor.user_id)
+    if user is None:
+        raise NotFound("User not found")
+    mail.queue(
+        db,
+        to=get_settings().provider_email,
+        subject=f"Player contact from {user.username}",
+        body_text=(
+            f"From: {user.first_name} {user.last_name} ({user.username}, {display_status(user.roles)})\n"
+            f"Email: {user.email}\n\n{text}\n"
+        ),
+        reply_to=user.email,
+        kind="player_contact",
+    )
+
+
+def is_sub(db: Session, actor: Actor | None) -> bool:
+    """Whether the actor is signed up as an active sub ('Edit My Sub Info' or 'Become a Sub')."""
+    actor = require_actor(actor)
+    user = db.get(User, actor.user_id)
+    return bool(user and user.sub)

@@ -1,0 +1,460 @@
+"""Sub requests (the spec's "Note") and the list of available subs.
+
+Rules (spec sections 2, 4, 5 and 6):
+
+- SVLs (display status SVL) are refused everything here; players and admins may act.
+- A request is created Open and not completed. A targeted one names an active sub,
+  resolved on the server by user id, and emails that sub (receivedRequest).
+- Accept (conditional UPDATE: of many concurrent accepts exactly one wins) sets
+  Accepted and the recipient to the accepting user and emails the requestor.
+  Decline, by the named recipient only, sets Declined and emails the requestor.
+- Only the requestor edits or deletes a request.
+- A request whose date has passed is saved as completed when it is shown.
+- Email addresses never leave the server: the projections below carry none.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from zoneinfo import ZoneInfo
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from volley_app.models import Rating, Role, SkillLevel, SubFormat, SubRequest, SubStatus, User, utcnow
+from volley_app.services import mail, timefmt
+from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
+from volley_app.services.permissions import Actor, require_actor
+from volley_app.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+TAKEN = "This sub request has already been taken"
+OWN_REQUEST = "You cannot accept your own sub request"
+PASSED = "This sub request's date has passed"
+NOT_FOUND = "Sub request not found"
+
+TEAM_MAX, SVL_MAX, COURT_MAX, TEXT_MAX = 100, 200, 50, 2000
+
+_table: sa.Table = SubRequest.__table__  # type: ignore[assignment]
+
+
+# -- who may act --------------------------------------------------------------------------------------------------
+
+
+def require_notes_actor(actor: Actor | None) -> Actor:
+    """Players and admins; SVLs (display status SVL) and anonymous callers are refused."""
+    actor = require_actor(actor)
+    if not actor.has_any((Role.PLAYER, Role.ADMIN)) or actor.status == Role.SVL.value:
+        raise Forbidden()
+    return actor
+
+
+# -- input --------------------------------------------------------------------------------------------------------
+
+
+def parse_local(value: object) -> dt.datetime:
+    """A date-time typed at the venue ('YYYY-MM-DDTHH:MM', or an aware datetime) as UTC."""
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None:
+            raise Invalid({"date": "Enter a date and time"})
+        return value.astimezone(dt.UTC)
+    text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        raise Invalid({"date": "Date is required"})
+    try:
+        naive = dt.datetime.fromisoformat(text[:16])
+    except ValueError:
+        raise Invalid({"date": "Enter a date and time"}) from None
+    if naive.tzinfo is not None:
+        return naive.astimezone(dt.UTC)
+    return naive.replace(tzinfo=ZoneInfo(get_settings().time_zone)).astimezone(dt.UTC)
+
+
+def _text(value: object, field: str, label: str, max_length: int, *, required: bool = True) -> str | None:
+    text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        if required:
+            raise Invalid({field: f"{label} is required"})
+        return None
+    if len(text) > max_length:
+        raise Invalid({field: f"{label} must be at most {max_length} characters"})
+    return text
+
+
+def _choice(value: object, enum_cls, field: str, label: str):
+    try:
+        return enum_cls(value)
+    except ValueError:
+        raise Invalid({field: f"{label} is required"}) from None
+
+
+def _clean(*, team, date, svl, court, skill_level, format, text, now: dt.datetime) -> dict:
+    errors: dict[str, str] = {}
+    clean: dict[str, object] = {}
+    checks = {
+        "team": lambda: _text(team, "team", "Team", TEAM_MAX),
+        "svl": lambda: _text(svl, "svl", "Location", SVL_MAX),
+        "date": lambda: parse_local(date),
+        "court": lambda: _text(court, "court", "Court", COURT_MAX, required=False),
+        "skill_level": lambda: _choice(skill_level, SkillLevel, "skill_level", "Skill level"),
+        "format": lambda: _choice(format, SubFormat, "format", "Format"),
+        "text": lambda: _text(text, "text", "Message", TEXT_MAX, required=False),
+    }
+    for name, check in checks.items():
+        try:
+            clean[name] = check()
+        except Invalid as exc:
+            errors.update(exc.errors)
+    if "date" in clean and clean["date"] <= now:
+        errors["date"] = "Choose a date and time in the future"
+    if errors:
+        raise Invalid(errors)
+    return clean
+
+
+def _int_id(value: object, message: str = NOT_FOUND) -> int:
+    if isinstance(value, bool):
+        raise NotFound(message)
+    try:
+        result = int(str(value))
+    except (TypeError, ValueError):
+        raise NotFound(message) from None
+    if result <= 0 or result > 2**31:
+        raise NotFound(message)
+    return result
+
+
+def _active_sub(db: Session, user_id: object) -> User:
+    user = db.get(User, _int_id(user_id, "Choose a sub"))
+    if user is None or not user.sub or not user.active:
+        raise Invalid({"recipient": "Choose an active sub"})
+    return user
+
+
+# -- projections --------------------------------------------------------------------------------------------------
+
+
+def _names(db: Session, ids: set[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    return {uid: name for uid, name in db.exec(select(User.id, User.username).where(User.id.in_(ids))).all()}
+
+
+def _no_sub(req: SubRequest) -> str:
+    """'Open' for a request open to anyone; a closed one whose sub deleted their account says so."""
+    return "Open" if req.status == SubStatus.OPEN else "Deleted account"
+
+
+def _row(req: SubRequest, names: dict[int, str]) -> dict:
+    local = timefmt.local(req.date)
+    return {
+        "id": req.id,
+        "requestor": names.get(req.requestor_id, ""),
+        "recipient": names.get(req.recipient_id, "") if req.recipient_id else "Anyone",
+        "sub": names.get(req.recipient_id, "") if req.recipient_id else _no_sub(req),
+        "status": req.status.value,
+        "team": req.team,
+        "svl": req.svl,
+        "court": req.court or "",
+        "skill_level": req.skill_level.value,
+        "format": req.format.value,
+        "text": req.text or "",
+        "completed": req.completed,
+        "date": req.date,
+        "date_text": timefmt.day(req.date),
+        "time_text": timefmt.clock(req.date),
+        "local_input": f"{local:%Y-%m-%dT%H:%M}",
+    }
+
+
+def _rows(db: Session, reqs: list[SubRequest]) -> list[dict]:
+    names = _names(db, {r.requestor_id for r in reqs} | {r.recipient_id for r in reqs if r.recipient_id})
+    return [_row(r, names) for r in sorted(reqs, key=lambda r: (r.completed, r.date, r.id))]
+
+
+def complete_past(db: Session, reqs: list[SubRequest], now: dt.datetime | None = None) -> None:
+    """Save as completed every shown request whose date has passed (spec section 4)."""
+    now = now or utcnow()
+    for r in reqs:
+        if not r.completed and r.date <= now:
+            r.completed = True
+            r.updated_at = now
+            db.add(r)
+    db.flush()
+
+
+# -- reading ------------------------------------------------------------------------------------------------------
+
+
+def list_open(db: Session, actor: Actor | None, *, now: dt.datetime | None = None) -> list[dict]:
+    """Open, not completed, open to Anyone, by date ascending (home page and /dash/notes)."""
+    require_notes_actor(actor)
+    now = now or utcnow()
+    base = (SubRequest.status == SubStatus.OPEN, SubRequest.recipient_id.is_(None), SubRequest.completed.is_(False))
+    complete_past(db, list(db.exec(select(SubRequest).where(*base, SubRequest.date <= now)).all()), now)
+    found = list(db.exec(select(SubRequest).where(*base).order_by(SubRequest.date, SubRequest.id)).all())
+    return _rows(db, found)
+
+
+def notifications(db: Session, actor: Actor | None, *, now: dt.datetime | None = None) -> list[dict]:
+    """Requests the actor made or was named on, not completed (My Sub Requests)."""
+    actor = require_notes_actor(actor)
+    now = now or utcnow()
+    mine = sa.or_(SubRequest.requestor_id == actor.user_id, SubRequest.recipient_id == actor.user_id)
+    found = list(db.exec(select(SubRequest).where(mine, SubRequest.completed.is_(False))).all())
+    complete_past(db, found, now)
+    return _rows(db, [r for r in found if not r.completed])
+
+
+def _can_view(actor: Actor, req: SubRequest) -> bool:
+    if actor.is_admin or actor.user_id in (req.requestor_id, req.recipient_id):
+        return True
+    return req.recipient_id is None and req.status == SubStatus.OPEN
+
+
+def _load(db: Session, request_id: object) -> SubRequest:
+    req = db.get(SubRequest, _int_id(request_id))
+    if req is None:
+        raise NotFound(NOT_FOUND)
+    return req
+
+
+def detail(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> dict:
+    """One request with what the viewer may do to it (spec section 2, sub request detail)."""
+    actor = require_notes_actor(actor)
+    req = _load(db, request_id)
+    if not _can_view(actor, req):
+        raise Forbidden()
+    complete_past(db, [req], now)
+    row = _rows(db, [req])[0]
+    is_requestor = req.requestor_id == actor.user_id
+    live = req.status == SubStatus.OPEN and not req.completed
+    row["can_accept"] = live and not is_requestor and req.recipient_id in (None, actor.user_id)
+    row["can_decline"] = live and req.recipient_id == actor.user_id and not is_requestor
+    row["can_edit"] = is_requestor
+    return row
+
+
+def list_subs(db: Session, actor: Actor | None) -> list[dict]:
+    """Active subs for the Subs page: names, gender and ratings only (never an email)."""
+    require_notes_actor(actor)
+    found = db.exec(
+        select(User).where(User.sub.is_(True), User.active.is_(True)).order_by(User.first_name, User.last_name, User.id)
+    ).all()
+
+    def rating(value: Rating | None) -> str:
+        return value.value if value else ""
+
+    return [
+        {
+            "id": u.id,
+            "first_name": u.first_name,
+            "last_name": u.last_name,
+            "gender": u.gender.value if u.gender else "",
+            "hitter": rating(u.hitter_skill_level),
+            "passer": rating(u.passer_skill_level),
+            "setter": rating(u.setter_skill_level),
+        }
+        for u in found
+    ]
+
+
+# -- changing -----------------------------------------------------------------------------------------------------
+
+
+def _link(request_id: int) -> str:
+    return f"{get_settings().public_url.rstrip('/')}/dash/notes/{request_id}"
+
+
+def create(
+    db: Session,
+    actor: Actor | None,
+    *,
+    team: object,
+    date: object,
+    svl: object,
+    skill_level: object,
+    format: object,
+    court: object = None,
+    text: object = None,
+    recipient_id: object = None,
+    now: dt.datetime | None = None,
+) -> int:
+    """Create an Open request; with ``recipient_id`` a targeted one that emails the sub. Returns its id."""
+    actor = require_notes_actor(actor)
+    now = now or utcnow()
+    errors: dict[str, str] = {}
+    recipient: User | None = None
+    if recipient_id not in (None, ""):
+        try:
+            recipient = _active_sub(db, recipient_id)
+            if recipient.id == actor.user_id:
+                errors["recipient"] = "You cannot invite yourself"
+        except (Invalid, NotFound):
+            errors["recipient"] = "Choose an active sub"
+    try:
+        clean = _clean(
+            team=team, date=date, svl=svl, court=court, skill_level=skill_level, format=format, text=text, now=now
+        )
+    except Invalid as exc:
+        errors.update(exc.errors)
+    if errors:
+        raise Invalid(errors)
+    req = SubRequest(
+        requestor_id=actor.user_id,
+        recipient_id=recipient.id if recipient else None,
+        status=SubStatus.OPEN,
+        completed=False,
+        **clean,
+    )
+    db.add(req)
+    db.flush()
+    if recipient is not None:
+        requestor = db.get(User, actor.user_id)
+        mail.queue(
+            db,
+            to=recipient.email,
+            subject=f"Sub request from {actor.username}",
+            body_text=(
+                f"Hi {recipient.first_name},\n\n"
+                f"{actor.username} has asked you to sub.\n\n"
+                f"When: {timefmt.long(req.date)}\n"
+                f"Where: {req.svl}\n"
+                f"Team: {req.team}\n"
+                f"Court: {req.court or '-'}\n"
+                f"Skill level: {req.skill_level.value}\n"
+                f"Format: {req.format.value}\n"
+                f"Message: {req.text or '-'}\n\n"
+                f"Accept or decline: {_link(req.id)}\n"
+            ),
+            reply_to=requestor.email if requestor else None,
+            kind="received_request",
+        )
+    log.info("sub request %s created by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
+    return req.id
+
+
+def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind: str) -> None:
+    requestor = db.get(User, req.requestor_id)
+    acting = db.get(User, actor.user_id)
+    if requestor is None:
+        return
+    mail.queue(
+        db,
+        to=requestor.email,
+        subject=f"Your sub request was {verb}",
+        body_text=(
+            f"Hi {requestor.first_name},\n\n"
+            f"{actor.username} has {verb} your sub request.\n\n"
+            f"When: {timefmt.long(req.date)}\n"
+            f"Where: {req.svl}\n"
+            f"Team: {req.team}\n\n"
+            f"Details: {_link(req.id)}\n"
+        ),
+        reply_to=acting.email if acting else None,
+        kind=kind,
+    )
+
+
+def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
+    """Take a request. One conditional UPDATE decides: of concurrent accepts exactly one wins."""
+    actor = require_notes_actor(actor)
+    rid = _int_id(request_id)
+    now = now or utcnow()
+    won = db.connection().execute(
+        sa.update(_table)
+        .where(
+            _table.c.id == rid,
+            _table.c.status == SubStatus.OPEN.value,
+            _table.c.completed.is_(False),
+            _table.c.date > now,
+            _table.c.requestor_id != actor.user_id,
+            sa.or_(_table.c.recipient_id.is_(None), _table.c.recipient_id == actor.user_id),
+        )
+        .values(status=SubStatus.ACCEPTED.value, recipient_id=actor.user_id, updated_at=now)
+    ).rowcount
+    if won != 1:
+        req = _load(db, rid)
+        if not _can_view(actor, req) and req.status == SubStatus.OPEN:
+            raise Forbidden()
+        if req.requestor_id == actor.user_id:
+            raise Forbidden(OWN_REQUEST)
+        if req.status != SubStatus.OPEN:
+            raise BadRequest(TAKEN if req.recipient_id != actor.user_id else "You have already answered this request")
+        raise BadRequest(PASSED)
+    req = _load(db, rid)
+    db.refresh(req)
+    _email_requestor(db, req, actor, "accepted", "accepted_request")
+    log.info("sub request %s accepted by user %s", rid, actor.user_id)
+
+
+def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
+    """The named recipient turns an Open request down."""
+    actor = require_notes_actor(actor)
+    rid = _int_id(request_id)
+    now = now or utcnow()
+    done = db.connection().execute(
+        sa.update(_table)
+        .where(
+            _table.c.id == rid,
+            _table.c.status == SubStatus.OPEN.value,
+            _table.c.completed.is_(False),
+            _table.c.recipient_id == actor.user_id,
+            _table.c.requestor_id != actor.user_id,
+        )
+        .values(status=SubStatus.DECLINED.value, updated_at=now)
+    ).rowcount
+    if done != 1:
+        req = _load(db, rid)
+        if req.recipient_id != actor.user_id:
+            raise Forbidden()
+        raise BadRequest("This sub request is no longer open")
+    req = _load(db, rid)
+    db.refresh(req)
+    _email_requestor(db, req, actor, "declined", "declined_request")
+    log.info("sub request %s declined by user %s", rid, actor.user_id)
+
+
+def _own(db: Session, actor: Actor, request_id: object) -> SubRequest:
+    req = _load(db, request_id)
+    if req.requestor_id != actor.user_id:
+        raise Forbidden()
+    return req
+
+
+def update(
+    db: Session,
+    actor: Actor | None,
+    request_id: object,
+    *,
+    team: object,
+    date: object,
+    svl: object,
+    skill_level: object,
+    format: object,
+    court: object = None,
+    text: object = None,
+    now: dt.datetime | None = None,
+) -> None:
+    """The requestor changes the details of their request (status and recipient stay)."""
+    actor = require_notes_actor(actor)
+    now = now or utcnow()
+    req = _own(db, actor, request_id)
+    clean = _clean(team=team, date=date, svl=svl, court=court, skill_level=skill_level, format=format, text=text, now=now)
+    for key, value in clean.items():
+        setattr(req, key, value)
+    req.completed = False
+    req.updated_at = now
+    db.add(req)
+    db.flush()
+
+
+def delete(db: Session, actor: Actor | None, request_id: object) -> None:
+    """The requestor deletes their request."""
+    actor = require_notes_actor(actor)
+    req = _own(db, actor, request_id)
+    db.delete(req)
+    db.flush()
+    log.info("sub request %s deleted by user %s", req.id, actor.user_id)

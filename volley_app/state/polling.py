@@ -1,0 +1,48 @@
+"""Refreshing a page's list on a timer while the tab stays on that page (spec section 7 polling)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+# A closed tab cannot be told from an idle one on the server, so a poll ends after a while;
+# opening the page again starts a new one.
+MAX_POLL_SECONDS = 3600
+
+
+async def poll_page(
+    state,
+    *,
+    path: str,
+    seconds: float,
+    reload: Callable[[], Awaitable[None]],
+    beat_attr: str = "_poll_beat",
+) -> None:
+    """Call ``reload`` every ``seconds`` under the state lock while the tab shows ``path``.
+
+    Meant for the body of a background event. At most one poll runs per tab and
+    page state: a second call (any browser may send the event) returns at once
+    while the first is alive, judged by the heartbeat it writes each round.
+
+    Args:
+        state: the background event's state proxy.
+        path: the page's route; the poll stops once the tab is elsewhere or logged out.
+        seconds: the interval.
+        reload: the state's own reload method (called inside ``async with state``).
+        beat_attr: a backend float var of the state holding the last heartbeat.
+    """
+    async with state:
+        if time.monotonic() - getattr(state, beat_attr) < 2 * seconds:
+            return
+        setattr(state, beat_attr, time.monotonic())
+    for _ in range(max(1, round(MAX_POLL_SECONDS / seconds))):
+        await asyncio.sleep(seconds)
+        async with state:
+            if (state.router.url.path or "").rstrip("/") != path.rstrip("/") or not state.logged_in:
+                setattr(state, beat_attr, 0.0)
+                return
+            setattr(state, beat_attr, time.monotonic())
+            await reload()
+    async with state:
+        setattr(state, beat_attr, 0.0)
