@@ -35,7 +35,7 @@ def test_leagues_split_into_registration_and_current(db):
     assert [r["id"] for r in lists["all"]] == [started, upcoming]
     assert [r["id"] for r in lists["current"]] == [started]
     assert [r["id"] for r in lists["registration"]] == [upcoming]
-    assert lists["registration"][0]["label"] == "Lexington Sportsplex: C Reverse Quads, Mondays"
+    assert lists["registration"][0]["label"] == "Lexington Sportsplex: Monday C Reverse Quads"
     # the boundary: a league starting right now is current
     assert [r["id"] for r in home.home_leagues(db, player, now=now + 7 * DAY)["current"]] == [started, upcoming]
 

@@ -8,15 +8,13 @@ from sqlmodel import Session, select
 
 from volley_app.models import League, User, utcnow
 from volley_app.services import timefmt
+from volley_app.services.leagues import display_name
 from volley_app.services.subs import require_notes_actor
-
-FORMAT_LABELS = {"doubles": "Doubles", "quads": "Quads", "5s": "5s", "6s": "6s", "reverseQuads": "Reverse Quads"}
 
 
 def league_label(league: League, svl_name: str) -> str:
-    """'Lexington Sportsplex: C 6s, Mondays' (a league has no name of its own)."""
-    fmt = FORMAT_LABELS.get(league.format.value, league.format.value)
-    return f"{svl_name}: {league.skill_level.value} {fmt}, {league.day.value}s"
+    """'Lexington Sportsplex: Monday C 6s' (the venue, then the league's display name)."""
+    return f"{svl_name}: {display_name(league)}"
 
 
 def home_leagues(db: Session, actor, *, now: dt.datetime | None = None) -> dict[str, list[dict]]:
