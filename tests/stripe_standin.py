@@ -41,7 +41,7 @@ class StripeStandIn:
                 if key and key in stand_in.by_key:
                     return self._send(200, stand_in.intents[stand_in.by_key[key]])
                 pid = f"pi_test_{len(stand_in.intents) + 1}"
-                meta = {k[len("metadata["):-1]: v for k, v in flat.items() if k.startswith("metadata[")}
+                meta = {k[len("metadata[") : -1]: v for k, v in flat.items() if k.startswith("metadata[")}
                 intent = {"id": pid, "object": "payment_intent", "amount": int(flat["amount"]),
                           "currency": flat["currency"], "status": "requires_payment_method", "metadata": meta,
                           "description": flat.get("description"), "client_secret": f"{pid}_secret_x"}  # fmt: skip

@@ -79,7 +79,13 @@ def test_register_computes_the_amount_from_the_database_and_ignores_a_browser_am
     db.commit()
     [pay] = rows(db, Payment)
     assert out == {"kind": "checkout", "league_id": world["league"].id, "payment_id": pay.id}
-    assert (pay.amount_cents, pay.currency, pay.provider, pay.status, pay.team_id) == (33000, "usd", "offline", "pending", None)
+    assert (pay.amount_cents, pay.currency, pay.provider, pay.status, pay.team_id) == (
+        33000,
+        "usd",
+        "offline",
+        "pending",
+        None,
+    )
     assert count(db, Team) == 0
 
 
@@ -316,7 +322,9 @@ def test_stripe_return_fulfils_only_a_verified_intent(db, world, stripe_env):
     assert registration.confirm_stripe_return(db, _actor(world, "pat"), payment_id=pid)["status"] == "succeeded"
     db.commit()
     assert count(db, Team) == 1 and count(db, OutboxMessage) == 1
-    assert any(r["method"] == "GET" and r["path"].startswith("/v1/payment_intents/pi_test_3") for r in stripe_env.requests)
+    assert any(
+        r["method"] == "GET" and r["path"].startswith("/v1/payment_intents/pi_test_3") for r in stripe_env.requests
+    )
     with pytest.raises(Forbidden):
         registration.confirm_stripe_return(db, _actor(world, "sam"), payment_id=pid)
 
@@ -326,5 +334,8 @@ def test_stripe_event_with_metadata_of_another_payment_is_refused(db, world, str
     registration.checkout(db, _actor(world, "pat"), payment_id=pid)
     db.commit()
     obj = dict(stripe_env.intents["pi_test_1"], status="succeeded", metadata={"payment_id": str(pid + 1)})
-    assert registration.handle_stripe_event(db, {"type": "payment_intent.succeeded", "data": {"object": obj}}) == "mismatch"
+    assert (
+        registration.handle_stripe_event(db, {"type": "payment_intent.succeeded", "data": {"object": obj}})
+        == "mismatch"
+    )
     assert count(db, Team) == 0

@@ -39,7 +39,10 @@ class Breakdown:
 def breakdown(league: League) -> Breakdown:
     players = players_per_team(league.format)
     return Breakdown(
-        league_cost_cents=league.cost_cents, players=players, fee_cents=FEE_PER_PLAYER_CENTS * players, cash=bool(league.cash)
+        league_cost_cents=league.cost_cents,
+        players=players,
+        fee_cents=FEE_PER_PLAYER_CENTS * players,
+        cash=bool(league.cash),
     )
 
 

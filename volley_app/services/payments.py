@@ -95,7 +95,9 @@ class OfflineProvider:
 
     name = "offline"
 
-    def charge(self, *, amount_cents: int, idempotency_key: str, card_number: object, expiry: object, cvc: object) -> ChargeResult:
+    def charge(
+        self, *, amount_cents: int, idempotency_key: str, card_number: object, expiry: object, cvc: object
+    ) -> ChargeResult:
         number = check_card(card_number, expiry, cvc)
         if amount_cents <= 0:
             return ChargeResult(ok=False, reason="error")

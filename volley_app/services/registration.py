@@ -115,7 +115,9 @@ def register(db: Session, actor: Actor | None, *, league_id: object, team_name: 
         raise Invalid(NOT_OPEN)
     name = _team_name(team_name, db, league.id)
     if is_full(db, league):
-        team = Team(league_id=league.id, captain_id=actor.user_id, team_name=name, paid=False, waitlist=True, wins=0, losses=0)
+        team = Team(
+            league_id=league.id, captain_id=actor.user_id, team_name=name, paid=False, waitlist=True, wins=0, losses=0
+        )
         db.add(team)
         db.flush()
         log.info("team %s joined the waitlist of league %s", team.id, league.id)
@@ -235,7 +237,11 @@ def pay_offline(
             return {"status": SUCCEEDED, "payment_id": pay.id, "league_id": pay.league_id}
         raise Invalid("This payment is already being processed")
     result = payments.OfflineProvider().charge(
-        amount_cents=pay.amount_cents, idempotency_key=pay.idempotency_key, card_number=card_number, expiry=expiry, cvc=cvc
+        amount_cents=pay.amount_cents,
+        idempotency_key=pay.idempotency_key,
+        card_number=card_number,
+        expiry=expiry,
+        cvc=cvc,
     )
     if not result.ok:
         _claim(db, pay, from_status=(PROCESSING,), to_status=FAILED, error=result.reason)
@@ -304,7 +310,9 @@ def _fulfil(db: Session, pay: Payment) -> Team | None:
     name = pay.team_name
     if db.exec(select(Team.id).where(Team.league_id == league.id, Team.team_name == name)).first() is not None:
         name = f"{name} ({pay.id})"[:100]  # paid already: keep the money's team, never fail here
-    team = Team(league_id=league.id, captain_id=pay.user_id, team_name=name, paid=True, waitlist=False, wins=0, losses=0)
+    team = Team(
+        league_id=league.id, captain_id=pay.user_id, team_name=name, paid=True, waitlist=False, wins=0, losses=0
+    )
     db.add(team)
     db.flush()
     db.execute(sa.update(Payment).where(Payment.id == pay.id).values(team_id=team.id))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, field, focus, form_card, text_input
+from volley_app.components.forms import busy, error_line, field, focus, form_card, text_input
 from volley_app.components.layout import dash_page, link_button
 from volley_app.pages.dash.ops_common import error_text
 from volley_app.services import registration as svc
@@ -40,7 +40,6 @@ class NewTeamState(AuthState):
     error: str = ""
     saving: bool = False
     loaded: bool = False
-    form_key: int = 0
 
     async def load(self):
         self.team_errors, self.error, self.saving, self.loaded = {}, "", False, False
@@ -51,11 +50,15 @@ class NewTeamState(AuthState):
         if failure is not None:
             self.may_register, self.league_name, self.error = False, "", failure.message
             return
-        self.league_name, self.full, self.may_register, self.cash = found["league_name"], found["full"], found["may_register"], found["cash"]
+        self.league_name, self.full, self.may_register, self.cash = (
+            found["league_name"],
+            found["full"],
+            found["may_register"],
+            found["cash"],
+        )
         self.price = {k: str(found[k]) for k in ("league_cost", "fee", "total", "players")}
         if not self.may_register:
             self.error = svc.OPERATORS_CANNOT_REGISTER if (actor and (actor.is_admin or actor.is_svl)) else svc.NOT_OPEN
-        self.form_key += 1
 
     async def submit(self, form_data: dict):
         if self.saving:
@@ -92,11 +95,24 @@ def new_team_page() -> rx.Component:
                         rx.cond(
                             s.full,
                             rx.callout(svc.LEAGUE_FULL, icon="info", color_scheme="amber"),
-                            rx.text("League cost ", s.price["league_cost"], " plus a fee of ", s.price["fee"],
-                                    " ($5 × ", s.price["players"], " players).", size="2", color_scheme="gray"),
+                            rx.text(
+                                "League cost ",
+                                s.price["league_cost"],
+                                " plus a fee of ",
+                                s.price["fee"],
+                                " ($5 × ",
+                                s.price["players"],
+                                " players).",
+                                size="2",
+                                color_scheme="gray",
+                            ),
                         ),  # fmt: skip
-                        field("Team Name", text_input("team_name", max_length=100, auto_focus=True),
-                              field_id="team_name", error=s.team_errors.get("team_name", "")),  # fmt: skip
+                        field(
+                            "Team Name",
+                            text_input("team_name", max_length=100, auto_focus=True),
+                            field_id="team_name",
+                            error=s.team_errors.get("team_name", ""),
+                        ),  # fmt: skip
                         rx.button(
                             rx.cond(s.full, "Join Waitlist", "Continue to Checkout"),
                             type="submit",
@@ -108,7 +124,6 @@ def new_team_page() -> rx.Component:
                         width="100%",
                     ),
                     on_submit=s.submit,
-                    key=s.form_key,
                     width="100%",
                 ),
                 rx.fragment(),
@@ -130,7 +145,6 @@ class CheckoutState(AuthState):
     error: str = ""
     missing: bool = False
     paying: bool = False
-    form_key: int = 0
 
     async def load(self):
         self.card_errors, self.error, self.paying = {}, "", False
@@ -144,10 +158,12 @@ class CheckoutState(AuthState):
             return rx.redirect(f"{routes.TEAMS_SUCCESS}?payment={found['payment_id']}")
         self.missing = False
         self.cash, self.offline = found["cash"], found["provider"] == "offline"
-        self.info = {k: str(found[k]) for k in ("league_id", "league_name", "team_name", "league_cost", "fee", "total", "players", "status")}
+        self.info = {
+            k: str(found[k])
+            for k in ("league_id", "league_name", "team_name", "league_cost", "fee", "total", "players", "status")
+        }
         if found["status"] != svc.PENDING:
             self.error = "This payment was already processed. Return to the league to try again."
-        self.form_key += 1
         return None
 
     async def pay(self, form_data: dict):
@@ -209,7 +225,6 @@ def _card_form() -> rx.Component:
             width="100%",
         ),
         on_submit=s.pay,
-        key=s.form_key,
         width="100%",
     )  # fmt: skip
 
@@ -224,37 +239,48 @@ def checkout_page() -> rx.Component:
             rx.cond(
                 s.missing,
                 link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft"),
-                rx.vstack(
-                    rx.text(i["team_name"], " · ", i["league_name"], color_scheme="gray"),
-                    rx.card(
-                        rx.vstack(
-                            _line("League cost", i["league_cost"]),
-                            _line("Fee ($5 × " + i["players"] + " players)", i["fee"]),
-                            rx.separator(size="4"),
-                            _line("Total due now", i["total"], strong=True),
-                            rx.cond(
-                                s.cash,
-                                rx.text("Cash-only league: only the fee is charged now. The league amount of ",
-                                        i["league_cost"], " is due in cash at the first game.", size="2"),
-                                rx.fragment(),
-                            ),  # fmt: skip
-                            spacing="2",
+                rx.cond(
+                    s.info.length() == 0,
+                    busy("Loading checkout…"),
+                    rx.vstack(
+                        rx.text(i["team_name"], " · ", i["league_name"], color_scheme="gray"),
+                        rx.card(
+                            rx.vstack(
+                                _line("League cost", i["league_cost"]),
+                                _line("Fee ($5 × " + i["players"] + " players)", i["fee"]),
+                                rx.separator(size="4"),
+                                _line("Total due now", i["total"], strong=True),
+                                rx.cond(
+                                    s.cash,
+                                    rx.text(
+                                        "Cash-only league: only the fee is charged now. The league amount of ",
+                                        i["league_cost"],
+                                        " is due in cash at the first game.",
+                                        size="2",
+                                    ),
+                                    rx.fragment(),
+                                ),  # fmt: skip
+                                spacing="2",
+                                width="100%",
+                            ),
                             width="100%",
                         ),
+                        rx.cond(
+                            i["status"] == "pending",
+                            rx.cond(
+                                s.offline,
+                                _card_form(),
+                                rx.text(
+                                    "Card payments by Stripe are not available in this browser version yet.",
+                                    color_scheme="gray",
+                                ),
+                            ),
+                            rx.fragment(),
+                        ),
+                        link_button("Return to League", href=_league_href(i["league_id"]), variant="soft"),
+                        spacing="4",
                         width="100%",
                     ),
-                    rx.cond(
-                        i["status"] == "pending",
-                        rx.cond(
-                            s.offline,
-                            _card_form(),
-                            rx.text("Card payments by Stripe are not available in this browser version yet.", color_scheme="gray"),
-                        ),
-                        rx.fragment(),
-                    ),
-                    link_button("Return to League", href=_league_href(i["league_id"]), variant="soft"),
-                    spacing="4",
-                    width="100%",
                 ),
             ),
         )
@@ -280,7 +306,9 @@ class RegisteredState(AuthState):
             self.info, self.error = {}, failure.message
             return
         self.error, self.cash = "", found["cash"]
-        self.info = {k: str(found[k]) for k in ("league_id", "league_name", "team_name", "paid", "league_cost", "first_game")}
+        self.info = {
+            k: str(found[k]) for k in ("league_id", "league_name", "team_name", "paid", "league_cost", "first_game")
+        }
 
 
 def success_page() -> rx.Component:
@@ -291,7 +319,12 @@ def success_page() -> rx.Component:
             "Team Registered",
             error_text(s.error),
             rx.cond(
-                s.error == "",
+                (s.error == "") & (s.info.length() == 0),
+                busy("Confirming your payment…"),
+                rx.fragment(),
+            ),
+            rx.cond(
+                s.info.length() > 0,
                 rx.vstack(
                     rx.callout(i["team_name"] + " is registered in " + i["league_name"] + ".", icon="check",
                                color_scheme="green", role="status"),
@@ -300,7 +333,7 @@ def success_page() -> rx.Component:
                         s.cash,
                         rx.text("The league amount of ", i["league_cost"], " is due in cash at the first game, ",
                                 rx.text.strong(i["first_game"]), "."),
-                        rx.text("Please send your Venmo payment for the league by the day of the first game: ",
+                        rx.text("Please send your Venmo payment by the day of the first game: ",
                                 rx.text.strong(i["first_game"]), "."),
                     ),
                     spacing="3",
@@ -324,7 +357,9 @@ def waitlist_success_page() -> rx.Component:
     return dash_page(
         form_card(
             "You're on the Waitlist",
-            rx.callout("Your team has joined the waitlist for this league.", icon="check", color_scheme="green", role="status"),
+            rx.callout(
+                "Your team has joined the waitlist for this league.", icon="check", color_scheme="green", role="status"
+            ),
             rx.text("We will let you know if an opening becomes available."),
             link_button("Return to League", href=_league_href(LeagueLinkState.lid), variant="soft"),
         )
