@@ -339,3 +339,42 @@ def test_stripe_event_with_metadata_of_another_payment_is_refused(db, world, str
         == "mismatch"
     )
     assert count(db, Team) == 0
+
+
+def test_concurrent_fulfilment_makes_one_team(db, world):
+    """Webhook deliveries and a browser return racing on one payment: the conditional update lets one win."""
+    import threading
+
+    from volley_app import db as dbmod
+
+    pay = Payment(league_id=world["league"].id, user_id=world["pat"].id, team_name="Racers", amount_cents=33000,
+                  provider="stripe", provider_payment_id="pi_race", status="pending", idempotency_key="race-key")  # fmt: skip
+    db.add(pay)
+    db.commit()
+    obj = {
+        "id": "pi_race",
+        "status": "succeeded",
+        "amount": 33000,
+        "currency": "usd",
+        "metadata": {"payment_id": str(pay.id)},
+    }
+    event = {"type": "payment_intent.succeeded", "data": {"object": obj}}
+    barrier = threading.Barrier(4)
+    outcomes: list[str] = []
+
+    def deliver():
+        barrier.wait()
+        try:
+            outcomes.append(dbmod.call(registration.handle_stripe_event, event))
+        except Exception as exc:  # a lock timeout would roll that delivery back; Stripe retries it
+            outcomes.append(type(exc).__name__)
+
+    threads = [threading.Thread(target=deliver) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    db.expire_all()
+    assert outcomes.count("fulfilled") == 4, outcomes  # each delivery answers fulfilled, only one created the team
+    assert count(db, Team) == 1 and count(db, OutboxMessage) == 1
+    assert db.get(Payment, pay.id).team_id is not None
