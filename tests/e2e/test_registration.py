@@ -97,6 +97,7 @@ def test_decline_then_retry_then_success(new_page, mailbox):
     expect(svl).not_to_have_url(re.compile(r"/login"))
     svl.goto(f"/dash/leagues/{lid}")
     expect(svl.get_by_role("heading", name="Payments")).to_be_visible()
+    _shot(svl, "league-home-svl")
     expect(svl.get_by_role("row").filter(has_text="succeeded")).to_contain_text("$330")
     expect(svl.get_by_role("link", name="Register a Team")).to_have_count(0)
 
@@ -134,6 +135,7 @@ def test_full_league_waitlist_then_svl_promotes(new_page):
     page.goto(f"/dash/leagues/{lid}")
     full = "Max teams for this league has been reached. Enter your team name to join our waitlist and we will let you know if an opening becomes available."
     expect(page.get_by_text(full)).to_be_visible()
+    _shot(page, "league-home-full")
     page.get_by_role("link", name="Join the Waitlist").click()
     expect(page.get_by_text(full)).to_be_visible()
     page.get_by_label("Team Name").fill("Bench Warmers")
