@@ -8,6 +8,7 @@ import inspect
 import pytest
 
 from tests.factories import add_league_session, count, login_token, make_user, rows
+from tests.unit.test_registration import stripe_env  # noqa: F401 - fixture
 from tests.unit.test_state_handlers import _redirect_target, _root, _sub
 from volley_app.models import Day, League, LeagueFormat, OutboxMessage, Payment, Role, SkillLevel, Team, utcnow
 from volley_app.pages.dash import leagues as league_pages
@@ -156,3 +157,45 @@ async def test_league_home_offers_registration_to_players_and_payments_to_operat
     await _register(world)
     state, _e = await call(world, who, league_pages.LeagueHomeState, f"/dash/leagues/{world['lid']}", "load")
     assert bool(state.payment_rows) is (who in ("svla", "admin"))
+
+
+# --- Stripe: checkout mounts the Payment Element; the return is verified on the server -----------------
+
+
+def _script(events) -> str:
+    events = events if isinstance(events, list | tuple) else [events]
+    return " ".join(
+        str(getattr(v, "_var_value", "")) for ev in events if ev is not None for _n, v in getattr(ev, "args", ())
+    )
+
+
+async def test_stripe_checkout_and_return(world, stripe_env):  # noqa: F811
+    db = world["db"]
+    await _register(world)
+    [pay] = rows(db, Payment)
+    path = f"/dash/leagues/teams/checkout?payment={pay.id}"
+    state, events = await call(world, "pat", pages.CheckoutState, path, "load")
+    script = _script(events)
+    assert "js.stripe.com/v3" in script and "pi_test_1_secret_x" in script and "pk_test_standin" in script
+    assert state.offline is False and state.info["total"] == "$220"
+    # the offline card form cannot be used to skip Stripe
+    state, events = await call(world, "pat", pages.CheckoutState, path, "pay", CARD)
+    assert _redirect_target(events) is None and state.error and count(db, Team) == 0
+    # back from Stripe before the card went through: the decline page
+    ret = f"/dash/leagues/teams/success?payment={pay.id}&payment_intent=pi_test_1"
+    _s, events = await call(world, "pat", pages.RegisteredState, ret, "load")
+    assert _redirect_target(events) == f"/dash/leagues/teams/decline?league={world['lid']}"
+    assert count(db, Team) == 0
+    # a new try that Stripe confirms: the return creates the team once
+    await _register(world, name="Aces Again")
+    pay2 = [p for p in rows(db, Payment) if p.team_name == "Aces Again"][0]
+    await call(world, "pat", pages.CheckoutState, f"/dash/leagues/teams/checkout?payment={pay2.id}", "load")
+    stripe_env.intents["pi_test_2"]["status"] = "succeeded"
+    ret = f"/dash/leagues/teams/success?payment={pay2.id}&payment_intent=pi_test_2"
+    for who in ("sam", "svla"):  # nobody else's return fulfils it
+        state, _e = await call(world, who, pages.RegisteredState, ret, "load")
+        assert state.info == {} and count(db, Team) == 0
+    for _ in range(2):
+        state, _e = await call(world, "pat", pages.RegisteredState, ret, "load")
+        assert state.info["team_name"] == "Aces Again"
+    assert count(db, Team) == 1 and count(db, OutboxMessage) == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import reflex as rx
 
 from volley_app import routes
@@ -9,6 +11,7 @@ from volley_app.components.forms import busy, error_line, field, focus, form_car
 from volley_app.components.layout import dash_page, link_button
 from volley_app.pages.dash.ops_common import error_text
 from volley_app.services import registration as svc
+from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 
@@ -164,7 +167,22 @@ class CheckoutState(AuthState):
         }
         if found["status"] != svc.PENDING:
             self.error = "This payment was already processed. Return to the league to try again."
+            return None
+        if not self.offline and found["client_secret"]:
+            return rx.call_script(_mount_stripe_js(get_settings().stripe_publishable_key or "", found["client_secret"]))
         return None
+
+    async def stripe_pay(self):
+        """Stripe: the browser confirms the card with Stripe; the server verifies on the return and by webhook."""
+        if self.paying or self.offline:
+            return
+        self.paying = True
+        yield
+        pid = _digits(self.router.url.query_parameters.get("payment", ""))
+        lid = _digits(self.info.get("league_id", ""))
+        yield rx.call_script(
+            _confirm_stripe_js(f"{routes.TEAMS_SUCCESS}?payment={pid}", f"{routes.TEAMS_DECLINE}?league={lid}")
+        )
 
     async def pay(self, form_data: dict):
         if self.paying:
@@ -192,6 +210,30 @@ class CheckoutState(AuthState):
             yield rx.redirect(f"{routes.TEAMS_SUCCESS}?payment={out['payment_id']}")
         else:
             yield rx.redirect(f"{routes.TEAMS_DECLINE}?league={out['league_id']}")
+
+
+def _mount_stripe_js(publishable_key: str, client_secret: str) -> str:
+    """Load Stripe.js from Stripe's own host and mount its Payment Element into #payment-element."""
+    return (
+        "(function(){const key=" + json.dumps(publishable_key) + ",secret=" + json.dumps(client_secret) + ";"
+        "let tries=0;const go=()=>{const box=document.getElementById('payment-element');"
+        "if(!box){if(tries++<100){setTimeout(go,100);}return;}"
+        "const stripe=window.Stripe(key);const elements=stripe.elements({clientSecret:secret});"
+        "elements.create('payment').mount(box);window.__svlStripe={stripe,elements};};"
+        "if(window.Stripe){go();return;}const tag=document.createElement('script');"
+        "tag.src='https://js.stripe.com/v3/';tag.onload=go;document.head.appendChild(tag);})()"
+    )
+
+
+def _confirm_stripe_js(success_path: str, decline_path: str) -> str:
+    """Confirm the payment in the browser; Stripe returns to the success page, which verifies on the server."""
+    return (
+        "(async function(){const s=window.__svlStripe;const decline=" + json.dumps(decline_path) + ";"
+        "if(!s){location.assign(decline);return;}"
+        "const r=await s.stripe.confirmPayment({elements:s.elements,confirmParams:{return_url:location.origin+"
+        + json.dumps(success_path)
+        + "}});if(r.error){location.assign(decline);}})()"
+    )
 
 
 def _line(label: rx.Var | str, value: rx.Var, *, strong: bool = False) -> rx.Component:
@@ -270,9 +312,17 @@ def checkout_page() -> rx.Component:
                             rx.cond(
                                 s.offline,
                                 _card_form(),
-                                rx.text(
-                                    "Card payments by Stripe are not available in this browser version yet.",
-                                    color_scheme="gray",
+                                rx.vstack(
+                                    rx.box(id="payment-element", width="100%", min_height="8rem"),
+                                    rx.button(
+                                        "Pay " + i["total"],
+                                        on_click=s.stripe_pay,
+                                        size="3",
+                                        width="100%",
+                                        loading=s.paying,
+                                        disabled=s.paying,
+                                    ),
+                                    width="100%",
                                 ),
                             ),
                             rx.fragment(),
@@ -300,15 +350,21 @@ class RegisteredState(AuthState):
         params = self.router.url.query_parameters
         pid = _digits(params.get("payment", ""))
         if params.get("payment_intent"):  # back from Stripe: verify on the server before showing anything
-            await run_action(svc.confirm_stripe_return, actor=actor, payment_id=pid)
+            back, _f = await run_action(svc.confirm_stripe_return, actor=actor, payment_id=pid)
+            if back and back["status"] == "declined":
+                return rx.redirect(f"{routes.TEAMS_DECLINE}?league={back['league_id']}")
+            if back and back["status"] == "processing":
+                self.info, self.error = {}, "Your payment is still processing. Refresh this page in a moment."
+                return None
         found, failure = await run_action(svc.result, actor=actor, payment_id=pid)
         if failure is not None:
             self.info, self.error = {}, failure.message
-            return
+            return None
         self.error, self.cash = "", found["cash"]
         self.info = {
             k: str(found[k]) for k in ("league_id", "league_name", "team_name", "paid", "league_cost", "first_game")
         }
+        return None
 
 
 def success_page() -> rx.Component:
