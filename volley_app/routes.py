@@ -162,3 +162,14 @@ def invite_path(sub_id: int | str) -> str:
 def last_segment(path: str) -> str:
     """The last part of a path ('/dash/notes/12' -> '12'), for dynamic routes."""
     return path.rstrip("/").rsplit("/", 1)[-1]
+
+# --- Team registration and card payment (issue 5) ----------------------------------------------
+TEAMS_NEW = "/dash/leagues/teams/new"  # ?league={id}
+TEAMS_CHECKOUT = "/dash/leagues/teams/checkout"  # ?payment={id}
+TEAMS_SUCCESS = "/dash/leagues/teams/success"  # ?payment={id}
+TEAMS_WAITLIST_SUCCESS = "/dash/leagues/teams/waitlistSuccess"  # ?league={id}
+TEAMS_DECLINE = "/dash/leagues/teams/decline"  # ?league={id}
+
+
+def new_team_path(league_id: int | str) -> str:
+    return f"{TEAMS_NEW}?league={league_id}"

@@ -135,3 +135,17 @@ _OPERATOR_PAGES = [
 ]
 for _page, _route, _name, _state in _OPERATOR_PAGES:
     app.add_page(_page, route=_route, title=_title(_name), on_load=[AuthState.dash_guard, _state.load])
+
+
+# --- Team registration and card payment (issue 5) ----------------------------------------------
+from volley_app.pages.dash import registration as _registration  # noqa: E402
+
+_REGISTRATION_PAGES = [
+    (_registration.new_team_page, routes.TEAMS_NEW, "Register a Team", _registration.NewTeamState),
+    (_registration.checkout_page, routes.TEAMS_CHECKOUT, "Checkout", _registration.CheckoutState),
+    (_registration.success_page, routes.TEAMS_SUCCESS, "Team Registered", _registration.RegisteredState),
+    (_registration.waitlist_success_page, routes.TEAMS_WAITLIST_SUCCESS, "Waitlist", _registration.LeagueLinkState),
+    (_registration.decline_page, routes.TEAMS_DECLINE, "Payment Failed", _registration.LeagueLinkState),
+]
+for _page, _route, _name, _state in _REGISTRATION_PAGES:
+    app.add_page(_page, route=_route, title=_title(_name), on_load=[AuthState.dash_guard, _state.load])

@@ -58,3 +58,31 @@ def add_teams(league_id: int, names: list[str], captain: str | None = None) -> N
             session.add(Team(league_id=league_id, team_name=name, captain_id=captain_id, paid=True))
 
     db.call(_add)
+
+
+# --- Team registration (issue 5) --------------------------------------------------------------
+
+
+def add_open_league(svl: str, *, max_teams: int = 8, cash: bool = False, cost_cents: int = 30000, fmt: str = "6s") -> int:
+    """A league open for registration (starting in 10 days) in a new session of ``svl``; returns its id."""
+    import datetime as dt
+
+    from sqlmodel import select
+
+    from volley_app.models import Day, League, LeagueFormat, LeagueSession, SkillLevel, User, utcnow
+
+    def _add(session):
+        svl_id = session.exec(select(User.id).where(User.username == svl)).one()
+        now = utcnow()
+        ls = LeagueSession(svl_id=svl_id, name="Fall Session", start_at=now + dt.timedelta(days=9),
+                           end_at=now + dt.timedelta(days=90))  # fmt: skip
+        session.add(ls)
+        session.flush()
+        lg = League(session_id=ls.id, svl_id=svl_id, court="Court 1", start_at=now + dt.timedelta(days=10),
+                    number_of_weeks=6, time_increment=50, skill_level=SkillLevel.C, format=LeagueFormat(fmt),
+                    day=Day.MONDAY, max_teams=max_teams, cost_cents=cost_cents, cash=cash)  # fmt: skip
+        session.add(lg)
+        session.flush()
+        return lg.id
+
+    return db.call(_add)

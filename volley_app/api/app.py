@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from volley_app import db
 from volley_app.api import schemas
 from volley_app.api.deps import bearer_token, client_ip, current_actor
-from volley_app.services import auth
+from volley_app.services import auth, payments, registration
 from volley_app.services.errors import DomainError, Invalid
 from volley_app.services.permissions import Actor, require_actor
 
@@ -68,5 +68,13 @@ def create_api() -> FastAPI:
         return schemas.Me(
             id=actor.user_id, username=actor.username, roles=list(actor.roles), status=actor.status, firstName=actor.first_name
         )
+
+    # --- issue 5: Stripe webhook (signature checked on the raw body) ---------------------------
+    @api.post(f"{API_PREFIX}/stripe/webhook")
+    async def stripe_webhook(request: Request):
+        payload = await request.body()
+        event = payments.parse_webhook(payload, request.headers.get("stripe-signature"))
+        outcome = await db.run(registration.handle_stripe_event, event)
+        return {"received": True, "outcome": outcome}
 
     return api

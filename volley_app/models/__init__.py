@@ -22,6 +22,7 @@ from volley_app.models.leagues import Game, League, LeagueSession, Team
 from volley_app.models.mail import OutboxMessage
 from volley_app.models.newsletter import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber
 from volley_app.models.outreach import EmailAllJob, EmailAllRecipient, RateLimitHit
+from volley_app.models.payments import Payment
 from volley_app.models.subs import SubRequest
 from volley_app.models.users import LoginAttempt, LoginSession, PasswordResetToken, User
 
@@ -29,6 +30,6 @@ __all__ = [
     "NEWSLETTER_SECTIONS", "REGIONS", "ContactInquiry", "Day", "FranchiseInquiry", "Game",
     "GameType", "Gender", "HostInquiry", "League", "LeagueFormat", "LeagueSession", "LeagueStage",
     "LoginAttempt", "LoginSession", "NewsletterIssue", "NewsletterSubscriber", "OutboxMessage",
-    "OutboxStatus", "PasswordResetToken", "PromoteInquiry", "Rating", "Region", "Role",
+    "OutboxStatus", "PasswordResetToken", "Payment", "PromoteInquiry", "Rating", "Region", "Role",
     "SessionStatus", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubRequest", "SubStatus", "Team", "User", "UTCDateTime", "utcnow",
 ]  # fmt: skip

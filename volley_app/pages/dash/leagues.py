@@ -17,7 +17,7 @@ from volley_app.pages.dash.ops_common import (
     table,
 )
 from volley_app.services import leagues as svc
-from volley_app.services import scheduling, timefmt
+from volley_app.services import registration, scheduling, timefmt
 from volley_app.services.errors import DomainError
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
@@ -247,6 +247,10 @@ class LeagueHomeState(AuthState):
     missing: bool = False
     saving: bool = False
     form_key: int = 0
+    # issue 5: the registration entry point for players, the payments table for operators
+    may_register: bool = False
+    league_full: bool = False
+    payment_rows: list[dict[str, str]] = []
 
     def _id(self) -> str:
         return path_part(self.router.url.path, 2)
@@ -261,9 +265,11 @@ class LeagueHomeState(AuthState):
         if failure is not None:
             self.lid, self.info, self.form, self.can_manage, self.bracket_url = "", {}, {}, False, ""
             self.error, self.missing = failure.message, True
+            self.may_register, self.league_full, self.payment_rows = False, False, []
             return
         self.missing = False
         lg = found
+        await self._registration(actor, lg)
         self.lid = str(lg["id"])
         self.can_manage = lg["can_manage"]
         self.show_cash = lg["can_manage"] and lg["cash_allowed"]
@@ -290,6 +296,16 @@ class LeagueHomeState(AuthState):
             url, _f = await run_action(svc.bracket_data_url, actor=actor, league_id=self.lid)
             self.bracket_url = url or ""
         self.form_key += 1
+
+    async def _registration(self, actor, lg: dict) -> None:
+        """Issue 5: may this user register a team here (or join the waitlist); the payments for operators."""
+        opts, _f = await run_action(registration.options, actor=actor, league_id=lg["id"])
+        self.may_register = bool(opts and opts["may_register"])
+        self.league_full = bool(opts and opts["full"])
+        self.payment_rows = []
+        if lg["can_manage"]:
+            found, _f = await run_action(registration.list_payments, actor=actor, league_id=lg["id"])
+            self.payment_rows = [{k: str(v) for k, v in p.items()} for p in (found or [])]
 
     async def save(self, form_data: dict):
         if self.saving:
@@ -395,6 +411,63 @@ def _bracket() -> rx.Component:
     )
 
 
+def _register_card() -> rx.Component:
+    """Issue 5: Register a Team, or the waitlist when the league is full (players only)."""
+    s = LeagueHomeState
+    return rx.cond(
+        s.may_register,
+        rx.card(
+            rx.vstack(
+                rx.heading("Registration", size="4", as_="h2"),
+                rx.cond(
+                    s.league_full,
+                    rx.vstack(
+                        rx.callout(registration.LEAGUE_FULL, icon="info", color_scheme="amber"),
+                        link_button("Join the Waitlist", href=routes.TEAMS_NEW + "?league=" + s.lid),
+                        width="100%",
+                    ),
+                    link_button("Register a Team", href=routes.TEAMS_NEW + "?league=" + s.lid),
+                ),
+                width="100%",
+            ),
+            width="100%",
+        ),
+        rx.fragment(),
+    )
+
+
+def _payment_row(row: rx.Var) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(row["team_name"]),
+        rx.table.cell(row["user"]),
+        rx.table.cell(row["amount"]),
+        rx.table.cell(row["status"]),
+        rx.table.cell(row["provider"]),
+        rx.table.cell(row["time"]),
+    )
+
+
+def _payments_card() -> rx.Component:
+    """Issue 5: card payments of this league, for its SVL and admins."""
+    s = LeagueHomeState
+    return rx.cond(
+        s.can_manage,
+        rx.card(
+            rx.vstack(
+                rx.heading("Payments", size="4", as_="h2"),
+                rx.cond(
+                    s.payment_rows.length() > 0,
+                    table(["Team", "Player", "Amount", "Status", "Provider", "Time"], rx.foreach(s.payment_rows, _payment_row)),
+                    rx.text("No payments yet.", color_scheme="gray"),
+                ),
+                width="100%",
+            ),
+            width="100%",
+        ),
+        rx.fragment(),
+    )
+
+
 def league_home_page() -> rx.Component:
     s = LeagueHomeState
     i = s.info
@@ -455,6 +528,8 @@ def league_home_page() -> rx.Component:
                     ),
                     rx.fragment(),
                 ),
+                _register_card(),
+                _payments_card(),
                 _bracket(),
                 rx.cond(
                     s.can_manage,

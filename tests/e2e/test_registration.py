@@ -1,0 +1,159 @@
+"""Team registration and card payment in Chromium with the offline provider (issue 5)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from playwright.sync_api import Page, expect
+from sqlmodel import select
+
+from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user
+from volley_app import db
+from volley_app.models import Payment, Role, Team
+
+SHOTS = os.environ.get("REGISTRATION_SHOTS")  # a folder: screenshots of the pages at desktop and phone width
+
+
+def _shot(page: Page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"{name}-{page.viewport_size['width']}.png"), full_page=True)
+
+
+def _teams() -> list[tuple[str, bool, bool, int, int]]:
+    return db.call(
+        lambda s: [(t.team_name, t.paid, t.waitlist, t.wins, t.losses) for t in s.exec(select(Team).order_by(Team.id))]
+    )
+
+
+def _pay(page: Page, number: str) -> None:
+    expect(page.get_by_role("button", name=re.compile(r"^Pay \$\d"))).to_be_visible()  # the checkout has loaded
+    page.get_by_label("Card number").fill(number)
+    page.get_by_label("Expiry (MM/YY)").fill("12/39")
+    page.get_by_label("CVC").fill("123")
+    page.get_by_role("button", name=re.compile(r"^Pay ")).dblclick()  # a double click pays once
+
+
+def _register(page: Page, lid: int, name: str) -> None:
+    page.goto(f"/dash/leagues/{lid}")
+    page.get_by_role("link", name="Register a Team").click()
+    expect_path(page, "/dash/leagues/teams/new")
+    expect(page.get_by_text(re.compile(r"League cost \$"))).to_be_visible()  # the page has loaded
+    page.get_by_role("button", name="Continue to Checkout").click()
+    expect(page.get_by_text("team name required").first).to_be_visible()
+    page.get_by_label("Team Name").fill(name)
+    page.get_by_role("button", name="Continue to Checkout").click()
+    expect_path(page, "/dash/leagues/teams/checkout")
+    expect(page.get_by_text("Total due now")).to_be_visible()
+
+
+def test_decline_then_retry_then_success(new_page, mailbox):
+    make_user("venue", Role.SVL)
+    make_user("cap")
+    lid = add_open_league("venue")
+    page = new_page()
+    log_in(page, "cap")
+    expect(page).not_to_have_url(re.compile(r"/login"))
+
+    _register(page, lid, "Spike Force")
+    expect(page.get_by_text("$330").first).to_be_visible()  # $300 + $5 x 6 players
+    expect(page.get_by_text("Fee ($5 × 6 players)")).to_be_visible()
+    _shot(page, "checkout")
+    _pay(page, "4000 0000 0000 0002")
+    expect_path(page, "/dash/leagues/teams/decline")
+    expect(page.get_by_text("There was an error processing the payment card")).to_be_visible()
+    expect(page.get_by_text("Please confirm card number, expiration date, and CVC and try again")).to_be_visible()
+    _shot(page, "decline")
+    assert _teams() == []
+    phone = new_page(width=390, height=844)
+    log_in(phone, "cap")
+    expect(phone).not_to_have_url(re.compile(r"/login"))
+    phone.goto(f"/dash/leagues/teams/decline?league={lid}")
+    expect(phone.get_by_role("link", name="Return to League")).to_have_attribute("href", f"/dash/leagues/{lid}")
+    _shot(phone, "decline")
+
+    page.get_by_role("link", name="Return to League").click()
+    expect_path(page, f"/dash/leagues/{lid}")
+    _register(page, lid, "Spike Force")
+    _pay(page, "4242 4242 4242 4242")
+    expect_path(page, "/dash/leagues/teams/success")
+    expect(page.get_by_text("Spike Force is registered in Monday C 6s.")).to_be_visible()
+    expect(page.get_by_text("Paid by card: $330")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Venmo payment by the day of the first game"))).to_be_visible()
+    _shot(page, "success")
+    assert _teams() == [("Spike Force", True, False, 0, 0)]
+    assert db.call(lambda s: sorted(p.status for p in s.exec(select(Payment)))) == ["failed", "succeeded"]
+    [msg] = mailbox.wait_for(1)
+    assert msg["To"] == "cap@example.com" and "Spike Force" in msg["Subject"]
+
+    page.goto(f"/dash/teams?league={lid}")
+    row = page.get_by_role("row").filter(has_text="Spike Force")
+    expect(row).to_contain_text("Yes")
+    expect(row).to_contain_text("Registered")
+
+    # the SVL sees the payments of the league
+    svl = new_page()
+    log_in(svl, "venue")
+    expect(svl).not_to_have_url(re.compile(r"/login"))
+    svl.goto(f"/dash/leagues/{lid}")
+    expect(svl.get_by_role("heading", name="Payments")).to_be_visible()
+    _shot(svl, "league-home-svl")
+    expect(svl.get_by_role("row").filter(has_text="succeeded")).to_contain_text("$330")
+    expect(svl.get_by_role("link", name="Register a Team")).to_have_count(0)
+
+
+def test_cash_league_success_says_cash_at_first_game(new_page):
+    make_user("cashvenue", Role.SVL)
+    make_user("cashcap")
+    lid = add_open_league("cashvenue", cash=True, fmt="doubles", cost_cents=12000)
+    for width, height in ((1280, 800), (390, 844)):
+        page = new_page(width=width, height=height)
+        log_in(page, "cashcap")
+        expect(page).not_to_have_url(re.compile(r"/login"))
+        _register(page, lid, f"Pair {width}")
+        expect(page.get_by_text("Cash-only league: only the fee is charged now.", exact=False)).to_be_visible()
+        _shot(page, "checkout-cash")
+        _pay(page, "4242424242424242")
+        expect_path(page, "/dash/leagues/teams/success")
+        expect(page.get_by_text(f"Pair {width} is registered in Monday C Doubles.")).to_be_visible()
+        expect(
+            page.get_by_text(re.compile(r"The league amount of \$120 is due in cash at the first game, "))
+        ).to_be_visible()
+        expect(page.get_by_text("Paid by card: $10")).to_be_visible()
+        _shot(page, "success-cash")
+    assert [t[:2] for t in _teams()] == [("Pair 1280", True), ("Pair 390", True)]
+
+
+def test_full_league_waitlist_then_svl_promotes(new_page):
+    make_user("fullvenue", Role.SVL)
+    make_user("latecap")
+    lid = add_open_league("fullvenue", max_teams=2)
+    add_teams(lid, ["One", "Two"])
+    page = new_page(width=390, height=844)
+    log_in(page, "latecap")
+    expect(page).not_to_have_url(re.compile(r"/login"))
+    page.goto(f"/dash/leagues/{lid}")
+    full = "Max teams for this league has been reached. Enter your team name to join our waitlist and we will let you know if an opening becomes available."
+    expect(page.get_by_text(full)).to_be_visible()
+    _shot(page, "league-home-full")
+    page.get_by_role("link", name="Join the Waitlist").click()
+    expect(page.get_by_text(full)).to_be_visible()
+    page.get_by_label("Team Name").fill("Bench Warmers")
+    _shot(page, "waitlist-form")
+    page.get_by_role("button", name="Join Waitlist").click()
+    expect_path(page, "/dash/leagues/teams/waitlistSuccess")
+    expect(page.get_by_text("We will let you know if an opening becomes available.")).to_be_visible()
+    _shot(page, "waitlist-success")
+    assert ("Bench Warmers", False, True, 0, 0) in _teams()
+    assert db.call(lambda s: len(s.exec(select(Payment)).all())) == 0
+
+    svl = new_page()
+    log_in(svl, "fullvenue")
+    expect(svl).not_to_have_url(re.compile(r"/login"))
+    svl.goto(f"/dash/leagues/teams/waitlistSuccess?league={lid}")
+    expect(svl.get_by_text("We will let you know if an opening becomes available.")).to_be_visible()
+    _shot(svl, "waitlist-success")
+    svl.goto(f"/dash/leagues/teams/waitlist?league={lid}")
+    svl.get_by_role("row").filter(has_text="Bench Warmers").get_by_role("button", name="Promote").click()
+    expect(svl.get_by_text("No Waitlisted Teams")).to_be_visible()
+    assert ("Bench Warmers", True, False, 0, 0) in _teams()

@@ -1,0 +1,70 @@
+"""A local stand-in for the two Stripe endpoints the app calls, for the real stripe SDK to talk to."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class StripeStandIn:
+    """POST /v1/payment_intents (idempotent by Idempotency-Key) and GET /v1/payment_intents/{id}."""
+
+    def __init__(self):
+        self.intents: dict[str, dict] = {}
+        self.by_key: dict[str, str] = {}
+        self.requests: list[dict] = []
+        stand_in = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *_args):
+                pass
+
+            def _send(self, code: int, body: dict):
+                data = json.dumps(body).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_POST(self):  # noqa: N802
+                length = int(self.headers.get("Content-Length") or 0)
+                form = urllib.parse.parse_qs(self.rfile.read(length).decode())
+                flat = {k: v[0] for k, v in form.items()}
+                key = self.headers.get("Idempotency-Key")
+                stand_in.requests.append({"method": "POST", "path": self.path, "form": flat, "idempotency_key": key,
+                                          "auth": self.headers.get("Authorization")})  # fmt: skip
+                if self.path != "/v1/payment_intents":
+                    return self._send(404, {"error": {"message": "not found"}})
+                if key and key in stand_in.by_key:
+                    return self._send(200, stand_in.intents[stand_in.by_key[key]])
+                pid = f"pi_test_{len(stand_in.intents) + 1}"
+                meta = {k[len("metadata[") : -1]: v for k, v in flat.items() if k.startswith("metadata[")}
+                intent = {"id": pid, "object": "payment_intent", "amount": int(flat["amount"]),
+                          "currency": flat["currency"], "status": "requires_payment_method", "metadata": meta,
+                          "description": flat.get("description"), "client_secret": f"{pid}_secret_x"}  # fmt: skip
+                stand_in.intents[pid] = intent
+                if key:
+                    stand_in.by_key[key] = pid
+                return self._send(200, intent)
+
+            def do_GET(self):  # noqa: N802
+                stand_in.requests.append({"method": "GET", "path": self.path})
+                pid = self.path.split("?")[0].rsplit("/", 1)[-1]
+                if pid not in stand_in.intents:
+                    return self._send(404, {"error": {"message": "No such payment_intent"}})
+                return self._send(200, stand_in.intents[pid])
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> StripeStandIn:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_exc):
+        self.server.shutdown()
+        self.server.server_close()

@@ -1,0 +1,35 @@
+"""Card payments for team registration (issue 5)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from volley_app.models.base import fk, utc_field
+
+
+class Payment(SQLModel, table=True):
+    """One registration attempt paid by card: the amount the server computed, the provider's id and the outcome.
+
+    ``team_id`` stays empty until the payment has been verified and fulfilled; the unique
+    ``provider_payment_id`` and ``idempotency_key`` make a payment count once, whatever retries.
+    """
+
+    __tablename__ = "payments"
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = fk("leagues.id")
+    team_id: int | None = fk("teams.id", nullable=True, ondelete="SET NULL")
+    user_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL")
+    team_name: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))
+    amount_cents: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    currency: str = Field(default="usd", sa_column=sa.Column(sa.String(3), nullable=False, server_default="usd"))
+    provider: str = Field(sa_column=sa.Column(sa.String(20), nullable=False))
+    provider_payment_id: str | None = Field(default=None, sa_column=sa.Column(sa.String(255), unique=True))
+    status: str = Field(default="pending", sa_column=sa.Column(sa.String(20), nullable=False, server_default="pending"))
+    error: str | None = Field(default=None, sa_column=sa.Column(sa.String(300)))
+    idempotency_key: str = Field(sa_column=sa.Column(sa.String(64), nullable=False, unique=True))
+    created_at: dt.datetime = utc_field(default_now=True)
+    updated_at: dt.datetime = utc_field(default_now=True)

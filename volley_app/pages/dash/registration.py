@@ -1,0 +1,433 @@
+"""Team registration (issue 5): new team or waitlist, checkout with the card form, success, waitlist success, decline."""
+
+from __future__ import annotations
+
+import json
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import busy, error_line, field, focus, form_card, text_input
+from volley_app.components.layout import dash_page, link_button
+from volley_app.pages.dash.ops_common import error_text
+from volley_app.services import registration as svc
+from volley_app.settings import get_settings
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import run_action
+
+DECLINE_LINE_1 = "There was an error processing the payment card"
+DECLINE_LINE_2 = "Please confirm card number, expiration date, and CVC and try again"
+
+
+def _digits(value: object) -> str:
+    """A numeric id from the query string, or '' (never trusted further than that: services check)."""
+    text = str(value or "").strip()
+    return text if text.isdigit() and len(text) < 12 else ""
+
+
+def _league_href(lid: rx.Var) -> rx.Var:
+    return rx.cond(lid != "", routes.DASH_LEAGUES + "/" + lid, routes.DASH_LEAGUES)
+
+
+# --- new team (or the waitlist form) ---------------------------------------------------------------
+
+
+class NewTeamState(AuthState):
+    lid: str = ""
+    league_name: str = ""
+    full: bool = False
+    may_register: bool = False
+    cash: bool = False
+    price: dict[str, str] = {}
+    team_errors: dict[str, str] = {}
+    error: str = ""
+    saving: bool = False
+    loaded: bool = False
+
+    async def load(self):
+        self.team_errors, self.error, self.saving, self.loaded = {}, "", False, False
+        actor = await self._actor()
+        self.lid = _digits(self.router.url.query_parameters.get("league", ""))
+        found, failure = await run_action(svc.options, actor=actor, league_id=self.lid)
+        self.loaded = True
+        if failure is not None:
+            self.may_register, self.league_name, self.error = False, "", failure.message
+            return
+        self.league_name, self.full, self.may_register, self.cash = (
+            found["league_name"],
+            found["full"],
+            found["may_register"],
+            found["cash"],
+        )
+        self.price = {k: str(found[k]) for k in ("league_cost", "fee", "total", "players")}
+        if not self.may_register:
+            self.error = svc.OPERATORS_CANNOT_REGISTER if (actor and (actor.is_admin or actor.is_svl)) else svc.NOT_OPEN
+
+    async def submit(self, form_data: dict):
+        if self.saving:
+            return
+        data = form_data if isinstance(form_data, dict) else {}
+        self.saving, self.team_errors, self.error = True, {}, ""
+        yield
+        actor = await self._actor()
+        self.lid = _digits(self.router.url.query_parameters.get("league", ""))
+        out, failure = await run_action(svc.register, actor=actor, league_id=self.lid, team_name=data.get("team_name"))
+        self.saving = False
+        if failure is not None:
+            self.team_errors = dict(getattr(failure, "errors", {}) or {})
+            self.error = failure.message
+            yield focus("team-form-error")
+            return
+        if out["kind"] == "waitlist":
+            yield rx.redirect(f"{routes.TEAMS_WAITLIST_SUCCESS}?league={out['league_id']}")
+        else:
+            yield rx.redirect(f"{routes.TEAMS_CHECKOUT}?payment={out['payment_id']}")
+
+
+def new_team_page() -> rx.Component:
+    s = NewTeamState
+    return dash_page(
+        form_card(
+            "Register a Team",
+            rx.text(s.league_name, color_scheme="gray"),
+            error_line(s.error, "team-form-error"),
+            rx.cond(
+                s.may_register,
+                rx.form(
+                    rx.vstack(
+                        rx.cond(
+                            s.full,
+                            rx.callout(svc.LEAGUE_FULL, icon="info", color_scheme="amber"),
+                            rx.text(
+                                "League cost ",
+                                s.price["league_cost"],
+                                " plus a fee of ",
+                                s.price["fee"],
+                                " ($5 × ",
+                                s.price["players"],
+                                " players).",
+                                size="2",
+                                color_scheme="gray",
+                            ),
+                        ),  # fmt: skip
+                        field(
+                            "Team Name",
+                            text_input("team_name", max_length=100, auto_focus=True),
+                            field_id="team_name",
+                            error=s.team_errors.get("team_name", ""),
+                        ),  # fmt: skip
+                        rx.button(
+                            rx.cond(s.full, "Join Waitlist", "Continue to Checkout"),
+                            type="submit",
+                            size="3",
+                            width="100%",
+                            loading=s.saving,
+                        ),
+                        spacing="4",
+                        width="100%",
+                    ),
+                    on_submit=s.submit,
+                    width="100%",
+                ),
+                rx.fragment(),
+            ),
+            link_button("Return to League", href=_league_href(s.lid), variant="soft"),
+        )
+    )
+
+
+# --- checkout -----------------------------------------------------------------------------------------
+
+
+class CheckoutState(AuthState):
+    pid: str = ""
+    info: dict[str, str] = {}
+    cash: bool = False
+    offline: bool = True
+    card_errors: dict[str, str] = {}
+    error: str = ""
+    missing: bool = False
+    paying: bool = False
+
+    async def load(self):
+        self.card_errors, self.error, self.paying = {}, "", False
+        actor = await self._actor()
+        self.pid = _digits(self.router.url.query_parameters.get("payment", ""))
+        found, failure = await run_action(svc.checkout, actor=actor, payment_id=self.pid)
+        if failure is not None:
+            self.info, self.missing, self.error = {}, True, failure.message
+            return
+        if found["status"] == svc.SUCCEEDED:
+            return rx.redirect(f"{routes.TEAMS_SUCCESS}?payment={found['payment_id']}")
+        self.missing = False
+        self.cash, self.offline = found["cash"], found["provider"] == "offline"
+        self.info = {
+            k: str(found[k])
+            for k in ("league_id", "league_name", "team_name", "league_cost", "fee", "total", "players", "status")
+        }
+        if found["status"] != svc.PENDING:
+            self.error = "This payment was already processed. Return to the league to try again."
+            return None
+        if not self.offline and found["client_secret"]:
+            return rx.call_script(_mount_stripe_js(get_settings().stripe_publishable_key or "", found["client_secret"]))
+        return None
+
+    async def stripe_pay(self):
+        """Stripe: the browser confirms the card with Stripe; the server verifies on the return and by webhook."""
+        if self.paying or self.offline:
+            return
+        self.paying = True
+        yield
+        pid = _digits(self.router.url.query_parameters.get("payment", ""))
+        lid = _digits(self.info.get("league_id", ""))
+        yield rx.call_script(
+            _confirm_stripe_js(f"{routes.TEAMS_SUCCESS}?payment={pid}", f"{routes.TEAMS_DECLINE}?league={lid}")
+        )
+
+    async def pay(self, form_data: dict):
+        if self.paying:
+            return
+        data = form_data if isinstance(form_data, dict) else {}
+        self.paying, self.card_errors, self.error = True, {}, ""
+        yield
+        actor = await self._actor()
+        self.pid = _digits(self.router.url.query_parameters.get("payment", ""))
+        out, failure = await run_action(
+            svc.pay_offline,
+            actor=actor,
+            payment_id=self.pid,
+            card_number=data.get("card_number"),
+            expiry=data.get("expiry"),
+            cvc=data.get("cvc"),
+        )
+        if failure is not None:
+            self.paying = False
+            self.card_errors = dict(getattr(failure, "errors", {}) or {})
+            self.error = failure.message
+            yield focus("card-form-error")
+            return
+        if out["status"] == svc.SUCCEEDED:
+            yield rx.redirect(f"{routes.TEAMS_SUCCESS}?payment={out['payment_id']}")
+        else:
+            yield rx.redirect(f"{routes.TEAMS_DECLINE}?league={out['league_id']}")
+
+
+def _mount_stripe_js(publishable_key: str, client_secret: str) -> str:
+    """Load Stripe.js from Stripe's own host and mount its Payment Element into #payment-element."""
+    return (
+        "(function(){const key=" + json.dumps(publishable_key) + ",secret=" + json.dumps(client_secret) + ";"
+        "let tries=0;const go=()=>{const box=document.getElementById('payment-element');"
+        "if(!box){if(tries++<100){setTimeout(go,100);}return;}"
+        "const stripe=window.Stripe(key);const elements=stripe.elements({clientSecret:secret});"
+        "elements.create('payment').mount(box);window.__svlStripe={stripe,elements};};"
+        "if(window.Stripe){go();return;}const tag=document.createElement('script');"
+        "tag.src='https://js.stripe.com/v3/';tag.onload=go;document.head.appendChild(tag);})()"
+    )
+
+
+def _confirm_stripe_js(success_path: str, decline_path: str) -> str:
+    """Confirm the payment in the browser; Stripe returns to the success page, which verifies on the server."""
+    return (
+        "(async function(){const s=window.__svlStripe;const decline=" + json.dumps(decline_path) + ";"
+        "if(!s){location.assign(decline);return;}"
+        "const r=await s.stripe.confirmPayment({elements:s.elements,confirmParams:{return_url:location.origin+"
+        + json.dumps(success_path)
+        + "}});if(r.error){location.assign(decline);}})()"
+    )
+
+
+def _line(label: rx.Var | str, value: rx.Var, *, strong: bool = False) -> rx.Component:
+    return rx.flex(
+        rx.text(label, weight="bold" if strong else "regular"),
+        rx.text(value, weight="bold" if strong else "regular"),
+        justify="between",
+        width="100%",
+        spacing="3",
+    )
+
+
+def _card_form() -> rx.Component:
+    s = CheckoutState
+    e = s.card_errors
+    return rx.form(
+        rx.vstack(
+            field("Card number", text_input("card_number", inputmode="numeric", auto_complete="cc-number", max_length=23,
+                                            placeholder="4242 4242 4242 4242"),
+                  field_id="card_number", error=e.get("card_number", "")),
+            rx.grid(
+                field("Expiry (MM/YY)", text_input("expiry", auto_complete="cc-exp", max_length=7, placeholder="MM/YY"),
+                      field_id="expiry", error=e.get("expiry", "")),
+                field("CVC", text_input("cvc", inputmode="numeric", auto_complete="cc-csc", max_length=4, placeholder="123"),
+                      field_id="cvc", error=e.get("cvc", "")),
+                columns="2", spacing="3", width="100%",
+            ),
+            rx.button("Pay " + s.info["total"], type="submit", size="3", width="100%", loading=s.paying, disabled=s.paying),
+            rx.text("Test mode: no real card is charged.", size="1", color_scheme="gray"),
+            spacing="4",
+            width="100%",
+        ),
+        on_submit=s.pay,
+        width="100%",
+    )  # fmt: skip
+
+
+def checkout_page() -> rx.Component:
+    s = CheckoutState
+    i = s.info
+    return dash_page(
+        form_card(
+            "Checkout",
+            error_line(s.error, "card-form-error"),
+            rx.cond(
+                s.missing,
+                link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft"),
+                rx.cond(
+                    s.info.length() == 0,
+                    busy("Loading checkout…"),
+                    rx.vstack(
+                        rx.text(i["team_name"], " · ", i["league_name"], color_scheme="gray"),
+                        rx.card(
+                            rx.vstack(
+                                _line("League cost", i["league_cost"]),
+                                _line("Fee ($5 × " + i["players"] + " players)", i["fee"]),
+                                rx.separator(size="4"),
+                                _line("Total due now", i["total"], strong=True),
+                                rx.cond(
+                                    s.cash,
+                                    rx.text(
+                                        "Cash-only league: only the fee is charged now. The league amount of ",
+                                        i["league_cost"],
+                                        " is due in cash at the first game.",
+                                        size="2",
+                                    ),
+                                    rx.fragment(),
+                                ),  # fmt: skip
+                                spacing="2",
+                                width="100%",
+                            ),
+                            width="100%",
+                        ),
+                        rx.cond(
+                            i["status"] == "pending",
+                            rx.cond(
+                                s.offline,
+                                _card_form(),
+                                rx.vstack(
+                                    rx.box(id="payment-element", width="100%", min_height="8rem"),
+                                    rx.button(
+                                        "Pay " + i["total"],
+                                        on_click=s.stripe_pay,
+                                        size="3",
+                                        width="100%",
+                                        loading=s.paying,
+                                        disabled=s.paying,
+                                    ),
+                                    width="100%",
+                                ),
+                            ),
+                            rx.fragment(),
+                        ),
+                        link_button("Return to League", href=_league_href(i["league_id"]), variant="soft"),
+                        spacing="4",
+                        width="100%",
+                    ),
+                ),
+            ),
+        )
+    )
+
+
+# --- success, waitlist success, decline -------------------------------------------------------------------
+
+
+class RegisteredState(AuthState):
+    info: dict[str, str] = {}
+    cash: bool = False
+    error: str = ""
+
+    async def load(self):
+        actor = await self._actor()
+        params = self.router.url.query_parameters
+        pid = _digits(params.get("payment", ""))
+        if params.get("payment_intent"):  # back from Stripe: verify on the server before showing anything
+            back, _f = await run_action(svc.confirm_stripe_return, actor=actor, payment_id=pid)
+            if back and back["status"] == "declined":
+                return rx.redirect(f"{routes.TEAMS_DECLINE}?league={back['league_id']}")
+            if back and back["status"] == "processing":
+                self.info, self.error = {}, "Your payment is still processing. Refresh this page in a moment."
+                return None
+        found, failure = await run_action(svc.result, actor=actor, payment_id=pid)
+        if failure is not None:
+            self.info, self.error = {}, failure.message
+            return None
+        self.error, self.cash = "", found["cash"]
+        self.info = {
+            k: str(found[k]) for k in ("league_id", "league_name", "team_name", "paid", "league_cost", "first_game")
+        }
+        return None
+
+
+def success_page() -> rx.Component:
+    s = RegisteredState
+    i = s.info
+    return dash_page(
+        form_card(
+            "Team Registered",
+            error_text(s.error),
+            rx.cond(
+                (s.error == "") & (s.info.length() == 0),
+                busy("Confirming your payment…"),
+                rx.fragment(),
+            ),
+            rx.cond(
+                s.info.length() > 0,
+                rx.vstack(
+                    rx.callout(i["team_name"] + " is registered in " + i["league_name"] + ".", icon="check",
+                               color_scheme="green", role="status"),
+                    rx.text("Paid by card: ", i["paid"]),
+                    rx.cond(
+                        s.cash,
+                        rx.text("The league amount of ", i["league_cost"], " is due in cash at the first game, ",
+                                rx.text.strong(i["first_game"]), "."),
+                        rx.text("Please send your Venmo payment by the day of the first game: ",
+                                rx.text.strong(i["first_game"]), "."),
+                    ),
+                    spacing="3",
+                    width="100%",
+                ),
+                rx.fragment(),
+            ),
+            link_button("Return to League", href=_league_href(i["league_id"]), variant="soft"),
+        )
+    )  # fmt: skip
+
+
+class LeagueLinkState(AuthState):
+    lid: str = ""
+
+    def load(self):
+        self.lid = _digits(self.router.url.query_parameters.get("league", ""))
+
+
+def waitlist_success_page() -> rx.Component:
+    return dash_page(
+        form_card(
+            "You're on the Waitlist",
+            rx.callout(
+                "Your team has joined the waitlist for this league.", icon="check", color_scheme="green", role="status"
+            ),
+            rx.text("We will let you know if an opening becomes available."),
+            link_button("Return to League", href=_league_href(LeagueLinkState.lid), variant="soft"),
+        )
+    )
+
+
+def decline_page() -> rx.Component:
+    return dash_page(
+        form_card(
+            "Payment Failed",
+            rx.callout(DECLINE_LINE_1, icon="triangle_alert", color_scheme="red", role="alert"),
+            rx.text(DECLINE_LINE_2),
+            link_button("Return to League", href=_league_href(LeagueLinkState.lid)),
+        )
+    )
