@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import busy, error_line, field, focus, form_card, text_input
 from volley_app.components.layout import dash_page, link_button
+from volley_app.components.react.stripe import stripe_payment_form
 from volley_app.pages.dash.ops_common import error_text
 from volley_app.services import registration as svc
 from volley_app.settings import get_settings
@@ -148,9 +147,15 @@ class CheckoutState(AuthState):
     error: str = ""
     missing: bool = False
     paying: bool = False
+    # Stripe only: what the Payment Element needs (the client secret belongs to this user's own intent).
+    stripe_key: str = ""
+    client_secret: str = ""
+    return_path: str = ""
+    decline_path: str = ""
 
     async def load(self):
         self.card_errors, self.error, self.paying = {}, "", False
+        self.stripe_key, self.client_secret = "", ""
         actor = await self._actor()
         self.pid = _digits(self.router.url.query_parameters.get("payment", ""))
         found, failure = await run_action(svc.checkout, actor=actor, payment_id=self.pid)
@@ -169,20 +174,11 @@ class CheckoutState(AuthState):
             self.error = "This payment was already processed. Return to the league to try again."
             return None
         if not self.offline and found["client_secret"]:
-            return rx.call_script(_mount_stripe_js(get_settings().stripe_publishable_key or "", found["client_secret"]))
+            self.stripe_key = get_settings().stripe_publishable_key or ""
+            self.client_secret = found["client_secret"]
+            self.return_path = f"{routes.TEAMS_SUCCESS}?payment={found['payment_id']}"
+            self.decline_path = f"{routes.TEAMS_DECLINE}?league={found['league_id']}"
         return None
-
-    async def stripe_pay(self):
-        """Stripe: the browser confirms the card with Stripe; the server verifies on the return and by webhook."""
-        if self.paying or self.offline:
-            return
-        self.paying = True
-        yield
-        pid = _digits(self.router.url.query_parameters.get("payment", ""))
-        lid = _digits(self.info.get("league_id", ""))
-        yield rx.call_script(
-            _confirm_stripe_js(f"{routes.TEAMS_SUCCESS}?payment={pid}", f"{routes.TEAMS_DECLINE}?league={lid}")
-        )
 
     async def pay(self, form_data: dict):
         if self.paying:
@@ -210,30 +206,6 @@ class CheckoutState(AuthState):
             yield rx.redirect(f"{routes.TEAMS_SUCCESS}?payment={out['payment_id']}")
         else:
             yield rx.redirect(f"{routes.TEAMS_DECLINE}?league={out['league_id']}")
-
-
-def _mount_stripe_js(publishable_key: str, client_secret: str) -> str:
-    """Load Stripe.js from Stripe's own host and mount its Payment Element into #payment-element."""
-    return (
-        "(function(){const key=" + json.dumps(publishable_key) + ",secret=" + json.dumps(client_secret) + ";"
-        "let tries=0;const go=()=>{const box=document.getElementById('payment-element');"
-        "if(!box){if(tries++<100){setTimeout(go,100);}return;}"
-        "const stripe=window.Stripe(key);const elements=stripe.elements({clientSecret:secret});"
-        "elements.create('payment').mount(box);window.__svlStripe={stripe,elements};};"
-        "if(window.Stripe){go();return;}const tag=document.createElement('script');"
-        "tag.src='https://js.stripe.com/v3/';tag.onload=go;document.head.appendChild(tag);})()"
-    )
-
-
-def _confirm_stripe_js(success_path: str, decline_path: str) -> str:
-    """Confirm the payment in the browser; Stripe returns to the success page, which verifies on the server."""
-    return (
-        "(async function(){const s=window.__svlStripe;const decline=" + json.dumps(decline_path) + ";"
-        "if(!s){location.assign(decline);return;}"
-        "const r=await s.stripe.confirmPayment({elements:s.elements,confirmParams:{return_url:location.origin+"
-        + json.dumps(success_path)
-        + "}});if(r.error){location.assign(decline);}})()"
-    )
 
 
 def _line(label: rx.Var | str, value: rx.Var, *, strong: bool = False) -> rx.Component:
@@ -312,15 +284,13 @@ def checkout_page() -> rx.Component:
                             rx.cond(
                                 s.offline,
                                 _card_form(),
-                                rx.vstack(
-                                    rx.box(id="payment-element", width="100%", min_height="8rem"),
-                                    rx.button(
-                                        "Pay " + i["total"],
-                                        on_click=s.stripe_pay,
-                                        size="3",
-                                        width="100%",
-                                        loading=s.paying,
-                                        disabled=s.paying,
+                                rx.box(
+                                    stripe_payment_form(
+                                        publishable_key=s.stripe_key,
+                                        client_secret=s.client_secret,
+                                        return_url=s.return_path,
+                                        decline_url=s.decline_path,
+                                        label="Pay " + i["total"],
                                     ),
                                     width="100%",
                                 ),
