@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app import db, routes
+from volley_app import routes
 from volley_app.components.forms import field, form_card, text_input
 from volley_app.components.layout import dash_page, link_button
 from volley_app.models import Day, LeagueFormat, SkillLevel
@@ -18,7 +18,6 @@ from volley_app.pages.dash.ops_common import (
 )
 from volley_app.services import leagues as svc
 from volley_app.services import registration, scheduling, timefmt
-from volley_app.services.errors import DomainError
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
@@ -59,10 +58,9 @@ class LeaguesState(AuthState):
 
     async def load(self):
         actor = await self._actor()
-        try:
-            found = await db.run(svc.list_leagues, actor)
-        except DomainError as exc:
-            self.league_rows, self.error, self.loaded = [], exc.message, True
+        found, failure = await run_action(svc.list_leagues, actor=actor)
+        if failure is not None:
+            self.league_rows, self.error, self.loaded = [], failure.message, True
             return
         self.league_rows, self.error, self.loaded = [_summary_row(lg) for lg in found], "", True
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app import db, routes
+from volley_app import routes
 from volley_app.components.forms import busy, error_line, field, focus
 from volley_app.components.layout import dash_page
 from volley_app.models import NEWSLETTER_SECTIONS
 from volley_app.services import email_all, inquiries, newsletter, timefmt
-from volley_app.services.errors import DomainError, Invalid
+from volley_app.services.errors import Invalid
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 
@@ -39,15 +39,14 @@ class NewsletterSetupState(AuthState):
 
     async def _load_subscribers(self) -> None:
         actor = await self._actor()
-        try:
-            found = await db.run(
-                lambda s: [
-                    {"id": str(r.id), "email": r.email, "referral": r.referral or "", "since": _when(r.created_at)}
-                    for r in newsletter.list_subscribers(s, actor)
-                ]
-            )
-        except DomainError as exc:
-            self.subscribers, self.error = [], exc.message
+        found, failure = await run_action(
+            lambda s: [
+                {"id": str(r.id), "email": r.email, "referral": r.referral or "", "since": _when(r.created_at)}
+                for r in newsletter.list_subscribers(s, actor)
+            ]
+        )
+        if failure is not None:
+            self.subscribers, self.error = [], failure.message
             return
         self.subscribers = found
 
@@ -234,10 +233,9 @@ class EmailAllState(AuthState):
 
     async def _load_jobs(self) -> None:
         actor = await self._actor()
-        try:
-            found = await db.run(email_all.recent_jobs, actor)
-        except DomainError as exc:
-            self.jobs, self.error = [], exc.message
+        found, failure = await run_action(email_all.recent_jobs, actor=actor)
+        if failure is not None:
+            self.jobs, self.error = [], failure.message
             return
         self.jobs = [
             {
@@ -369,10 +367,9 @@ class InquiriesState(AuthState):
 
     async def load(self):
         actor = await self._actor()
-        try:
-            found = await db.run(inquiries.list_recent, actor)
-        except DomainError as exc:
-            self.rows, self.error = [], exc.message
+        found, failure = await run_action(inquiries.list_recent, actor=actor)
+        if failure is not None:
+            self.rows, self.error = [], failure.message
             return
         self.error = ""
         self.rows = [

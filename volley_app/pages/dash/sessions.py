@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app import db, routes
+from volley_app import routes
 from volley_app.components.forms import field, form_card, text_input
 from volley_app.components.layout import dash_page, link_button
 from volley_app.pages.dash.ops_common import (
@@ -18,7 +18,6 @@ from volley_app.pages.dash.ops_common import (
 from volley_app.services import leagues as league_svc
 from volley_app.services import sessions as svc
 from volley_app.services import timefmt
-from volley_app.services.errors import DomainError
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 
@@ -45,10 +44,9 @@ class SessionsState(AuthState):
 
     async def load(self):
         actor = await self._actor()
-        try:
-            found = await db.run(svc.list_sessions, actor)
-        except DomainError as exc:
-            self.session_rows, self.error, self.loaded = [], exc.message, True
+        found, failure = await run_action(svc.list_sessions, actor=actor)
+        if failure is not None:
+            self.session_rows, self.error, self.loaded = [], failure.message, True
             return
         self.session_rows, self.error, self.loaded = [_row(s) for s in found], "", True
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app import db, routes
+from volley_app import routes
 from volley_app.components.layout import dash_page
 from volley_app.services import sessions, timefmt
-from volley_app.services.errors import DomainError
 from volley_app.state.auth import AuthState
+from volley_app.state.forms import run_action
 
 
 class SVLHomeState(AuthState):
@@ -17,10 +17,9 @@ class SVLHomeState(AuthState):
 
     async def load(self):
         actor = await self._actor()
-        try:
-            found = await db.run(sessions.svl_home, actor)
-        except DomainError as exc:
-            self.rows, self.error = [], exc.message
+        found, failure = await run_action(sessions.svl_home, actor=actor)
+        if failure is not None:
+            self.rows, self.error = [], failure.message
             return
         self.error = ""
         self.rows = [
