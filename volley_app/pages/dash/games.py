@@ -7,7 +7,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import field, form_card, text_input
 from volley_app.components.layout import dash_page, link_button
-from volley_app.pages.dash.ops_common import error_text, native_select, page_heading, path_part, table
+from volley_app.pages.dash.ops_common import error_text, native_select, page_heading, path_part, table, table_or_empty
 from volley_app.services import leagues, scheduling, timefmt
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
@@ -49,8 +49,10 @@ class ScheduleState(AuthState):
         self.league_name, self.lid = found["league"]["name"], str(found["league"]["id"])
         self.can_manage = found["league"]["can_manage"]
         self.weeks = [
-            {"week": f"Week {w['week']} · {timefmt.day(w['games'][0]['start_at'])}",
-             "games": [_game_row(g, self.can_manage) for g in w["games"]]}  # fmt: skip
+            {
+                "week": f"Week {w['week']} · {timefmt.day(w['games'][0]['start_at'])}",
+                "games": [_game_row(g, self.can_manage) for g in w["games"]],
+            }  # fmt: skip
             for w in found["weeks"]
         ]
 
@@ -60,7 +62,9 @@ def _schedule_game(row: rx.Var) -> rx.Component:
         rx.table.cell(
             rx.vstack(
                 rx.text(row["when"], white_space="nowrap"),
-                rx.cond(row["href"] != "", link_button("Edit", href=row["href"], size="1", variant="soft"), rx.fragment()),
+                rx.cond(
+                    row["href"] != "", link_button("Edit", href=row["href"], size="1", variant="soft"), rx.fragment()
+                ),
                 spacing="1",
                 align="start",
             )
@@ -74,7 +78,9 @@ def _schedule_game(row: rx.Var) -> rx.Component:
 def _week(week: rx.Var) -> rx.Component:
     return rx.vstack(
         rx.heading(week["week"].to(str), size="4", as_="h2"),
-        table(["Time", "Team 1", "Team 2", "Score"], rx.foreach(week["games"].to(list[dict[str, str]]), _schedule_game)),
+        table(
+            ["Time", "Team 1", "Team 2", "Score"], rx.foreach(week["games"].to(list[dict[str, str]]), _schedule_game)
+        ),
         width="100%",
     )
 
@@ -224,7 +230,9 @@ class StandingsState(AuthState):
 
     async def load(self):
         actor = await self._actor()
-        found, failure = await run_action(scheduling.standings, actor=actor, league_id=path_part(self.router.url.path, 2))
+        found, failure = await run_action(
+            scheduling.standings, actor=actor, league_id=path_part(self.router.url.path, 2)
+        )
         if failure is not None:
             self.league_name, self.lid, self.team_rows, self.can_manage, self.error = "", "", [], False, failure.message
             return
@@ -244,7 +252,9 @@ def _standing_row(row: rx.Var) -> rx.Component:
         rx.table.cell(row["team_name"]),
         rx.table.cell(row["wins"]),
         rx.table.cell(row["losses"]),
-        rx.table.cell(rx.cond(row["href"] != "", link_button("Edit", href=row["href"], size="1", variant="soft"), rx.fragment())),
+        rx.table.cell(
+            rx.cond(row["href"] != "", link_button("Edit", href=row["href"], size="1", variant="soft"), rx.fragment())
+        ),
     )
 
 
@@ -254,11 +264,13 @@ def standings_page() -> rx.Component:
         rx.vstack(
             page_heading("Standings: ", s.league_name),
             error_text(s.error),
-            rx.cond(s.lid != "", link_button("Back to League", href=routes.DASH_LEAGUES + "/" + s.lid, variant="soft"), rx.fragment()),
             rx.cond(
-                s.team_rows.length() > 0,
-                table(["#", "Team", "Wins", "Losses", ""], rx.foreach(s.team_rows, _standing_row)),
-                rx.cond(s.error == "", rx.text("No teams yet.", color_scheme="gray"), rx.fragment()),
+                s.lid != "",
+                link_button("Back to League", href=routes.DASH_LEAGUES + "/" + s.lid, variant="soft"),
+                rx.fragment(),
+            ),
+            table_or_empty(
+                ["#", "Team", "Wins", "Losses", ""], s.team_rows, _standing_row, "No teams yet.", s.error == ""
             ),
             spacing="4",
             width="100%",
@@ -320,13 +332,19 @@ def test_schedule_page() -> rx.Component:
                 rx.fragment(),
             ),
             rx.cond(s.league_name != "", rx.heading(s.league_name, size="4", as_="h2"), rx.fragment()),
-            rx.cond(s.game_rows.length() > 0, table(
-                ["Game", "Round", "Match", "Type", "Time", "Team 1", "Team 2"],
-                rx.foreach(
-                    s.game_rows,
-                    lambda r: rx.table.row(*[rx.table.cell(r[k]) for k in ("id", "round", "match", "type", "when", "team1", "team2")]),
+            rx.cond(
+                s.game_rows.length() > 0,
+                table(
+                    ["Game", "Round", "Match", "Type", "Time", "Team 1", "Team 2"],
+                    rx.foreach(
+                        s.game_rows,
+                        lambda r: rx.table.row(
+                            *[rx.table.cell(r[k]) for k in ("id", "round", "match", "type", "when", "team1", "team2")]
+                        ),
+                    ),
                 ),
-            ), rx.fragment()),
+                rx.fragment(),
+            ),
             spacing="4",
             width="100%",
         )

@@ -14,7 +14,7 @@ from volley_app.pages.dash.ops_common import (
     native_select,
     page_heading,
     path_part,
-    table,
+    table_or_empty,
 )
 from volley_app.services import leagues as svc
 from volley_app.services import registration, scheduling, timefmt
@@ -85,10 +85,12 @@ def leagues_page() -> rx.Component:
         rx.vstack(
             page_heading("Leagues"),
             error_text(s.error),
-            rx.cond(
-                s.league_rows.length() > 0,
-                table(["League", "Venue", "Court", "Starts", "Stage", "Cost"], rx.foreach(s.league_rows, _league_row)),
-                rx.cond(s.loaded & (s.error == ""), rx.text("No leagues yet.", color_scheme="gray"), rx.fragment()),
+            table_or_empty(
+                ["League", "Venue", "Court", "Starts", "Stage", "Cost"],
+                s.league_rows,
+                _league_row,
+                "No leagues yet.",
+                s.loaded & (s.error == ""),
             ),
             rx.moment(interval=POLL_MS, on_change=s.poll, display="none"),
             spacing="4",
@@ -209,20 +211,32 @@ def new_league_page() -> rx.Component:
         form_card(
             "New League",
             error_text(s.error),
-            rx.cond(s.denied, link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft"), rx.form(
-                rx.vstack(
-                    field("Session", native_select("session", s.session_options, placeholder="Choose a session",
-                                                   default_value=s.chosen_session),
-                          field_id="session", error=s.errors.get("session", "")),  # fmt: skip
-                    *_league_fields(s, {}, show_cash=s.show_cash, show_active=False),
-                    rx.button("Create League", type="submit", size="3", width="100%", loading=s.saving),
-                    spacing="4",
+            rx.cond(
+                s.denied,
+                link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft"),
+                rx.form(
+                    rx.vstack(
+                        field(
+                            "Session",
+                            native_select(
+                                "session",
+                                s.session_options,
+                                placeholder="Choose a session",
+                                default_value=s.chosen_session,
+                            ),
+                            field_id="session",
+                            error=s.errors.get("session", ""),
+                        ),  # fmt: skip
+                        *_league_fields(s, {}, show_cash=s.show_cash, show_active=False),
+                        rx.button("Create League", type="submit", size="3", width="100%", loading=s.saving),
+                        spacing="4",
+                        width="100%",
+                    ),
+                    on_submit=s.create,
+                    key=s.form_key,
                     width="100%",
                 ),
-                on_submit=s.create,
-                key=s.form_key,
-                width="100%",
-            )),
+            ),
         )
     )
 
@@ -375,7 +389,12 @@ def _bracket() -> rx.Component:
                 rx.cond(
                     s.bracket_is_image,
                     rx.image(src=s.bracket_url, alt="Tournament bracket", width="100%", max_width="48rem"),
-                    rx.link("Download the tournament bracket", href=s.bracket_url, download="tournament-bracket", is_external=False),
+                    rx.link(
+                        "Download the tournament bracket",
+                        href=s.bracket_url,
+                        download="tournament-bracket",
+                        is_external=False,
+                    ),
                 ),
                 rx.text("Tournament Bracket not released yet. Check back later!", color_scheme="gray"),
             ),
@@ -387,8 +406,12 @@ def _bracket() -> rx.Component:
                         id=UPLOAD_ID,
                         multiple=False,
                         max_files=1,
-                        accept={"image/png": [".png"], "image/jpeg": [".jpg", ".jpeg"], "application/pdf": [".pdf"],
-                                "application/msword": [".doc"]},  # fmt: skip
+                        accept={
+                            "image/png": [".png"],
+                            "image/jpeg": [".jpg", ".jpeg"],
+                            "application/pdf": [".pdf"],
+                            "application/msword": [".doc"],
+                        },  # fmt: skip
                         border=f"1px dashed {rx.color('gray', 8)}",
                         padding="1rem",
                         width="100%",
@@ -453,10 +476,11 @@ def _payments_card() -> rx.Component:
         rx.card(
             rx.vstack(
                 rx.heading("Payments", size="4", as_="h2"),
-                rx.cond(
-                    s.payment_rows.length() > 0,
-                    table(["Team", "Player", "Amount", "Status", "Provider", "Time"], rx.foreach(s.payment_rows, _payment_row)),
-                    rx.text("No payments yet.", color_scheme="gray"),
+                table_or_empty(
+                    ["Team", "Player", "Amount", "Status", "Provider", "Time"],
+                    s.payment_rows,
+                    _payment_row,
+                    "No payments yet.",
                 ),
                 width="100%",
             ),
@@ -472,16 +496,26 @@ def league_home_page() -> rx.Component:
     return dash_page(
         rx.cond(
             s.missing,
-            rx.vstack(page_heading("League"), error_text(s.error), link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft")),
+            rx.vstack(
+                page_heading("League"),
+                error_text(s.error),
+                link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft"),
+            ),
             rx.vstack(
                 page_heading(i["name"]),
                 rx.text(i["svl"], " · ", i["session"], color_scheme="gray"),
                 error_text(s.error),
-                rx.cond(s.notice != "", rx.callout(s.notice, icon="check", color_scheme="green", role="status"), rx.fragment()),
+                rx.cond(
+                    s.notice != "",
+                    rx.callout(s.notice, icon="check", color_scheme="green", role="status"),
+                    rx.fragment(),
+                ),
                 rx.flex(
                     link_button("Schedule", href=routes.SCHEDULE + "?league=" + s.lid, variant="soft"),
                     link_button("Standings", href=routes.DASH_LEAGUES + "/" + s.lid + "/teams", variant="soft"),
-                    link_button("League Rules", href=routes.DASH_LEAGUES + "/" + s.lid + "/LeagueRules", variant="soft"),
+                    link_button(
+                        "League Rules", href=routes.DASH_LEAGUES + "/" + s.lid + "/LeagueRules", variant="soft"
+                    ),
                     spacing="2",
                     wrap="wrap",
                 ),
@@ -539,7 +573,11 @@ def league_home_page() -> rx.Component:
                                     *_league_fields(s, s.form, show_cash=s.show_cash, show_active=True),
                                     rx.flex(
                                         rx.button("Update League", type="submit", loading=s.saving),
-                                        confirm_delete("Delete League", "Are you sure you want to delete League: " + i["name"] + "?", s.delete),
+                                        confirm_delete(
+                                            "Delete League",
+                                            "Are you sure you want to delete League: " + i["name"] + "?",
+                                            s.delete,
+                                        ),
                                         spacing="3",
                                         wrap="wrap",
                                     ),
@@ -612,7 +650,9 @@ def rules_page() -> rx.Component:
             ),
             rx.accordion.root(
                 *[
-                    rx.accordion.item(header=title, content=rx.unordered_list(*[rx.list_item(r) for r in rules]), value=title)
+                    rx.accordion.item(
+                        header=title, content=rx.unordered_list(*[rx.list_item(r) for r in rules]), value=title
+                    )
                     for title, rules in FORMAT_RULES
                 ],
                 type="multiple",
@@ -666,11 +706,7 @@ def _player_row(row: rx.Var) -> rx.Component:
 def _player_table(title: str, rows_var, empty: str) -> rx.Component:
     return rx.vstack(
         rx.heading(title, size="5", as_="h2"),
-        rx.cond(
-            rows_var.length() > 0,
-            table(["League", "Venue", "Starts", "Cost"], rx.foreach(rows_var, _player_row)),
-            rx.text(empty, color_scheme="gray"),
-        ),
+        table_or_empty(["League", "Venue", "Starts", "Cost"], rows_var, _player_row, empty),
         width="100%",
     )
 
@@ -685,7 +721,12 @@ def player_leagues_page() -> rx.Component:
             _player_table("Current Leagues", s.current, "No leagues running right now."),
             rx.heading("Partner Venues", size="5", as_="h2"),
             rx.grid(
-                rx.foreach(s.venues, lambda v: rx.card(rx.text(v["name"], weight="bold"), rx.text(v["where"], size="2", color_scheme="gray"))),
+                rx.foreach(
+                    s.venues,
+                    lambda v: rx.card(
+                        rx.text(v["name"], weight="bold"), rx.text(v["where"], size="2", color_scheme="gray")
+                    ),
+                ),
                 columns={"initial": "1", "sm": "2"},
                 spacing="3",
                 width="100%",

@@ -60,9 +60,21 @@ def table(headers: list[str], body: rx.Component) -> rx.Component:
     )
 
 
+def table_or_empty(headers: list[str], rows: rx.Var, row, empty: str, show_empty: rx.Var | bool = True) -> rx.Component:
+    """A table of ``rows`` (each drawn by ``row``), or ``empty`` when there are none and ``show_empty`` holds."""
+    empty_text = rx.text(empty, color_scheme="gray")
+    return rx.cond(
+        rows.length() > 0,
+        table(headers, rx.foreach(rows, row)),
+        empty_text if show_empty is True else rx.cond(show_empty, empty_text, rx.fragment()),
+    )
+
+
 def error_text(message: rx.Var) -> rx.Component:
     """The red error line of spec section 8 (nothing when there is no error)."""
-    return rx.cond(message != "", rx.callout(message, icon="triangle_alert", color_scheme="red", role="alert"), rx.fragment())
+    return rx.cond(
+        message != "", rx.callout(message, icon="triangle_alert", color_scheme="red", role="alert"), rx.fragment()
+    )
 
 
 def page_heading(*text) -> rx.Component:

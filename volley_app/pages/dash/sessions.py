@@ -13,7 +13,7 @@ from volley_app.pages.dash.ops_common import (
     native_select,
     page_heading,
     path_part,
-    table,
+    table_or_empty,
 )
 from volley_app.services import leagues as league_svc
 from volley_app.services import sessions as svc
@@ -91,10 +91,12 @@ def sessions_page() -> rx.Component:
                 spacing="3",
             ),
             error_text(SessionsState.error),
-            rx.cond(
-                SessionsState.session_rows.length() > 0,
-                table(["Session", "SVL", "Dates", "Status"], rx.foreach(SessionsState.session_rows, _session_row)),
-                rx.cond(SessionsState.loaded & (SessionsState.error == ""), rx.text("No Sessions Yet", color_scheme="gray"), rx.fragment()),
+            table_or_empty(
+                ["Session", "SVL", "Dates", "Status"],
+                SessionsState.session_rows,
+                _session_row,
+                "No Sessions Yet",
+                SessionsState.loaded & (SessionsState.error == ""),
             ),
             rx.moment(interval=POLL_MS, on_change=SessionsState.poll, display="none"),
             spacing="4",
@@ -163,8 +165,12 @@ def new_session_page() -> rx.Component:
                 rx.vstack(
                     rx.cond(
                         NewSessionState.choose_svl,
-                        field("SVL", native_select("svl", NewSessionState.svl_options, placeholder="Choose an SVL"),
-                              field_id="svl", error=NewSessionState.errors.get("svl", "")),  # fmt: skip
+                        field(
+                            "SVL",
+                            native_select("svl", NewSessionState.svl_options, placeholder="Choose an SVL"),
+                            field_id="svl",
+                            error=NewSessionState.errors.get("svl", ""),
+                        ),  # fmt: skip
                         rx.fragment(),
                     ),
                     *_session_fields(NewSessionState),
@@ -249,7 +255,11 @@ def edit_session_page() -> rx.Component:
     return dash_page(
         rx.cond(
             s.denied,
-            rx.vstack(page_heading("Session"), error_text(s.error), link_button("Back to Sessions", href=routes.SESSIONS, variant="soft")),
+            rx.vstack(
+                page_heading("Session"),
+                error_text(s.error),
+                link_button("Back to Sessions", href=routes.SESSIONS, variant="soft"),
+            ),
             rx.vstack(
                 page_heading(s.name),
                 rx.text(s.svl_name, " · ", rx.badge(s.session_status), color_scheme="gray"),
@@ -268,7 +278,11 @@ def edit_session_page() -> rx.Component:
                                 *_session_fields(s, {"name": s.name, "start": s.start, "end": s.end}),
                                 rx.flex(
                                     rx.button("Update Session", type="submit", loading=s.saving),
-                                    confirm_delete("Delete Session", "Are you sure you want to delete Session: " + s.name + "?", s.delete),
+                                    confirm_delete(
+                                        "Delete Session",
+                                        "Are you sure you want to delete Session: " + s.name + "?",
+                                        s.delete,
+                                    ),
                                     spacing="3",
                                     wrap="wrap",
                                 ),
@@ -345,10 +359,12 @@ def session_leagues_page() -> rx.Component:
                 ),
                 rx.fragment(),
             ),
-            rx.cond(
-                s.league_rows.length() > 0,
-                table(["League", "Court", "Starts", "Stage", "Active"], rx.foreach(s.league_rows, _league_row)),
-                rx.cond(s.error == "", rx.text("No leagues in this session yet.", color_scheme="gray"), rx.fragment()),
+            table_or_empty(
+                ["League", "Court", "Starts", "Stage", "Active"],
+                s.league_rows,
+                _league_row,
+                "No leagues in this session yet.",
+                s.error == "",
             ),
             spacing="4",
             width="100%",

@@ -7,7 +7,14 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import field, form_card, text_input
 from volley_app.components.layout import dash_page, link_button
-from volley_app.pages.dash.ops_common import confirm_delete, error_text, native_select, page_heading, path_part, table
+from volley_app.pages.dash.ops_common import (
+    confirm_delete,
+    error_text,
+    native_select,
+    page_heading,
+    path_part,
+    table_or_empty,
+)
 from volley_app.services import teams as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
@@ -65,10 +72,12 @@ def teams_page() -> rx.Component:
         rx.vstack(
             page_heading("Teams"),
             error_text(s.error),
-            rx.cond(
-                s.team_rows.length() > 0,
-                table(["Team", "League", "Captain", "Record", "Paid", "Status"], rx.foreach(s.team_rows, _list_row)),
-                rx.cond(s.loaded & (s.error == ""), rx.text("No teams yet.", color_scheme="gray"), rx.fragment()),
+            table_or_empty(
+                ["Team", "League", "Captain", "Record", "Paid", "Status"],
+                s.team_rows,
+                _list_row,
+                "No teams yet.",
+                s.loaded & (s.error == ""),
             ),
             spacing="4",
             width="100%",
@@ -263,11 +272,15 @@ def waitlist_page() -> rx.Component:
         rx.vstack(
             page_heading("Waitlist"),
             error_text(s.error),
-            rx.cond(s.notice != "", rx.callout(s.notice, icon="check", color_scheme="green", role="status"), rx.fragment()),
             rx.cond(
-                s.team_rows.length() > 0,
-                table(["Team", "League", "Captain", ""], rx.foreach(s.team_rows, _waitlist_row)),
-                rx.cond(s.loaded & (s.error == ""), rx.text("No Waitlisted Teams", color_scheme="gray"), rx.fragment()),
+                s.notice != "", rx.callout(s.notice, icon="check", color_scheme="green", role="status"), rx.fragment()
+            ),
+            table_or_empty(
+                ["Team", "League", "Captain", ""],
+                s.team_rows,
+                _waitlist_row,
+                "No Waitlisted Teams",
+                s.loaded & (s.error == ""),
             ),
             spacing="4",
             width="100%",
