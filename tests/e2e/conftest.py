@@ -85,7 +85,10 @@ def app_url(migrated, smtp) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser():
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # Assertions wait as long as actions do: CI shares 2 cores between the app, Redis and Chromium.
+    expect.set_options(timeout=15_000)
 
     if not Path(CHROMIUM).exists():
         pytest.exit(f"Chromium not found at {CHROMIUM}: run the tests with `make test`", returncode=3)

@@ -194,3 +194,4 @@ def test_non_admin_is_sent_away_from_admin_screens(page):
     for path in ("/dash/newsletterSetup", "/dash/emailAll", "/dash/inquiries"):
         page.goto(path)
         expect(page).to_have_url(re.compile(r"/login\?next="))
+        expect(page.get_by_label("Username")).to_be_visible()  # the redirect has landed before the next jump
