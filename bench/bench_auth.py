@@ -43,7 +43,7 @@ def main() -> None:
     from volley_app import db
     from volley_app.migrations import upgrade_to_head
     from volley_app.models import Role
-    from volley_app.services import auth, users
+    from volley_app.services import accounts, auth
 
     engine = db.get_engine()
     if engine.dialect.name == "postgresql":
@@ -51,7 +51,7 @@ def main() -> None:
             c.execute(sa.text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
     upgrade_to_head()
     for i in range(200):
-        db.call(users.create_user, username=f"user{i}", password="pass1234", email=f"u{i}@example.com",
+        db.call(accounts.create_user, username=f"user{i}", password="pass1234", email=f"u{i}@example.com",
                 first_name="U", last_name="Ser", region="KY", roles=[Role.PLAYER])  # fmt: skip
     tokens = [db.call(auth.login, username=f"user{i}", password="pass1234").token for i in range(50)]
     print(f"database: {engine.dialect.name}; bcrypt rounds: {os.environ.get('BCRYPT_ROUNDS', '12')}")

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import LeagueSession, LoginAttempt, LoginSession, Role, SessionStatus, User, utcnow
-from volley_app.services import auth, users
+from volley_app.services import accounts, auth
 from volley_app.services.permissions import Actor
 
 PASSWORD = "pass1"
@@ -27,14 +27,14 @@ LOGIN_CLIENT = "192.0.2.1"
 
 
 def make_user(db: Session, username: str = "bob", *roles: Role, password: str = PASSWORD, **profile) -> User:
-    """Create a user through ``users.create_user`` and commit it.
+    """Create a user through ``accounts.create_user`` and commit it.
 
     The email is ``<username>@example.com``, the first name is ``username.title()``, the last
     name is "Tester" and the region is "KY". ``roles`` defaults to a Player. ``profile`` can
     override any of those fields (for example ``email=``) or add other columns (for example ``sub=True``).
     """
     fields = {"email": f"{username}@example.com", "first_name": username.title(), "last_name": "Tester", "region": "KY"}
-    user = users.create_user(
+    user = accounts.create_user(
         db, username=username, password=password, roles=roles or (Role.PLAYER,), **(fields | profile)
     )
     db.commit()

@@ -32,7 +32,7 @@ def cmd_migrate(_args) -> int:
 
 
 def cmd_create_admin(args) -> int:
-    from volley_app.services.users import create_user
+    from volley_app.services.accounts import create_user
 
     password = os.environ.get("ADMIN_PASSWORD") or getpass.getpass("Password for the new admin: ")
     user = db.call(
@@ -50,7 +50,7 @@ def cmd_create_admin(args) -> int:
 
 
 def cmd_seed_demo(args) -> int:
-    from volley_app.services import demo
+    from volley_app import demo
 
     def run(session):
         if not demo.is_empty(session):
@@ -69,7 +69,7 @@ def cmd_seed_demo(args) -> int:
 
 
 def cmd_demo_logins(_args) -> int:
-    from volley_app.services import demo
+    from volley_app import demo
 
     print(f"Demo logins (password for all: {demo.DEMO_PASSWORD}):")
     for username, roles in demo.DEMO_LOGINS:

@@ -1,12 +1,19 @@
-"""Every path of the product, in one place. Pages and links use these names, never string paths."""
+"""Every path of the product and the builders for its links, one block per URL tree.
+
+Pages register under these names, and pages, services and emails build every
+link with the builders here: no path is pasted together anywhere else.
+Dynamic segments are written ``[name]``; ``path_args`` reads them back.
+"""
 
 from __future__ import annotations
 
-from urllib.parse import quote, unquote
+import re
+from urllib.parse import quote, unquote, urlencode
 
 from volley_app.models import Role
+from volley_app.settings import get_settings
 
-# Public
+# --- public pages: /, sign up, log in, inquiries, newsletter -----------------------------
 HOME = "/"
 LOGIN = "/login"
 SIGNUP = "/new"
@@ -15,29 +22,87 @@ PROMOTE = "/promote"
 CONTACT = "/contact"
 ABOUT = "/aboutUs"
 FRANCHISE = "/franchise"
+SENT = "/sent"
+NEWSLETTER = "/newsletter"
+SUBSCRIBED = "/subscribed"
+UNSUBSCRIBE = "/unsubscribe"
+UNSUBSCRIBE_ROUTE = "/unsubscribe/[sub_id]/[sub_token]"
+
+# --- password recovery ------------------------------------------------------------------
 FORGOT_PASSWORD = "/forgotPassword"  # noqa: S105 - a path, not a secret
+FORGOT_SENT = "/forgotPasswordSent"  # noqa: S105
+FORGOT_NOT_FOUND = "/forgotPasswordNotFound"  # noqa: S105
+RESET_PASSWORD = "/resetPassword"  # noqa: S105
+RESET_PASSWORD_ROUTE = "/resetPassword/[reset_user]/[reset_token]"  # noqa: S105
+PASSWORD_UPDATED = "/passwordUpdated"  # noqa: S105
 
-# Protected
+# --- /dash: the player's home, profile, and the accounts --------------------------------
 DASH = "/dash"
-DASH_LEAGUES = "/dash/leagues"
-DASH_SUBS = "/dash/subs"
-DASH_PROFILE = "/dash/profile"
 SVL_HOME = "/dash/SVLHome"
-SESSIONS = "/dash/sessions"
+DASH_PROFILE = "/dash/profile"
+PLAYER_INFO = "/dash/playerinfo"
+PLAYER_CONTACT = "/dash/playercontact"
+PLAYER_SENT = "/dash/playersent"
+PLAYER_LEAGUES = "/dash/playerleagues"
+USERS = "/dash/users"
+USERS_NEW = "/dash/users/new"
+USER_EDIT = "/dash/users/[user_id]"
+
+# --- /dash/notes and /dash/subs: sub requests and the subs list ---------------------------
 NOTES = "/dash/notes"
+NOTES_NOTIFICATIONS = "/dash/notes/notifications"
+NOTES_NEW = "/dash/notes/new"
+NOTES_NEW_SPECIFIC = "/dash/notes/newspecific"  # ?sub={user id}
+NOTE_DETAIL = "/dash/notes/[note_id]"
+DASH_SUBS = "/dash/subs"
 
+# --- /dash/sessions: an operator's league sessions ---------------------------------------
+SESSIONS = "/dash/sessions"
+SESSIONS_NEW = "/dash/sessions/new"
+SESSION_LEAGUES = "/dash/sessions/leagues"  # ?session={id}
+SESSION_EDIT = "/dash/sessions/[session_id]"
+
+# --- /dash/leagues: leagues, rules, standings, schedules, registration -------------------
+DASH_LEAGUES = "/dash/leagues"
+LEAGUES_NEW = "/dash/leagues/new"  # ?session={id}
+LEAGUE_HOME = "/dash/leagues/[league_id]"
+LEAGUE_RULES = "/dash/leagues/[league_id]/LeagueRules"
+LEAGUE_STANDINGS = "/dash/leagues/[league_id]/teams"
+SCHEDULE = "/dash/leagues/teams/schedule"  # ?league={id}
+GAME_EDIT = "/dash/leagues/teams/schedule/[game_id]"
+TEST_SCHEDULE = "/dash/leagues/teams/TESTschedule"  # ?league={id}
+WAITLIST = "/dash/leagues/teams/waitlist"  # ?league={id} (optional)
+TEAMS_NEW = "/dash/leagues/teams/new"  # ?league={id}
+TEAMS_CHECKOUT = "/dash/leagues/teams/checkout"  # ?payment={id}
+TEAMS_SUCCESS = "/dash/leagues/teams/success"  # ?payment={id}
+TEAMS_WAITLIST_SUCCESS = "/dash/leagues/teams/waitlistSuccess"  # ?league={id}
+TEAMS_DECLINE = "/dash/leagues/teams/decline"  # ?league={id}
+
+# --- /dash/teams --------------------------------------------------------------------------
+TEAMS = "/dash/teams"  # ?league={id} (optional)
+TEAM_EDIT = "/dash/teams/[team_id]"
+
+# --- /dash admin screens -------------------------------------------------------------------
+NEWSLETTER_SETUP = "/dash/newsletterSetup"
+EMAIL_ALL = "/dash/emailAll"
+INQUIRIES = "/dash/inquiries"
+
+# --- who may open what (spec section 6) -----------------------------------------------------
 ALL_ROLES = frozenset({Role.PLAYER.value, Role.SVL.value, Role.ADMIN.value})
+_ADMIN = frozenset({Role.ADMIN.value})
 
-# Route guards of spec section 6, longest prefix wins. UX only: services check again.
+# Longest prefix wins. UX only: the services check the acting user again.
 GUARDS: dict[str, frozenset[str]] = {
     DASH: ALL_ROLES,
     NOTES: frozenset({Role.PLAYER.value, Role.ADMIN.value}),
     SESSIONS: frozenset({Role.SVL.value, Role.ADMIN.value}),
-    "/dash/newsletterSetup": frozenset({Role.ADMIN.value}),
-    "/dash/emailAll": frozenset({Role.ADMIN.value}),
     SVL_HOME: frozenset({Role.SVL.value}),
     DASH_LEAGUES: ALL_ROLES,
-    "/dash/teams": ALL_ROLES,
+    TEAMS: ALL_ROLES,
+    TEST_SCHEDULE: _ADMIN,
+    NEWSLETTER_SETUP: _ADMIN,
+    EMAIL_ALL: _ADMIN,
+    INQUIRIES: _ADMIN,
 }
 
 
@@ -56,6 +121,42 @@ def roles_for(path: str) -> frozenset[str]:
     return roles
 
 
+def is_protected(route: str) -> bool:
+    """Pages under /dash need a logged-in user."""
+    return route == DASH or route.startswith(DASH + "/")
+
+
+# --- reading a path back ---------------------------------------------------------------------
+
+DYNAMIC_ROUTES = (
+    UNSUBSCRIBE_ROUTE, RESET_PASSWORD_ROUTE, USER_EDIT, NOTE_DETAIL, SESSION_EDIT, LEAGUE_HOME, LEAGUE_RULES,
+    LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT,
+)  # fmt: skip
+_STATIC = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith("/"))
+
+
+def _pattern(route: str) -> re.Pattern[str]:
+    parts = [f"(?P<{p[1:-1]}>[^/]+)" if p.startswith("[") else re.escape(p) for p in route.strip("/").split("/")]
+    return re.compile("^/" + "/".join(parts) + "/?$")
+
+
+_PATTERNS = [(_pattern(r), r) for r in DYNAMIC_ROUTES]
+
+
+def path_args(path: str) -> dict[str, str]:
+    """The dynamic segments of ``path`` by name ('/dash/leagues/5' -> {'league_id': '5'}).
+
+    A static route wins over a dynamic one ('/dash/notes/new' has no note id).
+    """
+    path = (path or "").split("?", 1)[0]
+    if path.rstrip("/") in _STATIC:
+        return {}
+    for pattern, _route in _PATTERNS:
+        if m := pattern.match(path):
+            return {k: unquote(v) for k, v in m.groupdict().items()}
+    return {}
+
+
 def safe_next(value: str | None, default: str = DASH) -> str:
     """A post-login target: only a path inside this site (no scheme, no //host)."""
     if not value:
@@ -69,45 +170,53 @@ def safe_next(value: str | None, default: str = DASH) -> str:
     return value
 
 
+# --- link builders ----------------------------------------------------------------------------
+
+
+def _with(path: str, **query: int | str) -> str:
+    return f"{path}?{urlencode(query)}" if query else path
+
+
+def absolute(path: str) -> str:
+    """``path`` as a full link for an email, on the site's public address."""
+    return get_settings().public_url.rstrip("/") + path
+
+
 def login_with_next(path: str) -> str:
     return f"{LOGIN}?next={quote(path, safe='/')}"
 
-# --- issue 6: public forms, password recovery, newsletter, email to all users ----------
-SENT = "/sent"
-FORGOT_SENT = "/forgotPasswordSent"  # noqa: S105 - a path, not a secret
-FORGOT_NOT_FOUND = "/forgotPasswordNotFound"  # noqa: S105 - a path, not a secret
-RESET_PASSWORD = "/resetPassword"  # noqa: S105 - a path, not a secret
-RESET_PASSWORD_ROUTE = "/resetPassword/[reset_user]/[reset_token]"  # noqa: S105 - a path, not a secret
-PASSWORD_UPDATED = "/passwordUpdated"  # noqa: S105 - a path, not a secret
-NEWSLETTER = "/newsletter"
-SUBSCRIBED = "/subscribed"
-UNSUBSCRIBE = "/unsubscribe"
-UNSUBSCRIBE_ROUTE = "/unsubscribe/[sub_id]/[sub_token]"
-NEWSLETTER_SETUP = "/dash/newsletterSetup"
-EMAIL_ALL = "/dash/emailAll"
-INQUIRIES = "/dash/inquiries"
-GUARDS[INQUIRIES] = frozenset({Role.ADMIN.value})
 
-# --- Operators (issue 4): sessions, leagues, teams, schedules, games, standings -----------------
-SESSIONS_NEW = "/dash/sessions/new"
-SESSION_LEAGUES = "/dash/sessions/leagues"  # ?session={id}
-SESSION_EDIT = "/dash/sessions/[session_id]"
-LEAGUES_NEW = "/dash/leagues/new"  # ?session={id}
-LEAGUE_HOME = "/dash/leagues/[league_id]"
-LEAGUE_RULES = "/dash/leagues/[league_id]/LeagueRules"
-LEAGUE_STANDINGS = "/dash/leagues/[league_id]/teams"
-SCHEDULE = "/dash/leagues/teams/schedule"  # ?league={id}
-GAME_EDIT = "/dash/leagues/teams/schedule/[game_id]"
-TEST_SCHEDULE = "/dash/leagues/teams/TESTschedule"
-WAITLIST = "/dash/leagues/teams/waitlist"  # ?league={id} (optional)
-PLAYER_LEAGUES = "/dash/playerleagues"
-TEAMS = "/dash/teams"
-TEAM_EDIT = "/dash/teams/[team_id]"
-GUARDS[TEST_SCHEDULE] = frozenset({Role.ADMIN.value})
+def reset_password_path(user_id: int | str, token: str) -> str:
+    return f"{RESET_PASSWORD}/{user_id}/{token}"
+
+
+def unsubscribe_path(subscriber_id: int | str, token: str) -> str:
+    return f"{UNSUBSCRIBE}/{subscriber_id}/{token}"
+
+
+def user_path(user_id: int | str) -> str:
+    return f"{USERS}/{user_id}"
+
+
+def note_path(note_id: int | str) -> str:
+    return f"{NOTES}/{note_id}"
+
+
+def invite_path(sub_id: int | str) -> str:
+    """The targeted sub request form with ``sub_id`` preselected."""
+    return _with(NOTES_NEW_SPECIFIC, sub=sub_id)
 
 
 def session_path(session_id: int | str) -> str:
     return f"{SESSIONS}/{session_id}"
+
+
+def session_leagues_path(session_id: int | str) -> str:
+    return _with(SESSION_LEAGUES, session=session_id)
+
+
+def new_league_path(session_id: int | str) -> str:
+    return _with(LEAGUES_NEW, session=session_id)
 
 
 def league_path(league_id: int | str) -> str:
@@ -115,61 +224,52 @@ def league_path(league_id: int | str) -> str:
 
 
 def league_rules_path(league_id: int | str) -> str:
-    return f"{DASH_LEAGUES}/{league_id}/LeagueRules"
+    return f"{league_path(league_id)}/LeagueRules"
 
 
 def standings_path(league_id: int | str) -> str:
-    return f"{DASH_LEAGUES}/{league_id}/teams"
+    return f"{league_path(league_id)}/teams"
 
 
 def schedule_path(league_id: int | str) -> str:
-    return f"{SCHEDULE}?league={league_id}"
+    return _with(SCHEDULE, league=league_id)
+
+
+def test_schedule_path(league_id: int | str) -> str:
+    return _with(TEST_SCHEDULE, league=league_id)
 
 
 def game_path(game_id: int | str) -> str:
     return f"{SCHEDULE}/{game_id}"
 
 
+def waitlist_path(league_id: int | str | None = None) -> str:
+    return _with(WAITLIST, league=league_id) if league_id else WAITLIST
+
+
+def teams_path(league_id: int | str | None = None) -> str:
+    return _with(TEAMS, league=league_id) if league_id else TEAMS
+
+
 def team_path(team_id: int | str) -> str:
     return f"{TEAMS}/{team_id}"
 
-# --- Players and subs (issue 3) -------------------------------------------------------
-NOTES_NOTIFICATIONS = "/dash/notes/notifications"
-NOTES_NEW = "/dash/notes/new"
-NOTES_NEW_SPECIFIC = "/dash/notes/newspecific"
-NOTE_DETAIL = "/dash/notes/[note_id]"
-PLAYER_INFO = "/dash/playerinfo"
-PLAYER_CONTACT = "/dash/playercontact"
-PLAYER_SENT = "/dash/playersent"
-USERS = "/dash/users"
-USERS_NEW = "/dash/users/new"
-USER_EDIT = "/dash/users/[user_id]"
-
-
-def note_path(note_id: int | str) -> str:
-    return f"{NOTES}/{note_id}"
-
-
-def user_path(user_id: int | str) -> str:
-    return f"{USERS}/{user_id}"
-
-
-def invite_path(sub_id: int | str) -> str:
-    """The targeted sub request form with ``sub_id`` preselected."""
-    return f"{NOTES_NEW_SPECIFIC}?sub={sub_id}"
-
-
-def last_segment(path: str) -> str:
-    """The last part of a path ('/dash/notes/12' -> '12'), for dynamic routes."""
-    return path.rstrip("/").rsplit("/", 1)[-1]
-
-# --- Team registration and card payment (issue 5) ----------------------------------------------
-TEAMS_NEW = "/dash/leagues/teams/new"  # ?league={id}
-TEAMS_CHECKOUT = "/dash/leagues/teams/checkout"  # ?payment={id}
-TEAMS_SUCCESS = "/dash/leagues/teams/success"  # ?payment={id}
-TEAMS_WAITLIST_SUCCESS = "/dash/leagues/teams/waitlistSuccess"  # ?league={id}
-TEAMS_DECLINE = "/dash/leagues/teams/decline"  # ?league={id}
-
 
 def new_team_path(league_id: int | str) -> str:
-    return f"{TEAMS_NEW}?league={league_id}"
+    return _with(TEAMS_NEW, league=league_id)
+
+
+def checkout_path(payment_id: int | str) -> str:
+    return _with(TEAMS_CHECKOUT, payment=payment_id)
+
+
+def success_path(payment_id: int | str) -> str:
+    return _with(TEAMS_SUCCESS, payment=payment_id)
+
+
+def waitlist_success_path(league_id: int | str) -> str:
+    return _with(TEAMS_WAITLIST_SUCCESS, league=league_id)
+
+
+def decline_path(league_id: int | str) -> str:
+    return _with(TEAMS_DECLINE, league=league_id)

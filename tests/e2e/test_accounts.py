@@ -157,7 +157,7 @@ def test_visitor_is_sent_to_login_and_back_to_origin(new_page):
 
 
 def _svl_with_session(session) -> int:
-    from volley_app.services.users import create_user
+    from volley_app.services.accounts import create_user
 
     user = create_user(
         session, username="venue2", password=PASSWORD, email="venue2@example.com", first_name="Venue",

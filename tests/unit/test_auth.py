@@ -16,14 +16,14 @@ import volley_app.models  # noqa: F401 - every table, for the "token never store
 from tests.factories import PASSWORD, age_login_attempts, count, expire_logins, make_user, rows
 from volley_app import db as dbmod
 from volley_app.models import LoginAttempt, LoginSession, Role, User, utcnow
-from volley_app.services import auth, passwords
+from volley_app.services import accounts, auth, passwords
 from volley_app.services.errors import BadRequest, Invalid, RateLimited, Unauthorized
 from volley_app.services.permissions import Actor, display_status
 from volley_app.settings import get_settings
 
 
 def _signup(db, username="bob", email=None, password=PASSWORD, **kw):
-    result = auth.signup(
+    result = accounts.signup(
         db,
         username=username,
         password=password,
@@ -115,7 +115,7 @@ def test_duplicate_username_and_email_are_both_reported(db):
 
 def test_bad_signup_reports_every_field_and_adds_nothing(db):
     with pytest.raises(Invalid) as caught:
-        auth.signup(db, username="x", password="a b", email="no", first_name="", last_name="", region="")
+        accounts.signup(db, username="x", password="a b", email="no", first_name="", last_name="", region="")
     db.rollback()
     assert set(caught.value.errors) == {"username", "password", "email", "first_name", "last_name", "region"}
     assert count(db, User) == 0

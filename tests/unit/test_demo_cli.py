@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from tests.factories import count, rows
-from volley_app import cli
+from volley_app import cli, demo
 from volley_app.models import (
     League,
     LeagueSession,
@@ -20,7 +20,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, demo, passwords, sessions
+from volley_app.services import auth, passwords, sessions
 from volley_app.services.errors import Invalid
 
 

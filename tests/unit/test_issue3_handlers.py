@@ -20,7 +20,7 @@ from volley_app.pages.dash.notes import NewNoteState, NoteDetailState, NotesList
 from volley_app.pages.dash.profile import PlayerContactState, PlayerInfoState
 from volley_app.pages.dash.subs_page import LOAD_FAILED, SubsState
 from volley_app.pages.dash.users import EditUserState, NewSVLState, UsersListState
-from volley_app.services import subs
+from volley_app.services import sub_requests
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]
 
@@ -34,8 +34,8 @@ def world(db):
     alice = rows(db, User, User.username == "alice")[0]
     when = utcnow() + dt.timedelta(days=3)
     common = {"team": "Net Ninjas", "date": when, "svl": "Sportsplex", "skill_level": "C", "format": "6s"}
-    open_id = subs.create(db, actor_of(alice), **common)
-    targeted_id = subs.create(db, actor_of(alice), recipient_id=ben.id, **common)
+    open_id = sub_requests.create(db, actor_of(alice), **common)
+    targeted_id = sub_requests.create(db, actor_of(alice), recipient_id=ben.id, **common)
     db.commit()
     tokens = {name: login_token(db, name) for name in WHO[1:]}
     ids = {u.username: u.id for u in rows(db, User)}
@@ -132,7 +132,7 @@ async def test_detail_with_a_forged_id_shows_not_found(world):
     for path in ("/dash/notes/abc", "/dash/notes/99999", "/dash/notes/-1"):
         _, state = _state(NoteDetailState, path, tokens["ben"])
         await state.load()
-        assert state.load_error == subs.NOT_FOUND
+        assert state.load_error == sub_requests.NOT_FOUND
 
 
 async def test_accept_then_another_sub_is_told_it_was_taken(world):
@@ -146,8 +146,8 @@ async def test_accept_then_another_sub_is_told_it_was_taken(world):
     await ben.accept()
     assert ben.note["status"] == "Accepted" and ben.notice
     await carl.accept()
-    assert carl.action_error == subs.TAKEN
-    assert carl.load_error == subs.TAKEN  # the page says why, not just 'No access'
+    assert carl.action_error == sub_requests.TAKEN
+    assert carl.load_error == sub_requests.TAKEN  # the page says why, not just 'No access'
     assert carl.note == {} and not carl.can_accept
     req = rows(db, SubRequest, SubRequest.id == reqs["open"])[0]
     assert (req.status, req.recipient_id) == (SubStatus.ACCEPTED, ids["ben"])

@@ -493,7 +493,7 @@ def test_non_admins_cannot_email_all(db, role):
 
 
 def test_demo_seed_has_subscribers_and_an_inquiry(db):
-    from volley_app.services import demo
+    from volley_app import demo
 
     demo.seed(db)
     db.commit()

@@ -10,7 +10,7 @@ import pytest
 from tests.factories import actor_of, count, make_user, rows
 from volley_app import db as dbmod
 from volley_app.models import OutboxMessage, Rating, Role, SubRequest, SubStatus, User, utcnow
-from volley_app.services import subs
+from volley_app.services import sub_requests
 from volley_app.services.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound, Unauthorized
 
 DAY = dt.timedelta(days=1)
@@ -41,10 +41,10 @@ def _status(db, rid):
 
 def test_create_open_and_list(world):
     db, a = world
-    later = subs.create(db, a["alice"], **_fields(date=utcnow() + 5 * DAY))
-    sooner = subs.create(db, a["alice"], **_fields(date=utcnow() + 2 * DAY, court="Court 1", text="hi"))
+    later = sub_requests.create(db, a["alice"], **_fields(date=utcnow() + 5 * DAY))
+    sooner = sub_requests.create(db, a["alice"], **_fields(date=utcnow() + 2 * DAY, court="Court 1", text="hi"))
     db.commit()
-    listed = subs.list_open(db, a["ben"])
+    listed = sub_requests.list_open(db, a["ben"])
     assert [r["id"] for r in listed] == [sooner, later]
     row = listed[0]
     assert row["requestor"] == "alice" and row["recipient"] == "Anyone" and row["sub"] == "Open"
@@ -56,35 +56,35 @@ def test_create_open_and_list(world):
 def test_create_validates_every_required_field(world):
     db, a = world
     with pytest.raises(Invalid) as exc:
-        subs.create(db, a["alice"], team=" ", date="", svl="", skill_level="Z", format="7s")
+        sub_requests.create(db, a["alice"], team=" ", date="", svl="", skill_level="Z", format="7s")
     assert set(exc.value.errors) == {"team", "date", "svl", "skill_level", "format"}
     with pytest.raises(Invalid) as exc:
-        subs.create(db, a["alice"], **_fields(date=utcnow() - DAY))
+        sub_requests.create(db, a["alice"], **_fields(date=utcnow() - DAY))
     assert "date" in exc.value.errors
 
 
 def test_local_date_input_is_read_in_the_venue_zone(world):
     db, a = world
     year = utcnow().year + 1
-    rid = subs.create(db, a["alice"], **_fields(date=f"{year}-07-01T19:30"))
+    rid = sub_requests.create(db, a["alice"], **_fields(date=f"{year}-07-01T19:30"))
     db.commit()
     stored = _status(db, rid).date
     assert stored == dt.datetime(year, 7, 1, 23, 30, tzinfo=dt.UTC)  # EDT is UTC-4
-    assert subs.detail(db, a["alice"], rid)["time_text"] == "7:30 PM"
+    assert sub_requests.detail(db, a["alice"], rid)["time_text"] == "7:30 PM"
 
 
 def test_targeted_request_emails_the_sub_and_needs_an_active_sub(world):
     db, a = world
-    rid = subs.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id, text="Can you play?"))
+    rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id, text="Can you play?"))
     db.commit()
     sent = rows(db, OutboxMessage)
     assert len(sent) == 1 and sent[0].to_addr == "ben@example.com" and sent[0].kind == "received_request"
     assert "Net Ninjas" in sent[0].body_text and "Can you play?" in sent[0].body_text
     assert f"/dash/notes/{rid}" in sent[0].body_text
-    assert subs.list_open(db, a["carmen"]) == []  # not open to anyone
+    assert sub_requests.list_open(db, a["carmen"]) == []  # not open to anyone
     for bad in (a["dave"].user_id, 99999, "x", None.__class__, a["alice"].user_id):
         with pytest.raises(Invalid) as exc:
-            subs.create(db, a["alice"], **_fields(recipient_id=bad))
+            sub_requests.create(db, a["alice"], **_fields(recipient_id=bad))
         assert "recipient" in exc.value.errors
     assert count(db, SubRequest) == 1
 
@@ -92,20 +92,20 @@ def test_targeted_request_emails_the_sub_and_needs_an_active_sub(world):
 @pytest.mark.parametrize("who", ["svl", None])
 def test_svl_and_anonymous_are_refused_everything(world, who):
     db, a = world
-    rid = subs.create(db, a["alice"], **_fields())
+    rid = sub_requests.create(db, a["alice"], **_fields())
     db.commit()
     actor = a[who] if who else None
     err = Forbidden if who else Unauthorized
     calls = [
-        lambda: subs.list_open(db, actor),
-        lambda: subs.notifications(db, actor),
-        lambda: subs.detail(db, actor, rid),
-        lambda: subs.list_subs(db, actor),
-        lambda: subs.create(db, actor, **_fields()),
-        lambda: subs.accept(db, actor, rid),
-        lambda: subs.decline(db, actor, rid),
-        lambda: subs.update(db, actor, rid, **_fields(team="X")),
-        lambda: subs.delete(db, actor, rid),
+        lambda: sub_requests.list_open(db, actor),
+        lambda: sub_requests.notifications(db, actor),
+        lambda: sub_requests.detail(db, actor, rid),
+        lambda: sub_requests.list_subs(db, actor),
+        lambda: sub_requests.create(db, actor, **_fields()),
+        lambda: sub_requests.accept(db, actor, rid),
+        lambda: sub_requests.decline(db, actor, rid),
+        lambda: sub_requests.update(db, actor, rid, **_fields(team="X")),
+        lambda: sub_requests.delete(db, actor, rid),
     ]
     for call in calls:
         with pytest.raises(err):
@@ -118,103 +118,103 @@ def test_svl_and_anonymous_are_refused_everything(world, who):
 
 def test_detail_buttons_for_an_open_to_anyone_request(world):
     db, a = world
-    rid = subs.create(db, a["alice"], **_fields())
+    rid = sub_requests.create(db, a["alice"], **_fields())
     db.commit()
-    mine = subs.detail(db, a["alice"], rid)
+    mine = sub_requests.detail(db, a["alice"], rid)
     assert (mine["can_accept"], mine["can_decline"], mine["can_edit"]) == (False, False, True)
-    other = subs.detail(db, a["ben"], rid)
+    other = sub_requests.detail(db, a["ben"], rid)
     assert (other["can_accept"], other["can_decline"], other["can_edit"]) == (True, False, False)
-    admin = subs.detail(db, a["root"], rid)
+    admin = sub_requests.detail(db, a["root"], rid)
     assert admin["can_edit"] is False and admin["can_accept"] is True
 
 
 def test_detail_of_a_targeted_request(world):
     db, a = world
-    rid = subs.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
+    rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
     db.commit()
-    named = subs.detail(db, a["ben"], rid)
+    named = sub_requests.detail(db, a["ben"], rid)
     assert (named["can_accept"], named["can_decline"], named["can_edit"]) == (True, True, False)
     assert named["sub"] == "ben"
     with pytest.raises(Forbidden):
-        subs.detail(db, a["carmen"], rid)
-    assert subs.detail(db, a["root"], rid)["can_accept"] is False  # admins view all, but it is not theirs
+        sub_requests.detail(db, a["carmen"], rid)
+    assert sub_requests.detail(db, a["root"], rid)["can_accept"] is False  # admins view all, but it is not theirs
     with pytest.raises(NotFound):
-        subs.detail(db, a["ben"], 424242)
+        sub_requests.detail(db, a["ben"], 424242)
     with pytest.raises(NotFound):
-        subs.detail(db, a["ben"], "1; drop table users")
+        sub_requests.detail(db, a["ben"], "1; drop table users")
 
 
 def test_accept_sets_recipient_and_emails_requestor(world):
     db, a = world
-    rid = subs.create(db, a["alice"], **_fields())
+    rid = sub_requests.create(db, a["alice"], **_fields())
     db.commit()
     with pytest.raises(Forbidden, match="own"):
-        subs.accept(db, a["alice"], rid)
+        sub_requests.accept(db, a["alice"], rid)
     db.rollback()
-    subs.accept(db, a["ben"], rid)
+    sub_requests.accept(db, a["ben"], rid)
     db.commit()
     req = _status(db, rid)
     assert (req.status, req.recipient_id) == (SubStatus.ACCEPTED, a["ben"].user_id)
     mails = rows(db, OutboxMessage)
     assert [(m.to_addr, m.kind) for m in mails] == [("alice@example.com", "accepted_request")]
     with pytest.raises(BadRequest, match="already been taken"):
-        subs.accept(db, a["carmen"], rid)
+        sub_requests.accept(db, a["carmen"], rid)
     db.rollback()
-    assert subs.list_open(db, a["carmen"]) == []
+    assert sub_requests.list_open(db, a["carmen"]) == []
     # the requestor sees it Accepted under My Sub Requests, and so does the sub
-    assert [r["status"] for r in subs.notifications(db, a["alice"])] == ["Accepted"]
-    assert [r["id"] for r in subs.notifications(db, a["ben"])] == [rid]
-    assert subs.notifications(db, a["carmen"]) == []
+    assert [r["status"] for r in sub_requests.notifications(db, a["alice"])] == ["Accepted"]
+    assert [r["id"] for r in sub_requests.notifications(db, a["ben"])] == [rid]
+    assert sub_requests.notifications(db, a["carmen"]) == []
     with pytest.raises(Forbidden):
-        subs.detail(db, a["carmen"], rid)  # taken by someone else: no longer public
+        sub_requests.detail(db, a["carmen"], rid)  # taken by someone else: no longer public
 
 
 def test_decline_only_by_the_named_recipient(world):
     db, a = world
-    rid = subs.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
-    open_id = subs.create(db, a["alice"], **_fields())
+    rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
+    open_id = sub_requests.create(db, a["alice"], **_fields())
     db.commit()
     for actor in (a["carmen"], a["alice"], a["root"]):
         with pytest.raises(Forbidden):
-            subs.decline(db, actor, rid)
+            sub_requests.decline(db, actor, rid)
         db.rollback()
     with pytest.raises(Forbidden):
-        subs.decline(db, a["ben"], open_id)
+        sub_requests.decline(db, a["ben"], open_id)
     db.rollback()
     with pytest.raises(Forbidden):
-        subs.accept(db, a["carmen"], rid)  # targeted at ben
+        sub_requests.accept(db, a["carmen"], rid)  # targeted at ben
     db.rollback()
     assert _status(db, rid).status == SubStatus.OPEN
-    subs.decline(db, a["ben"], rid)
+    sub_requests.decline(db, a["ben"], rid)
     db.commit()
     req = _status(db, rid)
     assert req.status == SubStatus.DECLINED and req.recipient_id == a["ben"].user_id
     declined = [m for m in rows(db, OutboxMessage) if m.kind == "declined_request"]
     assert [m.to_addr for m in declined] == ["alice@example.com"]
     with pytest.raises(BadRequest):
-        subs.accept(db, a["ben"], rid)
+        sub_requests.accept(db, a["ben"], rid)
     db.rollback()
-    assert subs.detail(db, a["ben"], rid)["can_accept"] is False
+    assert sub_requests.detail(db, a["ben"], rid)["can_accept"] is False
 
 
 def test_update_and_delete_by_the_requestor_only(world):
     db, a = world
-    rid = subs.create(db, a["alice"], **_fields())
+    rid = sub_requests.create(db, a["alice"], **_fields())
     db.commit()
     for actor in (a["ben"], a["root"]):
         with pytest.raises(Forbidden):
-            subs.update(db, actor, rid, **_fields(team="Hijacked"))
+            sub_requests.update(db, actor, rid, **_fields(team="Hijacked"))
         with pytest.raises(Forbidden):
-            subs.delete(db, actor, rid)
+            sub_requests.delete(db, actor, rid)
         db.rollback()
     assert _status(db, rid).team == "Net Ninjas"
-    subs.update(db, a["alice"], rid, **_fields(team="Block Party", court="Court 9"))
+    sub_requests.update(db, a["alice"], rid, **_fields(team="Block Party", court="Court 9"))
     db.commit()
     assert (_status(db, rid).team, _status(db, rid).court) == ("Block Party", "Court 9")
     with pytest.raises(Invalid):
-        subs.update(db, a["alice"], rid, **_fields(team=""))
+        sub_requests.update(db, a["alice"], rid, **_fields(team=""))
     db.rollback()
-    subs.delete(db, a["alice"], rid)
+    sub_requests.delete(db, a["alice"], rid)
     db.commit()
     assert count(db, SubRequest) == 0
 
@@ -222,42 +222,42 @@ def test_update_and_delete_by_the_requestor_only(world):
 def test_past_requests_are_saved_completed_when_shown_at_the_boundary(world):
     db, a = world
     when = utcnow() + 2 * DAY
-    rid = subs.create(db, a["alice"], **_fields(date=when))
+    rid = sub_requests.create(db, a["alice"], **_fields(date=when))
     db.commit()
     just_before = when - dt.timedelta(seconds=1)
-    assert [r["id"] for r in subs.list_open(db, a["ben"], now=just_before)] == [rid]
+    assert [r["id"] for r in sub_requests.list_open(db, a["ben"], now=just_before)] == [rid]
     db.commit()
     assert _status(db, rid).completed is False
     with pytest.raises(BadRequest, match="passed"):
-        subs.accept(db, a["ben"], rid, now=when)
+        sub_requests.accept(db, a["ben"], rid, now=when)
     db.rollback()
-    assert subs.list_open(db, a["ben"], now=when) == []
+    assert sub_requests.list_open(db, a["ben"], now=when) == []
     db.commit()
     assert _status(db, rid).completed is True
-    assert subs.notifications(db, a["alice"], now=when) == []
-    row = subs.detail(db, a["alice"], rid, now=when)
+    assert sub_requests.notifications(db, a["alice"], now=when) == []
+    row = sub_requests.detail(db, a["alice"], rid, now=when)
     assert row["completed"] is True and row["can_accept"] is False
 
 
 def test_notifications_auto_complete_and_sort(world):
     db, a = world
-    first = subs.create(db, a["alice"], **_fields(date=utcnow() + DAY))
-    second = subs.create(db, a["ben"], **_fields(recipient_id=a["carmen"].user_id, date=utcnow() + 3 * DAY))
-    third = subs.create(db, a["carmen"], **_fields(recipient_id=a["ben"].user_id, date=utcnow() + 2 * DAY))
+    first = sub_requests.create(db, a["alice"], **_fields(date=utcnow() + DAY))
+    second = sub_requests.create(db, a["ben"], **_fields(recipient_id=a["carmen"].user_id, date=utcnow() + 3 * DAY))
+    third = sub_requests.create(db, a["carmen"], **_fields(recipient_id=a["ben"].user_id, date=utcnow() + 2 * DAY))
     db.commit()
-    assert [r["id"] for r in subs.notifications(db, a["alice"])] == [first]
-    assert [r["id"] for r in subs.notifications(db, a["carmen"])] == [third, second]
-    assert [r["id"] for r in subs.notifications(db, a["ben"])] == [third, second]
-    assert subs.notifications(db, a["dave"]) == []
+    assert [r["id"] for r in sub_requests.notifications(db, a["alice"])] == [first]
+    assert [r["id"] for r in sub_requests.notifications(db, a["carmen"])] == [third, second]
+    assert [r["id"] for r in sub_requests.notifications(db, a["ben"])] == [third, second]
+    assert sub_requests.notifications(db, a["dave"]) == []
     db.commit()
-    assert subs.notifications(db, a["alice"], now=utcnow() + 1.5 * DAY) == []
+    assert sub_requests.notifications(db, a["alice"], now=utcnow() + 1.5 * DAY) == []
     db.commit()
     assert _status(db, first).completed is True
 
 
 def test_subs_list_has_active_subs_without_emails(world):
     db, a = world
-    listed = subs.list_subs(db, a["alice"])
+    listed = sub_requests.list_subs(db, a["alice"])
     assert [r["first_name"] for r in listed] == ["Ben", "Carmen"]
     assert listed[0]["hitter"] == "B"
     assert all("email" not in r and not any("@" in str(v) for v in r.values()) for r in listed)
@@ -266,7 +266,7 @@ def test_subs_list_has_active_subs_without_emails(world):
 def test_twenty_concurrent_accepts_have_one_winner(world):
     db, a = world
     takers = [actor_of(make_user(db, f"taker{i:02d}")) for i in range(20)]
-    rid = subs.create(db, a["alice"], **_fields())
+    rid = sub_requests.create(db, a["alice"], **_fields())
     db.commit()
     barrier = threading.Barrier(len(takers))
     results: list[object] = [None] * len(takers)
@@ -274,7 +274,7 @@ def test_twenty_concurrent_accepts_have_one_winner(world):
     def go(i):
         barrier.wait()
         try:
-            dbmod.call(subs.accept, takers[i], rid)
+            dbmod.call(sub_requests.accept, takers[i], rid)
             results[i] = "won"
         except DomainError as exc:
             results[i] = exc.message
@@ -285,7 +285,7 @@ def test_twenty_concurrent_accepts_have_one_winner(world):
     for t in threads:
         t.join(timeout=60)
     assert results.count("won") == 1
-    assert results.count(subs.TAKEN) == 19
+    assert results.count(sub_requests.TAKEN) == 19
     winner = takers[results.index("won")]
     req = _status(db, rid)
     assert (req.status, req.recipient_id) == (SubStatus.ACCEPTED, winner.user_id)
@@ -293,30 +293,30 @@ def test_twenty_concurrent_accepts_have_one_winner(world):
 
 
 def test_deleting_a_sub_closes_their_open_invites(world):
-    from volley_app.services import profiles
+    from volley_app.services import accounts
 
     db, a = world
-    rid = subs.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
+    rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
     db.commit()
-    assert profiles.delete_user(db, a["ben"], a["ben"].user_id) is True
+    assert accounts.delete_user(db, a["ben"], a["ben"].user_id) is True
     db.commit()
     req = _status(db, rid)
     assert (req.status, req.recipient_id) == (SubStatus.DECLINED, None)
-    assert subs.list_open(db, a["carmen"]) == []
-    assert subs.detail(db, a["alice"], rid)["sub"] == "Deleted account"
+    assert sub_requests.list_open(db, a["carmen"]) == []
+    assert sub_requests.detail(db, a["alice"], rid)["sub"] == "Deleted account"
 
 
 def test_admin_edits_roles_and_active_but_not_their_own_admin_role(world):
-    from volley_app.services import profiles
+    from volley_app.services import accounts
 
     db, a = world
     base = {"email": "dave@example.com", "first_name": "Dave", "region": "KY", "last_name": "Changed"}
-    profiles.update_user(db, a["root"], a["dave"].user_id, username="dave", roles=["SVL"], active=False, **base)
+    accounts.update_user(db, a["root"], a["dave"].user_id, username="dave", roles=["SVL"], active=False, **base)
     db.commit()
     dave = rows(db, User, User.id == a["dave"].user_id)[0]
     assert (dave.roles, dave.active, dave.last_name) == (["SVL"], False, "Tester")
     with pytest.raises(Invalid) as exc:
-        profiles.update_user(db, a["root"], a["root"].user_id, username="root", email="root@example.com",
+        accounts.update_user(db, a["root"], a["root"].user_id, username="root", email="root@example.com",
                              first_name="Root", region="KY", last_name="X", roles=["Player"])  # fmt: skip
     assert "roles" in exc.value.errors
     db.rollback()

@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from volley_app import db
 from volley_app.api import schemas
 from volley_app.api.deps import bearer_token, client_ip, current_actor
-from volley_app.services import auth, payments, registration
+from volley_app.services import accounts, auth, payments, registration
 from volley_app.services.errors import DomainError, Invalid
 from volley_app.services.permissions import Actor, require_actor
 
@@ -59,7 +59,7 @@ def create_api() -> FastAPI:
 
     @api.post(f"{API_PREFIX}/users", response_model=schemas.AccessToken, status_code=201)
     def signup(body: schemas.Signup, request: Request):
-        result = db.call(auth.signup, **body.model_dump(), trusted=True, client=client_ip(request))
+        result = db.call(accounts.signup, **body.model_dump(), trusted=True, client=client_ip(request))
         return _token_body(result)
 
     @api.get(f"{API_PREFIX}/users/me", response_model=schemas.Me)

@@ -1,4 +1,10 @@
-"""Form pieces: labelled fields, the error line, the state picker, the busy spinner."""
+"""Form pieces: labelled uncontrolled fields, selects, the one error widget, confirm dialog, spinner, cards.
+
+Fields are uncontrolled: the browser keeps what is typed (``default_value``) and
+the form is submitted whole. A field whose message is showing tells its state
+``fixed(name)`` when it changes, so the message goes as soon as the value is
+edited; while no message shows, typing sends nothing to the server.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,7 @@ import reflex as rx
 
 from volley_app.models import REGIONS
 
-_NATIVE_CONTROL = {
+NATIVE_CONTROL = {
     "width": "100%",
     "height": "2.5rem",
     "padding": "0 0.6rem",
@@ -16,13 +22,38 @@ _NATIVE_CONTROL = {
     "font_size": "16px",  # 16px keeps phones from zooming into the field
 }
 
+# Lower-cases the username in the browser as it is typed, keeping the caret where it was.
+_LOWER_AS_TYPED = rx.Var(
+    "(e) => { const t = e.target; const v = t.value.toLowerCase();"
+    " if (v !== t.value) { const p = t.selectionStart; t.value = v; t.setSelectionRange(p, p); } }"
+)
+
+# The bot trap: a field people never see or fill; bots fill every field they find.
+TRAP_FIELD = "website"
+
+
+def _error_of(state, name: str):
+    return state.errors.get(name, "") if state is not None else ""
+
+
+def _checked(state, name: str, props: dict) -> dict:
+    """Ties the control to its message (aria) and to the state's ``fixed`` event while a message shows."""
+    if state is None:
+        return props
+    error = _error_of(state, name)
+    has_error = error != ""
+    props.setdefault("aria_invalid", rx.cond(has_error, "true", "false"))
+    props.setdefault("aria_describedby", rx.cond(has_error, f"{name}-error", ""))
+    props.setdefault("on_change", rx.cond(has_error | (state.error != ""), state.fixed(name), rx.noop()))
+    return props
+
 
 def field(label: str, control: rx.Component, *, field_id: str, error: rx.Var | str = "", hint: str = "") -> rx.Component:
     """A label above its control, an optional hint, and the field's own error message."""
     return rx.vstack(
         rx.el.label(label, html_for=field_id, style={"font_weight": "500", "font_size": "var(--font-size-2)"}),
         control,
-        rx.cond(hint != "", rx.text(hint, size="1", color_scheme="gray"), rx.fragment()) if hint else rx.fragment(),
+        rx.text(hint, size="1", color_scheme="gray") if hint else rx.fragment(),
         rx.cond(
             error != "",
             rx.text(error, size="2", color_scheme="red", id=f"{field_id}-error"),
@@ -39,55 +70,130 @@ def text_input(field_id: str, **props) -> rx.Component:
     return rx.input(id=field_id, name=field_id, width="100%", **props)
 
 
-def username_input(value: rx.Var, on_change, **props) -> rx.Component:
-    """The username box: focused first, never auto-capitalised or spell-checked."""
-    return text_input(
+def text_field(label: str, name: str, state=None, *, hint: str = "", **props) -> rx.Component:
+    """A labelled text input of a form whose state is a ``FormState`` (``state`` None: no messages)."""
+    return field(label, text_input(name, **_checked(state, name, props)), field_id=name, error=_error_of(state, name),
+                 hint=hint)  # fmt: skip
+
+
+def password_field(label: str, name: str, state=None, *, new: bool = True, **props) -> rx.Component:
+    """A password input: its value goes to the server only inside the submitted form, never into a state var."""
+    props.setdefault("auto_complete", "new-password" if new else "current-password")
+    props.setdefault("max_length", 100)
+    return text_field(label, name, state, type="password", **props)
+
+
+def username_field(state=None, *, label: str = "Username", hint: str = "", **props) -> rx.Component:
+    """The username box: lower-cased in the browser as typed, never auto-capitalised or spell-checked."""
+    props.setdefault("auto_complete", "username")
+    props.setdefault("max_length", 50)
+    return text_field(
+        label,
         "username",
-        value=value,
-        on_change=on_change,
-        required=True,
-        auto_focus=True,
-        auto_complete="username",
+        state,
+        hint=hint,
         auto_capitalize="none",
         spell_check=False,
+        custom_attrs={"onInput": _LOWER_AS_TYPED},
         **props,
     )
 
 
-def region_select(field_id: str, value: rx.Var, on_change) -> rx.Component:
-    """A native select of the 50 states plus DC (native: best on phones)."""
-    return rx.el.select(
-        rx.el.option("Choose a state", value="", disabled=True),
-        *[rx.el.option(name, value=code) for code, name in REGIONS.items()],
-        id=field_id,
-        name=field_id,
-        value=value,
-        on_change=on_change,
-        required=True,
-        style=_NATIVE_CONTROL,
+def area_field(label: str, name: str, state=None, *, rows: str = "5", **props) -> rx.Component:
+    props.setdefault("max_length", 5000)
+    return field(
+        label,
+        rx.text_area(id=name, name=name, width="100%", rows=rows, size="3", **_checked(state, name, props)),
+        field_id=name,
+        error=_error_of(state, name),
     )
 
 
-def error_line(message: rx.Var, element_id: str) -> rx.Component:
-    """An assertive live region that is always in the page, so screen readers hear each new message."""
+def native_select(field_id: str, options: list[tuple[str, str]] | rx.Var, *, default_value=None, placeholder: str = "",
+                  required: bool = True, **props) -> rx.Component:  # fmt: skip
+    """A native select (best on phones). ``options``: (value, label) pairs, or a Var of {value, label} dicts."""
+    children = [rx.el.option(placeholder, value="")] if placeholder else []
+    if isinstance(options, rx.Var):
+        children.append(rx.foreach(options, lambda o: rx.el.option(o["label"], value=o["value"])))
+    else:
+        children.extend(rx.el.option(label, value=value) for value, label in options)
+    if default_value is not None:
+        props["default_value"] = default_value
+    return rx.el.select(*children, id=field_id, name=field_id, required=required, style=NATIVE_CONTROL, **props)
+
+
+def select_field(label: str, name: str, options: list[tuple[str, str]] | rx.Var, state=None, *, placeholder: str = "",
+                 **props) -> rx.Component:  # fmt: skip
+    """A labelled native select of a form."""
+    return field(label, native_select(name, options, placeholder=placeholder, **_checked(state, name, props)),
+                 field_id=name, error=_error_of(state, name))  # fmt: skip
+
+
+def region_field(state=None, *, name: str = "region", **props) -> rx.Component:
+    """The state picker: the 50 states plus DC."""
+    props.setdefault("default_value", "")
+    return select_field("State", name, list(REGIONS.items()), state, placeholder="Choose a state", **props)
+
+
+def checkbox_field(label: str, name: str, *, default_checked: rx.Var | bool = False, **props) -> rx.Component:
+    """A labelled checkbox that sends 'on' in the form when checked."""
+    return rx.el.label(
+        rx.el.input(type="checkbox", id=name, name=name, default_checked=default_checked,
+                    style={"width": "1.25rem", "height": "1.25rem"}, **props),
+        rx.text(label, size="2"),
+        html_for=name,
+        style={"display": "flex", "gap": "0.5rem", "align_items": "center", "min_height": "44px"},
+    )  # fmt: skip
+
+
+def trap_field() -> rx.Component:
+    """Off-screen and out of the tab order; a person never fills it."""
+    return rx.box(
+        rx.el.label("Leave this field empty", html_for=TRAP_FIELD),
+        rx.el.input(id=TRAP_FIELD, name=TRAP_FIELD, type="text", tab_index=-1, auto_complete="off", default_value=""),
+        aria_hidden="true",
+        style={"position": "absolute", "left": "-10000px", "top": "auto", "width": "1px", "height": "1px", "overflow": "hidden"},
+    )
+
+
+def error_line(message: rx.Var, element_id: str | None = None) -> rx.Component:
+    """The one error widget: an assertive live region always in the page, so screen readers hear each new message.
+
+    Give ``element_id`` where focus moves to the message after a failed submit.
+    """
     return rx.box(
         rx.cond(
             message != "",
             rx.callout(message, icon="triangle_alert", color_scheme="red", size="1"),
             rx.fragment(),
         ),
-        id=element_id,
+        id=element_id or None,
         role="alert",
         aria_live="assertive",
         tab_index=-1,
         width="100%",
         outline="none",
+        scroll_margin_top="5rem",
     )
 
 
-def focus(element_id: str):
-    """An event that moves keyboard focus to an element."""
-    return rx.call_script(f"document.getElementById({element_id!r})?.focus()")
+def confirm_delete(button_label: str, question: rx.Var | str, on_confirm, *, confirm_label: str = "Delete") -> rx.Component:
+    """A button that asks ``question`` before anything is deleted."""
+    return rx.alert_dialog.root(
+        rx.alert_dialog.trigger(rx.button(button_label, color_scheme="red", variant="soft", type="button")),
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Please confirm"),
+            rx.alert_dialog.description(question),
+            rx.flex(
+                rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray")),
+                rx.alert_dialog.action(rx.button(confirm_label, color_scheme="red", on_click=on_confirm)),
+                spacing="3",
+                justify="end",
+                margin_top="1rem",
+            ),
+            max_width="26rem",
+        ),
+    )
 
 
 def busy(label: str) -> rx.Component:
@@ -98,6 +204,15 @@ def busy(label: str) -> rx.Component:
         aria_live="polite",
         width="100%",
     )
+
+
+def submit_button(label: str, state=None, **props) -> rx.Component:
+    """The form's submit button: shows a spinner and takes no second click while the form is busy."""
+    props.setdefault("size", "3")
+    props.setdefault("width", "100%")
+    if state is not None:
+        props.setdefault("loading", state.busy)
+    return rx.button(label, type="submit", **props)
 
 
 def form_card(title: str, *children: rx.Component) -> rx.Component:
@@ -111,3 +226,28 @@ def form_card(title: str, *children: rx.Component) -> rx.Component:
         width="100%",
         padding_top={"initial": "0.5rem", "sm": "2rem"},
     )
+
+
+def page_heading(*text) -> rx.Component:
+    return rx.heading(*text, size="7", as_="h1")
+
+
+
+
+# --- TRANSITIONAL: old names still used by screens not yet moved to FormState ----------------
+from volley_app.state.forms import focus  # noqa: E402, F401
+
+_NATIVE_CONTROL = NATIVE_CONTROL
+
+
+def username_input(value: rx.Var, on_change, **props) -> rx.Component:
+    return text_input("username", value=value, on_change=on_change, required=True, auto_focus=True,
+                      auto_complete="username", auto_capitalize="none", spell_check=False, **props)  # fmt: skip
+
+
+def region_select(field_id: str, value: rx.Var, on_change) -> rx.Component:
+    return rx.el.select(
+        rx.el.option("Choose a state", value="", disabled=True),
+        *[rx.el.option(name, value=code) for code, name in REGIONS.items()],
+        id=field_id, name=field_id, value=value, on_change=on_change, required=True, style=NATIVE_CONTROL,
+    )  # fmt: skip

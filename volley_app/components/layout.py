@@ -199,3 +199,26 @@ def dash_page(*children: rx.Component) -> rx.Component:
         ),
         dash_footer(),
     )
+
+
+def message_page(title: str, *children: rx.Component, icon: str = "circle_check", tone: str = "green") -> rx.Component:
+    """A centred card with a heading and a few lines: the confirmation and error pages."""
+    return public_page(
+        rx.center(
+            rx.card(
+                rx.vstack(
+                    rx.icon(icon, size=40, color=rx.color(tone, 9)),
+                    rx.heading(title, size="7", as_="h1"),
+                    *children,
+                    spacing="4",
+                    align="start",
+                    width="100%",
+                ),
+                width="100%",
+                max_width="32rem",
+                size="3",
+            ),
+            width="100%",
+            padding_top={"initial": "0.5rem", "sm": "2rem"},
+        )
+    )

@@ -18,8 +18,8 @@ import secrets
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from volley_app.models import LoginAttempt, LoginSession, Role, User, utcnow
-from volley_app.services import passwords, users
+from volley_app.models import LoginAttempt, LoginSession, User, utcnow
+from volley_app.services import passwords
 from volley_app.services.errors import BadRequest, RateLimited, Unauthorized
 from volley_app.services.permissions import Actor
 from volley_app.settings import get_settings
@@ -72,32 +72,6 @@ def start_session(db: Session, user: User, *, trusted: bool, client: str = "") -
     db.add(row)
     db.flush()
     return LoginResult(actor=_actor(user, row.id), token=token, expires_at=row.expires_at, trusted=trusted)
-
-
-def signup(
-    db: Session,
-    *,
-    username: object,
-    password: object,
-    email: object,
-    first_name: object,
-    last_name: object,
-    region: object,
-    trusted: bool = True,
-    client: str = "",
-) -> LoginResult:
-    """Create a Player account (spec section 5 rules) and log it in."""
-    user = users.create_user(
-        db,
-        username=username,
-        password=password,
-        email=email,
-        first_name=first_name,
-        last_name=last_name,
-        region=region,
-        roles=[Role.PLAYER],
-    )
-    return start_session(db, user, trusted=bool(trusted), client=client)
 
 
 def _check_throttle(db: Session, username: str, client: str, now: dt.datetime) -> None:

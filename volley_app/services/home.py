@@ -9,7 +9,7 @@ from sqlmodel import Session, select
 from volley_app.models import League, User, utcnow
 from volley_app.services import timefmt
 from volley_app.services.leagues import display_name
-from volley_app.services.subs import require_notes_actor
+from volley_app.services.sub_requests import require_notes_actor
 
 
 def league_label(league: League, svl_name: str) -> str:

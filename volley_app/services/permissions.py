@@ -1,12 +1,17 @@
-"""Who is acting, and what their roles let them do."""
+"""Who is acting, what their roles let them do, and loading the objects they act on."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from typing import TypeVar
+
+from sqlmodel import Session
 
 from volley_app.models import Role
-from volley_app.services.errors import Forbidden, Unauthorized
+from volley_app.services.errors import Forbidden, NotFound, Unauthorized
+
+T = TypeVar("T")
 
 
 def display_status(roles: Iterable[str]) -> str:
@@ -58,3 +63,55 @@ def require_role(actor: Actor | None, *roles: Role) -> Actor:
     if not actor.has_any(roles):
         raise Forbidden()
     return actor
+
+
+def require_admin(actor: Actor | None) -> Actor:
+    """The actor when they are an admin; otherwise Unauthorized/Forbidden."""
+    return require_role(actor, Role.ADMIN)
+
+
+# --- loading one object by the id a browser sent ------------------------------------------------
+# Each ``access_<object>(db, actor, id)`` loader below turns the id into a row the
+# actor may see (NotFound / Forbidden otherwise), so no service loads by id by hand.
+
+MAX_ID = 2**31
+
+
+def record_id(value: object, message: str = "Not found") -> int:
+    """A positive database id from whatever a browser sent ('12', 12), else NotFound(message)."""
+    if isinstance(value, bool):
+        raise NotFound(message)
+    try:
+        result = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise NotFound(message) from None
+    if result <= 0 or result > MAX_ID:
+        raise NotFound(message)
+    return result
+
+
+def load(db: Session, model: type[T], value: object, message: str = "Not found") -> T:
+    """The ``model`` row with the id in ``value``, or NotFound(message)."""
+    row = db.get(model, record_id(value, message))
+    if row is None:
+        raise NotFound(message)
+    return row
+
+
+# --- accounts ---------------------------------------------------------------------------------
+
+
+
+# --- sub requests -----------------------------------------------------------------------------
+
+
+
+# --- league sessions ----------------------------------------------------------------------------
+
+
+
+# --- leagues and games --------------------------------------------------------------------------
+
+
+
+# --- teams and payments -------------------------------------------------------------------------

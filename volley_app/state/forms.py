@@ -1,17 +1,29 @@
-"""What form handlers share: running a service call and turning any failure into a message."""
+"""What every form shares: running a service call, the form-state base, reading submitted values.
+
+Forms are uncontrolled: the browser keeps what is typed and sends the whole form
+on submit (``on_submit(form_data)``), so typing never waits on the server.
+``FormState`` gives each form's state the busy flag, the form's message, the
+messages per field, submit-once, and ``form_key`` (bump it after loading a
+record so the inputs show its values as their defaults).
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any, TypeVar
 
-from volley_app import db
-from volley_app.services.errors import UNEXPECTED, DomainError
+import reflex as rx
+
+from volley_app import db, routes
+from volley_app.services.errors import UNEXPECTED, DomainError, Invalid
+from volley_app.state.auth import AuthState
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+FIX_FIELDS = "Please correct the fields marked below."
 
 
 async def run_action(fn: Callable[..., T], /, **kwargs: Any) -> tuple[T | None, DomainError | None]:
@@ -28,3 +40,105 @@ async def run_action(fn: Callable[..., T], /, **kwargs: Any) -> tuple[T | None, 
     except Exception:
         log.exception("unexpected failure in %s", getattr(fn, "__qualname__", fn))
         return None, DomainError(UNEXPECTED)
+
+
+def form_values(form_data: object, names: Iterable[str]) -> dict[str, str]:
+    """The named fields of a submitted form as text ('' when absent); anything else a browser sent is dropped."""
+    data = form_data if isinstance(form_data, dict) else {}
+    out = {}
+    for name in names:
+        value = data.get(name)
+        out[name] = value if isinstance(value, str) else ("" if value is None or isinstance(value, dict | list) else str(value))
+    return out
+
+
+def focus(element_id: str):
+    """An event that moves keyboard focus to an element (the error line after a failed submit)."""
+    return rx.call_script(f"document.getElementById({element_id!r})?.focus()")
+
+
+class FormState(rx.State, mixin=True):
+    """Busy, the form's message, messages per field, submit once.
+
+    A subclass lists the names its form may send in ``_fields``; ``_error_id`` is
+    the id of its error line (focus moves there when a submit fails).
+    """
+
+    busy: bool = False
+    error: str = ""
+    errors: dict[str, str] = {}
+    form_key: int = 0
+
+    _fields: tuple[str, ...] = ()
+    _error_id: str = ""
+
+    def _clear_messages(self) -> None:
+        self.busy, self.error, self.errors = False, "", {}
+
+    def _show_record(self) -> None:
+        """New defaults for the uncontrolled inputs: the form is drawn again with them."""
+        self.form_key += 1
+
+    def _show_failure(self, failure: DomainError) -> None:
+        if isinstance(failure, Invalid):
+            fields = set(self._fields)
+            self.errors = {k: v for k, v in failure.errors.items() if k in fields}
+        else:
+            self.errors = {}
+        self.error = FIX_FIELDS if self.errors else failure.message
+
+    @rx.event
+    def fixed(self, name: str):
+        """A field with a message was changed: its message (and the form's) goes.
+
+        Sent only while a message is showing (see ``components.forms``), never per keystroke otherwise.
+        """
+        if isinstance(name, str) and name in self.errors:
+            self.errors = {k: v for k, v in self.errors.items() if k != name}
+        if not self.busy:
+            self.error = ""
+
+    async def _actor(self):
+        auth = await self.get_state(AuthState)
+        return await auth._actor()
+
+    async def _submit(
+        self, fn: Callable[..., Any], *, done: Callable[[Any], Any] | None = None, as_actor: bool = True, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        """Run one submit of this form: once at a time, busy while the service runs, its messages after.
+
+        Use from an event handler as ``async for ev in self._submit(...): yield ev``.
+
+        Args:
+            fn: the service function, called as ``fn(db, actor=..., **kwargs)``.
+            done: called with the service's result; what it returns (a redirect, a toast) is sent on.
+            as_actor: pass the logged-in user as ``actor`` (off for public forms).
+        """
+        if self.busy:  # a second click while the first submit runs
+            return
+        self.busy, self.error, self.errors = True, "", {}
+        yield
+        if as_actor:
+            kwargs["actor"] = await self._actor()
+        result, failure = await run_action(fn, **kwargs)
+        self.busy = False
+        if failure is not None:
+            self._show_failure(failure)
+            yield
+            if self._error_id:
+                yield focus(self._error_id)
+            return
+        if done is not None:
+            follow = done(result)
+            if follow is not None:
+                yield follow
+
+
+def path_arg(state: rx.State, name: str) -> str:
+    """A value the page's address carries: a dynamic segment ('/dash/leagues/[league_id]') or a query parameter.
+
+    The one way pages read ids from their URL. Never trusted further than that: services check.
+    """
+    url = state.router.url
+    value = routes.path_args(url.path).get(name) or url.query_parameters.get(name, "")
+    return value if isinstance(value, str) else ""

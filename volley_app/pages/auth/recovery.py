@@ -8,6 +8,7 @@ from volley_app import routes
 from volley_app.components.forms import busy, error_line, field, focus, form_card, text_input
 from volley_app.components.layout import link_button, public_page
 from volley_app.pages.public.forms import message_page
+from volley_app.registry import page
 from volley_app.services import recovery
 from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.validation import RESET_PASSWORD_RULE
@@ -46,6 +47,7 @@ class ForgotState(rx.State):
         yield rx.redirect(routes.FORGOT_SENT if result.found else routes.FORGOT_NOT_FOUND)
 
 
+@page(routes.FORGOT_PASSWORD, "Forgot Password", on_load=ForgotState.clear)
 def forgot_page() -> rx.Component:
     return public_page(
         form_card(
@@ -74,6 +76,7 @@ def forgot_page() -> rx.Component:
     )
 
 
+@page(routes.FORGOT_SENT, "Check Your Email")
 def forgot_sent_page() -> rx.Component:
     return message_page(
         "Check Your Email",
@@ -84,6 +87,7 @@ def forgot_sent_page() -> rx.Component:
     )
 
 
+@page(routes.FORGOT_NOT_FOUND, "Email Not Found")
 def forgot_not_found_page() -> rx.Component:
     return message_page(
         "Email Not Found",
@@ -182,6 +186,7 @@ def _reset_form() -> rx.Component:
     )
 
 
+@page(routes.RESET_PASSWORD_ROUTE, "Reset Password", on_load=ResetState.check)
 def reset_page() -> rx.Component:
     return public_page(
         form_card(
@@ -205,6 +210,7 @@ def reset_page() -> rx.Component:
     )
 
 
+@page(routes.PASSWORD_UPDATED, "Password Updated")
 def password_updated_page() -> rx.Component:
     return message_page(
         "Password Updated",

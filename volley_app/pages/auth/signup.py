@@ -8,162 +8,86 @@ from volley_app import routes
 from volley_app.components.forms import (
     busy,
     error_line,
-    field,
-    focus,
     form_card,
-    region_select,
-    text_input,
-    username_input,
+    password_field,
+    region_field,
+    submit_button,
+    text_field,
+    username_field,
 )
 from volley_app.components.layout import public_page
-from volley_app.services import auth
-from volley_app.services.errors import Invalid
+from volley_app.registry import page
+from volley_app.services import accounts
 from volley_app.services.validation import PASSWORD_RULE, USERNAME_RULE
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import run_action
+from volley_app.state.forms import FormState, form_values
 
 FIELDS = ("username", "password", "email", "first_name", "last_name", "region")
 ERROR_ID = "signup-error"
 
 
-class SignupState(rx.State):
-    username: str = ""
-    password: str = ""
-    email: str = ""
-    first_name: str = ""
-    last_name: str = ""
-    region: str = ""
-    errors: dict[str, str] = {}
-    error: str = ""
-    loading: bool = False
+class SignupState(FormState, rx.State):
+    _fields = FIELDS
+    _error_id = ERROR_ID
 
-    def _edit(self, name: str, value) -> None:
-        value = str(value) if value is not None else ""
-        if value == getattr(self, name):
-            return  # a late, debounced echo of what the form already sent: nothing changed
-        setattr(self, name, value)
-        if name in self.errors:
-            self.errors = {k: v for k, v in self.errors.items() if k != name}
-        self.error = ""
+    def on_load(self):
+        self._clear_messages()
 
     @rx.event
-    def set_username(self, value: str):
-        self._edit("username", str(value).lower())
-
-    @rx.event
-    def set_password(self, value: str):
-        self._edit("password", value)
-
-    @rx.event
-    def set_email(self, value: str):
-        self._edit("email", value)
-
-    @rx.event
-    def set_first_name(self, value: str):
-        self._edit("first_name", value)
-
-    @rx.event
-    def set_last_name(self, value: str):
-        self._edit("last_name", value)
-
-    @rx.event
-    def set_region(self, value: str):
-        self._edit("region", value)
-
     async def signup(self, form_data: dict | None = None):
-        if self.loading:
-            return
-        data = form_data if isinstance(form_data, dict) else {}
-        for name in FIELDS:
-            if name in data:
-                setattr(self, name, str(data.get(name) or ""))
-        self.username = self.username.lower()
-        self.errors, self.error, self.loading = {}, "", True
-        yield
+        data = form_values(form_data, FIELDS)
+        data["username"] = data["username"].lower()
         auth_state = await self.get_state(AuthState)
-        result, failure = await run_action(
-            auth.signup,
-            **{name: getattr(self, name) for name in FIELDS},
+
+        def logged_in(result):
+            auth_state._apply_login(result)
+            return rx.redirect(routes.DASH)
+
+        async for event in self._submit(
+            accounts.signup,
+            as_actor=False,
+            done=logged_in,
             trusted=auth_state.persist != "false",
             client=auth_state._client(),
-        )
-        if failure is not None:
-            self.loading = False
-            if isinstance(failure, Invalid):
-                self.errors = {k: v for k, v in failure.errors.items() if k in FIELDS}
-            self.error = "Please correct the fields marked below." if self.errors else failure.message
-            yield
-            yield focus(ERROR_ID)
-            return
-        auth_state._apply_login(result)
-        self.reset()
-        yield rx.redirect(routes.DASH)
-
-
-def _text(label: str, name: str, **props) -> rx.Component:
-    return field(
-        label,
-        text_input(name, value=getattr(SignupState, name), on_change=getattr(SignupState, f"set_{name}"), required=True, **props),
-        field_id=name,
-        error=SignupState.errors.get(name, ""),
-    )
+            **data,
+        ):
+            yield event
 
 
 def signup_form() -> rx.Component:
+    s = SignupState
     return rx.form(
         rx.vstack(
-            field(
-                "Username",
-                username_input(SignupState.username, SignupState.set_username, max_length=50),
-                field_id="username",
-                error=SignupState.errors.get("username", ""),
-                hint=USERNAME_RULE,
-            ),
-            field(
-                "Password",
-                text_input(
-                    "password",
-                    type="password",
-                    value=SignupState.password,
-                    on_change=SignupState.set_password,
-                    required=True,
-                    auto_complete="new-password",
-                    max_length=100,
-                ),
-                field_id="password",
-                error=SignupState.errors.get("password", ""),
-                hint=PASSWORD_RULE,
-            ),
-            _text("Email", "email", type="email", auto_complete="email"),
+            username_field(s, hint=USERNAME_RULE, required=True, auto_focus=True),
+            password_field("Password", "password", s, hint=PASSWORD_RULE, required=True),
+            text_field("Email", "email", s, type="email", auto_complete="email", required=True),
             rx.grid(
-                _text("First Name", "first_name", auto_complete="given-name"),
-                _text("Last Name", "last_name", auto_complete="family-name"),
+                text_field("First Name", "first_name", s, auto_complete="given-name", required=True),
+                text_field("Last Name", "last_name", s, auto_complete="family-name", required=True),
                 columns={"initial": "1", "sm": "2"},
                 spacing="4",
                 width="100%",
             ),
-            field(
-                "State",
-                region_select("region", SignupState.region, SignupState.set_region),
-                field_id="region",
-                error=SignupState.errors.get("region", ""),
-            ),
-            rx.button("Sign Up", type="submit", size="3", width="100%"),
+            region_field(s, required=True),
+            submit_button("Sign Up", s),
             spacing="4",
             width="100%",
         ),
-        on_submit=SignupState.signup,
+        on_submit=s.signup,
         width="100%",
     )
 
 
+@page(routes.SIGNUP, "Sign Up", on_load=SignupState.on_load)
 def signup_page() -> rx.Component:
+    s = SignupState
     return public_page(
         form_card(
             "Sign Up",
             rx.text("Create your player account to find subs, sub for others and join leagues.", color_scheme="gray"),
-            error_line(SignupState.error, ERROR_ID),
-            rx.cond(SignupState.loading, busy("Creating your account…"), signup_form()),
+            error_line(s.error, ERROR_ID),
+            rx.cond(s.busy, busy("Creating your account…"), rx.fragment()),
+            rx.box(signup_form(), display=rx.cond(s.busy, "none", "block"), width="100%"),
             rx.text("Already have an account? ", rx.link("Log in", href=routes.LOGIN), size="2"),
         )
     )

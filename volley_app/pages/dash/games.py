@@ -8,6 +8,7 @@ from volley_app import routes
 from volley_app.components.forms import field, form_card, text_input
 from volley_app.components.layout import dash_page, link_button
 from volley_app.pages.dash.ops_common import error_text, native_select, page_heading, path_part, table, table_or_empty
+from volley_app.registry import page
 from volley_app.services import leagues, scheduling, timefmt
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
@@ -85,6 +86,7 @@ def _week(week: rx.Var) -> rx.Component:
     )
 
 
+@page(routes.SCHEDULE, "Schedule", on_load=ScheduleState.load)
 def schedule_page() -> rx.Component:
     s = ScheduleState
     return dash_page(
@@ -171,6 +173,7 @@ class GameEditState(AuthState):
         yield rx.redirect(routes.schedule_path(game.league_id))
 
 
+@page(routes.GAME_EDIT, "Edit Game", on_load=GameEditState.load)
 def game_edit_page() -> rx.Component:
     s = GameEditState
     return dash_page(
@@ -258,6 +261,7 @@ def _standing_row(row: rx.Var) -> rx.Component:
     )
 
 
+@page(routes.LEAGUE_STANDINGS, "Standings", on_load=StandingsState.load)
 def standings_page() -> rx.Component:
     s = StandingsState
     return dash_page(
@@ -317,6 +321,7 @@ class TestScheduleState(AuthState):
         ]  # fmt: skip
 
 
+@page(routes.TEST_SCHEDULE, "Test Schedule", on_load=TestScheduleState.load)
 def test_schedule_page() -> rx.Component:
     s = TestScheduleState
     return dash_page(

@@ -10,7 +10,8 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.layout import dash_page, link_button
 from volley_app.pages.dash.notes import as_table_rows, open_requests_table, page_error
-from volley_app.services import home, profiles, subs
+from volley_app.registry import page
+from volley_app.services import accounts, home, sub_requests
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 
@@ -31,7 +32,7 @@ class PlayerHomeState(AuthState):
             return rx.redirect(routes.DASH_PROFILE)
         if actor.is_svl:
             return rx.redirect(routes.SESSIONS)
-        found, failure = await run_action(subs.list_open, actor=actor)
+        found, failure = await run_action(sub_requests.list_open, actor=actor)
         leagues, league_failure = await run_action(home.home_leagues, actor=actor)
         failure = failure or league_failure
         self.home_error = failure.message if failure else ""
@@ -45,7 +46,7 @@ class PlayerHomeState(AuthState):
 
         self.all_leagues, self.registration_leagues = pick("all"), pick("registration")
         self.current_leagues = pick("current")
-        flag, _ = await run_action(profiles.is_sub, actor=actor)
+        flag, _ = await run_action(accounts.is_sub, actor=actor)
         self.is_sub = bool(flag)
         return None
 
@@ -76,6 +77,7 @@ def _league_list(title: str, rows: rx.Var, empty: str) -> rx.Component:
     )
 
 
+@page(routes.DASH, "Home", on_load=PlayerHomeState.load)
 def dash_home_page() -> rx.Component:
     s = PlayerHomeState
     return dash_page(

@@ -16,6 +16,7 @@ from volley_app.pages.dash.ops_common import (
     path_part,
     table_or_empty,
 )
+from volley_app.registry import page
 from volley_app.services import leagues as svc
 from volley_app.services import registration, scheduling, timefmt
 from volley_app.settings import get_settings
@@ -79,6 +80,7 @@ def _league_row(row: rx.Var) -> rx.Component:
     )
 
 
+@page(routes.DASH_LEAGUES, "Leagues", on_load=LeaguesState.load)
 def leagues_page() -> rx.Component:
     s = LeaguesState
     return dash_page(
@@ -205,6 +207,7 @@ def _form_fields(data: dict) -> dict:
     return {k: data[k] for k in _FIELDS if k in data}
 
 
+@page(routes.LEAGUES_NEW, "New League", on_load=NewLeagueState.load)
 def new_league_page() -> rx.Component:
     s = NewLeagueState
     return dash_page(
@@ -490,6 +493,7 @@ def _payments_card() -> rx.Component:
     )
 
 
+@page(routes.LEAGUE_HOME, "League", on_load=LeagueHomeState.load)
 def league_home_page() -> rx.Component:
     s = LeagueHomeState
     i = s.info
@@ -637,6 +641,7 @@ class LeagueRulesState(AuthState):
         self.lid = path_part(self.router.url.path, 2)
 
 
+@page(routes.LEAGUE_RULES, "League Rules", on_load=LeagueRulesState.load)
 def rules_page() -> rx.Component:
     return dash_page(
         rx.vstack(
@@ -711,6 +716,7 @@ def _player_table(title: str, rows_var, empty: str) -> rx.Component:
     )
 
 
+@page(routes.PLAYER_LEAGUES, "Leagues", on_load=PlayerLeaguesState.load)
 def player_leagues_page() -> rx.Component:
     s = PlayerLeaguesState
     return dash_page(

@@ -10,9 +10,10 @@ from volley_app import routes
 from volley_app.components.forms import error_line, field, focus, text_input
 from volley_app.components.layout import dash_page, link_button
 from volley_app.models import SkillLevel, SubFormat
-from volley_app.services import subs
+from volley_app.registry import page
+from volley_app.services import sub_requests
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import run_action
+from volley_app.state.forms import path_arg, run_action
 from volley_app.state.polling import poll_page
 
 FORM_ERROR_ID = "note-form-error"
@@ -190,7 +191,7 @@ class NotesListState(AuthState):
     _poll_beat: float = 0.0
 
     async def _reload(self) -> None:
-        found, failure = await run_action(subs.list_open, actor=await self._actor())
+        found, failure = await run_action(sub_requests.list_open, actor=await self._actor())
         self.open_rows = as_table_rows(found or [])
         self.list_error = failure.message if failure else ""
 
@@ -210,7 +211,7 @@ class NotificationsState(AuthState):
     _poll_beat: float = 0.0
 
     async def _reload(self) -> None:
-        found, failure = await run_action(subs.notifications, actor=await self._actor())
+        found, failure = await run_action(sub_requests.notifications, actor=await self._actor())
         self.note_rows = as_table_rows(found or [])
         self.list_error = failure.message if failure else ""
 
@@ -235,6 +236,7 @@ def _links() -> rx.Component:
     )
 
 
+@page(routes.NOTES, "Open Sub Requests", on_load=NotesListState.load)
 def notes_page() -> rx.Component:
     return dash_page(
         rx.vstack(
@@ -248,6 +250,7 @@ def notes_page() -> rx.Component:
     )
 
 
+@page(routes.NOTES_NOTIFICATIONS, "My Sub Requests", on_load=NotificationsState.load)
 def notifications_page() -> rx.Component:
     return dash_page(
         rx.vstack(
@@ -392,7 +395,7 @@ class NewNoteState(NoteFormMixin, AuthState):
         self.targeted = path.rstrip("/").endswith("newspecific")
         self.recipient, self.sub_options = "", []
         if self.targeted:
-            found, failure = await run_action(subs.list_subs, actor=await self._actor())
+            found, failure = await run_action(sub_requests.list_subs, actor=await self._actor())
             if failure:
                 self.form_error = failure.message
                 return
@@ -425,7 +428,7 @@ class NewNoteState(NoteFormMixin, AuthState):
             values["recipient_id"] = self.recipient or "missing"
         self.saving, self.form_error, self.field_errors = True, "", dict.fromkeys(FIELD_KEYS, "")
         yield
-        new_id, failure = await run_action(subs.create, actor=await self._actor(), **values)
+        new_id, failure = await run_action(sub_requests.create, actor=await self._actor(), **values)
         if failure:
             self._fail(failure)
             yield focus(FORM_ERROR_ID)
@@ -434,6 +437,8 @@ class NewNoteState(NoteFormMixin, AuthState):
         yield rx.redirect(routes.note_path(new_id))
 
 
+@page(routes.NOTES_NEW, "Create Sub Request", on_load=NewNoteState.load)
+@page(routes.NOTES_NEW_SPECIFIC, "Invite a Sub", on_load=NewNoteState.load)
 def new_note_page() -> rx.Component:
     s = NewNoteState
     return dash_page(
@@ -509,10 +514,10 @@ class NoteDetailState(NoteFormMixin, AuthState):
     confirm_open: bool = False
 
     def _note_id(self) -> str:
-        return routes.last_segment(self.router.url.path or "")
+        return path_arg(self, "note_id")
 
     async def _refresh(self) -> None:
-        found, failure = await run_action(subs.detail, actor=await self._actor(), request_id=self._note_id())
+        found, failure = await run_action(sub_requests.detail, actor=await self._actor(), request_id=self._note_id())
         if failure:
             self.note, self.can_accept, self.can_decline, self.can_edit = {}, False, False, False
             self.load_error = failure.message
@@ -556,10 +561,10 @@ class NoteDetailState(NoteFormMixin, AuthState):
         return focus(DETAIL_ERROR_ID) if failure else None
 
     async def accept(self):
-        return await self._act(subs.accept, "You accepted this sub request. The requestor has been emailed.")
+        return await self._act(sub_requests.accept, "You accepted this sub request. The requestor has been emailed.")
 
     async def decline(self):
-        return await self._act(subs.decline, "You declined this sub request. The requestor has been emailed.")
+        return await self._act(sub_requests.decline, "You declined this sub request. The requestor has been emailed.")
 
     async def save(self, form_data: dict | None = None):
         if self.saving:
@@ -568,7 +573,7 @@ class NoteDetailState(NoteFormMixin, AuthState):
         self.saving, self.form_error, self.field_errors = True, "", dict.fromkeys(FIELD_KEYS, "")
         self.notice = ""
         yield
-        _, failure = await run_action(subs.update, actor=await self._actor(), request_id=self._note_id(), **values)
+        _, failure = await run_action(sub_requests.update, actor=await self._actor(), request_id=self._note_id(), **values)
         if failure:
             self._fail(failure)
             yield focus(FORM_ERROR_ID)
@@ -587,7 +592,7 @@ class NoteDetailState(NoteFormMixin, AuthState):
 
     async def delete(self):
         self.confirm_open = False
-        _, failure = await run_action(subs.delete, actor=await self._actor(), request_id=self._note_id())
+        _, failure = await run_action(sub_requests.delete, actor=await self._actor(), request_id=self._note_id())
         if failure:
             self.action_error = failure.message
             return focus(DETAIL_ERROR_ID)
@@ -599,6 +604,7 @@ def _detail_line(label: str, value) -> rx.Component:
     return rx.data_list.item(rx.data_list.label(label), rx.data_list.value(value))
 
 
+@page(routes.NOTE_DETAIL, "Sub Request", on_load=NoteDetailState.load)
 def note_detail_page() -> rx.Component:
     s = NoteDetailState
     n = s.note

@@ -8,6 +8,7 @@ from volley_app import routes
 from volley_app.components.forms import busy, error_line, field, focus
 from volley_app.components.layout import dash_page
 from volley_app.models import NEWSLETTER_SECTIONS
+from volley_app.registry import page
 from volley_app.services import email_all, inquiries, newsletter, timefmt
 from volley_app.services.errors import Invalid
 from volley_app.state.auth import AuthState
@@ -140,6 +141,7 @@ def _subscriber_row(row: rx.Var) -> rx.Component:
     )
 
 
+@page(routes.NEWSLETTER_SETUP, "New Newsletter", on_load=NewsletterSetupState.load)
 def newsletter_setup_page() -> rx.Component:
     s = NewsletterSetupState
     return dash_page(
@@ -293,6 +295,7 @@ def _job_row(row: rx.Var) -> rx.Component:
     )
 
 
+@page(routes.EMAIL_ALL, "Email All Users", on_load=EmailAllState.load)
 def email_all_page() -> rx.Component:
     s = EmailAllState
     return dash_page(
@@ -393,6 +396,7 @@ def _inquiry(row: rx.Var) -> rx.Component:
     )
 
 
+@page(routes.INQUIRIES, "Inquiries", on_load=InquiriesState.load)
 def inquiries_page() -> rx.Component:
     return dash_page(
         rx.vstack(

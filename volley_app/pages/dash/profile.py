@@ -10,7 +10,8 @@ from volley_app import routes
 from volley_app.components.forms import error_line, field, focus, form_card
 from volley_app.components.layout import dash_page, link_button
 from volley_app.models import REGIONS
-from volley_app.services import profiles
+from volley_app.registry import page
+from volley_app.services import accounts
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 
@@ -24,6 +25,7 @@ def _profile_link(label: str, href: str) -> rx.Component:
     return link_button(label, href=href, variant="soft", size="3", width="100%", justify="start")
 
 
+@page(routes.DASH_PROFILE, "Profile")
 def profile_page() -> rx.Component:
     status = AuthState.status
     admin = status == "Admin"
@@ -66,7 +68,7 @@ class PlayerInfoState(AuthState):
     info_error: str = ""
 
     async def load(self):
-        rec, failure = await run_action(profiles.my_info, actor=await self._actor())
+        rec, failure = await run_action(accounts.my_info, actor=await self._actor())
         if failure:
             self.info, self.info_error = {}, failure.message
             self.show_address = self.show_player = False
@@ -94,6 +96,7 @@ def _item(label: str, value) -> rx.Component:
     return rx.data_list.item(rx.data_list.label(label), rx.data_list.value(value))
 
 
+@page(routes.PLAYER_INFO, "My Info", on_load=PlayerInfoState.load)
 def player_info_page() -> rx.Component:
     s = PlayerInfoState
     i = s.info
@@ -153,7 +156,7 @@ class PlayerContactState(AuthState):
             self.message = data["message"][:5000]
         self.sending, self.contact_error = True, ""
         yield
-        _, failure = await run_action(profiles.player_contact, actor=await self._actor(), message=self.message)
+        _, failure = await run_action(accounts.player_contact, actor=await self._actor(), message=self.message)
         self.sending = False
         if failure:
             self.contact_error = failure.message
@@ -163,6 +166,7 @@ class PlayerContactState(AuthState):
         yield rx.redirect(routes.PLAYER_SENT)
 
 
+@page(routes.PLAYER_CONTACT, "Contact Us", on_load=PlayerContactState.load)
 def player_contact_page() -> rx.Component:
     s = PlayerContactState
     return dash_page(
@@ -197,6 +201,7 @@ def player_contact_page() -> rx.Component:
     )
 
 
+@page(routes.PLAYER_SENT, "Sent Successfully")
 def player_sent_page() -> rx.Component:
     return dash_page(
         form_card(

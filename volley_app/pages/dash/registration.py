@@ -9,6 +9,7 @@ from volley_app.components.forms import busy, error_line, field, focus, form_car
 from volley_app.components.layout import dash_page, link_button
 from volley_app.components.react.stripe import stripe_payment_form
 from volley_app.pages.dash.ops_common import error_text
+from volley_app.registry import page
 from volley_app.services import registration as svc
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
@@ -83,6 +84,7 @@ class NewTeamState(AuthState):
             yield rx.redirect(f"{routes.TEAMS_CHECKOUT}?payment={out['payment_id']}")
 
 
+@page(routes.TEAMS_NEW, "Register a Team", on_load=NewTeamState.load)
 def new_team_page() -> rx.Component:
     s = NewTeamState
     return dash_page(
@@ -243,6 +245,7 @@ def _card_form() -> rx.Component:
     )  # fmt: skip
 
 
+@page(routes.TEAMS_CHECKOUT, "Checkout", on_load=CheckoutState.load)
 def checkout_page() -> rx.Component:
     s = CheckoutState
     i = s.info
@@ -337,6 +340,7 @@ class RegisteredState(AuthState):
         return None
 
 
+@page(routes.TEAMS_SUCCESS, "Team Registered", on_load=RegisteredState.load)
 def success_page() -> rx.Component:
     s = RegisteredState
     i = s.info
@@ -379,6 +383,7 @@ class LeagueLinkState(AuthState):
         self.lid = _digits(self.router.url.query_parameters.get("league", ""))
 
 
+@page(routes.TEAMS_WAITLIST_SUCCESS, "Waitlist", on_load=LeagueLinkState.load)
 def waitlist_success_page() -> rx.Component:
     return dash_page(
         form_card(
@@ -392,6 +397,7 @@ def waitlist_success_page() -> rx.Component:
     )
 
 
+@page(routes.TEAMS_DECLINE, "Payment Failed", on_load=LeagueLinkState.load)
 def decline_page() -> rx.Component:
     return dash_page(
         form_card(

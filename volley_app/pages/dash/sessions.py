@@ -15,6 +15,7 @@ from volley_app.pages.dash.ops_common import (
     path_part,
     table_or_empty,
 )
+from volley_app.registry import page
 from volley_app.services import leagues as league_svc
 from volley_app.services import sessions as svc
 from volley_app.services import timefmt
@@ -71,6 +72,7 @@ def _session_row(row: rx.Var) -> rx.Component:
     )
 
 
+@page(routes.SESSIONS, "Sessions", on_load=SessionsState.load)
 def sessions_page() -> rx.Component:
     return dash_page(
         rx.vstack(
@@ -156,6 +158,7 @@ def _session_fields(state, defaults: dict | None = None) -> list[rx.Component]:
     ]  # fmt: skip
 
 
+@page(routes.SESSIONS_NEW, "New Session", on_load=NewSessionState.load)
 def new_session_page() -> rx.Component:
     return dash_page(
         form_card(
@@ -250,6 +253,7 @@ class EditSessionState(AuthState):
         return rx.redirect(routes.SESSIONS)
 
 
+@page(routes.SESSION_EDIT, "Session", on_load=EditSessionState.load)
 def edit_session_page() -> rx.Component:
     s = EditSessionState
     return dash_page(
@@ -344,6 +348,7 @@ def _league_row(row: rx.Var) -> rx.Component:
     )
 
 
+@page(routes.SESSION_LEAGUES, "Session Leagues", on_load=SessionLeaguesState.load)
 def session_leagues_page() -> rx.Component:
     s = SessionLeaguesState
     return dash_page(

@@ -13,7 +13,8 @@ import reflex as rx
 from volley_app import db, routes
 from volley_app.components.layout import dash_page, link_button
 from volley_app.pages.dash.notes import responsive
-from volley_app.services import profiles, subs
+from volley_app.registry import page
+from volley_app.services import accounts, sub_requests
 from volley_app.services.errors import DomainError
 from volley_app.state.auth import AuthState
 from volley_app.state.polling import poll_page
@@ -33,8 +34,8 @@ class SubsState(AuthState):
     async def _reload(self) -> None:
         actor = await self._actor()
         try:
-            found = await db.run(subs.list_subs, actor)
-            self.is_sub = await db.run(profiles.is_sub, actor)
+            found = await db.run(sub_requests.list_subs, actor)
+            self.is_sub = await db.run(accounts.is_sub, actor)
         except DomainError as exc:
             log.info("subs list refused: %s", exc.message)
             self.sub_rows, self.subs_error = [], LOAD_FAILED
@@ -102,6 +103,7 @@ def _sub_card(r: rx.Var) -> rx.Component:
     )
 
 
+@page(routes.DASH_SUBS, "Subs", on_load=SubsState.load)
 def subs_page() -> rx.Component:
     s = SubsState
     header = ("First Name", "Last Name", "Gender", "Hitter", "Passer", "Setter", "")

@@ -6,6 +6,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.layout import dash_page
+from volley_app.registry import page
 from volley_app.services import sessions, timefmt
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
@@ -42,6 +43,7 @@ def _session_row(row: rx.Var) -> rx.Component:
     )
 
 
+@page(routes.SVL_HOME, "SVL Home", on_load=SVLHomeState.load)
 def svl_home_page() -> rx.Component:
     return dash_page(
         rx.vstack(

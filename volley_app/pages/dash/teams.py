@@ -15,6 +15,7 @@ from volley_app.pages.dash.ops_common import (
     path_part,
     table_or_empty,
 )
+from volley_app.registry import page
 from volley_app.services import teams as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
@@ -66,6 +67,7 @@ def _list_row(row: rx.Var) -> rx.Component:
     )
 
 
+@page(routes.TEAMS, "Teams", on_load=TeamsState.load)
 def teams_page() -> rx.Component:
     s = TeamsState
     return dash_page(
@@ -151,6 +153,7 @@ class TeamEditState(AuthState):
         return rx.redirect(routes.TEAMS)
 
 
+@page(routes.TEAM_EDIT, "Team", on_load=TeamEditState.load)
 def team_edit_page() -> rx.Component:
     s = TeamEditState
     f = s.form
@@ -266,6 +269,7 @@ def _waitlist_row(row: rx.Var) -> rx.Component:
     )
 
 
+@page(routes.WAITLIST, "Waitlist", on_load=WaitlistState.load)
 def waitlist_page() -> rx.Component:
     s = WaitlistState
     return dash_page(

@@ -8,10 +8,11 @@ from volley_app import routes
 from volley_app.components.forms import error_line, field, focus, form_card, region_select, text_input
 from volley_app.components.layout import dash_page, link_button
 from volley_app.models import Gender, Rating, Role
-from volley_app.services import auth, profiles, validation
+from volley_app.registry import page
+from volley_app.services import accounts, auth, validation
 from volley_app.services.errors import Invalid
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import run_action
+from volley_app.state.forms import path_arg, run_action
 
 EDIT_ERROR_ID = "user-edit-error"
 SVL_ERROR_ID = "svl-error"
@@ -49,7 +50,7 @@ class UsersListState(AuthState):
     users_error: str = ""
 
     async def load(self):
-        found, failure = await run_action(profiles.list_users, actor=await self._actor())
+        found, failure = await run_action(accounts.list_users, actor=await self._actor())
         if failure:
             self.user_rows = []
             self.users_error = "Issue accessing player info. Please log out and log back in."
@@ -61,6 +62,7 @@ class UsersListState(AuthState):
         ]
 
 
+@page(routes.USERS, "All Users", on_load=UsersListState.load)
 def users_page() -> rx.Component:
     s = UsersListState
     return dash_page(
@@ -146,7 +148,7 @@ class EditUserState(AuthState):
     confirm_open: bool = False
 
     def _target(self) -> str:
-        return routes.last_segment(self.router.url.path or "")
+        return path_arg(self, "user_id")
 
     def _clear_errors(self) -> None:
         self.edit_error = ""
@@ -155,7 +157,7 @@ class EditUserState(AuthState):
     async def load(self):
         self._clear_errors()
         self.f_password, self.saving, self.confirm_open, self.loaded = "", False, False, False
-        rec, failure = await run_action(profiles.edit_form, actor=await self._actor(), user_id=self._target())
+        rec, failure = await run_action(accounts.edit_form, actor=await self._actor(), user_id=self._target())
         if failure:
             self.edit_error = failure.message
             for name in EDIT_FIELDS:
@@ -273,7 +275,7 @@ class EditUserState(AuthState):
         yield
         values = {name: getattr(self, "f_" + name) for name in EDIT_FIELDS}
         values |= {"sub": self.sub, "active": self.active, "roles": list(self.picked_roles)}
-        _, failure = await run_action(profiles.update_user, actor=await self._actor(), user_id=self._target(), **values)
+        _, failure = await run_action(accounts.update_user, actor=await self._actor(), user_id=self._target(), **values)
         self.saving = False
         if failure:
             self.edit_error = failure.message
@@ -295,7 +297,7 @@ class EditUserState(AuthState):
     async def delete(self):
         self.confirm_open = False
         actor = await self._actor()
-        itself, failure = await run_action(profiles.delete_user, actor=actor, user_id=self._target())
+        itself, failure = await run_action(accounts.delete_user, actor=actor, user_id=self._target())
         if failure:
             self.edit_error = failure.message
             return focus(EDIT_ERROR_ID)
@@ -330,6 +332,7 @@ def _check(field_id: str, label: str, checked, on_change) -> rx.Component:
     )
 
 
+@page(routes.USER_EDIT, "Edit Info", on_load=EditUserState.load)
 def edit_user_page() -> rx.Component:
     s = EditUserState
     err = s.field_errors
@@ -552,7 +555,7 @@ class NewSVLState(AuthState):
         yield
         values = {name: getattr(self, "f_" + name) for name in SVL_FIELDS}
         _, failure = await run_action(
-            profiles.create_svl, actor=await self._actor(), roles=list(self.new_roles) or None, **values
+            accounts.create_svl, actor=await self._actor(), roles=list(self.new_roles) or None, **values
         )
         self.saving = False
         if failure:
@@ -565,6 +568,7 @@ class NewSVLState(AuthState):
         yield rx.redirect(routes.USERS)
 
 
+@page(routes.USERS_NEW, "Create New SVL", on_load=NewSVLState.load)
 def new_svl_page() -> rx.Component:
     s = NewSVLState
     err = s.field_errors

@@ -6,7 +6,8 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.layout import link_button, public_page
-from volley_app.pages.public.inquiries import franchise_form
+from volley_app.pages.public.inquiries import FranchiseState, franchise_form
+from volley_app.registry import page
 
 
 def _section(title: str, *paragraphs: str | rx.Component) -> rx.Component:
@@ -43,6 +44,7 @@ def _column(*children: rx.Component) -> rx.Component:
     return rx.vstack(*children, spacing="6", width="100%", max_width="46rem", margin="0 auto")
 
 
+@page(routes.ABOUT, "About Us")
 def about_page() -> rx.Component:
     return public_page(
         _column(
@@ -110,6 +112,7 @@ def about_page() -> rx.Component:
     )
 
 
+@page(routes.FRANCHISE, "Franchise", on_load=FranchiseState.clear)
 def franchise_page() -> rx.Component:
     return public_page(
         rx.grid(

@@ -8,6 +8,7 @@ from volley_app import routes
 from volley_app.components.forms import field
 from volley_app.components.layout import link_button, public_page
 from volley_app.models import REGIONS
+from volley_app.registry import page
 
 # The bot trap: a field people never see or fill; bots fill every field they find.
 TRAP_FIELD = "website"
@@ -103,6 +104,7 @@ def message_page(title: str, *children: rx.Component, icon: str = "circle_check"
     )
 
 
+@page(routes.SENT, "Sent Successfully")
 def sent_page() -> rx.Component:
     """/sent (spec sections 2 and 8)."""
     return message_page(

@@ -8,6 +8,7 @@ from volley_app import routes
 from volley_app.components.forms import busy, error_line, focus, form_card
 from volley_app.components.layout import public_page
 from volley_app.pages.public.forms import TRAP_FIELD, area_field, input_field, state_field, trap_field
+from volley_app.registry import page
 from volley_app.services import inquiries
 from volley_app.services.errors import Invalid
 from volley_app.state.forms import run_action
@@ -94,6 +95,7 @@ def inquiry_form(state: type[InquiryState], kind: str, button: str, *fields: rx.
     )
 
 
+@page(routes.CONTACT, "Contact", on_load=ContactState.clear)
 def contact_page() -> rx.Component:
     e = ContactState.errors
     return public_page(
@@ -112,6 +114,7 @@ def contact_page() -> rx.Component:
     )
 
 
+@page(routes.HOST, "Host a League", on_load=HostState.clear)
 def host_page() -> rx.Component:
     e = HostState.errors
     return public_page(
@@ -143,6 +146,7 @@ def host_page() -> rx.Component:
     )
 
 
+@page(routes.PROMOTE, "Promote", on_load=PromoteState.clear)
 def promote_page() -> rx.Component:
     e = PromoteState.errors
     return public_page(

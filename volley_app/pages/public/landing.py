@@ -6,6 +6,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.layout import link_button, public_page
+from volley_app.registry import page
 
 
 def _feature(icon: str, title: str, text: str) -> rx.Component:
@@ -39,6 +40,7 @@ def _more(label: str, href: str, text: str) -> rx.Component:
     )
 
 
+@page(routes.HOME)
 def landing_page() -> rx.Component:
     return public_page(
         rx.vstack(

@@ -8,6 +8,7 @@ from volley_app import routes
 from volley_app.components.forms import busy, error_line, focus, form_card
 from volley_app.components.layout import link_button, public_page
 from volley_app.pages.public.forms import input_field, message_page
+from volley_app.registry import page
 from volley_app.services import newsletter
 from volley_app.services.errors import Invalid
 from volley_app.state.forms import run_action
@@ -46,6 +47,7 @@ class NewsletterSignupState(rx.State):
         yield rx.redirect(routes.SUBSCRIBED)
 
 
+@page(routes.NEWSLETTER, "Newsletter", on_load=NewsletterSignupState.clear)
 def newsletter_page() -> rx.Component:
     e = NewsletterSignupState.errors
     return public_page(
@@ -74,6 +76,7 @@ def newsletter_page() -> rx.Component:
     )
 
 
+@page(routes.SUBSCRIBED, "Subscribed")
 def subscribed_page() -> rx.Component:
     return message_page(
         "You're Subscribed",
@@ -98,6 +101,7 @@ class UnsubscribeState(rx.State):
             self.status, self.message = "invalid", failure.message
 
 
+@page(routes.UNSUBSCRIBE_ROUTE, "Unsubscribe", on_load=UnsubscribeState.unsubscribe)
 def unsubscribe_page() -> rx.Component:
     return public_page(
         form_card(

@@ -32,7 +32,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services.users import create_user
+from volley_app.services.accounts import create_user
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)

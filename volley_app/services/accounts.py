@@ -1,4 +1,5 @@
-"""A user's own record (My Info, Edit user), the admin's users list, SVL creation and player contact.
+"""Accounts: creating users (signup, create-admin, the demo seed, Create New SVL), a user's own
+record (My Info, Edit user), the admin's users list and player contact.
 
 Field visibility follows the acting user's display status (spec section 2):
 SVL and admin see address and city; non-SVL see last name, gender and the sub
@@ -11,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import string
+from collections.abc import Iterable
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -38,6 +40,86 @@ SVL_USERNAME_RULE = "Username must be 3 to 20 letters"
 SVL_PASSWORD_RULE = "Password must be 4 to 100 characters: letters, numbers or ! @ # $ %"  # noqa: S105
 _SVL_PASSWORD_CHARS = set(string.ascii_letters + string.digits + "!@#$%")
 MESSAGE_MAX = 5000
+
+
+# --- creating accounts ------------------------------------------------------------------------
+
+
+def create_user(
+    db: Session,
+    *,
+    username: object,
+    password: object,
+    email: object,
+    first_name: object,
+    last_name: object,
+    region: object,
+    roles: Iterable[Role] = (Role.PLAYER,),
+    **profile,
+) -> User:
+    """Validate (spec section 5 signup rules) and add a user; every bad field is reported at once."""
+    clean = validation.collect(
+        username=(validation.username, username),
+        password=(validation.password, password),
+        email=(validation.email, email),
+        first_name=(validation.name, first_name, "first_name", "First name"),
+        last_name=(validation.name, last_name, "last_name", "Last name"),
+        region=(validation.region, region),
+    )
+    errors = {}
+    if db.exec(select(User.id).where(User.username == clean["username"])).first():
+        errors["username"] = "That username is taken"
+    if db.exec(select(User.id).where(User.email == clean["email"])).first():
+        errors["email"] = "An account with this email already exists"
+    if errors:
+        raise Invalid(errors)
+    user = User(
+        username=clean["username"],
+        password_hash=passwords.hash_password(clean["password"]),
+        roles=sorted({Role(r).value for r in roles}),
+        email=clean["email"],
+        first_name=clean["first_name"],
+        last_name=clean["last_name"],
+        region=clean["region"],
+        **profile,
+    )
+    db.add(user)
+    try:
+        db.flush()
+    except IntegrityError:  # the same username or email, registered a moment ago
+        db.rollback()
+        raise Invalid({"username": "That username or email is already registered"}) from None
+    log.info("user created id=%s roles=%s", user.id, user.roles)
+    return user
+
+
+def signup(
+    db: Session,
+    *,
+    username: object,
+    password: object,
+    email: object,
+    first_name: object,
+    last_name: object,
+    region: object,
+    trusted: bool = True,
+    client: str = "",
+) -> auth.LoginResult:
+    """Create a Player account (spec section 5 rules) and log it in."""
+    user = create_user(
+        db,
+        username=username,
+        password=password,
+        email=email,
+        first_name=first_name,
+        last_name=last_name,
+        region=region,
+        roles=[Role.PLAYER],
+    )
+    return auth.start_session(db, user, trusted=bool(trusted), client=client)
+
+
+# --- one user's record, the users list, player contact -----------------------------------------
 
 
 def _int_id(value: object) -> int:

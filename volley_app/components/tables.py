@@ -1,0 +1,45 @@
+"""Tables: a table that scrolls sideways instead of squeezing, the table-or-empty helper, phone cards."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+
+def table(headers: list[str], body: rx.Component, *, size: str = "2") -> rx.Component:
+    """A table that scrolls sideways on a phone instead of squeezing."""
+    return rx.box(
+        rx.table.root(
+            rx.table.header(rx.table.row(*[rx.table.column_header_cell(h) for h in headers])),
+            rx.table.body(body),
+            width="100%",
+            variant="surface",
+            size=size,
+        ),
+        width="100%",
+        overflow_x="auto",
+    )
+
+
+def table_or_empty(headers: list[str], rows: rx.Var, row, empty: str, show_empty: rx.Var | bool = True) -> rx.Component:
+    """A table of ``rows`` (each drawn by ``row``), or ``empty`` when there are none and ``show_empty`` holds."""
+    empty_text = rx.text(empty, color_scheme="gray")
+    return rx.cond(
+        rows.length() > 0,
+        table(headers, rx.foreach(rows, row)),
+        empty_text if show_empty is True else rx.cond(show_empty, empty_text, rx.fragment()),
+    )
+
+
+def cell(label: str, value) -> rx.Component:
+    """A cell that names its column (read out on a phone, where the header is off screen)."""
+    return rx.table.cell(value, data_label=label)
+
+
+def card(*children: rx.Component, test_id: str = "request-item") -> rx.Component:
+    """One row of a list drawn as a card on a phone."""
+    return rx.card(rx.vstack(*children, spacing="1", width="100%"), width="100%", custom_attrs={"data-testid": test_id})
+
+
+def responsive(wide: rx.Component, cards: rx.Component) -> rx.Component:
+    """A table on wider screens, a list of cards on a phone (no sideways scrolling for the buttons)."""
+    return rx.fragment(rx.tablet_and_desktop(wide, width="100%"), rx.mobile_only(cards, width="100%"))
