@@ -10,8 +10,6 @@ active too) but an admin's edit of another user never changes the last name.
 from __future__ import annotations
 
 import logging
-import re
-import string
 from collections.abc import Iterable
 
 import sqlalchemy as sa
@@ -36,9 +34,8 @@ from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
 
-SVL_USERNAME_RULE = "Username must be 3 to 20 letters"
-SVL_PASSWORD_RULE = "Password must be 4 to 100 characters: letters, numbers or ! @ # $ %"  # noqa: S105
-_SVL_PASSWORD_CHARS = set(string.ascii_letters + string.digits + "!@#$%")
+SVL_USERNAME_RULE = validation.SVL_USERNAME_RULE
+SVL_PASSWORD_RULE = validation.SHORT_PASSWORD_RULE
 MESSAGE_MAX = 5000
 
 
@@ -198,15 +195,6 @@ def edit_form(db: Session, actor: Actor | None, user_id: object) -> dict:
     return rec
 
 
-def _optional_choice(value: object, enum_cls, field: str, label: str):
-    if value in (None, ""):
-        return None
-    try:
-        return enum_cls(value)
-    except ValueError:
-        raise Invalid({field: f"Choose a {label}"}) from None
-
-
 def _optional_text(value: object, field: str, label: str, max_length: int) -> str | None:
     text = value.strip() if isinstance(value, str) else ""
     if len(text) > max_length:
@@ -251,9 +239,9 @@ def update_user(
     if seen["show_player"] and not lock_last:
         checks["last_name"] = (validation.name, last_name, "last_name", "Last name")
     if seen["show_player"]:
-        checks["gender"] = (_optional_choice, gender, Gender, "gender", "gender")
+        checks["gender"] = (validation.optional_choice, gender, Gender, "gender", "gender")
         for name, value in (("hitter", hitter), ("passer", passer), ("setter", setter)):
-            checks[name] = (_optional_choice, value, Rating, name, "rating")
+            checks[name] = (validation.optional_choice, value, Rating, name, "rating")
     if seen["show_address"]:
         checks["address"] = (_optional_text, address, "address", "Address", 200)
         checks["city"] = (_optional_text, city, "city", "City", 100)
@@ -358,17 +346,6 @@ def create_svl(
     """Create an SVL account (admin only; spec section 5, Create SVL). Returns the new id."""
     require_role(actor, Role.ADMIN)
 
-    def svl_username(value: object) -> str:
-        text = value.strip().lower() if isinstance(value, str) else ""
-        if not re.fullmatch(r"[a-z]{3,20}", text):
-            raise Invalid({"username": SVL_USERNAME_RULE})
-        return text
-
-    def svl_password(value: object) -> str:
-        if not isinstance(value, str) or not (4 <= len(value) <= 100) or not set(value) <= _SVL_PASSWORD_CHARS:
-            raise Invalid({"password": SVL_PASSWORD_RULE})
-        return value
-
     errors: dict[str, str] = {}
     picked = roles if isinstance(roles, list | tuple) and roles else [Role.SVL.value]
     try:
@@ -378,8 +355,8 @@ def create_svl(
         errors["roles"] = "Choose at least one role"
     try:
         clean = validation.collect(
-            username=(svl_username, username),
-            password=(svl_password, password),
+            username=(validation.svl_username, username),
+            password=(validation.short_password, password),
             first_name=(validation.name, first_name, "first_name", "Name"),
             email=(validation.email, email),
             region=(validation.region, region),

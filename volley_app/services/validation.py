@@ -83,22 +83,74 @@ def collect(**checks) -> dict[str, object]:
     return clean
 
 
+def choice(value: object, enum_cls, field: str, label: str):
+    """One of ``enum_cls``'s values: '{label} is required' when empty, 'Choose a {label}' when unknown."""
+    text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        raise Invalid({field: f"{label} is required"})
+    try:
+        return enum_cls(text)
+    except ValueError:
+        raise Invalid({field: f"Choose a {label.lower()}"}) from None
 
-# --- public forms and password reset (issue 6) ---------------------------------------
 
-RESET_SYMBOLS = "!@#$%"
-_RESET_CHARS = set(string.ascii_letters + string.digits + RESET_SYMBOLS)
-RESET_PASSWORD_RULE = f"Password must be {PASSWORD_MIN} to {PASSWORD_MAX} characters: letters, numbers or {' '.join(RESET_SYMBOLS)}"
+def optional_choice(value: object, enum_cls, field: str, label: str):
+    """One of ``enum_cls``'s values, or None when empty."""
+    if value in (None, ""):
+        return None
+    try:
+        return enum_cls(value)
+    except ValueError:
+        raise Invalid({field: f"Choose a {label}"}) from None
+
+
+def flag(value: object) -> bool:
+    """A checkbox or switch as a form sends it: True, 'on', 'true', 'yes', '1'."""
+    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "on", "yes", "1"))
+
+
+TEAM_NAME_REQUIRED = "team name required"
+TEAM_NAME_MAX = 100
+
+
+def team_name(value: object, field: str = "team_name") -> str:
+    """A team's name: required, at most 100 characters."""
+    name = value.strip() if isinstance(value, str) else ""
+    if not name:
+        raise Invalid({field: TEAM_NAME_REQUIRED})
+    if len(name) > TEAM_NAME_MAX:
+        raise Invalid({field: f"Team name must be at most {TEAM_NAME_MAX} characters"})
+    return name
+
+
+# --- SVL accounts and password reset: the shorter character set of spec section 5 ------------------
+
+SHORT_SYMBOLS = "!@#$%"
+_SHORT_CHARS = set(string.ascii_letters + string.digits + SHORT_SYMBOLS)
+SHORT_PASSWORD_RULE = f"Password must be {PASSWORD_MIN} to {PASSWORD_MAX} characters: letters, numbers or {' '.join(SHORT_SYMBOLS)}"
+RESET_PASSWORD_RULE = SHORT_PASSWORD_RULE
+SVL_USERNAME_RULE = "Username must be 3 to 20 letters"
 _PHONE_PUNCTUATION = set(" ()-.+")
 
 
-def reset_password(value: object) -> str:
-    """Reset-password rule of spec section 5: 4-100 characters from letters, digits and ! @ # $ %."""
+def short_password(value: object) -> str:
+    """The reset-password and Create SVL rule: 4-100 characters from letters, digits and ! @ # $ %."""
     if not isinstance(value, str) or not value:
         raise Invalid({"password": "Password is required"})
-    if not (PASSWORD_MIN <= len(value) <= PASSWORD_MAX) or not set(value) <= _RESET_CHARS:
-        raise Invalid({"password": RESET_PASSWORD_RULE})
+    if not (PASSWORD_MIN <= len(value) <= PASSWORD_MAX) or not set(value) <= _SHORT_CHARS:
+        raise Invalid({"password": SHORT_PASSWORD_RULE})
     return value
+
+
+reset_password = short_password
+
+
+def svl_username(value: object) -> str:
+    """Create SVL's username: 3 to 20 letters, lower-cased."""
+    text = value.strip().lower() if isinstance(value, str) else ""
+    if not re.fullmatch(r"[a-z]{3,20}", text):
+        raise Invalid({"username": SVL_USERNAME_RULE})
+    return text
 
 
 def phone(value: object, field: str = "phone") -> str:
