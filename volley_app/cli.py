@@ -96,7 +96,7 @@ def cmd_purge_sessions(_args) -> int:
 
     n = db.call(auth.purge_expired)
     print(f"deleted {n} old login session(s)")
-    from volley_app.services import ratelimit  # issue 6: public-form rate limit records
+    from volley_app.services import ratelimit  # rate limit records of the public forms
 
     db.call(ratelimit.purge)
     return 0

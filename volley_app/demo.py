@@ -168,7 +168,7 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     return counts
 
 
-# --- issue 6: newsletter subscribers and an inquiry for the admin screens ---------------
+# --- newsletter subscribers and an inquiry for the admin screens -----------------------------
 
 
 def _seed_outreach(db: Session) -> None:
@@ -184,7 +184,7 @@ def _seed_outreach(db: Session) -> None:
         ]
     )
     db.flush()
-# --- Operators (issue 4): the running league has its schedule, with scores for the weeks played ---------
+# --- the running league has its schedule, with scores for the weeks played ---------------------
 
 
 def _demo_schedule(db: Session, league: League, now: dt.datetime) -> int:

@@ -41,7 +41,7 @@ def expect_path(page: Page, path: str) -> None:
     expect(page).to_have_url(re.compile(re.escape(path) + r"/?(\?.*)?$"))
 
 
-# --- Operators (issue 4) ---------------------------------------------------------------------
+# --- operators: sessions, leagues, teams ---------------------------------------------------------
 
 
 def add_teams(league_id: int, names: list[str], captain: str | None = None) -> None:
@@ -60,7 +60,7 @@ def add_teams(league_id: int, names: list[str], captain: str | None = None) -> N
     db.call(_add)
 
 
-# --- Team registration (issue 5) --------------------------------------------------------------
+# --- team registration ---------------------------------------------------------------------------
 
 
 def add_open_league(svl: str, *, max_teams: int = 8, cash: bool = False, cost_cents: int = 30000, fmt: str = "6s") -> int:

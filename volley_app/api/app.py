@@ -69,7 +69,7 @@ def create_api() -> FastAPI:
             id=actor.user_id, username=actor.username, roles=list(actor.roles), status=actor.status, firstName=actor.first_name
         )
 
-    # --- issue 5: Stripe webhook (signature checked on the raw body) ---------------------------
+    # --- Stripe webhook (signature checked on the raw body) ----------------------------------------
     @api.post(f"{API_PREFIX}/stripe/webhook")
     async def stripe_webhook(request: Request):
         payload = await request.body()

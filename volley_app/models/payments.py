@@ -1,4 +1,4 @@
-"""Card payments for team registration (issue 5)."""
+"""Card payments for team registration."""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """rate limits and email-all jobs
 
+The second migration of the history (see alembic/README.md: files are named by their place
+in the history; the revision ids stay as databases already record them).
+
 Revision ID: 0006
 Revises: 0001
 Create Date: 2026-11-21 09:37:18.101630

@@ -1,5 +1,8 @@
 """payments
 
+The third migration of the history (see alembic/README.md: files are named by their place
+in the history; the revision ids stay as databases already record them).
+
 Revision ID: 0005
 Revises: 0006
 Create Date: 2026-11-21 10:15:37.807024
