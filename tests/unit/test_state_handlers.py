@@ -11,10 +11,7 @@ import contextlib
 import datetime as dt
 
 import pytest
-import reflex as rx
 import sqlalchemy as sa
-from reflex.event import EventSpec
-from reflex.istate.data import ReflexURL, RouterData, SessionData
 from sqlmodel import select
 
 from tests.factories import (
@@ -27,59 +24,19 @@ from tests.factories import (
     rows,
     session_statuses,
 )
+from tests.harness import CLIENT_IP
+from tests.harness import drain as _drain
+from tests.harness import redirect_target as _redirect_target
+from tests.harness import root_state as _root
+from tests.harness import substate as _sub
 from volley_app.models import LoginAttempt, LoginSession, Role, SessionStatus, User, utcnow
 from volley_app.pages.auth.login import LoginState
 from volley_app.pages.auth.signup import SignupState
 from volley_app.pages.dash.svl_home import SVLHomeState
-from volley_app.services import auth
+from volley_app.services import accounts, auth
 from volley_app.state.auth import AuthState
 
-CLIENT_IP = "203.0.113.7"
-
-
 # --- helpers ---------------------------------------------------------------------
-
-
-def _root(path: str = "/", client_ip: str = CLIENT_IP) -> rx.State:
-    """A fresh state tree for one browser tab, with the router data a page load gives it."""
-    root = rx.State(_reflex_internal_init=True)
-    _navigate(root, path, client_ip)
-    return root
-
-
-def _navigate(root: rx.State, path: str, client_ip: str = CLIENT_IP) -> None:
-    data = RouterData(
-        session=SessionData(client_token="tab-token", client_ip=client_ip, session_id="sid"),
-        url=ReflexURL(f"http://app.test{path}"),
-    )
-
-    def walk(state):
-        state.router = data
-        for sub in state.substates.values():
-            walk(sub)
-
-    walk(root)
-
-
-def _sub(root: rx.State, cls):
-    return root.get_substate(cls.get_full_name().split(".")[1:])
-
-
-async def _drain(gen) -> list:
-    return [ev async for ev in gen]
-
-
-def _redirect_target(events) -> str | None:
-    """The path of the last rx.redirect among the events a handler returned or yielded."""
-    if not isinstance(events, list | tuple):
-        events = [events]
-    target = None
-    for ev in events:
-        if isinstance(ev, EventSpec):
-            args = {name._js_expr: getattr(value, "_var_value", None) for name, value in ev.args}
-            if "path" in args and "external" in args:
-                target = args["path"]
-    return target
 
 
 def _open_sessions(db) -> list[tuple[int, dt.datetime | None]]:
@@ -306,8 +263,8 @@ async def _login(form: dict, path: str = "/login", persist: str = "", trusted: b
     auth_state = _sub(root, AuthState)
     auth_state.persist = persist
     await login.on_load()
-    if trusted is not None:
-        login.set_trusted(trusted)
+    if isinstance(form, dict) and trusted is not False:
+        form = {**form, "trust": "on"}  # the box is checked unless the user unticks it
     events = await _drain(login.login(form))
     return login, auth_state, events
 
@@ -316,7 +273,9 @@ async def test_login_with_a_wrong_password_is_refused_and_counted(db):
     make_user(db, "bob")
     login, auth_state, events = await _login({"username": "bob", "password": "wrong"})
     assert login.error == "Unauthorized"
-    assert login.loading is False
+    assert login.busy is False
+    # A mistyped password is never echoed back: no state var of the tab holds it.
+    assert "wrong" not in repr(login.dict())
     assert auth_state.token_trusted == "" and auth_state.token_tab == "" and auth_state.user_id == 0
     assert _redirect_target(events) is None
     assert count(db, LoginSession) == 0
@@ -355,7 +314,7 @@ async def test_login_success_keeps_the_token_and_goes_to_dash(db):
     assert auth_state.persist == "true"
     assert auth.resolve(db, auth_state.token_trusted).user_id == bob.id
     assert (auth_state.user_id, auth_state.username, auth_state.status) == (bob.id, "bob", "Player")
-    assert login.username == "" and login.password == "" and login.loading is False
+    assert login.busy is False and PASSWORD not in repr(login.dict())
     db.commit()
     [row] = rows(db, LoginSession)
     assert row.trusted is True and row.client_ip == CLIENT_IP
@@ -421,7 +380,7 @@ async def test_a_second_click_while_logging_in_does_nothing(db):
     make_user(db, "bob")
     root = _root("/login")
     login = _sub(root, LoginState)
-    login.loading = True
+    login.busy = True
     events = await _drain(login.login({"username": "bob", "password": PASSWORD}))
     assert events == []
     assert _sub(root, AuthState).token_trusted == ""
@@ -441,46 +400,45 @@ async def test_an_unexpected_login_failure_gives_the_form_back(db, monkeypatch):
     with contextlib.suppress(Exception):
         await _drain(login.login({"username": "bob", "password": PASSWORD}))
     assert _sub(root, AuthState).token_trusted == ""
-    assert login.loading is False, "the login spinner stays up for good after an unexpected error"
+    assert login.busy is False, "the login spinner stays up for good after an unexpected error"
 
 
 async def test_an_unexpected_signup_failure_gives_the_form_back(db, monkeypatch):
     # The same for SignupState.signup.
-    monkeypatch.setattr(auth, "signup", _database_down)
+    monkeypatch.setattr(accounts, "signup", _database_down)
     root = _root("/new")
     signup = _sub(root, SignupState)
     with contextlib.suppress(Exception):
         await _drain(signup.signup(GOOD_SIGNUP))
     assert _sub(root, AuthState).token_trusted == ""
-    assert signup.loading is False, "the signup spinner stays up for good after an unexpected error"
+    assert signup.busy is False, "the signup spinner stays up for good after an unexpected error"
 
 
-def test_typing_clears_the_error_and_lower_cases_the_username():
+async def test_fixing_a_field_clears_its_message_and_the_forms():
     login = _sub(_root("/login"), LoginState)
     login.error = "Unauthorized"
-    login.set_username("BoB")
-    assert login.username == "bob" and login.error == ""
-    login.error = "Unauthorized"
-    login.set_password("Secret")
-    assert login.password == "Secret" and login.error == ""
-
-
-def test_a_late_echo_of_the_same_value_keeps_the_message():
-    # Inputs send their value debounced; one can arrive after the answer to the submit.
-    login = _sub(_root("/login"), LoginState)
-    login.username, login.password, login.error = "bob", "pw", "Unauthorized"
-    login.set_username("bob")
-    login.set_password("pw")
-    assert login.error == "Unauthorized"
-
-
-def test_a_late_echo_keeps_the_signup_field_errors():
+    login.fixed("username")
+    assert login.error == ""
     signup = _sub(_root("/new"), SignupState)
-    signup.username, signup.errors, signup.error = "taken", {"username": "That username is taken"}, "Please correct"
-    signup.set_username("TAKEN")
-    assert signup.errors == {"username": "That username is taken"} and signup.error == "Please correct"
-    signup.set_username("other")
-    assert signup.errors == {} and signup.error == ""
+    signup.errors, signup.error = {"username": "That username is taken", "email": "Enter a valid email address"}, "x"
+    signup.fixed("username")
+    assert signup.errors == {"email": "Enter a valid email address"} and signup.error == ""
+
+
+async def test_fixed_with_junk_changes_no_other_message():
+    signup = _sub(_root("/new"), SignupState)
+    signup.errors = {"email": "Enter a valid email address"}
+    for junk in (None, 5, ["email"], {"email": 1}, "nope"):
+        signup.fixed(junk)
+    assert signup.errors == {"email": "Enter a valid email address"}
+
+
+async def test_a_refused_login_keeps_no_password_and_the_usernames_case_is_the_servers(db):
+    make_user(db, "bob")
+    login, auth_state, events = await _login({"username": "BOB", "password": "Wrong-Pass"})
+    assert login.error == "Unauthorized" and "Wrong-Pass" not in repr(login.dict())
+    [attempt] = rows(db, LoginAttempt)
+    assert attempt.username == "bob"
 
 
 # --- SignupState.signup --------------------------------------------------------------
@@ -510,7 +468,8 @@ async def test_signup_with_bad_input_reports_every_field_and_creates_nobody(db):
     )
     assert set(signup.errors) == {"username", "password", "email", "first_name", "last_name", "region"}
     assert signup.error == "Please correct the fields marked below."
-    assert signup.loading is False
+    assert signup.busy is False
+    assert "a b" not in repr(signup.dict())
     assert _redirect_target(events) is None
     assert auth_state.token_trusted == "" and auth_state.token_tab == ""
     assert count(db, User) == 0 and count(db, LoginSession) == 0
@@ -540,8 +499,8 @@ async def test_signup_creates_the_player_and_logs_it_in(db):
     assert auth_state.token_trusted and auth_state.token_tab == ""
     assert auth.resolve(db, auth_state.token_trusted).user_id == user.id
     assert (auth_state.user_id, auth_state.username, auth_state.status) == (user.id, "newplayer", "Player")
-    # The form is emptied: the password does not linger in the tab's state.
-    assert signup.password == "" and signup.username == "" and signup.errors == {}
+    # The password never lives in the tab's state.
+    assert "pass1" not in repr(signup.dict()) and signup.errors == {}
     db.commit()
 
 
