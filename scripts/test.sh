@@ -19,6 +19,8 @@ fi
 # Two processes: Playwright's sync API keeps an event loop running in its process,
 # which async tests cannot share.
 status=0
+echo "==> import contracts (layers, no cycles; pyproject.toml [tool.importlinter])"
+lint-imports --no-cache || status=$?
 echo "==> services and API tests"
 python -m pytest tests/unit tests/api || status=$?
 echo "==> end-to-end tests (Chromium)"

@@ -63,6 +63,36 @@ def test_signup_bad_input_keeps_values_and_says_why(page):
     expect(page.get_by_label("Email")).to_have_value("someone@example.com")
 
 
+def test_typing_into_the_signup_form_sends_nothing_to_the_server(page):
+    sent: list[str] = []
+
+    def watch(ws):
+        # socket.io event frames start with "42"; engine.io pings and pongs are not events.
+        ws.on("framesent", lambda payload: sent.append(payload) if str(payload).startswith("42") else None)
+
+    page.on("websocket", watch)
+    page.goto("/new")
+    expect(page.get_by_role("button", name="Sign Up")).to_be_enabled()
+    page.wait_for_timeout(1000)  # the page's own load events are done
+    before = len(sent)
+    page.get_by_label("Username").press_sequentially("NewPlayer", delay=20)
+    page.get_by_label("Password").press_sequentially("pass1234", delay=20)
+    page.get_by_label("Email").press_sequentially("new.player@example.com", delay=20)
+    page.get_by_label("First Name").press_sequentially("Nora", delay=20)
+    page.get_by_label("Last Name").press_sequentially("Player", delay=20)
+    page.get_by_label("State").select_option("KY")
+    page.wait_for_timeout(500)
+    assert sent[before:] == [], f"typing sent {len(sent) - before} events to the server"
+    expect(page.get_by_label("Username")).to_have_value("newplayer")  # lower-cased in the browser
+    # The submit is one event; a refused field then clears its message as soon as it is edited.
+    make_user("newplayer")
+    page.get_by_role("button", name="Sign Up").click()
+    expect(page.get_by_text("That username is taken")).to_be_visible()
+    page.get_by_label("Username").press_sequentially("2")
+    expect(page.get_by_text("That username is taken")).to_have_count(0)
+    expect(page.get_by_label("Email")).to_have_value("new.player@example.com")
+
+
 def test_failed_login_then_login_and_trusted_reload(new_page):
     make_user("pat")
     page = new_page()

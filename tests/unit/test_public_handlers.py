@@ -18,10 +18,12 @@ from volley_app.models import (
     Role,
     User,
 )
-from volley_app.pages.auth.recovery import ForgotState, ResetState
+from volley_app.pages.auth.forgot_password import ForgotState
+from volley_app.pages.auth.reset_password import ResetState
 from volley_app.pages.dash.outreach import EmailAllState, InquiriesState, NewsletterSetupState
 from volley_app.pages.public.inquiries import ContactState, HostState
-from volley_app.pages.public.newsletter import NewsletterSignupState, UnsubscribeState
+from volley_app.pages.public.newsletter import NewsletterSignupState
+from volley_app.pages.public.unsubscribe import UnsubscribeState
 from volley_app.services import newsletter, passwords
 
 ISSUE = {f"{s}_{p}": (f"https://example.com/{s}" if p == "link" else f"Blurb {s}") for s in newsletter.NEWSLETTER_SECTIONS for p in ("link", "blurb")}
@@ -65,7 +67,7 @@ async def test_forgot_handler_routes_found_and_not_found(db):
     state = _sub(_root("/forgotPassword"), ForgotState)
     assert _redirect_target(await _drain(state.send({"email": "ann@example.com"}))) == "/forgotPasswordSent"
     assert _redirect_target(await _drain(state.send({"email": "zed@example.com"}))) == "/forgotPasswordNotFound"
-    assert _redirect_target(await _drain(state.send({"email": "nope"}))) is None and state.email_error
+    assert _redirect_target(await _drain(state.send({"email": "nope"}))) is None and state.errors["email"]
 
 
 async def test_reset_handlers_check_then_save_then_refuse_reuse(db):
@@ -79,9 +81,9 @@ async def test_reset_handlers_check_then_save_then_refuse_reuse(db):
     await reset.check()
     assert reset.status == "ok"
     events = await _drain(reset.save({"password": "abc", "confirm": "abc"}))
-    assert _redirect_target(events) is None and reset.password_error
+    assert _redirect_target(events) is None and reset.errors["password"]
     events = await _drain(reset.save({"password": "fresh!1", "confirm": "fresh!2"}))
-    assert _redirect_target(events) is None and reset.confirm_error
+    assert _redirect_target(events) is None and reset.errors["confirm"] == "The passwords do not match"
     events = await _drain(reset.save({"password": "fresh!1", "confirm": "fresh!1"}))
     assert _redirect_target(events) == "/passwordUpdated"
     assert passwords.verify_password("fresh!1", rows(db, User, User.id == user.id)[0].password_hash)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.models import REGIONS
+from volley_app.state.forms import TRAP_FIELD
 
 NATIVE_CONTROL = {
     "width": "100%",
@@ -28,8 +29,6 @@ _LOWER_AS_TYPED = rx.Var(
     " if (v !== t.value) { const p = t.selectionStart; t.value = v; t.setSelectionRange(p, p); } }"
 )
 
-# The bot trap: a field people never see or fill; bots fill every field they find.
-TRAP_FIELD = "website"
 
 
 def _error_of(state, name: str):

@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 FIX_FIELDS = "Please correct the fields marked below."
+# The bot trap of the public forms: a field people never see or fill; bots fill every field they find.
+TRAP_FIELD = "website"
 
 
 async def run_action(fn: Callable[..., T], /, **kwargs: Any) -> tuple[T | None, DomainError | None]:

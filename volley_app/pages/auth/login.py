@@ -8,7 +8,7 @@ from volley_app import routes
 from volley_app.components.forms import busy, checkbox_field, error_line, form_card, password_field, username_field
 from volley_app.components.layout import public_page
 from volley_app.registry import page
-from volley_app.services import auth
+from volley_app.services import auth, validation
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values
 
@@ -24,9 +24,12 @@ class LoginState(FormState, rx.State):
     async def on_load(self):
         """Start clean, with the device's remembered trust choice (checked unless turned off)."""
         auth_state = await self.get_state(AuthState)
-        self.trusted = auth_state.persist != "false"
+        trusted = auth_state.persist != "false"
         self._clear_messages()
-        self._show_record()
+        if trusted != self.trusted:
+            # Drawn again with the remembered choice; only then, so nothing typed meanwhile is lost.
+            self.trusted = trusted
+            self._show_record()
 
     def _done(self, result, auth_state: AuthState):
         auth_state._apply_login(result)
@@ -36,7 +39,7 @@ class LoginState(FormState, rx.State):
     async def login(self, form_data: dict | None = None):
         data = form_values(form_data, ("username", "password", "trust"))
         auth_state = await self.get_state(AuthState)
-        self.trusted = data["trust"] == "on"
+        self.trusted = validation.flag(data["trust"])
         async for event in self._submit(
             auth.login,
             as_actor=False,

@@ -1,114 +1,53 @@
-"""The contact, host and promote forms (and the franchise form on its page): checked, stored, mailed, then /sent."""
+"""The contact, host and promote forms: checked, stored, mailed to the provider, then /sent."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import busy, error_line, focus, form_card
+from volley_app.components.forms import area_field, form_card, region_field, text_field
+from volley_app.components.inquiries import inquiry_form
 from volley_app.components.layout import public_page
-from volley_app.pages.public.forms import TRAP_FIELD, area_field, input_field, state_field, trap_field
 from volley_app.registry import page
 from volley_app.services import inquiries
-from volley_app.services.errors import Invalid
-from volley_app.state.forms import run_action
+from volley_app.state.inquiries import InquiryFormState
+
+PHONE = {"type": "tel", "auto_complete": "tel", "placeholder": "(859) 555-0123", "max_length": 40, "required": True}
+EMAIL = {"type": "email", "auto_complete": "email", "max_length": 254, "required": True}
 
 
-class InquiryState(rx.State, mixin=True):
-    """What every inquiry form shares; each form's state names its kind."""
-
-    errors: dict[str, str] = {}
-    error: str = ""
-    loading: bool = False
-
-    def _kind(self) -> str:
-        return "contact"
-
-    def clear(self):
-        """on_load: no message left over from another visit."""
-        self.errors, self.error, self.loading = {}, "", False
-
-    async def submit(self, form_data: dict | None = None):
-        if self.loading:
-            return
-        kind = self._kind()
-        data = form_data if isinstance(form_data, dict) else {}
-        fields = inquiries.FORMS[kind].fields
-        values = {name: str(data.get(name) or "") for name in fields}
-        self.errors, self.error, self.loading = {}, "", True
-        yield
-        client = self.router.session.client_ip or "unknown"
-        _result, failure = await run_action(
-            inquiries.submit, kind=kind, data=values, client=client, trap=str(data.get(TRAP_FIELD) or "")
-        )
-        self.loading = False
-        if failure is not None:
-            if isinstance(failure, Invalid):
-                self.errors = {k: v for k, v in failure.errors.items() if k in fields}
-            self.error = "Please correct the fields marked below." if self.errors else failure.message
-            yield
-            yield focus(f"{kind}-error")
-            return
-        yield rx.redirect(routes.SENT)
+class ContactState(InquiryFormState, rx.State):
+    _kind = "contact"
+    _fields = tuple(inquiries.FORMS["contact"].fields)
+    _error_id = "contact-error"
 
 
-class ContactState(InquiryState, rx.State):
-    def _kind(self) -> str:
-        return "contact"
+class HostState(InquiryFormState, rx.State):
+    _kind = "host"
+    _fields = tuple(inquiries.FORMS["host"].fields)
+    _error_id = "host-error"
 
 
-class HostState(InquiryState, rx.State):
-    def _kind(self) -> str:
-        return "host"
-
-
-class PromoteState(InquiryState, rx.State):
-    def _kind(self) -> str:
-        return "promote"
-
-
-class FranchiseState(InquiryState, rx.State):
-    def _kind(self) -> str:
-        return "franchise"
-
-
-def inquiry_form(state: type[InquiryState], kind: str, button: str, *fields: rx.Component) -> rx.Component:
-    """The form with its error line; fields keep their values when a submit is refused."""
-    return rx.vstack(
-        error_line(state.error, f"{kind}-error"),
-        rx.cond(state.loading, busy("Sending…"), rx.fragment()),
-        rx.form(
-            rx.vstack(
-                *fields,
-                trap_field(),
-                rx.button(button, type="submit", size="3", width="100%", disabled=state.loading),
-                spacing="4",
-                width="100%",
-                position="relative",
-            ),
-            on_submit=state.submit,
-            width="100%",
-            display=rx.cond(state.loading, "none", "block"),
-        ),
-        spacing="3",
-        width="100%",
-    )
+class PromoteState(InquiryFormState, rx.State):
+    _kind = "promote"
+    _fields = tuple(inquiries.FORMS["promote"].fields)
+    _error_id = "promote-error"
 
 
 @page(routes.CONTACT, "Contact", on_load=ContactState.clear)
 def contact_page() -> rx.Component:
-    e = ContactState.errors
+    s = ContactState
     return public_page(
         form_card(
             "Contact",
             rx.text("Questions about leagues, subs or your account? Send us a note and we will answer within 1-2 days.", color_scheme="gray"),
             inquiry_form(
-                ContactState,
+                s,
                 "contact",
                 "Send",
-                input_field("Name", "name", e, auto_complete="name", max_length=100),
-                input_field("Email", "email", e, type="email", auto_complete="email", max_length=254),
-                area_field("Message", "body", e),
+                text_field("Name", "name", s, auto_complete="name", max_length=100, required=True),
+                text_field("Email", "email", s, **EMAIL),
+                area_field("Message", "body", s, required=True),
             ),
         )
     )
@@ -116,7 +55,7 @@ def contact_page() -> rx.Component:
 
 @page(routes.HOST, "Host a League", on_load=HostState.clear)
 def host_page() -> rx.Component:
-    e = HostState.errors
+    s = HostState
     return public_page(
         form_card(
             "Host a League",
@@ -126,17 +65,17 @@ def host_page() -> rx.Component:
                 color_scheme="gray",
             ),
             inquiry_form(
-                HostState,
+                s,
                 "host",
                 "Send",
-                input_field("Venue Name", "svl_name", e, max_length=200, auto_complete="organization"),
-                input_field("Email", "email", e, type="email", auto_complete="email", max_length=254),
-                input_field("Phone", "phone", e, type="tel", auto_complete="tel", placeholder="(859) 555-0123", max_length=40),
-                input_field("Address", "address", e, auto_complete="street-address", max_length=200),
-                input_field("City", "city", e, auto_complete="address-level2", max_length=100),
+                text_field("Venue Name", "svl_name", s, max_length=200, auto_complete="organization", required=True),
+                text_field("Email", "email", s, **EMAIL),
+                text_field("Phone", "phone", s, **PHONE),
+                text_field("Address", "address", s, auto_complete="street-address", max_length=200, required=True),
+                text_field("City", "city", s, auto_complete="address-level2", max_length=100, required=True),
                 rx.grid(
-                    state_field(e),
-                    input_field("Zip", "zip", e, auto_complete="postal-code", input_mode="numeric", max_length=10),
+                    region_field(s, required=True),
+                    text_field("Zip", "zip", s, auto_complete="postal-code", input_mode="numeric", max_length=10, required=True),
                     columns={"initial": "1", "sm": "2"},
                     spacing="3",
                     width="100%",
@@ -148,7 +87,7 @@ def host_page() -> rx.Component:
 
 @page(routes.PROMOTE, "Promote", on_load=PromoteState.clear)
 def promote_page() -> rx.Component:
-    e = PromoteState.errors
+    s = PromoteState
     return public_page(
         form_card(
             "Promote",
@@ -158,33 +97,13 @@ def promote_page() -> rx.Component:
                 color_scheme="gray",
             ),
             inquiry_form(
-                PromoteState,
+                s,
                 "promote",
                 "Send",
-                input_field("Company Name", "company_name", e, auto_complete="organization", max_length=200),
-                input_field("Email", "email", e, type="email", auto_complete="email", max_length=254),
-                input_field("Phone", "phone", e, type="tel", auto_complete="tel", placeholder="(859) 555-0123", max_length=40),
-                area_field("Why", "why", e),
+                text_field("Company Name", "company_name", s, auto_complete="organization", max_length=200, required=True),
+                text_field("Email", "email", s, **EMAIL),
+                text_field("Phone", "phone", s, **PHONE),
+                area_field("Why", "why", s, required=True),
             ),
         )
-    )
-
-
-def franchise_form() -> rx.Component:
-    e = FranchiseState.errors
-    return inquiry_form(
-        FranchiseState,
-        "franchise",
-        "Send",
-        input_field("Name", "name", e, auto_complete="name", max_length=100),
-        input_field("Email", "email", e, type="email", auto_complete="email", max_length=254),
-        input_field("Phone", "phone", e, type="tel", auto_complete="tel", placeholder="(859) 555-0123", max_length=40),
-        rx.grid(
-            input_field("City", "city", e, auto_complete="address-level2", max_length=100),
-            state_field(e),
-            columns={"initial": "1", "sm": "2"},
-            spacing="3",
-            width="100%",
-        ),
-        area_field("Message", "message", e),
     )

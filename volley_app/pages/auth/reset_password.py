@@ -1,0 +1,112 @@
+"""Reset Password: the emailed link (/resetPassword/{user id}/{token}) opens the new-password form; then the done page."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import busy, error_line, form_card, password_field, submit_button
+from volley_app.components.layout import link_button, message_page, public_page
+from volley_app.registry import page
+from volley_app.services import recovery
+from volley_app.services.errors import Invalid, NotFound
+from volley_app.services.validation import RESET_PASSWORD_RULE
+from volley_app.state.forms import FormState, focus, form_values, path_arg, run_action
+
+RESET_ERROR = "reset-error"
+MISMATCH = "The passwords do not match"
+
+
+class ResetState(FormState, rx.State):
+    # "checking" until on_load has looked at the link, then "ok" or "invalid".
+    status: str = "checking"
+    link_error: str = ""
+
+    _fields = ("password", "confirm")
+    _error_id = RESET_ERROR
+
+    def _link(self) -> dict[str, str]:
+        return {"user_id": path_arg(self, "reset_user"), "token": path_arg(self, "reset_token")}
+
+    async def check(self):
+        """on_load: say at once when the link is no good, rather than after a new password was typed."""
+        self._clear_messages()
+        _r, failure = await run_action(recovery.check_link, **self._link())
+        if failure is None:
+            self.status, self.link_error = "ok", ""
+        else:
+            self.status = "invalid"
+            self.link_error = failure.message if isinstance(failure, NotFound) else recovery.INVALID_LINK
+
+    def _show_failure(self, failure) -> None:
+        if isinstance(failure, NotFound):  # the link was used or expired meanwhile
+            self.status, self.link_error = "invalid", failure.message
+            return
+        super()._show_failure(failure)
+        if isinstance(failure, Invalid) and not self.errors:
+            self.errors = {"password": failure.message}
+
+    @rx.event
+    async def save(self, form_data: dict | None = None):
+        data = form_values(form_data, self._fields)
+        if data["password"] != data["confirm"]:
+            self.errors, self.error = {"confirm": MISMATCH}, ""
+            yield focus("confirm")
+            return
+        async for event in self._submit(
+            recovery.reset_password,
+            as_actor=False,
+            done=lambda _r: rx.redirect(routes.PASSWORD_UPDATED),
+            password=data["password"],
+            **self._link(),
+        ):
+            yield event
+
+
+def _reset_form() -> rx.Component:
+    return rx.form(
+        rx.vstack(
+            password_field("New Password", "password", ResetState, required=True, auto_focus=True, hint=RESET_PASSWORD_RULE),
+            password_field("Confirm New Password", "confirm", ResetState, required=True),
+            submit_button("Set New Password"),
+            spacing="4",
+            width="100%",
+        ),
+        on_submit=ResetState.save,
+        width="100%",
+        display=rx.cond(ResetState.busy, "none", "block"),
+    )
+
+
+@page(routes.RESET_PASSWORD_ROUTE, "Reset Password", on_load=ResetState.check)
+def reset_page() -> rx.Component:
+    return public_page(
+        form_card(
+            "Reset Password",
+            error_line(ResetState.error, RESET_ERROR),
+            rx.match(
+                ResetState.status,
+                (
+                    "invalid",
+                    rx.vstack(
+                        rx.callout(ResetState.link_error, icon="triangle_alert", color_scheme="red", role="alert"),
+                        link_button("Ask for a New Link", href=routes.FORGOT_PASSWORD, size="3"),
+                        spacing="4",
+                        width="100%",
+                    ),
+                ),
+                ("ok", rx.fragment(rx.cond(ResetState.busy, busy("Saving…"), rx.fragment()), _reset_form())),
+                busy("Checking your link…"),
+            ),
+        )
+    )
+
+
+@page(routes.PASSWORD_UPDATED, "Password Updated")
+def password_updated_page() -> rx.Component:
+    return message_page(
+        "Password Updated",
+        rx.text("Your password was changed. For your safety, every device that was logged in has been logged out."),
+        rx.text("Log in with your new password.", color_scheme="gray"),
+        link_button("Login", href=routes.LOGIN, size="3"),
+    )

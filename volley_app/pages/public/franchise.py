@@ -1,0 +1,93 @@
+"""Franchise: how a city joins, and the franchise inquiry form."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import area_field, region_field, text_field
+from volley_app.components.inquiries import inquiry_form
+from volley_app.components.layout import public_page
+from volley_app.components.prose import bullets, section, steps
+from volley_app.registry import page
+from volley_app.services import inquiries
+from volley_app.state.inquiries import InquiryFormState
+
+
+class FranchiseState(InquiryFormState, rx.State):
+    _kind = "franchise"
+    _fields = tuple(inquiries.FORMS["franchise"].fields)
+    _error_id = "franchise-error"
+
+
+def franchise_form() -> rx.Component:
+    s = FranchiseState
+    return inquiry_form(
+        s,
+        "franchise",
+        "Send",
+        text_field("Name", "name", s, auto_complete="name", max_length=100, required=True),
+        text_field("Email", "email", s, type="email", auto_complete="email", max_length=254, required=True),
+        text_field("Phone", "phone", s, type="tel", auto_complete="tel", placeholder="(859) 555-0123", max_length=40,
+                   required=True),
+        rx.grid(
+            text_field("City", "city", s, auto_complete="address-level2", max_length=100, required=True),
+            region_field(s, required=True),
+            columns={"initial": "1", "sm": "2"},
+            spacing="3",
+            width="100%",
+        ),
+        area_field("Message", "message", s, required=True),
+    )  # fmt: skip
+
+
+@page(routes.FRANCHISE, "Franchise", on_load=FranchiseState.clear)
+def franchise_page() -> rx.Component:
+    return public_page(
+        rx.grid(
+            rx.vstack(
+                rx.heading("Franchise", size={"initial": "8", "sm": "9"}, as_="h1"),
+                rx.text(
+                    "Bring our leagues and sub network to your city. You know the local players and the courts; "
+                    "we bring a format that already works in Lexington and the software that runs it.",
+                    size="4",
+                    color_scheme="gray",
+                ),
+                section(
+                    "What you get",
+                    bullets(
+                                "The complete league platform: player accounts, the sub network, team registration "
+                                "with card payments and waitlists, schedules, scores and standings.",
+                                "Accounts for each of your venues, so operators run their own nights.",
+                                "Our season format, rules and tournament structure, tested over many seasons.",
+                                "A newsletter and launch plan to fill your first leagues.",
+                    ),
+                ),
+                section(
+                    "How it works",
+                    steps(
+                        ("Tell us about your city.", "Send the form and we reply within 1-2 days to set up a call."),
+                        ("Line up venues.", "We help you pick courts and nights and agree terms with each venue."),
+                        ("Launch a season.", "We open registration, announce it to local players and help you run week one."),
+                        ("Grow.", "Add formats, skill levels and venues as your player base grows."),
+                    ),
+                ),
+                spacing="5",
+                width="100%",
+            ),
+            rx.card(
+                rx.vstack(
+                    rx.heading("Start the conversation", size="5", as_="h2"),
+                    franchise_form(),
+                    spacing="4",
+                    width="100%",
+                ),
+                size="3",
+                width="100%",
+            ),
+            columns={"initial": "1", "md": "2"},
+            spacing="6",
+            width="100%",
+            align="start",
+        )
+    )

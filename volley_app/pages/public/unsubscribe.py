@@ -1,0 +1,57 @@
+"""One-click unsubscribe from the newsletter: the emailed link itself unsubscribes (no login needed)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import busy, form_card
+from volley_app.components.layout import public_page
+from volley_app.registry import page
+from volley_app.services import newsletter
+from volley_app.state.forms import path_arg, run_action
+
+
+class UnsubscribeState(rx.State):
+    status: str = "working"  # then "done" or "invalid"
+    message: str = ""
+
+    async def unsubscribe(self):
+        """on_load: the link itself is the one click (mail scanners do not run the page's script)."""
+        email, failure = await run_action(
+            newsletter.unsubscribe, subscriber_id=path_arg(self, "sub_id"), token=path_arg(self, "sub_token")
+        )
+        if failure is None:
+            self.status, self.message = "done", f"{email} will get no more newsletters."
+        else:
+            self.status, self.message = "invalid", failure.message
+
+
+@page(routes.UNSUBSCRIBE_ROUTE, "Unsubscribe", on_load=UnsubscribeState.unsubscribe)
+def unsubscribe_page() -> rx.Component:
+    return public_page(
+        form_card(
+            "Newsletter",
+            rx.match(
+                UnsubscribeState.status,
+                (
+                    "done",
+                    rx.vstack(
+                        rx.heading("You are unsubscribed", size="5", as_="h2"),
+                        rx.text(UnsubscribeState.message),
+                        rx.text("Changed your mind? ", rx.link("Subscribe again", href=routes.NEWSLETTER), "."),
+                        spacing="3",
+                    ),
+                ),
+                (
+                    "invalid",
+                    rx.vstack(
+                        rx.callout(UnsubscribeState.message, icon="triangle_alert", color_scheme="red", role="alert"),
+                        rx.text("If you keep getting newsletters, ", rx.link("contact us", href=routes.CONTACT), "."),
+                        spacing="3",
+                    ),
+                ),
+                busy("Unsubscribing…"),
+            ),
+        )
+    )
