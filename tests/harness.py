@@ -1,0 +1,74 @@
+"""Calling Reflex state handlers directly, as any connected browser could call them."""
+
+from __future__ import annotations
+
+import inspect
+
+import reflex as rx
+from reflex.event import EventSpec
+from reflex.istate.data import ReflexURL, RouterData, SessionData
+
+CLIENT_IP = "203.0.113.7"
+
+
+def root_state(path: str = "/", client_ip: str = CLIENT_IP) -> rx.State:
+    """A fresh state tree for one browser tab, with the router data a page load gives it."""
+    root = rx.State(_reflex_internal_init=True)
+    navigate(root, path, client_ip)
+    return root
+
+
+def navigate(root: rx.State, path: str, client_ip: str = CLIENT_IP) -> None:
+    """The tab opens ``path``: every state in the tree sees the new address."""
+    data = RouterData(
+        session=SessionData(client_token="tab-token", client_ip=client_ip, session_id="sid"),
+        url=ReflexURL(f"http://app.test{path}"),
+    )
+
+    def walk(state):
+        state.router = data
+        for sub in state.substates.values():
+            walk(sub)
+
+    walk(root)
+
+
+def substate(root: rx.State, cls):
+    """The tab's instance of the state class ``cls``."""
+    return root.get_substate(cls.get_full_name().split(".")[1:])
+
+
+def page_state(cls, path: str, token: str | None = None):
+    """(root, state) for a tab at ``path`` logged in with ``token`` (None: nobody logged in)."""
+    root = root_state(path)
+    state = substate(root, cls)
+    if token:
+        state.token_trusted = token
+    return root, state
+
+
+async def drain(gen) -> list:
+    return [ev async for ev in gen]
+
+
+async def call(handler, *args):
+    """Run a handler whichever kind it is (plain, coroutine, async generator) and return what it sent."""
+    result = handler(*args)
+    if inspect.isasyncgen(result):
+        return [ev async for ev in result]
+    if inspect.iscoroutine(result):
+        return await result
+    return result
+
+
+def redirect_target(events) -> str | None:
+    """The path of the last rx.redirect among the events a handler returned or yielded."""
+    if not isinstance(events, list | tuple):
+        events = [events]
+    target = None
+    for ev in events:
+        if isinstance(ev, EventSpec):
+            args = {name._js_expr: getattr(value, "_var_value", None) for name, value in ev.args}
+            if "path" in args and "external" in args:
+                target = args["path"]
+    return target
