@@ -24,9 +24,11 @@ class LoginState(FormState, rx.State):
     async def on_load(self):
         """Start clean, with the device's remembered trust choice (checked unless turned off)."""
         auth_state = await self.get_state(AuthState)
-        self.trusted = auth_state.persist != "false"
         self._clear_messages()
-        self._show_record()
+        trusted = auth_state.persist != "false"
+        if trusted != self.trusted:  # redraw only then: a redraw wipes what was typed before the load returned
+            self.trusted = trusted
+            self._show_record()
 
     def _done(self, result, auth_state: AuthState):
         auth_state._apply_login(result)
