@@ -21,7 +21,6 @@ class PlayerContactState(FormState, AuthState):
 
     async def load(self):
         self._clear_messages()
-        self._show_record()  # an empty message box each time the page opens
 
     @rx.event
     async def send(self, form_data: dict):
@@ -45,7 +44,6 @@ def player_contact_page() -> rx.Component:
                     spacing="3",
                     width="100%",
                 ),
-                key=s.form_key,
                 on_submit=s.send,
                 width="100%",
             ),

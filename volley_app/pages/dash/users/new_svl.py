@@ -40,8 +40,7 @@ class NewSVLState(FormState, AuthState):
         if failure:
             self.error, self.roles = failure.message, []
             return
-        self.roles = start["roles"]
-        self._show_record()
+        self.roles = start["roles"]  # the form is drawn once allowed: what is typed is never redrawn away
 
     @rx.event
     async def create(self, form_data: dict):
@@ -73,7 +72,6 @@ def _new_svl_form() -> rx.Component:
             spacing="3",
             width="100%",
         ),
-        key=s.form_key,
         on_submit=s.create,
         width="100%",
     )  # fmt: skip
