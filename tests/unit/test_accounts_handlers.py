@@ -20,6 +20,8 @@ from volley_app.pages.dash.users.edit import EditUserState
 from volley_app.pages.dash.users.list import UsersListState
 from volley_app.pages.dash.users.new_svl import NewSVLState
 from volley_app.services import sub_requests
+from volley_app.services.errors import Forbidden, NotFound, Unauthorized
+from volley_app.services.permissions import access_user
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]
 
@@ -276,3 +278,22 @@ async def test_player_contact(world, who):
         mail = rows(db, OutboxMessage)[-1]
         assert mail.kind == "player_contact" and mail.to_addr == "hello@volley.example"
         assert "Hello there" in mail.body_text
+
+
+# --- the account loader -------------------------------------------------------------------------------------------
+
+
+def test_access_user_says_no_access_before_whether_a_user_exists(world):
+    db, _, ids = world
+    alice = actor_of(rows(db, User, User.id == ids["alice"])[0])
+    root = actor_of(rows(db, User, User.id == ids["root"])[0])
+    assert access_user(db, alice, str(ids["alice"])).username == "alice"
+    assert access_user(db, root, ids["alice"]).username == "alice"
+    for forged in (ids["ben"], 999999):
+        with pytest.raises(Forbidden):
+            access_user(db, alice, forged)
+    for forged in (999999, "abc", True, -1, 2**40):
+        with pytest.raises(NotFound):
+            access_user(db, root, forged)
+    with pytest.raises(Unauthorized):
+        access_user(db, None, ids["alice"])

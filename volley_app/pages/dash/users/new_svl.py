@@ -46,7 +46,7 @@ class NewSVLState(FormState, AuthState):
     async def create(self, form_data: dict):
         data = form_values(form_data, FIELDS)
         data["username"] = data["username"].lower()
-        roles = picked_roles(form_data, ROLE_BOXES) or None  # none ticked: an SVL
+        roles = picked_roles(form_data, ROLE_BOXES)  # the service makes an SVL when none is ticked
         async for event in self._submit(
             accounts.create_svl, done=lambda _: rx.redirect(routes.USERS), roles=roles, **data
         ):
