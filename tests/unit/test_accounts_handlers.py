@@ -224,6 +224,7 @@ async def test_users_list_and_svl_creation_are_admin_only(world, who):
     _, users = page_state(UsersListState, "/dash/users", tokens.get(who))
     await users.load()
     assert (users.user_rows != []) is (who == "root")
+    assert users.can_create_svl is (who == "root")
     _, new = page_state(NewSVLState, "/dash/users/new", tokens.get(who))
     await new.load()
     assert new.allowed is (who == "root")

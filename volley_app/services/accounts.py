@@ -307,6 +307,11 @@ def delete_user(db: Session, actor: Actor | None, user_id: object) -> bool:
     return uid == actor.user_id
 
 
+def can_create_svl(actor: Actor | None) -> bool:
+    """Whether the actor may open SVL accounts (admins only): the rule ``create_svl`` enforces."""
+    return actor is not None and actor.is_admin
+
+
 def new_svl_form(db: Session, actor: Actor | None) -> dict:
     """What Create New SVL starts with (admin only): the roles ticked at first."""
     require_admin(actor)

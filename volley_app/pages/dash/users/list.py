@@ -17,9 +17,12 @@ LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
 class UsersListState(AuthState):
     user_rows: list[dict[str, str]] = []
     users_error: str = ""
+    can_create_svl: bool = False
 
     async def load(self):
-        found, failure = await run_action(accounts.list_users, actor=await self._actor())
+        actor = await self._actor()
+        self.can_create_svl = accounts.can_create_svl(actor)
+        found, failure = await run_action(accounts.list_users, actor=actor)
         if failure:
             self.user_rows = []
             self.users_error = LOAD_FAILED
@@ -46,7 +49,7 @@ def users_page() -> rx.Component:
         rx.vstack(
             rx.flex(
                 rx.heading("All Users", size="7", as_="h1"),
-                link_button("Create New SVL", href=routes.USERS_NEW, size="2"),
+                rx.cond(s.can_create_svl, link_button("Create New SVL", href=routes.USERS_NEW, size="2")),
                 justify="between",
                 align="center",
                 width="100%",
