@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import reflex as rx
 from reflex.event import EventSpec
 from reflex.istate.data import ReflexURL, RouterData, SessionData
@@ -17,7 +19,7 @@ def root_state(path: str = "/", client_ip: str = CLIENT_IP) -> rx.State:
 
 
 def navigate(root: rx.State, path: str, client_ip: str = CLIENT_IP) -> None:
-    """The tab opens ``path`` (query string included)."""
+    """The tab opens ``path``: every state in the tree sees the new address."""
     data = RouterData(
         session=SessionData(client_token="tab-token", client_ip=client_ip, session_id="sid"),
         url=ReflexURL(f"http://app.test{path}"),
@@ -32,13 +34,31 @@ def navigate(root: rx.State, path: str, client_ip: str = CLIENT_IP) -> None:
 
 
 def substate(root: rx.State, cls):
-    """The tab's instance of state class ``cls``."""
+    """The tab's instance of the state class ``cls``."""
     return root.get_substate(cls.get_full_name().split(".")[1:])
 
 
+def page_state(cls, path: str, token: str | None = None):
+    """(root, state) for a tab at ``path`` logged in with ``token`` (None: nobody logged in)."""
+    root = root_state(path)
+    state = substate(root, cls)
+    if token:
+        state.token_trusted = token
+    return root, state
+
+
 async def drain(gen) -> list:
-    """Every event an async-generator handler yields."""
     return [ev async for ev in gen]
+
+
+async def call(handler, *args):
+    """Run a handler whichever kind it is (plain, coroutine, async generator) and return what it sent."""
+    result = handler(*args)
+    if inspect.isasyncgen(result):
+        return [ev async for ev in result]
+    if inspect.iscoroutine(result):
+        return await result
+    return result
 
 
 def redirect_target(events) -> str | None:

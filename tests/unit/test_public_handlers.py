@@ -4,29 +4,21 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from tests.factories import PASSWORD, count, login_token, make_user, rows
 from tests.unit.test_state_handlers import _drain, _redirect_target, _root, _sub
 from volley_app.models import (
     ContactInquiry,
-    EmailAllJob,
     LoginSession,
-    NewsletterIssue,
     NewsletterSubscriber,
     OutboxMessage,
-    Role,
     User,
 )
 from volley_app.pages.auth.forgot_password import ForgotState
 from volley_app.pages.auth.reset_password import ResetState
-from volley_app.pages.dash.outreach import EmailAllState, InquiriesState, NewsletterSetupState
 from volley_app.pages.public.inquiries import ContactState, HostState
 from volley_app.pages.public.newsletter import NewsletterSignupState
 from volley_app.pages.public.unsubscribe import UnsubscribeState
 from volley_app.services import newsletter, passwords
-
-ISSUE = {f"{s}_{p}": (f"https://example.com/{s}" if p == "link" else f"Blurb {s}") for s in newsletter.NEWSLETTER_SECTIONS for p in ("link", "blurb")}
 
 
 async def test_contact_handler_stores_and_redirects_to_sent(db):
@@ -117,75 +109,6 @@ async def test_newsletter_signup_and_unsubscribe_handlers(db):
     good = _sub(_root(path), UnsubscribeState)
     await good.unsubscribe()
     assert good.status == "done" and count(db, NewsletterSubscriber) == 0
-
-
-def _admin_state(cls, path: str, token: str | None):
-    state = _sub(_root(path), cls)
-    if token is not None:
-        state.token_trusted = token
-    return state
-
-
-@pytest.mark.parametrize("who", [None, "pat", "svl", "forged"])
-async def test_non_admins_calling_newsletter_handlers_are_refused_and_nothing_is_queued(db, who):
-    make_user(db, "pat")
-    make_user(db, "svl", Role.SVL)
-    sub = newsletter.subscribe(db, email="fan@example.com", client="c")
-    db.commit()
-    token = {"pat": lambda: login_token(db, "pat"), "svl": lambda: login_token(db, "svl"), "forged": lambda: "forged"}.get(who, lambda: None)()
-    state = _admin_state(NewsletterSetupState, "/dash/newsletterSetup", token)
-    await state.load()
-    assert state.subscribers == [] and state.error in ("No access", "Unauthorized")
-    events = await _drain(state.send(ISSUE))
-    assert _redirect_target(events) is None and state.error in ("No access", "Unauthorized")
-    await state.delete_subscriber(str(sub.id))
-    assert count(db, OutboxMessage) == 0 and count(db, NewsletterIssue) == 0 and count(db, NewsletterSubscriber) == 1
-
-
-@pytest.mark.parametrize("who", [None, "pat", "svl", "forged"])
-async def test_non_admins_calling_email_all_handlers_are_refused_and_nothing_is_queued(db, who):
-    make_user(db, "pat")
-    make_user(db, "svl", Role.SVL)
-    token = {"pat": lambda: login_token(db, "pat"), "svl": lambda: login_token(db, "svl"), "forged": lambda: "forged"}.get(who, lambda: None)()
-    state = _admin_state(EmailAllState, "/dash/emailAll", token)
-    await state.load()
-    assert state.jobs == []
-    events = await _drain(state.send({"subject": "Spam", "body": "Spam"}))
-    assert _redirect_target(events) is None and state.error in ("No access", "Unauthorized")
-    assert count(db, OutboxMessage) == 0 and count(db, EmailAllJob) == 0
-    inq = _admin_state(InquiriesState, "/dash/inquiries", token)
-    await inq.load()
-    assert inq.rows == [] and inq.error in ("No access", "Unauthorized")
-
-
-async def test_admin_newsletter_and_email_all_handlers(db):
-    make_user(db, "root", Role.ADMIN)
-    make_user(db, "pat")
-    for i in range(3):
-        newsletter.subscribe(db, email=f"fan{i}@example.com", client="c")
-    db.commit()
-    token = login_token(db, "root")
-    state = _admin_state(NewsletterSetupState, "/dash/newsletterSetup", token)
-    await state.load()
-    assert len(state.subscribers) == 3
-    state.edit("headline1_blurb", "Big news")
-    assert "Big news" in state.preview
-    state.edit("__class__", "x")
-    assert "__class__" not in state.values
-    events = await _drain(state.send(ISSUE | {"ad1_blurb": ""}))
-    assert _redirect_target(events) is None and "ad1_blurb" in state.errors
-    events = await _drain(state.send(ISSUE))
-    assert _redirect_target(events) == "/dash/profile"
-    assert count(db, OutboxMessage) == 3 and count(db, NewsletterIssue) == 1
-    await state.load()
-    await state.delete_subscriber(state.subscribers[0]["id"])
-    assert len(state.subscribers) == 2 and count(db, NewsletterSubscriber) == 2
-
-    mail_state = _admin_state(EmailAllState, "/dash/emailAll", token)
-    await mail_state.load()
-    await _drain(mail_state.send({"subject": "Hello all", "body": "Courts open"}))
-    assert mail_state.notice.startswith("Queued 2 messages")
-    assert mail_state.jobs[0]["queued"] == "2" and mail_state.jobs[0]["pending"] == "2"
 
 
 async def test_reset_link_ignores_a_forged_host_header(db):

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from volley_app import routes
 from volley_app.models import (
     Gender,
     LoginSession,
@@ -28,8 +29,14 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services import auth, mail, passwords, validation
-from volley_app.services.errors import Forbidden, Invalid, NotFound
-from volley_app.services.permissions import Actor, display_status, require_actor, require_role
+from volley_app.services.errors import Invalid
+from volley_app.services.permissions import (
+    Actor,
+    access_user,
+    display_status,
+    require_actor,
+    require_admin,
+)
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -119,18 +126,6 @@ def signup(
 # --- one user's record, the users list, player contact -----------------------------------------
 
 
-def _int_id(value: object) -> int:
-    if isinstance(value, bool):
-        raise NotFound("User not found")
-    try:
-        result = int(str(value))
-    except (TypeError, ValueError):
-        raise NotFound("User not found") from None
-    if result <= 0 or result > 2**31:
-        raise NotFound("User not found")
-    return result
-
-
 def _visible(status: str) -> dict[str, bool]:
     """Which field groups a viewer of display status ``status`` sees."""
     return {"show_address": status in (Role.SVL.value, Role.ADMIN.value), "show_player": status != Role.SVL.value}
@@ -169,26 +164,13 @@ def _project(user: User, status: str) -> dict:
 def my_info(db: Session, actor: Actor | None) -> dict:
     """The actor's own record, fields per their display status."""
     actor = require_actor(actor)
-    user = db.get(User, actor.user_id)
-    if user is None:
-        raise NotFound("User not found")
-    return _project(user, actor.status)
-
-
-def _editable(db: Session, actor: Actor, user_id: object) -> User:
-    uid = _int_id(user_id)
-    if uid != actor.user_id and not actor.is_admin:
-        raise Forbidden()
-    user = db.get(User, uid)
-    if user is None:
-        raise NotFound("User not found")
-    return user
+    return _project(access_user(db, actor, actor.user_id), actor.status)
 
 
 def edit_form(db: Session, actor: Actor | None, user_id: object) -> dict:
     """What the edit form of ``user_id`` starts with: own record for everyone, any for admins."""
     actor = require_actor(actor)
-    user = _editable(db, actor, user_id)
+    user = access_user(db, actor, user_id)
     rec = _project(user, actor.status)
     rec["is_admin_view"] = actor.is_admin
     rec["last_name_locked"] = actor.is_admin and user.id != actor.user_id
@@ -225,7 +207,7 @@ def update_user(
 ) -> None:
     """Save an edit of ``user_id`` (spec section 5, Edit user). Fields the actor does not see are left alone."""
     actor = require_actor(actor)
-    user = _editable(db, actor, user_id)
+    user = access_user(db, actor, user_id)
     seen = _visible(actor.status)
     checks: dict = {
         "username": (validation.username, username),
@@ -305,7 +287,7 @@ def update_user(
 def delete_user(db: Session, actor: Actor | None, user_id: object) -> bool:
     """Delete an account (own, or any for an admin). Returns True when the actor deleted themselves."""
     actor = require_actor(actor)
-    user = _editable(db, actor, user_id)
+    user = access_user(db, actor, user_id)
     uid = user.id
     db.expunge(user)
     # Said explicitly as well as by the foreign keys' ON DELETE, so no login outlives its account.
@@ -325,9 +307,20 @@ def delete_user(db: Session, actor: Actor | None, user_id: object) -> bool:
     return uid == actor.user_id
 
 
+def can_create_svl(actor: Actor | None) -> bool:
+    """Whether the actor may open SVL accounts (admins only): the rule ``create_svl`` enforces."""
+    return actor is not None and actor.is_admin
+
+
+def new_svl_form(db: Session, actor: Actor | None) -> dict:
+    """What Create New SVL starts with (admin only): the roles ticked at first."""
+    require_admin(actor)
+    return {"roles": [Role.SVL.value]}
+
+
 def list_users(db: Session, actor: Actor | None) -> list[dict]:
     """Every user's id, username and roles (admin only)."""
-    require_role(actor, Role.ADMIN)
+    require_admin(actor)
     found = db.exec(select(User.id, User.username, User.roles).order_by(User.username)).all()
     return [{"id": uid, "username": name, "roles": ", ".join(roles)} for uid, name, roles in found]
 
@@ -344,7 +337,7 @@ def create_svl(
     roles: object = None,
 ) -> int:
     """Create an SVL account (admin only; spec section 5, Create SVL). Returns the new id."""
-    require_role(actor, Role.ADMIN)
+    require_admin(actor)
 
     errors: dict[str, str] = {}
     picked = roles if isinstance(roles, list | tuple) and roles else [Role.SVL.value]
@@ -398,9 +391,7 @@ def player_contact(db: Session, actor: Actor | None, *, message: object) -> None
         raise Invalid({"message": "Message is required"})
     if len(text) > MESSAGE_MAX:
         raise Invalid({"message": f"Message must be at most {MESSAGE_MAX} characters"})
-    user = db.get(User, actor.user_id)
-    if user is None:
-        raise NotFound("User not found")
+    user = access_user(db, actor, actor.user_id)
     mail.queue(
         db,
         to=get_settings().provider_email,
@@ -419,3 +410,39 @@ def is_sub(db: Session, actor: Actor | None) -> bool:
     actor = require_actor(actor)
     user = db.get(User, actor.user_id)
     return bool(user and user.sub)
+
+
+# --- the profile page ---------------------------------------------------------------------------
+
+# (label, where it goes, who sees it by display status; "operator": an admin or an SVL).
+_PROFILE_LINKS = (
+    ("Notifications", routes.NOTES_NOTIFICATIONS, "not_svl"),
+    ("New Newsletter", routes.NEWSLETTER_SETUP, "admin"),
+    ("Create Sub Request", routes.NOTES_NEW, "not_svl"),
+    ("All Open Sub Requests", routes.NOTES, "admin"),
+    ("Add Session", routes.SESSIONS_NEW, "operator"),
+    ("All Sessions", routes.SESSIONS, "admin"),
+    ("My Sessions", routes.SESSIONS, "svl"),
+    ("All Leagues", routes.DASH_LEAGUES, "admin"),
+    ("All Users", routes.USERS, "admin"),
+    ("Create New SVL", routes.USERS_NEW, "admin"),
+    ("Email All Users", routes.EMAIL_ALL, "admin"),
+    ("Inquiries", routes.INQUIRIES, "admin"),
+    ("My Info", routes.PLAYER_INFO, "everyone"),
+    ("Contact Us", routes.PLAYER_CONTACT, "not_admin"),
+)
+
+
+def profile_links(db: Session, actor: Actor | None) -> list[dict[str, str]]:
+    """The links the profile page offers the actor, by their display status (spec section 4), in page order."""
+    status = require_actor(actor).status
+    admin, svl = status == Role.ADMIN.value, status == Role.SVL.value
+    shown = {
+        "everyone": True,
+        "admin": admin,
+        "svl": svl,
+        "operator": admin or svl,
+        "not_svl": not svl,
+        "not_admin": not admin,
+    }
+    return [{"label": label, "href": href} for label, href, who in _PROFILE_LINKS if shown[who]]

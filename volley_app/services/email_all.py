@@ -17,8 +17,8 @@ from sqlmodel import Session, col, func, select
 
 from volley_app.models import EmailAllJob, EmailAllRecipient, OutboxMessage, OutboxStatus, User, utcnow
 from volley_app.services import mail, validation
-from volley_app.services.errors import Forbidden, Invalid
-from volley_app.services.permissions import Actor, require_actor
+from volley_app.services.errors import Invalid
+from volley_app.services.permissions import Actor, require_admin
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +36,6 @@ class JobStatus:
     failed: int
 
 
-def _require_admin(actor: Actor | None) -> Actor:
-    actor = require_actor(actor)
-    if not actor.is_admin:
-        raise Forbidden()
-    return actor
-
-
 def send(
     db: Session, actor: Actor | None, *, subject: object, body: object, now: dt.datetime | None = None
 ) -> JobStatus:
@@ -52,7 +45,7 @@ def send(
         Unauthorized / Forbidden: not an admin.
         Invalid: subject or body missing, too long, or a subject of more than one line.
     """
-    actor = _require_admin(actor)
+    actor = require_admin(actor)
     clean = validation.collect(
         subject=(validation.name, subject, "subject", "Subject", 200),
         body=(validation.text, body, "body", "Message", BODY_MAX),
@@ -102,7 +95,7 @@ def _status(db: Session, job: EmailAllJob) -> JobStatus:
 
 def recent_jobs(db: Session, actor: Actor | None, *, limit: int = 20) -> list[JobStatus]:
     """The latest jobs with how many of their messages were sent so far (admin only)."""
-    _require_admin(actor)
+    require_admin(actor)
     jobs = db.exec(
         select(EmailAllJob).order_by(col(EmailAllJob.created_at).desc(), col(EmailAllJob.id).desc()).limit(limit)
     ).all()

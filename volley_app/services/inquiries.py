@@ -17,8 +17,8 @@ from sqlmodel import Session, SQLModel, col, select
 
 from volley_app.models import REGIONS, ContactInquiry, FranchiseInquiry, HostInquiry, PromoteInquiry
 from volley_app.services import mail, ratelimit, validation
-from volley_app.services.errors import BadRequest, Forbidden, Invalid
-from volley_app.services.permissions import Actor, require_actor
+from volley_app.services.errors import BadRequest, Invalid
+from volley_app.services.permissions import Actor, require_admin
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -169,9 +169,7 @@ def submit(db: Session, *, kind: str, data: dict, client: str, trap: object = ""
 
 def list_recent(db: Session, actor: Actor | None, *, limit: int = 200) -> list[dict]:
     """Every kind of inquiry, newest first, for an admin."""
-    actor = require_actor(actor)
-    if not actor.is_admin:
-        raise Forbidden()
+    require_admin(actor)
     found: list[dict] = []
     for spec in FORMS.values():
         model = spec.model

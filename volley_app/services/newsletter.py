@@ -17,8 +17,8 @@ from sqlmodel import Session, col, func, select
 from volley_app import routes
 from volley_app.models import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber, utcnow
 from volley_app.services import auth, mail, ratelimit, validation
-from volley_app.services.errors import Forbidden, NotFound
-from volley_app.services.permissions import Actor, require_actor
+from volley_app.services.errors import NotFound
+from volley_app.services.permissions import Actor, load, require_admin
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -43,13 +43,6 @@ GROUPS = (
     ("From our sponsors", ("ad1", "ad2")),
 )
 ISSUE_FIELDS = tuple(f"{s}_{part}" for s in NEWSLETTER_SECTIONS for part in ("link", "blurb"))
-
-
-def _require_admin(actor: Actor | None) -> Actor:
-    actor = require_actor(actor)
-    if not actor.is_admin:
-        raise Forbidden()
-    return actor
 
 
 # -- subscribers ---------------------------------------------------------------------------------
@@ -114,18 +107,13 @@ def unsubscribe(db: Session, *, subscriber_id: object, token: object) -> str:
 
 
 def list_subscribers(db: Session, actor: Actor | None) -> list[NewsletterSubscriber]:
-    _require_admin(actor)
+    require_admin(actor)
     return list(db.exec(select(NewsletterSubscriber).order_by(col(NewsletterSubscriber.created_at).desc())))
 
 
 def delete_subscriber(db: Session, actor: Actor | None, *, subscriber_id: object) -> None:
-    _require_admin(actor)
-    try:
-        row = db.get(NewsletterSubscriber, int(subscriber_id))  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        row = None
-    if row is None:
-        raise NotFound("Subscriber not found")
+    require_admin(actor)
+    row = load(db, NewsletterSubscriber, subscriber_id, "Subscriber not found")
     db.delete(row)
     db.flush()
 
@@ -192,7 +180,7 @@ def send_issue(
     Raises:
         Unauthorized / Forbidden: not an admin. Invalid: a blurb is missing or a link is malformed.
     """
-    actor = _require_admin(actor)
+    actor = require_admin(actor)
     values = clean_issue(data)
     now = now or utcnow()
     issue = NewsletterIssue(**values, created_by_id=actor.user_id, created_at=now, sent_at=now)

@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from sqlmodel import Session
 
-from volley_app.models import Role
+from volley_app.models import Role, User
 from volley_app.services.errors import Forbidden, NotFound, Unauthorized
 
 T = TypeVar("T")
@@ -100,6 +100,22 @@ def load(db: Session, model: type[T], value: object, message: str = "Not found")
 
 # --- accounts ---------------------------------------------------------------------------------
 
+USER_NOT_FOUND = "User not found"
+
+
+def access_user(db: Session, actor: Actor | None, user_id: object) -> User:
+    """The user ``user_id`` when the actor may see and change them: themselves, or anyone for an admin.
+
+    Raises:
+        Unauthorized: nobody is logged in.
+        Forbidden: another user's record and the actor is not an admin (said before whether it exists).
+        NotFound: no such user.
+    """
+    actor = require_actor(actor)
+    uid = record_id(user_id, USER_NOT_FOUND)
+    if uid != actor.user_id and not actor.is_admin:
+        raise Forbidden()
+    return load(db, User, uid, USER_NOT_FOUND)
 
 
 # --- sub requests -----------------------------------------------------------------------------

@@ -1,0 +1,300 @@
+"""Profile, My Info, contact, Edit user, All Users and Create New SVL handlers, called as any browser could.
+
+A permission table: each handler x {anonymous, player (owner), other player, SVL,
+admin}. A refused call shows a message and changes nothing in the database.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tests.factories import actor_of, login_token, make_user, rows
+from tests.harness import call, page_state, redirect_target
+from volley_app.models import LoginSession, OutboxMessage, Rating, Role, SubRequest, User, utcnow
+from volley_app.pages.dash.profile.contact import PlayerContactState
+from volley_app.pages.dash.profile.my_info import PlayerInfoState
+from volley_app.pages.dash.profile.profile import ProfileState
+from volley_app.pages.dash.users.edit import EditUserState
+from volley_app.pages.dash.users.list import UsersListState
+from volley_app.pages.dash.users.new_svl import NewSVLState
+from volley_app.services import sub_requests
+from volley_app.services.errors import Forbidden, NotFound, Unauthorized
+from volley_app.services.permissions import access_user
+
+WHO = ["anonymous", "alice", "ben", "svl", "root"]
+
+
+@pytest.fixture
+def world(db):
+    make_user(db, "alice")
+    ben = make_user(db, "ben", sub=True, hitter_skill_level=Rating.A)
+    make_user(db, "svl", Role.SVL, address="1 Court St", city="Lexington")
+    make_user(db, "root", Role.ADMIN)
+    alice = rows(db, User, User.username == "alice")[0]
+    when = utcnow() + dt.timedelta(days=3)
+    common = {"team": "Net Ninjas", "date": when, "svl": "Sportsplex", "skill_level": "C", "format": "6s"}
+    sub_requests.create(db, actor_of(alice), **common)
+    sub_requests.create(db, actor_of(alice), recipient_id=ben.id, **common)
+    db.commit()
+    tokens = {name: login_token(db, name) for name in WHO[1:]}
+    ids = {u.username: u.id for u in rows(db, User)}
+    return db, tokens, ids
+
+
+def snapshot(db) -> tuple:
+    """Everything a refused call must leave alone."""
+    reqs = [(r.id, r.status, r.recipient_id, r.team, r.completed) for r in rows(db, SubRequest)]
+    users = [
+        (u.id, u.username, u.email, u.first_name, u.last_name, tuple(u.roles), u.sub, u.active, u.password_hash)
+        for u in rows(db, User)
+    ]
+    mails = [(m.to_addr, m.kind) for m in rows(db, OutboxMessage)]
+    return reqs, users, mails
+
+
+def _form(username: str, **extra) -> dict:
+    """An Edit user form as the browser sends it (checkboxes as true/false)."""
+    return {"username": username, "email": f"{username}@example.com", "first_name": "Changed", "last_name": "Renamed",
+            "region": "OH", "password": ""} | extra  # fmt: skip
+
+
+# --- profile and My Info ------------------------------------------------------------------------------------
+
+
+PROFILE_LINKS = {
+    "alice": ["Notifications", "Create Sub Request", "My Info", "Contact Us"],
+    "svl": ["Add Session", "My Sessions", "My Info", "Contact Us"],
+    "root": ["Notifications", "New Newsletter", "Create Sub Request", "All Open Sub Requests", "Add Session",
+             "All Sessions", "All Leagues", "All Users", "Create New SVL", "Email All Users", "Inquiries", "My Info"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("who", ["anonymous", "alice", "svl", "root"])
+async def test_profile_links_per_role(world, who):
+    _, tokens, _ = world
+    _, state = page_state(ProfileState, "/dash/profile", tokens.get(who))
+    await state.load()
+    assert [link["label"] for link in state.links] == PROFILE_LINKS.get(who, [])
+    assert all(link["href"].startswith("/dash/") for link in state.links)
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_my_info_fields_per_role(world, who):
+    _, tokens, _ = world
+    _, state = page_state(PlayerInfoState, "/dash/playerinfo", tokens.get(who))
+    await state.load()
+    if who == "anonymous":
+        assert state.info == {} and state.info_error
+        return
+    assert state.info["username"] == who
+    assert state.show_address is (who in ("svl", "root"))
+    assert state.show_player is (who != "svl")
+    if who == "svl":
+        assert state.info["last_name"] == "" and state.info["city"] == "Lexington"
+
+
+# --- Edit user ----------------------------------------------------------------------------------------------
+
+# (who, target user, refused?)
+EDIT_TABLE = [(w, t, not (w == t or w == "root")) for w in WHO for t in ("alice", "root")]
+
+
+@pytest.mark.parametrize(("who", "target", "refused"), EDIT_TABLE)
+async def test_edit_user_permission_table(world, who, target, refused):
+    db, tokens, ids = world
+    _, state = page_state(EditUserState, f"/dash/users/{ids[target]}", tokens.get(who))
+    await state.load()
+    assert (state.error != "") is refused
+    if refused:
+        assert state.record == {} and not state.loaded
+    else:
+        assert state.record["username"] == target and state.form_key > 0
+    before = snapshot(db)
+    roles = {"role-admin": True, "role-player": True} if target == "root" else {"role-player": True}
+    events = await call(state.save, _form(target, **roles))
+    if refused:
+        assert snapshot(db) == before and state.error
+    else:
+        assert redirect_target(events) == "/dash/playerinfo"
+        user = rows(db, User, User.id == ids[target])[0]
+        assert user.first_name == "Changed"
+        # admin edits of another user do not change the last name
+        assert user.last_name == ("Tester" if (who == "root" and target != "root") else "Renamed")
+    before = snapshot(db)
+    events = await call(state.delete)
+    if refused:
+        assert snapshot(db) == before
+    else:
+        assert not rows(db, User, User.id == ids[target])
+        assert redirect_target(events) == ("/" if who == target else "/dash/playerinfo")
+
+
+async def test_edit_user_with_a_forged_id_shows_not_found(world):
+    db, tokens, _ = world
+    for forged in ("abc", "0", "999999", "99999999999"):
+        _, state = page_state(EditUserState, f"/dash/users/{forged}", tokens["root"])
+        await state.load()
+        assert state.error and not state.loaded
+        before = snapshot(db)
+        await call(state.save, _form("root", **{"role-admin": True}))
+        assert snapshot(db) == before and state.error
+
+
+async def test_deleting_yourself_logs_out(world):
+    db, tokens, ids = world
+    _, state = page_state(EditUserState, f"/dash/users/{ids['ben']}", tokens["ben"])
+    await state.load()
+    events = await state.delete()
+    assert redirect_target(events) == "/"
+    assert state.token_trusted == "" and state.user_id == 0
+    assert not rows(db, User, User.id == ids["ben"])
+    assert not rows(db, LoginSession, LoginSession.user_id == ids["ben"])
+
+
+async def test_a_player_cannot_make_themselves_admin(world):
+    db, tokens, ids = world
+    _, state = page_state(EditUserState, f"/dash/users/{ids['alice']}", tokens["alice"])
+    await state.load()
+    assert state.admin_view is False
+    await call(state.save, _form("alice", **{"role-admin": True, "role-player": True, "active": False}))
+    user = rows(db, User, User.id == ids["alice"])[0]
+    assert user.roles == ["Player"] and user.active is True
+
+
+async def test_an_admin_sets_roles_active_and_sub_from_the_form(world):
+    db, tokens, ids = world
+    _, state = page_state(EditUserState, f"/dash/users/{ids['alice']}", tokens["root"])
+    await state.load()
+    assert state.admin_view and state.last_name_locked and state.roles == ["Player"] and state.active
+    before = snapshot(db)
+    events = await call(state.save, _form("alice", active=False))  # no role ticked
+    assert redirect_target(events) is None and state.errors["roles"] and snapshot(db) == before
+    events = await call(state.save, _form("alice", **{"role-svl": True, "role-player": "on", "active": False,
+                                                      "sub": True, "hitter": "B"}))  # fmt: skip
+    assert redirect_target(events) == "/dash/playerinfo"
+    user = rows(db, User, User.id == ids["alice"])[0]
+    assert user.roles == ["Player", "SVL"] and user.active is False
+    assert user.sub is True and user.hitter_skill_level == Rating.B
+
+
+async def test_an_admin_cannot_drop_their_own_admin_role(world):
+    db, tokens, ids = world
+    _, state = page_state(EditUserState, f"/dash/users/{ids['root']}", tokens["root"])
+    await state.load()
+    before = snapshot(db)
+    await call(state.save, _form("root", **{"role-player": True}))
+    assert state.errors["roles"] and snapshot(db) == before
+
+
+async def test_password_is_optional_but_validated_on_submit(world):
+    db, tokens, ids = world
+    _, state = page_state(EditUserState, f"/dash/users/{ids['alice']}", tokens["alice"])
+    await state.load()
+    before = snapshot(db)
+    events = await call(state.save, _form("alice", password="a b"))
+    assert redirect_target(events) is None and state.errors["password"] and state.error
+    assert snapshot(db) == before
+    events = await call(state.save, _form("x"))
+    assert redirect_target(events) is None and state.errors["username"] and "password" not in state.errors
+    assert snapshot(db) == before
+    state.fixed("username")  # editing the field takes its message away
+    assert "username" not in state.errors and state.error == ""
+    events = await call(state.save, _form("alice"))
+    assert redirect_target(events) == "/dash/playerinfo"
+    old_hash = rows(db, User, User.id == ids["alice"])[0].password_hash
+    events = await call(state.save, _form("alice", password="new-pass1"))
+    assert redirect_target(events) == "/dash/playerinfo"
+    assert rows(db, User, User.id == ids["alice"])[0].password_hash != old_hash
+
+
+def test_passwords_never_live_in_a_state_var():
+    for cls in (EditUserState, NewSVLState):
+        assert not [name for name in cls.base_vars if "password" in name]
+
+
+# --- All Users and Create New SVL -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_users_list_and_svl_creation_are_admin_only(world, who):
+    db, tokens, _ = world
+    before = snapshot(db)
+    _, users = page_state(UsersListState, "/dash/users", tokens.get(who))
+    await users.load()
+    assert (users.user_rows != []) is (who == "root")
+    assert users.can_create_svl is (who == "root")
+    _, new = page_state(NewSVLState, "/dash/users/new", tokens.get(who))
+    await new.load()
+    assert new.allowed is (who == "root")
+    events = await call(new.create, {"username": "gymowner", "password": "pw!@#1", "first_name": "Gym",
+                                     "email": "gym@example.com", "region": "KY"})  # fmt: skip
+    if who == "root":
+        assert new.roles == ["SVL"]
+        assert redirect_target(events) == "/dash/users"
+        created = rows(db, User, User.username == "gymowner")[0]
+        assert created.roles == ["SVL"]
+    else:
+        assert snapshot(db) == before and new.error
+
+
+async def test_svl_creation_rules(world):
+    db, tokens, _ = world
+    _, new = page_state(NewSVLState, "/dash/users/new", tokens["root"])
+    await new.load()
+    await call(new.create, {"username": "gym1", "password": "pw^^", "first_name": "", "email": "x", "region": ""})
+    errs = new.errors
+    assert all(errs[k] for k in ("username", "password", "first_name", "email", "region"))
+    assert not rows(db, User, User.username == "gym1")
+
+
+async def test_svl_creation_takes_the_ticked_roles(world):
+    db, tokens, _ = world
+    _, new = page_state(NewSVLState, "/dash/users/new", tokens["root"])
+    await new.load()
+    events = await call(new.create, {"username": "GymTwo", "password": "pw!@#1", "first_name": "Gym",
+                                     "email": "gym2@example.com", "region": "KY",
+                                     "new-role-svl": True, "new-role-player": "on", "new-role-admin": False})  # fmt: skip
+    assert redirect_target(events) == "/dash/users"
+    assert rows(db, User, User.username == "gymtwo")[0].roles == ["Player", "SVL"]
+
+
+# --- player contact ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_player_contact(world, who):
+    db, tokens, _ = world
+    before = snapshot(db)
+    _, state = page_state(PlayerContactState, "/dash/playercontact", tokens.get(who))
+    await state.load()
+    await call(state.send, {"message": "   "})
+    assert snapshot(db) == before and state.error
+    events = await call(state.send, {"message": "Hello there"})
+    if who == "anonymous":
+        assert snapshot(db) == before and state.error
+    else:
+        assert redirect_target(events) == "/dash/playersent"
+        mail = rows(db, OutboxMessage)[-1]
+        assert mail.kind == "player_contact" and mail.to_addr == "hello@volley.example"
+        assert "Hello there" in mail.body_text
+
+
+# --- the account loader -------------------------------------------------------------------------------------------
+
+
+def test_access_user_says_no_access_before_whether_a_user_exists(world):
+    db, _, ids = world
+    alice = actor_of(rows(db, User, User.id == ids["alice"])[0])
+    root = actor_of(rows(db, User, User.id == ids["root"])[0])
+    assert access_user(db, alice, str(ids["alice"])).username == "alice"
+    assert access_user(db, root, ids["alice"]).username == "alice"
+    for forged in (ids["ben"], 999999):
+        with pytest.raises(Forbidden):
+            access_user(db, alice, forged)
+    for forged in (999999, "abc", True, -1, 2**40):
+        with pytest.raises(NotFound):
+            access_user(db, root, forged)
+    with pytest.raises(Unauthorized):
+        access_user(db, None, ids["alice"])

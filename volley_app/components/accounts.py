@@ -1,0 +1,57 @@
+"""Account form pieces Edit user and Create New SVL share: role checkboxes, reading a ticked box, deleting an account."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import reflex as rx
+
+from volley_app.components.forms import checkbox_field
+
+# A role checkbox: (its id and form name, the role it stands for).
+RoleBox = tuple[str, str]
+
+
+def ticked(form_data: object, name: str) -> bool:
+    """Whether the checkbox ``name`` was ticked in a submitted form (the browser sends true or 'on')."""
+    value = form_data.get(name) if isinstance(form_data, dict) else None
+    return value is True or (isinstance(value, str) and value.lower() in ("on", "true"))
+
+
+def picked_roles(form_data: object, boxes: Sequence[RoleBox]) -> list[str]:
+    """The roles whose checkboxes were ticked."""
+    return [role for name, role in boxes if ticked(form_data, name)]
+
+
+def role_boxes(boxes: Sequence[RoleBox], roles: rx.Var, error: rx.Var) -> rx.Component:
+    """One checkbox per role, ticked when ``roles`` (the record's roles) holds it, and the roles' message."""
+    return rx.vstack(
+        rx.flex(
+            *[checkbox_field(role, name, default_checked=roles.contains(role)) for name, role in boxes],
+            spacing="4",
+            wrap="wrap",
+        ),
+        rx.cond(error != "", rx.text(error, color_scheme="red", size="2", id="roles-error")),
+        spacing="1",
+        width="100%",
+    )
+
+
+def delete_account(question: str, on_confirm) -> rx.Component:
+    """The Delete Account button, which asks ``question`` before the account is deleted."""
+    return rx.alert_dialog.root(
+        rx.alert_dialog.trigger(
+            rx.button("Delete Account", type="button", size="3", width="100%", color_scheme="red", variant="soft")
+        ),
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Delete Account"),
+            rx.alert_dialog.description(question),
+            rx.flex(
+                rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray")),
+                rx.alert_dialog.action(rx.button("Delete", color_scheme="red", on_click=on_confirm)),
+                spacing="3",
+                justify="end",
+                margin_top="1rem",
+            ),
+        ),
+    )

@@ -1,0 +1,1 @@
+"""The admin screens: the newsletter composer, email all users and inquiries."""

@@ -1,0 +1,131 @@
+"""Email All Users (/dash/emailAll): one email to every active user, and how the last ones went (admin only)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.admin import local_time
+from volley_app.components.forms import area_field, busy, error_line, text_field
+from volley_app.components.layout import dash_page
+from volley_app.registry import page
+from volley_app.services import email_all
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import FormState, form_values, run_action
+
+ERROR_ID = "email-all-error"
+FORM_ID = "email-all-form"
+
+
+class EmailAllState(FormState, AuthState):
+    _fields = ("subject", "body")
+    _error_id = ERROR_ID
+
+    notice: str = ""
+    jobs: list[dict[str, str]] = []
+
+    async def _load_jobs(self) -> None:
+        found, failure = await run_action(email_all.recent_jobs, actor=await self._actor())
+        if failure is not None:
+            self.jobs, self.error = [], failure.message
+            return
+        self.jobs = [
+            {
+                "subject": j.subject,
+                "when": local_time(j.created_at),
+                "queued": str(j.queued),
+                "sent": str(j.sent),
+                "pending": str(j.pending),
+                "failed": str(j.failed),
+            }
+            for j in found
+        ]
+
+    async def load(self):
+        self._clear_messages()
+        self.notice = ""
+        await self._load_jobs()
+
+    @rx.event
+    async def refresh(self):
+        await self._load_jobs()
+
+    def _queued(self, status: email_all.JobStatus):
+        self.notice = f"Queued {status.queued} message{'s' if status.queued != 1 else ''}, one to each active user."
+        return rx.call_script(f"document.getElementById('{FORM_ID}')?.reset()")
+
+    @rx.event
+    async def send(self, form_data: dict):
+        self.notice = ""
+        async for event in self._submit(email_all.send, done=self._queued, **form_values(form_data, self._fields)):
+            yield event
+        if self.notice:
+            await self._load_jobs()
+            yield
+
+
+def _job_row(row: rx.Var) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(row["when"]),
+        rx.table.cell(row["subject"]),
+        rx.table.cell(row["queued"]),
+        rx.table.cell(row["sent"]),
+        rx.table.cell(row["pending"]),
+        rx.table.cell(row["failed"]),
+    )
+
+
+def _email_form() -> rx.Component:
+    s = EmailAllState
+    return rx.form(
+        rx.vstack(
+            text_field("Subject", "subject", s, required=True, max_length=200),
+            area_field("Body", "body", s, rows="10", required=True, max_length=email_all.BODY_MAX),
+            rx.cond(s.busy, busy("Queueing…"), rx.button("Send to All Users", type="submit", size="3")),
+            spacing="4",
+            width="100%",
+        ),
+        id=FORM_ID,
+        on_submit=s.send,
+        width="100%",
+    )
+
+
+@page(routes.EMAIL_ALL, "Email All Users", on_load=EmailAllState.load)
+def email_all_page() -> rx.Component:
+    s = EmailAllState
+    return dash_page(
+        rx.vstack(
+            rx.heading("Email All Users", size="7", as_="h1"),
+            rx.text("One email to every active user. Each user gets it once.", color_scheme="gray"),
+            error_line(s.error, ERROR_ID),
+            rx.cond(s.notice != "", rx.callout(s.notice, icon="check", color_scheme="green", role="status"), rx.fragment()),
+            rx.card(_email_form(), size="3", width="100%", max_width="46rem"),
+            rx.hstack(
+                rx.heading("Sent Emails", size="5", as_="h2"),
+                rx.button(rx.icon("refresh_cw", size=14), "Refresh", size="1", variant="soft", on_click=s.refresh),
+                align="center",
+                spacing="3",
+                padding_top="1rem",
+            ),
+            rx.cond(
+                s.jobs.length() > 0,
+                rx.box(
+                    rx.table.root(
+                        rx.table.header(
+                            rx.table.row(
+                                *[rx.table.column_header_cell(h) for h in ("When", "Subject", "Queued", "Sent", "Pending", "Failed")]
+                            )
+                        ),
+                        rx.table.body(rx.foreach(s.jobs, _job_row)),
+                        width="100%",
+                    ),
+                    overflow_x="auto",
+                    width="100%",
+                ),
+                rx.text("Nothing sent yet.", color_scheme="gray"),
+            ),
+            spacing="4",
+            width="100%",
+        )
+    )

@@ -1,0 +1,213 @@
+"""New Newsletter (/dash/newsletterSetup): compose an issue with a live preview, and the subscribers (admin only)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.admin import local_time
+from volley_app.components.forms import area_field, busy, error_line, text_field
+from volley_app.components.layout import dash_page
+from volley_app.models import NEWSLETTER_SECTIONS
+from volley_app.registry import page
+from volley_app.services import newsletter
+from volley_app.services.errors import DomainError
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import FormState, form_values, run_action
+
+ERROR_ID = "newsletter-setup-error"
+FIX_BLURBS = "Please fill in every blurb and correct the fields marked below."
+TEXT_MAX = 5000
+
+
+class NewsletterSetupState(FormState, AuthState):
+    _fields = newsletter.ISSUE_FIELDS
+    _error_id = ERROR_ID
+
+    values: dict[str, str] = {}
+    notice: str = ""
+    subscribers: list[dict[str, str]] = []
+
+    @rx.var
+    def preview(self) -> str:
+        return newsletter.preview(self.values)
+
+    def _show_failure(self, failure: DomainError) -> None:
+        super()._show_failure(failure)
+        if self.errors:
+            self.error = FIX_BLURBS
+
+    async def _load_subscribers(self) -> None:
+        actor = await self._actor()
+        found, failure = await run_action(
+            lambda s: [
+                {"id": str(r.id), "email": r.email, "referral": r.referral or "", "since": local_time(r.created_at)}
+                for r in newsletter.list_subscribers(s, actor)
+            ]
+        )
+        if failure is not None:
+            self.subscribers, self.error = [], failure.message
+            return
+        self.subscribers = found
+
+    async def load(self):
+        self._clear_messages()
+        self.notice = ""
+        await self._load_subscribers()
+
+    @rx.event
+    def edit(self, name: str, value: str):
+        """The composer's text as typed, so the preview follows it: only the issue's own fields are kept."""
+        if not (isinstance(name, str) and name in newsletter.ISSUE_FIELDS and isinstance(value, str)):
+            return
+        self.values = {**self.values, name: value[:TEXT_MAX]}
+        if name in self.errors:
+            self.errors = {k: v for k, v in self.errors.items() if k != name}
+
+    def _sent(self, _result):
+        self.values = {}
+        return rx.redirect(routes.DASH_PROFILE)
+
+    @rx.event
+    async def send(self, form_data: dict):
+        self.values, self.notice = form_values(form_data, self._fields), ""
+        async for event in self._submit(newsletter.send_issue, done=self._sent, data=dict(self.values)):
+            yield event
+
+    @rx.event
+    async def delete_subscriber(self, subscriber_id: str):
+        actor = await self._actor()
+        _r, failure = await run_action(newsletter.delete_subscriber, actor=actor, subscriber_id=subscriber_id)
+        if failure is not None:
+            self.error = failure.message
+            return
+        self.notice = "Subscriber deleted."
+        await self._load_subscribers()
+
+
+def _section_fields(section: str) -> rx.Component:
+    s = NewsletterSetupState
+    label = newsletter.SECTION_LABELS[section]
+    link, blurb = f"{section}_link", f"{section}_blurb"
+    return rx.card(
+        rx.vstack(
+            rx.heading(label, size="3", as_="h3"),
+            text_field(f"{label} Link", link, s, type="url", placeholder="https://", on_change=lambda v: s.edit(link, v)),
+            area_field(f"{label} Blurb", blurb, s, rows="3", required=True, max_length=2000,
+                       on_change=lambda v: s.edit(blurb, v)),
+            spacing="3",
+            width="100%",
+        ),
+        size="2",
+        width="100%",
+    )  # fmt: skip
+
+
+def _subscriber_row(row: rx.Var) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(row["email"]),
+        rx.table.cell(row["referral"]),
+        rx.table.cell(row["since"]),
+        rx.table.cell(
+            rx.button(
+                "Delete",
+                size="1",
+                color_scheme="red",
+                variant="soft",
+                aria_label="Delete " + row["email"],
+                on_click=NewsletterSetupState.delete_subscriber(row["id"]),
+            )
+        ),
+    )
+
+
+def _preview() -> rx.Component:
+    s = NewsletterSetupState
+    return rx.box(
+        rx.vstack(
+            rx.heading("Preview", size="4", as_="h2"),
+            rx.text(
+                "To: ", rx.text.strong(s.subscribers.length()), " subscribers · Subject: ", newsletter.SUBJECT,
+                size="2", color_scheme="gray",
+            ),
+            rx.el.pre(
+                s.preview,
+                aria_label="Newsletter preview",
+                style={
+                    "white_space": "pre-wrap", "word_break": "break-word", "font_size": "0.85rem",
+                    "background": "white", "border": f"1px solid {rx.color('gray', 6)}",
+                    "border_radius": "var(--radius-3)", "padding": "1rem", "margin": "0", "width": "100%",
+                },
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        position={"initial": "static", "md": "sticky"},
+        top="5rem",
+    )  # fmt: skip
+
+
+def _subscribers() -> rx.Component:
+    s = NewsletterSetupState
+    return rx.cond(
+        s.subscribers.length() > 0,
+        rx.box(
+            rx.table.root(
+                rx.table.header(
+                    rx.table.row(
+                        rx.table.column_header_cell("Email"),
+                        rx.table.column_header_cell("Referral"),
+                        rx.table.column_header_cell("Since"),
+                        rx.table.column_header_cell(rx.text("Delete", class_name="sr-only")),
+                    )
+                ),
+                rx.table.body(rx.foreach(s.subscribers, _subscriber_row)),
+                width="100%",
+            ),
+            overflow_x="auto",
+            width="100%",
+        ),
+        rx.text("No subscribers yet.", color_scheme="gray"),
+    )
+
+
+@page(routes.NEWSLETTER_SETUP, "New Newsletter", on_load=NewsletterSetupState.load)
+def newsletter_setup_page() -> rx.Component:
+    s = NewsletterSetupState
+    return dash_page(
+        rx.vstack(
+            rx.heading("New Newsletter", size="7", as_="h1"),
+            rx.text(
+                "Each section needs a blurb; links are optional. The preview shows the email exactly as each "
+                "subscriber gets it (with their own unsubscribe link).",
+                color_scheme="gray",
+            ),
+            error_line(s.error, ERROR_ID),
+            rx.cond(s.notice != "", rx.callout(s.notice, icon="check", color_scheme="green", size="1"), rx.fragment()),
+            rx.grid(
+                rx.form(
+                    rx.vstack(
+                        *[_section_fields(section) for section in NEWSLETTER_SECTIONS],
+                        rx.cond(
+                            s.busy,
+                            busy("Queueing the newsletter…"),
+                            rx.button("Send Newsletter", type="submit", size="3", width="100%"),
+                        ),
+                        spacing="3",
+                        width="100%",
+                    ),
+                    on_submit=s.send,
+                    width="100%",
+                ),
+                _preview(),
+                columns={"initial": "1", "md": "2"},
+                spacing="5",
+                width="100%",
+                align="start",
+            ),
+            rx.heading("Subscribers", size="5", as_="h2", padding_top="1rem"),
+            _subscribers(),
+            spacing="4",
+            width="100%",
+        )
+    )

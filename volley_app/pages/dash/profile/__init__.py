@@ -1,0 +1,1 @@
+"""The profile screens: the profile links, My Info and the player contact form."""

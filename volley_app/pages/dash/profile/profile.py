@@ -1,0 +1,41 @@
+"""Profile (/dash/profile): links to what the user may do, by their role (the service picks them)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.layout import dash_page, link_button
+from volley_app.registry import page
+from volley_app.services import accounts
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import run_action
+
+
+class ProfileState(AuthState):
+    links: list[dict[str, str]] = []
+
+    async def load(self):
+        found, failure = await run_action(accounts.profile_links, actor=await self._actor())
+        self.links = [] if failure else found
+
+
+def _profile_link(link: rx.Var) -> rx.Component:
+    return link_button(link["label"], href=link["href"], variant="soft", size="3", width="100%", justify="start")
+
+
+@page(routes.DASH_PROFILE, "Profile", on_load=ProfileState.load)
+def profile_page() -> rx.Component:
+    return dash_page(
+        rx.vstack(
+            rx.heading("Profile", size="7", as_="h1"),
+            rx.grid(
+                rx.foreach(ProfileState.links, _profile_link),
+                columns={"initial": "1", "sm": "2", "md": "3"},
+                spacing="3",
+                width="100%",
+            ),
+            spacing="4",
+            width="100%",
+        )
+    )

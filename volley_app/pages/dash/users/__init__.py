@@ -1,0 +1,1 @@
+"""Users: the admin's list, Edit user and Create New SVL."""

@@ -1,0 +1,149 @@
+"""Edit user (/dash/users/{id}): a user's own record, or any record for an admin (then roles and active too).
+
+Which fields show comes from the service (``accounts.edit_form``): SVLs and admins
+see address and city, everyone but SVLs the last name, gender and sub info.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.accounts import delete_account, picked_roles, ticked
+from volley_app.components.forms import (
+    error_line,
+    form_card,
+    password_field,
+    region_field,
+    select_field,
+    submit_button,
+    text_field,
+    username_field,
+)
+from volley_app.components.layout import dash_page
+from volley_app.models import Gender
+from volley_app.pages.dash.users.edit_sections import ROLE_BOXES, admin_section, sub_section
+from volley_app.registry import page
+from volley_app.services import accounts, auth
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import FormState, focus, form_values, path_arg, run_action
+
+ERROR_ID = "user-edit-error"
+DELETE_QUESTION = "Are you sure you want to delete your account?"
+TEXT_FIELDS = ("username", "email", "first_name", "last_name", "gender", "address", "city", "region",
+               "hitter", "passer", "setter")  # fmt: skip
+GENDERS = [(g.value, g.value) for g in Gender]
+
+
+class EditUserState(FormState, AuthState):
+    _fields = (*TEXT_FIELDS, "password", "roles")
+    _error_id = ERROR_ID
+
+    record: dict[str, str] = {}
+    roles: list[str] = []
+    sub: bool = False
+    active: bool = True
+    show_address: bool = False
+    show_player: bool = False
+    admin_view: bool = False
+    last_name_locked: bool = False
+    loaded: bool = False
+
+    def _target(self) -> str:
+        return path_arg(self, "user_id")
+
+    async def load(self):
+        self._clear_messages()
+        self.loaded = False
+        rec, failure = await run_action(accounts.edit_form, actor=await self._actor(), user_id=self._target())
+        if failure:
+            self.error, self.record, self.roles = failure.message, {}, []
+            self.show_address = self.show_player = self.admin_view = self.last_name_locked = False
+            return
+        self.record = {name: str(rec[name] or "") for name in TEXT_FIELDS}
+        self.sub, self.active, self.roles = rec["sub"], rec["active"], list(rec["roles"])
+        self.show_address, self.show_player = rec["show_address"], rec["show_player"]
+        self.admin_view, self.last_name_locked = rec["is_admin_view"], rec["last_name_locked"]
+        self.loaded = True
+        self._show_record()
+
+    @rx.event
+    async def save(self, form_data: dict):
+        data = form_values(form_data, (*TEXT_FIELDS, "password"))
+        data["username"] = data["username"].lower()
+        data["sub"] = ticked(form_data, "sub")
+        if self.admin_view:  # the form had the roles card
+            data["roles"] = picked_roles(form_data, ROLE_BOXES)
+            data["active"] = ticked(form_data, "active")
+        async for event in self._submit(
+            accounts.update_user, done=lambda _: rx.redirect(routes.PLAYER_INFO), user_id=self._target(), **data
+        ):
+            yield event
+
+    @rx.event
+    async def delete(self):
+        itself, failure = await run_action(accounts.delete_user, actor=await self._actor(), user_id=self._target())
+        if failure:
+            self.error = failure.message
+            return focus(ERROR_ID)
+        if itself:
+            token = self._token()
+            if token:
+                await run_action(auth.logout, token=token)
+            auth_state = await self.get_state(AuthState)
+            await auth_state._clear_private()
+            return rx.redirect(routes.HOME)
+        return rx.redirect(routes.PLAYER_INFO)
+
+
+def _edit_form() -> rx.Component:
+    s = EditUserState
+    rec = s.record
+    return rx.form(
+        rx.vstack(
+            username_field(s, required=True, default_value=rec["username"]),
+            text_field("Email", "email", s, type="email", required=True, default_value=rec["email"]),
+            text_field("First Name", "first_name", s, required=True, default_value=rec["first_name"]),
+            rx.cond(
+                s.show_player,
+                rx.vstack(
+                    text_field("Last Name", "last_name", s, disabled=s.last_name_locked, default_value=rec["last_name"]),
+                    rx.cond(s.last_name_locked, rx.text("Admin edits do not change the last name.", size="1",
+                                                        color_scheme="gray")),
+                    spacing="1",
+                    width="100%",
+                ),
+            ),
+            rx.cond(
+                s.show_player,
+                select_field("Gender", "gender", GENDERS, s, placeholder="Choose", required=False,
+                             default_value=rec["gender"]),
+            ),
+            rx.cond(
+                s.show_address,
+                rx.vstack(
+                    text_field("Address", "address", s, default_value=rec["address"]),
+                    text_field("City", "city", s, default_value=rec["city"]),
+                    spacing="3",
+                    width="100%",
+                ),
+            ),
+            region_field(s, default_value=rec["region"]),
+            rx.cond(s.show_player, sub_section(s)),
+            rx.cond(s.admin_view, admin_section(s)),
+            password_field("New Password", "password", s, hint="Leave blank to keep the current password"),
+            submit_button("Save", s),
+            delete_account(DELETE_QUESTION, s.delete),
+            spacing="3",
+            width="100%",
+        ),
+        key=s.form_key,
+        on_submit=s.save,
+        width="100%",
+    )  # fmt: skip
+
+
+@page(routes.USER_EDIT, "Edit Info", on_load=EditUserState.load)
+def edit_user_page() -> rx.Component:
+    s = EditUserState
+    return dash_page(form_card("Edit Info", error_line(s.error, ERROR_ID), rx.cond(s.loaded, _edit_form())))

@@ -1,0 +1,83 @@
+"""All Users (/dash/users): every account, with a link to edit it (admin only)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.layout import dash_page, link_button
+from volley_app.registry import page
+from volley_app.services import accounts
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import run_action
+
+LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
+
+
+class UsersListState(AuthState):
+    user_rows: list[dict[str, str]] = []
+    users_error: str = ""
+    can_create_svl: bool = False
+
+    async def load(self):
+        actor = await self._actor()
+        self.can_create_svl = accounts.can_create_svl(actor)
+        found, failure = await run_action(accounts.list_users, actor=actor)
+        if failure:
+            self.user_rows = []
+            self.users_error = LOAD_FAILED
+            return
+        self.users_error = ""
+        self.user_rows = [
+            {"id": str(r["id"]), "username": r["username"], "roles": r["roles"], "href": routes.user_path(r["id"])}
+            for r in found
+        ]
+
+
+def _user_row(r: rx.Var) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(r["username"]),
+        rx.table.cell(r["roles"]),
+        rx.table.cell(link_button("Edit", href=r["href"], size="1", variant="soft", aria_label="Edit " + r["username"])),
+    )
+
+
+@page(routes.USERS, "All Users", on_load=UsersListState.load)
+def users_page() -> rx.Component:
+    s = UsersListState
+    return dash_page(
+        rx.vstack(
+            rx.flex(
+                rx.heading("All Users", size="7", as_="h1"),
+                rx.cond(s.can_create_svl, link_button("Create New SVL", href=routes.USERS_NEW, size="2")),
+                justify="between",
+                align="center",
+                width="100%",
+                wrap="wrap",
+                spacing="2",
+            ),
+            rx.cond(
+                s.users_error != "",
+                rx.callout(s.users_error, icon="triangle_alert", color_scheme="red", role="alert"),
+                rx.box(
+                    rx.table.root(
+                        rx.table.header(
+                            rx.table.row(
+                                rx.table.column_header_cell("Username"),
+                                rx.table.column_header_cell("Roles"),
+                                rx.table.column_header_cell("Edit"),
+                            )
+                        ),
+                        rx.table.body(rx.foreach(s.user_rows, _user_row)),
+                        width="100%",
+                        variant="surface",
+                        size="1",
+                    ),
+                    overflow_x="auto",
+                    width="100%",
+                ),
+            ),
+            spacing="4",
+            width="100%",
+        )
+    )
