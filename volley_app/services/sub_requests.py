@@ -190,6 +190,16 @@ def list_subs(db: Session, actor: Actor | None) -> list[dict]:
     ]
 
 
+def invite_choices(db: Session, actor: Actor | None) -> list[dict[str, str]]:
+    """The subs a targeted request may name: every active sub but the actor, as select options."""
+    actor = require_sub_request_actor(actor)
+    return [
+        {"value": str(s["id"]), "label": f"{s['first_name']} {s['last_name']}".strip()}
+        for s in list_subs(db, actor)
+        if s["id"] != actor.user_id
+    ]
+
+
 # -- changing -----------------------------------------------------------------------------------------------------
 
 
