@@ -71,8 +71,9 @@ def _edit(name: str):
 
 def _form() -> rx.Component:
     s = NewNoteState
+    # Only the sub picker is drawn again once the subs are loaded: what is already typed elsewhere stays.
     recipient = select_field("Sub", "recipient", s.sub_options, s, placeholder="Choose a sub",
-                             default_value=s.recipient, on_change=_edit("recipient"))  # fmt: skip
+                             default_value=s.recipient, on_change=_edit("recipient"), key=s.form_key)  # fmt: skip
     return rx.form(
         rx.vstack(
             rx.cond(s.targeted, recipient, rx.fragment()),
@@ -81,7 +82,6 @@ def _form() -> rx.Component:
             spacing="3",
             width="100%",
         ),
-        key=s.form_key,
         on_submit=s.submit,
         width="100%",
     )
