@@ -60,3 +60,11 @@ def test_dates_show_in_the_venue_zone(utc, day, clock):
     assert timefmt.day(utc) == day
     assert timefmt.clock(utc) == clock
     assert timefmt.long(utc).endswith(("EST", "EDT"))
+
+
+def test_the_home_sends_admins_and_svls_elsewhere(db):
+    assert home.elsewhere(actor_of(make_user(db, "root", Role.ADMIN))) == "/dash/profile"
+    assert home.elsewhere(actor_of(make_user(db, "gym", Role.SVL))) == "/dash/sessions"
+    assert home.elsewhere(actor_of(make_user(db, "both", Role.SVL, Role.ADMIN))) == "/dash/profile"
+    assert home.elsewhere(actor_of(make_user(db, "pat"))) is None
+    assert home.elsewhere(None) is None

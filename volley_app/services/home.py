@@ -1,4 +1,4 @@
-"""The Player home's league lists: all, in registration (start ahead) and current (started, active)."""
+"""The Player home: who it sends elsewhere, and its league lists (all, in registration, current)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,22 @@ import datetime as dt
 
 from sqlmodel import Session, select
 
+from volley_app import routes
 from volley_app.models import League, User, utcnow
 from volley_app.services import timefmt
 from volley_app.services.leagues import display_name
-from volley_app.services.sub_requests import require_notes_actor
+from volley_app.services.permissions import Actor, require_sub_request_actor
+
+
+def elsewhere(actor: Actor | None) -> str | None:
+    """Where the home sends someone who is not a player: admins to their profile, SVLs to their sessions."""
+    if actor is None:
+        return None
+    if actor.is_admin:
+        return routes.DASH_PROFILE
+    if actor.is_svl:
+        return routes.SESSIONS
+    return None
 
 
 def league_label(league: League, svl_name: str) -> str:
@@ -19,7 +31,7 @@ def league_label(league: League, svl_name: str) -> str:
 
 def home_leagues(db: Session, actor, *, now: dt.datetime | None = None) -> dict[str, list[dict]]:
     """Active leagues for the Player home, by start: ``all``, ``registration`` and ``current``."""
-    require_notes_actor(actor)
+    require_sub_request_actor(actor)
     now = now or utcnow()
     found = db.exec(
         select(League, User.first_name, User.last_name)

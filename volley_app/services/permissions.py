@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from sqlmodel import Session
 
-from volley_app.models import Role, User
+from volley_app.models import Role, SubRequest, SubStatus, User
 from volley_app.services.errors import Forbidden, NotFound, Unauthorized
 
 T = TypeVar("T")
@@ -119,6 +119,38 @@ def access_user(db: Session, actor: Actor | None, user_id: object) -> User:
 
 
 # --- sub requests -----------------------------------------------------------------------------
+
+SUB_REQUEST_NOT_FOUND = "Sub request not found"
+
+
+def require_sub_request_actor(actor: Actor | None) -> Actor:
+    """Players and admins; SVLs (display status SVL) and anonymous callers are refused."""
+    actor = require_actor(actor)
+    if not actor.has_any((Role.PLAYER, Role.ADMIN)) or actor.status == Role.SVL.value:
+        raise Forbidden()
+    return actor
+
+
+def can_view_sub_request(actor: Actor, req: SubRequest) -> bool:
+    """Admins, the requestor and the named sub see a request; everyone else only an open one open to anyone."""
+    if actor.is_admin or actor.user_id in (req.requestor_id, req.recipient_id):
+        return True
+    return req.recipient_id is None and req.status == SubStatus.OPEN
+
+
+def access_sub_request(db: Session, actor: Actor | None, value: object, *, own: bool = False) -> SubRequest:
+    """The sub request with the id in ``value`` when the actor may see it (``own``: only its requestor).
+
+    Raises:
+        Unauthorized / Forbidden: no actor, an SVL, or a request the actor may not see or change.
+        NotFound: no such request.
+    """
+    actor = require_sub_request_actor(actor)
+    req = load(db, SubRequest, value, SUB_REQUEST_NOT_FOUND)
+    allowed = req.requestor_id == actor.user_id if own else can_view_sub_request(actor, req)
+    if not allowed:
+        raise Forbidden()
+    return req
 
 
 

@@ -17,117 +17,54 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
+from volley_app import routes
 from volley_app.models import Rating, Role, SkillLevel, SubFormat, SubRequest, SubStatus, User, utcnow
-from volley_app.services import mail, timefmt
+from volley_app.services import mail, permissions, timefmt, validation
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.permissions import Actor, require_actor
-from volley_app.settings import get_settings
+from volley_app.services.permissions import Actor, require_sub_request_actor
 
 log = logging.getLogger(__name__)
 
 TAKEN = "This sub request has already been taken"
 OWN_REQUEST = "You cannot accept your own sub request"
 PASSED = "This sub request's date has passed"
-NOT_FOUND = "Sub request not found"
+NOT_FOUND = permissions.SUB_REQUEST_NOT_FOUND
 
 TEAM_MAX, SVL_MAX, COURT_MAX, TEXT_MAX = 100, 200, 50, 2000
 
 _table: sa.Table = SubRequest.__table__  # type: ignore[assignment]
 
 
-# -- who may act --------------------------------------------------------------------------------------------------
-
-
-def require_notes_actor(actor: Actor | None) -> Actor:
-    """Players and admins; SVLs (display status SVL) and anonymous callers are refused."""
-    actor = require_actor(actor)
-    if not actor.has_any((Role.PLAYER, Role.ADMIN)) or actor.status == Role.SVL.value:
-        raise Forbidden()
-    return actor
-
-
 # -- input --------------------------------------------------------------------------------------------------------
 
 
-def parse_local(value: object) -> dt.datetime:
-    """A date-time typed at the venue ('YYYY-MM-DDTHH:MM', or an aware datetime) as UTC."""
-    if isinstance(value, dt.datetime):
-        if value.tzinfo is None:
-            raise Invalid({"date": "Enter a date and time"})
-        return value.astimezone(dt.UTC)
-    text = value.strip() if isinstance(value, str) else ""
-    if not text:
-        raise Invalid({"date": "Date is required"})
-    try:
-        naive = dt.datetime.fromisoformat(text[:16])
-    except ValueError:
-        raise Invalid({"date": "Enter a date and time"}) from None
-    if naive.tzinfo is not None:
-        return naive.astimezone(dt.UTC)
-    return naive.replace(tzinfo=ZoneInfo(get_settings().time_zone)).astimezone(dt.UTC)
-
-
-def _text(value: object, field: str, label: str, max_length: int, *, required: bool = True) -> str | None:
-    text = value.strip() if isinstance(value, str) else ""
-    if not text:
-        if required:
-            raise Invalid({field: f"{label} is required"})
-        return None
-    if len(text) > max_length:
-        raise Invalid({field: f"{label} must be at most {max_length} characters"})
-    return text
-
-
-def _choice(value: object, enum_cls, field: str, label: str):
-    try:
-        return enum_cls(value)
-    except ValueError:
-        raise Invalid({field: f"{label} is required"}) from None
+def _future(value: object, now: dt.datetime) -> dt.datetime:
+    when = timefmt.parse_local(value, "date", "Date")
+    if when <= now:
+        raise Invalid({"date": "Choose a date and time in the future"})
+    return when
 
 
 def _clean(*, team, date, svl, court, skill_level, format, text, now: dt.datetime) -> dict:
-    errors: dict[str, str] = {}
-    clean: dict[str, object] = {}
-    checks = {
-        "team": lambda: _text(team, "team", "Team", TEAM_MAX),
-        "svl": lambda: _text(svl, "svl", "Location", SVL_MAX),
-        "date": lambda: parse_local(date),
-        "court": lambda: _text(court, "court", "Court", COURT_MAX, required=False),
-        "skill_level": lambda: _choice(skill_level, SkillLevel, "skill_level", "Skill level"),
-        "format": lambda: _choice(format, SubFormat, "format", "Format"),
-        "text": lambda: _text(text, "text", "Message", TEXT_MAX, required=False),
-    }
-    for name, check in checks.items():
-        try:
-            clean[name] = check()
-        except Invalid as exc:
-            errors.update(exc.errors)
-    if "date" in clean and clean["date"] <= now:
-        errors["date"] = "Choose a date and time in the future"
-    if errors:
-        raise Invalid(errors)
-    return clean
-
-
-def _int_id(value: object, message: str = NOT_FOUND) -> int:
-    if isinstance(value, bool):
-        raise NotFound(message)
-    try:
-        result = int(str(value))
-    except (TypeError, ValueError):
-        raise NotFound(message) from None
-    if result <= 0 or result > 2**31:
-        raise NotFound(message)
-    return result
+    clean = validation.collect(
+        team=(validation.name, team, "team", "Team", TEAM_MAX),
+        svl=(validation.name, svl, "svl", "Location", SVL_MAX),
+        date=(_future, date, now),
+        court=(validation.optional, court, "court", "Court", COURT_MAX),
+        skill_level=(validation.choice, skill_level, SkillLevel, "skill_level", "Skill level"),
+        format=(validation.choice, format, SubFormat, "format", "Format"),
+        text=(validation.optional, text, "text", "Message", TEXT_MAX),
+    )
+    # the optional fields are stored as NULL when left empty
+    return clean | {"court": clean["court"] or None, "text": clean["text"] or None}
 
 
 def _active_sub(db: Session, user_id: object) -> User:
-    user = db.get(User, _int_id(user_id, "Choose a sub"))
+    user = db.get(User, permissions.record_id(user_id, "Choose a sub"))
     if user is None or not user.sub or not user.active:
         raise Invalid({"recipient": "Choose an active sub"})
     return user
@@ -190,7 +127,7 @@ def complete_past(db: Session, reqs: list[SubRequest], now: dt.datetime | None =
 
 def list_open(db: Session, actor: Actor | None, *, now: dt.datetime | None = None) -> list[dict]:
     """Open, not completed, open to Anyone, by date ascending (home page and /dash/notes)."""
-    require_notes_actor(actor)
+    require_sub_request_actor(actor)
     now = now or utcnow()
     base = (SubRequest.status == SubStatus.OPEN, SubRequest.recipient_id.is_(None), SubRequest.completed.is_(False))
     complete_past(db, list(db.exec(select(SubRequest).where(*base, SubRequest.date <= now)).all()), now)
@@ -200,7 +137,7 @@ def list_open(db: Session, actor: Actor | None, *, now: dt.datetime | None = Non
 
 def notifications(db: Session, actor: Actor | None, *, now: dt.datetime | None = None) -> list[dict]:
     """Requests the actor made or was named on, not completed (My Sub Requests)."""
-    actor = require_notes_actor(actor)
+    actor = require_sub_request_actor(actor)
     now = now or utcnow()
     mine = sa.or_(SubRequest.requestor_id == actor.user_id, SubRequest.recipient_id == actor.user_id)
     found = list(db.exec(select(SubRequest).where(mine, SubRequest.completed.is_(False))).all())
@@ -208,25 +145,10 @@ def notifications(db: Session, actor: Actor | None, *, now: dt.datetime | None =
     return _rows(db, [r for r in found if not r.completed])
 
 
-def _can_view(actor: Actor, req: SubRequest) -> bool:
-    if actor.is_admin or actor.user_id in (req.requestor_id, req.recipient_id):
-        return True
-    return req.recipient_id is None and req.status == SubStatus.OPEN
-
-
-def _load(db: Session, request_id: object) -> SubRequest:
-    req = db.get(SubRequest, _int_id(request_id))
-    if req is None:
-        raise NotFound(NOT_FOUND)
-    return req
-
-
 def detail(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> dict:
     """One request with what the viewer may do to it (spec section 2, sub request detail)."""
-    actor = require_notes_actor(actor)
-    req = _load(db, request_id)
-    if not _can_view(actor, req):
-        raise Forbidden()
+    actor = require_sub_request_actor(actor)
+    req = permissions.access_sub_request(db, actor, request_id)
     complete_past(db, [req], now)
     row = _rows(db, [req])[0]
     is_requestor = req.requestor_id == actor.user_id
@@ -237,9 +159,16 @@ def detail(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
     return row
 
 
+def subs_elsewhere(actor: Actor | None) -> str | None:
+    """The Subs list sends SVLs (display status SVL) to their sessions."""
+    if actor is not None and actor.status == Role.SVL.value:
+        return routes.SESSIONS
+    return None
+
+
 def list_subs(db: Session, actor: Actor | None) -> list[dict]:
     """Active subs for the Subs page: names, gender and ratings only (never an email)."""
-    require_notes_actor(actor)
+    require_sub_request_actor(actor)
     found = db.exec(
         select(User).where(User.sub.is_(True), User.active.is_(True)).order_by(User.first_name, User.last_name, User.id)
     ).all()
@@ -261,11 +190,17 @@ def list_subs(db: Session, actor: Actor | None) -> list[dict]:
     ]
 
 
+def invite_choices(db: Session, actor: Actor | None) -> list[dict[str, str]]:
+    """The subs a targeted request may name: every active sub but the actor, as select options."""
+    actor = require_sub_request_actor(actor)
+    return [
+        {"value": str(s["id"]), "label": f"{s['first_name']} {s['last_name']}".strip()}
+        for s in list_subs(db, actor)
+        if s["id"] != actor.user_id
+    ]
+
+
 # -- changing -----------------------------------------------------------------------------------------------------
-
-
-def _link(request_id: int) -> str:
-    return f"{get_settings().public_url.rstrip('/')}/dash/notes/{request_id}"
 
 
 def create(
@@ -283,7 +218,7 @@ def create(
     now: dt.datetime | None = None,
 ) -> int:
     """Create an Open request; with ``recipient_id`` a targeted one that emails the sub. Returns its id."""
-    actor = require_notes_actor(actor)
+    actor = require_sub_request_actor(actor)
     now = now or utcnow()
     errors: dict[str, str] = {}
     recipient: User | None = None
@@ -327,7 +262,7 @@ def create(
                 f"Skill level: {req.skill_level.value}\n"
                 f"Format: {req.format.value}\n"
                 f"Message: {req.text or '-'}\n\n"
-                f"Accept or decline: {_link(req.id)}\n"
+                f"Accept or decline: {routes.absolute(routes.note_path(req.id))}\n"
             ),
             reply_to=requestor.email if requestor else None,
             kind="received_request",
@@ -351,7 +286,7 @@ def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind
             f"When: {timefmt.long(req.date)}\n"
             f"Where: {req.svl}\n"
             f"Team: {req.team}\n\n"
-            f"Details: {_link(req.id)}\n"
+            f"Details: {routes.absolute(routes.note_path(req.id))}\n"
         ),
         reply_to=acting.email if acting else None,
         kind=kind,
@@ -360,8 +295,8 @@ def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind
 
 def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
     """Take a request. One conditional UPDATE decides: of concurrent accepts exactly one wins."""
-    actor = require_notes_actor(actor)
-    rid = _int_id(request_id)
+    actor = require_sub_request_actor(actor)
+    rid = permissions.record_id(request_id, NOT_FOUND)
     now = now or utcnow()
     won = db.connection().execute(
         sa.update(_table)
@@ -376,15 +311,15 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
         .values(status=SubStatus.ACCEPTED.value, recipient_id=actor.user_id, updated_at=now)
     ).rowcount
     if won != 1:
-        req = _load(db, rid)
-        if not _can_view(actor, req) and req.status == SubStatus.OPEN:
+        req = permissions.load(db, SubRequest, rid, NOT_FOUND)
+        if not permissions.can_view_sub_request(actor, req) and req.status == SubStatus.OPEN:
             raise Forbidden()
         if req.requestor_id == actor.user_id:
             raise Forbidden(OWN_REQUEST)
         if req.status != SubStatus.OPEN:
             raise BadRequest(TAKEN if req.recipient_id != actor.user_id else "You have already answered this request")
         raise BadRequest(PASSED)
-    req = _load(db, rid)
+    req = permissions.load(db, SubRequest, rid, NOT_FOUND)
     db.refresh(req)
     _email_requestor(db, req, actor, "accepted", "accepted_request")
     log.info("sub request %s accepted by user %s", rid, actor.user_id)
@@ -392,8 +327,8 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
 
 def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
     """The named recipient turns an Open request down."""
-    actor = require_notes_actor(actor)
-    rid = _int_id(request_id)
+    actor = require_sub_request_actor(actor)
+    rid = permissions.record_id(request_id, NOT_FOUND)
     now = now or utcnow()
     done = db.connection().execute(
         sa.update(_table)
@@ -407,21 +342,14 @@ def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.dat
         .values(status=SubStatus.DECLINED.value, updated_at=now)
     ).rowcount
     if done != 1:
-        req = _load(db, rid)
+        req = permissions.load(db, SubRequest, rid, NOT_FOUND)
         if req.recipient_id != actor.user_id:
             raise Forbidden()
         raise BadRequest("This sub request is no longer open")
-    req = _load(db, rid)
+    req = permissions.load(db, SubRequest, rid, NOT_FOUND)
     db.refresh(req)
     _email_requestor(db, req, actor, "declined", "declined_request")
     log.info("sub request %s declined by user %s", rid, actor.user_id)
-
-
-def _own(db: Session, actor: Actor, request_id: object) -> SubRequest:
-    req = _load(db, request_id)
-    if req.requestor_id != actor.user_id:
-        raise Forbidden()
-    return req
 
 
 def update(
@@ -439,9 +367,9 @@ def update(
     now: dt.datetime | None = None,
 ) -> None:
     """The requestor changes the details of their request (status and recipient stay)."""
-    actor = require_notes_actor(actor)
+    actor = require_sub_request_actor(actor)
     now = now or utcnow()
-    req = _own(db, actor, request_id)
+    req = permissions.access_sub_request(db, actor, request_id, own=True)
     clean = _clean(team=team, date=date, svl=svl, court=court, skill_level=skill_level, format=format, text=text, now=now)
     for key, value in clean.items():
         setattr(req, key, value)
@@ -453,8 +381,8 @@ def update(
 
 def delete(db: Session, actor: Actor | None, request_id: object) -> None:
     """The requestor deletes their request."""
-    actor = require_notes_actor(actor)
-    req = _own(db, actor, request_id)
+    actor = require_sub_request_actor(actor)
+    req = permissions.access_sub_request(db, actor, request_id, own=True)
     db.delete(req)
     db.flush()
     log.info("sub request %s deleted by user %s", req.id, actor.user_id)

@@ -9,7 +9,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.layout import dash_page, link_button
-from volley_app.pages.dash.notes import as_table_rows, open_requests_table, page_error
+from volley_app.components.sub_requests import as_table_rows, open_requests_table, page_error
 from volley_app.registry import page
 from volley_app.services import accounts, home, sub_requests
 from volley_app.state.auth import AuthState
@@ -28,10 +28,8 @@ class PlayerHomeState(AuthState):
         actor = await self._actor()
         if actor is None:
             return None
-        if actor.is_admin:
-            return rx.redirect(routes.DASH_PROFILE)
-        if actor.is_svl:
-            return rx.redirect(routes.SESSIONS)
+        if target := home.elsewhere(actor):
+            return rx.redirect(target)
         found, failure = await run_action(sub_requests.list_open, actor=actor)
         leagues, league_failure = await run_action(home.home_leagues, actor=actor)
         failure = failure or league_failure
@@ -86,7 +84,7 @@ def dash_home_page() -> rx.Component:
             rx.flex(
                 link_button(
                     rx.cond(s.is_sub, "Edit My Sub Info", "Become a Sub"),
-                    href=routes.USERS + "/" + AuthState.user_id.to_string(),
+                    href=routes.user_path(AuthState.user_id),
                     size="2",
                 ),
                 link_button("All Subs", href=routes.DASH_SUBS, size="2", variant="soft"),

@@ -9,8 +9,9 @@ import pytest
 
 from tests.factories import actor_of, count, make_user, rows
 from volley_app import db as dbmod
+from volley_app import routes
 from volley_app.models import OutboxMessage, Rating, Role, SubRequest, SubStatus, User, utcnow
-from volley_app.services import sub_requests
+from volley_app.services import permissions, sub_requests
 from volley_app.services.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound, Unauthorized
 
 DAY = dt.timedelta(days=1)
@@ -63,6 +64,68 @@ def test_create_validates_every_required_field(world):
     assert "date" in exc.value.errors
 
 
+def test_create_says_what_is_wrong_with_each_field(world):
+    db, a = world
+    with pytest.raises(Invalid) as exc:
+        sub_requests.create(db, a["alice"], team="", date="", svl="x" * 201, skill_level="", format="7s", court="c" * 51)
+    assert exc.value.errors == {
+        "team": "Team is required",
+        "date": "Date is required",
+        "svl": "Location must be at most 200 characters",
+        "court": "Court must be at most 50 characters",
+        "skill_level": "Skill level is required",
+        "format": "Choose a format",
+    }
+    with pytest.raises(Invalid) as exc:
+        sub_requests.create(db, a["alice"], **_fields(date="next tuesday", skill_level="Z"))
+    assert exc.value.errors == {"date": "Date must be a date and time", "skill_level": "Choose a skill level"}
+    with pytest.raises(Invalid) as exc:
+        sub_requests.create(db, a["alice"], **_fields(date=utcnow() - DAY))
+    assert exc.value.errors == {"date": "Choose a date and time in the future"}
+
+
+def test_empty_optional_fields_are_stored_empty(world):
+    db, a = world
+    rid = sub_requests.create(db, a["alice"], **_fields(court="  ", text=""))
+    db.commit()
+    req = _status(db, rid)
+    assert (req.court, req.text) == (None, None)
+    assert sub_requests.detail(db, a["alice"], rid)["court"] == ""
+
+
+def test_invite_choices_are_the_other_active_subs(world):
+    db, a = world
+    assert [o["label"] for o in sub_requests.invite_choices(db, a["alice"])] == ["Ben Tester", "Carmen Tester"]
+    assert [o["label"] for o in sub_requests.invite_choices(db, a["ben"])] == ["Carmen Tester"]
+    assert sub_requests.invite_choices(db, a["ben"])[0]["value"] == str(a["carmen"].user_id)
+    with pytest.raises(Forbidden):
+        sub_requests.invite_choices(db, a["svl"])
+
+
+def test_only_svls_are_sent_away_from_the_subs_list(world):
+    _db, a = world
+    assert sub_requests.subs_elsewhere(a["svl"]) == "/dash/sessions"
+    assert [sub_requests.subs_elsewhere(a[w]) for w in ("alice", "ben", "root")] == [None, None, None]
+    assert sub_requests.subs_elsewhere(None) is None
+
+
+def test_access_sub_request_loads_what_the_actor_may_see(world):
+    db, a = world
+    rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
+    db.commit()
+    assert permissions.access_sub_request(db, a["ben"], str(rid)).id == rid
+    assert permissions.access_sub_request(db, a["root"], rid).id == rid
+    assert permissions.access_sub_request(db, a["alice"], rid, own=True).id == rid
+    for actor, own in ((a["carmen"], False), (a["ben"], True), (a["root"], True), (a["svl"], False)):
+        with pytest.raises(Forbidden):
+            permissions.access_sub_request(db, actor, rid, own=own)
+    with pytest.raises(Unauthorized):
+        permissions.access_sub_request(db, None, rid)
+    for bad in (0, -3, "abc", True, 2**40, 99999):
+        with pytest.raises(NotFound, match=sub_requests.NOT_FOUND):
+            permissions.access_sub_request(db, a["alice"], bad)
+
+
 def test_local_date_input_is_read_in_the_venue_zone(world):
     db, a = world
     year = utcnow().year + 1
@@ -81,6 +144,7 @@ def test_targeted_request_emails_the_sub_and_needs_an_active_sub(world):
     assert len(sent) == 1 and sent[0].to_addr == "ben@example.com" and sent[0].kind == "received_request"
     assert "Net Ninjas" in sent[0].body_text and "Can you play?" in sent[0].body_text
     assert f"/dash/notes/{rid}" in sent[0].body_text
+    assert f"Accept or decline: {routes.absolute(routes.note_path(rid))}\n" in sent[0].body_text
     assert sub_requests.list_open(db, a["carmen"]) == []  # not open to anyone
     for bad in (a["dave"].user_id, 99999, "x", None.__class__, a["alice"].user_id):
         with pytest.raises(Invalid) as exc:

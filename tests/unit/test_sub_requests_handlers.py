@@ -1,24 +1,26 @@
-"""Issue 3 state handlers called directly, as any connected browser could call them.
+"""Sub request, subs list and player home handlers called directly, as any connected browser could call them.
 
-A permission table: every handler of the sub request and subs
-pages x {anonymous, player (owner), other player, SVL, admin}. A refused call
-shows a message and changes nothing in the database.
+A permission table: every handler of these pages x {anonymous, player (owner),
+other player, SVL, admin}. A refused call shows a message and changes nothing in the database.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import inspect
 
 import pytest
 
 from tests.factories import actor_of, login_token, make_user, rows
-from tests.unit.test_state_handlers import _redirect_target, _root, _sub
+from tests.harness import call, page_state, redirect_target
 from volley_app.models import OutboxMessage, Rating, Role, SubRequest, SubStatus, User, utcnow
 from volley_app.pages.dash.home import PlayerHomeState
-from volley_app.pages.dash.notes import NewNoteState, NoteDetailState, NotesListState, NotificationsState
-from volley_app.pages.dash.subs_page import LOAD_FAILED, SubsState
+from volley_app.pages.dash.sub_requests.detail import NoteDetailState
+from volley_app.pages.dash.sub_requests.my_requests import NotificationsState
+from volley_app.pages.dash.sub_requests.new import NewNoteState
+from volley_app.pages.dash.sub_requests.open_list import NotesListState
+from volley_app.pages.dash.subs import LOAD_FAILED, SubsState
 from volley_app.services import sub_requests
+from volley_app.state.forms import FIX_FIELDS
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]
 
@@ -51,28 +53,14 @@ def snapshot(db) -> tuple:
     return reqs, users, mails
 
 
-def _state(cls, path: str, token: str | None):
-    root = _root(path)
-    state = _sub(root, cls)
-    if token:
-        state.token_trusted = token
-    return root, state
-
-
-async def _call(handler, *args):
-    result = handler(*args)
-    if inspect.isasyncgen(result):
-        return [ev async for ev in result]
-    if inspect.iscoroutine(result):
-        return await result
-    return result
-
-
-def _token(tokens, who):
-    return tokens.get(who)
+def _state(cls, path: str, tokens: dict, who: str):
+    return page_state(cls, path, tokens.get(who))[1]
 
 
 # --- sub request detail: accept, decline, update, delete -----------------------------------------
+
+EDITED = {"team": "Changed", "when": "2099-01-01T19:00", "svl": "Gym", "court": "", "skill_level": "B",
+          "sub_format": "Quads", "text": ""}  # fmt: skip
 
 # (who, handler, target, refused?)
 DETAIL_TABLE = [
@@ -89,20 +77,16 @@ DETAIL_TABLE = [
 async def test_detail_handlers_permission_table(world, who, handler, target, refused):
     db, tokens, ids, reqs = world
     before = snapshot(db)
-    path = f"/dash/notes/{reqs[target]}"
-    _, state = _state(NoteDetailState, path, _token(tokens, who))
-    args = ()
-    if handler == "save":
-        args = ({"team": "Changed", "when": "2099-01-01T19:00", "svl": "Gym", "court": "", "skill_level": "B",
-                 "sub_format": "Quads", "text": ""},)  # fmt: skip
-    await _call(getattr(state, handler), *args)
+    state = _state(NoteDetailState, f"/dash/notes/{reqs[target]}", tokens, who)
+    args = (dict(EDITED),) if handler == "save" else ()
+    await call(getattr(state, handler), *args)
     after = snapshot(db)
     if refused:
         assert after == before
-        assert (state.action_error or state.form_error) != ""
+        assert (state.action_error or state.error) != ""
     else:
         assert after != before
-        assert state.action_error == "" and state.form_error == ""
+        assert state.action_error == "" and state.error == ""
 
 
 @pytest.mark.parametrize("who", WHO)
@@ -110,7 +94,7 @@ async def test_detail_load_visibility(world, who):
     db, tokens, ids, reqs = world
     before = snapshot(db)
     for target, visible in (("open", who not in ("anonymous", "svl")), ("targeted", who in ("alice", "ben", "root"))):
-        _, state = _state(NoteDetailState, f"/dash/notes/{reqs[target]}", _token(tokens, who))
+        state = _state(NoteDetailState, f"/dash/notes/{reqs[target]}", tokens, who)
         await state.load()
         assert (state.load_error == "") is visible, (target, state.load_error)
         if visible:
@@ -119,16 +103,17 @@ async def test_detail_load_visibility(world, who):
             assert state.can_edit is (who == "alice")
             assert state.can_decline is (who == "ben" and target == "targeted")
             assert state.can_accept is ((who in ("ben", "root") and target == "open") or (who == "ben" and target == "targeted"))
+            assert (state.record != {}) is (who == "alice")  # only the requestor's page holds the edit form
         else:
             assert state.note == {} and not (state.can_accept or state.can_decline or state.can_edit)
-            assert state.team == ""  # the edit form holds nothing either
+            assert state.record == {}  # the edit form holds nothing either
     assert snapshot(db) == before
 
 
 async def test_detail_with_a_forged_id_shows_not_found(world):
     db, tokens, _, _ = world
     for path in ("/dash/notes/abc", "/dash/notes/99999", "/dash/notes/-1"):
-        _, state = _state(NoteDetailState, path, tokens["ben"])
+        state = _state(NoteDetailState, path, tokens, "ben")
         await state.load()
         assert state.load_error == sub_requests.NOT_FOUND
 
@@ -136,9 +121,9 @@ async def test_detail_with_a_forged_id_shows_not_found(world):
 async def test_accept_then_another_sub_is_told_it_was_taken(world):
     db, tokens, ids, reqs = world
     make_user(db, "carl", sub=True)
-    _, ben = _state(NoteDetailState, f"/dash/notes/{reqs['open']}", tokens["ben"])
+    ben = _state(NoteDetailState, f"/dash/notes/{reqs['open']}", tokens, "ben")
     await ben.load()
-    _, carl = _state(NoteDetailState, f"/dash/notes/{reqs['open']}", login_token(db, "carl"))
+    _root, carl = page_state(NoteDetailState, f"/dash/notes/{reqs['open']}", login_token(db, "carl"))
     await carl.load()
     assert ben.can_accept and carl.can_accept
     await ben.accept()
@@ -153,14 +138,43 @@ async def test_accept_then_another_sub_is_told_it_was_taken(world):
 
 async def test_delete_asks_naming_team_and_date_then_goes_to_my_requests(world):
     db, tokens, _, reqs = world
-    _, state = _state(NoteDetailState, f"/dash/notes/{reqs['open']}", tokens["alice"])
+    state = _state(NoteDetailState, f"/dash/notes/{reqs['open']}", tokens, "alice")
     await state.load()
     assert "Net Ninjas" in state.note["confirm"] and state.note["confirm"].startswith("Are you sure")
     state.ask_delete()
     assert state.confirm_open
+    state.cancel_delete()
+    assert not state.confirm_open
     events = await state.delete()
-    assert _redirect_target(events) == "/dash/notes/notifications"
+    assert redirect_target(events) == "/dash/notes/notifications"
     assert [r.id for r in rows(db, SubRequest)] == [reqs["targeted"]]
+
+
+async def test_the_edit_form_shows_the_request_and_saves_the_submitted_form(world):
+    db, tokens, _, reqs = world
+    state = _state(NoteDetailState, f"/dash/notes/{reqs['open']}", tokens, "alice")
+    await state.load()
+    assert state.record["team"] == "Net Ninjas" and state.record["sub_format"] == "6s"
+    assert state.record["when"].count("T") == 1  # a datetime-local value, venue time
+    key = state.form_key
+    await call(state.save, dict(EDITED))
+    assert state.notice == "Sub request updated." and not state.busy
+    assert state.record["team"] == "Changed" and state.form_key > key
+    req = rows(db, SubRequest, SubRequest.id == reqs["open"])[0]
+    assert (req.team, req.svl, req.court) == ("Changed", "Gym", None)
+
+
+async def test_an_edit_with_bad_fields_marks_them_under_their_inputs(world):
+    db, tokens, _, reqs = world
+    state = _state(NoteDetailState, f"/dash/notes/{reqs['open']}", tokens, "alice")
+    await state.load()
+    before = snapshot(db)
+    await call(state.save, dict(EDITED) | {"team": " ", "when": "2000-01-01T10:00", "sub_format": "7s"})
+    assert state.error == FIX_FIELDS and state.notice == ""
+    assert set(state.errors) == {"team", "when", "sub_format"}  # the inputs' names, not the service's
+    state.fixed("when")
+    assert set(state.errors) == {"team", "sub_format"} and state.error == ""
+    assert snapshot(db) == before
 
 
 # --- lists and home ---------------------------------------------------------------------------------
@@ -171,32 +185,44 @@ async def test_lists_are_refused_to_anonymous_and_svl(world, who):
     db, tokens, _, reqs = world
     before = snapshot(db)
     refused = who in ("anonymous", "svl")
-    _, open_list = _state(NotesListState, "/dash/notes", _token(tokens, who))
+    open_list = _state(NotesListState, "/dash/notes", tokens, who)
     await open_list.load()
     assert (open_list.open_rows == []) is refused and (open_list.list_error != "") is refused
-    _, notes = _state(NotificationsState, "/dash/notes/notifications", _token(tokens, who))
+    notes = _state(NotificationsState, "/dash/notes/notifications", tokens, who)
     await notes.load()
     assert (notes.list_error != "") is refused
     expected = {"alice": 2, "ben": 1, "root": 0}.get(who, 0)
     assert len(notes.note_rows) == expected
-    _, subs_state = _state(SubsState, "/dash/subs", _token(tokens, who))
+    subs_state = _state(SubsState, "/dash/subs", tokens, who)
     await subs_state._reload()
     assert (subs_state.subs_error == LOAD_FAILED) is refused
     assert not any("@" in v for r in subs_state.sub_rows for v in r.values())
     assert snapshot(db) == before
 
 
+async def test_subs_list_sends_svls_to_their_sessions_and_shows_players_the_subs(world):
+    db, tokens, ids, _ = world
+    svl = _state(SubsState, "/dash/subs", tokens, "svl")
+    assert redirect_target(await svl.load()) == "/dash/sessions"
+    assert svl.sub_rows == []
+    alice = _state(SubsState, "/dash/subs", tokens, "alice")
+    await alice.load()
+    assert [r["first_name"] for r in alice.sub_rows] == ["Ben"]
+    assert alice.sub_rows[0]["invite"] == f"/dash/notes/newspecific?sub={ids['ben']}"
+    assert alice.is_sub is False
+
+
 @pytest.mark.parametrize(("who", "target"), [("root", "/dash/profile"), ("svl", "/dash/sessions")])
 async def test_home_sends_admins_and_svls_away(world, who, target):
     _, tokens, _, _ = world
-    _, state = _state(PlayerHomeState, "/dash", tokens[who])
-    assert _redirect_target(await state.load()) == target
+    state = _state(PlayerHomeState, "/dash", tokens, who)
+    assert redirect_target(await state.load()) == target
     assert state.open_rows == []
 
 
 async def test_home_lists_open_requests_for_a_player(world):
     _, tokens, ids, reqs = world
-    _, state = _state(PlayerHomeState, "/dash", tokens["ben"])
+    state = _state(PlayerHomeState, "/dash", tokens, "ben")
     assert await state.load() is None
     assert [r["id"] for r in state.open_rows] == [str(reqs["open"])]
     assert state.is_sub is True
@@ -213,26 +239,70 @@ FORM = {"team": "Dig Deep", "when": "2099-05-01T19:00", "svl": "Sportsplex", "co
 async def test_new_request_permission(world, who):
     db, tokens, ids, _ = world
     before = snapshot(db)
-    _, state = _state(NewNoteState, "/dash/notes/new", _token(tokens, who))
+    state = _state(NewNoteState, "/dash/notes/new", tokens, who)
     await state.load()
-    events = await _call(state.submit, dict(FORM))
+    events = await call(state.submit, dict(FORM))
     if who in ("anonymous", "svl"):
-        assert snapshot(db) == before and state.form_error
+        assert snapshot(db) == before and state.error
     else:
-        assert _redirect_target(events).startswith("/dash/notes/")
+        assert redirect_target(events).startswith("/dash/notes/")
         assert len(rows(db, SubRequest)) == 3
 
 
 async def test_targeted_invite_preselects_the_sub_and_resolves_the_address_on_the_server(world):
     db, tokens, ids, _ = world
-    _, state = _state(NewNoteState, f"/dash/notes/newspecific?sub={ids['ben']}", tokens["alice"])
+    state = _state(NewNoteState, f"/dash/notes/newspecific?sub={ids['ben']}", tokens, "alice")
     await state.load()
     assert state.targeted and state.recipient == str(ids["ben"])
-    assert state.sub_options == [{"id": str(ids["ben"]), "label": "Ben Tester"}]
+    assert state.sub_options == [{"value": str(ids["ben"]), "label": "Ben Tester"}]
     before = len(rows(db, OutboxMessage))
     # a forged recipient (not a sub) is refused
-    await _call(state.submit, dict(FORM) | {"recipient": str(ids["svl"])})
-    assert state.field_errors["recipient"] and len(rows(db, OutboxMessage)) == before
-    await _call(state.submit, dict(FORM) | {"recipient": str(ids["ben"])})
+    await call(state.submit, dict(FORM) | {"recipient": str(ids["svl"])})
+    assert state.errors["recipient"] and len(rows(db, OutboxMessage)) == before
+    await call(state.submit, dict(FORM) | {"recipient": str(ids["ben"])})
     mails = rows(db, OutboxMessage)
     assert len(mails) == before + 1 and mails[-1].to_addr == "ben@example.com"
+
+
+async def test_an_invite_leaves_the_inviter_off_the_list_and_ignores_an_unknown_sub(world):
+    _, tokens, ids, _ = world
+    state = _state(NewNoteState, f"/dash/notes/newspecific?sub={ids['svl']}", tokens, "ben")
+    await state.load()
+    assert state.sub_options == [] and state.recipient == ""
+
+
+async def test_submit_is_enabled_once_the_required_fields_hold_a_value(world):
+    _, tokens, ids, _ = world
+    state = _state(NewNoteState, "/dash/notes/new", tokens, "alice")
+    await state.load()
+    assert not state.targeted and not state.can_submit
+    for name in ("team", "when", "svl", "skill_level"):
+        state.edit(name, "x")
+    assert not state.can_submit
+    state.edit("sub_format", "6s")
+    assert state.can_submit
+    state.edit("team", "   ")
+    assert not state.can_submit
+    state.edit("team", "Dig Deep")
+    state.edit("password", "x")  # a name the form does not have is ignored
+    state.edit("court", "x")
+    assert set(state.filled) == {"team", "when", "svl", "skill_level", "sub_format"}
+    invite = _state(NewNoteState, "/dash/notes/newspecific", tokens, "alice")
+    await invite.load()
+    for name in ("team", "when", "svl", "skill_level", "sub_format"):
+        invite.edit(name, "x")
+    assert not invite.can_submit  # no sub chosen yet
+    invite.edit("recipient", str(ids["ben"]))
+    assert invite.can_submit
+
+
+async def test_a_new_request_with_bad_fields_marks_them_and_typing_clears_the_mark(world):
+    db, tokens, _, _ = world
+    before = snapshot(db)
+    state = _state(NewNoteState, "/dash/notes/new", tokens, "alice")
+    await state.load()
+    await call(state.submit, dict(FORM) | {"when": "", "skill_level": "Z"})
+    assert state.error == FIX_FIELDS and set(state.errors) == {"when", "skill_level"}
+    state.edit("when", "2099-05-01T19:00")
+    assert set(state.errors) == {"skill_level"} and state.error == ""
+    assert snapshot(db) == before

@@ -1,0 +1,1 @@
+"""Sub requests: the open list, My Sub Requests, the new request forms and one request's page."""

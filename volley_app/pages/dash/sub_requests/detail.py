@@ -1,0 +1,240 @@
+"""One sub request (/dash/notes/{id}): its details, Accept and Decline, and the requestor's edit form."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import error_line
+from volley_app.components.layout import dash_page
+from volley_app.components.sub_requests import status_badge
+from volley_app.pages.dash.sub_requests.form_fields import FORM_ERROR_ID, RequestFormState, request_fields
+from volley_app.registry import page
+from volley_app.services import sub_requests
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import focus, path_arg, run_action
+
+DETAIL_ERROR_ID = "note-detail-error"
+ACCEPTED = "You accepted this sub request. The requestor has been emailed."
+DECLINED = "You declined this sub request. The requestor has been emailed."
+UPDATED = "Sub request updated."
+
+
+def _shown(found: dict) -> dict[str, str]:
+    """The browser's copy of a request: strings only, no emails (the service gives none)."""
+    return {
+        "requestor": found["requestor"],
+        "sub": found["sub"],
+        "status": found["status"],
+        "date": f"{found['date_text']}, {found['time_text']}",
+        "svl": found["svl"],
+        "court": found["court"],
+        "team": found["team"],
+        "skill_level": found["skill_level"],
+        "format": found["format"],
+        "text": found["text"],
+        "completed": "Yes" if found["completed"] else "No",
+        "confirm": f"Are you sure you want to delete the sub request for {found['team']} on {found['date_text']}?",
+    }
+
+
+def _editable(found: dict) -> dict[str, str]:
+    """The edit form's defaults, by input name."""
+    return {
+        "team": found["team"], "when": found["local_input"], "svl": found["svl"], "court": found["court"],
+        "skill_level": found["skill_level"], "sub_format": found["format"], "text": found["text"],
+    }  # fmt: skip
+
+
+class NoteDetailState(RequestFormState, AuthState):
+    note: dict[str, str] = {}
+    record: dict[str, str] = {}
+    can_accept: bool = False
+    can_decline: bool = False
+    can_edit: bool = False
+    load_error: str = ""
+    action_error: str = ""
+    notice: str = ""
+    confirm_open: bool = False
+
+    def _note_id(self) -> str:
+        return path_arg(self, "note_id")
+
+    async def _refresh(self) -> None:
+        found, failure = await run_action(sub_requests.detail, actor=await self._actor(), request_id=self._note_id())
+        if failure:
+            self.note, self.record, self.can_accept, self.can_decline, self.can_edit = {}, {}, False, False, False
+            self.load_error = failure.message
+            return
+        self.load_error = ""
+        self.note = _shown(found)
+        self.can_accept, self.can_decline, self.can_edit = found["can_accept"], found["can_decline"], found["can_edit"]
+        self.record = _editable(found) if self.can_edit else {}
+        self._show_record()
+
+    async def load(self):
+        self._clear_messages()
+        self.action_error, self.notice, self.confirm_open = "", "", False
+        await self._refresh()
+
+    async def _act(self, fn, done: str):
+        self.action_error, self.notice = "", ""
+        _, failure = await run_action(fn, actor=await self._actor(), request_id=self._note_id())
+        if failure:
+            self.action_error = failure.message
+        else:
+            self.notice = done
+        await self._refresh()
+        if failure and self.load_error:
+            # e.g. taken by another sub a moment ago, so no longer visible: say why, not just 'No access'.
+            self.load_error = failure.message
+        return focus(DETAIL_ERROR_ID) if failure else None
+
+    @rx.event
+    async def accept(self):
+        return await self._act(sub_requests.accept, ACCEPTED)
+
+    @rx.event
+    async def decline(self):
+        return await self._act(sub_requests.decline, DECLINED)
+
+    @rx.event
+    async def save(self, form_data: dict | None = None):
+        if not self.busy:
+            self.notice = ""
+        values = self._request_values(form_data)
+        async for ev in self._submit(sub_requests.update, request_id=self._note_id(), **values):
+            yield ev
+        if not (self.busy or self.error or self.errors):
+            self.notice = UPDATED
+            await self._refresh()
+
+    @rx.event
+    def ask_delete(self):
+        self.confirm_open = True
+
+    @rx.event
+    def cancel_delete(self):
+        self.confirm_open = False
+
+    @rx.event
+    async def delete(self):
+        self.confirm_open = False
+        _, failure = await run_action(sub_requests.delete, actor=await self._actor(), request_id=self._note_id())
+        if failure:
+            self.action_error = failure.message
+            return focus(DETAIL_ERROR_ID)
+        self.note, self.record, self.can_edit = {}, {}, False
+        return rx.redirect(routes.NOTES_NOTIFICATIONS)
+
+
+def _detail_line(label: str, value) -> rx.Component:
+    return rx.data_list.item(rx.data_list.label(label), rx.data_list.value(value))
+
+
+def _details() -> rx.Component:
+    n = NoteDetailState.note
+    return rx.card(
+        rx.data_list.root(
+            _detail_line("Requestor", n["requestor"]),
+            _detail_line("Sub", n["sub"]),
+            _detail_line("Status", status_badge(n["status"])),
+            _detail_line("Date", n["date"]),
+            _detail_line("Location", n["svl"]),
+            _detail_line("Court", n["court"]),
+            _detail_line("Team", n["team"]),
+            _detail_line("Skill Level", n["skill_level"]),
+            _detail_line("Format", n["format"]),
+            _detail_line("Message", n["text"]),
+            orientation={"initial": "vertical", "sm": "horizontal"},
+        ),
+        width="100%",
+    )
+
+
+def _delete_dialog() -> rx.Component:
+    s = NoteDetailState
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Delete Sub Request"),
+            rx.alert_dialog.description(s.note["confirm"]),
+            rx.flex(
+                rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray", on_click=s.cancel_delete)),
+                rx.alert_dialog.action(rx.button("Delete", color_scheme="red", on_click=s.delete)),
+                spacing="3",
+                justify="end",
+                margin_top="1rem",
+            ),
+        ),
+        open=s.confirm_open,
+    )
+
+
+def _edit_form() -> rx.Component:
+    s = NoteDetailState
+    return rx.card(
+        rx.vstack(
+            rx.heading("Edit Sub Request", size="5", as_="h2"),
+            error_line(s.error, FORM_ERROR_ID),
+            rx.form(
+                rx.vstack(
+                    *request_fields(s, s.record),
+                    rx.flex(
+                        rx.button("Update Sub Request", type="submit", size="3", disabled=s.busy),
+                        rx.button("Delete Sub Request", type="button", size="3", color_scheme="red", variant="soft",
+                                  on_click=s.ask_delete),
+                        spacing="3",
+                        wrap="wrap",
+                    ),  # fmt: skip
+                    spacing="3",
+                    width="100%",
+                ),
+                key=s.form_key,
+                on_submit=s.save,
+                width="100%",
+            ),
+            _delete_dialog(),
+            spacing="3",
+            width="100%",
+        ),
+        width="100%",
+    )
+
+
+def _actions() -> rx.Component:
+    s = NoteDetailState
+    return rx.flex(
+        rx.cond(s.can_accept, rx.button("Accept", on_click=s.accept, color_scheme="green", size="3")),
+        rx.cond(s.can_decline, rx.button("Decline", on_click=s.decline, color_scheme="red", variant="soft", size="3")),
+        spacing="3",
+    )
+
+
+@page(routes.NOTE_DETAIL, "Sub Request", on_load=NoteDetailState.load)
+def note_detail_page() -> rx.Component:
+    s = NoteDetailState
+    return dash_page(
+        rx.vstack(
+            rx.heading("Sub Request", size="7", as_="h1"),
+            rx.cond(
+                s.load_error != "",
+                rx.callout(s.load_error, icon="triangle_alert", color_scheme="red", role="alert"),
+                rx.vstack(
+                    _details(),
+                    error_line(s.action_error, DETAIL_ERROR_ID),
+                    rx.cond(
+                        s.notice != "",
+                        rx.callout(s.notice, icon="check", color_scheme="green", role="status"),
+                        rx.fragment(),
+                    ),
+                    _actions(),
+                    rx.cond(s.can_edit, _edit_form(), rx.fragment()),
+                    spacing="4",
+                    width="100%",
+                ),
+            ),
+            spacing="4",
+            width="100%",
+            max_width="40rem",
+        )
+    )

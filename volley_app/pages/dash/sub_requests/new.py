@@ -1,0 +1,115 @@
+"""A new sub request: open to anyone (/dash/notes/new) or one sub invited by email (/dash/notes/newspecific?sub=id)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import error_line, select_field, submit_button
+from volley_app.components.layout import dash_page
+from volley_app.pages.dash.sub_requests.form_fields import FORM_ERROR_ID, RequestFormState, request_fields
+from volley_app.registry import page
+from volley_app.services import sub_requests
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import form_values, path_arg, run_action
+
+# What must hold a value before the form can be sent (the recipient only on an invite).
+REQUIRED = ("team", "when", "svl", "skill_level", "sub_format")
+
+
+class NewNoteState(RequestFormState, AuthState):
+    targeted: bool = False
+    recipient: str = ""
+    sub_options: list[dict[str, str]] = []
+    filled: dict[str, bool] = {}
+
+    async def load(self):
+        self._clear_messages()
+        self.targeted = (self.router.url.path or "").rstrip("/") == routes.NOTES_NEW_SPECIFIC
+        self.recipient, self.sub_options, self.filled = "", [], {}
+        if self.targeted:
+            found, failure = await run_action(sub_requests.invite_choices, actor=await self._actor())
+            if failure:
+                self.error = failure.message
+            self.sub_options = found or []
+            wanted = path_arg(self, "sub")
+            if any(o["value"] == wanted for o in self.sub_options):
+                self.recipient = wanted
+                self.filled = {"recipient": True}
+        self._show_record()
+
+    @rx.event
+    def edit(self, name: str, value: str):
+        """A required field changed: remember whether it holds a value (the Submit button follows)."""
+        if name not in (*REQUIRED, "recipient") or not isinstance(value, str):
+            return
+        filled = value.strip() != ""
+        if self.filled.get(name) != filled:
+            self.filled = {**self.filled, name: filled}
+        if name in self.errors or self.error:
+            self.fixed(name)
+
+    @rx.var
+    def can_submit(self) -> bool:
+        needed = (*REQUIRED, "recipient") if self.targeted else REQUIRED
+        return all(self.filled.get(name, False) for name in needed) and not self.busy
+
+    @rx.event
+    async def submit(self, form_data: dict | None = None):
+        values = self._request_values(form_data)
+        if self.targeted:
+            values["recipient_id"] = form_values(form_data, ("recipient",))["recipient"] or "missing"
+        async for ev in self._submit(
+            sub_requests.create, done=lambda new_id: rx.redirect(routes.note_path(new_id)), **values
+        ):
+            yield ev
+
+
+def _edit(name: str):
+    return lambda value: NewNoteState.edit(name, value)
+
+
+def _form() -> rx.Component:
+    s = NewNoteState
+    # Only the sub picker is drawn again once the subs are loaded: what is already typed elsewhere stays.
+    recipient = select_field("Sub", "recipient", s.sub_options, s, placeholder="Choose a sub",
+                             default_value=s.recipient, on_change=_edit("recipient"), key=s.form_key)  # fmt: skip
+    return rx.form(
+        rx.vstack(
+            rx.cond(s.targeted, recipient, rx.fragment()),
+            *request_fields(s, on_edit=_edit),
+            submit_button(rx.cond(s.targeted, "Send Invite", "Create Sub Request"), s, disabled=~s.can_submit),
+            spacing="3",
+            width="100%",
+        ),
+        on_submit=s.submit,
+        width="100%",
+    )
+
+
+@page(routes.NOTES_NEW, "Create Sub Request", on_load=NewNoteState.load)
+@page(routes.NOTES_NEW_SPECIFIC, "Invite a Sub", on_load=NewNoteState.load)
+def new_note_page() -> rx.Component:
+    s = NewNoteState
+    return dash_page(
+        rx.center(
+            rx.card(
+                rx.vstack(
+                    rx.heading(rx.cond(s.targeted, "Invite a Sub", "Create Sub Request"), size="7", as_="h1"),
+                    rx.text(
+                        rx.cond(s.targeted, "Ask one sub to play; they get an email.",
+                                "Open to anyone: every player sees it on their home page."),
+                        color_scheme="gray",
+                    ),  # fmt: skip
+                    error_line(s.error, FORM_ERROR_ID),
+                    _form(),
+                    spacing="4",
+                    width="100%",
+                ),
+                width="100%",
+                max_width="34rem",
+                size="3",
+            ),
+            width="100%",
+        )
+    )
