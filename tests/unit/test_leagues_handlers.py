@@ -13,7 +13,18 @@ from sqlmodel import select
 
 from tests.factories import add_league_session, count, login_token, make_user, rows
 from tests.harness import call_handler, redirect_target
-from volley_app.models import Day, Game, League, LeagueFormat, Role, SkillLevel, Team, utcnow
+from volley_app.models import (
+    Day,
+    Game,
+    League,
+    LeagueFormat,
+    LeagueSession,
+    OutboxMessage,
+    Role,
+    SkillLevel,
+    Team,
+    utcnow,
+)
 from volley_app.pages.dash.leagues import game_edit, new, player_leagues, test_schedule
 from volley_app.pages.dash.leagues import list as league_list
 from volley_app.pages.dash.leagues.home import state as home
@@ -60,9 +71,11 @@ def world(db, tmp_path, monkeypatch):
 
 def fingerprint(db, upload_dir) -> tuple:
     return (
+        [(s.id, s.name, s.start_at, s.end_at) for s in rows(db, LeagueSession)],
         [(lg.id, lg.court, lg.cost_cents, lg.active, lg.schedule_generated, lg.tournament_file) for lg in rows(db, League)],
         [(t.id, t.team_name, t.wins, t.losses, t.paid, t.waitlist) for t in rows(db, Team)],
         [(g.id, g.team1_id, g.team2_id, g.start_at, g.team1_game1_score) for g in rows(db, Game)],
+        count(db, OutboxMessage),
         sorted(p.name for p in upload_dir.iterdir()),
     )
 
