@@ -103,7 +103,7 @@ def check_set(a: int, b: int, set_index: int) -> None:
         )
 
 
-def set_winners(scores: Sequence[tuple[int | None, int | None]]) -> list[int]:
+def winners_by_set(scores: Sequence[tuple[int | None, int | None]]) -> list[int]:
     """1 or 2 for each entered set."""
     return [1 if a > b else 2 for a, b in scores if a is not None and b is not None]
 
@@ -112,7 +112,7 @@ def result(game: Game) -> int | None:
     """1 or 2 when a team has won two sets (best of three), else None."""
     if game.team2_id is None:
         return None
-    wins = set_winners([(getattr(game, f1), getattr(game, f2)) for f1, f2 in SCORE_FIELDS])
+    wins = winners_by_set([(getattr(game, f1), getattr(game, f2)) for f1, f2 in SCORE_FIELDS])
     if wins.count(1) >= 2:
         return 1
     if wins.count(2) >= 2:
@@ -144,7 +144,7 @@ def clean_scores(raw: dict) -> dict[str, int | None]:
         if a is not None:
             check_set(a, b, i)
     if pairs[2][0] is not None:
-        first_two = set_winners(pairs[:2])
+        first_two = winners_by_set(pairs[:2])
         if len(first_two) < 2 or first_two[0] == first_two[1]:
             raise Invalid({"set3": "Set 3 is played only when sets 1 and 2 are split"})
     elif pairs[1][0] is not None and pairs[0][0] is None:
