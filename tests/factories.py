@@ -12,7 +12,20 @@ import datetime as dt
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from volley_app.models import LeagueSession, LoginAttempt, LoginSession, Role, SessionStatus, User, utcnow
+from volley_app.models import (
+    Day,
+    League,
+    LeagueFormat,
+    LeagueSession,
+    LoginAttempt,
+    LoginSession,
+    Role,
+    SessionStatus,
+    SkillLevel,
+    Team,
+    User,
+    utcnow,
+)
 from volley_app.services import accounts, auth
 from volley_app.services.permissions import Actor
 
@@ -68,6 +81,52 @@ def add_league_session(
     db.add(row)
     db.commit()
     return row.id
+
+
+LEAGUE_START = dt.datetime(2026, 9, 7, 22, 30, tzinfo=dt.UTC)
+"""The start ``add_league`` gives a league unless a test gives another: a Monday 6:30 PM in New York."""
+
+
+def add_league(db: Session, svl: User, session_id: int, *, start: dt.datetime = LEAGUE_START, weeks: int = 8,
+               increment: int = 50, **columns) -> League:  # fmt: skip
+    """Add a Monday C 6s league on Court 1 (8 teams at most, $300) in ``session_id``, run by ``svl``, and commit it.
+
+    ``columns`` sets or overrides any other column (for example ``active=False``).
+    """
+    row = League(
+        session_id=session_id, svl_id=svl.id, court="Court 1", start_at=start, number_of_weeks=weeks,
+        time_increment=increment, skill_level=SkillLevel.C, format=LeagueFormat.SIXES, day=Day.MONDAY,
+        max_teams=8, cost_cents=30000, **columns,
+    )  # fmt: skip
+    db.add(row)
+    db.commit()
+    return row
+
+
+def add_teams(db: Session, league: League, n: int, prefix: str = "T", **columns) -> list[int]:
+    """Add ``n`` teams named ``{prefix}1``, ``{prefix}2``, ... to ``league``, committing each. Return their ids."""
+    ids = []
+    for i in range(n):
+        team = Team(league_id=league.id, team_name=f"{prefix}{i + 1}", **columns)
+        db.add(team)
+        db.commit()
+        ids.append(team.id)
+    return ids
+
+
+def league_world(db: Session) -> dict:
+    """Two SVLs (svla, svlb), a player (pat) and an admin (root), and SVL A's session "A fall" with one league.
+
+    The session starts in 3 days, the league in 4. Returns the actors by key ("a", "b", "p", "admin"),
+    the session id ("sid"), the league ("lg") and SVL A's user row ("svla").
+    """
+    a, b = make_user(db, "svla", Role.SVL), make_user(db, "svlb", Role.SVL)
+    p, adm = make_user(db, "pat"), make_user(db, "root", Role.ADMIN)
+    now = utcnow()
+    sid = add_league_session(db, a, "A fall", now + dt.timedelta(days=3), now + dt.timedelta(days=80))
+    lg = add_league(db, a, sid, start=now + dt.timedelta(days=4))
+    return {"db": db, "a": actor_of(a), "b": actor_of(b), "p": actor_of(p), "admin": actor_of(adm), "sid": sid,
+            "lg": lg, "svla": a}  # fmt: skip
 
 
 def expire_logins(db: Session, ago: dt.timedelta = dt.timedelta(seconds=1)) -> None:

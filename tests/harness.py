@@ -72,3 +72,12 @@ def redirect_target(events) -> str | None:
             if "path" in args and "external" in args:
                 target = args["path"]
     return target
+
+
+async def call_handler(token: str | None, cls, path: str, method: str, *args):
+    """Open ``path`` in a fresh tab logged in with ``token`` (None: nobody) and call ``cls.method(*args)``.
+
+    Returns the state and what the handler returned or yielded.
+    """
+    _root, state = page_state(cls, path, token)
+    return state, await call(getattr(state, method), *args)

@@ -11,8 +11,8 @@ from tests.factories import add_league_session, count, login_token, make_user, r
 from tests.unit.test_registration import stripe_env  # noqa: F401 - fixture
 from tests.unit.test_state_handlers import _redirect_target, _root, _sub
 from volley_app.models import Day, League, LeagueFormat, OutboxMessage, Payment, Role, SkillLevel, Team, utcnow
-from volley_app.pages.dash import leagues as league_pages
 from volley_app.pages.dash import registration as pages
+from volley_app.pages.dash.leagues.home import state as league_pages
 
 WHO = ["anon", "pat", "sam", "svla", "admin"]
 CARD = {"card_number": "4242424242424242", "expiry": "12/34", "cvc": "123", "amount": "1", "amount_cents": 1}

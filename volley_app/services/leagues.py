@@ -5,12 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import (
     Day,
-    Game,
     League,
     LeagueFormat,
     LeagueSession,
@@ -21,9 +19,10 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import sessions, timefmt, uploads, validation
-from volley_app.services.errors import Forbidden, Invalid, NotFound
-from volley_app.services.permissions import Actor, require_actor, require_role
+from volley_app.services import permissions, sessions, timefmt, uploads, validation, venues
+from volley_app.services.errors import Forbidden, Invalid
+from volley_app.services.league_data import delete_children
+from volley_app.services.permissions import Actor, access_league, require_actor, require_role
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -90,20 +89,6 @@ def _dollars(value: object) -> int:
     return cents
 
 
-def _choice(value: object, enum_cls, field: str, label: str):
-    text = value.strip() if isinstance(value, str) else ""
-    if not text:
-        raise Invalid({field: f"{label} is required"})
-    try:
-        return enum_cls(text)
-    except ValueError:
-        raise Invalid({field: f"Choose a {label.lower()}"}) from None
-
-
-def _flag(value: object) -> bool:
-    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "on", "yes", "1"))
-
-
 def _clean(fields: dict) -> dict:
     """Check the required set of spec section 5; returns the columns to store."""
     gender = fields.get("gender_requirement")
@@ -113,9 +98,9 @@ def _clean(fields: dict) -> dict:
         start_at=(timefmt.parse_local, fields.get("start"), "start", "Start date and time"),
         number_of_weeks=(_int, fields.get("number_of_weeks"), "number_of_weeks", "Number of weeks", 1, MAX_WEEKS),
         time_increment=(_int, fields.get("time_increment"), "time_increment", "Time increment", 1, 600),
-        skill_level=(_choice, fields.get("skill_level"), SkillLevel, "skill_level", "Skill level"),
-        format=(_choice, fields.get("format"), LeagueFormat, "format", "Format"),
-        day=(_choice, fields.get("day"), Day, "day", "Day"),
+        skill_level=(validation.choice, fields.get("skill_level"), SkillLevel, "skill_level", "Skill level"),
+        format=(validation.choice, fields.get("format"), LeagueFormat, "format", "Format"),
+        day=(validation.choice, fields.get("day"), Day, "day", "Day"),
         max_teams=(_int, fields.get("max_teams"), "max_teams", "Max teams", 2, MAX_TEAMS),
         cost_cents=(_dollars, fields.get("cost")),
     )
@@ -132,27 +117,12 @@ def cash_allowed(db: Session, svl_id: int) -> bool:
     return svl is not None and svl.username == name.strip().lower()
 
 
-def _get(db: Session, league_id: object) -> League:
-    try:
-        row = db.get(League, int(league_id))
-    except (TypeError, ValueError):
-        row = None
-    if row is None:
-        raise NotFound("League not found")
-    return row
-
-
-def may_manage(actor: Actor | None, league: League) -> bool:
-    return actor is not None and (actor.is_admin or (actor.is_svl and league.svl_id == actor.user_id))
+may_manage = permissions.may_manage_league
 
 
 def managed(db: Session, actor: Actor | None, league_id: object) -> League:
     """The league when the actor is its SVL or an admin; else Unauthorized/Forbidden/NotFound."""
-    actor = require_role(actor, Role.SVL, Role.ADMIN)
-    row = _get(db, league_id)
-    if not may_manage(actor, row):
-        raise Forbidden()
-    return row
+    return access_league(db, actor, league_id, manage=True)
 
 
 def create_league(db: Session, actor: Actor | None, *, session_id: object, **fields) -> League:
@@ -161,7 +131,7 @@ def create_league(db: Session, actor: Actor | None, *, session_id: object, **fie
     session_row = sessions.managed(db, actor, session_id)[1]
     clean = _clean(fields)
     svl = db.get(User, session_row.svl_id)
-    clean["cash"] = _flag(fields.get("cash")) and cash_allowed(db, session_row.svl_id)
+    clean["cash"] = validation.flag(fields.get("cash")) and cash_allowed(db, session_row.svl_id)
     row = League(
         session_id=session_row.id, svl_id=session_row.svl_id, stage=LeagueStage.REGISTRATION, active=True,
         schedule_generated=False, address=svl.address if svl else None, city=svl.city if svl else None,
@@ -178,24 +148,12 @@ def update_league(db: Session, actor: Actor | None, league_id: object, **fields)
     clean = _clean(fields)
     for key, value in clean.items():
         setattr(row, key, value)
-    row.cash = _flag(fields.get("cash")) and cash_allowed(db, row.svl_id)
+    row.cash = validation.flag(fields.get("cash")) and cash_allowed(db, row.svl_id)
     if "active" in fields:
-        row.active = _flag(fields.get("active"))
+        row.active = validation.flag(fields.get("active"))
     db.add(row)
     db.flush()
     return row
-
-
-def delete_children(db: Session, league_id: int) -> None:
-    """Delete a league's games and teams (and its bracket file), then the league row."""
-    row = db.get(League, league_id)
-    db.exec(sa.delete(Game).where(Game.league_id == league_id))
-    db.exec(sa.delete(Team).where(Team.league_id == league_id))
-    if row is not None:
-        file_name = row.tournament_file
-        db.delete(row)
-        db.flush()
-        uploads.remove(file_name)
 
 
 def delete_league(db: Session, actor: Actor | None, league_id: object) -> str:
@@ -211,13 +169,6 @@ def _session_names(db: Session, ids) -> dict[int, str]:
     if not ids:
         return {}
     return {s.id: s.name for s in db.exec(select(LeagueSession).where(LeagueSession.id.in_(ids))).all()}
-
-
-def _svl_names(db: Session, ids) -> dict[int, str]:
-    ids = set(ids)
-    if not ids:
-        return {}
-    return {u.id: f"{u.first_name} {u.last_name}".strip() for u in db.exec(select(User).where(User.id.in_(ids))).all()}
 
 
 def summary(league: League, session_names: dict[int, str], svl_names: dict[int, str]) -> dict:
@@ -259,18 +210,15 @@ def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None,
     found = list(db.exec(stmt).all())
     refresh_stages(db, found, now)
     snames = _session_names(db, [lg.session_id for lg in found])
-    vnames = _svl_names(db, [lg.svl_id for lg in found])
+    vnames = venues.svl_names(db, [lg.svl_id for lg in found])
     return [summary(lg, snames, vnames) for lg in found]
 
 
 def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.datetime | None = None) -> dict:
     """A league's home: anyone logged in may read it; ``can_manage`` says whether the actions show."""
-    actor = require_actor(actor)
-    row = _get(db, league_id)
-    if not row.active and not may_manage(actor, row):
-        raise NotFound("League not found")
+    row = access_league(db, actor, league_id)
     refresh_stages(db, [row], now)
-    out = summary(row, _session_names(db, [row.session_id]), _svl_names(db, [row.svl_id]))
+    out = summary(row, _session_names(db, [row.session_id]), venues.svl_names(db, [row.svl_id]))
     teams = db.exec(select(Team).where(Team.league_id == row.id)).all()
     out.update(
         number_of_weeks=row.number_of_weeks,
@@ -285,6 +233,7 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
         waitlist_count=sum(1 for t in teams if t.waitlist),
         can_manage=may_manage(actor, row),
         cash_allowed=cash_allowed(db, row.svl_id),
+        show_cash=may_manage(actor, row) and cash_allowed(db, row.svl_id),
         has_bracket=bool(row.tournament_file),
         bracket_type=row.tournament_content_type or "",
     )
@@ -293,10 +242,7 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
 
 def bracket_data_url(db: Session, actor: Actor | None, league_id: object) -> str:
     """The tournament bracket as a data URL, for anyone who may read the league ("" when none)."""
-    require_actor(actor)
-    row = _get(db, league_id)
-    if not row.active and not may_manage(actor, row):
-        raise NotFound("League not found")
+    row = access_league(db, actor, league_id)
     return uploads.read_data_url(row.tournament_file, row.tournament_content_type)
 
 
@@ -322,18 +268,12 @@ def player_leagues(db: Session, actor: Actor | None, now: dt.datetime | None = N
     found = list(db.exec(select(League).where(League.active.is_(True)).order_by(League.start_at, League.id)).all())
     refresh_stages(db, found, now)
     snames = _session_names(db, [lg.session_id for lg in found])
-    vnames = _svl_names(db, [lg.svl_id for lg in found])
+    vnames = venues.svl_names(db, [lg.svl_id for lg in found])
     rows = [summary(lg, snames, vnames) for lg in found]
-    venues = [
-        {"name": f"{u.first_name} {u.last_name}".strip(), "address": u.address or "", "city": u.city or "",
-         "region": u.region.value if u.region else ""}
-        for u in db.exec(select(User).where(User.active.is_(True)).order_by(User.first_name, User.id)).all()
-        if Role.SVL.value in u.roles
-    ]  # fmt: skip
     return {
         "registration": [r for r in rows if r["start_at"] > now],
         "current": [r for r in rows if r["start_at"] <= now],
-        "venues": venues,
+        "venues": venues.partner_venues(db),
     }
 
 
@@ -341,3 +281,15 @@ def svl_sessions_for_new_league(db: Session, actor: Actor | None) -> list[dict]:
     """The sessions a new league may go in: the actor's current ones (admins: every current one)."""
     actor = require_role(actor, Role.SVL, Role.ADMIN)
     return [s for s in sessions.list_sessions(db, actor) if s["status"] != "Inactive"]
+
+
+def new_league_form(db: Session, actor: Actor | None) -> dict:
+    """What the new league form offers: the sessions to choose from, and whether the cash-only choice shows.
+
+    The cash-only choice shows when a league in one of those sessions may be cash-only (``cash_allowed``).
+    """
+    found = svl_sessions_for_new_league(db, actor)
+    return {
+        "sessions": found,
+        "show_cash": any(cash_allowed(db, svl_id) for svl_id in {s["svl_id"] for s in found}),
+    }

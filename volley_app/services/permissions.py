@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from sqlmodel import Session
 
-from volley_app.models import Role, SubRequest, SubStatus, User
+from volley_app.models import Game, League, Role, SubRequest, SubStatus, User
 from volley_app.services.errors import Forbidden, NotFound, Unauthorized
 
 T = TypeVar("T")
@@ -159,6 +159,40 @@ def access_sub_request(db: Session, actor: Actor | None, value: object, *, own: 
 
 
 # --- leagues and games --------------------------------------------------------------------------
+
+LEAGUE_NOT_FOUND = "League not found"
+GAME_NOT_FOUND = "Game not found"
+
+
+def may_manage_league(actor: Actor | None, league: League) -> bool:
+    """A league is managed by its own SVL and by admins."""
+    return actor is not None and (actor.is_admin or (actor.is_svl and league.svl_id == actor.user_id))
+
+
+def access_league(db: Session, actor: Actor | None, league_id: object, *, manage: bool = False) -> League:
+    """The league with that id for this actor.
+
+    To read it: anyone logged in, but an inactive league only for those who manage it (NotFound for the
+    others). With ``manage``: only its SVL or an admin (Unauthorized / Forbidden otherwise).
+    """
+    if manage:
+        actor = require_role(actor, Role.SVL, Role.ADMIN)
+        row = load(db, League, league_id, LEAGUE_NOT_FOUND)
+        if not may_manage_league(actor, row):
+            raise Forbidden()
+        return row
+    actor = require_actor(actor)
+    row = load(db, League, league_id, LEAGUE_NOT_FOUND)
+    if not row.active and not may_manage_league(actor, row):
+        raise NotFound(LEAGUE_NOT_FOUND)
+    return row
+
+
+def access_game(db: Session, actor: Actor | None, game_id: object, *, manage: bool = False) -> Game:
+    """The game with that id when the actor may read (``manage``: change) its league."""
+    game = load(db, Game, game_id, GAME_NOT_FOUND)
+    access_league(db, actor, game.league_id, manage=manage)
+    return game
 
 
 

@@ -10,8 +10,8 @@ from sqlmodel import Session, select
 
 from volley_app.models import Game, GameType, League, Team
 from volley_app.services import leagues, timefmt
-from volley_app.services.errors import Invalid, NotFound
-from volley_app.services.permissions import Actor, require_actor
+from volley_app.services.errors import Invalid
+from volley_app.services.permissions import Actor, access_game, access_league, require_actor, require_admin
 
 NOT_ENOUGH_TEAMS = "A schedule needs at least 2 teams (waitlisted teams do not count)."
 ALREADY_GENERATED = "The schedule for this league has already been generated."
@@ -60,7 +60,7 @@ def slot(season_start: dt.datetime, week_index: int, match_index: int, increment
 
 def generate(db: Session, actor: Actor | None, league_id: object) -> int:
     """Create the league's games once (its SVL or an admin). Returns how many games were made."""
-    league = leagues.managed(db, actor, league_id)
+    league = access_league(db, actor, league_id, manage=True)
     if league.schedule_generated:
         raise Invalid(ALREADY_GENERATED)
     teams = db.exec(
@@ -103,7 +103,7 @@ def check_set(a: int, b: int, set_index: int) -> None:
         )
 
 
-def set_winners(scores: Sequence[tuple[int | None, int | None]]) -> list[int]:
+def winners_by_set(scores: Sequence[tuple[int | None, int | None]]) -> list[int]:
     """1 or 2 for each entered set."""
     return [1 if a > b else 2 for a, b in scores if a is not None and b is not None]
 
@@ -112,7 +112,7 @@ def result(game: Game) -> int | None:
     """1 or 2 when a team has won two sets (best of three), else None."""
     if game.team2_id is None:
         return None
-    wins = set_winners([(getattr(game, f1), getattr(game, f2)) for f1, f2 in SCORE_FIELDS])
+    wins = winners_by_set([(getattr(game, f1), getattr(game, f2)) for f1, f2 in SCORE_FIELDS])
     if wins.count(1) >= 2:
         return 1
     if wins.count(2) >= 2:
@@ -144,22 +144,12 @@ def clean_scores(raw: dict) -> dict[str, int | None]:
         if a is not None:
             check_set(a, b, i)
     if pairs[2][0] is not None:
-        first_two = set_winners(pairs[:2])
+        first_two = winners_by_set(pairs[:2])
         if len(first_two) < 2 or first_two[0] == first_two[1]:
             raise Invalid({"set3": "Set 3 is played only when sets 1 and 2 are split"})
     elif pairs[1][0] is not None and pairs[0][0] is None:
         raise Invalid({"set1": "Enter set 1 before set 2"})
     return clean
-
-
-def _game(db: Session, game_id: object) -> Game:
-    try:
-        row = db.get(Game, int(game_id))
-    except (TypeError, ValueError):
-        row = None
-    if row is None:
-        raise NotFound("Game not found")
-    return row
 
 
 def _apply(db: Session, game: Game, sign: int) -> None:
@@ -179,9 +169,8 @@ def update_game(
     db: Session, actor: Actor | None, game_id: object, *, team1: object, team2: object, start: object, **scores
 ) -> Game:
     """Edit a game (the league's SVL or an admin). Wins and losses follow the change of result."""
-    game = _game(db, game_id)
-    league = leagues.managed(db, actor, game.league_id)
-    ids = {t.id for t in db.exec(select(Team).where(Team.league_id == league.id)).all()}
+    game = access_game(db, actor, game_id, manage=True)
+    ids = {t.id for t in db.exec(select(Team).where(Team.league_id == game.league_id)).all()}
 
     def team(value: object, field: str, label: str, bye_ok: bool) -> int | None:
         text = str(value).strip() if value is not None else ""
@@ -263,8 +252,7 @@ def week_of(season_start: dt.datetime, when: dt.datetime) -> int:
 
 def get_game(db: Session, actor: Actor | None, game_id: object) -> dict:
     """A game for its edit form (the league's SVL or an admin), with the league's teams to choose from."""
-    game = _game(db, game_id)
-    leagues.managed(db, actor, game.league_id)
+    game = access_game(db, actor, game_id, manage=True)
     names = _team_names(db, game.league_id)
     out = game_dict(game, names)
     out["teams"] = [{"id": i, "name": n} for i, n in sorted(names.items())]
@@ -281,3 +269,15 @@ def standings(db: Session, actor: Actor | None, league_id: object) -> dict:
         "league": info,
         "teams": [{"id": t.id, "team_name": t.team_name, "wins": t.wins, "losses": t.losses} for t in rows],
     }
+
+
+def stored_games(db: Session, actor: Actor | None, league_id: object = None) -> dict:
+    """Admins only: every game of a league as stored, with round and match (a check of the generator).
+
+    Without ``league_id``: the leagues to choose from.
+    """
+    require_admin(actor)
+    if league_id in (None, ""):
+        return {"leagues": leagues.list_leagues(db, actor), "league": None, "games": []}
+    found = schedule(db, actor, league_id)
+    return {"leagues": [], "league": found["league"], "games": [g for w in found["weeks"] for g in w["games"]]}

@@ -8,8 +8,9 @@ from collections.abc import Iterable
 from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueSession, Role, SessionStatus, User, utcnow
-from volley_app.services import timefmt, validation
+from volley_app.services import timefmt, validation, venues
 from volley_app.services.errors import Forbidden, Invalid, NotFound
+from volley_app.services.league_data import delete_children
 from volley_app.services.permissions import Actor, require_role
 
 
@@ -61,17 +62,9 @@ def svl_home(db: Session, actor: Actor | None) -> list[dict]:
 # --- managing sessions (SVL and admin) ---------------------------------------------
 
 
-def _svl_names(db: Session, ids: Iterable[int]) -> dict[int, str]:
-    ids = set(ids)
-    if not ids:
-        return {}
-    found = db.exec(select(User).where(User.id.in_(ids))).all()
-    return {u.id: f"{u.first_name} {u.last_name}".strip() for u in found}
-
-
 def to_dict(db: Session, s: LeagueSession, svl_names: dict[int, str] | None = None) -> dict:
     """A session as a page shows it (every field is fit for an SVL or admin who may see it)."""
-    names = svl_names if svl_names is not None else _svl_names(db, [s.svl_id])
+    names = svl_names if svl_names is not None else venues.svl_names(db, [s.svl_id])
     return {
         "id": s.id,
         "name": s.name,
@@ -142,7 +135,7 @@ def list_sessions(db: Session, actor: Actor | None, now: dt.datetime | None = No
     refresh_statuses(db, found, now)
     if not actor.is_admin:
         found = [s for s in found if s.status != SessionStatus.INACTIVE]
-    names = _svl_names(db, [s.svl_id for s in found])
+    names = venues.svl_names(db, [s.svl_id for s in found])
     return [to_dict(db, s, names) for s in found]
 
 
@@ -183,12 +176,10 @@ def update_session(
 
 def delete_session(db: Session, actor: Actor | None, session_id: object) -> str:
     """Delete a session and (through the database) its leagues, teams and games. Returns its name."""
-    from volley_app.services import leagues  # leagues imports this module
-
     _actor, row = managed(db, actor, session_id)
     name = row.name
     for league_id in db.exec(select(League.id).where(League.session_id == row.id)).all():
-        leagues.delete_children(db, league_id)
+        delete_children(db, league_id)
     db.delete(row)
     db.flush()
     return name

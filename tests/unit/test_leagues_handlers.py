@@ -1,0 +1,265 @@
+"""League, schedule and game handlers × {anonymous, player, SVL A, SVL B, admin}.
+
+Any browser can call any handler with any arguments: the wrong caller must be refused and the
+database (and the upload folder) must be exactly as before.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from sqlmodel import select
+
+from tests.factories import add_league_session, count, login_token, make_user, rows
+from tests.harness import call_handler, redirect_target
+from volley_app.models import (
+    Day,
+    Game,
+    League,
+    LeagueFormat,
+    LeagueSession,
+    OutboxMessage,
+    Role,
+    SkillLevel,
+    Team,
+    utcnow,
+)
+from volley_app.pages.dash.leagues import game_edit, new, player_leagues, test_schedule
+from volley_app.pages.dash.leagues import list as league_list
+from volley_app.pages.dash.leagues.home import state as home
+from volley_app.settings import get_settings
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+WHO = ["anon", "player", "svla", "svlb", "admin"]
+ALLOWED = {"svla", "admin"}
+LEAGUE_FORM = {"court": "Court 9", "start": "2027-03-01T18:30", "number_of_weeks": "8", "time_increment": "45",
+               "skill_level": "C", "format": "6s", "day": "Monday", "max_teams": "8", "cost": "250", "active": "true"}  # fmt: skip
+
+
+class FakeUpload:
+    def __init__(self, data: bytes):
+        self.data = data
+
+    async def read(self, n: int = -1) -> bytes:
+        return self.data if n < 0 else self.data[:n]
+
+
+@pytest.fixture
+def world(db, tmp_path, monkeypatch):
+    monkeypatch.setenv("UPLOAD_DIR", str(tmp_path))
+    get_settings.cache_clear()
+    a = make_user(db, "svla", Role.SVL)
+    make_user(db, "svlb", Role.SVL)
+    pat = make_user(db, "player")
+    make_user(db, "admin", Role.ADMIN)
+    now = utcnow()
+    sid = add_league_session(db, a, "A fall", now + dt.timedelta(days=3), now + dt.timedelta(days=80))
+    lg = League(session_id=sid, svl_id=a.id, court="Court 1", start_at=now + dt.timedelta(days=4), number_of_weeks=3,
+                time_increment=50, skill_level=SkillLevel.C, format=LeagueFormat.SIXES, day=Day.MONDAY, max_teams=8,
+                cost_cents=30000)  # fmt: skip
+    db.add(lg)
+    db.commit()
+    for i in range(4):
+        db.add(Team(league_id=lg.id, team_name=f"T{i + 1}", captain_id=pat.id))
+    db.add(Team(league_id=lg.id, team_name="Late", captain_id=pat.id, waitlist=True))
+    db.commit()
+    tokens = {u: login_token(db, u) for u in WHO if u != "anon"}
+    yield {"db": db, "sid": sid, "lid": lg.id, "tokens": tokens, "dir": tmp_path}
+    get_settings.cache_clear()
+
+
+def fingerprint(db, upload_dir) -> tuple:
+    return (
+        [(s.id, s.name, s.start_at, s.end_at) for s in rows(db, LeagueSession)],
+        [(lg.id, lg.court, lg.cost_cents, lg.active, lg.schedule_generated, lg.tournament_file) for lg in rows(db, League)],
+        [(t.id, t.team_name, t.wins, t.losses, t.paid, t.waitlist) for t in rows(db, Team)],
+        [(g.id, g.team1_id, g.team2_id, g.start_at, g.team1_game1_score) for g in rows(db, Game)],
+        count(db, OutboxMessage),
+        sorted(p.name for p in upload_dir.iterdir()),
+    )
+
+
+async def call(world, who: str, cls, path: str, method: str, *args):
+    return await call_handler(world["tokens"].get(who), cls, path, method, *args)
+
+
+async def generate(world) -> None:
+    await call(world, "svla", home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "generate")
+
+
+def first_game_id(db) -> int:
+    db.expire_all()
+    return db.exec(select(Game.id).where(Game.team2_id.is_not(None)).order_by(Game.id)).first()
+
+
+def _cases(world):
+    """(state class, path, method, args) of every changing league handler, on SVL A's league."""
+    sid, lid = world["sid"], world["lid"]
+    return {
+        "league.create": (new.NewLeagueState, "/dash/leagues/new", "create", LEAGUE_FORM | {"session": str(sid)}),
+        "league.save": (home.LeagueHomeState, f"/dash/leagues/{lid}", "save", LEAGUE_FORM),
+        "league.delete": (home.LeagueHomeState, f"/dash/leagues/{lid}", "delete"),
+        "league.generate": (home.LeagueHomeState, f"/dash/leagues/{lid}", "generate"),
+        "league.upload": (home.LeagueHomeState, f"/dash/leagues/{lid}", "upload", [FakeUpload(PNG)]),
+    }  # fmt: skip
+
+
+CASES = ["league.create", "league.save", "league.delete", "league.generate", "league.upload"]
+
+
+@pytest.mark.parametrize("who", WHO)
+@pytest.mark.parametrize("case", CASES)
+async def test_changing_handlers_permission_table(world, case, who):
+    db = world["db"]
+    cls, path, method, *args = _cases(world)[case]
+    before = fingerprint(db, world["dir"])
+    state, _events = await call(world, who, cls, path, method, *args)
+    after = fingerprint(db, world["dir"])
+    if who in ALLOWED:
+        assert state.error == "", state.error
+        assert after != before
+    else:
+        assert after == before
+        assert state.error in ("Unauthorized", "No access")
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_game_save_permission_table(world, who):
+    db = world["db"]
+    await generate(world)
+    gid = first_game_id(db)
+    form = {"team1": "", "team2": "", "start": "2027-01-01T19:00", "team1_game1_score": "21", "team2_game1_score": "10",
+            "team1_game2_score": "21", "team2_game2_score": "12"}  # fmt: skip
+    game = rows(db, Game, Game.id == gid)[0]
+    form |= {"team1": str(game.team1_id), "team2": str(game.team2_id)}
+    before = fingerprint(db, world["dir"])
+    state, events = await call(world, who, game_edit.GameEditState, f"/dash/leagues/teams/schedule/{gid}", "save", form)
+    after = fingerprint(db, world["dir"])
+    if who in ALLOWED:
+        assert state.error == ""
+        assert redirect_target(events) == f"/dash/leagues/teams/schedule?league={world['lid']}"
+        assert rows(db, Team, Team.id == game.team1_id)[0].wins == 1
+    else:
+        assert after == before and state.error in ("Unauthorized", "No access")
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_game_edit_page_shows_nothing_to_others(world, who):
+    await generate(world)
+    path = f"/dash/leagues/teams/schedule/{first_game_id(world['db'])}"
+    state, _ev = await call(world, who, game_edit.GameEditState, path, "load")
+    if who in ALLOWED:
+        assert state.gid != "" and state.back == f"/dash/leagues/teams/schedule?league={world['lid']}"
+    else:
+        assert state.gid == "" and state.denied and state.error in ("Unauthorized", "No access")
+
+
+async def test_a_bad_score_shows_next_to_its_set_and_saves_nothing(world):
+    db = world["db"]
+    await generate(world)
+    gid = first_game_id(db)
+    game = rows(db, Game, Game.id == gid)[0]
+    form = {"team1": str(game.team1_id), "team2": str(game.team2_id), "start": "2027-01-01T19:00",
+            "team1_game1_score": "21", "team2_game1_score": "24"}  # fmt: skip
+    before = fingerprint(db, world["dir"])
+    state, events = await call(world, "svla", game_edit.GameEditState, f"/dash/leagues/teams/schedule/{gid}", "save", form)
+    assert state.errors["set1"].startswith("Set 1: play to 21") and state.error == "Please correct the fields marked below."
+    assert redirect_target(events) is None and fingerprint(db, world["dir"]) == before
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_league_home_shows_actions_only_to_its_svl_and_admins(world, who):
+    state, _ev = await call(world, who, home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "load")
+    if who == "anon":
+        assert state.missing and state.info == {}
+    else:
+        assert state.info["name"] == "Monday C 6s"
+        assert state.can_manage is (who in ALLOWED)
+        assert state.links["schedule"] == f"/dash/leagues/teams/schedule?league={world['lid']}"
+
+
+async def test_a_league_edit_with_bad_fields_marks_them(world):
+    before = fingerprint(world["db"], world["dir"])
+    state, events = await call(world, "svla", home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "save",
+                               LEAGUE_FORM | {"court": " ", "max_teams": "1"})  # fmt: skip
+    assert set(state.errors) == {"court", "max_teams"} and state.error == "Please correct the fields marked below."
+    assert redirect_target(events) is None and fingerprint(world["db"], world["dir"]) == before
+
+
+async def test_a_saved_league_goes_back_to_the_list(world):
+    state, events = await call(world, "svla", home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "save", LEAGUE_FORM)
+    assert redirect_target(events) == "/dash/leagues"
+    assert rows(world["db"], League)[0].court == "Court 9"
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_test_schedule_is_admin_only(world, who):
+    await generate(world)
+    path = f"/dash/leagues/teams/TESTschedule?league={world['lid']}"
+    state, _ev = await call(world, who, test_schedule.TestScheduleState, path, "load")
+    assert bool(state.game_rows) is (who == "admin")
+    if who != "admin":
+        assert state.error in ("Unauthorized", "No access")
+
+
+async def test_test_schedule_without_a_league_lists_leagues_for_admins(world):
+    state, _ev = await call(world, "admin", test_schedule.TestScheduleState, "/dash/leagues/teams/TESTschedule", "load")
+    assert [x["name"] for x in state.league_links] == ["Monday C 6s (A fall)"]
+    assert state.league_links[0]["href"] == f"/dash/leagues/teams/TESTschedule?league={world['lid']}"
+    state, _ev = await call(world, "svla", test_schedule.TestScheduleState, "/dash/leagues/teams/TESTschedule", "load")
+    assert state.league_links == [] and state.error == "No access"
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_player_leagues_redirects_operators(world, who):
+    state, events = await call(world, who, player_leagues.PlayerLeaguesState, "/dash/playerleagues", "load")
+    if who in ("svla", "svlb", "admin"):
+        assert redirect_target(events) == "/dash/profile"
+    elif who == "player":
+        assert [r["name"] for r in state.registration] == ["Monday C 6s"]
+        assert [v["name"] for v in state.venues] == ["Svla Tester", "Svlb Tester"]
+    else:
+        assert state.error == "Unauthorized"
+
+
+async def test_uploading_html_as_png_is_refused_with_nothing_written(world):
+    before = fingerprint(world["db"], world["dir"])
+    state, _ev = await call(world, "svla", home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "upload",
+                            [FakeUpload(b"<html><script>alert(1)</script></html>")])  # fmt: skip
+    assert "PNG, PDF, DOC or JPEG" in state.error
+    assert fingerprint(world["db"], world["dir"]) == before
+
+
+async def test_generate_twice_says_already_generated(world):
+    await generate(world)
+    n = count(world["db"], Game)
+    state, _ev = await call(world, "admin", home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "generate")
+    assert "already been generated" in state.error and count(world["db"], Game) == n
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_new_league_page_offers_sessions_only_to_operators(world, who):
+    state, _ev = await call(world, who, new.NewLeagueState, f"/dash/leagues/new?session={world['sid']}", "load")
+    if who in ALLOWED:
+        assert state.chosen_session == str(world["sid"]) and not state.denied
+    elif who == "svlb":
+        assert state.session_options == [] and state.chosen_session == ""  # B has no sessions; A's is not offered
+    else:
+        assert state.denied and state.session_options == []
+
+
+async def test_a_new_league_opens_its_home(world):
+    n = count(world["db"], League)
+    state, events = await call(world, "svla", new.NewLeagueState, "/dash/leagues/new", "create",
+                               LEAGUE_FORM | {"session": str(world["sid"])})  # fmt: skip
+    assert count(world["db"], League) == n + 1
+    assert redirect_target(events) == f"/dash/leagues/{rows(world['db'], League)[-1].id}"
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_leagues_list_by_role(world, who):
+    state, events = await call(world, who, league_list.LeaguesState, "/dash/leagues", "load")
+    assert [r["name"] for r in state.league_rows] == ([] if who in ("anon", "svlb") else ["Monday C 6s"])
+    assert state.loaded and (state.error == "Unauthorized") is (who == "anon")
+    assert events is league_list.LeaguesState.poll  # the list then refreshes itself while the tab stays here

@@ -1,0 +1,61 @@
+"""The league form's fields, shared by the new league form and the league home's edit form."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app.components.forms import select_field, text_field
+from volley_app.models import Day, LeagueFormat, SkillLevel
+from volley_app.services import leagues as svc
+
+SKILLS = [(s.value, s.value) for s in SkillLevel]
+FORMATS = [(f.value, svc.FORMAT_LABELS[f]) for f in LeagueFormat]
+DAYS = [(d.value, d.value) for d in Day]
+
+LEAGUE_FIELDS = ("court", "start", "number_of_weeks", "time_increment", "skill_level", "format", "day",
+                 "gender_requirement", "max_teams", "cost", "cash")  # fmt: skip
+"""What both forms send; the edit form sends ``active`` too."""
+
+
+def _pair(*fields: rx.Component, columns: str) -> rx.Component:
+    return rx.grid(*fields, columns={"initial": "1", "sm": columns}, spacing="3", width="100%")
+
+
+def league_fields(state, d: dict | rx.Var, *, show_cash: rx.Var, show_active: bool) -> list[rx.Component]:
+    """The fields with ``d`` as their defaults (a new league: none); Cash Only when ``show_cash``."""
+    return [
+        text_field("Court", "court", state, required=True, max_length=100, default_value=d.get("court", "")),
+        text_field("Start Date and Time", "start", state, type="datetime-local", required=True,
+                   default_value=d.get("start", "")),
+        _pair(
+            text_field("Number of Weeks", "number_of_weeks", state, type="number", min=1, max=svc.MAX_WEEKS,
+                       required=True, default_value=d.get("number_of_weeks", "")),
+            text_field("Time Increment (minutes)", "time_increment", state, type="number", min=1, required=True,
+                       default_value=d.get("time_increment", "")),
+            columns="2",
+        ),
+        _pair(
+            select_field("Skill Level", "skill_level", SKILLS, state, placeholder="Choose",
+                         default_value=d.get("skill_level", "")),
+            select_field("Format", "format", FORMATS, state, placeholder="Choose", default_value=d.get("format", "")),
+            select_field("Day", "day", DAYS, state, placeholder="Choose", default_value=d.get("day", "")),
+            columns="3",
+        ),
+        text_field("Gender Requirement (optional)", "gender_requirement", state, max_length=100,
+                   default_value=d.get("gender_requirement", "")),
+        _pair(
+            text_field("Max Teams", "max_teams", state, type="number", min=2, max=svc.MAX_TEAMS, required=True,
+                       default_value=d.get("max_teams", "")),
+            text_field("Cost (dollars)", "cost", state, inputmode="decimal", required=True,
+                       default_value=d.get("cost", "")),
+            columns="2",
+        ),
+        rx.cond(
+            show_cash,
+            select_field("Cash Only", "cash", [("false", "No"), ("true", "Yes")], state,
+                         default_value=d.get("cash", "false")),
+            rx.fragment(),
+        ),
+        select_field("Active", "active", [("true", "True"), ("false", "False")], state,
+                     default_value=d.get("active", "true")) if show_active else rx.fragment(),
+    ]  # fmt: skip

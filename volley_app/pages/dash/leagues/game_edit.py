@@ -1,0 +1,117 @@
+"""Edit a game (/dash/leagues/teams/schedule/{id}): teams, time and set scores, for the league's SVL and admins."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import error_line, form_card, select_field, submit_button, text_field
+from volley_app.components.layout import dash_page, link_button
+from volley_app.registry import page
+from volley_app.services import scheduling, timefmt
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import FormState, form_values, path_arg, run_action
+
+ERROR_ID = "game-error"
+SCORE_LABELS = [
+    ("team1_game1_score", "Team 1 Set 1"), ("team2_game1_score", "Team 2 Set 1"),
+    ("team1_game2_score", "Team 1 Set 2"), ("team2_game2_score", "Team 2 Set 2"),
+    ("team1_game3_score", "Team 1 Set 3"), ("team2_game3_score", "Team 2 Set 3"),
+]  # fmt: skip
+SETS = ("set1", "set2", "set3")
+GAME_FIELDS = ("team1", "team2", "start", *(key for key, _label in SCORE_LABELS))
+
+
+class GameEditState(FormState, AuthState):
+    _fields = (*GAME_FIELDS, *SETS)
+    _error_id = ERROR_ID
+
+    gid: str = ""
+    back: str = ""
+    form: dict[str, str] = {}
+    team_options: list[dict[str, str]] = []
+    team2_options: list[dict[str, str]] = []
+    denied: bool = False
+
+    async def load(self):
+        self._clear_messages()
+        found, failure = await run_action(
+            scheduling.get_game, actor=await self._actor(), game_id=path_arg(self, "game_id")
+        )
+        if failure is not None:
+            self.gid, self.back, self.form, self.team_options, self.team2_options = "", "", {}, [], []
+            self.error, self.denied = failure.message, True
+            return
+        self.denied = False
+        self.gid, self.back = str(found["id"]), routes.schedule_path(found["league_id"])
+        self.team_options = [{"value": str(t["id"]), "label": t["name"]} for t in found["teams"]]
+        self.team2_options = [*self.team_options, {"value": "bye", "label": "BYE"}]
+        self.form = {
+            "team1": str(found["team1_id"] or ""),
+            "team2": "bye" if found["team2_id"] is None else str(found["team2_id"]),
+            "start": timefmt.input_value(found["start_at"]),
+            **{k: "" if found[k] is None else str(found[k]) for k, _l in SCORE_LABELS},
+        }
+        self._show_record()
+
+    @rx.event
+    async def save(self, form_data: dict):
+        async for ev in self._submit(
+            scheduling.update_game,
+            done=lambda game: rx.redirect(routes.schedule_path(game.league_id)),
+            game_id=path_arg(self, "game_id"),
+            **form_values(form_data, GAME_FIELDS),
+        ):
+            yield ev
+
+
+def _set_error(name: str) -> rx.Component:
+    message = GameEditState.errors.get(name, "")
+    return rx.cond(message != "", rx.text(message, color_scheme="red", size="2"), rx.fragment())
+
+
+def _game_form() -> rx.Component:
+    s = GameEditState
+    return rx.form(
+        rx.vstack(
+            select_field("Team 1", "team1", s.team_options, s, placeholder="Choose a team",
+                         default_value=s.form["team1"]),
+            select_field("Team 2", "team2", s.team2_options, s, placeholder="Choose a team",
+                         default_value=s.form["team2"]),
+            text_field("Date and Time", "start", s, type="datetime-local", required=True, default_value=s.form["start"]),
+            rx.grid(
+                *[
+                    text_field(label, key, s, type="number", min=0, max=99, inputmode="numeric",
+                               default_value=s.form[key])
+                    for key, label in SCORE_LABELS
+                ],
+                columns="2",
+                spacing="3",
+                width="100%",
+            ),
+            *[_set_error(name) for name in SETS],
+            rx.text("Sets 1 and 2 go to 21 (cap 23), set 3 to 15 (cap 17); win by two.", size="1", color_scheme="gray"),
+            rx.flex(
+                submit_button("Update Game", s, size="2", width="auto"),
+                link_button("Cancel", href=s.back, variant="soft", color_scheme="gray"),
+                spacing="3",
+            ),
+            spacing="4",
+            width="100%",
+        ),
+        on_submit=s.save,
+        key=s.form_key,
+        width="100%",
+    )  # fmt: skip
+
+
+@page(routes.GAME_EDIT, "Edit Game", on_load=GameEditState.load)
+def game_edit_page() -> rx.Component:
+    s = GameEditState
+    return dash_page(
+        form_card(
+            "Edit Game",
+            error_line(s.error, ERROR_ID),
+            rx.cond(s.denied, link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft"), _game_form()),
+        )
+    )

@@ -1,0 +1,63 @@
+"""The league home's Tournament Bracket card: the bracket for everyone, the upload for its SVL and admins."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app.pages.dash.leagues.home.state import LeagueHomeState
+
+UPLOAD_ID = "bracket-upload"
+ACCEPT = {
+    "image/png": [".png"],
+    "image/jpeg": [".jpg", ".jpeg"],
+    "application/pdf": [".pdf"],
+    "application/msword": [".doc"],
+}
+
+
+def _upload() -> rx.Component:
+    return rx.vstack(
+        rx.upload(
+            rx.text("Drop a PNG, PDF, DOC or JPEG here, or click to choose one", size="2"),
+            id=UPLOAD_ID,
+            multiple=False,
+            max_files=1,
+            accept=ACCEPT,
+            border=f"1px dashed {rx.color('gray', 8)}",
+            padding="1rem",
+            width="100%",
+        ),
+        rx.hstack(rx.foreach(rx.selected_files(UPLOAD_ID), lambda f: rx.text(f, size="2"))),
+        rx.button(
+            "Upload Bracket",
+            on_click=LeagueHomeState.upload(rx.upload_files(upload_id=UPLOAD_ID)),
+            variant="soft",
+        ),
+        width="100%",
+    )
+
+
+def bracket_card() -> rx.Component:
+    s = LeagueHomeState
+    return rx.card(
+        rx.vstack(
+            rx.heading("Tournament Bracket", size="4", as_="h2"),
+            rx.cond(
+                s.bracket_url != "",
+                rx.cond(
+                    s.bracket_is_image,
+                    rx.image(src=s.bracket_url, alt="Tournament bracket", width="100%", max_width="48rem"),
+                    rx.link(
+                        "Download the tournament bracket",
+                        href=s.bracket_url,
+                        download="tournament-bracket",
+                        is_external=False,
+                    ),
+                ),
+                rx.text("Tournament Bracket not released yet. Check back later!", color_scheme="gray"),
+            ),
+            rx.cond(s.can_manage, _upload(), rx.fragment()),
+            width="100%",
+        ),
+        width="100%",
+    )

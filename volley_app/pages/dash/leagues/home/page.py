@@ -1,0 +1,50 @@
+"""A league's home (/dash/leagues/{id}): its info for everyone logged in; actions, payments and edit for its SVL."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import error_line, page_heading
+from volley_app.components.layout import dash_page, link_button
+from volley_app.pages.dash.leagues.home.bracket import bracket_card
+from volley_app.pages.dash.leagues.home.edit import edit_card
+from volley_app.pages.dash.leagues.home.info import actions_card, info_card, links
+from volley_app.pages.dash.leagues.home.payments import payments_card
+from volley_app.pages.dash.leagues.home.register import register_card
+from volley_app.pages.dash.leagues.home.state import ERROR_ID, LeagueHomeState
+from volley_app.registry import page
+
+
+@page(routes.LEAGUE_HOME, "League", on_load=LeagueHomeState.load)
+def league_home_page() -> rx.Component:
+    s = LeagueHomeState
+    return dash_page(
+        rx.cond(
+            s.missing,
+            rx.vstack(
+                page_heading("League"),
+                error_line(s.error, ERROR_ID),
+                link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft"),
+            ),
+            rx.vstack(
+                page_heading(s.info["name"]),
+                rx.text(s.info["svl"], " · ", s.info["session"], color_scheme="gray"),
+                error_line(s.error, ERROR_ID),
+                rx.cond(
+                    s.notice != "",
+                    rx.callout(s.notice, icon="check", color_scheme="green", role="status"),
+                    rx.fragment(),
+                ),
+                links(),
+                info_card(),
+                actions_card(),
+                register_card(),
+                payments_card(),
+                bracket_card(),
+                edit_card(),
+                spacing="4",
+                width="100%",
+            ),
+        )
+    )

@@ -1,0 +1,152 @@
+"""The league home's state: the league, what this user may do there, and the handlers of its sections."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.leagues import money, where
+from volley_app.pages.dash.leagues.form_fields import LEAGUE_FIELDS
+from volley_app.services import leagues as svc
+from volley_app.services import registration, scheduling, timefmt
+from volley_app.settings import get_settings
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import FormState, form_values, path_arg, run_action
+
+ERROR_ID = "league-error"
+EDIT_FIELDS = (*LEAGUE_FIELDS, "active")
+
+
+def info_of(lg: dict) -> dict[str, str]:
+    """The League Info card's lines."""
+    return {
+        "name": lg["name"], "session": lg["session_name"], "svl": lg["svl_name"], "court": lg["court"],
+        "start": timefmt.date_time(lg["start_at"]), "weeks": str(lg["number_of_weeks"]),
+        "increment": f"{lg['time_increment']} minutes", "skill": lg["skill_level"], "format": lg["format"],
+        "gender": lg["gender_requirement"] or "None", "day": lg["day"], "max_teams": str(lg["max_teams"]),
+        "teams": str(lg["team_count"]), "waitlist": str(lg["waitlist_count"]), "cost": money(lg["cost_cents"]),
+        "cash": "Yes" if lg["cash"] else "No", "stage": lg["stage"], "active": "True" if lg["active"] else "False",
+        "where": where(lg),
+    }  # fmt: skip
+
+
+def form_of(lg: dict) -> dict[str, str]:
+    """The edit form's defaults."""
+    return {
+        "court": lg["court"], "start": timefmt.input_value(lg["start_at"]), "number_of_weeks": str(lg["number_of_weeks"]),
+        "time_increment": str(lg["time_increment"]), "skill_level": lg["skill_level"], "format": lg["raw_format"],
+        "day": lg["day"], "gender_requirement": lg["gender_requirement"], "max_teams": str(lg["max_teams"]),
+        "cost": f"{lg['cost_cents'] / 100:.2f}", "cash": "true" if lg["cash"] else "false",
+        "active": "true" if lg["active"] else "false",
+    }  # fmt: skip
+
+
+def links_of(league_id: int) -> dict[str, str]:
+    return {
+        "schedule": routes.schedule_path(league_id), "standings": routes.standings_path(league_id),
+        "rules": routes.league_rules_path(league_id), "waitlist": routes.waitlist_path(league_id),
+        "teams": routes.teams_path(league_id), "register": routes.new_team_path(league_id),
+    }  # fmt: skip
+
+
+class LeagueHomeState(FormState, AuthState):
+    _fields = EDIT_FIELDS
+    _error_id = ERROR_ID
+
+    info: dict[str, str] = {}
+    form: dict[str, str] = {}
+    links: dict[str, str] = {}
+    can_manage: bool = False
+    show_cash: bool = False
+    bracket_url: str = ""
+    bracket_is_image: bool = False
+    schedule_generated: bool = False
+    notice: str = ""
+    missing: bool = False
+    may_register: bool = False
+    league_full: bool = False
+    payment_rows: list[dict[str, str]] = []
+
+    def _league_id(self) -> str:
+        return path_arg(self, "league_id")
+
+    async def load(self):
+        self._clear_messages()
+        self.notice = ""
+        await self._fetch()
+
+    async def _fetch(self):
+        actor = await self._actor()
+        lg, failure = await run_action(svc.get_league, actor=actor, league_id=self._league_id())
+        if failure is not None:
+            self.info, self.form, self.links, self.can_manage, self.bracket_url = {}, {}, {}, False, ""
+            self.error, self.missing = failure.message, True
+            self.may_register, self.league_full, self.payment_rows = False, False, []
+            return
+        self.missing = False
+        self.can_manage, self.show_cash = lg["can_manage"], lg["show_cash"]
+        self.schedule_generated = lg["schedule_generated"]
+        self.info, self.form, self.links = info_of(lg), form_of(lg), links_of(lg["id"])
+        await self._registration(actor, lg)
+        self.bracket_is_image = lg["bracket_type"].startswith("image/")
+        self.bracket_url = ""
+        if lg["has_bracket"]:
+            url, _f = await run_action(svc.bracket_data_url, actor=actor, league_id=lg["id"])
+            self.bracket_url = url or ""
+        self._show_record()
+
+    async def _registration(self, actor, lg: dict) -> None:
+        """May this user register a team here (or join the waitlist); the payments for those who manage it."""
+        opts, _f = await run_action(registration.options, actor=actor, league_id=lg["id"])
+        self.may_register = bool(opts and opts["may_register"])
+        self.league_full = bool(opts and opts["full"])
+        self.payment_rows = []
+        if lg["can_manage"]:
+            found, _f = await run_action(registration.list_payments, actor=actor, league_id=lg["id"])
+            self.payment_rows = [{k: str(v) for k, v in p.items()} for p in (found or [])]
+
+    @rx.event
+    async def save(self, form_data: dict):
+        self.notice = ""
+        data = form_values(form_data, self._fields)
+        if not data["active"]:
+            del data["active"]  # a form without the field leaves the flag as it is
+        async for ev in self._submit(
+            svc.update_league, done=lambda _row: rx.redirect(routes.DASH_LEAGUES), league_id=self._league_id(), **data
+        ):
+            yield ev
+
+    @rx.event
+    async def delete(self):
+        _name, failure = await run_action(svc.delete_league, actor=await self._actor(), league_id=self._league_id())
+        if failure is not None:
+            self.error = failure.message
+            return None
+        return rx.redirect(routes.DASH_LEAGUES)
+
+    @rx.event
+    async def generate(self):
+        self.error, self.notice = "", ""
+        made, failure = await run_action(scheduling.generate, actor=await self._actor(), league_id=self._league_id())
+        if failure is not None:
+            self.error = failure.message
+            return
+        await self._fetch()
+        self.notice = f"Schedule generated: {made} games."
+
+    @rx.event
+    async def upload(self, files: list[rx.UploadFile]):
+        """Store a new tournament bracket; the service checks its content and size."""
+        self.error, self.notice = "", ""
+        if not isinstance(files, list) or len(files) != 1:
+            self.error = "Choose one file to upload"
+            return
+        data = await files[0].read(get_settings().upload_max_bytes + 1)
+        _row, failure = await run_action(
+            svc.upload_bracket, actor=await self._actor(), league_id=self._league_id(), data=data
+        )
+        if failure is not None:
+            self.error = failure.message
+            return
+        await self._fetch()
+        self.notice = "Tournament bracket uploaded."

@@ -1,0 +1,71 @@
+"""The leagues list (/dash/leagues), refreshed every 15 s while the tab stays on it."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import error_line, page_heading
+from volley_app.components.layout import dash_page
+from volley_app.components.leagues import summary_row
+from volley_app.components.tables import table_or_empty
+from volley_app.registry import page
+from volley_app.services import leagues as svc
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import run_action
+from volley_app.state.polling import poll_page
+
+POLL_SECONDS = 15
+
+
+class LeaguesState(AuthState):
+    league_rows: list[dict[str, str]] = []
+    error: str = ""
+    loaded: bool = False
+    _poll_beat: float = 0.0
+
+    async def _reload(self) -> None:
+        found, failure = await run_action(svc.list_leagues, actor=await self._actor())
+        self.league_rows = [summary_row(lg) for lg in found or []]
+        self.error = failure.message if failure else ""
+        self.loaded = True
+
+    async def load(self):
+        await self._reload()
+        return LeaguesState.poll
+
+    @rx.event(background=True)
+    async def poll(self):
+        """Refetch the list every 15 s while the tab stays here."""
+        await poll_page(self, path=routes.DASH_LEAGUES, seconds=POLL_SECONDS, reload=self._reload)
+
+
+def _league_row(row: rx.Var) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(rx.link(row["name"], href=row["href"], weight="medium")),
+        rx.table.cell(row["svl_name"]),
+        rx.table.cell(row["court"]),
+        rx.table.cell(row["start"]),
+        rx.table.cell(row["stage"]),
+        rx.table.cell(row["cost"]),
+    )
+
+
+@page(routes.DASH_LEAGUES, "Leagues", on_load=LeaguesState.load)
+def leagues_page() -> rx.Component:
+    s = LeaguesState
+    return dash_page(
+        rx.vstack(
+            page_heading("Leagues"),
+            error_line(s.error),
+            table_or_empty(
+                ["League", "Venue", "Court", "Starts", "Stage", "Cost"],
+                s.league_rows,
+                _league_row,
+                "No leagues yet.",
+                s.loaded & (s.error == ""),
+            ),
+            spacing="4",
+            width="100%",
+        )
+    )

@@ -1,0 +1,77 @@
+"""A new league (/dash/leagues/new?session={id}): an SVL's current session, or any current one for admins."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import error_line, form_card, select_field, submit_button
+from volley_app.components.layout import dash_page, link_button
+from volley_app.pages.dash.leagues.form_fields import LEAGUE_FIELDS, league_fields
+from volley_app.registry import page
+from volley_app.services import leagues as svc
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import FormState, form_values, path_arg, run_action
+
+ERROR_ID = "new-league-error"
+
+
+class NewLeagueState(FormState, AuthState):
+    _fields = ("session", *LEAGUE_FIELDS)
+    _error_id = ERROR_ID
+
+    session_options: list[dict[str, str]] = []
+    chosen_session: str = ""
+    show_cash: bool = False
+    denied: bool = False
+
+    async def load(self):
+        self._clear_messages()
+        found, failure = await run_action(svc.new_league_form, actor=await self._actor())
+        self.denied = failure is not None
+        self.error = failure.message if failure else ""
+        found = found or {"sessions": [], "show_cash": False}
+        self.show_cash = found["show_cash"]
+        self.session_options = [
+            {"value": str(s["id"]), "label": f"{s['name']} ({s['svl_name']})"} for s in found["sessions"]
+        ]
+        wanted = path_arg(self, "session")
+        self.chosen_session = wanted if any(o["value"] == wanted for o in self.session_options) else ""
+        self._show_record()
+
+    @rx.event
+    async def create(self, form_data: dict):
+        data = form_values(form_data, self._fields)
+        session_id = data.pop("session")
+        async for ev in self._submit(
+            svc.create_league, done=lambda row: rx.redirect(routes.league_path(row.id)), session_id=session_id, **data
+        ):
+            yield ev
+
+
+@page(routes.LEAGUES_NEW, "New League", on_load=NewLeagueState.load)
+def new_league_page() -> rx.Component:
+    s = NewLeagueState
+    return dash_page(
+        form_card(
+            "New League",
+            error_line(s.error, ERROR_ID),
+            rx.cond(
+                s.denied,
+                link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft"),
+                rx.form(
+                    rx.vstack(
+                        select_field("Session", "session", s.session_options, s, placeholder="Choose a session",
+                                     default_value=s.chosen_session),
+                        *league_fields(s, {}, show_cash=s.show_cash, show_active=False),
+                        submit_button("Create League", s),
+                        spacing="4",
+                        width="100%",
+                    ),
+                    on_submit=s.create,
+                    key=s.form_key,
+                    width="100%",
+                ),
+            ),
+        )
+    )  # fmt: skip

@@ -1,0 +1,74 @@
+"""The players' leagues page (/dash/playerleagues): open for registration, current, and the partner venues."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import error_line, page_heading
+from volley_app.components.layout import dash_page
+from volley_app.components.leagues import summary_row, where
+from volley_app.components.tables import table_or_empty
+from volley_app.registry import page
+from volley_app.services import leagues as svc
+from volley_app.services.errors import Forbidden
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import run_action
+
+
+class PlayerLeaguesState(AuthState):
+    registration: list[dict[str, str]] = []
+    current: list[dict[str, str]] = []
+    venues: list[dict[str, str]] = []
+    error: str = ""
+
+    async def load(self):
+        found, failure = await run_action(svc.player_leagues, actor=await self._actor())
+        if isinstance(failure, Forbidden):  # operators have their own leagues list
+            return rx.redirect(routes.DASH_PROFILE)
+        if failure is not None:
+            self.registration, self.current, self.venues, self.error = [], [], [], failure.message
+            return None
+        self.error = ""
+        self.registration = [summary_row(lg) for lg in found["registration"]]
+        self.current = [summary_row(lg) for lg in found["current"]]
+        self.venues = [{"name": v["name"], "where": where(v)} for v in found["venues"]]
+        return None
+
+
+def _player_row(row: rx.Var) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(rx.link(row["name"], href=row["href"], weight="medium")),
+        rx.table.cell(row["svl_name"]),
+        rx.table.cell(row["start"]),
+        rx.table.cell(row["cost"]),
+    )
+
+
+def _player_table(title: str, rows_var, empty: str) -> rx.Component:
+    return rx.vstack(
+        rx.heading(title, size="5", as_="h2"),
+        table_or_empty(["League", "Venue", "Starts", "Cost"], rows_var, _player_row, empty),
+        width="100%",
+    )
+
+
+def _venue(v: rx.Var) -> rx.Component:
+    return rx.card(rx.text(v["name"], weight="bold"), rx.text(v["where"], size="2", color_scheme="gray"))
+
+
+@page(routes.PLAYER_LEAGUES, "Leagues", on_load=PlayerLeaguesState.load)
+def player_leagues_page() -> rx.Component:
+    s = PlayerLeaguesState
+    return dash_page(
+        rx.vstack(
+            page_heading("Leagues"),
+            error_line(s.error),
+            _player_table("Open for Registration", s.registration, "No leagues open for registration right now."),
+            _player_table("Current Leagues", s.current, "No leagues running right now."),
+            rx.heading("Partner Venues", size="5", as_="h2"),
+            rx.grid(rx.foreach(s.venues, _venue), columns={"initial": "1", "sm": "2"}, spacing="3", width="100%"),
+            spacing="4",
+            width="100%",
+        )
+    )

@@ -1,0 +1,71 @@
+"""A league's rules (/dash/leagues/{id}/LeagueRules): the general rules and each format's own."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import page_heading
+from volley_app.components.layout import dash_page, link_button
+from volley_app.registry import page
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import path_arg
+
+GENERAL_RULES = [
+    "All players must be 18 years of age or older.",
+    "A team that cannot play must give notice at least 2 hours before its match.",
+    "A team has a 10 minute grace period after the scheduled time; after that the match is a forfeit.",
+    "Matches are 3 sets: the first two to 21 (cap 23), the third to 15 (cap 17). Every set is won by two.",
+    "One 30 second timeout per team per set.",
+    "The play area is the court plus 10 feet on each side.",
+    "Back row attackers must stay 10 feet from the net when attacking.",
+    "The season ends with a single elimination tournament, seeded by record; tournament matches are best of 3.",
+]
+
+FORMAT_RULES: list[tuple[str, list[str]]] = [
+    ("C Sixes", ["Six players on court; a team needs at least 4 players to play.",
+                 "At least 2 men and 2 women on court; at most 4 men on court.",
+                 "C level: recreational play, all general rules apply."]),
+    ("C 5s", ["Five players on court; a team needs at least 3 players to play.",
+              "At least 2 women on court; at most 3 men on court.",
+              "C level: recreational play, all general rules apply."]),
+    ("C Quads", ["Four players on court; a team needs at least 2 players to play.",
+                 "C level: recreational play, all general rules apply."]),
+    ("D Sixes", ["Six players on court; a team needs at least 4 players to play.",
+                 "At least 2 men and 2 women on court; at most 4 men on court.",
+                 "D level: beginners welcome, all general rules apply."]),
+]  # fmt: skip
+
+
+class LeagueRulesState(AuthState):
+    back: str = ""
+
+    async def load(self):
+        self.back = routes.league_path(path_arg(self, "league_id"))
+
+
+def _rule_list(rules: list[str]) -> rx.Component:
+    return rx.unordered_list(*[rx.list_item(r) for r in rules])
+
+
+@page(routes.LEAGUE_RULES, "League Rules", on_load=LeagueRulesState.load)
+def rules_page() -> rx.Component:
+    return dash_page(
+        rx.vstack(
+            page_heading("League Rules"),
+            rx.card(
+                rx.vstack(rx.heading("General Rules", size="4", as_="h2"), _rule_list(GENERAL_RULES)),
+                width="100%",
+            ),
+            rx.accordion.root(
+                *[rx.accordion.item(header=title, content=_rule_list(rules), value=title) for title, rules in FORMAT_RULES],
+                type="multiple",
+                collapsible=True,
+                width="100%",
+                variant="outline",
+            ),
+            link_button("Back to League", href=LeagueRulesState.back, variant="soft"),
+            spacing="4",
+            width="100%",
+        )
+    )

@@ -1,0 +1,75 @@
+"""The admins' test schedule (/dash/leagues/teams/TESTschedule?league={id}): every stored game of a league."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import error_line, page_heading
+from volley_app.components.layout import dash_page
+from volley_app.components.tables import table
+from volley_app.registry import page
+from volley_app.services import scheduling, timefmt
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import path_arg, run_action
+
+COLUMNS = ("id", "round", "match", "type", "when", "team1", "team2")
+
+
+class TestScheduleState(AuthState):
+    """Every game of a league as stored, with round and match (a check of the generator); the service says who may."""
+
+    game_rows: list[dict[str, str]] = []
+    league_links: list[dict[str, str]] = []
+    league_name: str = ""
+    error: str = ""
+
+    async def load(self):
+        self.game_rows, self.league_links, self.league_name = [], [], ""
+        found, failure = await run_action(
+            scheduling.stored_games, actor=await self._actor(), league_id=path_arg(self, "league")
+        )
+        self.error = failure.message if failure else ""
+        if failure is not None:
+            return
+        self.league_links = [
+            {"name": f"{lg['name']} ({lg['session_name']})", "href": routes.test_schedule_path(lg["id"])}
+            for lg in found["leagues"]
+        ]
+        self.league_name = found["league"]["name"] if found["league"] else ""
+        self.game_rows = [
+            {"id": str(g["id"]), "round": str(g["round"]), "match": str(g["match"]), "type": g["type"],
+             "when": timefmt.date_time(g["start_at"]), "team1": g["team1"], "team2": g["team2"]}
+            for g in found["games"]
+        ]  # fmt: skip
+
+
+def _game_row(r: rx.Var) -> rx.Component:
+    return rx.table.row(*[rx.table.cell(r[k]) for k in COLUMNS])
+
+
+@page(routes.TEST_SCHEDULE, "Test Schedule", on_load=TestScheduleState.load)
+def test_schedule_page() -> rx.Component:
+    s = TestScheduleState
+    return dash_page(
+        rx.vstack(
+            page_heading("Test Schedule"),
+            error_line(s.error),
+            rx.cond(
+                s.league_links.length() > 0,
+                rx.vstack(
+                    rx.text("Choose a league:", color_scheme="gray"),
+                    rx.foreach(s.league_links, lambda lg: rx.link(lg["name"], href=lg["href"])),
+                ),
+                rx.fragment(),
+            ),
+            rx.cond(s.league_name != "", rx.heading(s.league_name, size="4", as_="h2"), rx.fragment()),
+            rx.cond(
+                s.game_rows.length() > 0,
+                table(["Game", "Round", "Match", "Type", "Time", "Team 1", "Team 2"], rx.foreach(s.game_rows, _game_row)),
+                rx.fragment(),
+            ),
+            spacing="4",
+            width="100%",
+        )
+    )
