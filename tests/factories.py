@@ -12,7 +12,20 @@ import datetime as dt
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from volley_app.models import LeagueSession, LoginAttempt, LoginSession, Role, SessionStatus, User, utcnow
+from volley_app.models import (
+    Day,
+    League,
+    LeagueFormat,
+    LeagueSession,
+    LoginAttempt,
+    LoginSession,
+    Role,
+    SessionStatus,
+    SkillLevel,
+    Team,
+    User,
+    utcnow,
+)
 from volley_app.services import accounts, auth
 from volley_app.services.permissions import Actor
 
@@ -68,6 +81,35 @@ def add_league_session(
     db.add(row)
     db.commit()
     return row.id
+
+
+def add_league(
+    db: Session, svl: User, session_id: int, *, start: dt.datetime, weeks: int = 8, increment: int = 50, **fields
+) -> League:
+    """Add a Monday C 6s league of ``svl`` on Court 1 in the session (8 teams at most, $300) and commit it.
+
+    ``fields`` overrides any other column (for example ``max_teams=2`` or ``active=False``).
+    """
+    defaults = {"court": "Court 1", "skill_level": SkillLevel.C, "format": LeagueFormat.SIXES, "day": Day.MONDAY,
+                "max_teams": 8, "cost_cents": 30000}  # fmt: skip
+    row = League(
+        session_id=session_id, svl_id=svl.id, start_at=start, number_of_weeks=weeks, time_increment=increment,
+        **(defaults | fields),
+    )
+    db.add(row)
+    db.commit()
+    return row
+
+
+def add_teams(db: Session, league: League, n: int, prefix: str = "T", **fields) -> list[int]:
+    """Add ``n`` teams named ``{prefix}1``... to the league, committing each. Return their ids."""
+    ids = []
+    for i in range(n):
+        team = Team(league_id=league.id, team_name=f"{prefix}{i + 1}", **fields)
+        db.add(team)
+        db.commit()
+        ids.append(team.id)
+    return ids
 
 
 def expire_logins(db: Session, ago: dt.timedelta = dt.timedelta(seconds=1)) -> None:
