@@ -59,7 +59,6 @@ class CheckoutState(FormState, AuthState):
             self.client_secret = found["client_secret"]
             self.return_path = routes.success_path(found["payment_id"])
             self.decline_path = routes.decline_path(found["league_id"])
-        self._show_record()
         return None
 
     @rx.event
@@ -96,7 +95,6 @@ def _card_form() -> rx.Component:
             width="100%",
         ),
         on_submit=s.pay,
-        key=s.form_key,
         width="100%",
     )  # fmt: skip
 

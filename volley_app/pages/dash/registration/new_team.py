@@ -47,7 +47,6 @@ class NewTeamState(FormState, AuthState):
         self.league_name, self.full, self.cash = found["league_name"], found["full"], found["cash"]
         self.may_register, self.error = found["may_register"], found["refusal"]
         self.price = {k: str(found[k]) for k in ("league_cost", "fee", "total", "players")}
-        self._show_record()
 
     @rx.event
     async def submit(self, form_data: dict):
@@ -87,7 +86,6 @@ def new_team_page() -> rx.Component:
                         width="100%",
                     ),
                     on_submit=s.submit,
-                    key=s.form_key,
                     width="100%",
                 ),
                 rx.fragment(),

@@ -30,7 +30,6 @@ class NewSessionState(FormState, AuthState):
         self.svl_options = [{"value": str(o["id"]), "label": o["name"]} for o in (found or {}).get("svls", [])]
         if failure is not None:
             self.error = failure.message
-        self._show_record()
 
     @rx.event
     async def create(self, form_data: dict):
@@ -66,7 +65,6 @@ def new_session_page() -> rx.Component:
                     width="100%",
                 ),
                 on_submit=s.create,
-                key=s.form_key,
                 width="100%",
             ),
         )
