@@ -130,7 +130,7 @@ TEAM_NOT_FOUND = "Team not found"
 PAYMENT_NOT_FOUND = "Registration not found"
 
 
-def runs_league_of(db: Session, actor: Actor, team: Team) -> bool:
+def manages_team(db: Session, actor: Actor, team: Team) -> bool:
     """True when the actor manages the team's league: an admin, or the league's own SVL."""
     if actor.is_admin:
         return True
@@ -145,7 +145,7 @@ def access_team(db: Session, actor: Actor | None, team_id: object, *, manage: bo
     """
     actor = require_role(actor, Role.SVL, Role.ADMIN) if manage else require_actor(actor)
     team = load(db, Team, team_id, TEAM_NOT_FOUND)
-    if runs_league_of(db, actor, team) or (not manage and team.captain_id == actor.user_id):
+    if manages_team(db, actor, team) or (not manage and team.captain_id == actor.user_id):
         return team
     raise Forbidden()
 

@@ -9,7 +9,7 @@ from volley_app import routes
 from volley_app.models import Game, League, Team, User
 from volley_app.services import leagues, mail, validation
 from volley_app.services.errors import Invalid, NotFound
-from volley_app.services.permissions import Actor, access_team, record_id, require_actor, runs_league_of
+from volley_app.services.permissions import Actor, access_team, manages_team, record_id, require_actor
 
 NAME_CLASH = "Another team in this league has that name"
 
@@ -68,7 +68,7 @@ def get_team(db: Session, actor: Actor | None, team_id: object) -> dict:
     """A team for its edit page: the league's SVL, an admin, or its captain (read only)."""
     team = access_team(db, actor, team_id, manage=False)
     out = _dicts(db, actor, [team])[0]
-    out["can_manage"] = runs_league_of(db, actor, team)
+    out["can_manage"] = manages_team(db, actor, team)
     out["can_edit_name"] = actor.is_admin
     return out
 
