@@ -91,13 +91,14 @@ def add_league(db: Session, svl: User, session_id: int, *, start: dt.datetime = 
                increment: int = 50, **columns) -> League:  # fmt: skip
     """Add a Monday C 6s league on Court 1 (8 teams at most, $300) in ``session_id``, run by ``svl``, and commit it.
 
-    ``columns`` sets or overrides any other column (for example ``active=False``).
+    ``columns`` sets or overrides any other column (for example ``max_teams=2`` or ``active=False``).
     """
+    defaults = {"court": "Court 1", "skill_level": SkillLevel.C, "format": LeagueFormat.SIXES, "day": Day.MONDAY,
+                "max_teams": 8, "cost_cents": 30000}  # fmt: skip
     row = League(
-        session_id=session_id, svl_id=svl.id, court="Court 1", start_at=start, number_of_weeks=weeks,
-        time_increment=increment, skill_level=SkillLevel.C, format=LeagueFormat.SIXES, day=Day.MONDAY,
-        max_teams=8, cost_cents=30000, **columns,
-    )  # fmt: skip
+        session_id=session_id, svl_id=svl.id, start_at=start, number_of_weeks=weeks, time_increment=increment,
+        **(defaults | columns),
+    )
     db.add(row)
     db.commit()
     return row

@@ -1,4 +1,4 @@
-"""Team registration and card payment in Chromium with the offline provider (issue 5)."""
+"""Team registration and card payment in Chromium with the offline provider."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Team registration and card payment (issue 5): fees, rules, the offline and Stripe providers, fulfilment."""
+"""Team registration and card payment: fees, rules, the offline and Stripe providers, fulfilment."""
 
 from __future__ import annotations
 
@@ -156,6 +156,35 @@ def test_duplicate_team_name_refused(db, world):
     assert "team_name" in err.value.errors
 
 
+@pytest.mark.parametrize(
+    ("who", "refusal"),
+    [("pat", ""), ("svl", registration.OPERATORS_CANNOT_REGISTER), ("admin", registration.OPERATORS_CANNOT_REGISTER)],
+)
+def test_options_say_why_registering_is_refused(db, world, who, refusal):
+    found = registration.options(db, _actor(world, who), league_id=str(world["league"].id))
+    assert found["refusal"] == refusal and found["may_register"] is (refusal == "")
+
+
+def test_options_of_a_closed_league_say_it_is_not_open(db, world):
+    closed = _league(db, world["svl"], world["sid"], stage=LeagueStage.INACTIVE)
+    found = registration.options(db, _actor(world, "pat"), league_id=closed.id)
+    assert found["refusal"] == registration.NOT_OPEN and found["may_register"] is False
+
+
+@pytest.mark.parametrize("league_id", ["", "abc", "0", "-1", "99999", None])
+def test_options_and_register_of_a_missing_league_are_not_found(db, world, league_id):
+    with pytest.raises(NotFound, match="League not found"):
+        registration.options(db, _actor(world, "pat"), league_id=league_id)
+    with pytest.raises(NotFound, match="League not found"):
+        registration.register(db, _actor(world, "pat"), league_id=league_id, team_name="X")
+
+
+def test_team_name_at_most_100_characters(db, world):
+    with pytest.raises(Invalid) as err:
+        registration.register(db, _actor(world, "pat"), league_id=world["league"].id, team_name="x" * 101)
+    assert err.value.errors == {"team_name": "Team name must be at most 100 characters"}
+
+
 # --- offline provider ---------------------------------------------------------------------------------------
 
 
@@ -241,6 +270,21 @@ def test_a_player_cannot_pay_or_see_someone_elses_payment(db, world):
             fn(db, None, payment_id=pid, **kw)
     db.rollback()
     assert count(db, Team) == 0 and db.get(Payment, pid).status == "pending"
+
+
+@pytest.mark.parametrize("payment_id", ["", "abc", "0", "99999", None])
+def test_a_bad_or_unknown_payment_id_is_not_found(db, world, payment_id):
+    _start(db, world)
+    with pytest.raises(NotFound, match="Registration not found"):
+        registration.checkout(db, _actor(world, "pat"), payment_id=payment_id)
+
+
+def test_checkout_after_a_decline_says_the_payment_was_processed(db, world):
+    pid = _start(db, world)
+    assert registration.checkout(db, _actor(world, "pat"), payment_id=pid)["notice"] == ""
+    registration.pay_offline(db, _actor(world, "pat"), payment_id=pid, **DECLINE)
+    db.commit()
+    assert registration.checkout(db, _actor(world, "pat"), payment_id=str(pid))["notice"] == registration.ALREADY_PROCESSED
 
 
 def test_offline_pay_refused_when_stripe_is_configured(db, world, stripe_env):

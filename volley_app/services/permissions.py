@@ -6,9 +6,9 @@ import dataclasses
 from collections.abc import Iterable
 from typing import TypeVar
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
-from volley_app.models import Game, League, Role, SubRequest, SubStatus, User
+from volley_app.models import Game, League, LeagueSession, Payment, Role, SubRequest, SubStatus, Team, User
 from volley_app.services.errors import Forbidden, NotFound, Unauthorized
 
 T = TypeVar("T")
@@ -156,6 +156,16 @@ def access_sub_request(db: Session, actor: Actor | None, value: object, *, own: 
 
 # --- league sessions ----------------------------------------------------------------------------
 
+SESSION_NOT_FOUND = "Session not found"
+
+
+def access_session(db: Session, actor: Actor | None, session_id: object) -> LeagueSession:
+    """The session when the actor manages it (its SVL or an admin); else Unauthorized / Forbidden / NotFound."""
+    actor = require_role(actor, Role.SVL, Role.ADMIN)
+    row = load(db, LeagueSession, session_id, SESSION_NOT_FOUND)
+    if not actor.is_admin and row.svl_id != actor.user_id:
+        raise Forbidden()
+    return row
 
 
 # --- leagues and games --------------------------------------------------------------------------
@@ -197,3 +207,40 @@ def access_game(db: Session, actor: Actor | None, game_id: object, *, manage: bo
 
 
 # --- teams and payments -------------------------------------------------------------------------
+
+TEAM_NOT_FOUND = "Team not found"
+PAYMENT_NOT_FOUND = "Registration not found"
+
+
+def manages_team(db: Session, actor: Actor, team: Team) -> bool:
+    """True when the actor manages the team's league: an admin, or the league's own SVL."""
+    if actor.is_admin:
+        return True
+    league = db.get(League, team.league_id)
+    return league is not None and actor.is_svl and league.svl_id == actor.user_id
+
+
+def access_team(db: Session, actor: Actor | None, team_id: object, *, manage: bool = True) -> Team:
+    """The team when the actor manages its league (its SVL or an admin).
+
+    With ``manage=False`` its captain may have it too (to read it). Else Unauthorized / Forbidden / NotFound.
+    """
+    actor = require_role(actor, Role.SVL, Role.ADMIN) if manage else require_actor(actor)
+    team = load(db, Team, team_id, TEAM_NOT_FOUND)
+    if manages_team(db, actor, team) or (not manage and team.captain_id == actor.user_id):
+        return team
+    raise Forbidden()
+
+
+def access_payment(db: Session, actor: Actor | None, payment_id: object, *, lock: bool = False) -> Payment:
+    """The actor's own registration payment (locked for update with ``lock``); else Unauthorized / Forbidden / NotFound."""
+    actor = require_actor(actor)
+    stmt = select(Payment).where(Payment.id == record_id(payment_id, PAYMENT_NOT_FOUND))
+    if lock:
+        stmt = stmt.with_for_update()
+    row = db.exec(stmt).first()
+    if row is None:
+        raise NotFound(PAYMENT_NOT_FOUND)
+    if row.user_id != actor.user_id:
+        raise Forbidden()
+    return row

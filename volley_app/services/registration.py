@@ -15,10 +15,9 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
-from volley_app.services import fees, leagues, mail, payments, timefmt
+from volley_app.services import fees, leagues, mail, payments, timefmt, validation
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.permissions import Actor, require_actor
-from volley_app.services.teams import TEAM_NAME_REQUIRED
+from volley_app.services.permissions import Actor, access_payment, load, require_actor
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +26,10 @@ LEAGUE_FULL = (
     "know if an opening becomes available."
 )
 NOT_OPEN = "This league is not open for registration"
+LEAGUE_NOT_FOUND = "League not found"
 NAME_TAKEN = "A team in this league already has that name"
 OPERATORS_CANNOT_REGISTER = "Only players can register a team"
+ALREADY_PROCESSED = "This payment was already processed. Return to the league to try again."
 
 PENDING, PROCESSING, SUCCEEDED, FAILED = "pending", "processing", "succeeded", "failed"
 
@@ -42,16 +43,6 @@ def _player(actor: Actor | None) -> Actor:
     if actor.is_admin or actor.is_svl:
         raise Forbidden(OPERATORS_CANNOT_REGISTER)
     return actor
-
-
-def _league(db: Session, league_id: object) -> League:
-    try:
-        row = db.get(League, int(league_id))
-    except (TypeError, ValueError):
-        row = None
-    if row is None:
-        raise NotFound("League not found")
-    return row
 
 
 def _open(league: League) -> bool:
@@ -68,28 +59,32 @@ def is_full(db: Session, league: League) -> bool:
 
 
 def _team_name(value: object, db: Session, league_id: int) -> str:
-    name = value.strip() if isinstance(value, str) else ""
-    if not name:
-        raise Invalid({"team_name": TEAM_NAME_REQUIRED})
-    if len(name) > 100:
-        raise Invalid({"team_name": "Team name must be at most 100 characters"})
+    """The team-name rule, and no other team of the league may have the name."""
+    name = validation.team_name(value)
     if db.exec(select(Team.id).where(Team.league_id == league_id, Team.team_name == name)).first() is not None:
         raise Invalid({"team_name": NAME_TAKEN})
     return name
 
 
 def options(db: Session, actor: Actor | None, *, league_id: object) -> dict:
-    """What the league home and the new-team page offer this user: register, the waitlist, or nothing."""
+    """What the league home and the new-team page offer this user: register, the waitlist, or nothing.
+
+    ``refusal`` says why registering is not offered ('' when it is).
+    """
     actor = require_actor(actor)
-    league = _league(db, league_id)
+    league = load(db, League, league_id, LEAGUE_NOT_FOUND)
     if not league.active and not leagues.may_manage(actor, league):
-        raise NotFound("League not found")
-    may = not (actor.is_admin or actor.is_svl) and _open(league)
+        raise NotFound(LEAGUE_NOT_FOUND)
+    if actor.is_admin or actor.is_svl:
+        refusal = OPERATORS_CANNOT_REGISTER
+    else:
+        refusal = "" if _open(league) else NOT_OPEN
     b = fees.breakdown(league)
     return {
         "league_id": league.id,
         "league_name": leagues.display_name(league),
-        "may_register": may,
+        "may_register": refusal == "",
+        "refusal": refusal,
         "full": is_full(db, league),
         "cash": b.cash,
         "league_cost": fees.money(b.league_cost_cents),
@@ -110,7 +105,7 @@ def register(db: Session, actor: Actor | None, *, league_id: object, team_name: 
     computed from the league is created and ``{"kind": "checkout", "payment_id": ...}`` returned.
     """
     actor = _player(actor)
-    league = _league(db, league_id)
+    league = load(db, League, league_id, LEAGUE_NOT_FOUND)
     if not _open(league):
         raise Invalid(NOT_OPEN)
     name = _team_name(team_name, db, league.id)
@@ -138,22 +133,6 @@ def register(db: Session, actor: Actor | None, *, league_id: object, team_name: 
     return {"kind": "checkout", "league_id": league.id, "payment_id": pay.id}
 
 
-def _own_payment(db: Session, actor: Actor, payment_id: object, *, lock: bool = False) -> Payment:
-    try:
-        pid = int(payment_id)
-    except (TypeError, ValueError):
-        raise NotFound("Registration not found") from None
-    stmt = select(Payment).where(Payment.id == pid)
-    if lock:
-        stmt = stmt.with_for_update()
-    row = db.exec(stmt).first()
-    if row is None:
-        raise NotFound("Registration not found")
-    if row.user_id != actor.user_id:
-        raise Forbidden()
-    return row
-
-
 def _description(league: League, db: Session) -> str:
     svl = db.get(User, league.svl_id)
     label = (svl.username if svl else "SVL").upper()
@@ -161,10 +140,13 @@ def _description(league: League, db: Session) -> str:
 
 
 def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
-    """The checkout page: the breakdown from the database, and for Stripe the PaymentIntent's client secret."""
+    """The checkout page: the breakdown from the database, and for Stripe the PaymentIntent's client secret.
+
+    ``notice`` says why a payment that is no longer pending cannot be paid here ('' while it can).
+    """
     actor = _player(actor)
-    pay = _own_payment(db, actor, payment_id)
-    league = _league(db, pay.league_id)
+    pay = access_payment(db, actor, payment_id)
+    league = load(db, League, pay.league_id, LEAGUE_NOT_FOUND)
     b = fees.breakdown(league)
     out = {
         "payment_id": pay.id,
@@ -179,6 +161,7 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
         "fee": fees.money(b.fee_cents),
         "total": fees.money(pay.amount_cents),
         "client_secret": "",
+        "notice": "" if pay.status in (PENDING, SUCCEEDED) else ALREADY_PROCESSED,
     }
     if pay.provider == payments.StripeProvider.name and pay.status == PENDING:
         intent = payments.stripe_provider().create_intent(
@@ -217,15 +200,15 @@ def pay_offline(
     A second call for a payment already succeeded answers succeeded and creates nothing.
     """
     actor = _player(actor)
-    pay = _own_payment(db, actor, payment_id, lock=True)
+    pay = access_payment(db, actor, payment_id, lock=True)
     if pay.provider != payments.OfflineProvider.name or payments.stripe_configured():
         raise BadRequest("Card payments go through the card provider")
     if pay.status == SUCCEEDED:
         return {"status": SUCCEEDED, "payment_id": pay.id, "league_id": pay.league_id}
     if pay.status != PENDING:
-        raise Invalid("This payment was already processed. Return to the league to try again.")
+        raise Invalid(ALREADY_PROCESSED)
     payments.check_card(card_number, expiry, cvc)
-    league = _league(db, pay.league_id)
+    league = load(db, League, pay.league_id, LEAGUE_NOT_FOUND)
     if not _open(league):
         raise Invalid(NOT_OPEN)
     if is_full(db, league):
@@ -266,7 +249,7 @@ def _verified(pay: Payment, intent: payments.Intent) -> bool:
 def confirm_stripe_return(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
     """The browser came back from Stripe: retrieve the intent on the server, verify it, fulfil."""
     actor = _player(actor)
-    pay = _own_payment(db, actor, payment_id, lock=True)
+    pay = access_payment(db, actor, payment_id, lock=True)
     if pay.status == SUCCEEDED:
         return {"status": SUCCEEDED, "payment_id": pay.id, "league_id": pay.league_id}
     if pay.provider != payments.StripeProvider.name or not pay.provider_payment_id:
@@ -306,7 +289,7 @@ def _fulfil(db: Session, pay: Payment) -> Team | None:
     """Create the paid team and queue the confirmation, once: only the caller that wins the claim does."""
     if not _claim(db, pay, from_status=(PENDING, PROCESSING), to_status=SUCCEEDED):
         return None
-    league = _league(db, pay.league_id)
+    league = load(db, League, pay.league_id, LEAGUE_NOT_FOUND)
     name = pay.team_name
     if db.exec(select(Team.id).where(Team.league_id == league.id, Team.team_name == name)).first() is not None:
         name = f"{name} ({pay.id})"[:100]  # paid already: keep the money's team, never fail here
@@ -347,10 +330,10 @@ def _fulfil(db: Session, pay: Payment) -> Team | None:
 def result(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
     """The success page: what was paid and what is still due (cash at the first game, or Venmo by that day)."""
     actor = _player(actor)
-    pay = _own_payment(db, actor, payment_id)
+    pay = access_payment(db, actor, payment_id)
     if pay.status != SUCCEEDED:
         raise NotFound("This registration is not paid")
-    league = _league(db, pay.league_id)
+    league = load(db, League, pay.league_id, LEAGUE_NOT_FOUND)
     team = db.get(Team, pay.team_id) if pay.team_id else None
     b = fees.breakdown(league)
     return {

@@ -9,9 +9,9 @@ from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueSession, Role, SessionStatus, User, utcnow
 from volley_app.services import timefmt, validation, venues
-from volley_app.services.errors import Forbidden, Invalid, NotFound
+from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.league_data import delete_children
-from volley_app.services.permissions import Actor, require_role
+from volley_app.services.permissions import Actor, access_session, load, require_role
 
 
 def status_at(session: LeagueSession, now: dt.datetime) -> SessionStatus:
@@ -91,10 +91,10 @@ def _resolve_svl(db: Session, actor: Actor, svl_id: object) -> int:
     """The SVL a session belongs to: the acting SVL itself, or the one an admin chose."""
     if actor.is_admin and svl_id not in (None, "", 0, "0"):
         try:
-            chosen = db.get(User, int(svl_id))
-        except (TypeError, ValueError):
-            chosen = None
-        if chosen is None or Role.SVL.value not in chosen.roles:
+            chosen = load(db, User, svl_id)
+        except NotFound:
+            raise Invalid({"svl": "Choose an SVL"}) from None
+        if Role.SVL.value not in chosen.roles:
             raise Invalid({"svl": "Choose an SVL"})
         return chosen.id
     if actor.is_svl:
@@ -107,6 +107,12 @@ def svl_choices(db: Session, actor: Actor | None) -> list[dict]:
     require_role(actor, Role.SVL, Role.ADMIN)
     found = db.exec(select(User).where(User.active.is_(True)).order_by(User.first_name, User.id)).all()
     return [{"id": u.id, "name": f"{u.first_name} {u.last_name}".strip()} for u in found if Role.SVL.value in u.roles]
+
+
+def new_session_form(db: Session, actor: Actor | None) -> dict:
+    """What the new-session form offers: an admin chooses the SVL (``svls``), an SVL creates for itself."""
+    actor = require_role(actor, Role.SVL, Role.ADMIN)
+    return {"choose_svl": actor.is_admin, "svls": svl_choices(db, actor) if actor.is_admin else []}
 
 
 def create_session(
@@ -141,15 +147,7 @@ def list_sessions(db: Session, actor: Actor | None, now: dt.datetime | None = No
 
 def managed(db: Session, actor: Actor | None, session_id: object) -> tuple[Actor, LeagueSession]:
     """The session when the actor may manage it (its SVL or an admin); else NotFound / Forbidden."""
-    actor = require_role(actor, Role.SVL, Role.ADMIN)
-    try:
-        row = db.get(LeagueSession, int(session_id))
-    except (TypeError, ValueError):
-        row = None
-    if row is None:
-        raise NotFound("Session not found")
-    if not actor.is_admin and row.svl_id != actor.user_id:
-        raise Forbidden()
+    row = access_session(db, actor, session_id)
     return actor, row
 
 

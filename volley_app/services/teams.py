@@ -5,26 +5,16 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from volley_app.models import Game, League, Role, Team, User
-from volley_app.services import leagues, mail
-from volley_app.services.errors import Forbidden, Invalid, NotFound
-from volley_app.services.permissions import Actor, require_actor, require_role
-from volley_app.settings import get_settings
+from volley_app import routes
+from volley_app.models import Game, League, Team, User
+from volley_app.services import leagues, mail, validation
+from volley_app.services.errors import Invalid, NotFound
+from volley_app.services.permissions import Actor, access_team, manages_team, record_id, require_actor
 
-TEAM_NAME_REQUIRED = "team name required"
-
-
-def _get(db: Session, team_id: object) -> Team:
-    try:
-        row = db.get(Team, int(team_id))
-    except (TypeError, ValueError):
-        row = None
-    if row is None:
-        raise NotFound("Team not found")
-    return row
+NAME_CLASH = "Another team in this league has that name"
 
 
-def _to_dict(t: Team, league_names: dict[int, str], captains: dict[int, str]) -> dict:
+def _to_dict(t: Team, league_names: dict[int, str], captains: dict[int, str], managed: set[int]) -> dict:
     return {
         "id": t.id,
         "team_name": t.team_name,
@@ -35,22 +25,35 @@ def _to_dict(t: Team, league_names: dict[int, str], captains: dict[int, str]) ->
         "losses": t.losses,
         "paid": t.paid,
         "waitlist": t.waitlist,
+        "can_promote": t.waitlist and t.league_id in managed,
     }
 
 
-def _dicts(db: Session, found: list[Team]) -> list[dict]:
+def _dicts(db: Session, actor: Actor, found: list[Team]) -> list[dict]:
     lids = {t.league_id for t in found}
     lgs = db.exec(select(League).where(League.id.in_(lids or {-1}))).all()
     names = {lg.id: leagues.display_name(lg) for lg in lgs}
+    managed = {lg.id for lg in lgs if leagues.may_manage(actor, lg)}
     cids = {t.captain_id for t in found if t.captain_id}
     captains = {u.id: u.username for u in db.exec(select(User).where(User.id.in_(cids or {-1}))).all()}
-    return [_to_dict(t, names, captains) for t in found]
+    return [_to_dict(t, names, captains, managed) for t in found]
 
 
-def list_teams(db: Session, actor: Actor | None, *, waitlist: bool | None = None) -> list[dict]:
-    """Admins: every team; SVLs: the teams of their leagues; players: the teams they captain."""
+def list_teams(
+    db: Session, actor: Actor | None, *, waitlist: bool | None = None, league_id: object = None
+) -> list[dict]:
+    """Admins: every team; SVLs: the teams of their leagues; players: the teams they captain.
+
+    ``league_id`` (from the address, may be empty) keeps one league's teams. Each row says
+    whether the actor may promote it off the waitlist (``can_promote``).
+    """
     actor = require_actor(actor)
     stmt = select(Team).order_by(Team.league_id, Team.id)
+    if league_id not in (None, ""):
+        try:
+            stmt = stmt.where(Team.league_id == record_id(league_id))
+        except NotFound:
+            return []
     if not actor.is_admin:
         if actor.is_svl:
             stmt = stmt.join(League, League.id == Team.league_id).where(League.svl_id == actor.user_id)
@@ -58,23 +61,14 @@ def list_teams(db: Session, actor: Actor | None, *, waitlist: bool | None = None
             stmt = stmt.where(Team.captain_id == actor.user_id)
     if waitlist is not None:
         stmt = stmt.where(Team.waitlist.is_(waitlist))
-    return _dicts(db, list(db.exec(stmt).all()))
-
-
-def _may_manage(db: Session, actor: Actor, team: Team) -> bool:
-    league = db.get(League, team.league_id)
-    return league is not None and leagues.may_manage(actor, league)
+    return _dicts(db, actor, list(db.exec(stmt).all()))
 
 
 def get_team(db: Session, actor: Actor | None, team_id: object) -> dict:
     """A team for its edit page: the league's SVL, an admin, or its captain (read only)."""
-    actor = require_actor(actor)
-    team = _get(db, team_id)
-    manage = _may_manage(db, actor, team)
-    if not manage and team.captain_id != actor.user_id:
-        raise Forbidden()
-    out = _dicts(db, [team])[0]
-    out["can_manage"] = manage
+    team = access_team(db, actor, team_id, manage=False)
+    out = _dicts(db, actor, [team])[0]
+    out["can_manage"] = manages_team(db, actor, team)
     out["can_edit_name"] = actor.is_admin
     return out
 
@@ -92,25 +86,16 @@ def _count(value: object, field: str, label: str) -> int:
 
 def update_team(db: Session, actor: Actor | None, team_id: object, **fields) -> Team:
     """SVL (of the league) and admin edit wins and losses; only admins edit the name and paid."""
-    actor = require_role(actor, Role.SVL, Role.ADMIN)
-    team = _get(db, team_id)
-    if not _may_manage(db, actor, team):
-        raise Forbidden()
+    team = access_team(db, actor, team_id)
     if actor.is_admin:
-        name = fields.get("team_name")
-        name = name.strip() if isinstance(name, str) else ""
-        if not name:
-            raise Invalid({"team_name": TEAM_NAME_REQUIRED})
-        if len(name) > 100:
-            raise Invalid({"team_name": "Team name must be at most 100 characters"})
+        name = validation.team_name(fields.get("team_name"))
         clash = db.exec(
             select(Team.id).where(Team.league_id == team.league_id, Team.team_name == name, Team.id != team.id)
         ).first()
         if clash is not None:
-            raise Invalid({"team_name": "Another team in this league has that name"})
+            raise Invalid({"team_name": NAME_CLASH})
         team.team_name = name
-        paid = fields.get("paid")
-        team.paid = paid is True or (isinstance(paid, str) and paid.lower() in ("true", "on", "yes", "1"))
+        team.paid = validation.flag(fields.get("paid"))
     team.wins = _count(fields.get("wins"), "wins", "Wins")
     team.losses = _count(fields.get("losses"), "losses", "Losses")
     db.add(team)
@@ -120,10 +105,7 @@ def update_team(db: Session, actor: Actor | None, team_id: object, **fields) -> 
 
 def delete_team(db: Session, actor: Actor | None, team_id: object) -> str:
     """Delete a team (the league's SVL or an admin); returns its name."""
-    actor = require_role(actor, Role.SVL, Role.ADMIN)
-    team = _get(db, team_id)
-    if not _may_manage(db, actor, team):
-        raise Forbidden()
+    team = access_team(db, actor, team_id)
     name = team.team_name
     db.exec(sa.delete(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id)))
     db.delete(team)
@@ -133,10 +115,7 @@ def delete_team(db: Session, actor: Actor | None, team_id: object) -> str:
 
 def promote(db: Session, actor: Actor | None, team_id: object) -> Team:
     """Take a team off the waitlist: waitlist false, paid true, wins and losses 0; the captain is emailed."""
-    actor = require_role(actor, Role.SVL, Role.ADMIN)
-    team = _get(db, team_id)
-    if not _may_manage(db, actor, team):
-        raise Forbidden()
+    team = access_team(db, actor, team_id)
     if not team.waitlist:
         raise Invalid("This team is not on the waitlist")
     team.waitlist, team.paid, team.wins, team.losses = False, True, 0, 0
@@ -145,7 +124,7 @@ def promote(db: Session, actor: Actor | None, team_id: object) -> Team:
     captain = db.get(User, team.captain_id) if team.captain_id else None
     if captain is not None:
         name = leagues.display_name(league)
-        link = f"{get_settings().public_url.rstrip('/')}/dash/leagues/{league.id}"
+        link = routes.absolute(routes.league_path(league.id))
         mail.queue(
             db,
             to=captain.email,

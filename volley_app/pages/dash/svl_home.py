@@ -5,7 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
+from volley_app.components.forms import error_line, page_heading
 from volley_app.components.layout import dash_page
+from volley_app.components.tables import table_or_empty
 from volley_app.registry import page
 from volley_app.services import sessions, timefmt
 from volley_app.state.auth import AuthState
@@ -17,21 +19,17 @@ class SVLHomeState(AuthState):
     error: str = ""
 
     async def load(self):
-        actor = await self._actor()
-        found, failure = await run_action(sessions.svl_home, actor=actor)
-        if failure is not None:
-            self.rows, self.error = [], failure.message
-            return
-        self.error = ""
+        found, failure = await run_action(sessions.svl_home, actor=await self._actor())
+        self.error = failure.message if failure else ""
         self.rows = [
             {
                 "id": str(s["id"]),
                 "name": s["name"],
                 "status": s["status"],
                 "dates": timefmt.date_range(s["start_at"], s["end_at"]),
-                "href": f"{routes.SESSIONS}/{s['id']}",
+                "href": routes.session_path(s["id"]),
             }
-            for s in found
+            for s in found or []
         ]
 
 
@@ -47,24 +45,9 @@ def _session_row(row: rx.Var) -> rx.Component:
 def svl_home_page() -> rx.Component:
     return dash_page(
         rx.vstack(
-            rx.heading("My Sessions", size="7", as_="h1"),
-            rx.cond(SVLHomeState.error != "", rx.text(SVLHomeState.error, color_scheme="red"), rx.fragment()),
-            rx.cond(
-                SVLHomeState.rows.length() > 0,
-                rx.table.root(
-                    rx.table.header(
-                        rx.table.row(
-                            rx.table.column_header_cell("Name"),
-                            rx.table.column_header_cell("Dates"),
-                            rx.table.column_header_cell("Status"),
-                        )
-                    ),
-                    rx.table.body(rx.foreach(SVLHomeState.rows, _session_row)),
-                    width="100%",
-                    variant="surface",
-                ),
-                rx.text("No Sessions Yet", color_scheme="gray"),
-            ),
+            page_heading("My Sessions"),
+            error_line(SVLHomeState.error),
+            table_or_empty(["Name", "Dates", "Status"], SVLHomeState.rows, _session_row, "No Sessions Yet"),
             spacing="4",
             width="100%",
         )

@@ -1,0 +1,140 @@
+"""Teams as operators manage them: edits by role, delete, the waitlist and Promote, the league filter."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tests.factories import actor_of, add_league, add_league_session, add_teams, count, make_user, rows
+from volley_app import routes
+from volley_app.models import OutboxMessage, Role, Team, utcnow
+from volley_app.services import permissions, teams
+from volley_app.services.errors import Forbidden, Invalid, NotFound
+
+
+@pytest.fixture
+def world(db):
+    a, b = make_user(db, "svla", Role.SVL), make_user(db, "svlb", Role.SVL)
+    p, adm = make_user(db, "pat"), make_user(db, "root", Role.ADMIN)
+    now = utcnow()
+    sid = add_league_session(db, a, "A fall", now + dt.timedelta(days=3), now + dt.timedelta(days=80))
+    lg = add_league(db, a, sid, start=now + dt.timedelta(days=4))
+    return {"db": db, "a": actor_of(a), "b": actor_of(b), "p": actor_of(p), "admin": actor_of(adm), "sid": sid,
+            "lg": lg, "svla": a}  # fmt: skip
+
+
+# --- teams ----------------------------------------------------------------------------
+
+
+def test_only_admins_edit_name_and_paid_svl_edits_record(world):
+    db, lg = world["db"], world["lg"]
+    (tid,) = add_teams(db, lg, 1)
+    teams.update_team(db, world["a"], tid, team_name="Renamed", paid="true", wins="3", losses="1")
+    db.commit()
+    t = rows(db, Team)[0]
+    assert (t.team_name, t.paid, t.wins, t.losses) == ("T1", False, 3, 1)
+    with pytest.raises(Invalid, match="team name required"):
+        teams.update_team(db, world["admin"], tid, team_name=" ", paid="true", wins="3", losses="1")
+    teams.update_team(db, world["admin"], tid, team_name="Renamed", paid="true", wins="3", losses="1")
+    db.commit()
+    t = rows(db, Team)[0]
+    assert (t.team_name, t.paid) == ("Renamed", True)
+
+
+@pytest.mark.parametrize("who", ["b", "p"])
+def test_others_cannot_edit_delete_or_promote_a_team(world, who):
+    db, lg = world["db"], world["lg"]
+    (tid,) = add_teams(db, lg, 1, waitlist=True)
+    for call in (
+        lambda: teams.update_team(db, world[who], tid, team_name="x", wins="9", losses="9"),
+        lambda: teams.delete_team(db, world[who], tid),
+        lambda: teams.promote(db, world[who], tid),
+    ):
+        with pytest.raises(Forbidden):
+            call()
+    db.rollback()
+    t = rows(db, Team)[0]
+    assert (t.team_name, t.wins, t.waitlist) == ("T1", 0, True)
+    assert count(db, OutboxMessage) == 0
+
+
+def test_promote_takes_a_team_off_the_waitlist_and_emails_the_captain(world):
+    db, lg = world["db"], world["lg"]
+    t = Team(league_id=lg.id, team_name="Late", waitlist=True, wins=2, losses=1, captain_id=world["p"].user_id)
+    db.add(t)
+    db.commit()
+    assert [x["team_name"] for x in teams.list_teams(db, world["a"], waitlist=True)] == ["Late"]
+    teams.promote(db, world["a"], t.id)
+    db.commit()
+    t = rows(db, Team)[0]
+    assert (t.waitlist, t.paid, t.wins, t.losses) == (False, True, 0, 0)
+    (msg,) = rows(db, OutboxMessage)
+    assert msg.to_addr == "pat@example.com" and "Late" in msg.subject
+
+
+def test_promote_email_links_to_the_league_home(world):
+    db, lg = world["db"], world["lg"]
+    (tid,) = add_teams(db, lg, 1, waitlist=True, captain_id=world["p"].user_id)
+    teams.promote(db, world["admin"], tid)
+    db.commit()
+    (msg,) = rows(db, OutboxMessage)
+    assert f"League details: {routes.absolute(routes.league_path(lg.id))}" in msg.body_text
+
+
+def test_promoting_a_team_not_on_the_waitlist_is_refused(world):
+    db, lg = world["db"], world["lg"]
+    (tid,) = add_teams(db, lg, 1)
+    with pytest.raises(Invalid, match="not on the waitlist"):
+        teams.promote(db, world["a"], tid)
+
+
+def test_list_teams_keeps_one_league_when_asked(world):
+    db, lg = world["db"], world["lg"]
+    other = add_league(db, world["svla"], world["sid"], start=lg.start_at, court="Court 2")
+    add_teams(db, lg, 2)
+    add_teams(db, other, 1, prefix="O")
+    assert [t["team_name"] for t in teams.list_teams(db, world["a"])] == ["T1", "T2", "O1"]
+    assert [t["team_name"] for t in teams.list_teams(db, world["a"], league_id=str(other.id))] == ["O1"]
+    assert [t["team_name"] for t in teams.list_teams(db, world["admin"], league_id=lg.id)] == ["T1", "T2"]
+    assert teams.list_teams(db, world["b"], league_id=str(lg.id)) == []  # not B's league
+    for garbage in ("abc", "-1", "0"):
+        assert teams.list_teams(db, world["a"], league_id=garbage) == []
+    assert len(teams.list_teams(db, world["a"], league_id="")) == 3
+
+
+def test_waitlist_rows_say_who_may_promote(world):
+    db, lg = world["db"], world["lg"]
+    add_teams(db, lg, 1, prefix="W", waitlist=True, captain_id=world["p"].user_id)
+    add_teams(db, lg, 1, captain_id=world["p"].user_id)
+    for who, expected in (("a", [True]), ("admin", [True]), ("p", [False]), ("b", [])):
+        listed = teams.list_teams(db, world[who], waitlist=True)
+        assert [t["can_promote"] for t in listed] == expected, who
+    assert [t["can_promote"] for t in teams.list_teams(db, world["admin"], waitlist=False)] == [False]
+
+
+def test_team_name_rule_and_clash_on_edit(world):
+    db, lg = world["db"], world["lg"]
+    first, _second = add_teams(db, lg, 2)
+    with pytest.raises(Invalid) as err:
+        teams.update_team(db, world["admin"], first, team_name="x" * 101, paid="", wins="0", losses="0")
+    assert err.value.errors == {"team_name": "Team name must be at most 100 characters"}
+    with pytest.raises(Invalid) as err:
+        teams.update_team(db, world["admin"], first, team_name=" T2 ", paid="", wins="0", losses="0")
+    assert err.value.errors == {"team_name": teams.NAME_CLASH}
+
+
+def test_access_team_lets_the_captain_read_only(world):
+    db, lg = world["db"], world["lg"]
+    (tid,) = add_teams(db, lg, 1, captain_id=world["p"].user_id)
+    assert permissions.access_team(db, world["p"], tid, manage=False).id == tid
+    with pytest.raises(Forbidden):
+        permissions.access_team(db, world["p"], tid)
+    with pytest.raises(Forbidden):
+        permissions.access_team(db, world["b"], tid, manage=False)
+    assert teams.get_team(db, world["p"], tid)["can_manage"] is False
+    assert teams.get_team(db, world["a"], tid)["can_manage"] is True
+    for bad in ("", "x", "0", str(tid + 1000)):
+        with pytest.raises(NotFound, match="Team not found"):
+            permissions.access_team(db, world["admin"], bad)
+    assert count(db, Team) == 1

@@ -1,0 +1,21 @@
+"""What the teams list and the waitlist share: a team as one table row shows it."""
+
+from __future__ import annotations
+
+from volley_app import routes
+
+
+def team_row(t: dict) -> dict[str, str]:
+    """A team from ``services.teams.list_teams`` as the texts and links of its row."""
+    return {
+        "id": str(t["id"]),
+        "team_name": t["team_name"],
+        "league_name": t["league_name"],
+        "league_href": routes.league_path(t["league_id"]),
+        "captain": t["captain"],
+        "record": f"{t['wins']}-{t['losses']}",
+        "paid": "Yes" if t["paid"] else "No",
+        "status": "Waitlist" if t["waitlist"] else "Registered",
+        "href": routes.team_path(t["id"]),
+        "can_promote": "yes" if t.get("can_promote") else "",
+    }

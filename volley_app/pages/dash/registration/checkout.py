@@ -1,0 +1,172 @@
+"""Checkout (/dash/leagues/teams/checkout?payment={id}): the breakdown, then the card form or Stripe's."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import busy, error_line, form_card, submit_button, text_field
+from volley_app.components.layout import dash_page, link_button
+from volley_app.components.react.stripe import stripe_payment_form
+from volley_app.components.registration import league_href, return_to_league
+from volley_app.registry import page
+from volley_app.services import registration as svc
+from volley_app.settings import get_settings
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import FormState, form_values, path_arg, run_action
+
+ERROR_ID = "card-form-error"
+INFO = ("league_id", "league_name", "team_name", "league_cost", "fee", "total", "players", "status")
+
+
+def _paid(out: dict):
+    if out["status"] == svc.SUCCEEDED:
+        return rx.redirect(routes.success_path(out["payment_id"]))
+    return rx.redirect(routes.decline_path(out["league_id"]))
+
+
+class CheckoutState(FormState, AuthState):
+    _fields = ("card_number", "expiry", "cvc")
+    _error_id = ERROR_ID
+
+    info: dict[str, str] = {}
+    league_href: str = routes.DASH_LEAGUES
+    cash: bool = False
+    offline: bool = True
+    missing: bool = False
+    # Stripe only: what the Payment Element needs (the client secret belongs to this user's own intent).
+    stripe_key: str = ""
+    client_secret: str = ""
+    return_path: str = ""
+    decline_path: str = ""
+
+    async def load(self):
+        self._clear_messages()
+        self.stripe_key, self.client_secret = "", ""
+        found, failure = await run_action(svc.checkout, actor=await self._actor(), payment_id=path_arg(self, "payment"))
+        if failure is not None:
+            self.info, self.missing, self.error = {}, True, failure.message
+            return None
+        if found["status"] == svc.SUCCEEDED:
+            return rx.redirect(routes.success_path(found["payment_id"]))
+        self.missing = False
+        self.cash, self.offline = found["cash"], found["provider"] == "offline"
+        self.info = {k: str(found[k]) for k in INFO}
+        self.league_href = league_href(found["league_id"])
+        self.error = found["notice"]
+        if found["client_secret"] and not self.offline:
+            self.stripe_key = get_settings().stripe_publishable_key or ""
+            self.client_secret = found["client_secret"]
+            self.return_path = routes.success_path(found["payment_id"])
+            self.decline_path = routes.decline_path(found["league_id"])
+        return None
+
+    @rx.event
+    async def pay(self, form_data: dict):
+        data = form_values(form_data, self._fields)
+        async for ev in self._submit(svc.pay_offline, done=_paid, payment_id=path_arg(self, "payment"), **data):
+            yield ev
+
+
+def _line(label: rx.Var | str, value: rx.Var, *, strong: bool = False) -> rx.Component:
+    return rx.flex(
+        rx.text(label, weight="bold" if strong else "regular"),
+        rx.text(value, weight="bold" if strong else "regular"),
+        justify="between",
+        width="100%",
+        spacing="3",
+    )
+
+
+def _card_form() -> rx.Component:
+    s = CheckoutState
+    return rx.form(
+        rx.vstack(
+            text_field("Card number", "card_number", s, inputmode="numeric", auto_complete="cc-number", max_length=23,
+                       placeholder="4242 4242 4242 4242"),
+            rx.grid(
+                text_field("Expiry (MM/YY)", "expiry", s, auto_complete="cc-exp", max_length=7, placeholder="MM/YY"),
+                text_field("CVC", "cvc", s, inputmode="numeric", auto_complete="cc-csc", max_length=4, placeholder="123"),
+                columns="2", spacing="3", width="100%",
+            ),
+            submit_button("Pay " + s.info["total"], s, disabled=s.busy),
+            rx.text("Test mode: no real card is charged.", size="1", color_scheme="gray"),
+            spacing="4",
+            width="100%",
+        ),
+        on_submit=s.pay,
+        width="100%",
+    )  # fmt: skip
+
+
+def _breakdown() -> rx.Component:
+    s = CheckoutState
+    i = s.info
+    return rx.card(
+        rx.vstack(
+            _line("League cost", i["league_cost"]),
+            _line("Fee ($5 × " + i["players"] + " players)", i["fee"]),
+            rx.separator(size="4"),
+            _line("Total due now", i["total"], strong=True),
+            rx.cond(
+                s.cash,
+                rx.text("Cash-only league: only the fee is charged now. The league amount of ", i["league_cost"],
+                        " is due in cash at the first game.", size="2"),
+                rx.fragment(),
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        width="100%",
+    )  # fmt: skip
+
+
+def _payment() -> rx.Component:
+    s = CheckoutState
+    i = s.info
+    return rx.cond(
+        i["status"] == svc.PENDING,
+        rx.cond(
+            s.offline,
+            _card_form(),
+            rx.box(
+                stripe_payment_form(
+                    publishable_key=s.stripe_key,
+                    client_secret=s.client_secret,
+                    return_url=s.return_path,
+                    decline_url=s.decline_path,
+                    label="Pay " + i["total"],
+                ),
+                width="100%",
+            ),
+        ),
+        rx.fragment(),
+    )
+
+
+@page(routes.TEAMS_CHECKOUT, "Checkout", on_load=CheckoutState.load)
+def checkout_page() -> rx.Component:
+    s = CheckoutState
+    i = s.info
+    return dash_page(
+        form_card(
+            "Checkout",
+            error_line(s.error, ERROR_ID),
+            rx.cond(
+                s.missing,
+                link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft"),
+                rx.cond(
+                    s.info.length() == 0,
+                    busy("Loading checkout…"),
+                    rx.vstack(
+                        rx.text(i["team_name"], " · ", i["league_name"], color_scheme="gray"),
+                        _breakdown(),
+                        _payment(),
+                        return_to_league(s.league_href, variant="soft"),
+                        spacing="4",
+                        width="100%",
+                    ),
+                ),
+            ),
+        )
+    )

@@ -1,0 +1,95 @@
+"""Register a team (/dash/leagues/teams/new?league={id}): to checkout, or onto the waitlist of a full league."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import error_line, form_card, submit_button, text_field
+from volley_app.components.layout import dash_page
+from volley_app.components.registration import league_href, return_to_league
+from volley_app.registry import page
+from volley_app.services import registration as svc
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import FormState, form_values, path_arg, run_action
+
+ERROR_ID = "team-form-error"
+
+
+def _next_step(out: dict):
+    if out["kind"] == "waitlist":
+        return rx.redirect(routes.waitlist_success_path(out["league_id"]))
+    return rx.redirect(routes.checkout_path(out["payment_id"]))
+
+
+class NewTeamState(FormState, AuthState):
+    _fields = ("team_name",)
+    _error_id = ERROR_ID
+
+    league_name: str = ""
+    league_href: str = routes.DASH_LEAGUES
+    full: bool = False
+    may_register: bool = False
+    cash: bool = False
+    price: dict[str, str] = {}
+    loaded: bool = False
+
+    async def load(self):
+        self._clear_messages()
+        self.loaded = False
+        league = path_arg(self, "league")
+        self.league_href = league_href(league)
+        found, failure = await run_action(svc.options, actor=await self._actor(), league_id=league)
+        self.loaded = True
+        if failure is not None:
+            self.may_register, self.league_name, self.error = False, "", failure.message
+            return
+        self.league_name, self.full, self.cash = found["league_name"], found["full"], found["cash"]
+        self.may_register, self.error = found["may_register"], found["refusal"]
+        self.price = {k: str(found[k]) for k in ("league_cost", "fee", "total", "players")}
+
+    @rx.event
+    async def submit(self, form_data: dict):
+        data = form_values(form_data, self._fields)
+        async for ev in self._submit(svc.register, done=_next_step, league_id=path_arg(self, "league"), **data):
+            yield ev
+
+
+def _price() -> rx.Component:
+    s = NewTeamState
+    return rx.cond(
+        s.full,
+        rx.callout(svc.LEAGUE_FULL, icon="info", color_scheme="amber"),
+        rx.text(
+            "League cost ", s.price["league_cost"], " plus a fee of ", s.price["fee"], " ($5 × ", s.price["players"],
+            " players).", size="2", color_scheme="gray",
+        ),
+    )  # fmt: skip
+
+
+@page(routes.TEAMS_NEW, "Register a Team", on_load=NewTeamState.load)
+def new_team_page() -> rx.Component:
+    s = NewTeamState
+    return dash_page(
+        form_card(
+            "Register a Team",
+            rx.text(s.league_name, color_scheme="gray"),
+            error_line(s.error, ERROR_ID),
+            rx.cond(
+                s.may_register,
+                rx.form(
+                    rx.vstack(
+                        _price(),
+                        text_field("Team Name", "team_name", s, max_length=100, auto_focus=True),
+                        submit_button(rx.cond(s.full, "Join Waitlist", "Continue to Checkout"), s),
+                        spacing="4",
+                        width="100%",
+                    ),
+                    on_submit=s.submit,
+                    width="100%",
+                ),
+                rx.fragment(),
+            ),
+            return_to_league(s.league_href, variant="soft"),
+        )
+    )

@@ -1,0 +1,78 @@
+"""Team registered (/dash/leagues/teams/success?payment={id}): what was paid and what is still due.
+
+Back from Stripe (``payment_intent`` in the address), the payment is verified on the server first.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import busy, error_line, form_card
+from volley_app.components.layout import dash_page
+from volley_app.components.registration import league_href, return_to_league
+from volley_app.registry import page
+from volley_app.services import registration as svc
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import path_arg, run_action
+
+STILL_PROCESSING = "Your payment is still processing. Refresh this page in a moment."
+INFO = ("league_id", "league_name", "team_name", "paid", "league_cost", "first_game")
+
+
+class RegisteredState(AuthState):
+    info: dict[str, str] = {}
+    league_href: str = routes.DASH_LEAGUES
+    cash: bool = False
+    error: str = ""
+
+    async def load(self):
+        actor = await self._actor()
+        payment = path_arg(self, "payment")
+        if path_arg(self, "payment_intent"):  # back from Stripe: verify on the server before showing anything
+            back, _f = await run_action(svc.confirm_stripe_return, actor=actor, payment_id=payment)
+            if back and back["status"] == "declined":
+                return rx.redirect(routes.decline_path(back["league_id"]))
+            if back and back["status"] == "processing":
+                self.info, self.error = {}, STILL_PROCESSING
+                return None
+        found, failure = await run_action(svc.result, actor=actor, payment_id=payment)
+        if failure is not None:
+            self.info, self.error = {}, failure.message
+            return None
+        self.error, self.cash = "", found["cash"]
+        self.info = {k: str(found[k]) for k in INFO}
+        self.league_href = league_href(found["league_id"])
+        return None
+
+
+@page(routes.TEAMS_SUCCESS, "Team Registered", on_load=RegisteredState.load)
+def success_page() -> rx.Component:
+    s = RegisteredState
+    i = s.info
+    return dash_page(
+        form_card(
+            "Team Registered",
+            error_line(s.error),
+            rx.cond((s.error == "") & (s.info.length() == 0), busy("Confirming your payment…"), rx.fragment()),
+            rx.cond(
+                s.info.length() > 0,
+                rx.vstack(
+                    rx.callout(i["team_name"] + " is registered in " + i["league_name"] + ".", icon="check",
+                               color_scheme="green", role="status"),
+                    rx.text("Paid by card: ", i["paid"]),
+                    rx.cond(
+                        s.cash,
+                        rx.text("The league amount of ", i["league_cost"], " is due in cash at the first game, ",
+                                rx.text.strong(i["first_game"]), "."),
+                        rx.text("Please send your Venmo payment by the day of the first game: ",
+                                rx.text.strong(i["first_game"]), "."),
+                    ),
+                    spacing="3",
+                    width="100%",
+                ),
+                rx.fragment(),
+            ),
+            return_to_league(s.league_href, variant="soft"),
+        )
+    )  # fmt: skip

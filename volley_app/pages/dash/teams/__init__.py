@@ -1,0 +1,1 @@
+"""Teams: the list (/dash/teams), one team (/dash/teams/{id}), and the waitlist with Promote."""
