@@ -37,6 +37,18 @@ def log_in(page: Page, username: str, password: str = PASSWORD, *, trust: bool =
     page.get_by_role("button", name="Login").click()
 
 
+def sent_events(page: Page) -> list[str]:
+    """Every event frame the page sends to the server from now on (socket.io event frames start with "42";
+    engine.io pings and pongs are not events). Call before the page opens its websocket."""
+    sent: list[str] = []
+
+    def watch(ws):
+        ws.on("framesent", lambda payload: sent.append(payload) if str(payload).startswith("42") else None)
+
+    page.on("websocket", watch)
+    return sent
+
+
 def expect_path(page: Page, path: str) -> None:
     expect(page).to_have_url(re.compile(re.escape(path) + r"/?(\?.*)?$"))
 

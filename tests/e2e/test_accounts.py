@@ -6,7 +6,7 @@ import datetime as dt
 
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
+from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user, sent_events
 from volley_app import db
 from volley_app.models import LeagueSession, Role, SessionStatus, utcnow
 from volley_app.services import auth
@@ -64,13 +64,7 @@ def test_signup_bad_input_keeps_values_and_says_why(page):
 
 
 def test_typing_into_the_signup_form_sends_nothing_to_the_server(page):
-    sent: list[str] = []
-
-    def watch(ws):
-        # socket.io event frames start with "42"; engine.io pings and pongs are not events.
-        ws.on("framesent", lambda payload: sent.append(payload) if str(payload).startswith("42") else None)
-
-    page.on("websocket", watch)
+    sent = sent_events(page)
     page.goto("/new")
     expect(page.get_by_role("button", name="Sign Up")).to_be_enabled()
     page.wait_for_timeout(1000)  # the page's own load events are done

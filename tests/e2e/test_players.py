@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
+from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user, sent_events
 from volley_app import db
 from volley_app.models import Rating, Role, SubRequest, SubStatus, User
 from volley_app.services.accounts import create_user
@@ -63,14 +63,21 @@ def test_open_request_is_accepted_by_a_sub_and_the_requestor_is_emailed(new_page
     make_sub("bruno", "Bruno")
 
     a = new_page()
+    sent = sent_events(a)
     log_in(a, "anna")
     expect_path(a, "/dash")
     a.get_by_role("link", name="Create Sub Request").first.click()
     expect_path(a, "/dash/notes/new")
     submit = a.get_by_role("button", name="Create Sub Request")
     expect(submit).to_be_disabled()  # nothing filled in yet
+    a.wait_for_timeout(500)
+    before = len(sent)
     _fill_request(a, "Spike Force")
+    a.get_by_label("Format").select_option("")
+    expect(submit).to_be_disabled()  # every required field but the format
+    a.get_by_label("Format").select_option("6s")
     expect(submit).to_be_enabled()
+    assert sent[before:] == [], "filling in the form sent events to the server"
     submit.click()
     expect(a).to_have_url(re.compile(r"/dash/notes/\d+$"))
     expect(a.get_by_role("button", name="Update Sub Request")).to_be_visible()
@@ -119,6 +126,9 @@ def test_targeted_invite_from_the_subs_list_is_declined(new_page, mailbox):
     expect(a).to_have_url(re.compile(r"/dash/notes/newspecific\?sub=\d+$"))
     expect(a.get_by_label("Sub")).to_have_value(str(_user_id("carla")))
     _fill_request(a, "Ace Squad")
+    a.get_by_label("Sub").select_option("")
+    expect(a.get_by_role("button", name="Send Invite")).to_be_disabled()  # an invite names its sub
+    a.get_by_label("Sub").select_option(str(_user_id("carla")))
     a.get_by_role("button", name="Send Invite").click()
     expect(a).to_have_url(re.compile(r"/dash/notes/\d+$"))
 
@@ -171,8 +181,10 @@ def test_profile_edit_fields_per_role(new_page):
     expect(p.get_by_label("Admin")).to_have_count(0)
     p.get_by_label("Active Sub").click()
     p.get_by_label("Hitter Rating").select_option("A")
-    p.get_by_label("New Password").fill("a b")
-    p.get_by_role("button", name="Save").click()  # the server checks the password and marks the field
+    p.get_by_label("New Password").fill("abc")
+    expect(p.get_by_role("button", name="Save")).to_be_disabled()  # a new password, if typed, must be valid
+    p.get_by_label("New Password").fill("a bcd")
+    p.get_by_role("button", name="Save").click()  # the server checks its characters and marks the field
     expect(p.get_by_text("Please correct the fields marked below.")).to_be_visible()
     expect(p.get_by_label("New Password")).to_have_attribute("aria-invalid", "true")
     expect_path(p, f"/dash/users/{_user_id('paula')}")
@@ -207,6 +219,11 @@ def test_profile_edit_fields_per_role(new_page):
     expect(a.get_by_label("Last Name")).to_be_disabled()
     expect(a.get_by_label("Address")).to_be_visible()
     expect(a.get_by_label("Admin")).to_be_visible()
+    expect(a.get_by_role("button", name="Save")).to_be_enabled()
+    a.get_by_label("Player", exact=True).click()  # paula's only role
+    expect(a.get_by_role("button", name="Save")).to_be_disabled()  # a user keeps at least one role
+    a.get_by_label("Player", exact=True).click()
+    expect(a.get_by_role("button", name="Save")).to_be_enabled()
     a.get_by_role("button", name="Delete Account").click()
     expect(a.get_by_text("Are you sure you want to delete your account?")).to_be_visible()
     a.get_by_role("button", name="Cancel").click()

@@ -1,4 +1,4 @@
-"""Issue 6 in Chromium: inquiry form, password recovery by email, newsletter signup and send; public page layout."""
+"""Public pages in Chromium: inquiry form, password recovery by email, newsletter signup and send; public page layout."""
 
 from __future__ import annotations
 
@@ -136,7 +136,7 @@ PUBLIC_PAGES = [
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_public_pages_fit_the_screen(new_page, width):
-    """Every public page of issue 6 renders its heading and never scrolls sideways; screenshots kept for review."""
+    """Every public page renders its heading and never scrolls sideways; screenshots kept for review."""
     page = new_page(width=width, height=900)
     out = ARTIFACTS / "screens"
     out.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,7 @@ from volley_app.models import LoginSession, OutboxMessage, Rating, Role, SubRequ
 from volley_app.pages.dash.profile.contact import PlayerContactState
 from volley_app.pages.dash.profile.my_info import PlayerInfoState
 from volley_app.pages.dash.profile.profile import ProfileState
-from volley_app.pages.dash.users.edit import EditUserState
+from volley_app.pages.dash.users.edit.page import EditUserState
 from volley_app.pages.dash.users.list import UsersListState
 from volley_app.pages.dash.users.new_svl import NewSVLState
 from volley_app.services import sub_requests

@@ -1,4 +1,4 @@
-"""Issue 6 state handlers called directly, as any browser could call them: wrong callers change nothing."""
+"""Public-page state handlers called directly, as any browser could call them: wrong callers change nothing."""
 
 from __future__ import annotations
 

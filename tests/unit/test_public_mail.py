@@ -1,4 +1,4 @@
-"""Issue 6 mail through a real SMTP server on loopback: recipients, subjects, links, text; resuming after a failure."""
+"""Public mail through a real SMTP server on loopback: recipients, subjects, links, text; resuming after a failure."""
 
 from __future__ import annotations
 

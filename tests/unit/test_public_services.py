@@ -1,4 +1,4 @@
-"""Issue 6 services: inquiry forms, password recovery, newsletter, email to all users, rate limits."""
+"""Public services: inquiry forms, password recovery, newsletter, email to all users, rate limits."""
 
 from __future__ import annotations
 

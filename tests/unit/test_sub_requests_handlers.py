@@ -271,29 +271,10 @@ async def test_an_invite_leaves_the_inviter_off_the_list_and_ignores_an_unknown_
     assert state.sub_options == [] and state.recipient == ""
 
 
-async def test_submit_is_enabled_once_the_required_fields_hold_a_value(world):
-    _, tokens, ids, _ = world
-    state = _state(NewNoteState, "/dash/notes/new", tokens, "alice")
-    await state.load()
-    assert not state.targeted and not state.can_submit
-    for name in ("team", "when", "svl", "skill_level"):
-        state.edit(name, "x")
-    assert not state.can_submit
-    state.edit("sub_format", "6s")
-    assert state.can_submit
-    state.edit("team", "   ")
-    assert not state.can_submit
-    state.edit("team", "Dig Deep")
-    state.edit("password", "x")  # a name the form does not have is ignored
-    state.edit("court", "x")
-    assert set(state.filled) == {"team", "when", "svl", "skill_level", "sub_format"}
-    invite = _state(NewNoteState, "/dash/notes/newspecific", tokens, "alice")
-    await invite.load()
-    for name in ("team", "when", "svl", "skill_level", "sub_format"):
-        invite.edit(name, "x")
-    assert not invite.can_submit  # no sub chosen yet
-    invite.edit("recipient", str(ids["ben"]))
-    assert invite.can_submit
+def test_the_request_form_has_no_handler_that_follows_typing():
+    # Create is enabled by the browser once the required fields are filled (tests/e2e/test_players.py).
+    assert "edit" not in NewNoteState.event_handlers
+    assert not any(name.startswith("set_") and name != "setvar" for name in NewNoteState.event_handlers)
 
 
 async def test_a_new_request_with_bad_fields_marks_them_and_typing_clears_the_mark(world):
@@ -303,6 +284,6 @@ async def test_a_new_request_with_bad_fields_marks_them_and_typing_clears_the_ma
     await state.load()
     await call(state.submit, dict(FORM) | {"when": "", "skill_level": "Z"})
     assert state.error == FIX_FIELDS and set(state.errors) == {"when", "skill_level"}
-    state.edit("when", "2099-05-01T19:00")
+    state.fixed("when")  # the date field, edited while its message shows
     assert set(state.errors) == {"skill_level"} and state.error == ""
     assert snapshot(db) == before

@@ -98,13 +98,14 @@ def username_field(state=None, *, label: str = "Username", hint: str = "", **pro
     )
 
 
-def area_field(label: str, name: str, state=None, *, rows: str = "5", **props) -> rx.Component:
+def area_field(label: str, name: str, state=None, *, rows: str = "5", hint: str = "", **props) -> rx.Component:
     props.setdefault("max_length", 5000)
     return field(
         label,
         rx.text_area(id=name, name=name, width="100%", rows=rows, size="3", **_checked(state, name, props)),
         field_id=name,
         error=_error_of(state, name),
+        hint=hint,
     )
 
 
@@ -205,13 +206,50 @@ def busy(label: str) -> rx.Component:
     )
 
 
-def submit_button(label: str, state=None, **props) -> rx.Component:
+def submit_button(label, state=None, **props) -> rx.Component:
     """The form's submit button: shows a spinner and takes no second click while the form is busy."""
     props.setdefault("size", "3")
     props.setdefault("width", "100%")
     if state is not None:
         props.setdefault("loading", state.busy)
     return rx.button(label, type="submit", **props)
+
+
+# Enables the form's submit button only while the browser finds the form complete: every control
+# valid (required, type, minlength...) and, for each name prefix in data-one-of whose boxes the form
+# shows, one box ticked. It runs in the browser on every change and when the form takes focus, so
+# typing sends nothing to the server.
+_FOLLOW_VALIDITY = rx.Var(
+    "(e) => { const f = e.currentTarget; const b = f.querySelector('button[type=submit]'); if (!b) return;"
+    " let ok = f.checkValidity();"
+    " for (const g of (f.dataset.oneOf || '').split(' ').filter(Boolean)) {"
+    "  const boxes = [...f.querySelectorAll(`input[type=checkbox][name^='${g}']`)];"
+    "  if (boxes.length && !boxes.some((x) => x.checked)) ok = false; }"
+    " b.disabled = !ok; }"
+)
+
+
+def complete_form(*children: rx.Component, one_of: tuple[str, ...] = (), **props) -> rx.Component:
+    """A form whose submit button (``complete_button``) is enabled only while every field is filled in right.
+
+    Args:
+        one_of: checkbox name prefixes of which at least one box must be ticked (e.g. the roles).
+    """
+    attrs = {"onInput": _FOLLOW_VALIDITY, "onChange": _FOLLOW_VALIDITY, "onFocus": _FOLLOW_VALIDITY}
+    if one_of:
+        attrs["data-one-of"] = " ".join(one_of)
+    return rx.form(*children, custom_attrs=attrs, **props)
+
+
+def complete_button(label, *, starts_complete: bool = False, **props) -> rx.Component:
+    """The submit button of a ``complete_form``: the browser enables it; it starts disabled on an empty form.
+
+    Its disabled state is the browser's alone (no state var drives it), so a redraw never overrides it;
+    a second submit while one runs is refused by the form state.
+    """
+    props.setdefault("size", "3")
+    props.setdefault("width", "100%")
+    return rx.button(label, type="submit", disabled=not starts_complete, **props)
 
 
 def form_card(title: str, *children: rx.Component) -> rx.Component:
@@ -232,21 +270,3 @@ def page_heading(*text) -> rx.Component:
 
 
 
-
-# --- TRANSITIONAL: old names still used by screens not yet moved to FormState ----------------
-from volley_app.state.forms import focus  # noqa: E402, F401
-
-_NATIVE_CONTROL = NATIVE_CONTROL
-
-
-def username_input(value: rx.Var, on_change, **props) -> rx.Component:
-    return text_input("username", value=value, on_change=on_change, required=True, auto_focus=True,
-                      auto_complete="username", auto_capitalize="none", spell_check=False, **props)  # fmt: skip
-
-
-def region_select(field_id: str, value: rx.Var, on_change) -> rx.Component:
-    return rx.el.select(
-        rx.el.option("Choose a state", value="", disabled=True),
-        *[rx.el.option(name, value=code) for code, name in REGIONS.items()],
-        id=field_id, name=field_id, value=value, on_change=on_change, required=True, style=NATIVE_CONTROL,
-    )  # fmt: skip

@@ -7,7 +7,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line, form_card, select_field, submit_button
 from volley_app.components.layout import dash_page, link_button
-from volley_app.pages.dash.leagues.form_fields import LEAGUE_FIELDS, league_fields
+from volley_app.components.league_form import LEAGUE_FIELDS, league_fields
 from volley_app.registry import page
 from volley_app.services import leagues as svc
 from volley_app.state.auth import AuthState

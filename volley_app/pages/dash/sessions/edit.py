@@ -7,7 +7,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import confirm_delete, error_line, page_heading, submit_button
 from volley_app.components.layout import dash_page, link_button
-from volley_app.pages.dash.sessions.fields import FIELDS, session_fields
+from volley_app.components.sessions import FIELDS, session_fields
 from volley_app.registry import page
 from volley_app.services import sessions as svc
 from volley_app.services import timefmt

@@ -7,12 +7,13 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line
 from volley_app.components.layout import dash_page
+from volley_app.components.sub_request_form import request_fields
 from volley_app.components.sub_requests import status_badge
-from volley_app.pages.dash.sub_requests.form_fields import FORM_ERROR_ID, RequestFormState, request_fields
 from volley_app.registry import page
 from volley_app.services import sub_requests
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import focus, path_arg, run_action
+from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState
 
 DETAIL_ERROR_ID = "note-detail-error"
 ACCEPTED = "You accepted this sub request. The requestor has been emailed."

@@ -5,28 +5,25 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, select_field, submit_button
+from volley_app.components.forms import complete_button, complete_form, error_line, select_field
 from volley_app.components.layout import dash_page
-from volley_app.pages.dash.sub_requests.form_fields import FORM_ERROR_ID, RequestFormState, request_fields
+from volley_app.components.sub_request_form import request_fields
 from volley_app.registry import page
 from volley_app.services import sub_requests
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import form_values, path_arg, run_action
-
-# What must hold a value before the form can be sent (the recipient only on an invite).
-REQUIRED = ("team", "when", "svl", "skill_level", "sub_format")
+from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState
 
 
 class NewNoteState(RequestFormState, AuthState):
     targeted: bool = False
     recipient: str = ""
     sub_options: list[dict[str, str]] = []
-    filled: dict[str, bool] = {}
 
     async def load(self):
         self._clear_messages()
         self.targeted = (self.router.url.path or "").rstrip("/") == routes.NOTES_NEW_SPECIFIC
-        self.recipient, self.sub_options, self.filled = "", [], {}
+        self.recipient, self.sub_options = "", []
         if self.targeted:
             found, failure = await run_action(sub_requests.invite_choices, actor=await self._actor())
             if failure:
@@ -35,24 +32,7 @@ class NewNoteState(RequestFormState, AuthState):
             wanted = path_arg(self, "sub")
             if any(o["value"] == wanted for o in self.sub_options):
                 self.recipient = wanted
-                self.filled = {"recipient": True}
         self._show_record()
-
-    @rx.event
-    def edit(self, name: str, value: str):
-        """A required field changed: remember whether it holds a value (the Submit button follows)."""
-        if name not in (*REQUIRED, "recipient") or not isinstance(value, str):
-            return
-        filled = value.strip() != ""
-        if self.filled.get(name) != filled:
-            self.filled = {**self.filled, name: filled}
-        if name in self.errors or self.error:
-            self.fixed(name)
-
-    @rx.var
-    def can_submit(self) -> bool:
-        needed = (*REQUIRED, "recipient") if self.targeted else REQUIRED
-        return all(self.filled.get(name, False) for name in needed) and not self.busy
 
     @rx.event
     async def submit(self, form_data: dict | None = None):
@@ -65,20 +45,19 @@ class NewNoteState(RequestFormState, AuthState):
             yield ev
 
 
-def _edit(name: str):
-    return lambda value: NewNoteState.edit(name, value)
-
-
 def _form() -> rx.Component:
     s = NewNoteState
     # Only the sub picker is drawn again once the subs are loaded: what is already typed elsewhere stays.
     recipient = select_field("Sub", "recipient", s.sub_options, s, placeholder="Choose a sub",
-                             default_value=s.recipient, on_change=_edit("recipient"), key=s.form_key)  # fmt: skip
-    return rx.form(
+                             default_value=s.recipient, required=True, key=s.form_key)  # fmt: skip
+    # Create is enabled once team, date, location, skill and format (and on an invite, the sub) are
+    # filled in: the browser decides, so typing sends nothing to the server.
+    return complete_form(
         rx.vstack(
             rx.cond(s.targeted, recipient, rx.fragment()),
-            *request_fields(s, on_edit=_edit),
-            submit_button(rx.cond(s.targeted, "Send Invite", "Create Sub Request"), s, disabled=~s.can_submit),
+            *request_fields(s),
+            complete_button(rx.cond(s.targeted, "Send Invite", "Create Sub Request")),
+            rx.cond(s.busy, rx.text("Sending…", size="2", color_scheme="gray", role="status"), rx.fragment()),
             spacing="3",
             width="100%",
         ),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.forms import confirm_delete, submit_button
-from volley_app.pages.dash.leagues.form_fields import league_fields
+from volley_app.components.league_form import league_fields
 from volley_app.pages.dash.leagues.home.state import LeagueHomeState
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
+from volley_app.components.league_form import LEAGUE_FIELDS
 from volley_app.components.leagues import money, where
-from volley_app.pages.dash.leagues.form_fields import LEAGUE_FIELDS
 from volley_app.services import leagues as svc
 from volley_app.services import registration, scheduling, timefmt
 from volley_app.settings import get_settings

@@ -11,18 +11,19 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.accounts import delete_account, picked_roles, ticked
 from volley_app.components.forms import (
+    complete_button,
+    complete_form,
     error_line,
     form_card,
     password_field,
     region_field,
     select_field,
-    submit_button,
     text_field,
     username_field,
 )
 from volley_app.components.layout import dash_page
 from volley_app.models import Gender
-from volley_app.pages.dash.users.edit_sections import ROLE_BOXES, admin_section, sub_section
+from volley_app.pages.dash.users.edit.sections import ROLE_BOXES, admin_section, sub_section
 from volley_app.registry import page
 from volley_app.services import accounts, auth
 from volley_app.state.auth import AuthState
@@ -99,9 +100,9 @@ class EditUserState(FormState, AuthState):
 def _edit_form() -> rx.Component:
     s = EditUserState
     rec = s.record
-    return rx.form(
+    return complete_form(
         rx.vstack(
-            username_field(s, required=True, default_value=rec["username"]),
+            username_field(s, required=True, min_length=3, default_value=rec["username"]),
             text_field("Email", "email", s, type="email", required=True, default_value=rec["email"]),
             text_field("First Name", "first_name", s, required=True, default_value=rec["first_name"]),
             rx.cond(
@@ -131,12 +132,17 @@ def _edit_form() -> rx.Component:
             region_field(s, default_value=rec["region"]),
             rx.cond(s.show_player, sub_section(s)),
             rx.cond(s.admin_view, admin_section(s)),
-            password_field("New Password", "password", s, hint="Leave blank to keep the current password"),
-            submit_button("Save", s),
+            password_field("New Password", "password", s, min_length=4,
+                           hint="Leave blank to keep the current password"),
+            # Save is enabled while a role is ticked, the username is valid and a new password, if typed, is
+            # long enough: checked in the browser as the form changes; the server checks every rule again.
+            complete_button("Save", starts_complete=True),
+            rx.cond(s.busy, rx.text("Saving…", size="2", color_scheme="gray", role="status"), rx.fragment()),
             delete_account(DELETE_QUESTION, s.delete),
             spacing="3",
             width="100%",
         ),
+        one_of=("role-",),
         key=s.form_key,
         on_submit=s.save,
         width="100%",

@@ -1,0 +1,1 @@
+"""Edit user (/dash/users/[user_id]): the page and its sections."""
