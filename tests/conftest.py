@@ -99,3 +99,18 @@ def db(migrated):
 @pytest.fixture
 def settings():
     return get_settings()
+
+
+@pytest.fixture
+def stripe_env(monkeypatch):
+    """Stripe configured, its API answered by a local stand-in server (tests/stripe_standin.py)."""
+    from tests.stripe_standin import StripeStandIn
+
+    with StripeStandIn() as server:
+        monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_test_standin")
+        monkeypatch.setenv("STRIPE_PUBLISHABLE_KEY", "pk_test_standin")
+        monkeypatch.setenv("STRIPE_WEBHOOK_SECRET", "whsec_standin")
+        monkeypatch.setenv("STRIPE_API_BASE", server.url)
+        get_settings.cache_clear()
+        yield server
+    get_settings.cache_clear()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import hmac
 import json
@@ -10,10 +11,9 @@ import time
 import httpx
 import pytest
 
-from tests.factories import actor_of, count, rows
-from tests.unit.test_registration import stripe_env, world  # noqa: F401 - fixtures
+from tests.factories import actor_of, add_league, add_league_session, count, make_user, rows
 from volley_app.api.app import create_api
-from volley_app.models import OutboxMessage, Payment, Team
+from volley_app.models import OutboxMessage, Payment, Role, Team, utcnow
 from volley_app.services import registration
 
 SECRET = "whsec_standin"
@@ -26,14 +26,23 @@ def _sign(body: bytes, *, secret: str = SECRET, at: int | None = None) -> str:
 
 
 @pytest.fixture
-async def client(db, stripe_env):  # noqa: F811
+def world(db):
+    """A player and a league of an SVL open for registration."""
+    svl, pat = make_user(db, "svla", Role.SVL), make_user(db, "pat")
+    now = utcnow()
+    sid = add_league_session(db, svl, "Fall", now + dt.timedelta(days=3), now + dt.timedelta(days=80))
+    return {"pat": pat, "league": add_league(db, svl, sid, start=now + dt.timedelta(days=5), max_teams=4)}
+
+
+@pytest.fixture
+async def client(db, stripe_env):
     transport = httpx.ASGITransport(app=create_api(), client=("198.51.100.4", 50000))
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
         yield c
 
 
 @pytest.fixture
-def paid_intent(db, world, stripe_env):  # noqa: F811
+def paid_intent(db, world, stripe_env):
     """A registration whose PaymentIntent exists and has succeeded at Stripe; returns (payment id, event body)."""
     pat = actor_of(world["pat"])
     pid = registration.register(db, pat, league_id=world["league"].id, team_name="Hooks")["payment_id"]
@@ -82,7 +91,7 @@ async def test_rejected_requests_change_nothing(client, db, paid_intent):
     assert db.get(Payment, pid).status == "pending"
 
 
-async def test_same_event_twice_plus_browser_return_make_one_team(client, db, world, paid_intent):  # noqa: F811
+async def test_same_event_twice_plus_browser_return_make_one_team(client, db, world, paid_intent):
     pid, body = paid_intent
     for _ in range(2):
         response = await _post(client, body, _sign(body))
@@ -94,7 +103,7 @@ async def test_same_event_twice_plus_browser_return_make_one_team(client, db, wo
     assert count(db, Team) == 1 and count(db, OutboxMessage) == 1
 
 
-async def test_return_first_then_webhook_make_one_team(client, db, world, paid_intent):  # noqa: F811
+async def test_return_first_then_webhook_make_one_team(client, db, world, paid_intent):
     pid, body = paid_intent
     assert registration.confirm_stripe_return(db, actor_of(world["pat"]), payment_id=pid)["status"] == "succeeded"
     db.commit()

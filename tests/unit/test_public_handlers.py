@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from tests.factories import PASSWORD, count, login_token, make_user, rows
-from tests.unit.test_state_handlers import _drain, _redirect_target, _root, _sub
+from tests.harness import drain, redirect_target, root_state, substate
 from volley_app.models import (
     ContactInquiry,
     LoginSession,
@@ -22,91 +22,91 @@ from volley_app.services import newsletter, passwords
 
 
 async def test_contact_handler_stores_and_redirects_to_sent(db):
-    state = _sub(_root("/contact"), ContactState)
-    events = await _drain(state.submit({"name": "Ann", "email": "ann@example.com", "body": "Hi there"}))
-    assert _redirect_target(events) == "/sent"
+    state = substate(root_state("/contact"), ContactState)
+    events = await drain(state.submit({"name": "Ann", "email": "ann@example.com", "body": "Hi there"}))
+    assert redirect_target(events) == "/sent"
     assert count(db, ContactInquiry) == 1 and count(db, OutboxMessage) == 1
 
 
 async def test_contact_handler_keeps_field_errors_and_stores_nothing(db):
-    state = _sub(_root("/contact"), HostState)
-    events = await _drain(state.submit({"svl_name": "Gym", "email": "bad", "phone": "123"}))
-    assert _redirect_target(events) is None
+    state = substate(root_state("/contact"), HostState)
+    events = await drain(state.submit({"svl_name": "Gym", "email": "bad", "phone": "123"}))
+    assert redirect_target(events) is None
     assert {"email", "phone", "address", "city", "region", "zip"} <= set(state.errors)
     assert "svl_name" not in state.errors
     assert count(db, OutboxMessage) == 0
 
 
 async def test_contact_handler_bot_trap_pretends_success(db):
-    state = _sub(_root("/contact"), ContactState)
-    events = await _drain(state.submit({"name": "Bot", "email": "bot@example.com", "body": "buy", "website": "x"}))
-    assert _redirect_target(events) == "/sent"
+    state = substate(root_state("/contact"), ContactState)
+    events = await drain(state.submit({"name": "Bot", "email": "bot@example.com", "body": "buy", "website": "x"}))
+    assert redirect_target(events) == "/sent"
     assert count(db, ContactInquiry) == 0 and count(db, OutboxMessage) == 0
 
 
 async def test_contact_handler_rate_limit_message(db):
-    root = _root("/contact")
-    state = _sub(root, ContactState)
+    root = root_state("/contact")
+    state = substate(root, ContactState)
     for _ in range(5):
-        await _drain(state.submit({"name": "Ann", "email": "ann@example.com", "body": "Hi"}))
-    events = await _drain(state.submit({"name": "Ann", "email": "ann@example.com", "body": "Hi"}))
-    assert _redirect_target(events) is None and "Too many requests" in state.error
+        await drain(state.submit({"name": "Ann", "email": "ann@example.com", "body": "Hi"}))
+    events = await drain(state.submit({"name": "Ann", "email": "ann@example.com", "body": "Hi"}))
+    assert redirect_target(events) is None and "Too many requests" in state.error
     assert count(db, ContactInquiry) == 5
 
 
 async def test_forgot_handler_routes_found_and_not_found(db):
     make_user(db, "ann")
-    state = _sub(_root("/forgotPassword"), ForgotState)
-    assert _redirect_target(await _drain(state.send({"email": "ann@example.com"}))) == "/forgotPasswordSent"
-    assert _redirect_target(await _drain(state.send({"email": "zed@example.com"}))) == "/forgotPasswordNotFound"
-    assert _redirect_target(await _drain(state.send({"email": "nope"}))) is None and state.errors["email"]
+    state = substate(root_state("/forgotPassword"), ForgotState)
+    assert redirect_target(await drain(state.send({"email": "ann@example.com"}))) == "/forgotPasswordSent"
+    assert redirect_target(await drain(state.send({"email": "zed@example.com"}))) == "/forgotPasswordNotFound"
+    assert redirect_target(await drain(state.send({"email": "nope"}))) is None and state.errors["email"]
 
 
 async def test_reset_handlers_check_then_save_then_refuse_reuse(db):
     user = make_user(db, "ann")
     token = login_token(db, "ann")
-    state = _sub(_root("/forgotPassword"), ForgotState)
-    await _drain(state.send({"email": "ann@example.com"}))
+    state = substate(root_state("/forgotPassword"), ForgotState)
+    await drain(state.send({"email": "ann@example.com"}))
     [msg] = rows(db, OutboxMessage)
     path = re.search(r"(/resetPassword/\d+/\S+)", msg.body_text).group(1)
-    reset = _sub(_root(path), ResetState)
+    reset = substate(root_state(path), ResetState)
     await reset.check()
     assert reset.status == "ok"
-    events = await _drain(reset.save({"password": "abc", "confirm": "abc"}))
-    assert _redirect_target(events) is None and reset.errors["password"]
-    events = await _drain(reset.save({"password": "fresh!1", "confirm": "fresh!2"}))
-    assert _redirect_target(events) is None and reset.errors["confirm"] == "The passwords do not match"
-    events = await _drain(reset.save({"password": "fresh!1", "confirm": "fresh!1"}))
-    assert _redirect_target(events) == "/passwordUpdated"
+    events = await drain(reset.save({"password": "abc", "confirm": "abc"}))
+    assert redirect_target(events) is None and reset.errors["password"]
+    events = await drain(reset.save({"password": "fresh!1", "confirm": "fresh!2"}))
+    assert redirect_target(events) is None and reset.errors["confirm"] == "The passwords do not match"
+    events = await drain(reset.save({"password": "fresh!1", "confirm": "fresh!1"}))
+    assert redirect_target(events) == "/passwordUpdated"
     assert passwords.verify_password("fresh!1", rows(db, User, User.id == user.id)[0].password_hash)
     assert all(s.revoked_at is not None for s in rows(db, LoginSession)) and token
-    again = _sub(_root(path), ResetState)
+    again = substate(root_state(path), ResetState)
     await again.check()
     assert again.status == "invalid" and "ask for a new one" in again.link_error
 
 
 async def test_reset_handler_with_a_forged_link_changes_nothing(db):
     user = make_user(db, "ann")
-    reset = _sub(_root(f"/resetPassword/{user.id}/forgedtokenforgedtoken"), ResetState)
+    reset = substate(root_state(f"/resetPassword/{user.id}/forgedtokenforgedtoken"), ResetState)
     await reset.check()
     assert reset.status == "invalid"
-    await _drain(reset.save({"password": "fresh!1", "confirm": "fresh!1"}))
+    await drain(reset.save({"password": "fresh!1", "confirm": "fresh!1"}))
     assert reset.status == "invalid"
     assert passwords.verify_password(PASSWORD, rows(db, User, User.id == user.id)[0].password_hash)
 
 
 async def test_newsletter_signup_and_unsubscribe_handlers(db):
-    state = _sub(_root("/newsletter"), NewsletterSignupState)
-    assert _redirect_target(await _drain(state.subscribe({"email": "fan@example.com", "referral": ""}))) == "/subscribed"
-    assert _redirect_target(await _drain(state.subscribe({"email": "fan@example.com"}))) == "/subscribed"
-    assert _redirect_target(await _drain(state.subscribe({"email": "fan@"}))) is None and state.errors["email"]
+    state = substate(root_state("/newsletter"), NewsletterSignupState)
+    assert redirect_target(await drain(state.subscribe({"email": "fan@example.com", "referral": ""}))) == "/subscribed"
+    assert redirect_target(await drain(state.subscribe({"email": "fan@example.com"}))) == "/subscribed"
+    assert redirect_target(await drain(state.subscribe({"email": "fan@"}))) is None and state.errors["email"]
     [sub] = rows(db, NewsletterSubscriber)
     link = newsletter.unsubscribe_link(sub)
     path = link[link.index("/unsubscribe/") :]
-    bad = _sub(_root(path[:-2] + "00"), UnsubscribeState)
+    bad = substate(root_state(path[:-2] + "00"), UnsubscribeState)
     await bad.unsubscribe()
     assert bad.status == "invalid" and count(db, NewsletterSubscriber) == 1
-    good = _sub(_root(path), UnsubscribeState)
+    good = substate(root_state(path), UnsubscribeState)
     await good.unsubscribe()
     assert good.status == "done" and count(db, NewsletterSubscriber) == 0
 
@@ -118,15 +118,15 @@ async def test_reset_link_ignores_a_forged_host_header(db):
     from volley_app.settings import get_settings
 
     make_user(db, "ann")
-    root = _root("/forgotPassword")
-    state = _sub(root, ForgotState)
+    root = root_state("/forgotPassword")
+    state = substate(root, ForgotState)
     forged = RouterData(
         session=SessionData(client_token="t", client_ip="203.0.113.66", session_id="s"),
         headers=HeaderData(host="evil.example", origin="http://evil.example"),
         url=ReflexURL("http://evil.example/forgotPassword"),
     )
     state.router = forged
-    assert _redirect_target(await _drain(state.send({"email": "ann@example.com"}))) == "/forgotPasswordSent"
+    assert redirect_target(await drain(state.send({"email": "ann@example.com"}))) == "/forgotPasswordSent"
     [msg] = rows(db, OutboxMessage)
     assert "evil.example" not in msg.body_text
     assert f"{get_settings().public_url.rstrip('/')}/resetPassword/" in msg.body_text

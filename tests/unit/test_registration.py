@@ -7,7 +7,6 @@ import datetime as dt
 import pytest
 
 from tests.factories import actor_of, add_league_session, count, make_user, rows
-from tests.stripe_standin import StripeStandIn
 from volley_app.models import (
     Day,
     League,
@@ -22,7 +21,6 @@ from volley_app.models import (
 )
 from volley_app.services import fees, payments, registration, teams
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound, Unauthorized
-from volley_app.settings import get_settings
 
 OK_CARD = {"card_number": "4242 4242 4242 4242", "expiry": "12/34", "cvc": "123"}
 DECLINE = {"card_number": "4000 0000 0000 0002", "expiry": "12/34", "cvc": "123"}
@@ -308,18 +306,6 @@ def test_operators_see_the_payments_of_their_leagues(db, world):
 
 
 # --- Stripe through the real SDK, against a local stand-in -----------------------------------------------
-
-
-@pytest.fixture
-def stripe_env(monkeypatch):
-    with StripeStandIn() as server:
-        monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_test_standin")
-        monkeypatch.setenv("STRIPE_PUBLISHABLE_KEY", "pk_test_standin")
-        monkeypatch.setenv("STRIPE_WEBHOOK_SECRET", "whsec_standin")
-        monkeypatch.setenv("STRIPE_API_BASE", server.url)
-        get_settings.cache_clear()
-        yield server
-    get_settings.cache_clear()
 
 
 def test_stripe_intent_carries_idempotency_key_and_server_amount(db, world, stripe_env):

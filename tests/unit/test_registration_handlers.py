@@ -8,7 +8,6 @@ import pytest
 
 from tests.factories import add_league_session, count, login_token, make_user, rows
 from tests.harness import call_handler, redirect_target, root_state, substate
-from tests.unit.test_registration import stripe_env  # noqa: F401 - fixture
 from volley_app.models import Day, League, LeagueFormat, OutboxMessage, Payment, Role, SkillLevel, Team, utcnow
 from volley_app.pages.dash.leagues.home import state as league_pages
 from volley_app.pages.dash.registration.checkout import CheckoutState
@@ -158,7 +157,7 @@ async def test_league_home_offers_registration_to_players_and_payments_to_operat
 # --- Stripe: checkout mounts the Payment Element; the return is verified on the server -----------------
 
 
-async def test_stripe_checkout_and_return(world, stripe_env):  # noqa: F811
+async def test_stripe_checkout_and_return(world, stripe_env):
     db = world["db"]
     await _register(world)
     [pay] = rows(db, Payment)

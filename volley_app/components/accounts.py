@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import reflex as rx
 
 from volley_app.components.forms import checkbox_field
+from volley_app.services import validation
 
 # A role checkbox: (its id and form name, the role it stands for).
 RoleBox = tuple[str, str]
@@ -14,8 +15,7 @@ RoleBox = tuple[str, str]
 
 def ticked(form_data: object, name: str) -> bool:
     """Whether the checkbox ``name`` was ticked in a submitted form (the browser sends true or 'on')."""
-    value = form_data.get(name) if isinstance(form_data, dict) else None
-    return value is True or (isinstance(value, str) and value.lower() in ("on", "true"))
+    return validation.flag(form_data.get(name) if isinstance(form_data, dict) else None)
 
 
 def picked_roles(form_data: object, boxes: Sequence[RoleBox]) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.pages.dash.leagues.home.state import LeagueHomeState
+from .state import LeagueHomeState
 
 UPLOAD_ID = "bracket-upload"
 ACCEPT = {

@@ -6,7 +6,8 @@ import reflex as rx
 
 from volley_app.components.forms import confirm_delete, submit_button
 from volley_app.components.league_form import league_fields
-from volley_app.pages.dash.leagues.home.state import LeagueHomeState
+
+from .state import LeagueHomeState
 
 
 def edit_card() -> rx.Component:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.layout import link_button
-from volley_app.pages.dash.leagues.home.state import LeagueHomeState
+
+from .state import LeagueHomeState
 
 
 def _info_line(label: str, value: rx.Var) -> rx.Component:

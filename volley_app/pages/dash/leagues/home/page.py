@@ -7,13 +7,14 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line, page_heading
 from volley_app.components.layout import dash_page, link_button
-from volley_app.pages.dash.leagues.home.bracket import bracket_card
-from volley_app.pages.dash.leagues.home.edit import edit_card
-from volley_app.pages.dash.leagues.home.info import actions_card, info_card, links
-from volley_app.pages.dash.leagues.home.payments import payments_card
-from volley_app.pages.dash.leagues.home.register import register_card
-from volley_app.pages.dash.leagues.home.state import ERROR_ID, LeagueHomeState
 from volley_app.registry import page
+
+from .bracket import bracket_card
+from .edit import edit_card
+from .info import actions_card, info_card, links
+from .payments import payments_card
+from .register import register_card
+from .state import ERROR_ID, LeagueHomeState
 
 
 @page(routes.LEAGUE_HOME, "League", on_load=LeagueHomeState.load)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.tables import table_or_empty
-from volley_app.pages.dash.leagues.home.state import LeagueHomeState
+
+from .state import LeagueHomeState
 
 
 def _payment_row(row: rx.Var) -> rx.Component:

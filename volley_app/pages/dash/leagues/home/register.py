@@ -5,8 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.layout import link_button
-from volley_app.pages.dash.leagues.home.state import LeagueHomeState
 from volley_app.services import registration
+
+from .state import LeagueHomeState
 
 
 def register_card() -> rx.Component:

@@ -23,11 +23,12 @@ from volley_app.components.forms import (
 )
 from volley_app.components.layout import dash_page
 from volley_app.models import Gender
-from volley_app.pages.dash.users.edit.sections import ROLE_BOXES, admin_section, sub_section
 from volley_app.registry import page
 from volley_app.services import accounts, auth
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, focus, form_values, path_arg, run_action
+
+from .sections import ROLE_BOXES, admin_section, sub_section
 
 ERROR_ID = "user-edit-error"
 DELETE_QUESTION = "Are you sure you want to delete your account?"

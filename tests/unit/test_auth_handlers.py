@@ -1,4 +1,4 @@
-"""Reflex state handlers called directly, as any connected browser could call them.
+"""Login, signup, logout and the /dash guard: their state handlers called directly, as any browser could.
 
 Every public handler is reachable with any token and any arguments (DESIGN.md,
 "Reflex 0.10 facts"), so each case here checks that the wrong caller is
@@ -16,23 +16,15 @@ from sqlmodel import select
 
 from tests.factories import (
     PASSWORD,
-    add_league_session,
     count,
-    expire_logins,
     login_token,
     make_user,
     rows,
-    session_statuses,
 )
-from tests.harness import CLIENT_IP
-from tests.harness import drain as _drain
-from tests.harness import redirect_target as _redirect_target
-from tests.harness import root_state as _root
-from tests.harness import substate as _sub
-from volley_app.models import LoginAttempt, LoginSession, Role, SessionStatus, User, utcnow
+from tests.harness import CLIENT_IP, drain, redirect_target, root_state, substate
+from volley_app.models import LoginAttempt, LoginSession, Role, User
 from volley_app.pages.auth.login import LoginState
 from volley_app.pages.auth.signup import SignupState
-from volley_app.pages.dash.svl_home import SVLHomeState
 from volley_app.services import accounts, auth
 from volley_app.state.auth import AuthState
 
@@ -44,114 +36,6 @@ def _open_sessions(db) -> list[tuple[int, dt.datetime | None]]:
     return [(s.id, s.revoked_at) for s in rows(db, LoginSession)]
 
 
-# --- SVL home ----------------------------------------------------------------------
-
-
-@pytest.fixture
-def svl_world(db):
-    """SVL A with a session past its start (still 'Registration' in the DB) and one ahead; SVL B; a player."""
-    a, b = make_user(db, "svla", Role.SVL), make_user(db, "svlb", Role.SVL)
-    make_user(db, "pat", Role.PLAYER)
-    make_user(db, "root", Role.ADMIN)
-    now = utcnow()
-    day = dt.timedelta(days=1)
-    add_league_session(db, a, "A started", now - 2 * day, now + 60 * day)
-    add_league_session(db, a, "A upcoming", now + 9 * day, now + 90 * day)
-    add_league_session(db, b, "B upcoming", now + 3 * day, now + 70 * day)
-    return db
-
-
-async def _load_svl_home(token: str | None) -> SVLHomeState:
-    root = _root("/dash/SVLHome")
-    state = _sub(root, SVLHomeState)
-    if token is not None:
-        state.token_trusted = token
-    await state.load()
-    return state
-
-
-async def test_svl_home_without_a_token_is_refused(svl_world):
-    db = svl_world
-    state = await _load_svl_home(None)
-    assert state.error == "Unauthorized"
-    assert state.rows == []
-    assert session_statuses(db)["A started"] == SessionStatus.REGISTRATION
-
-
-@pytest.mark.parametrize("username", ["pat", "root"])
-async def test_svl_home_with_a_non_svl_token_is_refused(svl_world, username):
-    db = svl_world
-    state = await _load_svl_home(login_token(db, username))
-    assert state.error == "No access"
-    assert state.rows == []
-    assert session_statuses(db) == {
-        "A started": SessionStatus.REGISTRATION,
-        "A upcoming": SessionStatus.REGISTRATION,
-        "B upcoming": SessionStatus.REGISTRATION,
-    }
-
-
-async def test_another_svl_sees_only_its_own_sessions_and_changes_nothing_of_a(svl_world):
-    db = svl_world
-    state = await _load_svl_home(login_token(db, "svlb"))
-    assert state.error == ""
-    assert [r["name"] for r in state.rows] == ["B upcoming"]
-    assert not any(r["name"].startswith("A ") for r in state.rows)
-    assert session_statuses(db)["A started"] == SessionStatus.REGISTRATION
-
-
-async def test_the_owner_sees_its_sessions_and_the_started_one_becomes_active(svl_world):
-    db = svl_world
-    state = await _load_svl_home(login_token(db, "svla"))
-    assert state.error == ""
-    assert [(r["name"], r["status"]) for r in state.rows] == [("A started", "Active"), ("A upcoming", "Registration")]
-    assert all(r["href"].startswith("/dash/sessions/") and r["dates"] for r in state.rows)
-    assert session_statuses(db) == {
-        "A started": SessionStatus.ACTIVE,
-        "A upcoming": SessionStatus.REGISTRATION,
-        "B upcoming": SessionStatus.REGISTRATION,
-    }
-
-
-async def test_svl_home_with_an_expired_token_is_refused(svl_world):
-    db = svl_world
-    token = login_token(db, "svla")
-    expire_logins(db, ago=dt.timedelta(minutes=1))
-    state = await _load_svl_home(token)
-    assert state.error == "Unauthorized" and state.rows == []
-    assert session_statuses(db)["A started"] == SessionStatus.REGISTRATION
-
-
-async def test_svl_home_with_a_revoked_token_is_refused(svl_world):
-    db = svl_world
-    token = login_token(db, "svla")
-    assert auth.logout(db, token)
-    db.commit()
-    state = await _load_svl_home(token)
-    assert state.error == "Unauthorized" and state.rows == []
-    assert session_statuses(db)["A started"] == SessionStatus.REGISTRATION
-
-
-@pytest.mark.parametrize("token", ["garbage", "x" * 5000, "svla"])
-async def test_svl_home_with_a_forged_token_is_refused(svl_world, token):
-    db = svl_world
-    state = await _load_svl_home(token)
-    assert state.error == "Unauthorized" and state.rows == []
-    assert session_statuses(db)["A started"] == SessionStatus.REGISTRATION
-
-
-async def test_svl_home_rows_are_dropped_when_the_tab_changes_hands(svl_world):
-    db = svl_world
-    root = _root("/dash/SVLHome")
-    state = _sub(root, SVLHomeState)
-    state.token_trusted = login_token(db, "svla")
-    await state.load()
-    assert len(state.rows) == 2
-    state.token_trusted = login_token(db, "pat")
-    await state.load()
-    assert state.rows == [] and state.error == "No access"
-
-
 # --- AuthState.logout --------------------------------------------------------------
 
 
@@ -160,12 +44,12 @@ async def test_logout_revokes_only_this_tabs_session(db):
     make_user(db, "ann")
     this_tab, other_device = login_token(db, "bob"), login_token(db, "bob")
     anns = login_token(db, "ann")
-    root = _root("/dash")
-    state = _sub(root, AuthState)
+    root = root_state("/dash")
+    state = substate(root, AuthState)
     state.token_trusted = this_tab
     state.user_id, state.username = bob.id, "bob"
 
-    target = _redirect_target(await state.logout())
+    target = redirect_target(await state.logout())
 
     assert target == "/"
     assert state.token_trusted == "" and state.token_tab == ""
@@ -182,7 +66,7 @@ async def test_logout_with_someone_elses_token_ends_only_that_token(db):
     make_user(db, "ann")
     bobs = [login_token(db, "bob"), login_token(db, "bob")]
     anns = login_token(db, "ann")
-    state = _sub(_root("/dash"), AuthState)
+    state = substate(root_state("/dash"), AuthState)
     state.token_tab = anns
     await state.logout()
     assert auth.resolve(db, anns) is None
@@ -194,50 +78,38 @@ async def test_logout_without_a_token_changes_nothing(db):
     make_user(db, "bob")
     token = login_token(db, "bob")
     before = _open_sessions(db)
-    state = _sub(_root("/dash"), AuthState)
-    target = _redirect_target(await state.logout())
+    state = substate(root_state("/dash"), AuthState)
+    target = redirect_target(await state.logout())
     assert target == "/"
     assert _open_sessions(db) == before
     assert auth.resolve(db, token) is not None
     db.commit()
 
 
-async def test_logout_forgets_the_private_data_of_the_tab(svl_world):
-    db = svl_world
-    root = _root("/dash/SVLHome")
-    home = _sub(root, SVLHomeState)
-    home.token_trusted = login_token(db, "svla")
-    await home.load()
-    assert home.rows
-    await _sub(root, AuthState).logout()
-    assert home.rows == []
-    assert _sub(root, AuthState).token_trusted == ""
-
-
 # --- AuthState.dash_guard ----------------------------------------------------------
 
 
 async def test_dash_guard_sends_a_visitor_without_a_token_to_login(db):
-    root = _root("/dash/SVLHome")
-    state = _sub(root, AuthState)
-    assert _redirect_target(await state.dash_guard()) == "/login?next=/dash/SVLHome"
+    root = root_state("/dash/SVLHome")
+    state = substate(root, AuthState)
+    assert redirect_target(await state.dash_guard()) == "/login?next=/dash/SVLHome"
     assert state.user_id == 0 and state.restore_error == ""
 
 
 async def test_dash_guard_refuses_a_role_the_route_does_not_allow(db):
     make_user(db, "pat")
-    root = _root("/dash/sessions/3")
-    state = _sub(root, AuthState)
+    root = root_state("/dash/sessions/3")
+    state = substate(root, AuthState)
     state.token_trusted = login_token(db, "pat")
-    assert _redirect_target(await state.dash_guard()) == "/login?next=/dash/sessions/3"
+    assert redirect_target(await state.dash_guard()) == "/login?next=/dash/sessions/3"
 
 
 async def test_dash_guard_lets_the_right_role_in_and_shows_who_it_is(db):
     svl = make_user(db, "svla", Role.SVL)
-    root = _root("/dash/SVLHome")
-    state = _sub(root, AuthState)
+    root = root_state("/dash/SVLHome")
+    state = substate(root, AuthState)
     state.token_trusted = login_token(db, "svla")
-    assert _redirect_target(await state.dash_guard()) is None
+    assert redirect_target(await state.dash_guard()) is None
     assert (state.user_id, state.username, state.status, state.first_name) == (svl.id, "svla", "SVL", "Svla")
 
 
@@ -246,10 +118,10 @@ async def test_dash_guard_with_an_expired_login_says_so_and_forgets_the_token(db
     token = login_token(db, "bob")
     auth.revoke_all_sessions(db, db.exec(select(User.id)).one())
     db.commit()
-    root = _root("/dash")
-    state = _sub(root, AuthState)
+    root = root_state("/dash")
+    state = substate(root, AuthState)
     state.token_trusted = token
-    assert _redirect_target(await state.dash_guard()) is None
+    assert redirect_target(await state.dash_guard()) is None
     assert state.restore_error == "Your login has expired."
     assert state.token_trusted == "" and state.user_id == 0
 
@@ -258,14 +130,14 @@ async def test_dash_guard_with_an_expired_login_says_so_and_forgets_the_token(db
 
 
 async def _login(form: dict, path: str = "/login", persist: str = "", trusted: bool | None = None):
-    root = _root(path)
-    login = _sub(root, LoginState)
-    auth_state = _sub(root, AuthState)
+    root = root_state(path)
+    login = substate(root, LoginState)
+    auth_state = substate(root, AuthState)
     auth_state.persist = persist
     await login.on_load()
     if isinstance(form, dict) and trusted is not False:
         form = {**form, "trust": "on"}  # the box is checked unless the user unticks it
-    events = await _drain(login.login(form))
+    events = await drain(login.login(form))
     return login, auth_state, events
 
 
@@ -277,7 +149,7 @@ async def test_login_with_a_wrong_password_is_refused_and_counted(db):
     # A mistyped password is never echoed back: no state var of the tab holds it.
     assert "wrong" not in repr(login.dict())
     assert auth_state.token_trusted == "" and auth_state.token_tab == "" and auth_state.user_id == 0
-    assert _redirect_target(events) is None
+    assert redirect_target(events) is None
     assert count(db, LoginSession) == 0
     assert [(a.username, a.client) for a in rows(db, LoginAttempt)] == [("bob", CLIENT_IP)]
 
@@ -309,7 +181,7 @@ async def test_login_success_keeps_the_token_and_goes_to_dash(db):
     bob = make_user(db, "bob")
     login, auth_state, events = await _login({"username": "BOB", "password": PASSWORD})
     assert login.error == ""
-    assert _redirect_target(events) == "/dash"
+    assert redirect_target(events) == "/dash"
     assert auth_state.token_trusted and auth_state.token_tab == ""
     assert auth_state.persist == "true"
     assert auth.resolve(db, auth_state.token_trusted).user_id == bob.id
@@ -330,12 +202,12 @@ async def test_untrusted_login_keeps_the_token_for_this_tab_only(db):
 
 
 async def test_login_page_remembers_the_trust_choice(db):
-    root = _root("/login")
-    _sub(root, AuthState).persist = "false"
-    login = _sub(root, LoginState)
+    root = root_state("/login")
+    substate(root, AuthState).persist = "false"
+    login = substate(root, LoginState)
     await login.on_load()
     assert login.trusted is False
-    _sub(root, AuthState).persist = ""
+    substate(root, AuthState).persist = ""
     await login.on_load()
     assert login.trusted is True
 
@@ -354,7 +226,7 @@ async def test_login_page_remembers_the_trust_choice(db):
 async def test_login_goes_back_only_inside_the_site(db, query, target):
     make_user(db, "bob")
     _login_state, _auth, events = await _login({"username": "bob", "password": PASSWORD}, path=f"/login{query}")
-    assert _redirect_target(events) == target
+    assert redirect_target(events) == target
 
 
 async def test_login_does_not_redirect_to_a_tab_split_host(db):
@@ -363,7 +235,7 @@ async def test_login_does_not_redirect_to_a_tab_split_host(db):
     _login_state, _auth, events = await _login(
         {"username": "bob", "password": PASSWORD}, path="/login?next=/%09/evil.example"
     )
-    assert _redirect_target(events) == "/dash"
+    assert redirect_target(events) == "/dash"
 
 
 async def test_login_is_throttled_through_the_handler(db):
@@ -378,12 +250,12 @@ async def test_login_is_throttled_through_the_handler(db):
 
 async def test_a_second_click_while_logging_in_does_nothing(db):
     make_user(db, "bob")
-    root = _root("/login")
-    login = _sub(root, LoginState)
+    root = root_state("/login")
+    login = substate(root, LoginState)
     login.busy = True
-    events = await _drain(login.login({"username": "bob", "password": PASSWORD}))
+    events = await drain(login.login({"username": "bob", "password": PASSWORD}))
     assert events == []
-    assert _sub(root, AuthState).token_trusted == ""
+    assert substate(root, AuthState).token_trusted == ""
     assert count(db, LoginSession) == 0
 
 
@@ -395,38 +267,38 @@ async def test_an_unexpected_login_failure_gives_the_form_back(db, monkeypatch):
     # Any failure that is not a DomainError (database down, a timeout) must still end the spinner,
     # or the form never comes back and every later click returns at "if self.loading".
     monkeypatch.setattr(auth, "login", _database_down)
-    root = _root("/login")
-    login = _sub(root, LoginState)
+    root = root_state("/login")
+    login = substate(root, LoginState)
     with contextlib.suppress(Exception):
-        await _drain(login.login({"username": "bob", "password": PASSWORD}))
-    assert _sub(root, AuthState).token_trusted == ""
+        await drain(login.login({"username": "bob", "password": PASSWORD}))
+    assert substate(root, AuthState).token_trusted == ""
     assert login.busy is False, "the login spinner stays up for good after an unexpected error"
 
 
 async def test_an_unexpected_signup_failure_gives_the_form_back(db, monkeypatch):
     # The same for SignupState.signup.
     monkeypatch.setattr(accounts, "signup", _database_down)
-    root = _root("/new")
-    signup = _sub(root, SignupState)
+    root = root_state("/new")
+    signup = substate(root, SignupState)
     with contextlib.suppress(Exception):
-        await _drain(signup.signup(GOOD_SIGNUP))
-    assert _sub(root, AuthState).token_trusted == ""
+        await drain(signup.signup(GOOD_SIGNUP))
+    assert substate(root, AuthState).token_trusted == ""
     assert signup.busy is False, "the signup spinner stays up for good after an unexpected error"
 
 
 async def test_fixing_a_field_clears_its_message_and_the_forms():
-    login = _sub(_root("/login"), LoginState)
+    login = substate(root_state("/login"), LoginState)
     login.error = "Unauthorized"
     login.fixed("username")
     assert login.error == ""
-    signup = _sub(_root("/new"), SignupState)
+    signup = substate(root_state("/new"), SignupState)
     signup.errors, signup.error = {"username": "That username is taken", "email": "Enter a valid email address"}, "x"
     signup.fixed("username")
     assert signup.errors == {"email": "Enter a valid email address"} and signup.error == ""
 
 
 async def test_fixed_with_junk_changes_no_other_message():
-    signup = _sub(_root("/new"), SignupState)
+    signup = substate(root_state("/new"), SignupState)
     signup.errors = {"email": "Enter a valid email address"}
     for junk in (None, 5, ["email"], {"email": 1}, "nope"):
         signup.fixed(junk)
@@ -454,11 +326,11 @@ GOOD_SIGNUP = {
 
 
 async def _signup(form, persist: str = ""):
-    root = _root("/new")
-    signup = _sub(root, SignupState)
-    auth_state = _sub(root, AuthState)
+    root = root_state("/new")
+    signup = substate(root, SignupState)
+    auth_state = substate(root, AuthState)
     auth_state.persist = persist
-    events = await _drain(signup.signup(form))
+    events = await drain(signup.signup(form))
     return signup, auth_state, events
 
 
@@ -470,7 +342,7 @@ async def test_signup_with_bad_input_reports_every_field_and_creates_nobody(db):
     assert signup.error == "Please correct the fields marked below."
     assert signup.busy is False
     assert "a b" not in repr(signup.dict())
-    assert _redirect_target(events) is None
+    assert redirect_target(events) is None
     assert auth_state.token_trusted == "" and auth_state.token_tab == ""
     assert count(db, User) == 0 and count(db, LoginSession) == 0
 
@@ -493,7 +365,7 @@ async def test_signup_with_a_taken_username_creates_nobody(db):
 
 async def test_signup_creates_the_player_and_logs_it_in(db):
     signup, auth_state, events = await _signup(GOOD_SIGNUP)
-    assert _redirect_target(events) == "/dash"
+    assert redirect_target(events) == "/dash"
     [user] = rows(db, User)
     assert (user.username, user.email, user.roles) == ("newplayer", "new.player@example.com", ["Player"])
     assert auth_state.token_trusted and auth_state.token_tab == ""
