@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from volley_app.components.layout import centered_card, page_heading
 from volley_app.models import REGIONS
 from volley_app.state.forms import TRAP_FIELD
 
@@ -252,21 +253,9 @@ def complete_button(label, *, starts_complete: bool = False, **props) -> rx.Comp
     return rx.button(label, type="submit", disabled=not starts_complete, **props)
 
 
-def form_card(title: str, *children: rx.Component) -> rx.Component:
-    return rx.center(
-        rx.card(
-            rx.vstack(rx.heading(title, size="7", as_="h1"), *children, spacing="4", width="100%"),
-            width="100%",
-            max_width="28rem",
-            size="3",
-        ),
-        width="100%",
-        padding_top={"initial": "0.5rem", "sm": "2rem"},
-    )
-
-
-def page_heading(*text) -> rx.Component:
-    return rx.heading(*text, size="7", as_="h1")
+def form_card(title, *children: rx.Component, max_width: str = "28rem") -> rx.Component:
+    """A screen that is one form: its title and the form in a card centred on the page."""
+    return centered_card(page_heading(title), *children, max_width=max_width)
 
 
 

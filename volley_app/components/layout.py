@@ -201,24 +201,63 @@ def dash_page(*children: rx.Component) -> rx.Component:
     )
 
 
+def page_heading(*text) -> rx.Component:
+    """The screen's one h1."""
+    return rx.heading(*text, size="7", as_="h1")
+
+
+def column(*children: rx.Component, spacing: str = "4", **props) -> rx.Component:
+    """Children one under the other across the whole width: the body of every screen and card."""
+    return rx.vstack(*children, spacing=spacing, width="100%", **props)
+
+
+def button_row(*buttons: rx.Component, **props) -> rx.Component:
+    """Buttons side by side, wrapping on a phone."""
+    props.setdefault("spacing", "2")
+    return rx.flex(*buttons, wrap="wrap", align="center", **props)
+
+
+def title_row(title, *actions: rx.Component) -> rx.Component:
+    """The screen's heading with its buttons on the right (under it on a phone)."""
+    return rx.flex(page_heading(title), button_row(*actions), justify="between", align="center", width="100%",
+                   wrap="wrap", spacing="3")  # fmt: skip
+
+
+def dash_screen(title, *children: rx.Component, actions: tuple[rx.Component, ...] = ()) -> rx.Component:
+    """A /dash screen: its title (with ``actions`` beside it), then ``children`` one under the other."""
+    return dash_page(column(title_row(title, *actions) if actions else page_heading(title), *children))
+
+
+def centered_card(*children: rx.Component, max_width: str = "28rem") -> rx.Component:
+    """A card centred on the page: the form screens and the confirmation pages."""
+    return rx.center(
+        rx.card(column(*children), width="100%", max_width=max_width, size="3"),
+        width="100%",
+        padding_top={"initial": "0.5rem", "sm": "2rem"},
+    )
+
+
+def section_card(title, *children: rx.Component, max_width: str | None = None, **props) -> rx.Component:
+    """A part of a screen in its own card under an h2."""
+    return rx.card(
+        column(rx.heading(title, size="4", as_="h2"), *children, spacing="3"), width="100%", max_width=max_width, **props
+    )
+
+
+def labelled(label, value) -> rx.Component:
+    """One 'label: value' line of a record's details."""
+    return rx.data_list.item(rx.data_list.label(label), rx.data_list.value(value))
+
+
+def details(*items: rx.Component, **props) -> rx.Component:
+    """A record's details, ``labelled`` lines one under the other."""
+    props.setdefault("size", "2")
+    return rx.data_list.root(*items, orientation={"initial": "vertical", "sm": "horizontal"}, **props)
+
+
 def message_page(title: str, *children: rx.Component, icon: str = "circle_check", tone: str = "green") -> rx.Component:
     """A centred card with a heading and a few lines: the confirmation and error pages."""
     return public_page(
-        rx.center(
-            rx.card(
-                rx.vstack(
-                    rx.icon(icon, size=40, color=rx.color(tone, 9)),
-                    rx.heading(title, size="7", as_="h1"),
-                    *children,
-                    spacing="4",
-                    align="start",
-                    width="100%",
-                ),
-                width="100%",
-                max_width="32rem",
-                size="3",
-            ),
-            width="100%",
-            padding_top={"initial": "0.5rem", "sm": "2rem"},
-        )
+        centered_card(rx.icon(icon, size=40, color=rx.color(tone, 9)), page_heading(title), *children,
+                      max_width="32rem")  # fmt: skip
     )

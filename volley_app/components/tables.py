@@ -30,6 +30,11 @@ def table_or_empty(headers: list[str], rows: rx.Var, row, empty: str, show_empty
     )
 
 
+def row(*cells) -> rx.Component:
+    """A table row of plain cells (a component or a value each)."""
+    return rx.table.row(*[rx.table.cell(c) for c in cells])
+
+
 def cell(label: str, value) -> rx.Component:
     """A cell that names its column (read out on a phone, where the header is off screen)."""
     return rx.table.cell(value, data_label=label)
