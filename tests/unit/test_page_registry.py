@@ -1,0 +1,95 @@
+"""The page registry and the page states: every route declared once, /dash guarded, no setter a browser could call."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import registry, routes
+from volley_app.state.auth import AuthState
+
+
+def _states(cls=rx.State):
+    for sub in cls.class_subclasses if hasattr(cls, "class_subclasses") else cls.__subclasses__():
+        yield sub
+        yield from _states(sub)
+
+
+def _app_states() -> set[type]:
+    registry.discover()
+    return {s for s in _states() if s.__module__.startswith("volley_app.")}
+
+
+def test_every_route_of_the_product_has_exactly_one_page():
+    pages = registry.discover()
+    declared = [p.route for p in pages]
+    assert len(declared) == len(set(declared))
+    paths = {v for k, v in vars(routes).items() if k.isupper() and isinstance(v, str) and v.startswith("/")}
+    # A path with a dynamic form (/resetPassword/[...]) is served by that form; the rest each have a page.
+    served_dynamically = {routes.RESET_PASSWORD, routes.UNSUBSCRIBE}
+    assert paths - served_dynamically == set(declared)
+
+
+def test_dash_pages_get_the_guard_first_and_public_pages_none():
+    for p in registry.discover():
+        guarded = p.route == routes.DASH or p.route.startswith(routes.DASH + "/")
+        loads = p.load_events
+        assert (bool(loads) and loads[0] is AuthState.dash_guard) is guarded, p.route
+        assert loads.count(AuthState.dash_guard) == (1 if guarded else 0), p.route
+
+
+def test_titles_name_the_page_and_the_site():
+    titles = {p.route: p.title for p in registry.discover()}
+    assert titles[routes.LOGIN] == "Login"  # spec section 2: the title is Login on that screen
+    assert titles[routes.HOME] == "Bluegrass Volleyball"
+    assert titles[routes.SESSIONS] == "Sessions | Bluegrass Volleyball"
+
+
+def test_two_pages_cannot_claim_one_route():
+    @registry.page("/dash/test-only-route", "One")
+    def one() -> rx.Component:
+        return rx.fragment()
+
+    try:
+        try:
+            registry.page("/dash/test-only-route", "Two")(lambda: rx.fragment())
+        except ValueError as exc:
+            assert "/dash/test-only-route" in str(exc)
+        else:
+            raise AssertionError("a second page took a declared route")
+    finally:
+        registry._PAGES.pop("/dash/test-only-route", None)
+
+
+def test_no_page_state_has_a_setter_a_browser_could_call():
+    # Any connected browser may call any public handler; forms are submitted whole instead.
+    offenders = sorted(
+        f"{s.__module__}.{s.__name__}.{name}"
+        for s in _app_states()
+        for name, handler in s.event_handlers.items()
+        if name.startswith("set_") and handler.fn.__module__.startswith("volley_app.")  # not Reflex's own
+    )
+    assert offenders == []
+
+
+def test_a_handler_that_follows_typing_exists_only_where_the_page_changes_as_you_type():
+    following = sorted(f"{s.__module__}.{s.__name__}" for s in _app_states() if "edit" in s.event_handlers)
+    # The newsletter form shows a live preview of the issue as it is written.
+    assert following == ["volley_app.pages.dash.admin.newsletter_setup.NewsletterSetupState"]
+
+
+def test_path_args_read_dynamic_segments_and_leave_static_routes_alone():
+    assert routes.path_args("/dash/leagues/5") == {"league_id": "5"}
+    assert routes.path_args("/dash/leagues/5/teams?x=1") == {"league_id": "5"}
+    assert routes.path_args("/resetPassword/7/abc") == {"reset_user": "7", "reset_token": "abc"}
+    assert routes.path_args("/dash/notes/new") == {}
+    assert routes.path_args("/dash/leagues/new") == {}
+    assert routes.path_args("/dash/users/new") == {}
+    assert routes.path_args("/nowhere/5") == {}
+
+
+def test_link_builders_make_the_paths_the_pages_are_registered_under():
+    assert routes.league_path(3) == "/dash/leagues/3"
+    assert routes.schedule_path(3) == "/dash/leagues/teams/schedule?league=3"
+    assert routes.invite_path(9) == "/dash/notes/newspecific?sub=9"
+    assert routes.reset_password_path(7, "tok") == "/resetPassword/7/tok"
+    assert routes.absolute(routes.note_path(12)).endswith("/dash/notes/12")
