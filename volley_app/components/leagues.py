@@ -1,11 +1,13 @@
-"""League pieces several screens share: money as shown, a league's summary row, the back-to-league link."""
+"""League pieces several screens share: money as shown, a league's summary row, the links back, Edit links,
+the frame of the operators' form screens."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import link_button
+from volley_app.components.forms import error_line, form_card
+from volley_app.components.layout import dash_page, link_button
 from volley_app.services import timefmt
 
 
@@ -37,3 +39,18 @@ def where(place: dict) -> str:
 def back_to_league(href: rx.Var) -> rx.Component:
     """The 'Back to League' button, shown once the league is known (``href`` not empty)."""
     return rx.cond(href != "", link_button("Back to League", href=href, variant="soft"), rx.fragment())
+
+
+def back_to_leagues() -> rx.Component:
+    """The 'Back to Leagues' button of a screen the user may not use."""
+    return link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft")
+
+
+def edit_link(href: rx.Var) -> rx.Component:
+    """A row's small Edit button, shown to those who may edit (``href`` not empty)."""
+    return rx.cond(href != "", link_button("Edit", href=href, size="1", variant="soft"))
+
+
+def operator_form_screen(title: str, state, error_id: str, form: rx.Component) -> rx.Component:
+    """A form screen for a league's SVL and admins: its message, then the form, or the way back when refused."""
+    return dash_page(form_card(title, error_line(state.error, error_id), rx.cond(state.denied, back_to_leagues(), form)))

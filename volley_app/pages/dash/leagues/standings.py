@@ -5,10 +5,10 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, page_heading
-from volley_app.components.layout import dash_page, link_button
-from volley_app.components.leagues import back_to_league
-from volley_app.components.tables import table_or_empty
+from volley_app.components.forms import error_line
+from volley_app.components.layout import dash_screen
+from volley_app.components.leagues import back_to_league, edit_link
+from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services import scheduling
 from volley_app.state.auth import AuthState
@@ -40,30 +40,16 @@ class StandingsState(AuthState):
         ]  # fmt: skip
 
 
-def _standing_row(row: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(row["rank"]),
-        rx.table.cell(row["team_name"]),
-        rx.table.cell(row["wins"]),
-        rx.table.cell(row["losses"]),
-        rx.table.cell(
-            rx.cond(row["href"] != "", link_button("Edit", href=row["href"], size="1", variant="soft"), rx.fragment())
-        ),
-    )
+def _standing_row(team: rx.Var) -> rx.Component:
+    return row(team["rank"], team["team_name"], team["wins"], team["losses"], edit_link(team["href"]))
 
 
 @page(routes.LEAGUE_STANDINGS, "Standings", on_load=StandingsState.load)
 def standings_page() -> rx.Component:
     s = StandingsState
-    return dash_page(
-        rx.vstack(
-            page_heading("Standings: ", s.league_name),
-            error_line(s.error),
-            back_to_league(s.back),
-            table_or_empty(
-                ["#", "Team", "Wins", "Losses", ""], s.team_rows, _standing_row, "No teams yet.", s.error == ""
-            ),
-            spacing="4",
-            width="100%",
-        )
+    return dash_screen(
+        f"Standings: {s.league_name}",
+        error_line(s.error),
+        back_to_league(s.back),
+        table_or_empty(["#", "Team", "Wins", "Losses", ""], s.team_rows, _standing_row, "No teams yet.", s.error == ""),
     )

@@ -6,7 +6,8 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import error_line, page_heading
-from volley_app.components.layout import dash_page, link_button
+from volley_app.components.layout import column, dash_page
+from volley_app.components.leagues import back_to_leagues
 from volley_app.registry import page
 
 from .bracket import bracket_card
@@ -23,20 +24,12 @@ def league_home_page() -> rx.Component:
     return dash_page(
         rx.cond(
             s.missing,
-            rx.vstack(
-                page_heading("League"),
-                error_line(s.error, ERROR_ID),
-                link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft"),
-            ),
-            rx.vstack(
+            column(page_heading("League"), error_line(s.error, ERROR_ID), back_to_leagues()),
+            column(
                 page_heading(s.info["name"]),
                 rx.text(s.info["svl"], " · ", s.info["session"], color_scheme="gray"),
                 error_line(s.error, ERROR_ID),
-                rx.cond(
-                    s.notice != "",
-                    rx.callout(s.notice, icon="check", color_scheme="green", role="status"),
-                    rx.fragment(),
-                ),
+                rx.cond(s.notice != "", rx.callout(s.notice, icon="check", color_scheme="green", role="status")),
                 links(),
                 info_card(),
                 actions_card(),
@@ -44,8 +37,6 @@ def league_home_page() -> rx.Component:
                 payments_card(),
                 bracket_card(),
                 edit_card(),
-                spacing="4",
-                width="100%",
             ),
         )
     )
