@@ -1,5 +1,5 @@
-"""League pieces several screens share: money as shown, a league's summary row, the links back, Edit links,
-the frame of the operators' form screens."""
+"""League pieces several screens share: money as shown, a league's summary row and header, the links back,
+Edit links, cards some users see, the frame of the operators' form screens."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import error_line, form_card
-from volley_app.components.layout import dash_page, link_button
+from volley_app.components.layout import dash_page, link_button, section_card
 from volley_app.services import timefmt
 
 
@@ -19,13 +19,9 @@ def money(cents: int) -> str:
 def summary_row(lg: dict) -> dict[str, str]:
     """A league of a list (``leagues.summary``) as the browser gets it: strings only, with its link."""
     return {
+        **{key: lg[key] for key in ("name", "svl_name", "session_name", "court", "stage")},
         "id": str(lg["id"]),
-        "name": lg["name"],
-        "svl_name": lg["svl_name"],
-        "session_name": lg["session_name"],
-        "court": lg["court"],
         "start": timefmt.date_time(lg["start_at"]),
-        "stage": lg["stage"],
         "cost": money(lg["cost_cents"]) + (" (cash)" if lg["cash"] else ""),
         "href": routes.league_path(lg["id"]),
     }
@@ -39,6 +35,18 @@ def where(place: dict) -> str:
 def back_to_league(href: rx.Var) -> rx.Component:
     """The 'Back to League' button, shown once the league is known (``href`` not empty)."""
     return rx.cond(href != "", link_button("Back to League", href=href, variant="soft"), rx.fragment())
+
+
+def league_header(league: dict | None) -> tuple[str, str, bool]:
+    """The league a schedule or standings shows: its name, the link back to it, whether this user manages it."""
+    if league is None:
+        return "", "", False
+    return league["name"], routes.league_path(league["id"]), league["can_manage"]
+
+
+def card_for(shown: rx.Var, title: str, *children: rx.Component, **props) -> rx.Component:
+    """A section card that only some users see (``shown``)."""
+    return rx.cond(shown, section_card(title, *children, **props))
 
 
 def back_to_leagues() -> rx.Component:

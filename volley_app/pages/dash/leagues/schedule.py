@@ -7,7 +7,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line
 from volley_app.components.layout import dash_screen
-from volley_app.components.leagues import back_to_league, edit_link
+from volley_app.components.leagues import back_to_league, edit_link, league_header
 from volley_app.components.tables import row, table
 from volley_app.registry import page
 from volley_app.services import scheduling, timefmt
@@ -41,14 +41,9 @@ class ScheduleState(AuthState):
         found, failure = await run_action(
             scheduling.schedule, actor=await self._actor(), league_id=path_arg(self, "league")
         )
-        self.loaded = True
-        if failure is not None:
-            self.league_name, self.back, self.weeks, self.can_manage, self.error = "", "", [], False, failure.message
-            return
-        league = found["league"]
-        self.error = ""
-        self.league_name, self.back = league["name"], routes.league_path(league["id"])
-        self.can_manage = league["can_manage"]
+        self.loaded, self.error = True, failure.message if failure else ""
+        found = found or {"league": None, "weeks": []}
+        self.league_name, self.back, self.can_manage = league_header(found["league"])
         self.weeks = [
             {
                 "week": f"Week {w['week']} · {timefmt.day(w['games'][0]['start_at'])}",

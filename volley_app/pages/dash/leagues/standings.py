@@ -7,7 +7,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line
 from volley_app.components.layout import dash_screen
-from volley_app.components.leagues import back_to_league, edit_link
+from volley_app.components.leagues import back_to_league, edit_link, league_header
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services import scheduling
@@ -26,13 +26,9 @@ class StandingsState(AuthState):
         found, failure = await run_action(
             scheduling.standings, actor=await self._actor(), league_id=path_arg(self, "league_id")
         )
-        if failure is not None:
-            self.league_name, self.back, self.team_rows, self.can_manage, self.error = "", "", [], False, failure.message
-            return
-        league = found["league"]
-        self.error = ""
-        self.league_name, self.back = league["name"], routes.league_path(league["id"])
-        self.can_manage = league["can_manage"]
+        self.error = failure.message if failure else ""
+        found = found or {"league": None, "teams": []}
+        self.league_name, self.back, self.can_manage = league_header(found["league"])
         self.team_rows = [
             {"rank": str(i + 1), "team_name": t["team_name"], "wins": str(t["wins"]), "losses": str(t["losses"]),
              "href": routes.team_path(t["id"]) if self.can_manage else ""}

@@ -5,8 +5,15 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.layout import button_row, details, labelled, link_button, section_card
+from volley_app.components.leagues import card_for
 
 from .state import LeagueHomeState
+
+INFO_LINES = (
+    ("Day", "day"), ("Starts", "start"), ("Weeks", "weeks"), ("Games every", "increment"), ("Court", "court"),
+    ("Where", "where"), ("Skill level", "skill"), ("Format", "format"), ("Gender requirement", "gender"),
+    ("Teams", "teams_of"), ("Cost per team", "cost"), ("Cash only", "cash"), ("Stage", "stage"),
+)  # fmt: skip
 
 
 def links() -> rx.Component:
@@ -20,40 +27,21 @@ def links() -> rx.Component:
 
 def info_card() -> rx.Component:
     i = LeagueHomeState.info
-    return section_card(
-        "League Info",
-        details(
-            labelled("Day", i["day"]),
-            labelled("Starts", i["start"]),
-            labelled("Weeks", i["weeks"]),
-            labelled("Games every", i["increment"]),
-            labelled("Court", i["court"]),
-            labelled("Where", i["where"]),
-            labelled("Skill level", i["skill"]),
-            labelled("Format", i["format"]),
-            labelled("Gender requirement", i["gender"]),
-            labelled("Teams", i["teams"] + " of " + i["max_teams"]),
-            labelled("Cost per team", i["cost"]),
-            labelled("Cash only", i["cash"]),
-            labelled("Stage", i["stage"]),
-        ),
-    )
+    return section_card("League Info", details(*[labelled(label, i[key]) for label, key in INFO_LINES]))
 
 
 def actions_card() -> rx.Component:
     s = LeagueHomeState
-    return rx.cond(
+    return card_for(
         s.can_manage,
-        section_card(
-            "Actions",
-            button_row(
-                rx.cond(
-                    s.schedule_generated,
-                    rx.badge("Schedule generated", color_scheme="green", size="2"),
-                    rx.button("Generate Schedule", on_click=s.generate),
-                ),
-                link_button("Waitlist", href=s.links["waitlist"], variant="soft"),
-                link_button("Teams", href=s.links["teams"], variant="soft"),
+        "Actions",
+        button_row(
+            rx.cond(
+                s.schedule_generated,
+                rx.badge("Schedule generated", color_scheme="green", size="2"),
+                rx.button("Generate Schedule", on_click=s.generate),
             ),
+            link_button("Waitlist", href=s.links["waitlist"], variant="soft"),
+            link_button("Teams", href=s.links["teams"], variant="soft"),
         ),
     )

@@ -5,8 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, page_heading
-from volley_app.components.layout import column, dash_page
+from volley_app.components.forms import error_line
+from volley_app.components.layout import dash_screen
 from volley_app.components.leagues import back_to_leagues
 from volley_app.registry import page
 
@@ -21,14 +21,14 @@ from .state import ERROR_ID, LeagueHomeState
 @page(routes.LEAGUE_HOME, "League", on_load=LeagueHomeState.load)
 def league_home_page() -> rx.Component:
     s = LeagueHomeState
-    return dash_page(
+    return dash_screen(
+        rx.cond(s.missing, "League", s.info["name"]),
+        rx.cond(s.missing, rx.fragment(), rx.text(s.info["svl"], " · ", s.info["session"], color_scheme="gray")),
+        error_line(s.error, ERROR_ID),
         rx.cond(
             s.missing,
-            column(page_heading("League"), error_line(s.error, ERROR_ID), back_to_leagues()),
-            column(
-                page_heading(s.info["name"]),
-                rx.text(s.info["svl"], " · ", s.info["session"], color_scheme="gray"),
-                error_line(s.error, ERROR_ID),
+            back_to_leagues(),
+            rx.fragment(
                 rx.cond(s.notice != "", rx.callout(s.notice, icon="check", color_scheme="green", role="status")),
                 links(),
                 info_card(),
@@ -38,5 +38,5 @@ def league_home_page() -> rx.Component:
                 bracket_card(),
                 edit_card(),
             ),
-        )
+        ),
     )

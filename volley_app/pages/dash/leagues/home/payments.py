@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.layout import section_card
+from volley_app.components.leagues import card_for
 from volley_app.components.tables import row, table_or_empty
 
 from .state import LeagueHomeState
@@ -16,11 +16,9 @@ def _payment_row(p: rx.Var) -> rx.Component:
 
 def payments_card() -> rx.Component:
     s = LeagueHomeState
-    return rx.cond(
+    return card_for(
         s.can_manage,
-        section_card(
-            "Payments",
-            table_or_empty(["Team", "Player", "Amount", "Status", "Provider", "Time"], s.payment_rows, _payment_row,
-                           "No payments yet."),
-        ),
+        "Payments",
+        table_or_empty(["Team", "Player", "Amount", "Status", "Provider", "Time"], s.payment_rows, _payment_row,
+                       "No payments yet."),
     )  # fmt: skip

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.layout import column, link_button, section_card
+from volley_app.components.layout import column, link_button
+from volley_app.components.leagues import card_for
 from volley_app.services import registration
 
 from .state import LeagueHomeState
@@ -12,18 +13,16 @@ from .state import LeagueHomeState
 
 def register_card() -> rx.Component:
     s = LeagueHomeState
-    return rx.cond(
+    return card_for(
         s.may_register,
-        section_card(
-            "Registration",
-            rx.cond(
-                s.league_full,
-                column(
-                    rx.callout(registration.LEAGUE_FULL, icon="info", color_scheme="amber"),
-                    link_button("Join the Waitlist", href=s.links["register"]),
-                    spacing="3",
-                ),
-                link_button("Register a Team", href=s.links["register"]),
+        "Registration",
+        rx.cond(
+            s.league_full,
+            column(
+                rx.callout(registration.LEAGUE_FULL, icon="info", color_scheme="amber"),
+                link_button("Join the Waitlist", href=s.links["register"]),
+                spacing="3",
             ),
+            link_button("Register a Team", href=s.links["register"]),
         ),
     )
