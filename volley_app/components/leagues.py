@@ -7,7 +7,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import error_line, form_card
-from volley_app.components.layout import dash_page, link_button, section_card
+from volley_app.components.layout import dash_page, dash_screen, link_button, section_card
 from volley_app.services import timefmt
 
 
@@ -34,7 +34,15 @@ def where(place: dict) -> str:
 
 def back_to_league(href: rx.Var) -> rx.Component:
     """The 'Back to League' button, shown once the league is known (``href`` not empty)."""
-    return rx.cond(href != "", link_button("Back to League", href=href, variant="soft"), rx.fragment())
+    return rx.cond(href != "", link_button("Back to League", href=href, variant="soft"))
+
+
+def league_screen(title: str, state, *children: rx.Component) -> rx.Component:
+    """A screen about one league ('Schedule: Monday C Sixes'): its message, the way back to it, then ``children``.
+
+    ``state`` has the ``league_name``, ``back`` and ``error`` vars.
+    """
+    return dash_screen(f"{title}: {state.league_name}", error_line(state.error), back_to_league(state.back), *children)
 
 
 def league_header(league: dict | None) -> tuple[str, str, bool]:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line
-from volley_app.components.layout import dash_screen
-from volley_app.components.leagues import back_to_league, edit_link, league_header
+from volley_app.components.leagues import edit_link, league_header, league_screen
 from volley_app.components.tables import row, table
 from volley_app.registry import page
 from volley_app.services import scheduling, timefmt
@@ -71,10 +69,9 @@ def _week(week: rx.Var) -> rx.Component:
 @page(routes.SCHEDULE, "Schedule", on_load=ScheduleState.load)
 def schedule_page() -> rx.Component:
     s = ScheduleState
-    return dash_screen(
-        f"Schedule: {s.league_name}",
-        error_line(s.error),
-        back_to_league(s.back),
+    return league_screen(
+        "Schedule",
+        s,
         rx.cond(
             s.weeks.length() > 0,
             rx.foreach(s.weeks, _week),

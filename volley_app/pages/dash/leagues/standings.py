@@ -5,9 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line
-from volley_app.components.layout import dash_screen
-from volley_app.components.leagues import back_to_league, edit_link, league_header
+from volley_app.components.leagues import edit_link, league_header, league_screen
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services import scheduling
@@ -43,9 +41,8 @@ def _standing_row(team: rx.Var) -> rx.Component:
 @page(routes.LEAGUE_STANDINGS, "Standings", on_load=StandingsState.load)
 def standings_page() -> rx.Component:
     s = StandingsState
-    return dash_screen(
-        f"Standings: {s.league_name}",
-        error_line(s.error),
-        back_to_league(s.back),
+    return league_screen(
+        "Standings",
+        s,
         table_or_empty(["#", "Team", "Wins", "Losses", ""], s.team_rows, _standing_row, "No teams yet.", s.error == ""),
     )
