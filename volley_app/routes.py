@@ -8,6 +8,7 @@ Dynamic segments are written ``[name]``; ``path_args`` reads them back.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from urllib.parse import quote, unquote, urlencode
 
 from volley_app.models import Role
@@ -194,82 +195,35 @@ def unsubscribe_path(subscriber_id: int | str, token: str) -> str:
     return f"{UNSUBSCRIBE}/{subscriber_id}/{token}"
 
 
-def user_path(user_id: int | str) -> str:
-    return f"{USERS}/{user_id}"
+def _record(base: str, suffix: str = "") -> Callable[[int | str], str]:
+    """The builder of one record's page: '{base}/{id}{suffix}'."""
+    return lambda record_id: f"{base}/{record_id}{suffix}"
 
 
-def note_path(note_id: int | str) -> str:
-    return f"{NOTES}/{note_id}"
+def _query(path: str, name: str, *, optional: bool = False) -> Callable[..., str]:
+    """The builder of a page about one record given as ``?{name}={id}`` (``optional``: the bare page without one)."""
+    if optional:
+        return lambda record_id=None: _with(path, **{name: record_id}) if record_id else path
+    return lambda record_id: _with(path, **{name: record_id})
 
 
-def invite_path(sub_id: int | str) -> str:
-    """The targeted sub request form with ``sub_id`` preselected."""
-    return _with(NOTES_NEW_SPECIFIC, sub=sub_id)
-
-
-def session_path(session_id: int | str) -> str:
-    return f"{SESSIONS}/{session_id}"
-
-
-def session_leagues_path(session_id: int | str) -> str:
-    return _with(SESSION_LEAGUES, session=session_id)
-
-
-def new_league_path(session_id: int | str) -> str:
-    return _with(LEAGUES_NEW, session=session_id)
-
-
-def league_path(league_id: int | str) -> str:
-    return f"{DASH_LEAGUES}/{league_id}"
-
-
-def league_rules_path(league_id: int | str) -> str:
-    return f"{league_path(league_id)}/LeagueRules"
-
-
-def standings_path(league_id: int | str) -> str:
-    return f"{league_path(league_id)}/teams"
-
-
-def schedule_path(league_id: int | str) -> str:
-    return _with(SCHEDULE, league=league_id)
-
-
-def test_schedule_path(league_id: int | str) -> str:
-    return _with(TEST_SCHEDULE, league=league_id)
-
-
-def game_path(game_id: int | str) -> str:
-    return f"{SCHEDULE}/{game_id}"
-
-
-def waitlist_path(league_id: int | str | None = None) -> str:
-    return _with(WAITLIST, league=league_id) if league_id else WAITLIST
-
-
-def teams_path(league_id: int | str | None = None) -> str:
-    return _with(TEAMS, league=league_id) if league_id else TEAMS
-
-
-def team_path(team_id: int | str) -> str:
-    return f"{TEAMS}/{team_id}"
-
-
-def new_team_path(league_id: int | str) -> str:
-    return _with(TEAMS_NEW, league=league_id)
-
-
-def checkout_path(payment_id: int | str) -> str:
-    return _with(TEAMS_CHECKOUT, payment=payment_id)
-
-
-def success_path(payment_id: int | str) -> str:
-    return _with(TEAMS_SUCCESS, payment=payment_id)
-
-
-def waitlist_success_path(league_id: int | str) -> str:
-    return _with(TEAMS_WAITLIST_SUCCESS, league=league_id)
-
-
-def decline_path(league_id: int | str) -> str:
-    return _with(TEAMS_DECLINE, league=league_id)
+user_path = _record(USERS)
+note_path = _record(NOTES)
+invite_path = _query(NOTES_NEW_SPECIFIC, "sub")  # the targeted sub request form with the sub preselected
+session_path = _record(SESSIONS)
+session_leagues_path = _query(SESSION_LEAGUES, "session")
+new_league_path = _query(LEAGUES_NEW, "session")
+league_path = _record(DASH_LEAGUES)
+league_rules_path = _record(DASH_LEAGUES, "/LeagueRules")
+standings_path = _record(DASH_LEAGUES, "/teams")
+schedule_path = _query(SCHEDULE, "league")
+test_schedule_path = _query(TEST_SCHEDULE, "league")
+game_path = _record(SCHEDULE)
+waitlist_path = _query(WAITLIST, "league", optional=True)
+teams_path = _query(TEAMS, "league", optional=True)
+team_path = _record(TEAMS)
+new_team_path = _query(TEAMS_NEW, "league")
+checkout_path = _query(TEAMS_CHECKOUT, "payment")
+success_path = _query(TEAMS_SUCCESS, "payment")
+waitlist_success_path = _query(TEAMS_WAITLIST_SUCCESS, "league")
+decline_path = _query(TEAMS_DECLINE, "league")

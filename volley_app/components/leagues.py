@@ -1,11 +1,13 @@
-"""League pieces several screens share: money as shown, a league's summary row, the back-to-league link."""
+"""League pieces several screens share: money as shown, a league's summary row and header, the links back,
+Edit links, cards some users see, the frame of the operators' form screens."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import link_button
+from volley_app.components.forms import error_line, form_card
+from volley_app.components.layout import dash_page, dash_screen, link_button, section_card
 from volley_app.services import timefmt
 
 
@@ -17,13 +19,9 @@ def money(cents: int) -> str:
 def summary_row(lg: dict) -> dict[str, str]:
     """A league of a list (``leagues.summary``) as the browser gets it: strings only, with its link."""
     return {
+        **{key: lg[key] for key in ("name", "svl_name", "session_name", "court", "stage")},
         "id": str(lg["id"]),
-        "name": lg["name"],
-        "svl_name": lg["svl_name"],
-        "session_name": lg["session_name"],
-        "court": lg["court"],
         "start": timefmt.date_time(lg["start_at"]),
-        "stage": lg["stage"],
         "cost": money(lg["cost_cents"]) + (" (cash)" if lg["cash"] else ""),
         "href": routes.league_path(lg["id"]),
     }
@@ -36,4 +34,39 @@ def where(place: dict) -> str:
 
 def back_to_league(href: rx.Var) -> rx.Component:
     """The 'Back to League' button, shown once the league is known (``href`` not empty)."""
-    return rx.cond(href != "", link_button("Back to League", href=href, variant="soft"), rx.fragment())
+    return rx.cond(href != "", link_button("Back to League", href=href, variant="soft"))
+
+
+def league_screen(title: str, state, *children: rx.Component) -> rx.Component:
+    """A screen about one league ('Schedule: Monday C Sixes'): its message, the way back to it, then ``children``.
+
+    ``state`` has the ``league_name``, ``back`` and ``error`` vars.
+    """
+    return dash_screen(f"{title}: {state.league_name}", error_line(state.error), back_to_league(state.back), *children)
+
+
+def league_header(league: dict | None) -> tuple[str, str, bool]:
+    """The league a schedule or standings shows: its name, the link back to it, whether this user manages it."""
+    if league is None:
+        return "", "", False
+    return league["name"], routes.league_path(league["id"]), league["can_manage"]
+
+
+def card_for(shown: rx.Var, title: str, *children: rx.Component, **props) -> rx.Component:
+    """A section card that only some users see (``shown``)."""
+    return rx.cond(shown, section_card(title, *children, **props))
+
+
+def back_to_leagues() -> rx.Component:
+    """The 'Back to Leagues' button of a screen the user may not use."""
+    return link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft")
+
+
+def edit_link(href: rx.Var) -> rx.Component:
+    """A row's small Edit button, shown to those who may edit (``href`` not empty)."""
+    return rx.cond(href != "", link_button("Edit", href=href, size="1", variant="soft"))
+
+
+def operator_form_screen(title: str, state, error_id: str, form: rx.Component) -> rx.Component:
+    """A form screen for a league's SVL and admins: its message, then the form, or the way back when refused."""
+    return dash_page(form_card(title, error_line(state.error, error_id), rx.cond(state.denied, back_to_leagues(), form)))

@@ -5,8 +5,10 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, form_card, select_field, submit_button, text_field
-from volley_app.components.layout import dash_page, link_button
+from volley_app.components.forms import select_field, submit_button, text_field
+from volley_app.components.layout import button_row, link_button
+from volley_app.components.league_form import record_form
+from volley_app.components.leagues import operator_form_screen
 from volley_app.registry import page
 from volley_app.services import scheduling, timefmt
 from volley_app.state.auth import AuthState
@@ -67,51 +69,34 @@ class GameEditState(FormState, AuthState):
 
 def _set_error(name: str) -> rx.Component:
     message = GameEditState.errors.get(name, "")
-    return rx.cond(message != "", rx.text(message, color_scheme="red", size="2"), rx.fragment())
+    return rx.cond(message != "", rx.text(message, color_scheme="red", size="2"))
 
 
 def _game_form() -> rx.Component:
     s = GameEditState
-    return rx.form(
-        rx.vstack(
-            select_field("Team 1", "team1", s.team_options, s, placeholder="Choose a team",
-                         default_value=s.form["team1"]),
-            select_field("Team 2", "team2", s.team2_options, s, placeholder="Choose a team",
-                         default_value=s.form["team2"]),
-            text_field("Date and Time", "start", s, type="datetime-local", required=True, default_value=s.form["start"]),
-            rx.grid(
-                *[
-                    text_field(label, key, s, type="number", min=0, max=99, inputmode="numeric",
-                               default_value=s.form[key])
-                    for key, label in SCORE_LABELS
-                ],
-                columns="2",
-                spacing="3",
-                width="100%",
-            ),
-            *[_set_error(name) for name in SETS],
-            rx.text("Sets 1 and 2 go to 21 (cap 23), set 3 to 15 (cap 17); win by two.", size="1", color_scheme="gray"),
-            rx.flex(
-                submit_button("Update Game", s, size="2", width="auto"),
-                link_button("Cancel", href=s.back, variant="soft", color_scheme="gray"),
-                spacing="3",
-            ),
-            spacing="4",
+    return record_form(
+        s,
+        s.save,
+        select_field("Team 1", "team1", s.team_options, s, placeholder="Choose a team", default_value=s.form["team1"]),
+        select_field("Team 2", "team2", s.team2_options, s, placeholder="Choose a team", default_value=s.form["team2"]),
+        text_field("Date and Time", "start", s, type="datetime-local", required=True, default_value=s.form["start"]),
+        rx.grid(
+            *[text_field(label, key, s, type="number", min=0, max=99, inputmode="numeric", default_value=s.form[key])
+              for key, label in SCORE_LABELS],
+            columns="2",
+            spacing="3",
             width="100%",
         ),
-        on_submit=s.save,
-        key=s.form_key,
-        width="100%",
+        *[_set_error(name) for name in SETS],
+        rx.text("Sets 1 and 2 go to 21 (cap 23), set 3 to 15 (cap 17); win by two.", size="1", color_scheme="gray"),
+        button_row(
+            submit_button("Update Game", s, size="2", width="auto"),
+            link_button("Cancel", href=s.back, variant="soft", color_scheme="gray"),
+            spacing="3",
+        ),
     )  # fmt: skip
 
 
 @page(routes.GAME_EDIT, "Edit Game", on_load=GameEditState.load)
 def game_edit_page() -> rx.Component:
-    s = GameEditState
-    return dash_page(
-        form_card(
-            "Edit Game",
-            error_line(s.error, ERROR_ID),
-            rx.cond(s.denied, link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft"), _game_form()),
-        )
-    )
+    return operator_form_screen("Edit Game", GameEditState, ERROR_ID, _game_form())

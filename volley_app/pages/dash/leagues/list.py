@@ -5,10 +5,10 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, page_heading
-from volley_app.components.layout import dash_page
+from volley_app.components.forms import error_line
+from volley_app.components.layout import dash_screen
 from volley_app.components.leagues import summary_row
-from volley_app.components.tables import table_or_empty
+from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services import leagues as svc
 from volley_app.state.auth import AuthState
@@ -40,32 +40,17 @@ class LeaguesState(AuthState):
         await poll_page(self, path=routes.DASH_LEAGUES, seconds=POLL_SECONDS, reload=self._reload)
 
 
-def _league_row(row: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(rx.link(row["name"], href=row["href"], weight="medium")),
-        rx.table.cell(row["svl_name"]),
-        rx.table.cell(row["court"]),
-        rx.table.cell(row["start"]),
-        rx.table.cell(row["stage"]),
-        rx.table.cell(row["cost"]),
-    )
+def _league_row(lg: rx.Var) -> rx.Component:
+    return row(rx.link(lg["name"], href=lg["href"], weight="medium"), lg["svl_name"], lg["court"], lg["start"],
+               lg["stage"], lg["cost"])  # fmt: skip
 
 
 @page(routes.DASH_LEAGUES, "Leagues", on_load=LeaguesState.load)
 def leagues_page() -> rx.Component:
     s = LeaguesState
-    return dash_page(
-        rx.vstack(
-            page_heading("Leagues"),
-            error_line(s.error),
-            table_or_empty(
-                ["League", "Venue", "Court", "Starts", "Stage", "Cost"],
-                s.league_rows,
-                _league_row,
-                "No leagues yet.",
-                s.loaded & (s.error == ""),
-            ),
-            spacing="4",
-            width="100%",
-        )
+    return dash_screen(
+        "Leagues",
+        error_line(s.error),
+        table_or_empty(["League", "Venue", "Court", "Starts", "Stage", "Cost"], s.league_rows, _league_row,
+                       "No leagues yet.", s.loaded & (s.error == "")),  # fmt: skip
     )

@@ -5,9 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, form_card, select_field, submit_button
-from volley_app.components.layout import dash_page, link_button
-from volley_app.components.league_form import LEAGUE_FIELDS, league_fields
+from volley_app.components.forms import select_field, submit_button
+from volley_app.components.league_form import LEAGUE_FIELDS, league_fields, record_form
+from volley_app.components.leagues import operator_form_screen
 from volley_app.registry import page
 from volley_app.services import leagues as svc
 from volley_app.state.auth import AuthState
@@ -52,26 +52,16 @@ class NewLeagueState(FormState, AuthState):
 @page(routes.LEAGUES_NEW, "New League", on_load=NewLeagueState.load)
 def new_league_page() -> rx.Component:
     s = NewLeagueState
-    return dash_page(
-        form_card(
-            "New League",
-            error_line(s.error, ERROR_ID),
-            rx.cond(
-                s.denied,
-                link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft"),
-                rx.form(
-                    rx.vstack(
-                        select_field("Session", "session", s.session_options, s, placeholder="Choose a session",
-                                     default_value=s.chosen_session),
-                        *league_fields(s, {}, show_cash=s.show_cash, show_active=False),
-                        submit_button("Create League", s),
-                        spacing="4",
-                        width="100%",
-                    ),
-                    on_submit=s.create,
-                    key=s.form_key,
-                    width="100%",
-                ),
-            ),
-        )
+    return operator_form_screen(
+        "New League",
+        s,
+        ERROR_ID,
+        record_form(
+            s,
+            s.create,
+            select_field("Session", "session", s.session_options, s, placeholder="Choose a session",
+                         default_value=s.chosen_session),
+            *league_fields(s, {}, show_cash=s.show_cash, show_active=False),
+            submit_button("Create League", s),
+        ),
     )  # fmt: skip

@@ -5,10 +5,10 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, page_heading
-from volley_app.components.layout import dash_page
+from volley_app.components.forms import error_line
+from volley_app.components.layout import dash_screen
 from volley_app.components.leagues import summary_row, where
-from volley_app.components.tables import table_or_empty
+from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services import leagues as svc
 from volley_app.services.errors import Forbidden
@@ -36,13 +36,8 @@ class PlayerLeaguesState(AuthState):
         return None
 
 
-def _player_row(row: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(rx.link(row["name"], href=row["href"], weight="medium")),
-        rx.table.cell(row["svl_name"]),
-        rx.table.cell(row["start"]),
-        rx.table.cell(row["cost"]),
-    )
+def _player_row(lg: rx.Var) -> rx.Component:
+    return row(rx.link(lg["name"], href=lg["href"], weight="medium"), lg["svl_name"], lg["start"], lg["cost"])
 
 
 def _player_table(title: str, rows_var, empty: str) -> rx.Component:
@@ -60,15 +55,11 @@ def _venue(v: rx.Var) -> rx.Component:
 @page(routes.PLAYER_LEAGUES, "Leagues", on_load=PlayerLeaguesState.load)
 def player_leagues_page() -> rx.Component:
     s = PlayerLeaguesState
-    return dash_page(
-        rx.vstack(
-            page_heading("Leagues"),
-            error_line(s.error),
-            _player_table("Open for Registration", s.registration, "No leagues open for registration right now."),
-            _player_table("Current Leagues", s.current, "No leagues running right now."),
-            rx.heading("Partner Venues", size="5", as_="h2"),
-            rx.grid(rx.foreach(s.venues, _venue), columns={"initial": "1", "sm": "2"}, spacing="3", width="100%"),
-            spacing="4",
-            width="100%",
-        )
+    return dash_screen(
+        "Leagues",
+        error_line(s.error),
+        _player_table("Open for Registration", s.registration, "No leagues open for registration right now."),
+        _player_table("Current Leagues", s.current, "No leagues running right now."),
+        rx.heading("Partner Venues", size="5", as_="h2"),
+        rx.grid(rx.foreach(s.venues, _venue), columns={"initial": "1", "sm": "2"}, spacing="3", width="100%"),
     )

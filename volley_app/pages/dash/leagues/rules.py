@@ -5,8 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import page_heading
-from volley_app.components.layout import dash_page, link_button
+from volley_app.components.layout import dash_screen, link_button, section_card
 from volley_app.registry import page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg
@@ -50,22 +49,15 @@ def _rule_list(rules: list[str]) -> rx.Component:
 
 @page(routes.LEAGUE_RULES, "League Rules", on_load=LeagueRulesState.load)
 def rules_page() -> rx.Component:
-    return dash_page(
-        rx.vstack(
-            page_heading("League Rules"),
-            rx.card(
-                rx.vstack(rx.heading("General Rules", size="4", as_="h2"), _rule_list(GENERAL_RULES)),
-                width="100%",
-            ),
-            rx.accordion.root(
-                *[rx.accordion.item(header=title, content=_rule_list(rules), value=title) for title, rules in FORMAT_RULES],
-                type="multiple",
-                collapsible=True,
-                width="100%",
-                variant="outline",
-            ),
-            link_button("Back to League", href=LeagueRulesState.back, variant="soft"),
-            spacing="4",
+    return dash_screen(
+        "League Rules",
+        section_card("General Rules", _rule_list(GENERAL_RULES)),
+        rx.accordion.root(
+            *[rx.accordion.item(header=title, content=_rule_list(rules), value=title) for title, rules in FORMAT_RULES],
+            type="multiple",
+            collapsible=True,
             width="100%",
-        )
+            variant="outline",
+        ),
+        link_button("Back to League", href=LeagueRulesState.back, variant="soft"),
     )

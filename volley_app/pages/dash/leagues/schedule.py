@@ -5,10 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, page_heading
-from volley_app.components.layout import dash_page, link_button
-from volley_app.components.leagues import back_to_league
-from volley_app.components.tables import table
+from volley_app.components.leagues import edit_link, league_header, league_screen
+from volley_app.components.tables import row, table
 from volley_app.registry import page
 from volley_app.services import scheduling, timefmt
 from volley_app.state.auth import AuthState
@@ -41,14 +39,9 @@ class ScheduleState(AuthState):
         found, failure = await run_action(
             scheduling.schedule, actor=await self._actor(), league_id=path_arg(self, "league")
         )
-        self.loaded = True
-        if failure is not None:
-            self.league_name, self.back, self.weeks, self.can_manage, self.error = "", "", [], False, failure.message
-            return
-        league = found["league"]
-        self.error = ""
-        self.league_name, self.back = league["name"], routes.league_path(league["id"])
-        self.can_manage = league["can_manage"]
+        self.loaded, self.error = True, failure.message if failure else ""
+        found = found or {"league": None, "weeks": []}
+        self.league_name, self.back, self.can_manage = league_header(found["league"])
         self.weeks = [
             {
                 "week": f"Week {w['week']} · {timefmt.day(w['games'][0]['start_at'])}",
@@ -58,22 +51,9 @@ class ScheduleState(AuthState):
         ]
 
 
-def _schedule_game(row: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(
-            rx.vstack(
-                rx.text(row["when"], white_space="nowrap"),
-                rx.cond(
-                    row["href"] != "", link_button("Edit", href=row["href"], size="1", variant="soft"), rx.fragment()
-                ),
-                spacing="1",
-                align="start",
-            )
-        ),
-        rx.table.cell(row["team1"]),
-        rx.table.cell(row["team2"]),
-        rx.table.cell(row["sets"]),
-    )
+def _schedule_game(game: rx.Var) -> rx.Component:
+    when = rx.vstack(rx.text(game["when"], white_space="nowrap"), edit_link(game["href"]), spacing="1", align="start")
+    return row(when, game["team1"], game["team2"], game["sets"])
 
 
 def _week(week: rx.Var) -> rx.Component:
@@ -89,17 +69,12 @@ def _week(week: rx.Var) -> rx.Component:
 @page(routes.SCHEDULE, "Schedule", on_load=ScheduleState.load)
 def schedule_page() -> rx.Component:
     s = ScheduleState
-    return dash_page(
-        rx.vstack(
-            page_heading("Schedule: ", s.league_name),
-            error_line(s.error),
-            back_to_league(s.back),
-            rx.cond(
-                s.weeks.length() > 0,
-                rx.foreach(s.weeks, _week),
-                rx.cond(s.loaded & (s.error == ""), rx.text(NO_SCHEDULE, color_scheme="gray"), rx.fragment()),
-            ),
-            spacing="4",
-            width="100%",
-        )
+    return league_screen(
+        "Schedule",
+        s,
+        rx.cond(
+            s.weeks.length() > 0,
+            rx.foreach(s.weeks, _week),
+            rx.cond(s.loaded & (s.error == ""), rx.text(NO_SCHEDULE, color_scheme="gray")),
+        ),
     )

@@ -5,10 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, page_heading
-from volley_app.components.layout import dash_page, link_button
-from volley_app.components.leagues import back_to_league
-from volley_app.components.tables import table_or_empty
+from volley_app.components.leagues import edit_link, league_header, league_screen
+from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services import scheduling
 from volley_app.state.auth import AuthState
@@ -26,13 +24,9 @@ class StandingsState(AuthState):
         found, failure = await run_action(
             scheduling.standings, actor=await self._actor(), league_id=path_arg(self, "league_id")
         )
-        if failure is not None:
-            self.league_name, self.back, self.team_rows, self.can_manage, self.error = "", "", [], False, failure.message
-            return
-        league = found["league"]
-        self.error = ""
-        self.league_name, self.back = league["name"], routes.league_path(league["id"])
-        self.can_manage = league["can_manage"]
+        self.error = failure.message if failure else ""
+        found = found or {"league": None, "teams": []}
+        self.league_name, self.back, self.can_manage = league_header(found["league"])
         self.team_rows = [
             {"rank": str(i + 1), "team_name": t["team_name"], "wins": str(t["wins"]), "losses": str(t["losses"]),
              "href": routes.team_path(t["id"]) if self.can_manage else ""}
@@ -40,30 +34,15 @@ class StandingsState(AuthState):
         ]  # fmt: skip
 
 
-def _standing_row(row: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(row["rank"]),
-        rx.table.cell(row["team_name"]),
-        rx.table.cell(row["wins"]),
-        rx.table.cell(row["losses"]),
-        rx.table.cell(
-            rx.cond(row["href"] != "", link_button("Edit", href=row["href"], size="1", variant="soft"), rx.fragment())
-        ),
-    )
+def _standing_row(team: rx.Var) -> rx.Component:
+    return row(team["rank"], team["team_name"], team["wins"], team["losses"], edit_link(team["href"]))
 
 
 @page(routes.LEAGUE_STANDINGS, "Standings", on_load=StandingsState.load)
 def standings_page() -> rx.Component:
     s = StandingsState
-    return dash_page(
-        rx.vstack(
-            page_heading("Standings: ", s.league_name),
-            error_line(s.error),
-            back_to_league(s.back),
-            table_or_empty(
-                ["#", "Team", "Wins", "Losses", ""], s.team_rows, _standing_row, "No teams yet.", s.error == ""
-            ),
-            spacing="4",
-            width="100%",
-        )
+    return league_screen(
+        "Standings",
+        s,
+        table_or_empty(["#", "Team", "Wins", "Losses", ""], s.team_rows, _standing_row, "No teams yet.", s.error == ""),
     )

@@ -5,9 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, page_heading
-from volley_app.components.layout import dash_page
-from volley_app.components.tables import table
+from volley_app.components.forms import error_line
+from volley_app.components.layout import dash_screen
+from volley_app.components.tables import row, table
 from volley_app.registry import page
 from volley_app.services import scheduling, timefmt
 from volley_app.state.auth import AuthState
@@ -44,32 +44,23 @@ class TestScheduleState(AuthState):
         ]  # fmt: skip
 
 
-def _game_row(r: rx.Var) -> rx.Component:
-    return rx.table.row(*[rx.table.cell(r[k]) for k in COLUMNS])
-
-
 @page(routes.TEST_SCHEDULE, "Test Schedule", on_load=TestScheduleState.load)
 def test_schedule_page() -> rx.Component:
     s = TestScheduleState
-    return dash_page(
-        rx.vstack(
-            page_heading("Test Schedule"),
-            error_line(s.error),
-            rx.cond(
-                s.league_links.length() > 0,
-                rx.vstack(
-                    rx.text("Choose a league:", color_scheme="gray"),
-                    rx.foreach(s.league_links, lambda lg: rx.link(lg["name"], href=lg["href"])),
-                ),
-                rx.fragment(),
+    return dash_screen(
+        "Test Schedule",
+        error_line(s.error),
+        rx.cond(
+            s.league_links.length() > 0,
+            rx.vstack(
+                rx.text("Choose a league:", color_scheme="gray"),
+                rx.foreach(s.league_links, lambda lg: rx.link(lg["name"], href=lg["href"])),
             ),
-            rx.cond(s.league_name != "", rx.heading(s.league_name, size="4", as_="h2"), rx.fragment()),
-            rx.cond(
-                s.game_rows.length() > 0,
-                table(["Game", "Round", "Match", "Type", "Time", "Team 1", "Team 2"], rx.foreach(s.game_rows, _game_row)),
-                rx.fragment(),
-            ),
-            spacing="4",
-            width="100%",
-        )
-    )
+        ),
+        rx.cond(s.league_name != "", rx.heading(s.league_name, size="4", as_="h2")),
+        rx.cond(
+            s.game_rows.length() > 0,
+            table(["Game", "Round", "Match", "Type", "Time", "Team 1", "Team 2"],
+                  rx.foreach(s.game_rows, lambda g: row(*[g[k] for k in COLUMNS]))),
+        ),
+    )  # fmt: skip

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
+from volley_app.components.layout import column, section_card
+
 from .state import LeagueHomeState
 
 UPLOAD_ID = "bracket-upload"
@@ -16,7 +18,7 @@ ACCEPT = {
 
 
 def _upload() -> rx.Component:
-    return rx.vstack(
+    return column(
         rx.upload(
             rx.text("Drop a PNG, PDF, DOC or JPEG here, or click to choose one", size="2"),
             id=UPLOAD_ID,
@@ -33,31 +35,23 @@ def _upload() -> rx.Component:
             on_click=LeagueHomeState.upload(rx.upload_files(upload_id=UPLOAD_ID)),
             variant="soft",
         ),
-        width="100%",
+        spacing="3",
     )
 
 
 def bracket_card() -> rx.Component:
     s = LeagueHomeState
-    return rx.card(
-        rx.vstack(
-            rx.heading("Tournament Bracket", size="4", as_="h2"),
+    return section_card(
+        "Tournament Bracket",
+        rx.cond(
+            s.bracket_url != "",
             rx.cond(
-                s.bracket_url != "",
-                rx.cond(
-                    s.bracket_is_image,
-                    rx.image(src=s.bracket_url, alt="Tournament bracket", width="100%", max_width="48rem"),
-                    rx.link(
-                        "Download the tournament bracket",
-                        href=s.bracket_url,
-                        download="tournament-bracket",
-                        is_external=False,
-                    ),
-                ),
-                rx.text("Tournament Bracket not released yet. Check back later!", color_scheme="gray"),
+                s.bracket_is_image,
+                rx.image(src=s.bracket_url, alt="Tournament bracket", width="100%", max_width="48rem"),
+                rx.link("Download the tournament bracket", href=s.bracket_url, download="tournament-bracket",
+                        is_external=False),
             ),
-            rx.cond(s.can_manage, _upload(), rx.fragment()),
-            width="100%",
+            rx.text("Tournament Bracket not released yet. Check back later!", color_scheme="gray"),
         ),
-        width="100%",
-    )
+        rx.cond(s.can_manage, _upload()),
+    )  # fmt: skip

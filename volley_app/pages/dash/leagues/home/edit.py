@@ -5,42 +5,25 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.forms import confirm_delete, submit_button
-from volley_app.components.league_form import league_fields
+from volley_app.components.layout import button_row
+from volley_app.components.league_form import league_fields, record_form
+from volley_app.components.leagues import card_for
 
 from .state import LeagueHomeState
 
 
 def edit_card() -> rx.Component:
     s = LeagueHomeState
-    return rx.cond(
+    question = "Are you sure you want to delete League: " + s.info["name"] + "?"
+    return card_for(
         s.can_manage,
-        rx.card(
-            rx.vstack(
-                rx.heading("Edit League", size="4", as_="h2"),
-                rx.form(
-                    rx.vstack(
-                        *league_fields(s, s.form, show_cash=s.show_cash, show_active=True),
-                        rx.flex(
-                            submit_button("Update League", s, size="2", width="auto"),
-                            confirm_delete(
-                                "Delete League",
-                                "Are you sure you want to delete League: " + s.info["name"] + "?",
-                                s.delete,
-                            ),
-                            spacing="3",
-                            wrap="wrap",
-                        ),
-                        spacing="4",
-                        width="100%",
-                    ),
-                    on_submit=s.save,
-                    key=s.form_key,
-                    width="100%",
-                ),
-                width="100%",
-            ),
-            width="100%",
-            max_width="40rem",
+        "Edit League",
+        record_form(
+            s,
+            s.save,
+            *league_fields(s, s.form, show_cash=s.show_cash, show_active=True),
+            button_row(submit_button("Update League", s, size="2", width="auto"),
+                       confirm_delete("Delete League", question, s.delete), spacing="3"),
         ),
-        rx.fragment(),
-    )
+        max_width="40rem",
+    )  # fmt: skip

@@ -5,8 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, page_heading
-from volley_app.components.layout import dash_page, link_button
+from volley_app.components.forms import error_line
+from volley_app.components.layout import dash_screen
+from volley_app.components.leagues import back_to_leagues
 from volley_app.registry import page
 
 from .bracket import bracket_card
@@ -20,23 +21,15 @@ from .state import ERROR_ID, LeagueHomeState
 @page(routes.LEAGUE_HOME, "League", on_load=LeagueHomeState.load)
 def league_home_page() -> rx.Component:
     s = LeagueHomeState
-    return dash_page(
+    return dash_screen(
+        rx.cond(s.missing, "League", s.info["name"]),
+        rx.cond(s.missing, rx.fragment(), rx.text(s.info["svl"], " · ", s.info["session"], color_scheme="gray")),
+        error_line(s.error, ERROR_ID),
         rx.cond(
             s.missing,
-            rx.vstack(
-                page_heading("League"),
-                error_line(s.error, ERROR_ID),
-                link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft"),
-            ),
-            rx.vstack(
-                page_heading(s.info["name"]),
-                rx.text(s.info["svl"], " · ", s.info["session"], color_scheme="gray"),
-                error_line(s.error, ERROR_ID),
-                rx.cond(
-                    s.notice != "",
-                    rx.callout(s.notice, icon="check", color_scheme="green", role="status"),
-                    rx.fragment(),
-                ),
+            back_to_leagues(),
+            rx.fragment(
+                rx.cond(s.notice != "", rx.callout(s.notice, icon="check", color_scheme="green", role="status")),
                 links(),
                 info_card(),
                 actions_card(),
@@ -44,8 +37,6 @@ def league_home_page() -> rx.Component:
                 payments_card(),
                 bracket_card(),
                 edit_card(),
-                spacing="4",
-                width="100%",
             ),
-        )
+        ),
     )

@@ -4,38 +4,21 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.tables import table_or_empty
+from volley_app.components.leagues import card_for
+from volley_app.components.tables import row, table_or_empty
 
 from .state import LeagueHomeState
 
 
-def _payment_row(row: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(row["team_name"]),
-        rx.table.cell(row["user"]),
-        rx.table.cell(row["amount"]),
-        rx.table.cell(row["status"]),
-        rx.table.cell(row["provider"]),
-        rx.table.cell(row["time"]),
-    )
+def _payment_row(p: rx.Var) -> rx.Component:
+    return row(p["team_name"], p["user"], p["amount"], p["status"], p["provider"], p["time"])
 
 
 def payments_card() -> rx.Component:
     s = LeagueHomeState
-    return rx.cond(
+    return card_for(
         s.can_manage,
-        rx.card(
-            rx.vstack(
-                rx.heading("Payments", size="4", as_="h2"),
-                table_or_empty(
-                    ["Team", "Player", "Amount", "Status", "Provider", "Time"],
-                    s.payment_rows,
-                    _payment_row,
-                    "No payments yet.",
-                ),
-                width="100%",
-            ),
-            width="100%",
-        ),
-        rx.fragment(),
-    )
+        "Payments",
+        table_or_empty(["Team", "Player", "Amount", "Status", "Provider", "Time"], s.payment_rows, _payment_row,
+                       "No payments yet."),
+    )  # fmt: skip

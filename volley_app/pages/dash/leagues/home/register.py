@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.layout import link_button
+from volley_app.components.layout import column, link_button
+from volley_app.components.leagues import card_for
 from volley_app.services import registration
 
 from .state import LeagueHomeState
@@ -12,23 +13,16 @@ from .state import LeagueHomeState
 
 def register_card() -> rx.Component:
     s = LeagueHomeState
-    return rx.cond(
+    return card_for(
         s.may_register,
-        rx.card(
-            rx.vstack(
-                rx.heading("Registration", size="4", as_="h2"),
-                rx.cond(
-                    s.league_full,
-                    rx.vstack(
-                        rx.callout(registration.LEAGUE_FULL, icon="info", color_scheme="amber"),
-                        link_button("Join the Waitlist", href=s.links["register"]),
-                        width="100%",
-                    ),
-                    link_button("Register a Team", href=s.links["register"]),
-                ),
-                width="100%",
+        "Registration",
+        rx.cond(
+            s.league_full,
+            column(
+                rx.callout(registration.LEAGUE_FULL, icon="info", color_scheme="amber"),
+                link_button("Join the Waitlist", href=s.links["register"]),
+                spacing="3",
             ),
-            width="100%",
+            link_button("Register a Team", href=s.links["register"]),
         ),
-        rx.fragment(),
     )

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import reflex as rx
 
 from volley_app import routes
@@ -24,7 +27,7 @@ def info_of(lg: dict) -> dict[str, str]:
         "start": timefmt.date_time(lg["start_at"]), "weeks": str(lg["number_of_weeks"]),
         "increment": f"{lg['time_increment']} minutes", "skill": lg["skill_level"], "format": lg["format"],
         "gender": lg["gender_requirement"] or "None", "day": lg["day"], "max_teams": str(lg["max_teams"]),
-        "teams": str(lg["team_count"]), "waitlist": str(lg["waitlist_count"]), "cost": money(lg["cost_cents"]),
+        "teams": str(lg["team_count"]), "teams_of": f"{lg['team_count']} of {lg['max_teams']}", "waitlist": str(lg["waitlist_count"]), "cost": money(lg["cost_cents"]),
         "cash": "Yes" if lg["cash"] else "No", "stage": lg["stage"], "active": "True" if lg["active"] else "False",
         "where": where(lg),
     }  # fmt: skip
@@ -118,35 +121,30 @@ class LeagueHomeState(FormState, AuthState):
 
     @rx.event
     async def delete(self):
-        _name, failure = await run_action(svc.delete_league, actor=await self._actor(), league_id=self._league_id())
-        if failure is not None:
-            self.error = failure.message
-            return None
-        return rx.redirect(routes.DASH_LEAGUES)
+        async for ev in self._submit(
+            svc.delete_league, done=lambda _name: rx.redirect(routes.DASH_LEAGUES), league_id=self._league_id()
+        ):
+            yield ev
 
-    @rx.event
-    async def generate(self):
+    async def _act(self, fn, notice: Callable[[Any], str], **kwargs: Any) -> None:
+        """Run one of the league's actions; its message on failure, else the league again and ``notice(result)``."""
         self.error, self.notice = "", ""
-        made, failure = await run_action(scheduling.generate, actor=await self._actor(), league_id=self._league_id())
+        result, failure = await run_action(fn, actor=await self._actor(), league_id=self._league_id(), **kwargs)
         if failure is not None:
             self.error = failure.message
             return
         await self._fetch()
-        self.notice = f"Schedule generated: {made} games."
+        self.notice = notice(result)
+
+    @rx.event
+    async def generate(self):
+        await self._act(scheduling.generate, lambda made: f"Schedule generated: {made} games.")
 
     @rx.event
     async def upload(self, files: list[rx.UploadFile]):
         """Store a new tournament bracket; the service checks its content and size."""
-        self.error, self.notice = "", ""
         if not isinstance(files, list) or len(files) != 1:
-            self.error = "Choose one file to upload"
+            self.error, self.notice = "Choose one file to upload", ""
             return
         data = await files[0].read(get_settings().upload_max_bytes + 1)
-        _row, failure = await run_action(
-            svc.upload_bracket, actor=await self._actor(), league_id=self._league_id(), data=data
-        )
-        if failure is not None:
-            self.error = failure.message
-            return
-        await self._fetch()
-        self.notice = "Tournament bracket uploaded."
+        await self._act(svc.upload_bracket, lambda _row: "Tournament bracket uploaded.", data=data)
