@@ -1,10 +1,12 @@
-"""The fields a session's form has, shared by the new and edit screens."""
+"""What the session screens share: a session's form fields, its row in a list, its status badge."""
 
 from __future__ import annotations
 
 import reflex as rx
 
+from volley_app import routes
 from volley_app.components.forms import text_field
+from volley_app.services import timefmt
 
 FIELDS = ("name", "start", "end")
 
@@ -16,3 +18,20 @@ def session_fields(state, name: rx.Var | str = "", start: rx.Var | str = "", end
         text_field("Start", "start", state, type="datetime-local", required=True, default_value=start),
         text_field("End", "end", state, type="datetime-local", required=True, default_value=end),
     ]
+
+
+def session_row(s: dict) -> dict[str, str]:
+    """A session from the sessions service as the texts and link of its row in a list."""
+    return {
+        "id": str(s["id"]),
+        "name": s["name"],
+        "svl_name": s["svl_name"],
+        "status": s["status"],
+        "dates": timefmt.date_range(s["start_at"], s["end_at"]),
+        "href": routes.session_path(s["id"]),
+    }
+
+
+def status_badge(status: rx.Var) -> rx.Component:
+    """Active green, anything else blue."""
+    return rx.badge(status, color_scheme=rx.cond(status == "Active", "green", "blue"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import reflex as rx
+
 from volley_app import routes
 
 
@@ -19,3 +21,13 @@ def team_row(t: dict) -> dict[str, str]:
         "href": routes.team_path(t["id"]),
         "can_promote": "yes" if t.get("can_promote") else "",
     }
+
+
+def league_link(r: rx.Var) -> rx.Component:
+    """The team's league, linked to its home."""
+    return rx.link(r["league_name"], href=r["league_href"])
+
+
+def notice_line(message: rx.Var) -> rx.Component:
+    """What an action just did (e.g. a team promoted), read out politely when it appears."""
+    return rx.cond(message != "", rx.callout(message, icon="check", color_scheme="green", role="status"), rx.fragment())

@@ -7,14 +7,30 @@ service names two fields differently from the form's inputs (``when`` is ``date`
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import reflex as rx
+
+from volley_app import routes
 from volley_app.services.errors import DomainError, Invalid
-from volley_app.state.forms import FormState, form_values
+from volley_app.state.forms import FormState, form_values, run_action
+from volley_app.state.polling import poll_page
 
 FORM_ERROR_ID = "note-form-error"
 DETAIL_FIELDS = ("team", "when", "svl", "court", "skill_level", "sub_format", "text")
 SERVICE_NAMES = {"when": "date", "sub_format": "format"}
 FORM_NAMES = {v: k for k, v in SERVICE_NAMES.items()}
-EMPTY_RECORD = dict.fromkeys(DETAIL_FIELDS, "")
+# What a request's row in a list shows besides its date and time.
+LISTED = ("requestor", "sub", "status", "team", "svl", "court")
+
+
+def as_table_rows(found: list[dict]) -> list[dict[str, str]]:
+    """The browser's copy of request rows: strings only, no emails (the service gives none)."""
+    return [
+        {"id": str(r["id"]), "href": routes.note_path(r["id"]), "date": r["date_text"], "time": r["time_text"],
+         **{k: r[k] for k in LISTED}}
+        for r in found
+    ]  # fmt: skip
 
 
 class RequestFormState(FormState, mixin=True):
@@ -31,3 +47,30 @@ class RequestFormState(FormState, mixin=True):
         if isinstance(failure, Invalid):
             failure = Invalid({FORM_NAMES.get(k, k): v for k, v in failure.errors.items()})
         super()._show_failure(failure)
+
+
+class RequestListState(rx.State, mixin=True):
+    """A list of sub requests, fetched again every ``_seconds`` while the tab stays on ``_path`` (spec section 7)."""
+
+    rows: list[dict[str, str]] = []
+    list_error: str = ""
+    _poll_beat: float = 0.0
+    _path: str = ""
+    _seconds: float = 15
+
+    def _listing(self) -> Callable[..., list[dict]]:
+        """The service that lists this page's requests for the actor."""
+        raise NotImplementedError
+
+    async def _reload(self) -> None:
+        found, failure = await run_action(self._listing(), actor=await self._actor())
+        self.rows = as_table_rows(found or [])
+        self.list_error = failure.message if failure else ""
+
+    async def load(self):
+        await self._reload()
+        return type(self).poll
+
+    @rx.event(background=True)
+    async def poll(self):
+        await poll_page(self, path=self._path, seconds=self._seconds, reload=self._reload)
