@@ -1,11 +1,15 @@
-"""What the session screens share: a session's form fields, its row in a list, its status badge."""
+"""What the session screens share: a session's form fields, its row in a list, its status badge.
+
+Also the edit form of a loaded record (Update and Delete), which the team screen has too.
+"""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import text_field
+from volley_app.components.forms import confirm_delete, submit_button, text_field
+from volley_app.components.layout import button_row, column
 from volley_app.services import timefmt
 
 FIELDS = ("name", "start", "end")
@@ -35,3 +39,13 @@ def session_row(s: dict) -> dict[str, str]:
 def status_badge(status: rx.Var) -> rx.Component:
     """Active green, anything else blue."""
     return rx.badge(status, color_scheme=rx.cond(status == "Active", "green", "blue"))
+
+
+def record_form(state, *fields: rx.Component, update: str, delete: str, question: rx.Var | str) -> rx.Component:
+    """The edit form of a loaded record: ``fields``, then Update (``state.save``) and Delete (``state.delete``).
+
+    Delete asks ``question`` first. The fields show the record's values, drawn again when ``state.form_key`` changes.
+    """
+    save = submit_button(update, state, size="2", width="auto")
+    buttons = button_row(save, confirm_delete(delete, question, state.delete), spacing="3")
+    return rx.form(column(*fields, buttons), on_submit=state.save, key=state.form_key, width="100%")

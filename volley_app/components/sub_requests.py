@@ -8,7 +8,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import button_row, link_button
+from volley_app.components.layout import button_row, dash_screen, link_button
 from volley_app.components.tables import card, cell, responsive, table
 from volley_app.state.auth import AuthState
 
@@ -54,8 +54,15 @@ def _mine_card(r: rx.Var) -> rx.Component:
 
 
 # The table columns and the request field each shows.
-_SHOWS = {"Requestor": "requestor", "Status": "status", "Team": "team", "Date": "date", "Time": "time",
-          "Location": "svl", "Court": "court"}  # fmt: skip
+_SHOWS = {
+    "Requestor": "requestor",
+    "Status": "status",
+    "Team": "team",
+    "Date": "date",
+    "Time": "time",
+    "Location": "svl",
+    "Court": "court",
+}
 OPEN_COLUMNS = ("Requestor", "Team", "Date", "Time", "Location")
 MINE_COLUMNS = ("Requestor", "Status", "Team", "Date", "Location", "Court")
 
@@ -85,16 +92,25 @@ def responsive_list(headers: list[str], rows: rx.Var, row, item, empty: str) -> 
     )
 
 
+def _requests(columns: tuple[str, ...], rows: rx.Var, item, empty: str) -> rx.Component:
+    return responsive_list([*columns, ""], rows, _row_of(columns), item, empty)
+
+
 def open_requests_table(rows: rx.Var) -> rx.Component:
     """Requestor, Team, Date, Time, Location, View (spec section 2)."""
-    return responsive_list([*OPEN_COLUMNS, ""], rows, _row_of(OPEN_COLUMNS), _open_card, "No open sub requests right now.")
+    return _requests(OPEN_COLUMNS, rows, _open_card, "No open sub requests right now.")
 
 
 def notifications_table(rows: rx.Var) -> rx.Component:
     """Requestor, Status, Team, Date, Location, Court (spec section 2)."""
-    return responsive_list(
-        [*MINE_COLUMNS, ""], rows, _row_of(MINE_COLUMNS), _mine_card, "You have no sub requests right now."
-    )
+    return _requests(MINE_COLUMNS, rows, _mine_card, "You have no sub requests right now.")
+
+
+def request_list_screen(title: str, state, draw) -> rx.Component:
+    """A sub request list's screen: the links, the list's load failure, and the list ``draw`` makes of its rows."""
+    return dash_screen(title, request_links(), page_error(state.list_error), draw(state.rows))
+
+
 def request_links() -> rx.Component:
     """The links above both request lists."""
     return button_row(

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import reflex as rx
 
 from volley_app import routes
+from volley_app.services import sub_requests
 from volley_app.services.errors import DomainError, Invalid
 from volley_app.state.forms import FormState, form_values, run_action
 from volley_app.state.polling import poll_page
@@ -20,6 +21,11 @@ FORM_ERROR_ID = "note-form-error"
 DETAIL_FIELDS = ("team", "when", "svl", "court", "skill_level", "sub_format", "text")
 SERVICE_NAMES = {"when": "date", "sub_format": "format"}
 FORM_NAMES = {v: k for k, v in SERVICE_NAMES.items()}
+# The request lists by page: the service that lists them for the actor, and how often they are fetched again.
+REQUEST_LISTS: dict[str, tuple[Callable[..., list[dict]], float]] = {
+    routes.NOTES: (sub_requests.list_open, 150),
+    routes.NOTES_NOTIFICATIONS: (sub_requests.notifications, 15),
+}
 # What a request's row in a list shows besides its date and time.
 LISTED = ("requestor", "sub", "status", "team", "svl", "court")
 
@@ -50,20 +56,16 @@ class RequestFormState(FormState, mixin=True):
 
 
 class RequestListState(rx.State, mixin=True):
-    """A list of sub requests, fetched again every ``_seconds`` while the tab stays on ``_path`` (spec section 7)."""
+    """A list of sub requests, fetched again on a timer while the tab stays on the list's page (spec section 7)."""
 
     rows: list[dict[str, str]] = []
     list_error: str = ""
     _poll_beat: float = 0.0
-    _path: str = ""
-    _seconds: float = 15
-
-    def _listing(self) -> Callable[..., list[dict]]:
-        """The service that lists this page's requests for the actor."""
-        raise NotImplementedError
+    _path: str = ""  # the page: a key of REQUEST_LISTS
 
     async def _reload(self) -> None:
-        found, failure = await run_action(self._listing(), actor=await self._actor())
+        listing, _seconds = REQUEST_LISTS[self._path]
+        found, failure = await run_action(listing, actor=await self._actor())
         self.rows = as_table_rows(found or [])
         self.list_error = failure.message if failure else ""
 
@@ -73,4 +75,4 @@ class RequestListState(rx.State, mixin=True):
 
     @rx.event(background=True)
     async def poll(self):
-        await poll_page(self, path=self._path, seconds=self._seconds, reload=self._reload)
+        await poll_page(self, path=self._path, seconds=REQUEST_LISTS[self._path][1], reload=self._reload)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import confirm_delete, error_line, page_heading, submit_button
-from volley_app.components.layout import dash_page, link_button
-from volley_app.components.sessions import FIELDS, session_fields
+from volley_app.components.forms import error_line
+from volley_app.components.layout import button_row, column, dash_page, link_button, page_heading, section_card
+from volley_app.components.sessions import FIELDS, record_form, session_fields
 from volley_app.registry import page
 from volley_app.services import sessions as svc
 from volley_app.services import timefmt
@@ -15,6 +15,10 @@ from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 
 ERROR_ID = "session-error"
+
+
+def _to_sessions(_result):
+    return rx.redirect(routes.SESSIONS)
 
 
 class EditSessionState(FormState, AuthState):
@@ -56,75 +60,34 @@ class EditSessionState(FormState, AuthState):
     @rx.event
     async def save(self, form_data: dict):
         data = form_values(form_data, self._fields)
-        async for ev in self._submit(
-            svc.update_session, done=lambda _row: rx.redirect(routes.SESSIONS), session_id=self._id(), **data
-        ):
+        async for ev in self._submit(svc.update_session, done=_to_sessions, session_id=self._id(), **data):
             yield ev
 
     @rx.event
     async def delete(self):
-        _name, failure = await run_action(svc.delete_session, actor=await self._actor(), session_id=self._id())
-        if failure is not None:
-            self.error = failure.message
-            return None
-        return rx.redirect(routes.SESSIONS)
-
-
-def _edit_card() -> rx.Component:
-    s = EditSessionState
-    return rx.card(
-        rx.vstack(
-            rx.heading("Edit Session", size="4", as_="h2"),
-            error_line(s.error, ERROR_ID),
-            rx.form(
-                rx.vstack(
-                    *session_fields(s, s.name, s.start, s.end),
-                    rx.flex(
-                        submit_button("Update Session", s, size="2", width="auto"),
-                        confirm_delete(
-                            "Delete Session", "Are you sure you want to delete Session: " + s.name + "?", s.delete
-                        ),
-                        spacing="3",
-                        wrap="wrap",
-                    ),
-                    spacing="4",
-                    width="100%",
-                ),
-                on_submit=s.save,
-                key=s.form_key,
-                width="100%",
-            ),
-            spacing="3",
-            width="100%",
-        ),
-        width="100%",
-        max_width="32rem",
-    )
+        async for ev in self._submit(svc.delete_session, done=_to_sessions, session_id=self._id()):
+            yield ev
 
 
 @page(routes.SESSION_EDIT, "Session", on_load=EditSessionState.load)
 def edit_session_page() -> rx.Component:
     s = EditSessionState
-    return dash_page(
-        rx.cond(
-            s.denied,
-            rx.vstack(
-                page_heading("Session"),
-                error_line(s.error),
-                link_button("Back to Sessions", href=routes.SESSIONS, variant="soft"),
-            ),
-            rx.vstack(
-                page_heading(s.name),
-                rx.text(s.svl_name, " · ", rx.badge(s.session_status), color_scheme="gray"),
-                rx.flex(
-                    link_button("View Leagues", href=s.leagues_href, variant="soft"),
-                    link_button("Add League", href=s.new_league_href),
-                    spacing="3",
-                    wrap="wrap",
-                ),
-                _edit_card(),
-                spacing="4",
-                width="100%",
-            ),
-        )
+    back = link_button("Back to Sessions", href=routes.SESSIONS, variant="soft")
+    form = record_form(
+        s,
+        *session_fields(s, s.name, s.start, s.end),
+        update="Update Session",
+        delete="Delete Session",
+        question="Are you sure you want to delete Session: " + s.name + "?",
     )
+    session = column(
+        page_heading(s.name),
+        rx.text(s.svl_name, " · ", rx.badge(s.session_status), color_scheme="gray"),
+        button_row(
+            link_button("View Leagues", href=s.leagues_href, variant="soft"),
+            link_button("Add League", href=s.new_league_href),
+            spacing="3",
+        ),
+        section_card("Edit Session", error_line(s.error, ERROR_ID), form, max_width="32rem"),
+    )
+    return dash_page(rx.cond(s.denied, column(page_heading("Session"), error_line(s.error), back), session))
