@@ -1,6 +1,7 @@
 """What the session screens share: a session's form fields, its row in a list, its status badge.
 
-Also the edit form of a loaded record (Update and Delete), which the team screen has too.
+Also two form shapes the team and registration screens have too: a form of fields one under the other,
+and the edit form of a loaded record (Update and Delete).
 """
 
 from __future__ import annotations
@@ -48,4 +49,9 @@ def record_form(state, *fields: rx.Component, update: str, delete: str, question
     """
     save = submit_button(update, state, size="2", width="auto")
     buttons = button_row(save, confirm_delete(delete, question, state.delete), spacing="3")
-    return rx.form(column(*fields, buttons), on_submit=state.save, key=state.form_key, width="100%")
+    return stacked_form(*fields, buttons, on_submit=state.save, key=state.form_key)
+
+
+def stacked_form(*children: rx.Component, on_submit, spacing: str = "4", **props) -> rx.Component:
+    """A form across the whole width, its fields and buttons one under the other, sent whole to ``on_submit``."""
+    return rx.form(column(*children, spacing=spacing), on_submit=on_submit, width="100%", **props)

@@ -16,6 +16,7 @@ from volley_app.state.forms import run_action
 from volley_app.state.polling import poll_page
 
 POLL_SECONDS = 15
+HEADERS = ["Session", "SVL", "Dates", "Status"]
 
 
 class SessionsState(AuthState):
@@ -56,9 +57,7 @@ def sessions_page() -> rx.Component:
     return dash_screen(
         rx.cond(AuthState.status == "Admin", "All Sessions", "My Sessions"),
         error_line(s.error),
-        table_or_empty(
-            ["Session", "SVL", "Dates", "Status"], s.session_rows, _session_row, "No Sessions Yet", s.loaded & (s.error == "")
-        ),
+        table_or_empty(HEADERS, s.session_rows, _session_row, "No Sessions Yet", s.loaded & (s.error == "")),
         actions=(
             link_button("Leagues", href=routes.DASH_LEAGUES, variant="soft"),
             link_button("Teams", href=routes.TEAMS, variant="soft"),

@@ -5,15 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import (
-    confirm_delete,
-    error_line,
-    form_card,
-    select_field,
-    submit_button,
-    text_field,
-)
-from volley_app.components.layout import dash_page, link_button
+from volley_app.components.forms import error_line, form_card, select_field, text_field
+from volley_app.components.layout import column, dash_page, link_button
+from volley_app.components.sessions import record_form
 from volley_app.registry import page
 from volley_app.services import teams as svc
 from volley_app.services.validation import TEAM_NAME_REQUIRED
@@ -21,6 +15,10 @@ from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 
 ERROR_ID = "team-error"
+
+
+def _to_teams(_result):
+    return rx.redirect(routes.TEAMS)
 
 
 class TeamEditState(FormState, AuthState):
@@ -63,18 +61,15 @@ class TeamEditState(FormState, AuthState):
     @rx.event
     async def save(self, form_data: dict):
         data = form_values(form_data, self._fields)
-        async for ev in self._submit(svc.update_team, done=lambda _t: rx.redirect(routes.TEAMS), team_id=self._id(), **data):
+        async for ev in self._submit(svc.update_team, done=_to_teams, team_id=self._id(), **data):
             yield ev
         if self.errors.get("team_name") == TEAM_NAME_REQUIRED:
             yield rx.window_alert(TEAM_NAME_REQUIRED)
 
     @rx.event
     async def delete(self):
-        _name, failure = await run_action(svc.delete_team, actor=await self._actor(), team_id=self._id())
-        if failure is not None:
-            self.error = failure.message
-            return None
-        return rx.redirect(routes.TEAMS)
+        async for ev in self._submit(svc.delete_team, done=_to_teams, team_id=self._id()):
+            yield ev
 
 
 def _name_and_paid() -> rx.Component:
@@ -94,54 +89,24 @@ def _name_and_paid() -> rx.Component:
 
 def _edit_form() -> rx.Component:
     s = TeamEditState
-    return rx.form(
-        rx.vstack(
-            _name_and_paid(),
-            rx.grid(
-                text_field("Wins", "wins", s, type="number", min=0, max=999, required=True, default_value=s.wins),
-                text_field("Losses", "losses", s, type="number", min=0, max=999, required=True, default_value=s.losses),
-                columns="2",
-                spacing="3",
-                width="100%",
-            ),
-            rx.flex(
-                submit_button("Update Team", s, size="2", width="auto"),
-                confirm_delete("Delete Team", "Are you sure you want to delete " + s.team_name + "?", s.delete),
-                spacing="3",
-                wrap="wrap",
-            ),
-            spacing="4",
-            width="100%",
-        ),
-        on_submit=s.save,
-        key=s.form_key,
+    record = rx.grid(
+        text_field("Wins", "wins", s, type="number", min=0, max=999, required=True, default_value=s.wins),
+        text_field("Losses", "losses", s, type="number", min=0, max=999, required=True, default_value=s.losses),
+        columns="2",
+        spacing="3",
         width="100%",
     )
+    question = "Are you sure you want to delete " + s.team_name + "?"
+    return record_form(s, _name_and_paid(), record, update="Update Team", delete="Delete Team", question=question)
 
 
 @page(routes.TEAM_EDIT, "Team", on_load=TeamEditState.load)
 def team_edit_page() -> rx.Component:
     s = TeamEditState
-    return dash_page(
-        form_card(
-            "Team",
-            error_line(s.error, ERROR_ID),
-            rx.cond(
-                s.denied,
-                link_button("Back to Teams", href=routes.TEAMS, variant="soft"),
-                rx.vstack(
-                    rx.text("League: ", rx.link(s.league_name, href=s.league_href), " · ", s.team_status),
-                    rx.cond(
-                        s.can_manage,
-                        _edit_form(),
-                        rx.vstack(
-                            rx.heading(s.team_name, size="5", as_="h2"),
-                            rx.text("Record: ", s.wins, "-", s.losses),
-                        ),
-                    ),
-                    spacing="4",
-                    width="100%",
-                ),
-            ),
-        )
+    read_only = column(rx.heading(s.team_name, size="5", as_="h2"), rx.text("Record: ", s.wins, "-", s.losses))
+    team = column(
+        rx.text("League: ", rx.link(s.league_name, href=s.league_href), " · ", s.team_status),
+        rx.cond(s.can_manage, _edit_form(), read_only),
     )
+    back = link_button("Back to Teams", href=routes.TEAMS, variant="soft")
+    return dash_page(form_card("Team", error_line(s.error, ERROR_ID), rx.cond(s.denied, back, team)))
