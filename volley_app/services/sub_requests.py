@@ -49,7 +49,8 @@ def _future(value: object, now: dt.datetime) -> dt.datetime:
     return when
 
 
-def _clean(*, team, date, svl, court, skill_level, format, text, now: dt.datetime) -> dict:
+def _clean(*, team, date, svl, skill_level, format, court=None, text=None, now: dt.datetime) -> dict:
+    """A request's details checked: every message at once (Invalid), or the values to store."""
     clean = validation.collect(
         team=(validation.name, team, "team", "Team", TEAM_MAX),
         svl=(validation.name, svl, "svl", "Location", SVL_MAX),
@@ -204,20 +205,12 @@ def invite_choices(db: Session, actor: Actor | None) -> list[dict[str, str]]:
 
 
 def create(
-    db: Session,
-    actor: Actor | None,
-    *,
-    team: object,
-    date: object,
-    svl: object,
-    skill_level: object,
-    format: object,
-    court: object = None,
-    text: object = None,
-    recipient_id: object = None,
-    now: dt.datetime | None = None,
+    db: Session, actor: Actor | None, *, recipient_id: object = None, now: dt.datetime | None = None, **details: object
 ) -> int:
-    """Create an Open request; with ``recipient_id`` a targeted one that emails the sub. Returns its id."""
+    """Create an Open request; with ``recipient_id`` a targeted one that emails the sub. Returns its id.
+
+    ``details``: team, date, svl, skill_level, format, and optionally court and text (see ``_clean``).
+    """
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     errors: dict[str, str] = {}
@@ -230,9 +223,7 @@ def create(
         except (Invalid, NotFound):
             errors["recipient"] = "Choose an active sub"
     try:
-        clean = _clean(
-            team=team, date=date, svl=svl, court=court, skill_level=skill_level, format=format, text=text, now=now
-        )
+        clean = _clean(now=now, **details)
     except Invalid as exc:
         errors.update(exc.errors)
     if errors:
@@ -353,24 +344,13 @@ def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.dat
 
 
 def update(
-    db: Session,
-    actor: Actor | None,
-    request_id: object,
-    *,
-    team: object,
-    date: object,
-    svl: object,
-    skill_level: object,
-    format: object,
-    court: object = None,
-    text: object = None,
-    now: dt.datetime | None = None,
+    db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None, **details: object
 ) -> None:
-    """The requestor changes the details of their request (status and recipient stay)."""
+    """The requestor changes the details of their request (status and recipient stay); ``details`` as for ``create``."""
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     req = permissions.access_sub_request(db, actor, request_id, own=True)
-    clean = _clean(team=team, date=date, svl=svl, court=court, skill_level=skill_level, format=format, text=text, now=now)
+    clean = _clean(now=now, **details)
     for key, value in clean.items():
         setattr(req, key, value)
     req.completed = False

@@ -21,19 +21,25 @@ def _to_sessions(_result):
     return rx.redirect(routes.SESSIONS)
 
 
+def _shown(found: dict) -> dict[str, str]:
+    """The session as the page shows it and its form's defaults (venue time)."""
+    return {
+        "name": found["name"],
+        "status": found["status"],
+        "svl_name": found["svl_name"],
+        "start": timefmt.input_value(found["start_at"]),
+        "end": timefmt.input_value(found["end_at"]),
+        "league_count": str(len(found["league_ids"])),
+        "leagues_href": routes.session_leagues_path(found["id"]),
+        "new_league_href": routes.new_league_path(found["id"]),
+    }
+
+
 class EditSessionState(FormState, AuthState):
     _fields = FIELDS
     _error_id = ERROR_ID
 
-    sid: str = ""
-    name: str = ""
-    start: str = ""
-    end: str = ""
-    session_status: str = ""
-    svl_name: str = ""
-    league_count: int = 0
-    leagues_href: str = ""
-    new_league_href: str = ""
+    session: dict[str, str] = {}
     denied: bool = False
 
     def _id(self) -> str:
@@ -41,20 +47,9 @@ class EditSessionState(FormState, AuthState):
 
     async def load(self):
         self._clear_messages()
-        self.sid, self.denied = "", False
         found, failure = await run_action(svc.get_session, actor=await self._actor(), session_id=self._id())
-        if failure is not None:
-            self.name = self.start = self.end = self.session_status = self.svl_name = ""
-            self.leagues_href = self.new_league_href = ""
-            self.error, self.denied = failure.message, True
-            return
-        self.sid = str(found["id"])
-        self.name, self.session_status, self.svl_name = found["name"], found["status"], found["svl_name"]
-        self.start = timefmt.input_value(found["start_at"])
-        self.end = timefmt.input_value(found["end_at"])
-        self.league_count = len(found["league_ids"])
-        self.leagues_href = routes.session_leagues_path(found["id"])
-        self.new_league_href = routes.new_league_path(found["id"])
+        self.session, self.denied = ({}, True) if failure else (_shown(found), False)
+        self.error = failure.message if failure else ""
         self._show_record()
 
     @rx.event
@@ -73,19 +68,20 @@ class EditSessionState(FormState, AuthState):
 def edit_session_page() -> rx.Component:
     s = EditSessionState
     back = link_button("Back to Sessions", href=routes.SESSIONS, variant="soft")
+    r = s.session
     form = record_form(
         s,
-        *session_fields(s, s.name, s.start, s.end),
+        *session_fields(s, r["name"], r["start"], r["end"]),
         update="Update Session",
         delete="Delete Session",
-        question="Are you sure you want to delete Session: " + s.name + "?",
+        question="Are you sure you want to delete Session: " + r["name"] + "?",
     )
     session = column(
-        page_heading(s.name),
-        rx.text(s.svl_name, " · ", rx.badge(s.session_status), color_scheme="gray"),
+        page_heading(r["name"]),
+        rx.text(r["svl_name"], " · ", rx.badge(r["status"]), color_scheme="gray"),
         button_row(
-            link_button("View Leagues", href=s.leagues_href, variant="soft"),
-            link_button("Add League", href=s.new_league_href),
+            link_button("View Leagues", href=r["leagues_href"], variant="soft"),
+            link_button("Add League", href=r["new_league_href"]),
             spacing="3",
         ),
         section_card("Edit Session", error_line(s.error, ERROR_ID), form, max_width="32rem"),

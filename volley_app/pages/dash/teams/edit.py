@@ -21,18 +21,25 @@ def _to_teams(_result):
     return rx.redirect(routes.TEAMS)
 
 
+def _shown(found: dict) -> dict[str, str]:
+    """The team as the page shows it and its form's defaults."""
+    return {
+        "id": str(found["id"]),
+        "league_name": found["league_name"],
+        "league_href": routes.league_path(found["league_id"]),
+        "team_name": found["team_name"],
+        "wins": str(found["wins"]),
+        "losses": str(found["losses"]),
+        "paid": "true" if found["paid"] else "false",
+        "status": "Waitlist" if found["waitlist"] else "Registered",
+    }
+
+
 class TeamEditState(FormState, AuthState):
     _fields = ("team_name", "paid", "wins", "losses")
     _error_id = ERROR_ID
 
-    tid: str = ""
-    league_name: str = ""
-    league_href: str = ""
-    team_name: str = ""
-    wins: str = ""
-    losses: str = ""
-    paid: str = ""
-    team_status: str = ""
+    team: dict[str, str] = {}
     can_manage: bool = False
     can_edit_name: bool = False
     denied: bool = False
@@ -43,19 +50,10 @@ class TeamEditState(FormState, AuthState):
     async def load(self):
         self._clear_messages()
         found, failure = await run_action(svc.get_team, actor=await self._actor(), team_id=self._id())
-        if failure is not None:
-            self.tid = self.league_name = self.league_href = self.team_name = ""
-            self.wins = self.losses = self.paid = self.team_status = ""
-            self.can_manage = self.can_edit_name = False
-            self.error, self.denied = failure.message, True
-            return
-        self.denied = False
-        self.tid, self.league_name = str(found["id"]), found["league_name"]
-        self.league_href = routes.league_path(found["league_id"])
-        self.can_manage, self.can_edit_name = found["can_manage"], found["can_edit_name"]
-        self.team_name, self.wins, self.losses = found["team_name"], str(found["wins"]), str(found["losses"])
-        self.paid = "true" if found["paid"] else "false"
-        self.team_status = "Waitlist" if found["waitlist"] else "Registered"
+        self.team, self.denied = ({}, True) if failure else (_shown(found), False)
+        self.can_manage = bool(found and found["can_manage"])
+        self.can_edit_name = bool(found and found["can_edit_name"])
+        self.error = failure.message if failure else ""
         self._show_record()
 
     @rx.event
@@ -74,38 +72,41 @@ class TeamEditState(FormState, AuthState):
 
 def _name_and_paid() -> rx.Component:
     s = TeamEditState
+    t = s.team
     return rx.cond(
         s.can_edit_name,
         rx.fragment(
-            text_field("Team Name", "team_name", s, max_length=100, default_value=s.team_name),
-            select_field("Paid", "paid", [("true", "Yes"), ("false", "No")], s, default_value=s.paid),
+            text_field("Team Name", "team_name", s, max_length=100, default_value=t["team_name"]),
+            select_field("Paid", "paid", [("true", "Yes"), ("false", "No")], s, default_value=t["paid"]),
         ),
         rx.fragment(
-            rx.heading(s.team_name, size="5", as_="h2"),
-            rx.text("Paid: ", rx.cond(s.paid == "true", "Yes", "No")),
+            rx.heading(t["team_name"], size="5", as_="h2"),
+            rx.text("Paid: ", rx.cond(t["paid"] == "true", "Yes", "No")),
         ),
     )
 
 
 def _edit_form() -> rx.Component:
     s = TeamEditState
+    t = s.team
     record = rx.grid(
-        text_field("Wins", "wins", s, type="number", min=0, max=999, required=True, default_value=s.wins),
-        text_field("Losses", "losses", s, type="number", min=0, max=999, required=True, default_value=s.losses),
+        text_field("Wins", "wins", s, type="number", min=0, max=999, required=True, default_value=t["wins"]),
+        text_field("Losses", "losses", s, type="number", min=0, max=999, required=True, default_value=t["losses"]),
         columns="2",
         spacing="3",
         width="100%",
     )
-    question = "Are you sure you want to delete " + s.team_name + "?"
+    question = "Are you sure you want to delete " + t["team_name"] + "?"
     return record_form(s, _name_and_paid(), record, update="Update Team", delete="Delete Team", question=question)
 
 
 @page(routes.TEAM_EDIT, "Team", on_load=TeamEditState.load)
 def team_edit_page() -> rx.Component:
     s = TeamEditState
-    read_only = column(rx.heading(s.team_name, size="5", as_="h2"), rx.text("Record: ", s.wins, "-", s.losses))
+    t = s.team
+    read_only = column(rx.heading(t["team_name"], size="5", as_="h2"), rx.text("Record: ", t["wins"], "-", t["losses"]))
     team = column(
-        rx.text("League: ", rx.link(s.league_name, href=s.league_href), " · ", s.team_status),
+        rx.text("League: ", rx.link(t["league_name"], href=t["league_href"]), " · ", t["status"]),
         rx.cond(s.can_manage, _edit_form(), read_only),
     )
     back = link_button("Back to Teams", href=routes.TEAMS, variant="soft")
