@@ -284,24 +284,39 @@ def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind
     )
 
 
+def _answer(db: Session, rid: int, *conditions, **values) -> bool:
+    """One conditional UPDATE of an Open, not completed request (so one answer wins); True when it changed the row."""
+    changed = db.connection().execute(
+        sa.update(_table)
+        .where(_table.c.id == rid, _table.c.status == SubStatus.OPEN.value, _table.c.completed.is_(False), *conditions)
+        .values(**values)
+    ).rowcount
+    return changed == 1
+
+
+def _answered(db: Session, rid: int, actor: Actor, verb: str, kind: str) -> None:
+    req = permissions.load(db, SubRequest, rid, NOT_FOUND)
+    db.refresh(req)
+    _email_requestor(db, req, actor, verb, kind)
+    log.info("sub request %s %s by user %s", rid, verb, actor.user_id)
+
+
 def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
     """Take a request. One conditional UPDATE decides: of concurrent accepts exactly one wins."""
     actor = require_sub_request_actor(actor)
     rid = permissions.record_id(request_id, NOT_FOUND)
     now = now or utcnow()
-    won = db.connection().execute(
-        sa.update(_table)
-        .where(
-            _table.c.id == rid,
-            _table.c.status == SubStatus.OPEN.value,
-            _table.c.completed.is_(False),
-            _table.c.date > now,
-            _table.c.requestor_id != actor.user_id,
-            sa.or_(_table.c.recipient_id.is_(None), _table.c.recipient_id == actor.user_id),
-        )
-        .values(status=SubStatus.ACCEPTED.value, recipient_id=actor.user_id, updated_at=now)
-    ).rowcount
-    if won != 1:
+    won = _answer(
+        db,
+        rid,
+        _table.c.date > now,
+        _table.c.requestor_id != actor.user_id,
+        sa.or_(_table.c.recipient_id.is_(None), _table.c.recipient_id == actor.user_id),
+        status=SubStatus.ACCEPTED.value,
+        recipient_id=actor.user_id,
+        updated_at=now,
+    )
+    if not won:
         req = permissions.load(db, SubRequest, rid, NOT_FOUND)
         if not permissions.can_view_sub_request(actor, req) and req.status == SubStatus.OPEN:
             raise Forbidden()
@@ -310,10 +325,7 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
         if req.status != SubStatus.OPEN:
             raise BadRequest(TAKEN if req.recipient_id != actor.user_id else "You have already answered this request")
         raise BadRequest(PASSED)
-    req = permissions.load(db, SubRequest, rid, NOT_FOUND)
-    db.refresh(req)
-    _email_requestor(db, req, actor, "accepted", "accepted_request")
-    log.info("sub request %s accepted by user %s", rid, actor.user_id)
+    _answered(db, rid, actor, "accepted", "accepted_request")
 
 
 def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
@@ -321,26 +333,20 @@ def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.dat
     actor = require_sub_request_actor(actor)
     rid = permissions.record_id(request_id, NOT_FOUND)
     now = now or utcnow()
-    done = db.connection().execute(
-        sa.update(_table)
-        .where(
-            _table.c.id == rid,
-            _table.c.status == SubStatus.OPEN.value,
-            _table.c.completed.is_(False),
-            _table.c.recipient_id == actor.user_id,
-            _table.c.requestor_id != actor.user_id,
-        )
-        .values(status=SubStatus.DECLINED.value, updated_at=now)
-    ).rowcount
-    if done != 1:
+    done = _answer(
+        db,
+        rid,
+        _table.c.recipient_id == actor.user_id,
+        _table.c.requestor_id != actor.user_id,
+        status=SubStatus.DECLINED.value,
+        updated_at=now,
+    )
+    if not done:
         req = permissions.load(db, SubRequest, rid, NOT_FOUND)
         if req.recipient_id != actor.user_id:
             raise Forbidden()
         raise BadRequest("This sub request is no longer open")
-    req = permissions.load(db, SubRequest, rid, NOT_FOUND)
-    db.refresh(req)
-    _email_requestor(db, req, actor, "declined", "declined_request")
-    log.info("sub request %s declined by user %s", rid, actor.user_id)
+    _answered(db, rid, actor, "declined", "declined_request")
 
 
 def update(

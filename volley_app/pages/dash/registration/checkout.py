@@ -36,14 +36,11 @@ class CheckoutState(FormState, AuthState):
     offline: bool = True
     missing: bool = False
     # Stripe only: what the Payment Element needs (the client secret belongs to this user's own intent).
-    stripe_key: str = ""
-    client_secret: str = ""
-    return_path: str = ""
-    decline_path: str = ""
+    stripe: dict[str, str] = {}
 
     async def load(self):
         self._clear_messages()
-        self.stripe_key, self.client_secret = "", ""
+        self.stripe = {}
         found, failure = await run_action(svc.checkout, actor=await self._actor(), payment_id=path_arg(self, "payment"))
         if failure is not None:
             self.info, self.missing, self.error = {}, True, failure.message
@@ -56,10 +53,12 @@ class CheckoutState(FormState, AuthState):
         self.league_href = league_href(found["league_id"])
         self.error = found["notice"]
         if found["client_secret"] and not self.offline:
-            self.stripe_key = get_settings().stripe_publishable_key or ""
-            self.client_secret = found["client_secret"]
-            self.return_path = routes.success_path(found["payment_id"])
-            self.decline_path = routes.decline_path(found["league_id"])
+            self.stripe = {
+                "publishable_key": get_settings().stripe_publishable_key or "",
+                "client_secret": found["client_secret"],
+                "return_url": routes.success_path(found["payment_id"]),
+                "decline_url": routes.decline_path(found["league_id"]),
+            }
         return None
 
     @rx.event
@@ -112,13 +111,8 @@ def _breakdown() -> rx.Component:
 def _payment() -> rx.Component:
     s = CheckoutState
     i = s.info
-    stripe = stripe_payment_form(
-        publishable_key=s.stripe_key,
-        client_secret=s.client_secret,
-        return_url=s.return_path,
-        decline_url=s.decline_path,
-        label="Pay " + i["total"],
-    )
+    keys = ("publishable_key", "client_secret", "return_url", "decline_url")
+    stripe = stripe_payment_form(**{k: s.stripe[k] for k in keys}, label="Pay " + i["total"])
     pay = rx.cond(s.offline, _card_form(), rx.box(stripe, width="100%"))
     return rx.cond(i["status"] == svc.PENDING, pay, rx.fragment())
 

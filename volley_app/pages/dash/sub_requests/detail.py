@@ -19,6 +19,19 @@ DETAIL_ERROR_ID = "note-detail-error"
 ACCEPTED = "You accepted this sub request. The requestor has been emailed."
 DECLINED = "You declined this sub request. The requestor has been emailed."
 UPDATED = "Sub request updated."
+# The lines of the request's details: label and field.
+DETAIL_LINES = (
+    ("Requestor", "requestor"),
+    ("Sub", "sub"),
+    ("Status", "status"),
+    ("Date", "date"),
+    ("Location", "svl"),
+    ("Court", "court"),
+    ("Team", "team"),
+    ("Skill Level", "skill_level"),
+    ("Format", "format"),
+    ("Message", "text"),
+)
 SHOWN = ("requestor", "sub", "status", "svl", "court", "team", "skill_level", "format", "text")
 
 
@@ -124,21 +137,8 @@ class NoteDetailState(RequestFormState, AuthState):
 
 def _details() -> rx.Component:
     n = NoteDetailState.note
-    return rx.card(
-        details(
-            labelled("Requestor", n["requestor"]),
-            labelled("Sub", n["sub"]),
-            labelled("Status", status_badge(n["status"])),
-            labelled("Date", n["date"]),
-            labelled("Location", n["svl"]),
-            labelled("Court", n["court"]),
-            labelled("Team", n["team"]),
-            labelled("Skill Level", n["skill_level"]),
-            labelled("Format", n["format"]),
-            labelled("Message", n["text"]),
-        ),
-        width="100%",
-    )
+    lines = [labelled(label, status_badge(n[k]) if k == "status" else n[k]) for label, k in DETAIL_LINES]
+    return rx.card(details(*lines), width="100%")
 
 
 def _delete_dialog() -> rx.Component:
