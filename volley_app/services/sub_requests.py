@@ -284,14 +284,24 @@ def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind
     )
 
 
-def _answer(db: Session, rid: int, *conditions, **values) -> bool:
-    """One conditional UPDATE of an Open, not completed request (so one answer wins); True when it changed the row."""
+def _answer(db: Session, actor: Actor, request_id: object, now: dt.datetime, *conditions, **values) -> tuple[int, bool]:
+    """One conditional UPDATE of an Open, not completed request someone else made (so exactly one answer wins).
+
+    Returns the request's id and whether the update changed it.
+    """
+    rid = permissions.record_id(request_id, NOT_FOUND)
     changed = db.connection().execute(
         sa.update(_table)
-        .where(_table.c.id == rid, _table.c.status == SubStatus.OPEN.value, _table.c.completed.is_(False), *conditions)
-        .values(**values)
+        .where(
+            _table.c.id == rid,
+            _table.c.status == SubStatus.OPEN.value,
+            _table.c.completed.is_(False),
+            _table.c.requestor_id != actor.user_id,
+            *conditions,
+        )
+        .values(updated_at=now, **values)
     ).rowcount
-    return changed == 1
+    return rid, changed == 1
 
 
 def _answered(db: Session, rid: int, actor: Actor, verb: str, kind: str) -> None:
@@ -304,18 +314,10 @@ def _answered(db: Session, rid: int, actor: Actor, verb: str, kind: str) -> None
 def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
     """Take a request. One conditional UPDATE decides: of concurrent accepts exactly one wins."""
     actor = require_sub_request_actor(actor)
-    rid = permissions.record_id(request_id, NOT_FOUND)
     now = now or utcnow()
-    won = _answer(
-        db,
-        rid,
-        _table.c.date > now,
-        _table.c.requestor_id != actor.user_id,
-        sa.or_(_table.c.recipient_id.is_(None), _table.c.recipient_id == actor.user_id),
-        status=SubStatus.ACCEPTED.value,
-        recipient_id=actor.user_id,
-        updated_at=now,
-    )
+    open_to_actor = sa.or_(_table.c.recipient_id.is_(None), _table.c.recipient_id == actor.user_id)
+    accepted = {"status": SubStatus.ACCEPTED.value, "recipient_id": actor.user_id}
+    rid, won = _answer(db, actor, request_id, now, _table.c.date > now, open_to_actor, **accepted)
     if not won:
         req = permissions.load(db, SubRequest, rid, NOT_FOUND)
         if not permissions.can_view_sub_request(actor, req) and req.status == SubStatus.OPEN:
@@ -331,16 +333,8 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
 def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
     """The named recipient turns an Open request down."""
     actor = require_sub_request_actor(actor)
-    rid = permissions.record_id(request_id, NOT_FOUND)
-    now = now or utcnow()
-    done = _answer(
-        db,
-        rid,
-        _table.c.recipient_id == actor.user_id,
-        _table.c.requestor_id != actor.user_id,
-        status=SubStatus.DECLINED.value,
-        updated_at=now,
-    )
+    named = _table.c.recipient_id == actor.user_id
+    rid, done = _answer(db, actor, request_id, now or utcnow(), named, status=SubStatus.DECLINED.value)
     if not done:
         req = permissions.load(db, SubRequest, rid, NOT_FOUND)
         if req.recipient_id != actor.user_id:

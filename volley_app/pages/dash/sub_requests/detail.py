@@ -148,7 +148,9 @@ def _delete_dialog() -> rx.Component:
             rx.alert_dialog.title("Delete Sub Request"),
             rx.alert_dialog.description(s.note["confirm"]),
             button_row(
-                rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray", on_click=s.cancel_delete)),
+                rx.alert_dialog.cancel(
+                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=s.cancel_delete)
+                ),
                 rx.alert_dialog.action(rx.button("Delete", color_scheme="red", on_click=s.delete)),
                 spacing="3",
                 justify="end",
@@ -203,4 +205,5 @@ def note_detail_page() -> rx.Component:
         rx.cond(s.can_edit, _edit_form(), rx.fragment()),
     )
     failed = rx.callout(s.load_error, icon="triangle_alert", color_scheme="red", role="alert")
-    return dash_page(column(page_heading("Sub Request"), rx.cond(s.load_error != "", failed, request), max_width="40rem"))
+    shown = rx.cond(s.load_error != "", failed, request)
+    return dash_page(column(page_heading("Sub Request"), shown, max_width="40rem"))
