@@ -28,10 +28,8 @@ def session_fields(state, name: rx.Var | str = "", start: rx.Var | str = "", end
 def session_row(s: dict) -> dict[str, str]:
     """A session from the sessions service as the texts and link of its row in a list."""
     return {
+        **{k: s[k] for k in ("name", "svl_name", "status")},
         "id": str(s["id"]),
-        "name": s["name"],
-        "svl_name": s["svl_name"],
-        "status": s["status"],
         "dates": timefmt.date_range(s["start_at"], s["end_at"]),
         "href": routes.session_path(s["id"]),
     }

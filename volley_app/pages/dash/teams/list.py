@@ -7,8 +7,8 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line
 from volley_app.components.layout import dash_screen
-from volley_app.components.tables import row, table_or_empty
-from volley_app.components.teams import league_link, team_row
+from volley_app.components.tables import row
+from volley_app.components.teams import league_link, team_row, team_table
 from volley_app.registry import page
 from volley_app.services import teams as svc
 from volley_app.state.auth import AuthState
@@ -39,8 +39,4 @@ def _list_row(r: rx.Var) -> rx.Component:
 @page(routes.TEAMS, "Teams", on_load=TeamsState.load)
 def teams_page() -> rx.Component:
     s = TeamsState
-    return dash_screen(
-        "Teams",
-        error_line(s.error),
-        table_or_empty(HEADERS, s.team_rows, _list_row, "No teams yet.", s.loaded & (s.error == "")),
-    )
+    return dash_screen("Teams", error_line(s.error), team_table(s, HEADERS, _list_row, "No teams yet."))

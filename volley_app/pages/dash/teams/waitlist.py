@@ -7,8 +7,8 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line
 from volley_app.components.layout import dash_screen
-from volley_app.components.tables import row, table_or_empty
-from volley_app.components.teams import league_link, notice_line, team_row
+from volley_app.components.tables import row
+from volley_app.components.teams import league_link, notice_line, team_row, team_table
 from volley_app.registry import page
 from volley_app.services import teams as svc
 from volley_app.state.auth import AuthState
@@ -57,5 +57,5 @@ def waitlist_page() -> rx.Component:
         "Waitlist",
         error_line(s.error),
         notice_line(s.notice),
-        table_or_empty(HEADERS, s.team_rows, _waitlist_row, "No Waitlisted Teams", s.loaded & (s.error == "")),
+        team_table(s, HEADERS, _waitlist_row, "No Waitlisted Teams"),
     )
