@@ -3,6 +3,8 @@
 The form is uncontrolled and submitted whole; the server checks every field. The
 service names two fields differently from the form's inputs (``when`` is ``date``,
 ``sub_format`` is ``format``): messages come back under the inputs' names.
+
+Also the state of the two polled request lists (All Open Sub Requests, My Sub Requests) and the rows they show.
 """
 
 from __future__ import annotations
@@ -32,11 +34,17 @@ LISTED = ("requestor", "sub", "status", "team", "svl", "court")
 
 def as_table_rows(found: list[dict]) -> list[dict[str, str]]:
     """The browser's copy of request rows: strings only, no emails (the service gives none)."""
-    return [
-        {"id": str(r["id"]), "href": routes.note_path(r["id"]), "date": r["date_text"], "time": r["time_text"],
-         **{k: r[k] for k in LISTED}}
-        for r in found
-    ]  # fmt: skip
+    return [_listed(r) for r in found]
+
+
+def _listed(r: dict) -> dict[str, str]:
+    return {
+        **{k: r[k] for k in LISTED},
+        "id": str(r["id"]),
+        "href": routes.note_path(r["id"]),
+        "date": r["date_text"],
+        "time": r["time_text"],
+    }
 
 
 class RequestFormState(FormState, mixin=True):

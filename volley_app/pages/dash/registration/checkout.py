@@ -70,8 +70,9 @@ class CheckoutState(FormState, AuthState):
 
 def _line(label: rx.Var | str, value: rx.Var, *, strong: bool = False) -> rx.Component:
     weight = "bold" if strong else "regular"
-    return rx.flex(rx.text(label, weight=weight), rx.text(value, weight=weight), justify="between", width="100%",
-                   spacing="3")  # fmt: skip
+    return rx.flex(
+        rx.text(label, weight=weight), rx.text(value, weight=weight), justify="between", width="100%", spacing="3"
+    )
 
 
 def _card_form() -> rx.Component:

@@ -15,6 +15,8 @@ from volley_app.services import timefmt
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
 
+HEADERS = ["League", "Court", "Starts", "Stage", "Active"]
+
 
 class SessionLeaguesState(AuthState):
     session_name: str = ""
@@ -58,8 +60,5 @@ def session_leagues_page() -> rx.Component:
         "Leagues: " + s.session_name,
         error_line(s.error),
         rx.cond(s.sid != "", links, rx.fragment()),
-        table_or_empty(
-            ["League", "Court", "Starts", "Stage", "Active"], s.league_rows, _league_row,
-            "No leagues in this session yet.", s.error == "",
-        ),
+        table_or_empty(HEADERS, s.league_rows, _league_row, "No leagues in this session yet.", s.error == ""),
     )
