@@ -164,9 +164,10 @@ async def test_stripe_checkout_and_return(world, stripe_env):
     path = f"/dash/leagues/teams/checkout?payment={pay.id}"
     state, _events = await call(world, "pat", CheckoutState, path, "load")
     # what the Stripe Payment Element component gets: this user's own intent, and where Stripe returns
-    assert state.stripe_key == "pk_test_standin" and state.client_secret == "pi_test_1_secret_x"
-    assert state.return_path == f"/dash/leagues/teams/success?payment={pay.id}"
-    assert state.decline_path == f"/dash/leagues/teams/decline?league={world['lid']}"
+    stripe = state.stripe
+    assert stripe["publishable_key"] == "pk_test_standin" and stripe["client_secret"] == "pi_test_1_secret_x"
+    assert stripe["return_url"] == f"/dash/leagues/teams/success?payment={pay.id}"
+    assert stripe["decline_url"] == f"/dash/leagues/teams/decline?league={world['lid']}"
     assert state.offline is False and state.info["total"] == "$220"
     # the offline card form cannot be used to skip Stripe
     state, events = await call(world, "pat", CheckoutState, path, "pay", CARD)

@@ -141,8 +141,8 @@ async def test_session_fields_show_their_messages_and_nothing_changes(world):
 
 
 READS = {
-    "session.load": (EditSessionState, "/dash/sessions/{sid}", "name"),
-    "team.load": (TeamEditState, "/dash/teams/{tid}", "tid"),
+    "session.load": (EditSessionState, "/dash/sessions/{sid}", "session"),
+    "team.load": (TeamEditState, "/dash/teams/{tid}", "team"),
 }
 
 
@@ -154,17 +154,18 @@ async def test_edit_pages_show_nothing_to_others(world, case, who):
     path = path.format(sid=world["sid"], tid=_team_id(db))
     state, _ev = await call(world, who, cls, path, "load")
     if who in ALLOWED or (case == "team.load" and who == "player"):  # the captain may read its team
-        assert getattr(state, attr) != ""
+        assert getattr(state, attr) != {}
     else:
-        assert getattr(state, attr) == "" and state.error in REFUSED
+        assert getattr(state, attr) == {} and state.error in REFUSED
 
 
 async def test_session_page_links_to_its_leagues(world):
     sid = world["sid"]
     state, _ev = await call(world, "svla", EditSessionState, f"/dash/sessions/{sid}", "load")
-    assert (state.name, state.league_count, state.form_key > 0) == ("A fall", 1, True)
-    assert state.leagues_href == routes.session_leagues_path(sid)
-    assert state.new_league_href == routes.new_league_path(sid)
+    shown = state.session
+    assert (shown["name"], shown["league_count"], state.form_key > 0) == ("A fall", "1", True)
+    assert shown["leagues_href"] == routes.session_leagues_path(sid)
+    assert shown["new_league_href"] == routes.new_league_path(sid)
 
 
 @pytest.mark.parametrize("who", WHO)
@@ -240,7 +241,7 @@ async def test_team_edit_by_its_svl_changes_the_record_only(world):
     db = world["db"]
     tid = _team_id(db)
     state, _ev = await call(world, "svla", TeamEditState, f"/dash/teams/{tid}", "load")
-    assert (state.team_name, state.wins, state.paid, state.can_manage, state.can_edit_name) == (
+    assert (state.team["team_name"], state.team["wins"], state.team["paid"], state.can_manage, state.can_edit_name) == (
         "T1", "0", "false", True, False,
     )  # fmt: skip
     form = {"team_name": "Ignored", "paid": "true", "wins": "3", "losses": "2"}

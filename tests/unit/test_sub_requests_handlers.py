@@ -187,12 +187,12 @@ async def test_lists_are_refused_to_anonymous_and_svl(world, who):
     refused = who in ("anonymous", "svl")
     open_list = _state(NotesListState, "/dash/notes", tokens, who)
     await open_list.load()
-    assert (open_list.open_rows == []) is refused and (open_list.list_error != "") is refused
+    assert (open_list.rows == []) is refused and (open_list.list_error != "") is refused
     notes = _state(NotificationsState, "/dash/notes/notifications", tokens, who)
     await notes.load()
     assert (notes.list_error != "") is refused
     expected = {"alice": 2, "ben": 1, "root": 0}.get(who, 0)
-    assert len(notes.note_rows) == expected
+    assert len(notes.rows) == expected
     subs_state = _state(SubsState, "/dash/subs", tokens, who)
     await subs_state._reload()
     assert (subs_state.subs_error == LOAD_FAILED) is refused

@@ -8,30 +8,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import link_button
+from volley_app.components.layout import button_row, dash_screen, link_button
 from volley_app.components.tables import card, cell, responsive, table
-
-OPEN_HEADERS = ["Requestor", "Team", "Date", "Time", "Location", ""]
-MINE_HEADERS = ["Requestor", "Status", "Team", "Date", "Location", "Court", ""]
-
-
-def as_table_rows(found: list[dict]) -> list[dict[str, str]]:
-    """The browser's copy of request rows: strings only, no emails (the service gives none)."""
-    return [
-        {
-            "id": str(r["id"]),
-            "href": routes.note_path(r["id"]),
-            "requestor": r["requestor"],
-            "sub": r["sub"],
-            "status": r["status"],
-            "team": r["team"],
-            "date": r["date_text"],
-            "time": r["time_text"],
-            "svl": r["svl"],
-            "court": r["court"],
-        }
-        for r in found
-    ]
+from volley_app.state.auth import AuthState
 
 
 def status_color(status: rx.Var):
@@ -74,32 +53,35 @@ def _mine_card(r: rx.Var) -> rx.Component:
     )
 
 
-def _open_row(r: rx.Var) -> rx.Component:
-    return rx.table.row(
-        cell("Requestor", r["requestor"]),
-        cell("Team", r["team"]),
-        cell("Date", r["date"]),
-        cell("Time", r["time"]),
-        cell("Location", r["svl"]),
-        rx.table.cell(_view(r, "1")),
-        custom_attrs={"data-testid": "request-item"},
-    )
+# The table columns and the request field each shows.
+_SHOWS = {
+    "Requestor": "requestor",
+    "Status": "status",
+    "Team": "team",
+    "Date": "date",
+    "Time": "time",
+    "Location": "svl",
+    "Court": "court",
+}
+OPEN_COLUMNS = ("Requestor", "Team", "Date", "Time", "Location")
+MINE_COLUMNS = ("Requestor", "Status", "Team", "Date", "Location", "Court")
 
 
-def _mine_row(r: rx.Var) -> rx.Component:
-    return rx.table.row(
-        cell("Requestor", r["requestor"]),
-        cell("Status", status_badge(r["status"])),
-        cell("Team", r["team"]),
-        cell("Date", r["date"]),
-        cell("Location", r["svl"]),
-        cell("Court", r["court"]),
-        rx.table.cell(_view(r, "1")),
-        custom_attrs={"data-testid": "request-item"},
-    )
+def item_row(*cells, test_id: str = "request-item") -> rx.Component:
+    """A table row of plain cells that stands for one item of a list (tests find it by ``test_id``)."""
+    return rx.table.row(*[rx.table.cell(c) for c in cells], custom_attrs={"data-testid": test_id})
 
 
-def _list(headers: list[str], rows: rx.Var, row, item, empty: str) -> rx.Component:
+def _row_of(columns: tuple[str, ...]):
+    def draw(r: rx.Var) -> rx.Component:
+        shown = [cell(c, status_badge(r["status"]) if c == "Status" else r[_SHOWS[c]]) for c in columns]
+        return rx.table.row(*shown, rx.table.cell(_view(r, "1")), custom_attrs={"data-testid": "request-item"})
+
+    return draw
+
+
+def responsive_list(headers: list[str], rows: rx.Var, row, item, empty: str) -> rx.Component:
+    """``rows`` as a table (``row`` draws one) on wider screens, as cards (``item``) on a phone; ``empty`` if none."""
     return rx.cond(
         rows.length() > 0,
         responsive(
@@ -110,23 +92,35 @@ def _list(headers: list[str], rows: rx.Var, row, item, empty: str) -> rx.Compone
     )
 
 
+def _requests(columns: tuple[str, ...], rows: rx.Var, item, empty: str) -> rx.Component:
+    return responsive_list([*columns, ""], rows, _row_of(columns), item, empty)
+
+
 def open_requests_table(rows: rx.Var) -> rx.Component:
     """Requestor, Team, Date, Time, Location, View (spec section 2)."""
-    return _list(OPEN_HEADERS, rows, _open_row, _open_card, "No open sub requests right now.")
+    return _requests(OPEN_COLUMNS, rows, _open_card, "No open sub requests right now.")
 
 
 def notifications_table(rows: rx.Var) -> rx.Component:
     """Requestor, Status, Team, Date, Location, Court (spec section 2)."""
-    return _list(MINE_HEADERS, rows, _mine_row, _mine_card, "You have no sub requests right now.")
+    return _requests(MINE_COLUMNS, rows, _mine_card, "You have no sub requests right now.")
+
+
+def request_list_screen(title: str, state, draw) -> rx.Component:
+    """A sub request list's screen: the links, the list's load failure, and the list ``draw`` makes of its rows."""
+    return dash_screen(title, request_links(), page_error(state.list_error), draw(state.rows))
 
 
 def request_links() -> rx.Component:
     """The links above both request lists."""
-    return rx.flex(
+    return button_row(
         link_button("Create Sub Request", href=routes.NOTES_NEW, size="2"),
         link_button("All Open Sub Requests", href=routes.NOTES, size="2", variant="soft"),
         link_button("My Sub Requests", href=routes.NOTES_NOTIFICATIONS, size="2", variant="soft"),
         link_button("All Subs", href=routes.DASH_SUBS, size="2", variant="soft"),
-        spacing="2",
-        wrap="wrap",
     )
+
+
+def my_sub_info(is_sub: rx.Var, label: str) -> rx.Component:
+    """The link to the player's own sub info: ``label`` for a sub, 'Become a Sub' for anyone else."""
+    return link_button(rx.cond(is_sub, label, "Become a Sub"), href=routes.user_path(AuthState.user_id), size="2")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import reflex as rx
+
 from volley_app import routes
+from volley_app.components.tables import table_or_empty
 
 
 def team_row(t: dict) -> dict[str, str]:
@@ -19,3 +22,18 @@ def team_row(t: dict) -> dict[str, str]:
         "href": routes.team_path(t["id"]),
         "can_promote": "yes" if t.get("can_promote") else "",
     }
+
+
+def league_link(r: rx.Var) -> rx.Component:
+    """The team's league, linked to its home."""
+    return rx.link(r["league_name"], href=r["league_href"])
+
+
+def notice_line(message: rx.Var) -> rx.Component:
+    """What an action just did (e.g. a team promoted), read out politely when it appears."""
+    return rx.cond(message != "", rx.callout(message, icon="check", color_scheme="green", role="status"), rx.fragment())
+
+
+def team_table(state, headers: list[str], row, empty: str) -> rx.Component:
+    """``state``'s teams in a table, or ``empty`` once they are loaded and there are none."""
+    return table_or_empty(headers, state.team_rows, row, empty, state.loaded & (state.error == ""))

@@ -49,7 +49,8 @@ def _future(value: object, now: dt.datetime) -> dt.datetime:
     return when
 
 
-def _clean(*, team, date, svl, court, skill_level, format, text, now: dt.datetime) -> dict:
+def _clean(*, team, date, svl, skill_level, format, court=None, text=None, now: dt.datetime) -> dict:
+    """A request's details checked: every message at once (Invalid), or the values to store."""
     clean = validation.collect(
         team=(validation.name, team, "team", "Team", TEAM_MAX),
         svl=(validation.name, svl, "svl", "Location", SVL_MAX),
@@ -204,20 +205,12 @@ def invite_choices(db: Session, actor: Actor | None) -> list[dict[str, str]]:
 
 
 def create(
-    db: Session,
-    actor: Actor | None,
-    *,
-    team: object,
-    date: object,
-    svl: object,
-    skill_level: object,
-    format: object,
-    court: object = None,
-    text: object = None,
-    recipient_id: object = None,
-    now: dt.datetime | None = None,
+    db: Session, actor: Actor | None, *, recipient_id: object = None, now: dt.datetime | None = None, **details: object
 ) -> int:
-    """Create an Open request; with ``recipient_id`` a targeted one that emails the sub. Returns its id."""
+    """Create an Open request; with ``recipient_id`` a targeted one that emails the sub. Returns its id.
+
+    ``details``: team, date, svl, skill_level, format, and optionally court and text (see ``_clean``).
+    """
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     errors: dict[str, str] = {}
@@ -230,9 +223,7 @@ def create(
         except (Invalid, NotFound):
             errors["recipient"] = "Choose an active sub"
     try:
-        clean = _clean(
-            team=team, date=date, svl=svl, court=court, skill_level=skill_level, format=format, text=text, now=now
-        )
+        clean = _clean(now=now, **details)
     except Invalid as exc:
         errors.update(exc.errors)
     if errors:
@@ -293,24 +284,41 @@ def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind
     )
 
 
-def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
-    """Take a request. One conditional UPDATE decides: of concurrent accepts exactly one wins."""
-    actor = require_sub_request_actor(actor)
+def _answer(db: Session, actor: Actor, request_id: object, now: dt.datetime, *conditions, **values) -> tuple[int, bool]:
+    """One conditional UPDATE of an Open, not completed request someone else made (so exactly one answer wins).
+
+    Returns the request's id and whether the update changed it.
+    """
     rid = permissions.record_id(request_id, NOT_FOUND)
-    now = now or utcnow()
-    won = db.connection().execute(
+    changed = db.connection().execute(
         sa.update(_table)
         .where(
             _table.c.id == rid,
             _table.c.status == SubStatus.OPEN.value,
             _table.c.completed.is_(False),
-            _table.c.date > now,
             _table.c.requestor_id != actor.user_id,
-            sa.or_(_table.c.recipient_id.is_(None), _table.c.recipient_id == actor.user_id),
+            *conditions,
         )
-        .values(status=SubStatus.ACCEPTED.value, recipient_id=actor.user_id, updated_at=now)
+        .values(updated_at=now, **values)
     ).rowcount
-    if won != 1:
+    return rid, changed == 1
+
+
+def _answered(db: Session, rid: int, actor: Actor, verb: str, kind: str) -> None:
+    req = permissions.load(db, SubRequest, rid, NOT_FOUND)
+    db.refresh(req)
+    _email_requestor(db, req, actor, verb, kind)
+    log.info("sub request %s %s by user %s", rid, verb, actor.user_id)
+
+
+def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
+    """Take a request. One conditional UPDATE decides: of concurrent accepts exactly one wins."""
+    actor = require_sub_request_actor(actor)
+    now = now or utcnow()
+    open_to_actor = sa.or_(_table.c.recipient_id.is_(None), _table.c.recipient_id == actor.user_id)
+    accepted = {"status": SubStatus.ACCEPTED.value, "recipient_id": actor.user_id}
+    rid, won = _answer(db, actor, request_id, now, _table.c.date > now, open_to_actor, **accepted)
+    if not won:
         req = permissions.load(db, SubRequest, rid, NOT_FOUND)
         if not permissions.can_view_sub_request(actor, req) and req.status == SubStatus.OPEN:
             raise Forbidden()
@@ -319,58 +327,30 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
         if req.status != SubStatus.OPEN:
             raise BadRequest(TAKEN if req.recipient_id != actor.user_id else "You have already answered this request")
         raise BadRequest(PASSED)
-    req = permissions.load(db, SubRequest, rid, NOT_FOUND)
-    db.refresh(req)
-    _email_requestor(db, req, actor, "accepted", "accepted_request")
-    log.info("sub request %s accepted by user %s", rid, actor.user_id)
+    _answered(db, rid, actor, "accepted", "accepted_request")
 
 
 def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
     """The named recipient turns an Open request down."""
     actor = require_sub_request_actor(actor)
-    rid = permissions.record_id(request_id, NOT_FOUND)
-    now = now or utcnow()
-    done = db.connection().execute(
-        sa.update(_table)
-        .where(
-            _table.c.id == rid,
-            _table.c.status == SubStatus.OPEN.value,
-            _table.c.completed.is_(False),
-            _table.c.recipient_id == actor.user_id,
-            _table.c.requestor_id != actor.user_id,
-        )
-        .values(status=SubStatus.DECLINED.value, updated_at=now)
-    ).rowcount
-    if done != 1:
+    named = _table.c.recipient_id == actor.user_id
+    rid, done = _answer(db, actor, request_id, now or utcnow(), named, status=SubStatus.DECLINED.value)
+    if not done:
         req = permissions.load(db, SubRequest, rid, NOT_FOUND)
         if req.recipient_id != actor.user_id:
             raise Forbidden()
         raise BadRequest("This sub request is no longer open")
-    req = permissions.load(db, SubRequest, rid, NOT_FOUND)
-    db.refresh(req)
-    _email_requestor(db, req, actor, "declined", "declined_request")
-    log.info("sub request %s declined by user %s", rid, actor.user_id)
+    _answered(db, rid, actor, "declined", "declined_request")
 
 
 def update(
-    db: Session,
-    actor: Actor | None,
-    request_id: object,
-    *,
-    team: object,
-    date: object,
-    svl: object,
-    skill_level: object,
-    format: object,
-    court: object = None,
-    text: object = None,
-    now: dt.datetime | None = None,
+    db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None, **details: object
 ) -> None:
-    """The requestor changes the details of their request (status and recipient stay)."""
+    """The requestor changes the details of their request (status and recipient stay); ``details`` as for ``create``."""
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     req = permissions.access_sub_request(db, actor, request_id, own=True)
-    clean = _clean(team=team, date=date, svl=svl, court=court, skill_level=skill_level, format=format, text=text, now=now)
+    clean = _clean(now=now, **details)
     for key, value in clean.items():
         setattr(req, key, value)
     req.completed = False

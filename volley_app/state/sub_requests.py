@@ -3,18 +3,48 @@
 The form is uncontrolled and submitted whole; the server checks every field. The
 service names two fields differently from the form's inputs (``when`` is ``date``,
 ``sub_format`` is ``format``): messages come back under the inputs' names.
+
+Also the state of the two polled request lists (All Open Sub Requests, My Sub Requests) and the rows they show.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.services import sub_requests
 from volley_app.services.errors import DomainError, Invalid
-from volley_app.state.forms import FormState, form_values
+from volley_app.state.forms import FormState, form_values, run_action
+from volley_app.state.polling import poll_page
 
 FORM_ERROR_ID = "note-form-error"
 DETAIL_FIELDS = ("team", "when", "svl", "court", "skill_level", "sub_format", "text")
 SERVICE_NAMES = {"when": "date", "sub_format": "format"}
 FORM_NAMES = {v: k for k, v in SERVICE_NAMES.items()}
-EMPTY_RECORD = dict.fromkeys(DETAIL_FIELDS, "")
+# The request lists by page: the service that lists them for the actor, and how often they are fetched again.
+REQUEST_LISTS: dict[str, tuple[Callable[..., list[dict]], float]] = {
+    routes.NOTES: (sub_requests.list_open, 150),
+    routes.NOTES_NOTIFICATIONS: (sub_requests.notifications, 15),
+}
+# What a request's row in a list shows besides its date and time.
+LISTED = ("requestor", "sub", "status", "team", "svl", "court")
+
+
+def as_table_rows(found: list[dict]) -> list[dict[str, str]]:
+    """The browser's copy of request rows: strings only, no emails (the service gives none)."""
+    return [_listed(r) for r in found]
+
+
+def _listed(r: dict) -> dict[str, str]:
+    return {
+        **{k: r[k] for k in LISTED},
+        "id": str(r["id"]),
+        "href": routes.note_path(r["id"]),
+        "date": r["date_text"],
+        "time": r["time_text"],
+    }
 
 
 class RequestFormState(FormState, mixin=True):
@@ -31,3 +61,26 @@ class RequestFormState(FormState, mixin=True):
         if isinstance(failure, Invalid):
             failure = Invalid({FORM_NAMES.get(k, k): v for k, v in failure.errors.items()})
         super()._show_failure(failure)
+
+
+class RequestListState(rx.State, mixin=True):
+    """A list of sub requests, fetched again on a timer while the tab stays on the list's page (spec section 7)."""
+
+    rows: list[dict[str, str]] = []
+    list_error: str = ""
+    _poll_beat: float = 0.0
+    _path: str = ""  # the page: a key of REQUEST_LISTS
+
+    async def _reload(self) -> None:
+        listing, _seconds = REQUEST_LISTS[self._path]
+        found, failure = await run_action(listing, actor=await self._actor())
+        self.rows = as_table_rows(found or [])
+        self.list_error = failure.message if failure else ""
+
+    async def load(self):
+        await self._reload()
+        return type(self).poll
+
+    @rx.event(background=True)
+    async def poll(self):
+        await poll_page(self, path=self._path, seconds=REQUEST_LISTS[self._path][1], reload=self._reload)

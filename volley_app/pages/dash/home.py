@@ -8,12 +8,13 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import dash_page, link_button
-from volley_app.components.sub_requests import as_table_rows, open_requests_table, page_error
+from volley_app.components.layout import button_row, dash_screen, link_button, section_card
+from volley_app.components.sub_requests import my_sub_info, open_requests_table, page_error
 from volley_app.registry import page
 from volley_app.services import accounts, home, sub_requests
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
+from volley_app.state.sub_requests import as_table_rows
 
 
 class PlayerHomeState(AuthState):
@@ -49,64 +50,44 @@ class PlayerHomeState(AuthState):
         return None
 
 
+def _league_item(r: rx.Var) -> rx.Component:
+    starts = rx.text(" starts ", r["starts"], as_="span", size="2", color_scheme="gray")
+    return rx.el.li(rx.link(r["label"], href=r["href"]), starts, margin_bottom="0.4rem")
+
+
 def _league_list(title: str, rows: rx.Var, empty: str) -> rx.Component:
-    return rx.card(
-        rx.vstack(
-            rx.heading(title, size="4", as_="h2"),
-            rx.cond(
-                rows.length() > 0,
-                rx.el.ul(
-                    rx.foreach(
-                        rows,
-                        lambda r: rx.el.li(
-                            rx.link(r["label"], href=r["href"]),
-                            rx.text(" starts ", r["starts"], as_="span", size="2", color_scheme="gray"),
-                            margin_bottom="0.4rem",
-                        ),
-                    ),
-                    style={"padding_left": "1.1rem", "margin": "0"},
-                ),
-                rx.text(empty, color_scheme="gray", size="2"),
-            ),
-            spacing="2",
-            width="100%",
+    return section_card(
+        title,
+        rx.cond(
+            rows.length() > 0,
+            rx.el.ul(rx.foreach(rows, _league_item), style={"padding_left": "1.1rem", "margin": "0"}),
+            rx.text(empty, color_scheme="gray", size="2"),
         ),
-        width="100%",
     )
 
 
 @page(routes.DASH, "Home", on_load=PlayerHomeState.load)
 def dash_home_page() -> rx.Component:
     s = PlayerHomeState
-    return dash_page(
-        rx.vstack(
-            rx.heading("Welcome, ", AuthState.first_name, size="7", as_="h1"),
-            rx.flex(
-                link_button(
-                    rx.cond(s.is_sub, "Edit My Sub Info", "Become a Sub"),
-                    href=routes.user_path(AuthState.user_id),
-                    size="2",
-                ),
-                link_button("All Subs", href=routes.DASH_SUBS, size="2", variant="soft"),
-                link_button("All Open Sub Requests", href=routes.NOTES, size="2", variant="soft"),
-                link_button("My Sub Requests", href=routes.NOTES_NOTIFICATIONS, size="2", variant="soft"),
-                link_button("Create Sub Request", href=routes.NOTES_NEW, size="2", variant="soft"),
-                spacing="2",
-                wrap="wrap",
-            ),
-            page_error(s.home_error),
-            rx.heading("Open Sub Requests", size="5", as_="h2", margin_top="0.5rem"),
-            open_requests_table(s.open_rows),
-            rx.grid(
-                _league_list("All Leagues", s.all_leagues, "No leagues yet."),
-                _league_list("Leagues in Registration", s.registration_leagues, "No leagues in registration."),
-                _league_list("Current Leagues", s.current_leagues, "No current leagues."),
-                columns={"initial": "1", "md": "3"},
-                spacing="3",
-                width="100%",
-                margin_top="0.5rem",
-            ),
+    return dash_screen(
+        "Welcome, " + AuthState.first_name,
+        button_row(
+            my_sub_info(s.is_sub, "Edit My Sub Info"),
+            link_button("All Subs", href=routes.DASH_SUBS, size="2", variant="soft"),
+            link_button("All Open Sub Requests", href=routes.NOTES, size="2", variant="soft"),
+            link_button("My Sub Requests", href=routes.NOTES_NOTIFICATIONS, size="2", variant="soft"),
+            link_button("Create Sub Request", href=routes.NOTES_NEW, size="2", variant="soft"),
+        ),
+        page_error(s.home_error),
+        rx.heading("Open Sub Requests", size="5", as_="h2", margin_top="0.5rem"),
+        open_requests_table(s.open_rows),
+        rx.grid(
+            _league_list("All Leagues", s.all_leagues, "No leagues yet."),
+            _league_list("Leagues in Registration", s.registration_leagues, "No leagues in registration."),
+            _league_list("Current Leagues", s.current_leagues, "No current leagues."),
+            columns={"initial": "1", "md": "3"},
             spacing="3",
             width="100%",
-        )
+            margin_top="0.5rem",
+        ),
     )

@@ -9,8 +9,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import dash_page, link_button
-from volley_app.components.tables import card, responsive, table
+from volley_app.components.layout import button_row, dash_screen, link_button
+from volley_app.components.sub_requests import item_row, my_sub_info, responsive_list
+from volley_app.components.tables import card
 from volley_app.registry import page
 from volley_app.services import accounts, sub_requests
 from volley_app.state.auth import AuthState
@@ -20,20 +21,13 @@ from volley_app.state.polling import poll_page
 LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
 REFRESH_SECONDS = 60
 HEADERS = ["First Name", "Last Name", "Gender", "Hitter", "Passer", "Setter", ""]
+RATINGS = ("hitter", "passer", "setter")
+SHOWN = ("first_name", "last_name", "gender", *RATINGS)
 
 
 def _shown(r: dict) -> dict[str, str]:
     """A sub as the browser gets it: names, gender, ratings and the invite link (never an email)."""
-    return {
-        "id": str(r["id"]),
-        "first_name": r["first_name"],
-        "last_name": r["last_name"],
-        "gender": r["gender"],
-        "hitter": r["hitter"],
-        "passer": r["passer"],
-        "setter": r["setter"],
-        "invite": routes.invite_path(r["id"]),
-    }
+    return {"id": str(r["id"]), **{k: r[k] for k in SHOWN}, "invite": routes.invite_path(r["id"])}
 
 
 class SubsState(AuthState):
@@ -95,54 +89,24 @@ def _sub_card(r: rx.Var) -> rx.Component:
 
 
 def _sub_row(r: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(r["first_name"]),
-        rx.table.cell(r["last_name"]),
-        rx.table.cell(r["gender"]),
-        rx.table.cell(_rating(r["hitter"])),
-        rx.table.cell(_rating(r["passer"])),
-        rx.table.cell(_rating(r["setter"])),
-        rx.table.cell(_invite(r, "1")),
-        custom_attrs={"data-testid": "sub-item"},
-    )
-
-
-def _subs_list() -> rx.Component:
-    s = SubsState
-    return rx.cond(
-        s.subs_error != "",
-        rx.callout(s.subs_error, icon="triangle_alert", color_scheme="red", role="alert"),
-        rx.cond(
-            s.sub_rows.length() > 0,
-            responsive(
-                table(HEADERS, rx.foreach(s.sub_rows, _sub_row), size="1"),
-                rx.vstack(rx.foreach(s.sub_rows, _sub_card), spacing="2", width="100%"),
-            ),
-            rx.text("No subs available right now.", color_scheme="gray"),
-        ),
-    )
+    ratings = [_rating(r[k]) for k in RATINGS]
+    return item_row(r["first_name"], r["last_name"], r["gender"], *ratings, _invite(r, "1"), test_id="sub-item")
 
 
 @page(routes.DASH_SUBS, "Subs", on_load=SubsState.load)
 def subs_page() -> rx.Component:
     s = SubsState
-    return dash_page(
-        rx.vstack(
-            rx.heading("Subs", size="7", as_="h1"),
-            rx.flex(
-                link_button(
-                    rx.cond(s.is_sub, "View My Sub Info", "Become a Sub"),
-                    href=routes.user_path(AuthState.user_id),
-                    size="2",
-                ),
-                link_button("Create Sub Request", href=routes.NOTES_NEW, size="2", variant="soft"),
-                link_button("Open Sub Requests", href=routes.NOTES, size="2", variant="soft"),
-                spacing="2",
-                wrap="wrap",
-            ),
-            _subs_list(),
-            rx.text("This list refreshes every minute.", size="1", color_scheme="gray"),
-            spacing="4",
-            width="100%",
-        )
+    return dash_screen(
+        "Subs",
+        button_row(
+            my_sub_info(s.is_sub, "View My Sub Info"),
+            link_button("Create Sub Request", href=routes.NOTES_NEW, size="2", variant="soft"),
+            link_button("Open Sub Requests", href=routes.NOTES, size="2", variant="soft"),
+        ),
+        rx.cond(
+            s.subs_error != "",
+            rx.callout(s.subs_error, icon="triangle_alert", color_scheme="red", role="alert"),
+            responsive_list(HEADERS, s.sub_rows, _sub_row, _sub_card, "No subs available right now."),
+        ),
+        rx.text("This list refreshes every minute.", size="1", color_scheme="gray"),
     )

@@ -8,6 +8,7 @@ from volley_app import routes
 from volley_app.components.forms import error_line, form_card, submit_button, text_field
 from volley_app.components.layout import dash_page
 from volley_app.components.registration import league_href, return_to_league
+from volley_app.components.sessions import stacked_form
 from volley_app.registry import page
 from volley_app.services import registration as svc
 from volley_app.state.auth import AuthState
@@ -70,26 +71,18 @@ def _price() -> rx.Component:
 @page(routes.TEAMS_NEW, "Register a Team", on_load=NewTeamState.load)
 def new_team_page() -> rx.Component:
     s = NewTeamState
+    form = stacked_form(
+        _price(),
+        text_field("Team Name", "team_name", s, max_length=100, auto_focus=True),
+        submit_button(rx.cond(s.full, "Join Waitlist", "Continue to Checkout"), s),
+        on_submit=s.submit,
+    )
     return dash_page(
         form_card(
             "Register a Team",
             rx.text(s.league_name, color_scheme="gray"),
             error_line(s.error, ERROR_ID),
-            rx.cond(
-                s.may_register,
-                rx.form(
-                    rx.vstack(
-                        _price(),
-                        text_field("Team Name", "team_name", s, max_length=100, auto_focus=True),
-                        submit_button(rx.cond(s.full, "Join Waitlist", "Continue to Checkout"), s),
-                        spacing="4",
-                        width="100%",
-                    ),
-                    on_submit=s.submit,
-                    width="100%",
-                ),
-                rx.fragment(),
-            ),
+            rx.cond(s.may_register, form, rx.fragment()),
             return_to_league(s.league_href, variant="soft"),
         )
     )

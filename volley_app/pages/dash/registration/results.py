@@ -14,6 +14,8 @@ from volley_app.state.forms import path_arg
 
 DECLINE_LINE_1 = "There was an error processing the payment card"
 DECLINE_LINE_2 = "Please confirm card number, expiration date, and CVC and try again"
+WAITLISTED = "Your team has joined the waitlist for this league."
+OPENING = "We will let you know if an opening becomes available."
 
 
 class LeagueLinkState(AuthState):
@@ -23,27 +25,19 @@ class LeagueLinkState(AuthState):
         self.league_href = league_href(path_arg(self, "league"))
 
 
+def _result(title: str, callout: rx.Component, line: str, **link_props) -> rx.Component:
+    """The result's title, what happened, what comes next, and the way back to the league."""
+    back = return_to_league(LeagueLinkState.league_href, **link_props)
+    return dash_page(form_card(title, callout, rx.text(line), back))
+
+
 @page(routes.TEAMS_WAITLIST_SUCCESS, "Waitlist", on_load=LeagueLinkState.load)
 def waitlist_success_page() -> rx.Component:
-    return dash_page(
-        form_card(
-            "You're on the Waitlist",
-            rx.callout(
-                "Your team has joined the waitlist for this league.", icon="check", color_scheme="green", role="status"
-            ),
-            rx.text("We will let you know if an opening becomes available."),
-            return_to_league(LeagueLinkState.league_href, variant="soft"),
-        )
-    )
+    joined = rx.callout(WAITLISTED, icon="check", color_scheme="green", role="status")
+    return _result("You're on the Waitlist", joined, OPENING, variant="soft")
 
 
 @page(routes.TEAMS_DECLINE, "Payment Failed", on_load=LeagueLinkState.load)
 def decline_page() -> rx.Component:
-    return dash_page(
-        form_card(
-            "Payment Failed",
-            rx.callout(DECLINE_LINE_1, icon="triangle_alert", color_scheme="red", role="alert"),
-            rx.text(DECLINE_LINE_2),
-            return_to_league(LeagueLinkState.league_href),
-        )
-    )
+    declined = rx.callout(DECLINE_LINE_1, icon="triangle_alert", color_scheme="red", role="alert")
+    return _result("Payment Failed", declined, DECLINE_LINE_2)

@@ -9,7 +9,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import busy, error_line, form_card
-from volley_app.components.layout import dash_page
+from volley_app.components.layout import column, dash_page
 from volley_app.components.registration import league_href, return_to_league
 from volley_app.registry import page
 from volley_app.services import registration as svc
@@ -50,29 +50,24 @@ class RegisteredState(AuthState):
 def success_page() -> rx.Component:
     s = RegisteredState
     i = s.info
+    first_game = rx.text.strong(i["first_game"])
+    registered = column(
+        rx.callout(i["team_name"] + " is registered in " + i["league_name"] + ".", icon="check", color_scheme="green",
+                   role="status"),
+        rx.text("Paid by card: ", i["paid"]),
+        rx.cond(
+            s.cash,
+            rx.text("The league amount of ", i["league_cost"], " is due in cash at the first game, ", first_game, "."),
+            rx.text("Please send your Venmo payment by the day of the first game: ", first_game, "."),
+        ),
+        spacing="3",
+    )  # fmt: skip
     return dash_page(
         form_card(
             "Team Registered",
             error_line(s.error),
             rx.cond((s.error == "") & (s.info.length() == 0), busy("Confirming your payment…"), rx.fragment()),
-            rx.cond(
-                s.info.length() > 0,
-                rx.vstack(
-                    rx.callout(i["team_name"] + " is registered in " + i["league_name"] + ".", icon="check",
-                               color_scheme="green", role="status"),
-                    rx.text("Paid by card: ", i["paid"]),
-                    rx.cond(
-                        s.cash,
-                        rx.text("The league amount of ", i["league_cost"], " is due in cash at the first game, ",
-                                rx.text.strong(i["first_game"]), "."),
-                        rx.text("Please send your Venmo payment by the day of the first game: ",
-                                rx.text.strong(i["first_game"]), "."),
-                    ),
-                    spacing="3",
-                    width="100%",
-                ),
-                rx.fragment(),
-            ),
+            rx.cond(s.info.length() > 0, registered, rx.fragment()),
             return_to_league(s.league_href, variant="soft"),
         )
-    )  # fmt: skip
+    )

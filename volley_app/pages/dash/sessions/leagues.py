@@ -5,15 +5,17 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, page_heading
-from volley_app.components.layout import dash_page, link_button
-from volley_app.components.tables import table_or_empty
+from volley_app.components.forms import error_line
+from volley_app.components.layout import button_row, dash_screen, link_button
+from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services import leagues as league_svc
 from volley_app.services import sessions as svc
 from volley_app.services import timefmt
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
+
+HEADERS = ["League", "Court", "Starts", "Stage", "Active"]
 
 
 class SessionLeaguesState(AuthState):
@@ -43,40 +45,20 @@ class SessionLeaguesState(AuthState):
         ]  # fmt: skip
 
 
-def _league_row(row: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(rx.link(row["name"], href=row["href"])),
-        rx.table.cell(row["court"]),
-        rx.table.cell(row["start"]),
-        rx.table.cell(row["stage"]),
-        rx.table.cell(row["active"]),
-    )
+def _league_row(r: rx.Var) -> rx.Component:
+    return row(rx.link(r["name"], href=r["href"]), r["court"], r["start"], r["stage"], r["active"])
 
 
 @page(routes.SESSION_LEAGUES, "Session Leagues", on_load=SessionLeaguesState.load)
 def session_leagues_page() -> rx.Component:
     s = SessionLeaguesState
-    return dash_page(
-        rx.vstack(
-            page_heading("Leagues: ", s.session_name),
-            error_line(s.error),
-            rx.cond(
-                s.sid != "",
-                rx.flex(
-                    link_button("Add League", href=s.new_league_href),
-                    link_button("Back to Session", href=s.session_href, variant="soft"),
-                    spacing="3",
-                ),
-                rx.fragment(),
-            ),
-            table_or_empty(
-                ["League", "Court", "Starts", "Stage", "Active"],
-                s.league_rows,
-                _league_row,
-                "No leagues in this session yet.",
-                s.error == "",
-            ),
-            spacing="4",
-            width="100%",
-        )
+    links = button_row(
+        link_button("Add League", href=s.new_league_href),
+        link_button("Back to Session", href=s.session_href, variant="soft"),
+    )
+    return dash_screen(
+        "Leagues: " + s.session_name,
+        error_line(s.error),
+        rx.cond(s.sid != "", links, rx.fragment()),
+        table_or_empty(HEADERS, s.league_rows, _league_row, "No leagues in this session yet.", s.error == ""),
     )

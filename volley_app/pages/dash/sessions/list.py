@@ -5,28 +5,18 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, page_heading
-from volley_app.components.layout import dash_page, link_button
-from volley_app.components.tables import table_or_empty
+from volley_app.components.forms import error_line
+from volley_app.components.layout import dash_screen, link_button
+from volley_app.components.sessions import session_row, status_badge
+from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services import sessions as svc
-from volley_app.services import timefmt
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 from volley_app.state.polling import poll_page
 
 POLL_SECONDS = 15
-
-
-def _row(s: dict) -> dict[str, str]:
-    return {
-        "id": str(s["id"]),
-        "name": s["name"],
-        "svl_name": s["svl_name"],
-        "status": s["status"],
-        "dates": timefmt.date_range(s["start_at"], s["end_at"]),
-        "href": routes.session_path(s["id"]),
-    }
+HEADERS = ["Session", "SVL", "Dates", "Status"]
 
 
 class SessionsState(AuthState):
@@ -37,7 +27,7 @@ class SessionsState(AuthState):
 
     async def _reload(self) -> None:
         found, failure = await run_action(svc.list_sessions, actor=await self._actor())
-        self.session_rows = [_row(s) for s in found or []]
+        self.session_rows = [session_row(s) for s in found or []]
         self.error = failure.message if failure else ""
         self.loaded = True
 
@@ -51,51 +41,27 @@ class SessionsState(AuthState):
         await poll_page(self, path=routes.SESSIONS, seconds=POLL_SECONDS, reload=self._reload)
 
 
-def _session_row(row: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(
-            rx.vstack(
-                rx.text(row["name"], weight="medium"),
-                link_button("Select Session", href=row["href"], size="1", variant="soft"),
-                spacing="2",
-                align="start",
-            )
-        ),
-        rx.table.cell(row["svl_name"]),
-        rx.table.cell(row["dates"]),
-        rx.table.cell(rx.badge(row["status"], color_scheme=rx.cond(row["status"] == "Active", "green", "blue"))),
+def _session_row(r: rx.Var) -> rx.Component:
+    name = rx.vstack(
+        rx.text(r["name"], weight="medium"),
+        link_button("Select Session", href=r["href"], size="1", variant="soft"),
+        spacing="2",
+        align="start",
     )
+    return row(name, r["svl_name"], r["dates"], status_badge(r["status"]))
 
 
 @page(routes.SESSIONS, "Sessions", on_load=SessionsState.load)
 def sessions_page() -> rx.Component:
-    return dash_page(
-        rx.vstack(
-            rx.flex(
-                page_heading(rx.cond(AuthState.status == "Admin", "All Sessions", "My Sessions")),
-                rx.flex(
-                    link_button("Leagues", href=routes.DASH_LEAGUES, variant="soft"),
-                    link_button("Teams", href=routes.TEAMS, variant="soft"),
-                    link_button("Waitlist", href=routes.WAITLIST, variant="soft"),
-                    link_button("Add Session", href=routes.SESSIONS_NEW),
-                    spacing="2",
-                    wrap="wrap",
-                ),
-                justify="between",
-                align="center",
-                width="100%",
-                wrap="wrap",
-                spacing="3",
-            ),
-            error_line(SessionsState.error),
-            table_or_empty(
-                ["Session", "SVL", "Dates", "Status"],
-                SessionsState.session_rows,
-                _session_row,
-                "No Sessions Yet",
-                SessionsState.loaded & (SessionsState.error == ""),
-            ),
-            spacing="4",
-            width="100%",
-        )
+    s = SessionsState
+    return dash_screen(
+        rx.cond(AuthState.status == "Admin", "All Sessions", "My Sessions"),
+        error_line(s.error),
+        table_or_empty(HEADERS, s.session_rows, _session_row, "No Sessions Yet", s.loaded & (s.error == "")),
+        actions=(
+            link_button("Leagues", href=routes.DASH_LEAGUES, variant="soft"),
+            link_button("Teams", href=routes.TEAMS, variant="soft"),
+            link_button("Waitlist", href=routes.WAITLIST, variant="soft"),
+            link_button("Add Session", href=routes.SESSIONS_NEW),
+        ),
     )

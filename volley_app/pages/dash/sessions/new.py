@@ -7,7 +7,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line, form_card, select_field, submit_button
 from volley_app.components.layout import dash_page
-from volley_app.components.sessions import FIELDS, session_fields
+from volley_app.components.sessions import FIELDS, session_fields, stacked_form
 from volley_app.registry import page
 from volley_app.services import sessions as svc
 from volley_app.state.auth import AuthState
@@ -48,24 +48,7 @@ class NewSessionState(FormState, AuthState):
 @page(routes.SESSIONS_NEW, "New Session", on_load=NewSessionState.load)
 def new_session_page() -> rx.Component:
     s = NewSessionState
-    return dash_page(
-        form_card(
-            "New Session",
-            error_line(s.error, ERROR_ID),
-            rx.form(
-                rx.vstack(
-                    rx.cond(
-                        s.choose_svl,
-                        select_field("SVL", "svl", s.svl_options, s, placeholder="Choose an SVL"),
-                        rx.fragment(),
-                    ),
-                    *session_fields(s),
-                    submit_button("Create Session", s),
-                    spacing="4",
-                    width="100%",
-                ),
-                on_submit=s.create,
-                width="100%",
-            ),
-        )
-    )
+    svl = select_field("SVL", "svl", s.svl_options, s, placeholder="Choose an SVL")
+    choose_svl = rx.cond(s.choose_svl, svl, rx.fragment())
+    form = stacked_form(choose_svl, *session_fields(s), submit_button("Create Session", s), on_submit=s.create)
+    return dash_page(form_card("New Session", error_line(s.error, ERROR_ID), form))

@@ -6,7 +6,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import error_line
-from volley_app.components.layout import dash_page
+from volley_app.components.layout import button_row, column, dash_page, details, labelled, page_heading, section_card
 from volley_app.components.sub_request_form import request_fields
 from volley_app.components.sub_requests import status_badge
 from volley_app.registry import page
@@ -19,21 +19,27 @@ DETAIL_ERROR_ID = "note-detail-error"
 ACCEPTED = "You accepted this sub request. The requestor has been emailed."
 DECLINED = "You declined this sub request. The requestor has been emailed."
 UPDATED = "Sub request updated."
+# The lines of the request's details: label and field.
+DETAIL_LINES = (
+    ("Requestor", "requestor"),
+    ("Sub", "sub"),
+    ("Status", "status"),
+    ("Date", "date"),
+    ("Location", "svl"),
+    ("Court", "court"),
+    ("Team", "team"),
+    ("Skill Level", "skill_level"),
+    ("Format", "format"),
+    ("Message", "text"),
+)
+SHOWN = ("requestor", "sub", "status", "svl", "court", "team", "skill_level", "format", "text")
 
 
 def _shown(found: dict) -> dict[str, str]:
     """The browser's copy of a request: strings only, no emails (the service gives none)."""
     return {
-        "requestor": found["requestor"],
-        "sub": found["sub"],
-        "status": found["status"],
+        **{k: found[k] for k in SHOWN},
         "date": f"{found['date_text']}, {found['time_text']}",
-        "svl": found["svl"],
-        "court": found["court"],
-        "team": found["team"],
-        "skill_level": found["skill_level"],
-        "format": found["format"],
-        "text": found["text"],
         "completed": "Yes" if found["completed"] else "No",
         "confirm": f"Are you sure you want to delete the sub request for {found['team']} on {found['date_text']}?",
     }
@@ -129,28 +135,10 @@ class NoteDetailState(RequestFormState, AuthState):
         return rx.redirect(routes.NOTES_NOTIFICATIONS)
 
 
-def _detail_line(label: str, value) -> rx.Component:
-    return rx.data_list.item(rx.data_list.label(label), rx.data_list.value(value))
-
-
 def _details() -> rx.Component:
     n = NoteDetailState.note
-    return rx.card(
-        rx.data_list.root(
-            _detail_line("Requestor", n["requestor"]),
-            _detail_line("Sub", n["sub"]),
-            _detail_line("Status", status_badge(n["status"])),
-            _detail_line("Date", n["date"]),
-            _detail_line("Location", n["svl"]),
-            _detail_line("Court", n["court"]),
-            _detail_line("Team", n["team"]),
-            _detail_line("Skill Level", n["skill_level"]),
-            _detail_line("Format", n["format"]),
-            _detail_line("Message", n["text"]),
-            orientation={"initial": "vertical", "sm": "horizontal"},
-        ),
-        width="100%",
-    )
+    lines = [labelled(label, status_badge(n[k]) if k == "status" else n[k]) for label, k in DETAIL_LINES]
+    return rx.card(details(*lines), width="100%")
 
 
 def _delete_dialog() -> rx.Component:
@@ -159,8 +147,10 @@ def _delete_dialog() -> rx.Component:
         rx.alert_dialog.content(
             rx.alert_dialog.title("Delete Sub Request"),
             rx.alert_dialog.description(s.note["confirm"]),
-            rx.flex(
-                rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray", on_click=s.cancel_delete)),
+            button_row(
+                rx.alert_dialog.cancel(
+                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=s.cancel_delete)
+                ),
                 rx.alert_dialog.action(rx.button("Delete", color_scheme="red", on_click=s.delete)),
                 spacing="3",
                 justify="end",
@@ -173,38 +163,31 @@ def _delete_dialog() -> rx.Component:
 
 def _edit_form() -> rx.Component:
     s = NoteDetailState
-    return rx.card(
-        rx.vstack(
-            rx.heading("Edit Sub Request", size="5", as_="h2"),
-            error_line(s.error, FORM_ERROR_ID),
-            rx.form(
-                rx.vstack(
-                    *request_fields(s, s.record),
-                    rx.flex(
-                        rx.button("Update Sub Request", type="submit", size="3", disabled=s.busy),
-                        rx.button("Delete Sub Request", type="button", size="3", color_scheme="red", variant="soft",
-                                  on_click=s.ask_delete),
-                        spacing="3",
-                        wrap="wrap",
-                    ),  # fmt: skip
+    return section_card(
+        "Edit Sub Request",
+        error_line(s.error, FORM_ERROR_ID),
+        rx.form(
+            column(
+                *request_fields(s, s.record),
+                button_row(
+                    rx.button("Update Sub Request", type="submit", size="3", disabled=s.busy),
+                    rx.button("Delete Sub Request", type="button", size="3", color_scheme="red", variant="soft",
+                              on_click=s.ask_delete),
                     spacing="3",
-                    width="100%",
-                ),
-                key=s.form_key,
-                on_submit=s.save,
-                width="100%",
+                ),  # fmt: skip
+                spacing="3",
             ),
-            _delete_dialog(),
-            spacing="3",
+            key=s.form_key,
+            on_submit=s.save,
             width="100%",
         ),
-        width="100%",
+        _delete_dialog(),
     )
 
 
 def _actions() -> rx.Component:
     s = NoteDetailState
-    return rx.flex(
+    return button_row(
         rx.cond(s.can_accept, rx.button("Accept", on_click=s.accept, color_scheme="green", size="3")),
         rx.cond(s.can_decline, rx.button("Decline", on_click=s.decline, color_scheme="red", variant="soft", size="3")),
         spacing="3",
@@ -214,28 +197,13 @@ def _actions() -> rx.Component:
 @page(routes.NOTE_DETAIL, "Sub Request", on_load=NoteDetailState.load)
 def note_detail_page() -> rx.Component:
     s = NoteDetailState
-    return dash_page(
-        rx.vstack(
-            rx.heading("Sub Request", size="7", as_="h1"),
-            rx.cond(
-                s.load_error != "",
-                rx.callout(s.load_error, icon="triangle_alert", color_scheme="red", role="alert"),
-                rx.vstack(
-                    _details(),
-                    error_line(s.action_error, DETAIL_ERROR_ID),
-                    rx.cond(
-                        s.notice != "",
-                        rx.callout(s.notice, icon="check", color_scheme="green", role="status"),
-                        rx.fragment(),
-                    ),
-                    _actions(),
-                    rx.cond(s.can_edit, _edit_form(), rx.fragment()),
-                    spacing="4",
-                    width="100%",
-                ),
-            ),
-            spacing="4",
-            width="100%",
-            max_width="40rem",
-        )
+    request = column(
+        _details(),
+        error_line(s.action_error, DETAIL_ERROR_ID),
+        rx.cond(s.notice != "", rx.callout(s.notice, icon="check", color_scheme="green", role="status"), rx.fragment()),
+        _actions(),
+        rx.cond(s.can_edit, _edit_form(), rx.fragment()),
     )
+    failed = rx.callout(s.load_error, icon="triangle_alert", color_scheme="red", role="alert")
+    shown = rx.cond(s.load_error != "", failed, request)
+    return dash_page(column(page_heading("Sub Request"), shown, max_width="40rem"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import complete_button, complete_form, error_line, select_field
-from volley_app.components.layout import dash_page
+from volley_app.components.forms import complete_button, complete_form, error_line, form_card, select_field
+from volley_app.components.layout import column, dash_page
 from volley_app.components.sub_request_form import request_fields
 from volley_app.registry import page
 from volley_app.services import sub_requests
@@ -53,13 +53,12 @@ def _form() -> rx.Component:
     # Create is enabled once team, date, location, skill and format (and on an invite, the sub) are
     # filled in: the browser decides, so typing sends nothing to the server.
     return complete_form(
-        rx.vstack(
+        column(
             rx.cond(s.targeted, recipient, rx.fragment()),
             *request_fields(s),
             complete_button(rx.cond(s.targeted, "Send Invite", "Create Sub Request")),
             rx.cond(s.busy, rx.text("Sending…", size="2", color_scheme="gray", role="status"), rx.fragment()),
             spacing="3",
-            width="100%",
         ),
         on_submit=s.submit,
         width="100%",
@@ -70,25 +69,14 @@ def _form() -> rx.Component:
 @page(routes.NOTES_NEW_SPECIFIC, "Invite a Sub", on_load=NewNoteState.load)
 def new_note_page() -> rx.Component:
     s = NewNoteState
+    intro = rx.cond(s.targeted, "Ask one sub to play; they get an email.",
+                    "Open to anyone: every player sees it on their home page.")  # fmt: skip
     return dash_page(
-        rx.center(
-            rx.card(
-                rx.vstack(
-                    rx.heading(rx.cond(s.targeted, "Invite a Sub", "Create Sub Request"), size="7", as_="h1"),
-                    rx.text(
-                        rx.cond(s.targeted, "Ask one sub to play; they get an email.",
-                                "Open to anyone: every player sees it on their home page."),
-                        color_scheme="gray",
-                    ),  # fmt: skip
-                    error_line(s.error, FORM_ERROR_ID),
-                    _form(),
-                    spacing="4",
-                    width="100%",
-                ),
-                width="100%",
-                max_width="34rem",
-                size="3",
-            ),
-            width="100%",
+        form_card(
+            rx.cond(s.targeted, "Invite a Sub", "Create Sub Request"),
+            rx.text(intro, color_scheme="gray"),
+            error_line(s.error, FORM_ERROR_ID),
+            _form(),
+            max_width="34rem",
         )
     )

@@ -5,14 +5,16 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, page_heading
-from volley_app.components.layout import dash_page
-from volley_app.components.tables import table_or_empty
-from volley_app.components.teams import team_row
+from volley_app.components.forms import error_line
+from volley_app.components.layout import dash_screen
+from volley_app.components.tables import row
+from volley_app.components.teams import league_link, notice_line, team_row, team_table
 from volley_app.registry import page
 from volley_app.services import teams as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
+
+HEADERS = ["Team", "League", "Captain", ""]
 
 
 class WaitlistState(AuthState):
@@ -43,39 +45,17 @@ class WaitlistState(AuthState):
         self.notice = f"{team.team_name} promoted; the captain has been emailed."
 
 
-def _waitlist_row(row: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(row["team_name"]),
-        rx.table.cell(rx.link(row["league_name"], href=row["league_href"])),
-        rx.table.cell(row["captain"]),
-        rx.table.cell(
-            rx.cond(
-                row["can_promote"] != "",
-                rx.button("Promote", size="1", on_click=WaitlistState.promote(row["id"])),
-                rx.fragment(),
-            )
-        ),
-    )
+def _waitlist_row(r: rx.Var) -> rx.Component:
+    promote = rx.button("Promote", size="1", on_click=WaitlistState.promote(r["id"]))
+    return row(r["team_name"], league_link(r), r["captain"], rx.cond(r["can_promote"] != "", promote, rx.fragment()))
 
 
 @page(routes.WAITLIST, "Waitlist", on_load=WaitlistState.load)
 def waitlist_page() -> rx.Component:
     s = WaitlistState
-    return dash_page(
-        rx.vstack(
-            page_heading("Waitlist"),
-            error_line(s.error),
-            rx.cond(
-                s.notice != "", rx.callout(s.notice, icon="check", color_scheme="green", role="status"), rx.fragment()
-            ),
-            table_or_empty(
-                ["Team", "League", "Captain", ""],
-                s.team_rows,
-                _waitlist_row,
-                "No Waitlisted Teams",
-                s.loaded & (s.error == ""),
-            ),
-            spacing="4",
-            width="100%",
-        )
+    return dash_screen(
+        "Waitlist",
+        error_line(s.error),
+        notice_line(s.notice),
+        team_table(s, HEADERS, _waitlist_row, "No Waitlisted Teams"),
     )
