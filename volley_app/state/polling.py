@@ -6,6 +6,8 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
+import reflex as rx
+
 # A closed tab cannot be told from an idle one on the server, so a poll ends after a while;
 # opening the page again starts a new one.
 MAX_POLL_SECONDS = 3600
@@ -46,3 +48,27 @@ async def poll_page(
             await reload()
     async with state:
         setattr(state, beat_attr, 0.0)
+
+
+class PolledPage(rx.State, mixin=True):
+    """A page whose rows are fetched again every ``_poll_seconds`` while the tab stays on ``_poll_path``.
+
+    A subclass writes ``_reload`` (fetch and assign what the page shows) and names its page and interval;
+    its ``load`` (the page's on_load) fetches once and starts the one poll of the tab.
+    """
+
+    _poll_beat: float = 0.0
+    _poll_path: str = ""
+    _poll_seconds: float = 60.0
+
+    async def _reload(self) -> None:
+        raise NotImplementedError
+
+    async def load(self):
+        await self._reload()
+        return type(self).poll
+
+    @rx.event(background=True)
+    async def poll(self):
+        """Fetch the page's rows again on the timer while the tab stays on the page."""
+        await poll_page(self, path=self._poll_path, seconds=self._poll_seconds, reload=self._reload)

@@ -11,22 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import reflex as rx
-
 from volley_app import routes
 from volley_app.services import sub_requests
 from volley_app.services.errors import DomainError, Invalid
 from volley_app.state.forms import FormState, form_values, run_action
-from volley_app.state.polling import poll_page
+from volley_app.state.polling import PolledPage
 
 FORM_ERROR_ID = "note-form-error"
 DETAIL_FIELDS = ("team", "when", "svl", "court", "skill_level", "sub_format", "text")
 SERVICE_NAMES = {"when": "date", "sub_format": "format"}
 FORM_NAMES = {v: k for k, v in SERVICE_NAMES.items()}
-# The request lists by page: the service that lists them for the actor, and how often they are fetched again.
-REQUEST_LISTS: dict[str, tuple[Callable[..., list[dict]], float]] = {
-    routes.NOTES: (sub_requests.list_open, 150),
-    routes.NOTES_NOTIFICATIONS: (sub_requests.notifications, 15),
+# The request lists by page: the service that lists them for the actor.
+REQUEST_LISTS: dict[str, Callable[..., list[dict]]] = {
+    routes.NOTES: sub_requests.list_open,
+    routes.NOTES_NOTIFICATIONS: sub_requests.notifications,
 }
 # What a request's row in a list shows besides its date and time.
 LISTED = ("requestor", "sub", "status", "team", "svl", "court")
@@ -63,24 +61,17 @@ class RequestFormState(FormState, mixin=True):
         super()._show_failure(failure)
 
 
-class RequestListState(rx.State, mixin=True):
-    """A list of sub requests, fetched again on a timer while the tab stays on the list's page (spec section 7)."""
+class RequestListState(PolledPage, mixin=True):
+    """A list of sub requests, fetched again on a timer while the tab stays on the list's page (spec section 7).
+
+    A subclass names its page in ``_poll_path`` (a key of REQUEST_LISTS) and its interval in ``_poll_seconds``.
+    """
 
     rows: list[dict[str, str]] = []
     list_error: str = ""
-    _poll_beat: float = 0.0
-    _path: str = ""  # the page: a key of REQUEST_LISTS
 
     async def _reload(self) -> None:
-        listing, _seconds = REQUEST_LISTS[self._path]
+        listing = REQUEST_LISTS[self._poll_path]
         found, failure = await run_action(listing, actor=await self._actor())
         self.rows = as_table_rows(found or [])
         self.list_error = failure.message if failure else ""
-
-    async def load(self):
-        await self._reload()
-        return type(self).poll
-
-    @rx.event(background=True)
-    async def poll(self):
-        await poll_page(self, path=self._path, seconds=REQUEST_LISTS[self._path][1], reload=self._reload)

@@ -16,7 +16,7 @@ from volley_app.registry import page
 from volley_app.services import accounts, sub_requests
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
-from volley_app.state.polling import poll_page
+from volley_app.state.polling import PolledPage
 
 LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
 REFRESH_SECONDS = 60
@@ -30,11 +30,12 @@ def _shown(r: dict) -> dict[str, str]:
     return {"id": str(r["id"]), **{k: r[k] for k in SHOWN}, "invite": routes.invite_path(r["id"])}
 
 
-class SubsState(AuthState):
+class SubsState(PolledPage, AuthState):
     sub_rows: list[dict[str, str]] = []
     subs_error: str = ""
     is_sub: bool = False
-    _poll_beat: float = 0.0
+    _poll_path: str = routes.DASH_SUBS
+    _poll_seconds: float = REFRESH_SECONDS
 
     async def _reload(self) -> None:
         actor = await self._actor()
@@ -50,13 +51,7 @@ class SubsState(AuthState):
         if target := sub_requests.subs_elsewhere(await self._actor()):
             self.sub_rows = []
             return rx.redirect(target)
-        await self._reload()
-        return SubsState.poll
-
-    @rx.event(background=True)
-    async def poll(self):
-        """Reload the list every 60 s while this tab stays on the Subs page."""
-        await poll_page(self, path=routes.DASH_SUBS, seconds=REFRESH_SECONDS, reload=self._reload)
+        return await super().load()
 
 
 def _rating(value) -> rx.Component:

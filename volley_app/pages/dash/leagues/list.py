@@ -13,16 +13,15 @@ from volley_app.registry import page
 from volley_app.services import leagues as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
-from volley_app.state.polling import poll_page
-
-POLL_SECONDS = 15
+from volley_app.state.polling import PolledPage
 
 
-class LeaguesState(AuthState):
+class LeaguesState(PolledPage, AuthState):
     league_rows: list[dict[str, str]] = []
     error: str = ""
     loaded: bool = False
-    _poll_beat: float = 0.0
+    _poll_path: str = routes.DASH_LEAGUES
+    _poll_seconds: float = 15
 
     async def _reload(self) -> None:
         found, failure = await run_action(svc.list_leagues, actor=await self._actor())
@@ -30,14 +29,6 @@ class LeaguesState(AuthState):
         self.error = failure.message if failure else ""
         self.loaded = True
 
-    async def load(self):
-        await self._reload()
-        return LeaguesState.poll
-
-    @rx.event(background=True)
-    async def poll(self):
-        """Refetch the list every 15 s while the tab stays here."""
-        await poll_page(self, path=routes.DASH_LEAGUES, seconds=POLL_SECONDS, reload=self._reload)
 
 
 def _league_row(lg: rx.Var) -> rx.Component:

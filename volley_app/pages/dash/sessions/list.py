@@ -13,17 +13,17 @@ from volley_app.registry import page
 from volley_app.services import sessions as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
-from volley_app.state.polling import poll_page
+from volley_app.state.polling import PolledPage
 
-POLL_SECONDS = 15
 HEADERS = ["Session", "SVL", "Dates", "Status"]
 
 
-class SessionsState(AuthState):
+class SessionsState(PolledPage, AuthState):
     session_rows: list[dict[str, str]] = []
     error: str = ""
     loaded: bool = False
-    _poll_beat: float = 0.0
+    _poll_path: str = routes.SESSIONS
+    _poll_seconds: float = 15  # spec section 7
 
     async def _reload(self) -> None:
         found, failure = await run_action(svc.list_sessions, actor=await self._actor())
@@ -31,14 +31,6 @@ class SessionsState(AuthState):
         self.error = failure.message if failure else ""
         self.loaded = True
 
-    async def load(self):
-        await self._reload()
-        return SessionsState.poll
-
-    @rx.event(background=True)
-    async def poll(self):
-        """Refetch every 15 s while the tab stays on the list (spec section 7)."""
-        await poll_page(self, path=routes.SESSIONS, seconds=POLL_SECONDS, reload=self._reload)
 
 
 def _session_row(r: rx.Var) -> rx.Component:

@@ -12,7 +12,8 @@ from volley_app.state.sub_requests import RequestListState
 
 
 class NotificationsState(RequestListState, AuthState):
-    _path = routes.NOTES_NOTIFICATIONS
+    _poll_path = routes.NOTES_NOTIFICATIONS
+    _poll_seconds = 15  # spec section 7
 
 
 @page(routes.NOTES_NOTIFICATIONS, "My Sub Requests", on_load=NotificationsState.load)

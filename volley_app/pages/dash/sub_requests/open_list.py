@@ -12,7 +12,8 @@ from volley_app.state.sub_requests import RequestListState
 
 
 class NotesListState(RequestListState, AuthState):
-    _path = routes.NOTES
+    _poll_path = routes.NOTES
+    _poll_seconds = 150  # spec section 7
 
 
 @page(routes.NOTES, "Open Sub Requests", on_load=NotesListState.load)
