@@ -1,30 +1,37 @@
-"""The inquiry form frame shared by the contact, host, promote and franchise pages."""
+"""Frames of the public forms: login, signup, password reset, newsletter, and the contact, host, promote and franchise inquiries."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from volley_app.components.forms import busy, error_line, submit_button, trap_field
+from volley_app.components.layout import column
+
+
+def kept_form(state, busy_label: str, *fields: rx.Component, on_submit, error_id: str | None = None,
+              **props) -> rx.Component:  # fmt: skip
+    """The form's error line, a spinner while it is sent, and the form itself.
+
+    The form is hidden, not removed, while it is sent: a refused submit keeps what was typed.
+    ``error_id``: the error line's id (no error line when None: the screen draws its own).
+    """
+    return rx.fragment(
+        error_line(state.error, error_id) if error_id else rx.fragment(),
+        rx.cond(state.busy, busy(busy_label), rx.fragment()),
+        rx.form(column(*fields, position="relative"), on_submit=on_submit, width="100%", display=rx.cond(state.busy, "none", "block"),
+                **props),
+    )  # fmt: skip
+
+
+def two_columns(*fields: rx.Component, spacing: str = "3") -> rx.Component:
+    """Two short fields side by side (one under the other on a phone)."""
+    return rx.grid(*fields, columns={"initial": "1", "sm": "2"}, spacing=spacing, width="100%")
 
 
 def inquiry_form(state, kind: str, button: str, *fields: rx.Component) -> rx.Component:
-    """The form with its error line; fields keep their values when a submit is refused (hidden, not removed, while sending)."""
-    return rx.vstack(
-        error_line(state.error, f"{kind}-error"),
-        rx.cond(state.busy, busy("Sending…"), rx.fragment()),
-        rx.form(
-            rx.vstack(
-                *fields,
-                trap_field(),
-                submit_button(button, disabled=state.busy),
-                spacing="4",
-                width="100%",
-                position="relative",
-            ),
-            on_submit=state.submit,
-            width="100%",
-            display=rx.cond(state.busy, "none", "block"),
-        ),
+    """An inquiry form with its error line and the bot trap."""
+    return column(
+        kept_form(state, "Sending…", *fields, trap_field(), submit_button(button, disabled=state.busy),
+                  on_submit=state.submit, error_id=f"{kind}-error"),
         spacing="3",
-        width="100%",
-    )
+    )  # fmt: skip

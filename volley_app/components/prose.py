@@ -44,3 +44,14 @@ def bullets(*items: str) -> rx.Component:
 
 def column(*children: rx.Component) -> rx.Component:
     return rx.vstack(*children, spacing="6", width="100%", max_width="46rem", margin="0 auto")
+
+
+def hero(title: str, intro: str, *children: rx.Component, **props) -> rx.Component:
+    """The page's big h1 and its introduction (then ``children``, e.g. the page's main buttons)."""
+    props.setdefault("spacing", "3")
+    return rx.vstack(
+        rx.heading(title, size={"initial": "8", "sm": "9"}, as_="h1"),
+        rx.text(intro, size="4", color_scheme="gray", max_width=props.pop("intro_width", None)),
+        *children,
+        **props,
+    )

@@ -5,8 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import busy, error_line, form_card, submit_button, text_field
-from volley_app.components.layout import link_button, message_page, public_page
+from volley_app.components.forms import form_card, submit_button, text_field
+from volley_app.components.inquiries import kept_form
+from volley_app.components.layout import button_row, link_button, message_page, public_page
 from volley_app.registry import page
 from volley_app.services import recovery
 from volley_app.state.forms import FormState, form_values
@@ -40,19 +41,14 @@ def forgot_page() -> rx.Component:
         form_card(
             "Forgot Password",
             rx.text("Enter the email address of your account and we will send you a link to choose a new password.", color_scheme="gray"),
-            error_line(ForgotState.error, FORGOT_ERROR),
-            rx.cond(ForgotState.busy, busy("Sending…"), rx.fragment()),
-            rx.form(
-                rx.vstack(
-                    text_field("Email", "email", ForgotState, type="email", required=True, auto_focus=True,
-                               auto_complete="email", max_length=254),
-                    submit_button("Send Reset Link"),
-                    spacing="4",
-                    width="100%",
-                ),
+            kept_form(
+                ForgotState,
+                "Sending…",
+                text_field("Email", "email", ForgotState, type="email", required=True, auto_focus=True,
+                           auto_complete="email", max_length=254),
+                submit_button("Send Reset Link"),
                 on_submit=ForgotState.send,
-                width="100%",
-                display=rx.cond(ForgotState.busy, "none", "block"),
+                error_id=FORGOT_ERROR,
             ),
             rx.flex(rx.link("Back to Login", href=routes.LOGIN), rx.link("Sign Up", href=routes.SIGNUP), justify="between", width="100%"),
         )
@@ -76,11 +72,10 @@ def forgot_not_found_page() -> rx.Component:
         "Email Not Found",
         rx.text("A password reset could not be sent."),
         rx.text("Please check the email you used or create a new account."),
-        rx.flex(
+        button_row(
             link_button("Try Again", href=routes.FORGOT_PASSWORD, size="3"),
             link_button("Sign Up", href=routes.SIGNUP, size="3", variant="outline"),
             spacing="3",
-            wrap="wrap",
         ),
         icon="circle_alert",
         tone="amber",

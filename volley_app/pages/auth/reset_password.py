@@ -6,7 +6,8 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import busy, error_line, form_card, password_field, submit_button
-from volley_app.components.layout import link_button, message_page, public_page
+from volley_app.components.inquiries import kept_form
+from volley_app.components.layout import column, link_button, message_page, public_page
 from volley_app.registry import page
 from volley_app.services import recovery
 from volley_app.services.errors import Invalid, NotFound
@@ -63,21 +64,6 @@ class ResetState(FormState, rx.State):
             yield event
 
 
-def _reset_form() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            password_field("New Password", "password", ResetState, required=True, auto_focus=True, hint=RESET_PASSWORD_RULE),
-            password_field("Confirm New Password", "confirm", ResetState, required=True),
-            submit_button("Set New Password"),
-            spacing="4",
-            width="100%",
-        ),
-        on_submit=ResetState.save,
-        width="100%",
-        display=rx.cond(ResetState.busy, "none", "block"),
-    )
-
-
 @page(routes.RESET_PASSWORD_ROUTE, "Reset Password", on_load=ResetState.check)
 def reset_page() -> rx.Component:
     return public_page(
@@ -88,14 +74,23 @@ def reset_page() -> rx.Component:
                 ResetState.status,
                 (
                     "invalid",
-                    rx.vstack(
+                    column(
                         rx.callout(ResetState.link_error, icon="triangle_alert", color_scheme="red", role="alert"),
                         link_button("Ask for a New Link", href=routes.FORGOT_PASSWORD, size="3"),
-                        spacing="4",
-                        width="100%",
                     ),
                 ),
-                ("ok", rx.fragment(rx.cond(ResetState.busy, busy("Saving…"), rx.fragment()), _reset_form())),
+                (
+                    "ok",
+                    kept_form(
+                        ResetState,
+                        "Saving…",
+                        password_field("New Password", "password", ResetState, required=True, auto_focus=True,
+                                       hint=RESET_PASSWORD_RULE),
+                        password_field("Confirm New Password", "confirm", ResetState, required=True),
+                        submit_button("Set New Password"),
+                        on_submit=ResetState.save,
+                    ),
+                ),
                 busy("Checking your link…"),
             ),
         )

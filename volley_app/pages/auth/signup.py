@@ -6,8 +6,6 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import (
-    busy,
-    error_line,
     form_card,
     password_field,
     region_field,
@@ -15,6 +13,7 @@ from volley_app.components.forms import (
     text_field,
     username_field,
 )
+from volley_app.components.inquiries import kept_form, two_columns
 from volley_app.components.layout import public_page
 from volley_app.registry import page
 from volley_app.services import accounts
@@ -54,30 +53,6 @@ class SignupState(FormState, rx.State):
             yield event
 
 
-def signup_form() -> rx.Component:
-    s = SignupState
-    return rx.form(
-        rx.vstack(
-            username_field(s, hint=USERNAME_RULE, required=True, auto_focus=True),
-            password_field("Password", "password", s, hint=PASSWORD_RULE, required=True),
-            text_field("Email", "email", s, type="email", auto_complete="email", required=True),
-            rx.grid(
-                text_field("First Name", "first_name", s, auto_complete="given-name", required=True),
-                text_field("Last Name", "last_name", s, auto_complete="family-name", required=True),
-                columns={"initial": "1", "sm": "2"},
-                spacing="4",
-                width="100%",
-            ),
-            region_field(s, required=True),
-            submit_button("Sign Up", s),
-            spacing="4",
-            width="100%",
-        ),
-        on_submit=s.signup,
-        width="100%",
-    )
-
-
 @page(routes.SIGNUP, "Sign Up", on_load=SignupState.on_load)
 def signup_page() -> rx.Component:
     s = SignupState
@@ -85,9 +60,22 @@ def signup_page() -> rx.Component:
         form_card(
             "Sign Up",
             rx.text("Create your player account to find subs, sub for others and join leagues.", color_scheme="gray"),
-            error_line(s.error, ERROR_ID),
-            rx.cond(s.busy, busy("Creating your account…"), rx.fragment()),
-            rx.box(signup_form(), display=rx.cond(s.busy, "none", "block"), width="100%"),
+            kept_form(
+                s,
+                "Creating your account…",
+                username_field(s, hint=USERNAME_RULE, required=True, auto_focus=True),
+                password_field("Password", "password", s, hint=PASSWORD_RULE, required=True),
+                text_field("Email", "email", s, type="email", auto_complete="email", required=True),
+                two_columns(
+                    text_field("First Name", "first_name", s, auto_complete="given-name", required=True),
+                    text_field("Last Name", "last_name", s, auto_complete="family-name", required=True),
+                    spacing="4",
+                ),
+                region_field(s, required=True),
+                submit_button("Sign Up", s),
+                on_submit=s.signup,
+                error_id=ERROR_ID,
+            ),
             rx.text("Already have an account? ", rx.link("Log in", href=routes.LOGIN), size="2"),
         )
     )

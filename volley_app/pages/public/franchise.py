@@ -6,9 +6,9 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import area_field, region_field, text_field
-from volley_app.components.inquiries import inquiry_form
-from volley_app.components.layout import public_page
-from volley_app.components.prose import bullets, section, steps
+from volley_app.components.inquiries import inquiry_form, two_columns
+from volley_app.components.layout import column, public_page
+from volley_app.components.prose import bullets, hero, section, steps
 from volley_app.registry import page
 from volley_app.services import inquiries
 from volley_app.state.inquiries import InquiryFormState
@@ -30,12 +30,9 @@ def franchise_form() -> rx.Component:
         text_field("Email", "email", s, type="email", auto_complete="email", max_length=254, required=True),
         text_field("Phone", "phone", s, type="tel", auto_complete="tel", placeholder="(859) 555-0123", max_length=40,
                    required=True),
-        rx.grid(
+        two_columns(
             text_field("City", "city", s, auto_complete="address-level2", max_length=100, required=True),
             region_field(s, required=True),
-            columns={"initial": "1", "sm": "2"},
-            spacing="3",
-            width="100%",
         ),
         area_field("Message", "message", s, required=True),
     )  # fmt: skip
@@ -46,12 +43,10 @@ def franchise_page() -> rx.Component:
     return public_page(
         rx.grid(
             rx.vstack(
-                rx.heading("Franchise", size={"initial": "8", "sm": "9"}, as_="h1"),
-                rx.text(
+                hero(
+                    "Franchise",
                     "Bring our leagues and sub network to your city. You know the local players and the courts; "
                     "we bring a format that already works in Lexington and the software that runs it.",
-                    size="4",
-                    color_scheme="gray",
                 ),
                 section(
                     "What you get",
@@ -75,16 +70,7 @@ def franchise_page() -> rx.Component:
                 spacing="5",
                 width="100%",
             ),
-            rx.card(
-                rx.vstack(
-                    rx.heading("Start the conversation", size="5", as_="h2"),
-                    franchise_form(),
-                    spacing="4",
-                    width="100%",
-                ),
-                size="3",
-                width="100%",
-            ),
+            rx.card(column(rx.heading("Start the conversation", size="5", as_="h2"), franchise_form()), size="3", width="100%"),
             columns={"initial": "1", "md": "2"},
             spacing="6",
             width="100%",

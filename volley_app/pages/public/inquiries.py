@@ -6,7 +6,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import area_field, form_card, region_field, text_field
-from volley_app.components.inquiries import inquiry_form
+from volley_app.components.inquiries import inquiry_form, two_columns
 from volley_app.components.layout import public_page
 from volley_app.registry import page
 from volley_app.services import inquiries
@@ -73,12 +73,9 @@ def host_page() -> rx.Component:
                 text_field("Phone", "phone", s, **PHONE),
                 text_field("Address", "address", s, auto_complete="street-address", max_length=200, required=True),
                 text_field("City", "city", s, auto_complete="address-level2", max_length=100, required=True),
-                rx.grid(
+                two_columns(
                     region_field(s, required=True),
                     text_field("Zip", "zip", s, auto_complete="postal-code", input_mode="numeric", max_length=10, required=True),
-                    columns={"initial": "1", "sm": "2"},
-                    spacing="3",
-                    width="100%",
                 ),
             ),
         )

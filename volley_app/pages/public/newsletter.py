@@ -5,7 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import busy, error_line, form_card, submit_button, text_field
+from volley_app.components.forms import form_card, submit_button, text_field
+from volley_app.components.inquiries import kept_form
 from volley_app.components.layout import link_button, message_page, public_page
 from volley_app.registry import page
 from volley_app.services import newsletter
@@ -45,19 +46,14 @@ def newsletter_page() -> rx.Component:
                 "every Friday morning. One click unsubscribes you at any time.",
                 color_scheme="gray",
             ),
-            error_line(s.error, ERROR_ID),
-            rx.cond(s.busy, busy("Signing you up…"), rx.fragment()),
-            rx.form(
-                rx.vstack(
-                    text_field("Email", "email", s, type="email", auto_complete="email", max_length=254, required=True),
-                    text_field("How did you hear about us? (optional)", "referral", s, max_length=200),
-                    submit_button("Subscribe"),
-                    spacing="4",
-                    width="100%",
-                ),
+            kept_form(
+                s,
+                "Signing you up…",
+                text_field("Email", "email", s, type="email", auto_complete="email", max_length=254, required=True),
+                text_field("How did you hear about us? (optional)", "referral", s, max_length=200),
+                submit_button("Subscribe"),
                 on_submit=s.subscribe,
-                width="100%",
-                display=rx.cond(s.busy, "none", "block"),
+                error_id=ERROR_ID,
             ),
         )
     )
