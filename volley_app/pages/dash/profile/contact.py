@@ -6,7 +6,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import area_field, error_line, form_card, submit_button
-from volley_app.components.layout import dash_page, link_button
+from volley_app.components.layout import column, dash_page, link_button
 from volley_app.registry import page
 from volley_app.services import accounts
 from volley_app.state.auth import AuthState
@@ -38,11 +38,10 @@ def player_contact_page() -> rx.Component:
             rx.text("Questions, ideas or trouble? Send us a message and we will reply by email.", color_scheme="gray"),
             error_line(s.error, ERROR_ID),
             rx.form(
-                rx.vstack(
+                column(
                     area_field("Message", "message", s, rows="6", required=True, max_length=accounts.MESSAGE_MAX),
                     submit_button("Send", s),
                     spacing="3",
-                    width="100%",
                 ),
                 on_submit=s.send,
                 width="100%",

@@ -15,7 +15,7 @@ from volley_app.components.forms import (
     text_field,
     username_field,
 )
-from volley_app.components.layout import dash_page
+from volley_app.components.layout import column, dash_page
 from volley_app.registry import page
 from volley_app.services import accounts
 from volley_app.state.auth import AuthState
@@ -56,7 +56,7 @@ class NewSVLState(FormState, AuthState):
 def _new_svl_form() -> rx.Component:
     s = NewSVLState
     return rx.form(
-        rx.vstack(
+        column(
             username_field(s, hint="3 to 20 letters", required=True),
             password_field("Password", "password", s, hint="4 to 100 characters: letters, numbers or ! @ # $ %",
                            required=True),
@@ -70,7 +70,6 @@ def _new_svl_form() -> rx.Component:
             ),
             submit_button("Create SVL", s),
             spacing="3",
-            width="100%",
         ),
         on_submit=s.create,
         width="100%",

@@ -21,7 +21,7 @@ from volley_app.components.forms import (
     text_field,
     username_field,
 )
-from volley_app.components.layout import dash_page
+from volley_app.components.layout import column, dash_page
 from volley_app.models import Gender
 from volley_app.registry import page
 from volley_app.services import accounts, auth
@@ -102,18 +102,17 @@ def _edit_form() -> rx.Component:
     s = EditUserState
     rec = s.record
     return complete_form(
-        rx.vstack(
+        column(
             username_field(s, required=True, min_length=3, default_value=rec["username"]),
             text_field("Email", "email", s, type="email", required=True, default_value=rec["email"]),
             text_field("First Name", "first_name", s, required=True, default_value=rec["first_name"]),
             rx.cond(
                 s.show_player,
-                rx.vstack(
+                column(
                     text_field("Last Name", "last_name", s, disabled=s.last_name_locked, default_value=rec["last_name"]),
                     rx.cond(s.last_name_locked, rx.text("Admin edits do not change the last name.", size="1",
                                                         color_scheme="gray")),
                     spacing="1",
-                    width="100%",
                 ),
             ),
             rx.cond(
@@ -123,11 +122,10 @@ def _edit_form() -> rx.Component:
             ),
             rx.cond(
                 s.show_address,
-                rx.vstack(
+                column(
                     text_field("Address", "address", s, default_value=rec["address"]),
                     text_field("City", "city", s, default_value=rec["city"]),
                     spacing="3",
-                    width="100%",
                 ),
             ),
             region_field(s, default_value=rec["region"]),
@@ -141,7 +139,6 @@ def _edit_form() -> rx.Component:
             rx.cond(s.busy, rx.text("Saving…", size="2", color_scheme="gray", role="status"), rx.fragment()),
             delete_account(DELETE_QUESTION, s.delete),
             spacing="3",
-            width="100%",
         ),
         one_of=("role-",),
         key=s.form_key,
