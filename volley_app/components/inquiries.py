@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.forms import busy, error_line, submit_button, trap_field
-from volley_app.components.layout import column
+from volley_app.components.forms import busy, error_line, form_card, submit_button, trap_field
+from volley_app.components.layout import column, link_button, message_page, public_page
 
 
 def kept_form(state, busy_label: str, *fields: rx.Component, on_submit, error_id: str | None = None,
@@ -35,3 +35,15 @@ def inquiry_form(state, kind: str, button: str, *fields: rx.Component) -> rx.Com
                   on_submit=state.submit, error_id=f"{kind}-error"),
         spacing="3",
     )  # fmt: skip
+
+
+def form_page(title: str, intro: str, *children: rx.Component, frame=public_page) -> rx.Component:
+    """A screen that is one form: its title, a line on what the form is for, then ``children`` (in ``frame``)."""
+    return frame(form_card(title, rx.text(intro, color_scheme="gray"), *children))
+
+
+def confirmation_page(title: str, lead: str, note: str, link: tuple[str, str], **props) -> rx.Component:
+    """What a sent form led to: a line saying so, a quieter note, and the way on (``link``: label, address)."""
+    label, href = link
+    return message_page(title, rx.text(lead), rx.text(note, color_scheme="gray"), link_button(label, href=href, size="3"),
+                        **props)  # fmt: skip

@@ -1,8 +1,10 @@
-"""Pieces of the long public pages (About Us, Franchise): sections, facts, numbered steps, the reading column."""
+"""Pieces of the public pages' text (Home, About Us, Franchise): the hero, sections, facts, steps, rows of links."""
 
 from __future__ import annotations
 
 import reflex as rx
+
+from volley_app.components.layout import button_row, link_button
 
 
 def section(title: str, *paragraphs: str | rx.Component) -> rx.Component:
@@ -55,3 +57,9 @@ def hero(title: str, intro: str, *children: rx.Component, **props) -> rx.Compone
         *children,
         **props,
     )
+
+
+def link_row(*links: tuple[str, str, str], size: str = "3") -> rx.Component:
+    """Links drawn as buttons side by side (``links``: label, address, button variant)."""
+    return button_row(*[link_button(label, href=href, size=size, variant=variant) for label, href, variant in links],
+                      spacing="3")  # fmt: skip

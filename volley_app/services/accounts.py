@@ -110,29 +110,12 @@ def create_user(
     return user
 
 
-def signup(
-    db: Session,
-    *,
-    username: object,
-    password: object,
-    email: object,
-    first_name: object,
-    last_name: object,
-    region: object,
-    trusted: bool = True,
-    client: str = "",
-) -> auth.LoginResult:
-    """Create a Player account (spec section 5 rules) and log it in."""
-    user = create_user(
-        db,
-        username=username,
-        password=password,
-        email=email,
-        first_name=first_name,
-        last_name=last_name,
-        region=region,
-        roles=[Role.PLAYER],
-    )
+SIGNUP_FIELDS = ("username", "password", "email", "first_name", "last_name", "region")
+
+
+def signup(db: Session, *, trusted: bool = True, client: str = "", **form: object) -> auth.LoginResult:
+    """Create a Player account from the signup form's ``SIGNUP_FIELDS`` (spec section 5 rules) and log it in."""
+    user = create_user(db, **{name: form.get(name) for name in SIGNUP_FIELDS}, roles=[Role.PLAYER])
     return auth.start_session(db, user, trusted=bool(trusted), client=client)
 
 

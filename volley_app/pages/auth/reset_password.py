@@ -5,9 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import busy, error_line, form_card, password_field, submit_button
-from volley_app.components.inquiries import kept_form
-from volley_app.components.layout import column, link_button, message_page, public_page
+from volley_app.components.forms import busy, form_card, password_field, submit_button
+from volley_app.components.inquiries import confirmation_page, kept_form
+from volley_app.components.layout import column, link_button, public_page
 from volley_app.registry import page
 from volley_app.services import recovery
 from volley_app.services.errors import Invalid, NotFound
@@ -69,7 +69,6 @@ def reset_page() -> rx.Component:
     return public_page(
         form_card(
             "Reset Password",
-            error_line(ResetState.error, RESET_ERROR),
             rx.match(
                 ResetState.status,
                 (
@@ -89,6 +88,7 @@ def reset_page() -> rx.Component:
                         password_field("Confirm New Password", "confirm", ResetState, required=True),
                         submit_button("Set New Password"),
                         on_submit=ResetState.save,
+                        error_id=RESET_ERROR,
                     ),
                 ),
                 busy("Checking your link…"),
@@ -99,9 +99,9 @@ def reset_page() -> rx.Component:
 
 @page(routes.PASSWORD_UPDATED, "Password Updated")
 def password_updated_page() -> rx.Component:
-    return message_page(
+    return confirmation_page(
         "Password Updated",
-        rx.text("Your password was changed. For your safety, every device that was logged in has been logged out."),
-        rx.text("Log in with your new password.", color_scheme="gray"),
-        link_button("Login", href=routes.LOGIN, size="3"),
+        "Your password was changed. For your safety, every device that was logged in has been logged out.",
+        "Log in with your new password.",
+        ("Login", routes.LOGIN),
     )

@@ -6,7 +6,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import busy, form_card
-from volley_app.components.layout import public_page
+from volley_app.components.layout import column, public_page
 from volley_app.registry import page
 from volley_app.services import newsletter
 from volley_app.state.forms import path_arg, run_action
@@ -36,7 +36,7 @@ def unsubscribe_page() -> rx.Component:
                 UnsubscribeState.status,
                 (
                     "done",
-                    rx.vstack(
+                    column(
                         rx.heading("You are unsubscribed", size="5", as_="h2"),
                         rx.text(UnsubscribeState.message),
                         rx.text("Changed your mind? ", rx.link("Subscribe again", href=routes.NEWSLETTER), "."),
@@ -45,7 +45,7 @@ def unsubscribe_page() -> rx.Component:
                 ),
                 (
                     "invalid",
-                    rx.vstack(
+                    column(
                         rx.callout(UnsubscribeState.message, icon="triangle_alert", color_scheme="red", role="alert"),
                         rx.text("If you keep getting newsletters, ", rx.link("contact us", href=routes.CONTACT), "."),
                         spacing="3",

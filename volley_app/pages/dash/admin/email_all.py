@@ -69,20 +69,6 @@ def _job_row(job: rx.Var) -> rx.Component:
     return row(job["when"], job["subject"], job["queued"], job["sent"], job["pending"], job["failed"])
 
 
-def _email_form() -> rx.Component:
-    s = EmailAllState
-    return rx.form(
-        column(
-            text_field("Subject", "subject", s, required=True, max_length=200),
-            area_field("Body", "body", s, rows="10", required=True, max_length=email_all.BODY_MAX),
-            send_button(s, "Send to All Users", "Queueing…"),
-        ),
-        id=FORM_ID,
-        on_submit=s.send,
-        width="100%",
-    )
-
-
 @page(routes.EMAIL_ALL, "Email All Users", on_load=EmailAllState.load)
 def email_all_page() -> rx.Component:
     s = EmailAllState
@@ -91,7 +77,21 @@ def email_all_page() -> rx.Component:
         rx.text("One email to every active user. Each user gets it once.", color_scheme="gray"),
         error_line(s.error, ERROR_ID),
         notice(s.notice),
-        rx.card(_email_form(), size="3", width="100%", max_width="46rem"),
+        rx.card(
+            rx.form(
+                column(
+                    text_field("Subject", "subject", s, required=True, max_length=200),
+                    area_field("Body", "body", s, rows="10", required=True, max_length=email_all.BODY_MAX),
+                    send_button(s, "Send to All Users", "Queueing…"),
+                ),
+                id=FORM_ID,
+                on_submit=s.send,
+                width="100%",
+            ),
+            size="3",
+            width="100%",
+            max_width="46rem",
+        ),
         rx.hstack(
             rx.heading("Sent Emails", size="5", as_="h2"),
             rx.button(rx.icon("refresh_cw", size=14), "Refresh", size="1", variant="soft", on_click=s.refresh),

@@ -7,7 +7,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.admin import local_time
 from volley_app.components.forms import error_line
-from volley_app.components.layout import column, dash_page, page_heading
+from volley_app.components.layout import column, dash_screen
 from volley_app.registry import page
 from volley_app.services import inquiries
 from volley_app.state.auth import AuthState
@@ -48,12 +48,6 @@ def _inquiry(inquiry: rx.Var) -> rx.Component:
 @page(routes.INQUIRIES, "Inquiries", on_load=InquiriesState.load)
 def inquiries_page() -> rx.Component:
     s = InquiriesState
-    return dash_page(
-        column(
-            page_heading("Inquiries"),
-            error_line(s.error),
-            rx.cond(s.rows.length() > 0, column(rx.foreach(s.rows, _inquiry), spacing="3"),
-                    rx.text("No inquiries yet.", color_scheme="gray")),
-            max_width="46rem",
-        )
-    )  # fmt: skip
+    found = rx.cond(s.rows.length() > 0, column(rx.foreach(s.rows, _inquiry), spacing="3"),
+                    rx.text("No inquiries yet.", color_scheme="gray"))  # fmt: skip
+    return dash_screen("Inquiries", column(error_line(s.error), found, max_width="46rem"))
