@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.forms import busy, error_line, form_card, submit_button, trap_field
+from volley_app.components.forms import (
+    area_field,
+    busy,
+    error_line,
+    form_card,
+    region_field,
+    submit_button,
+    text_field,
+    trap_field,
+)
 from volley_app.components.layout import column, link_button, message_page, public_page
+from volley_app.services import inquiries
 
 
 def kept_form(state, busy_label: str, *fields: rx.Component, on_submit, error_id: str | None = None,
@@ -28,10 +38,35 @@ def two_columns(*fields: rx.Component, spacing: str = "3") -> rx.Component:
     return rx.grid(*fields, columns={"initial": "1", "sm": "2"}, spacing=spacing, width="100%")
 
 
-def inquiry_form(state, kind: str, button: str, *fields: rx.Component) -> rx.Component:
-    """An inquiry form with its error line and the bot trap."""
+# How each inquiry field is typed in (its label comes from the service's form, every field is required).
+_INPUTS: dict[str, dict] = {
+    "name": {"auto_complete": "name", "max_length": 100},
+    "svl_name": {"auto_complete": "organization", "max_length": 200},
+    "company_name": {"auto_complete": "organization", "max_length": 200},
+    "email": {"type": "email", "auto_complete": "email", "max_length": 254},
+    "phone": {"type": "tel", "auto_complete": "tel", "placeholder": "(859) 555-0123", "max_length": 40},
+    "address": {"auto_complete": "street-address", "max_length": 200},
+    "city": {"auto_complete": "address-level2", "max_length": 100},
+    "zip": {"auto_complete": "postal-code", "input_mode": "numeric", "max_length": 10},
+}
+_AREAS = ("body", "why", "message")
+
+
+def _inquiry_field(state, name: str, label: str) -> rx.Component:
+    if name == "region":
+        return region_field(state, required=True)
+    if name in _AREAS:
+        return area_field(label, name, state, required=True)
+    return text_field(label, name, state, required=True, **_INPUTS[name])
+
+
+def inquiry_form(state, kind: str, *, pair: tuple[str, str] = ("", "")) -> rx.Component:
+    """The form of inquiry ``kind``: its fields in the service's order (``pair``: two drawn side by side), the bot trap."""
+    drawn = {name: _inquiry_field(state, name, label) for name, (label, _check) in inquiries.FORMS[kind].fields.items()}
+    if pair[0]:
+        drawn[pair[0]] = two_columns(drawn[pair[0]], drawn.pop(pair[1]))
     return column(
-        kept_form(state, "Sending…", *fields, trap_field(), submit_button(button, disabled=state.busy),
+        kept_form(state, "Sending…", *drawn.values(), trap_field(), submit_button("Send", disabled=state.busy),
                   on_submit=state.submit, error_id=f"{kind}-error"),
         spacing="3",
     )  # fmt: skip

@@ -5,8 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import area_field, region_field, text_field
-from volley_app.components.inquiries import inquiry_form, two_columns
+from volley_app.components.inquiries import inquiry_form
 from volley_app.components.layout import column, public_page
 from volley_app.components.prose import bullets, hero, section, steps
 from volley_app.registry import page
@@ -18,24 +17,6 @@ class FranchiseState(InquiryFormState, rx.State):
     _kind = "franchise"
     _fields = tuple(inquiries.FORMS["franchise"].fields)
     _error_id = "franchise-error"
-
-
-def franchise_form() -> rx.Component:
-    s = FranchiseState
-    return inquiry_form(
-        s,
-        "franchise",
-        "Send",
-        text_field("Name", "name", s, auto_complete="name", max_length=100, required=True),
-        text_field("Email", "email", s, type="email", auto_complete="email", max_length=254, required=True),
-        text_field("Phone", "phone", s, type="tel", auto_complete="tel", placeholder="(859) 555-0123", max_length=40,
-                   required=True),
-        two_columns(
-            text_field("City", "city", s, auto_complete="address-level2", max_length=100, required=True),
-            region_field(s, required=True),
-        ),
-        area_field("Message", "message", s, required=True),
-    )  # fmt: skip
 
 
 @page(routes.FRANCHISE, "Franchise", on_load=FranchiseState.clear)
@@ -70,7 +51,14 @@ def franchise_page() -> rx.Component:
                 spacing="5",
                 width="100%",
             ),
-            rx.card(column(rx.heading("Start the conversation", size="5", as_="h2"), franchise_form()), size="3", width="100%"),
+            rx.card(
+                column(
+                    rx.heading("Start the conversation", size="5", as_="h2"),
+                    inquiry_form(FranchiseState, "franchise", pair=("city", "region")),
+                ),
+                size="3",
+                width="100%",
+            ),
             columns={"initial": "1", "md": "2"},
             spacing="6",
             width="100%",
