@@ -82,3 +82,13 @@ def confirmation_page(title: str, lead: str, note: str, link: tuple[str, str], *
     label, href = link
     return message_page(title, rx.text(lead), rx.text(note, color_scheme="gray"), link_button(label, href=href, size="3"),
                         **props)  # fmt: skip
+
+
+def emailed_link_page(title: str, status: rx.Var, waiting: str, **cases: rx.Component) -> rx.Component:
+    """A page an emailed link opens: ``waiting`` while the link is checked, then what its ``status`` names in ``cases``."""
+    return public_page(form_card(title, rx.match(status, *cases.items(), busy(waiting))))
+
+
+def refusal(message: rx.Var, *then: rx.Component, spacing: str = "4") -> rx.Component:
+    """Why a link was refused, in red, and what the visitor may do instead."""
+    return column(rx.callout(message, icon="triangle_alert", color_scheme="red", role="alert"), *then, spacing=spacing)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import busy, form_card, password_field, submit_button
-from volley_app.components.inquiries import confirmation_page, kept_form
-from volley_app.components.layout import column, link_button, public_page
+from volley_app.components.forms import password_field, submit_button
+from volley_app.components.inquiries import confirmation_page, emailed_link_page, kept_form, refusal
+from volley_app.components.layout import link_button
 from volley_app.registry import page
 from volley_app.services import recovery
 from volley_app.services.errors import Invalid, NotFound
@@ -66,35 +66,22 @@ class ResetState(FormState, rx.State):
 
 @page(routes.RESET_PASSWORD_ROUTE, "Reset Password", on_load=ResetState.check)
 def reset_page() -> rx.Component:
-    return public_page(
-        form_card(
-            "Reset Password",
-            rx.match(
-                ResetState.status,
-                (
-                    "invalid",
-                    column(
-                        rx.callout(ResetState.link_error, icon="triangle_alert", color_scheme="red", role="alert"),
-                        link_button("Ask for a New Link", href=routes.FORGOT_PASSWORD, size="3"),
-                    ),
-                ),
-                (
-                    "ok",
-                    kept_form(
-                        ResetState,
-                        "Saving…",
-                        password_field("New Password", "password", ResetState, required=True, auto_focus=True,
-                                       hint=RESET_PASSWORD_RULE),
-                        password_field("Confirm New Password", "confirm", ResetState, required=True),
-                        submit_button("Set New Password"),
-                        on_submit=ResetState.save,
-                        error_id=RESET_ERROR,
-                    ),
-                ),
-                busy("Checking your link…"),
-            ),
-        )
-    )
+    return emailed_link_page(
+        "Reset Password",
+        ResetState.status,
+        "Checking your link…",
+        invalid=refusal(ResetState.link_error, link_button("Ask for a New Link", href=routes.FORGOT_PASSWORD, size="3")),
+        ok=kept_form(
+            ResetState,
+            "Saving…",
+            password_field("New Password", "password", ResetState, required=True, auto_focus=True,
+                           hint=RESET_PASSWORD_RULE),
+            password_field("Confirm New Password", "confirm", ResetState, required=True),
+            submit_button("Set New Password"),
+            on_submit=ResetState.save,
+            error_id=RESET_ERROR,
+        ),
+    )  # fmt: skip
 
 
 @page(routes.PASSWORD_UPDATED, "Password Updated")
