@@ -1,4 +1,8 @@
-"""Frames of the public forms: login, signup, password reset, newsletter, and the contact, host, promote and franchise inquiries."""
+"""The public pages' forms and what they lead to.
+
+The form frame of login, signup, password reset, newsletter and the contact, host, promote and franchise
+inquiries; the inquiry forms drawn from the service's form; the confirmation and emailed-link pages.
+"""
 
 from __future__ import annotations
 
@@ -18,19 +22,22 @@ from volley_app.components.layout import column, link_button, message_page, publ
 from volley_app.services import inquiries
 
 
-def kept_form(state, busy_label: str, *fields: rx.Component, on_submit, error_id: str | None = None,
-              **props) -> rx.Component:  # fmt: skip
-    """The form's error line, a spinner while it is sent, and the form itself.
+def kept_form(state, busy_label: str, *fields: rx.Component, on_submit, error_id: str, **props) -> rx.Component:
+    """The form's error line (``error_id``), a spinner while it is sent, and the form itself.
 
     The form is hidden, not removed, while it is sent: a refused submit keeps what was typed.
-    ``error_id``: the error line's id (no error line when None: the screen draws its own).
     """
     return rx.fragment(
-        error_line(state.error, error_id) if error_id else rx.fragment(),
+        error_line(state.error, error_id),
         rx.cond(state.busy, busy(busy_label), rx.fragment()),
-        rx.form(column(*fields, position="relative"), on_submit=on_submit, width="100%", display=rx.cond(state.busy, "none", "block"),
-                **props),
-    )  # fmt: skip
+        rx.form(
+            column(*fields, position="relative"),
+            on_submit=on_submit,
+            width="100%",
+            display=rx.cond(state.busy, "none", "block"),
+            **props,
+        ),
+    )
 
 
 def two_columns(*fields: rx.Component, spacing: str = "3") -> rx.Component:
