@@ -20,6 +20,7 @@ from volley_app.components.forms import (
 )
 from volley_app.components.layout import column, link_button, message_page, public_page
 from volley_app.services import inquiries
+from volley_app.state.inquiries import inquiry_error_id
 
 
 def kept_form(state, busy_label: str, *fields: rx.Component, on_submit, error_id: str, **props) -> rx.Component:
@@ -74,7 +75,7 @@ def inquiry_form(state, kind: str, *, pair: tuple[str, str] = ("", "")) -> rx.Co
         drawn[pair[0]] = two_columns(drawn[pair[0]], drawn.pop(pair[1]))
     return column(
         kept_form(state, "Sending…", *drawn.values(), trap_field(), submit_button("Send", disabled=state.busy),
-                  on_submit=state.submit, error_id=f"{kind}-error"),
+                  on_submit=state.submit, error_id=inquiry_error_id(kind)),
         spacing="3",
     )  # fmt: skip
 

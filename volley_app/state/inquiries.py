@@ -26,10 +26,20 @@ class PublicFormState(FormState, mixin=True):
             yield event
 
 
-class InquiryFormState(PublicFormState, mixin=True):
-    """One inquiry form; each subclass names its kind (a key of ``services.inquiries.FORMS``)."""
+def inquiry_error_id(kind: str) -> str:
+    """The id of the error line of inquiry form ``kind``."""
+    return f"{kind}-error"
 
-    _kind: str = "contact"  # with ``_fields`` = that form's fields and ``_error_id`` = "{kind}-error"
+
+def inquiry(kind: str) -> tuple[str, tuple[str, ...], str]:
+    """What the state of inquiry form ``kind`` (a key of ``services.inquiries.FORMS``) sets: its kind, fields, error id."""
+    return kind, tuple(inquiries.FORMS[kind].fields), inquiry_error_id(kind)
+
+
+class InquiryFormState(PublicFormState, mixin=True):
+    """One inquiry form; each subclass sets ``_kind, _fields, _error_id = inquiry(kind)``."""
+
+    _kind: str = "contact"
 
     @rx.event
     async def submit(self, form_data: dict | None = None):

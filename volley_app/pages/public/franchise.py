@@ -9,14 +9,11 @@ from volley_app.components.inquiries import inquiry_form
 from volley_app.components.layout import column, public_page
 from volley_app.components.prose import bullets, hero, section, steps
 from volley_app.registry import page
-from volley_app.services import inquiries
-from volley_app.state.inquiries import InquiryFormState
+from volley_app.state.inquiries import InquiryFormState, inquiry
 
 
 class FranchiseState(InquiryFormState, rx.State):
-    _kind = "franchise"
-    _fields = tuple(inquiries.FORMS["franchise"].fields)
-    _error_id = "franchise-error"
+    _kind, _fields, _error_id = inquiry("franchise")
 
 
 @page(routes.FRANCHISE, "Franchise", on_load=FranchiseState.clear)

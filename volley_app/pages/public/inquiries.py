@@ -7,26 +7,19 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.inquiries import form_page, inquiry_form
 from volley_app.registry import page
-from volley_app.services import inquiries
-from volley_app.state.inquiries import InquiryFormState
+from volley_app.state.inquiries import InquiryFormState, inquiry
 
 
 class ContactState(InquiryFormState, rx.State):
-    _kind = "contact"
-    _fields = tuple(inquiries.FORMS["contact"].fields)
-    _error_id = "contact-error"
+    _kind, _fields, _error_id = inquiry("contact")
 
 
 class HostState(InquiryFormState, rx.State):
-    _kind = "host"
-    _fields = tuple(inquiries.FORMS["host"].fields)
-    _error_id = "host-error"
+    _kind, _fields, _error_id = inquiry("host")
 
 
 class PromoteState(InquiryFormState, rx.State):
-    _kind = "promote"
-    _fields = tuple(inquiries.FORMS["promote"].fields)
-    _error_id = "promote-error"
+    _kind, _fields, _error_id = inquiry("promote")
 
 
 @page(routes.CONTACT, "Contact", on_load=ContactState.clear)
