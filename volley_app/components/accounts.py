@@ -1,4 +1,4 @@
-"""Account form pieces Edit user and Create New SVL share: role checkboxes, reading a ticked box, deleting an account."""
+"""Account form pieces Edit user and Create New SVL share: the form screen, role checkboxes, reading a ticked box, deleting an account."""
 
 from __future__ import annotations
 
@@ -6,11 +6,19 @@ from collections.abc import Sequence
 
 import reflex as rx
 
-from volley_app.components.forms import checkbox_field
+from volley_app.components.forms import checkbox_field, error_line, form_card
+from volley_app.components.layout import column, dash_page
 from volley_app.services import validation
 
 # A role checkbox: (its id and form name, the role it stands for).
 RoleBox = tuple[str, str]
+
+
+def account_form_page(title: str, state, error_id: str, shown: rx.Var, *fields: rx.Component, on_submit,
+                      form=rx.form, **props) -> rx.Component:  # fmt: skip
+    """An account form screen: its title, its error line, and the form (made by ``form``) once ``shown``."""
+    body = form(column(*fields, spacing="3"), on_submit=on_submit, width="100%", **props)
+    return dash_page(form_card(title, error_line(state.error, error_id), rx.cond(shown, body)))
 
 
 def ticked(form_data: object, name: str) -> bool:

@@ -1,8 +1,10 @@
-"""Pieces of the long public pages (About Us, Franchise): sections, facts, numbered steps, the reading column."""
+"""Pieces of the public pages' text (Home, About Us, Franchise): the hero, sections, facts, steps, rows of links."""
 
 from __future__ import annotations
 
 import reflex as rx
+
+from volley_app.components.layout import button_row, link_button
 
 
 def section(title: str, *paragraphs: str | rx.Component) -> rx.Component:
@@ -44,3 +46,20 @@ def bullets(*items: str) -> rx.Component:
 
 def column(*children: rx.Component) -> rx.Component:
     return rx.vstack(*children, spacing="6", width="100%", max_width="46rem", margin="0 auto")
+
+
+def hero(title: str, intro: str, *children: rx.Component, **props) -> rx.Component:
+    """The page's big h1 and its introduction (then ``children``, e.g. the page's main buttons)."""
+    props.setdefault("spacing", "3")
+    return rx.vstack(
+        rx.heading(title, size={"initial": "8", "sm": "9"}, as_="h1"),
+        rx.text(intro, size="4", color_scheme="gray", max_width=props.pop("intro_width", None)),
+        *children,
+        **props,
+    )
+
+
+def link_row(*links: tuple[str, str, str], size: str = "3") -> rx.Component:
+    """Links drawn as buttons side by side (``links``: label, address, button variant)."""
+    return button_row(*[link_button(label, href=href, size=size, variant=variant) for label, href, variant in links],
+                      spacing="3")  # fmt: skip

@@ -7,7 +7,7 @@ import datetime as dt
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from volley_app.models.base import enum_field, utc_field
+from volley_app.models.base import UTCDateTime, enum_field, utcnow
 from volley_app.models.enums import Region
 
 
@@ -15,49 +15,49 @@ def _str(length: int):
     return Field(sa_column=sa.Column(sa.String(length), nullable=False))
 
 
-class ContactInquiry(SQLModel, table=True):
+def _text():
+    return Field(sa_column=sa.Column(sa.Text, nullable=False))
+
+
+class Inquiry(SQLModel):
+    """What every inquiry keeps: its id, the address to answer, and when it came (each table has its own columns)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    email: str = Field(sa_type=sa.String(254), nullable=False)
+    created_at: dt.datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False, index=True)
+
+
+class ContactInquiry(Inquiry, table=True):
     __tablename__ = "contact_inquiries"
 
-    id: int | None = Field(default=None, primary_key=True)
     name: str = _str(100)
-    email: str = _str(254)
-    body: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
-    created_at: dt.datetime = utc_field(default_now=True, index=True)
+    body: str = _text()
 
 
-class HostInquiry(SQLModel, table=True):
+class HostInquiry(Inquiry, table=True):
     __tablename__ = "host_inquiries"
 
-    id: int | None = Field(default=None, primary_key=True)
     svl_name: str = _str(200)
-    email: str = _str(254)
     phone: str = _str(40)
     address: str = _str(200)
     city: str = _str(100)
     region: Region = enum_field(Region)
     zip: str = _str(10)
-    created_at: dt.datetime = utc_field(default_now=True, index=True)
 
 
-class PromoteInquiry(SQLModel, table=True):
+class PromoteInquiry(Inquiry, table=True):
     __tablename__ = "promote_inquiries"
 
-    id: int | None = Field(default=None, primary_key=True)
     company_name: str = _str(200)
-    email: str = _str(254)
     phone: str = _str(40)
-    why: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
-    created_at: dt.datetime = utc_field(default_now=True, index=True)
+    why: str = _text()
 
 
-class FranchiseInquiry(SQLModel, table=True):
+class FranchiseInquiry(Inquiry, table=True):
     __tablename__ = "franchise_inquiries"
 
-    id: int | None = Field(default=None, primary_key=True)
     name: str = _str(100)
-    email: str = _str(254)
     phone: str = _str(40)
     city: str = _str(100)
     region: Region = enum_field(Region)
-    message: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
-    created_at: dt.datetime = utc_field(default_now=True, index=True)
+    message: str = _text()

@@ -7,7 +7,7 @@ import datetime as dt
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from volley_app.models.base import enum_field, fk, utc_field
+from volley_app.models.base import UTCDateTime, enum_field, utc_field, utcnow
 from volley_app.models.enums import Gender, Rating, Region, Role
 
 
@@ -35,16 +35,21 @@ class User(SQLModel, table=True):
     updated_at: dt.datetime = utc_field(default_now=True)
 
 
-class LoginSession(SQLModel, table=True):
-    """One logged-in device. The browser holds only the random token; we keep its hash."""
+class UserToken(SQLModel):
+    """A secret given to one user (a login, a reset link): they hold the random token, we keep its hash."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(default=None, foreign_key="users.id", ondelete="CASCADE", nullable=False, index=True)
+    token_hash: str = Field(sa_type=sa.String(64), nullable=False, unique=True)
+    created_at: dt.datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+
+
+class LoginSession(UserToken, table=True):
+    """One logged-in device. The browser holds only the random token."""
 
     __tablename__ = "login_sessions"
 
-    id: int | None = Field(default=None, primary_key=True)
-    user_id: int = fk("users.id")
-    token_hash: str = Field(sa_column=sa.Column(sa.String(64), nullable=False, unique=True))
     trusted: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False))
-    created_at: dt.datetime = utc_field(default_now=True)
     expires_at: dt.datetime = utc_field(index=True)
     last_seen_at: dt.datetime = utc_field(default_now=True)
     revoked_at: dt.datetime | None = utc_field(nullable=True, default=None)
@@ -66,12 +71,10 @@ class LoginAttempt(SQLModel, table=True):
     at: dt.datetime = utc_field(default_now=True)
 
 
-class PasswordResetToken(SQLModel, table=True):
+class PasswordResetToken(UserToken, table=True):
+    """A password reset link: the email holds the token; it works once, until it expires."""
+
     __tablename__ = "password_reset_tokens"
 
-    id: int | None = Field(default=None, primary_key=True)
-    user_id: int = fk("users.id")
-    token_hash: str = Field(sa_column=sa.Column(sa.String(64), nullable=False, unique=True))
-    created_at: dt.datetime = utc_field(default_now=True)
     expires_at: dt.datetime = utc_field()
     used_at: dt.datetime | None = utc_field(nullable=True, default=None)

@@ -49,6 +49,38 @@ MESSAGE_MAX = 5000
 # --- creating accounts ------------------------------------------------------------------------
 
 
+def _taken(db: Session, username: str, email: str, *, other_than: int | None = None) -> dict[str, str]:
+    """Messages for a username or an email another account already has."""
+    others = [User.id != other_than] if other_than is not None else []
+    errors = {}
+    if db.exec(select(User.id).where(User.username == username, *others)).first():
+        errors["username"] = "That username is taken"
+    if db.exec(select(User.id).where(User.email == email, *others)).first():
+        errors["email"] = "An account with this email already exists"
+    return errors
+
+
+def _add_user(db: Session, clean: dict, roles: list[str], **profile) -> User:
+    """Add the account of checked values; a username or email registered a moment ago is refused."""
+    user = User(
+        username=clean["username"],
+        password_hash=passwords.hash_password(clean["password"]),
+        roles=roles,
+        email=clean["email"],
+        first_name=clean["first_name"],
+        last_name=clean.get("last_name", ""),
+        region=clean["region"],
+        **profile,
+    )
+    db.add(user)
+    try:
+        db.flush()
+    except IntegrityError:  # the same username or email, registered a moment ago
+        db.rollback()
+        raise Invalid({"username": "That username or email is already registered"}) from None
+    return user
+
+
 def create_user(
     db: Session,
     *,
@@ -70,56 +102,20 @@ def create_user(
         last_name=(validation.name, last_name, "last_name", "Last name"),
         region=(validation.region, region),
     )
-    errors = {}
-    if db.exec(select(User.id).where(User.username == clean["username"])).first():
-        errors["username"] = "That username is taken"
-    if db.exec(select(User.id).where(User.email == clean["email"])).first():
-        errors["email"] = "An account with this email already exists"
+    errors = _taken(db, clean["username"], clean["email"])
     if errors:
         raise Invalid(errors)
-    user = User(
-        username=clean["username"],
-        password_hash=passwords.hash_password(clean["password"]),
-        roles=sorted({Role(r).value for r in roles}),
-        email=clean["email"],
-        first_name=clean["first_name"],
-        last_name=clean["last_name"],
-        region=clean["region"],
-        **profile,
-    )
-    db.add(user)
-    try:
-        db.flush()
-    except IntegrityError:  # the same username or email, registered a moment ago
-        db.rollback()
-        raise Invalid({"username": "That username or email is already registered"}) from None
+    user = _add_user(db, clean, sorted({Role(r).value for r in roles}), **profile)
     log.info("user created id=%s roles=%s", user.id, user.roles)
     return user
 
 
-def signup(
-    db: Session,
-    *,
-    username: object,
-    password: object,
-    email: object,
-    first_name: object,
-    last_name: object,
-    region: object,
-    trusted: bool = True,
-    client: str = "",
-) -> auth.LoginResult:
-    """Create a Player account (spec section 5 rules) and log it in."""
-    user = create_user(
-        db,
-        username=username,
-        password=password,
-        email=email,
-        first_name=first_name,
-        last_name=last_name,
-        region=region,
-        roles=[Role.PLAYER],
-    )
+SIGNUP_FIELDS = ("username", "password", "email", "first_name", "last_name", "region")
+
+
+def signup(db: Session, *, trusted: bool = True, client: str = "", **form: object) -> auth.LoginResult:
+    """Create a Player account from the signup form's ``SIGNUP_FIELDS`` (spec section 5 rules) and log it in."""
+    user = create_user(db, **{name: form.get(name) for name in SIGNUP_FIELDS}, roles=[Role.PLAYER])
     return auth.start_session(db, user, trusted=bool(trusted), client=client)
 
 
@@ -245,11 +241,7 @@ def update_user(
         errors.update(exc.errors)
         clean = {}
     if not errors:
-        taken = db.exec(select(User.id).where(User.username == clean["username"], User.id != user.id)).first()
-        if taken:
-            errors["username"] = "That username is taken"
-        if db.exec(select(User.id).where(User.email == clean["email"], User.id != user.id)).first():
-            errors["email"] = "An account with this email already exists"
+        errors = _taken(db, clean["username"], clean["email"], other_than=user.id)
     if errors:
         raise Invalid(errors)
     user.username = clean["username"]
@@ -358,27 +350,10 @@ def create_svl(
         errors.update(exc.errors)
         clean = {}
     if not errors:
-        if db.exec(select(User.id).where(User.username == clean["username"])).first():
-            errors["username"] = "That username is taken"
-        if db.exec(select(User.id).where(User.email == clean["email"])).first():
-            errors["email"] = "An account with this email already exists"
+        errors = _taken(db, clean["username"], clean["email"])
     if errors:
         raise Invalid(errors)
-    user = User(
-        username=clean["username"],
-        password_hash=passwords.hash_password(clean["password"]),
-        roles=clean_roles,
-        email=clean["email"],
-        first_name=clean["first_name"],
-        last_name="",
-        region=clean["region"],
-    )
-    db.add(user)
-    try:
-        db.flush()
-    except IntegrityError:
-        db.rollback()
-        raise Invalid({"username": "That username or email is already registered"}) from None
+    user = _add_user(db, clean, clean_roles)
     log.info("SVL account %s created by admin %s", user.id, require_actor(actor).user_id)
     return user.id
 

@@ -57,56 +57,31 @@ def _region(field: str):
     return "State", check
 
 
+EMAIL = ("Email", validation.email)
+PHONE = ("Phone", validation.phone)
+REGION = _region("region")
+
+
+def _form(kind: str, title: str, model: type[SQLModel], subject_field: str, **fields) -> FormSpec:
+    return FormSpec(kind, title, model, fields, subject_field)
+
+
 FORMS: dict[str, FormSpec] = {
-    "contact": FormSpec(
-        "contact",
-        "Contact",
-        ContactInquiry,
-        {"name": _name("Name", "name"), "email": ("Email", validation.email), "body": _text("Message", "body")},
-        "name",
-    ),
-    "host": FormSpec(
-        "host",
-        "Host a League",
-        HostInquiry,
-        {
-            "svl_name": _name("Venue Name", "svl_name", 200),
-            "email": ("Email", validation.email),
-            "phone": ("Phone", validation.phone),
-            "address": _name("Address", "address", 200),
-            "city": _name("City", "city"),
-            "region": _region("region"),
-            "zip": ("Zip", validation.zip_code),
-        },
-        "svl_name",
-    ),
-    "promote": FormSpec(
-        "promote",
-        "Promote",
-        PromoteInquiry,
-        {
-            "company_name": _name("Company Name", "company_name", 200),
-            "email": ("Email", validation.email),
-            "phone": ("Phone", validation.phone),
-            "why": _text("Why", "why"),
-        },
-        "company_name",
-    ),
-    "franchise": FormSpec(
-        "franchise",
-        "Franchise",
-        FranchiseInquiry,
-        {
-            "name": _name("Name", "name"),
-            "email": ("Email", validation.email),
-            "phone": ("Phone", validation.phone),
-            "city": _name("City", "city"),
-            "region": _region("region"),
-            "message": _text("Message", "message"),
-        },
-        "name",
-    ),
-}
+    spec.kind: spec
+    for spec in (
+        _form("contact", "Contact", ContactInquiry, "name",
+              name=_name("Name", "name"), email=EMAIL, body=_text("Message", "body")),
+        _form("host", "Host a League", HostInquiry, "svl_name",
+              svl_name=_name("Venue Name", "svl_name", 200), email=EMAIL, phone=PHONE,
+              address=_name("Address", "address", 200), city=_name("City", "city"), region=REGION,
+              zip=("Zip", validation.zip_code)),
+        _form("promote", "Promote", PromoteInquiry, "company_name",
+              company_name=_name("Company Name", "company_name", 200), email=EMAIL, phone=PHONE, why=_text("Why", "why")),
+        _form("franchise", "Franchise", FranchiseInquiry, "name",
+              name=_name("Name", "name"), email=EMAIL, phone=PHONE, city=_name("City", "city"), region=REGION,
+              message=_text("Message", "message")),
+    )
+}  # fmt: skip
 
 
 def clean(kind: str, data: dict) -> dict[str, object]:

@@ -36,13 +36,18 @@ def username(value: object) -> str:
     return text
 
 
-def password(value: object) -> str:
-    """Signup password: 4-100 characters from the allowed set (not stripped: spaces are refused)."""
+def _password(value: object, chars: set[str], rule: str) -> str:
+    """A password of 4-100 characters from ``chars`` (not stripped: spaces are refused); ``rule`` says why not."""
     if not isinstance(value, str) or not value:
         raise Invalid({"password": "Password is required"})
-    if not (PASSWORD_MIN <= len(value) <= PASSWORD_MAX) or not set(value) <= _ACCOUNT_CHARS:
-        raise Invalid({"password": PASSWORD_RULE})
+    if not (PASSWORD_MIN <= len(value) <= PASSWORD_MAX) or not set(value) <= chars:
+        raise Invalid({"password": rule})
     return value
+
+
+def password(value: object) -> str:
+    """Signup password: 4-100 characters from the allowed set."""
+    return _password(value, _ACCOUNT_CHARS, PASSWORD_RULE)
 
 
 def email(value: object) -> str:
@@ -135,11 +140,7 @@ _PHONE_PUNCTUATION = set(" ()-.+")
 
 def short_password(value: object) -> str:
     """The reset-password and Create SVL rule: 4-100 characters from letters, digits and ! @ # $ %."""
-    if not isinstance(value, str) or not value:
-        raise Invalid({"password": "Password is required"})
-    if not (PASSWORD_MIN <= len(value) <= PASSWORD_MAX) or not set(value) <= _SHORT_CHARS:
-        raise Invalid({"password": SHORT_PASSWORD_RULE})
-    return value
+    return _password(value, _SHORT_CHARS, SHORT_PASSWORD_RULE)
 
 
 reset_password = short_password

@@ -1,6 +1,9 @@
-"""The form state every inquiry form shares (contact, host, promote, franchise): checked, stored, mailed, then /sent."""
+"""The public forms' states (no login): each visit starts clean, and the services see the client's address."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import reflex as rx
 
@@ -9,26 +12,44 @@ from volley_app.services import inquiries
 from volley_app.state.forms import TRAP_FIELD, FormState, form_values
 
 
-class InquiryFormState(FormState, mixin=True):
-    """One inquiry form; each subclass names its kind (a key of ``services.inquiries.FORMS``)."""
-
-    _kind: str = "contact"  # with ``_fields`` = that form's fields and ``_error_id`` = "{kind}-error"
+class PublicFormState(FormState, mixin=True):
+    """A form anyone may send: signup, forgot password, newsletter, the inquiries."""
 
     def clear(self):
         """on_load: no message left over from another visit."""
         self._clear_messages()
 
+    async def _send(self, fn: Callable[..., Any], *, done: Callable[[Any], Any], **kwargs: Any):
+        """Submit to ``fn`` with the client's address (for its rate limits); ``done`` gets the result."""
+        client = self.router.session.client_ip or "unknown"
+        async for event in self._submit(fn, as_actor=False, done=done, client=client, **kwargs):
+            yield event
+
+
+def inquiry_error_id(kind: str) -> str:
+    """The id of the error line of inquiry form ``kind``."""
+    return f"{kind}-error"
+
+
+def inquiry(kind: str) -> tuple[str, tuple[str, ...], str]:
+    """What the state of inquiry form ``kind`` (a key of ``services.inquiries.FORMS``) sets: its kind, fields, error id."""
+    return kind, tuple(inquiries.FORMS[kind].fields), inquiry_error_id(kind)
+
+
+class InquiryFormState(PublicFormState, mixin=True):
+    """One inquiry form; each subclass sets ``_kind, _fields, _error_id = inquiry(kind)``."""
+
+    _kind: str = "contact"
+
     @rx.event
     async def submit(self, form_data: dict | None = None):
         fields = self._fields
         data = form_values(form_data, (*fields, TRAP_FIELD))
-        async for event in self._submit(
+        async for event in self._send(
             inquiries.submit,
-            as_actor=False,
             done=lambda _r: rx.redirect(routes.SENT),
             kind=self._kind,
             data={name: data[name] for name in fields},
-            client=self.router.session.client_ip or "unknown",
             trap=data[TRAP_FIELD],
         ):
             yield event

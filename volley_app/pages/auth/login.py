@@ -5,7 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import busy, checkbox_field, error_line, form_card, password_field, username_field
+from volley_app.components.forms import checkbox_field, form_card, password_field, username_field
+from volley_app.components.inquiries import kept_form
 from volley_app.components.layout import public_page
 from volley_app.registry import page
 from volley_app.services import auth, validation
@@ -52,32 +53,22 @@ class LoginState(FormState, rx.State):
             yield event
 
 
-def login_form() -> rx.Component:
-    s = LoginState
-    return rx.form(
-        rx.vstack(
-            username_field(s, required=True, auto_focus=True),
-            password_field("Password", "password", s, new=False, required=True),
-            checkbox_field("Trust This Device", "trust", default_checked=s.trusted),
-            rx.button("Login", type="submit", size="3", width="100%"),
-            spacing="4",
-            width="100%",
-        ),
-        key=s.form_key,
-        on_submit=s.login,
-        width="100%",
-    )
-
-
 @page(routes.LOGIN, "Login", on_load=LoginState.on_load, site_name=False)
 def login_page() -> rx.Component:
     return public_page(
         form_card(
             "Login",
-            error_line(LoginState.error, ERROR_ID),
-            rx.cond(LoginState.busy, busy("Logging in…"), rx.fragment()),
-            # Hidden, not removed, while logging in: a refused login keeps what was typed.
-            rx.box(login_form(), display=rx.cond(LoginState.busy, "none", "block"), width="100%"),
+            kept_form(
+                LoginState,
+                "Logging in…",
+                username_field(LoginState, required=True, auto_focus=True),
+                password_field("Password", "password", LoginState, new=False, required=True),
+                checkbox_field("Trust This Device", "trust", default_checked=LoginState.trusted),
+                rx.button("Login", type="submit", size="3", width="100%"),
+                on_submit=LoginState.login,
+                error_id=ERROR_ID,
+                key=LoginState.form_key,
+            ),
             rx.flex(
                 rx.link("Sign Up", href=routes.SIGNUP),
                 rx.link("Forgot Password?", href=routes.FORGOT_PASSWORD),

@@ -5,8 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import busy, error_line, form_card, password_field, submit_button
-from volley_app.components.layout import link_button, message_page, public_page
+from volley_app.components.forms import password_field, submit_button
+from volley_app.components.inquiries import confirmation_page, emailed_link_page, kept_form, refusal
+from volley_app.components.layout import link_button
 from volley_app.registry import page
 from volley_app.services import recovery
 from volley_app.services.errors import Invalid, NotFound
@@ -63,50 +64,31 @@ class ResetState(FormState, rx.State):
             yield event
 
 
-def _reset_form() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            password_field("New Password", "password", ResetState, required=True, auto_focus=True, hint=RESET_PASSWORD_RULE),
-            password_field("Confirm New Password", "confirm", ResetState, required=True),
-            submit_button("Set New Password"),
-            spacing="4",
-            width="100%",
-        ),
-        on_submit=ResetState.save,
-        width="100%",
-        display=rx.cond(ResetState.busy, "none", "block"),
-    )
-
-
 @page(routes.RESET_PASSWORD_ROUTE, "Reset Password", on_load=ResetState.check)
 def reset_page() -> rx.Component:
-    return public_page(
-        form_card(
-            "Reset Password",
-            error_line(ResetState.error, RESET_ERROR),
-            rx.match(
-                ResetState.status,
-                (
-                    "invalid",
-                    rx.vstack(
-                        rx.callout(ResetState.link_error, icon="triangle_alert", color_scheme="red", role="alert"),
-                        link_button("Ask for a New Link", href=routes.FORGOT_PASSWORD, size="3"),
-                        spacing="4",
-                        width="100%",
-                    ),
-                ),
-                ("ok", rx.fragment(rx.cond(ResetState.busy, busy("Saving…"), rx.fragment()), _reset_form())),
-                busy("Checking your link…"),
-            ),
-        )
-    )
+    return emailed_link_page(
+        "Reset Password",
+        ResetState.status,
+        "Checking your link…",
+        invalid=refusal(ResetState.link_error, link_button("Ask for a New Link", href=routes.FORGOT_PASSWORD, size="3")),
+        ok=kept_form(
+            ResetState,
+            "Saving…",
+            password_field("New Password", "password", ResetState, required=True, auto_focus=True,
+                           hint=RESET_PASSWORD_RULE),
+            password_field("Confirm New Password", "confirm", ResetState, required=True),
+            submit_button("Set New Password"),
+            on_submit=ResetState.save,
+            error_id=RESET_ERROR,
+        ),
+    )  # fmt: skip
 
 
 @page(routes.PASSWORD_UPDATED, "Password Updated")
 def password_updated_page() -> rx.Component:
-    return message_page(
+    return confirmation_page(
         "Password Updated",
-        rx.text("Your password was changed. For your safety, every device that was logged in has been logged out."),
-        rx.text("Log in with your new password.", color_scheme="gray"),
-        link_button("Login", href=routes.LOGIN, size="3"),
+        "Your password was changed. For your safety, every device that was logged in has been logged out.",
+        "Log in with your new password.",
+        ("Login", routes.LOGIN),
     )

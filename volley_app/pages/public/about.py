@@ -5,8 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import link_button, public_page
-from volley_app.components.prose import column, fact, section
+from volley_app.components.layout import public_page
+from volley_app.components.prose import column, fact, hero, link_row, section
 from volley_app.registry import page
 
 
@@ -14,15 +14,10 @@ from volley_app.registry import page
 def about_page() -> rx.Component:
     return public_page(
         column(
-            rx.vstack(
-                rx.heading("About Us", size={"initial": "8", "sm": "9"}, as_="h1"),
-                rx.text(
-                    "We are players first. We started organizing leagues in Lexington, Kentucky because we wanted "
-                    "more nights on the court and fewer group texts asking who could fill in.",
-                    size="4",
-                    color_scheme="gray",
-                ),
-                spacing="3",
+            hero(
+                "About Us",
+                "We are players first. We started organizing leagues in Lexington, Kentucky because we wanted "
+                "more nights on the court and fewer group texts asking who could fill in.",
             ),
             rx.grid(
                 fact("Lexington, KY", "where our leagues play"),
@@ -57,22 +52,12 @@ def about_page() -> rx.Component:
                 "gets an SVL account to open sessions, set up leagues with their own courts, nights, formats and "
                 "prices, generate round-robin schedules, enter scores and promote teams off the waitlist. We fill "
                 "the leagues through our player base and newsletter, and payments arrive with each registration.",
-                rx.flex(
-                    link_button("Host a League", href=routes.HOST, size="3"),
-                    link_button("Franchise in your city", href=routes.FRANCHISE, size="3", variant="outline"),
-                    spacing="3",
-                    wrap="wrap",
-                ),
+                link_row(("Host a League", routes.HOST, "solid"), ("Franchise in your city", routes.FRANCHISE, "outline")),
             ),
             section(
                 "Stay in touch",
                 "Our newsletter goes out on Friday mornings with league openings, venue news and tournament results.",
-                rx.flex(
-                    link_button("Get the newsletter", href=routes.NEWSLETTER, size="3", variant="soft"),
-                    link_button("Contact us", href=routes.CONTACT, size="3", variant="outline"),
-                    spacing="3",
-                    wrap="wrap",
-                ),
+                link_row(("Get the newsletter", routes.NEWSLETTER, "soft"), ("Contact us", routes.CONTACT, "outline")),
             ),
         )
     )

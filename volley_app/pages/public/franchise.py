@@ -5,40 +5,15 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import area_field, region_field, text_field
 from volley_app.components.inquiries import inquiry_form
-from volley_app.components.layout import public_page
-from volley_app.components.prose import bullets, section, steps
+from volley_app.components.layout import column, public_page
+from volley_app.components.prose import bullets, hero, section, steps
 from volley_app.registry import page
-from volley_app.services import inquiries
-from volley_app.state.inquiries import InquiryFormState
+from volley_app.state.inquiries import InquiryFormState, inquiry
 
 
 class FranchiseState(InquiryFormState, rx.State):
-    _kind = "franchise"
-    _fields = tuple(inquiries.FORMS["franchise"].fields)
-    _error_id = "franchise-error"
-
-
-def franchise_form() -> rx.Component:
-    s = FranchiseState
-    return inquiry_form(
-        s,
-        "franchise",
-        "Send",
-        text_field("Name", "name", s, auto_complete="name", max_length=100, required=True),
-        text_field("Email", "email", s, type="email", auto_complete="email", max_length=254, required=True),
-        text_field("Phone", "phone", s, type="tel", auto_complete="tel", placeholder="(859) 555-0123", max_length=40,
-                   required=True),
-        rx.grid(
-            text_field("City", "city", s, auto_complete="address-level2", max_length=100, required=True),
-            region_field(s, required=True),
-            columns={"initial": "1", "sm": "2"},
-            spacing="3",
-            width="100%",
-        ),
-        area_field("Message", "message", s, required=True),
-    )  # fmt: skip
+    _kind, _fields, _error_id = inquiry("franchise")
 
 
 @page(routes.FRANCHISE, "Franchise", on_load=FranchiseState.clear)
@@ -46,12 +21,10 @@ def franchise_page() -> rx.Component:
     return public_page(
         rx.grid(
             rx.vstack(
-                rx.heading("Franchise", size={"initial": "8", "sm": "9"}, as_="h1"),
-                rx.text(
+                hero(
+                    "Franchise",
                     "Bring our leagues and sub network to your city. You know the local players and the courts; "
                     "we bring a format that already works in Lexington and the software that runs it.",
-                    size="4",
-                    color_scheme="gray",
                 ),
                 section(
                     "What you get",
@@ -76,11 +49,9 @@ def franchise_page() -> rx.Component:
                 width="100%",
             ),
             rx.card(
-                rx.vstack(
+                column(
                     rx.heading("Start the conversation", size="5", as_="h2"),
-                    franchise_form(),
-                    spacing="4",
-                    width="100%",
+                    inquiry_form(FranchiseState, "franchise", pair=("city", "region")),
                 ),
                 size="3",
                 width="100%",

@@ -5,7 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import link_button, public_page
+from volley_app.components.layout import public_page
+from volley_app.components.prose import hero, link_row
 from volley_app.registry import page
 
 
@@ -44,21 +45,12 @@ def _more(label: str, href: str, text: str) -> rx.Component:
 def landing_page() -> rx.Component:
     return public_page(
         rx.vstack(
-            rx.vstack(
-                rx.heading("Play more volleyball.", size={"initial": "8", "sm": "9"}, as_="h1"),
-                rx.text(
-                    "Find a sub in minutes, pick up games as a sub, and sign your team up for leagues "
-                    "in Lexington, KY, all from your phone.",
-                    size="4",
-                    color_scheme="gray",
-                    max_width="38rem",
-                ),
-                rx.flex(
-                    link_button("Sign Up", href=routes.SIGNUP, size="4"),
-                    link_button("Log In", href=routes.LOGIN, size="4", variant="outline"),
-                    spacing="3",
-                    wrap="wrap",
-                ),
+            hero(
+                "Play more volleyball.",
+                "Find a sub in minutes, pick up games as a sub, and sign your team up for leagues "
+                "in Lexington, KY, all from your phone.",
+                link_row(("Sign Up", routes.SIGNUP, "solid"), ("Log In", routes.LOGIN, "outline"), size="4"),
+                intro_width="38rem",
                 spacing="4",
                 padding_y={"initial": "1.5rem", "sm": "3rem"},
             ),

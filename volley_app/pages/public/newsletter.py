@@ -5,69 +5,51 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import busy, error_line, form_card, submit_button, text_field
-from volley_app.components.layout import link_button, message_page, public_page
+from volley_app.components.forms import submit_button, text_field
+from volley_app.components.inquiries import confirmation_page, form_page, kept_form
 from volley_app.registry import page
 from volley_app.services import newsletter
-from volley_app.state.forms import FormState, form_values
+from volley_app.state.forms import form_values
+from volley_app.state.inquiries import PublicFormState
 
 ERROR_ID = "newsletter-error"
 
 
-class NewsletterSignupState(FormState, rx.State):
+class NewsletterSignupState(PublicFormState, rx.State):
     _fields = ("email", "referral")
     _error_id = ERROR_ID
-
-    def clear(self):
-        self._clear_messages()
 
     @rx.event
     async def subscribe(self, form_data: dict | None = None):
         data = form_values(form_data, self._fields)
-        async for event in self._submit(
-            newsletter.subscribe,
-            as_actor=False,
-            done=lambda _r: rx.redirect(routes.SUBSCRIBED),
-            client=self.router.session.client_ip or "unknown",
-            **data,
-        ):
+        async for event in self._send(newsletter.subscribe, done=lambda _r: rx.redirect(routes.SUBSCRIBED), **data):
             yield event
 
 
 @page(routes.NEWSLETTER, "Newsletter", on_load=NewsletterSignupState.clear)
 def newsletter_page() -> rx.Component:
     s = NewsletterSignupState
-    return public_page(
-        form_card(
-            "Newsletter",
-            rx.text(
-                "League openings, venue news, tournament results and the occasional deal from our sponsors, "
-                "every Friday morning. One click unsubscribes you at any time.",
-                color_scheme="gray",
-            ),
-            error_line(s.error, ERROR_ID),
-            rx.cond(s.busy, busy("Signing you up…"), rx.fragment()),
-            rx.form(
-                rx.vstack(
-                    text_field("Email", "email", s, type="email", auto_complete="email", max_length=254, required=True),
-                    text_field("How did you hear about us? (optional)", "referral", s, max_length=200),
-                    submit_button("Subscribe"),
-                    spacing="4",
-                    width="100%",
-                ),
-                on_submit=s.subscribe,
-                width="100%",
-                display=rx.cond(s.busy, "none", "block"),
-            ),
-        )
+    return form_page(
+        "Newsletter",
+        "League openings, venue news, tournament results and the occasional deal from our sponsors, "
+        "every Friday morning. One click unsubscribes you at any time.",
+        kept_form(
+            s,
+            "Signing you up…",
+            text_field("Email", "email", s, type="email", auto_complete="email", max_length=254, required=True),
+            text_field("How did you hear about us? (optional)", "referral", s, max_length=200),
+            submit_button("Subscribe"),
+            on_submit=s.subscribe,
+            error_id=ERROR_ID,
+        ),
     )
 
 
 @page(routes.SUBSCRIBED, "Subscribed")
 def subscribed_page() -> rx.Component:
-    return message_page(
+    return confirmation_page(
         "You're Subscribed",
-        rx.text("Thanks for signing up! Our newsletter goes out on Friday mornings."),
-        rx.text("Every issue has a one-click unsubscribe link at the bottom.", color_scheme="gray"),
-        link_button("Back to Home", href=routes.HOME, size="3"),
+        "Thanks for signing up! Our newsletter goes out on Friday mornings.",
+        "Every issue has a one-click unsubscribe link at the bottom.",
+        ("Back to Home", routes.HOME),
     )

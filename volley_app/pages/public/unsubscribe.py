@@ -5,8 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import busy, form_card
-from volley_app.components.layout import public_page
+from volley_app.components.inquiries import emailed_link_page, refusal
+from volley_app.components.layout import column
 from volley_app.registry import page
 from volley_app.services import newsletter
 from volley_app.state.forms import path_arg, run_action
@@ -29,29 +29,20 @@ class UnsubscribeState(rx.State):
 
 @page(routes.UNSUBSCRIBE_ROUTE, "Unsubscribe", on_load=UnsubscribeState.unsubscribe)
 def unsubscribe_page() -> rx.Component:
-    return public_page(
-        form_card(
-            "Newsletter",
-            rx.match(
-                UnsubscribeState.status,
-                (
-                    "done",
-                    rx.vstack(
-                        rx.heading("You are unsubscribed", size="5", as_="h2"),
-                        rx.text(UnsubscribeState.message),
-                        rx.text("Changed your mind? ", rx.link("Subscribe again", href=routes.NEWSLETTER), "."),
-                        spacing="3",
-                    ),
-                ),
-                (
-                    "invalid",
-                    rx.vstack(
-                        rx.callout(UnsubscribeState.message, icon="triangle_alert", color_scheme="red", role="alert"),
-                        rx.text("If you keep getting newsletters, ", rx.link("contact us", href=routes.CONTACT), "."),
-                        spacing="3",
-                    ),
-                ),
-                busy("Unsubscribing…"),
-            ),
-        )
+    s = UnsubscribeState
+    return emailed_link_page(
+        "Newsletter",
+        s.status,
+        "Unsubscribing…",
+        done=column(
+            rx.heading("You are unsubscribed", size="5", as_="h2"),
+            rx.text(s.message),
+            rx.text("Changed your mind? ", rx.link("Subscribe again", href=routes.NEWSLETTER), "."),
+            spacing="3",
+        ),
+        invalid=refusal(
+            s.message,
+            rx.text("If you keep getting newsletters, ", rx.link("contact us", href=routes.CONTACT), "."),
+            spacing="3",
+        ),
     )

@@ -5,9 +5,10 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.admin import local_time
-from volley_app.components.forms import area_field, busy, error_line, text_field
-from volley_app.components.layout import dash_page
+from volley_app.components.admin import local_time, notice, send_button
+from volley_app.components.forms import area_field, error_line, text_field
+from volley_app.components.layout import column, dash_screen
+from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services import email_all
 from volley_app.state.auth import AuthState
@@ -64,68 +65,39 @@ class EmailAllState(FormState, AuthState):
             yield
 
 
-def _job_row(row: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(row["when"]),
-        rx.table.cell(row["subject"]),
-        rx.table.cell(row["queued"]),
-        rx.table.cell(row["sent"]),
-        rx.table.cell(row["pending"]),
-        rx.table.cell(row["failed"]),
-    )
-
-
-def _email_form() -> rx.Component:
-    s = EmailAllState
-    return rx.form(
-        rx.vstack(
-            text_field("Subject", "subject", s, required=True, max_length=200),
-            area_field("Body", "body", s, rows="10", required=True, max_length=email_all.BODY_MAX),
-            rx.cond(s.busy, busy("Queueing…"), rx.button("Send to All Users", type="submit", size="3")),
-            spacing="4",
-            width="100%",
-        ),
-        id=FORM_ID,
-        on_submit=s.send,
-        width="100%",
-    )
+def _job_row(job: rx.Var) -> rx.Component:
+    return row(job["when"], job["subject"], job["queued"], job["sent"], job["pending"], job["failed"])
 
 
 @page(routes.EMAIL_ALL, "Email All Users", on_load=EmailAllState.load)
 def email_all_page() -> rx.Component:
     s = EmailAllState
-    return dash_page(
-        rx.vstack(
-            rx.heading("Email All Users", size="7", as_="h1"),
-            rx.text("One email to every active user. Each user gets it once.", color_scheme="gray"),
-            error_line(s.error, ERROR_ID),
-            rx.cond(s.notice != "", rx.callout(s.notice, icon="check", color_scheme="green", role="status"), rx.fragment()),
-            rx.card(_email_form(), size="3", width="100%", max_width="46rem"),
-            rx.hstack(
-                rx.heading("Sent Emails", size="5", as_="h2"),
-                rx.button(rx.icon("refresh_cw", size=14), "Refresh", size="1", variant="soft", on_click=s.refresh),
-                align="center",
-                spacing="3",
-                padding_top="1rem",
-            ),
-            rx.cond(
-                s.jobs.length() > 0,
-                rx.box(
-                    rx.table.root(
-                        rx.table.header(
-                            rx.table.row(
-                                *[rx.table.column_header_cell(h) for h in ("When", "Subject", "Queued", "Sent", "Pending", "Failed")]
-                            )
-                        ),
-                        rx.table.body(rx.foreach(s.jobs, _job_row)),
-                        width="100%",
-                    ),
-                    overflow_x="auto",
-                    width="100%",
+    return dash_screen(
+        "Email All Users",
+        rx.text("One email to every active user. Each user gets it once.", color_scheme="gray"),
+        error_line(s.error, ERROR_ID),
+        notice(s.notice),
+        rx.card(
+            rx.form(
+                column(
+                    text_field("Subject", "subject", s, required=True, max_length=200),
+                    area_field("Body", "body", s, rows="10", required=True, max_length=email_all.BODY_MAX),
+                    send_button(s, "Send to All Users", "Queueing…"),
                 ),
-                rx.text("Nothing sent yet.", color_scheme="gray"),
+                id=FORM_ID,
+                on_submit=s.send,
+                width="100%",
             ),
-            spacing="4",
+            size="3",
             width="100%",
-        )
+            max_width="46rem",
+        ),
+        rx.hstack(
+            rx.heading("Sent Emails", size="5", as_="h2"),
+            rx.button(rx.icon("refresh_cw", size=14), "Refresh", size="1", variant="soft", on_click=s.refresh),
+            align="center",
+            spacing="3",
+            padding_top="1rem",
+        ),
+        table_or_empty(["When", "Subject", "Queued", "Sent", "Pending", "Failed"], s.jobs, _job_row, "Nothing sent yet."),
     )

@@ -6,7 +6,8 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.admin import local_time
-from volley_app.components.layout import dash_page
+from volley_app.components.forms import error_line
+from volley_app.components.layout import column, dash_screen
 from volley_app.registry import page
 from volley_app.services import inquiries
 from volley_app.state.auth import AuthState
@@ -33,11 +34,11 @@ class InquiriesState(AuthState):
         ]
 
 
-def _inquiry(row: rx.Var) -> rx.Component:
+def _inquiry(inquiry: rx.Var) -> rx.Component:
     return rx.card(
         rx.vstack(
-            rx.hstack(rx.badge(row["kind"]), rx.text(row["when"], size="2", color_scheme="gray"), spacing="3"),
-            rx.text(row["details"], white_space="pre-wrap", size="2"),
+            rx.hstack(rx.badge(inquiry["kind"]), rx.text(inquiry["when"], size="2", color_scheme="gray"), spacing="3"),
+            rx.text(inquiry["details"], white_space="pre-wrap", size="2"),
             spacing="2",
         ),
         width="100%",
@@ -46,17 +47,7 @@ def _inquiry(row: rx.Var) -> rx.Component:
 
 @page(routes.INQUIRIES, "Inquiries", on_load=InquiriesState.load)
 def inquiries_page() -> rx.Component:
-    return dash_page(
-        rx.vstack(
-            rx.heading("Inquiries", size="7", as_="h1"),
-            rx.cond(InquiriesState.error != "", rx.text(InquiriesState.error, color_scheme="red"), rx.fragment()),
-            rx.cond(
-                InquiriesState.rows.length() > 0,
-                rx.vstack(rx.foreach(InquiriesState.rows, _inquiry), spacing="3", width="100%"),
-                rx.text("No inquiries yet.", color_scheme="gray"),
-            ),
-            spacing="4",
-            width="100%",
-            max_width="46rem",
-        )
-    )
+    s = InquiriesState
+    found = rx.cond(s.rows.length() > 0, column(rx.foreach(s.rows, _inquiry), spacing="3"),
+                    rx.text("No inquiries yet.", color_scheme="gray"))  # fmt: skip
+    return dash_screen("Inquiries", column(error_line(s.error), found, max_width="46rem"))

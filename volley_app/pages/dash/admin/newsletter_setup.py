@@ -5,9 +5,10 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.admin import local_time
-from volley_app.components.forms import area_field, busy, error_line, text_field
-from volley_app.components.layout import dash_page
+from volley_app.components.admin import local_time, notice, send_button
+from volley_app.components.forms import area_field, error_line, text_field
+from volley_app.components.layout import column, dash_screen
+from volley_app.components.tables import row, table_or_empty
 from volley_app.models import NEWSLETTER_SECTIONS
 from volley_app.registry import page
 from volley_app.services import newsletter
@@ -90,41 +91,28 @@ def _section_fields(section: str) -> rx.Component:
     label = newsletter.SECTION_LABELS[section]
     link, blurb = f"{section}_link", f"{section}_blurb"
     return rx.card(
-        rx.vstack(
+        column(
             rx.heading(label, size="3", as_="h3"),
             text_field(f"{label} Link", link, s, type="url", placeholder="https://", on_change=lambda v: s.edit(link, v)),
             area_field(f"{label} Blurb", blurb, s, rows="3", required=True, max_length=2000,
                        on_change=lambda v: s.edit(blurb, v)),
             spacing="3",
-            width="100%",
         ),
         size="2",
         width="100%",
     )  # fmt: skip
 
 
-def _subscriber_row(row: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(row["email"]),
-        rx.table.cell(row["referral"]),
-        rx.table.cell(row["since"]),
-        rx.table.cell(
-            rx.button(
-                "Delete",
-                size="1",
-                color_scheme="red",
-                variant="soft",
-                aria_label="Delete " + row["email"],
-                on_click=NewsletterSetupState.delete_subscriber(row["id"]),
-            )
-        ),
-    )
+def _subscriber_row(sub: rx.Var) -> rx.Component:
+    delete = rx.button("Delete", size="1", color_scheme="red", variant="soft", aria_label="Delete " + sub["email"],
+                       on_click=NewsletterSetupState.delete_subscriber(sub["id"]))  # fmt: skip
+    return row(sub["email"], sub["referral"], sub["since"], delete)
 
 
 def _preview() -> rx.Component:
     s = NewsletterSetupState
     return rx.box(
-        rx.vstack(
+        column(
             rx.heading("Preview", size="4", as_="h2"),
             rx.text(
                 "To: ", rx.text.strong(s.subscribers.length()), " subscribers · Subject: ", newsletter.SUBJECT,
@@ -140,74 +128,43 @@ def _preview() -> rx.Component:
                 },
             ),
             spacing="2",
-            width="100%",
         ),
         position={"initial": "static", "md": "sticky"},
         top="5rem",
     )  # fmt: skip
 
 
-def _subscribers() -> rx.Component:
-    s = NewsletterSetupState
-    return rx.cond(
-        s.subscribers.length() > 0,
-        rx.box(
-            rx.table.root(
-                rx.table.header(
-                    rx.table.row(
-                        rx.table.column_header_cell("Email"),
-                        rx.table.column_header_cell("Referral"),
-                        rx.table.column_header_cell("Since"),
-                        rx.table.column_header_cell(rx.text("Delete", class_name="sr-only")),
-                    )
-                ),
-                rx.table.body(rx.foreach(s.subscribers, _subscriber_row)),
-                width="100%",
-            ),
-            overflow_x="auto",
-            width="100%",
-        ),
-        rx.text("No subscribers yet.", color_scheme="gray"),
-    )
+SUBSCRIBER_HEADERS = ["Email", "Referral", "Since", rx.text("Delete", class_name="sr-only")]
 
 
 @page(routes.NEWSLETTER_SETUP, "New Newsletter", on_load=NewsletterSetupState.load)
 def newsletter_setup_page() -> rx.Component:
     s = NewsletterSetupState
-    return dash_page(
-        rx.vstack(
-            rx.heading("New Newsletter", size="7", as_="h1"),
-            rx.text(
-                "Each section needs a blurb; links are optional. The preview shows the email exactly as each "
-                "subscriber gets it (with their own unsubscribe link).",
-                color_scheme="gray",
-            ),
-            error_line(s.error, ERROR_ID),
-            rx.cond(s.notice != "", rx.callout(s.notice, icon="check", color_scheme="green", size="1"), rx.fragment()),
-            rx.grid(
-                rx.form(
-                    rx.vstack(
-                        *[_section_fields(section) for section in NEWSLETTER_SECTIONS],
-                        rx.cond(
-                            s.busy,
-                            busy("Queueing the newsletter…"),
-                            rx.button("Send Newsletter", type="submit", size="3", width="100%"),
-                        ),
-                        spacing="3",
-                        width="100%",
-                    ),
-                    on_submit=s.send,
-                    width="100%",
+    return dash_screen(
+        "New Newsletter",
+        rx.text(
+            "Each section needs a blurb; links are optional. The preview shows the email exactly as each "
+            "subscriber gets it (with their own unsubscribe link).",
+            color_scheme="gray",
+        ),
+        error_line(s.error, ERROR_ID),
+        notice(s.notice),
+        rx.grid(
+            rx.form(
+                column(
+                    *[_section_fields(section) for section in NEWSLETTER_SECTIONS],
+                    send_button(s, "Send Newsletter", "Queueing the newsletter…", width="100%"),
+                    spacing="3",
                 ),
-                _preview(),
-                columns={"initial": "1", "md": "2"},
-                spacing="5",
+                on_submit=s.send,
                 width="100%",
-                align="start",
             ),
-            rx.heading("Subscribers", size="5", as_="h2", padding_top="1rem"),
-            _subscribers(),
-            spacing="4",
+            _preview(),
+            columns={"initial": "1", "md": "2"},
+            spacing="5",
             width="100%",
-        )
+            align="start",
+        ),
+        rx.heading("Subscribers", size="5", as_="h2", padding_top="1rem"),
+        table_or_empty(SUBSCRIBER_HEADERS, s.subscribers, _subscriber_row, "No subscribers yet."),
     )

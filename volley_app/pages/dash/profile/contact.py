@@ -6,7 +6,8 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import area_field, error_line, form_card, submit_button
-from volley_app.components.layout import dash_page, link_button
+from volley_app.components.inquiries import form_page
+from volley_app.components.layout import column, dash_page, link_button
 from volley_app.registry import page
 from volley_app.services import accounts
 from volley_app.state.auth import AuthState
@@ -32,22 +33,20 @@ class PlayerContactState(FormState, AuthState):
 @page(routes.PLAYER_CONTACT, "Contact Us", on_load=PlayerContactState.load)
 def player_contact_page() -> rx.Component:
     s = PlayerContactState
-    return dash_page(
-        form_card(
-            "Contact Us",
-            rx.text("Questions, ideas or trouble? Send us a message and we will reply by email.", color_scheme="gray"),
-            error_line(s.error, ERROR_ID),
-            rx.form(
-                rx.vstack(
-                    area_field("Message", "message", s, rows="6", required=True, max_length=accounts.MESSAGE_MAX),
-                    submit_button("Send", s),
-                    spacing="3",
-                    width="100%",
-                ),
-                on_submit=s.send,
-                width="100%",
+    return form_page(
+        "Contact Us",
+        "Questions, ideas or trouble? Send us a message and we will reply by email.",
+        error_line(s.error, ERROR_ID),
+        rx.form(
+            column(
+                area_field("Message", "message", s, rows="6", required=True, max_length=accounts.MESSAGE_MAX),
+                submit_button("Send", s),
+                spacing="3",
             ),
-        )
+            on_submit=s.send,
+            width="100%",
+        ),
+        frame=dash_page,
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import dash_page, link_button
+from volley_app.components.layout import column, dash_page, details, labelled, link_button, page_heading
 from volley_app.models import REGIONS
 from volley_app.registry import page
 from volley_app.services import accounts
@@ -44,39 +44,39 @@ class PlayerInfoState(AuthState):
         }
 
 
-def _item(label: str, value) -> rx.Component:
-    return rx.data_list.item(rx.data_list.label(label), rx.data_list.value(value))
-
-
 @page(routes.PLAYER_INFO, "My Info", on_load=PlayerInfoState.load)
 def player_info_page() -> rx.Component:
     s = PlayerInfoState
     i = s.info
+
+    def player(label: str, name: str) -> rx.Component:
+        return rx.cond(s.show_player, labelled(label, i[name]))
+
+    def address(label: str, name: str) -> rx.Component:
+        return rx.cond(s.show_address, labelled(label, i[name]))
+
     return dash_page(
-        rx.vstack(
-            rx.heading("My Info", size="7", as_="h1"),
+        column(
+            page_heading("My Info"),
             rx.cond(s.info_error != "", rx.text(s.info_error, color_scheme="red", role="alert")),
             rx.card(
-                rx.data_list.root(
-                    _item("Username", i["username"]),
-                    _item("Email", i["email"]),
-                    _item("First Name", i["first_name"]),
-                    rx.cond(s.show_player, _item("Last Name", i["last_name"])),
-                    rx.cond(s.show_player, _item("Gender", i["gender"])),
-                    rx.cond(s.show_address, _item("Address", i["address"])),
-                    rx.cond(s.show_address, _item("City", i["city"])),
-                    _item("State", i["region"]),
-                    rx.cond(s.show_player, _item("Active Sub", i["sub"])),
-                    rx.cond(s.show_player, _item("Hitter Rating", i["hitter"])),
-                    rx.cond(s.show_player, _item("Passer Rating", i["passer"])),
-                    rx.cond(s.show_player, _item("Setter Rating", i["setter"])),
-                    orientation={"initial": "vertical", "sm": "horizontal"},
+                details(
+                    labelled("Username", i["username"]),
+                    labelled("Email", i["email"]),
+                    labelled("First Name", i["first_name"]),
+                    player("Last Name", "last_name"),
+                    player("Gender", "gender"),
+                    address("Address", "address"),
+                    address("City", "city"),
+                    labelled("State", i["region"]),
+                    player("Active Sub", "sub"),
+                    player("Hitter Rating", "hitter"),
+                    player("Passer Rating", "passer"),
+                    player("Setter Rating", "setter"),
                 ),
                 width="100%",
             ),
             rx.cond(i["edit"], link_button("Edit Info", href=i["edit"], size="3")),
-            spacing="4",
-            width="100%",
             max_width="40rem",
         )
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import dash_page, link_button
+from volley_app.components.layout import dash_screen, link_button
 from volley_app.registry import page
 from volley_app.services import accounts
 from volley_app.state.auth import AuthState
@@ -26,16 +26,12 @@ def _profile_link(link: rx.Var) -> rx.Component:
 
 @page(routes.DASH_PROFILE, "Profile", on_load=ProfileState.load)
 def profile_page() -> rx.Component:
-    return dash_page(
-        rx.vstack(
-            rx.heading("Profile", size="7", as_="h1"),
-            rx.grid(
-                rx.foreach(ProfileState.links, _profile_link),
-                columns={"initial": "1", "sm": "2", "md": "3"},
-                spacing="3",
-                width="100%",
-            ),
-            spacing="4",
+    return dash_screen(
+        "Profile",
+        rx.grid(
+            rx.foreach(ProfileState.links, _profile_link),
+            columns={"initial": "1", "sm": "2", "md": "3"},
+            spacing="3",
             width="100%",
-        )
+        ),
     )

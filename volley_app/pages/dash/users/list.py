@@ -5,7 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import dash_page, link_button
+from volley_app.components.layout import dash_screen, link_button
+from volley_app.components.tables import row, table
 from volley_app.registry import page
 from volley_app.services import accounts
 from volley_app.state.auth import AuthState
@@ -34,50 +35,20 @@ class UsersListState(AuthState):
         ]
 
 
-def _user_row(r: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(r["username"]),
-        rx.table.cell(r["roles"]),
-        rx.table.cell(link_button("Edit", href=r["href"], size="1", variant="soft", aria_label="Edit " + r["username"])),
-    )
+def _user_row(user: rx.Var) -> rx.Component:
+    edit = link_button("Edit", href=user["href"], size="1", variant="soft", aria_label="Edit " + user["username"])
+    return row(user["username"], user["roles"], edit)
 
 
 @page(routes.USERS, "All Users", on_load=UsersListState.load)
 def users_page() -> rx.Component:
     s = UsersListState
-    return dash_page(
-        rx.vstack(
-            rx.flex(
-                rx.heading("All Users", size="7", as_="h1"),
-                rx.cond(s.can_create_svl, link_button("Create New SVL", href=routes.USERS_NEW, size="2")),
-                justify="between",
-                align="center",
-                width="100%",
-                wrap="wrap",
-                spacing="2",
-            ),
-            rx.cond(
-                s.users_error != "",
-                rx.callout(s.users_error, icon="triangle_alert", color_scheme="red", role="alert"),
-                rx.box(
-                    rx.table.root(
-                        rx.table.header(
-                            rx.table.row(
-                                rx.table.column_header_cell("Username"),
-                                rx.table.column_header_cell("Roles"),
-                                rx.table.column_header_cell("Edit"),
-                            )
-                        ),
-                        rx.table.body(rx.foreach(s.user_rows, _user_row)),
-                        width="100%",
-                        variant="surface",
-                        size="1",
-                    ),
-                    overflow_x="auto",
-                    width="100%",
-                ),
-            ),
-            spacing="4",
-            width="100%",
-        )
+    return dash_screen(
+        "All Users",
+        rx.cond(
+            s.users_error != "",
+            rx.callout(s.users_error, icon="triangle_alert", color_scheme="red", role="alert"),
+            table(["Username", "Roles", "Edit"], rx.foreach(s.user_rows, _user_row), size="1"),
+        ),
+        actions=(rx.cond(s.can_create_svl, link_button("Create New SVL", href=routes.USERS_NEW, size="2")),),
     )

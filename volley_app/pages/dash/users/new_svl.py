@@ -5,17 +5,14 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.accounts import RoleBox, picked_roles, role_boxes
+from volley_app.components.accounts import RoleBox, account_form_page, picked_roles, role_boxes
 from volley_app.components.forms import (
-    error_line,
-    form_card,
     password_field,
     region_field,
     submit_button,
     text_field,
     username_field,
 )
-from volley_app.components.layout import dash_page
 from volley_app.registry import page
 from volley_app.services import accounts
 from volley_app.state.auth import AuthState
@@ -53,31 +50,22 @@ class NewSVLState(FormState, AuthState):
             yield event
 
 
-def _new_svl_form() -> rx.Component:
-    s = NewSVLState
-    return rx.form(
-        rx.vstack(
-            username_field(s, hint="3 to 20 letters", required=True),
-            password_field("Password", "password", s, hint="4 to 100 characters: letters, numbers or ! @ # $ %",
-                           required=True),
-            text_field("Name", "first_name", s, required=True),
-            text_field("Email", "email", s, type="email", required=True),
-            region_field(s, required=True),
-            rx.vstack(
-                rx.text("Roles", weight="medium", size="2"),
-                role_boxes(ROLE_BOXES, s.roles, s.errors.get("roles", "")),
-                spacing="1",
-            ),
-            submit_button("Create SVL", s),
-            spacing="3",
-            width="100%",
-        ),
-        on_submit=s.create,
-        width="100%",
-    )  # fmt: skip
-
-
 @page(routes.USERS_NEW, "Create New SVL", on_load=NewSVLState.load)
 def new_svl_page() -> rx.Component:
     s = NewSVLState
-    return dash_page(form_card("Create New SVL", error_line(s.error, ERROR_ID), rx.cond(s.allowed, _new_svl_form())))
+    return account_form_page(
+        "Create New SVL",
+        s,
+        ERROR_ID,
+        s.allowed,
+        username_field(s, hint="3 to 20 letters", required=True),
+        password_field("Password", "password", s, hint="4 to 100 characters: letters, numbers or ! @ # $ %",
+                       required=True),
+        text_field("Name", "first_name", s, required=True),
+        text_field("Email", "email", s, type="email", required=True),
+        region_field(s, required=True),
+        rx.vstack(rx.text("Roles", weight="medium", size="2"), role_boxes(ROLE_BOXES, s.roles, s.errors.get("roles", "")),
+                  spacing="1"),
+        submit_button("Create SVL", s),
+        on_submit=s.create,
+    )  # fmt: skip

@@ -9,19 +9,17 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.accounts import delete_account, picked_roles, ticked
+from volley_app.components.accounts import account_form_page, delete_account, picked_roles, ticked
 from volley_app.components.forms import (
     complete_button,
     complete_form,
-    error_line,
-    form_card,
     password_field,
     region_field,
     select_field,
     text_field,
     username_field,
 )
-from volley_app.components.layout import dash_page
+from volley_app.components.layout import column
 from volley_app.models import Gender
 from volley_app.registry import page
 from volley_app.services import accounts, auth
@@ -98,59 +96,51 @@ class EditUserState(FormState, AuthState):
         return rx.redirect(routes.PLAYER_INFO)
 
 
-def _edit_form() -> rx.Component:
-    s = EditUserState
-    rec = s.record
-    return complete_form(
-        rx.vstack(
-            username_field(s, required=True, min_length=3, default_value=rec["username"]),
-            text_field("Email", "email", s, type="email", required=True, default_value=rec["email"]),
-            text_field("First Name", "first_name", s, required=True, default_value=rec["first_name"]),
-            rx.cond(
-                s.show_player,
-                rx.vstack(
-                    text_field("Last Name", "last_name", s, disabled=s.last_name_locked, default_value=rec["last_name"]),
-                    rx.cond(s.last_name_locked, rx.text("Admin edits do not change the last name.", size="1",
-                                                        color_scheme="gray")),
-                    spacing="1",
-                    width="100%",
-                ),
-            ),
-            rx.cond(
-                s.show_player,
-                select_field("Gender", "gender", GENDERS, s, placeholder="Choose", required=False,
-                             default_value=rec["gender"]),
-            ),
-            rx.cond(
-                s.show_address,
-                rx.vstack(
-                    text_field("Address", "address", s, default_value=rec["address"]),
-                    text_field("City", "city", s, default_value=rec["city"]),
-                    spacing="3",
-                    width="100%",
-                ),
-            ),
-            region_field(s, default_value=rec["region"]),
-            rx.cond(s.show_player, sub_section(s)),
-            rx.cond(s.admin_view, admin_section(s)),
-            password_field("New Password", "password", s, min_length=4,
-                           hint="Leave blank to keep the current password"),
-            # Save is enabled while a role is ticked, the username is valid and a new password, if typed, is
-            # long enough: checked in the browser as the form changes; the server checks every rule again.
-            complete_button("Save", starts_complete=True),
-            rx.cond(s.busy, rx.text("Saving…", size="2", color_scheme="gray", role="status"), rx.fragment()),
-            delete_account(DELETE_QUESTION, s.delete),
-            spacing="3",
-            width="100%",
-        ),
-        one_of=("role-",),
-        key=s.form_key,
-        on_submit=s.save,
-        width="100%",
-    )  # fmt: skip
-
-
 @page(routes.USER_EDIT, "Edit Info", on_load=EditUserState.load)
 def edit_user_page() -> rx.Component:
     s = EditUserState
-    return dash_page(form_card("Edit Info", error_line(s.error, ERROR_ID), rx.cond(s.loaded, _edit_form())))
+    rec = s.record
+    return account_form_page(
+        "Edit Info",
+        s,
+        ERROR_ID,
+        s.loaded,
+        username_field(s, required=True, min_length=3, default_value=rec["username"]),
+        text_field("Email", "email", s, type="email", required=True, default_value=rec["email"]),
+        text_field("First Name", "first_name", s, required=True, default_value=rec["first_name"]),
+        rx.cond(
+            s.show_player,
+            column(
+                text_field("Last Name", "last_name", s, disabled=s.last_name_locked, default_value=rec["last_name"]),
+                rx.cond(s.last_name_locked, rx.text("Admin edits do not change the last name.", size="1",
+                                                    color_scheme="gray")),
+                spacing="1",
+            ),
+        ),
+        rx.cond(
+            s.show_player,
+            select_field("Gender", "gender", GENDERS, s, placeholder="Choose", required=False,
+                         default_value=rec["gender"]),
+        ),
+        rx.cond(
+            s.show_address,
+            column(
+                text_field("Address", "address", s, default_value=rec["address"]),
+                text_field("City", "city", s, default_value=rec["city"]),
+                spacing="3",
+            ),
+        ),
+        region_field(s, default_value=rec["region"]),
+        rx.cond(s.show_player, sub_section(s)),
+        rx.cond(s.admin_view, admin_section(s)),
+        password_field("New Password", "password", s, min_length=4, hint="Leave blank to keep the current password"),
+        # Save is enabled while a role is ticked, the username is valid and a new password, if typed, is
+        # long enough: checked in the browser as the form changes; the server checks every rule again.
+        complete_button("Save", starts_complete=True),
+        rx.cond(s.busy, rx.text("Saving…", size="2", color_scheme="gray", role="status"), rx.fragment()),
+        delete_account(DELETE_QUESTION, s.delete),
+        on_submit=s.save,
+        form=complete_form,
+        one_of=("role-",),
+        key=s.form_key,
+    )  # fmt: skip
