@@ -47,17 +47,25 @@ def page_state(cls, path: str, token: str | None = None):
     return root, state
 
 
-async def drain(gen) -> list:
-    return [ev async for ev in gen]
+async def drain(result) -> list:
+    """Every event a handler sent: it may yield them, or return a generator of them (``return self._submit(...)``)."""
+    if inspect.iscoroutine(result):
+        result = await result
+    if inspect.isasyncgen(result):
+        return [ev async for ev in result]
+    return [] if result is None else [result]
 
 
 async def call(handler, *args):
-    """Run a handler whichever kind it is (plain, coroutine, async generator) and return what it sent."""
+    """Run a handler whichever kind it is (plain, coroutine, generator, or returning a generator).
+
+    Returns the events it sent as a list when it yields or returns a generator, else what it returned.
+    """
     result = handler(*args)
+    if inspect.iscoroutine(result):
+        result = await result
     if inspect.isasyncgen(result):
         return [ev async for ev in result]
-    if inspect.iscoroutine(result):
-        return await result
     return result
 
 

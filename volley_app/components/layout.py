@@ -34,43 +34,33 @@ def logo(href: str) -> rx.Component:
     )
 
 
+def _band(element, *children: rx.Component, flex: dict, **props) -> rx.Component:
+    """A full-width band (header, footer) whose content keeps to the page's column."""
+    return element(rx.flex(*children, max_width=MAX_WIDTH, margin="0 auto", width="100%", **flex), width="100%", **props)
+
+
 def footer(*extra: rx.Component) -> rx.Component:
-    return rx.el.footer(
-        rx.flex(
-            *extra,
-            rx.text("© ", CURRENT_YEAR, f" {SITE_NAME}. All rights reserved.", size="2", color_scheme="gray"),
-            direction={"initial": "column", "sm": "row"},
-            justify="between",
-            align={"initial": "start", "sm": "center"},
-            spacing="3",
-            max_width=MAX_WIDTH,
-            margin="0 auto",
-            width="100%",
-        ),
+    return _band(
+        rx.el.footer,
+        *extra,
+        rx.text("© ", CURRENT_YEAR, f" {SITE_NAME}. All rights reserved.", size="2", color_scheme="gray"),
+        flex={"direction": {"initial": "column", "sm": "row"}, "justify": "between",
+              "align": {"initial": "start", "sm": "center"}, "spacing": "3"},
         padding="1.25rem 1rem",
         border_top=f"1px solid {rx.color('gray', 5)}",
         background=rx.color("gray", 2),
-        width="100%",
-    )
+    )  # fmt: skip
 
 
 def _header(*right: rx.Component, home: str) -> rx.Component:
-    return rx.el.header(
-        rx.flex(
-            logo(home),
-            rx.flex(*right, spacing="2", align="center", wrap="wrap", justify="end"),
-            justify="between",
-            align="center",
-            spacing="3",
-            wrap="wrap",
-            max_width=MAX_WIDTH,
-            margin="0 auto",
-            width="100%",
-        ),
+    return _band(
+        rx.el.header,
+        logo(home),
+        rx.flex(*right, spacing="2", align="center", wrap="wrap", justify="end"),
+        flex={"justify": "between", "align": "center", "spacing": "3", "wrap": "wrap"},
         padding="0.75rem 1rem",
         border_bottom=f"1px solid {rx.color('gray', 5)}",
         background="white",
-        width="100%",
         position="sticky",
         top="0",
         z_index="10",

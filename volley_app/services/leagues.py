@@ -19,7 +19,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import permissions, sessions, timefmt, uploads, validation, venues
+from volley_app.services import clock, permissions, sessions, timefmt, uploads, validation, venues
 from volley_app.services.errors import Forbidden, Invalid
 from volley_app.services.league_data import delete_children
 from volley_app.services.permissions import Actor, access_league, require_actor, require_role
@@ -52,12 +52,8 @@ def stage_at(league: League, now: dt.datetime) -> LeagueStage:
 
 
 def refresh_stages(db: Session, leagues: list[League], now: dt.datetime | None = None) -> None:
-    now = now or utcnow()
-    for lg in leagues:
-        new = stage_at(lg, now)
-        if new != lg.stage:
-            lg.stage = new
-            db.add(lg)
+    """Save the stage each shown league has reached by ``now``."""
+    clock.save_reached(db, leagues, "stage", stage_at, now)
 
 
 def _int(value: object, field: str, label: str, low: int, high: int) -> int:

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 
 from sqlmodel import Session, select
 
-from volley_app.models import League, LeagueSession, Role, SessionStatus, User, utcnow
-from volley_app.services import timefmt, validation, venues
+from volley_app.models import League, LeagueSession, Role, SessionStatus, User
+from volley_app.services import clock, timefmt, validation, venues
 from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.league_data import delete_children
 from volley_app.services.permissions import Actor, access_session, load, require_role
@@ -27,12 +27,7 @@ def status_at(session: LeagueSession, now: dt.datetime) -> SessionStatus:
 
 def refresh_statuses(db: Session, sessions: Iterable[LeagueSession], now: dt.datetime | None = None) -> None:
     """Save the status each shown session has reached by ``now``."""
-    now = now or utcnow()
-    for s in sessions:
-        new = status_at(s, now)
-        if new != s.status:
-            s.status = new
-            db.add(s)
+    clock.save_reached(db, sessions, "status", status_at, now)
 
 
 def svl_home(db: Session, actor: Actor | None) -> list[dict]:

@@ -109,7 +109,7 @@ class FormState(rx.State, mixin=True):
     ) -> AsyncIterator[Any]:
         """Run one submit of this form: once at a time, busy while the service runs, its messages after.
 
-        Use from an event handler as ``async for ev in self._submit(...): yield ev``.
+        An event handler returns it (``return self._submit(...)``); Reflex runs the events it yields.
 
         Args:
             fn: the service function, called as ``fn(db, actor=..., **kwargs)``.

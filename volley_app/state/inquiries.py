@@ -19,11 +19,10 @@ class PublicFormState(FormState, mixin=True):
         """on_load: no message left over from another visit."""
         self._clear_messages()
 
-    async def _send(self, fn: Callable[..., Any], *, done: Callable[[Any], Any], **kwargs: Any):
+    def _send(self, fn: Callable[..., Any], *, done: Callable[[Any], Any], **kwargs: Any):
         """Submit to ``fn`` with the client's address (for its rate limits); ``done`` gets the result."""
         client = self.router.session.client_ip or "unknown"
-        async for event in self._submit(fn, as_actor=False, done=done, client=client, **kwargs):
-            yield event
+        return self._submit(fn, as_actor=False, done=done, client=client, **kwargs)
 
 
 def inquiry_error_id(kind: str) -> str:
@@ -42,14 +41,13 @@ class InquiryFormState(PublicFormState, mixin=True):
     _kind: str = "contact"
 
     @rx.event
-    async def submit(self, form_data: dict | None = None):
+    def submit(self, form_data: dict | None = None):
         fields = self._fields
         data = form_values(form_data, (*fields, TRAP_FIELD))
-        async for event in self._send(
+        return self._send(
             inquiries.submit,
             done=lambda _r: rx.redirect(routes.SENT),
             kind=self._kind,
             data={name: data[name] for name in fields},
             trap=data[TRAP_FIELD],
-        ):
-            yield event
+        )

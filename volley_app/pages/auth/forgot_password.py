@@ -22,13 +22,12 @@ class ForgotState(PublicFormState, rx.State):
     _error_id = FORGOT_ERROR
 
     @rx.event
-    async def send(self, form_data: dict | None = None):
-        async for event in self._send(
+    def send(self, form_data: dict | None = None):
+        return self._send(
             recovery.request_reset,
             done=lambda result: rx.redirect(routes.FORGOT_SENT if result.found else routes.FORGOT_NOT_FOUND),
             **form_values(form_data, self._fields),
-        ):
-            yield event
+        )
 
 
 @page(routes.FORGOT_PASSWORD, "Forgot Password", on_load=ForgotState.clear)

@@ -41,7 +41,7 @@ class LoginState(FormState, rx.State):
         data = form_values(form_data, ("username", "password", "trust"))
         auth_state = await self.get_state(AuthState)
         self.trusted = validation.flag(data["trust"])
-        async for event in self._submit(
+        return self._submit(
             auth.login,
             as_actor=False,
             done=lambda result: self._done(result, auth_state),
@@ -49,8 +49,7 @@ class LoginState(FormState, rx.State):
             password=data["password"],
             trusted=self.trusted,
             client=auth_state._client(),
-        ):
-            yield event
+        )
 
 
 @page(routes.LOGIN, "Login", on_load=LoginState.on_load, site_name=False)

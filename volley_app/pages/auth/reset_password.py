@@ -48,20 +48,18 @@ class ResetState(FormState, rx.State):
             self.errors = {"password": failure.message}
 
     @rx.event
-    async def save(self, form_data: dict | None = None):
+    def save(self, form_data: dict | None = None):
         data = form_values(form_data, self._fields)
         if data["password"] != data["confirm"]:
             self.errors, self.error = {"confirm": MISMATCH}, ""
-            yield focus("confirm")
-            return
-        async for event in self._submit(
+            return focus("confirm")
+        return self._submit(
             recovery.reset_password,
             as_actor=False,
             done=lambda _r: rx.redirect(routes.PASSWORD_UPDATED),
             password=data["password"],
             **self._link(),
-        ):
-            yield event
+        )
 
 
 @page(routes.RESET_PASSWORD_ROUTE, "Reset Password", on_load=ResetState.check)

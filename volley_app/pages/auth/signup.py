@@ -37,8 +37,7 @@ class SignupState(PublicFormState, rx.State):
             auth_state._apply_login(result)
             return rx.redirect(routes.DASH)
 
-        async for event in self._send(accounts.signup, done=logged_in, trusted=auth_state.persist != "false", **data):
-            yield event
+        return self._send(accounts.signup, done=logged_in, trusted=auth_state.persist != "false", **data)
 
 
 @page(routes.SIGNUP, "Sign Up", on_load=SignupState.clear)

@@ -20,10 +20,9 @@ class NewsletterSignupState(PublicFormState, rx.State):
     _error_id = ERROR_ID
 
     @rx.event
-    async def subscribe(self, form_data: dict | None = None):
+    def subscribe(self, form_data: dict | None = None):
         data = form_values(form_data, self._fields)
-        async for event in self._send(newsletter.subscribe, done=lambda _r: rx.redirect(routes.SUBSCRIBED), **data):
-            yield event
+        return self._send(newsletter.subscribe, done=lambda _r: rx.redirect(routes.SUBSCRIBED), **data)
 
 
 @page(routes.NEWSLETTER, "Newsletter", on_load=NewsletterSignupState.clear)

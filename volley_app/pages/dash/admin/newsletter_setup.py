@@ -70,10 +70,9 @@ class NewsletterSetupState(FormState, AuthState):
         return rx.redirect(routes.DASH_PROFILE)
 
     @rx.event
-    async def send(self, form_data: dict):
+    def send(self, form_data: dict):
         self.values, self.notice = form_values(form_data, self._fields), ""
-        async for event in self._submit(newsletter.send_issue, done=self._sent, data=dict(self.values)):
-            yield event
+        return self._submit(newsletter.send_issue, done=self._sent, data=dict(self.values))
 
     @rx.event
     async def delete_subscriber(self, subscriber_id: str):

@@ -57,14 +57,13 @@ class GameEditState(FormState, AuthState):
         self._show_record()
 
     @rx.event
-    async def save(self, form_data: dict):
-        async for ev in self._submit(
+    def save(self, form_data: dict):
+        return self._submit(
             scheduling.update_game,
             done=lambda game: rx.redirect(routes.schedule_path(game.league_id)),
             game_id=path_arg(self, "game_id"),
             **form_values(form_data, GAME_FIELDS),
-        ):
-            yield ev
+        )
 
 
 def _set_error(name: str) -> rx.Component:

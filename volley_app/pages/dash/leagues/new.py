@@ -40,13 +40,12 @@ class NewLeagueState(FormState, AuthState):
         self._show_record()
 
     @rx.event
-    async def create(self, form_data: dict):
+    def create(self, form_data: dict):
         data = form_values(form_data, self._fields)
         session_id = data.pop("session")
-        async for ev in self._submit(
+        return self._submit(
             svc.create_league, done=lambda row: rx.redirect(routes.league_path(row.id)), session_id=session_id, **data
-        ):
-            yield ev
+        )
 
 
 @page(routes.LEAGUES_NEW, "New League", on_load=NewLeagueState.load)

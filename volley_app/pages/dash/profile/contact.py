@@ -24,10 +24,9 @@ class PlayerContactState(FormState, AuthState):
         self._clear_messages()
 
     @rx.event
-    async def send(self, form_data: dict):
+    def send(self, form_data: dict):
         data = form_values(form_data, self._fields)
-        async for event in self._submit(accounts.player_contact, done=lambda _: rx.redirect(routes.PLAYER_SENT), **data):
-            yield event
+        return self._submit(accounts.player_contact, done=lambda _: rx.redirect(routes.PLAYER_SENT), **data)
 
 
 @page(routes.PLAYER_CONTACT, "Contact Us", on_load=PlayerContactState.load)

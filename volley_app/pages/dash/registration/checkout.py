@@ -62,10 +62,9 @@ class CheckoutState(FormState, AuthState):
         return None
 
     @rx.event
-    async def pay(self, form_data: dict):
+    def pay(self, form_data: dict):
         data = form_values(form_data, self._fields)
-        async for ev in self._submit(svc.pay_offline, done=_paid, payment_id=path_arg(self, "payment"), **data):
-            yield ev
+        return self._submit(svc.pay_offline, done=_paid, payment_id=path_arg(self, "payment"), **data)
 
 
 def _line(label: rx.Var | str, value: rx.Var, *, strong: bool = False) -> rx.Component:

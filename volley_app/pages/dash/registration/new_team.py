@@ -50,10 +50,9 @@ class NewTeamState(FormState, AuthState):
         self.price = {k: str(found[k]) for k in ("league_cost", "fee", "total", "players")}
 
     @rx.event
-    async def submit(self, form_data: dict):
+    def submit(self, form_data: dict):
         data = form_values(form_data, self._fields)
-        async for ev in self._submit(svc.register, done=_next_step, league_id=path_arg(self, "league"), **data):
-            yield ev
+        return self._submit(svc.register, done=_next_step, league_id=path_arg(self, "league"), **data)
 
 
 def _price() -> rx.Component:

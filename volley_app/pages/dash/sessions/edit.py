@@ -53,15 +53,13 @@ class EditSessionState(FormState, AuthState):
         self._show_record()
 
     @rx.event
-    async def save(self, form_data: dict):
+    def save(self, form_data: dict):
         data = form_values(form_data, self._fields)
-        async for ev in self._submit(svc.update_session, done=_to_sessions, session_id=self._id(), **data):
-            yield ev
+        return self._submit(svc.update_session, done=_to_sessions, session_id=self._id(), **data)
 
     @rx.event
-    async def delete(self):
-        async for ev in self._submit(svc.delete_session, done=_to_sessions, session_id=self._id()):
-            yield ev
+    def delete(self):
+        return self._submit(svc.delete_session, done=_to_sessions, session_id=self._id())
 
 
 @page(routes.SESSION_EDIT, "Session", on_load=EditSessionState.load)

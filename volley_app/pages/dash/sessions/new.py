@@ -32,17 +32,16 @@ class NewSessionState(FormState, AuthState):
             self.error = failure.message
 
     @rx.event
-    async def create(self, form_data: dict):
+    def create(self, form_data: dict):
         data = form_values(form_data, self._fields)
-        async for ev in self._submit(
+        return self._submit(
             svc.create_session,
             done=lambda row: rx.redirect(routes.session_path(row.id)),
             name=data["name"],
             start=data["start"],
             end=data["end"],
             svl_id=data["svl"],
-        ):
-            yield ev
+        )
 
 
 @page(routes.SESSIONS_NEW, "New Session", on_load=NewSessionState.load)

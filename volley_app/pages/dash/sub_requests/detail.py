@@ -110,8 +110,8 @@ class NoteDetailState(RequestFormState, AuthState):
         if not self.busy:
             self.notice = ""
         values = self._request_values(form_data)
-        async for ev in self._submit(sub_requests.update, request_id=self._note_id(), **values):
-            yield ev
+        async for event in self._submit(sub_requests.update, request_id=self._note_id(), **values):
+            yield event
         if not (self.busy or self.error or self.errors):
             self.notice = UPDATED
             await self._refresh()

@@ -35,14 +35,13 @@ class NewNoteState(RequestFormState, AuthState):
         self._show_record()
 
     @rx.event
-    async def submit(self, form_data: dict | None = None):
+    def submit(self, form_data: dict | None = None):
         values = self._request_values(form_data)
         if self.targeted:
             values["recipient_id"] = form_values(form_data, ("recipient",))["recipient"] or "missing"
-        async for ev in self._submit(
+        return self._submit(
             sub_requests.create, done=lambda new_id: rx.redirect(routes.note_path(new_id)), **values
-        ):
-            yield ev
+        )
 
 
 def _form() -> rx.Component:

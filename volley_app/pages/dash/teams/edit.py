@@ -59,15 +59,14 @@ class TeamEditState(FormState, AuthState):
     @rx.event
     async def save(self, form_data: dict):
         data = form_values(form_data, self._fields)
-        async for ev in self._submit(svc.update_team, done=_to_teams, team_id=self._id(), **data):
-            yield ev
+        async for event in self._submit(svc.update_team, done=_to_teams, team_id=self._id(), **data):
+            yield event
         if self.errors.get("team_name") == TEAM_NAME_REQUIRED:
             yield rx.window_alert(TEAM_NAME_REQUIRED)
 
     @rx.event
-    async def delete(self):
-        async for ev in self._submit(svc.delete_team, done=_to_teams, team_id=self._id()):
-            yield ev
+    def delete(self):
+        return self._submit(svc.delete_team, done=_to_teams, team_id=self._id())
 
 
 def _name_and_paid() -> rx.Component:

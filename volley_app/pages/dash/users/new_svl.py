@@ -40,14 +40,13 @@ class NewSVLState(FormState, AuthState):
         self.roles = start["roles"]  # the form is drawn once allowed: what is typed is never redrawn away
 
     @rx.event
-    async def create(self, form_data: dict):
+    def create(self, form_data: dict):
         data = form_values(form_data, FIELDS)
         data["username"] = data["username"].lower()
         roles = picked_roles(form_data, ROLE_BOXES)  # the service makes an SVL when none is ticked
-        async for event in self._submit(
+        return self._submit(
             accounts.create_svl, done=lambda _: rx.redirect(routes.USERS), roles=roles, **data
-        ):
-            yield event
+        )
 
 
 @page(routes.USERS_NEW, "Create New SVL", on_load=NewSVLState.load)

@@ -109,22 +109,20 @@ class LeagueHomeState(FormState, AuthState):
             self.payment_rows = [{k: str(v) for k, v in p.items()} for p in (found or [])]
 
     @rx.event
-    async def save(self, form_data: dict):
+    def save(self, form_data: dict):
         self.notice = ""
         data = form_values(form_data, self._fields)
         if not data["active"]:
             del data["active"]  # a form without the field leaves the flag as it is
-        async for ev in self._submit(
+        return self._submit(
             svc.update_league, done=lambda _row: rx.redirect(routes.DASH_LEAGUES), league_id=self._league_id(), **data
-        ):
-            yield ev
+        )
 
     @rx.event
-    async def delete(self):
-        async for ev in self._submit(
+    def delete(self):
+        return self._submit(
             svc.delete_league, done=lambda _name: rx.redirect(routes.DASH_LEAGUES), league_id=self._league_id()
-        ):
-            yield ev
+        )
 
     async def _act(self, fn, notice: Callable[[Any], str], **kwargs: Any) -> None:
         """Run one of the league's actions; its message on failure, else the league again and ``notice(result)``."""

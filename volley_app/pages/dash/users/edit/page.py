@@ -68,17 +68,16 @@ class EditUserState(FormState, AuthState):
         self._show_record()
 
     @rx.event
-    async def save(self, form_data: dict):
+    def save(self, form_data: dict):
         data = form_values(form_data, (*TEXT_FIELDS, "password"))
         data["username"] = data["username"].lower()
         data["sub"] = ticked(form_data, "sub")
         if self.admin_view:  # the form had the roles card
             data["roles"] = picked_roles(form_data, ROLE_BOXES)
             data["active"] = ticked(form_data, "active")
-        async for event in self._submit(
+        return self._submit(
             accounts.update_user, done=lambda _: rx.redirect(routes.PLAYER_INFO), user_id=self._target(), **data
-        ):
-            yield event
+        )
 
     @rx.event
     async def delete(self):
