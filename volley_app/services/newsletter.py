@@ -19,12 +19,10 @@ from volley_app.models import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSu
 from volley_app.services import auth, mail, ratelimit, validation
 from volley_app.services.errors import NotFound
 from volley_app.services.permissions import Actor, load, require_admin
-from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
 
 SUBJECT = "This week in Lexington volleyball"
-UNSUBSCRIBE_PATH = routes.UNSUBSCRIBE
 SIGNUP_LIMIT = 10
 SIGNUP_WINDOW = dt.timedelta(hours=1)
 BAD_UNSUBSCRIBE_LINK = "This unsubscribe link is not valid, or this address was already unsubscribed."
@@ -77,8 +75,7 @@ def unsubscribe_token(subscriber_id: int, email: str) -> str:
 
 
 def unsubscribe_link(subscriber: NewsletterSubscriber) -> str:
-    base = get_settings().public_url.rstrip("/")
-    return f"{base}{UNSUBSCRIBE_PATH}/{subscriber.id}/{unsubscribe_token(subscriber.id, subscriber.email)}"
+    return routes.absolute(routes.unsubscribe_path(subscriber.id, unsubscribe_token(subscriber.id, subscriber.email)))
 
 
 def unsubscribe(db: Session, *, subscriber_id: object, token: object) -> str:
@@ -165,7 +162,7 @@ def render(values: dict[str, str], unsubscribe_url: str) -> str:
 def preview(values: dict) -> str:
     """What a subscriber will read, with a sample unsubscribe link."""
     safe = {k: v if isinstance(v, str) else "" for k, v in (values if isinstance(values, dict) else {}).items()}
-    sample = f"{get_settings().public_url.rstrip('/')}{UNSUBSCRIBE_PATH}/…"
+    sample = routes.absolute(routes.UNSUBSCRIBE + "/…")
     return render(safe, sample)
 
 

@@ -21,7 +21,6 @@ from volley_app import routes
 from volley_app.models import PasswordResetToken, User, utcnow
 from volley_app.services import auth, mail, passwords, ratelimit, validation
 from volley_app.services.errors import NotFound
-from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +30,6 @@ EMAIL_LIMIT = 3
 WINDOW = dt.timedelta(hours=1)
 
 INVALID_LINK = "This password reset link is invalid or has expired. Please ask for a new one."
-RESET_PATH = routes.RESET_PASSWORD
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,7 +41,7 @@ class ResetRequest:
 
 
 def reset_link(user_id: int, token: str) -> str:
-    return f"{get_settings().public_url.rstrip('/')}{RESET_PATH}/{user_id}/{token}"
+    return routes.absolute(routes.reset_password_path(user_id, token))
 
 
 def request_reset(db: Session, *, email: object, client: str, now: dt.datetime | None = None) -> ResetRequest:
@@ -148,7 +146,7 @@ def reset_password(
             f"The password of your account '{user.username}' was just changed, and every device "
             "that was logged in has been logged out.\n\n"
             "If this was you, there is nothing else to do. If it was not, ask for a new password "
-            f"right away at {get_settings().public_url.rstrip('/')}{routes.FORGOT_PASSWORD} and contact us.\n"
+            f"right away at {routes.absolute(routes.FORGOT_PASSWORD)} and contact us.\n"
         ),
         kind="password_changed",
     )

@@ -11,7 +11,7 @@ from volley_app.components.layout import public_page
 from volley_app.registry import page
 from volley_app.services import auth, validation
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import FormState, form_values
+from volley_app.state.forms import FormState, form_values, path_arg
 
 ERROR_ID = "login-error"
 
@@ -34,7 +34,7 @@ class LoginState(FormState, rx.State):
 
     def _done(self, result, auth_state: AuthState):
         auth_state._apply_login(result)
-        return rx.redirect(routes.safe_next(self.router.url.query_parameters.get("next")))
+        return rx.redirect(routes.safe_next(path_arg(self, "next")))
 
     @rx.event
     async def login(self, form_data: dict | None = None):
