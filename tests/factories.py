@@ -19,14 +19,17 @@ from volley_app.models import (
     LeagueSession,
     LoginAttempt,
     LoginSession,
+    OutboxMessage,
+    Rating,
     Role,
     SessionStatus,
     SkillLevel,
+    SubRequest,
     Team,
     User,
     utcnow,
 )
-from volley_app.services import accounts, auth
+from volley_app.services import accounts, auth, sub_requests
 from volley_app.services.permissions import Actor
 
 PASSWORD = "pass1"
@@ -170,3 +173,40 @@ def rows(db: Session, model, *where) -> list:
 def session_statuses(db: Session) -> dict[str, SessionStatus]:
     """Map the name of every league session to the status that is stored for it now."""
     return {s.name: s.status for s in rows(db, LeagueSession)}
+
+
+PLAYERS_WORLD = ["alice", "ben", "svl", "root"]
+
+
+def player_world(db: Session) -> dict:
+    """Players alice and ben (an active sub, hitter A), an SVL, an admin, and two of alice's requests.
+
+    Alice's requests are open to anyone ("open") and an invite of ben ("targeted"), three days
+    ahead. Returns the login tokens by username ("tokens"), the user ids ("ids") and the requests.
+    """
+    make_user(db, "alice")
+    ben = make_user(db, "ben", sub=True, hitter_skill_level=Rating.A)
+    make_user(db, "svl", Role.SVL, address="1 Court St", city="Lexington")
+    make_user(db, "root", Role.ADMIN)
+    alice = rows(db, User, User.username == "alice")[0]
+    when = utcnow() + dt.timedelta(days=3)
+    common = {"team": "Net Ninjas", "date": when, "svl": "Sportsplex", "skill_level": "C", "format": "6s"}
+    open_id = sub_requests.create(db, actor_of(alice), **common)
+    targeted_id = sub_requests.create(db, actor_of(alice), recipient_id=ben.id, **common)
+    db.commit()
+    return {
+        "tokens": {name: login_token(db, name) for name in PLAYERS_WORLD},
+        "ids": {u.username: u.id for u in rows(db, User)},
+        "requests": {"open": open_id, "targeted": targeted_id},
+    }
+
+
+def snapshot(db) -> tuple:
+    """Everything a refused call must leave alone."""
+    reqs = [(r.id, r.status, r.recipient_id, r.team, r.completed) for r in rows(db, SubRequest)]
+    users = [
+        (u.id, u.username, u.email, u.first_name, u.last_name, tuple(u.roles), u.sub, u.active, u.password_hash)
+        for u in rows(db, User)
+    ]
+    mails = [(m.to_addr, m.kind) for m in rows(db, OutboxMessage)]
+    return reqs, users, mails

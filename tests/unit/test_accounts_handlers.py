@@ -6,20 +6,17 @@ admin}. A refused call shows a message and changes nothing in the database.
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
-from tests.factories import actor_of, login_token, make_user, rows
+from tests.factories import actor_of, player_world, rows, snapshot
 from tests.harness import call, page_state, redirect_target
-from volley_app.models import LoginSession, OutboxMessage, Rating, Role, SubRequest, User, utcnow
+from volley_app.models import LoginSession, OutboxMessage, Rating, User
 from volley_app.pages.dash.profile.contact import PlayerContactState
 from volley_app.pages.dash.profile.my_info import PlayerInfoState
 from volley_app.pages.dash.profile.profile import ProfileState
 from volley_app.pages.dash.users.edit.page import EditUserState
 from volley_app.pages.dash.users.list import UsersListState
 from volley_app.pages.dash.users.new_svl import NewSVLState
-from volley_app.services import sub_requests
 from volley_app.services.errors import Forbidden, NotFound, Unauthorized
 from volley_app.services.permissions import access_user
 
@@ -28,30 +25,9 @@ WHO = ["anonymous", "alice", "ben", "svl", "root"]
 
 @pytest.fixture
 def world(db):
-    make_user(db, "alice")
-    ben = make_user(db, "ben", sub=True, hitter_skill_level=Rating.A)
-    make_user(db, "svl", Role.SVL, address="1 Court St", city="Lexington")
-    make_user(db, "root", Role.ADMIN)
-    alice = rows(db, User, User.username == "alice")[0]
-    when = utcnow() + dt.timedelta(days=3)
-    common = {"team": "Net Ninjas", "date": when, "svl": "Sportsplex", "skill_level": "C", "format": "6s"}
-    sub_requests.create(db, actor_of(alice), **common)
-    sub_requests.create(db, actor_of(alice), recipient_id=ben.id, **common)
-    db.commit()
-    tokens = {name: login_token(db, name) for name in WHO[1:]}
-    ids = {u.username: u.id for u in rows(db, User)}
-    return db, tokens, ids
+    w = player_world(db)
+    return db, w["tokens"], w["ids"]
 
-
-def snapshot(db) -> tuple:
-    """Everything a refused call must leave alone."""
-    reqs = [(r.id, r.status, r.recipient_id, r.team, r.completed) for r in rows(db, SubRequest)]
-    users = [
-        (u.id, u.username, u.email, u.first_name, u.last_name, tuple(u.roles), u.sub, u.active, u.password_hash)
-        for u in rows(db, User)
-    ]
-    mails = [(m.to_addr, m.kind) for m in rows(db, OutboxMessage)]
-    return reqs, users, mails
 
 
 def _form(username: str, **extra) -> dict:

@@ -6,7 +6,15 @@ import datetime as dt
 
 import pytest
 
-from tests.factories import actor_of, add_league, add_league_session, count, make_user, rows, session_statuses
+from tests.factories import (
+    actor_of,
+    add_league_session,
+    count,
+    league_world,
+    make_user,
+    rows,
+    session_statuses,
+)
 from volley_app.models import League, LeagueSession, Role, SessionStatus, utcnow
 from volley_app.services import permissions, sessions
 from volley_app.services.errors import Forbidden, Invalid, NotFound, Unauthorized
@@ -17,13 +25,7 @@ T0 = dt.datetime(2026, 9, 7, 22, 30, tzinfo=dt.UTC)
 
 @pytest.fixture
 def world(db):
-    a, b = make_user(db, "svla", Role.SVL), make_user(db, "svlb", Role.SVL)
-    p, adm = make_user(db, "pat"), make_user(db, "root", Role.ADMIN)
-    now = utcnow()
-    sid = add_league_session(db, a, "A fall", now + dt.timedelta(days=3), now + dt.timedelta(days=80))
-    lg = add_league(db, a, sid, start=now + dt.timedelta(days=4))
-    return {"db": db, "a": actor_of(a), "b": actor_of(b), "p": actor_of(p), "admin": actor_of(adm), "sid": sid,
-            "lg": lg, "svla": a}  # fmt: skip
+    return league_world(db)
 
 
 # --- status at its exact boundaries -----------------------------------------------

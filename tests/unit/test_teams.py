@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
-from tests.factories import actor_of, add_league, add_league_session, add_teams, count, make_user, rows
+from tests.factories import add_league, add_teams, count, league_world, rows
 from volley_app import routes
-from volley_app.models import OutboxMessage, Role, Team, utcnow
+from volley_app.models import OutboxMessage, Team
 from volley_app.services import permissions, teams
 from volley_app.services.errors import Forbidden, Invalid, NotFound
 
 
 @pytest.fixture
 def world(db):
-    a, b = make_user(db, "svla", Role.SVL), make_user(db, "svlb", Role.SVL)
-    p, adm = make_user(db, "pat"), make_user(db, "root", Role.ADMIN)
-    now = utcnow()
-    sid = add_league_session(db, a, "A fall", now + dt.timedelta(days=3), now + dt.timedelta(days=80))
-    lg = add_league(db, a, sid, start=now + dt.timedelta(days=4))
-    return {"db": db, "a": actor_of(a), "b": actor_of(b), "p": actor_of(p), "admin": actor_of(adm), "sid": sid,
-            "lg": lg, "svla": a}  # fmt: skip
+    return league_world(db)
 
 
 # --- teams ----------------------------------------------------------------------------
