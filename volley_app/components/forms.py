@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.layout import centered_card, page_heading
+from volley_app.components.layout import button_row, centered_card, column, page_heading
 from volley_app.models import REGIONS
 from volley_app.state.forms import TRAP_FIELD
 
@@ -251,6 +251,30 @@ def complete_button(label, *, starts_complete: bool = False, **props) -> rx.Comp
     props.setdefault("size", "3")
     props.setdefault("width", "100%")
     return rx.button(label, type="submit", disabled=not starts_complete, **props)
+
+
+def stacked_form(*children: rx.Component, on_submit, spacing: str = "4", **props) -> rx.Component:
+    """A form across the whole width, its fields and buttons one under the other, sent whole to ``on_submit``."""
+    return rx.form(column(*children, spacing=spacing), on_submit=on_submit, width="100%", **props)
+
+
+def record_form(state, *children: rx.Component, on_submit=None) -> rx.Component:
+    """The form of a loaded record, drawn again with new defaults when ``state`` shows another (its ``form_key``).
+
+    Sent to ``on_submit`` (``state.save`` unless given).
+    """
+    return stacked_form(*children, on_submit=on_submit if on_submit is not None else state.save, key=state.form_key)
+
+
+def update_delete(state, update: str, delete: str, question: rx.Var | str) -> rx.Component:
+    """Update (submits the form) and Delete (``state.delete``, after ``question``) side by side."""
+    save = submit_button(update, state, size="2", width="auto")
+    return button_row(save, confirm_delete(delete, question, state.delete), spacing="3")
+
+
+def notice_line(message: rx.Var) -> rx.Component:
+    """What an action just did (a team promoted, a request updated), read out politely when it appears."""
+    return rx.cond(message != "", rx.callout(message, icon="check", color_scheme="green", role="status"), rx.fragment())
 
 
 def form_card(title, *children: rx.Component, max_width: str = "28rem") -> rx.Component:

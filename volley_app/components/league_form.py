@@ -5,7 +5,6 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.forms import select_field, text_field
-from volley_app.components.layout import column
 from volley_app.models import Day, LeagueFormat, SkillLevel
 from volley_app.services import leagues as svc
 
@@ -16,11 +15,6 @@ DAYS = [(d.value, d.value) for d in Day]
 LEAGUE_FIELDS = ("court", "start", "number_of_weeks", "time_increment", "skill_level", "format", "day",
                  "gender_requirement", "max_teams", "cost", "cash")  # fmt: skip
 """What both forms send; the edit form sends ``active`` too."""
-
-
-def record_form(state, on_submit, *children: rx.Component) -> rx.Component:
-    """A form drawn again with new defaults whenever ``state`` shows another record (its ``form_key``)."""
-    return rx.form(column(*children), on_submit=on_submit, key=state.form_key, width="100%")
 
 
 def _pair(*fields: rx.Component, columns: str) -> rx.Component:

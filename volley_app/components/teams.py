@@ -29,11 +29,6 @@ def league_link(r: rx.Var) -> rx.Component:
     return rx.link(r["league_name"], href=r["league_href"])
 
 
-def notice_line(message: rx.Var) -> rx.Component:
-    """What an action just did (e.g. a team promoted), read out politely when it appears."""
-    return rx.cond(message != "", rx.callout(message, icon="check", color_scheme="green", role="status"), rx.fragment())
-
-
 def team_table(state, headers: list[str], row, empty: str) -> rx.Component:
     """``state``'s teams in a table, or ``empty`` once they are loaded and there are none."""
     return table_or_empty(headers, state.team_rows, row, empty, state.loaded & (state.error == ""))

@@ -5,9 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import select_field, submit_button, text_field
+from volley_app.components.forms import record_form, select_field, submit_button, text_field
 from volley_app.components.layout import button_row, link_button
-from volley_app.components.league_form import record_form
 from volley_app.components.leagues import operator_form_screen
 from volley_app.registry import page
 from volley_app.services import scheduling, timefmt
@@ -75,7 +74,6 @@ def _game_form() -> rx.Component:
     s = GameEditState
     return record_form(
         s,
-        s.save,
         select_field("Team 1", "team1", s.team_options, s, placeholder="Choose a team", default_value=s.form["team1"]),
         select_field("Team 2", "team2", s.team2_options, s, placeholder="Choose a team", default_value=s.form["team2"]),
         text_field("Date and Time", "start", s, type="datetime-local", required=True, default_value=s.form["start"]),

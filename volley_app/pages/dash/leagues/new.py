@@ -5,8 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import select_field, submit_button
-from volley_app.components.league_form import LEAGUE_FIELDS, league_fields, record_form
+from volley_app.components.forms import record_form, select_field, submit_button
+from volley_app.components.league_form import LEAGUE_FIELDS, league_fields
 from volley_app.components.leagues import operator_form_screen
 from volley_app.registry import page
 from volley_app.services import leagues as svc
@@ -57,10 +57,10 @@ def new_league_page() -> rx.Component:
         ERROR_ID,
         record_form(
             s,
-            s.create,
             select_field("Session", "session", s.session_options, s, placeholder="Choose a session",
                          default_value=s.chosen_session),
             *league_fields(s, {}, show_cash=s.show_cash, show_active=False),
             submit_button("Create League", s),
+            on_submit=s.create,
         ),
     )  # fmt: skip

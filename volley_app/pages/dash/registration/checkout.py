@@ -5,11 +5,10 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import busy, error_line, form_card, submit_button, text_field
+from volley_app.components.forms import busy, error_line, form_card, stacked_form, submit_button, text_field
 from volley_app.components.layout import column, dash_page, link_button
 from volley_app.components.react.stripe import stripe_payment_form
 from volley_app.components.registration import league_href, return_to_league
-from volley_app.components.sessions import stacked_form
 from volley_app.registry import page
 from volley_app.services import registration as svc
 from volley_app.settings import get_settings

@@ -5,10 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, form_card, submit_button, text_field
+from volley_app.components.forms import error_line, form_card, stacked_form, submit_button, text_field
 from volley_app.components.layout import dash_page
 from volley_app.components.registration import league_href, return_to_league
-from volley_app.components.sessions import stacked_form
 from volley_app.registry import page
 from volley_app.services import registration as svc
 from volley_app.state.auth import AuthState

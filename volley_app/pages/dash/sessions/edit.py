@@ -5,9 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line
+from volley_app.components.forms import error_line, record_form, update_delete
 from volley_app.components.layout import button_row, column, dash_page, link_button, page_heading, section_card
-from volley_app.components.sessions import FIELDS, record_form, session_fields
+from volley_app.components.sessions import FIELDS, session_fields
 from volley_app.registry import page
 from volley_app.services import sessions as svc
 from volley_app.services import timefmt
@@ -70,9 +70,9 @@ def edit_session_page() -> rx.Component:
     form = record_form(
         s,
         *session_fields(s, r["name"], r["start"], r["end"]),
-        update="Update Session",
-        delete="Delete Session",
-        question="Are you sure you want to delete Session: " + r["name"] + "?",
+        update_delete(
+            s, "Update Session", "Delete Session", "Are you sure you want to delete Session: " + r["name"] + "?"
+        ),
     )
     session = column(
         page_heading(r["name"]),

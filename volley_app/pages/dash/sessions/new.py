@@ -5,9 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, form_card, select_field, submit_button
+from volley_app.components.forms import error_line, form_card, select_field, stacked_form, submit_button
 from volley_app.components.layout import dash_page
-from volley_app.components.sessions import FIELDS, session_fields, stacked_form
+from volley_app.components.sessions import FIELDS, session_fields
 from volley_app.registry import page
 from volley_app.services import sessions as svc
 from volley_app.state.auth import AuthState

@@ -5,9 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, form_card, select_field, text_field
+from volley_app.components.forms import error_line, form_card, record_form, select_field, text_field, update_delete
 from volley_app.components.layout import column, dash_page, link_button
-from volley_app.components.sessions import record_form
 from volley_app.registry import page
 from volley_app.services import teams as svc
 from volley_app.services.validation import TEAM_NAME_REQUIRED
@@ -96,7 +95,7 @@ def _edit_form() -> rx.Component:
         width="100%",
     )
     question = "Are you sure you want to delete " + t["team_name"] + "?"
-    return record_form(s, _name_and_paid(), record, update="Update Team", delete="Delete Team", question=question)
+    return record_form(s, _name_and_paid(), record, update_delete(s, "Update Team", "Delete Team", question))
 
 
 @page(routes.TEAM_EDIT, "Team", on_load=TeamEditState.load)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line
+from volley_app.components.forms import error_line, notice_line
 from volley_app.components.layout import dash_screen
 from volley_app.components.tables import row
-from volley_app.components.teams import league_link, notice_line, team_row, team_table
+from volley_app.components.teams import league_link, team_row, team_table
 from volley_app.registry import page
 from volley_app.services import teams as svc
 from volley_app.state.auth import AuthState

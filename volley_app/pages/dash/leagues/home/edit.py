@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.forms import confirm_delete, submit_button
-from volley_app.components.layout import button_row
-from volley_app.components.league_form import league_fields, record_form
+from volley_app.components.forms import record_form, update_delete
+from volley_app.components.league_form import league_fields
 from volley_app.components.leagues import card_for
 
 from .state import LeagueHomeState
@@ -20,10 +19,8 @@ def edit_card() -> rx.Component:
         "Edit League",
         record_form(
             s,
-            s.save,
             *league_fields(s, s.form, show_cash=s.show_cash, show_active=True),
-            button_row(submit_button("Update League", s, size="2", width="auto"),
-                       confirm_delete("Delete League", question, s.delete), spacing="3"),
+            update_delete(s, "Update League", "Delete League", question),
         ),
         max_width="40rem",
     )  # fmt: skip

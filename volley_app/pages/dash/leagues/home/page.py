@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line
+from volley_app.components.forms import error_line, notice_line
 from volley_app.components.layout import dash_screen
 from volley_app.components.leagues import back_to_leagues
 from volley_app.registry import page
@@ -29,7 +29,7 @@ def league_home_page() -> rx.Component:
             s.missing,
             back_to_leagues(),
             rx.fragment(
-                rx.cond(s.notice != "", rx.callout(s.notice, icon="check", color_scheme="green", role="status")),
+                notice_line(s.notice),
                 links(),
                 info_card(),
                 actions_card(),
