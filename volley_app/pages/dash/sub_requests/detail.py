@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line
+from volley_app.components.forms import error_line, notice_line
 from volley_app.components.layout import button_row, column, dash_page, details, labelled, page_heading, section_card
 from volley_app.components.sub_request_form import request_fields
 from volley_app.components.sub_requests import status_badge
@@ -200,7 +200,7 @@ def note_detail_page() -> rx.Component:
     request = column(
         _details(),
         error_line(s.action_error, DETAIL_ERROR_ID),
-        rx.cond(s.notice != "", rx.callout(s.notice, icon="check", color_scheme="green", role="status"), rx.fragment()),
+        notice_line(s.notice),
         _actions(),
         rx.cond(s.can_edit, _edit_form(), rx.fragment()),
     )
