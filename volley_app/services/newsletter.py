@@ -85,18 +85,10 @@ def unsubscribe(db: Session, *, subscriber_id: object, token: object) -> str:
         NotFound: the link is malformed, or its token does not match (a link for
             an address that already left is NotFound too: nothing to do).
     """
-    try:
-        sid = int(subscriber_id)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise NotFound(BAD_UNSUBSCRIBE_LINK) from None
-    row = db.get(NewsletterSubscriber, sid)
-    if (
-        row is None
-        or not isinstance(token, str)
-        or not hmac.compare_digest(token, unsubscribe_token(row.id, row.email))
-    ):
+    row = load(db, NewsletterSubscriber, subscriber_id, BAD_UNSUBSCRIBE_LINK)
+    if not isinstance(token, str) or not hmac.compare_digest(token, unsubscribe_token(row.id, row.email)):
         raise NotFound(BAD_UNSUBSCRIBE_LINK)
-    email = row.email
+    sid, email = row.id, row.email
     db.delete(row)
     db.flush()
     log.info("newsletter subscriber #%s unsubscribed", sid)
