@@ -8,6 +8,8 @@ python -m volley_app.cli migrate
 python -m volley_app.cli seed-demo --if-empty
 python -m volley_app.cli demo-logins
 PORT="${PORT:-3000}"
+# Links in email and the browser origins the backend accepts follow the port unless set.
+export PUBLIC_URL="${PUBLIC_URL:-http://localhost:$PORT}"
 export REFLEX_HOT_RELOAD_EXCLUDE_PATHS="$ROOT/var:$ROOT/tests:$ROOT/bench:$ROOT/artifacts"
 echo
 echo "==> starting on http://localhost:$PORT (the first start builds the frontend: 1-2 minutes)"
