@@ -53,16 +53,13 @@ async def poll_page(
 class PolledPage(rx.State, mixin=True):
     """A page whose rows are fetched again every ``_poll_seconds`` while the tab stays on ``_poll_path``.
 
-    A subclass writes ``_reload`` (fetch and assign what the page shows) and names its page and interval;
-    its ``load`` (the page's on_load) fetches once and starts the one poll of the tab.
+    A subclass writes ``async def _reload(self)`` (fetch and assign what the page shows) and names its page
+    and interval; its ``load`` (the page's on_load) fetches once and starts the one poll of the tab.
     """
 
     _poll_beat: float = 0.0
     _poll_path: str = ""
     _poll_seconds: float = 60.0
-
-    async def _reload(self) -> None:
-        raise NotImplementedError
 
     async def load(self):
         await self._reload()
