@@ -133,7 +133,7 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     teams = []
     for i, name in enumerate(["Net Ninjas", "Block Party", "Dig Deep", "Set to Kill", "Ace Ventura", "Side Out"]):
         teams.append(Team(league_id=c_sixes.id, captain_id=people[captains[i]].id, team_name=name,
-                          paid=True, wins=0, losses=0))  # fmt: skip
+                          paid=True))  # fmt: skip
     for i, name in enumerate(["Spike Lee", "Bump Set Spike", "Pass Masters"]):
         teams.append(Team(league_id=b_quads.id, captain_id=people[captains[i]].id, team_name=name, paid=i != 2))
     for i, name in enumerate(["Free Ballers", "Rally Cats", "Court Jesters", "Mintonettes"]):
@@ -204,10 +204,6 @@ def _demo_schedule(db: Session, league: League, now: dt.datetime) -> int:
                 for i, (x, y) in enumerate(sets):
                     setattr(game, f"team1_game{i + 1}_score", x)
                     setattr(game, f"team2_game{i + 1}_score", y)
-                winner = scheduling.result(game)
-                for team_id, column in ((a, "wins" if winner == 1 else "losses"), (b, "losses" if winner == 1 else "wins")):
-                    team = db.get(Team, team_id)
-                    setattr(team, column, getattr(team, column) + 1)
             db.add(game)
             made += 1
     league.schedule_generated = True

@@ -20,9 +20,9 @@ def _shot(page: Page, name: str) -> None:
         page.screenshot(path=os.path.join(SHOTS, f"{name}-{page.viewport_size['width']}.png"), full_page=True)
 
 
-def _teams() -> list[tuple[str, bool, bool, int, int]]:
+def _teams() -> list[tuple[str, bool, bool]]:
     return db.call(
-        lambda s: [(t.team_name, t.paid, t.waitlist, t.wins, t.losses) for t in s.exec(select(Team).order_by(Team.id))]
+        lambda s: [(t.team_name, t.paid, t.waitlist) for t in s.exec(select(Team).order_by(Team.id))]
     )
 
 

@@ -14,6 +14,7 @@ from sqlmodel import select
 from tests.factories import add_league_session, count, login_token, make_user, rows
 from tests.harness import call_handler, redirect_target
 from volley_app.models import (
+    AuditEntry,
     Day,
     Game,
     League,
@@ -22,12 +23,14 @@ from volley_app.models import (
     OutboxMessage,
     Role,
     SkillLevel,
+    StandingAdjustment,
     Team,
     utcnow,
 )
 from volley_app.pages.dash.leagues import game_edit, new, player_leagues, test_schedule
 from volley_app.pages.dash.leagues import list as league_list
 from volley_app.pages.dash.leagues.home import state as home
+from volley_app.services import results
 from volley_app.settings import get_settings
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
@@ -73,7 +76,9 @@ def fingerprint(db, upload_dir) -> tuple:
     return (
         [(s.id, s.name, s.start_at, s.end_at) for s in rows(db, LeagueSession)],
         [(lg.id, lg.court, lg.cost_cents, lg.active, lg.schedule_generated, lg.tournament_file) for lg in rows(db, League)],
-        [(t.id, t.team_name, t.wins, t.losses, t.paid, t.waitlist) for t in rows(db, Team)],
+        [(t.id, t.team_name, t.withdrawn_at, t.paid, t.waitlist) for t in rows(db, Team)],
+        count(db, StandingAdjustment),
+        count(db, AuditEntry),
         [(g.id, g.team1_id, g.team2_id, g.start_at, g.team1_game1_score) for g in rows(db, Game)],
         count(db, OutboxMessage),
         sorted(p.name for p in upload_dir.iterdir()),
@@ -139,7 +144,7 @@ async def test_game_save_permission_table(world, who):
     if who in ALLOWED:
         assert state.error == ""
         assert redirect_target(events) == f"/dash/leagues/teams/schedule?league={world['lid']}"
-        assert rows(db, Team, Team.id == game.team1_id)[0].wins == 1
+        assert results.records(db, [game.team1_id])[game.team1_id].wins == 1
     else:
         assert after == before and state.error in ("Unauthorized", "No access")
 

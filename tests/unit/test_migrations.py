@@ -92,14 +92,14 @@ def test_the_comparison_would_notice_a_changed_server_default(migrated):
     for table in SQLModel.metadata.sorted_tables:
         table.to_metadata(extra)
     extra.tables["users"].c.last_name.server_default = sa.DefaultClause("unknown")
-    extra.tables["teams"].c.wins.server_default = None
+    extra.tables["leagues"].c.offer_hold_hours.server_default = None
     with migrated.connect() as conn:
         context = MigrationContext.configure(
             conn, opts={"compare_type": True, "compare_server_default": _defaults_differ}
         )
         diff = compare_metadata(context, extra)
     changed = sorted((d[0][0], d[0][2], d[0][3]) for d in diff)
-    assert changed == [("modify_default", "teams", "wins"), ("modify_default", "users", "last_name")]
+    assert changed == [("modify_default", "leagues", "offer_hold_hours"), ("modify_default", "users", "last_name")]
 
 
 def test_timestamp_columns_are_timezone_aware_in_the_database(migrated):

@@ -14,7 +14,7 @@ from sqlmodel import select
 from tests.factories import add_league, add_league_session, count, login_token, make_user, rows
 from tests.harness import call_handler, redirect_target
 from volley_app import routes
-from volley_app.models import League, LeagueSession, OutboxMessage, Role, Team, utcnow
+from volley_app.models import AuditEntry, League, LeagueSession, OutboxMessage, Role, StandingAdjustment, Team, utcnow
 from volley_app.pages.dash.sessions.edit import EditSessionState
 from volley_app.pages.dash.sessions.leagues import SessionLeaguesState
 from volley_app.pages.dash.sessions.list import SessionsState
@@ -22,6 +22,7 @@ from volley_app.pages.dash.sessions.new import NewSessionState
 from volley_app.pages.dash.teams.edit import TeamEditState
 from volley_app.pages.dash.teams.list import TeamsState
 from volley_app.pages.dash.teams.waitlist import WaitlistState
+from volley_app.services import results
 from volley_app.state.forms import FIX_FIELDS
 
 WHO = ["anon", "player", "svla", "svlb", "admin"]
@@ -54,7 +55,9 @@ def fingerprint(db) -> tuple:
     return (
         [(s.id, s.name, s.start_at, s.end_at) for s in rows(db, LeagueSession)],
         [(lg.id, lg.court) for lg in rows(db, League)],
-        [(t.id, t.team_name, t.wins, t.losses, t.paid, t.waitlist) for t in rows(db, Team)],
+        [(t.id, t.team_name, t.withdrawn_at, t.paid, t.waitlist) for t in rows(db, Team)],
+        count(db, StandingAdjustment),
+        count(db, AuditEntry),
         count(db, OutboxMessage),
     )
 
@@ -71,7 +74,7 @@ def _cases(world):
                          {"name": "Hacked", "start": "2027-01-01T00:00", "end": "2027-02-01T00:00"}),
         "session.delete": (EditSessionState, f"/dash/sessions/{sid}", "delete"),
         "team.save": (TeamEditState, f"/dash/teams/{_team_id(db)}", "save",
-                      {"team_name": "Hacked", "paid": "true", "wins": "9", "losses": "0"}),
+                      {"team_name": "Hacked", "paid": "true", "wins": "9", "losses": "0", "reason": "Hacked"}),
         "team.delete": (TeamEditState, f"/dash/teams/{_team_id(db)}", "delete"),
         "team.promote": (WaitlistState, "/dash/leagues/teams/waitlist", "promote", str(_team_id(db, "Late"))),
     }  # fmt: skip
@@ -244,8 +247,9 @@ async def test_team_edit_by_its_svl_changes_the_record_only(world):
     assert (state.team["team_name"], state.team["wins"], state.team["paid"], state.can_manage, state.can_edit_name) == (
         "T1", "0", "false", True, False,
     )  # fmt: skip
-    form = {"team_name": "Ignored", "paid": "true", "wins": "3", "losses": "2"}
+    form = {"team_name": "Ignored", "paid": "true", "wins": "3", "losses": "2", "reason": "Week 1 played on paper"}
     _s, events = await call(world, "svla", TeamEditState, f"/dash/teams/{tid}", "save", form)
     assert redirect_target(events) == routes.TEAMS
     (team,) = rows(db, Team, Team.id == tid)
-    assert (team.team_name, team.paid, team.wins, team.losses) == ("T1", False, 3, 2)
+    rec = results.record_of(db, team)
+    assert (team.team_name, team.paid, rec.wins, rec.losses) == ("T1", False, 3, 2)

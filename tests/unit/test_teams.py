@@ -6,8 +6,8 @@ import pytest
 
 from tests.factories import add_league, add_teams, count, league_world, rows
 from volley_app import routes
-from volley_app.models import OutboxMessage, Team
-from volley_app.services import permissions, teams
+from volley_app.models import OutboxMessage, StandingAdjustment, Team
+from volley_app.services import permissions, results, teams
 from volley_app.services.errors import Forbidden, Invalid, NotFound
 
 
@@ -22,13 +22,14 @@ def world(db):
 def test_only_admins_edit_name_and_paid_svl_edits_record(world):
     db, lg = world["db"], world["lg"]
     (tid,) = add_teams(db, lg, 1)
-    teams.update_team(db, world["a"], tid, team_name="Renamed", paid="true", wins="3", losses="1")
+    teams.update_team(db, world["a"], tid, team_name="Renamed", paid="true", wins="3", losses="1", reason="Scores kept on paper")
     db.commit()
     t = rows(db, Team)[0]
-    assert (t.team_name, t.paid, t.wins, t.losses) == ("T1", False, 3, 1)
+    rec = results.record_of(db, t)
+    assert (t.team_name, t.paid, rec.wins, rec.losses, rec.adj_wins, rec.adj_losses) == ("T1", False, 3, 1, 3, 1)
     with pytest.raises(Invalid, match="team name required"):
-        teams.update_team(db, world["admin"], tid, team_name=" ", paid="true", wins="3", losses="1")
-    teams.update_team(db, world["admin"], tid, team_name="Renamed", paid="true", wins="3", losses="1")
+        teams.update_team(db, world["admin"], tid, team_name=" ", paid="true", wins="3", losses="1", reason="x")
+    teams.update_team(db, world["admin"], tid, team_name="Renamed", paid="true", wins="3", losses="1", reason="x")
     db.commit()
     t = rows(db, Team)[0]
     assert (t.team_name, t.paid) == ("Renamed", True)
@@ -47,20 +48,21 @@ def test_others_cannot_edit_delete_or_promote_a_team(world, who):
             call()
     db.rollback()
     t = rows(db, Team)[0]
-    assert (t.team_name, t.wins, t.waitlist) == ("T1", 0, True)
+    assert (t.team_name, t.waitlist) == ("T1", True)
+    assert count(db, StandingAdjustment) == 0
     assert count(db, OutboxMessage) == 0
 
 
 def test_promote_takes_a_team_off_the_waitlist_and_emails_the_captain(world):
     db, lg = world["db"], world["lg"]
-    t = Team(league_id=lg.id, team_name="Late", waitlist=True, wins=2, losses=1, captain_id=world["p"].user_id)
+    t = Team(league_id=lg.id, team_name="Late", waitlist=True, captain_id=world["p"].user_id)
     db.add(t)
     db.commit()
     assert [x["team_name"] for x in teams.list_teams(db, world["a"], waitlist=True)] == ["Late"]
     teams.promote(db, world["a"], t.id)
     db.commit()
     t = rows(db, Team)[0]
-    assert (t.waitlist, t.paid, t.wins, t.losses) == (False, True, 0, 0)
+    assert (t.waitlist, t.paid) == (False, True)
     (msg,) = rows(db, OutboxMessage)
     assert msg.to_addr == "pat@example.com" and "Late" in msg.subject
 
@@ -109,10 +111,10 @@ def test_team_name_rule_and_clash_on_edit(world):
     db, lg = world["db"], world["lg"]
     first, _second = add_teams(db, lg, 2)
     with pytest.raises(Invalid) as err:
-        teams.update_team(db, world["admin"], first, team_name="x" * 101, paid="", wins="0", losses="0")
+        teams.update_team(db, world["admin"], first, team_name="x" * 101, paid="", wins="0", losses="0", reason="")
     assert err.value.errors == {"team_name": "Team name must be at most 100 characters"}
     with pytest.raises(Invalid) as err:
-        teams.update_team(db, world["admin"], first, team_name=" T2 ", paid="", wins="0", losses="0")
+        teams.update_team(db, world["admin"], first, team_name=" T2 ", paid="", wins="0", losses="0", reason="")
     assert err.value.errors == {"team_name": teams.NAME_CLASH}
 
 

@@ -111,7 +111,7 @@ def register(db: Session, actor: Actor | None, *, league_id: object, team_name: 
     name = _team_name(team_name, db, league.id)
     if is_full(db, league):
         team = Team(
-            league_id=league.id, captain_id=actor.user_id, team_name=name, paid=False, waitlist=True, wins=0, losses=0
+            league_id=league.id, captain_id=actor.user_id, team_name=name, paid=False, waitlist=True
         )
         db.add(team)
         db.flush()
@@ -294,7 +294,7 @@ def _fulfil(db: Session, pay: Payment) -> Team | None:
     if db.exec(select(Team.id).where(Team.league_id == league.id, Team.team_name == name)).first() is not None:
         name = f"{name} ({pay.id})"[:100]  # paid already: keep the money's team, never fail here
     team = Team(
-        league_id=league.id, captain_id=pay.user_id, team_name=name, paid=True, waitlist=False, wins=0, losses=0
+        league_id=league.id, captain_id=pay.user_id, team_name=name, paid=True, waitlist=False
     )
     db.add(team)
     db.flush()
