@@ -26,7 +26,7 @@ LEAGUE_FULL = (
     "know if an opening becomes available."
 )
 NOT_OPEN = "This league is not open for registration"
-LEAGUE_NOT_FOUND = "League not found"
+LEAGUE_NOT_FOUND = "This league no longer exists"
 NAME_TAKEN = "A team in this league already has that name"
 OPERATORS_CANNOT_REGISTER = "Only players can register a team"
 ALREADY_PROCESSED = "This payment was already processed. Return to the league to try again."
