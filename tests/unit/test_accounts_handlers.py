@@ -43,7 +43,8 @@ PROFILE_LINKS = {
     "alice": ["Notifications", "Create Sub Request", "My Info", "Contact Us"],
     "svl": ["Add Session", "My Sessions", "My Info", "Contact Us"],
     "root": ["Notifications", "New Newsletter", "Create Sub Request", "All Open Sub Requests", "Add Session",
-             "All Sessions", "All Leagues", "All Users", "Create New SVL", "Email All Users", "Inquiries", "My Info"],
+             "All Sessions", "All Leagues", "All Users", "Create New SVL", "Email All Users", "Inquiries", "Audit Log",
+             "Archive", "My Info"],
 }  # fmt: skip
 
 

@@ -485,6 +485,8 @@ _PROFILE_LINKS = (
     ("Create New SVL", routes.USERS_NEW, "admin"),
     ("Email All Users", routes.EMAIL_ALL, "admin"),
     ("Inquiries", routes.INQUIRIES, "admin"),
+    ("Audit Log", routes.AUDIT_LOG, "admin"),
+    ("Archive", routes.ARCHIVE, "admin"),
     ("My Info", routes.PLAYER_INFO, "everyone"),
     ("Contact Us", routes.PLAYER_CONTACT, "not_admin"),
 )
