@@ -404,7 +404,7 @@ def test_cancelling_a_request_a_sub_accepted_archives_it_and_tells_the_sub(db):
     assert sub_requests.notifications(db, actor_of(sam)) == []
     with pytest.raises(NotFound, match="no longer exists"):
         sub_requests.detail(db, actor_of(sam), req.id)
-    with pytest.raises(Exception):
+    with pytest.raises(NotFound, match="no longer exists"):
         sub_requests.accept(db, actor_of(make_user(db, "zed", sub=True)), req.id)
     assert archive.archived(db, actor_of(make_user(db, "boss", Role.ADMIN)))["requests"][0]["id"] == req.id
 

@@ -314,6 +314,14 @@ def _answer(db: Session, actor: Actor, request_id: object, now: dt.datetime, *co
     return rid, changed == 1
 
 
+def _still_there(db: Session, rid: int) -> SubRequest:
+    """The request an answer missed: NotFound when it is gone or cancelled."""
+    req = permissions.load(db, SubRequest, rid, NOT_FOUND)
+    if req.archived_at is not None:
+        raise NotFound(NOT_FOUND)
+    return req
+
+
 def _answered(db: Session, rid: int, actor: Actor, verb: str, kind: str) -> None:
     req = permissions.load(db, SubRequest, rid, NOT_FOUND)
     db.refresh(req)
@@ -329,7 +337,7 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
     accepted = {"status": SubStatus.ACCEPTED.value, "recipient_id": actor.user_id}
     rid, won = _answer(db, actor, request_id, now, _table.c.date > now, open_to_actor, **accepted)
     if not won:
-        req = permissions.load(db, SubRequest, rid, NOT_FOUND)
+        req = _still_there(db, rid)
         if not permissions.can_view_sub_request(actor, req) and req.status == SubStatus.OPEN:
             raise Forbidden()
         if req.requestor_id == actor.user_id:
@@ -346,7 +354,7 @@ def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.dat
     named = _table.c.recipient_id == actor.user_id
     rid, done = _answer(db, actor, request_id, now or utcnow(), named, status=SubStatus.DECLINED.value)
     if not done:
-        req = permissions.load(db, SubRequest, rid, NOT_FOUND)
+        req = _still_there(db, rid)
         if req.recipient_id != actor.user_id:
             raise Forbidden()
         raise BadRequest("This sub request is no longer open")
