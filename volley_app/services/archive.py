@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
+from volley_app import routes
 from volley_app.models import League, LeagueSession, SubRequest, User
 from volley_app.services import accounts, leagues, sessions, timefmt, venues
 from volley_app.services.errors import Invalid
@@ -39,22 +40,22 @@ def archived(db: Session, actor: Actor | None) -> dict[str, list[dict]]:
     return {
         "sessions": [
             {"kind": "session", "id": s.id, "name": s.name, "owner": svls.get(s.svl_id, ""),
-             "archived": timefmt.date_time(s.archived_at)}
+             "archived": timefmt.date_time(s.archived_at), "href": routes.session_path(s.id)}
             for s in found_sessions
         ],
         "leagues": [
             {"kind": "league", "id": lg.id, "name": leagues.display_name(lg), "owner": svls.get(lg.svl_id, ""),
-             "archived": timefmt.date_time(lg.archived_at)}
+             "archived": timefmt.date_time(lg.archived_at), "href": routes.league_path(lg.id)}
             for lg in found_leagues
         ],
         "users": [
             {"kind": "user", "id": u.id, "name": u.username, "owner": f"{u.first_name} {u.last_name}".strip(),
-             "archived": timefmt.date_time(u.archived_at)}
+             "archived": timefmt.date_time(u.archived_at), "href": routes.user_path(u.id)}
             for u in found_users
         ],
         "requests": [
             {"kind": "request", "id": r.id, "name": f"{r.team}, {timefmt.date_time(r.date)}",
-             "owner": names.get(r.requestor_id, ""), "archived": timefmt.date_time(r.archived_at)}
+             "owner": names.get(r.requestor_id, ""), "archived": timefmt.date_time(r.archived_at), "href": ""}
             for r in found_requests
         ],
     }  # fmt: skip

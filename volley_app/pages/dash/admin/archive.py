@@ -58,7 +58,8 @@ def _row(r: rx.Var) -> rx.Component:
                   aria_label="Restore " + r["name"]),  # fmt: skip
         rx.text("Kept", color_scheme="gray", size="1"),
     )
-    return row(r["name"], r["owner"], r["archived"], restore)
+    name = rx.cond(r["href"] != "", rx.link(r["name"], href=r["href"]), rx.text(r["name"]))
+    return row(name, r["owner"], r["archived"], restore)
 
 
 @page(routes.ARCHIVE, "Archive", on_load=ArchiveState.load)

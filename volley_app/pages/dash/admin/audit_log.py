@@ -64,13 +64,14 @@ def _entry(e: rx.Var) -> rx.Component:
 def _filters() -> rx.Component:
     s = AuditLogState
     return rx.form(
-        button_row(
+        rx.flex(
             text_field("League id", "league", default_value=s.league, input_mode="numeric", size="2"),
             text_field("Username", "user", default_value=s.user, size="2", auto_capitalize="none"),
             rx.button("Filter", type="submit"),
             rx.link("Clear", href=routes.AUDIT_LOG),
             spacing="3",
             align="end",
+            wrap="wrap",
         ),
         on_submit=s.search,
         key=s.league + "|" + s.user,
