@@ -63,8 +63,9 @@ def test_an_archived_league_keeps_its_payments_and_an_admin_restores_it(new_page
     admin.get_by_role("button", name="Restore League").click()
     expect(admin.get_by_text("Monday C 6s restored: it is listed again.")).to_be_visible()
     admin.goto("/dash/auditLog")
-    expect(admin.get_by_role("row").filter(has_text="archive")).to_contain_text("courtside")
-    expect(admin.get_by_role("row").filter(has_text="restore")).to_contain_text("boss")
+    entries = admin.get_by_test_id("audit-entry")
+    expect(entries.filter(has_text="archived")).to_contain_text("courtside")
+    expect(entries.filter(has_text="restored")).to_contain_text("boss")
 
     svl.goto("/dash/leagues")
     expect(svl.get_by_role("link", name="Monday C 6s")).to_be_visible()

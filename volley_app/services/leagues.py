@@ -336,6 +336,7 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
         waitlist_count=sum(1 for t in teams if t.waitlist),
         can_manage=managing and row.archived_at is None,
         can_restore=actor.is_admin and row.archived_at is not None,
+        show_audit=actor.is_admin,
         show_payments=managing,
         delete_question=removal_question(db, row) if managing and row.archived_at is None else "",
         cash_allowed=cash_allowed(db, row.svl_id),

@@ -7,7 +7,6 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line, text_field
 from volley_app.components.layout import button_row, column, dash_screen
-from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services import audit
 from volley_app.state.auth import AuthState
@@ -52,13 +51,26 @@ class AuditLogState(AuthState):
 
 
 def _entry(e: rx.Var) -> rx.Component:
-    change = rx.vstack(
-        rx.text(e["summary"]),
-        rx.cond(e["before"] != "", rx.text("Before: ", e["before"], size="1", color_scheme="gray")),
-        rx.cond(e["after"] != "", rx.text("After: ", e["after"], size="1", color_scheme="gray")),
-        spacing="1",
+    """One change as a card: readable at any width, the before and after under the summary."""
+    return rx.card(
+        rx.vstack(
+            rx.flex(
+                rx.badge(e["action"]),
+                rx.text(e["at"], size="2", color_scheme="gray"),
+                rx.text("by ", rx.text.strong(e["actor"]), size="2"),
+                spacing="3",
+                wrap="wrap",
+                align="center",
+            ),
+            rx.text(e["summary"], overflow_wrap="anywhere"),
+            rx.cond(e["before"] != "", rx.text("Before: ", e["before"], size="1", color_scheme="gray")),
+            rx.cond(e["after"] != "", rx.text("After: ", e["after"], size="1", color_scheme="gray")),
+            spacing="1",
+            width="100%",
+        ),
+        width="100%",
+        custom_attrs={"data-testid": "audit-entry"},
     )
-    return row(rx.text(e["at"], white_space="nowrap"), e["actor"], e["action"], change)
 
 
 def _filters() -> rx.Component:
@@ -86,7 +98,11 @@ def audit_log_page() -> rx.Component:
         column(
             _filters(),
             error_line(s.error),
-            table_or_empty(["When", "Who", "Action", "What changed"], s.entries, _entry, "No changes recorded."),
+            rx.cond(
+                s.entries.length() > 0,
+                column(rx.foreach(s.entries, _entry), spacing="2"),
+                rx.text("No changes recorded.", color_scheme="gray"),
+            ),
             button_row(
                 rx.cond(s.next_before > 0, rx.button("Older entries", on_click=s.older, variant="soft")),
                 rx.button("Newest entries", on_click=s.newest, variant="soft"),

@@ -49,6 +49,7 @@ def links_of(league_id: int) -> dict[str, str]:
         "schedule": routes.schedule_path(league_id), "standings": routes.standings_path(league_id),
         "rules": routes.league_rules_path(league_id), "waitlist": routes.waitlist_path(league_id),
         "teams": routes.teams_path(league_id), "register": routes.new_team_path(league_id),
+        "audit": routes.audit_log_path(league_id),
     }  # fmt: skip
 
 
@@ -61,6 +62,7 @@ class LeagueHomeState(FormState, AuthState):
     links: dict[str, str] = {}
     can_manage: bool = False
     can_restore: bool = False
+    show_audit: bool = False
     show_payments: bool = False
     delete_question: str = ""
     show_cash: bool = False
@@ -86,13 +88,13 @@ class LeagueHomeState(FormState, AuthState):
         lg, failure = await run_action(svc.get_league, actor=actor, league_id=self._league_id())
         if failure is not None:
             self.info, self.form, self.links, self.can_manage, self.bracket_url = {}, {}, {}, False, ""
-            self.can_restore, self.show_payments, self.delete_question = False, False, ""
+            self.can_restore, self.show_payments, self.delete_question, self.show_audit = False, False, "", False
             self.error, self.missing = failure.message, True
             self.may_register, self.league_full, self.payment_rows = False, False, []
             return
         self.missing = False
         self.can_manage, self.show_cash = lg["can_manage"], lg["show_cash"]
-        self.can_restore, self.show_payments = lg["can_restore"], lg["show_payments"]
+        self.can_restore, self.show_payments, self.show_audit = lg["can_restore"], lg["show_payments"], lg["show_audit"]
         self.delete_question = lg["delete_question"]
         self.schedule_generated = lg["schedule_generated"]
         self.info, self.form, self.links = info_of(lg), form_of(lg), links_of(lg["id"])
