@@ -363,6 +363,8 @@ def upload_bracket(db: Session, actor: Actor | None, league_id: object, *, data:
     row.tournament_content_type = content_type
     db.add(row)
     db.flush()
+    audit.record(db, actor, action="upload", entity="league", entity_id=row.id, league_id=row.id,
+                 summary=f"Tournament bracket {'replaced' if old else 'uploaded'} for {display_name(row)}")  # fmt: skip
     uploads.remove(old)
     return row
 
