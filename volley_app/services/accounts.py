@@ -436,6 +436,9 @@ def create_svl(
     if errors:
         raise Invalid(errors)
     user = _add_user(db, clean, clean_roles)
+    audit.record(db, actor, action="create", entity="user", entity_id=user.id, subject_user_id=user.id,
+                 summary=f"Account {user.username} created ({', '.join(user.roles)})",
+                 after=audit.snapshot(user, USER_AUDIT_FIELDS))  # fmt: skip
     log.info("SVL account %s created by admin %s", user.id, require_actor(actor).user_id)
     return user.id
 
