@@ -415,3 +415,21 @@ def test_a_refused_cancel_changes_nothing(db):
         sub_requests.delete(db, actor_of(sam), req.id)
     db.rollback()
     assert rows(db, SubRequest)[0].archived_at is None and count(db, OutboxMessage) == 0
+
+
+def test_an_archived_league_takes_no_registration_and_leaves_every_player_list(world):
+    from volley_app.services import home, registration
+
+    db, lg = world["db"], world["lg"]
+    add_teams(db, lg, 1, paid=True)
+    leagues.delete_league(db, world["a"], lg.id)
+    db.commit()
+    with pytest.raises(NotFound, match="no longer exists"):
+        registration.options(db, world["p"], league_id=lg.id)
+    with pytest.raises((Invalid, NotFound)):
+        registration.register(db, world["p"], league_id=lg.id, team_name="Sneaky")
+    db.rollback()
+    assert count(db, Team) == 1 and count(db, Payment) == 0
+    assert home.home_leagues(db, world["p"])["all"] == []
+    found = leagues.player_leagues(db, world["p"])
+    assert found["registration"] == [] and found["current"] == []

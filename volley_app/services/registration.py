@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
 from volley_app.services import fees, leagues, mail, payments, timefmt, validation
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.permissions import Actor, access_payment, load, require_actor
+from volley_app.services.permissions import Actor, access_league, access_payment, load, require_actor
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,11 @@ def _player(actor: Actor | None) -> Actor:
 
 
 def _open(league: League) -> bool:
-    return bool(league.active) and leagues.stage_at(league, utcnow()) != LeagueStage.INACTIVE
+    return (
+        bool(league.active)
+        and league.archived_at is None
+        and leagues.stage_at(league, utcnow()) != LeagueStage.INACTIVE
+    )
 
 
 def _team_count(db: Session, league_id: int) -> int:
@@ -72,9 +76,7 @@ def options(db: Session, actor: Actor | None, *, league_id: object) -> dict:
     ``refusal`` says why registering is not offered ('' when it is).
     """
     actor = require_actor(actor)
-    league = load(db, League, league_id, LEAGUE_NOT_FOUND)
-    if not league.active and not leagues.may_manage(actor, league):
-        raise NotFound(LEAGUE_NOT_FOUND)
+    league = access_league(db, actor, league_id)
     if actor.is_admin or actor.is_svl:
         refusal = OPERATORS_CANNOT_REGISTER
     else:
