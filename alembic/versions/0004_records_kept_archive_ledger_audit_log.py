@@ -234,8 +234,24 @@ def _name_payments() -> None:
 
 
 def _autoincrement_everywhere() -> None:
-    """SQLite only: rebuild each older table with AUTOINCREMENT (foreign keys are off while migrating)."""
+    """Ids never reused. SQLite: rebuild each older table with AUTOINCREMENT (foreign keys are off while
+    migrating). PostgreSQL: sequences never go back; make sure none is behind the ids in use (rows
+    written with explicit ids), never moving one backwards."""
     conn = op.get_bind()
+    if conn.dialect.name == "postgresql":
+        inspector = sa.inspect(conn)
+        for name in inspector.get_table_names():
+            if "id" not in {c["name"] for c in inspector.get_columns(name)}:
+                continue
+            seq = conn.execute(sa.text("SELECT pg_get_serial_sequence(:t, 'id')"), {"t": name}).scalar()
+            if not seq:
+                continue
+            last, called = conn.execute(sa.text(f"SELECT last_value, is_called FROM {seq}")).one()
+            top = conn.execute(sa.text(f'SELECT MAX(id) FROM "{name}"')).scalar() or 0
+            used = last if called else last - 1
+            if top > used:
+                conn.execute(sa.text("SELECT setval(:s, :v, true)"), {"s": seq, "v": top})
+        return
     if conn.dialect.name != "sqlite":
         return
     done = {"audit_log", "standing_adjustments", "alembic_version"}
