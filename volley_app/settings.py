@@ -41,7 +41,11 @@ class Settings(BaseSettings):
     bcrypt_rounds: int = 12
     session_hours_untrusted: int = 12
     session_days_trusted: int = 30
-    login_max_failures_per_account: int = 5
+    # Login throttling: per account and client a few free failures, then a doubling wait (capped);
+    # ceilings per account and per client that a client which logged in to the account before is exempt from.
+    login_free_failures: int = 3
+    login_max_delay_seconds: int = 900
+    login_max_failures_per_account: int = 30
     login_max_failures_per_client: int = 20
     login_window_minutes: int = 15
 

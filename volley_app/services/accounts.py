@@ -174,10 +174,7 @@ def edit_form(db: Session, actor: Actor | None, user_id: object) -> dict:
 
 
 def _optional_text(value: object, field: str, label: str, max_length: int) -> str | None:
-    text = value.strip() if isinstance(value, str) else ""
-    if len(text) > max_length:
-        raise Invalid({field: f"{label} must be at most {max_length} characters"})
-    return text or None
+    return validation.optional(value, field, label, max_length) or None
 
 
 def update_user(
@@ -361,11 +358,7 @@ def create_svl(
 def player_contact(db: Session, actor: Actor | None, *, message: object) -> None:
     """A logged-in user's message to the provider, through the outbox."""
     actor = require_actor(actor)
-    text = message.strip() if isinstance(message, str) else ""
-    if not text:
-        raise Invalid({"message": "Message is required"})
-    if len(text) > MESSAGE_MAX:
-        raise Invalid({"message": f"Message must be at most {MESSAGE_MAX} characters"})
+    text = validation.text(message, "message", "Message", MESSAGE_MAX)
     user = access_user(db, actor, actor.user_id)
     mail.queue(
         db,

@@ -58,7 +58,7 @@ def _clean(*, team, date, svl, skill_level, format, court=None, text=None, now: 
         court=(validation.optional, court, "court", "Court", COURT_MAX),
         skill_level=(validation.choice, skill_level, SkillLevel, "skill_level", "Skill level"),
         format=(validation.choice, format, SubFormat, "format", "Format"),
-        text=(validation.optional, text, "text", "Message", TEXT_MAX),
+        text=(validation.optional, text, "text", "Message", TEXT_MAX, True),
     )
     # the optional fields are stored as NULL when left empty
     return clean | {"court": clean["court"] or None, "text": clean["text"] or None}
