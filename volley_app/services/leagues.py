@@ -20,7 +20,7 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services import clock, permissions, sessions, timefmt, uploads, validation, venues
-from volley_app.services.errors import Forbidden, Invalid
+from volley_app.services.errors import Forbidden
 from volley_app.services.league_data import delete_children
 from volley_app.services.permissions import Actor, access_league, require_actor, require_role
 from volley_app.settings import get_settings
