@@ -28,7 +28,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, mail, passwords, validation
+from volley_app.services import auth, mail, passwords, ratelimit, validation
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import (
     Actor,
@@ -114,7 +114,12 @@ SIGNUP_FIELDS = ("username", "password", "email", "first_name", "last_name", "re
 
 
 def signup(db: Session, *, trusted: bool = True, client: str = "", **form: object) -> auth.LoginResult:
-    """Create a Player account from the signup form's ``SIGNUP_FIELDS`` (spec section 5 rules) and log it in."""
+    """Create a Player account from the signup form's ``SIGNUP_FIELDS`` (spec section 5 rules) and log it in.
+
+    Raises:
+        RateLimited: too many signup tries from this client lately (failed ones count too).
+    """
+    ratelimit.signup(db, client)
     user = create_user(db, **{name: form.get(name) for name in SIGNUP_FIELDS}, roles=[Role.PLAYER])
     return auth.start_session(db, user, trusted=bool(trusted), client=client)
 

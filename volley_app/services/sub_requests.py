@@ -23,7 +23,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Rating, Role, SkillLevel, SubFormat, SubRequest, SubStatus, User, utcnow
-from volley_app.services import mail, permissions, timefmt, validation
+from volley_app.services import mail, permissions, ratelimit, timefmt, validation
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, require_sub_request_actor
 
@@ -212,6 +212,7 @@ def create(
     ``details``: team, date, svl, skill_level, format, and optionally court and text (see ``_clean``).
     """
     actor = require_sub_request_actor(actor)
+    ratelimit.sub_invite(db, actor.user_id, recipient_id)
     now = now or utcnow()
     errors: dict[str, str] = {}
     recipient: User | None = None
