@@ -175,11 +175,23 @@ def edit_form(db: Session, actor: Actor | None, user_id: object) -> dict:
     rec = _project(user, actor.status)
     rec["is_admin_view"] = actor.is_admin
     rec["last_name_locked"] = actor.is_admin and user.id != actor.user_id
+    rec["own_account"] = user.id == actor.user_id
     return rec
 
 
 def _optional_text(value: object, field: str, label: str, max_length: int) -> str | None:
     return validation.optional(value, field, label, max_length) or None
+
+
+CURRENT_PASSWORD_REQUIRED = "Enter your current password to choose a new one"  # noqa: S105 - a message
+CURRENT_PASSWORD_WRONG = "The current password is not right"  # noqa: S105 - a message
+
+
+def _current_password(value: object, user: User) -> None:
+    if not isinstance(value, str) or not value:
+        raise Invalid({"current_password": CURRENT_PASSWORD_REQUIRED})
+    if len(value) > 1000 or not passwords.verify_password(value, user.password_hash):
+        raise Invalid({"current_password": CURRENT_PASSWORD_WRONG})
 
 
 def update_user(
@@ -192,6 +204,7 @@ def update_user(
     first_name: object,
     region: object,
     password: object = "",
+    current_password: object = "",
     last_name: object = None,
     gender: object = None,
     address: object = None,
@@ -203,7 +216,12 @@ def update_user(
     roles: object = None,
     active: object = None,
 ) -> None:
-    """Save an edit of ``user_id`` (spec section 5, Edit user). Fields the actor does not see are left alone."""
+    """Save an edit of ``user_id`` (spec section 5, Edit user). Fields the actor does not see are left alone.
+
+    A new password for one's own account needs the current one; it then ends every other
+    session of the account (this one stays). An admin's new password for someone else ends
+    all of theirs.
+    """
     actor = require_actor(actor)
     user = access_user(db, actor, user_id)
     seen = _visible(actor.status)
@@ -215,6 +233,8 @@ def update_user(
     }
     if isinstance(password, str) and password != "":
         checks["password"] = (validation.password, password)
+        if user.id == actor.user_id:
+            checks["current_password"] = (_current_password, current_password, user)
     lock_last = actor.is_admin and user.id != actor.user_id
     if seen["show_player"] and not lock_last:
         checks["last_name"] = (validation.name, last_name, "last_name", "Last name")
@@ -273,8 +293,9 @@ def update_user(
     except IntegrityError:
         db.rollback()
         raise Invalid({"username": "That username or email is already registered"}) from None
-    if password_changed and user.id != actor.user_id:
-        auth.revoke_all_sessions(db, user.id)
+    if password_changed:
+        keep = actor.session_id if user.id == actor.user_id else None
+        auth.revoke_all_sessions(db, user.id, except_session=keep)
     log.info("user %s updated by user %s", user.id, actor.user_id)
 
 

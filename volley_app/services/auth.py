@@ -224,11 +224,12 @@ def logout(db: Session, token: object) -> bool:
     return result.rowcount > 0
 
 
-def revoke_all_sessions(db: Session, user_id: int) -> int:
-    """End every open session of a user (after a password change, say)."""
+def revoke_all_sessions(db: Session, user_id: int, *, except_session: int | None = None) -> int:
+    """End every open session of a user (after a password change, say), but ``except_session`` if given."""
+    keep = [LoginSession.id != except_session] if except_session is not None else []
     result = db.exec(
         sa.update(LoginSession)
-        .where(LoginSession.user_id == user_id, LoginSession.revoked_at.is_(None))
+        .where(LoginSession.user_id == user_id, LoginSession.revoked_at.is_(None), *keep)
         .values(revoked_at=utcnow())
     )
     return result.rowcount
