@@ -36,6 +36,8 @@ class Settings(BaseSettings):
     backend_url: str = "http://localhost:8000"
     # Browser origins allowed to call the backend; defaults to the app's own origin.
     cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # Host names the app answers to besides those of the addresses above (a request with another Host is refused).
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     # Passwords and sessions
     bcrypt_rounds: int = 12
@@ -77,7 +79,7 @@ class Settings(BaseSettings):
     upload_dir: str = str(ROOT / "var" / "uploads")
     upload_max_bytes: int = 2 * 1024 * 1024
 
-    @field_validator("cors_origins", mode="before")
+    @field_validator("cors_origins", "allowed_hosts", mode="before")
     @classmethod
     def _split_origins(cls, value):
         if isinstance(value, str):
@@ -102,6 +104,10 @@ class Settings(BaseSettings):
         if self.bcrypt_rounds < 4 or self.bcrypt_rounds > 16:
             raise ValueError("BCRYPT_ROUNDS must be between 4 and 16")
         return self
+
+    @property
+    def is_production(self) -> bool:
+        return self.app_env == "production"
 
     @property
     def is_sqlite(self) -> bool:
