@@ -144,6 +144,10 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def protect(app: ASGIApp) -> ASGIApp:
-    """The backend behind the host check, every response with the security headers."""
-    return SecurityHeaders(TrustedHostMiddleware(app, allowed_hosts=allowed_hosts()))
+def protect(app: ASGIApp, backend_urls: Iterable[str] | None = None) -> ASGIApp:
+    """``app`` behind the host check, every response with the security headers.
+
+    ``backend_urls``: where pages reach the backend, when the Reflex config of this process does not say.
+    """
+    build = None if backend_urls is None else (lambda: headers(backend_urls=list(backend_urls)))
+    return SecurityHeaders(TrustedHostMiddleware(app, allowed_hosts=allowed_hosts()), build)

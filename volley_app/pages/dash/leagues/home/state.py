@@ -146,7 +146,7 @@ class LeagueHomeState(FormState, AuthState):
     @rx.event
     async def upload(self, files: list[rx.UploadFile]):
         """Store a new tournament bracket; the service checks its content and size."""
-        if not isinstance(files, list) or len(files) != 1:
+        if not isinstance(files, list) or len(files) != 1 or not isinstance(files[0], rx.UploadFile):
             self.error, self.notice = "Choose one file to upload", ""
             return
         data = await files[0].read(get_settings().upload_max_bytes + 1)
