@@ -46,6 +46,15 @@ class Counted:
             yield piece
 
 
+@pytest.fixture(autouse=True)
+def fresh_state_store(backend):
+    """A state store made in this test's event loop (a Redis client is bound to the loop that opened it)."""
+    from reflex.istate.manager import StateManager
+
+    app, _asgi = backend
+    app._state_manager = StateManager.create()
+
+
 @pytest.fixture
 def written(monkeypatch):
     """Bytes the multipart parser wrote to its temporary files, over the test."""
