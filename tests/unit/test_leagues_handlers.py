@@ -7,8 +7,11 @@ database (and the upload folder) must be exactly as before.
 from __future__ import annotations
 
 import datetime as dt
+import io
+from pathlib import Path
 
 import pytest
+import reflex as rx
 from sqlmodel import select
 
 from tests.factories import add_league_session, count, login_token, make_user, rows
@@ -40,12 +43,9 @@ LEAGUE_FORM = {"court": "Court 9", "start": "2027-03-01T18:30", "number_of_weeks
                "skill_level": "C", "format": "6s", "day": "Monday", "max_teams": "8", "cost": "250", "active": "true"}  # fmt: skip
 
 
-class FakeUpload:
-    def __init__(self, data: bytes):
-        self.data = data
-
-    async def read(self, n: int = -1) -> bytes:
-        return self.data if n < 0 else self.data[:n]
+def FakeUpload(data: bytes) -> rx.UploadFile:  # noqa: N802 - reads like the class it stands for
+    """A file as the upload endpoint hands it to the handler."""
+    return rx.UploadFile(file=io.BytesIO(data), path=Path("bracket.png"), size=len(data))
 
 
 @pytest.fixture

@@ -31,7 +31,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import audit, auth, mail, passwords, validation
+from volley_app.services import audit, auth, mail, passwords, ratelimit, validation
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import (
     Actor,
@@ -117,7 +117,12 @@ SIGNUP_FIELDS = ("username", "password", "email", "first_name", "last_name", "re
 
 
 def signup(db: Session, *, trusted: bool = True, client: str = "", **form: object) -> auth.LoginResult:
-    """Create a Player account from the signup form's ``SIGNUP_FIELDS`` (spec section 5 rules) and log it in."""
+    """Create a Player account from the signup form's ``SIGNUP_FIELDS`` (spec section 5 rules) and log it in.
+
+    Raises:
+        RateLimited: too many signup tries from this client lately (failed ones count too).
+    """
+    ratelimit.signup(db, client)
     user = create_user(db, **{name: form.get(name) for name in SIGNUP_FIELDS}, roles=[Role.PLAYER])
     return auth.start_session(db, user, trusted=bool(trusted), client=client)
 
@@ -173,14 +178,23 @@ def edit_form(db: Session, actor: Actor | None, user_id: object) -> dict:
     rec = _project(user, actor.status)
     rec["is_admin_view"] = actor.is_admin
     rec["last_name_locked"] = actor.is_admin and user.id != actor.user_id
+    rec["own_account"] = user.id == actor.user_id
     return rec
 
 
 def _optional_text(value: object, field: str, label: str, max_length: int) -> str | None:
-    text = value.strip() if isinstance(value, str) else ""
-    if len(text) > max_length:
-        raise Invalid({field: f"{label} must be at most {max_length} characters"})
-    return text or None
+    return validation.optional(value, field, label, max_length) or None
+
+
+CURRENT_PASSWORD_REQUIRED = "Enter your current password to choose a new one"  # noqa: S105 - a message
+CURRENT_PASSWORD_WRONG = "The current password is not right"  # noqa: S105 - a message
+
+
+def _current_password(value: object, user: User) -> None:
+    if not isinstance(value, str) or not value:
+        raise Invalid({"current_password": CURRENT_PASSWORD_REQUIRED})
+    if len(value) > 1000 or not passwords.verify_password(value, user.password_hash):
+        raise Invalid({"current_password": CURRENT_PASSWORD_WRONG})
 
 
 def update_user(
@@ -193,6 +207,7 @@ def update_user(
     first_name: object,
     region: object,
     password: object = "",
+    current_password: object = "",
     last_name: object = None,
     gender: object = None,
     address: object = None,
@@ -206,7 +221,10 @@ def update_user(
 ) -> None:
     """Save an edit of ``user_id`` (spec section 5, Edit user). Fields the actor does not see are left alone.
 
-    An admin's edit of any account is in the audit log (roles, active, names; a new password only as such).
+    A new password for one's own account needs the current one; it then ends every other
+    session of the account (this one stays). An admin's new password for someone else ends
+    all of theirs. An admin's edit of any account is in the audit log (roles, active, names; a
+    new password only as such).
     """
     actor = require_actor(actor)
     user = access_user(db, actor, user_id)
@@ -220,6 +238,8 @@ def update_user(
     }
     if isinstance(password, str) and password != "":
         checks["password"] = (validation.password, password)
+        if user.id == actor.user_id:
+            checks["current_password"] = (_current_password, current_password, user)
     lock_last = actor.is_admin and user.id != actor.user_id
     if seen["show_player"] and not lock_last:
         checks["last_name"] = (validation.name, last_name, "last_name", "Last name")
@@ -278,8 +298,9 @@ def update_user(
     except IntegrityError:
         db.rollback()
         raise Invalid({"username": "That username or email is already registered"}) from None
-    if password_changed and user.id != actor.user_id:
-        auth.revoke_all_sessions(db, user.id)
+    if password_changed:
+        keep = actor.session_id if user.id == actor.user_id else None
+        auth.revoke_all_sessions(db, user.id, except_session=keep)
     if actor.is_admin:
         audit.record_change(db, actor, entity="user", row=user, before=before, fields=USER_AUDIT_FIELDS,
                             summary=f"Account {user.username} changed", subject_user_id=user.id,
@@ -446,11 +467,7 @@ def create_svl(
 def player_contact(db: Session, actor: Actor | None, *, message: object) -> None:
     """A logged-in user's message to the provider, through the outbox."""
     actor = require_actor(actor)
-    text = message.strip() if isinstance(message, str) else ""
-    if not text:
-        raise Invalid({"message": "Message is required"})
-    if len(text) > MESSAGE_MAX:
-        raise Invalid({"message": f"Message must be at most {MESSAGE_MAX} characters"})
+    text = validation.text(message, "message", "Message", MESSAGE_MAX)
     user = access_user(db, actor, actor.user_id)
     mail.queue(
         db,

@@ -64,40 +64,23 @@ def refresh_stages(db: Session, leagues: list[League], now: dt.datetime | None =
     clock.save_reached(db, leagues, "stage", stage_at, now)
 
 
+COST_MAX_DOLLARS = 10_000
+
+
 def _int(value: object, field: str, label: str, low: int, high: int) -> int:
-    if isinstance(value, bool):
-        raise Invalid({field: f"{label} must be a whole number"})
-    text = str(value).strip() if value is not None else ""
-    if not text:
-        raise Invalid({field: f"{label} is required"})
-    try:
-        number = int(text)
-    except ValueError:
-        raise Invalid({field: f"{label} must be a whole number"}) from None
-    if not low <= number <= high:
-        raise Invalid({field: f"{label} must be between {low} and {high}"})
-    return number
+    return validation.whole_number(value, field, label, low, high)
 
 
 def _dollars(value: object) -> int:
     """Cost entered in dollars ("300" or "299.50") as cents."""
-    text = str(value).strip().lstrip("$") if value is not None and not isinstance(value, bool) else ""
-    if not text:
-        raise Invalid({"cost": "Cost is required"})
-    try:
-        cents = round(float(text) * 100)
-    except ValueError:
-        raise Invalid({"cost": "Cost must be an amount in dollars"}) from None
-    if not 0 <= cents <= 1_000_000 or text.lower() in ("nan", "inf", "infinity"):
-        raise Invalid({"cost": "Cost must be between $0 and $10,000"})
-    return cents
+    return validation.money_cents(value, "cost", "Cost", COST_MAX_DOLLARS)
 
 
 def _clean(fields: dict) -> dict:
     """Check the required set of spec section 5; returns the columns to store."""
-    gender = fields.get("gender_requirement")
-    gender = gender.strip()[:100] if isinstance(gender, str) else ""
     clean = validation.collect(
+        gender_requirement=(validation.optional, fields.get("gender_requirement"), "gender_requirement",
+                            "Gender requirement", 100),
         court=(validation.name, fields.get("court"), "court", "Court"),
         start_at=(timefmt.parse_local, fields.get("start"), "start", "Start date and time"),
         number_of_weeks=(_int, fields.get("number_of_weeks"), "number_of_weeks", "Number of weeks", 1, MAX_WEEKS),
@@ -108,7 +91,7 @@ def _clean(fields: dict) -> dict:
         max_teams=(_int, fields.get("max_teams"), "max_teams", "Max teams", 2, MAX_TEAMS),
         cost_cents=(_dollars, fields.get("cost")),
     )
-    clean["gender_requirement"] = gender or None
+    clean["gender_requirement"] = clean["gender_requirement"] or None
     weekday = timefmt.local(clean["start_at"]).strftime("%A")
     if clean["day"].value != weekday:
         raise Invalid({"day": f"Day must match the start date, a {weekday}"})

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
-from volley_app.services import fees, leagues, mail, payments, timefmt, validation
+from volley_app.services import fees, leagues, mail, payments, ratelimit, timefmt, validation
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, access_league, access_payment, load, require_actor
 
@@ -112,6 +112,7 @@ def register(db: Session, actor: Actor | None, *, league_id: object, team_name: 
         raise Invalid(NOT_OPEN)
     name = _team_name(team_name, db, league.id)
     if is_full(db, league):
+        ratelimit.waitlist_entry(db, actor.user_id, league.id)
         team = Team(
             league_id=league.id, captain_id=actor.user_id, team_name=name, paid=False, waitlist=True
         )

@@ -76,22 +76,11 @@ def record_of(db: Session, team: Team) -> Record:
     return records(db, [team.id])[team.id]
 
 
-def _total(value: object, field: str, label: str) -> int:
-    text = str(value).strip() if value is not None and not isinstance(value, bool) else ""
-    try:
-        number = int(text)
-    except ValueError:
-        raise Invalid({field: f"{label} must be a whole number"}) from None
-    if not 0 <= number <= 999:
-        raise Invalid({field: f"{label} must be between 0 and 999"})
-    return number
-
-
 def correct(db: Session, actor: Actor | None, team: Team, *, wins: object, losses: object, reason: object) -> bool:
     """Make the team's shown record ``wins``-``losses`` by an adjustment with a reason (its league's SVL
     or an admin; the caller has checked that). Returns False when the record already is that."""
-    target_w = _total(wins, "wins", "Wins")
-    target_l = _total(losses, "losses", "Losses")
+    target_w = validation.whole_number(wins, "wins", "Wins", 0, 999)
+    target_l = validation.whole_number(losses, "losses", "Losses", 0, 999)
     rec = record_of(db, team)
     dw, dl = target_w - rec.wins, target_l - rec.losses
     if not dw and not dl:

@@ -25,7 +25,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Rating, Role, SkillLevel, SubFormat, SubRequest, SubStatus, User, utcnow
-from volley_app.services import mail, permissions, timefmt, validation
+from volley_app.services import mail, permissions, ratelimit, timefmt, validation
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, require_sub_request_actor
 
@@ -60,7 +60,7 @@ def _clean(*, team, date, svl, skill_level, format, court=None, text=None, now: 
         court=(validation.optional, court, "court", "Court", COURT_MAX),
         skill_level=(validation.choice, skill_level, SkillLevel, "skill_level", "Skill level"),
         format=(validation.choice, format, SubFormat, "format", "Format"),
-        text=(validation.optional, text, "text", "Message", TEXT_MAX),
+        text=(validation.optional, text, "text", "Message", TEXT_MAX, True),
     )
     # the optional fields are stored as NULL when left empty
     return clean | {"court": clean["court"] or None, "text": clean["text"] or None}
@@ -221,6 +221,7 @@ def create(
     ``details``: team, date, svl, skill_level, format, and optionally court and text (see ``_clean``).
     """
     actor = require_sub_request_actor(actor)
+    ratelimit.sub_invite(db, actor.user_id, recipient_id)
     now = now or utcnow()
     errors: dict[str, str] = {}
     recipient: User | None = None

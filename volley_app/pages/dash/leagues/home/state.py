@@ -150,10 +150,15 @@ class LeagueHomeState(FormState, AuthState):
     async def generate(self):
         await self._act(scheduling.generate, lambda made: f"Schedule generated: {made} games.")
 
+    async def _may_upload(self) -> bool:
+        """Asked before an upload's body is read (``state.uploads.UploadGuard``): the league's SVL or an admin."""
+        found, _failure = await run_action(svc.managed, actor=await self._actor(), league_id=self._league_id())
+        return found is not None
+
     @rx.event
     async def upload(self, files: list[rx.UploadFile]):
         """Store a new tournament bracket; the service checks its content and size."""
-        if not isinstance(files, list) or len(files) != 1:
+        if not isinstance(files, list) or len(files) != 1 or not isinstance(files[0], rx.UploadFile):
             self.error, self.notice = "Choose one file to upload", ""
             return
         data = await files[0].read(get_settings().upload_max_bytes + 1)
