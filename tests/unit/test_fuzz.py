@@ -106,7 +106,9 @@ VALUE = st.recursive(SCALAR, lambda inner: st.lists(inner, max_size=3) | st.dict
 
 def _form(state_cls) -> st.SearchStrategy:
     """A submitted form: the state's own field names (and some others) with any values."""
-    names = list(state_cls._fields.default_value() or ()) + ["username", "password", "current_password", "website",
+    fields = getattr(state_cls, "_fields", None)  # a FormState names its fields; other forms (filters) do not
+    own = list(fields.default_value() or ()) if fields is not None else []
+    names = own + ["league", "user", "username", "password", "current_password", "website",
                                                              "role-admin", "active", "trust", "team_name", "date"]
     return st.dictionaries(st.sampled_from(names) | TEXT, VALUE, max_size=12)
 
