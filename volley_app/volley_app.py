@@ -1,4 +1,4 @@
-"""The Reflex app: every declared page, the REST API under /api, and the mail sender in the background."""
+"""The Reflex app: every declared page, the REST API under /api; the mail sender and the hold sweeper in the background."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import reflex as rx
 
 from volley_app import registry
 from volley_app.api.app import create_api
-from volley_app.services import mail
+from volley_app.services import mail, places
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
@@ -19,3 +19,4 @@ app = rx.App(
 )
 registry.add_pages(app)
 app.register_lifespan_task(mail.run_sender_forever)
+app.register_lifespan_task(places.run_sweeper_forever)

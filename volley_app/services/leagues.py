@@ -37,6 +37,7 @@ FORMAT_LABELS = {
 
 MAX_WEEKS = 52
 MAX_TEAMS = 64
+OFFER_HOURS = (1, 336)  # how long a place offered to a waitlisted team may be held: an hour to two weeks
 
 
 def display_name(league: League) -> str:
@@ -89,6 +90,9 @@ def _clean(fields: dict) -> dict:
     """Check the required set of spec section 5; returns the columns to store."""
     gender = fields.get("gender_requirement")
     gender = gender.strip()[:100] if isinstance(gender, str) else ""
+    hold = {}  # a form without the field leaves the hold window as it is (48 hours for a new league)
+    if "offer_hold_hours" in fields:
+        hold["offer_hold_hours"] = (_int, fields["offer_hold_hours"], "offer_hold_hours", "Offer hold", *OFFER_HOURS)
     clean = validation.collect(
         court=(validation.name, fields.get("court"), "court", "Court"),
         start_at=(timefmt.parse_local, fields.get("start"), "start", "Start date and time"),
@@ -99,6 +103,7 @@ def _clean(fields: dict) -> dict:
         day=(validation.choice, fields.get("day"), Day, "day", "Day"),
         max_teams=(_int, fields.get("max_teams"), "max_teams", "Max teams", 2, MAX_TEAMS),
         cost_cents=(_dollars, fields.get("cost")),
+        **hold,
     )
     clean["gender_requirement"] = gender or None
     return clean
@@ -228,6 +233,7 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
         team_count=sum(1 for t in teams if not t.waitlist),
         waitlist_count=sum(1 for t in teams if t.waitlist),
         can_manage=may_manage(actor, row),
+        offer_hold_hours=row.offer_hold_hours,
         cash_allowed=cash_allowed(db, row.svl_id),
         show_cash=may_manage(actor, row) and cash_allowed(db, row.svl_id),
         has_bracket=bool(row.tournament_file),
