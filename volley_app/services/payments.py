@@ -173,7 +173,7 @@ class StripeProvider:
         refund = self.client.v1.refunds.create(
             params={"payment_intent": intent_id}, options={"idempotency_key": idempotency_key}
         )
-        return str(refund.get("id") or "")
+        return str(refund.id or "")
 
 
 def stripe_configured(settings: Settings | None = None) -> bool:
