@@ -218,3 +218,33 @@ def test_full_league_waitlist_then_the_svl_offers_a_place_and_the_captain_pays_f
     _shot(page, "schedule-with-promoted-team")
     joined = mailbox.wait_for(2, timeout=15)[1]
     assert joined["To"] == "latecap@example.com" and joined["Subject"] == "Bench Warmers is in Monday C 6s"
+
+
+def test_a_checkout_whose_hold_lapsed_on_a_now_full_league_offers_the_waitlist(new_page):
+    import datetime as dt
+
+    make_user("stalevenue", Role.SVL)
+    make_user("slowcap")
+    for width, height in ((1280, 800), (390, 844)):
+        lid = add_open_league("stalevenue", max_teams=1)
+        page = new_page(width=width, height=height)
+        log_in(page, "slowcap")
+        expect(page).not_to_have_url(re.compile(r"/login"))
+        _register(page, lid, f"Slow {width}")
+        expect(page.get_by_text("Your place is held for you until")).to_be_visible()
+
+        def lapse_and_fill(s, name=f"Slow {width}"):
+            pay = s.exec(select(Payment).where(Payment.team_name == name)).one()
+            pay.expires_at = pay.created_at - dt.timedelta(seconds=1)  # the hold ran out while the tab stayed open
+            s.add(pay)
+            s.add(Team(league_id=pay.league_id, team_name=f"Quicker {width}", paid=True))  # someone took the place
+
+        db.call(lapse_and_fill)
+        _pay(page, "4242 4242 4242 4242")
+        expect(page.get_by_text(re.compile(rf"The place held for Slow {width} was released at .* waitlist"))).to_be_visible()
+        expect(page.get_by_role("button", name=re.compile(r"^Pay "))).to_have_count(0)
+        _shot(page, "checkout-lapsed-full")
+        page.get_by_role("button", name="Join the Waitlist").click()
+        expect_path(page, "/dash/leagues/teams/waitlistSuccess")
+        assert (f"Slow {width}", False, True) in _teams()
+    assert db.call(lambda s: sorted(p.status for p in s.exec(select(Payment)))) == ["expired", "expired"]
