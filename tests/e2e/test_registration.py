@@ -233,11 +233,11 @@ def test_a_checkout_whose_hold_lapsed_on_a_now_full_league_offers_the_waitlist(n
         _register(page, lid, f"Slow {width}")
         expect(page.get_by_text("Your place is held for you until")).to_be_visible()
 
-        def lapse_and_fill(s, name=f"Slow {width}"):
+        def lapse_and_fill(s, name=f"Slow {width}", taker=f"Quicker {width}"):
             pay = s.exec(select(Payment).where(Payment.team_name == name)).one()
             pay.expires_at = pay.created_at - dt.timedelta(seconds=1)  # the hold ran out while the tab stayed open
             s.add(pay)
-            s.add(Team(league_id=pay.league_id, team_name=f"Quicker {width}", paid=True))  # someone took the place
+            s.add(Team(league_id=pay.league_id, team_name=taker, paid=True))  # someone took the place
 
         db.call(lapse_and_fill)
         _pay(page, "4242 4242 4242 4242")
