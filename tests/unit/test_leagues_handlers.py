@@ -76,7 +76,8 @@ def world(db, tmp_path, monkeypatch):
 def fingerprint(db, upload_dir) -> tuple:
     return (
         [(s.id, s.name, s.start_at, s.end_at) for s in rows(db, LeagueSession)],
-        [(lg.id, lg.court, lg.cost_cents, lg.active, lg.schedule_generated, lg.tournament_file) for lg in rows(db, League)],
+        [(lg.id, lg.court, lg.cost_cents, lg.active, lg.schedule_generated, lg.tournament_file, lg.archived_at)
+         for lg in rows(db, League)],
         [(t.id, t.team_name, t.withdrawn_at, t.paid, t.waitlist) for t in rows(db, Team)],
         count(db, StandingAdjustment),
         count(db, AuditEntry),
@@ -269,3 +270,19 @@ async def test_leagues_list_by_role(world, who):
     assert [r["name"] for r in state.league_rows] == ([] if who in ("anon", "svlb") else ["Monday C 6s"])
     assert state.loaded and (state.error == "Unauthorized") is (who == "anon")
     assert events is league_list.LeaguesState.poll  # the list then refreshes itself while the tab stays here
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_only_an_admin_sees_and_restores_an_archived_league(world, who):
+    db, lid = world["db"], world["lid"]
+    await call(world, "svla", home.LeagueHomeState, f"/dash/leagues/{lid}", "delete")
+    assert rows(db, League)[0].archived_at is not None  # it has teams: archived, not deleted
+    before = fingerprint(db, world["dir"])
+    state, _e = await call(world, who, home.LeagueHomeState, f"/dash/leagues/{lid}", "restore")
+    db.expire_all()
+    if who == "admin":
+        assert state.error == "" and rows(db, League)[0].archived_at is None
+        assert state.notice.endswith("restored: it is listed again.") and not state.can_restore
+    else:
+        assert fingerprint(db, world["dir"]) == before
+        assert state.error in ("Unauthorized", "No access", "This league no longer exists")

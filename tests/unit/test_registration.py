@@ -171,9 +171,9 @@ def test_options_of_a_closed_league_say_it_is_not_open(db, world):
 
 @pytest.mark.parametrize("league_id", ["", "abc", "0", "-1", "99999", None])
 def test_options_and_register_of_a_missing_league_are_not_found(db, world, league_id):
-    with pytest.raises(NotFound, match="League not found"):
+    with pytest.raises(NotFound, match="This league no longer exists"):
         registration.options(db, _actor(world, "pat"), league_id=league_id)
-    with pytest.raises(NotFound, match="League not found"):
+    with pytest.raises(NotFound, match="This league no longer exists"):
         registration.register(db, _actor(world, "pat"), league_id=league_id, team_name="X")
 
 

@@ -219,7 +219,7 @@ async def test_new_team_page_of_a_closed_league_says_it_is_not_open(world):
 @pytest.mark.parametrize("league", ["", "abc", "-2", "99999"])
 async def test_new_team_page_for_a_missing_league_offers_nothing(world, league):
     state, _e = await call(world, "pat", NewTeamState, f"/dash/leagues/teams/new?league={league}", "load")
-    assert state.may_register is False and state.error == "League not found"
+    assert state.may_register is False and state.error == "This league no longer exists"
 
 
 @pytest.mark.parametrize(

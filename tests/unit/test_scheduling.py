@@ -191,7 +191,7 @@ def test_games_open_only_for_those_who_manage_their_league(world):
     with pytest.raises(Unauthorized):
         scheduling.get_game(db, None, g.id)
     for bad in ("", "x", "0", "-1", str(g.id + 999), True, None):
-        with pytest.raises(NotFound, match="Game not found"):
+        with pytest.raises(NotFound, match="This game no longer exists"):
             scheduling.get_game(db, world["a"], bad)
 
 

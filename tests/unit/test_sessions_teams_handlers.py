@@ -15,6 +15,8 @@ from tests.factories import add_league, add_league_session, count, login_token, 
 from tests.harness import call_handler, redirect_target
 from volley_app import routes
 from volley_app.models import AuditEntry, League, LeagueSession, OutboxMessage, Role, StandingAdjustment, Team, utcnow
+from volley_app.pages.dash.admin.archive import ArchiveState
+from volley_app.pages.dash.admin.audit_log import AuditLogState
 from volley_app.pages.dash.sessions.edit import EditSessionState
 from volley_app.pages.dash.sessions.leagues import SessionLeaguesState
 from volley_app.pages.dash.sessions.list import SessionsState
@@ -76,11 +78,12 @@ def _cases(world):
         "team.save": (TeamEditState, f"/dash/teams/{_team_id(db)}", "save",
                       {"team_name": "Hacked", "paid": "true", "wins": "9", "losses": "0", "reason": "Hacked"}),
         "team.delete": (TeamEditState, f"/dash/teams/{_team_id(db)}", "delete"),
+        "team.withdraw": (TeamEditState, f"/dash/teams/{_team_id(db)}", "withdraw", "forfeit"),
         "team.promote": (WaitlistState, "/dash/leagues/teams/waitlist", "promote", str(_team_id(db, "Late"))),
     }  # fmt: skip
 
 
-CASES = ["session.save", "session.delete", "team.save", "team.delete", "team.promote"]
+CASES = ["session.save", "session.delete", "team.save", "team.delete", "team.withdraw", "team.promote"]
 
 
 @pytest.mark.parametrize("who", WHO)
@@ -254,3 +257,40 @@ async def test_team_edit_by_its_svl_changes_the_record_only(world):
     (team,) = rows(db, Team, Team.id == tid)
     rec = results.record_of(db, team)
     assert (team.team_name, team.paid, rec.wins, rec.losses) == ("T1", False, 3, 2)
+
+
+# --- archived things come back only through an admin ---------------------------------------------
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_only_an_admin_restores_an_archived_session(world, who):
+    db = world["db"]
+    await call(world, "svla", EditSessionState, f"/dash/sessions/{world['sid']}", "delete")
+    (archived,) = rows(db, LeagueSession)
+    assert archived.archived_at is not None
+    before = fingerprint(db)
+    state, _events = await call(world, who, EditSessionState, f"/dash/sessions/{world['sid']}", "restore")
+    db.expire_all()
+    if who == "admin":
+        assert state.error == "" and rows(db, LeagueSession)[0].archived_at is None
+    else:
+        assert fingerprint(db) == before and rows(db, LeagueSession)[0].archived_at is not None
+        assert state.error in (*REFUSED, "This session no longer exists")
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_archive_and_audit_screens_are_for_admins(world, who):
+    db = world["db"]
+    await call(world, "svla", EditSessionState, f"/dash/sessions/{world['sid']}", "delete")
+    shown, _e = await call(world, who, ArchiveState, "/dash/archive", "load")
+    log, _e = await call(world, who, AuditLogState, "/dash/auditLog", "load")
+    before = fingerprint(db)
+    state, _e = await call(world, who, ArchiveState, "/dash/archive", "restore", "session", str(world["sid"]))
+    if who == "admin":
+        assert [r["name"] for r in shown.sessions] == ["A fall"] and shown.error == ""
+        assert [e["action"] for e in log.entries] == ["archive"] and log.entries[0]["actor"] == "svla"
+        assert state.notice == "A fall restored." and fingerprint(db) != before
+    else:
+        assert shown.sessions == [] and shown.error in REFUSED
+        assert log.entries == [] and log.error in REFUSED
+        assert fingerprint(db) == before and state.error in REFUSED

@@ -123,6 +123,6 @@ def test_access_team_lets_the_captain_read_only(world):
     assert teams.get_team(db, world["p"], tid)["can_manage"] is False
     assert teams.get_team(db, world["a"], tid)["can_manage"] is True
     for bad in ("", "x", "0", str(tid + 1000)):
-        with pytest.raises(NotFound, match="Team not found"):
+        with pytest.raises(NotFound, match="This team no longer exists"):
             permissions.access_team(db, world["admin"], bad)
     assert count(db, Team) == 1

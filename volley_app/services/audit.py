@@ -72,10 +72,11 @@ def record(
 
 def record_change(
     db: Session, actor: Actor | None, *, entity: str, row: Any, before: dict, fields: Iterable[str], summary: str,
-    league_id: int | None = None, subject_user_id: int | None = None,
+    league_id: int | None = None, subject_user_id: int | None = None, extra: dict | None = None,
 ) -> AuditEntry | None:  # fmt: skip
-    """Record an update of ``row`` when any of ``fields`` changed (only the changed values are kept)."""
-    after = snapshot(row, fields)
+    """Record an update of ``row`` when any of ``fields`` (or ``extra`` values) changed; only the changed
+    values are kept."""
+    after = snapshot(row, fields) | (extra or {})
     keys = changed(before, after)
     if not keys:
         return None

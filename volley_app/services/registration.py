@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
 from volley_app.services import fees, leagues, payments, places, timefmt, validation
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.permissions import Actor, access_payment, load, require_actor
+from volley_app.services.permissions import Actor, access_league, access_payment, load, require_actor
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ LEAGUE_FULL = (
     "know if an opening becomes available."
 )
 NOT_OPEN = "This league is not open for registration"
-LEAGUE_NOT_FOUND = "League not found"
+LEAGUE_NOT_FOUND = "This league no longer exists"
 NAME_TAKEN = "A team in this league already has that name"
 OPERATORS_CANNOT_REGISTER = "Only players can register a team"
 ALREADY_PROCESSED = "This payment was already processed. Return to the league to try again."
@@ -56,7 +56,11 @@ def _player(actor: Actor | None) -> Actor:
 
 
 def _open(league: League) -> bool:
-    return bool(league.active) and leagues.stage_at(league, utcnow()) != LeagueStage.INACTIVE
+    return (
+        bool(league.active)
+        and league.archived_at is None
+        and leagues.stage_at(league, utcnow()) != LeagueStage.INACTIVE
+    )
 
 
 def is_full(db: Session, league: League) -> bool:
@@ -91,9 +95,7 @@ def options(db: Session, actor: Actor | None, *, league_id: object) -> dict:
     ``refusal`` says why registering is not offered ('' when it is).
     """
     actor = require_actor(actor)
-    league = load(db, League, league_id, LEAGUE_NOT_FOUND)
-    if not league.active and not leagues.may_manage(actor, league):
-        raise NotFound(LEAGUE_NOT_FOUND)
+    league = access_league(db, actor, league_id)
     if actor.is_admin or actor.is_svl:
         refusal = OPERATORS_CANNOT_REGISTER
     else:

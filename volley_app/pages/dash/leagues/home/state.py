@@ -50,6 +50,7 @@ def links_of(league_id: int) -> dict[str, str]:
         "schedule": routes.schedule_path(league_id), "standings": routes.standings_path(league_id),
         "rules": routes.league_rules_path(league_id), "waitlist": routes.waitlist_path(league_id),
         "teams": routes.teams_path(league_id), "register": routes.new_team_path(league_id),
+        "audit": routes.audit_log_path(league_id),
     }  # fmt: skip
 
 
@@ -61,6 +62,10 @@ class LeagueHomeState(FormState, AuthState):
     form: dict[str, str] = {}
     links: dict[str, str] = {}
     can_manage: bool = False
+    can_restore: bool = False
+    show_audit: bool = False
+    show_payments: bool = False
+    delete_question: str = ""
     show_cash: bool = False
     bracket_url: str = ""
     bracket_is_image: bool = False
@@ -84,11 +89,14 @@ class LeagueHomeState(FormState, AuthState):
         lg, failure = await run_action(svc.get_league, actor=actor, league_id=self._league_id())
         if failure is not None:
             self.info, self.form, self.links, self.can_manage, self.bracket_url = {}, {}, {}, False, ""
+            self.can_restore, self.show_payments, self.delete_question, self.show_audit = False, False, "", False
             self.error, self.missing = failure.message, True
             self.may_register, self.league_full, self.payment_rows = False, False, []
             return
         self.missing = False
         self.can_manage, self.show_cash = lg["can_manage"], lg["show_cash"]
+        self.can_restore, self.show_payments, self.show_audit = lg["can_restore"], lg["show_payments"], lg["show_audit"]
+        self.delete_question = lg["delete_question"]
         self.schedule_generated = lg["schedule_generated"]
         self.info, self.form, self.links = info_of(lg), form_of(lg), links_of(lg["id"])
         await self._registration(actor, lg)
@@ -105,7 +113,7 @@ class LeagueHomeState(FormState, AuthState):
         self.may_register = bool(opts and opts["may_register"])
         self.league_full = bool(opts and opts["full"])
         self.payment_rows = []
-        if lg["can_manage"]:
+        if lg["show_payments"]:
             found, _f = await run_action(registration.list_payments, actor=actor, league_id=lg["id"])
             self.payment_rows = [{k: str(v) for k, v in p.items()} for p in (found or [])]
 
@@ -124,6 +132,10 @@ class LeagueHomeState(FormState, AuthState):
         return self._submit(
             svc.delete_league, done=lambda _name: rx.redirect(routes.DASH_LEAGUES), league_id=self._league_id()
         )
+
+    @rx.event
+    async def restore(self):
+        await self._act(svc.restore_league, lambda name: f"{name} restored: it is listed again.")
 
     async def _act(self, fn, notice: Callable[[Any], str], **kwargs: Any) -> None:
         """Run one of the league's actions; its message on failure, else the league again and ``notice(result)``."""
