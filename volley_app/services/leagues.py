@@ -333,7 +333,6 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
         time_increment=row.time_increment,
         gender_requirement=row.gender_requirement or "",
         raw_format=row.format.value,
-        offer_hold_hours=row.offer_hold_hours,
         schedule_generated=row.schedule_generated,
         address=row.address or "",
         city=row.city or "",
