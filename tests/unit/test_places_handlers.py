@@ -157,7 +157,8 @@ async def test_the_league_edit_form_saves_the_offer_hold_and_marks_a_bad_one(wor
     path = f"/dash/leagues/{world['lid']}"
     state, _ev = await call(world, "svla", LeagueHomeState, path, "load")
     assert state.form["offer_hold_hours"] == "48"
-    form = dict(state.form, offer_hold_hours="500")
+    monday = utcnow() + dt.timedelta(days=7 + (7 - utcnow().weekday()) % 7)  # a Monday inside the session
+    form = dict(state.form, start=f"{monday:%Y-%m-%d}T18:30", day="Monday", offer_hold_hours="500")
     state, events = await call(world, "svla", LeagueHomeState, path, "save", form)
     assert state.errors == {"offer_hold_hours": "Offer hold must be between 1 and 336"} and state.error == FIX_FIELDS
     assert rows(db, League)[0].offer_hold_hours == 48
