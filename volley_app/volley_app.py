@@ -1,4 +1,4 @@
-"""The Reflex app: every declared page, the REST API under /api, and the mail sender in the background.
+"""The Reflex app: every declared page, the REST API under /api; the mail sender and the hold sweeper in the background.
 
 The whole backend (and, in production, the pages it serves) sits behind the host check and the
 security headers (``api.security``); uploads are judged before their body is read (``state.uploads``).
@@ -13,7 +13,7 @@ import reflex as rx
 from volley_app import registry
 from volley_app.api.app import create_api
 from volley_app.api.security import protect
-from volley_app.services import mail
+from volley_app.services import mail, places
 from volley_app.state.uploads import UploadGuard
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -25,3 +25,4 @@ app = rx.App(
 )
 registry.add_pages(app)
 app.register_lifespan_task(mail.run_sender_forever)
+app.register_lifespan_task(places.run_sweeper_forever)

@@ -40,7 +40,8 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
 WHO = ["anon", "player", "svla", "svlb", "admin"]
 ALLOWED = {"svla", "admin"}
 LEAGUE_FORM = {"court": "Court 9", "start": "2027-03-01T18:30", "number_of_weeks": "8", "time_increment": "45",
-               "skill_level": "C", "format": "6s", "day": "Monday", "max_teams": "8", "cost": "250", "active": "true"}  # fmt: skip
+               "skill_level": "C", "format": "6s", "day": "Monday", "max_teams": "8", "cost": "250", "active": "true",
+               "offer_hold_hours": "48"}  # fmt: skip
 
 
 def FakeUpload(data: bytes) -> rx.UploadFile:  # noqa: N802 - reads like the class it stands for

@@ -89,7 +89,8 @@ async def test_full_league_goes_to_waitlist_success(world):
     db.commit()
     state, _e = await call(world, "pat", NewTeamState, f"/dash/leagues/teams/new?league={world['lid']}", "load")
     assert state.full is True and state.may_register is True
-    _s, events = await _register(world, name="Late")
+    _s, events = await call(world, "pat", NewTeamState, f"/dash/leagues/teams/new?league={world['lid']}", "submit",
+                            {"team_name": "Late", "waitlist": "true"})  # fmt: skip
     assert redirect_target(events) == f"/dash/leagues/teams/waitlistSuccess?league={world['lid']}"
     late = [t for t in rows(db, Team) if t.team_name == "Late"]
     assert len(late) == 1 and late[0].waitlist is True and late[0].paid is False

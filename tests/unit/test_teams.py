@@ -6,7 +6,7 @@ import pytest
 
 from tests.factories import add_league, add_teams, count, league_world, rows
 from volley_app import routes
-from volley_app.models import OutboxMessage, StandingAdjustment, Team
+from volley_app.models import OutboxMessage, Payment, StandingAdjustment, Team
 from volley_app.services import permissions, results, teams
 from volley_app.services.errors import Forbidden, Invalid, NotFound
 
@@ -49,31 +49,25 @@ def test_others_cannot_edit_delete_or_promote_a_team(world, who):
     db.rollback()
     t = rows(db, Team)[0]
     assert (t.team_name, t.waitlist) == ("T1", True)
-    assert count(db, StandingAdjustment) == 0
+    assert count(db, StandingAdjustment) == 0 and count(db, Payment) == 0
     assert count(db, OutboxMessage) == 0
 
 
-def test_promote_takes_a_team_off_the_waitlist_and_emails_the_captain(world):
+def test_promote_offers_the_place_and_never_marks_the_team_paid(world):
     db, lg = world["db"], world["lg"]
     t = Team(league_id=lg.id, team_name="Late", waitlist=True, captain_id=world["p"].user_id)
     db.add(t)
     db.commit()
     assert [x["team_name"] for x in teams.list_teams(db, world["a"], waitlist=True)] == ["Late"]
-    teams.promote(db, world["a"], t.id)
+    offer = teams.promote(db, world["a"], t.id)
     db.commit()
     t = rows(db, Team)[0]
-    assert (t.waitlist, t.paid) == (False, True)
+    assert (t.waitlist, t.paid) == (True, False)
+    (pay,) = rows(db, Payment)
+    assert (pay.team_id, pay.status, offer["payment_id"]) == (t.id, "pending", pay.id)
     (msg,) = rows(db, OutboxMessage)
     assert msg.to_addr == "pat@example.com" and "Late" in msg.subject
-
-
-def test_promote_email_links_to_the_league_home(world):
-    db, lg = world["db"], world["lg"]
-    (tid,) = add_teams(db, lg, 1, waitlist=True, captain_id=world["p"].user_id)
-    teams.promote(db, world["admin"], tid)
-    db.commit()
-    (msg,) = rows(db, OutboxMessage)
-    assert f"League details: {routes.absolute(routes.league_path(lg.id))}" in msg.body_text
+    assert routes.absolute(routes.checkout_path(pay.id)) in msg.body_text
 
 
 def test_promoting_a_team_not_on_the_waitlist_is_refused(world):

@@ -39,6 +39,7 @@ FORMAT_LABELS = {
 
 MAX_WEEKS = 52
 MAX_TEAMS = 64
+OFFER_HOURS = (1, 336)  # how long a place offered to a waitlisted team may be held: an hour to two weeks
 
 
 def display_name(league: League) -> str:
@@ -78,6 +79,9 @@ def _dollars(value: object) -> int:
 
 def _clean(fields: dict) -> dict:
     """Check the required set of spec section 5; returns the columns to store."""
+    hold = {}  # a form without the field leaves the hold window as it is (48 hours for a new league)
+    if "offer_hold_hours" in fields:
+        hold["offer_hold_hours"] = (_int, fields["offer_hold_hours"], "offer_hold_hours", "Offer hold", *OFFER_HOURS)
     clean = validation.collect(
         gender_requirement=(validation.optional, fields.get("gender_requirement"), "gender_requirement",
                             "Gender requirement", 100),
@@ -90,6 +94,7 @@ def _clean(fields: dict) -> dict:
         day=(validation.choice, fields.get("day"), Day, "day", "Day"),
         max_teams=(_int, fields.get("max_teams"), "max_teams", "Max teams", 2, MAX_TEAMS),
         cost_cents=(_dollars, fields.get("cost")),
+        **hold,
     )
     clean["gender_requirement"] = clean["gender_requirement"] or None
     weekday = timefmt.local(clean["start_at"]).strftime("%A")

@@ -7,7 +7,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, League, Payment, StandingAdjustment, Team, User, utcnow
-from volley_app.services import audit, leagues, mail, results, scheduling, validation
+from volley_app.services import audit, leagues, mail, places, results, scheduling, timefmt, validation
 from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.permissions import Actor, access_team, manages_team, record_id, require_actor
 
@@ -19,8 +19,9 @@ REMAINING_CHOICES = {FORFEIT: "Forfeit them (the opponents win)", REMOVE: "Remov
 
 
 def _to_dict(t: Team, league_names: dict[int, str], captains: dict[int, str], managed: set[int],
-             recs: dict[int, results.Record]) -> dict:  # fmt: skip
+             recs: dict[int, results.Record], offers: dict | None = None) -> dict:  # fmt: skip
     rec = recs[t.id]
+    offered = (offers or {}).get(t.id)
     return {
         "id": t.id,
         "team_name": t.team_name,
@@ -33,7 +34,8 @@ def _to_dict(t: Team, league_names: dict[int, str], captains: dict[int, str], ma
         "paid": t.paid,
         "waitlist": t.waitlist,
         "withdrawn": t.withdrawn_at is not None,
-        "can_promote": t.waitlist and t.withdrawn_at is None and t.league_id in managed,
+        "can_promote": t.waitlist and t.withdrawn_at is None and t.league_id in managed and offered is None,
+        "offered_until": timefmt.date_time(offered) if offered else "",
     }
 
 
@@ -45,7 +47,8 @@ def _dicts(db: Session, actor: Actor, found: list[Team]) -> list[dict]:
     cids = {t.captain_id for t in found if t.captain_id}
     captains = {u.id: u.username for u in db.exec(select(User).where(User.id.in_(cids or {-1}))).all()}
     recs = results.records(db, [t.id for t in found])
-    return [_to_dict(t, names, captains, managed, recs) for t in found]
+    offers = places.live_offers(db, [t.id for t in found if t.waitlist])
+    return [_to_dict(t, names, captains, managed, recs, offers) for t in found]
 
 
 def list_teams(
@@ -212,27 +215,11 @@ def _tell_captain(db: Session, team: Team, league: League, *, subject: str, body
     mail.queue(db, to=captain.email, subject=subject, body_text=f"Hi {captain.first_name},\n\n{body}\n\nLeague details: {link}\n", kind=kind)
 
 
-def promote(db: Session, actor: Actor | None, team_id: object) -> Team:
-    """Take a team off the waitlist: waitlist false, paid true, wins and losses 0; the captain is emailed."""
+def promote(db: Session, actor: Actor | None, team_id: object) -> dict:
+    """Offer a waitlisted team a place (its league's SVL or an admin), when the league has one free.
+
+    Nothing is marked paid: the captain is emailed a checkout link that holds the place for the
+    league's hold window, and the team is in once paid (``services.places``). Recorded in the audit log.
+    """
     team = access_team(db, actor, team_id)
-    if not team.waitlist:
-        raise Invalid("This team is not on the waitlist")
-    team.waitlist, team.paid = False, True
-    db.add(team)
-    league = db.get(League, team.league_id)
-    captain = db.get(User, team.captain_id) if team.captain_id else None
-    if captain is not None:
-        name = leagues.display_name(league)
-        link = routes.absolute(routes.league_path(league.id))
-        mail.queue(
-            db,
-            to=captain.email,
-            subject=f"{team.team_name} is in {name}",
-            body_text=(
-                f"Hi {captain.first_name},\n\nA spot opened up: your team {team.team_name} has been moved "
-                f"off the waitlist and into {name}.\n\nLeague details: {link}\n"
-            ),
-            kind="team_promoted",
-        )
-    db.flush()
-    return team
+    return places.promote(db, actor, team)
