@@ -172,12 +172,13 @@ def test_one_player_holds_at_most_two_teams_on_a_leagues_waitlist(db):
         db.add(Team(league_id=lg.id, team_name=name, paid=True))
     db.commit()
     for i in range(ratelimit.WAITLIST_PER_PLAYER):
-        assert registration.register(db, actor_of(pat), league_id=lg.id, team_name=f"Wait {i}")["kind"] == "waitlist"
+        joined = registration.register(db, actor_of(pat), league_id=lg.id, team_name=f"Wait {i}", waitlist=True)
+        assert joined["kind"] == "waitlist"
         db.commit()
     with pytest.raises(RateLimited) as caught:
-        registration.register(db, actor_of(pat), league_id=lg.id, team_name="One too many")
+        registration.register(db, actor_of(pat), league_id=lg.id, team_name="One too many", waitlist=True)
     db.rollback()
     assert caught.value.message == "You already have 2 teams on this league's waitlist."
     assert count(db, Team, Team.waitlist.is_(True)) == 2
     # Another player is not held back by that.
-    assert registration.register(db, actor_of(sam), league_id=lg.id, team_name="Sams")["kind"] == "waitlist"
+    assert registration.register(db, actor_of(sam), league_id=lg.id, team_name="Sams", waitlist=True)["kind"] == "waitlist"
