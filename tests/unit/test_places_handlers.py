@@ -169,3 +169,12 @@ async def test_the_league_edit_form_saves_the_offer_hold_and_marks_a_bad_one(wor
         before = fingerprint(db)
         state, _ev = await call(world, who, LeagueHomeState, path, "save", dict(form, offer_hold_hours="300"))
         assert state.error and fingerprint(db) == before
+
+
+async def test_the_league_home_counts_places_held_for_payment(world):
+    db, lid = world["db"], world["lid"]
+    state, _e = await call(world, "pat", LeagueHomeState, f"/dash/leagues/{lid}", "load")
+    assert state.info["teams_of"] == "2 of 4"
+    _hold(db, lid, "Someone")
+    state, _e = await call(world, "pat", LeagueHomeState, f"/dash/leagues/{lid}", "load")
+    assert state.info["teams_of"] == "2 of 4 (1 more place held for payment)"

@@ -101,12 +101,14 @@ def options(db: Session, actor: Actor | None, *, league_id: object) -> dict:
     else:
         refusal = "" if _open(league) else NOT_OPEN
     b = fees.breakdown(league)
+    taken = places.count(db, league)
     return {
         "league_id": league.id,
         "league_name": leagues.display_name(league),
         "may_register": refusal == "",
         "refusal": refusal,
-        "full": is_full(db, league),
+        "full": taken.full_for_new,
+        "held": taken.held,
         "cash": b.cash,
         "league_cost": fees.money(b.league_cost_cents),
         "fee": fees.money(b.fee_cents),

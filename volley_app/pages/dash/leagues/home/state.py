@@ -112,6 +112,9 @@ class LeagueHomeState(FormState, AuthState):
         opts, _f = await run_action(registration.options, actor=actor, league_id=lg["id"])
         self.may_register = bool(opts and opts["may_register"])
         self.league_full = bool(opts and opts["full"])
+        if opts and opts["held"]:  # places held by a checkout under way or an offer count as taken
+            held = opts["held"]
+            self.info["teams_of"] += f" ({held} more place{'s' if held != 1 else ''} held for payment)"
         self.payment_rows = []
         if lg["show_payments"]:
             found, _f = await run_action(registration.list_payments, actor=actor, league_id=lg["id"])
