@@ -166,7 +166,7 @@ def test_an_account_with_history_is_archived_and_cannot_log_in_until_restored(wo
     (pat,) = rows(db, User, User.username == "pat")
     assert pat.archived_at is not None and not pat.active
     assert rows(db, Team)[0].captain_id == pat.id
-    assert "pat" not in [u["username"] for u in accounts.list_users(db, world["admin"])]
+    assert "pat" not in [u["username"] for u in accounts.list_users(db, world["admin"]).rows]
     from volley_app.services import auth
 
     with pytest.raises(Unauthorized):
@@ -401,7 +401,7 @@ def test_cancelling_a_request_a_sub_accepted_archives_it_and_tells_the_sub(db):
     assert kept.archived_at is not None
     (msg,) = rows(db, OutboxMessage)
     assert msg.to_addr == sam.email and msg.kind == "request_cancelled" and "cancelled" in msg.body_text
-    assert sub_requests.notifications(db, actor_of(sam)) == []
+    assert sub_requests.notifications(db, actor_of(sam)).rows == []
     with pytest.raises(NotFound, match="no longer exists"):
         sub_requests.detail(db, actor_of(sam), req.id)
     with pytest.raises(NotFound, match="no longer exists"):

@@ -45,7 +45,7 @@ def test_create_open_and_list(world):
     later = sub_requests.create(db, a["alice"], **_fields(date=utcnow() + 5 * DAY))
     sooner = sub_requests.create(db, a["alice"], **_fields(date=utcnow() + 2 * DAY, court="Court 1", text="hi"))
     db.commit()
-    listed = sub_requests.list_open(db, a["ben"])
+    listed = sub_requests.list_open(db, a["ben"]).rows
     assert [r["id"] for r in listed] == [sooner, later]
     row = listed[0]
     assert row["requestor"] == "alice" and row["recipient"] == "Anyone" and row["sub"] == "Open"
@@ -145,7 +145,7 @@ def test_targeted_request_emails_the_sub_and_needs_an_active_sub(world):
     assert "Net Ninjas" in sent[0].body_text and "Can you play?" in sent[0].body_text
     assert f"/dash/notes/{rid}" in sent[0].body_text
     assert f"Accept or decline: {routes.absolute(routes.note_path(rid))}\n" in sent[0].body_text
-    assert sub_requests.list_open(db, a["carmen"]) == []  # not open to anyone
+    assert sub_requests.list_open(db, a["carmen"]).rows == []  # not open to anyone
     for bad in (a["dave"].user_id, 99999, "x", None.__class__, a["alice"].user_id):
         with pytest.raises(Invalid) as exc:
             sub_requests.create(db, a["alice"], **_fields(recipient_id=bad))
@@ -161,10 +161,10 @@ def test_svl_and_anonymous_are_refused_everything(world, who):
     actor = a[who] if who else None
     err = Forbidden if who else Unauthorized
     calls = [
-        lambda: sub_requests.list_open(db, actor),
-        lambda: sub_requests.notifications(db, actor),
+        lambda: sub_requests.list_open(db, actor).rows,
+        lambda: sub_requests.notifications(db, actor).rows,
         lambda: sub_requests.detail(db, actor, rid),
-        lambda: sub_requests.list_subs(db, actor),
+        lambda: sub_requests.list_subs(db, actor).rows,
         lambda: sub_requests.create(db, actor, **_fields()),
         lambda: sub_requests.accept(db, actor, rid),
         lambda: sub_requests.decline(db, actor, rid),
@@ -224,11 +224,11 @@ def test_accept_sets_recipient_and_emails_requestor(world):
     with pytest.raises(BadRequest, match="already been taken"):
         sub_requests.accept(db, a["carmen"], rid)
     db.rollback()
-    assert sub_requests.list_open(db, a["carmen"]) == []
+    assert sub_requests.list_open(db, a["carmen"]).rows == []
     # the requestor sees it Accepted under My Sub Requests, and so does the sub
-    assert [r["status"] for r in sub_requests.notifications(db, a["alice"])] == ["Accepted"]
-    assert [r["id"] for r in sub_requests.notifications(db, a["ben"])] == [rid]
-    assert sub_requests.notifications(db, a["carmen"]) == []
+    assert [r["status"] for r in sub_requests.notifications(db, a["alice"]).rows] == ["Accepted"]
+    assert [r["id"] for r in sub_requests.notifications(db, a["ben"]).rows] == [rid]
+    assert sub_requests.notifications(db, a["carmen"]).rows == []
     with pytest.raises(Forbidden):
         sub_requests.detail(db, a["carmen"], rid)  # taken by someone else: no longer public
 
@@ -289,16 +289,16 @@ def test_past_requests_are_saved_completed_when_shown_at_the_boundary(world):
     rid = sub_requests.create(db, a["alice"], **_fields(date=when))
     db.commit()
     just_before = when - dt.timedelta(seconds=1)
-    assert [r["id"] for r in sub_requests.list_open(db, a["ben"], now=just_before)] == [rid]
+    assert [r["id"] for r in sub_requests.list_open(db, a["ben"], now=just_before).rows] == [rid]
     db.commit()
     assert _status(db, rid).completed is False
     with pytest.raises(BadRequest, match="passed"):
         sub_requests.accept(db, a["ben"], rid, now=when)
     db.rollback()
-    assert sub_requests.list_open(db, a["ben"], now=when) == []
+    assert sub_requests.list_open(db, a["ben"], now=when).rows == []
     db.commit()
     assert _status(db, rid).completed is True
-    assert sub_requests.notifications(db, a["alice"], now=when) == []
+    assert sub_requests.notifications(db, a["alice"], now=when).rows == []
     row = sub_requests.detail(db, a["alice"], rid, now=when)
     assert row["completed"] is True and row["can_accept"] is False
 
@@ -309,19 +309,19 @@ def test_notifications_auto_complete_and_sort(world):
     second = sub_requests.create(db, a["ben"], **_fields(recipient_id=a["carmen"].user_id, date=utcnow() + 3 * DAY))
     third = sub_requests.create(db, a["carmen"], **_fields(recipient_id=a["ben"].user_id, date=utcnow() + 2 * DAY))
     db.commit()
-    assert [r["id"] for r in sub_requests.notifications(db, a["alice"])] == [first]
-    assert [r["id"] for r in sub_requests.notifications(db, a["carmen"])] == [third, second]
-    assert [r["id"] for r in sub_requests.notifications(db, a["ben"])] == [third, second]
-    assert sub_requests.notifications(db, a["dave"]) == []
+    assert [r["id"] for r in sub_requests.notifications(db, a["alice"]).rows] == [first]
+    assert [r["id"] for r in sub_requests.notifications(db, a["carmen"]).rows] == [third, second]
+    assert [r["id"] for r in sub_requests.notifications(db, a["ben"]).rows] == [third, second]
+    assert sub_requests.notifications(db, a["dave"]).rows == []
     db.commit()
-    assert sub_requests.notifications(db, a["alice"], now=utcnow() + 1.5 * DAY) == []
+    assert sub_requests.notifications(db, a["alice"], now=utcnow() + 1.5 * DAY).rows == []
     db.commit()
     assert _status(db, first).completed is True
 
 
 def test_subs_list_has_active_subs_without_emails(world):
     db, a = world
-    listed = sub_requests.list_subs(db, a["alice"])
+    listed = sub_requests.list_subs(db, a["alice"]).rows
     assert [r["first_name"] for r in listed] == ["Ben", "Carmen"]
     assert listed[0]["hitter"] == "B"
     assert all("email" not in r and not any("@" in str(v) for v in r.values()) for r in listed)
@@ -366,7 +366,7 @@ def test_deleting_a_sub_closes_their_open_invites(world):
     db.commit()
     req = _status(db, rid)
     assert (req.status, req.recipient_id) == (SubStatus.DECLINED, None)
-    assert sub_requests.list_open(db, a["carmen"]) == []
+    assert sub_requests.list_open(db, a["carmen"]).rows == []
     assert sub_requests.detail(db, a["alice"], rid)["sub"] == "Deleted account"
 
 

@@ -9,6 +9,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.layout import button_row, dash_screen, link_button
+from volley_app.components.paging import date_filter, pager, search_form, text_filter
 from volley_app.components.tables import card, cell, responsive, table
 from volley_app.state.auth import AuthState
 
@@ -107,8 +108,23 @@ def notifications_table(rows: rx.Var) -> rx.Component:
 
 
 def request_list_screen(title: str, state, draw) -> rx.Component:
-    """A sub request list's screen: the links, the list's load failure, and the list ``draw`` makes of its rows."""
-    return dash_screen(title, request_links(), page_error(state.list_error), draw(state.rows))
+    """A sub request list's screen: the links, its search, the list's load failure, one page of the list ``draw`` makes."""
+    noun = title.lower()
+    return dash_screen(
+        title, request_links(), request_search(state), page_error(state.list_error), draw(state.rows), pager(state, noun)
+    )
+
+
+def request_search(state) -> rx.Component:
+    """The search of a request list: team, location or requestor; a location; a range of days."""
+    return search_form(
+        state,
+        "Search requests",
+        text_filter("Location", "venue", state),
+        date_filter("From", "date_from", state),
+        date_filter("To", "date_to", state),
+        placeholder="Team, location or requestor",
+    )
 
 
 def request_links() -> rx.Component:

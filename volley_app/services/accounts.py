@@ -31,7 +31,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import audit, auth, mail, passwords, ratelimit, validation
+from volley_app.services import audit, auth, mail, paging, passwords, ratelimit, validation
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import (
     Actor,
@@ -411,13 +411,31 @@ def new_svl_form(db: Session, actor: Actor | None) -> dict:
     return {"roles": [Role.SVL.value]}
 
 
-def list_users(db: Session, actor: Actor | None) -> list[dict]:
-    """Every user's id, username and roles (admin only)."""
+def list_users(
+    db: Session, actor: Actor | None, *, filters: dict | None = None, bookmark: object = "", size: object = paging.PAGE_SIZE
+) -> paging.Page:
+    """One page of the users by username: id, username, name and roles (admin only).
+
+    ``filters``: ``q`` matches the username, the first or last name, or the email address.
+    """
     require_admin(actor)
-    found = db.exec(
-        select(User.id, User.username, User.roles).where(User.archived_at.is_(None)).order_by(User.username)
-    ).all()
-    return [{"id": uid, "username": name, "roles": ", ".join(roles)} for uid, name, roles in found]
+    f = filters if isinstance(filters, dict) else {}
+    where = [User.archived_at.is_(None)]
+    if text := paging.search_text(f.get("q")):
+        where.append(paging.contains(text, User.username, User.first_name, User.last_name, User.email))
+    query = (
+        select(User.id, User.username, User.first_name, User.last_name, User.roles)
+        .where(*where)
+        .order_by(User.username, User.id)
+    )
+
+    def project(found: list) -> list[dict]:
+        return [
+            {"id": uid, "username": name, "name": f"{first} {last}".strip(), "roles": ", ".join(roles)}
+            for uid, name, first, last, roles in found
+        ]
+
+    return paging.keyset(db, query, kinds=(str, int), project=project, bookmark=bookmark, size=paging.page_size(size))
 
 
 def create_svl(

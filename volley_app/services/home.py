@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import routes
@@ -29,14 +30,26 @@ def league_label(league: League, svl_name: str) -> str:
     return f"{svl_name}: {display_name(league)}"
 
 
+# How many leagues each of the home's lists shows (the nearest in time); the leagues page lists them all.
+HOME_LEAGUES = 10
+
+
 def home_leagues(db: Session, actor, *, now: dt.datetime | None = None) -> dict[str, list[dict]]:
-    """Active leagues for the Player home, by start: ``all``, ``registration`` and ``current``."""
+    """Active leagues for the Player home, by start: ``all``, ``registration`` and ``current``.
+
+    One query: the HOME_LEAGUES soonest to start and the HOME_LEAGUES most recently started;
+    ``all`` is both, by start.
+    """
     require_sub_request_actor(actor)
     now = now or utcnow()
+    live = (League.active.is_(True), League.archived_at.is_(None))
+    upcoming = select(League.id).where(*live, League.start_at > now).order_by(League.start_at, League.id)
+    started = select(League.id).where(*live, League.start_at <= now).order_by(League.start_at.desc(), League.id.desc())
+    shown = sa.union_all(upcoming.limit(HOME_LEAGUES).subquery().select(), started.limit(HOME_LEAGUES).subquery().select())
     found = db.exec(
         select(League, User.first_name, User.last_name)
         .join(User, User.id == League.svl_id)
-        .where(League.active.is_(True), League.archived_at.is_(None))
+        .where(League.id.in_(shown))
         .order_by(League.start_at, League.id)
     ).all()
     rows = [

@@ -24,8 +24,8 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import routes
-from volley_app.models import Rating, Role, SkillLevel, SubFormat, SubRequest, SubStatus, User, utcnow
-from volley_app.services import mail, permissions, ratelimit, timefmt, validation
+from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, SubStatus, User, utcnow
+from volley_app.services import mail, paging, permissions, ratelimit, timefmt, validation
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, require_sub_request_actor
 
@@ -114,23 +114,95 @@ def _rows(db: Session, reqs: list[SubRequest]) -> list[dict]:
     return [_row(r, names) for r in sorted(reqs, key=lambda r: (r.completed, r.date, r.id))]
 
 
-def complete_past(db: Session, reqs: list[SubRequest], now: dt.datetime | None = None) -> None:
-    """Save as completed every shown request whose date has passed (spec section 4)."""
+def complete_past(db: Session, *where: sa.ColumnElement[bool], now: dt.datetime | None = None) -> None:
+    """Save as completed, in one UPDATE, every request ``where`` picks whose date has passed (spec section 4)."""
     now = now or utcnow()
-    for r in reqs:
-        if not r.completed and r.date <= now:
-            r.completed = True
-            r.updated_at = now
-            db.add(r)
     db.flush()
+    db.connection().execute(
+        sa.update(_table)
+        .where(_table.c.completed.is_(False), _table.c.date <= now, *where)
+        .values(completed=True, updated_at=now)
+    )
+    for loaded in list(db.identity_map.values()):
+        if isinstance(loaded, SubRequest):
+            db.expire(loaded, ["completed", "updated_at"])
 
 
 # -- reading ------------------------------------------------------------------------------------------------------
 
+# The filters of the request lists: free text (team, location, requestor), a location, a date range (venue days).
+REQUEST_FILTERS = ("q", "venue", "date_from", "date_to")
+# The filters of the Subs list: a name, gender, a position and a rating (that position's, or any position's).
+SUB_FILTERS = ("q", "gender", "position", "rating")
+POSITIONS = {"hitter": "hitter_skill_level", "passer": "passer_skill_level", "setter": "setter_skill_level"}
 
-def list_open(db: Session, actor: Actor | None, *, now: dt.datetime | None = None) -> list[dict]:
-    """Open, not completed, open to Anyone, by date ascending (home page and /dash/notes)."""
+_Requestor = sa.orm.aliased(User, name="requestor")
+_Recipient = sa.orm.aliased(User, name="recipient")
+
+
+def _day(value: object, field: str, label: str) -> dt.date | None:
+    text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        return None
+    try:
+        day = dt.date.fromisoformat(text)
+    except ValueError:
+        raise Invalid({field: f"{label} must be a date"}) from None
+    if not 2000 <= day.year <= 2100:
+        raise Invalid({field: f"{label} must be between the years 2000 and 2100"})
+    return day
+
+
+def _request_conditions(filters: dict | None) -> list[sa.ColumnElement[bool]]:
+    """The WHERE of the request lists' search and filters; Invalid names a date that is not one."""
+    f = filters if isinstance(filters, dict) else {}
+    out: list[sa.ColumnElement[bool]] = []
+    text = paging.search_text(f.get("q"))
+    if text:
+        out.append(paging.contains(text, SubRequest.team, SubRequest.svl, _Requestor.username))
+    venue = paging.search_text(f.get("venue"))
+    if venue:
+        out.append(paging.contains(venue, SubRequest.svl))
+    first = _day(f.get("date_from"), "date_from", "From")
+    last = _day(f.get("date_to"), "date_to", "To")
+    if first and last and last < first:
+        raise Invalid({"date_to": "Choose a day on or after the first day"})
+    if first:
+        out.append(SubRequest.date >= timefmt.day_start(first))
+    if last:
+        out.append(SubRequest.date < timefmt.day_start(last + dt.timedelta(days=1)))
+    return out
+
+
+def _request_page(db: Session, where: list, *, bookmark: object, size: object) -> paging.Page:
+    query = (
+        select(SubRequest, _Requestor.username, _Recipient.username)
+        .join(_Requestor, _Requestor.id == SubRequest.requestor_id)
+        .outerjoin(_Recipient, _Recipient.id == SubRequest.recipient_id)
+        .where(*where)
+        .order_by(SubRequest.date, SubRequest.id)
+    )
+
+    def project(found: list) -> list[dict]:
+        return [_row(req, {req.requestor_id: mine, req.recipient_id or 0: theirs or ""}) for req, mine, theirs in found]
+
+    return paging.keyset(
+        db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark, size=paging.page_size(size)
+    )
+
+
+def list_open(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+    now: dt.datetime | None = None,
+) -> paging.Page:
+    """One page of the requests open to Anyone and not completed, by date (home page and /dash/notes)."""
     require_sub_request_actor(actor)
+    where = _request_conditions(filters)
     now = now or utcnow()
     base = (
         SubRequest.status == SubStatus.OPEN,
@@ -138,28 +210,36 @@ def list_open(db: Session, actor: Actor | None, *, now: dt.datetime | None = Non
         SubRequest.completed.is_(False),
         SubRequest.archived_at.is_(None),
     )
-    complete_past(db, list(db.exec(select(SubRequest).where(*base, SubRequest.date <= now)).all()), now)
-    found = list(db.exec(select(SubRequest).where(*base).order_by(SubRequest.date, SubRequest.id)).all())
-    return _rows(db, found)
+    complete_past(db, _table.c.status == SubStatus.OPEN.value, _table.c.recipient_id.is_(None),
+                  _table.c.archived_at.is_(None), now=now)  # fmt: skip
+    return _request_page(db, [*base, *where], bookmark=bookmark, size=size)
 
 
-def notifications(db: Session, actor: Actor | None, *, now: dt.datetime | None = None) -> list[dict]:
-    """Requests the actor made or was named on, not completed (My Sub Requests)."""
+def notifications(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+    now: dt.datetime | None = None,
+) -> paging.Page:
+    """One page of the requests the actor made or was named on, not completed, by date (My Sub Requests)."""
     actor = require_sub_request_actor(actor)
+    where = _request_conditions(filters)
     now = now or utcnow()
     mine = sa.or_(SubRequest.requestor_id == actor.user_id, SubRequest.recipient_id == actor.user_id)
-    found = list(
-        db.exec(select(SubRequest).where(mine, SubRequest.completed.is_(False), SubRequest.archived_at.is_(None))).all()
-    )
-    complete_past(db, found, now)
-    return _rows(db, [r for r in found if not r.completed])
+    mine_row = sa.or_(_table.c.requestor_id == actor.user_id, _table.c.recipient_id == actor.user_id)
+    complete_past(db, mine_row, _table.c.archived_at.is_(None), now=now)
+    base = (mine, SubRequest.completed.is_(False), SubRequest.archived_at.is_(None))
+    return _request_page(db, [*base, *where], bookmark=bookmark, size=size)
 
 
 def detail(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> dict:
     """One request with what the viewer may do to it (spec section 2, sub request detail)."""
     actor = require_sub_request_actor(actor)
     req = permissions.access_sub_request(db, actor, request_id)
-    complete_past(db, [req], now)
+    complete_past(db, _table.c.id == req.id, now=now)
     row = _rows(db, [req])[0]
     is_requestor = req.requestor_id == actor.user_id
     live = req.status == SubStatus.OPEN and not req.completed
@@ -176,38 +256,79 @@ def subs_elsewhere(actor: Actor | None) -> str | None:
     return None
 
 
-def list_subs(db: Session, actor: Actor | None) -> list[dict]:
-    """Active subs for the Subs page: names, gender and ratings only (never an email)."""
+def _rating(value: Rating | None) -> str:
+    return value.value if value else ""
+
+
+def _sub(u: User) -> dict:
+    return {
+        "id": u.id,
+        "first_name": u.first_name,
+        "last_name": u.last_name,
+        "gender": u.gender.value if u.gender else "",
+        "hitter": _rating(u.hitter_skill_level),
+        "passer": _rating(u.passer_skill_level),
+        "setter": _rating(u.setter_skill_level),
+    }
+
+
+def _sub_conditions(filters: dict | None) -> list[sa.ColumnElement[bool]]:
+    f = filters if isinstance(filters, dict) else {}
+    out: list[sa.ColumnElement[bool]] = []
+    text = paging.search_text(f.get("q"))
+    if text:
+        full = User.first_name + " " + User.last_name
+        out.append(paging.contains(text, User.first_name, User.last_name, full))
+    if gender := paging.choice(f.get("gender"), Gender.values()):
+        out.append(User.gender == Gender(gender))
+    position = paging.choice(f.get("position"), tuple(POSITIONS))
+    rating = paging.choice(f.get("rating"), Rating.values())
+    columns = [getattr(User, POSITIONS[position])] if position else [getattr(User, c) for c in POSITIONS.values()]
+    if rating:
+        out.append(sa.or_(*[c == Rating(rating) for c in columns]))
+    elif position:
+        out.append(columns[0].is_not(None))
+    return out
+
+
+def list_subs(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+) -> paging.Page:
+    """One page of the active subs by name, for the Subs page: names, gender and ratings only (never an email).
+
+    ``filters``: ``q`` a name (first, last, or both), ``gender``, ``position`` (hitter, passer, setter)
+    and ``rating`` (of that position, or of any position).
+    """
     require_sub_request_actor(actor)
-    found = db.exec(
-        select(User).where(User.sub.is_(True), User.active.is_(True)).order_by(User.first_name, User.last_name, User.id)
-    ).all()
-
-    def rating(value: Rating | None) -> str:
-        return value.value if value else ""
-
-    return [
-        {
-            "id": u.id,
-            "first_name": u.first_name,
-            "last_name": u.last_name,
-            "gender": u.gender.value if u.gender else "",
-            "hitter": rating(u.hitter_skill_level),
-            "passer": rating(u.passer_skill_level),
-            "setter": rating(u.setter_skill_level),
-        }
-        for u in found
-    ]
+    query = (
+        select(User)
+        .where(User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None), *_sub_conditions(filters))
+        .order_by(User.first_name, User.last_name, User.id)
+    )
+    return paging.keyset(
+        db,
+        query,
+        kinds=(str, str, int),
+        project=lambda found: [_sub(row[0]) for row in found],
+        bookmark=bookmark,
+        size=paging.page_size(size),
+    )
 
 
 def invite_choices(db: Session, actor: Actor | None) -> list[dict[str, str]]:
     """The subs a targeted request may name: every active sub but the actor, as select options."""
     actor = require_sub_request_actor(actor)
-    return [
-        {"value": str(s["id"]), "label": f"{s['first_name']} {s['last_name']}".strip()}
-        for s in list_subs(db, actor)
-        if s["id"] != actor.user_id
-    ]
+    found = db.exec(
+        select(User.id, User.first_name, User.last_name)
+        .where(User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None), User.id != actor.user_id)
+        .order_by(User.first_name, User.last_name, User.id)
+    ).all()
+    return [{"value": str(uid), "label": f"{first} {last}".strip()} for uid, first, last in found]
 
 
 # -- changing -----------------------------------------------------------------------------------------------------

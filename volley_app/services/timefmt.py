@@ -12,6 +12,11 @@ def local(value: dt.datetime) -> dt.datetime:
     return value.astimezone(ZoneInfo(get_settings().time_zone))
 
 
+def day_start(day: dt.date) -> dt.datetime:
+    """The start of a venue day, in UTC (a list's "from" and "to" days are the venue's)."""
+    return dt.datetime.combine(day, dt.time(), tzinfo=ZoneInfo(get_settings().time_zone)).astimezone(dt.UTC)
+
+
 def date_range(start: dt.datetime, end: dt.datetime) -> str:
     """'Sep 8, 2026 – Nov 10, 2026' in the venue's zone."""
     a, b = local(start), local(end)

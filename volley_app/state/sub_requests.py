@@ -14,7 +14,9 @@ from collections.abc import Callable
 from volley_app import routes
 from volley_app.services import sub_requests
 from volley_app.services.errors import DomainError, Invalid
+from volley_app.services.paging import Page
 from volley_app.state.forms import FormState, form_values, run_action
+from volley_app.state.paging import PagedList
 from volley_app.state.polling import PolledPage
 
 FORM_ERROR_ID = "note-form-error"
@@ -22,7 +24,7 @@ DETAIL_FIELDS = ("team", "when", "svl", "court", "skill_level", "sub_format", "t
 SERVICE_NAMES = {"when": "date", "sub_format": "format"}
 FORM_NAMES = {v: k for k, v in SERVICE_NAMES.items()}
 # The request lists by page: the service that lists them for the actor.
-REQUEST_LISTS: dict[str, Callable[..., list[dict]]] = {
+REQUEST_LISTS: dict[str, Callable[..., Page]] = {
     routes.NOTES: sub_requests.list_open,
     routes.NOTES_NOTIFICATIONS: sub_requests.notifications,
 }
@@ -61,17 +63,28 @@ class RequestFormState(FormState, mixin=True):
         super()._show_failure(failure)
 
 
-class RequestListState(PolledPage, mixin=True):
-    """A list of sub requests, fetched again on a timer while the tab stays on the list's page (spec section 7).
+class RequestListState(PagedList, PolledPage, mixin=True):
+    """One page of a list of sub requests, read again on a timer while the tab stays on the list's page (spec section 7).
 
     A subclass names its page in ``_poll_path`` (a key of REQUEST_LISTS) and its interval in ``_poll_seconds``.
     """
 
     rows: list[dict[str, str]] = []
     list_error: str = ""
+    _filter_names = sub_requests.REQUEST_FILTERS
+
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        listing = REQUEST_LISTS[self._poll_path]
+        return await run_action(listing, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.rows = as_table_rows(rows)
+        self.list_error = failure.message if failure and not isinstance(failure, Invalid) else ""
 
     async def _reload(self) -> None:
-        listing = REQUEST_LISTS[self._poll_path]
-        found, failure = await run_action(listing, actor=await self._actor())
-        self.rows = as_table_rows(found or [])
-        self.list_error = failure.message if failure else ""
+        await self._refresh()
+
+    async def load(self):
+        self._reset_filters()
+        await self._first_page()
+        return type(self).poll

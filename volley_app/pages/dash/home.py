@@ -9,21 +9,33 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.layout import button_row, dash_screen, link_button, section_card
-from volley_app.components.sub_requests import my_sub_info, open_requests_table, page_error
+from volley_app.components.paging import pager
+from volley_app.components.sub_requests import my_sub_info, open_requests_table, page_error, request_search
 from volley_app.registry import page
 from volley_app.services import accounts, home, sub_requests
+from volley_app.services.errors import DomainError, Invalid
+from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
+from volley_app.state.paging import PagedList
 from volley_app.state.sub_requests import as_table_rows
 
 
-class PlayerHomeState(AuthState):
+class PlayerHomeState(PagedList, AuthState):
     open_rows: list[dict[str, str]] = []
     all_leagues: list[dict[str, str]] = []
     registration_leagues: list[dict[str, str]] = []
     current_leagues: list[dict[str, str]] = []
     is_sub: bool = False
     home_error: str = ""
+    _filter_names = sub_requests.REQUEST_FILTERS
+
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await run_action(sub_requests.list_open, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.open_rows = as_table_rows(rows)
+        self.home_error = failure.message if failure and not isinstance(failure, Invalid) else ""
 
     async def load(self):
         actor = await self._actor()
@@ -31,11 +43,11 @@ class PlayerHomeState(AuthState):
             return None
         if target := home.elsewhere(actor):
             return rx.redirect(target)
-        found, failure = await run_action(sub_requests.list_open, actor=actor)
+        self._reset_filters()
+        await self._first_page()
         leagues, league_failure = await run_action(home.home_leagues, actor=actor)
-        failure = failure or league_failure
-        self.home_error = failure.message if failure else ""
-        self.open_rows = as_table_rows(found or [])
+        if league_failure:
+            self.home_error = league_failure.message
 
         def pick(key: str) -> list[dict[str, str]]:
             return [
@@ -80,7 +92,9 @@ def dash_home_page() -> rx.Component:
         ),
         page_error(s.home_error),
         rx.heading("Open Sub Requests", size="5", as_="h2", margin_top="0.5rem"),
+        request_search(s),
         open_requests_table(s.open_rows),
+        pager(s, "open sub requests"),
         rx.grid(
             _league_list("All Leagues", s.all_leagues, "No leagues yet."),
             _league_list("Leagues in Registration", s.registration_leagues, "No leagues in registration."),

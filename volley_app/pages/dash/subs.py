@@ -10,12 +10,17 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.layout import button_row, dash_screen, link_button
+from volley_app.components.paging import filter_select, pager, search_form
 from volley_app.components.sub_requests import item_row, my_sub_info, responsive_list
 from volley_app.components.tables import card
+from volley_app.models import Gender, Rating
 from volley_app.registry import page
 from volley_app.services import accounts, sub_requests
+from volley_app.services.errors import DomainError
+from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
+from volley_app.state.paging import PagedList
 from volley_app.state.polling import PolledPage
 
 LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
@@ -30,28 +35,34 @@ def _shown(r: dict) -> dict[str, str]:
     return {"id": str(r["id"]), **{k: r[k] for k in SHOWN}, "invite": routes.invite_path(r["id"])}
 
 
-class SubsState(PolledPage, AuthState):
+class SubsState(PagedList, PolledPage, AuthState):
     sub_rows: list[dict[str, str]] = []
     subs_error: str = ""
     is_sub: bool = False
     _poll_path: str = routes.DASH_SUBS
     _poll_seconds: float = REFRESH_SECONDS
+    _filter_names = sub_requests.SUB_FILTERS
+
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await run_action(sub_requests.list_subs, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.sub_rows = [_shown(r) for r in rows]
+        self.subs_error = LOAD_FAILED if failure else ""
 
     async def _reload(self) -> None:
-        actor = await self._actor()
-        found, failure = await run_action(sub_requests.list_subs, actor=actor)
-        flag, flag_failure = await run_action(accounts.is_sub, actor=actor)
-        if failure or flag_failure:
-            self.sub_rows, self.subs_error = [], LOAD_FAILED
-            return
-        self.subs_error, self.is_sub = "", bool(flag)
-        self.sub_rows = [_shown(r) for r in found or []]
+        await self._refresh()
 
     async def load(self):
-        if target := sub_requests.subs_elsewhere(await self._actor()):
+        actor = await self._actor()
+        if target := sub_requests.subs_elsewhere(actor):
             self.sub_rows = []
             return rx.redirect(target)
-        return await super().load()
+        flag, _ = await run_action(accounts.is_sub, actor=actor)
+        self.is_sub = bool(flag)
+        self._reset_filters()
+        await self._first_page()
+        return type(self).poll
 
 
 def _rating(value) -> rx.Component:
@@ -88,6 +99,19 @@ def _sub_row(r: rx.Var) -> rx.Component:
     return item_row(r["first_name"], r["last_name"], r["gender"], *ratings, _invite(r, "1"), test_id="sub-item")
 
 
+def _search() -> rx.Component:
+    s = SubsState
+    ratings = [(r, r) for r in Rating.values()]
+    return search_form(
+        s,
+        "Search subs by name",
+        filter_select("Gender", "gender", [(g, g) for g in Gender.values()], s),
+        filter_select("Position", "position", [(p, p.title()) for p in sub_requests.POSITIONS], s),
+        filter_select("Rating", "rating", ratings, s),
+        placeholder="First or last name",
+    )
+
+
 @page(routes.DASH_SUBS, "Subs", on_load=SubsState.load)
 def subs_page() -> rx.Component:
     s = SubsState
@@ -98,10 +122,12 @@ def subs_page() -> rx.Component:
             link_button("Create Sub Request", href=routes.NOTES_NEW, size="2", variant="soft"),
             link_button("Open Sub Requests", href=routes.NOTES, size="2", variant="soft"),
         ),
+        _search(),
         rx.cond(
             s.subs_error != "",
             rx.callout(s.subs_error, icon="triangle_alert", color_scheme="red", role="alert"),
             responsive_list(HEADERS, s.sub_rows, _sub_row, _sub_card, "No subs available right now."),
         ),
+        pager(s, "subs"),
         rx.text("This list refreshes every minute.", size="1", color_scheme="gray"),
     )

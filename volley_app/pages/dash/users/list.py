@@ -6,33 +6,38 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.layout import dash_screen, link_button
+from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table
 from volley_app.registry import page
 from volley_app.services import accounts
+from volley_app.services.errors import DomainError
+from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
+from volley_app.state.paging import PagedList
 
 LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
 
 
-class UsersListState(AuthState):
+class UsersListState(PagedList, AuthState):
     user_rows: list[dict[str, str]] = []
     users_error: str = ""
     can_create_svl: bool = False
 
-    async def load(self):
-        actor = await self._actor()
-        self.can_create_svl = accounts.can_create_svl(actor)
-        found, failure = await run_action(accounts.list_users, actor=actor)
-        if failure:
-            self.user_rows = []
-            self.users_error = LOAD_FAILED
-            return
-        self.users_error = ""
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await run_action(accounts.list_users, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.users_error = LOAD_FAILED if failure else ""
         self.user_rows = [
             {"id": str(r["id"]), "username": r["username"], "roles": r["roles"], "href": routes.user_path(r["id"])}
-            for r in found
+            for r in rows
         ]
+
+    async def load(self):
+        self.can_create_svl = accounts.can_create_svl(await self._actor())
+        self._reset_filters()
+        await self._first_page()
 
 
 def _user_row(user: rx.Var) -> rx.Component:
@@ -45,10 +50,12 @@ def users_page() -> rx.Component:
     s = UsersListState
     return dash_screen(
         "All Users",
+        search_form(s, "Search users", placeholder="Username, name or email"),
         rx.cond(
             s.users_error != "",
             rx.callout(s.users_error, icon="triangle_alert", color_scheme="red", role="alert"),
             table(["Username", "Roles", "Edit"], rx.foreach(s.user_rows, _user_row), size="1"),
         ),
+        pager(s, "users"),
         actions=(rx.cond(s.can_create_svl, link_button("Create New SVL", href=routes.USERS_NEW, size="2")),),
     )

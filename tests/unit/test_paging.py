@@ -1,0 +1,250 @@
+"""Lists by the page: boundaries, order, search and filters of each list, on a real database session."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+import sqlalchemy as sa
+
+from tests.factories import actor_of, make_user
+from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, User, utcnow
+from volley_app.services import accounts, home, paging, sub_requests
+from volley_app.services.errors import Forbidden, Invalid
+
+DAY = dt.timedelta(days=1)
+
+
+@pytest.fixture
+def people(db):
+    made = {
+        "alice": make_user(db, "alice"),
+        "ben": make_user(db, "ben"),
+        "svl": make_user(db, "svl", Role.SVL),
+        "root": make_user(db, "root", Role.ADMIN),
+    }
+    return {k: actor_of(v) for k, v in made.items()}
+
+
+def _requests(db, requestor, n: int, *, start: dt.datetime | None = None, **over) -> list[int]:
+    """``n`` open requests by ``requestor``, one a day from ``start`` (three days from now)."""
+    start = start or (utcnow() + 3 * DAY).replace(microsecond=0)
+    made = [
+        SubRequest(requestor_id=requestor.user_id, svl=over.get("svl", "Sportsplex"), team=over.get("team", f"Team {i:03}"),
+                   date=start + i * DAY, skill_level=SkillLevel.C, format=SubFormat.SIXES)
+        for i in range(n)
+    ]  # fmt: skip
+    db.add_all(made)
+    db.commit()
+    return [r.id for r in made]
+
+
+def _ids(page: paging.Page) -> list[int]:
+    return [r["id"] for r in page.rows]
+
+
+def _all_pages(fetch) -> list[list[int]]:
+    pages, mark = [], ""
+    while True:
+        page = fetch(mark)
+        pages.append(_ids(page))
+        if not page.next:
+            return pages
+        mark = page.next
+
+
+# --- open requests ---------------------------------------------------------------------------------------------
+
+
+def test_open_requests_empty_list_is_one_empty_page(db, people):
+    page = sub_requests.list_open(db, people["ben"])
+    assert (page.rows, page.total, page.next, page.previous) == ([], 0, "", "")
+
+
+def test_open_requests_one_page(db, people):
+    ids = _requests(db, people["alice"], 3)
+    page = sub_requests.list_open(db, people["ben"])
+    assert _ids(page) == ids and page.total == 3 and page.next == "" and page.previous == ""
+
+
+def test_open_requests_exact_multiple_of_the_page_size(db, people):
+    ids = _requests(db, people["alice"], 2 * paging.PAGE_SIZE)
+    pages = _all_pages(lambda mark: sub_requests.list_open(db, people["ben"], bookmark=mark))
+    assert pages == [ids[:25], ids[25:]]  # no empty third page
+    second = sub_requests.list_open(db, people["ben"], bookmark=sub_requests.list_open(db, people["ben"]).next)
+    assert second.total == 50 and second.next == ""
+    back = sub_requests.list_open(db, people["ben"], bookmark=second.previous)
+    assert _ids(back) == ids[:25] and back.previous == ""
+
+
+def test_open_requests_last_page_holds_the_rest(db, people):
+    ids = _requests(db, people["alice"], 60)
+    pages = _all_pages(lambda mark: sub_requests.list_open(db, people["ben"], bookmark=mark))
+    assert [len(p) for p in pages] == [25, 25, 10]
+    assert sum(pages, []) == ids
+
+
+def test_a_row_deleted_between_pages_neither_repeats_nor_skips_one(db, people):
+    ids = _requests(db, people["alice"], 30)
+    first = sub_requests.list_open(db, people["ben"])
+    assert _ids(first) == ids[:25]
+    db.execute(sa.delete(SubRequest).where(SubRequest.id.in_([ids[3], ids[25]])))
+    db.commit()
+    second = sub_requests.list_open(db, people["ben"], bookmark=first.next)
+    assert _ids(second) == ids[26:]
+    assert second.total == 28
+
+
+def test_a_page_size_is_kept_between_one_and_fifty(db, people):
+    _requests(db, people["alice"], 60)
+    assert len(sub_requests.list_open(db, people["ben"], size=500).rows) == paging.MAX_PAGE_SIZE
+    assert len(sub_requests.list_open(db, people["ben"], size=-3).rows) == 1
+    assert len(sub_requests.list_open(db, people["ben"], size="lots").rows) == paging.PAGE_SIZE
+
+
+@pytest.mark.parametrize("mark", ["zzz", ">i:abc", ">s:x~s:y", ">i:1~i:2", ">dt:2030-01-01 00:00:00~i:1", "<" * 500, 7, None])
+def test_a_bookmark_that_does_not_fit_the_list_opens_its_first_page(db, people, mark):
+    ids = _requests(db, people["alice"], 30)
+    assert _ids(sub_requests.list_open(db, people["ben"], bookmark=mark)) == ids[:25]
+
+
+def test_open_requests_search_team_location_or_requestor(db, people):
+    nets = _requests(db, people["alice"], 2, team="Net Ninjas")
+    gym = _requests(db, people["ben"], 1, team="Spikers", svl="Downtown Gym", start=utcnow() + 40 * DAY)
+    _requests(db, people["alice"], 30, start=utcnow() + 80 * DAY)
+
+    def found(**filters):
+        return _ids(sub_requests.list_open(db, people["root"], filters=filters))
+
+    assert found(q="ninja") == nets
+    assert found(q="DOWNTOWN") == gym
+    assert found(q="ben") == gym  # the requestor's username
+    assert found(venue="downtown") == gym
+    assert found(q="100%") == []  # a wildcard matches itself only
+    assert sub_requests.list_open(db, people["root"], filters={"q": "team"}).total == 30
+
+
+def test_open_requests_by_date_range(db, people):
+    start = dt.datetime(2031, 3, 1, 23, 0, tzinfo=dt.UTC)  # 6 or 7 PM in Lexington
+    ids = _requests(db, people["alice"], 10, start=start)
+    page = sub_requests.list_open(db, people["ben"], filters={"date_from": "2031-03-03", "date_to": "2031-03-05"})
+    assert _ids(page) == ids[2:5]
+    assert _ids(sub_requests.list_open(db, people["ben"], filters={"date_from": "2031-03-09"})) == ids[8:]
+    with pytest.raises(Invalid) as exc:
+        sub_requests.list_open(db, people["ben"], filters={"date_from": "March"})
+    assert exc.value.errors == {"date_from": "From must be a date"}
+    with pytest.raises(Invalid):
+        sub_requests.list_open(db, people["ben"], filters={"date_from": "2031-03-05", "date_to": "2031-03-01"})
+
+
+def test_past_requests_are_completed_in_one_update_when_shown(db, people):
+    past = _requests(db, people["alice"], 5, start=utcnow() - 10 * DAY)
+    future = _requests(db, people["alice"], 2)
+    statements: list[str] = []
+
+    def record(_conn, _cursor, statement, *_args):
+        statements.append(statement)
+
+    engine = db.get_bind()
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        page = sub_requests.list_open(db, people["ben"])
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
+    assert _ids(page) == future
+    assert sum(s.lstrip().upper().startswith("UPDATE") for s in statements) == 1
+    assert len(statements) <= 3  # the update, the page (names by join), the count
+    db.expire_all()
+    assert all(db.get(SubRequest, rid).completed for rid in past)
+
+
+def test_my_requests_page_and_search(db, people):
+    mine = _requests(db, people["alice"], 30)
+    _requests(db, people["ben"], 5)
+    first = sub_requests.notifications(db, people["alice"])
+    second = sub_requests.notifications(db, people["alice"], bookmark=first.next)
+    assert _ids(first) + _ids(second) == mine and first.total == 30
+    assert _ids(sub_requests.notifications(db, people["alice"], filters={"q": "team 029"})) == mine[-1:]
+    with pytest.raises(Forbidden):
+        sub_requests.notifications(db, people["svl"])
+
+
+# --- subs -------------------------------------------------------------------------------------------------------
+
+
+def _subs(db, n: int, **over) -> list[int]:
+    made = [
+        User(username=f"sub{i:03}{over.get('tag', '')}", password_hash="x", email=f"sub{i:03}{over.get('tag', '')}@example.com",
+             first_name=over.get("first_name", f"Sub{i:03}"), last_name=over.get("last_name", "Player"), sub=True,
+             gender=over.get("gender", Gender.FEMALE), hitter_skill_level=over.get("hitter"),
+             setter_skill_level=over.get("setter"))
+        for i in range(n)
+    ]  # fmt: skip
+    db.add_all(made)
+    db.commit()
+    return [u.id for u in made]
+
+
+def test_subs_page_by_name(db, people):
+    ids = _subs(db, 55)
+    pages = _all_pages(lambda mark: sub_requests.list_subs(db, people["alice"], bookmark=mark))
+    assert [len(p) for p in pages] == [25, 25, 5] and sum(pages, []) == ids
+    assert not any("email" in r for r in sub_requests.list_subs(db, people["alice"]).rows)
+
+
+def test_subs_empty(db, people):
+    page = sub_requests.list_subs(db, people["alice"])
+    assert (page.rows, page.total, page.next) == ([], 0, "")
+
+
+def test_subs_search_by_name_and_filter_by_gender_position_and_rating(db, people):
+    _subs(db, 30)
+    kim = _subs(db, 1, tag="k", first_name="Kim", last_name="Lee", gender=Gender.MALE, hitter=Rating.A)
+    sam = _subs(db, 1, tag="s", first_name="Sam", last_name="Kimball", setter=Rating.A)
+
+    def found(**filters):
+        return _ids(sub_requests.list_subs(db, people["alice"], filters=filters))
+
+    assert found(q="kim") == kim + sam
+    assert found(q="Kim Lee") == kim
+    assert found(gender="Male") == kim
+    assert found(rating="A") == kim + sam
+    assert found(position="setter", rating="A") == sam
+    assert found(position="setter") == sam
+    assert found(position="passer", rating="A") == []
+    assert len(found(gender="Robot", rating="Z", position="libero")) == 25  # an unknown filter is no filter
+
+
+# --- users ------------------------------------------------------------------------------------------------------
+
+
+def test_users_page_by_username_and_search(db, people):
+    _subs(db, 40)
+    first = accounts.list_users(db, people["root"])
+    assert first.total == 44 and len(first.rows) == 25
+    rest = accounts.list_users(db, people["root"], bookmark=first.next)
+    names = [r["username"] for r in first.rows + rest.rows]
+    assert names == sorted(names) and len(names) == 44 and rest.next == ""
+    assert [r["username"] for r in accounts.list_users(db, people["root"], filters={"q": "ALICE@"}).rows] == ["alice"]
+    assert [r["username"] for r in accounts.list_users(db, people["root"], filters={"q": "sub01"}).rows] == [
+        f"sub01{i}" for i in range(10)
+    ]
+    with pytest.raises(Forbidden):
+        accounts.list_users(db, people["alice"])
+
+
+# --- home ------------------------------------------------------------------------------------------------------
+
+
+def test_home_league_lists_show_the_nearest_few(db, people):
+    from tests.factories import add_league, add_league_session
+
+    svl = db.get(User, people["svl"].user_id)
+    now = utcnow()
+    sid = add_league_session(db, svl, "Long", now - 400 * DAY, now + 400 * DAY)
+    started = [add_league(db, svl, sid, start=now - (i + 1) * DAY).id for i in range(15)]
+    upcoming = [add_league(db, svl, sid, start=now + (i + 1) * DAY).id for i in range(15)]
+    lists = home.home_leagues(db, people["alice"], now=now)
+    assert [r["id"] for r in lists["registration"]] == upcoming[: home.HOME_LEAGUES]
+    assert [r["id"] for r in lists["current"]] == list(reversed(started[: home.HOME_LEAGUES]))
+    assert len(lists["all"]) == 2 * home.HOME_LEAGUES

@@ -1,0 +1,127 @@
+"""The widgets of a paged list (``state/paging.py``): its search form and its Previous/Next bar.
+
+Both wrap at a phone's width; the buttons say which list they page, and where the list stands
+("Showing 26–50 of 1,234") is read out when it changes.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app.components.forms import NATIVE_CONTROL
+
+
+def pager(state, noun: str) -> rx.Component:
+    """Previous and Next for the list of ``noun`` (e.g. "open sub requests"), and where the list stands."""
+    return rx.cond(
+        state.has_next | state.has_previous,
+        rx.flex(
+            rx.text(state.page_summary, size="2", color_scheme="gray", role="status", aria_live="polite"),
+            rx.hstack(
+                rx.button(
+                    "Previous",
+                    on_click=state.previous_page,
+                    disabled=~state.has_previous,
+                    variant="soft",
+                    size="2",
+                    aria_label=f"Previous page of {noun}",
+                ),
+                rx.button(
+                    "Next",
+                    on_click=state.next_page,
+                    disabled=~state.has_next,
+                    variant="soft",
+                    size="2",
+                    aria_label=f"Next page of {noun}",
+                ),
+                spacing="2",
+            ),
+            justify="between",
+            align="center",
+            wrap="wrap",
+            gap="2",
+            width="100%",
+            custom_attrs={"data-testid": "pager"},
+        ),
+        rx.text(state.page_summary, size="2", color_scheme="gray", role="status", aria_live="polite"),
+    )
+
+
+def filter_select(label: str, name: str, options: list[tuple[str, str]], state, *, any_label: str = "Any") -> rx.Component:
+    """A filter of a list's search form: one of ``options`` or ``any_label`` (no filter)."""
+    return rx.vstack(
+        rx.el.label(label, html_for=f"filter-{name}", style={"font_size": "var(--font-size-2)"}),
+        rx.el.select(
+            *[rx.el.option(text, value=value) for value, text in [("", any_label), *options]],
+            id=f"filter-{name}",
+            name=name,
+            default_value=state.filters.get(name, ""),
+            style=NATIVE_CONTROL,
+        ),
+        spacing="1",
+    )
+
+
+def text_filter(label: str, name: str, state) -> rx.Component:
+    """A free-text filter of a list's search form (besides its search box)."""
+    return rx.vstack(
+        rx.el.label(label, html_for=f"filter-{name}", style={"font_size": "var(--font-size-2)"}),
+        rx.input(id=f"filter-{name}", name=name, default_value=state.filters.get(name, ""), max_length=100, size="2"),
+        spacing="1",
+    )
+
+
+def date_filter(label: str, name: str, state) -> rx.Component:
+    """A day filter of a list's search form (a date input)."""
+    return rx.vstack(
+        rx.el.label(label, html_for=f"filter-{name}", style={"font_size": "var(--font-size-2)"}),
+        rx.input(id=f"filter-{name}", name=name, type="date", default_value=state.filters.get(name, ""), size="2"),
+        spacing="1",
+    )
+
+
+def search_form(state, label: str, *filters: rx.Component, placeholder: str = "") -> rx.Component:
+    """A list's search box, its ``filters``, Search and Clear; sent whole on Search (typing sends nothing)."""
+    return rx.form(
+        rx.flex(
+            rx.vstack(
+                rx.el.label(label, html_for="search-q", style={"font_size": "var(--font-size-2)"}),
+                rx.input(
+                    id="search-q",
+                    name="q",
+                    type="search",
+                    default_value=state.filters.get("q", ""),
+                    placeholder=placeholder,
+                    max_length=100,
+                    size="2",
+                    auto_complete="off",
+                    width="100%",
+                ),
+                spacing="1",
+                flex="1 1 12rem",
+                min_width="0",
+            ),
+            *filters,
+            rx.hstack(
+                rx.button("Search", type="submit", size="2"),
+                rx.button("Clear", type="button", on_click=state.clear_search, size="2", variant="ghost"),
+                spacing="2",
+                align="center",
+            ),
+            align="end",
+            wrap="wrap",
+            gap="3",
+            width="100%",
+        ),
+        rx.cond(
+            state.filter_error != "",
+            rx.text(state.filter_error, color_scheme="red", size="2", role="alert"),
+            rx.fragment(),
+        ),
+        on_submit=state.search,
+        reset_on_submit=False,
+        key=state.filter_key,
+        role="search",
+        aria_label=label,
+        width="100%",
+    )

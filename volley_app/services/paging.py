@@ -1,0 +1,152 @@
+"""One page of a list: the rows, how many there are in all, and where the pages either side start.
+
+Lists are paged by keyset (``sqlakeyset``): a page is "the next 25 rows after this one" in the
+list's order, so reading page 400 costs what reading page 1 costs and a row added or removed
+between two pages neither repeats nor skips one. The order must end with a unique column (the id).
+A bookmark is the text ``sqlakeyset`` makes of a page's edge; one a client sent that does not fit
+the list's order starts the list again from its first page.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlakeyset
+import sqlalchemy as sa
+from sqlmodel import Session
+
+PAGE_SIZE = 25
+MAX_PAGE_SIZE = 50
+SEARCH_MAX = 100
+BOOKMARK_MAX = 400
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a list: its rows (already projected), the total, the bookmarks either side.
+
+    ``next``/``previous`` are "" when there is no such page; ``here`` reopens this page (a refresh).
+    """
+
+    rows: list[Any]
+    total: int = 0
+    next: str = ""
+    previous: str = ""
+    here: str = ""
+    size: int = PAGE_SIZE
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def page_size(value: object) -> int:
+    """A page size a caller asked for, kept between 1 and MAX_PAGE_SIZE (PAGE_SIZE for anything else)."""
+    try:
+        size = int(value)  # type: ignore[call-overload]
+    except (TypeError, ValueError, OverflowError):
+        return PAGE_SIZE
+    return min(max(size, 1), MAX_PAGE_SIZE)
+
+
+def search_text(value: object) -> str:
+    """What someone typed into a list's search box: one line, trimmed, at most SEARCH_MAX characters."""
+    if not isinstance(value, str):
+        return ""
+    text = re.sub(r"[\x00-\x1f\x7f\u2028\u2029]+", " ", value).strip()
+    return text[:SEARCH_MAX]
+
+
+def contains(text: str, *columns: sa.ColumnElement) -> sa.ColumnElement[bool]:
+    """Any of ``columns`` contains ``text``, ignoring case (LIKE wildcards in the text match themselves)."""
+    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    pattern = f"%{escaped}%"
+    return sa.or_(*[sa.func.lower(c).like(pattern, escape="\\") for c in columns])
+
+
+def starts(text: str, *columns: sa.ColumnElement) -> sa.ColumnElement[bool]:
+    """Any of ``columns`` starts with ``text``, ignoring case: a prefix an index on lower(column) can serve."""
+    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return sa.or_(*[sa.func.lower(c).like(f"{escaped}%", escape="\\") for c in columns])
+
+
+def choice(value: object, allowed: Sequence[str]) -> str:
+    """A filter's value when it is one of ``allowed``, else "" (no filter): a list never fails on a filter."""
+    return value if isinstance(value, str) and value in allowed else ""
+
+
+def _marker(bookmark: object, kinds: Sequence[type]) -> sqlakeyset.Marker | None:
+    """The bookmark as sqlakeyset's marker, or None (first page) when it is absent or does not fit the order."""
+    if not isinstance(bookmark, str) or not bookmark or len(bookmark) > BOOKMARK_MAX:
+        return None
+    try:
+        marker = sqlakeyset.unserialize_bookmark(bookmark)
+    except Exception:  # noqa: BLE001 - sqlakeyset raises several kinds for text it cannot read
+        return None
+    place = marker.place
+    if place is None or len(place) != len(kinds):
+        return None
+    for value, kind in zip(place, kinds, strict=True):
+        if kind is int and (type(value) is not int or abs(value) > 2**62):
+            return None
+        if kind is not int and not isinstance(value, kind):
+            return None
+        if kind is dt.datetime and (value.tzinfo is None or not dt.datetime(1900, 1, 1, tzinfo=dt.UTC) < value):
+            return None
+    return marker
+
+
+def keyset(
+    db: Session,
+    query: sa.Select,
+    *,
+    kinds: Sequence[type],
+    project: Callable[[list[Any]], list[Any]],
+    bookmark: object = "",
+    size: int = PAGE_SIZE,
+    count: sa.Select | None = None,
+) -> Page:
+    """One page of ``query`` (ordered, its order ending in a unique column) after ``bookmark``.
+
+    ``kinds`` are the Python types of the order's columns (a bookmark of other types is refused
+    and the first page shown); ``project`` turns the page's result rows into what the caller
+    shows; ``count`` (a SELECT of one number) gives the total, else the query's rows are counted.
+    """
+    marker = _marker(bookmark, kinds)
+    found = sqlakeyset.select_page(db, query, per_page=size, page=marker)
+    paging = found.paging
+    if count is None:
+        count = sa.select(sa.func.count()).select_from(query.order_by(None).subquery())
+    total = int(db.execute(count).scalar_one())
+    return Page(
+        rows=project(list(found)),
+        total=total,
+        next=paging.bookmark_next if paging.has_next else "",
+        previous=paging.bookmark_previous if paging.has_previous else "",
+        here=bookmark if marker is not None else "",  # type: ignore[arg-type]
+        size=size,
+    )
+
+
+def offset(
+    db: Session,
+    query: sa.Select,
+    *,
+    project: Callable[[list[Any]], list[Any]],
+    bookmark: object = "",
+    size: int = PAGE_SIZE,
+) -> Page:
+    """One page of ``query`` by position, for the few orders no keyset fits; the bookmark is the row number."""
+    start = int(bookmark) if isinstance(bookmark, str) and bookmark.isdigit() and len(bookmark) < 10 else 0
+    total = int(db.execute(sa.select(sa.func.count()).select_from(query.order_by(None).subquery())).scalar_one())
+    start = min(start, max(total - 1, 0)) // size * size
+    rows = list(db.execute(query.limit(size).offset(start)).all())
+    return Page(
+        rows=project(rows),
+        total=total,
+        next=str(start + size) if start + size < total else "",
+        previous=str(max(start - size, 0)) if start > 0 else "",
+        here=str(start) if start else "",
+        size=size,
+    )
