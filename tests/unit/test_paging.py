@@ -248,3 +248,54 @@ def test_home_league_lists_show_the_nearest_few(db, people):
     assert [r["id"] for r in lists["registration"]] == upcoming[: home.HOME_LEAGUES]
     assert [r["id"] for r in lists["current"]] == list(reversed(started[: home.HOME_LEAGUES]))
     assert len(lists["all"]) == 2 * home.HOME_LEAGUES
+
+
+# --- every list query reads by an index ---------------------------------------------------------------------------
+
+
+def _statements(db, fn) -> list[tuple[str, object]]:
+    seen: list[tuple[str, object]] = []
+
+    def record(_conn, _cursor, statement, parameters, *_args):
+        if statement.lstrip().upper().startswith("SELECT"):
+            seen.append((statement, parameters))
+
+    engine = db.get_bind()
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        fn()
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
+    return seen
+
+
+def _full_scans(db, statement: str, parameters, table: str) -> list[str]:
+    """The plan's steps that read every row of ``table`` (none when an index serves the query)."""
+    conn = db.connection()
+    cursor = conn.connection.dbapi_connection.cursor()
+    if conn.dialect.name == "sqlite":
+        cursor.execute(f"EXPLAIN QUERY PLAN {statement}", parameters)
+        steps = [row[-1] for row in cursor.fetchall()]
+        return [s for s in steps if s.startswith(f"SCAN {table}") and "INDEX" not in s]
+    cursor.execute("SET LOCAL enable_seqscan = off")  # a tiny table would be read whole anyway
+    cursor.execute(f"EXPLAIN {statement}", parameters)
+    steps = [row[0] for row in cursor.fetchall()]
+    return [s for s in steps if f"Seq Scan on {table}" in s]
+
+
+@pytest.mark.parametrize(
+    ("table", "listing"),
+    [
+        ("sub_requests", lambda db, p, mark: sub_requests.list_open(db, p["ben"], bookmark=mark)),
+        ("users", lambda db, p, mark: sub_requests.list_subs(db, p["alice"], bookmark=mark)),
+        ("users", lambda db, p, mark: accounts.list_users(db, p["root"], bookmark=mark)),
+    ],
+    ids=["open requests", "subs", "users"],
+)
+def test_each_list_page_reads_by_an_index(db, people, table, listing):
+    _requests(db, people["alice"], 30)
+    _subs(db, 30)
+    second_page = listing(db, people, "").next
+    for statement, parameters in _statements(db, lambda: listing(db, people, second_page)):
+        if f"FROM {table}" in statement and "count(" not in statement:
+            assert _full_scans(db, statement, parameters, table) == [], statement

@@ -13,7 +13,11 @@ from volley_app.models.enums import SkillLevel, SubFormat, SubStatus
 
 class SubRequest(SQLModel, table=True):
     __tablename__ = "sub_requests"
-    __table_args__ = (sa.Index("ix_sub_requests_completed_date", "completed", "date"),)
+    __table_args__ = (
+        sa.Index("ix_sub_requests_completed_date", "completed", "date"),
+        # The open requests list, by date, a page at a time (and the past ones completed when shown).
+        sa.Index("ix_sub_requests_status_completed_date_id", "status", "completed", "date", "id"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     requestor_id: int = fk("users.id")

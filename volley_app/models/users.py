@@ -13,6 +13,8 @@ from volley_app.models.enums import Gender, Rating, Region, Role
 
 class User(SQLModel, table=True):
     __tablename__ = "users"
+    # The Subs list, by name, a page at a time.
+    __table_args__ = (sa.Index("ix_users_sub_active_first_name_last_name_id", "sub", "active", "first_name", "last_name", "id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     username: str = Field(sa_column=sa.Column(sa.String(50), nullable=False, unique=True))
