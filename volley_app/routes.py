@@ -233,6 +233,11 @@ waitlist_success_path = _query(TEAMS_WAITLIST_SUCCESS, "league")
 decline_path = _query(TEAMS_DECLINE, "league")
 
 
+def bracket_file_path(league_id: int | str) -> str:
+    """A league's tournament bracket file, served by the backend's API after a permission check."""
+    return f"/api/leagues/{league_id}/bracket"
+
+
 def audit_log_path(league: int | str | None = None, user: str = "") -> str:
     """The audit log, filtered by a league and/or a username (each optional)."""
     return _with(AUDIT_LOG, **{k: v for k, v in (("league", league), ("user", user)) if v})

@@ -127,7 +127,9 @@ def test_real_png_and_pdf_are_accepted(world, upload_dir, data, ctype):
     saved = rows(db, League)[0]
     assert saved.tournament_content_type == ctype
     assert (upload_dir / saved.tournament_file).read_bytes() == data
-    assert leagues.bracket_data_url(db, world["p"], saved.id).startswith(f"data:{ctype};base64,")
+    served = leagues.bracket_file(db, world["p"], saved.id)
+    assert served["data"] == data and served["content_type"] == ctype and served["etag"].startswith('"')
+    assert leagues.bracket_link(db, world["p"], saved.id).startswith(f"/api/leagues/{saved.id}/bracket?u=")
 
 
 def test_html_renamed_png_is_rejected(world, upload_dir):
@@ -204,7 +206,9 @@ def test_an_inactive_league_is_found_only_by_those_who_manage_it(world):
         with pytest.raises(NotFound):
             leagues.get_league(db, world[who], hidden.id)
         with pytest.raises(NotFound):
-            leagues.bracket_data_url(db, world[who], hidden.id)
+            leagues.bracket_link(db, world[who], hidden.id)
+        with pytest.raises(NotFound):
+            leagues.bracket_file(db, world[who], hidden.id)
 
 
 def test_svl_names_are_full_names_by_id(db):

@@ -59,3 +59,30 @@ async def test_poll_ends_after_the_time_limit(monkeypatch):
         polling.poll_page(state, path="/dash/notes/notifications", seconds=0.01, reload=state.reload), 30
     )
     assert state.reloads == 5
+
+
+async def test_poll_ends_when_its_tab_disconnects(monkeypatch):
+    monkeypatch.setattr(polling, "CHECK_SECONDS", 0.01)
+    state = FakeState("/dash/subs")
+    connected = {"yes": True}
+    monkeypatch.setattr(polling, "tab_connected", lambda _state: connected["yes"])
+
+    async def reload_then_close():
+        await state.reload()
+        if state.reloads == 2:
+            connected["yes"] = False  # the tab is closed: its websocket goes
+
+    await asyncio.wait_for(polling.poll_page(state, path="/dash/subs", seconds=0.05, reload=reload_then_close), 30)
+    assert state.reloads == 2 and state._poll_beat == 0.0
+
+
+def test_a_tab_is_connected_while_the_socket_server_knows_its_token(monkeypatch):
+    from reflex_base.registry import RegistrationContext
+
+    class Context:
+        app = types.SimpleNamespace(event_namespace=types.SimpleNamespace(token_to_sid={"tab-1": "sid-1"}))
+
+    monkeypatch.setattr(RegistrationContext, "get", classmethod(lambda cls: Context))
+    tab = types.SimpleNamespace(router=types.SimpleNamespace(session=types.SimpleNamespace(client_token="tab-1")))
+    gone = types.SimpleNamespace(router=types.SimpleNamespace(session=types.SimpleNamespace(client_token="tab-2")))
+    assert polling.tab_connected(tab) and not polling.tab_connected(gone)

@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from volley_app import db
 from volley_app.api import schemas
 from volley_app.api.deps import bearer_token, client_ip, current_actor
-from volley_app.services import accounts, auth, payments, registration
+from volley_app.services import accounts, auth, leagues, payments, registration
 from volley_app.services.errors import DomainError, Invalid
 from volley_app.services.permissions import Actor, require_actor
 from volley_app.settings import get_settings
@@ -77,6 +77,19 @@ def create_api() -> FastAPI:
         return schemas.Me(
             id=actor.user_id, username=actor.username, roles=list(actor.roles), status=actor.status, firstName=actor.first_name
         )
+
+    @api.get(f"{API_PREFIX}/leagues/{{league_id}}/bracket")
+    def bracket(league_id: str, request: Request, actor: Actor | None = Depends(current_actor)):
+        """A league's tournament bracket, for a reader with a bearer token or a link signed for them."""
+        link = {k: request.query_params.get(k, "") for k in ("u", "e", "s")}
+        found = db.call(leagues.bracket_file, actor, league_id, link=link)
+        cache = {"ETag": found["etag"], "Cache-Control": "private, max-age=3600", "Vary": "Authorization"}
+        if found["etag"] in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=cache)
+        image = found["content_type"].startswith("image/")
+        disposition = "inline" if image else 'attachment; filename="tournament-bracket"'
+        return Response(found["data"], media_type=found["content_type"],
+                        headers=cache | {"Content-Disposition": disposition})  # fmt: skip
 
     # --- Stripe webhook (signature checked on the raw body) ----------------------------------------
     @api.post(f"{API_PREFIX}/stripe/webhook")

@@ -63,6 +63,8 @@ def content_security_policy(settings: Settings, backend_urls: Iterable[str] = ()
     connect = ["'self'"]
     for url in (settings.backend_url, *backend_urls):
         connect += [o for o in _origins(url) if o not in connect]
+    images = ["'self'", "data:", "blob:"]  # the backend's origin too: it serves private files (a league's bracket)
+    images += [o for o in connect if o.startswith("http") and o not in images]
     scripts = ["'self'", "'unsafe-inline'", "'unsafe-eval'"]  # the compiled pages run inline and evaluated scripts
     frames = ["'none'"]
     if stripe:
@@ -74,7 +76,7 @@ def content_security_policy(settings: Settings, backend_urls: Iterable[str] = ()
         .default_src("'self'")
         .script_src(*scripts)
         .style_src("'self'", "'unsafe-inline'")
-        .img_src("'self'", "data:", "blob:")
+        .img_src(*images)
         .font_src("'self'", "data:")
         .connect_src(*connect)
         .frame_src(*frames)

@@ -212,6 +212,14 @@ def resolve(db: Session, token: object) -> Actor | None:
     return _actor(user, session.id)
 
 
+def holder(db: Session, user_id: int) -> Actor | None:
+    """The actor a signed link was made for, while that user may still log in (active, not archived)."""
+    user = db.get(User, user_id)
+    if user is None or not user.active or user.archived_at is not None:
+        return None
+    return _actor(user)
+
+
 def logout(db: Session, token: object) -> bool:
     """Revoke the session behind ``token``. True if one was open."""
     if not isinstance(token, str) or not token:

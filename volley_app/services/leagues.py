@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from urllib.parse import urlencode
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
+from volley_app import routes
 from volley_app.models import (
     Day,
     League,
@@ -21,8 +23,8 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import audit, clock, permissions, sessions, timefmt, uploads, validation, venues
-from volley_app.services.errors import Forbidden, Invalid
+from volley_app.services import audit, auth, clock, permissions, sessions, timefmt, uploads, validation, venues
+from volley_app.services.errors import Forbidden, Invalid, NotFound
 from volley_app.services.league_data import delete_children, played_games
 from volley_app.services.permissions import Actor, access_league, require_actor, require_admin, require_role
 from volley_app.settings import get_settings
@@ -336,10 +338,39 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
     return out
 
 
-def bracket_data_url(db: Session, actor: Actor | None, league_id: object) -> str:
-    """The tournament bracket as a data URL, for anyone who may read the league ("" when none)."""
+def bracket_link(db: Session, actor: Actor | None, league_id: object, *, now: dt.datetime | None = None) -> str:
+    """The address of the tournament bracket's file for this actor ("" when none): a link signed for them.
+
+    Anyone who may read the league gets one; the file route checks the signature, and the league again.
+    """
     row = access_league(db, actor, league_id)
-    return uploads.read_data_url(row.tournament_file, row.tournament_content_type)
+    if not row.tournament_file or actor is None:
+        return ""
+    query = uploads.ticket(actor.user_id, _bracket_subject(row), now or utcnow())
+    return f"{routes.bracket_file_path(row.id)}?{urlencode(query)}"
+
+
+def _bracket_subject(row: League) -> str:
+    return f"bracket:{row.id}:{row.tournament_file}"
+
+
+def bracket_file(
+    db: Session, actor: Actor | None, league_id: object, *, link: dict[str, str] | None = None, now: dt.datetime | None = None
+) -> dict:
+    """The tournament bracket's bytes, type and entity tag for the file route.
+
+    The reader is ``actor`` (a bearer token), else the user a signed ``link`` was made for; either must
+    still be allowed to read the league. A link to a replaced bracket no longer works.
+    """
+    row = permissions.load(db, League, league_id, permissions.LEAGUE_NOT_FOUND)
+    if actor is None and link and row.tournament_file:
+        uid = uploads.ticket_holder(link, _bracket_subject(row), now or utcnow())
+        actor = auth.holder(db, uid) if uid is not None else None
+    row = access_league(db, actor, row.id)
+    data = uploads.read(row.tournament_file)
+    if data is None or not row.tournament_content_type:
+        raise NotFound("There is no tournament bracket for this league")
+    return {"data": data, "content_type": row.tournament_content_type, "etag": uploads.etag(row.tournament_file)}
 
 
 def upload_bracket(db: Session, actor: Actor | None, league_id: object, *, data: object) -> League:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import base64
+import datetime as dt
+import hashlib
+import hmac
 import secrets
 from pathlib import Path
 
@@ -58,12 +60,41 @@ def _path(name: str) -> Path | None:
     return path if path.is_file() else None
 
 
-def read_data_url(name: str | None, content_type: str | None) -> str:
-    """The stored file as a data URL ("" when missing)."""
+def read(name: str | None) -> bytes | None:
+    """The stored file's bytes (None when missing)."""
     path = _path(name or "")
-    if path is None or not content_type:
-        return ""
-    return f"data:{content_type};base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+    return path.read_bytes() if path is not None else None
+
+
+def etag(name: str) -> str:
+    """A stored file's entity tag: its server-made name never changes while the file stays the same."""
+    return '"' + hashlib.sha256(name.encode()).hexdigest()[:32] + '"'
+
+
+# A link to a private file works for about this long (whole hours, so one link serves many page loads).
+TICKET_HOURS = 2
+
+
+def _signature(user_id: int, subject: str, expires: int) -> str:
+    key = get_settings().secret_key.encode()
+    return hmac.new(key, f"file:{user_id}:{subject}:{expires}".encode(), hashlib.sha256).hexdigest()[:40]
+
+
+def ticket(user_id: int, subject: str, now: dt.datetime) -> dict[str, str]:
+    """The query of a link to the private file ``subject`` for ``user_id``, checked by ``ticket_holder``."""
+    hour = int(now.timestamp()) // 3600
+    expires = (hour + TICKET_HOURS) * 3600
+    return {"u": str(user_id), "e": str(expires), "s": _signature(user_id, subject, expires)}
+
+
+def ticket_holder(query: dict[str, str], subject: str, now: dt.datetime) -> int | None:
+    """The user a link to ``subject`` was made for, while it holds; None for a forged, altered or old one."""
+    uid, expires, sig = query.get("u", ""), query.get("e", ""), query.get("s", "")
+    if not (uid.isdigit() and expires.isdigit() and len(uid) < 12 and len(expires) < 12):
+        return None
+    if int(expires) < now.timestamp() or not hmac.compare_digest(sig, _signature(int(uid), subject, int(expires))):
+        return None
+    return int(uid)
 
 
 def remove(name: str | None) -> None:

@@ -8,9 +8,40 @@ from collections.abc import Awaitable, Callable
 
 import reflex as rx
 
-# A closed tab cannot be told from an idle one on the server, so a poll ends after a while;
-# opening the page again starts a new one.
+# A poll ends when its tab's websocket goes (checked every CHECK_SECONDS while it waits), when the
+# tab leaves the page or logs out, and in any case after MAX_POLL_SECONDS (opening the page again starts
+# a new one).
 MAX_POLL_SECONDS = 3600
+CHECK_SECONDS = 2.0
+
+
+def tab_connected(state) -> bool:
+    """Whether the tab behind ``state`` still has its websocket to this server.
+
+    True where no socket server runs (handlers called directly, as the tests do).
+    """
+    try:
+        from reflex_base.registry import RegistrationContext
+
+        namespace = RegistrationContext.get().app.event_namespace
+    except Exception:  # noqa: BLE001 - no running app in this process
+        return True
+    if namespace is None:
+        return True
+    token = getattr(getattr(state.router, "session", None), "client_token", "")
+    return bool(token) and token in namespace.token_to_sid
+
+
+async def _wait(state, seconds: float) -> bool:
+    """Sleep ``seconds`` in short steps; False as soon as the tab has gone."""
+    left = seconds
+    while left > 0:
+        step = min(CHECK_SECONDS, left)
+        await asyncio.sleep(step)
+        left -= step
+        if not tab_connected(state):
+            return False
+    return True
 
 
 async def poll_page(
@@ -21,7 +52,7 @@ async def poll_page(
     reload: Callable[[], Awaitable[None]],
     beat_attr: str = "_poll_beat",
 ) -> None:
-    """Call ``reload`` every ``seconds`` under the state lock while the tab shows ``path``.
+    """Call ``reload`` every ``seconds`` under the state lock while the tab is connected and shows ``path``.
 
     Meant for the body of a background event. At most one poll runs per tab and
     page state: a second call (any browser may send the event) returns at once
@@ -39,7 +70,8 @@ async def poll_page(
             return
         setattr(state, beat_attr, time.monotonic())
     for _ in range(max(1, round(MAX_POLL_SECONDS / seconds))):
-        await asyncio.sleep(seconds)
+        if not await _wait(state, seconds):
+            break
         async with state:
             if (state.router.url.path or "").rstrip("/") != path.rstrip("/") or not state.logged_in:
                 setattr(state, beat_attr, 0.0)

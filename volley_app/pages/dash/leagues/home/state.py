@@ -14,6 +14,7 @@ from volley_app.services import leagues as svc
 from volley_app.services import registration, scheduling, timefmt
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
+from volley_app.state.files import backend_address
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 
 ERROR_ID = "league-error"
@@ -103,8 +104,8 @@ class LeagueHomeState(FormState, AuthState):
         self.bracket_is_image = lg["bracket_type"].startswith("image/")
         self.bracket_url = ""
         if lg["has_bracket"]:
-            url, _f = await run_action(svc.bracket_data_url, actor=actor, league_id=lg["id"])
-            self.bracket_url = url or ""
+            link, _f = await run_action(svc.bracket_link, actor=actor, league_id=lg["id"])
+            self.bracket_url = backend_address(link) if link else ""
         self._show_record()
 
     async def _registration(self, actor, lg: dict) -> None:
