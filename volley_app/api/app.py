@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from volley_app import db
 from volley_app.api import schemas
 from volley_app.api.deps import bearer_token, client_ip, current_actor
-from volley_app.services import accounts, auth, leagues, payments, registration
+from volley_app.services import accounts, auth, leagues, payments, registration, sub_requests
 from volley_app.services.errors import DomainError, Invalid
 from volley_app.services.permissions import Actor, require_actor
 from volley_app.settings import get_settings
@@ -77,6 +77,15 @@ def create_api() -> FastAPI:
         return schemas.Me(
             id=actor.user_id, username=actor.username, roles=list(actor.roles), status=actor.status, firstName=actor.first_name
         )
+
+    @api.get(f"{API_PREFIX}/sub-requests/open")
+    def open_requests(request: Request, actor: Actor | None = Depends(current_actor)):
+        """One page of the open sub requests (as the Open Sub Requests screen shows): ``page`` is a bookmark."""
+        params = request.query_params
+        filters = {k: params.get(k, "") for k in sub_requests.REQUEST_FILTERS}
+        found = db.call(sub_requests.list_open, actor, filters=filters, bookmark=params.get("page", ""))
+        rows = [{k: v for k, v in r.items() if k not in ("date", "local_input")} for r in found.rows]
+        return {"rows": rows, "total": found.total, "next": found.next, "previous": found.previous}
 
     @api.get(f"{API_PREFIX}/leagues/{{league_id}}/bracket")
     def bracket(league_id: str, request: Request, actor: Actor | None = Depends(current_actor)):

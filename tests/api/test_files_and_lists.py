@@ -1,9 +1,9 @@
-"""A league's bracket as a file: served by the backend to readers of the league, cached privately, never in state."""
+"""Files and lists over HTTP: a league's bracket for readers of the league (cached privately, never in state); open requests by the page."""
 
 from __future__ import annotations
 
 import datetime as dt
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import httpx
 import pytest
@@ -100,3 +100,27 @@ async def test_the_league_home_state_holds_a_link_not_the_file(world):
     await call(s.load)
     assert s.bracket_url.startswith("http") and f"/api/leagues/{world['league']}/bracket?u=" in s.bracket_url
     assert len(repr(s.dict())) < 10_000
+
+
+async def test_open_requests_by_the_page_over_rest(backend, world):
+    from tests.factories import actor_of
+    from volley_app.models import User
+    from volley_app.services import sub_requests
+
+    db = world["db"]
+    alice = actor_of(make_user(db, "alice"))
+    for i in range(30):
+        sub_requests.create(db, alice, team=f"Team {i:02}", date=utcnow() + dt.timedelta(days=2 + i), svl="Gym",
+                            skill_level="C", format="6s")  # fmt: skip
+    db.commit()
+    auth = {"authorization": f"Bearer {world['tokens']['pat']}"}
+    first = (await _get(backend, "/api/sub-requests/open", **auth)).json()
+    assert len(first["rows"]) == 25 and first["total"] == 30 and first["previous"] == ""
+    assert not any("@" in str(v) for r in first["rows"] for v in r.values())
+    second = (await _get(backend, f"/api/sub-requests/open?page={quote(first['next'])}", **auth)).json()
+    assert [r["team"] for r in second["rows"]] == [f"Team {i}" for i in range(25, 30)] and second["next"] == ""
+    searched = (await _get(backend, "/api/sub-requests/open?q=team%2029", **auth)).json()
+    assert [r["team"] for r in searched["rows"]] == ["Team 29"]
+    assert (await _get(backend, "/api/sub-requests/open")).status_code == 401
+    assert (await _get(backend, "/api/sub-requests/open?date_from=soon", **auth)).status_code == 422
+    assert db.get(User, alice.user_id) is not None
