@@ -122,6 +122,5 @@ def search_form(state, label: str, *filters: rx.Component, placeholder: str = ""
         reset_on_submit=False,
         key=state.filter_key,
         role="search",
-        aria_label=label,
         width="100%",
     )

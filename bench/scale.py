@@ -1,0 +1,384 @@
+"""Benchmark: the main list screens at 1k, 10k and 100k rows of each kind, in Chromium, on the production build.
+
+One command:
+
+    .venv/bin/python bench/scale.py                      # SQLite in a temp dir; sizes 1000,10000,100000
+    .venv/bin/python bench/scale.py --sizes 1000,10000   # fewer sizes
+    .venv/bin/python bench/scale.py --database-url postgresql://postgres@127.0.0.1:5432/volley_bench
+
+For each size it empties a fresh database, seeds that many users, subs, open sub requests, leagues,
+teams, games, payments and newsletter subscribers, and measures, per list screen (player home,
+open requests, subs, admin users): the time until the first row shows (navigation to a visible
+row), the bytes the websocket received to show it, the rows in the DOM; the server's state per
+connected, logged-in tab (serialised size, and the process's memory growth over ``--tabs`` tabs);
+and the round trip of the open requests' Next page event against a plain REST request for the
+same rows, both timed in the page. The table goes to bench/RESULTS.md with the date, commit and machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+PASSWORD = "bench-pass-1"
+SCREENS = [  # (name, path, who, selector of one row)
+    ("player home `/dash`", "/dash", "player", "[data-testid=request-item]"),
+    ("open requests `/dash/notes`", "/dash/notes", "player", "[data-testid=request-item]"),
+    ("subs `/dash/subs`", "/dash/subs", "player", "[data-testid=sub-item]"),
+    ("admin users `/dash/users`", "/dash/users", "admin", "table tbody tr"),
+]
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# --- the data --------------------------------------------------------------------------------------------------
+
+
+def reset_database() -> None:
+    import sqlalchemy as sa
+
+    from volley_app import db
+    from volley_app.migrations import upgrade_to_head
+
+    engine = db.get_engine()
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(sa.text("DROP SCHEMA public CASCADE"))
+            conn.execute(sa.text("CREATE SCHEMA public"))
+        else:
+            conn.execute(sa.text("PRAGMA foreign_keys=OFF"))
+            for (name,) in conn.execute(sa.text("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")).all():
+                conn.execute(sa.text(f'DROP TABLE IF EXISTS "{name}"'))
+    upgrade_to_head()
+
+
+def _insert(conn, table, rows, batch: int = 5000) -> None:
+    for i in range(0, len(rows), batch):
+        conn.execute(table.insert(), rows[i : i + batch])
+
+
+def seed(n: int) -> None:
+    """``n`` rows of each kind, and the two people who look: ``player`` and ``admin``."""
+    from volley_app import db
+    from volley_app.models import (
+        Game, League, LeagueSession, NewsletterSubscriber, Payment, SubRequest, Team, User, utcnow,
+    )  # fmt: skip
+    from volley_app.services import passwords
+
+    now = utcnow().replace(microsecond=0)
+    pw = passwords.hash_password(PASSWORD)
+    genders, ratings = ["Male", "Female"], ["A", "B", "C", "D"]
+    users = [
+        {"username": "player", "email": "player@example.com", "first_name": "Pat", "last_name": "Player", "roles": ["Player"]},
+        {"username": "admin", "email": "admin@example.com", "first_name": "Ada", "last_name": "Admin", "roles": ["Admin"]},
+        {"username": "venue", "email": "venue@example.com", "first_name": "Venue", "last_name": "One", "roles": ["SVL"]},
+    ]  # fmt: skip
+    users += [{"username": f"user{i:06}", "email": f"user{i:06}@example.com", "first_name": f"First{i:06}",
+               "last_name": f"Last{i:06}", "roles": ["Player"]} for i in range(n)]  # fmt: skip
+    users += [{"username": f"sub{i:06}", "email": f"sub{i:06}@example.com", "first_name": f"Sub{i:06}",
+               "last_name": f"Player{i:06}", "roles": ["Player"], "sub": True, "gender": genders[i % 2],
+               "hitter_skill_level": ratings[i % 4], "passer_skill_level": ratings[(i + 1) % 4],
+               "setter_skill_level": ratings[(i + 2) % 4]} for i in range(n)]  # fmt: skip
+    base = {"password_hash": pw, "sub": False, "active": True, "created_at": now, "updated_at": now, "region": "KY",
+            "gender": None, "hitter_skill_level": None, "passer_skill_level": None, "setter_skill_level": None}  # fmt: skip
+    users = [base | u for u in users]
+    with db.get_engine().begin() as conn:
+        _insert(conn, User.__table__, users)
+        svl_id = conn.execute(User.__table__.select().where(User.__table__.c.username == "venue")).first().id
+        first_user = svl_id + 1
+        requests = [{"requestor_id": first_user + (i % n), "recipient_id": None, "status": "Open", "svl": f"Venue {i % 50}",
+                     "team": f"Team {i:06}", "date": now + dt.timedelta(days=1, minutes=i), "court": None,
+                     "skill_level": "C", "format": "6s", "text": None, "completed": False, "created_at": now,
+                     "updated_at": now} for i in range(n)]  # fmt: skip
+        _insert(conn, SubRequest.__table__, requests)
+        sessions = max(1, n // 100)
+        _insert(conn, LeagueSession.__table__, [
+            {"svl_id": svl_id, "name": f"Season {i}", "status": "Registration", "start_at": now, "end_at": now + dt.timedelta(days=90),
+             "created_at": now} for i in range(sessions)])  # fmt: skip
+        first_session = conn.execute(LeagueSession.__table__.select().order_by(LeagueSession.__table__.c.id)).first().id
+        days = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+        _insert(conn, League.__table__, [
+            {"session_id": first_session + i % sessions, "svl_id": svl_id, "court": f"Court {i % 6}",
+             "start_at": now + dt.timedelta(days=(i % 200) - 100), "number_of_weeks": 8, "time_increment": 50,
+             "skill_level": "C", "format": "6s", "day": days[i % 7], "stage": "Registration", "max_teams": 8, "cost_cents": 30000, "cash": False,
+             "active": True, "schedule_generated": False, "offer_hold_hours": 48, "created_at": now} for i in range(n)])  # fmt: skip
+        first_league = conn.execute(League.__table__.select().order_by(League.__table__.c.id)).first().id
+        _insert(conn, Team.__table__, [
+            {"league_id": first_league + i % n, "captain_id": first_user + i % n, "team_name": f"Team {i:06}",
+             "paid": True, "waitlist": False, "created_at": now} for i in range(n)])  # fmt: skip
+        first_team = conn.execute(Team.__table__.select().order_by(Team.__table__.c.id)).first().id
+        _insert(conn, Game.__table__, [
+            {"league_id": first_league + i % n, "team1_id": first_team + i % n, "team2_id": first_team + (i + 1) % n,
+             "start_at": now + dt.timedelta(hours=i), "type": "League", "round": 1, "match": 1} for i in range(n)])  # fmt: skip
+        _insert(conn, Payment.__table__, [
+            {"league_id": first_league + i % n, "team_id": first_team + i % n, "user_id": first_user + i % n,
+             "team_name": f"Team {i:06}", "league_name": "Monday C 6s", "payer_name": "Pat", "amount_cents": 30000,
+             "currency": "usd", "provider": "offline", "status": "paid", "idempotency_key": f"bench-{i}",
+             "created_at": now, "updated_at": now} for i in range(n)])  # fmt: skip
+        columns = {c.name for c in NewsletterSubscriber.__table__.columns}
+        subscribers = []
+        for i in range(n):
+            row = {"email": f"fan{i:06}@example.com", "created_at": now}
+            for name, value in (("confirmed", True), ("active", True), ("token_hash", f"{i:064x}")):
+                if name in columns:
+                    row[name] = value
+            subscribers.append({k: v for k, v in row.items() if k in columns})
+        _insert(conn, NewsletterSubscriber.__table__, subscribers)
+
+
+# --- the browser -------------------------------------------------------------------------------------------------
+
+
+def log_in(context, base: str, username: str):
+    page = context.new_page()
+    page.goto(base + "/login")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Login").click()
+    page.wait_for_url(lambda url: "/login" not in url, timeout=60_000)
+    return page
+
+
+def measure_screen(browser, base: str, path: str, who: str, selector: str) -> dict:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = log_in(context, base, who)
+        page.goto(base + "/dash/profile")
+        page.wait_for_load_state("networkidle")
+        received = {"bytes": 0}
+
+        def watch(ws):
+            ws.on("framereceived", lambda payload: received.__setitem__("bytes", received["bytes"] + len(payload)))
+
+        page.on("websocket", watch)
+        started = time.perf_counter()
+        page.goto(base + path, wait_until="commit")
+        page.locator(selector).filter(visible=True).first.wait_for(timeout=120_000)
+        first_row = time.perf_counter() - started
+        page.wait_for_timeout(1500)  # what else the screen receives right after
+        dom_rows = page.locator(selector).count()
+        return {"first_row_s": first_row, "ws_bytes": received["bytes"], "dom_rows": dom_rows}
+    finally:
+        context.close()
+
+
+NEXT_EVENT_JS = """async () => {
+  const status = document.querySelector('[data-testid=pager] [role=status]');
+  const before = status.textContent;
+  const next = document.querySelector('button[aria-label="Next page of open sub requests"]');
+  const t0 = performance.now();
+  const done = new Promise(resolve => {
+    const o = new MutationObserver(() => { if (status.textContent !== before) { o.disconnect(); resolve(); } });
+    o.observe(status, {childList: true, characterData: true, subtree: true});
+  });
+  next.click();
+  await done;
+  return performance.now() - t0;
+}"""
+
+PREVIOUS_JS = """async () => {
+  const status = document.querySelector('[data-testid=pager] [role=status]');
+  const before = status.textContent;
+  document.querySelector('button[aria-label="Previous page of open sub requests"]').click();
+  await new Promise(resolve => {
+    const o = new MutationObserver(() => { if (status.textContent !== before) { o.disconnect(); resolve(); } });
+    o.observe(status, {childList: true, characterData: true, subtree: true});
+  });
+}"""
+
+REST_JS = """async (backend) => {
+  const token = localStorage.getItem('vb_session') || sessionStorage.getItem('vb_session_tab');
+  const headers = {Authorization: 'Bearer ' + token.replace(/^"|"$/g, '')};
+  const first = await (await fetch(backend + '/api/sub-requests/open', {headers})).json();
+  const times = [];
+  for (let i = 0; i < 7; i++) {
+    const t0 = performance.now();
+    const page = await (await fetch(backend + '/api/sub-requests/open?page=' + encodeURIComponent(first.next), {headers})).json();
+    if (!page.rows.length) throw new Error('empty page');
+    times.push(performance.now() - t0);
+  }
+  return times;
+}"""
+
+
+def measure_next_page(browser, base: str, backend: str) -> dict:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = log_in(context, base, "player")
+        page.goto(base + "/dash/notes")
+        page.locator("[data-testid=request-item]").filter(visible=True).first.wait_for(timeout=120_000)
+        events = []
+        for _ in range(7):
+            events.append(page.evaluate(NEXT_EVENT_JS))
+            page.evaluate(PREVIOUS_JS)
+        rest = page.evaluate(REST_JS, backend)
+        return {"event_ms": statistics.median(events), "rest_ms": statistics.median(rest)}
+    finally:
+        context.close()
+
+
+def _tree_bytes(state) -> int:
+    """What the server keeps for one tab: each state of its tree, serialised as the state manager stores it."""
+    return len(state._serialize()) + sum(_tree_bytes(sub) for sub in state.substates.values())
+
+
+def measure_tabs(browser, base: str, app, tabs: int) -> dict:
+    """State per connected, logged-in tab on the open requests screen: serialised size and the memory growth."""
+    import psutil
+
+    process = psutil.Process()
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        first = log_in(context, base, "player")
+        first.goto(base + "/dash/notes")
+        first.locator("[data-testid=request-item]").filter(visible=True).first.wait_for(timeout=120_000)
+        before = process.memory_info().rss
+        pages = []
+        for _ in range(tabs):
+            p = context.new_page()
+            p.goto(base + "/dash/notes")
+            p.locator("[data-testid=request-item]").filter(visible=True).first.wait_for(timeout=120_000)
+            pages.append(p)
+        grown = process.memory_info().rss - before
+        sizes = []
+        manager = app.state_manager
+        for root in list(getattr(manager, "states", {}).values()):
+            try:
+                sizes.append(_tree_bytes(root))
+            except Exception:  # noqa: BLE001 - a state the manager is still writing
+                continue
+        for p in pages:
+            p.close()
+        return {"state_bytes": max(sizes) if sizes else 0, "rss_per_tab": grown / max(tabs, 1)}
+    finally:
+        context.close()
+
+
+# --- the run -----------------------------------------------------------------------------------------------------
+
+
+def start_app():
+    from reflex.testing import AppHarnessProd, _get_uvicorn
+    from reflex.utils import exec as rx_exec
+
+    from volley_app.api.security import protect
+    from volley_app.settings import get_settings
+
+    port = _free_port()
+    origin = f"http://127.0.0.1:{port}"
+    os.environ["CORS_ORIGINS"] = origin
+    os.environ["PUBLIC_URL"] = origin
+    os.environ["PATH"] = f"{ROOT / '.tools' / 'node_modules' / '.bin'}{os.pathsep}{os.environ['PATH']}"
+    os.environ["REFLEX_USE_SYSTEM_BUN"] = "1"
+    os.environ["REFLEX_TELEMETRY_ENABLED"] = "false"
+    get_settings.cache_clear()
+    urls = {}
+
+    class Harness(AppHarnessProd):
+        def _run_frontend(self):
+            uvicorn = _get_uvicorn()
+            host, backend_port = self.backend.servers[0].sockets[0].getsockname()[:2]
+            urls["backend"] = f"http://{host}:{backend_port}"
+            pages = protect(rx_exec._frontend_prod_app(), backend_urls=[urls["backend"]])
+            self.frontend_server = uvicorn.Server(uvicorn.Config(app=pages, host="127.0.0.1", port=port, log_level="warning"))
+            self.frontend_server.run()
+
+    harness = Harness.create(root=ROOT, app_name="volley_app")
+    harness.__enter__()
+    return harness, origin, urls
+
+
+def machine() -> str:
+    import psutil
+
+    mem = psutil.virtual_memory().total / 2**30
+    return f"{platform.system()} {platform.release()}, {os.cpu_count()} cores, {mem:.0f} GiB, Python {platform.python_version()}"
+
+
+def write_results(results: list[dict], database: str, tabs: int) -> Path:
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    lines = [
+        "",
+        f"## scale.py — {dt.date.today().isoformat()}, commit {commit}, {database}",
+        "",
+        f"Machine: {machine()}. One backend worker, production build, Chromium. N rows of each kind.",
+        "",
+        "| screen | N | first row | websocket bytes | DOM rows |",
+        "|---|---|---|---|---|",
+    ]
+    for r in results:
+        for name, m in r["screens"].items():
+            lines.append(f"| {name} | {r['n']:,} | {m['first_row_s']:.2f} s | {m['ws_bytes'] / 1024:.1f} KB | {m['dom_rows']} |")
+    lines += ["", f"| N | state per tab (serialised) | memory growth per tab ({tabs} tabs) | Next page event | REST, same rows |",
+              "|---|---|---|---|---|"]  # fmt: skip
+    for r in results:
+        t, p = r["tabs"], r["next"]
+        lines.append(f"| {r['n']:,} | {t['state_bytes'] / 1024:.1f} KB | {t['rss_per_tab'] / 1024:.0f} KB | "
+                     f"{p['event_ms']:.1f} ms | {p['rest_ms']:.1f} ms |")  # fmt: skip
+    out = ROOT / "bench" / "RESULTS.md"
+    with out.open("a") as f:
+        f.write("\n".join(lines) + "\n")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--database-url", default="")
+    parser.add_argument("--tabs", type=int, default=20)
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    os.environ["DATABASE_URL"] = args.database_url or f"sqlite:///{tempfile.mkdtemp(prefix='volley-scale-')}/bench.db"
+    os.environ.setdefault("APP_ENV", "test")
+    os.environ.setdefault("BCRYPT_ROUNDS", "4")
+    database = "PostgreSQL" if args.database_url.startswith("postgres") else "SQLite"
+
+    from playwright.sync_api import sync_playwright
+
+    reset_database()
+    harness, base, urls = start_app()
+    results = []
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"),
+                                         args=CHROMIUM_ARGS)  # fmt: skip
+            for n in sizes:
+                reset_database()
+                started = time.perf_counter()
+                seed(n)
+                print(f"N={n:,}: seeded in {time.perf_counter() - started:.1f} s", flush=True)
+                screens = {}
+                for name, path, who, selector in SCREENS:
+                    screens[name] = measure_screen(browser, base, path, who, selector)
+                    print(f"  {name}: {screens[name]}", flush=True)
+                nxt = measure_next_page(browser, base, urls["backend"])
+                print(f"  next page: {nxt}", flush=True)
+                tabs = measure_tabs(browser, base, harness.app_instance, args.tabs)
+                print(f"  tabs: {tabs}", flush=True)
+                results.append({"n": n, "screens": screens, "next": nxt, "tabs": tabs})
+            browser.close()
+    finally:
+        harness.__exit__(None, None, None)
+    print(f"written to {write_results(results, database, args.tabs)}")
+
+
+if __name__ == "__main__":
+    main()
