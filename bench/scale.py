@@ -79,7 +79,15 @@ def seed(n: int) -> None:
     """``n`` rows of each kind, and the two people who look: ``player`` and ``admin``."""
     from volley_app import db
     from volley_app.models import (
-        Game, League, LeagueSession, NewsletterSubscriber, Payment, SubRequest, Team, User, utcnow,
+        Game,
+        League,
+        LeagueSession,
+        NewsletterSubscriber,
+        Payment,
+        SubRequest,
+        Team,
+        User,
+        utcnow,
     )  # fmt: skip
     from volley_app.services import passwords
 
@@ -263,7 +271,7 @@ def measure_tabs(browser, base: str, app, tabs: int) -> dict:
         for root in list(getattr(manager, "states", {}).values()):
             try:
                 sizes.append(_tree_bytes(root))
-            except Exception:  # noqa: BLE001 - a state the manager is still writing
+            except Exception:  # noqa: BLE001, S112 - a state the manager is still writing
                 continue
         for p in pages:
             p.close()
@@ -314,7 +322,7 @@ def machine() -> str:
 
 
 def write_results(results: list[dict], database: str, tabs: int) -> Path:
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()  # noqa: S607
     lines = [
         "",
         f"## scale.py — {dt.date.today().isoformat()}, commit {commit}, {database}",

@@ -299,3 +299,72 @@ def test_each_list_page_reads_by_an_index(db, people, table, listing):
     for statement, parameters in _statements(db, lambda: listing(db, people, second_page)):
         if f"FROM {table}" in statement and "count(" not in statement:
             assert _full_scans(db, statement, parameters, table) == [], statement
+
+
+# --- leagues ----------------------------------------------------------------------------------------------------
+
+
+def test_leagues_page_by_start_and_filter_by_day_format_and_skill(db, people):
+    from tests.factories import add_league, add_league_session
+    from volley_app.models import Day, LeagueFormat
+    from volley_app.services import leagues
+
+    svl = db.get(User, people["svl"].user_id)
+    now = utcnow()
+    sid = add_league_session(db, svl, "Winter Season", now - 40 * DAY, now + 400 * DAY)
+    made = [add_league(db, svl, sid, start=now + (i + 1) * DAY, day=list(Day)[i % 7]).id for i in range(30)]
+    quads = add_league(db, svl, sid, start=now + 90 * DAY, format=LeagueFormat.QUADS, skill_level=SkillLevel.A).id
+    add_league(db, svl, sid, start=now + 95 * DAY, active=False)
+    pages = _all_pages(lambda mark: leagues.leagues_page(db, people["alice"], bookmark=mark))
+    assert sum(pages, []) == [*made, quads] and [len(p) for p in pages] == [25, 6]
+    assert _ids(leagues.leagues_page(db, people["alice"], filters={"day": "Tuesday"})) == made[1::7]
+    assert _ids(leagues.leagues_page(db, people["alice"], filters={"format": "quads", "skill": "A"})) == [quads]
+    assert _ids(leagues.leagues_page(db, people["alice"], filters={"q": "winter", "day": "Monday"})) == [*made[0::7], quads]
+    assert leagues.leagues_page(db, people["alice"], filters={"q": "summer"}).rows == []
+    assert leagues.leagues_page(db, people["alice"]).rows[0]["name"].startswith("Monday C")
+
+
+# --- admin lists: inquiries, newsletter subscribers ---------------------------------------------------------------
+
+
+def test_inquiries_of_every_form_by_the_page_newest_first(db, people):
+    from volley_app.models import ContactInquiry, HostInquiry
+    from volley_app.services import inquiries
+
+    start = utcnow() - 100 * DAY
+    db.add_all(ContactInquiry(email=f"c{i:02}@example.com", name="C", body="Hi", created_at=start + 2 * i * DAY)
+               for i in range(20))  # fmt: skip
+    db.add_all(HostInquiry(email=f"h{i:02}@example.com", svl_name="Gym", phone="555", address="1 St", city="Lex",
+                           region="KY", zip="40502", created_at=start + (2 * i + 1) * DAY) for i in range(15))  # fmt: skip
+    db.commit()
+    pages = _all_pages(lambda mark: inquiries.inquiries_page(db, people["root"], bookmark=mark))
+    assert [len(p) for p in pages] == [25, 10]
+    first = inquiries.inquiries_page(db, people["root"])
+    assert first.total == 35 and [r["kind"] for r in first.rows[:3]] == ["Contact", "Contact", "Contact"]
+    assert first.rows[5]["details"]["Email"] == "h14@example.com"
+    dates = [r["created_at"] for r in first.rows]
+    assert dates == sorted(dates, reverse=True)
+    assert inquiries.inquiries_page(db, people["root"], filters={"kind": "host"}).total == 15
+    assert [r["id"] for r in inquiries.inquiries_page(db, people["root"], filters={"q": "h03@"}).rows] != []
+    assert inquiries.inquiries_page(db, people["root"], filters={"q": "h03@", "kind": "contact"}).rows == []
+    with pytest.raises(Forbidden):
+        inquiries.inquiries_page(db, people["alice"])
+
+
+def test_newsletter_subscribers_by_the_page_newest_first(db, people):
+    from volley_app.models import NewsletterSubscriber
+    from volley_app.services import newsletter
+
+    start = utcnow() - 100 * DAY
+    db.add_all(NewsletterSubscriber(email=f"fan{i:02}@example.com", created_at=start + i * DAY) for i in range(30))
+    db.commit()
+    pages = _all_pages(lambda mark: newsletter.subscribers_page(db, people["root"], bookmark=mark))
+    assert [len(p) for p in pages] == [25, 5]
+    first = newsletter.subscribers_page(db, people["root"])
+    assert first.rows[0]["email"] == "fan29@example.com" and first.total == 30
+    assert [r["email"] for r in newsletter.subscribers_page(db, people["root"], filters={"q": "FAN07"}).rows] == [
+        "fan07@example.com"
+    ]
+    assert newsletter.subscriber_total(db, people["root"]) == 30
+    with pytest.raises(Forbidden):
+        newsletter.subscribers_page(db, people["alice"])

@@ -13,10 +13,11 @@ import datetime as dt
 import logging
 from collections.abc import Callable
 
+import sqlalchemy as sa
 from sqlmodel import Session, SQLModel, col, select
 
 from volley_app.models import REGIONS, ContactInquiry, FranchiseInquiry, HostInquiry, PromoteInquiry
-from volley_app.services import mail, ratelimit, validation
+from volley_app.services import mail, paging, ratelimit, validation
 from volley_app.services.errors import BadRequest, Invalid
 from volley_app.services.permissions import Actor, require_admin
 from volley_app.settings import get_settings
@@ -140,6 +141,53 @@ def submit(db: Session, *, kind: str, data: dict, client: str, trap: object = ""
         kind=f"inquiry_{kind}",
     )
     return row.id
+
+
+# The filters of the inquiries list: a part of the address that sent one, and the form it came from.
+INQUIRY_FILTERS = ("q", "kind")
+
+
+def inquiries_page(
+    db: Session, actor: Actor | None, *, filters: dict | None = None, bookmark: object = "", size: object = paging.PAGE_SIZE
+) -> paging.Page:
+    """One page of every kind of inquiry, newest first (admin only).
+
+    The four forms' tables are read as one list (their kind, id and time); the page's details are
+    then read per form, at most one query each. ``filters``: ``q`` (email) and ``kind`` (a form's key).
+    """
+    require_admin(actor)
+    f = filters if isinstance(filters, dict) else {}
+    kind = paging.choice(f.get("kind"), tuple(FORMS))
+    text = paging.search_text(f.get("q"))
+    parts = []
+    for spec in FORMS.values():
+        if kind and spec.kind != kind:
+            continue
+        model = spec.model
+        part = sa.select(sa.literal(spec.kind).label("kind"), col(model.id).label("id"), col(model.created_at).label("at"))
+        if text:
+            part = part.where(paging.contains(text, col(model.email)))
+        parts.append(part)
+    listed = sa.union_all(*parts).subquery("inquiries")
+    query = sa.select(listed.c.kind, listed.c.id, listed.c.at).order_by(
+        listed.c.at.desc(), listed.c.kind.desc(), listed.c.id.desc()
+    )
+
+    def project(found: list) -> list[dict]:
+        by_kind: dict[str, list[int]] = {}
+        for k, rid, _at in found:
+            by_kind.setdefault(k, []).append(rid)
+        rows = {}
+        for k, ids in by_kind.items():
+            spec = FORMS[k]
+            for row in db.exec(select(spec.model).where(col(spec.model.id).in_(ids))):
+                details = {label: str(getattr(row, name)) for name, (label, _c) in spec.fields.items()}
+                rows[(k, row.id)] = {"kind": spec.title, "id": row.id, "created_at": row.created_at, "details": details}
+        return [rows[(k, rid)] for k, rid, _at in found if (k, rid) in rows]
+
+    return paging.keyset(
+        db, query, kinds=(dt.datetime, str, int), project=project, bookmark=bookmark, size=paging.page_size(size)
+    )
 
 
 def list_recent(db: Session, actor: Actor | None, *, limit: int = 200) -> list[dict]:

@@ -23,7 +23,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import audit, auth, clock, permissions, sessions, timefmt, uploads, validation, venues
+from volley_app.services import audit, auth, clock, paging, permissions, sessions, timefmt, uploads, validation, venues
 from volley_app.services.errors import Forbidden, Invalid, NotFound
 from volley_app.services.league_data import delete_children, played_games
 from volley_app.services.permissions import Actor, access_league, require_actor, require_admin, require_role
@@ -304,6 +304,55 @@ def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None,
     snames = _session_names(db, [lg.session_id for lg in found])
     vnames = venues.svl_names(db, [lg.svl_id for lg in found])
     return [summary(lg, snames, vnames) for lg in found]
+
+
+# The filters of the leagues list: free text (venue, session, court), the day, the format, the skill level.
+LEAGUE_FILTERS = ("q", "day", "format", "skill")
+
+
+def leagues_page(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+    now: dt.datetime | None = None,
+) -> paging.Page:
+    """One page of the active leagues by start, as ``list_leagues`` picks them for the actor (stages refreshed).
+
+    ``filters``: ``q`` (the venue's name, the session's name or the court), ``day``, ``format`` and ``skill``.
+    """
+    actor = require_actor(actor)
+    now = now or utcnow()
+    f = filters if isinstance(filters, dict) else {}
+    where = [shown(), League.active.is_(True)]
+    if actor.is_svl and not actor.is_admin:
+        current = sessions.current_session_ids(db, actor.user_id, now)
+        where += [League.svl_id == actor.user_id, League.session_id.in_(current or [-1])]
+    if day := paging.choice(f.get("day"), Day.values()):
+        where.append(League.day == Day(day))
+    if fmt := paging.choice(f.get("format"), LeagueFormat.values()):
+        where.append(League.format == LeagueFormat(fmt))
+    if skill := paging.choice(f.get("skill"), SkillLevel.values()):
+        where.append(League.skill_level == SkillLevel(skill))
+    query = select(League)
+    if text := paging.search_text(f.get("q")):
+        venue = User.first_name + " " + User.last_name
+        query = query.join(User, User.id == League.svl_id).join(LeagueSession, LeagueSession.id == League.session_id)
+        where.append(paging.contains(text, venue, LeagueSession.name, League.court))
+    query = query.where(*where).order_by(League.start_at, League.id)
+
+    def project(found: list) -> list[dict]:
+        rows = [r[0] for r in found]
+        refresh_stages(db, rows, now)
+        snames = _session_names(db, [lg.session_id for lg in rows])
+        vnames = venues.svl_names(db, [lg.svl_id for lg in rows])
+        return [summary(lg, snames, vnames) for lg in rows]
+
+    return paging.keyset(
+        db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark, size=paging.page_size(size)
+    )
 
 
 def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.datetime | None = None) -> dict:

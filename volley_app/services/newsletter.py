@@ -16,7 +16,7 @@ from sqlmodel import Session, col, func, select
 
 from volley_app import routes
 from volley_app.models import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber, utcnow
-from volley_app.services import auth, mail, ratelimit, validation
+from volley_app.services import auth, mail, paging, ratelimit, validation
 from volley_app.services.errors import NotFound
 from volley_app.services.permissions import Actor, load, require_admin
 
@@ -100,6 +100,24 @@ def list_subscribers(db: Session, actor: Actor | None) -> list[NewsletterSubscri
     return list(db.exec(select(NewsletterSubscriber).order_by(col(NewsletterSubscriber.created_at).desc())))
 
 
+def subscribers_page(
+    db: Session, actor: Actor | None, *, filters: dict | None = None, bookmark: object = "", size: object = paging.PAGE_SIZE
+) -> paging.Page:
+    """One page of the subscribers, newest first (admin only); ``filters``: ``q`` a part of the address."""
+    require_admin(actor)
+    f = filters if isinstance(filters, dict) else {}
+    query = select(NewsletterSubscriber)
+    if text := paging.search_text(f.get("q")):
+        query = query.where(paging.contains(text, NewsletterSubscriber.email, NewsletterSubscriber.referral))
+    query = query.order_by(col(NewsletterSubscriber.created_at).desc(), col(NewsletterSubscriber.id).desc())
+
+    def project(found: list) -> list[dict]:
+        return [{"id": r.id, "email": r.email, "referral": r.referral or "", "created_at": r.created_at}
+                for (r,) in found]  # fmt: skip
+
+    return paging.keyset(db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark, size=paging.page_size(size))
+
+
 def delete_subscriber(db: Session, actor: Actor | None, *, subscriber_id: object) -> None:
     require_admin(actor)
     row = load(db, NewsletterSubscriber, subscriber_id, "Subscriber not found")
@@ -109,6 +127,12 @@ def delete_subscriber(db: Session, actor: Actor | None, *, subscriber_id: object
 
 def subscriber_count(db: Session) -> int:
     return db.exec(select(func.count()).select_from(NewsletterSubscriber)).one()
+
+
+def subscriber_total(db: Session, actor: Actor | None) -> int:
+    """How many subscribers an issue goes to (admin only)."""
+    require_admin(actor)
+    return subscriber_count(db)
 
 
 # -- issues --------------------------------------------------------------------------------------

@@ -8,30 +8,38 @@ from volley_app import routes
 from volley_app.components.admin import local_time
 from volley_app.components.forms import error_line
 from volley_app.components.layout import column, dash_screen
+from volley_app.components.paging import filter_select, pager, search_form
 from volley_app.registry import page
 from volley_app.services import inquiries
+from volley_app.services.errors import DomainError
+from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
+from volley_app.state.paging import PagedList
 
 
-class InquiriesState(AuthState):
+class InquiriesState(PagedList, AuthState):
     rows: list[dict[str, str]] = []
     error: str = ""
+    _filter_names = inquiries.INQUIRY_FILTERS
 
-    async def load(self):
-        found, failure = await run_action(inquiries.list_recent, actor=await self._actor())
-        if failure is not None:
-            self.rows, self.error = [], failure.message
-            return
-        self.error = ""
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await run_action(inquiries.inquiries_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.error = failure.message if failure else ""
         self.rows = [
             {
                 "kind": r["kind"],
                 "when": local_time(r["created_at"]),
                 "details": "\n".join(f"{k}: {v}" for k, v in r["details"].items()),
             }
-            for r in found
+            for r in rows
         ]
+
+    async def load(self):
+        self._reset_filters()
+        await self._first_page()
 
 
 def _inquiry(inquiry: rx.Var) -> rx.Component:
@@ -50,4 +58,6 @@ def inquiries_page() -> rx.Component:
     s = InquiriesState
     found = rx.cond(s.rows.length() > 0, column(rx.foreach(s.rows, _inquiry), spacing="3"),
                     rx.text("No inquiries yet.", color_scheme="gray"))  # fmt: skip
-    return dash_screen("Inquiries", column(error_line(s.error), found, max_width="46rem"))
+    kinds = [(spec.kind, spec.title) for spec in inquiries.FORMS.values()]
+    search = search_form(s, "Search inquiries", filter_select("Form", "kind", kinds, s), placeholder="Email address")
+    return dash_screen("Inquiries", column(search, error_line(s.error), found, pager(s, "inquiries"), max_width="46rem"))

@@ -8,26 +8,30 @@ from volley_app import routes
 from volley_app.components.admin import local_time, notice, send_button
 from volley_app.components.forms import area_field, error_line, text_field
 from volley_app.components.layout import column, dash_screen
+from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
 from volley_app.models import NEWSLETTER_SECTIONS
 from volley_app.registry import page
 from volley_app.services import newsletter
 from volley_app.services.errors import DomainError
+from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, run_action
+from volley_app.state.paging import PagedList
 
 ERROR_ID = "newsletter-setup-error"
 FIX_BLURBS = "Please fill in every blurb and correct the fields marked below."
 TEXT_MAX = 5000
 
 
-class NewsletterSetupState(FormState, AuthState):
+class NewsletterSetupState(PagedList, FormState, AuthState):
     _fields = newsletter.ISSUE_FIELDS
     _error_id = ERROR_ID
 
     values: dict[str, str] = {}
     notice: str = ""
     subscribers: list[dict[str, str]] = []
+    subscriber_total: int = 0
 
     @rx.var
     def preview(self) -> str:
@@ -38,23 +42,32 @@ class NewsletterSetupState(FormState, AuthState):
         if self.errors:
             self.error = FIX_BLURBS
 
-    async def _load_subscribers(self) -> None:
-        actor = await self._actor()
-        found, failure = await run_action(
-            lambda s: [
-                {"id": str(r.id), "email": r.email, "referral": r.referral or "", "since": local_time(r.created_at)}
-                for r in newsletter.list_subscribers(s, actor)
-            ]
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await run_action(
+            newsletter.subscribers_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark
         )
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
         if failure is not None:
-            self.subscribers, self.error = [], failure.message
+            self.subscribers, self.subscriber_total, self.error = [], 0, failure.message
             return
-        self.subscribers = found
+        self.subscribers = [
+            {"id": str(r["id"]), "email": r["email"], "referral": r["referral"], "since": local_time(r["created_at"])}
+            for r in rows
+        ]
+
+    async def _load_subscribers(self) -> None:
+        await self._refresh()
+        total, _failure = await run_action(newsletter.subscriber_total, actor=await self._actor())
+        self.subscriber_total = total or 0
 
     async def load(self):
         self._clear_messages()
         self.notice = ""
-        await self._load_subscribers()
+        self._reset_filters()
+        await self._first_page()
+        total, _failure = await run_action(newsletter.subscriber_total, actor=await self._actor())
+        self.subscriber_total = total or 0
 
     @rx.event
     def edit(self, name: str, value: str):
@@ -114,7 +127,7 @@ def _preview() -> rx.Component:
         column(
             rx.heading("Preview", size="4", as_="h2"),
             rx.text(
-                "To: ", rx.text.strong(s.subscribers.length()), " subscribers · Subject: ", newsletter.SUBJECT,
+                "To: ", rx.text.strong(s.subscriber_total), " subscribers · Subject: ", newsletter.SUBJECT,
                 size="2", color_scheme="gray",
             ),
             rx.el.pre(
@@ -165,5 +178,7 @@ def newsletter_setup_page() -> rx.Component:
             align="start",
         ),
         rx.heading("Subscribers", size="5", as_="h2", padding_top="1rem"),
+        search_form(s, "Search subscribers", placeholder="Email address or referral"),
         table_or_empty(SUBSCRIBER_HEADERS, s.subscribers, _subscriber_row, "No subscribers yet."),
+        pager(s, "subscribers"),
     )

@@ -8,26 +8,54 @@ from volley_app import routes
 from volley_app.components.forms import error_line
 from volley_app.components.layout import dash_screen
 from volley_app.components.leagues import summary_row
+from volley_app.components.paging import filter_select, pager, search_form
 from volley_app.components.tables import row, table_or_empty
+from volley_app.models import Day, LeagueFormat, SkillLevel
 from volley_app.registry import page
 from volley_app.services import leagues as svc
+from volley_app.services.errors import DomainError
+from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
+from volley_app.state.paging import PagedList
 from volley_app.state.polling import PolledPage
 
 
-class LeaguesState(PolledPage, AuthState):
+class LeaguesState(PagedList, PolledPage, AuthState):
     league_rows: list[dict[str, str]] = []
     error: str = ""
     loaded: bool = False
     _poll_path: str = routes.DASH_LEAGUES
     _poll_seconds: float = 15
+    _filter_names = svc.LEAGUE_FILTERS
 
-    async def _reload(self) -> None:
-        found, failure = await run_action(svc.list_leagues, actor=await self._actor())
-        self.league_rows = [summary_row(lg) for lg in found or []]
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await run_action(svc.leagues_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.league_rows = [summary_row(lg) for lg in rows]
         self.error = failure.message if failure else ""
         self.loaded = True
+
+    async def _reload(self) -> None:
+        await self._refresh()
+
+    async def load(self):
+        self._reset_filters()
+        await self._first_page()
+        return type(self).poll
+
+
+def _search() -> rx.Component:
+    s = LeaguesState
+    return search_form(
+        s,
+        "Search leagues",
+        filter_select("Day", "day", [(d, d) for d in Day.values()], s),
+        filter_select("Format", "format", [(f.value, svc.FORMAT_LABELS[f]) for f in LeagueFormat], s),
+        filter_select("Skill", "skill", [(k, k) for k in SkillLevel.values()], s),
+        placeholder="Venue, session or court",
+    )
 
 
 
@@ -41,7 +69,9 @@ def leagues_page() -> rx.Component:
     s = LeaguesState
     return dash_screen(
         "Leagues",
+        _search(),
         error_line(s.error),
         table_or_empty(["League", "Venue", "Court", "Starts", "Stage", "Cost"], s.league_rows, _league_row,
                        "No leagues yet.", s.loaded & (s.error == "")),  # fmt: skip
+        pager(s, "leagues"),
     )
