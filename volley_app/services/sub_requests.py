@@ -186,9 +186,14 @@ def _request_page(db: Session, where: list, *, bookmark: object, size: object) -
     def project(found: list) -> list[dict]:
         return [_row(req, {req.requestor_id: mine, req.recipient_id or 0: theirs or ""}) for req, mine, theirs in found]
 
+    # The total needs no names: every request has its requestor, so the join counts only when searched by it.
+    count = sa.select(sa.func.count()).select_from(SubRequest).join(_Requestor, _Requestor.id == SubRequest.requestor_id)
+    if not any("requestor.username" in str(w) for w in where):
+        count = sa.select(sa.func.count()).select_from(SubRequest)
     return paging.keyset(
-        db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark, size=paging.page_size(size)
-    )
+        db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark, size=paging.page_size(size),
+        count=count.where(*where),
+    )  # fmt: skip
 
 
 def list_open(
