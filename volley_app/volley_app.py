@@ -16,6 +16,7 @@ app = rx.App(
     api_transformer=create_api(),
     head_components=[rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
     html_lang="en",
+    stylesheets=["/theme.css"],
 )
 registry.add_pages(app)
 app.register_lifespan_task(mail.run_sender_forever)

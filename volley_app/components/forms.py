@@ -178,6 +178,37 @@ def error_line(message: rx.Var, element_id: str | None = None) -> rx.Component:
     )
 
 
+def _file_input(component: rx.Component) -> rx.Component | None:
+    for child in component.children:
+        if getattr(child, "tag", "") == "input":
+            return child
+        if (found := _file_input(child)) is not None:
+            return found
+    return None
+
+
+def upload_field(label: str, upload_id: str, hint: str, error: rx.Var, *, accept: dict, **props) -> rx.Component:
+    """A file drop zone named ``label`` (its file input carries the name), with its own error right under it."""
+    zone = rx.upload(rx.text(hint, size="2"), id=upload_id, multiple=False, max_files=1, accept=accept,
+                     border=f"1px dashed {rx.color('gray', 8)}", padding="1rem", width="100%", **props)  # fmt: skip
+    file_input = _file_input(zone)
+    if file_input is not None:
+        file_input.custom_attrs.update({"aria-label": label, "aria-describedby": f"{upload_id}-error"})
+    return rx.vstack(
+        rx.text(label, weight="medium", size="2", as_="div"),
+        zone,
+        rx.box(
+            rx.cond(error != "", rx.text(error, size="2", color_scheme="red"), rx.fragment()),
+            id=f"{upload_id}-error",
+            role="alert",
+            aria_live="assertive",
+            width="100%",
+        ),
+        spacing="1",
+        width="100%",
+    )
+
+
 def confirm_delete(button_label: str, question: rx.Var | str, on_confirm, *, confirm_label: str = "Delete") -> rx.Component:
     """A button that asks ``question`` before anything is deleted."""
     return rx.alert_dialog.root(

@@ -5,11 +5,16 @@ from __future__ import annotations
 import reflex as rx
 
 
+def _header(text: str) -> rx.Component | str:
+    """A column's header; a column of buttons has no visible title, but screen readers hear "Actions"."""
+    return text or rx.visually_hidden("Actions")
+
+
 def table(headers: list[str], body: rx.Component, *, size: str = "2") -> rx.Component:
     """A table that scrolls sideways on a phone instead of squeezing."""
     return rx.box(
         rx.table.root(
-            rx.table.header(rx.table.row(*[rx.table.column_header_cell(h) for h in headers])),
+            rx.table.header(rx.table.row(*[rx.table.column_header_cell(_header(h)) for h in headers])),
             rx.table.body(body),
             width="100%",
             variant="surface",

@@ -308,7 +308,7 @@ def _fulfil(db: Session, pay: Payment) -> Team | None:
         after = (
             f"The league amount of {fees.money(b.league_cost_cents)} is due in cash at the first game ({first})."
             if b.cash
-            else f"Please send your Venmo payment by {first}, the day of the first game."
+            else f"The league is paid in full. See you at the first game ({first})."
         )
         mail.queue(
             db,
@@ -328,7 +328,7 @@ def _fulfil(db: Session, pay: Payment) -> Team | None:
 
 
 def result(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
-    """The success page: what was paid and what is still due (cash at the first game, or Venmo by that day)."""
+    """The success page: what was paid and what is still due (a cash league's amount at the first game)."""
     actor = _player(actor)
     pay = access_payment(db, actor, payment_id)
     if pay.status != SUCCEEDED:

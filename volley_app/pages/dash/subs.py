@@ -25,9 +25,10 @@ RATINGS = ("hitter", "passer", "setter")
 SHOWN = ("first_name", "last_name", "gender", *RATINGS)
 
 
-def _shown(r: dict) -> dict[str, str]:
-    """A sub as the browser gets it: names, gender, ratings and the invite link (never an email)."""
-    return {"id": str(r["id"]), **{k: r[k] for k in SHOWN}, "invite": routes.invite_path(r["id"])}
+def _shown(r: dict, me: int) -> dict[str, str]:
+    """A sub as the browser gets it: names, gender, ratings and the invite link (never an email); "me": "1" on one's own row."""
+    return {"id": str(r["id"]), **{k: r[k] for k in SHOWN}, "invite": routes.invite_path(r["id"]),
+            "me": "1" if r["id"] == me else ""}  # fmt: skip
 
 
 class SubsState(PolledPage, AuthState):
@@ -45,7 +46,7 @@ class SubsState(PolledPage, AuthState):
             self.sub_rows, self.subs_error = [], LOAD_FAILED
             return
         self.subs_error, self.is_sub = "", bool(flag)
-        self.sub_rows = [_shown(r) for r in found or []]
+        self.sub_rows = [_shown(r, actor.user_id if actor else 0) for r in found or []]
 
     async def load(self):
         if target := sub_requests.subs_elsewhere(await self._actor()):
@@ -59,7 +60,12 @@ def _rating(value) -> rx.Component:
 
 
 def _invite(r: rx.Var, size: str) -> rx.Component:
-    return link_button("Invite", href=r["invite"], size=size, aria_label="Invite " + r["first_name"] + " " + r["last_name"])
+    """Invite this sub; on one's own row, no invite: "You"."""
+    return rx.cond(
+        r["me"] != "",
+        rx.badge("You", color_scheme="gray", size=size),
+        link_button("Invite", href=r["invite"], size=size, aria_label="Invite " + r["first_name"] + " " + r["last_name"]),
+    )
 
 
 def _sub_card(r: rx.Var) -> rx.Component:

@@ -14,7 +14,7 @@ def _feature(icon: str, title: str, text: str) -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.icon(icon, size=28, color=rx.color("accent", 9)),
-            rx.heading(title, size="4", as_="h3"),
+            rx.heading(title, size="4", as_="h2"),
             rx.text(text, color_scheme="gray", size="2"),
             spacing="2",
         ),

@@ -91,7 +91,7 @@ def _section_fields(section: str) -> rx.Component:
     link, blurb = f"{section}_link", f"{section}_blurb"
     return rx.card(
         column(
-            rx.heading(label, size="3", as_="h3"),
+            rx.heading(label, size="3", as_="h2"),
             text_field(f"{label} Link", link, s, type="url", placeholder="https://", on_change=lambda v: s.edit(link, v)),
             area_field(f"{label} Blurb", blurb, s, rows="3", required=True, max_length=2000,
                        on_change=lambda v: s.edit(blurb, v)),
@@ -133,7 +133,7 @@ def _preview() -> rx.Component:
     )  # fmt: skip
 
 
-SUBSCRIBER_HEADERS = ["Email", "Referral", "Since", rx.text("Delete", class_name="sr-only")]
+SUBSCRIBER_HEADERS = ["Email", "Referral", "Since", ""]
 
 
 @page(routes.NEWSLETTER_SETUP, "New Newsletter", on_load=NewsletterSetupState.load)
