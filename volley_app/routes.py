@@ -29,6 +29,9 @@ SUBSCRIBED = "/subscribed"
 UNSUBSCRIBE = "/unsubscribe"
 UNSUBSCRIBE_ROUTE = "/unsubscribe/[sub_id]/[sub_token]"
 
+# The page for an address that is none of these (the framework's name for it, not a path).
+NOT_FOUND = "404"
+
 # --- password recovery ------------------------------------------------------------------
 FORGOT_PASSWORD = "/forgotPassword"  # noqa: S105 - a path, not a secret
 FORGOT_SENT = "/forgotPasswordSent"  # noqa: S105

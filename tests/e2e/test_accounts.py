@@ -145,23 +145,42 @@ def test_revoked_persisted_login_shows_the_way_back(page):
     expect_path(page, "/login")
 
 
-def test_player_is_sent_away_from_svl_only_route_and_svl_comes_back(new_page):
+def test_player_on_an_svl_page_is_told_whom_it_is_for_and_led_home(new_page):
     make_user("player1")
     make_user("venue", Role.SVL, first_name="Venue")
     page = new_page()
     log_in(page, "player1")
     expect_path(page, "/dash")
     page.goto("/dash/SVLHome")
+    expect(page.get_by_role("heading", name="This page is for venue operators", level=1)).to_be_visible()
+    expect_path(page, "/dash/SVLHome")  # no trip to the login page, which would only come back here
+    expect(page.get_by_text("My Sessions")).to_have_count(0)
+    page.get_by_role("link", name="Go to my home page").click()
+    expect_path(page, "/dash")
+    expect(page.get_by_role("heading", name="Welcome, Test")).to_be_visible()
+
+    # Logged out, the same address asks for a login and remembers where the visitor was going.
+    page.get_by_role("button", name="Logout").click()
+    expect_path(page, "/")
+    page.goto("/dash/SVLHome")
     expect_path(page, "/login")
     assert "next=/dash/SVLHome" in page.url
-    expect(page.get_by_text("My Sessions")).to_have_count(0)
+    # The player logs in there: the page is not for them, so they land on their own home.
+    log_in(page, "player1")
+    expect_path(page, "/dash")
+    expect(page.get_by_role("heading", name="Welcome, Test")).to_be_visible()
+    page.get_by_role("button", name="Logout").click()
+    expect_path(page, "/")
 
-    # The SVL logs in on that screen and is taken back where the visitor was going.
+    # The SVL logs in from that address and is taken back where the visitor was going.
+    page.goto("/dash/SVLHome")
+    expect_path(page, "/login")
     log_in(page, "venue")
     expect_path(page, "/dash/SVLHome")
     expect(page.get_by_role("heading", name="My Sessions")).to_be_visible()
     nav = page.get_by_role("navigation", name="Main")
     expect(nav.get_by_role("link", name="Sessions")).to_be_visible()
+    expect(nav.get_by_role("link", name="Home")).to_have_attribute("aria-current", "page")
     expect(nav.get_by_role("link", name="Subs")).to_have_count(0)
     expect(page.locator("footer")).to_contain_text("SVL")
 

@@ -87,7 +87,7 @@ def test_open_request_is_accepted_by_a_sub_and_the_requestor_is_emailed(new_page
     log_in(b, "bruno")
     expect_path(b, "/dash")
     row = _item(b, "request-item", "Spike Force")
-    expect(row).to_contain_text("anna")
+    expect(row).to_contain_text("Anna User")  # people by name, not username
     expect(row).to_contain_text("7:30 PM")  # venue time, not shifted by the browser
     row.get_by_role("link", name="View").click()
     expect(b).to_have_url(re.compile(r"/dash/notes/\d+$"))
@@ -183,10 +183,12 @@ def test_profile_edit_fields_per_role(new_page):
     p.get_by_label("Hitter Rating").select_option("A")
     p.get_by_label("New Password").fill("abc")
     expect(p.get_by_role("button", name="Save")).to_be_disabled()  # a new password, if typed, must be valid
+    expect(p.locator("#submit-why")).to_contain_text("To continue: New Password")  # the grey button says why
     p.get_by_label("New Password").fill("a bcd")
     p.get_by_role("button", name="Save").click()  # the server checks its characters and marks the field
-    expect(p.get_by_text("Please correct the fields marked below.")).to_be_visible()
     expect(p.get_by_label("New Password")).to_have_attribute("aria-invalid", "true")
+    expect(p.get_by_label("New Password")).to_be_focused()  # the message is read with the field; shown once
+    expect(p.get_by_role("alert").filter(has_text=re.compile("."))).to_have_count(0)
     expect_path(p, f"/dash/users/{_user_id('paula')}")
     p.get_by_label("New Password").fill("")
     p.get_by_role("button", name="Save").click()
@@ -222,12 +224,15 @@ def test_profile_edit_fields_per_role(new_page):
     expect(a.get_by_role("button", name="Save")).to_be_enabled()
     a.get_by_label("Player", exact=True).click()  # paula's only role
     expect(a.get_by_role("button", name="Save")).to_be_disabled()  # a user keeps at least one role
+    expect(a.locator("#submit-why")).to_have_text("To continue: Tick at least one role.")
     a.get_by_label("Player", exact=True).click()
     expect(a.get_by_role("button", name="Save")).to_be_enabled()
+    expect(a.locator("#submit-why")).to_have_text("")
     a.get_by_role("button", name="Delete Account").click()
-    expect(a.get_by_text("Are you sure you want to delete your account?")).to_be_visible()
+    question = "Are you sure you want to delete the account of Paula User (paula)? This cannot be undone."
+    expect(a.get_by_text(question)).to_be_visible()  # the admin is asked about paula, not about "your account"
     a.get_by_role("button", name="Cancel").click()
-    expect(a.get_by_text("Are you sure you want to delete your account?")).to_have_count(0)
+    expect(a.get_by_text(question)).to_have_count(0)
 
 
 def test_player_contact_sends_to_the_provider(new_page, mailbox):

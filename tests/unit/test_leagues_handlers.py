@@ -165,7 +165,7 @@ async def test_a_bad_score_shows_next_to_its_set_and_saves_nothing(world):
             "team1_game1_score": "21", "team2_game1_score": "24"}  # fmt: skip
     before = fingerprint(db, world["dir"])
     state, events = await call(world, "svla", game_edit.GameEditState, f"/dash/leagues/teams/schedule/{gid}", "save", form)
-    assert state.errors["set1"].startswith("Set 1: play to 21") and state.error == "Please correct the fields marked below."
+    assert state.errors["set1"].startswith("Set 1: play to 21") and state.error == ""
     assert redirect_target(events) is None and fingerprint(db, world["dir"]) == before
 
 
@@ -184,7 +184,7 @@ async def test_a_league_edit_with_bad_fields_marks_them(world):
     before = fingerprint(world["db"], world["dir"])
     state, events = await call(world, "svla", home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "save",
                                LEAGUE_FORM | {"court": " ", "max_teams": "1"})  # fmt: skip
-    assert set(state.errors) == {"court", "max_teams"} and state.error == "Please correct the fields marked below."
+    assert set(state.errors) == {"court", "max_teams"} and state.error == ""
     assert redirect_target(events) is None and fingerprint(world["db"], world["dir"]) == before
 
 

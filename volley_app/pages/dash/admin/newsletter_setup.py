@@ -12,12 +12,10 @@ from volley_app.components.tables import row, table_or_empty
 from volley_app.models import NEWSLETTER_SECTIONS
 from volley_app.registry import page
 from volley_app.services import newsletter
-from volley_app.services.errors import DomainError
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, run_action
 
 ERROR_ID = "newsletter-setup-error"
-FIX_BLURBS = "Please fill in every blurb and correct the fields marked below."
 TEXT_MAX = 5000
 
 
@@ -32,11 +30,6 @@ class NewsletterSetupState(FormState, AuthState):
     @rx.var
     def preview(self) -> str:
         return newsletter.preview(self.values)
-
-    def _show_failure(self, failure: DomainError) -> None:
-        super()._show_failure(failure)
-        if self.errors:
-            self.error = FIX_BLURBS
 
     async def _load_subscribers(self) -> None:
         actor = await self._actor()
