@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user, sent_events
+from tests.e2e.helpers import PASSWORD, add_open_league, expect_path, log_in, make_user, sent_events
 from volley_app import db
 from volley_app.models import LeagueSession, Role, SessionStatus, utcnow
 from volley_app.services import auth
@@ -15,9 +16,12 @@ PHONE = {"width": 390, "height": 844}
 
 
 def test_newcomer_signs_up_lands_on_dash_and_logs_out(new_page):
+    make_user("venue", Role.SVL)
+    add_open_league("venue")  # its start, not a fixed date, is what the banner announces
     page = new_page(**PHONE)
     page.goto("/")
-    expect(page.get_by_text("The next league starts September 8th in Lexington, KY")).to_be_visible()
+    banner = page.get_by_role("region", name="League announcement")
+    expect(banner).to_have_text(re.compile(r"^The next league starts [A-Z][a-z]+ \d{1,2}(st|nd|rd|th)\. Signups are open!$"))
     expect(page.get_by_text(f"© {dt.date.today().year}")).to_be_visible()
     page.get_by_role("link", name="Sign Up").first.click()
     expect_path(page, "/new")
@@ -32,6 +36,11 @@ def test_newcomer_signs_up_lands_on_dash_and_logs_out(new_page):
     page.get_by_role("button", name="Sign Up").click()
 
     expect_path(page, "/dash")
+    expect(page.get_by_role("heading", name="Welcome, Nora")).to_be_visible()
+    page.get_by_role("link", name="Join a league: leagues open for registration").click()
+    expect_path(page, "/dash/playerleagues")
+    expect(page.get_by_role("link", name="Monday C 6s")).to_be_visible()
+    page.go_back()
     expect(page.get_by_role("heading", name="Welcome, Nora")).to_be_visible()
     nav = page.get_by_role("navigation", name="Main")
     for label in ("Home", "Leagues", "Subs", "Profile", "Logout"):

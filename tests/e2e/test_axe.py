@@ -186,8 +186,8 @@ def _check(page, role: str, address: str) -> list[str]:
             if v["impact"] in ("critical", "serious") or v["id"] in ALSO_FAILING:
                 nodes = "\n      ".join(v["nodes"])
                 found.append(f"{role} {address} @{width}px [{v['impact']}] {v['id']}: {v['help']}\n      {nodes}")
-        shot = SCREENS / role / f"{_slug(address)}-{width}.jpg"
-        page.screenshot(path=str(shot), full_page=True, type="jpeg", quality=70)
+        shot = SCREENS / role / f"{_slug(address)}-{width}.png"
+        page.screenshot(path=str(shot), full_page=True)
     return found
 
 

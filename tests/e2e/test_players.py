@@ -141,8 +141,15 @@ def test_targeted_invite_from_the_subs_list_is_declined(new_page, mailbox):
     log_in(c, "carla")
     expect_path(c, "/dash")
     expect(_item(c, "request-item", "Ace Squad")).to_have_count(0)  # not on the open list
+    c.goto("/dash/subs")
+    expect(_item(c, "sub-item", "Dora").get_by_role("link", name="Invite Dora Evans")).to_be_visible()
+    expect(_item(c, "sub-item", "Carla").get_by_role("link")).to_have_count(0)  # no inviting oneself
+    expect(_item(c, "sub-item", "Carla")).to_contain_text("You")
     c.goto("/dash/notes/notifications")
-    _item(c, "request-item", "Ace Squad").get_by_role("link", name="View").click()
+    mine = _item(c, "request-item", "Ace Squad")  # a card on the phone: when, and who the sub is
+    expect(mine).to_contain_text("7:30 PM")
+    expect(mine).to_contain_text("Sub: Carla Diaz")
+    mine.get_by_role("link", name="View").click()
     expect_path(c, f"/dash/notes/{req.id}")
     expect(c.get_by_role("button", name="Accept")).to_be_visible()
     c.get_by_role("button", name="Decline").click()
@@ -159,6 +166,18 @@ def test_targeted_invite_from_the_subs_list_is_declined(new_page, mailbox):
     expect_path(d, "/dash")
     d.goto(f"/dash/notes/{req.id}")
     expect(d.get_by_text("No access")).to_be_visible()
+
+    # A decline is not a dead end: anna invites another sub, who is emailed and may accept.
+    a.reload()
+    expect(a.get_by_role("heading", name="Reopen Sub Request")).to_be_visible()
+    a.get_by_label("Who may take it").select_option(str(_user_id("dora")))
+    a.get_by_role("button", name="Reopen Sub Request").click()
+    expect(a.get_by_text("Sub request reopened.")).to_be_visible()
+    expect(a.get_by_role("heading", name="Reopen Sub Request")).to_have_count(0)
+    mails = mailbox.wait_for(3)
+    assert mails[2]["To"] == "dora@example.com" and "Ace Squad" in mails[2].get_content()
+    d.reload()
+    expect(d.get_by_role("button", name="Accept")).to_be_visible()
 
 
 def _user_id(username: str) -> int:

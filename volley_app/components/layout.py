@@ -5,7 +5,6 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 
 SITE_NAME = "Bluegrass Volleyball"
@@ -81,24 +80,24 @@ def _frame(header: rx.Component, banner: rx.Component, content: rx.Component, fo
     )
 
 
-def public_page(*children: rx.Component, banner: bool = False) -> rx.Component:
-    """Frame of every public page: header with Log In / Sign Up, content, footer."""
+def public_page(*children: rx.Component, banner: rx.Var | str | None = None) -> rx.Component:
+    """Frame of every public page: header with Log In / Sign Up, the ``banner`` announcement if given, content, footer."""
     return _frame(
         _header(
             link_button("Log In", href=routes.LOGIN, variant="soft"),
             link_button("Sign Up", href=routes.SIGNUP),
             home=routes.HOME,
         ),
-        announcement_banner() if banner else rx.fragment(),
+        announcement_banner(banner) if banner is not None else rx.fragment(),
         rx.fragment(*children),
         footer(),
     )
 
 
-def announcement_banner(text: rx.Var | str | None = None) -> rx.Component:
-    """The league announcement under the header: dark text on the brand orange."""
+def announcement_banner(text: rx.Var | str) -> rx.Component:
+    """The league announcement under the header: dark text on the brand orange (nothing while it loads)."""
     return rx.box(
-        rx.text(text if text is not None else get_settings().banner_text, weight="bold", size="4", align="center"),
+        rx.text(text, weight="bold", size="4", align="center", min_height="1.5em"),
         role="region",
         aria_label="League announcement",
         background="var(--brand-orange)",

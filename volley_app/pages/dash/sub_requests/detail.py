@@ -160,7 +160,14 @@ class NoteDetailState(RequestFormState, AuthState):
 
 def _details() -> rx.Component:
     n = NoteDetailState.note
-    lines = [labelled(label, status_badge(n[k]) if k == "status" else n[k]) for label, k in DETAIL_LINES]
+    def value(k: str):
+        if k == "status":
+            return status_badge(n[k])
+        if k == "text":  # the message as written, its line breaks kept
+            return rx.text(n[k], white_space="pre-wrap")
+        return n[k]
+
+    lines = [labelled(label, value(k)) for label, k in DETAIL_LINES]
     return rx.card(details(*lines), width="100%")
 
 
