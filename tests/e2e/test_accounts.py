@@ -43,8 +43,17 @@ def test_newcomer_signs_up_lands_on_dash_and_logs_out(new_page):
     page.go_back()
     expect(page.get_by_role("heading", name="Welcome, Nora")).to_be_visible()
     nav = page.get_by_role("navigation", name="Main")
+    boxes = []
     for label in ("Home", "Leagues", "Subs", "Profile", "Logout"):
-        expect(nav.get_by_role("link", name=label, exact=True).or_(nav.get_by_role("button", name=label))).to_be_visible()
+        item = nav.get_by_role("link", name=label, exact=True).or_(nav.get_by_role("button", name=label))
+        expect(item).to_be_visible()
+        boxes.append(item.bounding_box())
+    expect(nav.get_by_role("link", name="Home")).to_have_attribute("aria-current", "page")
+    expect(nav.get_by_role("link", name="Subs")).to_have_attribute("aria-current", "false")
+    # tap targets on the phone: at least 44 px tall, none over another
+    assert all(b["height"] >= 44 for b in boxes), boxes
+    for a, b in zip(boxes, boxes[1:], strict=False):
+        assert b["x"] >= a["x"] + a["width"] or b["y"] >= a["y"] + a["height"], (a, b)
     expect(nav.get_by_role("link", name="Sessions")).to_have_count(0)
     footer = page.locator("footer")
     expect(footer).to_contain_text("newplayer")

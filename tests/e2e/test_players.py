@@ -207,6 +207,10 @@ def test_profile_edit_fields_per_role(new_page):
     p.get_by_role("button", name="Save").click()  # the server checks its characters and marks the field
     expect(p.get_by_label("New Password")).to_have_attribute("aria-invalid", "true")
     expect(p.get_by_label("New Password")).to_be_focused()  # the message is read with the field; shown once
+    # nothing covers the field that took focus (the header scrolls away on a phone)
+    field_top = p.get_by_label("New Password").bounding_box()["y"]
+    header_bottom = p.evaluate("document.querySelector('header').getBoundingClientRect().bottom")
+    assert field_top >= header_bottom, (field_top, header_bottom)
     expect(p.get_by_role("alert").filter(has_text=re.compile("."))).to_have_count(0)
     expect_path(p, f"/dash/users/{_user_id('paula')}")
     p.get_by_label("New Password").fill("")
