@@ -53,9 +53,10 @@ def form_values(form_data: object, names: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def focus(element_id: str):
-    """An event that moves keyboard focus to an element (the error line after a failed submit)."""
-    return rx.call_script(f"document.getElementById({element_id!r})?.focus()")
+def focus(element_id: str, *fallbacks: str):
+    """An event that moves keyboard focus to an element (the first of these ids the page has)."""
+    found = " || ".join(f"document.getElementById({i!r})" for i in (element_id, *fallbacks) if i)
+    return rx.call_script(f"({found})?.focus()")
 
 
 class FormState(rx.State, mixin=True):
@@ -137,7 +138,7 @@ class FormState(rx.State, mixin=True):
             self._show_failure(failure)
             yield
             if target := self._focus_target():
-                yield focus(target)
+                yield focus(target, self._error_id)
             return
         if done is not None:
             follow = done(result)

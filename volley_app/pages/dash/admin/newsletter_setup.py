@@ -98,7 +98,7 @@ def _section_fields(section: str) -> rx.Component:
 def _subscriber_row(sub: rx.Var) -> rx.Component:
     delete = rx.button("Delete", size="1", color_scheme="red", variant="soft", aria_label="Delete " + sub["email"],
                        on_click=NewsletterSetupState.delete_subscriber(sub["id"]))  # fmt: skip
-    return row(sub["email"], sub["referral"], sub["since"], delete)
+    return row(sub["email"], sub["referral"], rx.text(sub["since"], class_name="nowrap"), delete)
 
 
 def _preview() -> rx.Component:
