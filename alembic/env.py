@@ -53,17 +53,38 @@ def run_migrations_offline() -> None:
         context.run_migrations()
 
 
+def _foreign_keys(connection, on: bool) -> None:
+    """SQLite rebuilds a table to change it; with foreign keys on, dropping the old copy would
+    run its ON DELETE actions. So they are off while migrating (before any transaction starts,
+    or SQLite ignores the switch), and checked once the migrations are done."""
+    if connection.dialect.name != "sqlite":
+        return
+    if on:
+        problems = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+        if problems:
+            raise RuntimeError(f"foreign keys broken by the migration: {problems[:5]}")
+    connection.exec_driver_sql(f"PRAGMA foreign_keys={'ON' if on else 'OFF'}")
+
+
+def _migrate(connection) -> None:
+    _foreign_keys(connection, False)
+    try:
+        _configure(connection)
+        with context.begin_transaction():
+            context.run_migrations()
+        if connection.in_transaction():
+            connection.commit()
+    finally:
+        _foreign_keys(connection, True)
+
+
 def run_migrations_online() -> None:
     connection = config.attributes.get("connection")
     if connection is not None:
-        _configure(connection)
-        with context.begin_transaction():
-            context.run_migrations()
+        _migrate(connection)
         return
     with get_engine().connect() as connection:
-        _configure(connection)
-        with context.begin_transaction():
-            context.run_migrations()
+        _migrate(connection)
         connection.commit()
 
 

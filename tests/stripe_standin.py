@@ -9,12 +9,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class StripeStandIn:
-    """POST /v1/payment_intents (idempotent by Idempotency-Key) and GET /v1/payment_intents/{id}."""
+    """POST /v1/payment_intents (idempotent by Idempotency-Key), GET /v1/payment_intents/{id},
+    POST /v1/payment_intents/{id}/cancel and POST /v1/refunds (idempotent by Idempotency-Key)."""
 
     def __init__(self):
         self.intents: dict[str, dict] = {}
         self.by_key: dict[str, str] = {}
+        self.refunds: dict[str, dict] = {}
         self.requests: list[dict] = []
+        self.lock = threading.Lock()
         stand_in = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -36,8 +39,38 @@ class StripeStandIn:
                 key = self.headers.get("Idempotency-Key")
                 stand_in.requests.append({"method": "POST", "path": self.path, "form": flat, "idempotency_key": key,
                                           "auth": self.headers.get("Authorization")})  # fmt: skip
-                if self.path != "/v1/payment_intents":
-                    return self._send(404, {"error": {"message": "not found"}})
+                with stand_in.lock:
+                    if self.path == "/v1/refunds":
+                        return self._refund(flat, key)
+                    if self.path.startswith("/v1/payment_intents/") and self.path.endswith("/cancel"):
+                        return self._cancel(self.path.split("/")[3])
+                    if self.path != "/v1/payment_intents":
+                        return self._send(404, {"error": {"message": "not found"}})
+                    return self._create(flat, key)
+
+            def _cancel(self, pid: str):
+                intent = stand_in.intents.get(pid)
+                if intent is None:
+                    return self._send(404, {"error": {"type": "invalid_request_error", "message": "No such payment_intent"}})
+                if intent["status"] in ("succeeded", "canceled"):
+                    message = f"This PaymentIntent could not be canceled because it has a status of {intent['status']}."
+                    return self._send(400, {"error": {"type": "invalid_request_error", "message": message,
+                                                      "code": "payment_intent_unexpected_state"}})  # fmt: skip
+                intent["status"] = "canceled"
+                return self._send(200, intent)
+
+            def _refund(self, flat: dict, key: str | None):
+                if key and key in stand_in.refunds:
+                    return self._send(200, stand_in.refunds[key])
+                intent = stand_in.intents.get(flat.get("payment_intent", ""))
+                if intent is None or intent["status"] != "succeeded":
+                    return self._send(400, {"error": {"type": "invalid_request_error", "message": "Nothing to refund"}})
+                refund = {"id": f"re_test_{len(stand_in.refunds) + 1}", "object": "refund", "status": "succeeded",
+                          "payment_intent": intent["id"], "amount": intent["amount"]}  # fmt: skip
+                stand_in.refunds[key or refund["id"]] = refund
+                return self._send(200, refund)
+
+            def _create(self, flat: dict, key: str | None):
                 if key and key in stand_in.by_key:
                     return self._send(200, stand_in.intents[stand_in.by_key[key]])
                 pid = f"pi_test_{len(stand_in.intents) + 1}"
@@ -68,3 +101,7 @@ class StripeStandIn:
     def __exit__(self, *_exc):
         self.server.shutdown()
         self.server.server_close()
+
+    def refunded(self) -> list[str]:
+        """The intents refunded, one entry per refund."""
+        return [r["payment_intent"] for r in self.refunds.values()]

@@ -6,6 +6,7 @@
   demo-logins             print the demo accounts
   send-outbox             deliver the pending mail now
   purge-sessions          delete long-expired login sessions and old failed logins
+  expire-holds            release lapsed place reservations and pass lapsed offers to the waitlist
 """
 
 from __future__ import annotations
@@ -102,6 +103,14 @@ def cmd_purge_sessions(_args) -> int:
     return 0
 
 
+def cmd_expire_holds(_args) -> int:
+    from volley_app.services import places
+
+    report = places.expire_holds()
+    print(f"expired {report.expired} hold(s), offered {report.offered} place(s), {report.paid} paid late")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     parser = argparse.ArgumentParser(prog="python -m volley_app.cli", description=__doc__,
@@ -121,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("demo-logins").set_defaults(fn=cmd_demo_logins)
     sub.add_parser("send-outbox").set_defaults(fn=cmd_send_outbox)
     sub.add_parser("purge-sessions").set_defaults(fn=cmd_purge_sessions)
+    sub.add_parser("expire-holds").set_defaults(fn=cmd_expire_holds)
     args = parser.parse_args(argv)
     try:
         return args.fn(args)

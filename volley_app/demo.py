@@ -21,10 +21,12 @@ from volley_app.models import (
     LeagueFormat,
     LeagueSession,
     LeagueStage,
+    Payment,
     Rating,
     Role,
     SessionStatus,
     SkillLevel,
+    StandingAdjustment,
     SubFormat,
     SubRequest,
     SubStatus,
@@ -133,7 +135,7 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     teams = []
     for i, name in enumerate(["Net Ninjas", "Block Party", "Dig Deep", "Set to Kill", "Ace Ventura", "Side Out"]):
         teams.append(Team(league_id=c_sixes.id, captain_id=people[captains[i]].id, team_name=name,
-                          paid=True, wins=0, losses=0))  # fmt: skip
+                          paid=True))  # fmt: skip
     for i, name in enumerate(["Spike Lee", "Bump Set Spike", "Pass Masters"]):
         teams.append(Team(league_id=b_quads.id, captain_id=people[captains[i]].id, team_name=name, paid=i != 2))
     for i, name in enumerate(["Free Ballers", "Rally Cats", "Court Jesters", "Mintonettes"]):
@@ -142,6 +144,9 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     db.add_all(teams)
     db.flush()
     _demo_schedule(db, c_sixes, now)
+    _demo_history(db, c_sixes, league(fall, lex, Day.TUESDAY, running_start + dt.timedelta(days=1), court="Court 2",
+                  skill_level=SkillLevel.A, format=LeagueFormat.QUADS, max_teams=4, cost_cents=20000,
+                  stage=LeagueStage.ACTIVE), people, now)  # fmt: skip
 
     requests = [
         SubRequest(requestor_id=people["alice"].id, svl="Lexington Sportsplex", team="Net Ninjas",
@@ -163,7 +168,7 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     db.add_all(requests)
     db.flush()
     _seed_outreach(db)
-    counts = {"users": len(people), "sessions": 3, "leagues": 4, "teams": len(teams), "sub_requests": len(requests)}
+    counts = {"users": len(people), "sessions": 3, "leagues": 5, "teams": len(teams) + 2, "sub_requests": len(requests)}
     log.info("demo data seeded: %s", counts)
     return counts
 
@@ -204,13 +209,60 @@ def _demo_schedule(db: Session, league: League, now: dt.datetime) -> int:
                 for i, (x, y) in enumerate(sets):
                     setattr(game, f"team1_game{i + 1}_score", x)
                     setattr(game, f"team2_game{i + 1}_score", y)
-                winner = scheduling.result(game)
-                for team_id, column in ((a, "wins" if winner == 1 else "losses"), (b, "losses" if winner == 1 else "wins")):
-                    team = db.get(Team, team_id)
-                    setattr(team, column, getattr(team, column) + 1)
             db.add(game)
             made += 1
     league.schedule_generated = True
     db.add(league)
     db.flush()
     return made
+
+
+# --- history to look at: a withdrawn team, a corrected record, an archived league with payments ----
+
+
+def _demo_history(db: Session, running: League, archived: League, people: dict[str, User], now: dt.datetime) -> None:
+    """Side Out withdrew two weeks ago (its later games forfeited); Block Party's record was corrected;
+    an A Quads league with two paid teams was archived by its venue three days ago."""
+    from volley_app.services import audit, fees, leagues
+
+    lex = people["lexsports"]
+    teams = {t.team_name: t for t in db.exec(select(Team).where(Team.league_id == running.id)).all()}
+    quit_at = now - dt.timedelta(weeks=2)
+    side_out = teams["Side Out"]
+    side_out.withdrawn_at = quit_at
+    db.add(side_out)
+    for game in db.exec(select(Game).where(Game.league_id == running.id)).all():
+        if side_out.id in (game.team1_id, game.team2_id) and game.start_at > quit_at and game.team2_id is not None:
+            for i in (1, 2, 3):
+                setattr(game, f"team1_game{i}_score", None)
+                setattr(game, f"team2_game{i}_score", None)
+            game.forfeit_team_id = side_out.id
+            db.add(game)
+    db.add(StandingAdjustment(team_id=teams["Block Party"].id, wins=1, losses=-1, created_by_id=lex.id,
+                              created_at=now - dt.timedelta(days=10),
+                              reason="Week 1 corrected: the scoresheet had the sets swapped"))  # fmt: skip
+    archived.archived_at, archived.archived_by_id = now - dt.timedelta(days=3), lex.id
+    db.add(archived)
+    db.flush()
+    total = fees.breakdown(archived).total_cents
+    for i, (name, captain) in enumerate((("Quad Squad", "ben"), ("Four Play", "carmen"))):
+        team = Team(league_id=archived.id, captain_id=people[captain].id, team_name=name, paid=True)
+        db.add(team)
+        db.flush()
+        db.add(Payment(league_id=archived.id, team_id=team.id, user_id=people[captain].id, team_name=name,
+                       league_name=leagues.display_name(archived), payer_name=captain, amount_cents=total,
+                       provider="offline", provider_payment_id=f"offline_demo_{i + 1}", status="succeeded",
+                       idempotency_key=f"demo-{i + 1}", created_at=now - dt.timedelta(weeks=8),
+                       updated_at=now - dt.timedelta(weeks=8)))  # fmt: skip
+    actor = _actor(lex)
+    audit.record(db, actor, action="withdraw", entity="team", entity_id=side_out.id, league_id=running.id,
+                 summary="Team Side Out withdrawn from Monday C 6s; its remaining games forfeited")  # fmt: skip
+    audit.record(db, actor, action="archive", entity="league", entity_id=archived.id, league_id=archived.id,
+                 summary=f"League {leagues.display_name(archived)} archived")  # fmt: skip
+    db.flush()
+
+
+def _actor(user: User):
+    from volley_app.services.permissions import Actor
+
+    return Actor(user_id=user.id, username=user.username, roles=tuple(user.roles), first_name=user.first_name)

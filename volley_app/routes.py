@@ -90,6 +90,8 @@ TEAM_EDIT = "/dash/teams/[team_id]"
 NEWSLETTER_SETUP = "/dash/newsletterSetup"
 EMAIL_ALL = "/dash/emailAll"
 INQUIRIES = "/dash/inquiries"
+ARCHIVE = "/dash/archive"
+AUDIT_LOG = "/dash/auditLog"  # ?league={id}&user={username} (both optional)
 
 # --- who may open what (spec section 6) -----------------------------------------------------
 ALL_ROLES = frozenset({Role.PLAYER.value, Role.SVL.value, Role.ADMIN.value})
@@ -107,6 +109,8 @@ GUARDS: dict[str, frozenset[str]] = {
     NEWSLETTER_SETUP: _ADMIN,
     EMAIL_ALL: _ADMIN,
     INQUIRIES: _ADMIN,
+    ARCHIVE: _ADMIN,
+    AUDIT_LOG: _ADMIN,
 }
 
 
@@ -267,3 +271,8 @@ checkout_path = _query(TEAMS_CHECKOUT, "payment")
 success_path = _query(TEAMS_SUCCESS, "payment")
 waitlist_success_path = _query(TEAMS_WAITLIST_SUCCESS, "league")
 decline_path = _query(TEAMS_DECLINE, "league")
+
+
+def audit_log_path(league: int | str | None = None, user: str = "") -> str:
+    """The audit log, filtered by a league and/or a username (each optional)."""
+    return _with(AUDIT_LOG, **{k: v for k, v in (("league", league), ("user", user)) if v})

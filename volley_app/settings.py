@@ -34,12 +34,18 @@ class Settings(BaseSettings):
     backend_url: str = "http://localhost:8000"
     # Browser origins allowed to call the backend; defaults to the app's own origin.
     cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # Host names the app answers to besides those of the addresses above (a request with another Host is refused).
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     # Passwords and sessions
     bcrypt_rounds: int = 12
     session_hours_untrusted: int = 12
     session_days_trusted: int = 30
-    login_max_failures_per_account: int = 5
+    # Login throttling: per account and client a few free failures, then a doubling wait (capped);
+    # ceilings per account and per client that a client which logged in to the account before is exempt from.
+    login_free_failures: int = 3
+    login_max_delay_seconds: int = 900
+    login_max_failures_per_account: int = 30
     login_max_failures_per_client: int = 20
     login_window_minutes: int = 15
 
@@ -72,7 +78,7 @@ class Settings(BaseSettings):
     upload_dir: str = str(ROOT / "var" / "uploads")
     upload_max_bytes: int = 2 * 1024 * 1024
 
-    @field_validator("cors_origins", mode="before")
+    @field_validator("cors_origins", "allowed_hosts", mode="before")
     @classmethod
     def _split_origins(cls, value):
         if isinstance(value, str):
@@ -97,6 +103,10 @@ class Settings(BaseSettings):
         if self.bcrypt_rounds < 4 or self.bcrypt_rounds > 16:
             raise ValueError("BCRYPT_ROUNDS must be between 4 and 16")
         return self
+
+    @property
+    def is_production(self) -> bool:
+        return self.app_env == "production"
 
     @property
     def is_sqlite(self) -> bool:

@@ -1,4 +1,8 @@
-"""The Reflex app: every declared page, the REST API under /api, and the mail sender in the background."""
+"""The Reflex app: every declared page, the REST API under /api; the mail sender and the hold sweeper in the background.
+
+The whole backend (and, in production, the pages it serves) sits behind the host check and the
+security headers (``api.security``); uploads are judged before their body is read (``state.uploads``).
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,18 @@ import reflex as rx
 
 from volley_app import registry
 from volley_app.api.app import create_api
-from volley_app.services import mail
+from volley_app.api.security import protect
+from volley_app.services import mail, places
+from volley_app.state.uploads import UploadGuard
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 app = rx.App(
-    api_transformer=create_api(),
+    api_transformer=[create_api(), UploadGuard, protect],
     head_components=[rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
     html_lang="en",
     stylesheets=["/theme.css"],
 )
 registry.add_pages(app)
 app.register_lifespan_task(mail.run_sender_forever)
+app.register_lifespan_task(places.run_sweeper_forever)

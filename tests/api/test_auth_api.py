@@ -134,17 +134,17 @@ async def test_login_unknown_user_and_wrong_password_are_the_same_401(client):
     assert wrong.json() == unknown.json() == {"message": "Unauthorized"}
 
 
-async def test_login_is_throttled_with_429(client, db):
+async def test_login_is_throttled_with_429_and_the_owner_gets_in_after_the_wait(client, db):
     await _signup(client)
-    for _ in range(5):
+    for _ in range(3):
         assert (await client.post("/api/auth", json={"username": "newplayer", "password": "bad"})).status_code == 401
-    assert count(db, LoginAttempt) == 5
+    assert count(db, LoginAttempt) == 3
     response = await client.post("/api/auth", json={"username": "newplayer", "password": "pass1"})
     assert response.status_code == 429
-    assert "minute" in response.json()["message"]
+    assert "wait 2 seconds" in response.json()["message"]
     assert "accessToken" not in response.json()
-    # Once the window has passed the right password works again.
-    age_login_attempts(db, dt.timedelta(minutes=16))
+    # Once the wait has passed the right password works again.
+    age_login_attempts(db, dt.timedelta(seconds=3))
     response = await client.post("/api/auth", json={"username": "newplayer", "password": "pass1"})
     assert response.status_code == 200
 
@@ -278,3 +278,21 @@ async def test_signup_with_non_text_fields_is_422_with_errors(client, db):
     assert "message" in body and "errors" in body, body
     assert {"username", "region"} <= set(body["errors"])
     assert count(db, User) == 0
+
+
+# --- signup limit (probing which addresses have accounts stays slow) ---------------------------------------
+
+
+async def test_signups_from_one_client_are_limited_even_when_they_fail(client, db):
+    from volley_app.services import ratelimit
+
+    await _signup(client)
+    answers = []
+    for i in range(ratelimit.SIGNUP.limit):
+        # The same address again: "already exists" tells the prober something, so these count too.
+        response = await client.post("/api/users", json=SIGNUP | {"username": f"probe{i}"})
+        answers.append(response.status_code)
+    assert answers[: ratelimit.SIGNUP.limit - 1] == [422] * (ratelimit.SIGNUP.limit - 1)
+    assert answers[-1] == 429
+    assert "Please wait" in (await client.post("/api/users", json=SIGNUP | {"username": "late"})).json()["message"]
+    assert count(db, User) == 1

@@ -69,7 +69,7 @@ async def test_valid_signature_fulfils(client, db, paid_intent):
     assert response.json()["outcome"] == "fulfilled"
     db.expire_all()
     [team] = rows(db, Team)
-    assert (team.team_name, team.paid, team.wins, team.losses, team.waitlist) == ("Hooks", True, 0, 0, False)
+    assert (team.team_name, team.paid, team.waitlist) == ("Hooks", True, False)
     assert db.get(Payment, pid).team_id == team.id
 
 

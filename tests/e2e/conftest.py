@@ -70,11 +70,17 @@ def app_url(migrated, smtp) -> Iterator[str]:
     os.environ["REFLEX_TELEMETRY_ENABLED"] = "false"
     get_settings.cache_clear()
 
+    from volley_app.api.security import protect
+
     class Harness(AppHarnessProd):
         def _run_frontend(self):
+            # In production one port serves the pages through the backend, behind its host check and
+            # security headers; the pages' own server here sits behind the same wrapper.
             uvicorn = _get_uvicorn()
+            backend_host, backend_port = self.backend.servers[0].sockets[0].getsockname()[:2]
+            pages = protect(rx_exec._frontend_prod_app(), backend_urls=[f"http://{backend_host}:{backend_port}"])
             self.frontend_server = uvicorn.Server(
-                uvicorn.Config(app=rx_exec._frontend_prod_app(), host="127.0.0.1", port=port, log_level="warning")
+                uvicorn.Config(app=pages, host="127.0.0.1", port=port, log_level="warning")
             )
             self.frontend_server.run()
 

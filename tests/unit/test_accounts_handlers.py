@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import actor_of, player_world, rows, snapshot
+from tests.factories import PASSWORD, actor_of, login_token, player_world, rows, snapshot
 from tests.harness import call, page_state, redirect_target
 from volley_app.models import LoginSession, OutboxMessage, Rating, User
 from volley_app.pages.dash.profile.contact import PlayerContactState
@@ -17,6 +17,7 @@ from volley_app.pages.dash.profile.profile import ProfileState
 from volley_app.pages.dash.users.edit.page import EditUserState
 from volley_app.pages.dash.users.list import UsersListState
 from volley_app.pages.dash.users.new_svl import NewSVLState
+from volley_app.services import accounts, auth
 from volley_app.services.errors import Forbidden, NotFound, Unauthorized
 from volley_app.services.permissions import access_user
 
@@ -43,7 +44,8 @@ PROFILE_LINKS = {
     "alice": ["Notifications", "Create Sub Request", "My Info", "Contact Us"],
     "svl": ["Add Session", "My Sessions", "My Info", "Contact Us"],
     "root": ["Notifications", "New Newsletter", "Create Sub Request", "All Open Sub Requests", "Add Session",
-             "All Sessions", "All Leagues", "All Users", "Create New SVL", "Email All Users", "Inquiries", "My Info"],
+             "All Sessions", "All Leagues", "All Users", "Create New SVL", "Email All Users", "Inquiries", "Audit Log",
+             "Archive", "My Info"],
 }  # fmt: skip
 
 
@@ -103,7 +105,8 @@ async def test_edit_user_permission_table(world, who, target, refused):
     if refused:
         assert snapshot(db) == before
     else:
-        assert not rows(db, User, User.id == ids[target])
+        gone = rows(db, User, User.id == ids[target])  # deleted, or archived when it has history
+        assert not gone or (gone[0].archived_at is not None and not gone[0].active)
         assert redirect_target(events) == ("/" if who == target else "/dash/playerinfo")
 
 
@@ -180,9 +183,56 @@ async def test_password_is_optional_but_validated_on_submit(world):
     events = await call(state.save, _form("alice"))
     assert redirect_target(events) == "/dash/playerinfo"
     old_hash = rows(db, User, User.id == ids["alice"])[0].password_hash
-    events = await call(state.save, _form("alice", password="new-pass1"))
+    events = await call(state.save, _form("alice", password="new-pass1", current_password=PASSWORD))
     assert redirect_target(events) == "/dash/playerinfo"
     assert rows(db, User, User.id == ids["alice"])[0].password_hash != old_hash
+
+
+def _open_sessions(db, user_id: int) -> list[int]:
+    return [s.id for s in rows(db, LoginSession, LoginSession.user_id == user_id, LoginSession.revoked_at.is_(None))]
+
+
+@pytest.mark.parametrize(
+    ("current", "message"),
+    [("", accounts.CURRENT_PASSWORD_REQUIRED), ("not-it", accounts.CURRENT_PASSWORD_WRONG), (None, None)],
+)
+async def test_changing_your_own_password_needs_the_current_one(world, current, message):
+    db, tokens, ids = world
+    _, state = page_state(EditUserState, f"/dash/users/{ids['alice']}", tokens["alice"])
+    await state.load()
+    assert state.own_account
+    before = snapshot(db)
+    extra = {} if current is None else {"current_password": current}
+    events = await call(state.save, _form("alice", password="new-pass1", **extra))
+    assert redirect_target(events) is None
+    assert state.errors == {"current_password": message or accounts.CURRENT_PASSWORD_REQUIRED}
+    assert snapshot(db) == before
+
+
+async def test_a_new_password_ends_your_other_sessions_and_keeps_this_one(world):
+    db, tokens, ids = world
+    other_device = login_token(db, "alice")
+    assert len(_open_sessions(db, ids["alice"])) == 2
+    _, state = page_state(EditUserState, f"/dash/users/{ids['alice']}", tokens["alice"])
+    await state.load()
+    events = await call(state.save, _form("alice", password="new-pass1", current_password=PASSWORD))
+    assert redirect_target(events) == "/dash/playerinfo"
+    assert auth.resolve(db, tokens["alice"]) is not None  # this tab stays logged in
+    assert auth.resolve(db, other_device) is None  # the other device is logged out
+    assert len(_open_sessions(db, ids["alice"])) == 1
+    # Ben's sessions are not touched.
+    assert auth.resolve(db, tokens["ben"]) is not None
+
+
+async def test_an_admin_setting_someones_password_needs_no_current_one_and_logs_them_out(world):
+    db, tokens, ids = world
+    _, state = page_state(EditUserState, f"/dash/users/{ids['alice']}", tokens["root"])
+    await state.load()
+    assert not state.own_account
+    events = await call(state.save, _form("alice", password="new-pass1", **{"role-player": True}))
+    assert redirect_target(events) == "/dash/playerinfo"
+    assert _open_sessions(db, ids["alice"]) == []
+    assert auth.resolve(db, tokens["root"]) is not None
 
 
 def test_passwords_never_live_in_a_state_var():

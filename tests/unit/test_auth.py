@@ -50,7 +50,8 @@ def _fail(db, username="bob", client="10.0.0.1"):
 def test_auth_limits_are_the_documented_ones(settings):
     assert settings.session_days_trusted == 30
     assert settings.session_hours_untrusted == 12
-    assert settings.login_max_failures_per_account == 5
+    assert settings.login_max_failures_per_account == 30
+    assert (settings.login_free_failures, settings.login_max_delay_seconds) == (3, 900)
     assert settings.login_max_failures_per_client == 20
     assert settings.login_window_minutes == 15
 
@@ -362,6 +363,18 @@ def test_resolve_refreshes_last_seen_only_after_a_while(db):
 # --- throttling --------------------------------------------------------------------
 
 
+def _age(db, seconds: float, **where) -> None:
+    """Move the recorded failures ``seconds`` into the past, as if that much time had gone by."""
+    age_login_attempts(db, dt.timedelta(seconds=seconds), **where)
+
+
+def _refused(db, username="bob", password=PASSWORD, client="10.0.0.1") -> RateLimited:
+    with pytest.raises(RateLimited) as caught:
+        auth.login(db, username=username, password=password, client=client)
+    db.rollback()
+    return caught.value
+
+
 def test_failures_are_recorded_even_though_unauthorized_is_raised(db):
     make_user(db)
     _fail(db, "bob", client="10.0.0.1")
@@ -372,118 +385,166 @@ def test_failures_are_recorded_even_though_unauthorized_is_raised(db):
     assert [tuple(r) for r in recorded] == [("bob", "10.0.0.1"), ("nobody", "10.0.0.2")]
 
 
-def test_sixth_attempt_is_refused_even_with_the_right_password(db):
+def test_the_delay_doubles_after_the_free_failures_up_to_a_ceiling():
+    assert [auth.failure_delay(n).total_seconds() for n in range(0, 8)] == [0, 0, 0, 2, 4, 8, 16, 32]
+    assert auth.failure_delay(12).total_seconds() == 900
+    assert auth.failure_delay(10_000).total_seconds() == 900
+
+
+def test_three_failures_are_free_then_the_pair_waits(db):
     make_user(db)
-    for _ in range(5):
+    for _ in range(3):
         _fail(db)
-    with pytest.raises(RateLimited) as caught:
-        auth.login(db, username="bob", password=PASSWORD, client="10.0.0.1")
-    db.rollback()
-    assert caught.value.status_code == 429
-    assert re.search(r"wait \d+ minutes?", caught.value.message)
+    refused = _refused(db)
+    assert refused.status_code == 429
+    assert "wait 2 seconds" in refused.message
     assert count(db, LoginSession) == 0
-    # The account is throttled, not the client: another client is refused too.
-    with pytest.raises(RateLimited):
-        auth.login(db, username="BOB", password=PASSWORD, client="10.9.9.9")
-    db.rollback()
-
-
-def test_four_failures_do_not_throttle(db):
-    make_user(db)
-    for _ in range(4):
-        _fail(db)
+    # The wait over, the owner's right password gets in: no lockout.
+    _age(db, 2.5)
     assert auth.login(db, username="bob", password=PASSWORD, client="10.0.0.1").token
 
 
-def test_rate_limit_message_names_the_minutes_to_wait(db):
+def test_each_further_failure_doubles_the_wait(db):
     make_user(db)
-    for _ in range(5):
+    for _ in range(3):
         _fail(db)
-    # The oldest failure counted is 10.5 minutes old: it leaves the 15-minute window in 4.5 minutes.
-    age_login_attempts(db, dt.timedelta(minutes=10, seconds=30))
-    with pytest.raises(RateLimited) as caught:
-        auth.login(db, username="bob", password=PASSWORD)
-    db.rollback()
-    assert "wait 5 minutes" in caught.value.message
-
-
-def test_rate_limit_message_says_one_minute_in_the_singular(db):
-    make_user(db)
-    for _ in range(5):
-        _fail(db)
-    age_login_attempts(db, dt.timedelta(minutes=14, seconds=30))
-    with pytest.raises(RateLimited) as caught:
-        auth.login(db, username="bob", password=PASSWORD)
-    db.rollback()
-    assert "wait 1 minute " in caught.value.message
-
-
-def test_throttle_ends_when_the_window_passes(db):
-    make_user(db)
-    for _ in range(5):
-        _fail(db)
-    with pytest.raises(RateLimited):
-        auth.login(db, username="bob", password=PASSWORD)
-    db.rollback()
-    age_login_attempts(db, dt.timedelta(minutes=15, seconds=1))
-    result = auth.login(db, username="bob", password=PASSWORD)
-    db.commit()
-    assert auth.resolve(db, result.token) is not None
-
-
-def test_throttle_counts_only_failures_inside_the_window(db):
-    make_user(db)
+    waits = []
     for _ in range(4):
+        refused = _refused(db, password="wrong")
+        waits.append(re.search(r"wait (\d+) (second|minute)", refused.message).group(0))
+        # Let the wait pass and fail once more.
+        _age(db, auth.failure_delay(count(db, LoginAttempt)).total_seconds() + 0.5)
         _fail(db)
-    age_login_attempts(db, dt.timedelta(minutes=20))
-    for _ in range(4):
-        _fail(db)
-    # Eight failures, four inside the window: a right password still gets in.
-    assert auth.login(db, username="bob", password=PASSWORD).token
+    assert waits == ["wait 2 second", "wait 4 second", "wait 8 second", "wait 16 second"]
 
 
-def test_successful_login_clears_that_accounts_failures(db):
+def test_a_wait_of_a_minute_or_more_is_said_in_minutes(db):
+    make_user(db)
+    for _ in range(9):  # the ninth failure is followed by a 128-second wait
+        _age(db, 600)
+        _fail(db)
+    assert "wait 3 minutes" in _refused(db).message
+
+
+def test_the_pair_throttle_holds_only_that_client(db):
+    make_user(db)
+    for _ in range(3):
+        _fail(db, client="10.6.6.6")
+    _refused(db, client="10.6.6.6")
+    # The owner elsewhere is not held up by a guesser.
+    assert auth.login(db, username="bob", password=PASSWORD, client="10.7.7.7").token
+
+
+def test_failures_outside_the_window_are_forgotten(db):
+    make_user(db)
+    for _ in range(3):
+        _fail(db)
+    _age(db, 15 * 60 + 1)
+    for _ in range(2):
+        _fail(db)
+    # Five failures, two inside the window: no wait.
+    assert auth.login(db, username="bob", password=PASSWORD, client="10.0.0.1").token
+
+
+def test_success_clears_that_pairs_failures_only(db):
     make_user(db)
     make_user(db, "ann")
-    for _ in range(4):
-        _fail(db, "bob")
-    _fail(db, "ann")
-    auth.login(db, username="bob", password=PASSWORD)
+    for _ in range(2):
+        _fail(db, "bob", client="10.0.0.1")
+    _fail(db, "bob", client="10.0.0.2")
+    _fail(db, "ann", client="10.0.0.1")
+    auth.login(db, username="bob", password=PASSWORD, client="10.0.0.1")
     db.commit()
-    assert count(db, LoginAttempt, LoginAttempt.username == "bob") == 0
-    assert count(db, LoginAttempt, LoginAttempt.username == "ann") == 1
-    for _ in range(4):
-        _fail(db, "bob")
-    assert auth.login(db, username="bob", password=PASSWORD).token
+    left = sorted((a.username, a.client) for a in rows(db, LoginAttempt))
+    assert left == [("ann", "10.0.0.1"), ("bob", "10.0.0.2")]
 
 
-def test_throttle_per_client_across_usernames(db):
+def _spray(db, username: str, n: int, first: int = 0) -> None:
+    """``n`` failures on ``username``, each from a different client (no pair reaches its wait)."""
+    for i in range(first, first + n):
+        _fail(db, username, client=f"10.1.{i // 250}.{i % 250}")
+
+
+def test_account_ceiling_stops_guessing_from_many_clients(db, settings):
     make_user(db)
-    for i in range(20):
+    _spray(db, "bob", settings.login_max_failures_per_account)
+    refused = _refused(db, client="10.9.9.9")
+    assert "minutes" in refused.message
+    assert count(db, LoginAttempt) == settings.login_max_failures_per_account
+
+
+def test_account_ceiling_forgives_a_client_that_logged_in_before(db, settings):
+    make_user(db)
+    auth.login(db, username="bob", password=PASSWORD, client="10.0.0.7", trusted=True)
+    db.commit()
+    _spray(db, "bob", settings.login_max_failures_per_account)
+    _refused(db, client="10.9.9.9")  # a new client is held by the ceiling
+    # The owner's own device still gets in: guessing elsewhere does not lock them out.
+    assert auth.login(db, username="bob", password=PASSWORD, client="10.0.0.7").token
+
+
+def test_one_below_the_account_ceiling_still_checks(db, settings):
+    make_user(db)
+    _spray(db, "bob", settings.login_max_failures_per_account - 1)
+    assert auth.login(db, username="bob", password=PASSWORD, client="10.9.9.9").token
+
+
+def test_account_ceiling_ends_when_the_window_passes(db, settings):
+    make_user(db)
+    _spray(db, "bob", settings.login_max_failures_per_account)
+    _refused(db, client="10.9.9.9")
+    _age(db, 15 * 60 + 1)
+    assert auth.login(db, username="bob", password=PASSWORD, client="10.9.9.9").token
+
+
+def test_a_password_reset_forgives_the_accounts_failures(db, settings):
+    from volley_app.services import recovery
+
+    user = make_user(db)
+    _spray(db, "bob", settings.login_max_failures_per_account)
+    _refused(db, client="10.9.9.9")
+    recovery.request_reset(db, email="bob@example.com", client="10.9.9.9")
+    db.commit()
+    token = _reset_token_from_mail(db)
+    recovery.reset_password(db, user_id=user.id, token=token, password="New1pass")
+    db.commit()
+    assert auth.login(db, username="bob", password="New1pass", client="10.9.9.9").token
+
+
+def _reset_token_from_mail(db) -> str:
+    from volley_app.models import OutboxMessage
+
+    [msg] = [m for m in rows(db, OutboxMessage) if "resetPassword" in m.body_text]
+    return re.search(r"resetPassword/\d+/([^\s/]+)", msg.body_text).group(1)
+
+
+def test_client_ceiling_across_usernames(db, settings):
+    make_user(db)
+    for i in range(settings.login_max_failures_per_client):
         _fail(db, f"guess{i}", client="10.6.6.6")
-    with pytest.raises(RateLimited):
-        auth.login(db, username="bob", password=PASSWORD, client="10.6.6.6")
-    db.rollback()
-    # Another client is not held up by that one, and bob's account has no failures of its own.
+    _refused(db, client="10.6.6.6")
+    # Another client is not held up by that one.
     assert auth.login(db, username="bob", password=PASSWORD, client="10.7.7.7").token
     db.commit()
-    age_login_attempts(db, dt.timedelta(minutes=16), client="10.6.6.6")
+    _age(db, 16 * 60, client="10.6.6.6")
     assert auth.login(db, username="bob", password=PASSWORD, client="10.6.6.6").token
 
 
-def test_nineteen_client_failures_do_not_throttle(db):
+def test_names_and_passwords_with_control_characters_are_refused_and_not_recorded(db):
     make_user(db)
-    for i in range(19):
-        _fail(db, f"guess{i}", client="10.6.6.6")
-    assert auth.login(db, username="bob", password=PASSWORD, client="10.6.6.6").token
+    for username, password in (("bob\x00", PASSWORD), ("bob", "pa\x00ss"), ("bo\u202eb", PASSWORD), ("b" * 101, "x")):
+        with pytest.raises(Unauthorized):
+            auth.login(db, username=username, password=password, client="10.0.0.1")
+        db.rollback()
+    assert count(db, LoginAttempt) == 0
 
 
-def test_concurrent_guesses_cannot_exceed_the_account_limit(db, monkeypatch):
-    """Eight guesses sent at once must not all be checked: the limit is five per window.
+def test_concurrent_guesses_from_one_client_cannot_skip_the_wait(db, monkeypatch, settings):
+    """Eight guesses sent at once from one client must not all be checked.
 
     Each guess that gets as far as the password check waits there until every
     guess has either arrived at the check or been refused; only then are the
-    checks answered. With a race-free throttle at most five arrive.
+    checks answered. With a race-free throttle at most the free failures arrive.
     """
     make_user(db)
     n = 8
@@ -503,7 +564,7 @@ def test_concurrent_guesses_cannot_exceed_the_account_limit(db, monkeypatch):
     def guess(i: int) -> None:
         try:
             with Session(dbmod.get_engine(), expire_on_commit=False) as session:
-                auth.login(session, username="bob", password=f"wrong{i}", client=f"10.0.1.{i}")
+                auth.login(session, username="bob", password=f"wrong{i}", client="10.0.1.1")
         except RateLimited:
             with lock:
                 refused.append(i)
@@ -526,20 +587,19 @@ def test_concurrent_guesses_cannot_exceed_the_account_limit(db, monkeypatch):
         t.join(60)
 
     assert len(results) == n and set(results) <= {"limited", "unauthorized"}, results
-    assert results.count("unauthorized") <= 5, (
-        f"{results.count('unauthorized')} concurrent password guesses were checked; the limit is 5"
+    free = settings.login_free_failures
+    assert results.count("unauthorized") <= free, (
+        f"{results.count('unauthorized')} concurrent password guesses were checked; {free} are free"
     )
 
 
 def test_throttled_attempts_are_not_checked_and_not_counted(db):
     make_user(db)
-    for _ in range(5):
+    for _ in range(3):
         _fail(db)
     for _ in range(3):
-        with pytest.raises(RateLimited):
-            auth.login(db, username="bob", password="wrong")
-        db.rollback()
-    assert count(db, LoginAttempt) == 5
+        _refused(db, password="wrong")
+    assert count(db, LoginAttempt) == 3
 
 
 # --- display status ----------------------------------------------------------------

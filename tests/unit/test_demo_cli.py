@@ -9,9 +9,11 @@ import pytest
 from tests.factories import count, rows
 from volley_app import cli, demo
 from volley_app.models import (
+    Game,
     League,
     LeagueSession,
     LoginSession,
+    Payment,
     Role,
     SessionStatus,
     SubRequest,
@@ -20,7 +22,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, passwords, sessions
+from volley_app.services import auth, passwords, results, sessions
 from volley_app.services.errors import Invalid
 
 
@@ -37,11 +39,11 @@ def seeded(db):
 
 def test_seed_reports_what_it_added(seeded):
     db, counts, _now = seeded
-    assert counts == {"users": 9, "sessions": 3, "leagues": 4, "teams": 14, "sub_requests": 5}
+    assert counts == {"users": 9, "sessions": 3, "leagues": 5, "teams": 16, "sub_requests": 5}
     assert count(db, User) == 9
     assert count(db, LeagueSession) == 3
-    assert count(db, League) == 4
-    assert count(db, Team) == 14
+    assert count(db, League) == 5
+    assert count(db, Team) == 16
     assert count(db, SubRequest) == 5
 
 
@@ -161,7 +163,7 @@ def test_seed_demo_if_empty_twice_seeds_once(db, capsys):
     assert "skipped" in second
     assert count(db, User) == 9
     assert count(db, LeagueSession) == 3
-    assert count(db, Team) == 14
+    assert count(db, Team) == 16
 
 
 def test_seed_demo_without_if_empty_on_a_seeded_database_fails_cleanly(db, capsys):
@@ -238,3 +240,19 @@ def test_demo_logins_lists_every_demo_account(capsys):
     assert demo.DEMO_PASSWORD in out
     for username, roles in demo.DEMO_LOGINS:
         assert username in out and roles in out
+
+
+def test_seed_has_history_to_show(seeded):
+    """An archived league with its payments, a withdrawn team whose later games were forfeited, an adjustment."""
+    db, _counts, _now = seeded
+    (archived,) = [lg for lg in rows(db, League) if lg.archived_at is not None]
+    paid = rows(db, Payment, Payment.league_id == archived.id)
+    assert len(paid) == 2 and all(p.status == "succeeded" and p.league_name == "Tuesday A Quads" for p in paid)
+    (withdrawn,) = [t for t in rows(db, Team) if t.withdrawn_at is not None]
+    forfeits = rows(db, Game, Game.forfeit_team_id == withdrawn.id)
+    assert forfeits and all(g.start_at > withdrawn.withdrawn_at for g in forfeits)
+    table = results.standings(db, auth.resolve(db, auth.login(db, username="admin", password=demo.DEMO_PASSWORD).token),
+                              forfeits[0].league_id)["teams"]  # fmt: skip
+    assert any(t["adjustment"] for t in table) and any(t["withdrawn"] and t["forfeits"] for t in table)
+    # Every game gives one win and one loss; the correction turned one loss into a win (+1 W, -1 L).
+    assert sum(t["wins"] for t in table) - sum(t["losses"] for t in table) == 2

@@ -192,7 +192,7 @@ def test_access_league_reads_for_everyone_logged_in_and_manages_for_its_svl(worl
     with pytest.raises(Unauthorized):
         permissions.access_league(db, None, lg.id)
     for bad in ("", "x", "0", str(lg.id + 999), True, None, "1e3"):
-        with pytest.raises(NotFound, match="League not found"):
+        with pytest.raises(NotFound, match="This league no longer exists"):
             permissions.access_league(db, world["a"], bad)
 
 

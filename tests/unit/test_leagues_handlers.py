@@ -7,13 +7,17 @@ database (and the upload folder) must be exactly as before.
 from __future__ import annotations
 
 import datetime as dt
+import io
+from pathlib import Path
 
 import pytest
+import reflex as rx
 from sqlmodel import select
 
 from tests.factories import add_league_session, count, login_token, make_user, rows
 from tests.harness import call_handler, redirect_target
 from volley_app.models import (
+    AuditEntry,
     Day,
     Game,
     League,
@@ -22,27 +26,27 @@ from volley_app.models import (
     OutboxMessage,
     Role,
     SkillLevel,
+    StandingAdjustment,
     Team,
     utcnow,
 )
 from volley_app.pages.dash.leagues import game_edit, new, player_leagues, test_schedule
 from volley_app.pages.dash.leagues import list as league_list
 from volley_app.pages.dash.leagues.home import state as home
+from volley_app.services import results
 from volley_app.settings import get_settings
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
 WHO = ["anon", "player", "svla", "svlb", "admin"]
 ALLOWED = {"svla", "admin"}
 LEAGUE_FORM = {"court": "Court 9", "start": "2027-03-01T18:30", "number_of_weeks": "8", "time_increment": "45",
-               "skill_level": "C", "format": "6s", "day": "Monday", "max_teams": "8", "cost": "250", "active": "true"}  # fmt: skip
+               "skill_level": "C", "format": "6s", "day": "Monday", "max_teams": "8", "cost": "250", "active": "true",
+               "offer_hold_hours": "48"}  # fmt: skip
 
 
-class FakeUpload:
-    def __init__(self, data: bytes):
-        self.data = data
-
-    async def read(self, n: int = -1) -> bytes:
-        return self.data if n < 0 else self.data[:n]
+def FakeUpload(data: bytes) -> rx.UploadFile:  # noqa: N802 - reads like the class it stands for
+    """A file as the upload endpoint hands it to the handler."""
+    return rx.UploadFile(file=io.BytesIO(data), path=Path("bracket.png"), size=len(data))
 
 
 @pytest.fixture
@@ -72,8 +76,11 @@ def world(db, tmp_path, monkeypatch):
 def fingerprint(db, upload_dir) -> tuple:
     return (
         [(s.id, s.name, s.start_at, s.end_at) for s in rows(db, LeagueSession)],
-        [(lg.id, lg.court, lg.cost_cents, lg.active, lg.schedule_generated, lg.tournament_file) for lg in rows(db, League)],
-        [(t.id, t.team_name, t.wins, t.losses, t.paid, t.waitlist) for t in rows(db, Team)],
+        [(lg.id, lg.court, lg.cost_cents, lg.active, lg.schedule_generated, lg.tournament_file, lg.archived_at)
+         for lg in rows(db, League)],
+        [(t.id, t.team_name, t.withdrawn_at, t.paid, t.waitlist) for t in rows(db, Team)],
+        count(db, StandingAdjustment),
+        count(db, AuditEntry),
         [(g.id, g.team1_id, g.team2_id, g.start_at, g.team1_game1_score) for g in rows(db, Game)],
         count(db, OutboxMessage),
         sorted(p.name for p in upload_dir.iterdir()),
@@ -140,7 +147,7 @@ async def test_game_save_permission_table(world, who):
     if who in ALLOWED:
         assert state.error == ""
         assert redirect_target(events) == f"/dash/leagues/teams/schedule?league={world['lid']}"
-        assert rows(db, Team, Team.id == game.team1_id)[0].wins == 1
+        assert results.records(db, [game.team1_id])[game.team1_id].wins == 1
     else:
         assert after == before and state.error in ("Unauthorized", "No access")
 
@@ -264,3 +271,19 @@ async def test_leagues_list_by_role(world, who):
     assert [r["name"] for r in state.league_rows] == ([] if who in ("anon", "svlb") else ["Monday C 6s"])
     assert state.loaded and (state.error == "Unauthorized") is (who == "anon")
     assert events is league_list.LeaguesState.poll  # the list then refreshes itself while the tab stays here
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_only_an_admin_sees_and_restores_an_archived_league(world, who):
+    db, lid = world["db"], world["lid"]
+    await call(world, "svla", home.LeagueHomeState, f"/dash/leagues/{lid}", "delete")
+    assert rows(db, League)[0].archived_at is not None  # it has teams: archived, not deleted
+    before = fingerprint(db, world["dir"])
+    state, _e = await call(world, who, home.LeagueHomeState, f"/dash/leagues/{lid}", "restore")
+    db.expire_all()
+    if who == "admin":
+        assert state.error == "" and rows(db, League)[0].archived_at is None
+        assert state.notice.endswith("restored: it is listed again.") and not state.can_restore
+    else:
+        assert fingerprint(db, world["dir"]) == before
+        assert state.error in ("Unauthorized", "No access", "This league no longer exists")

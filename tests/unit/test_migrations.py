@@ -92,14 +92,14 @@ def test_the_comparison_would_notice_a_changed_server_default(migrated):
     for table in SQLModel.metadata.sorted_tables:
         table.to_metadata(extra)
     extra.tables["users"].c.last_name.server_default = sa.DefaultClause("unknown")
-    extra.tables["teams"].c.wins.server_default = None
+    extra.tables["leagues"].c.offer_hold_hours.server_default = None
     with migrated.connect() as conn:
         context = MigrationContext.configure(
             conn, opts={"compare_type": True, "compare_server_default": _defaults_differ}
         )
         diff = compare_metadata(context, extra)
     changed = sorted((d[0][0], d[0][2], d[0][3]) for d in diff)
-    assert changed == [("modify_default", "teams", "wins"), ("modify_default", "users", "last_name")]
+    assert changed == [("modify_default", "leagues", "offer_hold_hours"), ("modify_default", "users", "last_name")]
 
 
 def test_timestamp_columns_are_timezone_aware_in_the_database(migrated):
@@ -270,3 +270,86 @@ def test_the_scratch_database_is_really_separate(scratch_database, migrated):
     command.downgrade(alembic_config(), "base")
     # The shared test database still has every table.
     assert _tables(migrated) == TABLES
+
+
+# --- moving existing records: hand-kept records, payments, ids -----------------------------------
+
+BEFORE_RECORDS = "0005"  # the revision before records came from the games
+
+
+def _old_season(conn) -> dict[str, int]:
+    """Rows as the demo database had them before the move: hand-kept wins and losses (one team's
+    record kept by hand beyond its games), scored games, a card payment, a deleted last request."""
+    now = "2026-09-01 18:00:00"
+    ins = lambda sql, **kw: conn.execute(sa.text(sql), kw)  # noqa: E731
+    for uid, name, roles in ((1, "lexsports", '["SVL"]'), (2, "alice", '["Player"]')):
+        ins("INSERT INTO users (id, username, password_hash, roles, email, first_name, last_name, sub, active, "
+            "created_at, updated_at) VALUES (:id, :u, 'x', :r, :e, 'A', 'B', false, true, :t, :t)",
+            id=uid, u=name, r=roles, e=f"{name}@example.com", t=now)  # fmt: skip
+    ins("INSERT INTO league_sessions (id, svl_id, name, status, start_at, end_at, created_at) "
+        "VALUES (1, 1, 'Fall', 'Active', :t, :t, :t)", t=now)  # fmt: skip
+    ins("INSERT INTO leagues (id, session_id, svl_id, court, start_at, number_of_weeks, time_increment, skill_level, "
+        "format, day, max_teams, cost_cents, cash, stage, active, schedule_generated, created_at) VALUES "
+        "(1, 1, 1, 'Court 1', :t, 8, 45, 'C', '6s', 'Monday', 8, 30000, false, 'Active', true, true, :t)", t=now)  # fmt: skip
+    for tid, name, wins, losses in ((1, "Net Ninjas", 2, 0), (2, "Block Party", 1, 1), (3, "Dig Deep", 3, 2)):
+        ins("INSERT INTO teams (id, league_id, captain_id, team_name, wins, losses, paid, waitlist, created_at) "
+            "VALUES (:id, 1, 2, :n, :w, :l, true, false, :t)", id=tid, n=name, w=wins, l=losses, t=now)  # fmt: skip
+    # Team 1 beat 2 and 3; team 2 beat 3. Team 3's 3-2 was kept by hand: its games say 0-2.
+    for gid, a, b, (s1, s2) in ((1, 1, 2, (21, 15)), (2, 1, 3, (21, 10)), (3, 2, 3, (21, 19))):
+        ins("INSERT INTO games (id, league_id, team1_id, team2_id, start_at, team1_game1_score, team2_game1_score, "
+            "team1_game2_score, team2_game2_score, type, round, match) VALUES "
+            "(:id, 1, :a, :b, :t, :s1, :s2, :s1, :s2, 'League', 1, :id)", id=gid, a=a, b=b, s1=s1, s2=s2, t=now)  # fmt: skip
+    ins("INSERT INTO payments (id, league_id, team_id, user_id, team_name, amount_cents, currency, provider, status, "
+        "idempotency_key, created_at, updated_at) VALUES (1, 1, 1, 2, 'Net Ninjas', 30350, 'usd', 'offline', "
+        "'succeeded', 'k1', :t, :t)", t=now)  # fmt: skip
+    for rid in (1, 2):
+        ins("INSERT INTO sub_requests (id, requestor_id, status, svl, team, date, skill_level, format, completed, "
+            "created_at, updated_at) VALUES (:id, 2, 'Open', 'Gym', 'Aces', :t, 'C', '6s', false, :t, :t)", id=rid, t=now)  # fmt: skip
+    ins("DELETE FROM sub_requests WHERE id = 2")
+    return {"Net Ninjas": (2, 0), "Block Party": (1, 1), "Dig Deep": (3, 2)}
+
+
+def test_existing_records_move_without_loss(scratch_database):
+    from volley_app.services import results
+
+    engine = scratch_database
+    cfg = alembic_config()
+    command.upgrade(cfg, BEFORE_RECORDS)
+    with engine.begin() as conn:
+        kept = _old_season(conn)
+    command.upgrade(cfg, "head")
+    from sqlmodel import Session
+
+    from volley_app.models import Payment, StandingAdjustment, SubRequest, Team
+
+    with Session(engine) as db:
+        teams = db.exec(select(Team)).all()
+        recs = results.records(db, [t.id for t in teams])
+        # Every record reads as it did: the games, plus the hand-kept difference as an adjustment.
+        assert {t.team_name: (recs[t.id].wins, recs[t.id].losses) for t in teams} == kept
+        (adj,) = db.exec(select(StandingAdjustment)).all()
+        assert (adj.team_id, adj.wins, adj.losses) == (3, 3, 0) and adj.reason
+        (pay,) = db.exec(select(Payment)).all()
+        assert (pay.league_name, pay.payer_name, pay.amount_cents) == ("Monday C 6s", "alice", 30350)
+        # From now on a deleted request's id is never handed out again (ids freed before the move
+        # left no trace to go by on SQLite).
+        ids = []
+        for _ in range(2):
+            req = SubRequest(requestor_id=2, svl="Gym", team="Aces", date=dt.datetime(2027, 1, 1, tzinfo=dt.UTC),
+                             skill_level="C", format="6s")  # fmt: skip
+            db.add(req)
+            db.commit()
+            ids.append(req.id)
+            db.delete(req)
+            db.commit()
+        assert ids[1] > ids[0] > 1
+    if engine.dialect.name == "sqlite":
+        with engine.connect() as conn:
+            plain = [name for name, sql in conn.execute(sa.text("SELECT name, sql FROM sqlite_master WHERE type='table'"))
+                     if name not in ("alembic_version", "sqlite_sequence") and "AUTOINCREMENT" not in sql]  # fmt: skip
+            assert plain == []
+    # And back: the hand-kept columns return with the same numbers.
+    command.downgrade(cfg, BEFORE_RECORDS)
+    with engine.connect() as conn:
+        back = {n: (w, lo) for n, w, lo in conn.execute(sa.text("SELECT team_name, wins, losses FROM teams"))}
+    assert back == kept

@@ -94,3 +94,16 @@ def test_link_builders_make_the_paths_the_pages_are_registered_under():
     assert routes.invite_path(9) == "/dash/notes/newspecific?sub=9"
     assert routes.reset_password_path(7, "tok") == "/resetPassword/7/tok"
     assert routes.absolute(routes.note_path(12)).endswith("/dash/notes/12")
+
+
+def test_every_page_builds_its_component_tree():
+    """A page that cannot be built fails here, before any browser compiles the app."""
+    failures = []
+    for p in registry.discover():
+        try:
+            built = p.component()
+        except Exception as exc:  # noqa: BLE001 - report every page that fails, not just the first
+            failures.append(f"{p.route}: {exc!r}")
+            continue
+        assert isinstance(built, rx.Component), p.route
+    assert failures == []

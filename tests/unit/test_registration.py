@@ -19,7 +19,7 @@ from volley_app.models import (
     Team,
     utcnow,
 )
-from volley_app.services import fees, payments, registration, teams
+from volley_app.services import fees, payments, registration
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound, Unauthorized
 
 OK_CARD = {"card_number": "4242 4242 4242 4242", "expiry": "12/34", "cvc": "123"}
@@ -127,7 +127,7 @@ def test_closed_league_refuses(db, world):
     assert count(db, Payment) == 0
 
 
-def test_full_league_puts_the_team_on_the_waitlist_then_promote(db, world):
+def test_full_league_offers_the_waitlist_and_puts_the_team_there_when_asked(db, world):
     lg = world["league"]
     for i in range(3):
         db.add(Team(league_id=lg.id, team_name=f"T{i}", paid=True))
@@ -136,14 +136,14 @@ def test_full_league_puts_the_team_on_the_waitlist_then_promote(db, world):
     assert registration.options(db, _actor(world, "pat"), league_id=lg.id)["full"] is True
     out = registration.register(db, _actor(world, "pat"), league_id=lg.id, team_name="Late")
     db.commit()
+    assert out == {"kind": "full", "league_id": lg.id, "message": registration.FILLED_UP}
+    assert count(db, Team) == 4 and count(db, Payment) == 0
+    out = registration.register(db, _actor(world, "pat"), league_id=lg.id, team_name="Late", waitlist="true")
+    db.commit()
     assert out["kind"] == "waitlist"
     team = db.get(Team, out["team_id"])
     assert (team.waitlist, team.paid, team.captain_id) == (True, False, world["pat"].id)
     assert count(db, Payment) == 0
-    teams.promote(db, _actor(world, "svl"), team.id)
-    db.commit()
-    db.refresh(team)
-    assert (team.waitlist, team.paid, team.wins, team.losses) == (False, True, 0, 0)
 
 
 def test_duplicate_team_name_refused(db, world):
@@ -171,9 +171,9 @@ def test_options_of_a_closed_league_say_it_is_not_open(db, world):
 
 @pytest.mark.parametrize("league_id", ["", "abc", "0", "-1", "99999", None])
 def test_options_and_register_of_a_missing_league_are_not_found(db, world, league_id):
-    with pytest.raises(NotFound, match="League not found"):
+    with pytest.raises(NotFound, match="This league no longer exists"):
         registration.options(db, _actor(world, "pat"), league_id=league_id)
-    with pytest.raises(NotFound, match="League not found"):
+    with pytest.raises(NotFound, match="This league no longer exists"):
         registration.register(db, _actor(world, "pat"), league_id=league_id, team_name="X")
 
 
@@ -210,8 +210,8 @@ def test_offline_success_creates_one_paid_team_and_one_email(db, world):
     db.commit()
     assert out["status"] == "succeeded"
     [team] = rows(db, Team)
-    assert (team.team_name, team.paid, team.waitlist, team.wins, team.losses, team.captain_id) == (
-        "pat team", True, False, 0, 0, world["pat"].id)  # fmt: skip
+    assert (team.team_name, team.paid, team.waitlist, team.captain_id) == (
+        "pat team", True, False, world["pat"].id)  # fmt: skip
     pay = db.get(Payment, pid)
     db.refresh(pay)
     assert (pay.status, pay.team_id, pay.provider_payment_id.startswith("offline_")) == ("succeeded", team.id, True)
@@ -378,7 +378,8 @@ def test_concurrent_fulfilment_makes_one_team(db, world):
     from volley_app import db as dbmod
 
     pay = Payment(league_id=world["league"].id, user_id=world["pat"].id, team_name="Racers", amount_cents=33000,
-                  provider="stripe", provider_payment_id="pi_race", status="pending", idempotency_key="race-key")  # fmt: skip
+                  provider="stripe", provider_payment_id="pi_race", status="pending", idempotency_key="race-key",
+                  expires_at=utcnow() + dt.timedelta(minutes=15))  # fmt: skip
     db.add(pay)
     db.commit()
     obj = {

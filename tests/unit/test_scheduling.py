@@ -9,7 +9,7 @@ from sqlmodel import select
 
 from tests.factories import add_teams, count, league_world, rows
 from volley_app.models import Game, League, Team
-from volley_app.services import scheduling
+from volley_app.services import results, scheduling
 from volley_app.services.errors import Forbidden, Invalid, NotFound, Unauthorized
 
 
@@ -142,14 +142,15 @@ def test_standings_follow_entered_scores_and_corrections(world):
     scheduling.update_game(db, world["a"], g.id, team1=g.team1_id, team2=g.team2_id, start=start,
                            **_scores((21, 15), (19, 21), (15, 10)))  # fmt: skip
     db.commit()
-    table = scheduling.standings(db, world["p"], lg.id)["teams"]
+    table = results.standings(db, world["p"], lg.id)["teams"]
     assert (table[0]["team_name"], table[0]["wins"], table[0]["losses"]) == ("T1", 1, 0)
     assert (table[-1]["team_name"], table[-1]["losses"]) == ("T4", 1)
     # A correction moves the win over instead of counting twice.
     scheduling.update_game(db, world["admin"], g.id, team1=g.team1_id, team2=g.team2_id, start=start,
                            **_scores((15, 21), (19, 21)))  # fmt: skip
     db.commit()
-    rec = {t.team_name: (t.wins, t.losses) for t in rows(db, Team)}
+    recs = results.records(db, ids)
+    rec = {t.team_name: (recs[t.id].wins, recs[t.id].losses) for t in rows(db, Team)}
     assert rec["T1"] == (0, 1) and rec["T4"] == (1, 0)
     assert ids
 
@@ -190,7 +191,7 @@ def test_games_open_only_for_those_who_manage_their_league(world):
     with pytest.raises(Unauthorized):
         scheduling.get_game(db, None, g.id)
     for bad in ("", "x", "0", "-1", str(g.id + 999), True, None):
-        with pytest.raises(NotFound, match="Game not found"):
+        with pytest.raises(NotFound, match="This game no longer exists"):
             scheduling.get_game(db, world["a"], bad)
 
 

@@ -37,8 +37,8 @@ def test_session_status_boundaries(db):
     assert sessions.status_at(s, T0 + dt.timedelta(microseconds=1)) == SessionStatus.ACTIVE
     assert sessions.status_at(s, s.end_at) == SessionStatus.ACTIVE
     assert sessions.status_at(s, s.end_at + dt.timedelta(microseconds=1)) == SessionStatus.INACTIVE
-    s.status = SessionStatus.INACTIVE
-    assert sessions.status_at(s, T0 - dt.timedelta(days=1)) == SessionStatus.INACTIVE
+    s.status = SessionStatus.INACTIVE  # a saved status is only a cache: the dates decide
+    assert sessions.status_at(s, T0 - dt.timedelta(days=1)) == SessionStatus.REGISTRATION
 
 
 # --- session status over time --------------------------------------------------------
@@ -81,9 +81,32 @@ def test_status_from_active(now, expected):
     assert sessions.status_at(_session(SessionStatus.ACTIVE), now) == expected
 
 
-@pytest.mark.parametrize("now", [START - dt.timedelta(days=1), START, START + TICK, END, END + TICK])
-def test_inactive_never_changes(now):
-    assert sessions.status_at(_session(SessionStatus.INACTIVE), now) == SessionStatus.INACTIVE
+@pytest.mark.parametrize(
+    ("now", "expected"),
+    [
+        (START - dt.timedelta(days=1), SessionStatus.REGISTRATION),
+        (START + TICK, SessionStatus.ACTIVE),
+        (END, SessionStatus.ACTIVE),
+        (END + TICK, SessionStatus.INACTIVE),
+    ],
+)
+def test_a_saved_inactive_follows_the_dates_until_the_end_has_truly_passed(now, expected):
+    assert sessions.status_at(_session(SessionStatus.INACTIVE), now) == expected
+
+
+def test_moving_the_dates_moves_the_status_back_and_forward(world):
+    db, sid = world["db"], world["sid"]
+    sessions.update_session(db, world["a"], sid, name="Fall", start="2020-01-01T00:00", end="2020-02-01T00:00")
+    db.commit()
+    assert rows(db, LeagueSession)[0].status == SessionStatus.INACTIVE
+    assert sessions.list_sessions(db, world["a"]) == []  # SVLs do not see Inactive sessions
+    sessions.update_session(db, world["admin"], sid, name="Fall", start="2020-01-01T00:00", end="2099-02-01T00:00")
+    db.commit()
+    assert rows(db, LeagueSession)[0].status == SessionStatus.ACTIVE
+    assert [s["name"] for s in sessions.list_sessions(db, world["a"])] == ["Fall"]
+    sessions.update_session(db, world["a"], sid, name="Fall", start="2099-01-01T00:00", end="2099-02-01T00:00")
+    db.commit()
+    assert rows(db, LeagueSession)[0].status == SessionStatus.REGISTRATION
 
 
 def test_status_compares_instants_not_wall_clocks():
@@ -106,7 +129,7 @@ def two_svls(db):
     add_league_session(db, a, "A started", now - 3 * day, now + 50 * day)  # still Registration in the DB
     add_league_session(db, a, "A running", now - 10 * day, now + 20 * day, SessionStatus.ACTIVE)
     add_league_session(db, a, "A over", now - 100 * day, now - day)  # Registration in the DB, but ended
-    add_league_session(db, a, "A closed", now - 50 * day, now + 50 * day, SessionStatus.INACTIVE)
+    add_league_session(db, a, "A reopened", now - 50 * day, now + 50 * day, SessionStatus.INACTIVE)  # end moved on
     add_league_session(db, b, "B own", now + 2 * day, now + 30 * day)
     return a, b
 
@@ -115,8 +138,8 @@ def test_svl_home_lists_own_open_sessions_by_start(db, two_svls):
     a, _b = two_svls
     rows = sessions.svl_home(db, actor_of(a))
     db.commit()
-    assert [r["name"] for r in rows] == ["A running", "A started", "A soon", "A later"]
-    assert [r["status"] for r in rows] == ["Active", "Active", "Registration", "Registration"]
+    assert [r["name"] for r in rows] == ["A reopened", "A running", "A started", "A soon", "A later"]
+    assert [r["status"] for r in rows] == ["Active", "Active", "Active", "Registration", "Registration"]
     assert all(r["svl_name"] == "Svla" for r in rows)
     assert all(r["start_at"].tzinfo is not None and r["end_at"] > r["start_at"] for r in rows)
     assert [r["start_at"] for r in rows] == sorted(r["start_at"] for r in rows)
@@ -131,8 +154,8 @@ def test_svl_home_saves_the_status_changes(db, two_svls):
         "A soon": SessionStatus.REGISTRATION,
         "A started": SessionStatus.ACTIVE,
         "A running": SessionStatus.ACTIVE,
-        "A over": SessionStatus.INACTIVE,
-        "A closed": SessionStatus.INACTIVE,
+        "A over": SessionStatus.REGISTRATION,  # not shown (its end has passed): its saved status waits
+        "A reopened": SessionStatus.ACTIVE,
         "B own": SessionStatus.REGISTRATION,
     }
 
@@ -230,9 +253,9 @@ def test_svls_list_their_own_non_inactive_sessions_admins_all(world):
     add_league_session(db, make_user(db, "othersvl", Role.SVL), "Other", past, past + dt.timedelta(days=5))
     add_league_session(db, world["svla"], "A old", past, past + dt.timedelta(days=5))
     assert [s["name"] for s in sessions.list_sessions(db, world["a"])] == ["A fall"]
+    assert sorted(s["name"] for s in sessions.list_sessions(db, world["admin"])) == ["A fall", "A old", "Other"]
     db.commit()
     assert {s.name: s.status for s in rows(db, LeagueSession)}["A old"] == SessionStatus.INACTIVE
-    assert sorted(s["name"] for s in sessions.list_sessions(db, world["admin"])) == ["A fall", "A old", "Other"]
     with pytest.raises(Forbidden):
         sessions.list_sessions(db, world["p"])
 
@@ -281,7 +304,7 @@ def test_admin_must_choose_an_existing_svl(world, chosen):
 
 @pytest.mark.parametrize("value", ["", "abc", "0", "-3", "1.5", "99999", None, True])
 def test_access_session_with_a_bad_or_unknown_id_is_not_found(world, value):
-    with pytest.raises(NotFound, match="Session not found"):
+    with pytest.raises(NotFound, match="This session no longer exists"):
         permissions.access_session(world["db"], world["admin"], value)
 
 

@@ -14,7 +14,9 @@ from sqlmodel import select
 from tests.factories import add_league, add_league_session, count, login_token, make_user, rows
 from tests.harness import call_handler, redirect_target
 from volley_app import routes
-from volley_app.models import League, LeagueSession, OutboxMessage, Role, Team, utcnow
+from volley_app.models import AuditEntry, League, LeagueSession, OutboxMessage, Role, StandingAdjustment, Team, utcnow
+from volley_app.pages.dash.admin.archive import ArchiveState
+from volley_app.pages.dash.admin.audit_log import AuditLogState
 from volley_app.pages.dash.sessions.edit import EditSessionState
 from volley_app.pages.dash.sessions.leagues import SessionLeaguesState
 from volley_app.pages.dash.sessions.list import SessionsState
@@ -22,6 +24,7 @@ from volley_app.pages.dash.sessions.new import NewSessionState
 from volley_app.pages.dash.teams.edit import TeamEditState
 from volley_app.pages.dash.teams.list import TeamsState
 from volley_app.pages.dash.teams.waitlist import WaitlistState
+from volley_app.services import results
 
 WHO = ["anon", "player", "svla", "svlb", "admin"]
 ALLOWED = {"svla", "admin"}
@@ -53,7 +56,9 @@ def fingerprint(db) -> tuple:
     return (
         [(s.id, s.name, s.start_at, s.end_at) for s in rows(db, LeagueSession)],
         [(lg.id, lg.court) for lg in rows(db, League)],
-        [(t.id, t.team_name, t.wins, t.losses, t.paid, t.waitlist) for t in rows(db, Team)],
+        [(t.id, t.team_name, t.withdrawn_at, t.paid, t.waitlist) for t in rows(db, Team)],
+        count(db, StandingAdjustment),
+        count(db, AuditEntry),
         count(db, OutboxMessage),
     )
 
@@ -70,13 +75,14 @@ def _cases(world):
                          {"name": "Hacked", "start": "2027-01-01T00:00", "end": "2027-02-01T00:00"}),
         "session.delete": (EditSessionState, f"/dash/sessions/{sid}", "delete"),
         "team.save": (TeamEditState, f"/dash/teams/{_team_id(db)}", "save",
-                      {"team_name": "Hacked", "paid": "true", "wins": "9", "losses": "0"}),
+                      {"team_name": "Hacked", "paid": "true", "wins": "9", "losses": "0", "reason": "Hacked"}),
         "team.delete": (TeamEditState, f"/dash/teams/{_team_id(db)}", "delete"),
+        "team.withdraw": (TeamEditState, f"/dash/teams/{_team_id(db)}", "withdraw", "forfeit"),
         "team.promote": (WaitlistState, "/dash/leagues/teams/waitlist", "promote", str(_team_id(db, "Late"))),
     }  # fmt: skip
 
 
-CASES = ["session.save", "session.delete", "team.save", "team.delete", "team.promote"]
+CASES = ["session.save", "session.delete", "team.save", "team.delete", "team.withdraw", "team.promote"]
 
 
 @pytest.mark.parametrize("who", WHO)
@@ -221,7 +227,8 @@ async def test_waitlist_offers_promote_to_the_leagues_svl_and_admins(world, who)
 async def test_promote_shows_a_notice_and_refreshes_the_list(world):
     tid = str(_team_id(world["db"], "Late"))
     state, _ev = await call(world, "svla", WaitlistState, routes.WAITLIST, "promote", tid)
-    assert state.notice == "Late promoted; the captain has been emailed." and state.team_rows == []
+    assert state.notice.startswith("Late has been offered a place: the captain has been emailed a link to pay by ")
+    assert [(r["team_name"], r["can_promote"], r["offered_until"] != "") for r in state.team_rows] == [("Late", "", True)]
     assert count(world["db"], OutboxMessage) == 1
 
 
@@ -243,8 +250,46 @@ async def test_team_edit_by_its_svl_changes_the_record_only(world):
     assert (state.team["team_name"], state.team["wins"], state.team["paid"], state.can_manage, state.can_edit_name) == (
         "T1", "0", "false", True, False,
     )  # fmt: skip
-    form = {"team_name": "Ignored", "paid": "true", "wins": "3", "losses": "2"}
+    form = {"team_name": "Ignored", "paid": "true", "wins": "3", "losses": "2", "reason": "Week 1 played on paper"}
     _s, events = await call(world, "svla", TeamEditState, f"/dash/teams/{tid}", "save", form)
     assert redirect_target(events) == routes.TEAMS
     (team,) = rows(db, Team, Team.id == tid)
-    assert (team.team_name, team.paid, team.wins, team.losses) == ("T1", False, 3, 2)
+    rec = results.record_of(db, team)
+    assert (team.team_name, team.paid, rec.wins, rec.losses) == ("T1", False, 3, 2)
+
+
+# --- archived things come back only through an admin ---------------------------------------------
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_only_an_admin_restores_an_archived_session(world, who):
+    db = world["db"]
+    await call(world, "svla", EditSessionState, f"/dash/sessions/{world['sid']}", "delete")
+    (archived,) = rows(db, LeagueSession)
+    assert archived.archived_at is not None
+    before = fingerprint(db)
+    state, _events = await call(world, who, EditSessionState, f"/dash/sessions/{world['sid']}", "restore")
+    db.expire_all()
+    if who == "admin":
+        assert state.error == "" and rows(db, LeagueSession)[0].archived_at is None
+    else:
+        assert fingerprint(db) == before and rows(db, LeagueSession)[0].archived_at is not None
+        assert state.error in (*REFUSED, "This session no longer exists")
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_archive_and_audit_screens_are_for_admins(world, who):
+    db = world["db"]
+    await call(world, "svla", EditSessionState, f"/dash/sessions/{world['sid']}", "delete")
+    shown, _e = await call(world, who, ArchiveState, "/dash/archive", "load")
+    log, _e = await call(world, who, AuditLogState, "/dash/auditLog", "load")
+    before = fingerprint(db)
+    state, _e = await call(world, who, ArchiveState, "/dash/archive", "restore", "session", str(world["sid"]))
+    if who == "admin":
+        assert [r["name"] for r in shown.sessions] == ["A fall"] and shown.error == ""
+        assert [e["action"] for e in log.entries] == ["archive"] and log.entries[0]["actor"] == "svla"
+        assert state.notice == "A fall restored." and fingerprint(db) != before
+    else:
+        assert shown.sessions == [] and shown.error in REFUSED
+        assert log.entries == [] and log.error in REFUSED
+        assert fingerprint(db) == before and state.error in REFUSED

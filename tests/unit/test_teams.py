@@ -6,8 +6,8 @@ import pytest
 
 from tests.factories import add_league, add_teams, count, league_world, rows
 from volley_app import routes
-from volley_app.models import OutboxMessage, Team
-from volley_app.services import permissions, teams
+from volley_app.models import OutboxMessage, Payment, StandingAdjustment, Team
+from volley_app.services import permissions, results, teams
 from volley_app.services.errors import Forbidden, Invalid, NotFound
 
 
@@ -22,13 +22,14 @@ def world(db):
 def test_only_admins_edit_name_and_paid_svl_edits_record(world):
     db, lg = world["db"], world["lg"]
     (tid,) = add_teams(db, lg, 1)
-    teams.update_team(db, world["a"], tid, team_name="Renamed", paid="true", wins="3", losses="1")
+    teams.update_team(db, world["a"], tid, team_name="Renamed", paid="true", wins="3", losses="1", reason="Scores kept on paper")
     db.commit()
     t = rows(db, Team)[0]
-    assert (t.team_name, t.paid, t.wins, t.losses) == ("T1", False, 3, 1)
+    rec = results.record_of(db, t)
+    assert (t.team_name, t.paid, rec.wins, rec.losses, rec.adj_wins, rec.adj_losses) == ("T1", False, 3, 1, 3, 1)
     with pytest.raises(Invalid, match="team name required"):
-        teams.update_team(db, world["admin"], tid, team_name=" ", paid="true", wins="3", losses="1")
-    teams.update_team(db, world["admin"], tid, team_name="Renamed", paid="true", wins="3", losses="1")
+        teams.update_team(db, world["admin"], tid, team_name=" ", paid="true", wins="3", losses="1", reason="x")
+    teams.update_team(db, world["admin"], tid, team_name="Renamed", paid="true", wins="3", losses="1", reason="x")
     db.commit()
     t = rows(db, Team)[0]
     assert (t.team_name, t.paid) == ("Renamed", True)
@@ -47,31 +48,26 @@ def test_others_cannot_edit_delete_or_promote_a_team(world, who):
             call()
     db.rollback()
     t = rows(db, Team)[0]
-    assert (t.team_name, t.wins, t.waitlist) == ("T1", 0, True)
+    assert (t.team_name, t.waitlist) == ("T1", True)
+    assert count(db, StandingAdjustment) == 0 and count(db, Payment) == 0
     assert count(db, OutboxMessage) == 0
 
 
-def test_promote_takes_a_team_off_the_waitlist_and_emails_the_captain(world):
+def test_promote_offers_the_place_and_never_marks_the_team_paid(world):
     db, lg = world["db"], world["lg"]
-    t = Team(league_id=lg.id, team_name="Late", waitlist=True, wins=2, losses=1, captain_id=world["p"].user_id)
+    t = Team(league_id=lg.id, team_name="Late", waitlist=True, captain_id=world["p"].user_id)
     db.add(t)
     db.commit()
     assert [x["team_name"] for x in teams.list_teams(db, world["a"], waitlist=True)] == ["Late"]
-    teams.promote(db, world["a"], t.id)
+    offer = teams.promote(db, world["a"], t.id)
     db.commit()
     t = rows(db, Team)[0]
-    assert (t.waitlist, t.paid, t.wins, t.losses) == (False, True, 0, 0)
+    assert (t.waitlist, t.paid) == (True, False)
+    (pay,) = rows(db, Payment)
+    assert (pay.team_id, pay.status, offer["payment_id"]) == (t.id, "pending", pay.id)
     (msg,) = rows(db, OutboxMessage)
     assert msg.to_addr == "pat@example.com" and "Late" in msg.subject
-
-
-def test_promote_email_links_to_the_league_home(world):
-    db, lg = world["db"], world["lg"]
-    (tid,) = add_teams(db, lg, 1, waitlist=True, captain_id=world["p"].user_id)
-    teams.promote(db, world["admin"], tid)
-    db.commit()
-    (msg,) = rows(db, OutboxMessage)
-    assert f"League details: {routes.absolute(routes.league_path(lg.id))}" in msg.body_text
+    assert routes.absolute(routes.checkout_path(pay.id)) in msg.body_text
 
 
 def test_promoting_a_team_not_on_the_waitlist_is_refused(world):
@@ -109,10 +105,10 @@ def test_team_name_rule_and_clash_on_edit(world):
     db, lg = world["db"], world["lg"]
     first, _second = add_teams(db, lg, 2)
     with pytest.raises(Invalid) as err:
-        teams.update_team(db, world["admin"], first, team_name="x" * 101, paid="", wins="0", losses="0")
+        teams.update_team(db, world["admin"], first, team_name="x" * 101, paid="", wins="0", losses="0", reason="")
     assert err.value.errors == {"team_name": "Team name must be at most 100 characters"}
     with pytest.raises(Invalid) as err:
-        teams.update_team(db, world["admin"], first, team_name=" T2 ", paid="", wins="0", losses="0")
+        teams.update_team(db, world["admin"], first, team_name=" T2 ", paid="", wins="0", losses="0", reason="")
     assert err.value.errors == {"team_name": teams.NAME_CLASH}
 
 
@@ -127,6 +123,6 @@ def test_access_team_lets_the_captain_read_only(world):
     assert teams.get_team(db, world["p"], tid)["can_manage"] is False
     assert teams.get_team(db, world["a"], tid)["can_manage"] is True
     for bad in ("", "x", "0", str(tid + 1000)):
-        with pytest.raises(NotFound, match="Team not found"):
+        with pytest.raises(NotFound, match="This team no longer exists"):
             permissions.access_team(db, world["admin"], bad)
     assert count(db, Team) == 1

@@ -12,6 +12,7 @@ from volley_app.api.deps import bearer_token, client_ip, current_actor
 from volley_app.services import accounts, auth, payments, registration
 from volley_app.services.errors import DomainError, Invalid
 from volley_app.services.permissions import Actor, require_actor
+from volley_app.settings import get_settings
 
 API_PREFIX = "/api"
 
@@ -21,7 +22,15 @@ def _token_body(result: auth.LoginResult) -> schemas.AccessToken:
 
 
 def create_api() -> FastAPI:
-    api = FastAPI(title="Volleyball leagues API", docs_url=f"{API_PREFIX}/docs", openapi_url=f"{API_PREFIX}/openapi.json")
+    """The REST API. Its docs (/api/docs, /api/openapi.json) exist only outside production."""
+    hidden = get_settings().is_production
+    api = FastAPI(
+        title="Volleyball leagues API",
+        docs_url=None if hidden else f"{API_PREFIX}/docs",
+        openapi_url=None if hidden else f"{API_PREFIX}/openapi.json",
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
+    )
 
     @api.exception_handler(DomainError)
     async def _domain_error(_request: Request, exc: DomainError) -> JSONResponse:

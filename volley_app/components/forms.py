@@ -209,8 +209,13 @@ def upload_field(label: str, upload_id: str, hint: str, error: rx.Var, *, accept
     )
 
 
-def confirm_delete(button_label: str, question: rx.Var | str, on_confirm, *, confirm_label: str = "Delete") -> rx.Component:
-    """A button that asks ``question`` before anything is deleted."""
+def confirm_delete(button_label: str, question: rx.Var | str, on_confirm=None, *, confirm_label: str = "Delete",
+                   choices: tuple[tuple[str, object], ...] = ()) -> rx.Component:  # fmt: skip
+    """A button that asks ``question`` before anything is deleted (or withdrawn, or archived).
+
+    ``choices``: (label, event) pairs when the person chooses how, one confirming button each.
+    """
+    actions = choices or ((confirm_label, on_confirm),)
     return rx.alert_dialog.root(
         rx.alert_dialog.trigger(rx.button(button_label, color_scheme="red", variant="soft", type="button")),
         rx.alert_dialog.content(
@@ -218,9 +223,10 @@ def confirm_delete(button_label: str, question: rx.Var | str, on_confirm, *, con
             rx.alert_dialog.description(question),
             rx.flex(
                 rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray")),
-                rx.alert_dialog.action(rx.button(confirm_label, color_scheme="red", on_click=on_confirm)),
+                *(rx.alert_dialog.action(rx.button(label, color_scheme="red", on_click=event)) for label, event in actions),
                 spacing="3",
                 justify="end",
+                wrap="wrap",
                 margin_top="1rem",
             ),
             max_width="26rem",

@@ -13,7 +13,7 @@ FORMATS = [(f.value, svc.FORMAT_LABELS[f]) for f in LeagueFormat]
 DAYS = [(d.value, d.value) for d in Day]
 
 LEAGUE_FIELDS = ("court", "start", "number_of_weeks", "time_increment", "skill_level", "format", "day",
-                 "gender_requirement", "max_teams", "cost", "cash")  # fmt: skip
+                 "gender_requirement", "max_teams", "cost", "cash", "offer_hold_hours")  # fmt: skip
 """What both forms send; the edit form sends ``active`` too."""
 
 
@@ -50,6 +50,9 @@ def league_fields(state, d: dict | rx.Var, *, show_cash: rx.Var, show_active: bo
                        default_value=d.get("cost", "")),
             columns="2",
         ),
+        text_field("Offer Hold (hours)", "offer_hold_hours", state, type="number", min=svc.OFFER_HOURS[0],
+                   max=svc.OFFER_HOURS[1], required=True, default_value=d.get("offer_hold_hours", "48"),
+                   hint="How long a place offered to a waitlisted team is held for its captain to pay."),
         rx.cond(
             show_cash,
             select_field("Cash Only", "cash", [("false", "No"), ("true", "Yes")], state,

@@ -21,6 +21,7 @@ def team_row(t: dict) -> dict[str, str]:
         "status": "Waitlist" if t["waitlist"] else "Registered",
         "href": routes.team_path(t["id"]),
         "can_promote": "yes" if t.get("can_promote") else "",
+        "offered_until": t.get("offered_until", ""),
     }
 
 

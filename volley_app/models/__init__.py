@@ -1,5 +1,8 @@
 """Every table of the product. Importing this package registers them all (Alembic needs that)."""
 
+from sqlmodel import SQLModel
+
+from volley_app.models.audit import AuditEntry
 from volley_app.models.base import UTCDateTime, utcnow
 from volley_app.models.enums import (
     REGIONS,
@@ -18,7 +21,7 @@ from volley_app.models.enums import (
     SubStatus,
 )
 from volley_app.models.inquiries import ContactInquiry, FranchiseInquiry, HostInquiry, PromoteInquiry
-from volley_app.models.leagues import Game, League, LeagueSession, Team
+from volley_app.models.leagues import Game, League, LeagueSession, StandingAdjustment, Team
 from volley_app.models.mail import OutboxMessage
 from volley_app.models.newsletter import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber
 from volley_app.models.outreach import EmailAllJob, EmailAllRecipient, RateLimitHit
@@ -27,9 +30,14 @@ from volley_app.models.subs import SubRequest
 from volley_app.models.users import LoginAttempt, LoginSession, PasswordResetToken, User
 
 __all__ = [
-    "NEWSLETTER_SECTIONS", "REGIONS", "ContactInquiry", "Day", "FranchiseInquiry", "Game",
+    "NEWSLETTER_SECTIONS", "REGIONS", "AuditEntry", "StandingAdjustment", "ContactInquiry", "Day", "FranchiseInquiry", "Game",
     "GameType", "Gender", "HostInquiry", "League", "LeagueFormat", "LeagueSession", "LeagueStage",
     "LoginAttempt", "LoginSession", "NewsletterIssue", "NewsletterSubscriber", "OutboxMessage",
     "OutboxStatus", "PasswordResetToken", "Payment", "PromoteInquiry", "Rating", "Region", "Role",
     "SessionStatus", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubRequest", "SubStatus", "Team", "User", "UTCDateTime", "utcnow",
 ]  # fmt: skip
+
+# No id is ever reused: on SQLite every table counts its ids with AUTOINCREMENT (PostgreSQL
+# sequences never go back), so an old link can never open a newer, different record.
+for _table in SQLModel.metadata.tables.values():
+    _table.dialect_options["sqlite"]["autoincrement"] = True

@@ -33,6 +33,9 @@ class LeagueSession(SQLModel, table=True):
     end_at: dt.datetime = utc_field()
     created_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL")
     created_at: dt.datetime = utc_field(default_now=True)
+    # Archived: hidden from normal lists, kept with everything in it, restorable by an admin.
+    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
 
 
 class League(SQLModel, table=True):
@@ -62,7 +65,11 @@ class League(SQLModel, table=True):
     address: str | None = Field(default=None, sa_column=sa.Column(sa.String(200)))
     city: str | None = Field(default=None, sa_column=sa.Column(sa.String(100)))
     region: Region | None = enum_field(Region, nullable=True, default=None)
+    # How long a place offered to a waitlisted team is held for it.
+    offer_hold_hours: int = Field(default=48, sa_column=sa.Column(sa.Integer, nullable=False, server_default="48"))
     created_at: dt.datetime = utc_field(default_now=True)
+    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
 
 
 class Team(SQLModel, table=True):
@@ -73,11 +80,11 @@ class Team(SQLModel, table=True):
     league_id: int = fk("leagues.id")
     captain_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL")  # the spec's "user"
     team_name: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))
-    wins: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
-    losses: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
     paid: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
     waitlist: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
     created_at: dt.datetime = utc_field(default_now=True)
+    # Withdrawn: out of the league's play; its played games (and results) stay.
+    withdrawn_at: dt.datetime | None = utc_field(nullable=True, default=None)
 
 
 class Game(SQLModel, table=True):
@@ -98,3 +105,19 @@ class Game(SQLModel, table=True):
     type: GameType = enum_field(GameType, default=GameType.LEAGUE)
     round: int = 0
     match: int = 0
+    # The team that did not play (withdrew or did not show): the other team wins by forfeit.
+    forfeit_team_id: int | None = fk("teams.id", nullable=True, ondelete="SET NULL", index=False)
+
+
+class StandingAdjustment(SQLModel, table=True):
+    """An operator's correction to a team's record, with the reason: added to what the games say."""
+
+    __tablename__ = "standing_adjustments"
+
+    id: int | None = Field(default=None, primary_key=True)
+    team_id: int = fk("teams.id", ondelete="RESTRICT")
+    wins: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
+    losses: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
+    reason: str = Field(sa_column=sa.Column(sa.String(300), nullable=False))
+    created_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
+    created_at: dt.datetime = utc_field(default_now=True)

@@ -13,17 +13,22 @@ from volley_app.models.base import fk, utc_field
 class Payment(SQLModel, table=True):
     """One registration attempt paid by card: the amount the server computed, the provider's id and the outcome.
 
-    ``team_id`` stays empty until the payment has been verified and fulfilled; the unique
+    A ledger row: never deleted, never cascaded away. ``team_id`` stays empty until the payment
+    has been verified and fulfilled, except for a place offered to a waitlisted team, where it names
+    that team from the start; the unique
     ``provider_payment_id`` and ``idempotency_key`` make a payment count once, whatever retries.
     """
 
     __tablename__ = "payments"
 
     id: int | None = Field(default=None, primary_key=True)
-    league_id: int = fk("leagues.id")
+    league_id: int = fk("leagues.id", ondelete="RESTRICT")
     team_id: int | None = fk("teams.id", nullable=True, ondelete="SET NULL")
     user_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL")
     team_name: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))
+    # What was bought and by whom, as it was then: kept when the league or the account changes.
+    league_name: str = Field(default="", sa_column=sa.Column(sa.String(200), nullable=False, server_default=""))
+    payer_name: str = Field(default="", sa_column=sa.Column(sa.String(200), nullable=False, server_default=""))
     amount_cents: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
     currency: str = Field(default="usd", sa_column=sa.Column(sa.String(3), nullable=False, server_default="usd"))
     provider: str = Field(sa_column=sa.Column(sa.String(20), nullable=False))
@@ -31,5 +36,7 @@ class Payment(SQLModel, table=True):
     status: str = Field(default="pending", sa_column=sa.Column(sa.String(20), nullable=False, server_default="pending"))
     error: str | None = Field(default=None, sa_column=sa.Column(sa.String(300)))
     idempotency_key: str = Field(sa_column=sa.Column(sa.String(64), nullable=False, unique=True))
+    # A pending payment holds its place in the league until then.
+    expires_at: dt.datetime | None = utc_field(nullable=True, default=None)
     created_at: dt.datetime = utc_field(default_now=True)
     updated_at: dt.datetime = utc_field(default_now=True)

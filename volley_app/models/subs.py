@@ -30,3 +30,5 @@ class SubRequest(SQLModel, table=True):
     completed: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
     created_at: dt.datetime = utc_field(default_now=True)
     updated_at: dt.datetime = utc_field(default_now=True)
+    # Cancelled by the requestor after a sub was involved: kept, hidden from every list.
+    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)

@@ -33,6 +33,8 @@ class User(SQLModel, table=True):
     active: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("true")))
     created_at: dt.datetime = utc_field(default_now=True)
     updated_at: dt.datetime = utc_field(default_now=True)
+    # A deleted account with history (payments, teams, requests, venues) is archived: no login, kept.
+    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
 
 
 class UserToken(SQLModel):

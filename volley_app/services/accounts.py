@@ -19,16 +19,19 @@ from sqlmodel import Session, select
 from volley_app import routes
 from volley_app.models import (
     Gender,
+    LeagueSession,
     LoginSession,
     PasswordResetToken,
+    Payment,
     Rating,
     Role,
     SubRequest,
     SubStatus,
+    Team,
     User,
     utcnow,
 )
-from volley_app.services import auth, mail, passwords, validation
+from volley_app.services import audit, auth, mail, passwords, ratelimit, validation
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import (
     Actor,
@@ -114,7 +117,12 @@ SIGNUP_FIELDS = ("username", "password", "email", "first_name", "last_name", "re
 
 
 def signup(db: Session, *, trusted: bool = True, client: str = "", **form: object) -> auth.LoginResult:
-    """Create a Player account from the signup form's ``SIGNUP_FIELDS`` (spec section 5 rules) and log it in."""
+    """Create a Player account from the signup form's ``SIGNUP_FIELDS`` (spec section 5 rules) and log it in.
+
+    Raises:
+        RateLimited: too many signup tries from this client lately (failed ones count too).
+    """
+    ratelimit.signup(db, client)
     user = create_user(db, **{name: form.get(name) for name in SIGNUP_FIELDS}, roles=[Role.PLAYER])
     return auth.start_session(db, user, trusted=bool(trusted), client=client)
 
@@ -170,14 +178,23 @@ def edit_form(db: Session, actor: Actor | None, user_id: object) -> dict:
     rec = _project(user, actor.status)
     rec["is_admin_view"] = actor.is_admin
     rec["last_name_locked"] = actor.is_admin and user.id != actor.user_id
+    rec["own_account"] = user.id == actor.user_id
     return rec
 
 
 def _optional_text(value: object, field: str, label: str, max_length: int) -> str | None:
-    text = value.strip() if isinstance(value, str) else ""
-    if len(text) > max_length:
-        raise Invalid({field: f"{label} must be at most {max_length} characters"})
-    return text or None
+    return validation.optional(value, field, label, max_length) or None
+
+
+CURRENT_PASSWORD_REQUIRED = "Enter your current password to choose a new one"  # noqa: S105 - a message
+CURRENT_PASSWORD_WRONG = "The current password is not right"  # noqa: S105 - a message
+
+
+def _current_password(value: object, user: User) -> None:
+    if not isinstance(value, str) or not value:
+        raise Invalid({"current_password": CURRENT_PASSWORD_REQUIRED})
+    if len(value) > 1000 or not passwords.verify_password(value, user.password_hash):
+        raise Invalid({"current_password": CURRENT_PASSWORD_WRONG})
 
 
 def update_user(
@@ -190,6 +207,7 @@ def update_user(
     first_name: object,
     region: object,
     password: object = "",
+    current_password: object = "",
     last_name: object = None,
     gender: object = None,
     address: object = None,
@@ -201,9 +219,16 @@ def update_user(
     roles: object = None,
     active: object = None,
 ) -> None:
-    """Save an edit of ``user_id`` (spec section 5, Edit user). Fields the actor does not see are left alone."""
+    """Save an edit of ``user_id`` (spec section 5, Edit user). Fields the actor does not see are left alone.
+
+    A new password for one's own account needs the current one; it then ends every other
+    session of the account (this one stays). An admin's new password for someone else ends
+    all of theirs. An admin's edit of any account is in the audit log (roles, active, names; a
+    new password only as such).
+    """
     actor = require_actor(actor)
     user = access_user(db, actor, user_id)
+    before = audit.snapshot(user, USER_AUDIT_FIELDS) | {"password": ""}
     seen = _visible(actor.status)
     checks: dict = {
         "username": (validation.username, username),
@@ -213,6 +238,8 @@ def update_user(
     }
     if isinstance(password, str) and password != "":
         checks["password"] = (validation.password, password)
+        if user.id == actor.user_id:
+            checks["current_password"] = (_current_password, current_password, user)
     lock_last = actor.is_admin and user.id != actor.user_id
     if seen["show_player"] and not lock_last:
         checks["last_name"] = (validation.name, last_name, "last_name", "Last name")
@@ -271,16 +298,53 @@ def update_user(
     except IntegrityError:
         db.rollback()
         raise Invalid({"username": "That username or email is already registered"}) from None
-    if password_changed and user.id != actor.user_id:
-        auth.revoke_all_sessions(db, user.id)
+    if password_changed:
+        keep = actor.session_id if user.id == actor.user_id else None
+        auth.revoke_all_sessions(db, user.id, except_session=keep)
+    if actor.is_admin:
+        audit.record_change(db, actor, entity="user", row=user, before=before, fields=USER_AUDIT_FIELDS,
+                            summary=f"Account {user.username} changed", subject_user_id=user.id,
+                            extra={"password": "changed" if password_changed else ""})  # fmt: skip
     log.info("user %s updated by user %s", user.id, actor.user_id)
 
 
+USER_AUDIT_FIELDS = ("username", "email", "first_name", "last_name", "roles", "active", "sub")
+
+
+def account_history(db: Session, uid: int) -> str:
+    """What ties an account to other people's records ('' when nothing): payments, teams, venues, requests."""
+    what = []
+    if db.exec(select(Payment.id).where(Payment.user_id == uid)).first() is not None:
+        what.append("payments")
+    if db.exec(select(Team.id).where(Team.captain_id == uid)).first() is not None:
+        what.append("teams")
+    if db.exec(select(LeagueSession.id).where(LeagueSession.svl_id == uid)).first() is not None:
+        what.append("league sessions")
+    involved = sa.or_(
+        sa.and_(SubRequest.requestor_id == uid, SubRequest.recipient_id.is_not(None)),
+        sa.and_(SubRequest.recipient_id == uid, SubRequest.status == SubStatus.ACCEPTED),
+    )
+    if db.exec(select(SubRequest.id).where(involved)).first() is not None:
+        what.append("sub requests with a sub")
+    return ", ".join(what)
+
+
 def delete_user(db: Session, actor: Actor | None, user_id: object) -> bool:
-    """Delete an account (own, or any for an admin). Returns True when the actor deleted themselves."""
+    """Delete an account (own, or any for an admin). Returns True when the actor deleted themselves.
+
+    An account tied to other records (payments, teams, venues, requests a sub answered) is archived
+    instead: it can no longer log in, no list shows it, everything it is part of is kept, and an
+    admin can restore it. Either way its logins end at once.
+    """
     actor = require_actor(actor)
     user = access_user(db, actor, user_id)
     uid = user.id
+    tied = account_history(db, uid)
+    if tied:
+        _archive_user(db, actor, user, tied)
+        return uid == actor.user_id
+    audit.record(db, actor, action="delete", entity="user", entity_id=uid, subject_user_id=uid,
+                 summary=f"Account {user.username} deleted")  # fmt: skip
     db.expunge(user)
     # Said explicitly as well as by the foreign keys' ON DELETE, so no login outlives its account.
     db.exec(sa.delete(LoginSession).where(LoginSession.user_id == uid))
@@ -299,6 +363,43 @@ def delete_user(db: Session, actor: Actor | None, user_id: object) -> bool:
     return uid == actor.user_id
 
 
+def _archive_user(db: Session, actor: Actor, user: User, tied: str) -> None:
+    now = utcnow()
+    user.archived_at, user.active, user.sub, user.updated_at = now, False, False, now
+    db.add(user)
+    db.exec(sa.delete(LoginSession).where(LoginSession.user_id == user.id))
+    db.exec(sa.delete(PasswordResetToken).where(PasswordResetToken.user_id == user.id))
+    # Their own requests nobody answered are withdrawn; an invite to them stays closed (Declined).
+    db.exec(
+        sa.update(SubRequest)
+        .where(SubRequest.requestor_id == user.id, SubRequest.recipient_id.is_(None), SubRequest.archived_at.is_(None))
+        .values(archived_at=now)
+    )
+    db.exec(
+        sa.update(SubRequest)
+        .where(SubRequest.recipient_id == user.id, SubRequest.status == SubStatus.OPEN)
+        .values(status=SubStatus.DECLINED)
+    )
+    db.flush()
+    audit.record(db, actor, action="archive", entity="user", entity_id=user.id, subject_user_id=user.id,
+                 summary=f"Account {user.username} archived (it has {tied})")  # fmt: skip
+    log.info("user %s archived by user %s", user.id, actor.user_id)
+
+
+def restore_user(db: Session, actor: Actor | None, user_id: object) -> str:
+    """Bring an archived account back (admins only): it may log in again (a password reset if forgotten)."""
+    actor = require_admin(actor)
+    user = access_user(db, actor, user_id)
+    if user.archived_at is None:
+        raise Invalid("This account is not archived")
+    user.archived_at, user.active, user.updated_at = None, True, utcnow()
+    db.add(user)
+    db.flush()
+    audit.record(db, actor, action="restore", entity="user", entity_id=user.id, subject_user_id=user.id,
+                 summary=f"Account {user.username} restored")  # fmt: skip
+    return user.username
+
+
 def can_create_svl(actor: Actor | None) -> bool:
     """Whether the actor may open SVL accounts (admins only): the rule ``create_svl`` enforces."""
     return actor is not None and actor.is_admin
@@ -313,7 +414,9 @@ def new_svl_form(db: Session, actor: Actor | None) -> dict:
 def list_users(db: Session, actor: Actor | None) -> list[dict]:
     """Every user's id, username and roles (admin only)."""
     require_admin(actor)
-    found = db.exec(select(User.id, User.username, User.roles).order_by(User.username)).all()
+    found = db.exec(
+        select(User.id, User.username, User.roles).where(User.archived_at.is_(None)).order_by(User.username)
+    ).all()
     return [{"id": uid, "username": name, "roles": ", ".join(roles)} for uid, name, roles in found]
 
 
@@ -354,6 +457,9 @@ def create_svl(
     if errors:
         raise Invalid(errors)
     user = _add_user(db, clean, clean_roles)
+    audit.record(db, actor, action="create", entity="user", entity_id=user.id, subject_user_id=user.id,
+                 summary=f"Account {user.username} created ({', '.join(user.roles)})",
+                 after=audit.snapshot(user, USER_AUDIT_FIELDS))  # fmt: skip
     log.info("SVL account %s created by admin %s", user.id, require_actor(actor).user_id)
     return user.id
 
@@ -361,11 +467,7 @@ def create_svl(
 def player_contact(db: Session, actor: Actor | None, *, message: object) -> None:
     """A logged-in user's message to the provider, through the outbox."""
     actor = require_actor(actor)
-    text = message.strip() if isinstance(message, str) else ""
-    if not text:
-        raise Invalid({"message": "Message is required"})
-    if len(text) > MESSAGE_MAX:
-        raise Invalid({"message": f"Message must be at most {MESSAGE_MAX} characters"})
+    text = validation.text(message, "message", "Message", MESSAGE_MAX)
     user = access_user(db, actor, actor.user_id)
     mail.queue(
         db,
@@ -403,6 +505,8 @@ _PROFILE_LINKS = (
     ("Create New SVL", routes.USERS_NEW, "admin"),
     ("Email All Users", routes.EMAIL_ALL, "admin"),
     ("Inquiries", routes.INQUIRIES, "admin"),
+    ("Audit Log", routes.AUDIT_LOG, "admin"),
+    ("Archive", routes.ARCHIVE, "admin"),
     ("My Info", routes.PLAYER_INFO, "everyone"),
     ("Contact Us", routes.PLAYER_CONTACT, "not_admin"),
 )

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import LoginAttempt, LoginSession, User, utcnow
-from volley_app.services import passwords
+from volley_app.services import passwords, validation
 from volley_app.services.errors import BadRequest, RateLimited, Unauthorized
 from volley_app.services.permissions import Actor
 from volley_app.settings import get_settings
@@ -74,44 +74,100 @@ def start_session(db: Session, user: User, *, trusted: bool, client: str = "") -
     return LoginResult(actor=_actor(user, row.id), token=token, expires_at=row.expires_at, trusted=trusted)
 
 
-def _check_throttle(db: Session, username: str, client: str, now: dt.datetime) -> None:
-    """Refuse when this attempt (already recorded) takes an account or a client over its limit."""
+def failure_delay(failures: int) -> dt.timedelta:
+    """How long one account-and-client pair waits after ``failures`` recent failures: none at first, then doubling."""
     s = get_settings()
-    window = dt.timedelta(minutes=s.login_window_minutes)
-    for column, value, limit in (
-        (LoginAttempt.username, username, s.login_max_failures_per_account),
-        (LoginAttempt.client, client, s.login_max_failures_per_client),
-    ):
-        times = sorted(db.exec(select(LoginAttempt.at).where(column == value, LoginAttempt.at > now - window)).all())
-        if len(times) > limit:
-            # Enough of the oldest attempts must leave the window for this one to fit.
-            wait = times[len(times) - limit - 1] + window - now
-            minutes = max(1, math.ceil(wait.total_seconds() / 60))
-            raise RateLimited(
-                f"Too many failed login attempts. Please wait {minutes} minute{'s' if minutes != 1 else ''} and try again."
+    if failures < s.login_free_failures:
+        return dt.timedelta(0)
+    seconds = 2 ** min(failures - s.login_free_failures + 1, 20)
+    return dt.timedelta(seconds=min(seconds, s.login_max_delay_seconds))
+
+
+def _wait_text(wait: dt.timedelta) -> str:
+    seconds = max(1, math.ceil(wait.total_seconds()))
+    if seconds < 60:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def _throttled(wait: dt.timedelta) -> RateLimited:
+    return RateLimited(f"Too many failed login attempts. Please wait {_wait_text(wait)} and try again.")
+
+
+def known_client(db: Session, username: str, client: str) -> bool:
+    """True when ``client`` has logged in to ``username`` before (a session of it, open or ended, came from there)."""
+    found = db.exec(
+        select(LoginSession.id)
+        .join(User, User.id == LoginSession.user_id)
+        .where(User.username == username, LoginSession.client_ip == client)
+        .limit(1)
+    ).first()
+    return found is not None
+
+
+def _check_throttle(db: Session, attempt: LoginAttempt) -> None:
+    """Refuse ``attempt`` (already recorded) when it comes too soon.
+
+    Three rules, each counting the other failures inside the window:
+
+    - the account and client pair: a few failures are free, then each try waits
+      twice as long as the one before (a guesser slows down; the owner is not locked out);
+    - the account, from every client, and the client, over every account: a ceiling,
+      which a client that logged in to this account before is exempt from, so
+      guessing from elsewhere never locks the owner out of their own device.
+    """
+    s = get_settings()
+    now = attempt.at
+    since = now - dt.timedelta(minutes=s.login_window_minutes)
+    recent = (LoginAttempt.at > since, LoginAttempt.id != attempt.id)
+
+    pair = sorted(
+        db.exec(
+            select(LoginAttempt.at).where(
+                LoginAttempt.username == attempt.username, LoginAttempt.client == attempt.client, *recent
             )
+        ).all()
+    )
+    if pair:
+        wait = pair[-1] + failure_delay(len(pair)) - now
+        if wait > dt.timedelta(0):
+            raise _throttled(wait)
+
+    if known_client(db, attempt.username, attempt.client):
+        return
+    window = dt.timedelta(minutes=s.login_window_minutes)
+    for column, value, ceiling in (
+        (LoginAttempt.username, attempt.username, s.login_max_failures_per_account),
+        (LoginAttempt.client, attempt.client, s.login_max_failures_per_client),
+    ):
+        times = sorted(db.exec(select(LoginAttempt.at).where(column == value, *recent)).all())
+        if len(times) >= ceiling:
+            # Enough of the oldest failures must leave the window for this attempt to fit.
+            raise _throttled(times[len(times) - ceiling] + window - now)
 
 
 def login(db: Session, *, username: object, password: object, trusted: bool = True, client: str = "") -> LoginResult:
     """Check a username and password. Unknown user and wrong password answer the same.
 
     The attempt is recorded and committed before the password is checked, so
-    simultaneous guesses count against each other and cannot slip past the limit
-    together. A refused (throttled) attempt is not counted; a success clears the
-    account's record.
+    simultaneous guesses count against each other and cannot slip past the
+    throttle together. A refused (throttled) attempt is not counted; a success
+    clears the failures of that account from that client.
     """
     name = username.strip().lower() if isinstance(username, str) else ""
     secret = password if isinstance(password, str) else ""
     if not name or not secret:
         raise BadRequest(MISSING_CREDENTIALS)
-    name = name[:100]
     client = (client or "unknown")[:64]
+    if len(name) > 100 or len(secret) > 1000 or validation.has_control_chars(name + secret + client):
+        raise Unauthorized(UNAUTHORIZED)  # no account has such a name or password: nothing to count
     now = utcnow()
     attempt = LoginAttempt(username=name, client=client, at=now)
     db.add(attempt)
     db.commit()
     try:
-        _check_throttle(db, name, client, now)
+        _check_throttle(db, attempt)
     except RateLimited:
         db.delete(attempt)
         db.commit()
@@ -126,8 +182,13 @@ def login(db: Session, *, username: object, password: object, trusted: bool = Tr
     if not ok:
         log.info("login failed username=%r client=%s", name, client)
         raise Unauthorized(UNAUTHORIZED)  # the committed attempt stays, as a failure
-    db.exec(sa.delete(LoginAttempt).where(LoginAttempt.username == name))
+    db.exec(sa.delete(LoginAttempt).where(LoginAttempt.username == name, LoginAttempt.client == client))
     return start_session(db, user, trusted=bool(trusted), client=client)
+
+
+def forgive_failures(db: Session, username: str) -> None:
+    """Forget every failed login of an account (its owner proved who they are: a password reset)."""
+    db.exec(sa.delete(LoginAttempt).where(LoginAttempt.username == username))
 
 
 def resolve(db: Session, token: object) -> Actor | None:
@@ -163,11 +224,12 @@ def logout(db: Session, token: object) -> bool:
     return result.rowcount > 0
 
 
-def revoke_all_sessions(db: Session, user_id: int) -> int:
-    """End every open session of a user (after a password change, say)."""
+def revoke_all_sessions(db: Session, user_id: int, *, except_session: int | None = None) -> int:
+    """End every open session of a user (after a password change, say), but ``except_session`` if given."""
+    keep = [LoginSession.id != except_session] if except_session is not None else []
     result = db.exec(
         sa.update(LoginSession)
-        .where(LoginSession.user_id == user_id, LoginSession.revoked_at.is_(None))
+        .where(LoginSession.user_id == user_id, LoginSession.revoked_at.is_(None), *keep)
         .values(revoked_at=utcnow())
     )
     return result.rowcount

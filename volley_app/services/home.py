@@ -42,7 +42,7 @@ def home_leagues(db: Session, actor, *, now: dt.datetime | None = None) -> dict[
     found = db.exec(
         select(League, User.first_name, User.last_name)
         .join(User, User.id == League.svl_id)
-        .where(League.active.is_(True))
+        .where(League.active.is_(True), League.archived_at.is_(None))
         .order_by(League.start_at, League.id)
     ).all()
     rows = [

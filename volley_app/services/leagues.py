@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
+import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import (
@@ -13,16 +14,17 @@ from volley_app.models import (
     LeagueFormat,
     LeagueSession,
     LeagueStage,
+    Payment,
     Role,
     SkillLevel,
     Team,
     User,
     utcnow,
 )
-from volley_app.services import clock, permissions, sessions, timefmt, uploads, validation, venues
+from volley_app.services import audit, clock, permissions, sessions, timefmt, uploads, validation, venues
 from volley_app.services.errors import Forbidden, Invalid
-from volley_app.services.league_data import delete_children
-from volley_app.services.permissions import Actor, access_league, require_actor, require_role
+from volley_app.services.league_data import delete_children, played_games
+from volley_app.services.permissions import Actor, access_league, require_actor, require_admin, require_role
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -37,6 +39,7 @@ FORMAT_LABELS = {
 
 MAX_WEEKS = 52
 MAX_TEAMS = 64
+OFFER_HOURS = (1, 336)  # how long a place offered to a waitlisted team may be held: an hour to two weeks
 
 
 def display_name(league: League) -> str:
@@ -45,10 +48,16 @@ def display_name(league: League) -> str:
 
 
 def stage_at(league: League, now: dt.datetime) -> LeagueStage:
-    """Spec section 4: Registration (or unset) becomes Active once the start has passed; others stay."""
-    if league.stage in (None, LeagueStage.REGISTRATION) and now > league.start_at:
-        return LeagueStage.ACTIVE
-    return league.stage or LeagueStage.REGISTRATION
+    """Spec section 4, from the dates each time: Active once the start has passed, Registration before
+    it (a start moved back into the future moves the stage back too). Inactive is left alone."""
+    if league.stage == LeagueStage.INACTIVE:
+        return LeagueStage.INACTIVE
+    return LeagueStage.ACTIVE if now > league.start_at else LeagueStage.REGISTRATION
+
+
+def shown() -> sa.ColumnElement[bool]:
+    """Leagues normal lists show: not archived."""
+    return League.archived_at.is_(None)
 
 
 def refresh_stages(db: Session, leagues: list[League], now: dt.datetime | None = None) -> None:
@@ -56,40 +65,26 @@ def refresh_stages(db: Session, leagues: list[League], now: dt.datetime | None =
     clock.save_reached(db, leagues, "stage", stage_at, now)
 
 
+COST_MAX_DOLLARS = 10_000
+
+
 def _int(value: object, field: str, label: str, low: int, high: int) -> int:
-    if isinstance(value, bool):
-        raise Invalid({field: f"{label} must be a whole number"})
-    text = str(value).strip() if value is not None else ""
-    if not text:
-        raise Invalid({field: f"{label} is required"})
-    try:
-        number = int(text)
-    except ValueError:
-        raise Invalid({field: f"{label} must be a whole number"}) from None
-    if not low <= number <= high:
-        raise Invalid({field: f"{label} must be between {low} and {high}"})
-    return number
+    return validation.whole_number(value, field, label, low, high)
 
 
 def _dollars(value: object) -> int:
     """Cost entered in dollars ("300" or "299.50") as cents."""
-    text = str(value).strip().lstrip("$") if value is not None and not isinstance(value, bool) else ""
-    if not text:
-        raise Invalid({"cost": "Cost is required"})
-    try:
-        cents = round(float(text) * 100)
-    except ValueError:
-        raise Invalid({"cost": "Cost must be an amount in dollars"}) from None
-    if not 0 <= cents <= 1_000_000 or text.lower() in ("nan", "inf", "infinity"):
-        raise Invalid({"cost": "Cost must be between $0 and $10,000"})
-    return cents
+    return validation.money_cents(value, "cost", "Cost", COST_MAX_DOLLARS)
 
 
 def _clean(fields: dict) -> dict:
     """Check the required set of spec section 5; returns the columns to store."""
-    gender = fields.get("gender_requirement")
-    gender = gender.strip()[:100] if isinstance(gender, str) else ""
+    hold = {}  # a form without the field leaves the hold window as it is (48 hours for a new league)
+    if "offer_hold_hours" in fields:
+        hold["offer_hold_hours"] = (_int, fields["offer_hold_hours"], "offer_hold_hours", "Offer hold", *OFFER_HOURS)
     clean = validation.collect(
+        gender_requirement=(validation.optional, fields.get("gender_requirement"), "gender_requirement",
+                            "Gender requirement", 100),
         court=(validation.name, fields.get("court"), "court", "Court"),
         start_at=(timefmt.parse_local, fields.get("start"), "start", "Start date and time"),
         number_of_weeks=(_int, fields.get("number_of_weeks"), "number_of_weeks", "Number of weeks", 1, MAX_WEEKS),
@@ -99,8 +94,12 @@ def _clean(fields: dict) -> dict:
         day=(validation.choice, fields.get("day"), Day, "day", "Day"),
         max_teams=(_int, fields.get("max_teams"), "max_teams", "Max teams", 2, MAX_TEAMS),
         cost_cents=(_dollars, fields.get("cost")),
+        **hold,
     )
-    clean["gender_requirement"] = gender or None
+    clean["gender_requirement"] = clean["gender_requirement"] or None
+    weekday = timefmt.local(clean["start_at"]).strftime("%A")
+    if clean["day"].value != weekday:
+        raise Invalid({"day": f"Day must match the start date, a {weekday}"})
     return clean
 
 
@@ -116,9 +115,26 @@ def cash_allowed(db: Session, svl_id: int) -> bool:
 may_manage = permissions.may_manage_league
 
 
+ARCHIVED = "This league is archived. An admin can restore it first."
+
+
 def managed(db: Session, actor: Actor | None, league_id: object) -> League:
     """The league when the actor is its SVL or an admin; else Unauthorized/Forbidden/NotFound."""
     return access_league(db, actor, league_id, manage=True)
+
+
+def changeable(db: Session, actor: Actor | None, league_id: object) -> League:
+    """A league its SVL or an admin may change: managed, and not archived."""
+    row = managed(db, actor, league_id)
+    if row.archived_at is not None:
+        raise Invalid(ARCHIVED)
+    return row
+
+
+LEAGUE_FIELDS = (
+    "court", "start_at", "number_of_weeks", "time_increment", "skill_level", "format", "day", "max_teams",
+    "cost_cents", "cash", "gender_requirement", "active", "offer_hold_hours",
+)  # fmt: skip
 
 
 def create_league(db: Session, actor: Actor | None, *, session_id: object, **fields) -> League:
@@ -135,12 +151,17 @@ def create_league(db: Session, actor: Actor | None, *, session_id: object, **fie
     )  # fmt: skip
     db.add(row)
     db.flush()
+    audit.record(
+        db, actor, action="create", entity="league", entity_id=row.id, league_id=row.id,
+        summary=f"League {display_name(row)} created in {session_row.name}", after=audit.snapshot(row, LEAGUE_FIELDS),
+    )  # fmt: skip
     return row
 
 
 def update_league(db: Session, actor: Actor | None, league_id: object, **fields) -> League:
-    """Change a league (its SVL or an admin): the same required set, plus the active flag."""
-    row = managed(db, actor, league_id)
+    """Change a league (its SVL or an admin): the same required set, plus the active flag. Audited."""
+    row = changeable(db, actor, league_id)
+    before = audit.snapshot(row, LEAGUE_FIELDS)
     clean = _clean(fields)
     for key, value in clean.items():
         setattr(row, key, value)
@@ -149,15 +170,87 @@ def update_league(db: Session, actor: Actor | None, league_id: object, **fields)
         row.active = validation.flag(fields.get("active"))
     db.add(row)
     db.flush()
+    audit.record_change(
+        db, actor, entity="league", row=row, before=before, fields=LEAGUE_FIELDS, league_id=row.id,
+        summary=f"League {display_name(row)} changed",
+    )  # fmt: skip
     return row
 
 
+def contents(db: Session, league: League) -> dict[str, int]:
+    """What a league holds that history needs: teams (and how many paid), played games, payments."""
+    teams = db.exec(select(Team).where(Team.league_id == league.id)).all()
+    payments = db.exec(select(sa.func.count()).select_from(Payment).where(Payment.league_id == league.id)).one()
+    return {
+        "teams": len(teams),
+        "paid_teams": sum(1 for t in teams if t.paid),
+        "played_games": played_games(db, league.id),
+        "payments": payments,
+    }
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def removal_question(db: Session, league: League) -> str:
+    """The delete confirmation: what will be archived, or that the empty league is deleted."""
+    held = contents(db, league)
+    if not any(held.values()):
+        return f"Are you sure you want to delete League: {display_name(league)}? It has no teams or payments."
+    parts = [_plural(held["teams"], "team")]
+    if held["paid_teams"]:
+        parts[0] += f" ({held['paid_teams']} paid)"
+    if held["played_games"]:
+        parts.append(_plural(held["played_games"], "game") + " with results")
+    if held["payments"]:
+        parts.append(_plural(held["payments"], "payment"))
+    return (
+        f"League: {display_name(league)} has {', '.join(parts)}. It will be archived: hidden from every list, "
+        f"with its teams, games and payments kept. An admin can restore it."
+    )
+
+
 def delete_league(db: Session, actor: Actor | None, league_id: object) -> str:
-    """Delete a league with its teams and games; returns its display name."""
-    row = managed(db, actor, league_id)
+    """Remove a league (its SVL or an admin); returns its display name.
+
+    A league holding teams, results or payments is archived (kept whole, restorable by an admin);
+    only an empty one is deleted.
+    """
+    row = changeable(db, actor, league_id)
     name = display_name(row)
+    held = contents(db, row)
+    if any(held.values()):
+        row.archived_at, row.archived_by_id = utcnow(), actor.user_id
+        db.add(row)
+        db.flush()
+        audit.record(
+            db, actor, action="archive", entity="league", entity_id=row.id, league_id=row.id,
+            summary=f"League {name} archived", after=held,
+        )  # fmt: skip
+        return name
     delete_children(db, row.id)
+    audit.record(db, actor, action="delete", entity="league", entity_id=row.id, league_id=row.id,
+                 summary=f"League {name} deleted (it had no teams or payments)")  # fmt: skip
     return name
+
+
+def restore_league(db: Session, actor: Actor | None, league_id: object) -> str:
+    """Bring an archived league back (admins only); its session comes back with it."""
+    actor = require_admin(actor)
+    row = managed(db, actor, league_id)
+    if row.archived_at is None:
+        raise Invalid("This league is not archived")
+    row.archived_at, row.archived_by_id = None, None
+    db.add(row)
+    session_row = db.get(LeagueSession, row.session_id)
+    if session_row is not None and session_row.archived_at is not None:
+        session_row.archived_at, session_row.archived_by_id = None, None
+        db.add(session_row)
+    db.flush()
+    audit.record(db, actor, action="restore", entity="league", entity_id=row.id, league_id=row.id,
+                 summary=f"League {display_name(row)} restored")  # fmt: skip
+    return display_name(row)
 
 
 def _session_names(db: Session, ids) -> dict[int, str]:
@@ -184,6 +277,7 @@ def summary(league: League, session_names: dict[int, str], svl_names: dict[int, 
         "cost_cents": league.cost_cents,
         "cash": league.cash,
         "max_teams": league.max_teams,
+        "archived": league.archived_at is not None,
     }
 
 
@@ -194,7 +288,7 @@ def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None,
     """
     actor = require_actor(actor)
     now = now or utcnow()
-    stmt = select(League).order_by(League.start_at, League.id)
+    stmt = select(League).where(shown()).order_by(League.start_at, League.id)
     if session_id not in (None, ""):
         session_row = sessions.managed(db, actor, session_id)[1]
         stmt = stmt.where(League.session_id == session_row.id)
@@ -215,7 +309,8 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
     row = access_league(db, actor, league_id)
     refresh_stages(db, [row], now)
     out = summary(row, _session_names(db, [row.session_id]), venues.svl_names(db, [row.svl_id]))
-    teams = db.exec(select(Team).where(Team.league_id == row.id)).all()
+    teams = db.exec(select(Team).where(Team.league_id == row.id, Team.withdrawn_at.is_(None))).all()
+    managing = may_manage(actor, row)
     out.update(
         number_of_weeks=row.number_of_weeks,
         time_increment=row.time_increment,
@@ -227,9 +322,14 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
         region=row.region.value if row.region else "",
         team_count=sum(1 for t in teams if not t.waitlist),
         waitlist_count=sum(1 for t in teams if t.waitlist),
-        can_manage=may_manage(actor, row),
+        can_manage=managing and row.archived_at is None,
+        can_restore=actor.is_admin and row.archived_at is not None,
+        show_audit=actor.is_admin,
+        show_payments=managing,
+        delete_question=removal_question(db, row) if managing and row.archived_at is None else "",
         cash_allowed=cash_allowed(db, row.svl_id),
-        show_cash=may_manage(actor, row) and cash_allowed(db, row.svl_id),
+        show_cash=managing and cash_allowed(db, row.svl_id),
+        offer_hold_hours=row.offer_hold_hours,
         has_bracket=bool(row.tournament_file),
         bracket_type=row.tournament_content_type or "",
     )
@@ -244,13 +344,15 @@ def bracket_data_url(db: Session, actor: Actor | None, league_id: object) -> str
 
 def upload_bracket(db: Session, actor: Actor | None, league_id: object, *, data: object) -> League:
     """Replace the league's tournament bracket (its SVL or an admin) after the content and size check."""
-    row = managed(db, actor, league_id)
+    row = changeable(db, actor, league_id)
     content_type, ext = uploads.check(data)
     old = row.tournament_file
     row.tournament_file = uploads.store(bytes(data), ext)
     row.tournament_content_type = content_type
     db.add(row)
     db.flush()
+    audit.record(db, actor, action="upload", entity="league", entity_id=row.id, league_id=row.id,
+                 summary=f"Tournament bracket {'replaced' if old else 'uploaded'} for {display_name(row)}")  # fmt: skip
     uploads.remove(old)
     return row
 
@@ -261,7 +363,9 @@ def player_leagues(db: Session, actor: Actor | None, now: dt.datetime | None = N
     if actor.is_admin or actor.is_svl:
         raise Forbidden()
     now = now or utcnow()
-    found = list(db.exec(select(League).where(League.active.is_(True)).order_by(League.start_at, League.id)).all())
+    found = list(
+        db.exec(select(League).where(League.active.is_(True), shown()).order_by(League.start_at, League.id)).all()
+    )
     refresh_stages(db, found, now)
     snames = _session_names(db, [lg.session_id for lg in found])
     vnames = venues.svl_names(db, [lg.svl_id for lg in found])

@@ -107,6 +107,11 @@ class OfflineProvider:
         return ChargeResult(ok=True, provider_payment_id=f"offline_{idempotency_key}")
 
 
+    def refund(self, provider_payment_id: str, *, idempotency_key: str) -> str:
+        """Nothing was charged anywhere: the refund is as notional as the charge."""
+        return f"offline_refund_{idempotency_key}"
+
+
 class StripeProvider:
     """PaymentIntents through the stripe SDK; the secret key never leaves the server."""
 
@@ -149,6 +154,27 @@ class StripeProvider:
     def retrieve(self, intent_id: str) -> Intent:
         return self._intent(self.client.v1.payment_intents.retrieve(intent_id))
 
+    def cancel(self, intent_id: str) -> Intent:
+        """Cancel the intent so it can no longer be paid; the intent as it is now.
+
+        An intent that already succeeded (or was cancelled before) cannot be cancelled: it is
+        answered as Stripe has it, so the caller sees the payment that went through.
+        """
+        try:
+            return self._intent(self.client.v1.payment_intents.cancel(intent_id))
+        except stripe.InvalidRequestError:
+            return self.retrieve(intent_id)
+        except stripe.StripeError as exc:  # not reached: a later success is refunded if its place is gone
+            log.warning("could not cancel payment intent %s: %s", intent_id, type(exc).__name__)
+            return Intent(id=intent_id, status="unknown", amount=0, currency="", metadata={})
+
+    def refund(self, intent_id: str, *, idempotency_key: str) -> str:
+        """Refund the whole of a succeeded intent (once, whatever retries); the refund's id."""
+        refund = self.client.v1.refunds.create(
+            params={"payment_intent": intent_id}, options={"idempotency_key": idempotency_key}
+        )
+        return str(refund.id or "")
+
 
 def stripe_configured(settings: Settings | None = None) -> bool:
     settings = settings or get_settings()
@@ -161,6 +187,13 @@ def provider_name(settings: Settings | None = None) -> str:
 
 def stripe_provider() -> StripeProvider:
     return StripeProvider(get_settings())
+
+
+def refund(provider: str, provider_payment_id: str, *, idempotency_key: str) -> str:
+    """Refund a payment made with ``provider`` (its name as stored on the payment)."""
+    if provider == StripeProvider.name:
+        return stripe_provider().refund(provider_payment_id, idempotency_key=idempotency_key)
+    return OfflineProvider().refund(provider_payment_id, idempotency_key=idempotency_key)
 
 
 def parse_webhook(payload: bytes, signature: str | None) -> dict:

@@ -120,7 +120,7 @@ def access_user(db: Session, actor: Actor | None, user_id: object) -> User:
 
 # --- sub requests -----------------------------------------------------------------------------
 
-SUB_REQUEST_NOT_FOUND = "Sub request not found"
+SUB_REQUEST_NOT_FOUND = "This sub request no longer exists"
 
 
 def require_sub_request_actor(actor: Actor | None) -> Actor:
@@ -147,6 +147,8 @@ def access_sub_request(db: Session, actor: Actor | None, value: object, *, own: 
     """
     actor = require_sub_request_actor(actor)
     req = load(db, SubRequest, value, SUB_REQUEST_NOT_FOUND)
+    if req.archived_at is not None:
+        raise NotFound(SUB_REQUEST_NOT_FOUND)
     allowed = req.requestor_id == actor.user_id if own else can_view_sub_request(actor, req)
     if not allowed:
         raise Forbidden()
@@ -156,22 +158,27 @@ def access_sub_request(db: Session, actor: Actor | None, value: object, *, own: 
 
 # --- league sessions ----------------------------------------------------------------------------
 
-SESSION_NOT_FOUND = "Session not found"
+SESSION_NOT_FOUND = "This session no longer exists"
 
 
 def access_session(db: Session, actor: Actor | None, session_id: object) -> LeagueSession:
-    """The session when the actor manages it (its SVL or an admin); else Unauthorized / Forbidden / NotFound."""
+    """The session when the actor manages it (its SVL or an admin); else Unauthorized / Forbidden / NotFound.
+
+    An archived session exists only for admins (who may restore it).
+    """
     actor = require_role(actor, Role.SVL, Role.ADMIN)
     row = load(db, LeagueSession, session_id, SESSION_NOT_FOUND)
     if not actor.is_admin and row.svl_id != actor.user_id:
         raise Forbidden()
+    if row.archived_at is not None and not actor.is_admin:
+        raise NotFound(SESSION_NOT_FOUND)
     return row
 
 
 # --- leagues and games --------------------------------------------------------------------------
 
-LEAGUE_NOT_FOUND = "League not found"
-GAME_NOT_FOUND = "Game not found"
+LEAGUE_NOT_FOUND = "This league no longer exists"
+GAME_NOT_FOUND = "This game no longer exists"
 
 
 def may_manage_league(actor: Actor | None, league: League) -> bool:
@@ -183,17 +190,20 @@ def access_league(db: Session, actor: Actor | None, league_id: object, *, manage
     """The league with that id for this actor.
 
     To read it: anyone logged in, but an inactive league only for those who manage it (NotFound for the
-    others). With ``manage``: only its SVL or an admin (Unauthorized / Forbidden otherwise).
+    others). With ``manage``: only its SVL or an admin (Unauthorized / Forbidden otherwise). An archived
+    league exists only for admins (who may see its payments and restore it).
     """
     if manage:
         actor = require_role(actor, Role.SVL, Role.ADMIN)
         row = load(db, League, league_id, LEAGUE_NOT_FOUND)
         if not may_manage_league(actor, row):
             raise Forbidden()
-        return row
-    actor = require_actor(actor)
-    row = load(db, League, league_id, LEAGUE_NOT_FOUND)
-    if not row.active and not may_manage_league(actor, row):
+    else:
+        actor = require_actor(actor)
+        row = load(db, League, league_id, LEAGUE_NOT_FOUND)
+        if not row.active and not may_manage_league(actor, row):
+            raise NotFound(LEAGUE_NOT_FOUND)
+    if row.archived_at is not None and not actor.is_admin:
         raise NotFound(LEAGUE_NOT_FOUND)
     return row
 
@@ -208,7 +218,7 @@ def access_game(db: Session, actor: Actor | None, game_id: object, *, manage: bo
 
 # --- teams and payments -------------------------------------------------------------------------
 
-TEAM_NOT_FOUND = "Team not found"
+TEAM_NOT_FOUND = "This team no longer exists"
 PAYMENT_NOT_FOUND = "Registration not found"
 
 
@@ -227,9 +237,12 @@ def access_team(db: Session, actor: Actor | None, team_id: object, *, manage: bo
     """
     actor = require_role(actor, Role.SVL, Role.ADMIN) if manage else require_actor(actor)
     team = load(db, Team, team_id, TEAM_NOT_FOUND)
-    if manages_team(db, actor, team) or (not manage and team.captain_id == actor.user_id):
-        return team
-    raise Forbidden()
+    if not (manages_team(db, actor, team) or (not manage and team.captain_id == actor.user_id)):
+        raise Forbidden()
+    league = db.get(League, team.league_id)
+    if league is not None and league.archived_at is not None and not actor.is_admin:
+        raise NotFound(TEAM_NOT_FOUND)
+    return team
 
 
 def access_payment(db: Session, actor: Actor | None, payment_id: object, *, lock: bool = False) -> Payment:

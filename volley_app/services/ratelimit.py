@@ -1,15 +1,35 @@
-"""Counting limits for public actions (forms, password resets), kept in the database so every worker agrees."""
+"""Counting limits on actions that cost us or someone else (forms, signups, resets, invites, waitlists).
+
+Kept in the database, so every worker agrees. The limits of each action are named here, one place.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import math
 
 import sqlalchemy as sa
 from sqlmodel import Session, func, select
 
-from volley_app.models import RateLimitHit, utcnow
+from volley_app.models import RateLimitHit, Team, utcnow
 from volley_app.services.errors import RateLimited
+
+
+@dataclasses.dataclass(frozen=True)
+class Limit:
+    scope: str
+    limit: int
+    window: dt.timedelta
+
+
+# A household or a gym's wifi may sign up a few people in an hour; an address-probing script is held to that pace.
+SIGNUP = Limit("signup", 10, dt.timedelta(hours=1))
+# Targeted sub invites send an email to another person.
+INVITES_PER_REQUESTOR = Limit("invite_requestor", 10, dt.timedelta(days=1))
+INVITES_PER_SUB = Limit("invite_sub", 2, dt.timedelta(days=1))
+# Teams one player may have on one league's waitlist at a time.
+WAITLIST_PER_PLAYER = 2
 
 
 def hit(db: Session, *, scope: str, key: str, limit: int, window: dt.timedelta, now: dt.datetime | None = None) -> None:
@@ -29,13 +49,58 @@ def hit(db: Session, *, scope: str, key: str, limit: int, window: dt.timedelta, 
         )
     )
     if len(times) >= limit:
-        wait = times[len(times) - limit] + window - now
-        minutes = max(1, math.ceil(wait.total_seconds() / 60))
-        raise RateLimited(
-            f"Too many requests. Please wait {minutes} minute{'s' if minutes != 1 else ''} and try again."
-        )
+        raise RateLimited(_wait_message(times[len(times) - limit], window, now))
     db.add(RateLimitHit(scope=scope, key=key, at=now))
     db.flush()
+
+
+def _wait_message(oldest: dt.datetime, window: dt.timedelta, now: dt.datetime) -> str:
+    wait = oldest + window - now
+    minutes = max(1, math.ceil(wait.total_seconds() / 60))
+    if minutes >= 120:
+        hours = math.ceil(minutes / 60)
+        return f"Too many requests. Please wait {hours} hours and try again."
+    return f"Too many requests. Please wait {minutes} minute{'s' if minutes != 1 else ''} and try again."
+
+
+def use(db: Session, rule: Limit, key: str, *, now: dt.datetime | None = None) -> None:
+    """Count one use of ``rule`` by ``key`` in the caller's transaction (a failed action is not counted).
+
+    Raises:
+        RateLimited: when the window already holds ``rule.limit`` uses.
+    """
+    hit(db, scope=rule.scope, key=key, limit=rule.limit, window=rule.window, now=now)
+
+
+def use_committed(db: Session, rule: Limit, key: str, *, now: dt.datetime | None = None) -> None:
+    """Count one try of ``rule`` by ``key`` whatever comes of it: recorded and committed before the action runs.
+
+    For actions whose failures tell something (a signup that finds an address taken), so
+    failing tries count too. Simultaneous tries see each other: the use is written
+    first, then counted, so a burst cannot slip past the limit together.
+
+    Raises:
+        RateLimited: when the window already holds ``rule.limit`` other tries (this one is then not kept).
+    """
+    now = now or utcnow()
+    key = (key or "unknown")[:254]
+    row = RateLimitHit(scope=rule.scope, key=key, at=now)
+    db.add(row)
+    db.commit()
+    times = sorted(
+        db.exec(
+            select(RateLimitHit.at).where(
+                RateLimitHit.scope == rule.scope,
+                RateLimitHit.key == key,
+                RateLimitHit.at > now - rule.window,
+                RateLimitHit.id != row.id,
+            )
+        )
+    )
+    if len(times) >= rule.limit:
+        db.delete(row)
+        db.commit()
+        raise RateLimited(_wait_message(times[len(times) - rule.limit], rule.window, now))
 
 
 def count(db: Session, *, scope: str, key: str) -> int:
@@ -45,3 +110,25 @@ def count(db: Session, *, scope: str, key: str) -> int:
 def purge(db: Session, older_than: dt.timedelta = dt.timedelta(days=2)) -> int:
     """Delete uses older than every window."""
     return db.exec(sa.delete(RateLimitHit).where(RateLimitHit.at < utcnow() - older_than)).rowcount
+
+
+def signup(db: Session, client: str) -> None:
+    """A signup try from ``client``: counted whether or not it succeeds, so probing addresses stays slow."""
+    use_committed(db, SIGNUP, client)
+
+
+def sub_invite(db: Session, requestor_id: int, recipient_id: object) -> None:
+    """A targeted sub invite (it emails the sub): so many a day per requestor, and per requestor and sub."""
+    if recipient_id in (None, ""):
+        return
+    use(db, INVITES_PER_REQUESTOR, str(requestor_id))
+    use(db, INVITES_PER_SUB, f"{requestor_id}:{str(recipient_id)[:50]}")
+
+
+def waitlist_entry(db: Session, captain_id: int, league_id: int) -> None:
+    """One more team of ``captain_id`` on the waitlist of ``league_id``, unless they already have the most allowed."""
+    held = db.exec(
+        select(func.count()).where(Team.league_id == league_id, Team.captain_id == captain_id, Team.waitlist.is_(True))
+    ).one()
+    if held >= WAITLIST_PER_PLAYER:
+        raise RateLimited(f"You already have {held} teams on this league's waitlist.")

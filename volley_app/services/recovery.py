@@ -137,6 +137,7 @@ def reset_password(
         .values(used_at=now)
     )
     auth.revoke_all_sessions(db, user.id)
+    auth.forgive_failures(db, user.username)
     mail.queue(
         db,
         to=user.email,

@@ -1,23 +1,23 @@
 """Team registration (spec sections 4 and 9): the waitlist, checkout, verified card payment, fulfilment.
 
-The amount is always computed here from the league in the database. A team is created
-(paid, 0-0) only by :func:`_fulfil`, after the provider's payment has been verified; a
+The amount is always computed here from the league in the database. Starting checkout reserves
+a place (``services.places``); a team is created (paid, 0-0), or a waitlisted team offered a
+place moves in, only by :func:`_fulfil`, after the provider's payment has been verified; a
 conditional ``UPDATE`` on the payment row lets only one caller (browser return, webhook or a
-retry) fulfil it, so any mix of them yields exactly one team and one confirmation email.
+retry) fulfil it, so any mix of them yields exactly one team and one confirmation email. Every
+step that decides about places takes the league's lock first.
 """
 
 from __future__ import annotations
 
 import logging
-import secrets
 
-import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
-from volley_app.services import fees, leagues, mail, payments, timefmt, validation
+from volley_app.services import fees, leagues, payments, places, ratelimit, timefmt, validation
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.permissions import Actor, access_payment, load, require_actor
+from volley_app.services.permissions import Actor, access_league, access_payment, load, require_actor
 
 log = logging.getLogger(__name__)
 
@@ -26,12 +26,22 @@ LEAGUE_FULL = (
     "know if an opening becomes available."
 )
 NOT_OPEN = "This league is not open for registration"
-LEAGUE_NOT_FOUND = "League not found"
+LEAGUE_NOT_FOUND = "This league no longer exists"
 NAME_TAKEN = "A team in this league already has that name"
 OPERATORS_CANNOT_REGISTER = "Only players can register a team"
 ALREADY_PROCESSED = "This payment was already processed. Return to the league to try again."
+FILLED_UP = "The league filled up while you were registering. You can join its waitlist instead."
+HOLD_EXPIRED = "The place held for {team} was released at {until}."
+HOLD_EXPIRED_FULL = HOLD_EXPIRED + " The league is full now: you can put your team on its waitlist."
+HOLD_EXPIRED_ROOM = HOLD_EXPIRED + " A place is still free: you can hold it again and pay."
+OFFER_LAPSED = (
+    "The place offered to {team} was held until {until} and has passed to the next team on the waitlist. "
+    "Your team stays on the waitlist."
+)
+REFUNDED_NOTICE = "This payment arrived after its place had been released and has been refunded."
 
-PENDING, PROCESSING, SUCCEEDED, FAILED = "pending", "processing", "succeeded", "failed"
+PENDING, PROCESSING, SUCCEEDED, FAILED = places.PENDING, places.PROCESSING, places.SUCCEEDED, places.FAILED
+EXPIRED, REFUNDED = places.EXPIRED, places.REFUNDED
 
 
 # --- who and where -------------------------------------------------------------------------------
@@ -46,22 +56,35 @@ def _player(actor: Actor | None) -> Actor:
 
 
 def _open(league: League) -> bool:
-    return bool(league.active) and leagues.stage_at(league, utcnow()) != LeagueStage.INACTIVE
-
-
-def _team_count(db: Session, league_id: int) -> int:
-    """Teams already in the league, waitlisted included (spec section 4)."""
-    return db.exec(select(sa.func.count()).select_from(Team).where(Team.league_id == league_id)).one()
+    return (
+        bool(league.active)
+        and league.archived_at is None
+        and leagues.stage_at(league, utcnow()) != LeagueStage.INACTIVE
+    )
 
 
 def is_full(db: Session, league: League) -> bool:
-    return _team_count(db, league.id) >= league.max_teams
+    """A new registrant is offered the waitlist: playing teams, live reservations and the waitlist fill it."""
+    return places.count(db, league).full_for_new
+
+
+def _name_taken(db: Session, league_id: int, name: str, *, leaving_out: int | None = None) -> bool:
+    """A team of the league, or another live reservation in it, has the name."""
+    if db.exec(select(Team.id).where(Team.league_id == league_id, Team.team_name == name)).first() is not None:
+        return True
+    held = select(Payment.id).where(
+        Payment.league_id == league_id, Payment.team_name == name, Payment.team_id.is_(None),
+        Payment.status.in_(places.HOLDING), Payment.expires_at > utcnow(),
+    )  # fmt: skip
+    if leaving_out is not None:
+        held = held.where(Payment.id != leaving_out)
+    return db.exec(held).first() is not None
 
 
 def _team_name(value: object, db: Session, league_id: int) -> str:
-    """The team-name rule, and no other team of the league may have the name."""
+    """The team-name rule, and no other team (or live reservation) of the league may have the name."""
     name = validation.team_name(value)
-    if db.exec(select(Team.id).where(Team.league_id == league_id, Team.team_name == name)).first() is not None:
+    if _name_taken(db, league_id, name):
         raise Invalid({"team_name": NAME_TAKEN})
     return name
 
@@ -72,20 +95,20 @@ def options(db: Session, actor: Actor | None, *, league_id: object) -> dict:
     ``refusal`` says why registering is not offered ('' when it is).
     """
     actor = require_actor(actor)
-    league = load(db, League, league_id, LEAGUE_NOT_FOUND)
-    if not league.active and not leagues.may_manage(actor, league):
-        raise NotFound(LEAGUE_NOT_FOUND)
+    league = access_league(db, actor, league_id)
     if actor.is_admin or actor.is_svl:
         refusal = OPERATORS_CANNOT_REGISTER
     else:
         refusal = "" if _open(league) else NOT_OPEN
     b = fees.breakdown(league)
+    taken = places.count(db, league)
     return {
         "league_id": league.id,
         "league_name": leagues.display_name(league),
         "may_register": refusal == "",
         "refusal": refusal,
-        "full": is_full(db, league),
+        "full": taken.full_for_new,
+        "held": taken.held,
         "cash": b.cash,
         "league_cost": fees.money(b.league_cost_cents),
         "fee": fees.money(b.fee_cents),
@@ -97,40 +120,49 @@ def options(db: Session, actor: Actor | None, *, league_id: object) -> dict:
 # --- registering --------------------------------------------------------------------------------------
 
 
-def register(db: Session, actor: Actor | None, *, league_id: object, team_name: object) -> dict:
-    """Start a registration.
+def register(
+    db: Session, actor: Actor | None, *, league_id: object, team_name: object, waitlist: object = False
+) -> dict:
+    """Start a registration: reserve a place and go to checkout, or the waitlist of a full league.
 
-    A full league (teams, waitlisted included, at or above maxTeams) puts the team on the waitlist
-    (paid false) and answers ``{"kind": "waitlist"}``. Otherwise a pending payment with the amount
-    computed from the league is created and ``{"kind": "checkout", "payment_id": ...}`` returned.
+    Under the league's lock: with a place for a new registrant, a pending payment (the amount
+    computed from the league) holds it for ``places.RESERVATION_MINUTES`` and
+    ``{"kind": "checkout", "payment_id": ...}`` is answered. A full league puts the team on the
+    waitlist (paid false, ``{"kind": "waitlist"}``) when the captain asked for it (``waitlist``),
+    else answers ``{"kind": "full"}`` so the page can offer the waitlist.
     """
     actor = _player(actor)
     league = load(db, League, league_id, LEAGUE_NOT_FOUND)
     if not _open(league):
         raise Invalid(NOT_OPEN)
+    validation.team_name(team_name)  # the field's own rule, before anything is locked
+    league = places.decide(db, league.id)
     name = _team_name(team_name, db, league.id)
-    if is_full(db, league):
-        team = Team(
-            league_id=league.id, captain_id=actor.user_id, team_name=name, paid=False, waitlist=True, wins=0, losses=0
-        )
+    user = load(db, User, actor.user_id)
+    if places.count(db, league).full_for_new:
+        if not validation.flag(waitlist):
+            return {"kind": "full", "league_id": league.id, "message": FILLED_UP}
+        ratelimit.waitlist_entry(db, actor.user_id, league.id)
+        team = Team(league_id=league.id, captain_id=actor.user_id, team_name=name, paid=False, waitlist=True)
         db.add(team)
         db.flush()
         log.info("team %s joined the waitlist of league %s", team.id, league.id)
         return {"kind": "waitlist", "league_id": league.id, "team_id": team.id}
-    b = fees.breakdown(league)
-    pay = Payment(
-        league_id=league.id,
-        user_id=actor.user_id,
-        team_name=name,
-        amount_cents=b.total_cents,
-        currency=fees.CURRENCY,
-        provider=payments.provider_name(),
-        status=PENDING,
-        idempotency_key=secrets.token_hex(16),
-    )
-    db.add(pay)
-    db.flush()
+    pay = places.reserve(db, league, user, name)
     return {"kind": "checkout", "league_id": league.id, "payment_id": pay.id}
+
+
+def hold_again(db: Session, actor: Actor | None, *, payment_id: object, waitlist: object = False) -> dict:
+    """A registration whose reservation expired before it was paid: start again with the same team name.
+
+    As :func:`register`: a new reservation when a place is free, else the waitlist (when asked for).
+    A lapsed offer has nothing to start again: its team is still on the waitlist.
+    """
+    actor = _player(actor)
+    pay = access_payment(db, actor, payment_id)
+    if pay.status != EXPIRED or pay.team_id is not None:
+        raise Invalid(ALREADY_PROCESSED)
+    return register(db, actor, league_id=pay.league_id, team_name=pay.team_name, waitlist=waitlist)
 
 
 def _description(league: League, db: Session) -> str:
@@ -139,14 +171,26 @@ def _description(league: League, db: Session) -> str:
     return f"SVL {label} {leagues.display_name(league)}"[:200]
 
 
-def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
-    """The checkout page: the breakdown from the database, and for Stripe the PaymentIntent's client secret.
+def _expired_notice(db: Session, pay: Payment, league: League) -> tuple[str, bool]:
+    """Why an expired reservation cannot be paid, and whether the league is full for a new registrant."""
+    until = timefmt.date_time(pay.expires_at)
+    if pay.team_id is not None:
+        return OFFER_LAPSED.format(team=pay.team_name, until=until), True
+    full = places.count(db, league).full_for_new
+    return (HOLD_EXPIRED_FULL if full else HOLD_EXPIRED_ROOM).format(team=pay.team_name, until=until), full
 
-    ``notice`` says why a payment that is no longer pending cannot be paid here ('' while it can).
+
+def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
+    """The checkout page: the breakdown from the database, until when the place is held, and for Stripe the
+    PaymentIntent's client secret.
+
+    ``notice`` says why a payment that is no longer pending cannot be paid here ('' while it can); an
+    expired reservation says whether the league has a place again or only its waitlist (``full``).
     """
     actor = _player(actor)
     pay = access_payment(db, actor, payment_id)
-    league = load(db, League, pay.league_id, LEAGUE_NOT_FOUND)
+    league = places.decide(db, pay.league_id)
+    db.refresh(pay)
     b = fees.breakdown(league)
     out = {
         "payment_id": pay.id,
@@ -161,8 +205,15 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
         "fee": fees.money(b.fee_cents),
         "total": fees.money(pay.amount_cents),
         "client_secret": "",
+        "held_until": places.hold_until(pay) if pay.status == PENDING else "",
+        "offer": pay.team_id is not None,
+        "full": False,
         "notice": "" if pay.status in (PENDING, SUCCEEDED) else ALREADY_PROCESSED,
     }
+    if pay.status == EXPIRED:
+        out["notice"], out["full"] = _expired_notice(db, pay, league)
+    elif pay.status == REFUNDED:
+        out["notice"] = REFUNDED_NOTICE
     if pay.provider == payments.StripeProvider.name and pay.status == PENDING:
         intent = payments.stripe_provider().create_intent(
             amount_cents=pay.amount_cents,
@@ -180,16 +231,19 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
     return out
 
 
-def _claim(db: Session, pay: Payment, *, from_status: tuple[str, ...], to_status: str, **values) -> bool:
-    """Move the payment to ``to_status`` only if it is still in one of ``from_status``; True if this caller won."""
-    result = db.execute(
-        sa.update(Payment)
-        .where(Payment.id == pay.id, Payment.status.in_(from_status))
-        .values(status=to_status, updated_at=utcnow(), **values)
-    )
-    db.flush()
-    db.refresh(pay)
-    return result.rowcount == 1
+def _locked_payment(db: Session, actor: Actor, payment_id: object) -> tuple[Payment, League]:
+    """The actor's payment, after its league's lock was taken and its lapsed holds swept."""
+    pay = access_payment(db, actor, payment_id)
+    league = places.decide(db, pay.league_id)
+    return _reload(db, pay), league
+
+
+def _reload(db: Session, pay: Payment) -> Payment:
+    """The payment as it is now, locked for update (its league's lock is already held)."""
+    return db.exec(select(Payment).where(Payment.id == pay.id).with_for_update().execution_options(populate_existing=True)).one()
+
+
+_claim = places._claim
 
 
 def pay_offline(
@@ -200,24 +254,22 @@ def pay_offline(
     A second call for a payment already succeeded answers succeeded and creates nothing.
     """
     actor = _player(actor)
-    pay = access_payment(db, actor, payment_id, lock=True)
+    pay = access_payment(db, actor, payment_id)
     if pay.provider != payments.OfflineProvider.name or payments.stripe_configured():
         raise BadRequest("Card payments go through the card provider")
+    pay, league = _locked_payment(db, actor, pay.id)
     if pay.status == SUCCEEDED:
         return {"status": SUCCEEDED, "payment_id": pay.id, "league_id": pay.league_id}
+    if pay.status == EXPIRED:
+        return {"status": EXPIRED, "payment_id": pay.id, "league_id": pay.league_id}
     if pay.status != PENDING:
         raise Invalid(ALREADY_PROCESSED)
     payments.check_card(card_number, expiry, cvc)
-    league = load(db, League, pay.league_id, LEAGUE_NOT_FOUND)
     if not _open(league):
         raise Invalid(NOT_OPEN)
-    if is_full(db, league):
-        raise Invalid(LEAGUE_FULL)
-    if db.exec(select(Team.id).where(Team.league_id == league.id, Team.team_name == pay.team_name)).first() is not None:
+    if pay.team_id is None and _name_taken(db, league.id, pay.team_name, leaving_out=pay.id):
         raise Invalid(NAME_TAKEN)
     if not _claim(db, pay, from_status=(PENDING,), to_status=PROCESSING):
-        if pay.status == SUCCEEDED:
-            return {"status": SUCCEEDED, "payment_id": pay.id, "league_id": pay.league_id}
         raise Invalid("This payment is already being processed")
     result = payments.OfflineProvider().charge(
         amount_cents=pay.amount_cents,
@@ -233,35 +285,30 @@ def pay_offline(
     db.add(pay)
     db.flush()
     _fulfil(db, pay)
-    return {"status": SUCCEEDED, "payment_id": pay.id, "league_id": pay.league_id}
+    return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
 
 
-def _verified(pay: Payment, intent: payments.Intent) -> bool:
-    return (
-        intent.status == "succeeded"
-        and pay.provider_payment_id == intent.id
-        and intent.amount == pay.amount_cents
-        and intent.currency.lower() == pay.currency
-        and intent.metadata.get("payment_id") == str(pay.id)
-    )
+_verified = places.verified
 
 
 def confirm_stripe_return(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
     """The browser came back from Stripe: retrieve the intent on the server, verify it, fulfil."""
     actor = _player(actor)
-    pay = access_payment(db, actor, payment_id, lock=True)
-    if pay.status == SUCCEEDED:
-        return {"status": SUCCEEDED, "payment_id": pay.id, "league_id": pay.league_id}
+    pay, _league = _locked_payment(db, actor, payment_id)
+    if pay.status in (SUCCEEDED, REFUNDED):
+        return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
     if pay.provider != payments.StripeProvider.name or not pay.provider_payment_id:
         raise BadRequest("No card payment to confirm")
     intent = payments.stripe_provider().retrieve(pay.provider_payment_id)
     if intent.status in ("processing", "requires_action", "requires_confirmation"):
         return {"status": "processing", "payment_id": pay.id, "league_id": pay.league_id}
     if not _verified(pay, intent):
+        if pay.status == EXPIRED:  # its place was released before the card went through
+            return {"status": EXPIRED, "payment_id": pay.id, "league_id": pay.league_id}
         _claim(db, pay, from_status=(PENDING, PROCESSING), to_status=FAILED, error=intent.status[:300])
         return {"status": "declined", "payment_id": pay.id, "league_id": pay.league_id}
     _fulfil(db, pay)
-    return {"status": SUCCEEDED, "payment_id": pay.id, "league_id": pay.league_id}
+    return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
 
 
 def handle_stripe_event(db: Session, event) -> str:
@@ -271,10 +318,12 @@ def handle_stripe_event(db: Session, event) -> str:
     if kind not in ("payment_intent.succeeded", "payment_intent.payment_failed"):
         return "ignored"
     intent = payments.StripeProvider._intent(obj)
-    pay = db.exec(select(Payment).where(Payment.provider_payment_id == intent.id).with_for_update()).first()
+    pay = db.exec(select(Payment).where(Payment.provider_payment_id == intent.id)).first()
     if pay is None or pay.provider != payments.StripeProvider.name:
         log.warning("stripe event for an unknown payment intent")
         return "unknown"
+    places.decide(db, pay.league_id)
+    pay = _reload(db, pay)
     if kind == "payment_intent.payment_failed":
         _claim(db, pay, from_status=(PENDING,), to_status=FAILED, error="payment_failed")
         return "failed"
@@ -282,46 +331,15 @@ def handle_stripe_event(db: Session, event) -> str:
         log.warning("stripe event for payment %s does not match it", pay.id)
         return "mismatch"
     _fulfil(db, pay)
-    return "fulfilled"
+    return "refunded" if pay.status == REFUNDED else "fulfilled"
 
 
 def _fulfil(db: Session, pay: Payment) -> Team | None:
-    """Create the paid team and queue the confirmation, once: only the caller that wins the claim does."""
-    if not _claim(db, pay, from_status=(PENDING, PROCESSING), to_status=SUCCEEDED):
-        return None
-    league = load(db, League, pay.league_id, LEAGUE_NOT_FOUND)
-    name = pay.team_name
-    if db.exec(select(Team.id).where(Team.league_id == league.id, Team.team_name == name)).first() is not None:
-        name = f"{name} ({pay.id})"[:100]  # paid already: keep the money's team, never fail here
-    team = Team(
-        league_id=league.id, captain_id=pay.user_id, team_name=name, paid=True, waitlist=False, wins=0, losses=0
-    )
-    db.add(team)
-    db.flush()
-    db.execute(sa.update(Payment).where(Payment.id == pay.id).values(team_id=team.id))
-    db.flush()
-    db.refresh(pay)
-    captain = db.get(User, pay.user_id) if pay.user_id else None
-    if captain is not None and captain.email:
-        b = fees.breakdown(league)
-        first = timefmt.day(league.start_at)
-        after = (
-            f"The league amount of {fees.money(b.league_cost_cents)} is due in cash at the first game ({first})."
-            if b.cash
-            else f"The league is paid in full. See you at the first game ({first})."
-        )
-        mail.queue(
-            db,
-            to=captain.email,
-            subject=f"Team registered: {name}",
-            body_text=(
-                f"Your team {name} is registered in {leagues.display_name(league)}.\n"
-                f"Paid by card: {fees.money(pay.amount_cents)}.\n{after}\n"
-            ),
-            kind="team_registered",
-        )
-    log.info("payment %s fulfilled: team %s", pay.id, team.id)
-    return team
+    """The verified payment's team takes its place, or the payment is refunded (``places.fulfil``).
+
+    The caller holds the league's lock.
+    """
+    return places.fulfil(db, pay)
 
 
 # --- results and records -----------------------------------------------------------------------------
@@ -331,6 +349,8 @@ def result(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
     """The success page: what was paid and what is still due (a cash league's amount at the first game)."""
     actor = _player(actor)
     pay = access_payment(db, actor, payment_id)
+    if pay.status == REFUNDED:
+        raise Invalid(REFUNDED_NOTICE)
     if pay.status != SUCCEEDED:
         raise NotFound("This registration is not paid")
     league = load(db, League, pay.league_id, LEAGUE_NOT_FOUND)

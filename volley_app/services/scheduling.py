@@ -1,4 +1,4 @@
-"""Schedule generation (spec section 4), game edits within volleyball's caps (section 9), standings."""
+"""Schedule generation (spec section 4), game edits within volleyball's caps (section 9), redrawing unplayed weeks."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from sqlmodel import Session, select
 
 from volley_app.models import Game, GameType, League, Team
-from volley_app.services import leagues, timefmt
+from volley_app.services import audit, leagues, timefmt
 from volley_app.services.errors import Invalid
-from volley_app.services.permissions import Actor, access_game, access_league, require_actor, require_admin
+from volley_app.services.permissions import Actor, access_game, access_league, require_admin
 
 NOT_ENOUGH_TEAMS = "A schedule needs at least 2 teams (waitlisted teams do not count)."
 ALREADY_GENERATED = "The schedule for this league has already been generated."
@@ -63,13 +63,38 @@ def generate(db: Session, actor: Actor | None, league_id: object) -> int:
     league = access_league(db, actor, league_id, manage=True)
     if league.schedule_generated:
         raise Invalid(ALREADY_GENERATED)
-    teams = db.exec(
-        select(Team).where(Team.league_id == league.id, Team.waitlist.is_(False)).order_by(Team.id)
-    ).all()
-    if len(teams) < 2:
+    if len(playing_team_ids(db, league.id)) < 2:
         raise Invalid(NOT_ENOUGH_TEAMS)
+    made = _make_weeks(db, league, first_week=1)
+    league.schedule_generated = True
+    league.active = True
+    db.add(league)
+    db.flush()
+    audit.record(
+        db, actor, action="generate", entity="schedule", entity_id=league.id, league_id=league.id,
+        summary=f"Schedule generated for {leagues.display_name(league)}: {made} games",
+    )  # fmt: skip
+    return made
+
+
+def playing_team_ids(db: Session, league_id: int) -> list[int]:
+    """The teams in the league's play: not on the waitlist, not withdrawn (in the order they joined)."""
+    return list(
+        db.exec(
+            select(Team.id)
+            .where(Team.league_id == league_id, Team.waitlist.is_(False), Team.withdrawn_at.is_(None))
+            .order_by(Team.id)
+        ).all()
+    )
+
+
+def _make_weeks(db: Session, league: League, first_week: int) -> int:
+    """Add the round robin's games for weeks ``first_week``..the last, with the teams playing now."""
     made = 0
-    for week_index, week in enumerate(pairings([t.id for t in teams], league.number_of_weeks)):
+    weeks = pairings(playing_team_ids(db, league.id), league.number_of_weeks)
+    for week_index, week in enumerate(weeks):
+        if week_index + 1 < first_week:
+            continue
         for match_index, (a, b) in enumerate(week):
             db.add(
                 Game(
@@ -79,11 +104,33 @@ def generate(db: Session, actor: Actor | None, league_id: object) -> int:
                 )
             )  # fmt: skip
             made += 1
-    league.schedule_generated = True
-    league.active = True
-    db.add(league)
     db.flush()
     return made
+
+
+def played(game: Game) -> bool:
+    """A game with any score entered, or decided by forfeit, is part of the record: it is never removed."""
+    return game.forfeit_team_id is not None or any(getattr(game, f) is not None for pair in SCORE_FIELDS for f in pair)
+
+
+def regenerate_unplayed(db: Session, league: League) -> int:
+    """After teams change: the weeks not yet played are drawn again with the teams playing now.
+
+    Every week up to the last one with a played game stays as it is; the later weeks' games (none
+    of them played) are replaced. Returns how many games the new weeks have. Nothing happens
+    before the schedule was generated.
+    """
+    if not league.schedule_generated:
+        return 0
+    games = db.exec(select(Game).where(Game.league_id == league.id)).all()
+    last_played = max((g.round for g in games if played(g)), default=0)
+    for g in games:
+        if g.round > last_played and not played(g):
+            db.delete(g)
+    db.flush()
+    if len(playing_team_ids(db, league.id)) < 2:
+        return 0
+    return _make_weeks(db, league, first_week=last_played + 1)
 
 
 # --- scores and results ---------------------------------------------------------------
@@ -109,9 +156,11 @@ def winners_by_set(scores: Sequence[tuple[int | None, int | None]]) -> list[int]
 
 
 def result(game: Game) -> int | None:
-    """1 or 2 when a team has won two sets (best of three), else None."""
+    """1 or 2 when a team has won two sets (best of three) or the other forfeited, else None."""
     if game.team2_id is None:
         return None
+    if game.forfeit_team_id is not None:
+        return 2 if game.forfeit_team_id == game.team1_id else 1
     wins = winners_by_set([(getattr(game, f1), getattr(game, f2)) for f1, f2 in SCORE_FIELDS])
     if wins.count(1) >= 2:
         return 1
@@ -152,24 +201,15 @@ def clean_scores(raw: dict) -> dict[str, int | None]:
     return clean
 
 
-def _apply(db: Session, game: Game, sign: int) -> None:
-    """Add (sign 1) or take back (sign -1) the game's result in its teams' wins and losses."""
-    winner = result(game)
-    if winner is None:
-        return
-    win_id, lose_id = (game.team1_id, game.team2_id) if winner == 1 else (game.team2_id, game.team1_id)
-    for team_id, column in ((win_id, "wins"), (lose_id, "losses")):
-        team = db.get(Team, team_id)
-        if team is not None:
-            setattr(team, column, max(0, getattr(team, column) + sign))
-            db.add(team)
+GAME_FIELDS = ("team1_id", "team2_id", "start_at", "forfeit_team_id", *(f for pair in SCORE_FIELDS for f in pair))
 
 
 def update_game(
     db: Session, actor: Actor | None, game_id: object, *, team1: object, team2: object, start: object, **scores
 ) -> Game:
-    """Edit a game (the league's SVL or an admin). Wins and losses follow the change of result."""
+    """Edit a game (the league's SVL or an admin). Records follow, as they come from the results."""
     game = access_game(db, actor, game_id, manage=True)
+    before = audit.snapshot(game, GAME_FIELDS)
     ids = {t.id for t in db.exec(select(Team).where(Team.league_id == game.league_id)).all()}
 
     def team(value: object, field: str, label: str, bye_ok: bool) -> int | None:
@@ -194,14 +234,18 @@ def update_game(
     clean = clean_scores(scores)
     if t2 is None and any(v is not None for v in clean.values()):
         raise Invalid({"team2": "A BYE has no scores"})
-    _apply(db, game, -1)
     game.team1_id, game.team2_id, game.start_at = t1, t2, start_at
+    if any(v is not None for v in clean.values()) or game.forfeit_team_id not in (t1, t2):
+        game.forfeit_team_id = None  # scores entered (or the forfeiting team replaced): played after all
     for key, value in clean.items():
         setattr(game, key, value)
     db.add(game)
     db.flush()
-    _apply(db, game, 1)
-    db.flush()
+    names = _team_names(db, game.league_id)
+    audit.record_change(
+        db, actor, entity="game", row=game, before=before, fields=GAME_FIELDS, league_id=game.league_id,
+        summary=f"Game {names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')} (week {game.round}) changed",
+    )  # fmt: skip
     return game
 
 
@@ -257,18 +301,6 @@ def get_game(db: Session, actor: Actor | None, game_id: object) -> dict:
     out = game_dict(game, names)
     out["teams"] = [{"id": i, "name": n} for i, n in sorted(names.items())]
     return out
-
-
-def standings(db: Session, actor: Actor | None, league_id: object) -> dict:
-    """The league's non-waitlisted teams sorted by record: most wins, then fewest losses, then name."""
-    require_actor(actor)
-    info = leagues.get_league(db, actor, league_id)
-    teams = db.exec(select(Team).where(Team.league_id == info["id"], Team.waitlist.is_(False))).all()
-    rows = sorted(teams, key=lambda t: (-t.wins, t.losses, t.team_name.lower(), t.id))
-    return {
-        "league": info,
-        "teams": [{"id": t.id, "team_name": t.team_name, "wins": t.wins, "losses": t.losses} for t in rows],
-    }
 
 
 def stored_games(db: Session, actor: Actor | None, league_id: object = None) -> dict:

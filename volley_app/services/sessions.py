@@ -5,24 +5,32 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
+import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from volley_app.models import League, LeagueSession, Role, SessionStatus, User
-from volley_app.services import clock, timefmt, validation, venues
+from volley_app.models import League, LeagueSession, Payment, Role, SessionStatus, Team, User, utcnow
+from volley_app.services import audit, clock, timefmt, validation, venues
 from volley_app.services.errors import Invalid, NotFound
-from volley_app.services.league_data import delete_children
-from volley_app.services.permissions import Actor, access_session, load, require_role
+from volley_app.services.league_data import delete_children, played_games
+from volley_app.services.permissions import Actor, access_session, load, require_admin, require_role
+
+SESSION_FIELDS = ("name", "start_at", "end_at", "svl_id")
 
 
 def status_at(session: LeagueSession, now: dt.datetime) -> SessionStatus:
-    """Spec section 4: past the end Inactive, else past the start Active; Inactive never changes."""
-    if session.status == SessionStatus.INACTIVE:
-        return SessionStatus.INACTIVE
+    """Spec section 4, from the dates each time: past the end Inactive, else past the start Active,
+    else Registration. Moving the dates moves the status back as well as forward, so a session is
+    Inactive (for good) only once its end has truly passed."""
     if now > session.end_at:
         return SessionStatus.INACTIVE
     if now > session.start_at:
         return SessionStatus.ACTIVE
-    return session.status
+    return SessionStatus.REGISTRATION
+
+
+def current() -> sa.ColumnElement[bool]:
+    """Sessions that are not Inactive and not archived, decided by the dates (not the saved status)."""
+    return sa.and_(LeagueSession.end_at >= utcnow(), LeagueSession.archived_at.is_(None))
 
 
 def refresh_statuses(db: Session, sessions: Iterable[LeagueSession], now: dt.datetime | None = None) -> None:
@@ -35,7 +43,7 @@ def svl_home(db: Session, actor: Actor | None) -> list[dict]:
     actor = require_role(actor, Role.SVL)
     rows = db.exec(
         select(LeagueSession)
-        .where(LeagueSession.svl_id == actor.user_id, LeagueSession.status != SessionStatus.INACTIVE)
+        .where(LeagueSession.svl_id == actor.user_id, current())
         .order_by(LeagueSession.start_at, LeagueSession.id)
     ).all()
     refresh_statuses(db, rows)
@@ -123,15 +131,19 @@ def create_session(
     )  # fmt: skip
     db.add(row)
     db.flush()
+    audit.record(
+        db, actor, action="create", entity="session", entity_id=row.id, subject_user_id=owner,
+        summary=f"Session {row.name} created", after=audit.snapshot(row, SESSION_FIELDS),
+    )  # fmt: skip
     return row
 
 
 def list_sessions(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> list[dict]:
-    """SVLs: their own sessions that are not Inactive. Admins: every session. Statuses refreshed first."""
+    """SVLs: their own sessions that are not Inactive. Admins: every session not archived. Statuses refreshed first."""
     actor = require_role(actor, Role.SVL, Role.ADMIN)
-    stmt = select(LeagueSession).order_by(LeagueSession.start_at, LeagueSession.id)
+    stmt = select(LeagueSession).where(LeagueSession.archived_at.is_(None)).order_by(LeagueSession.start_at, LeagueSession.id)
     if not actor.is_admin:
-        stmt = stmt.where(LeagueSession.svl_id == actor.user_id, LeagueSession.status != SessionStatus.INACTIVE)
+        stmt = stmt.where(LeagueSession.svl_id == actor.user_id, current())
     found = db.exec(stmt).all()
     refresh_statuses(db, found, now)
     if not actor.is_admin:
@@ -151,37 +163,121 @@ def get_session(db: Session, actor: Actor | None, session_id: object, now: dt.da
     _actor, row = managed(db, actor, session_id)
     refresh_statuses(db, [row], now)
     out = to_dict(db, row)
-    leagues = db.exec(select(League).where(League.session_id == row.id).order_by(League.start_at, League.id)).all()
+    leagues = db.exec(
+        select(League).where(League.session_id == row.id, League.archived_at.is_(None)).order_by(League.start_at, League.id)
+    ).all()
     out["league_ids"] = [lg.id for lg in leagues]
+    out["archived"] = row.archived_at is not None
+    out["delete_question"] = removal_question(db, row)
     return out
 
 
 def update_session(
     db: Session, actor: Actor | None, session_id: object, *, name: object, start: object, end: object
 ) -> LeagueSession:
-    """Change a session's name and dates (owner SVL or admin). Status follows the dates when shown."""
-    _actor, row = managed(db, actor, session_id)
+    """Change a session's name and dates (owner SVL or admin). The status follows the dates, both ways."""
+    _actor, row = changeable(db, actor, session_id)
+    before = audit.snapshot(row, SESSION_FIELDS)
     row.name, row.start_at, row.end_at = _check_fields(name, start, end)
+    row.status = status_at(row, utcnow())
     db.add(row)
     db.flush()
+    audit.record_change(db, actor, entity="session", row=row, before=before, fields=SESSION_FIELDS,
+                        summary=f"Session {row.name} changed", subject_user_id=row.svl_id)  # fmt: skip
     return row
 
 
+ARCHIVED = "This session is archived. An admin can restore it first."
+
+
+def changeable(db: Session, actor: Actor | None, session_id: object) -> tuple[Actor, LeagueSession]:
+    """A session its SVL or an admin may change: managed, and not archived."""
+    actor, row = managed(db, actor, session_id)
+    if row.archived_at is not None:
+        raise Invalid(ARCHIVED)
+    return actor, row
+
+
+def _held(db: Session, session_row: LeagueSession) -> dict[str, int]:
+    """What the session's leagues hold that history needs: teams, played games, payments."""
+    ids = list(db.exec(select(League.id).where(League.session_id == session_row.id)).all())
+    if not ids:
+        return {"leagues": 0, "teams": 0, "played_games": 0, "payments": 0}
+    count = lambda model, col: db.exec(select(sa.func.count()).select_from(model).where(col.in_(ids))).one()  # noqa: E731
+    return {
+        "leagues": len(ids),
+        "teams": count(Team, Team.league_id),
+        "played_games": sum(played_games(db, i) for i in ids),
+        "payments": count(Payment, Payment.league_id),
+    }
+
+
+def _keeps_history(held: dict[str, int]) -> bool:
+    return any(held[k] for k in ("teams", "played_games", "payments"))
+
+
+def removal_question(db: Session, session_row: LeagueSession) -> str:
+    """The delete confirmation: what will be archived, or that the session (and its empty leagues) goes."""
+    held = _held(db, session_row)
+    if not _keeps_history(held):
+        return f"Are you sure you want to delete Session: {session_row.name}? Its leagues have no teams or payments."
+    return (
+        f"Session: {session_row.name} has {held['leagues']} league(s) with {held['teams']} team(s), "
+        f"{held['played_games']} game(s) with results and {held['payments']} payment(s). It will be archived with "
+        f"its leagues: hidden from every list, everything kept. An admin can restore it."
+    )
+
+
 def delete_session(db: Session, actor: Actor | None, session_id: object) -> str:
-    """Delete a session and (through the database) its leagues, teams and games. Returns its name."""
-    _actor, row = managed(db, actor, session_id)
+    """Remove a session (its SVL or an admin); returns its name.
+
+    When any of its leagues holds teams, results or payments, the session and its leagues are
+    archived (kept whole, restorable by an admin); otherwise it is deleted with its empty leagues.
+    """
+    actor, row = changeable(db, actor, session_id)
     name = row.name
+    held = _held(db, row)
+    if _keeps_history(held):
+        now = utcnow()
+        row.archived_at, row.archived_by_id = now, actor.user_id
+        db.add(row)
+        for league in db.exec(select(League).where(League.session_id == row.id, League.archived_at.is_(None))).all():
+            league.archived_at, league.archived_by_id = now, actor.user_id
+            db.add(league)
+        db.flush()
+        audit.record(db, actor, action="archive", entity="session", entity_id=row.id, subject_user_id=row.svl_id,
+                     summary=f"Session {name} archived with its leagues", after=held)  # fmt: skip
+        return name
     for league_id in db.exec(select(League.id).where(League.session_id == row.id)).all():
         delete_children(db, league_id)
     db.delete(row)
     db.flush()
+    audit.record(db, actor, action="delete", entity="session", entity_id=row.id, subject_user_id=row.svl_id,
+                 summary=f"Session {name} deleted (no teams or payments)")  # fmt: skip
     return name
+
+
+def restore_session(db: Session, actor: Actor | None, session_id: object) -> str:
+    """Bring an archived session back (admins only), with the leagues archived along with it."""
+    actor = require_admin(actor)
+    _actor, row = managed(db, actor, session_id)
+    if row.archived_at is None:
+        raise Invalid("This session is not archived")
+    for league in db.exec(
+        select(League).where(League.session_id == row.id, League.archived_at == row.archived_at)
+    ).all():
+        league.archived_at, league.archived_by_id = None, None
+        db.add(league)
+    row.archived_at, row.archived_by_id = None, None
+    db.add(row)
+    db.flush()
+    audit.record(db, actor, action="restore", entity="session", entity_id=row.id, subject_user_id=row.svl_id,
+                 summary=f"Session {row.name} restored")  # fmt: skip
+    return row.name
 
 
 def current_session_ids(db: Session, svl_id: int, now: dt.datetime | None = None) -> list[int]:
     """The SVL's sessions that are current (Registration or Active, refreshed): "their current session"."""
-    found = db.exec(
-        select(LeagueSession).where(LeagueSession.svl_id == svl_id, LeagueSession.status != SessionStatus.INACTIVE)
-    ).all()
+    found = db.exec(select(LeagueSession).where(LeagueSession.svl_id == svl_id, current())).all()
     refresh_statuses(db, found, now)
     return [s.id for s in found if s.status != SessionStatus.INACTIVE]

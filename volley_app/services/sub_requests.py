@@ -8,8 +8,10 @@ Rules (spec sections 2, 4, 5 and 6):
 - Accept (conditional UPDATE: of many concurrent accepts exactly one wins) sets
   Accepted and the recipient to the accepting user and emails the requestor.
   Decline, by the named recipient only, sets Declined and emails the requestor.
-  The requestor may reopen a Declined request: to anyone, or naming another sub.
-- Only the requestor edits or deletes a request.
+- Only the requestor edits or deletes a request. A sub who was invited to it or accepted it is
+  emailed when its time, place or team changes, and when it is cancelled; a cancelled request
+  with a sub is archived (kept, shown nowhere), one nobody answered is deleted.
+- The requestor may reopen a Declined request: to anyone, or naming another sub.
 - A request whose date has passed is saved as completed when it is shown.
 - Email addresses never leave the server: the projections below carry none.
 """
@@ -24,7 +26,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Rating, Role, SkillLevel, SubFormat, SubRequest, SubStatus, User, utcnow
-from volley_app.services import mail, permissions, timefmt, validation
+from volley_app.services import mail, permissions, ratelimit, timefmt, validation
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, require_sub_request_actor
 
@@ -59,7 +61,7 @@ def _clean(*, team, date, svl, skill_level, format, court=None, text=None, now: 
         court=(validation.optional, court, "court", "Court", COURT_MAX),
         skill_level=(validation.choice, skill_level, SkillLevel, "skill_level", "Skill level"),
         format=(validation.choice, format, SubFormat, "format", "Format"),
-        text=(validation.optional, text, "text", "Message", TEXT_MAX),
+        text=(validation.optional, text, "text", "Message", TEXT_MAX, True),
     )
     # the optional fields are stored as NULL when left empty
     return clean | {"court": clean["court"] or None, "text": clean["text"] or None}
@@ -133,7 +135,12 @@ def list_open(db: Session, actor: Actor | None, *, now: dt.datetime | None = Non
     """Open, not completed, open to Anyone, by date ascending (home page and /dash/notes)."""
     require_sub_request_actor(actor)
     now = now or utcnow()
-    base = (SubRequest.status == SubStatus.OPEN, SubRequest.recipient_id.is_(None), SubRequest.completed.is_(False))
+    base = (
+        SubRequest.status == SubStatus.OPEN,
+        SubRequest.recipient_id.is_(None),
+        SubRequest.completed.is_(False),
+        SubRequest.archived_at.is_(None),
+    )
     complete_past(db, list(db.exec(select(SubRequest).where(*base, SubRequest.date <= now)).all()), now)
     found = list(db.exec(select(SubRequest).where(*base).order_by(SubRequest.date, SubRequest.id)).all())
     return _rows(db, found)
@@ -144,7 +151,9 @@ def notifications(db: Session, actor: Actor | None, *, now: dt.datetime | None =
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     mine = sa.or_(SubRequest.requestor_id == actor.user_id, SubRequest.recipient_id == actor.user_id)
-    found = list(db.exec(select(SubRequest).where(mine, SubRequest.completed.is_(False))).all())
+    found = list(
+        db.exec(select(SubRequest).where(mine, SubRequest.completed.is_(False), SubRequest.archived_at.is_(None))).all()
+    )
     complete_past(db, found, now)
     return _rows(db, [r for r in found if not r.completed])
 
@@ -216,6 +225,7 @@ def create(
     ``details``: team, date, svl, skill_level, format, and optionally court and text (see ``_clean``).
     """
     actor = require_sub_request_actor(actor)
+    ratelimit.sub_invite(db, actor.user_id, recipient_id)
     now = now or utcnow()
     errors: dict[str, str] = {}
     recipient: User | None = None
@@ -336,12 +346,21 @@ def _answer(db: Session, actor: Actor, request_id: object, now: dt.datetime, *co
             _table.c.id == rid,
             _table.c.status == SubStatus.OPEN.value,
             _table.c.completed.is_(False),
+            _table.c.archived_at.is_(None),
             _table.c.requestor_id != actor.user_id,
             *conditions,
         )
         .values(updated_at=now, **values)
     ).rowcount
     return rid, changed == 1
+
+
+def _still_there(db: Session, rid: int) -> SubRequest:
+    """The request an answer missed: NotFound when it is gone or cancelled."""
+    req = permissions.load(db, SubRequest, rid, NOT_FOUND)
+    if req.archived_at is not None:
+        raise NotFound(NOT_FOUND)
+    return req
 
 
 def _answered(db: Session, rid: int, actor: Actor, verb: str, kind: str) -> None:
@@ -359,7 +378,7 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
     accepted = {"status": SubStatus.ACCEPTED.value, "recipient_id": actor.user_id}
     rid, won = _answer(db, actor, request_id, now, _table.c.date > now, open_to_actor, **accepted)
     if not won:
-        req = permissions.load(db, SubRequest, rid, NOT_FOUND)
+        req = _still_there(db, rid)
         if not permissions.can_view_sub_request(actor, req) and req.status == SubStatus.OPEN:
             raise Forbidden()
         if req.requestor_id == actor.user_id:
@@ -376,7 +395,7 @@ def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.dat
     named = _table.c.recipient_id == actor.user_id
     rid, done = _answer(db, actor, request_id, now or utcnow(), named, status=SubStatus.DECLINED.value)
     if not done:
-        req = permissions.load(db, SubRequest, rid, NOT_FOUND)
+        req = _still_there(db, rid)
         if req.recipient_id != actor.user_id:
             raise Forbidden()
         raise BadRequest("This sub request is no longer open")
@@ -391,18 +410,63 @@ def update(
     now = now or utcnow()
     req = permissions.access_sub_request(db, actor, request_id, own=True)
     clean = _clean(now=now, **details)
+    before = {k: getattr(req, k) for k in _TOLD}
     for key, value in clean.items():
         setattr(req, key, value)
     req.completed = False
     req.updated_at = now
     db.add(req)
     db.flush()
+    changes = [label for key, label in _TOLD.items() if before[key] != getattr(req, key)]
+    if changes:
+        what = f"changed the {' and '.join(changes)} of the sub request for {req.team}"
+        _email_sub(db, req, f"Sub request changed: {req.team}", what, "request_changed")
+
+
+# What a sub who said yes (or was asked) is told about when it changes.
+_TOLD = {"date": "date and time", "svl": "location", "court": "court", "team": "team"}
+
+
+def _email_sub(db: Session, req: SubRequest, subject: str, what: str, kind: str) -> None:
+    """Tell the sub who accepted the request, or the one it names while still Open, that the requestor ``what``."""
+    if req.recipient_id is None or req.status == SubStatus.DECLINED:
+        return
+    sub = db.get(User, req.recipient_id)
+    requestor = db.get(User, req.requestor_id)
+    if sub is None or requestor is None:
+        return
+    mail.queue(
+        db,
+        to=sub.email,
+        subject=subject,
+        body_text=(
+            f"Hi {sub.first_name},\n\n"
+            f"{requestor.first_name} {requestor.last_name}".rstrip() + f" ({requestor.username}) has {what}.\n\n"
+            f"When: {timefmt.long(req.date)}\n"
+            f"Where: {req.svl}{f', {req.court}' if req.court else ''}\n"
+            + ("" if req.archived_at else f"\nDetails: {routes.absolute(routes.note_path(req.id))}\n")
+        ),
+        reply_to=requestor.email,
+        kind=kind,
+    )
 
 
 def delete(db: Session, actor: Actor | None, request_id: object) -> None:
-    """The requestor deletes their request."""
+    """The requestor cancels their request.
+
+    With a sub on it (invited, or accepted) it is archived, kept and shown nowhere, and that sub is
+    emailed; a request nobody answered is deleted (its id is never used again).
+    """
     actor = require_sub_request_actor(actor)
     req = permissions.access_sub_request(db, actor, request_id, own=True)
+    if req.recipient_id is not None and req.status != SubStatus.DECLINED:
+        req.archived_at = req.updated_at = utcnow()
+        db.add(req)
+        db.flush()
+        what = f"cancelled the sub request for {req.team}: you are no longer needed"
+        _email_sub(db, req, f"Sub request cancelled: {req.team}", what, "request_cancelled")
+        log.info("sub request %s cancelled by user %s (archived)", req.id, actor.user_id)
+        return
     db.delete(req)
     db.flush()
     log.info("sub request %s deleted by user %s", req.id, actor.user_id)

@@ -1,4 +1,4 @@
-"""Teams as operators manage them: lists, edits by role, delete, the waitlist and Promote."""
+"""Teams as operators manage them: lists, edits by role, withdrawing or deleting, the waitlist and Promote."""
 
 from __future__ import annotations
 
@@ -6,26 +6,36 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import routes
-from volley_app.models import Game, League, Team, User
-from volley_app.services import leagues, mail, validation
+from volley_app.models import Game, League, Payment, StandingAdjustment, Team, User, utcnow
+from volley_app.services import audit, leagues, mail, places, results, scheduling, timefmt, validation
 from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.permissions import Actor, access_team, manages_team, record_id, require_actor
 
 NAME_CLASH = "Another team in this league has that name"
+HAS_HISTORY = "{name} has {what}, so it cannot be deleted. Withdraw it instead: its results and payments are kept."
+ALREADY_WITHDRAWN = "This team has already withdrawn"
+FORFEIT, REMOVE = "forfeit", "remove"
+REMAINING_CHOICES = {FORFEIT: "Forfeit them (the opponents win)", REMOVE: "Remove them from the schedule"}
 
 
-def _to_dict(t: Team, league_names: dict[int, str], captains: dict[int, str], managed: set[int]) -> dict:
+def _to_dict(t: Team, league_names: dict[int, str], captains: dict[int, str], managed: set[int],
+             recs: dict[int, results.Record], offers: dict | None = None) -> dict:  # fmt: skip
+    rec = recs[t.id]
+    offered = (offers or {}).get(t.id)
     return {
         "id": t.id,
         "team_name": t.team_name,
         "league_id": t.league_id,
         "league_name": league_names.get(t.league_id, ""),
         "captain": captains.get(t.captain_id, ""),
-        "wins": t.wins,
-        "losses": t.losses,
+        "wins": rec.wins,
+        "losses": rec.losses,
+        "adjustment": rec.adjustment,
         "paid": t.paid,
         "waitlist": t.waitlist,
-        "can_promote": t.waitlist and t.league_id in managed,
+        "withdrawn": t.withdrawn_at is not None,
+        "can_promote": t.waitlist and t.withdrawn_at is None and t.league_id in managed and offered is None,
+        "offered_until": timefmt.date_time(offered) if offered else "",
     }
 
 
@@ -36,7 +46,9 @@ def _dicts(db: Session, actor: Actor, found: list[Team]) -> list[dict]:
     managed = {lg.id for lg in lgs if leagues.may_manage(actor, lg)}
     cids = {t.captain_id for t in found if t.captain_id}
     captains = {u.id: u.username for u in db.exec(select(User).where(User.id.in_(cids or {-1}))).all()}
-    return [_to_dict(t, names, captains, managed) for t in found]
+    recs = results.records(db, [t.id for t in found])
+    offers = places.live_offers(db, [t.id for t in found if t.waitlist])
+    return [_to_dict(t, names, captains, managed, recs, offers) for t in found]
 
 
 def list_teams(
@@ -48,7 +60,12 @@ def list_teams(
     whether the actor may promote it off the waitlist (``can_promote``).
     """
     actor = require_actor(actor)
-    stmt = select(Team).order_by(Team.league_id, Team.id)
+    stmt = (
+        select(Team)
+        .join(League, League.id == Team.league_id)
+        .where(League.archived_at.is_(None))
+        .order_by(Team.league_id, Team.id)
+    )
     if league_id not in (None, ""):
         try:
             stmt = stmt.where(Team.league_id == record_id(league_id))
@@ -56,7 +73,7 @@ def list_teams(
             return []
     if not actor.is_admin:
         if actor.is_svl:
-            stmt = stmt.join(League, League.id == Team.league_id).where(League.svl_id == actor.user_id)
+            stmt = stmt.where(League.svl_id == actor.user_id)
         else:
             stmt = stmt.where(Team.captain_id == actor.user_id)
     if waitlist is not None:
@@ -68,25 +85,37 @@ def get_team(db: Session, actor: Actor | None, team_id: object) -> dict:
     """A team for its edit page: the league's SVL, an admin, or its captain (read only)."""
     team = access_team(db, actor, team_id, manage=False)
     out = _dicts(db, actor, [team])[0]
-    out["can_manage"] = manages_team(db, actor, team)
+    out["can_manage"] = manages_team(db, actor, team) and team.withdrawn_at is None
     out["can_edit_name"] = actor.is_admin
+    out["history"] = history(db, team)
+    out["can_delete"] = out["can_manage"] and not out["history"]
     return out
 
 
-def _count(value: object, field: str, label: str) -> int:
-    text = str(value).strip() if value is not None and not isinstance(value, bool) else ""
-    try:
-        number = int(text)
-    except ValueError:
-        raise Invalid({field: f"{label} must be a whole number"}) from None
-    if not 0 <= number <= 999:
-        raise Invalid({field: f"{label} must be between 0 and 999"})
-    return number
+def history(db: Session, team: Team) -> str:
+    """What ties the team to the record ('' when nothing): a payment, played games, adjustments."""
+    what = []
+    if db.exec(select(Payment.id).where(Payment.team_id == team.id)).first() is not None:
+        what.append("a payment")
+    games = db.exec(select(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id))).all()
+    played = sum(1 for g in games if scheduling.played(g))
+    if played:
+        what.append(f"{played} played game{'s' if played != 1 else ''}")
+    if db.exec(select(StandingAdjustment.id).where(StandingAdjustment.team_id == team.id)).first() is not None:
+        what.append("a record adjustment")
+    return " and ".join(what)
+
+
+TEAM_FIELDS = ("team_name", "paid")
 
 
 def update_team(db: Session, actor: Actor | None, team_id: object, **fields) -> Team:
-    """SVL (of the league) and admin edit wins and losses; only admins edit the name and paid."""
+    """SVL (of the league) and admin correct the record (an adjustment with a reason); only admins
+    edit the name and paid. Every change is in the audit log."""
     team = access_team(db, actor, team_id)
+    if team.withdrawn_at is not None:
+        raise Invalid(ALREADY_WITHDRAWN)
+    before = audit.snapshot(team, TEAM_FIELDS)
     if actor.is_admin:
         name = validation.team_name(fields.get("team_name"))
         clash = db.exec(
@@ -96,44 +125,101 @@ def update_team(db: Session, actor: Actor | None, team_id: object, **fields) -> 
             raise Invalid({"team_name": NAME_CLASH})
         team.team_name = name
         team.paid = validation.flag(fields.get("paid"))
-    team.wins = _count(fields.get("wins"), "wins", "Wins")
-    team.losses = _count(fields.get("losses"), "losses", "Losses")
-    db.add(team)
-    db.flush()
+        db.add(team)
+        db.flush()
+        audit.record_change(
+            db, actor, entity="team", row=team, before=before, fields=TEAM_FIELDS, league_id=team.league_id,
+            summary=f"Team {team.team_name} changed",
+        )  # fmt: skip
+    results.correct(db, actor, team, wins=fields.get("wins"), losses=fields.get("losses"), reason=fields.get("reason"))
     return team
 
 
 def delete_team(db: Session, actor: Actor | None, team_id: object) -> str:
-    """Delete a team (the league's SVL or an admin); returns its name."""
+    """Delete a team with no history (the league's SVL or an admin); returns its name.
+
+    A team with a payment, played games or a record adjustment is refused: it is withdrawn instead.
+    Its unplayed games go with it, and the unplayed weeks are drawn again.
+    """
     team = access_team(db, actor, team_id)
     name = team.team_name
+    what = history(db, team)
+    if what:
+        raise Invalid(HAS_HISTORY.format(name=name, what=what))
+    league = db.get(League, team.league_id)
     db.exec(sa.delete(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id)))
     db.delete(team)
     db.flush()
+    scheduling.regenerate_unplayed(db, league)
+    audit.record(
+        db, actor, action="delete", entity="team", entity_id=team.id, league_id=league.id,
+        summary=f"Team {name} deleted from {leagues.display_name(league)}", before={"team_name": name},
+    )  # fmt: skip
     return name
 
 
-def promote(db: Session, actor: Actor | None, team_id: object) -> Team:
-    """Take a team off the waitlist: waitlist false, paid true, wins and losses 0; the captain is emailed."""
+def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remaining: object = FORFEIT) -> str:
+    """Take a team out of the league's play (the league's SVL or an admin); returns its name.
+
+    Its played games stay as they are. Its unplayed games are forfeited (the opponents win) or
+    removed, as the operator chose; the record of every team follows from the games either way.
+    The captain is told by email.
+    """
     team = access_team(db, actor, team_id)
-    if not team.waitlist:
-        raise Invalid("This team is not on the waitlist")
-    team.waitlist, team.paid, team.wins, team.losses = False, True, 0, 0
-    db.add(team)
+    if team.withdrawn_at is not None:
+        raise Invalid(ALREADY_WITHDRAWN)
+    choice = str(remaining or "").strip().lower()
+    if choice not in REMAINING_CHOICES:
+        raise Invalid({"remaining": "Choose what happens to the team's remaining games"})
     league = db.get(League, team.league_id)
-    captain = db.get(User, team.captain_id) if team.captain_id else None
-    if captain is not None:
-        name = leagues.display_name(league)
-        link = routes.absolute(routes.league_path(league.id))
-        mail.queue(
-            db,
-            to=captain.email,
-            subject=f"{team.team_name} is in {name}",
-            body_text=(
-                f"Hi {captain.first_name},\n\nA spot opened up: your team {team.team_name} has been moved "
-                f"off the waitlist and into {name}.\n\nLeague details: {link}\n"
-            ),
-            kind="team_promoted",
-        )
+    games = db.exec(select(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id))).all()
+    changed = 0
+    for game in games:
+        if scheduling.played(game):
+            continue
+        changed += 1
+        if choice == REMOVE or game.team2_id is None:
+            db.delete(game)
+        else:
+            game.forfeit_team_id = team.id
+            db.add(game)
+    team.withdrawn_at = utcnow()
+    db.add(team)
     db.flush()
-    return team
+    audit.record(
+        db, actor, action="withdraw", entity="team", entity_id=team.id, league_id=league.id,
+        summary=(
+            f"Team {team.team_name} withdrawn from {leagues.display_name(league)}; "
+            f"{changed} remaining game{'s' if changed != 1 else ''} {'forfeited' if choice == FORFEIT else 'removed'}"
+        ),
+        after={"remaining": choice, "games": changed},
+    )  # fmt: skip
+    _tell_captain(
+        db, team, league, subject=f"{team.team_name} has withdrawn from {leagues.display_name(league)}",
+        body=(
+            f"Your team {team.team_name} has been withdrawn from {leagues.display_name(league)} by the league's "
+            f"operator. Games already played keep their results; the remaining games are "
+            f"{'forfeited' if choice == FORFEIT else 'taken off the schedule'}.\n\n"
+            f"Questions? Reply to your league's operator."
+        ),
+        kind="team_withdrawn",
+    )  # fmt: skip
+    return team.team_name
+
+
+def _tell_captain(db: Session, team: Team, league: League, *, subject: str, body: str, kind: str) -> None:
+    captain = db.get(User, team.captain_id) if team.captain_id else None
+    if captain is None or not captain.email:
+        return
+    link = routes.absolute(routes.league_path(league.id))
+    mail.queue(db, to=captain.email, subject=subject, body_text=f"Hi {captain.first_name},\n\n{body}\n\nLeague details: {link}\n", kind=kind)
+
+
+def promote(db: Session, actor: Actor | None, team_id: object) -> dict:
+    """Offer a waitlisted team a place (its league's SVL or an admin), when the league has one free.
+
+    Nothing is marked paid: the captain is emailed a checkout link that holds the place for the
+    league's hold window, and the team is in once paid (``services.places``). Recorded in the audit log.
+    """
+    team = access_team(db, actor, team_id)
+    return places.promote(db, actor, team)

@@ -22,8 +22,9 @@ def parse_local(value: object, field: str, label: str) -> dt.datetime:
     """A venue wall-clock time ('2026-09-08T18:30' from a datetime-local input, or a datetime) as UTC.
 
     Raises:
-        Invalid: when the value is missing or not a date-time.
+        Invalid: when the value is missing, not a date-time, or outside the years 2000 to 2100.
     """
+    from volley_app.services import validation
     from volley_app.services.errors import Invalid
 
     if isinstance(value, dt.datetime):
@@ -36,6 +37,7 @@ def parse_local(value: object, field: str, label: str) -> dt.datetime:
             parsed = dt.datetime.fromisoformat(text)
         except ValueError:
             raise Invalid({field: f"{label} must be a date and time"}) from None
+    validation.in_years(parsed, field, label)
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=ZoneInfo(get_settings().time_zone))
     return parsed.astimezone(dt.UTC)

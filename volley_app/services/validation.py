@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import math
 import re
 import string
+import unicodedata
 
 from email_validator import EmailNotValidError, validate_email
 
@@ -21,11 +24,52 @@ USERNAME_RULE = f"Username must be {USERNAME_MIN} to {USERNAME_MAX} characters: 
 PASSWORD_RULE = f"Password must be {PASSWORD_MIN} to {PASSWORD_MAX} characters: letters, numbers or {' '.join(ACCOUNT_SYMBOLS)}"
 
 
+# --- plain text: one rule for every one-line field, one for every multi-line field ------------------
+
+# Characters that reorder how text is shown (a name that reads differently from what it is).
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_LINE_BREAKS = frozenset("\n\t")
+
+
+def _refused(ch: str, multi_line: bool) -> bool:
+    if multi_line and ch in _LINE_BREAKS:
+        return False
+    # Cc: C0/C1 controls (NUL, CR, LF, ESC...); Cs: lone surrogates; Zl/Zp: Unicode line and paragraph breaks.
+    return unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in BIDI_CONTROLS or ch == "\ufeff"
+
+
+def one_line_message(label: str) -> str:
+    return f"{label} must be one line of text, without control characters"
+
+
+def multi_line_message(label: str) -> str:
+    return f"{label} must be text without control characters"
+
+
+def has_control_chars(text: str, *, multi_line: bool = False) -> bool:
+    """True when ``text`` holds a character no one-line field (or, with ``multi_line``, no message) takes."""
+    return any(_refused(ch, multi_line) for ch in text)
+
+
+def plain(value: str, field: str, label: str, *, multi_line: bool = False) -> str:
+    """``value`` when it is plain text: one line, or (``multi_line``) lines; Invalid at ``field`` otherwise.
+
+    A message's CR LF and lone CR become LF; tabs stay. Everywhere else every control
+    character (NUL, CR, LF, ESC...), Unicode line separators and the bidirectional
+    overrides are refused with a message at the field.
+    """
+    if multi_line:
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+    if has_control_chars(value, multi_line=multi_line):
+        raise Invalid({field: multi_line_message(label) if multi_line else one_line_message(label)})
+    return value
+
+
 def _required(value: object, field: str, label: str) -> str:
     text = value.strip() if isinstance(value, str) else ""
     if not text:
         raise Invalid({field: f"{label} is required"})
-    return text
+    return plain(text, field, label)
 
 
 def username(value: object) -> str:
@@ -123,6 +167,7 @@ def team_name(value: object, field: str = "team_name") -> str:
     name = value.strip() if isinstance(value, str) else ""
     if not name:
         raise Invalid({field: TEAM_NAME_REQUIRED})
+    plain(name, field, "Team name")
     if len(name) > TEAM_NAME_MAX:
         raise Invalid({field: f"Team name must be at most {TEAM_NAME_MAX} characters"})
     return name
@@ -176,16 +221,19 @@ def zip_code(value: object, field: str = "zip") -> str:
 
 
 def text(value: object, field: str, label: str, max_length: int = 5000) -> str:
-    """Required free text (a message), at most ``max_length`` characters."""
-    clean = _required(value, field, label)
+    """Required free text (a message, line breaks kept), at most ``max_length`` characters."""
+    clean = value.strip() if isinstance(value, str) else ""
+    if not clean:
+        raise Invalid({field: f"{label} is required"})
+    clean = plain(clean, field, label, multi_line=True)
     if len(clean) > max_length:
         raise Invalid({field: f"{label} must be at most {max_length} characters"})
     return clean
 
 
-def optional(value: object, field: str, label: str, max_length: int = 200) -> str:
-    """Optional one-line text: '' when empty."""
-    clean = value.strip() if isinstance(value, str) else ""
+def optional(value: object, field: str, label: str, max_length: int = 200, multi_line: bool = False) -> str:
+    """Optional text: '' when empty; one line unless ``multi_line``."""
+    clean = plain(value.strip() if isinstance(value, str) else "", field, label, multi_line=multi_line)
     if len(clean) > max_length:
         raise Invalid({field: f"{label} must be at most {max_length} characters"})
     return clean
@@ -196,7 +244,50 @@ def link(value: object, field: str, label: str = "Link") -> str:
     clean = value.strip() if isinstance(value, str) else ""
     if not clean:
         return ""
+    plain(clean, field, label)
     low = clean.lower()
     if not (low.startswith("https://") or low.startswith("http://")) or any(ch.isspace() for ch in clean) or len(clean) > 500:
         raise Invalid({field: f"{label} must be a web address starting with https://"})
     return clean
+
+
+# --- numbers and dates: every one range-checked, so no value reaches arithmetic that overflows --------
+
+YEAR_MIN, YEAR_MAX = 2000, 2100
+MONEY_MAX_DOLLARS = 100_000
+
+
+def whole_number(value: object, field: str, label: str, low: int, high: int) -> int:
+    """A whole number from a form ('12', 12) within ``low``..``high``; Invalid at ``field`` otherwise."""
+    if isinstance(value, bool) or isinstance(value, float) and not value.is_integer():
+        raise Invalid({field: f"{label} must be a whole number"})
+    text = str(value).strip() if value is not None else ""
+    if not text:
+        raise Invalid({field: f"{label} is required"})
+    if len(text) > 20 or not re.fullmatch(r"[+-]?[0-9]+(\.0+)?", text):
+        raise Invalid({field: f"{label} must be a whole number"})
+    number = int(float(text)) if "." in text else int(text)
+    if not low <= number <= high:
+        raise Invalid({field: f"{label} must be between {low} and {high}"})
+    return number
+
+
+def money_cents(value: object, field: str, label: str, max_dollars: int = MONEY_MAX_DOLLARS) -> int:
+    """An amount in dollars ("300", "$299.50", 300) as cents, within $0..``max_dollars``."""
+    text = str(value).strip().lstrip("$").replace(",", "") if value is not None and not isinstance(value, bool) else ""
+    if not text:
+        raise Invalid({field: f"{label} is required"})
+    between = f"{label} must be between $0 and ${max_dollars:,}"
+    if len(text) > 20 or not re.fullmatch(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", text):
+        raise Invalid({field: f"{label} must be an amount in dollars"})
+    dollars = float(text)
+    if not math.isfinite(dollars) or not 0 <= dollars <= max_dollars:
+        raise Invalid({field: between})
+    return round(dollars * 100)
+
+
+def in_years(when: dt.datetime, field: str, label: str) -> dt.datetime:
+    """``when`` if it falls within the years 2000 to 2100, else Invalid at ``field``."""
+    if not YEAR_MIN <= when.year <= YEAR_MAX:
+        raise Invalid({field: f"{label} must be between {YEAR_MIN} and {YEAR_MAX}"})
+    return when

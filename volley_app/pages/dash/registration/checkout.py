@@ -1,4 +1,5 @@
-"""Checkout (/dash/leagues/teams/checkout?payment={id}): the breakdown, then the card form or Stripe's."""
+"""Checkout (/dash/leagues/teams/checkout?payment={id}): the breakdown, until when the place is held, then the
+card form or Stripe's. A reservation that expired offers to hold a place again, or the waitlist of a full league."""
 
 from __future__ import annotations
 
@@ -16,17 +17,19 @@ from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 
 ERROR_ID = "card-form-error"
-INFO = ("league_id", "league_name", "team_name", "league_cost", "fee", "total", "players", "status")
+INFO = ("league_id", "league_name", "team_name", "league_cost", "fee", "total", "players", "status", "held_until")
 
 
-def _paid(out: dict):
-    if out["status"] == svc.SUCCEEDED:
-        return rx.redirect(routes.success_path(out["payment_id"]))
-    return rx.redirect(routes.decline_path(out["league_id"]))
+def _again(out: dict):
+    if out["kind"] == "waitlist":
+        return rx.redirect(routes.waitlist_success_path(out["league_id"]))
+    if out["kind"] == "checkout":
+        return rx.redirect(routes.checkout_path(out["payment_id"]))
+    return CheckoutState.load  # the league filled up meanwhile: the page offers its waitlist
 
 
 class CheckoutState(FormState, AuthState):
-    _fields = ("card_number", "expiry", "cvc")
+    _fields = ("card_number", "expiry", "cvc", "waitlist")
     _error_id = ERROR_ID
 
     info: dict[str, str] = {}
@@ -34,12 +37,16 @@ class CheckoutState(FormState, AuthState):
     cash: bool = False
     offline: bool = True
     missing: bool = False
+    notice: str = ""
+    # An expired reservation of a new registration: hold a place again, or (``full``) join the waitlist.
+    may_start_again: bool = False
+    full: bool = False
     # Stripe only: what the Payment Element needs (the client secret belongs to this user's own intent).
     stripe: dict[str, str] = {}
 
     async def load(self):
         self._clear_messages()
-        self.stripe = {}
+        self.stripe, self.notice, self.may_start_again, self.full = {}, "", False, False
         found, failure = await run_action(svc.checkout, actor=await self._actor(), payment_id=path_arg(self, "payment"))
         if failure is not None:
             self.info, self.missing, self.error = {}, True, failure.message
@@ -50,7 +57,12 @@ class CheckoutState(FormState, AuthState):
         self.cash, self.offline = found["cash"], found["provider"] == "offline"
         self.info = {k: str(found[k]) for k in INFO}
         self.league_href = league_href(found["league_id"])
-        self.error = found["notice"]
+        if found["status"] in (svc.EXPIRED, svc.REFUNDED):
+            self.notice = found["notice"]
+            self.may_start_again = found["status"] == svc.EXPIRED and not found["offer"]
+            self.full = found["full"]
+        else:
+            self.error = found["notice"]
         if found["client_secret"] and not self.offline:
             self.stripe = {
                 "publishable_key": get_settings().stripe_publishable_key or "",
@@ -60,10 +72,22 @@ class CheckoutState(FormState, AuthState):
             }
         return None
 
+    def _paid(self, out: dict):
+        if out["status"] == svc.SUCCEEDED:
+            return rx.redirect(routes.success_path(out["payment_id"]))
+        if out["status"] == svc.EXPIRED:  # the place was released before this payment
+            return CheckoutState.load
+        return rx.redirect(routes.decline_path(out["league_id"]))
+
     @rx.event
     def pay(self, form_data: dict):
-        data = form_values(form_data, self._fields)
-        return self._submit(svc.pay_offline, done=_paid, payment_id=path_arg(self, "payment"), **data)
+        data = form_values(form_data, self._fields[:3])
+        return self._submit(svc.pay_offline, done=self._paid, payment_id=path_arg(self, "payment"), **data)
+
+    @rx.event
+    def start_again(self, form_data: dict):
+        data = form_values(form_data, ("waitlist",))
+        return self._submit(svc.hold_again, done=_again, payment_id=path_arg(self, "payment"), **data)
 
 
 def _line(label: rx.Var | str, value: rx.Var, *, strong: bool = False) -> rx.Component:
@@ -113,7 +137,27 @@ def _payment() -> rx.Component:
     keys = ("publishable_key", "client_secret", "return_url", "decline_url")
     stripe = stripe_payment_form(**{k: s.stripe[k] for k in keys}, label="Pay " + i["total"])
     pay = rx.cond(s.offline, _card_form(), rx.box(stripe, width="100%"))
-    return rx.cond(i["status"] == svc.PENDING, pay, rx.fragment())
+    held = rx.text("Your place is held for you until ", rx.text.strong(i["held_until"]), ".", size="2")
+    return rx.cond(i["status"] == svc.PENDING, column(held, pay, spacing="3"), rx.fragment())
+
+
+def _released() -> rx.Component:
+    """An expired reservation: what happened, and the way on (a place again, or the waitlist of a full league)."""
+    s = CheckoutState
+    again = stacked_form(
+        rx.cond(s.full, rx.el.input(type="hidden", name="waitlist", value="true"), rx.fragment()),
+        submit_button(rx.cond(s.full, "Join the Waitlist", "Hold a Place Again"), s),
+        on_submit=s.start_again,
+    )
+    return rx.cond(
+        s.notice != "",
+        column(
+            rx.callout(s.notice, icon="info", color_scheme="amber", role="status"),
+            rx.cond(s.may_start_again, again, rx.fragment()),
+            spacing="3",
+        ),
+        rx.fragment(),
+    )
 
 
 @page(routes.TEAMS_CHECKOUT, "Checkout", on_load=CheckoutState.load)
@@ -122,6 +166,7 @@ def checkout_page() -> rx.Component:
     i = s.info
     checkout = column(
         rx.text(i["team_name"], " · ", i["league_name"], color_scheme="gray"),
+        _released(),
         _breakdown(),
         _payment(),
         return_to_league(s.league_href, variant="soft"),

@@ -16,19 +16,14 @@ from volley_app.state.forms import FormState, form_values, path_arg, run_action
 ERROR_ID = "team-form-error"
 
 
-def _next_step(out: dict):
-    if out["kind"] == "waitlist":
-        return rx.redirect(routes.waitlist_success_path(out["league_id"]))
-    return rx.redirect(routes.checkout_path(out["payment_id"]))
-
-
 class NewTeamState(FormState, AuthState):
-    _fields = ("team_name",)
+    _fields = ("team_name", "waitlist")
     _error_id = ERROR_ID
 
     league_name: str = ""
     league_href: str = routes.DASH_LEAGUES
     full: bool = False
+    full_message: str = svc.LEAGUE_FULL
     may_register: bool = False
     cash: bool = False
     price: dict[str, str] = {}
@@ -45,20 +40,29 @@ class NewTeamState(FormState, AuthState):
             self.may_register, self.league_name, self.error = False, "", failure.message
             return
         self.league_name, self.full, self.cash = found["league_name"], found["full"], found["cash"]
+        self.full_message = svc.LEAGUE_FULL
         self.may_register, self.error = found["may_register"], found["refusal"]
         self.price = {k: str(found[k]) for k in ("league_cost", "fee", "total", "players")}
+
+    def _next_step(self, out: dict):
+        if out["kind"] == "full":  # filled up since the page was loaded: the waitlist, in place
+            self.full, self.full_message = True, out["message"]
+            return None
+        if out["kind"] == "waitlist":
+            return rx.redirect(routes.waitlist_success_path(out["league_id"]))
+        return rx.redirect(routes.checkout_path(out["payment_id"]))
 
     @rx.event
     def submit(self, form_data: dict):
         data = form_values(form_data, self._fields)
-        return self._submit(svc.register, done=_next_step, league_id=path_arg(self, "league"), **data)
+        return self._submit(svc.register, done=self._next_step, league_id=path_arg(self, "league"), **data)
 
 
 def _price() -> rx.Component:
     s = NewTeamState
     return rx.cond(
         s.full,
-        rx.callout(svc.LEAGUE_FULL, icon="info", color_scheme="amber"),
+        rx.callout(s.full_message, icon="info", color_scheme="amber", role="status"),
         rx.text(
             "League cost ", s.price["league_cost"], " plus a fee of ", s.price["fee"], " ($5 × ", s.price["players"],
             " players).", size="2", color_scheme="gray",
@@ -72,6 +76,7 @@ def new_team_page() -> rx.Component:
     form = stacked_form(
         _price(),
         text_field("Team Name", "team_name", s, max_length=100, auto_focus=True),
+        rx.cond(s.full, rx.el.input(type="hidden", name="waitlist", value="true"), rx.fragment()),
         submit_button(rx.cond(s.full, "Join Waitlist", "Continue to Checkout"), s),
         on_submit=s.submit,
     )

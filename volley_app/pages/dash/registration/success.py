@@ -33,6 +33,8 @@ class RegisteredState(AuthState):
             back, _f = await run_action(svc.confirm_stripe_return, actor=actor, payment_id=payment)
             if back and back["status"] == "declined":
                 return rx.redirect(routes.decline_path(back["league_id"]))
+            if back and back["status"] == svc.EXPIRED:  # its place was released: the checkout says what now
+                return rx.redirect(routes.checkout_path(back["payment_id"]))
             if back and back["status"] == "processing":
                 self.info, self.error = {}, STILL_PROCESSING
                 return None

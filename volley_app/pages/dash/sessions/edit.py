@@ -32,6 +32,7 @@ def _shown(found: dict) -> dict[str, str]:
         "league_count": str(len(found["league_ids"])),
         "leagues_href": routes.session_leagues_path(found["id"]),
         "new_league_href": routes.new_league_path(found["id"]),
+        "delete_question": found["delete_question"],
     }
 
 
@@ -40,6 +41,7 @@ class EditSessionState(FormState, AuthState):
     _error_id = ERROR_ID
 
     session: dict[str, str] = {}
+    archived: bool = False
     denied: bool = False
 
     def _id(self) -> str:
@@ -49,6 +51,7 @@ class EditSessionState(FormState, AuthState):
         self._clear_messages()
         found, failure = await run_action(svc.get_session, actor=await self._actor(), session_id=self._id())
         self.session, self.denied = ({}, True) if failure else (_shown(found), False)
+        self.archived = bool(found and found["archived"])
         self.error = failure.message if failure else ""
         self._show_record()
 
@@ -61,6 +64,10 @@ class EditSessionState(FormState, AuthState):
     def delete(self):
         return self._submit(svc.delete_session, done=_to_sessions, session_id=self._id())
 
+    @rx.event
+    def restore(self):
+        return self._submit(svc.restore_session, done=_to_sessions, session_id=self._id())
+
 
 @page(routes.SESSION_EDIT, "Session", on_load=EditSessionState.load)
 def edit_session_page() -> rx.Component:
@@ -70,9 +77,11 @@ def edit_session_page() -> rx.Component:
     form = record_form(
         s,
         *session_fields(s, r["name"], r["start"], r["end"]),
-        update_delete(
-            s, "Update Session", "Delete Session", "Are you sure you want to delete Session: " + r["name"] + "?"
-        ),
+        update_delete(s, "Update Session", "Delete Session", r["delete_question"]),
+    )
+    restore = column(
+        rx.text("This session is archived with its leagues: no list shows them. Everything in them is kept."),
+        rx.button("Restore Session", on_click=s.restore, width="fit-content"),
     )
     session = column(
         page_heading(r["name"]),
@@ -82,6 +91,10 @@ def edit_session_page() -> rx.Component:
             link_button("Add League", href=r["new_league_href"]),
             spacing="3",
         ),
-        section_card("Edit Session", error_line(s.error, ERROR_ID), form, max_width="32rem"),
+        rx.cond(
+            s.archived,
+            section_card("Archived", error_line(s.error, ERROR_ID), restore, max_width="32rem"),
+            section_card("Edit Session", error_line(s.error, ERROR_ID), form, max_width="32rem"),
+        ),
     )
     return dash_page(rx.cond(s.denied, column(page_heading("Session"), error_line(s.error), back), session))

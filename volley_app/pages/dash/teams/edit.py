@@ -1,12 +1,21 @@
-"""One team (/dash/teams/{id}): its SVL and admins edit the record (admins also name and paid); its captain reads it."""
+"""One team (/dash/teams/{id}): its SVL and admins correct the record (admins also name and paid), withdraw or
+delete it; its captain reads it."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, form_card, record_form, select_field, text_field, update_delete
-from volley_app.components.layout import column, dash_page, link_button
+from volley_app.components.forms import (
+    confirm_delete,
+    error_line,
+    form_card,
+    record_form,
+    select_field,
+    submit_button,
+    text_field,
+)
+from volley_app.components.layout import button_row, column, dash_page, link_button
 from volley_app.registry import page
 from volley_app.services import teams as svc
 from volley_app.services.validation import TEAM_NAME_REQUIRED
@@ -30,17 +39,20 @@ def _shown(found: dict) -> dict[str, str]:
         "wins": str(found["wins"]),
         "losses": str(found["losses"]),
         "paid": "true" if found["paid"] else "false",
-        "status": "Waitlist" if found["waitlist"] else "Registered",
+        "status": "Withdrawn" if found["withdrawn"] else "Waitlist" if found["waitlist"] else "Registered",
+        "adjustment": f" (includes an adjustment of {found['adjustment']})" if found["adjustment"] else "",
+        "history": found["history"],
     }
 
 
 class TeamEditState(FormState, AuthState):
-    _fields = ("team_name", "paid", "wins", "losses")
+    _fields = ("team_name", "paid", "wins", "losses", "reason")
     _error_id = ERROR_ID
 
     team: dict[str, str] = {}
     can_manage: bool = False
     can_edit_name: bool = False
+    can_delete: bool = False
     denied: bool = False
 
     def _id(self) -> str:
@@ -52,6 +64,7 @@ class TeamEditState(FormState, AuthState):
         self.team, self.denied = ({}, True) if failure else (_shown(found), False)
         self.can_manage = bool(found and found["can_manage"])
         self.can_edit_name = bool(found and found["can_edit_name"])
+        self.can_delete = bool(found and found["can_delete"])
         self.error = failure.message if failure else ""
         self._show_record()
 
@@ -66,6 +79,10 @@ class TeamEditState(FormState, AuthState):
     @rx.event
     def delete(self):
         return self._submit(svc.delete_team, done=_to_teams, team_id=self._id())
+
+    @rx.event
+    def withdraw(self, remaining: str):
+        return self._submit(svc.withdraw_team, done=_to_teams, team_id=self._id(), remaining=remaining)
 
 
 def _name_and_paid() -> rx.Component:
@@ -94,15 +111,39 @@ def _edit_form() -> rx.Component:
         spacing="3",
         width="100%",
     )
-    question = "Are you sure you want to delete " + t["team_name"] + "?"
-    return record_form(s, _name_and_paid(), record, update_delete(s, "Update Team", "Delete Team", question))
+    reason = text_field("Reason for a record change", "reason", s, max_length=300,
+                        hint="Needed when you change wins or losses: it shows in the standings.")  # fmt: skip
+    return record_form(s, _name_and_paid(), record, reason, _actions())
+
+
+def _actions() -> rx.Component:
+    s = TeamEditState
+    t = s.team
+    withdraw = confirm_delete(
+        "Withdraw Team",
+        "Withdraw " + t["team_name"] + " from the league? Its played games and payments are kept. "
+        "What happens to its remaining games?",
+        choices=(
+            ("Forfeit remaining games", s.withdraw(svc.FORFEIT)),
+            ("Remove remaining games", s.withdraw(svc.REMOVE)),
+        ),
+    )
+    delete = confirm_delete(
+        "Delete Team", "Are you sure you want to delete " + t["team_name"] + "? It has no payments or results.", s.delete
+    )
+    return button_row(
+        submit_button("Update Team", s, size="2", width="auto"), withdraw, rx.cond(s.can_delete, delete, rx.fragment()),
+        spacing="3",
+    )  # fmt: skip
 
 
 @page(routes.TEAM_EDIT, "Team", on_load=TeamEditState.load)
 def team_edit_page() -> rx.Component:
     s = TeamEditState
     t = s.team
-    read_only = column(rx.heading(t["team_name"], size="5", as_="h2"), rx.text("Record: ", t["wins"], "-", t["losses"]))
+    read_only = column(
+        rx.heading(t["team_name"], size="5", as_="h2"), rx.text("Record: ", t["wins"], "-", t["losses"], t["adjustment"])
+    )
     team = column(
         rx.text("League: ", rx.link(t["league_name"], href=t["league_href"]), " · ", t["status"]),
         rx.cond(s.can_manage, _edit_form(), read_only),

@@ -1,4 +1,7 @@
-"""The waitlist (/dash/leagues/teams/waitlist, ?league={id} for one league's): Promote for its SVL and admins."""
+"""The waitlist (/dash/leagues/teams/waitlist, ?league={id} for one league's): Promote for its SVL and admins.
+
+Promote offers the team a place (its captain gets a checkout link); a team with an open offer shows until when.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from volley_app.services import teams as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
 
-HEADERS = ["Team", "League", "Captain", ""]
+HEADERS = ["Team", "League", "Captain", "Place"]
 
 
 class WaitlistState(AuthState):
@@ -37,17 +40,22 @@ class WaitlistState(AuthState):
 
     @rx.event
     async def promote(self, team_id: str):
-        team, failure = await run_action(svc.promote, actor=await self._actor(), team_id=team_id)
+        offer, failure = await run_action(svc.promote, actor=await self._actor(), team_id=team_id)
         if failure is not None:
             self.error, self.notice = failure.message, ""
             return
         await self._fetch()
-        self.notice = f"{team.team_name} promoted; the captain has been emailed."
+        self.notice = (
+            f"{offer['team_name']} has been offered a place: the captain has been emailed a link to pay by "
+            f"{offer['until']}. The team is in once paid."
+        )
 
 
 def _waitlist_row(r: rx.Var) -> rx.Component:
     promote = rx.button("Promote", size="1", on_click=WaitlistState.promote(r["id"]))
-    return row(r["team_name"], league_link(r), r["captain"], rx.cond(r["can_promote"] != "", promote, rx.fragment()))
+    offered = rx.text("Offered until ", r["offered_until"], size="2")
+    place = rx.cond(r["offered_until"] != "", offered, rx.cond(r["can_promote"] != "", promote, rx.fragment()))
+    return row(r["team_name"], league_link(r), r["captain"], place)
 
 
 @page(routes.WAITLIST, "Waitlist", on_load=WaitlistState.load)

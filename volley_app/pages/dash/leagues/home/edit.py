@@ -13,14 +13,13 @@ from .state import LeagueHomeState
 
 def edit_card() -> rx.Component:
     s = LeagueHomeState
-    question = "Are you sure you want to delete League: " + s.info["name"] + "?"
     return card_for(
         s.can_manage,
         "Edit League",
         record_form(
             s,
             *league_fields(s, s.form, show_cash=s.show_cash, show_active=True),
-            update_delete(s, "Update League", "Delete League", question),
+            update_delete(s, "Update League", "Delete League", s.delete_question),
         ),
         max_width="40rem",
     )  # fmt: skip

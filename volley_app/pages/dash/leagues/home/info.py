@@ -22,6 +22,7 @@ def links() -> rx.Component:
         link_button("Schedule", href=s.links["schedule"], variant="soft"),
         link_button("Standings", href=s.links["standings"], variant="soft"),
         link_button("League Rules", href=s.links["rules"], variant="soft"),
+        rx.cond(s.show_audit, link_button("Audit Log", href=s.links["audit"], variant="soft")),
     )
 
 

@@ -6,7 +6,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import error_line, notice_line
-from volley_app.components.layout import dash_screen
+from volley_app.components.layout import dash_screen, section_card
 from volley_app.components.leagues import back_to_leagues
 from volley_app.registry import page
 
@@ -16,6 +16,15 @@ from .info import actions_card, info_card, links
 from .payments import payments_card
 from .register import register_card
 from .state import ERROR_ID, LeagueHomeState
+
+
+def _archived() -> rx.Component:
+    s = LeagueHomeState
+    return section_card(
+        "Archived",
+        rx.text("This league is archived: no list shows it. Its teams, games and payments are kept."),
+        rx.button("Restore League", on_click=s.restore, width="fit-content"),
+    )
 
 
 @page(routes.LEAGUE_HOME, "League", on_load=LeagueHomeState.load)
@@ -30,6 +39,7 @@ def league_home_page() -> rx.Component:
             back_to_leagues(),
             rx.fragment(
                 notice_line(s.notice),
+                rx.cond(s.can_restore, _archived()),
                 links(),
                 info_card(),
                 actions_card(),

@@ -17,7 +17,7 @@ def _payment_row(p: rx.Var) -> rx.Component:
 def payments_card() -> rx.Component:
     s = LeagueHomeState
     return card_for(
-        s.can_manage,
+        s.show_payments,
         "Payments",
         table_or_empty(["Team", "Player", "Amount", "Status", "Provider", "Time"], s.payment_rows, _payment_row,
                        "No payments yet."),

@@ -40,6 +40,7 @@ def form_of(lg: dict) -> dict[str, str]:
         "time_increment": str(lg["time_increment"]), "skill_level": lg["skill_level"], "format": lg["raw_format"],
         "day": lg["day"], "gender_requirement": lg["gender_requirement"], "max_teams": str(lg["max_teams"]),
         "cost": f"{lg['cost_cents'] / 100:.2f}", "cash": "true" if lg["cash"] else "false",
+        "offer_hold_hours": str(lg["offer_hold_hours"]),
         "active": "true" if lg["active"] else "false",
     }  # fmt: skip
 
@@ -49,6 +50,7 @@ def links_of(league_id: int) -> dict[str, str]:
         "schedule": routes.schedule_path(league_id), "standings": routes.standings_path(league_id),
         "rules": routes.league_rules_path(league_id), "waitlist": routes.waitlist_path(league_id),
         "teams": routes.teams_path(league_id), "register": routes.new_team_path(league_id),
+        "audit": routes.audit_log_path(league_id),
     }  # fmt: skip
 
 
@@ -60,6 +62,10 @@ class LeagueHomeState(FormState, AuthState):
     form: dict[str, str] = {}
     links: dict[str, str] = {}
     can_manage: bool = False
+    can_restore: bool = False
+    show_audit: bool = False
+    show_payments: bool = False
+    delete_question: str = ""
     show_cash: bool = False
     bracket_url: str = ""
     bracket_is_image: bool = False
@@ -84,11 +90,14 @@ class LeagueHomeState(FormState, AuthState):
         lg, failure = await run_action(svc.get_league, actor=actor, league_id=self._league_id())
         if failure is not None:
             self.info, self.form, self.links, self.can_manage, self.bracket_url = {}, {}, {}, False, ""
+            self.can_restore, self.show_payments, self.delete_question, self.show_audit = False, False, "", False
             self.error, self.missing = failure.message, True
             self.may_register, self.league_full, self.payment_rows = False, False, []
             return
         self.missing = False
         self.can_manage, self.show_cash = lg["can_manage"], lg["show_cash"]
+        self.can_restore, self.show_payments, self.show_audit = lg["can_restore"], lg["show_payments"], lg["show_audit"]
+        self.delete_question = lg["delete_question"]
         self.schedule_generated = lg["schedule_generated"]
         self.info, self.form, self.links = info_of(lg), form_of(lg), links_of(lg["id"])
         await self._registration(actor, lg)
@@ -104,8 +113,11 @@ class LeagueHomeState(FormState, AuthState):
         opts, _f = await run_action(registration.options, actor=actor, league_id=lg["id"])
         self.may_register = bool(opts and opts["may_register"])
         self.league_full = bool(opts and opts["full"])
+        if opts and opts["held"]:  # places held by a checkout under way or an offer count as taken
+            held = opts["held"]
+            self.info["teams_of"] += f" ({held} more place{'s' if held != 1 else ''} held for payment)"
         self.payment_rows = []
-        if lg["can_manage"]:
+        if lg["show_payments"]:
             found, _f = await run_action(registration.list_payments, actor=actor, league_id=lg["id"])
             self.payment_rows = [{k: str(v) for k, v in p.items()} for p in (found or [])]
 
@@ -125,6 +137,10 @@ class LeagueHomeState(FormState, AuthState):
             svc.delete_league, done=lambda _name: rx.redirect(routes.DASH_LEAGUES), league_id=self._league_id()
         )
 
+    @rx.event
+    async def restore(self):
+        await self._act(svc.restore_league, lambda name: f"{name} restored: it is listed again.")
+
     async def _act(self, fn, notice: Callable[[Any], str], **kwargs: Any) -> None:
         """Run one of the league's actions; its message on failure, else the league again and ``notice(result)``."""
         self.error, self.notice = "", ""
@@ -139,11 +155,16 @@ class LeagueHomeState(FormState, AuthState):
     async def generate(self):
         await self._act(scheduling.generate, lambda made: f"Schedule generated: {made} games.")
 
+    async def _may_upload(self) -> bool:
+        """Asked before an upload's body is read (``state.uploads.UploadGuard``): the league's SVL or an admin."""
+        found, _failure = await run_action(svc.managed, actor=await self._actor(), league_id=self._league_id())
+        return found is not None
+
     @rx.event
     async def upload(self, files: list[rx.UploadFile]):
         """Store a new tournament bracket; the service checks its content and size."""
         self.upload_error = ""
-        if not isinstance(files, list) or len(files) != 1:
+        if not isinstance(files, list) or len(files) != 1 or not isinstance(files[0], rx.UploadFile):
             self.upload_error, self.notice = "Choose one file to upload", ""
             return
         data = await files[0].read(get_settings().upload_max_bytes + 1)
@@ -151,6 +172,6 @@ class LeagueHomeState(FormState, AuthState):
         self.upload_error, self.error = self.error, ""
 
     @rx.event
-    def upload_rejected(self, _files: list):
+    def upload_rejected(self, _files=None):
         """The browser refused the chosen file (its type): say so under the upload."""
         self.upload_error, self.notice = uploads.ALLOWED_TEXT, ""

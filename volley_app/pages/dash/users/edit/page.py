@@ -45,7 +45,7 @@ GENDERS = [(g.value, g.value) for g in Gender]
 
 
 class EditUserState(FormState, AuthState):
-    _fields = (*TEXT_FIELDS, "password", "roles")
+    _fields = (*TEXT_FIELDS, "password", "current_password", "roles")
     _error_id = ERROR_ID
 
     record: dict[str, str] = {}
@@ -56,6 +56,7 @@ class EditUserState(FormState, AuthState):
     show_player: bool = False
     admin_view: bool = False
     last_name_locked: bool = False
+    own_account: bool = False
     loaded: bool = False
     delete_question: str = DELETE_QUESTION
 
@@ -70,18 +71,20 @@ class EditUserState(FormState, AuthState):
         if failure:
             self.error, self.record, self.roles = failure.message, {}, []
             self.show_address = self.show_player = self.admin_view = self.last_name_locked = False
+            self.own_account = False
             return
         self.record = {name: str(rec[name] or "") for name in TEXT_FIELDS}
         self.sub, self.active, self.roles = rec["sub"], rec["active"], list(rec["roles"])
         self.show_address, self.show_player = rec["show_address"], rec["show_player"]
         self.admin_view, self.last_name_locked = rec["is_admin_view"], rec["last_name_locked"]
-        self.delete_question = delete_question(actor is not None and self._target() == str(actor.user_id), self.record)
+        self.own_account = rec["own_account"]
+        self.delete_question = delete_question(self.own_account, self.record)
         self.loaded = True
         self._show_record()
 
     @rx.event
     def save(self, form_data: dict):
-        data = form_values(form_data, (*TEXT_FIELDS, "password"))
+        data = form_values(form_data, (*TEXT_FIELDS, "password", "current_password"))
         data["username"] = data["username"].lower()
         data["sub"] = ticked(form_data, "sub")
         if self.admin_view:  # the form had the roles card
@@ -145,6 +148,11 @@ def edit_user_page() -> rx.Component:
         rx.cond(s.show_player, sub_section(s)),
         rx.cond(s.admin_view, admin_section(s)),
         password_field("New Password", "password", s, min_length=4, hint="Leave blank to keep the current password"),
+        rx.cond(
+            s.own_account,
+            password_field("Current Password", "current_password", s, new=False,
+                           hint="Needed only to choose a new password; your other devices are then logged out"),
+        ),
         # Save is enabled while a role is ticked, the username is valid and a new password, if typed, is
         # long enough: checked in the browser as the form changes; the server checks every rule again.
         complete_button("Save", starts_complete=True),

@@ -1,0 +1,132 @@
+"""Security headers on every response of the backend, the host check, and the API docs outside production only."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from starlette.routing import Mount, Route
+
+from volley_app.api import security
+from volley_app.api.app import create_api
+from volley_app.settings import Settings, get_settings
+
+BASE = "http://localhost:3000"
+
+EXPECTED = {
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "strict-origin-when-cross-origin",
+    "x-frame-options": "DENY",
+}
+
+
+def backend_routes(app) -> list[tuple[str, str]]:
+    """(method, path) of every route the backend serves: Reflex's own, the REST API's, one file under each mount."""
+    found: list[tuple[str, str]] = []
+    for route in [*app._api.routes, *create_api().routes]:
+        if isinstance(route, Mount):
+            found.append(("GET", f"{route.path}/no-such-file.png"))
+            continue
+        if isinstance(route, Route):
+            method = sorted(route.methods - {"HEAD"})[0]
+            found.append((method, re.sub(r"\{[^}]+\}", "1", route.path)))
+    found.append(("GET", "/no/such/path"))
+    return sorted(set(found))
+
+
+def check_headers(response: httpx.Response) -> None:
+    """The security headers every response carries."""
+    for name, value in EXPECTED.items():
+        assert response.headers.get(name) == value, (response.request.url, name, response.headers.get(name))
+    csp = response.headers.get("content-security-policy", "")
+    assert "frame-ancestors 'none'" in csp and "default-src 'self'" in csp and "object-src 'none'" in csp
+    assert "camera=()" in response.headers.get("permissions-policy", "")
+
+
+@pytest.fixture
+async def client(backend):
+    _app, asgi = backend
+    transport = httpx.ASGITransport(app=asgi, client=("203.0.113.9", 5000))
+    async with httpx.AsyncClient(transport=transport, base_url=BASE) as c:
+        yield c
+
+
+def test_every_backend_route_is_listed(backend):
+    """The route list the header check walks is the backend's own: a new route joins it by itself."""
+    app, _asgi = backend
+    paths = {path for _method, path in backend_routes(app)}
+    assert {"/ping", "/_health", "/_upload", "/api/auth", "/api/users/me", "/api/stripe/webhook"} <= paths
+    assert len(paths) >= 12
+
+
+async def test_security_headers_on_every_backend_route(backend, client, db):
+    app, _asgi = backend
+    statuses = {}
+    for method, path in backend_routes(app):
+        response = await client.request(method, path)
+        statuses[path] = response.status_code
+        check_headers(response)
+    assert statuses["/ping"] == 200 and statuses["/no/such/path"] == 404
+    assert statuses["/api/auth"] in (400, 422) and statuses["/_upload"] == 403
+
+
+async def test_a_forged_host_is_refused_and_never_reflected(client):
+    for path in ("/", "/login", "/api/users/me", "/ping", "/_upload/x.png"):
+        response = await client.get(path, headers={"host": "evil.example"}, follow_redirects=False)
+        assert response.status_code == 400
+        assert "evil.example" not in response.text
+        assert "evil.example" not in response.headers.get("location", "")
+        check_headers(response)
+
+
+async def test_the_own_hosts_are_answered(client):
+    assert (await client.get("/ping")).status_code == 200
+    assert (await client.get("/ping", headers={"host": "127.0.0.1:8000"})).status_code == 200
+
+
+def test_allowed_hosts_come_from_the_public_address():
+    prod = Settings(app_env="production", secret_key="k" * 40, public_url="https://play.example.org",
+                    backend_url="https://play.example.org", allowed_hosts="www.play.example.org")  # fmt: skip
+    assert security.allowed_hosts(prod) == ["play.example.org", "www.play.example.org"]
+    dev = Settings(public_url="http://localhost:3000")
+    assert "localhost" in security.allowed_hosts(dev)
+
+
+def test_hsts_only_when_the_public_address_is_https():
+    plain = security.headers(Settings(public_url="http://localhost:3000"))
+    assert "Strict-Transport-Security" not in plain
+    https = security.headers(Settings(public_url="https://play.example.org"))
+    assert https["Strict-Transport-Security"].startswith("max-age=63072000")
+
+
+def test_stripe_hosts_are_allowed_only_when_stripe_is_configured():
+    without = security.headers(Settings())["Content-Security-Policy"]
+    assert "stripe.com" not in without and "frame-src 'none'" in without
+    keyed = Settings(stripe_secret_key="sk_test_x", stripe_publishable_key="pk_test_x")
+    csp = security.headers(keyed)["Content-Security-Policy"]
+    assert "script-src 'self' 'unsafe-inline' 'unsafe-eval' https://js.stripe.com" in csp
+    assert "frame-src https://js.stripe.com https://hooks.stripe.com" in csp
+    assert "https://api.stripe.com" in csp
+
+
+def test_the_state_channel_is_allowed_to_connect():
+    csp = security.headers(Settings(backend_url="http://127.0.0.1:8123"))["Content-Security-Policy"]
+    assert "ws://127.0.0.1:8123" in csp and "http://127.0.0.1:8123" in csp
+
+
+@pytest.mark.parametrize(("env", "docs_status"), [("development", 200), ("test", 200), ("production", 404)])
+async def test_api_docs_exist_only_outside_production(monkeypatch, env, docs_status):
+    monkeypatch.setenv("APP_ENV", env)
+    monkeypatch.setenv("SECRET_KEY", "a-production-secret-key-of-some-length")
+    get_settings.cache_clear()
+    try:
+        transport = httpx.ASGITransport(app=create_api())
+        async with httpx.AsyncClient(transport=transport, base_url=BASE) as c:
+            assert (await c.get("/api/docs")).status_code == docs_status
+            assert (await c.get("/api/openapi.json")).status_code == docs_status
+            assert (await c.get("/redoc")).status_code == 404
+            assert (await c.get("/docs/oauth2-redirect")).status_code == 404
+    finally:
+        monkeypatch.setenv("APP_ENV", "test")
+        get_settings.cache_clear()

@@ -1,0 +1,62 @@
+"""In the browser: every page and static file carries the security headers, no page can be framed,
+and the policy blocks nothing the app itself uses."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.e2e.helpers import log_in, make_user
+from volley_app import registry
+
+
+def _page_paths() -> list[str]:
+    """Every declared page, dynamic segments filled with 1."""
+    return [re.sub(r"\[[^\]]+\]", "1", p.route) or "/" for p in registry.discover()]
+
+
+def _check(response) -> None:
+    h = response.headers
+    assert h.get("x-content-type-options") == "nosniff", response.url
+    assert h.get("referrer-policy") == "strict-origin-when-cross-origin", response.url
+    assert h.get("x-frame-options") == "DENY", response.url
+    assert "frame-ancestors 'none'" in h.get("content-security-policy", ""), response.url
+    assert "camera=()" in h.get("permissions-policy", ""), response.url
+
+
+def test_every_page_and_static_file_has_the_security_headers(page, app_url):
+    paths = _page_paths()
+    assert "/login" in paths and len(paths) > 30
+    for path in paths:
+        response = page.request.get(app_url.rstrip("/") + path)
+        assert response.status == 200, path
+        _check(response)
+    html = page.request.get(app_url).text()
+    assets = sorted(set(re.findall(r'(?:src|href)="(/[^"]+\.(?:js|css|svg))"', html)))
+    assert assets
+    for asset in assets:
+        response = page.request.get(app_url.rstrip("/") + asset)
+        assert response.status == 200, asset
+        _check(response)
+
+
+def test_a_foreign_page_cannot_frame_the_login(page, app_url):
+    page.set_content(f'<iframe id="f" src="{app_url}login" width="600" height="400"></iframe>')
+    page.wait_for_load_state("load")
+    [child] = [f for f in page.frames if f != page.main_frame]
+    # The browser refuses to show the page inside a foreign one: the frame holds its error page instead.
+    assert child.url.startswith("chrome-error://"), child.url
+    expect(page.frame_locator("#f").get_by_role("button", name="Login")).to_have_count(0)
+
+
+def test_the_policy_blocks_nothing_the_app_uses(page):
+    violations: list[str] = []
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    make_user("cspuser")
+    page.goto("/")
+    log_in(page, "cspuser")
+    expect(page).to_have_url(re.compile(r"/dash/?$"))
+    page.goto("/dash/playerinfo")
+    expect(page.get_by_text("cspuser").first).to_be_visible()
+    assert violations == []

@@ -1,0 +1,184 @@
+"""Limits on actions that cost us or someone else: signups per client, sub invites, waitlist entries.
+
+Each is tested at its edge: the last use the window allows, the first it refuses, and the first after it ends.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+
+import pytest
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from tests.factories import actor_of, add_league, add_league_session, count, make_user
+from volley_app import db as dbmod
+from volley_app.models import OutboxMessage, RateLimitHit, Role, SubRequest, Team, User, utcnow
+from volley_app.services import accounts, ratelimit, registration, sub_requests
+from volley_app.services.errors import Invalid, RateLimited
+
+
+def _age_hits(db, ago: dt.timedelta, scope: str) -> None:
+    db.exec(sa.update(RateLimitHit).where(RateLimitHit.scope == scope).values(at=utcnow() - ago))
+    db.commit()
+
+
+# --- signups per client --------------------------------------------------------------------------------
+
+
+def _signup(db, i: int, client: str = "10.2.0.1", **kw):
+    form = {"username": f"player{i}", "password": "pass1", "email": f"player{i}@example.com", "first_name": "P",
+            "last_name": "Q", "region": "KY"} | kw  # fmt: skip
+    result = accounts.signup(db, client=client, **form)
+    db.commit()
+    return result
+
+
+def test_signups_per_client_stop_at_the_limit_and_another_client_goes_on(db):
+    limit = ratelimit.SIGNUP.limit
+    for i in range(limit):
+        _signup(db, i)
+    with pytest.raises(RateLimited) as caught:
+        _signup(db, 99)
+    db.rollback()
+    assert "Please wait" in caught.value.message and caught.value.status_code == 429
+    assert count(db, User) == limit
+    assert _signup(db, 100, client="10.2.0.2").token
+
+
+def test_failed_signups_count_too_so_probing_addresses_is_slow(db):
+    make_user(db, "owner", email="owner@example.com")
+    limit = ratelimit.SIGNUP.limit
+    for i in range(limit):
+        with pytest.raises(Invalid) as caught:
+            _signup(db, i, email="owner@example.com")
+        db.rollback()
+        assert caught.value.errors == {"email": "An account with this email already exists"}
+    # The next probe is refused before the address is looked at.
+    with pytest.raises(RateLimited):
+        _signup(db, 50, email="owner@example.com")
+    db.rollback()
+
+
+def test_signup_limit_window_edges(db):
+    limit = ratelimit.SIGNUP.limit
+    for i in range(limit):
+        _signup(db, i)
+    _age_hits(db, ratelimit.SIGNUP.window - dt.timedelta(seconds=30), "signup")
+    with pytest.raises(RateLimited) as caught:
+        _signup(db, 50)
+    db.rollback()
+    assert "wait 1 minute " in caught.value.message
+    _age_hits(db, ratelimit.SIGNUP.window + dt.timedelta(seconds=1), "signup")
+    assert _signup(db, 51).token
+
+
+def test_a_burst_of_simultaneous_signups_cannot_pass_the_limit(db):
+    limit = ratelimit.SIGNUP.limit
+    n = limit + 8
+    results: list[str] = []
+    lock = threading.Lock()
+    start = threading.Barrier(n)
+
+    def one(i: int) -> None:
+        start.wait(10)
+        try:
+            with Session(dbmod.get_engine(), expire_on_commit=False) as s:
+                _signup(s, i)
+            outcome = "ok"
+        except RateLimited:
+            outcome = "limited"
+        except Exception as exc:  # reported by the assertion below
+            outcome = repr(exc)
+        with lock:
+            results.append(outcome)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert set(results) <= {"ok", "limited"}, results
+    assert results.count("ok") <= limit
+    assert count(db, User) == results.count("ok")
+
+
+# --- targeted sub invites ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def subs_world(db):
+    alice = make_user(db, "alice")
+    bens = [make_user(db, f"sub{i}", sub=True) for i in range(12)]
+    return {"alice": actor_of(alice), "subs": bens}
+
+
+def _invite(db, actor, recipient_id, **kw):
+    fields = {"team": "Net Ninjas", "date": utcnow() + dt.timedelta(days=3), "svl": "Sportsplex", "skill_level": "C",
+              "format": "6s"} | kw  # fmt: skip
+    rid = sub_requests.create(db, actor, recipient_id=recipient_id, **fields)
+    db.commit()
+    return rid
+
+
+def test_invites_to_one_sub_stop_at_the_limit(db, subs_world):
+    alice, ben = subs_world["alice"], subs_world["subs"][0]
+    for _ in range(ratelimit.INVITES_PER_SUB.limit):
+        _invite(db, alice, ben.id)
+    with pytest.raises(RateLimited):
+        _invite(db, alice, ben.id)
+    db.rollback()
+    assert count(db, SubRequest) == ratelimit.INVITES_PER_SUB.limit
+    assert count(db, OutboxMessage, OutboxMessage.to_addr == ben.email) == ratelimit.INVITES_PER_SUB.limit
+    # Another sub may still be invited, and a request open to anyone is not an invite.
+    _invite(db, alice, subs_world["subs"][1].id)
+    _invite(db, alice, None)
+
+
+def test_invites_per_requestor_per_day(db, subs_world):
+    alice = subs_world["alice"]
+    limit = ratelimit.INVITES_PER_REQUESTOR.limit
+    for i in range(limit):
+        _invite(db, alice, subs_world["subs"][i % 11].id if i < 11 else None)
+    with pytest.raises(RateLimited) as caught:
+        _invite(db, alice, subs_world["subs"][11].id)
+    db.rollback()
+    assert "hours" in caught.value.message
+    _age_hits(db, dt.timedelta(days=1, seconds=1), "invite_requestor")
+    _age_hits(db, dt.timedelta(days=1, seconds=1), "invite_sub")
+    _invite(db, alice, subs_world["subs"][11].id)
+
+
+def test_a_refused_invite_is_not_counted(db, subs_world):
+    alice, ben = subs_world["alice"], subs_world["subs"][0]
+    for _ in range(5):
+        with pytest.raises(Invalid):
+            _invite(db, alice, ben.id, team="")
+        db.rollback()
+    assert count(db, RateLimitHit) == 0
+    _invite(db, alice, ben.id)
+
+
+# --- waitlist entries per player per league -------------------------------------------------------------------
+
+
+def test_one_player_holds_at_most_two_teams_on_a_leagues_waitlist(db):
+    svl, pat, sam = make_user(db, "svl", Role.SVL), make_user(db, "pat"), make_user(db, "sam")
+    now = utcnow()
+    sid = add_league_session(db, svl, "Fall", now + dt.timedelta(days=3), now + dt.timedelta(days=80))
+    lg = add_league(db, svl, sid, start=now + dt.timedelta(days=4), max_teams=2)
+    for name in ("A", "B"):
+        db.add(Team(league_id=lg.id, team_name=name, paid=True))
+    db.commit()
+    for i in range(ratelimit.WAITLIST_PER_PLAYER):
+        joined = registration.register(db, actor_of(pat), league_id=lg.id, team_name=f"Wait {i}", waitlist=True)
+        assert joined["kind"] == "waitlist"
+        db.commit()
+    with pytest.raises(RateLimited) as caught:
+        registration.register(db, actor_of(pat), league_id=lg.id, team_name="One too many", waitlist=True)
+    db.rollback()
+    assert caught.value.message == "You already have 2 teams on this league's waitlist."
+    assert count(db, Team, Team.waitlist.is_(True)) == 2
+    # Another player is not held back by that.
+    assert registration.register(db, actor_of(sam), league_id=lg.id, team_name="Sams", waitlist=True)["kind"] == "waitlist"

@@ -1,0 +1,505 @@
+"""Places in a league: reservations while a captain pays, offers to the waitlist, and paying for a place.
+
+A league has ``max_teams`` places. A place is *taken* by a playing team (not waitlisted, not
+withdrawn) and *held* by a live reservation: a pending payment whose ``expires_at`` has not
+passed. A new registration holds its place for :data:`RESERVATION_MINUTES`; a place offered to
+a waitlisted team (Promote, or an offer passed on) is a pending payment that names the team and
+holds the place for the league's ``offer_hold_hours``.
+
+* A new registrant finds the league full when playing teams + live reservations + teams waiting
+  on the waitlist reach ``max_teams`` (the waitlist keeps its priority).
+* An offer can be made while playing teams + live reservations are below ``max_teams``.
+
+Every decision about places takes the league's lock first (:func:`lock`: a row lock on
+PostgreSQL, the database's write lock on SQLite), so two captains never get the same last place.
+Expired holds are swept where places are decided and by a periodic task (:func:`expire_holds`):
+the payment becomes "expired", a Stripe PaymentIntent is cancelled, and a place freed this way
+is offered to the next team on the waitlist. A card payment that still succeeds for a place that
+is no longer there is refunded, and the captain told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import datetime as dt
+import logging
+import secrets
+
+import anyio
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from volley_app import db as dbmod
+from volley_app import routes
+from volley_app.models import League, Payment, Team, User, utcnow
+from volley_app.services import audit, fees, leagues, mail, payments, scheduling, timefmt
+from volley_app.services.errors import Invalid
+from volley_app.services.permissions import Actor
+
+log = logging.getLogger(__name__)
+
+PENDING, PROCESSING, SUCCEEDED, FAILED, EXPIRED, REFUNDED = (
+    "pending", "processing", "succeeded", "failed", "expired", "refunded",
+)  # fmt: skip
+HOLDING = (PENDING, PROCESSING)
+
+RESERVATION_MINUTES = 15
+OFFER_HOURS_MIN, OFFER_HOURS_MAX = 1, 336
+SWEEP_SECONDS = 60
+
+NO_PLACE = (
+    "{league} has no free place: {taken} of {places} places are taken or held. To add a team, raise "
+    "Max Teams on the league's edit form."
+)
+NOT_WAITLISTED = "This team is not on the waitlist"
+WITHDRAWN = "This team has withdrawn"
+ALREADY_OFFERED = "{team} already has an offer, open until {until}"
+NO_CAPTAIN = "This team has no captain to offer the place to"
+
+
+# --- counting places -----------------------------------------------------------------------------
+
+
+def lock(db: Session, league_id: int) -> None:
+    """Take the league's lock for the rest of the transaction, before anything about its places is read.
+
+    A write to the league row: on PostgreSQL the row's lock, on SQLite the database's write lock
+    (pysqlite begins the transaction at the first write, and busy_timeout waits for the lock).
+    """
+    db.execute(sa.update(League).where(League.id == league_id).values(id=League.id))
+
+
+def _live(now: dt.datetime):
+    return sa.and_(Payment.status.in_(HOLDING), Payment.expires_at.is_not(None), Payment.expires_at > now)
+
+
+@dataclasses.dataclass(frozen=True)
+class Places:
+    places: int
+    playing: int
+    held: int
+    waiting: int
+
+    @property
+    def taken(self) -> int:
+        return self.playing + self.held
+
+    @property
+    def full_for_new(self) -> bool:
+        """A new registrant is offered the waitlist: the waiting teams come first."""
+        return self.playing + self.held + self.waiting >= self.places
+
+    @property
+    def room_for_offer(self) -> bool:
+        return self.playing + self.held < self.places
+
+
+def count(db: Session, league: League, now: dt.datetime | None = None, *, leaving_out: int | None = None) -> Places:
+    """The league's places as they are at ``now`` (``leaving_out``: a payment not to count as a hold)."""
+    now = now or utcnow()
+    playing = db.exec(
+        select(sa.func.count()).select_from(Team)
+        .where(Team.league_id == league.id, Team.waitlist.is_(False), Team.withdrawn_at.is_(None))
+    ).one()  # fmt: skip
+    holds = select(Payment.id, Payment.team_id).where(Payment.league_id == league.id, _live(now))
+    if leaving_out is not None:
+        holds = holds.where(Payment.id != leaving_out)
+    held = db.exec(holds).all()
+    offered = {team_id for _pid, team_id in held if team_id is not None}
+    waiting = db.exec(
+        select(Team.id).where(Team.league_id == league.id, Team.waitlist.is_(True), Team.withdrawn_at.is_(None))
+    ).all()
+    return Places(
+        places=league.max_teams, playing=playing, held=len(held), waiting=sum(1 for t in waiting if t not in offered)
+    )
+
+
+def live_offers(db: Session, team_ids: list[int], now: dt.datetime | None = None) -> dict[int, dt.datetime]:
+    """For each of ``team_ids`` with an open offer: until when it holds its place."""
+    if not team_ids:
+        return {}
+    found = db.exec(select(Payment.team_id, Payment.expires_at).where(Payment.team_id.in_(team_ids), _live(now or utcnow())))
+    return {team_id: until for team_id, until in found}
+
+
+def hold_until(pay: Payment) -> str:
+    return timefmt.date_time(pay.expires_at)
+
+
+# --- new payments ----------------------------------------------------------------------------------
+
+
+def new_payment(db: Session, league: League, user: User, *, team_name: str, until: dt.datetime,
+                team_id: int | None = None) -> Payment:  # fmt: skip
+    """A pending payment that holds a place until ``until``; the amount comes from the league."""
+    pay = Payment(
+        league_id=league.id, team_id=team_id, user_id=user.id, team_name=team_name,
+        league_name=leagues.display_name(league), payer_name=user.username,
+        amount_cents=fees.breakdown(league).total_cents, currency=fees.CURRENCY, provider=payments.provider_name(),
+        status=PENDING, idempotency_key=secrets.token_hex(16), expires_at=until,
+    )  # fmt: skip
+    db.add(pay)
+    db.flush()
+    return pay
+
+
+def reserve(db: Session, league: League, user: User, team_name: str, now: dt.datetime | None = None) -> Payment:
+    """A new registration's reservation (the caller holds the lock and checked there is room)."""
+    now = now or utcnow()
+    return new_payment(db, league, user, team_name=team_name, until=now + dt.timedelta(minutes=RESERVATION_MINUTES))
+
+
+# --- offers to the waitlist -------------------------------------------------------------------------
+
+
+def _captain(db: Session, team: Team) -> User | None:
+    return db.get(User, team.captain_id) if team.captain_id else None
+
+
+def _tell(db: Session, user: User | None, *, subject: str, body: str, link: str, kind: str) -> None:
+    if user is None or not user.email:
+        return
+    mail.queue(db, to=user.email, subject=subject, body_text=f"Hi {user.first_name},\n\n{body}\n\n{link}\n", kind=kind)
+
+
+def _offer(db: Session, actor: Actor | None, league: League, team: Team, captain: User, now: dt.datetime) -> Payment:
+    """Offer a place to a waitlisted team: its payment holds the place for the league's hold window."""
+    until = now + dt.timedelta(hours=league.offer_hold_hours or 48)
+    pay = new_payment(db, league, captain, team_name=team.team_name, until=until, team_id=team.id)
+    name = leagues.display_name(league)
+    deadline = timefmt.date_time(until)
+    _tell(
+        db, captain, subject=f"A place in {name} for {team.team_name}: pay by {deadline}",
+        body=(
+            f"A place opened up in {name}, and it is offered to your team {team.team_name} from the waitlist. "
+            f"It is held for you until {deadline}: pay {fees.money(pay.amount_cents)} by then and your team is in.\n\n"
+            f"If the place is not paid for by then, it passes to the next team on the waitlist."
+        ),
+        link=f"Pay for your place: {routes.absolute(routes.checkout_path(pay.id))}", kind="place_offered",
+    )  # fmt: skip
+    audit.record(
+        db, actor, action="offer", entity="team", entity_id=team.id, league_id=league.id,
+        summary=f"Place in {name} offered to {team.team_name} until {deadline}",
+        after={"payment_id": pay.id, "until": until.isoformat()},
+    )  # fmt: skip
+    log.info("place in league %s offered to team %s until %s", league.id, team.id, until.isoformat())
+    return pay
+
+
+def promote(db: Session, actor: Actor, team: Team, now: dt.datetime | None = None) -> dict:
+    """Offer the team (on the waitlist, its league managed by ``actor``) a place, if the league has one free.
+
+    Nothing is marked paid: the captain is emailed a checkout link valid for the league's hold
+    window, and the team is in once paid.
+    """
+    now = now or utcnow()
+    league = decide(db, team.league_id, now)
+    db.refresh(team)
+    if team.withdrawn_at is not None:
+        raise Invalid(WITHDRAWN)
+    if not team.waitlist:
+        raise Invalid(NOT_WAITLISTED)
+    offered = live_offers(db, [team.id], now)
+    if team.id in offered:
+        raise Invalid(ALREADY_OFFERED.format(team=team.team_name, until=timefmt.date_time(offered[team.id])))
+    captain = _captain(db, team)
+    if captain is None:
+        raise Invalid(NO_CAPTAIN)
+    places = count(db, league, now)
+    if not places.room_for_offer:
+        raise Invalid(NO_PLACE.format(league=leagues.display_name(league), taken=places.taken, places=places.places))
+    pay = _offer(db, actor, league, team, captain, now)
+    return {"team_id": team.id, "team_name": team.team_name, "payment_id": pay.id, "until": hold_until(pay)}
+
+
+def _lapsed_team_ids(db: Session, league_id: int) -> set[int]:
+    """Waitlisted teams whose offer has lapsed: the sweep does not offer them a place again by itself."""
+    return set(
+        db.exec(
+            select(Payment.team_id).where(
+                Payment.league_id == league_id, Payment.team_id.is_not(None), Payment.status == EXPIRED
+            )
+        ).all()
+    )
+
+
+def _pass_on(db: Session, league: League, now: dt.datetime) -> int:
+    """Offer the league's free places to the waitlist in order (teams whose offer lapsed are passed over)."""
+    made = 0
+    lapsed = _lapsed_team_ids(db, league.id)
+    while count(db, league, now).room_for_offer:
+        offered = set(live_offers(db, _waiting_ids(db, league.id), now))
+        nxt = next(
+            (t for t in _waiting(db, league.id) if t.id not in offered and t.id not in lapsed and _captain(db, t)),
+            None,
+        )
+        if nxt is None:
+            break
+        _offer(db, None, league, nxt, _captain(db, nxt), now)
+        made += 1
+    return made
+
+
+def _waiting(db: Session, league_id: int) -> list[Team]:
+    return list(
+        db.exec(
+            select(Team)
+            .where(Team.league_id == league_id, Team.waitlist.is_(True), Team.withdrawn_at.is_(None))
+            .order_by(Team.id)
+        ).all()
+    )
+
+
+def _waiting_ids(db: Session, league_id: int) -> list[int]:
+    return [t.id for t in _waiting(db, league_id)]
+
+
+# --- expiry ----------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Sweep:
+    expired: int = 0
+    offered: int = 0
+    paid: int = 0
+
+    def __add__(self, other: Sweep) -> Sweep:
+        return Sweep(self.expired + other.expired, self.offered + other.offered, self.paid + other.paid)
+
+
+def _claim(db: Session, pay: Payment, *, from_status: tuple[str, ...], to_status: str, **values) -> bool:
+    """Move the payment to ``to_status`` only if it is still in one of ``from_status``; True if this caller won."""
+    result = db.execute(
+        sa.update(Payment)
+        .where(Payment.id == pay.id, Payment.status.in_(from_status))
+        .values(status=to_status, updated_at=utcnow(), **values)
+    )
+    db.flush()
+    db.refresh(pay)
+    return result.rowcount == 1
+
+
+def _sweep_league(db: Session, league: League, now: dt.datetime) -> Sweep:
+    """Expire the league's lapsed holds and pass freed places on (the caller holds the league's lock)."""
+    done = Sweep()
+    stale = db.exec(
+        select(Payment).where(
+            Payment.league_id == league.id, Payment.status == PENDING,
+            sa.or_(Payment.expires_at.is_(None), Payment.expires_at <= now),
+        ).order_by(Payment.id)
+    ).all()  # fmt: skip
+    for pay in stale:
+        if not _claim(db, pay, from_status=(PENDING,), to_status=EXPIRED):
+            continue
+        if pay.provider == payments.StripeProvider.name and pay.provider_payment_id:
+            intent = payments.stripe_provider().cancel(pay.provider_payment_id)
+            if verified(pay, intent) and fulfil(db, pay, now) is not None:
+                done.paid += 1  # the card went through after all, and a place is still free for it
+                continue
+        done.expired += 1
+        _lapsed(db, league, pay)
+    if done.expired:
+        done.offered = _pass_on(db, league, now)
+    return done
+
+
+def _lapsed(db: Session, league: League, pay: Payment) -> None:
+    """An offer ran out: the captain is told, and the team stays on the waitlist."""
+    team = db.get(Team, pay.team_id) if pay.team_id else None
+    if team is None or not team.waitlist or team.withdrawn_at is not None:
+        return
+    name = leagues.display_name(league)
+    _tell(
+        db, _captain(db, team), subject=f"The offer of a place in {name} has lapsed",
+        body=(
+            f"The place in {name} offered to your team {team.team_name} was not paid for by "
+            f"{timefmt.date_time(pay.expires_at)}, so it has passed to the next team on the waitlist. "
+            f"Your team stays on the waitlist; the league's operator can offer it a place again."
+        ),
+        link=f"League details: {routes.absolute(routes.league_path(league.id))}", kind="offer_lapsed",
+    )  # fmt: skip
+    audit.record(
+        db, None, action="offer_lapsed", entity="team", entity_id=team.id, league_id=league.id,
+        summary=f"Offer of a place in {name} to {team.team_name} lapsed", before={"payment_id": pay.id},
+    )  # fmt: skip
+
+
+def _locked(db: Session, league_id: int) -> League:
+    lock(db, league_id)
+    league = db.get(League, league_id)
+    db.refresh(league)
+    return league
+
+
+def decide(db: Session, league_id: int, now: dt.datetime | None = None) -> League:
+    """Start a decision about the league's places: take its lock, then sweep its lapsed holds."""
+    league = _locked(db, league_id)
+    _sweep_league(db, league, now or utcnow())
+    return league
+
+
+def _leagues_to_sweep(now: dt.datetime) -> list[int]:
+    def find(db: Session) -> list[int]:
+        stale = sa.or_(Payment.expires_at.is_(None), Payment.expires_at <= now)
+        return list(db.exec(select(Payment.league_id).where(Payment.status == PENDING, stale).distinct()).all())
+
+    return dbmod.call(find)
+
+
+def expire_holds(now: dt.datetime | None = None) -> Sweep:
+    """Expire every lapsed hold and pass freed places on: one transaction per league.
+
+    Idempotent and safe with several workers: each league is swept under its lock, and a payment
+    is expired only by the caller whose conditional update moved it.
+    """
+    total = Sweep()
+    for league_id in _leagues_to_sweep(now or utcnow()):
+        try:
+            total += dbmod.call(lambda db, lid=league_id: _sweep_league(db, _locked(db, lid), now or utcnow()))
+        except Exception:
+            log.exception("sweeping the holds of league %s failed; the next sweep tries again", league_id)
+    return total
+
+
+async def run_sweeper_forever(stop_event: asyncio.Event | None = None, interval: float = SWEEP_SECONDS) -> None:
+    """Run :func:`expire_holds` every ``interval`` seconds (in a worker thread) until cancelled or stopped."""
+    stop = stop_event or asyncio.Event()
+    log.info("Hold sweeper started")
+    try:
+        while not stop.is_set():
+            try:
+                report = await anyio.to_thread.run_sync(expire_holds)
+                if report.expired or report.offered or report.paid:
+                    log.info("holds swept: %s", report)
+            except Exception:
+                log.exception("Hold sweep failed; trying again in the next interval")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=interval)
+    finally:
+        log.info("Hold sweeper stopped")
+
+
+# --- paying for a place ------------------------------------------------------------------------------
+
+
+def verified(pay: Payment, intent: payments.Intent) -> bool:
+    """The provider's payment is this payment: succeeded, same intent, amount, currency and payment id."""
+    return (
+        intent.status == "succeeded"
+        and pay.provider_payment_id == intent.id
+        and intent.amount == pay.amount_cents
+        and intent.currency.lower() == pay.currency
+        and intent.metadata.get("payment_id") == str(pay.id)
+    )
+
+
+def has_place(db: Session, pay: Payment, league: League, now: dt.datetime) -> bool:
+    """Whether a paid payment gets its place: its hold is live, or a place is still free for it."""
+    if pay.team_id is not None:
+        team = db.get(Team, pay.team_id)
+        if team is None or not team.waitlist or team.withdrawn_at is not None:
+            return False
+    if pay.status in HOLDING and pay.expires_at is not None and pay.expires_at > now:
+        return True
+    places = count(db, league, now, leaving_out=pay.id)
+    if pay.team_id is not None:
+        return places.room_for_offer
+    return not places.full_for_new
+
+
+def fulfil(db: Session, pay: Payment, now: dt.datetime | None = None) -> Team | None:
+    """A verified payment: its team takes its place (once), or the payment is refunded when the place is gone.
+
+    The caller holds the league's lock. A new registration creates the paid team; an offer moves
+    the waitlisted team it names into the league. Either way the team joins the schedule's unplayed
+    weeks and the captain is emailed. Only the caller whose conditional update wins does anything.
+    """
+    now = now or utcnow()
+    league = db.get(League, pay.league_id)
+    if pay.status not in (*HOLDING, EXPIRED):
+        return None
+    if not has_place(db, pay, league, now):
+        _refund(db, pay, league)
+        return None
+    if not _claim(db, pay, from_status=(*HOLDING, EXPIRED), to_status=SUCCEEDED):
+        return None
+    team = _move_in(db, pay, league) if pay.team_id is not None else _new_team(db, pay, league)
+    scheduling.regenerate_unplayed(db, league)
+    log.info("payment %s fulfilled: team %s", pay.id, team.id)
+    return team
+
+
+def _new_team(db: Session, pay: Payment, league: League) -> Team:
+    name = pay.team_name
+    if db.exec(select(Team.id).where(Team.league_id == league.id, Team.team_name == name)).first() is not None:
+        name = f"{name} ({pay.id})"[:100]  # paid already: keep the money's team, never fail here
+    team = Team(league_id=league.id, captain_id=pay.user_id, team_name=name, paid=True, waitlist=False)
+    db.add(team)
+    db.flush()
+    db.execute(sa.update(Payment).where(Payment.id == pay.id).values(team_id=team.id))
+    db.flush()
+    db.refresh(pay)
+    captain = db.get(User, pay.user_id) if pay.user_id else None
+    if captain is not None and captain.email:
+        mail.queue(
+            db, to=captain.email, subject=f"Team registered: {name}",
+            body_text=(
+                f"Your team {name} is registered in {leagues.display_name(league)}.\n"
+                f"Paid by card: {fees.money(pay.amount_cents)}.\n{_still_due(league)}\n"
+            ),
+            kind="team_registered",
+        )  # fmt: skip
+    return team
+
+
+def _still_due(league: League) -> str:
+    b = fees.breakdown(league)
+    first = timefmt.day(league.start_at)
+    if b.cash:
+        return f"The league amount of {fees.money(b.league_cost_cents)} is due in cash at the first game ({first})."
+    return f"The league is paid in full. See you at the first game ({first})."
+
+
+def _move_in(db: Session, pay: Payment, league: League) -> Team:
+    """The waitlisted team of a paid offer joins the league: off the waitlist, paid."""
+    team = db.get(Team, pay.team_id)
+    team.waitlist, team.paid = False, True
+    db.add(team)
+    db.flush()
+    name = leagues.display_name(league)
+    _tell(
+        db, _captain(db, team), subject=f"{team.team_name} is in {name}",
+        body=(
+            f"Your payment of {fees.money(pay.amount_cents)} went through: your team {team.team_name} has been "
+            f"moved off the waitlist and into {name}.\n{_still_due(league)}"
+        ),
+        link=f"League details: {routes.absolute(routes.league_path(league.id))}", kind="team_promoted",
+    )  # fmt: skip
+    audit.record(
+        db, None, action="join", entity="team", entity_id=team.id, league_id=league.id,
+        summary=f"{team.team_name} paid for its offered place and joined {name}",
+        before={"waitlist": True, "paid": False}, after={"waitlist": False, "paid": True, "payment_id": pay.id},
+    )  # fmt: skip
+    return team
+
+
+def _refund(db: Session, pay: Payment, league: League) -> None:
+    """The payment came in for a place that is gone: refund it (once) and tell the payer."""
+    if not _claim(db, pay, from_status=(*HOLDING, EXPIRED), to_status=REFUNDED, error="place no longer held"):
+        return
+    if pay.provider_payment_id:
+        payments.refund(pay.provider, pay.provider_payment_id, idempotency_key=f"refund-{pay.idempotency_key}")
+    name = leagues.display_name(league)
+    payer = db.get(User, pay.user_id) if pay.user_id else None
+    _tell(
+        db, payer, subject=f"Your payment for {pay.team_name} has been refunded",
+        body=(
+            f"Your payment of {fees.money(pay.amount_cents)} for {pay.team_name} in {name} arrived after the place "
+            f"it was for had been released, and {name} has no free place for it now. The full amount has been "
+            f"refunded to your card. You can join the league's waitlist from its page."
+        ),
+        link=f"League details: {routes.absolute(routes.league_path(league.id))}", kind="payment_refunded",
+    )  # fmt: skip
+    log.warning("payment %s refunded: its place in league %s was no longer held", pay.id, league.id)
