@@ -29,8 +29,8 @@ SUBSCRIBED = "/subscribed"
 UNSUBSCRIBE = "/unsubscribe"
 UNSUBSCRIBE_ROUTE = "/unsubscribe/[sub_id]/[sub_token]"
 
-# The page for an address that is none of these (the framework's name for it, not a path).
-NOT_FOUND = "404"
+# The page for an address that is none of these (the framework serves it for every unknown path).
+NOT_FOUND = "/404"
 
 # --- password recovery ------------------------------------------------------------------
 FORGOT_PASSWORD = "/forgotPassword"  # noqa: S105 - a path, not a secret
