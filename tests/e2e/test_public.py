@@ -102,7 +102,7 @@ def test_admin_sends_a_newsletter_to_three_subscribers(page, new_page, mailbox):
     for i in range(3):
         db.call(newsletter.subscribe, email=f"reader{i}@example.com", client=f"10.1.1.{i}")
     log_in(page, "boss")
-    expect_path(page, "/dash")
+    expect_path(page, "/dash/profile")  # an admin's home
     page.goto("/dash/newsletterSetup")
     expect(page.get_by_role("heading", name="New Newsletter")).to_be_visible()
     expect(page.get_by_role("cell", name="reader2@example.com", exact=True)).to_be_visible()
@@ -160,7 +160,7 @@ def test_admin_emails_all_users_and_sees_queued_then_sent(new_page, mailbox):
         make_user(name)
     page = new_page()
     log_in(page, "chief")
-    expect_path(page, "/dash")
+    expect_path(page, "/dash/profile")  # an admin's home
     page.goto("/dash/emailAll")
     page.get_by_label("Subject").fill("Courts closed Friday")
     page.get_by_label("Body").fill("The gym is closed this Friday; games move to Saturday.")
