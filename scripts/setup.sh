@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the app needs into the project folder: a venv with the pinned
-# Python packages, and bun from the npm registry (Reflex builds the frontend with it).
+# Python packages, and bun and axe-core from the npm registry (Reflex builds the frontend with bun;
+# the browser tests check every page with axe-core).
 # Safe to run again: it only does what is missing or out of date.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -23,9 +24,13 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
+# bun builds the frontend; axe-core is the accessibility checker the browser tests inject.
+# One npm install for both: npm drops from .tools/ whatever a later install does not name.
 BUN_VERSION=1.4.4
-if [ "$(.tools/node_modules/.bin/bun --version 2>/dev/null)" != "$BUN_VERSION" ]; then
-  echo "==> installing bun $BUN_VERSION (npm registry) into .tools/"
+AXE_VERSION=4.11.0
+axe_have=$(node -p "require('./.tools/node_modules/axe-core/package.json').version" 2>/dev/null || true)
+if [ "$(.tools/node_modules/.bin/bun --version 2>/dev/null)" != "$BUN_VERSION" ] || [ "$axe_have" != "$AXE_VERSION" ]; then
+  echo "==> installing bun $BUN_VERSION and axe-core $AXE_VERSION (npm registry) into .tools/"
   command -v npm >/dev/null || { echo "npm is required (Node.js 20+)"; exit 1; }
-  npm install --silent --no-audit --no-fund --prefix .tools "bun@$BUN_VERSION"
+  npm install --silent --no-audit --no-fund --save-exact --prefix .tools "bun@$BUN_VERSION" "axe-core@$AXE_VERSION"
 fi

@@ -8,7 +8,7 @@ Dynamic segments are written ``[name]``; ``path_args`` reads them back.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from urllib.parse import quote, unquote, urlencode
 
 from volley_app.models import Role
@@ -28,6 +28,9 @@ NEWSLETTER = "/newsletter"
 SUBSCRIBED = "/subscribed"
 UNSUBSCRIBE = "/unsubscribe"
 UNSUBSCRIBE_ROUTE = "/unsubscribe/[sub_id]/[sub_token]"
+
+# The page for an address that is none of these (the framework serves it for every unknown path).
+NOT_FOUND = "/404"
 
 # --- password recovery ------------------------------------------------------------------
 FORGOT_PASSWORD = "/forgotPassword"  # noqa: S105 - a path, not a secret
@@ -111,6 +114,13 @@ GUARDS: dict[str, frozenset[str]] = {
 }
 
 
+# Pages guarded alone, not with the pages under them (a player's own /dash/users/{id} stays open).
+ONLY: dict[str, frozenset[str]] = {
+    USERS: _ADMIN,
+    USERS_NEW: _ADMIN,
+}
+
+
 def _norm(path: str) -> str:
     return "/" + path.strip("/").lower()
 
@@ -118,12 +128,42 @@ def _norm(path: str) -> str:
 def roles_for(path: str) -> frozenset[str]:
     """The roles that may open ``path`` (every role for paths no guard names)."""
     p = _norm(path)
+    for exact, allowed in ONLY.items():
+        if p == _norm(exact):
+            return allowed
     best, roles = "", ALL_ROLES
     for prefix, allowed in GUARDS.items():
         pre = _norm(prefix)
         if (p == pre or p.startswith(pre + "/")) and len(pre) > len(best):
             best, roles = pre, allowed
     return roles
+
+
+def may_open(roles: Iterable[str], path: str) -> bool:
+    """Whether a user with ``roles`` may open ``path`` (its guard names one of them)."""
+    return bool(set(roles) & roles_for(path))
+
+
+def audience(path: str) -> str:
+    """Who a guarded page is for, in words: 'venue operators', 'administrators', 'players'."""
+    allowed = roles_for(path)
+    if allowed == _ADMIN:
+        return "administrators"
+    if Role.PLAYER.value not in allowed:
+        return "venue operators"
+    if Role.SVL.value not in allowed:
+        return "players"
+    return "logged-in users"
+
+
+def home_for(roles: Iterable[str]) -> str:
+    """A user's own home: admins their profile, SVLs the SVL home, players the player home."""
+    roles = set(roles)
+    if Role.ADMIN.value in roles:
+        return DASH_PROFILE
+    if Role.SVL.value in roles:
+        return SVL_HOME
+    return DASH
 
 
 def is_protected(route: str) -> bool:

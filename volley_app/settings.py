@@ -17,8 +17,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 DEV_SECRET_KEY = "dev-only-secret-key-not-for-production"  # noqa: S105 - embedded default only
 
-DEFAULT_BANNER = "The next league starts September 8th in Lexington, KY. Signups are open!"
-
 
 class Settings(BaseSettings):
     """Every knob of the app, one place. Environment names are the field names in upper case."""
@@ -71,7 +69,8 @@ class Settings(BaseSettings):
     stripe_api_base: str | None = None
 
     # Product text and local conventions
-    banner_text: str = DEFAULT_BANNER
+    # The landing page's announcement; empty: when and where the next league in registration starts.
+    banner_text: str = ""
     time_zone: str = "America/New_York"
     cash_only_svl: str | None = None
 

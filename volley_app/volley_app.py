@@ -22,6 +22,7 @@ app = rx.App(
     api_transformer=[create_api(), UploadGuard, protect],
     head_components=[rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
     html_lang="en",
+    stylesheets=["/theme.css"],
 )
 registry.add_pages(app)
 app.register_lifespan_task(mail.run_sender_forever)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user, sent_events
+from tests.e2e.helpers import PASSWORD, add_open_league, expect_path, log_in, make_user, sent_events
 from volley_app import db
 from volley_app.models import LeagueSession, Role, SessionStatus, utcnow
 from volley_app.services import auth
@@ -15,9 +16,12 @@ PHONE = {"width": 390, "height": 844}
 
 
 def test_newcomer_signs_up_lands_on_dash_and_logs_out(new_page):
+    make_user("venue", Role.SVL)
+    add_open_league("venue")  # its start, not a fixed date, is what the banner announces
     page = new_page(**PHONE)
     page.goto("/")
-    expect(page.get_by_text("The next league starts September 8th in Lexington, KY")).to_be_visible()
+    banner = page.get_by_role("region", name="League announcement")
+    expect(banner).to_have_text(re.compile(r"^The next league starts [A-Z][a-z]+ \d{1,2}(st|nd|rd|th)\. Signups are open!$"))
     expect(page.get_by_text(f"© {dt.date.today().year}")).to_be_visible()
     page.get_by_role("link", name="Sign Up").first.click()
     expect_path(page, "/new")
@@ -33,9 +37,23 @@ def test_newcomer_signs_up_lands_on_dash_and_logs_out(new_page):
 
     expect_path(page, "/dash")
     expect(page.get_by_role("heading", name="Welcome, Nora")).to_be_visible()
+    page.get_by_role("link", name="Join a league: leagues open for registration").click()
+    expect_path(page, "/dash/playerleagues")
+    expect(page.get_by_role("link", name="Monday C 6s")).to_be_visible()
+    page.go_back()
+    expect(page.get_by_role("heading", name="Welcome, Nora")).to_be_visible()
     nav = page.get_by_role("navigation", name="Main")
+    boxes = []
     for label in ("Home", "Leagues", "Subs", "Profile", "Logout"):
-        expect(nav.get_by_role("link", name=label, exact=True).or_(nav.get_by_role("button", name=label))).to_be_visible()
+        item = nav.get_by_role("link", name=label, exact=True).or_(nav.get_by_role("button", name=label))
+        expect(item).to_be_visible()
+        boxes.append(item.bounding_box())
+    expect(nav.get_by_role("link", name="Home")).to_have_attribute("aria-current", "page")
+    expect(nav.get_by_role("link", name="Subs")).to_have_attribute("aria-current", "false")
+    # tap targets on the phone: at least 44 px tall, none over another
+    assert all(b["height"] >= 44 for b in boxes), boxes
+    for a, b in zip(boxes, boxes[1:], strict=False):
+        assert b["x"] >= a["x"] + a["width"] or b["y"] >= a["y"] + a["height"], (a, b)
     expect(nav.get_by_role("link", name="Sessions")).to_have_count(0)
     footer = page.locator("footer")
     expect(footer).to_contain_text("newplayer")
@@ -145,23 +163,42 @@ def test_revoked_persisted_login_shows_the_way_back(page):
     expect_path(page, "/login")
 
 
-def test_player_is_sent_away_from_svl_only_route_and_svl_comes_back(new_page):
+def test_player_on_an_svl_page_is_told_whom_it_is_for_and_led_home(new_page):
     make_user("player1")
     make_user("venue", Role.SVL, first_name="Venue")
     page = new_page()
     log_in(page, "player1")
     expect_path(page, "/dash")
     page.goto("/dash/SVLHome")
+    expect(page.get_by_role("heading", name="This page is for venue operators", level=1)).to_be_visible()
+    expect_path(page, "/dash/SVLHome")  # no trip to the login page, which would only come back here
+    expect(page.get_by_text("My Sessions")).to_have_count(0)
+    page.get_by_role("link", name="Go to my home page").click()
+    expect_path(page, "/dash")
+    expect(page.get_by_role("heading", name="Welcome, Test")).to_be_visible()
+
+    # Logged out, the same address asks for a login and remembers where the visitor was going.
+    page.get_by_role("button", name="Logout").click()
+    expect_path(page, "/")
+    page.goto("/dash/SVLHome")
     expect_path(page, "/login")
     assert "next=/dash/SVLHome" in page.url
-    expect(page.get_by_text("My Sessions")).to_have_count(0)
+    # The player logs in there: the page is not for them, so they land on their own home.
+    log_in(page, "player1")
+    expect_path(page, "/dash")
+    expect(page.get_by_role("heading", name="Welcome, Test")).to_be_visible()
+    page.get_by_role("button", name="Logout").click()
+    expect_path(page, "/")
 
-    # The SVL logs in on that screen and is taken back where the visitor was going.
+    # The SVL logs in from that address and is taken back where the visitor was going.
+    page.goto("/dash/SVLHome")
+    expect_path(page, "/login")
     log_in(page, "venue")
     expect_path(page, "/dash/SVLHome")
     expect(page.get_by_role("heading", name="My Sessions")).to_be_visible()
     nav = page.get_by_role("navigation", name="Main")
     expect(nav.get_by_role("link", name="Sessions")).to_be_visible()
+    expect(nav.get_by_role("link", name="Home")).to_have_attribute("aria-current", "page")
     expect(nav.get_by_role("link", name="Subs")).to_have_count(0)
     expect(page.locator("footer")).to_contain_text("SVL")
 

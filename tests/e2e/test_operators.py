@@ -164,14 +164,22 @@ def test_bracket_upload_is_checked_and_shown_to_players(new_page, tmp_path):
     expect(page).not_to_have_url(re.compile(r"/login"))
     page.goto(f"/dash/leagues/{lid}")
     expect(page.get_by_text("Tournament Bracket not released yet. Check back later!")).to_be_visible()
-    page.locator("#bracket-upload input[type=file]").set_input_files(str(fake))
+    upload = page.get_by_label("Tournament bracket file")  # the file input has a name
+    upload_error = page.locator("#bracket-upload-error")  # right under the upload, not at the top of the page
+    text_file = tmp_path / "notes.txt"
+    text_file.write_text("not a bracket")
+    upload.set_input_files(str(text_file))  # refused by type in the browser
+    expect(upload_error).to_have_text("Upload a PNG, PDF, DOC or JPEG file")
+    upload.set_input_files(str(fake))  # a .png name, but not a PNG inside: refused by the server
     page.get_by_role("button", name="Upload Bracket").click()
-    expect(page.get_by_text("Upload a PNG, PDF, DOC or JPEG file").first).to_be_visible()
+    expect(upload_error).to_have_text("Upload a PNG, PDF, DOC or JPEG file")
+    expect(page.locator("#league-error")).to_have_text("")
     expect(page.get_by_text("Tournament Bracket not released yet. Check back later!")).to_be_visible()
 
-    page.locator("#bracket-upload input[type=file]").set_input_files(str(real))
+    upload.set_input_files(str(real))
     page.get_by_role("button", name="Upload Bracket").click()
     expect(page.get_by_text("Tournament bracket uploaded.")).to_be_visible()
+    expect(upload_error).to_have_text("")
     expect(page.get_by_role("img", name="Tournament bracket")).to_be_visible()
 
     player = new_page(**PHONE)

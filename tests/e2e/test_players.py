@@ -87,7 +87,7 @@ def test_open_request_is_accepted_by_a_sub_and_the_requestor_is_emailed(new_page
     log_in(b, "bruno")
     expect_path(b, "/dash")
     row = _item(b, "request-item", "Spike Force")
-    expect(row).to_contain_text("anna")
+    expect(row).to_contain_text("Anna User")  # people by name, not username
     expect(row).to_contain_text("7:30 PM")  # venue time, not shifted by the browser
     row.get_by_role("link", name="View").click()
     expect(b).to_have_url(re.compile(r"/dash/notes/\d+$"))
@@ -141,8 +141,15 @@ def test_targeted_invite_from_the_subs_list_is_declined(new_page, mailbox):
     log_in(c, "carla")
     expect_path(c, "/dash")
     expect(_item(c, "request-item", "Ace Squad")).to_have_count(0)  # not on the open list
+    c.goto("/dash/subs")
+    expect(_item(c, "sub-item", "Dora").get_by_role("link", name="Invite Dora Evans")).to_be_visible()
+    expect(_item(c, "sub-item", "Carla").get_by_role("link")).to_have_count(0)  # no inviting oneself
+    expect(_item(c, "sub-item", "Carla")).to_contain_text("You")
     c.goto("/dash/notes/notifications")
-    _item(c, "request-item", "Ace Squad").get_by_role("link", name="View").click()
+    mine = _item(c, "request-item", "Ace Squad")  # a card on the phone: when, and who the sub is
+    expect(mine).to_contain_text("7:30 PM")
+    expect(mine).to_contain_text("Sub: Carla Diaz")
+    mine.get_by_role("link", name="View").click()
     expect_path(c, f"/dash/notes/{req.id}")
     expect(c.get_by_role("button", name="Accept")).to_be_visible()
     c.get_by_role("button", name="Decline").click()
@@ -159,6 +166,18 @@ def test_targeted_invite_from_the_subs_list_is_declined(new_page, mailbox):
     expect_path(d, "/dash")
     d.goto(f"/dash/notes/{req.id}")
     expect(d.get_by_text("No access")).to_be_visible()
+
+    # A decline is not a dead end: anna invites another sub, who is emailed and may accept.
+    a.reload()
+    expect(a.get_by_role("heading", name="Reopen Sub Request")).to_be_visible()
+    a.get_by_label("Who may take it").select_option(str(_user_id("dora")))
+    a.get_by_role("button", name="Reopen Sub Request").click()
+    expect(a.get_by_text("Sub request reopened.")).to_be_visible()
+    expect(a.get_by_role("heading", name="Reopen Sub Request")).to_have_count(0)
+    mails = mailbox.wait_for(3)
+    assert mails[2]["To"] == "dora@example.com" and "Ace Squad" in mails[2].get_content()
+    d.reload()
+    expect(d.get_by_role("button", name="Accept")).to_be_visible()
 
 
 def _user_id(username: str) -> int:
@@ -183,10 +202,16 @@ def test_profile_edit_fields_per_role(new_page):
     p.get_by_label("Hitter Rating").select_option("A")
     p.get_by_label("New Password").fill("abc")
     expect(p.get_by_role("button", name="Save")).to_be_disabled()  # a new password, if typed, must be valid
+    expect(p.locator("#submit-why")).to_contain_text("To continue: New Password")  # the grey button says why
     p.get_by_label("New Password").fill("a bcd")
     p.get_by_role("button", name="Save").click()  # the server checks its characters and marks the field
-    expect(p.get_by_text("Please correct the fields marked below.")).to_be_visible()
     expect(p.get_by_label("New Password")).to_have_attribute("aria-invalid", "true")
+    expect(p.get_by_label("New Password")).to_be_focused()  # the message is read with the field; shown once
+    # nothing covers the field that took focus (the header scrolls away on a phone)
+    field_top = p.get_by_label("New Password").bounding_box()["y"]
+    header_bottom = p.evaluate("document.querySelector('header').getBoundingClientRect().bottom")
+    assert field_top >= header_bottom, (field_top, header_bottom)
+    expect(p.get_by_role("alert").filter(has_text=re.compile("."))).to_have_count(0)
     expect_path(p, f"/dash/users/{_user_id('paula')}")
     p.get_by_label("New Password").fill("")
     p.get_by_role("button", name="Save").click()
@@ -222,12 +247,15 @@ def test_profile_edit_fields_per_role(new_page):
     expect(a.get_by_role("button", name="Save")).to_be_enabled()
     a.get_by_label("Player", exact=True).click()  # paula's only role
     expect(a.get_by_role("button", name="Save")).to_be_disabled()  # a user keeps at least one role
+    expect(a.locator("#submit-why")).to_have_text("To continue: Tick at least one role.")
     a.get_by_label("Player", exact=True).click()
     expect(a.get_by_role("button", name="Save")).to_be_enabled()
+    expect(a.locator("#submit-why")).to_have_text("")
     a.get_by_role("button", name="Delete Account").click()
-    expect(a.get_by_text("Are you sure you want to delete your account?")).to_be_visible()
+    question = "Are you sure you want to delete the account of Paula User (paula)? This cannot be undone."
+    expect(a.get_by_text(question)).to_be_visible()  # the admin is asked about paula, not about "your account"
     a.get_by_role("button", name="Cancel").click()
-    expect(a.get_by_text("Are you sure you want to delete your account?")).to_have_count(0)
+    expect(a.get_by_text(question)).to_have_count(0)
 
 
 def test_player_contact_sends_to_the_provider(new_page, mailbox):

@@ -26,7 +26,11 @@ def test_contact_form_keeps_values_on_bad_input_then_goes_to_sent_and_mails_the_
     expect(page.get_by_label("Name")).to_have_attribute("aria-invalid", "false")
     expect(page.get_by_label("Name")).to_have_value("Ann Lee")
     expect(page.get_by_label("Message")).to_have_value("Is there a C league on Tuesdays?")
+    expect(page.get_by_label("Email")).to_be_focused()  # focus on the field; its message is read with it
+    expect(page.get_by_role("alert").filter(has_text=re.compile(r"\S"))).to_have_count(0)  # shown once, not twice
     page.get_by_label("Email").fill("ann@example.com")
+    expect(page.get_by_label("Email")).to_have_attribute("aria-invalid", "false")  # corrected: the message goes
+    expect(page.locator("#email-error")).to_have_count(0)
     page.get_by_role("button", name="Send").click()
     expect_path(page, "/sent")
     expect(page.get_by_role("heading", name="Sent Successfully")).to_be_visible()
@@ -98,7 +102,7 @@ def test_admin_sends_a_newsletter_to_three_subscribers(page, new_page, mailbox):
     for i in range(3):
         db.call(newsletter.subscribe, email=f"reader{i}@example.com", client=f"10.1.1.{i}")
     log_in(page, "boss")
-    expect_path(page, "/dash")
+    expect_path(page, "/dash/profile")  # an admin's home
     page.goto("/dash/newsletterSetup")
     expect(page.get_by_role("heading", name="New Newsletter")).to_be_visible()
     expect(page.get_by_role("cell", name="reader2@example.com", exact=True)).to_be_visible()
@@ -156,7 +160,7 @@ def test_admin_emails_all_users_and_sees_queued_then_sent(new_page, mailbox):
         make_user(name)
     page = new_page()
     log_in(page, "chief")
-    expect_path(page, "/dash")
+    expect_path(page, "/dash/profile")  # an admin's home
     page.goto("/dash/emailAll")
     page.get_by_label("Subject").fill("Courts closed Friday")
     page.get_by_label("Body").fill("The gym is closed this Friday; games move to Saturday.")
@@ -187,11 +191,13 @@ def test_admin_emails_all_users_and_sees_queued_then_sent(new_page, mailbox):
     expect(page.get_by_role("heading", name="Inquiries")).to_be_visible()
 
 
-def test_non_admin_is_sent_away_from_admin_screens(page):
+def test_non_admin_on_admin_screens_is_told_whom_they_are_for(page):
     make_user("plain")
     log_in(page, "plain")
     expect_path(page, "/dash")
-    for path in ("/dash/newsletterSetup", "/dash/emailAll", "/dash/inquiries"):
+    for path in ("/dash/newsletterSetup", "/dash/emailAll", "/dash/inquiries", "/dash/users"):
         page.goto(path)
-        expect(page).to_have_url(re.compile(r"/login\?next="))
-        expect(page.get_by_label("Username")).to_be_visible()  # the redirect has landed before the next jump
+        expect(page.get_by_role("heading", name="This page is for administrators", level=1)).to_be_visible()
+        expect(page.get_by_role("link", name="Go to my home page")).to_have_attribute("href", "/dash")
+        expect(page.get_by_role("link", name="Create New SVL")).to_have_count(0)
+        expect_path(page, path)

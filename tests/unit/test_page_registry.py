@@ -27,6 +27,7 @@ def test_every_route_of_the_product_has_exactly_one_page():
     # A path with a dynamic form (/resetPassword/[...]) is served by that form; the rest each have a page.
     served_dynamically = {routes.RESET_PASSWORD, routes.UNSUBSCRIBE}
     assert paths - served_dynamically == set(declared)
+    assert routes.NOT_FOUND in declared  # an unknown address has a page of its own, with a heading
 
 
 def test_dash_pages_get_the_guard_first_and_public_pages_none():

@@ -68,3 +68,36 @@ def test_the_home_sends_admins_and_svls_elsewhere(db):
     assert home.elsewhere(actor_of(make_user(db, "both", Role.SVL, Role.ADMIN))) == "/dash/profile"
     assert home.elsewhere(actor_of(make_user(db, "pat"))) is None
     assert home.elsewhere(None) is None
+
+
+# --- the landing banner --------------------------------------------------------------------------------------
+
+
+def test_banner_names_the_next_league_in_registration(db, monkeypatch):
+    from volley_app.models import Region
+    from volley_app.settings import get_settings
+
+    monkeypatch.setattr(get_settings(), "banner_text", "")
+    svl = make_user(db, "gym", Role.SVL)
+    now = dt.datetime(2026, 11, 21, 15, 0, tzinfo=dt.UTC)
+    assert home.announcement(db, now=now) == home.NO_LEAGUE_OPEN
+    sid = add_league_session(db, svl, "Winter", now - 30 * DAY, now + 90 * DAY)
+    _league(db, svl, sid, now - 7 * DAY)  # running: not in registration
+    _league(db, svl, sid, now + 2 * DAY, active=False)  # switched off
+    later = _league(db, svl, sid, dt.datetime(2027, 1, 22, 23, 30, tzinfo=dt.UTC))
+    assert home.announcement(db, now=now) == "The next league starts January 22nd. Signups are open!"
+    row = db.get(League, later)
+    row.city, row.region = "Lexington", Region("KY")
+    db.add(row)
+    _league(db, svl, sid, dt.datetime(2027, 1, 3, 23, 30, tzinfo=dt.UTC))  # the sooner one wins
+    assert home.announcement(db, now=now) == "The next league starts January 3rd. Signups are open!"
+    assert home.announcement(db, now=dt.datetime(2027, 1, 5, tzinfo=dt.UTC)) == (
+        "The next league starts January 22nd in Lexington, KY. Signups are open!"
+    )
+
+
+def test_banner_text_from_settings_overrides(db, monkeypatch):
+    from volley_app.settings import get_settings
+
+    monkeypatch.setattr(get_settings(), "banner_text", "Beach season opens May 1st!")
+    assert home.announcement(db) == "Beach season opens May 1st!"

@@ -217,7 +217,7 @@ def test_offline_success_creates_one_paid_team_and_one_email(db, world):
     assert (pay.status, pay.team_id, pay.provider_payment_id.startswith("offline_")) == ("succeeded", team.id, True)
     [msg] = rows(db, OutboxMessage)
     assert (msg.to_addr, msg.kind) == ("pat@example.com", "team_registered")
-    assert "Venmo" in msg.body_text
+    assert "paid in full" in msg.body_text and "Venmo" not in msg.body_text  # the card paid league and fee
     res = registration.result(db, _actor(world, "pat"), payment_id=pid)
     assert (res["paid"], res["cash"], res["team_name"]) == ("$330", False, "pat team")
 

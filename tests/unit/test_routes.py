@@ -19,9 +19,10 @@ GUARD_CASES = [
     ("/dash/playerinfo", ALL),
     ("/dash/subs", ALL),
     ("/dash/playerleagues", ALL),
-    ("/dash/users", ALL),
-    ("/dash/users/7", ALL),
-    ("/dash/users/new", ALL),
+    ("/dash/users", {ADMIN}),  # the list of every account, and Create New SVL: admins
+    ("/dash/users/", {ADMIN}),
+    ("/dash/users/7", ALL),  # everyone edits their own info there
+    ("/dash/users/new", {ADMIN}),
     ("/dash/notes", {PLAYER, ADMIN}),
     ("/dash/notes/", {PLAYER, ADMIN}),
     ("/dash/notes/notifications", {PLAYER, ADMIN}),

@@ -25,7 +25,6 @@ from volley_app.pages.dash.teams.edit import TeamEditState
 from volley_app.pages.dash.teams.list import TeamsState
 from volley_app.pages.dash.teams.waitlist import WaitlistState
 from volley_app.services import results
-from volley_app.state.forms import FIX_FIELDS
 
 WHO = ["anon", "player", "svla", "svlb", "admin"]
 ALLOWED = {"svla", "admin"}
@@ -114,7 +113,7 @@ async def test_session_create_permission_table(world, who):
         assert redirect_target(events) == routes.session_path(new_id)
     elif who == "admin":  # an admin must choose the SVL
         assert count(db, LeagueSession) == n and state.errors.get("svl")
-        assert state.error == FIX_FIELDS
+        assert state.error == ""
     else:
         assert count(db, LeagueSession) == n and state.error in REFUSED
 
@@ -142,7 +141,7 @@ async def test_session_fields_show_their_messages_and_nothing_changes(world):
     form = {"name": "", "start": "2027-03-01T18:00", "end": "2027-02-01T18:00"}
     state, events = await call(world, "svla", EditSessionState, f"/dash/sessions/{world['sid']}", "save", form)
     assert state.errors == {"name": "Name is required"}
-    assert state.error == FIX_FIELDS and redirect_target(events) is None
+    assert state.error == "" and redirect_target(events) is None
     assert fingerprint(db) == before
 
 
@@ -239,7 +238,7 @@ async def test_team_edit_requires_a_name_with_an_alert(world):
     path = f"/dash/teams/{_team_id(db)}"
     form = {"team_name": " ", "paid": "true", "wins": "1", "losses": "0"}
     state, events = await call(world, "admin", TeamEditState, path, "save", form)
-    assert state.errors == {"team_name": "team name required"} and state.error == FIX_FIELDS
+    assert state.errors == {"team_name": "team name required"} and state.error == ""
     assert any("alert" in str(ev) for ev in events) and redirect_target(events) is None
     assert fingerprint(db) == before
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from volley_app.components.react.stripe import STRIPE_JS, STRIPE_REACT, stripe_payment_form
+from volley_app.components.react.stripe import STRIPE_JS, STRIPE_JS_PURE, STRIPE_REACT, stripe_payment_form
 
 
 def test_the_wrapper_pins_stripes_react_and_js_packages():
@@ -10,7 +10,9 @@ def test_the_wrapper_pins_stripes_react_and_js_packages():
                                decline_url="/d", label="Pay $10.00")  # fmt: skip
     imports = form._get_all_imports()
     assert STRIPE_REACT == "@stripe/react-stripe-js@7.0.1" and STRIPE_REACT in imports
-    assert STRIPE_JS == "@stripe/stripe-js@10.2.1" and STRIPE_JS in imports
+    assert STRIPE_JS == "@stripe/stripe-js@10.2.1" and STRIPE_JS in form._get_dependencies_imports()
+    # loadStripe from the "pure" entry: Stripe.js is fetched only when a checkout with keys calls it.
+    assert [i.tag for i in imports[STRIPE_JS_PURE]] == ["loadStripe"]
     names = {i.tag for i in imports[STRIPE_REACT]}
     assert {"Elements", "PaymentElement", "useStripe", "useElements"} <= names
 

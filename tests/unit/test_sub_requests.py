@@ -48,7 +48,8 @@ def test_create_open_and_list(world):
     listed = sub_requests.list_open(db, a["ben"]).rows
     assert [r["id"] for r in listed] == [sooner, later]
     row = listed[0]
-    assert row["requestor"] == "alice" and row["recipient"] == "Anyone" and row["sub"] == "Open"
+    # people by name, as players know each other (never by username)
+    assert row["requestor"] == "Alice Tester" and row["recipient"] == "Anyone" and row["sub"] == "Open"
     assert row["status"] == "Open" and row["completed"] is False
     assert not any("@" in str(v) for v in row.values())
     assert count(db, OutboxMessage) == 0
@@ -198,7 +199,7 @@ def test_detail_of_a_targeted_request(world):
     db.commit()
     named = sub_requests.detail(db, a["ben"], rid)
     assert (named["can_accept"], named["can_decline"], named["can_edit"]) == (True, True, False)
-    assert named["sub"] == "ben"
+    assert named["sub"] == "Ben Tester"
     with pytest.raises(Forbidden):
         sub_requests.detail(db, a["carmen"], rid)
     assert sub_requests.detail(db, a["root"], rid)["can_accept"] is False  # admins view all, but it is not theirs
@@ -385,3 +386,64 @@ def test_admin_edits_roles_and_active_but_not_their_own_admin_role(world):
     assert "roles" in exc.value.errors
     db.rollback()
     assert rows(db, User, User.id == a["root"].user_id)[0].roles == ["Admin"]
+
+
+# --- reopening a declined request -----------------------------------------------------------------------------
+
+
+def _declined(db, a) -> int:
+    rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
+    sub_requests.decline(db, a["ben"], rid)
+    db.commit()
+    return rid
+
+
+def test_the_requestor_reopens_a_declined_request_to_anyone(world):
+    db, a = world
+    rid = _declined(db, a)
+    assert sub_requests.detail(db, a["alice"], rid)["can_reopen"] is True
+    assert sub_requests.detail(db, a["ben"], rid)["can_reopen"] is False
+    sub_requests.reopen(db, a["alice"], rid)
+    db.commit()
+    req = _status(db, rid)
+    assert (req.status, req.recipient_id, req.completed) == (SubStatus.OPEN, None, False)
+    assert rid in [r["id"] for r in sub_requests.list_open(db, a["carmen"])]
+    assert sub_requests.detail(db, a["alice"], rid)["can_reopen"] is False
+
+
+def test_the_requestor_invites_another_sub_who_is_emailed(world):
+    db, a = world
+    rid = _declined(db, a)
+    before = count(db, OutboxMessage)
+    sub_requests.reopen(db, a["alice"], rid, recipient_id=str(a["carmen"].user_id))
+    db.commit()
+    req = _status(db, rid)
+    assert (req.status, req.recipient_id) == (SubStatus.OPEN, a["carmen"].user_id)
+    [mail] = rows(db, OutboxMessage)[before:]
+    assert (mail.to_addr, mail.kind) == ("carmen@example.com", "received_request")
+    assert sub_requests.detail(db, a["carmen"], rid)["can_accept"] is True
+
+
+@pytest.mark.parametrize("who", ["ben", "carmen", "root", "svl"])
+def test_only_the_requestor_reopens(world, who):
+    db, a = world
+    rid = _declined(db, a)
+    with pytest.raises((Forbidden, NotFound)):
+        sub_requests.reopen(db, a[who], rid)
+    assert _status(db, rid).status == SubStatus.DECLINED
+
+
+def test_reopen_refuses_an_open_request_a_past_one_and_bad_invitees(world):
+    db, a = world
+    open_id = sub_requests.create(db, a["alice"], **_fields())
+    db.commit()
+    with pytest.raises(BadRequest):
+        sub_requests.reopen(db, a["alice"], open_id)
+    rid = _declined(db, a)
+    for bad in ("not-a-number", str(a["dave"].user_id), str(a["alice"].user_id)):  # no id, not a sub, oneself
+        with pytest.raises(Invalid) as exc:
+            sub_requests.reopen(db, a["alice"], rid, recipient_id=bad)
+        assert "recipient" in exc.value.errors
+    assert _status(db, rid).status == SubStatus.DECLINED
+    with pytest.raises(BadRequest):
+        sub_requests.reopen(db, a["alice"], rid, now=utcnow() + 30 * DAY)  # its date has passed

@@ -18,7 +18,6 @@ from volley_app.pages.dash.sub_requests.new import NewNoteState
 from volley_app.pages.dash.sub_requests.open_list import NotesListState
 from volley_app.pages.dash.subs import LOAD_FAILED, SubsState
 from volley_app.services import sub_requests
-from volley_app.state.forms import FIX_FIELDS
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]
 
@@ -147,7 +146,7 @@ async def test_an_edit_with_bad_fields_marks_them_under_their_inputs(world):
     await state.load()
     before = snapshot(db)
     await call(state.save, dict(EDITED) | {"team": " ", "when": "2000-01-01T10:00", "sub_format": "7s"})
-    assert state.error == FIX_FIELDS and state.notice == ""
+    assert state.error == "" and state.notice == ""
     assert set(state.errors) == {"team", "when", "sub_format"}  # the inputs' names, not the service's
     state.fixed("when")
     assert set(state.errors) == {"team", "sub_format"} and state.error == ""
@@ -186,7 +185,10 @@ async def test_subs_list_sends_svls_to_their_sessions_and_shows_players_the_subs
     await alice.load()
     assert [r["first_name"] for r in alice.sub_rows] == ["Ben"]
     assert alice.sub_rows[0]["invite"] == f"/dash/notes/newspecific?sub={ids['ben']}"
-    assert alice.is_sub is False
+    assert alice.is_sub is False and alice.sub_rows[0]["me"] == ""
+    ben = _state(SubsState, "/dash/subs", tokens, "ben")
+    await ben.load()
+    assert [(r["first_name"], r["me"]) for r in ben.sub_rows] == [("Ben", "1")]  # no Invite on one's own row
 
 
 @pytest.mark.parametrize(("who", "target"), [("root", "/dash/profile"), ("svl", "/dash/sessions")])
@@ -260,7 +262,7 @@ async def test_a_new_request_with_bad_fields_marks_them_and_typing_clears_the_ma
     state = _state(NewNoteState, "/dash/notes/new", tokens, "alice")
     await state.load()
     await call(state.submit, dict(FORM) | {"when": "", "skill_level": "Z"})
-    assert state.error == FIX_FIELDS and set(state.errors) == {"when", "skill_level"}
+    assert state.error == "" and set(state.errors) == {"when", "skill_level"}
     state.fixed("when")  # the date field, edited while its message shows
     assert set(state.errors) == {"skill_level"} and state.error == ""
     assert snapshot(db) == before

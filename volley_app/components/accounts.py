@@ -45,7 +45,7 @@ def role_boxes(boxes: Sequence[RoleBox], roles: rx.Var, error: rx.Var) -> rx.Com
     )
 
 
-def delete_account(question: str, on_confirm) -> rx.Component:
+def delete_account(question: rx.Var | str, on_confirm) -> rx.Component:
     """The Delete Account button, which asks ``question`` before the account is deleted."""
     return rx.alert_dialog.root(
         rx.alert_dialog.trigger(

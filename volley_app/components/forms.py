@@ -178,6 +178,37 @@ def error_line(message: rx.Var, element_id: str | None = None) -> rx.Component:
     )
 
 
+def _file_input(component: rx.Component) -> rx.Component | None:
+    for child in component.children:
+        if getattr(child, "tag", "") == "input":
+            return child
+        if (found := _file_input(child)) is not None:
+            return found
+    return None
+
+
+def upload_field(label: str, upload_id: str, hint: str, error: rx.Var, *, accept: dict, **props) -> rx.Component:
+    """A file drop zone named ``label`` (its file input carries the name), with its own error right under it."""
+    zone = rx.upload(rx.text(hint, size="2"), id=upload_id, multiple=False, max_files=1, accept=accept,
+                     border=f"1px dashed {rx.color('gray', 8)}", padding="1rem", width="100%", **props)  # fmt: skip
+    file_input = _file_input(zone)
+    if file_input is not None:
+        file_input.custom_attrs.update({"aria-label": label, "aria-describedby": f"{upload_id}-error"})
+    return rx.vstack(
+        rx.text(label, weight="medium", size="2", as_="div"),
+        zone,
+        rx.box(
+            rx.cond(error != "", rx.text(error, size="2", color_scheme="red"), rx.fragment()),
+            id=f"{upload_id}-error",
+            role="alert",
+            aria_live="assertive",
+            width="100%",
+        ),
+        spacing="1",
+        width="100%",
+    )
+
+
 def confirm_delete(button_label: str, question: rx.Var | str, on_confirm=None, *, confirm_label: str = "Delete",
                    choices: tuple[tuple[str, object], ...] = ()) -> rx.Component:  # fmt: skip
     """A button that asks ``question`` before anything is deleted (or withdrawn, or archived).
@@ -224,39 +255,53 @@ def submit_button(label, state=None, **props) -> rx.Component:
 
 # Enables the form's submit button only while the browser finds the form complete: every control
 # valid (required, type, minlength...) and, for each name prefix in data-one-of whose boxes the form
-# shows, one box ticked. It runs in the browser on every change and when the form takes focus, so
-# typing sends nothing to the server.
+# shows, one box ticked. While it is off, the form's [data-why] line says why (the first field that is
+# not right, with the browser's own message). It runs in the browser on every change and when the form
+# takes focus, so typing sends nothing to the server.
 _FOLLOW_VALIDITY = rx.Var(
     "(e) => { const f = e.currentTarget; const b = f.querySelector('button[type=submit]'); if (!b) return;"
-    " let ok = f.checkValidity();"
+    " let why = '';"
+    " const bad = f.querySelector('input:invalid, select:invalid, textarea:invalid');"
+    " if (bad) { const l = bad.labels && bad.labels.length ? bad.labels[0].textContent.trim() : '';"
+    "  why = (l ? l + ': ' : '') + bad.validationMessage; }"
     " for (const g of (f.dataset.oneOf || '').split(' ').filter(Boolean)) {"
     "  const boxes = [...f.querySelectorAll(`input[type=checkbox][name^='${g}']`)];"
-    "  if (boxes.length && !boxes.some((x) => x.checked)) ok = false; }"
-    " b.disabled = !ok; }"
+    "  if (!why && boxes.length && !boxes.some((x) => x.checked)) why = f.dataset.oneOfWhy || 'Tick at least one box.'; }"
+    " b.disabled = why !== '';"
+    " const w = f.querySelector('[data-why]'); if (w) w.textContent = why ? 'To continue: ' + why : ''; }"
 )
+WHY_ID = "submit-why"
+FILL_IN = "To continue: fill in every required field."
 
 
-def complete_form(*children: rx.Component, one_of: tuple[str, ...] = (), **props) -> rx.Component:
+def complete_form(*children: rx.Component, one_of: tuple[str, ...] = (), one_of_why: str = "", **props) -> rx.Component:
     """A form whose submit button (``complete_button``) is enabled only while every field is filled in right.
 
     Args:
         one_of: checkbox name prefixes of which at least one box must be ticked (e.g. the roles).
+        one_of_why: what the disabled button says while none of those boxes is ticked.
     """
     attrs = {"onInput": _FOLLOW_VALIDITY, "onChange": _FOLLOW_VALIDITY, "onFocus": _FOLLOW_VALIDITY}
     if one_of:
         attrs["data-one-of"] = " ".join(one_of)
+    if one_of_why:
+        attrs["data-one-of-why"] = one_of_why
     return rx.form(*children, custom_attrs=attrs, **props)
 
 
 def complete_button(label, *, starts_complete: bool = False, **props) -> rx.Component:
     """The submit button of a ``complete_form``: the browser enables it; it starts disabled on an empty form.
 
-    Its disabled state is the browser's alone (no state var drives it), so a redraw never overrides it;
-    a second submit while one runs is refused by the form state.
+    Under it, a line says why it is off (read with the button). Its disabled state is the browser's
+    alone (no state var drives it), so a redraw never overrides it; a second submit while one runs is
+    refused by the form state.
     """
     props.setdefault("size", "3")
     props.setdefault("width", "100%")
-    return rx.button(label, type="submit", disabled=not starts_complete, **props)
+    why = rx.text("" if starts_complete else FILL_IN, id=WHY_ID, size="2", color_scheme="gray",
+                  custom_attrs={"data-why": ""}, aria_live="polite")  # fmt: skip
+    button = rx.button(label, type="submit", disabled=not starts_complete, aria_describedby=WHY_ID, **props)
+    return rx.vstack(button, why, spacing="1", width="100%")
 
 
 def stacked_form(*children: rx.Component, on_submit, spacing: str = "4", **props) -> rx.Component:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 
 SITE_NAME = "Bluegrass Volleyball"
@@ -61,7 +60,8 @@ def _header(*right: rx.Component, home: str) -> rx.Component:
         padding="0.75rem 1rem",
         border_bottom=f"1px solid {rx.color('gray', 5)}",
         background="white",
-        position="sticky",
+        # Sticky from tablet width up; on a phone the header scrolls away and covers nothing.
+        position={"initial": "static", "sm": "sticky"},
         top="0",
         z_index="10",
     )
@@ -80,34 +80,39 @@ def _frame(header: rx.Component, banner: rx.Component, content: rx.Component, fo
     )
 
 
-def public_page(*children: rx.Component, banner: bool = False) -> rx.Component:
-    """Frame of every public page: header with Log In / Sign Up, content, footer."""
+def public_page(*children: rx.Component, banner: rx.Var | str | None = None) -> rx.Component:
+    """Frame of every public page: header with Log In / Sign Up, the ``banner`` announcement if given, content, footer."""
     return _frame(
         _header(
             link_button("Log In", href=routes.LOGIN, variant="soft"),
             link_button("Sign Up", href=routes.SIGNUP),
             home=routes.HOME,
         ),
-        announcement_banner() if banner else rx.fragment(),
+        announcement_banner(banner) if banner is not None else rx.fragment(),
         rx.fragment(*children),
         footer(),
     )
 
 
-def announcement_banner() -> rx.Component:
+def announcement_banner(text: rx.Var | str) -> rx.Component:
+    """The league announcement under the header: dark text on the brand orange (nothing while it loads)."""
     return rx.box(
-        rx.text(get_settings().banner_text, weight="bold", size="4", align="center"),
+        rx.text(text, weight="bold", size="4", align="center", min_height="1.5em"),
         role="region",
         aria_label="League announcement",
-        background=rx.color("accent", 9),
-        color="white",
+        background="var(--brand-orange)",
+        color=rx.color("gray", 12),
         padding="0.9rem 1rem",
         width="100%",
     )
 
 
 def _nav_link(label: str, href: str) -> rx.Component:
-    return link_button(label, href=href, variant="ghost", size="2")
+    """A header link, 44 px tall, marked as the current page when it is."""
+    path = AuthState.router.url.path
+    here = (path == href) | (path == href + "/")
+    return link_button(label, href=href, variant="ghost", size="2", class_name="nav-link",
+                       aria_current=rx.cond(here, "page", "false"))  # fmt: skip
 
 
 def dash_nav() -> rx.Component:
@@ -126,8 +131,9 @@ def dash_nav() -> rx.Component:
                 _nav_link("Profile", routes.DASH_PROFILE),
             ),
         ),
-        rx.button("Logout", on_click=AuthState.logout, variant="soft", color_scheme="gray", size="2"),
-        spacing="1",
+        rx.button("Logout", on_click=AuthState.logout, variant="soft", color_scheme="gray", size="2",
+                  class_name="nav-link"),  # fmt: skip
+        spacing="2",
         align="center",
         wrap="wrap",
         role="navigation",
@@ -159,17 +165,20 @@ def dash_footer() -> rx.Component:
 
 
 def restore_failed() -> rx.Component:
-    return rx.center(
-        rx.card(
-            rx.vstack(
-                rx.callout(AuthState.restore_error, icon="triangle_alert", color_scheme="red", role="alert"),
-                rx.link("Please login again", href=routes.LOGIN, weight="bold"),
-                spacing="3",
-            ),
-            max_width="28rem",
-            width="100%",
-        ),
-        padding="3rem 1rem",
+    """A remembered login that no longer holds: the message as the page's heading, and the way back."""
+    return centered_card(
+        rx.box(page_heading(AuthState.restore_error), role="alert"),
+        rx.link("Please login again", href=routes.LOGIN, weight="bold"),
+    )
+
+
+def refused() -> rx.Component:
+    """A logged-in user on a page their role may not open: who it is for, and the way to their own home."""
+    return centered_card(
+        rx.icon("lock", size=32, color=rx.color("gray", 11)),
+        page_heading("This page is for ", AuthState.refused_for),
+        rx.text("You are logged in as ", rx.text.strong(AuthState.username), " (", AuthState.status, ")."),
+        link_button("Go to my home page", href=AuthState.home_path, size="3"),
     )
 
 
@@ -180,7 +189,7 @@ def dash_page(*children: rx.Component) -> rx.Component:
         rx.fragment(),
         rx.cond(
             AuthState.logged_in,
-            rx.fragment(*children),
+            rx.cond(AuthState.refused_for != "", refused(), rx.fragment(*children)),
             rx.cond(
                 AuthState.restore_error != "",
                 restore_failed(),

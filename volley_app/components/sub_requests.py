@@ -48,9 +48,10 @@ def _open_card(r: rx.Var) -> rx.Component:
 def _mine_card(r: rx.Var) -> rx.Component:
     return card(
         _card_head(rx.hstack(rx.text(r["team"], weight="bold"), status_badge(r["status"])), r),
-        rx.text(r["date"], size="2"),
+        rx.text(r["date"], ", ", r["time"], size="2"),
         rx.text(r["svl"], rx.cond(r["court"] != "", ", " + r["court"], ""), size="2", color_scheme="gray"),
         rx.text("Requestor: ", r["requestor"], size="2", color_scheme="gray"),
+        rx.text("Sub: ", r["sub"], size="2", color_scheme="gray"),
     )
 
 

@@ -5,18 +5,38 @@ from __future__ import annotations
 import reflex as rx
 
 
+def _header(text: str) -> rx.Component | str:
+    """A column's header; a column of buttons has no visible title, but screen readers hear "Actions"."""
+    return text or rx.el.span("Actions", class_name="sr-only")
+
+
 def table(headers: list[str], body: rx.Component, *, size: str = "2") -> rx.Component:
-    """A table that scrolls sideways on a phone instead of squeezing."""
+    """A table that scrolls sideways on a phone instead of squeezing.
+
+    The scrolling box is a named region the keyboard can reach (and scroll with the arrow keys); on a
+    phone, a table of more than three columns says that it scrolls, so no column is cut off unseen.
+    """
+    named = [h for h in headers if isinstance(h, str) and h]
+    cue = rx.mobile_only(
+        rx.text("Swipe the table sideways to see all its columns →", size="1", color_scheme="gray"), width="100%"
+    )
     return rx.box(
-        rx.table.root(
-            rx.table.header(rx.table.row(*[rx.table.column_header_cell(h) for h in headers])),
-            rx.table.body(body),
+        cue if len(headers) > 3 else rx.fragment(),
+        rx.box(
+            rx.table.root(
+                rx.table.header(rx.table.row(*[rx.table.column_header_cell(_header(h)) for h in headers])),
+                rx.table.body(body),
+                width="100%",
+                variant="surface",
+                size=size,
+            ),
             width="100%",
-            variant="surface",
-            size=size,
+            overflow_x="auto",
+            tab_index=0,
+            role="region",
+            aria_label="Table: " + ", ".join(named[:3]) + (" …" if len(named) > 3 else ""),
         ),
         width="100%",
-        overflow_x="auto",
     )
 
 

@@ -1,4 +1,7 @@
-"""The Player home: who it sends elsewhere, and its league lists (all, in registration, current)."""
+"""The Player home: who it sends elsewhere, and its league lists (all, in registration, current).
+
+Also the landing page's announcement: the next league in registration, unless settings override it.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +11,13 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import routes
-from volley_app.models import League, User, utcnow
+from volley_app.models import League, LeagueStage, User, utcnow
 from volley_app.services import timefmt
 from volley_app.services.leagues import display_name
 from volley_app.services.permissions import Actor, require_sub_request_actor
+from volley_app.settings import get_settings
+
+NO_LEAGUE_OPEN = "New leagues are on the way. Sign up to hear when registration opens!"
 
 
 def elsewhere(actor: Actor | None) -> str | None:
@@ -66,3 +72,30 @@ def home_leagues(db: Session, actor, *, now: dt.datetime | None = None) -> dict[
         "registration": [r for r in rows if not r["started"]],
         "current": [r for r in rows if r["started"]],
     }
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def announcement(db: Session, *, now: dt.datetime | None = None) -> str:
+    """The landing banner: the settings' text when set, else when and where the next league in registration starts.
+
+    'The next league starts January 5th in Lexington, KY. Signups are open!' (no place when the league has none).
+    """
+    override = (get_settings().banner_text or "").strip()
+    if override:
+        return override
+    now = now or utcnow()
+    league = db.exec(
+        select(League)
+        .where(League.active.is_(True), League.stage == LeagueStage.REGISTRATION, League.start_at > now)
+        .order_by(League.start_at, League.id)
+        .limit(1)
+    ).first()
+    if league is None:
+        return NO_LEAGUE_OPEN
+    starts = timefmt.local(league.start_at)
+    place = ", ".join(p for p in (league.city or "", league.region.value if league.region else "") if p)
+    where = f" in {place}" if place else ""
+    return f"The next league starts {starts:%B} {_ordinal(starts.day)}{where}. Signups are open!"

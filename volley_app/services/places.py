@@ -459,7 +459,7 @@ def _still_due(league: League) -> str:
     first = timefmt.day(league.start_at)
     if b.cash:
         return f"The league amount of {fees.money(b.league_cost_cents)} is due in cash at the first game ({first})."
-    return f"Please send your Venmo payment by {first}, the day of the first game."
+    return f"The league is paid in full. See you at the first game ({first})."
 
 
 def _move_in(db: Session, pay: Payment, league: League) -> Team:

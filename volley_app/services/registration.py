@@ -346,7 +346,7 @@ def _fulfil(db: Session, pay: Payment) -> Team | None:
 
 
 def result(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
-    """The success page: what was paid and what is still due (cash at the first game, or Venmo by that day)."""
+    """The success page: what was paid and what is still due (a cash league's amount at the first game)."""
     actor = _player(actor)
     pay = access_payment(db, actor, payment_id)
     if pay.status == REFUNDED:

@@ -11,6 +11,7 @@ Rules (spec sections 2, 4, 5 and 6):
 - Only the requestor edits or deletes a request. A sub who was invited to it or accepted it is
   emailed when its time, place or team changes, and when it is cancelled; a cancelled request
   with a sub is archived (kept, shown nowhere), one nobody answered is deleted.
+- The requestor may reopen a Declined request: to anyone, or naming another sub.
 - A request whose date has passed is saved as completed when it is shown.
 - Email addresses never leave the server: the projections below carry none.
 """
@@ -77,9 +78,11 @@ def _active_sub(db: Session, user_id: object) -> User:
 
 
 def _names(db: Session, ids: set[int]) -> dict[int, str]:
+    """People by id as players know each other: first and last name (the username when both are empty)."""
     if not ids:
         return {}
-    return {uid: name for uid, name in db.exec(select(User.id, User.username).where(User.id.in_(ids))).all()}
+    found = db.exec(select(User.id, User.first_name, User.last_name, User.username).where(User.id.in_(ids))).all()
+    return {uid: f"{first} {last}".strip() or username for uid, first, last, username in found}
 
 
 def _no_sub(req: SubRequest) -> str:
@@ -251,6 +254,7 @@ def detail(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
     row["can_accept"] = live and not is_requestor and req.recipient_id in (None, actor.user_id)
     row["can_decline"] = live and req.recipient_id == actor.user_id and not is_requestor
     row["can_edit"] = is_requestor
+    row["can_reopen"] = is_requestor and req.status == SubStatus.DECLINED and not req.completed
     return row
 
 
@@ -374,28 +378,64 @@ def create(
     db.add(req)
     db.flush()
     if recipient is not None:
-        requestor = db.get(User, actor.user_id)
-        mail.queue(
-            db,
-            to=recipient.email,
-            subject=f"Sub request from {actor.username}",
-            body_text=(
-                f"Hi {recipient.first_name},\n\n"
-                f"{actor.username} has asked you to sub.\n\n"
-                f"When: {timefmt.long(req.date)}\n"
-                f"Where: {req.svl}\n"
-                f"Team: {req.team}\n"
-                f"Court: {req.court or '-'}\n"
-                f"Skill level: {req.skill_level.value}\n"
-                f"Format: {req.format.value}\n"
-                f"Message: {req.text or '-'}\n\n"
-                f"Accept or decline: {routes.absolute(routes.note_path(req.id))}\n"
-            ),
-            reply_to=requestor.email if requestor else None,
-            kind="received_request",
-        )
+        _email_invited(db, req, actor, recipient)
     log.info("sub request %s created by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
     return req.id
+
+
+def _email_invited(db: Session, req: SubRequest, actor: Actor, recipient: User) -> None:
+    """Tell the sub named on a request (receivedRequest)."""
+    requestor = db.get(User, actor.user_id)
+    mail.queue(
+        db,
+        to=recipient.email,
+        subject=f"Sub request from {actor.username}",
+        body_text=(
+            f"Hi {recipient.first_name},\n\n"
+            f"{actor.username} has asked you to sub.\n\n"
+            f"When: {timefmt.long(req.date)}\n"
+            f"Where: {req.svl}\n"
+            f"Team: {req.team}\n"
+            f"Court: {req.court or '-'}\n"
+            f"Skill level: {req.skill_level.value}\n"
+            f"Format: {req.format.value}\n"
+            f"Message: {req.text or '-'}\n\n"
+            f"Accept or decline: {routes.absolute(routes.note_path(req.id))}\n"
+        ),
+        reply_to=requestor.email if requestor else None,
+        kind="received_request",
+    )
+
+
+def reopen(
+    db: Session, actor: Actor | None, request_id: object, *, recipient_id: object = None, now: dt.datetime | None = None
+) -> None:
+    """The requestor opens a Declined request again: to anyone, or to another sub (who is emailed).
+
+    Only a declined request that is not completed and whose date is still ahead; status Open again.
+    """
+    actor = require_sub_request_actor(actor)
+    now = now or utcnow()
+    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    complete_past(db, [req], now)
+    if req.status != SubStatus.DECLINED or req.completed:
+        raise BadRequest(PASSED if req.completed else "Only a declined sub request can be reopened")
+    recipient: User | None = None
+    if recipient_id not in (None, ""):
+        try:
+            recipient = _active_sub(db, recipient_id)
+        except (Invalid, NotFound):
+            raise Invalid({"recipient": "Choose an active sub"}) from None
+        if recipient.id == actor.user_id:
+            raise Invalid({"recipient": "You cannot invite yourself"})
+    req.status = SubStatus.OPEN
+    req.recipient_id = recipient.id if recipient else None
+    req.updated_at = now
+    db.add(req)
+    db.flush()
+    if recipient is not None:
+        _email_invited(db, req, actor, recipient)
+    log.info("sub request %s reopened by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
 
 
 def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind: str) -> None:

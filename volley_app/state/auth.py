@@ -34,10 +34,17 @@ class AuthState(rx.State):
     status: str = ""
     roles: list[str] = []
     restore_error: str = ""
+    # Set when the logged-in user's roles may not open this page: who the page is for, in words.
+    refused_for: str = ""
 
     @rx.var
     def logged_in(self) -> bool:
         return self.user_id > 0
+
+    @rx.var
+    def home_path(self) -> str:
+        """The user's own home (the way out of a page that is not for them)."""
+        return routes.home_for(self.roles)
 
     @rx.var
     def is_svl_view(self) -> bool:
@@ -87,10 +94,15 @@ class AuthState(rx.State):
         self._show(None)
 
     async def dash_guard(self):
-        """on_load of every /dash page: restore the session, then apply the route's role guard."""
+        """on_load of every /dash page: restore the session, then apply the route's role guard.
+
+        Nobody logged in: to the login page, which comes back here. Logged in with a role the page
+        is not for: the page shows who it is for and a link home instead of its content.
+        """
         path = self.router.url.path or routes.DASH
         token = self._token()
         actor = await self._actor()
+        self.refused_for = ""
         if actor is None:
             await self._clear_private()
             if token:
@@ -101,8 +113,9 @@ class AuthState(rx.State):
             return rx.redirect(routes.login_with_next(path))
         self.restore_error = ""
         self._show(actor)
-        if not actor.has_any(routes.roles_for(path)):
-            return rx.redirect(routes.login_with_next(path))
+        if not routes.may_open(actor.roles, path):
+            # Logged in, but not as someone this page is for: say so, with the way home.
+            self.refused_for = routes.audience(path)
         return None
 
     async def logout(self):

@@ -23,7 +23,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-FIX_FIELDS = "Please correct the fields marked below."
 # The bot trap of the public forms: a field people never see or fill; bots fill every field they find.
 TRAP_FIELD = "website"
 
@@ -54,16 +53,18 @@ def form_values(form_data: object, names: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def focus(element_id: str):
-    """An event that moves keyboard focus to an element (the error line after a failed submit)."""
-    return rx.call_script(f"document.getElementById({element_id!r})?.focus()")
+def focus(element_id: str, *fallbacks: str):
+    """An event that moves keyboard focus to an element (the first of these ids the page has)."""
+    found = " || ".join(f"document.getElementById({i!r})" for i in (element_id, *fallbacks) if i)
+    return rx.call_script(f"({found})?.focus()")
 
 
 class FormState(rx.State, mixin=True):
     """Busy, the form's message, messages per field, submit once.
 
     A subclass lists the names its form may send in ``_fields``; ``_error_id`` is
-    the id of its error line (focus moves there when a submit fails).
+    the id of its error line. When a submit fails, focus moves to the first field
+    with a message (each field's id is its name), or to the error line.
     """
 
     busy: bool = False
@@ -82,12 +83,21 @@ class FormState(rx.State, mixin=True):
         self.form_key += 1
 
     def _show_failure(self, failure: DomainError) -> None:
+        """Each message shown once: under its field when the form has that field, else in the form's error line."""
         if isinstance(failure, Invalid):
             fields = set(self._fields)
             self.errors = {k: v for k, v in failure.errors.items() if k in fields}
         else:
             self.errors = {}
-        self.error = FIX_FIELDS if self.errors else failure.message
+        self.error = "" if self.errors else failure.message
+
+    def _focus_target(self) -> str:
+        """Where focus goes after a failed submit: the first field with a message (its message is read with it),
+        else the form's error line."""
+        for name in self._fields:
+            if name in self.errors:
+                return name
+        return self._error_id
 
     @rx.event
     def fixed(self, name: str):
@@ -127,8 +137,8 @@ class FormState(rx.State, mixin=True):
         if failure is not None:
             self._show_failure(failure)
             yield
-            if self._error_id:
-                yield focus(self._error_id)
+            if target := self._focus_target():
+                yield focus(target, self._error_id)
             return
         if done is not None:
             follow = done(result)

@@ -11,9 +11,13 @@ anything is created; a card error goes to ``decline_url``.
 from __future__ import annotations
 
 import reflex as rx
+from reflex.utils.imports import ImportVar
 
 STRIPE_REACT = "@stripe/react-stripe-js@7.0.1"
 STRIPE_JS = "@stripe/stripe-js@10.2.1"
+# The "pure" entry loads Stripe.js from Stripe's host only when loadStripe is called (the plain
+# entry adds the script to every page that bundles it, keys or not).
+STRIPE_JS_PURE = "@stripe/stripe-js/pure"
 
 _CODE = """
 const __stripePromises = {};
@@ -87,10 +91,12 @@ class StripePaymentForm(rx.Component):
     decline_url: rx.Var[str]
     label: rx.Var[str]
 
+    lib_dependencies: list[str] = [STRIPE_JS]
+
     def add_imports(self):
         return {
             "react": ["useState", "useEffect"],
-            STRIPE_JS: ["loadStripe"],
+            STRIPE_JS_PURE: [ImportVar(tag="loadStripe", install=False)],
             STRIPE_REACT: ["Elements", "PaymentElement", "useStripe", "useElements"],
         }
 

@@ -34,7 +34,10 @@ class LoginState(FormState, rx.State):
 
     def _done(self, result, auth_state: AuthState):
         auth_state._apply_login(result)
-        return rx.redirect(routes.safe_next(path_arg(self, "next")))
+        target = routes.safe_next(path_arg(self, "next"))
+        if not routes.may_open(result.actor.roles, target):  # a page not for this user: their own home
+            target = routes.home_for(result.actor.roles)
+        return rx.redirect(target)
 
     @rx.event
     async def login(self, form_data: dict | None = None):

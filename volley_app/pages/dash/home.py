@@ -78,6 +78,16 @@ def _league_list(title: str, rows: rx.Var, empty: str) -> rx.Component:
     )
 
 
+def _all_leagues(rows: rx.Var) -> rx.Component:
+    """All Leagues: how many, and the ways to them (the two lists beside it already name each one)."""
+    return section_card(
+        "All Leagues",
+        rx.text(rows.length(), rx.cond(rows.length() == 1, " league in all.", " leagues in all."), size="2"),
+        rx.link("Join a league: leagues open for registration", href=routes.PLAYER_LEAGUES),
+        rx.link("Every league, with its venue and cost", href=routes.DASH_LEAGUES),
+    )
+
+
 @page(routes.DASH, "Home", on_load=PlayerHomeState.load)
 def dash_home_page() -> rx.Component:
     s = PlayerHomeState
@@ -96,9 +106,9 @@ def dash_home_page() -> rx.Component:
         open_requests_table(s.open_rows),
         pager(s, "open sub requests"),
         rx.grid(
-            _league_list("All Leagues", s.all_leagues, "No leagues yet."),
             _league_list("Leagues in Registration", s.registration_leagues, "No leagues in registration."),
             _league_list("Current Leagues", s.current_leagues, "No current leagues."),
+            _all_leagues(s.all_leagues),
             columns={"initial": "1", "md": "3"},
             spacing="3",
             width="100%",

@@ -30,9 +30,10 @@ RATINGS = ("hitter", "passer", "setter")
 SHOWN = ("first_name", "last_name", "gender", *RATINGS)
 
 
-def _shown(r: dict) -> dict[str, str]:
-    """A sub as the browser gets it: names, gender, ratings and the invite link (never an email)."""
-    return {"id": str(r["id"]), **{k: r[k] for k in SHOWN}, "invite": routes.invite_path(r["id"])}
+def _shown(r: dict, me: int) -> dict[str, str]:
+    """A sub as the browser gets it: names, gender, ratings and the invite link (never an email); "me": "1" on one's own row."""
+    return {"id": str(r["id"]), **{k: r[k] for k in SHOWN}, "invite": routes.invite_path(r["id"]),
+            "me": "1" if r["id"] == me else ""}  # fmt: skip
 
 
 class SubsState(PagedList, PolledPage, AuthState):
@@ -42,12 +43,13 @@ class SubsState(PagedList, PolledPage, AuthState):
     _poll_path: str = routes.DASH_SUBS
     _poll_seconds: float = REFRESH_SECONDS
     _filter_names = sub_requests.SUB_FILTERS
+    _me: int = 0  # the viewer, whose own row offers no Invite
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         return await run_action(sub_requests.list_subs, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
-        self.sub_rows = [_shown(r) for r in rows]
+        self.sub_rows = [_shown(r, self._me) for r in rows]
         self.subs_error = LOAD_FAILED if failure else ""
 
     async def _reload(self) -> None:
@@ -59,7 +61,7 @@ class SubsState(PagedList, PolledPage, AuthState):
             self.sub_rows = []
             return rx.redirect(target)
         flag, _ = await run_action(accounts.is_sub, actor=actor)
-        self.is_sub = bool(flag)
+        self.is_sub, self._me = bool(flag), actor.user_id if actor else 0
         self._reset_filters()
         await self._first_page()
         return type(self).poll
@@ -70,7 +72,12 @@ def _rating(value) -> rx.Component:
 
 
 def _invite(r: rx.Var, size: str) -> rx.Component:
-    return link_button("Invite", href=r["invite"], size=size, aria_label="Invite " + r["first_name"] + " " + r["last_name"])
+    """Invite this sub; on one's own row, no invite: "You"."""
+    return rx.cond(
+        r["me"] != "",
+        rx.badge("You", color_scheme="gray", size=size),
+        link_button("Invite", href=r["invite"], size=size, aria_label="Invite " + r["first_name"] + " " + r["last_name"]),
+    )
 
 
 def _sub_card(r: rx.Var) -> rx.Component:

@@ -8,13 +8,24 @@ from volley_app import routes
 from volley_app.components.layout import public_page
 from volley_app.components.prose import hero, link_row
 from volley_app.registry import page
+from volley_app.services import home
+from volley_app.state.forms import run_action
+
+
+class LandingState(rx.State):
+    banner: str = ""
+
+    async def load(self):
+        """The announcement: the next league in registration (or the settings' text)."""
+        text, failure = await run_action(home.announcement)
+        self.banner = text if failure is None else home.NO_LEAGUE_OPEN
 
 
 def _feature(icon: str, title: str, text: str) -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.icon(icon, size=28, color=rx.color("accent", 9)),
-            rx.heading(title, size="4", as_="h3"),
+            rx.heading(title, size="4", as_="h2"),
             rx.text(text, color_scheme="gray", size="2"),
             spacing="2",
         ),
@@ -41,7 +52,7 @@ def _more(label: str, href: str, text: str) -> rx.Component:
     )
 
 
-@page(routes.HOME)
+@page(routes.HOME, on_load=LandingState.load)
 def landing_page() -> rx.Component:
     return public_page(
         rx.vstack(
@@ -76,5 +87,5 @@ def landing_page() -> rx.Component:
             spacing="5",
             width="100%",
         ),
-        banner=True,
+        banner=LandingState.banner,
     )

@@ -20,7 +20,6 @@ from volley_app.state.forms import FormState, form_values, run_action
 from volley_app.state.paging import PagedList
 
 ERROR_ID = "newsletter-setup-error"
-FIX_BLURBS = "Please fill in every blurb and correct the fields marked below."
 TEXT_MAX = 5000
 
 
@@ -36,11 +35,6 @@ class NewsletterSetupState(PagedList, FormState, AuthState):
     @rx.var
     def preview(self) -> str:
         return newsletter.preview(self.values)
-
-    def _show_failure(self, failure: DomainError) -> None:
-        super()._show_failure(failure)
-        if self.errors:
-            self.error = FIX_BLURBS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         return await run_action(
@@ -104,7 +98,7 @@ def _section_fields(section: str) -> rx.Component:
     link, blurb = f"{section}_link", f"{section}_blurb"
     return rx.card(
         column(
-            rx.heading(label, size="3", as_="h3"),
+            rx.heading(label, size="3", as_="h2"),
             text_field(f"{label} Link", link, s, type="url", placeholder="https://", on_change=lambda v: s.edit(link, v)),
             area_field(f"{label} Blurb", blurb, s, rows="3", required=True, max_length=2000,
                        on_change=lambda v: s.edit(blurb, v)),
@@ -118,7 +112,7 @@ def _section_fields(section: str) -> rx.Component:
 def _subscriber_row(sub: rx.Var) -> rx.Component:
     delete = rx.button("Delete", size="1", color_scheme="red", variant="soft", aria_label="Delete " + sub["email"],
                        on_click=NewsletterSetupState.delete_subscriber(sub["id"]))  # fmt: skip
-    return row(sub["email"], sub["referral"], sub["since"], delete)
+    return row(sub["email"], sub["referral"], rx.text(sub["since"], class_name="nowrap"), delete)
 
 
 def _preview() -> rx.Component:
@@ -146,7 +140,7 @@ def _preview() -> rx.Component:
     )  # fmt: skip
 
 
-SUBSCRIBER_HEADERS = ["Email", "Referral", "Since", rx.text("Delete", class_name="sr-only")]
+SUBSCRIBER_HEADERS = ["Email", "Referral", "Since", ""]
 
 
 @page(routes.NEWSLETTER_SETUP, "New Newsletter", on_load=NewsletterSetupState.load)

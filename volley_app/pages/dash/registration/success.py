@@ -57,10 +57,11 @@ def success_page() -> rx.Component:
         rx.callout(i["team_name"] + " is registered in " + i["league_name"] + ".", icon="check", color_scheme="green",
                    role="status"),
         rx.text("Paid by card: ", i["paid"]),
+        # A cash league's card payment was the fee alone; any other league is paid in full by card.
         rx.cond(
             s.cash,
             rx.text("The league amount of ", i["league_cost"], " is due in cash at the first game, ", first_game, "."),
-            rx.text("Please send your Venmo payment by the day of the first game: ", first_game, "."),
+            rx.text("Nothing more is due. See you at the first game, ", first_game, "."),
         ),
         spacing="3",
     )  # fmt: skip

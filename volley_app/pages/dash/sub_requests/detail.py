@@ -5,20 +5,22 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, notice_line
+from volley_app.components.forms import error_line, notice_line, select_field
 from volley_app.components.layout import button_row, column, dash_page, details, labelled, page_heading, section_card
 from volley_app.components.sub_request_form import request_fields
 from volley_app.components.sub_requests import status_badge
 from volley_app.registry import page
 from volley_app.services import sub_requests
+from volley_app.services.errors import Invalid
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import focus, path_arg, run_action
+from volley_app.state.forms import focus, form_values, path_arg, run_action
 from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState
 
 DETAIL_ERROR_ID = "note-detail-error"
 ACCEPTED = "You accepted this sub request. The requestor has been emailed."
 DECLINED = "You declined this sub request. The requestor has been emailed."
 UPDATED = "Sub request updated."
+REOPENED = "Sub request reopened."
 # The lines of the request's details: label and field.
 DETAIL_LINES = (
     ("Requestor", "requestor"),
@@ -59,6 +61,8 @@ class NoteDetailState(RequestFormState, AuthState):
     can_accept: bool = False
     can_decline: bool = False
     can_edit: bool = False
+    can_reopen: bool = False
+    invite_options: list[dict[str, str]] = []
     load_error: str = ""
     action_error: str = ""
     notice: str = ""
@@ -71,11 +75,16 @@ class NoteDetailState(RequestFormState, AuthState):
         found, failure = await run_action(sub_requests.detail, actor=await self._actor(), request_id=self._note_id())
         if failure:
             self.note, self.record, self.can_accept, self.can_decline, self.can_edit = {}, {}, False, False, False
+            self.can_reopen, self.invite_options = False, []
             self.load_error = failure.message
             return
         self.load_error = ""
         self.note = _shown(found)
         self.can_accept, self.can_decline, self.can_edit = found["can_accept"], found["can_decline"], found["can_edit"]
+        self.can_reopen, self.invite_options = found["can_reopen"], []
+        if self.can_reopen:
+            choices, _f = await run_action(sub_requests.invite_choices, actor=await self._actor())
+            self.invite_options = choices or []
         self.record = _editable(found) if self.can_edit else {}
         self._show_record()
 
@@ -104,6 +113,20 @@ class NoteDetailState(RequestFormState, AuthState):
     @rx.event
     async def decline(self):
         return await self._act(sub_requests.decline, DECLINED)
+
+    @rx.event
+    async def reopen(self, form_data: dict | None = None):
+        """Open a declined request again: to anyone, or to the sub chosen."""
+        recipient = form_values(form_data, ("recipient",))["recipient"]
+        self.action_error, self.notice = "", ""
+        _, failure = await run_action(sub_requests.reopen, actor=await self._actor(), request_id=self._note_id(),
+                                      recipient_id=recipient or None)  # fmt: skip
+        if failure:
+            self.action_error = failure.message if not isinstance(failure, Invalid) else " ".join(failure.errors.values())
+            return focus(DETAIL_ERROR_ID)
+        self.notice = REOPENED
+        await self._refresh()
+        return None
 
     @rx.event
     async def save(self, form_data: dict | None = None):
@@ -137,7 +160,14 @@ class NoteDetailState(RequestFormState, AuthState):
 
 def _details() -> rx.Component:
     n = NoteDetailState.note
-    lines = [labelled(label, status_badge(n[k]) if k == "status" else n[k]) for label, k in DETAIL_LINES]
+    def value(k: str):
+        if k == "status":
+            return status_badge(n[k])
+        if k == "text":  # the message as written, its line breaks kept
+            return rx.text(n[k], white_space="pre-wrap")
+        return n[k]
+
+    lines = [labelled(label, value(k)) for label, k in DETAIL_LINES]
     return rx.card(details(*lines), width="100%")
 
 
@@ -185,6 +215,23 @@ def _edit_form() -> rx.Component:
     )
 
 
+def _reopen_form() -> rx.Component:
+    s = NoteDetailState
+    return section_card(
+        "Reopen Sub Request",
+        rx.text("The sub declined. Open the request to anyone again, or invite another sub.", size="2"),
+        rx.form(
+            column(
+                select_field("Who may take it", "recipient", s.invite_options, placeholder="Anyone", required=False),
+                rx.button("Reopen Sub Request", type="submit", size="3"),
+                spacing="3",
+            ),
+            on_submit=s.reopen,
+            width="100%",
+        ),
+    )
+
+
 def _actions() -> rx.Component:
     s = NoteDetailState
     return button_row(
@@ -202,6 +249,7 @@ def note_detail_page() -> rx.Component:
         error_line(s.action_error, DETAIL_ERROR_ID),
         notice_line(s.notice),
         _actions(),
+        rx.cond(s.can_reopen, _reopen_form(), rx.fragment()),
         rx.cond(s.can_edit, _edit_form(), rx.fragment()),
     )
     failed = rx.callout(s.load_error, icon="triangle_alert", color_scheme="red", role="alert")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from volley_app.components.forms import upload_field
 from volley_app.components.layout import column, section_card
 
 from .state import LeagueHomeState
@@ -19,15 +20,13 @@ ACCEPT = {
 
 def _upload() -> rx.Component:
     return column(
-        rx.upload(
-            rx.text("Drop a PNG, PDF, DOC or JPEG here, or click to choose one", size="2"),
-            id=UPLOAD_ID,
-            multiple=False,
-            max_files=1,
+        upload_field(
+            "Tournament bracket file",
+            UPLOAD_ID,
+            "Drop a PNG, PDF, DOC or JPEG here, or click to choose one",
+            LeagueHomeState.upload_error,
             accept=ACCEPT,
-            border=f"1px dashed {rx.color('gray', 8)}",
-            padding="1rem",
-            width="100%",
+            on_drop_rejected=LeagueHomeState.upload_rejected,
         ),
         rx.hstack(rx.foreach(rx.selected_files(UPLOAD_ID), lambda f: rx.text(f, size="2"))),
         rx.button(

@@ -11,7 +11,7 @@ from volley_app import routes
 from volley_app.components.league_form import LEAGUE_FIELDS
 from volley_app.components.leagues import money, where
 from volley_app.services import leagues as svc
-from volley_app.services import registration, scheduling, timefmt
+from volley_app.services import registration, scheduling, timefmt, uploads
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
@@ -76,13 +76,14 @@ class LeagueHomeState(FormState, AuthState):
     may_register: bool = False
     league_full: bool = False
     payment_rows: list[dict[str, str]] = []
+    upload_error: str = ""  # shown under the bracket upload, where the file was chosen
 
     def _league_id(self) -> str:
         return path_arg(self, "league_id")
 
     async def load(self):
         self._clear_messages()
-        self.notice = ""
+        self.notice, self.upload_error = "", ""
         await self._fetch()
 
     async def _fetch(self):
@@ -163,8 +164,15 @@ class LeagueHomeState(FormState, AuthState):
     @rx.event
     async def upload(self, files: list[rx.UploadFile]):
         """Store a new tournament bracket; the service checks its content and size."""
+        self.upload_error = ""
         if not isinstance(files, list) or len(files) != 1 or not isinstance(files[0], rx.UploadFile):
-            self.error, self.notice = "Choose one file to upload", ""
+            self.upload_error, self.notice = "Choose one file to upload", ""
             return
         data = await files[0].read(get_settings().upload_max_bytes + 1)
         await self._act(svc.upload_bracket, lambda _row: "Tournament bracket uploaded.", data=data)
+        self.upload_error, self.error = self.error, ""
+
+    @rx.event
+    def upload_rejected(self, _files=None):
+        """The browser refused the chosen file (its type): say so under the upload."""
+        self.upload_error, self.notice = uploads.ALLOWED_TEXT, ""

@@ -30,6 +30,15 @@ from .sections import ROLE_BOXES, admin_section, sub_section
 
 ERROR_ID = "user-edit-error"
 DELETE_QUESTION = "Are you sure you want to delete your account?"
+
+
+def delete_question(own: bool, record: dict[str, str]) -> str:
+    """What Delete Account asks: about one's own account, or (an admin on someone else's) about that person."""
+    if own:
+        return DELETE_QUESTION
+    name = f"{record.get('first_name', '')} {record.get('last_name', '')}".strip()
+    who = f"{name} ({record.get('username', '')})" if name else record.get("username", "")
+    return f"Are you sure you want to delete the account of {who}? This cannot be undone."
 TEXT_FIELDS = ("username", "email", "first_name", "last_name", "gender", "address", "city", "region",
                "hitter", "passer", "setter")  # fmt: skip
 GENDERS = [(g.value, g.value) for g in Gender]
@@ -49,6 +58,7 @@ class EditUserState(FormState, AuthState):
     last_name_locked: bool = False
     own_account: bool = False
     loaded: bool = False
+    delete_question: str = DELETE_QUESTION
 
     def _target(self) -> str:
         return path_arg(self, "user_id")
@@ -56,7 +66,8 @@ class EditUserState(FormState, AuthState):
     async def load(self):
         self._clear_messages()
         self.loaded = False
-        rec, failure = await run_action(accounts.edit_form, actor=await self._actor(), user_id=self._target())
+        actor = await self._actor()
+        rec, failure = await run_action(accounts.edit_form, actor=actor, user_id=self._target())
         if failure:
             self.error, self.record, self.roles = failure.message, {}, []
             self.show_address = self.show_player = self.admin_view = self.last_name_locked = False
@@ -67,6 +78,7 @@ class EditUserState(FormState, AuthState):
         self.show_address, self.show_player = rec["show_address"], rec["show_player"]
         self.admin_view, self.last_name_locked = rec["is_admin_view"], rec["last_name_locked"]
         self.own_account = rec["own_account"]
+        self.delete_question = delete_question(self.own_account, self.record)
         self.loaded = True
         self._show_record()
 
@@ -145,9 +157,10 @@ def edit_user_page() -> rx.Component:
         # long enough: checked in the browser as the form changes; the server checks every rule again.
         complete_button("Save", starts_complete=True),
         rx.cond(s.busy, rx.text("Saving…", size="2", color_scheme="gray", role="status"), rx.fragment()),
-        delete_account(DELETE_QUESTION, s.delete),
+        delete_account(s.delete_question, s.delete),
         on_submit=s.save,
         form=complete_form,
         one_of=("role-",),
+        one_of_why="Tick at least one role.",
         key=s.form_key,
     )  # fmt: skip

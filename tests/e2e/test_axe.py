@@ -1,0 +1,226 @@
+"""Every page of the page registry checked with axe-core, as each role sees it, at desktop and phone width.
+
+One browser context per role, logged in once; each page is opened once and checked at 1280 px,
+then at 390 px. No critical or serious violation is allowed, nor a page without an h1, headings
+that skip a level, an empty table header, or a page that scrolls sideways (wide tables scroll in
+their own box). A screenshot of every screen at both widths goes to
+``artifacts/screens/<role>/`` (gitignored) to be looked at.
+
+A page registered without a way to open it here (a dynamic route with no sample address) fails
+the suite, so a new screen cannot go unchecked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from sqlmodel import select
+
+from tests.conftest import clear_tables
+from tests.e2e.conftest import ARTIFACTS, ROOT
+from volley_app import db, routes
+from volley_app.demo import DEMO_PASSWORD
+from volley_app.registry import discover
+
+AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
+SCREENS = ARTIFACTS / "screens"
+WIDTHS = ((1280, 800), (390, 844))
+# Rules below "serious" that the product holds to all the same.
+ALSO_FAILING = frozenset({"page-has-heading-one", "heading-order", "empty-table-header"})
+# The demo's people: a player (a sub request's requestor and a team captain), a venue operator, an admin.
+LOGINS = {"player": "alice", "svl": "lexsports", "admin": "admin"}
+
+# Waits until the page has not changed for a while (the state's loads have arrived), at most a few seconds.
+_SETTLED = """() => new Promise((done) => {
+  let timer; const quiet = () => { clearTimeout(timer); timer = setTimeout(finish, 200); };
+  const obs = new MutationObserver(quiet);
+  const finish = () => { obs.disconnect(); clearTimeout(cap); done(); };
+  const cap = setTimeout(finish, 5000);
+  obs.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+  quiet();
+})"""
+
+# Two animation frames: the layout of the new width is done.
+_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+_AXE_RUN = """async () => {
+  const r = await axe.run(document, {resultTypes: ['violations']});
+  return r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ') + ' :: ' + (n.failureSummary || '').split('\\n')[1])}));
+}"""
+
+
+@dataclasses.dataclass(frozen=True)
+class World:
+    """Ids of the demo records the dynamic routes open."""
+
+    users: dict[str, int]
+    sub: int
+    note: int
+    session: int
+    running_league: int
+    open_league: int
+    full_league: int
+    game: int
+    team: int
+    subscriber: int
+    pending_payment: int
+    paid_payment: int
+
+
+def _seed() -> World:
+    from volley_app.demo import seed
+    from volley_app.models import Day, Game, League, LeagueSession, NewsletterSubscriber, SubRequest, Team, User
+    from volley_app.services import registration
+    from volley_app.services.auth import _actor
+
+    def build(s) -> World:
+        seed(s)
+        # a name with no spaces, as people sometimes type them: it must wrap, not push the page sideways
+        winter = s.exec(select(LeagueSession).where(LeagueSession.name == "Winter Session")).one()
+        winter.name = "WinterIndoorDoubleHeaderSessionForEveryoneInLexington2027"
+        s.add(winter)
+        users = {u.username: u for u in s.exec(select(User)).all()}
+        alice = _actor(users["alice"])
+        def league(court: str, day: Day) -> League:
+            return s.exec(select(League).where(League.court == court, League.day == day)).one()
+
+        open_league = league("Court 2", Day.WEDNESDAY)  # in registration, with room
+        full_league = league("Court 3", Day.THURSDAY)  # in registration, full, with a waitlist
+        running = league("Court 1", Day.MONDAY)  # running, with its schedule
+        pending = registration.register(s, alice, league_id=open_league.id, team_name="Dream Team")
+        paid = registration.register(s, alice, league_id=open_league.id, team_name="Paid Up")
+        registration.pay_offline(s, alice, payment_id=paid["payment_id"], card_number="4242424242424242",
+                                 expiry="12/39", cvc="123")  # fmt: skip
+        return World(
+            users={role: users[name].id for role, name in LOGINS.items()},
+            sub=users["carmen"].id,
+            note=s.exec(select(SubRequest.id).where(SubRequest.team == "Net Ninjas").order_by(SubRequest.id)).first(),
+            session=s.exec(select(LeagueSession.id).where(LeagueSession.name == "Fall Session")).one(),
+            running_league=running.id,
+            open_league=open_league.id,
+            full_league=full_league.id,
+            game=s.exec(select(Game.id).where(Game.league_id == running.id).order_by(Game.id)).first(),
+            team=s.exec(select(Team.id).where(Team.team_name == "Net Ninjas")).one(),
+            subscriber=s.exec(select(NewsletterSubscriber.id).order_by(NewsletterSubscriber.id)).first(),
+            pending_payment=pending["payment_id"],
+            paid_payment=paid["payment_id"],
+        )
+
+    return db.call(build)
+
+
+def _samples(w: World, role: str) -> dict[str, list[str]]:
+    """The addresses that open the registry's dynamic and query-string pages (static pages open as they are)."""
+    league = w.running_league
+    return {
+        routes.NOT_FOUND: ["/no-such-page"],
+        routes.UNSUBSCRIBE_ROUTE: [routes.unsubscribe_path(w.subscriber, "not-the-token")],
+        routes.RESET_PASSWORD_ROUTE: [routes.reset_password_path(w.users["player"], "not-the-token")],
+        routes.USER_EDIT: [routes.user_path(w.users.get(role, w.users["player"]))],
+        routes.NOTE_DETAIL: [routes.note_path(w.note)],
+        routes.NOTES_NEW_SPECIFIC: [routes.invite_path(w.sub)],
+        routes.SESSION_EDIT: [routes.session_path(w.session)],
+        routes.SESSION_LEAGUES: [routes.session_leagues_path(w.session)],
+        routes.LEAGUES_NEW: [routes.new_league_path(w.session)],
+        routes.LEAGUE_HOME: [routes.league_path(league), routes.league_path(w.open_league)],
+        routes.LEAGUE_RULES: [routes.league_rules_path(league)],
+        routes.LEAGUE_STANDINGS: [routes.standings_path(league)],
+        routes.SCHEDULE: [routes.schedule_path(league)],
+        routes.GAME_EDIT: [routes.game_path(w.game)],
+        routes.TEST_SCHEDULE: [routes.test_schedule_path(league)],
+        routes.WAITLIST: [routes.waitlist_path(w.full_league)],
+        routes.TEAMS_NEW: [routes.new_team_path(w.open_league)],
+        routes.TEAMS_CHECKOUT: [routes.checkout_path(w.pending_payment)],
+        routes.TEAMS_SUCCESS: [routes.success_path(w.paid_payment)],
+        routes.TEAMS_WAITLIST_SUCCESS: [routes.waitlist_success_path(w.full_league)],
+        routes.TEAMS_DECLINE: [routes.decline_path(w.open_league)],
+        routes.TEAMS: [routes.teams_path(league)],
+        routes.TEAM_EDIT: [routes.team_path(w.team)],
+    }
+
+
+def _addresses(w: World, role: str) -> list[tuple[str, str]]:
+    """(route, address) of every page ``role`` opens: public pages when logged out, /dash pages when logged in."""
+    samples = _samples(w, role)
+    out = []
+    for p in discover():
+        if routes.is_protected(p.route) == (role == "anonymous"):
+            continue
+        out.extend((p.route, a) for a in samples.get(p.route, [p.route]))
+    return out
+
+
+def test_every_page_has_an_address_to_check():
+    """A dynamic page needs a sample address here, or axe never sees it."""
+    w = World({r: 1 for r in LOGINS}, *([1] * 11))
+    samples = _samples(w, "player")
+    unchecked = [p.route for p in discover() if "[" in p.route and p.route not in samples]
+    assert unchecked == [], f"pages without an axe visit (add a sample address): {unchecked}"
+
+
+@pytest.fixture(scope="module")
+def world(app_url):
+    clear_tables()
+    yield _seed()
+    clear_tables()
+
+
+def _slug(address: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", address).strip("-") or "home"
+
+
+def _check(page, role: str, address: str) -> list[str]:
+    """Open ``address``, run axe at each width, keep a screenshot; the violations that fail, as lines."""
+    page.set_viewport_size({"width": WIDTHS[0][0], "height": WIDTHS[0][1]})
+    page.goto(address)
+    found = []
+    try:
+        page.wait_for_selector("h1", state="attached", timeout=10_000)
+    except PlaywrightTimeout:
+        found.append(f"{role} {address}: no h1 (or the page never loaded)")
+    page.evaluate(_SETTLED)
+    for width, height in WIDTHS:
+        if width != WIDTHS[0][0]:
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate(_FRAMES)
+        if not page.evaluate("typeof axe !== 'undefined'"):
+            page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(_AXE_RUN)
+        for v in violations:
+            if v["impact"] in ("critical", "serious") or v["id"] in ALSO_FAILING:
+                nodes = "\n      ".join(v["nodes"])
+                found.append(f"{role} {address} @{width}px [{v['impact']}] {v['id']}: {v['help']}\n      {nodes}")
+        if page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1"):
+            found.append(f"{role} {address} @{width}px: the page scrolls sideways (something does not fit)")
+        shot = SCREENS / role / f"{_slug(address)}-{width}.png"
+        page.screenshot(path=str(shot), full_page=True)
+    return found
+
+
+@pytest.mark.parametrize("role", ["anonymous", "player", "svl", "admin"])
+def test_axe_finds_nothing_serious(browser, app_url, world, role):
+    assert AXE.exists(), f"axe-core is missing at {AXE}: run scripts/setup.sh"
+    (SCREENS / role).mkdir(parents=True, exist_ok=True)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=app_url)
+    ctx.set_default_timeout(15_000)
+    try:
+        page = ctx.new_page()
+        if role != "anonymous":
+            from tests.e2e.helpers import log_in
+
+            log_in(page, LOGINS[role], DEMO_PASSWORD)
+            page.wait_for_url(re.compile(r"/dash"))
+        found: list[str] = []
+        for _route, address in _addresses(world, role):
+            found.extend(_check(page, role, address))
+        if role == "anonymous":  # a remembered login that no longer holds: "Your login has expired."
+            page.evaluate("localStorage.setItem('vb_session', 'a-login-that-expired')")
+            found.extend(_check(page, role, routes.DASH))
+        assert not found, f"{len(found)} axe violations:\n" + "\n".join(found)
+    finally:
+        ctx.close()
+
