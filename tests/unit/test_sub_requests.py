@@ -407,7 +407,7 @@ def test_the_requestor_reopens_a_declined_request_to_anyone(world):
     db.commit()
     req = _status(db, rid)
     assert (req.status, req.recipient_id, req.completed) == (SubStatus.OPEN, None, False)
-    assert rid in [r["id"] for r in sub_requests.list_open(db, a["carmen"])]
+    assert rid in [r["id"] for r in sub_requests.list_open(db, a["carmen"]).rows]
     assert sub_requests.detail(db, a["alice"], rid)["can_reopen"] is False
 
 

@@ -82,7 +82,12 @@ def _names(db: Session, ids: set[int]) -> dict[int, str]:
     if not ids:
         return {}
     found = db.exec(select(User.id, User.first_name, User.last_name, User.username).where(User.id.in_(ids))).all()
-    return {uid: f"{first} {last}".strip() or username for uid, first, last, username in found}
+    return {uid: _person(first, last, username) for uid, first, last, username in found}
+
+
+def _person(first: str | None, last: str | None, username: str | None) -> str:
+    """A person as players know each other: first and last name, else the username."""
+    return f"{first or ''} {last or ''}".strip() or (username or "")
 
 
 def _no_sub(req: SubRequest) -> str:
@@ -162,7 +167,8 @@ def _request_conditions(filters: dict | None) -> list[sa.ColumnElement[bool]]:
     out: list[sa.ColumnElement[bool]] = []
     text = paging.search_text(f.get("q"))
     if text:
-        out.append(paging.contains(text, SubRequest.team, SubRequest.svl, _Requestor.username))
+        out.append(paging.contains(text, SubRequest.team, SubRequest.svl, _Requestor.username, _Requestor.first_name,
+                                   _Requestor.last_name))
     venue = paging.search_text(f.get("venue"))
     if venue:
         out.append(paging.contains(venue, SubRequest.svl))
@@ -179,7 +185,10 @@ def _request_conditions(filters: dict | None) -> list[sa.ColumnElement[bool]]:
 
 def _request_page(db: Session, where: list, *, bookmark: object, size: object) -> paging.Page:
     query = (
-        select(SubRequest, _Requestor.username, _Recipient.username)
+        select(
+            SubRequest, _Requestor.first_name, _Requestor.last_name, _Requestor.username,
+            _Recipient.first_name, _Recipient.last_name, _Recipient.username,
+        )
         .join(_Requestor, _Requestor.id == SubRequest.requestor_id)
         .outerjoin(_Recipient, _Recipient.id == SubRequest.recipient_id)
         .where(*where)
@@ -187,7 +196,10 @@ def _request_page(db: Session, where: list, *, bookmark: object, size: object) -
     )
 
     def project(found: list) -> list[dict]:
-        return [_row(req, {req.requestor_id: mine, req.recipient_id or 0: theirs or ""}) for req, mine, theirs in found]
+        return [
+            _row(req, {req.requestor_id: _person(*who[:3]), req.recipient_id or 0: _person(*who[3:])})
+            for req, *who in found
+        ]
 
     # The total needs no names: every request has its requestor, so the join counts only when searched by it.
     count = sa.select(sa.func.count()).select_from(SubRequest).join(_Requestor, _Requestor.id == SubRequest.requestor_id)
@@ -417,7 +429,7 @@ def reopen(
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     req = permissions.access_sub_request(db, actor, request_id, own=True)
-    complete_past(db, [req], now)
+    complete_past(db, _table.c.id == req.id, now=now)
     if req.status != SubStatus.DECLINED or req.completed:
         raise BadRequest(PASSED if req.completed else "Only a declined sub request can be reopened")
     recipient: User | None = None
