@@ -6,12 +6,9 @@ server (private vars): the browser sends "next", "previous", or its search form,
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
 
-from volley_app.services.errors import DomainError, Invalid
-from volley_app.services.paging import Page
+from volley_app.services.errors import Invalid
 from volley_app.state.forms import form_values
 
 
@@ -44,12 +41,6 @@ class PagedList(rx.State, mixin=True):
     _mark: str = ""
     _mark_next: str = ""
     _mark_previous: str = ""
-
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        raise NotImplementedError
-
-    def _show(self, rows: list[Any], failure: DomainError | None) -> None:
-        raise NotImplementedError
 
     async def _open(self, bookmark: str, first: int) -> None:
         """Show the page ``bookmark`` names, whose first row is number ``first`` of the list."""
