@@ -154,11 +154,13 @@ def reserve(db: Session, league: League, user: User, team_name: str, now: dt.dat
 # --- offers to the waitlist -------------------------------------------------------------------------
 
 
-def _captain(db: Session, team: Team) -> User | None:
+def captain_of(db: Session, team: Team) -> User | None:
+    """The team's captain (None when the account is gone)."""
     return db.get(User, team.captain_id) if team.captain_id else None
 
 
-def _tell(db: Session, user: User | None, *, subject: str, body: str, link: str, kind: str) -> None:
+def tell(db: Session, user: User | None, *, subject: str, body: str, link: str, kind: str) -> None:
+    """Email ``user`` (a captain) through the outbox: greeting, ``body``, then ``link``."""
     if user is None or not user.email:
         return
     mail.queue(db, to=user.email, subject=subject, body_text=f"Hi {user.first_name},\n\n{body}\n\n{link}\n", kind=kind)
@@ -170,7 +172,7 @@ def _offer(db: Session, actor: Actor | None, league: League, team: Team, captain
     pay = new_payment(db, league, captain, team_name=team.team_name, until=until, team_id=team.id)
     name = leagues.display_name(league)
     deadline = timefmt.date_time(until)
-    _tell(
+    tell(
         db, captain, subject=f"A place in {name} for {team.team_name}: pay by {deadline}",
         body=(
             f"A place opened up in {name}, and it is offered to your team {team.team_name} from the waitlist. "
@@ -204,7 +206,7 @@ def promote(db: Session, actor: Actor, team: Team, now: dt.datetime | None = Non
     offered = live_offers(db, [team.id], now)
     if team.id in offered:
         raise Invalid(ALREADY_OFFERED.format(team=team.team_name, until=timefmt.date_time(offered[team.id])))
-    captain = _captain(db, team)
+    captain = captain_of(db, team)
     if captain is None:
         raise Invalid(NO_CAPTAIN)
     places = count(db, league, now)
@@ -232,12 +234,12 @@ def _pass_on(db: Session, league: League, now: dt.datetime) -> int:
     while count(db, league, now).room_for_offer:
         offered = set(live_offers(db, _waiting_ids(db, league.id), now))
         nxt = next(
-            (t for t in _waiting(db, league.id) if t.id not in offered and t.id not in lapsed and _captain(db, t)),
+            (t for t in _waiting(db, league.id) if t.id not in offered and t.id not in lapsed and captain_of(db, t)),
             None,
         )
         if nxt is None:
             break
-        _offer(db, None, league, nxt, _captain(db, nxt), now)
+        _offer(db, None, league, nxt, captain_of(db, nxt), now)
         made += 1
     return made
 
@@ -311,8 +313,8 @@ def _lapsed(db: Session, league: League, pay: Payment) -> None:
     if team is None or not team.waitlist or team.withdrawn_at is not None:
         return
     name = leagues.display_name(league)
-    _tell(
-        db, _captain(db, team), subject=f"The offer of a place in {name} has lapsed",
+    tell(
+        db, captain_of(db, team), subject=f"The offer of a place in {name} has lapsed",
         body=(
             f"The place in {name} offered to your team {team.team_name} was not paid for by "
             f"{timefmt.date_time(pay.expires_at)}, so it has passed to the next team on the waitlist. "
@@ -469,8 +471,8 @@ def _move_in(db: Session, pay: Payment, league: League) -> Team:
     db.add(team)
     db.flush()
     name = leagues.display_name(league)
-    _tell(
-        db, _captain(db, team), subject=f"{team.team_name} is in {name}",
+    tell(
+        db, captain_of(db, team), subject=f"{team.team_name} is in {name}",
         body=(
             f"Your payment of {fees.money(pay.amount_cents)} went through: your team {team.team_name} has been "
             f"moved off the waitlist and into {name}.\n{_still_due(league)}"
@@ -493,7 +495,7 @@ def _refund(db: Session, pay: Payment, league: League) -> None:
         payments.refund(pay.provider, pay.provider_payment_id, idempotency_key=f"refund-{pay.idempotency_key}")
     name = leagues.display_name(league)
     payer = db.get(User, pay.user_id) if pay.user_id else None
-    _tell(
+    tell(
         db, payer, subject=f"Your payment for {pay.team_name} has been refunded",
         body=(
             f"Your payment of {fees.money(pay.amount_cents)} for {pay.team_name} in {name} arrived after the place "

@@ -7,7 +7,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, League, Payment, StandingAdjustment, Team, User, utcnow
-from volley_app.services import audit, leagues, mail, places, results, scheduling, timefmt, validation
+from volley_app.services import audit, leagues, places, results, scheduling, timefmt, validation
 from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.permissions import Actor, access_team, manages_team, record_id, require_actor
 
@@ -194,25 +194,17 @@ def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remainin
         ),
         after={"remaining": choice, "games": changed},
     )  # fmt: skip
-    _tell_captain(
-        db, team, league, subject=f"{team.team_name} has withdrawn from {leagues.display_name(league)}",
+    places.tell(
+        db, places.captain_of(db, team), subject=f"{team.team_name} has withdrawn from {leagues.display_name(league)}",
         body=(
             f"Your team {team.team_name} has been withdrawn from {leagues.display_name(league)} by the league's "
             f"operator. Games already played keep their results; the remaining games are "
             f"{'forfeited' if choice == FORFEIT else 'taken off the schedule'}.\n\n"
             f"Questions? Reply to your league's operator."
         ),
-        kind="team_withdrawn",
+        link=f"League details: {routes.absolute(routes.league_path(league.id))}", kind="team_withdrawn",
     )  # fmt: skip
     return team.team_name
-
-
-def _tell_captain(db: Session, team: Team, league: League, *, subject: str, body: str, kind: str) -> None:
-    captain = db.get(User, team.captain_id) if team.captain_id else None
-    if captain is None or not captain.email:
-        return
-    link = routes.absolute(routes.league_path(league.id))
-    mail.queue(db, to=captain.email, subject=subject, body_text=f"Hi {captain.first_name},\n\n{body}\n\nLeague details: {link}\n", kind=kind)
 
 
 def promote(db: Session, actor: Actor | None, team_id: object) -> dict:
