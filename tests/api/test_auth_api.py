@@ -6,10 +6,12 @@ import datetime as dt
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
-from tests.factories import age_login_attempts, count, expire_logins, rows
+from tests.factories import age_login_attempts, count, rows
 from volley_app.api.app import create_api
-from volley_app.models import LoginAttempt, LoginSession, User, utcnow
+from volley_app.models import LoginAttempt, LoginSession, RefreshToken, User, utcnow
+from volley_app.services import tokens
 
 SIGNUP = {
     "username": "NewPlayer",
@@ -49,7 +51,10 @@ async def test_signup_creates_a_player_and_returns_a_token(client, db):
     assert set(body) == {"accessToken", "expiresAt"}
     assert body["accessToken"]
     expires = dt.datetime.fromisoformat(body["expiresAt"])
-    assert expires.tzinfo is not None and expires > utcnow() + dt.timedelta(days=29)
+    assert expires.tzinfo is not None and utcnow() + dt.timedelta(minutes=14) < expires <= utcnow() + dt.timedelta(minutes=15)
+    [refresh] = rows(db, RefreshToken)
+    assert refresh.expires_at > utcnow() + dt.timedelta(days=29)
+    assert count(db, LoginSession) == 0  # the API's login is its tokens, not a browser session
 
     [user] = rows(db, User)
     assert (user.username, user.email, user.first_name, user.last_name, user.region, user.roles) == (
@@ -105,14 +110,16 @@ async def test_login_returns_a_token(client, db):
     token = response.json()["accessToken"]
     me = await client.get("/api/users/me", headers=_bearer(token))
     assert me.json()["username"] == "newplayer"
-    assert all(r.client_ip == "198.51.100.4" for r in rows(db, LoginSession))
+    cookie = response.headers["set-cookie"].lower()
+    assert "refresh_token=" in cookie and "httponly" in cookie and "samesite=strict" in cookie
+    assert "path=/api/auth" in cookie and "secure" not in cookie  # the test address is http
 
 
-async def test_untrusted_login_lasts_12_hours(client):
+async def test_untrusted_login_refreshes_for_12_hours(client, db):
     await _signup(client)
-    response = await client.post("/api/auth", json={"username": "newplayer", "password": "pass1", "trusted": False})
-    expires = dt.datetime.fromisoformat(response.json()["expiresAt"])
-    assert utcnow() + dt.timedelta(hours=11) < expires <= utcnow() + dt.timedelta(hours=12)
+    await client.post("/api/auth", json={"username": "newplayer", "password": "pass1", "trusted": False})
+    newest = rows(db, RefreshToken)[-1]
+    assert utcnow() + dt.timedelta(hours=11) < newest.expires_at <= utcnow() + dt.timedelta(hours=12)
 
 
 @pytest.mark.parametrize(
@@ -167,32 +174,26 @@ async def test_me_returns_own_data_and_no_password_hash(client, db):
 
 @pytest.mark.parametrize(
     "headers",
-    [
-        {},
-        {"Authorization": "Bearer "},
-        {"Authorization": "Bearer garbage"},
-        {"Authorization": "Bearer " + "x" * 5000},
-        {"Authorization": "Basic bmV3cGxheWVyOnBhc3Mx"},
-        {"Authorization": "garbage"},
-    ],
+    [{}, {"Authorization": "Bearer "}, {"Authorization": "Basic bmV3cGxheWVyOnBhc3Mx"}, {"Authorization": "garbage"}],
 )
-async def test_me_without_a_valid_token_is_401(client, headers):
+async def test_me_without_a_token_is_401(client, headers):
     await _signup(client)
     response = await client.get("/api/users/me", headers=headers)
     assert response.status_code == 401
     assert response.json() == {"message": "Unauthorized"}
 
 
+@pytest.mark.parametrize("token", ["garbage", "x" * 5000, "a.b.c"])
+async def test_me_with_an_invalid_token_is_403_so_clients_refresh(client, token):
+    await _signup(client)
+    response = await client.get("/api/users/me", headers=_bearer(token))
+    assert response.status_code == 403
+
+
 async def test_me_with_the_token_in_another_scheme_is_401(client):
     token = await _signup(client)
     response = await client.get("/api/users/me", headers={"Authorization": f"Token {token}"})
     assert response.status_code == 401
-
-
-async def test_me_after_the_session_expired_is_401(client, db):
-    token = await _signup(client)
-    expire_logins(db)
-    assert (await client.get("/api/users/me", headers=_bearer(token))).status_code == 401
 
 
 async def test_two_users_each_see_only_themselves(client):
@@ -205,52 +206,68 @@ async def test_two_users_each_see_only_themselves(client):
 # --- refresh and logout ------------------------------------------------------------------
 
 
-async def test_refresh_with_a_valid_session(client):
-    token = await _signup(client)
-    response = await client.get("/api/auth/refresh", headers=_bearer(token))
+async def test_refresh_rotates_the_cookie_and_gives_a_new_access_token(client, db):
+    await _signup(client)
+    first = client.cookies.get(tokens.REFRESH_COOKIE)
+    response = await client.get("/api/auth/refresh")
     assert response.status_code == 200
     body = response.json()
-    assert body["accessToken"] == token
-    assert dt.datetime.fromisoformat(body["expiresAt"]) > utcnow()
+    assert (await client.get("/api/users/me", headers=_bearer(body["accessToken"]))).status_code == 200
+    second = client.cookies.get(tokens.REFRESH_COOKIE)
+    assert first and second and first != second
+    assert count(db, RefreshToken, RefreshToken.used_at.is_not(None)) == 1
 
 
 async def test_refresh_after_logout_is_403_login_expired(client, db):
     token = await _signup(client)
-    other = (await client.post("/api/auth", json={"username": "newplayer", "password": "pass1"})).json()["accessToken"]
     response = await client.post("/api/auth/logout", headers=_bearer(token))
     assert response.status_code == 204
-
-    refresh = await client.get("/api/auth/refresh", headers=_bearer(token))
+    refresh = await client.get("/api/auth/refresh")
     assert refresh.status_code == 403
     assert refresh.json() == {"message": "Your login has expired."}
-    assert (await client.get("/api/users/me", headers=_bearer(token))).status_code == 401
-    # Only that session ended.
-    assert (await client.get("/api/auth/refresh", headers=_bearer(other))).status_code == 200
-    assert count(db, LoginSession, LoginSession.revoked_at.is_not(None)) == 1
+    # the access token of that login ends with it
+    assert (await client.get("/api/users/me", headers=_bearer(token))).status_code == 403
 
 
-@pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer garbage"}])
-async def test_refresh_without_a_session_is_403(client, headers):
-    response = await client.get("/api/auth/refresh", headers=headers)
+async def test_logout_ends_only_that_login(client, db):
+    token = await _signup(client)
+    client.cookies.clear()
+    other = (await client.post("/api/auth", json={"username": "newplayer", "password": "pass1"})).json()["accessToken"]
+    saved = dict(client.cookies)
+    client.cookies.clear()
+    assert (await client.post("/api/auth/logout", headers=_bearer(token))).status_code == 204
+    client.cookies.update(saved)
+    assert (await client.get("/api/users/me", headers=_bearer(token))).status_code == 403
+    assert (await client.get("/api/users/me", headers=_bearer(other))).status_code == 200
+    assert (await client.get("/api/auth/refresh")).status_code == 200
+
+
+async def test_refresh_without_a_cookie_is_403(client):
+    response = await client.get("/api/auth/refresh", headers={"Cookie": f"{tokens.REFRESH_COOKIE}=garbage"})
     assert response.status_code == 403
     assert response.json() == {"message": "Your login has expired."}
+    assert (await client.get("/api/auth/refresh")).status_code == 403
 
 
 async def test_refresh_after_expiry_is_403(client, db):
-    token = await _signup(client)
-    expire_logins(db)
-    response = await client.get("/api/auth/refresh", headers=_bearer(token))
+    await _signup(client)
+    db.exec(sa.update(RefreshToken).values(expires_at=utcnow() - dt.timedelta(seconds=1)))
+    db.commit()
+    response = await client.get("/api/auth/refresh")
     assert response.status_code == 403
     assert response.json() == {"message": "Your login has expired."}
 
 
 @pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer garbage"}])
-async def test_logout_without_a_session_changes_nothing(client, db, headers):
-    token = await _signup(client)
+async def test_logout_without_a_login_changes_nothing(client, db, headers):
+    await _signup(client)
+    saved = dict(client.cookies)
+    client.cookies.clear()
     response = await client.post("/api/auth/logout", headers=headers)
     assert response.status_code == 204
-    assert count(db, LoginSession, LoginSession.revoked_at.is_not(None)) == 0
-    assert (await client.get("/api/auth/refresh", headers=_bearer(token))).status_code == 200
+    assert count(db, RefreshToken, RefreshToken.revoked_at.is_not(None)) == 0
+    client.cookies.update(saved)
+    assert (await client.get("/api/auth/refresh")).status_code == 200
 
 
 # --- bodies of the wrong shape ----------------------------------------------------------

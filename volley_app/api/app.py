@@ -7,18 +7,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from volley_app import db
-from volley_app.api import schemas
-from volley_app.api.deps import bearer_token, client_ip, current_actor
-from volley_app.services import accounts, auth, leagues, payments, registration, sub_requests
+from volley_app.api import routes
+from volley_app.api.deps import current_actor
+from volley_app.api.routes.common import ANYONE, ERRORS, LOGGED_IN, access
+from volley_app.services import leagues, payments, registration, sub_requests
 from volley_app.services.errors import DomainError, Invalid
-from volley_app.services.permissions import Actor, require_actor
+from volley_app.services.permissions import Actor
 from volley_app.settings import get_settings
 
 API_PREFIX = "/api"
-
-
-def _token_body(result: auth.LoginResult) -> schemas.AccessToken:
-    return schemas.AccessToken(accessToken=result.token, expiresAt=result.expires_at.isoformat())
 
 
 def create_api() -> FastAPI:
@@ -44,41 +41,10 @@ def create_api() -> FastAPI:
         errors = {".".join(str(p) for p in e["loc"][1:]) or "body": e["msg"] for e in exc.errors()}
         return JSONResponse({"message": "The request is not valid.", "errors": errors}, status_code=422)
 
-    @api.post(f"{API_PREFIX}/auth", response_model=schemas.AccessToken)
-    def login(body: schemas.Credentials, request: Request):
-        result = db.call(
-            auth.login, username=body.username, password=body.password, trusted=body.trusted, client=client_ip(request)
-        )
-        return _token_body(result)
+    for router in routes.ROUTERS:
+        api.router.routes.extend(router.routes)  # flat, so every route is an APIRoute of the app
 
-    @api.post(f"{API_PREFIX}/auth/logout", status_code=204)
-    def logout(request: Request):
-        db.call(auth.logout, bearer_token(request))
-        return Response(status_code=204)
-
-    @api.get(f"{API_PREFIX}/auth/refresh", response_model=schemas.AccessToken)
-    def refresh(request: Request):
-        """Confirms a session still holds (spec: a refresh that fails answers 403 'Your login has expired.')."""
-        token = bearer_token(request)
-        actor = db.call(auth.resolve, token) if token else None
-        if actor is None:
-            return JSONResponse({"message": auth.SESSION_EXPIRED}, status_code=403)
-        expires = db.call(auth.session_expiry, token)
-        return schemas.AccessToken(accessToken=token, expiresAt=expires.isoformat())
-
-    @api.post(f"{API_PREFIX}/users", response_model=schemas.AccessToken, status_code=201)
-    def signup(body: schemas.Signup, request: Request):
-        result = db.call(accounts.signup, **body.model_dump(), trusted=True, client=client_ip(request))
-        return _token_body(result)
-
-    @api.get(f"{API_PREFIX}/users/me", response_model=schemas.Me)
-    def me(actor: Actor | None = Depends(current_actor)):
-        actor = require_actor(actor)
-        return schemas.Me(
-            id=actor.user_id, username=actor.username, roles=list(actor.roles), status=actor.status, firstName=actor.first_name
-        )
-
-    @api.get(f"{API_PREFIX}/sub-requests/open")
+    @api.get(f"{API_PREFIX}/sub-requests/open", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403]})
     def open_requests(request: Request, actor: Actor | None = Depends(current_actor)):
         """One page of the open sub requests (as the Open Sub Requests screen shows): ``page`` is a bookmark."""
         params = request.query_params
@@ -87,7 +53,7 @@ def create_api() -> FastAPI:
         rows = [{k: v for k, v in r.items() if k not in ("date", "local_input")} for r in found.rows]
         return {"rows": rows, "total": found.total, "next": found.next, "previous": found.previous}
 
-    @api.get(f"{API_PREFIX}/leagues/{{league_id}}/bracket")
+    @api.get(f"{API_PREFIX}/leagues/{{league_id}}/bracket", openapi_extra=access(ANYONE), responses={**ERRORS})
     def bracket(league_id: str, request: Request, actor: Actor | None = Depends(current_actor)):
         """A league's tournament bracket, for a reader with a bearer token or a link signed for them."""
         link = {k: request.query_params.get(k, "") for k in ("u", "e", "s")}
@@ -101,7 +67,7 @@ def create_api() -> FastAPI:
                         headers=cache | {"Content-Disposition": disposition})  # fmt: skip
 
     # --- Stripe webhook (signature checked on the raw body) ----------------------------------------
-    @api.post(f"{API_PREFIX}/stripe/webhook")
+    @api.post(f"{API_PREFIX}/stripe/webhook", openapi_extra=access(ANYONE), responses={400: ERRORS[403] | {"description": "Bad signature"}})
     async def stripe_webhook(request: Request):
         payload = await request.body()
         event = payments.parse_webhook(payload, request.headers.get("stripe-signature"))

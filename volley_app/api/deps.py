@@ -5,8 +5,11 @@ from __future__ import annotations
 from fastapi import Request
 
 from volley_app import db
-from volley_app.services import auth
+from volley_app.services import auth, tokens
+from volley_app.services.errors import Forbidden
 from volley_app.services.permissions import Actor
+
+INVALID_TOKEN = "Your access token is not valid or has expired."  # noqa: S105 - a message
 
 
 def bearer_token(request: Request) -> str:
@@ -19,7 +22,25 @@ def client_ip(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def _resolve(db_session, token: str) -> Actor | None:
+    if token.count(".") == 2:
+        try:
+            return tokens.resolve_access(db_session, token)
+        except tokens.InvalidToken:
+            return None
+    return auth.resolve(db_session, token)  # a browser session's token
+
+
 def current_actor(request: Request) -> Actor | None:
-    """The user behind the bearer token, or None (services decide what None may do)."""
+    """The user behind the bearer token, or None when no token was sent (services decide what None may do).
+
+    A token that was sent but is not valid (altered, expired, of an ended login, a refresh token)
+    answers 403: the spec's clients then refresh and retry once.
+    """
     token = bearer_token(request)
-    return db.call(auth.resolve, token) if token else None
+    if not token:
+        return None
+    actor = db.call(_resolve, token)
+    if actor is None:
+        raise Forbidden(INVALID_TOKEN)
+    return actor

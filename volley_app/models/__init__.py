@@ -27,14 +27,14 @@ from volley_app.models.newsletter import NEWSLETTER_SECTIONS, NewsletterIssue, N
 from volley_app.models.outreach import EmailAllJob, EmailAllRecipient, RateLimitHit
 from volley_app.models.payments import Payment
 from volley_app.models.subs import SubRequest
-from volley_app.models.users import LoginAttempt, LoginSession, PasswordResetToken, User
+from volley_app.models.users import LoginAttempt, LoginSession, PasswordResetToken, RefreshToken, User
 
 __all__ = [
     "NEWSLETTER_SECTIONS", "REGIONS", "AuditEntry", "StandingAdjustment", "ContactInquiry", "Day", "FranchiseInquiry", "Game",
     "GameType", "Gender", "HostInquiry", "League", "LeagueFormat", "LeagueSession", "LeagueStage",
     "LoginAttempt", "LoginSession", "NewsletterIssue", "NewsletterSubscriber", "OutboxMessage",
     "OutboxStatus", "PasswordResetToken", "Payment", "PromoteInquiry", "Rating", "Region", "Role",
-    "SessionStatus", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubRequest", "SubStatus", "Team", "User", "UTCDateTime", "utcnow",
+    "RefreshToken", "SessionStatus", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubRequest", "SubStatus", "Team", "User", "UTCDateTime", "utcnow",
 ]  # fmt: skip
 
 # No id is ever reused: on SQLite every table counts its ids with AUTOINCREMENT (PostgreSQL

@@ -82,3 +82,15 @@ class PasswordResetToken(UserToken, table=True):
 
     expires_at: dt.datetime = utc_field()
     used_at: dt.datetime | None = utc_field(nullable=True, default=None)
+
+
+class RefreshToken(UserToken, table=True):
+    """One refresh token of the REST API (held in an httpOnly cookie). Each refresh replaces it with a
+    new one of the same family; a replaced one used again revokes the family (it was stolen)."""
+
+    __tablename__ = "refresh_tokens"
+
+    family: str = Field(sa_column=sa.Column(sa.String(64), nullable=False, index=True))
+    expires_at: dt.datetime = utc_field()
+    used_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    revoked_at: dt.datetime | None = utc_field(nullable=True, default=None)

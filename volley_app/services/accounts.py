@@ -122,9 +122,14 @@ def signup(db: Session, *, trusted: bool = True, client: str = "", **form: objec
     Raises:
         RateLimited: too many signup tries from this client lately (failed ones count too).
     """
-    ratelimit.signup(db, client)
-    user = create_user(db, **{name: form.get(name) for name in SIGNUP_FIELDS}, roles=[Role.PLAYER])
+    user = register_player(db, client=client, **form)
     return auth.start_session(db, user, trusted=bool(trusted), client=client)
+
+
+def register_player(db: Session, *, client: str = "", **form: object) -> User:
+    """Create a Player account from ``SIGNUP_FIELDS`` (signup without a browser session: the REST API's tokens)."""
+    ratelimit.signup(db, client)
+    return create_user(db, **{name: form.get(name) for name in SIGNUP_FIELDS}, roles=[Role.PLAYER])
 
 
 # --- one user's record, the users list, player contact -----------------------------------------

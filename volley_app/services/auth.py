@@ -18,7 +18,7 @@ import secrets
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from volley_app.models import LoginAttempt, LoginSession, User, utcnow
+from volley_app.models import LoginAttempt, LoginSession, RefreshToken, User, utcnow
 from volley_app.services import passwords, validation
 from volley_app.services.errors import BadRequest, RateLimited, Unauthorized
 from volley_app.services.permissions import Actor
@@ -52,6 +52,11 @@ def _actor(user: User, session_id: int | None = None) -> Actor:
         session_id=session_id,
         first_name=user.first_name,
     )
+
+
+def actor_of(user: User) -> Actor:
+    """The actor of ``user`` outside a browser session (the REST API's tokens)."""
+    return _actor(user)
 
 
 def start_session(db: Session, user: User, *, trusted: bool, client: str = "") -> LoginResult:
@@ -148,7 +153,13 @@ def _check_throttle(db: Session, attempt: LoginAttempt) -> None:
 
 
 def login(db: Session, *, username: object, password: object, trusted: bool = True, client: str = "") -> LoginResult:
-    """Check a username and password. Unknown user and wrong password answer the same.
+    """Check a username and password (:func:`check_credentials`) and open a browser session."""
+    user = check_credentials(db, username=username, password=password, client=client)
+    return start_session(db, user, trusted=bool(trusted), client=(client or "unknown")[:64])
+
+
+def check_credentials(db: Session, *, username: object, password: object, client: str = "") -> User:
+    """The user of a username and password. Unknown user and wrong password answer the same.
 
     The attempt is recorded and committed before the password is checked, so
     simultaneous guesses count against each other and cannot slip past the
@@ -183,7 +194,7 @@ def login(db: Session, *, username: object, password: object, trusted: bool = Tr
         log.info("login failed username=%r client=%s", name, client)
         raise Unauthorized(UNAUTHORIZED)  # the committed attempt stays, as a failure
     db.exec(sa.delete(LoginAttempt).where(LoginAttempt.username == name, LoginAttempt.client == client))
-    return start_session(db, user, trusted=bool(trusted), client=client)
+    return user
 
 
 def forgive_failures(db: Session, username: str) -> None:
@@ -233,8 +244,16 @@ def logout(db: Session, token: object) -> bool:
 
 
 def revoke_all_sessions(db: Session, user_id: int, *, except_session: int | None = None) -> int:
-    """End every open session of a user (after a password change, say), but ``except_session`` if given."""
+    """End every open session of a user (after a password change, say), but ``except_session`` if given.
+
+    The REST API's logins (refresh token families, and so their access tokens) end too.
+    """
     keep = [LoginSession.id != except_session] if except_session is not None else []
+    db.exec(
+        sa.update(RefreshToken)
+        .where(RefreshToken.user_id == user_id, RefreshToken.revoked_at.is_(None))
+        .values(revoked_at=utcnow())
+    )
     result = db.exec(
         sa.update(LoginSession)
         .where(LoginSession.user_id == user_id, LoginSession.revoked_at.is_(None), *keep)
@@ -250,6 +269,7 @@ def purge_expired(db: Session) -> int:
     n = db.exec(
         sa.delete(LoginSession).where(sa.or_(LoginSession.expires_at < cutoff, LoginSession.revoked_at < cutoff))
     ).rowcount
+    db.exec(sa.delete(RefreshToken).where(sa.or_(RefreshToken.expires_at < cutoff, RefreshToken.revoked_at < cutoff)))
     window = dt.timedelta(minutes=get_settings().login_window_minutes)
     db.exec(sa.delete(LoginAttempt).where(LoginAttempt.at < now - 2 * window))
     return n
@@ -258,3 +278,10 @@ def purge_expired(db: Session) -> int:
 def session_expiry(db: Session, token: str) -> dt.datetime | None:
     row = db.exec(select(LoginSession.expires_at).where(LoginSession.token_hash == hash_token(token))).first()
     return row
+
+
+def logout_everywhere(db: Session, actor: Actor | None) -> int:
+    """The actor ends every login of their account: browser sessions and REST API tokens alike."""
+    if actor is None:
+        raise Unauthorized()
+    return revoke_all_sessions(db, actor.user_id)

@@ -207,3 +207,23 @@ def send_issue(
         sent += 1
     log.info("newsletter issue #%s queued for %s subscribers by user #%s", issue.id, sent, actor.user_id)
     return issue, sent
+
+
+NO_SUBSCRIBER = "No subscriber has that email"
+
+
+def send_to_subscriber(db: Session, actor: Actor | None, *, email: object, data: dict) -> NewsletterSubscriber:
+    """An issue to one subscriber (admin only), as the spec's client sends an issue: once per subscriber.
+
+    The server composes the message (the same body as :func:`send_issue`, with that subscriber's
+    own unsubscribe link) and queues it in the outbox; an address that is not subscribed gets nothing.
+    """
+    actor = require_admin(actor)
+    values = clean_issue(data)
+    address = validation.email(email)
+    sub = db.exec(select(NewsletterSubscriber).where(NewsletterSubscriber.email == address)).first()
+    if sub is None:
+        raise NotFound(NO_SUBSCRIBER)
+    mail.queue(db, to=sub.email, subject=SUBJECT, body_text=render(values, unsubscribe_link(sub)), kind="newsletter")
+    log.info("newsletter queued to subscriber #%s by user #%s", sub.id, actor.user_id)
+    return sub

@@ -386,3 +386,32 @@ def list_payments(db: Session, actor: Actor | None, *, league_id: object) -> lis
         }
         for p in rows
     ]
+
+
+AMOUNT_DIFFERS = "The amount is set by the league: {total} ({cents} cents). Nothing was charged."
+CURRENCY_DIFFERS = "Payments are in {currency}"
+
+
+def payment_intent(
+    db: Session, actor: Actor | None, *, payment_id: object, amount: object = None, currency: object = None
+) -> dict:
+    """Start paying a pending registration (the spec's /payment-intent): the amount always comes from
+    the registration, which the server computed from the league. A client that sends an amount or a
+    currency that differs is refused (422 naming the field), never charged what it asked for.
+
+    Returns :func:`checkout`'s answer plus ``amount`` in cents and ``currency``; for Stripe its
+    ``client_secret`` confirms the card payment.
+    """
+    actor = _player(actor)
+    pay = access_payment(db, actor, payment_id)
+    if amount not in (None, ""):
+        try:
+            asked = int(amount) if not isinstance(amount, bool) and float(amount) == int(float(amount)) else None
+        except (TypeError, ValueError, OverflowError):
+            asked = None
+        if asked != pay.amount_cents:
+            raise Invalid({"amount": AMOUNT_DIFFERS.format(total=fees.money(pay.amount_cents), cents=pay.amount_cents)})
+    if currency not in (None, "") and (not isinstance(currency, str) or currency.strip().lower() != pay.currency):
+        raise Invalid({"currency": CURRENCY_DIFFERS.format(currency=pay.currency)})
+    out = checkout(db, actor, payment_id=pay.id)
+    return out | {"amount": pay.amount_cents, "currency": pay.currency}

@@ -608,3 +608,37 @@ def delete(db: Session, actor: Actor | None, request_id: object) -> None:
     db.delete(req)
     db.flush()
     log.info("sub request %s deleted by user %s", req.id, actor.user_id)
+
+
+ANSWERED = "answered"
+ALREADY_TOLD = "already told"
+NOT_TARGETED = "Only a request made to one sub has an invitation"
+
+
+def answer_notice(
+    db: Session, actor: Actor | None, request_id: object, *, accepted: bool, now: dt.datetime | None = None
+) -> str:
+    """A sub's answer as the spec's client sends it (its accept or decline call, then the email call).
+
+    The answer is made and the requestor emailed (a message the server composes) once: the same
+    sub asking again after their answer stands changes nothing and says so (``ALREADY_TOLD``).
+    Anyone else is refused as :func:`accept` and :func:`decline` refuse them.
+    """
+    actor = require_sub_request_actor(actor)
+    rid = permissions.record_id(request_id, NOT_FOUND)
+    req = db.get(SubRequest, rid)
+    status = SubStatus.ACCEPTED if accepted else SubStatus.DECLINED
+    if req is not None and req.archived_at is None and req.recipient_id == actor.user_id and req.status == status:
+        return ALREADY_TOLD
+    (accept if accepted else decline)(db, actor, rid, now=now)
+    return ANSWERED
+
+
+def invitation_notice(db: Session, actor: Actor | None, request_id: object) -> str:
+    """The requestor's check that the sub named on their open request was invited: the invitation is
+    emailed when the request is made (or reopened to them), so nothing is sent twice."""
+    actor = require_sub_request_actor(actor)
+    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    if req.recipient_id is None or req.status != SubStatus.OPEN:
+        raise BadRequest(NOT_TARGETED)
+    return ALREADY_TOLD

@@ -1,0 +1,158 @@
+"""Every API route × every kind of caller: the allowed ones get through, the others are refused and change nothing.
+
+The routes come from the app's route table; a route without an entry here fails
+``test_every_route_has_an_entry``, so a new route cannot go unchecked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import pytest
+
+from tests.api import world as w
+from volley_app.api.app import create_api
+from volley_app.api.routes import route_table
+from volley_app.api.routes.common import ADMIN, ANYONE, LOGGED_IN, OPERATOR, PLAYER
+from volley_app.models import NEWSLETTER_SECTIONS
+
+P, O, S, T, A = "player", "other_player", "svl", "other_svl", "admin"
+EVERYONE = frozenset(w.ROLES)
+USERS = frozenset({P, O, S, T, A})
+OPERATORS = frozenset({S, A})
+SUB_PEOPLE = frozenset({P, O, A})  # who may use sub requests: players and admins
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    allowed: frozenset[str]
+    call: Callable[[dict], tuple[str, dict | None]]  # the world -> (path, json body)
+    ok: tuple[int, ...] = (200, 201, 204)  # what the first allowed caller gets
+
+
+def _issue() -> dict:
+    return {f"{s}_{part}": ("https://example.com/x" if part == "link" else "News") for s in NEWSLETTER_SECTIONS
+            for part in ("link", "blurb")}  # fmt: skip
+
+
+LEAGUE_FORM = {"court": "Court 3", "startDateTime": "2031-01-06T18:30", "numberOfWeeks": 8, "timeIncrement": 50,
+               "skillLevel": "B", "format": "6s", "day": "Monday", "maxTeams": 8, "cost": "300"}  # fmt: skip
+NOTE = {"team": "T1", "date": "2031-01-06T19:00", "svl": "Gym", "skillLevel": "C", "format": "6s"}
+
+MATRIX: dict[tuple[str, str], Entry] = {
+    ("POST", "/api/auth"): Entry(EVERYONE, lambda x: ("/api/auth", {"username": "pat", "password": x["password"]})),
+    # No refresh cookie in these calls: everyone is told the login has expired (the token tests refresh for real).
+    ("GET", "/api/auth/refresh"): Entry(EVERYONE, lambda x: ("/api/auth/refresh", None), ok=(403,)),
+    ("POST", "/api/auth/logout"): Entry(EVERYONE, lambda x: ("/api/auth/logout", None)),
+    ("POST", "/api/auth/logout/all"): Entry(USERS, lambda x: ("/api/auth/logout/all", None)),
+    ("POST", "/api/users"): Entry(EVERYONE, lambda x: ("/api/users", {
+        "username": "newbie", "password": "pass1", "email": "newbie@example.com", "firstName": "New",
+        "lastName": "Bie", "region": "KY"})),  # fmt: skip
+    ("GET", "/api/users"): Entry(frozenset({A}), lambda x: ("/api/users", None)),
+    ("GET", "/api/users/me"): Entry(USERS, lambda x: ("/api/users/me", None)),
+    ("GET", "/api/users/{user_id}"): Entry(frozenset({P, A}), lambda x: (f"/api/users/{x['users'][P]}", None)),
+    ("PATCH", "/api/users"): Entry(frozenset({P, A}), lambda x: ("/api/users", {"id": x["users"][P], "firstName": "Patty"})),
+    ("DELETE", "/api/users"): Entry(frozenset({P, A}), lambda x: ("/api/users", {"id": x["users"][P]})),
+    ("POST", "/api/playerContact"): Entry(USERS, lambda x: ("/api/playerContact", {"body": "Hello"})),
+    ("GET", "/api/sessions"): Entry(frozenset({S, T, A}), lambda x: ("/api/sessions", None)),
+    ("GET", "/api/sessions/{session_id}"): Entry(OPERATORS, lambda x: (f"/api/sessions/{x['sid']}", None)),
+    ("POST", "/api/sessions"): Entry(frozenset({S, T, A}), lambda x: ("/api/sessions", {
+        "name": "Winter", "startDateTime": "2031-01-01T00:00", "endDateTime": "2031-03-01T00:00",
+        "svl": x["users"][S]})),  # fmt: skip
+    ("PATCH", "/api/sessions"): Entry(OPERATORS, lambda x: ("/api/sessions", {
+        "id": x["sid"], "name": "Fall 2", "startDateTime": "2031-01-01T00:00", "endDateTime": "2031-03-01T00:00"})),
+    ("DELETE", "/api/sessions"): Entry(OPERATORS, lambda x: ("/api/sessions", {"id": x["sid"]})),
+    ("GET", "/api/leagues"): Entry(USERS, lambda x: ("/api/leagues", None)),
+    ("GET", "/api/leagues/{league_id}"): Entry(USERS, lambda x: (f"/api/leagues/{x['lg']}", None)),
+    ("GET", "/api/leagues/{league_id}/standings"): Entry(USERS, lambda x: (f"/api/leagues/{x['lg']}/standings", None)),
+    ("POST", "/api/leagues"): Entry(OPERATORS, lambda x: ("/api/leagues", LEAGUE_FORM | {"session": x["sid"]})),
+    ("PATCH", "/api/leagues"): Entry(OPERATORS, lambda x: ("/api/leagues", LEAGUE_FORM | {"id": x["lg2"]})),
+    ("DELETE", "/api/leagues"): Entry(OPERATORS, lambda x: ("/api/leagues", {"id": x["lg2"]})),
+    ("GET", "/api/teams"): Entry(USERS, lambda x: ("/api/teams", None)),
+    ("GET", "/api/teams/{team_id}"): Entry(frozenset({P, S, A}), lambda x: (f"/api/teams/{x['team']}", None)),
+    ("POST", "/api/teams"): Entry(frozenset({P, O}), lambda x: ("/api/teams", {"league": x["lg"], "teamName": "Newcomers"})),
+    ("PATCH", "/api/teams"): Entry(OPERATORS, lambda x: ("/api/teams", {"id": x["team"], "wins": 1, "losses": 0,
+                                                                         "reason": "A forfeit"})),  # fmt: skip
+    ("DELETE", "/api/teams"): Entry(OPERATORS, lambda x: ("/api/teams", {"id": x["waiting"]})),
+    ("GET", "/api/games"): Entry(USERS, lambda x: (f"/api/games?league={x['lg']}", None)),
+    ("GET", "/api/games/{game_id}"): Entry(OPERATORS, lambda x: (f"/api/games/{x['game']}", None)),
+    ("POST", "/api/games"): Entry(OPERATORS, lambda x: ("/api/games", {"league": x["lg2"]})),
+    ("PATCH", "/api/games"): Entry(OPERATORS, lambda x: ("/api/games", {
+        "id": x["game"], "team1Game1Score": 21, "team2Game1Score": 15, "team1Game2Score": 21, "team2Game2Score": 17})),
+    ("GET", "/api/notes"): Entry(SUB_PEOPLE, lambda x: ("/api/notes", None)),
+    ("GET", "/api/notes/{note_id}"): Entry(SUB_PEOPLE, lambda x: (f"/api/notes/{x['note']}", None)),
+    ("POST", "/api/notes"): Entry(SUB_PEOPLE, lambda x: ("/api/notes", NOTE)),
+    ("PATCH", "/api/notes"): Entry(frozenset({P}), lambda x: ("/api/notes", NOTE | {"id": x["note"], "team": "T2"})),
+    ("DELETE", "/api/notes"): Entry(frozenset({P}), lambda x: ("/api/notes", {"id": x["note"]})),
+    ("POST", "/api/acceptedRequest"): Entry(frozenset({O, A}), lambda x: ("/api/acceptedRequest", {"id": x["note"]})),
+    ("POST", "/api/declinedRequest"): Entry(frozenset({O}), lambda x: ("/api/declinedRequest", {"id": x["invite"]})),
+    ("POST", "/api/receivedRequest"): Entry(frozenset({P}), lambda x: ("/api/receivedRequest", {"id": x["invite"]})),
+    ("POST", "/api/contact"): Entry(EVERYONE, lambda x: ("/api/contact", {"name": "Ann", "email": "ann@example.com",
+                                                                         "body": "Hi"})),  # fmt: skip
+    ("POST", "/api/host"): Entry(EVERYONE, lambda x: ("/api/host", {
+        "sVLName": "Gym", "email": "gym@example.com", "phone": "859-555-0100", "address": "1 Main St",
+        "city": "Lexington", "region": "KY", "zip": "40507"})),  # fmt: skip
+    ("POST", "/api/promote"): Entry(EVERYONE, lambda x: ("/api/promote", {
+        "why": "Pads", "companyName": "Pads Inc", "phone": "859-555-0100", "email": "pads@example.com"})),
+    ("POST", "/api/franchise"): Entry(EVERYONE, lambda x: ("/api/franchise", {
+        "phone": "859-555-0100", "city": "Louisville", "region": "KY", "message": "Hello", "name": "Sam",
+        "email": "sam@example.com"})),  # fmt: skip
+    ("GET", "/api/newsletter"): Entry(frozenset({A}), lambda x: ("/api/newsletter", None)),
+    ("POST", "/api/newsletter"): Entry(EVERYONE, lambda x: ("/api/newsletter", {"email": "new.fan@example.com"})),
+    ("DELETE", "/api/newsletter"): Entry(frozenset({A}), lambda x: ("/api/newsletter", {"id": x["subscriber"]})),
+    ("POST", "/api/newsletterTest"): Entry(frozenset({A}), lambda x: ("/api/newsletterTest",
+                                                                      {"email": "fan@example.com", **_issue()})),
+    ("POST", "/api/emailAll"): Entry(frozenset({A}), lambda x: ("/api/emailAll", {"subject": "Hi", "body": "All"})),
+    ("POST", "/api/send_recovery_email"): Entry(EVERYONE, lambda x: ("/api/send_recovery_email",
+                                                                     {"recipient_email": "pat@example.com"})),
+    ("POST", "/api/resetPassword/{user_id}/{token}"): Entry(EVERYONE, lambda x: (
+        f"/api/resetPassword/{x['reset'][0]}/{x['reset'][1]}", {"password": "brandnew1"})),
+    ("POST", "/api/payment-intent"): Entry(frozenset({P}), lambda x: ("/api/payment-intent", {"paymentId": x["pay"]})),
+    ("POST", "/api/payments/{payment_id}/card"): Entry(frozenset({P}), lambda x: (
+        f"/api/payments/{x['pay']}/card", {"cardNumber": "4242424242424242", "expiry": "12/40", "cvc": "123"})),
+    ("GET", "/api/sub-requests/open"): Entry(SUB_PEOPLE, lambda x: ("/api/sub-requests/open", None)),
+    # No bracket was uploaded: whoever may read the league is told so (404); nobody else learns more.
+    ("GET", "/api/leagues/{league_id}/bracket"): Entry(USERS, lambda x: (f"/api/leagues/{x['lg']}/bracket", None),
+                                                      ok=(404,)),
+    ("POST", "/api/stripe/webhook"): Entry(EVERYONE, lambda x: ("/api/stripe/webhook", {}), ok=(400, 404)),
+}  # fmt: skip
+
+ROUTES = route_table(create_api())
+KEYS = sorted({(r.method, r.path) for r in ROUTES})
+LEVELS = {ANYONE: EVERYONE, LOGGED_IN: USERS, PLAYER: frozenset({P, O}), OPERATOR: frozenset({S, T, A}),
+          ADMIN: frozenset({A})}  # fmt: skip
+
+
+def test_every_route_has_an_entry():
+    assert set(KEYS) == set(MATRIX), {"without an entry": set(KEYS) - set(MATRIX), "gone": set(MATRIX) - set(KEYS)}
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=[f"{r.method} {r.path}" for r in ROUTES])
+def test_the_route_table_says_who_may_call(route):
+    """Each route's documented audience holds everyone the matrix lets through (the service narrows it further)."""
+    assert route.access in LEVELS, route
+    assert MATRIX[(route.method, route.path)].allowed <= LEVELS[route.access]
+
+
+@pytest.mark.parametrize("key", KEYS, ids=[f"{m} {p}" for m, p in KEYS])
+async def test_only_the_allowed_get_through(db, key):
+    method, _ = key
+    entry = MATRIX[key]
+    x = w.build(db)
+    path, body = entry.call(x)
+    refused = [r for r in w.ROLES if r not in entry.allowed]
+    allowed = [r for r in w.ROLES if r in entry.allowed]
+    async with w.client() as c:
+        for role in refused:
+            before = w.snapshot(db)
+            response = await c.request(method, path, json=body, headers=w.headers(x, role))
+            expected = {401} if role == "anonymous" else {403, 404}
+            assert response.status_code in expected, (role, response.status_code, response.text)
+            assert w.snapshot(db) == before, f"{role} was refused but data changed"
+        for i, role in enumerate(allowed):
+            response = await c.request(method, path, json=body, headers=w.headers(x, role))
+            if i == 0:
+                assert response.status_code in entry.ok, (role, response.status_code, response.text)
+            else:
+                assert response.status_code not in (401, 403) or response.status_code in entry.ok, (role, response.text)

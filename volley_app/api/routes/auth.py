@@ -1,0 +1,103 @@
+"""/auth: login, refresh (rotating the refresh cookie), logout, logout everywhere; /users signup."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from volley_app.api.deps import bearer_token, client_ip
+from volley_app.api.routes.common import ANYONE, ERRORS, LOGGED_IN, PREFIX, Message, access, acting, call
+from volley_app.services import auth, tokens
+from volley_app.services.permissions import Actor
+from volley_app.settings import get_settings
+
+router = APIRouter(prefix=PREFIX, tags=["auth"])
+COOKIE_PATH = f"{PREFIX}/auth"
+
+
+class Credentials(BaseModel):
+    username: Any = Field("", examples=["pat"])
+    password: Any = Field("", examples=["pass1"])
+    trusted: Any = Field(True, description="Trust this device: the login lasts 30 days instead of 12 hours")
+
+
+class AccessToken(BaseModel):
+    accessToken: str = Field(examples=["eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9..."])  # noqa: N815 - the spec's name
+    expiresAt: str = Field(examples=["2026-11-22T01:45:00+00:00"])  # noqa: N815
+
+
+def _with_cookie(result: tokens.Tokens, status: int = 200) -> JSONResponse:
+    response = JSONResponse(
+        {"accessToken": result.access, "expiresAt": result.access_expires.isoformat()}, status_code=status
+    )
+    settings = get_settings()
+    response.set_cookie(
+        tokens.REFRESH_COOKIE,
+        result.refresh,
+        expires=result.refresh_expires,
+        path=COOKIE_PATH,
+        httponly=True,
+        secure=settings.public_url.lower().startswith("https://"),
+        samesite="strict",
+    )
+    return response
+
+
+def _clear_cookie(response: Response) -> None:
+    response.delete_cookie(tokens.REFRESH_COOKIE, path=COOKIE_PATH, httponly=True, samesite="strict")
+
+
+def _login(db, *, username, password, trusted, client) -> tokens.Tokens:
+    user = auth.check_credentials(db, username=username, password=password, client=client)
+    return tokens.issue(db, auth.actor_of(user), trusted=trusted is not False)
+
+
+@router.post("/auth", response_model=AccessToken, openapi_extra=access(ANYONE),
+             responses={400: {"model": Message, "description": "Missing Username or Password"},
+                        401: {"model": Message, "description": "Unauthorized (unknown user or wrong password)"},
+                        429: ERRORS[429]})  # fmt: skip
+def login(body: Credentials, request: Request):
+    """Log in: a 15-minute access token, and the refresh token in an httpOnly cookie."""
+    result = call(_login, username=body.username, password=body.password, trusted=body.trusted,
+                  client=client_ip(request))  # fmt: skip
+    return _with_cookie(result)
+
+
+@router.get("/auth/refresh", response_model=AccessToken, openapi_extra=access(ANYONE),
+            responses={403: {"model": Message, "description": "Your login has expired."}})  # fmt: skip
+def refresh(request: Request):
+    """A new access token for the refresh cookie, which is replaced by a new one (each works once)."""
+    result = call(tokens.rotate, request.cookies.get(tokens.REFRESH_COOKIE, ""))
+    return _with_cookie(result)
+
+
+def _logout(db, refresh_token: str, access_token: str) -> None:
+    if refresh_token:
+        tokens.logout(db, refresh_token)
+    if access_token.count(".") == 2:
+        tokens.logout_access(db, access_token)
+    elif access_token:
+        auth.logout(db, access_token)
+
+
+@router.post("/auth/logout", status_code=204, openapi_extra=access(ANYONE))
+def logout(request: Request):
+    """End this login (the refresh cookie's, and the bearer token's): its refresh token and every access token
+    it gave. Answers 204 even without one."""
+    call(_logout, request.cookies.get(tokens.REFRESH_COOKIE, ""), bearer_token(request))
+    response = Response(status_code=204)
+    _clear_cookie(response)
+    return response
+
+
+@router.post("/auth/logout/all", status_code=204, openapi_extra=access(LOGGED_IN),
+             responses={401: ERRORS[401], 403: ERRORS[403]})  # fmt: skip
+def logout_everywhere(actor: Actor = Depends(acting)):
+    """End every login of the caller's account: other devices, browser sessions, API tokens."""
+    call(auth.logout_everywhere, actor)
+    response = Response(status_code=204)
+    _clear_cookie(response)
+    return response

@@ -1,0 +1,118 @@
+"""What every route module shares: the acting user, ids in answers, paged lists, documented errors."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import Depends, Request, Response
+from pydantic import BaseModel
+
+from volley_app import db
+from volley_app.api.deps import current_actor
+from volley_app.services import paging
+from volley_app.services.permissions import Actor, require_actor
+
+PREFIX = "/api"
+TOTAL_HEADER = "X-Total-Count"
+NEXT_HEADER = "X-Next-Page"
+PREVIOUS_HEADER = "X-Previous-Page"
+
+# Who a route is for: the permission matrix in the tests reads this from each route.
+ANYONE = "anyone"
+LOGGED_IN = "logged-in"
+PLAYER = "player"
+OPERATOR = "svl"  # an SVL or an admin
+ADMIN = "admin"
+
+
+class Message(BaseModel):
+    message: str
+
+
+class Invalid(BaseModel):
+    message: str
+    errors: dict[str, str]
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": Message, "description": "No access token was sent",
+          "content": {"application/json": {"example": {"message": "Unauthorized"}}}},
+    403: {"model": Message, "description": "Not allowed, or the access token is invalid or expired (refresh and retry once)",
+          "content": {"application/json": {"example": {"message": "No access"}}}},
+    404: {"model": Message, "description": "No such object",
+          "content": {"application/json": {"example": {"message": "Not found"}}}},
+    422: {"model": Invalid, "description": "A field is not valid: its message by the field's name",
+          "content": {"application/json": {"example": {"message": "Team is required",
+                                                       "errors": {"team": "Team is required"}}}}},
+    429: {"model": Message, "description": "Too many tries lately",
+          "content": {"application/json": {"example": {"message": "Too many tries. Please wait a minute."}}}},
+}  # fmt: skip
+PUBLIC_ERRORS = {k: ERRORS[k] for k in (404, 422, 429)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Route:
+    """One row of the route table: how it is called and who may call it."""
+
+    method: str
+    path: str
+    access: str
+    summary: str
+
+
+def access(level: str) -> dict:
+    """The ``openapi_extra`` naming who a route is for (read back into the route table)."""
+    return {"x-access": level}
+
+
+def actor_or_none(request: Request) -> Actor | None:
+    return current_actor(request)
+
+
+def acting(actor: Actor | None = Depends(current_actor)) -> Actor:
+    """The logged-in caller (401 without a token, 403 with a bad one)."""
+    return require_actor(actor)
+
+
+def with_ids(row: dict) -> dict:
+    """A row as the spec's clients read it: ``_id`` beside ``id``, names in camelCase."""
+    out = {camel(k): v for k, v in row.items()}
+    if "id" in out:
+        out["_id"] = out["id"]
+    return out
+
+
+def camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def list_params(request: Request) -> dict:
+    """``page`` (the bookmark of X-Next-Page), ``search`` and ``size`` of a paged list."""
+    q = request.query_params
+    return {"bookmark": q.get("page", ""), "search": q.get("search", q.get("q", "")), "size": q.get("size", "")}
+
+
+def paged(response: Response, found: paging.Page, project: Callable[[dict], dict] = with_ids) -> list[dict]:
+    response.headers[TOTAL_HEADER] = str(found.total)
+    if found.next:
+        response.headers[NEXT_HEADER] = found.next
+    if found.previous:
+        response.headers[PREVIOUS_HEADER] = found.previous
+    return [project(r) for r in found.rows]
+
+
+def whole(response: Response, rows: list[dict], project: Callable[[dict], dict] = with_ids) -> list[dict]:
+    """A list the service answers whole (it is small: one league's teams or games)."""
+    response.headers[TOTAL_HEADER] = str(len(rows))
+    return [project(r) for r in rows]
+
+
+def body_id(body: dict) -> object:
+    """The id of the object a PATCH or DELETE body names (``id`` or the spec's ``_id``)."""
+    return body.get("id", body.get("_id")) if isinstance(body, dict) else None
+
+
+call = db.call

@@ -1,0 +1,140 @@
+"""/notes (sub requests) and the spec's notice calls: /acceptedRequest, /declinedRequest, /receivedRequest.
+
+The notice calls never carry a message: the server checks the caller is the party of that request
+and composes the email itself (addresses in the body are not used).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+
+from volley_app.api.routes.common import ERRORS, LOGGED_IN, PREFIX, access, acting, call, list_params, paged, with_ids
+from volley_app.models import SubStatus
+from volley_app.services import sub_requests
+from volley_app.services.errors import Invalid
+from volley_app.services.permissions import Actor
+
+router = APIRouter(prefix=PREFIX, tags=["sub requests"])
+ID = Field(None, validation_alias=AliasChoices("id", "_id", "requestId"), examples=[9])
+
+
+class Note(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    id: Any = ID
+    team: Any = Field(None, examples=["Net Results"])
+    date: Any = Field(None, examples=["2027-01-11T19:00"])
+    svl: Any = Field(None, examples=["Downtown Gym"], description="Where: the location")
+    court: Any = Field(None, examples=["2"])
+    skill_level: Any = Field(None, alias="skillLevel", examples=["B"])
+    format: Any = Field(None, examples=["Sixes"])
+    text: Any = Field(None, examples=["We need a setter"])
+    recipient: Any = Field(None, description="A sub's user id: a request made to that sub (who is emailed)")
+    status: Any = Field(None, description="PATCH: Accepted or Declined (the sub's answer), Open (reopen)")
+    requestor: Any = Field(None, description="Ignored: the caller is the requestor")
+    requestor_email: Any = Field(None, alias="requestorEmail", description="Ignored")
+    recipient_email: Any = Field(None, alias="recipientEmail", description="Ignored")
+    completed: Any = Field(None, description="Ignored: a request completes when its date passes")
+
+
+class Notice(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    id: Any = ID
+    requestor_email: Any = Field(None, alias="requestorEmail", description="Ignored: the server knows the requestor")
+    recipient_email: Any = Field(None, alias="recipientEmail", description="Ignored")
+    recipient: Any = Field(None, description="Ignored")
+    requestor: Any = Field(None, description="Ignored")
+    date: Any = Field(None, description="Ignored")
+    svl: Any = Field(None, description="Ignored")
+
+
+class Deletion(BaseModel):
+    id: Any = ID
+
+
+DETAILS = ("team", "date", "svl", "court", "skill_level", "format", "text")
+
+
+def _note(row: dict) -> dict:
+    out = with_ids({k: v for k, v in row.items() if k != "local_input"})
+    out["date"] = row.get("date")
+    return out
+
+
+@router.get("/notes", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403],
+                                                                   422: ERRORS[422]})  # fmt: skip
+def list_notes(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+    """Open sub requests a page at a time (``view=mine``: those the caller made or was named on).
+    ``search``, ``venue``, ``date_from``, ``date_to`` filter; total in X-Total-Count, next page in X-Next-Page."""
+    q = request.query_params
+    p = list_params(request)
+    filters = {"q": p["search"], **{k: q.get(k, "") for k in ("venue", "date_from", "date_to")}}
+    fn = sub_requests.notifications if q.get("view") == "mine" else sub_requests.list_open
+    return paged(response, call(fn, actor, filters=filters, bookmark=p["bookmark"], size=p["size"]), _note)
+
+
+@router.get("/notes/{note_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def get_note(note_id: str, actor: Actor = Depends(acting)) -> dict:
+    return _note(call(sub_requests.detail, actor, note_id))
+
+
+@router.post("/notes", status_code=201, openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def create_note(body: Note, actor: Actor = Depends(acting)) -> dict:
+    """A sub request by the caller: to anyone, or with ``recipient`` to one sub (emailed an invitation)."""
+    details = {k: getattr(body, k) for k in DETAILS}
+    new_id = call(sub_requests.create, actor, recipient_id=body.recipient, **details)
+    return _note(call(sub_requests.detail, actor, new_id))
+
+
+def _patch(db, actor: Actor, body: Note) -> dict:
+    status = body.status
+    if status is not None and not isinstance(status, str):
+        raise Invalid({"status": "Status must be Open, Accepted or Declined"})
+    if status == SubStatus.ACCEPTED:
+        sub_requests.accept(db, actor, body.id)
+    elif status == SubStatus.DECLINED:
+        sub_requests.decline(db, actor, body.id)
+    elif status == SubStatus.OPEN and sub_requests.detail(db, actor, body.id)["status"] == SubStatus.DECLINED:
+        sub_requests.reopen(db, actor, body.id, recipient_id=body.recipient)
+    elif status in (None, "", SubStatus.OPEN):
+        sub_requests.update(db, actor, body.id, **{k: getattr(body, k) for k in DETAILS})
+    else:
+        raise Invalid({"status": "Status must be Open, Accepted or Declined"})
+    return _note(sub_requests.detail(db, actor, body.id))
+
+
+@router.patch("/notes", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def update_note(body: Note, actor: Actor = Depends(acting)) -> dict:
+    """The requestor changes the details (or reopens a declined request with ``status`` Open); a sub answers
+    with ``status`` Accepted or Declined (the requestor is emailed)."""
+    return call(_patch, actor, body)
+
+
+@router.delete("/notes", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def delete_note(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+    """The requestor cancels a request (kept, and its sub told, when a sub is on it)."""
+    call(sub_requests.delete, actor, body.id)
+    return {"id": body.id, "_id": body.id}
+
+
+@router.post("/acceptedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def accepted_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
+    """A sub accepts request ``id`` and its requestor is emailed, once (again by the same sub: nothing is sent)."""
+    return {"status": "Success", "result": call(sub_requests.answer_notice, actor, body.id, accepted=True)}
+
+
+@router.post("/declinedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def declined_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
+    """The named sub declines request ``id`` and its requestor is emailed, once."""
+    return {"status": "Success", "result": call(sub_requests.answer_notice, actor, body.id, accepted=False)}
+
+
+@router.post("/receivedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def received_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
+    """The requestor of request ``id`` made to one sub: that sub's invitation is emailed when the request is
+    made, so this confirms it and sends nothing again."""
+    return {"status": "Success", "result": call(sub_requests.invitation_notice, actor, body.id)}

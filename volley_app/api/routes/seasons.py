@@ -1,0 +1,166 @@
+"""/sessions and /leagues: an SVL's seasons and their leagues; a league's standings and schedule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+
+from volley_app.api.routes.common import (
+    ERRORS,
+    LOGGED_IN,
+    OPERATOR,
+    PREFIX,
+    access,
+    acting,
+    call,
+    list_params,
+    paged,  # fmt: skip
+    whole,
+    with_ids,
+)
+from volley_app.services import leagues, results, sessions
+from volley_app.services.permissions import Actor
+
+router = APIRouter(prefix=PREFIX, tags=["sessions and leagues"])
+ID = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3])
+
+
+class SessionBody(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    id: Any = ID
+    name: Any = Field("", examples=["Winter 2027"])
+    start: Any = Field("", alias="startDateTime", examples=["2027-01-04T18:00"])
+    end: Any = Field("", alias="endDateTime", examples=["2027-03-29T22:00"])
+    svl: Any = Field(None, description="An admin's choice of SVL (id); an SVL's own sessions are theirs")
+
+
+class Deletion(BaseModel):
+    id: Any = ID
+
+
+def _session(row) -> dict:
+    return {"id": row.id, "_id": row.id, "name": row.name, "status": row.status.value, "svl": row.svl_id,
+            "startDateTime": row.start_at, "endDateTime": row.end_at}  # fmt: skip
+
+
+@router.get("/sessions", openapi_extra=access(OPERATOR), responses={401: ERRORS[401], 403: ERRORS[403]})
+def list_sessions(response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+    """An SVL's current sessions (an admin: every session); total in X-Total-Count."""
+    return whole(response, call(sessions.list_sessions, actor))
+
+
+@router.get("/sessions/{session_id}", openapi_extra=access(OPERATOR), responses={**ERRORS})
+def get_session(session_id: str, actor: Actor = Depends(acting)) -> dict:
+    return with_ids(call(sessions.get_session, actor, session_id))
+
+
+@router.post("/sessions", status_code=201, openapi_extra=access(OPERATOR), responses={**ERRORS})
+def create_session(body: SessionBody, actor: Actor = Depends(acting)) -> dict:
+    """A new session in Registration; ``status`` and ``user`` in the body are ignored (the server decides)."""
+    row = call(sessions.create_session, actor, name=body.name, start=body.start, end=body.end, svl_id=body.svl)
+    return _session(row)
+
+
+@router.patch("/sessions", openapi_extra=access(OPERATOR), responses={**ERRORS})
+def update_session(body: SessionBody, actor: Actor = Depends(acting)) -> dict:
+    """Rename or move a session (its SVL or an admin); the status follows the dates."""
+    row = call(sessions.update_session, actor, body.id, name=body.name, start=body.start, end=body.end)
+    return _session(row)
+
+
+@router.delete("/sessions", openapi_extra=access(OPERATOR), responses={**ERRORS})
+def delete_session(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+    """Delete a session (archived when it has history)."""
+    outcome = call(sessions.delete_session, actor, body.id)
+    return {"id": body.id, "_id": body.id, "message": outcome}
+
+
+class LeagueBody(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    id: Any = ID
+    session: Any = Field(None, examples=[3])
+    court: Any = Field("", examples=["Court 1"])
+    start: Any = Field("", alias="startDateTime", examples=["2027-01-04T18:00"])
+    number_of_weeks: Any = Field("", alias="numberOfWeeks", examples=[8])
+    time_increment: Any = Field("", alias="timeIncrement", examples=[60])
+    skill_level: Any = Field("", alias="skillLevel", examples=["B"])
+    format: Any = Field("", examples=["Sixes"])
+    gender_requirement: Any = Field("", alias="genderRequirement", examples=["Coed"])
+    day: Any = Field("", examples=["Monday"])
+    max_teams: Any = Field("", alias="maxTeams", examples=[8])
+    cost: Any = Field("", examples=["300"], description="Dollars per team")
+    cash: Any = False
+    active: Any = Field(None, description="Only when changing a league")
+    svl: Any = Field(None, description="Ignored: a league belongs to its session's SVL")
+    schedule_generated: Any = Field(None, alias="scheduleGenerated", description="Ignored: generating is its own call")
+
+
+LEAGUE_FORM = ("court", "start", "number_of_weeks", "time_increment", "skill_level", "format", "gender_requirement",
+               "day", "max_teams", "cost", "cash")  # fmt: skip
+
+
+def _league_fields(body: LeagueBody) -> dict:
+    fields = {k: getattr(body, k) for k in LEAGUE_FORM}
+    if body.active is not None:
+        fields["active"] = body.active
+    return fields
+
+
+def _league(db, actor: Actor, league_id: int) -> dict:
+    return with_ids(leagues.get_league(db, actor, league_id))
+
+
+def _create_league(db, actor: Actor, session_id: object, fields: dict) -> dict:
+    return _league(db, actor, leagues.create_league(db, actor, session_id=session_id, **fields).id)
+
+
+def _update_league(db, actor: Actor, league_id: object, fields: dict) -> dict:
+    return _league(db, actor, leagues.update_league(db, actor, league_id, **fields).id)
+
+
+@router.get("/leagues", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403],
+                                                                     422: ERRORS[422]})  # fmt: skip
+def list_leagues(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+    """Leagues a page at a time, as the leagues screen lists them (``search``, ``day``, ``format``, ``skill``);
+    with ``session`` every league of that session (its SVL or an admin)."""
+    q = request.query_params
+    if q.get("session"):
+        return whole(response, call(leagues.list_leagues, actor, session_id=q.get("session")))
+    p = list_params(request)
+    filters = {"q": p["search"], **{k: q.get(k, "") for k in ("day", "format", "skill")}}
+    return paged(response, call(leagues.leagues_page, actor, filters=filters, bookmark=p["bookmark"], size=p["size"]))
+
+
+@router.get("/leagues/{league_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def get_league(league_id: str, actor: Actor = Depends(acting)) -> dict:
+    return with_ids(call(leagues.get_league, actor, league_id))
+
+
+@router.get("/leagues/{league_id}/standings", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def standings(league_id: str, actor: Actor = Depends(acting)) -> dict:
+    """A league's standings: each team's wins and losses, from the games' results."""
+    found = call(results.standings, actor, league_id)
+    return {"league": with_ids(found["league"]), "teams": [with_ids(t) for t in found["teams"]]}
+
+
+@router.post("/leagues", status_code=201, openapi_extra=access(OPERATOR), responses={**ERRORS})
+def create_league(body: LeagueBody, actor: Actor = Depends(acting)) -> dict:
+    """A new league in a session the caller manages (its SVL and venue come from the session)."""
+    return call(_create_league, actor, body.session, _league_fields(body))
+
+
+@router.patch("/leagues", openapi_extra=access(OPERATOR), responses={**ERRORS})
+def update_league(body: LeagueBody, actor: Actor = Depends(acting)) -> dict:
+    """Change a league (its SVL or an admin): the whole form again, plus ``active``."""
+    return call(_update_league, actor, body.id, _league_fields(body))
+
+
+@router.delete("/leagues", openapi_extra=access(OPERATOR), responses={**ERRORS})
+def delete_league(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+    """Delete a league (archived when it has teams, games or payments)."""
+    outcome = call(leagues.delete_league, actor, body.id)
+    return {"id": body.id, "_id": body.id, "message": outcome}

@@ -1,0 +1,163 @@
+"""/teams (registering is creating one) and /games (a league's schedule and its scores)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+
+from volley_app.api.routes.common import (
+    ERRORS,
+    LOGGED_IN,
+    OPERATOR,
+    PLAYER,
+    PREFIX,
+    access,
+    acting,
+    call,
+    whole,
+    with_ids,  # fmt: skip
+)
+from volley_app.services import registration, scheduling, teams
+from volley_app.services.permissions import Actor
+
+router = APIRouter(prefix=PREFIX, tags=["teams and games"])
+ID = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5])
+
+
+class NewTeam(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    league: Any = Field(None, examples=[2])
+    team_name: Any = Field("", alias="teamName", examples=["Net Results"])
+    waitlist: Any = Field(False, description="Join the waitlist when the league is full")
+    user: Any = Field(None, description="Ignored: the caller is the captain")
+    paid: Any = Field(None, description="Ignored: a team is paid when its payment succeeds")
+    wins: Any = Field(None, description="Ignored: records come from the games")
+    losses: Any = Field(None, description="Ignored: records come from the games")
+
+
+class TeamEdit(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    id: Any = ID
+    team_name: Any = Field(None, alias="teamName", description="Admins only")
+    paid: Any = Field(None, description="Admins only")
+    wins: Any = Field(None, description="A correction of the record (with a reason)")
+    losses: Any = Field(None, description="A correction of the record (with a reason)")
+    reason: Any = Field(None, description="Why the record is corrected")
+    waitlist: Any = Field(None, description="Ignored: a team leaves the waitlist when it is offered a place")
+
+
+class Deletion(BaseModel):
+    id: Any = ID
+
+
+@router.get("/teams", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403]})
+def list_teams(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+    """Teams the caller may see (a player: theirs; an SVL: their leagues'; an admin: all); ``league`` and
+    ``waitlist`` (true/false) narrow it. Total in X-Total-Count."""
+    q = request.query_params
+    wait = {"true": True, "false": False}.get(q.get("waitlist", "").lower())
+    return whole(response, call(teams.list_teams, actor, waitlist=wait, league_id=q.get("league", "")))
+
+
+@router.get("/teams/{team_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def get_team(team_id: str, actor: Actor = Depends(acting)) -> dict:
+    return with_ids(call(teams.get_team, actor, team_id))
+
+
+@router.post("/teams", status_code=201, openapi_extra=access(PLAYER), responses={**ERRORS})
+def register_team(body: NewTeam, actor: Actor = Depends(acting)) -> dict:
+    """Register a team: a place is held and a payment started (``kind`` checkout, pay it through
+    /payment-intent with ``paymentId``), or the team joins a full league's waitlist (``kind`` waitlist)."""
+    out = call(registration.register, actor, league_id=body.league, team_name=body.team_name, waitlist=body.waitlist)
+    found = with_ids(out)
+    if "teamId" in found:
+        found["id"] = found["_id"] = found["teamId"]
+    return found
+
+
+def _edit(db, actor: Actor, team_id: object, fields: dict) -> dict:
+    current = teams.get_team(db, actor, team_id)
+    fields = {"team_name": current["team_name"], "paid": current["paid"]} | {
+        k: v for k, v in fields.items() if v is not None
+    }
+    teams.update_team(db, actor, team_id, **fields)
+    return with_ids(teams.get_team(db, actor, team_id))
+
+
+@router.patch("/teams", openapi_extra=access(OPERATOR), responses={**ERRORS})
+def update_team(body: TeamEdit, actor: Actor = Depends(acting)) -> dict:
+    """Correct a team (the league's SVL or an admin): its record with a reason; its name and paid only an admin."""
+    fields = body.model_dump(exclude={"id", "waitlist"})
+    return call(_edit, actor, body.id, fields)
+
+
+@router.delete("/teams", openapi_extra=access(OPERATOR), responses={**ERRORS})
+def delete_team(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+    """Delete a team without history (one with results or payments withdraws instead)."""
+    outcome = call(teams.delete_team, actor, body.id)
+    return {"id": body.id, "_id": body.id, "message": outcome}
+
+
+# --- games ----------------------------------------------------------------------------------------------
+
+SCORES = {f: "".join(p[:1].upper() + p[1:] if i else p for i, p in enumerate(f.split("_")))
+          for pair in scheduling.SCORE_FIELDS for f in pair}  # fmt: skip
+
+
+class NewGames(BaseModel):
+    league: Any = Field(None, examples=[2])
+
+
+class GameEdit(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
+
+    id: Any = ID
+    team1: Any = Field(None, examples=[5])
+    team2: Any = Field(None, examples=[6], description="A team id, or BYE")
+    date_time: Any = Field(None, alias="dateTime", examples=["2027-01-04T18:00"])
+
+
+def _games(db, actor: Actor, league_id: object) -> list[dict]:
+    found = scheduling.schedule(db, actor, league_id)
+    return [g | {"week": w["week"]} for w in found["weeks"] for g in w["games"]]
+
+
+def _edit_game(db, actor: Actor, game_id: object, body: dict) -> dict:
+    current = scheduling.get_game(db, actor, game_id)
+    scores = {f: body.get(camel, current[f]) for f, camel in SCORES.items()}
+    team1 = body.get("team1") if body.get("team1") is not None else current["team1_id"]
+    team2 = body.get("team2") if body.get("team2") is not None else (current["team2_id"] or "BYE")
+    start = body.get("date_time") if body.get("date_time") is not None else current["start_at"]
+    scores = {k: ("" if v is None else v) for k, v in scores.items()}
+    game = scheduling.update_game(db, actor, game_id, team1=team1, team2=team2, start=start, **scores)
+    return with_ids(scheduling.get_game(db, actor, game.id))
+
+
+@router.get("/games", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def list_games(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+    """A league's games (``league`` required) in order, each with its week. Total in X-Total-Count."""
+    return whole(response, call(_games, actor, request.query_params.get("league", "")))
+
+
+@router.get("/games/{game_id}", openapi_extra=access(OPERATOR), responses={**ERRORS})
+def get_game(game_id: str, actor: Actor = Depends(acting)) -> dict:
+    return with_ids(call(scheduling.get_game, actor, game_id))
+
+
+@router.post("/games", status_code=201, openapi_extra=access(OPERATOR), responses={**ERRORS})
+def generate_games(body: NewGames, actor: Actor = Depends(acting)) -> dict:
+    """Generate a league's schedule (its SVL or an admin): every week's games, once."""
+    made = call(scheduling.generate, actor, body.league)
+    return {"league": body.league, "games": made}
+
+
+@router.patch("/games", openapi_extra=access(OPERATOR), responses={**ERRORS})
+def update_game(body: GameEdit, actor: Actor = Depends(acting)) -> dict:
+    """Change a game (the league's SVL or an admin): teams, date and time, the six scores
+    (``team1Game1Score`` … ``team2Game3Score``). Fields left out keep their values."""
+    data = body.model_dump(exclude={"id"}) | {k: v for k, v in (body.model_extra or {}).items() if k in SCORES.values()}
+    return call(_edit_game, actor, body.id, data)

@@ -1,0 +1,159 @@
+"""/users: signup (or an admin's new SVL), the users list, one user, edit, delete; /playerContact."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+
+from volley_app.api.deps import client_ip, current_actor
+from volley_app.api.routes import auth as auth_routes
+from volley_app.api.routes.common import (
+    ADMIN,
+    ANYONE,
+    ERRORS,
+    LOGGED_IN,
+    PREFIX,
+    PUBLIC_ERRORS,
+    Message,
+    access,  # fmt: skip
+    acting,
+    body_id,
+    call,
+    list_params,
+    paged,
+    with_ids,
+)
+from volley_app.services import accounts, auth, tokens
+from volley_app.services.permissions import Actor, require_actor
+
+router = APIRouter(prefix=PREFIX, tags=["users"])
+
+
+class NewUser(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    username: Any = Field("", examples=["newplayer"])
+    password: Any = Field("", examples=["pass1"])
+    email: Any = Field("", examples=["new.player@example.com"])
+    first_name: Any = Field("", alias="firstName", examples=["New"])
+    last_name: Any = Field("", alias="lastName", examples=["Player"])
+    region: Any = Field("", examples=["KY"])
+    roles: Any = Field(None, description="Only an admin's new account: SVL (and Admin) roles; ignored for a signup")
+
+
+class UserEdit(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[7])
+    username: Any = None
+    email: Any = None
+    first_name: Any = Field(None, alias="firstName")
+    last_name: Any = Field(None, alias="lastName")
+    region: Any = None
+    gender: Any = None
+    address: Any = None
+    city: Any = None
+    sub: Any = None
+    hitter: Any = Field(None, alias="hitterSkillLevel")
+    passer: Any = Field(None, alias="passerSkillLevel")
+    setter: Any = Field(None, alias="setterSkillLevel")
+    roles: Any = Field(None, description="Admins only")
+    active: Any = Field(None, description="Admins only")
+    password: Any = Field("", description="Only when changed")
+    current_password: Any = Field("", alias="currentPassword", description="Needed to change one's own password")
+
+
+class Deletion(BaseModel):
+    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[7])
+
+
+class Me(BaseModel):
+    id: int
+    username: str
+    roles: list[str]
+    status: str
+    firstName: str  # noqa: N815
+
+
+class PlayerContact(BaseModel):
+    body: Any = Field("", examples=["When does the next season start?"])
+    name: Any = Field("", description="Ignored: the server names the logged-in user")
+    email: Any = Field("", description="Ignored: the server uses the logged-in user's address")
+
+
+def _signup(db, *, client: str, **form) -> tokens.Tokens:
+    user = accounts.register_player(db, client=client, **form)
+    return tokens.issue(db, auth.actor_of(user))
+
+
+@router.post("/users", status_code=201, openapi_extra=access(ANYONE),
+             responses={201: {"description": "A signup: an access token (and the refresh cookie); an admin's new "
+                                             "account: its id"}, **PUBLIC_ERRORS, 403: ERRORS[403]})  # fmt: skip
+def create_user(body: NewUser, request: Request, actor: Actor | None = Depends(current_actor)):
+    """Sign up as a Player (roles in the body are ignored), or, as an admin with ``roles``, create an SVL account."""
+    form = body.model_dump(exclude={"roles"})
+    if actor is not None and actor.is_admin and body.roles is not None:
+        new_id = call(accounts.create_svl, actor, roles=body.roles,
+                      **{k: form[k] for k in ("username", "password", "first_name", "email", "region")})  # fmt: skip
+        return JSONResponse({"id": new_id, "_id": new_id}, status_code=201)
+    result = call(_signup, client=client_ip(request), **form)
+    return auth_routes._with_cookie(result, status=201)
+
+
+@router.get("/users", openapi_extra=access(ADMIN), responses={401: ERRORS[401], 403: ERRORS[403]})
+def users(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+    """Every user, a page at a time (admins): ``search`` matches username, names, email; total in X-Total-Count."""
+    p = list_params(request)
+    found = call(accounts.list_users, actor, filters={"q": p["search"]}, bookmark=p["bookmark"], size=p["size"])
+    return paged(response, found)
+
+
+@router.get("/users/me", response_model=Me, openapi_extra=access(LOGGED_IN),
+            responses={401: ERRORS[401], 403: ERRORS[403]})  # fmt: skip
+def me(actor: Actor | None = Depends(current_actor)):
+    actor = require_actor(actor)
+    return Me(id=actor.user_id, username=actor.username, roles=list(actor.roles), status=actor.status,
+              firstName=actor.first_name)  # fmt: skip
+
+
+@router.get("/users/{user_id}", openapi_extra=access(LOGGED_IN),
+            responses={401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404]})  # fmt: skip
+def user(user_id: str, actor: Actor = Depends(acting)) -> dict:
+    """One account as its owner (or an admin) sees it."""
+    return with_ids(call(accounts.edit_form, actor, user_id))
+
+
+def _edit(db, actor: Actor, body: dict) -> dict:
+    uid = body_id(body)
+    current = accounts.edit_form(db, actor, uid)
+    fields = {k: v for k, v in body.items() if k not in ("id", "_id") and v is not None}
+    for name in ("username", "email", "first_name", "region", "last_name", "gender", "address", "city", "sub",
+                 "hitter", "passer", "setter"):  # fmt: skip
+        fields.setdefault(name, current[name])
+    accounts.update_user(db, actor, uid, **fields)
+    return accounts.edit_form(db, actor, uid)
+
+
+@router.patch("/users", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def edit_user(body: UserEdit, actor: Actor = Depends(acting)) -> dict:
+    """Change one's own account (an admin: anyone's). Fields left out keep their values; roles and active are
+    an admin's; a new password of one's own needs ``currentPassword`` and ends the other logins."""
+    return with_ids(call(_edit, actor, body.model_dump()))
+
+
+@router.delete("/users", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def delete_user(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+    """Delete one's own account (an admin: anyone's); one with history is archived instead. Its logins end."""
+    call(accounts.delete_user, actor, body.id)
+    return {"id": body.id, "_id": body.id}
+
+
+@router.post("/playerContact", openapi_extra=access(LOGGED_IN), responses={**ERRORS},
+             response_model=Message)  # fmt: skip
+def player_contact(body: PlayerContact, actor: Actor = Depends(acting)):
+    """A logged-in user's message to the provider; the server names the sender (name and email are not trusted)."""
+    call(accounts.player_contact, actor, message=body.body)
+    return {"message": "Sent"}
