@@ -17,11 +17,11 @@ from volley_app.api.routes import route_table
 from volley_app.api.routes.common import ADMIN, ANYONE, LOGGED_IN, OPERATOR, PLAYER
 from volley_app.models import NEWSLETTER_SECTIONS
 
-P, O, S, T, A = "player", "other_player", "svl", "other_svl", "admin"
+P, Q, S, T, A = "player", "other_player", "svl", "other_svl", "admin"
 EVERYONE = frozenset(w.ROLES)
-USERS = frozenset({P, O, S, T, A})
+USERS = frozenset({P, Q, S, T, A})
 OPERATORS = frozenset({S, A})
-SUB_PEOPLE = frozenset({P, O, A})  # who may use sub requests: players and admins
+SUB_PEOPLE = frozenset({P, Q, A})  # who may use sub requests: players and admins
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,7 +71,7 @@ MATRIX: dict[tuple[str, str], Entry] = {
     ("DELETE", "/api/leagues"): Entry(OPERATORS, lambda x: ("/api/leagues", {"id": x["lg2"]})),
     ("GET", "/api/teams"): Entry(USERS, lambda x: ("/api/teams", None)),
     ("GET", "/api/teams/{team_id}"): Entry(frozenset({P, S, A}), lambda x: (f"/api/teams/{x['team']}", None)),
-    ("POST", "/api/teams"): Entry(frozenset({P, O}), lambda x: ("/api/teams", {"league": x["lg"], "teamName": "Newcomers"})),
+    ("POST", "/api/teams"): Entry(frozenset({P, Q}), lambda x: ("/api/teams", {"league": x["lg"], "teamName": "Newcomers"})),
     ("PATCH", "/api/teams"): Entry(OPERATORS, lambda x: ("/api/teams", {"id": x["team"], "wins": 1, "losses": 0,
                                                                          "reason": "A forfeit"})),  # fmt: skip
     ("DELETE", "/api/teams"): Entry(OPERATORS, lambda x: ("/api/teams", {"id": x["waiting"]})),
@@ -85,8 +85,8 @@ MATRIX: dict[tuple[str, str], Entry] = {
     ("POST", "/api/notes"): Entry(SUB_PEOPLE, lambda x: ("/api/notes", NOTE)),
     ("PATCH", "/api/notes"): Entry(frozenset({P}), lambda x: ("/api/notes", NOTE | {"id": x["note"], "team": "T2"})),
     ("DELETE", "/api/notes"): Entry(frozenset({P}), lambda x: ("/api/notes", {"id": x["note"]})),
-    ("POST", "/api/acceptedRequest"): Entry(frozenset({O, A}), lambda x: ("/api/acceptedRequest", {"id": x["note"]})),
-    ("POST", "/api/declinedRequest"): Entry(frozenset({O}), lambda x: ("/api/declinedRequest", {"id": x["invite"]})),
+    ("POST", "/api/acceptedRequest"): Entry(frozenset({Q, A}), lambda x: ("/api/acceptedRequest", {"id": x["note"]})),
+    ("POST", "/api/declinedRequest"): Entry(frozenset({Q}), lambda x: ("/api/declinedRequest", {"id": x["invite"]})),
     ("POST", "/api/receivedRequest"): Entry(frozenset({P}), lambda x: ("/api/receivedRequest", {"id": x["invite"]})),
     ("POST", "/api/contact"): Entry(EVERYONE, lambda x: ("/api/contact", {"name": "Ann", "email": "ann@example.com",
                                                                          "body": "Hi"})),  # fmt: skip
@@ -120,7 +120,7 @@ MATRIX: dict[tuple[str, str], Entry] = {
 
 ROUTES = route_table(create_api())
 KEYS = sorted({(r.method, r.path) for r in ROUTES})
-LEVELS = {ANYONE: EVERYONE, LOGGED_IN: USERS, PLAYER: frozenset({P, O}), OPERATOR: frozenset({S, T, A}),
+LEVELS = {ANYONE: EVERYONE, LOGGED_IN: USERS, PLAYER: frozenset({P, Q}), OPERATOR: frozenset({S, T, A}),
           ADMIN: frozenset({A})}  # fmt: skip
 
 
