@@ -81,7 +81,8 @@ def register_team(body: NewTeam, actor: Actor = Depends(acting)) -> dict:
 
 def _edit(db, actor: Actor, team_id: object, fields: dict) -> dict:
     current = teams.get_team(db, actor, team_id)
-    fields = {"team_name": current["team_name"], "paid": current["paid"]} | {
+    kept = {k: current[k] for k in ("team_name", "paid", "wins", "losses")}
+    fields = kept | {
         k: v for k, v in fields.items() if v is not None
     }
     teams.update_team(db, actor, team_id, **fields)
