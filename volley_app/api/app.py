@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from volley_app import db
 from volley_app.api import routes
 from volley_app.api.deps import current_actor
+from volley_app.api.routes import common
 from volley_app.api.routes.common import ANYONE, ERRORS, LOGGED_IN, access
 from volley_app.services import leagues, payments, registration, sub_requests
 from volley_app.services.errors import DomainError, Invalid
@@ -16,6 +21,43 @@ from volley_app.services.permissions import Actor
 from volley_app.settings import get_settings
 
 API_PREFIX = "/api"
+
+
+def documented(api: FastAPI) -> dict:
+    """The OpenAPI document, with the answers every route shares written as the API gives them:
+    422 ``{"message", "errors": {field: message}}``, 400 for a body that is not JSON, and on a route
+    that needs a login 401 (no token) and 403 (not allowed, or an invalid or expired token)."""
+    if api.openapi_schema:
+        return api.openapi_schema
+    doc = get_openapi(title=api.title, version=api.version, description=API_DESCRIPTION, routes=api.routes)
+    shapes = doc.setdefault("components", {}).setdefault("schemas", {})
+    shapes["Message"] = common.Message.model_json_schema()
+    shapes["Invalid"] = common.Invalid.model_json_schema()
+    shapes.pop("HTTPValidationError", None)
+    shapes.pop("ValidationError", None)
+    message = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Message"}}}}
+    for operations in doc.get("paths", {}).values():
+        for op in operations.values():
+            answers = op.setdefault("responses", {})
+            answers["422"] = {"description": "A field is not valid: its message by the field's name",
+                              "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Invalid"},
+                                                               "example": {"message": "Team is required",
+                                                                           "errors": {"team": "Team is required"}}}}}  # fmt: skip
+            if "requestBody" in op:
+                answers.setdefault("400", {"description": "The body is not JSON"} | message)
+            if op.get("x-access", common.ANYONE) != common.ANYONE:
+                answers.setdefault("401", {"description": "No access token was sent"} | message)
+                answers.setdefault("403", {"description": "Not allowed, or the token is invalid or expired "
+                                                          "(refresh, then retry once)"} | message)  # fmt: skip
+    api.openapi_schema = doc
+    return doc
+
+
+API_DESCRIPTION = """The spec's API (section 7). Log in with `POST /api/auth`: the answer's `accessToken` (15 minutes)
+goes in `Authorization: Bearer ...`; the refresh token comes as an httpOnly cookie, and `GET /api/auth/refresh`
+trades it for a new access token (and a new cookie: each works once). A call that answers 403 may be refreshed
+and retried once; a refresh that answers 403 means 'Your login has expired.'. Lists are paged: `page` (the
+`X-Next-Page` of the last answer), `search`, `size`; the total is in `X-Total-Count`. Objects carry `id` and `_id`."""
 
 
 def create_api() -> FastAPI:
@@ -41,8 +83,16 @@ def create_api() -> FastAPI:
         errors = {".".join(str(p) for p in e["loc"][1:]) or "body": e["msg"] for e in exc.errors()}
         return JSONResponse({"message": "The request is not valid.", "errors": errors}, status_code=422)
 
+    @api.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> Response:
+        """The framework's own refusals (a body that is not JSON, a wrong method) in the API's one shape."""
+        if exc.status_code == 304:
+            return Response(status_code=304, headers=exc.headers)
+        return JSONResponse({"message": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
     for router in routes.ROUTERS:
         api.router.routes.extend(router.routes)  # flat, so every route is an APIRoute of the app
+    api.openapi = functools.partial(documented, api)
 
     @api.get(f"{API_PREFIX}/sub-requests/open", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403]})
     def open_requests(request: Request, actor: Actor | None = Depends(current_actor)):
