@@ -43,6 +43,15 @@ def documented(api: FastAPI) -> dict:
                               "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Invalid"},
                                                                "example": {"message": "Team is required",
                                                                            "errors": {"team": "Team is required"}}}}}  # fmt: skip
+            listed = answers.get("200", {}).get("content", {}).get("application/json", {}).get("schema", {})
+            if listed.get("type") == "array":
+                answers["200"]["headers"] = {
+                    common.TOTAL_HEADER: {"description": "How many rows the whole list has",
+                                          "schema": {"type": "string", "pattern": "^[0-9]+$"}, "required": True},
+                    common.NEXT_HEADER: {"description": "The next page's `page` (absent on the last page)",
+                                         "schema": {"type": "string"}},
+                    common.PREVIOUS_HEADER: {"description": "The previous page's `page`", "schema": {"type": "string"}},
+                }  # fmt: skip
             if "requestBody" in op:
                 answers.setdefault("400", {"description": "The body is not JSON"} | message)
             if op.get("x-access", common.ANYONE) != common.ANYONE:

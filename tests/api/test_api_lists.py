@@ -1,0 +1,57 @@
+"""Lists over the API page as the screens do: page (a bookmark), search, size; the total in X-Total-Count."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from tests.api import world as w
+from tests.factories import actor_of, make_user
+from volley_app.models import utcnow
+from volley_app.services import sub_requests
+
+
+async def test_notes_page_with_the_total_and_the_next_page(db):
+    x = w.build(db)
+    pat = actor_of(make_user(db, "rita"))
+    for i in range(30):
+        sub_requests.create(db, pat, team=f"Squad {i:02}", date=utcnow() + dt.timedelta(days=2, hours=i), svl="Gym",
+                            skill_level="C", format="6s")  # fmt: skip
+    db.commit()
+    async with w.client() as c:
+        h = w.headers(x, "other_player")
+        first = await c.get("/api/notes", headers=h)
+        assert first.status_code == 200
+        assert first.headers["X-Total-Count"] == "31"  # and pat's open request
+        assert len(first.json()) == 25 and all(r["id"] == r["_id"] for r in first.json())
+        second = await c.get("/api/notes", params={"page": first.headers["X-Next-Page"]}, headers=h)
+        assert len(second.json()) == 6 and "X-Next-Page" not in second.headers
+        assert not {r["id"] for r in first.json()} & {r["id"] for r in second.json()}
+        small = await c.get("/api/notes", params={"size": 5}, headers=h)
+        assert len(small.json()) == 5 and small.headers["X-Total-Count"] == "31"
+        found = await c.get("/api/notes", params={"search": "Squad 07"}, headers=h)
+        assert [r["team"] for r in found.json()] == ["Squad 07"] and found.headers["X-Total-Count"] == "1"
+        junk = await c.get("/api/notes", params={"page": "not-a-bookmark", "size": "lots"}, headers=h)
+        assert junk.status_code in (200, 422)
+
+
+async def test_users_search_for_admins(db):
+    x = w.build(db)
+    async with w.client() as c:
+        found = await c.get("/api/users", params={"search": "quinn"}, headers=w.headers(x, "admin"))
+        assert found.status_code == 200
+        assert [u["username"] for u in found.json()] == ["quinn"] and found.headers["X-Total-Count"] == "1"
+        everyone = await c.get("/api/users", headers=w.headers(x, "admin"))
+        assert everyone.headers["X-Total-Count"] == "5"
+
+
+async def test_one_object_by_id_carries_both_ids(db):
+    x = w.build(db)
+    async with w.client() as c:
+        for path, role in ((f"/api/leagues/{x['lg']}", "player"), (f"/api/teams/{x['team']}", "player"),
+                           (f"/api/sessions/{x['sid']}", "svl"), (f"/api/games/{x['game']}", "svl"),
+                           (f"/api/notes/{x['note']}", "player"), (f"/api/users/{x['users']['player']}", "player")):  # fmt: skip
+            response = await c.get(path, headers=w.headers(x, role))
+            assert response.status_code == 200, (path, response.text)
+            assert response.json()["id"] == response.json()["_id"], path
+        missing = await c.get("/api/leagues/999999", headers=w.headers(x, "player"))
+        assert missing.status_code == 404 and missing.json()["message"]
