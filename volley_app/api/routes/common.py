@@ -67,10 +67,6 @@ def access(level: str) -> dict:
     return {"x-access": level}
 
 
-def actor_or_none(request: Request) -> Actor | None:
-    return current_actor(request)
-
-
 def acting(actor: Actor | None = Depends(current_actor)) -> Actor:
     """The logged-in caller (401 without a token, 403 with a bad one)."""
     return require_actor(actor)
