@@ -173,3 +173,16 @@ async def test_login_keeps_the_screens_throttle(pat):
         assert response.status_code == 429
         assert "set-cookie" not in response.headers
     assert count(pat, RefreshToken) == 0
+
+
+async def test_the_refresh_cookie_is_secure_behind_https(pat, monkeypatch):
+    monkeypatch.setenv("PUBLIC_URL", "https://volley.example.com")
+    get_settings.cache_clear()
+    try:
+        async with w.client() as c:
+            response = await c.post("/api/auth", json={"username": "pat", "password": PASSWORD})
+        cookie = response.headers["set-cookie"].lower()
+        assert "secure" in cookie and "httponly" in cookie and "samesite=strict" in cookie
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
