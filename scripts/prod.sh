@@ -158,7 +158,7 @@ stop_nginx() {
 
 cmd="${1:-start}"
 mkdir -p "$PROD_DIR"
-check_env
+case "$cmd" in stop|stop-instance|kill-instance|status) ;; *) check_env ;; esac
 case "$cmd" in
   start)
     check_services

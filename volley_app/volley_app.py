@@ -14,9 +14,11 @@ from volley_app import registry
 from volley_app.api.app import create_api
 from volley_app.api.security import protect
 from volley_app.services import mail, places
+from volley_app.state import sockets
 from volley_app.state.outage import backend_exception_handler
 from volley_app.state.uploads import UploadGuard
 
+sockets.install()  # several instances: a killed one's socket records do not orphan its tabs
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 app = rx.App(

@@ -9,7 +9,7 @@ import time
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import expect_path, log_in
+from tests.e2e.helpers import PASSWORD, expect_path, log_in
 from tests.factories import actor_of, make_user
 from volley_app import db as dbmod
 from volley_app.models import Rating, SubRequest, SubStatus
@@ -44,7 +44,7 @@ def _requests(team: str) -> list[SubRequest]:
 
 
 def test_the_instance_holding_the_websocket_dies_and_the_user_carries_on(deployment, browser, db):
-    anna = make_user(db, "anna", first_name="Anna")
+    anna = make_user(db, "anna", password=PASSWORD, first_name="Anna")
     bruno = make_user(db, "bruno", first_name="Bruno", sub=True, hitter_skill_level=Rating.B,
                       passer_skill_level=Rating.C, setter_skill_level=Rating.A)  # fmt: skip
     context = browser.new_context(base_url=deployment.url, viewport={"width": 1280, "height": 800})
