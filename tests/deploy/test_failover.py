@@ -106,3 +106,19 @@ def test_the_instance_holding_the_websocket_dies_and_the_user_carries_on(deploym
     expect(row).to_contain_text("Accepted", timeout=40_000)
     expect_path(page, "/dash/notes/notifications")  # still logged in
     context.close()
+
+
+def test_no_response_sends_the_browser_off_the_public_address(deployment):
+    import http.client
+    from urllib.parse import urlsplit
+
+    public = urlsplit(deployment.url)
+    for path in ("/dash", "/dash/", "/login/", "/assets", "/dash/sessions/", "/api/users/me/", "/_health", "/nope/"):
+        conn = http.client.HTTPConnection(public.hostname, public.port, timeout=10)
+        conn.request("GET", path, headers={"Host": public.netloc})
+        response = conn.getresponse()
+        location = response.getheader("Location") or ""
+        conn.close()
+        assert response.status < 500, (path, response.status)
+        if 300 <= response.status < 400:
+            assert location.startswith("/") or location.startswith(deployment.url), (path, location)
