@@ -64,11 +64,16 @@ class Page:
         return found
 
 
+def _address(state: rx.State) -> str:
+    url = state.router.url
+    return f"{url.path}?{url.query}" if getattr(url, "query", "") else str(url.path)
+
+
 class PageLoad(rx.State):
-    """Which address this tab last loaded, and whether its websocket just came back."""
+    """Which address this tab last loaded, and where its websocket last came back."""
 
     _loaded: str = ""
-    _reconnected: bool = False
+    _reconnected_at: str = ""
 
     @rx.event
     def open(self, route: str):
@@ -76,10 +81,9 @@ class PageLoad(rx.State):
         declared = _PAGES.get(route) if isinstance(route, str) else None
         if declared is None:
             return None
-        url = self.router.url
-        address = f"{url.path}?{url.query}" if getattr(url, "query", "") else str(url.path)
-        reconnected, self._reconnected = self._reconnected, False
-        if reconnected and address == self._loaded:
+        address = _address(self)
+        reconnected_here, self._reconnected_at = self._reconnected_at == address, ""
+        if reconnected_here and address == self._loaded:
             return declared.resume_events or None
         self._loaded = address
         return list(declared.on_load)
@@ -92,7 +96,7 @@ class ReconnectMarker(Middleware):
         if event.name.rpartition(".")[2] == constants.CompileVars.HYDRATE_AND_LOAD:
             payload = event.payload if isinstance(event.payload, dict) else {}
             gate = await state.get_state(PageLoad)
-            gate._reconnected = not payload.get(constants.CompileVars.PAYLOAD_HASHES)
+            gate._reconnected_at = "" if payload.get(constants.CompileVars.PAYLOAD_HASHES) else _address(state)
         return None
 
 

@@ -84,3 +84,13 @@ async def test_the_gate_ignores_what_is_not_a_page():
     root, gate = _tab(routes.SESSIONS)
     assert gate.open("/no/such/page") is None
     assert gate.open(123) is None  # type: ignore[arg-type]
+
+
+async def test_a_reconnect_on_a_page_without_loads_does_not_spare_the_next_page_its_loads():
+    root, gate = _tab(routes.SESSIONS)
+    await _connect(root, first=True)
+    gate.open(routes.SESSIONS)
+    navigate(root, "/aboutUs")  # a page with nothing to load
+    await _connect(root, first=False)  # the websocket comes back there
+    navigate(root, routes.SESSIONS)  # back to the list: its rows are fetched again
+    assert gate.open(routes.SESSIONS) == [SessionsState.load]
