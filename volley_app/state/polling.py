@@ -112,7 +112,7 @@ async def poll_page(
     ends = time.monotonic() + MAX_POLL_SECONDS
     pause = 0.0  # after a failed round
     rounds = max(1, round(MAX_POLL_SECONDS / seconds))
-    while rounds > 0 and time.monotonic() < ends:
+    while rounds > 0:
         if not await _wait(state, pause or seconds):
             break
         try:
@@ -124,6 +124,8 @@ async def poll_page(
                 setattr(state, beat_attr, time.time())
                 await reload()
         except TRANSIENT_ERRORS as exc:
+            if time.monotonic() > ends:
+                break  # an outage as long as a whole poll: opening the page again starts a new one
             pause = min(max(2 * pause, RETRY_FIRST_SECONDS), RETRY_MAX_SECONDS)
             log.warning("Poll of %s: %s; trying again in %.1f s", path, type(exc).__name__, pause)
             continue
