@@ -13,6 +13,17 @@ if [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
+# The production topology tier (tests/deploy) runs on PostgreSQL + Redis and needs nginx.
+deploy_tier=0
+case "${DATABASE_URL:-}" in postgres*) [ -n "${REDIS_URL:-}" ] && deploy_tier=1 ;; esac
+if [ "$deploy_tier" = 1 ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+  echo "==> installing nginx (Debian package) for the production topology tests"
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nginx-light >/dev/null \
+    || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nginx >/dev/null
+fi
+
 if [ "$#" -gt 0 ]; then
   exec python -m pytest "$@"
 fi
@@ -25,4 +36,8 @@ echo "==> services and API tests"
 python -m pytest tests/unit tests/api || status=$?
 echo "==> end-to-end tests (Chromium)"
 python -m pytest tests/e2e || status=$?
+if [ "$deploy_tier" = 1 ]; then
+  echo "==> production topology: two instances behind nginx, one killed, one stopped (PostgreSQL + Redis)"
+  python -m pytest tests/deploy || status=$?
+fi
 exit $status

@@ -5,6 +5,15 @@
 
 Pages under /dash get the login and role guard (``AuthState.dash_guard``) first,
 from here: no page adds it by hand.
+
+A page's own loads run when the page is opened (a first load, a browser reload, a
+navigation) and not when the tab's websocket comes back (a network blip, a proxy
+timeout, the instance holding the socket stopped or killed): Reflex sends the
+page's hydrate again then, and the loads would empty the form being typed. On such
+a reconnect the page's states ``resume`` instead (a polled list starts its poll
+where the tab now is). Reflex's first hydrate of a document carries the hashes of
+the compiled state the document holds; a reconnect's does not: ``ReconnectMarker``
+notes which it was, ``PageLoad.open`` decides.
 """
 
 from __future__ import annotations
@@ -16,6 +25,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import reflex as rx
+from reflex.middleware import Middleware
+from reflex_base import constants
 
 from volley_app import routes
 from volley_app.components.layout import SITE_NAME
@@ -37,8 +48,56 @@ class Page:
 
     @property
     def load_events(self) -> list[Any]:
-        """What runs when the page opens: the /dash guard, then the page's own loads."""
-        return [AuthState.dash_guard, *self.on_load] if self.guarded else list(self.on_load)
+        """What runs when the page opens: the /dash guard, then the page's own loads (through ``PageLoad.open``)."""
+        loads = [PageLoad.open(self.route)] if self.on_load else []
+        return [AuthState.dash_guard, *loads] if self.guarded else loads
+
+    @property
+    def resume_events(self) -> list[Any]:
+        """What runs instead of the loads on a reconnect of the same tab: each loaded state's ``resume``, if any."""
+        found: list[Any] = []
+        for handler in self.on_load:
+            state = getattr(handler, "state", None)
+            resume = getattr(state, "resume", None) if state is not None else None
+            if resume is not None and resume not in found:
+                found.append(resume)
+        return found
+
+
+def _address(state: rx.State) -> str:
+    url = state.router.url
+    return f"{url.path}?{url.query}" if getattr(url, "query", "") else str(url.path)
+
+
+class PageLoad(rx.State):
+    """Which address this tab last loaded, and where its websocket last came back."""
+
+    _loaded: str = ""
+    _reconnected_at: str = ""
+
+    @rx.event
+    def open(self, route: str):
+        """The page's loads on an opening; its ``resume`` events on a reconnect to the address already loaded."""
+        declared = _PAGES.get(route) if isinstance(route, str) else None
+        if declared is None:
+            return None
+        address = _address(self)
+        reconnected_here, self._reconnected_at = self._reconnected_at == address, ""
+        if reconnected_here and address == self._loaded:
+            return declared.resume_events or None
+        self._loaded = address
+        return list(declared.on_load)
+
+
+class ReconnectMarker(Middleware):
+    """Notes, at each hydrate, whether it is a document's first (it carries state hashes) or a reconnect."""
+
+    async def preprocess(self, app, state, event):
+        if event.name.rpartition(".")[2] == constants.CompileVars.HYDRATE_AND_LOAD:
+            payload = event.payload if isinstance(event.payload, dict) else {}
+            gate = await state.get_state(PageLoad)
+            gate._reconnected_at = "" if payload.get(constants.CompileVars.PAYLOAD_HASHES) else _address(state)
+        return None
 
 
 _PAGES: dict[str, Page] = {}
@@ -77,6 +136,7 @@ def discover() -> list[Page]:
 
 
 def add_pages(app: rx.App) -> None:
-    """Add every declared page to ``app``."""
+    """Add every declared page to ``app``, and the middleware that tells a reconnect from an opening."""
+    app.add_middleware(ReconnectMarker())
     for p in discover():
         app.add_page(p.component, route=p.route, title=p.title, on_load=p.load_events or None)

@@ -14,8 +14,11 @@ from volley_app import registry
 from volley_app.api.app import create_api
 from volley_app.api.security import protect
 from volley_app.services import mail, places
+from volley_app.state import sockets
+from volley_app.state.outage import backend_exception_handler
 from volley_app.state.uploads import UploadGuard
 
+sockets.install()  # several instances: a killed one's socket records do not orphan its tabs
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 app = rx.App(
@@ -23,6 +26,7 @@ app = rx.App(
     head_components=[rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
     html_lang="en",
     stylesheets=["/theme.css"],
+    backend_exception_handler=backend_exception_handler,
 )
 registry.add_pages(app)
 app.register_lifespan_task(mail.run_sender_forever)

@@ -6,8 +6,10 @@ import asyncio
 import datetime as dt
 import logging
 import threading
+import time
 
 import pytest
+import sqlalchemy as sa
 
 from tests.factories import rows
 from tests.smtp_server import SmtpSink, refusing_port
@@ -325,3 +327,109 @@ async def test_sender_loop_can_be_cancelled(no_smtp, migrated):
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+# -- leases: short, renewed while sending, taken over after a sender dies ----------------------------------------
+
+_DIE_AFTER_FIRST_ACCEPTED = """
+import os, sys
+from volley_app.services import mail
+
+def die(*args, **kwargs):
+    sys.stdout.write("accepted\\n"); sys.stdout.flush()
+    os._exit(17)  # killed between the server's acceptance and the "sent" commit
+
+mail._record_sent = die
+mail.deliver_pending()
+"""
+
+
+def test_lease_is_a_minute_or_two():
+    assert dt.timedelta(minutes=1) <= mail.LEASE <= dt.timedelta(minutes=2)
+
+
+def test_a_sender_that_dies_after_claiming_leaves_its_rows_to_another_after_the_lease(db, sink, smtp_env):
+    import os
+    import subprocess
+    import sys
+
+    smtp_env(sink.port)
+    _queue(db, 3)
+    env = os.environ | sink.env | {"SMTP_TIMEOUT_SECONDS": "5"}
+    died = subprocess.run(
+        [sys.executable, "-c", _DIE_AFTER_FIRST_ACCEPTED], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert died.returncode == 17, died.stderr
+    [first] = sink.wait_for(1)
+    assert all(r.status == OutboxStatus.SENDING for r in rows(db, OutboxMessage))
+
+    # While the dead sender's lease runs nobody sends; after it, each row goes out and is recorded once.
+    assert mail.deliver_pending() == mail.DeliveryReport()
+    later = utcnow() + mail.LEASE + dt.timedelta(seconds=1)
+    assert mail.deliver_pending(now=later) == mail.DeliveryReport(sent=3)
+    assert mail.deliver_pending(now=later + mail.LEASE * 2) == mail.DeliveryReport()
+    db.expire_all()
+    assert all(r.status == OutboxStatus.SENT and r.attempts == 1 for r in rows(db, OutboxMessage))
+    # The one accepted before the crash is the documented repeat, with the same Message-ID.
+    ids = [m["Message-ID"] for m in sink.messages]
+    assert len(ids) == 4 and len(set(ids)) == 3
+    assert ids.count(first["Message-ID"]) == 2
+
+
+def test_a_slow_batch_renews_its_lease_so_no_other_sender_takes_its_rows(db, sink, smtp_env, monkeypatch):
+    smtp_env(sink.port)
+    _queue(db, 4)
+    monkeypatch.setattr(mail, "LEASE", dt.timedelta(seconds=1))
+    build = mail._build_message
+
+    def slow_build(row, settings):
+        time.sleep(0.6)  # four messages take well over one lease
+        return build(row, settings)
+
+    monkeypatch.setattr(mail, "_build_message", slow_build)
+    reports: list[mail.DeliveryReport] = []
+    slow = threading.Thread(target=lambda: reports.append(mail.deliver_pending()))
+    slow.start()
+    others: list[mail.DeliveryReport] = []
+    while slow.is_alive():
+        time.sleep(0.2)
+        monkeypatch.setattr(mail, "_build_message", build)  # the other sender is quick
+        others.append(mail.deliver_pending())
+        monkeypatch.setattr(mail, "_build_message", slow_build)
+    slow.join()
+
+    assert reports == [mail.DeliveryReport(sent=4)]
+    assert sum(r.total for r in others) == 0
+    assert len(sink.messages) == 4 and len({m["Message-ID"] for m in sink.messages}) == 4
+
+
+def test_an_accepted_message_is_recorded_sent_through_a_database_blip(db, sink, smtp_env, monkeypatch):
+    smtp_env(sink.port)
+    _queue(db, 1)
+    scope = mail.session_scope
+    calls = {"n": 0}
+
+    def blipping_scope():
+        calls["n"] += 1
+        if calls["n"] <= 2:
+            raise sa.exc.OperationalError("UPDATE", {}, Exception("server closed the connection"))
+        return scope()
+
+    real_record = mail._record_sent
+
+    def record_through_blip(*args, **kwargs):
+        monkeypatch.setattr(mail, "session_scope", blipping_scope)
+        try:
+            return real_record(*args, **kwargs)
+        finally:
+            monkeypatch.setattr(mail, "session_scope", scope)
+
+    monkeypatch.setattr(mail, "_record_sent", record_through_blip)
+    monkeypatch.setattr(mail, "RECORD_PAUSE_SECONDS", 0.01)
+
+    assert mail.deliver_pending() == mail.DeliveryReport(sent=1)
+    [row] = rows(db, OutboxMessage)
+    assert row.status == OutboxStatus.SENT and row.lease_until is None and calls["n"] == 3
+    later = utcnow() + mail.LEASE * 3
+    assert mail.deliver_pending(now=later) == mail.DeliveryReport()
+    assert len(sink.messages) == 1

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import types
+
+import redis.exceptions
+import sqlalchemy.exc
 
 from volley_app.state import polling
 
@@ -16,10 +20,14 @@ class FakeState:
         self.router = types.SimpleNamespace(url=types.SimpleNamespace(path=path))
         self.logged_in = True
         self._poll_beat = 0.0
+        self._poll_owner = ""
         self.reloads = 0
+        self.down = False  # the shared state (Redis) out of reach
         self.lock = asyncio.Lock()
 
     async def __aenter__(self):
+        if self.down:
+            raise redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
         await self.lock.acquire()
         return self
 
@@ -86,3 +94,120 @@ def test_a_tab_is_connected_while_the_socket_server_knows_its_token(monkeypatch)
     tab = types.SimpleNamespace(router=types.SimpleNamespace(session=types.SimpleNamespace(client_token="tab-1")))
     gone = types.SimpleNamespace(router=types.SimpleNamespace(session=types.SimpleNamespace(client_token="tab-2")))
     assert polling.tab_connected(tab) and not polling.tab_connected(gone)
+
+
+async def test_the_heartbeat_is_wall_clock_time_and_names_this_instance(monkeypatch):
+    monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 1000)
+    state = FakeState("/dash/subs")
+    beats = []
+
+    async def reload():
+        beats.append((state._poll_beat, state._poll_owner))
+        state.reloads += 1
+        if state.reloads == 2:
+            state.router.url.path = "/dash"
+
+    before = time.time()
+    await asyncio.wait_for(polling.poll_page(state, path="/dash/subs", seconds=0.01, reload=reload), 30)
+    assert all(before <= beat <= time.time() for beat, _ in beats)  # comparable on any host
+    assert all(owner.startswith(polling.INSTANCE_ID + "/") for _, owner in beats)
+
+
+async def test_a_poll_started_where_the_tab_now_is_takes_over_from_another_instance(monkeypatch):
+    monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 1000)
+    state = FakeState("/dash/notes/notifications")
+    reloads = {"a": 0, "b": 0}
+
+    def counting(name):
+        async def reload():
+            reloads[name] += 1
+            if reloads["b"] == 3:
+                state.router.url.path = "/dash"
+
+        return reload
+
+    monkeypatch.setattr(polling, "INSTANCE_ID", "instance-a")
+    a = asyncio.create_task(polling.poll_page(state, path=state.router.url.path, seconds=0.02, reload=counting("a")))
+    while reloads["a"] < 2:
+        await asyncio.sleep(0.005)
+    # The tab's websocket moved to instance b; the page asks for its poll there: b takes over at once, a ends.
+    monkeypatch.setattr(polling, "INSTANCE_ID", "instance-b")
+    b = asyncio.create_task(polling.poll_page(state, path=state.router.url.path, seconds=0.02, reload=counting("b")))
+    await asyncio.wait_for(asyncio.gather(a, b), 30)
+    assert reloads["b"] == 3 and reloads["a"] <= 3
+    assert state._poll_owner == "" and state._poll_beat == 0.0
+
+
+async def test_a_poll_restarts_after_a_graceful_stop_of_the_instance_that_ran_it(monkeypatch):
+    monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 1000)
+    state = FakeState("/dash/notes/notifications", leave_after=0)
+    monkeypatch.setattr(polling, "INSTANCE_ID", "stopped-instance")
+    running = asyncio.create_task(polling.poll_page(state, path="/dash/notes/notifications", seconds=0.05,
+                                                    reload=state.reload))  # fmt: skip
+    while not state._poll_owner:
+        await asyncio.sleep(0.005)
+    running.cancel()  # SIGTERM: the instance's tasks are cancelled, the fresh heartbeat stays in the state
+    await asyncio.gather(running, return_exceptions=True)
+    assert state._poll_owner.startswith("stopped-instance/") and time.time() - state._poll_beat < 0.1
+
+    monkeypatch.setattr(polling, "INSTANCE_ID", "surviving-instance")
+    state.leave_after = state.reloads + 2
+    await asyncio.wait_for(polling.poll_page(state, path="/dash/notes/notifications", seconds=0.05,
+                                             reload=state.reload), 30)  # fmt: skip
+    assert state.reloads == state.leave_after
+
+
+async def test_a_redis_outage_pauses_the_poll_with_backoff_then_it_goes_on(monkeypatch):
+    monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 1000)
+    monkeypatch.setattr(polling, "RETRY_FIRST_SECONDS", 0.01)
+    monkeypatch.setattr(polling, "RETRY_MAX_SECONDS", 0.04)
+    pauses: list[float] = []
+    sleep = asyncio.sleep
+
+    async def recording_sleep(seconds):
+        pauses.append(seconds)
+        await sleep(seconds)
+
+    monkeypatch.setattr(polling.asyncio, "sleep", recording_sleep)
+    state = FakeState("/dash/subs", leave_after=4)
+
+    async def reload():
+        await state.reload()
+        if state.reloads == 2:
+            state.down = True  # Redis goes away for a few rounds
+
+    async def bring_back():
+        while len(pauses) < 6:
+            await sleep(0.005)
+        state.down = False
+
+    back = asyncio.create_task(bring_back())
+    await asyncio.wait_for(polling.poll_page(state, path="/dash/subs", seconds=0.03, reload=reload), 30)
+    await back
+    assert state.reloads == 4  # resumed after the outage and ran to the end
+    retry_pauses = [p for p in pauses if p != 0.03]
+    assert retry_pauses[:3] == [0.01, 0.02, 0.04] and max(pauses) == 0.04
+
+
+async def test_a_database_blip_in_a_round_is_retried(monkeypatch):
+    monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 1000)
+    monkeypatch.setattr(polling, "RETRY_FIRST_SECONDS", 0.01)
+    state = FakeState("/dash/subs", leave_after=3)
+    failures = {"left": 2}
+
+    async def reload():
+        if failures["left"]:
+            failures["left"] -= 1
+            raise sqlalchemy.exc.OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+        await state.reload()
+
+    await asyncio.wait_for(polling.poll_page(state, path="/dash/subs", seconds=0.01, reload=reload), 30)
+    assert state.reloads == 3 and failures["left"] == 0
+
+
+async def test_a_poll_is_not_started_twice_on_one_instance_while_it_beats(monkeypatch):
+    monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 1000)
+    state = FakeState("/dash/subs")
+    state._poll_owner, state._poll_beat = f"{polling.INSTANCE_ID}/running", time.time()
+    await polling.poll_page(state, path="/dash/subs", seconds=10, reload=state.reload)
+    assert state.reloads == 0 and state._poll_owner == f"{polling.INSTANCE_ID}/running"

@@ -286,6 +286,7 @@ def complete_form(*children: rx.Component, one_of: tuple[str, ...] = (), one_of_
         attrs["data-one-of"] = " ".join(one_of)
     if one_of_why:
         attrs["data-one-of-why"] = one_of_why
+    props.setdefault("method", "post")
     return rx.form(*children, custom_attrs=attrs, **props)
 
 
@@ -306,6 +307,7 @@ def complete_button(label, *, starts_complete: bool = False, **props) -> rx.Comp
 
 def stacked_form(*children: rx.Component, on_submit, spacing: str = "4", **props) -> rx.Component:
     """A form across the whole width, its fields and buttons one under the other, sent whole to ``on_submit``."""
+    props.setdefault("method", "post")
     return rx.form(column(*children, spacing=spacing), on_submit=on_submit, width="100%", **props)
 
 

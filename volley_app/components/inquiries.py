@@ -36,6 +36,7 @@ def kept_form(state, busy_label: str, *fields: rx.Component, on_submit, error_id
             on_submit=on_submit,
             width="100%",
             display=rx.cond(state.busy, "none", "block"),
+            method="post",
             **props,
         ),
     )

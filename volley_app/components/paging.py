@@ -123,4 +123,5 @@ def search_form(state, label: str, *filters: rx.Component, placeholder: str = ""
         key=state.filter_key,
         role="search",
         width="100%",
+        method="post",
     )

@@ -7,16 +7,23 @@ transaction rolls back, no mail goes out. A sender (the app's lifespan task
 :func:`deliver_pending`, which
 
 1. claims due rows, each by a conditional ``UPDATE`` that only one sender can
-   win, and commits the claim;
-2. talks to SMTP with no database transaction open, one connection per batch;
-3. records each result in its own short transaction: ``sent`` only once the
-   server accepted the message, otherwise a retry with exponential backoff,
-   and ``failed`` after ``settings.outbox_max_attempts`` attempts.
+   win, and commits the claim; the claim is a short lease (:data:`LEASE`);
+2. talks to SMTP with no database transaction open, one connection per batch,
+   renewing the lease of the rows it still holds right before each message, so
+   every message starts with a whole lease ahead of it (a message takes at most
+   a few SMTP round trips of ``settings.smtp_timeout_seconds`` each);
+3. records each result in its own short transaction: ``sent`` as soon as the
+   server accepted the message (retried a few times, well inside the lease,
+   should the database blip), otherwise a retry with exponential backoff, and
+   ``failed`` after ``settings.outbox_max_attempts`` attempts.
 
 A sender that dies mid-batch leaves its rows ``sending``; once their lease has
-passed, another sender takes them again. Delivery is therefore at least once:
-only a crash between the server's acceptance and the ``sent`` commit can send a
-message twice, and then with the same Message-ID.
+passed (at most :data:`LEASE`), another sender takes them again. A message is
+therefore sent twice only when its sender dies (or loses the database for
+longer than the recording retries) in the moment between the server's
+acceptance and the ``sent`` commit: the duplicate window is that moment, and
+the repeat carries the same Message-ID so receivers can drop it. Senders on
+several hosts compare leases by their clocks: keep them synchronised (NTP).
 
 Without SMTP settings (the embedded default) messages stay pending ("kept")
 and each is written to the log once.
@@ -52,8 +59,11 @@ log = logging.getLogger(__name__)
 BATCH_SIZE = 50
 BACKOFF_BASE = dt.timedelta(seconds=30)
 BACKOFF_MAX = dt.timedelta(hours=1)
-# How long a claimed row belongs to its sender; after that another sender may take it.
-LEASE = dt.timedelta(minutes=10)
+# How long a claimed row belongs to its sender without a renewal; after that another sender may take it.
+LEASE = dt.timedelta(seconds=90)
+# Recording "sent" after the server accepted: tries and the first pause (doubling), ~15 s in all.
+RECORD_TRIES = 5
+RECORD_PAUSE_SECONDS = 0.5
 SUBJECT_MAX = 300
 KIND_MAX = 50
 ERROR_MAX = 1000
@@ -243,15 +253,24 @@ def _log_kept(now: dt.datetime, limit: int) -> int:
 def _send_batch(
     rows: list[OutboxMessage], lease_until: dt.datetime, settings: Settings, now: dt.datetime, report: DeliveryReport
 ) -> None:
-    """Send claimed rows over one SMTP connection, recording each result as soon as it is known."""
+    """Send claimed rows over one SMTP connection, recording each result as soon as it is known.
+
+    Right before each message the lease of every row still held is renewed to a whole ``LEASE``; a row whose
+    lease was lost meanwhile (taken over after a stall) is left to its new sender.
+    """
     envelope_from = parseaddr(settings.mail_from)[1]
-    # Stop early enough that our lease still holds while the last message goes out.
-    lease = LEASE.total_seconds()
-    deadline = time.monotonic() + max(lease - 10 * settings.smtp_timeout_seconds, lease / 2)
+    started = time.monotonic()
+
+    def clock() -> dt.datetime:  # ``now`` moved on by the time this batch has taken
+        return now + dt.timedelta(seconds=time.monotonic() - started)
+
     waiting = list(rows)  # claimed, not tried yet
     conn: smtplib.SMTP | None = None
     try:
-        while waiting and time.monotonic() < deadline:
+        while waiting:
+            waiting, lease_until = _renew(waiting, lease_until, clock() + LEASE)
+            if not waiting:
+                break
             if conn is None:
                 try:
                     conn = _connect(settings)
@@ -271,12 +290,28 @@ def _send_batch(
                     _close(conn)
                     conn = None
             else:
-                _record_sent(row, lease_until, now, report)
+                _record_sent(row, clock(), report)
     finally:
         if conn is not None:
             _close(conn)
         if waiting:
             _release(waiting, lease_until)
+
+
+def _renew(
+    rows: list[OutboxMessage], lease_until: dt.datetime, new_lease: dt.datetime
+) -> tuple[list[OutboxMessage], dt.datetime]:
+    """Move the lease of ``rows`` we still hold (``lease_until``) to ``new_lease``; return those rows and it."""
+    ids = [row.id for row in rows]
+    held = sa.and_(_outbox.c.id.in_(ids), _outbox.c.status == OutboxStatus.SENDING)
+    with session_scope() as db:
+        conn = db.connection()
+        conn.execute(sa.update(_outbox).where(held, _outbox.c.lease_until == lease_until).values(lease_until=new_lease))
+        kept = set(conn.execute(sa.select(_outbox.c.id).where(held, _outbox.c.lease_until == new_lease)).scalars())
+    lost = [row.id for row in rows if row.id not in kept]
+    if lost:
+        log.warning("Mail %s: lease lost before sending; left to the sender that holds them now", lost)
+    return [row for row in rows if row.id in kept], new_lease
 
 
 def _connect(settings: Settings) -> smtplib.SMTP:
@@ -358,8 +393,31 @@ def _finish(row: OutboxMessage, lease_until: dt.datetime, **values) -> None:
         log.warning("Mail #%s: lease lost before its result (%s) was recorded", row.id, values.get("status"))
 
 
-def _record_sent(row: OutboxMessage, lease_until: dt.datetime, now: dt.datetime, report: DeliveryReport) -> None:
-    _finish(row, lease_until, status=OutboxStatus.SENT, attempts=row.attempts + 1, sent_at=now)
+def _record_sent(row: OutboxMessage, now: dt.datetime, report: DeliveryReport) -> None:
+    """Mark ``row`` sent: the server has accepted it, so no lease matters any more; retried through a short blip."""
+    values = {"status": OutboxStatus.SENT, "attempts": row.attempts + 1, "sent_at": now, "lease_until": None}
+    pause = RECORD_PAUSE_SECONDS
+    for attempt in range(1, RECORD_TRIES + 1):
+        try:
+            with session_scope() as db:
+                updated = (
+                    db.connection()
+                    .execute(
+                        sa.update(_outbox)
+                        .where(_outbox.c.id == row.id, _outbox.c.status != OutboxStatus.SENT)
+                        .values(**values)
+                    )
+                    .rowcount
+                )
+            break
+        except sa.exc.OperationalError:
+            if attempt == RECORD_TRIES:
+                log.exception("Mail #%s was sent but could not be recorded; it goes again after its lease", row.id)
+                raise
+            time.sleep(pause)
+            pause *= 2
+    if updated != 1:
+        log.warning("Mail #%s was already recorded as sent by another sender", row.id)
     report.sent += 1
     log.info("Mail #%s (%s) sent to %s", row.id, row.kind, row.to_addr)
 

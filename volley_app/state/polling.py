@@ -1,18 +1,48 @@
-"""Refreshing a page's list on a timer while the tab stays on that page (spec section 7 polling)."""
+"""Refreshing a page's list on a timer while the tab stays on that page (spec section 7 polling).
+
+Several backend instances may share the state (Redis): a poll runs on the instance
+that holds the tab's websocket and writes into the state who runs it (``_poll_owner``:
+this process's ``INSTANCE_ID`` and the poll's own id) and when it last beat (wall
+clock, comparable across hosts). A poll started where the tab's websocket now is takes
+over from a poll of another instance (one that was stopped or killed, or that the
+tab left on a reconnect); the poll it replaces sees the new owner and ends. A Redis or
+database blip makes a round wait and try again with a growing pause; the poll goes on
+once the service is back.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 
+import redis.exceptions
 import reflex as rx
+import sqlalchemy.exc
+
+log = logging.getLogger(__name__)
 
 # A poll ends when its tab's websocket goes (checked every CHECK_SECONDS while it waits), when the
 # tab leaves the page or logs out, and in any case after MAX_POLL_SECONDS (opening the page again starts
 # a new one).
 MAX_POLL_SECONDS = 3600
 CHECK_SECONDS = 2.0
+# After a failed round (Redis or the database unreachable): wait RETRY_FIRST_SECONDS, doubling up to RETRY_MAX_SECONDS.
+RETRY_FIRST_SECONDS = 1.0
+RETRY_MAX_SECONDS = 30.0
+# This process: a poll whose owner names another process is not running here.
+INSTANCE_ID = uuid.uuid4().hex
+# What a round survives: the shared state or the database briefly out of reach.
+TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    sqlalchemy.exc.OperationalError,
+    sqlalchemy.exc.InterfaceError,
+    ConnectionError,
+    TimeoutError,
+)
 
 
 def tab_connected(state) -> bool:
@@ -44,6 +74,10 @@ async def _wait(state, seconds: float) -> bool:
     return True
 
 
+def _runs_here(owner: str) -> bool:
+    return owner.split("/", 1)[0] == INSTANCE_ID
+
+
 async def poll_page(
     state,
     *,
@@ -51,50 +85,84 @@ async def poll_page(
     seconds: float,
     reload: Callable[[], Awaitable[None]],
     beat_attr: str = "_poll_beat",
+    owner_attr: str = "_poll_owner",
 ) -> None:
     """Call ``reload`` every ``seconds`` under the state lock while the tab is connected and shows ``path``.
 
     Meant for the body of a background event. At most one poll runs per tab and
-    page state: a second call (any browser may send the event) returns at once
-    while the first is alive, judged by the heartbeat it writes each round.
+    page state: a second call on the instance running the poll (any browser may
+    send the event) returns at once while that poll beats; a call on another
+    instance (the tab's websocket moved there) takes over.
 
     Args:
         state: the background event's state proxy.
         path: the page's route; the poll stops once the tab is elsewhere or logged out.
         seconds: the interval.
         reload: the state's own reload method (called inside ``async with state``).
-        beat_attr: a backend float var of the state holding the last heartbeat.
+        beat_attr: a backend float var of the state holding the last heartbeat (seconds since the epoch).
+        owner_attr: a backend str var of the state naming the poll that runs ("instance/poll").
     """
+    me = f"{INSTANCE_ID}/{uuid.uuid4().hex}"
     async with state:
-        if time.monotonic() - getattr(state, beat_attr) < 2 * seconds:
+        beat, owner = getattr(state, beat_attr), getattr(state, owner_attr)
+        if _runs_here(owner) and abs(time.time() - beat) < 2 * seconds:
             return
-        setattr(state, beat_attr, time.monotonic())
-    for _ in range(max(1, round(MAX_POLL_SECONDS / seconds))):
-        if not await _wait(state, seconds):
+        setattr(state, owner_attr, me)
+        setattr(state, beat_attr, time.time())
+    ends = time.monotonic() + MAX_POLL_SECONDS
+    pause = 0.0  # after a failed round
+    rounds = max(1, round(MAX_POLL_SECONDS / seconds))
+    while rounds > 0:
+        if not await _wait(state, pause or seconds):
             break
+        try:
+            async with state:
+                if getattr(state, owner_attr) != me:
+                    return  # another poll took over
+                if (state.router.url.path or "").rstrip("/") != path.rstrip("/") or not state.logged_in:
+                    break
+                setattr(state, beat_attr, time.time())
+                await reload()
+        except TRANSIENT_ERRORS as exc:
+            if time.monotonic() > ends:
+                break  # an outage as long as a whole poll: opening the page again starts a new one
+            pause = min(max(2 * pause, RETRY_FIRST_SECONDS), RETRY_MAX_SECONDS)
+            log.warning("Poll of %s: %s; trying again in %.1f s", path, type(exc).__name__, pause)
+            continue
+        if pause:
+            log.info("Poll of %s resumed", path)
+        pause = 0.0
+        rounds -= 1
+    try:
         async with state:
-            if (state.router.url.path or "").rstrip("/") != path.rstrip("/") or not state.logged_in:
+            if getattr(state, owner_attr) == me:
                 setattr(state, beat_attr, 0.0)
-                return
-            setattr(state, beat_attr, time.monotonic())
-            await reload()
-    async with state:
-        setattr(state, beat_attr, 0.0)
+                setattr(state, owner_attr, "")
+    except TRANSIENT_ERRORS:
+        pass  # the beat goes stale by itself
 
 
 class PolledPage(rx.State, mixin=True):
     """A page whose rows are fetched again every ``_poll_seconds`` while the tab stays on ``_poll_path``.
 
     A subclass writes ``async def _reload(self)`` (fetch and assign what the page shows) and names its page
-    and interval; its ``load`` (the page's on_load) fetches once and starts the one poll of the tab.
+    and interval; its ``load`` (the page's on_load) fetches once and starts the one poll of the tab; its
+    ``resume`` (run by the registry instead of ``load`` when the tab's websocket comes back) starts the
+    poll again where the tab now is.
     """
 
     _poll_beat: float = 0.0
+    _poll_owner: str = ""
     _poll_path: str = ""
     _poll_seconds: float = 60.0
 
     async def load(self):
         await self._reload()
+        return type(self).poll
+
+    @rx.event
+    def resume(self):
+        """On a reconnect of the tab (perhaps to another instance): the rows stay as they are; the poll goes on here."""
         return type(self).poll
 
     @rx.event(background=True)

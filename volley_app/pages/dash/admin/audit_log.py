@@ -87,6 +87,7 @@ def _filters() -> rx.Component:
         ),
         on_submit=s.search,
         key=s.league + "|" + s.user,
+        method="post",
     )
 
 

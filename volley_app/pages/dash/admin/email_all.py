@@ -87,6 +87,7 @@ def email_all_page() -> rx.Component:
                 id=FORM_ID,
                 on_submit=s.send,
                 width="100%",
+                method="post",
             ),
             size="3",
             width="100%",

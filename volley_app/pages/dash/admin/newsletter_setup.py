@@ -164,6 +164,7 @@ def newsletter_setup_page() -> rx.Component:
                 ),
                 on_submit=s.send,
                 width="100%",
+                method="post",
             ),
             _preview(),
             columns={"initial": "1", "md": "2"},

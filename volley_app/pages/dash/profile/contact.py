@@ -44,6 +44,7 @@ def player_contact_page() -> rx.Component:
             ),
             on_submit=s.send,
             width="100%",
+            method="post",
         ),
         frame=dash_page,
     )

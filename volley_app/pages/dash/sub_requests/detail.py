@@ -210,6 +210,7 @@ def _edit_form() -> rx.Component:
             key=s.form_key,
             on_submit=s.save,
             width="100%",
+            method="post",
         ),
         _delete_dialog(),
     )
@@ -228,6 +229,7 @@ def _reopen_form() -> rx.Component:
             ),
             on_submit=s.reopen,
             width="100%",
+            method="post",
         ),
     )
 

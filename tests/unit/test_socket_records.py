@@ -1,0 +1,75 @@
+"""Socket records in Redis: a tab that was on a killed instance keeps its token; a real copy of a tab does not."""
+
+from __future__ import annotations
+
+import os
+import pickle
+
+import pytest
+from reflex.utils.token_manager import SocketRecord
+
+from volley_app.state import sockets
+
+pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs the Redis of REDIS_URL")
+
+
+@pytest.fixture
+async def redis_client(monkeypatch):
+    import redis.asyncio
+
+    monkeypatch.setattr(sockets, "SILENT_SECONDS", 0.2)
+    monkeypatch.setattr(sockets, "BEAT_SECONDS", 0.05)
+    client = redis.asyncio.Redis.from_url(os.environ["REDIS_URL"])
+    yield client
+    keys = [k async for k in client.scan_iter("token_manager_socket_record_sock-test-*")]
+    keys += [k async for k in client.scan_iter(f"{sockets.ALIVE_PREFIX}*")]
+    if keys:
+        await client.delete(*keys)
+    await client.aclose()
+
+
+def _manager(client) -> sockets.LivenessTokenManager:
+    return sockets.LivenessTokenManager(client)
+
+
+async def _stop(manager) -> None:
+    if manager._beat_task is not None:
+        manager._beat_task.cancel()
+
+
+async def test_a_tab_from_a_killed_instance_keeps_its_token(redis_client):
+    dead = _manager(redis_client)
+    await dead.link_token_to_sid("sock-test-tab", "sid-1")
+    await _stop(dead)  # killed: no more beats, its record stays behind
+    assert await redis_client.exists("token_manager_socket_record_sock-test-tab")
+
+    survivor = _manager(redis_client)
+    assert await survivor.link_token_to_sid("sock-test-tab", "sid-2") is None  # same token: its state is kept
+    record = pickle.loads(await redis_client.get("token_manager_socket_record_sock-test-tab"))  # noqa: S301
+    assert record.instance_id == survivor.instance_id and record.sid == "sid-2"
+    await _stop(survivor)
+
+
+async def test_a_copy_of_a_tab_whose_instance_lives_gets_a_new_token(redis_client):
+    owner = _manager(redis_client)
+    await owner.link_token_to_sid("sock-test-copied", "sid-1")
+    other = _manager(redis_client)
+    new_token = await other.link_token_to_sid("sock-test-copied", "sid-9")
+    assert new_token is not None and new_token != "sock-test-copied"
+    await _stop(owner)
+    await _stop(other)
+
+
+async def test_only_a_record_of_a_silent_instance_is_removed(redis_client):
+    manager = _manager(redis_client)
+    key = "token_manager_socket_record_sock-test-race"
+    await redis_client.set(key, pickle.dumps(SocketRecord(instance_id="gone-instance", sid="old")))
+    assert await manager.drop_stale_record("sock-test-race")
+    # a record of a live instance stays
+    await manager._beat_once()
+    live = _manager(redis_client)
+    await live._beat_once()
+    live._ensure_beat_task()
+    await redis_client.set(key, pickle.dumps(SocketRecord(instance_id=live.instance_id, sid="s")))
+    assert not await manager.drop_stale_record("sock-test-race")
+    await _stop(live)

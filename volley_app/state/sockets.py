@@ -1,0 +1,117 @@
+"""Which instance holds a tab's websocket, when several share Redis: a killed instance's records are stale.
+
+Reflex keeps, per tab, a record in Redis naming the instance (one server process)
+that holds the tab's websocket; a tab connecting while another instance holds
+its record is taken for a copy of the tab (a duplicated browser tab) and gets a
+new client token, that is a new, empty state. An instance that is killed leaves
+its records behind (for an hour), so every tab that was on it would reconnect
+to an empty state: logged out, the form it was typing gone.
+
+Here each instance also beats a short-lived key in Redis every ``BEAT_SECONDS``.
+When a tab connects and its record names another instance, that instance is
+asked whether it is alive: a record of an instance that has stopped beating is
+stale and removed, and the tab keeps its token and its state. A real copy of a
+tab (the other instance beats on) still gets a new token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import pickle
+import time
+
+from reflex.utils import prerequisites
+from reflex.utils.tasks import ensure_task
+from reflex.utils.token_manager import LocalTokenManager, RedisTokenManager, TokenManager
+
+log = logging.getLogger(__name__)
+
+ALIVE_PREFIX = "volley_instance_alive_"
+BEAT_SECONDS = 1.0
+# An instance whose key did not change for this long (or has expired) is gone.
+SILENT_SECONDS = 1.3
+ALIVE_TTL_SECONDS = 5
+
+# Deletes a key only while it still holds the value read (another instance may have just linked the tab).
+_DELETE_IF_SAME = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+def alive_key(instance_id: str) -> str:
+    return f"{ALIVE_PREFIX}{instance_id}"
+
+
+class LivenessTokenManager(RedisTokenManager):
+    """Reflex's Redis token manager, with a heartbeat per instance and stale records of dead instances dropped."""
+
+    _beat_task: asyncio.Task | None = None
+
+    async def _beat_once(self) -> None:
+        await self.redis.set(alive_key(self.instance_id), repr(time.time()), ex=ALIVE_TTL_SECONDS)
+
+    async def _beat_forever(self) -> None:
+        while True:
+            try:
+                await self._beat_once()
+            except Exception as exc:  # Redis away for a moment: beat again on the next round
+                log.warning("Instance heartbeat not written: %s", exc)
+            await asyncio.sleep(BEAT_SECONDS)
+
+    def _ensure_beat_task(self) -> None:
+        ensure_task(owner=self, task_attribute="_beat_task", coro_function=self._beat_forever,
+                    suppress_exceptions=[Exception])  # fmt: skip
+
+    async def instance_alive(self, instance_id: str) -> bool:
+        """Whether ``instance_id`` beats: its key exists and changes within ``SILENT_SECONDS``."""
+        first = await self.redis.get(alive_key(instance_id))
+        if first is None:
+            return False
+        await asyncio.sleep(SILENT_SECONDS)
+        second = await self.redis.get(alive_key(instance_id))
+        return second is not None and second != first
+
+    async def drop_stale_record(self, token: str) -> bool:
+        """Remove the tab's record when it names another instance that no longer beats; True if removed."""
+        key = self._get_redis_key(token)
+        raw = await self.redis.get(key)
+        if not raw:
+            return False
+        try:
+            record = pickle.loads(raw)  # noqa: S301 - Reflex's own record, in the app's own Redis
+        except Exception:
+            return False
+        owner = getattr(record, "instance_id", None)
+        if not owner or owner == self.instance_id or await self.instance_alive(owner):
+            return False
+        removed = bool(await self.redis.eval(_DELETE_IF_SAME, 1, key, raw))
+        if removed:
+            log.info("A tab reconnected from instance %s, which is gone: its socket record was stale", owner)
+        return removed
+
+    async def link_token_to_sid(self, token: str, sid: str) -> str | None:
+        if self._beat_task is None:
+            with contextlib.suppress(Exception):
+                await self._beat_once()
+        self._ensure_beat_task()
+        local = self.token_to_socket.get(token)
+        if local is None or local.sid != sid:
+            try:
+                await self.drop_stale_record(token)
+            except Exception as exc:  # Reflex's own check decides
+                log.warning("Could not check the socket record of a reconnecting tab: %s", exc)
+        return await super().link_token_to_sid(token, sid)
+
+
+def _create(cls) -> TokenManager:
+    """Reflex's ``TokenManager.create``, giving the liveness-checking manager where Redis holds the state."""
+    if prerequisites.check_redis_used():
+        client = prerequisites.get_redis()
+        if client is not None:
+            return LivenessTokenManager(client)
+    return LocalTokenManager()
+
+
+def install() -> None:
+    """Make the app's socket server use :class:`LivenessTokenManager` (call before the app starts serving)."""
+    TokenManager.create = classmethod(_create)  # type: ignore[method-assign]
