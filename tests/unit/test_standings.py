@@ -149,8 +149,18 @@ def test_a_forfeit_counts_two_sets_to_nil_and_is_marked(world):
     db, lg = world["db"], world["lg"]
     _game(db, lg, ids["C"], ids["D"], forfeit=ids["D"])
     rows = {r["team_name"]: r for r in _table(world)}
-    assert (rows["C"]["wins"], rows["C"]["sets_won"], rows["C"]["points_for"], rows["C"]["forfeit_wins"]) == (1, 2, 42, 1)
-    assert (rows["D"]["losses"], rows["D"]["sets_lost"], rows["D"]["points_against"], rows["D"]["forfeits"]) == (1, 2, 42, 1)
+    assert (rows["C"]["wins"], rows["C"]["sets_won"], rows["C"]["points_for"], rows["C"]["forfeit_wins"]) == (
+        1,
+        2,
+        42,
+        1,
+    )
+    assert (rows["D"]["losses"], rows["D"]["sets_lost"], rows["D"]["points_against"], rows["D"]["forfeits"]) == (
+        1,
+        2,
+        42,
+        1,
+    )
     assert rows["A"]["forfeits"] == rows["A"]["forfeit_wins"] == 0
     assert rows["C"]["match_points"] == 3 and rows["D"]["match_points"] == 0
 
