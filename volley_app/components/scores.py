@@ -18,8 +18,15 @@ def _set_error(state, name: str) -> rx.Component:
     return rx.cond(message != "", rx.text(message, color_scheme="red", size="2", id=f"{name}-error"))
 
 
-def score_fields(state, team1: rx.Var | str, team2: rx.Var | str) -> rx.Component:
-    """Set by set: the first team's points and the second's side by side (two columns even on a phone)."""
+def score_fields(state, team1: rx.Var | str, team2: rx.Var | str, defaults: rx.Var | None = None) -> rx.Component:
+    """Set by set: the first team's points and the second's side by side (two columns even on a phone).
+
+    ``defaults`` (a dict var by field name) fills the boxes, e.g. with the score waiting for an answer.
+    """
+
+    def default(key: str):
+        return defaults[key] if defaults is not None else ""
+
     rows = []
     for i, (k1, k2) in enumerate(scheduling.SCORE_FIELDS):
         rows.append(

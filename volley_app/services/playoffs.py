@@ -212,3 +212,9 @@ def bracket(db: Session, actor: Actor | None, league_id: object) -> dict:
         "champion": champion, "can_generate": manage and not games, "can_manage": manage,
         "byes": [f"({s}) {names.get(t, '')}" for s, t in byes],
     }  # fmt: skip
+
+
+def generated(db: Session, actor: Actor | None, league_id: object) -> bool:
+    """Whether the league has a generated bracket, for anyone who may read the league."""
+    league = access_league(db, actor, league_id)
+    return bool(db.exec(select(Game.id).where(Game.league_id == league.id, Game.type == GameType.TOURNAMENT)).first())

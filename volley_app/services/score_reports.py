@@ -334,3 +334,46 @@ def captain_card(db: Session, actor: Actor | None, *, now: dt.datetime | None = 
                 card["last_action"] = "Confirm or dispute"
         out.append(card)
     return out
+
+
+def my_games(db: Session, actor: Actor | None, league_id: object, *, now: dt.datetime | None = None) -> list[dict]:
+    """The games of the teams this user captains in the league, in time order, each with its score or what
+    waits (the league home shows them first to their captains)."""
+    actor = require_actor(actor)
+    league = leagues.get_league(db, actor, league_id)
+    now = now or utcnow()
+    team_ids = list(
+        db.exec(select(Team.id).where(Team.league_id == league["id"], Team.captain_id == actor.user_id)).all()
+    )
+    if not team_ids:
+        return []
+    games = db.exec(
+        select(Game)
+        .where(Game.league_id == league["id"], (Game.team1_id.in_(team_ids)) | (Game.team2_id.in_(team_ids)))
+        .order_by(Game.start_at, Game.match)
+    ).all()
+    waiting = {
+        r.game_id: r
+        for r in db.exec(
+            select(ScoreReport).where(ScoreReport.game_id.in_([g.id for g in games]), ScoreReport.status.in_(OPEN))
+        ).all()
+    }
+    out = []
+    for g in games:
+        if scheduling.played(g):
+            status = "Forfeit" if g.forfeit_team_id else _sets_text({k: getattr(g, k) for k in SCORE_KEYS})
+        elif g.id in waiting:
+            status = (
+                "Disputed" if waiting[g.id].status == ReportStatus.DISPUTED else "Reported, waiting to be confirmed"
+            )
+        elif g.team1_id is None or g.team2_id is None:
+            status = "BYE" if g.type == GameType.LEAGUE and g.team1_id is not None else "To be decided"
+        else:
+            status = "Report the score" if g.start_at <= now else "Upcoming"
+        name = _game_name(db, g)
+        if g.team2_id is None and g.type == GameType.LEAGUE:
+            name = name.removesuffix(" v TBD") + " (BYE)"
+        out.append({"game": name, "when": timefmt.date_time(g.start_at), "status": status,
+                    "kind": "Playoff" if g.type == GameType.TOURNAMENT else "League",
+                    "href": routes.game_score_path(g.id)})  # fmt: skip
+    return out

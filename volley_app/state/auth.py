@@ -125,4 +125,3 @@ class AuthState(rx.State):
         await self._clear_private()
         self.restore_error = ""
         return rx.redirect(routes.HOME)
-

@@ -109,5 +109,3 @@ def audit_log_page() -> rx.Component:
             ),
         ),
     )
-
-

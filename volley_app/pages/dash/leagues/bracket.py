@@ -115,7 +115,6 @@ def _round(games: rx.Var) -> rx.Component:
         rx.heading(games[0]["round"], size="3", as_="h3"),
         rx.foreach(games, _game),
         spacing="2",
-        justify="around",
         min_width={"initial": "100%", "md": "12rem"},
         flex="1",
     )
