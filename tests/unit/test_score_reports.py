@@ -51,14 +51,14 @@ def _mails(db, kind: str) -> list[OutboxMessage]:
 def test_a_captain_reports_the_other_confirms_and_the_standings_change(world):
     db, game = world["db"], world["game"]
     t1, t2, _t3 = world["teams"]
-    row = score_reports.report(db, world["c1"], game.id, **WIN_2_1)
+    score_reports.report(db, world["c1"], game.id, **WIN_2_1)
     db.commit()
     assert _standing(world, t1)["wins"] == 0  # not counted until confirmed
     mail = _mails(db, "score_reported")
     assert [m.to_addr for m in mail] == ["cap2@example.com"] and "21-15, 15-21, 17-15" in mail[0].body_text
     view = score_reports.game_view(db, world["c2"], game.id)
     assert view["can_answer"] and not view["can_report"] and view["report"] == "21-15, 15-21, 17-15"
-    score_reports.confirm(db, world["c2"], row.id)
+    score_reports.confirm(db, world["c2"], game.id)
     db.commit()
     one, two = _standing(world, t1), _standing(world, t2)
     assert (one["wins"], one["sets_won"], one["sets_lost"], one["points_for"]) == (1, 2, 1, 53)
@@ -74,13 +74,13 @@ def test_a_disputed_score_waits_for_the_operator_who_settles_it(world):
     db, game = world["db"], world["game"]
     t1, t2, _t3 = world["teams"]
     row = score_reports.report(db, world["c1"], game.id, **WIN_2_0)
-    score_reports.dispute(db, world["c2"], row.id, note="We won the second set")
+    score_reports.dispute(db, world["c2"], game.id, note="We won the second set")
     db.commit()
     assert db.get(ScoreReport, row.id).status == ReportStatus.DISPUTED
     assert {m.to_addr for m in _mails(db, "score_disputed")} == {"cap1@example.com", "svla@example.com"}
     assert score_reports.disputed(db, world["a"], world["lg"].id)[0]["note"] == "We won the second set"
     with pytest.raises(Invalid, match="disputed"):
-        score_reports.confirm(db, world["c2"], row.id)
+        score_reports.confirm(db, world["c2"], game.id)
     with pytest.raises(Invalid, match="disputed"):
         score_reports.report(db, world["c1"], game.id, **WIN_2_1)
     db.rollback()
@@ -103,7 +103,9 @@ def test_the_reporter_may_replace_a_waiting_report_but_not_answer_it(world):
     db.commit()
     assert again.id == row.id and count(db, ScoreReport) == 1
     with pytest.raises(Invalid, match="other team"):
-        score_reports.confirm(db, world["c1"], row.id)
+        score_reports.confirm(db, world["c1"], game.id)
+    with pytest.raises(Invalid, match="changed"):  # the other captain was shown the first score
+        score_reports.confirm(db, world["c2"], game.id, seen="21-15, 23-21")
     with pytest.raises(Invalid, match="confirm or dispute"):
         score_reports.report(db, world["c2"], game.id, **WIN_2_0)
 
@@ -143,7 +145,7 @@ def test_a_player_of_neither_team_another_svl_and_nobody_are_refused_and_nothing
     for actor, error in ((outsider, Forbidden), (world["b"], Forbidden), (None, Unauthorized)):
         for step in (score_reports.confirm, score_reports.dispute):
             with pytest.raises(error):
-                step(db, actor, row.id)
+                step(db, actor, game.id)
             db.rollback()
     for actor, error in ((outsider, Forbidden), (world["c1"], Forbidden), (world["c2"], Forbidden), (world["b"], Forbidden),
                          (None, Unauthorized)):  # fmt: skip
@@ -153,7 +155,7 @@ def test_a_player_of_neither_team_another_svl_and_nobody_are_refused_and_nothing
         with pytest.raises(error):
             score_reports.disputed(db, actor, world["lg"].id)
     with pytest.raises(NotFound):
-        score_reports.confirm(db, world["c2"], 999999)
+        score_reports.confirm(db, world["c2"], world["later"].id)
     db.expire_all()
     assert db.get(ScoreReport, row.id).status == ReportStatus.PENDING
     assert db.get(Game, game.id).team1_game1_score is None
@@ -176,8 +178,8 @@ def test_a_confirmed_playoff_score_moves_the_winner_on(world):
     db.add(third)
     db.commit()
     captains = {world["teams"][0]: world["c1"], world["teams"][1]: world["c2"], third.id: actor_of(c3)}
-    row = score_reports.report(db, captains[semi.team1_id], semi.id, **WIN_2_0)
-    score_reports.confirm(db, captains[semi.team2_id], row.id)
+    score_reports.report(db, captains[semi.team1_id], semi.id, **WIN_2_0)
+    score_reports.confirm(db, captains[semi.team2_id], semi.id)
     db.commit()
     db.refresh(final)
     assert final.team2_id == semi.team1_id
@@ -187,11 +189,11 @@ def test_the_captain_card_shows_the_next_game_and_the_last_result(world):
     db, game = world["db"], world["game"]
     card = score_reports.captain_card(db, world["c2"])
     assert len(card) == 1 and card[0]["last_action"] == "Report the score" and card[0]["next"].startswith("T2 v T1")
-    row = score_reports.report(db, world["c1"], game.id, **WIN_2_0)
+    score_reports.report(db, world["c1"], game.id, **WIN_2_0)
     db.commit()
     assert score_reports.captain_card(db, world["c2"])[0]["last_action"] == "Confirm or dispute"
     assert "waiting for the other captain" in score_reports.captain_card(db, world["c1"])[0]["last_result"]
-    score_reports.confirm(db, world["c2"], row.id)
+    score_reports.confirm(db, world["c2"], game.id)
     db.commit()
     assert score_reports.captain_card(db, world["c2"])[0]["last_result"] == "Lost 21-15, 23-21"
     assert score_reports.captain_card(db, world["p"]) == []

@@ -21,15 +21,14 @@ from sqlmodel import Session, select
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, User, utcnow
 from volley_app.services import audit, leagues, playoffs, scheduling, timefmt, validation
-from volley_app.services.errors import Forbidden, Invalid
-from volley_app.services.permissions import Actor, access_game, load, may_manage_league, require_actor
+from volley_app.services.errors import Forbidden, Invalid, NotFound
+from volley_app.services.permissions import Actor, access_game, may_manage_league, require_actor
 from volley_app.services.places import tell
 
 NOT_STARTED = "A score can be reported once the game has started."
 HAS_SCORE = "This game already has a score. The league's operator can correct it."
 OTHER_WAITING = "The other captain reported a score: confirm or dispute it."
 IN_DISPUTE = "This score is disputed: the league's operator decides it."
-NOT_OPEN = "This report has already been answered."
 OWN_REPORT = "The other team's captain answers your report."
 NO_WINNER = "Enter a finished best of three: a team must win two sets."
 REPORT_NOT_FOUND = "Score report not found"
@@ -137,16 +136,27 @@ def report(
     return row
 
 
-def _answerable(db: Session, actor: Actor | None, report_id: object) -> tuple[Actor, ScoreReport, Game, Team, Team]:
+CHANGED = "The reported score was changed: look at it again."
+
+
+def _answerable(
+    db: Session, actor: Actor | None, game_id: object, seen: object
+) -> tuple[Actor, ScoreReport, Game, Team, Team]:
+    """The game's waiting report when the actor captains the other team. ``seen``: the score the captain was
+    shown (when given, it must still be the reported one)."""
     actor = require_actor(actor)
-    row = load(db, ScoreReport, report_id, REPORT_NOT_FOUND)
-    game = access_game(db, actor, row.game_id)
+    game = access_game(db, actor, game_id)
     mine, theirs = _captain_side(db, actor, game)
     _not_archived(db, game.league_id)
+    row = _open_report(db, game.id)
+    if row is None:
+        raise NotFound(REPORT_NOT_FOUND)
     if row.status != ReportStatus.PENDING:
-        raise Invalid(IN_DISPUTE if row.status == ReportStatus.DISPUTED else NOT_OPEN)
+        raise Invalid(IN_DISPUTE)
     if row.team_id == mine.id:
         raise Invalid(OWN_REPORT)
+    if isinstance(seen, str) and seen and seen != _sets_text(_report_scores(row)):
+        raise Invalid(CHANGED)
     return actor, row, game, mine, theirs
 
 
@@ -166,9 +176,11 @@ def _put_on_game(db: Session, game: Game, clean: dict[str, int | None]) -> None:
     db.flush()
 
 
-def confirm(db: Session, actor: Actor | None, report_id: object, *, now: dt.datetime | None = None) -> ScoreReport:
-    """The other captain confirms the reported score: it goes on the game and counts."""
-    actor, row, game, mine, theirs = _answerable(db, actor, report_id)
+def confirm(
+    db: Session, actor: Actor | None, game_id: object, *, seen: object = None, now: dt.datetime | None = None
+) -> ScoreReport:
+    """The other captain confirms the game's reported score: it goes on the game and counts."""
+    actor, row, game, mine, theirs = _answerable(db, actor, game_id, seen)
     if scheduling.played(game):
         raise Invalid(HAS_SCORE)
     clean = _report_scores(row)
@@ -188,10 +200,16 @@ def confirm(db: Session, actor: Actor | None, report_id: object, *, now: dt.date
 
 
 def dispute(
-    db: Session, actor: Actor | None, report_id: object, *, note: object = None, now: dt.datetime | None = None
+    db: Session,
+    actor: Actor | None,
+    game_id: object,
+    *,
+    note: object = None,
+    seen: object = None,
+    now: dt.datetime | None = None,
 ) -> ScoreReport:
-    """The other captain disputes the reported score: it waits for the league's operator."""
-    actor, row, game, mine, theirs = _answerable(db, actor, report_id)
+    """The other captain disputes the game's reported score: it waits for the league's operator."""
+    actor, row, game, mine, theirs = _answerable(db, actor, game_id, seen)
     text = validation.optional(note, "note", "What is wrong", 300)
     row.status, row.note = ReportStatus.DISPUTED, text or None
     row.answered_by_id, row.answered_at = actor.user_id, now or utcnow()

@@ -24,7 +24,6 @@ class GameScoreState(FormState, AuthState):
     game: dict[str, str] = {}
     form: dict[str, str] = {}
     back: str = ""
-    report_id: str = ""
     can_report: bool = False
     can_answer: bool = False
     can_settle: bool = False
@@ -40,7 +39,7 @@ class GameScoreState(FormState, AuthState):
             score_reports.game_view, actor=await self._actor(), game_id=path_arg(self, "game_id")
         )
         if failure is not None:
-            self.game, self.form, self.back, self.report_id = {}, {}, "", ""
+            self.game, self.form, self.back = {}, {}, ""
             self.can_report = self.can_answer = self.can_settle = False
             self.error = failure.message
             return
@@ -48,7 +47,6 @@ class GameScoreState(FormState, AuthState):
                                                   "report_team", "note", "type")}  # fmt: skip
         self.form = found["form"]
         self.back = routes.league_path(found["league_id"])
-        self.report_id = str(found["report_id"] or "")
         self.can_report, self.can_answer, self.can_settle = (
             found["can_report"],
             found["can_answer"],
@@ -58,30 +56,40 @@ class GameScoreState(FormState, AuthState):
 
     @rx.event
     def save(self, form_data: dict):
-        """The score form: the operator's entry when this user may settle, else the captain's report."""
+        """A captain's report of the score."""
         self.notice = ""
-        scores = form_values(form_data, SCORE_KEYS)
-        fn = score_reports.settle if self.can_settle else score_reports.report
-        return self._submit(fn, done=lambda _r: GameScoreState.saved, game_id=path_arg(self, "game_id"), **scores)
+        return self._submit(score_reports.report, done=lambda _r: GameScoreState.reported,
+                            game_id=path_arg(self, "game_id"), **form_values(form_data, SCORE_KEYS))  # fmt: skip
 
     @rx.event
-    async def saved(self):
-        """After a saved score: the game again."""
-        was_settle = self.can_settle
+    def settle(self, form_data: dict):
+        """The operator's entry or correction of the score."""
+        self.notice = ""
+        return self._submit(score_reports.settle, done=lambda _r: GameScoreState.settled,
+                            game_id=path_arg(self, "game_id"), **form_values(form_data, SCORE_KEYS))  # fmt: skip
+
+    @rx.event
+    async def reported(self):
         await self._fetch()
-        self.notice = "Score entered." if was_settle else "Score reported: the other captain is asked to confirm it."
+        self.notice = "Score reported: the other captain is asked to confirm it."
+
+    @rx.event
+    async def settled(self):
+        await self._fetch()
+        self.notice = "Score entered."
 
     @rx.event
     def confirm(self):
         self.notice = ""
-        return self._submit(score_reports.confirm, done=lambda _r: GameScoreState.answered, report_id=self.report_id)
+        return self._submit(score_reports.confirm, done=lambda _r: GameScoreState.answered,
+                            game_id=path_arg(self, "game_id"), seen=self.game.get("report", ""))  # fmt: skip
 
     @rx.event
     def dispute(self, form_data: dict):
         self.notice = ""
         note = form_values(form_data, ("note",))["note"]
-        return self._submit(score_reports.dispute, done=lambda _r: GameScoreState.answered, report_id=self.report_id,
-                            note=note)  # fmt: skip
+        return self._submit(score_reports.dispute, done=lambda _r: GameScoreState.answered,
+                            game_id=path_arg(self, "game_id"), note=note, seen=self.game.get("report", ""))  # fmt: skip
 
     @rx.event
     async def answered(self):
@@ -106,7 +114,7 @@ def _game_card() -> rx.Component:
     )
 
 
-def _score_form(title: str, button: str) -> rx.Component:
+def _score_form(title: str, button: str, on_submit) -> rx.Component:
     s = GameScoreState
     return section_card(
         title,
@@ -114,6 +122,7 @@ def _score_form(title: str, button: str) -> rx.Component:
             s,
             score_fields(s, s.game["team1"], s.game["team2"], s.form),
             button_row(submit_button(button, s, size="2", width="auto")),
+            on_submit=on_submit,
         ),
         max_width="36rem",
     )
@@ -147,7 +156,7 @@ def game_score_page() -> rx.Component:
         rx.cond(s.can_answer, _answer()),
         rx.cond(
             s.can_settle,
-            _score_form("Enter the Score", "Save Score"),
-            rx.cond(s.can_report, _score_form("Report the Score", "Report Score")),
+            _score_form("Enter the Score", "Save Score", s.settle),
+            rx.cond(s.can_report, _score_form("Report the Score", "Report Score", s.save)),
         ),
     )
