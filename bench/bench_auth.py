@@ -57,10 +57,7 @@ def main() -> None:
     print(f"database: {engine.dialect.name}; bcrypt rounds: {os.environ.get('BCRYPT_ROUNDS', '12')}")
     it = iter(tokens * 40)
     report("auth.resolve (session check per event)", timed(lambda: db.call(auth.resolve, next(it)), 2000))
-    report(
-        "auth.login (bcrypt + session row)",
-        timed(lambda: db.call(auth.login, username="user7", password="pass1234"), 20),
-    )
+    report("auth.login (bcrypt + session row)", timed(lambda: db.call(auth.login, username="user7", password="pass1234"), 20))
 
 
 if __name__ == "__main__":

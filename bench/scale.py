@@ -65,9 +65,7 @@ def reset_database() -> None:
             conn.execute(sa.text("CREATE SCHEMA public"))
         else:
             conn.execute(sa.text("PRAGMA foreign_keys=OFF"))
-            for (name,) in conn.execute(
-                sa.text("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")
-            ).all():
+            for (name,) in conn.execute(sa.text("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")).all():
                 conn.execute(sa.text(f'DROP TABLE IF EXISTS "{name}"'))
     upgrade_to_head()
 
@@ -312,9 +310,7 @@ def start_app():
             host, backend_port = self.backend.servers[0].sockets[0].getsockname()[:2]
             urls["backend"] = f"http://{host}:{backend_port}"
             pages = protect(rx_exec._frontend_prod_app(), backend_urls=[urls["backend"]])
-            self.frontend_server = uvicorn.Server(
-                uvicorn.Config(app=pages, host="127.0.0.1", port=port, log_level="warning")
-            )
+            self.frontend_server = uvicorn.Server(uvicorn.Config(app=pages, host="127.0.0.1", port=port, log_level="warning"))
             self.frontend_server.run()
 
     harness = Harness.create(root=ROOT, app_name="volley_app")
@@ -330,9 +326,7 @@ def machine() -> str:
 
 
 def write_results(results: list[dict], database: str, tabs: int) -> Path:
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()  # noqa: S607
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()  # noqa: S607
     lines = [
         "",
         f"## scale.py — {dt.date.today().isoformat()}, commit {commit}, {database}",
@@ -344,9 +338,7 @@ def write_results(results: list[dict], database: str, tabs: int) -> Path:
     ]
     for r in results:
         for name, m in r["screens"].items():
-            lines.append(
-                f"| {name} | {r['n']:,} | {m['first_row_s']:.2f} s | {m['ws_bytes'] / 1024:.1f} KB | {m['dom_rows']} |"
-            )
+            lines.append(f"| {name} | {r['n']:,} | {m['first_row_s']:.2f} s | {m['ws_bytes'] / 1024:.1f} KB | {m['dom_rows']} |")
     lines += ["", f"| N | state per tab (serialised) | memory growth per tab ({tabs} tabs) | Next page event | REST, same rows |",
               "|---|---|---|---|---|"]  # fmt: skip
     for r in results:

@@ -99,11 +99,7 @@ def add_league(db: Session, svl: User, session_id: int, *, start: dt.datetime = 
     defaults = {"court": "Court 1", "skill_level": SkillLevel.C, "format": LeagueFormat.SIXES, "day": Day.MONDAY,
                 "max_teams": 8, "cost_cents": 30000}  # fmt: skip
     row = League(
-        session_id=session_id,
-        svl_id=svl.id,
-        start_at=start,
-        number_of_weeks=weeks,
-        time_increment=increment,
+        session_id=session_id, svl_id=svl.id, start_at=start, number_of_weeks=weeks, time_increment=increment,
         **(defaults | columns),
     )
     db.add(row)

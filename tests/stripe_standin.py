@@ -51,9 +51,7 @@ class StripeStandIn:
             def _cancel(self, pid: str):
                 intent = stand_in.intents.get(pid)
                 if intent is None:
-                    return self._send(
-                        404, {"error": {"type": "invalid_request_error", "message": "No such payment_intent"}}
-                    )
+                    return self._send(404, {"error": {"type": "invalid_request_error", "message": "No such payment_intent"}})
                 if intent["status"] in ("succeeded", "canceled"):
                     message = f"This PaymentIntent could not be canceled because it has a status of {intent['status']}."
                     return self._send(400, {"error": {"type": "invalid_request_error", "message": message,

@@ -1,12 +1,12 @@
 """Operator commands: python -m volley_app.cli <command>.
 
-migrate                 apply every database migration
-create-admin            create an admin account (password asked for, or ADMIN_PASSWORD)
-seed-demo [--if-empty]  add the demo data
-demo-logins             print the demo accounts
-send-outbox             deliver the pending mail now
-purge-sessions          delete long-expired login sessions and old failed logins
-expire-holds            release lapsed place reservations and pass lapsed offers to the waitlist
+  migrate                 apply every database migration
+  create-admin            create an admin account (password asked for, or ADMIN_PASSWORD)
+  seed-demo [--if-empty]  add the demo data
+  demo-logins             print the demo accounts
+  send-outbox             deliver the pending mail now
+  purge-sessions          delete long-expired login sessions and old failed logins
+  expire-holds            release lapsed place reservations and pass lapsed offers to the waitlist
 """
 
 from __future__ import annotations
@@ -113,9 +113,8 @@ def cmd_expire_holds(_args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    parser = argparse.ArgumentParser(
-        prog="python -m volley_app.cli", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(prog="python -m volley_app.cli", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("migrate").set_defaults(fn=cmd_migrate)
     p = sub.add_parser("create-admin")

@@ -189,8 +189,6 @@ def _seed_outreach(db: Session) -> None:
         ]
     )
     db.flush()
-
-
 # --- the running league has its schedule, with scores for the weeks played ---------------------
 
 

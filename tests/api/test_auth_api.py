@@ -80,10 +80,7 @@ async def test_signup_with_an_empty_body_is_422_with_errors(client, db):
     assert count(db, User) == 0
 
 
-@pytest.mark.parametrize(
-    "change",
-    [{"username": "NEWPLAYER", "email": "x@example.com"}, {"username": "x2x", "email": "NEW.PLAYER@example.com"}],
-)
+@pytest.mark.parametrize("change", [{"username": "NEWPLAYER", "email": "x@example.com"}, {"username": "x2x", "email": "NEW.PLAYER@example.com"}])
 async def test_signup_duplicate_is_422_and_adds_nobody(client, db, change):
     await _signup(client)
     response = await client.post("/api/users", json=SIGNUP | change)
@@ -120,13 +117,7 @@ async def test_untrusted_login_lasts_12_hours(client):
 
 @pytest.mark.parametrize(
     "body",
-    [
-        {},
-        {"username": "newplayer"},
-        {"password": "pass1"},
-        {"username": "", "password": "pass1"},
-        {"username": "newplayer", "password": ""},
-    ],
+    [{}, {"username": "newplayer"}, {"password": "pass1"}, {"username": "", "password": "pass1"}, {"username": "newplayer", "password": ""}],
 )
 async def test_login_missing_username_or_password_is_400(client, body):
     await _signup(client)
@@ -272,11 +263,7 @@ async def test_logout_without_a_session_changes_nothing(client, db, headers):
 
 @pytest.mark.parametrize(
     "body",
-    [
-        {"username": None, "password": "pass1"},
-        {"username": "newplayer", "password": None},
-        {"username": 5, "password": "pass1"},
-    ],
+    [{"username": None, "password": "pass1"}, {"username": "newplayer", "password": None}, {"username": 5, "password": "pass1"}],
 )
 async def test_login_with_non_text_fields_is_400_missing(client, body):
     response = await client.post("/api/auth", json=body)

@@ -60,9 +60,7 @@ async def test_a_reader_with_a_token_gets_the_file_privately_cached(backend, wor
     assert got.headers["content-type"] == "image/png"
     assert got.headers["cache-control"] == "private, max-age=3600"
     assert got.headers["x-content-type-options"] == "nosniff"
-    again = await _get(
-        backend, path, authorization=f"Bearer {world['tokens']['pat']}", if_none_match=got.headers["etag"]
-    )
+    again = await _get(backend, path, authorization=f"Bearer {world['tokens']['pat']}", if_none_match=got.headers["etag"])
     assert again.status_code == 304 and again.content == b""
 
 
@@ -83,9 +81,7 @@ async def test_a_signed_link_works_for_its_reader_only_while_it_holds(backend, w
 async def test_a_link_to_a_replaced_bracket_no_longer_works(backend, world):
     db = world["db"]
     link = leagues.bracket_link(db, world["pat"], world["league"])
-    svl = Actor(
-        user_id=int(parse_qs(urlsplit(link).query)["u"][0]) - 1, username="svla", roles=("SVL",), first_name="S"
-    )
+    svl = Actor(user_id=int(parse_qs(urlsplit(link).query)["u"][0]) - 1, username="svla", roles=("SVL",), first_name="S")
     leagues.upload_bracket(db, svl, world["league"], data=PNG + b"new")
     db.commit()
     assert (await _get(backend, link)).status_code == 401

@@ -35,9 +35,7 @@ class Counted:
         self.pulled = 0
 
     async def __aiter__(self):
-        head = (
-            b'--b\r\nContent-Disposition: form-data; name="files"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n'
-        )
+        head = b'--b\r\nContent-Disposition: form-data; name="files"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n'
         self.pulled += len(head)
         yield head
         sent = len(head)

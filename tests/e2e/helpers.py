@@ -75,9 +75,7 @@ def add_teams(league_id: int, names: list[str], captain: str | None = None) -> N
 # --- team registration ---------------------------------------------------------------------------
 
 
-def add_open_league(
-    svl: str, *, max_teams: int = 8, cash: bool = False, cost_cents: int = 30000, fmt: str = "6s"
-) -> int:
+def add_open_league(svl: str, *, max_teams: int = 8, cash: bool = False, cost_cents: int = 30000, fmt: str = "6s") -> int:
     """A league open for registration (starting in 10 days) in a new session of ``svl``; returns its id."""
     import datetime as dt
 

@@ -21,9 +21,7 @@ def test_newcomer_signs_up_lands_on_dash_and_logs_out(new_page):
     page = new_page(**PHONE)
     page.goto("/")
     banner = page.get_by_role("region", name="League announcement")
-    expect(banner).to_have_text(
-        re.compile(r"^The next league starts [A-Z][a-z]+ \d{1,2}(st|nd|rd|th)\. Signups are open!$")
-    )
+    expect(banner).to_have_text(re.compile(r"^The next league starts [A-Z][a-z]+ \d{1,2}(st|nd|rd|th)\. Signups are open!$"))
     expect(page.get_by_text(f"© {dt.date.today().year}")).to_be_visible()
     page.get_by_role("link", name="Sign Up").first.click()
     expect_path(page, "/new")

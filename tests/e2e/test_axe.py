@@ -85,7 +85,6 @@ def _seed() -> World:
         s.add(winter)
         users = {u.username: u for u in s.exec(select(User)).all()}
         alice = _actor(users["alice"])
-
         def league(court: str, day: Day) -> League:
             return s.exec(select(League).where(League.court == court, League.day == day)).one()
 
@@ -224,3 +223,4 @@ def test_axe_finds_nothing_serious(browser, app_url, world, role):
         assert not found, f"{len(found)} axe violations:\n" + "\n".join(found)
     finally:
         ctx.close()
+

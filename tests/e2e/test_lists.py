@@ -32,9 +32,7 @@ def _subs(n: int, **named: str) -> None:
     hashed = passwords.hash_password(PASSWORD)
 
     def add(session):
-        people = [(f"sub{i:02}", f"Sub{i:02}", "Player") for i in range(n)] + [
-            (u, *nm.split()) for u, nm in named.items()
-        ]
+        people = [(f"sub{i:02}", f"Sub{i:02}", "Player") for i in range(n)] + [(u, *nm.split()) for u, nm in named.items()]
         session.add_all(
             User(username=u, password_hash=hashed, email=f"{u}@example.com", first_name=first, last_name=last,
                  sub=True, gender=Gender.FEMALE, hitter_skill_level=Rating.B)

@@ -215,9 +215,7 @@ def test_svl_promotes_a_waitlisted_team_and_the_captain_gets_mail(new_page, mail
     page.goto("/dash/leagues/teams/waitlist")
     row = page.get_by_role("row").filter(has_text="Waiting Game")
     row.get_by_role("button", name="Promote").click()
-    expect(
-        page.get_by_text(re.compile(r"Waiting Game has been offered a place: the captain has been emailed"))
-    ).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Waiting Game has been offered a place: the captain has been emailed"))).to_be_visible()
     expect(row).to_contain_text("Offered until")
     (msg,) = mailbox.wait_for(1)
     assert msg["To"] == "pia@example.com"

@@ -122,9 +122,7 @@ def test_admin_sends_a_newsletter_to_three_subscribers(page, new_page, mailbox):
         assert re.search(r"/unsubscribe/\d+/\w+", body)
     # One click on the emailed link unsubscribes, with no login (a fresh browser).
     reader = next(m for m in msgs if m["To"] == "reader1@example.com")
-    link = re.search(
-        re.escape(get_settings().public_url.rstrip("/")) + r"/unsubscribe/\d+/\w+", reader.get_content()
-    ).group(0)
+    link = re.search(re.escape(get_settings().public_url.rstrip("/")) + r"/unsubscribe/\d+/\w+", reader.get_content()).group(0)
     visitor = new_page(width=390, height=800)
     visitor.goto(link)
     expect(visitor.get_by_text("You are unsubscribed")).to_be_visible()

@@ -21,7 +21,9 @@ def _shot(page: Page, name: str) -> None:
 
 
 def _teams() -> list[tuple[str, bool, bool]]:
-    return db.call(lambda s: [(t.team_name, t.paid, t.waitlist) for t in s.exec(select(Team).order_by(Team.id))])
+    return db.call(
+        lambda s: [(t.team_name, t.paid, t.waitlist) for t in s.exec(select(Team).order_by(Team.id))]
+    )
 
 
 def _pay(page: Page, number: str) -> None:
@@ -148,9 +150,7 @@ def _monday_league(lid: int) -> None:
 def _scheduled(lid: int, name: str) -> int:
     def _count(s):
         tid = s.exec(select(Team.id).where(Team.league_id == lid, Team.team_name == name)).one()
-        return len(
-            s.exec(select(Game).where(Game.league_id == lid, (Game.team1_id == tid) | (Game.team2_id == tid))).all()
-        )
+        return len(s.exec(select(Game).where(Game.league_id == lid, (Game.team1_id == tid) | (Game.team2_id == tid))).all())
 
     return db.call(_count)
 
@@ -199,9 +199,7 @@ def test_full_league_waitlist_then_the_svl_offers_a_place_and_the_captain_pays_f
     svl.goto(f"/dash/leagues/teams/waitlist?league={lid}")
     row = svl.get_by_role("row").filter(has_text="Bench Warmers")
     row.get_by_role("button", name="Promote").click()
-    expect(
-        svl.get_by_text(re.compile(r"Bench Warmers has been offered a place: the captain has been emailed"))
-    ).to_be_visible()
+    expect(svl.get_by_text(re.compile(r"Bench Warmers has been offered a place: the captain has been emailed"))).to_be_visible()
     expect(row).to_contain_text("Offered until")
     _shot(svl, "waitlist-offered")
     assert ("Bench Warmers", False, True) in _teams()  # offered, not paid: still on the waitlist
@@ -247,9 +245,7 @@ def test_a_checkout_whose_hold_lapsed_on_a_now_full_league_offers_the_waitlist(n
 
         db.call(lapse_and_fill)
         _pay(page, "4242 4242 4242 4242")
-        expect(
-            page.get_by_text(re.compile(rf"The place held for Slow {width} was released at .* waitlist"))
-        ).to_be_visible()
+        expect(page.get_by_text(re.compile(rf"The place held for Slow {width} was released at .* waitlist"))).to_be_visible()
         expect(page.get_by_role("button", name=re.compile(r"^Pay "))).to_have_count(0)
         _shot(page, "checkout-lapsed-full")
         page.get_by_role("button", name="Join the Waitlist").click()

@@ -181,6 +181,4 @@ def test_one_player_holds_at_most_two_teams_on_a_leagues_waitlist(db):
     assert caught.value.message == "You already have 2 teams on this league's waitlist."
     assert count(db, Team, Team.waitlist.is_(True)) == 2
     # Another player is not held back by that.
-    assert (
-        registration.register(db, actor_of(sam), league_id=lg.id, team_name="Sams", waitlist=True)["kind"] == "waitlist"
-    )
+    assert registration.register(db, actor_of(sam), league_id=lg.id, team_name="Sams", waitlist=True)["kind"] == "waitlist"

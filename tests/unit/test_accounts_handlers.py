@@ -30,6 +30,7 @@ def world(db):
     return db, w["tokens"], w["ids"]
 
 
+
 def _form(username: str, **extra) -> dict:
     """An Edit user form as the browser sends it (checkboxes as true/false)."""
     return {"username": username, "email": f"{username}@example.com", "first_name": "Changed", "last_name": "Renamed",
@@ -172,9 +173,7 @@ async def test_password_is_optional_but_validated_on_submit(world):
     await state.load()
     before = snapshot(db)
     events = await call(state.save, _form("alice", password="a b"))
-    assert (
-        redirect_target(events) is None and state.errors["password"] and state.error == ""
-    )  # shown once, by the field
+    assert redirect_target(events) is None and state.errors["password"] and state.error == ""  # shown once, by the field
     assert snapshot(db) == before
     events = await call(state.save, _form("x"))
     assert redirect_target(events) is None and state.errors["username"] and "password" not in state.errors

@@ -15,11 +15,7 @@ from volley_app.pages.dash.admin.inquiries import InquiriesState
 from volley_app.pages.dash.admin.newsletter_setup import NewsletterSetupState
 from volley_app.services import newsletter
 
-ISSUE = {
-    f"{s}_{p}": (f"https://example.com/{s}" if p == "link" else f"Blurb {s}")
-    for s in newsletter.NEWSLETTER_SECTIONS
-    for p in ("link", "blurb")
-}
+ISSUE = {f"{s}_{p}": (f"https://example.com/{s}" if p == "link" else f"Blurb {s}") for s in newsletter.NEWSLETTER_SECTIONS for p in ("link", "blurb")}
 
 
 def _admin_state(cls, path: str, token: str | None):
@@ -32,11 +28,7 @@ async def test_non_admins_calling_newsletter_handlers_are_refused_and_nothing_is
     make_user(db, "svl", Role.SVL)
     sub = newsletter.subscribe(db, email="fan@example.com", client="c")
     db.commit()
-    token = {
-        "pat": lambda: login_token(db, "pat"),
-        "svl": lambda: login_token(db, "svl"),
-        "forged": lambda: "forged",
-    }.get(who, lambda: None)()
+    token = {"pat": lambda: login_token(db, "pat"), "svl": lambda: login_token(db, "svl"), "forged": lambda: "forged"}.get(who, lambda: None)()
     state = _admin_state(NewsletterSetupState, "/dash/newsletterSetup", token)
     await state.load()
     assert state.subscribers == [] and state.error in ("No access", "Unauthorized")
@@ -50,11 +42,7 @@ async def test_non_admins_calling_newsletter_handlers_are_refused_and_nothing_is
 async def test_non_admins_calling_email_all_handlers_are_refused_and_nothing_is_queued(db, who):
     make_user(db, "pat")
     make_user(db, "svl", Role.SVL)
-    token = {
-        "pat": lambda: login_token(db, "pat"),
-        "svl": lambda: login_token(db, "svl"),
-        "forged": lambda: "forged",
-    }.get(who, lambda: None)()
+    token = {"pat": lambda: login_token(db, "pat"), "svl": lambda: login_token(db, "svl"), "forged": lambda: "forged"}.get(who, lambda: None)()
     state = _admin_state(EmailAllState, "/dash/emailAll", token)
     await state.load()
     assert state.jobs == []

@@ -128,16 +128,7 @@ def test_bad_signup_reports_every_field_and_adds_nothing(db):
 
 @pytest.mark.parametrize(
     ("username", "password"),
-    [
-        ("", PASSWORD),
-        ("bob", ""),
-        ("", ""),
-        ("   ", PASSWORD),
-        (None, PASSWORD),
-        ("bob", None),
-        (123, PASSWORD),
-        ("bob", ["x"]),
-    ],
+    [("", PASSWORD), ("bob", ""), ("", ""), ("   ", PASSWORD), (None, PASSWORD), ("bob", None), (123, PASSWORD), ("bob", ["x"])],
 )
 def test_login_missing_username_or_password(db, username, password):
     make_user(db)

@@ -51,9 +51,7 @@ def test_one_line_fields_take_ordinary_text(value):
 
 
 def test_multi_line_fields_keep_line_breaks_and_tabs():
-    assert (
-        validation.text("line one\r\nline two\rthree\n\tfour", "body", "Message") == "line one\nline two\nthree\n\tfour"
-    )
+    assert validation.text("line one\r\nline two\rthree\n\tfour", "body", "Message") == "line one\nline two\nthree\n\tfour"
     assert validation.optional("a\nb", "text", "Message", 200, True) == "a\nb"
 
 
@@ -177,6 +175,5 @@ def test_money_and_whole_numbers_at_their_edges():
 def test_dates_at_the_window_edges():
     assert validation.in_years(dt.datetime(2000, 1, 1), "d", "Date").year == 2000
     assert validation.in_years(dt.datetime(2100, 12, 31, 23, 59), "d", "Date").year == 2100
-    assert _errors(validation.in_years, dt.datetime(2101, 1, 1), "d", "Date") == {
-        "d": "Date must be between 2000 and 2100"
-    }
+    assert _errors(validation.in_years, dt.datetime(2101, 1, 1), "d", "Date") == {"d": "Date must be between 2000 and 2100"}
+

@@ -108,19 +108,8 @@ def _form(state_cls) -> st.SearchStrategy:
     """A submitted form: the state's own field names (and some others) with any values."""
     fields = getattr(state_cls, "_fields", None)  # a FormState names its fields; other forms (filters) do not
     own = list(fields.default_value() or ()) if fields is not None else []
-    names = own + [
-        "league",
-        "user",
-        "username",
-        "password",
-        "current_password",
-        "website",
-        "role-admin",
-        "active",
-        "trust",
-        "team_name",
-        "date",
-    ]
+    names = own + ["league", "user", "username", "password", "current_password", "website",
+                                                             "role-admin", "active", "trust", "team_name", "date"]
     return st.dictionaries(st.sampled_from(names) | TEXT, VALUE, max_size=12)
 
 
@@ -128,17 +117,14 @@ def _upload(data: bytes) -> rx.UploadFile:
     return rx.UploadFile(file=io.BytesIO(data), path=Path("x.png"), size=len(data))
 
 
-UPLOADS = (
-    st.lists(
-        st.one_of(
-            st.binary(max_size=64).map(_upload),
-            st.binary(max_size=32).map(lambda b: _upload(b"\x89PNG\r\n\x1a\n" + b)),
-            VALUE,
-        ),
-        max_size=3,
-    )
-    | VALUE
-)
+UPLOADS = st.lists(
+    st.one_of(
+        st.binary(max_size=64).map(_upload),
+        st.binary(max_size=32).map(lambda b: _upload(b"\x89PNG\r\n\x1a\n" + b)),
+        VALUE,
+    ),
+    max_size=3,
+) | VALUE
 
 
 def _strategy_for(state_cls, param: inspect.Parameter) -> st.SearchStrategy:

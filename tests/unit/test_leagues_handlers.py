@@ -76,10 +76,8 @@ def world(db, tmp_path, monkeypatch):
 def fingerprint(db, upload_dir) -> tuple:
     return (
         [(s.id, s.name, s.start_at, s.end_at) for s in rows(db, LeagueSession)],
-        [
-            (lg.id, lg.court, lg.cost_cents, lg.active, lg.schedule_generated, lg.tournament_file, lg.archived_at)
-            for lg in rows(db, League)
-        ],
+        [(lg.id, lg.court, lg.cost_cents, lg.active, lg.schedule_generated, lg.tournament_file, lg.archived_at)
+         for lg in rows(db, League)],
         [(t.id, t.team_name, t.withdrawn_at, t.paid, t.waitlist) for t in rows(db, Team)],
         count(db, StandingAdjustment),
         count(db, AuditEntry),
@@ -173,9 +171,7 @@ async def test_a_bad_score_shows_next_to_its_set_and_saves_nothing(world):
     form = {"team1": str(game.team1_id), "team2": str(game.team2_id), "start": "2027-01-01T19:00",
             "team1_game1_score": "21", "team2_game1_score": "24"}  # fmt: skip
     before = fingerprint(db, world["dir"])
-    state, events = await call(
-        world, "svla", game_edit.GameEditState, f"/dash/leagues/teams/schedule/{gid}", "save", form
-    )
+    state, events = await call(world, "svla", game_edit.GameEditState, f"/dash/leagues/teams/schedule/{gid}", "save", form)
     assert state.errors["set1"].startswith("Set 1: play to 21") and state.error == ""
     assert redirect_target(events) is None and fingerprint(db, world["dir"]) == before
 
@@ -200,9 +196,7 @@ async def test_a_league_edit_with_bad_fields_marks_them(world):
 
 
 async def test_a_saved_league_goes_back_to_the_list(world):
-    state, events = await call(
-        world, "svla", home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "save", LEAGUE_FORM
-    )
+    state, events = await call(world, "svla", home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "save", LEAGUE_FORM)
     assert redirect_target(events) == "/dash/leagues"
     assert rows(world["db"], League)[0].court == "Court 9"
 

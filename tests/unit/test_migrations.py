@@ -44,7 +44,9 @@ def _defaults_differ(_ctx, _insp_col, _meta_col, inspected, _meta_default, rende
 
 
 def _differences(conn) -> list:
-    context = MigrationContext.configure(conn, opts={"compare_type": True, "compare_server_default": _defaults_differ})
+    context = MigrationContext.configure(
+        conn, opts={"compare_type": True, "compare_server_default": _defaults_differ}
+    )
     return compare_metadata(context, SQLModel.metadata)
 
 
@@ -150,9 +152,7 @@ def test_timestamps_are_stored_as_utc(db):
     db.commit()
     with db.get_bind().connect() as conn:
         if conn.dialect.name == "postgresql":
-            raw = conn.execute(
-                sa.text("SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') FROM login_attempts")
-            ).scalar_one()
+            raw = conn.execute(sa.text("SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') FROM login_attempts")).scalar_one()
         else:
             raw = conn.execute(sa.text("SELECT at FROM login_attempts")).scalar_one()
     assert str(raw).startswith("2026-01-03 01:00")

@@ -102,9 +102,7 @@ def test_a_page_size_is_kept_between_one_and_fifty(db, people):
     assert len(sub_requests.list_open(db, people["ben"], size="lots").rows) == paging.PAGE_SIZE
 
 
-@pytest.mark.parametrize(
-    "mark", ["zzz", ">i:abc", ">s:x~s:y", ">i:1~i:2", ">dt:2030-01-01 00:00:00~i:1", "<" * 500, 7, None]
-)
+@pytest.mark.parametrize("mark", ["zzz", ">i:abc", ">s:x~s:y", ">i:1~i:2", ">dt:2030-01-01 00:00:00~i:1", "<" * 500, 7, None])
 def test_a_bookmark_that_does_not_fit_the_list_opens_its_first_page(db, people, mark):
     ids = _requests(db, people["alice"], 30)
     assert _ids(sub_requests.list_open(db, people["ben"], bookmark=mark)) == ids[:25]
@@ -321,10 +319,7 @@ def test_leagues_page_by_start_and_filter_by_day_format_and_skill(db, people):
     assert sum(pages, []) == [*made, quads] and [len(p) for p in pages] == [25, 6]
     assert _ids(leagues.leagues_page(db, people["alice"], filters={"day": "Tuesday"})) == made[1::7]
     assert _ids(leagues.leagues_page(db, people["alice"], filters={"format": "quads", "skill": "A"})) == [quads]
-    assert _ids(leagues.leagues_page(db, people["alice"], filters={"q": "winter", "day": "Monday"})) == [
-        *made[0::7],
-        quads,
-    ]
+    assert _ids(leagues.leagues_page(db, people["alice"], filters={"q": "winter", "day": "Monday"})) == [*made[0::7], quads]
     assert leagues.leagues_page(db, people["alice"], filters={"q": "summer"}).rows == []
     assert leagues.leagues_page(db, people["alice"]).rows[0]["name"].startswith("Monday C")
 

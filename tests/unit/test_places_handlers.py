@@ -70,9 +70,7 @@ async def test_promote_by_anyone_but_the_leagues_operators_is_refused_and_change
 @pytest.mark.parametrize("who", ["svla", "admin"])
 async def test_promote_by_an_operator_offers_the_place_and_shows_until_when(world, who):
     db = world["db"]
-    state, _ev = await call(
-        world, who, WaitlistState, routes.waitlist_path(world["lid"]), "promote", str(world["late"])
-    )
+    state, _ev = await call(world, who, WaitlistState, routes.waitlist_path(world["lid"]), "promote", str(world["late"]))
     [pay] = rows(db, Payment)
     until = places.hold_until(pay)
     assert state.error == ""
@@ -127,9 +125,7 @@ async def test_an_expired_checkout_offers_a_new_hold_only_to_its_captain(world):
         # the freed place went to the waitlisted team; one place is still free
         assert state.info["status"] == "expired" and state.may_start_again and state.full is False
         assert state.notice.startswith("The place held for Sam's was released at ")
-        assert [m.to_addr for m in rows(db, OutboxMessage, OutboxMessage.kind == "place_offered")] == [
-            "pat@example.com"
-        ]
+        assert [m.to_addr for m in rows(db, OutboxMessage, OutboxMessage.kind == "place_offered")] == ["pat@example.com"]
         before = fingerprint(db)
         for who in ("anon", "pat", "svla", "admin"):
             other, events = await call(world, who, CheckoutState, path, "start_again", {})
@@ -151,9 +147,7 @@ async def test_paying_an_expired_checkout_reloads_it_instead_of_charging(world):
         state, events = await call(world, "sam", CheckoutState, path, "pay", card)
     assert state.error == "" and redirect_target(events) is None
     assert [(p.team_name, p.status, p.provider_payment_id) for p in rows(db, Payment)] == [
-        ("Sam's", "expired", None),
-        ("Late1", "pending", None),
-    ]  # fmt: skip  (the freed place went to the waitlist)
+        ("Sam's", "expired", None), ("Late1", "pending", None)]  # fmt: skip  (the freed place went to the waitlist)
     assert count(db, Team, Team.team_name == "Sam's") == 0
 
 

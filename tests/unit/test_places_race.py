@@ -125,9 +125,7 @@ def test_ten_late_card_payments_for_one_free_place(race, stripe_env):
         assert {i["status"] for i in stripe_env.intents.values()} == {"canceled"}
         for intent in stripe_env.intents.values():  # each card was taken just before its cancel landed
             intent["status"] = "succeeded"
-        events = [
-            {"type": "payment_intent.succeeded", "data": {"object": dict(i)}} for i in stripe_env.intents.values()
-        ]
+        events = [{"type": "payment_intent.succeeded", "data": {"object": dict(i)}} for i in stripe_env.intents.values()]
         answers = _all_at_once(lambda i: dbmod.call(registration.handle_stripe_event, events[i]))
     assert sorted(answers) == ["fulfilled"] + ["refunded"] * 9, answers
     assert count(db, Team, Team.waitlist.is_(False)) == 2

@@ -224,9 +224,7 @@ def test_a_withdrawn_team_keeps_its_played_games_and_standings_add_up(world, rem
     decided = sum(1 for g in rows(db, Game) if scheduling.result(g) is not None)
     assert wins == losses == decided
     table = {t["team_name"]: t for t in results.standings(db, world["p"], lg.id)["teams"]}
-    assert table["T2"]["withdrawn"] and table["T2"]["forfeits"] == (
-        len([g for g in unplayed if g.team2_id]) if remaining == teams.FORFEIT else 0
-    )
+    assert table["T2"]["withdrawn"] and table["T2"]["forfeits"] == (len([g for g in unplayed if g.team2_id]) if remaining == teams.FORFEIT else 0)
     (msg,) = [m for m in rows(db, OutboxMessage) if m.kind == "team_withdrawn"] or [None]
     assert msg is None or "withdrawn" in msg.subject
     with pytest.raises(Invalid, match="already withdrawn"):

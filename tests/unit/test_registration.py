@@ -282,9 +282,7 @@ def test_checkout_after_a_decline_says_the_payment_was_processed(db, world):
     assert registration.checkout(db, _actor(world, "pat"), payment_id=pid)["notice"] == ""
     registration.pay_offline(db, _actor(world, "pat"), payment_id=pid, **DECLINE)
     db.commit()
-    assert (
-        registration.checkout(db, _actor(world, "pat"), payment_id=str(pid))["notice"] == registration.ALREADY_PROCESSED
-    )
+    assert registration.checkout(db, _actor(world, "pat"), payment_id=str(pid))["notice"] == registration.ALREADY_PROCESSED
 
 
 def test_offline_pay_refused_when_stripe_is_configured(db, world, stripe_env):

@@ -61,9 +61,13 @@ async def test_player_registers_pays_and_lands_on_success(world):
     [pay] = rows(db, Payment)
     assert redirect_target(events) == f"/dash/leagues/teams/checkout?payment={pay.id}"
     assert pay.amount_cents == 22000  # 200 + 4 x 5 from the league, the browser's "amount" is ignored
-    state, events = await call(world, "pat", CheckoutState, f"/dash/leagues/teams/checkout?payment={pay.id}", "load")
+    state, events = await call(
+        world, "pat", CheckoutState, f"/dash/leagues/teams/checkout?payment={pay.id}", "load"
+    )
     assert (state.info["total"], state.info["fee"], state.info["league_cost"]) == ("$220", "$20", "$200")
-    _s, events = await call(world, "pat", CheckoutState, f"/dash/leagues/teams/checkout?payment={pay.id}", "pay", CARD)
+    _s, events = await call(
+        world, "pat", CheckoutState, f"/dash/leagues/teams/checkout?payment={pay.id}", "pay", CARD
+    )
     assert redirect_target(events) == f"/dash/leagues/teams/success?payment={pay.id}"
     [team] = rows(db, Team)
     assert team.paid is True

@@ -64,11 +64,7 @@ def test_generate_saves_games_with_times_types_rounds_and_byes(world):
     assert made == 8 * 3
     games = rows(db, Game)
     first = [g for g in games if g.round == 1]
-    assert [(g.team1_id, g.team2_id, g.match) for g in first] == [
-        (ids[0], ids[4], 1),
-        (ids[1], ids[3], 2),
-        (ids[2], None, 3),
-    ]
+    assert [(g.team1_id, g.team2_id, g.match) for g in first] == [(ids[0], ids[4], 1), (ids[1], ids[3], 2), (ids[2], None, 3)]
     assert [g.start_at for g in first] == [lg.start_at + dt.timedelta(minutes=50 * i) for i in range(3)]
     week2 = [g for g in games if g.round == 2]
     assert week2[0].start_at == lg.start_at + dt.timedelta(days=7)
@@ -125,9 +121,7 @@ def test_final_set_scores_within_the_caps(a, b, i):
     scheduling.check_set(b, a, i)
 
 
-@pytest.mark.parametrize(
-    ("a", "b", "i"), [(21, 20, 0), (24, 22, 0), (20, 18, 0), (16, 13, 2), (18, 16, 2), (15, 14, 2)]
-)
+@pytest.mark.parametrize(("a", "b", "i"), [(21, 20, 0), (24, 22, 0), (20, 18, 0), (16, 13, 2), (18, 16, 2), (15, 14, 2)])
 def test_unfinished_or_capped_out_scores_are_refused(a, b, i):
     with pytest.raises(Invalid):
         scheduling.check_set(a, b, i)

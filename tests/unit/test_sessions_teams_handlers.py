@@ -228,9 +228,7 @@ async def test_promote_shows_a_notice_and_refreshes_the_list(world):
     tid = str(_team_id(world["db"], "Late"))
     state, _ev = await call(world, "svla", WaitlistState, routes.WAITLIST, "promote", tid)
     assert state.notice.startswith("Late has been offered a place: the captain has been emailed a link to pay by ")
-    assert [(r["team_name"], r["can_promote"], r["offered_until"] != "") for r in state.team_rows] == [
-        ("Late", "", True)
-    ]
+    assert [(r["team_name"], r["can_promote"], r["offered_until"] != "") for r in state.team_rows] == [("Late", "", True)]
     assert count(world["db"], OutboxMessage) == 1
 
 

@@ -68,9 +68,7 @@ def test_create_validates_every_required_field(world):
 def test_create_says_what_is_wrong_with_each_field(world):
     db, a = world
     with pytest.raises(Invalid) as exc:
-        sub_requests.create(
-            db, a["alice"], team="", date="", svl="x" * 201, skill_level="", format="7s", court="c" * 51
-        )
+        sub_requests.create(db, a["alice"], team="", date="", svl="x" * 201, skill_level="", format="7s", court="c" * 51)
     assert exc.value.errors == {
         "team": "Team is required",
         "date": "Date is required",

@@ -28,6 +28,7 @@ def world(db):
     return db, w["tokens"], w["ids"], w["requests"]
 
 
+
 def _state(cls, path: str, tokens: dict, who: str):
     return page_state(cls, path, tokens.get(who))[1]
 
@@ -77,9 +78,7 @@ async def test_detail_load_visibility(world, who):
             assert not any("@" in v for v in state.note.values())
             assert state.can_edit is (who == "alice")
             assert state.can_decline is (who == "ben" and target == "targeted")
-            assert state.can_accept is (
-                (who in ("ben", "root") and target == "open") or (who == "ben" and target == "targeted")
-            )
+            assert state.can_accept is ((who in ("ben", "root") and target == "open") or (who == "ben" and target == "targeted"))
             assert (state.record != {}) is (who == "alice")  # only the requestor's page holds the edit form
         else:
             assert state.note == {} and not (state.can_accept or state.can_decline or state.can_edit)

@@ -125,6 +125,7 @@ async def test_svl_home_rows_are_dropped_when_the_tab_changes_hands(svl_world):
     assert state.rows == [] and state.error == "No access"
 
 
+
 async def test_logout_forgets_the_private_data_of_the_tab(svl_world):
     db = svl_world
     root = root_state("/dash/SVLHome")
@@ -135,3 +136,5 @@ async def test_logout_forgets_the_private_data_of_the_tab(svl_world):
     await substate(root, AuthState).logout()
     assert home.rows == []
     assert substate(root, AuthState).token_trusted == ""
+
+

@@ -22,9 +22,7 @@ def world(db):
 def test_only_admins_edit_name_and_paid_svl_edits_record(world):
     db, lg = world["db"], world["lg"]
     (tid,) = add_teams(db, lg, 1)
-    teams.update_team(
-        db, world["a"], tid, team_name="Renamed", paid="true", wins="3", losses="1", reason="Scores kept on paper"
-    )
+    teams.update_team(db, world["a"], tid, team_name="Renamed", paid="true", wins="3", losses="1", reason="Scores kept on paper")
     db.commit()
     t = rows(db, Team)[0]
     rec = results.record_of(db, t)

@@ -75,11 +75,7 @@ def create_api() -> FastAPI:
     def me(actor: Actor | None = Depends(current_actor)):
         actor = require_actor(actor)
         return schemas.Me(
-            id=actor.user_id,
-            username=actor.username,
-            roles=list(actor.roles),
-            status=actor.status,
-            firstName=actor.first_name,
+            id=actor.user_id, username=actor.username, roles=list(actor.roles), status=actor.status, firstName=actor.first_name
         )
 
     @api.get(f"{API_PREFIX}/sub-requests/open")

@@ -31,6 +31,7 @@ _LOWER_AS_TYPED = rx.Var(
 )
 
 
+
 def _error_of(state, name: str):
     return state.errors.get(name, "") if state is not None else ""
 
@@ -47,9 +48,7 @@ def _checked(state, name: str, props: dict) -> dict:
     return props
 
 
-def field(
-    label: str, control: rx.Component, *, field_id: str, error: rx.Var | str = "", hint: str = ""
-) -> rx.Component:
+def field(label: str, control: rx.Component, *, field_id: str, error: rx.Var | str = "", hint: str = "") -> rx.Component:
     """A label above its control, an optional hint, and the field's own error message."""
     return rx.vstack(
         rx.el.label(label, html_for=field_id, style={"font_weight": "500", "font_size": "var(--font-size-2)"}),
@@ -154,14 +153,7 @@ def trap_field() -> rx.Component:
         rx.el.label("Leave this field empty", html_for=TRAP_FIELD),
         rx.el.input(id=TRAP_FIELD, name=TRAP_FIELD, type="text", tab_index=-1, auto_complete="off", default_value=""),
         aria_hidden="true",
-        style={
-            "position": "absolute",
-            "left": "-10000px",
-            "top": "auto",
-            "width": "1px",
-            "height": "1px",
-            "overflow": "hidden",
-        },
+        style={"position": "absolute", "left": "-10000px", "top": "auto", "width": "1px", "height": "1px", "overflow": "hidden"},
     )
 
 
@@ -231,10 +223,7 @@ def confirm_delete(button_label: str, question: rx.Var | str, on_confirm=None, *
             rx.alert_dialog.description(question),
             rx.flex(
                 rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray")),
-                *(
-                    rx.alert_dialog.action(rx.button(label, color_scheme="red", on_click=event))
-                    for label, event in actions
-                ),
+                *(rx.alert_dialog.action(rx.button(label, color_scheme="red", on_click=event)) for label, event in actions),
                 spacing="3",
                 justify="end",
                 wrap="wrap",
@@ -342,3 +331,6 @@ def notice_line(message: rx.Var) -> rx.Component:
 def form_card(title, *children: rx.Component, max_width: str = "28rem") -> rx.Component:
     """A screen that is one form: its title and the form in a card centred on the page."""
     return centered_card(page_heading(title), *children, max_width=max_width)
+
+
+

@@ -35,9 +35,7 @@ def logo(href: str) -> rx.Component:
 
 def _band(element, *children: rx.Component, flex: dict, **props) -> rx.Component:
     """A full-width band (header, footer) whose content keeps to the page's column."""
-    return element(
-        rx.flex(*children, max_width=MAX_WIDTH, margin="0 auto", width="100%", **flex), width="100%", **props
-    )
+    return element(rx.flex(*children, max_width=MAX_WIDTH, margin="0 auto", width="100%", **flex), width="100%", **props)
 
 
 def footer(*extra: rx.Component) -> rx.Component:
@@ -133,9 +131,8 @@ def dash_nav() -> rx.Component:
                 _nav_link("Profile", routes.DASH_PROFILE),
             ),
         ),
-        rx.button(
-            "Logout", on_click=AuthState.logout, variant="soft", color_scheme="gray", size="2", class_name="nav-link"
-        ),  # fmt: skip
+        rx.button("Logout", on_click=AuthState.logout, variant="soft", color_scheme="gray", size="2",
+                  class_name="nav-link"),  # fmt: skip
         spacing="2",
         align="center",
         wrap="wrap",
@@ -242,10 +239,7 @@ def centered_card(*children: rx.Component, max_width: str = "28rem") -> rx.Compo
 def section_card(title, *children: rx.Component, max_width: str | None = None, **props) -> rx.Component:
     """A part of a screen in its own card under an h2."""
     return rx.card(
-        column(rx.heading(title, size="4", as_="h2"), *children, spacing="3"),
-        width="100%",
-        max_width=max_width,
-        **props,
+        column(rx.heading(title, size="4", as_="h2"), *children, spacing="3"), width="100%", max_width=max_width, **props
     )
 
 
@@ -263,7 +257,6 @@ def details(*items: rx.Component, **props) -> rx.Component:
 def message_page(title: str, *children: rx.Component, icon: str = "circle_check", tone: str = "green") -> rx.Component:
     """A centred card with a heading and a few lines: the confirmation and error pages."""
     return public_page(
-        centered_card(
-            rx.icon(icon, size=40, color=rx.color(tone, 9)), page_heading(title), *children, max_width="32rem"
-        )  # fmt: skip
+        centered_card(rx.icon(icon, size=40, color=rx.color(tone, 9)), page_heading(title), *children,
+                      max_width="32rem")  # fmt: skip
     )

@@ -69,6 +69,4 @@ def edit_link(href: rx.Var) -> rx.Component:
 
 def operator_form_screen(title: str, state, error_id: str, form: rx.Component) -> rx.Component:
     """A form screen for a league's SVL and admins: its message, then the form, or the way back when refused."""
-    return dash_page(
-        form_card(title, error_line(state.error, error_id), rx.cond(state.denied, back_to_leagues(), form))
-    )
+    return dash_page(form_card(title, error_line(state.error, error_id), rx.cond(state.denied, back_to_leagues(), form)))

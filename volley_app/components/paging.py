@@ -47,9 +47,7 @@ def pager(state, noun: str) -> rx.Component:
     )
 
 
-def filter_select(
-    label: str, name: str, options: list[tuple[str, str]], state, *, any_label: str = "Any"
-) -> rx.Component:
+def filter_select(label: str, name: str, options: list[tuple[str, str]], state, *, any_label: str = "Any") -> rx.Component:
     """A filter of a list's search form: one of ``options`` or ``any_label`` (no filter)."""
     return rx.vstack(
         rx.el.label(label, html_for=f"filter-{name}", style={"font_size": "var(--font-size-2)"}),

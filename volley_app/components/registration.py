@@ -16,3 +16,4 @@ def league_href(league_id: object) -> str:
 
 def return_to_league(href: rx.Var | str, **props) -> rx.Component:
     return link_button("Return to League", href=href, **props)
+

@@ -11,9 +11,7 @@ from volley_app.services import timefmt
 FIELDS = ("name", "start", "end")
 
 
-def session_fields(
-    state, name: rx.Var | str = "", start: rx.Var | str = "", end: rx.Var | str = ""
-) -> list[rx.Component]:
+def session_fields(state, name: rx.Var | str = "", start: rx.Var | str = "", end: rx.Var | str = "") -> list[rx.Component]:
     """Name, Start and End (venue time), with ``state``'s messages; the defaults a loaded session shows."""
     return [
         text_field("Name", "name", state, required=True, max_length=120, default_value=name),

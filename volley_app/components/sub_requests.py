@@ -112,12 +112,7 @@ def request_list_screen(title: str, state, draw) -> rx.Component:
     """A sub request list's screen: the links, its search, the list's load failure, one page of the list ``draw`` makes."""
     noun = title.lower()
     return dash_screen(
-        title,
-        request_links(),
-        request_search(state),
-        page_error(state.list_error),
-        draw(state.rows),
-        pager(state, noun),
+        title, request_links(), request_search(state), page_error(state.list_error), draw(state.rows), pager(state, noun)
     )
 
 

@@ -81,6 +81,8 @@ def fk(target: str, *, nullable: bool = False, ondelete: str = "CASCADE", index:
     """A foreign key field to ``target`` ("table.id")."""
     return Field(
         default=None,
-        sa_column=sa.Column(sa.Integer, sa.ForeignKey(target, ondelete=ondelete), nullable=nullable, index=index),
+        sa_column=sa.Column(
+            sa.Integer, sa.ForeignKey(target, ondelete=ondelete), nullable=nullable, index=index
+        ),
         **kw,
     )

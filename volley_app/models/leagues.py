@@ -60,9 +60,7 @@ class League(SQLModel, table=True):
     cash: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
     stage: LeagueStage = enum_field(LeagueStage, default=LeagueStage.REGISTRATION)
     active: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("true")))
-    schedule_generated: bool = Field(
-        default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false"))
-    )
+    schedule_generated: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
     # The tournament bracket lives in a file with a server-generated name.
     tournament_file: str | None = Field(default=None, sa_column=sa.Column(sa.String(200)))
     tournament_content_type: str | None = Field(default=None, sa_column=sa.Column(sa.String(100)))
@@ -90,9 +88,7 @@ class Team(SQLModel, table=True):
     captain_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL")  # the spec's "user"
     team_name: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))
     paid: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
-    waitlist: bool = Field(
-        default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false"))
-    )
+    waitlist: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
     created_at: dt.datetime = utc_field(default_now=True)
     # Withdrawn: out of the league's play; its played games (and results) stay.
     withdrawn_at: dt.datetime | None = utc_field(nullable=True, default=None)
@@ -132,7 +128,6 @@ class StandingAdjustment(SQLModel, table=True):
     reason: str = Field(sa_column=sa.Column(sa.String(300), nullable=False))
     created_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
     created_at: dt.datetime = utc_field(default_now=True)
-
 
 class PlayoffSeed(SQLModel, table=True):
     """A team's seed in its league's generated playoff bracket (1 is the best record)."""

@@ -31,9 +31,7 @@ class SubRequest(SQLModel, table=True):
     skill_level: SkillLevel = enum_field(SkillLevel)
     format: SubFormat = enum_field(SubFormat)
     text: str | None = Field(default=None, sa_column=sa.Column(sa.Text))
-    completed: bool = Field(
-        default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false"))
-    )
+    completed: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
     created_at: dt.datetime = utc_field(default_now=True)
     updated_at: dt.datetime = utc_field(default_now=True)
     # Cancelled by the requestor after a sub was involved: kept, hidden from every list.

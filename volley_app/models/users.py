@@ -14,9 +14,7 @@ from volley_app.models.enums import Gender, Rating, Region, Role
 class User(SQLModel, table=True):
     __tablename__ = "users"
     # The Subs list, by name, a page at a time.
-    __table_args__ = (
-        sa.Index("ix_users_sub_active_first_name_last_name_id", "sub", "active", "first_name", "last_name", "id"),
-    )
+    __table_args__ = (sa.Index("ix_users_sub_active_first_name_last_name_id", "sub", "active", "first_name", "last_name", "id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     username: str = Field(sa_column=sa.Column(sa.String(50), nullable=False, unique=True))
@@ -30,9 +28,7 @@ class User(SQLModel, table=True):
     address: str | None = Field(default=None, sa_column=sa.Column(sa.String(200)))
     city: str | None = Field(default=None, sa_column=sa.Column(sa.String(100)))
     region: Region | None = enum_field(Region, nullable=True, default=None)
-    sub: bool = Field(
-        default=False, sa_column=sa.Column(sa.Boolean, nullable=False, index=True, server_default=sa.text("false"))
-    )
+    sub: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, index=True, server_default=sa.text("false")))
     hitter_skill_level: Rating | None = enum_field(Rating, nullable=True, default=None)
     passer_skill_level: Rating | None = enum_field(Rating, nullable=True, default=None)
     setter_skill_level: Rating | None = enum_field(Rating, nullable=True, default=None)

@@ -412,12 +412,7 @@ def new_svl_form(db: Session, actor: Actor | None) -> dict:
 
 
 def list_users(
-    db: Session,
-    actor: Actor | None,
-    *,
-    filters: dict | None = None,
-    bookmark: object = "",
-    size: object = paging.PAGE_SIZE,
+    db: Session, actor: Actor | None, *, filters: dict | None = None, bookmark: object = "", size: object = paging.PAGE_SIZE
 ) -> paging.Page:
     """One page of the users by username: id, username, name and roles (admin only).
 

@@ -51,9 +51,7 @@ def home_leagues(db: Session, actor, *, now: dt.datetime | None = None) -> dict[
     live = (League.active.is_(True), League.archived_at.is_(None))
     upcoming = select(League.id).where(*live, League.start_at > now).order_by(League.start_at, League.id)
     started = select(League.id).where(*live, League.start_at <= now).order_by(League.start_at.desc(), League.id.desc())
-    shown = sa.union_all(
-        upcoming.limit(HOME_LEAGUES).subquery().select(), started.limit(HOME_LEAGUES).subquery().select()
-    )
+    shown = sa.union_all(upcoming.limit(HOME_LEAGUES).subquery().select(), started.limit(HOME_LEAGUES).subquery().select())
     found = db.exec(
         select(League, User.first_name, User.last_name)
         .join(User, User.id == League.svl_id)

@@ -148,12 +148,7 @@ INQUIRY_FILTERS = ("q", "kind")
 
 
 def inquiries_page(
-    db: Session,
-    actor: Actor | None,
-    *,
-    filters: dict | None = None,
-    bookmark: object = "",
-    size: object = paging.PAGE_SIZE,
+    db: Session, actor: Actor | None, *, filters: dict | None = None, bookmark: object = "", size: object = paging.PAGE_SIZE
 ) -> paging.Page:
     """One page of every kind of inquiry, newest first (admin only).
 
@@ -169,9 +164,7 @@ def inquiries_page(
         if kind and spec.kind != kind:
             continue
         model = spec.model
-        part = sa.select(
-            sa.literal(spec.kind).label("kind"), col(model.id).label("id"), col(model.created_at).label("at")
-        )
+        part = sa.select(sa.literal(spec.kind).label("kind"), col(model.id).label("id"), col(model.created_at).label("at"))
         if text:
             part = part.where(paging.contains(text, col(model.email)))
         parts.append(part)

@@ -88,13 +88,8 @@ def _clean(fields: dict) -> dict:
     if fields.get("ranking") not in (None, ""):  # without it the order stays (the standard one for a new league)
         hold["ranking"] = (validation.choice, fields["ranking"], Ranking, "ranking", "Standings order")
     clean = validation.collect(
-        gender_requirement=(
-            validation.optional,
-            fields.get("gender_requirement"),
-            "gender_requirement",
-            "Gender requirement",
-            100,
-        ),
+        gender_requirement=(validation.optional, fields.get("gender_requirement"), "gender_requirement",
+                            "Gender requirement", 100),
         court=(validation.name, fields.get("court"), "court", "Court"),
         start_at=(timefmt.parse_local, fields.get("start"), "start", "Start date and time"),
         number_of_weeks=(_int, fields.get("number_of_weeks"), "number_of_weeks", "Number of weeks", 1, MAX_WEEKS),
@@ -291,9 +286,7 @@ def summary(league: League, session_names: dict[int, str], svl_names: dict[int, 
     }
 
 
-def list_leagues(
-    db: Session, actor: Actor | None, *, session_id: object = None, now: dt.datetime | None = None
-) -> list[dict]:
+def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None, now: dt.datetime | None = None) -> list[dict]:
     """Active leagues (stages refreshed). SVLs: only those in their current sessions; others: all active.
 
     With ``session_id`` (SVL/admin): every league of that one session, active or not.
@@ -415,12 +408,7 @@ def _bracket_subject(row: League) -> str:
 
 
 def bracket_file(
-    db: Session,
-    actor: Actor | None,
-    league_id: object,
-    *,
-    link: dict[str, str] | None = None,
-    now: dt.datetime | None = None,
+    db: Session, actor: Actor | None, league_id: object, *, link: dict[str, str] | None = None, now: dt.datetime | None = None
 ) -> dict:
     """The tournament bracket's bytes, type and entity tag for the file route.
 

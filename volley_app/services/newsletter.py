@@ -101,12 +101,7 @@ def list_subscribers(db: Session, actor: Actor | None) -> list[NewsletterSubscri
 
 
 def subscribers_page(
-    db: Session,
-    actor: Actor | None,
-    *,
-    filters: dict | None = None,
-    bookmark: object = "",
-    size: object = paging.PAGE_SIZE,
+    db: Session, actor: Actor | None, *, filters: dict | None = None, bookmark: object = "", size: object = paging.PAGE_SIZE
 ) -> paging.Page:
     """One page of the subscribers, newest first (admin only); ``filters``: ``q`` a part of the address."""
     require_admin(actor)
@@ -120,9 +115,7 @@ def subscribers_page(
         return [{"id": r.id, "email": r.email, "referral": r.referral or "", "created_at": r.created_at}
                 for (r,) in found]  # fmt: skip
 
-    return paging.keyset(
-        db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark, size=paging.page_size(size)
-    )
+    return paging.keyset(db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark, size=paging.page_size(size))
 
 
 def delete_subscriber(db: Session, actor: Actor | None, *, subscriber_id: object) -> None:

@@ -106,6 +106,7 @@ class OfflineProvider:
             return ChargeResult(ok=False, reason=reason)
         return ChargeResult(ok=True, provider_payment_id=f"offline_{idempotency_key}")
 
+
     def refund(self, provider_payment_id: str, *, idempotency_key: str) -> str:
         """Nothing was charged anywhere: the refund is as notional as the charge."""
         return f"offline_refund_{idempotency_key}"

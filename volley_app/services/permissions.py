@@ -155,6 +155,7 @@ def access_sub_request(db: Session, actor: Actor | None, value: object, *, own: 
     return req
 
 
+
 # --- league sessions ----------------------------------------------------------------------------
 
 SESSION_NOT_FOUND = "This session no longer exists"
@@ -212,6 +213,7 @@ def access_game(db: Session, actor: Actor | None, game_id: object, *, manage: bo
     game = load(db, Game, game_id, GAME_NOT_FOUND)
     access_league(db, actor, game.league_id, manage=manage)
     return game
+
 
 
 # --- teams and payments -------------------------------------------------------------------------

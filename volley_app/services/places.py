@@ -120,9 +120,7 @@ def live_offers(db: Session, team_ids: list[int], now: dt.datetime | None = None
     """For each of ``team_ids`` with an open offer: until when it holds its place."""
     if not team_ids:
         return {}
-    found = db.exec(
-        select(Payment.team_id, Payment.expires_at).where(Payment.team_id.in_(team_ids), _live(now or utcnow()))
-    )
+    found = db.exec(select(Payment.team_id, Payment.expires_at).where(Payment.team_id.in_(team_ids), _live(now or utcnow())))
     return {team_id: until for team_id, until in found}
 
 

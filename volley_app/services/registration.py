@@ -240,9 +240,7 @@ def _locked_payment(db: Session, actor: Actor, payment_id: object) -> tuple[Paym
 
 def _reload(db: Session, pay: Payment) -> Payment:
     """The payment as it is now, locked for update (its league's lock is already held)."""
-    return db.exec(
-        select(Payment).where(Payment.id == pay.id).with_for_update().execution_options(populate_existing=True)
-    ).one()
+    return db.exec(select(Payment).where(Payment.id == pay.id).with_for_update().execution_options(populate_existing=True)).one()
 
 
 _claim = places._claim

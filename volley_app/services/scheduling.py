@@ -143,11 +143,7 @@ def check_set(a: int, b: int, set_index: int) -> None:
     w, lo = max(a, b), min(a, b)
     if a < 0 or b < 0:
         raise Invalid({f"set{set_index + 1}": f"{label}: scores cannot be negative"})
-    ok = (
-        (w == target and lo <= target - 2)
-        or (target < w < cap and lo == w - 2)
-        or (w == cap and lo in (cap - 2, cap - 1))
-    )
+    ok = (w == target and lo <= target - 2) or (target < w < cap and lo == w - 2) or (w == cap and lo in (cap - 2, cap - 1))
     if not ok:
         raise Invalid(
             {f"set{set_index + 1}": f"{label}: play to {target}, win by two, cap {cap} ({a}-{b} is not a final score)"}

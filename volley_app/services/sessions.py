@@ -141,11 +141,7 @@ def create_session(
 def list_sessions(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> list[dict]:
     """SVLs: their own sessions that are not Inactive. Admins: every session not archived. Statuses refreshed first."""
     actor = require_role(actor, Role.SVL, Role.ADMIN)
-    stmt = (
-        select(LeagueSession)
-        .where(LeagueSession.archived_at.is_(None))
-        .order_by(LeagueSession.start_at, LeagueSession.id)
-    )
+    stmt = select(LeagueSession).where(LeagueSession.archived_at.is_(None)).order_by(LeagueSession.start_at, LeagueSession.id)
     if not actor.is_admin:
         stmt = stmt.where(LeagueSession.svl_id == actor.user_id, current())
     found = db.exec(stmt).all()
@@ -168,9 +164,7 @@ def get_session(db: Session, actor: Actor | None, session_id: object, now: dt.da
     refresh_statuses(db, [row], now)
     out = to_dict(db, row)
     leagues = db.exec(
-        select(League)
-        .where(League.session_id == row.id, League.archived_at.is_(None))
-        .order_by(League.start_at, League.id)
+        select(League).where(League.session_id == row.id, League.archived_at.is_(None)).order_by(League.start_at, League.id)
     ).all()
     out["league_ids"] = [lg.id for lg in leagues]
     out["archived"] = row.archived_at is not None

@@ -167,11 +167,8 @@ def _request_conditions(filters: dict | None) -> list[sa.ColumnElement[bool]]:
     out: list[sa.ColumnElement[bool]] = []
     text = paging.search_text(f.get("q"))
     if text:
-        out.append(
-            paging.contains(
-                text, SubRequest.team, SubRequest.svl, _Requestor.username, _Requestor.first_name, _Requestor.last_name
-            )
-        )
+        out.append(paging.contains(text, SubRequest.team, SubRequest.svl, _Requestor.username, _Requestor.first_name,
+                                   _Requestor.last_name))
     venue = paging.search_text(f.get("venue"))
     if venue:
         out.append(paging.contains(venue, SubRequest.svl))
@@ -189,13 +186,8 @@ def _request_conditions(filters: dict | None) -> list[sa.ColumnElement[bool]]:
 def _request_page(db: Session, where: list, *, bookmark: object, size: object) -> paging.Page:
     query = (
         select(
-            SubRequest,
-            _Requestor.first_name,
-            _Requestor.last_name,
-            _Requestor.username,
-            _Recipient.first_name,
-            _Recipient.last_name,
-            _Recipient.username,
+            SubRequest, _Requestor.first_name, _Requestor.last_name, _Requestor.username,
+            _Recipient.first_name, _Recipient.last_name, _Recipient.username,
         )
         .join(_Requestor, _Requestor.id == SubRequest.requestor_id)
         .outerjoin(_Recipient, _Recipient.id == SubRequest.recipient_id)
@@ -210,9 +202,7 @@ def _request_page(db: Session, where: list, *, bookmark: object, size: object) -
         ]
 
     # The total needs no names: every request has its requestor, so the join counts only when searched by it.
-    count = (
-        sa.select(sa.func.count()).select_from(SubRequest).join(_Requestor, _Requestor.id == SubRequest.requestor_id)
-    )
+    count = sa.select(sa.func.count()).select_from(SubRequest).join(_Requestor, _Requestor.id == SubRequest.requestor_id)
     if not any("requestor.username" in str(w) for w in where):
         count = sa.select(sa.func.count()).select_from(SubRequest)
     return paging.keyset(
@@ -488,22 +478,18 @@ def _answer(db: Session, actor: Actor, request_id: object, now: dt.datetime, *co
     Returns the request's id and whether the update changed it.
     """
     rid = permissions.record_id(request_id, NOT_FOUND)
-    changed = (
-        db.connection()
-        .execute(
-            sa.update(_table)
-            .where(
-                _table.c.id == rid,
-                _table.c.status == SubStatus.OPEN.value,
-                _table.c.completed.is_(False),
-                _table.c.archived_at.is_(None),
-                _table.c.requestor_id != actor.user_id,
-                *conditions,
-            )
-            .values(updated_at=now, **values)
+    changed = db.connection().execute(
+        sa.update(_table)
+        .where(
+            _table.c.id == rid,
+            _table.c.status == SubStatus.OPEN.value,
+            _table.c.completed.is_(False),
+            _table.c.archived_at.is_(None),
+            _table.c.requestor_id != actor.user_id,
+            *conditions,
         )
-        .rowcount
-    )
+        .values(updated_at=now, **values)
+    ).rowcount
     return rid, changed == 1
 
 
@@ -592,8 +578,8 @@ def _email_sub(db: Session, req: SubRequest, subject: str, what: str, kind: str)
         to=sub.email,
         subject=subject,
         body_text=(
-            f"Hi {sub.first_name},\n\n{requestor.first_name} {requestor.last_name}".rstrip()
-            + f" ({requestor.username}) has {what}.\n\n"
+            f"Hi {sub.first_name},\n\n"
+            f"{requestor.first_name} {requestor.last_name}".rstrip() + f" ({requestor.username}) has {what}.\n\n"
             f"When: {timefmt.long(req.date)}\n"
             f"Where: {req.svl}{f', {req.court}' if req.court else ''}\n"
             + ("" if req.archived_at else f"\nDetails: {routes.absolute(routes.note_path(req.id))}\n")

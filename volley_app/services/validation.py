@@ -20,12 +20,8 @@ _ACCOUNT_CHARS = set(string.ascii_letters + string.digits + ACCOUNT_SYMBOLS)
 USERNAME_MIN, USERNAME_MAX = 3, 50
 PASSWORD_MIN, PASSWORD_MAX = 4, 100
 
-USERNAME_RULE = (
-    f"Username must be {USERNAME_MIN} to {USERNAME_MAX} characters: letters, numbers or {' '.join(ACCOUNT_SYMBOLS)}"
-)
-PASSWORD_RULE = (
-    f"Password must be {PASSWORD_MIN} to {PASSWORD_MAX} characters: letters, numbers or {' '.join(ACCOUNT_SYMBOLS)}"
-)
+USERNAME_RULE = f"Username must be {USERNAME_MIN} to {USERNAME_MAX} characters: letters, numbers or {' '.join(ACCOUNT_SYMBOLS)}"
+PASSWORD_RULE = f"Password must be {PASSWORD_MIN} to {PASSWORD_MAX} characters: letters, numbers or {' '.join(ACCOUNT_SYMBOLS)}"
 
 
 # --- plain text: one rule for every one-line field, one for every multi-line field ------------------
@@ -181,9 +177,7 @@ def team_name(value: object, field: str = "team_name") -> str:
 
 SHORT_SYMBOLS = "!@#$%"
 _SHORT_CHARS = set(string.ascii_letters + string.digits + SHORT_SYMBOLS)
-SHORT_PASSWORD_RULE = (
-    f"Password must be {PASSWORD_MIN} to {PASSWORD_MAX} characters: letters, numbers or {' '.join(SHORT_SYMBOLS)}"
-)
+SHORT_PASSWORD_RULE = f"Password must be {PASSWORD_MIN} to {PASSWORD_MAX} characters: letters, numbers or {' '.join(SHORT_SYMBOLS)}"
 RESET_PASSWORD_RULE = SHORT_PASSWORD_RULE
 SVL_USERNAME_RULE = "Username must be 3 to 20 letters"
 _PHONE_PUNCTUATION = set(" ()-.+")
@@ -252,11 +246,7 @@ def link(value: object, field: str, label: str = "Link") -> str:
         return ""
     plain(clean, field, label)
     low = clean.lower()
-    if (
-        not (low.startswith("https://") or low.startswith("http://"))
-        or any(ch.isspace() for ch in clean)
-        or len(clean) > 500
-    ):
+    if not (low.startswith("https://") or low.startswith("http://")) or any(ch.isspace() for ch in clean) or len(clean) > 500:
         raise Invalid({field: f"{label} must be a web address starting with https://"})
     return clean
 

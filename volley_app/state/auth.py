@@ -125,3 +125,4 @@ class AuthState(rx.State):
         await self._clear_private()
         self.restore_error = ""
         return rx.redirect(routes.HOME)
+

@@ -49,9 +49,7 @@ def form_values(form_data: object, names: Iterable[str]) -> dict[str, str]:
     out = {}
     for name in names:
         value = data.get(name)
-        out[name] = (
-            value if isinstance(value, str) else ("" if value is None or isinstance(value, dict | list) else str(value))
-        )
+        out[name] = value if isinstance(value, str) else ("" if value is None or isinstance(value, dict | list) else str(value))
     return out
 
 

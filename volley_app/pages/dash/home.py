@@ -32,9 +32,7 @@ class PlayerHomeState(PagedList, AuthState):
     _filter_names = sub_requests.REQUEST_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(
-            sub_requests.list_open, actor=await self._actor(), filters=self.filters, bookmark=bookmark
-        )
+        return await run_action(sub_requests.list_open, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.open_rows = as_table_rows(rows)

@@ -46,9 +46,7 @@ class SubsState(PagedList, PolledPage, AuthState):
     _me: int = 0  # the viewer, whose own row offers no Invite
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(
-            sub_requests.list_subs, actor=await self._actor(), filters=self.filters, bookmark=bookmark
-        )
+        return await run_action(sub_requests.list_subs, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.sub_rows = [_shown(r, self._me) for r in rows]
@@ -78,9 +76,7 @@ def _invite(r: rx.Var, size: str) -> rx.Component:
     return rx.cond(
         r["me"] != "",
         rx.badge("You", color_scheme="gray", size=size),
-        link_button(
-            "Invite", href=r["invite"], size=size, aria_label="Invite " + r["first_name"] + " " + r["last_name"]
-        ),
+        link_button("Invite", href=r["invite"], size=size, aria_label="Invite " + r["first_name"] + " " + r["last_name"]),
     )
 
 
@@ -91,13 +87,8 @@ def _sub_card(r: rx.Var) -> rx.Component:
                 rx.text(r["first_name"], " ", r["last_name"], weight="bold"),
                 rx.text(r["gender"], size="2", color_scheme="gray"),
                 rx.text(
-                    "Hitter ",
-                    _rating(r["hitter"]),
-                    " · Passer ",
-                    _rating(r["passer"]),
-                    " · Setter ",
-                    _rating(r["setter"]),
-                    size="2",
+                    "Hitter ", _rating(r["hitter"]), " · Passer ", _rating(r["passer"]), " · Setter ",
+                    _rating(r["setter"]), size="2",
                 ),  # fmt: skip
                 spacing="1",
             ),

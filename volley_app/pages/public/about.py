@@ -52,9 +52,7 @@ def about_page() -> rx.Component:
                 "gets an SVL account to open sessions, set up leagues with their own courts, nights, formats and "
                 "prices, generate round-robin schedules, enter scores and promote teams off the waitlist. We fill "
                 "the leagues through our player base and newsletter, and payments arrive with each registration.",
-                link_row(
-                    ("Host a League", routes.HOST, "solid"), ("Franchise in your city", routes.FRANCHISE, "outline")
-                ),
+                link_row(("Host a League", routes.HOST, "solid"), ("Franchise in your city", routes.FRANCHISE, "outline")),
             ),
             section(
                 "Stay in touch",

@@ -29,11 +29,11 @@ def franchise_page() -> rx.Component:
                 section(
                     "What you get",
                     bullets(
-                        "The complete league platform: player accounts, the sub network, team registration "
-                        "with card payments and waitlists, schedules, scores and standings.",
-                        "Accounts for each of your venues, so operators run their own nights.",
-                        "Our season format, rules and tournament structure, tested over many seasons.",
-                        "A newsletter and launch plan to fill your first leagues.",
+                                "The complete league platform: player accounts, the sub network, team registration "
+                                "with card payments and waitlists, schedules, scores and standings.",
+                                "Accounts for each of your venues, so operators run their own nights.",
+                                "Our season format, rules and tournament structure, tested over many seasons.",
+                                "A newsletter and launch plan to fill your first leagues.",
                     ),
                 ),
                 section(
@@ -41,10 +41,7 @@ def franchise_page() -> rx.Component:
                     steps(
                         ("Tell us about your city.", "Send the form and we reply within 1-2 days to set up a call."),
                         ("Line up venues.", "We help you pick courts and nights and agree terms with each venue."),
-                        (
-                            "Launch a season.",
-                            "We open registration, announce it to local players and help you run week one.",
-                        ),
+                        ("Launch a season.", "We open registration, announce it to local players and help you run week one."),
                         ("Grow.", "Add formats, skill levels and venues as your player base grows."),
                     ),
                 ),

@@ -66,15 +66,9 @@ def landing_page() -> rx.Component:
                 padding_y={"initial": "1.5rem", "sm": "3rem"},
             ),
             rx.grid(
-                _feature(
-                    "users", "Never play short", "Post a sub request and the players on the sub list see it right away."
-                ),
-                _feature(
-                    "hand", "Sub when you can", "Rate your hitting, passing and setting, and answer requests that fit."
-                ),
-                _feature(
-                    "trophy", "Join a league", "Browse leagues in registration, register your team and pay by card."
-                ),
+                _feature("users", "Never play short", "Post a sub request and the players on the sub list see it right away."),
+                _feature("hand", "Sub when you can", "Rate your hitting, passing and setting, and answer requests that fit."),
+                _feature("trophy", "Join a league", "Browse leagues in registration, register your team and pay by card."),
                 columns={"initial": "1", "sm": "3"},
                 spacing="4",
                 width="100%",

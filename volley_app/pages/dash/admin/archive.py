@@ -54,13 +54,8 @@ class ArchiveState(AuthState):
 def _row(r: rx.Var) -> rx.Component:
     restore = rx.cond(
         r["kind"] != "request",
-        rx.button(
-            "Restore",
-            size="1",
-            variant="soft",
-            on_click=ArchiveState.restore(r["kind"], r["id"]),
-            aria_label="Restore " + r["name"],
-        ),  # fmt: skip
+        rx.button("Restore", size="1", variant="soft", on_click=ArchiveState.restore(r["kind"], r["id"]),
+                  aria_label="Restore " + r["name"]),  # fmt: skip
         rx.text("Kept", color_scheme="gray", size="1"),
     )
     name = rx.cond(r["href"] != "", rx.link(r["name"], href=r["href"]), rx.text(r["name"]))
@@ -73,10 +68,8 @@ def archive_page() -> rx.Component:
     return dash_screen(
         "Archive",
         column(
-            rx.text(
-                "Kept instead of deleted because they hold teams, results, payments or other people's requests.",
-                color_scheme="gray",
-            ),  # fmt: skip
+            rx.text("Kept instead of deleted because they hold teams, results, payments or other people's requests.",
+                    color_scheme="gray"),  # fmt: skip
             error_line(s.error),
             notice_line(s.notice),
             *[

@@ -109,3 +109,5 @@ def audit_log_page() -> rx.Component:
             ),
         ),
     )
+
+

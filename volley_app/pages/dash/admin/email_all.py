@@ -99,7 +99,5 @@ def email_all_page() -> rx.Component:
             spacing="3",
             padding_top="1rem",
         ),
-        table_or_empty(
-            ["When", "Subject", "Queued", "Sent", "Pending", "Failed"], s.jobs, _job_row, "Nothing sent yet."
-        ),
+        table_or_empty(["When", "Subject", "Queued", "Sent", "Pending", "Failed"], s.jobs, _job_row, "Nothing sent yet."),
     )

@@ -24,9 +24,7 @@ class InquiriesState(PagedList, AuthState):
     _filter_names = inquiries.INQUIRY_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(
-            inquiries.inquiries_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark
-        )
+        return await run_action(inquiries.inquiries_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.error = failure.message if failure else ""
@@ -62,6 +60,4 @@ def inquiries_page() -> rx.Component:
                     rx.text("No inquiries yet.", color_scheme="gray"))  # fmt: skip
     kinds = [(spec.kind, spec.title) for spec in inquiries.FORMS.values()]
     search = search_form(s, "Search inquiries", filter_select("Form", "kind", kinds, s), placeholder="Email address")
-    return dash_screen(
-        "Inquiries", column(search, error_line(s.error), found, pager(s, "inquiries"), max_width="46rem")
-    )
+    return dash_screen("Inquiries", column(search, error_line(s.error), found, pager(s, "inquiries"), max_width="46rem"))

@@ -58,6 +58,7 @@ def _search() -> rx.Component:
     )
 
 
+
 def _league_row(lg: rx.Var) -> rx.Component:
     return row(rx.link(lg["name"], href=lg["href"], weight="medium"), lg["svl_name"], lg["court"], lg["start"],
                lg["stage"], lg["cost"])  # fmt: skip
@@ -70,12 +71,7 @@ def leagues_page() -> rx.Component:
         "Leagues",
         _search(),
         error_line(s.error),
-        table_or_empty(
-            ["League", "Venue", "Court", "Starts", "Stage", "Cost"],
-            s.league_rows,
-            _league_row,
-            "No leagues yet.",
-            s.loaded & (s.error == ""),
-        ),  # fmt: skip
+        table_or_empty(["League", "Venue", "Court", "Starts", "Stage", "Cost"], s.league_rows, _league_row,
+                       "No leagues yet.", s.loaded & (s.error == "")),  # fmt: skip
         pager(s, "leagues"),
     )

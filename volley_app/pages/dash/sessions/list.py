@@ -32,6 +32,7 @@ class SessionsState(PolledPage, AuthState):
         self.loaded = True
 
 
+
 def _session_row(r: rx.Var) -> rx.Component:
     name = rx.vstack(
         rx.text(r["name"], weight="medium"),

@@ -122,9 +122,7 @@ class NoteDetailState(RequestFormState, AuthState):
         _, failure = await run_action(sub_requests.reopen, actor=await self._actor(), request_id=self._note_id(),
                                       recipient_id=recipient or None)  # fmt: skip
         if failure:
-            self.action_error = (
-                failure.message if not isinstance(failure, Invalid) else " ".join(failure.errors.values())
-            )
+            self.action_error = failure.message if not isinstance(failure, Invalid) else " ".join(failure.errors.values())
             return focus(DETAIL_ERROR_ID)
         self.notice = REOPENED
         await self._refresh()
@@ -162,7 +160,6 @@ class NoteDetailState(RequestFormState, AuthState):
 
 def _details() -> rx.Component:
     n = NoteDetailState.note
-
     def value(k: str):
         if k == "status":
             return status_badge(n[k])
@@ -204,14 +201,8 @@ def _edit_form() -> rx.Component:
                 *request_fields(s, s.record),
                 button_row(
                     rx.button("Update Sub Request", type="submit", size="3", disabled=s.busy),
-                    rx.button(
-                        "Delete Sub Request",
-                        type="button",
-                        size="3",
-                        color_scheme="red",
-                        variant="soft",
-                        on_click=s.ask_delete,
-                    ),
+                    rx.button("Delete Sub Request", type="button", size="3", color_scheme="red", variant="soft",
+                              on_click=s.ask_delete),
                     spacing="3",
                 ),  # fmt: skip
                 spacing="3",

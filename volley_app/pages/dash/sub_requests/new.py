@@ -39,7 +39,9 @@ class NewNoteState(RequestFormState, AuthState):
         values = self._request_values(form_data)
         if self.targeted:
             values["recipient_id"] = form_values(form_data, ("recipient",))["recipient"] or "missing"
-        return self._submit(sub_requests.create, done=lambda new_id: rx.redirect(routes.note_path(new_id)), **values)
+        return self._submit(
+            sub_requests.create, done=lambda new_id: rx.redirect(routes.note_path(new_id)), **values
+        )
 
 
 def _form() -> rx.Component:

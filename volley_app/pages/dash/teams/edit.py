@@ -129,9 +129,7 @@ def _actions() -> rx.Component:
         ),
     )
     delete = confirm_delete(
-        "Delete Team",
-        "Are you sure you want to delete " + t["team_name"] + "? It has no payments or results.",
-        s.delete,
+        "Delete Team", "Are you sure you want to delete " + t["team_name"] + "? It has no payments or results.", s.delete
     )
     return button_row(
         submit_button("Update Team", s, size="2", width="auto"), withdraw, rx.cond(s.can_delete, delete, rx.fragment()),
@@ -144,8 +142,7 @@ def team_edit_page() -> rx.Component:
     s = TeamEditState
     t = s.team
     read_only = column(
-        rx.heading(t["team_name"], size="5", as_="h2"),
-        rx.text("Record: ", t["wins"], "-", t["losses"], t["adjustment"]),
+        rx.heading(t["team_name"], size="5", as_="h2"), rx.text("Record: ", t["wins"], "-", t["losses"], t["adjustment"])
     )
     team = column(
         rx.text("League: ", rx.link(t["league_name"], href=t["league_href"]), " · ", t["status"]),

@@ -23,7 +23,9 @@ class TeamsState(AuthState):
     loaded: bool = False
 
     async def load(self):
-        found, failure = await run_action(svc.list_teams, actor=await self._actor(), league_id=path_arg(self, "league"))
+        found, failure = await run_action(
+            svc.list_teams, actor=await self._actor(), league_id=path_arg(self, "league")
+        )
         self.loaded = True
         self.team_rows = [team_row(t) for t in found or []]
         self.error = failure.message if failure else ""

@@ -44,7 +44,9 @@ class NewSVLState(FormState, AuthState):
         data = form_values(form_data, FIELDS)
         data["username"] = data["username"].lower()
         roles = picked_roles(form_data, ROLE_BOXES)  # the service makes an SVL when none is ticked
-        return self._submit(accounts.create_svl, done=lambda _: rx.redirect(routes.USERS), roles=roles, **data)
+        return self._submit(
+            accounts.create_svl, done=lambda _: rx.redirect(routes.USERS), roles=roles, **data
+        )
 
 
 @page(routes.USERS_NEW, "Create New SVL", on_load=NewSVLState.load)

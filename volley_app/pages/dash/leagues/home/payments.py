@@ -11,9 +11,7 @@ from .state import LeagueHomeState
 
 
 def _payment_row(p: rx.Var) -> rx.Component:
-    return row(
-        p["team_name"], p["user"], p["amount"], p["status"], p["provider"], rx.text(p["time"], class_name="nowrap")
-    )
+    return row(p["team_name"], p["user"], p["amount"], p["status"], p["provider"], rx.text(p["time"], class_name="nowrap"))
 
 
 def payments_card() -> rx.Component:

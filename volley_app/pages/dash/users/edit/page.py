@@ -39,8 +39,6 @@ def delete_question(own: bool, record: dict[str, str]) -> str:
     name = f"{record.get('first_name', '')} {record.get('last_name', '')}".strip()
     who = f"{name} ({record.get('username', '')})" if name else record.get("username", "")
     return f"Are you sure you want to delete the account of {who}? This cannot be undone."
-
-
 TEXT_FIELDS = ("username", "email", "first_name", "last_name", "gender", "address", "city", "region",
                "hitter", "passer", "setter")  # fmt: skip
 GENDERS = [(g.value, g.value) for g in Gender]
