@@ -60,9 +60,10 @@ class BracketState(FormState, AuthState):
         self.rounds = [[game_line(g, r["name"]) for g in r["games"]] for r in found["rounds"]]
         self.byes, self.champion, self.generated = found["byes"], found["champion"], found["generated"]
         self.can_generate, self.can_manage = found["can_generate"], found["can_manage"]
-        self.open_games = [
-            {"value": str(g["id"]), "label": game_line(g, r["name"])["label"]}
-            for r in found["rounds"] for g in r["games"] if g["can_enter"]
+        enterable = [(g, r["name"]) for r in found["rounds"] for g in r["games"] if g["can_enter"]]
+        self.open_games = [  # games waiting for a result first, then those whose result may still be corrected
+            {"value": str(g["id"]), "label": game_line(g, name)["label"] + (" (correct the result)" if g["winner"] else "")}
+            for g, name in sorted(enterable, key=lambda x: bool(x[0]["winner"]))
         ]  # fmt: skip
         self._show_record()
 
