@@ -59,8 +59,9 @@ class StandingsState(AuthState):
 
 def _standing_row(team: rx.Var) -> rx.Component:
     return row(
-        team["rank"], team["team_name"], team["wins"], team["losses"], team["played"], team["sets"],
-        team["set_pct"], team["points"], team["ratio"], team["note"], edit_link(team["href"]),
+        team["rank"], team["team_name"], team["wins"], team["losses"], team["played"],
+        rx.text(team["sets"], class_name="nowrap"), rx.text(team["set_pct"], class_name="nowrap"),
+        rx.text(team["points"], class_name="nowrap"), team["ratio"], team["note"], edit_link(team["href"]),
     )  # fmt: skip
 
 
