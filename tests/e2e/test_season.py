@@ -125,6 +125,7 @@ def test_the_operator_generates_the_bracket_and_enters_results_to_a_champion(new
 
     player = new_page(**PHONE)
     log_in(player, "pia")
+    expect(player).not_to_have_url(re.compile(r"/login"))
     player.goto(f"/dash/leagues/{lid}/bracket")
     expect(player.get_by_text("Champion:")).to_be_visible()
     expect(player.get_by_role("button", name="Generate Bracket")).to_have_count(0)
