@@ -147,6 +147,13 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     _demo_history(db, c_sixes, league(fall, lex, Day.TUESDAY, running_start + dt.timedelta(days=1), court="Court 2",
                   skill_level=SkillLevel.A, format=LeagueFormat.QUADS, max_teams=4, cost_cents=20000,
                   stage=LeagueStage.ACTIVE), people, now)  # fmt: skip
+    season = league(fall, lex, Day.FRIDAY, running_start + dt.timedelta(days=4), court="Court 4",
+                    skill_level=SkillLevel.C_PLUS, format=LeagueFormat.QUADS, max_teams=4, cost_cents=22000,
+                    stage=LeagueStage.ACTIVE)  # fmt: skip
+    season.number_of_weeks = 3
+    db.flush()
+    finished = _demo_finished_season(db, season, people)
+    _demo_dispute(db, c_sixes, now)
 
     requests = [
         SubRequest(requestor_id=people["alice"].id, svl="Lexington Sportsplex", team="Net Ninjas",
@@ -168,7 +175,8 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     db.add_all(requests)
     db.flush()
     _seed_outreach(db)
-    counts = {"users": len(people), "sessions": 3, "leagues": 5, "teams": len(teams) + 2, "sub_requests": len(requests)}
+    counts = {"users": len(people), "sessions": 3, "leagues": 6, "teams": len(teams) + 2 + finished,
+              "sub_requests": len(requests)}  # fmt: skip
     log.info("demo data seeded: %s", counts)
     return counts
 
@@ -259,6 +267,82 @@ def _demo_history(db: Session, running: League, archived: League, people: dict[s
                  summary="Team Side Out withdrawn from Monday C 6s; its remaining games forfeited")  # fmt: skip
     audit.record(db, actor, action="archive", entity="league", entity_id=archived.id, league_id=archived.id,
                  summary=f"League {leagues.display_name(archived)} archived")  # fmt: skip
+    db.flush()
+
+
+# --- a finished season: standings by sets and points, a tie broken by head-to-head, a champion ------
+
+FINISHED_TEAMS = [("Kill Shots", "alice"), ("Float Serve", "ben"), ("Tip Drill", "carmen"), ("Pancake Digs", "dmitri")]
+# Each pair met once: (team 1, team 2, sets). Kill Shots and Float Serve both finish 2-1; Float Serve has
+# the better sets and points, but Kill Shots beat it, so head-to-head puts Kill Shots first.
+FINISHED_GAMES = [
+    ("Kill Shots", "Pancake Digs", ((19, 21), (18, 21))),
+    ("Float Serve", "Tip Drill", ((21, 10), (21, 12))),
+    ("Kill Shots", "Tip Drill", ((21, 19), (19, 21), (15, 13))),
+    ("Pancake Digs", "Float Serve", ((11, 21), (13, 21))),
+    ("Kill Shots", "Float Serve", ((22, 20), (18, 21), (16, 14))),
+    ("Tip Drill", "Pancake Digs", ((21, 17), (21, 19))),
+]
+
+
+def _demo_finished_season(db: Session, league: League, people: dict[str, User]) -> int:
+    """Friday C+ Quads played its three weeks and its playoffs: the bracket was generated from the
+    standings by its venue, and Float Serve won the final. Returns how many teams it has."""
+    from volley_app.services import playoffs, scheduling
+
+    teams = {}
+    for name, captain in FINISHED_TEAMS:
+        teams[name] = Team(league_id=league.id, captain_id=people[captain].id, team_name=name, paid=True)
+        db.add(teams[name])
+    db.flush()
+    for i, (one, two, sets) in enumerate(FINISHED_GAMES):
+        week, match = divmod(i, 2)
+        game = Game(league_id=league.id, team1_id=teams[one].id, team2_id=teams[two].id, type=GameType.LEAGUE,
+                    round=week + 1, match=match + 1,
+                    start_at=scheduling.slot(league.start_at, week, match, league.time_increment))  # fmt: skip
+        for n, (x, y) in enumerate(sets):
+            setattr(game, f"team1_game{n + 1}_score", x)
+            setattr(game, f"team2_game{n + 1}_score", y)
+        db.add(game)
+    league.schedule_generated = True
+    db.add(league)
+    db.flush()
+    lex = _actor(db.get(User, league.svl_id))
+    playoffs.generate(db, lex, league.id)
+    semi1, semi2, final = db.exec(
+        select(Game).where(Game.league_id == league.id, Game.type == GameType.TOURNAMENT).order_by(Game.round, Game.match)
+    ).all()
+    first = {"team1_game1_score": 21, "team2_game1_score": 16, "team1_game2_score": 21, "team2_game2_score": 18}
+    playoffs.record_result(db, lex, semi1.id, **first)
+    playoffs.record_result(db, lex, semi2.id, **first)
+    playoffs.record_result(db, lex, final.id, team1_game1_score=19, team2_game1_score=21, team1_game2_score=21,
+                           team2_game2_score=17, team1_game3_score=13, team2_game3_score=15)  # fmt: skip
+    db.flush()
+    return len(teams)
+
+
+def _demo_dispute(db: Session, league: League, now: dt.datetime) -> None:
+    """The running league's latest game: its home captain reported a score, the other captain disputed it,
+    and it waits for the operator."""
+    from volley_app.models import ReportStatus, ScoreReport
+
+    game = db.exec(
+        select(Game)
+        .where(Game.league_id == league.id, Game.start_at < now, Game.team2_id.is_not(None),
+               Game.forfeit_team_id.is_(None))
+        .order_by(Game.start_at.desc(), Game.match)
+    ).first()  # fmt: skip
+    if game is None:
+        return
+    one, two = db.get(Team, game.team1_id), db.get(Team, game.team2_id)
+    for i in (1, 2, 3):
+        setattr(game, f"team1_game{i}_score", None)
+        setattr(game, f"team2_game{i}_score", None)
+    db.add(game)
+    db.add(ScoreReport(game_id=game.id, team_id=one.id, reported_by_id=one.captain_id, status=ReportStatus.DISPUTED,
+                       team1_game1_score=21, team2_game1_score=18, team1_game2_score=21, team2_game2_score=19,
+                       note="We won the second set 21-19, not them", answered_by_id=two.captain_id,
+                       answered_at=now - dt.timedelta(days=1), created_at=now - dt.timedelta(days=2)))  # fmt: skip
     db.flush()
 
 

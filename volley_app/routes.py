@@ -72,6 +72,8 @@ LEAGUES_NEW = "/dash/leagues/new"  # ?session={id}
 LEAGUE_HOME = "/dash/leagues/[league_id]"
 LEAGUE_RULES = "/dash/leagues/[league_id]/LeagueRules"
 LEAGUE_STANDINGS = "/dash/leagues/[league_id]/teams"
+LEAGUE_BRACKET = "/dash/leagues/[league_id]/bracket"
+GAME_SCORE = "/dash/leagues/games/[game_id]/score"  # a captain reports or answers a score; the operator settles
 SCHEDULE = "/dash/leagues/teams/schedule"  # ?league={id}
 GAME_EDIT = "/dash/leagues/teams/schedule/[game_id]"
 TEST_SCHEDULE = "/dash/leagues/teams/TESTschedule"  # ?league={id}
@@ -175,7 +177,7 @@ def is_protected(route: str) -> bool:
 
 DYNAMIC_ROUTES = (
     UNSUBSCRIBE_ROUTE, RESET_PASSWORD_ROUTE, USER_EDIT, NOTE_DETAIL, SESSION_EDIT, LEAGUE_HOME, LEAGUE_RULES,
-    LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT,
+    LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT, LEAGUE_BRACKET, GAME_SCORE,
 )  # fmt: skip
 _STATIC = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith("/"))
 
@@ -271,6 +273,8 @@ checkout_path = _query(TEAMS_CHECKOUT, "payment")
 success_path = _query(TEAMS_SUCCESS, "payment")
 waitlist_success_path = _query(TEAMS_WAITLIST_SUCCESS, "league")
 decline_path = _query(TEAMS_DECLINE, "league")
+league_bracket_path = _record(DASH_LEAGUES, "/bracket")
+game_score_path = _record(DASH_LEAGUES + "/games", "/score")
 
 
 def bracket_file_path(league_id: int | str) -> str:

@@ -140,6 +140,8 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
         routes.TEAMS_DECLINE: [routes.decline_path(w.open_league)],
         routes.TEAMS: [routes.teams_path(league)],
         routes.TEAM_EDIT: [routes.team_path(w.team)],
+        routes.LEAGUE_BRACKET: [routes.league_bracket_path(league)],
+        routes.GAME_SCORE: [routes.game_score_path(w.game)],
     }
 
 

@@ -39,11 +39,11 @@ def seeded(db):
 
 def test_seed_reports_what_it_added(seeded):
     db, counts, _now = seeded
-    assert counts == {"users": 9, "sessions": 3, "leagues": 5, "teams": 16, "sub_requests": 5}
+    assert counts == {"users": 9, "sessions": 3, "leagues": 6, "teams": 20, "sub_requests": 5}
     assert count(db, User) == 9
     assert count(db, LeagueSession) == 3
-    assert count(db, League) == 5
-    assert count(db, Team) == 16
+    assert count(db, League) == 6
+    assert count(db, Team) == 20
     assert count(db, SubRequest) == 5
 
 
@@ -163,7 +163,7 @@ def test_seed_demo_if_empty_twice_seeds_once(db, capsys):
     assert "skipped" in second
     assert count(db, User) == 9
     assert count(db, LeagueSession) == 3
-    assert count(db, Team) == 16
+    assert count(db, Team) == 20
 
 
 def test_seed_demo_without_if_empty_on_a_seeded_database_fails_cleanly(db, capsys):
@@ -256,3 +256,24 @@ def test_seed_has_history_to_show(seeded):
     assert any(t["adjustment"] for t in table) and any(t["withdrawn"] and t["forfeits"] for t in table)
     # Every game gives one win and one loss; the correction turned one loss into a win (+1 W, -1 L).
     assert sum(t["wins"] for t in table) - sum(t["losses"] for t in table) == 2
+
+
+def test_the_demo_has_a_finished_season_a_champion_and_a_disputed_score(seeded):
+    from volley_app.models import League as LeagueRow
+    from volley_app.models import ScoreReport
+    from volley_app.services import playoffs, results, score_reports
+    from volley_app.services.permissions import Actor
+
+    db, _counts, _now = seeded
+    lex = next(u for u in rows(db, User) if u.username == "lexsports")
+    actor = Actor(user_id=lex.id, username=lex.username, roles=tuple(lex.roles), first_name=lex.first_name)
+    friday = next(lg for lg in rows(db, LeagueRow) if lg.court == "Court 4")
+    table = results.standings(db, actor, friday.id)["teams"]
+    assert [t["team_name"] for t in table[:2]] == ["Kill Shots", "Float Serve"]
+    assert table[0]["tiebreak"] == "head-to-head" and table[0]["win_pct"] == table[1]["win_pct"]
+    assert table[1]["set_pct"] > table[0]["set_pct"]  # the sets alone would have put Float Serve first
+    assert playoffs.bracket(db, actor, friday.id)["champion"] == "Float Serve"
+    [waiting] = rows(db, ScoreReport)
+    assert waiting.status == "disputed"
+    monday = db.get(LeagueRow, db.get(Game, waiting.game_id).league_id)
+    assert score_reports.disputed(db, actor, monday.id)[0]["note"].startswith("We won")

@@ -7,13 +7,14 @@ import reflex as rx
 from volley_app.components.forms import select_field, text_field
 from volley_app.models import Day, LeagueFormat, SkillLevel
 from volley_app.services import leagues as svc
+from volley_app.services import results
 
 SKILLS = [(s.value, s.value) for s in SkillLevel]
 FORMATS = [(f.value, svc.FORMAT_LABELS[f]) for f in LeagueFormat]
 DAYS = [(d.value, d.value) for d in Day]
 
 LEAGUE_FIELDS = ("court", "start", "number_of_weeks", "time_increment", "skill_level", "format", "day",
-                 "gender_requirement", "max_teams", "cost", "cash", "offer_hold_hours")  # fmt: skip
+                 "gender_requirement", "max_teams", "cost", "cash", "offer_hold_hours", "ranking")  # fmt: skip
 """What both forms send; the edit form sends ``active`` too."""
 
 
@@ -53,6 +54,8 @@ def league_fields(state, d: dict | rx.Var, *, show_cash: rx.Var, show_active: bo
         text_field("Offer Hold (hours)", "offer_hold_hours", state, type="number", min=svc.OFFER_HOURS[0],
                    max=svc.OFFER_HOURS[1], required=True, default_value=d.get("offer_hold_hours", "48"),
                    hint="How long a place offered to a waitlisted team is held for its captain to pay."),
+        select_field("Standings Order", "ranking", results.RANKING_CHOICES, state,
+                     default_value=d.get("ranking", "standard")),
         rx.cond(
             show_cash,
             select_field("Cash Only", "cash", [("false", "No"), ("true", "Yes")], state,

@@ -12,8 +12,10 @@ from volley_app.models.enums import (
     LeagueFormat,
     LeagueStage,
     OutboxStatus,
+    Ranking,
     Rating,
     Region,
+    ReportStatus,
     Role,
     SessionStatus,
     SkillLevel,
@@ -21,7 +23,7 @@ from volley_app.models.enums import (
     SubStatus,
 )
 from volley_app.models.inquiries import ContactInquiry, FranchiseInquiry, HostInquiry, PromoteInquiry
-from volley_app.models.leagues import Game, League, LeagueSession, StandingAdjustment, Team
+from volley_app.models.leagues import Game, League, LeagueSession, PlayoffSeed, ScoreReport, StandingAdjustment, Team
 from volley_app.models.mail import OutboxMessage
 from volley_app.models.newsletter import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber
 from volley_app.models.outreach import EmailAllJob, EmailAllRecipient, RateLimitHit
@@ -35,6 +37,7 @@ __all__ = [
     "LoginAttempt", "LoginSession", "NewsletterIssue", "NewsletterSubscriber", "OutboxMessage",
     "OutboxStatus", "PasswordResetToken", "Payment", "PromoteInquiry", "Rating", "Region", "Role",
     "RefreshToken", "SessionStatus", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubRequest", "SubStatus", "Team", "User", "UTCDateTime", "utcnow",
+    "PlayoffSeed", "Ranking", "ReportStatus", "ScoreReport",
 ]  # fmt: skip
 
 # No id is ever reused: on SQLite every table counts its ids with AUTOINCREMENT (PostgreSQL

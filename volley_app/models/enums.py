@@ -87,6 +87,24 @@ class LeagueStage(StrEnum):
 
 class GameType(StrEnum):
     LEAGUE = "League"
+    TOURNAMENT = "Tournament"
+
+
+class Ranking(StrEnum):
+    """How a league orders its standings (services/results.py says what each one compares)."""
+
+    STANDARD = "standard"
+    FIVB = "fivb"
+    SET_PERCENT = "set_percent"
+
+
+class ReportStatus(StrEnum):
+    """A captain's score report: waiting for the other captain, confirmed, disputed, or settled by the operator."""
+
+    PENDING = "pending"
+    CONFIRMED = "confirmed"
+    DISPUTED = "disputed"
+    SETTLED = "settled"
 
 
 class OutboxStatus(StrEnum):

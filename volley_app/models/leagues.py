@@ -7,13 +7,15 @@ import datetime as dt
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from volley_app.models.base import enum_field, fk, utc_field
+from volley_app.models.base import enum_field, enum_type, fk, utc_field
 from volley_app.models.enums import (
     Day,
     GameType,
     LeagueFormat,
     LeagueStage,
+    Ranking,
     Region,
+    ReportStatus,
     SessionStatus,
     SkillLevel,
 )
@@ -67,6 +69,11 @@ class League(SQLModel, table=True):
     region: Region | None = enum_field(Region, nullable=True, default=None)
     # How long a place offered to a waitlisted team is held for it.
     offer_hold_hours: int = Field(default=48, sa_column=sa.Column(sa.Integer, nullable=False, server_default="48"))
+    # How the standings are ordered (a choice of services/results.RANKINGS).
+    ranking: Ranking = Field(
+        default=Ranking.STANDARD,
+        sa_column=sa.Column(enum_type(Ranking), nullable=False, server_default=Ranking.STANDARD.value),
+    )
     created_at: dt.datetime = utc_field(default_now=True)
     archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
     archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
@@ -120,4 +127,38 @@ class StandingAdjustment(SQLModel, table=True):
     losses: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
     reason: str = Field(sa_column=sa.Column(sa.String(300), nullable=False))
     created_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
+    created_at: dt.datetime = utc_field(default_now=True)
+
+class PlayoffSeed(SQLModel, table=True):
+    """A team's seed in its league's generated playoff bracket (1 is the best record)."""
+
+    __tablename__ = "playoff_seeds"
+    __table_args__ = (sa.UniqueConstraint("league_id", "seed", name="uq_playoff_seeds_league_id_seed"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = fk("leagues.id", index=False)
+    team_id: int = fk("teams.id", ondelete="RESTRICT")
+    seed: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+
+
+class ScoreReport(SQLModel, table=True):
+    """A captain's report of their own game's score; it counts once the other captain confirms it."""
+
+    __tablename__ = "score_reports"
+    __table_args__ = (sa.Index("ix_score_reports_game_status", "game_id", "status"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = fk("games.id", index=False)
+    team_id: int = fk("teams.id", index=False, ondelete="RESTRICT")  # the reporting captain's team
+    reported_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
+    team1_game1_score: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    team2_game1_score: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    team1_game2_score: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    team2_game2_score: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    team1_game3_score: int | None = None
+    team2_game3_score: int | None = None
+    status: ReportStatus = enum_field(ReportStatus, index=True, default=ReportStatus.PENDING)
+    note: str | None = Field(default=None, sa_column=sa.Column(sa.String(300)))  # why it was disputed
+    answered_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
+    answered_at: dt.datetime | None = utc_field(nullable=True, default=None)
     created_at: dt.datetime = utc_field(default_now=True)

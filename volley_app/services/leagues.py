@@ -17,6 +17,7 @@ from volley_app.models import (
     LeagueSession,
     LeagueStage,
     Payment,
+    Ranking,
     Role,
     SkillLevel,
     Team,
@@ -84,6 +85,8 @@ def _clean(fields: dict) -> dict:
     hold = {}  # a form without the field leaves the hold window as it is (48 hours for a new league)
     if "offer_hold_hours" in fields:
         hold["offer_hold_hours"] = (_int, fields["offer_hold_hours"], "offer_hold_hours", "Offer hold", *OFFER_HOURS)
+    if fields.get("ranking") not in (None, ""):  # without it the order stays (the standard one for a new league)
+        hold["ranking"] = (validation.choice, fields["ranking"], Ranking, "ranking", "Standings order")
     clean = validation.collect(
         gender_requirement=(validation.optional, fields.get("gender_requirement"), "gender_requirement",
                             "Gender requirement", 100),
@@ -135,7 +138,7 @@ def changeable(db: Session, actor: Actor | None, league_id: object) -> League:
 
 LEAGUE_FIELDS = (
     "court", "start_at", "number_of_weeks", "time_increment", "skill_level", "format", "day", "max_teams",
-    "cost_cents", "cash", "gender_requirement", "active", "offer_hold_hours",
+    "cost_cents", "cash", "gender_requirement", "active", "offer_hold_hours", "ranking",
 )  # fmt: skip
 
 
@@ -381,6 +384,7 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
         cash_allowed=cash_allowed(db, row.svl_id),
         show_cash=managing and cash_allowed(db, row.svl_id),
         offer_hold_hours=row.offer_hold_hours,
+        ranking=row.ranking.value,
         has_bracket=bool(row.tournament_file),
         bracket_type=row.tournament_content_type or "",
     )

@@ -122,7 +122,7 @@ def regenerate_unplayed(db: Session, league: League) -> int:
     """
     if not league.schedule_generated:
         return 0
-    games = db.exec(select(Game).where(Game.league_id == league.id)).all()
+    games = db.exec(select(Game).where(Game.league_id == league.id, Game.type == GameType.LEAGUE)).all()
     last_played = max((g.round for g in games if played(g)), default=0)
     for g in games:
         if g.round > last_played and not played(g):
@@ -265,7 +265,7 @@ def game_dict(game: Game, names: dict[int, str]) -> dict:
         "team1_id": game.team1_id,
         "team2_id": game.team2_id,
         "team1": names.get(game.team1_id, "TBD"),
-        "team2": "BYE" if game.team2_id is None else names.get(game.team2_id, "TBD"),
+        "team2": "BYE" if game.team2_id is None and game.type == GameType.LEAGUE else names.get(game.team2_id, "TBD"),
         "start_at": game.start_at,
         "round": game.round,
         "match": game.match,

@@ -12,7 +12,7 @@ from volley_app.components.layout import button_row, dash_screen, link_button, s
 from volley_app.components.paging import pager
 from volley_app.components.sub_requests import my_sub_info, open_requests_table, page_error, request_search
 from volley_app.registry import page
-from volley_app.services import accounts, home, sub_requests
+from volley_app.services import accounts, home, score_reports, sub_requests
 from volley_app.services.errors import DomainError, Invalid
 from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
@@ -27,6 +27,7 @@ class PlayerHomeState(PagedList, AuthState):
     registration_leagues: list[dict[str, str]] = []
     current_leagues: list[dict[str, str]] = []
     is_sub: bool = False
+    captain_games: list[dict[str, str]] = []  # per team this player captains: next game and last result
     home_error: str = ""
     _filter_names = sub_requests.REQUEST_FILTERS
 
@@ -59,6 +60,8 @@ class PlayerHomeState(PagedList, AuthState):
         self.current_leagues = pick("current")
         flag, _ = await run_action(accounts.is_sub, actor=actor)
         self.is_sub = bool(flag)
+        cards, _ = await run_action(score_reports.captain_card, actor=actor)
+        self.captain_games = cards or []
         return None
 
 
@@ -88,6 +91,31 @@ def _all_leagues(rows: rx.Var) -> rx.Component:
     )
 
 
+def _captain_game(c: rx.Var) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.text(c["team"], " · ", c["league"], weight="bold", size="2"),
+            rx.cond(c["next"] != "", rx.text("Next game: ", rx.link(c["next"], href=c["next_href"]), size="2")),
+            rx.cond(
+                c["last"] != "",
+                rx.text("Last game: ", rx.link(c["last"], href=c["last_href"]), " — ", c["last_result"], size="2"),
+            ),
+            rx.cond(c["last_action"] != "", link_button(c["last_action"], href=c["last_href"], size="2")),
+            spacing="2",
+        ),
+        width="100%",
+        custom_attrs={"data-testid": "captain-game"},
+    )
+
+
+def _captain_games() -> rx.Component:
+    s = PlayerHomeState
+    return rx.cond(
+        s.captain_games.length() > 0,
+        section_card("My Next Game and Last Result", rx.foreach(s.captain_games, _captain_game)),
+    )
+
+
 @page(routes.DASH, "Home", on_load=PlayerHomeState.load)
 def dash_home_page() -> rx.Component:
     s = PlayerHomeState
@@ -101,6 +129,7 @@ def dash_home_page() -> rx.Component:
             link_button("Create Sub Request", href=routes.NOTES_NEW, size="2", variant="soft"),
         ),
         page_error(s.home_error),
+        _captain_games(),
         rx.heading("Open Sub Requests", size="5", as_="h2", margin_top="0.5rem"),
         request_search(s),
         open_requests_table(s.open_rows),

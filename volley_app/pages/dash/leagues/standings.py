@@ -1,11 +1,13 @@
-"""A league's standings (/dash/leagues/{id}/teams): teams by record from the games, adjustments and forfeits
-noted; Edit links for its SVL and admins."""
+"""A league's standings (/dash/leagues/{id}/teams): teams in the league's ranking order with matches, sets and
+points from the games, forfeits, adjustments and broken ties noted, and how the order is calculated; Edit
+links for its SVL and admins."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from volley_app import routes
+from volley_app.components.layout import section_card
 from volley_app.components.leagues import edit_link, league_header, league_screen
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
@@ -14,10 +16,26 @@ from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def note_of(t: dict) -> str:
+    """A standings row's notes: forfeits, adjustments and the step that broke a tie."""
+    return "; ".join(x for x in (
+        _plural(t["forfeits"], "forfeit") if t["forfeits"] else "",
+        f"won {t['forfeit_wins']} by forfeit" if t["forfeit_wins"] else "",
+        f"Adjusted {t['adjustment']}: {t['reasons']}" if t["adjustment"] else "",
+        f"tie broken by {t['tiebreak']}" if t["tiebreak"] else "",
+    ) if x)  # fmt: skip
+
+
 class StandingsState(AuthState):
     league_name: str = ""
     back: str = ""
     team_rows: list[dict[str, str]] = []
+    ranking: str = ""
+    how: list[str] = []
     can_manage: bool = False
     error: str = ""
 
@@ -26,22 +44,34 @@ class StandingsState(AuthState):
             results.standings, actor=await self._actor(), league_id=path_arg(self, "league_id")
         )
         self.error = failure.message if failure else ""
-        found = found or {"league": None, "teams": []}
+        found = found or {"league": None, "teams": [], "ranking": "", "how": []}
         self.league_name, self.back, self.can_manage = league_header(found["league"])
+        self.ranking, self.how = found["ranking"], found["how"]
         self.team_rows = [
-            {"rank": str(i + 1), "team_name": t["team_name"] + (" (withdrawn)" if t["withdrawn"] else ""),
-             "wins": str(t["wins"]), "losses": str(t["losses"]),
-             "note": "; ".join(x for x in (
-                 f"{t['forfeits']} forfeit{'s' if t['forfeits'] != 1 else ''}" if t["forfeits"] else "",
-                 f"Adjusted {t['adjustment']}: {t['reasons']}" if t["adjustment"] else "",
-             ) if x),
-             "href": routes.team_path(t["id"]) if self.can_manage else ""}
-            for i, t in enumerate(found["teams"])
+            {"rank": str(t["rank"]), "team_name": t["team_name"] + (" (withdrawn)" if t["withdrawn"] else ""),
+             "wins": str(t["wins"]), "losses": str(t["losses"]), "played": str(t["played"]),
+             "sets": f"{t['sets_won']}-{t['sets_lost']}", "set_pct": t["set_pct"],
+             "points": f"{t['points_for']}-{t['points_against']}", "ratio": t["point_ratio"],
+             "note": note_of(t), "href": routes.team_path(t["id"]) if self.can_manage else ""}
+            for t in found["teams"]
         ]  # fmt: skip
 
 
 def _standing_row(team: rx.Var) -> rx.Component:
-    return row(team["rank"], team["team_name"], team["wins"], team["losses"], team["note"], edit_link(team["href"]))
+    return row(
+        team["rank"], team["team_name"], team["wins"], team["losses"], team["played"],
+        rx.text(team["sets"], class_name="nowrap"), rx.text(team["set_pct"], class_name="nowrap"),
+        rx.text(team["points"], class_name="nowrap"), team["ratio"], team["note"], edit_link(team["href"]),
+    )  # fmt: skip
+
+
+def _how() -> rx.Component:
+    s = StandingsState
+    return section_card(
+        "How standings are calculated",
+        rx.text("Order: ", s.ranking, weight="medium"),
+        rx.el.ul(rx.foreach(s.how, lambda line: rx.el.li(rx.text(line, size="2")))),
+    )
 
 
 @page(routes.LEAGUE_STANDINGS, "Standings", on_load=StandingsState.load)
@@ -50,5 +80,9 @@ def standings_page() -> rx.Component:
     return league_screen(
         "Standings",
         s,
-        table_or_empty(["#", "Team", "Wins", "Losses", "Notes", ""], s.team_rows, _standing_row, "No teams yet.", s.error == ""),
-    )
+        table_or_empty(
+            ["#", "Team", "W", "L", "Played", "Sets", "Set %", "Points", "Point ratio", "Notes", ""],
+            s.team_rows, _standing_row, "No teams yet.", s.error == "",
+        ),
+        rx.cond(s.ranking != "", _how()),
+    )  # fmt: skip

@@ -43,6 +43,10 @@ def bracket_card() -> rx.Component:
     return section_card(
         "Tournament Bracket",
         rx.cond(
+            s.bracket_generated,
+            rx.link("See the playoff bracket", href=s.links["bracket"], weight="medium"),
+        ),
+        rx.cond(
             s.bracket_url != "",
             rx.cond(
                 s.bracket_is_image,
@@ -50,7 +54,11 @@ def bracket_card() -> rx.Component:
                 rx.link("Download the tournament bracket", href=s.bracket_url, download="tournament-bracket",
                         is_external=False),
             ),
-            rx.text("Tournament Bracket not released yet. Check back later!", color_scheme="gray"),
+            rx.cond(
+                s.bracket_generated,
+                rx.fragment(),
+                rx.text("Tournament Bracket not released yet. Check back later!", color_scheme="gray"),
+            ),
         ),
         rx.cond(s.can_manage, _upload()),
     )  # fmt: skip

@@ -6,6 +6,7 @@ import reflex as rx
 
 from volley_app.components.layout import button_row, details, labelled, link_button, section_card
 from volley_app.components.leagues import card_for
+from volley_app.components.tables import row, table_or_empty
 
 from .state import LeagueHomeState
 
@@ -21,6 +22,7 @@ def links() -> rx.Component:
     return button_row(
         link_button("Schedule", href=s.links["schedule"], variant="soft"),
         link_button("Standings", href=s.links["standings"], variant="soft"),
+        link_button("Playoff Bracket", href=s.links["bracket"], variant="soft"),
         link_button("League Rules", href=s.links["rules"], variant="soft"),
         rx.cond(s.show_audit, link_button("Audit Log", href=s.links["audit"], variant="soft")),
     )
@@ -45,4 +47,34 @@ def actions_card() -> rx.Component:
             link_button("Waitlist", href=s.links["waitlist"], variant="soft"),
             link_button("Teams", href=s.links["teams"], variant="soft"),
         ),
+    )
+
+
+def _my_game(g: rx.Var) -> rx.Component:
+    return row(
+        g["when"], g["game"], g["kind"], g["status"], link_button("Score", href=g["href"], size="1", variant="soft")
+    )
+
+
+def my_games_card() -> rx.Component:
+    """The games of the teams this user captains in the league, first on the page."""
+    s = LeagueHomeState
+    return card_for(
+        s.my_games.length() > 0,
+        "Your Team's Games",
+        table_or_empty(["When", "Game", "Type", "Score", ""], s.my_games, _my_game, "No games yet."),
+    )
+
+
+def _disputed(d: rx.Var) -> rx.Component:
+    return row(d["when"], d["game"], d["reported"], d["note"], link_button("Decide", href=d["href"], size="1"))
+
+
+def disputed_card() -> rx.Component:
+    """Scores the captains disagree on, waiting for the league's SVL or an admin."""
+    s = LeagueHomeState
+    return card_for(
+        s.disputed.length() > 0,
+        "Disputed Scores",
+        table_or_empty(["When", "Game", "Reported", "What is wrong", ""], s.disputed, _disputed, "None."),
     )

@@ -12,7 +12,7 @@ from volley_app.registry import page
 
 from .bracket import bracket_card
 from .edit import edit_card
-from .info import actions_card, info_card, links
+from .info import actions_card, disputed_card, info_card, links, my_games_card
 from .payments import payments_card
 from .register import register_card
 from .state import ERROR_ID, LeagueHomeState
@@ -41,6 +41,8 @@ def league_home_page() -> rx.Component:
                 notice_line(s.notice),
                 rx.cond(s.can_restore, _archived()),
                 links(),
+                my_games_card(),
+                disputed_card(),
                 info_card(),
                 actions_card(),
                 register_card(),

@@ -11,7 +11,7 @@ from volley_app import routes
 from volley_app.components.league_form import LEAGUE_FIELDS
 from volley_app.components.leagues import money, where
 from volley_app.services import leagues as svc
-from volley_app.services import registration, scheduling, timefmt, uploads
+from volley_app.services import playoffs, registration, scheduling, score_reports, timefmt, uploads
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
@@ -41,7 +41,7 @@ def form_of(lg: dict) -> dict[str, str]:
         "time_increment": str(lg["time_increment"]), "skill_level": lg["skill_level"], "format": lg["raw_format"],
         "day": lg["day"], "gender_requirement": lg["gender_requirement"], "max_teams": str(lg["max_teams"]),
         "cost": f"{lg['cost_cents'] / 100:.2f}", "cash": "true" if lg["cash"] else "false",
-        "offer_hold_hours": str(lg["offer_hold_hours"]),
+        "offer_hold_hours": str(lg["offer_hold_hours"]), "ranking": lg["ranking"],
         "active": "true" if lg["active"] else "false",
     }  # fmt: skip
 
@@ -51,7 +51,7 @@ def links_of(league_id: int) -> dict[str, str]:
         "schedule": routes.schedule_path(league_id), "standings": routes.standings_path(league_id),
         "rules": routes.league_rules_path(league_id), "waitlist": routes.waitlist_path(league_id),
         "teams": routes.teams_path(league_id), "register": routes.new_team_path(league_id),
-        "audit": routes.audit_log_path(league_id),
+        "audit": routes.audit_log_path(league_id), "bracket": routes.league_bracket_path(league_id),
     }  # fmt: skip
 
 
@@ -77,6 +77,9 @@ class LeagueHomeState(FormState, AuthState):
     league_full: bool = False
     payment_rows: list[dict[str, str]] = []
     upload_error: str = ""  # shown under the bracket upload, where the file was chosen
+    bracket_generated: bool = False
+    my_games: list[dict[str, str]] = []  # the games of the teams this user captains here, shown first
+    disputed: list[dict[str, str]] = []  # scores waiting for the operator
 
     def _league_id(self) -> str:
         return path_arg(self, "league_id")
@@ -94,6 +97,7 @@ class LeagueHomeState(FormState, AuthState):
             self.can_restore, self.show_payments, self.delete_question, self.show_audit = False, False, "", False
             self.error, self.missing = failure.message, True
             self.may_register, self.league_full, self.payment_rows = False, False, []
+            self.bracket_generated, self.my_games, self.disputed = False, [], []
             return
         self.missing = False
         self.can_manage, self.show_cash = lg["can_manage"], lg["show_cash"]
@@ -102,12 +106,24 @@ class LeagueHomeState(FormState, AuthState):
         self.schedule_generated = lg["schedule_generated"]
         self.info, self.form, self.links = info_of(lg), form_of(lg), links_of(lg["id"])
         await self._registration(actor, lg)
+        await self._season(actor, lg)
         self.bracket_is_image = lg["bracket_type"].startswith("image/")
         self.bracket_url = ""
         if lg["has_bracket"]:
             link, _f = await run_action(svc.bracket_link, actor=actor, league_id=lg["id"])
             self.bracket_url = backend_address(link) if link else ""
         self._show_record()
+
+    async def _season(self, actor, lg: dict) -> None:
+        """The playoff bracket's existence, this captain's games, and (operators) the disputed scores."""
+        made, _f = await run_action(playoffs.generated, actor=actor, league_id=lg["id"])
+        self.bracket_generated = bool(made)
+        mine, _f = await run_action(score_reports.my_games, actor=actor, league_id=lg["id"])
+        self.my_games = mine or []
+        self.disputed = []
+        if lg["can_manage"]:
+            waiting, _f = await run_action(score_reports.disputed, actor=actor, league_id=lg["id"])
+            self.disputed = waiting or []
 
     async def _registration(self, actor, lg: dict) -> None:
         """May this user register a team here (or join the waitlist); the payments for those who manage it."""

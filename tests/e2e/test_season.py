@@ -1,0 +1,133 @@
+"""Season results in Chromium: two captains report and confirm a score on their phones and the standings
+change; the operator generates the playoff bracket and enters results through to a champion."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+from sqlmodel import select
+
+from tests.e2e.helpers import add_open_league, add_teams, log_in, make_user
+from volley_app import db
+from volley_app.models import Game, GameType, League, Role, Team, User, utcnow
+
+PHONE = {"width": 390, "height": 844}
+SHOTS = Path("artifacts/screens/season")
+
+
+def _shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def _started_game(league_id: int) -> int:
+    """The league's season started two weeks ago; Aces (cap1) v Blocks (cap2) began an hour ago."""
+
+    def _add(session):
+        lg = session.get(League, league_id)
+        lg.start_at = utcnow() - dt.timedelta(days=14)
+        lg.schedule_generated = True
+        session.add(lg)
+        ids = {}
+        for name, captain in (("Aces", "cap1"), ("Blocks", "cap2")):
+            user_id = session.exec(select(User.id).where(User.username == captain)).one()
+            team = Team(league_id=league_id, team_name=name, captain_id=user_id, paid=True)
+            session.add(team)
+            session.flush()
+            ids[name] = team.id
+        game = Game(league_id=league_id, team1_id=ids["Aces"], team2_id=ids["Blocks"], type=GameType.LEAGUE,
+                    start_at=utcnow() - dt.timedelta(hours=1), round=2, match=1)  # fmt: skip
+        session.add(game)
+        session.flush()
+        return game.id
+
+    return db.call(_add)
+
+
+def test_two_captains_report_and_confirm_a_score_on_their_phones_and_the_standings_change(new_page):
+    make_user("courtside", Role.SVL, first_name="Courtside")
+    make_user("cap1", first_name="Casey")
+    make_user("cap2", first_name="Drew")
+    lid = add_open_league("courtside")
+    gid = _started_game(lid)
+
+    one = new_page(**PHONE)
+    log_in(one, "cap1")
+    expect(one).not_to_have_url(re.compile(r"/login"))
+    card = one.get_by_test_id("captain-game")
+    expect(card).to_contain_text("Aces v Blocks")
+    card.get_by_role("link", name="Report the score").click()
+    expect(one).to_have_url(re.compile(rf"/dash/leagues/games/{gid}/score"))
+    for label, value in (("Set 1: first team", "21"), ("Set 1: second team", "17"),
+                         ("Set 2: first team", "19"), ("Set 2: second team", "21"),
+                         ("Set 3: first team", "15"), ("Set 3: second team", "12")):  # fmt: skip
+        one.get_by_label(label, exact=True).fill(value)
+    _shot(one, "report-390")
+    one.get_by_role("button", name="Report Score").click()
+    expect(one.get_by_text("Score reported: the other captain is asked to confirm it.")).to_be_visible()
+
+    two = new_page(**PHONE)
+    log_in(two, "cap2")
+    expect(two).not_to_have_url(re.compile(r"/login"))
+    card = two.get_by_test_id("captain-game")
+    expect(card).to_contain_text("by the other captain")
+    card.get_by_role("link", name="Confirm or dispute").click()
+    expect(two.get_by_role("heading", name="Confirm or Dispute")).to_be_visible()
+    expect(two.get_by_text("21-17, 19-21, 15-12").first).to_be_visible()
+    _shot(two, "confirm-390")
+    two.get_by_role("button", name="Confirm Score").click()
+    expect(two.get_by_text("Thank you: your answer is recorded")).to_be_visible()
+
+    two.goto(f"/dash/leagues/{lid}/teams")
+    row = two.get_by_role("row").filter(has_text="Aces")
+    expect(row).to_contain_text("2-1")  # sets
+    expect(row).to_contain_text("55-50")  # points
+    expect(row.get_by_role("cell").nth(2)).to_have_text("1")  # a win
+    expect(two.get_by_role("heading", name="How standings are calculated")).to_be_visible()
+    _shot(two, "standings-390")
+
+
+def test_the_operator_generates_the_bracket_and_enters_results_to_a_champion(new_page):
+    make_user("courtside", Role.SVL, first_name="Courtside")
+    make_user("pia")
+    lid = add_open_league("courtside")
+    add_teams(lid, ["Net Ninjas", "Block Party", "Dig Deep", "Set to Kill", "Ace Ventura"], captain="pia")
+
+    page = new_page()
+    log_in(page, "courtside")
+    expect(page).not_to_have_url(re.compile(r"/login"))
+    page.goto(f"/dash/leagues/{lid}")
+    page.get_by_role("link", name="Playoff Bracket").click()
+    expect(page.get_by_text("The playoff bracket has not been generated yet.")).to_be_visible()
+    page.get_by_role("button", name="Generate Bracket").click()
+    expect(page.get_by_text("Bracket generated: 4 games in the tournament week.")).to_be_visible()
+    expect(page.get_by_test_id("bracket-game")).to_have_count(4)  # 5 teams: 3 byes, a play-in, semis, final
+    decided = page.get_by_test_id("bracket-game").filter(has_text="21-15, 21-19")
+    for played in range(4):
+        expect(decided).to_have_count(played)
+        choose = page.get_by_label("Game", exact=True)
+        expect(choose.locator("option")).not_to_have_count(1)
+        choose.select_option(index=1)  # games waiting for a result come before corrections
+        expect(choose.locator("option:checked")).not_to_contain_text("correct")
+        for label, value in (("Set 1: first team", "21"), ("Set 1: second team", "15"),
+                             ("Set 2: first team", "21"), ("Set 2: second team", "19")):  # fmt: skip
+            page.get_by_label(label, exact=True).fill(value)
+        page.get_by_role("button", name="Save Result").click()
+        expect(decided).to_have_count(played + 1)
+    expect(page.get_by_text("Champion:")).to_be_visible()
+    games = page.get_by_label("Game", exact=True).locator("option")
+    expect(games).to_have_count(2)  # the final's result may still be corrected: nothing follows it
+    expect(games.nth(1)).to_contain_text("Final 1:")
+    _shot(page, "bracket-1280")
+
+    player = new_page(**PHONE)
+    log_in(player, "pia")
+    expect(player).not_to_have_url(re.compile(r"/login"))
+    player.goto(f"/dash/leagues/{lid}/bracket")
+    expect(player.get_by_text("Champion:")).to_be_visible()
+    expect(player.get_by_role("button", name="Generate Bracket")).to_have_count(0)
+    expect(player.get_by_role("heading", name="Final", exact=True)).to_be_visible()
+    _shot(player, "bracket-390")

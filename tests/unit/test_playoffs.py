@@ -1,0 +1,202 @@
+"""Playoff brackets generated from the standings: seeding order, byes, scheduling in the tournament week,
+advancement, corrections, and who may do what."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from sqlmodel import select
+
+from tests.factories import add_teams, count, league_world
+from volley_app.models import AuditEntry, Game, GameType, PlayoffSeed
+from volley_app.services import playoffs, results, scheduling, timefmt
+from volley_app.services.errors import Forbidden, Invalid, Unauthorized
+
+T1_WINS = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 21, "team2_game2_score": 17}
+T2_WINS = {"team1_game1_score": 15, "team2_game1_score": 21, "team1_game2_score": 21, "team2_game2_score": 19,
+           "team1_game3_score": 13, "team2_game3_score": 15}  # fmt: skip
+
+
+@pytest.fixture
+def world(db):
+    return league_world(db)
+
+
+def _bracket_games(db, league_id: int) -> list[Game]:
+    db.expire_all()
+    return list(
+        db.exec(
+            select(Game)
+            .where(Game.league_id == league_id, Game.type == GameType.TOURNAMENT)
+            .order_by(Game.round, Game.match)
+        ).all()
+    )
+
+
+def _seeds(db, league_id: int) -> dict[int, int]:
+    return {s.team_id: s.seed for s in db.exec(select(PlayoffSeed).where(PlayoffSeed.league_id == league_id)).all()}
+
+
+def test_the_standard_seeding_order_keeps_the_top_two_apart_until_the_final():
+    assert playoffs.seeding_order(2) == [1, 2]
+    assert playoffs.seeding_order(4) == [1, 4, 2, 3]
+    assert playoffs.seeding_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+    for size in (4, 8, 16):
+        order = playoffs.seeding_order(size)
+        assert sorted(order) == list(range(1, size + 1))
+        half = size // 2
+        assert 1 in order[:half] and 2 in order[half:]
+        assert all(order[i] + order[i + 1] == size + 1 for i in range(0, size, 2))
+
+
+@pytest.mark.parametrize("n", range(2, 17))
+def test_a_bracket_for_n_teams_gives_byes_to_the_top_seeds_and_plays_through_to_a_champion(world, n):
+    db, lg = world["db"], world["lg"]
+    add_teams(db, lg, n)
+    standings = [r["id"] for r in results.table(db, lg)]
+    made = playoffs.generate(db, world["a"], lg.id)
+    db.commit()
+    assert made == n - 1
+    seeds = _seeds(db, lg.id)
+    assert [t for t, _s in sorted(seeds.items(), key=lambda x: x[1])] == standings  # seeded by the standings
+    seed_of = seeds.get
+    rounds = playoffs.rounds_for(n)
+    size = 2**rounds
+    games = _bracket_games(db, lg.id)
+    first = [g for g in games if g.round == 1]
+    assert len(first) == n - size // 2
+    for g in first:
+        assert seed_of(g.team1_id) + seed_of(g.team2_id) == size + 1  # 1 v N, 2 v N-1, ...
+    in_round_one = {t for g in first for t in (g.team1_id, g.team2_id)}
+    byes = sorted(seed_of(t) for t in seeds if t not in in_round_one)
+    assert byes == list(range(1, size - n + 1))  # the top seeds, as many as the places left over
+    # The tournament week (the week after the regular weeks), one increment apart, round after round.
+    week = timefmt.local(lg.start_at) + dt.timedelta(days=7 * lg.number_of_weeks)
+    assert [g.start_at for g in games] == [
+        (week + dt.timedelta(minutes=lg.time_increment * i)).astimezone(dt.UTC) for i in range(len(games))
+    ]
+    # The better seed wins every game: seed 1 is the champion, and 1 meets 2 only in the final.
+    for round_no in range(1, rounds + 1):
+        for g in [g for g in _bracket_games(db, lg.id) if g.round == round_no]:
+            assert g.team1_id is not None and g.team2_id is not None
+            better_first = seed_of(g.team1_id) < seed_of(g.team2_id)
+            playoffs.record_result(db, world["a"], g.id, **(T1_WINS if better_first else T2_WINS))
+            db.commit()
+            if round_no < rounds:
+                assert {seed_of(g.team1_id), seed_of(g.team2_id)} != {1, 2}
+    found = playoffs.bracket(db, world["p"], lg.id)
+    final = _bracket_games(db, lg.id)[-1]
+    assert {seed_of(final.team1_id), seed_of(final.team2_id)} == {1, 2}
+    assert scheduling.result(final) in (1, 2)
+    assert found["champion"] == db.get(results.Team, standings[0]).team_name
+    assert [r["name"] for r in found["rounds"]][-1] == "Final"
+
+
+def test_the_bracket_follows_the_standings_ranking(world):
+    db, lg = world["db"], world["lg"]
+    a, b, c = add_teams(db, lg, 3)
+    db.add(Game(league_id=lg.id, team1_id=c, team2_id=a, start_at=lg.start_at, type=GameType.LEAGUE, round=1,
+                match=1, **T1_WINS))  # fmt: skip
+    db.add(Game(league_id=lg.id, team1_id=a, team2_id=b, start_at=lg.start_at, type=GameType.LEAGUE, round=2,
+                match=1, **T2_WINS))  # fmt: skip
+    db.commit()
+    playoffs.generate(db, world["a"], lg.id)
+    db.commit()
+    seeds = _seeds(db, lg.id)
+    assert seeds[c] == 1 and seeds[a] == 3  # c and b won, c 2-0 in sets, b 2-1
+    games = _bracket_games(db, lg.id)
+    assert (games[0].team1_id, games[0].team2_id) == (b, a)  # 2 v 3 in round 1
+    assert (games[1].team1_id, games[1].team2_id) == (c, None)  # seed 1 waits in the final
+
+
+def test_a_correction_re_flows_until_the_next_round_has_a_score_then_is_refused(world):
+    db, lg = world["db"], world["lg"]
+    t = add_teams(db, lg, 4)
+    playoffs.generate(db, world["a"], lg.id)
+    db.commit()
+    semi1, semi2, final = _bracket_games(db, lg.id)
+    playoffs.record_result(db, world["a"], semi1.id, **T1_WINS)
+    db.commit()
+    db.refresh(final)
+    assert final.team1_id == semi1.team1_id
+    playoffs.record_result(db, world["a"], semi1.id, **T2_WINS)  # corrected: the other team moves on
+    db.commit()
+    db.refresh(final)
+    assert final.team1_id == semi1.team2_id
+    playoffs.record_result(db, world["a"], semi2.id, **T1_WINS)
+    playoffs.record_result(db, world["a"], final.id, **T1_WINS)
+    db.commit()
+    with pytest.raises(Invalid, match="next round"):
+        playoffs.record_result(db, world["a"], semi1.id, **T1_WINS)
+    db.rollback()
+    db.refresh(final)
+    assert final.team1_id == semi1.team2_id
+    assert len(t) == 4
+    entries = db.exec(select(AuditEntry).where(AuditEntry.league_id == lg.id)).all()
+    assert sum("Playoff result" in e.summary for e in entries) == 4
+    assert sum("bracket generated" in e.summary for e in entries) == 1
+
+
+def test_scores_follow_the_rules_and_a_game_needs_a_winner_and_both_teams(world):
+    db, lg = world["db"], world["lg"]
+    add_teams(db, lg, 3)
+    playoffs.generate(db, world["a"], lg.id)
+    db.commit()
+    semi, final = _bracket_games(db, lg.id)
+    with pytest.raises(Invalid):
+        playoffs.record_result(db, world["a"], semi.id, team1_game1_score=21, team2_game1_score=20)  # not won by two
+    with pytest.raises(Invalid, match="two sets"):
+        playoffs.record_result(db, world["a"], semi.id, team1_game1_score=21, team2_game1_score=15)
+    with pytest.raises(Invalid, match="not known"):
+        playoffs.record_result(db, world["a"], final.id, **T1_WINS)
+    db.rollback()
+    assert not any(scheduling.played(g) for g in _bracket_games(db, lg.id))
+
+
+def test_only_the_operator_generates_and_enters_results_and_once(world):
+    db, lg = world["db"], world["lg"]
+    add_teams(db, lg, 4)
+    for actor, error in ((world["p"], Forbidden), (world["b"], Forbidden), (None, Unauthorized)):
+        with pytest.raises(error):
+            playoffs.generate(db, actor, lg.id)
+        db.rollback()
+    assert count(db, Game) == 0
+    playoffs.generate(db, world["admin"], lg.id)
+    db.commit()
+    with pytest.raises(Invalid, match="already"):
+        playoffs.generate(db, world["a"], lg.id)
+    db.rollback()
+    semi = _bracket_games(db, lg.id)[0]
+    for actor, error in ((world["p"], Forbidden), (world["b"], Forbidden), (None, Unauthorized)):
+        with pytest.raises(error):
+            playoffs.record_result(db, actor, semi.id, **T1_WINS)
+        db.rollback()
+    assert not any(scheduling.played(g) for g in _bracket_games(db, lg.id))
+    assert playoffs.bracket(db, world["p"], lg.id)["can_manage"] is False
+    assert playoffs.bracket(db, world["a"], lg.id)["can_manage"] is True
+
+
+def test_a_league_game_is_not_a_playoff_game_and_regenerating_weeks_keeps_the_bracket(world):
+    db, lg = world["db"], world["lg"]
+    add_teams(db, lg, 4)
+    scheduling.generate(db, world["a"], lg.id)
+    playoffs.generate(db, world["a"], lg.id)
+    db.commit()
+    league_game = db.exec(select(Game).where(Game.type == GameType.LEAGUE)).first()
+    with pytest.raises(Invalid, match="not a playoff"):
+        playoffs.record_result(db, world["a"], league_game.id, **T1_WINS)
+    db.rollback()
+    scheduling.regenerate_unplayed(db, lg)
+    db.commit()
+    assert len(_bracket_games(db, lg.id)) == 3
+    week = scheduling.schedule(db, world["p"], lg.id)["weeks"][-1]
+    assert week["week"] == lg.number_of_weeks + 1
+    assert [g["team2"] for g in week["games"]][-1] == "TBD"
+
+
+def test_too_few_teams(world):
+    db, lg = world["db"], world["lg"]
+    add_teams(db, lg, 1)
+    with pytest.raises(Invalid, match="at least 2"):
+        playoffs.generate(db, world["a"], lg.id)

@@ -1,0 +1,66 @@
+"""The set-score fields shared by the playoff result form and a captain's score report: two boxes a set,
+each set's message under it, and the rule of section 9 beside them."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app.components.forms import text_field
+from volley_app.services import scheduling
+
+SCORE_KEYS = tuple(f for pair in scheduling.SCORE_FIELDS for f in pair)
+SETS = ("set1", "set2", "set3")
+RULE = "Sets 1 and 2 go to 21 (cap 23), set 3 to 15 (cap 17); win by two. Leave set 3 empty after a 2-0."
+
+
+def _set_error(state, name: str) -> rx.Component:
+    message = state.errors.get(name, "")
+    return rx.cond(message != "", rx.text(message, color_scheme="red", size="2", id=f"{name}-error"))
+
+
+def score_fields(state, team1: rx.Var | str, team2: rx.Var | str, defaults: rx.Var | None = None) -> rx.Component:
+    """Set by set: the first team's points and the second's side by side (two columns even on a phone).
+
+    ``defaults`` (a dict var by field name) fills the boxes, e.g. with the score waiting for an answer.
+    """
+
+    def default(key: str):
+        return defaults[key] if defaults is not None else ""
+
+    rows = []
+    for i, (k1, k2) in enumerate(scheduling.SCORE_FIELDS):
+        rows.append(
+            rx.grid(
+                text_field(
+                    f"Set {i + 1}: first team",
+                    k1,
+                    state,
+                    type="number",
+                    min=0,
+                    max=99,
+                    inputmode="numeric",
+                    required=i < 2,
+                ),
+                text_field(
+                    f"Set {i + 1}: second team",
+                    k2,
+                    state,
+                    type="number",
+                    min=0,
+                    max=99,
+                    inputmode="numeric",
+                    required=i < 2,
+                ),
+                columns="2",
+                spacing="3",
+                width="100%",
+            )  # fmt: skip
+        )
+        rows.append(_set_error(state, SETS[i]))
+    return rx.vstack(
+        rx.text("First team: ", rx.text.strong(team1), rx.el.br(), "Second team: ", rx.text.strong(team2), size="2"),
+        *rows,
+        rx.text(RULE, size="1", color_scheme="gray"),
+        spacing="2",
+        width="100%",
+    )

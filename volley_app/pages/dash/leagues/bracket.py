@@ -1,0 +1,171 @@
+"""A league's playoff bracket (/dash/leagues/{id}/bracket): the generated single-elimination bracket round by
+round for everyone who may see the league; Generate Bracket and Enter Result for its SVL and admins."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import error_line, notice_line, record_form, select_field, submit_button
+from volley_app.components.layout import button_row, dash_screen, section_card
+from volley_app.components.leagues import back_to_league, league_header
+from volley_app.components.scores import SCORE_KEYS, SETS, score_fields
+from volley_app.registry import page
+from volley_app.services import playoffs, timefmt
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import FormState, form_values, path_arg, run_action
+
+ERROR_ID = "bracket-error"
+
+
+def game_line(g: dict, round_name: str) -> dict[str, str]:
+    """One bracket game as the page shows it."""
+    return {
+        "id": str(g["id"]), "round": round_name, "team1": g["team1"], "team2": g["team2"], "sets": g["sets"],
+        "winner": str(g["winner"]), "when": timefmt.date_time(g["start_at"]),
+        "label": f"{round_name} {g['match']}: {g['team1']} v {g['team2']}",
+    }  # fmt: skip
+
+
+class BracketState(FormState, AuthState):
+    _fields = ("game", *SCORE_KEYS, *SETS)
+    _error_id = ERROR_ID
+
+    league_name: str = ""
+    back: str = ""
+    rounds: list[list[dict[str, str]]] = []
+    byes: list[str] = []
+    champion: str = ""
+    generated: bool = False
+    can_generate: bool = False
+    can_manage: bool = False
+    open_games: list[dict[str, str]] = []
+    notice: str = ""
+
+    async def load(self):
+        self._clear_messages()
+        self.notice = ""
+        await self._fetch()
+
+    async def _fetch(self):
+        found, failure = await run_action(
+            playoffs.bracket, actor=await self._actor(), league_id=path_arg(self, "league_id")
+        )
+        if failure is not None:
+            self.league_name, self.back, self.rounds, self.byes, self.champion = "", "", [], [], ""
+            self.generated = self.can_generate = self.can_manage = False
+            self.open_games, self.error = [], failure.message
+            return
+        self.league_name, self.back, _m = league_header(found["league"])
+        self.rounds = [[game_line(g, r["name"]) for g in r["games"]] for r in found["rounds"]]
+        self.byes, self.champion, self.generated = found["byes"], found["champion"], found["generated"]
+        self.can_generate, self.can_manage = found["can_generate"], found["can_manage"]
+        enterable = [(g, r["name"]) for r in found["rounds"] for g in r["games"] if g["can_enter"]]
+        self.open_games = [  # games waiting for a result first, then those whose result may still be corrected
+            {"value": str(g["id"]), "label": game_line(g, name)["label"] + (" (correct the result)" if g["winner"] else "")}
+            for g, name in sorted(enterable, key=lambda x: bool(x[0]["winner"]))
+        ]  # fmt: skip
+        self._show_record()
+
+    @rx.event
+    async def generate(self):
+        self.error, self.notice = "", ""
+        made, failure = await run_action(
+            playoffs.generate, actor=await self._actor(), league_id=path_arg(self, "league_id")
+        )
+        if failure is not None:
+            self.error = failure.message
+            return
+        await self._fetch()
+        self.notice = f"Bracket generated: {made} games in the tournament week."
+
+    @rx.event
+    def save(self, form_data: dict):
+        self.notice = ""
+        data = form_values(form_data, self._fields)
+        return self._submit(playoffs.record_result, done=lambda _game: BracketState.entered, game_id=data.pop("game"),
+                            **{k: data[k] for k in SCORE_KEYS})  # fmt: skip
+
+    @rx.event
+    async def entered(self):
+        """After a saved result: the bracket again, with the winner moved on."""
+        await self._fetch()
+        self.notice = "Result entered."
+
+
+def _team(name: rx.Var, won: rx.Var) -> rx.Component:
+    return rx.text(name, weight=rx.cond(won, "bold", "regular"), color_scheme=rx.cond(won, "green", "gray"),
+                   size="2")  # fmt: skip
+
+
+def _game(g: rx.Var) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            _team(g["team1"], g["winner"] == "1"),
+            _team(g["team2"], g["winner"] == "2"),
+            rx.cond(g["sets"] != "", rx.text(g["sets"], size="1"), rx.text(g["when"], size="1", color_scheme="gray")),
+            spacing="1",
+        ),
+        width="100%",
+        custom_attrs={"data-testid": "bracket-game"},
+    )
+
+
+def _round(games: rx.Var) -> rx.Component:
+    return rx.vstack(
+        rx.heading(games[0]["round"], size="3", as_="h3"),
+        rx.foreach(games, _game),
+        spacing="2",
+        min_width={"initial": "100%", "md": "12rem"},
+        flex="1",
+    )
+
+
+def _result_form() -> rx.Component:
+    s = BracketState
+    return section_card(
+        "Enter a Result",
+        rx.cond(
+            s.open_games.length() > 0,
+            record_form(
+                s,
+                select_field("Game", "game", s.open_games, s, placeholder="Choose a game", required=True),
+                score_fields(s, "Team listed first", "Team listed second"),
+                button_row(submit_button("Save Result", s, size="2", width="auto")),
+            ),
+            rx.text("No game is waiting for a result.", color_scheme="gray"),
+        ),
+        max_width="36rem",
+    )
+
+
+@page(routes.LEAGUE_BRACKET, "Playoff Bracket", on_load=BracketState.load)
+def bracket_page() -> rx.Component:
+    s = BracketState
+    return dash_screen(
+        "Playoff Bracket: " + s.league_name,
+        error_line(s.error, ERROR_ID),
+        rx.cond(s.back != "", back_to_league(s.back)),
+        notice_line(s.notice),
+        rx.cond(s.champion != "", rx.callout(rx.text("Champion: ", rx.text.strong(s.champion)), icon="trophy",
+                                               color_scheme="green")),
+        rx.cond(
+            s.generated,
+            rx.vstack(
+                rx.cond(s.byes.length() > 0, rx.text("Byes to round 2: ", rx.foreach(s.byes, lambda b: rx.text.span(b, " ")),
+                                                      size="2")),
+                rx.flex(rx.foreach(s.rounds, _round), direction={"initial": "column", "md": "row"}, spacing="4",
+                        width="100%", overflow_x="auto"),
+                spacing="3",
+                width="100%",
+            ),
+            rx.text("The playoff bracket has not been generated yet.", color_scheme="gray"),
+        ),
+        rx.cond(s.can_generate, section_card(
+            "Generate the Bracket",
+            rx.text("Seeds every team in play by the standings; byes go to the top seeds; games are in the "
+                    "tournament week at the league's time, court and increment.", size="2"),
+            rx.button("Generate Bracket", on_click=s.generate, width="fit-content"),
+        )),
+        rx.cond(s.can_manage & s.generated, _result_form()),
+    )  # fmt: skip

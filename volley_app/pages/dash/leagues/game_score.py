@@ -1,0 +1,162 @@
+"""A game's score (/dash/leagues/games/{id}/score): a captain of the game reports it once it has started, the
+other captain confirms or disputes it, the league's SVL or an admin enters or corrects it."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import error_line, notice_line, record_form, stacked_form, submit_button, text_field
+from volley_app.components.layout import button_row, dash_screen, details, labelled, link_button, section_card
+from volley_app.components.scores import SCORE_KEYS, SETS, score_fields
+from volley_app.registry import page
+from volley_app.services import score_reports
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import FormState, form_values, path_arg, run_action
+
+ERROR_ID = "score-error"
+
+
+class GameScoreState(FormState, AuthState):
+    _fields = (*SCORE_KEYS, *SETS, "note")
+    _error_id = ERROR_ID
+
+    game: dict[str, str] = {}
+    form: dict[str, str] = {}
+    back: str = ""
+    can_report: bool = False
+    can_answer: bool = False
+    can_settle: bool = False
+    notice: str = ""
+
+    async def load(self):
+        self._clear_messages()
+        self.notice = ""
+        await self._fetch()
+
+    async def _fetch(self):
+        found, failure = await run_action(
+            score_reports.game_view, actor=await self._actor(), game_id=path_arg(self, "game_id")
+        )
+        if failure is not None:
+            self.game, self.form, self.back = {}, {}, ""
+            self.can_report = self.can_answer = self.can_settle = False
+            self.error = failure.message
+            return
+        self.game = {k: str(found[k]) for k in ("team1", "team2", "when", "league", "score", "report", "report_status",
+                                                  "report_team", "note", "type")}  # fmt: skip
+        self.form = found["form"]
+        self.back = routes.league_path(found["league_id"])
+        self.can_report, self.can_answer, self.can_settle = (
+            found["can_report"],
+            found["can_answer"],
+            found["can_settle"],
+        )
+        self._show_record()
+
+    @rx.event
+    def save(self, form_data: dict):
+        """A captain's report of the score."""
+        self.notice = ""
+        return self._submit(score_reports.report, done=lambda _r: GameScoreState.reported,
+                            game_id=path_arg(self, "game_id"), **form_values(form_data, SCORE_KEYS))  # fmt: skip
+
+    @rx.event
+    def settle(self, form_data: dict):
+        """The operator's entry or correction of the score."""
+        self.notice = ""
+        return self._submit(score_reports.settle, done=lambda _r: GameScoreState.settled,
+                            game_id=path_arg(self, "game_id"), **form_values(form_data, SCORE_KEYS))  # fmt: skip
+
+    @rx.event
+    async def reported(self):
+        await self._fetch()
+        self.notice = "Score reported: the other captain is asked to confirm it."
+
+    @rx.event
+    async def settled(self):
+        await self._fetch()
+        self.notice = "Score entered."
+
+    @rx.event
+    def confirm(self):
+        self.notice = ""
+        return self._submit(score_reports.confirm, done=lambda _r: GameScoreState.answered,
+                            game_id=path_arg(self, "game_id"), seen=self.game.get("report", ""))  # fmt: skip
+
+    @rx.event
+    def dispute(self, form_data: dict):
+        self.notice = ""
+        note = form_values(form_data, ("note",))["note"]
+        return self._submit(score_reports.dispute, done=lambda _r: GameScoreState.answered,
+                            game_id=path_arg(self, "game_id"), note=note, seen=self.game.get("report", ""))  # fmt: skip
+
+    @rx.event
+    async def answered(self):
+        await self._fetch()
+        self.notice = "Thank you: your answer is recorded and the other captain is told."
+
+
+def _game_card() -> rx.Component:
+    g = GameScoreState.game
+    return section_card(
+        g["team1"] + " v " + g["team2"],
+        details(
+            labelled("League", g["league"]),
+            labelled("When", g["when"]),
+            labelled("Score", rx.cond(g["score"] != "", g["score"], "Not entered yet")),
+            rx.cond(g["report"] != "", labelled("Reported", g["report"] + " by the captain of " + g["report_team"])),
+            rx.cond(
+                g["report_status"] == "disputed",
+                labelled("Disputed", rx.cond(g["note"] != "", g["note"], "The operator decides")),
+            ),
+        ),  # fmt: skip
+    )
+
+
+def _score_form(title: str, button: str, on_submit) -> rx.Component:
+    s = GameScoreState
+    return section_card(
+        title,
+        record_form(
+            s,
+            score_fields(s, s.game["team1"], s.game["team2"], s.form),
+            button_row(submit_button(button, s, size="2", width="auto")),
+            on_submit=on_submit,
+        ),
+        max_width="36rem",
+    )
+
+
+def _answer() -> rx.Component:
+    s = GameScoreState
+    return section_card(
+        "Confirm or Dispute",
+        rx.text("The other captain reported ", rx.text.strong(s.game["report"]), ". Is it right?"),
+        rx.button("Confirm Score", on_click=s.confirm, loading=s.busy, width="fit-content"),
+        stacked_form(
+            text_field("What is wrong (optional)", "note", s, max_length=300),
+            button_row(submit_button("Dispute Score", s, size="2", width="auto", color_scheme="red", variant="soft")),
+            on_submit=s.dispute,
+            spacing="2",
+        ),
+        max_width="36rem",
+    )
+
+
+@page(routes.GAME_SCORE, "Game Score", on_load=GameScoreState.load)
+def game_score_page() -> rx.Component:
+    s = GameScoreState
+    return dash_screen(
+        "Game Score",
+        error_line(s.error, ERROR_ID),
+        notice_line(s.notice),
+        rx.cond(s.back != "", link_button("Back to League", href=s.back, variant="soft")),
+        rx.cond(s.game.length() > 0, _game_card()),
+        rx.cond(s.can_answer, _answer()),
+        rx.cond(
+            s.can_settle,
+            _score_form("Enter the Score", "Save Score", s.settle),
+            rx.cond(s.can_report, _score_form("Report the Score", "Report Score", s.save)),
+        ),
+    )
