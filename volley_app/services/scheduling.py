@@ -58,6 +58,16 @@ def slot(season_start: dt.datetime, week_index: int, match_index: int, increment
     return at.astimezone(dt.UTC)
 
 
+def placements(week: Sequence[tuple[int, int | None]], courts: Sequence[str]) -> list[tuple[int, str | None]]:
+    """Where each of a week's matches goes: (time slot, court). Matches fill the courts, then the next slot.
+
+    Two courts: the first two matches at the first time, the next two one increment later, and so on.
+    A BYE is played nowhere (no court); it keeps the slot of its place in the week.
+    """
+    k = max(1, len(courts))
+    return [(i // k, None if b is None else courts[i % k]) for i, (_a, b) in enumerate(week)]
+
+
 def generate(db: Session, actor: Actor | None, league_id: object) -> int:
     """Create the league's games once (its SVL or an admin). Returns how many games were made."""
     league = access_league(db, actor, league_id, manage=True)
@@ -91,16 +101,17 @@ def playing_team_ids(db: Session, league_id: int) -> list[int]:
 def _make_weeks(db: Session, league: League, first_week: int) -> int:
     """Add the round robin's games for weeks ``first_week``..the last, with the teams playing now."""
     made = 0
+    courts = leagues.court_names(league)
     weeks = pairings(playing_team_ids(db, league.id), league.number_of_weeks)
     for week_index, week in enumerate(weeks):
         if week_index + 1 < first_week:
             continue
-        for match_index, (a, b) in enumerate(week):
+        for match_index, ((a, b), (at, court)) in enumerate(zip(week, placements(week, courts), strict=True)):
             db.add(
                 Game(
                     league_id=league.id, team1_id=a, team2_id=b, type=GameType.LEAGUE, round=week_index + 1,
-                    match=match_index + 1,
-                    start_at=slot(league.start_at, week_index, match_index, league.time_increment),
+                    match=match_index + 1, court=court,
+                    start_at=slot(league.start_at, week_index, at, league.time_increment),
                 )
             )  # fmt: skip
             made += 1
@@ -269,6 +280,7 @@ def game_dict(game: Game, names: dict[int, str]) -> dict:
         "start_at": game.start_at,
         "round": game.round,
         "match": game.match,
+        "court": game.court or "",
         "type": game.type.value,
         "sets": ", ".join(sets),
         **{f: getattr(game, f) for pair in SCORE_FIELDS for f in pair},

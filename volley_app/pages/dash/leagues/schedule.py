@@ -19,6 +19,7 @@ def _game_row(g: dict, can_manage: bool) -> dict[str, str]:
     return {
         "id": str(g["id"]),
         "when": timefmt.clock(g["start_at"]),
+        "court": g["court"] or "–",
         "team1": g["team1"],
         "team2": g["team2"],
         "match": str(g["match"]),
@@ -53,14 +54,14 @@ class ScheduleState(AuthState):
 
 def _schedule_game(game: rx.Var) -> rx.Component:
     when = rx.vstack(rx.text(game["when"], white_space="nowrap"), edit_link(game["href"]), spacing="1", align="start")
-    return row(when, game["team1"], game["team2"], game["sets"])
+    return row(when, game["court"], game["team1"], game["team2"], game["sets"])
 
 
 def _week(week: rx.Var) -> rx.Component:
     return rx.vstack(
         rx.heading(week["week"].to(str), size="4", as_="h2"),
         table(
-            ["Time", "Team 1", "Team 2", "Score"], rx.foreach(week["games"].to(list[dict[str, str]]), _schedule_game)
+            ["Time", "Court", "Team 1", "Team 2", "Score"], rx.foreach(week["games"].to(list[dict[str, str]]), _schedule_game)
         ),
         width="100%",
     )

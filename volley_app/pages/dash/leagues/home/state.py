@@ -37,7 +37,7 @@ def info_of(lg: dict) -> dict[str, str]:
 def form_of(lg: dict) -> dict[str, str]:
     """The edit form's defaults."""
     return {
-        "court": lg["court"], "start": timefmt.input_value(lg["start_at"]), "number_of_weeks": str(lg["number_of_weeks"]),
+        "court": lg["first_court"], "more_courts": lg["more_courts"], "start": timefmt.input_value(lg["start_at"]), "number_of_weeks": str(lg["number_of_weeks"]),
         "time_increment": str(lg["time_increment"]), "skill_level": lg["skill_level"], "format": lg["raw_format"],
         "day": lg["day"], "gender_requirement": lg["gender_requirement"], "max_teams": str(lg["max_teams"]),
         "cost": f"{lg['cost_cents'] / 100:.2f}", "cash": "true" if lg["cash"] else "false",

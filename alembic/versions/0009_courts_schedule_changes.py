@@ -1,0 +1,30 @@
+"""courts: a league plays on one or more named courts, a game on one; games count their moves
+
+Revision ID: 0015
+Revises: 0011
+Create Date: 2026-11-22 01:30:00
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0015"
+down_revision: str | None = "0011"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.add_column("leagues", sa.Column("courts", sa.Text(), nullable=True))
+    op.add_column("games", sa.Column("court", sa.String(length=100), nullable=True))
+    op.add_column("games", sa.Column("sequence", sa.Integer(), server_default="0", nullable=False))
+
+
+def downgrade() -> None:
+    op.drop_column("games", "sequence")
+    op.drop_column("games", "court")
+    op.drop_column("leagues", "courts")
