@@ -278,6 +278,22 @@ def bracket_file_path(league_id: int | str) -> str:
     return f"/api/leagues/{league_id}/bracket"
 
 
+calendar_feeds_base = "/api/calendar"  # served by the backend (``api.feeds``); the token in the path is the reader
+
+
+def personal_feed_path(token: str) -> str:
+    """A player's own calendar (their teams' games, the sub requests they accepted) at a secret address."""
+    return f"{calendar_feeds_base}/{token}.ics"
+
+
+def league_feed_path(token: str, league_id: int | str) -> str:
+    return f"{calendar_feeds_base}/{token}/leagues/{league_id}.ics"
+
+
+def team_feed_path(token: str, team_id: int | str) -> str:
+    return f"{calendar_feeds_base}/{token}/teams/{team_id}.ics"
+
+
 def audit_log_path(league: int | str | None = None, user: str = "") -> str:
     """The audit log, filtered by a league and/or a username (each optional)."""
     return _with(AUDIT_LOG, **{k: v for k, v in (("league", league), ("user", user)) if v})

@@ -8,13 +8,15 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
+from volley_app.components.calendar import add_to_calendar, webcal
 from volley_app.components.forms import confirm_delete, native_select
 from volley_app.components.layout import button_row
 from volley_app.components.leagues import edit_link, league_header, league_screen
 from volley_app.components.tables import row, table
 from volley_app.registry import page
-from volley_app.services import scheduling, timefmt
+from volley_app.services import calendar, scheduling, timefmt
 from volley_app.state.auth import AuthState
+from volley_app.state.files import backend_address
 from volley_app.state.forms import path_arg, run_action
 
 NO_SCHEDULE = "No Schedule yet, try back later!"
@@ -50,6 +52,7 @@ class ScheduleState(AuthState):
     error: str = ""
     notice: str = ""
     loaded: bool = False
+    feed: str = ""
 
     async def load(self):
         self.notice = ""
@@ -61,6 +64,13 @@ class ScheduleState(AuthState):
         )
         self.loaded, self.error = True, failure.message if failure else ""
         found = found or {"league": None, "weeks": [], "teams": [], "week": None, "team": None, "games": []}
+        self.feed = ""
+        if found["league"] is not None:
+            links, _f = await run_action(
+                calendar.feed_links, actor=await self._actor(), league_id=found["league"]["id"], team_id=found["team"]
+            )
+            path = (links or {}).get("team" if found["team"] is not None else "league", "")
+            self.feed = backend_address(path) if path else ""
         self.league_name, self.back, self.can_manage = league_header(found["league"])
         weeks = found["weeks"]
         self.week_options = [{"value": str(w), "label": f"Week {w}"} for w in weeks]
@@ -82,6 +92,10 @@ class ScheduleState(AuthState):
             f"Move week {self.week} and every later week a week later? The captains are emailed."
             if self.week and self.can_manage else ""
         )  # fmt: skip
+
+    @rx.var
+    def feed_subscribe(self) -> str:
+        return webcal(self.feed)
 
     @rx.event
     async def show_week(self, week: str):
@@ -142,6 +156,7 @@ def schedule_page() -> rx.Component:
             s.week_options.length() > 0,
             rx.vstack(
                 _choosers(),
+                add_to_calendar(ScheduleState.feed_subscribe, s.feed, "Add to calendar"),
                 rx.heading(s.heading, size="4", as_="h2"),
                 table(["Time", "Court", "Team 1", "Team 2", "Score"], rx.foreach(s.games, _schedule_game)),
                 rx.cond(
