@@ -1,5 +1,5 @@
 """courts and calendars: a league plays on one or more named courts, a game on one; games count their
-moves; a user's calendar feed token
+moves; a user's calendar feed token; a league's registration deadline
 
 Revision ID: 0015
 Revises: 0011
@@ -21,6 +21,7 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     op.add_column("leagues", sa.Column("courts", sa.Text(), nullable=True))
+    op.add_column("leagues", sa.Column("registration_deadline", sa.DateTime(timezone=True), nullable=True))
     op.add_column("games", sa.Column("court", sa.String(length=100), nullable=True))
     op.add_column("games", sa.Column("sequence", sa.Integer(), server_default="0", nullable=False))
     op.add_column("users", sa.Column("calendar_token", sa.String(length=64), nullable=True))
@@ -32,4 +33,5 @@ def downgrade() -> None:
     op.drop_column("users", "calendar_token")
     op.drop_column("games", "sequence")
     op.drop_column("games", "court")
+    op.drop_column("leagues", "registration_deadline")
     op.drop_column("leagues", "courts")

@@ -49,6 +49,8 @@ class League(SQLModel, table=True):
     # Every court the league plays on, one name a line, the first being ``court``; None: ``court`` alone.
     courts: str | None = Field(default=None, sa_column=sa.Column(sa.Text))
     start_at: dt.datetime = utc_field()
+    # Registration and the waitlist close then (None: at the start).
+    registration_deadline: dt.datetime | None = utc_field(nullable=True, default=None)
     number_of_weeks: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
     time_increment: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))  # minutes between games
     skill_level: SkillLevel = enum_field(SkillLevel)

@@ -85,6 +85,21 @@ def _set_courts(row: League, first: str, more: list[str] | None) -> None:
     row.courts = "\n".join([first, *others]) if others else None
 
 
+def registration_closes(league: League) -> dt.datetime:
+    """When registration and the waitlist close: the deadline the operator set, else the league's start."""
+    return league.registration_deadline or league.start_at
+
+
+def _deadline(value: object, start: dt.datetime, weeks: int) -> dt.datetime | None:
+    """The registration deadline field: blank means the league's start; no later than its last week."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    when = timefmt.parse_local(value, "registration_deadline", "Registration deadline")
+    if when > start + dt.timedelta(days=7 * max(weeks - 1, 0)):
+        raise Invalid({"registration_deadline": "Registration must close by the league's last week"})
+    return when
+
+
 def stage_at(league: League, now: dt.datetime) -> LeagueStage:
     """Spec section 4, from the dates each time: Active once the start has passed, Registration before
     it (a start moved back into the future moves the stage back too). Inactive is left alone."""
@@ -135,6 +150,10 @@ def _clean(fields: dict) -> dict:
         **hold,
     )
     clean["gender_requirement"] = clean["gender_requirement"] or None
+    if "registration_deadline" in fields:
+        clean["registration_deadline"] = _deadline(
+            fields["registration_deadline"], clean["start_at"], clean["number_of_weeks"]
+        )
     clean["more_courts"] = _more_courts(fields["more_courts"], clean["court"]) if "more_courts" in fields else None
     weekday = timefmt.local(clean["start_at"]).strftime("%A")
     if clean["day"].value != weekday:
@@ -172,7 +191,7 @@ def changeable(db: Session, actor: Actor | None, league_id: object) -> League:
 
 LEAGUE_FIELDS = (
     "court", "start_at", "number_of_weeks", "time_increment", "skill_level", "format", "day", "max_teams",
-    "cost_cents", "cash", "gender_requirement", "active", "offer_hold_hours", "courts",
+    "cost_cents", "cash", "gender_requirement", "active", "offer_hold_hours", "courts", "registration_deadline",
 )  # fmt: skip
 
 
@@ -407,6 +426,8 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
     out.update(
         number_of_weeks=row.number_of_weeks,
         first_court=row.court,
+        registration_deadline=row.registration_deadline,
+        registration_closes=registration_closes(row),
         more_courts="\n".join(court_names(row)[1:]),
         time_increment=row.time_increment,
         gender_requirement=row.gender_requirement or "",

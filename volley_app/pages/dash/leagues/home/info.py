@@ -10,7 +10,7 @@ from volley_app.components.leagues import card_for
 from .state import LeagueHomeState
 
 INFO_LINES = (
-    ("Day", "day"), ("Starts", "start"), ("Weeks", "weeks"), ("Games every", "increment"), ("Court", "court"),
+    ("Day", "day"), ("Starts", "start"), ("Registration closes", "closes"), ("Weeks", "weeks"), ("Games every", "increment"), ("Court", "court"),
     ("Where", "where"), ("Skill level", "skill"), ("Format", "format"), ("Gender requirement", "gender"),
     ("Teams", "teams_of"), ("Cost per team", "cost"), ("Cash only", "cash"), ("Stage", "stage"),
 )  # fmt: skip

@@ -31,6 +31,7 @@ def info_of(lg: dict) -> dict[str, str]:
         "teams": str(lg["team_count"]), "teams_of": f"{lg['team_count']} of {lg['max_teams']}", "waitlist": str(lg["waitlist_count"]), "cost": money(lg["cost_cents"]),
         "cash": "Yes" if lg["cash"] else "No", "stage": lg["stage"], "active": "True" if lg["active"] else "False",
         "where": where(lg),
+        "closes": timefmt.date_time(lg["registration_closes"]),
     }  # fmt: skip
 
 
@@ -42,6 +43,7 @@ def form_of(lg: dict) -> dict[str, str]:
         "day": lg["day"], "gender_requirement": lg["gender_requirement"], "max_teams": str(lg["max_teams"]),
         "cost": f"{lg['cost_cents'] / 100:.2f}", "cash": "true" if lg["cash"] else "false",
         "offer_hold_hours": str(lg["offer_hold_hours"]),
+        "registration_deadline": timefmt.input_value(lg["registration_deadline"]),
         "active": "true" if lg["active"] else "false",
     }  # fmt: skip
 
@@ -75,6 +77,7 @@ class LeagueHomeState(FormState, AuthState):
     missing: bool = False
     may_register: bool = False
     league_full: bool = False
+    registration_note: str = ""
     payment_rows: list[dict[str, str]] = []
     upload_error: str = ""  # shown under the bracket upload, where the file was chosen
 
@@ -113,6 +116,8 @@ class LeagueHomeState(FormState, AuthState):
         """May this user register a team here (or join the waitlist); the payments for those who manage it."""
         opts, _f = await run_action(registration.options, actor=actor, league_id=lg["id"])
         self.may_register = bool(opts and opts["may_register"])
+        closed = bool(opts) and opts["refusal"].startswith("Registration for this league closed")
+        self.registration_note = opts["refusal"] if closed else ""
         self.league_full = bool(opts and opts["full"])
         if opts and opts["held"]:  # places held by a checkout under way or an offer count as taken
             held = opts["held"]
