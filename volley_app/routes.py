@@ -294,6 +294,11 @@ def team_feed_path(token: str, team_id: int | str) -> str:
     return f"{calendar_feeds_base}/{token}/teams/{team_id}.ics"
 
 
+def export_path(league_id: int | str, kind: str) -> str:
+    """A league's CSV export (teams, payments, standings, schedule), served by the backend after a permission check."""
+    return f"/api/exports/leagues/{league_id}/{kind}.csv"
+
+
 def audit_log_path(league: int | str | None = None, user: str = "") -> str:
     """The audit log, filtered by a league and/or a username (each optional)."""
     return _with(AUDIT_LOG, **{k: v for k, v in (("league", league), ("user", user)) if v})

@@ -12,6 +12,7 @@ from volley_app.registry import page
 
 from .bracket import bracket_card
 from .edit import edit_card
+from .exports import exports_card
 from .info import actions_card, info_card, links
 from .payments import payments_card
 from .register import register_card
@@ -45,6 +46,7 @@ def league_home_page() -> rx.Component:
                 actions_card(),
                 register_card(),
                 payments_card(),
+                exports_card(),
                 bracket_card(),
                 edit_card(),
             ),

@@ -10,8 +10,8 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.league_form import LEAGUE_FIELDS
 from volley_app.components.leagues import money, where
+from volley_app.services import exports, registration, scheduling, timefmt, uploads
 from volley_app.services import leagues as svc
-from volley_app.services import registration, scheduling, timefmt, uploads
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
@@ -78,6 +78,7 @@ class LeagueHomeState(FormState, AuthState):
     may_register: bool = False
     league_full: bool = False
     registration_note: str = ""
+    export_links: dict[str, str] = {}
     payment_rows: list[dict[str, str]] = []
     upload_error: str = ""  # shown under the bracket upload, where the file was chosen
 
@@ -97,6 +98,7 @@ class LeagueHomeState(FormState, AuthState):
             self.can_restore, self.show_payments, self.delete_question, self.show_audit = False, False, "", False
             self.error, self.missing = failure.message, True
             self.may_register, self.league_full, self.payment_rows = False, False, []
+            self.export_links, self.registration_note = {}, ""
             return
         self.missing = False
         self.can_manage, self.show_cash = lg["can_manage"], lg["show_cash"]
@@ -122,7 +124,10 @@ class LeagueHomeState(FormState, AuthState):
         if opts and opts["held"]:  # places held by a checkout under way or an offer count as taken
             held = opts["held"]
             self.info["teams_of"] += f" ({held} more place{'s' if held != 1 else ''} held for payment)"
-        self.payment_rows = []
+        self.payment_rows, self.export_links = [], {}
+        if lg["can_manage"] or lg["show_payments"]:
+            links, _f = await run_action(exports.export_links, actor=actor, league_id=lg["id"])
+            self.export_links = {k: backend_address(v) for k, v in (links or {}).items()}
         if lg["show_payments"]:
             found, _f = await run_action(registration.list_payments, actor=actor, league_id=lg["id"])
             self.payment_rows = [{k: str(v) for k, v in p.items()} for p in (found or [])]
