@@ -72,6 +72,7 @@ LEAGUES_NEW = "/dash/leagues/new"  # ?session={id}
 LEAGUE_HOME = "/dash/leagues/[league_id]"
 LEAGUE_RULES = "/dash/leagues/[league_id]/LeagueRules"
 LEAGUE_STANDINGS = "/dash/leagues/[league_id]/teams"
+LEAGUE_MESSAGE = "/dash/leagues/[league_id]/message"
 SCHEDULE = "/dash/leagues/teams/schedule"  # ?league={id}
 GAME_EDIT = "/dash/leagues/teams/schedule/[game_id]"
 TEST_SCHEDULE = "/dash/leagues/teams/TESTschedule"  # ?league={id}
@@ -175,7 +176,7 @@ def is_protected(route: str) -> bool:
 
 DYNAMIC_ROUTES = (
     UNSUBSCRIBE_ROUTE, RESET_PASSWORD_ROUTE, USER_EDIT, NOTE_DETAIL, SESSION_EDIT, LEAGUE_HOME, LEAGUE_RULES,
-    LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT,
+    LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT, LEAGUE_MESSAGE,
 )  # fmt: skip
 _STATIC = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith("/"))
 
@@ -260,6 +261,7 @@ new_league_path = _query(LEAGUES_NEW, "session")
 league_path = _record(DASH_LEAGUES)
 league_rules_path = _record(DASH_LEAGUES, "/LeagueRules")
 standings_path = _record(DASH_LEAGUES, "/teams")
+league_message_path = _record(DASH_LEAGUES, "/message")
 schedule_path = _query(SCHEDULE, "league")
 test_schedule_path = _query(TEST_SCHEDULE, "league")
 game_path = _record(SCHEDULE)

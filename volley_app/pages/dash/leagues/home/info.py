@@ -44,5 +44,6 @@ def actions_card() -> rx.Component:
             ),
             link_button("Waitlist", href=s.links["waitlist"], variant="soft"),
             link_button("Teams", href=s.links["teams"], variant="soft"),
+            link_button("Email Captains", href=s.links["message"], variant="soft"),
         ),
     )
