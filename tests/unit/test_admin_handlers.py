@@ -70,7 +70,9 @@ async def test_admin_newsletter_and_email_all_handlers(db):
     assert "__class__" not in state.values
     events = await drain(state.send(ISSUE | {"ad1_blurb": ""}))
     assert redirect_target(events) is None and "ad1_blurb" in state.errors
-    events = await drain(state.send(ISSUE))
+    events = await drain(state.send(ISSUE | {"confirmed": "2"}))  # not the number it goes to
+    assert redirect_target(events) is None and "3 subscribers now" in state.error and count(db, OutboxMessage) == 0
+    events = await drain(state.send(ISSUE | {"confirmed": "3"}))
     assert redirect_target(events) == "/dash/profile"
     assert count(db, OutboxMessage) == 3 and count(db, NewsletterIssue) == 1
     await state.load()
@@ -79,7 +81,10 @@ async def test_admin_newsletter_and_email_all_handlers(db):
 
     mail_state = _admin_state(EmailAllState, "/dash/emailAll", token)
     await mail_state.load()
-    await drain(mail_state.send({"subject": "Hello all", "body": "Courts open"}))
+    assert mail_state.audience == "2"
+    await drain(mail_state.send({"subject": "Hello all", "body": "Courts open"}))  # the box not ticked
+    assert "confirmed" in mail_state.errors and count(db, OutboxMessage) == 3
+    await drain(mail_state.send({"subject": "Hello all", "body": "Courts open", "confirmed": "2"}))
     assert mail_state.notice.startswith("Queued 2 messages")
     assert mail_state.jobs[0]["queued"] == "2" and mail_state.jobs[0]["pending"] == "2"
 

@@ -6,7 +6,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.admin import local_time, notice, send_button
-from volley_app.components.forms import area_field, error_line, text_field
+from volley_app.components.forms import area_field, checkbox_field, error_line, text_field
 from volley_app.components.layout import column, dash_screen
 from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
@@ -79,7 +79,8 @@ class NewsletterSetupState(PagedList, FormState, AuthState):
     @rx.event
     def send(self, form_data: dict):
         self.values, self.notice = form_values(form_data, self._fields), ""
-        return self._submit(newsletter.send_issue, done=self._sent, data=dict(self.values))
+        confirmed = form_values(form_data, ("confirmed",))["confirmed"]
+        return self._submit(newsletter.send_issue, done=self._sent, data=dict(self.values), confirmed=confirmed)
 
     @rx.event
     async def delete_subscriber(self, subscriber_id: str):
@@ -159,6 +160,8 @@ def newsletter_setup_page() -> rx.Component:
             rx.form(
                 column(
                     *[_section_fields(section) for section in NEWSLETTER_SECTIONS],
+                    checkbox_field("Send it to " + s.subscriber_total.to(str) + " subscribers", "confirmed",
+                                   value=s.subscriber_total.to(str), required=True),
                     send_button(s, "Send Newsletter", "Queueing the newsletter…", width="100%"),
                     spacing="3",
                 ),
