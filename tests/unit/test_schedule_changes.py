@@ -177,3 +177,18 @@ async def test_push_week_handler_permission(world, who):
         assert after != before and "moved a week later" in state.notice
     else:
         assert after == before and state.error
+
+
+def test_an_operator_redraws_after_adding_a_court(world):
+    db, lg = world["db"], world["lg"]
+    lg.courts = "Court 1\nCourt 2"
+    db.add(lg)
+    db.commit()
+    made = scheduling.redraw(db, world["a"], lg.id)
+    db.commit()
+    week1 = _games(db, round=1)
+    assert made == 8 * 3 and [g.court for g in week1] == ["Court 1", "Court 2", "Court 1"]
+    assert week1[0].start_at == week1[1].start_at
+    for who in ("b", "p"):
+        with pytest.raises(Forbidden):
+            scheduling.redraw(db, world[who], lg.id)

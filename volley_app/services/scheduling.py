@@ -173,6 +173,19 @@ def regenerate_unplayed(db: Session, league: League, actor: Actor | None = None)
     return made
 
 
+NOT_GENERATED = "The schedule has not been generated yet."
+
+
+def redraw(db: Session, actor: Actor | None, league_id: object) -> int:
+    """The operator redraws the unplayed weeks (after changing the courts, times or teams). Returns the games made."""
+    league = access_league(db, actor, league_id, manage=True)
+    if league.archived_at is not None:
+        raise Invalid(leagues.ARCHIVED)
+    if not league.schedule_generated:
+        raise Invalid(NOT_GENERATED)
+    return regenerate_unplayed(db, league, actor)
+
+
 def tell_captains(db: Session, team_ids, *, subject: str, body: str, league_id: int, kind: str) -> int:
     """Email the captains of ``team_ids`` (each person once) through the outbox, with the schedule's link."""
     ids = {t for t in team_ids if t is not None}

@@ -39,7 +39,10 @@ def actions_card() -> rx.Component:
         button_row(
             rx.cond(
                 s.schedule_generated,
-                rx.badge("Schedule generated", color_scheme="green", size="2"),
+                rx.fragment(
+                    rx.badge("Schedule generated", color_scheme="green", size="2"),
+                    rx.button("Redraw Unplayed Weeks", on_click=s.redraw, variant="soft"),
+                ),
                 rx.button("Generate Schedule", on_click=s.generate),
             ),
             link_button("Waitlist", href=s.links["waitlist"], variant="soft"),

@@ -164,6 +164,10 @@ class LeagueHomeState(FormState, AuthState):
         self.notice = notice(result)
 
     @rx.event
+    async def redraw(self):
+        await self._act(scheduling.redraw, lambda made: f"Unplayed weeks redrawn: {made} games. The captains were emailed.")
+
+    @rx.event
     async def generate(self):
         await self._act(scheduling.generate, lambda made: f"Schedule generated: {made} games.")
 
