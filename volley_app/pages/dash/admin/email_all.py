@@ -64,7 +64,10 @@ class EmailAllState(FormState, AuthState):
     @rx.event
     async def send(self, form_data: dict):
         self.notice = ""
-        async for event in self._submit(email_all.send, done=self._queued, **form_values(form_data, self._fields)):
+        data = form_values(form_data, self._fields)
+        # The box confirms the number this page showed; the service refuses it when the count changed since.
+        data["confirmed"] = self.audience if data["confirmed"].lower() in ("true", "on", self.audience.lower()) else ""
+        async for event in self._submit(email_all.send, done=self._queued, **data):
             yield event
         await self._count()
         if self.notice:

@@ -77,10 +77,18 @@ class NewsletterSetupState(PagedList, FormState, AuthState):
         return rx.redirect(routes.DASH_PROFILE)
 
     @rx.event
-    def send(self, form_data: dict):
+    async def send(self, form_data: dict):
         self.values, self.notice = form_values(form_data, self._fields), ""
-        confirmed = form_values(form_data, ("confirmed",))["confirmed"]
-        return self._submit(newsletter.send_issue, done=self._sent, data=dict(self.values), confirmed=confirmed)
+        ticked = form_values(form_data, ("confirmed",))["confirmed"].lower()
+        shown = str(self.subscriber_total)
+        confirmed = shown if ticked in ("true", "on", shown) else ""  # the number this page showed, checked again
+        async for event in self._submit(newsletter.send_issue, done=self._sent, data=dict(self.values),
+                                        confirmed=confirmed):  # fmt: skip
+            yield event
+        if self.error or self.errors:  # the number may have changed: show the one it goes to now
+            total, _failure = await run_action(newsletter.subscriber_total, actor=await self._actor())
+            self.subscriber_total = total or 0
+            yield
 
     @rx.event
     async def delete_subscriber(self, subscriber_id: str):

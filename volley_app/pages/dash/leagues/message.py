@@ -45,7 +45,6 @@ class LeagueMessageState(FormState, AuthState):
         self.denied = False
         self.league_name, self.back = found["name"], routes.league_path(found["id"])
         self.team_options = found["teams"]
-        self._show_record()
 
     def _previewed(self, found: dict):
         self.preview = {k: str(v) for k, v in found.items()}

@@ -8,7 +8,8 @@ from volley_app.components.leagues import card_for
 
 from .state import LeagueHomeState
 
-LABELS = (("teams", "Teams and captains"), ("payments", "Payments"), ("standings", "Standings"), ("schedule", "Schedule"))
+# Names that no other link of the page contains (its Schedule, Standings and Teams links keep theirs).
+LABELS = (("teams", "Captain list"), ("payments", "Payment list"), ("standings", "Record table"), ("schedule", "Game list"))
 
 
 def exports_card() -> rx.Component:
