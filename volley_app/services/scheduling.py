@@ -192,8 +192,8 @@ def tell_captains(db: Session, team_ids, *, subject: str, body: str, league_id: 
     if not ids:
         return 0
     captains = db.exec(
-        select(User).join(Team, Team.captain_id == User.id).where(Team.id.in_(ids)).distinct()
-    ).all()
+        select(User).where(User.id.in_(select(Team.captain_id).where(Team.id.in_(ids)))).order_by(User.id)
+    ).all()  # each person once, however many of the teams they captain
     link = routes.absolute(routes.schedule_path(league_id))
     sent = 0
     for user in captains:
