@@ -119,7 +119,7 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
         db.add(row)
         return row
 
-    c_sixes = league(fall, lex, Day.MONDAY, running_start, court="Court 1", skill_level=SkillLevel.C,
+    c_sixes = league(fall, lex, Day.MONDAY, running_start, court="Court 1", courts="Court 1\nCourt 2", skill_level=SkillLevel.C,
                      format=LeagueFormat.SIXES, max_teams=8, cost_cents=30000, stage=LeagueStage.ACTIVE,
                      gender_requirement="Coed: at least 2 women on court")  # fmt: skip
     b_quads = league(winter, lex, Day.WEDNESDAY, upcoming_start + dt.timedelta(days=2), court="Court 2",
@@ -202,16 +202,17 @@ def _seed_outreach(db: Session) -> None:
 
 def _demo_schedule(db: Session, league: League, now: dt.datetime) -> int:
     """Generate the running league's schedule and enter scores for the games already played."""
-    from volley_app.services import scheduling
+    from volley_app.services import leagues, scheduling
 
+    courts = leagues.court_names(league)
     ids = [t.id for t in db.exec(select(Team).where(Team.league_id == league.id).order_by(Team.id)).all()]
     made = 0
     played = [((21, 17), (19, 21), (15, 11)), ((21, 12), (21, 18), (None, None)), ((23, 21), (18, 21), (17, 15))]
     for week_index, week in enumerate(scheduling.pairings(ids, league.number_of_weeks)):
-        for match_index, (a, b) in enumerate(week):
-            at = scheduling.slot(league.start_at, week_index, match_index, league.time_increment)
+        for match_index, ((a, b), (slot_index, court)) in enumerate(zip(week, scheduling.placements(week, courts), strict=True)):
+            at = scheduling.slot(league.start_at, week_index, slot_index, league.time_increment)
             game = Game(league_id=league.id, team1_id=a, team2_id=b, start_at=at, type=GameType.LEAGUE,
-                        round=week_index + 1, match=match_index + 1)  # fmt: skip
+                        round=week_index + 1, match=match_index + 1, court=court)  # fmt: skip
             if at < now and b is not None:
                 sets = played[(week_index + match_index) % len(played)]
                 for i, (x, y) in enumerate(sets):

@@ -74,6 +74,7 @@ LEAGUE_RULES = "/dash/leagues/[league_id]/LeagueRules"
 LEAGUE_STANDINGS = "/dash/leagues/[league_id]/teams"
 LEAGUE_BRACKET = "/dash/leagues/[league_id]/bracket"
 GAME_SCORE = "/dash/leagues/games/[game_id]/score"  # a captain reports or answers a score; the operator settles
+LEAGUE_MESSAGE = "/dash/leagues/[league_id]/message"
 SCHEDULE = "/dash/leagues/teams/schedule"  # ?league={id}
 GAME_EDIT = "/dash/leagues/teams/schedule/[game_id]"
 TEST_SCHEDULE = "/dash/leagues/teams/TESTschedule"  # ?league={id}
@@ -177,7 +178,7 @@ def is_protected(route: str) -> bool:
 
 DYNAMIC_ROUTES = (
     UNSUBSCRIBE_ROUTE, RESET_PASSWORD_ROUTE, USER_EDIT, NOTE_DETAIL, SESSION_EDIT, LEAGUE_HOME, LEAGUE_RULES,
-    LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT, LEAGUE_BRACKET, GAME_SCORE,
+    LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT, LEAGUE_BRACKET, GAME_SCORE, LEAGUE_MESSAGE,
 )  # fmt: skip
 _STATIC = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith("/"))
 
@@ -262,6 +263,7 @@ new_league_path = _query(LEAGUES_NEW, "session")
 league_path = _record(DASH_LEAGUES)
 league_rules_path = _record(DASH_LEAGUES, "/LeagueRules")
 standings_path = _record(DASH_LEAGUES, "/teams")
+league_message_path = _record(DASH_LEAGUES, "/message")
 schedule_path = _query(SCHEDULE, "league")
 test_schedule_path = _query(TEST_SCHEDULE, "league")
 game_path = _record(SCHEDULE)
@@ -280,6 +282,27 @@ game_score_path = _record(DASH_LEAGUES + "/games", "/score")
 def bracket_file_path(league_id: int | str) -> str:
     """A league's tournament bracket file, served by the backend's API after a permission check."""
     return f"/api/leagues/{league_id}/bracket"
+
+
+calendar_feeds_base = "/api/calendar"  # served by the backend (``api.feeds``); the token in the path is the reader
+
+
+def personal_feed_path(token: str) -> str:
+    """A player's own calendar (their teams' games, the sub requests they accepted) at a secret address."""
+    return f"{calendar_feeds_base}/{token}.ics"
+
+
+def league_feed_path(token: str, league_id: int | str) -> str:
+    return f"{calendar_feeds_base}/{token}/leagues/{league_id}.ics"
+
+
+def team_feed_path(token: str, team_id: int | str) -> str:
+    return f"{calendar_feeds_base}/{token}/teams/{team_id}.ics"
+
+
+def export_path(league_id: int | str, kind: str) -> str:
+    """A league's CSV export (teams, payments, standings, schedule), served by the backend after a permission check."""
+    return f"/api/exports/leagues/{league_id}/{kind}.csv"
 
 
 def audit_log_path(league: int | str | None = None, user: str = "") -> str:

@@ -12,6 +12,8 @@ import reflex as rx
 
 from volley_app import registry
 from volley_app.api.app import create_api
+from volley_app.api.exports import create_exports_api
+from volley_app.api.feeds import create_feeds_api
 from volley_app.api.security import protect
 from volley_app.services import mail, places
 from volley_app.state import sockets
@@ -22,7 +24,7 @@ sockets.install()  # several instances: a killed one's socket records do not orp
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 app = rx.App(
-    api_transformer=[create_api(), UploadGuard, protect],
+    api_transformer=[create_api(), create_feeds_api(), create_exports_api(), UploadGuard, protect],
     head_components=[rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
     html_lang="en",
     stylesheets=["/theme.css"],

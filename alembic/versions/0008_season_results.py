@@ -1,7 +1,7 @@
 """season results: the league's ranking order, playoff seeds and tournament games, captains' score reports
 
 Revision ID: 0014
-Revises: 0011
+Revises: 0013
 Create Date: 2026-11-22 01:20:52.137717
 """
 

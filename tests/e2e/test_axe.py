@@ -129,6 +129,7 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
         routes.LEAGUE_HOME: [routes.league_path(league), routes.league_path(w.open_league)],
         routes.LEAGUE_RULES: [routes.league_rules_path(league)],
         routes.LEAGUE_STANDINGS: [routes.standings_path(league)],
+        routes.LEAGUE_MESSAGE: [routes.league_message_path(league)],
         routes.SCHEDULE: [routes.schedule_path(league)],
         routes.GAME_EDIT: [routes.game_path(w.game)],
         routes.TEST_SCHEDULE: [routes.test_schedule_path(league)],

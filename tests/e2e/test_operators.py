@@ -42,7 +42,7 @@ def test_svl_runs_a_league_and_a_player_only_looks(new_page):
     expect_path(page, "/dash/leagues/new")
     expect(page.get_by_label("Session")).to_have_value(re.compile(r"\d+"))
     expect(page.get_by_label("Cash Only")).to_have_count(0)
-    page.get_by_label("Court").fill("Court 2")
+    page.get_by_label("Court", exact=True).fill("Court 2")
     page.get_by_label("Start Date and Time").fill("2031-03-03T18:30")
     page.get_by_label("Number of Weeks").fill("3")
     page.get_by_label("Time Increment (minutes)").fill("50")
@@ -65,7 +65,11 @@ def test_svl_runs_a_league_and_a_player_only_looks(new_page):
 
     page.get_by_role("link", name="Schedule").click()
     expect(page.get_by_role("heading", name="Week 1 · Mon, Mar 3, 2031")).to_be_visible()
+    page.get_by_label("Week", exact=True).select_option("3")  # the schedule shows a week at a time
     expect(page.get_by_role("heading", name="Week 3 · Mon, Mar 17, 2031")).to_be_visible()
+    page.get_by_role("button", name="Previous week").click()
+    page.get_by_role("button", name="Previous week").click()
+    expect(page.get_by_role("heading", name="Week 1 · Mon, Mar 3, 2031")).to_be_visible()
     page.get_by_role("link", name="Edit").first.click()
     expect(page.get_by_role("heading", name="Edit Game")).to_be_visible()
     expect(page.get_by_label("Team 1", exact=True)).not_to_have_value("")

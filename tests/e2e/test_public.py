@@ -111,6 +111,7 @@ def test_admin_sends_a_newsletter_to_three_subscribers(page, new_page, mailbox):
         page.get_by_label(f"{label} Blurb").fill(f"Story for {label}")
     page.get_by_label("Headline 1 Link").fill("https://example.com/fall")
     expect(page.get_by_label("Newsletter preview")).to_contain_text("Story for vS 2")
+    page.get_by_label("Send it to 3 subscribers").check()  # the confirmation names how many get it
     page.get_by_role("button", name="Send Newsletter").click()
     expect_path(page, "/dash/profile")
     msgs = mailbox.wait_for(3, timeout=30)
@@ -164,6 +165,7 @@ def test_admin_emails_all_users_and_sees_queued_then_sent(new_page, mailbox):
     page.goto("/dash/emailAll")
     page.get_by_label("Subject").fill("Courts closed Friday")
     page.get_by_label("Body").fill("The gym is closed this Friday; games move to Saturday.")
+    page.get_by_label("Send it to 3 people: every active user").check()
     page.get_by_role("button", name="Send to All Users").click()
     expect(page.get_by_role("status").filter(has_text="Queued 3 messages")).to_be_visible()
     msgs = mailbox.wait_for(3, timeout=30)

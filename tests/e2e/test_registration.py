@@ -218,7 +218,7 @@ def test_full_league_waitlist_then_the_svl_offers_a_place_and_the_captain_pays_f
     assert ("Bench Warmers", True, False) in _teams()
     assert _scheduled(lid, "Bench Warmers") > 0
     page.goto(f"/dash/leagues/teams/schedule?league={lid}")
-    expect(page.get_by_text("Bench Warmers").first).to_be_visible()
+    expect(page.get_by_role("cell", name="Bench Warmers").first).to_be_visible()
     _shot(page, "schedule-with-promoted-team")
     joined = mailbox.wait_for(2, timeout=15)[1]
     assert joined["To"] == "latecap@example.com" and joined["Subject"] == "Bench Warmers is in Monday C 6s"

@@ -70,7 +70,11 @@ async def test_admin_newsletter_and_email_all_handlers(db):
     assert "__class__" not in state.values
     events = await drain(state.send(ISSUE | {"ad1_blurb": ""}))
     assert redirect_target(events) is None and "ad1_blurb" in state.errors
-    events = await drain(state.send(ISSUE))
+    state.subscriber_total = 2  # the page showed another number than the one it goes to now
+    events = await drain(state.send(ISSUE | {"confirmed": "true"}))
+    assert redirect_target(events) is None and "3 subscribers now" in state.error and count(db, OutboxMessage) == 0
+    assert state.subscriber_total == 3
+    events = await drain(state.send(ISSUE | {"confirmed": "true"}))
     assert redirect_target(events) == "/dash/profile"
     assert count(db, OutboxMessage) == 3 and count(db, NewsletterIssue) == 1
     await state.load()
@@ -79,7 +83,14 @@ async def test_admin_newsletter_and_email_all_handlers(db):
 
     mail_state = _admin_state(EmailAllState, "/dash/emailAll", token)
     await mail_state.load()
-    await drain(mail_state.send({"subject": "Hello all", "body": "Courts open"}))
+    assert mail_state.audience == "2"
+    await drain(mail_state.send({"subject": "Hello all", "body": "Courts open"}))  # the box not ticked
+    assert "confirmed" in mail_state.errors and count(db, OutboxMessage) == 3
+    mail_state.audience = "3"  # the page showed another number than the one it goes to now
+    await drain(mail_state.send({"subject": "Hello all", "body": "Courts open", "confirmed": "true"}))
+    assert "2 people now" in mail_state.errors["confirmed"] and count(db, OutboxMessage) == 3
+    assert mail_state.audience == "2"
+    await drain(mail_state.send({"subject": "Hello all", "body": "Courts open", "confirmed": "true"}))
     assert mail_state.notice.startswith("Queued 2 messages")
     assert mail_state.jobs[0]["queued"] == "2" and mail_state.jobs[0]["pending"] == "2"
 

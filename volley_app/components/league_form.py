@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.forms import select_field, text_field
+from volley_app.components.forms import area_field, select_field, text_field
 from volley_app.models import Day, LeagueFormat, SkillLevel
 from volley_app.services import leagues as svc
 from volley_app.services import results
@@ -14,7 +14,8 @@ FORMATS = [(f.value, svc.FORMAT_LABELS[f]) for f in LeagueFormat]
 DAYS = [(d.value, d.value) for d in Day]
 
 LEAGUE_FIELDS = ("court", "start", "number_of_weeks", "time_increment", "skill_level", "format", "day",
-                 "gender_requirement", "max_teams", "cost", "cash", "offer_hold_hours", "ranking")  # fmt: skip
+                 "gender_requirement", "max_teams", "cost", "cash", "offer_hold_hours", "ranking", "more_courts",
+                 "registration_deadline")  # fmt: skip
 """What both forms send; the edit form sends ``active`` too."""
 
 
@@ -26,8 +27,13 @@ def league_fields(state, d: dict | rx.Var, *, show_cash: rx.Var, show_active: bo
     """The fields with ``d`` as their defaults (a new league: none); Cash Only when ``show_cash``."""
     return [
         text_field("Court", "court", state, required=True, max_length=100, default_value=d.get("court", "")),
+        area_field("More Courts (optional)", "more_courts", state, rows="2", default_value=d.get("more_courts", ""),
+                   hint="One court a line, e.g. Court 2. Each week's games fill the courts, then the next time."),
         text_field("Start Date and Time", "start", state, type="datetime-local", required=True,
                    default_value=d.get("start", "")),
+        text_field("Registration Deadline (optional)", "registration_deadline", state, type="datetime-local",
+                   required=False, default_value=d.get("registration_deadline", ""),
+                   hint="Registration and the waitlist close then. Blank: at the start."),
         _pair(
             text_field("Number of Weeks", "number_of_weeks", state, type="number", min=1, max=svc.MAX_WEEKS,
                        required=True, default_value=d.get("number_of_weeks", "")),

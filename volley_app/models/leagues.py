@@ -47,8 +47,12 @@ class League(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     session_id: int = fk("league_sessions.id")
     svl_id: int = fk("users.id")
-    court: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))
+    court: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))  # the first (or only) court
+    # Every court the league plays on, one name a line, the first being ``court``; None: ``court`` alone.
+    courts: str | None = Field(default=None, sa_column=sa.Column(sa.Text))
     start_at: dt.datetime = utc_field()
+    # Registration and the waitlist close then (None: at the start).
+    registration_deadline: dt.datetime | None = utc_field(nullable=True, default=None)
     number_of_weeks: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
     time_increment: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))  # minutes between games
     skill_level: SkillLevel = enum_field(SkillLevel)
@@ -112,6 +116,9 @@ class Game(SQLModel, table=True):
     type: GameType = enum_field(GameType, default=GameType.LEAGUE)
     round: int = 0
     match: int = 0
+    court: str | None = Field(default=None, sa_column=sa.Column(sa.String(100)))
+    # Bumped whenever the game moves (calendar apps replace an event with a higher SEQUENCE).
+    sequence: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
     # The team that did not play (withdrew or did not show): the other team wins by forfeit.
     forfeit_team_id: int | None = fk("teams.id", nullable=True, ondelete="SET NULL", index=False)
 

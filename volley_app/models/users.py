@@ -14,7 +14,10 @@ from volley_app.models.enums import Gender, Rating, Region, Role
 class User(SQLModel, table=True):
     __tablename__ = "users"
     # The Subs list, by name, a page at a time.
-    __table_args__ = (sa.Index("ix_users_sub_active_first_name_last_name_id", "sub", "active", "first_name", "last_name", "id"),)
+    __table_args__ = (
+        sa.Index("ix_users_sub_active_first_name_last_name_id", "sub", "active", "first_name", "last_name", "id"),
+        sa.Index("ix_users_calendar_token", "calendar_token", unique=True),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     username: str = Field(sa_column=sa.Column(sa.String(50), nullable=False, unique=True))
@@ -37,6 +40,9 @@ class User(SQLModel, table=True):
     updated_at: dt.datetime = utc_field(default_now=True)
     # A deleted account with history (payments, teams, requests, venues) is archived: no login, kept.
     archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    # The secret in the address of this user's calendar feed (None: no feed). A calendar app holds the
+    # address to subscribe without logging in; a new token makes the old address answer 404.
+    calendar_token: str | None = Field(default=None, sa_column=sa.Column(sa.String(64)))
 
 
 class UserToken(SQLModel):

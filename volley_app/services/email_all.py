@@ -23,6 +23,19 @@ from volley_app.services.permissions import Actor, require_admin
 log = logging.getLogger(__name__)
 
 BODY_MAX = 20_000
+COUNT_CHANGED = "It goes to {n} people now. Tick the box again to send it to them."
+
+
+def confirm_count(confirmed: object, n: int) -> None:
+    """The number of people the sender confirmed (``None``: a caller without the step) must be the real one."""
+    if confirmed is not None and str(confirmed).strip() != str(n):
+        raise Invalid({"confirmed": COUNT_CHANGED.format(n=n)})
+
+
+def audience_count(db: Session, actor: Actor | None) -> int:
+    """How many people Email All reaches now: every active user (admin only)."""
+    require_admin(actor)
+    return db.exec(select(func.count()).select_from(User).where(User.active.is_(True))).one()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,7 +50,8 @@ class JobStatus:
 
 
 def send(
-    db: Session, actor: Actor | None, *, subject: object, body: object, now: dt.datetime | None = None
+    db: Session, actor: Actor | None, *, subject: object, body: object, confirmed: object = None,
+    now: dt.datetime | None = None,
 ) -> JobStatus:
     """Queue ``subject``/``body`` to every active user (admin only).
 
@@ -52,6 +66,7 @@ def send(
     )
     if any(ch in clean["subject"] for ch in "\r\n"):
         raise Invalid({"subject": "The subject must be one line"})
+    confirm_count(confirmed, audience_count(db, actor))
     now = now or utcnow()
     job = EmailAllJob(subject=clean["subject"], body_text=clean["body"], created_by_id=actor.user_id, created_at=now)
     db.add(job)

@@ -50,6 +50,57 @@ def display_name(league: League) -> str:
     return f"{league.day.value} {league.skill_level.value} {FORMAT_LABELS[league.format]}"
 
 
+MAX_COURTS = 12
+
+
+def court_names(league: League) -> list[str]:
+    """The courts the league plays on, in the order games fill them (the first is ``league.court``)."""
+    if league.courts:
+        return [c for c in league.courts.split("\n") if c]
+    return [league.court]
+
+
+def _more_courts(value: object, first: str) -> list[str]:
+    """The courts after the first, one a line (or separated by commas): trimmed, each once."""
+    text = value if isinstance(value, str) else ""
+    names: list[str] = []
+    seen = {first.casefold()}
+    for part in text.replace(",", "\n").split("\n"):
+        name = " ".join(part.split())
+        if not name or name.casefold() in seen:
+            continue
+        if len(name) > 100:
+            raise Invalid({"more_courts": "Each court's name must be at most 100 characters"})
+        seen.add(name.casefold())
+        names.append(name)
+    if len(names) + 1 > MAX_COURTS:
+        raise Invalid({"more_courts": f"A league plays on at most {MAX_COURTS} courts"})
+    return names
+
+
+def _set_courts(row: League, first: str, more: list[str] | None) -> None:
+    """Store the courts: ``more`` None keeps the other courts as they are (a form without the field)."""
+    others = court_names(row)[1:] if more is None and row.court else (more or [])
+    others = [c for c in others if c.casefold() != first.casefold()]
+    row.court = first
+    row.courts = "\n".join([first, *others]) if others else None
+
+
+def registration_closes(league: League) -> dt.datetime:
+    """When registration and the waitlist close: the deadline the operator set, else the league's start."""
+    return league.registration_deadline or league.start_at
+
+
+def _deadline(value: object, start: dt.datetime, weeks: int) -> dt.datetime | None:
+    """The registration deadline field: blank means the league's start; no later than its last week."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    when = timefmt.parse_local(value, "registration_deadline", "Registration deadline")
+    if when > start + dt.timedelta(days=7 * max(weeks - 1, 0)):
+        raise Invalid({"registration_deadline": "Registration must close by the league's last week"})
+    return when
+
+
 def stage_at(league: League, now: dt.datetime) -> LeagueStage:
     """Spec section 4, from the dates each time: Active once the start has passed, Registration before
     it (a start moved back into the future moves the stage back too). Inactive is left alone."""
@@ -102,6 +153,11 @@ def _clean(fields: dict) -> dict:
         **hold,
     )
     clean["gender_requirement"] = clean["gender_requirement"] or None
+    if "registration_deadline" in fields:
+        clean["registration_deadline"] = _deadline(
+            fields["registration_deadline"], clean["start_at"], clean["number_of_weeks"]
+        )
+    clean["more_courts"] = _more_courts(fields["more_courts"], clean["court"]) if "more_courts" in fields else None
     weekday = timefmt.local(clean["start_at"]).strftime("%A")
     if clean["day"].value != weekday:
         raise Invalid({"day": f"Day must match the start date, a {weekday}"})
@@ -138,7 +194,7 @@ def changeable(db: Session, actor: Actor | None, league_id: object) -> League:
 
 LEAGUE_FIELDS = (
     "court", "start_at", "number_of_weeks", "time_increment", "skill_level", "format", "day", "max_teams",
-    "cost_cents", "cash", "gender_requirement", "active", "offer_hold_hours", "ranking",
+    "cost_cents", "cash", "gender_requirement", "active", "offer_hold_hours", "ranking", "courts", "registration_deadline",
 )  # fmt: skip
 
 
@@ -147,6 +203,7 @@ def create_league(db: Session, actor: Actor | None, *, session_id: object, **fie
     actor = require_role(actor, Role.SVL, Role.ADMIN)
     session_row = sessions.managed(db, actor, session_id)[1]
     clean = _clean(fields)
+    more = clean.pop("more_courts")
     svl = db.get(User, session_row.svl_id)
     clean["cash"] = validation.flag(fields.get("cash")) and cash_allowed(db, session_row.svl_id)
     row = League(
@@ -154,6 +211,7 @@ def create_league(db: Session, actor: Actor | None, *, session_id: object, **fie
         schedule_generated=False, address=svl.address if svl else None, city=svl.city if svl else None,
         region=svl.region if svl else None, **clean,
     )  # fmt: skip
+    _set_courts(row, row.court, more or [])
     db.add(row)
     db.flush()
     audit.record(
@@ -168,8 +226,11 @@ def update_league(db: Session, actor: Actor | None, league_id: object, **fields)
     row = changeable(db, actor, league_id)
     before = audit.snapshot(row, LEAGUE_FIELDS)
     clean = _clean(fields)
+    more = clean.pop("more_courts")
+    first = clean.pop("court")
     for key, value in clean.items():
         setattr(row, key, value)
+    _set_courts(row, first, more)
     row.cash = validation.flag(fields.get("cash")) and cash_allowed(db, row.svl_id)
     if "active" in fields:
         row.active = validation.flag(fields.get("active"))
@@ -272,7 +333,7 @@ def summary(league: League, session_names: dict[int, str], svl_names: dict[int, 
         "session_id": league.session_id,
         "session_name": session_names.get(league.session_id, ""),
         "svl_name": svl_names.get(league.svl_id, ""),
-        "court": league.court,
+        "court": ", ".join(court_names(league)),
         "day": league.day.value,
         "skill_level": league.skill_level.value,
         "format": FORMAT_LABELS[league.format],
@@ -367,6 +428,10 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
     managing = may_manage(actor, row)
     out.update(
         number_of_weeks=row.number_of_weeks,
+        first_court=row.court,
+        registration_deadline=row.registration_deadline,
+        registration_closes=registration_closes(row),
+        more_courts="\n".join(court_names(row)[1:]),
         time_increment=row.time_increment,
         gender_requirement=row.gender_requirement or "",
         raw_format=row.format.value,

@@ -17,7 +17,7 @@ from sqlmodel import Session, col, func, select
 from volley_app import routes
 from volley_app.models import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber, utcnow
 from volley_app.services import auth, mail, paging, ratelimit, validation
-from volley_app.services.errors import NotFound
+from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.permissions import Actor, load, require_admin
 
 log = logging.getLogger(__name__)
@@ -183,7 +183,7 @@ def preview(values: dict) -> str:
 
 
 def send_issue(
-    db: Session, actor: Actor | None, *, data: dict, now: dt.datetime | None = None
+    db: Session, actor: Actor | None, *, data: dict, confirmed: object = None, now: dt.datetime | None = None
 ) -> tuple[NewsletterIssue, int]:
     """Store an issue and queue one email per subscriber (admin only).
 
@@ -195,6 +195,8 @@ def send_issue(
     """
     actor = require_admin(actor)
     values = clean_issue(data)
+    if confirmed is not None and str(confirmed).strip() != str(subscriber_count(db)):
+        raise Invalid({"confirmed": f"It goes to {subscriber_count(db)} subscribers now. Tick the box again to send it."})
     now = now or utcnow()
     issue = NewsletterIssue(**values, created_by_id=actor.user_id, created_at=now, sent_at=now)
     db.add(issue)

@@ -10,6 +10,7 @@ step that decides about places takes the league's lock first.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 
 from sqlmodel import Session, select
@@ -26,6 +27,7 @@ LEAGUE_FULL = (
     "know if an opening becomes available."
 )
 NOT_OPEN = "This league is not open for registration"
+REGISTRATION_CLOSED = "Registration for this league closed on {when}."
 LEAGUE_NOT_FOUND = "This league no longer exists"
 NAME_TAKEN = "A team in this league already has that name"
 OPERATORS_CANNOT_REGISTER = "Only players can register a team"
@@ -61,6 +63,12 @@ def _open(league: League) -> bool:
         and league.archived_at is None
         and leagues.stage_at(league, utcnow()) != LeagueStage.INACTIVE
     )
+
+
+def _closed(league: League, now: dt.datetime | None = None) -> str:
+    """Why registration and the waitlist are closed by the deadline ('' while open)."""
+    closes = leagues.registration_closes(league)
+    return REGISTRATION_CLOSED.format(when=timefmt.date_time(closes)) if (now or utcnow()) >= closes else ""
 
 
 def is_full(db: Session, league: League) -> bool:
@@ -100,6 +108,7 @@ def options(db: Session, actor: Actor | None, *, league_id: object) -> dict:
         refusal = OPERATORS_CANNOT_REGISTER
     else:
         refusal = "" if _open(league) else NOT_OPEN
+        refusal = refusal or _closed(league)
     b = fees.breakdown(league)
     taken = places.count(db, league)
     return {
@@ -135,6 +144,8 @@ def register(
     league = load(db, League, league_id, LEAGUE_NOT_FOUND)
     if not _open(league):
         raise Invalid(NOT_OPEN)
+    if _closed(league):
+        raise Invalid(_closed(league))
     validation.team_name(team_name)  # the field's own rule, before anything is locked
     league = places.decide(db, league.id)
     name = _team_name(team_name, db, league.id)

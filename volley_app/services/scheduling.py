@@ -6,10 +6,12 @@ import datetime as dt
 import math
 from collections.abc import Sequence
 
+import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from volley_app.models import Game, GameType, League, Team
-from volley_app.services import audit, leagues, timefmt
+from volley_app import routes
+from volley_app.models import Game, GameType, League, Team, User
+from volley_app.services import audit, leagues, mail, timefmt
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor, access_game, access_league, require_admin
 
@@ -58,6 +60,16 @@ def slot(season_start: dt.datetime, week_index: int, match_index: int, increment
     return at.astimezone(dt.UTC)
 
 
+def placements(week: Sequence[tuple[int, int | None]], courts: Sequence[str]) -> list[tuple[int, str | None]]:
+    """Where each of a week's matches goes: (time slot, court). Matches fill the courts, then the next slot.
+
+    Two courts: the first two matches at the first time, the next two one increment later, and so on.
+    A BYE is played nowhere (no court); it keeps the slot of its place in the week.
+    """
+    k = max(1, len(courts))
+    return [(i // k, None if b is None else courts[i % k]) for i, (_a, b) in enumerate(week)]
+
+
 def generate(db: Session, actor: Actor | None, league_id: object) -> int:
     """Create the league's games once (its SVL or an admin). Returns how many games were made."""
     league = access_league(db, actor, league_id, manage=True)
@@ -91,16 +103,17 @@ def playing_team_ids(db: Session, league_id: int) -> list[int]:
 def _make_weeks(db: Session, league: League, first_week: int) -> int:
     """Add the round robin's games for weeks ``first_week``..the last, with the teams playing now."""
     made = 0
+    courts = leagues.court_names(league)
     weeks = pairings(playing_team_ids(db, league.id), league.number_of_weeks)
     for week_index, week in enumerate(weeks):
         if week_index + 1 < first_week:
             continue
-        for match_index, (a, b) in enumerate(week):
+        for match_index, ((a, b), (at, court)) in enumerate(zip(week, placements(week, courts), strict=True)):
             db.add(
                 Game(
                     league_id=league.id, team1_id=a, team2_id=b, type=GameType.LEAGUE, round=week_index + 1,
-                    match=match_index + 1,
-                    start_at=slot(league.start_at, week_index, match_index, league.time_increment),
+                    match=match_index + 1, court=court,
+                    start_at=slot(league.start_at, week_index, at, league.time_increment),
                 )
             )  # fmt: skip
             made += 1
@@ -113,24 +126,185 @@ def played(game: Game) -> bool:
     return game.forfeit_team_id is not None or any(getattr(game, f) is not None for pair in SCORE_FIELDS for f in pair)
 
 
-def regenerate_unplayed(db: Session, league: League) -> int:
+def regenerate_unplayed(db: Session, league: League, actor: Actor | None = None) -> int:
     """After teams change: the weeks not yet played are drawn again with the teams playing now.
 
     Every week up to the last one with a played game stays as it is; the later weeks' games (none
-    of them played) are replaced. Returns how many games the new weeks have. Nothing happens
-    before the schedule was generated.
+    of them played) are replaced. A game that takes the place (week and match) of one it replaces
+    keeps its calendar identity and counts one more move when it differs. The captains of the
+    teams in the new weeks are emailed and the change is audited. Returns how many games the new
+    weeks have. Nothing happens before the schedule was generated.
     """
     if not league.schedule_generated:
         return 0
     games = db.exec(select(Game).where(Game.league_id == league.id, Game.type == GameType.LEAGUE)).all()
     last_played = max((g.round for g in games if played(g)), default=0)
+    replaced = {}
     for g in games:
-        if g.round > last_played and not played(g):
+        if g.round > last_played and not played(g) and g.type == GameType.LEAGUE:
+            replaced[(g.round, g.match)] = g
             db.delete(g)
     db.flush()
-    if len(playing_team_ids(db, league.id)) < 2:
+    made = 0
+    if len(playing_team_ids(db, league.id)) >= 2:
+        made = _make_weeks(db, league, first_week=last_played + 1)
+    new = db.exec(select(Game).where(Game.league_id == league.id, Game.round > last_played)).all()
+    for g in new:
+        old = replaced.get((g.round, g.match))
+        if old is not None:
+            same = (old.team1_id, old.team2_id, old.start_at, old.court) == (g.team1_id, g.team2_id, g.start_at, g.court)
+            g.sequence = old.sequence if same else old.sequence + 1
+            db.add(g)
+    db.flush()
+    if replaced or made:
+        name = leagues.display_name(league)
+        audit.record(
+            db, actor, action="regenerate", entity="schedule", entity_id=league.id, league_id=league.id,
+            summary=f"Schedule of {name} redrawn from week {last_played + 1}: {made} games",
+            after={"from_week": last_played + 1, "games": made},
+        )  # fmt: skip
+        teams = {t for g in new for t in (g.team1_id, g.team2_id) if t is not None}
+        tell_captains(
+            db, teams, subject=f"New schedule for {name} from week {last_played + 1}",
+            body=(f"The teams in {name} changed, so the games from week {last_played + 1} on were drawn again. "
+                  f"Games already played keep their results."),
+            league_id=league.id, kind="schedule_changed",
+        )  # fmt: skip
+    return made
+
+
+NOT_GENERATED = "The schedule has not been generated yet."
+
+
+def redraw(db: Session, actor: Actor | None, league_id: object) -> int:
+    """The operator redraws the unplayed weeks (after changing the courts, times or teams). Returns the games made."""
+    league = access_league(db, actor, league_id, manage=True)
+    if league.archived_at is not None:
+        raise Invalid(leagues.ARCHIVED)
+    if not league.schedule_generated:
+        raise Invalid(NOT_GENERATED)
+    return regenerate_unplayed(db, league, actor)
+
+
+def tell_captains(db: Session, team_ids, *, subject: str, body: str, league_id: int, kind: str) -> int:
+    """Email the captains of ``team_ids`` (each person once) through the outbox, with the schedule's link."""
+    ids = {t for t in team_ids if t is not None}
+    if not ids:
         return 0
-    return _make_weeks(db, league, first_week=last_played + 1)
+    captains = db.exec(
+        select(User).where(User.id.in_(select(Team.captain_id).where(Team.id.in_(ids)))).order_by(User.id)
+    ).all()  # each person once, however many of the teams they captain
+    link = routes.absolute(routes.schedule_path(league_id))
+    sent = 0
+    for user in captains:
+        if not user.email:
+            continue
+        mail.queue(db, to=user.email, subject=subject, kind=kind,
+                   body_text=f"Hi {user.first_name},\n\n{body}\n\nThe schedule: {link}\n")  # fmt: skip
+        sent += 1
+    return sent
+
+
+def _where(game: Game) -> str:
+    return f"{timefmt.long(game.start_at)}{f' on {game.court}' if game.court else ''}"
+
+
+def pick_court(league: League, value: object, current: str | None) -> str | None:
+    """One of the league's courts by name (any case); blank keeps ``current``."""
+    text = " ".join(value.split()) if isinstance(value, str) else ""
+    if not text:
+        return current
+    courts = leagues.court_names(league)
+    by_name = {c.casefold(): c for c in courts}
+    if text.casefold() not in by_name:
+        raise Invalid({"court": f"Choose one of this league's courts: {', '.join(courts)}"})
+    return by_name[text.casefold()]
+
+
+def move_game(db: Session, actor: Actor | None, game_id: object, *, start: object, court: object = None) -> Game:
+    """Move one game to another date, time or court (the league's SVL or an admin); both captains are told.
+
+    A played game stays where it was played. The court is one of the league's (blank: the court it had).
+    """
+    game = access_game(db, actor, game_id, manage=True)
+    league = db.get(League, game.league_id)
+    if played(game):
+        raise Invalid("A played game stays where it was played.")
+    start_at = timefmt.parse_local(start, "start", "Date and time")
+    new_court = pick_court(league, court, game.court)
+    if (start_at, new_court) == (game.start_at, game.court):
+        return game
+    before = audit.snapshot(game, MOVE_FIELDS)
+    was = _where(game)
+    game.start_at, game.court = start_at, (new_court if game.team2_id is not None else None)
+    game.sequence += 1
+    db.add(game)
+    db.flush()
+    names = _team_names(db, game.league_id)
+    label = f"{names.get(game.team1_id, '')} v {'BYE' if game.team2_id is None else names.get(game.team2_id, '')}"
+    audit.record_change(
+        db, actor, entity="game", row=game, before=before, fields=MOVE_FIELDS, league_id=game.league_id,
+        summary=f"Game {label} (week {game.round}) moved to {_where(game)}",
+    )  # fmt: skip
+    tell_captains(
+        db, (game.team1_id, game.team2_id), subject=f"Game moved: {label}, now {timefmt.date_time(game.start_at)}",
+        body=f"Your game {label} in {leagues.display_name(league)} has moved.\n\nNow: {_where(game)}\nWas: {was}",
+        league_id=league.id, kind="game_moved",
+    )  # fmt: skip
+    return game
+
+
+MOVE_FIELDS = ("start_at", "court", "sequence")
+NOTHING_TO_PUSH = "That week has no games to move."
+PLAYED_LATER = "Games from that week on have been played: they stay where they were played."
+
+
+def push_week(db: Session, actor: Actor | None, league_id: object, *, week: object) -> int:
+    """A holiday: the games of ``week`` and every later week move a week later (the league's SVL or an admin).
+
+    Times keep the venue's wall clock (6:30 PM stays 6:30 PM across a DST change). Every captain
+    with a moved game is told once; audited. Returns how many games moved.
+    """
+    league = access_league(db, actor, league_id, manage=True)
+    if league.archived_at is not None:
+        raise Invalid(leagues.ARCHIVED)
+    number = validation_week(week)
+    games = db.exec(select(Game).where(Game.league_id == league.id)).all()
+    moving = [g for g in games if week_of(league.start_at, g.start_at) >= number]
+    if not moving:
+        raise Invalid({"week": NOTHING_TO_PUSH})
+    if any(played(g) for g in moving):
+        raise Invalid({"week": PLAYED_LATER})
+    for g in moving:
+        g.start_at = (timefmt.local(g.start_at) + dt.timedelta(days=7)).astimezone(dt.UTC)
+        g.sequence += 1
+        db.add(g)
+    db.flush()
+    name = leagues.display_name(league)
+    audit.record(
+        db, actor, action="push", entity="schedule", entity_id=league.id, league_id=league.id,
+        summary=f"Week {number} of {name} and every later week moved a week later ({len(moving)} games)",
+        after={"week": number, "games": len(moving)},
+    )  # fmt: skip
+    first = min(moving, key=lambda g: g.start_at)
+    tell_captains(
+        db, {t for g in moving for t in (g.team1_id, g.team2_id)},
+        subject=f"{name}: no games in week {number}; the season moves a week later",
+        body=(f"There are no games in {name} in week {number}. That week's games and every later week's "
+              f"move one week later, at the same times; the next games are on {timefmt.day(first.start_at)}."),
+        league_id=league.id, kind="week_pushed",
+    )  # fmt: skip
+    return len(moving)
+
+
+def validation_week(value: object) -> int:
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        number = 0
+    if not 1 <= number <= 200:
+        raise Invalid({"week": "Choose a week of the schedule"})
+    return number
 
 
 # --- scores and results ---------------------------------------------------------------
@@ -201,7 +375,7 @@ def clean_scores(raw: dict) -> dict[str, int | None]:
     return clean
 
 
-GAME_FIELDS = ("team1_id", "team2_id", "start_at", "forfeit_team_id", *(f for pair in SCORE_FIELDS for f in pair))
+GAME_FIELDS = ("team1_id", "team2_id", "start_at", "court", "forfeit_team_id", *(f for pair in SCORE_FIELDS for f in pair))
 
 
 def update_game(
@@ -210,6 +384,9 @@ def update_game(
     """Edit a game (the league's SVL or an admin). Records follow, as they come from the results."""
     game = access_game(db, actor, game_id, manage=True)
     before = audit.snapshot(game, GAME_FIELDS)
+    was = _where(game)
+    before_teams = (game.team1_id, game.team2_id)
+    court = pick_court(db.get(League, game.league_id), scores.pop("court", None), game.court)
     ids = {t.id for t in db.exec(select(Team).where(Team.league_id == game.league_id)).all()}
 
     def team(value: object, field: str, label: str, bye_ok: bool) -> int | None:
@@ -234,7 +411,11 @@ def update_game(
     clean = clean_scores(scores)
     if t2 is None and any(v is not None for v in clean.values()):
         raise Invalid({"team2": "A BYE has no scores"})
-    game.team1_id, game.team2_id, game.start_at = t1, t2, start_at
+    court = court if t2 is not None else None
+    moved = (game.team1_id, game.team2_id, game.start_at, game.court) != (t1, t2, start_at, court)
+    if moved:
+        game.sequence += 1  # calendars replace the event
+    game.team1_id, game.team2_id, game.start_at, game.court = t1, t2, start_at, court
     if any(v is not None for v in clean.values()) or game.forfeit_team_id not in (t1, t2):
         game.forfeit_team_id = None  # scores entered (or the forfeiting team replaced): played after all
     for key, value in clean.items():
@@ -246,6 +427,13 @@ def update_game(
         db, actor, entity="game", row=game, before=before, fields=GAME_FIELDS, league_id=game.league_id,
         summary=f"Game {names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')} (week {game.round}) changed",
     )  # fmt: skip
+    if moved:
+        label = f"{names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')}"
+        tell_captains(
+            db, {*before_teams, t1, t2}, subject=f"Game changed: {label}, {timefmt.date_time(game.start_at)}",
+            body=f"A game of your team has changed: {label}.\n\nNow: {_where(game)}\nWas: {was}",
+            league_id=game.league_id, kind="game_moved",
+        )  # fmt: skip
     return game
 
 
@@ -269,6 +457,7 @@ def game_dict(game: Game, names: dict[int, str]) -> dict:
         "start_at": game.start_at,
         "round": game.round,
         "match": game.match,
+        "court": game.court or "",
         "type": game.type.value,
         "sets": ", ".join(sets),
         **{f: getattr(game, f) for pair in SCORE_FIELDS for f in pair},
@@ -288,6 +477,51 @@ def schedule(db: Session, actor: Actor | None, league_id: object) -> dict:
     return {"league": info, "weeks": [{"week": w, "games": weeks[w]} for w in sorted(weeks)]}
 
 
+def schedule_view(
+    db: Session, actor: Actor | None, league_id: object, *, week: object = None, team: object = None,
+    now: dt.datetime | None = None,
+) -> dict:
+    """One week of the league's schedule, or one team's games (anyone who may read the league).
+
+    Without a week or team: the week of the next game (the last week once the season is over).
+    Returns the league, the weeks there are, the teams to choose from, and the games shown.
+    """
+    info = leagues.get_league(db, actor, league_id)
+    league = db.get(League, info["id"])
+    names = _team_names(db, league.id)
+    starts = db.exec(select(Game.start_at).where(Game.league_id == league.id)).all()
+    weeks = sorted({week_of(league.start_at, s) for s in starts})
+    out = {"league": info, "weeks": weeks, "teams": sorted(names.items(), key=lambda p: p[1].casefold()),
+           "week": None, "team": None, "games": []}  # fmt: skip
+    stmt = select(Game).where(Game.league_id == league.id).order_by(Game.start_at, Game.match, Game.id)
+    team_id = _int_or_none(team)
+    if team_id is not None and team_id in names:
+        out["team"] = team_id
+        games = db.exec(stmt.where(sa.or_(Game.team1_id == team_id, Game.team2_id == team_id))).all()
+        out["games"] = [game_dict(g, names) | {"week": week_of(league.start_at, g.start_at)} for g in games]
+        return out
+    if not weeks:
+        return out
+    chosen = _int_or_none(week)
+    if chosen not in weeks:
+        now = now or dt.datetime.now(dt.UTC)
+        upcoming = [week_of(league.start_at, s) for s in starts if s >= now - dt.timedelta(hours=3)]
+        chosen = min(upcoming) if upcoming else weeks[-1]
+    first = timefmt.day_start(timefmt.local(league.start_at).date() + dt.timedelta(days=7 * (chosen - 1)))
+    last = first + dt.timedelta(days=7, hours=2)
+    games = db.exec(stmt.where(Game.start_at >= first - dt.timedelta(hours=2), Game.start_at < last)).all()
+    out["week"] = chosen
+    out["games"] = [game_dict(g, names) | {"week": chosen} for g in games if week_of(league.start_at, g.start_at) == chosen]
+    return out
+
+
+def _int_or_none(value: object) -> int | None:
+    try:
+        return int(str(value).strip()) if value not in (None, "") and not isinstance(value, bool) else None
+    except ValueError:
+        return None
+
+
 def week_of(season_start: dt.datetime, when: dt.datetime) -> int:
     """Week number of a game counted from the season start: the first 7 days are week 1, and so on."""
     days = (timefmt.local(when).date() - timefmt.local(season_start).date()).days  # venue calendar days (DST-proof)
@@ -300,6 +534,7 @@ def get_game(db: Session, actor: Actor | None, game_id: object) -> dict:
     names = _team_names(db, game.league_id)
     out = game_dict(game, names)
     out["teams"] = [{"id": i, "name": n} for i, n in sorted(names.items())]
+    out["courts"] = leagues.court_names(db.get(League, game.league_id))
     return out
 
 

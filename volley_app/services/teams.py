@@ -150,7 +150,7 @@ def delete_team(db: Session, actor: Actor | None, team_id: object) -> str:
     db.exec(sa.delete(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id)))
     db.delete(team)
     db.flush()
-    scheduling.regenerate_unplayed(db, league)
+    scheduling.regenerate_unplayed(db, league, actor)
     audit.record(
         db, actor, action="delete", entity="team", entity_id=team.id, league_id=league.id,
         summary=f"Team {name} deleted from {leagues.display_name(league)}", before={"team_name": name},
@@ -186,6 +186,8 @@ def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remainin
     team.withdrawn_at = utcnow()
     db.add(team)
     db.flush()
+    if choice == REMOVE:
+        scheduling.regenerate_unplayed(db, league, actor)  # the others' unplayed weeks drawn again without it
     audit.record(
         db, actor, action="withdraw", entity="team", entity_id=team.id, league_id=league.id,
         summary=(

@@ -6,7 +6,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.admin import local_time, notice, send_button
-from volley_app.components.forms import area_field, error_line, text_field
+from volley_app.components.forms import area_field, checkbox_field, error_line, text_field
 from volley_app.components.layout import column, dash_screen
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
@@ -19,11 +19,12 @@ FORM_ID = "email-all-form"
 
 
 class EmailAllState(FormState, AuthState):
-    _fields = ("subject", "body")
+    _fields = ("subject", "body", "confirmed")
     _error_id = ERROR_ID
 
     notice: str = ""
     jobs: list[dict[str, str]] = []
+    audience: str = ""
 
     async def _load_jobs(self) -> None:
         found, failure = await run_action(email_all.recent_jobs, actor=await self._actor())
@@ -42,10 +43,15 @@ class EmailAllState(FormState, AuthState):
             for j in found
         ]
 
+    async def _count(self) -> None:
+        found, _failure = await run_action(email_all.audience_count, actor=await self._actor())
+        self.audience = "" if found is None else str(found)
+
     async def load(self):
         self._clear_messages()
         self.notice = ""
         await self._load_jobs()
+        await self._count()
 
     @rx.event
     async def refresh(self):
@@ -58,11 +64,15 @@ class EmailAllState(FormState, AuthState):
     @rx.event
     async def send(self, form_data: dict):
         self.notice = ""
-        async for event in self._submit(email_all.send, done=self._queued, **form_values(form_data, self._fields)):
+        data = form_values(form_data, self._fields)
+        # The box confirms the number this page showed; the service refuses it when the count changed since.
+        data["confirmed"] = self.audience if data["confirmed"].lower() in ("true", "on", self.audience.lower()) else ""
+        async for event in self._submit(email_all.send, done=self._queued, **data):
             yield event
+        await self._count()
         if self.notice:
             await self._load_jobs()
-            yield
+        yield
 
 
 def _job_row(job: rx.Var) -> rx.Component:
@@ -82,6 +92,10 @@ def email_all_page() -> rx.Component:
                 column(
                     text_field("Subject", "subject", s, required=True, max_length=200),
                     area_field("Body", "body", s, rows="10", required=True, max_length=email_all.BODY_MAX),
+                    checkbox_field("Send it to " + s.audience + " people: every active user", "confirmed",
+                                   value=s.audience, required=True),
+                    rx.cond(s.errors.contains("confirmed"),
+                            rx.text(s.errors["confirmed"], color_scheme="red", size="2", id="confirmed-error")),
                     send_button(s, "Send to All Users", "Queueing…"),
                 ),
                 id=FORM_ID,

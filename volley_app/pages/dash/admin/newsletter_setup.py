@@ -6,7 +6,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.admin import local_time, notice, send_button
-from volley_app.components.forms import area_field, error_line, text_field
+from volley_app.components.forms import area_field, checkbox_field, error_line, text_field
 from volley_app.components.layout import column, dash_screen
 from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
@@ -77,9 +77,18 @@ class NewsletterSetupState(PagedList, FormState, AuthState):
         return rx.redirect(routes.DASH_PROFILE)
 
     @rx.event
-    def send(self, form_data: dict):
+    async def send(self, form_data: dict):
         self.values, self.notice = form_values(form_data, self._fields), ""
-        return self._submit(newsletter.send_issue, done=self._sent, data=dict(self.values))
+        ticked = form_values(form_data, ("confirmed",))["confirmed"].lower()
+        shown = str(self.subscriber_total)
+        confirmed = shown if ticked in ("true", "on", shown) else ""  # the number this page showed, checked again
+        async for event in self._submit(newsletter.send_issue, done=self._sent, data=dict(self.values),
+                                        confirmed=confirmed):  # fmt: skip
+            yield event
+        if self.error or self.errors:  # the number may have changed: show the one it goes to now
+            total, _failure = await run_action(newsletter.subscriber_total, actor=await self._actor())
+            self.subscriber_total = total or 0
+            yield
 
     @rx.event
     async def delete_subscriber(self, subscriber_id: str):
@@ -159,6 +168,8 @@ def newsletter_setup_page() -> rx.Component:
             rx.form(
                 column(
                     *[_section_fields(section) for section in NEWSLETTER_SECTIONS],
+                    checkbox_field("Send it to " + s.subscriber_total.to(str) + " subscribers", "confirmed",
+                                   value=s.subscriber_total.to(str), required=True),
                     send_button(s, "Send Newsletter", "Queueing the newsletter…", width="100%"),
                     spacing="3",
                 ),

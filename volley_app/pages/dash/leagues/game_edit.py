@@ -20,7 +20,7 @@ SCORE_LABELS = [
     ("team1_game3_score", "Team 1 Set 3"), ("team2_game3_score", "Team 2 Set 3"),
 ]  # fmt: skip
 SETS = ("set1", "set2", "set3")
-GAME_FIELDS = ("team1", "team2", "start", *(key for key, _label in SCORE_LABELS))
+GAME_FIELDS = ("team1", "team2", "start", "court", *(key for key, _label in SCORE_LABELS))
 
 
 class GameEditState(FormState, AuthState):
@@ -32,6 +32,7 @@ class GameEditState(FormState, AuthState):
     form: dict[str, str] = {}
     team_options: list[dict[str, str]] = []
     team2_options: list[dict[str, str]] = []
+    court_options: list[dict[str, str]] = []
     denied: bool = False
 
     async def load(self):
@@ -47,10 +48,12 @@ class GameEditState(FormState, AuthState):
         self.gid, self.back = str(found["id"]), routes.schedule_path(found["league_id"])
         self.team_options = [{"value": str(t["id"]), "label": t["name"]} for t in found["teams"]]
         self.team2_options = [*self.team_options, {"value": "bye", "label": "BYE"}]
+        self.court_options = [{"value": c, "label": c} for c in found["courts"]]
         self.form = {
             "team1": str(found["team1_id"] or ""),
             "team2": "bye" if found["team2_id"] is None else str(found["team2_id"]),
             "start": timefmt.input_value(found["start_at"]),
+            "court": found["court"] or found["courts"][0],
             **{k: "" if found[k] is None else str(found[k]) for k, _l in SCORE_LABELS},
         }
         self._show_record()
@@ -77,6 +80,8 @@ def _game_form() -> rx.Component:
         select_field("Team 1", "team1", s.team_options, s, placeholder="Choose a team", default_value=s.form["team1"]),
         select_field("Team 2", "team2", s.team2_options, s, placeholder="Choose a team", default_value=s.form["team2"]),
         text_field("Date and Time", "start", s, type="datetime-local", required=True, default_value=s.form["start"]),
+        select_field("Court", "court", s.court_options, s, default_value=s.form["court"]),
+        rx.text("Both captains are emailed when the time or court changes.", size="1", color_scheme="gray"),
         rx.grid(
             *[text_field(label, key, s, type="number", min=0, max=99, inputmode="numeric", default_value=s.form[key])
               for key, label in SCORE_LABELS],

@@ -1,24 +1,33 @@
-"""A league's schedule by week (/dash/leagues/teams/schedule?league={id}); Edit links for its SVL and admins."""
+"""A league's schedule a week at a time, or one team's games (/dash/leagues/teams/schedule?league={id}).
+
+Edit links for its SVL and admins, who may also move a week (and the rest of the season) a week later.
+"""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from volley_app import routes
+from volley_app.components.calendar import add_to_calendar, webcal
+from volley_app.components.forms import confirm_delete, native_select
+from volley_app.components.layout import button_row
 from volley_app.components.leagues import edit_link, league_header, league_screen
 from volley_app.components.tables import row, table
 from volley_app.registry import page
-from volley_app.services import scheduling, timefmt
+from volley_app.services import calendar, scheduling, timefmt
 from volley_app.state.auth import AuthState
+from volley_app.state.files import backend_address
 from volley_app.state.forms import path_arg, run_action
 
 NO_SCHEDULE = "No Schedule yet, try back later!"
 
 
-def _game_row(g: dict, can_manage: bool) -> dict[str, str]:
+def _game_row(g: dict, can_manage: bool, by_team: bool) -> dict[str, str]:
+    when = timefmt.clock(g["start_at"])
     return {
         "id": str(g["id"]),
-        "when": timefmt.clock(g["start_at"]),
+        "when": f"Week {g['week']} · {timefmt.day(g['start_at'])} {when}" if by_team else when,
+        "court": g["court"] or "–",
         "team1": g["team1"],
         "team2": g["team2"],
         "match": str(g["match"]),
@@ -30,40 +39,110 @@ def _game_row(g: dict, can_manage: bool) -> dict[str, str]:
 class ScheduleState(AuthState):
     league_name: str = ""
     back: str = ""
-    weeks: list[dict] = []
+    heading: str = ""
+    games: list[dict[str, str]] = []
+    week_options: list[dict[str, str]] = []
+    team_options: list[dict[str, str]] = []
+    week: str = ""
+    team: str = ""
+    previous_week: str = ""
+    next_week: str = ""
     can_manage: bool = False
+    push_question: str = ""
     error: str = ""
+    notice: str = ""
     loaded: bool = False
+    feed: str = ""
 
     async def load(self):
+        self.notice = ""
+        await self._show(week=None, team=None)
+
+    async def _show(self, *, week: object, team: object) -> None:
         found, failure = await run_action(
-            scheduling.schedule, actor=await self._actor(), league_id=path_arg(self, "league")
+            scheduling.schedule_view, actor=await self._actor(), league_id=path_arg(self, "league"), week=week, team=team
         )
         self.loaded, self.error = True, failure.message if failure else ""
-        found = found or {"league": None, "weeks": []}
+        found = found or {"league": None, "weeks": [], "teams": [], "week": None, "team": None, "games": []}
+        self.feed = ""
+        if found["league"] is not None:
+            links, _f = await run_action(
+                calendar.feed_links, actor=await self._actor(), league_id=found["league"]["id"], team_id=found["team"]
+            )
+            path = (links or {}).get("team" if found["team"] is not None else "league", "")
+            self.feed = backend_address(path) if path else ""
         self.league_name, self.back, self.can_manage = league_header(found["league"])
-        self.weeks = [
-            {
-                "week": f"Week {w['week']} · {timefmt.day(w['games'][0]['start_at'])}",
-                "games": [_game_row(g, self.can_manage) for g in w["games"]],
-            }  # fmt: skip
-            for w in found["weeks"]
-        ]
+        weeks = found["weeks"]
+        self.week_options = [{"value": str(w), "label": f"Week {w}"} for w in weeks]
+        self.team_options = [{"value": str(i), "label": n} for i, n in found["teams"]]
+        self.week = str(found["week"] or "")
+        self.team = str(found["team"] or "")
+        by_team = found["team"] is not None
+        self.games = [_game_row(g, self.can_manage, by_team) for g in found["games"]]
+        at = weeks.index(found["week"]) if found["week"] in weeks else -1
+        self.previous_week = str(weeks[at - 1]) if at > 0 else ""
+        self.next_week = str(weeks[at + 1]) if 0 <= at < len(weeks) - 1 else ""
+        if by_team:
+            self.heading = f"Games of {dict(found['teams']).get(found['team'], '')}"
+        elif found["games"]:
+            self.heading = f"Week {found['week']} · {timefmt.day(found['games'][0]['start_at'])}"
+        else:
+            self.heading = ""
+        self.push_question = (
+            f"Move week {self.week} and every later week a week later? The captains are emailed."
+            if self.week and self.can_manage else ""
+        )  # fmt: skip
+
+    @rx.var
+    def feed_subscribe(self) -> str:
+        return webcal(self.feed)
+
+    @rx.event
+    async def show_week(self, week: str):
+        self.notice = ""
+        await self._show(week=week, team=None)
+
+    @rx.event
+    async def show_team(self, team: str):
+        self.notice = ""
+        if team in ("", None):
+            await self._show(week=None, team=None)
+        else:
+            await self._show(week=None, team=team)
+
+    @rx.event
+    async def push_week(self, week: str):
+        self.notice = ""
+        moved, failure = await run_action(
+            scheduling.push_week, actor=await self._actor(), league_id=path_arg(self, "league"), week=week
+        )
+        if failure is not None:
+            self.error = failure.message
+            return
+        await self._show(week=None, team=None)
+        self.notice = f"Week {week} and every later week moved a week later: {moved} games. The captains were emailed."
 
 
 def _schedule_game(game: rx.Var) -> rx.Component:
-    when = rx.vstack(rx.text(game["when"], white_space="nowrap"), edit_link(game["href"]), spacing="1", align="start")
-    return row(when, game["team1"], game["team2"], game["sets"])
+    when = rx.vstack(rx.text(game["when"]), edit_link(game["href"]), spacing="1", align="start")
+    return row(when, game["court"], game["team1"], game["team2"], game["sets"])
 
 
-def _week(week: rx.Var) -> rx.Component:
-    return rx.vstack(
-        rx.heading(week["week"].to(str), size="4", as_="h2"),
-        table(
-            ["Time", "Team 1", "Team 2", "Score"], rx.foreach(week["games"].to(list[dict[str, str]]), _schedule_game)
-        ),
-        width="100%",
-    )
+def _choosers() -> rx.Component:
+    s = ScheduleState
+    return rx.flex(
+        rx.button("Previous week", on_click=ScheduleState.show_week(s.previous_week), disabled=s.previous_week == "",
+                  variant="soft", size="2", type="button"),
+        rx.el.label("Week", html_for="schedule-week", class_name="rt-Text rt-r-size-2"),
+        native_select("schedule-week", s.week_options, value=s.week, placeholder="By team",
+                      on_change=ScheduleState.show_week, required=False),
+        rx.button("Next week", on_click=ScheduleState.show_week(s.next_week), disabled=s.next_week == "",
+                  variant="soft", size="2", type="button"),
+        rx.el.label("Team", html_for="schedule-team", class_name="rt-Text rt-r-size-2"),
+        native_select("schedule-team", s.team_options, value=s.team, placeholder="All teams",
+                      on_change=ScheduleState.show_team, required=False),
+        wrap="wrap", spacing="3", align="center",
+    )  # fmt: skip
 
 
 @page(routes.SCHEDULE, "Schedule", on_load=ScheduleState.load)
@@ -72,9 +151,22 @@ def schedule_page() -> rx.Component:
     return league_screen(
         "Schedule",
         s,
+        rx.cond(s.notice != "", rx.callout(s.notice, color_scheme="green", role="status")),
         rx.cond(
-            s.weeks.length() > 0,
-            rx.foreach(s.weeks, _week),
+            s.week_options.length() > 0,
+            rx.vstack(
+                _choosers(),
+                add_to_calendar(ScheduleState.feed_subscribe, s.feed, "Add to calendar"),
+                rx.heading(s.heading, size="4", as_="h2"),
+                table(["Time", "Court", "Team 1", "Team 2", "Score"], rx.foreach(s.games, _schedule_game)),
+                rx.cond(
+                    s.can_manage & (s.week != ""),
+                    button_row(confirm_delete("No games this week (holiday)", s.push_question, ScheduleState.push_week(s.week),
+                                              confirm_label="Move the weeks")),
+                ),
+                width="100%",
+                spacing="3",
+            ),
             rx.cond(s.loaded & (s.error == ""), rx.text(NO_SCHEDULE, color_scheme="gray")),
         ),
     )

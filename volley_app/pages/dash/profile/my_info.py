@@ -5,11 +5,13 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
+from volley_app.components.calendar import add_to_calendar, webcal
 from volley_app.components.layout import column, dash_page, details, labelled, link_button, page_heading
 from volley_app.models import REGIONS
 from volley_app.registry import page
-from volley_app.services import accounts
+from volley_app.services import accounts, calendar
 from volley_app.state.auth import AuthState
+from volley_app.state.files import backend_address
 from volley_app.state.forms import run_action
 
 
@@ -18,8 +20,18 @@ class PlayerInfoState(AuthState):
     show_address: bool = False
     show_player: bool = False
     info_error: str = ""
+    feed_url: str = ""
+    feed_subscribe: str = ""
+    feed_notice: str = ""
+
+    def _show_feed(self, path: str | None) -> None:
+        self.feed_url = backend_address(path) if path else ""
+        self.feed_subscribe = webcal(self.feed_url) if path else ""
 
     async def load(self):
+        self.feed_notice = ""
+        path, _failure = await run_action(calendar.my_feed, actor=await self._actor())
+        self._show_feed(path)
         rec, failure = await run_action(accounts.my_info, actor=await self._actor())
         if failure:
             self.info, self.info_error = {}, failure.message
@@ -42,6 +54,51 @@ class PlayerInfoState(AuthState):
             "setter": rec["setter"] or "-",
             "edit": routes.user_path(rec["id"]),
         }
+
+
+    @rx.event
+    async def new_feed_address(self):
+        path, failure = await run_action(calendar.regenerate, actor=await self._actor())
+        if failure is None:
+            self._show_feed(path)
+            self.feed_notice = "Your calendar has a new address; the old one no longer works."
+
+    @rx.event
+    async def turn_feed_off(self):
+        done, failure = await run_action(calendar.revoke, actor=await self._actor())
+        if failure is None:
+            self._show_feed(None)
+            self.feed_notice = "Your calendar feed is off: its address no longer works."
+
+
+def _calendar_card() -> rx.Component:
+    s = PlayerInfoState
+    return rx.card(
+        rx.vstack(
+            rx.heading("My calendar", size="4", as_="h2"),
+            rx.text("Your teams' games and the sub requests you accepted, in your phone's calendar. "
+                    "The address is private: anyone who has it can see your games.", size="2"),  # fmt: skip
+            rx.cond(s.feed_notice != "", rx.text(s.feed_notice, size="2", role="status")),
+            rx.cond(
+                s.feed_url != "",
+                rx.vstack(
+                    add_to_calendar(s.feed_subscribe, s.feed_url),
+                    rx.code(s.feed_url, id="calendar-feed-url", size="1", style={"word_break": "break-all"}),
+                    rx.flex(
+                        rx.button("New address", on_click=PlayerInfoState.new_feed_address, variant="soft", size="2"),
+                        rx.button("Turn off", on_click=PlayerInfoState.turn_feed_off, variant="soft",
+                                  color_scheme="red", size="2"),
+                        spacing="3", wrap="wrap",
+                    ),  # fmt: skip
+                    spacing="2", width="100%",
+                ),  # fmt: skip
+                rx.button("Turn on my calendar feed", on_click=PlayerInfoState.new_feed_address, size="2"),
+            ),
+            spacing="3",
+            width="100%",
+        ),
+        width="100%",
+    )
 
 
 @page(routes.PLAYER_INFO, "My Info", on_load=PlayerInfoState.load)
@@ -77,6 +134,7 @@ def player_info_page() -> rx.Component:
                 width="100%",
             ),
             rx.cond(i["edit"], link_button("Edit Info", href=i["edit"], size="3")),
+            _calendar_card(),
             max_width="40rem",
         )
     )

@@ -5,14 +5,16 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
+from volley_app.components.calendar import add_to_calendar, webcal
 from volley_app.components.forms import error_line, notice_line, select_field
 from volley_app.components.layout import button_row, column, dash_page, details, labelled, page_heading, section_card
 from volley_app.components.sub_request_form import request_fields
 from volley_app.components.sub_requests import status_badge
 from volley_app.registry import page
-from volley_app.services import sub_requests
+from volley_app.services import calendar, sub_requests
 from volley_app.services.errors import Invalid
 from volley_app.state.auth import AuthState
+from volley_app.state.files import backend_address
 from volley_app.state.forms import focus, form_values, path_arg, run_action
 from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState
 
@@ -67,6 +69,8 @@ class NoteDetailState(RequestFormState, AuthState):
     action_error: str = ""
     notice: str = ""
     confirm_open: bool = False
+    feed: str = ""
+    feed_subscribe: str = ""
 
     def _note_id(self) -> str:
         return path_arg(self, "note_id")
@@ -86,6 +90,9 @@ class NoteDetailState(RequestFormState, AuthState):
             choices, _f = await run_action(sub_requests.invite_choices, actor=await self._actor())
             self.invite_options = choices or []
         self.record = _editable(found) if self.can_edit else {}
+        path, _f = await run_action(calendar.accepted_request_feed, actor=await self._actor(), request_id=self._note_id())
+        self.feed = backend_address(path) if path else ""
+        self.feed_subscribe = webcal(self.feed) if path else ""
         self._show_record()
 
     async def load(self):
@@ -251,6 +258,7 @@ def note_detail_page() -> rx.Component:
         error_line(s.action_error, DETAIL_ERROR_ID),
         notice_line(s.notice),
         _actions(),
+        add_to_calendar(s.feed_subscribe, s.feed),
         rx.cond(s.can_reopen, _reopen_form(), rx.fragment()),
         rx.cond(s.can_edit, _edit_form(), rx.fragment()),
     )

@@ -11,7 +11,7 @@ from volley_app.components.tables import row, table_or_empty
 from .state import LeagueHomeState
 
 INFO_LINES = (
-    ("Day", "day"), ("Starts", "start"), ("Weeks", "weeks"), ("Games every", "increment"), ("Court", "court"),
+    ("Day", "day"), ("Starts", "start"), ("Registration closes", "closes"), ("Weeks", "weeks"), ("Games every", "increment"), ("Court", "court"),
     ("Where", "where"), ("Skill level", "skill"), ("Format", "format"), ("Gender requirement", "gender"),
     ("Teams", "teams_of"), ("Cost per team", "cost"), ("Cash only", "cash"), ("Stage", "stage"),
 )  # fmt: skip
@@ -41,11 +41,15 @@ def actions_card() -> rx.Component:
         button_row(
             rx.cond(
                 s.schedule_generated,
-                rx.badge("Schedule generated", color_scheme="green", size="2"),
+                rx.fragment(
+                    rx.badge("Schedule generated", color_scheme="green", size="2"),
+                    rx.button("Redraw Unplayed Weeks", on_click=s.redraw, variant="soft"),
+                ),
                 rx.button("Generate Schedule", on_click=s.generate),
             ),
             link_button("Waitlist", href=s.links["waitlist"], variant="soft"),
             link_button("Teams", href=s.links["teams"], variant="soft"),
+            link_button("Email Captains", href=s.links["message"], variant="soft"),
         ),
     )
 

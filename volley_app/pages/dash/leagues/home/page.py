@@ -12,6 +12,7 @@ from volley_app.registry import page
 
 from .bracket import bracket_card
 from .edit import edit_card
+from .exports import exports_card
 from .info import actions_card, disputed_card, info_card, links, my_games_card
 from .payments import payments_card
 from .register import register_card
@@ -47,6 +48,7 @@ def league_home_page() -> rx.Component:
                 actions_card(),
                 register_card(),
                 payments_card(),
+                exports_card(),
                 bracket_card(),
                 edit_card(),
             ),

@@ -13,6 +13,12 @@ from .state import LeagueHomeState
 
 def register_card() -> rx.Component:
     s = LeagueHomeState
+    closed = card_for(s.registration_note != "", "Registration", rx.callout(s.registration_note, icon="info"))
+    return rx.fragment(closed, _open_card())
+
+
+def _open_card() -> rx.Component:
+    s = LeagueHomeState
     return card_for(
         s.may_register,
         "Registration",

@@ -10,8 +10,8 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.league_form import LEAGUE_FIELDS
 from volley_app.components.leagues import money, where
+from volley_app.services import exports, playoffs, registration, scheduling, score_reports, timefmt, uploads
 from volley_app.services import leagues as svc
-from volley_app.services import playoffs, registration, scheduling, score_reports, timefmt, uploads
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
@@ -31,17 +31,19 @@ def info_of(lg: dict) -> dict[str, str]:
         "teams": str(lg["team_count"]), "teams_of": f"{lg['team_count']} of {lg['max_teams']}", "waitlist": str(lg["waitlist_count"]), "cost": money(lg["cost_cents"]),
         "cash": "Yes" if lg["cash"] else "No", "stage": lg["stage"], "active": "True" if lg["active"] else "False",
         "where": where(lg),
+        "closes": timefmt.date_time(lg["registration_closes"]),
     }  # fmt: skip
 
 
 def form_of(lg: dict) -> dict[str, str]:
     """The edit form's defaults."""
     return {
-        "court": lg["court"], "start": timefmt.input_value(lg["start_at"]), "number_of_weeks": str(lg["number_of_weeks"]),
+        "court": lg["first_court"], "more_courts": lg["more_courts"], "start": timefmt.input_value(lg["start_at"]), "number_of_weeks": str(lg["number_of_weeks"]),
         "time_increment": str(lg["time_increment"]), "skill_level": lg["skill_level"], "format": lg["raw_format"],
         "day": lg["day"], "gender_requirement": lg["gender_requirement"], "max_teams": str(lg["max_teams"]),
         "cost": f"{lg['cost_cents'] / 100:.2f}", "cash": "true" if lg["cash"] else "false",
         "offer_hold_hours": str(lg["offer_hold_hours"]), "ranking": lg["ranking"],
+        "registration_deadline": timefmt.input_value(lg["registration_deadline"]),
         "active": "true" if lg["active"] else "false",
     }  # fmt: skip
 
@@ -52,6 +54,7 @@ def links_of(league_id: int) -> dict[str, str]:
         "rules": routes.league_rules_path(league_id), "waitlist": routes.waitlist_path(league_id),
         "teams": routes.teams_path(league_id), "register": routes.new_team_path(league_id),
         "audit": routes.audit_log_path(league_id), "bracket": routes.league_bracket_path(league_id),
+        "message": routes.league_message_path(league_id),
     }  # fmt: skip
 
 
@@ -75,6 +78,8 @@ class LeagueHomeState(FormState, AuthState):
     missing: bool = False
     may_register: bool = False
     league_full: bool = False
+    registration_note: str = ""
+    export_links: dict[str, str] = {}
     payment_rows: list[dict[str, str]] = []
     upload_error: str = ""  # shown under the bracket upload, where the file was chosen
     bracket_generated: bool = False
@@ -98,6 +103,7 @@ class LeagueHomeState(FormState, AuthState):
             self.error, self.missing = failure.message, True
             self.may_register, self.league_full, self.payment_rows = False, False, []
             self.bracket_generated, self.my_games, self.disputed = False, [], []
+            self.export_links, self.registration_note = {}, ""
             return
         self.missing = False
         self.can_manage, self.show_cash = lg["can_manage"], lg["show_cash"]
@@ -129,11 +135,16 @@ class LeagueHomeState(FormState, AuthState):
         """May this user register a team here (or join the waitlist); the payments for those who manage it."""
         opts, _f = await run_action(registration.options, actor=actor, league_id=lg["id"])
         self.may_register = bool(opts and opts["may_register"])
+        closed = bool(opts) and opts["refusal"].startswith("Registration for this league closed")
+        self.registration_note = opts["refusal"] if closed else ""
         self.league_full = bool(opts and opts["full"])
         if opts and opts["held"]:  # places held by a checkout under way or an offer count as taken
             held = opts["held"]
             self.info["teams_of"] += f" ({held} more place{'s' if held != 1 else ''} held for payment)"
-        self.payment_rows = []
+        self.payment_rows, self.export_links = [], {}
+        if lg["can_manage"] or lg["show_payments"]:
+            links, _f = await run_action(exports.export_links, actor=actor, league_id=lg["id"])
+            self.export_links = {k: backend_address(v) for k, v in (links or {}).items()}
         if lg["show_payments"]:
             found, _f = await run_action(registration.list_payments, actor=actor, league_id=lg["id"])
             self.payment_rows = [{k: str(v) for k, v in p.items()} for p in (found or [])]
@@ -167,6 +178,10 @@ class LeagueHomeState(FormState, AuthState):
             return
         await self._fetch()
         self.notice = notice(result)
+
+    @rx.event
+    async def redraw(self):
+        await self._act(scheduling.redraw, lambda made: f"Unplayed weeks redrawn: {made} games. The captains were emailed.")
 
     @rx.event
     async def generate(self):

@@ -1,0 +1,114 @@
+"""CSV exports: the league's SVL and admins get them (bearer token or a link signed for them); others are refused."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+from tests.factories import actor_of, add_league, add_league_session, add_teams, login_token, make_user
+from tests.harness import call_handler
+from volley_app import routes
+from volley_app.models import Role, Team, utcnow
+from volley_app.pages.dash.leagues.home.state import LeagueHomeState
+from volley_app.services import exports, places, scheduling
+from volley_app.services.errors import Forbidden, NotFound, Unauthorized
+
+
+@pytest.fixture
+def world(db):
+    svl = make_user(db, "svla", Role.SVL)
+    make_user(db, "svlb", Role.SVL)
+    make_user(db, "root", Role.ADMIN)
+    cap = make_user(db, "pat", first_name="=HYPERLINK(\"http://x\")", last_name="Ünal", email="pat@example.com")
+    now = utcnow()
+    sid = add_league_session(db, svl, "Fall", now + dt.timedelta(days=3), now + dt.timedelta(days=80))
+    lg = add_league(db, svl, sid, start=now + dt.timedelta(days=4))
+    ids = add_teams(db, lg, 3)
+    team = db.get(Team, ids[0])
+    team.captain_id, team.team_name = cap.id, "+Aces"
+    db.add(team)
+    db.commit()
+    scheduling.generate(db, actor_of(svl), lg.id)
+    places.new_payment(db, lg, cap, team_name="@Late", until=now + dt.timedelta(hours=1))
+    db.commit()
+    return {"db": db, "lg": lg, "svl": actor_of(svl), "tokens": {n: login_token(db, n) for n in ("svla", "svlb", "root", "pat")}}
+
+
+async def _get(backend, path: str, token: str | None = None) -> httpx.Response:
+    _app, asgi = backend
+    transport = httpx.ASGITransport(app=asgi, client=("203.0.113.9", 5000))
+    headers = {"authorization": f"Bearer {token}"} if token else {}
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost:3000") as client:
+        return await client.get(path, headers=headers)
+
+
+def _rows(body: bytes) -> list[list[str]]:
+    assert body.startswith(b"\xef\xbb\xbf")  # UTF-8 with a byte order mark
+    return list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
+
+
+@pytest.mark.parametrize("kind", exports.KINDS)
+@pytest.mark.parametrize(("who", "status"), [("svla", 200), ("root", 200), ("svlb", 403), ("pat", 403), (None, 401)])
+async def test_who_may_download_each_export(backend, world, kind, who, status):
+    got = await _get(backend, routes.export_path(world["lg"].id, kind), world["tokens"].get(who))
+    assert got.status_code == status
+    if status == 200:
+        assert got.headers["content-type"].startswith("text/csv")
+        name = got.headers["content-disposition"]
+        assert f"monday-c-6s-{world['lg'].id}-{kind}-" in name and name.endswith('.csv"')
+        assert len(_rows(got.content)) >= 2
+    else:
+        assert b"Team" not in got.content
+
+
+async def test_a_signed_link_works_for_its_holder_and_not_when_altered(backend, world):
+    links = exports.export_links(world["db"], world["svl"], world["lg"].id)
+    got = await _get(backend, links["teams"])
+    assert got.status_code == 200
+    parts = urlsplit(links["teams"])
+    forged = f"{parts.path}?{parts.query.replace('u=', 'u=9')}"
+    assert (await _get(backend, forged)).status_code in (401, 403)
+    other = links["teams"].replace("/teams.csv", "/payments.csv")  # a link is for one export
+    assert (await _get(backend, other)).status_code == 401
+
+
+def test_formulas_are_neutralised_and_captain_contact_is_in_the_teams_file(world):
+    found = exports.export(world["db"], world["svl"], world["lg"].id, "teams")
+    rows = _rows(found["data"])
+    assert rows[0][:3] == ["Team", "Status", "Paid"]
+    aces = next(r for r in rows if r[0].endswith("Aces"))
+    assert aces[0] == "'+Aces"
+    assert aces[3] == "'=HYPERLINK(\"http://x\")" and aces[4] == "Ünal" and aces[6] == "pat@example.com"
+    schedule = _rows(exports.export(world["db"], world["svl"], world["lg"].id, "schedule")["data"])
+    assert schedule[0] == ["Week", "Date", "Time", "Court", "Team 1", "Team 2", "Score", "Type"]
+    assert any(r[4] == "'+Aces" or r[5] == "'+Aces" for r in schedule[1:])
+
+
+@pytest.mark.parametrize("value", ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"])
+def test_every_risky_first_character_is_neutralised(value):
+    assert exports.safe_cell(value) == "'" + value
+    assert exports.safe_cell("a=1") == "a=1"
+
+
+def test_services_refuse_others_and_unknown_exports(world):
+    db, lid = world["db"], world["lg"].id
+    with pytest.raises(Unauthorized):
+        exports.export(db, None, lid, "teams")
+    with pytest.raises(NotFound):
+        exports.export(db, world["svl"], lid, "passwords")
+    with pytest.raises(Forbidden):
+        exports.export_links(db, actor_of(make_user(db, "svlc", Role.SVL)), lid)
+
+
+@pytest.mark.parametrize(("who", "offered"), [("svla", True), ("root", True), ("svlb", False), ("pat", False)])
+async def test_the_league_home_offers_the_exports_to_its_operators_only(world, who, offered):
+    path = f"/dash/leagues/{world['lg'].id}"
+    state, _ev = await call_handler(world["tokens"][who], LeagueHomeState, path, "load")
+    assert bool(state.export_links) is offered
+    if offered:
+        assert set(state.export_links) == set(exports.KINDS)

@@ -1,0 +1,26 @@
+"""The league home's Exports card: CSV files of the teams, payments, standings and schedule (its SVL and admins)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app.components.leagues import card_for
+
+from .state import LeagueHomeState
+
+# Names that no other link of the page contains (its Schedule, Standings and Teams links keep theirs).
+LABELS = (("teams", "Captain list"), ("payments", "Payment list"), ("standings", "Record table"), ("schedule", "Game list"))
+
+
+def exports_card() -> rx.Component:
+    s = LeagueHomeState
+    return card_for(
+        s.export_links.length() > 0,
+        "Exports",
+        rx.text("Spreadsheet files (CSV, UTF-8) named after the league and today's date.", size="2"),
+        rx.flex(
+            *[rx.link(label, " (CSV)", href=s.export_links[kind].to(str), download=True, size="2")
+              for kind, label in LABELS],
+            spacing="4", wrap="wrap",
+        ),  # fmt: skip
+    )

@@ -1,0 +1,132 @@
+"""Email captains (/dash/leagues/{id}/message): a league's operator writes to the captains of the league or one team.
+
+Write, then preview: the email as it reads and how many people get it; Send confirms that number.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.components.forms import area_field, error_line, select_field, submit_button, text_field
+from volley_app.components.layout import button_row, column, dash_screen
+from volley_app.components.leagues import back_to_league
+from volley_app.registry import page
+from volley_app.services import league_messages
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import FormState, form_values, path_arg, run_action
+
+ERROR_ID = "league-message-error"
+FIELDS = ("team", "subject", "body")
+
+
+class LeagueMessageState(FormState, AuthState):
+    _fields = FIELDS
+    _error_id = ERROR_ID
+
+    league_name: str = ""
+    back: str = ""
+    team_options: list[dict[str, str]] = []
+    denied: bool = False
+    draft: dict[str, str] = {}
+    preview: dict[str, str] = {}
+    notice: str = ""
+
+    async def load(self):
+        self._clear_messages()
+        self.preview, self.draft, self.notice = {}, {}, ""
+        found, failure = await run_action(
+            league_messages.teams, actor=await self._actor(), league_id=path_arg(self, "league_id")
+        )
+        if failure is not None:
+            self.league_name, self.back, self.team_options, self.denied = "", "", [], True
+            self.error = failure.message
+            return
+        self.denied = False
+        self.league_name, self.back = found["name"], routes.league_path(found["id"])
+        self.team_options = found["teams"]
+
+    def _previewed(self, found: dict):
+        self.preview = {k: str(v) for k, v in found.items()}
+
+    @rx.event
+    def review(self, form_data: dict):
+        self.notice, self.preview = "", {}
+        self.draft = form_values(form_data, FIELDS)
+        return self._submit(
+            league_messages.preview, done=self._previewed, league_id=path_arg(self, "league_id"), **self.draft
+        )
+
+    @rx.event
+    def edit_again(self):
+        self.preview = {}
+        self._show_record()
+
+    def _sent(self, count: int):
+        self.preview, self.draft = {}, {}
+        self.notice = f"Queued to {count} {'person' if count == 1 else 'people'}."
+        self._show_record()
+
+    @rx.event
+    def send(self):
+        if not self.preview:
+            return None
+        return self._submit(
+            league_messages.send, done=self._sent, league_id=path_arg(self, "league_id"),
+            confirmed=self.preview.get("count", ""), **self.draft,
+        )  # fmt: skip
+
+
+def _form() -> rx.Component:
+    s = LeagueMessageState
+    return rx.form(
+        column(
+            select_field("To", "team", s.team_options, s, placeholder="Every team's captain", required=False,
+                         default_value=s.draft.get("team", "")),
+            text_field("Subject", "subject", s, required=True, max_length=league_messages.SUBJECT_MAX,
+                       default_value=s.draft.get("subject", "")),
+            area_field("Message", "body", s, rows="8", required=True, max_length=league_messages.BODY_MAX,
+                       default_value=s.draft.get("body", "")),
+            submit_button("Preview", s),
+        ),
+        key=s.form_key,
+        on_submit=s.review,
+        width="100%",
+    )  # fmt: skip
+
+
+def _preview() -> rx.Component:
+    s = LeagueMessageState
+    p = s.preview
+    return column(
+        rx.callout(
+            "This email goes to " + p["count"] + " " + rx.cond(p["count"] == "1", "person", "people") + ": " + p["who"] + ".",
+            icon="info", role="status",
+        ),
+        rx.text("To: ", p["names"], size="2", color_scheme="gray"),
+        rx.text("Subject: ", rx.text.strong(p["subject"])),
+        rx.box(rx.text(p["body"], white_space="pre-wrap", size="2"), padding="3", border="1px solid var(--gray-6)",
+               border_radius="6px", width="100%"),
+        button_row(
+            rx.button("Send to ", p["count"], rx.cond(p["count"] == "1", " person", " people"), on_click=s.send,
+                      loading=s.busy, size="3"),
+            rx.button("Edit", on_click=s.edit_again, variant="soft", color_scheme="gray", size="3"),
+            spacing="3",
+        ),
+    )  # fmt: skip
+
+
+@page(routes.LEAGUE_MESSAGE, "Email Captains", on_load=LeagueMessageState.load)
+def league_message_page() -> rx.Component:
+    s = LeagueMessageState
+    return dash_screen(
+        f"Email Captains: {s.league_name}",
+        error_line(s.error, ERROR_ID),
+        rx.cond(s.notice != "", rx.callout(s.notice, color_scheme="green", role="status")),
+        back_to_league(s.back),
+        rx.cond(
+            s.denied,
+            rx.fragment(),
+            rx.card(rx.cond(s.preview.length() > 0, _preview(), _form()), size="3", width="100%", max_width="46rem"),
+        ),
+    )
