@@ -9,11 +9,12 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+from sqlmodel import select
 
 from tests.factories import actor_of, add_league, add_league_session, add_teams, login_token, make_user
 from tests.harness import call_handler
 from volley_app import routes
-from volley_app.models import Role, Team, utcnow
+from volley_app.models import Game, Role, Team, utcnow
 from volley_app.pages.dash.leagues.home.state import LeagueHomeState
 from volley_app.services import exports, places, scheduling
 from volley_app.services.errors import Forbidden, NotFound, Unauthorized
@@ -45,6 +46,10 @@ async def _get(backend, path: str, token: str | None = None) -> httpx.Response:
     headers = {"authorization": f"Bearer {token}"} if token else {}
     async with httpx.AsyncClient(transport=transport, base_url="http://localhost:3000") as client:
         return await client.get(path, headers=headers)
+
+
+def scheduling_games(db, league_id: int) -> list[Game]:
+    return list(db.exec(select(Game).where(Game.league_id == league_id).order_by(Game.start_at, Game.match)).all())
 
 
 def _rows(body: bytes) -> list[list[str]]:
@@ -87,6 +92,22 @@ def test_formulas_are_neutralised_and_captain_contact_is_in_the_teams_file(world
     schedule = _rows(exports.export(world["db"], world["svl"], world["lg"].id, "schedule")["data"])
     assert schedule[0] == ["Week", "Date", "Time", "Court", "Team 1", "Team 2", "Score", "Type"]
     assert any(r[4] == "'+Aces" or r[5] == "'+Aces" for r in schedule[1:])
+
+
+def test_the_standings_file_has_the_standings_pages_columns_in_its_order(world):
+    db, lid = world["db"], world["lg"].id
+    games = [g for g in scheduling_games(db, lid) if g.team2_id is not None]
+    first = games[0]
+    first.team1_game1_score, first.team2_game1_score, first.team1_game2_score, first.team2_game2_score = 21, 15, 21, 19
+    db.add(first)
+    db.commit()
+    rows = _rows(exports.export(db, world["svl"], lid, "standings")["data"])
+    assert rows[0][:5] == ["Place", "Team", "Played", "Wins", "Losses"] and rows[0][-1] == "Withdrawn"
+    assert [r[0] for r in rows[1:]] == ["1", "2", "3"]
+    winner = db.get(Team, first.team1_id).team_name
+    top = rows[1]
+    assert top[1].lstrip("'") == winner and top[2:7] == ["1", "1", "0", "2", "0"]
+    assert top[8:10] == ["42", "34"]
 
 
 @pytest.mark.parametrize("value", ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"])

@@ -70,11 +70,11 @@ def _payments(db: Session, actor: Actor, league: League) -> tuple[list[str], lis
 
 def _standings(db: Session, actor: Actor, league: League) -> tuple[list[str], list[list[object]]]:
     found = results.standings(db, actor, league.id)
-    header = ["Place", "Team", "Wins", "Losses", "Withdrawn"]
-    return header, [
-        [i + 1, t["team_name"], t["wins"], t["losses"], "Yes" if t.get("withdrawn") else ""]
-        for i, t in enumerate(found["teams"])
-    ]
+    header = ["Place", "Team", "Played", "Wins", "Losses", "Sets Won", "Sets Lost", "Set %", "Points For",
+              "Points Against", "Point Ratio", "Forfeits", "Adjustment", "Withdrawn"]  # fmt: skip
+    keys = ["rank", "team_name", "played", "wins", "losses", "sets_won", "sets_lost", "set_pct", "points_for",
+            "points_against", "point_ratio", "forfeits", "adjustment"]  # fmt: skip
+    return header, [[t[k] for k in keys] + ["Yes" if t["withdrawn"] else ""] for t in found["teams"]]
 
 
 def _schedule(db: Session, league: League) -> tuple[list[str], list[list[object]]]:
