@@ -540,3 +540,57 @@ def test_each_operator_list_page_reads_by_an_index(db, people, table, listing_id
     for statement, parameters in _statements(db, lambda: listing(second_page)):
         if f"FROM {table}" in statement and "count(" not in statement:
             assert _full_scans(db, statement, parameters, table) == [], statement
+
+
+# --- the archive ---------------------------------------------------------------------------------------------------
+
+
+def test_the_archive_pages_every_kind_newest_first_and_by_kind_and_name(db, people):
+    from tests.factories import add_league, add_league_session
+    from volley_app.models import League, LeagueSession
+    from volley_app.services import archive
+
+    assert archive.archived_page(db, people["root"]).rows == []
+    svl = db.get(User, people["svl"].user_id)
+    start = utcnow() - 200 * DAY
+    sids = [add_league_session(db, svl, f"Old {i:02}", start, start + DAY) for i in range(20)]
+    lids = [add_league(db, svl, sids[0], court=f"Court {i}").id for i in range(20)]
+    reqs = _requests(db, people["alice"], 10, team="Gone Team")
+    users = _subs(db, 5, tag="x")
+    stamp = iter(start + i * dt.timedelta(hours=1) for i in range(1000))
+    for model, ids in ((LeagueSession, sids), (League, lids), (SubRequest, reqs), (User, users)):
+        for rid in ids:
+            db.get(model, rid).archived_at = next(stamp)
+    db.commit()
+    pages = _all_pages(lambda mark: archive.archived_page(db, people["root"], bookmark=mark))
+    assert [len(p) for p in pages] == [25, 25, 5]
+    assert sum(pages, []) == list(reversed([*sids, *lids, *reqs, *users]))  # newest first
+    first = archive.archived_page(db, people["root"])
+    assert first.total == 55 and first.rows[0]["kind"] == "user" and first.rows[-1]["kind"] == "league"
+    by_kind = _all_pages(lambda mark: archive.archived_page(db, people["root"], filters={"kind": "session"}, bookmark=mark))
+    assert by_kind == [list(reversed(sids))]
+    assert _ids(archive.archived_page(db, people["root"], filters={"q": "court 1"})) == list(reversed(lids[10:20])) + [lids[1]]
+    assert _ids(archive.archived_page(db, people["root"], filters={"q": "gone", "kind": "request"})) == list(reversed(reqs))
+    assert _ids(archive.archived_page(db, people["root"], filters={"q": "alice", "kind": "request"})) == list(reversed(reqs))
+    assert archive.archived_page(db, people["root"], filters={"kind": "nothing"}).total == 55  # an unknown kind: all
+    db.get(League, lids[-1]).archived_at = None  # restored between two pages
+    db.commit()
+    second = archive.archived_page(db, people["root"], bookmark=first.next)
+    assert _ids(second) == list(reversed([*sids, *lids[:-1], *reqs, *users]))[24:49]
+    with pytest.raises(Forbidden):
+        archive.archived_page(db, people["svl"])
+
+
+def test_the_archive_reads_each_table_by_an_index(db, people):
+    from volley_app.services import archive
+
+    users = _subs(db, 30)
+    for rid in users:
+        db.get(User, rid).archived_at = utcnow()
+    db.commit()
+    second = archive.archived_page(db, people["root"]).next
+    assert second
+    for statement, parameters in _statements(db, lambda: archive.archived_page(db, people["root"], bookmark=second)):
+        for table in ("users", "league_sessions", "leagues", "sub_requests"):
+            if "archived_at IS NOT NULL" in statement and "count(" not in statement:
+                assert _full_scans(db, statement, parameters, table) == [], statement

@@ -267,3 +267,23 @@ async def test_the_invite_picker_holds_one_page_of_subs_and_keeps_the_chosen_one
     n = _at(NewNoteState, routes.NOTES_NEW, tokens, "alice")  # an open request has no picker
     await call(n.load)
     assert n.sub_options == [] and not n.has_next
+
+
+async def test_the_archive_state_holds_one_page_for_admins_only(world):
+    from volley_app.pages.dash.admin.archive import ArchiveState
+
+    db, tokens = world
+    for u in db.exec(select(User).where(User.username.like("sub%"))).all():
+        u.archived_at = utcnow()
+    db.commit()
+    s = _at(ArchiveState, routes.ARCHIVE, tokens, "root")
+    await call(s.load)
+    _holds_one_page(s)
+    assert [c for _s, c in await _walk(s, "archived_rows")] == [25, 15]
+    await call(s.search, {"q": "sub0", "kind": "user"})
+    assert len(s.archived_rows) == 10 and {r["what"] for r in s.archived_rows} == {"Accounts"}
+    for who in ("alice", "svl", "anonymous"):
+        s = _at(ArchiveState, routes.ARCHIVE, tokens, who)
+        await call(s.load)
+        await call(s.search, {"q": "sub"})
+        assert s.archived_rows == [] and s.error

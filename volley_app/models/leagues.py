@@ -34,7 +34,7 @@ class LeagueSession(SQLModel, table=True):
     created_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL")
     created_at: dt.datetime = utc_field(default_now=True)
     # Archived: hidden from normal lists, kept with everything in it, restorable by an admin.
-    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    archived_at: dt.datetime | None = utc_field(nullable=True, index=True, default=None)
     archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
 
 
@@ -68,7 +68,7 @@ class League(SQLModel, table=True):
     # How long a place offered to a waitlisted team is held for it.
     offer_hold_hours: int = Field(default=48, sa_column=sa.Column(sa.Integer, nullable=False, server_default="48"))
     created_at: dt.datetime = utc_field(default_now=True)
-    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    archived_at: dt.datetime | None = utc_field(nullable=True, index=True, default=None)
     archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
 
 

@@ -36,7 +36,7 @@ class User(SQLModel, table=True):
     created_at: dt.datetime = utc_field(default_now=True)
     updated_at: dt.datetime = utc_field(default_now=True)
     # A deleted account with history (payments, teams, requests, venues) is archived: no login, kept.
-    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    archived_at: dt.datetime | None = utc_field(nullable=True, index=True, default=None)
 
 
 class UserToken(SQLModel):
