@@ -40,7 +40,7 @@ def _requests(db, requestor, n: int, *, start: dt.datetime | None = None, **over
 
 
 def _ids(page: paging.Page) -> list[int]:
-    return [r["id"] for r in page.rows]
+    return [r["id"] if isinstance(r, dict) else r.id for r in page.rows]
 
 
 def _all_pages(fetch) -> list[list[int]]:
@@ -594,3 +594,29 @@ def test_the_archive_reads_each_table_by_an_index(db, people):
         for table in ("users", "league_sessions", "leagues", "sub_requests"):
             if "archived_at IS NOT NULL" in statement and "count(" not in statement:
                 assert _full_scans(db, statement, parameters, table) == [], statement
+
+
+# --- email-all jobs ------------------------------------------------------------------------------------------------
+
+
+def test_email_jobs_by_the_page_newest_first_with_their_counts_in_one_query(db, people):
+    from volley_app.models import EmailAllJob
+    from volley_app.services import email_all
+
+    assert email_all.jobs_page(db, people["root"]).rows == []
+    made = [EmailAllJob(subject=f"Notice {i:02}", body_text="Hi") for i in range(50)]
+    db.add_all(made)
+    db.commit()
+    email_all.send(db, people["root"], subject="Courts closed", body="No games Friday.")
+    db.commit()
+    pages = _all_pages(lambda mark: email_all.jobs_page(db, people["root"], bookmark=mark))
+    assert [len(p) for p in pages] == [25, 25, 1]
+    first = email_all.jobs_page(db, people["root"])
+    assert first.rows[0].subject == "Courts closed" and first.rows[0].queued == 4 == first.rows[0].pending
+    assert [j.subject for j in email_all.jobs_page(db, people["root"], filters={"q": "notice 4"}).rows] == [
+        f"Notice 4{i}" for i in reversed(range(10))
+    ]
+    selects = _statements(db, lambda: email_all.jobs_page(db, people["root"], bookmark=first.next))
+    assert len(selects) == 3  # the page, the counts of its jobs, the total
+    with pytest.raises(Forbidden):
+        email_all.jobs_page(db, people["svl"])

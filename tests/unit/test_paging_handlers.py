@@ -287,3 +287,22 @@ async def test_the_archive_state_holds_one_page_for_admins_only(world):
         await call(s.load)
         await call(s.search, {"q": "sub"})
         assert s.archived_rows == [] and s.error
+
+
+async def test_the_email_jobs_state_holds_one_page(world):
+    from volley_app.models import EmailAllJob
+    from volley_app.pages.dash.admin.email_all import EmailAllState
+
+    db, tokens = world
+    db.add_all(EmailAllJob(subject=f"Notice {i:02}", body_text="Hi") for i in range(30))
+    db.commit()
+    s = _at(EmailAllState, routes.EMAIL_ALL, tokens, "root")
+    await call(s.load)
+    _holds_one_page(s)
+    assert s.jobs[0]["subject"] == "Notice 29" and [c for _s, c in await _walk(s, "jobs")] == [25, 5]
+    await call(s.search, {"q": "notice 1"})
+    assert len(s.jobs) == 10
+    s = _at(EmailAllState, routes.EMAIL_ALL, tokens, "svl")
+    await call(s.load)
+    await call(s.next_page)
+    assert s.jobs == [] and s.error
