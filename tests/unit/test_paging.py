@@ -620,3 +620,28 @@ def test_email_jobs_by_the_page_newest_first_with_their_counts_in_one_query(db, 
     assert len(selects) == 3  # the page, the counts of its jobs, the total
     with pytest.raises(Forbidden):
         email_all.jobs_page(db, people["svl"])
+
+
+# --- a league's payments -------------------------------------------------------------------------------------------
+
+
+def test_a_leagues_payments_by_the_page_newest_first_for_its_svl(db, people):
+    from tests.factories import add_league, add_league_session
+    from volley_app.models import Payment
+    from volley_app.services import registration
+
+    svl = db.get(User, people["svl"].user_id)
+    lg = add_league(db, svl, add_league_session(db, svl, "Pay", utcnow(), utcnow() + 90 * DAY))
+    assert registration.payments_page(db, people["svl"], league_id=lg.id).rows == []
+    made = [Payment(league_id=lg.id, user_id=people["alice"].user_id if i % 10 == 0 else None, team_name=f"Squad {i:02}",
+                    amount_cents=4000, provider="test", status="succeeded", idempotency_key=f"pay-{i}") for i in range(50)]  # fmt: skip
+    db.add_all(made)
+    db.commit()
+    ids = [p.id for p in reversed(made)]
+    pages = _all_pages(lambda mark: registration.payments_page(db, people["svl"], league_id=lg.id, bookmark=mark))
+    assert pages == [ids[:25], ids[25:]]  # an exact multiple: no empty third page
+    found = registration.payments_page(db, people["root"], league_id=str(lg.id), filters={"q": "alice"})
+    assert _ids(found) == [made[i].id for i in (40, 30, 20, 10, 0)] and found.rows[0]["user"] == "alice"
+    assert _ids(registration.payments_page(db, people["svl"], league_id=lg.id, filters={"q": "squad 49"})) == ids[:1]
+    with pytest.raises(Forbidden):
+        registration.payments_page(db, people["alice"], league_id=lg.id)

@@ -75,7 +75,6 @@ class LeagueHomeState(FormState, AuthState):
     missing: bool = False
     may_register: bool = False
     league_full: bool = False
-    payment_rows: list[dict[str, str]] = []
     upload_error: str = ""  # shown under the bracket upload, where the file was chosen
 
     def _league_id(self) -> str:
@@ -93,7 +92,7 @@ class LeagueHomeState(FormState, AuthState):
             self.info, self.form, self.links, self.can_manage, self.bracket_url = {}, {}, {}, False, ""
             self.can_restore, self.show_payments, self.delete_question, self.show_audit = False, False, "", False
             self.error, self.missing = failure.message, True
-            self.may_register, self.league_full, self.payment_rows = False, False, []
+            self.may_register, self.league_full = False, False
             return
         self.missing = False
         self.can_manage, self.show_cash = lg["can_manage"], lg["show_cash"]
@@ -110,17 +109,13 @@ class LeagueHomeState(FormState, AuthState):
         self._show_record()
 
     async def _registration(self, actor, lg: dict) -> None:
-        """May this user register a team here (or join the waitlist); the payments for those who manage it."""
+        """May this user register a team here (or join the waitlist)."""
         opts, _f = await run_action(registration.options, actor=actor, league_id=lg["id"])
         self.may_register = bool(opts and opts["may_register"])
         self.league_full = bool(opts and opts["full"])
         if opts and opts["held"]:  # places held by a checkout under way or an offer count as taken
             held = opts["held"]
             self.info["teams_of"] += f" ({held} more place{'s' if held != 1 else ''} held for payment)"
-        self.payment_rows = []
-        if lg["show_payments"]:
-            found, _f = await run_action(registration.list_payments, actor=actor, league_id=lg["id"])
-            self.payment_rows = [{k: str(v) for k, v in p.items()} for p in (found or [])]
 
     @rx.event
     def save(self, form_data: dict):
