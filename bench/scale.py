@@ -293,12 +293,11 @@ def record_tab(browser, base: str) -> tuple[str, list[str]]:
         page.goto(base + "/dash/profile")
         page.wait_for_load_state("networkidle")
 
-        def watch(ws):
-            seen["url"] = ws.url
+        def watch(ws):  # the notes screen's own connection: a navigation opens a new one
+            seen["url"], seen["frames"] = ws.url, []
             ws.on("framesent", lambda payload: seen["frames"].append(payload if isinstance(payload, str) else payload.decode()))
 
         page.on("websocket", watch)
-        page.reload()
         page.goto(base + "/dash/notes")
         page.locator("[data-testid=request-item]").filter(visible=True).first.wait_for(timeout=120_000)
         page.wait_for_timeout(1000)
@@ -317,7 +316,7 @@ class SocketTab:
         import simple_websocket
 
         self.token = str(uuid.uuid4())
-        self.ws = simple_websocket.Client.connect(url)
+        self.ws = simple_websocket.Client.connect(re.sub(re.escape(token), self.token, url))
         self.ws.receive(timeout=30)  # the engine.io open packet
         for frame in frames:
             self.ws.send(re.sub(re.escape(token), self.token, frame))
@@ -342,13 +341,13 @@ class SocketTab:
         self.ws.close()
 
 
-def _tab_token(frames: list[str]) -> str:
+def _tab_token(url: str) -> str:
+    """The client token a tab's websocket address carries (``?token=...``)."""
     import re
 
-    for frame in frames:
-        if found := re.search(r'"token"\s*:\s*"([0-9a-f-]{36})"', frame):
-            return found.group(1)
-    msg = "no client token in the recorded frames"
+    if found := re.search(r"token=([0-9a-f-]{36})", url):
+        return found.group(1)
+    msg = f"no client token in the websocket address {url}"
     raise RuntimeError(msg)
 
 
@@ -369,7 +368,7 @@ def measure_tabs(browser, base: str, app, tabs: int) -> dict:
     import psutil
 
     url, frames = record_tab(browser, base)
-    token = _tab_token(frames)
+    token = _tab_token(url)
     process = psutil.Process()
     before = process.memory_info().rss
     clients: list[SocketTab] = []
