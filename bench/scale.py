@@ -6,13 +6,17 @@ One command:
     .venv/bin/python bench/scale.py --sizes 1000,10000   # fewer sizes
     .venv/bin/python bench/scale.py --database-url postgresql://postgres@127.0.0.1:5432/volley_bench
 
-For each size it empties a fresh database, seeds that many users, subs, open sub requests, leagues,
-teams, games, payments and newsletter subscribers, and measures, per list screen (player home,
-open requests, subs, admin users): the time until the first row shows (navigation to a visible
-row), the bytes the websocket received to show it, the rows in the DOM; the server's state per
-connected, logged-in tab (serialised size, and the process's memory growth over ``--tabs`` tabs);
-and the round trip of the open requests' Next page event against a plain REST request for the
-same rows, both timed in the page. The table goes to bench/RESULTS.md with the date, commit and machine.
+For each size it empties a fresh database, seeds that many users, subs, open sub requests (and as many
+archived ones), leagues, teams (one in ten waitlisted), games, payments, sent emails and newsletter
+subscribers, and measures, per list screen (player home, open requests, subs, admin users, leagues,
+sessions, a session's leagues, teams, waitlist, archive, sent emails): the time until the first row
+shows (navigation to a visible row), the bytes the websocket received to show it, the rows in the DOM;
+the server's state per connected, logged-in tab and the process's memory growth over ``--tabs`` tabs
+(200 by default: one real Chromium tab on the open requests screen is recorded and its websocket
+replayed under as many client tokens; with REDIS_URL set the state is read from Redis, each tab's keys);
+and the round trip of the open requests' Next page event against a plain REST request for the same
+rows, both timed in the page, with the moment the event's reply arrived (the rest is drawing it).
+The table goes to bench/RESULTS.md with the date, commit and machine.
 """
 
 from __future__ import annotations

@@ -519,19 +519,28 @@ def _svl_lists(db, people, listing_id: str):
         add_league(db, svl, sids[0], start=now + (i + 3) * DAY)
     _teams(db, lg.id, 30)
     _subs(db, 30)
+    from volley_app.models import EmailAllJob, Payment
+    from volley_app.services import email_all, registration
+
+    db.add_all(Payment(league_id=lg.id, team_name=f"P{i}", amount_cents=100, provider="test", status="paid",
+                       idempotency_key=f"i-{i}") for i in range(30))  # fmt: skip
+    db.add_all(EmailAllJob(subject=f"S{i}", body_text="Hi") for i in range(30))
+    db.commit()
     return {
         "teams": lambda mark: teams.teams_page(db, people["root"], bookmark=mark),
         "waitlist": lambda mark: teams.teams_page(db, people["svl"], waitlist=False, bookmark=mark),
         "sessions": lambda mark: sessions.sessions_page(db, people["root"], bookmark=mark),
         "session leagues": lambda mark: leagues.leagues_page(db, people["svl"], session_id=sids[0], bookmark=mark),
         "sub picker": lambda mark: sub_requests.invite_choices(db, people["alice"], bookmark=mark),
+        "payments": lambda mark: registration.payments_page(db, people["svl"], league_id=lg.id, bookmark=mark),
+        "sent emails": lambda mark: email_all.jobs_page(db, people["root"], bookmark=mark),
     }[listing_id]
 
 
 @pytest.mark.parametrize(
     ("table", "listing_id"),
     [("teams", "teams"), ("teams", "waitlist"), ("league_sessions", "sessions"), ("leagues", "session leagues"),
-     ("users", "sub picker")],  # fmt: skip
+     ("users", "sub picker"), ("payments", "payments"), ("email_all_jobs", "sent emails")],  # fmt: skip
 )
 def test_each_operator_list_page_reads_by_an_index(db, people, table, listing_id):
     listing = _svl_lists(db, people, listing_id)
