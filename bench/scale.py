@@ -6,13 +6,17 @@ One command:
     .venv/bin/python bench/scale.py --sizes 1000,10000   # fewer sizes
     .venv/bin/python bench/scale.py --database-url postgresql://postgres@127.0.0.1:5432/volley_bench
 
-For each size it empties a fresh database, seeds that many users, subs, open sub requests, leagues,
-teams, games, payments and newsletter subscribers, and measures, per list screen (player home,
-open requests, subs, admin users): the time until the first row shows (navigation to a visible
-row), the bytes the websocket received to show it, the rows in the DOM; the server's state per
-connected, logged-in tab (serialised size, and the process's memory growth over ``--tabs`` tabs);
-and the round trip of the open requests' Next page event against a plain REST request for the
-same rows, both timed in the page. The table goes to bench/RESULTS.md with the date, commit and machine.
+For each size it empties a fresh database, seeds that many users, subs, open sub requests (and as many
+archived ones), leagues, teams (one in ten waitlisted), games, payments, sent emails and newsletter
+subscribers, and measures, per list screen (player home, open requests, subs, admin users, leagues,
+sessions, a session's leagues, teams, waitlist, archive, sent emails): the time until the first row
+shows (navigation to a visible row), the bytes the websocket received to show it, the rows in the DOM;
+the server's state per connected, logged-in tab and the process's memory growth over ``--tabs`` tabs
+(200 by default: one real Chromium tab on the open requests screen is recorded and its websocket
+replayed under as many client tokens; with REDIS_URL set the state is read from Redis, each tab's keys);
+and the round trip of the open requests' Next page event against a plain REST request for the same
+rows, both timed in the page, with the moment the event's reply arrived (the rest is drawing it).
+The table goes to bench/RESULTS.md with the date, commit and machine.
 """
 
 from __future__ import annotations
@@ -38,6 +42,13 @@ SCREENS = [  # (name, path, who, selector of one row)
     ("open requests `/dash/notes`", "/dash/notes", "player", "[data-testid=request-item]"),
     ("subs `/dash/subs`", "/dash/subs", "player", "[data-testid=sub-item]"),
     ("admin users `/dash/users`", "/dash/users", "admin", "table tbody tr"),
+    ("leagues `/dash/leagues`", "/dash/leagues", "player", "table tbody tr"),
+    ("sessions `/dash/sessions`", "/dash/sessions", "admin", "table tbody tr"),
+    ("a session's leagues", "/dash/sessions/leagues?session=1", "admin", "table tbody tr"),
+    ("teams `/dash/teams`", "/dash/teams", "admin", "table tbody tr"),
+    ("waitlist", "/dash/leagues/teams/waitlist", "admin", "table tbody tr"),
+    ("archive `/dash/archive`", "/dash/archive", "admin", "table tbody tr"),
+    ("sent emails `/dash/emailAll`", "/dash/emailAll", "admin", "table tbody tr"),
 ]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
@@ -79,6 +90,7 @@ def seed(n: int) -> None:
     """``n`` rows of each kind, and the two people who look: ``player`` and ``admin``."""
     from volley_app import db
     from volley_app.models import (
+        EmailAllJob,
         Game,
         League,
         LeagueSession,
@@ -117,6 +129,12 @@ def seed(n: int) -> None:
                      "skill_level": "C", "format": "6s", "text": None, "completed": False, "created_at": now,
                      "updated_at": now} for i in range(n)]  # fmt: skip
         _insert(conn, SubRequest.__table__, requests)
+        archived = [r | {"team": f"Gone {i:06}", "archived_at": now - dt.timedelta(minutes=i), "status": "Declined"}
+                    for i, r in enumerate(requests)]  # fmt: skip
+        _insert(conn, SubRequest.__table__, archived)
+        _insert(conn, EmailAllJob.__table__, [
+            {"subject": f"Notice {i:06}", "body_text": "Hello", "created_by_id": None, "created_at": now, "queued": 0}
+            for i in range(n)])  # fmt: skip
         sessions = max(1, n // 100)
         _insert(conn, LeagueSession.__table__, [
             {"svl_id": svl_id, "name": f"Season {i}", "status": "Registration", "start_at": now, "end_at": now + dt.timedelta(days=90),
@@ -131,7 +149,7 @@ def seed(n: int) -> None:
         first_league = conn.execute(League.__table__.select().order_by(League.__table__.c.id)).first().id
         _insert(conn, Team.__table__, [
             {"league_id": first_league + i % n, "captain_id": first_user + i % n, "team_name": f"Team {i:06}",
-             "paid": True, "waitlist": False, "created_at": now} for i in range(n)])  # fmt: skip
+             "paid": True, "waitlist": i % 10 == 0, "created_at": now} for i in range(n)])  # fmt: skip
         first_team = conn.execute(Team.__table__.select().order_by(Team.__table__.c.id)).first().id
         _insert(conn, Game.__table__, [
             {"league_id": first_league + i % n, "team1_id": first_team + i % n, "team2_id": first_team + (i + 1) % n,
@@ -195,6 +213,7 @@ NEXT_EVENT_JS = """async () => {
   const status = document.querySelector('[data-testid=pager] [role=status]');
   const before = status.textContent;
   const next = document.querySelector('button[aria-label="Next page of open sub requests"]');
+  window.__wsAt = 0;
   const t0 = performance.now();
   const done = new Promise(resolve => {
     const o = new MutationObserver(() => { if (status.textContent !== before) { o.disconnect(); resolve(); } });
@@ -202,8 +221,21 @@ NEXT_EVENT_JS = """async () => {
   });
   next.click();
   await done;
-  return performance.now() - t0;
+  const t1 = performance.now();
+  return [t1 - t0, window.__wsAt ? window.__wsAt - t0 : null];
 }"""
+
+# Notes when the last websocket message arrived: the event's time splits into the reply and drawing it.
+WS_CLOCK_JS = """(() => {
+  const Native = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const ws = new Native(...args);
+    ws.addEventListener('message', () => { window.__wsAt = performance.now(); });
+    return ws;
+  };
+  window.WebSocket.prototype = Native.prototype;
+  Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+})();"""
 
 PREVIOUS_JS = """async () => {
   const status = document.querySelector('[data-testid=pager] [role=status]');
@@ -232,16 +264,21 @@ REST_JS = """async (backend) => {
 
 def measure_next_page(browser, base: str, backend: str) -> dict:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script(WS_CLOCK_JS)
     try:
         page = log_in(context, base, "player")
         page.goto(base + "/dash/notes")
         page.locator("[data-testid=request-item]").filter(visible=True).first.wait_for(timeout=120_000)
-        events = []
+        events, replies = [], []
         for _ in range(7):
-            events.append(page.evaluate(NEXT_EVENT_JS))
+            total, reply = page.evaluate(NEXT_EVENT_JS)
+            events.append(total)
+            if reply is not None:
+                replies.append(reply)
             page.evaluate(PREVIOUS_JS)
         rest = page.evaluate(REST_JS, backend)
-        return {"event_ms": statistics.median(events), "rest_ms": statistics.median(rest)}
+        return {"event_ms": statistics.median(events), "rest_ms": statistics.median(rest),
+                "reply_ms": statistics.median(replies) if replies else None}  # fmt: skip
     finally:
         context.close()
 
@@ -251,37 +288,131 @@ def _tree_bytes(state) -> int:
     return len(state._serialize()) + sum(_tree_bytes(sub) for sub in state.substates.values())
 
 
-def measure_tabs(browser, base: str, app, tabs: int) -> dict:
-    """State per connected, logged-in tab on the open requests screen: serialised size and the memory growth."""
-    import psutil
-
-    process = psutil.Process()
+def record_tab(browser, base: str) -> tuple[str, list[str]]:
+    """What one logged-in tab opening the open requests screen sends over its websocket: the address and the frames."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
+    seen: dict = {"url": "", "frames": []}
     try:
-        first = log_in(context, base, "player")
-        first.goto(base + "/dash/notes")
-        first.locator("[data-testid=request-item]").filter(visible=True).first.wait_for(timeout=120_000)
-        before = process.memory_info().rss
-        pages = []
-        for _ in range(tabs):
-            p = context.new_page()
-            p.goto(base + "/dash/notes")
-            p.locator("[data-testid=request-item]").filter(visible=True).first.wait_for(timeout=120_000)
-            pages.append(p)
-        grown = process.memory_info().rss - before
-        sizes = []
-        manager = app.state_manager
-        for root in list(getattr(manager, "states", {}).values()):
-            try:
-                sizes.append(_tree_bytes(root))
-            except Exception:  # noqa: BLE001, S112 - a state the manager is still writing
-                continue
-        for p in pages:
-            p.close()
-        # With Redis the tabs' states live in Redis, not in this process: run without REDIS_URL to measure them.
-        return {"state_bytes": max(sizes) if sizes else None, "rss_per_tab": grown / max(tabs, 1)}
+        page = log_in(context, base, "player")
+        page.goto(base + "/dash/profile")
+        page.wait_for_load_state("networkidle")
+
+        def watch(ws):  # the notes screen's own connection: a navigation opens a new one
+            seen["url"], seen["frames"] = ws.url, []
+            ws.on("framesent", lambda payload: seen["frames"].append(payload if isinstance(payload, str) else payload.decode()))
+
+        page.on("websocket", watch)
+        page.goto(base + "/dash/notes")
+        page.locator("[data-testid=request-item]").filter(visible=True).first.wait_for(timeout=120_000)
+        page.wait_for_timeout(1000)
+        return seen["url"], [f for f in seen["frames"] if f.startswith(("40", "42"))]
     finally:
         context.close()
+
+
+class SocketTab:
+    """One more tab, as its websocket: it replays a real tab's frames under its own client token and stays connected."""
+
+    def __init__(self, url: str, frames: list[str], token: str):
+        import re
+        import uuid
+
+        import simple_websocket
+
+        self.token = str(uuid.uuid4())
+        self.ws = simple_websocket.Client.connect(re.sub(re.escape(token), self.token, url))
+        self.ws.receive(timeout=30)  # the engine.io open packet
+        for frame in frames:
+            self.ws.send(re.sub(re.escape(token), self.token, frame))
+        self.answered = self.closed = False
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not self.answered:
+            self.pump(1.0)
+
+    def pump(self, wait: float = 0.0) -> None:
+        """Read what arrived; answer the server's pings (a tab that does not answer is dropped)."""
+        import simple_websocket
+
+        while not self.closed:
+            try:
+                message = self.ws.receive(timeout=wait)
+            except simple_websocket.ConnectionClosed:
+                self.closed = True
+                return
+            if message is None:
+                return
+            wait = 0.0
+            if message == "2":
+                try:
+                    self.ws.send("3")
+                except simple_websocket.ConnectionClosed:
+                    self.closed = True
+            elif isinstance(message, str) and message.startswith("42") and '"rows' in message:
+                self.answered = True
+
+    def close(self) -> None:
+        import simple_websocket
+
+        if not self.closed:
+            try:
+                self.ws.close()
+            except simple_websocket.ConnectionClosed:
+                pass
+
+
+def _tab_token(url: str) -> str:
+    """The client token a tab's websocket address carries (``?token=...``)."""
+    import re
+
+    if found := re.search(r"token=([0-9a-f-]{36})", url):
+        return found.group(1)
+    msg = f"no client token in the websocket address {url}"
+    raise RuntimeError(msg)
+
+
+def _redis_bytes(token: str) -> int:
+    """The bytes Redis keeps for one tab: every state key of its client token."""
+    import redis
+
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    return sum(client.strlen(key) for key in client.scan_iter(match=f"{token}_*", count=1000))
+
+
+def measure_tabs(browser, base: str, app, tabs: int) -> dict:
+    """Per connected, logged-in tab on the open requests screen: the state kept for it and the process's memory growth.
+
+    One real Chromium tab is recorded; ``tabs`` more tabs are its websocket replayed under their own client
+    tokens (as many Chromium tabs would not fit in this machine's memory next to the server).
+    """
+    import psutil
+
+    url, frames = record_tab(browser, base)
+    token = _tab_token(url)
+    process = psutil.Process()
+    before = process.memory_info().rss
+    clients: list[SocketTab] = []
+    try:
+        for _ in range(tabs):
+            clients.append(SocketTab(url, frames, token))
+            for c in clients:  # every tab answers the server's pings, as a browser does
+                c.pump()
+        answered = sum(c.answered and not c.closed for c in clients)  # still connected, their screen shown
+        grown = process.memory_info().rss - before
+        sizes = []
+        if os.environ.get("REDIS_URL"):
+            sizes = [_redis_bytes(c.token) for c in clients[:20]]
+        else:
+            manager = app.state_manager
+            states = getattr(manager, "states", {})
+            for c in clients[:20]:
+                root = states.get(c.token)
+                if root is not None:
+                    sizes.append(_tree_bytes(root))
+        return {"state_bytes": statistics.median(sizes) if sizes else None, "rss_per_tab": grown / max(tabs, 1),
+                "answered": answered, "where": "Redis" if os.environ.get("REDIS_URL") else "memory"}  # fmt: skip
+    finally:
+        for c in clients:
+            c.close()
 
 
 # --- the run -----------------------------------------------------------------------------------------------------
@@ -339,13 +470,14 @@ def write_results(results: list[dict], database: str, tabs: int) -> Path:
     for r in results:
         for name, m in r["screens"].items():
             lines.append(f"| {name} | {r['n']:,} | {m['first_row_s']:.2f} s | {m['ws_bytes'] / 1024:.1f} KB | {m['dom_rows']} |")
-    lines += ["", f"| N | state per tab (serialised) | memory growth per tab ({tabs} tabs) | Next page event | REST, same rows |",
-              "|---|---|---|---|---|"]  # fmt: skip
+    lines += ["", f"| N | state per tab (serialised) | memory growth per tab ({tabs} tabs) | Next page event "
+              "(its reply arrived) | REST, same rows |", "|---|---|---|---|---|"]  # fmt: skip
     for r in results:
         t, p = r["tabs"], r["next"]
-        state = "n/a (Redis)" if t["state_bytes"] is None else f"{t['state_bytes'] / 1024:.1f} KB"
-        lines.append(f"| {r['n']:,} | {state} | {t['rss_per_tab'] / 1024:.0f} KB | "
-                     f"{p['event_ms']:.1f} ms | {p['rest_ms']:.1f} ms |")  # fmt: skip
+        state = "n/a" if t["state_bytes"] is None else f"{t['state_bytes'] / 1024:.1f} KB ({t['where']})"
+        reply = f" ({p['reply_ms']:.1f} ms)" if p.get("reply_ms") is not None else ""
+        lines.append(f"| {r['n']:,} | {state} | {t['rss_per_tab'] / 1024:.0f} KB ({t['answered']} answered) | "
+                     f"{p['event_ms']:.1f} ms{reply} | {p['rest_ms']:.1f} ms |")  # fmt: skip
     out = ROOT / "bench" / "RESULTS.md"
     with out.open("a") as f:
         f.write("\n".join(lines) + "\n")
@@ -356,7 +488,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--database-url", default="")
-    parser.add_argument("--tabs", type=int, default=20)
+    parser.add_argument("--tabs", type=int, default=200)
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     os.environ["DATABASE_URL"] = args.database_url or f"sqlite:///{tempfile.mkdtemp(prefix='volley-scale-')}/bench.db"

@@ -40,7 +40,7 @@ def _requests(db, requestor, n: int, *, start: dt.datetime | None = None, **over
 
 
 def _ids(page: paging.Page) -> list[int]:
-    return [r["id"] for r in page.rows]
+    return [r["id"] if isinstance(r, dict) else r.id for r in page.rows]
 
 
 def _all_pages(fetch) -> list[list[int]]:
@@ -368,3 +368,289 @@ def test_newsletter_subscribers_by_the_page_newest_first(db, people):
     assert newsletter.subscriber_total(db, people["root"]) == 30
     with pytest.raises(Forbidden):
         newsletter.subscribers_page(db, people["alice"])
+
+
+# --- teams and the waitlist ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def leagues_of_svl(db, people):
+    from tests.factories import add_league, add_league_session
+
+    svl = db.get(User, people["svl"].user_id)
+    now = utcnow()
+    sid = add_league_session(db, svl, "Spring", now + DAY, now + 200 * DAY)
+    return [add_league(db, svl, sid, start=now + (i + 2) * DAY).id for i in range(2)]
+
+
+def _teams(db, league_id: int, n: int, *, prefix: str = "Team", captain: int | None = None, waitlist: bool = False):
+    from volley_app.models import Team
+
+    made = [Team(league_id=league_id, team_name=f"{prefix} {i:03}", captain_id=captain, waitlist=waitlist)
+            for i in range(n)]  # fmt: skip
+    db.add_all(made)
+    db.commit()
+    return [t.id for t in made]
+
+
+def test_teams_empty_one_page_and_the_boundaries(db, people, leagues_of_svl):
+    from volley_app.services import teams
+
+    first, second = leagues_of_svl
+    assert teams.teams_page(db, people["svl"]).rows == [] and teams.teams_page(db, people["svl"]).total == 0
+    one = _teams(db, first, 3)
+    page = teams.teams_page(db, people["svl"])
+    assert _ids(page) == one and (page.total, page.next, page.previous) == (3, "", "")
+    more = _teams(db, first, 22, prefix="More") + _teams(db, second, 25, prefix="Other")  # 50: an exact multiple
+    pages = _all_pages(lambda mark: teams.teams_page(db, people["svl"], bookmark=mark))
+    assert [len(p) for p in pages] == [25, 25] and sum(pages, []) == one + more  # by league, then joined
+    last = _teams(db, second, 7, prefix="Late")
+    pages = _all_pages(lambda mark: teams.teams_page(db, people["svl"], bookmark=mark))
+    assert [len(p) for p in pages] == [25, 25, 7] and pages[-1] == last
+
+
+def test_a_team_gone_between_pages_neither_repeats_nor_skips_one(db, people, leagues_of_svl):
+    from volley_app.models import Team
+    from volley_app.services import teams
+
+    ids = _teams(db, leagues_of_svl[0], 30)
+    first = teams.teams_page(db, people["root"])
+    db.execute(sa.delete(Team).where(Team.id.in_([ids[2], ids[25]])))
+    db.commit()
+    second = teams.teams_page(db, people["root"], bookmark=first.next)
+    assert _ids(first) == ids[:25] and _ids(second) == ids[26:] and second.total == 28
+
+
+def test_teams_search_by_team_or_captain_and_who_sees_which(db, people, leagues_of_svl):
+    from volley_app.services import teams
+
+    lid = leagues_of_svl[0]
+    _teams(db, lid, 30)
+    alices = _teams(db, lid, 2, prefix="Aces", captain=people["alice"].user_id)
+    late = _teams(db, leagues_of_svl[1], 3, prefix="Late", waitlist=True)
+
+    def found(who="svl", **kw):
+        return _ids(teams.teams_page(db, people[who], **kw))
+
+    assert found(filters={"q": "aces"}) == alices
+    assert found(filters={"q": "ALICE"}) == alices  # the captain's username
+    assert found(filters={"q": "alice tester"}) == alices  # the captain's full name
+    assert found(filters={"q": "%"}) == []
+    assert found(waitlist=True) == late
+    assert found(waitlist=True, filters={"q": "late 001"}) == late[1:2]
+    assert found(league_id=str(leagues_of_svl[1])) == late
+    assert found(league_id="nonsense") == []
+    assert found("alice") == alices  # a player sees the teams they captain
+    assert found("ben") == []
+    assert teams.teams_page(db, people["root"]).total == 35
+
+
+# --- sessions ------------------------------------------------------------------------------------------------------
+
+
+def test_sessions_by_start_for_an_admin_and_the_svls_own_current_ones(db, people):
+    from tests.factories import add_league_session
+    from volley_app.services import sessions
+
+    svl = db.get(User, people["svl"].user_id)
+    other = make_user(db, "gym", Role.SVL, first_name="Downtown", last_name="Gym")
+    now = utcnow().replace(microsecond=0)
+    assert sessions.sessions_page(db, people["svl"]).rows == []
+    mine = [add_league_session(db, svl, f"Season {i:02}", now + i * DAY, now + (i + 30) * DAY) for i in range(27)]
+    over = add_league_session(db, svl, "Old", now - 90 * DAY, now - 60 * DAY)
+    theirs = [add_league_session(db, other, f"Gym {i}", now + (i + 100) * DAY, now + (i + 130) * DAY) for i in range(3)]
+    pages = _all_pages(lambda mark: sessions.sessions_page(db, people["svl"], bookmark=mark))
+    assert pages == [mine[:25], mine[25:]]
+    admin = _all_pages(lambda mark: sessions.sessions_page(db, people["root"], bookmark=mark))
+    assert sum(admin, []) == [over, *mine, *theirs] and [len(p) for p in admin] == [25, 6]
+    assert _ids(sessions.sessions_page(db, people["root"], filters={"q": "downtown"})) == theirs
+    assert _ids(sessions.sessions_page(db, people["root"], filters={"q": "season 2"})) == mine[20:27]
+    assert _ids(sessions.sessions_page(db, people["svl"], filters={"q": "gym"})) == []
+    with pytest.raises(Forbidden):
+        sessions.sessions_page(db, people["alice"])
+
+
+def test_a_sessions_leagues_by_the_page_for_its_svl_only(db, people):
+    from tests.factories import add_league, add_league_session
+    from volley_app.models import Day
+    from volley_app.services import leagues
+    from volley_app.services.errors import NotFound
+
+    svl = db.get(User, people["svl"].user_id)
+    now = utcnow()
+    sid = add_league_session(db, svl, "Long", now - DAY, now + 400 * DAY)
+    made = [add_league(db, svl, sid, start=now + (i + 1) * DAY, day=list(Day)[i % 7], active=i % 2 == 0).id
+            for i in range(28)]  # fmt: skip
+    pages = _all_pages(lambda mark: leagues.leagues_page(db, people["svl"], session_id=str(sid), bookmark=mark))
+    assert sum(pages, []) == made and [len(p) for p in pages] == [25, 3]  # active or not
+    assert _ids(leagues.leagues_page(db, people["svl"], session_id=sid, filters={"day": "Wednesday"})) == made[2::7]
+    with pytest.raises(Forbidden):
+        leagues.leagues_page(db, people["alice"], session_id=sid)
+    other = make_user(db, "other", Role.SVL)
+    with pytest.raises((Forbidden, NotFound)):
+        leagues.leagues_page(db, actor_of(other), session_id=sid)
+
+
+# --- the sub picker of an invite ----------------------------------------------------------------------------------
+
+
+def test_invite_choices_page_by_name(db, people):
+    ids = _subs(db, 52)
+    def choices(mark):
+        page = sub_requests.invite_choices(db, people["alice"], bookmark=mark)
+        return paging.Page(rows=[{"id": int(o["value"])} for o in page.rows], next=page.next)
+
+    pages = _all_pages(choices)
+    assert [len(p) for p in pages] == [25, 25, 2] and sum(pages, []) == ids
+    assert sub_requests.invite_choices(db, people["alice"], filters={"q": "sub051"}).rows == [
+        {"value": str(ids[51]), "label": "Sub051 Player"}
+    ]
+
+
+def _svl_lists(db, people, listing_id: str):
+    from tests.factories import add_league, add_league_session
+    from volley_app.services import leagues, sessions, teams
+
+    svl = db.get(User, people["svl"].user_id)
+    now = utcnow()
+    sids = [add_league_session(db, svl, f"S{i:02}", now + i * DAY, now + (i + 60) * DAY) for i in range(30)]
+    lg = add_league(db, svl, sids[0], start=now + 2 * DAY)
+    for i in range(29):
+        add_league(db, svl, sids[0], start=now + (i + 3) * DAY)
+    _teams(db, lg.id, 30)
+    _subs(db, 30)
+    from volley_app.models import EmailAllJob, Payment
+    from volley_app.services import email_all, registration
+
+    db.add_all(Payment(league_id=lg.id, team_name=f"P{i}", amount_cents=100, provider="test", status="paid",
+                       idempotency_key=f"i-{i}") for i in range(30))  # fmt: skip
+    db.add_all(EmailAllJob(subject=f"S{i}", body_text="Hi") for i in range(30))
+    db.commit()
+    return {
+        "teams": lambda mark: teams.teams_page(db, people["root"], bookmark=mark),
+        "waitlist": lambda mark: teams.teams_page(db, people["svl"], waitlist=False, bookmark=mark),
+        "sessions": lambda mark: sessions.sessions_page(db, people["root"], bookmark=mark),
+        "session leagues": lambda mark: leagues.leagues_page(db, people["svl"], session_id=sids[0], bookmark=mark),
+        "sub picker": lambda mark: sub_requests.invite_choices(db, people["alice"], bookmark=mark),
+        "payments": lambda mark: registration.payments_page(db, people["svl"], league_id=lg.id, bookmark=mark),
+        "sent emails": lambda mark: email_all.jobs_page(db, people["root"], bookmark=mark),
+    }[listing_id]
+
+
+@pytest.mark.parametrize(
+    ("table", "listing_id"),
+    [("teams", "teams"), ("teams", "waitlist"), ("league_sessions", "sessions"), ("leagues", "session leagues"),
+     ("users", "sub picker"), ("payments", "payments"), ("email_all_jobs", "sent emails")],  # fmt: skip
+)
+def test_each_operator_list_page_reads_by_an_index(db, people, table, listing_id):
+    listing = _svl_lists(db, people, listing_id)
+    second_page = listing("").next
+    assert second_page
+    for statement, parameters in _statements(db, lambda: listing(second_page)):
+        if f"FROM {table}" in statement and "count(" not in statement:
+            assert _full_scans(db, statement, parameters, table) == [], statement
+
+
+# --- the archive ---------------------------------------------------------------------------------------------------
+
+
+def test_the_archive_pages_every_kind_newest_first_and_by_kind_and_name(db, people):
+    from tests.factories import add_league, add_league_session
+    from volley_app.models import League, LeagueSession
+    from volley_app.services import archive
+
+    assert archive.archived_page(db, people["root"]).rows == []
+    svl = db.get(User, people["svl"].user_id)
+    start = utcnow() - 200 * DAY
+    sids = [add_league_session(db, svl, f"Old {i:02}", start, start + DAY) for i in range(20)]
+    lids = [add_league(db, svl, sids[0], court=f"Court {i}").id for i in range(20)]
+    reqs = _requests(db, people["alice"], 10, team="Gone Team")
+    users = _subs(db, 5, tag="x")
+    stamp = iter(start + i * dt.timedelta(hours=1) for i in range(1000))
+    for model, ids in ((LeagueSession, sids), (League, lids), (SubRequest, reqs), (User, users)):
+        for rid in ids:
+            db.get(model, rid).archived_at = next(stamp)
+    db.commit()
+    pages = _all_pages(lambda mark: archive.archived_page(db, people["root"], bookmark=mark))
+    assert [len(p) for p in pages] == [25, 25, 5]
+    assert sum(pages, []) == list(reversed([*sids, *lids, *reqs, *users]))  # newest first
+    first = archive.archived_page(db, people["root"])
+    assert first.total == 55 and first.rows[0]["kind"] == "user" and first.rows[-1]["kind"] == "league"
+    by_kind = _all_pages(lambda mark: archive.archived_page(db, people["root"], filters={"kind": "session"}, bookmark=mark))
+    assert by_kind == [list(reversed(sids))]
+    assert _ids(archive.archived_page(db, people["root"], filters={"q": "court 1"})) == list(reversed(lids[10:20])) + [lids[1]]
+    assert _ids(archive.archived_page(db, people["root"], filters={"q": "gone", "kind": "request"})) == list(reversed(reqs))
+    assert _ids(archive.archived_page(db, people["root"], filters={"q": "alice", "kind": "request"})) == list(reversed(reqs))
+    assert archive.archived_page(db, people["root"], filters={"kind": "nothing"}).total == 55  # an unknown kind: all
+    db.get(League, lids[-1]).archived_at = None  # restored between two pages
+    db.commit()
+    second = archive.archived_page(db, people["root"], bookmark=first.next)
+    assert _ids(second) == list(reversed([*sids, *lids[:-1], *reqs, *users]))[24:49]
+    with pytest.raises(Forbidden):
+        archive.archived_page(db, people["svl"])
+
+
+def test_the_archive_reads_each_table_by_an_index(db, people):
+    from volley_app.services import archive
+
+    users = _subs(db, 30)
+    for rid in users:
+        db.get(User, rid).archived_at = utcnow()
+    db.commit()
+    second = archive.archived_page(db, people["root"]).next
+    assert second
+    for statement, parameters in _statements(db, lambda: archive.archived_page(db, people["root"], bookmark=second)):
+        for table in ("users", "league_sessions", "leagues", "sub_requests"):
+            if "archived_at IS NOT NULL" in statement and "count(" not in statement:
+                assert _full_scans(db, statement, parameters, table) == [], statement
+
+
+# --- email-all jobs ------------------------------------------------------------------------------------------------
+
+
+def test_email_jobs_by_the_page_newest_first_with_their_counts_in_one_query(db, people):
+    from volley_app.models import EmailAllJob
+    from volley_app.services import email_all
+
+    assert email_all.jobs_page(db, people["root"]).rows == []
+    made = [EmailAllJob(subject=f"Notice {i:02}", body_text="Hi") for i in range(50)]
+    db.add_all(made)
+    db.commit()
+    email_all.send(db, people["root"], subject="Courts closed", body="No games Friday.")
+    db.commit()
+    pages = _all_pages(lambda mark: email_all.jobs_page(db, people["root"], bookmark=mark))
+    assert [len(p) for p in pages] == [25, 25, 1]
+    first = email_all.jobs_page(db, people["root"])
+    assert first.rows[0].subject == "Courts closed" and first.rows[0].queued == 4 == first.rows[0].pending
+    assert [j.subject for j in email_all.jobs_page(db, people["root"], filters={"q": "notice 4"}).rows] == [
+        f"Notice 4{i}" for i in reversed(range(10))
+    ]
+    selects = _statements(db, lambda: email_all.jobs_page(db, people["root"], bookmark=first.next))
+    assert len(selects) == 3  # the page, the counts of its jobs, the total
+    with pytest.raises(Forbidden):
+        email_all.jobs_page(db, people["svl"])
+
+
+# --- a league's payments -------------------------------------------------------------------------------------------
+
+
+def test_a_leagues_payments_by_the_page_newest_first_for_its_svl(db, people):
+    from tests.factories import add_league, add_league_session
+    from volley_app.models import Payment
+    from volley_app.services import registration
+
+    svl = db.get(User, people["svl"].user_id)
+    lg = add_league(db, svl, add_league_session(db, svl, "Pay", utcnow(), utcnow() + 90 * DAY))
+    assert registration.payments_page(db, people["svl"], league_id=lg.id).rows == []
+    made = [Payment(league_id=lg.id, user_id=people["alice"].user_id if i % 10 == 0 else None, team_name=f"Squad {i:02}",
+                    amount_cents=4000, provider="test", status="succeeded", idempotency_key=f"pay-{i}") for i in range(50)]  # fmt: skip
+    db.add_all(made)
+    db.commit()
+    ids = [p.id for p in reversed(made)]
+    pages = _all_pages(lambda mark: registration.payments_page(db, people["svl"], league_id=lg.id, bookmark=mark))
+    assert pages == [ids[:25], ids[25:]]  # an exact multiple: no empty third page
+    found = registration.payments_page(db, people["root"], league_id=str(lg.id), filters={"q": "alice"})
+    assert _ids(found) == [made[i].id for i in (40, 30, 20, 10, 0)] and found.rows[0]["user"] == "alice"
+    assert _ids(registration.payments_page(db, people["svl"], league_id=lg.id, filters={"q": "squad 49"})) == ids[:1]
+    with pytest.raises(Forbidden):
+        registration.payments_page(db, people["alice"], league_id=lg.id)

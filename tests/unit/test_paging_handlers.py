@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from sqlmodel import select
 
 from tests.factories import login_token, make_user, player_world
 from tests.harness import call, page_state
@@ -165,3 +166,143 @@ async def test_a_logged_in_player_token_is_not_an_admin(world):
     s = _at(UsersListState, routes.USERS, {"pat": login_token(db, "pat")}, "pat")
     await call(s.load)
     assert s.user_rows == []
+
+
+# --- operator lists: sessions, a session's leagues, teams, the waitlist; the invite's sub picker -------------------
+
+
+@pytest.fixture
+def operator_world(world):
+    from tests.factories import add_league, add_league_session
+    from volley_app.models import Team
+
+    db, tokens = world
+    svl = db.exec(select(User).where(User.username == "svl")).one()
+    now = utcnow()
+    sids = [add_league_session(db, svl, f"Season {i:02}", now + i * DAY, now + (i + 60) * DAY) for i in range(30)]
+    league = add_league(db, svl, sids[0], start=now + 2 * DAY)
+    for i in range(27):
+        add_league(db, svl, sids[0], start=now + (i + 3) * DAY)
+    db.add_all(Team(league_id=league.id, team_name=f"Crew {i:02}", waitlist=i >= 31) for i in range(60))
+    db.commit()
+    return db, tokens, sids[0], league.id
+
+
+def _holds_one_page(state) -> None:
+    sent = state.dict()[state.get_full_name()]
+    assert all(len(v) <= paging.PAGE_SIZE for v in sent.values() if isinstance(v, list))
+
+
+async def test_sessions_state_holds_one_page_and_searches(operator_world):
+    from volley_app.pages.dash.sessions.list import SessionsState
+
+    _db, tokens, _sid, _lid = operator_world
+    s = _at(SessionsState, routes.SESSIONS, tokens, "svl")
+    await call(s.load)
+    _holds_one_page(s)
+    assert [c for _s, c in await _walk(s, "session_rows")] == [25, 5]
+    await call(s.search, {"q": "season 1"})
+    assert [r["name"] for r in s.session_rows] == [f"Season {i}" for i in range(10, 20)]
+    for who in ("alice", "anonymous"):
+        s = _at(SessionsState, routes.SESSIONS, tokens, who)
+        await call(s.load)
+        await call(s.search, {"q": "season"})
+        assert s.session_rows == [] and s.error
+
+
+async def test_a_sessions_leagues_state_holds_one_page_for_its_svl_only(operator_world):
+    from volley_app.pages.dash.sessions.leagues import SessionLeaguesState
+
+    _db, tokens, sid, _lid = operator_world
+    path = f"{routes.SESSION_LEAGUES}?session={sid}"
+    s = _at(SessionLeaguesState, path, tokens, "svl")
+    await call(s.load)
+    _holds_one_page(s)
+    assert s.session_name == "Season 00" and [c for _s, c in await _walk(s, "league_rows")] == [25, 3]
+    await call(s.search, {"q": "", "day": "Tuesday"})
+    assert s.league_rows == []
+    for who in ("alice", "anonymous"):
+        s = _at(SessionLeaguesState, path, tokens, who)
+        await call(s.load)
+        await call(s.next_page)
+        await call(s.search, {"q": ""})
+        assert s.league_rows == [] and s.sid == "" and s.error
+
+
+async def test_teams_and_waitlist_states_hold_one_page(operator_world):
+    from volley_app.pages.dash.teams.list import TeamsState
+    from volley_app.pages.dash.teams.waitlist import WaitlistState
+
+    _db, tokens, _sid, lid = operator_world
+    s = _at(TeamsState, f"{routes.TEAMS}?league={lid}", tokens, "svl")
+    await call(s.load)
+    _holds_one_page(s)
+    assert [c for _s, c in await _walk(s, "team_rows")] == [25, 25, 10]
+    await call(s.search, {"q": "crew 4"})
+    assert [r["team_name"] for r in s.team_rows] == [f"Crew {i}" for i in range(40, 50)]
+    w = _at(WaitlistState, routes.WAITLIST, tokens, "svl")
+    await call(w.load)
+    _holds_one_page(w)
+    assert [c for _s, c in await _walk(w, "team_rows")] == [25, 4]
+    await call(w.previous_page)
+    assert w.page_summary == "Showing 1–25 of 29" and all(r["can_promote"] for r in w.team_rows)
+    p = _at(TeamsState, routes.TEAMS, tokens, "alice")  # a player sees the teams they captain: none
+    await call(p.load)
+    assert p.team_rows == []
+
+
+async def test_the_invite_picker_holds_one_page_of_subs_and_keeps_the_chosen_one(world):
+    from volley_app.pages.dash.sub_requests.new import NewNoteState
+
+    db, tokens = world
+    last = db.exec(select(User).where(User.username == "sub39")).one()
+    s = _at(NewNoteState, f"{routes.NOTES_NEW_SPECIFIC}?sub={last.id}", tokens, "alice")
+    await call(s.load)
+    assert s.recipient == str(last.id) and s.sub_options[0] == {"value": str(last.id), "label": "Sub39 Player"}
+    assert len(s.sub_options) == paging.PAGE_SIZE + 1 and s.has_next  # the chosen sub, then a page by name
+    await call(s.next_page)
+    assert s.sub_options[-1]["value"] == str(last.id) and len(s.sub_options) == 16  # ben and 40 subs: 41
+    await call(s.search, {"q": "sub0"})
+    assert [o["label"] for o in s.sub_options] == ["Sub39 Player"] + [f"Sub0{i} Player" for i in range(10)]
+    n = _at(NewNoteState, routes.NOTES_NEW, tokens, "alice")  # an open request has no picker
+    await call(n.load)
+    assert n.sub_options == [] and not n.has_next
+
+
+async def test_the_archive_state_holds_one_page_for_admins_only(world):
+    from volley_app.pages.dash.admin.archive import ArchiveState
+
+    db, tokens = world
+    for u in db.exec(select(User).where(User.username.like("sub%"))).all():
+        u.archived_at = utcnow()
+    db.commit()
+    s = _at(ArchiveState, routes.ARCHIVE, tokens, "root")
+    await call(s.load)
+    _holds_one_page(s)
+    assert [c for _s, c in await _walk(s, "archived_rows")] == [25, 15]
+    await call(s.search, {"q": "sub0", "kind": "user"})
+    assert len(s.archived_rows) == 10 and {r["what"] for r in s.archived_rows} == {"Accounts"}
+    for who in ("alice", "svl", "anonymous"):
+        s = _at(ArchiveState, routes.ARCHIVE, tokens, who)
+        await call(s.load)
+        await call(s.search, {"q": "sub"})
+        assert s.archived_rows == [] and s.error
+
+
+async def test_the_email_jobs_state_holds_one_page(world):
+    from volley_app.models import EmailAllJob
+    from volley_app.pages.dash.admin.email_all import EmailAllState
+
+    db, tokens = world
+    db.add_all(EmailAllJob(subject=f"Notice {i:02}", body_text="Hi") for i in range(30))
+    db.commit()
+    s = _at(EmailAllState, routes.EMAIL_ALL, tokens, "root")
+    await call(s.load)
+    _holds_one_page(s)
+    assert s.jobs[0]["subject"] == "Notice 29" and [c for _s, c in await _walk(s, "jobs")] == [25, 5]
+    await call(s.search, {"q": "notice 1"})
+    assert len(s.jobs) == 10
+    s = _at(EmailAllState, routes.EMAIL_ALL, tokens, "svl")
+    await call(s.load)
+    await call(s.next_page)
+    assert s.jobs == [] and s.error

@@ -97,7 +97,7 @@ def test_a_league_with_paid_teams_is_archived_with_its_payments_and_an_admin_res
     assert shown["can_restore"] and shown["show_payments"] and not shown["can_manage"]
     with pytest.raises(Invalid, match="archived"):
         leagues.update_league(db, world["admin"], lg.id, court="x")
-    assert [r["name"] for r in archive.archived(db, world["admin"])["leagues"]] == [leagues.display_name(lg)]
+    assert [r["name"] for r in archive.archived_page(db, world["admin"], filters={"kind": "league"}).rows] == [leagues.display_name(lg)]
     with pytest.raises(Forbidden):
         archive.restore(db, world["a"], kind="league", record_id=lg.id)
     archive.restore(db, world["admin"], kind="league", record_id=lg.id)
@@ -406,7 +406,7 @@ def test_cancelling_a_request_a_sub_accepted_archives_it_and_tells_the_sub(db):
         sub_requests.detail(db, actor_of(sam), req.id)
     with pytest.raises(NotFound, match="no longer exists"):
         sub_requests.accept(db, actor_of(make_user(db, "zed", sub=True)), req.id)
-    assert archive.archived(db, actor_of(make_user(db, "boss", Role.ADMIN)))["requests"][0]["id"] == req.id
+    assert archive.archived_page(db, actor_of(make_user(db, "boss", Role.ADMIN)), filters={"kind": "request"}).rows[0]["id"] == req.id
 
 
 def test_a_refused_cancel_changes_nothing(db):

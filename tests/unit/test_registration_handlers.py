@@ -10,6 +10,7 @@ from tests.factories import add_league_session, count, login_token, make_user, r
 from tests.harness import call_handler, redirect_target, root_state, substate
 from volley_app.models import Day, League, LeagueFormat, OutboxMessage, Payment, Role, SkillLevel, Team, utcnow
 from volley_app.pages.dash.leagues.home import state as league_pages
+from volley_app.pages.dash.leagues.home.payments import LeaguePaymentsState
 from volley_app.pages.dash.registration.checkout import CheckoutState
 from volley_app.pages.dash.registration.new_team import NewTeamState
 from volley_app.pages.dash.registration.results import LeagueLinkState
@@ -150,7 +151,7 @@ async def test_league_home_offers_registration_to_players_and_payments_to_operat
     state, _e = await call(world, who, league_pages.LeagueHomeState, f"/dash/leagues/{world['lid']}", "load")
     assert state.may_register is (who in ("pat", "sam"))
     await _register(world)
-    state, _e = await call(world, who, league_pages.LeagueHomeState, f"/dash/leagues/{world['lid']}", "load")
+    state, _e = await call(world, who, LeaguePaymentsState, f"/dash/leagues/{world['lid']}", "load")
     assert bool(state.payment_rows) is (who in ("svla", "admin"))
 
 

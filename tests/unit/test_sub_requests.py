@@ -96,9 +96,15 @@ def test_empty_optional_fields_are_stored_empty(world):
 
 def test_invite_choices_are_the_other_active_subs(world):
     db, a = world
-    assert [o["label"] for o in sub_requests.invite_choices(db, a["alice"])] == ["Ben Tester", "Carmen Tester"]
-    assert [o["label"] for o in sub_requests.invite_choices(db, a["ben"])] == ["Carmen Tester"]
-    assert sub_requests.invite_choices(db, a["ben"])[0]["value"] == str(a["carmen"].user_id)
+    assert [o["label"] for o in sub_requests.invite_choices(db, a["alice"]).rows] == ["Ben Tester", "Carmen Tester"]
+    assert [o["label"] for o in sub_requests.invite_choices(db, a["ben"]).rows] == ["Carmen Tester"]
+    assert sub_requests.invite_choices(db, a["ben"]).rows[0]["value"] == str(a["carmen"].user_id)
+    assert [o["label"] for o in sub_requests.invite_choices(db, a["alice"], filters={"q": "carm"}).rows] == ["Carmen Tester"]
+    assert sub_requests.invite_choice(db, a["alice"], str(a["carmen"].user_id)) == {
+        "value": str(a["carmen"].user_id), "label": "Carmen Tester"}  # fmt: skip
+    assert sub_requests.invite_choice(db, a["ben"], a["ben"].user_id) is None  # not oneself
+    assert sub_requests.invite_choice(db, a["ben"], a["svl"].user_id) is None  # not a sub
+    assert sub_requests.invite_choice(db, a["ben"], "x") is None
     with pytest.raises(Forbidden):
         sub_requests.invite_choices(db, a["svl"])
 

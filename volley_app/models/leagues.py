@@ -36,7 +36,7 @@ class LeagueSession(SQLModel, table=True):
     created_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL")
     created_at: dt.datetime = utc_field(default_now=True)
     # Archived: hidden from normal lists, kept with everything in it, restorable by an admin.
-    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    archived_at: dt.datetime | None = utc_field(nullable=True, index=True, default=None)
     archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
 
 
@@ -79,7 +79,7 @@ class League(SQLModel, table=True):
         sa_column=sa.Column(enum_type(Ranking), nullable=False, server_default=Ranking.STANDARD.value),
     )
     created_at: dt.datetime = utc_field(default_now=True)
-    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    archived_at: dt.datetime | None = utc_field(nullable=True, index=True, default=None)
     archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
 
 

@@ -35,4 +35,4 @@ class SubRequest(SQLModel, table=True):
     created_at: dt.datetime = utc_field(default_now=True)
     updated_at: dt.datetime = utc_field(default_now=True)
     # Cancelled by the requestor after a sub was involved: kept, hidden from every list.
-    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    archived_at: dt.datetime | None = utc_field(nullable=True, index=True, default=None)

@@ -39,7 +39,7 @@ class User(SQLModel, table=True):
     created_at: dt.datetime = utc_field(default_now=True)
     updated_at: dt.datetime = utc_field(default_now=True)
     # A deleted account with history (payments, teams, requests, venues) is archived: no login, kept.
-    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    archived_at: dt.datetime | None = utc_field(nullable=True, index=True, default=None)
     # The secret in the address of this user's calendar feed (None: no feed). A calendar app holds the
     # address to subscribe without logging in; a new token makes the old address answer 404.
     calendar_token: str | None = Field(default=None, sa_column=sa.Column(sa.String(64)))

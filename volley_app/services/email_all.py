@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
 from volley_app.models import EmailAllJob, EmailAllRecipient, OutboxMessage, OutboxStatus, User, utcnow
-from volley_app.services import mail, validation
+from volley_app.services import mail, paging, validation
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor, require_admin
 
@@ -86,35 +86,55 @@ def send(
     return _status(db, job)
 
 
-def _status(db: Session, job: EmailAllJob) -> JobStatus:
-    counts = dict(
-        db.exec(
-            select(OutboxMessage.status, func.count())
+def _statuses(db: Session, jobs: list[EmailAllJob]) -> list[JobStatus]:
+    """Each job with how many of its messages were sent or failed so far: one grouped count for them all."""
+    counts: dict[tuple[int, OutboxStatus], int] = {
+        (job_id, status): n
+        for job_id, status, n in db.exec(
+            select(EmailAllRecipient.job_id, OutboxMessage.status, func.count())
             .join(EmailAllRecipient, EmailAllRecipient.outbox_id == OutboxMessage.id)
-            .where(EmailAllRecipient.job_id == job.id)
-            .group_by(OutboxMessage.status)
+            .where(EmailAllRecipient.job_id.in_([j.id for j in jobs] or [-1]))
+            .group_by(EmailAllRecipient.job_id, OutboxMessage.status)
         ).all()
-    )
-    sent = counts.get(OutboxStatus.SENT, 0)
-    failed = counts.get(OutboxStatus.FAILED, 0)
-    return JobStatus(
-        id=job.id,
-        subject=job.subject,
-        created_at=job.created_at,
-        queued=job.queued,
-        sent=sent,
-        failed=failed,
-        pending=max(job.queued - sent - failed, 0),
-    )
+    }
+    out = []
+    for job in jobs:
+        sent = counts.get((job.id, OutboxStatus.SENT), 0)
+        failed = counts.get((job.id, OutboxStatus.FAILED), 0)
+        out.append(JobStatus(id=job.id, subject=job.subject, created_at=job.created_at, queued=job.queued, sent=sent,
+                             failed=failed, pending=max(job.queued - sent - failed, 0)))  # fmt: skip
+    return out
+
+
+def _status(db: Session, job: EmailAllJob) -> JobStatus:
+    return _statuses(db, [job])[0]
 
 
 def recent_jobs(db: Session, actor: Actor | None, *, limit: int = 20) -> list[JobStatus]:
     """The latest jobs with how many of their messages were sent so far (admin only)."""
     require_admin(actor)
-    jobs = db.exec(
-        select(EmailAllJob).order_by(col(EmailAllJob.created_at).desc(), col(EmailAllJob.id).desc()).limit(limit)
-    ).all()
-    return [_status(db, job) for job in jobs]
+    jobs = db.exec(select(EmailAllJob).order_by(col(EmailAllJob.id).desc()).limit(limit)).all()
+    return _statuses(db, list(jobs))
+
+
+# The filters of the jobs list: free text (the subject).
+JOB_FILTERS = ("q",)
+
+
+def jobs_page(
+    db: Session, actor: Actor | None, *, filters: dict | None = None, bookmark: object = "", size: object = paging.PAGE_SIZE
+) -> paging.Page:
+    """One page of the jobs, newest first, with how many of their messages were sent so far (admin only).
+
+    ``filters``: ``q``, words of the subject.
+    """
+    require_admin(actor)
+    f = filters if isinstance(filters, dict) else {}
+    query = select(EmailAllJob).order_by(col(EmailAllJob.id).desc())
+    if text := paging.search_text(f.get("q")):
+        query = query.where(paging.contains(text, EmailAllJob.subject))
+    return paging.keyset(db, query, kinds=(int,), project=lambda found: _statuses(db, [r[0] for r in found]),
+                         bookmark=bookmark, size=paging.page_size(size))  # fmt: skip
 
 
 def recipients(db: Session, job_id: int) -> list[int]:

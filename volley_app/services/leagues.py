@@ -382,16 +382,21 @@ def leagues_page(
     bookmark: object = "",
     size: object = paging.PAGE_SIZE,
     now: dt.datetime | None = None,
+    session_id: object = None,
 ) -> paging.Page:
     """One page of the active leagues by start, as ``list_leagues`` picks them for the actor (stages refreshed).
 
     ``filters``: ``q`` (the venue's name, the session's name or the court), ``day``, ``format`` and ``skill``.
+    With ``session_id`` (its SVL or an admin): every league of that one session, active or not.
     """
     actor = require_actor(actor)
     now = now or utcnow()
     f = filters if isinstance(filters, dict) else {}
-    where = [shown(), League.active.is_(True)]
-    if actor.is_svl and not actor.is_admin:
+    if session_id not in (None, ""):
+        where = [shown(), League.session_id == sessions.managed(db, actor, session_id)[1].id]
+    else:
+        where = [shown(), League.active.is_(True)]
+    if session_id in (None, "") and actor.is_svl and not actor.is_admin:
         current = sessions.current_session_ids(db, actor.user_id, now)
         where += [League.svl_id == actor.user_id, League.session_id.in_(current or [-1])]
     if day := paging.choice(f.get("day"), Day.values()):

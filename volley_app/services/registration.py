@@ -16,7 +16,7 @@ import logging
 from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
-from volley_app.services import fees, leagues, payments, places, ratelimit, timefmt, validation
+from volley_app.services import fees, leagues, paging, payments, places, ratelimit, timefmt, validation
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, access_league, access_payment, load, require_actor
 
@@ -378,26 +378,64 @@ def result(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
     }
 
 
+def _payment(p: Payment, names: dict[int, str]) -> dict:
+    return {
+        "id": p.id,
+        "team_name": p.team_name,
+        "user": names.get(p.user_id, ""),
+        "amount": fees.money(p.amount_cents),
+        "provider": p.provider,
+        "provider_payment_id": p.provider_payment_id or "",
+        "status": p.status,
+        "time": timefmt.date_time(p.updated_at),
+    }
+
+
+def _payer_names(db: Session, found: list[Payment]) -> dict[int, str]:
+    uids = {p.user_id for p in found if p.user_id}
+    return {u.id: u.username for u in db.exec(select(User).where(User.id.in_(uids or {-1}))).all()}
+
+
 def list_payments(db: Session, actor: Actor | None, *, league_id: object) -> list[dict]:
     """The payments of a league, for its SVL and admins."""
     league = leagues.managed(db, actor, league_id)
-    rows = db.exec(select(Payment).where(Payment.league_id == league.id).order_by(Payment.id.desc())).all()
-    uids = {p.user_id for p in rows if p.user_id}
-    names = {u.id: u.username for u in db.exec(select(User).where(User.id.in_(uids or {-1}))).all()}
-    return [
-        {
-            "id": p.id,
-            "team_name": p.team_name,
-            "user": names.get(p.user_id, ""),
-            "amount": fees.money(p.amount_cents),
-            "provider": p.provider,
-            "provider_payment_id": p.provider_payment_id or "",
-            "status": p.status,
-            "time": timefmt.date_time(p.updated_at),
-        }
-        for p in rows
-    ]
+    rows = list(db.exec(select(Payment).where(Payment.league_id == league.id).order_by(Payment.id.desc())).all())
+    names = _payer_names(db, rows)
+    return [_payment(p, names) for p in rows]
 
+
+# The filters of a league's payments: free text (the team or the player who paid).
+PAYMENT_FILTERS = ("q",)
+
+
+def payments_page(
+    db: Session,
+    actor: Actor | None,
+    *,
+    league_id: object,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+) -> paging.Page:
+    """One page of a league's payments, newest first, for its SVL and admins.
+
+    ``filters``: ``q``, the team's name or the paying player's username or name.
+    """
+    league = leagues.managed(db, actor, league_id)
+    f = filters if isinstance(filters, dict) else {}
+    query = select(Payment).where(Payment.league_id == league.id)
+    if text := paging.search_text(f.get("q")):
+        query = query.outerjoin(User, User.id == Payment.user_id).where(
+            paging.contains(text, Payment.team_name, Payment.payer_name, User.username, User.first_name, User.last_name)
+        )
+    query = query.order_by(Payment.id.desc())
+
+    def project(found: list) -> list[dict]:
+        rows = [r[0] for r in found]
+        names = _payer_names(db, rows)
+        return [_payment(p, names) for p in rows]
+
+    return paging.keyset(db, query, kinds=(int,), project=project, bookmark=bookmark, size=paging.page_size(size))
 
 AMOUNT_DIFFERS = "The amount is set by the league: {total} ({cents} cents). Nothing was charged."
 CURRENCY_DIFFERS = "Payments are in {currency}"
@@ -426,3 +464,4 @@ def payment_intent(
         raise Invalid({"currency": CURRENCY_DIFFERS.format(currency=pay.currency)})
     out = checkout(db, actor, payment_id=pay.id)
     return out | {"amount": pay.amount_cents, "currency": pay.currency}
+

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueSession, Payment, Role, SessionStatus, Team, User, utcnow
-from volley_app.services import audit, clock, timefmt, validation, venues
+from volley_app.services import audit, clock, paging, timefmt, validation, venues
 from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.league_data import delete_children, played_games
 from volley_app.services.permissions import Actor, access_session, load, require_admin, require_role
@@ -150,6 +150,46 @@ def list_sessions(db: Session, actor: Actor | None, now: dt.datetime | None = No
         found = [s for s in found if s.status != SessionStatus.INACTIVE]
     names = venues.svl_names(db, [s.svl_id for s in found])
     return [to_dict(db, s, names) for s in found]
+
+
+# The filters of the sessions list: free text (the session's name or its venue's).
+SESSION_FILTERS = ("q",)
+
+
+def sessions_page(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+    now: dt.datetime | None = None,
+) -> paging.Page:
+    """One page of the sessions ``list_sessions`` picks for the actor, by start (statuses of the page refreshed).
+
+    ``filters``: ``q``, the session's name or its venue's (the SVL's first or last name).
+    """
+    actor = require_role(actor, Role.SVL, Role.ADMIN)
+    f = filters if isinstance(filters, dict) else {}
+    where = [LeagueSession.archived_at.is_(None)]
+    if not actor.is_admin:
+        where += [LeagueSession.svl_id == actor.user_id, LeagueSession.end_at >= (now or utcnow())]
+    query = select(LeagueSession)
+    if text := paging.search_text(f.get("q")):
+        query = query.join(User, User.id == LeagueSession.svl_id)
+        where.append(paging.contains(text, LeagueSession.name, User.first_name, User.last_name,
+                                     User.first_name + " " + User.last_name))  # fmt: skip
+    query = query.where(*where).order_by(LeagueSession.start_at, LeagueSession.id)
+
+    def project(found: list) -> list[dict]:
+        shown = [r[0] for r in found]
+        refresh_statuses(db, shown, now)
+        names = venues.svl_names(db, [s.svl_id for s in shown])
+        return [to_dict(db, s, names) for s in shown]
+
+    return paging.keyset(
+        db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark, size=paging.page_size(size)
+    )
 
 
 def managed(db: Session, actor: Actor | None, session_id: object) -> tuple[Actor, LeagueSession]:

@@ -28,7 +28,7 @@ from volley_app import routes
 from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, SubStatus, User, utcnow
 from volley_app.services import mail, paging, permissions, ratelimit, timefmt, validation
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.permissions import Actor, require_sub_request_actor
+from volley_app.services.permissions import Actor, record_id, require_sub_request_actor
 
 log = logging.getLogger(__name__)
 
@@ -341,15 +341,51 @@ def list_subs(
     )
 
 
-def invite_choices(db: Session, actor: Actor | None) -> list[dict[str, str]]:
-    """The subs a targeted request may name: every active sub but the actor, as select options."""
+def _invitable(actor: Actor) -> list[sa.ColumnElement[bool]]:
+    return [User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None), User.id != actor.user_id]
+
+
+def _choice(uid: int, first: str, last: str) -> dict[str, str]:
+    return {"value": str(uid), "label": f"{first} {last}".strip()}
+
+
+def invite_choices(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+) -> paging.Page:
+    """One page of the subs a targeted request may name (every active sub but the actor), as select options.
+
+    ``filters``: ``q`` a name (first, last, or both); by name, as the Subs page lists them.
+    """
     actor = require_sub_request_actor(actor)
-    found = db.exec(
-        select(User.id, User.first_name, User.last_name)
-        .where(User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None), User.id != actor.user_id)
+    query = (
+        select(User.first_name, User.last_name, User.id)
+        .where(*_invitable(actor), *_sub_conditions({"q": filters.get("q")} if isinstance(filters, dict) else None))
         .order_by(User.first_name, User.last_name, User.id)
-    ).all()
-    return [{"value": str(uid), "label": f"{first} {last}".strip()} for uid, first, last in found]
+    )
+    return paging.keyset(
+        db,
+        query,
+        kinds=(str, str, int),
+        project=lambda found: [_choice(r[2], r[0], r[1]) for r in found],
+        bookmark=bookmark,
+        size=paging.page_size(size),
+    )
+
+
+def invite_choice(db: Session, actor: Actor | None, sub_id: object) -> dict[str, str] | None:
+    """The select option of the sub ``sub_id`` when a targeted request may name them, else None."""
+    actor = require_sub_request_actor(actor)
+    try:
+        uid = record_id(sub_id)
+    except NotFound:
+        return None
+    found = db.exec(select(User.id, User.first_name, User.last_name).where(User.id == uid, *_invitable(actor))).first()
+    return _choice(*found) if found else None
 
 
 # -- changing -----------------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, League, Payment, StandingAdjustment, Team, User, utcnow
-from volley_app.services import audit, leagues, places, results, scheduling, timefmt, validation
+from volley_app.services import audit, leagues, paging, places, results, scheduling, timefmt, validation
 from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.permissions import Actor, access_team, manages_team, record_id, require_actor
 
@@ -79,6 +79,50 @@ def list_teams(
     if waitlist is not None:
         stmt = stmt.where(Team.waitlist.is_(waitlist))
     return _dicts(db, actor, list(db.exec(stmt).all()))
+
+
+# The filters of the teams list and the waitlist: free text (the team's or its captain's name).
+TEAM_FILTERS = ("q",)
+
+
+def teams_page(
+    db: Session,
+    actor: Actor | None,
+    *,
+    waitlist: bool | None = None,
+    league_id: object = None,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+) -> paging.Page:
+    """One page of the teams ``list_teams`` picks for the actor, by league then the order they joined.
+
+    ``filters``: ``q``, the team's name or its captain's (username, first or last name).
+    """
+    actor = require_actor(actor)
+    f = filters if isinstance(filters, dict) else {}
+    where = [League.archived_at.is_(None)]
+    if league_id not in (None, ""):
+        try:
+            where.append(Team.league_id == record_id(league_id))
+        except NotFound:
+            where.append(sa.false())
+    if not actor.is_admin:
+        where.append(League.svl_id == actor.user_id if actor.is_svl else Team.captain_id == actor.user_id)
+    if waitlist is not None:
+        where.append(Team.waitlist.is_(waitlist))
+    query = select(Team).join(League, League.id == Team.league_id)
+    if text := paging.search_text(f.get("q")):
+        query = query.outerjoin(User, User.id == Team.captain_id)
+        where.append(paging.contains(text, Team.team_name, User.username, User.first_name, User.last_name,
+                                     User.first_name + " " + User.last_name))  # fmt: skip
+    query = query.where(*where).order_by(Team.league_id, Team.id)
+
+    def project(found: list) -> list[dict]:
+        return _dicts(db, actor, [r[0] for r in found])
+
+    return paging.keyset(db, query, kinds=(int, int), project=project, bookmark=bookmark,
+                         size=paging.page_size(size))  # fmt: skip
 
 
 def get_team(db: Session, actor: Actor | None, team_id: object) -> dict:

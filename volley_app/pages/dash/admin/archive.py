@@ -1,4 +1,7 @@
-"""Archive (/dash/archive): sessions, leagues and accounts kept instead of deleted, with Restore (admin only)."""
+"""Archive (/dash/archive): sessions, leagues and accounts kept instead of deleted, with Restore (admin only).
+
+Newest first, a page at a time, by kind and by name.
+"""
 
 from __future__ import annotations
 
@@ -6,39 +9,39 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import error_line, notice_line
-from volley_app.components.layout import column, dash_screen, section_card
+from volley_app.components.layout import column, dash_screen
+from volley_app.components.paging import filter_select, pager, search_form
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services import archive
+from volley_app.services.errors import DomainError
+from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
+from volley_app.state.paging import PagedList
 
-SECTIONS = (
-    ("sessions", "Sessions", "Venue"),
-    ("leagues", "Leagues", "Venue"),
-    ("users", "Accounts", "Name"),
-    ("requests", "Cancelled sub requests", "Requestor"),
-)
+HEADERS = ["Name", "Kind", "Venue or person", "Archived", ""]
 
 
-class ArchiveState(AuthState):
-    sessions: list[dict[str, str]] = []
-    leagues: list[dict[str, str]] = []
-    users: list[dict[str, str]] = []
-    requests: list[dict[str, str]] = []
+class ArchiveState(PagedList, AuthState):
+    archived_rows: list[dict[str, str]] = []
     error: str = ""
     notice: str = ""
+    loaded: bool = False
+    _filter_names = archive.ARCHIVE_FILTERS
+
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await run_action(archive.archived_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.archived_rows = [{k: str(v) for k, v in r.items()} for r in rows]
+        self.error = failure.message if failure else ""
+        self.loaded = True
 
     async def load(self):
         self.notice = ""
-        await self._fetch()
-
-    async def _fetch(self) -> None:
-        found, failure = await run_action(archive.archived, actor=await self._actor())
-        self.error = failure.message if failure else ""
-        found = found or {key: [] for key, _t, _o in SECTIONS}
-        for key, _title, _owner in SECTIONS:
-            setattr(self, key, [{k: str(v) for k, v in r.items()} for r in found[key]])
+        self._reset_filters()
+        await self._first_page()
 
     @rx.event
     async def restore(self, kind: str, record_id: str):
@@ -47,7 +50,7 @@ class ArchiveState(AuthState):
         if failure is not None:
             self.error = failure.message
             return
-        await self._fetch()
+        await self._refresh()
         self.notice = f"{name} restored."
 
 
@@ -59,7 +62,7 @@ def _row(r: rx.Var) -> rx.Component:
         rx.text("Kept", color_scheme="gray", size="1"),
     )
     name = rx.cond(r["href"] != "", rx.link(r["name"], href=r["href"]), rx.text(r["name"]))
-    return row(name, r["owner"], r["archived"], restore)
+    return row(name, r["what"], r["owner"], r["archived"], restore)
 
 
 @page(routes.ARCHIVE, "Archive", on_load=ArchiveState.load)
@@ -70,11 +73,15 @@ def archive_page() -> rx.Component:
         column(
             rx.text("Kept instead of deleted because they hold teams, results, payments or other people's requests.",
                     color_scheme="gray"),  # fmt: skip
+            search_form(
+                s,
+                "Search the archive",
+                filter_select("Kind", "kind", list(archive.KIND_LABELS.items()), s, any_label="Every kind"),
+                placeholder="Name, venue, court or requestor",
+            ),
             error_line(s.error),
             notice_line(s.notice),
-            *[
-                section_card(title, table_or_empty(["Name", owner, "Archived", ""], getattr(s, key), _row, "None."))
-                for key, title, owner in SECTIONS
-            ],
+            table_or_empty(HEADERS, s.archived_rows, _row, "Nothing archived.", s.loaded & (s.error == "")),
+            pager(s, "archived records"),
         ),
     )

@@ -1,4 +1,4 @@
-"""Email All Users (/dash/emailAll): one email to every active user, and how the last ones went (admin only)."""
+"""Email All Users (/dash/emailAll): one email to every active user, and how each went, a page at a time (admin only)."""
 
 from __future__ import annotations
 
@@ -8,26 +8,33 @@ from volley_app import routes
 from volley_app.components.admin import local_time, notice, send_button
 from volley_app.components.forms import area_field, checkbox_field, error_line, text_field
 from volley_app.components.layout import column, dash_screen
+from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services import email_all
+from volley_app.services.errors import DomainError
+from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, run_action
+from volley_app.state.paging import PagedList
 
 ERROR_ID = "email-all-error"
 FORM_ID = "email-all-form"
 
 
-class EmailAllState(FormState, AuthState):
+class EmailAllState(PagedList, FormState, AuthState):
     _fields = ("subject", "body", "confirmed")
     _error_id = ERROR_ID
+    _filter_names = email_all.JOB_FILTERS
 
     notice: str = ""
     jobs: list[dict[str, str]] = []
     audience: str = ""
 
-    async def _load_jobs(self) -> None:
-        found, failure = await run_action(email_all.recent_jobs, actor=await self._actor())
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await run_action(email_all.jobs_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
         if failure is not None:
             self.jobs, self.error = [], failure.message
             return
@@ -40,7 +47,7 @@ class EmailAllState(FormState, AuthState):
                 "pending": str(j.pending),
                 "failed": str(j.failed),
             }
-            for j in found
+            for j in rows
         ]
 
     async def _count(self) -> None:
@@ -50,12 +57,13 @@ class EmailAllState(FormState, AuthState):
     async def load(self):
         self._clear_messages()
         self.notice = ""
-        await self._load_jobs()
+        self._reset_filters()
+        await self._first_page()
         await self._count()
 
     @rx.event
     async def refresh(self):
-        await self._load_jobs()
+        await self._refresh()
 
     def _queued(self, status: email_all.JobStatus):
         self.notice = f"Queued {status.queued} message{'s' if status.queued != 1 else ''}, one to each active user."
@@ -71,7 +79,7 @@ class EmailAllState(FormState, AuthState):
             yield event
         await self._count()
         if self.notice:
-            await self._load_jobs()
+            await self._first_page()
         yield
 
 
@@ -114,5 +122,7 @@ def email_all_page() -> rx.Component:
             spacing="3",
             padding_top="1rem",
         ),
+        search_form(s, "Search sent emails", placeholder="Words of the subject"),
         table_or_empty(["When", "Subject", "Queued", "Sent", "Pending", "Failed"], s.jobs, _job_row, "Nothing sent yet."),
+        pager(s, "sent emails"),
     )

@@ -1,4 +1,4 @@
-"""A session's leagues (/dash/sessions/leagues?session={id})."""
+"""A session's leagues (/dash/sessions/leagues?session={id}), a page at a time, by day, format and skill."""
 
 from __future__ import annotations
 
@@ -7,46 +7,72 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line
 from volley_app.components.layout import button_row, dash_screen, link_button
+from volley_app.components.paging import filter_select, pager, search_form
 from volley_app.components.tables import row, table_or_empty
+from volley_app.models import Day, LeagueFormat, SkillLevel
 from volley_app.registry import page
 from volley_app.services import leagues as league_svc
 from volley_app.services import sessions as svc
 from volley_app.services import timefmt
+from volley_app.services.errors import DomainError
+from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
+from volley_app.state.paging import PagedList
 
 HEADERS = ["League", "Court", "Starts", "Stage", "Active"]
 
 
-class SessionLeaguesState(AuthState):
+def _shown(lg: dict) -> dict[str, str]:
+    return {"name": lg["name"], "court": lg["court"], "start": timefmt.date_time(lg["start_at"]), "stage": lg["stage"],
+            "active": "Yes" if lg["active"] else "No", "href": routes.league_path(lg["id"])}  # fmt: skip
+
+
+class SessionLeaguesState(PagedList, AuthState):
     session_name: str = ""
     sid: str = ""
     session_href: str = ""
     new_league_href: str = ""
     league_rows: list[dict[str, str]] = []
     error: str = ""
+    _filter_names = league_svc.LEAGUE_FILTERS
+
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        # Never the leagues of no session: before a session is shown, the id refused ("-") stands in.
+        return await run_action(league_svc.leagues_page, actor=await self._actor(), session_id=self.sid or "-",
+                                filters=self.filters, bookmark=bookmark)  # fmt: skip
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.league_rows = [_shown(lg) for lg in rows]
+        self.error = failure.message if failure else ""
 
     async def load(self):
-        actor = await self._actor()
-        sid = path_arg(self, "session")
-        found, failure = await run_action(svc.get_session, actor=actor, session_id=sid)
-        if failure is None:
-            listed, failure = await run_action(league_svc.list_leagues, actor=actor, session_id=sid)
+        self._reset_filters()
+        found, failure = await run_action(svc.get_session, actor=await self._actor(), session_id=path_arg(self, "session"))
         if failure is not None:
             self.session_name, self.sid, self.league_rows, self.error = "", "", [], failure.message
+            self.page_summary, self.has_next, self.has_previous = "", False, False
             return
         self.session_name, self.sid, self.error = found["name"], str(found["id"]), ""
         self.session_href = routes.session_path(found["id"])
         self.new_league_href = routes.new_league_path(found["id"])
-        self.league_rows = [
-            {"name": lg["name"], "court": lg["court"], "start": timefmt.date_time(lg["start_at"]), "stage": lg["stage"],
-             "active": "Yes" if lg["active"] else "No", "href": routes.league_path(lg["id"])}
-            for lg in listed
-        ]  # fmt: skip
+        await self._first_page()
 
 
 def _league_row(r: rx.Var) -> rx.Component:
     return row(rx.link(r["name"], href=r["href"]), r["court"], r["start"], r["stage"], r["active"])
+
+
+def _search() -> rx.Component:
+    s = SessionLeaguesState
+    return search_form(
+        s,
+        "Search this session's leagues",
+        filter_select("Day", "day", [(d, d) for d in Day.values()], s),
+        filter_select("Format", "format", [(f.value, league_svc.FORMAT_LABELS[f]) for f in LeagueFormat], s),
+        filter_select("Skill", "skill", [(k, k) for k in SkillLevel.values()], s),
+        placeholder="Venue or court",
+    )
 
 
 @page(routes.SESSION_LEAGUES, "Session Leagues", on_load=SessionLeaguesState.load)
@@ -59,6 +85,7 @@ def session_leagues_page() -> rx.Component:
     return dash_screen(
         "Leagues: " + s.session_name,
         error_line(s.error),
-        rx.cond(s.sid != "", links, rx.fragment()),
+        rx.cond(s.sid != "", rx.fragment(links, _search()), rx.fragment()),
         table_or_empty(HEADERS, s.league_rows, _league_row, "No leagues in this session yet.", s.error == ""),
+        pager(s, "leagues of this session"),
     )

@@ -1,4 +1,4 @@
-"""The sessions list (/dash/sessions): an SVL's own current sessions, or every session for an admin."""
+"""The sessions list (/dash/sessions): an SVL's own current sessions, or every session for an admin, a page at a time."""
 
 from __future__ import annotations
 
@@ -7,30 +7,44 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line
 from volley_app.components.layout import dash_screen, link_button
+from volley_app.components.paging import pager, search_form
 from volley_app.components.sessions import session_row, status_badge
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services import sessions as svc
+from volley_app.services.errors import DomainError
+from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
+from volley_app.state.paging import PagedList
 from volley_app.state.polling import PolledPage
 
 HEADERS = ["Session", "SVL", "Dates", "Status"]
 
 
-class SessionsState(PolledPage, AuthState):
+class SessionsState(PagedList, PolledPage, AuthState):
     session_rows: list[dict[str, str]] = []
     error: str = ""
     loaded: bool = False
     _poll_path: str = routes.SESSIONS
     _poll_seconds: float = 15  # spec section 7
+    _filter_names = svc.SESSION_FILTERS
 
-    async def _reload(self) -> None:
-        found, failure = await run_action(svc.list_sessions, actor=await self._actor())
-        self.session_rows = [session_row(s) for s in found or []]
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await run_action(svc.sessions_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.session_rows = [session_row(s) for s in rows]
         self.error = failure.message if failure else ""
         self.loaded = True
 
+    async def _reload(self) -> None:
+        await self._refresh()
+
+    async def load(self):
+        self._reset_filters()
+        await self._first_page()
+        return type(self).poll
 
 
 def _session_row(r: rx.Var) -> rx.Component:
@@ -48,8 +62,10 @@ def sessions_page() -> rx.Component:
     s = SessionsState
     return dash_screen(
         rx.cond(AuthState.status == "Admin", "All Sessions", "My Sessions"),
+        search_form(s, "Search sessions", placeholder="Session or venue"),
         error_line(s.error),
         table_or_empty(HEADERS, s.session_rows, _session_row, "No Sessions Yet", s.loaded & (s.error == "")),
+        pager(s, "sessions"),
         actions=(
             link_button("Leagues", href=routes.DASH_LEAGUES, variant="soft"),
             link_button("Teams", href=routes.TEAMS, variant="soft"),

@@ -87,8 +87,9 @@ class NoteDetailState(RequestFormState, AuthState):
         self.can_accept, self.can_decline, self.can_edit = found["can_accept"], found["can_decline"], found["can_edit"]
         self.can_reopen, self.invite_options = found["can_reopen"], []
         if self.can_reopen:
+            # One page of subs by name (the list itself stays in the database).
             choices, _f = await run_action(sub_requests.invite_choices, actor=await self._actor())
-            self.invite_options = choices or []
+            self.invite_options = choices.rows if choices else []
         self.record = _editable(found) if self.can_edit else {}
         path, _f = await run_action(calendar.accepted_request_feed, actor=await self._actor(), request_id=self._note_id())
         self.feed = backend_address(path) if path else ""

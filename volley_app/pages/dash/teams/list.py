@@ -1,4 +1,4 @@
-"""The teams list (/dash/teams, ?league={id} for one league's)."""
+"""The teams list (/dash/teams, ?league={id} for one league's), a page at a time, searchable by team or captain."""
 
 from __future__ import annotations
 
@@ -7,28 +7,38 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line
 from volley_app.components.layout import dash_screen
+from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row
 from volley_app.components.teams import league_link, team_row, team_table
 from volley_app.registry import page
 from volley_app.services import teams as svc
+from volley_app.services.errors import DomainError
+from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
+from volley_app.state.paging import PagedList
 
 HEADERS = ["Team", "League", "Captain", "Record", "Paid", "Status"]
 
 
-class TeamsState(AuthState):
+class TeamsState(PagedList, AuthState):
     team_rows: list[dict[str, str]] = []
     error: str = ""
     loaded: bool = False
+    _filter_names = svc.TEAM_FILTERS
+
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await run_action(svc.teams_page, actor=await self._actor(), league_id=path_arg(self, "league"),
+                                filters=self.filters, bookmark=bookmark)  # fmt: skip
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.loaded = True
+        self.team_rows = [team_row(t) for t in rows]
+        self.error = failure.message if failure else ""
 
     async def load(self):
-        found, failure = await run_action(
-            svc.list_teams, actor=await self._actor(), league_id=path_arg(self, "league")
-        )
-        self.loaded = True
-        self.team_rows = [team_row(t) for t in found or []]
-        self.error = failure.message if failure else ""
+        self._reset_filters()
+        await self._first_page()
 
 
 def _list_row(r: rx.Var) -> rx.Component:
@@ -39,4 +49,10 @@ def _list_row(r: rx.Var) -> rx.Component:
 @page(routes.TEAMS, "Teams", on_load=TeamsState.load)
 def teams_page() -> rx.Component:
     s = TeamsState
-    return dash_screen("Teams", error_line(s.error), team_table(s, HEADERS, _list_row, "No teams yet."))
+    return dash_screen(
+        "Teams",
+        search_form(s, "Search teams", placeholder="Team or captain"),
+        error_line(s.error),
+        team_table(s, HEADERS, _list_row, "No teams yet."),
+        pager(s, "teams"),
+    )

@@ -1,6 +1,7 @@
 """The waitlist (/dash/leagues/teams/waitlist, ?league={id} for one league's): Promote for its SVL and admins.
 
 Promote offers the team a place (its captain gets a checkout link); a team with an open offer shows until when.
+The list is read a page at a time and searches by team or captain.
 """
 
 from __future__ import annotations
@@ -10,33 +11,40 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line, notice_line
 from volley_app.components.layout import dash_screen
+from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row
 from volley_app.components.teams import league_link, team_row, team_table
 from volley_app.registry import page
 from volley_app.services import teams as svc
+from volley_app.services.errors import DomainError
+from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
+from volley_app.state.paging import PagedList
 
 HEADERS = ["Team", "League", "Captain", "Place"]
 
 
-class WaitlistState(AuthState):
+class WaitlistState(PagedList, AuthState):
     team_rows: list[dict[str, str]] = []
     error: str = ""
     notice: str = ""
     loaded: bool = False
+    _filter_names = svc.TEAM_FILTERS
+
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await run_action(svc.teams_page, actor=await self._actor(), waitlist=True,
+                                league_id=path_arg(self, "league"), filters=self.filters, bookmark=bookmark)  # fmt: skip
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.loaded = True
+        self.team_rows = [team_row(t) for t in rows]
+        self.error = failure.message if failure else ""
 
     async def load(self):
         self.notice = ""
-        await self._fetch()
-
-    async def _fetch(self):
-        found, failure = await run_action(
-            svc.list_teams, actor=await self._actor(), waitlist=True, league_id=path_arg(self, "league")
-        )
-        self.loaded = True
-        self.team_rows = [team_row(t) for t in found or []]
-        self.error = failure.message if failure else ""
+        self._reset_filters()
+        await self._first_page()
 
     @rx.event
     async def promote(self, team_id: str):
@@ -44,7 +52,7 @@ class WaitlistState(AuthState):
         if failure is not None:
             self.error, self.notice = failure.message, ""
             return
-        await self._fetch()
+        await self._refresh()
         self.notice = (
             f"{offer['team_name']} has been offered a place: the captain has been emailed a link to pay by "
             f"{offer['until']}. The team is in once paid."
@@ -63,7 +71,9 @@ def waitlist_page() -> rx.Component:
     s = WaitlistState
     return dash_screen(
         "Waitlist",
+        search_form(s, "Search the waitlist", placeholder="Team or captain"),
         error_line(s.error),
         notice_line(s.notice),
         team_table(s, HEADERS, _waitlist_row, "No Waitlisted Teams"),
+        pager(s, "waitlisted teams"),
     )

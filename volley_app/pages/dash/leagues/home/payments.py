@@ -1,13 +1,38 @@
-"""The league home's Payments card: the league's card payments, for its SVL and admins."""
+"""The league home's Payments card: the league's card payments, for its SVL and admins, a page at a time."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from volley_app.components.leagues import card_for
+from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
+from volley_app.services import registration
+from volley_app.services.errors import DomainError
+from volley_app.services.paging import Page
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import path_arg, run_action
+from volley_app.state.paging import PagedList
 
 from .state import LeagueHomeState
+
+
+class LeaguePaymentsState(PagedList, AuthState):
+    """The payments of the league the address names; none for those who do not manage it."""
+
+    payment_rows: list[dict[str, str]] = []
+    _filter_names = registration.PAYMENT_FILTERS
+
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await run_action(registration.payments_page, actor=await self._actor(),
+                                league_id=path_arg(self, "league_id"), filters=self.filters, bookmark=bookmark)  # fmt: skip
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.payment_rows = [{k: str(v) for k, v in p.items()} for p in rows]
+
+    async def load(self):
+        self._reset_filters()
+        await self._first_page()
 
 
 def _payment_row(p: rx.Var) -> rx.Component:
@@ -15,10 +40,12 @@ def _payment_row(p: rx.Var) -> rx.Component:
 
 
 def payments_card() -> rx.Component:
-    s = LeagueHomeState
+    s = LeaguePaymentsState
     return card_for(
-        s.show_payments,
+        LeagueHomeState.show_payments,
         "Payments",
+        search_form(s, "Search payments", placeholder="Team or player"),
         table_or_empty(["Team", "Player", "Amount", "Status", "Provider", "Time"], s.payment_rows, _payment_row,
                        "No payments yet."),
+        pager(s, "payments"),
     )  # fmt: skip

@@ -80,7 +80,6 @@ class LeagueHomeState(FormState, AuthState):
     league_full: bool = False
     registration_note: str = ""
     export_links: dict[str, str] = {}
-    payment_rows: list[dict[str, str]] = []
     upload_error: str = ""  # shown under the bracket upload, where the file was chosen
     bracket_generated: bool = False
     my_games: list[dict[str, str]] = []  # the games of the teams this user captains here, shown first
@@ -101,7 +100,7 @@ class LeagueHomeState(FormState, AuthState):
             self.info, self.form, self.links, self.can_manage, self.bracket_url = {}, {}, {}, False, ""
             self.can_restore, self.show_payments, self.delete_question, self.show_audit = False, False, "", False
             self.error, self.missing = failure.message, True
-            self.may_register, self.league_full, self.payment_rows = False, False, []
+            self.may_register, self.league_full = False, False
             self.bracket_generated, self.my_games, self.disputed = False, [], []
             self.export_links, self.registration_note = {}, ""
             return
@@ -132,7 +131,7 @@ class LeagueHomeState(FormState, AuthState):
             self.disputed = waiting or []
 
     async def _registration(self, actor, lg: dict) -> None:
-        """May this user register a team here (or join the waitlist); the payments for those who manage it."""
+        """May this user register a team here (or join the waitlist)."""
         opts, _f = await run_action(registration.options, actor=actor, league_id=lg["id"])
         self.may_register = bool(opts and opts["may_register"])
         closed = bool(opts) and opts["refusal"].startswith("Registration for this league closed")
@@ -141,13 +140,10 @@ class LeagueHomeState(FormState, AuthState):
         if opts and opts["held"]:  # places held by a checkout under way or an offer count as taken
             held = opts["held"]
             self.info["teams_of"] += f" ({held} more place{'s' if held != 1 else ''} held for payment)"
-        self.payment_rows, self.export_links = [], {}
+        self.export_links = {}
         if lg["can_manage"] or lg["show_payments"]:
             links, _f = await run_action(exports.export_links, actor=actor, league_id=lg["id"])
             self.export_links = {k: backend_address(v) for k, v in (links or {}).items()}
-        if lg["show_payments"]:
-            found, _f = await run_action(registration.list_payments, actor=actor, league_id=lg["id"])
-            self.payment_rows = [{k: str(v) for k, v in p.items()} for p in (found or [])]
 
     @rx.event
     def save(self, form_data: dict):
