@@ -50,7 +50,7 @@ class EmailAllState(PagedList, FormState, AuthState):
             for j in rows
         ]
 
-    async def _count(self) -> None:
+    async def _load_audience(self) -> None:
         found, _failure = await run_action(email_all.audience_count, actor=await self._actor())
         self.audience = "" if found is None else str(found)
 
@@ -59,7 +59,7 @@ class EmailAllState(PagedList, FormState, AuthState):
         self.notice = ""
         self._reset_filters()
         await self._first_page()
-        await self._count()
+        await self._load_audience()
 
     @rx.event
     async def refresh(self):
@@ -77,7 +77,7 @@ class EmailAllState(PagedList, FormState, AuthState):
         data["confirmed"] = self.audience if data["confirmed"].lower() in ("true", "on", self.audience.lower()) else ""
         async for event in self._submit(email_all.send, done=self._queued, **data):
             yield event
-        await self._count()
+        await self._load_audience()
         if self.notice:
             await self._first_page()
         yield
