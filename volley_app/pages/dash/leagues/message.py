@@ -92,6 +92,7 @@ def _form() -> rx.Component:
         key=s.form_key,
         on_submit=s.review,
         width="100%",
+        method="post",
     )  # fmt: skip
 
 
