@@ -180,6 +180,18 @@ def test_an_adjustment_moves_matches_not_sets_and_says_why(world):
     assert d["win_pct"] == "66.7%"
 
 
+@pytest.mark.parametrize("ranking", list(Ranking))
+def test_a_team_with_no_result_yet_ranks_between_a_winner_and_a_loser(world, ranking):
+    db, lg = world["db"], world["lg"]
+    a, b, c, d = add_teams(db, lg, 4, prefix="")
+    _game(db, lg, a, d, (21, 18), (21, 19))  # the loser D scored points; B and C have not played
+    rows = _table(world, ranking)
+    by_id = {r["id"]: r for r in rows}
+    assert [r["id"] for r in rows][0] == a and [r["id"] for r in rows][-1] == d
+    assert {r["id"] for r in rows[1:3]} == {b, c}
+    assert by_id[b]["win_pct"] == "-" and by_id[b]["set_pct"] == "-" and by_id[d]["win_pct"] == "0.0%"
+
+
 def test_playoff_games_do_not_change_the_standings(world):
     ids = _circle(world, ("A", "B", (21, 15), (21, 15)))
     db, lg = world["db"], world["lg"]

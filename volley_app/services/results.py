@@ -8,7 +8,8 @@ How a standings table is ordered (the page shows it as "How standings are calcul
   then set %, then point ratio (points for / points against), then fewest points allowed.
 * A criterion that splits a tie into smaller groups sends each still-tied group through the whole order
   again from the top (so head-to-head is counted among just the teams still tied). Teams tied on every
-  criterion are listed by name.
+  criterion are listed by name. A team with nothing decided yet counts as even (a win % and set % of
+  one half, a point ratio of one): above a team that has only lost, below one that has only won.
 * Only regular-season (league) games count; playoff games do not change the standings.
 * A forfeit (no show after the 10 minute grace of spec section 9, or a withdrawn team's game) counts
   as a 2-0 match with both sets 21-0 (``FORFEIT_SET``): the winner gets 2 sets and 42 points, the team
@@ -37,12 +38,14 @@ FORFEIT_SET = (21, 0)
 
 
 def _quotient(a: int, b: int) -> tuple[bool, Fraction]:
-    """a / b as a sortable key; anything over nothing ranks above every finite quotient."""
-    return (b == 0 and a > 0, Fraction(a, b) if b else Fraction(0))
+    """a / b as a sortable key; anything over nothing ranks above every finite quotient, and nothing
+    over nothing (no games yet) counts as even, 1."""
+    return (b == 0 and a > 0, Fraction(a, b) if b else Fraction(1 if a == 0 else 0))
 
 
 def _share(won: int, lost: int) -> Fraction:
-    return Fraction(won, won + lost) if won + lost else Fraction(0)
+    """won / (won + lost); a team with nothing decided yet counts as even, 1/2, between a win and a loss."""
+    return Fraction(won, won + lost) if won + lost else Fraction(1, 2)
 
 
 @dataclasses.dataclass
@@ -220,6 +223,7 @@ def explain(ranking: Ranking) -> list[str]:
         "everything are listed by name.",
         f"A forfeit counts as a 2-0 match, both sets {FORFEIT_SET[0]}-{FORFEIT_SET[1]}. Adjustments change "
         "matches won and lost only. Playoff games do not count.",
+        "A team with no result yet counts as even: above a team that has only lost, below one that has only won.",
     ]
 
 
@@ -334,8 +338,8 @@ def table(db: Session, league: League) -> list[dict]:
         t, r = by_id[team_id], recs[team_id]
         rows.append({
             "id": t.id, "rank": place, "team_name": t.team_name, "played": r.played, "wins": r.wins,
-            "losses": r.losses, "win_pct": _pct(r.win_pct), "sets_won": r.sets_won, "sets_lost": r.sets_lost,
-            "set_pct": _pct(r.set_pct), "points_for": r.points_for, "points_against": r.points_against,
+            "losses": r.losses, "win_pct": _pct(r.win_pct) if r.wins + r.losses else "-", "sets_won": r.sets_won, "sets_lost": r.sets_lost,
+            "set_pct": _pct(r.set_pct) if r.sets_won + r.sets_lost else "-", "points_for": r.points_for, "points_against": r.points_against,
             "point_ratio": _ratio(r.points_for, r.points_against), "match_points": r.match_points,
             "forfeits": r.forfeit_losses, "forfeit_wins": r.forfeit_wins, "adjustment": r.adjustment,
             "reasons": "; ".join(r.reasons), "withdrawn": t.withdrawn_at is not None,
