@@ -46,10 +46,15 @@ def _session(row) -> dict:
             "startDateTime": row.start_at, "endDateTime": row.end_at}  # fmt: skip
 
 
-@router.get("/sessions", openapi_extra=access(OPERATOR), responses={401: ERRORS[401], 403: ERRORS[403]})
-def list_sessions(response: Response, actor: Actor = Depends(acting)) -> list[dict]:
-    """An SVL's current sessions (an admin: every session); total in X-Total-Count."""
-    return whole(response, call(sessions.list_sessions, actor))
+@router.get("/sessions", openapi_extra=access(OPERATOR), responses={401: ERRORS[401], 403: ERRORS[403],
+                                                                      422: ERRORS[422]})  # fmt: skip
+def list_sessions(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+    """An SVL's current sessions (an admin: every session) a page at a time by start: ``page`` (the bookmark
+    of X-Next-Page / X-Previous-Page), ``search`` (the session's or its venue's name), ``size``; the total in
+    X-Total-Count."""
+    p = list_params(request)
+    found = call(sessions.sessions_page, actor, filters={"q": p["search"]}, bookmark=p["bookmark"], size=p["size"])
+    return paged(response, found)
 
 
 @router.get("/sessions/{session_id}", openapi_extra=access(OPERATOR), responses={**ERRORS})

@@ -16,6 +16,8 @@ from volley_app.api.routes.common import (
     access,
     acting,
     call,
+    list_params,
+    paged,
     whole,
     with_ids,  # fmt: skip
 )
@@ -54,13 +56,19 @@ class Deletion(BaseModel):
     id: Any = ID
 
 
-@router.get("/teams", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403]})
+@router.get("/teams", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403],
+                                                                   422: ERRORS[422]})  # fmt: skip
 def list_teams(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
-    """Teams the caller may see (a player: theirs; an SVL: their leagues'; an admin: all); ``league`` and
-    ``waitlist`` (true/false) narrow it. Total in X-Total-Count."""
+    """Teams the caller may see (a player: theirs; an SVL: their leagues'; an admin: all) a page at a time, by
+    league then joining order; ``league``, ``waitlist`` (true/false) and ``search`` (the team's or its captain's
+    name) narrow it; ``page`` (the bookmark of X-Next-Page / X-Previous-Page) and ``size``; the total in
+    X-Total-Count."""
     q = request.query_params
+    p = list_params(request)
     wait = {"true": True, "false": False}.get(q.get("waitlist", "").lower())
-    return whole(response, call(teams.list_teams, actor, waitlist=wait, league_id=q.get("league", "")))
+    found = call(teams.teams_page, actor, waitlist=wait, league_id=q.get("league", ""), filters={"q": p["search"]},
+                 bookmark=p["bookmark"], size=p["size"])  # fmt: skip
+    return paged(response, found)
 
 
 @router.get("/teams/{team_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
