@@ -98,3 +98,57 @@ async def test_teams_page_with_search_league_and_the_page_headers(db):
         assert [r["id"] for r in waiting.json()] == [x["waiting"]]
         none = await c.get("/api/teams", headers=w.headers(x, "other_svl"))
         assert none.json() == [] and none.headers["X-Total-Count"] == "0"
+
+
+async def test_users_sort_by_name_or_newest_and_page_in_that_order(db):
+    x = w.build(db)
+    for i, last in enumerate(["Zane", "Adams", "Moss", "Baker", "Young", "Cole"]):
+        user = make_user(db, f"sorted{i}", last_name=last)
+        user.created_at = utcnow() + dt.timedelta(minutes=i)
+        db.add(user)
+    db.commit()
+    async with w.client() as c:
+        h = w.headers(x, "admin")
+
+        async def every(sort: str) -> list[str]:
+            names, page = [], ""
+            while True:
+                got = await c.get("/api/users", params={"sort": sort, "size": 4, "page": page}, headers=h)
+                assert got.status_code == 200, got.text
+                names += [r["username"] for r in got.json()]
+                page = got.headers.get("X-Next-Page", "")
+                if not page:
+                    return names
+
+        by_username = await every("username")
+        assert by_username == sorted(by_username)
+        by_name = await every("name")
+        lasts = {f"sorted{i}": last for i, last in enumerate(["Zane", "Adams", "Moss", "Baker", "Young", "Cole"])}
+        assert [n for n in by_name if n in lasts] == ["sorted1", "sorted3", "sorted5", "sorted2", "sorted4", "sorted0"]
+        newest = await every("newest")
+        assert newest[:6] == [f"sorted{i}" for i in range(5, -1, -1)]
+        assert sorted(newest) == sorted(by_name) == sorted(by_username)
+        bad = await c.get("/api/users", params={"sort": "password"}, headers=h)
+        assert bad.status_code == 422 and "sort" in bad.json()["errors"]
+
+
+async def test_notes_and_leagues_sort_latest_first(db):
+    x = w.build(db)
+    pat = actor_of(make_user(db, "rita"))
+    for i in range(3):
+        sub_requests.create(db, pat, team=f"Late {i}", date=utcnow() + dt.timedelta(days=5 + i), svl="Gym",
+                            skill_level="C", format="6s")  # fmt: skip
+    db.commit()
+    async with w.client() as c:
+        h = w.headers(x, "other_player")
+        first = await c.get("/api/notes", params={"sort": "date"}, headers=h)
+        latest = await c.get("/api/notes", params={"sort": "-date"}, headers=h)
+        assert [r["team"] for r in latest.json()] == [r["team"] for r in reversed(first.json())]
+        assert latest.json()[0]["team"] == "Late 2"
+        assert (await c.get("/api/notes", params={"sort": "team"}, headers=h)).status_code == 422
+        h = w.headers(x, "admin")
+        leagues = await c.get("/api/leagues", params={"sort": "start"}, headers=h)
+        later = await c.get("/api/leagues", params={"sort": "-start"}, headers=h)
+        assert len(leagues.json()) >= 2
+        assert [r["id"] for r in later.json()] == [r["id"] for r in reversed(leagues.json())]
+        assert (await c.get("/api/leagues", params={"sort": "day"}, headers=h)).status_code == 422

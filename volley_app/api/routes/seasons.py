@@ -17,6 +17,7 @@ from volley_app.api.routes.common import (
     call,
     list_params,
     paged,  # fmt: skip
+    sort_query,
     whole,
     with_ids,
 )
@@ -129,15 +130,19 @@ def _update_league(db, actor: Actor, league_id: object, fields: dict) -> dict:
 
 @router.get("/leagues", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403],
                                                                      422: ERRORS[422]})  # fmt: skip
-def list_leagues(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
-    """Leagues a page at a time, as the leagues screen lists them (``search``, ``day``, ``format``, ``skill``);
-    with ``session`` every league of that session (its SVL or an admin)."""
+def list_leagues(
+    request: Request, response: Response, actor: Actor = Depends(acting), sort: str = sort_query(leagues.LEAGUE_ORDERS)
+) -> list[dict]:
+    """Leagues a page at a time, as the leagues screen lists them (``search``, ``day``, ``format``, ``skill``;
+    ``sort`` by start, or latest first with ``-start``); with ``session`` every league of that session by start
+    (its SVL or an admin)."""
     q = request.query_params
     if q.get("session"):
         return whole(response, call(leagues.list_leagues, actor, session_id=q.get("session")))
     p = list_params(request)
     filters = {"q": p["search"], **{k: q.get(k, "") for k in ("day", "format", "skill")}}
-    return paged(response, call(leagues.leagues_page, actor, filters=filters, bookmark=p["bookmark"], size=p["size"]))
+    found = call(leagues.leagues_page, actor, filters=filters, bookmark=p["bookmark"], size=p["size"], sort=sort)
+    return paged(response, found)
 
 
 @router.get("/leagues/{league_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
