@@ -161,3 +161,4 @@ def test_a_game_with_a_result_is_never_deleted(world, how):
     db.rollback()
     assert [g.id for g in _games(db)] == [game.id]
     assert _mail(db, "game_cancelled") == []
+
