@@ -654,3 +654,12 @@ def test_a_leagues_payments_by_the_page_newest_first_for_its_svl(db, people):
     assert _ids(registration.payments_page(db, people["svl"], league_id=lg.id, filters={"q": "squad 49"})) == ids[:1]
     with pytest.raises(Forbidden):
         registration.payments_page(db, people["alice"], league_id=lg.id)
+
+
+def test_a_list_sort_is_one_of_its_orders_or_refused_by_the_field():
+    assert paging.sort_order("", sub_requests.NOTE_ORDERS) is sub_requests.NOTE_ORDERS["date"]
+    assert paging.sort_order(" -date ", sub_requests.NOTE_ORDERS) is sub_requests.NOTE_ORDERS["-date"]
+    for bad in ("team", 3, ["date"], "DATE"):
+        with pytest.raises(Invalid) as caught:
+            paging.sort_order(bad, sub_requests.NOTE_ORDERS)
+        assert set(caught.value.errors) == {"sort"}

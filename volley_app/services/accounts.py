@@ -9,6 +9,7 @@ active too) but an admin's edit of another user never changes the last name.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import Iterable
 
@@ -416,14 +417,24 @@ def new_svl_form(db: Session, actor: Actor | None) -> dict:
     return {"roles": [Role.SVL.value]}
 
 
+# The orders of the users list: by username (the default), by name (last, then first), newest first.
+USER_ORDERS = {
+    "username": paging.Order((User.username, User.id), (str, int)),
+    "name": paging.Order((User.last_name, User.first_name, User.id), (str, str, int)),
+    "newest": paging.Order((User.created_at.desc(), User.id.desc()), (dt.datetime, int)),
+}
+
+
 def list_users(
-    db: Session, actor: Actor | None, *, filters: dict | None = None, bookmark: object = "", size: object = paging.PAGE_SIZE
+    db: Session, actor: Actor | None, *, filters: dict | None = None, bookmark: object = "", size: object = paging.PAGE_SIZE,
+    sort: object = "",
 ) -> paging.Page:
-    """One page of the users by username: id, username, name and roles (admin only).
+    """One page of the users: id, username, name and roles (admin only), in one of ``USER_ORDERS`` (``sort``).
 
     ``filters``: ``q`` matches the username, the first or last name, or the email address.
     """
     require_admin(actor)
+    order = paging.sort_order(sort, USER_ORDERS)
     f = filters if isinstance(filters, dict) else {}
     where = [User.archived_at.is_(None)]
     if text := paging.search_text(f.get("q")):
@@ -431,7 +442,7 @@ def list_users(
     query = (
         select(User.id, User.username, User.first_name, User.last_name, User.roles)
         .where(*where)
-        .order_by(User.username, User.id)
+        .order_by(*order.columns)
     )
 
     def project(found: list) -> list[dict]:
@@ -440,7 +451,7 @@ def list_users(
             for uid, name, first, last, roles in found
         ]
 
-    return paging.keyset(db, query, kinds=(str, int), project=project, bookmark=bookmark, size=paging.page_size(size))
+    return paging.keyset(db, query, kinds=order.kinds, project=project, bookmark=bookmark, size=paging.page_size(size))
 
 
 def create_svl(

@@ -374,6 +374,13 @@ def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None,
 LEAGUE_FILTERS = ("q", "day", "format", "skill")
 
 
+# The orders of the leagues list: by start (the default) or latest start first.
+LEAGUE_ORDERS = {
+    "start": paging.Order((League.start_at, League.id), (dt.datetime, int)),
+    "-start": paging.Order((League.start_at.desc(), League.id.desc()), (dt.datetime, int)),
+}
+
+
 def leagues_page(
     db: Session,
     actor: Actor | None,
@@ -383,13 +390,16 @@ def leagues_page(
     size: object = paging.PAGE_SIZE,
     now: dt.datetime | None = None,
     session_id: object = None,
+    sort: object = "",
 ) -> paging.Page:
-    """One page of the active leagues by start, as ``list_leagues`` picks them for the actor (stages refreshed).
+    """One page of the active leagues by start (``sort`` "-start": latest first), as ``list_leagues`` picks them
+    for the actor (stages refreshed).
 
     ``filters``: ``q`` (the venue's name, the session's name or the court), ``day``, ``format`` and ``skill``.
     With ``session_id`` (its SVL or an admin): every league of that one session, active or not.
     """
     actor = require_actor(actor)
+    order = paging.sort_order(sort, LEAGUE_ORDERS)
     now = now or utcnow()
     f = filters if isinstance(filters, dict) else {}
     if session_id not in (None, ""):
@@ -410,7 +420,7 @@ def leagues_page(
         venue = User.first_name + " " + User.last_name
         query = query.join(User, User.id == League.svl_id).join(LeagueSession, LeagueSession.id == League.session_id)
         where.append(paging.contains(text, venue, LeagueSession.name, League.court))
-    query = query.where(*where).order_by(League.start_at, League.id)
+    query = query.where(*where).order_by(*order.columns)
 
     def project(found: list) -> list[dict]:
         rows = [r[0] for r in found]
@@ -420,7 +430,7 @@ def leagues_page(
         return [summary(lg, snames, vnames) for lg in rows]
 
     return paging.keyset(
-        db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark, size=paging.page_size(size)
+        db, query, kinds=order.kinds, project=project, bookmark=bookmark, size=paging.page_size(size)
     )
 
 

@@ -19,6 +19,8 @@ import sqlakeyset
 import sqlalchemy as sa
 from sqlmodel import Session
 
+from volley_app.services.errors import Invalid
+
 PAGE_SIZE = 25
 MAX_PAGE_SIZE = 50
 SEARCH_MAX = 100
@@ -74,6 +76,27 @@ def starts(text: str, *columns: sa.ColumnElement) -> sa.ColumnElement[bool]:
 def choice(value: object, allowed: Sequence[str]) -> str:
     """A filter's value when it is one of ``allowed``, else "" (no filter): a list never fails on a filter."""
     return value if isinstance(value, str) and value in allowed else ""
+
+
+@dataclass(frozen=True)
+class Order:
+    """One order a list may be sorted by: its columns (ending in the id) and their Python types for bookmarks."""
+
+    columns: tuple[Any, ...]
+    kinds: tuple[type, ...]
+
+
+def sort_order(value: object, orders: dict[str, Order]) -> Order:
+    """The order a caller chose by name from ``orders`` (blank: the first, the list's own order).
+
+    Raises:
+        Invalid: by the field ``sort`` when the name is not one of ``orders``.
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return next(iter(orders.values()))
+    if isinstance(value, str) and value.strip() in orders:
+        return orders[value.strip()]
+    raise Invalid({"sort": f"Sort by one of: {', '.join(orders)}"})
 
 
 def _marker(bookmark: object, kinds: Sequence[type]) -> sqlakeyset.Marker | None:

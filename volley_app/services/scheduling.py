@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import routes
-from volley_app.models import Game, GameType, League, Team, User
+from volley_app.models import Game, GameType, League, ScoreReport, Team, User
 from volley_app.services import audit, leagues, mail, timefmt
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor, access_game, access_league, require_admin
@@ -548,3 +548,132 @@ def stored_games(db: Session, actor: Actor | None, league_id: object = None) -> 
         return {"leagues": leagues.list_leagues(db, actor), "league": None, "games": []}
     found = schedule(db, actor, league_id)
     return {"leagues": [], "league": found["league"], "games": [g for w in found["weeks"] for g in w["games"]]}
+
+
+# --- one game at a time ------------------------------------------------------------------
+
+RESULTS_KEPT = "This game has a result (a score or a forfeit): results are never deleted."
+REPORTED_KEPT = "A captain has reported a score for this game: answer the report instead of deleting the game."
+ALREADY_ON_SCHEDULE = "This game is already on the schedule."
+
+
+def _label(names: dict[int, str], team1: int | None, team2: int | None) -> str:
+    return f"{names.get(team1, '')} v {'BYE' if team2 is None else names.get(team2, '')}"
+
+
+def _game_type(value: object) -> GameType:
+    text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        return GameType.LEAGUE
+    by_name = {t.value.casefold(): t for t in GameType}
+    if text.casefold() not in by_name:
+        raise Invalid({"type": f"Choose one of: {', '.join(t.value for t in GameType)}"})
+    return by_name[text.casefold()]
+
+
+def _position(value: object, field: str, label: str) -> int | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    try:
+        number = int(str(value).strip()) if not isinstance(value, bool | float) else 0
+    except ValueError:
+        number = 0
+    if not 1 <= number <= 200:
+        raise Invalid({field: f"{label} must be a whole number from 1 to 200"})
+    return number
+
+
+def add_game(
+    db: Session, actor: Actor | None, league_id: object, *, team1: object, team2: object, start: object,
+    game_type: object = None, round_number: object = None, match: object = None, court: object = None,
+) -> Game:
+    """Add one game to a league's schedule (its SVL or an admin); both captains are told; audited.
+
+    The teams are playing teams of the league (team 2 may be BYE). The round is the game's week unless
+    given; the match is the next free one of its round unless given. The same game twice is refused.
+    """
+    league = access_league(db, actor, league_id, manage=True)
+    if league.archived_at is not None:
+        raise Invalid(leagues.ARCHIVED)
+    ids = set(playing_team_ids(db, league.id))
+
+    def team(value: object, field: str, label: str, bye_ok: bool) -> int | None:
+        text = str(value).strip() if value is not None and not isinstance(value, bool | dict | list) else ""
+        if not text:
+            raise Invalid({field: f"{label} is required"})
+        if bye_ok and text.lower() == "bye":
+            return None
+        try:
+            number = int(text)
+        except ValueError:
+            number = -1
+        if number not in ids:
+            raise Invalid({field: f"Choose a team playing in this league for {label}"})
+        return number
+
+    t1 = team(team1, "team1", "Team 1", False)
+    t2 = team(team2, "team2", "Team 2", True)
+    if t1 == t2:
+        raise Invalid({"team2": "A team cannot play itself"})
+    start_at = timefmt.parse_local(start, "start", "Date and time")
+    kind = _game_type(game_type)
+    week = _position(round_number, "round", "Round") or week_of(league.start_at, start_at)
+    number = _position(match, "match", "Match")
+    chosen_court = pick_court(league, court, None) if t2 is not None else None
+    same = db.exec(
+        select(Game.id).where(Game.league_id == league.id, Game.team1_id == t1, Game.start_at == start_at,
+                              Game.team2_id.is_(None) if t2 is None else Game.team2_id == t2)
+    ).first()  # fmt: skip
+    if same is not None:
+        raise Invalid({"start": ALREADY_ON_SCHEDULE})
+    if number is None:
+        last = db.exec(select(sa.func.max(Game.match)).where(Game.league_id == league.id, Game.round == week)).one()
+        number = (last or 0) + 1
+    game = Game(league_id=league.id, team1_id=t1, team2_id=t2, start_at=start_at, type=kind, round=week,
+                match=number, court=chosen_court)  # fmt: skip
+    db.add(game)
+    db.flush()
+    names = _team_names(db, league.id)
+    label = _label(names, t1, t2)
+    audit.record(
+        db, actor, action="create", entity="game", entity_id=game.id, league_id=league.id,
+        summary=f"Game {label} (week {week}) added to {leagues.display_name(league)} at {_where(game)}",
+        after=audit.snapshot(game, (*MOVE_FIELDS, "team1_id", "team2_id", "round", "match")),
+    )  # fmt: skip
+    tell_captains(
+        db, (t1, t2), subject=f"New game: {label}, {timefmt.date_time(game.start_at)}",
+        body=f"A game of your team was added to {leagues.display_name(league)}: {label}.\n\nWhen: {_where(game)}",
+        league_id=league.id, kind="game_added",
+    )  # fmt: skip
+    return game
+
+
+def delete_game(db: Session, actor: Actor | None, game_id: object) -> str:
+    """Take an unplayed game off the schedule (the league's SVL or an admin); both captains are told; audited.
+
+    A game with a score or a forfeit is part of the record and is refused.
+    """
+    game = access_game(db, actor, game_id, manage=True)
+    if played(game):
+        raise Invalid(RESULTS_KEPT)
+    if db.exec(select(ScoreReport.id).where(ScoreReport.game_id == game.id)).first() is not None:
+        raise Invalid(REPORTED_KEPT)
+    league = db.get(League, game.league_id)
+    names = _team_names(db, league.id)
+    label = _label(names, game.team1_id, game.team2_id)
+    was = _where(game)
+    before = audit.snapshot(game, (*MOVE_FIELDS, "team1_id", "team2_id", "round", "match"))
+    teams_told = (game.team1_id, game.team2_id)
+    gid = game.id
+    db.delete(game)
+    db.flush()
+    audit.record(
+        db, actor, action="delete", entity="game", entity_id=gid, league_id=league.id, before=before,
+        summary=f"Game {label} (week {before['round']}) at {was} taken off the schedule of {leagues.display_name(league)}",
+    )  # fmt: skip
+    tell_captains(
+        db, teams_told, subject=f"Game cancelled: {label}, {was}",
+        body=f"Your game {label} in {leagues.display_name(league)} on {was} is off the schedule.",
+        league_id=league.id, kind="game_cancelled",
+    )  # fmt: skip
+    return "Game deleted."

@@ -183,7 +183,15 @@ def _request_conditions(filters: dict | None) -> list[sa.ColumnElement[bool]]:
     return out
 
 
-def _request_page(db: Session, where: list, *, bookmark: object, size: object) -> paging.Page:
+# The orders of the sub request lists: by date (the default) or latest date first.
+NOTE_ORDERS = {
+    "date": paging.Order((SubRequest.date, SubRequest.id), (dt.datetime, int)),
+    "-date": paging.Order((SubRequest.date.desc(), SubRequest.id.desc()), (dt.datetime, int)),
+}
+
+
+def _request_page(db: Session, where: list, *, bookmark: object, size: object, sort: object = "") -> paging.Page:
+    order = paging.sort_order(sort, NOTE_ORDERS)
     query = (
         select(
             SubRequest, _Requestor.first_name, _Requestor.last_name, _Requestor.username,
@@ -192,7 +200,7 @@ def _request_page(db: Session, where: list, *, bookmark: object, size: object) -
         .join(_Requestor, _Requestor.id == SubRequest.requestor_id)
         .outerjoin(_Recipient, _Recipient.id == SubRequest.recipient_id)
         .where(*where)
-        .order_by(SubRequest.date, SubRequest.id)
+        .order_by(*order.columns)
     )
 
     def project(found: list) -> list[dict]:
@@ -206,7 +214,7 @@ def _request_page(db: Session, where: list, *, bookmark: object, size: object) -
     if not any("requestor.username" in str(w) for w in where):
         count = sa.select(sa.func.count()).select_from(SubRequest)
     return paging.keyset(
-        db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark, size=paging.page_size(size),
+        db, query, kinds=order.kinds, project=project, bookmark=bookmark, size=paging.page_size(size),
         count=count.where(*where),
     )  # fmt: skip
 
@@ -219,6 +227,7 @@ def list_open(
     bookmark: object = "",
     size: object = paging.PAGE_SIZE,
     now: dt.datetime | None = None,
+    sort: object = "",
 ) -> paging.Page:
     """One page of the requests open to Anyone and not completed, by date (home page and /dash/notes)."""
     require_sub_request_actor(actor)
@@ -232,7 +241,7 @@ def list_open(
     )
     complete_past(db, _table.c.status == SubStatus.OPEN.value, _table.c.recipient_id.is_(None),
                   _table.c.archived_at.is_(None), now=now)  # fmt: skip
-    return _request_page(db, [*base, *where], bookmark=bookmark, size=size)
+    return _request_page(db, [*base, *where], bookmark=bookmark, size=size, sort=sort)
 
 
 def notifications(
@@ -243,6 +252,7 @@ def notifications(
     bookmark: object = "",
     size: object = paging.PAGE_SIZE,
     now: dt.datetime | None = None,
+    sort: object = "",
 ) -> paging.Page:
     """One page of the requests the actor made or was named on, not completed, by date (My Sub Requests)."""
     actor = require_sub_request_actor(actor)
@@ -252,7 +262,7 @@ def notifications(
     mine_row = sa.or_(_table.c.requestor_id == actor.user_id, _table.c.recipient_id == actor.user_id)
     complete_past(db, mine_row, _table.c.archived_at.is_(None), now=now)
     base = (mine, SubRequest.completed.is_(False), SubRequest.archived_at.is_(None))
-    return _request_page(db, [*base, *where], bookmark=bookmark, size=size)
+    return _request_page(db, [*base, *where], bookmark=bookmark, size=size, sort=sort)
 
 
 def detail(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> dict:

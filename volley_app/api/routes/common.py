@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import Depends, Request, Response
+from fastapi import Depends, Query, Request, Response
 from pydantic import BaseModel
 
 from volley_app import db
@@ -89,6 +89,13 @@ def list_params(request: Request) -> dict:
     """``page`` (the bookmark of X-Next-Page), ``search`` and ``size`` of a paged list."""
     q = request.query_params
     return {"bookmark": q.get("page", ""), "search": q.get("search", q.get("q", "")), "size": q.get("size", "")}
+
+
+def sort_query(orders: dict) -> Any:
+    """The ``sort`` query parameter of a paged list: one of ``orders`` by name (blank: the first)."""
+    names = list(orders)
+    return Query(names[0], description=f"The order: {', '.join(names)} (default {names[0]}); any other is refused (422)",
+                 json_schema_extra={"enum": names})  # fmt: skip
 
 
 def paged(response: Response, found: paging.Page, project: Callable[[dict], dict] = with_ids) -> list[dict]:

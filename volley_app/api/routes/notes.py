@@ -11,7 +11,18 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
-from volley_app.api.routes.common import ERRORS, LOGGED_IN, PREFIX, access, acting, call, list_params, paged, with_ids
+from volley_app.api.routes.common import (
+    ERRORS,
+    LOGGED_IN,
+    PREFIX,
+    access,
+    acting,
+    call,
+    list_params,
+    paged,
+    sort_query,
+    with_ids,
+)
 from volley_app.models import SubStatus
 from volley_app.services import sub_requests
 from volley_app.services.errors import Invalid
@@ -67,14 +78,19 @@ def _note(row: dict) -> dict:
 
 @router.get("/notes", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403],
                                                                    422: ERRORS[422]})  # fmt: skip
-def list_notes(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+def list_notes(
+    request: Request, response: Response, actor: Actor = Depends(acting),
+    sort: str = sort_query(sub_requests.NOTE_ORDERS),
+) -> list[dict]:
     """Open sub requests a page at a time (``view=mine``: those the caller made or was named on).
-    ``search``, ``venue``, ``date_from``, ``date_to`` filter; total in X-Total-Count, next page in X-Next-Page."""
+    ``search``, ``venue``, ``date_from``, ``date_to`` filter; ``sort`` by date, or latest first with ``-date``;
+    total in X-Total-Count, next page in X-Next-Page."""
     q = request.query_params
     p = list_params(request)
     filters = {"q": p["search"], **{k: q.get(k, "") for k in ("venue", "date_from", "date_to")}}
     fn = sub_requests.notifications if q.get("view") == "mine" else sub_requests.list_open
-    return paged(response, call(fn, actor, filters=filters, bookmark=p["bookmark"], size=p["size"]), _note)
+    found = call(fn, actor, filters=filters, bookmark=p["bookmark"], size=p["size"], sort=sort)
+    return paged(response, found, _note)
 
 
 @router.get("/notes/{note_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})

@@ -17,6 +17,7 @@ from volley_app.api.routes.common import (
     call,
     list_params,
     paged,  # fmt: skip
+    sort_query,
     whole,
     with_ids,
 )
@@ -46,10 +47,15 @@ def _session(row) -> dict:
             "startDateTime": row.start_at, "endDateTime": row.end_at}  # fmt: skip
 
 
-@router.get("/sessions", openapi_extra=access(OPERATOR), responses={401: ERRORS[401], 403: ERRORS[403]})
-def list_sessions(response: Response, actor: Actor = Depends(acting)) -> list[dict]:
-    """An SVL's current sessions (an admin: every session); total in X-Total-Count."""
-    return whole(response, call(sessions.list_sessions, actor))
+@router.get("/sessions", openapi_extra=access(OPERATOR), responses={401: ERRORS[401], 403: ERRORS[403],
+                                                                      422: ERRORS[422]})  # fmt: skip
+def list_sessions(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+    """An SVL's current sessions (an admin: every session) a page at a time by start: ``page`` (the bookmark
+    of X-Next-Page / X-Previous-Page), ``search`` (the session's or its venue's name), ``size``; the total in
+    X-Total-Count."""
+    p = list_params(request)
+    found = call(sessions.sessions_page, actor, filters={"q": p["search"]}, bookmark=p["bookmark"], size=p["size"])
+    return paged(response, found)
 
 
 @router.get("/sessions/{session_id}", openapi_extra=access(OPERATOR), responses={**ERRORS})
@@ -124,15 +130,19 @@ def _update_league(db, actor: Actor, league_id: object, fields: dict) -> dict:
 
 @router.get("/leagues", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403],
                                                                      422: ERRORS[422]})  # fmt: skip
-def list_leagues(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
-    """Leagues a page at a time, as the leagues screen lists them (``search``, ``day``, ``format``, ``skill``);
-    with ``session`` every league of that session (its SVL or an admin)."""
+def list_leagues(
+    request: Request, response: Response, actor: Actor = Depends(acting), sort: str = sort_query(leagues.LEAGUE_ORDERS)
+) -> list[dict]:
+    """Leagues a page at a time, as the leagues screen lists them (``search``, ``day``, ``format``, ``skill``;
+    ``sort`` by start, or latest first with ``-start``); with ``session`` every league of that session by start
+    (its SVL or an admin)."""
     q = request.query_params
     if q.get("session"):
         return whole(response, call(leagues.list_leagues, actor, session_id=q.get("session")))
     p = list_params(request)
     filters = {"q": p["search"], **{k: q.get(k, "") for k in ("day", "format", "skill")}}
-    return paged(response, call(leagues.leagues_page, actor, filters=filters, bookmark=p["bookmark"], size=p["size"]))
+    found = call(leagues.leagues_page, actor, filters=filters, bookmark=p["bookmark"], size=p["size"], sort=sort)
+    return paged(response, found)
 
 
 @router.get("/leagues/{league_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})

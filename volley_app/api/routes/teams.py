@@ -16,6 +16,8 @@ from volley_app.api.routes.common import (
     access,
     acting,
     call,
+    list_params,
+    paged,
     whole,
     with_ids,  # fmt: skip
 )
@@ -54,13 +56,19 @@ class Deletion(BaseModel):
     id: Any = ID
 
 
-@router.get("/teams", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403]})
+@router.get("/teams", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403],
+                                                                   422: ERRORS[422]})  # fmt: skip
 def list_teams(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
-    """Teams the caller may see (a player: theirs; an SVL: their leagues'; an admin: all); ``league`` and
-    ``waitlist`` (true/false) narrow it. Total in X-Total-Count."""
+    """Teams the caller may see (a player: theirs; an SVL: their leagues'; an admin: all) a page at a time, by
+    league then joining order; ``league``, ``waitlist`` (true/false) and ``search`` (the team's or its captain's
+    name) narrow it; ``page`` (the bookmark of X-Next-Page / X-Previous-Page) and ``size``; the total in
+    X-Total-Count."""
     q = request.query_params
+    p = list_params(request)
     wait = {"true": True, "false": False}.get(q.get("waitlist", "").lower())
-    return whole(response, call(teams.list_teams, actor, waitlist=wait, league_id=q.get("league", "")))
+    found = call(teams.teams_page, actor, waitlist=wait, league_id=q.get("league", ""), filters={"q": p["search"]},
+                 bookmark=p["bookmark"], size=p["size"])  # fmt: skip
+    return paged(response, found)
 
 
 @router.get("/teams/{team_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
@@ -110,7 +118,22 @@ SCORES = {f: "".join(p[:1].upper() + p[1:] if i else p for i, p in enumerate(f.s
 
 
 class NewGames(BaseModel):
+    """``league`` alone: generate the league's whole schedule. With ``team1``, ``team2`` and ``dateTime``:
+    add one game to it."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
     league: Any = Field(None, examples=[2])
+    team1: Any = Field(None, examples=[5], description="One game: a playing team of the league")
+    team2: Any = Field(None, examples=[6], description="One game: a playing team of the league, or BYE")
+    date_time: Any = Field(None, alias="dateTime", examples=["2027-01-04T18:00"], description="One game: venue time")
+    type: Any = Field(None, examples=["League"], description="One game: League (default) or Tournament")
+    round: Any = Field(None, examples=[1], description="One game: its round (default: its week)")
+    match: Any = Field(None, examples=[1], description="One game: its match in the round (default: the next one)")
+    court: Any = Field(None, examples=["Court 1"], description="One game: one of the league's courts (optional)")
+
+    def one_game(self) -> bool:
+        return any(v not in (None, "") for v in (self.team1, self.team2, self.date_time))
 
 
 class GameEdit(BaseModel):
@@ -149,9 +172,21 @@ def get_game(game_id: str, actor: Actor = Depends(acting)) -> dict:
     return with_ids(call(scheduling.get_game, actor, game_id))
 
 
+def _add_game(db, actor: Actor, body: NewGames) -> dict:
+    game = scheduling.add_game(
+        db, actor, body.league, team1=body.team1, team2=body.team2, start=body.date_time, game_type=body.type,
+        round_number=body.round, match=body.match, court=body.court,
+    )  # fmt: skip
+    return with_ids(scheduling.get_game(db, actor, game.id))
+
+
 @router.post("/games", status_code=201, openapi_extra=access(OPERATOR), responses={**ERRORS})
-def generate_games(body: NewGames, actor: Actor = Depends(acting)) -> dict:
-    """Generate a league's schedule (its SVL or an admin): every week's games, once."""
+def create_games(body: NewGames, actor: Actor = Depends(acting)) -> dict:
+    """Games of a league (its SVL or an admin). With ``team1``, ``team2`` and ``dateTime`` (and optionally
+    ``type``, ``round``, ``match``, ``court``): add one game, answered as the game (both captains are emailed).
+    With ``league`` alone: generate the whole schedule once, answered as ``{"league", "games": count}``."""
+    if body.one_game():
+        return call(_add_game, actor, body)
     made = call(scheduling.generate, actor, body.league)
     return {"league": body.league, "games": made}
 
@@ -162,3 +197,11 @@ def update_game(body: GameEdit, actor: Actor = Depends(acting)) -> dict:
     (``team1Game1Score`` … ``team2Game3Score``). Fields left out keep their values."""
     data = body.model_dump(exclude={"id"}) | {k: v for k, v in (body.model_extra or {}).items() if k in SCORES.values()}
     return call(_edit_game, actor, body.id, data)
+
+
+@router.delete("/games", openapi_extra=access(OPERATOR), responses={**ERRORS})
+def delete_game(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+    """Take an unplayed game off the schedule (the league's SVL or an admin); both captains are emailed.
+    A game with a score, a forfeit or a reported score is refused (422): results are never deleted."""
+    outcome = call(scheduling.delete_game, actor, body.id)
+    return {"id": body.id, "_id": body.id, "message": outcome}

@@ -24,6 +24,7 @@ from volley_app.api.routes.common import (
     call,
     list_params,
     paged,
+    sort_query,
     with_ids,
 )
 from volley_app.services import accounts, auth, tokens
@@ -103,11 +104,16 @@ def create_user(body: NewUser, request: Request, actor: Actor | None = Depends(c
     return auth_routes._with_cookie(result, status=201)
 
 
-@router.get("/users", openapi_extra=access(ADMIN), responses={401: ERRORS[401], 403: ERRORS[403]})
-def users(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
-    """Every user, a page at a time (admins): ``search`` matches username, names, email; total in X-Total-Count."""
+@router.get("/users", openapi_extra=access(ADMIN), responses={401: ERRORS[401], 403: ERRORS[403],
+                                                               422: ERRORS[422]})  # fmt: skip
+def users(
+    request: Request, response: Response, actor: Actor = Depends(acting), sort: str = sort_query(accounts.USER_ORDERS)
+) -> list[dict]:
+    """Every user, a page at a time (admins): ``search`` matches username, names, email; ``sort`` by username,
+    name (last, first) or newest first; total in X-Total-Count."""
     p = list_params(request)
-    found = call(accounts.list_users, actor, filters={"q": p["search"]}, bookmark=p["bookmark"], size=p["size"])
+    found = call(accounts.list_users, actor, filters={"q": p["search"]}, bookmark=p["bookmark"], size=p["size"],
+                 sort=sort)  # fmt: skip
     return paged(response, found)
 
 
