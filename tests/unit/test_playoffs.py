@@ -200,3 +200,26 @@ def test_too_few_teams(world):
     add_teams(db, lg, 1)
     with pytest.raises(Invalid, match="at least 2"):
         playoffs.generate(db, world["a"], lg.id)
+
+
+def test_a_rounds_games_fill_the_leagues_courts_then_the_next_time(world):
+    db, lg = world["db"], world["lg"]
+    lg.court, lg.courts = "North", "North\nSouth"
+    db.add(lg)
+    add_teams(db, lg, 8)
+    db.commit()
+    playoffs.generate(db, world["a"], lg.id)
+    db.commit()
+    week = timefmt.local(lg.start_at) + dt.timedelta(days=7 * lg.number_of_weeks)
+
+    def at(step: int) -> dt.datetime:
+        return (week + dt.timedelta(minutes=lg.time_increment * step)).astimezone(dt.UTC)
+
+    placed = [(g.round, g.match, g.court, g.start_at) for g in _bracket_games(db, lg.id)]
+    assert placed == [
+        (1, 1, "North", at(0)), (1, 2, "South", at(0)), (1, 3, "North", at(1)), (1, 4, "South", at(1)),
+        (2, 1, "North", at(2)), (2, 2, "South", at(2)),
+        (3, 1, "North", at(3)),
+    ]  # fmt: skip
+    shown = playoffs.bracket(db, world["p"], lg.id)["rounds"][0]["games"]
+    assert [g["court"] for g in shown] == ["North", "South", "North", "South"]

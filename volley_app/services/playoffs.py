@@ -8,8 +8,10 @@ The rules, in one place:
   seeds (they start in round 2). Round 1 pairs 1 v N, 2 v N-1, ... in the standard order, placed so that
   seeds 1 and 2 can meet only in the final (and 1-4, 2-3 only in the semifinals).
 * Every game of every round is made at once (later rounds with their teams to be decided), in the
-  tournament week (the week after the regular weeks), at the league's start time, on its court, one
-  time increment apart, round after round.
+  tournament week (the week after the regular weeks), from the league's start time, round after round.
+  A round's games fill the league's courts as the round robin does (``scheduling.placements``): with
+  two courts, two games at a time, the next two one time increment later; the next round starts one
+  increment after the round before it.
 * A result is a best of three within the section 9 caps. Entering it puts the winner in its place in
   the next round. A result may be corrected while the next-round game it feeds has no score; once that
   game has a score, a correction is refused (correct the later game first). A correction that changes
@@ -80,19 +82,28 @@ def generate(db: Session, actor: Actor | None, league_id: object) -> int:
         db.add(PlayoffSeed(league_id=league.id, team_id=team_id, seed=number))
     made: dict[tuple[int, int], Game] = {}
     byes: list[tuple[int, int]] = []  # (round 1 match, seed with the bye)
+    courts = leagues.court_names(league)
+    first_slot = 0
     for round_no in range(1, rounds + 1):
+        games: list[Game] = []
         for match in range(1, size // 2**round_no + 1):
-            game = Game(league_id=league.id, type=GameType.TOURNAMENT, round=round_no, match=match,
-                        start_at=scheduling.slot(league.start_at, league.number_of_weeks, len(made),
-                                                 league.time_increment))  # fmt: skip
+            game = Game(league_id=league.id, type=GameType.TOURNAMENT, round=round_no, match=match)
             if round_no == 1:
                 high, low = order[2 * match - 2], order[2 * match - 1]
                 if low > len(seeds):
                     byes.append((match, high))
                     continue
                 game.team1_id, game.team2_id = team_of[high], team_of[low]
-            made[(round_no, match)] = game
+            games.append(game)
+        places = scheduling.placements([(g.match, g.match) for g in games], courts)
+        for game, (at, court) in zip(games, places, strict=True):
+            game.court = court
+            game.start_at = scheduling.slot(
+                league.start_at, league.number_of_weeks, first_slot + at, league.time_increment
+            )
+            made[(game.round, game.match)] = game
             db.add(game)
+        first_slot += max((at for at, _court in places), default=-1) + 1
     for match, seed in byes:
         _set_side(made[(2, (match + 1) // 2)], match, team_of[seed])
     db.flush()
