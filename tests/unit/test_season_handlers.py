@@ -173,3 +173,37 @@ async def test_the_operators_game_edit_settles_a_disputed_score(world, who):
     else:
         assert fingerprint(db) == before and state.error in ("Unauthorized", "No access")
         assert rows(db, ScoreReport)[0].status == "disputed"
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_only_the_operator_records_a_playoff_forfeit(world, who):
+    db = world["db"]
+    path = f"/dash/leagues/{world['lid']}/bracket"
+    shown, _ev = await call(world, "svla", bracket.BracketState, path, "generate")
+    final = db.exec(select(Game).where(Game.type == GameType.TOURNAMENT)).one()
+    assert [o["value"] for o in shown.forfeit_options] == [f"{final.id}:{final.team1_id}", f"{final.id}:{final.team2_id}"]
+    before = fingerprint(db)
+    state, _ev = await call(world, who, bracket.BracketState, path, "forfeit", {"team": f"{final.id}:{final.team2_id}"})
+    if who in OPERATORS:
+        assert state.error == "" and state.errors == {}
+        shown, _ev = await call(world, who, bracket.BracketState, path, "load")
+        assert shown.champion == "Aces"  # the final may still be corrected: its choices stay
+        assert shown.rounds[0][0]["sets"] == "Forfeit: Blocks did not show" and shown.rounds[0][0]["winner"] == "1"
+        db.expire_all()
+        assert db.get(Game, final.id).forfeit_team_id == final.team2_id
+    else:
+        assert fingerprint(db) == before and state.error in ("Unauthorized", "No access")
+        assert db.get(Game, final.id).forfeit_team_id is None
+
+
+async def test_a_forfeit_needs_a_game_and_team_chosen(world):
+    db = world["db"]
+    path = f"/dash/leagues/{world['lid']}/bracket"
+    await call(world, "svla", bracket.BracketState, path, "generate")
+    before = fingerprint(db)
+    for sent in ({}, {"team": "x"}, {"team": ":"}):
+        state, _ev = await call(world, "svla", bracket.BracketState, path, "forfeit", sent)
+        assert state.errors == {"team": bracket.CHOOSE_FORFEIT}
+    state, _ev = await call(world, "svla", bracket.BracketState, path, "forfeit", {"team": "999:1"})
+    assert state.error != ""
+    assert fingerprint(db) == before
