@@ -121,6 +121,12 @@ def test_the_operator_generates_the_bracket_and_enters_results_to_a_champion(new
     games = page.get_by_label("Game", exact=True).locator("option")
     expect(games).to_have_count(2)  # the final's result may still be corrected: nothing follows it
     expect(games.nth(1)).to_contain_text("Final 1:")
+    forfeit = page.get_by_label("Team that did not show", exact=True)
+    forfeit.select_option(index=2)  # the final's second team: the first team wins instead
+    page.get_by_role("button", name="Record Forfeit").click()
+    expect(page.get_by_text("Forfeit recorded.")).to_be_visible()
+    expect(page.get_by_test_id("bracket-game").filter(has_text="did not show")).to_have_count(1)
+    expect(page.get_by_text("Champion:")).to_be_visible()
     _shot(page, "bracket-1280")
 
     player = new_page(**PHONE)

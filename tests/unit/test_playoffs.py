@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from tests.factories import add_teams, count, league_world
 from volley_app.models import AuditEntry, Game, GameType, PlayoffSeed
-from volley_app.services import playoffs, results, scheduling, timefmt
+from volley_app.services import playoffs, results, scheduling, teams, timefmt
 from volley_app.services.errors import Forbidden, Invalid, Unauthorized
 
 T1_WINS = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 21, "team2_game2_score": 17}
@@ -200,3 +200,132 @@ def test_too_few_teams(world):
     add_teams(db, lg, 1)
     with pytest.raises(Invalid, match="at least 2"):
         playoffs.generate(db, world["a"], lg.id)
+
+
+def test_a_rounds_games_fill_the_leagues_courts_then_the_next_time(world):
+    db, lg = world["db"], world["lg"]
+    lg.court, lg.courts = "North", "North\nSouth"
+    db.add(lg)
+    add_teams(db, lg, 8)
+    db.commit()
+    playoffs.generate(db, world["a"], lg.id)
+    db.commit()
+    week = timefmt.local(lg.start_at) + dt.timedelta(days=7 * lg.number_of_weeks)
+
+    def at(step: int) -> dt.datetime:
+        return (week + dt.timedelta(minutes=lg.time_increment * step)).astimezone(dt.UTC)
+
+    placed = [(g.round, g.match, g.court, g.start_at) for g in _bracket_games(db, lg.id)]
+    assert placed == [
+        (1, 1, "North", at(0)), (1, 2, "South", at(0)), (1, 3, "North", at(1)), (1, 4, "South", at(1)),
+        (2, 1, "North", at(2)), (2, 2, "South", at(2)),
+        (3, 1, "North", at(3)),
+    ]  # fmt: skip
+    shown = playoffs.bracket(db, world["p"], lg.id)["rounds"][0]["games"]
+    assert [g["court"] for g in shown] == ["North", "South", "North", "South"]
+
+
+def _state(db, league_id: int) -> list[tuple]:
+    return [(g.id, g.team1_id, g.team2_id, g.forfeit_team_id, g.team1_game1_score) for g in _bracket_games(db, league_id)]
+
+
+def test_a_forfeit_moves_the_other_team_on_and_is_corrected_like_a_score(world):
+    db, lg = world["db"], world["lg"]
+    add_teams(db, lg, 4)
+    playoffs.generate(db, world["a"], lg.id)
+    db.commit()
+    semi1, semi2, final = _bracket_games(db, lg.id)
+    playoffs.record_forfeit(db, world["a"], semi1.id, team=str(semi1.team1_id))  # the first team did not show
+    db.commit()
+    db.refresh(final)
+    db.refresh(semi1)
+    assert final.team1_id == semi1.team2_id and scheduling.result(semi1) == 2
+    assert [g["forfeit"] for g in playoffs.bracket(db, world["p"], lg.id)["rounds"][0]["games"]][0] != ""
+    playoffs.record_result(db, world["a"], semi1.id, **T1_WINS)  # played after all: the score replaces the forfeit
+    db.commit()
+    db.refresh(final)
+    db.refresh(semi1)
+    assert semi1.forfeit_team_id is None and final.team1_id == semi1.team1_id
+    playoffs.record_forfeit(db, world["admin"], semi2.id, team=semi2.team2_id)
+    playoffs.record_result(db, world["a"], final.id, **T2_WINS)
+    db.commit()
+    assert playoffs.bracket(db, world["p"], lg.id)["champion"] == db.get(results.Team, semi2.team1_id).team_name
+    with pytest.raises(Invalid, match="next round"):  # the final has a score
+        playoffs.record_forfeit(db, world["a"], semi2.id, team=semi2.team1_id)
+    db.rollback()
+    for bad in ("", "x", str(final.id + 99)):
+        with pytest.raises(Invalid, match="one of the two teams"):
+            playoffs.record_forfeit(db, world["a"], final.id, team=bad)
+        db.rollback()
+    entries = db.exec(select(AuditEntry).where(AuditEntry.league_id == lg.id)).all()
+    assert sum("forfeited" in e.summary for e in entries) == 2
+
+
+def test_only_the_operator_records_a_playoff_forfeit(world):
+    db, lg = world["db"], world["lg"]
+    add_teams(db, lg, 4)
+    scheduling.generate(db, world["a"], lg.id)
+    playoffs.generate(db, world["a"], lg.id)
+    db.commit()
+    semi = _bracket_games(db, lg.id)[0]
+    before, audits = _state(db, lg.id), count(db, AuditEntry)
+    for actor, error in ((world["p"], Forbidden), (world["b"], Forbidden), (None, Unauthorized)):
+        with pytest.raises(error):
+            playoffs.record_forfeit(db, actor, semi.id, team=semi.team1_id)
+        db.rollback()
+    assert _state(db, lg.id) == before and count(db, AuditEntry) == audits
+    league_game = db.exec(select(Game).where(Game.type == GameType.LEAGUE, Game.team2_id.is_not(None))).first()
+    with pytest.raises(Invalid, match="not a playoff"):
+        playoffs.record_forfeit(db, world["a"], league_game.id, team=league_game.team1_id)
+    db.rollback()
+    final = _bracket_games(db, lg.id)[-1]
+    with pytest.raises(Invalid, match="not known"):
+        playoffs.record_forfeit(db, world["a"], final.id, team=semi.team1_id)
+    db.rollback()
+    assert _state(db, lg.id) == before
+
+
+def test_a_team_withdrawn_in_the_playoffs_forfeits_and_its_opponent_moves_on(world):
+    db, lg = world["db"], world["lg"]
+    add_teams(db, lg, 4)
+    playoffs.generate(db, world["a"], lg.id)
+    db.commit()
+    semi1, semi2, final = _bracket_games(db, lg.id)
+    gone = semi1.team2_id
+    before = _state(db, lg.id)
+    for actor, error in ((world["p"], Forbidden), (world["b"], Forbidden), (None, Unauthorized)):
+        with pytest.raises(error):
+            teams.withdraw_team(db, actor, gone, remaining="forfeit")
+        db.rollback()
+    assert _state(db, lg.id) == before and db.get(results.Team, gone).withdrawn_at is None
+    teams.withdraw_team(db, world["a"], gone, remaining="remove")  # a bracket game is never removed
+    db.commit()
+    semi1, semi2, final = _bracket_games(db, lg.id)
+    assert (semi1.forfeit_team_id, final.team1_id) == (gone, semi1.team1_id)
+    withdrawn = db.exec(select(AuditEntry).where(AuditEntry.action == "withdraw")).one()
+    assert withdrawn.summary.endswith("0 remaining games removed; its playoff game forfeited")
+    playoffs.record_result(db, world["a"], semi2.id, **T1_WINS)
+    db.commit()
+    assert _bracket_games(db, lg.id)[-1].team2_id == semi2.team1_id
+
+
+def test_a_team_withdrawn_while_waiting_for_its_opponent_lets_the_opponent_through_once_decided(world):
+    db, lg = world["db"], world["lg"]
+    add_teams(db, lg, 3)
+    playoffs.generate(db, world["a"], lg.id)
+    db.commit()
+    semi, final = _bracket_games(db, lg.id)  # the top seed waits in the final
+    top = final.team1_id
+    teams.withdraw_team(db, world["a"], top, remaining="forfeit")
+    db.commit()
+    found = playoffs.bracket(db, world["p"], lg.id)
+    assert found["champion"] == "" and found["rounds"][1]["games"][0]["winner"] == 0
+    assert found["rounds"][0]["games"][0]["can_enter"] is False  # seen by a player: nothing to enter
+    assert playoffs.bracket(db, world["a"], lg.id)["rounds"][0]["games"][0]["can_enter"] is True
+    playoffs.record_result(db, world["a"], semi.id, **T2_WINS)
+    db.commit()
+    semi, final = _bracket_games(db, lg.id)
+    assert (final.team1_id, final.team2_id, final.forfeit_team_id) == (top, semi.team2_id, top)
+    assert playoffs.bracket(db, world["p"], lg.id)["champion"] == db.get(results.Team, semi.team2_id).team_name
+    with pytest.raises(Invalid, match="next round"):  # decided in the final: corrections follow the usual rule
+        playoffs.record_result(db, world["a"], semi.id, **T1_WINS)

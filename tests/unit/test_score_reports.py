@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from tests.factories import actor_of, add_teams, count, league_world, make_user
 from volley_app.models import AuditEntry, Game, GameType, OutboxMessage, ReportStatus, ScoreReport, Team, utcnow
-from volley_app.services import playoffs, results, score_reports
+from volley_app.services import playoffs, results, scheduling, score_reports, timefmt
 from volley_app.services.errors import Forbidden, Invalid, NotFound, Unauthorized
 
 WIN_2_0 = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 23, "team2_game2_score": 21}
@@ -197,3 +197,24 @@ def test_the_captain_card_shows_the_next_game_and_the_last_result(world):
     db.commit()
     assert score_reports.captain_card(db, world["c2"])[0]["last_result"] == "Lost 21-15, 23-21"
     assert score_reports.captain_card(db, world["p"]) == []
+
+
+def test_the_operators_game_edit_settles_the_waiting_report_only_once_a_score_is_entered(world):
+    db, game = world["db"], world["game"]
+    t1, t2, _t3 = world["teams"]
+    row = score_reports.report(db, world["c1"], game.id, **WIN_2_0)
+    db.commit()
+    start = timefmt.input_value(game.start_at)
+    scheduling.update_game(db, world["a"], game.id, team1=str(t1), team2=str(t2), start=start)  # no score: still open
+    db.commit()
+    assert db.get(ScoreReport, row.id).status == ReportStatus.PENDING and _mails(db, "score_settled") == []
+    scheduling.update_game(db, world["a"], game.id, team1=str(t1), team2=str(t2), start=start, **WIN_2_1)
+    db.commit()
+    settled = db.get(ScoreReport, row.id)
+    assert (settled.status, settled.answered_by_id) == (ReportStatus.SETTLED, world["a"].user_id)
+    assert score_reports.game_view(db, world["c2"], game.id)["can_answer"] is False
+    assert {m.to_addr for m in _mails(db, "score_settled")} == {"cap1@example.com", "cap2@example.com"}
+    assert "21-15, 15-21, 17-15" in _mails(db, "score_settled")[0].body_text
+    actions = [e.action for e in db.exec(select(AuditEntry).where(AuditEntry.entity == "score_report")).all()]
+    assert actions == ["report", "settle"]
+    assert _standing(world, t1)["wins"] == 1

@@ -11,7 +11,8 @@ from sqlmodel import select
 from tests.factories import add_league, add_league_session, count, login_token, make_user, rows
 from tests.harness import call_handler
 from volley_app.models import AuditEntry, Game, GameType, OutboxMessage, PlayoffSeed, Role, ScoreReport, Team, utcnow
-from volley_app.pages.dash.leagues import bracket, game_score
+from volley_app.pages.dash.leagues import bracket, game_edit, game_score
+from volley_app.pages.dash.leagues.home.state import LeagueHomeState
 
 WHO = ["anon", "player", "svla", "svlb", "admin", "cap1", "cap2"]
 OPERATORS = {"svla", "admin"}
@@ -144,3 +145,65 @@ async def test_only_the_operator_settles_a_score(world, who):
         assert rows(db, ScoreReport)[0].status == "settled"
     else:
         assert fingerprint(db) == before and state.error in ("Unauthorized", "No access")
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_the_operators_game_edit_settles_a_disputed_score(world, who):
+    db = world["db"]
+    score_path, home_path = f"/dash/leagues/games/{world['gid']}/score", f"/dash/leagues/{world['lid']}"
+    await call(world, "cap1", game_score.GameScoreState, score_path, "save", SCORES)
+    await call(world, "cap2", game_score.GameScoreState, score_path, "dispute", {"note": "We won set 2"})
+    shown, _ev = await call(world, "svla", LeagueHomeState, home_path, "load")
+    assert [d["note"] for d in shown.disputed] == ["We won set 2"]
+    game = db.get(Game, world["gid"])
+    form = {"team1": str(game.team1_id), "team2": str(game.team2_id), "start": "2027-01-01T19:00",
+            "team1_game1_score": "15", "team2_game1_score": "21", "team1_game2_score": "19",
+            "team2_game2_score": "21"}  # fmt: skip
+    before = fingerprint(db)
+    state, _ev = await call(world, who, game_edit.GameEditState, f"/dash/leagues/teams/schedule/{world['gid']}", "save", form)
+    if who in OPERATORS:
+        assert state.error == ""
+        assert rows(db, ScoreReport)[0].status == "settled" and db.get(Game, world["gid"]).team2_game1_score == 21
+        shown, _ev = await call(world, "svla", LeagueHomeState, home_path, "load")
+        assert shown.disputed == []
+        told = rows(db, OutboxMessage, OutboxMessage.kind == "score_settled")
+        assert sorted(m.to_addr for m in told) == ["cap1@example.com", "cap2@example.com"]
+        assert "15-21, 19-21" in told[0].body_text
+        assert count(db, AuditEntry, AuditEntry.entity == "score_report", AuditEntry.action == "settle") == 1
+    else:
+        assert fingerprint(db) == before and state.error in ("Unauthorized", "No access")
+        assert rows(db, ScoreReport)[0].status == "disputed"
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_only_the_operator_records_a_playoff_forfeit(world, who):
+    db = world["db"]
+    path = f"/dash/leagues/{world['lid']}/bracket"
+    shown, _ev = await call(world, "svla", bracket.BracketState, path, "generate")
+    final = db.exec(select(Game).where(Game.type == GameType.TOURNAMENT)).one()
+    assert [o["value"] for o in shown.forfeit_options] == [f"{final.id}:{final.team1_id}", f"{final.id}:{final.team2_id}"]
+    before = fingerprint(db)
+    state, _ev = await call(world, who, bracket.BracketState, path, "forfeit", {"team": f"{final.id}:{final.team2_id}"})
+    if who in OPERATORS:
+        assert state.error == "" and state.errors == {}
+        shown, _ev = await call(world, who, bracket.BracketState, path, "load")
+        assert shown.champion == "Aces"  # the final may still be corrected: its choices stay
+        assert shown.rounds[0][0]["sets"] == "Forfeit: Blocks did not show" and shown.rounds[0][0]["winner"] == "1"
+        db.expire_all()
+        assert db.get(Game, final.id).forfeit_team_id == final.team2_id
+    else:
+        assert fingerprint(db) == before and state.error in ("Unauthorized", "No access")
+        assert db.get(Game, final.id).forfeit_team_id is None
+
+
+async def test_a_forfeit_needs_a_game_and_team_chosen(world):
+    db = world["db"]
+    path = f"/dash/leagues/{world['lid']}/bracket"
+    await call(world, "svla", bracket.BracketState, path, "generate")
+    before = fingerprint(db)
+    for sent in ({}, {"team": "x"}, {"team": ":"}):
+        state, _ev = await call(world, "svla", bracket.BracketState, path, "forfeit", sent)
+        assert state.errors == {"team": bracket.CHOOSE_FORFEIT}
+    state, _ev = await call(world, "svla", bracket.BracketState, path, "forfeit", {"team": "999:1"})
+    assert state.error != ""
+    assert fingerprint(db) == before

@@ -8,12 +8,20 @@ The rules, in one place:
   seeds (they start in round 2). Round 1 pairs 1 v N, 2 v N-1, ... in the standard order, placed so that
   seeds 1 and 2 can meet only in the final (and 1-4, 2-3 only in the semifinals).
 * Every game of every round is made at once (later rounds with their teams to be decided), in the
-  tournament week (the week after the regular weeks), at the league's start time, on its court, one
-  time increment apart, round after round.
+  tournament week (the week after the regular weeks), from the league's start time, round after round.
+  A round's games fill the league's courts as the round robin does (``scheduling.placements``): with
+  two courts, two games at a time, the next two one time increment later; the next round starts one
+  increment after the round before it.
 * A result is a best of three within the section 9 caps. Entering it puts the winner in its place in
   the next round. A result may be corrected while the next-round game it feeds has no score; once that
   game has a score, a correction is refused (correct the later game first). A correction that changes
   the winner puts the new winner in the next round.
+* A forfeit (the team that did not show) decides a game as a score does: the other team moves on, under
+  the same correction rule.
+* A team withdrawn during the playoffs (``teams.withdraw_team``) forfeits its game still to play,
+  whatever the operator chose for its league games (a bracket game is never removed): a known opponent
+  moves on at once; an opponent still to be decided moves on as soon as it is placed in the game. Games
+  already played keep their results.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ import math
 from sqlmodel import Session, select
 
 from volley_app.models import Game, GameType, PlayoffSeed, Team
-from volley_app.services import audit, leagues, results, scheduling
+from volley_app.services import audit, leagues, report_settling, results, scheduling
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor, access_game, access_league
 
@@ -33,6 +41,7 @@ NOT_PLAYOFF = "This is not a playoff game."
 NOT_READY = "Both teams of this game are not known yet."
 NEXT_STARTED = "The next round's game already has a score: correct that game first."
 NO_WINNER = "Enter a finished best of three: a team must win two sets."
+NOT_IN_GAME = "Choose one of the two teams of this game."
 
 
 def seeding_order(size: int) -> list[int]:
@@ -80,19 +89,28 @@ def generate(db: Session, actor: Actor | None, league_id: object) -> int:
         db.add(PlayoffSeed(league_id=league.id, team_id=team_id, seed=number))
     made: dict[tuple[int, int], Game] = {}
     byes: list[tuple[int, int]] = []  # (round 1 match, seed with the bye)
+    courts = leagues.court_names(league)
+    first_slot = 0
     for round_no in range(1, rounds + 1):
+        games: list[Game] = []
         for match in range(1, size // 2**round_no + 1):
-            game = Game(league_id=league.id, type=GameType.TOURNAMENT, round=round_no, match=match,
-                        start_at=scheduling.slot(league.start_at, league.number_of_weeks, len(made),
-                                                 league.time_increment))  # fmt: skip
+            game = Game(league_id=league.id, type=GameType.TOURNAMENT, round=round_no, match=match)
             if round_no == 1:
                 high, low = order[2 * match - 2], order[2 * match - 1]
                 if low > len(seeds):
                     byes.append((match, high))
                     continue
                 game.team1_id, game.team2_id = team_of[high], team_of[low]
-            made[(round_no, match)] = game
+            games.append(game)
+        places = scheduling.placements([(g.match, g.match) for g in games], courts)
+        for game, (at, court) in zip(games, places, strict=True):
+            game.court = court
+            game.start_at = scheduling.slot(
+                league.start_at, league.number_of_weeks, first_slot + at, league.time_increment
+            )
+            made[(game.round, game.match)] = game
             db.add(game)
+        first_slot += max((at for at, _court in places), default=-1) + 1
     for match, seed in byes:
         _set_side(made[(2, (match + 1) // 2)], match, team_of[seed])
     db.flush()
@@ -125,30 +143,109 @@ def next_game(db: Session, game: Game) -> Game | None:
     return _game_at(db, game.league_id, game.round + 1, (game.match + 1) // 2)
 
 
+def _decided(game: Game) -> bool:
+    """A game whose result stands: a score, or a forfeit with both teams known (a withdrawn team's forfeit
+    waiting for its opponent is not decided yet)."""
+    return scheduling.played(game) and game.team1_id is not None and game.team2_id is not None
+
+
+def _following(db: Session, game: Game) -> Game | None:
+    """The next game, when ``game``'s result may still change: both teams known and the next game undecided."""
+    if game.team1_id is None or game.team2_id is None:
+        raise Invalid(NOT_READY)
+    following = next_game(db, game)
+    if following is not None and _decided(following):
+        raise Invalid(NEXT_STARTED)
+    return following
+
+
+def _advance(db: Session, game: Game, following: Game | None) -> None:
+    """Put ``game``'s winner in its place in the next game; a next game its other team forfeited by
+    withdrawing is then decided too, and its winner moves on in turn."""
+    db.add(game)
+    if following is None:
+        db.flush()
+        return
+    winner = scheduling.result(game)
+    _set_side(following, game.match, game.team1_id if winner == 1 else game.team2_id)
+    db.add(following)
+    db.flush()
+    if following.forfeit_team_id is not None and following.team1_id is not None and following.team2_id is not None:
+        _advance(db, following, next_game(db, following))
+
+
 def apply_result(db: Session, game: Game, clean: dict[str, int | None]) -> Game | None:
     """Store a checked best-of-three score on a playoff game and put its winner in the next round.
 
     Refused when the next game already has a score. Returns the next game (None after the final).
     The caller checked who may do this and records it in the audit log.
     """
-    if game.team1_id is None or game.team2_id is None:
-        raise Invalid(NOT_READY)
-    following = next_game(db, game)
-    if following is not None and scheduling.played(following):
-        raise Invalid(NEXT_STARTED)
+    following = _following(db, game)
     sets = scheduling.winners_by_set([(clean[f1], clean[f2]) for f1, f2 in scheduling.SCORE_FIELDS])
     if max(sets.count(1), sets.count(2)) < 2:
         raise Invalid({"set2": NO_WINNER})
     for key, value in clean.items():
         setattr(game, key, value)
     game.forfeit_team_id = None
-    winner = scheduling.result(game)
-    if following is not None:
-        _set_side(following, game.match, game.team1_id if winner == 1 else game.team2_id)
-        db.add(following)
-    db.add(game)
-    db.flush()
+    _advance(db, game, following)
     return following
+
+
+def apply_forfeit(db: Session, game: Game, team_id: int) -> Game | None:
+    """``team_id`` did not play ``game`` (a playoff game): the other team wins and moves on, as a score would.
+    Same correction rule as a score. Returns the next game. The caller checked who may do this and audits it."""
+    following = _following(db, game)
+    if team_id not in (game.team1_id, game.team2_id):
+        raise Invalid({"team": NOT_IN_GAME})
+    for key in (f for pair in scheduling.SCORE_FIELDS for f in pair):
+        setattr(game, key, None)
+    game.forfeit_team_id = team_id
+    _advance(db, game, following)
+    return following
+
+
+def withdraw_from_bracket(db: Session, team_id: int) -> int:
+    """A team withdrawn during the playoffs forfeits its game still to play (how many: 0 or 1). Known opponent:
+    it wins now and moves on. Opponent still to be decided: the game waits, forfeited, and whoever arrives
+    moves on at once. The caller (``teams.withdraw_team``) checked who may do this and audits it."""
+    games = db.exec(
+        select(Game).where(Game.type == GameType.TOURNAMENT, (Game.team1_id == team_id) | (Game.team2_id == team_id))
+    ).all()
+    changed = 0
+    for game in games:
+        if scheduling.played(game):
+            continue
+        changed += 1
+        if game.team1_id is None or game.team2_id is None:
+            game.forfeit_team_id = team_id
+            db.add(game)
+            db.flush()
+        else:
+            apply_forfeit(db, game, team_id)
+    return changed
+
+
+def record_forfeit(db: Session, actor: Actor | None, game_id: object, *, team: object) -> Game:
+    """Record that ``team`` did not show for a playoff game (the league's SVL or an admin): the other team
+    moves on. Audited; open score reports of the game are settled."""
+    game = access_game(db, actor, game_id, manage=True)
+    leagues.changeable(db, actor, game.league_id)
+    if game.type != GameType.TOURNAMENT:
+        raise Invalid(NOT_PLAYOFF)
+    try:
+        team_id = int(str(team).strip())
+    except ValueError:
+        team_id = -1
+    before = audit.snapshot(game, scheduling.GAME_FIELDS)
+    apply_forfeit(db, game, team_id)
+    names = _names(db, game.league_id)
+    label = f"{names.get(game.team1_id, '')} v {names.get(game.team2_id, '')}"
+    audit.record_change(
+        db, actor, entity="game", row=game, before=before, fields=scheduling.GAME_FIELDS, league_id=game.league_id,
+        summary=f"Playoff game {label}: {names.get(team_id, '')} forfeited",
+    )  # fmt: skip
+    report_settling.settle_reports(db, actor, game, score=f"{names.get(team_id, '')} forfeited")
+    return game
 
 
 def record_result(db: Session, actor: Actor | None, game_id: object, **scores) -> Game:
@@ -189,18 +286,19 @@ def bracket(db: Session, actor: Actor | None, league_id: object) -> dict:
     for round_no in range(1, rounds + 1):
         shown = []
         for g in (g for g in games if g.round == round_no):
-            winner = scheduling.result(g)
+            winner = scheduling.result(g) if _decided(g) else None
             following = next_game(db, g)
             ready = g.team1_id is not None and g.team2_id is not None
             shown.append({
                 **scheduling.game_dict(g, names), "team1": side(g.team1_id), "team2": side(g.team2_id),
                 "winner": winner or 0, "can_enter": manage and ready
-                and not (following is not None and scheduling.played(following)),
+                and not (following is not None and _decided(following)),
+                "forfeit": names.get(g.forfeit_team_id, "") if g.forfeit_team_id else "",
             })  # fmt: skip
         out.append({"round": round_no, "name": round_name(round_no, rounds), "games": shown})
     final = next((g for g in games if g.round == rounds), None)
     champion = ""
-    if final is not None and scheduling.result(final):
+    if final is not None and _decided(final):
         champion = names.get(final.team1_id if scheduling.result(final) == 1 else final.team2_id, "")
     byes = sorted(
         (s, t)

@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ScoreReport, Team, User
-from volley_app.services import audit, leagues, mail, timefmt
+from volley_app.services import audit, leagues, mail, report_settling, timefmt
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor, access_game, access_league, require_admin
 
@@ -427,6 +427,9 @@ def update_game(
         db, actor, entity="game", row=game, before=before, fields=GAME_FIELDS, league_id=game.league_id,
         summary=f"Game {names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')} (week {game.round}) changed",
     )  # fmt: skip
+    if played(game):  # the operator's score settles the captains' open reports
+        score = f"{names.get(game.forfeit_team_id, '')} forfeited" if game.forfeit_team_id else game_dict(game, names)["sets"]
+        report_settling.settle_reports(db, actor, game, score=score)
     if moved:
         label = f"{names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')}"
         tell_captains(

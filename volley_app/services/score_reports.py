@@ -9,7 +9,8 @@ The rules, in one place:
   best of three within the caps of section 9 (``scheduling.clean_scores``).
 * While a report waits, the reporting captain may replace it; the other captain confirms or disputes it.
 * Confirming puts the score on the game (a playoff game's winner moves on, ``playoffs.apply_result``).
-* The operator's entry settles every open or disputed report of the game.
+* The operator's entry settles every open or disputed report of the game, on the score page or the game
+  edit form alike (``report_settling``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, User, utcnow
-from volley_app.services import audit, leagues, playoffs, scheduling, timefmt, validation
+from volley_app.services import audit, leagues, playoffs, report_settling, scheduling, timefmt, validation
 from volley_app.services.errors import Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, access_game, may_manage_league, require_actor
 from volley_app.services.places import tell
@@ -33,7 +34,7 @@ OWN_REPORT = "The other team's captain answers your report."
 NO_WINNER = "Enter a finished best of three: a team must win two sets."
 REPORT_NOT_FOUND = "Score report not found"
 SCORE_KEYS = tuple(f for pair in scheduling.SCORE_FIELDS for f in pair)
-OPEN = (ReportStatus.PENDING, ReportStatus.DISPUTED)
+OPEN = report_settling.OPEN
 
 
 def _teams(db: Session, game: Game) -> tuple[Team | None, Team | None]:
@@ -61,11 +62,7 @@ def _not_archived(db: Session, league_id: int) -> None:
 
 
 def _open_report(db: Session, game_id: int) -> ScoreReport | None:
-    return db.exec(
-        select(ScoreReport)
-        .where(ScoreReport.game_id == game_id, ScoreReport.status.in_(OPEN))
-        .order_by(ScoreReport.id.desc())
-    ).first()
+    return next(iter(report_settling.open_reports(db, game_id)), None)
 
 
 def _checked(scores: dict) -> dict[str, int | None]:
@@ -239,19 +236,12 @@ def settle(db: Session, actor: Actor | None, game_id: object, **scores) -> Game:
     before = audit.snapshot(game, scheduling.GAME_FIELDS)
     clean = _checked({k: scores.get(k) for k in SCORE_KEYS})
     _put_on_game(db, game, clean)
-    for row in db.exec(select(ScoreReport).where(ScoreReport.game_id == game.id, ScoreReport.status.in_(OPEN))).all():
-        row.status, row.answered_by_id, row.answered_at = ReportStatus.SETTLED, actor.user_id, utcnow()
-        db.add(row)
-    db.flush()
     name, sets = _game_name(db, game), _sets_text(clean)
     audit.record_change(
         db, actor, entity="game", row=game, before=before, fields=scheduling.GAME_FIELDS, league_id=game.league_id,
         summary=f"Score of {name} entered by the operator: {sets}",
     )  # fmt: skip
-    for team in _teams(db, game):
-        if team is not None:
-            tell(db, _captain(db, team), subject=f"Score entered: {name}", kind="score_settled",
-                 body=f"The league's operator entered the score of {name}: {sets}.", link=_link(game))  # fmt: skip
+    report_settling.settle_reports(db, actor, game, score=sets, tell_anyway=True)
     return game
 
 

@@ -6,8 +6,8 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import routes
-from volley_app.models import Game, League, Payment, StandingAdjustment, Team, User, utcnow
-from volley_app.services import audit, leagues, paging, places, results, scheduling, timefmt, validation
+from volley_app.models import Game, GameType, League, Payment, StandingAdjustment, Team, User, utcnow
+from volley_app.services import audit, leagues, paging, places, playoffs, results, scheduling, timefmt, validation
 from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.permissions import Actor, access_team, manages_team, record_id, require_actor
 
@@ -205,8 +205,9 @@ def delete_team(db: Session, actor: Actor | None, team_id: object) -> str:
 def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remaining: object = FORFEIT) -> str:
     """Take a team out of the league's play (the league's SVL or an admin); returns its name.
 
-    Its played games stay as they are. Its unplayed games are forfeited (the opponents win) or
-    removed, as the operator chose; the record of every team follows from the games either way.
+    Its played games stay as they are. Its unplayed league games are forfeited (the opponents win) or
+    removed, as the operator chose; the record of every team follows from the games either way. Its
+    playoff game still to play is forfeited either way (``playoffs.withdraw_from_bracket``).
     The captain is told by email.
     """
     team = access_team(db, actor, team_id)
@@ -216,7 +217,10 @@ def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remainin
     if choice not in REMAINING_CHOICES:
         raise Invalid({"remaining": "Choose what happens to the team's remaining games"})
     league = db.get(League, team.league_id)
-    games = db.exec(select(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id))).all()
+    in_bracket = playoffs.withdraw_from_bracket(db, team.id)  # a bracket game is forfeited, never removed
+    games = db.exec(
+        select(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id), Game.type == GameType.LEAGUE)
+    ).all()
     changed = 0
     for game in games:
         if scheduling.played(game):
@@ -237,8 +241,9 @@ def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remainin
         summary=(
             f"Team {team.team_name} withdrawn from {leagues.display_name(league)}; "
             f"{changed} remaining game{'s' if changed != 1 else ''} {'forfeited' if choice == FORFEIT else 'removed'}"
+            + ("; its playoff game forfeited" if in_bracket else "")
         ),
-        after={"remaining": choice, "games": changed},
+        after={"remaining": choice, "games": changed, "playoff_games": in_bracket},
     )  # fmt: skip
     places.tell(
         db, places.captain_of(db, team), subject=f"{team.team_name} has withdrawn from {leagues.display_name(league)}",

@@ -1,5 +1,6 @@
 """A league's playoff bracket (/dash/leagues/{id}/bracket): the generated single-elimination bracket round by
-round for everyone who may see the league; Generate Bracket and Enter Result for its SVL and admins."""
+round for everyone who may see the league; Generate Bracket, Enter Result and Record a Forfeit for its SVL and
+admins."""
 
 from __future__ import annotations
 
@@ -16,19 +17,21 @@ from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 
 ERROR_ID = "bracket-error"
+CHOOSE_FORFEIT = "Choose the game and the team that did not show."
 
 
 def game_line(g: dict, round_name: str) -> dict[str, str]:
     """One bracket game as the page shows it."""
     return {
-        "id": str(g["id"]), "round": round_name, "team1": g["team1"], "team2": g["team2"], "sets": g["sets"],
-        "winner": str(g["winner"]), "when": timefmt.date_time(g["start_at"]),
+        "id": str(g["id"]), "round": round_name, "team1": g["team1"], "team2": g["team2"],
+        "sets": g["sets"] or (f"Forfeit: {g['forfeit']} did not show" if g["forfeit"] else ""),
+        "winner": str(g["winner"]), "when": timefmt.date_time(g["start_at"]) + (f", {g['court']}" if g["court"] else ""),
         "label": f"{round_name} {g['match']}: {g['team1']} v {g['team2']}",
     }  # fmt: skip
 
 
 class BracketState(FormState, AuthState):
-    _fields = ("game", *SCORE_KEYS, *SETS)
+    _fields = ("game", *SCORE_KEYS, *SETS, "team")
     _error_id = ERROR_ID
 
     league_name: str = ""
@@ -40,6 +43,7 @@ class BracketState(FormState, AuthState):
     can_generate: bool = False
     can_manage: bool = False
     open_games: list[dict[str, str]] = []
+    forfeit_options: list[dict[str, str]] = []
     notice: str = ""
 
     async def load(self):
@@ -54,7 +58,7 @@ class BracketState(FormState, AuthState):
         if failure is not None:
             self.league_name, self.back, self.rounds, self.byes, self.champion = "", "", [], [], ""
             self.generated = self.can_generate = self.can_manage = False
-            self.open_games, self.error = [], failure.message
+            self.open_games, self.forfeit_options, self.error = [], [], failure.message
             return
         self.league_name, self.back, _m = league_header(found["league"])
         self.rounds = [[game_line(g, r["name"]) for g in r["games"]] for r in found["rounds"]]
@@ -65,6 +69,11 @@ class BracketState(FormState, AuthState):
             {"value": str(g["id"]), "label": game_line(g, name)["label"] + (" (correct the result)" if g["winner"] else "")}
             for g, name in sorted(enterable, key=lambda x: bool(x[0]["winner"]))
         ]  # fmt: skip
+        self.forfeit_options = [
+            {"value": f"{g['id']}:{team_id}", "label": f"{game_line(g, name)['label']}: {shown} did not show"}
+            for g, name in enterable
+            for team_id, shown in ((g["team1_id"], g["team1"]), (g["team2_id"], g["team2"]))
+        ]
         self._show_record()
 
     @rx.event
@@ -91,6 +100,21 @@ class BracketState(FormState, AuthState):
         """After a saved result: the bracket again, with the winner moved on."""
         await self._fetch()
         self.notice = "Result entered."
+
+    @rx.event
+    def forfeit(self, form_data: dict):
+        self.notice = ""
+        game, _sep, team = form_values(form_data, ("team",))["team"].partition(":")
+        if not game or not team:
+            self.error, self.errors = "", {"team": CHOOSE_FORFEIT}
+            return None
+        return self._submit(playoffs.record_forfeit, done=lambda _game: BracketState.forfeited, game_id=game, team=team)
+
+    @rx.event
+    async def forfeited(self):
+        """After a recorded forfeit: the bracket again, with the other team moved on."""
+        await self._fetch()
+        self.notice = "Forfeit recorded."
 
 
 def _team(name: rx.Var, won: rx.Var) -> rx.Component:
@@ -139,6 +163,27 @@ def _result_form() -> rx.Component:
     )
 
 
+def _forfeit_form() -> rx.Component:
+    s = BracketState
+    return section_card(
+        "Record a Forfeit",
+        rx.cond(
+            s.forfeit_options.length() > 0,
+            record_form(
+                s,
+                select_field("Team that did not show", "team", s.forfeit_options, s, placeholder="Choose a game and team",
+                             required=True),
+                rx.text("The other team wins and moves on. A score entered later replaces the forfeit.", size="1",
+                        color_scheme="gray"),
+                button_row(submit_button("Record Forfeit", s, size="2", width="auto", color_scheme="red")),
+                on_submit=s.forfeit,
+            ),
+            rx.text("No game is waiting for a result.", color_scheme="gray"),
+        ),
+        max_width="36rem",
+    )  # fmt: skip
+
+
 @page(routes.LEAGUE_BRACKET, "Playoff Bracket", on_load=BracketState.load)
 def bracket_page() -> rx.Component:
     s = BracketState
@@ -168,4 +213,5 @@ def bracket_page() -> rx.Component:
             rx.button("Generate Bracket", on_click=s.generate, width="fit-content"),
         )),
         rx.cond(s.can_manage & s.generated, _result_form()),
+        rx.cond(s.can_manage & s.generated, _forfeit_form()),
     )  # fmt: skip
