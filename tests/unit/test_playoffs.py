@@ -154,6 +154,26 @@ def test_scores_follow_the_rules_and_a_game_needs_a_winner_and_both_teams(world)
     assert not any(scheduling.played(g) for g in _bracket_games(db, lg.id))
 
 
+def test_the_game_edit_form_moves_a_playoff_game_but_sends_its_result_to_the_bracket(world):
+    db, lg = world["db"], world["lg"]
+    add_teams(db, lg, 4)
+    playoffs.generate(db, world["a"], lg.id)
+    db.commit()
+    semi = _bracket_games(db, lg.id)[0]
+    when = timefmt.input_value(semi.start_at + dt.timedelta(hours=1))
+    with pytest.raises(Invalid, match="bracket page"):
+        scheduling.update_game(db, world["a"], semi.id, team1=semi.team1_id, team2=semi.team2_id,
+                               start=timefmt.input_value(semi.start_at), **T1_WINS)  # fmt: skip
+    with pytest.raises(Invalid, match="bracket page"):
+        scheduling.update_game(db, world["a"], semi.id, team1=semi.team2_id, team2=semi.team1_id,
+                               start=timefmt.input_value(semi.start_at))  # fmt: skip
+    db.rollback()
+    assert not any(scheduling.played(g) for g in _bracket_games(db, lg.id))
+    scheduling.update_game(db, world["a"], semi.id, team1=semi.team1_id, team2=semi.team2_id, start=when)
+    db.commit()
+    assert timefmt.input_value(_bracket_games(db, lg.id)[0].start_at) == when
+
+
 def test_only_the_operator_generates_and_enters_results_and_once(world):
     db, lg = world["db"], world["lg"]
     add_teams(db, lg, 4)

@@ -378,6 +378,9 @@ def clean_scores(raw: dict) -> dict[str, int | None]:
 GAME_FIELDS = ("team1_id", "team2_id", "start_at", "court", "forfeit_team_id", *(f for pair in SCORE_FIELDS for f in pair))
 
 
+PLAYOFF_RESULTS = "Enter a playoff game's result or forfeit on the bracket page, where the winner moves on"
+
+
 def update_game(
     db: Session, actor: Actor | None, game_id: object, *, team1: object, team2: object, start: object, **scores
 ) -> Game:
@@ -412,6 +415,10 @@ def update_game(
     if t2 is None and any(v is not None for v in clean.values()):
         raise Invalid({"team2": "A BYE has no scores"})
     court = court if t2 is not None else None
+    if game.type == GameType.TOURNAMENT and (
+        (t1, t2) != before_teams or any(getattr(game, k) != v for k, v in clean.items())
+    ):
+        raise Invalid({"team1_game1_score": PLAYOFF_RESULTS})
     moved = (game.team1_id, game.team2_id, game.start_at, game.court) != (t1, t2, start_at, court)
     if moved:
         game.sequence += 1  # calendars replace the event
