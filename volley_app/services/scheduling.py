@@ -378,6 +378,30 @@ def clean_scores(raw: dict) -> dict[str, int | None]:
 GAME_FIELDS = ("team1_id", "team2_id", "start_at", "court", "forfeit_team_id", *(f for pair in SCORE_FIELDS for f in pair))
 
 
+def _two_teams(team1: object, team2: object, ids: set[int], unknown: str) -> tuple[int, int | None]:
+    """A game's two teams from a form: ids among ``ids``; team 2 may be BYE (None); never the same team."""
+
+    def team(value: object, field: str, label: str, bye_ok: bool) -> int | None:
+        text = str(value).strip() if value is not None and not isinstance(value, bool | dict | list) else ""
+        if not text:
+            raise Invalid({field: f"{label} is required"})
+        if bye_ok and text.lower() == "bye":
+            return None
+        try:
+            number = int(text)
+        except ValueError:
+            number = -1
+        if number not in ids:
+            raise Invalid({field: unknown.format(label=label)})
+        return number
+
+    t1 = team(team1, "team1", "Team 1", False)
+    t2 = team(team2, "team2", "Team 2", True)
+    if t1 == t2:
+        raise Invalid({"team2": "A team cannot play itself"})
+    return t1, t2
+
+
 PLAYOFF_RESULTS = "Enter a playoff game's result or forfeit on the bracket page, where the winner moves on"
 
 
@@ -392,24 +416,7 @@ def update_game(
     court = pick_court(db.get(League, game.league_id), scores.pop("court", None), game.court)
     ids = {t.id for t in db.exec(select(Team).where(Team.league_id == game.league_id)).all()}
 
-    def team(value: object, field: str, label: str, bye_ok: bool) -> int | None:
-        text = str(value).strip() if value is not None else ""
-        if not text:
-            raise Invalid({field: f"{label} is required"})
-        if bye_ok and text.lower() == "bye":
-            return None
-        try:
-            number = int(text)
-        except ValueError:
-            number = -1
-        if number not in ids:
-            raise Invalid({field: f"Choose a team of this league for {label}"})
-        return number
-
-    t1 = team(team1, "team1", "Team 1", False)
-    t2 = team(team2, "team2", "Team 2", True)
-    if t1 == t2:
-        raise Invalid({"team2": "A team cannot play itself"})
+    t1, t2 = _two_teams(team1, team2, ids, "Choose a team of this league for {label}")
     start_at = timefmt.parse_local(start, "start", "Date and time")
     clean = clean_scores(scores)
     if t2 is None and any(v is not None for v in clean.values()):
@@ -607,24 +614,7 @@ def add_game(
         raise Invalid(leagues.ARCHIVED)
     ids = set(playing_team_ids(db, league.id))
 
-    def team(value: object, field: str, label: str, bye_ok: bool) -> int | None:
-        text = str(value).strip() if value is not None and not isinstance(value, bool | dict | list) else ""
-        if not text:
-            raise Invalid({field: f"{label} is required"})
-        if bye_ok and text.lower() == "bye":
-            return None
-        try:
-            number = int(text)
-        except ValueError:
-            number = -1
-        if number not in ids:
-            raise Invalid({field: f"Choose a team playing in this league for {label}"})
-        return number
-
-    t1 = team(team1, "team1", "Team 1", False)
-    t2 = team(team2, "team2", "Team 2", True)
-    if t1 == t2:
-        raise Invalid({"team2": "A team cannot play itself"})
+    t1, t2 = _two_teams(team1, team2, ids, "Choose a team playing in this league for {label}")
     start_at = timefmt.parse_local(start, "start", "Date and time")
     kind = _game_type(game_type)
     week = _position(round_number, "round", "Round") or week_of(league.start_at, start_at)
