@@ -128,20 +128,32 @@ def _schedule_game(game: rx.Var) -> rx.Component:
     return row(when, game["court"], game["team1"], game["team2"], game["sets"])
 
 
+def _chooser(label: str, field_id: str, select: rx.Component) -> rx.Component:
+    """A labelled select sized to its choices (a whole line on a phone)."""
+    return rx.flex(
+        rx.el.label(label, html_for=field_id, class_name="rt-Text rt-r-size-2"),
+        rx.box(select, width=["100%", "13rem"]),
+        direction="column", spacing="1", width=["100%", "auto"],
+    )  # fmt: skip
+
+
 def _choosers() -> rx.Component:
     s = ScheduleState
     return rx.flex(
-        rx.button("Previous week", on_click=ScheduleState.show_week(s.previous_week), disabled=s.previous_week == "",
-                  variant="soft", size="2", type="button"),
-        rx.el.label("Week", html_for="schedule-week", class_name="rt-Text rt-r-size-2"),
-        native_select("schedule-week", s.week_options, value=s.week, placeholder="By team",
-                      on_change=ScheduleState.show_week, required=False),
-        rx.button("Next week", on_click=ScheduleState.show_week(s.next_week), disabled=s.next_week == "",
-                  variant="soft", size="2", type="button"),
-        rx.el.label("Team", html_for="schedule-team", class_name="rt-Text rt-r-size-2"),
-        native_select("schedule-team", s.team_options, value=s.team, placeholder="All teams",
-                      on_change=ScheduleState.show_team, required=False),
-        wrap="wrap", spacing="3", align="center",
+        _chooser("Week", "schedule-week",
+                 native_select("schedule-week", s.week_options, value=s.week, placeholder="By team",
+                               on_change=ScheduleState.show_week, required=False)),
+        rx.hstack(
+            rx.button("Previous week", on_click=ScheduleState.show_week(s.previous_week),
+                      disabled=s.previous_week == "", variant="soft", size="2", type="button"),
+            rx.button("Next week", on_click=ScheduleState.show_week(s.next_week), disabled=s.next_week == "",
+                      variant="soft", size="2", type="button"),
+            spacing="2",
+        ),
+        _chooser("Team", "schedule-team",
+                 native_select("schedule-team", s.team_options, value=s.team, placeholder="All teams",
+                               on_change=ScheduleState.show_team, required=False)),
+        wrap="wrap", spacing="4", align="end", width="100%",
     )  # fmt: skip
 
 
