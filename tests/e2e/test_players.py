@@ -217,7 +217,7 @@ def test_profile_edit_fields_per_role(new_page):
     p.get_by_role("button", name="Save").click()
     expect_path(p, "/dash/playerinfo")
     expect(p.get_by_text("Hitter Rating")).to_be_visible()
-    expect(p.get_by_text("Address")).to_have_count(0)
+    expect(p.get_by_text("Address", exact=True)).to_have_count(0)
 
     s = new_page()
     log_in(s, "gymop")
