@@ -68,6 +68,7 @@ def test_svl_runs_a_league_and_a_player_only_looks(new_page):
     page.get_by_label("Week", exact=True).select_option("3")  # the schedule shows a week at a time
     expect(page.get_by_role("heading", name="Week 3 · Mon, Mar 17, 2031")).to_be_visible()
     page.get_by_role("button", name="Previous week").click()
+    expect(page.get_by_role("heading", name="Week 2 · Mon, Mar 10, 2031")).to_be_visible()
     page.get_by_role("button", name="Previous week").click()
     expect(page.get_by_role("heading", name="Week 1 · Mon, Mar 3, 2031")).to_be_visible()
     page.get_by_role("link", name="Edit").first.click()
