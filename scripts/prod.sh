@@ -165,6 +165,9 @@ case "$cmd" in
     echo "==> applying migrations once, before any instance starts"
     python -m volley_app.cli migrate
     [ "${SKIP_BUILD:-0}" = 1 ] && [ -f "$BUILD_DIR/index.html" ] || build
+    # Each `reflex run` empties .states (the embedded mode's saved states) as it starts; empty it once
+    # here, so instances starting together do not race to delete the same files.
+    rm -rf .states
     for n in $(seq 1 "$INSTANCES"); do start_instance "$n"; done
     for n in $(seq 1 "$INSTANCES"); do wait_healthy "$n"; done
     start_nginx
