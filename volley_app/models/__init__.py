@@ -9,9 +9,11 @@ from volley_app.models.enums import (
     Day,
     GameType,
     Gender,
+    GenderNeeded,
     LeagueFormat,
     LeagueStage,
     OutboxStatus,
+    Position,
     Ranking,
     Rating,
     Region,
@@ -20,6 +22,7 @@ from volley_app.models.enums import (
     SessionStatus,
     SkillLevel,
     SubFormat,
+    SubOutcome,
     SubStatus,
 )
 from volley_app.models.inquiries import ContactInquiry, FranchiseInquiry, HostInquiry, PromoteInquiry
@@ -28,7 +31,7 @@ from volley_app.models.mail import OutboxMessage
 from volley_app.models.newsletter import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber
 from volley_app.models.outreach import EmailAllJob, EmailAllRecipient, RateLimitHit
 from volley_app.models.payments import Payment
-from volley_app.models.subs import SubRequest
+from volley_app.models.subs import SubRequest, SubUnavailableDate
 from volley_app.models.users import LoginAttempt, LoginSession, PasswordResetToken, RefreshToken, User
 
 __all__ = [
@@ -38,6 +41,7 @@ __all__ = [
     "OutboxStatus", "PasswordResetToken", "Payment", "PromoteInquiry", "Rating", "Region", "Role",
     "RefreshToken", "SessionStatus", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubRequest", "SubStatus", "Team", "User", "UTCDateTime", "utcnow",
     "PlayoffSeed", "Ranking", "ReportStatus", "ScoreReport",
+    "GenderNeeded", "Position", "SubOutcome", "SubUnavailableDate",
 ]  # fmt: skip
 
 # No id is ever reused: on SQLite every table counts its ids with AUTOINCREMENT (PostgreSQL

@@ -73,6 +73,30 @@ class SubStatus(StrEnum):
     DECLINED = "Declined"
 
 
+class Position(StrEnum):
+    """The position a sub request needs filled ("Any": whichever the sub plays best)."""
+
+    ANY = "Any"
+    HITTER = "Hitter"
+    PASSER = "Passer"
+    SETTER = "Setter"
+
+
+class GenderNeeded(StrEnum):
+    """Who a sub request needs: anyone, a man or a woman (the format's rules on court, spec section 9)."""
+
+    ANY = "Any"
+    MALE = "Male"
+    FEMALE = "Female"
+
+
+class SubOutcome(StrEnum):
+    """What the requestor says happened after the game: the sub played, or did not show."""
+
+    PLAYED = "Played"
+    NO_SHOW = "No-show"
+
+
 class SessionStatus(StrEnum):
     REGISTRATION = "Registration"
     ACTIVE = "Active"

@@ -35,6 +35,10 @@ class User(SQLModel, table=True):
     hitter_skill_level: Rating | None = enum_field(Rating, nullable=True, default=None)
     passer_skill_level: Rating | None = enum_field(Rating, nullable=True, default=None)
     setter_skill_level: Rating | None = enum_field(Rating, nullable=True, default=None)
+    # The weekdays a sub usually can play: bit 0 Monday ... bit 6 Sunday (127: every day).
+    sub_days: int = Field(default=127, sa_column=sa.Column(sa.Integer, nullable=False, server_default="127"))
+    # At most this many subs a week (None: no cap).
+    sub_weekly_cap: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
     active: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("true")))
     created_at: dt.datetime = utc_field(default_now=True)
     updated_at: dt.datetime = utc_field(default_now=True)

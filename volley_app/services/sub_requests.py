@@ -25,7 +25,20 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import routes
-from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, SubStatus, User, utcnow
+from volley_app.models import (
+    Gender,
+    GenderNeeded,
+    Position,
+    Rating,
+    Role,
+    SkillLevel,
+    SubFormat,
+    SubOutcome,
+    SubRequest,
+    SubStatus,
+    User,
+    utcnow,
+)
 from volley_app.services import mail, paging, permissions, ratelimit, timefmt, validation
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, record_id, require_sub_request_actor
@@ -52,9 +65,25 @@ def _future(value: object, now: dt.datetime) -> dt.datetime:
     return when
 
 
-def _clean(*, team, date, svl, skill_level, format, court=None, text=None, now: dt.datetime) -> dict:
-    """A request's details checked: every message at once (Invalid), or the values to store."""
+def _needed(value: object, enum_cls, field: str, label: str):
+    """A need of the request: "Any" when left blank (a client that does not ask for needs), else one of ``enum_cls``."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return enum_cls("Any")
+    return validation.choice(value, enum_cls, field, label)
+
+
+def _clean(
+    *, team, date, svl, skill_level, format, court=None, text=None, position_needed=None, gender_needed=None,
+    min_rating=None, now: dt.datetime,
+) -> dict:  # fmt: skip
+    """A request's details checked: every message at once (Invalid), or the values to store.
+
+    The needs (position, gender, lowest rating at that position) are optional: blank is "Any" and no lowest rating.
+    """
     clean = validation.collect(
+        position_needed=(_needed, position_needed, Position, "position_needed", "Position needed"),
+        gender_needed=(_needed, gender_needed, GenderNeeded, "gender_needed", "Gender needed"),
+        min_rating=(validation.optional_choice, min_rating, Rating, "min_rating", "lowest rating"),
         team=(validation.name, team, "team", "Team", TEAM_MAX),
         svl=(validation.name, svl, "svl", "Location", SVL_MAX),
         date=(_future, date, now),
@@ -95,6 +124,19 @@ def _no_sub(req: SubRequest) -> str:
     return "Open" if req.status == SubStatus.OPEN else "Deleted account"
 
 
+def needs_text(position: Position | None, gender: GenderNeeded | None, rating: Rating | None) -> str:
+    """What a request needs in words: "female setter, B or better"; "anyone" when it names nothing."""
+    position, gender = position or Position.ANY, gender or GenderNeeded.ANY
+    if position == Position.ANY and gender == GenderNeeded.ANY and rating is None:
+        return "anyone"
+    who = "player" if position == Position.ANY else position.value.lower()
+    if gender != GenderNeeded.ANY:
+        who = f"{gender.value.lower()} {who}"
+    if rating is None:
+        return who
+    return f"{who}, {rating.value} or better" if rating != Rating.A else f"{who}, A"
+
+
 def _row(req: SubRequest, names: dict[int, str]) -> dict:
     local = timefmt.local(req.date)
     return {
@@ -114,6 +156,11 @@ def _row(req: SubRequest, names: dict[int, str]) -> dict:
         "date_text": timefmt.day(req.date),
         "time_text": timefmt.clock(req.date),
         "local_input": f"{local:%Y-%m-%dT%H:%M}",
+        "position_needed": (req.position_needed or Position.ANY).value,
+        "gender_needed": (req.gender_needed or GenderNeeded.ANY).value,
+        "min_rating": req.min_rating.value if req.min_rating else "",
+        "needs": needs_text(req.position_needed, req.gender_needed, req.min_rating),
+        "outcome": req.outcome.value if req.outcome else "",
     }
 
 
@@ -291,6 +338,28 @@ def _rating(value: Rating | None) -> str:
     return value.value if value else ""
 
 
+def _records(db: Session, ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Played and no-show counts of the subs ``ids`` (one grouped query for a page)."""
+    if not ids:
+        return {}
+    played = sa.func.count(sa.case((SubRequest.outcome == SubOutcome.PLAYED, 1)))
+    no_shows = sa.func.count(sa.case((SubRequest.outcome == SubOutcome.NO_SHOW, 1)))
+    found = db.execute(
+        sa.select(SubRequest.recipient_id, played, no_shows)
+        .where(SubRequest.recipient_id.in_(ids), SubRequest.status == SubStatus.ACCEPTED,
+               SubRequest.archived_at.is_(None), SubRequest.outcome.is_not(None))
+        .group_by(SubRequest.recipient_id)
+    ).all()  # fmt: skip
+    return {uid: (p, n) for uid, p, n in found}
+
+
+def _with_records(db: Session, subs: list[dict]) -> list[dict]:
+    records = _records(db, [s["id"] for s in subs])
+    for row in subs:
+        row["played"], row["no_shows"] = records.get(row["id"], (0, 0))
+    return subs
+
+
 def _sub(u: User) -> dict:
     return {
         "id": u.id,
@@ -345,7 +414,7 @@ def list_subs(
         db,
         query,
         kinds=(str, str, int),
-        project=lambda found: [_sub(row[0]) for row in found],
+        project=lambda found: _with_records(db, [_sub(row[0]) for row in found]),
         bookmark=bookmark,
         size=paging.page_size(size),
     )

@@ -1,0 +1,419 @@
+"""Suggested subs for a sub request: who may take it, best fit first, and why; and a sub's record after games.
+
+Eligible (every rule, one SQL query over the users, each rule a column so an excluded sub says why):
+
+1. an active sub (``sub`` ticked, account active, not archived) — others are never listed;
+2. not the requestor;
+3. rated at the needed position at or above the request's lowest rating (position "Any": their best of
+   hitter, passer and setter); a request without a lowest rating takes any sub, rated or not;
+4. the gender the request needs (a sub with no gender given fits only "Any");
+5. free that weekday (the venue's local date of the game; ``users.sub_days``, a bit per weekday);
+6. not on one of their unavailable dates (``sub_unavailable_dates``) that day;
+7. under their weekly cap: fewer accepted requests that week (Monday to Sunday, venue dates) than the cap;
+8. not playing then: not the captain of a team with a game starting within an hour of the request's time;
+9. not subbing then: no other accepted request of theirs within an hour.
+
+Ranked (ties broken by the next key, the last one unique, so the order is stable):
+
+1. rating fit at the needed position: with a lowest rating, the closest at or above it first (a B for
+   "B or better" before an A); without one, the closest to the request's skill level (C+ counts as C),
+   unrated subs last;
+2. reliability: games marked played minus no-shows, highest first;
+3. least recently subbed first (the latest date of a request they accepted; never subbed first), to
+   spread the work;
+4. first name, last name, then id.
+
+Each row carries its reason in words ("Setter B, free Thursdays, 12 played, 0 no-shows, last subbed
+Nov 2"). Only the requestor of the request and admins see its suggestions. Pages are read by position
+(``paging.offset`` style): the total comes from the same query (a window count).
+
+After the game the requestor marks the sub who accepted "Played" or "No-show" (``mark_outcome``): from the
+game's time until ``OUTCOME_DAYS`` days after it, changeable in that time, every mark audited.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from volley_app.models import (
+    Game,
+    Gender,
+    GenderNeeded,
+    League,
+    Position,
+    Rating,
+    SkillLevel,
+    SubOutcome,
+    SubRequest,
+    SubStatus,
+    SubUnavailableDate,
+    Team,
+    User,
+    utcnow,
+)
+from volley_app.services import audit, availability, paging, permissions, ratelimit, sub_requests, timefmt
+from volley_app.services.errors import BadRequest, Forbidden, Invalid
+from volley_app.services.permissions import Actor, require_sub_request_actor
+
+log = logging.getLogger(__name__)
+
+BUSY_WINDOW = dt.timedelta(hours=1)
+OUTCOME_DAYS = 7
+NOT_OPEN = "Suggestions are for a sub request that is still open"
+LISTS = ("eligible", "ineligible")
+UNRATED = 9
+
+_RANK = {"A": 0, "B": 1, "C": 2, "D": 3}
+_SKILL_TARGET = {SkillLevel.A: 0, SkillLevel.B: 1, SkillLevel.C_PLUS: 2, SkillLevel.C: 2, SkillLevel.D: 3}
+_COLUMNS = {Position.HITTER: "hitter_skill_level", Position.PASSER: "passer_skill_level", Position.SETTER: "setter_skill_level"}
+_sub_requests: sa.Table = SubRequest.__table__  # type: ignore[assignment]
+
+
+# -- the query ----------------------------------------------------------------------------------------------------
+
+
+def _rank(column) -> sa.ColumnElement[int]:
+    """A rating as a number (A 0 ... D 3), UNRATED when there is none."""
+    return sa.case(*[(column == Rating(k), v) for k, v in _RANK.items()], else_=UNRATED)
+
+
+def _position_rank(position: Position) -> sa.ColumnElement[int]:
+    if position != Position.ANY:
+        return _rank(getattr(User, _COLUMNS[position]))
+    h, p, s = (_rank(getattr(User, c)) for c in _COLUMNS.values())
+    return sa.case((sa.and_(h <= p, h <= s), h), (p <= s, p), else_=s)
+
+
+def _flag(condition: sa.ColumnElement[bool]) -> sa.ColumnElement[int]:
+    """1 when ``condition`` holds, else 0 (a NULL never holds)."""
+    return sa.case((condition, 1), else_=0)
+
+
+def _week(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    monday = day - dt.timedelta(days=day.weekday())
+    return timefmt.day_start(monday), timefmt.day_start(monday + dt.timedelta(days=7))
+
+
+def _rules(req: SubRequest) -> tuple[dict[str, sa.ColumnElement[bool]], sa.Subquery]:
+    """Each eligibility rule as a condition on ``users`` (with the week's count joined as ``week``)."""
+    day = timefmt.local(req.date).date()
+    start, end = _week(day)
+    near = (req.date - BUSY_WINDOW, req.date + BUSY_WINDOW)
+    accepted = (
+        SubRequest.status == SubStatus.ACCEPTED,
+        SubRequest.archived_at.is_(None),
+        SubRequest.id != req.id,
+        SubRequest.recipient_id.is_not(None),
+    )
+    week = (
+        sa.select(SubRequest.recipient_id.label("sub_id"), sa.func.count().label("taken"))
+        .where(*accepted, SubRequest.date >= start, SubRequest.date < end)
+        .group_by(SubRequest.recipient_id)
+        .subquery("week")
+    )
+    subbing = sa.select(SubRequest.recipient_id).where(*accepted, SubRequest.date > near[0], SubRequest.date < near[1])
+    playing = (
+        sa.select(Team.captain_id)
+        .join(Game, sa.or_(Game.team1_id == Team.id, Game.team2_id == Team.id))
+        .join(League, League.id == Team.league_id)
+        .where(
+            Team.captain_id.is_not(None), Team.withdrawn_at.is_(None), Team.waitlist.is_(False),
+            League.archived_at.is_(None), Game.start_at > near[0], Game.start_at < near[1],
+        )
+    )  # fmt: skip
+    rank = _position_rank(req.position_needed or Position.ANY)
+    rating_ok: sa.ColumnElement[bool] = sa.true()
+    if req.min_rating is not None:
+        rating_ok = rank <= _RANK[req.min_rating.value]
+    gender = req.gender_needed or GenderNeeded.ANY
+    unavailable = sa.exists().where(SubUnavailableDate.user_id == User.id, SubUnavailableDate.day == day)
+    rules = {
+        "requestor": User.id != req.requestor_id,
+        "rating": rating_ok,
+        "gender": sa.true() if gender == GenderNeeded.ANY else User.gender == Gender(gender.value),
+        "weekday": User.sub_days.op("&")(availability.day_bit(day.weekday())) != 0,
+        "date": ~unavailable,
+        "cap": sa.or_(User.sub_weekly_cap.is_(None), sa.func.coalesce(week.c.taken, 0) < User.sub_weekly_cap),
+        "playing": User.id.not_in(playing),
+        "subbing": User.id.not_in(subbing),
+    }
+    return rules, week
+
+
+def _fit(req: SubRequest) -> sa.ColumnElement[int]:
+    """How far the sub's rating at the needed position is from what the request asks (0 best)."""
+    rank = _position_rank(req.position_needed or Position.ANY)
+    if req.min_rating is not None:
+        return _RANK[req.min_rating.value] - rank
+    target = _SKILL_TARGET[req.skill_level]
+    return sa.case((rank == UNRATED, UNRATED), (rank >= target, rank - target), else_=target - rank)
+
+
+def _records() -> sa.Subquery:
+    """Per sub, from the requests they accepted: played, no-shows, and the latest date."""
+    played = sa.func.count(sa.case((SubRequest.outcome == SubOutcome.PLAYED, 1)))
+    no_shows = sa.func.count(sa.case((SubRequest.outcome == SubOutcome.NO_SHOW, 1)))
+    return (
+        sa.select(
+            SubRequest.recipient_id.label("sub_id"), played.label("played"), no_shows.label("no_shows"),
+            sa.func.max(SubRequest.date).label("last_date"),
+        )
+        .where(SubRequest.status == SubStatus.ACCEPTED, SubRequest.archived_at.is_(None),
+               SubRequest.recipient_id.is_not(None))
+        .group_by(SubRequest.recipient_id)
+        .subquery("record")
+    )  # fmt: skip
+
+
+def _query(req: SubRequest, which: str, only: int | None = None) -> sa.Select:
+    rules, week = _rules(req)
+    record = _records()
+    played = sa.func.coalesce(record.c.played, 0)
+    no_shows = sa.func.coalesce(record.c.no_shows, 0)
+    base = [User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None)]
+    if only is not None:
+        base.append(User.id == only)
+    columns = [
+        User.id, User.first_name, User.last_name, User.username, User.gender, User.hitter_skill_level,
+        User.passer_skill_level, User.setter_skill_level, User.sub_days, User.sub_weekly_cap,
+        played.label("played"), no_shows.label("no_shows"), record.c.last_date,
+        sa.func.coalesce(week.c.taken, 0).label("taken"),
+        sa.func.count().over().label("total"),
+    ]  # fmt: skip
+    if which == "eligible":
+        where = [*base, *rules.values()]
+        fit = _fit(req)
+        order = [fit, (played - no_shows).desc(), record.c.last_date.is_not(None), record.c.last_date,
+                 User.first_name, User.last_name, User.id]  # fmt: skip
+    else:
+        flags = {name: _flag(rule).label(f"ok_{name}") for name, rule in rules.items()}
+        columns += list(flags.values())
+        where = [*base, sa.or_(*[_flag(rule) == 0 for rule in rules.values()])]
+        order = [User.first_name, User.last_name, User.id]
+    return (
+        sa.select(*columns)
+        .select_from(User)
+        .outerjoin(record, record.c.sub_id == User.id)
+        .outerjoin(week, week.c.sub_id == User.id)
+        .where(*where)
+        .order_by(*order)
+    )
+
+
+# -- words --------------------------------------------------------------------------------------------------------
+
+
+def _best(row, position: Position) -> tuple[str, str]:
+    """The position named in the reason and the sub's rating there ("" when unrated)."""
+    ratings = {p: getattr(row, c) for p, c in _COLUMNS.items()}
+    if position != Position.ANY:
+        r = ratings[position]
+        return position.value, r.value if r else ""
+    rated = [(_RANK[r.value], p) for p, r in ratings.items() if r]
+    if not rated:
+        return "Player", ""
+    _, p = min(rated, key=lambda t: (t[0], list(_COLUMNS).index(t[1])))
+    return p.value, ratings[p].value
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _reason(row, req: SubRequest) -> str:
+    position, rating = _best(row, req.position_needed or Position.ANY)
+    day = timefmt.local(req.date)
+    parts = [f"{position} {rating}" if rating else f"{position}, not rated",
+             f"free {day:%A}s", f"{row.played} played", _plural(row.no_shows, "no-show")]  # fmt: skip
+    if row.last_date is not None:
+        last = timefmt.local(row.last_date)
+        parts.append(f"last subbed {last:%b} {last.day}")
+    else:
+        parts.append("never subbed")
+    if row.sub_weekly_cap is not None:
+        parts.append(f"{row.taken} of {row.sub_weekly_cap} this week")
+    return ", ".join(parts)
+
+
+def _why_not(row, req: SubRequest) -> str:
+    """Why a sub is not suggested, every rule they miss, in words."""
+    day = timefmt.local(req.date)
+    position = req.position_needed or Position.ANY
+    out: list[str] = []
+    if not row.ok_requestor:
+        out.append("made this request")
+    if not row.ok_rating:
+        where, rating = _best(row, position)
+        at = "at any position" if position == Position.ANY else f"at {where.lower()}"
+        rated = f"rated {rating} {at}" if rating else f"not rated {at}"
+        out.append(f"{rated} (needs {req.min_rating.value if req.min_rating else ''} or better)")
+    if not row.ok_gender:
+        out.append(f"not {(req.gender_needed or GenderNeeded.ANY).value.lower()}" if row.gender else "gender not given")
+    if not row.ok_weekday:
+        out.append(f"not free {day:%A}s")
+    if not row.ok_date:
+        out.append(f"unavailable on {day:%b} {day.day}")
+    if not row.ok_cap:
+        out.append(f"at their weekly cap ({row.taken} of {row.sub_weekly_cap})")
+    if not row.ok_playing:
+        out.append("playing at that time")
+    if not row.ok_subbing:
+        out.append("subbing another game at that time")
+    return "; ".join(out)
+
+
+def _project(row, req: SubRequest, which: str) -> dict:
+    name = sub_requests._person(row.first_name, row.last_name, row.username)
+    return {
+        "id": row.id,
+        "name": name,
+        "gender": row.gender.value if row.gender else "",
+        "hitter": row.hitter_skill_level.value if row.hitter_skill_level else "",
+        "passer": row.passer_skill_level.value if row.passer_skill_level else "",
+        "setter": row.setter_skill_level.value if row.setter_skill_level else "",
+        "played": row.played,
+        "no_shows": row.no_shows,
+        "eligible": which == "eligible",
+        "reason": _reason(row, req) if which == "eligible" else _why_not(row, req),
+    }
+
+
+# -- reading ------------------------------------------------------------------------------------------------------
+
+
+def _own_open(db: Session, actor: Actor | None, request_id: object, now: dt.datetime) -> tuple[Actor, SubRequest]:
+    """The request when the actor is its requestor (or an admin) and it may still take a sub."""
+    actor = require_sub_request_actor(actor)
+    req = permissions.access_sub_request(db, actor, request_id)
+    if req.requestor_id != actor.user_id and not actor.is_admin:
+        raise Forbidden()
+    sub_requests.complete_past(db, _sub_requests.c.id == req.id, now=now)
+    if req.status == SubStatus.ACCEPTED or req.completed or req.date <= now:
+        raise BadRequest(NOT_OPEN)
+    return actor, req
+
+
+def suggestions(
+    db: Session,
+    actor: Actor | None,
+    request_id: object,
+    *,
+    show: object = "eligible",
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+    now: dt.datetime | None = None,
+) -> paging.Page:
+    """One page of the subs for a request: ``show`` "eligible" (ranked, with reasons) or "ineligible" (by
+    name, each with why not). Only the requestor and admins; the request must be open and ahead."""
+    now = now or utcnow()
+    _, req = _own_open(db, actor, request_id, now)
+    which = show if isinstance(show, str) and show in LISTS else "eligible"
+    per = paging.page_size(size)
+    start = int(bookmark) if isinstance(bookmark, str) and bookmark.isdigit() and len(bookmark) < 10 else 0
+    start = start // per * per
+    found = db.execute(_query(req, which).limit(per).offset(start)).all()
+    if not found and start:
+        start = 0
+        found = db.execute(_query(req, which).limit(per)).all()
+    total = found[0].total if found else 0
+    return paging.Page(
+        rows=[_project(r, req, which) for r in found],
+        total=total,
+        next=str(start + per) if start + per < total else "",
+        previous=str(max(start - per, 0)) if start > 0 else "",
+        here=str(start) if start else "",
+        size=per,
+        extra={"needs": sub_requests.needs_text(req.position_needed, req.gender_needed, req.min_rating)},
+    )
+
+
+def check(db: Session, req: SubRequest, sub_id: int) -> str:
+    """Why the sub ``sub_id`` may not take ``req`` ("" when they may)."""
+    if db.execute(_query(req, "eligible", only=sub_id)).first() is not None:
+        return ""
+    row = db.execute(_query(req, "ineligible", only=sub_id)).first()
+    return _why_not(row, req) if row is not None else "not an active sub"
+
+
+# -- changing -----------------------------------------------------------------------------------------------------
+
+
+def invite(
+    db: Session, actor: Actor | None, request_id: object, *, sub_id: object, now: dt.datetime | None = None
+) -> None:
+    """The requestor invites one suggested sub to their request (the spec's targeted invite): the request,
+    open to anyone or declined, names that sub and emails them. The sub must be eligible now."""
+    now = now or utcnow()
+    actor, req = _own_open(db, actor, request_id, now)
+    if req.requestor_id != actor.user_id:
+        raise Forbidden()
+    if req.status == SubStatus.OPEN and req.recipient_id is not None:
+        raise BadRequest("This sub request is waiting for the invited sub's answer")
+    uid = permissions.record_id(sub_id, "Choose a sub")
+    why = check(db, req, uid)
+    if why:
+        raise Invalid({"sub": f"This sub cannot take it: {why}"})
+    ratelimit.sub_invite(db, actor.user_id, uid)
+    free = sa.or_(
+        sa.and_(_sub_requests.c.status == SubStatus.OPEN.value, _sub_requests.c.recipient_id.is_(None)),
+        _sub_requests.c.status == SubStatus.DECLINED.value,
+    )
+    changed = db.connection().execute(
+        sa.update(_sub_requests)
+        .where(_sub_requests.c.id == req.id, _sub_requests.c.archived_at.is_(None), free)
+        .values(status=SubStatus.OPEN.value, recipient_id=uid, updated_at=now)
+    ).rowcount
+    if changed != 1:  # taken or invited a moment ago (a double click)
+        raise BadRequest("This sub request is no longer open to invite")
+    db.refresh(req)
+    sub_requests._email_invited(db, req, actor, db.get(User, uid))
+    log.info("sub request %s: user %s invited sub %s from the suggestions", req.id, actor.user_id, uid)
+
+
+def can_mark(req: SubRequest, actor: Actor, now: dt.datetime) -> bool:
+    """Whether the actor may mark how the sub did: the requestor of an accepted request, after the game, for a while."""
+    return (
+        req.requestor_id == actor.user_id
+        and req.status == SubStatus.ACCEPTED
+        and req.recipient_id is not None
+        and req.archived_at is None
+        and req.date <= now <= req.date + dt.timedelta(days=OUTCOME_DAYS)
+    )
+
+
+def mark_outcome(
+    db: Session, actor: Actor | None, request_id: object, *, outcome: object, now: dt.datetime | None = None
+) -> None:
+    """The requestor says the sub played or did not show (changeable for ``OUTCOME_DAYS`` days; audited)."""
+    actor = require_sub_request_actor(actor)
+    now = now or utcnow()
+    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    try:
+        value = SubOutcome(outcome) if isinstance(outcome, str) else None
+    except ValueError:
+        value = None
+    if value is None:
+        raise Invalid({"outcome": "Choose Played or No-show"})
+    if req.status != SubStatus.ACCEPTED or req.recipient_id is None:
+        raise BadRequest("Only a sub request a sub accepted can be marked")
+    if now < req.date:
+        raise BadRequest("Mark how the sub did after the game")
+    if now > req.date + dt.timedelta(days=OUTCOME_DAYS):
+        raise BadRequest(f"A sub can be marked for {OUTCOME_DAYS} days after the game")
+    before = req.outcome.value if req.outcome else None
+    if before == value.value:
+        return
+    req.outcome, req.outcome_at, req.updated_at = value, now, now
+    db.add(req)
+    db.flush()
+    sub = db.get(User, req.recipient_id)
+    audit.record(
+        db, actor, action="sub_outcome", entity="sub_request", entity_id=req.id,
+        summary=f"Marked {sub_requests._person(sub.first_name, sub.last_name, sub.username) if sub else 'the sub'} "
+                f"{value.value.lower()} for {req.team} on {timefmt.day(req.date)}",
+        before={"outcome": before}, after={"outcome": value.value}, subject_user_id=req.recipient_id,
+    )  # fmt: skip
