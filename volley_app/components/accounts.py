@@ -15,11 +15,12 @@ RoleBox = tuple[str, str]
 
 
 def account_form_page(title: str, state, error_id: str, shown: rx.Var, *fields: rx.Component, on_submit,
-                      form=rx.form, **props) -> rx.Component:  # fmt: skip
-    """An account form screen: its title, its error line, and the form (made by ``form``) once ``shown``."""
+                      form=rx.form, after: tuple[rx.Component, ...] = (), **props) -> rx.Component:  # fmt: skip
+    """An account form screen: its title, its error line, and the form (made by ``form``) once ``shown``;
+    ``after``: parts with forms of their own, under it."""
     props.setdefault("method", "post")
     body = form(column(*fields, spacing="3"), on_submit=on_submit, width="100%", **props)
-    return dash_page(form_card(title, error_line(state.error, error_id), rx.cond(shown, body)))
+    return dash_page(form_card(title, error_line(state.error, error_id), rx.cond(shown, body), *after))
 
 
 def ticked(form_data: object, name: str) -> bool:

@@ -1,15 +1,41 @@
-"""The sub request form's fields: team, date and time, location, court, skill level, format and message."""
+"""The sub request form's fields: team, date and time, location, court, skill level, format, what the team needs
+(position, gender, lowest rating) and message."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from volley_app.components.forms import area_field, select_field, text_field
-from volley_app.models import SkillLevel, SubFormat
+from volley_app.models import GenderNeeded, Position, Rating, SkillLevel, SubFormat
 
 
 def _options(values: list[str]) -> list[tuple[str, str]]:
     return [(v, v) for v in values]
+
+
+# The formats' rules on court (spec section 9), told where the requestor says which gender the team needs.
+GENDER_RULES = (
+    "6s: at least 2 men and 2 women on court, at most 4 men. 5s: at least 2 women, at most 3 men. "
+    "Choose Female if a woman left and the team would drop below the minimum."
+)
+
+
+def needs_fields(state, default) -> list[rx.Component]:
+    """What the team needs: a position, a gender (the formats' rules told), the lowest rating at that position."""
+    return [
+        rx.grid(
+            select_field("Position Needed", "position_needed", _options(Position.values()), state,
+                         default_value=default("position_needed", Position.ANY.value)),
+            select_field("Gender Needed", "gender_needed", _options(GenderNeeded.values()), state,
+                         default_value=default("gender_needed", GenderNeeded.ANY.value)),
+            select_field("Lowest Rating", "min_rating", [(r, f"{r} or better" if r != "A" else "A") for r in Rating.values()],
+                         state, placeholder="Any rating", required=False, default_value=default("min_rating", "")),
+            columns={"initial": "1", "sm": "3"},
+            spacing="3",
+            width="100%",
+        ),
+        rx.text(GENDER_RULES, size="1", color_scheme="gray"),
+    ]  # fmt: skip
 
 
 def request_fields(state, record=None) -> list[rx.Component]:
@@ -20,8 +46,8 @@ def request_fields(state, record=None) -> list[rx.Component]:
         record: a Var of the request's values by input name, shown as the defaults (None: empty).
     """
 
-    def default(name: str):
-        return record[name] if record is not None else ""
+    def default(name: str, blank: str = ""):
+        return record[name] if record is not None else blank
 
     return [
         text_field("Team", "team", state, default_value=default("team"), required=True, max_length=100),
@@ -34,5 +60,6 @@ def request_fields(state, record=None) -> list[rx.Component]:
                      placeholder="Choose a skill level", default_value=default("skill_level")),
         select_field("Format", "sub_format", _options(SubFormat.values()), state, placeholder="Choose a format",
                      default_value=default("sub_format")),
+        *needs_fields(state, default),
         area_field("Message", "text", state, rows="3", max_length=2000, default_value=default("text"), hint="Optional"),
     ]  # fmt: skip

@@ -42,6 +42,7 @@ def _open_card(r: rx.Var) -> rx.Component:
         rx.text(r["date"], ", ", r["time"], size="2"),
         rx.text(r["svl"], size="2", color_scheme="gray"),
         rx.text("Requestor: ", r["requestor"], size="2", color_scheme="gray"),
+        rx.text("Needs: ", r["needs"], size="2", color_scheme="gray"),
     )
 
 
@@ -52,6 +53,7 @@ def _mine_card(r: rx.Var) -> rx.Component:
         rx.text(r["svl"], rx.cond(r["court"] != "", ", " + r["court"], ""), size="2", color_scheme="gray"),
         rx.text("Requestor: ", r["requestor"], size="2", color_scheme="gray"),
         rx.text("Sub: ", r["sub"], size="2", color_scheme="gray"),
+        rx.text("Needs: ", r["needs"], size="2", color_scheme="gray"),
     )
 
 
@@ -64,9 +66,10 @@ _SHOWS = {
     "Time": "time",
     "Location": "svl",
     "Court": "court",
+    "Needs": "needs",
 }
-OPEN_COLUMNS = ("Requestor", "Team", "Date", "Time", "Location")
-MINE_COLUMNS = ("Requestor", "Status", "Team", "Date", "Location", "Court")
+OPEN_COLUMNS = ("Requestor", "Team", "Date", "Time", "Location", "Needs")
+MINE_COLUMNS = ("Requestor", "Status", "Team", "Date", "Location", "Court", "Needs")
 
 
 def item_row(*cells, test_id: str = "request-item") -> rx.Component:

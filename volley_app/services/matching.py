@@ -310,7 +310,7 @@ def suggestions(
     """One page of the subs for a request: ``show`` "eligible" (ranked, with reasons) or "ineligible" (by
     name, each with why not). Only the requestor and admins; the request must be open and ahead."""
     now = now or utcnow()
-    _, req = _own_open(db, actor, request_id, now)
+    acting, req = _own_open(db, actor, request_id, now)
     which = show if isinstance(show, str) and show in LISTS else "eligible"
     per = paging.page_size(size)
     start = int(bookmark) if isinstance(bookmark, str) and bookmark.isdigit() and len(bookmark) < 10 else 0
@@ -327,7 +327,11 @@ def suggestions(
         previous=str(max(start - per, 0)) if start > 0 else "",
         here=str(start) if start else "",
         size=per,
-        extra={"needs": sub_requests.needs_text(req.position_needed, req.gender_needed, req.min_rating)},
+        extra={
+            "needs": sub_requests.needs_text(req.position_needed, req.gender_needed, req.min_rating),
+            # an invite names one sub: not while one invited has not answered yet
+            "can_invite": req.requestor_id == acting.user_id and not (req.status == SubStatus.OPEN and req.recipient_id is not None),
+        },
     )
 
 
@@ -372,6 +376,18 @@ def invite(
     db.refresh(req)
     sub_requests._email_invited(db, req, actor, db.get(User, uid))
     log.info("sub request %s: user %s invited sub %s from the suggestions", req.id, actor.user_id, uid)
+
+
+def outcome_info(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> dict:
+    """For the requestor of an accepted request: whether they may mark the sub now, the mark, and the sub's name."""
+    actor = require_sub_request_actor(actor)
+    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    sub = db.get(User, req.recipient_id) if req.recipient_id else None
+    return {
+        "can_mark": can_mark(req, actor, now or utcnow()),
+        "outcome": req.outcome.value if req.outcome else "",
+        "sub": sub_requests._person(sub.first_name, sub.last_name, sub.username) if sub else "",
+    }
 
 
 def can_mark(req: SubRequest, actor: Actor, now: dt.datetime) -> bool:

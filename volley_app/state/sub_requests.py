@@ -20,7 +20,8 @@ from volley_app.state.paging import PagedList
 from volley_app.state.polling import PolledPage
 
 FORM_ERROR_ID = "note-form-error"
-DETAIL_FIELDS = ("team", "when", "svl", "court", "skill_level", "sub_format", "text")
+DETAIL_FIELDS = ("team", "when", "svl", "court", "skill_level", "sub_format", "text", "position_needed", "gender_needed",
+                 "min_rating")  # fmt: skip
 SERVICE_NAMES = {"when": "date", "sub_format": "format"}
 FORM_NAMES = {v: k for k, v in SERVICE_NAMES.items()}
 # The request lists by page: the service that lists them for the actor.
@@ -29,7 +30,7 @@ REQUEST_LISTS: dict[str, Callable[..., Page]] = {
     routes.NOTES_NOTIFICATIONS: sub_requests.notifications,
 }
 # What a request's row in a list shows besides its date and time.
-LISTED = ("requestor", "sub", "status", "team", "svl", "court")
+LISTED = ("requestor", "sub", "status", "team", "svl", "court", "needs")
 
 
 def as_table_rows(found: list[dict]) -> list[dict[str, str]]:

@@ -25,7 +25,7 @@ from volley_app.state.polling import PolledPage
 
 LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
 REFRESH_SECONDS = 60
-HEADERS = ["First Name", "Last Name", "Gender", "Hitter", "Passer", "Setter", ""]
+HEADERS = ["First Name", "Last Name", "Gender", "Hitter", "Passer", "Setter", "Played", "No-shows", ""]
 RATINGS = ("hitter", "passer", "setter")
 SHOWN = ("first_name", "last_name", "gender", *RATINGS)
 
@@ -33,6 +33,7 @@ SHOWN = ("first_name", "last_name", "gender", *RATINGS)
 def _shown(r: dict, me: int) -> dict[str, str]:
     """A sub as the browser gets it: names, gender, ratings and the invite link (never an email); "me": "1" on one's own row."""
     return {"id": str(r["id"]), **{k: r[k] for k in SHOWN}, "invite": routes.invite_path(r["id"]),
+            "played": str(r.get("played", 0)), "no_shows": str(r.get("no_shows", 0)),
             "me": "1" if r["id"] == me else ""}  # fmt: skip
 
 
@@ -90,6 +91,7 @@ def _sub_card(r: rx.Var) -> rx.Component:
                     "Hitter ", _rating(r["hitter"]), " · Passer ", _rating(r["passer"]), " · Setter ",
                     _rating(r["setter"]), size="2",
                 ),  # fmt: skip
+                rx.text("Played ", r["played"], " · No-shows ", r["no_shows"], size="2", color_scheme="gray"),
                 spacing="1",
             ),
             _invite(r, "2"),
@@ -103,7 +105,8 @@ def _sub_card(r: rx.Var) -> rx.Component:
 
 def _sub_row(r: rx.Var) -> rx.Component:
     ratings = [_rating(r[k]) for k in RATINGS]
-    return item_row(r["first_name"], r["last_name"], r["gender"], *ratings, _invite(r, "1"), test_id="sub-item")
+    return item_row(r["first_name"], r["last_name"], r["gender"], *ratings, r["played"], r["no_shows"], _invite(r, "1"),
+                    test_id="sub-item")  # fmt: skip
 
 
 def _search() -> rx.Component:

@@ -8,6 +8,7 @@ from volley_app import routes
 from volley_app.components.calendar import add_to_calendar, webcal
 from volley_app.components.forms import error_line, notice_line, select_field
 from volley_app.components.layout import button_row, column, dash_page, details, labelled, page_heading, section_card
+from volley_app.components.sub_matching import outcome_panel, suggestions_panel
 from volley_app.components.sub_request_form import request_fields
 from volley_app.components.sub_requests import status_badge
 from volley_app.registry import page
@@ -16,6 +17,7 @@ from volley_app.services.errors import Invalid
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import focus, form_values, path_arg, run_action
+from volley_app.state.sub_matching import OutcomeState, SuggestionsState
 from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState
 
 DETAIL_ERROR_ID = "note-detail-error"
@@ -34,9 +36,10 @@ DETAIL_LINES = (
     ("Team", "team"),
     ("Skill Level", "skill_level"),
     ("Format", "format"),
+    ("Needs", "needs"),
     ("Message", "text"),
 )
-SHOWN = ("requestor", "sub", "status", "svl", "court", "team", "skill_level", "format", "text")
+SHOWN = ("requestor", "sub", "status", "svl", "court", "team", "skill_level", "format", "text", "needs")
 
 
 def _shown(found: dict) -> dict[str, str]:
@@ -54,6 +57,8 @@ def _editable(found: dict) -> dict[str, str]:
     return {
         "team": found["team"], "when": found["local_input"], "svl": found["svl"], "court": found["court"],
         "skill_level": found["skill_level"], "sub_format": found["format"], "text": found["text"],
+        "position_needed": found["position_needed"], "gender_needed": found["gender_needed"],
+        "min_rating": found["min_rating"],
     }  # fmt: skip
 
 
@@ -134,7 +139,7 @@ class NoteDetailState(RequestFormState, AuthState):
             return focus(DETAIL_ERROR_ID)
         self.notice = REOPENED
         await self._refresh()
-        return None
+        return SuggestionsState.load
 
     @rx.event
     async def save(self, form_data: dict | None = None):
@@ -146,6 +151,7 @@ class NoteDetailState(RequestFormState, AuthState):
         if not (self.busy or self.error or self.errors):
             self.notice = UPDATED
             await self._refresh()
+            yield SuggestionsState.load
 
     @rx.event
     def ask_delete(self):
@@ -251,7 +257,7 @@ def _actions() -> rx.Component:
     )
 
 
-@page(routes.NOTE_DETAIL, "Sub Request", on_load=NoteDetailState.load)
+@page(routes.NOTE_DETAIL, "Sub Request", on_load=[NoteDetailState.load, SuggestionsState.load, OutcomeState.load])
 def note_detail_page() -> rx.Component:
     s = NoteDetailState
     request = column(
@@ -260,6 +266,8 @@ def note_detail_page() -> rx.Component:
         notice_line(s.notice),
         _actions(),
         add_to_calendar(s.feed_subscribe, s.feed),
+        outcome_panel(),
+        suggestions_panel(after_invite=NoteDetailState.load),
         rx.cond(s.can_reopen, _reopen_form(), rx.fragment()),
         rx.cond(s.can_edit, _edit_form(), rx.fragment()),
     )

@@ -20,11 +20,13 @@ from volley_app.components.forms import (
     username_field,
 )
 from volley_app.components.layout import column
+from volley_app.components.sub_matching import availability_section
 from volley_app.models import Gender
 from volley_app.registry import page
 from volley_app.services import accounts, auth
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, focus, form_values, path_arg, run_action
+from volley_app.state.sub_matching import AvailabilityState
 
 from .sections import ROLE_BOXES, admin_section, sub_section
 
@@ -110,7 +112,7 @@ class EditUserState(FormState, AuthState):
         return rx.redirect(routes.PLAYER_INFO)
 
 
-@page(routes.USER_EDIT, "Edit Info", on_load=EditUserState.load)
+@page(routes.USER_EDIT, "Edit Info", on_load=[EditUserState.load, AvailabilityState.load])
 def edit_user_page() -> rx.Component:
     s = EditUserState
     rec = s.record
@@ -159,6 +161,7 @@ def edit_user_page() -> rx.Component:
         rx.cond(s.busy, rx.text("Saving…", size="2", color_scheme="gray", role="status"), rx.fragment()),
         delete_account(s.delete_question, s.delete),
         on_submit=s.save,
+        after=(rx.cond(s.show_player & s.loaded, availability_section()),),
         form=complete_form,
         one_of=("role-",),
         one_of_why="Tick at least one role.",

@@ -1,0 +1,177 @@
+"""The states of a request's Suggested subs panel, its Played / No-show marks, and a sub's availability card.
+
+Each holds what its panel shows; the services decide who may see and change what.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app.services import availability, matching
+from volley_app.services.errors import DomainError, Invalid
+from volley_app.services.paging import Page
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import form_values, path_arg, run_action
+from volley_app.state.paging import PagedList
+
+INVITED = "Invited. The sub has been emailed."
+MARKED = "Saved: {outcome}."
+SUGGESTIONS_ERROR_ID = "suggestions-error"
+
+
+def _flat(r: dict) -> dict[str, str]:
+    """A suggested sub as the browser gets it: strings, never an email."""
+    return {
+        "id": str(r["id"]), "name": r["name"], "gender": r["gender"] or "-", "reason": r["reason"],
+        "ratings": f"H {r['hitter'] or '-'} · P {r['passer'] or '-'} · S {r['setter'] or '-'}",
+        "record": f"{r['played']} played, {r['no_shows']} no-show{'' if r['no_shows'] == 1 else 's'}",
+        "eligible": "1" if r["eligible"] else "",
+    }  # fmt: skip
+
+
+class SuggestionsState(PagedList, AuthState):
+    """A request's suggested subs, a page at a time (the requestor's and admins' only)."""
+
+    suggestions_shown: bool = False
+    show_ineligible: bool = False
+    suggested: list[dict[str, str]] = []
+    needs: str = ""
+    can_invite: bool = False
+    suggest_error: str = ""
+    suggest_notice: str = ""
+    _extra: dict = {}
+
+    def _request_id(self) -> str:
+        return path_arg(self, "note_id")
+
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        show = "ineligible" if self.show_ineligible else "eligible"
+        page, failure = await run_action(
+            matching.suggestions, actor=await self._actor(), request_id=self._request_id(), show=show, bookmark=bookmark,
+            size=10,
+        )  # fmt: skip
+        self._extra = page.extra if page else {}
+        return page, failure
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.suggested = [_flat(r) for r in rows]
+        self.suggestions_shown = failure is None
+        self.needs = self._extra.get("needs", "")
+        self.can_invite = bool(self._extra.get("can_invite"))
+
+    async def load(self):
+        self.show_ineligible, self.suggest_error, self.suggest_notice = False, "", ""
+        await self._first_page()
+
+    @rx.event
+    async def toggle_ineligible(self, _value: object = None):
+        """Show the subs who may not take it, with why; or back to the suggestions."""
+        self.show_ineligible = not self.show_ineligible
+        await self._first_page()
+
+    @rx.event
+    async def invite(self, sub_id: object):
+        """Invite one suggested sub (the server checks the requestor and that the sub may take it)."""
+        self.suggest_error, self.suggest_notice = "", ""
+        _, failure = await run_action(matching.invite, actor=await self._actor(), request_id=self._request_id(),
+                                      sub_id=sub_id)  # fmt: skip
+        if failure:
+            self.suggest_error = " ".join(failure.errors.values()) if isinstance(failure, Invalid) else failure.message
+        else:
+            self.suggest_notice = INVITED
+        await self._refresh()
+
+
+class OutcomeState(AuthState):
+    """After the game, the requestor says whether the sub played or did not show."""
+
+    can_mark: bool = False
+    outcome: str = ""
+    outcome_sub: str = ""
+    outcome_error: str = ""
+    outcome_notice: str = ""
+
+    async def load(self):
+        self.outcome_error, self.outcome_notice = "", ""
+        await self._read()
+
+    async def _read(self) -> None:
+        found, _f = await run_action(matching.outcome_info, actor=await self._actor(),
+                                     request_id=path_arg(self, "note_id"))  # fmt: skip
+        found = found or {}
+        self.can_mark, self.outcome, self.outcome_sub = bool(found.get("can_mark")), found.get("outcome", ""), found.get("sub", "")
+
+    @rx.event
+    async def mark(self, outcome: object):
+        self.outcome_error, self.outcome_notice = "", ""
+        _, failure = await run_action(matching.mark_outcome, actor=await self._actor(),
+                                      request_id=path_arg(self, "note_id"), outcome=outcome)  # fmt: skip
+        if failure:
+            self.outcome_error = " ".join(failure.errors.values()) if isinstance(failure, Invalid) else failure.message
+        else:
+            self.outcome_notice = MARKED.format(outcome=outcome)
+        await self._read()
+
+
+class AvailabilityState(AuthState):
+    """The sub's weekdays, weekly cap and dates they cannot play, on Edit Info."""
+
+    avail_days: list[str] = []
+    avail_cap: str = ""
+    avail_dates: list[str] = []
+    avail_summary: str = ""
+    avail_loaded: bool = False
+    avail_error: str = ""
+    avail_notice: str = ""
+    avail_key: int = 0
+
+    def _user_id(self) -> str:
+        return path_arg(self, "user_id")
+
+    async def load(self):
+        self.avail_error, self.avail_notice = "", ""
+        await self._read()
+
+    async def _read(self) -> None:
+        found, failure = await run_action(availability.get, actor=await self._actor(), user_id=self._user_id())
+        self.avail_loaded = failure is None
+        if found:
+            self.avail_days, self.avail_cap, self.avail_dates = found["days"], found["cap"], found["dates"]
+            self.avail_summary = found["days_text"]
+        self.avail_key += 1
+
+    def _failed(self, failure: DomainError) -> None:
+        self.avail_error = " ".join(failure.errors.values()) if isinstance(failure, Invalid) else failure.message
+
+    @rx.event
+    async def save_week(self, form_data: dict | None = None):
+        data = form_data if isinstance(form_data, dict) else {}
+        days = [d for d in availability.DAYS if data.get(f"day-{d}") not in (None, "", False)]
+        cap = form_values(data, ("cap",))["cap"]
+        self.avail_error, self.avail_notice = "", ""
+        _, failure = await run_action(availability.save_week, actor=await self._actor(), user_id=self._user_id(),
+                                      days=days, cap=cap)  # fmt: skip
+        if failure:
+            self._failed(failure)
+            return
+        self.avail_notice = availability.SAVED
+        await self._read()
+
+    @rx.event
+    async def add_date(self, form_data: dict | None = None):
+        day = form_values(form_data, ("day",))["day"]
+        self.avail_error, self.avail_notice = "", ""
+        _, failure = await run_action(availability.add_date, actor=await self._actor(), user_id=self._user_id(), day=day)
+        if failure:
+            self._failed(failure)
+            return
+        await self._read()
+
+    @rx.event
+    async def remove_date(self, day: object):
+        self.avail_error, self.avail_notice = "", ""
+        _, failure = await run_action(availability.remove_date, actor=await self._actor(), user_id=self._user_id(),
+                                      day=day)  # fmt: skip
+        if failure:
+            self._failed(failure)
+        await self._read()
