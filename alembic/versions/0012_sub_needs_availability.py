@@ -28,6 +28,7 @@ def upgrade() -> None:
     op.add_column("sub_requests", sa.Column("outcome", sa.String(length=15), nullable=True))
     op.add_column("sub_requests", sa.Column("outcome_at", sa.DateTime(timezone=True), nullable=True))
     op.create_index("ix_sub_requests_recipient_status_date", "sub_requests", ["recipient_id", "status", "date"])
+    op.create_index("ix_sub_requests_status_date", "sub_requests", ["status", "date"])
     # Existing subs can play every day, without a cap.
     op.add_column("users", sa.Column("sub_days", sa.Integer(), server_default="127", nullable=False))
     op.add_column("users", sa.Column("sub_weekly_cap", sa.Integer(), nullable=True))
@@ -48,6 +49,7 @@ def downgrade() -> None:
     op.drop_table("sub_unavailable_dates")
     op.drop_column("users", "sub_weekly_cap")
     op.drop_column("users", "sub_days")
+    op.drop_index("ix_sub_requests_status_date", table_name="sub_requests")
     op.drop_index("ix_sub_requests_recipient_status_date", table_name="sub_requests")
     op.drop_column("sub_requests", "outcome_at")
     op.drop_column("sub_requests", "outcome")

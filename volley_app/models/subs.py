@@ -19,6 +19,8 @@ class SubRequest(SQLModel, table=True):
         sa.Index("ix_sub_requests_status_completed_date_id", "status", "completed", "date", "id"),
         # A sub's record (subbed, played, no-shows, last time) and who is busy at an hour: accepted requests by sub.
         sa.Index("ix_sub_requests_recipient_status_date", "recipient_id", "status", "date"),
+        # Who has accepted a request that week or that hour (the suggestions' weekly cap and busy rules).
+        sa.Index("ix_sub_requests_status_date", "status", "date"),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from types import SimpleNamespace
 
 import sqlalchemy as sa
 from sqlmodel import Session
@@ -125,10 +126,14 @@ def _rules(req: SubRequest) -> tuple[dict[str, sa.ColumnElement[bool]], sa.Subqu
             League.archived_at.is_(None), Game.start_at > near[0], Game.start_at < near[1],
         )
     )  # fmt: skip
-    rank = _position_rank(req.position_needed or Position.ANY)
+    position = req.position_needed or Position.ANY
     rating_ok: sa.ColumnElement[bool] = sa.true()
     if req.min_rating is not None:
-        rating_ok = rank <= _RANK[req.min_rating.value]
+        good = [Rating(k) for k, v in _RANK.items() if v <= _RANK[req.min_rating.value]]
+        if position == Position.ANY:
+            rating_ok = sa.or_(*[getattr(User, c).in_(good) for c in _COLUMNS.values()])
+        else:
+            rating_ok = getattr(User, _COLUMNS[position]).in_(good)
     gender = req.gender_needed or GenderNeeded.ANY
     unavailable = sa.exists().where(SubUnavailableDate.user_id == User.id, SubUnavailableDate.day == day)
     rules = {
@@ -153,55 +158,81 @@ def _fit(req: SubRequest) -> sa.ColumnElement[int]:
     return sa.case((rank == UNRATED, UNRATED), (rank >= target, rank - target), else_=target - rank)
 
 
-def _records() -> sa.Subquery:
-    """Per sub, from the requests they accepted: played, no-shows, and the latest date."""
-    played = sa.func.count(sa.case((SubRequest.outcome == SubOutcome.PLAYED, 1)))
-    no_shows = sa.func.count(sa.case((SubRequest.outcome == SubOutcome.NO_SHOW, 1)))
+def _records(subs: sa.Select) -> sa.Subquery:
+    """Played and no-show counts and the latest accepted date of the subs ``subs`` selects (their ids): an
+    index range of each one's few accepted requests (``ix_sub_requests_recipient_status_date``; a cancelled
+    one is left out in the counts, not in the WHERE, so that index is the one read)."""
+    kept = SubRequest.archived_at.is_(None)
+    played = sa.func.count(sa.case((sa.and_(kept, SubRequest.outcome == SubOutcome.PLAYED), 1)))
+    no_shows = sa.func.count(sa.case((sa.and_(kept, SubRequest.outcome == SubOutcome.NO_SHOW), 1)))
+    last = sa.func.max(sa.case((kept, SubRequest.date)))
     return (
         sa.select(
             SubRequest.recipient_id.label("sub_id"), played.label("played"), no_shows.label("no_shows"),
-            sa.func.max(SubRequest.date).label("last_date"),
+            last.label("last_date"),
         )
-        .where(SubRequest.status == SubStatus.ACCEPTED, SubRequest.archived_at.is_(None),
-               SubRequest.recipient_id.is_not(None))
+        .where(SubRequest.recipient_id.in_(subs), SubRequest.status == SubStatus.ACCEPTED)
         .group_by(SubRequest.recipient_id)
         .subquery("record")
     )  # fmt: skip
 
 
+_PEOPLE = (
+    User.id, User.first_name, User.last_name, User.username, User.gender, User.hitter_skill_level,
+    User.passer_skill_level, User.setter_skill_level, User.sub_days, User.sub_weekly_cap,
+)  # fmt: skip
+
+
 def _query(req: SubRequest, which: str, only: int | None = None) -> sa.Select:
+    """The page query of ``which`` list, ordered, each row with the list's total (a window count).
+
+    Eligible: the rules filter the subs, and only theirs are the records the ranking reads. Ineligible: by
+    name, a flag per rule; the page's records are read after (``_with_records``)."""
     rules, week = _rules(req)
-    record = _records()
-    played = sa.func.coalesce(record.c.played, 0)
-    no_shows = sa.func.coalesce(record.c.no_shows, 0)
     base = [User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None)]
     if only is not None:
         base.append(User.id == only)
-    columns = [
-        User.id, User.first_name, User.last_name, User.username, User.gender, User.hitter_skill_level,
-        User.passer_skill_level, User.setter_skill_level, User.sub_days, User.sub_weekly_cap,
-        played.label("played"), no_shows.label("no_shows"), record.c.last_date,
-        sa.func.coalesce(week.c.taken, 0).label("taken"),
-        sa.func.count().over().label("total"),
-    ]  # fmt: skip
+    taken = sa.func.coalesce(week.c.taken, 0).label("taken")
+    total = sa.func.count().over().label("total")
     if which == "eligible":
         where = [*base, *rules.values()]
-        fit = _fit(req)
-        order = [fit, (played - no_shows).desc(), record.c.last_date.is_not(None), record.c.last_date,
-                 User.first_name, User.last_name, User.id]  # fmt: skip
+        # the records of the subs the cheap rules let through (a superset of the eligible: the join keeps those)
+        chosen = sa.select(User.id).where(*base, rules["rating"], rules["gender"], rules["weekday"])
+        record = _records(chosen)
+        played, no_shows = sa.func.coalesce(record.c.played, 0), sa.func.coalesce(record.c.no_shows, 0)
+        query = (
+            sa.select(*_PEOPLE, taken, total, played.label("played"), no_shows.label("no_shows"), record.c.last_date)
+            .select_from(User)
+            .outerjoin(week, week.c.sub_id == User.id)
+            .outerjoin(record, record.c.sub_id == User.id)
+            .where(*where)
+            .order_by(_fit(req), (played - no_shows).desc(), record.c.last_date.asc().nulls_first(),
+                      User.first_name, User.last_name, User.id)
+        )  # fmt: skip
     else:
-        flags = {name: _flag(rule).label(f"ok_{name}") for name, rule in rules.items()}
-        columns += list(flags.values())
         where = [*base, sa.or_(*[_flag(rule) == 0 for rule in rules.values()])]
-        order = [User.first_name, User.last_name, User.id]
-    return (
-        sa.select(*columns)
-        .select_from(User)
-        .outerjoin(record, record.c.sub_id == User.id)
-        .outerjoin(week, week.c.sub_id == User.id)
-        .where(*where)
-        .order_by(*order)
-    )
+        flags = [_flag(rule).label(f"ok_{name}") for name, rule in rules.items()]
+        query = (
+            sa.select(*_PEOPLE, taken, total, *flags)
+            .select_from(User)
+            .outerjoin(week, week.c.sub_id == User.id)
+            .where(*where)
+            .order_by(User.first_name, User.last_name, User.id)
+        )
+    return query
+
+
+def _with_records(db: Session, found: list) -> list[SimpleNamespace]:
+    """The rows of a page of the ineligible list with each sub's record (one query for the page)."""
+    ids = [r.id for r in found]
+    record = _records(sa.select(User.id).where(User.id.in_(ids))) if ids else None
+    by_id = {r.sub_id: r for r in db.execute(sa.select(record))} if record is not None else {}
+    out = []
+    for r in found:
+        rec = by_id.get(r.id)
+        out.append(SimpleNamespace(**dict(r._mapping), played=rec.played if rec else 0,
+                                   no_shows=rec.no_shows if rec else 0, last_date=rec.last_date if rec else None))
+    return out
 
 
 # -- words --------------------------------------------------------------------------------------------------------
@@ -315,11 +346,14 @@ def suggestions(
     per = paging.page_size(size)
     start = int(bookmark) if isinstance(bookmark, str) and bookmark.isdigit() and len(bookmark) < 10 else 0
     start = start // per * per
-    found = db.execute(_query(req, which).limit(per).offset(start)).all()
-    if not found and start:
+    query = _query(req, which)
+    found = db.execute(query.limit(per).offset(start)).all()
+    if not found and start:  # past the end (the list shrank): its first page
         start = 0
-        found = db.execute(_query(req, which).limit(per)).all()
+        found = db.execute(query.limit(per)).all()
     total = found[0].total if found else 0
+    if which == "ineligible":
+        found = _with_records(db, found)
     return paging.Page(
         rows=[_project(r, req, which) for r in found],
         total=total,

@@ -64,13 +64,13 @@ class SuggestionsState(PagedList, AuthState):
         await self._first_page()
 
     @rx.event
-    async def toggle_ineligible(self, _value: object = None):
+    async def toggle_ineligible(self, _value: bool | str | None = None):
         """Show the subs who may not take it, with why; or back to the suggestions."""
         self.show_ineligible = not self.show_ineligible
         await self._first_page()
 
     @rx.event
-    async def invite(self, sub_id: object):
+    async def invite(self, sub_id: str):
         """Invite one suggested sub (the server checks the requestor and that the sub may take it)."""
         self.suggest_error, self.suggest_notice = "", ""
         _, failure = await run_action(matching.invite, actor=await self._actor(), request_id=self._request_id(),
@@ -102,7 +102,7 @@ class OutcomeState(AuthState):
         self.can_mark, self.outcome, self.outcome_sub = bool(found.get("can_mark")), found.get("outcome", ""), found.get("sub", "")
 
     @rx.event
-    async def mark(self, outcome: object):
+    async def mark(self, outcome: str):
         self.outcome_error, self.outcome_notice = "", ""
         _, failure = await run_action(matching.mark_outcome, actor=await self._actor(),
                                       request_id=path_arg(self, "note_id"), outcome=outcome)  # fmt: skip
@@ -168,7 +168,7 @@ class AvailabilityState(AuthState):
         await self._read()
 
     @rx.event
-    async def remove_date(self, day: object):
+    async def remove_date(self, day: str):
         self.avail_error, self.avail_notice = "", ""
         _, failure = await run_action(availability.remove_date, actor=await self._actor(), user_id=self._user_id(),
                                       day=day)  # fmt: skip
