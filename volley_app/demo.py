@@ -17,19 +17,23 @@ from volley_app.models import (
     Game,
     GameType,
     Gender,
+    GenderNeeded,
     League,
     LeagueFormat,
     LeagueSession,
     LeagueStage,
     Payment,
+    Position,
     Rating,
     Role,
     SessionStatus,
     SkillLevel,
     StandingAdjustment,
     SubFormat,
+    SubOutcome,
     SubRequest,
     SubStatus,
+    SubUnavailableDate,
     Team,
     User,
     utcnow,
@@ -48,13 +52,20 @@ DEMO_PEOPLE: list[tuple[str, str, str, tuple[Role, ...], dict]] = [
     ("bluegrassbeach", "Bluegrass", "Beach", (Role.SVL,), {"address": "1400 Old Frankfort Pike", "city": "Lexington"}),
     ("alice", "Alice", "Nguyen", (Role.PLAYER,), {"gender": Gender.FEMALE}),
     ("ben", "Ben", "Carter", (Role.PLAYER,), {"gender": Gender.MALE, "sub": True,
-        "hitter_skill_level": Rating.B, "passer_skill_level": Rating.C, "setter_skill_level": Rating.C}),
+        "hitter_skill_level": Rating.B, "passer_skill_level": Rating.C, "setter_skill_level": Rating.C,
+        "sub_days": 0b0001101}),
     ("carmen", "Carmen", "Diaz", (Role.PLAYER,), {"gender": Gender.FEMALE, "sub": True,
         "hitter_skill_level": Rating.A, "passer_skill_level": Rating.B, "setter_skill_level": Rating.B}),
     ("dmitri", "Dmitri", "Ivanov", (Role.PLAYER,), {"gender": Gender.MALE}),
     ("erin", "Erin", "Walsh", (Role.PLAYER,), {"gender": Gender.FEMALE, "sub": True,
-        "hitter_skill_level": Rating.C, "passer_skill_level": Rating.B, "setter_skill_level": Rating.A}),
+        "hitter_skill_level": Rating.C, "passer_skill_level": Rating.B, "setter_skill_level": Rating.A,
+        "sub_days": 0b0011111, "sub_weekly_cap": 2}),
     ("frank", "Frank", "Osei", (Role.PLAYER,), {"gender": Gender.MALE}),
+    ("gina", "Gina", "Park", (Role.PLAYER,), {"gender": Gender.FEMALE, "sub": True,
+        "hitter_skill_level": Rating.C, "passer_skill_level": Rating.B, "setter_skill_level": Rating.B,
+        "sub_days": 0b0001010, "sub_weekly_cap": 2}),
+    ("hana", "Hana", "Sato", (Role.PLAYER,), {"gender": Gender.FEMALE, "sub": True,
+        "hitter_skill_level": Rating.B, "passer_skill_level": Rating.A, "setter_skill_level": Rating.C}),
 ]  # fmt: skip
 
 DEMO_LOGINS = [(u, "/".join(r.value for r in roles)) for u, _f, _l, roles, _p in DEMO_PEOPLE]
@@ -158,7 +169,8 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     requests = [
         SubRequest(requestor_id=people["alice"].id, svl="Lexington Sportsplex", team="Net Ninjas",
                    date=_at(today + dt.timedelta(days=3), 19, 20), court="Court 1", skill_level=SkillLevel.C,
-                   format=SubFormat.SIXES, text="Need a woman who can pass. We play at 7:20."),
+                   format=SubFormat.SIXES, text="Need a woman who can pass. We play at 7:20.",
+                   position_needed=Position.PASSER, gender_needed=GenderNeeded.FEMALE, min_rating=Rating.C),
         SubRequest(requestor_id=people["dmitri"].id, svl="Lexington Sportsplex", team="Block Party",
                    date=_at(today + dt.timedelta(days=5), 20, 10), court="Court 2", skill_level=SkillLevel.C,
                    format=SubFormat.SIXES),
@@ -171,8 +183,19 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
         SubRequest(requestor_id=people["dmitri"].id, svl="Lexington Sportsplex", team="Block Party",
                    date=_at(today - dt.timedelta(days=9), 20, 10), court="Court 2", skill_level=SkillLevel.C,
                    format=SubFormat.SIXES, completed=True),
+        # past subs, marked by their requestors: the suggestions' reliability and "last subbed"
+        SubRequest(requestor_id=people["dmitri"].id, recipient_id=people["carmen"].id, status=SubStatus.ACCEPTED,
+                   svl="Lexington Sportsplex", team="Block Party", date=_at(today - dt.timedelta(days=16), 20, 10),
+                   court="Court 2", skill_level=SkillLevel.C, format=SubFormat.SIXES, completed=True,
+                   outcome=SubOutcome.PLAYED, outcome_at=now - dt.timedelta(days=15)),
+        SubRequest(requestor_id=people["frank"].id, recipient_id=people["gina"].id, status=SubStatus.ACCEPTED,
+                   svl="Lexington Sportsplex", team="Dig Deep", date=_at(today - dt.timedelta(days=23), 19, 20),
+                   court="Court 1", skill_level=SkillLevel.C, format=SubFormat.SIXES, completed=True,
+                   outcome=SubOutcome.PLAYED, outcome_at=now - dt.timedelta(days=22)),
     ]  # fmt: skip
     db.add_all(requests)
+    # Hana cannot play the day of Alice's request: the suggestions list her as ineligible, with why.
+    db.add(SubUnavailableDate(user_id=people["hana"].id, day=today + dt.timedelta(days=3)))
     db.flush()
     _seed_outreach(db)
     counts = {"users": len(people), "sessions": 3, "leagues": 6, "teams": len(teams) + 2 + finished,

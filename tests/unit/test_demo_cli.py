@@ -39,12 +39,12 @@ def seeded(db):
 
 def test_seed_reports_what_it_added(seeded):
     db, counts, _now = seeded
-    assert counts == {"users": 9, "sessions": 3, "leagues": 6, "teams": 20, "sub_requests": 5}
-    assert count(db, User) == 9
+    assert counts == {"users": 11, "sessions": 3, "leagues": 6, "teams": 20, "sub_requests": 7}
+    assert count(db, User) == 11
     assert count(db, LeagueSession) == 3
     assert count(db, League) == 6
     assert count(db, Team) == 20
-    assert count(db, SubRequest) == 5
+    assert count(db, SubRequest) == 7
 
 
 def test_seed_creates_an_admin_two_svls_and_players_some_of_them_subs(seeded):
@@ -53,10 +53,10 @@ def test_seed_creates_an_admin_two_svls_and_players_some_of_them_subs(seeded):
     by_role = {role: sorted(n for n, u in people.items() if u.roles == [role]) for role in ("Admin", "SVL", "Player")}
     assert by_role["Admin"] == ["admin"]
     assert by_role["SVL"] == ["bluegrassbeach", "lexsports"]
-    assert len(by_role["Player"]) == 6
-    assert sum(len(v) for v in by_role.values()) == 9  # nobody has a mixed or empty role list
+    assert len(by_role["Player"]) == 8
+    assert sum(len(v) for v in by_role.values()) == 11  # nobody has a mixed or empty role list
     subs = sorted(n for n, u in people.items() if u.sub)
-    assert subs == ["ben", "carmen", "erin"]
+    assert subs == ["ben", "carmen", "erin", "gina", "hana"]
     assert set(subs) <= set(by_role["Player"])
     for name in subs:
         u = people[name]
@@ -133,7 +133,7 @@ def test_seed_twice_is_refused_and_adds_nothing(seeded):
     with pytest.raises(Invalid):
         demo.seed(db)
     db.rollback()
-    assert count(db, User) == 9 and count(db, LeagueSession) == 3
+    assert count(db, User) == 11 and count(db, LeagueSession) == 3
 
 
 def test_is_empty(db):
@@ -157,11 +157,11 @@ def test_seed_relative_to_a_given_day(db):
 def test_seed_demo_if_empty_twice_seeds_once(db, capsys):
     assert cli.main(["seed-demo", "--if-empty"]) == 0
     first = capsys.readouterr().out
-    assert "demo data added: 9 users" in first
+    assert "demo data added: 11 users" in first
     assert cli.main(["seed-demo", "--if-empty"]) == 0
     second = capsys.readouterr().out
     assert "skipped" in second
-    assert count(db, User) == 9
+    assert count(db, User) == 11
     assert count(db, LeagueSession) == 3
     assert count(db, Team) == 20
 
@@ -171,7 +171,7 @@ def test_seed_demo_without_if_empty_on_a_seeded_database_fails_cleanly(db, capsy
     capsys.readouterr()
     assert cli.main(["seed-demo"]) == 2
     assert "error:" in capsys.readouterr().err
-    assert count(db, User) == 9 and count(db, LeagueSession) == 3
+    assert count(db, User) == 11 and count(db, LeagueSession) == 3
 
 
 def test_seed_demo_if_empty_leaves_a_database_with_users_alone(db, monkeypatch, capsys):

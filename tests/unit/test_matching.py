@@ -20,6 +20,7 @@ from volley_app.models import (
     SubStatus,
     SubUnavailableDate,
     Team,
+    User,
     utcnow,
 )
 from volley_app.services import availability, matching, sub_requests, timefmt
@@ -279,3 +280,18 @@ def test_mark_played_or_no_show_after_the_game(db):
         matching.mark_outcome(db, actor_of(cap), req.id, outcome="No-show", now=when + 8 * DAY)
     listed = sub_requests.list_subs(db, nosy, filters={"q": "sue"}).rows
     assert (listed[0]["played"], listed[0]["no_shows"]) == (1, 0)
+
+
+def test_the_demo_request_has_suggestions_and_an_ineligible_sub_with_why(db):
+    from volley_app import demo
+
+    demo.seed(db)
+    db.commit()
+    alice = rows(db, SubRequest, SubRequest.position_needed == "Passer")[0]
+    cap = actor_of(rows(db, User, User.username == "alice")[0])
+    assert sub_requests.detail(db, cap, alice.id)["needs"] == "female passer, C or better"
+    eligible = matching.suggestions(db, cap, alice.id).rows
+    assert eligible and all(r["gender"] == "Female" for r in eligible)
+    why = {r["name"]: r["reason"] for r in matching.suggestions(db, cap, alice.id, show="ineligible").rows}
+    assert why["Hana Sato"].startswith("unavailable on ")
+    assert why["Ben Carter"].startswith("not female")
