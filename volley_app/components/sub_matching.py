@@ -57,13 +57,14 @@ def suggestions_panel(after_invite=None) -> rx.Component:
             heading,
             rx.text("Needs: ", s.needs, size="2", weight="medium"),
             rx.cond(s.show_ineligible, rx.text("Each with the reason they are not suggested.", size="2"), invite_hint),
-            rx.el.label(
-                rx.el.input(type="checkbox", id="show-ineligible", checked=s.show_ineligible,
-                            on_change=s.toggle_ineligible, style={"width": "1.25rem", "height": "1.25rem"}),
-                rx.text("Show ineligible", size="2"),
-                html_for="show-ineligible",
-                style={"display": "flex", "gap": "0.5rem", "align_items": "center", "min_height": "44px"},
-            ),  # fmt: skip
+            rx.button(
+                rx.cond(s.show_ineligible, "Show suggested subs", "Show ineligible"),
+                on_click=s.toggle_ineligible,
+                variant="outline",
+                size="2",
+                aria_pressed=rx.cond(s.show_ineligible, "true", "false"),
+                width="fit-content",
+            ),
             error_line(s.suggest_error, SUGGESTIONS_ERROR_ID),
             notice_line(s.suggest_notice),
             rx.cond(

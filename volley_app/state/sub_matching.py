@@ -64,7 +64,7 @@ class SuggestionsState(PagedList, AuthState):
         await self._first_page()
 
     @rx.event
-    async def toggle_ineligible(self, _value: bool | str | None = None):
+    async def toggle_ineligible(self):
         """Show the subs who may not take it, with why; or back to the suggestions."""
         self.show_ineligible = not self.show_ineligible
         await self._first_page()

@@ -1,0 +1,105 @@
+"""Suggested subs in Chromium: a captain asks for "female setter, B or better", sees ranked subs with reasons,
+looks at the ones who cannot take it and why, and invites one; at desktop and phone width, checked by axe."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from playwright.sync_api import expect
+from sqlmodel import select
+
+from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
+from tests.e2e.test_axe import _check
+from volley_app import db
+from volley_app.models import Gender, Rating, SubRequest, SubStatus, User
+from volley_app.services.accounts import create_user
+
+
+def _sub(username: str, first: str, gender: Gender, setter: Rating) -> None:
+    db.call(create_user, username=username, password=PASSWORD, email=f"{username}@example.com", first_name=first,
+            last_name="Sub", region="KY", sub=True, gender=gender, setter_skill_level=setter,
+            hitter_skill_level=Rating.C)  # fmt: skip
+
+
+def _thursday() -> str:
+    day = dt.date.today() + dt.timedelta(days=8)
+    return (day + dt.timedelta(days=(3 - day.weekday()) % 7)).isoformat() + "T19:00"
+
+
+def _request(team: str) -> SubRequest:
+    def read(session):
+        return session.exec(select(SubRequest).where(SubRequest.team == team)).one()
+
+    return db.call(read)
+
+
+def _user_id(username: str) -> int:
+    return db.call(lambda s: s.exec(select(User.id).where(User.username == username)).one())
+
+
+def test_captain_sees_ranked_suggestions_with_reasons_and_invites_one(new_page, mailbox):
+    make_user("cora", first_name="Cora")
+    _sub("fay", "Fay", Gender.FEMALE, Rating.B)
+    _sub("gwen", "Gwen", Gender.FEMALE, Rating.A)
+    _sub("hal", "Hal", Gender.MALE, Rating.A)
+    _sub("ivy", "Ivy", Gender.FEMALE, Rating.C)
+
+    a = new_page()
+    log_in(a, "cora")
+    expect_path(a, "/dash")
+    a.goto("/dash/notes/new")
+    a.get_by_label("Team").fill("Setters Wanted")
+    a.get_by_label("Date and Time").fill(_thursday())
+    a.get_by_label("Location").fill("Lexington Sportsplex")
+    a.get_by_label("Skill Level").select_option("B")
+    a.get_by_label("Format").select_option("6s")
+    a.get_by_label("Position Needed").select_option("Setter")
+    a.get_by_label("Gender Needed").select_option("Female")
+    a.get_by_label("Lowest Rating").select_option("B")
+    expect(a.get_by_text("6s: at least 2 men and 2 women on court", exact=False)).to_be_visible()
+    a.get_by_role("button", name="Create Sub Request").click()
+    expect(a).to_have_url(re.compile(r"/dash/notes/\d+$"))
+    req = _request("Setters Wanted")
+    assert (req.position_needed, req.gender_needed, req.min_rating) == ("Setter", "Female", Rating.B)
+
+    panel = a.get_by_test_id("suggestions")
+    expect(panel.get_by_role("heading", name="Suggested subs")).to_be_visible()
+    expect(panel).to_contain_text("Needs: female setter, B or better")
+    expect(a.get_by_text("female setter, B or better", exact=True).first).to_be_visible()  # the details' Needs line
+    rows = panel.get_by_test_id("suggested-sub")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_contain_text("Fay Sub")  # the B first: the closest at or above the minimum
+    expect(rows.nth(0)).to_contain_text("Setter B, free Thursdays, 0 played, 0 no-shows, never subbed")
+    expect(rows.nth(1)).to_contain_text("Gwen Sub")
+    expect(a.locator("body")).not_to_contain_text("fay@example.com")
+
+    panel.get_by_role("button", name="Show ineligible").click()
+    expect(panel.get_by_role("heading", name="Subs who cannot take it")).to_be_visible()
+    expect(rows.filter(has_text="Hal Sub")).to_contain_text("not female")
+    expect(rows.filter(has_text="Ivy Sub")).to_contain_text("rated C at setter (needs B or better)")
+    expect(panel.get_by_role("button", name=re.compile("^Invite"))).to_have_count(0)
+    panel.get_by_role("button", name="Show suggested subs").click()
+    expect(rows.nth(0)).to_contain_text("Fay Sub")
+
+    failures = _check(a, "player", a.url.replace(a.url.split("/dash")[0], ""))
+    assert failures == []
+
+    a.set_viewport_size({"width": 1280, "height": 800})
+    a.get_by_role("button", name="Invite Fay Sub").click()
+    expect(panel).to_contain_text("Invited. The sub has been emailed.")
+    expect(panel).to_contain_text("Waiting for the invited sub's answer.")
+    expect(panel.get_by_role("button", name=re.compile("^Invite"))).to_have_count(0)
+    req = _request("Setters Wanted")
+    assert req.recipient_id == _user_id("fay") and req.status == SubStatus.OPEN
+    expect(a.get_by_text("Fay Sub", exact=True).first).to_be_visible()  # the details' Sub line
+    (mail,) = mailbox.wait_for(1)
+    assert mail["To"] == "fay@example.com"
+
+    b = new_page(390, 844)  # another player opens the request: no suggestions for them
+    make_user("dina", first_name="Dina")
+    log_in(b, "dina")
+    expect_path(b, "/dash")
+    b.goto(f"/dash/notes/{req.id}")
+    expect(b.get_by_role("heading", name="Sub Request")).to_be_visible()
+    expect(b.get_by_test_id("suggestions")).to_have_count(0)
