@@ -322,8 +322,7 @@ def _own_open(db: Session, actor: Actor | None, request_id: object, now: dt.date
     req = permissions.access_sub_request(db, actor, request_id)
     if req.requestor_id != actor.user_id and not actor.is_admin:
         raise Forbidden()
-    sub_requests.complete_past(db, _sub_requests.c.id == req.id, now=now)
-    if req.status == SubStatus.ACCEPTED or req.completed or req.date <= now:
+    if req.status == SubStatus.ACCEPTED or req.completed or req.date <= now:  # (a read: the lists save "completed")
         raise BadRequest(NOT_OPEN)
     return actor, req
 
