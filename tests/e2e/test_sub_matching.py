@@ -103,3 +103,32 @@ def test_captain_sees_ranked_suggestions_with_reasons_and_invites_one(new_page, 
     b.goto(f"/dash/notes/{req.id}")
     expect(b.get_by_role("heading", name="Sub Request")).to_be_visible()
     expect(b.get_by_test_id("suggestions")).to_have_count(0)
+
+
+def test_a_sub_sets_when_they_can_play_on_edit_info(new_page):
+    _sub("jo", "Jo", Gender.FEMALE, Rating.B)
+    uid = _user_id("jo")
+    a = new_page()
+    log_in(a, "jo")
+    expect_path(a, "/dash")
+    a.goto(f"/dash/users/{uid}")
+    card = a.get_by_test_id("availability")
+    expect(card).to_contain_text("Requestors see you suggested on these days: every day.")
+    for day in ("Mon", "Wed", "Fri", "Sat", "Sun"):
+        card.get_by_label(day, exact=True).uncheck()
+    card.get_by_label("Weekly cap").fill("2")
+    card.get_by_role("button", name="Save Availability").click()
+    expect(card).to_contain_text("Availability saved.")
+    expect(card).to_contain_text("Tuesdays and Thursdays.")
+    day = (dt.date.today() + dt.timedelta(days=9)).isoformat()
+    card.get_by_label("Date you cannot play").fill(day)
+    card.get_by_role("button", name="Add Date").click()
+    expect(card.get_by_test_id("unavailable-date")).to_have_text(re.compile(day))
+    user = db.call(lambda s: s.get(User, uid))
+    assert (user.sub_days, user.sub_weekly_cap) == (0b0001010, 2)
+
+    failures = _check(a, "player", f"/dash/users/{uid}")
+    assert failures == []
+    a.set_viewport_size({"width": 1280, "height": 800})
+    a.get_by_test_id("availability").get_by_role("button", name=f"Remove {day}").click()
+    expect(a.get_by_test_id("availability")).to_contain_text("No dates you cannot play.")
