@@ -106,15 +106,15 @@ def test_captain_sees_ranked_suggestions_with_reasons_and_invites_one(new_page, 
 
 
 def test_a_sub_sets_when_they_can_play_on_edit_info(new_page):
-    _sub("jo", "Jo", Gender.FEMALE, Rating.B)
-    uid = _user_id("jo")
+    _sub("josie", "Josie", Gender.FEMALE, Rating.B)
+    uid = _user_id("josie")
     a = new_page()
-    log_in(a, "jo")
+    log_in(a, "josie")
     expect_path(a, "/dash")
     a.goto(f"/dash/users/{uid}")
     card = a.get_by_test_id("availability")
     expect(card).to_contain_text("Requestors see you suggested on these days: every day.")
-    for day in ("Mon", "Wed", "Fri", "Sat", "Sun"):
+    for day in ("Monday", "Wednesday", "Friday", "Saturday", "Sunday"):
         card.get_by_label(day, exact=True).uncheck()
     card.get_by_label("Weekly cap").fill("2")
     card.get_by_role("button", name="Save Availability").click()
