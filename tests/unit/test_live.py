@@ -78,7 +78,7 @@ async def test_a_notice_goes_out_when_the_transaction_commits_never_on_a_rollbac
 async def test_every_change_of_a_request_tells_the_people_it_concerns(db, no_redis):
     alice, ben, carmen, dave = (make_user(db, n, sub=n != "alice") for n in ("alice", "ben", "carmen", "dave"))
     db.commit()
-    a, b, c = actor_of(alice), actor_of(ben), actor_of(carmen)
+    a, b = actor_of(alice), actor_of(ben)
     with (
         live.watch(live.Interest(user_id=alice.id)) as requestor,
         live.watch(live.Interest(user_id=ben.id)) as first_sub,
@@ -290,3 +290,50 @@ async def test_junk_on_the_channel_is_ignored(redis_live):
         _other_instance(live.Change(3, frozenset({1})))
         assert await mine.changed(1)
         assert live._subscriber._thread.is_alive()
+
+
+# -- the pages: what each one watches ------------------------------------------------------------------------------
+
+
+async def test_each_request_page_watches_what_it_shows(db, no_redis):
+    from tests.factories import player_world
+    from tests.harness import call, page_state
+    from volley_app.pages.dash.sub_requests.detail import NoteDetailState
+    from volley_app.pages.dash.sub_requests.my_requests import NotificationsState
+    from volley_app.pages.dash.sub_requests.open_list import NotesListState
+
+    w = player_world(db)
+    alice, rid = w["tokens"]["alice"], w["requests"]["open"]
+    _root, mine = page_state(NotificationsState, "/dash/notes/notifications", alice)
+    await call(mine.dash_guard)
+    assert mine._live_interest() == live.Interest(user_id=w["ids"]["alice"])
+    _root, listed = page_state(NotesListState, "/dash/notes", alice)
+    assert listed._live_interest() == live.Interest(open_list=True)
+    _root, detail = page_state(NoteDetailState, f"/dash/notes/{rid}", alice)
+    assert detail._live_interest() == live.Interest(request_id=rid)
+    _root, junk = page_state(NoteDetailState, "/dash/notes/not-a-number", alice)
+    assert junk._live_interest() is None
+
+
+async def test_the_request_page_reads_again_and_keeps_the_edit_form_unless_the_request_changed(db, no_redis):
+    from tests.factories import actor_of, player_world, rows
+    from tests.harness import call, page_state
+    from volley_app.models import User
+    from volley_app.pages.dash.sub_requests.detail import NoteDetailState
+
+    w = player_world(db)
+    rid = w["requests"]["open"]
+    _root, detail = page_state(NoteDetailState, f"/dash/notes/{rid}", w["tokens"]["alice"])
+    await call(detail.load)
+    assert detail.note["status"] == "Open"
+    key = detail.form_key
+    ben = rows(db, User, User.username == "ben")[0]
+    sub_requests.accept(db, actor_of(ben), rid)
+    db.commit()
+    await detail._reload()
+    assert detail.note["status"] == "Accepted" and detail.note["sub"] == "Ben Tester"
+    assert detail.form_key == key  # what the requestor may be typing in the edit form stays
+    sub_requests.update(db, actor_of(rows(db, User, User.username == "alice")[0]), rid, **_fields(team="Spikers"))
+    db.commit()
+    await detail._reload()
+    assert detail.record["team"] == "Spikers" and detail.form_key == key + 1  # the form shows the new details

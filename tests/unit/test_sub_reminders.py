@@ -88,6 +88,7 @@ def test_the_morning_after_the_requestor_is_asked_to_mark_the_sub_once(people):
     assert message.to_addr == alice.email and message.subject == "Did Ben Jones play for Net Ninjas?"
     assert "played or did not show" in message.body_text
     assert routes.absolute(routes.note_path(rid)) in message.body_text
+    assert {(r.user_id, r.kind) for r in rows(db, SubRequestReminder)} == {(alice.id, AFTER_GAME)}
     # the day-before reminder was missed (no sweep ran then): it is not sent after the game
     assert count(db, OutboxMessage, OutboxMessage.kind == "sub_reminder_day_before") == 0
 
