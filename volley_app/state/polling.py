@@ -88,6 +88,11 @@ def _runs_here(owner: str) -> bool:
     return owner.split("/", 1)[0] == INSTANCE_ID
 
 
+def _shows(owner: str, path: str) -> bool:
+    """Whether the poll ``owner`` reads the address ``path`` (an owner that names none reads the page's only one)."""
+    return "@" not in owner or owner.endswith(f"@{path}")
+
+
 async def poll_page(
     state,
     *,
@@ -122,7 +127,7 @@ async def poll_page(
             path = state.router.url.path or path
         me = f"{INSTANCE_ID}/{uuid.uuid4().hex}@{path}"
         beat, owner = getattr(state, beat_attr), getattr(state, owner_attr)
-        if _runs_here(owner) and abs(time.time() - beat) < 2 * seconds and owner.endswith(f"@{path}"):
+        if _runs_here(owner) and abs(time.time() - beat) < 2 * seconds and _shows(owner, path):
             return
         setattr(state, owner_attr, me)
         setattr(state, beat_attr, time.time())
