@@ -1,4 +1,5 @@
-"""The Reflex app: every declared page, the REST API under /api; the mail sender and the hold sweeper in the background.
+"""The Reflex app: every declared page, the REST API under /api; the mail sender, the hold sweeper and the sub
+request reminders in the background.
 
 The whole backend (and, in production, the pages it serves) sits behind the host check and the
 security headers (``api.security``); uploads are judged before their body is read (``state.uploads``).
@@ -15,7 +16,7 @@ from volley_app.api.app import create_api
 from volley_app.api.exports import create_exports_api
 from volley_app.api.feeds import create_feeds_api
 from volley_app.api.security import protect
-from volley_app.services import mail, places
+from volley_app.services import mail, places, sub_reminders
 from volley_app.state import sockets
 from volley_app.state.outage import backend_exception_handler
 from volley_app.state.uploads import UploadGuard
@@ -33,3 +34,4 @@ app = rx.App(
 registry.add_pages(app)
 app.register_lifespan_task(mail.run_sender_forever)
 app.register_lifespan_task(places.run_sweeper_forever)
+app.register_lifespan_task(sub_reminders.run_forever)

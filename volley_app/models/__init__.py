@@ -31,6 +31,7 @@ from volley_app.models.mail import OutboxMessage
 from volley_app.models.newsletter import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber
 from volley_app.models.outreach import EmailAllJob, EmailAllRecipient, RateLimitHit
 from volley_app.models.payments import Payment
+from volley_app.models.reminders import SubRequestReminder
 from volley_app.models.subs import SubRequest, SubUnavailableDate
 from volley_app.models.users import LoginAttempt, LoginSession, PasswordResetToken, RefreshToken, User
 
@@ -41,7 +42,7 @@ __all__ = [
     "OutboxStatus", "PasswordResetToken", "Payment", "PromoteInquiry", "Rating", "Region", "Role",
     "RefreshToken", "SessionStatus", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubRequest", "SubStatus", "Team", "User", "UTCDateTime", "utcnow",
     "PlayoffSeed", "Ranking", "ReportStatus", "ScoreReport",
-    "GenderNeeded", "Position", "SubOutcome", "SubUnavailableDate",
+    "GenderNeeded", "Position", "SubOutcome", "SubUnavailableDate", "SubRequestReminder",
 ]  # fmt: skip
 
 # No id is ever reused: on SQLite every table counts its ids with AUTOINCREMENT (PostgreSQL

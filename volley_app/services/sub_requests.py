@@ -39,7 +39,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import mail, paging, permissions, ratelimit, timefmt, validation
+from volley_app.services import live, mail, paging, permissions, ratelimit, timefmt, validation
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, record_id, require_sub_request_actor
 
@@ -506,6 +506,7 @@ def create(
     db.flush()
     if recipient is not None:
         _email_invited(db, req, actor, recipient)
+    _tell(db, req)
     log.info("sub request %s created by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
     return req.id
 
@@ -555,6 +556,7 @@ def reopen(
             raise Invalid({"recipient": "Choose an active sub"}) from None
         if recipient.id == actor.user_id:
             raise Invalid({"recipient": "You cannot invite yourself"})
+    declined_by = req.recipient_id
     req.status = SubStatus.OPEN
     req.recipient_id = recipient.id if recipient else None
     req.updated_at = now
@@ -562,6 +564,7 @@ def reopen(
     db.flush()
     if recipient is not None:
         _email_invited(db, req, actor, recipient)
+    _tell(db, req, declined_by)
     log.info("sub request %s reopened by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
 
 
@@ -620,6 +623,8 @@ def _answered(db: Session, rid: int, actor: Actor, verb: str, kind: str) -> None
     req = permissions.load(db, SubRequest, rid, NOT_FOUND)
     db.refresh(req)
     _email_requestor(db, req, actor, verb, kind)
+    # an accepted request may have been open to anyone: the open list loses it
+    _tell(db, req, actor.user_id, open_list=req.status == SubStatus.ACCEPTED)
     log.info("sub request %s %s by user %s", rid, verb, actor.user_id)
 
 
@@ -671,6 +676,7 @@ def update(
     db.add(req)
     db.flush()
     changes = [label for key, label in _TOLD.items() if before[key] != getattr(req, key)]
+    _tell(db, req)
     if changes:
         what = f"changed the {' and '.join(changes)} of the sub request for {req.team}"
         _email_sub(db, req, f"Sub request changed: {req.team}", what, "request_changed")
@@ -718,11 +724,20 @@ def delete(db: Session, actor: Actor | None, request_id: object) -> None:
         db.flush()
         what = f"cancelled the sub request for {req.team}: you are no longer needed"
         _email_sub(db, req, f"Sub request cancelled: {req.team}", what, "request_cancelled")
+        _tell(db, req)
         log.info("sub request %s cancelled by user %s (archived)", req.id, actor.user_id)
         return
+    _tell(db, req)
     db.delete(req)
     db.flush()
     log.info("sub request %s deleted by user %s", req.id, actor.user_id)
+
+
+def _tell(db: Session, req: SubRequest, *others: int | None, open_list: bool = False) -> None:
+    """Once committed, the open pages of the requestor, the sub named and ``others`` read ``req`` again
+    (and the open list, when the request is or was open to anyone)."""
+    open_list = open_list or req.recipient_id is None
+    live.request_changed(db, req.id, (req.requestor_id, req.recipient_id, *others), open_list=open_list)
 
 
 ANSWERED = "answered"

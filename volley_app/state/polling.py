@@ -8,6 +8,10 @@ over from a poll of another instance (one that was stopped or killed, or that th
 tab left on a reconnect); the poll it replaces sees the new owner and ends. A Redis or
 database blip makes a round wait and try again with a growing pause; the poll goes on
 once the service is back.
+
+A page that names what it shows (``_live_interest``: a user's requests, one request, the
+open list) does not wait the whole interval: a change it cares about, committed on any
+instance (``services.live``), starts its next round at once. The timer stays the fallback.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from collections.abc import Awaitable, Callable
 import redis.exceptions
 import reflex as rx
 import sqlalchemy.exc
+
+from volley_app.services import live
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +68,16 @@ def tab_connected(state) -> bool:
     return bool(token) and token in namespace.token_to_sid
 
 
-async def _wait(state, seconds: float) -> bool:
-    """Sleep ``seconds`` in short steps; False as soon as the tab has gone."""
+async def _wait(state, seconds: float, watch: live.Watch | None = None) -> bool:
+    """Sleep ``seconds`` in short steps, or until ``watch`` hears of a change; False as soon as the tab has gone."""
     left = seconds
     while left > 0:
         step = min(CHECK_SECONDS, left)
-        await asyncio.sleep(step)
+        if watch is not None and not watch.interest.empty:
+            if await watch.changed(step):
+                return tab_connected(state)  # read again now
+        else:
+            await asyncio.sleep(step)
         left -= step
         if not tab_connected(state):
             return False
@@ -78,6 +88,11 @@ def _runs_here(owner: str) -> bool:
     return owner.split("/", 1)[0] == INSTANCE_ID
 
 
+def _shows(owner: str, path: str) -> bool:
+    """Whether the poll ``owner`` reads the address ``path`` (an owner that names none reads the page's only one)."""
+    return "@" not in owner or owner.endswith(f"@{path}")
+
+
 async def poll_page(
     state,
     *,
@@ -86,6 +101,7 @@ async def poll_page(
     reload: Callable[[], Awaitable[None]],
     beat_attr: str = "_poll_beat",
     owner_attr: str = "_poll_owner",
+    interest: Callable[[], live.Interest | None] | None = None,
 ) -> None:
     """Call ``reload`` every ``seconds`` under the state lock while the tab is connected and shows ``path``.
 
@@ -96,24 +112,36 @@ async def poll_page(
 
     Args:
         state: the background event's state proxy.
-        path: the page's route; the poll stops once the tab is elsewhere or logged out.
+        path: the page's route; the poll stops once the tab is elsewhere or logged out. For a route with
+            a dynamic segment, the address the tab shows when the poll starts (a poll started for another
+            record of the same page takes over).
         seconds: the interval.
         reload: the state's own reload method (called inside ``async with state``).
         beat_attr: a backend float var of the state holding the last heartbeat (seconds since the epoch).
         owner_attr: a backend str var of the state naming the poll that runs ("instance/poll").
+        interest: what the page shows, read under the state lock before each wait; a change it
+            names ends the wait at once.
     """
-    me = f"{INSTANCE_ID}/{uuid.uuid4().hex}"
     async with state:
+        if "[" in path:  # a page with an id in its address: the poll follows the one the tab shows
+            path = state.router.url.path or path
+        me = f"{INSTANCE_ID}/{uuid.uuid4().hex}@{path}"
         beat, owner = getattr(state, beat_attr), getattr(state, owner_attr)
-        if _runs_here(owner) and abs(time.time() - beat) < 2 * seconds:
+        if _runs_here(owner) and abs(time.time() - beat) < 2 * seconds and _shows(owner, path):
             return
         setattr(state, owner_attr, me)
         setattr(state, beat_attr, time.time())
+        wants = (interest() if interest else None) or live.Interest()
+    with live.watch(wants) as watch:
+        await _rounds(state, me, path, seconds, reload, beat_attr, owner_attr, interest, watch)
+
+
+async def _rounds(state, me, path, seconds, reload, beat_attr, owner_attr, interest, watch: live.Watch) -> None:
     ends = time.monotonic() + MAX_POLL_SECONDS
     pause = 0.0  # after a failed round
     rounds = max(1, round(MAX_POLL_SECONDS / seconds))
     while rounds > 0:
-        if not await _wait(state, pause or seconds):
+        if not await _wait(state, pause or seconds, watch):
             break
         try:
             async with state:
@@ -123,6 +151,8 @@ async def poll_page(
                     break
                 setattr(state, beat_attr, time.time())
                 await reload()
+                if interest is not None:
+                    watch.interest = interest() or live.Interest()
         except TRANSIENT_ERRORS as exc:
             if time.monotonic() > ends:
                 break  # an outage as long as a whole poll: opening the page again starts a new one
@@ -156,6 +186,10 @@ class PolledPage(rx.State, mixin=True):
     _poll_path: str = ""
     _poll_seconds: float = 60.0
 
+    def _live_interest(self) -> live.Interest | None:
+        """What the page shows, for live updates; None (the default): the timer only."""
+        return None
+
     async def load(self):
         await self._reload()
         return type(self).poll
@@ -168,4 +202,5 @@ class PolledPage(rx.State, mixin=True):
     @rx.event(background=True)
     async def poll(self):
         """Fetch the page's rows again on the timer while the tab stays on the page."""
-        await poll_page(self, path=self._poll_path, seconds=self._poll_seconds, reload=self._reload)
+        await poll_page(self, path=self._poll_path, seconds=self._poll_seconds, reload=self._reload,
+                        interest=self._live_interest)  # fmt: skip

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from volley_app import routes
-from volley_app.services import sub_requests
+from volley_app.services import live, sub_requests
 from volley_app.services.errors import DomainError, Invalid
 from volley_app.services.paging import Page
 from volley_app.state.forms import FormState, form_values, run_action
@@ -84,6 +84,13 @@ class RequestListState(PagedList, PolledPage, mixin=True):
 
     async def _reload(self) -> None:
         await self._refresh()
+
+    def _live_interest(self) -> live.Interest:
+        """The open list reads again when a request opens or closes to anyone; My Sub Requests when one of
+        the user's changes."""
+        if self._poll_path == routes.NOTES:
+            return live.Interest(open_list=True)
+        return live.Interest(user_id=getattr(self, "user_id", 0) or None)
 
     async def load(self):
         self._reset_filters()

@@ -12,11 +12,12 @@ from volley_app.components.sub_matching import outcome_panel, suggestions_panel
 from volley_app.components.sub_request_form import request_fields
 from volley_app.components.sub_requests import status_badge
 from volley_app.registry import page
-from volley_app.services import calendar, sub_requests
+from volley_app.services import calendar, live, sub_requests
 from volley_app.services.errors import Invalid
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import focus, form_values, path_arg, run_action
+from volley_app.state.polling import PolledPage
 from volley_app.state.sub_matching import OutcomeState, SuggestionsState
 from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState
 
@@ -62,7 +63,11 @@ def _editable(found: dict) -> dict[str, str]:
     }  # fmt: skip
 
 
-class NoteDetailState(RequestFormState, AuthState):
+class NoteDetailState(RequestFormState, PolledPage, AuthState):
+    """One request, read again at once when it changes (live updates) and every 150 s otherwise."""
+
+    _poll_path = routes.NOTE_DETAIL
+    _poll_seconds = 150
     note: dict[str, str] = {}
     record: dict[str, str] = {}
     can_accept: bool = False
@@ -105,6 +110,18 @@ class NoteDetailState(RequestFormState, AuthState):
         self._clear_messages()
         self.action_error, self.notice, self.confirm_open = "", "", False
         await self._refresh()
+        return type(self).poll
+
+    def _live_interest(self) -> live.Interest | None:
+        note_id = self._note_id()
+        return live.Interest(request_id=int(note_id)) if str(note_id).isdigit() else None
+
+    async def _reload(self) -> None:
+        """The request as it is now; the edit form keeps what is typed unless the request's details changed."""
+        record, key = self.record, self.form_key
+        await self._refresh()
+        if self.record == record:
+            self.form_key = key
 
     async def _act(self, fn, done: str):
         self.action_error, self.notice = "", ""
