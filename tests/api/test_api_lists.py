@@ -152,3 +152,21 @@ async def test_notes_and_leagues_sort_latest_first(db):
         assert len(leagues.json()) >= 2
         assert [r["id"] for r in later.json()] == [r["id"] for r in reversed(leagues.json())]
         assert (await c.get("/api/leagues", params={"sort": "day"}, headers=h)).status_code == 422
+
+
+async def test_a_total_past_the_cap_says_it_was_capped(db, monkeypatch):
+    from volley_app.services import paging
+
+    monkeypatch.setattr(paging, "COUNT_CAP", 30)
+    x = w.build(db)
+    rita = actor_of(make_user(db, "rita"))
+    for i in range(30):
+        sub_requests.create(db, rita, team=f"Squad {i:02}", date=utcnow() + dt.timedelta(days=2, hours=i), svl="Gym",
+                            skill_level="C", format="6s")  # fmt: skip
+    db.commit()
+    async with w.client() as c:
+        h = w.headers(x, "other_player")
+        many = await c.get("/api/notes", headers=h)  # 31 open requests, counted up to 30
+        assert (many.headers["X-Total-Count"], many.headers.get("X-Total-Capped")) == ("30", "true")
+        few = await c.get("/api/notes", params={"search": "Squad 0"}, headers=h)
+        assert few.headers["X-Total-Count"] == "10" and "X-Total-Capped" not in few.headers

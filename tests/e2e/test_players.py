@@ -170,6 +170,11 @@ def test_targeted_invite_from_the_subs_list_is_declined(new_page, mailbox):
     # A decline is not a dead end: anna invites another sub, who is emailed and may accept.
     a.reload()
     expect(a.get_by_role("heading", name="Reopen Sub Request")).to_be_visible()
+    a.get_by_label("Find by name").fill("dora")  # the picker finds a sub by name, a page at a time
+    a.get_by_role("button", name="Search", exact=True).click()
+    choices = a.get_by_label("Who may take it").locator("option")
+    expect(choices).to_have_count(2)  # "Anyone" and the one sub found
+    expect(choices.nth(1)).to_have_attribute("value", str(_user_id("dora")))
     a.get_by_label("Who may take it").select_option(str(_user_id("dora")))
     a.get_by_role("button", name="Reopen Sub Request").click()
     expect(a.get_by_text("Sub request reopened.")).to_be_visible()

@@ -663,3 +663,51 @@ def test_a_list_sort_is_one_of_its_orders_or_refused_by_the_field():
         with pytest.raises(Invalid) as caught:
             paging.sort_order(bad, sub_requests.NOTE_ORDERS)
         assert set(caught.value.errors) == {"sort"}
+
+
+# --- the total, counted up to a cap -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rows", "total", "capped"), [(0, 0, False), (9, 9, False), (10, 10, False), (11, 10, True)])
+def test_a_total_is_counted_up_to_the_cap(db, people, monkeypatch, rows, total, capped):
+    monkeypatch.setattr(paging, "COUNT_CAP", 10)
+    ids = _requests(db, people["alice"], rows)
+    page = sub_requests.list_open(db, people["ben"], size=4)
+    assert (page.total, page.capped) == (total, capped)
+    assert sum(_all_pages(lambda mark: sub_requests.list_open(db, people["ben"], bookmark=mark, size=4)), []) == ids
+
+
+def test_the_cap_boundaries_of_the_default_cap(db, people):
+    query = sa.select(SubRequest.id).order_by(SubRequest.id)
+    for made, expected in [(999, (999, False)), (1, (1000, False)), (1, (1000, True))]:
+        _requests(db, people["alice"], made)
+        assert paging.count_rows(db, query) == expected
+
+
+def test_a_capped_count_reads_at_most_one_row_past_the_cap(db, people):
+    _requests(db, people["alice"], 12)
+    statements = _statements(db, lambda: paging.count_rows(db, sa.select(SubRequest.id), cap=5))
+    assert len(statements) == 1 and "LIMIT" in statements[0][0].upper()
+    assert paging.count_rows(db, sa.select(SubRequest.id), cap=5) == (5, True)
+
+
+def test_a_total_already_known_is_not_counted_again(db, people):
+    _requests(db, people["alice"], 30)
+    first = sub_requests.list_open(db, people["ben"])
+    with paging.known_total(first.total, first.capped):
+        statements = _statements(db, lambda: sub_requests.list_open(db, people["ben"], bookmark=first.next))
+        second = sub_requests.list_open(db, people["ben"], bookmark=first.next)
+    assert not any("count(" in s for s, _ in statements)
+    assert (second.total, second.capped, len(second.rows)) == (30, False, 5)
+    assert sub_requests.list_open(db, people["ben"], bookmark=first.next).total == 30  # outside it: counted
+
+
+@pytest.mark.parametrize(
+    ("first", "count", "total", "capped", "text"),
+    [(1, 25, 30, False, "Showing 1–25 of 30"), (1, 25, 1000, True, "Showing 1–25 of 1,000+"),
+     (1001, 25, 1000, True, "Showing 1,001–1,025 of 1,025+"), (1, 0, 0, False, "")],  # fmt: skip
+)
+def test_where_a_list_stands_says_when_its_total_was_capped(first, count, total, capped, text):
+    from volley_app.state.paging import summary
+
+    assert summary(first, count, total, capped) == text

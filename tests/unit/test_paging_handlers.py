@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from sqlmodel import select
 
-from tests.factories import login_token, make_user, player_world
+from tests.factories import actor_of, login_token, make_user, player_world
 from tests.harness import call, page_state
 from volley_app import routes
 from volley_app.models import Gender, SkillLevel, SubFormat, SubRequest, User, utcnow
@@ -306,3 +306,74 @@ async def test_the_email_jobs_state_holds_one_page(world):
     await call(s.load)
     await call(s.next_page)
     assert s.jobs == [] and s.error
+
+
+async def test_the_reopen_picker_searches_and_pages_and_holds_one_page(world):
+    from volley_app.pages.dash.sub_requests.detail import REOPENED, NoteDetailState
+    from volley_app.services import sub_requests
+
+    db, tokens = world
+    invite = db.exec(select(SubRequest).where(SubRequest.recipient_id.is_not(None))).one()
+    ben = db.get(User, invite.recipient_id)
+    path = routes.note_path(invite.id)
+    s = _at(NoteDetailState, path, tokens, "alice")
+    await call(s.load)
+    assert not s.can_reopen and s.sub_options == [] and not s.has_next  # not declined: nothing to reopen
+    sub_requests.decline(db, actor_of(ben), invite.id)
+    db.commit()
+    await call(s.load)
+    assert s.can_reopen and len(s.sub_options) == paging.PAGE_SIZE and s.has_next and not s.has_previous
+    assert s.page_summary == "Showing 1–25 of 41"  # ben and the 40 subs, never alice herself
+    await call(s.next_page)
+    assert len(s.sub_options) == 16 and s.has_previous and not s.has_next
+    assert s.page_summary == "Showing 26–41 of 41"
+    last = s.sub_options[-1]
+    await call(s.search, {"q": "sub0"})
+    assert [o["label"] for o in s.sub_options] == [f"Sub0{i} Player" for i in range(10)]
+    await call(s.reopen, {"recipient": last["value"]})  # a sub found on the second page
+    assert s.notice == REOPENED
+    db.expire_all()
+    assert db.get(SubRequest, invite.id).recipient_id == int(last["value"])
+    assert not s.can_reopen and s.sub_options == [] and not s.has_next  # reopened: the picker is gone
+
+
+async def test_the_reopen_picker_is_only_the_requestors(world):
+    from volley_app.pages.dash.sub_requests.detail import NoteDetailState
+    from volley_app.services import sub_requests
+
+    db, tokens = world
+    invite = db.exec(select(SubRequest).where(SubRequest.recipient_id.is_not(None))).one()
+    sub_requests.decline(db, actor_of(db.get(User, invite.recipient_id)), invite.id)
+    db.commit()
+    for who in ("ben", "svl", "root"):
+        s = _at(NoteDetailState, routes.note_path(invite.id), tokens, who)
+        await call(s.load)
+        await call(s.next_page)
+        await call(s.search, {"q": "sub"})
+        assert not s.can_reopen and s.sub_options == [] and not s.has_next
+
+
+async def test_the_total_is_counted_when_the_list_opens_or_is_searched_not_on_each_page(world):
+    db, tokens = world
+    s = _at(NotesListState, routes.NOTES, tokens, "ben")
+    await call(s.load)
+    assert s.page_summary == "Showing 1–25 of 60"
+    alice = db.exec(select(User).where(User.username == "alice")).one()
+    start = (utcnow() + 90 * DAY).replace(microsecond=0)
+    db.add_all(SubRequest(requestor_id=alice.id, svl="Sportsplex", team=f"Late {i}", date=start + i * DAY,
+                          skill_level=SkillLevel.C, format=SubFormat.SIXES) for i in range(5))  # fmt: skip
+    db.commit()
+    await call(s.next_page)
+    assert s.page_summary == "Showing 26–50 of 60"  # the total of the search shown
+    await call(s.search, {"q": ""})
+    assert s.page_summary == "Showing 1–25 of 65"
+
+
+async def test_a_list_longer_than_the_cap_says_so(world, monkeypatch):
+    monkeypatch.setattr(paging, "COUNT_CAP", 30)
+    _db, tokens = world
+    s = _at(NotesListState, routes.NOTES, tokens, "ben")
+    await call(s.load)
+    assert await _walk(s, "rows") == [
+        ("Showing 1–25 of 30+", 25), ("Showing 26–50 of 50+", 25), ("Showing 51–60 of 60", 10)
+    ]  # fmt: skip

@@ -66,7 +66,8 @@ API_DESCRIPTION = """The spec's API (section 7). Log in with `POST /api/auth`: t
 goes in `Authorization: Bearer ...`; the refresh token comes as an httpOnly cookie, and `GET /api/auth/refresh`
 trades it for a new access token (and a new cookie: each works once). A call that answers 403 may be refreshed
 and retried once; a refresh that answers 403 means 'Your login has expired.'. Lists are paged: `page` (the
-`X-Next-Page` of the last answer), `search`, `size`; the total is in `X-Total-Count`. Objects carry `id` and `_id`."""
+`X-Next-Page` of the last answer), `search`, `size`; the total is in `X-Total-Count`, counted up to 1000: a list
+with more rows answers `X-Total-Count: 1000` and `X-Total-Capped: true`. Objects carry `id` and `_id`."""
 
 
 def create_api() -> FastAPI:
@@ -110,7 +111,7 @@ def create_api() -> FastAPI:
         filters = {k: params.get(k, "") for k in sub_requests.REQUEST_FILTERS}
         found = db.call(sub_requests.list_open, actor, filters=filters, bookmark=params.get("page", ""))
         rows = [{k: v for k, v in r.items() if k not in ("date", "local_input")} for r in found.rows]
-        return {"rows": rows, "total": found.total, "next": found.next, "previous": found.previous}
+        return {"rows": rows, "total": found.total, "capped": found.capped, "next": found.next, "previous": found.previous}
 
     @api.get(f"{API_PREFIX}/leagues/{{league_id}}/bracket", openapi_extra=access(ANYONE), responses={**ERRORS})
     def bracket(league_id: str, request: Request, actor: Actor | None = Depends(current_actor)):

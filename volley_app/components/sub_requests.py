@@ -131,6 +131,19 @@ def request_search(state) -> rx.Component:
     )
 
 
+def sub_picker(state) -> rx.Component:
+    """Find a sub by name, a page of them at a time, for a form's sub select (``state``: a ``SubPickerList``).
+
+    It sits outside that form (a form of its own: Search submits only the search).
+    """
+    return rx.vstack(
+        search_form(state, "Find by name", placeholder="First or last name"),
+        pager(state, "choices"),
+        spacing="2",
+        width="100%",
+    )
+
+
 def request_links() -> rx.Component:
     """The links above both request lists."""
     return button_row(

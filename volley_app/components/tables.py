@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
+from volley_app.components.react.by_width import by_width
+
 
 def _header(text: str) -> rx.Component | str:
     """A column's header; a column of buttons has no visible title, but screen readers hear "Actions"."""
@@ -66,5 +68,8 @@ def card(*children: rx.Component, test_id: str = "request-item") -> rx.Component
 
 
 def responsive(wide: rx.Component, cards: rx.Component) -> rx.Component:
-    """A table on wider screens, a list of cards on a phone (no sideways scrolling for the buttons)."""
-    return rx.fragment(rx.tablet_and_desktop(wide, width="100%"), rx.mobile_only(cards, width="100%"))
+    """A table on wider screens, a list of cards on a phone (no sideways scrolling for the buttons).
+
+    The browser draws only the one its width asks for, so each row is drawn once.
+    """
+    return by_width(rx.box(wide, width="100%"), rx.box(cards, width="100%"))

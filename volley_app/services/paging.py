@@ -9,9 +9,11 @@ the list's order starts the list again from its first page.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import datetime as dt
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +27,9 @@ PAGE_SIZE = 25
 MAX_PAGE_SIZE = 50
 SEARCH_MAX = 100
 BOOKMARK_MAX = 400
+# A list's total is counted up to this many rows: past it the list says "1,000+" (``Page.capped``), so
+# a page of a list of 100,000 rows costs what a page of a list of 1,001 costs.
+COUNT_CAP = 1000
 
 
 @dataclass(frozen=True)
@@ -32,6 +37,8 @@ class Page:
     """One page of a list: its rows (already projected), the total, the bookmarks either side.
 
     ``next``/``previous`` are "" when there is no such page; ``here`` reopens this page (a refresh).
+    ``total`` is exact up to the count's cap; when ``capped`` the list has more rows than ``total``
+    (at least ``total + 1``: the count stopped there).
     """
 
     rows: list[Any]
@@ -41,6 +48,7 @@ class Page:
     here: str = ""
     size: int = PAGE_SIZE
     extra: dict[str, Any] = field(default_factory=dict)
+    capped: bool = False
 
 
 def page_size(value: object) -> int:
@@ -120,6 +128,33 @@ def _marker(bookmark: object, kinds: Sequence[type]) -> sqlakeyset.Marker | None
     return marker
 
 
+# The total a screen counted when its search was sent, for the pages it turns to next (Previous, Next):
+# the list's total is counted once per search, not once per page.
+_known_total: contextvars.ContextVar[tuple[int, bool] | None] = contextvars.ContextVar("known_total", default=None)
+
+
+@contextlib.contextmanager
+def known_total(total: int, capped: bool) -> Iterator[None]:
+    """Within this block a list's page takes ``total`` (and ``capped``) as its total instead of counting."""
+    token = _known_total.set((total, capped))
+    try:
+        yield
+    finally:
+        _known_total.reset(token)
+
+
+def count_rows(db: Session, query: sa.Select, cap: int | None = None) -> tuple[int, bool]:
+    """How many rows ``query`` has, counted up to ``cap`` (COUNT_CAP): ``(cap, True)`` when it has more.
+
+    The count reads at most ``cap + 1`` rows (a LIMIT inside the count), so it costs the same
+    at 1,001 rows as at 100,000.
+    """
+    cap = COUNT_CAP if cap is None else cap
+    limited = query.order_by(None).limit(cap + 1).subquery()
+    found = int(db.execute(sa.select(sa.func.count()).select_from(limited)).scalar_one())
+    return (cap, True) if found > cap else (found, False)
+
+
 def keyset(
     db: Session,
     query: sa.Select,
@@ -129,22 +164,24 @@ def keyset(
     bookmark: object = "",
     size: int = PAGE_SIZE,
     count: sa.Select | None = None,
+    cap: int | None = None,
 ) -> Page:
     """One page of ``query`` (ordered, its order ending in a unique column) after ``bookmark``.
 
     ``kinds`` are the Python types of the order's columns (a bookmark of other types is refused
     and the first page shown); ``project`` turns the page's result rows into what the caller
-    shows; ``count`` (a SELECT of one number) gives the total, else the query's rows are counted.
+    shows. The total counts the query's rows up to ``cap`` (``count_rows``); ``count``, a query
+    with the same rows as ``query`` but cheaper to count (fewer joins), is counted instead.
     """
     marker = _marker(bookmark, kinds)
     found = sqlakeyset.select_page(db, query, per_page=size, page=marker)
     paging = found.paging
-    if count is None:
-        count = sa.select(sa.func.count()).select_from(query.order_by(None).subquery())
-    total = int(db.execute(count).scalar_one())
+    known = _known_total.get()
+    total, capped = known if known is not None else count_rows(db, query if count is None else count, cap)
     return Page(
         rows=project(list(found)),
         total=total,
+        capped=capped,
         next=paging.bookmark_next if paging.has_next else "",
         previous=paging.bookmark_previous if paging.has_previous else "",
         here=bookmark if marker is not None else "",  # type: ignore[arg-type]
@@ -159,16 +196,22 @@ def offset(
     project: Callable[[list[Any]], list[Any]],
     bookmark: object = "",
     size: int = PAGE_SIZE,
+    cap: int | None = None,
 ) -> Page:
-    """One page of ``query`` by position, for the few orders no keyset fits; the bookmark is the row number."""
+    """One page of ``query`` by position, for the few orders no keyset fits; the bookmark is the row number.
+
+    The total is counted up to ``cap`` rows (``count_rows``); past it a page's start is taken as asked.
+    """
     start = int(bookmark) if isinstance(bookmark, str) and bookmark.isdigit() and len(bookmark) < 10 else 0
-    total = int(db.execute(sa.select(sa.func.count()).select_from(query.order_by(None).subquery())).scalar_one())
-    start = min(start, max(total - 1, 0)) // size * size
+    known = _known_total.get()
+    total, capped = known if known is not None else count_rows(db, query, cap)
+    start = (start if capped else min(start, max(total - 1, 0))) // size * size
     rows = list(db.execute(query.limit(size).offset(start)).all())
     return Page(
         rows=project(rows),
         total=total,
-        next=str(start + size) if start + size < total else "",
+        capped=capped,
+        next=str(start + size) if len(rows) == size and (capped or start + size < total) else "",
         previous=str(max(start - size, 0)) if start > 0 else "",
         here=str(start) if start else "",
         size=size,

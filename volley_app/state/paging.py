@@ -6,17 +6,23 @@ server (private vars): the browser sends "next", "previous", or its search form,
 
 from __future__ import annotations
 
+import contextlib
+
 import reflex as rx
 
+from volley_app.services import paging
 from volley_app.services.errors import Invalid
 from volley_app.state.forms import form_values
 
 
-def summary(first: int, count: int, total: int) -> str:
-    """'Showing 26–50 of 1,234' ('' for an empty list)."""
+def summary(first: int, count: int, total: int, capped: bool = False) -> str:
+    """'Showing 26–50 of 1,234' ('' for an empty list); 'of 1,000+' when the total was counted only so far."""
     if count <= 0:
         return ""
-    return f"Showing {first:,}–{first + count - 1:,} of {total:,}"
+    last = first + count - 1
+    if capped:
+        return f"Showing {first:,}–{last:,} of {max(total, last):,}+"
+    return f"Showing {first:,}–{last:,} of {total:,}"
 
 
 class PagedList(rx.State, mixin=True):
@@ -41,10 +47,17 @@ class PagedList(rx.State, mixin=True):
     _mark: str = ""
     _mark_next: str = ""
     _mark_previous: str = ""
+    _list_total: int = -1
+    _list_capped: bool = False
 
-    async def _open(self, bookmark: str, first: int) -> None:
-        """Show the page ``bookmark`` names, whose first row is number ``first`` of the list."""
-        page, failure = await self._fetch(bookmark)
+    async def _open(self, bookmark: str, first: int, *, turn: bool = False) -> None:
+        """Show the page ``bookmark`` names, whose first row is number ``first`` of the list.
+
+        ``turn`` (Previous, Next): the total counted when the list opened is kept, not counted again.
+        """
+        known = self._list_total >= 0 and turn
+        with paging.known_total(self._list_total, self._list_capped) if known else contextlib.nullcontext():
+            page, failure = await self._fetch(bookmark)
         if isinstance(failure, Invalid):
             self.filter_error = " ".join(failure.errors.values()) or failure.message
         else:
@@ -54,15 +67,21 @@ class PagedList(rx.State, mixin=True):
             self.page_summary, self.has_next, self.has_previous = "", False, False
             self._mark = self._mark_next = self._mark_previous = ""
             self._first, self._count = 1, 0
+            self._list_total, self._list_capped = -1, False
             return
         self._show(page.rows, None)
         if not page.previous:
             first = 1
-        first = max(1, min(first, page.total - len(page.rows) + 1))
+        if not page.capped:
+            first = max(1, min(first, page.total - len(page.rows) + 1))
         self._first, self._count, self._size = first, len(page.rows), page.size
+        self._list_total, self._list_capped = page.total, page.capped
         self._mark, self._mark_next, self._mark_previous = page.here, page.next, page.previous
         self.has_next, self.has_previous = bool(page.next), bool(page.previous)
-        self.page_summary = summary(first, len(page.rows), page.total)
+        if page.capped and not page.next:  # the last page of a long list: its total is where it ends
+            self.page_summary = summary(first, len(page.rows), first + len(page.rows) - 1)
+        else:
+            self.page_summary = summary(first, len(page.rows), page.total, page.capped)
 
     async def _first_page(self) -> None:
         await self._open("", 1)
@@ -79,13 +98,13 @@ class PagedList(rx.State, mixin=True):
     async def next_page(self):
         """The page after the one shown."""
         if self._mark_next:
-            await self._open(self._mark_next, self._first + self._count)
+            await self._open(self._mark_next, self._first + self._count, turn=True)
 
     @rx.event
     async def previous_page(self):
         """The page before the one shown."""
         if self._mark_previous:
-            await self._open(self._mark_previous, self._first - self._size)
+            await self._open(self._mark_previous, self._first - self._size, turn=True)
 
     @rx.event
     async def search(self, form_data: dict):

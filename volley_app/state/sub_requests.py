@@ -96,3 +96,33 @@ class RequestListState(PagedList, PolledPage, mixin=True):
         self._reset_filters()
         await self._first_page()
         return type(self).poll
+
+
+class SubPickerList(PagedList, mixin=True):
+    """The subs a request may name, one page at a time, found by name (``components.sub_requests.sub_picker``).
+
+    ``sub_options`` are the select's options: the sub already chosen (kept on every page), then one page of
+    subs by name. The list is read only while ``_open_picker`` turned it on; a failure goes to ``error``.
+    """
+
+    sub_options: list[dict[str, str]] = []
+    _picking: bool = False
+    _chosen: dict[str, str] = {}
+
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        if not self._picking:
+            return None, None
+        return await run_action(sub_requests.invite_choices, actor=await self._actor(), filters=self.filters,
+                                bookmark=bookmark)  # fmt: skip
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        chosen = [self._chosen] if self._chosen and self._chosen not in rows else []
+        self.sub_options = chosen + list(rows)
+        if failure:
+            self.error = failure.message
+
+    async def _open_picker(self, picking: bool, chosen: dict[str, str] | None = None) -> None:
+        """The picker's first page with no search (``picking``), or no picker and no options."""
+        self._reset_filters()
+        self._picking, self._chosen = picking, (chosen or {}) if picking else {}
+        await self._first_page()

@@ -15,7 +15,8 @@ from volley_app.services import paging
 from volley_app.services.permissions import Actor, require_actor
 
 PREFIX = "/api"
-TOTAL_HEADER = "X-Total-Count"
+TOTAL_HEADER = "X-Total-Count"  # the rows counted, up to paging.COUNT_CAP (1000)
+CAPPED_HEADER = "X-Total-Capped"  # "true" when the list has more rows than X-Total-Count says
 NEXT_HEADER = "X-Next-Page"
 PREVIOUS_HEADER = "X-Previous-Page"
 
@@ -100,6 +101,8 @@ def sort_query(orders: dict) -> Any:
 
 def paged(response: Response, found: paging.Page, project: Callable[[dict], dict] = with_ids) -> list[dict]:
     response.headers[TOTAL_HEADER] = str(found.total)
+    if found.capped:
+        response.headers[CAPPED_HEADER] = "true"
     if found.next:
         response.headers[NEXT_HEADER] = found.next
     if found.previous:

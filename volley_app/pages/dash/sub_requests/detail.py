@@ -10,7 +10,7 @@ from volley_app.components.forms import error_line, notice_line, select_field
 from volley_app.components.layout import button_row, column, dash_page, details, labelled, page_heading, section_card
 from volley_app.components.sub_matching import outcome_panel, suggestions_panel
 from volley_app.components.sub_request_form import request_fields
-from volley_app.components.sub_requests import status_badge
+from volley_app.components.sub_requests import status_badge, sub_picker
 from volley_app.registry import page
 from volley_app.services import calendar, live, sub_requests
 from volley_app.services.errors import Invalid
@@ -19,7 +19,7 @@ from volley_app.state.files import backend_address
 from volley_app.state.forms import focus, form_values, path_arg, run_action
 from volley_app.state.polling import PolledPage
 from volley_app.state.sub_matching import OutcomeState, SuggestionsState
-from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState
+from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState, SubPickerList
 
 DETAIL_ERROR_ID = "note-detail-error"
 ACCEPTED = "You accepted this sub request. The requestor has been emailed."
@@ -63,7 +63,7 @@ def _editable(found: dict) -> dict[str, str]:
     }  # fmt: skip
 
 
-class NoteDetailState(RequestFormState, PolledPage, AuthState):
+class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
     """One request, read again at once when it changes (live updates) and every 150 s otherwise."""
 
     _poll_path = routes.NOTE_DETAIL
@@ -74,7 +74,6 @@ class NoteDetailState(RequestFormState, PolledPage, AuthState):
     can_decline: bool = False
     can_edit: bool = False
     can_reopen: bool = False
-    invite_options: list[dict[str, str]] = []
     load_error: str = ""
     action_error: str = ""
     notice: str = ""
@@ -89,17 +88,15 @@ class NoteDetailState(RequestFormState, PolledPage, AuthState):
         found, failure = await run_action(sub_requests.detail, actor=await self._actor(), request_id=self._note_id())
         if failure:
             self.note, self.record, self.can_accept, self.can_decline, self.can_edit = {}, {}, False, False, False
-            self.can_reopen, self.invite_options = False, []
+            self.can_reopen = False
+            await self._open_picker(False)
             self.load_error = failure.message
             return
         self.load_error = ""
         self.note = _shown(found)
         self.can_accept, self.can_decline, self.can_edit = found["can_accept"], found["can_decline"], found["can_edit"]
-        self.can_reopen, self.invite_options = found["can_reopen"], []
-        if self.can_reopen:
-            # One page of subs by name (the list itself stays in the database).
-            choices, _f = await run_action(sub_requests.invite_choices, actor=await self._actor())
-            self.invite_options = choices.rows if choices else []
+        self.can_reopen = found["can_reopen"]
+        await self._open_picker(self.can_reopen)  # a page of subs by name to reopen it to
         self.record = _editable(found) if self.can_edit else {}
         path, _f = await run_action(calendar.accepted_request_feed, actor=await self._actor(), request_id=self._note_id())
         self.feed = backend_address(path) if path else ""
@@ -252,9 +249,10 @@ def _reopen_form() -> rx.Component:
     return section_card(
         "Reopen Sub Request",
         rx.text("The sub declined. Open the request to anyone again, or invite another sub.", size="2"),
+        sub_picker(s),
         rx.form(
             column(
-                select_field("Who may take it", "recipient", s.invite_options, placeholder="Anyone", required=False),
+                select_field("Who may take it", "recipient", s.sub_options, placeholder="Anyone", required=False),
                 rx.button("Reopen Sub Request", type="submit", size="3"),
                 spacing="3",
             ),

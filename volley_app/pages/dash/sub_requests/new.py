@@ -10,48 +10,29 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import complete_button, complete_form, error_line, form_card, select_field
 from volley_app.components.layout import column, dash_page
-from volley_app.components.paging import pager, search_form
 from volley_app.components.sub_request_form import request_fields
+from volley_app.components.sub_requests import sub_picker
 from volley_app.registry import page
 from volley_app.services import sub_requests
-from volley_app.services.errors import DomainError
-from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import form_values, path_arg, run_action
-from volley_app.state.paging import PagedList
-from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState
+from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState, SubPickerList
 
 
-class NewNoteState(PagedList, RequestFormState, AuthState):
+class NewNoteState(SubPickerList, RequestFormState, AuthState):
     targeted: bool = False
     recipient: str = ""
-    sub_options: list[dict[str, str]] = []
-    _chosen: dict[str, str] = {}  # the sub the address names: offered on every page of the picker
-
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        if not self.targeted:
-            return None, None
-        return await run_action(sub_requests.invite_choices, actor=await self._actor(), filters=self.filters,
-                                bookmark=bookmark)  # fmt: skip
-
-    def _show(self, rows: list, failure: DomainError | None) -> None:
-        chosen = [self._chosen] if self._chosen and self._chosen not in rows else []
-        self.sub_options = chosen + list(rows)
-        if failure:
-            self.error = failure.message
 
     async def load(self):
         self._clear_messages()
-        self._reset_filters()
         self.targeted = (self.router.url.path or "").rstrip("/") == routes.NOTES_NEW_SPECIFIC
-        self.recipient, self.sub_options, self._chosen = "", [], {}
-        if self.targeted:
-            wanted = path_arg(self, "sub")
-            if wanted:
-                found, _failure = await run_action(sub_requests.invite_choice, actor=await self._actor(), sub_id=wanted)
-                self._chosen = found or {}
-                self.recipient = self._chosen.get("value", "")
-        await self._first_page()
+        chosen: dict[str, str] = {}
+        wanted = path_arg(self, "sub") if self.targeted else ""
+        if wanted:  # the sub the address names: offered on every page of the picker
+            found, _failure = await run_action(sub_requests.invite_choice, actor=await self._actor(), sub_id=wanted)
+            chosen = found or {}
+        self.recipient = chosen.get("value", "")
+        await self._open_picker(self.targeted, chosen)
         self._show_record()
 
     @rx.event
@@ -85,17 +66,6 @@ def _form() -> rx.Component:
     )
 
 
-def _picker() -> rx.Component:
-    """Find the sub to invite by name, a page of them at a time (outside the request form: its own submit)."""
-    s = NewNoteState
-    return rx.vstack(
-        search_form(s, "Find by name", placeholder="First or last name"),
-        pager(s, "choices"),
-        spacing="2",
-        width="100%",
-    )
-
-
 @page(routes.NOTES_NEW, "Create Sub Request", on_load=NewNoteState.load)
 @page(routes.NOTES_NEW_SPECIFIC, "Invite a Sub", on_load=NewNoteState.load)
 def new_note_page() -> rx.Component:
@@ -107,7 +77,7 @@ def new_note_page() -> rx.Component:
             rx.cond(s.targeted, "Invite a Sub", "Create Sub Request"),
             rx.text(intro, color_scheme="gray"),
             error_line(s.error, FORM_ERROR_ID),
-            rx.cond(s.targeted, _picker(), rx.fragment()),
+            rx.cond(s.targeted, sub_picker(s), rx.fragment()),
             _form(),
             max_width="34rem",
         )
