@@ -26,7 +26,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, SubStatus, User, utcnow
-from volley_app.services import mail, paging, permissions, ratelimit, timefmt, validation
+from volley_app.services import mail, paging, permissions, ratelimit, timefmt, validation, venues
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, record_id, require_sub_request_actor
 
@@ -45,19 +45,21 @@ _table: sa.Table = SubRequest.__table__  # type: ignore[assignment]
 # -- input --------------------------------------------------------------------------------------------------------
 
 
-def _future(value: object, now: dt.datetime) -> dt.datetime:
-    when = timefmt.parse_local(value, "date", "Date")
+def _future(value: object, now: dt.datetime, zone: str | None = None) -> dt.datetime:
+    when = timefmt.parse_local(value, "date", "Date", zone)
     if when <= now:
         raise Invalid({"date": "Choose a date and time in the future"})
     return when
 
 
-def _clean(*, team, date, svl, skill_level, format, court=None, text=None, now: dt.datetime) -> dict:
-    """A request's details checked: every message at once (Invalid), or the values to store."""
+def _clean(*, team, date, svl, skill_level, format, court=None, text=None, now: dt.datetime, zone=None) -> dict:
+    """A request's details checked: every message at once (Invalid), or the values to store.
+
+    The date is on the wall clock of ``zone``, the time zone of the venue the location names."""
     clean = validation.collect(
         team=(validation.name, team, "team", "Team", TEAM_MAX),
         svl=(validation.name, svl, "svl", "Location", SVL_MAX),
-        date=(_future, date, now),
+        date=(_future, date, now, zone),
         court=(validation.optional, court, "court", "Court", COURT_MAX),
         skill_level=(validation.choice, skill_level, SkillLevel, "skill_level", "Skill level"),
         format=(validation.choice, format, SubFormat, "format", "Format"),
@@ -95,8 +97,10 @@ def _no_sub(req: SubRequest) -> str:
     return "Open" if req.status == SubStatus.OPEN else "Deleted account"
 
 
-def _row(req: SubRequest, names: dict[int, str]) -> dict:
-    local = timefmt.local(req.date)
+def _row(req: SubRequest, names: dict[int, str], zones: dict[str, str] | None = None) -> dict:
+    """A request as lists show it; its times on the clock of the venue it names (``zones``, by name)."""
+    zone = (zones or {}).get(req.svl.strip().casefold())
+    local = timefmt.local(req.date, zone)
     return {
         "id": req.id,
         "requestor": names.get(req.requestor_id, ""),
@@ -111,15 +115,16 @@ def _row(req: SubRequest, names: dict[int, str]) -> dict:
         "text": req.text or "",
         "completed": req.completed,
         "date": req.date,
-        "date_text": timefmt.day(req.date),
-        "time_text": timefmt.clock(req.date),
+        "date_text": timefmt.day(req.date, zone),
+        "time_text": timefmt.clock(req.date, zone, labelled=True),
         "local_input": f"{local:%Y-%m-%dT%H:%M}",
     }
 
 
 def _rows(db: Session, reqs: list[SubRequest]) -> list[dict]:
     names = _names(db, {r.requestor_id for r in reqs} | {r.recipient_id for r in reqs if r.recipient_id})
-    return [_row(r, names) for r in sorted(reqs, key=lambda r: (r.completed, r.date, r.id))]
+    zones = venues.zones_by_name(db, [r.svl for r in reqs])
+    return [_row(r, names, zones) for r in sorted(reqs, key=lambda r: (r.completed, r.date, r.id))]
 
 
 def complete_past(db: Session, *where: sa.ColumnElement[bool], now: dt.datetime | None = None) -> None:
@@ -204,8 +209,9 @@ def _request_page(db: Session, where: list, *, bookmark: object, size: object, s
     )
 
     def project(found: list) -> list[dict]:
+        zones = venues.zones_by_name(db, [req.svl for req, *_who in found])
         return [
-            _row(req, {req.requestor_id: _person(*who[:3]), req.recipient_id or 0: _person(*who[3:])})
+            _row(req, {req.requestor_id: _person(*who[:3]), req.recipient_id or 0: _person(*who[3:])}, zones)
             for req, *who in found
         ]
 
@@ -421,7 +427,7 @@ def create(
         except (Invalid, NotFound):
             errors["recipient"] = "Choose an active sub"
     try:
-        clean = _clean(now=now, **details)
+        clean = _clean(now=now, zone=venues.zone_by_name(db, details.get("svl")), **details)
     except Invalid as exc:
         errors.update(exc.errors)
     if errors:
@@ -451,7 +457,7 @@ def _email_invited(db: Session, req: SubRequest, actor: Actor, recipient: User) 
         body_text=(
             f"Hi {recipient.first_name},\n\n"
             f"{actor.username} has asked you to sub.\n\n"
-            f"When: {timefmt.long(req.date)}\n"
+            f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
             f"Where: {req.svl}\n"
             f"Team: {req.team}\n"
             f"Court: {req.court or '-'}\n"
@@ -508,7 +514,7 @@ def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind
         body_text=(
             f"Hi {requestor.first_name},\n\n"
             f"{actor.username} has {verb} your sub request.\n\n"
-            f"When: {timefmt.long(req.date)}\n"
+            f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
             f"Where: {req.svl}\n"
             f"Team: {req.team}\n\n"
             f"Details: {routes.absolute(routes.note_path(req.id))}\n"
@@ -593,7 +599,7 @@ def update(
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     req = permissions.access_sub_request(db, actor, request_id, own=True)
-    clean = _clean(now=now, **details)
+    clean = _clean(now=now, zone=venues.zone_by_name(db, details.get("svl")), **details)
     before = {k: getattr(req, k) for k in _TOLD}
     for key, value in clean.items():
         setattr(req, key, value)
@@ -626,7 +632,7 @@ def _email_sub(db: Session, req: SubRequest, subject: str, what: str, kind: str)
         body_text=(
             f"Hi {sub.first_name},\n\n"
             f"{requestor.first_name} {requestor.last_name}".rstrip() + f" ({requestor.username}) has {what}.\n\n"
-            f"When: {timefmt.long(req.date)}\n"
+            f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
             f"Where: {req.svl}{f', {req.court}' if req.court else ''}\n"
             + ("" if req.archived_at else f"\nDetails: {routes.absolute(routes.note_path(req.id))}\n")
         ),
