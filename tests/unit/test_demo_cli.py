@@ -164,7 +164,7 @@ def test_seed_demo_if_empty_twice_seeds_once(db, capsys):
     assert "skipped" in second
     assert count(db, User) == 10
     assert count(db, LeagueSession) == 4
-    assert count(db, Team) == 20
+    assert count(db, Team) == 24
 
 
 def test_seed_demo_without_if_empty_on_a_seeded_database_fails_cleanly(db, capsys):
