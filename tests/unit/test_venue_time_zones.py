@@ -169,6 +169,22 @@ def test_a_feed_carries_the_venues_tzid(world):
     assert str(cal["x-wr-timezone"]) == CHICAGO
 
 
+def test_an_accepted_request_in_a_personal_feed_carries_its_venues_tzid(world):
+    db = world["db"]
+    asker = make_user(db, "asker")
+    rid = sub_requests.create(db, actor_of(asker), team="Lake", date="2099-07-01T19:30", svl="Windy Courts",
+                              skill_level="C", format="6s")  # fmt: skip
+    db.commit()
+    sub_requests.accept(db, world["p"], rid)
+    token = calendar.feed_token(db, world["p"])
+    db.commit()
+    events = list(Calendar.from_ical(calendar.personal_feed(db, token)).walk("VEVENT"))
+    assert len(events) == 1 and events[0]["dtstart"].params.get("TZID") == CHICAGO
+    assert events[0].decoded("dtstart").hour == 19
+    emailed = db.exec(select(OutboxMessage).where(OutboxMessage.to_addr == "asker@example.com")).all()
+    assert emailed and all("7:30 PM CT" in m.body_text for m in emailed)
+
+
 def test_the_schedule_export_is_on_the_venues_clock(world):
     db = world["db"]
     lg = _chicago_league(db, world, start=dt.datetime(2026, 10, 19, 23, 30, tzinfo=dt.UTC))
