@@ -186,7 +186,7 @@ def _description(league: League, db: Session) -> str:
 
 def _expired_notice(db: Session, pay: Payment, league: League) -> tuple[str, bool]:
     """Why an expired reservation cannot be paid, and whether the league is full for a new registrant."""
-    until = timefmt.date_time(pay.expires_at)
+    until = timefmt.date_time(pay.expires_at, leagues.zone(db, league))
     if pay.team_id is not None:
         return OFFER_LAPSED.format(team=pay.team_name, until=until), True
     full = places.count(db, league).full_for_new
@@ -218,7 +218,7 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
         "fee": fees.money(b.fee_cents),
         "total": fees.money(pay.amount_cents),
         "client_secret": "",
-        "held_until": places.hold_until(pay) if pay.status == PENDING else "",
+        "held_until": places.hold_until(pay, leagues.zone(db, league)) if pay.status == PENDING else "",
         "offer": pay.team_id is not None,
         "full": False,
         "notice": "" if pay.status in (PENDING, SUCCEEDED) else ALREADY_PROCESSED,
