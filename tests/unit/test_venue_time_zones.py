@@ -105,6 +105,16 @@ def test_session_dates_are_read_on_the_owners_clock(world):
     assert sessions.get_session(db, world["chi"], row.id)["zone"] == CHICAGO
 
 
+def test_a_passed_registration_deadline_is_told_on_the_venues_clock(world):
+    from volley_app.services import registration
+
+    db = world["db"]
+    lg = add_league(db, world["chi_user"], world["sid"], start=dt.datetime(2099, 9, 8, 23, 30, tzinfo=dt.UTC),
+                    registration_deadline=dt.datetime(2026, 9, 1, 17, 0, tzinfo=dt.UTC))  # fmt: skip
+    found = registration.options(db, world["p"], league_id=lg.id)
+    assert found["refusal"] == registration.REGISTRATION_CLOSED.format(when="Tue Sep 1, 2026 12:00 PM CT")
+
+
 def _chicago_league(db, world, *, start: dt.datetime, teams: int = 4) -> League:
     lg = add_league(db, world["chi_user"], world["sid"], start=start)
     add_teams(db, lg, teams)
