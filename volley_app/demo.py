@@ -44,12 +44,16 @@ from volley_app.settings import get_settings
 log = logging.getLogger(__name__)
 
 DEMO_PASSWORD = "volley123"  # noqa: S105 - the published demo password
+CHICAGO = "America/Chicago"
 
 # username, first, last, roles, extra profile
 DEMO_PEOPLE: list[tuple[str, str, str, tuple[Role, ...], dict]] = [
     ("admin", "Avery", "Admin", (Role.ADMIN,), {}),
     ("lexsports", "Lexington", "Sportsplex", (Role.SVL,), {"address": "2201 Regency Rd", "city": "Lexington"}),
     ("bluegrassbeach", "Bluegrass", "Beach", (Role.SVL,), {"address": "1400 Old Frankfort Pike", "city": "Lexington"}),
+    # A venue in another time zone: its games show "6:30 PM CT" where Lexington's show "ET".
+    ("windycity", "Windy City", "Volleyball", (Role.SVL,), {"address": "1200 W Fulton Market", "city": "Chicago",
+        "region": "IL", "time_zone": CHICAGO}),
     ("alice", "Alice", "Nguyen", (Role.PLAYER,), {"gender": Gender.FEMALE}),
     ("ben", "Ben", "Carter", (Role.PLAYER,), {"gender": Gender.MALE, "sub": True,
         "hitter_skill_level": Rating.B, "passer_skill_level": Rating.C, "setter_skill_level": Rating.C,
@@ -75,9 +79,9 @@ def is_empty(db: Session) -> bool:
     return db.exec(select(User.id)).first() is None
 
 
-def _at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
-    """A wall-clock time at the venue, as UTC."""
-    zone = ZoneInfo(get_settings().time_zone)
+def _at(day: dt.date, hour: int, minute: int = 0, zone_name: str | None = None) -> dt.datetime:
+    """A wall-clock time at the venue (in ``zone_name``, else the default zone), as UTC."""
+    zone = ZoneInfo(zone_name or get_settings().time_zone)
     return dt.datetime(day.year, day.month, day.day, hour, minute, tzinfo=zone).astimezone(dt.UTC)
 
 
@@ -90,7 +94,8 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     now = now or utcnow()
     today = now.astimezone(ZoneInfo(get_settings().time_zone)).date()
     people: dict[str, User] = {}
-    for username, first, last, roles, profile in DEMO_PEOPLE:
+    for username, first, last, roles, extra in DEMO_PEOPLE:
+        profile = dict(extra)
         people[username] = create_user(
             db,
             username=username,
@@ -98,7 +103,7 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
             email=f"{username}@volley.example",
             first_name=first,
             last_name=last,
-            region="KY",
+            region=profile.pop("region", "KY"),
             roles=roles,
             **profile,
         )
@@ -165,6 +170,7 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     db.flush()
     finished = _demo_finished_season(db, season, people)
     _demo_dispute(db, c_sixes, now)
+    chicago_teams = _demo_other_zone(db, people["windycity"], people, running_start, now)
 
     requests = [
         SubRequest(requestor_id=people["alice"].id, svl="Lexington Sportsplex", team="Net Ninjas",
@@ -192,16 +198,47 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
                    svl="Lexington Sportsplex", team="Dig Deep", date=_at(today - dt.timedelta(days=23), 19, 20),
                    court="Court 1", skill_level=SkillLevel.C, format=SubFormat.SIXES, completed=True,
                    outcome=SubOutcome.PLAYED, outcome_at=now - dt.timedelta(days=22)),
+        SubRequest(requestor_id=people["ben"].id, svl="Windy City Volleyball", team="Lake Effect",
+                   date=_at(today + dt.timedelta(days=6), 18, 30, CHICAGO), court="Court A", skill_level=SkillLevel.C,
+                   format=SubFormat.SIXES, text="Visiting Chicago? We play at 6:30 PM CT."),
     ]  # fmt: skip
     db.add_all(requests)
     # Hana cannot play the day of Alice's request: the suggestions list her as ineligible, with why.
     db.add(SubUnavailableDate(user_id=people["hana"].id, day=today + dt.timedelta(days=3)))
     db.flush()
     _seed_outreach(db)
-    counts = {"users": len(people), "sessions": 3, "leagues": 6, "teams": len(teams) + 2 + finished,
+    counts = {"users": len(people), "sessions": 4, "leagues": 7, "teams": len(teams) + 2 + finished + chicago_teams,
               "sub_requests": len(requests)}  # fmt: skip
     log.info("demo data seeded: %s", counts)
     return counts
+
+
+# --- a venue in another time zone: a running league with its schedule and scores -----------------
+
+
+def _demo_other_zone(db: Session, svl: User, people: dict[str, User], running_start: dt.date, now: dt.datetime) -> int:
+    """Windy City Volleyball (Chicago, Central time) runs a Tuesday C Sixes league at 6:30 PM its time.
+    Returns how many teams it has."""
+    session = LeagueSession(
+        svl_id=svl.id, name="Chicago Fall Session", status=SessionStatus.ACTIVE, created_by_id=svl.id,
+        start_at=_at(running_start, 0, 0, CHICAGO), end_at=_at(running_start + dt.timedelta(weeks=10), 23, 59, CHICAGO),
+    )  # fmt: skip
+    db.add(session)
+    db.flush()
+    row = League(
+        session_id=session.id, svl_id=svl.id, day=Day.TUESDAY,
+        start_at=_at(running_start + dt.timedelta(days=1), 18, 30, CHICAGO), number_of_weeks=8, time_increment=50,
+        address=svl.address, city=svl.city, region="IL", court="Court A", skill_level=SkillLevel.C,
+        format=LeagueFormat.SIXES, max_teams=4, cost_cents=26000, stage=LeagueStage.ACTIVE,
+    )  # fmt: skip
+    db.add(row)
+    db.flush()
+    names = ["Lake Effect", "Deep Dish Diggers", "Windy Spikers", "The Loop"]
+    for captain, name in zip(["ben", "carmen", "erin", "frank"], names, strict=True):
+        db.add(Team(league_id=row.id, captain_id=people[captain].id, team_name=name, paid=True))
+    db.flush()
+    _demo_schedule(db, row, now, CHICAGO)
+    return len(names)
 
 
 # --- newsletter subscribers and an inquiry for the admin screens -----------------------------
@@ -223,7 +260,7 @@ def _seed_outreach(db: Session) -> None:
 # --- the running league has its schedule, with scores for the weeks played ---------------------
 
 
-def _demo_schedule(db: Session, league: League, now: dt.datetime) -> int:
+def _demo_schedule(db: Session, league: League, now: dt.datetime, zone: str | None = None) -> int:
     """Generate the running league's schedule and enter scores for the games already played."""
     from volley_app.services import leagues, scheduling
 
@@ -233,7 +270,7 @@ def _demo_schedule(db: Session, league: League, now: dt.datetime) -> int:
     played = [((21, 17), (19, 21), (15, 11)), ((21, 12), (21, 18), (None, None)), ((23, 21), (18, 21), (17, 15))]
     for week_index, week in enumerate(scheduling.pairings(ids, league.number_of_weeks)):
         for match_index, ((a, b), (slot_index, court)) in enumerate(zip(week, scheduling.placements(week, courts), strict=True)):
-            at = scheduling.slot(league.start_at, week_index, slot_index, league.time_increment)
+            at = scheduling.slot(league.start_at, week_index, slot_index, league.time_increment, zone)
             game = Game(league_id=league.id, team1_id=a, team2_id=b, start_at=at, type=GameType.LEAGUE,
                         round=week_index + 1, match=match_index + 1, court=court)  # fmt: skip
             if at < now and b is not None:

@@ -90,7 +90,8 @@ def test_formulas_are_neutralised_and_captain_contact_is_in_the_teams_file(world
     assert aces[0] == "'+Aces"
     assert aces[3] == "'=HYPERLINK(\"http://x\")" and aces[4] == "Ünal" and aces[6] == "pat@example.com"
     schedule = _rows(exports.export(world["db"], world["svl"], world["lg"].id, "schedule")["data"])
-    assert schedule[0] == ["Week", "Date", "Time", "Court", "Team 1", "Team 2", "Score", "Type"]
+    assert schedule[0] == ["Week", "Date", "Time", "Court", "Team 1", "Team 2", "Score", "Type", "Time zone"]
+    assert {r[8] for r in schedule[1:]} == {"America/New_York"}
     assert any(r[4] == "'+Aces" or r[5] == "'+Aces" for r in schedule[1:])
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from sqlmodel import select
 
 from tests.factories import count, rows
 from volley_app import cli, demo
@@ -22,7 +23,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, passwords, results, sessions
+from volley_app.services import auth, passwords, results, sessions, timefmt
 from volley_app.services.errors import Invalid
 
 
@@ -39,22 +40,22 @@ def seeded(db):
 
 def test_seed_reports_what_it_added(seeded):
     db, counts, _now = seeded
-    assert counts == {"users": 11, "sessions": 3, "leagues": 6, "teams": 20, "sub_requests": 7}
-    assert count(db, User) == 11
-    assert count(db, LeagueSession) == 3
-    assert count(db, League) == 6
-    assert count(db, Team) == 20
-    assert count(db, SubRequest) == 7
+    assert counts == {"users": 12, "sessions": 4, "leagues": 7, "teams": 24, "sub_requests": 8}
+    assert count(db, User) == 12
+    assert count(db, LeagueSession) == 4
+    assert count(db, League) == 7
+    assert count(db, Team) == 24
+    assert count(db, SubRequest) == 8
 
 
-def test_seed_creates_an_admin_two_svls_and_players_some_of_them_subs(seeded):
+def test_seed_creates_an_admin_three_svls_and_players_some_of_them_subs(seeded):
     db, _counts, _now = seeded
     people = {u.username: u for u in rows(db, User)}
     by_role = {role: sorted(n for n, u in people.items() if u.roles == [role]) for role in ("Admin", "SVL", "Player")}
     assert by_role["Admin"] == ["admin"]
-    assert by_role["SVL"] == ["bluegrassbeach", "lexsports"]
+    assert by_role["SVL"] == ["bluegrassbeach", "lexsports", "windycity"]
     assert len(by_role["Player"]) == 8
-    assert sum(len(v) for v in by_role.values()) == 11  # nobody has a mixed or empty role list
+    assert sum(len(v) for v in by_role.values()) == 12  # nobody has a mixed or empty role list
     subs = sorted(n for n, u in people.items() if u.sub)
     assert subs == ["ben", "carmen", "erin", "gina", "hana"]
     assert set(subs) <= set(by_role["Player"])
@@ -75,7 +76,7 @@ def test_seed_sessions_leagues_and_teams_hang_together(seeded):
     for s in seeded_sessions:
         assert sessions.status_at(s, now) == s.status, s.name
     assert sorted(s.status for s in seeded_sessions) == sorted(
-        [SessionStatus.ACTIVE, SessionStatus.REGISTRATION, SessionStatus.REGISTRATION]
+        [SessionStatus.ACTIVE, SessionStatus.ACTIVE, SessionStatus.REGISTRATION, SessionStatus.REGISTRATION]
     )
 
     by_session = {s.id: s for s in seeded_sessions}
@@ -133,7 +134,7 @@ def test_seed_twice_is_refused_and_adds_nothing(seeded):
     with pytest.raises(Invalid):
         demo.seed(db)
     db.rollback()
-    assert count(db, User) == 11 and count(db, LeagueSession) == 3
+    assert count(db, User) == 12 and count(db, LeagueSession) == 4
 
 
 def test_is_empty(db):
@@ -157,13 +158,13 @@ def test_seed_relative_to_a_given_day(db):
 def test_seed_demo_if_empty_twice_seeds_once(db, capsys):
     assert cli.main(["seed-demo", "--if-empty"]) == 0
     first = capsys.readouterr().out
-    assert "demo data added: 11 users" in first
+    assert "demo data added: 12 users" in first
     assert cli.main(["seed-demo", "--if-empty"]) == 0
     second = capsys.readouterr().out
     assert "skipped" in second
-    assert count(db, User) == 11
-    assert count(db, LeagueSession) == 3
-    assert count(db, Team) == 20
+    assert count(db, User) == 12
+    assert count(db, LeagueSession) == 4
+    assert count(db, Team) == 24
 
 
 def test_seed_demo_without_if_empty_on_a_seeded_database_fails_cleanly(db, capsys):
@@ -171,7 +172,7 @@ def test_seed_demo_without_if_empty_on_a_seeded_database_fails_cleanly(db, capsy
     capsys.readouterr()
     assert cli.main(["seed-demo"]) == 2
     assert "error:" in capsys.readouterr().err
-    assert count(db, User) == 11 and count(db, LeagueSession) == 3
+    assert count(db, User) == 12 and count(db, LeagueSession) == 4
 
 
 def test_seed_demo_if_empty_leaves_a_database_with_users_alone(db, monkeypatch, capsys):
@@ -277,3 +278,17 @@ def test_the_demo_has_a_finished_season_a_champion_and_a_disputed_score(seeded):
     assert waiting.status == "disputed"
     monday = db.get(LeagueRow, db.get(Game, waiting.game_id).league_id)
     assert score_reports.disputed(db, actor, monday.id)[0]["note"].startswith("We won")
+
+
+def test_seed_has_a_venue_in_another_time_zone_with_its_games_and_an_open_request(seeded):
+    db, _counts, now = seeded
+    chicago = db.exec(select(User).where(User.username == "windycity")).one()
+    assert chicago.time_zone == "America/Chicago" and "SVL" in chicago.roles
+    assert {u.time_zone for u in rows(db, User) if u.username != "windycity"} == {"America/New_York"}
+    league = db.exec(select(League).where(League.svl_id == chicago.id)).one()
+    games = db.exec(select(Game).where(Game.league_id == league.id)).all()
+    assert games and {timefmt.clock(g.start_at, chicago.time_zone, labelled=True) for g in games} == {
+        "6:30 PM CT", "7:20 PM CT"}  # two matches a week on one court, 50 minutes apart
+    request = db.exec(select(SubRequest).where(SubRequest.svl == "Windy City Volleyball")).one()
+    assert request.status == SubStatus.OPEN and request.date > now
+    assert timefmt.clock(request.date, chicago.time_zone, labelled=True) == "6:30 PM CT"

@@ -59,7 +59,8 @@ def test_home_leagues_refuse_svls_and_anonymous(db):
 def test_dates_show_in_the_venue_zone(utc, day, clock):
     assert timefmt.day(utc) == day
     assert timefmt.clock(utc) == clock
-    assert timefmt.long(utc).endswith(("EST", "EDT"))
+    assert timefmt.long(utc).endswith(f"at {clock} ET")  # the zone's name all year, not EST in winter and EDT in summer
+    assert timefmt.clock(utc, "America/Chicago", labelled=True).endswith(" CT")
 
 
 def test_the_home_sends_admins_and_svls_elsewhere(db):

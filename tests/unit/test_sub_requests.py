@@ -140,7 +140,7 @@ def test_local_date_input_is_read_in_the_venue_zone(world):
     db.commit()
     stored = _status(db, rid).date
     assert stored == dt.datetime(year, 7, 1, 23, 30, tzinfo=dt.UTC)  # EDT is UTC-4
-    assert sub_requests.detail(db, a["alice"], rid)["time_text"] == "7:30 PM"
+    assert sub_requests.detail(db, a["alice"], rid)["time_text"] == "7:30 PM ET"  # a location no venue has
 
 
 def test_targeted_request_emails_the_sub_and_needs_an_active_sub(world):

@@ -30,7 +30,7 @@ def league_fields(state, d: dict | rx.Var, *, show_cash: rx.Var, show_active: bo
         area_field("More Courts (optional)", "more_courts", state, rows="2", default_value=d.get("more_courts", ""),
                    hint="One court a line, e.g. Court 2. Each week's games fill the courts, then the next time."),
         text_field("Start Date and Time", "start", state, type="datetime-local", required=True,
-                   default_value=d.get("start", "")),
+                   default_value=d.get("start", ""), hint="On the venue's clock (its time zone, in its Edit Info)."),
         text_field("Registration Deadline (optional)", "registration_deadline", state, type="datetime-local",
                    required=False, default_value=d.get("registration_deadline", ""),
                    hint="Registration and the waitlist close then. Blank: at the start."),

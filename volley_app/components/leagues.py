@@ -21,7 +21,7 @@ def summary_row(lg: dict) -> dict[str, str]:
     return {
         **{key: lg[key] for key in ("name", "svl_name", "session_name", "court", "stage")},
         "id": str(lg["id"]),
-        "start": timefmt.date_time(lg["start_at"]),
+        "start": timefmt.date_time(lg["start_at"], lg.get("zone"), labelled=True),
         "cost": money(lg["cost_cents"]) + (" (cash)" if lg["cash"] else ""),
         "href": routes.league_path(lg["id"]),
     }

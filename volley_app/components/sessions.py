@@ -25,7 +25,7 @@ def session_row(s: dict) -> dict[str, str]:
     return {
         **{k: s[k] for k in ("name", "svl_name", "status")},
         "id": str(s["id"]),
-        "dates": timefmt.date_range(s["start_at"], s["end_at"]),
+        "dates": timefmt.date_range(s["start_at"], s["end_at"], s.get("zone")),
         "href": routes.session_path(s["id"]),
     }
 

@@ -47,6 +47,11 @@ class User(SQLModel, table=True):
     # The secret in the address of this user's calendar feed (None: no feed). A calendar app holds the
     # address to subscribe without logging in; a new token makes the old address answer 404.
     calendar_token: str | None = Field(default=None, sa_column=sa.Column(sa.String(64)))
+    # A venue's (SVL's) IANA time zone: its sessions, leagues, games and sub requests are entered and shown in it.
+    time_zone: str = Field(
+        default="America/New_York",
+        sa_column=sa.Column(sa.String(64), nullable=False, server_default="America/New_York"),
+    )
 
 
 class UserToken(SQLModel):

@@ -32,7 +32,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import audit, auth, mail, paging, passwords, ratelimit, validation
+from volley_app.services import audit, auth, mail, paging, passwords, ratelimit, validation, venues
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import (
     Actor,
@@ -158,6 +158,7 @@ def _record(user: User) -> dict:
         "setter": user.setter_skill_level.value if user.setter_skill_level else "",
         "roles": list(user.roles),
         "active": user.active,
+        "time_zone": user.time_zone if Role.SVL.value in user.roles else "",
     }
 
 
@@ -185,6 +186,9 @@ def edit_form(db: Session, actor: Actor | None, user_id: object) -> dict:
     rec["is_admin_view"] = actor.is_admin
     rec["last_name_locked"] = actor.is_admin and user.id != actor.user_id
     rec["own_account"] = user.id == actor.user_id
+    # A venue's (SVL's) time zone: edited by the venue itself and by admins (the only ones who reach its record).
+    rec["show_time_zone"] = Role.SVL.value in user.roles
+    rec["time_zones"] = venues.zone_choices(user.time_zone) if rec["show_time_zone"] else []
     return rec
 
 
@@ -224,13 +228,15 @@ def update_user(
     setter: object = None,
     roles: object = None,
     active: object = None,
+    time_zone: object = None,
 ) -> None:
     """Save an edit of ``user_id`` (spec section 5, Edit user). Fields the actor does not see are left alone.
 
     A new password for one's own account needs the current one; it then ends every other
     session of the account (this one stays). An admin's new password for someone else ends
     all of theirs. An admin's edit of any account is in the audit log (roles, active, names; a
-    new password only as such).
+    new password only as such). A venue's (SVL's) time zone (``time_zone``, an IANA name; None keeps it) is
+    changed by the venue or an admin, and is in the audit log whoever changes it.
     """
     actor = require_actor(actor)
     user = access_user(db, actor, user_id)
@@ -256,6 +262,8 @@ def update_user(
     if seen["show_address"]:
         checks["address"] = (_optional_text, address, "address", "Address", 200)
         checks["city"] = (_optional_text, city, "city", "City", 100)
+    if Role.SVL.value in user.roles and time_zone is not None:
+        checks["time_zone"] = (venues.check_zone, time_zone)
     new_roles: list[str] | None = None
     errors: dict[str, str] = {}
     if actor.is_admin and roles is not None:
@@ -290,6 +298,8 @@ def update_user(
         user.setter_skill_level = clean["setter"]
     if seen["show_address"]:
         user.address, user.city = clean["address"], clean["city"]
+    if "time_zone" in clean:
+        user.time_zone = clean["time_zone"]
     if new_roles is not None:
         user.roles = new_roles
     if actor.is_admin and isinstance(active, bool) and user.id != actor.user_id:
@@ -307,14 +317,14 @@ def update_user(
     if password_changed:
         keep = actor.session_id if user.id == actor.user_id else None
         auth.revoke_all_sessions(db, user.id, except_session=keep)
-    if actor.is_admin:
+    if actor.is_admin or user.time_zone != before["time_zone"]:
         audit.record_change(db, actor, entity="user", row=user, before=before, fields=USER_AUDIT_FIELDS,
                             summary=f"Account {user.username} changed", subject_user_id=user.id,
                             extra={"password": "changed" if password_changed else ""})  # fmt: skip
     log.info("user %s updated by user %s", user.id, actor.user_id)
 
 
-USER_AUDIT_FIELDS = ("username", "email", "first_name", "last_name", "roles", "active", "sub")
+USER_AUDIT_FIELDS = ("username", "email", "first_name", "last_name", "roles", "active", "sub", "time_zone")
 
 
 def account_history(db: Session, uid: int) -> str:

@@ -20,7 +20,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, SubRequest, SubStatus, Team, User, utcnow
-from volley_app.services import leagues, venues
+from volley_app.services import leagues, timefmt, venues
 from volley_app.services.auth import _actor
 from volley_app.services.errors import NotFound
 from volley_app.services.permissions import Actor, access_league, load, record_id, require_actor
@@ -88,8 +88,9 @@ def _reader(db: Session, token: object) -> User:
 # --- the events ------------------------------------------------------------------------------------
 
 
-def _zone() -> ZoneInfo:
-    return ZoneInfo(get_settings().time_zone)
+def _zone(name: str | None = None) -> ZoneInfo:
+    """A venue's zone (the default zone for what has no venue)."""
+    return timefmt.zone_of(name)
 
 
 def _host() -> str:
@@ -108,14 +109,14 @@ def _where(league: League, venue: str) -> str:
     return " – ".join(p for p in (venue, place) if p)
 
 
-def _calendar(name: str) -> Calendar:
+def _calendar(name: str, zone: str | None = None) -> Calendar:
     cal = Calendar()
     cal.add("prodid", "-//Volleyball leagues//Schedule//EN")
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
     cal.add("method", "PUBLISH")
     cal.add("x-wr-calname", name)
-    cal.add("x-wr-timezone", get_settings().time_zone)
+    cal.add("x-wr-timezone", zone or timefmt.default_name())
     return cal
 
 
@@ -126,7 +127,8 @@ def _game_events(db: Session, games: list[Game], *, for_team_ids: set[int] | Non
     team_ids = {t for g in games for t in (g.team1_id, g.team2_id) if t is not None}
     names = {t.id: t.team_name for t in db.exec(select(Team).where(Team.id.in_(team_ids))).all()} if team_ids else {}
     svls = venues.svl_names(db, {lg.svl_id for lg in league_rows.values()})
-    zone, now = _zone(), utcnow()
+    zones = venues.zones(db, {lg.svl_id for lg in league_rows.values()})
+    now = utcnow()
     events = []
     for g in games:
         league = league_rows[g.league_id]
@@ -143,7 +145,7 @@ def _game_events(db: Session, games: list[Game], *, for_team_ids: set[int] | Non
         ev.add("uid", game_uid(g))
         ev.add("sequence", g.sequence)
         ev.add("dtstamp", now)
-        start = g.start_at.astimezone(zone)
+        start = g.start_at.astimezone(_zone(zones.get(league.svl_id)))  # the TZID of the game's venue
         ev.add("dtstart", start)
         ev.add("dtend", start + dt.timedelta(minutes=league.time_increment))
         ev.add("summary", f"{summary} ({leagues.display_name(league)})")
@@ -162,14 +164,15 @@ def _game_events(db: Session, games: list[Game], *, for_team_ids: set[int] | Non
 
 
 def _sub_events(db: Session, requests: list[SubRequest]) -> list[Event]:
-    zone, now = _zone(), utcnow()
+    zones = venues.zones_by_name(db, [r.svl for r in requests])  # a request names its venue
+    now = utcnow()
     out = []
     for r in requests:
         ev = Event()
         ev.add("uid", f"sub-request-{r.id}@{_host()}")
         ev.add("dtstamp", now)
         ev.add("last-modified", r.updated_at)
-        start = r.date.astimezone(zone)
+        start = r.date.astimezone(_zone(zones.get(r.svl.strip().casefold())))
         ev.add("dtstart", start)
         ev.add("dtend", start + dt.timedelta(minutes=SUB_MINUTES))
         ev.add("summary", f"Subbing for {r.team}")
@@ -182,8 +185,8 @@ def _sub_events(db: Session, requests: list[SubRequest]) -> list[Event]:
     return out
 
 
-def _ical(name: str, events: list[Event]) -> bytes:
-    cal = _calendar(name)
+def _ical(name: str, events: list[Event], zone: str | None = None) -> bytes:
+    cal = _calendar(name, zone)
     for ev in events:
         cal.add_component(ev)
     cal.add_missing_timezones()
@@ -202,7 +205,7 @@ def league_feed(db: Session, token: object, league_id: object) -> bytes:
     except Exception as exc:  # any refusal looks the same from outside: no such calendar
         raise NotFound(FEED_NOT_FOUND) from exc
     games = _league_games(db, select(Game).where(Game.league_id == league.id))
-    return _ical(leagues.display_name(league), _game_events(db, games))
+    return _ical(leagues.display_name(league), _game_events(db, games), leagues.zone(db, league))
 
 
 def team_feed(db: Session, token: object, team_id: object) -> bytes:
@@ -214,7 +217,8 @@ def team_feed(db: Session, token: object, team_id: object) -> bytes:
     except Exception as exc:
         raise NotFound(FEED_NOT_FOUND) from exc
     games = _league_games(db, select(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id)))
-    return _ical(f"{team.team_name} ({leagues.display_name(league)})", _game_events(db, games, for_team_ids={team.id}))
+    return _ical(f"{team.team_name} ({leagues.display_name(league)})", _game_events(db, games, for_team_ids={team.id}),
+                 leagues.zone(db, league))
 
 
 def personal_feed(db: Session, token: object) -> bytes:

@@ -40,13 +40,14 @@ def to_csv(header: list[str], rows: list[list[object]]) -> bytes:
     return ("\ufeff" + buf.getvalue()).encode("utf-8")
 
 
-def file_name(league: League, kind: str, now: dt.datetime) -> str:
+def file_name(league: League, kind: str, now: dt.datetime, zone: str | None = None) -> str:
     """'monday-c-6s-schedule-2026-11-22.csv': the league, what it holds, the venue's day."""
     slug = re.sub(r"[^a-z0-9]+", "-", leagues.display_name(league).lower()).strip("-")
-    return f"{slug}-{league.id}-{kind}-{timefmt.local(now).date().isoformat()}.csv"
+    return f"{slug}-{league.id}-{kind}-{timefmt.local(now, zone).date().isoformat()}.csv"
 
 
 def _teams(db: Session, league: League) -> tuple[list[str], list[list[object]]]:
+    zone = leagues.zone(db, league)
     teams = db.exec(select(Team).where(Team.league_id == league.id).order_by(Team.id)).all()
     uids = {t.captain_id for t in teams if t.captain_id}
     users = {u.id: u for u in db.exec(select(User).where(User.id.in_(uids or {-1}))).all()}
@@ -57,7 +58,7 @@ def _teams(db: Session, league: League) -> tuple[list[str], list[list[object]]]:
         u = users.get(t.captain_id)
         status = "Withdrawn" if t.withdrawn_at else ("Waitlist" if t.waitlist else "Playing")
         rows.append([t.team_name, status, "Yes" if t.paid else "No", u.first_name if u else "", u.last_name if u else "",
-                     u.username if u else "", u.email if u else "", timefmt.date_time(t.created_at)])  # fmt: skip
+                     u.username if u else "", u.email if u else "", timefmt.date_time(t.created_at, zone, labelled=True)])  # fmt: skip
     return header, rows
 
 
@@ -80,12 +81,15 @@ def _standings(db: Session, actor: Actor, league: League) -> tuple[list[str], li
 def _schedule(db: Session, league: League) -> tuple[list[str], list[list[object]]]:
     games = db.exec(select(Game).where(Game.league_id == league.id).order_by(Game.start_at, Game.match, Game.id)).all()
     names = {t.id: t.team_name for t in db.exec(select(Team).where(Team.league_id == league.id)).all()}
-    header = ["Week", "Date", "Time", "Court", "Team 1", "Team 2", "Score", "Type"]
+    zone = leagues.zone(db, league)
+    # Dates and times on the venue's clock; its zone is the last column.
+    header = ["Week", "Date", "Time", "Court", "Team 1", "Team 2", "Score", "Type", "Time zone"]
     rows = []
     for g in games:
         d = scheduling.game_dict(g, names)
-        rows.append([scheduling.week_of(league.start_at, g.start_at), timefmt.local(g.start_at).date().isoformat(),
-                     timefmt.clock(g.start_at), g.court or "", d["team1"], d["team2"], d["sets"], d["type"]])  # fmt: skip
+        rows.append([scheduling.week_of(league.start_at, g.start_at, zone),
+                     timefmt.local(g.start_at, zone).date().isoformat(), timefmt.clock(g.start_at, zone),
+                     g.court or "", d["team1"], d["team2"], d["sets"], d["type"], zone])  # fmt: skip
     return header, rows
 
 
@@ -102,7 +106,7 @@ def export(db: Session, actor: Actor | None, league_id: object, kind: object, *,
         header, rows = _standings(db, actor, league)
     else:
         header, rows = _schedule(db, league)
-    return {"name": file_name(league, str(kind), now or utcnow()), "data": to_csv(header, rows)}
+    return {"name": file_name(league, str(kind), now or utcnow(), leagues.zone(db, league)), "data": to_csv(header, rows)}
 
 
 def _subject(league_id: int, kind: str) -> str:

@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import League, LeagueStage, User, utcnow
-from volley_app.services import timefmt
+from volley_app.services import timefmt, venues
 from volley_app.services.leagues import display_name
 from volley_app.services.permissions import Actor, require_sub_request_actor
 from volley_app.settings import get_settings
@@ -53,7 +53,7 @@ def home_leagues(db: Session, actor, *, now: dt.datetime | None = None) -> dict[
     started = select(League.id).where(*live, League.start_at <= now).order_by(League.start_at.desc(), League.id.desc())
     shown = sa.union_all(upcoming.limit(HOME_LEAGUES).subquery().select(), started.limit(HOME_LEAGUES).subquery().select())
     found = db.exec(
-        select(League, User.first_name, User.last_name)
+        select(League, User.first_name, User.last_name, User.time_zone)
         .join(User, User.id == League.svl_id)
         .where(League.id.in_(shown))
         .order_by(League.start_at, League.id)
@@ -62,10 +62,10 @@ def home_leagues(db: Session, actor, *, now: dt.datetime | None = None) -> dict[
         {
             "id": lg.id,
             "label": league_label(lg, f"{first} {last}".strip()),
-            "starts": timefmt.day(lg.start_at),
+            "starts": timefmt.day(lg.start_at, zone),  # the venue's day
             "started": lg.start_at <= now,
         }
-        for lg, first, last in found
+        for lg, first, last, zone in found
     ]
     return {
         "all": rows,
@@ -95,7 +95,7 @@ def announcement(db: Session, *, now: dt.datetime | None = None) -> str:
     ).first()
     if league is None:
         return NO_LEAGUE_OPEN
-    starts = timefmt.local(league.start_at)
+    starts = timefmt.local(league.start_at, venues.zone(db, league.svl_id))
     place = ", ".join(p for p in (league.city or "", league.region.value if league.region else "") if p)
     where = f" in {place}" if place else ""
     return f"The next league starts {starts:%B} {_ordinal(starts.day)}{where}. Signups are open!"

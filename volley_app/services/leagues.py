@@ -86,16 +86,21 @@ def _set_courts(row: League, first: str, more: list[str] | None) -> None:
     row.courts = "\n".join([first, *others]) if others else None
 
 
+def zone(db: Session, league: League) -> str:
+    """The time zone of the league's venue: its dates are entered and shown in it."""
+    return venues.zone(db, league.svl_id)
+
+
 def registration_closes(league: League) -> dt.datetime:
     """When registration and the waitlist close: the deadline the operator set, else the league's start."""
     return league.registration_deadline or league.start_at
 
 
-def _deadline(value: object, start: dt.datetime, weeks: int) -> dt.datetime | None:
+def _deadline(value: object, start: dt.datetime, weeks: int, zone: str | None = None) -> dt.datetime | None:
     """The registration deadline field: blank means the league's start; no later than its last week."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    when = timefmt.parse_local(value, "registration_deadline", "Registration deadline")
+    when = timefmt.parse_local(value, "registration_deadline", "Registration deadline", zone)
     if when > start + dt.timedelta(days=7 * max(weeks - 1, 0)):
         raise Invalid({"registration_deadline": "Registration must close by the league's last week"})
     return when
@@ -131,8 +136,9 @@ def _dollars(value: object) -> int:
     return validation.money_cents(value, "cost", "Cost", COST_MAX_DOLLARS)
 
 
-def _clean(fields: dict) -> dict:
-    """Check the required set of spec section 5; returns the columns to store."""
+def _clean(fields: dict, zone: str | None = None) -> dict:
+    """Check the required set of spec section 5 (dates on the wall clock of the venue's ``zone``);
+    returns the columns to store."""
     hold = {}  # a form without the field leaves the hold window as it is (48 hours for a new league)
     if "offer_hold_hours" in fields:
         hold["offer_hold_hours"] = (_int, fields["offer_hold_hours"], "offer_hold_hours", "Offer hold", *OFFER_HOURS)
@@ -142,7 +148,7 @@ def _clean(fields: dict) -> dict:
         gender_requirement=(validation.optional, fields.get("gender_requirement"), "gender_requirement",
                             "Gender requirement", 100),
         court=(validation.name, fields.get("court"), "court", "Court"),
-        start_at=(timefmt.parse_local, fields.get("start"), "start", "Start date and time"),
+        start_at=(timefmt.parse_local, fields.get("start"), "start", "Start date and time", zone),
         number_of_weeks=(_int, fields.get("number_of_weeks"), "number_of_weeks", "Number of weeks", 1, MAX_WEEKS),
         time_increment=(_int, fields.get("time_increment"), "time_increment", "Time increment", 1, 600),
         skill_level=(validation.choice, fields.get("skill_level"), SkillLevel, "skill_level", "Skill level"),
@@ -155,10 +161,10 @@ def _clean(fields: dict) -> dict:
     clean["gender_requirement"] = clean["gender_requirement"] or None
     if "registration_deadline" in fields:
         clean["registration_deadline"] = _deadline(
-            fields["registration_deadline"], clean["start_at"], clean["number_of_weeks"]
+            fields["registration_deadline"], clean["start_at"], clean["number_of_weeks"], zone
         )
     clean["more_courts"] = _more_courts(fields["more_courts"], clean["court"]) if "more_courts" in fields else None
-    weekday = timefmt.local(clean["start_at"]).strftime("%A")
+    weekday = timefmt.local(clean["start_at"], zone).strftime("%A")
     if clean["day"].value != weekday:
         raise Invalid({"day": f"Day must match the start date, a {weekday}"})
     return clean
@@ -202,7 +208,7 @@ def create_league(db: Session, actor: Actor | None, *, session_id: object, **fie
     """A new league in a session the actor manages; venue address from the session's SVL."""
     actor = require_role(actor, Role.SVL, Role.ADMIN)
     session_row = sessions.managed(db, actor, session_id)[1]
-    clean = _clean(fields)
+    clean = _clean(fields, venues.zone(db, session_row.svl_id))
     more = clean.pop("more_courts")
     svl = db.get(User, session_row.svl_id)
     clean["cash"] = validation.flag(fields.get("cash")) and cash_allowed(db, session_row.svl_id)
@@ -225,7 +231,7 @@ def update_league(db: Session, actor: Actor | None, league_id: object, **fields)
     """Change a league (its SVL or an admin): the same required set, plus the active flag. Audited."""
     row = changeable(db, actor, league_id)
     before = audit.snapshot(row, LEAGUE_FIELDS)
-    clean = _clean(fields)
+    clean = _clean(fields, zone(db, row))
     more = clean.pop("more_courts")
     first = clean.pop("court")
     for key, value in clean.items():
@@ -326,7 +332,10 @@ def _session_names(db: Session, ids) -> dict[int, str]:
     return {s.id: s.name for s in db.exec(select(LeagueSession).where(LeagueSession.id.in_(ids))).all()}
 
 
-def summary(league: League, session_names: dict[int, str], svl_names: dict[int, str]) -> dict:
+def summary(
+    league: League, session_names: dict[int, str], svl_names: dict[int, str], zones: dict[int, str] | None = None
+) -> dict:
+    """A league as lists show it; ``zone`` is its venue's time zone (from ``zones``, read once per list)."""
     return {
         "id": league.id,
         "name": display_name(league),
@@ -338,6 +347,7 @@ def summary(league: League, session_names: dict[int, str], svl_names: dict[int, 
         "skill_level": league.skill_level.value,
         "format": FORMAT_LABELS[league.format],
         "start_at": league.start_at,
+        "zone": (zones or {}).get(league.svl_id) or timefmt.default_name(),
         "stage": (league.stage or LeagueStage.REGISTRATION).value,
         "active": league.active,
         "cost_cents": league.cost_cents,
@@ -367,7 +377,8 @@ def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None,
     refresh_stages(db, found, now)
     snames = _session_names(db, [lg.session_id for lg in found])
     vnames = venues.svl_names(db, [lg.svl_id for lg in found])
-    return [summary(lg, snames, vnames) for lg in found]
+    vzones = venues.zones(db, [lg.svl_id for lg in found])
+    return [summary(lg, snames, vnames, vzones) for lg in found]
 
 
 # The filters of the leagues list: free text (venue, session, court), the day, the format, the skill level.
@@ -427,7 +438,8 @@ def leagues_page(
         refresh_stages(db, rows, now)
         snames = _session_names(db, [lg.session_id for lg in rows])
         vnames = venues.svl_names(db, [lg.svl_id for lg in rows])
-        return [summary(lg, snames, vnames) for lg in rows]
+        vzones = venues.zones(db, [lg.svl_id for lg in rows])
+        return [summary(lg, snames, vnames, vzones) for lg in rows]
 
     return paging.keyset(
         db, query, kinds=order.kinds, project=project, bookmark=bookmark, size=paging.page_size(size)
@@ -438,7 +450,8 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
     """A league's home: anyone logged in may read it; ``can_manage`` says whether the actions show."""
     row = access_league(db, actor, league_id)
     refresh_stages(db, [row], now)
-    out = summary(row, _session_names(db, [row.session_id]), venues.svl_names(db, [row.svl_id]))
+    out = summary(row, _session_names(db, [row.session_id]), venues.svl_names(db, [row.svl_id]),
+                  venues.zones(db, [row.svl_id]))
     teams = db.exec(select(Team).where(Team.league_id == row.id, Team.withdrawn_at.is_(None))).all()
     managing = may_manage(actor, row)
     out.update(
@@ -533,7 +546,8 @@ def player_leagues(db: Session, actor: Actor | None, now: dt.datetime | None = N
     refresh_stages(db, found, now)
     snames = _session_names(db, [lg.session_id for lg in found])
     vnames = venues.svl_names(db, [lg.svl_id for lg in found])
-    rows = [summary(lg, snames, vnames) for lg in found]
+    vzones = venues.zones(db, [lg.svl_id for lg in found])
+    rows = [summary(lg, snames, vnames, vzones) for lg in found]
     return {
         "registration": [r for r in rows if r["start_at"] > now],
         "current": [r for r in rows if r["start_at"] <= now],

@@ -124,8 +124,9 @@ def live_offers(db: Session, team_ids: list[int], now: dt.datetime | None = None
     return {team_id: until for team_id, until in found}
 
 
-def hold_until(pay: Payment) -> str:
-    return timefmt.date_time(pay.expires_at)
+def hold_until(pay: Payment, zone: str | None = None) -> str:
+    """Until when the payment holds its place, on the clock of the league's venue (``zone``)."""
+    return timefmt.date_time(pay.expires_at, zone)
 
 
 # --- new payments ----------------------------------------------------------------------------------
@@ -171,7 +172,7 @@ def _offer(db: Session, actor: Actor | None, league: League, team: Team, captain
     until = now + dt.timedelta(hours=league.offer_hold_hours or 48)
     pay = new_payment(db, league, captain, team_name=team.team_name, until=until, team_id=team.id)
     name = leagues.display_name(league)
-    deadline = timefmt.date_time(until)
+    deadline = timefmt.date_time(until, leagues.zone(db, league))
     tell(
         db, captain, subject=f"A place in {name} for {team.team_name}: pay by {deadline}",
         body=(
@@ -205,7 +206,8 @@ def promote(db: Session, actor: Actor, team: Team, now: dt.datetime | None = Non
         raise Invalid(NOT_WAITLISTED)
     offered = live_offers(db, [team.id], now)
     if team.id in offered:
-        raise Invalid(ALREADY_OFFERED.format(team=team.team_name, until=timefmt.date_time(offered[team.id])))
+        until = timefmt.date_time(offered[team.id], leagues.zone(db, league))
+        raise Invalid(ALREADY_OFFERED.format(team=team.team_name, until=until))
     captain = captain_of(db, team)
     if captain is None:
         raise Invalid(NO_CAPTAIN)
@@ -213,7 +215,8 @@ def promote(db: Session, actor: Actor, team: Team, now: dt.datetime | None = Non
     if not places.room_for_offer:
         raise Invalid(NO_PLACE.format(league=leagues.display_name(league), taken=places.taken, places=places.places))
     pay = _offer(db, actor, league, team, captain, now)
-    return {"team_id": team.id, "team_name": team.team_name, "payment_id": pay.id, "until": hold_until(pay)}
+    until = hold_until(pay, leagues.zone(db, league))
+    return {"team_id": team.id, "team_name": team.team_name, "payment_id": pay.id, "until": until}
 
 
 def _lapsed_team_ids(db: Session, league_id: int) -> set[int]:
@@ -317,7 +320,7 @@ def _lapsed(db: Session, league: League, pay: Payment) -> None:
         db, captain_of(db, team), subject=f"The offer of a place in {name} has lapsed",
         body=(
             f"The place in {name} offered to your team {team.team_name} was not paid for by "
-            f"{timefmt.date_time(pay.expires_at)}, so it has passed to the next team on the waitlist. "
+            f"{timefmt.date_time(pay.expires_at, leagues.zone(db, league))}, so it has passed to the next team on the waitlist. "
             f"Your team stays on the waitlist; the league's operator can offer it a place again."
         ),
         link=f"League details: {routes.absolute(routes.league_path(league.id))}", kind="offer_lapsed",
@@ -449,16 +452,16 @@ def _new_team(db: Session, pay: Payment, league: League) -> Team:
             db, to=captain.email, subject=f"Team registered: {name}",
             body_text=(
                 f"Your team {name} is registered in {leagues.display_name(league)}.\n"
-                f"Paid by card: {fees.money(pay.amount_cents)}.\n{_still_due(league)}\n"
+                f"Paid by card: {fees.money(pay.amount_cents)}.\n{_still_due(league, leagues.zone(db, league))}\n"
             ),
             kind="team_registered",
         )  # fmt: skip
     return team
 
 
-def _still_due(league: League) -> str:
+def _still_due(league: League, zone: str | None = None) -> str:
     b = fees.breakdown(league)
-    first = timefmt.day(league.start_at)
+    first = timefmt.day(league.start_at, zone)  # the venue's day
     if b.cash:
         return f"The league amount of {fees.money(b.league_cost_cents)} is due in cash at the first game ({first})."
     return f"The league is paid in full. See you at the first game ({first})."
@@ -475,7 +478,7 @@ def _move_in(db: Session, pay: Payment, league: League) -> Team:
         db, captain_of(db, team), subject=f"{team.team_name} is in {name}",
         body=(
             f"Your payment of {fees.money(pay.amount_cents)} went through: your team {team.team_name} has been "
-            f"moved off the waitlist and into {name}.\n{_still_due(league)}"
+            f"moved off the waitlist and into {name}.\n{_still_due(league, leagues.zone(db, league))}"
         ),
         link=f"League details: {routes.absolute(routes.league_path(league.id))}", kind="team_promoted",
     )  # fmt: skip

@@ -90,6 +90,7 @@ def generate(db: Session, actor: Actor | None, league_id: object) -> int:
     made: dict[tuple[int, int], Game] = {}
     byes: list[tuple[int, int]] = []  # (round 1 match, seed with the bye)
     courts = leagues.court_names(league)
+    zone = leagues.zone(db, league)
     first_slot = 0
     for round_no in range(1, rounds + 1):
         games: list[Game] = []
@@ -106,7 +107,7 @@ def generate(db: Session, actor: Actor | None, league_id: object) -> int:
         for game, (at, court) in zip(games, places, strict=True):
             game.court = court
             game.start_at = scheduling.slot(
-                league.start_at, league.number_of_weeks, first_slot + at, league.time_increment
+                league.start_at, league.number_of_weeks, first_slot + at, league.time_increment, zone
             )
             made[(game.round, game.match)] = game
             db.add(game)

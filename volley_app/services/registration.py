@@ -65,10 +65,12 @@ def _open(league: League) -> bool:
     )
 
 
-def _closed(league: League, now: dt.datetime | None = None) -> str:
-    """Why registration and the waitlist are closed by the deadline ('' while open)."""
+def _closed(db: Session, league: League, now: dt.datetime | None = None) -> str:
+    """Why registration and the waitlist are closed by the deadline ('' while open), on the venue's clock."""
     closes = leagues.registration_closes(league)
-    return REGISTRATION_CLOSED.format(when=timefmt.date_time(closes)) if (now or utcnow()) >= closes else ""
+    if (now or utcnow()) < closes:
+        return ""
+    return REGISTRATION_CLOSED.format(when=timefmt.date_time(closes, leagues.zone(db, league), labelled=True))
 
 
 def is_full(db: Session, league: League) -> bool:
@@ -108,7 +110,7 @@ def options(db: Session, actor: Actor | None, *, league_id: object) -> dict:
         refusal = OPERATORS_CANNOT_REGISTER
     else:
         refusal = "" if _open(league) else NOT_OPEN
-        refusal = refusal or _closed(league)
+        refusal = refusal or _closed(db, league)
     b = fees.breakdown(league)
     taken = places.count(db, league)
     return {
@@ -144,8 +146,8 @@ def register(
     league = load(db, League, league_id, LEAGUE_NOT_FOUND)
     if not _open(league):
         raise Invalid(NOT_OPEN)
-    if _closed(league):
-        raise Invalid(_closed(league))
+    if closed := _closed(db, league):
+        raise Invalid(closed)
     validation.team_name(team_name)  # the field's own rule, before anything is locked
     league = places.decide(db, league.id)
     name = _team_name(team_name, db, league.id)
@@ -184,7 +186,7 @@ def _description(league: League, db: Session) -> str:
 
 def _expired_notice(db: Session, pay: Payment, league: League) -> tuple[str, bool]:
     """Why an expired reservation cannot be paid, and whether the league is full for a new registrant."""
-    until = timefmt.date_time(pay.expires_at)
+    until = timefmt.date_time(pay.expires_at, leagues.zone(db, league))
     if pay.team_id is not None:
         return OFFER_LAPSED.format(team=pay.team_name, until=until), True
     full = places.count(db, league).full_for_new
@@ -216,7 +218,7 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
         "fee": fees.money(b.fee_cents),
         "total": fees.money(pay.amount_cents),
         "client_secret": "",
-        "held_until": places.hold_until(pay) if pay.status == PENDING else "",
+        "held_until": places.hold_until(pay, leagues.zone(db, league)) if pay.status == PENDING else "",
         "offer": pay.team_id is not None,
         "full": False,
         "notice": "" if pay.status in (PENDING, SUCCEEDED) else ALREADY_PROCESSED,
@@ -374,7 +376,7 @@ def result(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
         "paid": fees.money(pay.amount_cents),
         "cash": b.cash,
         "league_cost": fees.money(b.league_cost_cents),
-        "first_game": timefmt.day(league.start_at),
+        "first_game": timefmt.day(league.start_at, leagues.zone(db, league)),
     }
 
 

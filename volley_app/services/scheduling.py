@@ -51,12 +51,14 @@ def pairings(team_ids: Sequence[int], weeks: int) -> list[list[tuple[int, int | 
     return out
 
 
-def slot(season_start: dt.datetime, week_index: int, match_index: int, increment: int) -> dt.datetime:
+def slot(
+    season_start: dt.datetime, week_index: int, match_index: int, increment: int, zone: timefmt.Zone = None
+) -> dt.datetime:
     """When a game starts: 7 days a week and ``increment`` minutes a match after the season start.
 
-    Counted on the venue's wall clock, so a 6:30 PM league stays at 6:30 PM across a DST change.
+    Counted on the venue's wall clock (``zone``), so a 6:30 PM league stays at 6:30 PM across a DST change.
     """
-    at = timefmt.local(season_start) + dt.timedelta(days=7 * week_index, minutes=increment * match_index)
+    at = timefmt.local(season_start, zone) + dt.timedelta(days=7 * week_index, minutes=increment * match_index)
     return at.astimezone(dt.UTC)
 
 
@@ -104,6 +106,7 @@ def _make_weeks(db: Session, league: League, first_week: int) -> int:
     """Add the round robin's games for weeks ``first_week``..the last, with the teams playing now."""
     made = 0
     courts = leagues.court_names(league)
+    zone = leagues.zone(db, league)
     weeks = pairings(playing_team_ids(db, league.id), league.number_of_weeks)
     for week_index, week in enumerate(weeks):
         if week_index + 1 < first_week:
@@ -113,7 +116,7 @@ def _make_weeks(db: Session, league: League, first_week: int) -> int:
                 Game(
                     league_id=league.id, team1_id=a, team2_id=b, type=GameType.LEAGUE, round=week_index + 1,
                     match=match_index + 1, court=court,
-                    start_at=slot(league.start_at, week_index, at, league.time_increment),
+                    start_at=slot(league.start_at, week_index, at, league.time_increment, zone),
                 )
             )  # fmt: skip
             made += 1
@@ -205,8 +208,8 @@ def tell_captains(db: Session, team_ids, *, subject: str, body: str, league_id: 
     return sent
 
 
-def _where(game: Game) -> str:
-    return f"{timefmt.long(game.start_at)}{f' on {game.court}' if game.court else ''}"
+def _where(game: Game, zone: timefmt.Zone = None) -> str:
+    return f"{timefmt.long(game.start_at, zone)}{f' on {game.court}' if game.court else ''}"
 
 
 def pick_court(league: League, value: object, current: str | None) -> str | None:
@@ -230,12 +233,13 @@ def move_game(db: Session, actor: Actor | None, game_id: object, *, start: objec
     league = db.get(League, game.league_id)
     if played(game):
         raise Invalid("A played game stays where it was played.")
-    start_at = timefmt.parse_local(start, "start", "Date and time")
+    zone = leagues.zone(db, league)
+    start_at = timefmt.parse_local(start, "start", "Date and time", zone)
     new_court = pick_court(league, court, game.court)
     if (start_at, new_court) == (game.start_at, game.court):
         return game
     before = audit.snapshot(game, MOVE_FIELDS)
-    was = _where(game)
+    was = _where(game, zone)
     game.start_at, game.court = start_at, (new_court if game.team2_id is not None else None)
     game.sequence += 1
     db.add(game)
@@ -244,11 +248,11 @@ def move_game(db: Session, actor: Actor | None, game_id: object, *, start: objec
     label = f"{names.get(game.team1_id, '')} v {'BYE' if game.team2_id is None else names.get(game.team2_id, '')}"
     audit.record_change(
         db, actor, entity="game", row=game, before=before, fields=MOVE_FIELDS, league_id=game.league_id,
-        summary=f"Game {label} (week {game.round}) moved to {_where(game)}",
+        summary=f"Game {label} (week {game.round}) moved to {_where(game, zone)}",
     )  # fmt: skip
     tell_captains(
-        db, (game.team1_id, game.team2_id), subject=f"Game moved: {label}, now {timefmt.date_time(game.start_at)}",
-        body=f"Your game {label} in {leagues.display_name(league)} has moved.\n\nNow: {_where(game)}\nWas: {was}",
+        db, (game.team1_id, game.team2_id), subject=f"Game moved: {label}, now {timefmt.date_time(game.start_at, zone, labelled=True)}",
+        body=f"Your game {label} in {leagues.display_name(league)} has moved.\n\nNow: {_where(game, zone)}\nWas: {was}",
         league_id=league.id, kind="game_moved",
     )  # fmt: skip
     return game
@@ -270,13 +274,14 @@ def push_week(db: Session, actor: Actor | None, league_id: object, *, week: obje
         raise Invalid(leagues.ARCHIVED)
     number = validation_week(week)
     games = db.exec(select(Game).where(Game.league_id == league.id)).all()
-    moving = [g for g in games if week_of(league.start_at, g.start_at) >= number]
+    zone = leagues.zone(db, league)
+    moving = [g for g in games if week_of(league.start_at, g.start_at, zone) >= number]
     if not moving:
         raise Invalid({"week": NOTHING_TO_PUSH})
     if any(played(g) for g in moving):
         raise Invalid({"week": PLAYED_LATER})
     for g in moving:
-        g.start_at = (timefmt.local(g.start_at) + dt.timedelta(days=7)).astimezone(dt.UTC)
+        g.start_at = (timefmt.local(g.start_at, zone) + dt.timedelta(days=7)).astimezone(dt.UTC)
         g.sequence += 1
         db.add(g)
     db.flush()
@@ -291,7 +296,7 @@ def push_week(db: Session, actor: Actor | None, league_id: object, *, week: obje
         db, {t for g in moving for t in (g.team1_id, g.team2_id)},
         subject=f"{name}: no games in week {number}; the season moves a week later",
         body=(f"There are no games in {name} in week {number}. That week's games and every later week's "
-              f"move one week later, at the same times; the next games are on {timefmt.day(first.start_at)}."),
+              f"move one week later, at the same times; the next games are on {timefmt.day(first.start_at, zone)}."),
         league_id=league.id, kind="week_pushed",
     )  # fmt: skip
     return len(moving)
@@ -410,14 +415,16 @@ def update_game(
 ) -> Game:
     """Edit a game (the league's SVL or an admin). Records follow, as they come from the results."""
     game = access_game(db, actor, game_id, manage=True)
+    league = db.get(League, game.league_id)
+    zone = leagues.zone(db, league)
     before = audit.snapshot(game, GAME_FIELDS)
-    was = _where(game)
+    was = _where(game, zone)
     before_teams = (game.team1_id, game.team2_id)
-    court = pick_court(db.get(League, game.league_id), scores.pop("court", None), game.court)
+    court = pick_court(league, scores.pop("court", None), game.court)
     ids = {t.id for t in db.exec(select(Team).where(Team.league_id == game.league_id)).all()}
 
     t1, t2 = _two_teams(team1, team2, ids, "Choose a team of this league for {label}")
-    start_at = timefmt.parse_local(start, "start", "Date and time")
+    start_at = timefmt.parse_local(start, "start", "Date and time", zone)
     clean = clean_scores(scores)
     if t2 is None and any(v is not None for v in clean.values()):
         raise Invalid({"team2": "A BYE has no scores"})
@@ -447,8 +454,8 @@ def update_game(
     if moved:
         label = f"{names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')}"
         tell_captains(
-            db, {*before_teams, t1, t2}, subject=f"Game changed: {label}, {timefmt.date_time(game.start_at)}",
-            body=f"A game of your team has changed: {label}.\n\nNow: {_where(game)}\nWas: {was}",
+            db, {*before_teams, t1, t2}, subject=f"Game changed: {label}, {timefmt.date_time(game.start_at, zone, labelled=True)}",
+            body=f"A game of your team has changed: {label}.\n\nNow: {_where(game, zone)}\nWas: {was}",
             league_id=game.league_id, kind="game_moved",
         )  # fmt: skip
     return game
@@ -489,9 +496,9 @@ def schedule(db: Session, actor: Actor | None, league_id: object) -> dict:
     league = db.get(League, info["id"])
     weeks: dict[int, list[dict]] = {}
     for g in games:
-        week = week_of(league.start_at, g.start_at)
+        week = week_of(league.start_at, g.start_at, info["zone"])
         weeks.setdefault(week, []).append(game_dict(g, names))
-    return {"league": info, "weeks": [{"week": w, "games": weeks[w]} for w in sorted(weeks)]}
+    return {"league": info, "zone": info["zone"], "weeks": [{"week": w, "games": weeks[w]} for w in sorted(weeks)]}
 
 
 def schedule_view(
@@ -501,34 +508,38 @@ def schedule_view(
     """One week of the league's schedule, or one team's games (anyone who may read the league).
 
     Without a week or team: the week of the next game (the last week once the season is over).
-    Returns the league, the weeks there are, the teams to choose from, and the games shown.
+    Returns the league, the venue's time zone (``zone``, the games' times are the venue's), the weeks
+    there are, the teams to choose from, and the games shown.
     """
     info = leagues.get_league(db, actor, league_id)
     league = db.get(League, info["id"])
+    zone = info["zone"]
     names = _team_names(db, league.id)
     starts = db.exec(select(Game.start_at).where(Game.league_id == league.id)).all()
-    weeks = sorted({week_of(league.start_at, s) for s in starts})
-    out = {"league": info, "weeks": weeks, "teams": sorted(names.items(), key=lambda p: p[1].casefold()),
+    weeks = sorted({week_of(league.start_at, s, zone) for s in starts})
+    out = {"league": info, "zone": zone, "weeks": weeks, "teams": sorted(names.items(), key=lambda p: p[1].casefold()),
            "week": None, "team": None, "games": []}  # fmt: skip
     stmt = select(Game).where(Game.league_id == league.id).order_by(Game.start_at, Game.match, Game.id)
     team_id = _int_or_none(team)
     if team_id is not None and team_id in names:
         out["team"] = team_id
         games = db.exec(stmt.where(sa.or_(Game.team1_id == team_id, Game.team2_id == team_id))).all()
-        out["games"] = [game_dict(g, names) | {"week": week_of(league.start_at, g.start_at)} for g in games]
+        out["games"] = [game_dict(g, names) | {"week": week_of(league.start_at, g.start_at, zone)} for g in games]
         return out
     if not weeks:
         return out
     chosen = _int_or_none(week)
     if chosen not in weeks:
         now = now or dt.datetime.now(dt.UTC)
-        upcoming = [week_of(league.start_at, s) for s in starts if s >= now - dt.timedelta(hours=3)]
+        upcoming = [week_of(league.start_at, s, zone) for s in starts if s >= now - dt.timedelta(hours=3)]
         chosen = min(upcoming) if upcoming else weeks[-1]
-    first = timefmt.day_start(timefmt.local(league.start_at).date() + dt.timedelta(days=7 * (chosen - 1)))
+    first = timefmt.day_start(timefmt.local(league.start_at, zone).date() + dt.timedelta(days=7 * (chosen - 1)), zone)
     last = first + dt.timedelta(days=7, hours=2)
     games = db.exec(stmt.where(Game.start_at >= first - dt.timedelta(hours=2), Game.start_at < last)).all()
     out["week"] = chosen
-    out["games"] = [game_dict(g, names) | {"week": chosen} for g in games if week_of(league.start_at, g.start_at) == chosen]
+    out["games"] = [
+        game_dict(g, names) | {"week": chosen} for g in games if week_of(league.start_at, g.start_at, zone) == chosen
+    ]
     return out
 
 
@@ -539,9 +550,10 @@ def _int_or_none(value: object) -> int | None:
         return None
 
 
-def week_of(season_start: dt.datetime, when: dt.datetime) -> int:
+def week_of(season_start: dt.datetime, when: dt.datetime, zone: timefmt.Zone = None) -> int:
     """Week number of a game counted from the season start: the first 7 days are week 1, and so on."""
-    days = (timefmt.local(when).date() - timefmt.local(season_start).date()).days  # venue calendar days (DST-proof)
+    # the venue's calendar days (DST-proof)
+    days = (timefmt.local(when, zone).date() - timefmt.local(season_start, zone).date()).days
     return max(1, days // 7 + 1)
 
 
@@ -549,9 +561,11 @@ def get_game(db: Session, actor: Actor | None, game_id: object) -> dict:
     """A game for its edit form (the league's SVL or an admin), with the league's teams to choose from."""
     game = access_game(db, actor, game_id, manage=True)
     names = _team_names(db, game.league_id)
+    league = db.get(League, game.league_id)
     out = game_dict(game, names)
     out["teams"] = [{"id": i, "name": n} for i, n in sorted(names.items())]
-    out["courts"] = leagues.court_names(db.get(League, game.league_id))
+    out["courts"] = leagues.court_names(league)
+    out["zone"] = leagues.zone(db, league)
     return out
 
 
@@ -615,9 +629,10 @@ def add_game(
     ids = set(playing_team_ids(db, league.id))
 
     t1, t2 = _two_teams(team1, team2, ids, "Choose a team playing in this league for {label}")
-    start_at = timefmt.parse_local(start, "start", "Date and time")
+    zone = leagues.zone(db, league)
+    start_at = timefmt.parse_local(start, "start", "Date and time", zone)
     kind = _game_type(game_type)
-    week = _position(round_number, "round", "Round") or week_of(league.start_at, start_at)
+    week = _position(round_number, "round", "Round") or week_of(league.start_at, start_at, zone)
     number = _position(match, "match", "Match")
     chosen_court = pick_court(league, court, None) if t2 is not None else None
     same = db.exec(
@@ -637,12 +652,12 @@ def add_game(
     label = _label(names, t1, t2)
     audit.record(
         db, actor, action="create", entity="game", entity_id=game.id, league_id=league.id,
-        summary=f"Game {label} (week {week}) added to {leagues.display_name(league)} at {_where(game)}",
+        summary=f"Game {label} (week {week}) added to {leagues.display_name(league)} at {_where(game, zone)}",
         after=audit.snapshot(game, (*MOVE_FIELDS, "team1_id", "team2_id", "round", "match")),
     )  # fmt: skip
     tell_captains(
-        db, (t1, t2), subject=f"New game: {label}, {timefmt.date_time(game.start_at)}",
-        body=f"A game of your team was added to {leagues.display_name(league)}: {label}.\n\nWhen: {_where(game)}",
+        db, (t1, t2), subject=f"New game: {label}, {timefmt.date_time(game.start_at, zone, labelled=True)}",
+        body=f"A game of your team was added to {leagues.display_name(league)}: {label}.\n\nWhen: {_where(game, zone)}",
         league_id=league.id, kind="game_added",
     )  # fmt: skip
     return game
@@ -661,7 +676,7 @@ def delete_game(db: Session, actor: Actor | None, game_id: object) -> str:
     league = db.get(League, game.league_id)
     names = _team_names(db, league.id)
     label = _label(names, game.team1_id, game.team2_id)
-    was = _where(game)
+    was = _where(game, leagues.zone(db, league))
     before = audit.snapshot(game, (*MOVE_FIELDS, "team1_id", "team2_id", "round", "match"))
     teams_told = (game.team1_id, game.team2_id)
     gid = game.id

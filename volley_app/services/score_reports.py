@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, User, utcnow
-from volley_app.services import audit, leagues, playoffs, report_settling, scheduling, timefmt, validation
+from volley_app.services import audit, leagues, playoffs, report_settling, scheduling, timefmt, validation, venues
 from volley_app.services.errors import Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, access_game, may_manage_league, require_actor
 from volley_app.services.places import tell
@@ -90,6 +90,11 @@ def _captain(db: Session, team: Team) -> User | None:
     return db.get(User, team.captain_id) if team.captain_id else None
 
 
+def _zone(db: Session, game: Game) -> str:
+    """The time zone of the game's venue."""
+    return leagues.zone(db, db.get(League, game.league_id))
+
+
 def _link(game: Game) -> str:
     return f"See the game: {routes.absolute(routes.game_score_path(game.id))}"
 
@@ -127,7 +132,7 @@ def report(
     tell(
         db, _captain(db, theirs), subject=f"Confirm the score of {name}", kind="score_reported",
         body=(f"The captain of {mine.team_name} reported the score of {name} on "
-              f"{timefmt.date_time(game.start_at)}: {sets}.\n\nPlease confirm it, or dispute it if it is wrong."),
+              f"{timefmt.date_time(game.start_at, _zone(db, game), labelled=True)}: {sets}.\n\nPlease confirm it, or dispute it if it is wrong."),
         link=_link(game),
     )  # fmt: skip
     return row
@@ -264,7 +269,7 @@ def game_view(db: Session, actor: Actor | None, game_id: object, *, now: dt.date
     return {
         "game_id": game.id, "league_id": league.id, "league": leagues.display_name(league),
         "team1": t1.team_name if t1 else "TBD", "team2": t2.team_name if t2 else "TBD",
-        "when": timefmt.date_time(game.start_at), "type": game.type.value,
+        "when": timefmt.date_time(game.start_at, leagues.zone(db, league), labelled=True), "type": game.type.value,
         "score": _sets_text({k: getattr(game, k) for k in SCORE_KEYS}) if not game.forfeit_team_id else "Forfeit",
         "report_id": waiting.id if waiting else None,
         "report": _sets_text(_report_scores(waiting)) if waiting else "",
@@ -290,8 +295,9 @@ def disputed(db: Session, actor: Actor | None, league_id: object) -> list[dict]:
         .where(Game.league_id == league.id, ScoreReport.status == ReportStatus.DISPUTED)
         .order_by(Game.start_at)
     ).all()
+    zone = leagues.zone(db, league)
     return [
-        {"game": _game_name(db, g), "when": timefmt.date_time(g.start_at), "reported": _sets_text(_report_scores(r)),
+        {"game": _game_name(db, g), "when": timefmt.date_time(g.start_at, zone, labelled=True), "reported": _sets_text(_report_scores(r)),
          "note": r.note or "", "href": routes.game_score_path(g.id)}
         for r, g in rows
     ]  # fmt: skip
@@ -309,7 +315,9 @@ def captain_card(db: Session, actor: Actor | None, *, now: dt.datetime | None = 
         .order_by(Team.id)
     ).all()  # fmt: skip
     out = []
+    zones = venues.zones(db, {league.svl_id for _team, league in teams})
     for team, league in teams:
+        zone = zones.get(league.svl_id)
         mine = (Game.team1_id == team.id) | (Game.team2_id == team.id)
         base = select(Game).where(
             Game.league_id == league.id, mine, Game.team1_id.is_not(None), Game.team2_id.is_not(None)
@@ -319,10 +327,10 @@ def captain_card(db: Session, actor: Actor | None, *, now: dt.datetime | None = 
         card = {"team": team.team_name, "league": leagues.display_name(league), "next": "", "next_href": "",
                 "last": "", "last_result": "", "last_href": "", "last_action": ""}  # fmt: skip
         if nxt is not None:
-            card["next"] = f"{_game_name(db, nxt)}, {timefmt.date_time(nxt.start_at)}"
+            card["next"] = f"{_game_name(db, nxt)}, {timefmt.date_time(nxt.start_at, zone, labelled=True)}"
             card["next_href"] = routes.game_score_path(nxt.id)
         if last is not None:
-            card["last"] = f"{_game_name(db, last)}, {timefmt.date_time(last.start_at)}"
+            card["last"] = f"{_game_name(db, last)}, {timefmt.date_time(last.start_at, zone, labelled=True)}"
             card["last_href"] = routes.game_score_path(last.id)
             waiting = _open_report(db, last.id)
             if scheduling.played(last):
@@ -381,7 +389,7 @@ def my_games(db: Session, actor: Actor | None, league_id: object, *, now: dt.dat
         name = _game_name(db, g)
         if g.team2_id is None and g.type == GameType.LEAGUE:
             name = name.removesuffix(" v TBD") + " (BYE)"
-        out.append({"game": name, "when": timefmt.date_time(g.start_at), "status": status,
+        out.append({"game": name, "when": timefmt.date_time(g.start_at, league["zone"], labelled=True), "status": status,
                     "kind": "Playoff" if g.type == GameType.TOURNAMENT else "League",
                     "href": routes.game_score_path(g.id)})  # fmt: skip
     return out

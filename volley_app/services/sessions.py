@@ -56,6 +56,7 @@ def svl_home(db: Session, actor: Actor | None) -> list[dict]:
             "start_at": s.start_at,
             "end_at": s.end_at,
             "svl_name": svl.first_name if svl else "",
+            "zone": svl.time_zone if svl else timefmt.default_name(),
         }
         for s in rows
         if s.status in (SessionStatus.REGISTRATION, SessionStatus.ACTIVE)
@@ -65,9 +66,13 @@ def svl_home(db: Session, actor: Actor | None) -> list[dict]:
 # --- managing sessions (SVL and admin) ---------------------------------------------
 
 
-def to_dict(db: Session, s: LeagueSession, svl_names: dict[int, str] | None = None) -> dict:
-    """A session as a page shows it (every field is fit for an SVL or admin who may see it)."""
+def to_dict(
+    db: Session, s: LeagueSession, svl_names: dict[int, str] | None = None, zones: dict[int, str] | None = None
+) -> dict:
+    """A session as a page shows it (every field is fit for an SVL or admin who may see it); ``zone`` is
+    its venue's time zone (lists pass ``zones``, read once)."""
     names = svl_names if svl_names is not None else venues.svl_names(db, [s.svl_id])
+    zones = zones if zones is not None else venues.zones(db, [s.svl_id])
     return {
         "id": s.id,
         "name": s.name,
@@ -76,14 +81,18 @@ def to_dict(db: Session, s: LeagueSession, svl_names: dict[int, str] | None = No
         "end_at": s.end_at,
         "svl_id": s.svl_id,
         "svl_name": names.get(s.svl_id, ""),
+        "zone": zones.get(s.svl_id) or timefmt.default_name(),
     }
 
 
-def _check_fields(name: object, start: object, end: object) -> tuple[str, dt.datetime, dt.datetime]:
+def _check_fields(
+    name: object, start: object, end: object, zone: str | None = None
+) -> tuple[str, dt.datetime, dt.datetime]:
+    """The name and the dates, entered on the wall clock of the venue's ``zone``."""
     clean = validation.collect(
         name=(validation.name, name, "name", "Name", 120),
-        start=(timefmt.parse_local, start, "start", "Start"),
-        end=(timefmt.parse_local, end, "end", "End"),
+        start=(timefmt.parse_local, start, "start", "Start", zone),
+        end=(timefmt.parse_local, end, "end", "End", zone),
     )
     if clean["end"] <= clean["start"]:
         raise Invalid({"end": "End must be later than start"})
@@ -123,8 +132,15 @@ def create_session(
 ) -> LeagueSession:
     """A new session in Registration, owned by the acting SVL (or the SVL an admin chose)."""
     actor = require_role(actor, Role.SVL, Role.ADMIN)
-    clean_name, start_at, end_at = _check_fields(name, start, end)
-    owner = _resolve_svl(db, actor, svl_id)
+    try:
+        owner = _resolve_svl(db, actor, svl_id)
+    except Invalid as exc:  # every message at once: the fields' too
+        try:
+            _check_fields(name, start, end)
+        except Invalid as more:
+            raise Invalid({**more.errors, **exc.errors}) from None
+        raise
+    clean_name, start_at, end_at = _check_fields(name, start, end, venues.zone(db, owner))
     row = LeagueSession(
         svl_id=owner, name=clean_name, start_at=start_at, end_at=end_at,
         status=SessionStatus.REGISTRATION, created_by_id=actor.user_id,
@@ -149,7 +165,8 @@ def list_sessions(db: Session, actor: Actor | None, now: dt.datetime | None = No
     if not actor.is_admin:
         found = [s for s in found if s.status != SessionStatus.INACTIVE]
     names = venues.svl_names(db, [s.svl_id for s in found])
-    return [to_dict(db, s, names) for s in found]
+    zones = venues.zones(db, [s.svl_id for s in found])
+    return [to_dict(db, s, names, zones) for s in found]
 
 
 # The filters of the sessions list: free text (the session's name or its venue's).
@@ -185,7 +202,8 @@ def sessions_page(
         shown = [r[0] for r in found]
         refresh_statuses(db, shown, now)
         names = venues.svl_names(db, [s.svl_id for s in shown])
-        return [to_dict(db, s, names) for s in shown]
+        zones = venues.zones(db, [s.svl_id for s in shown])
+        return [to_dict(db, s, names, zones) for s in shown]
 
     return paging.keyset(
         db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark, size=paging.page_size(size)
@@ -218,7 +236,7 @@ def update_session(
     """Change a session's name and dates (owner SVL or admin). The status follows the dates, both ways."""
     _actor, row = changeable(db, actor, session_id)
     before = audit.snapshot(row, SESSION_FIELDS)
-    row.name, row.start_at, row.end_at = _check_fields(name, start, end)
+    row.name, row.start_at, row.end_at = _check_fields(name, start, end, venues.zone(db, row.svl_id))
     row.status = status_at(row, utcnow())
     db.add(row)
     db.flush()

@@ -39,7 +39,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import live, mail, paging, permissions, ratelimit, timefmt, validation
+from volley_app.services import live, mail, paging, permissions, ratelimit, timefmt, validation, venues
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, record_id, require_sub_request_actor
 
@@ -58,8 +58,8 @@ _table: sa.Table = SubRequest.__table__  # type: ignore[assignment]
 # -- input --------------------------------------------------------------------------------------------------------
 
 
-def _future(value: object, now: dt.datetime) -> dt.datetime:
-    when = timefmt.parse_local(value, "date", "Date")
+def _future(value: object, now: dt.datetime, zone: str | None = None) -> dt.datetime:
+    when = timefmt.parse_local(value, "date", "Date", zone)
     if when <= now:
         raise Invalid({"date": "Choose a date and time in the future"})
     return when
@@ -74,11 +74,12 @@ def _needed(value: object, enum_cls, field: str, label: str):
 
 def _clean(
     *, team, date, svl, skill_level, format, court=None, text=None, position_needed=None, gender_needed=None,
-    min_rating=None, now: dt.datetime,
+    min_rating=None, now: dt.datetime, zone=None,
 ) -> dict:  # fmt: skip
     """A request's details checked: every message at once (Invalid), or the values to store.
 
-    The needs (position, gender, lowest rating at that position) are optional: blank is "Any" and no lowest rating.
+    The date is on the wall clock of ``zone``, the time zone of the venue the location names. The needs (position,
+    gender, lowest rating at that position) are optional: blank is "Any" and no lowest rating.
     """
     clean = validation.collect(
         position_needed=(_needed, position_needed, Position, "position_needed", "Position needed"),
@@ -86,7 +87,7 @@ def _clean(
         min_rating=(validation.optional_choice, min_rating, Rating, "min_rating", "lowest rating"),
         team=(validation.name, team, "team", "Team", TEAM_MAX),
         svl=(validation.name, svl, "svl", "Location", SVL_MAX),
-        date=(_future, date, now),
+        date=(_future, date, now, zone),
         court=(validation.optional, court, "court", "Court", COURT_MAX),
         skill_level=(validation.choice, skill_level, SkillLevel, "skill_level", "Skill level"),
         format=(validation.choice, format, SubFormat, "format", "Format"),
@@ -137,8 +138,10 @@ def needs_text(position: Position | None, gender: GenderNeeded | None, rating: R
     return f"{who}, {rating.value} or better" if rating != Rating.A else f"{who}, A"
 
 
-def _row(req: SubRequest, names: dict[int, str]) -> dict:
-    local = timefmt.local(req.date)
+def _row(req: SubRequest, names: dict[int, str], zones: dict[str, str] | None = None) -> dict:
+    """A request as lists show it; its times on the clock of the venue it names (``zones``, by name)."""
+    zone = (zones or {}).get(req.svl.strip().casefold())
+    local = timefmt.local(req.date, zone)
     return {
         "id": req.id,
         "requestor": names.get(req.requestor_id, ""),
@@ -153,8 +156,8 @@ def _row(req: SubRequest, names: dict[int, str]) -> dict:
         "text": req.text or "",
         "completed": req.completed,
         "date": req.date,
-        "date_text": timefmt.day(req.date),
-        "time_text": timefmt.clock(req.date),
+        "date_text": timefmt.day(req.date, zone),
+        "time_text": timefmt.clock(req.date, zone, labelled=True),
         "local_input": f"{local:%Y-%m-%dT%H:%M}",
         "position_needed": (req.position_needed or Position.ANY).value,
         "gender_needed": (req.gender_needed or GenderNeeded.ANY).value,
@@ -166,7 +169,8 @@ def _row(req: SubRequest, names: dict[int, str]) -> dict:
 
 def _rows(db: Session, reqs: list[SubRequest]) -> list[dict]:
     names = _names(db, {r.requestor_id for r in reqs} | {r.recipient_id for r in reqs if r.recipient_id})
-    return [_row(r, names) for r in sorted(reqs, key=lambda r: (r.completed, r.date, r.id))]
+    zones = venues.zones_by_name(db, [r.svl for r in reqs])
+    return [_row(r, names, zones) for r in sorted(reqs, key=lambda r: (r.completed, r.date, r.id))]
 
 
 def complete_past(db: Session, *where: sa.ColumnElement[bool], now: dt.datetime | None = None) -> None:
@@ -251,8 +255,9 @@ def _request_page(db: Session, where: list, *, bookmark: object, size: object, s
     )
 
     def project(found: list) -> list[dict]:
+        zones = venues.zones_by_name(db, [req.svl for req, *_who in found])
         return [
-            _row(req, {req.requestor_id: _person(*who[:3]), req.recipient_id or 0: _person(*who[3:])})
+            _row(req, {req.requestor_id: _person(*who[:3]), req.recipient_id or 0: _person(*who[3:])}, zones)
             for req, *who in found
         ]
 
@@ -490,7 +495,7 @@ def create(
         except (Invalid, NotFound):
             errors["recipient"] = "Choose an active sub"
     try:
-        clean = _clean(now=now, **details)
+        clean = _clean(now=now, zone=venues.zone_by_name(db, details.get("svl")), **details)
     except Invalid as exc:
         errors.update(exc.errors)
     if errors:
@@ -521,7 +526,7 @@ def _email_invited(db: Session, req: SubRequest, actor: Actor, recipient: User) 
         body_text=(
             f"Hi {recipient.first_name},\n\n"
             f"{actor.username} has asked you to sub.\n\n"
-            f"When: {timefmt.long(req.date)}\n"
+            f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
             f"Where: {req.svl}\n"
             f"Team: {req.team}\n"
             f"Court: {req.court or '-'}\n"
@@ -580,7 +585,7 @@ def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind
         body_text=(
             f"Hi {requestor.first_name},\n\n"
             f"{actor.username} has {verb} your sub request.\n\n"
-            f"When: {timefmt.long(req.date)}\n"
+            f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
             f"Where: {req.svl}\n"
             f"Team: {req.team}\n\n"
             f"Details: {routes.absolute(routes.note_path(req.id))}\n"
@@ -667,7 +672,7 @@ def update(
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     req = permissions.access_sub_request(db, actor, request_id, own=True)
-    clean = _clean(now=now, **details)
+    clean = _clean(now=now, zone=venues.zone_by_name(db, details.get("svl")), **details)
     before = {k: getattr(req, k) for k in _TOLD}
     for key, value in clean.items():
         setattr(req, key, value)
@@ -701,7 +706,7 @@ def _email_sub(db: Session, req: SubRequest, subject: str, what: str, kind: str)
         body_text=(
             f"Hi {sub.first_name},\n\n"
             f"{requestor.first_name} {requestor.last_name}".rstrip() + f" ({requestor.username}) has {what}.\n\n"
-            f"When: {timefmt.long(req.date)}\n"
+            f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
             f"Where: {req.svl}{f', {req.court}' if req.court else ''}\n"
             + ("" if req.archived_at else f"\nDetails: {routes.absolute(routes.note_path(req.id))}\n")
         ),

@@ -7,7 +7,18 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, Payment, StandingAdjustment, Team, User, utcnow
-from volley_app.services import audit, leagues, paging, places, playoffs, results, scheduling, timefmt, validation
+from volley_app.services import (
+    audit,
+    leagues,
+    paging,
+    places,
+    playoffs,
+    results,
+    scheduling,
+    timefmt,
+    validation,
+    venues,
+)
 from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.permissions import Actor, access_team, manages_team, record_id, require_actor
 
@@ -19,7 +30,9 @@ REMAINING_CHOICES = {FORFEIT: "Forfeit them (the opponents win)", REMOVE: "Remov
 
 
 def _to_dict(t: Team, league_names: dict[int, str], captains: dict[int, str], managed: set[int],
-             recs: dict[int, results.Record], offers: dict | None = None) -> dict:  # fmt: skip
+             recs: dict[int, results.Record], offers: dict | None = None,
+             zones: dict[int, str] | None = None) -> dict:  # fmt: skip
+    """A team as lists show it; an offer's deadline on the clock of its league's venue (``zones`` by league)."""
     rec = recs[t.id]
     offered = (offers or {}).get(t.id)
     return {
@@ -35,7 +48,7 @@ def _to_dict(t: Team, league_names: dict[int, str], captains: dict[int, str], ma
         "waitlist": t.waitlist,
         "withdrawn": t.withdrawn_at is not None,
         "can_promote": t.waitlist and t.withdrawn_at is None and t.league_id in managed and offered is None,
-        "offered_until": timefmt.date_time(offered) if offered else "",
+        "offered_until": timefmt.date_time(offered, (zones or {}).get(t.league_id)) if offered else "",
     }
 
 
@@ -48,7 +61,9 @@ def _dicts(db: Session, actor: Actor, found: list[Team]) -> list[dict]:
     captains = {u.id: u.username for u in db.exec(select(User).where(User.id.in_(cids or {-1}))).all()}
     recs = results.records(db, [t.id for t in found])
     offers = places.live_offers(db, [t.id for t in found if t.waitlist])
-    return [_to_dict(t, names, captains, managed, recs, offers) for t in found]
+    venue_zones = venues.zones(db, {lg.svl_id for lg in lgs})
+    zones = {lg.id: venue_zones.get(lg.svl_id) for lg in lgs}
+    return [_to_dict(t, names, captains, managed, recs, offers, zones) for t in found]
 
 
 def list_teams(

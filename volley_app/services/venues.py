@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from volley_app.models import Role, User
+from volley_app.models import Role, User, utcnow
+from volley_app.services import timefmt
 
 
 def svl_names(db: Session, ids: Iterable[int]) -> dict[int, str]:
@@ -26,3 +28,69 @@ def partner_venues(db: Session) -> list[dict]:
         for u in found
         if Role.SVL.value in u.roles
     ]  # fmt: skip
+
+
+def zones(db: Session, ids: Iterable[int]) -> dict[int, str]:
+    """Each venue's (SVL's) time zone name by id, in one query (a list's rows look theirs up here)."""
+    ids = {i for i in ids if i is not None}
+    if not ids:
+        return {}
+    return dict(db.exec(select(User.id, User.time_zone).where(User.id.in_(ids))).all())
+
+
+def zone(db: Session, svl_id: int | None) -> str:
+    """One venue's time zone name (the default zone when there is no such venue)."""
+    found = zones(db, [svl_id]).get(svl_id) if svl_id is not None else None
+    return found or timefmt.default_name()
+
+
+def zones_by_name(db: Session, names: Iterable[str]) -> dict[str, str]:
+    """The time zone of each venue named (a sub request's location is a venue's name, typed: its full
+    name or its first name, any case), in one query. Keys are the names lower-cased and trimmed; a name
+    no venue has is left out (the caller uses the default zone for it).
+    """
+    wanted = {n.strip().casefold() for n in names if isinstance(n, str) and n.strip()}
+    if not wanted:
+        return {}
+    full = sa.func.lower(User.first_name + " " + User.last_name)
+    found = db.exec(
+        select(User.first_name, User.last_name, User.time_zone, User.roles)
+        .where(sa.or_(full.in_(wanted), sa.func.lower(User.first_name).in_(wanted)), User.archived_at.is_(None))
+        .order_by(User.id)
+    ).all()
+    out: dict[str, str] = {}
+    for first, last, tz, roles in found:
+        if Role.SVL.value not in roles:
+            continue
+        for key in (f"{first} {last}".strip().casefold(), first.strip().casefold()):
+            if key in wanted:
+                out.setdefault(key, tz)
+    return out
+
+
+def zone_by_name(db: Session, name: str) -> str:
+    """The time zone of the venue a sub request names (the default zone when none has that name)."""
+    key = name.strip().casefold() if isinstance(name, str) else ""
+    return zones_by_name(db, [key]).get(key) or timefmt.default_name()
+
+
+TIME_ZONE_INVALID = "Choose a time zone from the list (an IANA name such as America/Chicago)"
+
+
+def check_zone(value: object, field: str = "time_zone") -> str:
+    """A time zone name the zone database knows, else Invalid with a message under the field."""
+    from volley_app.services.errors import Invalid
+
+    name = value.strip() if isinstance(value, str) else ""
+    if not timefmt.known(name):
+        raise Invalid({field: TIME_ZONE_INVALID})
+    return name
+
+
+def zone_choices(current: str = "") -> list[dict[str, str]]:
+    """The time zones a venue picks from (label 'America/Chicago (CT)'), with ``current`` kept when not common."""
+    now = utcnow()
+    names = list(timefmt.COMMON_ZONES)
+    if current and current not in names and timefmt.known(current):
+        names.insert(0, current)
+    return [{"value": n, "label": f"{n.replace('_', ' ')} ({timefmt.label(now, n)})"} for n in names]

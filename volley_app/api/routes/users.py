@@ -65,6 +65,7 @@ class UserEdit(BaseModel):
     active: Any = Field(None, description="Admins only")
     password: Any = Field("", description="Only when changed")
     current_password: Any = Field("", alias="currentPassword", description="Needed to change one's own password")
+    time_zone: Any = Field(None, alias="timeZone", description="A venue's (SVL's) IANA time zone")
 
 
 class Deletion(BaseModel):

@@ -20,12 +20,12 @@ ERROR_ID = "bracket-error"
 CHOOSE_FORFEIT = "Choose the game and the team that did not show."
 
 
-def game_line(g: dict, round_name: str) -> dict[str, str]:
+def game_line(g: dict, round_name: str, zone: str | None = None) -> dict[str, str]:
     """One bracket game as the page shows it."""
     return {
         "id": str(g["id"]), "round": round_name, "team1": g["team1"], "team2": g["team2"],
         "sets": g["sets"] or (f"Forfeit: {g['forfeit']} did not show" if g["forfeit"] else ""),
-        "winner": str(g["winner"]), "when": timefmt.date_time(g["start_at"]) + (f", {g['court']}" if g["court"] else ""),
+        "winner": str(g["winner"]), "when": timefmt.date_time(g["start_at"], zone, labelled=True) + (f", {g['court']}" if g["court"] else ""),
         "label": f"{round_name} {g['match']}: {g['team1']} v {g['team2']}",
     }  # fmt: skip
 
@@ -61,7 +61,8 @@ class BracketState(FormState, AuthState):
             self.open_games, self.forfeit_options, self.error = [], [], failure.message
             return
         self.league_name, self.back, _m = league_header(found["league"])
-        self.rounds = [[game_line(g, r["name"]) for g in r["games"]] for r in found["rounds"]]
+        zone = found["league"]["zone"]
+        self.rounds = [[game_line(g, r["name"], zone) for g in r["games"]] for r in found["rounds"]]
         self.byes, self.champion, self.generated = found["byes"], found["champion"], found["generated"]
         self.can_generate, self.can_manage = found["can_generate"], found["can_manage"]
         enterable = [(g, r["name"]) for r in found["rounds"] for g in r["games"] if g["can_enter"]]

@@ -52,7 +52,7 @@ class GameEditState(FormState, AuthState):
         self.form = {
             "team1": str(found["team1_id"] or ""),
             "team2": "bye" if found["team2_id"] is None else str(found["team2_id"]),
-            "start": timefmt.input_value(found["start_at"]),
+            "start": timefmt.input_value(found["start_at"], found["zone"]),
             "court": found["court"] or found["courts"][0],
             **{k: "" if found[k] is None else str(found[k]) for k, _l in SCORE_LABELS},
         }

@@ -22,11 +22,12 @@ from volley_app.state.forms import path_arg, run_action
 NO_SCHEDULE = "No Schedule yet, try back later!"
 
 
-def _game_row(g: dict, can_manage: bool, by_team: bool) -> dict[str, str]:
-    when = timefmt.clock(g["start_at"])
+def _game_row(g: dict, can_manage: bool, by_team: bool, zone: str | None = None) -> dict[str, str]:
+    """A game's row: its time on the venue's clock, labelled with the venue's zone ('6:30 PM CT')."""
+    when = timefmt.clock(g["start_at"], zone, labelled=True)
     return {
         "id": str(g["id"]),
-        "when": f"Week {g['week']} · {timefmt.day(g['start_at'])} {when}" if by_team else when,
+        "when": f"Week {g['week']} · {timefmt.day(g['start_at'], zone)} {when}" if by_team else when,
         "court": g["court"] or "–",
         "team1": g["team1"],
         "team2": g["team2"],
@@ -53,6 +54,10 @@ class ScheduleState(AuthState):
     notice: str = ""
     loaded: bool = False
     feed: str = ""
+    zone_note: str = ""
+    # The weeks there are and the one shown, as the server last showed them: Previous/Next step from these.
+    _weeks: list[int] = []
+    _week: int | None = None
 
     async def load(self):
         self.notice = ""
@@ -72,20 +77,27 @@ class ScheduleState(AuthState):
             path = (links or {}).get("team" if found["team"] is not None else "league", "")
             self.feed = backend_address(path) if path else ""
         self.league_name, self.back, self.can_manage = league_header(found["league"])
+        zone = found.get("zone")
+        if zone and found["league"] is not None:
+            at = found["games"][0]["start_at"] if found["games"] else found["league"]["start_at"]
+            self.zone_note = f"Times are the venue's: {timefmt.label(at, zone)} ({zone.replace('_', ' ')})"
+        else:
+            self.zone_note = ""
         weeks = found["weeks"]
+        self._weeks, self._week = list(weeks), found["week"]
         self.week_options = [{"value": str(w), "label": f"Week {w}"} for w in weeks]
         self.team_options = [{"value": str(i), "label": n} for i, n in found["teams"]]
         self.week = str(found["week"] or "")
         self.team = str(found["team"] or "")
         by_team = found["team"] is not None
-        self.games = [_game_row(g, self.can_manage, by_team) for g in found["games"]]
+        self.games = [_game_row(g, self.can_manage, by_team, zone) for g in found["games"]]
         at = weeks.index(found["week"]) if found["week"] in weeks else -1
         self.previous_week = str(weeks[at - 1]) if at > 0 else ""
         self.next_week = str(weeks[at + 1]) if 0 <= at < len(weeks) - 1 else ""
         if by_team:
             self.heading = f"Games of {dict(found['teams']).get(found['team'], '')}"
         elif found["games"]:
-            self.heading = f"Week {found['week']} · {timefmt.day(found['games'][0]['start_at'])}"
+            self.heading = f"Week {found['week']} · {timefmt.day(found['games'][0]['start_at'], zone)}"
         else:
             self.heading = ""
         self.push_question = (
@@ -101,6 +113,21 @@ class ScheduleState(AuthState):
     async def show_week(self, week: str):
         self.notice = ""
         await self._show(week=week, team=None)
+
+    @rx.event
+    async def step_week(self, step: int):
+        """Previous (-1) or Next (+1) week from the week the server shows now: each click moves one week,
+        however quickly they come (a second click is handled after the first has changed the week)."""
+        try:
+            delta = max(-1, min(1, int(step)))
+        except (TypeError, ValueError, OverflowError):
+            return
+        self.notice = ""
+        if not delta or self._week not in self._weeks:
+            return
+        at = self._weeks.index(self._week) + delta
+        if 0 <= at < len(self._weeks):
+            await self._show(week=self._weeks[at], team=None)
 
     @rx.event
     async def show_team(self, team: str):
@@ -144,9 +171,9 @@ def _choosers() -> rx.Component:
                  native_select("schedule-week", s.week_options, value=s.week, placeholder="By team",
                                on_change=ScheduleState.show_week, required=False)),
         rx.hstack(
-            rx.button("Previous week", on_click=ScheduleState.show_week(s.previous_week),
+            rx.button("Previous week", on_click=ScheduleState.step_week(-1),
                       disabled=s.previous_week == "", variant="soft", size="2", type="button"),
-            rx.button("Next week", on_click=ScheduleState.show_week(s.next_week), disabled=s.next_week == "",
+            rx.button("Next week", on_click=ScheduleState.step_week(1), disabled=s.next_week == "",
                       variant="soft", size="2", type="button"),
             spacing="2",
         ),
@@ -168,7 +195,11 @@ def schedule_page() -> rx.Component:
             s.week_options.length() > 0,
             rx.vstack(
                 _choosers(),
-                add_to_calendar(ScheduleState.feed_subscribe, s.feed, "Add to calendar"),
+                rx.flex(
+                    add_to_calendar(ScheduleState.feed_subscribe, s.feed, "Add to calendar"),
+                    rx.text(s.zone_note, size="2", color_scheme="gray"),
+                    spacing="3", align="center", wrap="wrap",
+                ),  # fmt: skip
                 rx.heading(s.heading, size="4", as_="h2"),
                 table(["Time", "Court", "Team 1", "Team 2", "Score"], rx.foreach(s.games, _schedule_game)),
                 rx.cond(

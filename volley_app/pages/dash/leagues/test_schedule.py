@@ -39,7 +39,7 @@ class TestScheduleState(AuthState):
         self.league_name = found["league"]["name"] if found["league"] else ""
         self.game_rows = [
             {"id": str(g["id"]), "round": str(g["round"]), "match": str(g["match"]), "type": g["type"],
-             "when": timefmt.date_time(g["start_at"]), "team1": g["team1"], "team2": g["team2"]}
+             "when": timefmt.date_time(g["start_at"], found["league"]["zone"], labelled=True), "team1": g["team1"], "team2": g["team2"]}
             for g in found["games"]
         ]  # fmt: skip
 

@@ -24,7 +24,7 @@ HEADERS = ["League", "Court", "Starts", "Stage", "Active"]
 
 
 def _shown(lg: dict) -> dict[str, str]:
-    return {"name": lg["name"], "court": lg["court"], "start": timefmt.date_time(lg["start_at"]), "stage": lg["stage"],
+    return {"name": lg["name"], "court": lg["court"], "start": timefmt.date_time(lg["start_at"], lg["zone"], labelled=True), "stage": lg["stage"],
             "active": "Yes" if lg["active"] else "No", "href": routes.league_path(lg["id"])}  # fmt: skip
 
 

@@ -11,7 +11,7 @@ from volley_app.components.tables import row, table_or_empty
 from .state import LeagueHomeState
 
 INFO_LINES = (
-    ("Day", "day"), ("Starts", "start"), ("Registration closes", "closes"), ("Weeks", "weeks"), ("Games every", "increment"), ("Court", "court"),
+    ("Day", "day"), ("Starts", "start"), ("Time zone", "zone"), ("Registration closes", "closes"), ("Weeks", "weeks"), ("Games every", "increment"), ("Court", "court"),
     ("Where", "where"), ("Skill level", "skill"), ("Format", "format"), ("Gender requirement", "gender"),
     ("Teams", "teams_of"), ("Cost per team", "cost"), ("Cash only", "cash"), ("Stage", "stage"),
 )  # fmt: skip

@@ -25,25 +25,26 @@ def info_of(lg: dict) -> dict[str, str]:
     """The League Info card's lines."""
     return {
         "name": lg["name"], "session": lg["session_name"], "svl": lg["svl_name"], "court": lg["court"],
-        "start": timefmt.date_time(lg["start_at"]), "weeks": str(lg["number_of_weeks"]),
+        "start": timefmt.date_time(lg["start_at"], lg["zone"], labelled=True), "weeks": str(lg["number_of_weeks"]),
         "increment": f"{lg['time_increment']} minutes", "skill": lg["skill_level"], "format": lg["format"],
         "gender": lg["gender_requirement"] or "None", "day": lg["day"], "max_teams": str(lg["max_teams"]),
         "teams": str(lg["team_count"]), "teams_of": f"{lg['team_count']} of {lg['max_teams']}", "waitlist": str(lg["waitlist_count"]), "cost": money(lg["cost_cents"]),
         "cash": "Yes" if lg["cash"] else "No", "stage": lg["stage"], "active": "True" if lg["active"] else "False",
         "where": where(lg),
-        "closes": timefmt.date_time(lg["registration_closes"]),
+        "closes": timefmt.date_time(lg["registration_closes"], lg["zone"], labelled=True),
+        "zone": f"{lg['zone'].replace('_', ' ')} ({timefmt.label(lg['start_at'], lg['zone'])})",
     }  # fmt: skip
 
 
 def form_of(lg: dict) -> dict[str, str]:
     """The edit form's defaults."""
     return {
-        "court": lg["first_court"], "more_courts": lg["more_courts"], "start": timefmt.input_value(lg["start_at"]), "number_of_weeks": str(lg["number_of_weeks"]),
+        "court": lg["first_court"], "more_courts": lg["more_courts"], "start": timefmt.input_value(lg["start_at"], lg["zone"]), "number_of_weeks": str(lg["number_of_weeks"]),
         "time_increment": str(lg["time_increment"]), "skill_level": lg["skill_level"], "format": lg["raw_format"],
         "day": lg["day"], "gender_requirement": lg["gender_requirement"], "max_teams": str(lg["max_teams"]),
         "cost": f"{lg['cost_cents'] / 100:.2f}", "cash": "true" if lg["cash"] else "false",
         "offer_hold_hours": str(lg["offer_hold_hours"]), "ranking": lg["ranking"],
-        "registration_deadline": timefmt.input_value(lg["registration_deadline"]),
+        "registration_deadline": timefmt.input_value(lg["registration_deadline"], lg["zone"]),
         "active": "true" if lg["active"] else "false",
     }  # fmt: skip
 

@@ -47,7 +47,7 @@ GENDERS = [(g.value, g.value) for g in Gender]
 
 
 class EditUserState(FormState, AuthState):
-    _fields = (*TEXT_FIELDS, "password", "current_password", "roles")
+    _fields = (*TEXT_FIELDS, "password", "current_password", "roles", "time_zone")
     _error_id = ERROR_ID
 
     record: dict[str, str] = {}
@@ -59,6 +59,9 @@ class EditUserState(FormState, AuthState):
     admin_view: bool = False
     last_name_locked: bool = False
     own_account: bool = False
+    show_time_zone: bool = False
+    time_zone: str = ""
+    time_zones: list[dict[str, str]] = []
     loaded: bool = False
     delete_question: str = DELETE_QUESTION
 
@@ -73,13 +76,16 @@ class EditUserState(FormState, AuthState):
         if failure:
             self.error, self.record, self.roles = failure.message, {}, []
             self.show_address = self.show_player = self.admin_view = self.last_name_locked = False
-            self.own_account = False
+            self.own_account = self.show_time_zone = False
+            self.time_zone, self.time_zones = "", []
             return
         self.record = {name: str(rec[name] or "") for name in TEXT_FIELDS}
         self.sub, self.active, self.roles = rec["sub"], rec["active"], list(rec["roles"])
         self.show_address, self.show_player = rec["show_address"], rec["show_player"]
         self.admin_view, self.last_name_locked = rec["is_admin_view"], rec["last_name_locked"]
         self.own_account = rec["own_account"]
+        self.show_time_zone, self.time_zone = rec["show_time_zone"], rec["time_zone"]
+        self.time_zones = rec["time_zones"]
         self.delete_question = delete_question(self.own_account, self.record)
         self.loaded = True
         self._show_record()
@@ -89,6 +95,8 @@ class EditUserState(FormState, AuthState):
         data = form_values(form_data, (*TEXT_FIELDS, "password", "current_password"))
         data["username"] = data["username"].lower()
         data["sub"] = ticked(form_data, "sub")
+        if self.show_time_zone:  # a venue's record: the form had its time zone
+            data["time_zone"] = form_values(form_data, ("time_zone",))["time_zone"]
         if self.admin_view:  # the form had the roles card
             data["roles"] = picked_roles(form_data, ROLE_BOXES)
             data["active"] = ticked(form_data, "active")
@@ -147,6 +155,15 @@ def edit_user_page() -> rx.Component:
             ),
         ),
         region_field(s, default_value=rec["region"]),
+        rx.cond(
+            s.show_time_zone,
+            column(
+                select_field("Time Zone", "time_zone", s.time_zones, s, default_value=s.time_zone),
+                rx.text("The venue's sessions, leagues, games and sub requests are entered and shown in it.",
+                        size="1", color_scheme="gray"),
+                spacing="1",
+            ),
+        ),
         rx.cond(s.show_player, sub_section(s)),
         rx.cond(s.admin_view, admin_section(s)),
         password_field("New Password", "password", s, min_length=4, hint="Leave blank to keep the current password"),
