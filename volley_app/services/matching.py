@@ -56,7 +56,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import audit, availability, paging, permissions, ratelimit, sub_requests, timefmt
+from volley_app.services import audit, availability, paging, permissions, ratelimit, sub_requests, timefmt, venues
 from volley_app.services.errors import BadRequest, Forbidden, Invalid
 from volley_app.services.permissions import Actor, require_sub_request_actor
 
@@ -94,15 +94,15 @@ def _flag(condition: sa.ColumnElement[bool]) -> sa.ColumnElement[int]:
     return sa.case((condition, 1), else_=0)
 
 
-def _week(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
+def _week(day: dt.date, zone: str) -> tuple[dt.datetime, dt.datetime]:
     monday = day - dt.timedelta(days=day.weekday())
-    return timefmt.day_start(monday), timefmt.day_start(monday + dt.timedelta(days=7))
+    return timefmt.day_start(monday, zone), timefmt.day_start(monday + dt.timedelta(days=7), zone)
 
 
-def _rules(req: SubRequest) -> tuple[dict[str, sa.ColumnElement[bool]], sa.Subquery]:
+def _rules(req: SubRequest, zone: str) -> tuple[dict[str, sa.ColumnElement[bool]], sa.Subquery]:
     """Each eligibility rule as a condition on ``users`` (with the week's count joined as ``week``)."""
-    day = timefmt.local(req.date).date()
-    start, end = _week(day)
+    day = timefmt.local(req.date, zone).date()
+    start, end = _week(day, zone)
     near = (req.date - BUSY_WINDOW, req.date + BUSY_WINDOW)
     accepted = (
         SubRequest.status == SubStatus.ACCEPTED,
@@ -183,12 +183,12 @@ _PEOPLE = (
 )  # fmt: skip
 
 
-def _query(req: SubRequest, which: str, only: int | None = None) -> sa.Select:
+def _query(req: SubRequest, which: str, zone: str, only: int | None = None) -> sa.Select:
     """The page query of ``which`` list, ordered, each row with the list's total (a window count).
 
     Eligible: the rules filter the subs, and only theirs are the records the ranking reads. Ineligible: by
     name, a flag per rule; the page's records are read after (``_with_records``)."""
-    rules, week = _rules(req)
+    rules, week = _rules(req, zone)
     base = [User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None)]
     if only is not None:
         base.append(User.id == only)
@@ -255,13 +255,13 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _reason(row, req: SubRequest) -> str:
+def _reason(row, req: SubRequest, zone: str) -> str:
     position, rating = _best(row, req.position_needed or Position.ANY)
-    day = timefmt.local(req.date)
+    day = timefmt.local(req.date, zone)
     parts = [f"{position} {rating}" if rating else f"{position}, not rated",
              f"free {day:%A}s", f"{row.played} played", _plural(row.no_shows, "no-show")]  # fmt: skip
     if row.last_date is not None:
-        last = timefmt.local(row.last_date)
+        last = timefmt.local(row.last_date, zone)
         parts.append(f"last subbed {last:%b} {last.day}")
     else:
         parts.append("never subbed")
@@ -270,9 +270,9 @@ def _reason(row, req: SubRequest) -> str:
     return ", ".join(parts)
 
 
-def _why_not(row, req: SubRequest) -> str:
+def _why_not(row, req: SubRequest, zone: str) -> str:
     """Why a sub is not suggested, every rule they miss, in words."""
-    day = timefmt.local(req.date)
+    day = timefmt.local(req.date, zone)
     position = req.position_needed or Position.ANY
     out: list[str] = []
     if not row.ok_requestor:
@@ -297,7 +297,7 @@ def _why_not(row, req: SubRequest) -> str:
     return "; ".join(out)
 
 
-def _project(row, req: SubRequest, which: str) -> dict:
+def _project(row, req: SubRequest, which: str, zone: str) -> dict:
     name = sub_requests._person(row.first_name, row.last_name, row.username)
     return {
         "id": row.id,
@@ -309,7 +309,7 @@ def _project(row, req: SubRequest, which: str) -> dict:
         "played": row.played,
         "no_shows": row.no_shows,
         "eligible": which == "eligible",
-        "reason": _reason(row, req) if which == "eligible" else _why_not(row, req),
+        "reason": _reason(row, req, zone) if which == "eligible" else _why_not(row, req, zone),
     }
 
 
@@ -345,7 +345,8 @@ def suggestions(
     per = paging.page_size(size)
     start = int(bookmark) if isinstance(bookmark, str) and bookmark.isdigit() and len(bookmark) < 10 else 0
     start = start // per * per
-    query = _query(req, which)
+    zone = venues.zone_by_name(db, req.svl)  # the request's day and week are the venue's
+    query = _query(req, which, zone)
     found = db.execute(query.limit(per).offset(start)).all()
     if not found and start:  # past the end (the list shrank): its first page
         start = 0
@@ -354,7 +355,7 @@ def suggestions(
     if which == "ineligible":
         found = _with_records(db, found)
     return paging.Page(
-        rows=[_project(r, req, which) for r in found],
+        rows=[_project(r, req, which, zone) for r in found],
         total=total,
         next=str(start + per) if start + per < total else "",
         previous=str(max(start - per, 0)) if start > 0 else "",
@@ -370,10 +371,11 @@ def suggestions(
 
 def check(db: Session, req: SubRequest, sub_id: int) -> str:
     """Why the sub ``sub_id`` may not take ``req`` ("" when they may)."""
-    if db.execute(_query(req, "eligible", only=sub_id)).first() is not None:
+    zone = venues.zone_by_name(db, req.svl)
+    if db.execute(_query(req, "eligible", zone, only=sub_id)).first() is not None:
         return ""
-    row = db.execute(_query(req, "ineligible", only=sub_id)).first()
-    return _why_not(row, req) if row is not None else "not an active sub"
+    row = db.execute(_query(req, "ineligible", zone, only=sub_id)).first()
+    return _why_not(row, req, zone) if row is not None else "not an active sub"
 
 
 # -- changing -----------------------------------------------------------------------------------------------------
@@ -463,6 +465,6 @@ def mark_outcome(
     audit.record(
         db, actor, action="sub_outcome", entity="sub_request", entity_id=req.id,
         summary=f"Marked {sub_requests._person(sub.first_name, sub.last_name, sub.username) if sub else 'the sub'} "
-                f"{value.value.lower()} for {req.team} on {timefmt.day(req.date)}",
+                f"{value.value.lower()} for {req.team} on {timefmt.day(req.date, venues.zone_by_name(db, req.svl))}",
         before={"outcome": before}, after={"outcome": value.value}, subject_user_id=req.recipient_id,
     )  # fmt: skip

@@ -19,7 +19,6 @@ import contextlib
 import dataclasses
 import datetime as dt
 import logging
-from zoneinfo import ZoneInfo
 
 import anyio
 import sqlalchemy as sa
@@ -29,8 +28,7 @@ from sqlmodel import Session, select
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import SubRequest, SubRequestReminder, SubStatus, User, utcnow
-from volley_app.services import mail, timefmt
-from volley_app.settings import get_settings
+from volley_app.services import mail, timefmt, venues
 
 log = logging.getLogger(__name__)
 
@@ -54,19 +52,19 @@ class Due:
 # -- when ----------------------------------------------------------------------------------------------------------
 
 
-def _venue_time(day: dt.date, at: dt.time = dt.time()) -> dt.datetime:
-    """``at`` on the venue's ``day``, in UTC."""
-    return dt.datetime.combine(day, at, tzinfo=ZoneInfo(get_settings().time_zone)).astimezone(dt.UTC)
+def _venue_time(day: dt.date, at: dt.time, zone: str | None) -> dt.datetime:
+    """``at`` on the venue's ``day`` (in its time zone ``zone``), in UTC."""
+    return dt.datetime.combine(day, at, tzinfo=timefmt.zone_of(zone)).astimezone(dt.UTC)
 
 
-def day_before_window(game: dt.datetime) -> tuple[dt.datetime, dt.datetime]:
+def day_before_window(game: dt.datetime, zone: str | None = None) -> tuple[dt.datetime, dt.datetime]:
     """When the day-before reminder may go: from the start of the venue day before the game until it starts."""
-    return _venue_time(timefmt.local(game).date() - DAY), game
+    return _venue_time(timefmt.local(game, zone).date() - DAY, dt.time(), zone), game
 
 
-def after_game_window(game: dt.datetime) -> tuple[dt.datetime, dt.datetime]:
+def after_game_window(game: dt.datetime, zone: str | None = None) -> tuple[dt.datetime, dt.datetime]:
     """When the after-game email may go: from the venue's morning after the game, for a week."""
-    start = _venue_time(timefmt.local(game).date() + DAY, MORNING)
+    start = _venue_time(timefmt.local(game, zone).date() + DAY, MORNING, zone)
     return start, start + ASK_FOR
 
 
@@ -95,13 +93,16 @@ def due(db: Session, now: dt.datetime) -> list[Due]:
     ).all()}  # fmt: skip
     found: list[Due] = []
     # the day before: games in the next two days (the venue's day before starts at most 48 hours ahead)
-    for req in db.exec(select(SubRequest).where(*_remindable(), SubRequest.date > now, SubRequest.date <= now + 2 * DAY)):
-        if _within(day_before_window(req.date), now):
+    coming = db.exec(select(SubRequest).where(*_remindable(), SubRequest.date > now, SubRequest.date <= now + 2 * DAY)).all()
+    # the morning after (not once the requestor has marked the sub): games of the last week and a bit
+    past = db.exec(select(SubRequest).where(*_remindable(), SubRequest.outcome.is_(None), SubRequest.date <= now,
+                                            SubRequest.date > now - ASK_FOR - 2 * DAY)).all()  # fmt: skip
+    zones = venues.zones_by_name(db, {r.svl for r in (*coming, *past)})
+    for req in coming:
+        if _within(day_before_window(req.date, zones.get(req.svl.strip().casefold())), now):
             found += [Due(req.id, u, DAY_BEFORE) for u in (req.requestor_id, *accepted_subs(req))]
-    # the morning after: games of the last week and a bit
-    for req in db.exec(select(SubRequest).where(*_remindable(), SubRequest.date <= now,
-                                                SubRequest.date > now - ASK_FOR - 2 * DAY)):  # fmt: skip
-        if _within(after_game_window(req.date), now):
+    for req in past:
+        if _within(after_game_window(req.date, zones.get(req.svl.strip().casefold())), now):
             found.append(Due(req.id, req.requestor_id, AFTER_GAME))
     return [d for d in dict.fromkeys(found) if (d.request_id, d.user_id, d.kind) not in sent]
 
@@ -124,8 +125,11 @@ def send_one(db: Session, reminder: Due, now: dt.datetime) -> bool:
     req = db.get(SubRequest, reminder.request_id)
     if req is None or req.archived_at is not None or req.status != SubStatus.ACCEPTED:
         return False
+    if reminder.kind == AFTER_GAME and req.outcome is not None:  # already marked played or no-show
+        return False
     subs = accepted_subs(req)
-    window = day_before_window(req.date) if reminder.kind == DAY_BEFORE else after_game_window(req.date)
+    zone = venues.zone_by_name(db, req.svl)
+    window = day_before_window(req.date, zone) if reminder.kind == DAY_BEFORE else after_game_window(req.date, zone)
     people = (req.requestor_id, *subs) if reminder.kind == DAY_BEFORE else (req.requestor_id,)
     if not subs or not _within(window, now) or reminder.user_id not in people:
         return False
@@ -142,23 +146,23 @@ def send_one(db: Session, reminder: Due, now: dt.datetime) -> bool:
         subject = f"Did {sub_names} play for {req.team}?"
         body = (
             f"Hi {user.first_name},\n\n"
-            f"{sub_names} subbed for {req.team} on {timefmt.long(req.date)}.\n"
+            f"{sub_names} subbed for {req.team} on {timefmt.long(req.date, zone)}.\n"
             f"Please mark whether they played or did not show: it helps every captain find reliable subs.\n\n"
             f"Mark played or no-show: {link}\n"
         )
     elif user.id == req.requestor_id:
-        subject = f"Reminder: {sub_names} subs for {req.team} on {timefmt.day(req.date)}"
+        subject = f"Reminder: {sub_names} subs for {req.team} on {timefmt.day(req.date, zone)}"
         body = (
             f"Hi {user.first_name},\n\n"
             f"A reminder: {sub_names} subs for {req.team}.\n\n"
-            f"When: {timefmt.long(req.date)}\nWhere: {where}\n\nDetails: {link}\n"
+            f"When: {timefmt.long(req.date, zone)}\nWhere: {where}\n\nDetails: {link}\n"
         )
     else:
-        subject = f"Reminder: you sub for {req.team} on {timefmt.day(req.date)}"
+        subject = f"Reminder: you sub for {req.team} on {timefmt.day(req.date, zone)}"
         body = (
             f"Hi {user.first_name},\n\n"
             f"A reminder: you sub for {req.team} ({_name(requestor)} asked).\n\n"
-            f"When: {timefmt.long(req.date)}\nWhere: {where}\nSkill level: {req.skill_level.value}\n"
+            f"When: {timefmt.long(req.date, zone)}\nWhere: {where}\nSkill level: {req.skill_level.value}\n"
             f"Format: {req.format.value}\n\nDetails: {link}\n"
         )
     mail.queue(db, to=user.email, subject=subject, body_text=body, kind=f"sub_reminder_{reminder.kind}",
