@@ -28,7 +28,7 @@ from volley_app.models.mail import OutboxMessage
 from volley_app.models.newsletter import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber
 from volley_app.models.outreach import EmailAllJob, EmailAllRecipient, RateLimitHit
 from volley_app.models.payments import Payment
-from volley_app.models.subs import SubRequest
+from volley_app.models.subs import SubInvite, SubRequest, SubRequestPlace
 from volley_app.models.users import LoginAttempt, LoginSession, PasswordResetToken, RefreshToken, User
 
 __all__ = [
@@ -36,7 +36,7 @@ __all__ = [
     "GameType", "Gender", "HostInquiry", "League", "LeagueFormat", "LeagueSession", "LeagueStage",
     "LoginAttempt", "LoginSession", "NewsletterIssue", "NewsletterSubscriber", "OutboxMessage",
     "OutboxStatus", "PasswordResetToken", "Payment", "PromoteInquiry", "Rating", "Region", "Role",
-    "RefreshToken", "SessionStatus", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubRequest", "SubStatus", "Team", "User", "UTCDateTime", "utcnow",
+    "RefreshToken", "SessionStatus", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubInvite", "SubRequest", "SubRequestPlace", "SubStatus", "Team", "User", "UTCDateTime", "utcnow",
     "PlayoffSeed", "Ranking", "ReportStatus", "ScoreReport",
 ]  # fmt: skip
 

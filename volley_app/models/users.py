@@ -43,6 +43,10 @@ class User(SQLModel, table=True):
     # The secret in the address of this user's calendar feed (None: no feed). A calendar app holds the
     # address to subscribe without logging in; a new token makes the old address answer 404.
     calendar_token: str | None = Field(default=None, sa_column=sa.Column(sa.String(64)))
+    # A sub's emails about requests: "every" matching open request and invitations, "invites" only, or "none".
+    sub_notify: str = Field(default="invites", sa_column=sa.Column(sa.String(10), nullable=False, server_default="invites"))
+    # Unsubscribed from the league's announcements to every user (Email All).
+    announcements_off: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
 
 
 class UserToken(SQLModel):
