@@ -7,6 +7,7 @@
   send-outbox             deliver the pending mail now
   purge-sessions          delete long-expired login sessions and old failed logins
   expire-holds            release lapsed place reservations and pass lapsed offers to the waitlist
+  expire-invites          pass sub request invitations whose hold window lapsed to the next sub on the list
 """
 
 from __future__ import annotations
@@ -111,6 +112,14 @@ def cmd_expire_holds(_args) -> int:
     return 0
 
 
+def cmd_expire_invites(_args) -> int:
+    from volley_app.services import invites
+
+    report = invites.expire_invites()
+    print(f"passed on {report.expired} lapsed invitation(s)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     parser = argparse.ArgumentParser(prog="python -m volley_app.cli", description=__doc__,
@@ -131,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("send-outbox").set_defaults(fn=cmd_send_outbox)
     sub.add_parser("purge-sessions").set_defaults(fn=cmd_purge_sessions)
     sub.add_parser("expire-holds").set_defaults(fn=cmd_expire_holds)
+    sub.add_parser("expire-invites").set_defaults(fn=cmd_expire_invites)
     args = parser.parse_args(argv)
     try:
         return args.fn(args)
