@@ -8,6 +8,7 @@ from volley_app import routes
 from volley_app.components.calendar import add_to_calendar, webcal
 from volley_app.components.forms import error_line, notice_line, select_field
 from volley_app.components.layout import button_row, column, dash_page, details, labelled, page_heading, section_card
+from volley_app.components.sub_invites import invite_queue_card
 from volley_app.components.sub_request_form import request_fields
 from volley_app.components.sub_requests import status_badge
 from volley_app.registry import page
@@ -16,6 +17,7 @@ from volley_app.services.errors import Invalid
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import focus, form_values, path_arg, run_action
+from volley_app.state.sub_invites import InviteQueueState
 from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState
 
 DETAIL_ERROR_ID = "note-detail-error"
@@ -54,6 +56,7 @@ def _editable(found: dict) -> dict[str, str]:
     return {
         "team": found["team"], "when": found["local_input"], "svl": found["svl"], "court": found["court"],
         "skill_level": found["skill_level"], "sub_format": found["format"], "text": found["text"],
+        "players_needed": str(found["players_needed"]),
     }  # fmt: skip
 
 
@@ -251,7 +254,7 @@ def _actions() -> rx.Component:
     )
 
 
-@page(routes.NOTE_DETAIL, "Sub Request", on_load=NoteDetailState.load)
+@page(routes.NOTE_DETAIL, "Sub Request", on_load=[NoteDetailState.load, InviteQueueState.load])
 def note_detail_page() -> rx.Component:
     s = NoteDetailState
     request = column(
@@ -260,6 +263,7 @@ def note_detail_page() -> rx.Component:
         notice_line(s.notice),
         _actions(),
         add_to_calendar(s.feed_subscribe, s.feed),
+        invite_queue_card(),
         rx.cond(s.can_reopen, _reopen_form(), rx.fragment()),
         rx.cond(s.can_edit, _edit_form(), rx.fragment()),
     )
