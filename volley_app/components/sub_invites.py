@@ -86,7 +86,6 @@ def invite_queue_card() -> rx.Component:
         rx.cond(s.queue.length() > 0, _progress()),
         rx.cond(s.can_invite, _builder()),
         spacing="3",
-        width="100%",
     )
 
 

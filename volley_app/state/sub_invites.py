@@ -75,7 +75,7 @@ class InviteQueueState(AuthState):
         return None
 
     @rx.event
-    def move_up(self, index: object):
+    def move_up(self, index: str):
         i = _index(index, len(self.picks))
         if i:
             picks = list(self.picks)
@@ -83,7 +83,7 @@ class InviteQueueState(AuthState):
             self.picks = picks
 
     @rx.event
-    def move_down(self, index: object):
+    def move_down(self, index: str):
         i = _index(index, len(self.picks))
         if i is not None and i + 1 < len(self.picks):
             picks = list(self.picks)
@@ -91,7 +91,7 @@ class InviteQueueState(AuthState):
             self.picks = picks
 
     @rx.event
-    def remove(self, index: object):
+    def remove(self, index: str):
         i = _index(index, len(self.picks))
         if i is not None:
             self.picks = [p for n, p in enumerate(self.picks) if n != i]
