@@ -10,7 +10,16 @@ import pytest
 
 from tests.factories import actor_of, make_user, rows
 from volley_app import routes
-from volley_app.models import NewsletterSubscriber, OutboxMessage, Rating, SubInvite, SubRequest, SubStatus, User, utcnow
+from volley_app.models import (
+    NewsletterSubscriber,
+    OutboxMessage,
+    Rating,
+    SubInvite,
+    SubRequest,
+    SubStatus,
+    User,
+    utcnow,
+)
 from volley_app.services import invites, mail_lists, newsletter, sub_requests
 
 H = dt.timedelta(hours=1)
