@@ -275,6 +275,8 @@ def test_a_two_player_request_fills_one_place_per_accept(world):
     req = _req(db, rid)
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.OPEN, None, 1)
     assert rid in [r["id"] for r in sub_requests.list_open(db, a["carmen"], now=NOW).rows]
+    mine = sub_requests.notifications(db, a["ben"], now=NOW)
+    assert [r["id"] for r in mine.rows] == [rid] and mine.total == 1  # on ben's own list too
     with pytest.raises(BadRequest, match="already accepted"):
         sub_requests.accept(db, a["ben"], rid, now=NOW)
     assert sub_requests.detail(db, a["ben"], rid, now=NOW)["can_accept"] is False

@@ -280,12 +280,14 @@ def notifications(
     now: dt.datetime | None = None,
     sort: object = "",
 ) -> paging.Page:
-    """One page of the requests the actor made or was named on, not completed, by date (My Sub Requests)."""
+    """One page of the requests the actor made, was named on or took a place on, not completed, by date (My Sub Requests)."""
     actor = require_sub_request_actor(actor)
     where = _request_conditions(filters)
     now = now or utcnow()
-    mine = sa.or_(SubRequest.requestor_id == actor.user_id, SubRequest.recipient_id == actor.user_id)
-    mine_row = sa.or_(_table.c.requestor_id == actor.user_id, _table.c.recipient_id == actor.user_id)
+    mine = sa.or_(SubRequest.requestor_id == actor.user_id, SubRequest.recipient_id == actor.user_id,
+                  _placed(actor.user_id))  # fmt: skip
+    mine_row = sa.or_(_table.c.requestor_id == actor.user_id, _table.c.recipient_id == actor.user_id,
+                      _placed(actor.user_id))  # fmt: skip
     complete_past(db, mine_row, _table.c.archived_at.is_(None), now=now)
     base = (mine, SubRequest.completed.is_(False), SubRequest.archived_at.is_(None))
     return _request_page(db, [*base, *where], bookmark=bookmark, size=size, sort=sort)
