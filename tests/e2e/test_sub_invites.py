@@ -59,6 +59,8 @@ def test_a_captain_invites_in_order_and_a_decline_by_email_invites_the_next(new_
     a.get_by_role("button", name="Move Carla Sub up").click()  # Carla first
     expect(a.get_by_test_id("invite-pick").first).to_contain_text("Carla Sub")
     a.get_by_label("If nobody accepts").select_option("close")
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    a.screenshot(path=str(SCREENS / "sub-invites-builder-1280.png"), full_page=True)
     a.get_by_role("button", name="Invite in This Order").click()
     queue = a.get_by_test_id("invite-queue-row")
     expect(queue).to_have_count(2)
@@ -97,5 +99,12 @@ def test_a_captain_invites_in_order_and_a_decline_by_email_invites_the_next(new_
     expect(queue.nth(1)).to_contain_text("Dora Sub")
     expect(queue.nth(1)).to_contain_text("holds it until")
     p.screenshot(path=str(SCREENS / "sub-invites-queue-390.png"), full_page=True)
+    # the list builder on a phone
+    other = _request("cap", "Block Party")
+    p.goto(f"/dash/notes/{other}")
+    p.get_by_label("Sub", exact=True).select_option(label="Dora Sub")
+    p.get_by_role("button", name="Add to List").click()
+    expect(p.get_by_test_id("invite-pick").filter(has_text="Dora Sub")).to_be_visible()
+    p.screenshot(path=str(SCREENS / "sub-invites-builder-390.png"), full_page=True)
     req = db.call(lambda s: s.get(SubRequest, rid))
     assert req.recipient_id == db.call(lambda s: s.exec(select(User.id).where(User.username == "dora")).one())

@@ -208,6 +208,20 @@ def test_a_sub_who_cannot_be_asked_any_more_is_skipped(world):
     assert _states(db, rid) == [("ben", "declined"), ("carmen", "skipped"), ("eve", "invited")]
 
 
+def test_a_cancelled_request_asks_nobody_more(world):
+    db, a = world
+    rid = _request(db, a)
+    invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id, a["carmen"].user_id], if_nobody="open",
+                            now=NOW)  # fmt: skip
+    sub_requests.delete(db, a["alice"], rid)
+    assert _states(db, rid) == [("ben", "skipped"), ("carmen", "skipped")]
+    assert _req(db, rid).archived_at is not None
+    assert [m.kind for m in _mails(db) if m.to_addr.startswith("ben@")] == ["received_request", "request_cancelled"]
+    db.commit()
+    invites.expire_invites(now=NOW + 5 * H)
+    assert _invited_to(db, "carmen") == []
+
+
 # -- who may invite, and whom --------------------------------------------------------------------------------
 
 

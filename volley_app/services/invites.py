@@ -193,7 +193,7 @@ def _advance(db: Session, req: SubRequest, now: dt.datetime) -> None:
 
 def _invite_next(db: Session, req: SubRequest, now: dt.datetime) -> None:
     """Invite the first queued sub who can still be asked; when none is left, open or close the request."""
-    if req.status == SubStatus.ACCEPTED or req.places_filled >= req.players_needed or req.completed:
+    if req.status == SubStatus.ACCEPTED or req.places_filled >= req.players_needed or req.completed or req.archived_at:
         _skip_rest(db, req.id, now)
         return
     until = hold_until(now, req.date)
@@ -229,6 +229,17 @@ def _invite_next(db: Session, req: SubRequest, now: dt.datetime) -> None:
     _email_requestor(db, req, f"Nobody on your invite list accepted: your sub request {outcome}")
     if req.recipient_id is None and req.status == SubStatus.OPEN:
         open_notices(db, req)
+
+
+def end_list(db: Session, req: SubRequest, now: dt.datetime) -> None:
+    """The request is cancelled: nobody on its list is asked any more (the invited sub's hold ends too)."""
+    db.connection().execute(
+        sa.update(_invites).where(_invites.c.request_id == req.id, _invites.c.state.in_(WAITING))
+        .values(state=SKIPPED, answered_at=now)
+    )  # fmt: skip
+    for loaded in list(db.identity_map.values()):
+        if isinstance(loaded, SubInvite) and loaded.request_id == req.id:
+            db.expire(loaded, ["state", "answered_at"])
 
 
 def sweep_request(db: Session, request_id: int, now: dt.datetime | None = None) -> None:

@@ -721,6 +721,7 @@ def delete(db: Session, actor: Actor | None, request_id: object) -> None:
         req.archived_at = req.updated_at = utcnow()
         db.add(req)
         db.flush()
+        invites.end_list(db, req, req.archived_at)
         if req.recipient_id is not None and req.status != SubStatus.DECLINED:
             what = f"cancelled the sub request for {req.team}: you are no longer needed"
             _email_sub(db, req, f"Sub request cancelled: {req.team}", what, "request_cancelled")
