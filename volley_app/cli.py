@@ -8,6 +8,7 @@
   purge-sessions          delete long-expired login sessions and old failed logins
   expire-holds            release lapsed place reservations and pass lapsed offers to the waitlist
   send-reminders          email the sub request reminders that are due (the day before, the morning after)
+  expire-invites          pass sub request invitations whose hold window lapsed to the next sub on the list
 """
 
 from __future__ import annotations
@@ -119,6 +120,14 @@ def cmd_send_reminders(_args) -> int:
     return 0
 
 
+def cmd_expire_invites(_args) -> int:
+    from volley_app.services import invites
+
+    report = invites.expire_invites()
+    print(f"passed on {report.expired} lapsed invitation(s)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     parser = argparse.ArgumentParser(prog="python -m volley_app.cli", description=__doc__,
@@ -140,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("purge-sessions").set_defaults(fn=cmd_purge_sessions)
     sub.add_parser("expire-holds").set_defaults(fn=cmd_expire_holds)
     sub.add_parser("send-reminders").set_defaults(fn=cmd_send_reminders)
+    sub.add_parser("expire-invites").set_defaults(fn=cmd_expire_invites)
     args = parser.parse_args(argv)
     try:
         return args.fn(args)

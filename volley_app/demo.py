@@ -32,6 +32,7 @@ from volley_app.models import (
     SubFormat,
     SubOutcome,
     SubRequest,
+    SubRequestPlace,
     SubStatus,
     SubUnavailableDate,
     Team,
@@ -180,11 +181,11 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
         SubRequest(requestor_id=people["dmitri"].id, svl="Lexington Sportsplex", team="Block Party",
                    date=_at(today + dt.timedelta(days=5), 20, 10), court="Court 2", skill_level=SkillLevel.C,
                    format=SubFormat.SIXES),
-        SubRequest(requestor_id=people["frank"].id, recipient_id=people["carmen"].id, svl="Bluegrass Beach",
+        SubRequest(requestor_id=people["frank"].id, svl="Bluegrass Beach",
                    team="Dig Deep", date=_at(today + dt.timedelta(days=4), 18, 30), court="Sand 1",
                    skill_level=SkillLevel.B, format=SubFormat.QUADS, text="Carmen, can you sub for us this week?"),
         SubRequest(requestor_id=people["alice"].id, recipient_id=people["ben"].id, status=SubStatus.ACCEPTED,
-                   svl="Lexington Sportsplex", team="Net Ninjas", date=_at(today + dt.timedelta(days=10), 19, 20),
+                   places_filled=1, svl="Lexington Sportsplex", team="Net Ninjas", date=_at(today + dt.timedelta(days=10), 19, 20),
                    court="Court 1", skill_level=SkillLevel.C, format=SubFormat.SIXES),
         SubRequest(requestor_id=people["dmitri"].id, svl="Lexington Sportsplex", team="Block Party",
                    date=_at(today - dt.timedelta(days=9), 20, 10), court="Court 2", skill_level=SkillLevel.C,
@@ -206,6 +207,8 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     # Hana cannot play the day of Alice's request: the suggestions list her as ineligible, with why.
     db.add(SubUnavailableDate(user_id=people["hana"].id, day=today + dt.timedelta(days=3)))
     db.flush()
+    db.add(SubRequestPlace(request_id=requests[3].id, user_id=people["ben"].id, accepted_at=now - dt.timedelta(days=1)))
+    _demo_invite_list(db, requests[2], people, now)
     _seed_outreach(db)
     counts = {"users": len(people), "sessions": 4, "leagues": 7, "teams": len(teams) + 2 + finished + chicago_teams,
               "sub_requests": len(requests)}  # fmt: skip
@@ -405,6 +408,16 @@ def _demo_dispute(db: Session, league: League, now: dt.datetime) -> None:
                        note="We won the second set 21-19, not them", answered_by_id=two.captain_id,
                        answered_at=now - dt.timedelta(days=1), created_at=now - dt.timedelta(days=2)))  # fmt: skip
     db.flush()
+
+
+def _demo_invite_list(db: Session, req: SubRequest, people: dict[str, User], now: dt.datetime) -> None:
+    """Frank's request asks Ben, Carmen and Erin in turn: Ben declined, Carmen holds it now, Erin waits."""
+    from volley_app.services import invites, sub_requests
+
+    order = [people[n].id for n in ("ben", "carmen", "erin")]
+    invites.invite_in_order(db, _actor(people["frank"]), req.id, sub_ids=order, if_nobody="open",
+                            now=now - dt.timedelta(minutes=40))  # fmt: skip
+    sub_requests.decline(db, _actor(people["ben"]), req.id, now=now - dt.timedelta(minutes=25))
 
 
 def _actor(user: User):

@@ -308,3 +308,23 @@ def export_path(league_id: int | str, kind: str) -> str:
 def audit_log_path(league: int | str | None = None, user: str = "") -> str:
     """The audit log, filtered by a league and/or a username (each optional)."""
     return _with(AUDIT_LOG, **{k: v for k, v in (("league", league), ("user", user)) if v})
+
+
+# Answers and unsubscribes from emails, served by the backend (``api.mail_links``): the signed token is the reader.
+invite_answer_base = "/api/invite-answers"
+mail_unsubscribe_base = "/api/unsubscribe"
+
+
+def backend_absolute(path: str) -> str:
+    """``path`` on the backend as a full link for an email (in production the same origin as the pages)."""
+    return get_settings().backend_url.rstrip("/") + path
+
+
+def invite_answer_path(token: str) -> str:
+    """An invitation's one-click Accept or Decline (the token says which, for whom, until when)."""
+    return f"{invite_answer_base}/{token}"
+
+
+def mail_unsubscribe_path(token: str) -> str:
+    """A bulk mail's one-click unsubscribe (List-Unsubscribe)."""
+    return f"{mail_unsubscribe_base}/{token}"

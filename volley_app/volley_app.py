@@ -15,8 +15,9 @@ from volley_app import registry
 from volley_app.api.app import create_api
 from volley_app.api.exports import create_exports_api
 from volley_app.api.feeds import create_feeds_api
+from volley_app.api.mail_links import create_mail_links_api
 from volley_app.api.security import protect
-from volley_app.services import mail, places, sub_reminders
+from volley_app.services import invites, mail, places, sub_reminders
 from volley_app.state import sockets
 from volley_app.state.outage import backend_exception_handler
 from volley_app.state.uploads import UploadGuard
@@ -25,7 +26,7 @@ sockets.install()  # several instances: a killed one's socket records do not orp
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 app = rx.App(
-    api_transformer=[create_api(), create_feeds_api(), create_exports_api(), UploadGuard, protect],
+    api_transformer=[create_api(), create_feeds_api(), create_exports_api(), create_mail_links_api(), UploadGuard, protect],
     head_components=[rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
     html_lang="en",
     stylesheets=["/theme.css"],
@@ -35,3 +36,4 @@ registry.add_pages(app)
 app.register_lifespan_task(mail.run_sender_forever)
 app.register_lifespan_task(places.run_sweeper_forever)
 app.register_lifespan_task(sub_reminders.run_forever)
+app.register_lifespan_task(invites.run_sweeper_forever)

@@ -106,7 +106,7 @@ def test_open_request_is_accepted_by_a_sub_and_the_requestor_is_emailed(new_page
     (mail,) = mailbox.wait_for(1)
     assert mail["To"] == "anna@example.com"
     assert "accepted" in mail["Subject"]
-    assert "bruno" in mail.get_content()
+    assert "bruno" in mail.get_body(("plain",)).get_content()
 
 
 def test_targeted_invite_from_the_subs_list_is_declined(new_page, mailbox):
@@ -134,7 +134,7 @@ def test_targeted_invite_from_the_subs_list_is_declined(new_page, mailbox):
 
     (invite,) = mailbox.wait_for(1)
     assert invite["To"] == "carla@example.com"
-    assert "Ace Squad" in invite.get_content()
+    assert "Ace Squad" in invite.get_body(("plain",)).get_content()
     (req,) = _requests("Ace Squad")
 
     c = new_page(**PHONE)
@@ -180,7 +180,7 @@ def test_targeted_invite_from_the_subs_list_is_declined(new_page, mailbox):
     expect(a.get_by_text("Sub request reopened.")).to_be_visible()
     expect(a.get_by_role("heading", name="Reopen Sub Request")).to_have_count(0)
     mails = mailbox.wait_for(3)
-    assert mails[2]["To"] == "dora@example.com" and "Ace Squad" in mails[2].get_content()
+    assert mails[2]["To"] == "dora@example.com" and "Ace Squad" in mails[2].get_body(("plain",)).get_content()
     d.reload()
     expect(d.get_by_role("button", name="Accept")).to_be_visible()
 
@@ -282,4 +282,4 @@ def test_player_contact_sends_to_the_provider(new_page, mailbox):
     (mail,) = mailbox.wait_for(1)
     assert mail["To"] == "hello@volley.example"
     assert mail["Reply-To"] == "quinn@example.com"
-    assert "winter league" in mail.get_content()
+    assert "winter league" in mail.get_body(("plain",)).get_content()

@@ -207,7 +207,7 @@ def test_full_league_waitlist_then_the_svl_offers_a_place_and_the_captain_pays_f
     # the captain opens the link in the email, pays, and the team is in the schedule
     [offer] = mailbox.wait_for(1, timeout=15)
     assert offer["To"] == "latecap@example.com" and "Bench Warmers" in offer["Subject"]
-    link = re.search(r"Pay for your place: (\S+)", offer.get_content()).group(1)
+    link = re.search(r"Pay for your place: (\S+)", offer.get_body(("plain",)).get_content()).group(1)
     assert "/dash/leagues/teams/checkout?payment=" in link
     page.goto(link)
     expect(page.get_by_text("Your place is held for you until")).to_be_visible()

@@ -120,4 +120,4 @@ def test_a_league_message_reaches_the_captains(new_page, mailbox):
     msgs = mailbox.wait_for(2, timeout=30)
     assert sorted(m["To"] for m in msgs) == ["pia@example.com", "sam@example.com"]
     assert all(m["Subject"] == "Monday C 6s: Gym closed Monday" for m in msgs)
-    assert all("the season moves a week" in m.get_content() for m in msgs)
+    assert all("the season moves a week" in m.get_body(("plain",)).get_content() for m in msgs)

@@ -455,6 +455,7 @@ def test_email_all_queues_each_active_user_once(db):
     for name in ("ann", "bob", "cid"):
         make_user(db, name)
     make_user(db, "gone", active=False)
+    make_user(db, "quiet", announcements_off=True)  # unsubscribed from these (List-Unsubscribe)
     status = email_all.send(db, actor_of(admin), subject="Courts closed", body="No games Friday.")
     db.commit()
     assert status.queued == 4 and status.pending == 4 and status.sent == 0
@@ -465,7 +466,8 @@ def test_email_all_queues_each_active_user_once(db):
         "cid@example.com",
         "root@example.com",
     ]
-    assert all(m.subject == "Courts closed" and m.body_text == "No games Friday." for m in msgs)
+    assert all(m.subject == "Courts closed" and m.body_text.startswith("No games Friday.\n\n--\nStop these announcements: ")
+               and m.list_unsubscribe and m.list_unsubscribe in m.body_text for m in msgs)
     assert count(db, EmailAllRecipient) == 4
     [job] = email_all.recent_jobs(db, actor_of(admin))
     assert job.queued == 4

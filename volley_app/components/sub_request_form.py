@@ -1,5 +1,5 @@
-"""The sub request form's fields: team, date and time, location, court, skill level, format, what the team needs
-(position, gender, lowest rating) and message."""
+"""The sub request form's fields: team, date and time, location, court, skill level, format, players, what the
+team needs (position, gender, lowest rating) and message."""
 
 from __future__ import annotations
 
@@ -60,6 +60,8 @@ def request_fields(state, record=None) -> list[rx.Component]:
                      placeholder="Choose a skill level", default_value=default("skill_level")),
         select_field("Format", "sub_format", _options(SubFormat.values()), state, placeholder="Choose a format",
                      default_value=default("sub_format")),
+        select_field("How Many Players", "players_needed", [(str(n), str(n)) for n in range(1, 5)], state,
+                     default_value=record["players_needed"] if record is not None else "1", required=False),
         *needs_fields(state, default),
         area_field("Message", "text", state, rows="3", max_length=2000, default_value=default("text"), hint="Optional"),
     ]  # fmt: skip

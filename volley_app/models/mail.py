@@ -22,6 +22,8 @@ class OutboxMessage(SQLModel, table=True):
     body_text: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
     body_html: str | None = Field(default=None, sa_column=sa.Column(sa.Text))
     reply_to: str | None = Field(default=None, sa_column=sa.Column(sa.String(254)))
+    # Bulk mail: the address of its one-click unsubscribe (List-Unsubscribe).
+    list_unsubscribe: str | None = Field(default=None, sa_column=sa.Column(sa.String(500)))
     status: OutboxStatus = enum_field(OutboxStatus, default=OutboxStatus.PENDING)
     attempts: int = 0
     next_attempt_at: dt.datetime = utc_field(default_now=True)

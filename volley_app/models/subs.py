@@ -52,6 +52,11 @@ class SubRequest(SQLModel, table=True):
     # After the game the requestor says whether the sub who accepted played or did not show (None: not yet).
     outcome: SubOutcome | None = enum_field(SubOutcome, nullable=True, default=None)
     outcome_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    # How many subs the team needs (1 to 4) and how many have accepted: one place per accept.
+    players_needed: int = Field(default=1, sa_column=sa.Column(sa.Integer, nullable=False, server_default="1"))
+    places_filled: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
+    # An ordered invite list's end, chosen by the requestor: "open" (to Anyone) or "close"; None without a list.
+    if_nobody: str | None = Field(default=None, sa_column=sa.Column(sa.String(10)))
 
 
 class SubUnavailableDate(SQLModel, table=True):
@@ -63,3 +68,41 @@ class SubUnavailableDate(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     user_id: int = fk("users.id", index=False)
     day: dt.date = Field(sa_column=sa.Column(sa.Date, nullable=False))
+
+
+class SubRequestPlace(SQLModel, table=True):
+    """One sub who accepted a place on a request."""
+
+    __tablename__ = "sub_request_places"
+    __table_args__ = (sa.UniqueConstraint("request_id", "user_id", name="uq_sub_request_places_request_user"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    request_id: int = fk("sub_requests.id")
+    user_id: int = fk("users.id")
+    accepted_at: dt.datetime = utc_field(default_now=True)
+
+
+class SubInvite(SQLModel, table=True):
+    """One sub on a request's ordered invite list, and what became of the invitation.
+
+    ``state``: queued (waiting for their turn), invited (holding the request until ``hold_until``),
+    accepted, declined, expired (the hold window passed), skipped (the request filled, closed, or
+    the sub could no longer be asked). ``link_used_at``: the email's Accept/Decline links were used.
+    """
+
+    __tablename__ = "sub_invites"
+    __table_args__ = (
+        sa.Index("ix_sub_invites_request_position", "request_id", "position"),
+        sa.Index("ix_sub_invites_state_hold_until", "state", "hold_until"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    request_id: int = fk("sub_requests.id", index=False)
+    user_id: int = fk("users.id")
+    position: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    state: str = Field(default="queued", sa_column=sa.Column(sa.String(10), nullable=False))
+    created_at: dt.datetime = utc_field(default_now=True)
+    invited_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    hold_until: dt.datetime | None = utc_field(nullable=True, default=None)
+    answered_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    link_used_at: dt.datetime | None = utc_field(nullable=True, default=None)

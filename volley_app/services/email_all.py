@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
 from volley_app.models import EmailAllJob, EmailAllRecipient, OutboxMessage, OutboxStatus, User, utcnow
-from volley_app.services import mail, paging, validation
+from volley_app.services import mail, mail_lists, paging, validation
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor, require_admin
 
@@ -33,9 +33,13 @@ def confirm_count(confirmed: object, n: int) -> None:
 
 
 def audience_count(db: Session, actor: Actor | None) -> int:
-    """How many people Email All reaches now: every active user (admin only)."""
+    """How many people Email All reaches now: every active user who did not unsubscribe (admin only)."""
     require_admin(actor)
-    return db.exec(select(func.count()).select_from(User).where(User.active.is_(True))).one()
+    return db.exec(select(func.count()).select_from(User).where(*_AUDIENCE)).one()
+
+
+# Every active user but those who unsubscribed from the announcements (List-Unsubscribe).
+_AUDIENCE = (User.active.is_(True), User.announcements_off.is_(False))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,13 +75,16 @@ def send(
     job = EmailAllJob(subject=clean["subject"], body_text=clean["body"], created_by_id=actor.user_id, created_at=now)
     db.add(job)
     db.flush()
-    users = db.exec(select(User.id, User.email).where(User.active.is_(True)).order_by(User.id)).all()
+    users = db.exec(select(User).where(*_AUDIENCE).order_by(User.id)).all()
     seen: set[int] = set()
-    for user_id, email in users:
+    for user in users:
+        user_id = user.id
         if user_id in seen:
             continue
         seen.add(user_id)
-        row = mail.queue(db, to=email, subject=job.subject, body_text=job.body_text, kind="email_all")
+        off = mail_lists.unsubscribe_url(user, mail_lists.ANNOUNCEMENTS)
+        body = f"{job.body_text}\n\n--\nStop these announcements: {off}\n"
+        row = mail.queue(db, to=user.email, subject=job.subject, body_text=body, kind="email_all", unsubscribe=off)
         db.add(EmailAllRecipient(job_id=job.id, user_id=user_id, outbox_id=row.id))
     job.queued = len(seen)
     db.add(job)

@@ -35,7 +35,9 @@ import asyncio
 import contextlib
 import dataclasses
 import datetime as dt
+import html
 import logging
+import re
 import smtplib
 import ssl
 import time
@@ -105,6 +107,7 @@ def queue(
     body_html: str | None = None,
     reply_to: str | None = None,
     kind: str = "generic",
+    unsubscribe: str | None = None,
 ) -> OutboxMessage:
     """Add a message to the outbox in the caller's transaction.
 
@@ -119,6 +122,7 @@ def queue(
         body_html: an optional HTML alternative.
         reply_to: an optional plain address for the Reply-To header.
         kind: a short tag saying what the message is ("password_reset", ...).
+        unsubscribe: bulk mail's one-click unsubscribe address (``List-Unsubscribe``, RFC 8058).
 
     Returns:
         The pending row, flushed so it has an id.
@@ -138,6 +142,7 @@ def queue(
         body_text=body_text,
         body_html=body_html or None,
         reply_to=_address(reply_to, "reply_to") if reply_to else None,
+        list_unsubscribe=unsubscribe if isinstance(unsubscribe, str) and not _has_control_chars(unsubscribe) else None,
     )
     db.add(row)
     db.flush()
@@ -349,10 +354,36 @@ def _build_message(row: OutboxMessage, settings: Settings) -> EmailMessage:
     msg["Message-ID"] = f"<outbox.{row.id}.{row.created_at:%Y%m%d%H%M%S%f}@{domain}>"
     if row.reply_to:
         msg["Reply-To"] = row.reply_to
+    if row.list_unsubscribe:
+        msg["List-Unsubscribe"] = f"<{row.list_unsubscribe}>"
+        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     msg.set_content(row.body_text)
-    if row.body_html:
-        msg.add_alternative(row.body_html, subtype="html")
+    msg.add_alternative(row.body_html or html_from_text(row.body_text), subtype="html")
     return msg
+
+
+_URL = re.compile(r"https?://[^\s<>\"]+")
+
+
+def html_from_text(text: str) -> str:
+    """The HTML part of a plain-text message: its paragraphs and line breaks kept, its addresses as links."""
+
+    def linked(part: str) -> str:
+        out, last = [], 0
+        for found in _URL.finditer(part):
+            out += [html.escape(part[last:found.start()]), f'<a href="{html.escape(found.group())}">{html.escape(found.group())}</a>']
+            last = found.end()
+        return "".join([*out, html.escape(part[last:])])
+
+    paragraphs = [p for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
+    body = "\n".join(f"<p>{'<br>'.join(linked(line) for line in p.splitlines())}</p>" for p in paragraphs)
+    return f'<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">\n{body}\n</body></html>\n'
+
+
+def button_html(label: str, href: str, colour: str = "#1f6feb") -> str:
+    """A link drawn as a button, for the HTML part of a message."""
+    return (f'<a href="{html.escape(href)}" style="display:inline-block;padding:10px 18px;margin:4px 8px 4px 0;'
+            f'background:{colour};color:#ffffff;text-decoration:none;border-radius:6px">{html.escape(label)}</a>')
 
 
 def _backoff(attempts: int) -> dt.timedelta:

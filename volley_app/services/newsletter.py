@@ -78,6 +78,12 @@ def unsubscribe_link(subscriber: NewsletterSubscriber) -> str:
     return routes.absolute(routes.unsubscribe_path(subscriber.id, unsubscribe_token(subscriber.id, subscriber.email)))
 
 
+def one_click_unsubscribe(subscriber: NewsletterSubscriber) -> str:
+    """The issue's List-Unsubscribe address: one POST (RFC 8058) removes the subscriber (``api.mail_links``)."""
+    token = f"letter.{subscriber.id}.{unsubscribe_token(subscriber.id, subscriber.email)}"
+    return routes.backend_absolute(routes.mail_unsubscribe_path(token))
+
+
 def unsubscribe(db: Session, *, subscriber_id: object, token: object) -> str:
     """Remove the subscriber the link names. Returns the address removed.
 
@@ -204,7 +210,8 @@ def send_issue(
     sent = 0
     for sub in db.exec(select(NewsletterSubscriber).order_by(NewsletterSubscriber.id)).all():
         mail.queue(
-            db, to=sub.email, subject=SUBJECT, body_text=render(values, unsubscribe_link(sub)), kind="newsletter"
+            db, to=sub.email, subject=SUBJECT, body_text=render(values, unsubscribe_link(sub)), kind="newsletter",
+            unsubscribe=one_click_unsubscribe(sub),
         )
         sent += 1
     log.info("newsletter issue #%s queued for %s subscribers by user #%s", issue.id, sent, actor.user_id)
@@ -226,6 +233,7 @@ def send_to_subscriber(db: Session, actor: Actor | None, *, email: object, data:
     sub = db.exec(select(NewsletterSubscriber).where(NewsletterSubscriber.email == address)).first()
     if sub is None:
         raise NotFound(NO_SUBSCRIBER)
-    mail.queue(db, to=sub.email, subject=SUBJECT, body_text=render(values, unsubscribe_link(sub)), kind="newsletter")
+    mail.queue(db, to=sub.email, subject=SUBJECT, body_text=render(values, unsubscribe_link(sub)), kind="newsletter",
+               unsubscribe=one_click_unsubscribe(sub))
     log.info("newsletter queued to subscriber #%s by user #%s", sub.id, actor.user_id)
     return sub

@@ -8,7 +8,18 @@ from typing import TypeVar
 
 from sqlmodel import Session, select
 
-from volley_app.models import Game, League, LeagueSession, Payment, Role, SubRequest, SubStatus, Team, User
+from volley_app.models import (
+    Game,
+    League,
+    LeagueSession,
+    Payment,
+    Role,
+    SubRequest,
+    SubRequestPlace,
+    SubStatus,
+    Team,
+    User,
+)
 from volley_app.services.errors import Forbidden, NotFound, Unauthorized
 
 T = TypeVar("T")
@@ -150,6 +161,10 @@ def access_sub_request(db: Session, actor: Actor | None, value: object, *, own: 
     if req.archived_at is not None:
         raise NotFound(SUB_REQUEST_NOT_FOUND)
     allowed = req.requestor_id == actor.user_id if own else can_view_sub_request(actor, req)
+    if not allowed and not own:  # a sub who took one of its places
+        placed = select(SubRequestPlace.id).where(SubRequestPlace.request_id == req.id,
+                                                  SubRequestPlace.user_id == actor.user_id)  # fmt: skip
+        allowed = db.exec(placed).first() is not None
     if not allowed:
         raise Forbidden()
     return req

@@ -33,13 +33,27 @@ from volley_app.models import (
     Role,
     SkillLevel,
     SubFormat,
+    SubInvite,
     SubOutcome,
     SubRequest,
+    SubRequestPlace,
     SubStatus,
     User,
     utcnow,
 )
-from volley_app.services import live, mail, paging, permissions, ratelimit, timefmt, validation, venues
+from volley_app.services import (
+    auth,
+    invites,
+    live,
+    mail,
+    mail_lists,
+    paging,
+    permissions,
+    ratelimit,
+    timefmt,
+    validation,
+    venues,
+)
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, record_id, require_sub_request_actor
 
@@ -65,6 +79,16 @@ def _future(value: object, now: dt.datetime, zone: str | None = None) -> dt.date
     return when
 
 
+def _players(value: object) -> int:
+    """How many players a request needs: 1 to 4 (empty: 1)."""
+    if value in (None, ""):
+        return 1
+    text = str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    if not text.isdigit() or not 1 <= int(text) <= invites.MAX_PLAYERS:
+        raise Invalid({"players_needed": f"Choose 1 to {invites.MAX_PLAYERS} players"})
+    return int(text)
+
+
 def _needed(value: object, enum_cls, field: str, label: str):
     """A need of the request: "Any" when left blank (a client that does not ask for needs), else one of ``enum_cls``."""
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -73,8 +97,8 @@ def _needed(value: object, enum_cls, field: str, label: str):
 
 
 def _clean(
-    *, team, date, svl, skill_level, format, court=None, text=None, position_needed=None, gender_needed=None,
-    min_rating=None, now: dt.datetime, zone=None,
+    *, team, date, svl, skill_level, format, court=None, text=None, players_needed=None, position_needed=None,
+    gender_needed=None, min_rating=None, now: dt.datetime, zone=None,
 ) -> dict:  # fmt: skip
     """A request's details checked: every message at once (Invalid), or the values to store.
 
@@ -92,6 +116,7 @@ def _clean(
         skill_level=(validation.choice, skill_level, SkillLevel, "skill_level", "Skill level"),
         format=(validation.choice, format, SubFormat, "format", "Format"),
         text=(validation.optional, text, "text", "Message", TEXT_MAX, True),
+        players_needed=(_players, players_needed),
     )
     # the optional fields are stored as NULL when left empty
     return clean | {"court": clean["court"] or None, "text": clean["text"] or None}
@@ -164,6 +189,8 @@ def _row(req: SubRequest, names: dict[int, str], zones: dict[str, str] | None = 
         "min_rating": req.min_rating.value if req.min_rating else "",
         "needs": needs_text(req.position_needed, req.gender_needed, req.min_rating),
         "outcome": req.outcome.value if req.outcome else "",
+        "players_needed": req.players_needed,
+        "places_filled": req.places_filled,
     }
 
 
@@ -306,12 +333,14 @@ def notifications(
     now: dt.datetime | None = None,
     sort: object = "",
 ) -> paging.Page:
-    """One page of the requests the actor made or was named on, not completed, by date (My Sub Requests)."""
+    """One page of the requests the actor made, was named on or took a place on, not completed, by date (My Sub Requests)."""
     actor = require_sub_request_actor(actor)
     where = _request_conditions(filters)
     now = now or utcnow()
-    mine = sa.or_(SubRequest.requestor_id == actor.user_id, SubRequest.recipient_id == actor.user_id)
-    mine_row = sa.or_(_table.c.requestor_id == actor.user_id, _table.c.recipient_id == actor.user_id)
+    mine = sa.or_(SubRequest.requestor_id == actor.user_id, SubRequest.recipient_id == actor.user_id,
+                  _placed(actor.user_id))  # fmt: skip
+    mine_row = sa.or_(_table.c.requestor_id == actor.user_id, _table.c.recipient_id == actor.user_id,
+                      _placed(actor.user_id))  # fmt: skip
     complete_past(db, mine_row, _table.c.archived_at.is_(None), now=now)
     base = (mine, SubRequest.completed.is_(False), SubRequest.archived_at.is_(None))
     return _request_page(db, [*base, *where], bookmark=bookmark, size=size, sort=sort)
@@ -321,11 +350,21 @@ def detail(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
     """One request with what the viewer may do to it (spec section 2, sub request detail)."""
     actor = require_sub_request_actor(actor)
     req = permissions.access_sub_request(db, actor, request_id)
+    invites.sweep_request(db, req.id, now)
+    req = permissions.access_sub_request(db, actor, req.id)
+    db.refresh(req)
     complete_past(db, _table.c.id == req.id, now=now)
     row = _rows(db, [req])[0]
     is_requestor = req.requestor_id == actor.user_id
     live = req.status == SubStatus.OPEN and not req.completed
-    row["can_accept"] = live and not is_requestor and req.recipient_id in (None, actor.user_id)
+    placed = invites.has_place(db, req.id, actor.user_id)
+    row["can_accept"] = live and not is_requestor and req.recipient_id in (None, actor.user_id) and not placed
+    row["places"] = invites.place_names(db, req)
+    row["invite_queue"] = invites.queue_rows(db, req) if is_requestor or actor.is_admin else []
+    row["can_invite_in_order"] = (
+        is_requestor and not req.completed and req.places_filled < req.players_needed
+        and (req.status == SubStatus.DECLINED or (req.status == SubStatus.OPEN and req.recipient_id is None))
+    )  # fmt: skip
     row["can_decline"] = live and req.recipient_id == actor.user_id and not is_requestor
     row["can_edit"] = is_requestor
     row["can_reopen"] = is_requestor and req.status == SubStatus.DECLINED and not req.completed
@@ -511,13 +550,17 @@ def create(
     db.flush()
     if recipient is not None:
         _email_invited(db, req, actor, recipient)
+    else:
+        invites.open_notices(db, req)
     _tell(db, req)
     log.info("sub request %s created by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
     return req.id
 
 
 def _email_invited(db: Session, req: SubRequest, actor: Actor, recipient: User) -> None:
-    """Tell the sub named on a request (receivedRequest)."""
+    """Tell the sub named on a request (receivedRequest), unless they asked to be emailed nothing."""
+    if not mail_lists.emails_invites(recipient):
+        return
     requestor = db.get(User, actor.user_id)
     mail.queue(
         db,
@@ -569,6 +612,8 @@ def reopen(
     db.flush()
     if recipient is not None:
         _email_invited(db, req, actor, recipient)
+    else:
+        invites.open_notices(db, req)
     _tell(db, req, declined_by)
     log.info("sub request %s reopened by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
 
@@ -638,30 +683,57 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     open_to_actor = sa.or_(_table.c.recipient_id.is_(None), _table.c.recipient_id == actor.user_id)
-    accepted = {"status": SubStatus.ACCEPTED.value, "recipient_id": actor.user_id}
-    rid, won = _answer(db, actor, request_id, now, _table.c.date > now, open_to_actor, **accepted)
+    # One place per accept: the last place makes it Accepted (with one place needed, the first does).
+    full = _table.c.places_filled + 1 >= _table.c.players_needed
+    accepted = {
+        "places_filled": _table.c.places_filled + 1,
+        "status": sa.case((full, SubStatus.ACCEPTED.value), else_=_table.c.status),
+        "recipient_id": sa.case((full, actor.user_id), else_=_table.c.recipient_id),
+    }
+    rid, won = _answer(db, actor, request_id, now, _table.c.date > now, open_to_actor, ~_placed(actor.user_id),
+                       _table.c.places_filled < _table.c.players_needed, **accepted)  # fmt: skip
     if not won:
         req = _still_there(db, rid)
         if not permissions.can_view_sub_request(actor, req) and req.status == SubStatus.OPEN:
             raise Forbidden()
         if req.requestor_id == actor.user_id:
             raise Forbidden(OWN_REQUEST)
+        if invites.has_place(db, req.id, actor.user_id):
+            raise BadRequest("You have already accepted this request")
         if req.status != SubStatus.OPEN:
             raise BadRequest(TAKEN if req.recipient_id != actor.user_id else "You have already answered this request")
         raise BadRequest(PASSED)
+    try:
+        with db.begin_nested():
+            db.add(SubRequestPlace(request_id=rid, user_id=actor.user_id, accepted_at=now))
+    except sa.exc.IntegrityError:  # the same sub's second accept, a moment ago
+        raise BadRequest("You have already accepted this request") from None
+    req = db.get(SubRequest, rid)
+    db.refresh(req)
+    invites.after_accept(db, req, actor, now)
     _answered(db, rid, actor, "accepted", "accepted_request")
+
+
+def _placed(user_id: int) -> sa.ColumnElement[bool]:
+    """The request already has a place taken by ``user_id``."""
+    places: sa.Table = SubRequestPlace.__table__  # type: ignore[assignment]
+    return sa.exists().where(places.c.request_id == _table.c.id, places.c.user_id == user_id)
 
 
 def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
     """The named recipient turns an Open request down."""
     actor = require_sub_request_actor(actor)
+    now = now or utcnow()
     named = _table.c.recipient_id == actor.user_id
-    rid, done = _answer(db, actor, request_id, now or utcnow(), named, status=SubStatus.DECLINED.value)
+    rid, done = _answer(db, actor, request_id, now, named, status=SubStatus.DECLINED.value)
     if not done:
         req = _still_there(db, rid)
         if req.recipient_id != actor.user_id:
             raise Forbidden()
         raise BadRequest("This sub request is no longer open")
+    req = db.get(SubRequest, rid)
+    db.refresh(req)
+    invites.after_decline(db, req, actor, now)
     _answered(db, rid, actor, "declined", "declined_request")
 
 
@@ -673,6 +745,8 @@ def update(
     now = now or utcnow()
     req = permissions.access_sub_request(db, actor, request_id, own=True)
     clean = _clean(now=now, zone=venues.zone_by_name(db, details.get("svl")), **details)
+    if clean["players_needed"] < req.places_filled:
+        raise Invalid({"players_needed": f"{req.places_filled} subs have already accepted"})
     before = {k: getattr(req, k) for k in _TOLD}
     for key, value in clean.items():
         setattr(req, key, value)
@@ -723,6 +797,17 @@ def delete(db: Session, actor: Actor | None, request_id: object) -> None:
     """
     actor = require_sub_request_actor(actor)
     req = permissions.access_sub_request(db, actor, request_id, own=True)
+    invited = db.exec(select(SubInvite.id).where(SubInvite.request_id == req.id)).first() is not None
+    if req.places_filled or invited:  # accepted places or an invite list: kept, shown nowhere
+        req.archived_at = req.updated_at = utcnow()
+        db.add(req)
+        db.flush()
+        invites.end_list(db, req, req.archived_at)
+        if req.recipient_id is not None and req.status != SubStatus.DECLINED:
+            what = f"cancelled the sub request for {req.team}: you are no longer needed"
+            _email_sub(db, req, f"Sub request cancelled: {req.team}", what, "request_cancelled")
+        log.info("sub request %s cancelled by user %s (archived)", req.id, actor.user_id)
+        return
     if req.recipient_id is not None and req.status != SubStatus.DECLINED:
         req.archived_at = req.updated_at = utcnow()
         db.add(req)
@@ -777,3 +862,35 @@ def invitation_notice(db: Session, actor: Actor | None, request_id: object) -> s
     if req.recipient_id is None or req.status != SubStatus.OPEN:
         raise BadRequest(NOT_TARGETED)
     return ALREADY_TOLD
+
+
+# -- answers from the invitation email ----------------------------------------------------------------------------
+
+
+def read_answer_link(db: Session, token: object, *, now: dt.datetime | None = None) -> dict:
+    """What an invitation link would do (nothing changes): the answer, the request, the sub it answers for.
+
+    Raises NotFound (a forged link, or another invite's) or BadRequest (expired, used, no longer open).
+    """
+    link = invites.read_link(db, token, now or utcnow())
+    req = permissions.load(db, SubRequest, link.invite.request_id, NOT_FOUND)
+    return {"action": link.action, "request_id": req.id, "team": req.team, "date": timefmt.long(req.date),
+            "svl": req.svl}  # fmt: skip
+
+
+def answer_by_link(db: Session, token: object, *, now: dt.datetime | None = None) -> dict:
+    """Answer an invitation from its email link, without logging in, as the invited sub.
+
+    Every rule of :func:`accept` and :func:`decline` holds; the link is used once. A refused answer
+    changes nothing (not even the link) and raises as they do.
+    """
+    now = now or utcnow()
+    link = invites.read_link(db, token, now)
+    sub = db.get(User, link.invite.user_id)
+    if sub is None or not sub.active or sub.archived_at is not None:
+        raise BadRequest(invites.GONE_LINK)
+    actor = auth.actor_of(sub)
+    with db.begin_nested():
+        invites.use_link(db, link, now)
+        (accept if link.action == "accept" else decline)(db, actor, link.invite.request_id, now=now)
+    return {"action": link.action, "request_id": link.invite.request_id}

@@ -20,8 +20,8 @@ from volley_app.state.paging import PagedList
 from volley_app.state.polling import PolledPage
 
 FORM_ERROR_ID = "note-form-error"
-DETAIL_FIELDS = ("team", "when", "svl", "court", "skill_level", "sub_format", "text", "position_needed", "gender_needed",
-                 "min_rating")  # fmt: skip
+DETAIL_FIELDS = ("team", "when", "svl", "court", "skill_level", "sub_format", "players_needed", "text", "position_needed",
+                 "gender_needed", "min_rating")  # fmt: skip
 SERVICE_NAMES = {"when": "date", "sub_format": "format"}
 FORM_NAMES = {v: k for k, v in SERVICE_NAMES.items()}
 # The request lists by page: the service that lists them for the actor.

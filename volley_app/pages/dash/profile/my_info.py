@@ -7,12 +7,14 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.calendar import add_to_calendar, webcal
 from volley_app.components.layout import column, dash_page, details, labelled, link_button, page_heading
+from volley_app.components.sub_invites import sub_notify_card
 from volley_app.models import REGIONS
 from volley_app.registry import page
 from volley_app.services import accounts, calendar
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import run_action
+from volley_app.state.sub_invites import SubNotifyState
 
 
 class PlayerInfoState(AuthState):
@@ -101,7 +103,7 @@ def _calendar_card() -> rx.Component:
     )
 
 
-@page(routes.PLAYER_INFO, "My Info", on_load=PlayerInfoState.load)
+@page(routes.PLAYER_INFO, "My Info", on_load=[PlayerInfoState.load, SubNotifyState.load])
 def player_info_page() -> rx.Component:
     s = PlayerInfoState
     i = s.info
@@ -135,6 +137,7 @@ def player_info_page() -> rx.Component:
             ),
             rx.cond(i["edit"], link_button("Edit Info", href=i["edit"], size="3")),
             _calendar_card(),
+            sub_notify_card(),
             max_width="40rem",
         )
     )

@@ -8,6 +8,7 @@ from volley_app import routes
 from volley_app.components.calendar import add_to_calendar, webcal
 from volley_app.components.forms import error_line, notice_line, select_field
 from volley_app.components.layout import button_row, column, dash_page, details, labelled, page_heading, section_card
+from volley_app.components.sub_invites import invite_queue_card
 from volley_app.components.sub_matching import outcome_panel, suggestions_panel
 from volley_app.components.sub_request_form import request_fields
 from volley_app.components.sub_requests import status_badge, sub_picker
@@ -18,6 +19,7 @@ from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import focus, form_values, path_arg, run_action
 from volley_app.state.polling import PolledPage
+from volley_app.state.sub_invites import InviteQueueState
 from volley_app.state.sub_matching import OutcomeState, SuggestionsState
 from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState, SubPickerList
 
@@ -59,7 +61,7 @@ def _editable(found: dict) -> dict[str, str]:
         "team": found["team"], "when": found["local_input"], "svl": found["svl"], "court": found["court"],
         "skill_level": found["skill_level"], "sub_format": found["format"], "text": found["text"],
         "position_needed": found["position_needed"], "gender_needed": found["gender_needed"],
-        "min_rating": found["min_rating"],
+        "min_rating": found["min_rating"], "players_needed": str(found["players_needed"]),
     }  # fmt: skip
 
 
@@ -272,7 +274,8 @@ def _actions() -> rx.Component:
     )
 
 
-@page(routes.NOTE_DETAIL, "Sub Request", on_load=[NoteDetailState.load, SuggestionsState.load, OutcomeState.load])
+@page(routes.NOTE_DETAIL, "Sub Request",
+      on_load=[NoteDetailState.load, SuggestionsState.load, OutcomeState.load, InviteQueueState.load])
 def note_detail_page() -> rx.Component:
     s = NoteDetailState
     request = column(
@@ -282,6 +285,7 @@ def note_detail_page() -> rx.Component:
         _actions(),
         add_to_calendar(s.feed_subscribe, s.feed),
         outcome_panel(),
+        invite_queue_card(),
         suggestions_panel(after_invite=NoteDetailState.load),
         rx.cond(s.can_reopen, _reopen_form(), rx.fragment()),
         rx.cond(s.can_edit, _edit_form(), rx.fragment()),

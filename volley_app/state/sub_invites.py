@@ -1,0 +1,148 @@
+"""The requestor's ordered invite list on a request's page: pick subs in order, reorder, invite; the queue's progress.
+
+The list being built lives in this tab only (ids and names); the service checks every id on submit.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from volley_app import routes
+from volley_app.services import invites, mail_lists, sub_requests
+from volley_app.services.errors import Invalid
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import focus, form_values, path_arg, run_action
+
+QUEUE_ERROR_ID = "invite-queue-error"
+INVITED = "Invitations sent in order: the first sub is invited now."
+
+
+def _index(value: object, size: int) -> int | None:
+    text = str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    return int(text) if text.isdigit() and int(text) < size else None
+
+
+class InviteQueueState(AuthState):
+    picks: list[dict[str, str]] = []
+    choices: list[dict[str, str]] = []
+    queue: list[dict[str, str]] = []
+    places: list[str] = []
+    players: str = ""
+    can_invite: bool = False
+    queue_error: str = ""
+    queue_notice: str = ""
+    _keep_notice: bool = False
+
+    async def _refresh(self) -> None:
+        actor = await self._actor()
+        found, failure = await run_action(sub_requests.detail, actor=actor, request_id=path_arg(self, "note_id"))
+        if failure or not found:
+            self.queue, self.places, self.players, self.can_invite, self.choices = [], [], "", False, []
+            return
+        self.queue = [dict(q) for q in found["invite_queue"]]
+        self.places = list(found["places"])
+        needed = found["players_needed"]
+        self.players = f"{found['places_filled']} of {needed} places taken" if needed > 1 else ""
+        self.can_invite = bool(found["can_invite_in_order"])
+        if self.can_invite and not self.choices:
+            page, _f = await run_action(sub_requests.invite_choices, actor=actor)
+            self.choices = page.rows if page else []
+
+    @rx.event
+    async def load(self):
+        self.picks, self.choices, self.queue_error = [], [], ""
+        if not self._keep_notice:
+            self.queue_notice = ""
+        self._keep_notice = False
+        await self._refresh()
+
+    @rx.event
+    def add_pick(self, form_data: dict | None = None):
+        """Add the sub chosen in the picker to the end of the list (once)."""
+        chosen = form_values(form_data, ("pick",))["pick"]
+        option = next((c for c in self.choices if c["value"] == chosen), None)
+        self.queue_error = ""
+        if option is None:
+            self.queue_error = "Choose a sub to add"
+            return focus(QUEUE_ERROR_ID)
+        if any(p["value"] == chosen for p in self.picks):
+            self.queue_error = f"{option['label']} is already on the list"
+            return focus(QUEUE_ERROR_ID)
+        if len(self.picks) >= invites.MAX_INVITES:
+            self.queue_error = f"Invite at most {invites.MAX_INVITES} subs in one list"
+            return focus(QUEUE_ERROR_ID)
+        self.picks = [*self.picks, dict(option)]
+        return None
+
+    @rx.event
+    def move_up(self, index: str):
+        i = _index(index, len(self.picks))
+        if i:
+            picks = list(self.picks)
+            picks[i - 1], picks[i] = picks[i], picks[i - 1]
+            self.picks = picks
+
+    @rx.event
+    def move_down(self, index: str):
+        i = _index(index, len(self.picks))
+        if i is not None and i + 1 < len(self.picks):
+            picks = list(self.picks)
+            picks[i + 1], picks[i] = picks[i], picks[i + 1]
+            self.picks = picks
+
+    @rx.event
+    def remove(self, index: str):
+        i = _index(index, len(self.picks))
+        if i is not None:
+            self.picks = [p for n, p in enumerate(self.picks) if n != i]
+
+    @rx.event
+    async def invite(self, form_data: dict | None = None):
+        """Invite the list in its order; ``if_nobody`` says what happens when nobody accepts."""
+        if_nobody = form_values(form_data, ("if_nobody",))["if_nobody"]
+        self.queue_error, self.queue_notice = "", ""
+        _, failure = await run_action(
+            invites.invite_in_order, actor=await self._actor(), request_id=path_arg(self, "note_id"),
+            sub_ids=[p["value"] for p in self.picks], if_nobody=if_nobody,
+        )  # fmt: skip
+        if failure:
+            self.queue_error = " ".join(failure.errors.values()) if isinstance(failure, Invalid) else failure.message
+            return focus(QUEUE_ERROR_ID)
+        self.picks, self.queue_notice, self._keep_notice = [], INVITED, True
+        # the whole page again: the request now names the invited sub
+        return rx.redirect(routes.note_path(path_arg(self, "note_id")))
+
+
+NOTIFY_SAVED = "Saved: what the sub requests email you."
+NOTIFY_ERROR_ID = "sub-notify-error"
+
+
+class SubNotifyState(AuthState):
+    """A sub's choice of emails about sub requests (My Info)."""
+
+    notify: str = ""
+    notify_choices: list[dict[str, str]] = []
+    is_sub: bool = False
+    notify_error: str = ""
+    notify_notice: str = ""
+
+    @rx.event
+    async def load(self):
+        self.notify_error, self.notify_notice = "", ""
+        found, failure = await run_action(mail_lists.notification_setting, actor=await self._actor())
+        if failure or not found:
+            self.is_sub, self.notify, self.notify_choices = False, "", []
+            return
+        self.is_sub, self.notify = bool(found["is_sub"]), str(found["value"])
+        self.notify_choices = [dict(c) for c in found["choices"]]
+
+    @rx.event
+    async def save_notify(self, form_data: dict | None = None):
+        value = form_values(form_data, ("sub_notify",))["sub_notify"]
+        self.notify_error, self.notify_notice = "", ""
+        saved, failure = await run_action(mail_lists.set_notification, actor=await self._actor(), value=value)
+        if failure:
+            self.notify_error = " ".join(failure.errors.values()) if isinstance(failure, Invalid) else failure.message
+            return focus(NOTIFY_ERROR_ID)
+        self.notify, self.notify_notice = str(saved), NOTIFY_SAVED
+        return None
