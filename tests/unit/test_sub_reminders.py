@@ -14,7 +14,7 @@ from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.cli import main as cli_main
 from volley_app.models import OutboxMessage, SubRequestReminder
-from volley_app.services import sub_reminders, sub_requests
+from volley_app.services import matching, sub_reminders, sub_requests
 from volley_app.services.sub_reminders import AFTER_GAME, DAY_BEFORE, Due, send_reminders
 from volley_app.settings import get_settings
 
@@ -185,3 +185,20 @@ async def test_the_periodic_task_sends_them_and_stops(people, monkeypatch):
     stop.set()
     await asyncio.wait_for(task, 10)
     assert len(_mail(db)) == 2
+
+
+def test_every_sub_who_took_a_place_is_reminded_and_a_marked_sub_is_not_asked_about(people):
+    db, alice, ben, carmen = people
+    fields = {"team": "Net Ninjas", "date": GAME, "svl": "Lexington Sportsplex", "skill_level": "C", "format": "6s"}
+    rid = sub_requests.create(db, actor_of(alice), now=MADE, players_needed="2", **fields)
+    sub_requests.accept(db, actor_of(ben), rid, now=MADE)
+    db.commit()
+    # one of two places taken: the one who took it is reminded, with the requestor
+    assert send_reminders(now=DAY_BEFORE_STARTS) == 2
+    sub_requests.accept(db, actor_of(carmen), rid, now=DAY_BEFORE_STARTS + dt.timedelta(minutes=1))
+    db.commit()
+    assert send_reminders(now=DAY_BEFORE_STARTS + dt.timedelta(minutes=2)) == 1
+    assert [to for _k, to, _s in _mail(db)] == sorted([alice.email, ben.email, carmen.email])
+    matching.mark_outcome(db, actor_of(alice), rid, outcome="Played", now=GAME + dt.timedelta(hours=3))
+    db.commit()
+    assert send_reminders(now=MORNING_AFTER) == 0  # already marked: nothing to ask

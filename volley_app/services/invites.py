@@ -39,7 +39,7 @@ from sqlmodel import Session, select
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import SubInvite, SubRequest, SubRequestPlace, SubStatus, User, utcnow
-from volley_app.services import auth, mail, mail_lists, permissions, timefmt
+from volley_app.services import auth, live, mail, mail_lists, permissions, timefmt
 from volley_app.services.errors import BadRequest, Invalid, NotFound
 from volley_app.services.permissions import Actor, require_sub_request_actor
 
@@ -187,6 +187,7 @@ def _advance(db: Session, req: SubRequest, now: dt.datetime) -> None:
     current.state, current.answered_at = EXPIRED, current.hold_until or now
     db.add(current)
     db.flush()
+    _tell(db, req, current.user_id)  # the lapsed sub's page loses its Accept and Decline
     log.info("sub request %s: the hold of user %s expired", req.id, current.user_id)
     _invite_next(db, req, now)
 
@@ -211,6 +212,7 @@ def _invite_next(db: Session, req: SubRequest, now: dt.datetime) -> None:
         db.add_all([nxt, req])
         db.flush()
         _email_invitation(db, req, nxt, user)
+        _tell(db, req, user.id)
         log.info("sub request %s: user %s invited until %s", req.id, user.id, until.isoformat())
         return
     _skip_rest(db, req.id, now)
@@ -227,8 +229,14 @@ def _invite_next(db: Session, req: SubRequest, now: dt.datetime) -> None:
     db.add(req)
     db.flush()
     _email_requestor(db, req, f"Nobody on your invite list accepted: your sub request {outcome}")
+    _tell(db, req)
     if req.recipient_id is None and req.status == SubStatus.OPEN:
         open_notices(db, req)
+
+
+def _tell(db: Session, req: SubRequest, *others: int) -> None:
+    """Once committed, the open pages of the requestor, the sub holding the request and ``others`` read it again."""
+    live.request_changed(db, req.id, (req.requestor_id, req.recipient_id, *others), open_list=req.recipient_id is None)
 
 
 def end_list(db: Session, req: SubRequest, now: dt.datetime) -> None:

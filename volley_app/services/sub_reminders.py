@@ -27,7 +27,7 @@ from sqlmodel import Session, select
 
 from volley_app import db as dbmod
 from volley_app import routes
-from volley_app.models import SubRequest, SubRequestReminder, SubStatus, User, utcnow
+from volley_app.models import SubRequest, SubRequestPlace, SubRequestReminder, SubStatus, User, utcnow
 from volley_app.services import mail, timefmt, venues
 
 log = logging.getLogger(__name__)
@@ -75,13 +75,18 @@ def _within(window: tuple[dt.datetime, dt.datetime], now: dt.datetime) -> bool:
 # -- who -----------------------------------------------------------------------------------------------------------
 
 
-def accepted_subs(req: SubRequest) -> list[int]:
-    """The users who accepted ``req`` (each is reminded the day before)."""
-    return [req.recipient_id] if req.status == SubStatus.ACCEPTED and req.recipient_id else []
+def accepted_subs(db: Session, req: SubRequest) -> list[int]:
+    """The users who took a place on ``req`` (each is reminded the day before), in the order they accepted."""
+    placed = db.exec(
+        select(SubRequestPlace.user_id).where(SubRequestPlace.request_id == req.id).order_by(SubRequestPlace.id)
+    ).all()
+    named = [req.recipient_id] if req.status == SubStatus.ACCEPTED and req.recipient_id else []
+    return list(dict.fromkeys([*placed, *named]))
 
 
 def _remindable() -> list[sa.ColumnElement[bool]]:
-    return [SubRequest.status == SubStatus.ACCEPTED, SubRequest.archived_at.is_(None), SubRequest.recipient_id.is_not(None)]
+    # taken, or a request for several players some of whom have accepted
+    return [sa.or_(SubRequest.status == SubStatus.ACCEPTED, SubRequest.places_filled > 0), SubRequest.archived_at.is_(None)]
 
 
 def due(db: Session, now: dt.datetime) -> list[Due]:
@@ -100,7 +105,8 @@ def due(db: Session, now: dt.datetime) -> list[Due]:
     zones = venues.zones_by_name(db, {r.svl for r in (*coming, *past)})
     for req in coming:
         if _within(day_before_window(req.date, zones.get(req.svl.strip().casefold())), now):
-            found += [Due(req.id, u, DAY_BEFORE) for u in (req.requestor_id, *accepted_subs(req))]
+            subs = accepted_subs(db, req)
+            found += [Due(req.id, u, DAY_BEFORE) for u in (req.requestor_id, *subs)] if subs else []
     for req in past:
         if _within(after_game_window(req.date, zones.get(req.svl.strip().casefold())), now):
             found.append(Due(req.id, req.requestor_id, AFTER_GAME))
@@ -123,11 +129,11 @@ def send_one(db: Session, reminder: Due, now: dt.datetime) -> bool:
         IntegrityError: another sweep recorded it first (its transaction sent it).
     """
     req = db.get(SubRequest, reminder.request_id)
-    if req is None or req.archived_at is not None or req.status != SubStatus.ACCEPTED:
+    if req is None or req.archived_at is not None or (req.status != SubStatus.ACCEPTED and not req.places_filled):
         return False
     if reminder.kind == AFTER_GAME and req.outcome is not None:  # already marked played or no-show
         return False
-    subs = accepted_subs(req)
+    subs = accepted_subs(db, req)
     zone = venues.zone_by_name(db, req.svl)
     window = day_before_window(req.date, zone) if reminder.kind == DAY_BEFORE else after_game_window(req.date, zone)
     people = (req.requestor_id, *subs) if reminder.kind == DAY_BEFORE else (req.requestor_id,)
