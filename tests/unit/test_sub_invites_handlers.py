@@ -8,6 +8,7 @@ from tests.factories import login_token, make_user, player_world, rows, snapshot
 from tests.harness import call, page_state
 from volley_app.models import Rating, SubInvite, User
 from volley_app.state.sub_invites import INVITED, InviteQueueState, SubNotifyState
+from volley_app.state.sub_matching import SuggestionsState
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]
 
@@ -96,3 +97,42 @@ async def test_the_email_setting_is_each_users_own(world, who):
         assert set(others) == {"invites"}
     await call(state.save_notify, {"sub_notify": "everything"})
     assert state.notify_error != ""
+
+
+async def test_best_first_fills_the_list_with_the_ranked_suggestions_and_the_invite_follows_it(world):
+    db, tokens, ids, reqs = world
+    state = await _queue(tokens, "alice", reqs["open"])
+    await call(state.add_best)
+    assert state.queue_error == ""
+    ranked, _f = await _ranked(tokens, reqs["open"])
+    assert [p["value"] for p in state.picks] == ranked[:5] and len(state.picks) >= 2
+    await call(state.add_suggested, state.picks[0]["value"])
+    assert "already on the list" in state.queue_error
+    await call(state.invite, {"if_nobody": "open"})
+    db.expire_all()
+    assert [str(i.user_id) for i in sorted(rows(db, SubInvite), key=lambda i: i.position)] == ranked[:5]
+
+
+async def _ranked(tokens, rid):
+    _root, s = page_state(SuggestionsState, f"/dash/notes/{rid}", tokens.get("alice"))
+    await s.load()
+    return [r["id"] for r in s.suggested], s.suggest_error
+
+
+@pytest.mark.parametrize("who", ["anonymous", "ben", "svl", "carl"])
+async def test_another_player_gets_no_best_list_and_adds_no_suggested_sub(world, who):
+    db, tokens, ids, reqs = world
+    state = await _queue(tokens, who, reqs["open"])
+    before = _full_snapshot(db)
+    await call(state.add_best)
+    assert state.picks == [] and state.queue_error != ""
+    await call(state.add_suggested, "not-an-id")
+    assert state.picks == [] and state.queue_error == "Choose a sub to add"
+    assert _full_snapshot(db) == before
+
+
+async def test_a_suggested_sub_is_added_by_id_with_the_servers_name(world):
+    _db, tokens, ids, reqs = world
+    state = await _queue(tokens, "alice", reqs["open"])
+    await call(state.add_suggested, str(ids["carl"]))
+    assert [p["value"] for p in state.picks] == [str(ids["carl"])] and state.picks[0]["label"].startswith("Carl")

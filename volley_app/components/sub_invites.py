@@ -45,6 +45,8 @@ def _builder() -> rx.Component:
             ),
             on_submit=s.add_pick, reset_on_submit=True, width="100%", method="post",
         ),  # fmt: skip
+        rx.button("Add the Best 5 Suggested", on_click=s.add_best, variant="outline", size="2", type="button",
+                  width="fit-content"),
         rx.cond(
             s.picks.length() > 0,
             rx.el.ol(rx.foreach(s.picks, _pick), aria_label="Subs to invite, in order",

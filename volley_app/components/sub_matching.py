@@ -9,6 +9,7 @@ from volley_app.components.layout import button_row, column, section_card
 from volley_app.components.paging import pager
 from volley_app.components.tables import card
 from volley_app.services import availability
+from volley_app.state.sub_invites import InviteQueueState
 from volley_app.state.sub_matching import SUGGESTIONS_ERROR_ID, AvailabilityState, OutcomeState, SuggestionsState
 
 AVAILABILITY_ERROR_ID = "availability-error"
@@ -20,7 +21,12 @@ def _suggested(r: rx.Var, after_invite=None) -> rx.Component:
     clicked = [s.invite(r["id"]), after_invite] if after_invite is not None else s.invite(r["id"])
     invite = rx.cond(
         (r["eligible"] != "") & s.can_invite,
-        rx.button("Invite", size="2", on_click=clicked, aria_label="Invite " + r["name"]),
+        rx.hstack(
+            rx.button("Invite", size="2", on_click=clicked, aria_label="Invite " + r["name"]),
+            rx.button("Add to List", size="2", variant="soft", on_click=InviteQueueState.add_suggested(r["id"]),
+                      aria_label="Add " + r["name"] + " to the invite list"),
+            spacing="2",
+        ),
         rx.fragment(),
     )
     return card(

@@ -8,13 +8,15 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.services import invites, mail_lists, sub_requests
+from volley_app.services import invites, mail_lists, matching, sub_requests
 from volley_app.services.errors import Invalid
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import focus, form_values, path_arg, run_action
 
 QUEUE_ERROR_ID = "invite-queue-error"
 INVITED = "Invitations sent in order: the first sub is invited now."
+# "Best first, automatically": how many of the best suggested subs make the list.
+BEST = 5
 
 
 def _index(value: object, size: int) -> int | None:
@@ -65,13 +67,40 @@ class InviteQueueState(AuthState):
         if option is None:
             self.queue_error = "Choose a sub to add"
             return focus(QUEUE_ERROR_ID)
-        if any(p["value"] == chosen for p in self.picks):
+        return None if self._add(option) else focus(QUEUE_ERROR_ID)
+
+    def _add(self, option: dict[str, str]) -> bool:
+        """Add one sub to the end of the list; False (with the message) when it is there already or full."""
+        if any(p["value"] == option["value"] for p in self.picks):
             self.queue_error = f"{option['label']} is already on the list"
-            return focus(QUEUE_ERROR_ID)
+            return False
         if len(self.picks) >= invites.MAX_INVITES:
             self.queue_error = f"Invite at most {invites.MAX_INVITES} subs in one list"
-            return focus(QUEUE_ERROR_ID)
+            return False
         self.picks = [*self.picks, dict(option)]
+        return True
+
+    @rx.event
+    async def add_suggested(self, sub_id: str):
+        """Add a suggested sub to the end of the list (the server names them; the invite checks them again)."""
+        self.queue_error = ""
+        option, _f = await run_action(sub_requests.invite_choice, actor=await self._actor(), sub_id=sub_id)
+        if not option:
+            self.queue_error = "Choose a sub to add"
+        elif self._add(option):
+            return None
+        return focus(QUEUE_ERROR_ID)
+
+    @rx.event
+    async def add_best(self):
+        """Best first, automatically: the list becomes the best suggested subs, in their ranked order."""
+        self.queue_error = ""
+        page, failure = await run_action(matching.suggestions, actor=await self._actor(),
+                                         request_id=path_arg(self, "note_id"), size=BEST)  # fmt: skip
+        if failure or page is None or not page.rows:
+            self.queue_error = failure.message if failure else "No sub fits this request yet"
+            return focus(QUEUE_ERROR_ID)
+        self.picks = [{"value": str(r["id"]), "label": r["name"]} for r in page.rows[:BEST]]
         return None
 
     @rx.event
