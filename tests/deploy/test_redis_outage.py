@@ -26,6 +26,8 @@ GENERIC_ERROR = "Contact the website administrator"
 # Set in each page once it has loaded; a reload of the page would lose it.
 MARK = "window.__sameDocument = true"
 SAME_DOCUMENT = "window.__sameDocument === true"
+# The tab's client token: while it stays the same, the tab's state on the server is the one it had.
+TAB_TOKEN = "window.sessionStorage.getItem('token')"
 
 
 def _wait_until(predicate, page: Page, timeout: float, what: str) -> None:
@@ -63,8 +65,10 @@ def test_a_redis_outage_passes_and_the_pages_recover_without_a_reload(deployment
     form.goto("/dash/notes/new")
     expect(form.get_by_role("heading", name="Create Sub Request")).to_be_visible()
     form.get_by_label("Team").fill("Dig Deep")
+    tokens = {}
     for page in (polled, form):
         page.evaluate(MARK)
+        tokens[page] = page.evaluate(TAB_TOKEN)
 
     deployment.redis_link.cut()
     cut_at = time.monotonic()
@@ -107,4 +111,5 @@ def test_a_redis_outage_passes_and_the_pages_recover_without_a_reload(deployment
     expect(polled.get_by_text(GENERIC_ERROR)).to_have_count(0)
     for page in (polled, form):
         assert page.evaluate(SAME_DOCUMENT), f"{page.url} was reloaded"
+        assert page.evaluate(TAB_TOKEN) == tokens[page], f"{page.url} was given a new client token (a new state)"
     context.close()
