@@ -3,7 +3,7 @@
 
 Each simulated client is one browser tab: a websocket to nginx (Engine.IO 4 / Socket.IO, as the
 pages speak it), hydrated with a logged-in session, then a closed loop of the session-checking
-event every /dash page runs (``AuthState.dash_guard``: the token resolved against the database,
+event every /dash page runs (``SessionGuard.dash_guard``: the token resolved against the database,
 the user shown): send it, wait for its update, send the next. Loopback only, bounded (a fixed
 number of clients for a fixed time).
 
@@ -41,7 +41,7 @@ PORT = int(os.environ.get("BENCH_PORT", "18580"))
 BASE = int(os.environ.get("BENCH_BACKEND_PORT_BASE", "18601"))
 ROOT_STATE = "reflex___state____state"
 AUTH = f"{ROOT_STATE}.volley_app___state___auth____auth_state"
-GUARD = f"{AUTH}.dash_guard"
+GUARD = f"{AUTH}.volley_app___state___auth____session_guard.dash_guard"
 ROUTER = {"pathname": "/dash", "asPath": "/dash"}
 
 
@@ -108,11 +108,17 @@ class Tab:
                 self.updates.put_nowait(args[0])
 
     async def guard(self) -> None:
-        """Send the session check and wait for the update it brings (the user's state)."""
+        """Send the session check and wait for the update it brings (the user's state).
+
+        Raises when the update shows nobody logged in: the bench measures a logged-in user's check.
+        """
         self._text("42/_event," + json.dumps(["event", {"name": GUARD, "payload": {}, "router_data": ROUTER}]))
         while True:
             update = await asyncio.wait_for(self.updates.get(), 30)
-            if AUTH in (update.get("delta") or {}):
+            delta = (update.get("delta") or {}).get(AUTH)
+            if delta is not None:
+                if delta.get("user_id_rx_state_", 1) == 0 or delta.get("restore_error_rx_state_"):
+                    raise RuntimeError("the session check found nobody logged in")
                 return
 
     async def close(self) -> None:
@@ -132,6 +138,7 @@ async def load(sessions: list[str], seconds: float, warmup: float = 3.0) -> dict
             t.updates.get_nowait()
     latencies: list[float] = []
     errors = 0
+    logged_out: list[str] = []
     start = time.monotonic()
     measure_from, ends = start + warmup, start + warmup + seconds
 
@@ -141,6 +148,10 @@ async def load(sessions: list[str], seconds: float, warmup: float = 3.0) -> dict
             t0 = time.monotonic()
             try:
                 await tab.guard()
+            except RuntimeError as exc:
+                logged_out.append(str(exc))
+                errors += 1
+                return
             except Exception:
                 errors += 1
                 return
@@ -149,6 +160,8 @@ async def load(sessions: list[str], seconds: float, warmup: float = 3.0) -> dict
 
     await asyncio.gather(*(run(t) for t in tabs))
     await asyncio.gather(*(t.close() for t in tabs), return_exceptions=True)
+    if logged_out:
+        raise SystemExit(f"{len(logged_out)} of {len(tabs)} tabs: {logged_out[0]} (is SECRET_KEY the instances' one?)")
     latencies.sort()
     return {
         "events": len(latencies),
@@ -219,6 +232,9 @@ def main() -> None:
     parser.add_argument("--clients", default="50,200")
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--in-process", action="store_true")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="measure every configuration this many times, in turn (in process, then Redis, again)")
+    parser.add_argument("--skip-build", action="store_true", help="reuse the frontend build already there")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres") or not os.environ.get("REDIS_URL"):
         raise SystemExit("set DATABASE_URL (PostgreSQL) and REDIS_URL")
@@ -226,10 +242,11 @@ def main() -> None:
     clients = [int(c) for c in args.clients.split(",")]
     run_dir = Path(tempfile.mkdtemp(prefix="volley-bench-"))
     os.environ["BCRYPT_ROUNDS"] = "4"
+    # The sessions are opened here and checked by the instances: both must hash tokens with the same key.
+    os.environ["SECRET_KEY"] = prod_env(1, run_dir)["SECRET_KEY"]
     rows = []
-    built = False
-    subprocess.run([str(PROD), "build"], env=prod_env(1, run_dir), cwd=ROOT, check=True)
-    built = True
+    if not args.skip_build:
+        subprocess.run([str(PROD), "build"], env=prod_env(1, run_dir), cwd=ROOT, check=True)
     subprocess.run(["python", "-m", "volley_app.cli", "migrate"], env=prod_env(1, run_dir) | {"APP_ENV": "production"},
                    cwd=ROOT, check=True)  # fmt: skip
     sessions = sessions_for(max(clients))
@@ -237,36 +254,41 @@ def main() -> None:
     def measure(label: str, n: int) -> None:
         for c in clients:
             result = asyncio.run(load(sessions[:c], args.seconds))
+            result["load"] = os.getloadavg()[0]
             rows.append((label, n, c, result))
             print(f"{label} backends={n} clients={c}: {result['rate']:.0f} events/s, p50 {result['p50']:.0f} ms, "
-                  f"p95 {result['p95']:.0f} ms, errors {result['errors']}", flush=True)  # fmt: skip
+                  f"p95 {result['p95']:.0f} ms, errors {result['errors']}, load average {result['load']:.1f}",
+                  flush=True)  # fmt: skip
 
-    if args.in_process:
-        proc = in_process_instance(run_dir)
-        env = prod_env(1, run_dir)
-        subprocess.run(["python", "deploy/render_nginx.py", "--backends", f"127.0.0.1:{BASE}", "--root",
-                        ".web/build/client", "--prefix", str(run_dir / "nginx")], env=env, cwd=ROOT, check=True,
-                       stdout=open(run_dir / "nginx.conf", "w"))  # noqa: SIM115  # fmt: skip
-        subprocess.run(["nginx", "-p", str(run_dir / "nginx"), "-c", str(run_dir / "nginx.conf")], check=True)
-        try:
-            measure("in process (no Redis)", 1)
-        finally:
-            subprocess.run(["nginx", "-p", str(run_dir / "nginx"), "-c", str(run_dir / "nginx.conf"), "-s", "quit"])
-            os.killpg(proc.pid, 15)
-            proc.wait(60)
-            time.sleep(2)
-    for n in backends:
-        env = prod_env(n, run_dir) | {"SKIP_BUILD": "1" if built else "0"}
-        subprocess.run([str(PROD), "start"], env=env, cwd=ROOT, check=True)
-        try:
-            measure("Redis", n)
-        finally:
-            subprocess.run([str(PROD), "stop"], env=env, cwd=ROOT, check=False)
-            time.sleep(2)
+    for _ in range(args.repeat):
+        if args.in_process:
+            proc = in_process_instance(run_dir)
+            env = prod_env(1, run_dir)
+            subprocess.run(["python", "deploy/render_nginx.py", "--backends", f"127.0.0.1:{BASE}", "--root",
+                            ".web/build/client", "--prefix", str(run_dir / "nginx")], env=env, cwd=ROOT, check=True,
+                           stdout=open(run_dir / "nginx.conf", "w"))  # noqa: SIM115  # fmt: skip
+            subprocess.run(["nginx", "-p", str(run_dir / "nginx"), "-c", str(run_dir / "nginx.conf")], check=True)
+            try:
+                measure("in process (no Redis)", 1)
+            finally:
+                subprocess.run(["nginx", "-p", str(run_dir / "nginx"), "-c", str(run_dir / "nginx.conf"), "-s", "quit"])
+                os.killpg(proc.pid, 15)
+                proc.wait(60)
+                time.sleep(2)
+        for n in backends:
+            env = prod_env(n, run_dir) | {"SKIP_BUILD": "1"}
+            subprocess.run([str(PROD), "start"], env=env, cwd=ROOT, check=True)
+            try:
+                measure("Redis", n)
+            finally:
+                subprocess.run([str(PROD), "stop"], env=env, cwd=ROOT, check=False)
+                time.sleep(2)
 
-    print("\n| state | backends | clients | events/s | p50 ms | p95 ms | errors |\n|---|---|---|---|---|---|---|")
+    print("\n| state | backends | clients | events/s | p50 ms | p95 ms | errors | load average |\n"
+          "|---|---|---|---|---|---|---|---|")  # fmt: skip
     for label, n, c, r in rows:
-        print(f"| {label} | {n} | {c} | {r['rate']:.0f} | {r['p50']:.0f} | {r['p95']:.0f} | {r['errors']} |")
+        print(f"| {label} | {n} | {c} | {r['rate']:.0f} | {r['p50']:.0f} | {r['p95']:.0f} | {r['errors']} "
+              f"| {r['load']:.1f} |")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
     @page(routes.SESSIONS, "Sessions", on_load=SessionsState.load)
     def sessions_page() -> rx.Component: ...
 
-Pages under /dash get the login and role guard (``AuthState.dash_guard``) first,
+Pages under /dash get the login and role guard (``SessionGuard.dash_guard``) first,
 from here: no page adds it by hand.
 
 A page's own loads run when the page is opened (a first load, a browser reload, a
@@ -30,7 +30,7 @@ from reflex_base import constants
 
 from volley_app import routes
 from volley_app.components.layout import SITE_NAME
-from volley_app.state.auth import AuthState
+from volley_app.state.auth import SessionGuard
 
 PAGES_PACKAGE = "volley_app.pages"
 
@@ -50,7 +50,7 @@ class Page:
     def load_events(self) -> list[Any]:
         """What runs when the page opens: the /dash guard, then the page's own loads (through ``PageLoad.open``)."""
         loads = [PageLoad.open(self.route)] if self.on_load else []
-        return [AuthState.dash_guard, *loads] if self.guarded else loads
+        return [SessionGuard.dash_guard, *loads] if self.guarded else loads
 
     @property
     def resume_events(self) -> list[Any]:

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.deploy.tcp_link import TcpLink
+
 ROOT = Path(__file__).resolve().parents[2]
 PROD = ROOT / "scripts" / "prod.sh"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -65,6 +67,8 @@ class Deployment:
     env: dict[str, str]
     base_port: int
     dir: Path
+    # The instances reach Redis through this link: ``redis_link.cut()`` is a Redis outage for them alone.
+    redis_link: TcpLink
 
     def run(self, *args: str, timeout: float = 180) -> None:
         subprocess.run([str(PROD), *args], env=self.env, cwd=ROOT, check=True, timeout=timeout)
@@ -82,12 +86,40 @@ class Deployment:
     def start(self, n: int) -> None:
         self.run("start-instance", str(n))
 
+    def health(self, n: int) -> int:
+        """The status instance ``n`` answers on ``/_health`` (0: no answer)."""
+        import urllib.error
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.base_port + n - 1}/_health", timeout=3) as r:
+                return r.status
+        except urllib.error.HTTPError as exc:
+            return exc.code
+        except OSError:
+            return 0
+
+
+def _through(link: TcpLink, url: str) -> str:
+    """``url`` (redis://[user:password@]host:port/db) with the link's local address in place of the server's."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    userinfo = parts.netloc.rpartition("@")[0]
+    netloc = f"{userinfo}@127.0.0.1:{link.port}" if userinfo else f"127.0.0.1:{link.port}"
+    return urlunsplit(parts._replace(netloc=netloc))
+
 
 @pytest.fixture(scope="session")
 def deployment(migrated, tmp_path_factory) -> Iterator[Deployment]:
+    from urllib.parse import urlsplit
+
     import redis
 
     redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
+    server = urlsplit(os.environ["REDIS_URL"])
+    link = TcpLink(server.hostname or "127.0.0.1", server.port or 6379)
+    link.start()
     base = _free_pair()
     run_dir = tmp_path_factory.mktemp("prod")
     env = os.environ | {
@@ -100,16 +132,19 @@ def deployment(migrated, tmp_path_factory) -> Iterator[Deployment]:
         "NGINX_EXPOSE_UPSTREAM": "1",
         "SMTP_HOST": "",
         "CORS_ORIGINS": "",
+        "REDIS_URL": _through(link, os.environ["REDIS_URL"]),
     }
     env.pop("APP_ENV", None)
-    dep = Deployment(url=f"http://127.0.0.1:{PORT}", env=env, base_port=base, dir=run_dir)
+    dep = Deployment(url=f"http://127.0.0.1:{PORT}", env=env, base_port=base, dir=run_dir, redis_link=link)
     started = time.monotonic()
     try:
         dep.run("start", timeout=420)
         print(f"production topology up in {time.monotonic() - started:.0f}s")
         yield dep
     finally:
+        link.restore()
         subprocess.run([str(PROD), "stop"], env=env, cwd=ROOT, timeout=120, check=False)
+        link.close()
         for log in sorted(run_dir.glob("instance-*.log")):
             tail = log.read_text(errors="replace").splitlines()[-15:]
             print(f"--- {log.name}\n" + "\n".join(tail))

@@ -25,8 +25,9 @@ from tests.harness import CLIENT_IP, drain, navigate, redirect_target, root_stat
 from volley_app.models import LoginAttempt, LoginSession, Role, User
 from volley_app.pages.auth.login import LoginState
 from volley_app.pages.auth.signup import SignupState
+from volley_app.pages.dash.profile.my_info import PlayerInfoState
 from volley_app.services import accounts, auth
-from volley_app.state.auth import AuthState
+from volley_app.state.auth import AuthState, SessionGuard
 
 # --- helpers ---------------------------------------------------------------------
 
@@ -86,12 +87,12 @@ async def test_logout_without_a_token_changes_nothing(db):
     db.commit()
 
 
-# --- AuthState.dash_guard ----------------------------------------------------------
+# --- SessionGuard.dash_guard -------------------------------------------------------
 
 
 async def test_dash_guard_sends_a_visitor_without_a_token_to_login(db):
     root = root_state("/dash/SVLHome")
-    state = substate(root, AuthState)
+    state = substate(root, SessionGuard)
     assert redirect_target(await state.dash_guard()) == "/login?next=/dash/SVLHome"
     assert state.user_id == 0 and state.restore_error == ""
 
@@ -109,7 +110,7 @@ async def test_dash_guard_sends_a_visitor_without_a_token_to_login(db):
 async def test_dash_guard_tells_a_logged_in_user_whom_the_page_is_for(db, path, roles, audience, home):
     make_user(db, "pat", *roles)
     root = root_state(path)
-    state = substate(root, AuthState)
+    state = substate(root, SessionGuard)
     state.token_trusted = login_token(db, "pat")
     assert redirect_target(await state.dash_guard()) is None  # no trip to the login page and back
     assert (state.refused_for, state.home_path, state.username) == (audience, home, "pat")
@@ -118,7 +119,7 @@ async def test_dash_guard_tells_a_logged_in_user_whom_the_page_is_for(db, path, 
 async def test_dash_guard_forgets_a_refusal_on_a_page_the_user_may_open(db):
     make_user(db, "pat")
     root = root_state("/dash/sessions")
-    state = substate(root, AuthState)
+    state = substate(root, SessionGuard)
     state.token_trusted = login_token(db, "pat")
     await state.dash_guard()
     assert state.refused_for == "venue operators"
@@ -130,23 +131,40 @@ async def test_dash_guard_forgets_a_refusal_on_a_page_the_user_may_open(db):
 async def test_dash_guard_lets_the_right_role_in_and_shows_who_it_is(db):
     svl = make_user(db, "svla", Role.SVL)
     root = root_state("/dash/SVLHome")
-    state = substate(root, AuthState)
+    state = substate(root, SessionGuard)
     state.token_trusted = login_token(db, "svla")
     assert redirect_target(await state.dash_guard()) is None
     assert (state.user_id, state.username, state.status, state.first_name) == (svl.id, "svla", "SVL", "Svla")
 
 
 async def test_dash_guard_with_an_expired_login_says_so_and_forgets_the_token(db):
-    make_user(db, "bob")
+    bob = make_user(db, "bob")
     token = login_token(db, "bob")
     auth.revoke_all_sessions(db, db.exec(select(User.id)).one())
     db.commit()
     root = root_state("/dash")
-    state = substate(root, AuthState)
+    state = substate(root, SessionGuard)
     state.token_trusted = token
-    assert redirect_target(await state.dash_guard()) is None
+    state.user_id = bob.id
+    info = substate(root, PlayerInfoState)
+    info.info = {"email": "bob@example.com"}
+    events = await state.dash_guard()
+    assert redirect_target(events) is None
     assert state.restore_error == "Your login has expired."
     assert state.token_trusted == "" and state.user_id == 0
+    # The pages' states under AuthState forget what they held, in the event the guard sends next.
+    assert events == [AuthState.forget]
+    await substate(root, AuthState).forget()
+    assert info.info == {}
+    assert state.restore_error == "Your login has expired."
+
+
+async def test_dash_guard_of_a_tab_that_never_logged_in_forgets_nothing(db):
+    root = root_state("/dash/profile")
+    state = substate(root, SessionGuard)
+    events = await state.dash_guard()
+    assert AuthState.forget not in events
+    assert redirect_target(events) == "/login?next=/dash/profile"
 
 
 # --- LoginState.login --------------------------------------------------------------

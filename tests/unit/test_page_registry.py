@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import registry, routes
-from volley_app.state.auth import AuthState
+from volley_app.state.auth import SessionGuard
 
 
 def _states(cls=rx.State):
@@ -34,8 +34,8 @@ def test_dash_pages_get_the_guard_first_and_public_pages_none():
     for p in registry.discover():
         guarded = p.route == routes.DASH or p.route.startswith(routes.DASH + "/")
         loads = p.load_events
-        assert (bool(loads) and loads[0] is AuthState.dash_guard) is guarded, p.route
-        assert loads.count(AuthState.dash_guard) == (1 if guarded else 0), p.route
+        assert (bool(loads) and loads[0] is SessionGuard.dash_guard) is guarded, p.route
+        assert loads.count(SessionGuard.dash_guard) == (1 if guarded else 0), p.route
 
 
 def test_titles_name_the_page_and_the_site():

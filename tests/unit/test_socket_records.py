@@ -73,3 +73,22 @@ async def test_only_a_record_of_a_silent_instance_is_removed(redis_client):
     await redis_client.set(key, pickle.dumps(SocketRecord(instance_id=live.instance_id, sid="s")))
     assert not await manager.drop_stale_record("sock-test-race")
     await _stop(live)
+
+
+async def test_a_tab_whose_disconnect_could_not_delete_its_record_keeps_its_token(redis_client):
+    manager = _manager(redis_client)
+    await manager.link_token_to_sid("sock-test-outage", "sid-1")
+    # The tab's socket went while Redis was out of reach: the local link is gone, the record in Redis stays.
+    manager.token_to_socket.pop("sock-test-outage")
+    manager.sid_to_token.pop("sid-1")
+    assert await redis_client.exists("token_manager_socket_record_sock-test-outage")
+    assert await manager.link_token_to_sid("sock-test-outage", "sid-2") is None  # same token, same state
+    await _stop(manager)
+
+
+async def test_a_copy_of_a_tab_open_on_the_same_instance_gets_a_new_token(redis_client):
+    manager = _manager(redis_client)
+    await manager.link_token_to_sid("sock-test-twin", "sid-1")
+    new_token = await manager.link_token_to_sid("sock-test-twin", "sid-2")
+    assert new_token is not None and new_token != "sock-test-twin"
+    await _stop(manager)

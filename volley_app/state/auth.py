@@ -86,12 +86,39 @@ class AuthState(rx.State):
 
     async def _clear_private(self) -> None:
         """Forget every private value this tab's states hold."""
-        for substate_cls in self.get_substates():
+        for substate_cls in AuthState.get_substates():
             sub = await self.get_state(substate_cls)
             sub.reset()
         self.token_trusted = ""
         self.token_tab = ""
         self._show(None)
+
+    @rx.event
+    async def forget(self):
+        """Forget what this tab's states hold about the login it had (sent by ``SessionGuard`` when it no longer
+        holds). Runs here, where one read brings every page's state, rather than in the guard, which would read
+        them one by one; any tab may send it, and it only empties that tab's own states."""
+        await self._clear_private()
+
+    async def logout(self):
+        token = self._token()
+        if token:
+            await db.run(auth.logout, token)
+        await self._clear_private()
+        self.restore_error = ""
+        return rx.redirect(routes.HOME)
+
+
+class SessionGuard(AuthState):
+    """The session check every /dash page runs when it opens (``dash_guard``), in a state with no substates.
+
+    Where the tabs' state lives in Redis, an event reads from there the state it
+    runs on, its parents and all its substates: a handler on ``AuthState`` itself
+    would read (and create) the state of every page, as every page's state derives
+    from it. Here the check reads three: the root, ``AuthState`` (whose vars it sets;
+    they live there) and this one. When the tab's login no longer holds, it hands the
+    forgetting of the pages' states to ``AuthState.forget``.
+    """
 
     async def dash_guard(self):
         """on_load of every /dash page: restore the session, then apply the route's role guard.
@@ -104,25 +131,19 @@ class AuthState(rx.State):
         actor = await self._actor()
         self.refused_for = ""
         if actor is None:
-            await self._clear_private()
+            # A tab that had a login: its pages' states forget what they hold (``AuthState.forget``, next).
+            forget = [AuthState.forget] if token or self.user_id else []
+            self.token_trusted, self.token_tab = "", ""
+            self._show(None)
             if token:
                 # A persisted login that no longer holds: say so, with the way back.
                 self.restore_error = auth.SESSION_EXPIRED
-                return None
+                return forget or None
             self.restore_error = ""
-            return rx.redirect(routes.login_with_next(path))
+            return [*forget, rx.redirect(routes.login_with_next(path))]
         self.restore_error = ""
         self._show(actor)
         if not routes.may_open(actor.roles, path):
             # Logged in, but not as someone this page is for: say so, with the way home.
             self.refused_for = routes.audience(path)
         return None
-
-    async def logout(self):
-        token = self._token()
-        if token:
-            await db.run(auth.logout, token)
-        await self._clear_private()
-        self.restore_error = ""
-        return rx.redirect(routes.HOME)
-

@@ -11,7 +11,9 @@ Here each instance also beats a short-lived key in Redis every ``BEAT_SECONDS``.
 When a tab connects and its record names another instance, that instance is
 asked whether it is alive: a record of an instance that has stopped beating is
 stale and removed, and the tab keeps its token and its state. A real copy of a
-tab (the other instance beats on) still gets a new token.
+tab (the other instance beats on) still gets a new token. So does a record of
+this very instance for a tab it no longer has a socket for: left behind when the
+tab's disconnect could not delete it (Redis was briefly out of reach).
 """
 
 from __future__ import annotations
@@ -82,11 +84,18 @@ class LivenessTokenManager(RedisTokenManager):
         except Exception:
             return False
         owner = getattr(record, "instance_id", None)
-        if not owner or owner == self.instance_id or await self.instance_alive(owner):
+        if not owner:
+            return False
+        if owner == self.instance_id:
+            # This instance's own record, for a tab with no socket here: its disconnect could not delete the
+            # record (Redis was out of reach then). A copy of a tab open here has its socket here and keeps it.
+            if token in self.token_to_socket:
+                return False
+        elif await self.instance_alive(owner):
             return False
         removed = bool(await self.redis.eval(_DELETE_IF_SAME, 1, key, raw))
         if removed:
-            log.info("A tab reconnected from instance %s, which is gone: its socket record was stale", owner)
+            log.info("A tab reconnected; its socket record (of instance %s, no longer linked) was stale", owner)
         return removed
 
     async def link_token_to_sid(self, token: str, sid: str) -> str | None:
