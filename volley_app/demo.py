@@ -220,7 +220,7 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
 
 
 def _demo_other_zone(db: Session, svl: User, people: dict[str, User], running_start: dt.date, now: dt.datetime) -> int:
-    """Windy City Volleyball (Chicago, Central time) runs a Tuesday C Sixes league at 6:30 PM its time.
+    """Windy City Volleyball (Chicago, Central time) runs a Tuesday C Sixes league on two courts at 6:30 PM its time.
     Returns how many teams it has."""
     session = LeagueSession(
         svl_id=svl.id, name="Chicago Fall Session", status=SessionStatus.ACTIVE, created_by_id=svl.id,
@@ -231,7 +231,7 @@ def _demo_other_zone(db: Session, svl: User, people: dict[str, User], running_st
     row = League(
         session_id=session.id, svl_id=svl.id, day=Day.TUESDAY,
         start_at=_at(running_start + dt.timedelta(days=1), 18, 30, CHICAGO), number_of_weeks=8, time_increment=50,
-        address=svl.address, city=svl.city, region="IL", court="Court A", skill_level=SkillLevel.C,
+        address=svl.address, city=svl.city, region="IL", court="Court A", courts="Court A\nCourt B", skill_level=SkillLevel.C,
         format=LeagueFormat.SIXES, max_teams=4, cost_cents=26000, stage=LeagueStage.ACTIVE,
     )  # fmt: skip
     db.add(row)

@@ -287,8 +287,9 @@ def test_seed_has_a_venue_in_another_time_zone_with_its_games_and_an_open_reques
     assert {u.time_zone for u in rows(db, User) if u.username != "windycity"} == {"America/New_York"}
     league = db.exec(select(League).where(League.svl_id == chicago.id)).one()
     games = db.exec(select(Game).where(Game.league_id == league.id)).all()
-    assert games and {timefmt.clock(g.start_at, chicago.time_zone, labelled=True) for g in games} == {
-        "6:30 PM CT", "7:20 PM CT"}  # two matches a week on one court, 50 minutes apart
+    # two matches a week, side by side on two courts
+    assert games and {timefmt.clock(g.start_at, chicago.time_zone, labelled=True) for g in games} == {"6:30 PM CT"}
+    assert {g.court for g in games} == {"Court A", "Court B"}
     request = db.exec(select(SubRequest).where(SubRequest.svl == "Windy City Volleyball")).one()
     assert request.status == SubStatus.OPEN and request.date > now
     assert timefmt.clock(request.date, chicago.time_zone, labelled=True) == "6:30 PM CT"
