@@ -26,20 +26,18 @@ the invitation stands, and answers as the invited sub with every rule of a logge
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import datetime as dt
 import hmac
 import logging
 
-import anyio
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import SubInvite, SubRequest, SubRequestPlace, SubStatus, User, utcnow
-from volley_app.services import auth, live, mail, mail_lists, permissions, timefmt
+from volley_app.services import auth, live, mail, mail_lists, periodic, permissions, timefmt
 from volley_app.services.errors import BadRequest, Invalid, NotFound
 from volley_app.services.permissions import Actor, require_sub_request_actor
 
@@ -326,21 +324,8 @@ def expire_invites(now: dt.datetime | None = None) -> Sweep:
 
 async def run_sweeper_forever(stop_event: asyncio.Event | None = None, interval: float = SWEEP_SECONDS) -> None:
     """Run :func:`expire_invites` every ``interval`` seconds (in a worker thread) until cancelled or stopped."""
-    stop = stop_event or asyncio.Event()
-    log.info("Invite sweeper started")
-    try:
-        while not stop.is_set():
-            try:
-                report = await anyio.to_thread.run_sync(expire_invites)
-                if report.expired:
-                    log.info("invite holds swept: %s", report)
-            except Exception:
-                log.exception("Invite sweep failed; trying again in the next interval")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=interval)
-    finally:
-        log.info("Invite sweeper stopped")
-
+    await periodic.every(interval, expire_invites, name="Invite sweeper", stop_event=stop_event,
+                         worth_saying=lambda r: r.expired)  # fmt: skip
 
 # -- what the requestor sees ---------------------------------------------------------------------------------
 

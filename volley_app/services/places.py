@@ -21,20 +21,18 @@ is no longer there is refunded, and the captain told.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import datetime as dt
 import logging
 import secrets
 
-import anyio
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import League, Payment, Team, User, utcnow
-from volley_app.services import audit, fees, leagues, mail, payments, scheduling, timefmt
+from volley_app.services import audit, fees, leagues, mail, payments, periodic, scheduling, timefmt
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor
 
@@ -370,21 +368,8 @@ def expire_holds(now: dt.datetime | None = None) -> Sweep:
 
 async def run_sweeper_forever(stop_event: asyncio.Event | None = None, interval: float = SWEEP_SECONDS) -> None:
     """Run :func:`expire_holds` every ``interval`` seconds (in a worker thread) until cancelled or stopped."""
-    stop = stop_event or asyncio.Event()
-    log.info("Hold sweeper started")
-    try:
-        while not stop.is_set():
-            try:
-                report = await anyio.to_thread.run_sync(expire_holds)
-                if report.expired or report.offered or report.paid:
-                    log.info("holds swept: %s", report)
-            except Exception:
-                log.exception("Hold sweep failed; trying again in the next interval")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=interval)
-    finally:
-        log.info("Hold sweeper stopped")
-
+    await periodic.every(interval, expire_holds, name="Hold sweeper", stop_event=stop_event,
+                         worth_saying=lambda r: r.expired or r.offered or r.paid)  # fmt: skip
 
 # --- paying for a place ------------------------------------------------------------------------------
 

@@ -15,12 +15,10 @@ in the transaction that puts the email in the outbox, so sweeps running at the s
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import datetime as dt
 import logging
 
-import anyio
 import sqlalchemy as sa
 import sqlalchemy.exc
 from sqlmodel import Session, select
@@ -28,7 +26,7 @@ from sqlmodel import Session, select
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import SubRequest, SubRequestPlace, SubRequestReminder, SubStatus, User, utcnow
-from volley_app.services import mail, timefmt, venues
+from volley_app.services import mail, periodic, timefmt, venues
 
 log = logging.getLogger(__name__)
 
@@ -195,16 +193,4 @@ def send_reminders(now: dt.datetime | None = None) -> int:
 
 async def run_forever(stop_event: asyncio.Event | None = None, interval: float = SWEEP_SECONDS) -> None:
     """Run :func:`send_reminders` every ``interval`` seconds (in a worker thread) until cancelled or stopped."""
-    stop = stop_event or asyncio.Event()
-    log.info("Sub request reminders started")
-    try:
-        while not stop.is_set():
-            try:
-                if sent := await anyio.to_thread.run_sync(send_reminders):
-                    log.info("sub request reminders sent: %s", sent)
-            except Exception:
-                log.exception("Reminder sweep failed; trying again in the next interval")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=interval)
-    finally:
-        log.info("Sub request reminders stopped")
+    await periodic.every(interval, send_reminders, name="Sub request reminders", stop_event=stop_event)
