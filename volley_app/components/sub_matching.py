@@ -30,17 +30,12 @@ def _suggested(r: rx.Var, after_invite=None) -> rx.Component:
         rx.fragment(),
     )
     return card(
-        rx.flex(
-            rx.vstack(
-                rx.text(r["name"], weight="bold"),
-                rx.text(r["reason"], size="2"),
-                rx.text(r["gender"], " · ", r["ratings"], " · ", r["record"], size="1", color_scheme="gray"),
-                spacing="1",
-            ),
+        rx.vstack(
+            rx.text(r["name"], weight="bold"),
+            rx.text(r["reason"], size="2"),
+            rx.text(r["gender"], " · ", r["ratings"], " · ", r["record"], size="1", color_scheme="gray"),
             invite,
-            justify="between",
-            align="center",
-            gap="3",
+            spacing="2",
             width="100%",
         ),
         test_id="suggested-sub",

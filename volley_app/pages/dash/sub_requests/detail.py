@@ -285,8 +285,8 @@ def note_detail_page() -> rx.Component:
         _actions(),
         add_to_calendar(s.feed_subscribe, s.feed),
         outcome_panel(),
-        invite_queue_card(),
         suggestions_panel(after_invite=NoteDetailState.load),
+        invite_queue_card(),
         rx.cond(s.can_reopen, _reopen_form(), rx.fragment()),
         rx.cond(s.can_edit, _edit_form(), rx.fragment()),
     )
