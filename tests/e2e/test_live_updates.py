@@ -81,7 +81,8 @@ def test_the_requestor_sees_the_accept_and_the_open_list_loses_it_without_reload
 
     expect(mine_row).to_contain_text("Accepted", timeout=LIVE_MS)
     expect(status).to_have_count(1, timeout=LIVE_MS)
-    expect(detail.get_by_text("Bruno Sub", exact=True)).to_be_visible(timeout=LIVE_MS)
+    expect(detail.get_by_role("definition").filter(has_text=re.compile(r"^Bruno Sub$"))).to_be_visible(timeout=LIVE_MS)
+    expect(detail.get_by_test_id("suggestions")).to_have_count(0, timeout=LIVE_MS)  # taken: nobody more to suggest
     expect(other_row).to_have_count(0, timeout=LIVE_MS)
     assert (mine.url, detail.url, other.url) == urls  # no reload, no navigation
     assert all(tab.evaluate("window.__stillHere === true") for tab in (mine, detail, other))

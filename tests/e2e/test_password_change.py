@@ -31,14 +31,14 @@ def test_a_new_password_needs_the_current_one_and_logs_out_the_other_device(new_
     expect(p.get_by_label("Current Password")).to_be_visible()
     p.get_by_label("New Password").fill("n3w-pass")
     p.get_by_label("Current Password").fill("not-it")
-    p.get_by_role("button", name="Save").click()
+    p.get_by_role("button", name="Save", exact=True).click()
     expect(p.get_by_text("The current password is not right")).to_be_visible()
     expect(p.get_by_label("Current Password")).to_have_attribute("aria-invalid", "true")
     ARTIFACTS.mkdir(exist_ok=True)
     p.screenshot(path=str(ARTIFACTS / "password-change-390.png"), full_page=True)
 
     p.get_by_label("Current Password").fill(PASSWORD)
-    p.get_by_role("button", name="Save").click()
+    p.get_by_role("button", name="Save", exact=True).click()
     expect_path(p, "/dash/playerinfo")
     # This tab stays logged in; the other device's session has ended.
     p.goto("/dash")

@@ -206,10 +206,10 @@ def test_profile_edit_fields_per_role(new_page):
     p.get_by_label("Active Sub").click()
     p.get_by_label("Hitter Rating").select_option("A")
     p.get_by_label("New Password").fill("abc")
-    expect(p.get_by_role("button", name="Save")).to_be_disabled()  # a new password, if typed, must be valid
+    expect(p.get_by_role("button", name="Save", exact=True)).to_be_disabled()  # a new password, if typed, must be valid
     expect(p.locator("#submit-why")).to_contain_text("To continue: New Password")  # the grey button says why
     p.get_by_label("New Password").fill("a bcd")
-    p.get_by_role("button", name="Save").click()  # the server checks its characters and marks the field
+    p.get_by_role("button", name="Save", exact=True).click()  # the server checks its characters and marks the field
     expect(p.get_by_label("New Password")).to_have_attribute("aria-invalid", "true")
     expect(p.get_by_label("New Password")).to_be_focused()  # the message is read with the field; shown once
     # nothing covers the field that took focus (the header scrolls away on a phone)
@@ -219,7 +219,7 @@ def test_profile_edit_fields_per_role(new_page):
     expect(p.get_by_role("alert").filter(has_text=re.compile("."))).to_have_count(0)
     expect_path(p, f"/dash/users/{_user_id('paula')}")
     p.get_by_label("New Password").fill("")
-    p.get_by_role("button", name="Save").click()
+    p.get_by_role("button", name="Save", exact=True).click()
     expect_path(p, "/dash/playerinfo")
     expect(p.get_by_text("Hitter Rating")).to_be_visible()
     expect(p.get_by_text("Address", exact=True)).to_have_count(0)
@@ -236,7 +236,7 @@ def test_profile_edit_fields_per_role(new_page):
     expect(s.get_by_label("Last Name")).to_have_count(0)
     expect(s.get_by_label("Active Sub")).to_have_count(0)
     s.get_by_label("City").fill("Lexington")
-    s.get_by_role("button", name="Save").click()
+    s.get_by_role("button", name="Save", exact=True).click()
     expect_path(s, "/dash/playerinfo")
     expect(s.get_by_text("Lexington")).to_be_visible()
 
@@ -249,12 +249,12 @@ def test_profile_edit_fields_per_role(new_page):
     expect(a.get_by_label("Last Name")).to_be_disabled()
     expect(a.get_by_label("Address")).to_be_visible()
     expect(a.get_by_label("Admin")).to_be_visible()
-    expect(a.get_by_role("button", name="Save")).to_be_enabled()
+    expect(a.get_by_role("button", name="Save", exact=True)).to_be_enabled()
     a.get_by_label("Player", exact=True).click()  # paula's only role
-    expect(a.get_by_role("button", name="Save")).to_be_disabled()  # a user keeps at least one role
+    expect(a.get_by_role("button", name="Save", exact=True)).to_be_disabled()  # a user keeps at least one role
     expect(a.locator("#submit-why")).to_have_text("To continue: Tick at least one role.")
     a.get_by_label("Player", exact=True).click()
-    expect(a.get_by_role("button", name="Save")).to_be_enabled()
+    expect(a.get_by_role("button", name="Save", exact=True)).to_be_enabled()
     expect(a.locator("#submit-why")).to_have_text("")
     a.get_by_role("button", name="Delete Account").click()
     question = "Are you sure you want to delete the account of Paula User (paula)? This cannot be undone."

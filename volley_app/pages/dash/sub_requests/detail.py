@@ -117,10 +117,14 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
 
     async def _reload(self) -> None:
         """The request as it is now; the edit form keeps what is typed unless the request's details changed."""
-        record, key = self.record, self.form_key
+        record, key, note = self.record, self.form_key, self.note
         await self._refresh()
         if self.record == record:
             self.form_key = key
+        if self.note != note:  # the request changed: its panels follow (the invite list being built stays)
+            await (await self.get_state(SuggestionsState))._refresh()
+            await (await self.get_state(OutcomeState))._read()
+            await (await self.get_state(InviteQueueState))._refresh()
 
     async def _act(self, fn, done: str):
         self.action_error, self.notice = "", ""
