@@ -301,11 +301,12 @@ async def test_each_request_page_watches_what_it_shows(db, no_redis):
     from volley_app.pages.dash.sub_requests.detail import NoteDetailState
     from volley_app.pages.dash.sub_requests.my_requests import NotificationsState
     from volley_app.pages.dash.sub_requests.open_list import NotesListState
+    from volley_app.state.auth import SessionGuard
 
     w = player_world(db)
     alice, rid = w["tokens"]["alice"], w["requests"]["open"]
     _root, mine = page_state(NotificationsState, "/dash/notes/notifications", alice)
-    await call(mine.dash_guard)
+    await call((await mine.get_state(SessionGuard)).dash_guard)  # the page's session check: who is watching
     assert mine._live_interest() == live.Interest(user_id=w["ids"]["alice"])
     _root, listed = page_state(NotesListState, "/dash/notes", alice)
     assert listed._live_interest() == live.Interest(open_list=True)
