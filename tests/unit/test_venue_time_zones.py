@@ -339,3 +339,9 @@ async def test_each_next_week_click_moves_one_week_however_quick(world):
         await call(state.step_week, 1)
     assert state.week == "8" and state.next_week == ""  # the last week: Next goes no further
     assert count(db, Game, Game.league_id == lg.id) == 16
+
+
+@pytest.mark.parametrize("typed", ["A\x00", "Sportsplex\ud800", "x" * 500, "", "   "])
+def test_a_location_that_cannot_be_a_venue_name_gets_the_default_zone_without_asking_the_database(db, typed):
+    assert venues.zone_by_name(db, typed) == timefmt.default_name()
+    assert venues.zones_by_name(db, [typed]) == {}

@@ -44,12 +44,24 @@ def zone(db: Session, svl_id: int | None) -> str:
     return found or timefmt.default_name()
 
 
+def _storable(name: object) -> bool:
+    """Whether ``name`` can be a venue's name at all (typed text, before its field is checked: no NUL, no lone
+    surrogate, not over a name's length); anything else names no venue rather than reaching the database."""
+    if not isinstance(name, str) or not name.strip() or len(name) > 200 or "\x00" in name:
+        return False
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def zones_by_name(db: Session, names: Iterable[str]) -> dict[str, str]:
     """The time zone of each venue named (a sub request's location is a venue's name, typed: its full
     name or its first name, any case), in one query. Keys are the names lower-cased and trimmed; a name
     no venue has is left out (the caller uses the default zone for it).
     """
-    wanted = {n.strip().casefold() for n in names if isinstance(n, str) and n.strip()}
+    wanted = {n.strip().casefold() for n in names if _storable(n)}
     if not wanted:
         return {}
     full = sa.func.lower(User.first_name + " " + User.last_name)
