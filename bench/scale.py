@@ -186,7 +186,13 @@ def log_in(context, base: str, username: str):
     return page
 
 
-def measure_screen(browser, base: str, path: str, who: str, selector: str) -> dict:
+def measure_screen(browser, base: str, path: str, who: str, selector: str, repeat: int = 3) -> dict:
+    """The screen measured ``repeat`` times in fresh tabs; the median of each measure."""
+    samples = [_measure_screen_once(browser, base, path, who, selector) for _ in range(repeat)]
+    return {key: statistics.median(s[key] for s in samples) for key in samples[0]}
+
+
+def _measure_screen_once(browser, base: str, path: str, who: str, selector: str) -> dict:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
         page = log_in(context, base, who)
@@ -456,13 +462,52 @@ def machine() -> str:
     return f"{platform.system()} {platform.release()}, {os.cpu_count()} cores, {mem:.0f} GiB, Python {platform.python_version()}"
 
 
-def write_results(results: list[dict], database: str, tabs: int) -> Path:
+class LoadWatch:
+    """The machine's 1-minute load average, sampled every few seconds while the bench runs."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.samples: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(5):
+            self.samples.append(os.getloadavg()[0])
+
+    def summary(self) -> str:
+        self._stop.set()
+        if not self.samples:
+            return "n/a"
+        return f"{min(self.samples):.1f}–{max(self.samples):.1f} (median {statistics.median(self.samples):.1f})"
+
+
+def targets(results: list[dict]) -> list[str]:
+    """Each screen's time at the largest N against its time at the smallest, and the largest bytes seen."""
+    if len(results) < 2:
+        return []
+    small, large = results[0], results[-1]
+    lines = ["", f"| screen | first row at {small['n']:,} | at {large['n']:,} | ratio (target ≤ 1.3) | under 1 s |",
+             "|---|---|---|---|---|"]  # fmt: skip
+    for name, m in large["screens"].items():
+        a, b = small["screens"][name]["first_row_s"], m["first_row_s"]
+        lines.append(f"| {name} | {a:.2f} s | {b:.2f} s | {b / a:.2f} | {'yes' if b < 1 else 'no'} |")
+    most = max(m["ws_bytes"] for r in results for m in r["screens"].values())
+    lines += ["", f"Most websocket bytes for any screen at any N: {most / 1024:.1f} KB (target 100 KB)."]
+    return lines
+
+
+def write_results(results: list[dict], database: str, tabs: int, repeat: int, load: str) -> Path:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()  # noqa: S607
     lines = [
         "",
         f"## scale.py — {dt.date.today().isoformat()}, commit {commit}, {database}",
         "",
         f"Machine: {machine()}. One backend worker, production build, Chromium. N rows of each kind.",
+        f"Each screen measured {repeat} times in a fresh tab after one warm-up visit; the median. "
+        f"Load average (1 min) during the run: {load}.",
         "",
         "| screen | N | first row | websocket bytes | DOM rows |",
         "|---|---|---|---|---|",
@@ -478,6 +523,7 @@ def write_results(results: list[dict], database: str, tabs: int) -> Path:
         reply = f" ({p['reply_ms']:.1f} ms)" if p.get("reply_ms") is not None else ""
         lines.append(f"| {r['n']:,} | {state} | {t['rss_per_tab'] / 1024:.0f} KB ({t['answered']} answered) | "
                      f"{p['event_ms']:.1f} ms{reply} | {p['rest_ms']:.1f} ms |")  # fmt: skip
+    lines += targets(results)
     out = ROOT / "bench" / "RESULTS.md"
     with out.open("a") as f:
         f.write("\n".join(lines) + "\n")
@@ -489,6 +535,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--database-url", default="")
     parser.add_argument("--tabs", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=3, help="samples per screen (the median is written)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     os.environ["DATABASE_URL"] = args.database_url or f"sqlite:///{tempfile.mkdtemp(prefix='volley-scale-')}/bench.db"
@@ -500,6 +547,7 @@ def main() -> None:
 
     reset_database()
     harness, base, urls = start_app()
+    load = LoadWatch()
     results = []
     try:
         with sync_playwright() as pw:
@@ -511,8 +559,10 @@ def main() -> None:
                 seed(n)
                 print(f"N={n:,}: seeded in {time.perf_counter() - started:.1f} s", flush=True)
                 screens = {}
+                for _name, path, who, selector in SCREENS:  # a first visit warms the worker and the database's cache
+                    _measure_screen_once(browser, base, path, who, selector)
                 for name, path, who, selector in SCREENS:
-                    screens[name] = measure_screen(browser, base, path, who, selector)
+                    screens[name] = measure_screen(browser, base, path, who, selector, args.repeat)
                     print(f"  {name}: {screens[name]}", flush=True)
                 nxt = measure_next_page(browser, base, urls["backend"])
                 print(f"  next page: {nxt}", flush=True)
@@ -522,7 +572,7 @@ def main() -> None:
             browser.close()
     finally:
         harness.__exit__(None, None, None)
-    print(f"written to {write_results(results, database, args.tabs)}")
+    print(f"written to {write_results(results, database, args.tabs, args.repeat, load.summary())}")
 
 
 if __name__ == "__main__":
