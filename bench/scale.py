@@ -388,14 +388,46 @@ def measure_tabs(browser, base: str, app, tabs: int) -> dict:
     """Per connected, logged-in tab on the open requests screen: the state kept for it and the process's memory growth.
 
     One real Chromium tab is recorded; ``tabs`` more tabs are its websocket replayed under their own client
-    tokens (as many Chromium tabs would not fit in this machine's memory next to the server).
+    tokens (as many Chromium tabs would not fit in this machine's memory next to the server), by another
+    process (``--replay``), so that this process, which runs the server, grows by the server's share only.
     """
+    import json
+
     import psutil
 
     url, frames = record_tab(browser, base)
-    token = _tab_token(url)
     process = psutil.Process()
     before = process.memory_info().rss
+    replay = subprocess.Popen([sys.executable, __file__, "--replay", str(tabs)], stdin=subprocess.PIPE,  # noqa: S603
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        replay.stdin.write(json.dumps({"url": url, "frames": frames}) + "\n")
+        replay.stdin.flush()
+        opened = json.loads(replay.stdout.readline())  # every tab connected and its screen shown
+        grown = process.memory_info().rss - before
+        sizes = []
+        if os.environ.get("REDIS_URL"):
+            sizes = [_redis_bytes(t) for t in opened["tokens"][:20]]
+        else:
+            states = getattr(app.state_manager, "states", {})
+            sizes = [_tree_bytes(states[t]) for t in opened["tokens"][:20] if t in states]
+        return {"state_bytes": statistics.median(sizes) if sizes else None, "rss_per_tab": grown / max(tabs, 1),
+                "answered": opened["answered"], "where": "Redis" if os.environ.get("REDIS_URL") else "memory",
+                "open_s": opened["seconds"]}  # fmt: skip
+    finally:
+        replay.stdin.close()  # the tabs close
+        replay.wait(60)
+
+
+def replay_tabs(tabs: int) -> None:
+    """The other process of ``measure_tabs``: opens the tabs, says so on stdout, keeps them until stdin closes."""
+    import json
+    import select
+
+    recorded = json.loads(sys.stdin.readline())
+    url, frames = recorded["url"], recorded["frames"]
+    token = _tab_token(url)
+    started = time.monotonic()
     clients: list[SocketTab] = []
     try:
         for _ in range(tabs):
@@ -403,19 +435,11 @@ def measure_tabs(browser, base: str, app, tabs: int) -> dict:
             for c in clients:  # every tab answers the server's pings, as a browser does
                 c.pump()
         answered = sum(c.answered and not c.closed for c in clients)  # still connected, their screen shown
-        grown = process.memory_info().rss - before
-        sizes = []
-        if os.environ.get("REDIS_URL"):
-            sizes = [_redis_bytes(c.token) for c in clients[:20]]
-        else:
-            manager = app.state_manager
-            states = getattr(manager, "states", {})
-            for c in clients[:20]:
-                root = states.get(c.token)
-                if root is not None:
-                    sizes.append(_tree_bytes(root))
-        return {"state_bytes": statistics.median(sizes) if sizes else None, "rss_per_tab": grown / max(tabs, 1),
-                "answered": answered, "where": "Redis" if os.environ.get("REDIS_URL") else "memory"}  # fmt: skip
+        print(json.dumps({"answered": answered, "tokens": [c.token for c in clients],
+                          "seconds": time.monotonic() - started}), flush=True)  # fmt: skip
+        while not select.select([sys.stdin], [], [], 0.5)[0]:
+            for c in clients:
+                c.pump()
     finally:
         for c in clients:
             c.close()
@@ -536,7 +560,11 @@ def main() -> None:
     parser.add_argument("--database-url", default="")
     parser.add_argument("--tabs", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3, help="samples per screen (the median is written)")
+    parser.add_argument("--replay", type=int, default=0, help=argparse.SUPPRESS)  # measure_tabs's other process
     args = parser.parse_args()
+    if args.replay:
+        replay_tabs(args.replay)
+        return
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     os.environ["DATABASE_URL"] = args.database_url or f"sqlite:///{tempfile.mkdtemp(prefix='volley-scale-')}/bench.db"
     os.environ.setdefault("APP_ENV", "test")
