@@ -22,6 +22,8 @@ The table goes to bench/RESULTS.md with the date, commit and machine.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import datetime as dt
 import os
 import platform
@@ -317,53 +319,71 @@ def record_tab(browser, base: str) -> tuple[str, list[str]]:
 
 
 class SocketTab:
-    """One more tab, as its websocket: it replays a real tab's frames under its own client token and stays connected."""
+    """One more tab, as its websocket (asyncio, wsproto): it replays a real tab's frames under its own client token,
+    answers the server's pings as a browser does, and stays connected until closed."""
 
     def __init__(self, url: str, frames: list[str], token: str):
-        import re
         import uuid
 
-        import simple_websocket
-
         self.token = str(uuid.uuid4())
-        self.ws = simple_websocket.Client.connect(re.sub(re.escape(token), self.token, url))
-        self.ws.receive(timeout=30)  # the engine.io open packet
-        for frame in frames:
-            self.ws.send(re.sub(re.escape(token), self.token, frame))
+        self.url, self.frames = url.replace(token, self.token), [f.replace(token, self.token) for f in frames]
         self.answered = self.closed = False
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not self.answered:
-            self.pump(1.0)
+        self.shown = asyncio.Event()
 
-    def pump(self, wait: float = 0.0) -> None:
-        """Read what arrived; answer the server's pings (a tab that does not answer is dropped)."""
-        import simple_websocket
+    async def open(self) -> None:
+        import urllib.parse
 
+        import wsproto
+        from wsproto.events import Request
+
+        parts = urllib.parse.urlsplit(self.url)
+        self.ws = wsproto.WSConnection(wsproto.ConnectionType.CLIENT)
+        self.reader, self.writer = await asyncio.open_connection(parts.hostname, parts.port)
+        self.writer.write(self.ws.send(Request(host=parts.netloc, target=f"{parts.path}?{parts.query}")))
+        self.task = asyncio.create_task(self._read())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.shown.wait(), 60)
+
+    def _text(self, text: str) -> None:
+        from wsproto.events import TextMessage
+
+        self.writer.write(self.ws.send(TextMessage(data=text)))
+
+    async def _read(self) -> None:
+        from wsproto.events import CloseConnection, Ping, TextMessage
+
+        partial = ""
         while not self.closed:
-            try:
-                message = self.ws.receive(timeout=wait)
-            except simple_websocket.ConnectionClosed:
-                self.closed = True
-                return
-            if message is None:
-                return
-            wait = 0.0
-            if message == "2":
-                try:
-                    self.ws.send("3")
-                except simple_websocket.ConnectionClosed:
+            data = await self.reader.read(65536)
+            if not data:
+                break
+            self.ws.receive_data(data)
+            for event in self.ws.events():
+                if isinstance(event, Ping):
+                    self.writer.write(self.ws.send(event.response()))
+                elif isinstance(event, CloseConnection):
                     self.closed = True
-            elif isinstance(message, str) and message.startswith("42") and '"rows' in message:
-                self.answered = True
+                elif isinstance(event, TextMessage):
+                    partial += event.data
+                    if event.message_finished:
+                        self._on_packet(partial)
+                        partial = ""
+        self.closed = True
 
-    def close(self) -> None:
-        import simple_websocket
+    def _on_packet(self, packet: str) -> None:
+        if packet.startswith("0{"):  # Engine.IO open: the recorded tab's frames follow
+            for frame in self.frames:
+                self._text(frame)
+        elif packet == "2":
+            self._text("3")
+        elif packet.startswith("42") and '"rows' in packet:
+            self.answered = True
+            self.shown.set()
 
-        if not self.closed:
-            try:
-                self.ws.close()
-            except simple_websocket.ConnectionClosed:
-                pass
+    async def close(self) -> None:
+        self.closed = True
+        self.task.cancel()
+        self.writer.close()
 
 
 def _tab_token(url: str) -> str:
@@ -422,27 +442,23 @@ def measure_tabs(browser, base: str, app, tabs: int) -> dict:
 def replay_tabs(tabs: int) -> None:
     """The other process of ``measure_tabs``: opens the tabs, says so on stdout, keeps them until stdin closes."""
     import json
-    import select
 
     recorded = json.loads(sys.stdin.readline())
-    url, frames = recorded["url"], recorded["frames"]
-    token = _tab_token(url)
-    started = time.monotonic()
-    clients: list[SocketTab] = []
-    try:
-        for _ in range(tabs):
-            clients.append(SocketTab(url, frames, token))
-            for c in clients:  # every tab answers the server's pings, as a browser does
-                c.pump()
+    token = _tab_token(recorded["url"])
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        started = time.monotonic()
+        clients = [SocketTab(recorded["url"], recorded["frames"], token) for _ in range(tabs)]
+        for i in range(0, tabs, 10):  # a few at a time, as people open the page
+            await asyncio.gather(*(c.open() for c in clients[i : i + 10]))
         answered = sum(c.answered and not c.closed for c in clients)  # still connected, their screen shown
         print(json.dumps({"answered": answered, "tokens": [c.token for c in clients],
                           "seconds": time.monotonic() - started}), flush=True)  # fmt: skip
-        while not select.select([sys.stdin], [], [], 0.5)[0]:
-            for c in clients:
-                c.pump()
-    finally:
-        for c in clients:
-            c.close()
+        await loop.run_in_executor(None, sys.stdin.read)  # until measure_tabs closes stdin
+        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+
+    asyncio.run(run())
 
 
 # --- the run -----------------------------------------------------------------------------------------------------
