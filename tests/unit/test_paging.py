@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 import sqlalchemy as sa
 
 from tests.factories import actor_of, make_user
 from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, User, utcnow
-from volley_app.services import accounts, home, paging, sub_requests
+from volley_app.services import accounts, home, paging, sub_requests, teams
 from volley_app.services.errors import Forbidden, Invalid
 
 DAY = dt.timedelta(days=1)
@@ -299,6 +300,71 @@ def test_each_list_page_reads_by_an_index(db, people, table, listing):
     for statement, parameters in _statements(db, lambda: listing(db, people, second_page)):
         if f"FROM {table}" in statement and "count(" not in statement:
             assert _full_scans(db, statement, parameters, table) == [], statement
+
+
+def _sorts(db, statement: str, parameters) -> list[str]:
+    """The plan's steps that sort the rows: none when an index gives the list's order, so that reading a page
+    stops at its last row whatever the table's size (a sort reads every row the filter lets through first)."""
+    conn = db.connection()
+    cursor = conn.connection.dbapi_connection.cursor()
+    if conn.dialect.name == "sqlite":
+        cursor.execute(f"EXPLAIN QUERY PLAN {statement}", parameters)
+        return [row[-1] for row in cursor.fetchall() if "TEMP B-TREE FOR ORDER BY" in row[-1]]
+    cursor.execute("SET LOCAL enable_seqscan = off")  # small test tables: ask for the plan a large table gets
+    cursor.execute("SET LOCAL enable_sort = off")  # a sort that stays in the plan has no index to replace it
+    cursor.execute(f"EXPLAIN {statement}", parameters)
+    # (an incremental sort orders rows an index already gives in order of a first key: it stops with the page)
+    return [row[0] for row in cursor.fetchall() if re.match(r"\s*(->\s*)?Sort\s+\(", row[0])]
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        lambda db, p, mark: sub_requests.list_open(db, p["ben"], bookmark=mark),
+        lambda db, p, mark: accounts.list_users(db, p["root"], bookmark=mark),
+        lambda db, p, mark: accounts.list_users(db, p["root"], bookmark=mark, sort="name"),
+        lambda db, p, mark: teams.teams_page(db, p["root"], bookmark=mark),
+        lambda db, p, mark: teams.teams_page(db, p["root"], waitlist=True, bookmark=mark),
+    ],
+    ids=["open requests", "users", "users by name", "teams", "waitlist"],
+)
+def test_each_list_page_comes_in_order_from_an_index(db, people, listing):
+    from tests.factories import add_league, add_league_session, add_teams
+
+    _requests(db, people["alice"], 30)
+    _subs(db, 30)
+    svl = db.get(User, people["svl"].user_id)
+    league = add_league(db, svl, add_league_session(db, svl, "Long", utcnow() - 40 * DAY, utcnow() + 400 * DAY))
+    add_teams(db, league, 30)
+    add_teams(db, league, 30, prefix="W", waitlist=True)
+    second_page = listing(db, people, "").next
+    assert second_page
+    pages = [s for s in _statements(db, lambda: listing(db, people, second_page)) if "LIMIT" in s[0].upper()]
+    assert pages
+    for statement, parameters in pages:
+        assert _sorts(db, statement, parameters) == [], statement
+
+
+def test_a_sub_requests_venue_is_found_by_the_name_index(db, people):
+    from volley_app.services import venues
+
+    svl = db.get(User, people["svl"].user_id)
+    svl.first_name, svl.last_name, svl.time_zone = "Windy City", "Volleyball", "America/Chicago"
+    db.commit()
+    _subs(db, 30)
+    found = _statements(db, lambda: venues.zones_by_name(db, ["windy city volleyball", "Windy City", "Nowhere"]))
+    assert venues.zones_by_name(db, ["windy city volleyball", "Windy City", "Nowhere"]) == {
+        "windy city volleyball": "America/Chicago", "windy city": "America/Chicago"}
+    (statement, parameters), = found
+    conn = db.connection()
+    cursor = conn.connection.dbapi_connection.cursor()
+    if conn.dialect.name == "sqlite":
+        cursor.execute(f"EXPLAIN QUERY PLAN {statement}", parameters)
+    else:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute(f"EXPLAIN {statement}", parameters)
+    plan = " ".join(str(row[-1] if conn.dialect.name == "sqlite" else row[0]) for row in cursor.fetchall())
+    assert "ix_users_lower_first_name" in plan, plan
 
 
 # --- leagues ----------------------------------------------------------------------------------------------------

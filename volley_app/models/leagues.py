@@ -7,7 +7,7 @@ import datetime as dt
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from volley_app.models.base import enum_field, enum_type, fk, utc_field
+from volley_app.models.base import archived_index, enum_field, enum_type, fk, utc_field
 from volley_app.models.enums import (
     Day,
     GameType,
@@ -25,7 +25,10 @@ class LeagueSession(SQLModel, table=True):
     """The spec's "Session": a season a venue operator (SVL) runs leagues in."""
 
     __tablename__ = "league_sessions"
-    __table_args__ = (sa.Index("ix_league_sessions_svl_status_start", "svl_id", "status", "start_at"),)
+    __table_args__ = (
+        sa.Index("ix_league_sessions_svl_status_start", "svl_id", "status", "start_at"),
+        archived_index("league_sessions"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     svl_id: int = fk("users.id", index=False)
@@ -36,13 +39,13 @@ class LeagueSession(SQLModel, table=True):
     created_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL")
     created_at: dt.datetime = utc_field(default_now=True)
     # Archived: hidden from normal lists, kept with everything in it, restorable by an admin.
-    archived_at: dt.datetime | None = utc_field(nullable=True, index=True, default=None)
+    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
     archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
 
 
 class League(SQLModel, table=True):
     __tablename__ = "leagues"
-    __table_args__ = (sa.Index("ix_leagues_active_start", "active", "start_at"),)
+    __table_args__ = (sa.Index("ix_leagues_active_start", "active", "start_at"), archived_index("leagues"))
 
     id: int | None = Field(default=None, primary_key=True)
     session_id: int = fk("league_sessions.id")
@@ -79,7 +82,7 @@ class League(SQLModel, table=True):
         sa_column=sa.Column(enum_type(Ranking), nullable=False, server_default=Ranking.STANDARD.value),
     )
     created_at: dt.datetime = utc_field(default_now=True)
-    archived_at: dt.datetime | None = utc_field(nullable=True, index=True, default=None)
+    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
     archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
 
 

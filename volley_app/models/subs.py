@@ -7,7 +7,7 @@ import datetime as dt
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from volley_app.models.base import enum_field, enum_type, fk, utc_field
+from volley_app.models.base import archived_index, enum_field, enum_type, fk, utc_field
 from volley_app.models.enums import GenderNeeded, Position, Rating, SkillLevel, SubFormat, SubOutcome, SubStatus
 
 
@@ -21,6 +21,7 @@ class SubRequest(SQLModel, table=True):
         sa.Index("ix_sub_requests_recipient_status_date", "recipient_id", "status", "date"),
         # Who has accepted a request that week or that hour (the suggestions' weekly cap and busy rules).
         sa.Index("ix_sub_requests_status_date", "status", "date"),
+        archived_index("sub_requests"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -39,7 +40,7 @@ class SubRequest(SQLModel, table=True):
     created_at: dt.datetime = utc_field(default_now=True)
     updated_at: dt.datetime = utc_field(default_now=True)
     # Cancelled by the requestor after a sub was involved: kept, hidden from every list.
-    archived_at: dt.datetime | None = utc_field(nullable=True, index=True, default=None)
+    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
     # What the team needs: a position, a gender, and the lowest rating at that position (None: any rating).
     position_needed: Position = Field(
         default=Position.ANY, sa_column=sa.Column(enum_type(Position), nullable=False, server_default=Position.ANY.value)

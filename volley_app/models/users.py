@@ -7,7 +7,7 @@ import datetime as dt
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from volley_app.models.base import UTCDateTime, enum_field, utc_field, utcnow
+from volley_app.models.base import UTCDateTime, archived_index, enum_field, utc_field, utcnow
 from volley_app.models.enums import Gender, Rating, Region, Role
 
 
@@ -17,6 +17,11 @@ class User(SQLModel, table=True):
     __table_args__ = (
         sa.Index("ix_users_sub_active_first_name_last_name_id", "sub", "active", "first_name", "last_name", "id"),
         sa.Index("ix_users_calendar_token", "calendar_token", unique=True),
+        # A venue found by the name a sub request's location gives, in any case (``venues.zones_by_name``).
+        sa.Index("ix_users_lower_first_name", sa.func.lower(sa.literal_column("first_name"))),
+        # The admin's users list sorted by name.
+        sa.Index("ix_users_last_name_first_name_id", "last_name", "first_name", "id"),
+        archived_index("users"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -43,7 +48,7 @@ class User(SQLModel, table=True):
     created_at: dt.datetime = utc_field(default_now=True)
     updated_at: dt.datetime = utc_field(default_now=True)
     # A deleted account with history (payments, teams, requests, venues) is archived: no login, kept.
-    archived_at: dt.datetime | None = utc_field(nullable=True, index=True, default=None)
+    archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
     # The secret in the address of this user's calendar feed (None: no feed). A calendar app holds the
     # address to subscribe without logging in; a new token makes the old address answer 404.
     calendar_token: str | None = Field(default=None, sa_column=sa.Column(sa.String(64)))

@@ -56,18 +56,27 @@ def _storable(name: object) -> bool:
     return True
 
 
+def _first_names(name: str) -> set[str]:
+    """What a venue's first name may be when ``name`` is its first name or its full name (first, a space, last):
+    ``name`` itself and every part of it before a space."""
+    return {name} | {name[:i].rstrip() for i, ch in enumerate(name) if ch == " " and name[:i].strip()}
+
+
 def zones_by_name(db: Session, names: Iterable[str]) -> dict[str, str]:
     """The time zone of each venue named (a sub request's location is a venue's name, typed: its full
     name or its first name, any case), in one query. Keys are the names lower-cased and trimmed; a name
     no venue has is left out (the caller uses the default zone for it).
+
+    The accounts are found by their lower-cased first name (``ix_users_lower_first_name``): the names
+    asked for and each one's parts before a space; the full names are matched here.
     """
     wanted = {n.strip().casefold() for n in names if _storable(n)}
     if not wanted:
         return {}
-    full = sa.func.lower(User.first_name + " " + User.last_name)
+    firsts = set().union(*(_first_names(w) for w in wanted))
     found = db.exec(
         select(User.first_name, User.last_name, User.time_zone, User.roles)
-        .where(sa.or_(full.in_(wanted), sa.func.lower(User.first_name).in_(wanted)), User.archived_at.is_(None))
+        .where(sa.func.lower(sa.literal_column("users.first_name")).in_(firsts), User.archived_at.is_(None))
         .order_by(User.id)
     ).all()
     out: dict[str, str] = {}
