@@ -253,11 +253,14 @@ def main() -> None:
 
     def measure(label: str, n: int) -> None:
         for c in clients:
+            cpu, wall = time.process_time(), time.monotonic()
             result = asyncio.run(load(sessions[:c], args.seconds))
             result["load"] = os.getloadavg()[0]
+            result["cores"] = (time.process_time() - cpu) / (time.monotonic() - wall)  # the load generator's own
             rows.append((label, n, c, result))
             print(f"{label} backends={n} clients={c}: {result['rate']:.0f} events/s, p50 {result['p50']:.0f} ms, "
-                  f"p95 {result['p95']:.0f} ms, errors {result['errors']}, load average {result['load']:.1f}",
+                  f"p95 {result['p95']:.0f} ms, errors {result['errors']}, load average {result['load']:.1f}, "
+                  f"load generator {result['cores']:.2f} cores",
                   flush=True)  # fmt: skip
 
     for _ in range(args.repeat):
@@ -284,11 +287,11 @@ def main() -> None:
                 subprocess.run([str(PROD), "stop"], env=env, cwd=ROOT, check=False)
                 time.sleep(2)
 
-    print("\n| state | backends | clients | events/s | p50 ms | p95 ms | errors | load average |\n"
-          "|---|---|---|---|---|---|---|---|")  # fmt: skip
+    print("\n| state | backends | clients | events/s | p50 ms | p95 ms | errors | load average | load generator |\n"
+          "|---|---|---|---|---|---|---|---|---|")  # fmt: skip
     for label, n, c, r in rows:
         print(f"| {label} | {n} | {c} | {r['rate']:.0f} | {r['p50']:.0f} | {r['p95']:.0f} | {r['errors']} "
-              f"| {r['load']:.1f} |")  # fmt: skip
+              f"| {r['load']:.1f} | {r['cores']:.2f} cores |")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -18,11 +18,12 @@ from volley_app.api.feeds import create_feeds_api
 from volley_app.api.mail_links import create_mail_links_api
 from volley_app.api.security import protect
 from volley_app.services import invites, mail, places, sub_reminders
-from volley_app.state import sockets
+from volley_app.state import redis_state, sockets
 from volley_app.state.outage import backend_exception_handler
 from volley_app.state.uploads import UploadGuard
 
 sockets.install()  # several instances: a killed one's socket records do not orphan its tabs
+redis_state.install()  # each event in two round trips to Redis, not four
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 app = rx.App(
