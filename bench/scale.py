@@ -350,24 +350,9 @@ class SocketTab:
         self.writer.write(self.ws.send(TextMessage(data=text)))
 
     async def _read(self) -> None:
-        from wsproto.events import CloseConnection, Ping, TextMessage
+        from bench.wsframes import read_messages
 
-        partial = ""
-        while not self.closed:
-            data = await self.reader.read(65536)
-            if not data:
-                break
-            self.ws.receive_data(data)
-            for event in self.ws.events():
-                if isinstance(event, Ping):
-                    self.writer.write(self.ws.send(event.response()))
-                elif isinstance(event, CloseConnection):
-                    self.closed = True
-                elif isinstance(event, TextMessage):
-                    partial += event.data
-                    if event.message_finished:
-                        self._on_packet(partial)
-                        partial = ""
+        await read_messages(self.reader, self.writer, self.ws, self._on_packet)
         self.closed = True
 
     def _on_packet(self, packet: str) -> None:

@@ -32,10 +32,12 @@ import uuid
 from pathlib import Path
 
 import wsproto
-from wsproto.events import AcceptConnection, CloseConnection, Ping, Request, TextMessage
+from wsproto.events import Request, TextMessage
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench.wsframes import read_messages  # noqa: E402
+
 PROD = ROOT / "scripts" / "prod.sh"
 PORT = int(os.environ.get("BENCH_PORT", "18580"))
 BASE = int(os.environ.get("BENCH_BACKEND_PORT_BASE", "18601"))
@@ -71,24 +73,8 @@ class Tab:
         self._send(TextMessage(data=text))
 
     async def _read(self) -> None:
-        partial = ""
-        while not self.closed:
-            data = await self.reader.read(65536)
-            if not data:
-                break
-            self.ws.receive_data(data)
-            for event in self.ws.events():
-                if isinstance(event, AcceptConnection):
-                    continue
-                if isinstance(event, Ping):
-                    self._send(event.response())
-                elif isinstance(event, CloseConnection):
-                    self.closed = True
-                elif isinstance(event, TextMessage):
-                    partial += event.data
-                    if event.message_finished:
-                        self._on_packet(partial)
-                        partial = ""
+        await read_messages(self.reader, self.writer, self.ws, self._on_packet)
+        self.closed = True
 
     def _on_packet(self, packet: str) -> None:
         if packet.startswith("0{"):  # Engine.IO open: connect the namespace, the hydrate riding along
