@@ -17,13 +17,14 @@ from volley_app.models import (
     Role,
     SubOutcome,
     SubRequest,
+    SubRequestPlace,
     SubStatus,
     SubUnavailableDate,
     Team,
     User,
     utcnow,
 )
-from volley_app.services import availability, matching, sub_requests, timefmt
+from volley_app.services import availability, matching, sub_records, sub_requests, timefmt
 from volley_app.services.errors import BadRequest, Forbidden, Invalid
 
 DAY = dt.timedelta(days=1)
@@ -44,13 +45,23 @@ def _fields(when: dt.datetime, **over) -> dict:
 
 
 def _accepted(db, requestor, sub, when, outcome=None) -> SubRequest:
-    """A request ``sub`` accepted (written directly: its date may be past)."""
+    """A request ``sub`` accepted, their place marked ``outcome`` (written directly: its date may be past)."""
     req = SubRequest(requestor_id=requestor.id, recipient_id=sub.id, status=SubStatus.ACCEPTED, svl="Gym",
-                     team="Other", date=when, skill_level="C", format="6s", outcome=outcome,
+                     team="Other", date=when, skill_level="C", format="6s", places_filled=1,
                      completed=when <= utcnow())  # fmt: skip
     db.add(req)
+    db.flush()
+    db.add(SubRequestPlace(request_id=req.id, user_id=sub.id, accepted_at=when - DAY, outcome=outcome,
+                           outcome_at=when + DAY if outcome else None))  # fmt: skip
+    sub_records.refresh(db, [sub.id])
     db.commit()
     return req
+
+
+def _mark(db, req) -> SubOutcome | None:
+    """The mark of the place of the sub ``req`` names."""
+    db.expire_all()
+    return rows(db, SubRequestPlace, SubRequestPlace.request_id == req.id, SubRequestPlace.user_id == req.recipient_id)[0].outcome
 
 
 def _sub(db, name, **profile):
@@ -262,22 +273,22 @@ def test_mark_played_or_no_show_after_the_game(db):
     when = utcnow() + DAY
     req = _accepted(db, cap, sub, when)
     with pytest.raises(BadRequest):  # before the game
-        matching.mark_outcome(db, actor_of(cap), req.id, outcome="Played", now=when - dt.timedelta(hours=1))
+        matching.mark_outcome(db, actor_of(cap), req.id, sub_id=sub.id, outcome="Played", now=when - dt.timedelta(hours=1))
     for who in (nosy, actor_of(sub)):
         with pytest.raises(Forbidden):
-            matching.mark_outcome(db, who, req.id, outcome="No-show", now=when + DAY)
+            matching.mark_outcome(db, who, req.id, sub_id=sub.id, outcome="No-show", now=when + DAY)
     with pytest.raises(Invalid):
-        matching.mark_outcome(db, actor_of(cap), req.id, outcome="maybe", now=when + DAY)
-    assert rows(db, SubRequest, SubRequest.id == req.id)[0].outcome is None
-    matching.mark_outcome(db, actor_of(cap), req.id, outcome="No-show", now=when + DAY)
-    matching.mark_outcome(db, actor_of(cap), req.id, outcome="Played", now=when + 2 * DAY)  # changed its mind
+        matching.mark_outcome(db, actor_of(cap), req.id, sub_id=sub.id, outcome="maybe", now=when + DAY)
+    assert _mark(db, req) is None
+    matching.mark_outcome(db, actor_of(cap), req.id, sub_id=sub.id, outcome="No-show", now=when + DAY)
+    matching.mark_outcome(db, actor_of(cap), req.id, sub_id=sub.id, outcome="Played", now=when + 2 * DAY)  # changed its mind
     db.commit()
-    assert rows(db, SubRequest, SubRequest.id == req.id)[0].outcome == SubOutcome.PLAYED
+    assert _mark(db, req) == SubOutcome.PLAYED
     audits = rows(db, AuditEntry, AuditEntry.action == "sub_outcome")
     assert [(a.before, a.after) for a in audits] == [({"outcome": None}, {"outcome": "No-show"}),
                                                      ({"outcome": "No-show"}, {"outcome": "Played"})]  # fmt: skip
     with pytest.raises(BadRequest):  # too long after
-        matching.mark_outcome(db, actor_of(cap), req.id, outcome="No-show", now=when + 8 * DAY)
+        matching.mark_outcome(db, actor_of(cap), req.id, sub_id=sub.id, outcome="No-show", now=when + 8 * DAY)
     listed = sub_requests.list_subs(db, nosy, filters={"q": "sue"}).rows
     assert (listed[0]["played"], listed[0]["no_shows"]) == (1, 0)
 
