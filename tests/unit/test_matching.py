@@ -135,6 +135,30 @@ def test_each_rule_excludes_exactly_its_subs(rules_world):
     assert why == wanted  # one reason each; the inactive sub and the non-sub are never listed
 
 
+def test_a_place_on_a_request_for_several_counts_in_the_week_and_the_hour(rules_world):
+    """A sub who took one of several places (the request still open, naming nobody) is busy then and has used
+    one of their week; cancelled, it counts no more."""
+    db, cap, subs, rid, when = rules_world
+    other = rows(db, User, User.username == "other")[0]
+    good = subs["good"]
+    good.sub_weekly_cap = 5
+    db.add(good)
+    db.commit()
+    fields = {"team": "Other", "date": when + dt.timedelta(minutes=40), "svl": "Gym", "skill_level": "C", "format": "6s"}
+    several = sub_requests.create(db, actor_of(other), players_needed="3", **fields)
+    sub_requests.accept(db, actor_of(good), several)
+    db.commit()
+    assert db.get(SubRequest, several).status == SubStatus.OPEN
+    why = {r["id"]: r["reason"] for r in _all(db, cap, rid, "ineligible")}
+    assert why[good.id] == "subbing another game at that time"
+    sub_requests.update(db, actor_of(other), several, **fields | {"date": when - 2 * DAY, "players_needed": "3"})
+    db.commit()
+    assert _all(db, cap, rid, "eligible")[0]["reason"].endswith("1 of 5 this week")
+    sub_requests.delete(db, actor_of(other), several)
+    db.commit()
+    assert _all(db, cap, rid, "eligible")[0]["reason"].endswith("never subbed, 0 of 5 this week")
+
+
 def test_a_rule_lets_the_sub_in_once_it_no_longer_applies(rules_world):
     db, cap, subs, rid, when = rules_world
     req = db.get(SubRequest, rid)

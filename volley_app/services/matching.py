@@ -9,9 +9,10 @@ Eligible (every rule, one SQL query over the users, each rule a column so an exc
 4. the gender the request needs (a sub with no gender given fits only "Any");
 5. free that weekday (the venue's local date of the game; ``users.sub_days``, a bit per weekday);
 6. not on one of their unavailable dates (``sub_unavailable_dates``) that day;
-7. under their weekly cap: fewer accepted requests that week (Monday to Sunday, venue dates) than the cap;
+7. under their weekly cap: fewer requests they took a place on that week (Monday to Sunday, venue dates) than
+   the cap;
 8. not playing then: not the captain of a team with a game starting within an hour of the request's time;
-9. not subbing then: no other accepted request of theirs within an hour.
+9. not subbing then: no other request they took a place on within an hour.
 
 Ranked (ties broken by the next key, the last one unique, so the order is stable):
 
@@ -117,19 +118,22 @@ def _rules(req: SubRequest, zone: str) -> tuple[dict[str, sa.ColumnElement[bool]
     day = timefmt.local(req.date, zone).date()
     start, end = _week(day, zone)
     near = (req.date - BUSY_WINDOW, req.date + BUSY_WINDOW)
-    accepted = (
-        SubRequest.status == SubStatus.ACCEPTED,
-        SubRequest.archived_at.is_(None),
-        SubRequest.id != req.id,
-        SubRequest.recipient_id.is_not(None),
-    )
+    # the places taken on other requests not cancelled (every status: a request for several may still be open;
+    # the status/date index reads the dates)
+    on_request = SubRequest.id == SubRequestPlace.request_id
+    taken = (SubRequest.status.in_(list(SubStatus)), SubRequest.archived_at.is_(None), SubRequest.id != req.id)
     week = (
-        sa.select(SubRequest.recipient_id.label("sub_id"), sa.func.count().label("taken"))
-        .where(*accepted, SubRequest.date >= start, SubRequest.date < end)
-        .group_by(SubRequest.recipient_id)
+        sa.select(SubRequestPlace.user_id.label("sub_id"), sa.func.count().label("taken"))
+        .join(SubRequest, on_request)
+        .where(*taken, SubRequest.date >= start, SubRequest.date < end)
+        .group_by(SubRequestPlace.user_id)
         .subquery("week")
     )
-    subbing = sa.select(SubRequest.recipient_id).where(*accepted, SubRequest.date > near[0], SubRequest.date < near[1])
+    subbing = (
+        sa.select(SubRequestPlace.user_id)
+        .join(SubRequest, on_request)
+        .where(*taken, SubRequest.date > near[0], SubRequest.date < near[1])
+    )
     playing = (
         sa.select(Team.captain_id)
         .join(Game, sa.or_(Game.team1_id == Team.id, Game.team2_id == Team.id))
