@@ -88,11 +88,15 @@ def refresh_request(db: Session, request_id: int) -> None:
 
 
 def rebuild(db: Session) -> int:
-    """Recompute every account's record (the CLI command, and after seeding). Returns how many changed."""
+    """Recompute every account's record (the CLI command, and after seeding). Returns how many changed.
+
+    Every account's row is locked first, as :func:`refresh` does, so a change committed meanwhile is counted."""
     db.flush()
+    conn = db.connection()
+    conn.execute(sa.select(_users.c.id).order_by(_users.c.id).with_for_update())
     values = _values()
     stale = sa.or_(*[_users.c[name].is_distinct_from(value) for name, value in values.items()])
-    changed = db.connection().execute(sa.update(_users).where(stale).values(**values)).rowcount
+    changed = conn.execute(sa.update(_users).where(stale).values(**values)).rowcount
     _expire(db, None)
     log.info("sub records rebuilt: %s changed", changed)
     return changed
