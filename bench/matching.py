@@ -1,8 +1,9 @@
 """Benchmark: ranking the suggested subs of one sub request over 10,000 subs (target: under 50 ms).
 
 Seeds 10,000 active subs (random genders, ratings at each position, weekdays, weekly caps), a few
-thousand dates they cannot play, 30,000 accepted past requests (played and no-show marks), the week's
-accepted requests and a league with games that hour, then times ``matching.suggestions`` (first page of
+thousand dates they cannot play, 30,000 accepted past requests (each sub's place marked played or no-show,
+or not), the week's accepted requests and a league with games that hour, and each sub's record kept on
+their account (``sub_records.rebuild``), then times ``matching.suggestions`` (first page of
 the ranked list, with its total; then the ineligible list) for a request "female setter, B or better".
 Run:
 
@@ -49,7 +50,17 @@ def seed(engine) -> tuple[int, int]:
     """The subs and their history; returns (the requestor's id, the request's id)."""
     import sqlalchemy as sa
 
-    from volley_app.models import Game, League, LeagueSession, SubRequest, SubUnavailableDate, Team, User, utcnow
+    from volley_app.models import (
+        Game,
+        League,
+        LeagueSession,
+        SubRequest,
+        SubRequestPlace,
+        SubUnavailableDate,
+        Team,
+        User,
+        utcnow,
+    )
     from volley_app.services import timefmt
 
     rnd = random.Random(17)
@@ -77,13 +88,20 @@ def seed(engine) -> tuple[int, int]:
         ])  # fmt: skip
         base = {"requestor_id": cap_id, "svl": "Gym", "team": "Old", "skill_level": "C", "format": "6s",
                 "created_at": now, "updated_at": now, "position_needed": "Any", "gender_needed": "Any"}  # fmt: skip
-        past = [base | {"recipient_id": rnd.choice(ids), "status": "Accepted", "completed": True,
-                        "date": now - dt.timedelta(days=rnd.randint(1, 700), hours=rnd.randint(0, 23)),
-                        "outcome": rnd.choice(["Played", "Played", "Played", "No-show", None])}
+        past = [base | {"recipient_id": rnd.choice(ids), "status": "Accepted", "completed": True, "places_filled": 1,
+                        "date": now - dt.timedelta(days=rnd.randint(1, 700), hours=rnd.randint(0, 23))}
                 for _ in range(PAST_REQUESTS)]  # fmt: skip
-        week = [base | {"recipient_id": rnd.choice(ids), "status": "Accepted", "completed": False,
-                        "date": when + dt.timedelta(hours=rnd.randint(-72, 72)), "outcome": None} for _ in range(1500)]  # fmt: skip
+        week = [base | {"recipient_id": rnd.choice(ids), "status": "Accepted", "completed": False, "places_filled": 1,
+                        "date": when + dt.timedelta(hours=rnd.randint(-72, 72))} for _ in range(1500)]  # fmt: skip
         c.execute(sa.insert(SubRequest.__table__), past + week)
+        # each accepted request's place, the past ones marked played or no-show (or not yet)
+        taken = c.execute(sa.select(SubRequest.id, SubRequest.recipient_id, SubRequest.date, SubRequest.completed)
+                          .where(SubRequest.status == "Accepted")).all()  # fmt: skip
+        c.execute(sa.insert(SubRequestPlace.__table__), [
+            {"request_id": rid, "user_id": uid, "accepted_at": date - dt.timedelta(days=2),
+             "outcome": rnd.choice(["Played", "Played", "Played", "No-show", None]) if done else None}
+            for rid, uid, date, done in taken
+        ])  # fmt: skip
     from sqlmodel import Session
 
     with Session(engine) as orm:
@@ -103,6 +121,9 @@ def seed(engine) -> tuple[int, int]:
                           start_at=when + dt.timedelta(minutes=rnd.choice([-50, 0, 50, 100]))) for i in range(0, 40, 2)])  # fmt: skip
         orm.commit()
     from volley_app import db
+    from volley_app.services import sub_records
+
+    db.call(sub_records.rebuild)  # the records kept on the subs, from their places
     from volley_app.services import sub_requests
     from volley_app.services.permissions import Actor
 

@@ -9,6 +9,7 @@
   expire-holds            release lapsed place reservations and pass lapsed offers to the waitlist
   send-reminders          email the sub request reminders that are due (the day before, the morning after)
   expire-invites          pass sub request invitations whose hold window lapsed to the next sub on the list
+  rebuild-sub-records     recompute every sub's record (played, no-shows, last subbed) from the places they took
 """
 
 from __future__ import annotations
@@ -128,6 +129,13 @@ def cmd_expire_invites(_args) -> int:
     return 0
 
 
+def cmd_rebuild_sub_records(_args) -> int:
+    from volley_app.services import sub_records
+
+    print(f"rebuilt the sub records: {db.call(sub_records.rebuild)} changed")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     parser = argparse.ArgumentParser(prog="python -m volley_app.cli", description=__doc__,
@@ -150,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("expire-holds").set_defaults(fn=cmd_expire_holds)
     sub.add_parser("send-reminders").set_defaults(fn=cmd_send_reminders)
     sub.add_parser("expire-invites").set_defaults(fn=cmd_expire_invites)
+    sub.add_parser("rebuild-sub-records").set_defaults(fn=cmd_rebuild_sub_records)
     args = parser.parse_args(argv)
     try:
         return args.fn(args)

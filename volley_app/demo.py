@@ -39,6 +39,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
+from volley_app.services import sub_records
 from volley_app.services.accounts import create_user
 from volley_app.settings import get_settings
 
@@ -193,12 +194,10 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
         # past subs, marked by their requestors: the suggestions' reliability and "last subbed"
         SubRequest(requestor_id=people["dmitri"].id, recipient_id=people["carmen"].id, status=SubStatus.ACCEPTED,
                    svl="Lexington Sportsplex", team="Block Party", date=_at(today - dt.timedelta(days=16), 20, 10),
-                   court="Court 2", skill_level=SkillLevel.C, format=SubFormat.SIXES, completed=True,
-                   outcome=SubOutcome.PLAYED, outcome_at=now - dt.timedelta(days=15)),
+                   court="Court 2", skill_level=SkillLevel.C, format=SubFormat.SIXES, completed=True, places_filled=1),
         SubRequest(requestor_id=people["frank"].id, recipient_id=people["gina"].id, status=SubStatus.ACCEPTED,
                    svl="Lexington Sportsplex", team="Dig Deep", date=_at(today - dt.timedelta(days=23), 19, 20),
-                   court="Court 1", skill_level=SkillLevel.C, format=SubFormat.SIXES, completed=True,
-                   outcome=SubOutcome.PLAYED, outcome_at=now - dt.timedelta(days=22)),
+                   court="Court 1", skill_level=SkillLevel.C, format=SubFormat.SIXES, completed=True, places_filled=1),
         SubRequest(requestor_id=people["ben"].id, svl="Windy City Volleyball", team="Lake Effect",
                    date=_at(today + dt.timedelta(days=6), 18, 30, CHICAGO), court="Court A", skill_level=SkillLevel.C,
                    format=SubFormat.SIXES, text="Visiting Chicago? We play at 6:30 PM CT."),
@@ -208,8 +207,12 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     db.add(SubUnavailableDate(user_id=people["hana"].id, day=today + dt.timedelta(days=3)))
     db.flush()
     db.add(SubRequestPlace(request_id=requests[3].id, user_id=people["ben"].id, accepted_at=now - dt.timedelta(days=1)))
+    for past, days in ((requests[5], 16), (requests[6], 23)):  # taken, and marked played the day after
+        db.add(SubRequestPlace(request_id=past.id, user_id=past.recipient_id, accepted_at=past.date - dt.timedelta(days=2),
+                               outcome=SubOutcome.PLAYED, outcome_at=now - dt.timedelta(days=days - 1)))  # fmt: skip
     _demo_invite_list(db, requests[2], people, now)
     _seed_outreach(db)
+    sub_records.rebuild(db)
     counts = {"users": len(people), "sessions": 4, "leagues": 7, "teams": len(teams) + 2 + finished + chicago_teams,
               "sub_requests": len(requests)}  # fmt: skip
     log.info("demo data seeded: %s", counts)

@@ -1,5 +1,6 @@
 """Suggested subs in Chromium: a captain asks for "female setter, B or better", sees ranked subs with reasons,
-looks at the ones who cannot take it and why, and invites one; at desktop and phone width, checked by axe."""
+looks at the ones who cannot take it and why, and invites one; after a game, marks each sub who played; at
+desktop and phone width, checked by axe."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from sqlmodel import select
 from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
 from tests.e2e.test_axe import _check
 from volley_app import db
-from volley_app.models import Gender, Rating, SubRequest, SubStatus, User
+from volley_app.models import Gender, Rating, SubRequest, SubRequestPlace, SubStatus, User
+from volley_app.services import sub_records
 from volley_app.services.accounts import create_user
 
 
@@ -132,3 +134,45 @@ def test_a_sub_sets_when_they_can_play_on_edit_info(new_page):
     a.set_viewport_size({"width": 1280, "height": 800})
     a.get_by_test_id("availability").get_by_role("button", name=f"Remove {day}").click()
     expect(a.get_by_test_id("availability")).to_contain_text("No dates you cannot play.")
+
+
+def test_the_captain_marks_each_sub_of_a_request_for_two(new_page):
+    """The morning after a game two subs played for, the captain marks one Played and the other No-show, then
+    changes their mind; each sub's record follows (the phone width, checked by axe)."""
+    make_user("nora", first_name="Nora")
+    _sub("opal", "Opal", Gender.FEMALE, Rating.B)
+    _sub("pia", "Pia", Gender.FEMALE, Rating.B)
+    ids = {name: _user_id(name) for name in ("nora", "opal", "pia")}
+    game = dt.datetime.now(dt.UTC) - dt.timedelta(hours=14)
+
+    def past_request(session) -> int:
+        req = SubRequest(requestor_id=ids["nora"], recipient_id=ids["pia"], status=SubStatus.ACCEPTED, svl="Gym",
+                         team="Two Short", date=game, skill_level="C", format="6s", completed=True, players_needed=2,
+                         places_filled=2)  # fmt: skip
+        session.add(req)
+        session.flush()
+        for name in ("opal", "pia"):
+            session.add(SubRequestPlace(request_id=req.id, user_id=ids[name], accepted_at=game - dt.timedelta(days=2)))
+        sub_records.refresh(session, [ids["opal"], ids["pia"]])
+        return req.id
+
+    rid = db.call(past_request)
+    a = new_page(390, 844)
+    log_in(a, "nora")
+    expect_path(a, "/dash")
+    a.goto(f"/dash/notes/{rid}")
+    marks = a.get_by_test_id("sub-mark")
+    expect(marks).to_have_count(2)
+    expect(marks.nth(0)).to_contain_text("Opal Sub")
+    expect(marks.nth(0)).to_contain_text("Not marked yet")
+    a.get_by_role("button", name="Played: Opal Sub").click()
+    expect(marks.nth(0)).to_contain_text("Marked: Played")
+    a.get_by_role("button", name="No-show: Pia Sub").click()
+    expect(marks.nth(1)).to_contain_text("Marked: No-show")
+    expect(a.get_by_text("Saved: Pia Sub No-show.")).to_be_visible()
+    failures = _check(a, "player", f"/dash/notes/{rid}")
+    assert failures == []
+    a.get_by_role("button", name="Played: Pia Sub").click()  # changed their mind
+    expect(marks.nth(1)).to_contain_text("Marked: Played")
+    records = db.call(lambda s: {u.username: (u.sub_played, u.sub_no_shows) for u in s.exec(select(User)).all()})
+    assert (records["opal"], records["pia"]) == ((1, 0), (1, 0))

@@ -17,13 +17,14 @@ from volley_app.models import (
     Role,
     SubOutcome,
     SubRequest,
+    SubRequestPlace,
     SubStatus,
     SubUnavailableDate,
     Team,
     User,
     utcnow,
 )
-from volley_app.services import availability, matching, sub_requests, timefmt
+from volley_app.services import availability, matching, sub_records, sub_requests, timefmt
 from volley_app.services.errors import BadRequest, Forbidden, Invalid
 
 DAY = dt.timedelta(days=1)
@@ -44,13 +45,23 @@ def _fields(when: dt.datetime, **over) -> dict:
 
 
 def _accepted(db, requestor, sub, when, outcome=None) -> SubRequest:
-    """A request ``sub`` accepted (written directly: its date may be past)."""
+    """A request ``sub`` accepted, their place marked ``outcome`` (written directly: its date may be past)."""
     req = SubRequest(requestor_id=requestor.id, recipient_id=sub.id, status=SubStatus.ACCEPTED, svl="Gym",
-                     team="Other", date=when, skill_level="C", format="6s", outcome=outcome,
+                     team="Other", date=when, skill_level="C", format="6s", places_filled=1,
                      completed=when <= utcnow())  # fmt: skip
     db.add(req)
+    db.flush()
+    db.add(SubRequestPlace(request_id=req.id, user_id=sub.id, accepted_at=when - DAY, outcome=outcome,
+                           outcome_at=when + DAY if outcome else None))  # fmt: skip
+    sub_records.refresh(db, [sub.id])
     db.commit()
     return req
+
+
+def _mark(db, req) -> SubOutcome | None:
+    """The mark of the place of the sub ``req`` names."""
+    db.expire_all()
+    return rows(db, SubRequestPlace, SubRequestPlace.request_id == req.id, SubRequestPlace.user_id == req.recipient_id)[0].outcome
 
 
 def _sub(db, name, **profile):
@@ -122,6 +133,30 @@ def test_each_rule_excludes_exactly_its_subs(rules_world):
     assert wanted[subs["date"].id].startswith("unavailable on ")
     wanted[cap.user_id] = "made this request"
     assert why == wanted  # one reason each; the inactive sub and the non-sub are never listed
+
+
+def test_a_place_on_a_request_for_several_counts_in_the_week_and_the_hour(rules_world):
+    """A sub who took one of several places (the request still open, naming nobody) is busy then and has used
+    one of their week; cancelled, it counts no more."""
+    db, cap, subs, rid, when = rules_world
+    other = rows(db, User, User.username == "other")[0]
+    good = subs["good"]
+    good.sub_weekly_cap = 5
+    db.add(good)
+    db.commit()
+    fields = {"team": "Other", "date": when + dt.timedelta(minutes=40), "svl": "Gym", "skill_level": "C", "format": "6s"}
+    several = sub_requests.create(db, actor_of(other), players_needed="3", **fields)
+    sub_requests.accept(db, actor_of(good), several)
+    db.commit()
+    assert db.get(SubRequest, several).status == SubStatus.OPEN
+    why = {r["id"]: r["reason"] for r in _all(db, cap, rid, "ineligible")}
+    assert why[good.id] == "subbing another game at that time"
+    sub_requests.update(db, actor_of(other), several, **fields | {"date": when - 2 * DAY, "players_needed": "3"})
+    db.commit()
+    assert _all(db, cap, rid, "eligible")[0]["reason"].endswith("1 of 5 this week")
+    sub_requests.delete(db, actor_of(other), several)
+    db.commit()
+    assert _all(db, cap, rid, "eligible")[0]["reason"].endswith("never subbed, 0 of 5 this week")
 
 
 def test_a_rule_lets_the_sub_in_once_it_no_longer_applies(rules_world):
@@ -262,22 +297,22 @@ def test_mark_played_or_no_show_after_the_game(db):
     when = utcnow() + DAY
     req = _accepted(db, cap, sub, when)
     with pytest.raises(BadRequest):  # before the game
-        matching.mark_outcome(db, actor_of(cap), req.id, outcome="Played", now=when - dt.timedelta(hours=1))
+        matching.mark_outcome(db, actor_of(cap), req.id, sub_id=sub.id, outcome="Played", now=when - dt.timedelta(hours=1))
     for who in (nosy, actor_of(sub)):
         with pytest.raises(Forbidden):
-            matching.mark_outcome(db, who, req.id, outcome="No-show", now=when + DAY)
+            matching.mark_outcome(db, who, req.id, sub_id=sub.id, outcome="No-show", now=when + DAY)
     with pytest.raises(Invalid):
-        matching.mark_outcome(db, actor_of(cap), req.id, outcome="maybe", now=when + DAY)
-    assert rows(db, SubRequest, SubRequest.id == req.id)[0].outcome is None
-    matching.mark_outcome(db, actor_of(cap), req.id, outcome="No-show", now=when + DAY)
-    matching.mark_outcome(db, actor_of(cap), req.id, outcome="Played", now=when + 2 * DAY)  # changed its mind
+        matching.mark_outcome(db, actor_of(cap), req.id, sub_id=sub.id, outcome="maybe", now=when + DAY)
+    assert _mark(db, req) is None
+    matching.mark_outcome(db, actor_of(cap), req.id, sub_id=sub.id, outcome="No-show", now=when + DAY)
+    matching.mark_outcome(db, actor_of(cap), req.id, sub_id=sub.id, outcome="Played", now=when + 2 * DAY)  # changed its mind
     db.commit()
-    assert rows(db, SubRequest, SubRequest.id == req.id)[0].outcome == SubOutcome.PLAYED
+    assert _mark(db, req) == SubOutcome.PLAYED
     audits = rows(db, AuditEntry, AuditEntry.action == "sub_outcome")
     assert [(a.before, a.after) for a in audits] == [({"outcome": None}, {"outcome": "No-show"}),
                                                      ({"outcome": "No-show"}, {"outcome": "Played"})]  # fmt: skip
     with pytest.raises(BadRequest):  # too long after
-        matching.mark_outcome(db, actor_of(cap), req.id, outcome="No-show", now=when + 8 * DAY)
+        matching.mark_outcome(db, actor_of(cap), req.id, sub_id=sub.id, outcome="No-show", now=when + 8 * DAY)
     listed = sub_requests.list_subs(db, nosy, filters={"q": "sue"}).rows
     assert (listed[0]["played"], listed[0]["no_shows"]) == (1, 0)
 

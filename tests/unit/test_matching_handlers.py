@@ -12,8 +12,8 @@ import pytest
 
 from tests.factories import make_user, player_world, rows, snapshot
 from tests.harness import call, page_state
-from volley_app.models import SubOutcome, SubRequest, SubStatus, SubUnavailableDate, User, utcnow
-from volley_app.services import availability, timefmt
+from volley_app.models import SubOutcome, SubRequest, SubRequestPlace, SubStatus, SubUnavailableDate, User, utcnow
+from volley_app.services import availability, sub_records, timefmt
 from volley_app.state.sub_matching import AvailabilityState, OutcomeState, SuggestionsState
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]
@@ -30,9 +30,30 @@ def _state(cls, path: str, tokens: dict, who: str):
 
 
 def _marks(db) -> list:
-    users = [(u.id, u.sub_days, u.sub_weekly_cap) for u in rows(db, User)]
+    db.expire_all()
+    users = [(u.id, u.sub_days, u.sub_weekly_cap, u.sub_played, u.sub_no_shows, u.sub_last_date) for u in rows(db, User)]
     return [*snapshot(db), users, [(d.user_id, d.day) for d in rows(db, SubUnavailableDate)],
-            [(r.id, r.outcome) for r in rows(db, SubRequest)]]  # fmt: skip
+            [(p.request_id, p.user_id, p.outcome, p.outcome_at) for p in rows(db, SubRequestPlace)],
+            [(r.id, r.updated_at) for r in rows(db, SubRequest)]]  # fmt: skip
+
+
+def _past_request(db, ids, *subs: str) -> SubRequest:
+    """Alice's request of five hours ago, a place taken by each of ``subs`` (the last one named)."""
+    req = SubRequest(requestor_id=ids["alice"], recipient_id=ids[subs[-1]], status=SubStatus.ACCEPTED, svl="Gym",
+                     team="Past", date=utcnow() - dt.timedelta(hours=5), skill_level="C", format="6s", completed=True,
+                     players_needed=len(subs), places_filled=len(subs))  # fmt: skip
+    db.add(req)
+    db.flush()
+    db.add_all([SubRequestPlace(request_id=req.id, user_id=ids[who], accepted_at=req.date - dt.timedelta(days=1))
+                for who in subs])  # fmt: skip
+    sub_records.refresh(db, [ids[who] for who in subs])
+    db.commit()
+    return req
+
+
+def _place_mark(db, req, who_id) -> SubOutcome | None:
+    db.expire_all()
+    return rows(db, SubRequestPlace, SubRequestPlace.request_id == req.id, SubRequestPlace.user_id == who_id)[0].outcome
 
 
 @pytest.mark.parametrize("who", WHO)
@@ -78,22 +99,52 @@ async def test_junk_sub_ids_are_refused_without_a_crash(world, junk):
 @pytest.mark.parametrize("who", WHO)
 async def test_only_the_requestor_marks_played(world, who):
     db, tokens, ids, reqs = world
-    req = SubRequest(requestor_id=ids["alice"], recipient_id=ids["ben"], status=SubStatus.ACCEPTED, svl="Gym",
-                     team="Past", date=utcnow() - dt.timedelta(hours=5), skill_level="C", format="6s", completed=True)  # fmt: skip
-    db.add(req)
-    db.commit()
+    req = _past_request(db, ids, "ben")
     before = _marks(db)
     state = _state(OutcomeState, f"/dash/notes/{req.id}", tokens, who)
     await state.load()
     assert state.can_mark is (who == "alice")
-    await call(state.mark, "No-show")
+    await call(state.mark, str(ids["ben"]), "No-show")
     if who == "alice":
-        assert rows(db, SubRequest, SubRequest.id == req.id)[0].outcome == SubOutcome.NO_SHOW
-        assert state.outcome == "No-show" and state.outcome_notice != ""
-        await call(state.mark, "Bogus")
-        assert state.outcome_error != "" and rows(db, SubRequest, SubRequest.id == req.id)[0].outcome == SubOutcome.NO_SHOW
+        assert _place_mark(db, req, ids["ben"]) == SubOutcome.NO_SHOW
+        assert state.marks == [{"id": str(ids["ben"]), "name": "Ben Tester", "outcome": "No-show"}]
+        assert state.outcome_notice == "Saved: Ben Tester No-show."
+        assert (rows(db, User, User.id == ids["ben"])[0].sub_no_shows, state.outcome_error) == (1, "")
+        await call(state.mark, str(ids["ben"]), "Bogus")
+        assert state.outcome_error != "" and _place_mark(db, req, ids["ben"]) == SubOutcome.NO_SHOW
+    else:
+        assert _marks(db) == before and state.outcome_error != "" and state.marks == []
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_each_sub_who_took_a_place_is_marked_by_the_requestor_only(world, who):
+    """A request for two: each sub has their own mark; nobody but the requestor sets one."""
+    db, tokens, ids, _reqs = world
+    cara = make_user(db, "cara", sub=True)
+    ids["cara"] = cara.id
+    req = _past_request(db, ids, "cara", "ben")
+    before = _marks(db)
+    state = _state(OutcomeState, f"/dash/notes/{req.id}", tokens, who)
+    await state.load()
+    await call(state.mark, str(cara.id), "Played")
+    await call(state.mark, str(ids["ben"]), "No-show")
+    if who == "alice":
+        assert [(r["name"], r["outcome"]) for r in state.marks] == [("Cara Tester", "Played"), ("Ben Tester", "No-show")]
+        assert (_place_mark(db, req, cara.id), _place_mark(db, req, ids["ben"])) == (SubOutcome.PLAYED, SubOutcome.NO_SHOW)
+        assert (rows(db, User, User.id == cara.id)[0].sub_played, rows(db, User, User.id == ids["ben"])[0].sub_no_shows) == (1, 1)
     else:
         assert _marks(db) == before and state.outcome_error != ""
+
+
+@pytest.mark.parametrize("sub_id", ["svl", "root", "alice", None, "", "x", [1], {"a": 1}, "-1", "99999999999", True])
+async def test_a_sub_without_a_place_or_junk_is_not_marked(world, sub_id):
+    db, tokens, ids, _reqs = world
+    req = _past_request(db, ids, "ben")
+    before = _marks(db)
+    state = _state(OutcomeState, f"/dash/notes/{req.id}", tokens, "alice")
+    await state.load()
+    await call(state.mark, str(ids[sub_id]) if isinstance(sub_id, str) and sub_id in ids else sub_id, "Played")
+    assert state.outcome_error != "" and _marks(db) == before
 
 
 @pytest.mark.parametrize("who", WHO)

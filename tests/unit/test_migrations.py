@@ -353,3 +353,56 @@ def test_existing_records_move_without_loss(scratch_database):
     with engine.connect() as conn:
         back = {n: (w, lo) for n, w, lo in conn.execute(sa.text("SELECT team_name, wins, losses FROM teams"))}
     assert back == kept
+
+
+# --- a mark per place, and each sub's record on their account ------------------------------------------
+
+BEFORE_SUB_RECORDS = "0020"
+
+
+def test_marks_move_to_the_places_and_records_are_filled(scratch_database):
+    """A request's one mark becomes its named sub's place's; a named sub whose place is missing (written before
+    places existed) gets it; every record is counted from the places; and down again, the marks go back."""
+    engine = scratch_database
+    cfg = alembic_config()
+    command.upgrade(cfg, BEFORE_SUB_RECORDS)
+    day = [dt.datetime(2026, 9, d, 18, tzinfo=dt.UTC) for d in range(1, 7)]
+    at = sa.bindparam("at", type_=UTCDateTime())
+    with engine.begin() as conn:
+        for uid in (1, 2, 3, 4):
+            conn.execute(sa.text(
+                "INSERT INTO users (id, username, password_hash, roles, email, first_name, last_name, sub, active, "
+                "created_at, updated_at) VALUES (:id, :u, 'x', '[\"Player\"]', :e, 'A', 'B', true, true, :at, :at)"
+            ).bindparams(at), {"id": uid, "u": f"u{uid}", "e": f"u{uid}@example.com", "at": day[0]})  # fmt: skip
+        # id, named sub, places filled, mark, archived, the subs with a place
+        requests = [(1, 2, 1, "Played", False, [2]), (2, 3, 2, "No-show", False, [4, 3]), (3, 4, 0, "Played", False, []),
+                    (4, 2, 1, "Played", True, [2]), (5, 3, 1, None, False, [2])]  # fmt: skip
+        for rid, named, filled, mark, archived, placed in requests:
+            conn.execute(sa.text(
+                "INSERT INTO sub_requests (id, requestor_id, recipient_id, status, svl, team, date, skill_level, format, "
+                "completed, created_at, updated_at, outcome, places_filled, players_needed, archived_at) VALUES "
+                "(:id, 1, :named, 'Accepted', 'Gym', 'Aces', :at, 'C', '6s', true, :at, :at, :mark, :filled, 2, :gone)"
+            ).bindparams(at, sa.bindparam("gone", type_=UTCDateTime())),
+                {"id": rid, "named": named, "at": day[rid], "mark": mark, "filled": filled,
+                 "gone": day[rid] if archived else None})  # fmt: skip
+            for uid in placed:
+                conn.execute(sa.text("INSERT INTO sub_request_places (request_id, user_id, accepted_at) "
+                                     "VALUES (:r, :u, :at)").bindparams(at), {"r": rid, "u": uid, "at": day[0]})  # fmt: skip
+    command.upgrade(cfg, "head")
+    from sqlmodel import Session
+
+    from volley_app.models import SubRequest, SubRequestPlace
+    from volley_app.services import sub_records
+
+    with Session(engine) as db:
+        marks = {(p.request_id, p.user_id): p.outcome.value if p.outcome else None for p in db.exec(select(SubRequestPlace))}
+        assert marks == {(1, 2): "Played", (2, 4): None, (2, 3): "No-show", (3, 4): "Played", (4, 2): "Played",
+                         (5, 2): None}  # fmt: skip
+        assert db.get(SubRequest, 3).places_filled == 1
+        records = {u.id: (u.sub_played, u.sub_no_shows, u.sub_last_date) for u in db.exec(select(User))}
+        assert records == {1: (0, 0, None), 2: (1, 0, day[5]), 3: (0, 1, day[2]), 4: (1, 0, day[3])}
+        assert all(records[uid] == sub_records.record(db, uid) for uid in records)
+    command.downgrade(cfg, BEFORE_SUB_RECORDS)
+    with engine.connect() as conn:
+        back = dict(conn.execute(sa.text("SELECT id, outcome FROM sub_requests")).all())
+    assert back == {1: "Played", 2: "No-show", 3: "Played", 4: "Played", 5: None}

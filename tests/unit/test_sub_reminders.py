@@ -199,6 +199,9 @@ def test_every_sub_who_took_a_place_is_reminded_and_a_marked_sub_is_not_asked_ab
     db.commit()
     assert send_reminders(now=DAY_BEFORE_STARTS + dt.timedelta(minutes=2)) == 1
     assert [to for _k, to, _s in _mail(db)] == sorted([alice.email, ben.email, carmen.email])
-    matching.mark_outcome(db, actor_of(alice), rid, outcome="Played", now=GAME + dt.timedelta(hours=3))
+    matching.mark_outcome(db, actor_of(alice), rid, sub_id=ben.id, outcome="Played", now=GAME + dt.timedelta(hours=3))
     db.commit()
-    assert send_reminders(now=MORNING_AFTER) == 0  # already marked: nothing to ask
+    assert sub_reminders.due(db, MORNING_AFTER) == [Due(rid, alice.id, AFTER_GAME)]  # carmen is not marked yet
+    matching.mark_outcome(db, actor_of(alice), rid, sub_id=carmen.id, outcome="No-show", now=GAME + dt.timedelta(hours=4))
+    db.commit()
+    assert send_reminders(now=MORNING_AFTER) == 0  # every sub marked: nothing to ask

@@ -81,22 +81,38 @@ def suggestions_panel(after_invite=None) -> rx.Component:
     )
 
 
+def _mark_row(r: rx.Var) -> rx.Component:
+    """One sub who took a place: their name, their mark, and the two buttons that set it."""
+    s = OutcomeState
+    return card(
+        rx.vstack(
+            rx.text(r["name"], weight="bold"),
+            rx.text(rx.cond(r["outcome"] != "", "Marked: " + r["outcome"], "Not marked yet"), size="2"),
+            button_row(
+                rx.button("Played", color_scheme="green", size="3", on_click=s.mark(r["id"], "Played"),
+                          aria_label="Played: " + r["name"], aria_pressed=rx.cond(r["outcome"] == "Played", "true", "false")),
+                rx.button("No-show", color_scheme="red", variant="soft", size="3", on_click=s.mark(r["id"], "No-show"),
+                          aria_label="No-show: " + r["name"], aria_pressed=rx.cond(r["outcome"] == "No-show", "true", "false")),
+                spacing="3",
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        test_id="sub-mark",
+    )  # fmt: skip
+
+
 def outcome_panel() -> rx.Component:
-    """After the game, the requestor marks the sub Played or No-show (changeable for a few days)."""
+    """After the game, the requestor marks each sub who took a place Played or No-show (changeable for a few days)."""
     s = OutcomeState
     return rx.cond(
         s.can_mark,
         section_card(
             "How did it go?",
-            rx.text("Did ", s.outcome_sub, " play? Your answer counts in their record.", size="2"),
-            rx.cond(s.outcome != "", rx.text("Marked: ", s.outcome, size="2", weight="medium"), rx.fragment()),
+            rx.text("Did each sub play? Your answer counts in their record.", size="2"),
             error_line(s.outcome_error, OUTCOME_ERROR_ID),
             notice_line(s.outcome_notice),
-            button_row(
-                rx.button("Played", color_scheme="green", size="3", on_click=s.mark("Played")),
-                rx.button("No-show", color_scheme="red", variant="soft", size="3", on_click=s.mark("No-show")),
-                spacing="3",
-            ),
+            rx.vstack(rx.foreach(s.marks, _mark_row), spacing="2", width="100%"),
         ),
         rx.fragment(),
     )

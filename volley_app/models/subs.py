@@ -50,9 +50,6 @@ class SubRequest(SQLModel, table=True):
         sa_column=sa.Column(enum_type(GenderNeeded), nullable=False, server_default=GenderNeeded.ANY.value),
     )
     min_rating: Rating | None = enum_field(Rating, nullable=True, default=None)
-    # After the game the requestor says whether the sub who accepted played or did not show (None: not yet).
-    outcome: SubOutcome | None = enum_field(SubOutcome, nullable=True, default=None)
-    outcome_at: dt.datetime | None = utc_field(nullable=True, default=None)
     # How many subs the team needs (1 to 4) and how many have accepted: one place per accept.
     players_needed: int = Field(default=1, sa_column=sa.Column(sa.Integer, nullable=False, server_default="1"))
     places_filled: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
@@ -72,7 +69,8 @@ class SubUnavailableDate(SQLModel, table=True):
 
 
 class SubRequestPlace(SQLModel, table=True):
-    """One sub who accepted a place on a request."""
+    """One sub who accepted a place on a request (the sub a request names has one once they accept), and how
+    they did."""
 
     __tablename__ = "sub_request_places"
     __table_args__ = (sa.UniqueConstraint("request_id", "user_id", name="uq_sub_request_places_request_user"),)
@@ -81,6 +79,9 @@ class SubRequestPlace(SQLModel, table=True):
     request_id: int = fk("sub_requests.id")
     user_id: int = fk("users.id")
     accepted_at: dt.datetime = utc_field(default_now=True)
+    # After the game the requestor says whether this sub played or did not show (None: not yet).
+    outcome: SubOutcome | None = enum_field(SubOutcome, nullable=True, default=None)
+    outcome_at: dt.datetime | None = utc_field(nullable=True, default=None)
 
 
 class SubInvite(SQLModel, table=True):

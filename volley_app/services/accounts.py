@@ -27,12 +27,13 @@ from volley_app.models import (
     Rating,
     Role,
     SubRequest,
+    SubRequestPlace,
     SubStatus,
     Team,
     User,
     utcnow,
 )
-from volley_app.services import audit, auth, mail, paging, passwords, ratelimit, validation, venues
+from volley_app.services import audit, auth, mail, paging, passwords, ratelimit, sub_records, validation, venues
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import (
     Actor,
@@ -336,11 +337,13 @@ def account_history(db: Session, uid: int) -> str:
         what.append("teams")
     if db.exec(select(LeagueSession.id).where(LeagueSession.svl_id == uid)).first() is not None:
         what.append("league sessions")
+    taken = sa.exists().where(SubRequestPlace.request_id == SubRequest.id)
     involved = sa.or_(
-        sa.and_(SubRequest.requestor_id == uid, SubRequest.recipient_id.is_not(None)),
+        sa.and_(SubRequest.requestor_id == uid, sa.or_(SubRequest.recipient_id.is_not(None), taken)),
         sa.and_(SubRequest.recipient_id == uid, SubRequest.status == SubStatus.ACCEPTED),
     )
-    if db.exec(select(SubRequest.id).where(involved)).first() is not None:
+    took = select(SubRequestPlace.id).where(SubRequestPlace.user_id == uid)
+    if db.exec(select(SubRequest.id).where(involved)).first() is not None or db.exec(took).first() is not None:
         what.append("sub requests with a sub")
     return ", ".join(what)
 
@@ -386,11 +389,12 @@ def _archive_user(db: Session, actor: Actor, user: User, tied: str) -> None:
     db.exec(sa.delete(LoginSession).where(LoginSession.user_id == user.id))
     db.exec(sa.delete(PasswordResetToken).where(PasswordResetToken.user_id == user.id))
     # Their own requests nobody answered are withdrawn; an invite to them stays closed (Declined).
-    db.exec(
-        sa.update(SubRequest)
-        .where(SubRequest.requestor_id == user.id, SubRequest.recipient_id.is_(None), SubRequest.archived_at.is_(None))
-        .values(archived_at=now)
-    )
+    withdrawn = (SubRequest.requestor_id == user.id, SubRequest.recipient_id.is_(None), SubRequest.archived_at.is_(None))
+    # (one for several players may have places taken: those subs' records leave it)
+    holders = db.exec(select(SubRequestPlace.user_id).join(SubRequest, SubRequest.id == SubRequestPlace.request_id)
+                      .where(*withdrawn)).all()  # fmt: skip
+    db.exec(sa.update(SubRequest).where(*withdrawn).values(archived_at=now))
+    sub_records.refresh(db, holders)
     db.exec(
         sa.update(SubRequest)
         .where(SubRequest.recipient_id == user.id, SubRequest.status == SubStatus.OPEN)

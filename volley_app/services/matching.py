@@ -9,9 +9,10 @@ Eligible (every rule, one SQL query over the users, each rule a column so an exc
 4. the gender the request needs (a sub with no gender given fits only "Any");
 5. free that weekday (the venue's local date of the game; ``users.sub_days``, a bit per weekday);
 6. not on one of their unavailable dates (``sub_unavailable_dates``) that day;
-7. under their weekly cap: fewer accepted requests that week (Monday to Sunday, venue dates) than the cap;
+7. under their weekly cap: fewer requests they took a place on that week (Monday to Sunday, venue dates) than
+   the cap;
 8. not playing then: not the captain of a team with a game starting within an hour of the request's time;
-9. not subbing then: no other accepted request of theirs within an hour.
+9. not subbing then: no other request they took a place on within an hour.
 
 Ranked (ties broken by the next key, the last one unique, so the order is stable):
 
@@ -19,7 +20,7 @@ Ranked (ties broken by the next key, the last one unique, so the order is stable
    "B or better" before an A); without one, the closest to the request's skill level (C+ counts as C),
    unrated subs last;
 2. reliability: games marked played minus no-shows, highest first;
-3. least recently subbed first (the latest date of a request they accepted; never subbed first), to
+3. least recently subbed first (the latest date of a request they took a place on; never subbed first), to
    spread the work;
 4. first name, last name, then id.
 
@@ -27,18 +28,19 @@ Each row carries its reason in words ("Setter B, free Thursdays, 12 played, 0 no
 Nov 2"). Only the requestor of the request and admins see its suggestions. Pages are read by position
 (``paging.offset`` style): the total comes from the same query (a window count).
 
-After the game the requestor marks the sub who accepted "Played" or "No-show" (``mark_outcome``): from the
-game's time until ``OUTCOME_DAYS`` days after it, changeable in that time, every mark audited.
+A sub's record (played, no-shows, last subbed) is kept on their account (``services/sub_records.py``), so the
+ranking reads no requests. After the game the requestor marks each sub who took a place "Played" or "No-show"
+(``mark_outcome``, one mark per place): from the game's time until ``OUTCOME_DAYS`` days after it, changeable
+in that time, every mark audited.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
-from types import SimpleNamespace
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from volley_app.models import (
     Game,
@@ -50,14 +52,25 @@ from volley_app.models import (
     SkillLevel,
     SubOutcome,
     SubRequest,
+    SubRequestPlace,
     SubStatus,
     SubUnavailableDate,
     Team,
     User,
     utcnow,
 )
-from volley_app.services import audit, availability, paging, permissions, ratelimit, sub_requests, timefmt, venues
-from volley_app.services.errors import BadRequest, Forbidden, Invalid
+from volley_app.services import (
+    audit,
+    availability,
+    paging,
+    permissions,
+    ratelimit,
+    sub_records,
+    sub_requests,
+    timefmt,
+    venues,
+)
+from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.permissions import Actor, require_sub_request_actor
 
 log = logging.getLogger(__name__)
@@ -65,6 +78,7 @@ log = logging.getLogger(__name__)
 BUSY_WINDOW = dt.timedelta(hours=1)
 OUTCOME_DAYS = 7
 NOT_OPEN = "Suggestions are for a sub request that is still open"
+NOT_PLACED = "Only a sub who took a place on this sub request can be marked"
 LISTS = ("eligible", "ineligible")
 UNRATED = 9
 
@@ -104,19 +118,22 @@ def _rules(req: SubRequest, zone: str) -> tuple[dict[str, sa.ColumnElement[bool]
     day = timefmt.local(req.date, zone).date()
     start, end = _week(day, zone)
     near = (req.date - BUSY_WINDOW, req.date + BUSY_WINDOW)
-    accepted = (
-        SubRequest.status == SubStatus.ACCEPTED,
-        SubRequest.archived_at.is_(None),
-        SubRequest.id != req.id,
-        SubRequest.recipient_id.is_not(None),
-    )
+    # the places taken on other requests not cancelled (every status: a request for several may still be open;
+    # the status/date index reads the dates)
+    on_request = SubRequest.id == SubRequestPlace.request_id
+    taken = (SubRequest.status.in_(list(SubStatus)), SubRequest.archived_at.is_(None), SubRequest.id != req.id)
     week = (
-        sa.select(SubRequest.recipient_id.label("sub_id"), sa.func.count().label("taken"))
-        .where(*accepted, SubRequest.date >= start, SubRequest.date < end)
-        .group_by(SubRequest.recipient_id)
+        sa.select(SubRequestPlace.user_id.label("sub_id"), sa.func.count().label("taken"))
+        .join(SubRequest, on_request)
+        .where(*taken, SubRequest.date >= start, SubRequest.date < end)
+        .group_by(SubRequestPlace.user_id)
         .subquery("week")
     )
-    subbing = sa.select(SubRequest.recipient_id).where(*accepted, SubRequest.date > near[0], SubRequest.date < near[1])
+    subbing = (
+        sa.select(SubRequestPlace.user_id)
+        .join(SubRequest, on_request)
+        .where(*taken, SubRequest.date > near[0], SubRequest.date < near[1])
+    )
     playing = (
         sa.select(Team.captain_id)
         .join(Game, sa.or_(Game.team1_id == Team.id, Game.team2_id == Team.id))
@@ -158,36 +175,19 @@ def _fit(req: SubRequest) -> sa.ColumnElement[int]:
     return sa.case((rank == UNRATED, UNRATED), (rank >= target, rank - target), else_=target - rank)
 
 
-def _records(subs: sa.Select) -> sa.Subquery:
-    """Played and no-show counts and the latest accepted date of the subs ``subs`` selects (their ids): an
-    index range of each one's few accepted requests (``ix_sub_requests_recipient_status_date``; a cancelled
-    one is left out in the counts, not in the WHERE, so that index is the one read)."""
-    kept = SubRequest.archived_at.is_(None)
-    played = sa.func.count(sa.case((sa.and_(kept, SubRequest.outcome == SubOutcome.PLAYED), 1)))
-    no_shows = sa.func.count(sa.case((sa.and_(kept, SubRequest.outcome == SubOutcome.NO_SHOW), 1)))
-    last = sa.func.max(sa.case((kept, SubRequest.date)))
-    return (
-        sa.select(
-            SubRequest.recipient_id.label("sub_id"), played.label("played"), no_shows.label("no_shows"),
-            last.label("last_date"),
-        )
-        .where(SubRequest.recipient_id.in_(subs), SubRequest.status == SubStatus.ACCEPTED)
-        .group_by(SubRequest.recipient_id)
-        .subquery("record")
-    )  # fmt: skip
-
-
 _PEOPLE = (
     User.id, User.first_name, User.last_name, User.username, User.gender, User.hitter_skill_level,
     User.passer_skill_level, User.setter_skill_level, User.sub_days, User.sub_weekly_cap,
+    # the record kept on the account (services/sub_records.py): no request is read for it
+    User.sub_played.label("played"), User.sub_no_shows.label("no_shows"), User.sub_last_date.label("last_date"),
 )  # fmt: skip
 
 
 def _query(req: SubRequest, which: str, zone: str, only: int | None = None) -> sa.Select:
     """The page query of ``which`` list, ordered, each row with the list's total (a window count).
 
-    Eligible: the rules filter the subs, and only theirs are the records the ranking reads. Ineligible: by
-    name, a flag per rule; the page's records are read after (``_with_records``)."""
+    Eligible: the rules filter the subs, ranked by their records (kept on ``users``). Ineligible: by name, a
+    flag per rule."""
     rules, week = _rules(req, zone)
     base = [User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None)]
     if only is not None:
@@ -195,18 +195,12 @@ def _query(req: SubRequest, which: str, zone: str, only: int | None = None) -> s
     taken = sa.func.coalesce(week.c.taken, 0).label("taken")
     total = sa.func.count().over().label("total")
     if which == "eligible":
-        where = [*base, *rules.values()]
-        # the records of the subs the cheap rules let through (a superset of the eligible: the join keeps those)
-        chosen = sa.select(User.id).where(*base, rules["rating"], rules["gender"], rules["weekday"])
-        record = _records(chosen)
-        played, no_shows = sa.func.coalesce(record.c.played, 0), sa.func.coalesce(record.c.no_shows, 0)
         query = (
-            sa.select(*_PEOPLE, taken, total, played.label("played"), no_shows.label("no_shows"), record.c.last_date)
+            sa.select(*_PEOPLE, taken, total)
             .select_from(User)
             .outerjoin(week, week.c.sub_id == User.id)
-            .outerjoin(record, record.c.sub_id == User.id)
-            .where(*where)
-            .order_by(_fit(req), (played - no_shows).desc(), record.c.last_date.asc().nulls_first(),
+            .where(*base, *rules.values())
+            .order_by(_fit(req), (User.sub_played - User.sub_no_shows).desc(), User.sub_last_date.asc().nulls_first(),
                       User.first_name, User.last_name, User.id)
         )  # fmt: skip
     else:
@@ -220,19 +214,6 @@ def _query(req: SubRequest, which: str, zone: str, only: int | None = None) -> s
             .order_by(User.first_name, User.last_name, User.id)
         )
     return query
-
-
-def _with_records(db: Session, found: list) -> list[SimpleNamespace]:
-    """The rows of a page of the ineligible list with each sub's record (one query for the page)."""
-    ids = [r.id for r in found]
-    record = _records(sa.select(User.id).where(User.id.in_(ids))) if ids else None
-    by_id = {r.sub_id: r for r in db.execute(sa.select(record))} if record is not None else {}
-    out = []
-    for r in found:
-        rec = by_id.get(r.id)
-        out.append(SimpleNamespace(**dict(r._mapping), played=rec.played if rec else 0,
-                                   no_shows=rec.no_shows if rec else 0, last_date=rec.last_date if rec else None))
-    return out
 
 
 # -- words --------------------------------------------------------------------------------------------------------
@@ -352,8 +333,6 @@ def suggestions(
         start = 0
         found = db.execute(query.limit(per)).all()
     total = found[0].total if found else 0
-    if which == "ineligible":
-        found = _with_records(db, found)
     return paging.Page(
         rows=[_project(r, req, which, zone) for r in found],
         total=total,
@@ -413,33 +392,41 @@ def invite(
     log.info("sub request %s: user %s invited sub %s from the suggestions", req.id, actor.user_id, uid)
 
 
+def _places(db: Session, req: SubRequest) -> list[tuple[SubRequestPlace, User]]:
+    """The places taken on the request and their subs, in the order they were taken."""
+    return list(db.exec(
+        select(SubRequestPlace, User).join(User, User.id == SubRequestPlace.user_id)
+        .where(SubRequestPlace.request_id == req.id).order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)
+    ).all())  # fmt: skip
+
+
 def outcome_info(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> dict:
-    """For the requestor of an accepted request: whether they may mark the sub now, the mark, and the sub's name."""
+    """For the requestor: whether they may mark the subs now, and each sub who took a place with their mark."""
     actor = require_sub_request_actor(actor)
     req = permissions.access_sub_request(db, actor, request_id, own=True)
-    sub = db.get(User, req.recipient_id) if req.recipient_id else None
-    return {
-        "can_mark": can_mark(req, actor, now or utcnow()),
-        "outcome": req.outcome.value if req.outcome else "",
-        "sub": sub_requests._person(sub.first_name, sub.last_name, sub.username) if sub else "",
-    }
+    subs = [
+        {"id": sub.id, "name": sub_requests._person(sub.first_name, sub.last_name, sub.username),
+         "outcome": place.outcome.value if place.outcome else ""}
+        for place, sub in _places(db, req)
+    ]  # fmt: skip
+    return {"can_mark": bool(subs) and can_mark(req, actor, now or utcnow()), "subs": subs}
 
 
 def can_mark(req: SubRequest, actor: Actor, now: dt.datetime) -> bool:
-    """Whether the actor may mark how the sub did: the requestor of an accepted request, after the game, for a while."""
+    """Whether the actor may mark how the subs who took places did: the requestor, after the game, for a while."""
     return (
         req.requestor_id == actor.user_id
-        and req.status == SubStatus.ACCEPTED
-        and req.recipient_id is not None
         and req.archived_at is None
         and req.date <= now <= req.date + dt.timedelta(days=OUTCOME_DAYS)
     )
 
 
 def mark_outcome(
-    db: Session, actor: Actor | None, request_id: object, *, outcome: object, now: dt.datetime | None = None
+    db: Session, actor: Actor | None, request_id: object, *, sub_id: object, outcome: object,
+    now: dt.datetime | None = None,
 ) -> None:
-    """The requestor says the sub played or did not show (changeable for ``OUTCOME_DAYS`` days; audited)."""
+    """The requestor says one sub who took a place on the request played or did not show (changeable for
+    ``OUTCOME_DAYS`` days after the game; audited, naming the sub). The sub's record follows at once."""
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     req = permissions.access_sub_request(db, actor, request_id, own=True)
@@ -449,22 +436,31 @@ def mark_outcome(
         value = None
     if value is None:
         raise Invalid({"outcome": "Choose Played or No-show"})
-    if req.status != SubStatus.ACCEPTED or req.recipient_id is None:
-        raise BadRequest("Only a sub request a sub accepted can be marked")
+    try:
+        uid = permissions.record_id(sub_id, NOT_PLACED)
+    except NotFound:
+        raise BadRequest(NOT_PLACED) from None
+    place = db.exec(
+        select(SubRequestPlace).where(SubRequestPlace.request_id == req.id, SubRequestPlace.user_id == uid)
+    ).first()
+    if place is None:
+        raise BadRequest(NOT_PLACED)
     if now < req.date:
         raise BadRequest("Mark how the sub did after the game")
     if now > req.date + dt.timedelta(days=OUTCOME_DAYS):
         raise BadRequest(f"A sub can be marked for {OUTCOME_DAYS} days after the game")
-    before = req.outcome.value if req.outcome else None
+    before = place.outcome.value if place.outcome else None
     if before == value.value:
         return
-    req.outcome, req.outcome_at, req.updated_at = value, now, now
-    db.add(req)
+    place.outcome, place.outcome_at = value, now
+    req.updated_at = now
+    db.add_all([place, req])
     db.flush()
-    sub = db.get(User, req.recipient_id)
+    sub_records.refresh(db, [uid])
+    sub = db.get(User, uid)
     audit.record(
         db, actor, action="sub_outcome", entity="sub_request", entity_id=req.id,
         summary=f"Marked {sub_requests._person(sub.first_name, sub.last_name, sub.username) if sub else 'the sub'} "
                 f"{value.value.lower()} for {req.team} on {timefmt.day(req.date, venues.zone_by_name(db, req.svl))}",
-        before={"outcome": before}, after={"outcome": value.value}, subject_user_id=req.recipient_id,
+        before={"outcome": before}, after={"outcome": value.value}, subject_user_id=uid,
     )  # fmt: skip

@@ -3,7 +3,8 @@
 - From the start of the day before the game (the venue's day) until the game starts, the
   requestor and each sub who accepted get a reminder of when and where.
 - From 8 am (venue time) the day after the game, for a week, the requestor is asked to mark
-  whether the sub played or did not show, with a link to the request's page.
+  whether the subs played or did not show, with a link to the request's page (not once every
+  sub who took a place is marked).
 
 Only requests that are accepted and not cancelled are reminded. Each reminder goes out
 once: its row in ``sub_request_reminders`` (unique per request, person and kind) is written
@@ -82,6 +83,11 @@ def accepted_subs(db: Session, req: SubRequest) -> list[int]:
     return list(dict.fromkeys([*placed, *named]))
 
 
+def _unmarked() -> sa.ColumnElement[bool]:
+    """A sub who took a place on the request has no mark yet."""
+    return sa.exists().where(SubRequestPlace.request_id == SubRequest.id, SubRequestPlace.outcome.is_(None))
+
+
 def _remindable() -> list[sa.ColumnElement[bool]]:
     # taken, or a request for several players some of whom have accepted
     return [sa.or_(SubRequest.status == SubStatus.ACCEPTED, SubRequest.places_filled > 0), SubRequest.archived_at.is_(None)]
@@ -97,8 +103,8 @@ def due(db: Session, now: dt.datetime) -> list[Due]:
     found: list[Due] = []
     # the day before: games in the next two days (the venue's day before starts at most 48 hours ahead)
     coming = db.exec(select(SubRequest).where(*_remindable(), SubRequest.date > now, SubRequest.date <= now + 2 * DAY)).all()
-    # the morning after (not once the requestor has marked the sub): games of the last week and a bit
-    past = db.exec(select(SubRequest).where(*_remindable(), SubRequest.outcome.is_(None), SubRequest.date <= now,
+    # the morning after (not once the requestor has marked every sub): games of the last week and a bit
+    past = db.exec(select(SubRequest).where(*_remindable(), _unmarked(), SubRequest.date <= now,
                                             SubRequest.date > now - ASK_FOR - 2 * DAY)).all()  # fmt: skip
     zones = venues.zones_by_name(db, {r.svl for r in (*coming, *past)})
     for req in coming:
@@ -129,8 +135,8 @@ def send_one(db: Session, reminder: Due, now: dt.datetime) -> bool:
     req = db.get(SubRequest, reminder.request_id)
     if req is None or req.archived_at is not None or (req.status != SubStatus.ACCEPTED and not req.places_filled):
         return False
-    if reminder.kind == AFTER_GAME and req.outcome is not None:  # already marked played or no-show
-        return False
+    if reminder.kind == AFTER_GAME and db.exec(select(SubRequest.id).where(SubRequest.id == req.id, _unmarked())).first() is None:
+        return False  # every sub already marked played or no-show
     subs = accepted_subs(db, req)
     zone = venues.zone_by_name(db, req.svl)
     window = day_before_window(req.date, zone) if reminder.kind == DAY_BEFORE else after_game_window(req.date, zone)

@@ -50,6 +50,7 @@ from volley_app.services import (
     paging,
     permissions,
     ratelimit,
+    sub_records,
     timefmt,
     validation,
     venues,
@@ -163,8 +164,11 @@ def needs_text(position: Position | None, gender: GenderNeeded | None, rating: R
     return f"{who}, {rating.value} or better" if rating != Rating.A else f"{who}, A"
 
 
-def _row(req: SubRequest, names: dict[int, str], zones: dict[str, str] | None = None) -> dict:
-    """A request as lists show it; its times on the clock of the venue it names (``zones``, by name)."""
+def _row(
+    req: SubRequest, names: dict[int, str], zones: dict[str, str] | None = None, outcome: SubOutcome | None = None
+) -> dict:
+    """A request as lists show it; its times on the clock of the venue it names (``zones``, by name);
+    ``outcome``: the mark of the sub it names."""
     zone = (zones or {}).get(req.svl.strip().casefold())
     local = timefmt.local(req.date, zone)
     return {
@@ -188,7 +192,7 @@ def _row(req: SubRequest, names: dict[int, str], zones: dict[str, str] | None = 
         "gender_needed": (req.gender_needed or GenderNeeded.ANY).value,
         "min_rating": req.min_rating.value if req.min_rating else "",
         "needs": needs_text(req.position_needed, req.gender_needed, req.min_rating),
-        "outcome": req.outcome.value if req.outcome else "",
+        "outcome": outcome.value if outcome else "",
         "players_needed": req.players_needed,
         "places_filled": req.places_filled,
     }
@@ -197,7 +201,11 @@ def _row(req: SubRequest, names: dict[int, str], zones: dict[str, str] | None = 
 def _rows(db: Session, reqs: list[SubRequest]) -> list[dict]:
     names = _names(db, {r.requestor_id for r in reqs} | {r.recipient_id for r in reqs if r.recipient_id})
     zones = venues.zones_by_name(db, [r.svl for r in reqs])
-    return [_row(r, names, zones) for r in sorted(reqs, key=lambda r: (r.completed, r.date, r.id))]
+    marks = dict(db.exec(
+        select(_NamedPlace.request_id, _NamedPlace.outcome).join(SubRequest, _named_place)
+        .where(_NamedPlace.request_id.in_([r.id for r in reqs]))
+    ).all()) if reqs else {}  # fmt: skip
+    return [_row(r, names, zones, marks.get(r.id)) for r in sorted(reqs, key=lambda r: (r.completed, r.date, r.id))]
 
 
 def complete_past(db: Session, *where: sa.ColumnElement[bool], now: dt.datetime | None = None) -> None:
@@ -224,6 +232,9 @@ POSITIONS = {"hitter": "hitter_skill_level", "passer": "passer_skill_level", "se
 
 _Requestor = sa.orm.aliased(User, name="requestor")
 _Recipient = sa.orm.aliased(User, name="recipient")
+# The place of the sub a request names (its mark is the request's "outcome" in lists).
+_NamedPlace = sa.orm.aliased(SubRequestPlace, name="named_place")
+_named_place = sa.and_(SubRequest.id == _NamedPlace.request_id, SubRequest.recipient_id == _NamedPlace.user_id)
 
 
 def _day(value: object, field: str, label: str) -> dt.date | None:
@@ -272,11 +283,12 @@ def _request_page(db: Session, where: list, *, bookmark: object, size: object, s
     order = paging.sort_order(sort, NOTE_ORDERS)
     query = (
         select(
-            SubRequest, _Requestor.first_name, _Requestor.last_name, _Requestor.username,
+            SubRequest, _NamedPlace.outcome, _Requestor.first_name, _Requestor.last_name, _Requestor.username,
             _Recipient.first_name, _Recipient.last_name, _Recipient.username,
         )
         .join(_Requestor, _Requestor.id == SubRequest.requestor_id)
         .outerjoin(_Recipient, _Recipient.id == SubRequest.recipient_id)
+        .outerjoin(_NamedPlace, _named_place)
         .where(*where)
         .order_by(*order.columns)
     )
@@ -284,8 +296,8 @@ def _request_page(db: Session, where: list, *, bookmark: object, size: object, s
     def project(found: list) -> list[dict]:
         zones = venues.zones_by_name(db, [req.svl for req, *_who in found])
         return [
-            _row(req, {req.requestor_id: _person(*who[:3]), req.recipient_id or 0: _person(*who[3:])}, zones)
-            for req, *who in found
+            _row(req, {req.requestor_id: _person(*who[:3]), req.recipient_id or 0: _person(*who[3:])}, zones, mark)
+            for req, mark, *who in found
         ]
 
     # The total needs no names: every request has its requestor, so the join counts only when searched by it.
@@ -382,29 +394,8 @@ def _rating(value: Rating | None) -> str:
     return value.value if value else ""
 
 
-def _records(db: Session, ids: list[int]) -> dict[int, tuple[int, int]]:
-    """Played and no-show counts of the subs ``ids`` (one grouped query for a page)."""
-    if not ids:
-        return {}
-    played = sa.func.count(sa.case((SubRequest.outcome == SubOutcome.PLAYED, 1)))
-    no_shows = sa.func.count(sa.case((SubRequest.outcome == SubOutcome.NO_SHOW, 1)))
-    found = db.execute(
-        sa.select(SubRequest.recipient_id, played, no_shows)
-        .where(SubRequest.recipient_id.in_(ids), SubRequest.status == SubStatus.ACCEPTED,
-               SubRequest.archived_at.is_(None), SubRequest.outcome.is_not(None))
-        .group_by(SubRequest.recipient_id)
-    ).all()  # fmt: skip
-    return {uid: (p, n) for uid, p, n in found}
-
-
-def _with_records(db: Session, subs: list[dict]) -> list[dict]:
-    records = _records(db, [s["id"] for s in subs])
-    for row in subs:
-        row["played"], row["no_shows"] = records.get(row["id"], (0, 0))
-    return subs
-
-
 def _sub(u: User) -> dict:
+    """A sub as the Subs list shows them, with their record (kept on the account: ``sub_records``)."""
     return {
         "id": u.id,
         "first_name": u.first_name,
@@ -413,6 +404,8 @@ def _sub(u: User) -> dict:
         "hitter": _rating(u.hitter_skill_level),
         "passer": _rating(u.passer_skill_level),
         "setter": _rating(u.setter_skill_level),
+        "played": u.sub_played,
+        "no_shows": u.sub_no_shows,
     }
 
 
@@ -458,7 +451,7 @@ def list_subs(
         db,
         query,
         kinds=(str, str, int),
-        project=lambda found: _with_records(db, [_sub(row[0]) for row in found]),
+        project=lambda found: [_sub(row[0]) for row in found],
         bookmark=bookmark,
         size=paging.page_size(size),
     )
@@ -708,6 +701,7 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
             db.add(SubRequestPlace(request_id=rid, user_id=actor.user_id, accepted_at=now))
     except sa.exc.IntegrityError:  # the same sub's second accept, a moment ago
         raise BadRequest("You have already accepted this request") from None
+    sub_records.refresh(db, [actor.user_id])
     req = db.get(SubRequest, rid)
     db.refresh(req)
     invites.after_accept(db, req, actor, now)
@@ -754,6 +748,8 @@ def update(
     req.updated_at = now
     db.add(req)
     db.flush()
+    if before["date"] != req.date:  # the last time its subs subbed may move
+        sub_records.refresh_request(db, req.id)
     changes = [label for key, label in _TOLD.items() if before[key] != getattr(req, key)]
     _tell(db, req)
     if changes:
@@ -802,6 +798,7 @@ def delete(db: Session, actor: Actor | None, request_id: object) -> None:
         req.archived_at = req.updated_at = utcnow()
         db.add(req)
         db.flush()
+        sub_records.refresh_request(db, req.id)  # a cancelled request leaves its subs' records
         invites.end_list(db, req, req.archived_at)
         if req.recipient_id is not None and req.status != SubStatus.DECLINED:
             what = f"cancelled the sub request for {req.team}: you are no longer needed"

@@ -15,7 +15,7 @@ from volley_app.state.forms import form_values, path_arg, run_action
 from volley_app.state.paging import PagedList
 
 INVITED = "Invited. The sub has been emailed."
-MARKED = "Saved: {outcome}."
+MARKED = "Saved: {name} {outcome}."
 SUGGESTIONS_ERROR_ID = "suggestions-error"
 
 
@@ -83,11 +83,11 @@ class SuggestionsState(PagedList, AuthState):
 
 
 class OutcomeState(AuthState):
-    """After the game, the requestor says whether the sub played or did not show."""
+    """After the game, the requestor says of each sub who took a place whether they played or did not show."""
 
     can_mark: bool = False
-    outcome: str = ""
-    outcome_sub: str = ""
+    # each sub who took a place: id, name, and their mark ("" when not marked yet)
+    marks: list[dict[str, str]] = []
     outcome_error: str = ""
     outcome_notice: str = ""
 
@@ -99,18 +99,21 @@ class OutcomeState(AuthState):
         found, _f = await run_action(matching.outcome_info, actor=await self._actor(),
                                      request_id=path_arg(self, "note_id"))  # fmt: skip
         found = found or {}
-        self.can_mark, self.outcome, self.outcome_sub = bool(found.get("can_mark")), found.get("outcome", ""), found.get("sub", "")
+        self.can_mark = bool(found.get("can_mark"))
+        self.marks = [{"id": str(r["id"]), "name": r["name"], "outcome": r["outcome"]} for r in found.get("subs", [])]
 
     @rx.event
-    async def mark(self, outcome: str):
+    async def mark(self, sub_id: str, outcome: str):
+        """Mark one sub (the server checks the requestor, the window, and that the sub took a place)."""
         self.outcome_error, self.outcome_notice = "", ""
         _, failure = await run_action(matching.mark_outcome, actor=await self._actor(),
-                                      request_id=path_arg(self, "note_id"), outcome=outcome)  # fmt: skip
+                                      request_id=path_arg(self, "note_id"), sub_id=sub_id, outcome=outcome)  # fmt: skip
         if failure:
             self.outcome_error = " ".join(failure.errors.values()) if isinstance(failure, Invalid) else failure.message
-        else:
-            self.outcome_notice = MARKED.format(outcome=outcome)
         await self._read()
+        if not failure:
+            name = next((r["name"] for r in self.marks if r["id"] == str(sub_id)), "")
+            self.outcome_notice = MARKED.format(name=name, outcome=outcome)
 
 
 class AvailabilityState(AuthState):
