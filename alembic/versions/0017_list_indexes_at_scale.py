@@ -5,7 +5,7 @@ The full ``archived_at`` indexes were taken by SQLite's planner for "not archive
 read most of a table through them; as partial indexes they serve the Archive alone.
 
 Revision ID: 0022
-Revises: 0020
+Revises: 0021
 Create Date: 2026-11-25 13:40:00
 """
 
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0022"
-down_revision: str | None = "0020"
+down_revision: str | None = "0021"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
