@@ -196,6 +196,23 @@ def test_an_exhausted_list_closes_the_request_when_asked(world):
     assert sub_requests.detail(db, a["alice"], rid, now=NOW + 3 * H)["can_reopen"] is True
 
 
+def test_a_closed_list_with_places_taken_names_a_sub_who_took_one(world):
+    db, a = world
+    rid = _request(db, a, players_needed="2")
+    invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id, a["carmen"].user_id], if_nobody="close",
+                            now=NOW)  # fmt: skip
+    sub_requests.accept(db, a["ben"], rid, now=NOW + MIN)  # one place of two; carmen is asked for the other
+    db.commit()
+    invites.expire_invites(now=NOW + 5 * H)  # carmen says nothing: nobody is left to ask
+    db.expire_all()
+    req = _req(db, rid)
+    assert req.status == SubStatus.ACCEPTED and req.places_filled == 1
+    assert req.recipient_id == a["ben"].user_id  # not carmen, whose hold lapsed
+    assert _states(db, rid) == [("ben", "accepted"), ("carmen", "expired")]
+    told = [m for m in _mails(db) if m.to_addr.startswith("alice@") and "Nobody else" in m.body_text]
+    assert told and "is closed with 1 of 2 places taken" in told[-1].body_text
+
+
 def test_a_sub_who_cannot_be_asked_any_more_is_skipped(world):
     db, a = world
     rid = _request(db, a)

@@ -220,13 +220,21 @@ def _invite_next(db: Session, req: SubRequest, now: dt.datetime) -> None:
     if req.if_nobody == OPEN_TO_ANYONE and until is not None:
         req.recipient_id, req.status = None, SubStatus.OPEN
         outcome = "is now open to anyone"
+    elif req.places_filled:  # closed with the places taken so far: it names a sub who took one, not the last asked
+        req.status = SubStatus.ACCEPTED
+        req.recipient_id = db.exec(
+            select(SubRequestPlace.user_id).where(SubRequestPlace.request_id == req.id)
+            .order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)
+        ).first()  # fmt: skip
+        outcome = f"is closed with {req.places_filled} of {req.players_needed} places taken"
     else:
-        req.status = SubStatus.ACCEPTED if req.places_filled else SubStatus.DECLINED
+        req.status = SubStatus.DECLINED
         outcome = "is closed"
     req.if_nobody, req.updated_at = None, now
     db.add(req)
     db.flush()
-    _email_requestor(db, req, f"Nobody on your invite list accepted: your sub request {outcome}")
+    nobody = "Nobody else" if req.places_filled else "Nobody"
+    _email_requestor(db, req, f"{nobody} on your invite list accepted: your sub request {outcome}")
     _tell(db, req)
     if req.recipient_id is None and req.status == SubStatus.OPEN:
         open_notices(db, req)
