@@ -44,7 +44,7 @@ async def test_non_admins_calling_email_all_handlers_are_refused_and_nothing_is_
     make_user(db, "svl", Role.SVL)
     token = {"pat": lambda: login_token(db, "pat"), "svl": lambda: login_token(db, "svl"), "forged": lambda: "forged"}.get(who, lambda: None)()
     state = _admin_state(EmailAllState, "/dash/emailAll", token)
-    await state.load()
+    await drain(state.load())
     assert state.jobs == []
     events = await drain(state.send({"subject": "Spam", "body": "Spam"}))
     assert redirect_target(events) is None and state.error in ("No access", "Unauthorized")
@@ -82,7 +82,7 @@ async def test_admin_newsletter_and_email_all_handlers(db):
     assert len(state.subscribers) == 2 and count(db, NewsletterSubscriber) == 2
 
     mail_state = _admin_state(EmailAllState, "/dash/emailAll", token)
-    await mail_state.load()
+    await drain(mail_state.load())
     assert mail_state.audience == "2"
     await drain(mail_state.send({"subject": "Hello all", "body": "Courts open"}))  # the box not ticked
     assert "confirmed" in mail_state.errors and count(db, OutboxMessage) == 3
@@ -124,7 +124,7 @@ async def test_email_all_field_messages_queue_nothing(db):
     make_user(db, "root", Role.ADMIN)
     db.commit()
     state = _admin_state(EmailAllState, "/dash/emailAll", login_token(db, "root"))
-    await state.load()
+    await drain(state.load())
     await drain(state.send({"subject": "", "body": ""}))
     assert state.errors.keys() == {"subject", "body"} and state.notice == ""
     assert count(db, OutboxMessage) == 0 and count(db, EmailAllJob) == 0

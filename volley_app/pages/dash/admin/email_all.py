@@ -59,6 +59,7 @@ class EmailAllState(PagedList, FormState, AuthState):
         self.notice = ""
         self._reset_filters()
         await self._first_page()
+        yield  # the jobs show now; the count of every active user follows
         await self._load_audience()
 
     @rx.event
