@@ -513,6 +513,29 @@ def invite_choice(db: Session, actor: Actor | None, sub_id: object) -> dict[str,
     return _choice(*found) if found else None
 
 
+def invite_list_choices(
+    db: Session,
+    actor: Actor | None,
+    request_id: object,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+) -> paging.Page:
+    """One page of the subs the requestor of ``request_id`` may put on its invite list, by name (``q`` a name).
+
+    Only the request's requestor: anyone else is refused as for the request itself.
+    """
+    permissions.access_sub_request(db, actor, request_id, own=True)
+    return invite_choices(db, actor, filters=filters, bookmark=bookmark, size=size)
+
+
+def invite_list_choice(db: Session, actor: Actor | None, request_id: object, sub_id: object) -> dict[str, str] | None:
+    """The option of the sub ``sub_id`` for the invite list of the actor's request ``request_id``, else None."""
+    permissions.access_sub_request(db, actor, request_id, own=True)
+    return invite_choice(db, actor, sub_id)
+
+
 # -- changing -----------------------------------------------------------------------------------------------------
 
 
