@@ -118,3 +118,21 @@ async def test_a_sub_request_is_the_callers_whatever_the_body_says(db):
     [req] = rows(db, SubRequest, SubRequest.team == "T9")
     assert (req.requestor_id, req.status, req.completed) == (x["users"]["player"], SubStatus.OPEN, False)
     assert response.json()["id"] == response.json()["_id"] == req.id
+
+
+async def test_a_sub_request_sets_its_needs_but_not_its_places_or_outcome(db):
+    x = w.build(db)
+    body = {"team": "T8", "date": "2031-01-06T19:00", "svl": "Gym", "skillLevel": "C", "format": "6s",
+            "playersNeeded": 2, "positionNeeded": "Passer", "placesFilled": 2, "outcome": "Played",
+            "ifNobody": "close", "archivedAt": "2030-01-01T00:00"}  # fmt: skip
+    response = await _call(x, "player", "POST", "/api/notes", body)
+    assert response.status_code == 201, response.text
+    [req] = rows(db, SubRequest, SubRequest.team == "T8")
+    assert (req.players_needed, req.position_needed, req.places_filled) == (2, "Passer", 0)
+    assert (req.outcome, req.if_nobody, req.archived_at, req.status) == (None, None, None, SubStatus.OPEN)
+    changed = await _call(x, "player", "PATCH", "/api/notes", body | {"id": req.id, "placesFilled": 1,
+                                                                      "playersNeeded": 3})  # fmt: skip
+    assert changed.status_code == 200, changed.text
+    db.expire_all()
+    [req] = rows(db, SubRequest, SubRequest.team == "T8")
+    assert (req.players_needed, req.places_filled, req.outcome) == (3, 0, None)

@@ -38,3 +38,16 @@ def bearer(db):
 def test_every_operation_answers_as_documented(case, bearer):
     for headers in (bearer, {}):
         case.call_and_validate(headers=headers, checks=CHECKS)
+
+
+def test_a_sub_request_body_documents_what_the_team_needs():
+    document = create_api().openapi()
+    note = document["components"]["schemas"]["Note"]["properties"]
+    assert {"playersNeeded", "positionNeeded", "genderNeeded", "minRating"} <= set(note)
+    assert set(note["positionNeeded"]["enum"]) == {None, "Any", "Hitter", "Passer", "Setter"}
+    assert set(note["genderNeeded"]["enum"]) == {None, "Any", "Male", "Female"}
+    assert set(note["minRating"]["enum"]) == {None, "", "A", "B", "C", "D"}
+    assert "1 to 4" in note["playersNeeded"]["description"]
+    for method in ("post", "patch"):
+        body = document["paths"]["/api/notes"][method]["requestBody"]["content"]["application/json"]["schema"]
+        assert body["$ref"].endswith("/Note")

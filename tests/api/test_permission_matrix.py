@@ -39,6 +39,7 @@ def _issue() -> dict:
 LEAGUE_FORM = {"court": "Court 3", "startDateTime": "2031-01-06T18:30", "numberOfWeeks": 8, "timeIncrement": 50,
                "skillLevel": "B", "format": "6s", "day": "Monday", "maxTeams": 8, "cost": "300"}  # fmt: skip
 NOTE = {"team": "T1", "date": "2031-01-06T19:00", "svl": "Gym", "skillLevel": "C", "format": "6s"}
+NEEDS = {"playersNeeded": 2, "positionNeeded": "Setter", "genderNeeded": "Female", "minRating": "B"}
 
 MATRIX: dict[tuple[str, str], Entry] = {
     ("POST", "/api/auth"): Entry(EVERYONE, lambda x: ("/api/auth", {"username": "pat", "password": x["password"]})),
@@ -123,6 +124,9 @@ VARIANTS: dict[str, tuple[tuple[str, str], Entry]] = {
     "POST /api/games one game": (("POST", "/api/games"), Entry(OPERATORS, lambda x: ("/api/games", {
         "league": x["lg"], "team1": x["game_teams"][1], "team2": x["game_teams"][0],
         "dateTime": "2031-01-06T18:30", "type": "League", "round": 9, "match": 1}))),
+    "POST /api/notes with needs": (("POST", "/api/notes"), Entry(SUB_PEOPLE, lambda x: ("/api/notes", NOTE | NEEDS))),
+    "PATCH /api/notes with needs": (("PATCH", "/api/notes"), Entry(frozenset({P}), lambda x: (
+        "/api/notes", NOTE | NEEDS | {"id": x["note"]}))),
 }  # fmt: skip
 
 ROUTES = route_table(create_api())

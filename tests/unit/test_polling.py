@@ -209,5 +209,36 @@ async def test_a_poll_is_not_started_twice_on_one_instance_while_it_beats(monkey
     monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 1000)
     state = FakeState("/dash/subs")
     state._poll_owner, state._poll_beat = f"{polling.INSTANCE_ID}/running", time.time()
+    monkeypatch.setattr(polling, "_running", {state._poll_owner})
     await polling.poll_page(state, path="/dash/subs", seconds=10, reload=state.reload)
     assert state.reloads == 0 and state._poll_owner == f"{polling.INSTANCE_ID}/running"
+
+
+async def test_a_poll_cancelled_with_its_page_load_is_replaced_by_the_next_one_at_once(monkeypatch):
+    """A reload cancels the page's load chain, its poll included, before the cleanup runs: the beat stays fresh,
+    yet the poll the reload starts takes over (and hears of changes) instead of trusting that beat."""
+    monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 1000)
+    state = FakeState("/dash/notes/7", leave_after=0)
+    old = asyncio.create_task(polling.poll_page(state, path="/dash/notes/[note_id]", seconds=60, reload=state.reload))
+    while not state._poll_owner:
+        await asyncio.sleep(0.005)
+    first_owner = state._poll_owner
+    old.cancel()
+    await asyncio.gather(old, return_exceptions=True)
+    assert state._poll_owner == first_owner and time.time() - state._poll_beat < 1  # left behind by the cancel
+    state.leave_after = 1
+    new = asyncio.create_task(polling.poll_page(state, path="/dash/notes/[note_id]", seconds=60, reload=state.reload,
+                                                interest=lambda: polling.live.Interest(request_id=7)))  # fmt: skip
+    deadline = time.monotonic() + 10
+    while state._poll_owner == first_owner:
+        assert time.monotonic() < deadline, "the reload's poll trusted the cancelled poll's beat"
+        await asyncio.sleep(0.005)
+    assert polling.live.watching() == 1
+    polling.live.publish(polling.live.Change(request_id=7))  # a change of the request: read at once, not in 60 s
+    deadline = time.monotonic() + 10
+    while state.reloads < 1:
+        assert time.monotonic() < deadline, "the change was not heard"
+        await asyncio.sleep(0.005)
+    polling.live.publish(polling.live.Change(request_id=7))  # the tab has left since: the poll ends
+    await asyncio.wait_for(new, 10)
+    assert state.reloads == 1 and polling.live.watching() == 0 and state._poll_owner == ""

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
-from tests.factories import login_token, make_user, player_world, rows, snapshot
+from tests.factories import actor_of, login_token, make_user, player_world, rows, snapshot
 from tests.harness import call, page_state
-from volley_app.models import Rating, SubInvite, User
+from volley_app.models import Rating, SubInvite, User, utcnow
+from volley_app.services import paging, sub_requests
 from volley_app.state.sub_invites import INVITED, InviteQueueState, SubNotifyState
 from volley_app.state.sub_matching import SuggestionsState
 
@@ -37,7 +40,7 @@ async def _queue(tokens, who, rid):
 async def test_the_requestor_builds_reorders_and_invites_in_order(world):
     db, tokens, ids, reqs = world
     state = await _queue(tokens, "alice", reqs["open"])
-    assert state.can_invite and {c["label"].split()[0] for c in state.choices} >= {"Ben", "Carl"}
+    assert state.can_invite and {c["label"].split()[0] for c in state.sub_options} >= {"Ben", "Carl"}
     await call(state.add_pick, {"pick": str(ids["ben"])})
     await call(state.add_pick, {"pick": str(ids["carl"])})
     await call(state.add_pick, {"pick": str(ids["carl"])})
@@ -136,3 +139,109 @@ async def test_a_suggested_sub_is_added_by_id_with_the_servers_name(world):
     state = await _queue(tokens, "alice", reqs["open"])
     await call(state.add_suggested, str(ids["carl"]))
     assert [p["value"] for p in state.picks] == [str(ids["carl"])] and state.picks[0]["label"].startswith("Carl")
+
+
+@pytest.fixture
+def crowd(world):
+    """The world and 1,200 more active subs: "Crowd0000 Sub" to "Crowd1199 Sub" (every one after Ben and Carl)."""
+    db, tokens, ids, reqs = world
+    db.add_all(
+        User(username=f"crowd{i:04}", password_hash="x", email=f"crowd{i:04}@example.com", first_name=f"Crowd{i:04}",
+             last_name="Sub", sub=True)
+        for i in range(1200)
+    )  # fmt: skip
+    db.commit()
+    return world
+
+
+def _holds_a_page(state) -> None:
+    """The browser's copy of the picker is one page: no more options than a page, no bookmark in it."""
+    sent = state.dict()[state.get_full_name()]
+    assert len(state.sub_options) <= paging.PAGE_SIZE
+    assert all(len(v) <= paging.PAGE_SIZE for v in sent.values() if isinstance(v, list))
+    assert state._mark_next not in repr(sent) or not state._mark_next
+
+
+async def test_the_invite_picker_holds_one_page_and_finds_any_sub_by_name(crowd):
+    db, tokens, ids, reqs = crowd
+    state = await _queue(tokens, "alice", reqs["open"])
+    assert state.can_invite and state.has_next and not state.has_previous
+    _holds_a_page(state)
+    assert state.page_summary == "Showing 1–25 of 1,000+"  # the total is counted up to a cap
+    assert [o["label"] for o in state.sub_options[:2]] == ["Ben Tester", "Carl Tester"]
+    for _ in range(3):
+        await call(state.next_page)
+        _holds_a_page(state)
+    assert state.page_summary == "Showing 76–100 of 1,000+" and state.has_previous
+    assert state.sub_options[0]["label"] == "Crowd0073 Sub"
+    await call(state.previous_page)
+    assert state.sub_options[0]["label"] == "Crowd0048 Sub"
+    await call(state.search, {"q": "crowd1187"})  # far past any first page
+    assert state.sub_options == [{"value": state.sub_options[0]["value"], "label": "Crowd1187 Sub"}]
+    assert state.page_summary == "Showing 1–1 of 1" and not state.has_next and state.queue_error == ""
+    await call(state.add_pick, {"pick": state.sub_options[0]["value"]})
+    await call(state.search, {"q": "carl"})
+    await call(state.add_pick, {"pick": str(ids["carl"])})
+    assert [p["label"] for p in state.picks] == ["Crowd1187 Sub", "Carl Tester"]
+    await call(state.search, {"q": "sub"})  # a last name: every crowd sub, a page at a time
+    _holds_a_page(state)
+    assert state.has_next and state.sub_options[0]["label"] == "Crowd0000 Sub"
+    await call(state.clear_search)
+    assert state.sub_options[0]["label"] == "Ben Tester" and state.filters == {"q": ""}
+    await call(state.invite, {"if_nobody": "open"})
+    assert state.queue_notice == INVITED
+    db.expire_all()
+    invited = sorted(rows(db, SubInvite), key=lambda i: i.position)
+    crowd1187 = rows(db, User, User.username == "crowd1187")[0].id
+    assert [(i.user_id, i.state) for i in invited] == [(crowd1187, "invited"), (ids["carl"], "queued")]
+
+
+async def test_a_search_that_finds_nobody_offers_nobody(crowd):
+    _db, tokens, _ids, reqs = crowd
+    state = await _queue(tokens, "alice", reqs["open"])
+    await call(state.search, {"q": "nobody by this name"})
+    assert state.sub_options == [] and not state.has_next and state.page_summary == ""
+    await call(state.search, {"q": ["crowd"]})  # not text: no search
+    assert len(state.sub_options) == paging.PAGE_SIZE
+
+
+@pytest.mark.parametrize("who", ["anonymous", "ben", "svl", "carl", "root"])
+async def test_the_invite_picker_is_only_the_requestors(crowd, who):
+    db, tokens, ids, reqs = crowd
+    state = await _queue(tokens, who, reqs["open"])
+    assert not state.can_invite and state.sub_options == [] and not state.has_next
+    before = _full_snapshot(db)
+    await call(state.search, {"q": "crowd1187"})
+    await call(state.next_page)
+    await call(state.clear_search)
+    assert state.sub_options == [] and not state.has_next and state.page_summary == ""
+    await call(state.add_pick, {"pick": str(ids["carl"])})
+    assert state.picks == [] and state.queue_error == "Choose a sub to add"
+    await call(state.add_suggested, str(ids["carl"]))
+    assert state.picks == []
+    state.picks = [{"value": str(ids["carl"]), "label": "Carl"}]  # a browser may send any list
+    await call(state.invite, {"if_nobody": "open"})
+    assert state.queue_error != ""
+    assert _full_snapshot(db) == before
+
+
+async def test_a_picker_opened_on_ones_own_request_lists_nothing_for_anothers(crowd):
+    """A player who may invite on their own request, sending the picker's events from another's request page."""
+    from tests.harness import navigate
+
+    db, tokens, ids, reqs = crowd
+    carls = sub_requests.create(db, actor_of(rows(db, User, User.id == ids["carl"])[0]), team="Carl's Crew",
+                                date=utcnow() + dt.timedelta(days=2), svl="Gym", skill_level="C", format="6s")  # fmt: skip
+    db.commit()
+    root, state = page_state(InviteQueueState, f"/dash/notes/{carls}", tokens["carl"])
+    await state.load()
+    assert state.can_invite and len(state.sub_options) == paging.PAGE_SIZE
+    navigate(root, f"/dash/notes/{reqs['open']}")  # alice's request, without loading its page
+    before = _full_snapshot(db)
+    await call(state.search, {"q": "crowd1187"})
+    assert state.sub_options == [] and state.queue_error != ""
+    await call(state.add_pick, {"pick": str(ids["ben"])})
+    assert state.picks == []
+    await call(state.add_suggested, str(ids["ben"]))
+    assert state.picks == []
+    assert _full_snapshot(db) == before

@@ -109,6 +109,24 @@ def test_invite_choices_are_the_other_active_subs(world):
         sub_requests.invite_choices(db, a["svl"])
 
 
+def test_a_requests_invite_list_choices_are_its_requestors_only(world):
+    db, a = world
+    rid = sub_requests.create(db, a["alice"], **_fields())
+    page = sub_requests.invite_list_choices(db, a["alice"], rid, filters={"q": "ben"})
+    assert page.rows == [{"value": str(a["ben"].user_id), "label": "Ben Tester"}]
+    assert sub_requests.invite_list_choice(db, a["alice"], rid, a["carmen"].user_id)["label"] == "Carmen Tester"
+    assert sub_requests.invite_list_choice(db, a["alice"], rid, a["dave"].user_id) is None  # not a sub
+    for who, refused in (("ben", Forbidden), ("root", Forbidden), ("svl", Forbidden)):
+        with pytest.raises(refused):
+            sub_requests.invite_list_choices(db, a[who], rid)
+        with pytest.raises(refused):
+            sub_requests.invite_list_choice(db, a[who], rid, a["carmen"].user_id)
+    with pytest.raises(Unauthorized):
+        sub_requests.invite_list_choices(db, None, rid)
+    with pytest.raises(NotFound):
+        sub_requests.invite_list_choices(db, a["alice"], "nope")
+
+
 def test_only_svls_are_sent_away_from_the_subs_list(world):
     _db, a = world
     assert sub_requests.subs_elsewhere(a["svl"]) == "/dash/sessions"

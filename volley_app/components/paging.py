@@ -80,14 +80,17 @@ def date_filter(label: str, name: str, state) -> rx.Component:
     )
 
 
-def search_form(state, label: str, *filters: rx.Component, placeholder: str = "") -> rx.Component:
-    """A list's search box, its ``filters``, Search and Clear; sent whole on Search (typing sends nothing)."""
+def search_form(state, label: str, *filters: rx.Component, placeholder: str = "", field_id: str = "search-q") -> rx.Component:
+    """A list's search box, its ``filters``, Search and Clear; sent whole on Search (typing sends nothing).
+
+    ``field_id``: the search box's id, unique on the page (a page with two searches names one otherwise).
+    """
     return rx.form(
         rx.flex(
             rx.vstack(
-                rx.el.label(label, html_for="search-q", style={"font_size": "var(--font-size-2)"}),
+                rx.el.label(label, html_for=field_id, style={"font_size": "var(--font-size-2)"}),
                 rx.input(
-                    id="search-q",
+                    id=field_id,
                     name="q",
                     type="search",
                     default_value=state.filters.get("q", ""),

@@ -6,6 +6,7 @@ import reflex as rx
 
 from volley_app.components.forms import error_line, notice_line, select_field
 from volley_app.components.layout import button_row, column, section_card
+from volley_app.components.sub_requests import sub_picker
 from volley_app.services import invites
 from volley_app.state.sub_invites import NOTIFY_ERROR_ID, QUEUE_ERROR_ID, InviteQueueState, SubNotifyState
 
@@ -37,9 +38,11 @@ def _builder() -> rx.Component:
                 "2 hours (less as the game nears, never past its start); a decline or no answer in time asks the "
                 "next.", size="2"),  # fmt: skip
         error_line(s.queue_error, QUEUE_ERROR_ID),
+        sub_picker(s, label="Find a sub by name", noun="subs to invite", field_id="invite-search-q"),
         rx.form(
             rx.flex(
-                rx.box(select_field("Sub", "pick", s.choices, placeholder="Choose a sub", required=False), flex="1"),
+                rx.box(select_field("Sub", "pick", s.sub_options, placeholder="Choose a sub", required=False), flex="1",
+                       min_width="12rem"),
                 rx.button("Add to List", type="submit", variant="soft", size="3"),
                 align="end", spacing="3", wrap="wrap",
             ),

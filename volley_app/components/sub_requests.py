@@ -131,14 +131,15 @@ def request_search(state) -> rx.Component:
     )
 
 
-def sub_picker(state) -> rx.Component:
+def sub_picker(state, *, label: str = "Find by name", noun: str = "choices", field_id: str = "search-q") -> rx.Component:
     """Find a sub by name, a page of them at a time, for a form's sub select (``state``: a ``SubPickerList``).
 
-    It sits outside that form (a form of its own: Search submits only the search).
+    It sits outside that form (a form of its own: Search submits only the search). A page with two pickers gives
+    the second its own ``label``, ``noun`` (its Previous and Next say which list they page) and ``field_id``.
     """
     return rx.vstack(
-        search_form(state, "Find by name", placeholder="First or last name"),
-        pager(state, "choices"),
+        search_form(state, label, placeholder="First or last name", field_id=field_id),
+        pager(state, noun),
         spacing="2",
         width="100%",
     )

@@ -94,6 +94,8 @@ def _needed(value: object, enum_cls, field: str, label: str):
     """A need of the request: "Any" when left blank (a client that does not ask for needs), else one of ``enum_cls``."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return enum_cls("Any")
+    if not isinstance(value, str):  # a number or a list from an API client
+        raise Invalid({field: f"Choose a {label.lower()}"})
     return validation.choice(value, enum_cls, field, label)
 
 
@@ -504,6 +506,29 @@ def invite_choice(db: Session, actor: Actor | None, sub_id: object) -> dict[str,
     return _choice(*found) if found else None
 
 
+def invite_list_choices(
+    db: Session,
+    actor: Actor | None,
+    request_id: object,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+) -> paging.Page:
+    """One page of the subs the requestor of ``request_id`` may put on its invite list, by name (``q`` a name).
+
+    Only the request's requestor: anyone else is refused as for the request itself.
+    """
+    permissions.access_sub_request(db, actor, request_id, own=True)
+    return invite_choices(db, actor, filters=filters, bookmark=bookmark, size=size)
+
+
+def invite_list_choice(db: Session, actor: Actor | None, request_id: object, sub_id: object) -> dict[str, str] | None:
+    """The option of the sub ``sub_id`` for the invite list of the actor's request ``request_id``, else None."""
+    permissions.access_sub_request(db, actor, request_id, own=True)
+    return invite_choice(db, actor, sub_id)
+
+
 # -- changing -----------------------------------------------------------------------------------------------------
 
 
@@ -734,10 +759,14 @@ def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.dat
 def update(
     db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None, **details: object
 ) -> None:
-    """The requestor changes the details of their request (status and recipient stay); ``details`` as for ``create``."""
+    """The requestor changes the details of their request (status and recipient stay); ``details`` as for ``create``.
+
+    A need (``NEEDS``) that ``details`` leaves out stays as it is.
+    """
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     req = permissions.access_sub_request(db, actor, request_id, own=True)
+    details = _stored_needs(req) | details
     clean = _clean(now=now, zone=venues.zone_by_name(db, details.get("svl")), **details)
     if clean["players_needed"] < req.places_filled:
         raise Invalid({"players_needed": f"{req.places_filled} subs have already accepted"})
@@ -755,6 +784,20 @@ def update(
     if changes:
         what = f"changed the {' and '.join(changes)} of the sub request for {req.team}"
         _email_sub(db, req, f"Sub request changed: {req.team}", what, "request_changed")
+
+
+# What the team needs: how many players, the position, the gender, the lowest rating at that position.
+NEEDS = ("players_needed", "position_needed", "gender_needed", "min_rating")
+
+
+def _stored_needs(req: SubRequest) -> dict[str, object]:
+    """A request's needs as ``update`` takes them."""
+    return {
+        "players_needed": req.players_needed,
+        "position_needed": (req.position_needed or Position.ANY).value,
+        "gender_needed": (req.gender_needed or GenderNeeded.ANY).value,
+        "min_rating": req.min_rating.value if req.min_rating else None,
+    }
 
 
 # What a sub who said yes (or was asked) is told about when it changes.

@@ -84,8 +84,18 @@ async def _wait(state, seconds: float, watch: live.Watch | None = None) -> bool:
     return True
 
 
+# The polls running in this process, by owner. A poll cancelled with its page-load chain (the tab reloaded or
+# opened its page again) leaves its owner and a fresh beat in the state, but not here.
+_running: set[str] = set()
+
+
 def _runs_here(owner: str) -> bool:
     return owner.split("/", 1)[0] == INSTANCE_ID
+
+
+def _alive_here(owner: str) -> bool:
+    """Whether the poll ``owner`` runs in this process now."""
+    return _runs_here(owner) and owner in _running
 
 
 def _shows(owner: str, path: str) -> bool:
@@ -108,7 +118,8 @@ async def poll_page(
     Meant for the body of a background event. At most one poll runs per tab and
     page state: a second call on the instance running the poll (any browser may
     send the event) returns at once while that poll beats; a call on another
-    instance (the tab's websocket moved there) takes over.
+    instance (the tab's websocket moved there) takes over, and so does a call after
+    this instance's poll was cancelled (a reload cancels the page's load chain).
 
     Args:
         state: the background event's state proxy.
@@ -127,13 +138,17 @@ async def poll_page(
             path = state.router.url.path or path
         me = f"{INSTANCE_ID}/{uuid.uuid4().hex}@{path}"
         beat, owner = getattr(state, beat_attr), getattr(state, owner_attr)
-        if _runs_here(owner) and abs(time.time() - beat) < 2 * seconds and _shows(owner, path):
+        if _alive_here(owner) and abs(time.time() - beat) < 2 * seconds and _shows(owner, path):
             return
         setattr(state, owner_attr, me)
         setattr(state, beat_attr, time.time())
         wants = (interest() if interest else None) or live.Interest()
-    with live.watch(wants) as watch:
-        await _rounds(state, me, path, seconds, reload, beat_attr, owner_attr, interest, watch)
+        _running.add(me)
+    try:
+        with live.watch(wants) as watch:
+            await _rounds(state, me, path, seconds, reload, beat_attr, owner_attr, interest, watch)
+    finally:
+        _running.discard(me)
 
 
 async def _rounds(state, me, path, seconds, reload, beat_attr, owner_attr, interest, watch: live.Watch) -> None:

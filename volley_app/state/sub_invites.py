@@ -1,6 +1,7 @@
 """The requestor's ordered invite list on a request's page: pick subs in order, reorder, invite; the queue's progress.
 
-The list being built lives in this tab only (ids and names); the service checks every id on submit.
+The list being built lives in this tab only (ids and names); the service checks every id on submit. The subs to
+pick from are found by name, one page at a time (``SubPickerList``), among those the requestor may invite.
 """
 
 from __future__ import annotations
@@ -9,9 +10,11 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.services import invites, mail_lists, matching, sub_requests
-from volley_app.services.errors import Invalid
+from volley_app.services.errors import DomainError, Invalid
+from volley_app.services.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import focus, form_values, path_arg, run_action
+from volley_app.state.sub_requests import SubPickerList
 
 QUEUE_ERROR_ID = "invite-queue-error"
 INVITED = "Invitations sent in order: the first sub is invited now."
@@ -24,9 +27,8 @@ def _index(value: object, size: int) -> int | None:
     return int(text) if text.isdigit() and int(text) < size else None
 
 
-class InviteQueueState(AuthState):
+class InviteQueueState(SubPickerList, AuthState):
     picks: list[dict[str, str]] = []
-    choices: list[dict[str, str]] = []
     queue: list[dict[str, str]] = []
     places: list[str] = []
     players: str = ""
@@ -36,34 +38,49 @@ class InviteQueueState(AuthState):
     _keep_notice: bool = False
 
     async def _refresh(self) -> None:
-        actor = await self._actor()
-        found, failure = await run_action(sub_requests.detail, actor=actor, request_id=path_arg(self, "note_id"))
+        """The request's invite list and places as they are now; the picker opens (a first page, no search) when
+        the requestor may invite, and stays where it is while they still may."""
+        found, failure = await run_action(sub_requests.detail, actor=await self._actor(),
+                                          request_id=path_arg(self, "note_id"))  # fmt: skip
         if failure or not found:
-            self.queue, self.places, self.players, self.can_invite, self.choices = [], [], "", False, []
+            self.queue, self.places, self.players, self.can_invite = [], [], "", False
+            await self._open_picker(False)
             return
         self.queue = [dict(q) for q in found["invite_queue"]]
         self.places = list(found["places"])
         needed = found["players_needed"]
         self.players = f"{found['places_filled']} of {needed} places taken" if needed > 1 else ""
         self.can_invite = bool(found["can_invite_in_order"])
-        if self.can_invite and not self.choices:
-            page, _f = await run_action(sub_requests.invite_choices, actor=actor)
-            self.choices = page.rows if page else []
+        if not (self.can_invite and self._picking):
+            await self._open_picker(self.can_invite)
+
+    async def _choices(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await run_action(sub_requests.invite_list_choices, actor=await self._actor(),
+                                request_id=path_arg(self, "note_id"), filters=self.filters, bookmark=bookmark)  # fmt: skip
+
+    def _picker_failed(self, message: str) -> None:
+        self.queue_error = message
+
+    async def _option(self, sub_id: object) -> dict[str, str] | None:
+        """The sub ``sub_id`` as the list shows them, when the requestor may put them on this request's list."""
+        option, _f = await run_action(sub_requests.invite_list_choice, actor=await self._actor(),
+                                      request_id=path_arg(self, "note_id"), sub_id=sub_id)  # fmt: skip
+        return option
 
     @rx.event
     async def load(self):
-        self.picks, self.choices, self.queue_error = [], [], ""
+        self.picks, self.queue_error, self._picking = [], "", False
         if not self._keep_notice:
             self.queue_notice = ""
         self._keep_notice = False
         await self._refresh()
 
     @rx.event
-    def add_pick(self, form_data: dict | None = None):
-        """Add the sub chosen in the picker to the end of the list (once)."""
+    async def add_pick(self, form_data: dict | None = None):
+        """Add the sub chosen in the picker to the end of the list (once); the server names them."""
         chosen = form_values(form_data, ("pick",))["pick"]
-        option = next((c for c in self.choices if c["value"] == chosen), None)
         self.queue_error = ""
+        option = await self._option(chosen) if chosen else None
         if option is None:
             self.queue_error = "Choose a sub to add"
             return focus(QUEUE_ERROR_ID)
@@ -84,7 +101,7 @@ class InviteQueueState(AuthState):
     async def add_suggested(self, sub_id: str):
         """Add a suggested sub to the end of the list (the server names them; the invite checks them again)."""
         self.queue_error = ""
-        option, _f = await run_action(sub_requests.invite_choice, actor=await self._actor(), sub_id=sub_id)
+        option = await self._option(sub_id)
         if not option:
             self.queue_error = "Choose a sub to add"
         elif self._add(option):

@@ -102,7 +102,8 @@ class SubPickerList(PagedList, mixin=True):
     """The subs a request may name, one page at a time, found by name (``components.sub_requests.sub_picker``).
 
     ``sub_options`` are the select's options: the sub already chosen (kept on every page), then one page of
-    subs by name. The list is read only while ``_open_picker`` turned it on; a failure goes to ``error``.
+    subs by name. The list is read only while ``_open_picker`` turned it on. A subclass may read another list
+    of subs in ``_choices`` and show a failure elsewhere in ``_picker_failed`` (by default: ``error``).
     """
 
     sub_options: list[dict[str, str]] = []
@@ -112,6 +113,10 @@ class SubPickerList(PagedList, mixin=True):
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         if not self._picking:
             return None, None
+        return await self._choices(bookmark)
+
+    async def _choices(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        """One page of the subs to pick from, as ``self.filters`` find them."""
         return await run_action(sub_requests.invite_choices, actor=await self._actor(), filters=self.filters,
                                 bookmark=bookmark)  # fmt: skip
 
@@ -119,7 +124,10 @@ class SubPickerList(PagedList, mixin=True):
         chosen = [self._chosen] if self._chosen and self._chosen not in rows else []
         self.sub_options = chosen + list(rows)
         if failure:
-            self.error = failure.message
+            self._picker_failed(failure.message)
+
+    def _picker_failed(self, message: str) -> None:
+        self.error = message
 
     async def _open_picker(self, picking: bool, chosen: dict[str, str] | None = None) -> None:
         """The picker's first page with no search (``picking``), or no picker and no options."""

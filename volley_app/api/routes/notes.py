@@ -23,7 +23,7 @@ from volley_app.api.routes.common import (
     sort_query,
     with_ids,
 )
-from volley_app.models import SubStatus
+from volley_app.models import GenderNeeded, Position, Rating, SubStatus
 from volley_app.services import sub_requests
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor
@@ -43,12 +43,24 @@ class Note(BaseModel):
     skill_level: Any = Field(None, alias="skillLevel", examples=["B"])
     format: Any = Field(None, examples=["Sixes"])
     text: Any = Field(None, examples=["We need a setter"])
+    players_needed: Any = Field(None, alias="playersNeeded", examples=[1],
+                                description="How many subs the team needs, 1 to 4 (default 1); one place per accept")
+    position_needed: Any = Field(None, alias="positionNeeded", examples=["Setter"],
+                                 description="Any, Hitter, Passer or Setter (default Any)",
+                                 json_schema_extra={"enum": [None, *(p.value for p in Position)]})
+    gender_needed: Any = Field(None, alias="genderNeeded", examples=["Female"],
+                               description="Any, Male or Female (default Any)",
+                               json_schema_extra={"enum": [None, *(g.value for g in GenderNeeded)]})
+    min_rating: Any = Field(None, alias="minRating", examples=["B"],
+                            description="The lowest rating at the position needed: A, B, C or D (empty: any rating)",
+                            json_schema_extra={"enum": [None, "", *(r.value for r in Rating)]})
     recipient: Any = Field(None, description="A sub's user id: a request made to that sub (who is emailed)")
     status: Any = Field(None, description="PATCH: Accepted or Declined (the sub's answer), Open (reopen)")
     requestor: Any = Field(None, description="Ignored: the caller is the requestor")
     requestor_email: Any = Field(None, alias="requestorEmail", description="Ignored")
     recipient_email: Any = Field(None, alias="recipientEmail", description="Ignored")
     completed: Any = Field(None, description="Ignored: a request completes when its date passes")
+    places_filled: Any = Field(None, alias="placesFilled", description="Ignored: each accept takes one place")
 
 
 class Notice(BaseModel):
@@ -68,6 +80,7 @@ class Deletion(BaseModel):
 
 
 DETAILS = ("team", "date", "svl", "court", "skill_level", "format", "text")
+NEEDS = sub_requests.NEEDS  # on a change, a need the body leaves out stays as it is
 
 
 def _note(row: dict) -> dict:
@@ -100,8 +113,11 @@ def get_note(note_id: str, actor: Actor = Depends(acting)) -> dict:
 
 @router.post("/notes", status_code=201, openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def create_note(body: Note, actor: Actor = Depends(acting)) -> dict:
-    """A sub request by the caller: to anyone, or with ``recipient`` to one sub (emailed an invitation)."""
-    details = {k: getattr(body, k) for k in DETAILS}
+    """A sub request by the caller: to anyone, or with ``recipient`` to one sub (emailed an invitation).
+
+    ``playersNeeded``, ``positionNeeded``, ``genderNeeded`` and ``minRating`` say what the team needs (left out:
+    one player, anyone)."""
+    details = {k: getattr(body, k) for k in (*DETAILS, *NEEDS)}
     new_id = call(sub_requests.create, actor, recipient_id=body.recipient, **details)
     return _note(call(sub_requests.detail, actor, new_id))
 
@@ -117,7 +133,8 @@ def _patch(db, actor: Actor, body: Note) -> dict:
     elif status == SubStatus.OPEN and sub_requests.detail(db, actor, body.id)["status"] == SubStatus.DECLINED:
         sub_requests.reopen(db, actor, body.id, recipient_id=body.recipient)
     elif status in (None, "", SubStatus.OPEN):
-        sub_requests.update(db, actor, body.id, **{k: getattr(body, k) for k in DETAILS})
+        needs = {k: getattr(body, k) for k in NEEDS if k in body.model_fields_set}
+        sub_requests.update(db, actor, body.id, **{k: getattr(body, k) for k in DETAILS}, **needs)
     else:
         raise Invalid({"status": "Status must be Open, Accepted or Declined"})
     return _note(sub_requests.detail(db, actor, body.id))
@@ -126,7 +143,8 @@ def _patch(db, actor: Actor, body: Note) -> dict:
 @router.patch("/notes", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def update_note(body: Note, actor: Actor = Depends(acting)) -> dict:
     """The requestor changes the details (or reopens a declined request with ``status`` Open); a sub answers
-    with ``status`` Accepted or Declined (the requestor is emailed)."""
+    with ``status`` Accepted or Declined (the requestor is emailed). A need (``playersNeeded``, ``positionNeeded``,
+    ``genderNeeded``, ``minRating``) left out of the body stays as it was."""
     return call(_patch, actor, body)
 
 
