@@ -343,6 +343,22 @@ def test_fewer_players_than_accepted_is_refused(world):
     assert "players_needed" in exc.value.errors
 
 
+def test_fewer_players_than_before_fills_the_request_with_the_places_taken(world):
+    db, a = world
+    rid = _request(db, a, players_needed="3")
+    invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id, a["carmen"].user_id, a["eve"].user_id],
+                            if_nobody="close", now=NOW)  # fmt: skip
+    sub_requests.accept(db, a["ben"], rid, now=NOW + MIN)  # carmen is asked next
+    sub_requests.update(db, a["alice"], rid, now=NOW + 2 * MIN, **_fields(NOW + 72 * H, players_needed="1"))
+    req = _req(db, rid)
+    assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.ACCEPTED, a["ben"].user_id, 1)
+    assert _states(db, rid) == [("ben", "accepted"), ("carmen", "skipped"), ("eve", "skipped")]
+    with pytest.raises(BadRequest) as exc:
+        sub_requests.accept(db, a["carmen"], rid, now=NOW + 3 * MIN)
+    assert exc.value.message == "This sub request has already been taken"
+    assert _req(db, rid).places_filled == 1
+
+
 def test_twenty_concurrent_accepts_of_a_two_player_request_have_two_winners(world):
     db, a = world
     takers = [actor_of(make_user(db, f"taker{i:02d}")) for i in range(20)]
