@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.api import world as w
 from tests.factories import count, rows
-from volley_app.models import League, LeagueSession, Payment, SubRequest, SubStatus, Team, User
+from volley_app.models import League, LeagueSession, Payment, SubRequest, SubRequestPlace, SubStatus, Team, User
 
 
 async def _call(x, role, method, path, body):
@@ -129,10 +129,12 @@ async def test_a_sub_request_sets_its_needs_but_not_its_places_or_outcome(db):
     assert response.status_code == 201, response.text
     [req] = rows(db, SubRequest, SubRequest.team == "T8")
     assert (req.players_needed, req.position_needed, req.places_filled) == (2, "Passer", 0)
-    assert (req.outcome, req.if_nobody, req.archived_at, req.status) == (None, None, None, SubStatus.OPEN)
+    assert (req.if_nobody, req.archived_at, req.status) == (None, None, SubStatus.OPEN)
+    assert rows(db, SubRequestPlace, SubRequestPlace.request_id == req.id) == []  # no place, so no mark either
     changed = await _call(x, "player", "PATCH", "/api/notes", body | {"id": req.id, "placesFilled": 1,
                                                                       "playersNeeded": 3})  # fmt: skip
     assert changed.status_code == 200, changed.text
     db.expire_all()
     [req] = rows(db, SubRequest, SubRequest.team == "T8")
-    assert (req.players_needed, req.places_filled, req.outcome) == (3, 0, None)
+    assert (req.players_needed, req.places_filled) == (3, 0)
+    assert rows(db, SubRequestPlace, SubRequestPlace.request_id == req.id) == []
