@@ -139,6 +139,8 @@ def _create(cls) -> StateManager:
     """Reflex's ``StateManager.create``, giving the two-round-trip manager where Reflex would use Redis."""
     manager = _reflex_create(cls)
     if type(manager) is StateManagerRedis:
+        if manager._lock_task is not None:  # made in a running loop: its lock subscriber is not needed
+            manager._lock_task.cancel()
         return StateManagerRedisTwoTrips(
             redis=manager.redis,
             token_expiration=manager.token_expiration,
