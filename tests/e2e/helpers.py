@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from playwright.sync_api import Page, expect
 
 from volley_app import db
-from volley_app.models import Role
+from volley_app.models import Gender, Rating, Role
 from volley_app.services.accounts import create_user
 
 PASSWORD = "secret123"
@@ -24,6 +25,19 @@ def make_user(username: str, *roles: Role, first_name: str = "Test") -> None:
         region="KY",
         roles=roles or (Role.PLAYER,),
     )
+
+
+def make_sub(username: str, first: str, gender: Gender, setter: Rating) -> None:
+    """An active sub named "<first> Sub", rated ``setter`` at setter and C at hitter."""
+    db.call(create_user, username=username, password=PASSWORD, email=f"{username}@example.com", first_name=first,
+            last_name="Sub", region="KY", sub=True, gender=gender, setter_skill_level=setter,
+            hitter_skill_level=Rating.C)  # fmt: skip
+
+
+def next_thursday_evening() -> str:
+    """A Thursday at 7 PM at least eight days ahead, as the form's date and time field takes it."""
+    day = dt.date.today() + dt.timedelta(days=8)
+    return (day + dt.timedelta(days=(3 - day.weekday()) % 7)).isoformat() + "T19:00"
 
 
 def log_in(page: Page, username: str, password: str = PASSWORD, *, trust: bool = True) -> None:

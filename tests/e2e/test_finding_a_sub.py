@@ -17,12 +17,11 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
+from tests.e2e.helpers import expect_path, log_in, make_sub, make_user, next_thursday_evening
 from tests.e2e.test_axe import _check
 from volley_app import db
 from volley_app.models import Gender, OutboxMessage, Rating, SubInvite, SubRequest, SubStatus, User
 from volley_app.services import live, sub_reminders
-from volley_app.services.accounts import create_user
 
 SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 PHONE = {"width": 390, "height": 844}
@@ -30,15 +29,6 @@ LIVE_MS = 2000  # well under the request page's poll (150 s): only a live update
 TEAM = "Thursday Setters"
 
 
-def _sub(username: str, first: str, gender: Gender, setter: Rating) -> None:
-    db.call(create_user, username=username, password=PASSWORD, email=f"{username}@example.com", first_name=first,
-            last_name="Sub", region="KY", sub=True, gender=gender, setter_skill_level=setter,
-            hitter_skill_level=Rating.C)  # fmt: skip
-
-
-def _thursday() -> str:
-    day = dt.date.today() + dt.timedelta(days=8)
-    return (day + dt.timedelta(days=(3 - day.weekday()) % 7)).isoformat() + "T19:00"
 
 
 def _request() -> SubRequest:
@@ -95,7 +85,7 @@ def _post_the_request(a: Page) -> None:
     a.get_by_role("link", name="Create Sub Request").filter(visible=True).first.click()
     expect_path(a, "/dash/notes/new")
     a.get_by_label("Team").fill(TEAM)
-    a.get_by_label("Date and Time").fill(_thursday())
+    a.get_by_label("Date and Time").fill(next_thursday_evening())
     a.get_by_label("Location").fill("Lexington Sportsplex")
     a.get_by_label("Skill Level").select_option("B")
     a.get_by_label("Format").select_option("6s")
@@ -120,11 +110,11 @@ def _pick_by_name(a: Page, search: str, name: str) -> None:
 
 def test_a_captain_finds_a_female_setter_for_thursday_from_post_to_reminder(new_page, mailbox):
     make_user("cleo", first_name="Cleo")
-    _sub("fay", "Fay", Gender.FEMALE, Rating.B)
-    _sub("gwen", "Gwen", Gender.FEMALE, Rating.A)
-    _sub("iris", "Iris", Gender.FEMALE, Rating.A)
-    _sub("hal", "Hal", Gender.MALE, Rating.A)  # not female: never suggested
-    _sub("ivy", "Ivy", Gender.FEMALE, Rating.C)  # rated below B at setter
+    make_sub("fay", "Fay", Gender.FEMALE, Rating.B)
+    make_sub("gwen", "Gwen", Gender.FEMALE, Rating.A)
+    make_sub("iris", "Iris", Gender.FEMALE, Rating.A)
+    make_sub("hal", "Hal", Gender.MALE, Rating.A)  # not female: never suggested
+    make_sub("ivy", "Ivy", Gender.FEMALE, Rating.C)  # rated below B at setter
 
     # 1. The captain posts the request through the form.
     a = new_page()

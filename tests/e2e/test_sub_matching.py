@@ -10,23 +10,11 @@ import re
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
+from tests.e2e.helpers import expect_path, log_in, make_sub, make_user, next_thursday_evening
 from tests.e2e.test_axe import _check
 from volley_app import db
 from volley_app.models import Gender, Rating, SubRequest, SubRequestPlace, SubStatus, User
 from volley_app.services import sub_records
-from volley_app.services.accounts import create_user
-
-
-def _sub(username: str, first: str, gender: Gender, setter: Rating) -> None:
-    db.call(create_user, username=username, password=PASSWORD, email=f"{username}@example.com", first_name=first,
-            last_name="Sub", region="KY", sub=True, gender=gender, setter_skill_level=setter,
-            hitter_skill_level=Rating.C)  # fmt: skip
-
-
-def _thursday() -> str:
-    day = dt.date.today() + dt.timedelta(days=8)
-    return (day + dt.timedelta(days=(3 - day.weekday()) % 7)).isoformat() + "T19:00"
 
 
 def _request(team: str) -> SubRequest:
@@ -42,17 +30,17 @@ def _user_id(username: str) -> int:
 
 def test_captain_sees_ranked_suggestions_with_reasons_and_invites_one(new_page, mailbox):
     make_user("cora", first_name="Cora")
-    _sub("fay", "Fay", Gender.FEMALE, Rating.B)
-    _sub("gwen", "Gwen", Gender.FEMALE, Rating.A)
-    _sub("hal", "Hal", Gender.MALE, Rating.A)
-    _sub("ivy", "Ivy", Gender.FEMALE, Rating.C)
+    make_sub("fay", "Fay", Gender.FEMALE, Rating.B)
+    make_sub("gwen", "Gwen", Gender.FEMALE, Rating.A)
+    make_sub("hal", "Hal", Gender.MALE, Rating.A)
+    make_sub("ivy", "Ivy", Gender.FEMALE, Rating.C)
 
     a = new_page()
     log_in(a, "cora")
     expect_path(a, "/dash")
     a.goto("/dash/notes/new")
     a.get_by_label("Team").fill("Setters Wanted")
-    a.get_by_label("Date and Time").fill(_thursday())
+    a.get_by_label("Date and Time").fill(next_thursday_evening())
     a.get_by_label("Location").fill("Lexington Sportsplex")
     a.get_by_label("Skill Level").select_option("B")
     a.get_by_label("Format").select_option("6s")
@@ -108,7 +96,7 @@ def test_captain_sees_ranked_suggestions_with_reasons_and_invites_one(new_page, 
 
 
 def test_a_sub_sets_when_they_can_play_on_edit_info(new_page):
-    _sub("josie", "Josie", Gender.FEMALE, Rating.B)
+    make_sub("josie", "Josie", Gender.FEMALE, Rating.B)
     uid = _user_id("josie")
     a = new_page()
     log_in(a, "josie")
@@ -140,8 +128,8 @@ def test_the_captain_marks_each_sub_of_a_request_for_two(new_page):
     """The morning after a game two subs played for, the captain marks one Played and the other No-show, then
     changes their mind; each sub's record follows (the phone width, checked by axe)."""
     make_user("nora", first_name="Nora")
-    _sub("opal", "Opal", Gender.FEMALE, Rating.B)
-    _sub("pia", "Pia", Gender.FEMALE, Rating.B)
+    make_sub("opal", "Opal", Gender.FEMALE, Rating.B)
+    make_sub("pia", "Pia", Gender.FEMALE, Rating.B)
     ids = {name: _user_id(name) for name in ("nora", "opal", "pia")}
     game = dt.datetime.now(dt.UTC) - dt.timedelta(hours=14)
 
