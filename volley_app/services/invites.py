@@ -220,12 +220,8 @@ def _invite_next(db: Session, req: SubRequest, now: dt.datetime) -> None:
     if req.if_nobody == OPEN_TO_ANYONE and until is not None:
         req.recipient_id, req.status = None, SubStatus.OPEN
         outcome = "is now open to anyone"
-    elif req.places_filled:  # closed with the places taken so far: it names a sub who took one, not the last asked
-        req.status = SubStatus.ACCEPTED
-        req.recipient_id = db.exec(
-            select(SubRequestPlace.user_id).where(SubRequestPlace.request_id == req.id)
-            .order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)
-        ).first()  # fmt: skip
+    elif req.places_filled:
+        settle_with_places(db, req)
         outcome = f"is closed with {req.places_filled} of {req.players_needed} places taken"
     else:
         req.status = SubStatus.DECLINED
@@ -238,6 +234,16 @@ def _invite_next(db: Session, req: SubRequest, now: dt.datetime) -> None:
     _tell(db, req)
     if req.recipient_id is None and req.status == SubStatus.OPEN:
         open_notices(db, req)
+
+
+def settle_with_places(db: Session, req: SubRequest) -> None:
+    """The request is taken with the places filled so far (its list ran out, or it needs no more players):
+    Accepted, naming a sub who took a place (the first to), never one who was only asked."""
+    placed = list(db.exec(select(SubRequestPlace.user_id).where(SubRequestPlace.request_id == req.id)
+                          .order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)).all())  # fmt: skip
+    req.status = SubStatus.ACCEPTED
+    if req.recipient_id not in placed:
+        req.recipient_id = placed[0]
 
 
 def _tell(db: Session, req: SubRequest, *others: int) -> None:

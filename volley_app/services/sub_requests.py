@@ -776,13 +776,8 @@ def update(
     req.completed = False
     req.updated_at = now
     if req.status == SubStatus.OPEN and req.places_filled and req.places_filled >= req.players_needed:
-        # fewer players needed: the subs who took places fill it, named by the first of them; nobody more is asked
-        placed = list(db.exec(select(SubRequestPlace.user_id).where(SubRequestPlace.request_id == req.id)
-                              .order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)).all())  # fmt: skip
-        req.status = SubStatus.ACCEPTED
-        if req.recipient_id not in placed:
-            req.recipient_id = placed[0]
-        invites.end_list(db, req, now)
+        invites.settle_with_places(db, req)  # fewer players needed: the places taken fill it
+        invites.end_list(db, req, now)  # nobody more is asked
     db.add(req)
     db.flush()
     if before["date"] != req.date:  # the last time its subs subbed may move
