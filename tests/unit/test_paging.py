@@ -656,6 +656,70 @@ def test_the_archive_pages_every_kind_newest_first_and_by_kind_and_name(db, peop
         archive.archived_page(db, people["svl"])
 
 
+def test_the_archive_pages_both_ways_through_kinds_archived_at_the_same_moment(db, people):
+    from tests.factories import add_league, add_league_session
+    from volley_app.models import League, LeagueSession
+    from volley_app.services import archive
+
+    svl = db.get(User, people["svl"].user_id)
+    start = utcnow() - 100 * DAY
+    made = {
+        "session": (LeagueSession, [add_league_session(db, svl, f"Old {i:02}", start, start + DAY) for i in range(14)]),
+        "request": (SubRequest, _requests(db, people["alice"], 14, team="Gone Team")),
+        "user": (User, _subs(db, 14, tag="t")),
+    }
+    made["league"] = (League, [add_league(db, svl, made["session"][1][0], court=f"Court {i}").id for i in range(14)])
+    moments = [start + i * dt.timedelta(minutes=1) for i in range(4)]  # 56 records archived at 4 moments
+    expected = []
+    for kind, (model, ids) in made.items():
+        for n, rid in enumerate(ids):
+            db.get(model, rid).archived_at = moments[n % 4]
+            expected.append((moments[n % 4], kind, rid))
+    db.commit()
+    expected.sort(reverse=True)
+    pages, mark = [], ""
+    while True:
+        page = archive.archived_page(db, people["root"], bookmark=mark, size=10)
+        pages.append(page)
+        if not page.next:
+            break
+        mark = page.next
+    assert [(r["kind"], r["id"]) for p in pages for r in p.rows] == [(k, rid) for _at, k, rid in expected]
+    back, mark = [], pages[-1].previous
+    while mark:
+        page = archive.archived_page(db, people["root"], bookmark=mark, size=10)
+        back.insert(0, [(r["kind"], r["id"]) for r in page.rows])
+        mark = page.previous
+    assert back == [[(r["kind"], r["id"]) for r in p.rows] for p in pages[:-1]]
+    assert archive.archived_page(db, people["root"], bookmark=pages[1].next, size=10).total == 56
+
+
+def test_the_archive_reads_a_page_of_each_kind_not_every_archived_row(db, people):
+    from volley_app.services import archive
+
+    if db.get_bind().dialect.name != "postgresql":
+        pytest.skip("rows read per plan node are reported by PostgreSQL's EXPLAIN ANALYZE")
+    reqs = _requests(db, people["alice"], 300)
+    for n, rid in enumerate(reqs):
+        db.get(SubRequest, rid).archived_at = utcnow() - n * dt.timedelta(minutes=1)
+    db.commit()
+    second = archive.archived_page(db, people["root"]).next
+    for statement, parameters in _statements(db, lambda: archive.archived_page(db, people["root"], bookmark=second)):
+        if "archived_at IS NOT NULL" in statement and "count(" not in statement:
+            cursor = db.connection().connection.dbapi_connection.cursor()
+            cursor.execute("SET LOCAL enable_seqscan = off")  # a tiny table would be read whole anyway,
+            cursor.execute("SET LOCAL enable_bitmapscan = off")  # or through a bitmap, unordered
+            cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {statement}", parameters)
+            read = _rows_read(cursor.fetchone()[0][0]["Plan"], "sub_requests")
+            assert 0 < read <= paging.PAGE_SIZE + 1, read
+
+
+def _rows_read(node: dict, table: str) -> int:
+    """Rows the plan's scans of ``table`` returned (EXPLAIN ANALYZE's actual rows, over every loop)."""
+    own = node["Actual Rows"] * node["Actual Loops"] if node.get("Relation Name") == table else 0
+    return own + sum(_rows_read(child, table) for child in node.get("Plans", []))
+
+
 def test_the_archive_reads_each_table_by_an_index(db, people):
     from volley_app.services import archive
 

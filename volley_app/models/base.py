@@ -89,7 +89,7 @@ def fk(target: str, *, nullable: bool = False, ondelete: str = "CASCADE", index:
 
 
 def archived_index(table: str) -> sa.Index:
-    """The index of a table's archived rows (the Archive lists them, newest first): only those rows, so that
-    no planner takes it for the far more common "not archived" and reads most of the table through it."""
+    """The index of a table's archived rows in the Archive's order (newest first, then by id): only those rows,
+    so that no planner takes it for the far more common "not archived" and reads most of the table through it."""
     kept = sa.text("archived_at IS NOT NULL")
-    return sa.Index(f"ix_{table}_archived_at", "archived_at", sqlite_where=kept, postgresql_where=kept)
+    return sa.Index(f"ix_{table}_archived_at_id", "archived_at", "id", sqlite_where=kept, postgresql_where=kept)

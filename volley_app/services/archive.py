@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import operator
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
@@ -17,35 +18,58 @@ KINDS = {"session": sessions.restore_session, "league": leagues.restore_league, 
 
 # The filters of the Archive: free text (a name, the venue or the requestor) and the kind of record.
 ARCHIVE_FILTERS = ("q", "kind")
+ORDER_KINDS = (dt.datetime, str, int)  # a page's edge: archived at, kind, id
 KIND_LABELS = {"session": "Sessions", "league": "Leagues", "user": "Accounts", "request": "Cancelled sub requests"}
 
 
-def _branches(text: str) -> dict[str, sa.Select]:
-    """Per kind: its archived rows as (archived_at, kind, id), matching ``text`` when one was typed."""
-    def pick(model, kind: str) -> sa.Select:
-        return sa.select(model.archived_at.label("at"), sa.literal(kind).label("kind"), model.id.label("id")).where(
-            model.archived_at.is_not(None)
-        )
+def _branches(text: str) -> dict[str, tuple[type, sa.Select]]:
+    """Per kind: its model and its archived rows as (archived_at, kind, id), matching ``text`` when one was typed."""
+    def pick(model, kind: str) -> tuple[type, sa.Select]:
+        query = sa.select(model.archived_at.label("at"), sa.literal(kind).label("kind"), model.id.label("id"))
+        return model, query.where(model.archived_at.is_not(None))
 
     out = {"session": pick(LeagueSession, "session"), "league": pick(League, "league"), "user": pick(User, "user"),
            "request": pick(SubRequest, "request")}  # fmt: skip
-    if text:
-        venue = sa.orm.aliased(User, name="venue")
-        full = venue.first_name + " " + venue.last_name
-        out["session"] = out["session"].join(venue, venue.id == LeagueSession.svl_id).where(
+    if not text:
+        return out
+    venue = sa.orm.aliased(User, name="venue")
+    full = venue.first_name + " " + venue.last_name
+    found = {
+        "session": lambda q: q.join(venue, venue.id == LeagueSession.svl_id).where(
             paging.contains(text, LeagueSession.name, venue.first_name, venue.last_name, full)
-        )
-        out["league"] = out["league"].join(venue, venue.id == League.svl_id).where(
+        ),
+        "league": lambda q: q.join(venue, venue.id == League.svl_id).where(
             paging.contains(text, League.court, venue.first_name, venue.last_name, full)
-        )
-        out["user"] = out["user"].where(
+        ),
+        "user": lambda q: q.where(
             paging.contains(text, User.username, User.email, User.first_name, User.last_name,
                             User.first_name + " " + User.last_name)  # fmt: skip
-        )
-        out["request"] = out["request"].join(venue, venue.id == SubRequest.requestor_id).where(
+        ),
+        "request": lambda q: q.join(venue, venue.id == SubRequest.requestor_id).where(
             paging.contains(text, SubRequest.team, SubRequest.svl, venue.username, full)
-        )
-    return out
+        ),
+    }
+    return {kind: (model, found[kind](query)) for kind, (model, query) in out.items()}
+
+
+def _top(kind: str, model, query: sa.Select, edge: tuple | None, backwards: bool, size: int) -> sa.Select:
+    """The first ``size + 1`` rows of one kind past the page's ``edge`` (date, kind, id), in the page's direction.
+
+    The Archive lists every kind newest first by (date, kind, id); within one kind the kind is fixed,
+    so its rows past the edge are a range of (date, id) that its archived-date index reads in order.
+    A page is then the merge of at most ``size + 1`` rows per kind, however many were archived.
+    """
+    before = operator.gt if backwards else operator.lt
+    if edge is not None:
+        at, edge_kind, rid = edge
+        if kind == edge_kind:
+            query = query.where(before(sa.tuple_(model.archived_at, model.id), sa.tuple_(at, rid)))
+        elif before(kind, edge_kind):  # this kind sorts past the edge's kind: its rows of the same date come next
+            query = query.where(sa.or_(before(model.archived_at, at), model.archived_at == at))
+        else:
+            query = query.where(before(model.archived_at, at))
+    order = (model.archived_at.asc(), model.id.asc()) if backwards else (model.archived_at.desc(), model.id.desc())
+    return sa.select(query.order_by(*order).limit(size + 1).subquery(f"top_{kind}"))
 
 
 def _shown(db: Session, found: list) -> list[dict]:
@@ -93,12 +117,16 @@ def archived_page(
     branches = _branches(paging.search_text(f.get("q")))
     if kind := paging.choice(f.get("kind"), tuple(KIND_LABELS)):
         branches = {kind: branches[kind]}
-    every = sa.union_all(*branches.values()).subquery("archived")
+    size = paging.page_size(size)
+    edge, backwards = paging.edge(bookmark, ORDER_KINDS)
+    tops = sa.union_all(*(_top(k, model, q, edge, backwards, size) for k, (model, q) in branches.items()))
+    every = tops.subquery("archived")
     every.c.at.nullable = False  # each branch keeps archived rows only, so keyset paging by it skips none
     query = sa.select(every.c.at, every.c.kind, every.c.id).order_by(every.c.at.desc(), every.c.kind.desc(),
                                                                      every.c.id.desc())  # fmt: skip
-    return paging.keyset(db, query, kinds=(dt.datetime, str, int), project=lambda found: _shown(db, found),
-                         bookmark=bookmark, size=paging.page_size(size))  # fmt: skip
+    count = sa.union_all(*(q for _model, q in branches.values()))
+    return paging.keyset(db, query, kinds=ORDER_KINDS, project=lambda found: _shown(db, found), bookmark=bookmark,
+                         size=size, count=count)  # fmt: skip
 
 
 def restore(db: Session, actor: Actor | None, *, kind: object, record_id: object) -> str:

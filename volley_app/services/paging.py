@@ -128,6 +128,14 @@ def _marker(bookmark: object, kinds: Sequence[type]) -> sqlakeyset.Marker | None
     return marker
 
 
+def edge(bookmark: object, kinds: Sequence[type]) -> tuple[tuple[Any, ...] | None, bool]:
+    """Where the page ``bookmark`` starts, as the order's values of its edge row (None: the first page),
+    and whether it is read backwards (a Previous page); for lists that narrow their query to the page.
+    """
+    marker = _marker(bookmark, kinds)
+    return (None, False) if marker is None else (tuple(marker.place), bool(marker.backwards))
+
+
 # The total a screen counted when its search was sent, for the pages it turns to next (Previous, Next):
 # the list's total is counted once per search, not once per page.
 _known_total: contextvars.ContextVar[tuple[int, bool] | None] = contextvars.ContextVar("known_total", default=None)
