@@ -510,7 +510,8 @@ class LoadWatch:
 
 
 def targets(results: list[dict]) -> list[str]:
-    """Each screen's time at the largest N against its time at the smallest, and the largest bytes seen."""
+    """Each screen's time at the largest N against its time at the smallest, the largest bytes seen, and the
+    Next page event against REST: the round trip (its reply arrived) and with the rows drawn."""
     if len(results) < 2:
         return []
     small, large = results[0], results[-1]
@@ -520,7 +521,12 @@ def targets(results: list[dict]) -> list[str]:
         a, b = small["screens"][name]["first_row_s"], m["first_row_s"]
         lines.append(f"| {name} | {a:.2f} s | {b:.2f} s | {b / a:.2f} | {'yes' if b < 1 else 'no'} |")
     most = max(m["ws_bytes"] for r in results for m in r["screens"].values())
-    lines += ["", f"Most websocket bytes for any screen at any N: {most / 1024:.1f} KB (target 100 KB)."]
+    lines += ["", f"Most websocket bytes for any screen at any N: {most / 1024:.1f} KB (target 100 KB).", "",
+              "| N | Next page round trip ÷ REST (target ≤ 1.5) | with the rows drawn ÷ REST |", "|---|---|---|"]  # fmt: skip
+    for r in results:
+        p = r["next"]
+        reply = "n/a" if p.get("reply_ms") is None else f"{p['reply_ms'] / p['rest_ms']:.2f}"
+        lines.append(f"| {r['n']:,} | {reply} | {p['event_ms'] / p['rest_ms']:.2f} |")
     return lines
 
 
