@@ -254,14 +254,15 @@ def test_home_league_lists_show_the_nearest_few(db, people):
 # --- every list query reads by an index ---------------------------------------------------------------------------
 
 
-def _statements(db, fn) -> list[tuple[str, object]]:
+def _statements(db, fn, engine=None) -> list[tuple[str, object]]:
+    """The SELECTs ``fn`` sends through ``db``'s engine (or ``engine``: the app's, for work in sessions of its own)."""
     seen: list[tuple[str, object]] = []
 
     def record(_conn, _cursor, statement, parameters, *_args):
         if statement.lstrip().upper().startswith("SELECT"):
             seen.append((statement, parameters))
 
-    engine = db.get_bind()
+    engine = engine or db.get_bind()
     sa.event.listen(engine, "before_cursor_execute", record)
     try:
         fn()
@@ -733,6 +734,51 @@ def test_the_archive_reads_each_table_by_an_index(db, people):
         for table in ("users", "league_sessions", "leagues", "sub_requests"):
             if "archived_at IS NOT NULL" in statement and "count(" not in statement:
                 assert _full_scans(db, statement, parameters, table) == [], statement
+
+
+# --- the background sweeps ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("table", "sweep"),
+    [("payments", "holds"), ("sub_requests", "reminders")],
+)
+def test_each_background_sweep_finds_its_rows_by_an_index(db, people, table, sweep):
+    from tests.factories import add_league, add_league_session
+    from volley_app.db import get_engine
+    from volley_app.models import Payment
+    from volley_app.services import places, sub_reminders
+
+    svl = db.get(User, people["svl"].user_id)
+    league = add_league(db, svl, add_league_session(db, svl, "Long", utcnow() - 40 * DAY, utcnow() + 400 * DAY))
+    db.add_all(Payment(league_id=league.id, team_name=f"P{i}", amount_cents=100, provider="test", status="succeeded",
+                       idempotency_key=f"s-{i}") for i in range(30))  # fmt: skip
+    lapsed = Payment(league_id=league.id, team_name="Late", amount_cents=100, provider="test", status="pending",
+                     idempotency_key="late", expires_at=utcnow() - DAY)  # fmt: skip
+    db.add(lapsed)
+    db.commit()
+    _requests(db, people["alice"], 30, start=utcnow() - 15 * DAY)
+    run = {"holds": places.expire_holds, "reminders": sub_reminders.send_reminders}[sweep]
+    found = [s for s in _statements(db, run, engine=get_engine()) if f"FROM {table}" in s[0]]
+    assert found
+    for statement, parameters in found:
+        assert _full_scans(db, statement, parameters, table) == [], statement
+        assert _whole_index_scans(db, statement, parameters, table) == [], statement
+    if sweep == "holds":
+        db.refresh(lapsed)
+        assert lapsed.status == "expired"  # the index found the lapsed hold
+
+
+def _whole_index_scans(db, statement: str, parameters, table: str) -> list[str]:
+    """SQLite's steps that read all of one of ``table``'s indexes (an index of a few rows, a partial one, aside)."""
+    conn = db.connection()
+    if conn.dialect.name != "sqlite":
+        return []
+    cursor = conn.connection.dbapi_connection.cursor()
+    partial = {row[1] for row in cursor.execute(f"PRAGMA index_list({table})").fetchall() if row[4]}
+    cursor.execute(f"EXPLAIN QUERY PLAN {statement}", parameters)
+    steps = [row[-1] for row in cursor.fetchall()]
+    return [s for s in steps if s.startswith(f"SCAN {table} USING") and not any(f"INDEX {p}" in s for p in partial)]
 
 
 # --- email-all jobs ------------------------------------------------------------------------------------------------

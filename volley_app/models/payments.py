@@ -20,6 +20,12 @@ class Payment(SQLModel, table=True):
     """
 
     __tablename__ = "payments"
+    # The holds' sweep: pending payments whose hold has lapsed (or that never had one). Only pending rows, a few
+    # at any time however long the ledger grows; a query names the status as written here, not as a parameter.
+    __table_args__ = (
+        sa.Index("ix_payments_pending_expires_at", "expires_at", sqlite_where=sa.text("status = 'pending'"),
+                 postgresql_where=sa.text("status = 'pending'")),  # fmt: skip
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     league_id: int = fk("leagues.id", ondelete="RESTRICT")

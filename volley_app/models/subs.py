@@ -21,6 +21,8 @@ class SubRequest(SQLModel, table=True):
         sa.Index("ix_sub_requests_recipient_status_date", "recipient_id", "status", "date"),
         # Who has accepted a request that week or that hour (the suggestions' weekly cap and busy rules).
         sa.Index("ix_sub_requests_status_date", "status", "date"),
+        # The reminders' sweep: the requests of the days around now, whatever their status.
+        sa.Index("ix_sub_requests_date", "date"),
         archived_index("sub_requests"),
     )
 
