@@ -188,7 +188,7 @@ def log_in(context, base: str, username: str):
     return page
 
 
-def measure_screen(browser, base: str, path: str, who: str, selector: str, repeat: int = 3) -> dict:
+def measure_screen(browser, base: str, path: str, who: str, selector: str, repeat: int = 7) -> dict:
     """The screen measured ``repeat`` times in fresh tabs; the median of each measure."""
     samples = [_measure_screen_once(browser, base, path, who, selector) for _ in range(repeat)]
     return {key: statistics.median(s[key] for s in samples) for key in samples[0]}
@@ -566,7 +566,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--database-url", default="")
     parser.add_argument("--tabs", type=int, default=200)
-    parser.add_argument("--repeat", type=int, default=3, help="samples per screen (the median is written)")
+    parser.add_argument("--repeat", type=int, default=7, help="samples per screen (the median is written)")
     parser.add_argument("--replay", type=int, default=0, help=argparse.SUPPRESS)  # measure_tabs's other process
     args = parser.parse_args()
     if args.replay:
