@@ -62,3 +62,39 @@ async def test_an_accepted_sub_request_offers_the_subs_calendar_and_nobody_elses
         state, _ev = await call_handler(login_token(db, name), detail.NoteDetailState, path, "load")
         assert state.feed == ""
     assert other.id and _token(db, "olly") is None
+
+
+async def test_every_sub_who_took_a_place_on_a_request_for_several_players_has_it_in_their_calendar(db):
+    from icalendar import Calendar
+
+    from tests.factories import actor_of
+    from volley_app.services import sub_requests
+
+    asker, first, second, other = (make_user(db, n, sub=True) for n in ("asker", "first", "second", "olly"))
+    req = SubRequest(requestor_id=asker.id, svl="Gym", team="Diggers", date=utcnow() + dt.timedelta(days=3),
+                     skill_level=SkillLevel.C, format=SubFormat.SIXES, players_needed=3)  # fmt: skip
+    db.add(req)
+    db.commit()
+    for sub in (first, second):
+        sub_requests.accept(db, actor_of(sub), req.id)
+        db.commit()
+    db.refresh(req)
+    assert (req.status, req.places_filled) == (SubStatus.OPEN, 2)  # one place still free
+
+    def events(user) -> list[str]:
+        token = calendar.feed_token(db, actor_of(user))
+        db.commit()
+        return [str(e["summary"]) for e in Calendar.from_ical(calendar.personal_feed(db, token)).walk("VEVENT")]
+
+    path = f"/dash/notes/{req.id}"
+    for sub in (first, second):
+        assert events(sub) == ["Subbing for Diggers"]
+        state, _ev = await call_handler(login_token(db, sub.username), detail.NoteDetailState, path, "load")
+        assert state.feed.endswith(calendar.personal_feed_path(_token(db, sub.username)))
+    assert events(other) == [] and events(asker) == []
+    state, _ev = await call_handler(login_token(db, "olly"), detail.NoteDetailState, path, "load")
+    assert state.feed == ""
+    req.archived_at = utcnow()  # cancelled
+    db.add(req)
+    db.commit()
+    assert events(first) == [] and calendar.accepted_request_feed(db, actor_of(first), req.id) == ""

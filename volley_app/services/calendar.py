@@ -19,7 +19,7 @@ from icalendar import Calendar, Event
 from sqlmodel import Session, select
 
 from volley_app import routes
-from volley_app.models import Game, GameType, League, SubRequest, SubStatus, Team, User, utcnow
+from volley_app.models import Game, GameType, League, SubRequest, SubRequestPlace, SubStatus, Team, User, utcnow
 from volley_app.services import leagues, timefmt, venues
 from volley_app.services.auth import _actor
 from volley_app.services.errors import NotFound
@@ -222,7 +222,7 @@ def team_feed(db: Session, token: object, team_id: object) -> bytes:
 
 
 def personal_feed(db: Session, token: object) -> bytes:
-    """The token's user's own calendar: their teams' games and the sub requests they accepted."""
+    """The token's user's own calendar: their teams' games and the sub requests they took a place on."""
     user = _reader(db, token)
     teams = db.exec(
         select(Team.id)
@@ -236,9 +236,7 @@ def personal_feed(db: Session, token: object) -> bytes:
         if team_ids else []
     )  # fmt: skip
     subs = db.exec(
-        select(SubRequest)
-        .where(SubRequest.recipient_id == user.id, SubRequest.status == SubStatus.ACCEPTED, SubRequest.archived_at.is_(None))
-        .order_by(SubRequest.date, SubRequest.id)
+        select(SubRequest).where(_subbing(user.id), SubRequest.archived_at.is_(None)).order_by(SubRequest.date, SubRequest.id)
     ).all()
     name = f"{user.first_name}'s volleyball"
     return _ical(name, [*_game_events(db, games, for_team_ids=team_ids), *_sub_events(db, list(subs))])
@@ -260,9 +258,16 @@ def feed_links(db: Session, actor: Actor | None, *, league_id: object = None, te
 
 
 def accepted_request_feed(db: Session, actor: Actor | None, request_id: object) -> str:
-    """The actor's own feed path when they are the accepted sub of that request (its event is there); else ""."""
+    """The actor's own feed path when they sub on that request (its event is there); else ""."""
     actor = require_actor(actor)
-    req = db.get(SubRequest, record_id(request_id, "Sub request not found"))
-    if req is None or req.archived_at is not None or req.status != SubStatus.ACCEPTED or req.recipient_id != actor.user_id:
+    rid = record_id(request_id, "Sub request not found")
+    found = select(SubRequest.id).where(SubRequest.id == rid, _subbing(actor.user_id), SubRequest.archived_at.is_(None))
+    if db.exec(found).first() is None:
         return ""
     return personal_feed_path(feed_token(db, actor))
+
+
+def _subbing(user_id: int) -> sa.ColumnElement[bool]:
+    """The requests ``user_id`` subs on: a place taken (on a request for several players too) or named and accepted."""
+    placed = SubRequest.id.in_(select(SubRequestPlace.request_id).where(SubRequestPlace.user_id == user_id))
+    return sa.or_(placed, sa.and_(SubRequest.recipient_id == user_id, SubRequest.status == SubStatus.ACCEPTED))
