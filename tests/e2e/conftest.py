@@ -46,6 +46,33 @@ def smtp():
 
 
 @pytest.fixture
+def db(db):
+    """The test database's session, as everywhere; and the test's mail delivered or dropped before its tables are emptied.
+
+    The app's sender may be sending a test's message when the test ends: emptied then, the message
+    would reach the next test's mailbox. So each test's unsent mail is dropped, and a message being
+    sent is waited for (a row is either dropped or claimed by the sender, never both).
+    """
+    yield db
+    import time
+
+    import sqlalchemy as sa
+
+    from volley_app.db import get_engine
+    from volley_app.models import OutboxMessage, OutboxStatus
+
+    outbox = OutboxMessage.__table__
+    deadline = time.monotonic() + 30
+    while True:
+        with get_engine().begin() as conn:
+            conn.execute(sa.delete(outbox).where(outbox.c.status != OutboxStatus.SENDING))
+            sending = conn.execute(sa.select(sa.func.count()).where(outbox.c.status == OutboxStatus.SENDING)).scalar()
+        if not sending or time.monotonic() > deadline:
+            return
+        time.sleep(0.1)
+
+
+@pytest.fixture
 def mailbox(smtp):
     """The SMTP sink, emptied for this test."""
     smtp.fail = False
