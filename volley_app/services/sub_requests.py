@@ -46,7 +46,6 @@ from volley_app.services import (
     invites,
     live,
     mail,
-    mail_lists,
     paging,
     permissions,
     ratelimit,
@@ -576,29 +575,9 @@ def create(
 
 
 def _email_invited(db: Session, req: SubRequest, actor: Actor, recipient: User) -> None:
-    """Tell the sub named on a request (receivedRequest), unless they asked to be emailed nothing."""
-    if not mail_lists.emails_invites(recipient):
-        return
-    requestor = db.get(User, actor.user_id)
-    mail.queue(
-        db,
-        to=recipient.email,
-        subject=f"Sub request from {actor.username}",
-        body_text=(
-            f"Hi {recipient.first_name},\n\n"
-            f"{actor.username} has asked you to sub.\n\n"
-            f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
-            f"Where: {req.svl}\n"
-            f"Team: {req.team}\n"
-            f"Court: {req.court or '-'}\n"
-            f"Skill level: {req.skill_level.value}\n"
-            f"Format: {req.format.value}\n"
-            f"Message: {req.text or '-'}\n\n"
-            f"Accept or decline: {routes.absolute(routes.note_path(req.id))}\n"
-        ),
-        reply_to=requestor.email if requestor else None,
-        kind="received_request",
-    )
+    """Tell the sub named on a request (receivedRequest), with one-click Accept and Decline, unless they asked
+    to be emailed nothing."""
+    invites.email_named(db, req, recipient)
 
 
 def reopen(
@@ -646,8 +625,8 @@ def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind
         to=requestor.email,
         subject=f"Your sub request was {verb}",
         body_text=(
-            f"Hi {requestor.first_name},\n\n"
-            f"{actor.username} has {verb} your sub request.\n\n"
+            f"Hi {mail.first_name(requestor)},\n\n"
+            f"{mail.full_name(acting) if acting else actor.username} has {verb} your sub request.\n\n"
             f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
             f"Where: {req.svl}\n"
             f"Team: {req.team}\n\n"
@@ -820,8 +799,8 @@ def _email_sub(db: Session, req: SubRequest, subject: str, what: str, kind: str)
         to=sub.email,
         subject=subject,
         body_text=(
-            f"Hi {sub.first_name},\n\n"
-            f"{requestor.first_name} {requestor.last_name}".rstrip() + f" ({requestor.username}) has {what}.\n\n"
+            f"Hi {mail.first_name(sub)},\n\n"
+            f"{mail.full_name(requestor)} has {what}.\n\n"
             f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
             f"Where: {req.svl}{f', {req.court}' if req.court else ''}\n"
             + ("" if req.archived_at else f"\nDetails: {routes.absolute(routes.note_path(req.id))}\n")
@@ -916,7 +895,7 @@ def read_answer_link(db: Session, token: object, *, now: dt.datetime | None = No
     Raises NotFound (a forged link, or another invite's) or BadRequest (expired, used, no longer open).
     """
     link = invites.read_link(db, token, now or utcnow())
-    req = permissions.load(db, SubRequest, link.invite.request_id, NOT_FOUND)
+    req = permissions.load(db, SubRequest, link.request_id, NOT_FOUND)
     return {"action": link.action, "request_id": req.id, "team": req.team, "date": timefmt.long(req.date),
             "svl": req.svl}  # fmt: skip
 
@@ -929,11 +908,11 @@ def answer_by_link(db: Session, token: object, *, now: dt.datetime | None = None
     """
     now = now or utcnow()
     link = invites.read_link(db, token, now)
-    sub = db.get(User, link.invite.user_id)
+    sub = db.get(User, link.user_id)
     if sub is None or not sub.active or sub.archived_at is not None:
         raise BadRequest(invites.GONE_LINK)
     actor = auth.actor_of(sub)
     with db.begin_nested():
         invites.use_link(db, link, now)
-        (accept if link.action == "accept" else decline)(db, actor, link.invite.request_id, now=now)
-    return {"action": link.action, "request_id": link.invite.request_id}
+        (accept if link.action == "accept" else decline)(db, actor, link.request_id, now=now)
+    return {"action": link.action, "request_id": link.request_id}
