@@ -280,6 +280,24 @@ NOTE_ORDERS = {
 }
 
 
+def _with_place_holders(db: Session, rows: list[dict]) -> list[dict]:
+    """Each row's "sub": the subs who hold its places, in the order they took them (else as ``_row`` has it)."""
+    held: dict[int, list[str]] = {}
+    if rows:
+        found = db.exec(
+            select(SubRequestPlace.request_id, User.first_name, User.last_name, User.username)
+            .join(User, User.id == SubRequestPlace.user_id)
+            .where(SubRequestPlace.request_id.in_([r["id"] for r in rows]))
+            .order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)
+        ).all()  # fmt: skip
+        for rid, *who in found:
+            held.setdefault(rid, []).append(_person(*who))
+    for row in rows:
+        if row["id"] in held:
+            row["sub"] = ", ".join(held[row["id"]])
+    return rows
+
+
 def _request_page(db: Session, where: list, *, bookmark: object, size: object, sort: object = "") -> paging.Page:
     order = paging.sort_order(sort, NOTE_ORDERS)
     query = (
@@ -296,10 +314,11 @@ def _request_page(db: Session, where: list, *, bookmark: object, size: object, s
 
     def project(found: list) -> list[dict]:
         zones = venues.zones_by_name(db, [req.svl for req, *_who in found])
-        return [
+        out = [
             _row(req, {req.requestor_id: _person(*who[:3]), req.recipient_id or 0: _person(*who[3:])}, zones, mark)
             for req, mark, *who in found
         ]
+        return _with_place_holders(db, out)
 
     # The total needs no names: every request has its requestor, so the join counts only when searched by it.
     count = sa.select(SubRequest.id).join(_Requestor, _Requestor.id == SubRequest.requestor_id)
