@@ -52,9 +52,9 @@ def request_fields(state, record=None) -> list[rx.Component]:
     return [
         text_field("Team", "team", state, default_value=default("team"), required=True, max_length=100),
         text_field("Date and Time", "when", state, type="datetime-local", default_value=default("when"),
-                   required=True, hint="Venue time (Lexington, KY)"),
+                   required=True, hint=state.when_hint),
         text_field("Location", "svl", state, default_value=default("svl"), required=True, max_length=200,
-                   placeholder="Lexington Sportsplex"),
+                   placeholder="Lexington Sportsplex", on_blur=state.location_changed),
         text_field("Court", "court", state, default_value=default("court"), max_length=50, hint="Optional"),
         select_field("Skill Level", "skill_level", _options(SkillLevel.values()), state,
                      placeholder="Choose a skill level", default_value=default("skill_level")),

@@ -95,6 +95,13 @@ def zone_by_name(db: Session, name: str) -> str:
     return zones_by_name(db, [key]).get(key) or timefmt.default_name()
 
 
+def time_hint(db: Session, name: object) -> str:
+    """What a sub request's date and time are read in, for the location typed: 'Venue time: CT (America/Chicago)'
+    (the default zone when no venue has that name)."""
+    zone = zone_by_name(db, name if isinstance(name, str) else "")
+    return f"Venue time: {timefmt.label(utcnow(), zone)} ({zone.replace('_', ' ')})"
+
+
 TIME_ZONE_INVALID = "Choose a time zone from the list (an IANA name such as America/Chicago)"
 
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import reflex as rx
+
 from volley_app import routes
-from volley_app.services import live, sub_requests
+from volley_app.services import live, sub_requests, venues
 from volley_app.services.errors import DomainError, Invalid
 from volley_app.services.paging import Page
 from volley_app.state.forms import FormState, form_values, run_action
@@ -53,6 +55,16 @@ class RequestFormState(FormState, mixin=True):
 
     _fields = (*DETAIL_FIELDS, "recipient")
     _error_id = FORM_ERROR_ID
+    when_hint: str = ""  # the zone the date and time are read in: the location's venue's
+
+    async def _hint_for(self, location: object) -> None:
+        hint, _failure = await run_action(venues.time_hint, name=location)
+        self.when_hint = hint or ""
+
+    @rx.event
+    async def location_changed(self, location: str):
+        """The location was typed: the date's hint names its venue's zone."""
+        await self._hint_for(location)
 
     def _request_values(self, form_data: object) -> dict[str, str]:
         values = form_values(form_data, DETAIL_FIELDS)
