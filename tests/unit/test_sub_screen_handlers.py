@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-import pytest
+import datetime as dt
 
-from tests.factories import login_token, make_user
+import pytest
+from sqlmodel import select
+
+from tests.factories import actor_of, login_token, make_user
 from tests.harness import page_state
-from volley_app.models import Rating, Role
+from volley_app.models import Rating, Role, User, utcnow
 from volley_app.pages.dash.sub_requests.new import NewNoteState
+from volley_app.pages.dash.sub_requests.open_list import NotesListState
 from volley_app.pages.dash.subs import NO_MATCH, NO_SUBS, SubsState
+from volley_app.services import sub_requests
 
 
 @pytest.fixture
@@ -42,3 +47,36 @@ async def test_an_empty_subs_search_says_no_sub_matches(tokens):
     assert state.sub_rows == [] and state.empty_text == NO_MATCH == "No sub matches your search."
     await state.clear_search()
     assert state.empty_text == NO_SUBS == "No subs available right now."
+
+
+def _open_requests(db, n: int) -> None:
+    alice = actor_of(db.exec(select(User).where(User.username == "alice")).one())
+    start = utcnow() + dt.timedelta(days=2)
+    for i in range(n):
+        sub_requests.create(db, alice, team=f"Team {i:02}", date=start + dt.timedelta(hours=i), svl="Gym",
+                            skill_level="C", format="6s")  # fmt: skip
+    db.commit()
+
+
+def _script(event) -> str:
+    """The JavaScript an ``rx.call_script`` event runs."""
+    return " ".join(str(getattr(value, "_var_value", "")) for _name, value in event.args if getattr(value, "_var_value", None))
+
+
+async def test_the_open_list_keeps_its_page_in_the_address(db, tokens):
+    _open_requests(db, 30)
+    _, state = page_state(NotesListState, "/dash/notes", tokens["alice"])
+    await state.load()
+    assert state.page_summary == "Showing 1–25 of 30"
+    event = await state.next_page()
+    assert state.page_summary == "Showing 26–30 of 30"
+    assert _script(event) == 'window.history.replaceState(window.history.state, \'\', "/dash/notes?page=2")'
+    # a reload of that address opens the same page
+    _, again = page_state(NotesListState, "/dash/notes?page=2", tokens["alice"])
+    await again.load()
+    assert again.page_summary == "Showing 26–30 of 30" and again.rows[0]["team"] == "Team 25"
+    assert _script(await again.previous_page()).endswith('"/dash/notes")')
+    for odd in ("/dash/notes?page=99", "/dash/notes?page=x", "/dash/notes?page=-1", "/dash/notes?page=0"):
+        _, other = page_state(NotesListState, odd, tokens["alice"])
+        await other.load()
+        assert other.page_summary == ("Showing 26–30 of 30" if "99" in odd else "Showing 1–25 of 30")

@@ -281,13 +281,17 @@ NOTE_ORDERS = {
 
 
 def _with_place_holders(db: Session, rows: list[dict]) -> list[dict]:
-    """Each row's "sub": the subs who hold its places, in the order they took them (else as ``_row`` has it)."""
+    """Each row's "sub": the subs who hold its places, in the order they took them (else as ``_row`` has it).
+
+    Only a request for several players with a place taken is looked up: one player's sub is the one it names.
+    """
     held: dict[int, list[str]] = {}
-    if rows:
+    several = [r["id"] for r in rows if r["players_needed"] > 1 and r["places_filled"]]
+    if several:
         found = db.exec(
             select(SubRequestPlace.request_id, User.first_name, User.last_name, User.username)
             .join(User, User.id == SubRequestPlace.user_id)
-            .where(SubRequestPlace.request_id.in_([r["id"] for r in rows]))
+            .where(SubRequestPlace.request_id.in_(several))
             .order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)
         ).all()  # fmt: skip
         for rid, *who in found:

@@ -106,7 +106,7 @@ class RequestListState(PagedList, PolledPage, mixin=True):
 
     async def load(self):
         self._reset_filters()
-        await self._first_page()
+        await (self._open_addressed_page() if self._page_in_address else self._first_page())
         return type(self).poll
 
 
