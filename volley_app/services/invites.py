@@ -21,6 +21,10 @@ conditional UPDATE also writes: a sweep, a decline and an accept of the same req
 Invitation links: ``{invite}.{a|d}.{expiry}.{signature}``, an HMAC with the app's secret over the invite,
 its sub, the answer and the expiry (the end of the hold). A link is used once (``link_used_at``), only while
 the invitation stands, and answers as the invited sub with every rule of a logged-in answer.
+
+The sub a request names (a targeted request) gets the same one-click answers: ``r{request}.{sub}.{a|d}.{expiry}
+.{signature}``, valid until the game starts and while the request is Open and names that sub (the answer
+ends that, so a link answers once).
 """
 
 from __future__ import annotations
