@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 from sqlmodel import select
@@ -10,6 +11,7 @@ from sqlmodel import select
 from tests.factories import actor_of, login_token, make_user
 from tests.harness import page_state
 from volley_app.models import Rating, Role, User, utcnow
+from volley_app.pages.dash.sub_requests.detail import NoteDetailState
 from volley_app.pages.dash.sub_requests.new import NewNoteState
 from volley_app.pages.dash.sub_requests.open_list import NotesListState
 from volley_app.pages.dash.subs import NO_MATCH, NO_SUBS, SubsState
@@ -28,15 +30,23 @@ def tokens(db):
 async def test_the_date_hint_follows_the_locations_venue_zone(tokens):
     _, state = page_state(NewNoteState, "/dash/notes/new", tokens["alice"])
     await state.load()
-    assert state.when_hint == "Venue time: ET (America/New York)"
-    await state.location_changed("Windy City Volleyball")
+    assert state.when_hint == state.default_hint == "Venue time: ET (America/New York)"
+    # the browser picks the hint of the location typed from these (typing sends nothing to the server)
+    assert json.loads(state.venue_hints) == {
+        "windy city volleyball": "Venue time: CT (America/Chicago)",  # the venue's full name
+        "windy city": "Venue time: CT (America/Chicago)",  # or its first name
+    }  # a venue in the default zone, and a player, need no hint of their own
+
+
+async def test_the_edit_forms_date_hint_starts_at_the_requests_venue(db, tokens):
+    alice = actor_of(db.exec(select(User).where(User.username == "alice")).one())
+    rid = sub_requests.create(db, alice, team="Net Ninjas", date=utcnow() + dt.timedelta(days=3),
+                              svl="Windy City Volleyball", skill_level="C", format="6s")  # fmt: skip
+    db.commit()
+    _, state = page_state(NoteDetailState, f"/dash/notes/{rid}", tokens["alice"])
+    await state.load()
     assert state.when_hint == "Venue time: CT (America/Chicago)"
-    await state.location_changed("windy city")  # the venue's first name, any case
-    assert state.when_hint == "Venue time: CT (America/Chicago)"
-    await state.location_changed("Lexington Sportsplex")
-    assert state.when_hint == "Venue time: ET (America/New York)"
-    await state.location_changed("Somewhere nobody runs")
-    assert state.when_hint == "Venue time: ET (America/New York)"
+    assert state.default_hint == "Venue time: ET (America/New York)"
 
 
 async def test_an_empty_subs_search_says_no_sub_matches(tokens):

@@ -9,9 +9,8 @@ Also the state of the two polled request lists (All Open Sub Requests, My Sub Re
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-
-import reflex as rx
 
 from volley_app import routes
 from volley_app.services import live, sub_requests, venues
@@ -56,15 +55,15 @@ class RequestFormState(FormState, mixin=True):
     _fields = (*DETAIL_FIELDS, "recipient")
     _error_id = FORM_ERROR_ID
     when_hint: str = ""  # the zone the date and time are read in: the location's venue's
+    default_hint: str = ""  # a location no venue outside the default zone has
+    venue_hints: str = "{}"  # JSON: venue names (lower-cased) to their hints, picked in the browser as typed
 
-    async def _hint_for(self, location: object) -> None:
-        hint, _failure = await run_action(venues.time_hint, name=location)
-        self.when_hint = hint or ""
-
-    @rx.event
-    async def location_changed(self, location: str):
-        """The location was typed: the date's hint names its venue's zone."""
-        await self._hint_for(location)
+    async def _load_hints(self, location: object = "") -> None:
+        found, _failure = await run_action(venues.time_hints)
+        found = found or {"default": "", "venues": {}}
+        self.default_hint, self.venue_hints = found["default"], json.dumps(found["venues"])
+        key = location.strip().casefold() if isinstance(location, str) else ""
+        self.when_hint = found["venues"].get(key, found["default"])
 
     def _request_values(self, form_data: object) -> dict[str, str]:
         values = form_values(form_data, DETAIL_FIELDS)
