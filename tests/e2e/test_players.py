@@ -106,7 +106,7 @@ def test_open_request_is_accepted_by_a_sub_and_the_requestor_is_emailed(new_page
     (mail,) = mailbox.wait_for(1)
     assert mail["To"] == "anna@example.com"
     assert "accepted" in mail["Subject"]
-    assert "bruno" in mail.get_body(("plain",)).get_content()
+    assert "Bruno Sub has accepted your sub request" in mail.get_body(("plain",)).get_content()  # by name
 
 
 def test_targeted_invite_from_the_subs_list_is_declined(new_page, mailbox):
