@@ -106,7 +106,7 @@ def test_open_request_is_accepted_by_a_sub_and_the_requestor_is_emailed(new_page
     (mail,) = mailbox.wait_for(1)
     assert mail["To"] == "anna@example.com"
     assert "accepted" in mail["Subject"]
-    assert "bruno" in mail.get_body(("plain",)).get_content()
+    assert "Bruno Sub has accepted your sub request" in mail.get_body(("plain",)).get_content()  # by name
 
 
 def test_targeted_invite_from_the_subs_list_is_declined(new_page, mailbox):
@@ -165,7 +165,7 @@ def test_targeted_invite_from_the_subs_list_is_declined(new_page, mailbox):
     log_in(d, "dora")
     expect_path(d, "/dash")
     d.goto(f"/dash/notes/{req.id}")
-    expect(d.get_by_text("No access")).to_be_visible()
+    expect(d.get_by_text("This request was taken")).to_be_visible()  # declined: closed to everyone else
 
     # A decline is not a dead end: anna invites another sub, who is emailed and may accept.
     a.reload()

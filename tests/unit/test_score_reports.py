@@ -195,8 +195,20 @@ def test_the_captain_card_shows_the_next_game_and_the_last_result(world):
     assert "waiting for the other captain" in score_reports.captain_card(db, world["c1"])[0]["last_result"]
     score_reports.confirm(db, world["c2"], game.id)
     db.commit()
-    assert score_reports.captain_card(db, world["c2"])[0]["last_result"] == "Lost 21-15, 23-21"
+    assert score_reports.captain_card(db, world["c2"])[0]["last_result"] == "Lost 15-21, 21-23"
+    assert score_reports.captain_card(db, world["c1"])[0]["last_result"] == "Won 21-15, 23-21"
     assert score_reports.captain_card(db, world["p"]) == []
+
+
+def test_the_last_result_gives_the_captains_own_team_first_when_it_was_team_two(world):
+    db, game = world["db"], world["game"]
+    score_reports.report(db, world["c1"], game.id, **WIN_2_1 | {"team1_game1_score": 19, "team2_game1_score": 21,
+                                                                "team1_game2_score": 21, "team2_game2_score": 17,
+                                                                "team1_game3_score": 13, "team2_game3_score": 15})
+    score_reports.confirm(db, world["c2"], game.id)
+    db.commit()
+    assert score_reports.captain_card(db, world["c2"])[0]["last_result"] == "Won 21-19, 17-21, 15-13"
+    assert score_reports.captain_card(db, world["c1"])[0]["last_result"] == "Lost 19-21, 21-17, 13-15"
 
 
 def test_the_operators_game_edit_settles_the_waiting_report_only_once_a_score_is_entered(world):

@@ -205,3 +205,16 @@ def test_every_sub_who_took_a_place_is_reminded_and_a_marked_sub_is_not_asked_ab
     matching.mark_outcome(db, actor_of(alice), rid, sub_id=carmen.id, outcome="No-show", now=GAME + dt.timedelta(hours=4))
     db.commit()
     assert send_reminders(now=MORNING_AFTER) == 0  # every sub marked: nothing to ask
+
+
+def test_several_subs_sub_for_the_team_in_the_requestors_reminder(people):
+    db, alice, ben, carmen = people
+    rid = sub_requests.create(db, actor_of(alice), now=MADE, team="Net Ninjas", date=GAME, svl="Lexington Sportsplex",
+                              skill_level="C", format="6s", players_needed=2)  # fmt: skip
+    sub_requests.accept(db, actor_of(ben), rid, now=MADE)
+    sub_requests.accept(db, actor_of(carmen), rid, now=MADE + dt.timedelta(minutes=1))
+    db.commit()
+    send_reminders(now=DAY_BEFORE_STARTS)
+    [told] = rows(db, OutboxMessage, OutboxMessage.to_addr == alice.email, OutboxMessage.kind == "sub_reminder_day_before")
+    assert told.subject == "Reminder: Ben Jones, Carmen Tester sub for Net Ninjas on Thu, Dec 10, 2026"
+    assert "A reminder: Ben Jones, Carmen Tester sub for Net Ninjas." in told.body_text

@@ -1,4 +1,5 @@
-"""Links in emails that act without logging in: an invitation's Accept and Decline, and bulk mail's unsubscribe.
+"""Links in emails that act without logging in: an invitation's Accept and Decline (an ordered list's, or the
+sub a request names), and bulk mail's unsubscribe.
 
 The signed token in the address is the reader (``services.invites``, ``services.mail_lists``). Opening a link
 (GET) changes nothing: it shows what the link does and one button, so a mail scanner that fetches links answers
@@ -61,6 +62,8 @@ def _request_of(token: str) -> int | None:
     from volley_app.models import SubInvite
 
     head = token.split(".", 1)[0]
+    if head.startswith("r") and head[1:].isdigit():  # the link of the sub a request names
+        return int(head[1:])
     if not head.isdigit():
         return None
     found = db.call(lambda s: s.get(SubInvite, int(head)))

@@ -48,12 +48,22 @@ def _checked(state, name: str, props: dict) -> dict:
     return props
 
 
-def field(label: str, control: rx.Component, *, field_id: str, error: rx.Var | str = "", hint: str = "") -> rx.Component:
-    """A label above its control, an optional hint, and the field's own error message."""
+def field(
+    label: str, control: rx.Component, *, field_id: str, error: rx.Var | str = "", hint: rx.Var | str = "",
+    hint_props: dict | None = None,
+) -> rx.Component:
+    """A label above its control, an optional hint (``hint_props``: its id and attributes), and the field's own
+    error message (the hint steps aside when the message says the same words, so nothing is read twice)."""
+    has_hint = isinstance(hint, rx.Var) or bool(hint)
+    shown_hint = rx.text(hint, size="1", color_scheme="gray", **(hint_props or {})) if has_hint else rx.fragment()
+    if has_hint and (isinstance(error, rx.Var) or isinstance(hint, rx.Var)):
+        shown_hint = rx.cond(error == hint, rx.fragment(), shown_hint)
+    elif has_hint and error == hint:
+        shown_hint = rx.fragment()
     return rx.vstack(
         rx.el.label(label, html_for=field_id, style={"font_weight": "500", "font_size": "var(--font-size-2)"}),
         control,
-        rx.text(hint, size="1", color_scheme="gray") if hint else rx.fragment(),
+        shown_hint,
         rx.cond(
             error != "",
             rx.text(error, size="2", color_scheme="red", id=f"{field_id}-error"),
@@ -70,10 +80,12 @@ def text_input(field_id: str, **props) -> rx.Component:
     return rx.input(id=field_id, name=field_id, width="100%", **props)
 
 
-def text_field(label: str, name: str, state=None, *, hint: str = "", **props) -> rx.Component:
+def text_field(
+    label: str, name: str, state=None, *, hint: rx.Var | str = "", hint_props: dict | None = None, **props
+) -> rx.Component:
     """A labelled text input of a form whose state is a ``FormState`` (``state`` None: no messages)."""
     return field(label, text_input(name, **_checked(state, name, props)), field_id=name, error=_error_of(state, name),
-                 hint=hint)  # fmt: skip
+                 hint=hint, hint_props=hint_props)  # fmt: skip
 
 
 def password_field(label: str, name: str, state=None, *, new: bool = True, **props) -> rx.Component:

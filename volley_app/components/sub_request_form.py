@@ -20,6 +20,16 @@ GENDER_RULES = (
 )
 
 
+WHEN_HINT_ID = "when-hint"
+# As the location is typed, the date's hint names its venue's zone: picked in the browser from the hints the
+# form was given (typing sends nothing to the server).
+_VENUE_HINT_AS_TYPED = rx.Var(
+    f"(e) => {{ const h = document.getElementById('{WHEN_HINT_ID}'); if (!h) return; let m = {{}};"
+    " try { m = JSON.parse(h.dataset.hints || '{}'); } catch (_) { m = {}; }"
+    " const k = e.target.value.trim().toLowerCase(); h.textContent = m[k] || h.dataset.default || h.textContent; }"
+)
+
+
 def needs_fields(state, default) -> list[rx.Component]:
     """What the team needs: a position, a gender (the formats' rules told), the lowest rating at that position."""
     return [
@@ -52,9 +62,11 @@ def request_fields(state, record=None) -> list[rx.Component]:
     return [
         text_field("Team", "team", state, default_value=default("team"), required=True, max_length=100),
         text_field("Date and Time", "when", state, type="datetime-local", default_value=default("when"),
-                   required=True, hint="Venue time (Lexington, KY)"),
+                   required=True, hint=state.when_hint,
+                   hint_props={"id": WHEN_HINT_ID, "custom_attrs": {"data-hints": state.venue_hints,
+                                                                    "data-default": state.default_hint}}),
         text_field("Location", "svl", state, default_value=default("svl"), required=True, max_length=200,
-                   placeholder="Lexington Sportsplex"),
+                   placeholder="Lexington Sportsplex", custom_attrs={"onInput": _VENUE_HINT_AS_TYPED}),
         text_field("Court", "court", state, default_value=default("court"), max_length=50, hint="Optional"),
         select_field("Skill Level", "skill_level", _options(SkillLevel.values()), state,
                      placeholder="Choose a skill level", default_value=default("skill_level")),

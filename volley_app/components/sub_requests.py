@@ -60,6 +60,7 @@ def _mine_card(r: rx.Var) -> rx.Component:
 # The table columns and the request field each shows.
 _SHOWS = {
     "Requestor": "requestor",
+    "Sub": "sub",
     "Status": "status",
     "Team": "team",
     "Date": "date",
@@ -69,7 +70,7 @@ _SHOWS = {
     "Needs": "needs",
 }
 OPEN_COLUMNS = ("Requestor", "Team", "Date", "Time", "Location", "Needs")
-MINE_COLUMNS = ("Requestor", "Status", "Team", "Date", "Location", "Court", "Needs")
+MINE_COLUMNS = ("Requestor", "Sub", "Status", "Team", "Date", "Location", "Court", "Needs")
 
 
 def item_row(*cells, test_id: str = "request-item") -> rx.Component:
@@ -107,7 +108,7 @@ def open_requests_table(rows: rx.Var) -> rx.Component:
 
 
 def notifications_table(rows: rx.Var) -> rx.Component:
-    """Requestor, Status, Team, Date, Location, Court (spec section 2)."""
+    """Requestor, Status, Team, Date, Location, Court (spec section 2), and who subs (the subs holding places)."""
     return _requests(MINE_COLUMNS, rows, _mine_card, "You have no sub requests right now.")
 
 

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import routes
-from volley_app.models import League, LeagueStage, User, utcnow
+from volley_app.models import League, LeagueStage, SubRequest, SubRequestPlace, SubStatus, User, utcnow
 from volley_app.services import timefmt, venues
 from volley_app.services.leagues import display_name
 from volley_app.services.permissions import Actor, require_sub_request_actor
@@ -29,6 +29,32 @@ def elsewhere(actor: Actor | None) -> str | None:
     if actor.is_svl:
         return routes.SESSIONS
     return None
+
+
+# How many of a sub's own coming games the home shows (the nearest first); My Sub Requests lists them all.
+HOME_COMMITMENTS = 5
+
+
+def commitments(db: Session, actor: Actor | None, *, now: dt.datetime | None = None) -> list[dict[str, str]]:
+    """The actor's own coming sub games, nearest first: the requests they hold a place on, or that name them
+    and are Accepted, not cancelled, whose game is still ahead."""
+    actor = require_sub_request_actor(actor)
+    now = now or utcnow()
+    placed = SubRequest.id.in_(select(SubRequestPlace.request_id).where(SubRequestPlace.user_id == actor.user_id))
+    named = sa.and_(SubRequest.recipient_id == actor.user_id, SubRequest.status == SubStatus.ACCEPTED)
+    found = db.exec(
+        select(SubRequest).where(sa.or_(placed, named), SubRequest.archived_at.is_(None), SubRequest.date > now)
+        .order_by(SubRequest.date, SubRequest.id).limit(HOME_COMMITMENTS)
+    ).all()  # fmt: skip
+    zones = venues.zones_by_name(db, [r.svl for r in found])
+    out = []
+    for req in found:
+        zone = zones.get(req.svl.strip().casefold())
+        out.append({
+            "id": str(req.id), "team": req.team, "when": timefmt.date_time(req.date, zone, labelled=True),
+            "where": f"{req.svl}, {req.court}" if req.court else req.svl, "href": routes.note_path(req.id),
+        })  # fmt: skip
+    return out
 
 
 def league_label(league: League, svl_name: str) -> str:

@@ -21,6 +21,10 @@ conditional UPDATE also writes: a sweep, a decline and an accept of the same req
 Invitation links: ``{invite}.{a|d}.{expiry}.{signature}``, an HMAC with the app's secret over the invite,
 its sub, the answer and the expiry (the end of the hold). A link is used once (``link_used_at``), only while
 the invitation stands, and answers as the invited sub with every rule of a logged-in answer.
+
+The sub a request names (a targeted request) gets the same one-click answers: ``r{request}.{sub}.{a|d}.{expiry}
+.{signature}``, valid until the game starts and while the request is Open and names that sub (the answer
+ends that, so a link answers once).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from sqlmodel import Session, select
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import SubInvite, SubRequest, SubRequestPlace, SubStatus, User, utcnow
-from volley_app.services import auth, live, mail, mail_lists, periodic, permissions, timefmt
+from volley_app.services import auth, live, mail, mail_lists, periodic, permissions, timefmt, venues
 from volley_app.services.errors import BadRequest, Invalid, NotFound
 from volley_app.services.permissions import Actor, require_sub_request_actor
 
@@ -380,10 +384,10 @@ def has_place(db: Session, request_id: int, user_id: int) -> bool:
 # -- emails --------------------------------------------------------------------------------------------------
 
 
-def _details(req: SubRequest) -> str:
+def _details(db: Session, req: SubRequest) -> str:
     need = f"Players needed: {req.players_needed - req.places_filled} of {req.players_needed}\n" if req.players_needed > 1 else ""
     return (
-        f"When: {timefmt.long(req.date)}\n"
+        f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
         f"Where: {req.svl}\n"
         f"Team: {req.team}\n"
         f"Court: {req.court or '-'}\n"
@@ -394,21 +398,15 @@ def _details(req: SubRequest) -> str:
     )
 
 
-def _email_invitation(db: Session, req: SubRequest, invite: SubInvite, sub: User) -> None:
-    """The invited sub's email (unless they asked for none): the request, the hold, one-click Accept and Decline."""
-    if not mail_lists.emails_invites(sub):
-        return
+def _send_invitation(db: Session, req: SubRequest, sub: User, tokens: tuple[str, str], held: str) -> None:
+    """An invitation email: the request, ``held`` (a line on how long it waits, or ""), one-click Accept and Decline."""
     requestor = db.get(User, req.requestor_id)
-    who = requestor.username if requestor else "A player"
-    accept, decline = (routes.backend_absolute(routes.invite_answer_path(link_token(invite, a))) for a in ("accept", "decline"))
+    who = mail.full_name(requestor) if requestor else "A player"
+    accept, decline = (routes.backend_absolute(routes.invite_answer_path(t)) for t in tokens)
     page = routes.absolute(routes.note_path(req.id))
-    until = timefmt.long(invite.hold_until) if invite.hold_until else ""
-    text = (
-        f"Hi {sub.first_name},\n\n{who} has asked you to sub.\n\n{_details(req)}\n"
-        f"The request is held for you until {until}; after that the next sub is asked.\n\n"
-        f"Accept: {accept}\nDecline: {decline}\n\nOr answer on the request's page: {page}\n"
-    )
-    html_body = mail.html_from_text(text).replace(
+    intro = f"Hi {mail.first_name(sub)},\n\n{who} has asked you to sub.\n\n{_details(db, req)}\n{held}"
+    text = f"{intro}Accept: {accept}\nDecline: {decline}\n\nOr answer on the request's page: {page}\n"
+    html_body = mail.html_from_text(f"{intro}Or answer on the request's page: {page}\n").replace(
         "</body>",
         f"<p>{mail.button_html('Accept', accept, '#1a7f37')}{mail.button_html('Decline', decline, '#cf222e')}</p></body>",
     )
@@ -416,12 +414,29 @@ def _email_invitation(db: Session, req: SubRequest, invite: SubInvite, sub: User
                reply_to=requestor.email if requestor else None, kind="received_request")  # fmt: skip
 
 
+def _email_invitation(db: Session, req: SubRequest, invite: SubInvite, sub: User) -> None:
+    """The invited sub's email (unless they asked for none): the request, the hold, one-click Accept and Decline."""
+    if not mail_lists.emails_invites(sub):
+        return
+    until = timefmt.long(invite.hold_until, venues.zone_by_name(db, req.svl)) if invite.hold_until else ""
+    held = f"The request is held for you until {until}; after that the next sub is asked.\n\n"
+    _send_invitation(db, req, sub, (link_token(invite, "accept"), link_token(invite, "decline")), held)
+
+
+def email_named(db: Session, req: SubRequest, sub: User) -> None:
+    """The email of the sub a request names (unless they asked for none): the request, one-click Accept and Decline
+    that stand until the game starts or the sub no longer holds the request."""
+    if not mail_lists.emails_invites(sub):
+        return
+    _send_invitation(db, req, sub, (named_token(req, sub.id, "accept"), named_token(req, sub.id, "decline")), "")
+
+
 def _email_requestor(db: Session, req: SubRequest, subject: str) -> None:
     requestor = db.get(User, req.requestor_id)
     if requestor is None:
         return
     mail.queue(db, to=requestor.email, subject=subject, kind="invite_list_ended", body_text=(
-        f"Hi {requestor.first_name},\n\n{subject}.\n\n{_details(req)}\nDetails: {routes.absolute(routes.note_path(req.id))}\n"
+        f"Hi {mail.first_name(requestor)},\n\n{subject}.\n\n{_details(db, req)}\nDetails: {routes.absolute(routes.note_path(req.id))}\n"
     ))  # fmt: skip
 
 
@@ -442,7 +457,7 @@ def open_notices(db: Session, req: SubRequest) -> int:
         off = mail_lists.unsubscribe_url(sub, mail_lists.OPEN_NOTICES)
         mail.queue(db, to=sub.email, subject=f"Open sub request: {req.team}, {timefmt.day(req.date)}", kind="open_request",
                    unsubscribe=off, body_text=(
-                       f"Hi {sub.first_name},\n\nA team needs a sub, and anyone may take it.\n\n{_details(req)}\n"
+                       f"Hi {mail.first_name(sub)},\n\nA team needs a sub, and anyone may take it.\n\n{_details(db, req)}\n"
                        f"Take it: {page}\n\n--\nYou get this because you asked to hear of every matching open "
                        f"request. Stop these emails: {off}\n"))  # fmt: skip
         sent += 1
@@ -464,11 +479,44 @@ def link_token(invite: SubInvite, action: str) -> str:
     return f"{invite.id}.{action[0]}.{expiry}.{_signature(invite.id, invite.user_id, action, expiry)}"
 
 
+def _named_signature(request_id: int, user_id: int, action: str, expiry: int) -> str:
+    return auth.hash_token(f"named-answer:{request_id}:{user_id}:{action}:{expiry}")[:40]
+
+
+def named_token(req: SubRequest, user_id: int, action: str) -> str:
+    """The token of the one-click ``action`` of the sub a request names, valid until the game starts."""
+    expiry = int(req.date.timestamp())
+    return f"r{req.id}.{user_id}.{action[0]}.{expiry}.{_named_signature(req.id, user_id, action, expiry)}"
+
+
 @dataclasses.dataclass
 class Link:
-    invite: SubInvite
+    """What a link answers: the request, for whom, accept or decline; ``invite`` for an ordered list's invitation."""
+
+    invite: SubInvite | None
     action: str
     expiry: dt.datetime
+    request_id: int = 0
+    user_id: int = 0
+
+
+def _read_named(db: Session, parts: list[str], now: dt.datetime) -> Link:
+    """A link of the sub a request names (``r{request}.{user}.{a|d}.{expiry}.{signature}``)."""
+    if (len(parts) != 5 or not parts[0][1:].isdigit() or not parts[1].isdigit() or parts[2] not in _ACTIONS
+            or not parts[3].isdigit()):  # fmt: skip
+        raise NotFound(BAD_LINK)
+    rid, uid, action, expiry = int(parts[0][1:]), int(parts[1]), _ACTIONS[parts[2]], int(parts[3])
+    if not hmac.compare_digest(parts[4], _named_signature(rid, uid, action, expiry)):
+        raise NotFound(BAD_LINK)
+    req = db.get(SubRequest, rid)
+    if req is None:
+        raise NotFound(BAD_LINK)
+    until = dt.datetime.fromtimestamp(expiry, dt.UTC)
+    if until <= now:
+        raise BadRequest(EXPIRED_LINK)
+    if req.archived_at is not None or req.completed or req.status != SubStatus.OPEN or req.recipient_id != uid:
+        raise BadRequest(GONE_LINK)
+    return Link(None, action, until, rid, uid)
 
 
 def read_link(db: Session, token: object, now: dt.datetime | None = None) -> Link:
@@ -477,6 +525,8 @@ def read_link(db: Session, token: object, now: dt.datetime | None = None) -> Lin
     Raises NotFound (forged, or another invite's), BadRequest (expired, used, or no longer open).
     """
     parts = token.split(".") if isinstance(token, str) and len(token) < 200 else []
+    if parts and parts[0].startswith("r"):
+        return _read_named(db, parts, now or utcnow())
     if len(parts) != 4 or not parts[0].isdigit() or parts[1] not in _ACTIONS or not parts[2].isdigit():
         raise NotFound(BAD_LINK)
     invite = db.get(SubInvite, int(parts[0]))
@@ -490,11 +540,16 @@ def read_link(db: Session, token: object, now: dt.datetime | None = None) -> Lin
         raise BadRequest(EXPIRED_LINK)
     if invite.state != INVITED:
         raise BadRequest(GONE_LINK)
-    return Link(invite, action, until)
+    return Link(invite, action, until, invite.request_id, invite.user_id)
 
 
 def use_link(db: Session, link: Link, now: dt.datetime) -> None:
-    """Mark the link used; of two uses at once exactly one gets through (BadRequest for the other)."""
+    """Mark the link used; of two uses at once exactly one gets through (BadRequest for the other).
+
+    A named sub's link is used up by its answer: the request no longer names them as Open.
+    """
+    if link.invite is None:
+        return
     used = db.connection().execute(
         sa.update(_invites).where(_invites.c.id == link.invite.id, _invites.c.link_used_at.is_(None))
         .values(link_used_at=now)

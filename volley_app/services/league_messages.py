@@ -107,7 +107,7 @@ def send(
     for u in users:
         mail.queue(
             db, to=u.email, subject=full_subject, kind="league_message", reply_to=sender.email if sender else None,
-            body_text=_letter(name, actor.first_name or actor.username, clean["body"], link, u.first_name),
+            body_text=_letter(name, actor.first_name or actor.username, clean["body"], link, mail.first_name(u)),
         )  # fmt: skip
     audit.record(
         db, actor, action="message", entity="team" if team_id else "league", entity_id=team_id or league.id,

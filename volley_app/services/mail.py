@@ -365,25 +365,53 @@ def _build_message(row: OutboxMessage, settings: Settings) -> EmailMessage:
 _URL = re.compile(r"https?://[^\s<>\"]+")
 
 
+# Long addresses break anywhere rather than widen a phone's mail view.
+_WRAP = "overflow-wrap:anywhere;word-break:break-word"
+# A line that is a label and one address ("Accept: https://..."): the label is the link.
+_LABELLED = re.compile(r"^(?P<label>[^:]{1,60}):\s+(?P<url>https?://[^\s<>\"]+)\s*$")
+
+
 def html_from_text(text: str) -> str:
-    """The HTML part of a plain-text message: its paragraphs and line breaks kept, its addresses as links."""
+    """The HTML part of a plain-text message: its paragraphs and line breaks kept, its addresses as links.
+
+    A line "Label: address" becomes the label as a link; any other address is a link that wraps, so no
+    address runs past the edge of a phone's screen.
+    """
+
+    def anchor(href: str, label: str) -> str:
+        return f'<a href="{html.escape(href)}" style="{_WRAP}">{html.escape(label)}</a>'
 
     def linked(part: str) -> str:
+        labelled = _LABELLED.match(part)
+        if labelled:
+            return anchor(labelled["url"], labelled["label"].strip())
         out, last = [], 0
         for found in _URL.finditer(part):
-            out += [html.escape(part[last:found.start()]), f'<a href="{html.escape(found.group())}">{html.escape(found.group())}</a>']
+            out += [html.escape(part[last:found.start()]), anchor(found.group(), found.group())]
             last = found.end()
         return "".join([*out, html.escape(part[last:])])
 
     paragraphs = [p for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
     body = "\n".join(f"<p>{'<br>'.join(linked(line) for line in p.splitlines())}</p>" for p in paragraphs)
-    return f'<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">\n{body}\n</body></html>\n'
+    return ('<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head>'
+            f'<body style="font-family: sans-serif; line-height: 1.5; {_WRAP}">\n{body}\n</body></html>\n')
 
 
 def button_html(label: str, href: str, colour: str = "#1f6feb") -> str:
     """A link drawn as a button, for the HTML part of a message."""
     return (f'<a href="{html.escape(href)}" style="display:inline-block;padding:10px 18px;margin:4px 8px 4px 0;'
             f'background:{colour};color:#ffffff;text-decoration:none;border-radius:6px">{html.escape(label)}</a>')
+
+
+def first_name(user) -> str:
+    """What a mail calls a person: their first name, else their username."""
+    return (getattr(user, "first_name", "") or "").strip() or getattr(user, "username", "") or ""
+
+
+def full_name(user) -> str:
+    """A person a mail speaks of: first and last name, else their username."""
+    name = f"{getattr(user, 'first_name', '') or ''} {getattr(user, 'last_name', '') or ''}".strip()
+    return name or getattr(user, "username", "") or ""
 
 
 def _backoff(attempts: int) -> dt.timedelta:

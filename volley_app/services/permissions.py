@@ -149,6 +149,9 @@ def can_view_sub_request(actor: Actor, req: SubRequest) -> bool:
     return req.recipient_id is None and req.status == SubStatus.OPEN
 
 
+SUB_REQUEST_TAKEN = "This request was taken"
+
+
 def access_sub_request(db: Session, actor: Actor | None, value: object, *, own: bool = False) -> SubRequest:
     """The sub request with the id in ``value`` when the actor may see it (``own``: only its requestor).
 
@@ -166,6 +169,8 @@ def access_sub_request(db: Session, actor: Actor | None, value: object, *, own: 
                                                   SubRequestPlace.user_id == actor.user_id)  # fmt: skip
         allowed = db.exec(placed).first() is not None
     if not allowed:
+        if not own and req.status != SubStatus.OPEN:
+            raise Forbidden(SUB_REQUEST_TAKEN)  # full or closed: someone else's now, and says so
         raise Forbidden()
     return req
 

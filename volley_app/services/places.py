@@ -162,7 +162,7 @@ def tell(db: Session, user: User | None, *, subject: str, body: str, link: str, 
     """Email ``user`` (a captain) through the outbox: greeting, ``body``, then ``link``."""
     if user is None or not user.email:
         return
-    mail.queue(db, to=user.email, subject=subject, body_text=f"Hi {user.first_name},\n\n{body}\n\n{link}\n", kind=kind)
+    mail.queue(db, to=user.email, subject=subject, body_text=f"Hi {mail.first_name(user)},\n\n{body}\n\n{link}\n", kind=kind)
 
 
 def _offer(db: Session, actor: Actor | None, league: League, team: Team, captain: User, now: dt.datetime) -> Payment:

@@ -76,7 +76,7 @@ def request_reset(db: Session, *, email: object, client: str, now: dt.datetime |
         to=user.email,
         subject="Reset your password",
         body_text=(
-            f"Hi {user.first_name},\n\n"
+            f"Hi {mail.first_name(user)},\n\n"
             f"Someone (hopefully you) asked to reset the password of the account '{user.username}'.\n"
             f"Open this link to choose a new password. It works once, for {minutes} minutes:\n\n"
             f"{link}\n\n"
@@ -143,7 +143,7 @@ def reset_password(
         to=user.email,
         subject="Your password was changed",
         body_text=(
-            f"Hi {user.first_name},\n\n"
+            f"Hi {mail.first_name(user)},\n\n"
             f"The password of your account '{user.username}' was just changed, and every device "
             "that was logged in has been logged out.\n\n"
             "If this was you, there is nothing else to do. If it was not, ask for a new password "

@@ -50,6 +50,6 @@ def settle_reports(db: Session, actor: Actor, game: Game, *, score: str, tell_an
             captain = db.get(User, team.captain_id) if team is not None and team.captain_id else None
             if captain is not None and captain.email:
                 mail.queue(db, to=captain.email, subject=f"Score entered: {name}", kind="score_settled",
-                           body_text=f"Hi {captain.first_name},\n\nThe league's operator entered the score of "
+                           body_text=f"Hi {mail.first_name(captain)},\n\nThe league's operator entered the score of "
                                      f"{name}: {score}.\n\n{link}\n")  # fmt: skip
     return len(rows)

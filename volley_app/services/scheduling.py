@@ -203,7 +203,7 @@ def tell_captains(db: Session, team_ids, *, subject: str, body: str, league_id: 
         if not user.email:
             continue
         mail.queue(db, to=user.email, subject=subject, kind=kind,
-                   body_text=f"Hi {user.first_name},\n\n{body}\n\nThe schedule: {link}\n")  # fmt: skip
+                   body_text=f"Hi {mail.first_name(user)},\n\n{body}\n\nThe schedule: {link}\n")  # fmt: skip
         sent += 1
     return sent
 

@@ -73,9 +73,10 @@ def _checked(scores: dict) -> dict[str, int | None]:
     return clean
 
 
-def _sets_text(values: dict) -> str:
+def _sets_text(values: dict, *, second_first: bool = False) -> str:
+    """'25-20, 22-25' in team 1's order (``second_first``: team 2's points first, as team 2 reads its result)."""
     return ", ".join(
-        f"{values[a]}-{values[b]}"
+        f"{values[b]}-{values[a]}" if second_first else f"{values[a]}-{values[b]}"
         for a, b in scheduling.SCORE_FIELDS
         if values.get(a) is not None and values.get(b) is not None
     )
@@ -336,8 +337,9 @@ def captain_card(db: Session, actor: Actor | None, *, now: dt.datetime | None = 
             if scheduling.played(last):
                 won = scheduling.result(last)
                 side = 1 if last.team1_id == team.id else 2
+                scores = {k: getattr(last, k) for k in SCORE_KEYS}  # the captain's own team's points first
                 card["last_result"] = ("Won " if won == side else "Lost " if won else "") + (
-                    "by forfeit" if last.forfeit_team_id else _sets_text({k: getattr(last, k) for k in SCORE_KEYS})
+                    "by forfeit" if last.forfeit_team_id else _sets_text(scores, second_first=side == 2)
                 )
             elif waiting is None:
                 card["last_result"], card["last_action"] = "No score yet", "Report the score"

@@ -150,27 +150,28 @@ def send_one(db: Session, reminder: Due, now: dt.datetime) -> bool:
     db.flush()  # the unique row: a second sweep stops here
     requestor = db.get(User, req.requestor_id)
     sub_names = ", ".join(_name(db.get(User, s)) for s in subs)
+    verb = "subs" if len(subs) == 1 else "sub"  # "Ben Carter subs for", "Ben Carter, Gina Park sub for"
     where = f"{req.svl}{f', {req.court}' if req.court else ''}"
     link = routes.absolute(routes.note_path(req.id))
     if reminder.kind == AFTER_GAME:
         subject = f"Did {sub_names} play for {req.team}?"
         body = (
-            f"Hi {user.first_name},\n\n"
+            f"Hi {mail.first_name(user)},\n\n"
             f"{sub_names} subbed for {req.team} on {timefmt.long(req.date, zone)}.\n"
             f"Please mark whether they played or did not show: it helps every captain find reliable subs.\n\n"
             f"Mark played or no-show: {link}\n"
         )
     elif user.id == req.requestor_id:
-        subject = f"Reminder: {sub_names} subs for {req.team} on {timefmt.day(req.date, zone)}"
+        subject = f"Reminder: {sub_names} {verb} for {req.team} on {timefmt.day(req.date, zone)}"
         body = (
-            f"Hi {user.first_name},\n\n"
-            f"A reminder: {sub_names} subs for {req.team}.\n\n"
+            f"Hi {mail.first_name(user)},\n\n"
+            f"A reminder: {sub_names} {verb} for {req.team}.\n\n"
             f"When: {timefmt.long(req.date, zone)}\nWhere: {where}\n\nDetails: {link}\n"
         )
     else:
         subject = f"Reminder: you sub for {req.team} on {timefmt.day(req.date, zone)}"
         body = (
-            f"Hi {user.first_name},\n\n"
+            f"Hi {mail.first_name(user)},\n\n"
             f"A reminder: you sub for {req.team} ({_name(requestor)} asked).\n\n"
             f"When: {timefmt.long(req.date, zone)}\nWhere: {where}\nSkill level: {req.skill_level.value}\n"
             f"Format: {req.format.value}\n\nDetails: {link}\n"

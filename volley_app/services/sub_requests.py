@@ -46,7 +46,6 @@ from volley_app.services import (
     invites,
     live,
     mail,
-    mail_lists,
     paging,
     permissions,
     ratelimit,
@@ -281,6 +280,28 @@ NOTE_ORDERS = {
 }
 
 
+def _with_place_holders(db: Session, rows: list[dict]) -> list[dict]:
+    """Each row's "sub": the subs who hold its places, in the order they took them (else as ``_row`` has it).
+
+    Only a request for several players with a place taken is looked up: one player's sub is the one it names.
+    """
+    held: dict[int, list[str]] = {}
+    several = [r["id"] for r in rows if r["players_needed"] > 1 and r["places_filled"]]
+    if several:
+        found = db.exec(
+            select(SubRequestPlace.request_id, User.first_name, User.last_name, User.username)
+            .join(User, User.id == SubRequestPlace.user_id)
+            .where(SubRequestPlace.request_id.in_(several))
+            .order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)
+        ).all()  # fmt: skip
+        for rid, *who in found:
+            held.setdefault(rid, []).append(_person(*who))
+    for row in rows:
+        if row["id"] in held:
+            row["sub"] = ", ".join(held[row["id"]])
+    return rows
+
+
 def _request_page(db: Session, where: list, *, bookmark: object, size: object, sort: object = "") -> paging.Page:
     order = paging.sort_order(sort, NOTE_ORDERS)
     query = (
@@ -297,10 +318,11 @@ def _request_page(db: Session, where: list, *, bookmark: object, size: object, s
 
     def project(found: list) -> list[dict]:
         zones = venues.zones_by_name(db, [req.svl for req, *_who in found])
-        return [
+        out = [
             _row(req, {req.requestor_id: _person(*who[:3]), req.recipient_id or 0: _person(*who[3:])}, zones, mark)
             for req, mark, *who in found
         ]
+        return _with_place_holders(db, out)
 
     # The total needs no names: every request has its requestor, so the join counts only when searched by it.
     count = sa.select(SubRequest.id).join(_Requestor, _Requestor.id == SubRequest.requestor_id)
@@ -576,29 +598,9 @@ def create(
 
 
 def _email_invited(db: Session, req: SubRequest, actor: Actor, recipient: User) -> None:
-    """Tell the sub named on a request (receivedRequest), unless they asked to be emailed nothing."""
-    if not mail_lists.emails_invites(recipient):
-        return
-    requestor = db.get(User, actor.user_id)
-    mail.queue(
-        db,
-        to=recipient.email,
-        subject=f"Sub request from {actor.username}",
-        body_text=(
-            f"Hi {recipient.first_name},\n\n"
-            f"{actor.username} has asked you to sub.\n\n"
-            f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
-            f"Where: {req.svl}\n"
-            f"Team: {req.team}\n"
-            f"Court: {req.court or '-'}\n"
-            f"Skill level: {req.skill_level.value}\n"
-            f"Format: {req.format.value}\n"
-            f"Message: {req.text or '-'}\n\n"
-            f"Accept or decline: {routes.absolute(routes.note_path(req.id))}\n"
-        ),
-        reply_to=requestor.email if requestor else None,
-        kind="received_request",
-    )
+    """Tell the sub named on a request (receivedRequest), with one-click Accept and Decline, unless they asked
+    to be emailed nothing."""
+    invites.email_named(db, req, recipient)
 
 
 def reopen(
@@ -646,8 +648,8 @@ def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind
         to=requestor.email,
         subject=f"Your sub request was {verb}",
         body_text=(
-            f"Hi {requestor.first_name},\n\n"
-            f"{actor.username} has {verb} your sub request.\n\n"
+            f"Hi {mail.first_name(requestor)},\n\n"
+            f"{mail.full_name(acting) if acting else actor.username} has {verb} your sub request.\n\n"
             f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
             f"Where: {req.svl}\n"
             f"Team: {req.team}\n\n"
@@ -820,8 +822,8 @@ def _email_sub(db: Session, req: SubRequest, subject: str, what: str, kind: str)
         to=sub.email,
         subject=subject,
         body_text=(
-            f"Hi {sub.first_name},\n\n"
-            f"{requestor.first_name} {requestor.last_name}".rstrip() + f" ({requestor.username}) has {what}.\n\n"
+            f"Hi {mail.first_name(sub)},\n\n"
+            f"{mail.full_name(requestor)} has {what}.\n\n"
             f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
             f"Where: {req.svl}{f', {req.court}' if req.court else ''}\n"
             + ("" if req.archived_at else f"\nDetails: {routes.absolute(routes.note_path(req.id))}\n")
@@ -916,7 +918,7 @@ def read_answer_link(db: Session, token: object, *, now: dt.datetime | None = No
     Raises NotFound (a forged link, or another invite's) or BadRequest (expired, used, no longer open).
     """
     link = invites.read_link(db, token, now or utcnow())
-    req = permissions.load(db, SubRequest, link.invite.request_id, NOT_FOUND)
+    req = permissions.load(db, SubRequest, link.request_id, NOT_FOUND)
     return {"action": link.action, "request_id": req.id, "team": req.team, "date": timefmt.long(req.date),
             "svl": req.svl}  # fmt: skip
 
@@ -929,11 +931,11 @@ def answer_by_link(db: Session, token: object, *, now: dt.datetime | None = None
     """
     now = now or utcnow()
     link = invites.read_link(db, token, now)
-    sub = db.get(User, link.invite.user_id)
+    sub = db.get(User, link.user_id)
     if sub is None or not sub.active or sub.archived_at is not None:
         raise BadRequest(invites.GONE_LINK)
     actor = auth.actor_of(sub)
     with db.begin_nested():
         invites.use_link(db, link, now)
-        (accept if link.action == "accept" else decline)(db, actor, link.invite.request_id, now=now)
-    return {"action": link.action, "request_id": link.invite.request_id}
+        (accept if link.action == "accept" else decline)(db, actor, link.request_id, now=now)
+    return {"action": link.action, "request_id": link.request_id}

@@ -95,6 +95,35 @@ def zone_by_name(db: Session, name: str) -> str:
     return zones_by_name(db, [key]).get(key) or timefmt.default_name()
 
 
+# At most this many venues outside the default zone are told to the sub request form (there are a handful).
+MAX_HINTED_VENUES = 200
+
+
+def _hint(zone: str) -> str:
+    return f"Venue time: {timefmt.label(utcnow(), zone)} ({zone.replace('_', ' ')})"
+
+
+def time_hints(db: Session) -> dict:
+    """What a sub request's date and time are read in, by the location typed: ``default`` (the default zone's
+    'Venue time: ET (America/New York)') and ``venues``, each venue outside the default zone by its full name and
+    its first name, lower-cased ('windy city volleyball': 'Venue time: CT (America/Chicago)'). The form picks
+    one as the location is typed, in the browser (``zones_by_name`` matches the same names on the server)."""
+    default = timefmt.default_name()
+    found = db.exec(
+        select(User.first_name, User.last_name, User.time_zone, User.roles)
+        .where(User.time_zone.is_not(None), User.time_zone != default, User.archived_at.is_(None))
+        .order_by(User.id).limit(MAX_HINTED_VENUES)
+    ).all()  # fmt: skip
+    hints: dict[str, str] = {}
+    for first, last, tz, roles in found:
+        if Role.SVL.value not in roles or not timefmt.known(tz):
+            continue
+        for key in (f"{first or ''} {last or ''}".strip().casefold(), (first or "").strip().casefold()):
+            if key:
+                hints.setdefault(key, _hint(tz))
+    return {"default": _hint(default), "venues": hints}
+
+
 TIME_ZONE_INVALID = "Choose a time zone from the list (an IANA name such as America/Chicago)"
 
 

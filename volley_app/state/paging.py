@@ -7,12 +7,16 @@ server (private vars): the browser sends "next", "previous", or its search form,
 from __future__ import annotations
 
 import contextlib
+import json
 
 import reflex as rx
 
 from volley_app.services import paging
 from volley_app.services.errors import Invalid
-from volley_app.state.forms import form_values
+from volley_app.state.forms import form_values, path_arg
+
+# How far a page number in the address is followed (each page is one keyset step).
+MAX_ADDRESS_PAGE = 40
 
 
 def summary(first: int, count: int, total: int, capped: bool = False) -> str:
@@ -49,6 +53,7 @@ class PagedList(rx.State, mixin=True):
     _mark_previous: str = ""
     _list_total: int = -1
     _list_capped: bool = False
+    _page_in_address: bool = False  # a subclass sets it: the page shown is kept in the address (?page=2)
 
     async def _open(self, bookmark: str, first: int, *, turn: bool = False) -> None:
         """Show the page ``bookmark`` names, whose first row is number ``first`` of the list.
@@ -86,6 +91,27 @@ class PagedList(rx.State, mixin=True):
     async def _first_page(self) -> None:
         await self._open("", 1)
 
+    def _page_number(self) -> int:
+        return (self._first - 1) // max(self._size, 1) + 1
+
+    async def _open_addressed_page(self) -> None:
+        """The page the address names (``?page=N``, a reload keeps it), reached from the first page by Next;
+        the last page when the list is shorter."""
+        wanted = path_arg(self, "page")
+        number = min(int(wanted), MAX_ADDRESS_PAGE) if wanted.isdigit() else 1
+        await self._first_page()
+        while self._page_number() < number and self._mark_next:
+            await self._open(self._mark_next, self._first + self._count, turn=True)
+
+    def _address_page(self):
+        """Keep the page shown in the address without reloading it (nothing when the list does not)."""
+        if not self._page_in_address:
+            return None
+        number = self._page_number()
+        path = self.router.url.path or "/"
+        target = path if number <= 1 else f"{path}?page={number}"
+        return rx.call_script(f"window.history.replaceState(window.history.state, '', {json.dumps(target)})")
+
     async def _refresh(self) -> None:
         """The page shown, read again (a poll): new rows appear, gone ones leave."""
         await self._open(self._mark, self._first)
@@ -99,21 +125,25 @@ class PagedList(rx.State, mixin=True):
         """The page after the one shown."""
         if self._mark_next:
             await self._open(self._mark_next, self._first + self._count, turn=True)
+        return self._address_page()
 
     @rx.event
     async def previous_page(self):
         """The page before the one shown."""
         if self._mark_previous:
             await self._open(self._mark_previous, self._first - self._size, turn=True)
+        return self._address_page()
 
     @rx.event
     async def search(self, form_data: dict):
         """The search box and filters as submitted: the list from its first page."""
         self.filters = form_values(form_data, self._filter_names)
         await self._first_page()
+        return self._address_page()
 
     @rx.event
     async def clear_search(self):
         """Every filter off: the whole list from its first page."""
         self._reset_filters()
         await self._first_page()
+        return self._address_page()

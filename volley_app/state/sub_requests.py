@@ -9,10 +9,11 @@ Also the state of the two polled request lists (All Open Sub Requests, My Sub Re
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from volley_app import routes
-from volley_app.services import live, sub_requests
+from volley_app.services import live, sub_requests, venues
 from volley_app.services.errors import DomainError, Invalid
 from volley_app.services.paging import Page
 from volley_app.state.forms import FormState, form_values, run_action
@@ -53,6 +54,16 @@ class RequestFormState(FormState, mixin=True):
 
     _fields = (*DETAIL_FIELDS, "recipient")
     _error_id = FORM_ERROR_ID
+    when_hint: str = ""  # the zone the date and time are read in: the location's venue's
+    default_hint: str = ""  # a location no venue outside the default zone has
+    venue_hints: str = "{}"  # JSON: venue names (lower-cased) to their hints, picked in the browser as typed
+
+    async def _load_hints(self, location: object = "") -> None:
+        found, _failure = await run_action(venues.time_hints)
+        found = found or {"default": "", "venues": {}}
+        self.default_hint, self.venue_hints = found["default"], json.dumps(found["venues"])
+        key = location.strip().casefold() if isinstance(location, str) else ""
+        self.when_hint = found["venues"].get(key, found["default"])
 
     def _request_values(self, form_data: object) -> dict[str, str]:
         values = form_values(form_data, DETAIL_FIELDS)
@@ -94,7 +105,7 @@ class RequestListState(PagedList, PolledPage, mixin=True):
 
     async def load(self):
         self._reset_filters()
-        await self._first_page()
+        await (self._open_addressed_page() if self._page_in_address else self._first_page())
         return type(self).poll
 
 

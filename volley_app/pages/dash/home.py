@@ -28,6 +28,7 @@ class PlayerHomeState(PagedList, AuthState):
     current_leagues: list[dict[str, str]] = []
     is_sub: bool = False
     captain_games: list[dict[str, str]] = []  # per team this player captains: next game and last result
+    commitments: list[dict[str, str]] = []  # the coming games this player subs in
     home_error: str = ""
     _filter_names = sub_requests.REQUEST_FILTERS
 
@@ -62,6 +63,8 @@ class PlayerHomeState(PagedList, AuthState):
         self.is_sub = bool(flag)
         cards, _ = await run_action(score_reports.captain_card, actor=actor)
         self.captain_games = cards or []
+        mine, _ = await run_action(home.commitments, actor=actor)
+        self.commitments = mine or []
         return None
 
 
@@ -116,6 +119,28 @@ def _captain_games() -> rx.Component:
     )
 
 
+def _commitment(c: rx.Var) -> rx.Component:
+    return rx.el.li(
+        rx.link(c["team"], href=c["href"], weight="bold"),
+        rx.text(" · ", c["when"], " · ", c["where"], as_="span", size="2"),
+        margin_bottom="0.4rem",
+    )
+
+
+def _commitments() -> rx.Component:
+    """The coming games the player subs in (they said yes), nearest first."""
+    s = PlayerHomeState
+    return rx.cond(
+        s.commitments.length() > 0,
+        section_card(
+            "My Upcoming Sub Games",
+            rx.el.ul(rx.foreach(s.commitments, _commitment), style={"padding_left": "1.1rem", "margin": "0"},
+                     custom_attrs={"data-testid": "my-commitments"}),  # fmt: skip
+            rx.link("All my sub requests", href=routes.NOTES_NOTIFICATIONS, size="2"),
+        ),
+    )
+
+
 @page(routes.DASH, "Home", on_load=PlayerHomeState.load)
 def dash_home_page() -> rx.Component:
     s = PlayerHomeState
@@ -129,6 +154,7 @@ def dash_home_page() -> rx.Component:
             link_button("Create Sub Request", href=routes.NOTES_NEW, size="2", variant="soft"),
         ),
         page_error(s.home_error),
+        _commitments(),
         _captain_games(),
         rx.heading("Open Sub Requests", size="5", as_="h2", margin_top="0.5rem"),
         request_search(s),

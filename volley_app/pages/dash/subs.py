@@ -24,6 +24,8 @@ from volley_app.state.paging import PagedList
 from volley_app.state.polling import PolledPage
 
 LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
+NO_SUBS = "No subs available right now."
+NO_MATCH = "No sub matches your search."
 REFRESH_SECONDS = 60
 HEADERS = ["First Name", "Last Name", "Gender", "Hitter", "Passer", "Setter", "Played", "No-shows", ""]
 RATINGS = ("hitter", "passer", "setter")
@@ -48,6 +50,11 @@ class SubsState(PagedList, PolledPage, AuthState):
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         return await run_action(sub_requests.list_subs, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+
+    @rx.var
+    def empty_text(self) -> str:
+        """What an empty list says: nobody matches the search, or (no search) no sub at all."""
+        return NO_MATCH if any(v for v in self.filters.values()) else NO_SUBS
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.sub_rows = [_shown(r, self._me) for r in rows]
@@ -136,7 +143,7 @@ def subs_page() -> rx.Component:
         rx.cond(
             s.subs_error != "",
             rx.callout(s.subs_error, icon="triangle_alert", color_scheme="red", role="alert"),
-            responsive_list(HEADERS, s.sub_rows, _sub_row, _sub_card, "No subs available right now."),
+            responsive_list(HEADERS, s.sub_rows, _sub_row, _sub_card, s.empty_text),
         ),
         pager(s, "subs"),
         rx.text("This list refreshes every minute.", size="1", color_scheme="gray"),

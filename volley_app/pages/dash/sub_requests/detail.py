@@ -100,6 +100,8 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         self.can_reopen = found["can_reopen"]
         await self._open_picker(self.can_reopen)  # a page of subs by name to reopen it to
         self.record = _editable(found) if self.can_edit else {}
+        if self.can_edit:
+            await self._load_hints(found["svl"])
         path, _f = await run_action(calendar.accepted_request_feed, actor=await self._actor(), request_id=self._note_id())
         self.feed = backend_address(path) if path else ""
         self.feed_subscribe = webcal(self.feed) if path else ""

@@ -33,6 +33,7 @@ class NewNoteState(SubPickerList, RequestFormState, AuthState):
             chosen = found or {}
         self.recipient = chosen.get("value", "")
         await self._open_picker(self.targeted, chosen)
+        await self._load_hints()  # the default zone's, until a venue's name is typed
         self._show_record()
 
     @rx.event

@@ -14,6 +14,7 @@ from volley_app.state.sub_requests import RequestListState
 class NotesListState(RequestListState, AuthState):
     _poll_path = routes.NOTES
     _poll_seconds = 150  # spec section 7
+    _page_in_address = True  # a reload stays on the page shown (?page=2)
 
 
 @page(routes.NOTES, "Open Sub Requests", on_load=NotesListState.load)
