@@ -533,6 +533,15 @@ def test_a_known_device_signs_in_as_usual_at_the_ceiling(db, settings):
     # The owner's own device still gets in, from any address: guessing elsewhere does not lock them out.
     result = auth.login(db, username="bob", password=PASSWORD, client="10.5.5.5", device=device)
     assert result.token and result.device == device
+    db.commit()
+    # Only the ceilings pass it by: its own failures still make it wait.
+    for _ in range(3):
+        with pytest.raises(Unauthorized):
+            auth.login(db, username="bob", password="wrong", client="10.5.5.5", device=device)
+        db.rollback()
+    with pytest.raises(RateLimited):
+        auth.login(db, username="bob", password=PASSWORD, client="10.5.5.5", device=device)
+    db.rollback()
     # A device token of another account, or a made-up one, is not known to this one.
     make_user(db, "ann")
     other = auth.login(db, username="ann", password=PASSWORD, client="10.0.0.8").device
