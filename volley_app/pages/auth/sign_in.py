@@ -45,5 +45,5 @@ def sign_in_page() -> rx.Component:
         "Sign In",
         SignInState.status,
         "Signing you in…",
-        invalid=refusal(SignInState.link_error, link_button("Login", href=routes.LOGIN, size="3")),
+        invalid=refusal(SignInState.link_error, link_button("Login", href=routes.LOGIN, size="3", min_height="44px")),
     )
