@@ -10,7 +10,8 @@
 #   scripts/prod.sh stop-instance N / start-instance N / kill-instance N     one instance (N from 1)
 #
 # The environment (every variable: docs/deploy.md): DATABASE_URL (PostgreSQL), REDIS_URL, SECRET_KEY,
-# PUBLIC_URL (where people reach nginx; its port is the one nginx listens on), INSTANCES (2),
+# PUBLIC_URL (where people reach nginx; its port is the one nginx listens on), FORWARDED_ALLOW_IPS (127.0.0.1:
+# nginx's address as the instances see it), INSTANCES (2),
 # WORKERS (worker processes per instance, 1), BACKEND_PORT_BASE (8001: instance N listens on BASE+N-1),
 # PROD_DIR (var/prod: pids, logs, nginx's files), SKIP_BUILD=1 (reuse the build already there),
 # NGINX_EXPOSE_UPSTREAM=1 (tests only: the websocket handshake names the instance it reached).
@@ -40,6 +41,8 @@ check_env() {
   # The build and the instances reach the backend where the pages come from: nginx, at PUBLIC_URL.
   export REFLEX_API_URL="$PUBLIC_URL" BACKEND_URL="$PUBLIC_URL"
   export GRANIAN_WORKERS="$WORKERS" REFLEX_USE_GRANIAN=true
+  # nginx, on this machine, reaches the instances from 127.0.0.1: only its X-Forwarded-For names the visitor.
+  export FORWARDED_ALLOW_IPS="${FORWARDED_ALLOW_IPS:-127.0.0.1}"
   export REFLEX_ENV_MODE=prod
 }
 

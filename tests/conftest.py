@@ -16,6 +16,7 @@ os.environ.setdefault("DATABASE_URL", f"sqlite:///{_TMP / 'test.db'}")
 os.environ["APP_ENV"] = "test"
 os.environ.setdefault("BCRYPT_ROUNDS", "4")  # fast hashes; the cost-12 default has its own test
 os.environ.setdefault("OUTBOX_INTERVAL_SECONDS", "0.5")
+os.environ.setdefault("VAR_DIR", str(_TMP / "var"))  # the run's own signing key, never the checkout's
 
 import pytest  # noqa: E402
 import sqlalchemy as sa  # noqa: E402

@@ -39,6 +39,8 @@ FORGOT_NOT_FOUND = "/forgotPasswordNotFound"  # noqa: S105
 RESET_PASSWORD = "/resetPassword"  # noqa: S105
 RESET_PASSWORD_ROUTE = "/resetPassword/[reset_user]/[reset_token]"  # noqa: S105
 PASSWORD_UPDATED = "/passwordUpdated"  # noqa: S105
+SIGN_IN = "/signIn"
+SIGN_IN_ROUTE = "/signIn/[sign_in_user]/[sign_in_token]"
 
 # --- /dash: the player's home, profile, and the accounts --------------------------------
 DASH = "/dash"
@@ -178,7 +180,7 @@ def is_protected(route: str) -> bool:
 
 DYNAMIC_ROUTES = (
     UNSUBSCRIBE_ROUTE, RESET_PASSWORD_ROUTE, USER_EDIT, NOTE_DETAIL, SESSION_EDIT, LEAGUE_HOME, LEAGUE_RULES,
-    LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT, LEAGUE_BRACKET, GAME_SCORE, LEAGUE_MESSAGE,
+    LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT, LEAGUE_BRACKET, GAME_SCORE, LEAGUE_MESSAGE, SIGN_IN_ROUTE,
 )  # fmt: skip
 _STATIC = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith("/"))
 
@@ -236,6 +238,10 @@ def login_with_next(path: str) -> str:
 
 def reset_password_path(user_id: int | str, token: str) -> str:
     return f"{RESET_PASSWORD}/{user_id}/{token}"
+
+
+def sign_in_path(user_id: int | str, token: str) -> str:
+    return f"{SIGN_IN}/{user_id}/{token}"
 
 
 def unsubscribe_path(subscriber_id: int | str, token: str) -> str:

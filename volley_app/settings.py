@@ -7,6 +7,9 @@ Reflex state, mail kept in the outbox and logged, the offline card provider.
 from __future__ import annotations
 
 import functools
+import ipaddress
+import os
+import secrets
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -15,7 +18,31 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
 
-DEV_SECRET_KEY = "dev-only-secret-key-not-for-production"  # noqa: S105 - embedded default only
+SECRET_KEY_FILE = "secret_key"  # noqa: S105 - the file's name under VAR_DIR, not a key
+SECRET_KEY_BYTES = 48
+
+
+def installation_key(var_dir: Path) -> str:
+    """This installation's own signing key: read from ``var_dir/secret_key``, written there (random, mode 0600)
+    on the first start. Processes starting together agree: the file appears whole, once (a hard link)."""
+    path = var_dir / SECRET_KEY_FILE
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    var_dir.mkdir(parents=True, exist_ok=True)
+    draft = var_dir / f".{SECRET_KEY_FILE}.{os.getpid()}.{secrets.token_hex(4)}"
+    fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(SECRET_KEY_BYTES) + "\n")
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another process wrote it first: theirs is the key
+    finally:
+        draft.unlink(missing_ok=True)
+    return path.read_text().strip()
 
 
 class Settings(BaseSettings):
@@ -24,7 +51,9 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
 
     app_env: Literal["development", "production", "test"] = "development"
+    # Signs tokens and keys their hashes. Unset: this installation's own random key, kept in VAR_DIR/secret_key.
     secret_key: str = ""
+    var_dir: str = str(ROOT / "var")
 
     database_url: str = f"sqlite:///{ROOT / 'var' / 'volley.db'}"
     redis_url: str | None = None
@@ -42,12 +71,16 @@ class Settings(BaseSettings):
     session_hours_untrusted: int = 12
     session_days_trusted: int = 30
     # Login throttling: per account and client a few free failures, then a doubling wait (capped);
-    # ceilings per account and per client that a client which logged in to the account before is exempt from.
+    # ceilings per account and per client that a known device of the account is exempt from (services/auth.py).
     login_free_failures: int = 3
     login_max_delay_seconds: int = 900
     login_max_failures_per_account: int = 30
     login_max_failures_per_client: int = 20
     login_window_minutes: int = 15
+
+    # Proxies: the client of a request whose direct peer is one of these addresses or networks (comma
+    # separated, "*" for any) is the address it forwards in X-Forwarded-For; anyone else is their own address.
+    forwarded_allow_ips: Annotated[list[str], NoDecode] = Field(default_factory=lambda: ["127.0.0.1", "::1"])
 
     # Mail
     smtp_host: str | None = None
@@ -78,7 +111,7 @@ class Settings(BaseSettings):
     upload_dir: str = str(ROOT / "var" / "uploads")
     upload_max_bytes: int = 2 * 1024 * 1024
 
-    @field_validator("cors_origins", "allowed_hosts", mode="before")
+    @field_validator("cors_origins", "allowed_hosts", "forwarded_allow_ips", mode="before")
     @classmethod
     def _split_origins(cls, value):
         if isinstance(value, str):
@@ -95,9 +128,10 @@ class Settings(BaseSettings):
         if not self.secret_key:
             if self.app_env == "production":
                 raise ValueError("SECRET_KEY must be set when APP_ENV=production")
-            self.secret_key = DEV_SECRET_KEY
-        if self.app_env == "production" and self.secret_key == DEV_SECRET_KEY:
-            raise ValueError("SECRET_KEY must not be the development key in production")
+            self.secret_key = installation_key(Path(self.var_dir))
+        for entry in self.forwarded_allow_ips:
+            if entry != "*":
+                ipaddress.ip_network(entry, strict=False)  # ValueError names the bad entry
         if not self.cors_origins:
             self.cors_origins = [self.public_url.rstrip("/")]
         if self.bcrypt_rounds < 4 or self.bcrypt_rounds > 16:

@@ -2,7 +2,7 @@
 request reminders in the background.
 
 The whole backend (and, in production, the pages it serves) sits behind the host check and the
-security headers (``api.security``); uploads are judged before their body is read (``state.uploads``).
+security headers (``api.security``), and sees each request's real client (``api.proxy``); uploads are judged before their body is read (``state.uploads``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from volley_app.api.app import create_api
 from volley_app.api.exports import create_exports_api
 from volley_app.api.feeds import create_feeds_api
 from volley_app.api.mail_links import create_mail_links_api
+from volley_app.api.proxy import ForwardedClient
 from volley_app.api.security import protect
 from volley_app.services import invites, mail, places, sub_reminders
 from volley_app.state import redis_state, sockets
@@ -27,7 +28,8 @@ redis_state.install()  # each event in two round trips to Redis, not four
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 app = rx.App(
-    api_transformer=[create_api(), create_feeds_api(), create_exports_api(), create_mail_links_api(), UploadGuard, protect],
+    api_transformer=[create_api(), create_feeds_api(), create_exports_api(), create_mail_links_api(), UploadGuard, protect,
+                     ForwardedClient],
     head_components=[rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
     html_lang="en",
     stylesheets=["/theme.css"],

@@ -313,3 +313,64 @@ async def test_signups_from_one_client_are_limited_even_when_they_fail(client, d
     assert answers[-1] == 429
     assert "Please wait" in (await client.post("/api/users", json=SIGNUP | {"username": "late"})).json()["message"]
     assert count(db, User) == 1
+
+
+# --- nobody locks the owner out ------------------------------------------------------------------
+
+
+def _from(address: str) -> httpx.AsyncClient:
+    transport = httpx.ASGITransport(app=create_api(), client=(address, 50000))
+    return httpx.AsyncClient(transport=transport, base_url="http://test")
+
+
+async def _spray(username: str, n: int) -> None:
+    """``n`` wrong passwords on ``username``, each from another address."""
+    for i in range(n):
+        async with _from(f"203.0.113.{i + 1}") as guesser:
+            response = await guesser.post("/api/auth", json={"username": username, "password": "wrong"})
+            assert response.status_code == 401, response.text
+
+
+def _sign_in_mails(db) -> list:
+    from volley_app.models import OutboxMessage
+
+    db.expire_all()
+    return [m for m in rows(db, OutboxMessage) if m.kind == "sign_in_link"]
+
+
+async def test_at_the_account_ceiling_the_owner_gets_a_sign_in_link_not_a_wait(client, db, settings):
+    from tests.factories import make_user
+    from volley_app.services import auth
+
+    make_user(db, "erin")
+    await _spray("erin", settings.login_max_failures_per_account)
+    response = await client.post("/api/auth", json={"username": "erin", "password": "pass1"})
+    assert response.status_code == 202, response.text
+    assert response.json() == {"message": auth.LINK_SENT}
+    assert "we emailed you a sign-in link" in response.json()["message"]
+    assert tokens.REFRESH_COOKIE not in response.cookies and "accessToken" not in response.json()
+    [mail] = _sign_in_mails(db)
+    assert mail.to_addr == "erin@example.com" and "/signIn/" in mail.body_text
+    assert count(db, RefreshToken) == 0
+
+
+async def test_an_api_login_makes_the_client_a_known_device_that_the_ceiling_does_not_hold(client, db, settings):
+    from tests.factories import make_user
+
+    make_user(db, "erin")
+    first = await client.post("/api/auth", json={"username": "erin", "password": "pass1"})
+    assert first.status_code == 200
+    set_cookie = [h for h in first.headers.get_list("set-cookie") if h.startswith("device=")]
+    assert set_cookie and "HttpOnly" in set_cookie[0] and "Path=/api/auth" in set_cookie[0]
+    device = client.cookies.get("device")
+    await _spray("erin", settings.login_max_failures_per_account)
+    # The same device, from a new address: signs in as usual.
+    async with _from("192.0.2.77") as laptop:
+        again = await laptop.post("/api/auth", json={"username": "erin", "password": "pass1"},
+                                  headers={"Cookie": f"device={device}"})  # fmt: skip
+        assert again.status_code == 200, again.text
+        assert "accessToken" in again.json()
+    # The address the device used, without its cookie, is a new device.
+    async with _from("198.51.100.4") as stranger:
+        assert (await stranger.post("/api/auth", json={"username": "erin", "password": "pass1"})).status_code == 202
+    assert len(_sign_in_mails(db)) == 1

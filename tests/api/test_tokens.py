@@ -186,3 +186,53 @@ async def test_the_refresh_cookie_is_secure_behind_https(pat, monkeypatch):
     finally:
         monkeypatch.undo()
         get_settings.cache_clear()
+
+
+async def test_a_token_whose_login_belongs_to_another_user_is_refused(pat):
+    async with w.client() as c:
+        own = await _login(c)
+        c.cookies.clear()
+        await _login(c, "root")
+        [root] = rows(pat, User, User.username == "root")
+        # pat's own login family, under the admin's id, signed with the real key
+        swapped = jwt.encode(_claims(own) | {"sub": str(root.id), "UserInfo": {"id": root.id, "username": "root",
+                                                                                "roles": ["Admin"]}},
+                             get_settings().secret_key, algorithm="HS256")  # fmt: skip
+        before = w.snapshot(pat)
+        for method, path, body in (("GET", "/api/users/me", None), ("GET", "/api/users", None),
+                                   ("POST", "/api/emailAll", {"subject": "x", "body": "y"})):  # fmt: skip
+            response = await c.request(method, path, json=body, headers=_bearer(swapped))
+            assert response.status_code == 403, (path, response.text)
+        assert w.snapshot(pat) == before
+        assert (await c.get("/api/users/me", headers=_bearer(own))).json()["username"] == "pat"
+
+
+def _source_strings() -> set[str]:
+    """Every string constant in the app's source: none of them may sign a token the app accepts."""
+    import ast
+    from pathlib import Path
+
+    import volley_app
+
+    found: set[str] = set()
+    for path in Path(volley_app.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and 8 <= len(node.value) <= 200:
+                found.add(node.value)
+    return found
+
+
+@pytest.mark.filterwarnings("ignore::jwt.warnings.InsecureKeyLengthWarning")
+async def test_a_token_signed_with_any_constant_of_the_source_is_refused(pat):
+    async with w.client() as c:
+        access = await _login(c)
+        claims = _claims(access)
+        keys = _source_strings()
+        assert len(keys) > 500
+        for key in keys:
+            forged = jwt.encode(claims, key, algorithm="HS256")
+            with pytest.raises(tokens.InvalidToken):
+                tokens.resolve_access(pat, forged)
+        forged = jwt.encode(claims, sorted(keys)[0], algorithm="HS256")
+        assert (await c.get("/api/users/me", headers=_bearer(forged))).status_code == 403
+        assert (await c.get("/api/users/me", headers=_bearer(access))).status_code == 200

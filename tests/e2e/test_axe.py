@@ -120,6 +120,7 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
         routes.NOT_FOUND: ["/no-such-page"],
         routes.UNSUBSCRIBE_ROUTE: [routes.unsubscribe_path(w.subscriber, "not-the-token")],
         routes.RESET_PASSWORD_ROUTE: [routes.reset_password_path(w.users["player"], "not-the-token")],
+        routes.SIGN_IN_ROUTE: [routes.sign_in_path(w.users["player"], "not-the-token")],
         routes.USER_EDIT: [routes.user_path(w.users.get(role, w.users["player"]))],
         routes.NOTE_DETAIL: [routes.note_path(w.note)],
         routes.NOTES_NEW_SPECIFIC: [routes.invite_path(w.sub)],

@@ -60,3 +60,46 @@ def test_the_policy_blocks_nothing_the_app_uses(page):
     page.goto("/dash/playerinfo")
     expect(page.get_by_text("cspuser").first).to_be_visible()
     assert violations == []
+
+
+def _guessed(username: str) -> None:
+    """The account's failed-login ceiling reached, by guessers at other addresses."""
+    from volley_app import db
+    from volley_app.services import auth, errors
+    from volley_app.settings import get_settings
+
+    for i in range(get_settings().login_max_failures_per_account):
+        try:
+            db.call(auth.login, username=username, password="wrong", client=f"10.4.0.{i}")
+        except errors.Unauthorized:
+            pass
+
+
+def test_at_the_ceiling_the_owner_follows_the_emailed_link_in(new_page, mailbox):
+    from pathlib import Path
+
+    artifacts = Path(__file__).resolve().parents[2] / "artifacts"
+    artifacts.mkdir(exist_ok=True)
+    make_user("erinsec")
+    _guessed("erinsec")
+    for width in (1280, 390):
+        page = new_page(width=width, height=800)
+        page.goto("/login")
+        log_in(page, "erinsec")
+        notice = page.locator("#login-notice")
+        expect(notice).to_contain_text("we emailed you a sign-in link")
+        expect(page).to_have_url(re.compile(r"/login"))
+        page.screenshot(path=str(artifacts / f"login-sign-in-link-{width}.png"), full_page=True)
+    messages = mailbox.wait_for(2, timeout=20)
+    assert [m["To"] for m in messages] == ["erinsec@example.com"] * 2
+    body = messages[-1].get_body(preferencelist=("plain",)).get_content()
+    link = re.search(r"https?://\S+/signIn/\d+/\S+", body).group(0)
+    page = new_page(width=390, height=800)
+    page.goto(link)
+    expect(page).to_have_url(re.compile(r"/dash/?$"))
+    expect(page.get_by_text("erinsec").first).to_be_visible()
+    # Used once: the same link again, in another browser, says so and signs nobody in.
+    other = new_page(width=390, height=800)
+    other.goto(link)
+    expect(other.get_by_text("This sign-in link is invalid, used or expired.")).to_be_visible()
+    other.screenshot(path=str(artifacts / "sign-in-link-used-390.png"), full_page=True)

@@ -465,22 +465,127 @@ def _spray(db, username: str, n: int, first: int = 0) -> None:
         _fail(db, username, client=f"10.1.{i // 250}.{i % 250}")
 
 
-def test_account_ceiling_stops_guessing_from_many_clients(db, settings):
+def _link_answer(db, username="bob", password=PASSWORD, client="10.9.9.9", device="") -> auth.SignInLinkSent:
+    with pytest.raises(auth.SignInLinkSent) as caught:
+        auth.login(db, username=username, password=password, client=client, device=device)
+    db.rollback()
+    return caught.value
+
+
+def _link_mails(db) -> list:
+    from volley_app.models import OutboxMessage
+
+    return [m for m in rows(db, OutboxMessage) if m.kind == "sign_in_link"]
+
+
+def _link_token(db, n: int = -1) -> tuple[int, str]:
+    found = re.search(r"/signIn/(\d+)/([^\s/]+)", _link_mails(db)[n].body_text)
+    return int(found.group(1)), found.group(2)
+
+
+def test_account_ceiling_answers_the_right_password_from_a_new_client_with_an_emailed_link_not_a_wait(db, settings):
+    from volley_app.models import SignInLink
+
+    user = make_user(db)
+    _spray(db, "bob", settings.login_max_failures_per_account)
+    answer = _link_answer(db)
+    assert answer.status_code == 202
+    assert answer.message == auth.LINK_SENT
+    assert "we emailed you a sign-in link" in answer.message
+    assert "wait" not in answer.message
+    assert count(db, LoginSession) == 0  # no session: the link is the way in
+    [mail] = _link_mails(db)
+    assert mail.to_addr == "bob@example.com"
+    uid, token = _link_token(db)
+    assert uid == user.id
+    [link] = rows(db, SignInLink)
+    assert link.token_hash == auth.hash_token(token) and token not in link.token_hash  # only its HMAC is kept
+    assert link.expires_at - link.created_at == dt.timedelta(minutes=15)
+
+
+def test_at_the_account_ceiling_a_wrong_password_gets_the_same_answer_no_email_and_counts(db, settings):
     make_user(db)
     _spray(db, "bob", settings.login_max_failures_per_account)
-    refused = _refused(db, client="10.9.9.9")
+    assert _link_answer(db, password="wrong").message == auth.LINK_SENT  # a guesser learns nothing
+    assert _link_mails(db) == []
+    assert count(db, LoginAttempt) == settings.login_max_failures_per_account + 1
+    # That client has failed now: it waits, right password or not.
+    assert "minutes" in _refused(db, client="10.9.9.9").message
+    assert _link_mails(db) == []
+
+
+def test_at_the_account_ceiling_a_client_that_failed_on_the_account_waits(db, settings):
+    make_user(db)
+    _spray(db, "bob", settings.login_max_failures_per_account)
+    refused = _refused(db, client="10.1.0.3")  # one of the guessers, with the right password
     assert "minutes" in refused.message
-    assert count(db, LoginAttempt) == settings.login_max_failures_per_account
+    assert _link_mails(db) == []
 
 
-def test_account_ceiling_forgives_a_client_that_logged_in_before(db, settings):
+def test_a_known_device_signs_in_as_usual_at_the_ceiling(db, settings):
     make_user(db)
-    auth.login(db, username="bob", password=PASSWORD, client="10.0.0.7", trusted=True)
+    device = auth.login(db, username="bob", password=PASSWORD, client="10.0.0.7", trusted=True).device
     db.commit()
+    assert device
     _spray(db, "bob", settings.login_max_failures_per_account)
-    _refused(db, client="10.9.9.9")  # a new client is held by the ceiling
-    # The owner's own device still gets in: guessing elsewhere does not lock them out.
-    assert auth.login(db, username="bob", password=PASSWORD, client="10.0.0.7").token
+    # The same address without the device's token is a new device: a link, not a session.
+    _link_answer(db, client="10.0.0.7")
+    # The owner's own device still gets in, from any address: guessing elsewhere does not lock them out.
+    result = auth.login(db, username="bob", password=PASSWORD, client="10.5.5.5", device=device)
+    assert result.token and result.device == device
+    db.commit()
+    # Only the ceilings pass it by: its own failures still make it wait.
+    for _ in range(3):
+        with pytest.raises(Unauthorized):
+            auth.login(db, username="bob", password="wrong", client="10.5.5.5", device=device)
+        db.rollback()
+    with pytest.raises(RateLimited):
+        auth.login(db, username="bob", password=PASSWORD, client="10.5.5.5", device=device)
+    db.rollback()
+    # A device token of another account, or a made-up one, is not known to this one.
+    make_user(db, "ann")
+    other = auth.login(db, username="ann", password=PASSWORD, client="10.0.0.8").device
+    db.commit()
+    _link_answer(db, client="10.5.5.6", device=other)
+    _link_answer(db, client="10.5.5.7", device="x" * 43)
+
+
+def test_the_sign_in_link_signs_in_once_within_15_minutes(db, settings):
+    from volley_app.models import SignInLink
+
+    user = make_user(db)
+    make_user(db, "ann")
+    _spray(db, "bob", settings.login_max_failures_per_account)
+    _link_answer(db)
+    uid, token = _link_token(db)
+    ann = rows(db, User, User.username == "ann")[0]
+    for bad_uid, bad_token in ((ann.id, token), (uid, token[:-2] + "xx"), ("x", token), (uid, "")):
+        with pytest.raises(auth.NotFound):
+            auth.use_sign_in_link(db, user_id=bad_uid, token=bad_token, client="10.9.9.9")
+        db.rollback()
+    result = auth.use_sign_in_link(db, user_id=uid, token=token, client="10.9.9.9")
+    db.commit()
+    assert result.actor.user_id == user.id and auth.resolve(db, result.token).user_id == user.id
+    assert result.device  # the device that opened it is known from now on
+    assert auth.login(db, username="bob", password=PASSWORD, client="10.9.9.10", device=result.device).token
+    with pytest.raises(auth.NotFound, match="invalid, used or expired"):
+        auth.use_sign_in_link(db, user_id=uid, token=token, client="10.9.9.9")
+    db.rollback()
+    # A link older than 15 minutes signs nobody in.
+    _link_answer(db, client="10.9.9.11")
+    uid, token = _link_token(db)
+    db.exec(sa.update(SignInLink).values(expires_at=utcnow() - dt.timedelta(seconds=1)))
+    db.commit()
+    with pytest.raises(auth.NotFound):
+        auth.use_sign_in_link(db, user_id=uid, token=token, client="10.9.9.11")
+
+
+def test_sign_in_links_sent_per_account_are_limited(db, settings):
+    make_user(db)
+    _spray(db, "bob", settings.login_max_failures_per_account)
+    for i in range(5):
+        _link_answer(db, client=f"10.8.8.{i}")
+    assert len(_link_mails(db)) == auth.SIGN_IN_LINKS_PER_WINDOW
 
 
 def test_one_below_the_account_ceiling_still_checks(db, settings):
@@ -492,7 +597,7 @@ def test_one_below_the_account_ceiling_still_checks(db, settings):
 def test_account_ceiling_ends_when_the_window_passes(db, settings):
     make_user(db)
     _spray(db, "bob", settings.login_max_failures_per_account)
-    _refused(db, client="10.9.9.9")
+    _link_answer(db, client="10.9.9.9")
     _age(db, 15 * 60 + 1)
     assert auth.login(db, username="bob", password=PASSWORD, client="10.9.9.9").token
 
@@ -502,7 +607,7 @@ def test_a_password_reset_forgives_the_accounts_failures(db, settings):
 
     user = make_user(db)
     _spray(db, "bob", settings.login_max_failures_per_account)
-    _refused(db, client="10.9.9.9")
+    _link_answer(db, client="10.9.9.9")
     recovery.request_reset(db, email="bob@example.com", client="10.9.9.9")
     db.commit()
     token = _reset_token_from_mail(db)

@@ -27,6 +27,7 @@ from volley_app.pages.auth.login import LoginState
 from volley_app.pages.auth.signup import SignupState
 from volley_app.pages.dash.profile.my_info import PlayerInfoState
 from volley_app.services import accounts, auth
+from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState, SessionGuard
 
 # --- helpers ---------------------------------------------------------------------
@@ -438,3 +439,71 @@ async def test_signup_on_an_untrusted_device_keeps_the_token_for_the_tab(db):
     assert auth_state.token_trusted == "" and auth_state.token_tab
     assert auth.resolve(db, auth_state.token_tab) is not None
     db.commit()
+
+
+# --- the account's ceiling: a sign-in link, not a wait; known devices; the link's page ------------------
+
+
+def _spray_account(db, username: str = "bob") -> None:
+    for i in range(get_settings().login_max_failures_per_account):
+        with contextlib.suppress(auth.Unauthorized):
+            auth.login(db, username=username, password="wrong", client=f"10.2.0.{i}")
+        db.rollback()
+
+
+def _sign_in_path(db) -> str:
+    import re
+
+    from volley_app.models import OutboxMessage
+
+    db.expire_all()
+    [mail] = [m for m in rows(db, OutboxMessage) if m.kind == "sign_in_link"]
+    return re.search(r"/signIn/\d+/[^\s/]+", mail.body_text).group(0)
+
+
+async def test_at_the_ceiling_the_login_page_says_a_sign_in_link_was_emailed(db):
+    make_user(db, "bob")
+    _spray_account(db)
+    login, auth_state, events = await _login({"username": "bob", "password": PASSWORD})
+    assert login.notice == auth.LINK_SENT and "we emailed you a sign-in link" in login.notice
+    assert login.error == "" and login.busy is False
+    assert auth_state.token_trusted == "" and auth_state.user_id == 0 and redirect_target(events) is None
+    assert _sign_in_path(db).startswith("/signIn/")
+
+
+async def test_a_browser_that_logged_in_is_a_known_device_at_the_ceiling(db):
+    make_user(db, "bob")
+    _login_state, auth_state, _events = await _login({"username": "bob", "password": PASSWORD})
+    device = auth_state.device
+    assert device
+    _spray_account(db)
+    root = root_state("/login", client_ip="10.3.3.3")  # the same browser on another network
+    substate(root, AuthState).device = device
+    login = substate(root, LoginState)
+    await login.on_load()
+    events = await drain(login.login({"username": "bob", "password": PASSWORD, "trust": "on"}))
+    assert login.notice == "" and redirect_target(events) == "/dash"
+    assert substate(root, AuthState).user_id > 0
+
+
+async def test_the_emailed_link_signs_in_once_on_its_page(db):
+    from volley_app.pages.auth.sign_in import SignInState
+
+    bob = make_user(db, "bob")
+    _spray_account(db)
+    await _login({"username": "bob", "password": PASSWORD})
+    path = _sign_in_path(db)
+
+    root = root_state(path)
+    page = substate(root, SignInState)
+    events = await drain(page.use_link())
+    auth_state = substate(root, AuthState)
+    assert redirect_target(events) == "/dash"
+    assert auth_state.user_id == bob.id and auth_state.device
+    assert auth.resolve(db, auth_state.token_trusted).user_id == bob.id
+    # The same link again, in another tab: refused, nobody signed in.
+    again = root_state(path)
+    page = substate(again, SignInState)
+    events = await drain(page.use_link())
+    assert page.status == "invalid" and page.link_error == auth.INVALID_SIGN_IN_LINK
+    assert substate(again, AuthState).user_id == 0 and redirect_target(events) is None

@@ -33,14 +33,22 @@ from volley_app.models.outreach import EmailAllJob, EmailAllRecipient, RateLimit
 from volley_app.models.payments import Payment
 from volley_app.models.reminders import SubRequestReminder
 from volley_app.models.subs import SubInvite, SubRequest, SubRequestPlace, SubUnavailableDate
-from volley_app.models.users import LoginAttempt, LoginSession, PasswordResetToken, RefreshToken, User
+from volley_app.models.users import (
+    KnownDevice,
+    LoginAttempt,
+    LoginSession,
+    PasswordResetToken,
+    RefreshToken,
+    SignInLink,
+    User,
+)
 
 __all__ = [
     "NEWSLETTER_SECTIONS", "REGIONS", "AuditEntry", "StandingAdjustment", "ContactInquiry", "Day", "FranchiseInquiry", "Game",
     "GameType", "Gender", "HostInquiry", "League", "LeagueFormat", "LeagueSession", "LeagueStage",
     "LoginAttempt", "LoginSession", "NewsletterIssue", "NewsletterSubscriber", "OutboxMessage",
     "OutboxStatus", "PasswordResetToken", "Payment", "PromoteInquiry", "Rating", "Region", "Role",
-    "RefreshToken", "SessionStatus", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubInvite", "SubRequest", "SubRequestPlace", "SubStatus", "Team", "User", "UTCDateTime", "utcnow",
+    "RefreshToken", "SessionStatus", "KnownDevice", "SignInLink", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubInvite", "SubRequest", "SubRequestPlace", "SubStatus", "Team", "User", "UTCDateTime", "utcnow",
     "PlayoffSeed", "Ranking", "ReportStatus", "ScoreReport",
     "GenderNeeded", "Position", "SubOutcome", "SubUnavailableDate", "SubRequestReminder",
 ]  # fmt: skip

@@ -113,6 +113,24 @@ class PasswordResetToken(UserToken, table=True):
     used_at: dt.datetime | None = utc_field(nullable=True, default=None)
 
 
+class SignInLink(UserToken, table=True):
+    """A one-time sign-in link emailed when the account's failed-login ceiling holds a right password back."""
+
+    __tablename__ = "sign_in_links"
+
+    expires_at: dt.datetime = utc_field()
+    used_at: dt.datetime | None = utc_field(nullable=True, default=None)
+
+
+class KnownDevice(UserToken, table=True):
+    """A browser or API client that logged in to the account: it holds a random device token (a cookie), we keep
+    its HMAC bound to the user. The failed-login ceilings do not hold a known device back."""
+
+    __tablename__ = "known_devices"
+
+    last_seen_at: dt.datetime = utc_field(default_now=True)
+
+
 class RefreshToken(UserToken, table=True):
     """One refresh token of the REST API (held in an httpOnly cookie). Each refresh replaces it with a
     new one of the same family; a replaced one used again revokes the family (it was stolen)."""

@@ -13,14 +13,16 @@ import hashlib
 import hmac
 import logging
 import math
+import re
 import secrets
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from volley_app.models import LoginAttempt, LoginSession, RefreshToken, User, utcnow
-from volley_app.services import passwords, validation
-from volley_app.services.errors import BadRequest, RateLimited, Unauthorized
+from volley_app import routes
+from volley_app.models import KnownDevice, LoginAttempt, LoginSession, RefreshToken, SignInLink, User, utcnow
+from volley_app.services import mail, passwords, validation
+from volley_app.services.errors import BadRequest, DomainError, NotFound, RateLimited, Unauthorized
 from volley_app.services.permissions import Actor
 from volley_app.settings import get_settings
 
@@ -30,6 +32,29 @@ MISSING_CREDENTIALS = "Missing Username or Password"
 UNAUTHORIZED = "Unauthorized"
 SESSION_EXPIRED = "Your login has expired."
 
+# When an account's failed-login ceiling holds: a right password from a client that has not failed gets a
+# one-time sign-in link by email instead of a wait. A wrong one gets the same answer (and no email), so the
+# answer never tells a guesser whether they were right.
+SIGN_IN_LINK_LIFETIME = dt.timedelta(minutes=15)
+SIGN_IN_LINKS_PER_WINDOW = 3  # emails per account per login window; more right passwords get the same answer
+LINK_SENT = (
+    "Too many failed logins on this account. If the password was right, we emailed you a sign-in link. "
+    "It works once, for 15 minutes."
+)
+INVALID_SIGN_IN_LINK = "This sign-in link is invalid, used or expired. Please log in again."
+# A known device: the random token a browser or API client keeps (a cookie) after a successful login.
+DEVICE_DAYS = 400
+_DEVICE_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
+
+
+class SignInLinkSent(DomainError):
+    """The login was not answered with a session: the account's ceiling holds, a link may have been emailed."""
+
+    status_code = 202
+
+    def __init__(self, message: str = LINK_SENT):
+        super().__init__(message)
+
 
 @dataclasses.dataclass(frozen=True)
 class LoginResult:
@@ -37,6 +62,8 @@ class LoginResult:
     token: str
     expires_at: dt.datetime
     trusted: bool
+    # This device's token (a cookie): a known device of the account from now on.
+    device: str = ""
 
 
 def hash_token(token: str) -> str:
@@ -100,27 +127,60 @@ def _throttled(wait: dt.timedelta) -> RateLimited:
     return RateLimited(f"Too many failed login attempts. Please wait {_wait_text(wait)} and try again.")
 
 
-def known_client(db: Session, username: str, client: str) -> bool:
-    """True when ``client`` has logged in to ``username`` before (a session of it, open or ended, came from there)."""
+def _device_token(device: object) -> str:
+    return device if isinstance(device, str) and _DEVICE_TOKEN.fullmatch(device) else ""
+
+
+def _device_hash(user_id: int, device: str) -> str:
+    return hash_token(f"device:{user_id}:{device}")
+
+
+def known_device(db: Session, user_id: int, device: object) -> bool:
+    """True when ``device`` (the token a device keeps) logged in to the account of ``user_id`` before."""
+    token = _device_token(device)
+    if not token:
+        return False
+    since = utcnow() - dt.timedelta(days=DEVICE_DAYS)
     found = db.exec(
-        select(LoginSession.id)
-        .join(User, User.id == LoginSession.user_id)
-        .where(User.username == username, LoginSession.client_ip == client)
-        .limit(1)
-    ).first()
+        select(KnownDevice.id).where(KnownDevice.token_hash == _device_hash(user_id, token),
+                                     KnownDevice.user_id == user_id, KnownDevice.last_seen_at > since)
+    ).first()  # fmt: skip
     return found is not None
 
 
-def _check_throttle(db: Session, attempt: LoginAttempt) -> None:
-    """Refuse ``attempt`` (already recorded) when it comes too soon.
+def remember_device(db: Session, user: User, device: object) -> str:
+    """Make this device a known device of ``user`` (who just proved who they are); the token it keeps.
+
+    A device that already holds a token keeps it (known now to this account as well); one without gets a new one.
+    """
+    token = _device_token(device) or secrets.token_urlsafe(32)
+    digest = _device_hash(user.id, token)
+    row = db.exec(select(KnownDevice).where(KnownDevice.token_hash == digest)).first()
+    if row is not None:
+        row.last_seen_at = utcnow()
+        db.add(row)
+        return token
+    try:
+        with db.begin_nested():
+            db.add(KnownDevice(user_id=user.id, token_hash=digest))
+    except sa.exc.IntegrityError:
+        pass  # the same device, logging in twice at once: one row is enough
+    return token
+
+
+def _check_throttle(db: Session, attempt: LoginAttempt, *, known: bool) -> bool:
+    """Refuse ``attempt`` (already recorded) when it comes too soon; True when the account's ceiling holds it.
 
     Three rules, each counting the other failures inside the window:
 
     - the account and client pair: a few failures are free, then each try waits
       twice as long as the one before (a guesser slows down; the owner is not locked out);
-    - the account, from every client, and the client, over every account: a ceiling,
-      which a client that logged in to this account before is exempt from, so
-      guessing from elsewhere never locks the owner out of their own device.
+    - the client, over every account: a ceiling;
+    - the account, from every client: a ceiling. A client that has failed on the account waits;
+      one that has not is answered by email (:func:`check_credentials`), not with a wait.
+
+    A known device of the account (``known``) is held by neither ceiling, so guessing
+    from elsewhere never locks the owner out of their own device.
     """
     s = get_settings()
     now = attempt.at
@@ -139,32 +199,44 @@ def _check_throttle(db: Session, attempt: LoginAttempt) -> None:
         if wait > dt.timedelta(0):
             raise _throttled(wait)
 
-    if known_client(db, attempt.username, attempt.client):
-        return
+    if known:
+        return False
     window = dt.timedelta(minutes=s.login_window_minutes)
     for column, value, ceiling in (
-        (LoginAttempt.username, attempt.username, s.login_max_failures_per_account),
         (LoginAttempt.client, attempt.client, s.login_max_failures_per_client),
+        (LoginAttempt.username, attempt.username, s.login_max_failures_per_account),
     ):
         times = sorted(db.exec(select(LoginAttempt.at).where(column == value, *recent)).all())
         if len(times) >= ceiling:
+            if column is LoginAttempt.username and not pair:
+                return True
             # Enough of the oldest failures must leave the window for this attempt to fit.
             raise _throttled(times[len(times) - ceiling] + window - now)
+    return False
 
 
-def login(db: Session, *, username: object, password: object, trusted: bool = True, client: str = "") -> LoginResult:
-    """Check a username and password (:func:`check_credentials`) and open a browser session."""
-    user = check_credentials(db, username=username, password=password, client=client)
-    return start_session(db, user, trusted=bool(trusted), client=(client or "unknown")[:64])
+def login(
+    db: Session, *, username: object, password: object, trusted: bool = True, client: str = "", device: object = ""
+) -> LoginResult:
+    """Check a username and password (:func:`check_credentials`) and open a browser session on a known device."""
+    user = check_credentials(db, username=username, password=password, client=client, device=device)
+    result = start_session(db, user, trusted=bool(trusted), client=(client or "unknown")[:64])
+    return dataclasses.replace(result, device=remember_device(db, user, device))
 
 
-def check_credentials(db: Session, *, username: object, password: object, client: str = "") -> User:
+def check_credentials(
+    db: Session, *, username: object, password: object, client: str = "", device: object = ""
+) -> User:
     """The user of a username and password. Unknown user and wrong password answer the same.
 
     The attempt is recorded and committed before the password is checked, so
     simultaneous guesses count against each other and cannot slip past the
     throttle together. A refused (throttled) attempt is not counted; a success
-    clears the failures of that account from that client.
+    clears the failures of that account from that client. ``device``: the token of
+    the device logging in; a known device of the account is held by no ceiling.
+
+    Raises SignInLinkSent when the account's ceiling holds a client that has not failed
+    on it: a right password then emails a one-time sign-in link, a wrong one counts as a failure.
     """
     name = username.strip().lower() if isinstance(username, str) else ""
     secret = password if isinstance(password, str) else ""
@@ -177,14 +249,14 @@ def check_credentials(db: Session, *, username: object, password: object, client
     attempt = LoginAttempt(username=name, client=client, at=now)
     db.add(attempt)
     db.commit()
+    user = db.exec(select(User).where(User.username == name)).first()
     try:
-        _check_throttle(db, attempt)
+        at_ceiling = _check_throttle(db, attempt, known=user is not None and known_device(db, user.id, device))
     except RateLimited:
         db.delete(attempt)
         db.commit()
         raise
 
-    user = db.exec(select(User).where(User.username == name)).first()
     if user is None:
         passwords.burn_time(secret)
         ok = False
@@ -192,9 +264,80 @@ def check_credentials(db: Session, *, username: object, password: object, client
         ok = passwords.verify_password(secret, user.password_hash) and user.active
     if not ok:
         log.info("login failed username=%r client=%s", name, client)
+        if at_ceiling:
+            raise SignInLinkSent()  # the same answer as a right password's; the attempt stays, as a failure
         raise Unauthorized(UNAUTHORIZED)  # the committed attempt stays, as a failure
     db.exec(sa.delete(LoginAttempt).where(LoginAttempt.username == name, LoginAttempt.client == client))
+    if at_ceiling:
+        _email_sign_in_link(db, user, now)
+        db.commit()
+        raise SignInLinkSent()
     return user
+
+
+def _email_sign_in_link(db: Session, user: User, now: dt.datetime) -> None:
+    """Email ``user`` a one-time sign-in link (only its HMAC is kept), unless enough went out lately."""
+    since = now - dt.timedelta(minutes=get_settings().login_window_minutes)
+    sent = db.exec(
+        select(sa.func.count()).select_from(SignInLink).where(SignInLink.user_id == user.id, SignInLink.created_at > since)
+    ).one()
+    if sent >= SIGN_IN_LINKS_PER_WINDOW:
+        log.info("sign-in link not sent again user=%s", user.id)
+        return
+    token = secrets.token_urlsafe(32)
+    db.add(SignInLink(user_id=user.id, token_hash=hash_token(token), created_at=now,
+                      expires_at=now + SIGN_IN_LINK_LIFETIME))  # fmt: skip
+    minutes = int(SIGN_IN_LINK_LIFETIME.total_seconds() // 60)
+    mail.queue(
+        db,
+        to=user.email,
+        subject="Your sign-in link",
+        body_text=(
+            f"Hi {user.first_name},\n\n"
+            f"Someone has been guessing the password of your account '{user.username}', so logging in from a "
+            "new device takes this link. Open it on the device you are logging in from. "
+            f"It signs you in once, for the next {minutes} minutes:\n\n"
+            f"{routes.absolute(routes.sign_in_path(user.id, token))}\n\n"
+            "If you did not just log in, someone else knows your password: choose a new one at "
+            f"{routes.absolute(routes.FORGOT_PASSWORD)}\n"
+        ),
+        kind="sign_in_link",
+    )
+    db.flush()
+
+
+def _live_link(db: Session, user_id: object, token: object, now: dt.datetime) -> SignInLink:
+    try:
+        uid = int(user_id)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise NotFound(INVALID_SIGN_IN_LINK) from None
+    if not isinstance(token, str) or not (10 <= len(token) <= 200):
+        raise NotFound(INVALID_SIGN_IN_LINK)
+    row = db.exec(select(SignInLink).where(SignInLink.token_hash == hash_token(token))).first()
+    if row is None or row.user_id != uid or row.used_at is not None or now >= row.expires_at:
+        raise NotFound(INVALID_SIGN_IN_LINK)
+    return row
+
+
+def use_sign_in_link(
+    db: Session, *, user_id: object, token: object, trusted: bool = True, client: str = "", device: object = ""
+) -> LoginResult:
+    """Sign in through an emailed sign-in link: once, within its lifetime; the device becomes known.
+
+    Raises NotFound(INVALID_SIGN_IN_LINK) for a link that is unknown, of another user, used or expired.
+    """
+    now = utcnow()
+    row = _live_link(db, user_id, token, now)
+    taken = db.exec(
+        sa.update(SignInLink).where(SignInLink.id == row.id, SignInLink.used_at.is_(None)).values(used_at=now)
+    ).rowcount
+    user = db.get(User, row.user_id)
+    if taken != 1 or user is None or not user.active or user.archived_at is not None:
+        raise NotFound(INVALID_SIGN_IN_LINK)
+    client = (client or "unknown")[:64]
+    db.exec(sa.delete(LoginAttempt).where(LoginAttempt.username == user.username, LoginAttempt.client == client))
+    result = start_session(db, user, trusted=bool(trusted), client=client)
+    return dataclasses.replace(result, device=remember_device(db, user, device))
 
 
 def forgive_failures(db: Session, username: str) -> None:
@@ -272,6 +415,8 @@ def purge_expired(db: Session) -> int:
     db.exec(sa.delete(RefreshToken).where(sa.or_(RefreshToken.expires_at < cutoff, RefreshToken.revoked_at < cutoff)))
     window = dt.timedelta(minutes=get_settings().login_window_minutes)
     db.exec(sa.delete(LoginAttempt).where(LoginAttempt.at < now - 2 * window))
+    db.exec(sa.delete(SignInLink).where(SignInLink.expires_at < cutoff))
+    db.exec(sa.delete(KnownDevice).where(KnownDevice.last_seen_at < now - dt.timedelta(days=DEVICE_DAYS)))
     return n
 
 

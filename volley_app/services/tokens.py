@@ -2,7 +2,7 @@
 
 - The access token is a JWT (HS256 only, signed with the secret key) that lives 15 minutes and
   carries the user's id, username and roles (``UserInfo``) and the refresh family it came from.
-  Each use checks that family is still open, so logout, logout everywhere and a password reset
+  Each use checks that family is still open and is a login of that same user, so logout, logout everywhere and a password reset
   end the access tokens of that login at once, not only when they expire.
 - The refresh token is random and opaque; the database keeps its HMAC. Each refresh replaces it
   with a new one of the same family (the login). A replaced token presented again means it was
@@ -82,10 +82,12 @@ def issue(db: Session, actor: Actor, *, trusted: bool = True) -> Tokens:
     return Tokens(access, access_expires, refresh, expires, auth.actor_of(user))
 
 
-def _family_open(db: Session, family: str, now: dt.datetime) -> bool:
+def _family_open(db: Session, family: str, user_id: int, now: dt.datetime) -> bool:
+    """True while ``family`` is an open login of ``user_id`` (a family of another user's login is not theirs)."""
     found = db.exec(
         select(RefreshToken.id).where(
-            RefreshToken.family == family, RefreshToken.revoked_at.is_(None), RefreshToken.expires_at > now
+            RefreshToken.family == family, RefreshToken.user_id == user_id,
+            RefreshToken.revoked_at.is_(None), RefreshToken.expires_at > now,
         ).limit(1)
     ).first()
     return found is not None
@@ -110,7 +112,7 @@ def resolve_access(db: Session, token: str) -> Actor:
     user = db.get(User, user_id) if 0 < user_id < 2**31 else None
     if user is None or not user.active or user.archived_at is not None:
         raise InvalidToken
-    if not _family_open(db, claims["fam"], utcnow()):
+    if not _family_open(db, claims["fam"], user.id, utcnow()):
         raise InvalidToken
     return auth.actor_of(user)
 

@@ -16,6 +16,7 @@ from volley_app import db, routes
 from volley_app.services import auth
 from volley_app.services.auth import LoginResult
 from volley_app.services.permissions import Actor, display_status
+from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +27,9 @@ class AuthState(rx.State):
     token_tab: str = rx.SessionStorage("", name="vb_session_tab")
     # The Trust This Device preference: "" (unset), "true" or "false".
     persist: str = rx.LocalStorage("", name="vb_persist")
+    # This browser's device token, set at a successful login: a known device is held by no failed-login ceiling.
+    device: str = rx.Cookie("", name="vb_device", max_age=auth.DEVICE_DAYS * 86400, same_site="strict",
+                            secure=get_settings().public_url.lower().startswith("https://"))  # fmt: skip
 
     # What the page may show about the logged-in user.
     user_id: int = 0
@@ -81,6 +85,8 @@ class AuthState(rx.State):
         else:
             self.token_trusted, self.token_tab = "", result.token
         self.persist = "true" if result.trusted else "false"
+        if result.device:
+            self.device = result.device
         self.restore_error = ""
         self._show(result.actor)
 

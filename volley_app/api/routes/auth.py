@@ -16,6 +16,8 @@ from volley_app.settings import get_settings
 
 router = APIRouter(prefix=PREFIX, tags=["auth"])
 COOKIE_PATH = f"{PREFIX}/auth"
+# This client's device token: set at a successful login, it makes the client a known device of the account.
+DEVICE_COOKIE = "device"
 
 
 class Credentials(BaseModel):
@@ -29,11 +31,14 @@ class AccessToken(BaseModel):
     expiresAt: str = Field(examples=["2026-11-22T01:45:00+00:00"])  # noqa: N815
 
 
-def _with_cookie(result: tokens.Tokens, status: int = 200) -> JSONResponse:
+def _with_cookie(result: tokens.Tokens, status: int = 200, device: str = "") -> JSONResponse:
     response = JSONResponse(
         {"accessToken": result.access, "expiresAt": result.access_expires.isoformat()}, status_code=status
     )
     settings = get_settings()
+    if device:
+        response.set_cookie(DEVICE_COOKIE, device, max_age=auth.DEVICE_DAYS * 86400, path=COOKIE_PATH, httponly=True,
+                            secure=settings.public_url.lower().startswith("https://"), samesite="strict")  # fmt: skip
     response.set_cookie(
         tokens.REFRESH_COOKIE,
         result.refresh,
@@ -50,20 +55,25 @@ def _clear_cookie(response: Response) -> None:
     response.delete_cookie(tokens.REFRESH_COOKIE, path=COOKIE_PATH, httponly=True, samesite="strict")
 
 
-def _login(db, *, username, password, trusted, client) -> tokens.Tokens:
-    user = auth.check_credentials(db, username=username, password=password, client=client)
-    return tokens.issue(db, auth.actor_of(user), trusted=trusted is not False)
+def _login(db, *, username, password, trusted, client, device) -> tuple[tokens.Tokens, str]:
+    user = auth.check_credentials(db, username=username, password=password, client=client, device=device)
+    return tokens.issue(db, auth.actor_of(user), trusted=trusted is not False), auth.remember_device(db, user, device)
 
 
 @router.post("/auth", response_model=AccessToken, openapi_extra=access(ANYONE),
              responses={400: {"model": Message, "description": "Missing Username or Password"},
                         401: {"model": Message, "description": "Unauthorized (unknown user or wrong password)"},
+                        202: {"model": Message, "description": auth.LINK_SENT},
                         429: ERRORS[429]})  # fmt: skip
 def login(body: Credentials, request: Request):
-    """Log in: a 15-minute access token, and the refresh token in an httpOnly cookie."""
-    result = call(_login, username=body.username, password=body.password, trusted=body.trusted,
-                  client=client_ip(request))  # fmt: skip
-    return _with_cookie(result)
+    """Log in: a 15-minute access token, and the refresh token in an httpOnly cookie.
+
+    The client becomes a known device of the account (the httpOnly ``device`` cookie). While the account's
+    failed-login ceiling holds, a client that is not a known device and has not failed on it gets 202, and
+    with the right password a one-time sign-in link by email."""
+    result, device = call(_login, username=body.username, password=body.password, trusted=body.trusted,
+                          client=client_ip(request), device=request.cookies.get(DEVICE_COOKIE, ""))  # fmt: skip
+    return _with_cookie(result, device=device)
 
 
 @router.get("/auth/refresh", response_model=AccessToken, openapi_extra=access(ANYONE),

@@ -14,10 +14,13 @@ from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg
 
 ERROR_ID = "login-error"
+NOTICE_ID = "login-notice"
 
 
 class LoginState(FormState, rx.State):
     trusted: bool = True
+    # Said instead of logging in while the account's failed-login ceiling holds (a sign-in link was emailed).
+    notice: str = ""
 
     _fields = ("username", "password")
     _error_id = ERROR_ID
@@ -27,10 +30,20 @@ class LoginState(FormState, rx.State):
         auth_state = await self.get_state(AuthState)
         trusted = auth_state.persist != "false"
         self._clear_messages()
+        self.notice = ""
         if trusted != self.trusted:
             # Drawn again with the remembered choice; only then, so nothing typed meanwhile is lost.
             self.trusted = trusted
             self._show_record()
+
+    def _show_failure(self, failure) -> None:
+        if isinstance(failure, auth.SignInLinkSent):
+            self.errors, self.error, self.notice = {}, "", failure.message
+            return
+        super()._show_failure(failure)
+
+    def _focus_target(self) -> str:
+        return NOTICE_ID if self.notice else super()._focus_target()
 
     def _done(self, result, auth_state: AuthState):
         auth_state._apply_login(result)
@@ -44,6 +57,7 @@ class LoginState(FormState, rx.State):
         data = form_values(form_data, ("username", "password", "trust"))
         auth_state = await self.get_state(AuthState)
         self.trusted = validation.flag(data["trust"])
+        self.notice = ""
         return self._submit(
             auth.login,
             as_actor=False,
@@ -52,6 +66,7 @@ class LoginState(FormState, rx.State):
             password=data["password"],
             trusted=self.trusted,
             client=auth_state._client(),
+            device=auth_state.device,
         )
 
 
@@ -60,6 +75,11 @@ def login_page() -> rx.Component:
     return public_page(
         form_card(
             "Login",
+            rx.box(
+                rx.cond(LoginState.notice != "", rx.callout(LoginState.notice, icon="mail", color_scheme="blue"),
+                        rx.fragment()),
+                id=NOTICE_ID, role="status", aria_live="polite", tab_index=-1, width="100%",
+            ),  # fmt: skip
             kept_form(
                 LoginState,
                 "Logging in…",
