@@ -38,7 +38,7 @@ check_env() {
   PUBLIC_URL="${PUBLIC_URL%/}"
   export PUBLIC_URL
   # The build and the instances reach the backend where the pages come from: nginx, at PUBLIC_URL.
-  export REFLEX_API_URL="$PUBLIC_URL" BACKEND_URL="$PUBLIC_URL"
+  export REFLEX_API_URL="$PUBLIC_URL"
   export GRANIAN_WORKERS="$WORKERS" REFLEX_USE_GRANIAN=true
   export REFLEX_ENV_MODE=prod
 }
