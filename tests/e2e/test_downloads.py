@@ -66,8 +66,8 @@ def test_an_operator_downloads_every_file_of_a_league(new_page, width):
         assert name.endswith(".csv"), name
         assert body.strip() and b"<html" not in body.lower(), body[:200]
 
-    _name, body = _download(page, "Download the tournament bracket")
-    assert body == PDF
+    name, body = _download(page, "Download the tournament bracket")
+    assert body == PDF and name == "tournament-bracket.pdf"  # saved with the kind of file it is
 
     page.goto(f"/dash/leagues/teams/schedule?league={lid}")
     expect(page.get_by_role("link", name="Add to calendar")).to_be_visible()

@@ -132,6 +132,7 @@ def test_real_png_and_pdf_are_accepted(world, upload_dir, data, ctype):
     assert not upload_dir.exists() or list(upload_dir.iterdir()) == []  # nothing on this machine's disk
     served = leagues.bracket_file(db, world["p"], saved.id)
     assert served["data"] == data and served["content_type"] == ctype and served["etag"].startswith('"')
+    assert served["filename"] == "tournament-bracket" + {"image/png": ".png", "application/pdf": ".pdf"}[ctype]
     assert leagues.bracket_link(db, world["p"], saved.id).startswith(f"/api/leagues/{saved.id}/bracket?u=")
 
 

@@ -516,7 +516,8 @@ def bracket_file(
     data = uploads.read(db, row.tournament_file)
     if data is None or not row.tournament_content_type:
         raise NotFound("There is no tournament bracket for this league")
-    return {"data": data, "content_type": row.tournament_content_type, "etag": uploads.etag(row.tournament_file)}
+    return {"data": data, "content_type": row.tournament_content_type, "etag": uploads.etag(row.tournament_file),
+            "filename": uploads.download_name("tournament-bracket", row.tournament_file)}
 
 
 def upload_bracket(db: Session, actor: Actor | None, league_id: object, *, data: object) -> League:

@@ -113,6 +113,11 @@ def read(db: Session, name: str | None) -> bytes | None:
     return data
 
 
+def download_name(stem: str, name: str) -> str:
+    """The name a browser saves a stored file under: ``stem`` with the stored file's own extension (".pdf")."""
+    return stem + Path(name).suffix
+
+
 def etag(name: str) -> str:
     """A stored file's entity tag: its server-made name never changes while the file stays the same."""
     return '"' + hashlib.sha256(name.encode()).hexdigest()[:32] + '"'
