@@ -39,7 +39,7 @@ check_env() {
   PUBLIC_URL="${PUBLIC_URL%/}"
   export PUBLIC_URL
   # The build and the instances reach the backend where the pages come from: nginx, at PUBLIC_URL.
-  export REFLEX_API_URL="$PUBLIC_URL" BACKEND_URL="$PUBLIC_URL"
+  export REFLEX_API_URL="$PUBLIC_URL"
   export GRANIAN_WORKERS="$WORKERS" REFLEX_USE_GRANIAN=true
   # nginx, on this machine, reaches the instances from 127.0.0.1: only its X-Forwarded-For names the visitor.
   export FORWARDED_ALLOW_IPS="${FORWARDED_ALLOW_IPS:-127.0.0.1}"

@@ -4,14 +4,19 @@ set -euo pipefail
 source "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh"
 cd "$ROOT"
-python -m volley_app.cli migrate
-python -m volley_app.cli seed-demo --if-empty
-python -m volley_app.cli demo-logins
 PORT="${PORT:-3000}"
 # Only this machine reaches the app unless HOST says otherwise (HOST=0.0.0.0: every network it is on).
 HOST="${HOST:-127.0.0.1}"
-# Links in email and the browser origins the backend accepts follow the port unless set.
+# Links in email (the demo's seeded mail included) and the browser origins the backend accepts follow the
+# port unless set: set before anything writes a link.
 export PUBLIC_URL="${PUBLIC_URL:-http://localhost:$PORT}"
+if [ "${REFLEX_RUN_ENV:-prod}" = "dev" ]; then
+  # Hot reload serves the backend on a port of its own: links to it (email answers, files) go there.
+  export BACKEND_URL="${BACKEND_URL:-http://localhost:${BACKEND_PORT:-8000}}"
+fi
+python -m volley_app.cli migrate
+python -m volley_app.cli seed-demo --if-empty
+python -m volley_app.cli demo-logins
 export REFLEX_HOT_RELOAD_EXCLUDE_PATHS="$ROOT/var:$ROOT/tests:$ROOT/bench:$ROOT/artifacts"
 echo
 echo "==> starting on http://localhost:$PORT (the first start builds the frontend: 1-2 minutes)"

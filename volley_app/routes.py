@@ -322,7 +322,11 @@ mail_unsubscribe_base = "/api/unsubscribe"
 
 
 def backend_absolute(path: str) -> str:
-    """``path`` on the backend as a full link for an email (in production the same origin as the pages)."""
+    """``path`` on the backend as a full link (emails, headers, file links of pages).
+
+    The backend shares PUBLIC_URL's origin (``make run``, the shipped nginx), so this is ``absolute(path)``;
+    only a set-up whose backend listens elsewhere (``BACKEND_URL``, the hot-reload dev server) differs.
+    """
     return get_settings().backend_url.rstrip("/") + path
 
 

@@ -60,7 +60,9 @@ class Settings(BaseSettings):
 
     # Where people reach the app; links in email are built from this, never from a request.
     public_url: str = "http://localhost:3000"
-    backend_url: str = "http://localhost:8000"
+    # The backend's own address, only where it is not PUBLIC_URL's origin (``reflex run --env dev`` serves the
+    # backend on a port of its own); empty: PUBLIC_URL, as under ``make run`` and behind the shipped nginx.
+    backend_url: str = ""
     # Browser origins allowed to call the backend; defaults to the app's own origin.
     cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     # Host names the app answers to besides those of the addresses above (a request with another Host is refused).
@@ -136,6 +138,12 @@ class Settings(BaseSettings):
             self.cors_origins = [self.public_url.rstrip("/")]
         if self.bcrypt_rounds < 4 or self.bcrypt_rounds > 16:
             raise ValueError("BCRYPT_ROUNDS must be between 4 and 16")
+        return self
+
+    @model_validator(mode="after")
+    def _backend_shares_the_public_origin(self) -> Settings:
+        if not self.backend_url:
+            self.backend_url = self.public_url.rstrip("/")
         return self
 
     @property

@@ -14,9 +14,10 @@ import httpx
 import pytest
 import starlette.formparsers
 from reflex.istate.manager.token import BaseStateToken
+from sqlmodel import select
 
 from tests.factories import add_league, add_league_session, login_token, make_user
-from volley_app.models import League, Role, utcnow
+from volley_app.models import League, Role, StoredFile, utcnow
 from volley_app.pages.dash.leagues.home.state import LeagueHomeState
 from volley_app.settings import get_settings
 from volley_app.state.uploads import body_limit
@@ -127,6 +128,7 @@ def _unchanged(world, upload_dir) -> None:
     db.expire_all()
     assert db.get(League, world["league"].id).tournament_file is None
     assert not upload_dir.exists() or not any(upload_dir.iterdir())
+    assert db.exec(select(StoredFile)).all() == []
 
 
 async def test_50_mb_declared_is_refused_before_a_byte_is_read(backend, world, upload_dir, written):

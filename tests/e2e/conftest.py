@@ -3,7 +3,8 @@
 The app runs in this process (backend in a thread, as reflex.testing does), on
 the test database, so tests can arrange data through the services. The
 frontend is served on a port chosen here, so the backend's CORS allow-list is
-the app's own origin, as in production.
+the app's own origin, as in production; like the shipped nginx, it passes
+``/api/`` to the backend, so links built from PUBLIC_URL work in the browser.
 """
 
 from __future__ import annotations
@@ -35,14 +36,45 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _public_url() -> str:
+    from volley_app.settings import get_settings
+
+    return get_settings().public_url
+
+
 @pytest.fixture(scope="session")
 def smtp():
-    """A real SMTP server on loopback that the app under test delivers its outbox to."""
+    """A real SMTP server on loopback that the app under test delivers its outbox to.
+
+    It also notes every link of every message it receives whose origin is not the app's PUBLIC_URL.
+    """
+    from tests.links import foreign, message_links
     from tests.smtp_server import SmtpSink
 
-    with SmtpSink() as sink:
+    class Sink(SmtpSink):
+        def __init__(self):
+            super().__init__()
+            self.foreign_links: list[tuple[str, str]] = []
+
+        def _receive(self, envelope) -> str:
+            reply = super()._receive(envelope)
+            with self._lock:
+                if reply.startswith("250") and self.messages:
+                    msg = self.messages[-1]
+                    self.foreign_links += [(str(msg["Subject"]), u) for u in foreign(message_links(msg), _public_url())]
+            return reply
+
+    with Sink() as sink:
         os.environ.update(sink.env)
         yield sink
+
+
+@pytest.fixture(autouse=True)
+def mail_links_stay_on_the_public_url(smtp):
+    """Every link of every message a test's app sends (delivered or left in the outbox) is on PUBLIC_URL."""
+    yield
+    found, smtp.foreign_links[:] = list(smtp.foreign_links), []
+    assert found == [], f"mail links off the app's address {_public_url()}: {found}"
 
 
 @pytest.fixture
@@ -58,18 +90,24 @@ def db(db):
 
     import sqlalchemy as sa
 
+    from tests.links import foreign, links
     from volley_app.db import get_engine
     from volley_app.models import OutboxMessage, OutboxStatus
 
     outbox = OutboxMessage.__table__
+    with get_engine().connect() as conn:
+        unsent = conn.execute(sa.select(outbox.c.subject, outbox.c.body_text, outbox.c.body_html, outbox.c.list_unsubscribe)
+                              .where(outbox.c.status != OutboxStatus.SENT)).all()  # fmt: skip
+    off = [(row[0], u) for row in unsent for u in foreign(links(*row[1:]), _public_url())]
     deadline = time.monotonic() + 30
     while True:
         with get_engine().begin() as conn:
             conn.execute(sa.delete(outbox).where(outbox.c.status != OutboxStatus.SENDING))
             sending = conn.execute(sa.select(sa.func.count()).where(outbox.c.status == OutboxStatus.SENDING)).scalar()
         if not sending or time.monotonic() > deadline:
-            return
+            break
         time.sleep(0.1)
+    assert off == [], f"mail links off the app's address {_public_url()}: {off}"
 
 
 @pytest.fixture
@@ -78,6 +116,37 @@ def mailbox(smtp):
     smtp.fail = False
     smtp.clear()
     return smtp
+
+
+_HOP_BY_HOP = {b"connection", b"keep-alive", b"transfer-encoding", b"upgrade", b"host", b"content-length"}
+
+
+def _backend_under(pages, backend: str):
+    """The pages' server, with ``/api/`` passed to the backend at ``backend``, as the shipped nginx does.
+
+    So every link the app builds from PUBLIC_URL (files, answers from email) is followed on the pages' origin.
+    """
+    import httpx
+
+    async def app(scope, receive, send):
+        if scope["type"] != "http" or not scope["path"].startswith("/api/"):
+            return await pages(scope, receive, send)
+        body, more = b"", True
+        while more:
+            message = await receive()
+            body, more = body + message.get("body", b""), message.get("more_body", False)
+        headers = [(k, v) for k, v in scope["headers"] if k.lower() not in _HOP_BY_HOP and k.lower() != b"accept-encoding"]
+        headers += [(b"host", dict(scope["headers"]).get(b"host", b"127.0.0.1")),
+                    (b"x-forwarded-for", scope["client"][0].encode()), (b"x-forwarded-proto", b"http"),
+                    (b"accept-encoding", b"identity")]  # fmt: skip
+        url = backend + scope["raw_path"].decode() + (f"?{scope['query_string'].decode()}" if scope["query_string"] else "")
+        async with httpx.AsyncClient() as client:
+            answer = await client.request(scope["method"], url, headers=headers, content=body, follow_redirects=False)
+        await send({"type": "http.response.start", "status": answer.status_code,
+                    "headers": [(k, v) for k, v in answer.headers.raw if k.lower() not in _HOP_BY_HOP]})  # fmt: skip
+        await send({"type": "http.response.body", "body": answer.content})
+
+    return app
 
 
 @pytest.fixture(scope="session")
@@ -105,7 +174,8 @@ def app_url(migrated, smtp) -> Iterator[str]:
             # security headers; the pages' own server here sits behind the same wrapper.
             uvicorn = _get_uvicorn()
             backend_host, backend_port = self.backend.servers[0].sockets[0].getsockname()[:2]
-            pages = protect(rx_exec._frontend_prod_app(), backend_urls=[f"http://{backend_host}:{backend_port}"])
+            backend = f"http://{backend_host}:{backend_port}"
+            pages = _backend_under(protect(rx_exec._frontend_prod_app(), backend_urls=[backend]), backend)
             self.frontend_server = uvicorn.Server(
                 uvicorn.Config(app=pages, host="127.0.0.1", port=port, log_level="warning")
             )

@@ -313,3 +313,35 @@ def test_the_demo_has_three_female_setters_for_a_thursday_night(db, days_on):
     found = matching.suggestions(db, alice, rid, now=now).rows
     assert len(found) >= 3, found
     assert all(r["reason"].startswith(("Setter B", "Setter A")) and "free Thursdays" in r["reason"] for r in found)
+
+
+# --- links in the demo's mail ------------------------------------------------------
+
+
+def test_every_link_the_demo_seed_mails_is_on_the_public_url(db, monkeypatch):
+    from tests.links import foreign, outbox_links
+    from volley_app.models import OutboxMessage
+    from volley_app.settings import get_settings
+
+    monkeypatch.setenv("PUBLIC_URL", "http://localhost:4321")
+    monkeypatch.delenv("BACKEND_URL", raising=False)
+    get_settings.cache_clear()
+    try:
+        demo.seed(db, now=utcnow())
+        db.flush()
+        rows = db.exec(select(OutboxMessage)).all()
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
+    found = [link for row in rows for link in outbox_links(row)]
+    assert rows and any("/api/invite-answers/" in link for link in found)  # the invitation's Accept and Decline
+    assert foreign(found, "http://localhost:4321") == []
+
+
+def test_make_run_sets_the_public_url_before_the_demo_is_seeded():
+    from pathlib import Path
+
+    lines = (Path(__file__).resolve().parents[2] / "scripts" / "run.sh").read_text().splitlines()
+    public_url = next(i for i, line in enumerate(lines) if line.startswith("export PUBLIC_URL="))
+    seeding = next(i for i, line in enumerate(lines) if "seed-demo" in line)
+    assert public_url < seeding

@@ -5,10 +5,11 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from sqlmodel import select
 
 from tests.factories import LEAGUE_START as T0
 from tests.factories import add_league, league_world, make_user, rows
-from volley_app.models import League, LeagueStage, Role
+from volley_app.models import League, LeagueStage, Role, StoredFile
 from volley_app.services import leagues, permissions, uploads, venues
 from volley_app.services.errors import Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.settings import get_settings
@@ -126,30 +127,54 @@ def test_real_png_and_pdf_are_accepted(world, upload_dir, data, ctype):
     db.commit()
     saved = rows(db, League)[0]
     assert saved.tournament_content_type == ctype
-    assert (upload_dir / saved.tournament_file).read_bytes() == data
+    stored = db.exec(select(StoredFile).where(StoredFile.name == saved.tournament_file)).one()  # in the database: every instance reads it
+    assert (bytes(stored.data), stored.content_type, stored.size) == (data, ctype, len(data))
+    assert not upload_dir.exists() or list(upload_dir.iterdir()) == []  # nothing on this machine's disk
     served = leagues.bracket_file(db, world["p"], saved.id)
     assert served["data"] == data and served["content_type"] == ctype and served["etag"].startswith('"')
+    assert served["filename"] == "tournament-bracket" + {"image/png": ".png", "application/pdf": ".pdf"}[ctype]
     assert leagues.bracket_link(db, world["p"], saved.id).startswith(f"/api/leagues/{saved.id}/bracket?u=")
 
 
 def test_html_renamed_png_is_rejected(world, upload_dir):
     with pytest.raises(Invalid, match="PNG, PDF, DOC or JPEG"):
         leagues.upload_bracket(world["db"], world["a"], world["lg"].id, data=b"<!doctype html><script>x</script>")
-    assert list(upload_dir.iterdir()) == []
+    assert list(upload_dir.iterdir()) == [] and world["db"].exec(select(StoredFile)).all() == []
 
 
 def test_oversized_file_is_rejected_with_nothing_written(world, upload_dir):
     big = PNG + b"\x00" * get_settings().upload_max_bytes
     with pytest.raises(Invalid, match="too large"):
         leagues.upload_bracket(world["db"], world["a"], world["lg"].id, data=big)
-    assert list(upload_dir.iterdir()) == []
+    assert list(upload_dir.iterdir()) == [] and world["db"].exec(select(StoredFile)).all() == []
     assert rows(world["db"], League)[0].tournament_file is None
 
 
 def test_another_svl_cannot_upload(world, upload_dir):
     with pytest.raises(Forbidden):
         leagues.upload_bracket(world["db"], world["b"], world["lg"].id, data=PNG)
-    assert list(upload_dir.iterdir()) == []
+    assert list(upload_dir.iterdir()) == [] and world["db"].exec(select(StoredFile)).all() == []
+
+
+def test_a_replaced_bracket_is_forgotten_and_the_new_one_served(world, upload_dir):
+    db = world["db"]
+    first = leagues.upload_bracket(db, world["a"], world["lg"].id, data=PNG).tournament_file
+    leagues.upload_bracket(db, world["a"], world["lg"].id, data=PDF)
+    db.commit()
+    assert [f.content_type for f in db.exec(select(StoredFile)).all()] == ["application/pdf"]
+    assert db.exec(select(StoredFile).where(StoredFile.name == first)).first() is None
+    assert leagues.bracket_file(db, world["p"], world["lg"].id)["data"] == PDF
+
+
+def test_a_bracket_stored_in_the_upload_folder_before_is_still_served(world, upload_dir):
+    """A file from before the storage held files is read from UPLOAD_DIR where the migration could not copy it."""
+    db = world["db"]
+    (upload_dir / "0123456789abcdef0123456789abcdef.pdf").write_bytes(PDF)
+    lg = db.get(League, world["lg"].id)
+    lg.tournament_file, lg.tournament_content_type = "0123456789abcdef0123456789abcdef.pdf", "application/pdf"
+    db.add(lg)
+    db.commit()
+    assert leagues.bracket_file(db, world["p"], lg.id)["data"] == PDF
 
 
 def test_sniff_knows_jpeg_and_doc():

@@ -27,6 +27,7 @@ from volley_app.models import (
     Role,
     SkillLevel,
     StandingAdjustment,
+    StoredFile,
     Team,
     utcnow,
 )
@@ -84,6 +85,7 @@ def fingerprint(db, upload_dir) -> tuple:
         [(g.id, g.team1_id, g.team2_id, g.start_at, g.team1_game1_score) for g in rows(db, Game)],
         count(db, OutboxMessage),
         sorted(p.name for p in upload_dir.iterdir()),
+        [(f.name, f.size) for f in db.exec(select(StoredFile).order_by(StoredFile.name)).all()],
     )
 
 

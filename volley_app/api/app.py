@@ -122,7 +122,7 @@ def create_api() -> FastAPI:
         if found["etag"] in request.headers.get("if-none-match", ""):
             return Response(status_code=304, headers=cache)
         image = found["content_type"].startswith("image/")
-        disposition = "inline" if image else 'attachment; filename="tournament-bracket"'
+        disposition = "inline" if image else f'attachment; filename="{found["filename"]}"'
         return Response(found["data"], media_type=found["content_type"],
                         headers=cache | {"Content-Disposition": disposition})  # fmt: skip
 

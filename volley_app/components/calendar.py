@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.layout import link_button
+from volley_app.components.layout import file_link, link_button
 
 
 def webcal(url: str) -> str:
@@ -21,7 +21,7 @@ def add_to_calendar(subscribe: rx.Var, download: rx.Var, label: str = "Add to ca
         subscribe != "",
         rx.flex(
             link_button(rx.icon("calendar-plus", size=16), label, href=subscribe, size="2", variant="soft"),
-            rx.link(".ics file", href=download, size="2"),
+            file_link(".ics file", href=download, size="2"),
             spacing="3", align="center", wrap="wrap",
         ),  # fmt: skip
     )

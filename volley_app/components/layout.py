@@ -19,6 +19,15 @@ def link_button(*children, href: str, **props) -> rx.Component:
     return rx.button(rx.link(*children, href=href, underline="none"), as_child=True, **props)
 
 
+def file_link(*children, href, download: bool | str = True, **props) -> rx.Component:
+    """A link to a file the backend serves (a CSV export, a calendar feed, a bracket): the browser fetches it.
+
+    The app's router keeps every other link on its own origin inside the app; a file is not one of its pages,
+    so this link always loads the document itself and the browser saves it (``download``) or opens it.
+    """
+    return rx.link(*children, href=href, download=download, reload_document=True, **props)
+
+
 def logo(href: str) -> rx.Component:
     return rx.link(
         rx.hstack(

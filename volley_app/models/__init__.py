@@ -25,6 +25,7 @@ from volley_app.models.enums import (
     SubOutcome,
     SubStatus,
 )
+from volley_app.models.files import StoredFile
 from volley_app.models.inquiries import ContactInquiry, FranchiseInquiry, HostInquiry, PromoteInquiry
 from volley_app.models.leagues import Game, League, LeagueSession, PlayoffSeed, ScoreReport, StandingAdjustment, Team
 from volley_app.models.mail import OutboxMessage
@@ -50,7 +51,7 @@ __all__ = [
     "OutboxStatus", "PasswordResetToken", "Payment", "PromoteInquiry", "Rating", "Region", "Role",
     "RefreshToken", "SessionStatus", "KnownDevice", "SignInLink", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubInvite", "SubRequest", "SubRequestPlace", "SubStatus", "Team", "User", "UTCDateTime", "utcnow",
     "PlayoffSeed", "Ranking", "ReportStatus", "ScoreReport",
-    "GenderNeeded", "Position", "SubOutcome", "SubUnavailableDate", "SubRequestReminder",
+    "GenderNeeded", "Position", "SubOutcome", "SubUnavailableDate", "SubRequestReminder", "StoredFile",
 ]  # fmt: skip
 
 # No id is ever reused: on SQLite every table counts its ids with AUTOINCREMENT (PostgreSQL

@@ -26,4 +26,4 @@ def delete_children(db: Session, league_id: int) -> None:
         file_name = row.tournament_file
         db.delete(row)
         db.flush()
-        uploads.remove(file_name)
+        uploads.remove(db, file_name)

@@ -513,10 +513,11 @@ def bracket_file(
         uid = uploads.ticket_holder(link, _bracket_subject(row), now or utcnow())
         actor = auth.holder(db, uid) if uid is not None else None
     row = access_league(db, actor, row.id)
-    data = uploads.read(row.tournament_file)
+    data = uploads.read(db, row.tournament_file)
     if data is None or not row.tournament_content_type:
         raise NotFound("There is no tournament bracket for this league")
-    return {"data": data, "content_type": row.tournament_content_type, "etag": uploads.etag(row.tournament_file)}
+    return {"data": data, "content_type": row.tournament_content_type, "etag": uploads.etag(row.tournament_file),
+            "filename": uploads.download_name("tournament-bracket", row.tournament_file)}
 
 
 def upload_bracket(db: Session, actor: Actor | None, league_id: object, *, data: object) -> League:
@@ -524,13 +525,13 @@ def upload_bracket(db: Session, actor: Actor | None, league_id: object, *, data:
     row = changeable(db, actor, league_id)
     content_type, ext = uploads.check(data)
     old = row.tournament_file
-    row.tournament_file = uploads.store(bytes(data), ext)
+    row.tournament_file = uploads.store(db, bytes(data), ext, content_type)
     row.tournament_content_type = content_type
     db.add(row)
     db.flush()
     audit.record(db, actor, action="upload", entity="league", entity_id=row.id, league_id=row.id,
                  summary=f"Tournament bracket {'replaced' if old else 'uploaded'} for {display_name(row)}")  # fmt: skip
-    uploads.remove(old)
+    uploads.remove(db, old)
     return row
 
 

@@ -1,4 +1,10 @@
-"""Private uploads: content checked by magic bytes and size, stored under a server-made name."""
+"""Private uploads: content checked by magic bytes and size, stored under a server-made name.
+
+Files are kept behind one small storage interface (``Storage``): by default the database (``stored_files``),
+so every instance behind one address reads what any instance stored, with no shared disk. A file stored
+before lived in ``UPLOAD_DIR``; the migration copied those it found, and one it could not see is still read
+from there (``read`` falls back to the folder).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,12 @@ import hashlib
 import hmac
 import secrets
 from pathlib import Path
+from typing import Protocol
 
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from volley_app.models import StoredFile
 from volley_app.services.errors import Invalid
 from volley_app.settings import get_settings
 
@@ -31,6 +42,7 @@ def sniff(data: bytes) -> tuple[str, str]:
 
 
 def _root() -> Path:
+    """The folder files were stored in before the storage held them (``UPLOAD_DIR``)."""
     return Path(get_settings().upload_dir)
 
 
@@ -44,26 +56,66 @@ def check(data: object) -> tuple[str, str]:
     return sniff(bytes(data))
 
 
-def store(data: bytes, ext: str) -> str:
-    """Write checked ``data`` under a new random name; returns the name (never a path from a client)."""
-    root = _root()
-    root.mkdir(parents=True, exist_ok=True)
+class Storage(Protocol):
+    """Where uploaded files live: written, read and removed in the caller's transaction."""
+
+    def put(self, db: Session, name: str, data: bytes, content_type: str) -> None: ...
+
+    def get(self, db: Session, name: str) -> bytes | None: ...
+
+    def delete(self, db: Session, name: str) -> None: ...
+
+
+class DatabaseStorage:
+    """Files as rows of ``stored_files`` (PostgreSQL bytea, SQLite blob): every instance reads them."""
+
+    def put(self, db: Session, name: str, data: bytes, content_type: str) -> None:
+        db.add(StoredFile(name=name, content_type=content_type, size=len(data), data=data))
+        db.flush()
+
+    def get(self, db: Session, name: str) -> bytes | None:
+        data = db.exec(select(StoredFile.data).where(StoredFile.name == name)).first()
+        return bytes(data) if data is not None else None
+
+    def delete(self, db: Session, name: str) -> None:
+        db.exec(sa.delete(StoredFile).where(StoredFile.name == name))
+
+
+STORAGE: Storage = DatabaseStorage()
+
+
+def _valid_name(name: str | None) -> bool:
+    return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".")
+
+
+def store(db: Session, data: bytes, ext: str, content_type: str) -> str:
+    """Keep checked ``data`` under a new random name; returns the name (never a name from a client)."""
     name = secrets.token_hex(16) + ext
-    (root / name).write_bytes(data)
+    STORAGE.put(db, name, bytes(data), content_type)
     return name
 
 
-def _path(name: str) -> Path | None:
-    if not name or "/" in name or "\\" in name or name.startswith("."):
+def _legacy_path(name: str | None) -> Path | None:
+    """A file stored in ``UPLOAD_DIR`` before files moved into the storage (None when there is none)."""
+    if not _valid_name(name):
         return None
     path = _root() / name
     return path if path.is_file() else None
 
 
-def read(name: str | None) -> bytes | None:
+def read(db: Session, name: str | None) -> bytes | None:
     """The stored file's bytes (None when missing)."""
-    path = _path(name or "")
-    return path.read_bytes() if path is not None else None
+    if not _valid_name(name):
+        return None
+    data = STORAGE.get(db, name)
+    if data is None and (path := _legacy_path(name)) is not None:
+        data = path.read_bytes()
+    return data
+
+
+def download_name(stem: str, name: str) -> str:
+    """The name a browser saves a stored file under: ``stem`` with the stored file's own extension (".pdf")."""
+    return stem + Path(name).suffix
 
 
 def etag(name: str) -> str:
@@ -97,7 +149,10 @@ def ticket_holder(query: dict[str, str], subject: str, now: dt.datetime) -> int 
     return int(uid)
 
 
-def remove(name: str | None) -> None:
-    path = _path(name or "")
-    if path is not None:
+def remove(db: Session, name: str | None) -> None:
+    """Forget a stored file (a replaced or deleted bracket), in the caller's transaction."""
+    if not _valid_name(name):
+        return
+    STORAGE.delete(db, name)
+    if (path := _legacy_path(name)) is not None:
         path.unlink(missing_ok=True)

@@ -1,10 +1,10 @@
-"""Where the browser fetches a private file the backend serves (a league's bracket): the backend's own address."""
+"""Where the browser fetches a file the backend serves (exports, brackets, calendar feeds): built from PUBLIC_URL."""
 
 from __future__ import annotations
 
-from reflex.config import get_config
+from volley_app import routes
 
 
 def backend_address(path: str) -> str:
-    """``path`` on the backend the pages talk to (in production the same origin as the pages)."""
-    return get_config().api_url.rstrip("/") + path
+    """``path`` on the backend, as a full link on the app's public address (``routes.backend_absolute``)."""
+    return routes.backend_absolute(path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.forms import upload_field
-from volley_app.components.layout import column, section_card
+from volley_app.components.layout import column, file_link, section_card
 
 from .state import LeagueHomeState
 
@@ -51,8 +51,7 @@ def bracket_card() -> rx.Component:
             rx.cond(
                 s.bracket_is_image,
                 rx.image(src=s.bracket_url, alt="Tournament bracket", width="100%", max_width="48rem"),
-                rx.link("Download the tournament bracket", href=s.bracket_url, download="tournament-bracket",
-                        is_external=False),
+                file_link("Download the tournament bracket", href=s.bracket_url, download="tournament-bracket"),
             ),
             rx.cond(
                 s.bracket_generated,

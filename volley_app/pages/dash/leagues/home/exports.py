@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from volley_app.components.layout import file_link
 from volley_app.components.leagues import card_for
 
 from .state import LeagueHomeState
@@ -19,7 +20,7 @@ def exports_card() -> rx.Component:
         "Exports",
         rx.text("Spreadsheet files (CSV, UTF-8) named after the league and today's date.", size="2"),
         rx.flex(
-            *[rx.link(label, " (CSV)", href=s.export_links[kind].to(str), download=True, size="2")
+            *[file_link(label, " (CSV)", href=s.export_links[kind].to(str), size="2")
               for kind, label in LABELS],
             spacing="4", wrap="wrap",
         ),  # fmt: skip
