@@ -25,7 +25,7 @@ class Limit:
 
 # A household or a gym's wifi may sign up a few people in an hour; an address-probing script is held to that pace.
 SIGNUP = Limit("signup", 10, dt.timedelta(hours=1))
-# Targeted sub invites send an email to another person.
+# Every invitation of a sub (targeted, reopened, suggested, or a step of an invite list) emails another person.
 INVITES_PER_REQUESTOR = Limit("invite_requestor", 10, dt.timedelta(days=1))
 INVITES_PER_SUB = Limit("invite_sub", 2, dt.timedelta(days=1))
 # Teams one player may have on one league's waitlist at a time.
@@ -117,12 +117,53 @@ def signup(db: Session, client: str) -> None:
     use_committed(db, SIGNUP, client)
 
 
-def sub_invite(db: Session, requestor_id: int, recipient_id: object) -> None:
-    """A targeted sub invite (it emails the sub): so many a day per requestor, and per requestor and sub."""
+def _refusal(db: Session, rule: Limit, key: str, now: dt.datetime) -> str:
+    """Why one more use of ``rule`` by ``key`` is refused now ("" when it is not)."""
+    times = sorted(
+        db.exec(
+            select(RateLimitHit.at).where(
+                RateLimitHit.scope == rule.scope, RateLimitHit.key == key[:254], RateLimitHit.at > now - rule.window
+            )
+        )
+    )
+    return _wait_message(times[len(times) - rule.limit], rule.window, now) if len(times) >= rule.limit else ""
+
+
+def invites_left(db: Session, requestor_id: int, *, now: dt.datetime | None = None) -> str:
+    """Why ``requestor_id`` may invite nobody more today ("" when they may); counts nothing."""
+    return _refusal(db, INVITES_PER_REQUESTOR, str(requestor_id), now or utcnow())
+
+
+def invitation(db: Session, requestor_id: int, sub_id: object, *, now: dt.datetime | None = None) -> str:
+    """Count one invitation of ``sub_id`` by ``requestor_id``, or say why it may not be sent ("" when counted).
+
+    Every way of inviting a sub (a targeted request, a reopened one, a suggestion, each step of an
+    ordered invite list) emails a person, so each counts here: so many a day per requestor, and per
+    requestor and sub. Counted in the caller's transaction; a refusal counts nothing.
+    """
+    now = now or utcnow()
+    keys = ((INVITES_PER_REQUESTOR, str(requestor_id)), (INVITES_PER_SUB, f"{requestor_id}:{str(sub_id)[:50]}"))
+    for rule, key in keys:
+        why = _refusal(db, rule, key, now)
+        if why:
+            return why
+    for rule, key in keys:
+        db.add(RateLimitHit(scope=rule.scope, key=key, at=now))
+    db.flush()
+    return ""
+
+
+def sub_invite(db: Session, requestor_id: int, recipient_id: object, *, now: dt.datetime | None = None) -> None:
+    """A targeted sub invite (it emails the sub), counted by :func:`invitation`.
+
+    Raises:
+        RateLimited: the requestor's daily invites, or those to this sub, are used up.
+    """
     if recipient_id in (None, ""):
         return
-    use(db, INVITES_PER_REQUESTOR, str(requestor_id))
-    use(db, INVITES_PER_SUB, f"{requestor_id}:{str(recipient_id)[:50]}")
+    why = invitation(db, requestor_id, recipient_id, now=now)
+    if why:
+        raise RateLimited(why)
 
 
 def waitlist_entry(db: Session, captain_id: int, league_id: int) -> None:
