@@ -16,7 +16,7 @@ from sqlmodel import Session, col, func, select
 
 from volley_app import routes
 from volley_app.models import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber, utcnow
-from volley_app.services import auth, mail, paging, ratelimit, validation
+from volley_app.services import audit, auth, mail, paging, ratelimit, validation
 from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.permissions import Actor, load, require_admin
 
@@ -125,8 +125,12 @@ def subscribers_page(
 
 
 def delete_subscriber(db: Session, actor: Actor | None, *, subscriber_id: object) -> None:
-    require_admin(actor)
+    actor = require_admin(actor)
     row = load(db, NewsletterSubscriber, subscriber_id, "Subscriber not found")
+    audit.record(
+        db, actor, action="delete", entity="newsletter_subscriber", entity_id=row.id,
+        summary=f"Newsletter subscriber {row.email} deleted", before={"email": row.email, "referral": row.referral},
+    )  # fmt: skip
     db.delete(row)
     db.flush()
 
@@ -214,6 +218,8 @@ def send_issue(
             unsubscribe=one_click_unsubscribe(sub),
         )
         sent += 1
+    audit.record(db, actor, action="send", entity="newsletter_issue", entity_id=issue.id,
+                 summary=f"Newsletter issue sent to {sent} subscribers", after={"recipients": sent})  # fmt: skip
     log.info("newsletter issue #%s queued for %s subscribers by user #%s", issue.id, sent, actor.user_id)
     return issue, sent
 
@@ -235,5 +241,7 @@ def send_to_subscriber(db: Session, actor: Actor | None, *, email: object, data:
         raise NotFound(NO_SUBSCRIBER)
     mail.queue(db, to=sub.email, subject=SUBJECT, body_text=render(values, unsubscribe_link(sub)), kind="newsletter",
                unsubscribe=one_click_unsubscribe(sub))
+    audit.record(db, actor, action="send", entity="newsletter_subscriber", entity_id=sub.id,
+                 summary=f"Newsletter issue sent to subscriber {sub.email}")  # fmt: skip
     log.info("newsletter queued to subscriber #%s by user #%s", sub.id, actor.user_id)
     return sub
