@@ -47,7 +47,7 @@ def test_signups_per_client_stop_at_the_limit_and_another_client_goes_on(db):
     assert _signup(db, 100, client="10.2.0.2").token
 
 
-def test_failed_signups_count_too_so_probing_addresses_is_slow(db):
+def test_signups_that_find_an_address_taken_count_so_probing_addresses_is_slow(db):
     make_user(db, "owner", email="owner@example.com")
     limit = ratelimit.SIGNUP.limit
     for i in range(limit):
@@ -59,6 +59,34 @@ def test_failed_signups_count_too_so_probing_addresses_is_slow(db):
     with pytest.raises(RateLimited):
         _signup(db, 50, email="owner@example.com")
     db.rollback()
+
+
+def test_a_persons_refused_typos_and_a_taken_address_do_not_lock_the_client_out(db):
+    make_user(db, "owner", email="owner@example.com")
+    typos = [{"email": "player@example"}, {"password": "p"}, {"first_name": ""}, {"region": "Nowhere"},
+             {"username": "a b"}, {"email": ""}, {"last_name": ""}, {"password": ""}]  # fmt: skip
+    for n, typo in enumerate(typos * 2):  # 16 typos
+        with pytest.raises(Invalid):
+            _signup(db, n, **typo)
+        db.rollback()
+    for n in range(3):
+        with pytest.raises(Invalid):
+            _signup(db, 60 + n, email="owner@example.com")
+        db.rollback()
+    assert _signup(db, 99).token  # the right form from the same gym's wifi
+    assert count(db, RateLimitHit, RateLimitHit.scope == ratelimit.SIGNUP.scope) == 1  # one account created
+
+
+def test_a_burst_of_signup_tries_from_one_client_is_held(db):
+    for n in range(ratelimit.SIGNUP_TRIES.limit):
+        with pytest.raises(Invalid):
+            _signup(db, n, email="not-an-address")
+        db.rollback()
+    with pytest.raises(RateLimited):
+        _signup(db, 99)
+    db.rollback()
+    assert count(db, User) == 0
+    assert _signup(db, 100, client="10.2.0.2").token  # another client goes on
 
 
 def test_signup_limit_window_edges(db):

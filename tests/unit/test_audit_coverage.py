@@ -53,7 +53,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "invites.after_accept", "invites.after_decline", "invites.end_list", "invites.lock_request",
         "invites.open_notices", "invites.use_link", "league_data.delete_children", "mail.queue",
         "places.lock", "places.tell", "playoffs.apply_forfeit", "playoffs.apply_result",
-        "playoffs.withdraw_from_bracket", "ratelimit.hit", "ratelimit.invitation", "ratelimit.signup",
+        "playoffs.withdraw_from_bracket", "ratelimit.hit", "ratelimit.invitation", "ratelimit.signup", "ratelimit.signup_refused",
         "ratelimit.sub_invite", "ratelimit.use", "ratelimit.use_committed", "scheduling.tell_captains",
     },
 }
