@@ -46,8 +46,13 @@ ISSUE_FIELDS = tuple(f"{s}_{part}" for s in NEWSLETTER_SECTIONS for part in ("li
 # -- subscribers ---------------------------------------------------------------------------------
 
 
-def subscribe(db: Session, *, email: object, referral: object = "", client: str = "") -> NewsletterSubscriber:
+def subscribe(
+    db: Session, *, email: object, referral: object = "", client: str = "", trap: object = ""
+) -> NewsletterSubscriber | None:
     """Add a subscriber; signing up again with the same address is fine and changes nothing.
+
+    ``trap``: the bot-trap field, empty for a person; filled, the signup is answered like a success
+    but nothing is kept (None).
 
     Raises:
         Invalid: the email is missing or malformed, or the referral is too long.
@@ -57,6 +62,9 @@ def subscribe(db: Session, *, email: object, referral: object = "", client: str 
         email=(validation.email, email),
         referral=(validation.optional, referral, "referral", "Referral"),
     )
+    if isinstance(trap, str) and trap.strip():
+        log.info("newsletter bot trap filled (client=%s): dropped", client)
+        return None
     ratelimit.hit(db, scope="newsletter", key=client or "unknown", limit=SIGNUP_LIMIT, window=SIGNUP_WINDOW)
     existing = db.exec(select(NewsletterSubscriber).where(NewsletterSubscriber.email == clean["email"])).first()
     if existing is not None:
