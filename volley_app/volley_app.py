@@ -21,6 +21,7 @@ from volley_app.api.mail_links import create_mail_links_api
 from volley_app.api.security import protect
 from volley_app.services import invites, mail, places, sub_reminders
 from volley_app.state import redis_state, sockets
+from volley_app.state.client_errors import frontend_exception_handler
 from volley_app.state.outage import backend_exception_handler
 from volley_app.state.uploads import UPLOAD_PATH, UploadGuard
 
@@ -35,6 +36,7 @@ app = rx.App(
     html_lang="en",
     stylesheets=["/theme.css"],
     backend_exception_handler=backend_exception_handler,
+    frontend_exception_handler=frontend_exception_handler,
 )
 registry.add_pages(app)
 app.register_lifespan_task(mail.run_sender_forever)
