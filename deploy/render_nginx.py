@@ -25,13 +25,19 @@ def _quote(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def security_headers(indent: str = "            ") -> str:
+def security_headers(indent: str = "            ", root: Path | None = None) -> str:
+    """The headers' nginx lines; with the build at ``root``, the policy allows its pages' inline scripts by hash."""
     sys.path.insert(0, str(ROOT))
+    from volley_app.api.script_policy import build_hashes, with_sources
     from volley_app.api.security import headers
     from volley_app.settings import get_settings
 
     settings = get_settings()
     found = headers(settings, backend_urls=[settings.public_url])
+    if root is not None:
+        # No page found (no build yet): inline scripts stay allowed rather than every page broken.
+        hashes = build_hashes(root) or ["'unsafe-inline'"]
+        found["Content-Security-Policy"] = with_sources(found["Content-Security-Policy"], hashes)
     return "\n".join(f"{indent}add_header {name} {_quote(value)} always;" for name, value in found.items())
 
 
@@ -49,7 +55,7 @@ def render(*, listen: str, backends: list[str], root: Path, prefix: Path, server
         "UPSTREAM_SERVERS": servers,
         "MAX_BODY": max_body,
         "MIME_TYPES": mime_types,
-        "SECURITY_HEADERS": security_headers(),
+        "SECURITY_HEADERS": security_headers(root=root),
         # Tests only: the websocket handshake names the instance it reached.
         "EVENT_EXTRA": "            add_header X-Volley-Upstream $upstream_addr always;" if expose_upstream else "",
     }

@@ -2,7 +2,9 @@
 request reminders in the background.
 
 The whole backend (and, in production, the pages it serves) sits behind the host check and the
-security headers (``api.security``), and sees each request's real client (``api.proxy``); uploads are judged before their body is read (``state.uploads``).
+security headers (``api.security``), and sees each request's real client (``api.proxy``); uploads are judged
+before their body is read (``state.uploads``), and every other request body is capped before it is parsed
+(``api.body_limit``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import reflex as rx
 
 from volley_app import registry
 from volley_app.api.app import create_api
+from volley_app.api.body_limit import BodyLimit
 from volley_app.api.exports import create_exports_api
 from volley_app.api.feeds import create_feeds_api
 from volley_app.api.mail_links import create_mail_links_api
@@ -20,20 +23,22 @@ from volley_app.api.proxy import ForwardedClient
 from volley_app.api.security import protect
 from volley_app.services import invites, mail, places, sub_reminders
 from volley_app.state import redis_state, sockets
+from volley_app.state.client_errors import frontend_exception_handler
 from volley_app.state.outage import backend_exception_handler
-from volley_app.state.uploads import UploadGuard
+from volley_app.state.uploads import UPLOAD_PATH, UploadGuard
 
 sockets.install()  # several instances: a killed one's socket records do not orphan its tabs
 redis_state.install()  # each event in two round trips to Redis, not four
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 app = rx.App(
-    api_transformer=[create_api(), create_feeds_api(), create_exports_api(), create_mail_links_api(), UploadGuard, protect,
-                     ForwardedClient],
+    api_transformer=[create_api(), create_feeds_api(), create_exports_api(), create_mail_links_api(), UploadGuard,
+                     lambda inner: BodyLimit(inner, exempt=(UPLOAD_PATH,)), protect, ForwardedClient],
     head_components=[rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
     html_lang="en",
     stylesheets=["/theme.css"],
     backend_exception_handler=backend_exception_handler,
+    frontend_exception_handler=frontend_exception_handler,
 )
 registry.add_pages(app)
 app.register_lifespan_task(mail.run_sender_forever)

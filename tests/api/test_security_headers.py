@@ -105,7 +105,7 @@ def test_stripe_hosts_are_allowed_only_when_stripe_is_configured():
     assert "stripe.com" not in without and "frame-src 'none'" in without
     keyed = Settings(stripe_secret_key="sk_test_x", stripe_publishable_key="pk_test_x")
     csp = security.headers(keyed)["Content-Security-Policy"]
-    assert "script-src 'self' 'unsafe-inline' 'unsafe-eval' https://js.stripe.com" in csp
+    assert "script-src 'self' 'unsafe-eval' https://js.stripe.com" in csp
     assert "frame-src https://js.stripe.com https://hooks.stripe.com" in csp
     assert "https://api.stripe.com" in csp
 

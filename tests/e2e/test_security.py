@@ -103,3 +103,13 @@ def test_at_the_ceiling_the_owner_follows_the_emailed_link_in(new_page, mailbox)
     other.goto(link)
     expect(other.get_by_text("This sign-in link is invalid, used or expired.")).to_be_visible()
     other.screenshot(path=str(artifacts / "sign-in-link-used-390.png"), full_page=True)
+
+
+def test_inline_scripts_run_by_hash_and_an_injected_one_does_not(page):
+    response = page.goto("/login")
+    script_src = re.search(r"script-src ([^;]*)", response.headers["content-security-policy"]).group(1).split()
+    assert "'unsafe-inline'" not in script_src and any(s.startswith("'sha256-") for s in script_src)
+    expect(page.get_by_role("button", name="Login")).to_be_visible()  # the page's own inline scripts ran
+    page.evaluate("() => { const s = document.createElement('script');"
+                  " s.textContent = 'window.__injected = 1'; document.head.appendChild(s); }")  # fmt: skip
+    assert page.evaluate("() => window.__injected === undefined")

@@ -14,8 +14,8 @@ from sqlmodel import Session
 
 from tests.factories import actor_of, add_league, add_league_session, count, make_user
 from volley_app import db as dbmod
-from volley_app.models import OutboxMessage, RateLimitHit, Role, SubRequest, Team, User, utcnow
-from volley_app.services import accounts, ratelimit, registration, sub_requests
+from volley_app.models import OutboxMessage, RateLimitHit, Role, SubInvite, SubRequest, SubStatus, Team, User, utcnow
+from volley_app.services import accounts, invites, ratelimit, registration, sub_requests
 from volley_app.services.errors import Invalid, RateLimited
 
 
@@ -47,7 +47,7 @@ def test_signups_per_client_stop_at_the_limit_and_another_client_goes_on(db):
     assert _signup(db, 100, client="10.2.0.2").token
 
 
-def test_failed_signups_count_too_so_probing_addresses_is_slow(db):
+def test_signups_that_find_an_address_taken_count_so_probing_addresses_is_slow(db):
     make_user(db, "owner", email="owner@example.com")
     limit = ratelimit.SIGNUP.limit
     for i in range(limit):
@@ -59,6 +59,34 @@ def test_failed_signups_count_too_so_probing_addresses_is_slow(db):
     with pytest.raises(RateLimited):
         _signup(db, 50, email="owner@example.com")
     db.rollback()
+
+
+def test_a_persons_refused_typos_and_a_taken_address_do_not_lock_the_client_out(db):
+    make_user(db, "owner", email="owner@example.com")
+    typos = [{"email": "player@example"}, {"password": "p"}, {"first_name": ""}, {"region": "Nowhere"},
+             {"username": "a b"}, {"email": ""}, {"last_name": ""}, {"password": ""}]  # fmt: skip
+    for n, typo in enumerate(typos * 2):  # 16 typos
+        with pytest.raises(Invalid):
+            _signup(db, n, **typo)
+        db.rollback()
+    for n in range(3):
+        with pytest.raises(Invalid):
+            _signup(db, 60 + n, email="owner@example.com")
+        db.rollback()
+    assert _signup(db, 99).token  # the right form from the same gym's wifi
+    assert count(db, RateLimitHit, RateLimitHit.scope == ratelimit.SIGNUP.scope) == 1  # one account created
+
+
+def test_a_burst_of_signup_tries_from_one_client_is_held(db):
+    for n in range(ratelimit.SIGNUP_TRIES.limit):
+        with pytest.raises(Invalid):
+            _signup(db, n, email="not-an-address")
+        db.rollback()
+    with pytest.raises(RateLimited):
+        _signup(db, 99)
+    db.rollback()
+    assert count(db, User) == 0
+    assert _signup(db, 100, client="10.2.0.2").token  # another client goes on
 
 
 def test_signup_limit_window_edges(db):
@@ -158,6 +186,70 @@ def test_a_refused_invite_is_not_counted(db, subs_world):
         db.rollback()
     assert count(db, RateLimitHit) == 0
     _invite(db, alice, ben.id)
+
+
+def _invite_list(db, actor, sub_ids, **kw) -> int:
+    rid = _invite(db, actor, None, **kw)
+    invites.invite_in_order(db, actor, rid, sub_ids=[s.id for s in sub_ids], if_nobody="open")
+    db.commit()
+    return rid
+
+
+def _invited(db, sub) -> int:
+    return count(db, OutboxMessage, OutboxMessage.to_addr == sub.email, OutboxMessage.kind == "received_request")
+
+
+def test_invite_lists_send_nothing_once_targeted_invites_used_the_requestors_day(db, subs_world):
+    alice, subs = subs_world["alice"], subs_world["subs"]
+    for i in range(ratelimit.INVITES_PER_REQUESTOR.limit):
+        _invite(db, alice, subs[i].id)
+    rid = _invite(db, alice, None)
+    with pytest.raises(RateLimited) as caught:
+        invites.invite_in_order(db, alice, rid, sub_ids=[subs[10].id, subs[11].id], if_nobody="open")
+    db.rollback()
+    assert "Please wait" in caught.value.message
+    assert _invited(db, subs[10]) == _invited(db, subs[11]) == 0
+    assert count(db, SubInvite) == 0
+
+
+def test_an_invite_list_stops_inviting_when_the_requestors_day_runs_out_and_says_why(db, subs_world):
+    alice, subs = subs_world["alice"], subs_world["subs"]
+    for i in range(ratelimit.INVITES_PER_REQUESTOR.limit - 1):
+        _invite(db, alice, subs[i].id)
+    rid = _invite_list(db, alice, [subs[9], subs[10], subs[11]])
+    assert _invited(db, subs[9]) == 1  # the last invitation of the day
+    sub_requests.decline(db, actor_of(subs[9]), rid)
+    db.commit()
+    assert _invited(db, subs[10]) == _invited(db, subs[11]) == 0
+    req = db.get(SubRequest, rid)
+    db.refresh(req)
+    rows = invites.queue_rows(db, req)
+    assert [(r["state"], r["when"]) for r in rows[1:]] == [(invites.NOT_SENT, invites.LIMIT_REACHED)] * 2
+    assert req.status == SubStatus.OPEN and req.recipient_id is None  # the list ran out: open to anyone
+
+
+def test_an_invite_list_skips_a_sub_already_invited_twice_today_by_the_requestor(db, subs_world):
+    alice, ben, cara = subs_world["alice"], subs_world["subs"][0], subs_world["subs"][1]
+    for _ in range(ratelimit.INVITES_PER_SUB.limit):
+        _invite(db, alice, ben.id)
+    rid = _invite_list(db, alice, [ben, cara])
+    assert _invited(db, ben) == ratelimit.INVITES_PER_SUB.limit and _invited(db, cara) == 1
+    req = db.get(SubRequest, rid)
+    assert req.recipient_id == cara.id
+    assert invites.queue_rows(db, req)[0]["state"] == invites.NOT_SENT
+
+
+def test_reopening_a_request_to_a_sub_is_counted_as_an_invite(db, subs_world):
+    alice, ben = subs_world["alice"], subs_world["subs"][0]
+    rid = _invite(db, alice, ben.id)
+    sub_requests.decline(db, actor_of(ben), rid)
+    sub_requests.reopen(db, alice, rid, recipient_id=ben.id)
+    sub_requests.decline(db, actor_of(ben), rid)
+    db.commit()
+    with pytest.raises(RateLimited):
+        sub_requests.reopen(db, alice, rid, recipient_id=ben.id)
+    db.rollback()
+    assert _invited(db, ben) == ratelimit.INVITES_PER_SUB.limit
 
 
 # --- waitlist entries per player per league -------------------------------------------------------------------

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import count, login_token, make_user
+from tests.factories import count, login_token, make_user, rows
 from tests.harness import drain, page_state, redirect_target
-from volley_app.models import EmailAllJob, NewsletterIssue, NewsletterSubscriber, OutboxMessage, Role
+from volley_app.models import AuditEntry, EmailAllJob, NewsletterIssue, NewsletterSubscriber, OutboxMessage, Role
 from volley_app.pages.dash.admin.email_all import EmailAllState
 from volley_app.pages.dash.admin.inquiries import InquiriesState
 from volley_app.pages.dash.admin.newsletter_setup import NewsletterSetupState
@@ -77,9 +77,15 @@ async def test_admin_newsletter_and_email_all_handlers(db):
     events = await drain(state.send(ISSUE | {"confirmed": "true"}))
     assert redirect_target(events) == "/dash/profile"
     assert count(db, OutboxMessage) == 3 and count(db, NewsletterIssue) == 1
+    assert count(db, AuditEntry, AuditEntry.entity == "newsletter_issue", AuditEntry.actor_name == "root") == 1
     await state.load()
-    await state.delete_subscriber(state.subscribers[0]["id"])
+    gone = state.subscribers[0]
+    await state.delete_subscriber(gone["id"])
     assert len(state.subscribers) == 2 and count(db, NewsletterSubscriber) == 2
+    deleted = rows(db, AuditEntry, AuditEntry.entity == "newsletter_subscriber")
+    assert [(e.action, e.entity_id, e.actor_name, e.before["email"]) for e in deleted] == [
+        ("delete", int(gone["id"]), "root", gone["email"])
+    ]
 
     mail_state = _admin_state(EmailAllState, "/dash/emailAll", token)
     await drain(mail_state.load())
@@ -92,6 +98,8 @@ async def test_admin_newsletter_and_email_all_handlers(db):
     assert mail_state.audience == "2"
     await drain(mail_state.send({"subject": "Hello all", "body": "Courts open", "confirmed": "true"}))
     assert mail_state.notice.startswith("Queued 2 messages")
+    sent = rows(db, AuditEntry, AuditEntry.entity == "email_all")
+    assert [(e.action, e.actor_name, e.after) for e in sent] == [("send", "root", {"subject": "Hello all", "recipients": 2})]
     assert mail_state.jobs[0]["queued"] == "2" and mail_state.jobs[0]["pending"] == "2"
 
 

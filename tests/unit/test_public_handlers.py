@@ -100,6 +100,8 @@ async def test_newsletter_signup_and_unsubscribe_handlers(db):
     assert redirect_target(await drain(state.subscribe({"email": "fan@example.com", "referral": ""}))) == "/subscribed"
     assert redirect_target(await drain(state.subscribe({"email": "fan@example.com"}))) == "/subscribed"
     assert redirect_target(await drain(state.subscribe({"email": "fan@"}))) is None and state.errors["email"]
+    bot = {"email": "bot@example.com", "website": "http://spam.example"}  # the bot trap: a success, nothing kept
+    assert redirect_target(await drain(state.subscribe(bot))) == "/subscribed"
     [sub] = rows(db, NewsletterSubscriber)
     link = newsletter.unsubscribe_link(sub)
     path = link[link.index("/unsubscribe/") :]

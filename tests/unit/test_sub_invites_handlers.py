@@ -9,7 +9,7 @@ import pytest
 from tests.factories import actor_of, login_token, make_user, player_world, rows, snapshot
 from tests.harness import call, page_state
 from volley_app.models import Rating, SubInvite, User, utcnow
-from volley_app.services import paging, sub_requests
+from volley_app.services import paging, ratelimit, sub_requests
 from volley_app.state.sub_invites import INVITED, InviteQueueState, SubNotifyState
 from volley_app.state.sub_matching import SuggestionsState
 
@@ -139,6 +139,21 @@ async def test_a_suggested_sub_is_added_by_id_with_the_servers_name(world):
     state = await _queue(tokens, "alice", reqs["open"])
     await call(state.add_suggested, str(ids["carl"]))
     assert [p["value"] for p in state.picks] == [str(ids["carl"])] and state.picks[0]["label"].startswith("Carl")
+
+
+async def test_an_invite_list_sends_nothing_once_the_requestors_invites_are_used_and_says_why(world):
+    db, tokens, ids, reqs = world
+    spent = 1  # the world's targeted request
+    while spent < ratelimit.INVITES_PER_REQUESTOR.limit:  # the rest of the day's targeted invites, to other subs
+        ratelimit.sub_invite(db, ids["alice"], 10_000 + spent)
+        spent += 1
+    db.commit()
+    state = await _queue(tokens, "alice", reqs["open"])
+    await call(state.add_suggested, str(ids["carl"]))
+    before = _full_snapshot(db)
+    await call(state.invite, {"if_nobody": "open"})
+    assert state.queue_error.startswith("Too many requests. Please wait") and state.queue_notice == ""
+    assert _full_snapshot(db) == before and rows(db, SubInvite) == []
 
 
 @pytest.fixture

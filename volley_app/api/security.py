@@ -24,6 +24,7 @@ import secure
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from volley_app.api.script_policy import InlineScriptHashes
 from volley_app.services import payments
 from volley_app.settings import Settings, get_settings
 
@@ -65,7 +66,9 @@ def content_security_policy(settings: Settings, backend_urls: Iterable[str] = ()
         connect += [o for o in _origins(url) if o not in connect]
     images = ["'self'", "data:", "blob:"]  # the backend's origin too: it serves private files (a league's bracket)
     images += [o for o in connect if o.startswith("http") and o not in images]
-    scripts = ["'self'", "'unsafe-inline'", "'unsafe-eval'"]  # the compiled pages run inline and evaluated scripts
+    # Inline scripts are allowed by hash, page by page (api/script_policy.py). 'unsafe-eval': Reflex's
+    # frontend runs the scripts an event sends (rx.call_script) and dynamic components through eval().
+    scripts = ["'self'", "'unsafe-eval'"]
     frames = ["'none'"]
     if stripe:
         scripts.append(STRIPE_SCRIPT)
@@ -152,4 +155,4 @@ def protect(app: ASGIApp, backend_urls: Iterable[str] | None = None) -> ASGIApp:
     ``backend_urls``: where pages reach the backend, when the Reflex config of this process does not say.
     """
     build = None if backend_urls is None else (lambda: headers(backend_urls=list(backend_urls)))
-    return SecurityHeaders(TrustedHostMiddleware(app, allowed_hosts=allowed_hosts()), build)
+    return InlineScriptHashes(SecurityHeaders(TrustedHostMiddleware(app, allowed_hosts=allowed_hosts()), build))

@@ -54,14 +54,18 @@ MESSAGE_MAX = 5000
 # --- creating accounts ------------------------------------------------------------------------
 
 
+TAKEN = {"username": "That username is taken", "email": "An account with this email already exists"}
+REGISTERED = "That username or email is already registered"
+
+
 def _taken(db: Session, username: str, email: str, *, other_than: int | None = None) -> dict[str, str]:
     """Messages for a username or an email another account already has."""
     others = [User.id != other_than] if other_than is not None else []
     errors = {}
     if db.exec(select(User.id).where(User.username == username, *others)).first():
-        errors["username"] = "That username is taken"
+        errors["username"] = TAKEN["username"]
     if db.exec(select(User.id).where(User.email == email, *others)).first():
-        errors["email"] = "An account with this email already exists"
+        errors["email"] = TAKEN["email"]
     return errors
 
 
@@ -82,7 +86,7 @@ def _add_user(db: Session, clean: dict, roles: list[str], **profile) -> User:
         db.flush()
     except IntegrityError:  # the same username or email, registered a moment ago
         db.rollback()
-        raise Invalid({"username": "That username or email is already registered"}) from None
+        raise Invalid({"username": REGISTERED}) from None
     return user
 
 
@@ -122,16 +126,24 @@ def signup(db: Session, *, trusted: bool = True, client: str = "", **form: objec
     """Create a Player account from the signup form's ``SIGNUP_FIELDS`` (spec section 5 rules) and log it in.
 
     Raises:
-        RateLimited: too many signup tries from this client lately (failed ones count too).
+        RateLimited: too many accounts, "already taken" answers or tries from this client lately.
     """
     user = register_player(db, client=client, **form)
     return auth.start_session(db, user, trusted=bool(trusted), client=client)
 
 
 def register_player(db: Session, *, client: str = "", **form: object) -> User:
-    """Create a Player account from ``SIGNUP_FIELDS`` (signup without a browser session: the REST API's tokens)."""
-    ratelimit.signup(db, client)
-    return create_user(db, **{name: form.get(name) for name in SIGNUP_FIELDS}, roles=[Role.PLAYER])
+    """Create a Player account from ``SIGNUP_FIELDS`` (signup without a browser session: the REST API's tokens).
+
+    Accounts created and "already taken" answers count per client, and so do bursts of tries; a person's
+    refused typos do not (``ratelimit.signup``).
+    """
+    use = ratelimit.signup(db, client)
+    try:
+        return create_user(db, **{name: form.get(name) for name in SIGNUP_FIELDS}, roles=[Role.PLAYER])
+    except Invalid as exc:
+        ratelimit.signup_refused(db, client, use, taken=bool(set(exc.errors.values()) & {*TAKEN.values(), REGISTERED}))
+        raise
 
 
 # --- one user's record, the users list, player contact -----------------------------------------
@@ -314,7 +326,7 @@ def update_user(
         db.flush()
     except IntegrityError:
         db.rollback()
-        raise Invalid({"username": "That username or email is already registered"}) from None
+        raise Invalid({"username": REGISTERED}) from None
     if password_changed:
         keep = actor.session_id if user.id == actor.user_id else None
         auth.revoke_all_sessions(db, user.id, except_session=keep)

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
 from volley_app.models import EmailAllJob, EmailAllRecipient, OutboxMessage, OutboxStatus, User, utcnow
-from volley_app.services import mail, mail_lists, paging, validation
+from volley_app.services import audit, mail, mail_lists, paging, validation
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor, require_admin
 
@@ -89,6 +89,10 @@ def send(
     job.queued = len(seen)
     db.add(job)
     db.flush()
+    audit.record(
+        db, actor, action="send", entity="email_all", entity_id=job.id,
+        summary=f"Email All sent to {job.queued} users: {job.subject}", after={"subject": job.subject, "recipients": job.queued},
+    )  # fmt: skip
     log.info("email-all job #%s queued %s messages (admin #%s)", job.id, job.queued, actor.user_id)
     return _status(db, job)
 

@@ -12,7 +12,8 @@ A decline, or a window that passed, invites the next sub at once. A sub who acce
 places left the next sub is invited. When the list runs out the request opens to Anyone (notices go to the
 matching subs who asked for them) or closes (Declined, or Accepted when some places were taken), as chosen.
 Every step leaves its row in ``sub_invites`` (queued, invited, accepted, declined, expired, skipped, with
-times). Lapsed windows are swept every minute by the app (:func:`run_sweeper_forever`, or
+times; "limited" when the invitation was not sent because the daily invite limit was reached,
+:func:`ratelimit.invitation`). Lapsed windows are swept every minute by the app (:func:`run_sweeper_forever`, or
 ``python -m volley_app.cli expire-invites``) and when the request is read (:func:`sweep_request`).
 
 Every change to a request's invites starts by locking its row (:func:`lock_request`), the row an accept's
@@ -41,13 +42,16 @@ from sqlmodel import Session, select
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import SubInvite, SubRequest, SubRequestPlace, SubStatus, User, utcnow
-from volley_app.services import auth, live, mail, mail_lists, periodic, permissions, timefmt, venues
-from volley_app.services.errors import BadRequest, Invalid, NotFound
+from volley_app.services import auth, live, mail, mail_lists, periodic, permissions, ratelimit, timefmt, venues
+from volley_app.services.errors import BadRequest, Invalid, NotFound, RateLimited
 from volley_app.services.permissions import Actor, require_sub_request_actor
 
 log = logging.getLogger(__name__)
 
 QUEUED, INVITED, ACCEPTED, DECLINED, EXPIRED, SKIPPED = "queued", "invited", "accepted", "declined", "expired", "skipped"
+LIMITED = "limited"  # not sent: the requestor's daily invites, or those to this sub, were used up
+NOT_SENT = "Not sent"
+LIMIT_REACHED = "the daily invite limit was reached"
 WAITING = (QUEUED, INVITED)
 OPEN_TO_ANYONE, CLOSE = "open", "close"
 IF_NOBODY = {OPEN_TO_ANYONE: "Open it to anyone", CLOSE: "Close it"}
@@ -148,6 +152,9 @@ def invite_in_order(
         errors.update(exc.errors)
     if errors:
         raise Invalid(errors)
+    spent = ratelimit.invites_left(db, actor.user_id, now=now)
+    if spent:
+        raise RateLimited(spent)
     start = max((i.position for i in _list(db, req.id)), default=-1) + 1
     for offset, uid in enumerate(ids):
         db.add(SubInvite(request_id=req.id, user_id=uid, position=start + offset, state=QUEUED, created_at=now))
@@ -208,6 +215,12 @@ def _invite_next(db: Session, req: SubRequest, now: dt.datetime) -> None:
         if user is None or not user.sub or not user.active or user.archived_at or user.id in placed:
             nxt.state, nxt.answered_at = SKIPPED, now
             db.add(nxt)
+            continue
+        if ratelimit.invitation(db, req.requestor_id, user.id, now=now):
+            nxt.state, nxt.answered_at = LIMITED, now
+            db.add(nxt)
+            db.flush()
+            log.info("sub request %s: user %s not invited, the daily invite limit was reached", req.id, user.id)
             continue
         nxt.state, nxt.invited_at, nxt.hold_until = INVITED, now, until
         req.recipient_id, req.status, req.updated_at = user.id, SubStatus.OPEN, now
@@ -361,8 +374,10 @@ def queue_rows(db: Session, req: SubRequest) -> list[dict[str, str]]:
         when = {
             INVITED: f"holds it until {timefmt.long(invite.hold_until)}" if invite.hold_until else "",
             QUEUED: "waiting for their turn",
+            LIMITED: LIMIT_REACHED,
         }.get(invite.state, timefmt.long(invite.answered_at) if invite.answered_at else "")
-        out.append({"name": f"{first or ''} {last or ''}".strip() or username, "state": invite.state.capitalize(),
+        state = NOT_SENT if invite.state == LIMITED else invite.state.capitalize()
+        out.append({"name": f"{first or ''} {last or ''}".strip() or username, "state": state,
                     "when": when, "position": str(invite.position + 1)})  # fmt: skip
     return out
 

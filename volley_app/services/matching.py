@@ -375,7 +375,7 @@ def invite(
     why = check(db, req, uid)
     if why:
         raise Invalid({"sub": f"This sub cannot take it: {why}"})
-    ratelimit.sub_invite(db, actor.user_id, uid)
+    ratelimit.sub_invite(db, actor.user_id, uid, now=now)
     free = sa.or_(
         sa.and_(_sub_requests.c.status == SubStatus.OPEN.value, _sub_requests.c.recipient_id.is_(None)),
         _sub_requests.c.status == SubStatus.DECLINED.value,

@@ -16,7 +16,7 @@ from sqlmodel import Session, col, func, select
 
 from volley_app import routes
 from volley_app.models import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber, utcnow
-from volley_app.services import auth, mail, paging, ratelimit, validation
+from volley_app.services import audit, auth, mail, paging, ratelimit, validation
 from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.permissions import Actor, load, require_admin
 
@@ -46,8 +46,13 @@ ISSUE_FIELDS = tuple(f"{s}_{part}" for s in NEWSLETTER_SECTIONS for part in ("li
 # -- subscribers ---------------------------------------------------------------------------------
 
 
-def subscribe(db: Session, *, email: object, referral: object = "", client: str = "") -> NewsletterSubscriber:
+def subscribe(
+    db: Session, *, email: object, referral: object = "", client: str = "", trap: object = ""
+) -> NewsletterSubscriber | None:
     """Add a subscriber; signing up again with the same address is fine and changes nothing.
+
+    ``trap``: the bot-trap field, empty for a person; filled, the signup is answered like a success
+    but nothing is kept (None).
 
     Raises:
         Invalid: the email is missing or malformed, or the referral is too long.
@@ -57,6 +62,9 @@ def subscribe(db: Session, *, email: object, referral: object = "", client: str 
         email=(validation.email, email),
         referral=(validation.optional, referral, "referral", "Referral"),
     )
+    if isinstance(trap, str) and trap.strip():
+        log.info("newsletter bot trap filled (client=%s): dropped", client)
+        return None
     ratelimit.hit(db, scope="newsletter", key=client or "unknown", limit=SIGNUP_LIMIT, window=SIGNUP_WINDOW)
     existing = db.exec(select(NewsletterSubscriber).where(NewsletterSubscriber.email == clean["email"])).first()
     if existing is not None:
@@ -125,8 +133,12 @@ def subscribers_page(
 
 
 def delete_subscriber(db: Session, actor: Actor | None, *, subscriber_id: object) -> None:
-    require_admin(actor)
+    actor = require_admin(actor)
     row = load(db, NewsletterSubscriber, subscriber_id, "Subscriber not found")
+    audit.record(
+        db, actor, action="delete", entity="newsletter_subscriber", entity_id=row.id,
+        summary=f"Newsletter subscriber {row.email} deleted", before={"email": row.email, "referral": row.referral},
+    )  # fmt: skip
     db.delete(row)
     db.flush()
 
@@ -214,6 +226,8 @@ def send_issue(
             unsubscribe=one_click_unsubscribe(sub),
         )
         sent += 1
+    audit.record(db, actor, action="send", entity="newsletter_issue", entity_id=issue.id,
+                 summary=f"Newsletter issue sent to {sent} subscribers", after={"recipients": sent})  # fmt: skip
     log.info("newsletter issue #%s queued for %s subscribers by user #%s", issue.id, sent, actor.user_id)
     return issue, sent
 
@@ -235,5 +249,7 @@ def send_to_subscriber(db: Session, actor: Actor | None, *, email: object, data:
         raise NotFound(NO_SUBSCRIBER)
     mail.queue(db, to=sub.email, subject=SUBJECT, body_text=render(values, unsubscribe_link(sub)), kind="newsletter",
                unsubscribe=one_click_unsubscribe(sub))
+    audit.record(db, actor, action="send", entity="newsletter_subscriber", entity_id=sub.id,
+                 summary=f"Newsletter issue sent to subscriber {sub.email}")  # fmt: skip
     log.info("newsletter queued to subscriber #%s by user #%s", sub.id, actor.user_id)
     return sub

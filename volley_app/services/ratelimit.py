@@ -23,9 +23,13 @@ class Limit:
     window: dt.timedelta
 
 
-# A household or a gym's wifi may sign up a few people in an hour; an address-probing script is held to that pace.
+# Accounts created from one client in an hour: a household or a gym's wifi signs up a few people.
 SIGNUP = Limit("signup", 10, dt.timedelta(hours=1))
-# Targeted sub invites send an email to another person.
+# Signups answered "already taken" per client: what an address-probing script learns from, held to this pace.
+SIGNUP_TAKEN = Limit("signup_taken", 10, dt.timedelta(hours=1))
+# Signup tries of any outcome per client in a few minutes: a person fixing typos stays far below, a script does not.
+SIGNUP_TRIES = Limit("signup_try", 30, dt.timedelta(minutes=10))
+# Every invitation of a sub (targeted, reopened, suggested, or a step of an invite list) emails another person.
 INVITES_PER_REQUESTOR = Limit("invite_requestor", 10, dt.timedelta(days=1))
 INVITES_PER_SUB = Limit("invite_sub", 2, dt.timedelta(days=1))
 # Teams one player may have on one league's waitlist at a time.
@@ -72,12 +76,15 @@ def use(db: Session, rule: Limit, key: str, *, now: dt.datetime | None = None) -
     hit(db, scope=rule.scope, key=key, limit=rule.limit, window=rule.window, now=now)
 
 
-def use_committed(db: Session, rule: Limit, key: str, *, now: dt.datetime | None = None) -> None:
+def use_committed(db: Session, rule: Limit, key: str, *, now: dt.datetime | None = None) -> int:
     """Count one try of ``rule`` by ``key`` whatever comes of it: recorded and committed before the action runs.
 
     For actions whose failures tell something (a signup that finds an address taken), so
     failing tries count too. Simultaneous tries see each other: the use is written
     first, then counted, so a burst cannot slip past the limit together.
+
+    Returns:
+        The id of the use, kept.
 
     Raises:
         RateLimited: when the window already holds ``rule.limit`` other tries (this one is then not kept).
@@ -101,6 +108,7 @@ def use_committed(db: Session, rule: Limit, key: str, *, now: dt.datetime | None
         db.delete(row)
         db.commit()
         raise RateLimited(_wait_message(times[len(times) - rule.limit], rule.window, now))
+    return row.id
 
 
 def count(db: Session, *, scope: str, key: str) -> int:
@@ -112,17 +120,79 @@ def purge(db: Session, older_than: dt.timedelta = dt.timedelta(days=2)) -> int:
     return db.exec(sa.delete(RateLimitHit).where(RateLimitHit.at < utcnow() - older_than)).rowcount
 
 
-def signup(db: Session, client: str) -> None:
-    """A signup try from ``client``: counted whether or not it succeeds, so probing addresses stays slow."""
-    use_committed(db, SIGNUP, client)
+def signup(db: Session, client: str) -> int:
+    """A signup try from ``client``, before its form is looked at: a burst of tries, too many "already taken"
+    answers, or too many accounts created lately is refused. The try counts as an account until
+    :func:`signup_refused` says it created none. Returns the id of that use.
+
+    Raises:
+        RateLimited: with the wait.
+    """
+    use_committed(db, SIGNUP_TRIES, client)
+    why = _refusal(db, SIGNUP_TAKEN, client or "unknown", utcnow())
+    if why:
+        raise RateLimited(why)
+    return use_committed(db, SIGNUP, client)
 
 
-def sub_invite(db: Session, requestor_id: int, recipient_id: object) -> None:
-    """A targeted sub invite (it emails the sub): so many a day per requestor, and per requestor and sub."""
+def signup_refused(db: Session, client: str, use_id: int, *, taken: bool) -> None:
+    """The signup try ``use_id`` was refused (a typo, or an address taken): it created no account, so it no
+    longer counts as one; an "already taken" answer counts against probing. Rolls back the caller's
+    transaction and commits this."""
+    db.rollback()
+    db.exec(sa.delete(RateLimitHit).where(RateLimitHit.id == use_id))
+    if taken:
+        db.add(RateLimitHit(scope=SIGNUP_TAKEN.scope, key=(client or "unknown")[:254], at=utcnow()))
+    db.commit()
+
+
+def _refusal(db: Session, rule: Limit, key: str, now: dt.datetime) -> str:
+    """Why one more use of ``rule`` by ``key`` is refused now ("" when it is not)."""
+    times = sorted(
+        db.exec(
+            select(RateLimitHit.at).where(
+                RateLimitHit.scope == rule.scope, RateLimitHit.key == key[:254], RateLimitHit.at > now - rule.window
+            )
+        )
+    )
+    return _wait_message(times[len(times) - rule.limit], rule.window, now) if len(times) >= rule.limit else ""
+
+
+def invites_left(db: Session, requestor_id: int, *, now: dt.datetime | None = None) -> str:
+    """Why ``requestor_id`` may invite nobody more today ("" when they may); counts nothing."""
+    return _refusal(db, INVITES_PER_REQUESTOR, str(requestor_id), now or utcnow())
+
+
+def invitation(db: Session, requestor_id: int, sub_id: object, *, now: dt.datetime | None = None) -> str:
+    """Count one invitation of ``sub_id`` by ``requestor_id``, or say why it may not be sent ("" when counted).
+
+    Every way of inviting a sub (a targeted request, a reopened one, a suggestion, each step of an
+    ordered invite list) emails a person, so each counts here: so many a day per requestor, and per
+    requestor and sub. Counted in the caller's transaction; a refusal counts nothing.
+    """
+    now = now or utcnow()
+    keys = ((INVITES_PER_REQUESTOR, str(requestor_id)), (INVITES_PER_SUB, f"{requestor_id}:{str(sub_id)[:50]}"))
+    for rule, key in keys:
+        why = _refusal(db, rule, key, now)
+        if why:
+            return why
+    for rule, key in keys:
+        db.add(RateLimitHit(scope=rule.scope, key=key, at=now))
+    db.flush()
+    return ""
+
+
+def sub_invite(db: Session, requestor_id: int, recipient_id: object, *, now: dt.datetime | None = None) -> None:
+    """A targeted sub invite (it emails the sub), counted by :func:`invitation`.
+
+    Raises:
+        RateLimited: the requestor's daily invites, or those to this sub, are used up.
+    """
     if recipient_id in (None, ""):
         return
-    use(db, INVITES_PER_REQUESTOR, str(requestor_id))
-    use(db, INVITES_PER_SUB, f"{requestor_id}:{str(recipient_id)[:50]}")
+    why = invitation(db, requestor_id, recipient_id, now=now)
+    if why:
+        raise RateLimited(why)
 
 
 def waitlist_entry(db: Session, captain_id: int, league_id: int) -> None:

@@ -624,6 +624,7 @@ def reopen(
             raise Invalid({"recipient": "Choose an active sub"}) from None
         if recipient.id == actor.user_id:
             raise Invalid({"recipient": "You cannot invite yourself"})
+        ratelimit.sub_invite(db, actor.user_id, recipient.id, now=now)
     declined_by = req.recipient_id
     req.status = SubStatus.OPEN
     req.recipient_id = recipient.id if recipient else None

@@ -37,17 +37,26 @@ class Sent(BaseModel):
 
 
 def _inquiry(kind: str, data: dict, request: Request) -> JSONResponse:
-    new_id = call(inquiries.submit, kind=kind, data=data, client=client_ip(request))
+    trap = data.pop(TRAP_FIELD, "")
+    new_id = call(inquiries.submit, kind=kind, data=data, client=client_ip(request), trap=trap)
     return JSONResponse({"id": new_id, "_id": new_id, "status": "Success"}, status_code=201)
 
 
-class Contact(BaseModel):
+# The bot trap, as on the pages' public forms: a field people never fill; bots fill every field they find.
+TRAP_FIELD = "website"
+
+
+class Trapped(BaseModel):
+    website: Any = Field("", description="Leave empty. Filled, the form is answered like a success and dropped.")
+
+
+class Contact(Trapped):
     name: Any = Field("", examples=["Pat Doe"])
     email: Any = Field("", examples=["pat@example.com"])
     body: Any = Field("", examples=["Do you have a league on Thursdays?"])
 
 
-class Host(BaseModel):
+class Host(Trapped):
     model_config = ConfigDict(populate_by_name=True)
 
     svl_name: Any = Field("", validation_alias=AliasChoices("sVLName", "svlName", "svl_name"), examples=["Downtown Gym"])
@@ -59,7 +68,7 @@ class Host(BaseModel):
     zip: Any = Field("", examples=["40507"])
 
 
-class Promote(BaseModel):
+class Promote(Trapped):
     model_config = ConfigDict(populate_by_name=True)
 
     why: Any = Field("", examples=["We sell knee pads"])
@@ -68,7 +77,7 @@ class Promote(BaseModel):
     email: Any = Field("", examples=["pads@example.com"])
 
 
-class Franchise(BaseModel):
+class Franchise(Trapped):
     phone: Any = Field("", examples=["859-555-0100"])
     city: Any = Field("", examples=["Louisville"])
     region: Any = Field("", examples=["KY"])
@@ -103,7 +112,7 @@ def franchise(body: Franchise, request: Request):
 # --- newsletter ------------------------------------------------------------------------------------------
 
 
-class Subscription(BaseModel):
+class Subscription(Trapped):
     email: Any = Field("", examples=["fan@example.com"])
     referral: Any = Field("", examples=["A friend"])
 
@@ -123,7 +132,10 @@ def subscribers(request: Request, response: Response, actor: Actor = Depends(act
 @router.post("/newsletter", status_code=201, openapi_extra=access(ANYONE), responses=PUBLIC_ERRORS)
 def subscribe(body: Subscription, request: Request) -> dict:
     """Sign up for the newsletter (again with the same address changes nothing)."""
-    row = call(newsletter.subscribe, email=body.email, referral=body.referral, client=client_ip(request))
+    row = call(newsletter.subscribe, email=body.email, referral=body.referral, client=client_ip(request),
+               trap=body.website)  # fmt: skip
+    if row is None:  # the bot trap: answered like a success, nothing kept
+        return {"id": None, "_id": None, "email": body.email, "referral": body.referral or ""}
     return {"id": row.id, "_id": row.id, "email": row.email, "referral": row.referral or ""}
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import submit_button, text_field
+from volley_app.components.forms import submit_button, text_field, trap_field
 from volley_app.components.inquiries import confirmation_page, form_page, kept_form
 from volley_app.registry import page
 from volley_app.services import newsletter
-from volley_app.state.forms import form_values
+from volley_app.state.forms import TRAP_FIELD, form_values
 from volley_app.state.inquiries import PublicFormState
 
 ERROR_ID = "newsletter-error"
@@ -21,8 +21,9 @@ class NewsletterSignupState(PublicFormState, rx.State):
 
     @rx.event
     def subscribe(self, form_data: dict | None = None):
-        data = form_values(form_data, self._fields)
-        return self._send(newsletter.subscribe, done=lambda _r: rx.redirect(routes.SUBSCRIBED), **data)
+        data = form_values(form_data, (*self._fields, TRAP_FIELD))
+        trap = data.pop(TRAP_FIELD)
+        return self._send(newsletter.subscribe, done=lambda _r: rx.redirect(routes.SUBSCRIBED), trap=trap, **data)
 
 
 @page(routes.NEWSLETTER, "Newsletter", on_load=NewsletterSignupState.clear)
@@ -37,6 +38,7 @@ def newsletter_page() -> rx.Component:
             "Signing you up…",
             text_field("Email", "email", s, type="email", auto_complete="email", max_length=254, required=True),
             text_field("How did you hear about us? (optional)", "referral", s, max_length=200),
+            trap_field(),
             submit_button("Subscribe"),
             on_submit=s.subscribe,
             error_id=ERROR_ID,

@@ -1,0 +1,149 @@
+"""Every operator and admin change leaves an audit row: a walk over every service that writes.
+
+Pages and the REST API change nothing themselves; every write lives in ``volley_app/services``. This
+walk reads those modules, follows each public function's calls through the services (``module.func``
+and same-module helpers), and finds every function that writes (``db.add``/``db.delete``, an SQL
+UPDATE/DELETE/INSERT, or a queued email). Each such function must reach ``audit.record`` /
+``audit.record_change``, or be named below as a write that is not an operator's change (a player's or
+a visitor's own action, housekeeping the clock does, or a helper whose callers audit). A new operator
+write that audits nothing fails here until it records its row (or, if it truly is not an operator's
+change, is named below with the reason).
+"""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+
+import volley_app.services
+
+SERVICES = pathlib.Path(volley_app.services.__file__).parent
+
+# Writes that are not an operator's or admin's change, by reason. Each is a public service function.
+NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
+    "a player's or visitor's own action": {
+        "accounts.create_user", "accounts.player_contact", "accounts.register_player", "accounts.signup",
+        "availability.add_date", "availability.remove_date", "availability.save_week",
+        "calendar.accepted_request_feed", "calendar.feed_links", "calendar.feed_token", "calendar.regenerate", "calendar.revoke",
+        "exports.export", "exports.export_by_link", "inquiries.submit",
+        "invites.invite_in_order", "matching.invite",
+        "mail_lists.set_notification", "mail_lists.unsubscribe", "newsletter.subscribe", "newsletter.unsubscribe",
+        "places.new_payment", "places.reserve",
+        "recovery.request_reset", "recovery.reset_password",
+        "sub_requests.accept", "sub_requests.answer_by_link", "sub_requests.create", "sub_requests.decline",
+        "sub_requests.delete", "sub_requests.reopen", "sub_requests.update",
+    },
+    "signing in and out (the login log is its record)": {
+        "auth.check_credentials", "auth.forgive_failures", "auth.login", "auth.logout", "auth.logout_everywhere",
+        "auth.resolve", "auth.revoke_all_sessions", "auth.start_session",
+        "tokens.issue", "tokens.logout", "tokens.logout_access", "tokens.rotate",
+    },
+    "housekeeping the clock does while a page is read or a sweep runs": {
+        "auth.purge_expired", "clock.save_reached", "invites.expire_invites", "invites.sweep_request",
+        "leagues.get_league", "leagues.leagues_page", "leagues.list_leagues", "leagues.new_league_form",
+        "leagues.player_leagues", "leagues.refresh_stages", "leagues.svl_sessions_for_new_league",
+        "mail.deliver_pending", "playoffs.bracket", "ratelimit.purge", "results.standings",
+        "scheduling.schedule", "scheduling.schedule_view", "scheduling.stored_games", "score_reports.my_games",
+        "sessions.current_session_ids", "sessions.get_session", "sessions.list_sessions", "sessions.refresh_statuses",
+        "sessions.sessions_page", "sessions.svl_home", "sub_records.rebuild", "sub_records.refresh",
+        "sub_records.refresh_request", "sub_reminders.send_one", "sub_requests.complete_past", "sub_requests.detail",
+        "sub_requests.list_open", "sub_requests.notifications",
+    },
+    "a helper whose callers audit, or a counter of one of the above": {
+        "invites.after_accept", "invites.after_decline", "invites.end_list", "invites.lock_request",
+        "invites.open_notices", "invites.use_link", "league_data.delete_children", "mail.queue",
+        "places.lock", "places.tell", "playoffs.apply_forfeit", "playoffs.apply_result",
+        "playoffs.withdraw_from_bracket", "ratelimit.hit", "ratelimit.invitation", "ratelimit.signup", "ratelimit.signup_refused",
+        "ratelimit.sub_invite", "ratelimit.use", "ratelimit.use_committed", "scheduling.tell_captains",
+    },
+}
+_WRITES = {"db.add", "db.add_all", "db.delete", "mail.queue"}
+
+
+class _Services:
+    """The service modules' top-level functions and what each one calls, writes and audits."""
+
+    def __init__(self) -> None:
+        self.functions: dict[tuple[str, str], ast.FunctionDef] = {}
+        self.calls: dict[tuple[str, str], set[tuple[str, str]]] = {}
+        self.names: dict[tuple[str, str], set[str]] = {}
+        trees = {p.stem: ast.parse(p.read_text()) for p in SERVICES.glob("*.py") if p.stem != "__init__"}
+        for module, tree in trees.items():
+            modules, imported = self._imports(tree)
+            for node in tree.body:
+                if isinstance(node, ast.FunctionDef):
+                    self.functions[(module, node.name)] = node
+            for node in tree.body:
+                if isinstance(node, ast.FunctionDef):
+                    self._read(module, node, modules, imported)
+
+    @staticmethod
+    def _imports(tree: ast.Module) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
+        modules: dict[str, str] = {}
+        imported: dict[str, tuple[str, str]] = {}
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module == "volley_app.services":
+                modules |= {a.asname or a.name: a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("volley_app.services."):
+                source = node.module.rsplit(".", 1)[1]
+                imported |= {a.asname or a.name: (source, a.name) for a in node.names}
+        return modules, imported
+
+    def _read(self, module: str, fn: ast.FunctionDef, modules: dict, imported: dict) -> None:
+        key, calls, names = (module, fn.name), set(), set()
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "sa":
+                if node.attr in ("update", "delete", "insert"):
+                    names.add("sql write")
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if isinstance(func, ast.Name):
+                if (module, func.id) in self.functions:
+                    calls.add((module, func.id))
+                elif func.id in imported:
+                    calls.add(imported[func.id])
+            elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+                names.add(f"{func.value.id}.{func.attr}")
+                if func.value.id in modules:
+                    calls.add((modules[func.value.id], func.attr))
+        self.calls[key], self.names[key] = calls, names
+
+    def reaches(self, key: tuple[str, str], found) -> bool:
+        seen: set[tuple[str, str]] = set()
+        todo = [key]
+        while todo:
+            here = todo.pop()
+            if here in seen or here not in self.functions:
+                continue
+            seen.add(here)
+            if found(here):
+                return True
+            todo.extend(self.calls[here])
+        return False
+
+    def writes(self, key: tuple[str, str]) -> bool:
+        return self.reaches(key, lambda k: bool(self.names[k] & (_WRITES | {"sql write"})))
+
+    def audits(self, key: tuple[str, str]) -> bool:
+        return self.reaches(key, lambda k: k in {("audit", "record"), ("audit", "record_change")})
+
+
+def test_every_operator_write_leaves_an_audit_row():
+    services = _Services()
+    exempt = set().union(*NOT_OPERATOR_CHANGES.values())
+    public = [k for k in services.functions if not k[1].startswith("_")]
+    writers = {f"{m}.{f}" for m, f in public if services.writes((m, f))}
+    unaudited = sorted(name for name in writers if not services.audits(tuple(name.split("."))) and name not in exempt)
+    assert unaudited == [], f"these services change data and leave no audit row: {unaudited}"
+    # The exemptions name real writers that audit nothing, so the list cannot hide a function that is gone.
+    stale = sorted(name for name in exempt if name not in writers or services.audits(tuple(name.split("."))))
+    assert stale == [], f"no longer unaudited writers, take them off the list: {stale}"
+
+
+def test_the_walk_sees_the_writes_it_is_meant_to():
+    services = _Services()
+    assert services.writes(("newsletter", "delete_subscriber")) and services.audits(("newsletter", "delete_subscriber"))
+    assert services.writes(("email_all", "send")) and services.audits(("email_all", "send"))
+    assert services.writes(("teams", "update_team")) and services.audits(("teams", "update_team"))
+    assert not services.writes(("audit", "entries")) and not services.writes(("permissions", "access_league"))
