@@ -136,6 +136,18 @@ def _dollars(value: object) -> int:
     return validation.money_cents(value, "cost", "Cost", COST_MAX_DOLLARS)
 
 
+SETS_CHOICES = [("", "Best of 3 (set 3 only when sets 1 and 2 are split)"), ("3", "3 sets: all three are played")]
+"""How many sets a league's matches have (``League.sets_to_play``): blank a best of three, 3 always three sets."""
+
+
+def _sets_to_play(value: object) -> int | None:
+    text = str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else None
+    by_value = {v: (int(v) if v else None) for v, _label in SETS_CHOICES}
+    if text not in by_value:
+        raise Invalid({"sets_to_play": "Choose how many sets a match has: " + " or ".join(label for _v, label in SETS_CHOICES)})
+    return by_value[text]
+
+
 def _clean(fields: dict, zone: str | None = None) -> dict:
     """Check the required set of spec section 5 (dates on the wall clock of the venue's ``zone``);
     returns the columns to store."""
@@ -159,6 +171,8 @@ def _clean(fields: dict, zone: str | None = None) -> dict:
         **hold,
     )
     clean["gender_requirement"] = clean["gender_requirement"] or None
+    if "sets_to_play" in fields:  # without it the number of sets stays (a best of three for a new league)
+        clean["sets_to_play"] = _sets_to_play(fields["sets_to_play"])
     if "registration_deadline" in fields:
         clean["registration_deadline"] = _deadline(
             fields["registration_deadline"], clean["start_at"], clean["number_of_weeks"], zone
@@ -201,6 +215,7 @@ def changeable(db: Session, actor: Actor | None, league_id: object) -> League:
 LEAGUE_FIELDS = (
     "court", "start_at", "number_of_weeks", "time_increment", "skill_level", "format", "day", "max_teams",
     "cost_cents", "cash", "gender_requirement", "active", "offer_hold_hours", "ranking", "courts", "registration_deadline",
+    "sets_to_play",
 )  # fmt: skip
 
 
@@ -478,6 +493,7 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
         show_cash=managing and cash_allowed(db, row.svl_id),
         offer_hold_hours=row.offer_hold_hours,
         ranking=row.ranking.value,
+        sets_to_play=str(row.sets_to_play or ""),
         has_bracket=bool(row.tournament_file),
         bracket_type=row.tournament_content_type or "",
     )

@@ -362,8 +362,23 @@ def _score(value: object, field: str) -> int | None:
     return number
 
 
-def clean_scores(raw: dict) -> dict[str, int | None]:
-    """The six scores: numeric, each set both-or-neither, finished within the caps, no set after 2-0."""
+BEST_OF_THREE = None
+ALL_THREE = 3
+
+NO_WINNER = "Enter a finished best of three: a team must win two sets."
+SPLIT_NEEDS_SET3 = "Sets 1 and 2 are split: enter set 3, which decides the match."
+ALL_SETS = "This league plays all 3 sets: enter the score of each set."
+RESULT_KEPT = "This game has a result: correct the scores, results are never deleted."
+
+
+def clean_scores(raw: dict, sets_to_play: int | None = BEST_OF_THREE, *, required: bool = False) -> dict[str, int | None]:
+    """The six scores of a complete result by the league's rules, or none at all (unless ``required``).
+
+    Each set is numeric, both scores or neither, and finished within its caps (``check_set``); the sets are
+    entered in order. A best of three (``sets_to_play`` None) ends when a team has won two sets: set 3 is
+    played only after a split and is then required. A league that plays all three sets (3) needs all three.
+    A result that stops short is refused with the reason, so every saved score counts in the standings.
+    """
     clean = {f: _score(raw.get(f), f) for pair in SCORE_FIELDS for f in pair}
     pairs = [(clean[f1], clean[f2]) for f1, f2 in SCORE_FIELDS]
     for i, (a, b) in enumerate(pairs):
@@ -371,13 +386,31 @@ def clean_scores(raw: dict) -> dict[str, int | None]:
             raise Invalid({f"set{i + 1}": f"Set {i + 1}: enter both scores or neither"})
         if a is not None:
             check_set(a, b, i)
-    if pairs[2][0] is not None:
-        first_two = winners_by_set(pairs[:2])
-        if len(first_two) < 2 or first_two[0] == first_two[1]:
-            raise Invalid({"set3": "Set 3 is played only when sets 1 and 2 are split"})
-    elif pairs[1][0] is not None and pairs[0][0] is None:
-        raise Invalid({"set1": "Enter set 1 before set 2"})
+    entered = [i for i, (a, _b) in enumerate(pairs) if a is not None]
+    if not entered:
+        if required:
+            raise Invalid({"set1": ALL_SETS if sets_to_play == ALL_THREE else NO_WINNER})
+        return clean
+    if entered != list(range(len(entered))):
+        missing = next(i for i in range(3) if i not in entered)
+        raise Invalid({f"set{missing + 1}": f"Enter set {missing + 1} before set {entered[-1] + 1}"})
+    wins = winners_by_set(pairs)
+    if sets_to_play == ALL_THREE:
+        if len(wins) < 3:
+            raise Invalid({f"set{len(wins) + 1}": ALL_SETS})
+        return clean
+    if len(wins) == 3 and wins[0] == wins[1]:
+        raise Invalid({"set3": "Set 3 is played only when sets 1 and 2 are split"})
+    if len(wins) == 2 and wins[0] != wins[1]:
+        raise Invalid({"set3": SPLIT_NEEDS_SET3})
+    if len(wins) == 1:
+        raise Invalid({"set2": NO_WINNER})
     return clean
+
+
+def league_scores(league: League | None, raw: dict, *, required: bool = False) -> dict[str, int | None]:
+    """``clean_scores`` by the rules of the game's league (a playoff game is always a best of three)."""
+    return clean_scores(raw, league.sets_to_play if league is not None else BEST_OF_THREE, required=required)
 
 
 GAME_FIELDS = ("team1_id", "team2_id", "start_at", "court", "forfeit_team_id", *(f for pair in SCORE_FIELDS for f in pair))
@@ -425,9 +458,13 @@ def update_game(
 
     t1, t2 = _two_teams(team1, team2, ids, "Choose a team of this league for {label}")
     start_at = timefmt.parse_local(start, "start", "Date and time", zone)
-    clean = clean_scores(scores)
+    clean = league_scores(league if game.type == GameType.LEAGUE else None, scores)
     if t2 is None and any(v is not None for v in clean.values()):
         raise Invalid({"team2": "A BYE has no scores"})
+    if played(game) and not any(v is not None for v in clean.values()) and (
+        game.forfeit_team_id is None or game.forfeit_team_id not in (t1, t2)
+    ):
+        raise Invalid({"team1_game1_score": RESULT_KEPT})  # clearing a result would make the game deletable
     court = court if t2 is not None else None
     if game.type == GameType.TOURNAMENT and (
         (t1, t2) != before_teams or any(getattr(game, k) != v for k, v in clean.items())
