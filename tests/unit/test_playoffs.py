@@ -166,7 +166,7 @@ def test_the_game_edit_form_moves_a_playoff_game_but_sends_its_result_to_the_bra
     playoffs.generate(db, world["a"], lg.id)
     db.commit()
     semi = _bracket_games(db, lg.id)[0]
-    when = timefmt.input_value(semi.start_at + dt.timedelta(hours=1))
+    when = timefmt.input_value(semi.start_at + dt.timedelta(hours=3))  # after the final: the court is free
     with pytest.raises(Invalid, match="bracket page"):
         scheduling.update_game(db, world["a"], semi.id, team1=semi.team1_id, team2=semi.team2_id,
                                start=timefmt.input_value(semi.start_at), **T1_WINS)  # fmt: skip
