@@ -50,6 +50,13 @@ def display_name(league: League) -> str:
     return f"{league.day.value} {league.skill_level.value} {FORMAT_LABELS[league.format]}"
 
 
+def name_column() -> sa.ColumnElement[str]:
+    """``display_name`` in SQL, for the search box ('Friday', 'Monday C 6s')."""
+    fmt = sa.case({f.value: label for f, label in FORMAT_LABELS.items()}, value=sa.cast(League.format, sa.String(30)),
+                  else_="")  # fmt: skip
+    return sa.cast(League.day, sa.String(20)) + " " + sa.cast(League.skill_level, sa.String(20)) + " " + fmt
+
+
 MAX_COURTS = 12
 
 
@@ -396,7 +403,7 @@ def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None,
     return [summary(lg, snames, vnames, vzones) for lg in found]
 
 
-# The filters of the leagues list: free text (venue, session, court), the day, the format, the skill level.
+# The filters of the leagues list: free text (league name, venue, session, court), the day, the format, the skill level.
 LEAGUE_FILTERS = ("q", "day", "format", "skill")
 
 
@@ -421,7 +428,8 @@ def leagues_page(
     """One page of the active leagues by start (``sort`` "-start": latest first), as ``list_leagues`` picks them
     for the actor (stages refreshed).
 
-    ``filters``: ``q`` (the venue's name, the session's name or the court), ``day``, ``format`` and ``skill``.
+    ``filters``: ``q`` (the league's name such as 'Monday C 6s', the venue's name, the session's name or the court),
+    ``day``, ``format`` and ``skill``.
     With ``session_id`` (its SVL or an admin): every league of that one session, active or not.
     """
     actor = require_actor(actor)
@@ -445,7 +453,7 @@ def leagues_page(
     if text := paging.search_text(f.get("q")):
         venue = User.first_name + " " + User.last_name
         query = query.join(User, User.id == League.svl_id).join(LeagueSession, LeagueSession.id == League.session_id)
-        where.append(paging.contains(text, venue, LeagueSession.name, League.court))
+        where.append(paging.contains(text, venue, LeagueSession.name, League.court, name_column()))
     query = query.where(*where).order_by(*order.columns)
 
     def project(found: list) -> list[dict]:
