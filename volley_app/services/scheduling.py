@@ -598,6 +598,7 @@ def game_dict(game: Game, names: dict[int, str]) -> dict:
         "court": game.court or "",
         "type": game.type.value,
         "sets": ", ".join(sets),
+        "forfeit": names.get(game.forfeit_team_id, "") if game.forfeit_team_id is not None else "",
         **{f: getattr(game, f) for pair in SCORE_FIELDS for f in pair},
     }
 
