@@ -190,13 +190,14 @@ def test_a_forfeit_stays_when_the_edit_form_is_saved_without_scores_but_not_when
 def test_moving_a_game_onto_a_taken_court_and_time_is_refused_naming_the_game_there(world):
     db, lg = world["db"], world["lg"]
     first, second = _games(db, round=1)[:2]
+    was = second.start_at
     names = {t.id: t.team_name for t in rows(db, Team)}
     with pytest.raises(Invalid) as refused:
         scheduling.move_game(db, world["a"], second.id, start=timefmt.input_value(first.start_at), court="Court 1")
     message = refused.value.errors["start"]
     assert message.startswith("Court 1 is taken then: ") and f"{names[first.team1_id]} v {names[first.team2_id]}" in message
     db.rollback()
-    assert _games(db, round=1)[1].start_at == second.start_at
+    assert _games(db, round=1)[1].start_at == was
     later = first.start_at + dt.timedelta(minutes=lg.time_increment * 3)  # after the week's three games: free
     scheduling.move_game(db, world["a"], second.id, start=timefmt.input_value(later))
     db.commit()
@@ -239,11 +240,12 @@ def test_push_a_week_refuses_to_carry_a_clash_along(world):
 
 def test_a_redraw_keeps_its_games_clear_of_the_games_that_stayed(world):
     db, lg = world["db"], world["lg"]
-    week5 = _games(db, round=5)[0]
+    week5_start = _games(db, round=5)[0].start_at
     kept = _games(db, round=2)[0]
-    kept.start_at = week5.start_at  # a week-2 game played late, in week 5's first slot
+    kept.start_at = week5_start  # a week-2 game played late, in week 5's first slot
     kept.team1_game1_score, kept.team2_game1_score, kept.team1_game2_score, kept.team2_game2_score = 21, 10, 21, 12
     db.add(kept)
+    db.commit()
     for g in _games(db, round=3):  # weeks up to 3 are played, so weeks 4 on are redrawn
         g.team1_game1_score, g.team2_game1_score, g.team1_game2_score, g.team2_game2_score = 21, 10, 21, 12
         db.add(g)
@@ -251,7 +253,8 @@ def test_a_redraw_keeps_its_games_clear_of_the_games_that_stayed(world):
     scheduling.redraw(db, world["a"], lg.id)
     db.commit()
     games = _games(db)
-    assert kept.id in {g.id for g in games} and len([g for g in games if g.round == 5]) == 3
+    assert next(g for g in games if g.id == kept.id).start_at == week5_start
+    assert len([g for g in games if g.round == 5]) == 3
     assert _no_clash(games, lg.time_increment)
 
 
