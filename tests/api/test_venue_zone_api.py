@@ -12,7 +12,7 @@ async def test_a_new_zone_is_saved_only_once_the_venue_confirms_what_moves(db):
         me = (await c.get("/api/users/me", headers=w.headers(x, "svl"))).json()
         asked = await c.patch("/api/users", json={"id": me["id"], "timeZone": "America/Denver"},
                               headers=w.headers(x, "svl"))  # fmt: skip
-        assert asked.status_code == 422 and "moves the clock time of" in str(asked.json())
+        assert asked.status_code == 422 and "changes the clock time shown for" in str(asked.json())
         db.expire_all()
         assert db.get(User, me["id"]).time_zone != "America/Denver"
         done = await c.patch("/api/users", json={"id": me["id"], "timeZone": "America/Denver", "zoneConfirmed": True},

@@ -100,6 +100,7 @@ def test_a_league_that_plays_all_three_sets_needs_all_three(world):
     db.add(lg)
     db.commit()
     game = _games(db, round=1)[0]
+    assert scheduling.get_game(db, world["a"], game.id)["sets_rule"].endswith("This league plays all 3 sets.")
     with pytest.raises(Invalid, match="plays all 3 sets") as refused:
         _edit(db, world["a"], game, **WIN_2_0)
     assert set(refused.value.errors) == {"set3"}

@@ -276,8 +276,9 @@ def test_a_venue_with_games_to_come_is_asked_what_a_new_zone_moves_before_it_is_
         with pytest.raises(Invalid) as asked:
             _edit(db, actor, world["chi_user"], time_zone="America/Denver")
         question = asked.value.errors[venues.ZONE_CONFIRM]
-        assert question.startswith("Changing the time zone from America/Chicago to America/Denver moves the clock time "
-                                   f"of {games} upcoming games, the start of 1 league, the dates of 1 session")  # fmt: skip
+        assert question.startswith("Changing the time zone from America/Chicago to America/Denver changes the clock "
+                                   f"time shown for {games} upcoming games, the start of 1 league and the dates of "
+                                   "1 session.")  # fmt: skip
         shown = timefmt.date_time(lg.start_at, CHICAGO, labelled=True)
         assert f"The next game, {shown}, would show as {timefmt.date_time(lg.start_at, 'America/Denver', labelled=True)}" in question
         db.rollback()

@@ -484,6 +484,14 @@ def clean_scores(raw: dict, sets_to_play: int | None = BEST_OF_THREE, *, require
     return clean
 
 
+def sets_rule(league: League | None) -> str:
+    """The scoring rule a form shows for a game of ``league`` (None: a playoff game, a best of three)."""
+    caps = "Sets 1 and 2 go to 21 (cap 23), set 3 to 15 (cap 17); win by two."
+    if league is not None and league.sets_to_play == ALL_THREE:
+        return f"{caps} This league plays all 3 sets."
+    return f"{caps} Set 3 only after a 1-1 split."
+
+
 def league_scores(league: League | None, raw: dict, *, required: bool = False) -> dict[str, int | None]:
     """``clean_scores`` by the rules of the game's league (a playoff game is always a best of three)."""
     return clean_scores(raw, league.sets_to_play if league is not None else BEST_OF_THREE, required=required)
@@ -681,6 +689,7 @@ def get_game(db: Session, actor: Actor | None, game_id: object) -> dict:
     out["teams"] = [{"id": i, "name": n} for i, n in sorted(names.items())]
     out["courts"] = leagues.court_names(league)
     out["zone"] = leagues.zone(db, league)
+    out["sets_rule"] = sets_rule(league if game.type == GameType.LEAGUE else None)
     return out
 
 

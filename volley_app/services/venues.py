@@ -153,6 +153,7 @@ def zone_change_question(db: Session, svl_id: int, old: str, new: str) -> str:
         first = games[0]
         example = (f" The next game, {timefmt.date_time(first, old, labelled=True)}, would show as "
                    f"{timefmt.date_time(first, new, labelled=True)}.")  # fmt: skip
-    return (f"Changing the time zone from {old.replace('_', ' ')} to {new.replace('_', ' ')} moves the clock time of "
-            f"{', '.join(moved)}: each keeps its moment, shown on the new zone's clock, and captains see the new "
-            f"times.{example} Tick the box and save again to change it.")  # fmt: skip
+    listed = moved[0] if len(moved) == 1 else f"{', '.join(moved[:-1])} and {moved[-1]}"
+    return (f"Changing the time zone from {old.replace('_', ' ')} to {new.replace('_', ' ')} changes the clock time "
+            f"shown for {listed}. Each keeps its moment and is shown on the new zone's clock, to captains and "
+            f"players too.{example} Tick the box and save again to change it.")  # fmt: skip
