@@ -143,7 +143,7 @@ def _dollars(value: object) -> int:
     return validation.money_cents(value, "cost", "Cost", COST_MAX_DOLLARS)
 
 
-SETS_CHOICES = [("", "Best of 3 (set 3 only when sets 1 and 2 are split)"), ("3", "3 sets: all three are played")]
+SETS_CHOICES = [("", "Best of 3 (set 3 after a split)"), ("3", "Always 3 sets")]
 """How many sets a league's matches have (``League.sets_to_play``): blank a best of three, 3 always three sets."""
 
 
