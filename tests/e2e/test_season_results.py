@@ -90,11 +90,23 @@ def test_two_captains_report_and_confirm_a_score_on_their_phones_and_the_standin
     _shot(two, "standings-390")
 
 
+def _season_over(league_id: int) -> None:
+    """The league's regular weeks are behind it: its tournament week began a day ago."""
+
+    def _move(session):
+        lg = session.get(League, league_id)
+        lg.start_at = utcnow() - dt.timedelta(days=7 * lg.number_of_weeks + 1)
+        session.add(lg)
+
+    db.call(_move)
+
+
 def test_the_operator_generates_the_bracket_and_enters_results_to_a_champion(new_page):
     make_user("courtside", Role.SVL, first_name="Courtside")
     make_user("pia")
     lid = add_open_league("courtside")
     add_teams(lid, ["Net Ninjas", "Block Party", "Dig Deep", "Set to Kill", "Ace Ventura"], captain="pia")
+    _season_over(lid)
 
     page = new_page()
     log_in(page, "courtside")
@@ -137,3 +149,26 @@ def test_the_operator_generates_the_bracket_and_enters_results_to_a_champion(new
     expect(player.get_by_role("button", name="Generate Bracket")).to_have_count(0)
     expect(player.get_by_role("heading", name="Final", exact=True)).to_be_visible()
     _shot(player, "bracket-390")
+
+
+def test_the_operator_is_asked_before_a_bracket_is_generated_with_games_unplayed(new_page):
+    make_user("courtside", Role.SVL, first_name="Courtside")
+    make_user("cap1", first_name="Casey")
+    make_user("cap2", first_name="Drew")
+    lid = add_open_league("courtside")
+    _started_game(lid)  # Aces v Blocks, no result yet
+    for width, name in ((1280, "bracket-early-1280"), (390, "bracket-early-390")):
+        page = new_page(width=width, height=900)
+        log_in(page, "courtside")
+        expect(page).not_to_have_url(re.compile(r"/login"))
+        page.goto(f"/dash/leagues/{lid}/bracket")
+        page.get_by_role("button", name="Generate Bracket").click()
+        dialog = page.get_by_role("alertdialog")
+        expect(dialog).to_contain_text("1 regular-season game has no result yet.")
+        _shot(page, name)
+        if width == 1280:
+            dialog.get_by_role("button", name="Cancel").click()
+            expect(page.get_by_text("The playoff bracket has not been generated yet.")).to_be_visible()
+            continue
+        dialog.get_by_role("button", name="Generate the bracket").click()
+        expect(page.get_by_text("Bracket generated: 1 games in the tournament week.")).to_be_visible()

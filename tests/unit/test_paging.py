@@ -391,6 +391,28 @@ def test_leagues_page_by_start_and_filter_by_day_format_and_skill(db, people):
     assert leagues.leagues_page(db, people["alice"]).rows[0]["name"].startswith("Monday C")
 
 
+def test_the_leagues_search_finds_a_league_by_its_own_name(db, people):
+    from tests.factories import add_league, add_league_session
+    from volley_app.models import Day, LeagueFormat
+    from volley_app.services import leagues
+
+    svl = db.get(User, people["svl"].user_id)
+    now = utcnow()
+    sid = add_league_session(db, svl, "Winter Season", now - 40 * DAY, now + 400 * DAY)
+    monday = add_league(db, svl, sid, start=now + DAY).id  # Monday C 6s
+    friday = add_league(db, svl, sid, start=now + 2 * DAY, day=Day.FRIDAY, format=LeagueFormat.QUADS,
+                        skill_level=SkillLevel.A).id  # fmt: skip
+
+    def found(q: str) -> list[int]:
+        return _ids(leagues.leagues_page(db, people["alice"], filters={"q": q}))
+
+    assert found("Friday") == [friday]
+    assert found("Monday C 6s") == [monday]
+    assert found("monday c 6S") == [monday]
+    assert found("A Quads") == [friday]
+    assert found("Sunday") == []
+
+
 # --- admin lists: inquiries, newsletter subscribers ---------------------------------------------------------------
 
 

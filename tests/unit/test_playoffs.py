@@ -9,7 +9,7 @@ import pytest
 from sqlmodel import select
 
 from tests.factories import add_teams, count, league_world
-from volley_app.models import AuditEntry, Game, GameType, PlayoffSeed
+from volley_app.models import AuditEntry, Game, GameType, PlayoffSeed, utcnow
 from volley_app.services import playoffs, results, scheduling, teams, timefmt
 from volley_app.services.errors import Forbidden, Invalid, Unauthorized
 
@@ -20,7 +20,13 @@ T2_WINS = {"team1_game1_score": 15, "team2_game1_score": 21, "team1_game2_score"
 
 @pytest.fixture
 def world(db):
-    return league_world(db)
+    """The league world with its season over: the tournament week began a day ago, so results can be entered."""
+    found = league_world(db)
+    lg = found["lg"]
+    lg.start_at = utcnow() - dt.timedelta(days=7 * lg.number_of_weeks + 1)
+    db.add(lg)
+    db.commit()
+    return found
 
 
 def _bracket_games(db, league_id: int) -> list[Game]:
@@ -160,7 +166,7 @@ def test_the_game_edit_form_moves_a_playoff_game_but_sends_its_result_to_the_bra
     playoffs.generate(db, world["a"], lg.id)
     db.commit()
     semi = _bracket_games(db, lg.id)[0]
-    when = timefmt.input_value(semi.start_at + dt.timedelta(hours=1))
+    when = timefmt.input_value(semi.start_at + dt.timedelta(hours=3))  # after the final: the court is free
     with pytest.raises(Invalid, match="bracket page"):
         scheduling.update_game(db, world["a"], semi.id, team1=semi.team1_id, team2=semi.team2_id,
                                start=timefmt.input_value(semi.start_at), **T1_WINS)  # fmt: skip
@@ -201,7 +207,7 @@ def test_a_league_game_is_not_a_playoff_game_and_regenerating_weeks_keeps_the_br
     db, lg = world["db"], world["lg"]
     add_teams(db, lg, 4)
     scheduling.generate(db, world["a"], lg.id)
-    playoffs.generate(db, world["a"], lg.id)
+    playoffs.generate(db, world["a"], lg.id, early=True)
     db.commit()
     league_game = db.exec(select(Game).where(Game.type == GameType.LEAGUE)).first()
     with pytest.raises(Invalid, match="not a playoff"):
@@ -285,7 +291,7 @@ def test_only_the_operator_records_a_playoff_forfeit(world):
     db, lg = world["db"], world["lg"]
     add_teams(db, lg, 4)
     scheduling.generate(db, world["a"], lg.id)
-    playoffs.generate(db, world["a"], lg.id)
+    playoffs.generate(db, world["a"], lg.id, early=True)
     db.commit()
     semi = _bracket_games(db, lg.id)[0]
     before, audits = _state(db, lg.id), count(db, AuditEntry)

@@ -45,7 +45,7 @@ def _scores(a: int, b: int) -> dict:
 
 def _play(db, actor, game: Game, team1_wins: bool) -> None:
     scheduling.update_game(db, actor, game.id, team1=game.team1_id, team2=game.team2_id,
-                           start="2027-01-01T19:00", **_scores(1 if team1_wins else 0, 0 if team1_wins else 1))  # fmt: skip
+                           start=game.start_at, **_scores(1 if team1_wins else 0, 0 if team1_wins else 1))  # fmt: skip
     db.commit()
 
 

@@ -168,7 +168,7 @@ def test_a_confirmed_playoff_score_moves_the_winner_on(world):
     lg.start_at = utcnow() - dt.timedelta(hours=2)
     db.add(lg)
     db.commit()
-    playoffs.generate(db, world["a"], lg.id)
+    playoffs.generate(db, world["a"], lg.id, early=True)
     db.commit()
     semi = db.exec(select(Game).where(Game.type == GameType.TOURNAMENT, Game.round == 1)).one()  # seeds 2 v 3
     final = db.exec(select(Game).where(Game.type == GameType.TOURNAMENT, Game.round == 2)).one()

@@ -56,7 +56,7 @@ async def call(world, who, cls, path, method, *args):
 @pytest.mark.parametrize("who", WHO)
 async def test_only_the_operator_generates_the_bracket(world, who):
     before = fingerprint(world["db"])
-    state, _ev = await call(world, who, bracket.BracketState, f"/dash/leagues/{world['lid']}/bracket", "generate")
+    state, _ev = await call(world, who, bracket.BracketState, f"/dash/leagues/{world['lid']}/bracket", "generate", True)
     if who in OPERATORS:
         assert state.error == "" and state.generated and len(state.rounds) == 1
         assert fingerprint(world["db"]) != before
@@ -68,7 +68,7 @@ async def test_only_the_operator_generates_the_bracket(world, who):
 @pytest.mark.parametrize("who", WHO)
 async def test_only_the_operator_enters_a_playoff_result(world, who):
     db = world["db"]
-    await call(world, "svla", bracket.BracketState, f"/dash/leagues/{world['lid']}/bracket", "generate")
+    await call(world, "svla", bracket.BracketState, f"/dash/leagues/{world['lid']}/bracket", "generate", True)
     final = db.exec(select(Game).where(Game.type == GameType.TOURNAMENT)).one()
     before = fingerprint(db)
     path = f"/dash/leagues/{world['lid']}/bracket"
@@ -83,7 +83,7 @@ async def test_only_the_operator_enters_a_playoff_result(world, who):
 
 @pytest.mark.parametrize("who", WHO)
 async def test_the_bracket_page_shows_to_whoever_may_see_the_league(world, who):
-    await call(world, "svla", bracket.BracketState, f"/dash/leagues/{world['lid']}/bracket", "generate")
+    await call(world, "svla", bracket.BracketState, f"/dash/leagues/{world['lid']}/bracket", "generate", True)
     state, _ev = await call(world, who, bracket.BracketState, f"/dash/leagues/{world['lid']}/bracket", "load")
     if who == "anon":
         assert state.rounds == [] and state.error == "Unauthorized"
@@ -179,7 +179,7 @@ async def test_the_operators_game_edit_settles_a_disputed_score(world, who):
 async def test_only_the_operator_records_a_playoff_forfeit(world, who):
     db = world["db"]
     path = f"/dash/leagues/{world['lid']}/bracket"
-    shown, _ev = await call(world, "svla", bracket.BracketState, path, "generate")
+    shown, _ev = await call(world, "svla", bracket.BracketState, path, "generate", True)
     final = db.exec(select(Game).where(Game.type == GameType.TOURNAMENT)).one()
     assert [o["value"] for o in shown.forfeit_options] == [f"{final.id}:{final.team1_id}", f"{final.id}:{final.team2_id}"]
     before = fingerprint(db)
@@ -199,7 +199,7 @@ async def test_only_the_operator_records_a_playoff_forfeit(world, who):
 async def test_a_forfeit_needs_a_game_and_team_chosen(world):
     db = world["db"]
     path = f"/dash/leagues/{world['lid']}/bracket"
-    await call(world, "svla", bracket.BracketState, path, "generate")
+    await call(world, "svla", bracket.BracketState, path, "generate", True)
     before = fingerprint(db)
     for sent in ({}, {"team": "x"}, {"team": ":"}):
         state, _ev = await call(world, "svla", bracket.BracketState, path, "forfeit", sent)

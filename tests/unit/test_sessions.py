@@ -37,8 +37,8 @@ def test_session_status_boundaries(db):
     assert sessions.status_at(s, T0 + dt.timedelta(microseconds=1)) == SessionStatus.ACTIVE
     assert sessions.status_at(s, s.end_at) == SessionStatus.ACTIVE
     assert sessions.status_at(s, s.end_at + dt.timedelta(microseconds=1)) == SessionStatus.INACTIVE
-    s.status = SessionStatus.INACTIVE  # a saved status is only a cache: the dates decide
-    assert sessions.status_at(s, T0 - dt.timedelta(days=1)) == SessionStatus.REGISTRATION
+    s.status = SessionStatus.INACTIVE  # once saved, Inactive is never changed again (spec section 4)
+    assert sessions.status_at(s, T0 - dt.timedelta(days=1)) == SessionStatus.INACTIVE
 
 
 # --- session status over time --------------------------------------------------------
@@ -81,32 +81,34 @@ def test_status_from_active(now, expected):
     assert sessions.status_at(_session(SessionStatus.ACTIVE), now) == expected
 
 
-@pytest.mark.parametrize(
-    ("now", "expected"),
-    [
-        (START - dt.timedelta(days=1), SessionStatus.REGISTRATION),
-        (START + TICK, SessionStatus.ACTIVE),
-        (END, SessionStatus.ACTIVE),
-        (END + TICK, SessionStatus.INACTIVE),
-    ],
-)
-def test_a_saved_inactive_follows_the_dates_until_the_end_has_truly_passed(now, expected):
-    assert sessions.status_at(_session(SessionStatus.INACTIVE), now) == expected
+@pytest.mark.parametrize("now", [START - dt.timedelta(days=1), START + TICK, END, END + TICK])
+def test_a_saved_inactive_never_changes_whatever_the_dates(now):
+    assert sessions.status_at(_session(SessionStatus.INACTIVE), now) == SessionStatus.INACTIVE
 
 
-def test_moving_the_dates_moves_the_status_back_and_forward(world):
+def test_moving_the_dates_moves_the_status_back_and_forward_until_inactive(world):
     db, sid = world["db"], world["sid"]
+    sessions.update_session(db, world["a"], sid, name="Fall", start="2020-01-01T00:00", end="2099-02-01T00:00")
+    db.commit()
+    assert rows(db, LeagueSession)[0].status == SessionStatus.ACTIVE
+    sessions.update_session(db, world["a"], sid, name="Fall", start="2099-01-01T00:00", end="2099-02-01T00:00")
+    db.commit()
+    assert rows(db, LeagueSession)[0].status == SessionStatus.REGISTRATION
     sessions.update_session(db, world["a"], sid, name="Fall", start="2020-01-01T00:00", end="2020-02-01T00:00")
     db.commit()
     assert rows(db, LeagueSession)[0].status == SessionStatus.INACTIVE
     assert sessions.list_sessions(db, world["a"]) == []  # SVLs do not see Inactive sessions
+
+
+def test_an_inactive_session_stays_inactive_when_its_end_moves_later(world):
+    db, sid = world["db"], world["sid"]
+    sessions.update_session(db, world["a"], sid, name="Fall", start="2020-01-01T00:00", end="2020-02-01T00:00")
+    db.commit()
     sessions.update_session(db, world["admin"], sid, name="Fall", start="2020-01-01T00:00", end="2099-02-01T00:00")
     db.commit()
-    assert rows(db, LeagueSession)[0].status == SessionStatus.ACTIVE
-    assert [s["name"] for s in sessions.list_sessions(db, world["a"])] == ["Fall"]
-    sessions.update_session(db, world["a"], sid, name="Fall", start="2099-01-01T00:00", end="2099-02-01T00:00")
-    db.commit()
-    assert rows(db, LeagueSession)[0].status == SessionStatus.REGISTRATION
+    assert rows(db, LeagueSession)[0].status == SessionStatus.INACTIVE
+    assert sessions.list_sessions(db, world["a"]) == []
+    assert sessions.current_session_ids(db, world["svla"].id) == []
 
 
 def test_status_compares_instants_not_wall_clocks():
@@ -129,7 +131,7 @@ def two_svls(db):
     add_league_session(db, a, "A started", now - 3 * day, now + 50 * day)  # still Registration in the DB
     add_league_session(db, a, "A running", now - 10 * day, now + 20 * day, SessionStatus.ACTIVE)
     add_league_session(db, a, "A over", now - 100 * day, now - day)  # Registration in the DB, but ended
-    add_league_session(db, a, "A reopened", now - 50 * day, now + 50 * day, SessionStatus.INACTIVE)  # end moved on
+    add_league_session(db, a, "A ended", now - 50 * day, now + 50 * day, SessionStatus.INACTIVE)  # end moved on later
     add_league_session(db, b, "B own", now + 2 * day, now + 30 * day)
     return a, b
 
@@ -138,8 +140,8 @@ def test_svl_home_lists_own_open_sessions_by_start(db, two_svls):
     a, _b = two_svls
     rows = sessions.svl_home(db, actor_of(a))
     db.commit()
-    assert [r["name"] for r in rows] == ["A reopened", "A running", "A started", "A soon", "A later"]
-    assert [r["status"] for r in rows] == ["Active", "Active", "Active", "Registration", "Registration"]
+    assert [r["name"] for r in rows] == ["A running", "A started", "A soon", "A later"]  # never an Inactive one
+    assert [r["status"] for r in rows] == ["Active", "Active", "Registration", "Registration"]
     assert all(r["svl_name"] == "Svla" for r in rows)
     assert all(r["start_at"].tzinfo is not None and r["end_at"] > r["start_at"] for r in rows)
     assert [r["start_at"] for r in rows] == sorted(r["start_at"] for r in rows)
@@ -155,7 +157,7 @@ def test_svl_home_saves_the_status_changes(db, two_svls):
         "A started": SessionStatus.ACTIVE,
         "A running": SessionStatus.ACTIVE,
         "A over": SessionStatus.REGISTRATION,  # not shown (its end has passed): its saved status waits
-        "A reopened": SessionStatus.ACTIVE,
+        "A ended": SessionStatus.INACTIVE,
         "B own": SessionStatus.REGISTRATION,
     }
 

@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from tests.factories import actor_of, add_league, add_league_session, add_teams, count, login_token, make_user, rows
 from tests.harness import call, page_state
-from volley_app.models import AuditEntry, Game, League, OutboxMessage, Role, SubRequest, Team, User
+from volley_app.models import AuditEntry, Game, League, OutboxMessage, Role, SubRequest, Team, User, utcnow
 from volley_app.pages.dash.leagues import schedule as schedule_page
 from volley_app.pages.dash.users.edit import page as edit_page
 from volley_app.services import (
@@ -262,9 +262,31 @@ def test_a_venue_chooses_its_zone_and_the_change_is_audited(world):
 
 def test_an_admin_changes_a_venues_zone(world):
     db = world["db"]
-    _edit(db, world["admin"], world["chi_user"], time_zone="America/Los_Angeles")
+    _edit(db, world["admin"], world["chi_user"], time_zone="America/Los_Angeles", zone_confirmed=True)
     db.commit()
     assert db.get(User, world["chi"].user_id).time_zone == "America/Los_Angeles"
+
+
+def test_a_venue_with_games_to_come_is_asked_what_a_new_zone_moves_before_it_is_saved(world):
+    db = world["db"]
+    lg = _chicago_league(db, world, start=utcnow() + dt.timedelta(days=3))
+    games = len(rows(db, Game))
+    audits = count(db, AuditEntry)
+    for actor in (world["chi"], world["admin"]):
+        with pytest.raises(Invalid) as asked:
+            _edit(db, actor, world["chi_user"], time_zone="America/Denver")
+        question = asked.value.errors[venues.ZONE_CONFIRM]
+        assert question.startswith("Changing the time zone from America/Chicago to America/Denver changes the clock "
+                                   f"time shown for {games} upcoming games, the start of 1 league and the dates of "
+                                   "1 session.")  # fmt: skip
+        shown = timefmt.date_time(lg.start_at, CHICAGO, labelled=True)
+        assert f"The next game, {shown}, would show as {timefmt.date_time(lg.start_at, 'America/Denver', labelled=True)}" in question
+        db.rollback()
+        assert db.get(User, world["chi"].user_id).time_zone == CHICAGO and count(db, AuditEntry) == audits
+    _edit(db, world["chi"], world["chi_user"], time_zone="America/Denver", zone_confirmed=True)
+    db.commit()
+    assert db.get(User, world["chi"].user_id).time_zone == "America/Denver"
+    _edit(db, world["chi"], world["chi_user"], time_zone="America/Denver")  # the same zone: nothing to ask
 
 
 @pytest.mark.parametrize("bad", ["Mars/Olympus_Mons", "", "../../etc/passwd", "America/Nowhere", 7, ["America/Chicago"]])
@@ -307,7 +329,11 @@ async def test_the_edit_page_saves_a_venues_zone(world):
     assert db.get(User, world["chi"].user_id).time_zone == CHICAGO
     _root, state = page_state(edit_page.EditUserState, f"/dash/users/{world['chi'].user_id}", token)
     await call(state.load)
-    await call(state.save, form | {"time_zone": "America/Denver"})
+    await call(state.save, form | {"time_zone": "America/Denver"})  # its session is still to come: asked first
+    assert state.errors.get(venues.ZONE_CONFIRM, "").startswith("Changing the time zone from America/Chicago")
+    db.expire_all()
+    assert db.get(User, world["chi"].user_id).time_zone == CHICAGO
+    await call(state.save, form | {"time_zone": "America/Denver", "zone_confirmed": "on"})
     db.expire_all()
     assert db.get(User, world["chi"].user_id).time_zone == "America/Denver"
 

@@ -15,7 +15,7 @@ DAYS = [(d.value, d.value) for d in Day]
 
 LEAGUE_FIELDS = ("court", "start", "number_of_weeks", "time_increment", "skill_level", "format", "day",
                  "gender_requirement", "max_teams", "cost", "cash", "offer_hold_hours", "ranking", "more_courts",
-                 "registration_deadline")  # fmt: skip
+                 "registration_deadline", "sets_to_play")  # fmt: skip
 """What both forms send; the edit form sends ``active`` too."""
 
 
@@ -62,6 +62,8 @@ def league_fields(state, d: dict | rx.Var, *, show_cash: rx.Var, show_active: bo
                    hint="How long a place offered to a waitlisted team is held for its captain to pay."),
         select_field("Standings Order", "ranking", results.RANKING_CHOICES, state,
                      default_value=d.get("ranking", "standard")),
+        select_field("Sets per Match", "sets_to_play", svc.SETS_CHOICES, state, required=False,
+                     default_value=d.get("sets_to_play", "")),
         rx.cond(
             show_cash,
             select_field("Cash Only", "cash", [("false", "No"), ("true", "Yes")], state,

@@ -81,6 +81,8 @@ class League(SQLModel, table=True):
         default=Ranking.STANDARD,
         sa_column=sa.Column(enum_type(Ranking), nullable=False, server_default=Ranking.STANDARD.value),
     )
+    # How many sets a match has: None plays a best of three (set 3 only after a split), 3 plays all three.
+    sets_to_play: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
     created_at: dt.datetime = utc_field(default_now=True)
     archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
     archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)

@@ -242,6 +242,7 @@ def update_user(
     roles: object = None,
     active: object = None,
     time_zone: object = None,
+    zone_confirmed: object = None,
 ) -> None:
     """Save an edit of ``user_id`` (spec section 5, Edit user). Fields the actor does not see are left alone.
 
@@ -249,7 +250,9 @@ def update_user(
     session of the account (this one stays). An admin's new password for someone else ends
     all of theirs. An admin's edit of any account is in the audit log (roles, active, names; a
     new password only as such). A venue's (SVL's) time zone (``time_zone``, an IANA name; None keeps it) is
-    changed by the venue or an admin, and is in the audit log whoever changes it.
+    changed by the venue or an admin, and is in the audit log whoever changes it. While the venue has games,
+    leagues or sessions to come, a new zone is saved only with ``zone_confirmed`` true: until then the edit is
+    refused with the question of what moves (``venues.zone_change_question``) under ``time_zone_confirm``.
     """
     actor = require_actor(actor)
     user = access_user(db, actor, user_id)
@@ -296,6 +299,10 @@ def update_user(
         clean = {}
     if not errors:
         errors = _taken(db, clean["username"], clean["email"], other_than=user.id)
+    if not errors and "time_zone" in clean and zone_confirmed is not True and (
+        question := venues.zone_change_question(db, user.id, user.time_zone, clean["time_zone"])
+    ):
+        errors = {venues.ZONE_CONFIRM: question}
     if errors:
         raise Invalid(errors)
     user.username = clean["username"]

@@ -50,6 +50,13 @@ def display_name(league: League) -> str:
     return f"{league.day.value} {league.skill_level.value} {FORMAT_LABELS[league.format]}"
 
 
+def name_column() -> sa.ColumnElement[str]:
+    """``display_name`` in SQL, for the search box ('Friday', 'Monday C 6s')."""
+    fmt = sa.case({f.value: label for f, label in FORMAT_LABELS.items()}, value=sa.cast(League.format, sa.String(30)),
+                  else_="")  # fmt: skip
+    return sa.cast(League.day, sa.String(20)) + " " + sa.cast(League.skill_level, sa.String(20)) + " " + fmt
+
+
 MAX_COURTS = 12
 
 
@@ -136,6 +143,18 @@ def _dollars(value: object) -> int:
     return validation.money_cents(value, "cost", "Cost", COST_MAX_DOLLARS)
 
 
+SETS_CHOICES = [("", "Best of 3 (set 3 after a split)"), ("3", "Always 3 sets")]
+"""How many sets a league's matches have (``League.sets_to_play``): blank a best of three, 3 always three sets."""
+
+
+def _sets_to_play(value: object) -> int | None:
+    text = str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else None
+    by_value = {v: (int(v) if v else None) for v, _label in SETS_CHOICES}
+    if text not in by_value:
+        raise Invalid({"sets_to_play": "Choose how many sets a match has: " + " or ".join(label for _v, label in SETS_CHOICES)})
+    return by_value[text]
+
+
 def _clean(fields: dict, zone: str | None = None) -> dict:
     """Check the required set of spec section 5 (dates on the wall clock of the venue's ``zone``);
     returns the columns to store."""
@@ -159,6 +178,8 @@ def _clean(fields: dict, zone: str | None = None) -> dict:
         **hold,
     )
     clean["gender_requirement"] = clean["gender_requirement"] or None
+    if "sets_to_play" in fields:  # without it the number of sets stays (a best of three for a new league)
+        clean["sets_to_play"] = _sets_to_play(fields["sets_to_play"])
     if "registration_deadline" in fields:
         clean["registration_deadline"] = _deadline(
             fields["registration_deadline"], clean["start_at"], clean["number_of_weeks"], zone
@@ -201,6 +222,7 @@ def changeable(db: Session, actor: Actor | None, league_id: object) -> League:
 LEAGUE_FIELDS = (
     "court", "start_at", "number_of_weeks", "time_increment", "skill_level", "format", "day", "max_teams",
     "cost_cents", "cash", "gender_requirement", "active", "offer_hold_hours", "ranking", "courts", "registration_deadline",
+    "sets_to_play",
 )  # fmt: skip
 
 
@@ -381,7 +403,7 @@ def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None,
     return [summary(lg, snames, vnames, vzones) for lg in found]
 
 
-# The filters of the leagues list: free text (venue, session, court), the day, the format, the skill level.
+# The filters of the leagues list: free text (league name, venue, session, court), the day, the format, the skill level.
 LEAGUE_FILTERS = ("q", "day", "format", "skill")
 
 
@@ -406,7 +428,8 @@ def leagues_page(
     """One page of the active leagues by start (``sort`` "-start": latest first), as ``list_leagues`` picks them
     for the actor (stages refreshed).
 
-    ``filters``: ``q`` (the venue's name, the session's name or the court), ``day``, ``format`` and ``skill``.
+    ``filters``: ``q`` (the league's name such as 'Monday C 6s', the venue's name, the session's name or the court),
+    ``day``, ``format`` and ``skill``.
     With ``session_id`` (its SVL or an admin): every league of that one session, active or not.
     """
     actor = require_actor(actor)
@@ -430,7 +453,7 @@ def leagues_page(
     if text := paging.search_text(f.get("q")):
         venue = User.first_name + " " + User.last_name
         query = query.join(User, User.id == League.svl_id).join(LeagueSession, LeagueSession.id == League.session_id)
-        where.append(paging.contains(text, venue, LeagueSession.name, League.court))
+        where.append(paging.contains(text, venue, LeagueSession.name, League.court, name_column()))
     query = query.where(*where).order_by(*order.columns)
 
     def project(found: list) -> list[dict]:
@@ -478,6 +501,7 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
         show_cash=managing and cash_allowed(db, row.svl_id),
         offer_hold_hours=row.offer_hold_hours,
         ranking=row.ranking.value,
+        sets_to_play=str(row.sets_to_play or ""),
         has_bracket=bool(row.tournament_file),
         bracket_type=row.tournament_content_type or "",
     )

@@ -12,7 +12,8 @@ The rules, in one place:
   A round's games fill the league's courts as the round robin does (``scheduling.placements``): with
   two courts, two games at a time, the next two one time increment later; the next round starts one
   increment after the round before it.
-* A result is a best of three within the section 9 caps. Entering it puts the winner in its place in
+* A result is a best of three within the section 9 caps, entered (score or no-show) once the game has
+  started, never ahead of it. Entering it puts the winner in its place in
   the next round. A result may be corrected while the next-round game it feeds has no score; once that
   game has a score, a correction is refused (correct the later game first). A correction that changes
   the winner puts the new winner in the next round.
@@ -26,11 +27,12 @@ The rules, in one place:
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 
 from sqlmodel import Session, select
 
-from volley_app.models import Game, GameType, PlayoffSeed, Team
+from volley_app.models import Game, GameType, PlayoffSeed, Team, utcnow
 from volley_app.services import audit, leagues, report_settling, results, scheduling
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor, access_game, access_league
@@ -40,7 +42,8 @@ TOO_FEW = "A playoff bracket needs at least 2 teams in play."
 NOT_PLAYOFF = "This is not a playoff game."
 NOT_READY = "Both teams of this game are not known yet."
 NEXT_STARTED = "The next round's game already has a score: correct that game first."
-NO_WINNER = "Enter a finished best of three: a team must win two sets."
+NO_WINNER = scheduling.NO_WINNER
+NOT_STARTED = "This game has not started yet: its result is entered once it has been played."
 NOT_IN_GAME = "Choose one of the two teams of this game."
 
 
@@ -72,11 +75,33 @@ def _games(db: Session, league_id: int) -> list[Game]:
     )
 
 
-def generate(db: Session, actor: Actor | None, league_id: object) -> int:
-    """Make the bracket from the standings (the league's SVL or an admin). Returns how many games were made."""
+def unplayed_regular(db: Session, league_id: int) -> int:
+    """How many of the league's regular-season games (BYEs aside) have no result yet."""
+    games = db.exec(
+        select(Game).where(Game.league_id == league_id, Game.type == GameType.LEAGUE, Game.team2_id.is_not(None))
+    ).all()
+    return sum(1 for g in games if not scheduling.played(g))
+
+
+def early_question(unplayed: int) -> str:
+    """What the operator is asked before a bracket is generated while regular-season games wait for results."""
+    if not unplayed:
+        return ""
+    games = "1 regular-season game has" if unplayed == 1 else f"{unplayed} regular-season games have"
+    return (f"{games} no result yet. The bracket is seeded by the standings as they are now, and is not "
+            "drawn again when those results come in. Generate it anyway?")  # fmt: skip
+
+
+def generate(db: Session, actor: Actor | None, league_id: object, *, early: object = False) -> int:
+    """Make the bracket from the standings (the league's SVL or an admin). Returns how many games were made.
+
+    While regular-season games have no result, the operator is asked first: refused unless ``early`` is true.
+    """
     league = leagues.changeable(db, actor, league_id)
     if _games(db, league.id):
         raise Invalid(ALREADY)
+    if early is not True and (question := early_question(unplayed_regular(db, league.id))):
+        raise Invalid(question)
     playing = set(scheduling.playing_team_ids(db, league.id))
     seeds = [row["id"] for row in results.table(db, league) if row["id"] in playing]
     if len(seeds) < 2:
@@ -181,6 +206,7 @@ def apply_result(db: Session, game: Game, clean: dict[str, int | None]) -> Game 
     Refused when the next game already has a score. Returns the next game (None after the final).
     The caller checked who may do this and records it in the audit log.
     """
+    _started(game)
     following = _following(db, game)
     sets = scheduling.winners_by_set([(clean[f1], clean[f2]) for f1, f2 in scheduling.SCORE_FIELDS])
     if max(sets.count(1), sets.count(2)) < 2:
@@ -190,6 +216,12 @@ def apply_result(db: Session, game: Game, clean: dict[str, int | None]) -> Game 
     game.forfeit_team_id = None
     _advance(db, game, following)
     return following
+
+
+def _started(game: Game, now: dt.datetime | None = None) -> None:
+    """A result (score or no-show) is entered once the game has started, never ahead of it."""
+    if game.start_at > (now or utcnow()):
+        raise Invalid(NOT_STARTED)
 
 
 def apply_forfeit(db: Session, game: Game, team_id: int) -> Game | None:
@@ -237,6 +269,7 @@ def record_forfeit(db: Session, actor: Actor | None, game_id: object, *, team: o
         team_id = int(str(team).strip())
     except ValueError:
         team_id = -1
+    _started(game)
     before = audit.snapshot(game, scheduling.GAME_FIELDS)
     apply_forfeit(db, game, team_id)
     names = _names(db, game.league_id)
@@ -256,7 +289,7 @@ def record_result(db: Session, actor: Actor | None, game_id: object, **scores) -
     if game.type != GameType.TOURNAMENT:
         raise Invalid(NOT_PLAYOFF)
     before = audit.snapshot(game, scheduling.GAME_FIELDS)
-    clean = scheduling.clean_scores(scores)
+    clean = scheduling.clean_scores(scores, required=True)
     apply_result(db, game, clean)
     names = _names(db, game.league_id)
     winner = names.get(game.team1_id if scheduling.result(game) == 1 else game.team2_id, "")
@@ -309,6 +342,7 @@ def bracket(db: Session, actor: Actor | None, league_id: object) -> dict:
     return {
         "league": leagues.get_league(db, actor, league.id), "generated": bool(games), "rounds": out,
         "champion": champion, "can_generate": manage and not games, "can_manage": manage,
+        "early_question": early_question(unplayed_regular(db, league.id)) if manage and not games else "",
         "byes": [f"({s}) {names.get(t, '')}" for s, t in byes],
     }  # fmt: skip
 

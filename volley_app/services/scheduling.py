@@ -152,6 +152,7 @@ def regenerate_unplayed(db: Session, league: League, actor: Actor | None = None)
     if len(playing_team_ids(db, league.id)) >= 2:
         made = _make_weeks(db, league, first_week=last_played + 1)
     new = db.exec(select(Game).where(Game.league_id == league.id, Game.round > last_played)).all()
+    _clear_of_kept(db, league, [g for g in new if g.type == GameType.LEAGUE and not played(g)], leagues.zone(db, league))
     for g in new:
         old = replaced.get((g.round, g.match))
         if old is not None:
@@ -224,6 +225,77 @@ def pick_court(league: League, value: object, current: str | None) -> str | None
     return by_name[text.casefold()]
 
 
+# --- clashes: a court holds one game at a time, a team plays one game at a time ------------------------
+
+
+def _overlap(a: dt.datetime, b: dt.datetime, minutes: int) -> bool:
+    """Two games of a league overlap when they start less than one time increment apart."""
+    return abs(a - b) < dt.timedelta(minutes=max(1, minutes))
+
+
+def clash(
+    league: League, games: Sequence[Game], names: dict[int, str], zone: timefmt.Zone, *, game_id: int | None,
+    team1: int | None, team2: int | None, start_at: dt.datetime, court: str | None,
+) -> str:
+    """Why a game (``game_id`` None: a new one) of ``team1`` v ``team2`` at ``start_at`` on ``court`` clashes with
+    another of ``games``: the same court at the same time, or a team in two games at once. "" when it does not.
+
+    A game lasts the league's time increment; a BYE (no second team, no court) is played nowhere and never clashes.
+    """
+    if team2 is None and not court:
+        return ""
+    for other in games:
+        bye = other.team2_id is None and not other.court
+        if other.id == game_id or bye or not _overlap(other.start_at, start_at, league.time_increment):
+            continue
+        label = _label(names, other.team1_id, other.team2_id)
+        at = timefmt.date_time(other.start_at, zone, labelled=True)
+        if court and other.court and other.court.casefold() == court.casefold():
+            return f"{court} is taken then: {label} plays there at {at}."
+        for team in (team1, team2):
+            if team is not None and team in (other.team1_id, other.team2_id):
+                return f"{names.get(team, '')} already plays then: {label} at {at}."
+    return ""
+
+
+def _refuse_clash(db: Session, league: League, zone: timefmt.Zone, **game) -> None:
+    """Refuse (under the date and time) a game placed where another plays, naming that game."""
+    games = db.exec(select(Game).where(Game.league_id == league.id)).all()
+    found = clash(league, games, _team_names(db, league.id), zone, **game)
+    if found:
+        raise Invalid({"start": found})
+
+
+def clashes_in(db: Session, league: League, games: Sequence[Game]) -> str:
+    """The first clash of any of ``games`` with the league's other games ("" when there is none)."""
+    everyone = db.exec(select(Game).where(Game.league_id == league.id)).all()
+    names = _team_names(db, league.id)
+    zone = leagues.zone(db, league)
+    for g in sorted(games, key=lambda g: (g.start_at, g.match, g.id or 0)):
+        found = clash(league, everyone, names, zone, game_id=g.id, team1=g.team1_id, team2=g.team2_id,
+                      start_at=g.start_at, court=g.court)  # fmt: skip
+        if found:
+            return f"{_label(names, g.team1_id, g.team2_id)} at {timefmt.date_time(g.start_at, zone, labelled=True)}: {found}"
+    return ""
+
+
+def _clear_of_kept(db: Session, league: League, new: Sequence[Game], zone: timefmt.Zone) -> None:
+    """A redrawn week's games keep clear of the games that stayed (a played week's game moved into a later
+    week, a playoff or added game): a game that would clash takes the next time increment that is free."""
+    fresh = {g.id for g in new}
+    placed = [g for g in db.exec(select(Game).where(Game.league_id == league.id)).all() if g.id not in fresh]
+    names = _team_names(db, league.id)
+    for g in sorted(new, key=lambda g: (g.start_at, g.match)):
+        for _step in range(96):
+            if not clash(league, placed, names, zone, game_id=g.id, team1=g.team1_id, team2=g.team2_id,
+                         start_at=g.start_at, court=g.court):  # fmt: skip
+                break
+            g.start_at = (timefmt.local(g.start_at, zone) + dt.timedelta(minutes=league.time_increment)).astimezone(dt.UTC)
+            db.add(g)
+        placed.append(g)
+    db.flush()
+
+
 def move_game(db: Session, actor: Actor | None, game_id: object, *, start: object, court: object = None) -> Game:
     """Move one game to another date, time or court (the league's SVL or an admin); both captains are told.
 
@@ -238,6 +310,8 @@ def move_game(db: Session, actor: Actor | None, game_id: object, *, start: objec
     new_court = pick_court(league, court, game.court)
     if (start_at, new_court) == (game.start_at, game.court):
         return game
+    _refuse_clash(db, league, zone, game_id=game.id, team1=game.team1_id, team2=game.team2_id, start_at=start_at,
+                  court=new_court if game.team2_id is not None else None)  # fmt: skip
     before = audit.snapshot(game, MOVE_FIELDS)
     was = _where(game, zone)
     game.start_at, game.court = start_at, (new_court if game.team2_id is not None else None)
@@ -285,6 +359,8 @@ def push_week(db: Session, actor: Actor | None, league_id: object, *, week: obje
         g.sequence += 1
         db.add(g)
     db.flush()
+    if found := clashes_in(db, league, moving):
+        raise Invalid({"week": f"Moving the weeks would put two games together: {found}"})
     name = leagues.display_name(league)
     audit.record(
         db, actor, action="push", entity="schedule", entity_id=league.id, league_id=league.id,
@@ -362,8 +438,23 @@ def _score(value: object, field: str) -> int | None:
     return number
 
 
-def clean_scores(raw: dict) -> dict[str, int | None]:
-    """The six scores: numeric, each set both-or-neither, finished within the caps, no set after 2-0."""
+BEST_OF_THREE = None
+ALL_THREE = 3
+
+NO_WINNER = "Enter a finished best of three: a team must win two sets."
+SPLIT_NEEDS_SET3 = "Sets 1 and 2 are split: enter set 3, which decides the match."
+ALL_SETS = "This league plays all 3 sets: enter the score of each set."
+RESULT_KEPT = "This game has a result: correct the scores, results are never deleted."
+
+
+def clean_scores(raw: dict, sets_to_play: int | None = BEST_OF_THREE, *, required: bool = False) -> dict[str, int | None]:
+    """The six scores of a complete result by the league's rules, or none at all (unless ``required``).
+
+    Each set is numeric, both scores or neither, and finished within its caps (``check_set``); the sets are
+    entered in order. A best of three (``sets_to_play`` None) ends when a team has won two sets: set 3 is
+    played only after a split and is then required. A league that plays all three sets (3) needs all three.
+    A result that stops short is refused with the reason, so every saved score counts in the standings.
+    """
     clean = {f: _score(raw.get(f), f) for pair in SCORE_FIELDS for f in pair}
     pairs = [(clean[f1], clean[f2]) for f1, f2 in SCORE_FIELDS]
     for i, (a, b) in enumerate(pairs):
@@ -371,13 +462,39 @@ def clean_scores(raw: dict) -> dict[str, int | None]:
             raise Invalid({f"set{i + 1}": f"Set {i + 1}: enter both scores or neither"})
         if a is not None:
             check_set(a, b, i)
-    if pairs[2][0] is not None:
-        first_two = winners_by_set(pairs[:2])
-        if len(first_two) < 2 or first_two[0] == first_two[1]:
-            raise Invalid({"set3": "Set 3 is played only when sets 1 and 2 are split"})
-    elif pairs[1][0] is not None and pairs[0][0] is None:
-        raise Invalid({"set1": "Enter set 1 before set 2"})
+    entered = [i for i, (a, _b) in enumerate(pairs) if a is not None]
+    if not entered:
+        if required:
+            raise Invalid({"set1": ALL_SETS if sets_to_play == ALL_THREE else NO_WINNER})
+        return clean
+    if entered != list(range(len(entered))):
+        missing = next(i for i in range(3) if i not in entered)
+        raise Invalid({f"set{missing + 1}": f"Enter set {missing + 1} before set {entered[-1] + 1}"})
+    wins = winners_by_set(pairs)
+    if sets_to_play == ALL_THREE:
+        if len(wins) < 3:
+            raise Invalid({f"set{len(wins) + 1}": ALL_SETS})
+        return clean
+    if len(wins) == 3 and wins[0] == wins[1]:
+        raise Invalid({"set3": "Set 3 is played only when sets 1 and 2 are split"})
+    if len(wins) == 2 and wins[0] != wins[1]:
+        raise Invalid({"set3": SPLIT_NEEDS_SET3})
+    if len(wins) == 1:
+        raise Invalid({"set2": NO_WINNER})
     return clean
+
+
+def sets_rule(league: League | None) -> str:
+    """The scoring rule a form shows for a game of ``league`` (None: a playoff game, a best of three)."""
+    caps = "Sets 1 and 2 go to 21 (cap 23), set 3 to 15 (cap 17); win by two."
+    if league is not None and league.sets_to_play == ALL_THREE:
+        return f"{caps} This league plays all 3 sets."
+    return f"{caps} Set 3 only after a 1-1 split."
+
+
+def league_scores(league: League | None, raw: dict, *, required: bool = False) -> dict[str, int | None]:
+    """``clean_scores`` by the rules of the game's league (a playoff game is always a best of three)."""
+    return clean_scores(raw, league.sets_to_play if league is not None else BEST_OF_THREE, required=required)
 
 
 GAME_FIELDS = ("team1_id", "team2_id", "start_at", "court", "forfeit_team_id", *(f for pair in SCORE_FIELDS for f in pair))
@@ -425,9 +542,13 @@ def update_game(
 
     t1, t2 = _two_teams(team1, team2, ids, "Choose a team of this league for {label}")
     start_at = timefmt.parse_local(start, "start", "Date and time", zone)
-    clean = clean_scores(scores)
+    clean = league_scores(league if game.type == GameType.LEAGUE else None, scores)
     if t2 is None and any(v is not None for v in clean.values()):
         raise Invalid({"team2": "A BYE has no scores"})
+    if played(game) and not any(v is not None for v in clean.values()) and (
+        game.forfeit_team_id is None or game.forfeit_team_id not in (t1, t2)
+    ):
+        raise Invalid({"team1_game1_score": RESULT_KEPT})  # clearing a result would make the game deletable
     court = court if t2 is not None else None
     if game.type == GameType.TOURNAMENT and (
         (t1, t2) != before_teams or any(getattr(game, k) != v for k, v in clean.items())
@@ -435,6 +556,7 @@ def update_game(
         raise Invalid({"team1_game1_score": PLAYOFF_RESULTS})
     moved = (game.team1_id, game.team2_id, game.start_at, game.court) != (t1, t2, start_at, court)
     if moved:
+        _refuse_clash(db, league, zone, game_id=game.id, team1=t1, team2=t2, start_at=start_at, court=court)
         game.sequence += 1  # calendars replace the event
     game.team1_id, game.team2_id, game.start_at, game.court = t1, t2, start_at, court
     if any(v is not None for v in clean.values()) or game.forfeit_team_id not in (t1, t2):
@@ -484,6 +606,7 @@ def game_dict(game: Game, names: dict[int, str]) -> dict:
         "court": game.court or "",
         "type": game.type.value,
         "sets": ", ".join(sets),
+        "forfeit": names.get(game.forfeit_team_id, "") if game.forfeit_team_id is not None else "",
         **{f: getattr(game, f) for pair in SCORE_FIELDS for f in pair},
     }
 
@@ -566,6 +689,7 @@ def get_game(db: Session, actor: Actor | None, game_id: object) -> dict:
     out["teams"] = [{"id": i, "name": n} for i, n in sorted(names.items())]
     out["courts"] = leagues.court_names(league)
     out["zone"] = leagues.zone(db, league)
+    out["sets_rule"] = sets_rule(league if game.type == GameType.LEAGUE else None)
     return out
 
 
@@ -641,6 +765,7 @@ def add_game(
     ).first()  # fmt: skip
     if same is not None:
         raise Invalid({"start": ALREADY_ON_SCHEDULE})
+    _refuse_clash(db, league, zone, game_id=None, team1=t1, team2=t2, start_at=start_at, court=chosen_court)
     if number is None:
         last = db.exec(select(sa.func.max(Game.match)).where(Game.league_id == league.id, Game.round == week)).one()
         number = (last or 0) + 1

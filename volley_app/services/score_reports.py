@@ -5,8 +5,8 @@ enter or correct any score. Every step is audited and emails the other party.
 The rules, in one place:
 
 * Only the captains of the game's two teams report or answer; the league's SVL or an admin settles.
-* A report needs the game to have started, both teams known, no score on the game yet, and a finished
-  best of three within the caps of section 9 (``scheduling.clean_scores``).
+* A report needs the game to have started, both teams known, no score on the game yet, and a complete
+  result by the league's rules within the caps of section 9 (``scheduling.clean_scores``).
 * While a report waits, the reporting captain may replace it; the other captain confirms or disputes it.
 * Confirming puts the score on the game (a playoff game's winner moves on, ``playoffs.apply_result``).
 * The operator's entry settles every open or disputed report of the game, on the score page or the game
@@ -31,7 +31,7 @@ HAS_SCORE = "This game already has a score. The league's operator can correct it
 OTHER_WAITING = "The other captain reported a score: confirm or dispute it."
 IN_DISPUTE = "This score is disputed: the league's operator decides it."
 OWN_REPORT = "The other team's captain answers your report."
-NO_WINNER = "Enter a finished best of three: a team must win two sets."
+NO_WINNER = scheduling.NO_WINNER
 REPORT_NOT_FOUND = "Score report not found"
 SCORE_KEYS = tuple(f for pair in scheduling.SCORE_FIELDS for f in pair)
 OPEN = report_settling.OPEN
@@ -65,12 +65,10 @@ def _open_report(db: Session, game_id: int) -> ScoreReport | None:
     return next(iter(report_settling.open_reports(db, game_id)), None)
 
 
-def _checked(scores: dict) -> dict[str, int | None]:
-    clean = scheduling.clean_scores(scores)
-    won = scheduling.winners_by_set([(clean[a], clean[b]) for a, b in scheduling.SCORE_FIELDS])
-    if max(won.count(1), won.count(2)) < 2:
-        raise Invalid({"set2": NO_WINNER})
-    return clean
+def _checked(db: Session, game: Game, scores: dict) -> dict[str, int | None]:
+    """A complete result by the rules of the game's league (``scheduling.clean_scores``)."""
+    league = db.get(League, game.league_id) if game.type == GameType.LEAGUE else None
+    return scheduling.league_scores(league, scores, required=True)
 
 
 def _sets_text(values: dict, *, second_first: bool = False) -> str:
@@ -112,7 +110,7 @@ def report(
         raise Invalid(NOT_STARTED)
     if scheduling.played(game):
         raise Invalid(HAS_SCORE)
-    clean = _checked({k: scores.get(k) for k in SCORE_KEYS})
+    clean = _checked(db, game, {k: scores.get(k) for k in SCORE_KEYS})
     waiting = _open_report(db, game.id)
     if waiting is not None and waiting.status == ReportStatus.DISPUTED:
         raise Invalid(IN_DISPUTE)
@@ -240,7 +238,7 @@ def settle(db: Session, actor: Actor | None, game_id: object, **scores) -> Game:
     game = access_game(db, actor, game_id, manage=True)
     leagues.changeable(db, actor, game.league_id)
     before = audit.snapshot(game, scheduling.GAME_FIELDS)
-    clean = _checked({k: scores.get(k) for k in SCORE_KEYS})
+    clean = _checked(db, game, {k: scores.get(k) for k in SCORE_KEYS})
     _put_on_game(db, game, clean)
     name, sets = _game_name(db, game), _sets_text(clean)
     audit.record_change(

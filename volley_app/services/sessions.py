@@ -19,9 +19,9 @@ SESSION_FIELDS = ("name", "start_at", "end_at", "svl_id")
 
 def status_at(session: LeagueSession, now: dt.datetime) -> SessionStatus:
     """Spec section 4, from the dates each time: past the end Inactive, else past the start Active,
-    else Registration. Moving the dates moves the status back as well as forward, so a session is
-    Inactive (for good) only once its end has truly passed."""
-    if now > session.end_at:
+    else Registration. Moving the dates moves Registration and Active back as well as forward; a session
+    saved as Inactive stays Inactive whatever its dates become (the spec: Inactive is never changed again)."""
+    if session.status == SessionStatus.INACTIVE or now > session.end_at:
         return SessionStatus.INACTIVE
     if now > session.start_at:
         return SessionStatus.ACTIVE
@@ -29,8 +29,11 @@ def status_at(session: LeagueSession, now: dt.datetime) -> SessionStatus:
 
 
 def current() -> sa.ColumnElement[bool]:
-    """Sessions that are not Inactive and not archived, decided by the dates (not the saved status)."""
-    return sa.and_(LeagueSession.end_at >= utcnow(), LeagueSession.archived_at.is_(None))
+    """Sessions that are not Inactive and not archived: not past their end, and not saved as Inactive."""
+    return sa.and_(
+        LeagueSession.end_at >= utcnow(), LeagueSession.status != SessionStatus.INACTIVE,
+        LeagueSession.archived_at.is_(None),
+    )  # fmt: skip
 
 
 def refresh_statuses(db: Session, sessions: Iterable[LeagueSession], now: dt.datetime | None = None) -> None:
@@ -233,7 +236,8 @@ def get_session(db: Session, actor: Actor | None, session_id: object, now: dt.da
 def update_session(
     db: Session, actor: Actor | None, session_id: object, *, name: object, start: object, end: object
 ) -> LeagueSession:
-    """Change a session's name and dates (owner SVL or admin). The status follows the dates, both ways."""
+    """Change a session's name and dates (owner SVL or admin). The status follows the dates, both ways, except
+    that an Inactive session stays Inactive."""
     _actor, row = changeable(db, actor, session_id)
     before = audit.snapshot(row, SESSION_FIELDS)
     row.name, row.start_at, row.end_at = _check_fields(name, start, end, venues.zone(db, row.svl_id))

@@ -144,3 +144,45 @@ def zone_choices(current: str = "") -> list[dict[str, str]]:
     if current and current not in names and timefmt.known(current):
         names.insert(0, current)
     return [{"value": n, "label": f"{n.replace('_', ' ')} ({timefmt.label(now, n)})"} for n in names]
+
+
+ZONE_CONFIRM = "time_zone_confirm"
+"""The key of the question asked before a venue's time zone changes while it has games or leagues to come."""
+
+
+def zone_change_question(db: Session, svl_id: int, old: str, new: str) -> str:
+    """What a venue's new time zone moves, asked before it is saved ("" when nothing upcoming moves).
+
+    Times are kept as instants, so every upcoming game, league start and session date of the venue keeps
+    its moment and shows at another clock time: the question counts them and shows the next game's
+    time before and after.
+    """
+    from volley_app.models import Game, League, LeagueSession
+
+    if old == new:
+        return ""
+    now = utcnow()
+    mine = select(League.id).where(League.svl_id == svl_id, League.archived_at.is_(None))
+    games = db.exec(select(Game.start_at).where(Game.league_id.in_(mine), Game.start_at >= now).order_by(Game.start_at)).all()
+    leagues = db.exec(select(sa.func.count()).select_from(League).where(
+        League.svl_id == svl_id, League.archived_at.is_(None), League.start_at >= now)).one()  # fmt: skip
+    sessions = db.exec(select(sa.func.count()).select_from(LeagueSession).where(
+        LeagueSession.svl_id == svl_id, LeagueSession.archived_at.is_(None), LeagueSession.end_at >= now)).one()  # fmt: skip
+    if not games and not leagues and not sessions:
+        return ""
+    moved = []
+    if games:
+        moved.append(f"{len(games)} upcoming game{'' if len(games) == 1 else 's'}")
+    if leagues:
+        moved.append(f"the start of {leagues} league{'' if leagues == 1 else 's'}")
+    if sessions:
+        moved.append(f"the dates of {sessions} session{'' if sessions == 1 else 's'}")
+    example = ""
+    if games:
+        first = games[0]
+        example = (f" The next game, {timefmt.date_time(first, old, labelled=True)}, would show as "
+                   f"{timefmt.date_time(first, new, labelled=True)}.")  # fmt: skip
+    listed = moved[0] if len(moved) == 1 else f"{', '.join(moved[:-1])} and {moved[-1]}"
+    return (f"Changing the time zone from {old.replace('_', ' ')} to {new.replace('_', ' ')} changes the clock time "
+            f"shown for {listed}. Each keeps its moment and is shown on the new zone's clock, to captains and "
+            f"players too.{example} Tick the box and save again to change it.")  # fmt: skip

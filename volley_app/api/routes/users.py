@@ -66,6 +66,8 @@ class UserEdit(BaseModel):
     password: Any = Field("", description="Only when changed")
     current_password: Any = Field("", alias="currentPassword", description="Needed to change one's own password")
     time_zone: Any = Field(None, alias="timeZone", description="A venue's (SVL's) IANA time zone")
+    zone_confirmed: Any = Field(None, alias="zoneConfirmed", description="true: change the time zone although "
+                                "it moves the clock time of the venue's games to come (else 422 says what moves)")
 
 
 class Deletion(BaseModel):

@@ -7,7 +7,14 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, notice_line, record_form, select_field, submit_button
+from volley_app.components.forms import (
+    confirm_delete,
+    error_line,
+    notice_line,
+    record_form,
+    select_field,
+    submit_button,
+)
 from volley_app.components.layout import button_row, dash_screen, section_card
 from volley_app.components.leagues import back_to_league, league_header
 from volley_app.components.scores import SCORE_KEYS, SETS, score_fields
@@ -42,6 +49,7 @@ class BracketState(FormState, AuthState):
     generated: bool = False
     can_generate: bool = False
     can_manage: bool = False
+    early_question: str = ""
     open_games: list[dict[str, str]] = []
     forfeit_options: list[dict[str, str]] = []
     notice: str = ""
@@ -58,6 +66,7 @@ class BracketState(FormState, AuthState):
         if failure is not None:
             self.league_name, self.back, self.rounds, self.byes, self.champion = "", "", [], [], ""
             self.generated = self.can_generate = self.can_manage = False
+            self.early_question = ""
             self.open_games, self.forfeit_options, self.error = [], [], failure.message
             return
         self.league_name, self.back, _m = league_header(found["league"])
@@ -65,6 +74,7 @@ class BracketState(FormState, AuthState):
         self.rounds = [[game_line(g, r["name"], zone) for g in r["games"]] for r in found["rounds"]]
         self.byes, self.champion, self.generated = found["byes"], found["champion"], found["generated"]
         self.can_generate, self.can_manage = found["can_generate"], found["can_manage"]
+        self.early_question = found["early_question"]
         enterable = [(g, r["name"]) for r in found["rounds"] for g in r["games"] if g["can_enter"]]
         self.open_games = [  # games waiting for a result first, then those whose result may still be corrected
             {"value": str(g["id"]), "label": game_line(g, name)["label"] + (" (correct the result)" if g["winner"] else "")}
@@ -78,10 +88,11 @@ class BracketState(FormState, AuthState):
         self._show_record()
 
     @rx.event
-    async def generate(self):
+    async def generate(self, early: bool = False):
+        """Generate the bracket; ``early`` after the operator confirmed it while regular-season games are unplayed."""
         self.error, self.notice = "", ""
         made, failure = await run_action(
-            playoffs.generate, actor=await self._actor(), league_id=path_arg(self, "league_id")
+            playoffs.generate, actor=await self._actor(), league_id=path_arg(self, "league_id"), early=early is True
         )
         if failure is not None:
             self.error = failure.message
@@ -211,7 +222,12 @@ def bracket_page() -> rx.Component:
             "Generate the Bracket",
             rx.text("Seeds every team in play by the standings; byes go to the top seeds; games are in the "
                     "tournament week at the league's time, court and increment.", size="2"),
-            rx.button("Generate Bracket", on_click=s.generate, width="fit-content"),
+            rx.cond(
+                s.early_question != "",
+                confirm_delete("Generate Bracket", s.early_question, BracketState.generate(True),
+                               confirm_label="Generate the bracket"),
+                rx.button("Generate Bracket", on_click=BracketState.generate(False), width="fit-content"),
+            ),
         )),
         rx.cond(s.can_manage & s.generated, _result_form()),
         rx.cond(s.can_manage & s.generated, _forfeit_form()),

@@ -33,6 +33,7 @@ class GameEditState(FormState, AuthState):
     team_options: list[dict[str, str]] = []
     team2_options: list[dict[str, str]] = []
     court_options: list[dict[str, str]] = []
+    sets_rule: str = ""
     denied: bool = False
 
     async def load(self):
@@ -49,6 +50,7 @@ class GameEditState(FormState, AuthState):
         self.team_options = [{"value": str(t["id"]), "label": t["name"]} for t in found["teams"]]
         self.team2_options = [*self.team_options, {"value": "bye", "label": "BYE"}]
         self.court_options = [{"value": c, "label": c} for c in found["courts"]]
+        self.sets_rule = found["sets_rule"]
         self.form = {
             "team1": str(found["team1_id"] or ""),
             "team2": "bye" if found["team2_id"] is None else str(found["team2_id"]),
@@ -90,7 +92,7 @@ def _game_form() -> rx.Component:
             width="100%",
         ),
         *[_set_error(name) for name in SETS],
-        rx.text("Sets 1 and 2 go to 21 (cap 23), set 3 to 15 (cap 17); win by two.", size="1", color_scheme="gray"),
+        rx.text(s.sets_rule, size="1", color_scheme="gray"),
         button_row(
             submit_button("Update Game", s, size="2", width="auto"),
             link_button("Cancel", href=s.back, variant="soft", color_scheme="gray"),

@@ -22,19 +22,35 @@ from volley_app.state.forms import path_arg, run_action
 NO_SCHEDULE = "No Schedule yet, try back later!"
 
 
-def _game_row(g: dict, can_manage: bool, by_team: bool, zone: str | None = None) -> dict[str, str]:
-    """A game's row: its time on the venue's clock, labelled with the venue's zone ('6:30 PM CT')."""
+def _game_row(g: dict, can_manage: bool, by_team: bool, zone: str | None = None, day: str = "") -> dict[str, str]:
+    """A game's row: its time on the venue's clock, labelled with the venue's zone ('6:30 PM CT'); ``day``: the
+    date heading shown above it (the first game of each date in a week played on more than one date)."""
     when = timefmt.clock(g["start_at"], zone, labelled=True)
+    result = g["sets"].replace("-", "\u2011")  # a non-breaking hyphen keeps "21-17" on one line
     return {
         "id": str(g["id"]),
         "when": f"Week {g['week']} · {timefmt.day(g['start_at'], zone)} {when}" if by_team else when,
+        "day": day,
         "court": g["court"] or "–",
         "team1": g["team1"],
         "team2": g["team2"],
         "match": str(g["match"]),
-        "sets": g["sets"].replace("-", "\u2011") or "–",  # a non-breaking hyphen keeps "21-17" on one line
+        "sets": result or (f"{g['forfeit']} forfeited" if g.get("forfeit") else "–"),
         "href": routes.game_path(g["id"]) if can_manage else "",
     }
+
+
+def _week_rows(games: list[dict], can_manage: bool, zone: str | None) -> tuple[list[dict[str, str]], list[str]]:
+    """A week's rows under their own dates (a game moved to another day of the week shows under that day),
+    and the dates in order."""
+    days = [timefmt.day(g["start_at"], zone) for g in games]
+    dates = list(dict.fromkeys(days))
+    several = len(dates) > 1
+    shown, out = set(), []
+    for g, day in zip(games, days, strict=True):
+        out.append(_game_row(g, can_manage, False, zone, day if several and day not in shown else ""))
+        shown.add(day)
+    return out, dates
 
 
 class ScheduleState(AuthState):
@@ -90,14 +106,18 @@ class ScheduleState(AuthState):
         self.week = str(found["week"] or "")
         self.team = str(found["team"] or "")
         by_team = found["team"] is not None
-        self.games = [_game_row(g, self.can_manage, by_team, zone) for g in found["games"]]
+        if by_team:
+            self.games, dates = [_game_row(g, self.can_manage, True, zone) for g in found["games"]], []
+        else:
+            ordered = sorted(found["games"], key=lambda g: g["start_at"])
+            self.games, dates = _week_rows(ordered, self.can_manage, zone)
         at = weeks.index(found["week"]) if found["week"] in weeks else -1
         self.previous_week = str(weeks[at - 1]) if at > 0 else ""
         self.next_week = str(weeks[at + 1]) if 0 <= at < len(weeks) - 1 else ""
         if by_team:
             self.heading = f"Games of {dict(found['teams']).get(found['team'], '')}"
         elif found["games"]:
-            self.heading = f"Week {found['week']} · {timefmt.day(found['games'][0]['start_at'], zone)}"
+            self.heading = f"Week {found['week']}" + (f" · {dates[0]}" if len(dates) == 1 else "")
         else:
             self.heading = ""
         self.push_question = (
@@ -152,7 +172,13 @@ class ScheduleState(AuthState):
 
 def _schedule_game(game: rx.Var) -> rx.Component:
     when = rx.vstack(rx.text(game["when"]), edit_link(game["href"]), spacing="1", align="start")
-    return row(when, game["court"], game["team1"], game["team2"], game["sets"])
+    return rx.fragment(
+        rx.cond(
+            game["day"] != "",
+            rx.table.row(rx.table.cell(rx.heading(game["day"], size="3", as_="h3"), col_span=5)),
+        ),
+        row(when, game["court"], game["team1"], game["team2"], game["sets"]),
+    )
 
 
 def _chooser(label: str, field_id: str, select: rx.Component) -> rx.Component:

@@ -43,7 +43,7 @@ def form_of(lg: dict) -> dict[str, str]:
         "time_increment": str(lg["time_increment"]), "skill_level": lg["skill_level"], "format": lg["raw_format"],
         "day": lg["day"], "gender_requirement": lg["gender_requirement"], "max_teams": str(lg["max_teams"]),
         "cost": f"{lg['cost_cents'] / 100:.2f}", "cash": "true" if lg["cash"] else "false",
-        "offer_hold_hours": str(lg["offer_hold_hours"]), "ranking": lg["ranking"],
+        "offer_hold_hours": str(lg["offer_hold_hours"]), "ranking": lg["ranking"], "sets_to_play": lg["sets_to_play"],
         "registration_deadline": timefmt.input_value(lg["registration_deadline"], lg["zone"]),
         "active": "true" if lg["active"] else "false",
     }  # fmt: skip

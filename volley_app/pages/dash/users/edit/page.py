@@ -11,6 +11,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.accounts import account_form_page, delete_account, picked_roles, ticked
 from volley_app.components.forms import (
+    checkbox_field,
     complete_button,
     complete_form,
     password_field,
@@ -23,7 +24,7 @@ from volley_app.components.layout import column
 from volley_app.components.sub_matching import availability_section
 from volley_app.models import Gender
 from volley_app.registry import page
-from volley_app.services import accounts, auth
+from volley_app.services import accounts, auth, venues
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, focus, form_values, path_arg, run_action
 from volley_app.state.sub_matching import AvailabilityState
@@ -47,7 +48,7 @@ GENDERS = [(g.value, g.value) for g in Gender]
 
 
 class EditUserState(FormState, AuthState):
-    _fields = (*TEXT_FIELDS, "password", "current_password", "roles", "time_zone")
+    _fields = (*TEXT_FIELDS, "password", "current_password", "roles", "time_zone", venues.ZONE_CONFIRM)
     _error_id = ERROR_ID
 
     record: dict[str, str] = {}
@@ -97,6 +98,7 @@ class EditUserState(FormState, AuthState):
         data["sub"] = ticked(form_data, "sub")
         if self.show_time_zone:  # a venue's record: the form had its time zone
             data["time_zone"] = form_values(form_data, ("time_zone",))["time_zone"]
+            data["zone_confirmed"] = ticked(form_data, "zone_confirmed")  # ticked after the question of what moves
         if self.admin_view:  # the form had the roles card
             data["roles"] = picked_roles(form_data, ROLE_BOXES)
             data["active"] = ticked(form_data, "active")
@@ -161,6 +163,15 @@ def edit_user_page() -> rx.Component:
                 select_field("Time Zone", "time_zone", s.time_zones, s, default_value=s.time_zone),
                 rx.text("The venue's sessions, leagues, games and sub requests are entered and shown in it.",
                         size="1", color_scheme="gray"),
+                rx.cond(
+                    s.errors.get(venues.ZONE_CONFIRM, "") != "",
+                    column(
+                        rx.callout(s.errors.get(venues.ZONE_CONFIRM, ""), color_scheme="amber", role="alert",
+                                   id=venues.ZONE_CONFIRM, tab_index=-1),
+                        checkbox_field("Yes, change the time zone: move these times", "zone_confirmed"),
+                        spacing="1",
+                    ),
+                ),
                 spacing="1",
             ),
         ),
