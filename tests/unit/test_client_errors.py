@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 
 import pytest
 from reflex_base.event.context import EventContext
@@ -27,17 +29,25 @@ def _lines(caplog) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.name == client_errors.__name__]
 
 
-def test_the_app_logs_a_forged_report_on_one_escaped_line(caplog):
-    from volley_app.volley_app import app
-
+def test_a_forged_report_is_logged_on_one_escaped_line(caplog):
     caplog.set_level(logging.INFO)
     with _as_client("203.0.113.9"):
-        app.frontend_exception_handler(Exception(FORGED))
+        client_errors.frontend_exception_handler(Exception(FORGED))
     [line] = _lines(caplog)
     assert not any(ch in line for ch in "\r\n\u2028\x1b")
     assert "203.0.113.9" in line and "boom\\n2026-11-25" in line
     text = "\n".join(r.getMessage() for r in caplog.records)
     assert "\nadmin logged in" not in text and text.count("\n") == 0
+
+
+def test_the_app_hands_browser_reports_to_the_one_line_logger():
+    # The app module starts the backend's machinery when imported: it is looked at in a process of its own.
+    check = (
+        "from volley_app.volley_app import app; from volley_app.state import client_errors; "
+        "assert app.frontend_exception_handler is client_errors.frontend_exception_handler"
+    )
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 def test_a_long_report_is_cut():
