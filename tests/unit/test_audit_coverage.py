@@ -26,7 +26,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "availability.add_date", "availability.remove_date", "availability.save_week",
         "calendar.accepted_request_feed", "calendar.feed_links", "calendar.feed_token", "calendar.regenerate", "calendar.revoke",
         "exports.export", "exports.export_by_link", "inquiries.submit",
-        "invites.invite_in_order", "matching.invite",
+        "invites.email_named", "invites.invite_in_order", "matching.invite",
         "mail_lists.set_notification", "mail_lists.unsubscribe", "newsletter.subscribe", "newsletter.unsubscribe",
         "places.new_payment", "places.reserve",
         "recovery.request_reset", "recovery.reset_password",
@@ -35,7 +35,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
     },
     "signing in and out (the login log is its record)": {
         "auth.check_credentials", "auth.forgive_failures", "auth.login", "auth.logout", "auth.logout_everywhere",
-        "auth.resolve", "auth.revoke_all_sessions", "auth.start_session",
+        "auth.remember_device", "auth.resolve", "auth.revoke_all_sessions", "auth.start_session", "auth.use_sign_in_link",
         "tokens.issue", "tokens.logout", "tokens.logout_access", "tokens.rotate",
     },
     "housekeeping the clock does while a page is read or a sweep runs": {
