@@ -73,7 +73,7 @@ async def test_signup_with_bad_input_is_422_with_every_field_and_creates_nobody(
     )
     assert response.status_code == 422
     body = response.json()
-    assert set(body["errors"]) == {"username", "password", "email", "first_name", "last_name", "region"}
+    assert set(body["errors"]) == {"username", "password", "email", "firstName", "lastName", "region"}
     assert body["message"]
     assert count(db, User) == 0
 

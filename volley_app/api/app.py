@@ -8,6 +8,7 @@ from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from volley_app import db
@@ -62,6 +63,27 @@ def documented(api: FastAPI) -> dict:
     return doc
 
 
+def error_key(request: Request, field: str) -> str:
+    """A field's name in an error as the caller sent it: a query parameter's own name; a body field by the name the
+    body gives it (its alias, or the model's ``ERROR_NAMES`` for a field the service names otherwise); else in
+    camelCase like the bodies."""
+    if field in request.query_params:
+        return field
+    route = request.scope.get("route")
+    body = getattr(getattr(route, "body_field", None), "field_info", None)
+    model = getattr(body, "annotation", None)
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        named = getattr(model, "ERROR_NAMES", {})
+        if field in named:
+            return named[field]
+        if field in model.model_fields:
+            info = model.model_fields[field]
+            choices = getattr(info.validation_alias, "choices", None)
+            alias = info.alias or (choices[0] if choices and isinstance(choices[0], str) else None)
+            return alias or field
+    return common.camel(field)
+
+
 API_DESCRIPTION = """The spec's API (section 7). Log in with `POST /api/auth`: the answer's `accessToken` (15 minutes)
 goes in `Authorization: Bearer ...`; the refresh token comes as an httpOnly cookie, and `GET /api/auth/refresh`
 trades it for a new access token (and a new cookie: each works once). A call that answers 403 may be refreshed
@@ -82,10 +104,10 @@ def create_api() -> FastAPI:
     )
 
     @api.exception_handler(DomainError)
-    async def _domain_error(_request: Request, exc: DomainError) -> JSONResponse:
+    async def _domain_error(request: Request, exc: DomainError) -> JSONResponse:
         body: dict = {"message": exc.message}
         if isinstance(exc, Invalid):
-            body["errors"] = exc.errors
+            body["errors"] = {error_key(request, k): v for k, v in exc.errors.items()}
         return JSONResponse(body, status_code=exc.status_code)
 
     @api.exception_handler(RequestValidationError)

@@ -54,7 +54,9 @@ class Note(BaseModel):
     min_rating: Any = Field(None, alias="minRating", examples=["B"],
                             description="The lowest rating at the position needed: A, B, C or D (empty: any rating)",
                             json_schema_extra={"enum": [None, "", *(r.value for r in Rating)]})
-    recipient: Any = Field(None, description="A sub's user id: a request made to that sub (who is emailed)")
+    recipient: Any = Field(None, examples=["Anyone"],
+                           description="'Anyone' (or left out): open to every sub; a sub's username (or user id): a "
+                                       "request made to that sub, who is emailed")
     status: Any = Field(None, description="PATCH: Accepted or Declined (the sub's answer), Open (reopen)")
     requestor: Any = Field(None, description="Ignored: the caller is the requestor")
     requestor_email: Any = Field(None, alias="requestorEmail", description="Ignored")
@@ -64,15 +66,25 @@ class Note(BaseModel):
 
 
 class Notice(BaseModel):
+    """Which request a notice is about: its ``id``, or as the spec's client says it, its ``date`` and ``svl``
+    (with ``team`` when sent). The caller is the one whose token it is; addresses and names are never used."""
+
     model_config = ConfigDict(populate_by_name=True)
 
     id: Any = ID
+    date: Any = Field(None, examples=["2027-01-11T19:00"],
+                      description="Without id: the request's date and time (ISO, with or without offset, or the long "
+                                  "text of the emails)")  # fmt: skip
+    svl: Any = Field(None, examples=["Downtown Gym"], description="Without id: the request's location")
+    team: Any = Field(None, description="Without id: the request's team (narrows the match when sent)")
     requestor_email: Any = Field(None, alias="requestorEmail", description="Ignored: the server knows the requestor")
     recipient_email: Any = Field(None, alias="recipientEmail", description="Ignored")
-    recipient: Any = Field(None, description="Ignored")
-    requestor: Any = Field(None, description="Ignored")
-    date: Any = Field(None, description="Ignored")
-    svl: Any = Field(None, description="Ignored")
+    recipient: Any = Field(None, description="Ignored: the caller is the sub")
+    requestor: Any = Field(None, description="Ignored: the server knows the requestor")
+    court: Any = Field(None, description="Ignored")
+    skill_level: Any = Field(None, alias="skillLevel", description="Ignored")
+    format: Any = Field(None, description="Ignored")
+    text: Any = Field(None, description="Ignored")
 
 
 class Deletion(BaseModel):
@@ -155,20 +167,37 @@ def delete_note(body: Deletion, actor: Actor = Depends(acting)) -> dict:
     return {"id": body.id, "_id": body.id}
 
 
+def _named(db, actor: Actor, body: Notice, *, invitation: bool) -> object:
+    if body.id not in (None, ""):
+        return body.id
+    return sub_requests.notice_request(db, actor, invitation=invitation, date=body.date, svl=body.svl,
+                                       team=body.team)  # fmt: skip
+
+
+def _answer(db, actor: Actor, body: Notice, accepted: bool) -> str:
+    return sub_requests.answer_notice(db, actor, _named(db, actor, body, invitation=False), accepted=accepted)
+
+
+def _invitation(db, actor: Actor, body: Notice) -> str:
+    return sub_requests.invitation_notice(db, actor, _named(db, actor, body, invitation=True))
+
+
 @router.post("/acceptedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def accepted_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
-    """A sub accepts request ``id`` and its requestor is emailed, once (again by the same sub: nothing is sent)."""
-    return {"status": "Success", "result": call(sub_requests.answer_notice, actor, body.id, accepted=True)}
+    """A sub accepts request ``id`` (or the one with that ``date`` and ``svl`` they may answer) and its requestor is
+    emailed, once (again by the same sub: nothing is sent)."""
+    return {"status": "Success", "result": call(_answer, actor, body, True)}
 
 
 @router.post("/declinedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def declined_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
-    """The named sub declines request ``id`` and its requestor is emailed, once."""
-    return {"status": "Success", "result": call(sub_requests.answer_notice, actor, body.id, accepted=False)}
+    """The named sub declines request ``id`` (or the one with that ``date`` and ``svl``) and its requestor is
+    emailed, once."""
+    return {"status": "Success", "result": call(_answer, actor, body, False)}
 
 
 @router.post("/receivedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def received_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
-    """The requestor of request ``id`` made to one sub: that sub's invitation is emailed when the request is
-    made, so this confirms it and sends nothing again."""
-    return {"status": "Success", "result": call(sub_requests.invitation_notice, actor, body.id)}
+    """The requestor of request ``id`` (or of the one with that ``date``, ``svl`` and ``team``) made to one sub:
+    that sub's invitation is emailed when the request is made, so this confirms it and sends nothing again."""
+    return {"status": "Success", "result": call(_invitation, actor, body)}

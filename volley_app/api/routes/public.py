@@ -3,8 +3,7 @@ paying a registration (/payment-intent) and the admin's mail (/newsletterTest, /
 
 from __future__ import annotations
 
-import re
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
@@ -133,25 +132,63 @@ def unsubscribe(body: Deletion, actor: Actor = Depends(acting)) -> dict:
     return {"id": body.id, "_id": body.id}
 
 
-def _snake(name: str) -> str:
-    return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()
+SPEC_SECTION_NAMES = {"svl_news1": "sVLNews1", "svl_news2": "sVLNews2", "vs1": "vS1", "vs2": "vS2"}
+
+
+def _spec_name(field: str) -> str:
+    """An issue field as the spec writes it: ``sVLNews1Link``, ``vS2Blurb``, ``headline1Link``."""
+    section, part = field.rsplit("_", 1)
+    return SPEC_SECTION_NAMES.get(section, section) + part.capitalize()
+
+
+def _key(name: str) -> str:
+    return name.replace("_", "").lower()
+
+
+ISSUE_KEYS = {_key(f): f for f in newsletter.ISSUE_FIELDS}
+
+
+def _issue_schema(schema: dict) -> None:
+    """The sections by the spec's names: every blurb required, every link empty or an http(s) address."""
+    for f in newsletter.ISSUE_FIELDS:
+        if f.endswith("link"):
+            schema["properties"][_spec_name(f)] = {"type": "string", "maxLength": 500, "pattern": r"^(https?://[!-~]+)?$",
+                                                   "description": "An http(s) address, or empty"}  # fmt: skip
+        else:
+            schema["properties"][_spec_name(f)] = {"type": "string", "minLength": 1, "maxLength": 2000,
+                                                   "pattern": r"\S", "description": "Required"}  # fmt: skip
+    schema["required"] = [_spec_name(f) for f in newsletter.ISSUE_FIELDS if f.endswith("blurb")]
+    schema["examples"] = [{"email": "fan@example.com", **{
+        _spec_name(f): ("https://example.com" if f.endswith("link") else "News") for f in newsletter.ISSUE_FIELDS}}]
 
 
 class Issue(BaseModel):
-    """An issue's fields: ``<section>_link`` and ``<section>_blurb`` (or camelCase) for every section."""
+    """An issue: a link and a blurb for every section, by the spec's names (``sVLNews1Link``, ``vS1Blurb``...);
+    the same names in any case, or with underscores (``svl_news1_link``), are read too."""
 
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{
-        "email": "fan@example.com", **{f: ("https://example.com" if f.endswith("link") else "News")
-                                      for f in newsletter.ISSUE_FIELDS}}]})  # fmt: skip
+    model_config = ConfigDict(extra="allow", json_schema_extra=lambda schema: _issue_schema(schema))
+
+    ERROR_NAMES: ClassVar[dict[str, str]] = {f: _spec_name(f) for f in newsletter.ISSUE_FIELDS}
 
     email: Any = Field(None, description="One subscriber: the issue goes to that address only; none: every subscriber")
+
+    def fields(self) -> dict:
+        """The issue's fields by the service's names, whatever names the body used."""
+        data = {}
+        for name, value in (self.model_extra or {}).items():
+            field = ISSUE_KEYS.get(_key(name))
+            if field is not None and field not in data:
+                data[field] = value
+        return data
+
+
 
 
 @router.post("/newsletterTest", openapi_extra=access(ADMIN), responses={**ERRORS})
 def send_newsletter(body: Issue, actor: Actor = Depends(acting)) -> dict:
     """Send an issue (admins), through the outbox: to the subscriber ``email`` (the spec's client calls once per
     subscriber), or without ``email`` to every subscriber. The server composes each message."""
-    data = {_snake(k): v for k, v in (body.model_extra or {}).items()}
+    data = body.fields()
     if body.email not in (None, ""):
         sub = call(newsletter.send_to_subscriber, actor, email=body.email, data=data)
         return {"status": "Success", "sent": 1, "id": sub.id, "_id": sub.id}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
@@ -18,7 +18,6 @@ from volley_app.api.routes.common import (
     call,
     list_params,
     paged,
-    whole,
     with_ids,  # fmt: skip
 )
 from volley_app.services import registration, scheduling, teams
@@ -122,6 +121,7 @@ class NewGames(BaseModel):
     add one game to it."""
 
     model_config = ConfigDict(populate_by_name=True)
+    ERROR_NAMES: ClassVar[dict[str, str]] = {"start": "dateTime", "game_type": "type", "round_number": "round"}
 
     league: Any = Field(None, examples=[2])
     team1: Any = Field(None, examples=[5], description="One game: a playing team of the league")
@@ -138,16 +138,12 @@ class NewGames(BaseModel):
 
 class GameEdit(BaseModel):
     model_config = ConfigDict(populate_by_name=True, extra="allow")
+    ERROR_NAMES: ClassVar[dict[str, str]] = {"start": "dateTime"}
 
     id: Any = ID
     team1: Any = Field(None, examples=[5])
     team2: Any = Field(None, examples=[6], description="A team id, or BYE")
     date_time: Any = Field(None, alias="dateTime", examples=["2027-01-04T18:00"])
-
-
-def _games(db, actor: Actor, league_id: object) -> list[dict]:
-    found = scheduling.schedule(db, actor, league_id)
-    return [g | {"week": w["week"]} for w in found["weeks"] for g in w["games"]]
 
 
 def _edit_game(db, actor: Actor, game_id: object, body: dict) -> dict:
@@ -163,8 +159,13 @@ def _edit_game(db, actor: Actor, game_id: object, body: dict) -> dict:
 
 @router.get("/games", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def list_games(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
-    """A league's games (``league`` required) in order, each with its week. Total in X-Total-Count."""
-    return whole(response, call(_games, actor, request.query_params.get("league", "")))
+    """Games a page at a time by date and time, each with its week: with ``league`` that league's; without, the
+    caller's (a player: their teams' games; an SVL: their leagues'; an admin: every league's). ``page`` (the
+    bookmark of X-Next-Page / X-Previous-Page) and ``size``; the total in X-Total-Count."""
+    p = list_params(request)
+    found = call(scheduling.games_page, actor, league_id=request.query_params.get("league", ""),
+                 bookmark=p["bookmark"], size=p["size"])  # fmt: skip
+    return paged(response, found)
 
 
 @router.get("/games/{game_id}", openapi_extra=access(OPERATOR), responses={**ERRORS})

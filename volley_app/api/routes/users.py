@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
@@ -81,6 +81,8 @@ class Me(BaseModel):
 
 
 class PlayerContact(BaseModel):
+    ERROR_NAMES: ClassVar[dict[str, str]] = {"message": "body"}
+
     body: Any = Field("", examples=["When does the next season start?"])
     name: Any = Field("", description="Ignored: the server names the logged-in user")
     email: Any = Field("", description="Ignored: the server uses the logged-in user's address")
@@ -115,7 +117,13 @@ def users(
     p = list_params(request)
     found = call(accounts.list_users, actor, filters={"q": p["search"]}, bookmark=p["bookmark"], size=p["size"],
                  sort=sort)  # fmt: skip
-    return paged(response, found)
+    return paged(response, found, _listed)
+
+
+def _listed(row: dict) -> dict:
+    """A row of the users list, its roles a list as everywhere else."""
+    roles = row.get("roles", [])
+    return with_ids(row | {"roles": roles.split(", ") if isinstance(roles, str) and roles else roles or []})
 
 
 @router.get("/users/me", response_model=Me, openapi_extra=access(LOGGED_IN),
