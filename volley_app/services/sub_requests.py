@@ -928,23 +928,27 @@ def _names_time(value: object, when: dt.datetime, zone: str) -> bool:
                                _minute(timefmt.local(when, zone)).replace(tzinfo=None))  # fmt: skip
 
 
-def notice_request(
-    db: Session, actor: Actor | None, *, invitation: bool, date: object, svl: object, team: object = None
-) -> int:
+NOTICE_KINDS = ("accepted", "declined", "received")
+
+
+def notice_request(db: Session, actor: Actor | None, *, kind: str, date: object, svl: object, team: object = None) -> int:
     """The request a notice call names by its details, as the spec's client sends them (no id): its date and
-    location (and team). Only requests the caller is a party of are looked at: with ``invitation`` those they made
-    to one sub; otherwise those they may answer (open to anyone, made to them, or with a place of theirs).
-    Addresses in the call are never used. Returns the request's id.
+    location (and team). Only requests the caller is a party of are looked at: ``accepted``, those they may take
+    (open to anyone, made to them, or with a place of theirs); ``declined``, those made to them; ``received``, those
+    they made to one sub. When several match, the one the caller has just answered (or, ``received``, the open one)
+    is meant. Addresses in the call are never used. Returns the request's id.
 
     Raises:
         NotFound: no such request of the caller's. Invalid: several match (send the id).
     """
     actor = require_sub_request_actor(actor)
-    if not isinstance(svl, str) or not svl.strip() or date in (None, ""):
+    if kind not in NOTICE_KINDS or not isinstance(svl, str) or not svl.strip() or date in (None, ""):
         raise NotFound(NOT_FOUND)
     where = [_table.c.archived_at.is_(None), sa.func.lower(_table.c.svl) == svl.strip().lower()]
-    if invitation:
+    if kind == "received":
         where += [_table.c.requestor_id == actor.user_id, _table.c.recipient_id.is_not(None)]
+    elif kind == "declined":
+        where += [_table.c.requestor_id != actor.user_id, _table.c.recipient_id == actor.user_id]
     else:
         where += [_table.c.requestor_id != actor.user_id,
                   sa.or_(_table.c.recipient_id.is_(None), _table.c.recipient_id == actor.user_id,
@@ -954,6 +958,12 @@ def notice_request(
     found = [r for r in found if _names_time(date, r.date, zone)]
     if isinstance(team, str) and team.strip():
         found = [r for r in found if r.team.strip().casefold() == team.strip().casefold()]
+    if len(found) > 1:
+        if kind == "accepted":
+            meant = [r for r in found if invites.has_place(db, r.id, actor.user_id)]
+        else:
+            meant = [r for r in found if r.status == (SubStatus.DECLINED if kind == "declined" else SubStatus.OPEN)]
+        found = meant if len(meant) == 1 else found
     if not found:
         raise NotFound(NOT_FOUND)
     if len(found) > 1:

@@ -167,19 +167,19 @@ def delete_note(body: Deletion, actor: Actor = Depends(acting)) -> dict:
     return {"id": body.id, "_id": body.id}
 
 
-def _named(db, actor: Actor, body: Notice, *, invitation: bool) -> object:
+def _named(db, actor: Actor, body: Notice, kind: str) -> object:
     if body.id not in (None, ""):
         return body.id
-    return sub_requests.notice_request(db, actor, invitation=invitation, date=body.date, svl=body.svl,
-                                       team=body.team)  # fmt: skip
+    return sub_requests.notice_request(db, actor, kind=kind, date=body.date, svl=body.svl, team=body.team)
 
 
 def _answer(db, actor: Actor, body: Notice, accepted: bool) -> str:
-    return sub_requests.answer_notice(db, actor, _named(db, actor, body, invitation=False), accepted=accepted)
+    named = _named(db, actor, body, "accepted" if accepted else "declined")
+    return sub_requests.answer_notice(db, actor, named, accepted=accepted)
 
 
 def _invitation(db, actor: Actor, body: Notice) -> str:
-    return sub_requests.invitation_notice(db, actor, _named(db, actor, body, invitation=True))
+    return sub_requests.invitation_notice(db, actor, _named(db, actor, body, "received"))
 
 
 @router.post("/acceptedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
