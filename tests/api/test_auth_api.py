@@ -86,10 +86,10 @@ async def test_signup_with_an_empty_body_is_422_with_errors(client, db):
 
 
 @pytest.mark.parametrize("change", [{"username": "NEWPLAYER", "email": "x@example.com"}, {"username": "x2x", "email": "NEW.PLAYER@example.com"}])
-async def test_signup_duplicate_is_422_and_adds_nobody(client, db, change):
+async def test_signup_duplicate_is_409_and_adds_nobody(client, db, change):
     await _signup(client)
     response = await client.post("/api/users", json=SIGNUP | change)
-    assert response.status_code == 422
+    assert response.status_code == 409  # well formed, but taken: a conflict with what is stored
     assert set(response.json()["errors"]) & {"username", "email"}
     assert count(db, User) == 1
 
@@ -309,7 +309,7 @@ async def test_signups_from_one_client_are_limited_even_when_they_fail(client, d
         # The same address again: "already exists" tells the prober something, so these count too.
         response = await client.post("/api/users", json=SIGNUP | {"username": f"probe{i}"})
         answers.append(response.status_code)
-    assert answers[: ratelimit.SIGNUP.limit - 1] == [422] * (ratelimit.SIGNUP.limit - 1)
+    assert answers[: ratelimit.SIGNUP.limit - 1] == [409] * (ratelimit.SIGNUP.limit - 1)
     assert answers[-1] == 429
     assert "Please wait" in (await client.post("/api/users", json=SIGNUP | {"username": "late"})).json()["message"]
     assert count(db, User) == 1

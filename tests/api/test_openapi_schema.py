@@ -48,6 +48,6 @@ def test_a_sub_request_body_documents_what_the_team_needs():
     assert set(note["genderNeeded"]["enum"]) == {None, "Any", "Male", "Female"}
     assert set(note["minRating"]["enum"]) == {None, "", "A", "B", "C", "D"}
     assert "1 to 4" in note["playersNeeded"]["description"]
-    for method in ("post", "patch"):
+    for method, shape in (("post", "/Note"), ("patch", "/NoteEdit")):
         body = document["paths"]["/api/notes"][method]["requestBody"]["content"]["application/json"]["schema"]
-        assert body["$ref"].endswith("/Note")
+        assert body["$ref"].endswith(shape)

@@ -50,5 +50,11 @@ class Invalid(DomainError):
         super().__init__(next(iter(errors.values())))
 
 
+class Conflict(Invalid):
+    """Well-formed input that clashes with what is stored (a username already registered): 409 over HTTP."""
+
+    status_code = 409
+
+
 class RateLimited(DomainError):
     status_code = 429

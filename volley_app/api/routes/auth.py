@@ -6,10 +6,22 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from volley_app.api.deps import bearer_token, client_ip
-from volley_app.api.routes.common import ANYONE, ERRORS, LOGGED_IN, PREFIX, Message, access, acting, call
+from volley_app.api.routes.common import (
+    ANYONE,
+    BOOLEAN,
+    ERRORS,
+    LOGGED_IN,
+    PREFIX,
+    Message,
+    access,
+    acting,
+    call,
+    required,
+    schema,
+)
 from volley_app.services import auth, tokens
 from volley_app.services.permissions import Actor
 from volley_app.settings import get_settings
@@ -18,10 +30,17 @@ router = APIRouter(prefix=PREFIX, tags=["auth"])
 COOKIE_PATH = f"{PREFIX}/auth"
 
 
+LOGIN_TEXT = {"type": "string", "minLength": 1, "pattern": r"^[A-Za-z0-9.!@#$%^_+{}:;\"'<>/?~`&*()-]+$"}
+
+
 class Credentials(BaseModel):
-    username: Any = Field("", examples=["pat"])
-    password: Any = Field("", examples=["pass1"])
-    trusted: Any = Field(True, description="Trust this device: the login lasts 30 days instead of 12 hours")
+    model_config = ConfigDict(json_schema_extra=required("username", "password"))
+
+    username: Any = Field("", examples=["pat"], **schema(**LOGIN_TEXT, maxLength=50))
+    password: Any = Field("", examples=["pass1"], **schema(**LOGIN_TEXT, maxLength=100))
+    trusted: Any = Field(True, description="Trust this device: the login lasts 30 days instead of 12 hours",
+                         **schema(**BOOLEAN))  # fmt: skip
+
 
 
 class AccessToken(BaseModel):

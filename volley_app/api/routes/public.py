@@ -13,7 +13,10 @@ from volley_app.api.deps import client_ip
 from volley_app.api.routes.common import (
     ADMIN,
     ANYONE,
+    EMAIL,
     ERRORS,
+    IDENTIFIER,
+    PASSWORD,
     PLAYER,
     PREFIX,
     PUBLIC_ERRORS,
@@ -21,9 +24,14 @@ from volley_app.api.routes.common import (
     acting,
     call,
     list_params,  # fmt: skip
+    one_of,
     paged,
+    required,
+    schema,
+    text,
     with_ids,
 )
+from volley_app.models import REGIONS
 from volley_app.services import email_all, inquiries, newsletter, recovery, registration
 from volley_app.services.permissions import Actor
 
@@ -40,40 +48,55 @@ def _inquiry(kind: str, data: dict, request: Request) -> JSONResponse:
     return JSONResponse({"id": new_id, "_id": new_id, "status": "Success"}, status_code=201)
 
 
+PHONE = {"type": "string", "pattern": r"^[2-9][0-9]{2}-[0-9]{3}-[0-9]{4}$", "examples": ["859-555-0100"],
+         "description": "A 10-digit US number (other punctuation is read too)"}  # fmt: skip
+MESSAGE = text(5000, message=True)
+
+
+REGION = one_of(sorted(REGIONS), description="A US state's code (or DC)")
+
+
 class Contact(BaseModel):
-    name: Any = Field("", examples=["Pat Doe"])
-    email: Any = Field("", examples=["pat@example.com"])
-    body: Any = Field("", examples=["Do you have a league on Thursdays?"])
+    model_config = ConfigDict(json_schema_extra=required("name", "email", "body"))
+
+    name: Any = Field("", examples=["Pat Doe"], **schema(**text(100)))
+    email: Any = Field("", examples=["pat@example.com"], **schema(**EMAIL))
+    body: Any = Field("", examples=["Do you have a league on Thursdays?"], **schema(**MESSAGE))
 
 
 class Host(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(
+        "sVLName", "email", "phone", "address", "city", "region", "zip"))  # fmt: skip
 
-    svl_name: Any = Field("", validation_alias=AliasChoices("sVLName", "svlName", "svl_name"), examples=["Downtown Gym"])
-    email: Any = Field("", examples=["gym@example.com"])
-    phone: Any = Field("", examples=["859-555-0100"])
-    address: Any = Field("", examples=["1 Main St"])
-    city: Any = Field("", examples=["Lexington"])
-    region: Any = Field("", examples=["KY"])
-    zip: Any = Field("", examples=["40507"])
+    svl_name: Any = Field("", validation_alias=AliasChoices("sVLName", "svlName", "svl_name"), examples=["Downtown Gym"],
+                              **schema(**text(200)))  # fmt: skip
+    email: Any = Field("", examples=["gym@example.com"], **schema(**EMAIL))
+    phone: Any = Field("", **schema(**PHONE))
+    address: Any = Field("", examples=["1 Main St"], **schema(**text(200)))
+    city: Any = Field("", examples=["Lexington"], **schema(**text(100)))
+    region: Any = Field("", examples=["KY"], **schema(**REGION))
+    zip: Any = Field("", examples=["40507"], **schema(type="string", pattern=r"^[0-9]{5}(-[0-9]{4})?$"))
 
 
 class Promote(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("why", "companyName", "phone",
+                                                                                "email"))  # fmt: skip
 
-    why: Any = Field("", examples=["We sell knee pads"])
-    company_name: Any = Field("", alias="companyName", examples=["Pads Inc"])
-    phone: Any = Field("", examples=["859-555-0100"])
-    email: Any = Field("", examples=["pads@example.com"])
+    why: Any = Field("", examples=["We sell knee pads"], **schema(**MESSAGE))
+    company_name: Any = Field("", alias="companyName", examples=["Pads Inc"], **schema(**text(200)))
+    phone: Any = Field("", **schema(**PHONE))
+    email: Any = Field("", examples=["pads@example.com"], **schema(**EMAIL))
 
 
 class Franchise(BaseModel):
-    phone: Any = Field("", examples=["859-555-0100"])
-    city: Any = Field("", examples=["Louisville"])
-    region: Any = Field("", examples=["KY"])
-    message: Any = Field("", examples=["I would like to run leagues here"])
-    name: Any = Field("", examples=["Sam Doe"])
-    email: Any = Field("", examples=["sam@example.com"])
+    model_config = ConfigDict(json_schema_extra=required("phone", "city", "region", "message", "name", "email"))
+
+    phone: Any = Field("", **schema(**PHONE))
+    city: Any = Field("", examples=["Louisville"], **schema(**text(100)))
+    region: Any = Field("", examples=["KY"], **schema(**REGION))
+    message: Any = Field("", examples=["I would like to run leagues here"], **schema(**MESSAGE))
+    name: Any = Field("", examples=["Sam Doe"], **schema(**text(100)))
+    email: Any = Field("", examples=["sam@example.com"], **schema(**EMAIL))
 
 
 INQUIRY = {201: {"description": "Kept, and the provider emailed", "model": Sent}, 422: ERRORS[422], 429: ERRORS[429]}
@@ -103,12 +126,16 @@ def franchise(body: Franchise, request: Request):
 
 
 class Subscription(BaseModel):
-    email: Any = Field("", examples=["fan@example.com"])
-    referral: Any = Field("", examples=["A friend"])
+    model_config = ConfigDict(json_schema_extra=required("email"))
+
+    email: Any = Field("", examples=["fan@example.com"], **schema(**EMAIL))
+    referral: Any = Field("", examples=["A friend"], **schema(**text(200, optional=True)))
 
 
 class Deletion(BaseModel):
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[4])
+    model_config = ConfigDict(json_schema_extra=required("id"))
+
+    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[4], **schema(**IDENTIFIER))
 
 
 @router.get("/newsletter", openapi_extra=access(ADMIN), responses={401: ERRORS[401], 403: ERRORS[403]})
@@ -170,7 +197,8 @@ class Issue(BaseModel):
 
     ERROR_NAMES: ClassVar[dict[str, str]] = {f: _spec_name(f) for f in newsletter.ISSUE_FIELDS}
 
-    email: Any = Field(None, description="One subscriber: the issue goes to that address only; none: every subscriber")
+    email: Any = Field(None, description="One subscriber: the issue goes to that address only; none: every subscriber",
+                       **schema(**EMAIL))  # fmt: skip
 
     def fields(self) -> dict:
         """The issue's fields by the service's names, whatever names the body used."""
@@ -200,8 +228,10 @@ def send_newsletter(body: Issue, actor: Actor = Depends(acting)) -> dict:
 
 
 class EmailAll(BaseModel):
-    subject: Any = Field("", examples=["Courts closed Monday"])
-    body: Any = Field("", examples=["The gym is closed for repairs."])
+    model_config = ConfigDict(json_schema_extra=required("subject", "body"))
+
+    subject: Any = Field("", examples=["Courts closed Monday"], **schema(**text(200)))
+    body: Any = Field("", examples=["The gym is closed for repairs."], **schema(**MESSAGE))
     email: Any = Field(None, description="Ignored: the message goes to every active user")
 
 
@@ -216,12 +246,16 @@ def email_everyone(body: EmailAll, actor: Actor = Depends(acting)) -> dict:
 
 
 class RecoveryEmail(BaseModel):
+    model_config = ConfigDict(json_schema_extra=required("recipient_email"))
+
     recipient_email: Any = Field("", validation_alias=AliasChoices("recipient_email", "recipientEmail", "email"),
-                                 examples=["pat@example.com"])  # fmt: skip
+                                 examples=["pat@example.com"], **schema(**EMAIL))  # fmt: skip
 
 
 class NewPassword(BaseModel):
-    password: Any = Field("", examples=["new-pass-1"])
+    model_config = ConfigDict(json_schema_extra=required("password"))
+
+    password: Any = Field("", examples=["newpass1"], **schema(**PASSWORD))
 
 
 @router.post("/send_recovery_email", openapi_extra=access(ANYONE),
@@ -247,21 +281,23 @@ def reset_password(user_id: str, token: str, body: NewPassword) -> dict:
 
 
 class PaymentIntent(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("paymentId"))
 
     payment_id: Any = Field(None, validation_alias=AliasChoices("paymentId", "payment_id", "id"), examples=[12],
-                            description="The registration (POST /teams answers it)")  # fmt: skip
-    amount: Any = Field(None, examples=[12000], description="Cents; refused when it differs from the league's price")
-    currency: Any = Field(None, examples=["usd"])
+                            description="The registration (POST /teams answers it)", **schema(**IDENTIFIER))  # fmt: skip
+    amount: Any = Field(None, examples=[12000], description="Cents; refused when it differs from the league's price",
+                        **schema(type="integer", minimum=0))  # fmt: skip
+    currency: Any = Field(None, examples=["usd"], **schema(type="string", enum=["usd"]))
     svl: Any = Field(None, description="Ignored: a label only")
 
 
 class Card(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("cardNumber", "expiry", "cvc"))
 
-    card_number: Any = Field("", alias="cardNumber", examples=["4242424242424242"])
-    expiry: Any = Field("", examples=["12/30"])
-    cvc: Any = Field("", examples=["123"])
+    card_number: Any = Field("", alias="cardNumber", examples=["4242424242424242"],
+                             **schema(type="string", pattern=r"^[0-9]{13,19}$"))  # fmt: skip
+    expiry: Any = Field("", examples=["12/30"], **schema(type="string", pattern=r"^(0[1-9]|1[0-2])/[0-9]{2}$"))
+    cvc: Any = Field("", examples=["123"], **schema(type="string", pattern=r"^[0-9]{3,4}$"))
 
 
 @router.post("/payment-intent", openapi_extra=access(PLAYER), responses={**ERRORS})
