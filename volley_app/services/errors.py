@@ -56,5 +56,11 @@ class Conflict(Invalid):
     status_code = 409
 
 
+class UnknownRecord(Invalid):
+    """A well-formed field naming a record that is not there (or not of the kind it must be): 404 over HTTP."""
+
+    status_code = 404
+
+
 class RateLimited(DomainError):
     status_code = 429

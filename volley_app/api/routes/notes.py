@@ -85,19 +85,25 @@ class NoteEdit(Note):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id"))
 
 
+def _notice_schema(doc: dict) -> None:
+    doc["anyOf"] = [{"required": ["id"]}, {"required": ["date", "svl"]}]
+
+
 class Notice(BaseModel):
     """Which request a notice is about: its ``id``, or as the spec's client says it, its ``date`` and ``svl``
     (with ``team`` when sent). The caller is the one whose token it is; addresses and names are never used."""
 
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=_notice_schema)
 
     id: Any = ID
     date: Any = Field(None, examples=["2031-01-06T19:00"],
                       description="Without id: the request's date and time (ISO, with or without offset, or the long "
-                                  "text of the emails)")  # fmt: skip
+                                  "text of the emails), or milliseconds since 1970",
+                      json_schema_extra={"anyOf": [{"type": "string", "maxLength": 100}, {"type": "integer"}]})  # fmt: skip
     svl: Any = Field(None, examples=["Downtown Gym"], description="Without id: the request's location",
                      **schema(**text(200)))  # fmt: skip
-    team: Any = Field(None, description="Without id: the request's team (narrows the match when sent)")
+    team: Any = Field(None, description="Without id: the request's team (narrows the match when sent)",
+                      **schema(**text(100)))  # fmt: skip
     requestor_email: Any = Field(None, alias="requestorEmail", description="Ignored: the server knows the requestor")
     recipient_email: Any = Field(None, alias="recipientEmail", description="Ignored")
     recipient: Any = Field(None, description="Ignored: the caller is the sub")

@@ -182,8 +182,7 @@ def _issue_schema(schema: dict) -> None:
             schema["properties"][_spec_name(f)] = {"type": "string", "maxLength": 500, "pattern": r"^(https?://[!-~]+)?$",
                                                    "description": "An http(s) address, or empty"}  # fmt: skip
         else:
-            schema["properties"][_spec_name(f)] = {"type": "string", "minLength": 1, "maxLength": 2000,
-                                                   "pattern": r"\S", "description": "Required"}  # fmt: skip
+            schema["properties"][_spec_name(f)] = text(2000, message=True, description="Required")
     schema["required"] = [_spec_name(f) for f in newsletter.ISSUE_FIELDS if f.endswith("blurb")]
     schema["examples"] = [{"email": "fan@example.com", **{
         _spec_name(f): ("https://example.com" if f.endswith("link") else "News") for f in newsletter.ISSUE_FIELDS}}]

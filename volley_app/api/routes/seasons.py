@@ -48,13 +48,14 @@ class SessionBody(BaseModel):
     """A new session: its name and dates (an admin also names its SVL)."""
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("name", "startDateTime",
-                                                                                "endDateTime"))  # fmt: skip
+                                                                                "endDateTime", "svl"))  # fmt: skip
 
     id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], **schema(**IDENTIFIER))
     name: Any = Field("", examples=["Winter 2027"], **schema(**text(120)))
     start: Any = Field("", alias="startDateTime", **schema(**SESSION_START))
     end: Any = Field("", alias="endDateTime", **schema(**SESSION_END))
-    svl: Any = Field(None, description="An admin's choice of SVL (id); an SVL's own sessions are theirs",
+    svl: Any = Field(None, description="An admin's choice of SVL (an SVL's id; another id answers 404); an SVL's "
+                                       "own sessions are theirs (what they send here is not used)",
                      **schema(**IDENTIFIER))  # fmt: skip
 
 
