@@ -31,6 +31,11 @@ os.environ["APP_ENV"] = "test"
 os.environ.setdefault("BCRYPT_ROUNDS", "4")
 
 
+def say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -108,14 +113,14 @@ def main() -> int:
             cases = out.stdout.count("\n")
             total += sum(failures.values())
             summary = [ln for ln in out.stdout.splitlines() if "test cases" in ln.lower() or "passed" in ln.lower()]
-            print(f"== {role}: {sum(failures.values())} failures in {time.monotonic() - started:.0f}s; "
+            say(f"== {role}: {sum(failures.values())} failures in {time.monotonic() - started:.0f}s; "
                   f"{' | '.join(summary[-2:]) or cases}")  # fmt: skip
             by_check = collections.Counter()
             for (check, label), n in sorted(failures.items()):
                 by_check[check] += n
-                print(f"   {check:32} {label}  x{n}")
+                say(f"   {check:32} {label}  x{n}")
             if by_check:
-                print("   by check:", dict(by_check))
+                say(f"   by check: {dict(by_check)}")
     finally:
         server.should_exit = True
     return 1 if total else 0
