@@ -121,8 +121,34 @@ def world(db):
     return w.build(db)
 
 
+# Operations whose well-formed bodies may still be refused by a rule no JSON schema states: it compares two fields,
+# or depends on other records or on what is stored. Each of them is still checked for server errors.
+BEYOND_THE_DOCUMENT = {
+    "PATCH /api/users": "a new password of one's own needs the current one",
+    "PATCH /api/teams": "a changed record needs a reason",
+    "POST /api/teams": "a team's name is unique in its league",
+    "POST /api/games": "the teams must play in that league",
+    "PATCH /api/games": "the teams must play in that league",
+    "DELETE /api/sessions": "an archived session is restored first",
+    "DELETE /api/leagues": "an archived league is restored first",
+    "POST /api/acceptedRequest": "a request open to that sub, still ahead",
+    "POST /api/declinedRequest": "a request made to that sub, still open",
+    "POST /api/receivedRequest": "a request made to one sub, still open",
+    "PATCH /api/notes": "an answer fits the request's state",
+    "POST /api/payment-intent": "the amount is the league's price",
+}
+
+
 @positive.parametrize()
 @settings(max_examples=2, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_a_schema_valid_request_is_taken_from_every_kind_of_caller(case, world):
+    checks = [not_a_server_error]
+    if f"{case.method.upper()} {case.path}" not in BEYOND_THE_DOCUMENT:
+        checks.append(positive_data_acceptance)
     for role in CALLERS:
-        case.call_and_validate(headers=w.headers(world, role), checks=[not_a_server_error, positive_data_acceptance])
+        case.call_and_validate(headers=w.headers(world, role), checks=checks)
+
+
+def test_what_the_document_cannot_state_is_only_on_operations_it_has():
+    operations = {f"{m.upper()} {p}" for p, ops in DOCUMENT["paths"].items() for m in ops}
+    assert set(BEYOND_THE_DOCUMENT) <= operations

@@ -15,6 +15,7 @@ from volley_app.api.routes.common import (
     ERRORS,
     LOGGED_IN,
     PREFIX,
+    Body,
     Message,
     access,
     acting,
@@ -33,7 +34,7 @@ COOKIE_PATH = f"{PREFIX}/auth"
 LOGIN_TEXT = {"type": "string", "minLength": 1, "pattern": r"^[A-Za-z0-9.!@#$%^_+{}:;\"'<>/?~`&*()-]+$"}
 
 
-class Credentials(BaseModel):
+class Credentials(Body):
     model_config = ConfigDict(json_schema_extra=required("username", "password"))
 
     username: Any = Field("", examples=["pat"], **schema(**LOGIN_TEXT, maxLength=50))

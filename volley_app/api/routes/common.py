@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import Depends, Query, Request, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, model_validator
 
 from volley_app import db
 from volley_app.api.deps import current_actor
@@ -26,6 +26,17 @@ LOGGED_IN = "logged-in"
 PLAYER = "player"
 OPERATOR = "svl"  # an SVL or an admin
 ADMIN = "admin"
+
+
+class Body(BaseModel):
+    """A request body. A JSON number that is whole (``2.0``) is the integer it is, as JSON Schema counts it."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _whole_numbers(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        return {k: int(v) if isinstance(v, float) and v.is_integer() and abs(v) < 2**63 else v for k, v in data.items()}
 
 
 class Message(BaseModel):

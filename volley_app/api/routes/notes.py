@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, ConfigDict, Field
 
 from volley_app.api.routes.common import (
     ERRORS,
@@ -17,6 +17,7 @@ from volley_app.api.routes.common import (
     LOCAL_TIME,
     LOGGED_IN,
     PREFIX,
+    Body,
     access,
     acting,
     call,
@@ -41,7 +42,7 @@ ID = Field(None, validation_alias=AliasChoices("id", "_id", "requestId"), exampl
 NOTE_REQUIRED = ("team", "date", "svl", "skillLevel", "format")
 
 
-class Note(BaseModel):
+class Note(Body):
     """A new sub request (the details of spec section 5 and what the team needs)."""
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(*NOTE_REQUIRED))
@@ -89,7 +90,7 @@ def _notice_schema(doc: dict) -> None:
     doc["anyOf"] = [{"required": ["id"]}, {"required": ["date", "svl"]}]
 
 
-class Notice(BaseModel):
+class Notice(Body):
     """Which request a notice is about: its ``id``, or as the spec's client says it, its ``date`` and ``svl``
     (with ``team`` when sent). The caller is the one whose token it is; addresses and names are never used."""
 
@@ -114,7 +115,7 @@ class Notice(BaseModel):
     text: Any = Field(None, description="Ignored")
 
 
-class Deletion(BaseModel):
+class Deletion(Body):
     model_config = ConfigDict(json_schema_extra=required("id"))
 
     id: Any = ID

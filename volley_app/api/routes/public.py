@@ -20,6 +20,7 @@ from volley_app.api.routes.common import (
     PLAYER,
     PREFIX,
     PUBLIC_ERRORS,
+    Body,
     access,
     acting,
     call,
@@ -56,7 +57,7 @@ MESSAGE = text(5000, message=True)
 REGION = one_of(sorted(REGIONS), description="A US state's code (or DC)")
 
 
-class Contact(BaseModel):
+class Contact(Body):
     model_config = ConfigDict(json_schema_extra=required("name", "email", "body"))
 
     name: Any = Field("", examples=["Pat Doe"], **schema(**text(100)))
@@ -64,7 +65,7 @@ class Contact(BaseModel):
     body: Any = Field("", examples=["Do you have a league on Thursdays?"], **schema(**MESSAGE))
 
 
-class Host(BaseModel):
+class Host(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(
         "sVLName", "email", "phone", "address", "city", "region", "zip"))  # fmt: skip
 
@@ -78,7 +79,7 @@ class Host(BaseModel):
     zip: Any = Field("", examples=["40507"], **schema(type="string", pattern=r"^[0-9]{5}(-[0-9]{4})?$"))
 
 
-class Promote(BaseModel):
+class Promote(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("why", "companyName", "phone",
                                                                                 "email"))  # fmt: skip
 
@@ -88,7 +89,7 @@ class Promote(BaseModel):
     email: Any = Field("", examples=["pads@example.com"], **schema(**EMAIL))
 
 
-class Franchise(BaseModel):
+class Franchise(Body):
     model_config = ConfigDict(json_schema_extra=required("phone", "city", "region", "message", "name", "email"))
 
     phone: Any = Field("", **schema(**PHONE))
@@ -125,14 +126,14 @@ def franchise(body: Franchise, request: Request):
 # --- newsletter ------------------------------------------------------------------------------------------
 
 
-class Subscription(BaseModel):
+class Subscription(Body):
     model_config = ConfigDict(json_schema_extra=required("email"))
 
     email: Any = Field("", examples=["fan@example.com"], **schema(**EMAIL))
     referral: Any = Field("", examples=["A friend"], **schema(**text(200, optional=True)))
 
 
-class Deletion(BaseModel):
+class Deletion(Body):
     model_config = ConfigDict(json_schema_extra=required("id"))
 
     id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[4], **schema(**IDENTIFIER))
@@ -188,7 +189,7 @@ def _issue_schema(schema: dict) -> None:
         _spec_name(f): ("https://example.com" if f.endswith("link") else "News") for f in newsletter.ISSUE_FIELDS}}]
 
 
-class Issue(BaseModel):
+class Issue(Body):
     """An issue: a link and a blurb for every section, by the spec's names (``sVLNews1Link``, ``vS1Blurb``...);
     the same names in any case, or with underscores (``svl_news1_link``), are read too."""
 
@@ -226,7 +227,7 @@ def send_newsletter(body: Issue, actor: Actor = Depends(acting)) -> dict:
 # --- the admin's email to every user ------------------------------------------------------------------------
 
 
-class EmailAll(BaseModel):
+class EmailAll(Body):
     model_config = ConfigDict(json_schema_extra=required("subject", "body"))
 
     subject: Any = Field("", examples=["Courts closed Monday"], **schema(**text(200)))
@@ -244,14 +245,14 @@ def email_everyone(body: EmailAll, actor: Actor = Depends(acting)) -> dict:
 # --- password recovery ------------------------------------------------------------------------------------
 
 
-class RecoveryEmail(BaseModel):
+class RecoveryEmail(Body):
     model_config = ConfigDict(json_schema_extra=required("recipient_email"))
 
     recipient_email: Any = Field("", validation_alias=AliasChoices("recipient_email", "recipientEmail", "email"),
                                  examples=["pat@example.com"], **schema(**EMAIL))  # fmt: skip
 
 
-class NewPassword(BaseModel):
+class NewPassword(Body):
     model_config = ConfigDict(json_schema_extra=required("password"))
 
     password: Any = Field("", examples=["newpass1"], **schema(**PASSWORD))
@@ -279,7 +280,7 @@ def reset_password(user_id: str, token: str, body: NewPassword) -> dict:
 # --- paying a registration -----------------------------------------------------------------------------------
 
 
-class PaymentIntent(BaseModel):
+class PaymentIntent(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("paymentId"))
 
     payment_id: Any = Field(None, validation_alias=AliasChoices("paymentId", "payment_id", "id"), examples=[12],
@@ -290,7 +291,7 @@ class PaymentIntent(BaseModel):
     svl: Any = Field(None, description="Ignored: a label only")
 
 
-class Card(BaseModel):
+class Card(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("cardNumber", "expiry", "cvc"))
 
     card_number: Any = Field("", alias="cardNumber", examples=["4242424242424242"],

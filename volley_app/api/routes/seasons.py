@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, ConfigDict, Field
 
 from volley_app.api.routes.common import (
     BOOLEAN,
@@ -15,6 +15,7 @@ from volley_app.api.routes.common import (
     LOGGED_IN,
     OPERATOR,
     PREFIX,
+    Body,
     access,
     acting,
     call,
@@ -44,7 +45,7 @@ SESSION_END = LOCAL_TIME | {"pattern": LOCAL_TIME["pattern"].replace("^20[3-9][0
                             "examples": ["2051-03-29T22:00"], "description": "Later than the start"}  # fmt: skip
 
 
-class SessionBody(BaseModel):
+class SessionBody(Body):
     """A new session: its name and dates (an admin also names its SVL)."""
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("name", "startDateTime",
@@ -66,7 +67,7 @@ class SessionEdit(SessionBody):
                                                                                 "endDateTime"))  # fmt: skip
 
 
-class Deletion(BaseModel):
+class Deletion(Body):
     model_config = ConfigDict(json_schema_extra=required("id"))
 
     id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], **schema(**IDENTIFIER))
@@ -114,7 +115,7 @@ def delete_session(body: Deletion, actor: Actor = Depends(acting)) -> dict:
     return {"id": body.id, "_id": body.id, "message": outcome}
 
 
-class LeagueBody(BaseModel):
+class LeagueBody(Body):
     """A new league in a session: the form of spec section 5 (``day`` is the start's weekday)."""
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(*LEAGUE_REQUIRED))

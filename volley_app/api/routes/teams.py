@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, ConfigDict, Field
 
 from volley_app.api.routes.common import (
     BOOLEAN,
@@ -16,6 +16,7 @@ from volley_app.api.routes.common import (
     OPERATOR,
     PLAYER,
     PREFIX,
+    Body,
     access,
     acting,
     call,
@@ -38,7 +39,7 @@ TEAM2 = {"anyOf": [IDENTIFIER, {"type": "string", "enum": ["BYE"]}]}
 SCORE = integer(0, 99)
 
 
-class NewTeam(BaseModel):
+class NewTeam(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("league", "teamName"))
 
     league: Any = Field(None, examples=[2], **schema(**IDENTIFIER))
@@ -50,7 +51,7 @@ class NewTeam(BaseModel):
     losses: Any = Field(None, description="Ignored: records come from the games")
 
 
-class TeamEdit(BaseModel):
+class TeamEdit(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id"))
 
     id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], **schema(**IDENTIFIER))
@@ -62,7 +63,7 @@ class TeamEdit(BaseModel):
     waitlist: Any = Field(None, description="Ignored: a team leaves the waitlist when it is offered a place")
 
 
-class Deletion(BaseModel):
+class Deletion(Body):
     model_config = ConfigDict(json_schema_extra=required("id"))
 
     id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], **schema(**IDENTIFIER))
@@ -129,7 +130,7 @@ SCORES = {f: "".join(p[:1].upper() + p[1:] if i else p for i, p in enumerate(f.s
           for pair in scheduling.SCORE_FIELDS for f in pair}  # fmt: skip
 
 
-class NewGames(BaseModel):
+class NewGames(Body):
     """``league`` alone: generate the league's whole schedule. With ``team1``, ``team2`` and ``dateTime``:
     add one game to it."""
 
@@ -160,7 +161,7 @@ def _scores_schema(doc: dict) -> None:
     doc.setdefault("properties", {}).update({name: SCORE for name in SCORES.values()})
 
 
-class GameEdit(BaseModel):
+class GameEdit(Body):
     model_config = ConfigDict(populate_by_name=True, extra="allow", json_schema_extra=_scores_schema)
     ERROR_NAMES: ClassVar[dict[str, str]] = {"start": "dateTime"}
 

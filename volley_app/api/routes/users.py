@@ -24,6 +24,7 @@ from volley_app.api.routes.common import (
     PUBLIC_ERRORS,
     ROLES,
     USERNAME,
+    Body,
     Message,
     access,  # fmt: skip
     acting,
@@ -49,7 +50,7 @@ REGION = one_of(sorted(REGIONS), description="A US state's code (or DC)")
 RATING = {"type": "string", "enum": ["", *(r.value for r in Rating)], "description": "A to D, or empty"}
 
 
-class NewUser(BaseModel):
+class NewUser(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(
         "username", "password", "email", "firstName", "lastName", "region"))  # fmt: skip
 
@@ -63,7 +64,7 @@ class NewUser(BaseModel):
                        **schema(**ROLES))  # fmt: skip
 
 
-class UserEdit(BaseModel):
+class UserEdit(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id"))
 
     id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[7], **schema(**IDENTIFIER))
@@ -89,7 +90,7 @@ class UserEdit(BaseModel):
                            **schema(**one_of(timefmt.COMMON_ZONES)))  # fmt: skip
 
 
-class Deletion(BaseModel):
+class Deletion(Body):
     model_config = ConfigDict(json_schema_extra=required("id"))
 
     id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[7], **schema(**IDENTIFIER))
@@ -103,7 +104,7 @@ class Me(BaseModel):
     firstName: str  # noqa: N815
 
 
-class PlayerContact(BaseModel):
+class PlayerContact(Body):
     ERROR_NAMES: ClassVar[dict[str, str]] = {"message": "body"}
     model_config = ConfigDict(json_schema_extra=required("body"))
 
