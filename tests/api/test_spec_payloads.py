@@ -239,3 +239,14 @@ async def test_error_keys_are_the_bodys_names(db):
     assert not any("_" in k for k in made.json()["errors"])
     listed = await _call(x, "player", "GET", "/api/notes", params={"date_from": "never"})
     assert listed.status_code == 422 and set(listed.json()["errors"]) == {"date_from"}  # a query's own name
+
+
+async def test_a_login_flag_or_a_referral_of_another_type_is_refused(db):
+    x = w.build(db)
+    login = await _call(x, "anonymous", "POST", "/api/auth", {"username": "pat", "password": x["password"],
+                                                              "trusted": {}})  # fmt: skip
+    assert login.status_code == 422 and set(login.json()["errors"]) == {"trusted"}
+    before = w.snapshot(db)
+    joined = await _call(x, "anonymous", "POST", "/api/newsletter", {"email": "new.fan@example.com", "referral": {}})
+    assert joined.status_code == 422 and set(joined.json()["errors"]) == {"referral"}
+    assert w.snapshot(db) == before

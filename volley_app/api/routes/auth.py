@@ -24,6 +24,7 @@ from volley_app.api.routes.common import (
     schema,
 )
 from volley_app.services import auth, tokens
+from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor
 from volley_app.settings import get_settings
 
@@ -81,6 +82,8 @@ def _login(db, *, username, password, trusted, client) -> tokens.Tokens:
                         429: ERRORS[429]})  # fmt: skip
 def login(body: Credentials, request: Request):
     """Log in: a 15-minute access token, and the refresh token in an httpOnly cookie."""
+    if not isinstance(body.trusted, bool | None):
+        raise Invalid({"trusted": "Trusted must be true or false"})
     result = call(_login, username=body.username, password=body.password, trusted=body.trusted,
                   client=client_ip(request))  # fmt: skip
     return _with_cookie(result)

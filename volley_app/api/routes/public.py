@@ -34,6 +34,7 @@ from volley_app.api.routes.common import (
 )
 from volley_app.models import REGIONS
 from volley_app.services import email_all, inquiries, newsletter, recovery, registration
+from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor
 
 router = APIRouter(prefix=PREFIX, tags=["forms, recovery, payments, mail"])
@@ -150,6 +151,8 @@ def subscribers(request: Request, response: Response, actor: Actor = Depends(act
 @router.post("/newsletter", status_code=201, openapi_extra=access(ANYONE), responses=PUBLIC_ERRORS)
 def subscribe(body: Subscription, request: Request) -> dict:
     """Sign up for the newsletter (again with the same address changes nothing)."""
+    if not isinstance(body.referral, str | None):
+        raise Invalid({"referral": "Referral must be text"})
     row = call(newsletter.subscribe, email=body.email, referral=body.referral, client=client_ip(request))
     return {"id": row.id, "_id": row.id, "email": row.email, "referral": row.referral or ""}
 
