@@ -11,7 +11,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from volley_app.api.deps import bearer_token, client_ip
 from volley_app.api.routes.common import (
     ANYONE,
-    BOOLEAN,
     ERRORS,
     LOGGED_IN,
     PREFIX,
@@ -41,7 +40,7 @@ class Credentials(Body):
     username: Any = Field("", examples=["pat"], **schema(**LOGIN_TEXT, maxLength=50))
     password: Any = Field("", examples=["pass1"], **schema(**LOGIN_TEXT, maxLength=100))
     trusted: Any = Field(True, description="Trust this device: the login lasts 30 days instead of 12 hours",
-                         **schema(**BOOLEAN))  # fmt: skip
+                         **schema(type=["boolean", "null"]))  # fmt: skip
 
 
 

@@ -131,7 +131,7 @@ class Subscription(Body):
     model_config = ConfigDict(json_schema_extra=required("email"))
 
     email: Any = Field("", examples=["fan@example.com"], **schema(**EMAIL))
-    referral: Any = Field("", examples=["A friend"], **schema(**text(200, optional=True)))
+    referral: Any = Field("", examples=["A friend"], **schema(anyOf=[text(200, optional=True), {"type": "null"}]))
 
 
 class Deletion(Body):
