@@ -73,7 +73,7 @@ async def test_signup_with_bad_input_is_422_with_every_field_and_creates_nobody(
     )
     assert response.status_code == 422
     body = response.json()
-    assert set(body["errors"]) == {"username", "password", "email", "first_name", "last_name", "region"}
+    assert set(body["errors"]) == {"username", "password", "email", "firstName", "lastName", "region"}
     assert body["message"]
     assert count(db, User) == 0
 
@@ -86,10 +86,10 @@ async def test_signup_with_an_empty_body_is_422_with_errors(client, db):
 
 
 @pytest.mark.parametrize("change", [{"username": "NEWPLAYER", "email": "x@example.com"}, {"username": "x2x", "email": "NEW.PLAYER@example.com"}])
-async def test_signup_duplicate_is_422_and_adds_nobody(client, db, change):
+async def test_signup_duplicate_is_409_and_adds_nobody(client, db, change):
     await _signup(client)
     response = await client.post("/api/users", json=SIGNUP | change)
-    assert response.status_code == 422
+    assert response.status_code == 409  # well formed, but taken: a conflict with what is stored
     assert set(response.json()["errors"]) & {"username", "email"}
     assert count(db, User) == 1
 
@@ -309,7 +309,7 @@ async def test_signups_from_one_client_that_find_an_address_taken_are_limited(cl
         # The same address again: "already exists" tells the prober something, so these count.
         response = await client.post("/api/users", json=SIGNUP | {"username": f"probe{i}"})
         answers.append(response.status_code)
-    assert answers == [422] * ratelimit.SIGNUP_TAKEN.limit + [429]
+    assert answers == [409] * ratelimit.SIGNUP_TAKEN.limit + [429]
     assert "Please wait" in (await client.post("/api/users", json=SIGNUP | {"username": "late"})).json()["message"]
     assert count(db, User) == 1
 

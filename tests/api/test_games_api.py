@@ -20,7 +20,7 @@ async def test_posting_teams_and_a_time_adds_one_game(db):
             t2, t1, "Tournament", 9, 1)
         assert game["id"] == game["_id"]
         again = await c.post("/api/games", json=body, headers=w.headers(x, "svl"))
-        assert again.status_code == 422 and "start" in again.json()["errors"]
+        assert again.status_code == 422 and "dateTime" in again.json()["errors"]
         bad = await c.post("/api/games", json=body | {"team2": "nope", "dateTime": "2031-01-07T18:30"},
                            headers=w.headers(x, "admin"))  # fmt: skip
         assert bad.status_code == 422 and set(bad.json()["errors"]) == {"team2"}

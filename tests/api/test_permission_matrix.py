@@ -7,15 +7,18 @@ The routes come from the app's route table; a route without an entry here fails
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from collections.abc import Callable
 
 import pytest
 
 from tests.api import world as w
+from tests.factories import actor_of, rows
 from volley_app.api.app import create_api
 from volley_app.api.routes import route_table
 from volley_app.api.routes.common import ADMIN, ANYONE, LOGGED_IN, OPERATOR, PLAYER
-from volley_app.models import NEWSLETTER_SECTIONS
+from volley_app.models import NEWSLETTER_SECTIONS, SubRequest, User, utcnow
+from volley_app.services import sub_requests
 
 P, Q, S, T, A = "player", "other_player", "svl", "other_svl", "admin"
 EVERYONE = frozenset(w.ROLES)
@@ -127,7 +130,31 @@ VARIANTS: dict[str, tuple[tuple[str, str], Entry]] = {
     "POST /api/notes with needs": (("POST", "/api/notes"), Entry(SUB_PEOPLE, lambda x: ("/api/notes", NOTE | NEEDS))),
     "PATCH /api/notes with needs": (("PATCH", "/api/notes"), Entry(frozenset({P}), lambda x: (
         "/api/notes", NOTE | NEEDS | {"id": x["note"]}))),
+    # The notice calls as the spec's client sends them: no id, the request named by its date and location.
+    "POST /api/acceptedRequest by the spec's payload": (("POST", "/api/acceptedRequest"), Entry(frozenset({Q, A}), lambda x: (
+        "/api/acceptedRequest", _spec_notice(x, _later_request(x))))),
+    "POST /api/declinedRequest by the spec's payload": (("POST", "/api/declinedRequest"), Entry(frozenset({Q}), lambda x: (
+        "/api/declinedRequest", _spec_notice(x, x["invite"])))),
+    "POST /api/receivedRequest by the spec's payload": (("POST", "/api/receivedRequest"), Entry(frozenset({P}), lambda x: (
+        "/api/receivedRequest", _spec_notice(x, x["invite"]) | {"recipientEmail": "quinn@example.com", "team": "T1"}))),
+    "GET /api/games without a league": (("GET", "/api/games"), Entry(USERS, lambda x: ("/api/games?size=5", None))),
 }  # fmt: skip
+
+
+def _later_request(x: dict) -> int:
+    """pat's request to anyone three days on: its date and location name it alone."""
+    db = x["db"]
+    [pat] = rows(db, User, User.id == x["users"][P])
+    when = utcnow().replace(second=0, microsecond=0) + dt.timedelta(days=3)
+    rid = sub_requests.create(db, actor_of(pat), team="T3", date=when, svl="Gym", skill_level="C", format="6s")
+    db.commit()
+    return rid
+
+
+def _spec_notice(x: dict, request_id: int) -> dict:
+    [req] = rows(x["db"], SubRequest, SubRequest.id == request_id)
+    return {"requestorEmail": "pat@example.com", "recipient": "quinn", "date": req.date.isoformat(), "svl": req.svl}
+
 
 ROUTES = route_table(create_api())
 KEYS = sorted({(r.method, r.path) for r in ROUTES})

@@ -76,17 +76,17 @@ async def test_the_requestor_changes_the_needs_and_a_body_without_them_keeps_the
 
 
 BAD = [
-    ({"playersNeeded": 0}, "players_needed", "Choose 1 to 4 players"),
-    ({"playersNeeded": 5}, "players_needed", "Choose 1 to 4 players"),
-    ({"playersNeeded": "two"}, "players_needed", "Choose 1 to 4 players"),
-    ({"playersNeeded": 1.5}, "players_needed", "Choose 1 to 4 players"),
-    ({"playersNeeded": True}, "players_needed", "Choose 1 to 4 players"),
-    ({"positionNeeded": "Libero"}, "position_needed", "Choose a position needed"),
-    ({"positionNeeded": ["Setter"]}, "position_needed", "Choose a position needed"),
-    ({"genderNeeded": "Other"}, "gender_needed", "Choose a gender needed"),
-    ({"genderNeeded": 7}, "gender_needed", "Choose a gender needed"),
-    ({"minRating": "B+"}, "min_rating", "Choose a lowest rating"),
-    ({"minRating": {"rating": "A"}}, "min_rating", "Choose a lowest rating"),
+    ({"playersNeeded": 0}, "playersNeeded", "Choose 1 to 4 players"),
+    ({"playersNeeded": 5}, "playersNeeded", "Choose 1 to 4 players"),
+    ({"playersNeeded": "two"}, "playersNeeded", "Choose 1 to 4 players"),
+    ({"playersNeeded": 1.5}, "playersNeeded", "Choose 1 to 4 players"),
+    ({"playersNeeded": True}, "playersNeeded", "Choose 1 to 4 players"),
+    ({"positionNeeded": "Libero"}, "positionNeeded", "Choose a position needed"),
+    ({"positionNeeded": ["Setter"]}, "positionNeeded", "Choose a position needed"),
+    ({"genderNeeded": "Other"}, "genderNeeded", "Choose a gender needed"),
+    ({"genderNeeded": 7}, "genderNeeded", "Choose a gender needed"),
+    ({"minRating": "B+"}, "minRating", "Choose a lowest rating"),
+    ({"minRating": {"rating": "A"}}, "minRating", "Choose a lowest rating"),
 ]
 
 
@@ -110,7 +110,7 @@ async def test_every_bad_need_is_named_at_once(db):
     response = await _call(x, "player", "POST", NOTE | {"playersNeeded": 9, "positionNeeded": "Libero",
                                                         "genderNeeded": "?", "minRating": "Z", "team": ""})  # fmt: skip
     assert response.status_code == 422
-    assert set(response.json()["errors"]) == {"players_needed", "position_needed", "gender_needed", "min_rating", "team"}
+    assert set(response.json()["errors"]) == {"playersNeeded", "positionNeeded", "genderNeeded", "minRating", "team"}
     assert w.snapshot(db) == before
 
 
@@ -123,7 +123,7 @@ async def test_fewer_places_than_subs_who_accepted_is_refused(db):
     before = w.snapshot(db)
     response = await _call(x, "player", "PATCH", NOTE | {"id": rid, "playersNeeded": 1})
     assert response.status_code == 422
-    assert response.json()["errors"] == {"players_needed": "2 subs have already accepted"}
+    assert response.json()["errors"] == {"playersNeeded": "2 subs have already accepted"}
     assert w.snapshot(db) == before
     ok = await _call(x, "player", "PATCH", NOTE | {"id": rid, "playersNeeded": 4})
     assert ok.status_code == 200 and (ok.json()["placesFilled"], ok.json()["playersNeeded"]) == (2, 4)

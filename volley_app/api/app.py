@@ -8,7 +8,10 @@ from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from volley_app import db
 from volley_app.api import routes
@@ -62,12 +65,45 @@ def documented(api: FastAPI) -> dict:
     return doc
 
 
+def allowed_methods(api: FastAPI, scope: dict) -> list[str]:
+    """Every method the API has a route for at this request's path (HEAD with GET), in a steady order."""
+    found: set[str] = set()
+    for route in api.routes:
+        if isinstance(route, APIRoute) and route.matches(scope)[0] != Match.NONE:
+            found |= set(route.methods)
+    order = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+    return sorted(found, key=lambda m: order.index(m) if m in order else len(order))
+
+
+def error_key(request: Request, field: str) -> str:
+    """A field's name in an error as the caller sent it: a query parameter's own name; a body field by the name the
+    body gives it (its alias, or the model's ``ERROR_NAMES`` for a field the service names otherwise); else in
+    camelCase like the bodies."""
+    if field in request.query_params:
+        return field
+    route = request.scope.get("route")
+    body = getattr(getattr(route, "body_field", None), "field_info", None)
+    model = getattr(body, "annotation", None)
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        named = getattr(model, "ERROR_NAMES", {})
+        if field in named:
+            return named[field]
+        if field in model.model_fields:
+            info = model.model_fields[field]
+            choices = getattr(info.validation_alias, "choices", None)
+            alias = info.alias or (choices[0] if choices and isinstance(choices[0], str) else None)
+            return alias or field
+    return common.camel(field)
+
+
 API_DESCRIPTION = """The spec's API (section 7). Log in with `POST /api/auth`: the answer's `accessToken` (15 minutes)
 goes in `Authorization: Bearer ...`; the refresh token comes as an httpOnly cookie, and `GET /api/auth/refresh`
 trades it for a new access token (and a new cookie: each works once). A call that answers 403 may be refreshed
 and retried once; a refresh that answers 403 means 'Your login has expired.'. Lists are paged: `page` (the
 `X-Next-Page` of the last answer), `search`, `size`; the total is in `X-Total-Count`, counted up to 1000: a list
-with more rows answers `X-Total-Count: 1000` and `X-Total-Capped: true`. Objects carry `id` and `_id`."""
+with more rows answers `X-Total-Count: 1000` and `X-Total-Capped: true`. Objects carry `id` and `_id`; an error's
+`errors` names each field as the body (or the query) names it. Stripe posts its events, signed, to
+`/api/stripe/webhook` (400 when the signature is not Stripe's)."""
 
 
 def create_api() -> FastAPI:
@@ -82,10 +118,10 @@ def create_api() -> FastAPI:
     )
 
     @api.exception_handler(DomainError)
-    async def _domain_error(_request: Request, exc: DomainError) -> JSONResponse:
+    async def _domain_error(request: Request, exc: DomainError) -> JSONResponse:
         body: dict = {"message": exc.message}
         if isinstance(exc, Invalid):
-            body["errors"] = exc.errors
+            body["errors"] = {error_key(request, k): v for k, v in exc.errors.items()}
         return JSONResponse(body, status_code=exc.status_code)
 
     @api.exception_handler(RequestValidationError)
@@ -94,10 +130,16 @@ def create_api() -> FastAPI:
         return JSONResponse({"message": "The request is not valid.", "errors": errors}, status_code=422)
 
     @api.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> Response:
-        """The framework's own refusals (a body that is not JSON, a wrong method) in the API's one shape."""
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """The framework's own refusals (a body that is not JSON, a wrong method) in the API's one shape. A method
+        the path has no route for answers 405 with every method it has in ``Allow``; OPTIONS answers 204 with them."""
         if exc.status_code == 304:
             return Response(status_code=304, headers=exc.headers)
+        if exc.status_code == 405:
+            allow = ", ".join(allowed_methods(api, request.scope))
+            if request.method == "OPTIONS":
+                return Response(status_code=204, headers={"Allow": f"{allow}, OPTIONS"})
+            return JSONResponse({"message": str(exc.detail)}, status_code=405, headers={"Allow": allow})
         return JSONResponse({"message": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
     for router in routes.ROUTERS:
@@ -127,7 +169,8 @@ def create_api() -> FastAPI:
                         headers=cache | {"Content-Disposition": disposition})  # fmt: skip
 
     # --- Stripe webhook (signature checked on the raw body) ----------------------------------------
-    @api.post(f"{API_PREFIX}/stripe/webhook", openapi_extra=access(ANYONE), responses={400: ERRORS[403] | {"description": "Bad signature"}})
+    # Stripe's own call, signed by Stripe: not a client's, so not in the document (see its description).
+    @api.post(f"{API_PREFIX}/stripe/webhook", openapi_extra=access(ANYONE), include_in_schema=False)
     async def stripe_webhook(request: Request):
         payload = await request.body()
         event = payments.parse_webhook(payload, request.headers.get("stripe-signature"))

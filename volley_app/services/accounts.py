@@ -34,7 +34,7 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services import audit, auth, mail, paging, passwords, ratelimit, sub_records, validation, venues
-from volley_app.services.errors import Invalid
+from volley_app.services.errors import Conflict, Invalid
 from volley_app.services.permissions import (
     Actor,
     access_user,
@@ -86,7 +86,7 @@ def _add_user(db: Session, clean: dict, roles: list[str], **profile) -> User:
         db.flush()
     except IntegrityError:  # the same username or email, registered a moment ago
         db.rollback()
-        raise Invalid({"username": REGISTERED}) from None
+        raise Conflict({"username": REGISTERED}) from None
     return user
 
 
@@ -113,7 +113,7 @@ def create_user(
     )
     errors = _taken(db, clean["username"], clean["email"])
     if errors:
-        raise Invalid(errors)
+        raise Conflict(errors)
     user = _add_user(db, clean, sorted({Role(r).value for r in roles}), **profile)
     log.info("user created id=%s roles=%s", user.id, user.roles)
     return user
@@ -333,7 +333,7 @@ def update_user(
         db.flush()
     except IntegrityError:
         db.rollback()
-        raise Invalid({"username": REGISTERED}) from None
+        raise Conflict({"username": REGISTERED}) from None
     if password_changed:
         keep = actor.session_id if user.id == actor.user_id else None
         auth.revoke_all_sessions(db, user.id, except_session=keep)
@@ -519,8 +519,8 @@ def create_svl(
     except Invalid as exc:
         errors.update(exc.errors)
         clean = {}
-    if not errors:
-        errors = _taken(db, clean["username"], clean["email"])
+    if not errors and (taken := _taken(db, clean["username"], clean["email"])):
+        raise Conflict(taken)
     if errors:
         raise Invalid(errors)
     user = _add_user(db, clean, clean_roles)

@@ -50,5 +50,17 @@ class Invalid(DomainError):
         super().__init__(next(iter(errors.values())))
 
 
+class Conflict(Invalid):
+    """Well-formed input that clashes with what is stored (a username already registered): 409 over HTTP."""
+
+    status_code = 409
+
+
+class UnknownRecord(Invalid):
+    """A well-formed field naming a record that is not there (or not of the kind it must be): 404 over HTTP."""
+
+    status_code = 404
+
+
 class RateLimited(DomainError):
     status_code = 429

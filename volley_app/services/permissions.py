@@ -85,7 +85,7 @@ def require_admin(actor: Actor | None) -> Actor:
 # Each ``access_<object>(db, actor, id)`` loader below turns the id into a row the
 # actor may see (NotFound / Forbidden otherwise), so no service loads by id by hand.
 
-MAX_ID = 2**31
+MAX_ID = 2**31 - 1  # the largest id a PostgreSQL integer column holds
 
 
 def record_id(value: object, message: str = "Not found") -> int:

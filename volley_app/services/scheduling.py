@@ -11,9 +11,9 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ScoreReport, Team, User
-from volley_app.services import audit, leagues, mail, report_settling, timefmt
+from volley_app.services import audit, leagues, mail, paging, report_settling, timefmt
 from volley_app.services.errors import Invalid
-from volley_app.services.permissions import Actor, access_game, access_league, require_admin
+from volley_app.services.permissions import Actor, access_game, access_league, require_actor, require_admin
 
 NOT_ENOUGH_TEAMS = "A schedule needs at least 2 teams (waitlisted teams do not count)."
 ALREADY_GENERATED = "The schedule for this league has already been generated."
@@ -622,6 +622,41 @@ def schedule(db: Session, actor: Actor | None, league_id: object) -> dict:
         week = week_of(league.start_at, g.start_at, info["zone"])
         weeks.setdefault(week, []).append(game_dict(g, names))
     return {"league": info, "zone": info["zone"], "weeks": [{"week": w, "games": weeks[w]} for w in sorted(weeks)]}
+
+
+def games_page(
+    db: Session, actor: Actor | None, *, league_id: object = None, bookmark: object = "", size: object = paging.PAGE_SIZE
+) -> paging.Page:
+    """One page of the games the actor may see, by time, each with its week.
+
+    With ``league_id``: that league's games (anyone who may read the league). Without: an admin every game of a
+    league that is not archived, an SVL the games of their own leagues, anyone else the games of their teams.
+    """
+    actor = require_actor(actor)
+    where: list[sa.ColumnElement[bool]] = []
+    if league_id not in (None, ""):
+        where.append(Game.league_id == access_league(db, actor, league_id).id)
+    else:
+        where.append(League.archived_at.is_(None))
+        if actor.is_svl and not actor.is_admin:
+            where.append(League.svl_id == actor.user_id)
+        elif not actor.is_admin:
+            mine = select(Team.id).where(Team.captain_id == actor.user_id, Team.withdrawn_at.is_(None))
+            where.append(sa.or_(Game.team1_id.in_(mine), Game.team2_id.in_(mine)))
+    query = select(Game).join(League, League.id == Game.league_id).where(*where).order_by(Game.start_at, Game.id)
+
+    def project(found: list) -> list[dict]:
+        games = [r[0] for r in found]
+        league_ids = {g.league_id for g in games}
+        rows = db.exec(select(League).where(League.id.in_(league_ids))).all() if league_ids else []
+        by_id = {lg.id: lg for lg in rows}
+        zones = {lg.id: leagues.zone(db, lg) for lg in rows}
+        names = {t.id: t.team_name for t in db.exec(select(Team).where(Team.league_id.in_(league_ids))).all()}
+        return [game_dict(g, names) | {"week": week_of(by_id[g.league_id].start_at, g.start_at, zones[g.league_id])}
+                for g in games]  # fmt: skip
+
+    return paging.keyset(db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark,
+                         size=paging.page_size(size))  # fmt: skip
 
 
 def schedule_view(

@@ -10,7 +10,7 @@ from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueSession, Payment, Role, SessionStatus, Team, User, utcnow
 from volley_app.services import audit, clock, paging, timefmt, validation, venues
-from volley_app.services.errors import Invalid, NotFound
+from volley_app.services.errors import Invalid, NotFound, UnknownRecord
 from volley_app.services.league_data import delete_children, played_games
 from volley_app.services.permissions import Actor, access_session, load, require_admin, require_role
 
@@ -108,9 +108,9 @@ def _resolve_svl(db: Session, actor: Actor, svl_id: object) -> int:
         try:
             chosen = load(db, User, svl_id)
         except NotFound:
-            raise Invalid({"svl": "Choose an SVL"}) from None
+            raise UnknownRecord({"svl": "Choose an SVL"}) from None
         if Role.SVL.value not in chosen.roles:
-            raise Invalid({"svl": "Choose an SVL"})
+            raise UnknownRecord({"svl": "Choose an SVL"})
         return chosen.id
     if actor.is_svl:
         return actor.user_id

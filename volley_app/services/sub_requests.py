@@ -124,6 +124,21 @@ def _clean(
     return clean | {"court": clean["court"] or None, "text": clean["text"] or None}
 
 
+ANYONE = "Anyone"
+
+
+def named_recipient(db: Session, value: object) -> object:
+    """Who a request is made to, as a client names them: blank or 'Anyone' (any sub: None), a sub's username, or
+    their user id. A name that is no one's comes back as it was (and is refused as not an active sub)."""
+    if value is None or (isinstance(value, str) and value.strip().casefold() in ("", ANYONE.casefold())):
+        return None
+    if isinstance(value, str):
+        found = db.exec(select(User.id).where(User.username == value.strip().lower())).first()
+        if found is not None:
+            return found
+    return value
+
+
 def _active_sub(db: Session, user_id: object) -> User:
     user = db.get(User, permissions.record_id(user_id, "Choose a sub"))
     if user is None or not user.sub or not user.active:
@@ -562,6 +577,7 @@ def create(
     ``details``: team, date, svl, skill_level, format, and optionally court and text (see ``_clean``).
     """
     actor = require_sub_request_actor(actor)
+    recipient_id = named_recipient(db, recipient_id)
     ratelimit.sub_invite(db, actor.user_id, recipient_id)
     now = now or utcnow()
     errors: dict[str, str] = {}
@@ -617,6 +633,7 @@ def reopen(
     if req.status != SubStatus.DECLINED or req.completed:
         raise BadRequest(PASSED if req.completed else "Only a declined sub request can be reopened")
     recipient: User | None = None
+    recipient_id = named_recipient(db, recipient_id)
     if recipient_id not in (None, ""):
         try:
             recipient = _active_sub(db, recipient_id)
@@ -881,6 +898,82 @@ ALREADY_TOLD = "already told"
 NOT_TARGETED = "Only a request made to one sub has an invitation"
 
 
+NOTICE_AMBIGUOUS = "More than one sub request has that date and location: send its id"
+
+
+def _minute(value: dt.datetime) -> dt.datetime:
+    return value.replace(second=0, microsecond=0)
+
+
+def _names_time(value: object, when: dt.datetime, zone: str) -> bool:
+    """Whether a client's ``date`` names the time ``when`` (UTC): an ISO date-time (with an offset: that instant;
+    without: UTC or the venue's wall clock), milliseconds since 1970, or the long text the emails show."""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            return _minute(dt.datetime.fromtimestamp(value / 1000, dt.UTC)) == _minute(when)
+        except (OverflowError, OSError, ValueError):
+            return False
+    if not isinstance(value, str) or not value.strip():
+        return False
+    text = value.strip()
+    try:
+        parsed = dt.datetime.fromisoformat(text.replace("Z", "+00:00") if text.endswith("Z") else text)
+    except ValueError:
+        said = " ".join(text.casefold().split())
+        long = timefmt.long(when, zone)
+        plain = long.rsplit(" ", 1)[0]
+        return said in {v.casefold() for v in (long, plain, plain.replace(" at ", " "), long.replace(" at ", " "))}
+    if parsed.tzinfo is not None:
+        return _minute(parsed.astimezone(dt.UTC)) == _minute(when)
+    return _minute(parsed) in (_minute(when.astimezone(dt.UTC)).replace(tzinfo=None),
+                               _minute(timefmt.local(when, zone)).replace(tzinfo=None))  # fmt: skip
+
+
+NOTICE_KINDS = ("accepted", "declined", "received")
+
+
+def notice_request(db: Session, actor: Actor | None, *, kind: str, date: object, svl: object, team: object = None) -> int:
+    """The request a notice call names by its details, as the spec's client sends them (no id): its date and
+    location (and team). Only requests the caller is a party of are looked at: ``accepted``, those they may take
+    (open to anyone, made to them, or with a place of theirs); ``declined``, those made to them; ``received``, those
+    they made to one sub. When several match, the one the caller has just answered (or, ``received``, the open one)
+    is meant. Addresses in the call are never used. Returns the request's id.
+
+    Raises:
+        NotFound: no such request of the caller's. Invalid: several match (send the id).
+    """
+    actor = require_sub_request_actor(actor)
+    if kind not in NOTICE_KINDS or not isinstance(svl, str) or not svl.strip() or date in (None, ""):
+        raise NotFound(NOT_FOUND)
+    where = [_table.c.archived_at.is_(None), sa.func.lower(_table.c.svl) == svl.strip().lower()]
+    if kind == "received":
+        where += [_table.c.requestor_id == actor.user_id, _table.c.recipient_id.is_not(None)]
+    elif kind == "declined":
+        where += [_table.c.requestor_id != actor.user_id, _table.c.recipient_id == actor.user_id]
+    else:
+        where += [_table.c.requestor_id != actor.user_id,
+                  sa.or_(_table.c.recipient_id.is_(None), _table.c.recipient_id == actor.user_id,
+                         _placed(actor.user_id))]  # fmt: skip
+    found = db.exec(select(SubRequest).where(*where).order_by(SubRequest.id)).all()
+    zone = venues.zone_by_name(db, svl)
+    found = [r for r in found if _names_time(date, r.date, zone)]
+    if isinstance(team, str) and team.strip():
+        found = [r for r in found if r.team.strip().casefold() == team.strip().casefold()]
+    if len(found) > 1:
+        if kind == "accepted":
+            meant = [r for r in found if invites.has_place(db, r.id, actor.user_id)]
+        else:
+            meant = [r for r in found if r.status == (SubStatus.DECLINED if kind == "declined" else SubStatus.OPEN)]
+        found = meant if len(meant) == 1 else found
+    if not found:
+        raise NotFound(NOT_FOUND)
+    if len(found) > 1:
+        raise Invalid({"id": NOTICE_AMBIGUOUS})
+    return found[0].id
+
+
 def answer_notice(
     db: Session, actor: Actor | None, request_id: object, *, accepted: bool, now: dt.datetime | None = None
 ) -> str:
@@ -896,6 +989,8 @@ def answer_notice(
     status = SubStatus.ACCEPTED if accepted else SubStatus.DECLINED
     if req is not None and req.archived_at is None and req.recipient_id == actor.user_id and req.status == status:
         return ALREADY_TOLD
+    if req is not None and req.archived_at is None and accepted and invites.has_place(db, req.id, actor.user_id):
+        return ALREADY_TOLD  # one of several places, taken a moment ago
     (accept if accepted else decline)(db, actor, rid, now=now)
     return ANSWERED
 

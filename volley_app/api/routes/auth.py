@@ -6,11 +6,24 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from volley_app.api.deps import bearer_token, client_ip
-from volley_app.api.routes.common import ANYONE, ERRORS, LOGGED_IN, PREFIX, Message, access, acting, call
+from volley_app.api.routes.common import (
+    ANYONE,
+    ERRORS,
+    LOGGED_IN,
+    PREFIX,
+    Body,
+    Message,
+    access,
+    acting,
+    call,
+    required,
+    schema,
+)
 from volley_app.services import auth, tokens
+from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor
 from volley_app.settings import get_settings
 
@@ -20,10 +33,17 @@ COOKIE_PATH = f"{PREFIX}/auth"
 DEVICE_COOKIE = "device"
 
 
-class Credentials(BaseModel):
-    username: Any = Field("", examples=["pat"])
-    password: Any = Field("", examples=["pass1"])
-    trusted: Any = Field(True, description="Trust this device: the login lasts 30 days instead of 12 hours")
+LOGIN_TEXT = {"type": "string", "minLength": 1, "pattern": r"^[A-Za-z0-9.!@#$%^_+{}:;\"'<>/?~`&*()-]+$"}
+
+
+class Credentials(Body):
+    model_config = ConfigDict(json_schema_extra=required("username", "password"))
+
+    username: Any = Field("", examples=["pat"], **schema(**LOGIN_TEXT, maxLength=50))
+    password: Any = Field("", examples=["pass1"], **schema(**LOGIN_TEXT, maxLength=100))
+    trusted: Any = Field(True, description="Trust this device: the login lasts 30 days instead of 12 hours",
+                         **schema(type=["boolean", "null"]))  # fmt: skip
+
 
 
 class AccessToken(BaseModel):
@@ -71,6 +91,8 @@ def login(body: Credentials, request: Request):
     The client becomes a known device of the account (the httpOnly ``device`` cookie). While the account's
     failed-login ceiling holds, a client that is not a known device and has not failed on it gets 202, and
     with the right password a one-time sign-in link by email."""
+    if not isinstance(body.trusted, bool | None):
+        raise Invalid({"trusted": "Trusted must be true or false"})
     result, device = call(_login, username=body.username, password=body.password, trusted=body.trusted,
                           client=client_ip(request), device=request.cookies.get(DEVICE_COOKIE, ""))  # fmt: skip
     return _with_cookie(result, device=device)

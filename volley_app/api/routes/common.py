@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import Depends, Query, Request, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, model_validator
 
 from volley_app import db
 from volley_app.api.deps import current_actor
@@ -26,6 +26,17 @@ LOGGED_IN = "logged-in"
 PLAYER = "player"
 OPERATOR = "svl"  # an SVL or an admin
 ADMIN = "admin"
+
+
+class Body(BaseModel):
+    """A request body. A JSON number that is whole (``2.0``) is the integer it is, as JSON Schema counts it."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _whole_numbers(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        return {k: int(v) if isinstance(v, float) and v.is_integer() and abs(v) < 2**63 else v for k, v in data.items()}
 
 
 class Message(BaseModel):
@@ -51,6 +62,69 @@ ERRORS: dict[int | str, dict[str, Any]] = {
           "content": {"application/json": {"example": {"message": "Too many tries. Please wait a minute."}}}},
 }  # fmt: skip
 PUBLIC_ERRORS = {k: ERRORS[k] for k in (404, 422, 429)}
+CONFLICT = {"model": Invalid, "description": "Well formed, but it clashes with what is stored (a username taken)",
+            "content": {"application/json": {"example": {"message": "That username or email is already registered",
+                                                         "errors": {"username": "That username or email is already "
+                                                                                "registered"}}}}}  # fmt: skip
+
+
+# --- what a body's fields take, as the services check them (spec section 5) ------------------------------------
+# Characters no one-line field takes (controls, line and paragraph separators, the bidirectional overrides, BOM);
+# a message also takes tabs and line breaks.
+_REFUSED = r"\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff"
+_REFUSED_IN_MESSAGE = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff"
+_ENDS = rf"[^\s{_REFUSED}]"
+
+
+def text(max_length: int = 100, *, message: bool = False, optional: bool = False, **more: Any) -> dict:
+    """A text field: plain text of at most ``max_length`` characters (``message``: lines too), not blank unless
+    ``optional``; no leading or trailing space (the server trims it)."""
+    inner = _REFUSED_IN_MESSAGE if message else _REFUSED
+    body = rf"{_ENDS}([^{inner}]*{_ENDS})?"
+    pattern = rf"^({body})?$" if optional else rf"^{body}$"
+    return {"type": "string", "maxLength": max_length, **({} if optional else {"minLength": 1}), "pattern": pattern,
+            **more}  # fmt: skip
+
+
+def one_of(values: Any, **more: Any) -> dict:
+    return {"type": "string", "enum": [v.value if hasattr(v, "value") else v for v in values], **more}
+
+
+def integer(low: int, high: int, **more: Any) -> dict:
+    return {"type": "integer", "minimum": low, "maximum": high, **more}
+
+
+IDENTIFIER = {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}
+BOOLEAN = {"type": "boolean"}
+EMAIL = {"type": "string", "maxLength": 254, "examples": ["pat@example.com"],
+         "pattern": r"^[a-z0-9]{1,20}([._+-][a-z0-9]{1,20}){0,2}@([a-z0-9]{1,20}(-[a-z0-9]{1,20})?\.){1,3}(com|org|net|us)$"}  # fmt: skip
+# A venue's wall-clock time from a date-time input; the dates the server takes are in the future, up to 2100.
+LOCAL_TIME = {"type": "string", "examples": ["2031-01-06T18:30"],
+              "pattern": r"^20[3-9][0-9]-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]$"}  # fmt: skip
+
+
+# Signup and Create SVL both take these (a username of letters, a password of the shorter set); signup takes more.
+USERNAME = {"type": "string", "pattern": r"^[a-z]{3,20}$", "examples": ["newplayer"],
+            "description": "A signup takes 3-50 letters, digits or . ! @ # $ % ^ _ + { } : ; \" ' < > / ? ~ ` & * ( ) -; "
+                           "an SVL account 3-20 letters"}  # fmt: skip
+PASSWORD = {"type": "string", "pattern": r"^[A-Za-z0-9!@#$%]{4,100}$", "examples": ["pass1"],
+            "description": "4-100 characters (a signup takes the username's symbols too)"}  # fmt: skip
+ROLES = {"type": "array", "items": {"type": "string", "enum": ["Player", "SVL", "Admin"]}, "minItems": 1,
+         "uniqueItems": True}  # fmt: skip
+
+
+def schema(**fields: Any) -> dict:
+    """``json_schema_extra`` of a field: what it takes (see the helpers above)."""
+    return {"json_schema_extra": fields}
+
+
+def required(*names: str) -> Callable[[dict], None]:
+    """A model's ``json_schema_extra``: the fields a body must have, by the names the body uses."""
+
+    def add(doc: dict) -> None:
+        doc["required"] = list(names)
+
+    return add
 
 
 @dataclasses.dataclass(frozen=True)

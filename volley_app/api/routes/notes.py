@@ -9,42 +9,55 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, ConfigDict, Field
 
 from volley_app.api.routes.common import (
     ERRORS,
+    IDENTIFIER,
+    LOCAL_TIME,
     LOGGED_IN,
     PREFIX,
+    Body,
     access,
     acting,
     call,
+    integer,
     list_params,
+    one_of,
     paged,
+    required,
+    schema,
     sort_query,
+    text,
     with_ids,
 )
-from volley_app.models import GenderNeeded, Position, Rating, SubStatus
+from volley_app.api.routes.common import text as text_field
+from volley_app.models import GenderNeeded, Position, Rating, SkillLevel, SubFormat, SubStatus
 from volley_app.services import sub_requests
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor
 
 router = APIRouter(prefix=PREFIX, tags=["sub requests"])
-ID = Field(None, validation_alias=AliasChoices("id", "_id", "requestId"), examples=[9])
+ID = Field(None, validation_alias=AliasChoices("id", "_id", "requestId"), examples=[9], **schema(**IDENTIFIER))
+NOTE_REQUIRED = ("team", "date", "svl", "skillLevel", "format")
 
 
-class Note(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+class Note(Body):
+    """A new sub request (the details of spec section 5 and what the team needs)."""
+
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(*NOTE_REQUIRED))
 
     id: Any = ID
-    team: Any = Field(None, examples=["Net Results"])
-    date: Any = Field(None, examples=["2027-01-11T19:00"])
-    svl: Any = Field(None, examples=["Downtown Gym"], description="Where: the location")
-    court: Any = Field(None, examples=["2"])
-    skill_level: Any = Field(None, alias="skillLevel", examples=["B"])
-    format: Any = Field(None, examples=["Sixes"])
-    text: Any = Field(None, examples=["We need a setter"])
+    team: Any = Field(None, examples=["Net Results"], **schema(**text(100)))
+    date: Any = Field(None, description="The venue's time, in the future", **schema(**LOCAL_TIME))
+    svl: Any = Field(None, examples=["Downtown Gym"], description="Where: the location", **schema(**text(200)))
+    court: Any = Field(None, examples=["2"], **schema(**text(50, optional=True)))
+    skill_level: Any = Field(None, alias="skillLevel", examples=["B"], **schema(**one_of(SkillLevel)))
+    format: Any = Field(None, examples=["6s"], **schema(**one_of(SubFormat)))
+    text: Any = Field(None, examples=["We need a setter"], **schema(**text_field(2000, message=True, optional=True)))
     players_needed: Any = Field(None, alias="playersNeeded", examples=[1],
-                                description="How many subs the team needs, 1 to 4 (default 1); one place per accept")
+                                description="How many subs the team needs, 1 to 4 (default 1); one place per accept",
+                                **schema(**integer(1, 4)))  # fmt: skip
     position_needed: Any = Field(None, alias="positionNeeded", examples=["Setter"],
                                  description="Any, Hitter, Passer or Setter (default Any)",
                                  json_schema_extra={"enum": [None, *(p.value for p in Position)]})
@@ -54,8 +67,12 @@ class Note(BaseModel):
     min_rating: Any = Field(None, alias="minRating", examples=["B"],
                             description="The lowest rating at the position needed: A, B, C or D (empty: any rating)",
                             json_schema_extra={"enum": [None, "", *(r.value for r in Rating)]})
-    recipient: Any = Field(None, description="A sub's user id: a request made to that sub (who is emailed)")
-    status: Any = Field(None, description="PATCH: Accepted or Declined (the sub's answer), Open (reopen)")
+    recipient: Any = Field(None, examples=["Anyone"],
+                           description="'Anyone' (or left out): open to every sub; a sub's username (or user id): a "
+                                       "request made to that sub, who is emailed",
+                           **schema(type="string", enum=["Anyone"]))  # fmt: skip
+    status: Any = Field(None, description="PATCH: Accepted or Declined (the sub's answer), Open (reopen)",
+                        json_schema_extra={"enum": [None, "", *(s.value for s in SubStatus)]})  # fmt: skip
     requestor: Any = Field(None, description="Ignored: the caller is the requestor")
     requestor_email: Any = Field(None, alias="requestorEmail", description="Ignored")
     recipient_email: Any = Field(None, alias="recipientEmail", description="Ignored")
@@ -63,19 +80,44 @@ class Note(BaseModel):
     places_filled: Any = Field(None, alias="placesFilled", description="Ignored: each accept takes one place")
 
 
-class Notice(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+class NoteEdit(Note):
+    """A sub request changed by its requestor (fields left out keep their values), or a sub's answer (``status``)."""
+
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id"))
+
+
+def _notice_schema(doc: dict) -> None:
+    doc["anyOf"] = [{"required": ["id"]}, {"required": ["date", "svl"]}]
+
+
+class Notice(Body):
+    """Which request a notice is about: its ``id``, or as the spec's client says it, its ``date`` and ``svl``
+    (with ``team`` when sent). The caller is the one whose token it is; addresses and names are never used."""
+
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=_notice_schema)
 
     id: Any = ID
+    date: Any = Field(None, examples=["2031-01-06T19:00"],
+                      description="Without id: the request's date and time (ISO, with or without offset, or the long "
+                                  "text of the emails), or milliseconds since 1970",
+                      json_schema_extra={"anyOf": [{"type": "string", "maxLength": 100}, {"type": "integer"}]})  # fmt: skip
+    svl: Any = Field(None, examples=["Downtown Gym"], description="Without id: the request's location",
+                     **schema(**text(200)))  # fmt: skip
+    team: Any = Field(None, description="Without id: the request's team (narrows the match when sent)",
+                      **schema(**text(100)))  # fmt: skip
     requestor_email: Any = Field(None, alias="requestorEmail", description="Ignored: the server knows the requestor")
     recipient_email: Any = Field(None, alias="recipientEmail", description="Ignored")
-    recipient: Any = Field(None, description="Ignored")
-    requestor: Any = Field(None, description="Ignored")
-    date: Any = Field(None, description="Ignored")
-    svl: Any = Field(None, description="Ignored")
+    recipient: Any = Field(None, description="Ignored: the caller is the sub")
+    requestor: Any = Field(None, description="Ignored: the server knows the requestor")
+    court: Any = Field(None, description="Ignored")
+    skill_level: Any = Field(None, alias="skillLevel", description="Ignored")
+    format: Any = Field(None, description="Ignored")
+    text: Any = Field(None, description="Ignored")
 
 
-class Deletion(BaseModel):
+class Deletion(Body):
+    model_config = ConfigDict(json_schema_extra=required("id"))
+
     id: Any = ID
 
 
@@ -122,7 +164,7 @@ def create_note(body: Note, actor: Actor = Depends(acting)) -> dict:
     return _note(call(sub_requests.detail, actor, new_id))
 
 
-def _patch(db, actor: Actor, body: Note) -> dict:
+def _patch(db, actor: Actor, body: NoteEdit) -> dict:
     status = body.status
     if status is not None and not isinstance(status, str):
         raise Invalid({"status": "Status must be Open, Accepted or Declined"})
@@ -141,7 +183,7 @@ def _patch(db, actor: Actor, body: Note) -> dict:
 
 
 @router.patch("/notes", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def update_note(body: Note, actor: Actor = Depends(acting)) -> dict:
+def update_note(body: NoteEdit, actor: Actor = Depends(acting)) -> dict:
     """The requestor changes the details (or reopens a declined request with ``status`` Open); a sub answers
     with ``status`` Accepted or Declined (the requestor is emailed). A need (``playersNeeded``, ``positionNeeded``,
     ``genderNeeded``, ``minRating``) left out of the body stays as it was."""
@@ -155,20 +197,37 @@ def delete_note(body: Deletion, actor: Actor = Depends(acting)) -> dict:
     return {"id": body.id, "_id": body.id}
 
 
+def _named(db, actor: Actor, body: Notice, kind: str) -> object:
+    if body.id not in (None, ""):
+        return body.id
+    return sub_requests.notice_request(db, actor, kind=kind, date=body.date, svl=body.svl, team=body.team)
+
+
+def _answer(db, actor: Actor, body: Notice, accepted: bool) -> str:
+    named = _named(db, actor, body, "accepted" if accepted else "declined")
+    return sub_requests.answer_notice(db, actor, named, accepted=accepted)
+
+
+def _invitation(db, actor: Actor, body: Notice) -> str:
+    return sub_requests.invitation_notice(db, actor, _named(db, actor, body, "received"))
+
+
 @router.post("/acceptedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def accepted_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
-    """A sub accepts request ``id`` and its requestor is emailed, once (again by the same sub: nothing is sent)."""
-    return {"status": "Success", "result": call(sub_requests.answer_notice, actor, body.id, accepted=True)}
+    """A sub accepts request ``id`` (or the one with that ``date`` and ``svl`` they may answer) and its requestor is
+    emailed, once (again by the same sub: nothing is sent)."""
+    return {"status": "Success", "result": call(_answer, actor, body, True)}
 
 
 @router.post("/declinedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def declined_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
-    """The named sub declines request ``id`` and its requestor is emailed, once."""
-    return {"status": "Success", "result": call(sub_requests.answer_notice, actor, body.id, accepted=False)}
+    """The named sub declines request ``id`` (or the one with that ``date`` and ``svl``) and its requestor is
+    emailed, once."""
+    return {"status": "Success", "result": call(_answer, actor, body, False)}
 
 
 @router.post("/receivedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def received_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
-    """The requestor of request ``id`` made to one sub: that sub's invitation is emailed when the request is
-    made, so this confirms it and sends nothing again."""
-    return {"status": "Success", "result": call(sub_requests.invitation_notice, actor, body.id)}
+    """The requestor of request ``id`` (or of the one with that ``date``, ``svl`` and ``team``) made to one sub:
+    that sub's invitation is emailed when the request is made, so this confirms it and sends nothing again."""
+    return {"status": "Success", "result": call(_invitation, actor, body)}

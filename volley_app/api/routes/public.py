@@ -3,8 +3,7 @@ paying a registration (/payment-intent) and the admin's mail (/newsletterTest, /
 
 from __future__ import annotations
 
-import re
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
@@ -14,18 +13,28 @@ from volley_app.api.deps import client_ip
 from volley_app.api.routes.common import (
     ADMIN,
     ANYONE,
+    EMAIL,
     ERRORS,
+    IDENTIFIER,
+    PASSWORD,
     PLAYER,
     PREFIX,
     PUBLIC_ERRORS,
+    Body,
     access,
     acting,
     call,
     list_params,  # fmt: skip
+    one_of,
     paged,
+    required,
+    schema,
+    text,
     with_ids,
 )
+from volley_app.models import REGIONS
 from volley_app.services import email_all, inquiries, newsletter, recovery, registration
+from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor
 
 router = APIRouter(prefix=PREFIX, tags=["forms, recovery, payments, mail"])
@@ -46,44 +55,60 @@ def _inquiry(kind: str, data: dict, request: Request) -> JSONResponse:
 TRAP_FIELD = "website"
 
 
-class Trapped(BaseModel):
-    website: Any = Field("", description="Leave empty. Filled, the form is answered like a success and dropped.")
+class Trapped(Body):
+    website: Any = Field("", description="Leave empty. Filled, the form is answered like a success and dropped.",
+                         **schema(type="string"))  # fmt: skip
+
+
+PHONE = {"type": "string", "pattern": r"^[2-9][0-9]{2}-[0-9]{3}-[0-9]{4}$", "examples": ["859-555-0100"],
+         "description": "A 10-digit US number (other punctuation is read too)"}  # fmt: skip
+MESSAGE = text(5000, message=True)
+
+
+REGION = one_of(sorted(REGIONS), description="A US state's code (or DC)")
 
 
 class Contact(Trapped):
-    name: Any = Field("", examples=["Pat Doe"])
-    email: Any = Field("", examples=["pat@example.com"])
-    body: Any = Field("", examples=["Do you have a league on Thursdays?"])
+    model_config = ConfigDict(json_schema_extra=required("name", "email", "body"))
+
+    name: Any = Field("", examples=["Pat Doe"], **schema(**text(100)))
+    email: Any = Field("", examples=["pat@example.com"], **schema(**EMAIL))
+    body: Any = Field("", examples=["Do you have a league on Thursdays?"], **schema(**MESSAGE))
 
 
 class Host(Trapped):
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(
+        "sVLName", "email", "phone", "address", "city", "region", "zip"))  # fmt: skip
 
-    svl_name: Any = Field("", validation_alias=AliasChoices("sVLName", "svlName", "svl_name"), examples=["Downtown Gym"])
-    email: Any = Field("", examples=["gym@example.com"])
-    phone: Any = Field("", examples=["859-555-0100"])
-    address: Any = Field("", examples=["1 Main St"])
-    city: Any = Field("", examples=["Lexington"])
-    region: Any = Field("", examples=["KY"])
-    zip: Any = Field("", examples=["40507"])
+    svl_name: Any = Field("", validation_alias=AliasChoices("sVLName", "svlName", "svl_name"), examples=["Downtown Gym"],
+                              **schema(**text(200)))  # fmt: skip
+    email: Any = Field("", examples=["gym@example.com"], **schema(**EMAIL))
+    phone: Any = Field("", **schema(**PHONE))
+    address: Any = Field("", examples=["1 Main St"], **schema(**text(200)))
+    city: Any = Field("", examples=["Lexington"], **schema(**text(100)))
+    region: Any = Field("", examples=["KY"], **schema(**REGION))
+    zip: Any = Field("", examples=["40507"], **schema(type="string", pattern=r"^[0-9]{5}(-[0-9]{4})?$"))
 
 
 class Promote(Trapped):
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("why", "companyName", "phone",
+                                                                                "email"))  # fmt: skip
 
-    why: Any = Field("", examples=["We sell knee pads"])
-    company_name: Any = Field("", alias="companyName", examples=["Pads Inc"])
-    phone: Any = Field("", examples=["859-555-0100"])
-    email: Any = Field("", examples=["pads@example.com"])
+    why: Any = Field("", examples=["We sell knee pads"], **schema(**MESSAGE))
+    company_name: Any = Field("", alias="companyName", examples=["Pads Inc"], **schema(**text(200)))
+    phone: Any = Field("", **schema(**PHONE))
+    email: Any = Field("", examples=["pads@example.com"], **schema(**EMAIL))
 
 
 class Franchise(Trapped):
-    phone: Any = Field("", examples=["859-555-0100"])
-    city: Any = Field("", examples=["Louisville"])
-    region: Any = Field("", examples=["KY"])
-    message: Any = Field("", examples=["I would like to run leagues here"])
-    name: Any = Field("", examples=["Sam Doe"])
-    email: Any = Field("", examples=["sam@example.com"])
+    model_config = ConfigDict(json_schema_extra=required("phone", "city", "region", "message", "name", "email"))
+
+    phone: Any = Field("", **schema(**PHONE))
+    city: Any = Field("", examples=["Louisville"], **schema(**text(100)))
+    region: Any = Field("", examples=["KY"], **schema(**REGION))
+    message: Any = Field("", examples=["I would like to run leagues here"], **schema(**MESSAGE))
+    name: Any = Field("", examples=["Sam Doe"], **schema(**text(100)))
+    email: Any = Field("", examples=["sam@example.com"], **schema(**EMAIL))
 
 
 INQUIRY = {201: {"description": "Kept, and the provider emailed", "model": Sent}, 422: ERRORS[422], 429: ERRORS[429]}
@@ -113,12 +138,16 @@ def franchise(body: Franchise, request: Request):
 
 
 class Subscription(Trapped):
-    email: Any = Field("", examples=["fan@example.com"])
-    referral: Any = Field("", examples=["A friend"])
+    model_config = ConfigDict(json_schema_extra=required("email"))
+
+    email: Any = Field("", examples=["fan@example.com"], **schema(**EMAIL))
+    referral: Any = Field("", examples=["A friend"], **schema(anyOf=[text(200, optional=True), {"type": "null"}]))
 
 
-class Deletion(BaseModel):
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[4])
+class Deletion(Body):
+    model_config = ConfigDict(json_schema_extra=required("id"))
+
+    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[4], **schema(**IDENTIFIER))
 
 
 @router.get("/newsletter", openapi_extra=access(ADMIN), responses={401: ERRORS[401], 403: ERRORS[403]})
@@ -132,6 +161,8 @@ def subscribers(request: Request, response: Response, actor: Actor = Depends(act
 @router.post("/newsletter", status_code=201, openapi_extra=access(ANYONE), responses=PUBLIC_ERRORS)
 def subscribe(body: Subscription, request: Request) -> dict:
     """Sign up for the newsletter (again with the same address changes nothing)."""
+    if not isinstance(body.referral, str | None):
+        raise Invalid({"referral": "Referral must be text"})
     row = call(newsletter.subscribe, email=body.email, referral=body.referral, client=client_ip(request),
                trap=body.website)  # fmt: skip
     if row is None:  # the bot trap: answered like a success, nothing kept
@@ -145,25 +176,63 @@ def unsubscribe(body: Deletion, actor: Actor = Depends(acting)) -> dict:
     return {"id": body.id, "_id": body.id}
 
 
-def _snake(name: str) -> str:
-    return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()
+SPEC_SECTION_NAMES = {"svl_news1": "sVLNews1", "svl_news2": "sVLNews2", "vs1": "vS1", "vs2": "vS2"}
 
 
-class Issue(BaseModel):
-    """An issue's fields: ``<section>_link`` and ``<section>_blurb`` (or camelCase) for every section."""
+def _spec_name(field: str) -> str:
+    """An issue field as the spec writes it: ``sVLNews1Link``, ``vS2Blurb``, ``headline1Link``."""
+    section, part = field.rsplit("_", 1)
+    return SPEC_SECTION_NAMES.get(section, section) + part.capitalize()
 
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{
-        "email": "fan@example.com", **{f: ("https://example.com" if f.endswith("link") else "News")
-                                      for f in newsletter.ISSUE_FIELDS}}]})  # fmt: skip
 
-    email: Any = Field(None, description="One subscriber: the issue goes to that address only; none: every subscriber")
+def _key(name: str) -> str:
+    return name.replace("_", "").lower()
+
+
+ISSUE_KEYS = {_key(f): f for f in newsletter.ISSUE_FIELDS}
+
+
+def _issue_schema(schema: dict) -> None:
+    """The sections by the spec's names: every blurb required, every link empty or an http(s) address."""
+    for f in newsletter.ISSUE_FIELDS:
+        if f.endswith("link"):
+            schema["properties"][_spec_name(f)] = {"type": "string", "maxLength": 500, "pattern": r"^(https?://[!-~]+)?$",
+                                                   "description": "An http(s) address, or empty"}  # fmt: skip
+        else:
+            schema["properties"][_spec_name(f)] = text(2000, message=True, description="Required")
+    schema["required"] = [_spec_name(f) for f in newsletter.ISSUE_FIELDS if f.endswith("blurb")]
+    schema["examples"] = [{"email": "fan@example.com", **{
+        _spec_name(f): ("https://example.com" if f.endswith("link") else "News") for f in newsletter.ISSUE_FIELDS}}]
+
+
+class Issue(Body):
+    """An issue: a link and a blurb for every section, by the spec's names (``sVLNews1Link``, ``vS1Blurb``...);
+    the same names in any case, or with underscores (``svl_news1_link``), are read too."""
+
+    model_config = ConfigDict(extra="allow", json_schema_extra=lambda schema: _issue_schema(schema))
+
+    ERROR_NAMES: ClassVar[dict[str, str]] = {f: _spec_name(f) for f in newsletter.ISSUE_FIELDS}
+
+    email: Any = Field(None, description="One subscriber: the issue goes to that address only; none: every subscriber",
+                       **schema(**EMAIL))  # fmt: skip
+
+    def fields(self) -> dict:
+        """The issue's fields by the service's names, whatever names the body used."""
+        data = {}
+        for name, value in (self.model_extra or {}).items():
+            field = ISSUE_KEYS.get(_key(name))
+            if field is not None and field not in data:
+                data[field] = value
+        return data
+
+
 
 
 @router.post("/newsletterTest", openapi_extra=access(ADMIN), responses={**ERRORS})
 def send_newsletter(body: Issue, actor: Actor = Depends(acting)) -> dict:
     """Send an issue (admins), through the outbox: to the subscriber ``email`` (the spec's client calls once per
     subscriber), or without ``email`` to every subscriber. The server composes each message."""
-    data = {_snake(k): v for k, v in (body.model_extra or {}).items()}
+    data = body.fields()
     if body.email not in (None, ""):
         sub = call(newsletter.send_to_subscriber, actor, email=body.email, data=data)
         return {"status": "Success", "sent": 1, "id": sub.id, "_id": sub.id}
@@ -174,9 +243,11 @@ def send_newsletter(body: Issue, actor: Actor = Depends(acting)) -> dict:
 # --- the admin's email to every user ------------------------------------------------------------------------
 
 
-class EmailAll(BaseModel):
-    subject: Any = Field("", examples=["Courts closed Monday"])
-    body: Any = Field("", examples=["The gym is closed for repairs."])
+class EmailAll(Body):
+    model_config = ConfigDict(json_schema_extra=required("subject", "body"))
+
+    subject: Any = Field("", examples=["Courts closed Monday"], **schema(**text(200)))
+    body: Any = Field("", examples=["The gym is closed for repairs."], **schema(**MESSAGE))
     email: Any = Field(None, description="Ignored: the message goes to every active user")
 
 
@@ -190,13 +261,17 @@ def email_everyone(body: EmailAll, actor: Actor = Depends(acting)) -> dict:
 # --- password recovery ------------------------------------------------------------------------------------
 
 
-class RecoveryEmail(BaseModel):
+class RecoveryEmail(Body):
+    model_config = ConfigDict(json_schema_extra=required("recipient_email"))
+
     recipient_email: Any = Field("", validation_alias=AliasChoices("recipient_email", "recipientEmail", "email"),
-                                 examples=["pat@example.com"])  # fmt: skip
+                                 examples=["pat@example.com"], **schema(**EMAIL))  # fmt: skip
 
 
-class NewPassword(BaseModel):
-    password: Any = Field("", examples=["new-pass-1"])
+class NewPassword(Body):
+    model_config = ConfigDict(json_schema_extra=required("password"))
+
+    password: Any = Field("", examples=["newpass1"], **schema(**PASSWORD))
 
 
 @router.post("/send_recovery_email", openapi_extra=access(ANYONE),
@@ -221,22 +296,24 @@ def reset_password(user_id: str, token: str, body: NewPassword) -> dict:
 # --- paying a registration -----------------------------------------------------------------------------------
 
 
-class PaymentIntent(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+class PaymentIntent(Body):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("paymentId"))
 
     payment_id: Any = Field(None, validation_alias=AliasChoices("paymentId", "payment_id", "id"), examples=[12],
-                            description="The registration (POST /teams answers it)")  # fmt: skip
-    amount: Any = Field(None, examples=[12000], description="Cents; refused when it differs from the league's price")
-    currency: Any = Field(None, examples=["usd"])
+                            description="The registration (POST /teams answers it)", **schema(**IDENTIFIER))  # fmt: skip
+    amount: Any = Field(None, examples=[12000], description="Cents; refused when it differs from the league's price",
+                        **schema(type="integer", minimum=0))  # fmt: skip
+    currency: Any = Field(None, examples=["usd"], **schema(type="string", enum=["usd"]))
     svl: Any = Field(None, description="Ignored: a label only")
 
 
-class Card(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+class Card(Body):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("cardNumber", "expiry", "cvc"))
 
-    card_number: Any = Field("", alias="cardNumber", examples=["4242424242424242"])
-    expiry: Any = Field("", examples=["12/30"])
-    cvc: Any = Field("", examples=["123"])
+    card_number: Any = Field("", alias="cardNumber", examples=["4242424242424242"],
+                             **schema(type="string", pattern=r"^[0-9]{13,19}$"))  # fmt: skip
+    expiry: Any = Field("", examples=["12/30"], **schema(type="string", pattern=r"^(0[1-9]|1[0-2])/[0-9]{2}$"))
+    cvc: Any = Field("", examples=["123"], **schema(type="string", pattern=r"^[0-9]{3,4}$"))
 
 
 @router.post("/payment-intent", openapi_extra=access(PLAYER), responses={**ERRORS})

@@ -5,41 +5,72 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, ConfigDict, Field
 
 from volley_app.api.routes.common import (
+    BOOLEAN,
     ERRORS,
+    IDENTIFIER,
+    LOCAL_TIME,
     LOGGED_IN,
     OPERATOR,
     PREFIX,
+    Body,
     access,
     acting,
     call,
+    integer,
     list_params,
+    one_of,
     paged,  # fmt: skip
+    required,
+    schema,
     sort_query,
+    text,
     whole,
     with_ids,
 )
+from volley_app.models import Day, LeagueFormat, SkillLevel
 from volley_app.services import leagues, results, sessions
 from volley_app.services.permissions import Actor
 
 router = APIRouter(prefix=PREFIX, tags=["sessions and leagues"])
-ID = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3])
+LEAGUE_REQUIRED = ("session", "court", "startDateTime", "numberOfWeeks", "timeIncrement", "skillLevel", "format",
+                   "day", "maxTeams", "cost")  # fmt: skip
 
 
-class SessionBody(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
-
-    id: Any = ID
-    name: Any = Field("", examples=["Winter 2027"])
-    start: Any = Field("", alias="startDateTime", examples=["2027-01-04T18:00"])
-    end: Any = Field("", alias="endDateTime", examples=["2027-03-29T22:00"])
-    svl: Any = Field(None, description="An admin's choice of SVL (id); an SVL's own sessions are theirs")
+# A session's end is later than its start: the document's ranges keep every start before every end.
+SESSION_START = LOCAL_TIME | {"pattern": LOCAL_TIME["pattern"].replace("^20[3-9][0-9]-", "^20[34][0-9]-")}
+SESSION_END = LOCAL_TIME | {"pattern": LOCAL_TIME["pattern"].replace("^20[3-9][0-9]-", "^20[5-9][0-9]-"),
+                            "examples": ["2051-03-29T22:00"], "description": "Later than the start"}  # fmt: skip
 
 
-class Deletion(BaseModel):
-    id: Any = ID
+class SessionBody(Body):
+    """A new session: its name and dates (an admin also names its SVL)."""
+
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("name", "startDateTime",
+                                                                                "endDateTime", "svl"))  # fmt: skip
+
+    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], **schema(**IDENTIFIER))
+    name: Any = Field("", examples=["Winter 2027"], **schema(**text(120)))
+    start: Any = Field("", alias="startDateTime", **schema(**SESSION_START))
+    end: Any = Field("", alias="endDateTime", **schema(**SESSION_END))
+    svl: Any = Field(None, description="An admin's choice of SVL (an SVL's id; another id answers 404); an SVL's "
+                                       "own sessions are theirs (what they send here is not used)",
+                     **schema(**IDENTIFIER))  # fmt: skip
+
+
+class SessionEdit(SessionBody):
+    """A session changed: its id, and its name and dates again."""
+
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id", "name", "startDateTime",
+                                                                                "endDateTime"))  # fmt: skip
+
+
+class Deletion(Body):
+    model_config = ConfigDict(json_schema_extra=required("id"))
+
+    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], **schema(**IDENTIFIER))
 
 
 def _session(row) -> dict:
@@ -71,7 +102,7 @@ def create_session(body: SessionBody, actor: Actor = Depends(acting)) -> dict:
 
 
 @router.patch("/sessions", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def update_session(body: SessionBody, actor: Actor = Depends(acting)) -> dict:
+def update_session(body: SessionEdit, actor: Actor = Depends(acting)) -> dict:
     """Rename or move a session (its SVL or an admin); the status follows the dates."""
     row = call(sessions.update_session, actor, body.id, name=body.name, start=body.start, end=body.end)
     return _session(row)
@@ -84,25 +115,34 @@ def delete_session(body: Deletion, actor: Actor = Depends(acting)) -> dict:
     return {"id": body.id, "_id": body.id, "message": outcome}
 
 
-class LeagueBody(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+class LeagueBody(Body):
+    """A new league in a session: the form of spec section 5 (``day`` is the start's weekday)."""
 
-    id: Any = ID
-    session: Any = Field(None, examples=[3])
-    court: Any = Field("", examples=["Court 1"])
-    start: Any = Field("", alias="startDateTime", examples=["2027-01-04T18:00"])
-    number_of_weeks: Any = Field("", alias="numberOfWeeks", examples=[8])
-    time_increment: Any = Field("", alias="timeIncrement", examples=[60])
-    skill_level: Any = Field("", alias="skillLevel", examples=["B"])
-    format: Any = Field("", examples=["Sixes"])
-    gender_requirement: Any = Field("", alias="genderRequirement", examples=["Coed"])
-    day: Any = Field("", examples=["Monday"])
-    max_teams: Any = Field("", alias="maxTeams", examples=[8])
-    cost: Any = Field("", examples=["300"], description="Dollars per team")
-    cash: Any = False
-    active: Any = Field(None, description="Only when changing a league")
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(*LEAGUE_REQUIRED))
+
+    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], **schema(**IDENTIFIER))
+    session: Any = Field(None, examples=[3], **schema(**IDENTIFIER))
+    court: Any = Field("", examples=["Court 1"], **schema(**text(100)))
+    start: Any = Field("", alias="startDateTime", **schema(**LOCAL_TIME))
+    number_of_weeks: Any = Field("", alias="numberOfWeeks", examples=[8], **schema(**integer(1, 52)))
+    time_increment: Any = Field("", alias="timeIncrement", examples=[60], **schema(**integer(1, 600)))
+    skill_level: Any = Field("", alias="skillLevel", examples=["B"], **schema(**one_of(SkillLevel)))
+    format: Any = Field("", examples=["6s"], **schema(**one_of(LeagueFormat)))
+    gender_requirement: Any = Field("", alias="genderRequirement", examples=["Coed"],
+                                    **schema(**text(100, optional=True)))  # fmt: skip
+    day: Any = Field("", examples=["Monday"], description="The start's weekday", **schema(**one_of(Day)))
+    max_teams: Any = Field("", alias="maxTeams", examples=[8], **schema(**integer(2, 64)))
+    cost: Any = Field("", examples=[300], description="Dollars per team", **schema(**integer(0, 10_000)))
+    cash: Any = Field(False, **schema(**BOOLEAN))
+    active: Any = Field(None, description="Only when changing a league", **schema(**BOOLEAN))
     svl: Any = Field(None, description="Ignored: a league belongs to its session's SVL")
     schedule_generated: Any = Field(None, alias="scheduleGenerated", description="Ignored: generating is its own call")
+
+
+class LeagueEdit(LeagueBody):
+    """A league changed: its id and the whole form again (plus ``active``)."""
+
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id", *LEAGUE_REQUIRED[1:]))
 
 
 LEAGUE_FORM = ("court", "start", "number_of_weeks", "time_increment", "skill_level", "format", "gender_requirement",
@@ -164,7 +204,7 @@ def create_league(body: LeagueBody, actor: Actor = Depends(acting)) -> dict:
 
 
 @router.patch("/leagues", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def update_league(body: LeagueBody, actor: Actor = Depends(acting)) -> dict:
+def update_league(body: LeagueEdit, actor: Actor = Depends(acting)) -> dict:
     """Change a league (its SVL or an admin): the whole form again, plus ``active``."""
     return call(_update_league, actor, body.id, _league_fields(body))
 

@@ -2,58 +2,71 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, ConfigDict, Field
 
 from volley_app.api.routes.common import (
+    BOOLEAN,
     ERRORS,
+    IDENTIFIER,
+    LOCAL_TIME,
     LOGGED_IN,
     OPERATOR,
     PLAYER,
     PREFIX,
+    Body,
     access,
     acting,
     call,
+    integer,
     list_params,
+    one_of,
     paged,
-    whole,
+    required,
+    schema,
+    text,
     with_ids,  # fmt: skip
 )
+from volley_app.models import GameType
 from volley_app.services import registration, scheduling, teams
 from volley_app.services.permissions import Actor
 
 router = APIRouter(prefix=PREFIX, tags=["teams and games"])
-ID = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5])
+ID = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], **schema(**IDENTIFIER))
+TEAM2 = {"anyOf": [IDENTIFIER, {"type": "string", "enum": ["BYE"]}]}
+SCORE = integer(0, 99)
 
 
-class NewTeam(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+class NewTeam(Body):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("league", "teamName"))
 
-    league: Any = Field(None, examples=[2])
-    team_name: Any = Field("", alias="teamName", examples=["Net Results"])
-    waitlist: Any = Field(False, description="Join the waitlist when the league is full")
+    league: Any = Field(None, examples=[2], **schema(**IDENTIFIER))
+    team_name: Any = Field("", alias="teamName", examples=["Net Results"], **schema(**text(100)))
+    waitlist: Any = Field(False, description="Join the waitlist when the league is full", **schema(**BOOLEAN))
     user: Any = Field(None, description="Ignored: the caller is the captain")
     paid: Any = Field(None, description="Ignored: a team is paid when its payment succeeds")
     wins: Any = Field(None, description="Ignored: records come from the games")
     losses: Any = Field(None, description="Ignored: records come from the games")
 
 
-class TeamEdit(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+class TeamEdit(Body):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id"))
 
-    id: Any = ID
-    team_name: Any = Field(None, alias="teamName", description="Admins only")
-    paid: Any = Field(None, description="Admins only")
-    wins: Any = Field(None, description="A correction of the record (with a reason)")
-    losses: Any = Field(None, description="A correction of the record (with a reason)")
-    reason: Any = Field(None, description="Why the record is corrected")
+    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], **schema(**IDENTIFIER))
+    team_name: Any = Field(None, alias="teamName", description="Admins only", **schema(**text(100)))
+    paid: Any = Field(None, description="Admins only", **schema(**BOOLEAN))
+    wins: Any = Field(None, description="A correction of the record (with a reason)", **schema(**integer(0, 999)))
+    losses: Any = Field(None, description="A correction of the record (with a reason)", **schema(**integer(0, 999)))
+    reason: Any = Field(None, description="Why the record is corrected", **schema(**text(300, optional=True)))
     waitlist: Any = Field(None, description="Ignored: a team leaves the waitlist when it is offered a place")
 
 
-class Deletion(BaseModel):
-    id: Any = ID
+class Deletion(Body):
+    model_config = ConfigDict(json_schema_extra=required("id"))
+
+    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], **schema(**IDENTIFIER))
 
 
 @router.get("/teams", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403],
@@ -117,37 +130,45 @@ SCORES = {f: "".join(p[:1].upper() + p[1:] if i else p for i, p in enumerate(f.s
           for pair in scheduling.SCORE_FIELDS for f in pair}  # fmt: skip
 
 
-class NewGames(BaseModel):
+class NewGames(Body):
     """``league`` alone: generate the league's whole schedule. With ``team1``, ``team2`` and ``dateTime``:
     add one game to it."""
 
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("league"))
+    ERROR_NAMES: ClassVar[dict[str, str]] = {"start": "dateTime", "game_type": "type", "round_number": "round"}
 
-    league: Any = Field(None, examples=[2])
-    team1: Any = Field(None, examples=[5], description="One game: a playing team of the league")
-    team2: Any = Field(None, examples=[6], description="One game: a playing team of the league, or BYE")
-    date_time: Any = Field(None, alias="dateTime", examples=["2027-01-04T18:00"], description="One game: venue time")
-    type: Any = Field(None, examples=["League"], description="One game: League (default) or Tournament")
-    round: Any = Field(None, examples=[1], description="One game: its round (default: its week)")
-    match: Any = Field(None, examples=[1], description="One game: its match in the round (default: the next one)")
-    court: Any = Field(None, examples=["Court 1"], description="One game: one of the league's courts (optional)")
+    league: Any = Field(None, examples=[2], **schema(**IDENTIFIER))
+    team1: Any = Field(None, examples=[5], description="One game: a playing team of the league",
+                       **schema(**IDENTIFIER))  # fmt: skip
+    team2: Any = Field(None, examples=[6], description="One game: a playing team of the league, or BYE",
+                       **schema(**TEAM2))  # fmt: skip
+    date_time: Any = Field(None, alias="dateTime", description="One game: venue time", **schema(**LOCAL_TIME))
+    type: Any = Field(None, examples=["League"], description="One game: League (default) or Tournament",
+                      **schema(**one_of(GameType)))  # fmt: skip
+    round: Any = Field(None, examples=[1], description="One game: its round (default: its week)",
+                       **schema(**integer(1, 200)))  # fmt: skip
+    match: Any = Field(None, examples=[1], description="One game: its match in the round (default: the next one)",
+                       **schema(**integer(1, 200)))  # fmt: skip
+    court: Any = Field(None, examples=["Court 1"], description="One game: one of the league's courts (optional)",
+                       **schema(**text(100, optional=True)))  # fmt: skip
 
     def one_game(self) -> bool:
         return any(v not in (None, "") for v in (self.team1, self.team2, self.date_time))
 
 
-class GameEdit(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+def _scores_schema(doc: dict) -> None:
+    doc["required"] = ["id"]
+    doc.setdefault("properties", {}).update({name: SCORE for name in SCORES.values()})
+
+
+class GameEdit(Body):
+    model_config = ConfigDict(populate_by_name=True, extra="allow", json_schema_extra=_scores_schema)
+    ERROR_NAMES: ClassVar[dict[str, str]] = {"start": "dateTime"}
 
     id: Any = ID
-    team1: Any = Field(None, examples=[5])
-    team2: Any = Field(None, examples=[6], description="A team id, or BYE")
-    date_time: Any = Field(None, alias="dateTime", examples=["2027-01-04T18:00"])
-
-
-def _games(db, actor: Actor, league_id: object) -> list[dict]:
-    found = scheduling.schedule(db, actor, league_id)
-    return [g | {"week": w["week"]} for w in found["weeks"] for g in w["games"]]
+    team1: Any = Field(None, examples=[5], **schema(**IDENTIFIER))
+    team2: Any = Field(None, examples=[6], description="A team id, or BYE", **schema(**TEAM2))
+    date_time: Any = Field(None, alias="dateTime", **schema(**LOCAL_TIME))
 
 
 def _edit_game(db, actor: Actor, game_id: object, body: dict) -> dict:
@@ -163,8 +184,13 @@ def _edit_game(db, actor: Actor, game_id: object, body: dict) -> dict:
 
 @router.get("/games", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def list_games(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
-    """A league's games (``league`` required) in order, each with its week. Total in X-Total-Count."""
-    return whole(response, call(_games, actor, request.query_params.get("league", "")))
+    """Games a page at a time by date and time, each with its week: with ``league`` that league's; without, the
+    caller's (a player: their teams' games; an SVL: their leagues'; an admin: every league's). ``page`` (the
+    bookmark of X-Next-Page / X-Previous-Page) and ``size``; the total in X-Total-Count."""
+    p = list_params(request)
+    found = call(scheduling.games_page, actor, league_id=request.query_params.get("league", ""),
+                 bookmark=p["bookmark"], size=p["size"])  # fmt: skip
+    return paged(response, found)
 
 
 @router.get("/games/{game_id}", openapi_extra=access(OPERATOR), responses={**ERRORS})

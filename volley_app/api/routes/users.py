@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
@@ -13,65 +13,90 @@ from volley_app.api.routes import auth as auth_routes
 from volley_app.api.routes.common import (
     ADMIN,
     ANYONE,
+    BOOLEAN,
+    CONFLICT,
+    EMAIL,
     ERRORS,
+    IDENTIFIER,
     LOGGED_IN,
+    PASSWORD,
     PREFIX,
     PUBLIC_ERRORS,
+    ROLES,
+    USERNAME,
+    Body,
     Message,
     access,  # fmt: skip
     acting,
     body_id,
     call,
     list_params,
+    one_of,
     paged,
+    required,
+    schema,
     sort_query,
+    text,
     with_ids,
 )
-from volley_app.services import accounts, auth, tokens
+from volley_app.models import REGIONS, Gender, Rating
+from volley_app.services import accounts, auth, timefmt, tokens
 from volley_app.services.permissions import Actor, require_actor
 
 router = APIRouter(prefix=PREFIX, tags=["users"])
 
 
-class NewUser(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
-
-    username: Any = Field("", examples=["newplayer"])
-    password: Any = Field("", examples=["pass1"])
-    email: Any = Field("", examples=["new.player@example.com"])
-    first_name: Any = Field("", alias="firstName", examples=["New"])
-    last_name: Any = Field("", alias="lastName", examples=["Player"])
-    region: Any = Field("", examples=["KY"])
-    roles: Any = Field(None, description="Only an admin's new account: SVL (and Admin) roles; ignored for a signup")
+REGION = one_of(sorted(REGIONS), description="A US state's code (or DC)")
+RATING = {"type": "string", "enum": ["", *(r.value for r in Rating)], "description": "A to D, or empty"}
 
 
-class UserEdit(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
+class NewUser(Body):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(
+        "username", "password", "email", "firstName", "lastName", "region"))  # fmt: skip
 
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[7])
-    username: Any = None
-    email: Any = None
-    first_name: Any = Field(None, alias="firstName")
-    last_name: Any = Field(None, alias="lastName")
-    region: Any = None
-    gender: Any = None
-    address: Any = None
-    city: Any = None
-    sub: Any = None
-    hitter: Any = Field(None, alias="hitterSkillLevel")
-    passer: Any = Field(None, alias="passerSkillLevel")
-    setter: Any = Field(None, alias="setterSkillLevel")
-    roles: Any = Field(None, description="Admins only")
-    active: Any = Field(None, description="Admins only")
-    password: Any = Field("", description="Only when changed")
-    current_password: Any = Field("", alias="currentPassword", description="Needed to change one's own password")
-    time_zone: Any = Field(None, alias="timeZone", description="A venue's (SVL's) IANA time zone")
+    username: Any = Field("", examples=["newplayer"], **schema(**USERNAME))
+    password: Any = Field("", examples=["pass1"], **schema(**PASSWORD))
+    email: Any = Field("", examples=["new.player@example.com"], **schema(**EMAIL))
+    first_name: Any = Field("", alias="firstName", examples=["New"], **schema(**text(100)))
+    last_name: Any = Field("", alias="lastName", examples=["Player"], **schema(**text(100)))
+    region: Any = Field("", examples=["KY"], **schema(**REGION))
+    roles: Any = Field(None, description="Only an admin's new account: SVL (and Admin) roles; ignored for a signup",
+                       **schema(**ROLES))  # fmt: skip
+
+
+class UserEdit(Body):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id"))
+
+    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[7], **schema(**IDENTIFIER))
+    username: Any = Field(None, **schema(**USERNAME))
+    email: Any = Field(None, **schema(**EMAIL))
+    first_name: Any = Field(None, alias="firstName", **schema(**text(100)))
+    last_name: Any = Field(None, alias="lastName", **schema(**text(100)))
+    region: Any = Field(None, **schema(**REGION))
+    gender: Any = Field(None, **schema(type="string", enum=["", *(g.value for g in Gender)]))
+    address: Any = Field(None, **schema(**text(200, optional=True)))
+    city: Any = Field(None, **schema(**text(100, optional=True)))
+    sub: Any = Field(None, **schema(**BOOLEAN))
+    hitter: Any = Field(None, alias="hitterSkillLevel", **schema(**RATING))
+    passer: Any = Field(None, alias="passerSkillLevel", **schema(**RATING))
+    setter: Any = Field(None, alias="setterSkillLevel", **schema(**RATING))
+    roles: Any = Field(None, description="Admins only", **schema(**ROLES))
+    active: Any = Field(None, description="Admins only", **schema(**BOOLEAN))
+    password: Any = Field("", description="Only when changed (one's own: with currentPassword)",
+                          **schema(**PASSWORD))  # fmt: skip
+    current_password: Any = Field("", alias="currentPassword", description="Needed to change one's own password",
+                                  **schema(type="string", maxLength=100))  # fmt: skip
+    time_zone: Any = Field(None, alias="timeZone", description="A venue's (SVL's) IANA time zone",
+                           **schema(**one_of(timefmt.COMMON_ZONES)))  # fmt: skip
     zone_confirmed: Any = Field(None, alias="zoneConfirmed", description="true: change the time zone although "
-                                "it moves the clock time of the venue's games to come (else 422 says what moves)")
+                                "it moves the clock time of the venue's games to come (else 422 says what moves)",
+                                **schema(**BOOLEAN))  # fmt: skip
 
 
-class Deletion(BaseModel):
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[7])
+class Deletion(Body):
+    model_config = ConfigDict(json_schema_extra=required("id"))
+
+    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[7], **schema(**IDENTIFIER))
 
 
 class Me(BaseModel):
@@ -82,8 +107,11 @@ class Me(BaseModel):
     firstName: str  # noqa: N815
 
 
-class PlayerContact(BaseModel):
-    body: Any = Field("", examples=["When does the next season start?"])
+class PlayerContact(Body):
+    ERROR_NAMES: ClassVar[dict[str, str]] = {"message": "body"}
+    model_config = ConfigDict(json_schema_extra=required("body"))
+
+    body: Any = Field("", examples=["When does the next season start?"], **schema(**text(5000, message=True)))
     name: Any = Field("", description="Ignored: the server names the logged-in user")
     email: Any = Field("", description="Ignored: the server uses the logged-in user's address")
 
@@ -95,7 +123,8 @@ def _signup(db, *, client: str, **form) -> tokens.Tokens:
 
 @router.post("/users", status_code=201, openapi_extra=access(ANYONE),
              responses={201: {"description": "A signup: an access token (and the refresh cookie); an admin's new "
-                                             "account: its id"}, **PUBLIC_ERRORS, 403: ERRORS[403]})  # fmt: skip
+                                             "account: its id"}, **PUBLIC_ERRORS, 403: ERRORS[403],
+                        409: CONFLICT})  # fmt: skip
 def create_user(body: NewUser, request: Request, actor: Actor | None = Depends(current_actor)):
     """Sign up as a Player (roles in the body are ignored), or, as an admin with ``roles``, create an SVL account."""
     form = body.model_dump(exclude={"roles"})
@@ -117,7 +146,13 @@ def users(
     p = list_params(request)
     found = call(accounts.list_users, actor, filters={"q": p["search"]}, bookmark=p["bookmark"], size=p["size"],
                  sort=sort)  # fmt: skip
-    return paged(response, found)
+    return paged(response, found, _listed)
+
+
+def _listed(row: dict) -> dict:
+    """A row of the users list, its roles a list as everywhere else."""
+    roles = row.get("roles", [])
+    return with_ids(row | {"roles": roles.split(", ") if isinstance(roles, str) and roles else roles or []})
 
 
 @router.get("/users/me", response_model=Me, openapi_extra=access(LOGGED_IN),
@@ -146,7 +181,7 @@ def _edit(db, actor: Actor, body: dict) -> dict:
     return accounts.edit_form(db, actor, uid)
 
 
-@router.patch("/users", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+@router.patch("/users", openapi_extra=access(LOGGED_IN), responses={**ERRORS, 409: CONFLICT})
 def edit_user(body: UserEdit, actor: Actor = Depends(acting)) -> dict:
     """Change one's own account (an admin: anyone's). Fields left out keep their values; roles and active are
     an admin's; a new password of one's own needs ``currentPassword`` and ends the other logins."""
