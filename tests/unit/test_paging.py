@@ -792,7 +792,7 @@ def test_email_jobs_by_the_page_newest_first_with_their_counts_in_one_query(db, 
     made = [EmailAllJob(subject=f"Notice {i:02}", body_text="Hi") for i in range(50)]
     db.add_all(made)
     db.commit()
-    email_all.send(db, people["root"], subject="Courts closed", body="No games Friday.")
+    email_all.send(db, people["root"], subject="Courts closed", body="No games Friday.", repeat_of=made[-1].id)
     db.commit()
     pages = _all_pages(lambda mark: email_all.jobs_page(db, people["root"], bookmark=mark))
     assert [len(p) for p in pages] == [25, 25, 1]
