@@ -827,6 +827,7 @@ def test_a_leagues_payments_by_the_page_newest_first_for_its_svl(db, people):
     assert pages == [ids[:25], ids[25:]]  # an exact multiple: no empty third page
     found = registration.payments_page(db, people["root"], league_id=str(lg.id), filters={"q": "alice"})
     assert _ids(found) == [made[i].id for i in (40, 30, 20, 10, 0)] and found.rows[0]["user"] == "alice"
+    assert found.rows[0]["time"].endswith((" ET", " CT", " MT", " PT"))  # the venue's zone, named
     assert _ids(registration.payments_page(db, people["svl"], league_id=lg.id, filters={"q": "squad 49"})) == ids[:1]
     with pytest.raises(Forbidden):
         registration.payments_page(db, people["alice"], league_id=lg.id)

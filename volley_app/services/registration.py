@@ -186,7 +186,7 @@ def _description(league: League, db: Session) -> str:
 
 def _expired_notice(db: Session, pay: Payment, league: League) -> tuple[str, bool]:
     """Why an expired reservation cannot be paid, and whether the league is full for a new registrant."""
-    until = timefmt.date_time(pay.expires_at, leagues.zone(db, league))
+    until = timefmt.date_time(pay.expires_at, leagues.zone(db, league), labelled=True)
     if pay.team_id is not None:
         return OFFER_LAPSED.format(team=pay.team_name, until=until), True
     full = places.count(db, league).full_for_new
@@ -380,7 +380,7 @@ def result(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
     }
 
 
-def _payment(p: Payment, names: dict[int, str]) -> dict:
+def _payment(p: Payment, names: dict[int, str], zone: str | None = None) -> dict:
     return {
         "id": p.id,
         "team_name": p.team_name,
@@ -389,7 +389,7 @@ def _payment(p: Payment, names: dict[int, str]) -> dict:
         "provider": p.provider,
         "provider_payment_id": p.provider_payment_id or "",
         "status": p.status,
-        "time": timefmt.date_time(p.updated_at),
+        "time": timefmt.date_time(p.updated_at, zone, labelled=True),
     }
 
 
@@ -402,8 +402,8 @@ def list_payments(db: Session, actor: Actor | None, *, league_id: object) -> lis
     """The payments of a league, for its SVL and admins."""
     league = leagues.managed(db, actor, league_id)
     rows = list(db.exec(select(Payment).where(Payment.league_id == league.id).order_by(Payment.id.desc())).all())
-    names = _payer_names(db, rows)
-    return [_payment(p, names) for p in rows]
+    names, zone = _payer_names(db, rows), leagues.zone(db, league)
+    return [_payment(p, names, zone) for p in rows]
 
 
 # The filters of a league's payments: free text (the team or the player who paid).
@@ -431,11 +431,12 @@ def payments_page(
             paging.contains(text, Payment.team_name, Payment.payer_name, User.username, User.first_name, User.last_name)
         )
     query = query.order_by(Payment.id.desc())
+    zone = leagues.zone(db, league)
 
     def project(found: list) -> list[dict]:
         rows = [r[0] for r in found]
         names = _payer_names(db, rows)
-        return [_payment(p, names) for p in rows]
+        return [_payment(p, names, zone) for p in rows]
 
     return paging.keyset(db, query, kinds=(int,), project=project, bookmark=bookmark, size=paging.page_size(size))
 
