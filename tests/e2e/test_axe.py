@@ -183,7 +183,7 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
         routes.TEAMS_CHECKOUT: [routes.checkout_path(w.pending_payment)],
         routes.TEAMS_SUCCESS: [routes.success_path(w.paid_payment)],
         routes.TEAMS_WAITLIST_SUCCESS: [routes.waitlist_success_path(w.full_league)],
-        routes.TEAMS_DECLINE: [routes.decline_path(w.open_league)],
+        routes.TEAMS_DECLINE: [routes.decline_path(w.open_league), routes.decline_path(w.open_league, w.pending_payment)],
         routes.TEAMS: [routes.teams_path(league)],
         routes.TEAM_EDIT: [routes.team_path(w.team)],
         routes.LEAGUE_BRACKET: [routes.league_bracket_path(league)],

@@ -117,7 +117,7 @@ def email_all_page() -> rx.Component:
                     rx.cond(
                         s.repeat_id != "",
                         rx.box(
-                            rx.text(s.repeat_question, size="2", color_scheme="amber", id="repeat-question"),
+                            rx.text(s.repeat_question, size="2", weight="medium", id="repeat-question"),
                             checkbox_field("Send it again", "repeat", value=s.repeat_id, key=s.repeat_id),
                         ),
                     ),
