@@ -280,7 +280,13 @@ new_team_path = _query(TEAMS_NEW, "league")
 checkout_path = _query(TEAMS_CHECKOUT, "payment")
 success_path = _query(TEAMS_SUCCESS, "payment")
 waitlist_success_path = _query(TEAMS_WAITLIST_SUCCESS, "league")
-decline_path = _query(TEAMS_DECLINE, "league")
+
+
+def decline_path(league_id: int | str, payment_id: int | str | None = None) -> str:
+    """The card-declined page of a league, and with ``payment_id`` its way back to the same checkout."""
+    return _with(TEAMS_DECLINE, league=league_id, payment=payment_id) if payment_id else _with(TEAMS_DECLINE, league=league_id)
+
+
 league_bracket_path = _record(DASH_LEAGUES, "/bracket")
 game_score_path = _record(DASH_LEAGUES + "/games", "/score")
 

@@ -77,3 +77,12 @@ async def test_player_contact_names_the_caller_not_the_body(db):
     assert response.status_code == 200
     [mail] = _mails(db, "player_contact")
     assert mail.reply_to == "quinn@example.com" and "quinn" in mail.subject and "Mayor" not in mail.body_text
+
+
+async def test_email_all_again_within_the_hour_is_refused_unless_the_repeat_is_confirmed(db):
+    x = w.build(db)
+    first = await _post(x, "admin", "/api/emailAll", {"subject": "Courts", "body": "Closed"})
+    again = await _post(x, "admin", "/api/emailAll", {"subject": "Courts", "body": "Closed"})
+    assert again.status_code == 422 and "Send it again" in again.text and len(_mails(db, "email_all")) == 5
+    confirmed = await _post(x, "admin", "/api/emailAll", {"subject": "Courts", "body": "Closed", "repeatOf": first.json()["id"]})
+    assert confirmed.status_code == 201 and len(_mails(db, "email_all")) == 10

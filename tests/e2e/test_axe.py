@@ -2,8 +2,8 @@
 
 One browser context per role, logged in once; each page is opened once and checked at 1280 px,
 then at 390 px. No critical or serious violation is allowed, nor a page without an h1, headings
-that skip a level, an empty table header, or a page that scrolls sideways (wide tables scroll in
-their own box). A screenshot of every screen at both widths goes to
+that skip a level, an empty table header, a page that scrolls sideways (wide tables scroll in
+their own box), or at 390 px a control smaller than 44 x 44 px (WCAG 2.5.5). A screenshot of every screen at both widths goes to
 ``artifacts/screens/<role>/`` (gitignored) to be looked at.
 
 A page registered without a way to open it here (a dynamic route with no sample address) fails
@@ -51,6 +51,51 @@ _AXE_RUN = """async () => {
   return r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ') + ' :: ' + (n.failureSummary || '').split('\\n')[1])}));
 }"""
+
+
+# WCAG 2.5.5: every control a finger taps is at least 44 x 44 CSS px at phone width. Controls are buttons,
+# links (those inside a sentence or a block of text excepted, as WCAG allows), form fields, and
+# anything with a control's role or in the tab order; a checkbox or radio counts with its label.
+# Hidden ones (display none, visually-hidden 1 px, off screen, aria-hidden) are not measured.
+MIN_TARGET = 44
+_SMALL_TARGETS = """(min) => {
+  const controls = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], '
+    + '[role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], [role=combobox], [role=option], '
+    + '[role=menuitem], [tabindex]:not([tabindex="-1"])';
+  const inText = (el) => {
+    if (el.tagName !== 'A' || el.classList.contains('rt-Button') || el.classList.contains('rt-IconButton')) return false;
+    const block = el.closest('p, li, dd, .rt-Text, .rt-CalloutText') || el.parentElement;
+    const own = (el.textContent || '').trim();
+    const around = (block && block !== el ? block.textContent || '' : '').trim();
+    return own.length > 0 && around.length > own.length;
+  };
+  const out = [];
+  for (const el of document.querySelectorAll(controls)) {
+    if (el.closest('[aria-hidden=true], [inert]')) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none') continue;
+    let target = el;
+    if (el.matches('input[type=checkbox], input[type=radio], [role=checkbox], [role=radio]')) {
+      target = el.closest('label') || (el.id && document.querySelector(`label[for="${el.id}"]`)) || el;
+    }
+    if (el.tagName === 'INPUT' && el.closest('.rt-TextFieldRoot')) target = el.closest('.rt-TextFieldRoot');
+    const r = target.getBoundingClientRect();
+    if (r.width <= 1 || r.height <= 1 || r.right <= 0 || r.bottom <= 0 || r.left >= innerWidth) continue;
+    if (el.matches('.rt-ScrollAreaViewport, [role=region], main, [role=dialog]') || el.tagName === 'TABLE') continue;
+    if (inText(el)) continue;
+    if (Math.round(r.width) >= min && Math.round(r.height) >= min) continue;
+    const name = (el.getAttribute('aria-label') || el.textContent || el.getAttribute('name') || el.id || '').trim();
+    out.push(`${el.tagName.toLowerCase()}${el.type ? '[' + el.type + ']' : ''} "${name.slice(0, 40)}" `
+      + `${Math.round(r.width)}x${Math.round(r.height)}`);
+  }
+  return out;
+}"""
+
+
+# A standings row on a phone stays about a line or two tall (the table scrolls sideways instead).
+MAX_STANDINGS_ROW = 120
+_TALLEST_ROW = """() => Math.max(0, ...[...document.querySelectorAll('tbody tr')].map(
+  (r) => Math.round(r.getBoundingClientRect().height)))"""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,7 +184,7 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
         routes.TEAMS_CHECKOUT: [routes.checkout_path(w.pending_payment)],
         routes.TEAMS_SUCCESS: [routes.success_path(w.paid_payment)],
         routes.TEAMS_WAITLIST_SUCCESS: [routes.waitlist_success_path(w.full_league)],
-        routes.TEAMS_DECLINE: [routes.decline_path(w.open_league)],
+        routes.TEAMS_DECLINE: [routes.decline_path(w.open_league), routes.decline_path(w.open_league, w.pending_payment)],
         routes.TEAMS: [routes.teams_path(league)],
         routes.TEAM_EDIT: [routes.team_path(w.team)],
         routes.LEAGUE_BRACKET: [routes.league_bracket_path(league)],
@@ -198,6 +243,15 @@ def _check(page, role: str, address: str) -> list[str]:
             if v["impact"] in ("critical", "serious") or v["id"] in ALSO_FAILING:
                 nodes = "\n      ".join(v["nodes"])
                 found.append(f"{role} {address} @{width}px [{v['impact']}] {v['id']}: {v['help']}\n      {nodes}")
+        if width < 768:
+            small = page.evaluate(_SMALL_TARGETS, MIN_TARGET)
+            if small:
+                found.append(f"{role} {address} @{width}px: controls under {MIN_TARGET}x{MIN_TARGET} px:\n      "
+                             + "\n      ".join(small[:12]) + (f"\n      ... {len(small) - 12} more" if len(small) > 12 else ""))
+        if width < 768 and re.fullmatch(r"/dash/leagues/\d+/teams", address):
+            tallest = page.evaluate(_TALLEST_ROW)
+            if tallest > MAX_STANDINGS_ROW:
+                found.append(f"{role} {address} @{width}px: a standings row is {tallest} px tall")
         if page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1"):
             found.append(f"{role} {address} @{width}px: the page scrolls sideways (something does not fit)")
         shot = SCREENS / role / f"{_slug(address)}-{width}.png"

@@ -174,10 +174,10 @@ def test_bracket_upload_is_checked_and_shown_to_players(new_page, tmp_path):
     text_file = tmp_path / "notes.txt"
     text_file.write_text("not a bracket")
     upload.set_input_files(str(text_file))  # refused by type in the browser
-    expect(upload_error).to_have_text("Upload a PNG, PDF, DOC or JPEG file")
+    expect(upload_error).to_have_text(re.compile(r"^Upload a PNG, PDF, DOC or JPEG file of at most \d+ MB$"))
     upload.set_input_files(str(fake))  # a .png name, but not a PNG inside: refused by the server
     page.get_by_role("button", name="Upload Bracket").click()
-    expect(upload_error).to_have_text("Upload a PNG, PDF, DOC or JPEG file")
+    expect(upload_error).to_have_text(re.compile(r"^Upload a PNG, PDF, DOC or JPEG file of at most \d+ MB$"))
     expect(page.locator("#league-error")).to_have_text("")
     expect(page.get_by_text("Tournament Bracket not released yet. Check back later!")).to_be_visible()
 

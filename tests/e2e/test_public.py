@@ -6,11 +6,12 @@ import re
 
 import pytest
 from playwright.sync_api import expect
+from sqlmodel import select
 
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
 from volley_app import db
-from volley_app.models import Role
+from volley_app.models import EmailAllJob, Role
 from volley_app.services import newsletter
 from volley_app.settings import get_settings
 
@@ -178,7 +179,26 @@ def test_admin_emails_all_users_and_sees_queued_then_sent(new_page, mailbox):
             break
         page.wait_for_timeout(500)
     expect(row.get_by_role("cell").nth(3)).to_have_text("3")
+    # Sending again within the hour asks first: the server refuses until "Send it again" is ticked.
+    expect(page.locator("#repeat-question")).to_contain_text('("Courts closed Friday")')
+    page.get_by_role("textbox", name="Subject").fill("Courts closed Friday")
+    page.get_by_role("textbox", name="Body").fill("Again.")
+    page.get_by_label("Send it to 3 people: every active user").check()
     out = ARTIFACTS / "screens"
+    out.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(out / "dash-emailAll-repeat-1280.png"), full_page=True)
+    page.get_by_role("button", name="Send to All Users").click()
+    expect(page.locator("#repeat-error")).to_contain_text("Send it again")
+    assert db.call(lambda s: len(s.exec(select(EmailAllJob)).all())) == 1
+    page.goto("/dash/users")
+    page.get_by_label("Search users").fill("nobody-here")
+    page.get_by_role("button", name="Search").click()
+    expect(page.get_by_text("No users match “nobody-here”.")).to_be_visible()
+    page.screenshot(path=str(out / "dash-users-nomatch-1280.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.screenshot(path=str(out / "dash-users-nomatch-390.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto("/dash/emailAll")
     out.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(out / "dash-emailAll-1280.png"), full_page=True)
     page.set_viewport_size({"width": 390, "height": 900})

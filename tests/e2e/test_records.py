@@ -8,6 +8,7 @@ import re
 from playwright.sync_api import expect
 from sqlmodel import select
 
+from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user
 from volley_app import db
 from volley_app.models import Game, Payment, Role, Team, User
@@ -26,7 +27,7 @@ def _pay_for_teams(league_id: int) -> None:
     db.call(_add)
 
 
-def test_an_archived_league_keeps_its_payments_and_an_admin_restores_it(new_page):
+def test_an_archived_league_keeps_its_payments_and_an_admin_restores_it(new_page, mailbox):
     make_user("courtside", Role.SVL, first_name="Courtside")
     make_user("pia")
     make_user("boss", Role.ADMIN)
@@ -43,8 +44,18 @@ def test_an_archived_league_keeps_its_payments_and_an_admin_restores_it(new_page
     expect(question).to_contain_text("2 teams (2 paid)")
     expect(question).to_contain_text("2 payments")
     expect(question).to_contain_text("An admin can restore it.")
+    expect(question).to_contain_text("Paid teams: Block Party (captain Test User); Net Ninjas (captain Test User)")
+    expect(question).to_contain_text("Their payments stay on record")
+    shots = ARTIFACTS / "screens"
+    shots.mkdir(parents=True, exist_ok=True)
+    svl.screenshot(path=str(shots / "league-archive-confirm-390.png"))
+    svl.set_viewport_size({"width": 1280, "height": 800})
+    svl.screenshot(path=str(shots / "league-archive-confirm-1280.png"))
+    svl.set_viewport_size(PHONE)
     question.get_by_role("button", name="Delete", exact=True).click()
     expect_path(svl, "/dash/leagues")
+    [told] = mailbox.wait_for(1, timeout=30)  # pia captains both teams: one mail
+    assert told["To"] == "pia@example.com" and told["Subject"] == "Monday C 6s has been archived"
     expect(svl.get_by_role("link", name="Monday C 6s")).to_have_count(0)
     svl.goto(f"/dash/leagues/{lid}")
     expect(svl.get_by_text("This league no longer exists")).to_be_visible()

@@ -74,9 +74,13 @@ def test_decline_then_retry_then_success(new_page, mailbox):
     expect(phone.get_by_role("link", name="Return to League")).to_have_attribute("href", f"/dash/leagues/{lid}")
     _shot(phone, "decline")
 
-    page.get_by_role("link", name="Return to League").click()
-    expect_path(page, f"/dash/leagues/{lid}")
-    _register(page, lid, "Spike Force")
+    # Try Again: the same checkout, its place still held and the team name kept, takes another card.
+    page.get_by_role("link", name="Try Again").click()
+    expect_path(page, "/dash/leagues/teams/checkout")
+    expect(page.get_by_text("The card was declined. Check the card number, expiry and CVC and try again.")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"held for you until .* (ET|CT|MT|PT)"))).to_be_visible()
+    expect(page.get_by_text("This payment was already processed")).to_have_count(0)
+    _shot(page, "checkout-after-decline")
     _pay(page, "4242 4242 4242 4242")
     expect_path(page, "/dash/leagues/teams/success")
     expect(page.get_by_text("Spike Force is registered in Monday C 6s.")).to_be_visible()
@@ -86,7 +90,7 @@ def test_decline_then_retry_then_success(new_page, mailbox):
     assert to_stripe == [], f"requests to Stripe without Stripe keys: {to_stripe}"
     _shot(page, "success")
     assert _teams() == [("Spike Force", True, False)]
-    assert db.call(lambda s: sorted(p.status for p in s.exec(select(Payment)))) == ["failed", "succeeded"]
+    assert db.call(lambda s: sorted(p.status for p in s.exec(select(Payment)))) == ["succeeded"]
     [msg] = mailbox.wait_for(1)
     assert msg["To"] == "cap@example.com" and "Spike Force" in msg["Subject"]
 

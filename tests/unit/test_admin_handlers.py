@@ -6,6 +6,7 @@ Anyone but an admin is refused and nothing is queued, stored or deleted.
 from __future__ import annotations
 
 import pytest
+from sqlmodel import select
 
 from tests.factories import count, login_token, make_user, rows
 from tests.harness import drain, page_state, redirect_target
@@ -101,6 +102,25 @@ async def test_admin_newsletter_and_email_all_handlers(db):
     sent = rows(db, AuditEntry, AuditEntry.entity == "email_all")
     assert [(e.action, e.actor_name, e.after) for e in sent] == [("send", "root", {"subject": "Hello all", "recipients": 2})]
     assert mail_state.jobs[0]["queued"] == "2" and mail_state.jobs[0]["pending"] == "2"
+
+
+async def test_email_all_twice_within_the_hour_asks_first_and_a_double_click_sends_once(db):
+    make_user(db, "root", Role.ADMIN)
+    make_user(db, "pat")
+    db.commit()
+    state = _admin_state(EmailAllState, "/dash/emailAll", login_token(db, "root"))
+    await drain(state.load())
+    assert state.repeat_id == ""
+    form = {"subject": "Courts closed", "body": "No games Friday.", "confirmed": "true"}
+    await drain(state.send(form))
+    await drain(state.send(form))  # the second click of a double-click
+    assert count(db, EmailAllJob) == 1 and count(db, OutboxMessage) == 2
+    assert "Send it again" in state.errors["repeat"] and state.repeat_id and "Courts closed" in state.repeat_question
+    await drain(state.send(form | {"repeat": state.repeat_id}))  # the operator ticks "Send it again"
+    assert count(db, EmailAllJob) == 2 and count(db, OutboxMessage) == 4 and state.notice.startswith("Queued 2")
+    stale = form | {"repeat": str(min(j.id for j in db.exec(select(EmailAllJob)).all()))}
+    await drain(state.send(stale))  # the same ticked form again: refused, it names a send that is not the latest
+    assert count(db, EmailAllJob) == 2 and "repeat" in state.errors
 
 
 async def test_newsletter_preview_keeps_only_the_issue_fields(db):

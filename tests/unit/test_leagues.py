@@ -150,6 +150,14 @@ def test_oversized_file_is_rejected_with_nothing_written(world, upload_dir):
     assert rows(world["db"], League)[0].tournament_file is None
 
 
+@pytest.mark.parametrize("data", [b"", b"<!doctype html>", PNG + b"\x00" * (2 * 1024 * 1024)])
+def test_every_upload_refusal_names_the_allowed_kinds_and_the_size_limit(world, upload_dir, data):
+    with pytest.raises(Invalid) as err:
+        leagues.upload_bracket(world["db"], world["a"], world["lg"].id, data=data)
+    limit = get_settings().upload_max_bytes // (1024 * 1024)
+    assert "PNG, PDF, DOC or JPEG" in err.value.errors["file"] and f"at most {limit} MB" in err.value.errors["file"]
+
+
 def test_another_svl_cannot_upload(world, upload_dir):
     with pytest.raises(Forbidden):
         leagues.upload_bracket(world["db"], world["b"], world["lg"].id, data=PNG)

@@ -289,3 +289,12 @@ async def test_only_an_admin_sees_and_restores_an_archived_league(world, who):
     else:
         assert fingerprint(db, world["dir"]) == before
         assert state.error in ("Unauthorized", "No access", "This league no longer exists")
+
+
+@pytest.mark.parametrize("files", [[], "x"])
+async def test_an_upload_without_one_file_names_the_allowed_kinds_and_the_size(world, files):
+    state, _e = await call(world, "svla", home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "upload", files)
+    limit = get_settings().upload_max_bytes // (1024 * 1024)
+    assert state.upload_error == f"Choose one file to upload: a PNG, PDF, DOC or JPEG file of at most {limit} MB"
+    state, _e = await call(world, "svla", home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "upload_rejected")
+    assert state.upload_error == f"Upload a PNG, PDF, DOC or JPEG file of at most {limit} MB"

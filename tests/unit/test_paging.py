@@ -814,7 +814,7 @@ def test_email_jobs_by_the_page_newest_first_with_their_counts_in_one_query(db, 
     made = [EmailAllJob(subject=f"Notice {i:02}", body_text="Hi") for i in range(50)]
     db.add_all(made)
     db.commit()
-    email_all.send(db, people["root"], subject="Courts closed", body="No games Friday.")
+    email_all.send(db, people["root"], subject="Courts closed", body="No games Friday.", repeat_of=made[-1].id)
     db.commit()
     pages = _all_pages(lambda mark: email_all.jobs_page(db, people["root"], bookmark=mark))
     assert [len(p) for p in pages] == [25, 25, 1]
@@ -849,6 +849,7 @@ def test_a_leagues_payments_by_the_page_newest_first_for_its_svl(db, people):
     assert pages == [ids[:25], ids[25:]]  # an exact multiple: no empty third page
     found = registration.payments_page(db, people["root"], league_id=str(lg.id), filters={"q": "alice"})
     assert _ids(found) == [made[i].id for i in (40, 30, 20, 10, 0)] and found.rows[0]["user"] == "alice"
+    assert found.rows[0]["time"].endswith((" ET", " CT", " MT", " PT"))  # the venue's zone, named
     assert _ids(registration.payments_page(db, people["svl"], league_id=lg.id, filters={"q": "squad 49"})) == ids[:1]
     with pytest.raises(Forbidden):
         registration.payments_page(db, people["alice"], league_id=lg.id)

@@ -147,6 +147,8 @@ async def test_admin_searches_users_one_page_at_a_time(world):
     assert len(s.user_rows) == 25 and s.page_summary == "Showing 1–25 of 44"
     await call(s.search, {"q": "ROOT"})
     assert [r["username"] for r in s.user_rows] == ["root"]
+    await call(s.search, {"q": "nobody-by-this-name"})
+    assert s.user_rows == [] and s.empty_text == "No users match “nobody-by-this-name”."
 
 
 @pytest.mark.parametrize("who", ["anonymous", "alice", "svl"])

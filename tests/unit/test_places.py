@@ -172,12 +172,14 @@ def test_promote_offers_the_place_for_the_leagues_hold_window(world):
     assert (pay.team_id, pay.status, pay.expires_at, pay.user_id) == (tid, "pending", START + dt.timedelta(hours=6),
                                                                        world["pat"].user_id)  # fmt: skip
     assert (pay.league_name, pay.payer_name, pay.amount_cents) == ("Monday C 6s", "pat", 33000)
-    assert offer["until"] == "Mon Aug 3, 2026 6:00 PM"
+    assert offer["until"] == "Mon Aug 3, 2026 6:00 PM ET"  # the venue's zone, named
     [team] = rows(db, Team)
     assert (team.waitlist, team.paid) == (True, False)
     [msg] = rows(db, OutboxMessage)
     assert (msg.to_addr, msg.kind) == ("pat@example.com", "place_offered")
-    assert routes.absolute(routes.checkout_path(pay.id)) in msg.body_text and "Mon Aug 3, 2026 6:00 PM" in msg.body_text
+    assert routes.absolute(routes.checkout_path(pay.id)) in msg.body_text and "Mon Aug 3, 2026 6:00 PM ET" in msg.body_text
+    assert msg.subject.endswith("pay by Mon Aug 3, 2026 6:00 PM ET")
+    assert teams.list_teams(db, world["svla"])[0]["offered_until"] == "Mon Aug 3, 2026 6:00 PM ET"
     [entry] = rows(db, AuditEntry)
     assert (entry.action, entry.entity, entry.entity_id, entry.league_id, entry.actor_name) == (
         "offer", "team", tid, lg.id, "svla")  # fmt: skip

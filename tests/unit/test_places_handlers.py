@@ -120,6 +120,7 @@ async def test_an_expired_checkout_offers_a_new_hold_only_to_its_captain(world):
         assert path == routes.checkout_path(pay.id)
         state, _ev = await call(world, "sam", CheckoutState, path, "load")
         assert state.info["held_until"] == places.hold_until(pay) and state.notice == ""
+        assert state.info["held_until"].endswith(" ET")  # the venue's zone, named
         clock.shift(dt.timedelta(minutes=places.RESERVATION_MINUTES, seconds=1))
         state, _ev = await call(world, "sam", CheckoutState, path, "load")
         # the freed place went to the waitlisted team; one place is still free

@@ -482,6 +482,45 @@ def test_email_all_validates(db):
         email_all.send(db, admin, subject="a\nBcc: x@example.com", body="hi")
 
 
+def test_a_second_email_all_within_the_hour_needs_a_confirmed_repeat(db):
+    admin = actor_of(make_user(db, "root", Role.ADMIN))
+    make_user(db, "ann")
+    first = email_all.send(db, admin, subject="Courts closed", body="No games Friday.")
+    db.commit()
+    with pytest.raises(Invalid) as err:
+        email_all.send(db, admin, subject="Courts closed", body="No games Friday.")
+    db.rollback()
+    assert '"Courts closed"' in err.value.errors["repeat"] and "Send it again" in err.value.errors["repeat"]
+    assert email_all.timefmt.label(first.created_at) in err.value.errors["repeat"]
+    assert count(db, OutboxMessage) == 2
+    with pytest.raises(Invalid):  # a made-up id confirms nothing
+        email_all.send(db, admin, subject="Again", body="x", repeat_of=first.id + 1)
+    db.rollback()
+    again = email_all.send(db, admin, subject="Courts closed", body="No games Friday.", repeat_of=first.id)
+    db.commit()
+    assert again.queued == 2 and count(db, OutboxMessage) == 4
+    # The same confirmation sent twice (a double-click) goes once: it no longer names the latest send.
+    with pytest.raises(Invalid):
+        email_all.send(db, admin, subject="Courts closed", body="No games Friday.", repeat_of=first.id)
+    db.rollback()
+    assert count(db, OutboxMessage) == 4
+    # An hour later no confirmation is needed.
+    later = again.created_at + email_all.REPEAT_WINDOW + dt.timedelta(seconds=1)
+    assert email_all.send(db, admin, subject="Next week", body="Open", now=later).queued == 2
+
+
+def test_only_admins_see_or_confirm_the_last_email_all(db):
+    admin = actor_of(make_user(db, "root", Role.ADMIN))
+    job = email_all.send(db, admin, subject="Hi", body="x")
+    db.commit()
+    for actor in (actor_of(make_user(db, "pat")), actor_of(make_user(db, "svl", Role.SVL)), None):
+        with pytest.raises((Forbidden, Unauthorized)):
+            email_all.recent_send(db, actor)
+        with pytest.raises((Forbidden, Unauthorized)):
+            email_all.confirm_repeat(db, actor, "1")
+    assert email_all.recent_send(db, admin)["id"] == str(job.id)
+
+
 @pytest.mark.parametrize("role", [Role.PLAYER, Role.SVL, None])
 def test_non_admins_cannot_email_all(db, role):
     make_user(db, "ann")

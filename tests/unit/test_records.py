@@ -433,3 +433,51 @@ def test_an_archived_league_takes_no_registration_and_leaves_every_player_list(w
     assert home.home_leagues(db, world["p"])["all"] == []
     found = leagues.player_leagues(db, world["p"])
     assert found["registration"] == [] and found["current"] == []
+
+
+def test_archiving_a_league_with_paid_teams_lists_them_and_emails_each_captain_once(world):
+    db, lg = world["db"], world["lg"]
+    ana, ben = make_user(db, "ana"), make_user(db, "ben")
+    paid = add_teams(db, lg, 2, prefix="Paid", paid=True)
+    add_teams(db, lg, 1, prefix="Unpaid")
+    for team_id, captain in zip(paid, (ana, ben), strict=True):
+        db.get(Team, team_id).captain_id = captain.id
+    # ben also captains the unpaid team: he still gets one mail.
+    db.exec(sa.update(Team).where(Team.team_name == "Unpaid1").values(captain_id=ben.id))
+    db.commit()
+    _pay(db, lg, paid[0], ana.id)
+    question = leagues.get_league(db, world["a"], lg.id)["delete_question"]
+    assert "Paid teams: Paid1 (captain Ana Tester); Paid2 (captain Ben Tester)" in question
+    assert "payments stay on record" in question
+    leagues.delete_league(db, world["a"], lg.id)
+    db.commit()
+    sent = [m for m in rows(db, OutboxMessage) if m.kind == "league_archived"]
+    assert sorted(m.to_addr for m in sent) == ["ana@example.com", "ben@example.com"]
+    for m in sent:
+        assert leagues.display_name(lg) in m.subject and "stays on record" in m.body_text
+        assert leagues.routes.absolute(leagues.routes.PLAYER_LEAGUES) in m.body_text
+
+
+def test_archiving_a_session_emails_the_captains_of_its_leagues(world):
+    db, lg = world["db"], world["lg"]
+    ana = make_user(db, "ana")
+    (t1,) = add_teams(db, lg, 1, paid=True)
+    db.get(Team, t1).captain_id = ana.id
+    db.commit()
+    assert "Paid teams: " in sessions.get_session(db, world["a"], world["sid"])["delete_question"]
+    sessions.delete_session(db, world["a"], world["sid"])
+    db.commit()
+    assert [m.to_addr for m in rows(db, OutboxMessage) if m.kind == "league_archived"] == ["ana@example.com"]
+
+
+def test_only_the_leagues_operator_archives_it_and_then_nobody_is_mailed(world):
+    db, lg = world["db"], world["lg"]
+    (t1,) = add_teams(db, lg, 1, paid=True)
+    db.get(Team, t1).captain_id = world["p"].user_id
+    db.commit()
+    for who in ("b", "p"):
+        with pytest.raises((Forbidden, NotFound)):
+            leagues.delete_league(db, world[who], lg.id)
+        db.rollback()
+    assert db.get(League, lg.id).archived_at is None
+    assert [m for m in rows(db, OutboxMessage) if m.kind == "league_archived"] == []

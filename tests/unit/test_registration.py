@@ -239,13 +239,12 @@ def test_decline_creates_nothing_and_a_retry_succeeds(db, world, card):
     db.commit()
     assert out["status"] == "declined"
     assert count(db, Team) == 0 and count(db, OutboxMessage) == 0
-    assert db.get(Payment, pid).status == "failed"
-    with pytest.raises(Invalid):  # the failed payment cannot be reused
-        registration.pay_offline(db, _actor(world, "pat"), payment_id=pid, **OK_CARD)
-    pid2 = _start(db, world)
-    assert registration.pay_offline(db, _actor(world, "pat"), payment_id=pid2, **OK_CARD)["status"] == "succeeded"
+    assert db.get(Payment, pid).status == "pending"  # the place stays held: the same checkout takes another card
+    # Registering the same name again leads back to the same reservation, not "name taken".
+    assert _start(db, world) == pid
+    assert registration.pay_offline(db, _actor(world, "pat"), payment_id=pid, **OK_CARD)["status"] == "succeeded"
     db.commit()
-    assert count(db, Team) == 1
+    assert count(db, Team) == 1 and count(db, Payment) == 1
 
 
 def test_invalid_card_changes_nothing(db, world):
@@ -277,12 +276,13 @@ def test_a_bad_or_unknown_payment_id_is_not_found(db, world, payment_id):
         registration.checkout(db, _actor(world, "pat"), payment_id=payment_id)
 
 
-def test_checkout_after_a_decline_says_the_payment_was_processed(db, world):
+def test_checkout_after_a_decline_says_the_card_was_declined_and_still_holds_the_place(db, world):
     pid = _start(db, world)
     assert registration.checkout(db, _actor(world, "pat"), payment_id=pid)["notice"] == ""
     registration.pay_offline(db, _actor(world, "pat"), payment_id=pid, **DECLINE)
     db.commit()
-    assert registration.checkout(db, _actor(world, "pat"), payment_id=str(pid))["notice"] == registration.ALREADY_PROCESSED
+    page = registration.checkout(db, _actor(world, "pat"), payment_id=str(pid))
+    assert page["notice"] == registration.CARD_DECLINED and page["status"] == "pending" and page["held_until"]
 
 
 def test_offline_pay_refused_when_stripe_is_configured(db, world, stripe_env):
@@ -335,25 +335,26 @@ def test_stripe_return_fulfils_only_a_verified_intent(db, world, stripe_env):
     out = registration.confirm_stripe_return(db, _actor(world, "pat"), payment_id=pid)  # not paid yet
     db.commit()
     assert out["status"] == "declined" and count(db, Team) == 0
-    pid = _start(db, world)
+    assert db.get(Payment, pid).status == "pending"  # the intent waits for another card: the place stays held
+    assert _start(db, world) == pid  # registering the name again comes back to it
     registration.checkout(db, _actor(world, "pat"), payment_id=pid)
     db.commit()
-    intent = stripe_env.intents["pi_test_2"]
+    assert len(stripe_env.intents) == 1
     intent.update(status="succeeded", amount=100)  # a different amount is not this registration's payment
     out = registration.confirm_stripe_return(db, _actor(world, "pat"), payment_id=pid)
     db.commit()
-    assert out["status"] == "declined" and count(db, Team) == 0
+    assert out["status"] == "declined" and count(db, Team) == 0 and db.get(Payment, pid).status == "failed"
     pid = _start(db, world)
     registration.checkout(db, _actor(world, "pat"), payment_id=pid)
     db.commit()
-    stripe_env.intents["pi_test_3"]["status"] = "succeeded"
+    stripe_env.intents["pi_test_2"]["status"] = "succeeded"
     assert registration.confirm_stripe_return(db, _actor(world, "pat"), payment_id=pid)["status"] == "succeeded"
     db.commit()
     assert registration.confirm_stripe_return(db, _actor(world, "pat"), payment_id=pid)["status"] == "succeeded"
     db.commit()
     assert count(db, Team) == 1 and count(db, OutboxMessage) == 1
     assert any(
-        r["method"] == "GET" and r["path"].startswith("/v1/payment_intents/pi_test_3") for r in stripe_env.requests
+        r["method"] == "GET" and r["path"].startswith("/v1/payment_intents/pi_test_2") for r in stripe_env.requests
     )
     with pytest.raises(Forbidden):
         registration.confirm_stripe_return(db, _actor(world, "sam"), payment_id=pid)

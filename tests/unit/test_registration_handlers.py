@@ -102,8 +102,11 @@ async def test_decline_card_goes_to_decline_and_creates_nothing(world):
     [pay] = rows(db, Payment)
     _s, events = await call(world, "pat", CheckoutState, f"/dash/leagues/teams/checkout?payment={pay.id}", "pay",
                             CARD | {"card_number": "4000000000000002"})  # fmt: skip
-    assert redirect_target(events) == f"/dash/leagues/teams/decline?league={world['lid']}"
+    assert redirect_target(events) == f"/dash/leagues/teams/decline?league={world['lid']}&payment={pay.id}"
     assert count(db, Team) == 0
+    # The decline page leads back to the same checkout: its place and team name are kept.
+    state, _e = await call(world, "pat", LeagueLinkState, redirect_target(events), "load")
+    assert state.retry_href == f"/dash/leagues/teams/checkout?payment={pay.id}"
 
 
 async def test_pay_while_paying_is_ignored(world):
@@ -168,7 +171,7 @@ async def test_stripe_checkout_and_return(world, stripe_env):
     stripe = state.stripe
     assert stripe["publishable_key"] == "pk_test_standin" and stripe["client_secret"] == "pi_test_1_secret_x"
     assert stripe["return_url"] == f"/dash/leagues/teams/success?payment={pay.id}"
-    assert stripe["decline_url"] == f"/dash/leagues/teams/decline?league={world['lid']}"
+    assert stripe["decline_url"] == f"/dash/leagues/teams/decline?league={world['lid']}&payment={pay.id}"
     assert state.offline is False and state.info["total"] == "$220"
     # the offline card form cannot be used to skip Stripe
     state, events = await call(world, "pat", CheckoutState, path, "pay", CARD)
@@ -176,8 +179,8 @@ async def test_stripe_checkout_and_return(world, stripe_env):
     # back from Stripe before the card went through: the decline page
     ret = f"/dash/leagues/teams/success?payment={pay.id}&payment_intent=pi_test_1"
     _s, events = await call(world, "pat", RegisteredState, ret, "load")
-    assert redirect_target(events) == f"/dash/leagues/teams/decline?league={world['lid']}"
-    assert count(db, Team) == 0
+    assert redirect_target(events) == f"/dash/leagues/teams/decline?league={world['lid']}&payment={pay.id}"
+    assert count(db, Team) == 0 and db.get(Payment, pay.id).status == "pending"  # another card may follow
     # a new try that Stripe confirms: the return creates the team once
     await _register(world, name="Aces Again")
     pay2 = [p for p in rows(db, Payment) if p.team_name == "Aces Again"][0]
@@ -231,12 +234,16 @@ async def test_waitlist_success_and_decline_lead_back_to_the_league(world, query
         assert state.league_href == href
 
 
-async def test_checkout_of_a_declined_payment_says_it_was_processed(world):
+async def test_checkout_after_a_declined_card_takes_another_card_with_the_team_name_kept(world):
     db = world["db"]
     await _register(world)
     [pay] = rows(db, Payment)
     path = f"/dash/leagues/teams/checkout?payment={pay.id}"
     await call(world, "pat", CheckoutState, path, "pay", CARD | {"card_number": "4000000000000002"})
     state, _e = await call(world, "pat", CheckoutState, path, "load")
-    assert state.error == registration.ALREADY_PROCESSED and state.info["status"] == "failed"
+    assert state.error == registration.CARD_DECLINED and state.info["status"] == "pending"
+    assert state.info["team_name"] == pay.team_name and state.info["held_until"].endswith(" ET")
     assert state.league_href == f"/dash/leagues/{world['lid']}"
+    state, events = await call(world, "pat", CheckoutState, path, "pay", CARD)
+    assert redirect_target(events) == f"/dash/leagues/teams/success?payment={pay.id}"
+    assert [(t.team_name, t.paid) for t in rows(db, Team)] == [(pay.team_name, True)] and count(db, Payment) == 1

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
 from volley_app.models import EmailAllJob, EmailAllRecipient, OutboxMessage, OutboxStatus, User, utcnow
-from volley_app.services import audit, mail, mail_lists, paging, validation
+from volley_app.services import audit, mail, mail_lists, paging, timefmt, validation
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor, require_admin
 
@@ -38,6 +38,40 @@ def audience_count(db: Session, actor: Actor | None) -> int:
     return db.exec(select(func.count()).select_from(User).where(*_AUDIENCE)).one()
 
 
+REPEAT_WINDOW = dt.timedelta(hours=1)
+REPEAT_QUESTION = (
+    'An email went to every user at {when} ("{subject}"). Tick "Send it again" to send another within the hour.'
+)
+
+
+def recent_send(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> dict[str, str] | None:
+    """The Email All sent within the last hour, if any: its id (what a repeat confirms) and when, in words."""
+    require_admin(actor)
+    now = now or utcnow()
+    job = db.exec(
+        select(EmailAllJob).where(EmailAllJob.created_at > now - REPEAT_WINDOW).order_by(col(EmailAllJob.id).desc())
+    ).first()
+    if job is None:
+        return None
+    when = timefmt.clock(job.created_at, labelled=True)
+    return {"id": str(job.id), "when": when, "subject": job.subject,
+            "question": REPEAT_QUESTION.format(when=when, subject=job.subject)}  # fmt: skip
+
+
+def confirm_repeat(db: Session, actor: Actor | None, repeat_of: object, now: dt.datetime | None = None) -> None:
+    """A second Email All within the hour goes only when the sender confirmed a repeat of the latest one.
+
+    ``repeat_of`` is the id of the send the sender saw; a double-click of a confirmed repeat names a send
+    that is no longer the latest, so it is refused and the message goes once.
+    """
+    actor = require_admin(actor)
+    # One sender's sends one at a time (two requests at once: the second waits, then sees the first).
+    db.exec(select(User.id).where(User.id == actor.user_id).with_for_update()).first()
+    recent = recent_send(db, actor, now)
+    if recent is not None and str(repeat_of if repeat_of is not None else "").strip() != recent["id"]:
+        raise Invalid({"repeat": recent["question"]})
+
+
 # Every active user but those who unsubscribed from the announcements (List-Unsubscribe).
 _AUDIENCE = (User.active.is_(True), User.announcements_off.is_(False))
 
@@ -55,13 +89,14 @@ class JobStatus:
 
 def send(
     db: Session, actor: Actor | None, *, subject: object, body: object, confirmed: object = None,
-    now: dt.datetime | None = None,
+    repeat_of: object = None, now: dt.datetime | None = None,
 ) -> JobStatus:
     """Queue ``subject``/``body`` to every active user (admin only).
 
     Raises:
         Unauthorized / Forbidden: not an admin.
-        Invalid: subject or body missing, too long, or a subject of more than one line.
+        Invalid: subject or body missing, too long, or a subject of more than one line; another Email All
+            went within the hour and ``repeat_of`` does not confirm a repeat of it (:func:`confirm_repeat`).
     """
     actor = require_admin(actor)
     clean = validation.collect(
@@ -72,6 +107,7 @@ def send(
         raise Invalid({"subject": "The subject must be one line"})
     confirm_count(confirmed, audience_count(db, actor))
     now = now or utcnow()
+    confirm_repeat(db, actor, repeat_of, now)
     job = EmailAllJob(subject=clean["subject"], body_text=clean["body"], created_by_id=actor.user_id, created_at=now)
     db.add(job)
     db.flush()

@@ -1,12 +1,27 @@
-"""A league's stored data: how many of its games have results, and removing an empty league."""
+"""A league's stored data: its name in words, how many of its games have results, removing an empty league,
+and telling its captains when it is archived."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from volley_app.models import Game, League, Team
-from volley_app.services import uploads
+from volley_app import routes
+from volley_app.models import Game, League, LeagueFormat, Team, User
+from volley_app.services import mail, uploads
+
+FORMAT_LABELS = {
+    LeagueFormat.DOUBLES: "Doubles",
+    LeagueFormat.QUADS: "Quads",
+    LeagueFormat.FIVES: "5s",
+    LeagueFormat.SIXES: "6s",
+    LeagueFormat.REVERSE_QUADS: "Reverse Quads",
+}
+
+
+def display_name(league: League) -> str:
+    """'Monday C 6s': day, skill level and format (used in lists and the delete confirmation)."""
+    return f"{league.day.value} {league.skill_level.value} {FORMAT_LABELS[league.format]}"
 
 
 def played_games(db: Session, league_id: int) -> int:
@@ -27,3 +42,58 @@ def delete_children(db: Session, league_id: int) -> None:
         db.delete(row)
         db.flush()
         uploads.remove(db, file_name)
+
+
+PAYMENTS_KEPT = "Their payments stay on record; nothing is refunded by archiving."
+
+
+def paid_teams(db: Session, league_id: int) -> list[str]:
+    """The league's paid teams in words for the archive confirmation: 'Net Ninjas (captain Ana Diaz)'."""
+    rows = db.exec(
+        select(Team, User)
+        .join(User, User.id == Team.captain_id, isouter=True)
+        .where(Team.league_id == league_id, Team.paid.is_(True), Team.withdrawn_at.is_(None))
+        .order_by(Team.team_name, Team.id)
+    ).all()
+    out = []
+    for team, captain in rows:
+        who = f"{captain.first_name} {captain.last_name}".strip() if captain is not None else ""
+        out.append(f"{team.team_name} (captain {who})" if who else f"{team.team_name} (no captain)")
+    return out
+
+
+def tell_captains_archived(db: Session, league: League) -> int:
+    """Email each captain of the league's teams once that it was archived; returns how many were queued.
+
+    A paid team's captain is told the payment stays on record. Sent through the outbox in the
+    archiving transaction, so nobody is told of an archive that did not happen.
+    """
+    teams = db.exec(
+        select(Team).where(Team.league_id == league.id, Team.withdrawn_at.is_(None)).order_by(Team.id)
+    ).all()
+    by_captain: dict[int, list[Team]] = {}
+    for t in teams:
+        if t.captain_id:
+            by_captain.setdefault(t.captain_id, []).append(t)
+    if not by_captain:
+        return 0
+    users = db.exec(select(User).where(User.id.in_(by_captain), User.active.is_(True))).all()
+    name = display_name(league)
+    link = routes.absolute(routes.PLAYER_LEAGUES)
+    queued = 0
+    for user in users:
+        if not user.email:
+            continue
+        own = by_captain[user.id]
+        lines = [f"Hi {user.first_name or user.username},", "",
+                 f"{name} has been archived by its organizer: its games are off the schedule and it no longer "
+                 "shows in any list."]  # fmt: skip
+        paid = [t.team_name for t in own if t.paid]
+        if paid:
+            lines += ["", f"Your payment for {', '.join(paid)} stays on record. Archiving does not refund it; "
+                          "the organizer will contact you about it."]  # fmt: skip
+        lines += ["", "Your leagues:", link, ""]
+        mail.queue(db, to=user.email, subject=f"{name} has been archived", body_text="\n".join(lines),
+                   kind="league_archived")  # fmt: skip
+        queued += 1
+    return queued

@@ -24,30 +24,36 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import audit, auth, clock, paging, permissions, sessions, timefmt, uploads, validation, venues
+from volley_app.services import (
+    audit,
+    auth,
+    clock,
+    paging,
+    permissions,
+    sessions,
+    timefmt,
+    uploads,
+    validation,
+    venues,
+)
 from volley_app.services.errors import Forbidden, Invalid, NotFound
-from volley_app.services.league_data import delete_children, played_games
+from volley_app.services.league_data import (
+    FORMAT_LABELS,
+    PAYMENTS_KEPT,
+    delete_children,
+    display_name,
+    paid_teams,
+    played_games,
+    tell_captains_archived,
+)
 from volley_app.services.permissions import Actor, access_league, require_actor, require_admin, require_role
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
 
-FORMAT_LABELS = {
-    LeagueFormat.DOUBLES: "Doubles",
-    LeagueFormat.QUADS: "Quads",
-    LeagueFormat.FIVES: "5s",
-    LeagueFormat.SIXES: "6s",
-    LeagueFormat.REVERSE_QUADS: "Reverse Quads",
-}
-
 MAX_WEEKS = 52
 MAX_TEAMS = 64
 OFFER_HOURS = (1, 336)  # how long a place offered to a waitlisted team may be held: an hour to two weeks
-
-
-def display_name(league: League) -> str:
-    """'Monday C 6s': day, skill level and format (used in lists and the delete confirmation)."""
-    return f"{league.day.value} {league.skill_level.value} {FORMAT_LABELS[league.format]}"
 
 
 def name_column() -> sa.ColumnElement[str]:
@@ -299,10 +305,16 @@ def removal_question(db: Session, league: League) -> str:
         parts.append(_plural(held["played_games"], "game") + " with results")
     if held["payments"]:
         parts.append(_plural(held["payments"], "payment"))
-    return (
+    question = (
         f"League: {display_name(league)} has {', '.join(parts)}. It will be archived: hidden from every list, "
         f"with its teams, games and payments kept. An admin can restore it."
     )
+    paid = paid_teams(db, league.id)
+    if paid:
+        question += f" Paid teams: {'; '.join(paid)}. {PAYMENTS_KEPT}"
+    if held["teams"]:
+        question += " Each team's captain is emailed that the league is archived."
+    return question
 
 
 def delete_league(db: Session, actor: Actor | None, league_id: object) -> str:
@@ -322,6 +334,7 @@ def delete_league(db: Session, actor: Actor | None, league_id: object) -> str:
             db, actor, action="archive", entity="league", entity_id=row.id, league_id=row.id,
             summary=f"League {name} archived", after=held,
         )  # fmt: skip
+        tell_captains_archived(db, row)
         return name
     delete_children(db, row.id)
     audit.record(db, actor, action="delete", entity="league", entity_id=row.id, league_id=row.id,

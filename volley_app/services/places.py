@@ -124,7 +124,7 @@ def live_offers(db: Session, team_ids: list[int], now: dt.datetime | None = None
 
 def hold_until(pay: Payment, zone: str | None = None) -> str:
     """Until when the payment holds its place, on the clock of the league's venue (``zone``)."""
-    return timefmt.date_time(pay.expires_at, zone)
+    return timefmt.date_time(pay.expires_at, zone, labelled=True)
 
 
 # --- new payments ----------------------------------------------------------------------------------
@@ -170,7 +170,7 @@ def _offer(db: Session, actor: Actor | None, league: League, team: Team, captain
     until = now + dt.timedelta(hours=league.offer_hold_hours or 48)
     pay = new_payment(db, league, captain, team_name=team.team_name, until=until, team_id=team.id)
     name = leagues.display_name(league)
-    deadline = timefmt.date_time(until, leagues.zone(db, league))
+    deadline = timefmt.date_time(until, leagues.zone(db, league), labelled=True)
     tell(
         db, captain, subject=f"A place in {name} for {team.team_name}: pay by {deadline}",
         body=(
@@ -204,7 +204,7 @@ def promote(db: Session, actor: Actor, team: Team, now: dt.datetime | None = Non
         raise Invalid(NOT_WAITLISTED)
     offered = live_offers(db, [team.id], now)
     if team.id in offered:
-        until = timefmt.date_time(offered[team.id], leagues.zone(db, league))
+        until = timefmt.date_time(offered[team.id], leagues.zone(db, league), labelled=True)
         raise Invalid(ALREADY_OFFERED.format(team=team.team_name, until=until))
     captain = captain_of(db, team)
     if captain is None:
@@ -318,7 +318,7 @@ def _lapsed(db: Session, league: League, pay: Payment) -> None:
         db, captain_of(db, team), subject=f"The offer of a place in {name} has lapsed",
         body=(
             f"The place in {name} offered to your team {team.team_name} was not paid for by "
-            f"{timefmt.date_time(pay.expires_at, leagues.zone(db, league))}, so it has passed to the next team on the waitlist. "
+            f"{timefmt.date_time(pay.expires_at, leagues.zone(db, league), labelled=True)}, so it has passed to the next team on the waitlist. "
             f"Your team stays on the waitlist; the league's operator can offer it a place again."
         ),
         link=f"League details: {routes.absolute(routes.league_path(league.id))}", kind="offer_lapsed",

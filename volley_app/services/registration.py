@@ -40,6 +40,7 @@ OFFER_LAPSED = (
     "The place offered to {team} was held until {until} and has passed to the next team on the waitlist. "
     "Your team stays on the waitlist."
 )
+CARD_DECLINED = "The card was declined. Check the card number, expiry and CVC and try again."
 REFUNDED_NOTICE = "This payment arrived after its place had been released and has been refunded."
 
 PENDING, PROCESSING, SUCCEEDED, FAILED = places.PENDING, places.PROCESSING, places.SUCCEEDED, places.FAILED
@@ -89,6 +90,16 @@ def _name_taken(db: Session, league_id: int, name: str, *, leaving_out: int | No
     if leaving_out is not None:
         held = held.where(Payment.id != leaving_out)
     return db.exec(held).first() is not None
+
+
+def _own_hold(db: Session, league_id: int, user_id: int, name: str) -> int | None:
+    """The player's own live reservation of this team name in the league (its payment's id), if any."""
+    return db.exec(
+        select(Payment.id).where(
+            Payment.league_id == league_id, Payment.user_id == user_id, Payment.team_name == name,
+            Payment.team_id.is_(None), Payment.status.in_(places.HOLDING), Payment.expires_at > utcnow(),
+        ).order_by(Payment.id.desc())
+    ).first()  # fmt: skip
 
 
 def _team_name(value: object, db: Session, league_id: int) -> str:
@@ -148,8 +159,10 @@ def register(
         raise Invalid(NOT_OPEN)
     if closed := _closed(db, league):
         raise Invalid(closed)
-    validation.team_name(team_name)  # the field's own rule, before anything is locked
+    typed = validation.team_name(team_name)  # the field's own rule, before anything is locked
     league = places.decide(db, league.id)
+    if (own := _own_hold(db, league.id, actor.user_id, typed)) is not None:  # back after a declined card
+        return {"kind": "checkout", "league_id": league.id, "payment_id": own}
     name = _team_name(team_name, db, league.id)
     user = load(db, User, actor.user_id)
     if places.count(db, league).full_for_new:
@@ -186,7 +199,7 @@ def _description(league: League, db: Session) -> str:
 
 def _expired_notice(db: Session, pay: Payment, league: League) -> tuple[str, bool]:
     """Why an expired reservation cannot be paid, and whether the league is full for a new registrant."""
-    until = timefmt.date_time(pay.expires_at, leagues.zone(db, league))
+    until = timefmt.date_time(pay.expires_at, leagues.zone(db, league), labelled=True)
     if pay.team_id is not None:
         return OFFER_LAPSED.format(team=pay.team_name, until=until), True
     full = places.count(db, league).full_for_new
@@ -223,6 +236,8 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
         "full": False,
         "notice": "" if pay.status in (PENDING, SUCCEEDED) else ALREADY_PROCESSED,
     }
+    if pay.status == PENDING and pay.error:  # a card was declined: the place is still held, try another
+        out["notice"] = CARD_DECLINED
     if pay.status == EXPIRED:
         out["notice"], out["full"] = _expired_notice(db, pay, league)
     elif pay.status == REFUNDED:
@@ -282,7 +297,7 @@ def pay_offline(
         raise Invalid(NOT_OPEN)
     if pay.team_id is None and _name_taken(db, league.id, pay.team_name, leaving_out=pay.id):
         raise Invalid(NAME_TAKEN)
-    if not _claim(db, pay, from_status=(PENDING,), to_status=PROCESSING):
+    if not _claim(db, pay, from_status=(PENDING,), to_status=PROCESSING, error=None):
         raise Invalid("This payment is already being processed")
     result = payments.OfflineProvider().charge(
         amount_cents=pay.amount_cents,
@@ -291,8 +306,8 @@ def pay_offline(
         expiry=expiry,
         cvc=cvc,
     )
-    if not result.ok:
-        _claim(db, pay, from_status=(PROCESSING,), to_status=FAILED, error=result.reason)
+    if not result.ok:  # the place stays held until its time: the same checkout takes another card
+        _claim(db, pay, from_status=(PROCESSING,), to_status=PENDING, error=result.reason or "declined")
         return {"status": "declined", "payment_id": pay.id, "league_id": pay.league_id}
     pay.provider_payment_id = result.provider_payment_id
     db.add(pay)
@@ -318,7 +333,10 @@ def confirm_stripe_return(db: Session, actor: Actor | None, *, payment_id: objec
     if not _verified(pay, intent):
         if pay.status == EXPIRED:  # its place was released before the card went through
             return {"status": EXPIRED, "payment_id": pay.id, "league_id": pay.league_id}
-        _claim(db, pay, from_status=(PENDING, PROCESSING), to_status=FAILED, error=intent.status[:300])
+        # A declined card leaves the intent waiting for another one: the checkout stays usable.
+        retry = intent.status == "requires_payment_method"
+        _claim(db, pay, from_status=(PENDING, PROCESSING), to_status=PENDING if retry else FAILED,
+               error=intent.status[:300])  # fmt: skip
         return {"status": "declined", "payment_id": pay.id, "league_id": pay.league_id}
     _fulfil(db, pay)
     return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
@@ -338,7 +356,8 @@ def handle_stripe_event(db: Session, event) -> str:
     places.decide(db, pay.league_id)
     pay = _reload(db, pay)
     if kind == "payment_intent.payment_failed":
-        _claim(db, pay, from_status=(PENDING,), to_status=FAILED, error="payment_failed")
+        # Stripe lets the same intent take another card: the payment keeps its place until its hold ends.
+        _claim(db, pay, from_status=(PENDING,), to_status=PENDING, error="payment_failed")
         return "failed"
     if not _verified(pay, intent):
         log.warning("stripe event for payment %s does not match it", pay.id)
@@ -380,7 +399,7 @@ def result(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
     }
 
 
-def _payment(p: Payment, names: dict[int, str]) -> dict:
+def _payment(p: Payment, names: dict[int, str], zone: str | None = None) -> dict:
     return {
         "id": p.id,
         "team_name": p.team_name,
@@ -389,7 +408,7 @@ def _payment(p: Payment, names: dict[int, str]) -> dict:
         "provider": p.provider,
         "provider_payment_id": p.provider_payment_id or "",
         "status": p.status,
-        "time": timefmt.date_time(p.updated_at),
+        "time": timefmt.date_time(p.updated_at, zone, labelled=True),
     }
 
 
@@ -402,8 +421,8 @@ def list_payments(db: Session, actor: Actor | None, *, league_id: object) -> lis
     """The payments of a league, for its SVL and admins."""
     league = leagues.managed(db, actor, league_id)
     rows = list(db.exec(select(Payment).where(Payment.league_id == league.id).order_by(Payment.id.desc())).all())
-    names = _payer_names(db, rows)
-    return [_payment(p, names) for p in rows]
+    names, zone = _payer_names(db, rows), leagues.zone(db, league)
+    return [_payment(p, names, zone) for p in rows]
 
 
 # The filters of a league's payments: free text (the team or the player who paid).
@@ -431,11 +450,12 @@ def payments_page(
             paging.contains(text, Payment.team_name, Payment.payer_name, User.username, User.first_name, User.last_name)
         )
     query = query.order_by(Payment.id.desc())
+    zone = leagues.zone(db, league)
 
     def project(found: list) -> list[dict]:
         rows = [r[0] for r in found]
         names = _payer_names(db, rows)
-        return [_payment(p, names) for p in rows]
+        return [_payment(p, names, zone) for p in rows]
 
     return paging.keyset(db, query, kinds=(int,), project=project, bookmark=bookmark, size=paging.page_size(size))
 

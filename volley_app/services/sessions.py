@@ -11,7 +11,14 @@ from sqlmodel import Session, select
 from volley_app.models import League, LeagueSession, Payment, Role, SessionStatus, Team, User, utcnow
 from volley_app.services import audit, clock, paging, timefmt, validation, venues
 from volley_app.services.errors import Invalid, NotFound, UnknownRecord
-from volley_app.services.league_data import delete_children, played_games
+from volley_app.services.league_data import (
+    PAYMENTS_KEPT,
+    delete_children,
+    display_name,
+    paid_teams,
+    played_games,
+    tell_captains_archived,
+)
 from volley_app.services.permissions import Actor, access_session, load, require_admin, require_role
 
 SESSION_FIELDS = ("name", "start_at", "end_at", "svl_id")
@@ -283,11 +290,20 @@ def removal_question(db: Session, session_row: LeagueSession) -> str:
     held = _held(db, session_row)
     if not _keeps_history(held):
         return f"Are you sure you want to delete Session: {session_row.name}? Its leagues have no teams or payments."
-    return (
+    question = (
         f"Session: {session_row.name} has {held['leagues']} league(s) with {held['teams']} team(s), "
         f"{held['played_games']} game(s) with results and {held['payments']} payment(s). It will be archived with "
         f"its leagues: hidden from every list, everything kept. An admin can restore it."
     )
+    leagues = db.exec(
+        select(League).where(League.session_id == session_row.id, League.archived_at.is_(None)).order_by(League.id)
+    ).all()
+    paid = [f"{display_name(lg)}: {'; '.join(names)}" for lg in leagues if (names := paid_teams(db, lg.id))]
+    if paid:
+        question += f" Paid teams: {' / '.join(paid)}. {PAYMENTS_KEPT}"
+    if held["teams"]:
+        question += " Each team's captain is emailed that the league is archived."
+    return question
 
 
 def delete_session(db: Session, actor: Actor | None, session_id: object) -> str:
@@ -306,6 +322,7 @@ def delete_session(db: Session, actor: Actor | None, session_id: object) -> str:
         for league in db.exec(select(League).where(League.session_id == row.id, League.archived_at.is_(None))).all():
             league.archived_at, league.archived_by_id = now, actor.user_id
             db.add(league)
+            tell_captains_archived(db, league)
         db.flush()
         audit.record(db, actor, action="archive", entity="session", entity_id=row.id, subject_user_id=row.svl_id,
                      summary=f"Session {name} archived with its leagues", after=held)  # fmt: skip

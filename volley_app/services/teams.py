@@ -48,7 +48,7 @@ def _to_dict(t: Team, league_names: dict[int, str], captains: dict[int, str], ma
         "waitlist": t.waitlist,
         "withdrawn": t.withdrawn_at is not None,
         "can_promote": t.waitlist and t.withdrawn_at is None and t.league_id in managed and offered is None,
-        "offered_until": timefmt.date_time(offered, (zones or {}).get(t.league_id)) if offered else "",
+        "offered_until": timefmt.date_time(offered, (zones or {}).get(t.league_id), labelled=True) if offered else "",
     }
 
 

@@ -30,7 +30,26 @@ _SIGNATURES: list[tuple[bytes, str, str]] = [
     (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "application/msword", ".doc"),
 ]
 
-ALLOWED_TEXT = "Upload a PNG, PDF, DOC or JPEG file"
+KINDS = "a PNG, PDF, DOC or JPEG file"
+
+
+def limit_text() -> str:
+    """The size limit in words: 'at most 2 MB'."""
+    return f"at most {get_settings().upload_max_bytes // (1024 * 1024)} MB"
+
+
+def allowed_text() -> str:
+    """What may be uploaded, kinds and size: every refusal of an upload says it."""
+    return f"Upload {KINDS} of {limit_text()}"
+
+
+def no_file_text() -> str:
+    """The refusal of an upload without exactly one file."""
+    return f"Choose one file to upload: {KINDS} of {limit_text()}"
+
+
+def too_large_text() -> str:
+    return f"The file is too large. Upload {KINDS} of {limit_text()}"
 
 
 def sniff(data: bytes) -> tuple[str, str]:
@@ -38,7 +57,7 @@ def sniff(data: bytes) -> tuple[str, str]:
     for magic, content_type, ext in _SIGNATURES:
         if data.startswith(magic):
             return content_type, ext
-    raise Invalid({"file": ALLOWED_TEXT})
+    raise Invalid({"file": allowed_text()})
 
 
 def _root() -> Path:
@@ -49,10 +68,9 @@ def _root() -> Path:
 def check(data: object) -> tuple[str, str]:
     """Size and content check. Returns (content type, extension)."""
     if not isinstance(data, bytes | bytearray) or not data:
-        raise Invalid({"file": "Choose a file to upload"})
-    limit = get_settings().upload_max_bytes
-    if len(data) > limit:
-        raise Invalid({"file": f"The file is too large (at most {limit // (1024 * 1024)} MB)"})
+        raise Invalid({"file": no_file_text()})
+    if len(data) > get_settings().upload_max_bytes:
+        raise Invalid({"file": too_large_text()})
     return sniff(bytes(data))
 
 

@@ -22,6 +22,7 @@ import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from volley_app.services import uploads
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -87,7 +88,7 @@ class UploadGuard:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         declared = headers.get("content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            await _answer(send, 413, f"The file is too large (at most {get_settings().upload_max_bytes // (1024 * 1024)} MB)")
+            await _answer(send, 413, uploads.too_large_text())
             return
         try:
             allowed = await may_upload(headers.get("reflex-client-token", ""), headers.get("reflex-event-handler", ""))

@@ -249,12 +249,14 @@ class EmailAll(Body):
     subject: Any = Field("", examples=["Courts closed Monday"], **schema(**text(200)))
     body: Any = Field("", examples=["The gym is closed for repairs."], **schema(**MESSAGE))
     email: Any = Field(None, description="Ignored: the message goes to every active user")
+    repeat_of: Any = Field(None, validation_alias=AliasChoices("repeatOf", "repeat_of"), examples=[None],
+                           description="Within an hour of another send: that send's id, confirming a repeat")  # fmt: skip
 
 
 @router.post("/emailAll", status_code=201, openapi_extra=access(ADMIN), responses={**ERRORS})
 def email_everyone(body: EmailAll, actor: Actor = Depends(acting)) -> dict:
     """Queue one message to every active user (admins), through the outbox; the answer counts them."""
-    job = call(email_all.send, actor, subject=body.subject, body=body.body)
+    job = call(email_all.send, actor, subject=body.subject, body=body.body, repeat_of=body.repeat_of)
     return {"status": "Success", "id": job.id, "_id": job.id, "queued": job.queued}
 
 

@@ -23,13 +23,16 @@ FORM_ID = "email-all-form"
 
 
 class EmailAllState(PagedList, FormState, AuthState):
-    _fields = ("subject", "body", "confirmed")
+    _fields = ("subject", "body", "confirmed", "repeat")
     _error_id = ERROR_ID
     _filter_names = email_all.JOB_FILTERS
 
     notice: str = ""
     jobs: list[dict[str, str]] = []
     audience: str = ""
+    # The send of the last hour a new one would repeat: its id (what the "Send it again" box confirms) and words.
+    repeat_id: str = ""
+    repeat_question: str = ""
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         return await run_action(email_all.jobs_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
@@ -51,8 +54,12 @@ class EmailAllState(PagedList, FormState, AuthState):
         ]
 
     async def _load_audience(self) -> None:
-        found, _failure = await run_action(email_all.audience_count, actor=await self._actor())
+        actor = await self._actor()
+        found, _failure = await run_action(email_all.audience_count, actor=actor)
         self.audience = "" if found is None else str(found)
+        recent, _failure = await run_action(email_all.recent_send, actor=actor)
+        self.repeat_id = recent["id"] if recent else ""
+        self.repeat_question = recent["question"] if recent else ""
 
     async def load(self):
         self._clear_messages()
@@ -76,6 +83,8 @@ class EmailAllState(PagedList, FormState, AuthState):
         data = form_values(form_data, self._fields)
         # The box confirms the number this page showed; the service refuses it when the count changed since.
         data["confirmed"] = self.audience if data["confirmed"].lower() in ("true", "on", self.audience.lower()) else ""
+        # "Send it again" names the send the page showed; the service refuses a repeat of any other.
+        data["repeat_of"] = data.pop("repeat") or None
         async for event in self._submit(email_all.send, done=self._queued, **data):
             yield event
         await self._load_audience()
@@ -105,6 +114,15 @@ def email_all_page() -> rx.Component:
                                    value=s.audience, required=True),
                     rx.cond(s.errors.contains("confirmed"),
                             rx.text(s.errors["confirmed"], color_scheme="red", size="2", id="confirmed-error")),
+                    rx.cond(
+                        s.repeat_id != "",
+                        rx.box(
+                            rx.text(s.repeat_question, size="2", weight="medium", id="repeat-question"),
+                            checkbox_field("Send it again", "repeat", value=s.repeat_id, key=s.repeat_id),
+                        ),
+                    ),
+                    rx.cond(s.errors.contains("repeat"),
+                            rx.text(s.errors["repeat"], color_scheme="red", size="2", id="repeat-error")),
                     send_button(s, "Send to All Users", "Queueing…"),
                 ),
                 id=FORM_ID,

@@ -9,7 +9,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.layout import section_card
 from volley_app.components.leagues import edit_link, league_header, league_screen
-from volley_app.components.tables import row, table_or_empty
+from volley_app.components.tables import table_or_empty
 from volley_app.registry import page
 from volley_app.services import results
 from volley_app.state.auth import AuthState
@@ -58,10 +58,17 @@ class StandingsState(AuthState):
 
 
 def _standing_row(team: rx.Var) -> rx.Component:
-    return row(
-        team["rank"], team["team_name"], team["wins"], team["losses"], team["played"],
-        rx.text(team["sets"], class_name="nowrap"), rx.text(team["set_pct"], class_name="nowrap"),
-        rx.text(team["points"], class_name="nowrap"), team["ratio"], team["note"], edit_link(team["href"]),
+    # The rank is narrow and the team's name is the column that keeps a readable width; the notes get
+    # room to run on one or two lines, so no row grows tall on a phone (the table scrolls sideways).
+    return rx.table.row(
+        rx.table.cell(team["rank"], min_width="2.5rem"),
+        *[rx.table.cell(c) for c in (
+            rx.text(team["team_name"], min_width="8rem"), team["wins"], team["losses"], team["played"],
+            rx.text(team["sets"], class_name="nowrap"), rx.text(team["set_pct"], class_name="nowrap"),
+            rx.text(team["points"], class_name="nowrap"), team["ratio"],
+            rx.text(team["note"], size="2", min_width=rx.cond(team["note"] != "", "18rem", "0")),
+            edit_link(team["href"]),
+        )],
     )  # fmt: skip
 
 

@@ -68,7 +68,7 @@ class CheckoutState(FormState, AuthState):
                 "publishable_key": get_settings().stripe_publishable_key or "",
                 "client_secret": found["client_secret"],
                 "return_url": routes.success_path(found["payment_id"]),
-                "decline_url": routes.decline_path(found["league_id"]),
+                "decline_url": routes.decline_path(found["league_id"], found["payment_id"]),
             }
         return None
 
@@ -77,7 +77,7 @@ class CheckoutState(FormState, AuthState):
             return rx.redirect(routes.success_path(out["payment_id"]))
         if out["status"] == svc.EXPIRED:  # the place was released before this payment
             return CheckoutState.load
-        return rx.redirect(routes.decline_path(out["league_id"]))
+        return rx.redirect(routes.decline_path(out["league_id"], out["payment_id"]))
 
     @rx.event
     def pay(self, form_data: dict):

@@ -32,7 +32,7 @@ class RegisteredState(AuthState):
         if path_arg(self, "payment_intent"):  # back from Stripe: verify on the server before showing anything
             back, _f = await run_action(svc.confirm_stripe_return, actor=actor, payment_id=payment)
             if back and back["status"] == "declined":
-                return rx.redirect(routes.decline_path(back["league_id"]))
+                return rx.redirect(routes.decline_path(back["league_id"], back["payment_id"]))
             if back and back["status"] == svc.EXPIRED:  # its place was released: the checkout says what now
                 return rx.redirect(routes.checkout_path(back["payment_id"]))
             if back and back["status"] == "processing":

@@ -7,7 +7,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.layout import dash_screen, link_button
 from volley_app.components.paging import pager, search_form
-from volley_app.components.tables import row, table
+from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services import accounts
 from volley_app.services.errors import DomainError
@@ -23,12 +23,15 @@ class UsersListState(PagedList, AuthState):
     user_rows: list[dict[str, str]] = []
     users_error: str = ""
     can_create_svl: bool = False
+    empty_text: str = ""
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         return await run_action(accounts.list_users, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.users_error = LOAD_FAILED if failure else ""
+        words = self.filters.get("q", "").strip()
+        self.empty_text = f"No users match “{words}”." if words else "No users yet."
         self.user_rows = [
             {"id": str(r["id"]), "username": r["username"], "roles": r["roles"], "href": routes.user_path(r["id"])}
             for r in rows
@@ -54,7 +57,7 @@ def users_page() -> rx.Component:
         rx.cond(
             s.users_error != "",
             rx.callout(s.users_error, icon="triangle_alert", color_scheme="red", role="alert"),
-            table(["Username", "Roles", "Edit"], rx.foreach(s.user_rows, _user_row), size="1"),
+            table_or_empty(["Username", "Roles", "Edit"], s.user_rows, _user_row, s.empty_text),
         ),
         pager(s, "users"),
         actions=(rx.cond(s.can_create_svl, link_button("Create New SVL", href=routes.USERS_NEW, size="2")),),

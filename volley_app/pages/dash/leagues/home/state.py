@@ -194,7 +194,7 @@ class LeagueHomeState(FormState, AuthState):
         """Store a new tournament bracket; the service checks its content and size."""
         self.upload_error = ""
         if not isinstance(files, list) or len(files) != 1 or not isinstance(files[0], rx.UploadFile):
-            self.upload_error, self.notice = "Choose one file to upload", ""
+            self.upload_error, self.notice = uploads.no_file_text(), ""
             return
         data = await files[0].read(get_settings().upload_max_bytes + 1)
         await self._act(svc.upload_bracket, lambda _row: "Tournament bracket uploaded.", data=data)
@@ -203,4 +203,4 @@ class LeagueHomeState(FormState, AuthState):
     @rx.event
     def upload_rejected(self, _files=None):
         """The browser refused the chosen file (its type): say so under the upload."""
-        self.upload_error, self.notice = uploads.ALLOWED_TEXT, ""
+        self.upload_error, self.notice = uploads.allowed_text(), ""
