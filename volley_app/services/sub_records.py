@@ -149,6 +149,12 @@ def rebuild(db: Session) -> int:
 
 
 def record(db: Session, user_id: int) -> tuple[int, int, object]:
-    """The record as recomputed now from the places (what :func:`refresh` would store)."""
+    """Played, no-shows and last date as recomputed now from the places (what :func:`refresh` would store)."""
     conn = db.connection()
-    return tuple(conn.execute(query).scalar_one() for query in _queries(sa.literal(user_id)).values())  # type: ignore[return-value]
+    queries = _queries(sa.literal(user_id))
+    return tuple(conn.execute(queries[name]).scalar_one() for name in FIELDS[:3])  # type: ignore[return-value]
+
+
+def late_withdrawals(db: Session, user_id: int) -> int:
+    """The late withdrawals as recomputed now (what :func:`refresh` would store)."""
+    return db.connection().execute(_late(sa.literal(user_id))).scalar_one()
