@@ -128,10 +128,14 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         await self._refresh()
         if self.record == record:
             self.form_key = key
-        if self._seen != seen:  # the request changed (places, invites too): its panels follow (the list being built stays)
-            await (await self.get_state(SuggestionsState))._refresh()
-            await (await self.get_state(OutcomeState))._read()
-            await (await self.get_state(InviteQueueState))._refresh()
+        if self._seen != seen:  # the request changed (places, invites too): its panels follow
+            await self._panels()
+
+    async def _panels(self) -> None:
+        """The request's panels read it again (the invite list being built stays)."""
+        await (await self.get_state(SuggestionsState))._refresh()
+        await (await self.get_state(OutcomeState))._read()
+        await (await self.get_state(InviteQueueState))._refresh()
 
     async def _act(self, fn, done: str):
         self.action_error, self.notice = "", ""
@@ -140,7 +144,10 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
             self.action_error = failure.message
         else:
             self.notice = done
+        seen = self._seen
         await self._refresh()
+        if self._seen != seen:
+            await self._panels()
         if failure and self.load_error:
             # e.g. taken by another sub a moment ago, so no longer visible: say why, not just 'No access'.
             self.load_error = failure.message
@@ -304,9 +311,12 @@ def _withdraw_dialog() -> rx.Component:
             ),
             button_row(
                 rx.alert_dialog.cancel(
-                    rx.button("Keep My Place", variant="soft", color_scheme="gray", size="3", on_click=s.cancel_withdraw)
+                    rx.button("Keep My Place", variant="soft", color_scheme="gray", size="3", min_height="44px",
+                          on_click=s.cancel_withdraw)
                 ),
-                rx.alert_dialog.action(rx.button("Give Up My Place", color_scheme="red", size="3", on_click=s.withdraw)),
+                rx.alert_dialog.action(
+                    rx.button("Give Up My Place", color_scheme="red", size="3", min_height="44px", on_click=s.withdraw)
+                ),
                 spacing="3",
                 justify="end",
                 margin_top="1rem",
@@ -322,7 +332,7 @@ def _actions() -> rx.Component:
         rx.cond(s.can_accept, rx.button("Accept", on_click=s.accept, color_scheme="green", size="3")),
         rx.cond(s.can_decline, rx.button("Decline", on_click=s.decline, color_scheme="red", variant="soft", size="3")),
         rx.cond(s.can_withdraw, rx.button("I can't make it", on_click=s.ask_withdraw, color_scheme="red",
-                                          variant="soft", size="3")),  # fmt: skip
+                                          variant="soft", size="3", min_height="44px")),  # fmt: skip
         _withdraw_dialog(),
         spacing="3",
     )
