@@ -21,7 +21,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import invites, matching, sub_records, sub_requests
+from volley_app.services import accounts, invites, matching, sub_records, sub_requests
 from volley_app.services.errors import BadRequest, DomainError, Forbidden, Invalid
 
 H = dt.timedelta(hours=1)
@@ -321,3 +321,36 @@ def test_the_detail_lets_only_a_sub_with_a_place_give_it_up(world):
     for who in ("alice", "carmen", "root"):
         assert sub_requests.detail(db, a[who], rid, now=NOW)["can_withdraw"] is False
     assert sub_requests.detail(db, a["alice"], rid, now=NOW)["sub"] == "Ben Sub"
+
+
+@pytest.mark.parametrize("tied", [False, True])
+def test_a_request_with_a_place_taken_stays_open_when_the_invited_sub_leaves(world, tied):
+    """The sub it names deletes their account (or it is archived, tied to other records): the place taken stays
+    taken and the places left are open to anyone, never Declined."""
+    db, a = world
+    rid = _request(db, a, players_needed="2")
+    sub_requests.accept(db, a["carmen"], rid, now=NOW)
+    db.commit()
+    matching.invite(db, a["alice"], rid, sub_id=a["ben"].user_id, now=NOW)
+    db.commit()
+    if tied:  # ben took a place elsewhere: his account is archived, not deleted
+        other = sub_requests.create(db, a["dave"], now=NOW, **_fields(NOW + 200 * H))
+        sub_requests.accept(db, a["ben"], other, now=NOW)
+        db.commit()
+    accounts.delete_user(db, a["ben"], a["ben"].user_id)
+    db.commit()
+    req = _req(db, rid)
+    assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.OPEN, None, 1)
+
+
+def test_a_sub_who_gave_up_a_place_is_archived_not_deleted(world):
+    db, a = world
+    rid = _request(db, a)
+    sub_requests.accept(db, a["ben"], rid, now=NOW)
+    sub_requests.withdraw(db, a["ben"], rid, now=NOW)
+    db.commit()
+    accounts.delete_user(db, a["ben"], a["ben"].user_id)
+    db.commit()
+    db.expire_all()
+    assert db.get(User, a["ben"].user_id).archived_at is not None
+    assert len(rows(db, SubWithdrawal)) == 1
