@@ -297,7 +297,7 @@ def test_a_place_cannot_be_given_up_once_the_game_started(world):
     assert _state(db, rid) == before
 
 
-def test_a_withdrawal_tells_the_pages_of_everyone_on_the_request(world, monkeypatch):
+def test_every_change_of_the_places_tells_the_pages_of_everyone_on_the_request(world, monkeypatch):
     db, a = world
     rid = _request(db, a, players_needed="3")
     for who in ("ben", "carmen"):
@@ -309,6 +309,14 @@ def test_a_withdrawal_tells_the_pages_of_everyone_on_the_request(world, monkeypa
     assert any(r == rid and {a["alice"].user_id, a["ben"].user_id, a["carmen"].user_id} <= users for r, users in told)
     with pytest.raises(Forbidden):
         sub_requests.withdraw(db, a["svl"], rid, now=NOW)
+    db.rollback()
+    told.clear()
+    matching.invite(db, a["alice"], rid, sub_id=a["eve"].user_id, now=NOW)  # an invite from the suggestions
+    assert any(r == rid and {a["alice"].user_id, a["ben"].user_id, a["eve"].user_id} <= users for r, users in told)
+    db.rollback()
+    told.clear()
+    sub_requests.delete(db, a["alice"], rid)  # cancelled with places taken: kept, shown nowhere
+    assert any(r == rid and {a["alice"].user_id, a["ben"].user_id} <= users for r, users in told)
 
 
 def test_the_detail_lets_only_a_sub_with_a_place_give_it_up(world):

@@ -275,6 +275,7 @@ def invite(
         raise BadRequest("This sub request is no longer open to invite")
     db.refresh(req)
     sub_requests._email_invited(db, req, actor, db.get(User, uid))
+    sub_requests._tell(db, req, open_list=True)  # it leaves the open list; the invited sub's pages show it
     log.info("sub request %s: user %s invited sub %s from the suggestions", req.id, actor.user_id, uid)
 
 
@@ -343,6 +344,7 @@ def mark_outcome(
     db.add_all([place, req])
     db.flush()
     sub_records.refresh(db, [uid])
+    sub_requests._tell(db, req)
     sub = db.get(User, uid)
     audit.record(
         db, actor, action="sub_outcome", entity="sub_request", entity_id=req.id,

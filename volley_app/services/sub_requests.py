@@ -982,6 +982,7 @@ def delete(db: Session, actor: Actor | None, request_id: object) -> None:
         if req.recipient_id is not None and req.status != SubStatus.DECLINED:
             what = f"cancelled the sub request for {req.team}: you are no longer needed"
             _email_sub(db, req, f"Sub request cancelled: {req.team}", what, "request_cancelled")
+        _tell(db, req, open_list=True)
         log.info("sub request %s cancelled by user %s (archived)", req.id, actor.user_id)
         return
     if req.recipient_id is not None and req.status != SubStatus.DECLINED:
