@@ -255,6 +255,8 @@ def test_a_late_withdrawal_opens_the_place_to_anyone_and_counts_on_the_record(wo
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.OPEN, None, 1)
     assert db.get(User, a["carmen"].user_id).sub_late_withdrawals == 1
     assert sub_records.late_withdrawals(db, a["carmen"].user_id) == 1
+    reason = {r["id"]: r["reason"] for r in matching.suggestions(db, a["alice"], rid, size=50, now=NOW + 10 * H).rows}
+    assert "0 no-shows, 1 late withdrawal" in reason[a["carmen"].user_id]
     assert sub_requests.detail(db, a["alice"], rid, now=NOW + 10 * H)["sub"] == "Ben Sub"
     assert "The place is open to anyone again." in [m for m in rows(db, OutboxMessage) if m.kind == "sub_withdrew"][0].body_text
     # anyone may take it: eve does

@@ -106,6 +106,7 @@ _PEOPLE = (
     User.passer_skill_level, User.setter_skill_level, User.sub_days, User.sub_weekly_cap,
     # the record kept on the account (services/sub_records.py): no request is read for it
     User.sub_played.label("played"), User.sub_no_shows.label("no_shows"), User.sub_last_date.label("last_date"),
+    User.sub_late_withdrawals.label("late_withdrawals"),
 )  # fmt: skip
 
 
@@ -154,6 +155,8 @@ def _reason(row, req: SubRequest, zone: str) -> str:
     day = timefmt.local(req.date, zone)
     parts = [f"{position} {rating}" if rating else f"{position}, not rated",
              f"free {day:%A}s", f"{row.played} played", _plural(row.no_shows, "no-show")]  # fmt: skip
+    if row.late_withdrawals:
+        parts.append(_plural(row.late_withdrawals, "late withdrawal"))
     if row.last_date is not None:
         last = timefmt.local(row.last_date, zone)
         parts.append(f"last subbed {last:%b} {last.day}")
