@@ -228,6 +228,8 @@ def test_a_withdrawal_reopens_the_place_to_the_next_sub_on_the_invite_list(world
     req = _req(db, rid)
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.OPEN, a["carmen"].user_id, 0)
     assert rows(db, SubRequestPlace) == []
+    assert sorted((i.user_id, i.state) for i in rows(db, SubInvite)) == [(a["ben"].user_id, "withdrawn"),
+                                                                        (a["carmen"].user_id, "invited")]
     gone = rows(db, SubWithdrawal)
     assert [(w.user_id, w.late, w.withdrawn_at) for w in gone] == [(a["ben"].user_id, False, later)]
     told = [m for m in rows(db, OutboxMessage) if m.kind == "sub_withdrew"]

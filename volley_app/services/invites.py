@@ -44,6 +44,7 @@ from volley_app.services.permissions import Actor, require_sub_request_actor
 log = logging.getLogger(__name__)
 
 QUEUED, INVITED, ACCEPTED, DECLINED, EXPIRED, SKIPPED = "queued", "invited", "accepted", "declined", "expired", "skipped"
+WITHDRAWN = "withdrawn"  # accepted, then gave the place up
 WAITING = (QUEUED, INVITED)
 OPEN_TO_ANYONE, CLOSE = "open", "close"
 IF_NOBODY = {OPEN_TO_ANYONE: "Open it to anyone", CLOSE: "Close it"}
@@ -246,10 +247,16 @@ def settle_with_places(db: Session, req: SubRequest) -> None:
         req.recipient_id = placed[0]
 
 
-def place_freed(db: Session, req: SubRequest, now: dt.datetime) -> str:
-    """A sub gave up their place (the request is locked, Open again): the next sub on the invite list who was not
-    asked yet is invited (a sub invited now keeps the request); with nobody left there it is open to anyone.
-    Returns who holds the request now, in words."""
+def place_freed(db: Session, req: SubRequest, user_id: int, now: dt.datetime) -> str:
+    """The sub ``user_id`` gave up their place (the request is locked, Open again): their invitation says so; the
+    next sub on the invite list who was not asked yet is invited (a sub invited now keeps the request); with nobody
+    left there it is open to anyone. Returns who holds the request now, in words."""
+    db.connection().execute(
+        sa.update(_invites).where(_invites.c.request_id == req.id, _invites.c.user_id == user_id,
+                                  _invites.c.state == ACCEPTED)
+        .values(state=WITHDRAWN, answered_at=now)
+    )  # fmt: skip
+    _reread(db, req.id)
     if _current(db, req.id) is not None:
         return "the sub invited now"
     db.connection().execute(
@@ -257,9 +264,7 @@ def place_freed(db: Session, req: SubRequest, now: dt.datetime) -> str:
                                   _invites.c.invited_at.is_(None))
         .values(state=QUEUED, answered_at=None)
     )  # fmt: skip
-    for loaded in list(db.identity_map.values()):
-        if isinstance(loaded, SubInvite) and loaded.request_id == req.id:
-            db.expire(loaded, ["state", "answered_at"])
+    _reread(db, req.id)
     if any(i.state == QUEUED for i in _list(db, req.id)):
         req.if_nobody = OPEN_TO_ANYONE  # when the list runs out again, anyone may take it
         _invite_next(db, req, now)
@@ -273,6 +278,13 @@ def place_freed(db: Session, req: SubRequest, now: dt.datetime) -> str:
     db.flush()
     open_notices(db, req)
     return "anyone"
+
+
+def _reread(db: Session, request_id: int) -> None:
+    """The request's invitations loaded in this session read their state again (after an UPDATE of them)."""
+    for loaded in list(db.identity_map.values()):
+        if isinstance(loaded, SubInvite) and loaded.request_id == request_id:
+            db.expire(loaded, ["state", "answered_at"])
 
 
 def _tell(db: Session, req: SubRequest, *others: int) -> None:

@@ -856,7 +856,7 @@ def withdraw(db: Session, actor: Actor | None, request_id: object, *, now: dt.da
     db.add(req)
     db.flush()
     sub_records.refresh(db, [actor.user_id])
-    holder = invites.place_freed(db, req, now)
+    holder = invites.place_freed(db, req, actor.user_id, now)
     _email_withdrawn(db, req, actor, holder)
     _tell(db, req, actor.user_id, open_list=True)
     log.info("sub request %s: user %s gave up their place (late=%s)", req.id, actor.user_id, late)
