@@ -78,6 +78,9 @@ def test_a_place_taken_and_given_up_shows_on_the_requestors_page_at_once(new_pag
     assert sub.get_by_role("button", name="Decline").count() == 0
     assert give_up.bounding_box()["height"] >= 44
     _shot(sub, "sub-390")
+    sub.set_viewport_size({"width": 1280, "height": 800})
+    _shot(sub, "sub-1280")
+    sub.set_viewport_size(PHONE)
     give_up.click()
     confirm = sub.get_by_role("button", name="Give Up My Place")
     expect(confirm).to_be_visible()
@@ -89,6 +92,8 @@ def test_a_place_taken_and_given_up_shows_on_the_requestors_page_at_once(new_pag
     expect(sub.get_by_role("button", name="Accept")).to_be_visible()  # open to anyone again, her too
 
     expect(mine.get_by_text("0 of 2 places taken")).to_be_visible(timeout=LIVE_MS)
+    mine.set_viewport_size(PHONE)
+    _shot(mine, "requestor-after-390")
     assert mine.evaluate("window.__stillHere === true")
 
 
