@@ -116,7 +116,7 @@ async def test_every_bad_need_is_named_at_once(db):
 
 async def test_fewer_places_than_subs_who_accepted_is_refused(db):
     x = w.build(db)
-    rid = (await _call(x, "player", "POST", NOTE | NEEDS | {"playersNeeded": 3})).json()["id"]
+    rid = (await _call(x, "player", "POST", NOTE | {"playersNeeded": 3})).json()["id"]  # needs anyone fits
     for who in ("other_player", "admin"):
         sub_requests.accept(db, actor_of(rows(db, User, User.id == x["users"][who])[0]), rid)
     db.commit()
@@ -138,3 +138,17 @@ async def test_only_the_requestor_changes_the_needs(db):
         response = await _call(x, role, "PATCH", {"id": rid, "positionNeeded": "Hitter", "playersNeeded": 4})
         assert response.status_code in (401, 403, 404), (role, response.text)
         assert w.snapshot(db) == before, role
+
+
+async def test_an_accept_the_needs_do_not_fit_is_refused_with_the_reason(db):
+    x = w.build(db)
+    rid = (await _call(x, "player", "POST", NOTE | NEEDS)).json()["id"]
+    db.commit()
+    before = w.snapshot(db)
+    refused = await _call(x, "other_player", "PATCH", {"id": rid, "status": "Accepted"})
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["message"].startswith(f"{sub_requests.CANNOT_TAKE}: ")
+    async with w.client() as c:
+        notice = await c.post("/api/acceptedRequest", json={"id": rid}, headers=w.headers(x, "other_player"))
+    assert notice.status_code == 400 and notice.json()["message"] == refused.json()["message"]
+    assert w.snapshot(db) == before

@@ -10,7 +10,7 @@ from tests.unit.test_migrations import BEFORE_RECORDS, _old_season, scratch_data
 from volley_app.migrations import alembic_config
 from volley_app.services import leagues
 
-BEFORE_STORED_FILES = "0023"
+BEFORE_STORED_FILES = "0024"
 PDF = b"%PDF-1.4\n% a bracket from before\n%%EOF\n"
 
 

@@ -138,7 +138,9 @@ def test_a_reminder_another_sweep_recorded_first_is_not_queued_again(people):
 
 def test_sweeps_running_at_the_same_time_send_each_reminder_once(people):
     db, alice, ben, carmen = people
-    games = [_request(db, alice, sub=ben if i % 2 else carmen, team=f"Team {i}") for i in range(6)]
+    subs = [ben, carmen, *(make_user(db, f"sub{i}", sub=True) for i in range(4))]  # one game each: same hour
+    db.commit()
+    games = [_request(db, alice, sub=sub, team=f"Team {i}") for i, sub in enumerate(subs)]
     start = threading.Barrier(4)
     totals: list[int] = []
     failures: list[BaseException] = []

@@ -33,7 +33,7 @@ from volley_app.models.newsletter import NEWSLETTER_SECTIONS, NewsletterIssue, N
 from volley_app.models.outreach import EmailAllJob, EmailAllRecipient, RateLimitHit
 from volley_app.models.payments import Payment
 from volley_app.models.reminders import SubRequestReminder
-from volley_app.models.subs import SubInvite, SubRequest, SubRequestPlace, SubUnavailableDate
+from volley_app.models.subs import SubInvite, SubRequest, SubRequestPlace, SubUnavailableDate, SubWithdrawal
 from volley_app.models.users import (
     KnownDevice,
     LoginAttempt,
@@ -49,7 +49,7 @@ __all__ = [
     "GameType", "Gender", "HostInquiry", "League", "LeagueFormat", "LeagueSession", "LeagueStage",
     "LoginAttempt", "LoginSession", "NewsletterIssue", "NewsletterSubscriber", "OutboxMessage",
     "OutboxStatus", "PasswordResetToken", "Payment", "PromoteInquiry", "Rating", "Region", "Role",
-    "RefreshToken", "SessionStatus", "KnownDevice", "SignInLink", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubInvite", "SubRequest", "SubRequestPlace", "SubStatus", "Team", "User", "UTCDateTime", "utcnow",
+    "RefreshToken", "SessionStatus", "KnownDevice", "SignInLink", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubInvite", "SubRequest", "SubRequestPlace", "SubStatus", "SubWithdrawal", "Team", "User", "UTCDateTime", "utcnow",
     "PlayoffSeed", "Ranking", "ReportStatus", "ScoreReport",
     "GenderNeeded", "Position", "SubOutcome", "SubUnavailableDate", "SubRequestReminder", "StoredFile",
 ]  # fmt: skip

@@ -86,6 +86,20 @@ class SubRequestPlace(SQLModel, table=True):
     outcome_at: dt.datetime | None = utc_field(nullable=True, default=None)
 
 
+class SubWithdrawal(SQLModel, table=True):
+    """A sub who gave up a place they had accepted ("I can't make it"), before the game; ``late``: within
+    :data:`services.sub_records.LATE_HOURS` hours of it (their record counts those)."""
+
+    __tablename__ = "sub_withdrawals"
+
+    id: int | None = Field(default=None, primary_key=True)
+    request_id: int = fk("sub_requests.id")
+    user_id: int = fk("users.id")
+    accepted_at: dt.datetime = utc_field()
+    withdrawn_at: dt.datetime = utc_field(default_now=True)
+    late: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
+
+
 class SubInvite(SQLModel, table=True):
     """One sub on a request's ordered invite list, and what became of the invitation.
 

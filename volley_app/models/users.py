@@ -66,6 +66,8 @@ class User(SQLModel, table=True):
     sub_played: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
     sub_no_shows: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
     sub_last_date: dt.datetime | None = utc_field(nullable=True, default=None)
+    # Places given up within a day of the game, on requests not cancelled.
+    sub_late_withdrawals: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
 
 
 class UserToken(SQLModel):

@@ -29,6 +29,7 @@ from volley_app.models import (
     SubRequest,
     SubRequestPlace,
     SubStatus,
+    SubWithdrawal,
     Team,
     User,
     utcnow,
@@ -362,7 +363,9 @@ def account_history(db: Session, uid: int) -> str:
         sa.and_(SubRequest.recipient_id == uid, SubRequest.status == SubStatus.ACCEPTED),
     )
     took = select(SubRequestPlace.id).where(SubRequestPlace.user_id == uid)
-    if db.exec(select(SubRequest.id).where(involved)).first() is not None or db.exec(took).first() is not None:
+    gave_up = select(SubWithdrawal.id).where(SubWithdrawal.user_id == uid)  # a place they took, then gave up
+    if (db.exec(select(SubRequest.id).where(involved)).first() is not None or db.exec(took).first() is not None
+            or db.exec(gave_up).first() is not None):
         what.append("sub requests with a sub")
     return ", ".join(what)
 
@@ -388,10 +391,11 @@ def delete_user(db: Session, actor: Actor | None, user_id: object) -> bool:
     db.exec(sa.delete(LoginSession).where(LoginSession.user_id == uid))
     db.exec(sa.delete(PasswordResetToken).where(PasswordResetToken.user_id == uid))
     db.exec(sa.delete(SubRequest).where(SubRequest.requestor_id == uid))
-    # An invite to the deleted sub stays closed (Declined) rather than becoming open to anyone.
+    # An invite to the deleted sub stays closed (Declined) rather than becoming open to anyone (one with places
+    # taken is never Declined: its places left stay open to anyone).
     db.exec(
         sa.update(SubRequest)
-        .where(SubRequest.recipient_id == uid, SubRequest.status == SubStatus.OPEN)
+        .where(SubRequest.recipient_id == uid, SubRequest.status == SubStatus.OPEN, SubRequest.places_filled == 0)
         .values(status=SubStatus.DECLINED)
     )
     db.exec(sa.update(SubRequest).where(SubRequest.recipient_id == uid).values(recipient_id=None))
@@ -414,11 +418,10 @@ def _archive_user(db: Session, actor: Actor, user: User, tied: str) -> None:
                       .where(*withdrawn)).all()  # fmt: skip
     db.exec(sa.update(SubRequest).where(*withdrawn).values(archived_at=now))
     sub_records.refresh(db, holders)
-    db.exec(
-        sa.update(SubRequest)
-        .where(SubRequest.recipient_id == user.id, SubRequest.status == SubStatus.OPEN)
-        .values(status=SubStatus.DECLINED)
-    )
+    invited = (SubRequest.recipient_id == user.id, SubRequest.status == SubStatus.OPEN)
+    db.exec(sa.update(SubRequest).where(*invited, SubRequest.places_filled == 0).values(status=SubStatus.DECLINED))
+    # one with places taken is never Declined: its places left are open to anyone
+    db.exec(sa.update(SubRequest).where(*invited, SubRequest.places_filled > 0).values(recipient_id=None))
     db.flush()
     audit.record(db, actor, action="archive", entity="user", entity_id=user.id, subject_user_id=user.id,
                  summary=f"Account {user.username} archived (it has {tied})")  # fmt: skip

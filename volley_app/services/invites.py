@@ -52,6 +52,7 @@ QUEUED, INVITED, ACCEPTED, DECLINED, EXPIRED, SKIPPED = "queued", "invited", "ac
 LIMITED = "limited"  # not sent: the requestor's daily invites, or those to this sub, were used up
 NOT_SENT = "Not sent"
 LIMIT_REACHED = "the daily invite limit was reached"
+WITHDRAWN = "withdrawn"  # accepted, then gave the place up
 WAITING = (QUEUED, INVITED)
 OPEN_TO_ANYONE, CLOSE = "open", "close"
 IF_NOBODY = {OPEN_TO_ANYONE: "Open it to anyone", CLOSE: "Close it"}
@@ -263,9 +264,51 @@ def settle_with_places(db: Session, req: SubRequest) -> None:
         req.recipient_id = placed[0]
 
 
+def place_freed(db: Session, req: SubRequest, user_id: int, now: dt.datetime) -> str:
+    """The sub ``user_id`` gave up their place (the request is locked, Open again): their invitation says so; the
+    next sub on the invite list who was not asked yet is invited (a sub invited now keeps the request); with nobody
+    left there it is open to anyone. Returns who holds the request now, in words."""
+    db.connection().execute(
+        sa.update(_invites).where(_invites.c.request_id == req.id, _invites.c.user_id == user_id,
+                                  _invites.c.state == ACCEPTED)
+        .values(state=WITHDRAWN, answered_at=now)
+    )  # fmt: skip
+    _reread(db, req.id)
+    if _current(db, req.id) is not None:
+        return "the sub invited now"
+    db.connection().execute(
+        sa.update(_invites).where(_invites.c.request_id == req.id, _invites.c.state == SKIPPED,
+                                  _invites.c.invited_at.is_(None))
+        .values(state=QUEUED, answered_at=None)
+    )  # fmt: skip
+    _reread(db, req.id)
+    if any(i.state == QUEUED for i in _list(db, req.id)):
+        req.if_nobody = OPEN_TO_ANYONE  # when the list runs out again, anyone may take it
+        _invite_next(db, req, now)
+        invited = _current(db, req.id)
+        if invited is not None:
+            user = db.get(User, invited.user_id)
+            return f"{user.first_name} {user.last_name}".strip() if user else "the next sub on your invite list"
+        return "anyone"
+    req.recipient_id, req.status, req.updated_at = None, SubStatus.OPEN, now
+    db.add(req)
+    db.flush()
+    open_notices(db, req)
+    return "anyone"
+
+
+def _reread(db: Session, request_id: int) -> None:
+    """The request's invitations loaded in this session read their state again (after an UPDATE of them)."""
+    for loaded in list(db.identity_map.values()):
+        if isinstance(loaded, SubInvite) and loaded.request_id == request_id:
+            db.expire(loaded, ["state", "answered_at"])
+
+
 def _tell(db: Session, req: SubRequest, *others: int) -> None:
-    """Once committed, the open pages of the requestor, the sub holding the request and ``others`` read it again."""
-    live.request_changed(db, req.id, (req.requestor_id, req.recipient_id, *others), open_list=req.recipient_id is None)
+    """Once committed, the open pages of the requestor, the sub holding the request, the subs with a place on it
+    and ``others`` read it again."""
+    users = (req.requestor_id, req.recipient_id, *place_holders(db, req.id), *others)
+    live.request_changed(db, req.id, users, open_list=req.recipient_id is None)
 
 
 def end_list(db: Session, req: SubRequest, now: dt.datetime) -> None:
@@ -389,6 +432,11 @@ def place_names(db: Session, req: SubRequest) -> list[str]:
         .where(SubRequestPlace.request_id == req.id).order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)
     ).all()  # fmt: skip
     return [f"{f or ''} {la or ''}".strip() or u for f, la, u in rows]
+
+
+def place_holders(db: Session, request_id: int) -> list[int]:
+    """The users who hold a place on the request."""
+    return list(db.exec(select(SubRequestPlace.user_id).where(SubRequestPlace.request_id == request_id)).all())
 
 
 def has_place(db: Session, request_id: int, user_id: int) -> bool:

@@ -1,9 +1,10 @@
 """Suggested subs for a sub request: who may take it, best fit first, and why; and a sub's record after games.
 
-Eligible (every rule, one SQL query over the users, each rule a column so an excluded sub says why):
+Eligible (every rule, one SQL query over the users, each rule a column so an excluded sub says why; the rules
+live in ``services/eligibility.py``, where an accept reads them too):
 
 1. an active sub (``sub`` ticked, account active, not archived) — others are never listed;
-2. not the requestor;
+2. not the requestor, and no place on the request already;
 3. rated at the needed position at or above the request's lowest rating (position "Any": their best of
    hitter, passer and setter); a request without a lowest rating takes any sub, rated or not;
 4. the gender the request needs (a sub with no gender given fits only "Any");
@@ -43,25 +44,18 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import (
-    Game,
-    Gender,
-    GenderNeeded,
-    League,
     Position,
-    Rating,
     SkillLevel,
     SubOutcome,
     SubRequest,
     SubRequestPlace,
     SubStatus,
-    SubUnavailableDate,
-    Team,
     User,
     utcnow,
 )
 from volley_app.services import (
     audit,
-    availability,
+    eligibility,
     paging,
     permissions,
     ratelimit,
@@ -75,25 +69,20 @@ from volley_app.services.permissions import Actor, require_sub_request_actor
 
 log = logging.getLogger(__name__)
 
-BUSY_WINDOW = dt.timedelta(hours=1)
 OUTCOME_DAYS = 7
 NOT_OPEN = "Suggestions are for a sub request that is still open"
 NOT_PLACED = "Only a sub who took a place on this sub request can be marked"
 LISTS = ("eligible", "ineligible")
-UNRATED = 9
 
-_RANK = {"A": 0, "B": 1, "C": 2, "D": 3}
 _SKILL_TARGET = {SkillLevel.A: 0, SkillLevel.B: 1, SkillLevel.C_PLUS: 2, SkillLevel.C: 2, SkillLevel.D: 3}
-_COLUMNS = {Position.HITTER: "hitter_skill_level", Position.PASSER: "passer_skill_level", Position.SETTER: "setter_skill_level"}
 _sub_requests: sa.Table = SubRequest.__table__  # type: ignore[assignment]
+# The eligibility rules and their words are the accept's too (services/eligibility.py).
+_RANK, _COLUMNS, UNRATED = eligibility.RANK, eligibility.COLUMNS, eligibility.UNRATED
+_rank, _flag, _rules = eligibility.rank, eligibility.flag, eligibility.rules
+_best, _why_not = eligibility.best, eligibility.why_not
 
 
 # -- the query ----------------------------------------------------------------------------------------------------
-
-
-def _rank(column) -> sa.ColumnElement[int]:
-    """A rating as a number (A 0 ... D 3), UNRATED when there is none."""
-    return sa.case(*[(column == Rating(k), v) for k, v in _RANK.items()], else_=UNRATED)
 
 
 def _position_rank(position: Position) -> sa.ColumnElement[int]:
@@ -101,69 +90,6 @@ def _position_rank(position: Position) -> sa.ColumnElement[int]:
         return _rank(getattr(User, _COLUMNS[position]))
     h, p, s = (_rank(getattr(User, c)) for c in _COLUMNS.values())
     return sa.case((sa.and_(h <= p, h <= s), h), (p <= s, p), else_=s)
-
-
-def _flag(condition: sa.ColumnElement[bool]) -> sa.ColumnElement[int]:
-    """1 when ``condition`` holds, else 0 (a NULL never holds)."""
-    return sa.case((condition, 1), else_=0)
-
-
-def _week(day: dt.date, zone: str) -> tuple[dt.datetime, dt.datetime]:
-    monday = day - dt.timedelta(days=day.weekday())
-    return timefmt.day_start(monday, zone), timefmt.day_start(monday + dt.timedelta(days=7), zone)
-
-
-def _rules(req: SubRequest, zone: str) -> tuple[dict[str, sa.ColumnElement[bool]], sa.Subquery]:
-    """Each eligibility rule as a condition on ``users`` (with the week's count joined as ``week``)."""
-    day = timefmt.local(req.date, zone).date()
-    start, end = _week(day, zone)
-    near = (req.date - BUSY_WINDOW, req.date + BUSY_WINDOW)
-    # the places taken on other requests not cancelled (every status: a request for several may still be open;
-    # the status/date index reads the dates)
-    on_request = SubRequest.id == SubRequestPlace.request_id
-    taken = (SubRequest.status.in_(list(SubStatus)), SubRequest.archived_at.is_(None), SubRequest.id != req.id)
-    week = (
-        sa.select(SubRequestPlace.user_id.label("sub_id"), sa.func.count().label("taken"))
-        .join(SubRequest, on_request)
-        .where(*taken, SubRequest.date >= start, SubRequest.date < end)
-        .group_by(SubRequestPlace.user_id)
-        .subquery("week")
-    )
-    subbing = (
-        sa.select(SubRequestPlace.user_id)
-        .join(SubRequest, on_request)
-        .where(*taken, SubRequest.date > near[0], SubRequest.date < near[1])
-    )
-    playing = (
-        sa.select(Team.captain_id)
-        .join(Game, sa.or_(Game.team1_id == Team.id, Game.team2_id == Team.id))
-        .join(League, League.id == Team.league_id)
-        .where(
-            Team.captain_id.is_not(None), Team.withdrawn_at.is_(None), Team.waitlist.is_(False),
-            League.archived_at.is_(None), Game.start_at > near[0], Game.start_at < near[1],
-        )
-    )  # fmt: skip
-    position = req.position_needed or Position.ANY
-    rating_ok: sa.ColumnElement[bool] = sa.true()
-    if req.min_rating is not None:
-        good = [Rating(k) for k, v in _RANK.items() if v <= _RANK[req.min_rating.value]]
-        if position == Position.ANY:
-            rating_ok = sa.or_(*[getattr(User, c).in_(good) for c in _COLUMNS.values()])
-        else:
-            rating_ok = getattr(User, _COLUMNS[position]).in_(good)
-    gender = req.gender_needed or GenderNeeded.ANY
-    unavailable = sa.exists().where(SubUnavailableDate.user_id == User.id, SubUnavailableDate.day == day)
-    rules = {
-        "requestor": User.id != req.requestor_id,
-        "rating": rating_ok,
-        "gender": sa.true() if gender == GenderNeeded.ANY else User.gender == Gender(gender.value),
-        "weekday": User.sub_days.op("&")(availability.day_bit(day.weekday())) != 0,
-        "date": ~unavailable,
-        "cap": sa.or_(User.sub_weekly_cap.is_(None), sa.func.coalesce(week.c.taken, 0) < User.sub_weekly_cap),
-        "playing": User.id.not_in(playing),
-        "subbing": User.id.not_in(subbing),
-    }
-    return rules, week
 
 
 def _fit(req: SubRequest) -> sa.ColumnElement[int]:
@@ -180,6 +106,7 @@ _PEOPLE = (
     User.passer_skill_level, User.setter_skill_level, User.sub_days, User.sub_weekly_cap,
     # the record kept on the account (services/sub_records.py): no request is read for it
     User.sub_played.label("played"), User.sub_no_shows.label("no_shows"), User.sub_last_date.label("last_date"),
+    User.sub_late_withdrawals.label("late_withdrawals"),
 )  # fmt: skip
 
 
@@ -219,19 +146,6 @@ def _query(req: SubRequest, which: str, zone: str, only: int | None = None) -> s
 # -- words --------------------------------------------------------------------------------------------------------
 
 
-def _best(row, position: Position) -> tuple[str, str]:
-    """The position named in the reason and the sub's rating there ("" when unrated)."""
-    ratings = {p: getattr(row, c) for p, c in _COLUMNS.items()}
-    if position != Position.ANY:
-        r = ratings[position]
-        return position.value, r.value if r else ""
-    rated = [(_RANK[r.value], p) for p, r in ratings.items() if r]
-    if not rated:
-        return "Player", ""
-    _, p = min(rated, key=lambda t: (t[0], list(_COLUMNS).index(t[1])))
-    return p.value, ratings[p].value
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -241,6 +155,8 @@ def _reason(row, req: SubRequest, zone: str) -> str:
     day = timefmt.local(req.date, zone)
     parts = [f"{position} {rating}" if rating else f"{position}, not rated",
              f"free {day:%A}s", f"{row.played} played", _plural(row.no_shows, "no-show")]  # fmt: skip
+    if row.late_withdrawals:
+        parts.append(_plural(row.late_withdrawals, "late withdrawal"))
     if row.last_date is not None:
         last = timefmt.local(row.last_date, zone)
         parts.append(f"last subbed {last:%b} {last.day}")
@@ -249,33 +165,6 @@ def _reason(row, req: SubRequest, zone: str) -> str:
     if row.sub_weekly_cap is not None:
         parts.append(f"{row.taken} of {row.sub_weekly_cap} this week")
     return ", ".join(parts)
-
-
-def _why_not(row, req: SubRequest, zone: str) -> str:
-    """Why a sub is not suggested, every rule they miss, in words."""
-    day = timefmt.local(req.date, zone)
-    position = req.position_needed or Position.ANY
-    out: list[str] = []
-    if not row.ok_requestor:
-        out.append("made this request")
-    if not row.ok_rating:
-        where, rating = _best(row, position)
-        at = "at any position" if position == Position.ANY else f"at {where.lower()}"
-        rated = f"rated {rating} {at}" if rating else f"not rated {at}"
-        out.append(f"{rated} (needs {req.min_rating.value if req.min_rating else ''} or better)")
-    if not row.ok_gender:
-        out.append(f"not {(req.gender_needed or GenderNeeded.ANY).value.lower()}" if row.gender else "gender not given")
-    if not row.ok_weekday:
-        out.append(f"not free {day:%A}s")
-    if not row.ok_date:
-        out.append(f"unavailable on {day:%b} {day.day}")
-    if not row.ok_cap:
-        out.append(f"at their weekly cap ({row.taken} of {row.sub_weekly_cap})")
-    if not row.ok_playing:
-        out.append("playing at that time")
-    if not row.ok_subbing:
-        out.append("subbing another game at that time")
-    return "; ".join(out)
 
 
 def _project(row, req: SubRequest, which: str, zone: str) -> dict:
@@ -389,6 +278,7 @@ def invite(
         raise BadRequest("This sub request is no longer open to invite")
     db.refresh(req)
     sub_requests._email_invited(db, req, actor, db.get(User, uid))
+    sub_requests._tell(db, req, open_list=True)  # it leaves the open list; the invited sub's pages show it
     log.info("sub request %s: user %s invited sub %s from the suggestions", req.id, actor.user_id, uid)
 
 
@@ -457,6 +347,7 @@ def mark_outcome(
     db.add_all([place, req])
     db.flush()
     sub_records.refresh(db, [uid])
+    sub_requests._tell(db, req)
     sub = db.get(User, uid)
     audit.record(
         db, actor, action="sub_outcome", entity="sub_request", entity_id=req.id,

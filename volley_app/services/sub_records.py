@@ -5,9 +5,11 @@ took say (``sub_request_places``; the sub a request names has one once they acce
 cancelled (``archived_at`` empty):
 
 - played: places marked "Played"; no-shows: places marked "No-show";
-- last date: the date of the latest request they took a place on (None: never).
+- last date: the date of the latest request they took a place on (None: never);
+- late withdrawals: places they gave up ("I can't make it") within :data:`LATE_HOURS` hours of the game
+  (``sub_withdrawals``).
 
-Whatever changes one of those (a place taken, a mark given or changed, a request cancelled or its date moved,
+Whatever changes one of those (a place taken or given up, a mark given or changed, a request cancelled or its date moved,
 an account archived with its requests) calls :func:`refresh` for the subs concerned in the same transaction:
 it recomputes their records from the places, so a record never drifts from its source. :func:`rebuild` does
 it for every account (``python -m volley_app.cli rebuild-sub-records``).
@@ -21,14 +23,25 @@ from collections.abc import Iterable
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from volley_app.models import SubOutcome, SubRequest, SubRequestPlace, User
+from volley_app.models import SubOutcome, SubRequest, SubRequestPlace, SubWithdrawal, User
 
 log = logging.getLogger(__name__)
 
 _users: sa.Table = User.__table__  # type: ignore[assignment]
 _places: sa.Table = SubRequestPlace.__table__  # type: ignore[assignment]
 _requests: sa.Table = SubRequest.__table__  # type: ignore[assignment]
-FIELDS = ("sub_played", "sub_no_shows", "sub_last_date")
+_withdrawals: sa.Table = SubWithdrawal.__table__  # type: ignore[assignment]
+FIELDS = ("sub_played", "sub_no_shows", "sub_last_date", "sub_late_withdrawals")
+LATE_HOURS = 24
+
+
+def _late(user_id: sa.ColumnElement[int]) -> sa.Select:
+    """How many places ``user_id`` gave up late on requests not cancelled."""
+    return (
+        sa.select(sa.func.count())
+        .select_from(_withdrawals.join(_requests, _requests.c.id == _withdrawals.c.request_id))
+        .where(_withdrawals.c.user_id == user_id, _withdrawals.c.late.is_(True), _requests.c.archived_at.is_(None))
+    )
 
 
 def _kept(user_id: sa.ColumnElement[int]) -> sa.Select:
@@ -50,6 +63,7 @@ def _queries(user_id: sa.ColumnElement[int]) -> dict[str, sa.Select]:
         "sub_played": marked(SubOutcome.PLAYED),
         "sub_no_shows": marked(SubOutcome.NO_SHOW),
         "sub_last_date": _kept(user_id).add_columns(sa.func.max(_requests.c.date)),
+        "sub_late_withdrawals": _late(user_id),
     }
 
 
@@ -81,10 +95,11 @@ def refresh(db: Session, user_ids: Iterable[int | None]) -> None:
 
 
 def refresh_request(db: Session, request_id: int) -> None:
-    """Recompute the records of every sub who took a place on the request."""
+    """Recompute the records of every sub who took a place on the request (or gave one up)."""
     db.flush()
     holders = db.connection().execute(sa.select(_places.c.user_id).where(_places.c.request_id == request_id))
-    refresh(db, [uid for (uid,) in holders])
+    gave_up = db.connection().execute(sa.select(_withdrawals.c.user_id).where(_withdrawals.c.request_id == request_id))
+    refresh(db, [uid for (uid,) in holders] + [uid for (uid,) in gave_up])
 
 
 def rebuild(db: Session) -> int:
@@ -106,18 +121,25 @@ def rebuild(db: Session) -> int:
         .where(_requests.c.archived_at.is_(None))
         .group_by(_places.c.user_id)
     ).all()
+    late = dict(conn.execute(
+        sa.select(_withdrawals.c.user_id, sa.func.count())
+        .select_from(_withdrawals.join(_requests, _requests.c.id == _withdrawals.c.request_id))
+        .where(_withdrawals.c.late.is_(True), _requests.c.archived_at.is_(None))
+        .group_by(_withdrawals.c.user_id)
+    ).all())  # fmt: skip
     wanted = {uid: (played, no_shows, last) for uid, played, no_shows, last in counted}
     current = conn.execute(sa.select(_users.c.id, *[_users.c[name] for name in FIELDS])).all()
     changed = [
-        {"uid": uid, "played": want[0], "no_shows": want[1], "last": want[2]}
+        {"uid": uid, "played": want[0], "no_shows": want[1], "last": want[2], "late": want[3]}
         for uid, *kept in current
-        if tuple(kept) != (want := wanted.get(uid, (0, 0, None)))
+        if tuple(kept) != (want := (*wanted.get(uid, (0, 0, None)), late.get(uid, 0)))
     ]
     if changed:
         conn.execute(
             sa.update(_users).where(_users.c.id == sa.bindparam("uid")).values(
                 sub_played=sa.bindparam("played"), sub_no_shows=sa.bindparam("no_shows"),
                 sub_last_date=sa.bindparam("last", type_=_users.c.sub_last_date.type),
+                sub_late_withdrawals=sa.bindparam("late"),
             ),
             changed,
         )  # fmt: skip
@@ -127,6 +149,12 @@ def rebuild(db: Session) -> int:
 
 
 def record(db: Session, user_id: int) -> tuple[int, int, object]:
-    """The record as recomputed now from the places (what :func:`refresh` would store)."""
+    """Played, no-shows and last date as recomputed now from the places (what :func:`refresh` would store)."""
     conn = db.connection()
-    return tuple(conn.execute(query).scalar_one() for query in _queries(sa.literal(user_id)).values())  # type: ignore[return-value]
+    queries = _queries(sa.literal(user_id))
+    return tuple(conn.execute(queries[name]).scalar_one() for name in FIELDS[:3])  # type: ignore[return-value]
+
+
+def late_withdrawals(db: Session, user_id: int) -> int:
+    """The late withdrawals as recomputed now (what :func:`refresh` would store)."""
+    return db.connection().execute(_late(sa.literal(user_id))).scalar_one()

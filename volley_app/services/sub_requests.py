@@ -6,8 +6,14 @@ Rules (spec sections 2, 4, 5 and 6):
 - A request is created Open and not completed. A targeted one names an active sub,
   resolved on the server by user id, and emails that sub (receivedRequest).
 - Accept (conditional UPDATE: of many concurrent accepts exactly one wins) sets
-  Accepted and the recipient to the accepting user and emails the requestor.
-  Decline, by the named recipient only, sets Declined and emails the requestor.
+  Accepted and the recipient to the accepting user and emails the requestor. A sub whom the
+  request's needs do not fit, or who plays or subs at that time, is refused and told why
+  (``services/eligibility.py``, the rules of the suggestions).
+  Decline, by the named recipient only, sets Declined and emails the requestor; a sub who holds
+  a place cannot decline, and a request with places taken opens to anyone instead of Declined.
+- A sub who holds a place gives it up before the game ("I can't make it", :func:`withdraw`): the
+  place reopens to the next sub on the invite list or to anyone, the requestor is emailed, and a
+  withdrawal within a day of the game counts on the sub's record.
 - Only the requestor edits or deletes a request. A sub who was invited to it or accepted it is
   emailed when its time, place or team changes, and when it is cancelled; a cancelled request
   with a sub is archived (kept, shown nowhere), one nobody answered is deleted.
@@ -38,11 +44,13 @@ from volley_app.models import (
     SubRequest,
     SubRequestPlace,
     SubStatus,
+    SubWithdrawal,
     User,
     utcnow,
 )
 from volley_app.services import (
     auth,
+    eligibility,
     invites,
     live,
     mail,
@@ -60,6 +68,9 @@ from volley_app.services.permissions import Actor, record_id, require_sub_reques
 log = logging.getLogger(__name__)
 
 TAKEN = "This sub request has already been taken"
+CANNOT_TAKE = "You cannot take this sub request"
+HOLDS_PLACE = "You have a place on this sub request: to give it up, choose I can't make it"
+NO_PLACE = "You have no place on this sub request"
 OWN_REQUEST = "You cannot accept your own sub request"
 PASSED = "This sub request's date has passed"
 NOT_FOUND = permissions.SUB_REQUEST_NOT_FOUND
@@ -411,15 +422,28 @@ def detail(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
     placed = invites.has_place(db, req.id, actor.user_id)
     row["can_accept"] = live and not is_requestor and req.recipient_id in (None, actor.user_id) and not placed
     row["places"] = invites.place_names(db, req)
+    row["sub"] = _subs_on(db, req, row["places"]) or row["sub"]
     row["invite_queue"] = invites.queue_rows(db, req) if is_requestor or actor.is_admin else []
     row["can_invite_in_order"] = (
         is_requestor and not req.completed and req.places_filled < req.players_needed
         and (req.status == SubStatus.DECLINED or (req.status == SubStatus.OPEN and req.recipient_id is None))
     )  # fmt: skip
-    row["can_decline"] = live and req.recipient_id == actor.user_id and not is_requestor
+    row["can_decline"] = live and req.recipient_id == actor.user_id and not is_requestor and not placed
+    row["can_withdraw"] = placed and not req.completed and req.date > (now or utcnow())
     row["can_edit"] = is_requestor
     row["can_reopen"] = is_requestor and req.status == SubStatus.DECLINED and not req.completed
     return row
+
+
+def _subs_on(db: Session, req: SubRequest, places: list[str]) -> str:
+    """Who the request's Sub field names when places are taken: each sub with a place, then the sub it names now
+    (invited to a place left), when that is someone else; "" without places."""
+    if not places:
+        return ""
+    named = ""
+    if req.recipient_id is not None and not invites.has_place(db, req.id, req.recipient_id):
+        named = f" (invited: {_names(db, {req.recipient_id}).get(req.recipient_id, '')})"
+    return ", ".join(places) + named
 
 
 def subs_elsewhere(actor: Actor | None) -> str | None:
@@ -496,8 +520,13 @@ def list_subs(
     )
 
 
-def _invitable(actor: Actor) -> list[sa.ColumnElement[bool]]:
-    return [User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None), User.id != actor.user_id]
+def _invitable(actor: Actor, request_id: int | None = None) -> list[sa.ColumnElement[bool]]:
+    """Who may be invited: active subs but the actor (and, for a request, none who holds a place on it)."""
+    out = [User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None), User.id != actor.user_id]
+    if request_id is not None:
+        places: sa.Table = SubRequestPlace.__table__  # type: ignore[assignment]
+        out.append(~sa.exists().where(places.c.request_id == request_id, places.c.user_id == User.id))
+    return out
 
 
 def _choice(uid: int, first: str, last: str) -> dict[str, str]:
@@ -511,15 +540,17 @@ def invite_choices(
     filters: dict | None = None,
     bookmark: object = "",
     size: object = paging.PAGE_SIZE,
+    request_id: int | None = None,
 ) -> paging.Page:
     """One page of the subs a targeted request may name (every active sub but the actor), as select options.
 
-    ``filters``: ``q`` a name (first, last, or both); by name, as the Subs page lists them.
+    ``filters``: ``q`` a name (first, last, or both); by name, as the Subs page lists them. ``request_id``: for
+    that request, whose subs with a place are not asked again.
     """
     actor = require_sub_request_actor(actor)
     query = (
         select(User.first_name, User.last_name, User.id)
-        .where(*_invitable(actor), *_sub_conditions({"q": filters.get("q")} if isinstance(filters, dict) else None))
+        .where(*_invitable(actor, request_id), *_sub_conditions({"q": filters.get("q")} if isinstance(filters, dict) else None))
         .order_by(User.first_name, User.last_name, User.id)
     )
     return paging.keyset(
@@ -532,14 +563,19 @@ def invite_choices(
     )
 
 
-def invite_choice(db: Session, actor: Actor | None, sub_id: object) -> dict[str, str] | None:
-    """The select option of the sub ``sub_id`` when a targeted request may name them, else None."""
+def invite_choice(
+    db: Session, actor: Actor | None, sub_id: object, *, request_id: int | None = None
+) -> dict[str, str] | None:
+    """The select option of the sub ``sub_id`` when a targeted request (``request_id``: that one) may name them,
+    else None."""
     actor = require_sub_request_actor(actor)
     try:
         uid = record_id(sub_id)
     except NotFound:
         return None
-    found = db.exec(select(User.id, User.first_name, User.last_name).where(User.id == uid, *_invitable(actor))).first()
+    found = db.exec(
+        select(User.id, User.first_name, User.last_name).where(User.id == uid, *_invitable(actor, request_id))
+    ).first()
     return _choice(*found) if found else None
 
 
@@ -556,14 +592,14 @@ def invite_list_choices(
 
     Only the request's requestor: anyone else is refused as for the request itself.
     """
-    permissions.access_sub_request(db, actor, request_id, own=True)
-    return invite_choices(db, actor, filters=filters, bookmark=bookmark, size=size)
+    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    return invite_choices(db, actor, filters=filters, bookmark=bookmark, size=size, request_id=req.id)
 
 
 def invite_list_choice(db: Session, actor: Actor | None, request_id: object, sub_id: object) -> dict[str, str] | None:
     """The option of the sub ``sub_id`` for the invite list of the actor's request ``request_id``, else None."""
-    permissions.access_sub_request(db, actor, request_id, own=True)
-    return invite_choice(db, actor, sub_id)
+    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    return invite_choice(db, actor, sub_id, request_id=req.id)
 
 
 # -- changing -----------------------------------------------------------------------------------------------------
@@ -641,6 +677,8 @@ def reopen(
             raise Invalid({"recipient": "Choose an active sub"}) from None
         if recipient.id == actor.user_id:
             raise Invalid({"recipient": "You cannot invite yourself"})
+        if invites.has_place(db, req.id, recipient.id):
+            raise Invalid({"recipient": "This sub has a place on this request already"})
         ratelimit.sub_invite(db, actor.user_id, recipient.id, now=now)
     declined_by = req.recipient_id
     req.status = SubStatus.OPEN
@@ -728,6 +766,7 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
         "status": sa.case((full, SubStatus.ACCEPTED.value), else_=_table.c.status),
         "recipient_id": sa.case((full, actor.user_id), else_=_table.c.recipient_id),
     }
+    _fits(db, actor, request_id, now)
     rid, won = _answer(db, actor, request_id, now, _table.c.date > now, open_to_actor, ~_placed(actor.user_id),
                        _table.c.places_filled < _table.c.players_needed, **accepted)  # fmt: skip
     if not won:
@@ -753,6 +792,26 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
     _answered(db, rid, actor, "accepted", "accepted_request")
 
 
+def _fits(db: Session, actor: Actor, request_id: object, now: dt.datetime) -> None:
+    """Refuse (BadRequest, saying why) a sub whom a request they could otherwise take does not fit: its needs,
+    or their own games and places at that time. A request they could not take anyway is left to the accept's
+    own answer (taken, passed, not theirs)."""
+    try:
+        req = db.get(SubRequest, permissions.record_id(request_id, NOT_FOUND))
+    except NotFound:
+        return
+    takeable = (
+        req is not None and req.status == SubStatus.OPEN and not req.completed and req.archived_at is None
+        and req.date > now and req.requestor_id != actor.user_id and req.recipient_id in (None, actor.user_id)
+        and req.places_filled < req.players_needed and not invites.has_place(db, req.id, actor.user_id)
+    )  # fmt: skip
+    if not takeable:
+        return
+    why = eligibility.refusal(db, req, actor.user_id)
+    if why:
+        raise BadRequest(f"{CANNOT_TAKE}: {why}")
+
+
 def _placed(user_id: int) -> sa.ColumnElement[bool]:
     """The request already has a place taken by ``user_id``."""
     places: sa.Table = SubRequestPlace.__table__  # type: ignore[assignment]
@@ -760,13 +819,22 @@ def _placed(user_id: int) -> sa.ColumnElement[bool]:
 
 
 def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
-    """The named recipient turns an Open request down."""
+    """The named recipient turns an Open request down (never one who holds a place on it).
+
+    A request with places taken is not Declined: it opens to anyone for the places left."""
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     named = _table.c.recipient_id == actor.user_id
-    rid, done = _answer(db, actor, request_id, now, named, status=SubStatus.DECLINED.value)
+    some_taken = _table.c.places_filled > 0
+    declined = {
+        "status": sa.case((some_taken, SubStatus.OPEN.value), else_=SubStatus.DECLINED.value),
+        "recipient_id": sa.case((some_taken, None), else_=_table.c.recipient_id),
+    }
+    rid, done = _answer(db, actor, request_id, now, named, ~_placed(actor.user_id), **declined)
     if not done:
         req = _still_there(db, rid)
+        if invites.has_place(db, req.id, actor.user_id):
+            raise BadRequest(HOLDS_PLACE)
         if req.recipient_id != actor.user_id:
             raise Forbidden()
         raise BadRequest("This sub request is no longer open")
@@ -774,6 +842,71 @@ def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.dat
     db.refresh(req)
     invites.after_decline(db, req, actor, now)
     _answered(db, rid, actor, "declined", "declined_request")
+
+
+def withdraw(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
+    """A sub who holds a place on the request gives it up before the game ("I can't make it").
+
+    Only that sub, for their own place. The place reopens: to the next sub on the request's invite list not
+    asked yet, or to anyone. The requestor is emailed; the withdrawal is kept (``sub_withdrawals``) and, within
+    ``sub_records.LATE_HOURS`` hours of the game, counts on the sub's record. A refused call changes nothing.
+    """
+    actor = require_sub_request_actor(actor)
+    now = now or utcnow()
+    req = permissions.access_sub_request(db, actor, request_id)
+    req = invites.lock_request(db, req.id)
+    place = db.exec(
+        select(SubRequestPlace).where(SubRequestPlace.request_id == req.id, SubRequestPlace.user_id == actor.user_id)
+    ).first()
+    if place is None:
+        raise BadRequest(NO_PLACE)
+    if req.completed or req.date <= now:
+        raise BadRequest("The game has started: a place can be given up only before it")
+    late = req.date - now <= dt.timedelta(hours=sub_records.LATE_HOURS)
+    db.add(SubWithdrawal(request_id=req.id, user_id=actor.user_id, accepted_at=place.accepted_at, withdrawn_at=now,
+                         late=late))  # fmt: skip
+    db.delete(place)
+    db.flush()
+    req.places_filled = max(req.places_filled - 1, 0)
+    if req.recipient_id is not None and (
+        req.recipient_id == actor.user_id or invites.has_place(db, req.id, req.recipient_id)
+    ):
+        req.recipient_id = None  # it names a sub only while inviting one
+    req.status, req.updated_at = SubStatus.OPEN, now
+    db.add(req)
+    db.flush()
+    sub_records.refresh(db, [actor.user_id])
+    holder = invites.place_freed(db, req, actor.user_id, now)
+    _email_withdrawn(db, req, actor, holder)
+    _tell(db, req, actor.user_id, open_list=True)
+    log.info("sub request %s: user %s gave up their place (late=%s)", req.id, actor.user_id, late)
+
+
+def _email_withdrawn(db: Session, req: SubRequest, actor: Actor, holder: str) -> None:
+    """Tell the requestor that a sub gave up their place, and who may take it now."""
+    requestor, sub = db.get(User, req.requestor_id), db.get(User, actor.user_id)
+    if requestor is None or sub is None:
+        return
+    who = _person(sub.first_name, sub.last_name, sub.username)
+    when = timefmt.long(req.date, venues.zone_by_name(db, req.svl))
+    now_open = {
+        "anyone": "The place is open to anyone again.",
+        "the sub invited now": "The sub invited now may take it.",
+    }.get(holder, f"The next sub on your invite list, {holder}, has been invited.")
+    mail.queue(
+        db,
+        to=requestor.email,
+        subject=f"{who} can't make it: {req.team}",
+        body_text=(
+            f"Hi {requestor.first_name},\n\n"
+            f"{who} can't make it and has given up their place on your sub request. {now_open}\n\n"
+            f"When: {when}\nWhere: {req.svl}\nTeam: {req.team}\n"
+            f"Places taken: {req.places_filled} of {req.players_needed}\n\n"
+            f"Details: {routes.absolute(routes.note_path(req.id))}\n"
+        ),
+        reply_to=sub.email,
+        kind="sub_withdrew",
+    )
 
 
 def update(
@@ -869,6 +1002,7 @@ def delete(db: Session, actor: Actor | None, request_id: object) -> None:
         if req.recipient_id is not None and req.status != SubStatus.DECLINED:
             what = f"cancelled the sub request for {req.team}: you are no longer needed"
             _email_sub(db, req, f"Sub request cancelled: {req.team}", what, "request_cancelled")
+        _tell(db, req, open_list=True)
         log.info("sub request %s cancelled by user %s (archived)", req.id, actor.user_id)
         return
     if req.recipient_id is not None and req.status != SubStatus.DECLINED:
@@ -887,10 +1021,11 @@ def delete(db: Session, actor: Actor | None, request_id: object) -> None:
 
 
 def _tell(db: Session, req: SubRequest, *others: int | None, open_list: bool = False) -> None:
-    """Once committed, the open pages of the requestor, the sub named and ``others`` read ``req`` again
+    """Once committed, the open pages of the requestor, the sub named, the subs with a place and ``others`` read ``req`` again
     (and the open list, when the request is or was open to anyone)."""
     open_list = open_list or req.recipient_id is None
-    live.request_changed(db, req.id, (req.requestor_id, req.recipient_id, *others), open_list=open_list)
+    users = (req.requestor_id, req.recipient_id, *invites.place_holders(db, req.id), *others)
+    live.request_changed(db, req.id, users, open_list=open_list)
 
 
 ANSWERED = "answered"

@@ -26,6 +26,7 @@ from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState, SubPi
 DETAIL_ERROR_ID = "note-detail-error"
 ACCEPTED = "You accepted this sub request. The requestor has been emailed."
 DECLINED = "You declined this sub request. The requestor has been emailed."
+WITHDRAWN = "You gave up your place on this sub request. The requestor has been emailed."
 UPDATED = "Sub request updated."
 REOPENED = "Sub request reopened."
 # The lines of the request's details: label and field.
@@ -76,12 +77,16 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
     can_decline: bool = False
     can_edit: bool = False
     can_reopen: bool = False
+    can_withdraw: bool = False
+    withdraw_open: bool = False
     load_error: str = ""
     action_error: str = ""
     notice: str = ""
     confirm_open: bool = False
     feed: str = ""
     feed_subscribe: str = ""
+    # What the service said of the request when last read: its panels read again when it changes.
+    _seen: str = ""
 
     def _note_id(self) -> str:
         return path_arg(self, "note_id")
@@ -90,14 +95,16 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         found, failure = await run_action(sub_requests.detail, actor=await self._actor(), request_id=self._note_id())
         if failure:
             self.note, self.record, self.can_accept, self.can_decline, self.can_edit = {}, {}, False, False, False
-            self.can_reopen = False
+            self.can_reopen = self.can_withdraw = False
+            self._seen = ""
             await self._open_picker(False)
             self.load_error = failure.message
             return
         self.load_error = ""
         self.note = _shown(found)
         self.can_accept, self.can_decline, self.can_edit = found["can_accept"], found["can_decline"], found["can_edit"]
-        self.can_reopen = found["can_reopen"]
+        self.can_reopen, self.can_withdraw = found["can_reopen"], found["can_withdraw"]
+        self._seen = repr(sorted(found.items()))
         await self._open_picker(self.can_reopen)  # a page of subs by name to reopen it to
         self.record = _editable(found) if self.can_edit else {}
         if self.can_edit:
@@ -119,14 +126,18 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
 
     async def _reload(self) -> None:
         """The request as it is now; the edit form keeps what is typed unless the request's details changed."""
-        record, key, note = self.record, self.form_key, self.note
+        record, key, seen = self.record, self.form_key, self._seen
         await self._refresh()
         if self.record == record:
             self.form_key = key
-        if self.note != note:  # the request changed: its panels follow (the invite list being built stays)
-            await (await self.get_state(SuggestionsState))._refresh()
-            await (await self.get_state(OutcomeState))._read()
-            await (await self.get_state(InviteQueueState))._refresh()
+        if self._seen != seen:  # the request changed (places, invites too): its panels follow
+            await self._panels()
+
+    async def _panels(self) -> None:
+        """The request's panels read it again (the invite list being built stays)."""
+        await (await self.get_state(SuggestionsState))._refresh()
+        await (await self.get_state(OutcomeState))._read()
+        await (await self.get_state(InviteQueueState))._refresh()
 
     async def _act(self, fn, done: str):
         self.action_error, self.notice = "", ""
@@ -135,7 +146,10 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
             self.action_error = failure.message
         else:
             self.notice = done
+        seen = self._seen
         await self._refresh()
+        if self._seen != seen:
+            await self._panels()
         if failure and self.load_error:
             # e.g. taken by another sub a moment ago, so no longer visible: say why, not just 'No access'.
             self.load_error = failure.message
@@ -148,6 +162,23 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
     @rx.event
     async def decline(self):
         return await self._act(sub_requests.decline, DECLINED)
+
+    @rx.event
+    def ask_withdraw(self):
+        self.withdraw_open = True
+
+    @rx.event
+    def cancel_withdraw(self):
+        self.withdraw_open = False
+
+    @rx.event
+    async def withdraw(self):
+        """Give up the viewer's place ("I can't make it"); the page shows the request as it is now."""
+        self.withdraw_open = False
+        result = await self._act(sub_requests.withdraw, WITHDRAWN)
+        if self.notice == WITHDRAWN and self.load_error:  # no longer theirs to see: their own list says so
+            return rx.redirect(routes.NOTES_NOTIFICATIONS)
+        return result
 
     @rx.event
     async def reopen(self, form_data: dict | None = None):
@@ -271,11 +302,40 @@ def _reopen_form() -> rx.Component:
     )
 
 
+def _withdraw_dialog() -> rx.Component:
+    s = NoteDetailState
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Give Up Your Place"),
+            rx.alert_dialog.description(
+                "Your place goes to the next sub, and the requestor is emailed. Within a day of the game this "
+                "counts on your sub record as a late withdrawal."
+            ),
+            button_row(
+                rx.alert_dialog.cancel(
+                    rx.button("Keep My Place", variant="soft", color_scheme="gray", size="3", min_height="44px",
+                          on_click=s.cancel_withdraw)
+                ),
+                rx.alert_dialog.action(
+                    rx.button("Give Up My Place", color_scheme="red", size="3", min_height="44px", on_click=s.withdraw)
+                ),
+                spacing="3",
+                justify="end",
+                margin_top="1rem",
+            ),
+        ),
+        open=s.withdraw_open,
+    )
+
+
 def _actions() -> rx.Component:
     s = NoteDetailState
     return button_row(
         rx.cond(s.can_accept, rx.button("Accept", on_click=s.accept, color_scheme="green", size="3")),
         rx.cond(s.can_decline, rx.button("Decline", on_click=s.decline, color_scheme="red", variant="soft", size="3")),
+        rx.cond(s.can_withdraw, rx.button("I can't make it", on_click=s.ask_withdraw, color_scheme="red",
+                                          variant="soft", size="3", min_height="44px")),  # fmt: skip
+        _withdraw_dialog(),
         spacing="3",
     )
 

@@ -1,8 +1,8 @@
 """a league's number of sets: blank plays a best of three (set 3 only when the first two are split), 3 plays all
 three sets every match
 
-Revision ID: 0027
-Revises: 0023
+Revision ID: 0026
+Revises: 0025
 Create Date: 2026-11-25 21:45:00
 """
 
@@ -14,8 +14,8 @@ import sqlalchemy as sa
 
 from alembic import op
 
-revision: str = "0027"
-down_revision: str | None = "0026"
+revision: str = "0026"
+down_revision: str | None = "0025"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,8 +1,8 @@
 """uploaded files in the database (stored_files), so every instance reads them without a shared disk;
 the brackets already in UPLOAD_DIR are copied in (the files stay where they were)
 
-Revision ID: 0026
-Revises: 0023
+Revision ID: 0025
+Revises: 0024
 Create Date: 2026-11-25 21:40:00
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from alembic import op
 
-revision: str = "0026"
+revision: str = "0025"
 down_revision: str | None = "0024"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
