@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import logging
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from volley_app.asgi import run_capped
 
 log = logging.getLogger(__name__)
 
@@ -47,33 +49,5 @@ class BodyLimit:
             log.warning("request body refused: %s declares %r bytes", scope.get("path", "")[:200], declared[:20])
             await _too_large(send)
             return
-        received, cut, started = 0, False, False
-
-        async def counted_receive() -> Message:
-            nonlocal received, cut
-            if cut:
-                return {"type": "http.disconnect"}
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.limit:
-                    cut = True
-                    log.warning("request body cut at %s bytes: %s", received, scope.get("path", "")[:200])
-                    return {"type": "http.disconnect"}
-            return message
-
-        async def guarded_send(message: Message) -> None:
-            nonlocal started
-            if cut and not started:
-                return  # whatever the app says about a cut body is replaced by the 413 below
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, counted_receive, guarded_send)
-        except Exception:
-            if not cut:
-                raise
-        if cut and not started:
+        if await run_capped(self.app, scope, receive, send, limit=self.limit):
             await _too_large(send)

@@ -20,8 +20,9 @@ import json
 import logging
 import re
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from volley_app.asgi import run_capped
 from volley_app.services import uploads
 from volley_app.settings import get_settings
 
@@ -99,31 +100,5 @@ class UploadGuard:
             await _answer(send, 403, "Unauthorized")
             return
 
-        received = 0
-        cut = False
-        started = False
-
-        async def counted_receive() -> Message:
-            nonlocal received, cut
-            if cut:
-                return {"type": "http.disconnect"}
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > limit:
-                    cut = True
-                    log.warning("upload cut at %s bytes (limit %s)", received, limit)
-                    return {"type": "http.disconnect"}
-            return message
-
-        async def guarded_send(message: Message) -> None:
-            nonlocal started
-            if cut and not started:
-                return  # what the app says about a cut body is replaced by the 413 below
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        await self.app(scope, counted_receive, guarded_send)
-        if cut and not started:
+        if await run_capped(self.app, scope, receive, send, limit=limit):
             await _answer(send, 413, "The file is too large")
