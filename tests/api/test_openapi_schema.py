@@ -136,6 +136,7 @@ BEYOND_THE_DOCUMENT = {
     "POST /api/receivedRequest": "a request made to one sub, still open",
     "PATCH /api/notes": "an answer fits the request's state",
     "POST /api/payment-intent": "the amount is the league's price",
+    "POST /api/emailAll": "a repeat within the hour names the latest send",
 }
 
 

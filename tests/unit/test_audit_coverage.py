@@ -31,7 +31,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "places.new_payment", "places.reserve",
         "recovery.request_reset", "recovery.reset_password",
         "sub_requests.accept", "sub_requests.answer_by_link", "sub_requests.create", "sub_requests.decline",
-        "sub_requests.delete", "sub_requests.reopen", "sub_requests.update",
+        "sub_requests.delete", "sub_requests.reopen", "sub_requests.update", "sub_requests.withdraw",
     },
     "signing in and out (the login log is its record)": {
         "auth.check_credentials", "auth.forgive_failures", "auth.login", "auth.logout", "auth.logout_everywhere",
@@ -50,7 +50,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "sub_requests.list_open", "sub_requests.notifications",
     },
     "a helper whose callers audit, or a counter of one of the above": {
-        "invites.after_accept", "invites.after_decline", "invites.end_list", "invites.lock_request",
+        "invites.after_accept", "invites.after_decline", "invites.end_list", "invites.lock_request", "invites.place_freed",
         "invites.open_notices", "invites.use_link", "league_data.delete_children", "league_data.tell_captains_archived",
         "mail.queue",
         "places.lock", "places.tell", "playoffs.apply_forfeit", "playoffs.apply_result",

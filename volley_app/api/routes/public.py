@@ -250,7 +250,8 @@ class EmailAll(Body):
     body: Any = Field("", examples=["The gym is closed for repairs."], **schema(**MESSAGE))
     email: Any = Field(None, description="Ignored: the message goes to every active user")
     repeat_of: Any = Field(None, validation_alias=AliasChoices("repeatOf", "repeat_of"), examples=[None],
-                           description="Within an hour of another send: that send's id, confirming a repeat")  # fmt: skip
+                           description="Within an hour of another send: that send's id, confirming a repeat",
+                           **schema(anyOf=[IDENTIFIER, {"type": "null"}]))  # fmt: skip
 
 
 @router.post("/emailAll", status_code=201, openapi_extra=access(ADMIN), responses={**ERRORS})
