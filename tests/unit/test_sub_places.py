@@ -199,6 +199,18 @@ def test_an_accept_from_the_email_link_is_refused_as_well(world):
     assert db.get(SubInvite, invite.id).link_used_at is None
 
 
+def test_a_request_made_to_another_sub_is_refused_as_such_even_to_an_admin(world):
+    db, a = world
+    rid = sub_requests.create(db, a["alice"], recipient_id=a["ben"].user_id, now=NOW, **_fields(NOW + 72 * H))
+    db.commit()
+    for who, says in (("root", sub_requests.MADE_TO_ANOTHER), ("carmen", "No access")):
+        with pytest.raises(Forbidden, match=says):
+            sub_requests.accept(db, a[who], rid, now=NOW)
+        db.rollback()
+    req = _req(db, rid)
+    assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.OPEN, a["ben"].user_id, 0)
+
+
 def test_a_place_at_the_same_hour_on_a_request_for_several_is_a_clash(world):
     db, a = world
     first = _request(db, a, players_needed="2")

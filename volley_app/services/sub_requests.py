@@ -73,6 +73,7 @@ HOLDS_PLACE = "You have a place on this sub request: to give it up, choose I can
 NO_PLACE = "You have no place on this sub request"
 OWN_REQUEST = "You cannot accept your own sub request"
 PASSED = "This sub request's date has passed"
+MADE_TO_ANOTHER = "This sub request was made to another sub"
 NOT_FOUND = permissions.SUB_REQUEST_NOT_FOUND
 
 TEAM_MAX, SVL_MAX, COURT_MAX, TEXT_MAX = 100, 200, 50, 2000
@@ -779,6 +780,8 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
             raise BadRequest("You have already accepted this request")
         if req.status != SubStatus.OPEN:
             raise BadRequest(TAKEN if req.recipient_id != actor.user_id else "You have already answered this request")
+        if req.recipient_id not in (None, actor.user_id):
+            raise Forbidden(MADE_TO_ANOTHER)
         raise BadRequest(PASSED)
     try:
         with db.begin_nested():
