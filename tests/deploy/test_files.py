@@ -35,6 +35,8 @@ def test_a_bracket_uploaded_on_one_instance_downloads_on_every_instance(deployme
         monkeypatch.undo()
         get_settings.cache_clear()
 
+    for n in (1, 2):  # both instances run (an earlier test may have stopped one)
+        deployment.start(n)
     instances = [f"http://127.0.0.1:{deployment.base_port + n}" for n in (0, 1)]
     for base in (*instances, deployment.url):
         got = httpx.get(base + link, timeout=30)
