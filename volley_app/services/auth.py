@@ -15,6 +15,7 @@ import logging
 import math
 import re
 import secrets
+from typing import TypeVar
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
@@ -26,6 +27,7 @@ from volley_app.services.errors import BadRequest, DomainError, NotFound, RateLi
 from volley_app.services.permissions import Actor
 from volley_app.settings import get_settings
 
+T = TypeVar("T")  # a table of emailed single-use links
 log = logging.getLogger(__name__)
 
 MISSING_CREDENTIALS = "Missing Username or Password"
@@ -306,16 +308,18 @@ def _email_sign_in_link(db: Session, user: User, now: dt.datetime) -> None:
     db.flush()
 
 
-def _live_link(db: Session, user_id: object, token: object, now: dt.datetime) -> SignInLink:
+def live_link(db: Session, model: type[T], user_id: object, token: object, now: dt.datetime, invalid: str) -> T:
+    """The live row of an emailed single-use link (``model``: a table with user_id, token_hash, used_at and
+    expires_at) for ``user_id`` and ``token``, or NotFound(``invalid``): one message for every failure."""
     try:
         uid = int(user_id)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise NotFound(INVALID_SIGN_IN_LINK) from None
+        raise NotFound(invalid) from None
     if not isinstance(token, str) or not (10 <= len(token) <= 200):
-        raise NotFound(INVALID_SIGN_IN_LINK)
-    row = db.exec(select(SignInLink).where(SignInLink.token_hash == hash_token(token))).first()
+        raise NotFound(invalid)
+    row = db.exec(select(model).where(model.token_hash == hash_token(token))).first()
     if row is None or row.user_id != uid or row.used_at is not None or now >= row.expires_at:
-        raise NotFound(INVALID_SIGN_IN_LINK)
+        raise NotFound(invalid)
     return row
 
 
@@ -327,7 +331,7 @@ def use_sign_in_link(
     Raises NotFound(INVALID_SIGN_IN_LINK) for a link that is unknown, of another user, used or expired.
     """
     now = utcnow()
-    row = _live_link(db, user_id, token, now)
+    row = live_link(db, SignInLink, user_id, token, now, INVALID_SIGN_IN_LINK)
     taken = db.exec(
         sa.update(SignInLink).where(SignInLink.id == row.id, SignInLink.used_at.is_(None)).values(used_at=now)
     ).rowcount

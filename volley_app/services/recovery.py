@@ -89,16 +89,7 @@ def request_reset(db: Session, *, email: object, client: str, now: dt.datetime |
 
 def _token_row(db: Session, user_id: object, token: object, now: dt.datetime) -> PasswordResetToken:
     """The live token row for ``user_id`` and ``token``, or NotFound (one message for every failure)."""
-    try:
-        uid = int(user_id)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise NotFound(INVALID_LINK) from None
-    if not isinstance(token, str) or not (10 <= len(token) <= 200):
-        raise NotFound(INVALID_LINK)
-    row = db.exec(select(PasswordResetToken).where(PasswordResetToken.token_hash == auth.hash_token(token))).first()
-    if row is None or row.user_id != uid or row.used_at is not None or now >= row.expires_at:
-        raise NotFound(INVALID_LINK)
-    return row
+    return auth.live_link(db, PasswordResetToken, user_id, token, now, INVALID_LINK)
 
 
 def check_link(db: Session, *, user_id: object, token: object, now: dt.datetime | None = None) -> None:
