@@ -98,3 +98,21 @@ async def test_a_not_modified_answer_leaves_the_browsers_copy_its_policy():
     response = await _get("/unchanged")
     assert response.status_code == 304 and "content-security-policy" not in response.headers
     assert response.headers["x-frame-options"] == "DENY"
+
+
+async def test_a_page_sent_from_its_file_gets_its_hashes(tmp_path):
+    # Under make run the backend serves the prebuilt pages from their files (the server's pathsend extension).
+    page_file = tmp_path / "index.html"
+    page_file.write_text(PAGE)
+
+    async def from_file(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/html; charset=utf-8"),
+                                (b"content-length", str(page_file.stat().st_size).encode())]})  # fmt: skip
+        await send({"type": "http.response.pathsend", "path": str(page_file)})
+
+    app = security.protect(from_file, backend_urls=["http://127.0.0.1:8000"])
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://localhost:3000") as client:
+        response = await client.get("/")
+    assert response.status_code == 200 and response.text == PAGE
+    assert _sha(BOOT) in _script_src(response).split()

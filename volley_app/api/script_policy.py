@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 _SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.S | re.I)
@@ -97,6 +98,9 @@ class InlineScriptHashes:
                 chunks.append(message.get("body", b""))
                 if not message.get("more_body", False):
                     await self._send_page(start, b"".join(chunks), send)
+            elif message["type"] == "http.response.pathsend" and start is not None:
+                # A page served from its file (the prebuilt pages under make run): read, hashed, sent as a body.
+                await self._send_page(start, await anyio.Path(message["path"]).read_bytes(), send)
             else:
                 await send(message)
 
