@@ -6,23 +6,21 @@ source "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh"
 cd "$ROOT"
 
-if [ ! -x /usr/bin/chromium ]; then
-  echo "==> installing Chromium (Debian package) for the browser tests"
+# Chromium drives the browser tests; nginx runs the shipped proxy config in the API tier (behind a proxy)
+# and the production topology tier (tests/deploy, on PostgreSQL + Redis). Both are Debian packages.
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "==> installing ${missing[*]} (Debian packages) for the browser and proxy tests"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# The production topology tier (tests/deploy) runs on PostgreSQL + Redis and needs nginx.
+# The production topology tier runs on PostgreSQL + Redis.
 deploy_tier=0
 case "${DATABASE_URL:-}" in postgres*) [ -n "${REDIS_URL:-}" ] && deploy_tier=1 ;; esac
-if [ "$deploy_tier" = 1 ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
-  echo "==> installing nginx (Debian package) for the production topology tests"
-  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nginx-light >/dev/null \
-    || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nginx >/dev/null
-fi
 
 if [ "$#" -gt 0 ]; then
   exec python -m pytest "$@"
@@ -32,10 +30,19 @@ fi
 status=0
 echo "==> import contracts (layers, no cycles; pyproject.toml [tool.importlinter])"
 lint-imports --no-cache || status=$?
-echo "==> services and API tests"
-python -m pytest tests/unit tests/api || status=$?
-echo "==> end-to-end tests (Chromium)"
-python -m pytest tests/e2e || status=$?
+# One process per core (TEST_PROCESSES overrides), each with a database of its own (tests/conftest.py);
+# a file's tests stay in one process, so what a file sets up once is set up once.
+processes="${TEST_PROCESSES:-auto}"
+echo "==> services and API tests ($processes processes)"
+python -m pytest tests/unit tests/api -n "$processes" --dist loadfile || status=$?
+# E2E=smoke runs the end-to-end tests marked smoke (CI runs them whole on one database, as a smoke on the other).
+if [ "${E2E:-all}" = smoke ]; then
+  echo "==> end-to-end smoke tests (Chromium)"
+  python -m pytest tests/e2e -m smoke || status=$?
+else
+  echo "==> end-to-end tests (Chromium)"
+  python -m pytest tests/e2e || status=$?
+fi
 if [ "$deploy_tier" = 1 ]; then
   echo "==> production topology: two instances behind nginx, one killed, one stopped (PostgreSQL + Redis)"
   python -m pytest tests/deploy || status=$?

@@ -14,6 +14,8 @@ from volley_app import db
 from volley_app.demo import DEMO_PASSWORD
 from volley_app.settings import get_settings
 
+pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
+
 SCREENS = ARTIFACTS / "screens"
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 

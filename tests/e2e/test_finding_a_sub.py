@@ -14,6 +14,7 @@ import time
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
@@ -22,6 +23,8 @@ from tests.e2e.test_axe import _check
 from volley_app import db
 from volley_app.models import Gender, OutboxMessage, Rating, SubInvite, SubRequest, SubStatus, User
 from volley_app.services import live, sub_reminders
+
+pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
 
 SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 PHONE = {"width": 390, "height": 844}

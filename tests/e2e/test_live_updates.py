@@ -6,6 +6,7 @@ import datetime as dt
 import re
 import time
 
+import pytest
 from playwright.sync_api import expect
 from sqlmodel import select
 
@@ -15,6 +16,8 @@ from tests.factories import actor_of
 from volley_app import db
 from volley_app.models import User, utcnow
 from volley_app.services import live, sub_requests
+
+pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
 
 # Well under the lists' polls (My Sub Requests every 15 s, a request's page and the open list every 150 s).
 LIVE_MS = 2000

@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
 from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user
 from volley_app import db
 from volley_app.models import Game, League, Payment, Role, Team
+
+pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
 
 SHOTS = os.environ.get("REGISTRATION_SHOTS")  # a folder: screenshots of the pages at desktop and phone width
 

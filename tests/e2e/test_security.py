@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import log_in, make_user
 from volley_app import registry, routes
+
+pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
 
 
 def _page_paths() -> list[str]:

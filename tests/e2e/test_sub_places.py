@@ -8,6 +8,7 @@ import re
 import time
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 from sqlmodel import select
 
@@ -17,6 +18,8 @@ from tests.factories import actor_of
 from volley_app import db
 from volley_app.models import User, utcnow
 from volley_app.services import live, sub_requests
+
+pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
 
 LIVE_MS = 1000  # every open view of a request within a second (its page's timer is 150 s)
 SHOTS = Path("artifacts")
