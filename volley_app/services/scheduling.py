@@ -557,7 +557,7 @@ def sets_rule(league: League | None) -> str:
     caps = "Sets 1 and 2 go to 21 (cap 23), set 3 to 15 (cap 17); win by two."
     if league is not None and league.sets_to_play == ALL_THREE:
         return f"{caps} This league plays all 3 sets."
-    return f"{caps} Set 3 only after a 1-1 split."
+    return f"{caps} Set 3 only after a 1-1 split: leave it empty after a 2-0."
 
 
 def league_scores(league: League | None, raw: dict, *, required: bool = False) -> dict[str, int | None]:
