@@ -21,7 +21,7 @@ def world(db):
     sid = add_league_session(db, svl, "Fall", now + dt.timedelta(days=3), now + dt.timedelta(days=80))
     lg = add_league(db, svl, sid, start=now + dt.timedelta(days=4), courts="Court 1\nCourt 2", address="1 Main St",
                     city="Lexington")  # fmt: skip
-    hidden = add_league(db, svl, sid, start=now + dt.timedelta(days=4), active=False)
+    hidden = add_league(db, svl, sid, start=now + dt.timedelta(days=4), court="Court 4", active=False)
     ids = add_teams(db, lg, 4)
     team = db.get(Team, ids[0])
     team.captain_id = pat.id

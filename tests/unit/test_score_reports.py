@@ -165,7 +165,7 @@ def test_a_player_of_neither_team_another_svl_and_nobody_are_refused_and_nothing
 def test_a_confirmed_playoff_score_moves_the_winner_on(world):
     db, lg = world["db"], world["lg"]
     lg.number_of_weeks = 0  # the tournament week has started
-    lg.start_at = utcnow() - dt.timedelta(hours=2)
+    lg.start_at = utcnow() - dt.timedelta(hours=4)  # the bracket is over before T1 v T2 (an hour ago) began
     db.add(lg)
     db.commit()
     playoffs.generate(db, world["a"], lg.id, early=True)

@@ -1,5 +1,5 @@
-"""The set-score fields shared by the playoff result form and a captain's score report: two boxes a set,
-each set's message under it, and the rule of section 9 beside them."""
+"""The set-score fields shared by the playoff result form and a game's score page (a captain's report, the
+operator's entry): two boxes a set, each set's message under it, and the game's scoring rule beside them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from volley_app.services import scheduling
 
 SCORE_KEYS = tuple(f for pair in scheduling.SCORE_FIELDS for f in pair)
 SETS = ("set1", "set2", "set3")
-RULE = "Sets 1 and 2 go to 21 (cap 23), set 3 to 15 (cap 17); win by two. Leave set 3 empty after a 2-0."
+RULE = scheduling.sets_rule(None)  # a best of three: a playoff game's, and a league's unless it plays all 3 sets
 
 
 def _set_error(state, name: str) -> rx.Component:
@@ -18,10 +18,13 @@ def _set_error(state, name: str) -> rx.Component:
     return rx.cond(message != "", rx.text(message, color_scheme="red", size="2", id=f"{name}-error"))
 
 
-def score_fields(state, team1: rx.Var | str, team2: rx.Var | str, defaults: rx.Var | None = None) -> rx.Component:
+def score_fields(
+    state, team1: rx.Var | str, team2: rx.Var | str, defaults: rx.Var | None = None, *, rule: rx.Var | str = RULE
+) -> rx.Component:
     """Set by set: the first team's points and the second's side by side (two columns even on a phone).
 
-    ``defaults`` (a dict var by field name) fills the boxes, e.g. with the score waiting for an answer.
+    ``defaults`` (a dict var by field name) fills the boxes, e.g. with the score waiting for an answer. ``rule``
+    is the game's scoring rule as ``scheduling.sets_rule`` words it for its league (a best of three by default).
     """
 
     def default(key: str):
@@ -60,7 +63,7 @@ def score_fields(state, team1: rx.Var | str, team2: rx.Var | str, defaults: rx.V
     return rx.vstack(
         rx.text("First team: ", rx.text.strong(team1), rx.el.br(), "Second team: ", rx.text.strong(team2), size="2"),
         *rows,
-        rx.text(RULE, size="1", color_scheme="gray"),
+        rx.text(rule, size="1", color_scheme="gray"),
         spacing="2",
         width="100%",
     )

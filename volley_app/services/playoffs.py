@@ -12,6 +12,8 @@ The rules, in one place:
   A round's games fill the league's courts as the round robin does (``scheduling.placements``): with
   two courts, two games at a time, the next two one time increment later; the next round starts one
   increment after the round before it.
+* The bracket's games keep clear of every other game at the venue: one on a court and time another game
+  holds (of this league or another league of the venue, whose courts they share) is refused, naming it.
 * A result is a best of three within the section 9 caps, entered (score or no-show) once the game has
   started, never ahead of it. Entering it puts the winner in its place in
   the next round. A result may be corrected while the next-round game it feeds has no score; once that
@@ -45,6 +47,7 @@ NEXT_STARTED = "The next round's game already has a score: correct that game fir
 NO_WINNER = scheduling.NO_WINNER
 NOT_STARTED = "This game has not started yet: its result is entered once it has been played."
 NOT_IN_GAME = "Choose one of the two teams of this game."
+CLEAR_THE_WAY = "Move the game that is in the way, or choose other courts for this league."
 
 
 def seeding_order(size: int) -> list[int]:
@@ -140,6 +143,8 @@ def generate(db: Session, actor: Actor | None, league_id: object, *, early: obje
     for match, seed in byes:
         _set_side(made[(2, (match + 1) // 2)], match, team_of[seed])
     db.flush()
+    if found := scheduling.clashes_in(db, league, list(made.values())):
+        raise Invalid(f"The bracket would put two games together: {found} {CLEAR_THE_WAY}")
     audit.record(
         db, actor, action="generate", entity="bracket", entity_id=league.id, league_id=league.id,
         summary=f"Playoff bracket generated for {leagues.display_name(league)}: {len(seeds)} teams, {len(made)} games",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
@@ -15,6 +16,7 @@ from volley_app.services import audit, leagues, mail, paging, report_settling, t
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor, access_game, access_league, require_actor, require_admin
 
+MOVE_OR_CHANGE = "Choose other courts or another start time for this league, or move the game that is in the way."
 NOT_ENOUGH_TEAMS = "A schedule needs at least 2 teams (waitlisted teams do not count)."
 ALREADY_GENERATED = "The schedule for this league has already been generated."
 
@@ -80,15 +82,17 @@ def generate(db: Session, actor: Actor | None, league_id: object) -> int:
     if len(playing_team_ids(db, league.id)) < 2:
         raise Invalid(NOT_ENOUGH_TEAMS)
     made = _make_weeks(db, league, first_week=1)
+    if found := clashes_in(db, league, made):
+        raise Invalid(f"The schedule would put two games together: {found} {MOVE_OR_CHANGE}")
     league.schedule_generated = True
     league.active = True
     db.add(league)
     db.flush()
     audit.record(
         db, actor, action="generate", entity="schedule", entity_id=league.id, league_id=league.id,
-        summary=f"Schedule generated for {leagues.display_name(league)}: {made} games",
+        summary=f"Schedule generated for {leagues.display_name(league)}: {len(made)} games",
     )  # fmt: skip
-    return made
+    return len(made)
 
 
 def playing_team_ids(db: Session, league_id: int) -> list[int]:
@@ -102,9 +106,9 @@ def playing_team_ids(db: Session, league_id: int) -> list[int]:
     )
 
 
-def _make_weeks(db: Session, league: League, first_week: int) -> int:
-    """Add the round robin's games for weeks ``first_week``..the last, with the teams playing now."""
-    made = 0
+def _make_weeks(db: Session, league: League, first_week: int) -> list[Game]:
+    """Add the round robin's games for weeks ``first_week``..the last, with the teams playing now (returned)."""
+    made: list[Game] = []
     courts = leagues.court_names(league)
     zone = leagues.zone(db, league)
     weeks = pairings(playing_team_ids(db, league.id), league.number_of_weeks)
@@ -112,14 +116,12 @@ def _make_weeks(db: Session, league: League, first_week: int) -> int:
         if week_index + 1 < first_week:
             continue
         for match_index, ((a, b), (at, court)) in enumerate(zip(week, placements(week, courts), strict=True)):
-            db.add(
-                Game(
-                    league_id=league.id, team1_id=a, team2_id=b, type=GameType.LEAGUE, round=week_index + 1,
-                    match=match_index + 1, court=court,
-                    start_at=slot(league.start_at, week_index, at, league.time_increment, zone),
-                )
+            game = Game(
+                league_id=league.id, team1_id=a, team2_id=b, type=GameType.LEAGUE, round=week_index + 1,
+                match=match_index + 1, court=court, start_at=slot(league.start_at, week_index, at, league.time_increment, zone),
             )  # fmt: skip
-            made += 1
+            db.add(game)
+            made.append(game)
     db.flush()
     return made
 
@@ -150,7 +152,7 @@ def regenerate_unplayed(db: Session, league: League, actor: Actor | None = None)
     db.flush()
     made = 0
     if len(playing_team_ids(db, league.id)) >= 2:
-        made = _make_weeks(db, league, first_week=last_played + 1)
+        made = len(_make_weeks(db, league, first_week=last_played + 1))
     new = db.exec(select(Game).where(Game.league_id == league.id, Game.round > last_played)).all()
     _clear_of_kept(db, league, [g for g in new if g.type == GameType.LEAGUE and not played(g)], leagues.zone(db, league))
     for g in new:
@@ -226,73 +228,139 @@ def pick_court(league: League, value: object, current: str | None) -> str | None
 
 
 # --- clashes: a court holds one game at a time, a team plays one game at a time ------------------------
+#
+# The leagues of one venue (one SVL) share its courts: a court name is the same court in each of them. A
+# team belongs to one league, so a team's clashes are within its league; a court's are across the venue.
+
+# A redrawn game that would clash moves on one time increment at a time, at most this many times.
+PLACE_AROUND_STEPS = 96
 
 
-def _overlap(a: dt.datetime, b: dt.datetime, minutes: int) -> bool:
-    """Two games of a league overlap when they start less than one time increment apart."""
-    return abs(a - b) < dt.timedelta(minutes=max(1, minutes))
+@dataclass(frozen=True)
+class Surroundings:
+    """What games of ``league`` must keep clear of, within a span of time: the league's own games and the games
+    on a court of the venue's other leagues (not archived), with the names a refusal gives them."""
+
+    league: League
+    zone: timefmt.Zone
+    games: list[Game]
+    names: dict[int, str]  # team names by id, of every game in ``games``
+    others: dict[int, League]  # the venue's other leagues with a game in ``games``
+
+    def length(self, game: Game) -> dt.timedelta:
+        """How long ``game`` holds its court: one time increment of its own league."""
+        league = self.others.get(game.league_id, self.league)
+        return dt.timedelta(minutes=max(1, league.time_increment))
+
+
+def surroundings(
+    db: Session, league: League, zone: timefmt.Zone, first: dt.datetime, last: dt.datetime
+) -> Surroundings:
+    """The games that may overlap a game of ``league`` starting from ``first`` to ``last``.
+
+    Read by the games' (league, start) index: the league's own games in the span, and, through the venue's
+    leagues (by SVL), theirs on a court in the span. The span reaches back by the longest game that could
+    still be playing at ``first``.
+    """
+    own = dt.timedelta(minutes=max(1, league.time_increment))
+    games = list(
+        db.exec(
+            select(Game).where(Game.league_id == league.id, Game.start_at > first - own, Game.start_at < last + own)
+        ).all()
+    )
+    venue = (League.svl_id == league.svl_id, League.id != league.id, League.archived_at.is_(None))
+    longest = db.exec(select(sa.func.max(League.time_increment)).where(*venue)).one()
+    others: dict[int, League] = {}
+    if longest is not None:
+        back = dt.timedelta(minutes=max(1, longest))
+        found = db.exec(
+            select(Game, League)
+            .join(League, League.id == Game.league_id)
+            .where(*venue, Game.court.is_not(None), Game.start_at > first - back, Game.start_at < last + own)
+        ).all()
+        games.extend(g for g, _lg in found)
+        others = {lg.id: lg for _g, lg in found}
+    names = _team_names(db, league.id)
+    elsewhere = {t for g in games if g.league_id != league.id for t in (g.team1_id, g.team2_id) if t is not None}
+    if elsewhere:
+        names |= dict(db.exec(select(Team.id, Team.team_name).where(Team.id.in_(elsewhere))).all())
+    return Surroundings(league, zone, games, names, others)
 
 
 def clash(
-    league: League, games: Sequence[Game], names: dict[int, str], zone: timefmt.Zone, *, game_id: int | None,
-    team1: int | None, team2: int | None, start_at: dt.datetime, court: str | None,
+    around: Surroundings, *, game_id: int | None, team1: int | None, team2: int | None, start_at: dt.datetime,
+    court: str | None,
 ) -> str:
     """Why a game (``game_id`` None: a new one) of ``team1`` v ``team2`` at ``start_at`` on ``court`` clashes with
-    another of ``games``: the same court at the same time, or a team in two games at once. "" when it does not.
+    one of ``around``'s games: the same court at an overlapping time (in any league of the venue), or a team in two
+    games at once. "" when it does not.
 
-    A game lasts the league's time increment; a BYE (no second team, no court) is played nowhere and never clashes.
+    A game lasts its league's time increment; a BYE (no second team, no court) is played nowhere and never clashes.
     """
     if team2 is None and not court:
         return ""
-    for other in games:
+    length = dt.timedelta(minutes=max(1, around.league.time_increment))
+    for other in around.games:
         bye = other.team2_id is None and not other.court
-        if other.id == game_id or bye or not _overlap(other.start_at, start_at, league.time_increment):
+        if other.id == game_id or bye:
             continue
-        label = _label(names, other.team1_id, other.team2_id)
-        at = timefmt.date_time(other.start_at, zone, labelled=True)
+        if not (other.start_at < start_at + length and start_at < other.start_at + around.length(other)):
+            continue
+        label = _game_label(around.names, other)
+        at = timefmt.date_time(other.start_at, around.zone, labelled=True)
+        elsewhere = around.others.get(other.league_id)
         if court and other.court and other.court.casefold() == court.casefold():
-            return f"{court} is taken then: {label} plays there at {at}."
+            where = f" of {leagues.display_name(elsewhere)}" if elsewhere is not None else ""
+            return f"{court} is taken then: {label}{where} plays there at {at}."
+        if elsewhere is not None:
+            continue  # a team plays in one league only
         for team in (team1, team2):
             if team is not None and team in (other.team1_id, other.team2_id):
-                return f"{names.get(team, '')} already plays then: {label} at {at}."
+                return f"{around.names.get(team, '')} already plays then: {label} at {at}."
     return ""
 
 
 def _refuse_clash(db: Session, league: League, zone: timefmt.Zone, **game) -> None:
     """Refuse (under the date and time) a game placed where another plays, naming that game."""
-    games = db.exec(select(Game).where(Game.league_id == league.id)).all()
-    found = clash(league, games, _team_names(db, league.id), zone, **game)
+    around = surroundings(db, league, zone, game["start_at"], game["start_at"])
+    found = clash(around, **game)
     if found:
         raise Invalid({"start": found})
 
 
 def clashes_in(db: Session, league: League, games: Sequence[Game]) -> str:
-    """The first clash of any of ``games`` with the league's other games ("" when there is none)."""
-    everyone = db.exec(select(Game).where(Game.league_id == league.id)).all()
-    names = _team_names(db, league.id)
+    """The first clash of any of ``games`` (saved) with the league's other games or a court's games of the venue's
+    other leagues ("" when there is none)."""
+    if not games:
+        return ""
     zone = leagues.zone(db, league)
+    around = surroundings(db, league, zone, min(g.start_at for g in games), max(g.start_at for g in games))
     for g in sorted(games, key=lambda g: (g.start_at, g.match, g.id or 0)):
-        found = clash(league, everyone, names, zone, game_id=g.id, team1=g.team1_id, team2=g.team2_id,
-                      start_at=g.start_at, court=g.court)  # fmt: skip
+        found = clash(around, game_id=g.id, team1=g.team1_id, team2=g.team2_id, start_at=g.start_at, court=g.court)
         if found:
-            return f"{_label(names, g.team1_id, g.team2_id)} at {timefmt.date_time(g.start_at, zone, labelled=True)}: {found}"
+            at = timefmt.date_time(g.start_at, zone, labelled=True)
+            return f"{_game_label(around.names, g)} at {at}: {found}"
     return ""
 
 
 def _clear_of_kept(db: Session, league: League, new: Sequence[Game], zone: timefmt.Zone) -> None:
     """A redrawn week's games keep clear of the games that stayed (a played week's game moved into a later
-    week, a playoff or added game): a game that would clash takes the next time increment that is free."""
+    week, a playoff or added game) and of the games on the venue's courts of its other leagues: a game that
+    would clash takes the next time increment that is free."""
+    if not new:
+        return
+    step = dt.timedelta(minutes=league.time_increment)
+    last = max(g.start_at for g in new) + step * (PLACE_AROUND_STEPS + 1)
+    around = surroundings(db, league, zone, min(g.start_at for g in new), last)
     fresh = {g.id for g in new}
-    placed = [g for g in db.exec(select(Game).where(Game.league_id == league.id)).all() if g.id not in fresh]
-    names = _team_names(db, league.id)
+    placed = Surroundings(league, zone, [g for g in around.games if g.id not in fresh], around.names, around.others)
     for g in sorted(new, key=lambda g: (g.start_at, g.match)):
-        for _step in range(96):
-            if not clash(league, placed, names, zone, game_id=g.id, team1=g.team1_id, team2=g.team2_id,
-                         start_at=g.start_at, court=g.court):  # fmt: skip
+        for _step in range(PLACE_AROUND_STEPS):
+            if not clash(placed, game_id=g.id, team1=g.team1_id, team2=g.team2_id, start_at=g.start_at, court=g.court):
                 break
-            g.start_at = (timefmt.local(g.start_at, zone) + dt.timedelta(minutes=league.time_increment)).astimezone(dt.UTC)
+            g.start_at = (timefmt.local(g.start_at, zone) + step).astimezone(dt.UTC)
             db.add(g)
-        placed.append(g)
+        placed.games.append(g)
     db.flush()
 
 
@@ -489,7 +557,7 @@ def sets_rule(league: League | None) -> str:
     caps = "Sets 1 and 2 go to 21 (cap 23), set 3 to 15 (cap 17); win by two."
     if league is not None and league.sets_to_play == ALL_THREE:
         return f"{caps} This league plays all 3 sets."
-    return f"{caps} Set 3 only after a 1-1 split."
+    return f"{caps} Set 3 only after a 1-1 split: leave it empty after a 2-0."
 
 
 def league_scores(league: League | None, raw: dict, *, required: bool = False) -> dict[str, int | None]:
@@ -749,6 +817,13 @@ ALREADY_ON_SCHEDULE = "This game is already on the schedule."
 
 def _label(names: dict[int, str], team1: int | None, team2: int | None) -> str:
     return f"{names.get(team1, '')} v {'BYE' if team2 is None else names.get(team2, '')}"
+
+
+def _game_label(names: dict[int, str], game: Game) -> str:
+    """'T1 v T2' of a saved game: a playoff game's team still to be decided is TBD, a league game's missing team a BYE."""
+    if game.type == GameType.TOURNAMENT:
+        return f"{names.get(game.team1_id, 'TBD')} v {names.get(game.team2_id, 'TBD')}"
+    return _label(names, game.team1_id, game.team2_id)
 
 
 def _game_type(value: object) -> GameType:

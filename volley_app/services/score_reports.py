@@ -269,6 +269,7 @@ def game_view(db: Session, actor: Actor | None, game_id: object, *, now: dt.date
         "game_id": game.id, "league_id": league.id, "league": leagues.display_name(league),
         "team1": t1.team_name if t1 else "TBD", "team2": t2.team_name if t2 else "TBD",
         "when": timefmt.date_time(game.start_at, leagues.zone(db, league), labelled=True), "type": game.type.value,
+        "sets_rule": scheduling.sets_rule(league if game.type == GameType.LEAGUE else None),
         "score": _sets_text({k: getattr(game, k) for k in SCORE_KEYS}) if not game.forfeit_team_id else "Forfeit",
         "report_id": waiting.id if waiting else None,
         "report": _sets_text(_report_scores(waiting)) if waiting else "",

@@ -44,7 +44,7 @@ class GameScoreState(FormState, AuthState):
             self.error = failure.message
             return
         self.game = {k: str(found[k]) for k in ("team1", "team2", "when", "league", "score", "report", "report_status",
-                                                  "report_team", "note", "type")}  # fmt: skip
+                                                  "report_team", "note", "type", "sets_rule")}  # fmt: skip
         self.form = found["form"]
         self.back = routes.league_path(found["league_id"])
         self.can_report, self.can_answer, self.can_settle = (
@@ -120,7 +120,7 @@ def _score_form(title: str, button: str, on_submit) -> rx.Component:
         title,
         record_form(
             s,
-            score_fields(s, s.game["team1"], s.game["team2"], s.form),
+            score_fields(s, s.game["team1"], s.game["team2"], s.form, rule=s.game["sets_rule"]),
             button_row(submit_button(button, s, size="2", width="auto")),
             on_submit=on_submit,
         ),
