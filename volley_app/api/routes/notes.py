@@ -254,8 +254,10 @@ WITHDRAW_REFUSED = {
           "content": {"application/json": {"example": {"message": sub_requests.STARTED}}}},
     403: {"model": Message, "description": "The caller holds no place on that request (its requestor, another user, a "
                                            "sub who gave theirs up already), is an SVL, or the access token is invalid "
-                                           "or expired",
+                                           "or expired (refresh, then retry once)",
           "content": {"application/json": {"example": {"message": sub_requests.NO_PLACE}}}},
+    404: {"model": Message, "description": "No such sub request (or it was cancelled)",
+          "content": {"application/json": {"example": {"message": sub_requests.NOT_FOUND}}}},
 }  # fmt: skip
 
 
