@@ -52,3 +52,15 @@ async def test_an_empty_trap_keeps_the_form(client, db, path):
     response = await client.post(path, json=form | {"website": ""})
     assert response.status_code == 201, response.text
     assert response.json()["id"] and count(db, model) == 1
+
+
+@pytest.mark.parametrize("path", sorted(FORMS))
+async def test_a_trap_that_is_not_text_is_ignored_as_the_document_says(client, db, path):
+    model, form = FORMS[path]
+    response = await client.post(path, json=form | {"website": {}})
+    assert response.status_code == 201, response.text
+    assert response.json()["id"] and count(db, model) == 1
+    document = (await client.get("/api/openapi.json")).json()
+    shape = document["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    website = document["components"]["schemas"][shape.rsplit("/", 1)[-1]]["properties"]["website"]
+    assert website["description"].startswith("Ignored unless it is text") and "type" not in website

@@ -134,6 +134,7 @@ BEYOND_THE_DOCUMENT = {
     "POST /api/acceptedRequest": "a request open to that sub, still ahead",
     "POST /api/declinedRequest": "a request made to that sub, still open",
     "POST /api/receivedRequest": "a request made to one sub, still open",
+    "POST /api/withdrawnRequest": "a place of that sub's, before the game",
     "PATCH /api/notes": "an answer fits the request's state",
     "POST /api/payment-intent": "the amount is the league's price",
     "POST /api/emailAll": "a repeat within the hour names the latest send",

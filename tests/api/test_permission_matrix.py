@@ -92,6 +92,7 @@ MATRIX: dict[tuple[str, str], Entry] = {
     ("POST", "/api/acceptedRequest"): Entry(frozenset({Q, A}), lambda x: ("/api/acceptedRequest", {"id": x["note"]})),
     ("POST", "/api/declinedRequest"): Entry(frozenset({Q}), lambda x: ("/api/declinedRequest", {"id": x["invite"]})),
     ("POST", "/api/receivedRequest"): Entry(frozenset({P}), lambda x: ("/api/receivedRequest", {"id": x["invite"]})),
+    ("POST", "/api/withdrawnRequest"): Entry(frozenset({Q}), lambda x: ("/api/withdrawnRequest", {"id": _taken(x, Q)})),
     ("POST", "/api/contact"): Entry(EVERYONE, lambda x: ("/api/contact", {"name": "Ann", "email": "ann@example.com",
                                                                          "body": "Hi"})),  # fmt: skip
     ("POST", "/api/host"): Entry(EVERYONE, lambda x: ("/api/host", {
@@ -149,6 +150,15 @@ def _later_request(x: dict) -> int:
     rid = sub_requests.create(db, actor_of(pat), team="T3", date=when, svl="Gym", skill_level="C", format="6s")
     db.commit()
     return rid
+
+
+def _taken(x: dict, role: str) -> int:
+    """pat's open request, with a place ``role`` took."""
+    db = x["db"]
+    [sub] = rows(db, User, User.id == x["users"][role])
+    sub_requests.accept(db, actor_of(sub), x["note"])
+    db.commit()
+    return x["note"]
 
 
 def _spec_notice(x: dict, request_id: int) -> dict:

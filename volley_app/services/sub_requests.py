@@ -71,6 +71,7 @@ TAKEN = "This sub request has already been taken"
 CANNOT_TAKE = "You cannot take this sub request"
 HOLDS_PLACE = "You have a place on this sub request: to give it up, choose I can't make it"
 NO_PLACE = "You have no place on this sub request"
+STARTED = "The game has started: a place can be given up only before it"
 OWN_REQUEST = "You cannot accept your own sub request"
 PASSED = "This sub request's date has passed"
 MADE_TO_ANOTHER = "This sub request was made to another sub"
@@ -850,7 +851,8 @@ def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.dat
 def withdraw(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
     """A sub who holds a place on the request gives it up before the game ("I can't make it").
 
-    Only that sub, for their own place. The place reopens: to the next sub on the request's invite list not
+    Only that sub, for their own place: anyone else (its requestor, an admin, the sub once it is given up) is
+    refused (``Forbidden``, ``NO_PLACE``). The place reopens: to the next sub on the request's invite list not
     asked yet, or to anyone. The requestor is emailed; the withdrawal is kept (``sub_withdrawals``) and, within
     ``sub_records.LATE_HOURS`` hours of the game, counts on the sub's record. A refused call changes nothing.
     """
@@ -862,9 +864,9 @@ def withdraw(db: Session, actor: Actor | None, request_id: object, *, now: dt.da
         select(SubRequestPlace).where(SubRequestPlace.request_id == req.id, SubRequestPlace.user_id == actor.user_id)
     ).first()
     if place is None:
-        raise BadRequest(NO_PLACE)
+        raise Forbidden(NO_PLACE)
     if req.completed or req.date <= now:
-        raise BadRequest("The game has started: a place can be given up only before it")
+        raise BadRequest(STARTED)
     late = req.date - now <= dt.timedelta(hours=sub_records.LATE_HOURS)
     db.add(SubWithdrawal(request_id=req.id, user_id=actor.user_id, accepted_at=place.accepted_at, withdrawn_at=now,
                          late=late))  # fmt: skip

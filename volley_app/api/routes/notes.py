@@ -1,4 +1,5 @@
-"""/notes (sub requests) and the spec's notice calls: /acceptedRequest, /declinedRequest, /receivedRequest.
+"""/notes (sub requests), the spec's notice calls (/acceptedRequest, /declinedRequest, /receivedRequest) and a sub's
+"I can't make it" (/withdrawnRequest).
 
 The notice calls never carry a message: the server checks the caller is the party of that request
 and composes the email itself (addresses in the body are not used).
@@ -6,10 +7,10 @@ and composes the email itself (addresses in the body are not used).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import AliasChoices, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from volley_app.api.routes.common import (
     ERRORS,
@@ -18,6 +19,7 @@ from volley_app.api.routes.common import (
     LOGGED_IN,
     PREFIX,
     Body,
+    Message,
     access,
     acting,
     call,
@@ -119,6 +121,19 @@ class Deletion(Body):
     model_config = ConfigDict(json_schema_extra=required("id"))
 
     id: Any = ID
+
+
+class Withdrawal(Body):
+    """The request whose place the caller gives up ("I can't make it"), by its ``id``."""
+
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id"))
+
+    id: Any = ID
+
+
+class Withdrawn(BaseModel):
+    status: Literal["Success"] = Field(examples=["Success"])
+    result: Literal["withdrawn"] = Field(examples=["withdrawn"], description="The place was given up")
 
 
 DETAILS = ("team", "date", "svl", "court", "skill_level", "format", "text")
@@ -231,3 +246,26 @@ def received_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
     """The requestor of request ``id`` (or of the one with that ``date``, ``svl`` and ``team``) made to one sub:
     that sub's invitation is emailed when the request is made, so this confirms it and sends nothing again."""
     return {"status": "Success", "result": call(_invitation, actor, body)}
+
+
+WITHDRAW_REFUSED = {
+    400: {"model": Message, "description": "The body is not JSON, or the game has started: a place can be given up "
+                                           "only before it",
+          "content": {"application/json": {"example": {"message": sub_requests.STARTED}}}},
+    403: {"model": Message, "description": "The caller holds no place on that request (its requestor, another user, a "
+                                           "sub who gave theirs up already), is an SVL, or the access token is invalid "
+                                           "or expired (refresh, then retry once)",
+          "content": {"application/json": {"example": {"message": sub_requests.NO_PLACE}}}},
+    404: {"model": Message, "description": "No such sub request (or it was cancelled)",
+          "content": {"application/json": {"example": {"message": sub_requests.NOT_FOUND}}}},
+}  # fmt: skip
+
+
+@router.post("/withdrawnRequest", openapi_extra=access(LOGGED_IN), response_model=Withdrawn,
+             responses={**ERRORS, **WITHDRAW_REFUSED})  # fmt: skip
+def withdrawn_request(body: Withdrawal, actor: Actor = Depends(acting)) -> dict:
+    """A sub who holds a place on request ``id`` gives it up before the game ("I can't make it"). The place reopens
+    (to the next sub on the request's invite list, or to anyone) and the requestor is emailed. Only that sub may;
+    once it is given up, calling again is refused (403) and changes nothing."""
+    call(sub_requests.withdraw, actor, body.id)
+    return {"status": "Success", "result": "withdrawn"}

@@ -56,8 +56,8 @@ TRAP_FIELD = "website"
 
 
 class Trapped(Body):
-    website: Any = Field("", description="Leave empty. Filled, the form is answered like a success and dropped.",
-                         **schema(type="string"))  # fmt: skip
+    website: Any = Field("", description="Ignored unless it is text: leave it empty. Filled with text, the form is "
+                                         "answered like a success and dropped.")  # fmt: skip
 
 
 PHONE = {"type": "string", "pattern": r"^[2-9][0-9]{2}-[0-9]{3}-[0-9]{4}$", "examples": ["859-555-0100"],
