@@ -3,8 +3,16 @@
 One browser context per role, logged in once; each page is opened once and checked at 1280 px,
 then at 390 px. No critical or serious violation is allowed, nor a page without an h1, headings
 that skip a level, an empty table header, a page that scrolls sideways (wide tables scroll in
-their own box), or at 390 px a control smaller than 44 x 44 px (WCAG 2.5.5). A screenshot of every screen at both widths goes to
-``artifacts/screens/<role>/`` (gitignored) to be looked at.
+their own box), or at 390 px a control smaller than 44 x 44 px (WCAG 2.5.5).
+
+At 390 px every dialog a page's buttons open (a button that opens one says so: ``aria-haspopup="dialog"``)
+is opened, one per button name, and checked the same way inside the dialog: axe, the 44 x 44 px
+controls, focus inside, the dialog within the screen's width; then Escape must close it and put focus
+back on its button. Nothing in a dialog is confirmed. A sub holding a place on a request is a role of its own here, for the one page only
+such a sub sees ("I can't make it").
+
+With ``AXE_SCREENSHOTS=1`` a screenshot of every screen at both widths, and of every dialog, goes to
+``artifacts/screens/<role>/`` (gitignored) to be looked at; without it none is taken (they cost time).
 
 A page registered without a way to open it here (a dynamic route with no sample address) fails
 the suite, so a new screen cannot go unchecked.
@@ -13,6 +21,7 @@ the suite, so a new screen cannot go unchecked.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 
 import pytest
@@ -30,8 +39,10 @@ SCREENS = ARTIFACTS / "screens"
 WIDTHS = ((1280, 800), (390, 844))
 # Rules below "serious" that the product holds to all the same.
 ALSO_FAILING = frozenset({"page-has-heading-one", "heading-order", "empty-table-header"})
-# The demo's people: a player (a sub request's requestor and a team captain), a venue operator, an admin.
-LOGINS = {"player": "alice", "svl": "lexsports", "admin": "admin"}
+# The demo's people: a player (a sub request's requestor and a team captain), a venue operator, an admin,
+# and a sub holding a place on a request of the player's.
+LOGINS = {"player": "alice", "svl": "lexsports", "admin": "admin", "sub": "ben"}
+SCREENSHOTS = os.environ.get("AXE_SCREENSHOTS") == "1"
 
 # Waits until the page has not changed for a while (the state's loads have arrived), at most a few seconds.
 _SETTLED = """() => new Promise((done) => {
@@ -46,8 +57,8 @@ _SETTLED = """() => new Promise((done) => {
 # Two animation frames: the layout of the new width is done.
 _FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
-_AXE_RUN = """async () => {
-  const r = await axe.run(document, {resultTypes: ['violations']});
+_AXE_RUN = """async (scope) => {
+  const r = await axe.run(scope ? document.querySelector(scope) : document, {resultTypes: ['violations']});
   return r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ') + ' :: ' + (n.failureSummary || '').split('\\n')[1])}));
 }"""
@@ -58,7 +69,7 @@ _AXE_RUN = """async () => {
 # anything with a control's role or in the tab order; a checkbox or radio counts with its label.
 # Hidden ones (display none, visually-hidden 1 px, off screen, aria-hidden) are not measured.
 MIN_TARGET = 44
-_SMALL_TARGETS = """(min) => {
+_SMALL_TARGETS = """([min, scope]) => {
   const controls = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], '
     + '[role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], [role=combobox], [role=option], '
     + '[role=menuitem], [tabindex]:not([tabindex="-1"])';
@@ -70,7 +81,7 @@ _SMALL_TARGETS = """(min) => {
     return own.length > 0 && around.length > own.length;
   };
   const out = [];
-  for (const el of document.querySelectorAll(controls)) {
+  for (const el of (scope ? document.querySelector(scope) : document).querySelectorAll(controls)) {
     if (el.closest('[aria-hidden=true], [inert]')) continue;
     const style = getComputedStyle(el);
     if (style.visibility === 'hidden' || style.display === 'none') continue;
@@ -97,6 +108,32 @@ MAX_STANDINGS_ROW = 120
 _TALLEST_ROW = """() => Math.max(0, ...[...document.querySelectorAll('tbody tr')].map(
   (r) => Math.round(r.getBoundingClientRect().height)))"""
 
+# Dialogs: the buttons that open one, the one open now, and its state once its opening animation is done.
+OPENERS = "[aria-haspopup=dialog]:visible"
+OPEN_DIALOG = "[role=alertdialog][data-state=open], [role=dialog][data-state=open]"
+_ANIMATIONS_DONE = """() => Promise.race([new Promise((done) => setTimeout(done, 1500)), Promise.all(document.getAnimations()
+  .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null)))])"""
+_DIALOG_STATE = """(scope) => {
+  const d = document.querySelector(scope);
+  const r = d.getBoundingClientRect();
+  return {focused: d.contains(document.activeElement), fits: r.left >= 0 && r.right <= innerWidth + 1,
+          scrolls: d.scrollWidth > d.clientWidth + 1};
+}"""
+# Focus is on ``el`` within a second (a closing dialog hands it back once it is gone).
+_FOCUSED = """(el) => new Promise((done) => {
+  const until = performance.now() + 1000;
+  const look = () => el === document.activeElement ? done(true) : performance.now() > until ? done(false) : setTimeout(look, 20);
+  look();
+})"""
+# The dialogs the pass must reach, by the role that sees them and the name of the button that opens them:
+# if one is not opened, the pass lost its way to the dialogs (a page changed, or its button lost aria-haspopup).
+EXPECTED_DIALOGS = {
+    "player": {"Delete Sub Request"},
+    "sub": {"I can't make it"},
+    "svl": {"Delete League", "Delete Session", "Withdraw Team"},
+    "admin": {"Delete Account"},
+}
+
 
 @dataclasses.dataclass(frozen=True)
 class World:
@@ -114,11 +151,13 @@ class World:
     subscriber: int
     pending_payment: int
     paid_payment: int
+    held: int  # a request of the player's on which the sub holds a place
 
 
 def _seed() -> World:
     from volley_app.demo import seed
     from volley_app.models import Day, Game, League, LeagueSession, NewsletterSubscriber, SubRequest, Team, User
+    from volley_app.models.subs import SubRequestPlace
     from volley_app.services import registration
     from volley_app.services.auth import _actor
 
@@ -153,6 +192,7 @@ def _seed() -> World:
             subscriber=s.exec(select(NewsletterSubscriber.id).order_by(NewsletterSubscriber.id)).first(),
             pending_payment=pending["payment_id"],
             paid_payment=paid["payment_id"],
+            held=s.exec(select(SubRequestPlace.request_id).where(SubRequestPlace.user_id == users["ben"].id)).one(),
         )
 
     return db.call(build)
@@ -193,7 +233,12 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
 
 
 def _addresses(w: World, role: str) -> list[tuple[str, str]]:
-    """(route, address) of every page ``role`` opens: public pages when logged out, /dash pages when logged in."""
+    """(route, address) of every page ``role`` opens: public pages when logged out, /dash pages when logged in.
+
+    The sub opens only the request they hold a place on (every other page they see as the player does).
+    """
+    if role == "sub":
+        return [(routes.NOTE_DETAIL, routes.note_path(w.held))]
     samples = _samples(w, role)
     out = []
     for p in discover():
@@ -205,7 +250,7 @@ def _addresses(w: World, role: str) -> list[tuple[str, str]]:
 
 def test_every_page_has_an_address_to_check():
     """A dynamic page needs a sample address here, or axe never sees it."""
-    w = World({r: 1 for r in LOGINS}, *([1] * 11))
+    w = World({r: 1 for r in LOGINS}, *([1] * 12))
     samples = _samples(w, "player")
     unchecked = [p.route for p in discover() if "[" in p.route and p.route not in samples]
     assert unchecked == [], f"pages without an axe visit (add a sample address): {unchecked}"
@@ -222,8 +267,38 @@ def _slug(address: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", address).strip("-") or "home"
 
 
-def _check(page, role: str, address: str) -> list[str]:
-    """Open ``address``, run axe at each width, keep a screenshot; the violations that fail, as lines."""
+def _load_axe(page) -> None:
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        # Evaluated by the browser's debugger, not as a <script>: the page's policy allows no inline script.
+        page.evaluate(AXE.read_text() + "\n;undefined")
+
+
+def _axe_and_targets(page, where: str, width: int, scope: str | None = None) -> list[str]:
+    """axe's failing violations, and at phone width the controls under 44 x 44 px, in ``scope`` (the page if None)."""
+    _load_axe(page)
+    found = []
+    for v in page.evaluate(_AXE_RUN, scope):
+        if v["impact"] in ("critical", "serious") or v["id"] in ALSO_FAILING:
+            nodes = "\n      ".join(v["nodes"])
+            found.append(f"{where} @{width}px [{v['impact']}] {v['id']}: {v['help']}\n      {nodes}")
+    if width < 768:
+        small = page.evaluate(_SMALL_TARGETS, [MIN_TARGET, scope])
+        if small:
+            found.append(f"{where} @{width}px: controls under {MIN_TARGET}x{MIN_TARGET} px:\n      "
+                         + "\n      ".join(small[:12]) + (f"\n      ... {len(small) - 12} more" if len(small) > 12 else ""))
+    return found
+
+
+def _screenshot(page, role: str, name: str) -> None:
+    if SCREENSHOTS:
+        page.screenshot(path=str(SCREENS / role / f"{name}.png"), full_page=True)
+
+
+def _check(page, role: str, address: str, opened: set[str]) -> list[str]:
+    """Open ``address``, run axe at each width, then in each of its dialogs; the violations that fail, as lines.
+
+    The names of the buttons whose dialogs were opened go into ``opened``.
+    """
     page.set_viewport_size({"width": WIDTHS[0][0], "height": WIDTHS[0][1]})
     page.goto(address)
     found = []
@@ -236,34 +311,60 @@ def _check(page, role: str, address: str) -> list[str]:
         if width != WIDTHS[0][0]:
             page.set_viewport_size({"width": width, "height": height})
             page.evaluate(_FRAMES)
-        if not page.evaluate("typeof axe !== 'undefined'"):
-            # Evaluated by the browser's debugger, not as a <script>: the page's policy allows no inline script.
-            page.evaluate(AXE.read_text() + "\n;undefined")
-        violations = page.evaluate(_AXE_RUN)
-        for v in violations:
-            if v["impact"] in ("critical", "serious") or v["id"] in ALSO_FAILING:
-                nodes = "\n      ".join(v["nodes"])
-                found.append(f"{role} {address} @{width}px [{v['impact']}] {v['id']}: {v['help']}\n      {nodes}")
-        if width < 768:
-            small = page.evaluate(_SMALL_TARGETS, MIN_TARGET)
-            if small:
-                found.append(f"{role} {address} @{width}px: controls under {MIN_TARGET}x{MIN_TARGET} px:\n      "
-                             + "\n      ".join(small[:12]) + (f"\n      ... {len(small) - 12} more" if len(small) > 12 else ""))
+        found += _axe_and_targets(page, f"{role} {address}", width)
         if width < 768 and re.fullmatch(r"/dash/leagues/\d+/teams", address):
             tallest = page.evaluate(_TALLEST_ROW)
             if tallest > MAX_STANDINGS_ROW:
                 found.append(f"{role} {address} @{width}px: a standings row is {tallest} px tall")
         if page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1"):
             found.append(f"{role} {address} @{width}px: the page scrolls sideways (something does not fit)")
-        shot = SCREENS / role / f"{_slug(address)}-{width}.png"
-        page.screenshot(path=str(shot), full_page=True)
+        _screenshot(page, role, f"{_slug(address)}-{width}")
+    return found + _check_dialogs(page, role, address, WIDTHS[-1][0], opened)
+
+
+def _check_dialogs(page, role: str, address: str, width: int, opened: set[str]) -> list[str]:
+    """Open each dialog of the page (one per name of the buttons that open them), check it, close it with Escape."""
+    openers = page.locator(OPENERS)
+    names = [(t.get_attribute("aria-label") or t.inner_text()).strip() for t in openers.all()]
+    found = []
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            continue  # the same dialog for another row (a week of the schedule, say)
+        where = f"{role} {address} dialog of {name!r}"
+        openers.nth(i).click()
+        try:
+            page.wait_for_selector(OPEN_DIALOG, state="visible", timeout=10_000)
+        except PlaywrightTimeout:
+            found.append(f"{where}: the button opens no dialog")
+            continue
+        opened.add(name)
+        page.evaluate(_ANIMATIONS_DONE)
+        found += _axe_and_targets(page, where, width, OPEN_DIALOG)
+        state = page.evaluate(_DIALOG_STATE, OPEN_DIALOG)
+        if not state["focused"]:
+            found.append(f"{where}: focus is not in the dialog")
+        if not state["fits"] or state["scrolls"]:
+            found.append(f"{where} @{width}px: the dialog does not fit the screen's width")
+        _screenshot(page, role, f"{_slug(address)}-dialog-{_slug(name)}-{width}")
+        page.keyboard.press("Escape")
+        try:
+            page.wait_for_selector(OPEN_DIALOG, state="detached", timeout=5_000)
+            if not openers.nth(i).evaluate(_FOCUSED):
+                found.append(f"{where}: closed, focus does not go back to the button that opened it")
+        except PlaywrightTimeout:
+            found.append(f"{where}: Escape does not close the dialog")
+            page.goto(address)
+            page.wait_for_selector("h1", state="attached", timeout=10_000)
+            page.evaluate(_SETTLED)
+            openers = page.locator(OPENERS)
     return found
 
 
-@pytest.mark.parametrize("role", ["anonymous", "player", "svl", "admin"])
+@pytest.mark.parametrize("role", ["anonymous", "player", "svl", "admin", "sub"])
 def test_axe_finds_nothing_serious(browser, app_url, world, role):
     assert AXE.exists(), f"axe-core is missing at {AXE}: run scripts/setup.sh"
-    (SCREENS / role).mkdir(parents=True, exist_ok=True)
+    if SCREENSHOTS:
+        (SCREENS / role).mkdir(parents=True, exist_ok=True)
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=app_url)
     ctx.set_default_timeout(15_000)
     try:
@@ -274,11 +375,14 @@ def test_axe_finds_nothing_serious(browser, app_url, world, role):
             log_in(page, LOGINS[role], DEMO_PASSWORD)
             page.wait_for_url(re.compile(r"/dash"))
         found: list[str] = []
+        opened: set[str] = set()
         for _route, address in _addresses(world, role):
-            found.extend(_check(page, role, address))
+            found.extend(_check(page, role, address, opened))
         if role == "anonymous":  # a remembered login that no longer holds: "Your login has expired."
             page.evaluate("localStorage.setItem('vb_session', 'a-login-that-expired')")
-            found.extend(_check(page, role, routes.DASH))
+            found.extend(_check(page, role, routes.DASH, opened))
+        missed = EXPECTED_DIALOGS.get(role, set()) - opened
+        found += [f"{role}: no button opened the dialog of {name!r} (opened: {sorted(opened)})" for name in sorted(missed)]
         assert not found, f"{len(found)} axe violations:\n" + "\n".join(found)
     finally:
         ctx.close()

@@ -78,11 +78,9 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
     can_edit: bool = False
     can_reopen: bool = False
     can_withdraw: bool = False
-    withdraw_open: bool = False
     load_error: str = ""
     action_error: str = ""
     notice: str = ""
-    confirm_open: bool = False
     feed: str = ""
     feed_subscribe: str = ""
     # What the service said of the request when last read: its panels read again when it changes.
@@ -116,7 +114,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
 
     async def load(self):
         self._clear_messages()
-        self.action_error, self.notice, self.confirm_open = "", "", False
+        self.action_error, self.notice = "", ""
         await self._refresh()
         return type(self).poll
 
@@ -164,17 +162,8 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         return await self._act(sub_requests.decline, DECLINED)
 
     @rx.event
-    def ask_withdraw(self):
-        self.withdraw_open = True
-
-    @rx.event
-    def cancel_withdraw(self):
-        self.withdraw_open = False
-
-    @rx.event
     async def withdraw(self):
         """Give up the viewer's place ("I can't make it"); the page shows the request as it is now."""
-        self.withdraw_open = False
         result = await self._act(sub_requests.withdraw, WITHDRAWN)
         if self.notice == WITHDRAWN and self.load_error:  # no longer theirs to see: their own list says so
             return rx.redirect(routes.NOTES_NOTIFICATIONS)
@@ -207,16 +196,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
             yield SuggestionsState.load
 
     @rx.event
-    def ask_delete(self):
-        self.confirm_open = True
-
-    @rx.event
-    def cancel_delete(self):
-        self.confirm_open = False
-
-    @rx.event
     async def delete(self):
-        self.confirm_open = False
         _, failure = await run_action(sub_requests.delete, actor=await self._actor(), request_id=self._note_id())
         if failure:
             self.action_error = failure.message
@@ -239,22 +219,23 @@ def _details() -> rx.Component:
 
 
 def _delete_dialog() -> rx.Component:
+    """The Delete Sub Request button, which asks first (it opens the question; Escape or Cancel closes it)."""
     s = NoteDetailState
     return rx.alert_dialog.root(
+        rx.alert_dialog.trigger(
+            rx.button("Delete Sub Request", type="button", size="3", color_scheme="red", variant="soft")
+        ),
         rx.alert_dialog.content(
             rx.alert_dialog.title("Delete Sub Request"),
             rx.alert_dialog.description(s.note["confirm"]),
             button_row(
-                rx.alert_dialog.cancel(
-                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=s.cancel_delete)
-                ),
+                rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray")),
                 rx.alert_dialog.action(rx.button("Delete", color_scheme="red", on_click=s.delete)),
                 spacing="3",
                 justify="end",
                 margin_top="1rem",
             ),
         ),
-        open=s.confirm_open,
     )
 
 
@@ -268,8 +249,7 @@ def _edit_form() -> rx.Component:
                 *request_fields(s, s.record),
                 button_row(
                     rx.button("Update Sub Request", type="submit", size="3", disabled=s.busy),
-                    rx.button("Delete Sub Request", type="button", size="3", color_scheme="red", variant="soft",
-                              on_click=s.ask_delete),
+                    _delete_dialog(),
                     spacing="3",
                 ),  # fmt: skip
                 spacing="3",
@@ -279,7 +259,6 @@ def _edit_form() -> rx.Component:
             width="100%",
             method="post",
         ),
-        _delete_dialog(),
     )
 
 
@@ -303,8 +282,12 @@ def _reopen_form() -> rx.Component:
 
 
 def _withdraw_dialog() -> rx.Component:
+    """The "I can't make it" button, which asks first (it opens the question; Escape or Keep My Place closes it)."""
     s = NoteDetailState
     return rx.alert_dialog.root(
+        rx.alert_dialog.trigger(
+            rx.button("I can't make it", color_scheme="red", variant="soft", size="3", min_height="44px")
+        ),
         rx.alert_dialog.content(
             rx.alert_dialog.title("Give Up Your Place"),
             rx.alert_dialog.description(
@@ -313,8 +296,7 @@ def _withdraw_dialog() -> rx.Component:
             ),
             button_row(
                 rx.alert_dialog.cancel(
-                    rx.button("Keep My Place", variant="soft", color_scheme="gray", size="3", min_height="44px",
-                          on_click=s.cancel_withdraw)
+                    rx.button("Keep My Place", variant="soft", color_scheme="gray", size="3", min_height="44px")
                 ),
                 rx.alert_dialog.action(
                     rx.button("Give Up My Place", color_scheme="red", size="3", min_height="44px", on_click=s.withdraw)
@@ -324,7 +306,6 @@ def _withdraw_dialog() -> rx.Component:
                 margin_top="1rem",
             ),
         ),
-        open=s.withdraw_open,
     )
 
 
@@ -333,9 +314,7 @@ def _actions() -> rx.Component:
     return button_row(
         rx.cond(s.can_accept, rx.button("Accept", on_click=s.accept, color_scheme="green", size="3")),
         rx.cond(s.can_decline, rx.button("Decline", on_click=s.decline, color_scheme="red", variant="soft", size="3")),
-        rx.cond(s.can_withdraw, rx.button("I can't make it", on_click=s.ask_withdraw, color_scheme="red",
-                                          variant="soft", size="3", min_height="44px")),  # fmt: skip
-        _withdraw_dialog(),
+        rx.cond(s.can_withdraw, _withdraw_dialog()),
         spacing="3",
     )
 
