@@ -289,22 +289,14 @@ def _email_sign_in_link(db: Session, user: User, now: dt.datetime) -> None:
     token = secrets.token_urlsafe(32)
     db.add(SignInLink(user_id=user.id, token_hash=hash_token(token), created_at=now,
                       expires_at=now + SIGN_IN_LINK_LIFETIME))  # fmt: skip
-    minutes = int(SIGN_IN_LINK_LIFETIME.total_seconds() // 60)
-    mail.queue(
-        db,
-        to=user.email,
-        subject="Your sign-in link",
-        body_text=(
-            f"Hi {user.first_name},\n\n"
-            f"Someone has been guessing the password of your account '{user.username}', so logging in from a "
-            "new device takes this link. Open it on the device you are logging in from. "
-            f"It signs you in once, for the next {minutes} minutes:\n\n"
-            f"{routes.absolute(routes.sign_in_path(user.id, token))}\n\n"
-            "If you did not just log in, someone else knows your password: choose a new one at "
-            f"{routes.absolute(routes.FORGOT_PASSWORD)}\n"
-        ),
-        kind="sign_in_link",
-    )
+    mail.queue_email(
+        db, "sign_in_link", {
+            "first_name": user.first_name, "username": user.username,
+            "minutes": int(SIGN_IN_LINK_LIFETIME.total_seconds() // 60),
+            "link": routes.absolute(routes.sign_in_path(user.id, token)),
+            "forgot_password": routes.absolute(routes.FORGOT_PASSWORD),
+        }, to=user.email,
+    )  # fmt: skip
     db.flush()
 
 
