@@ -19,7 +19,7 @@ times; "limited" when the invitation was not sent because the daily invite limit
 Every change to a request's invites starts by locking its row (:func:`lock_request`), the row an accept's
 conditional UPDATE also writes: a sweep, a decline and an accept of the same request never interleave.
 
-Invitation links: ``{invite}.{a|d}.{expiry}.{signature}``, an HMAC with the app's secret over the invite,
+Invitation links: ``{invite}.{a|d}.{expiry}.{signature}``, signed (``services/signing.py``) over the invite,
 its sub, the answer and the expiry (the end of the hold). A link is used once (``link_used_at``), only while
 the invitation stands, and answers as the invited sub with every rule of a logged-in answer.
 
@@ -33,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
-import hmac
 import logging
 
 import sqlalchemy as sa
@@ -42,7 +41,7 @@ from sqlmodel import Session, select
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import SubInvite, SubRequest, SubRequestPlace, SubStatus, User, utcnow
-from volley_app.services import auth, live, mail, mail_lists, periodic, permissions, ratelimit, timefmt, venues
+from volley_app.services import live, mail, mail_lists, periodic, permissions, ratelimit, signing, timefmt, venues
 from volley_app.services.errors import BadRequest, Invalid, NotFound, RateLimited
 from volley_app.services.permissions import Actor, require_sub_request_actor
 
@@ -524,24 +523,18 @@ def open_notices(db: Session, req: SubRequest) -> int:
 _ACTIONS = {"a": "accept", "d": "decline"}
 
 
-def _signature(invite_id: int, user_id: int, action: str, expiry: int) -> str:
-    return auth.hash_token(f"invite-answer:{invite_id}:{user_id}:{action}:{expiry}")[:40]
-
-
 def link_token(invite: SubInvite, action: str) -> str:
     """The token of an invitation's one-click ``action`` ("accept" or "decline"), valid until the hold ends."""
     expiry = int((invite.hold_until or utcnow()).timestamp())
-    return f"{invite.id}.{action[0]}.{expiry}.{_signature(invite.id, invite.user_id, action, expiry)}"
-
-
-def _named_signature(request_id: int, user_id: int, action: str, expiry: int) -> str:
-    return auth.hash_token(f"named-answer:{request_id}:{user_id}:{action}:{expiry}")[:40]
+    signature = signing.sign(signing.INVITE_ANSWER, invite.id, invite.user_id, action, expiry)
+    return f"{invite.id}.{action[0]}.{expiry}.{signature}"
 
 
 def named_token(req: SubRequest, user_id: int, action: str) -> str:
     """The token of the one-click ``action`` of the sub a request names, valid until the game starts."""
     expiry = int(req.date.timestamp())
-    return f"r{req.id}.{user_id}.{action[0]}.{expiry}.{_named_signature(req.id, user_id, action, expiry)}"
+    signature = signing.sign(signing.NAMED_ANSWER, req.id, user_id, action, expiry)
+    return f"r{req.id}.{user_id}.{action[0]}.{expiry}.{signature}"
 
 
 @dataclasses.dataclass
@@ -561,7 +554,7 @@ def _read_named(db: Session, parts: list[str], now: dt.datetime) -> Link:
             or not parts[3].isdigit()):  # fmt: skip
         raise NotFound(BAD_LINK)
     rid, uid, action, expiry = int(parts[0][1:]), int(parts[1]), _ACTIONS[parts[2]], int(parts[3])
-    if not hmac.compare_digest(parts[4], _named_signature(rid, uid, action, expiry)):
+    if not signing.verify(signing.NAMED_ANSWER, parts[4], rid, uid, action, expiry):
         raise NotFound(BAD_LINK)
     req = db.get(SubRequest, rid)
     if req is None:
@@ -586,7 +579,7 @@ def read_link(db: Session, token: object, now: dt.datetime | None = None) -> Lin
         raise NotFound(BAD_LINK)
     invite = db.get(SubInvite, int(parts[0]))
     action, expiry = _ACTIONS[parts[1]], int(parts[2])
-    if invite is None or not hmac.compare_digest(parts[3], _signature(invite.id, invite.user_id, action, expiry)):
+    if invite is None or not signing.verify(signing.INVITE_ANSWER, parts[3], invite.id, invite.user_id, action, expiry):
         raise NotFound(BAD_LINK)
     if invite.link_used_at is not None:
         raise BadRequest(USED_LINK)

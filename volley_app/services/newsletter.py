@@ -1,14 +1,13 @@
 """Newsletter: public signup, one-click unsubscribe, and the admin's composer and send.
 
-A subscriber's unsubscribe link carries an HMAC of its id and address (keyed
-with the secret key), so it works without a login and cannot be guessed for
-someone else. Every newsletter email carries its reader's own link.
+A subscriber's unsubscribe link carries a signature of its id and address
+(``services/signing.py``), so it works without a login and cannot be guessed
+for someone else. Every newsletter email carries its reader's own link.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hmac
 import logging
 
 from sqlalchemy.exc import IntegrityError
@@ -16,7 +15,7 @@ from sqlmodel import Session, col, func, select
 
 from volley_app import routes
 from volley_app.models import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber, utcnow
-from volley_app.services import audit, auth, mail, mail_render, paging, ratelimit, validation
+from volley_app.services import audit, mail, mail_render, paging, ratelimit, signing, validation
 from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.permissions import Actor, load, require_admin
 
@@ -79,7 +78,12 @@ def subscribe(
 
 
 def unsubscribe_token(subscriber_id: int, email: str) -> str:
-    return auth.hash_token(f"unsubscribe:{subscriber_id}:{email}")[:40]
+    return signing.sign(signing.NEWSLETTER_UNSUBSCRIBE, subscriber_id, email)
+
+
+def token_matches(subscriber: NewsletterSubscriber, token: object) -> bool:
+    """Whether ``token`` is the subscriber's unsubscribe token (one signed with an earlier key too)."""
+    return signing.verify(signing.NEWSLETTER_UNSUBSCRIBE, token, subscriber.id, subscriber.email)
 
 
 def unsubscribe_link(subscriber: NewsletterSubscriber) -> str:
@@ -100,7 +104,7 @@ def unsubscribe(db: Session, *, subscriber_id: object, token: object) -> str:
             an address that already left is NotFound too: nothing to do).
     """
     row = load(db, NewsletterSubscriber, subscriber_id, BAD_UNSUBSCRIBE_LINK)
-    if not isinstance(token, str) or not hmac.compare_digest(token, unsubscribe_token(row.id, row.email)):
+    if not token_matches(row, token):
         raise NotFound(BAD_UNSUBSCRIBE_LINK)
     sid, email = row.id, row.email
     db.delete(row)
