@@ -147,6 +147,15 @@ def test_one_links_signature_never_answers_for_another(world):
         with pytest.raises(NotFound):
             mail_lists.unsubscribe(db, f"{which}.{ben.id}.{letter}")
     assert db.get(User, ben.id).announcements_off is False
+    # Whatever a link carries, it is refused as a bad link, never an error.
+    subscriber = newsletter.subscribe(db, email="reader@example.com", client="198.51.100.4")
+    for odd in ("é" * 40, "0" * 39, "0" * 400, ""):
+        with pytest.raises(NotFound):
+            mail_lists.unsubscribe(db, f"open.{ben.id}.{odd}")
+        with pytest.raises(NotFound):
+            newsletter.unsubscribe(db, subscriber_id=subscriber.id, token=odd)
+        with pytest.raises(NotFound):
+            invites.read_link(db, f"{invite.id}.a.{expiry}.{odd}", now)
     # A file link's signature is for that file and that user only.
     query = uploads.ticket(ben.id, "bracket:9", now)
     assert uploads.ticket_holder(query, "bracket:9", now) == ben.id

@@ -62,7 +62,7 @@ def test_tampering_is_refused():
     assert not signing.verify(signing.INVITE_ANSWER, sig, 6, 9, "accept", 1790000000)  # another invite
     flipped = ("0" if sig[0] != "0" else "1") + sig[1:]
     assert not signing.verify(signing.INVITE_ANSWER, flipped, 5, 9, "accept", 1790000000)
-    for bad in (sig[:-1], sig + "0", sig.upper(), "", None, 12, ["x"]):
+    for bad in (sig[:-1], sig + "0", sig.upper(), "é" * 40, "", None, 12, ["x"]):
         assert not signing.verify(signing.INVITE_ANSWER, bad, 5, 9, "accept", 1790000000)
 
 

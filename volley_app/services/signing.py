@@ -20,6 +20,7 @@ current key and each fallback, so links already in people's mailboxes keep worki
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -73,6 +74,7 @@ def _check(purpose: str) -> None:
         raise ValueError(f"unknown signing purpose {purpose!r}")
 
 
+@functools.lru_cache(maxsize=64)
 def _derive(secret: str, purpose: str) -> bytes:
     """The key of ``purpose`` under ``secret``: an HMAC of the purpose (the salt) keyed with the secret."""
     return hmac.new(secret.encode(), f"volley_app.signing:{purpose}".encode(), hashlib.sha256).digest()
@@ -104,10 +106,10 @@ def verify(purpose: str, signature: object, *fields: object) -> bool:
     """True when ``signature`` is the signature of ``fields`` for ``purpose``.
 
     Under the current key or a fallback key, and in the form links had before keys were derived per
-    purpose. Compared in constant time; anything but a string of the right length is refused.
+    purpose. Compared in constant time; anything but an ASCII string of the right length is refused.
     """
     _check(purpose)
-    if not isinstance(signature, str) or len(signature) != SIGNATURE_LENGTH:
+    if not isinstance(signature, str) or len(signature) != SIGNATURE_LENGTH or not signature.isascii():
         return False
     message = _message(fields)
     legacy = _legacy_message(purpose, fields) if purpose in _LEGACY_PREFIX else None
