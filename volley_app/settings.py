@@ -53,6 +53,8 @@ class Settings(BaseSettings):
     app_env: Literal["development", "production", "test"] = "development"
     # Signs tokens and keys their hashes. Unset: this installation's own random key, kept in VAR_DIR/secret_key.
     secret_key: str = ""
+    # Keys used before SECRET_KEY (comma separated, newest first): what they signed still verifies (services/signing.py).
+    secret_key_fallbacks: Annotated[list[str], NoDecode] = Field(default_factory=list)
     var_dir: str = str(ROOT / "var")
 
     database_url: str = f"sqlite:///{ROOT / 'var' / 'volley.db'}"
@@ -113,7 +115,7 @@ class Settings(BaseSettings):
     upload_dir: str = str(ROOT / "var" / "uploads")
     upload_max_bytes: int = 2 * 1024 * 1024
 
-    @field_validator("cors_origins", "allowed_hosts", "forwarded_allow_ips", mode="before")
+    @field_validator("cors_origins", "allowed_hosts", "forwarded_allow_ips", "secret_key_fallbacks", mode="before")
     @classmethod
     def _split_origins(cls, value):
         if isinstance(value, str):

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from tests.api import world as w
 from tests.factories import PASSWORD, count, login_token, make_user, rows
 from volley_app.models import LoginSession, RefreshToken, Role, User, utcnow
-from volley_app.services import auth, recovery, tokens
+from volley_app.services import auth, recovery, signing, tokens
 from volley_app.settings import get_settings
 
 
@@ -22,7 +22,7 @@ def _b64(data: dict) -> str:
 
 
 def _claims(access: str) -> dict:
-    return jwt.decode(access, get_settings().secret_key, algorithms=["HS256"])
+    return jwt.decode(access, signing.jwt_key(signing.API_ACCESS_TOKEN), algorithms=["HS256"])
 
 
 def _bearer(token: str) -> dict[str, str]:
@@ -55,7 +55,7 @@ async def test_the_access_token_is_hs256_for_15_minutes_with_the_user_info(pat):
 
 def _forged(access: str) -> dict[str, str]:
     claims = _claims(access)
-    secret = get_settings().secret_key
+    secret = signing.jwt_key(signing.API_ACCESS_TOKEN)
     header, payload, _sig = access.split(".")
     admin = claims | {"UserInfo": claims["UserInfo"] | {"roles": ["Admin"]}}
     return {

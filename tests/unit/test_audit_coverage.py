@@ -52,7 +52,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
     "a helper whose callers audit, or a counter of one of the above": {
         "invites.after_accept", "invites.after_decline", "invites.end_list", "invites.lock_request", "invites.place_freed",
         "invites.open_notices", "invites.use_link", "league_data.delete_children", "league_data.tell_captains_archived",
-        "mail.queue",
+        "mail.queue", "mail.queue_email",
         "places.lock", "places.tell", "playoffs.apply_forfeit", "playoffs.apply_result",
         "playoffs.withdraw_from_bracket", "ratelimit.hit", "ratelimit.invitation", "ratelimit.signup", "ratelimit.signup_refused",
         "ratelimit.sub_invite", "ratelimit.use", "ratelimit.use_committed", "scheduling.tell_captains",

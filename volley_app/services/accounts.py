@@ -539,17 +539,11 @@ def player_contact(db: Session, actor: Actor | None, *, message: object) -> None
     actor = require_actor(actor)
     text = validation.text(message, "message", "Message", MESSAGE_MAX)
     user = access_user(db, actor, actor.user_id)
-    mail.queue(
-        db,
-        to=get_settings().provider_email,
-        subject=f"Player contact from {user.username}",
-        body_text=(
-            f"From: {user.first_name} {user.last_name} ({user.username}, {display_status(user.roles)})\n"
-            f"Email: {user.email}\n\n{text}\n"
-        ),
-        reply_to=user.email,
-        kind="player_contact",
-    )
+    mail.queue_email(
+        db, "player_contact", {"username": user.username, "first_name": user.first_name, "last_name": user.last_name,
+                               "status": display_status(user.roles), "email": user.email, "message": text},
+        to=get_settings().provider_email, reply_to=user.email,
+    )  # fmt: skip
 
 
 def is_sub(db: Session, actor: Actor | None) -> bool:

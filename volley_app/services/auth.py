@@ -1,28 +1,26 @@
 """Signup, login, sessions and logout.
 
-The browser only ever holds a random session token. The database keeps an
-HMAC of it (keyed with the secret key), an expiry, and a revocation time, so
-a stolen database does not hand out sessions and logout really ends one.
+The browser only ever holds a random session token. The database keeps a
+keyed hash of it (``services/signing.py``), an expiry, and a revocation time,
+so a stolen database does not hand out sessions and logout really ends one.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import hashlib
-import hmac
 import logging
 import math
 import re
 import secrets
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import KnownDevice, LoginAttempt, LoginSession, RefreshToken, SignInLink, User, utcnow
-from volley_app.services import mail, passwords, validation
+from volley_app.services import mail, passwords, signing, validation
 from volley_app.services.errors import BadRequest, DomainError, NotFound, RateLimited, Unauthorized
 from volley_app.services.permissions import Actor
 from volley_app.settings import get_settings
@@ -69,8 +67,14 @@ class LoginResult:
 
 
 def hash_token(token: str) -> str:
-    key = get_settings().secret_key.encode()
-    return hmac.new(key, token.encode(), hashlib.sha256).hexdigest()
+    """The hash kept of a random token, under the current key (``services/signing.py``)."""
+    return signing.digest(token)
+
+
+def token_is(column: Any, token: str) -> sa.ColumnElement[bool]:
+    """``column`` holds the hash of ``token``: under the current key, a fallback key, or as kept before keys
+    were derived per purpose (so a key rotation logs nobody out and breaks no emailed link)."""
+    return column.in_(signing.digests(token))
 
 
 def _actor(user: User, session_id: int | None = None) -> Actor:
@@ -133,8 +137,9 @@ def _device_token(device: object) -> str:
     return device if isinstance(device, str) and _DEVICE_TOKEN.fullmatch(device) else ""
 
 
-def _device_hash(user_id: int, device: str) -> str:
-    return hash_token(f"device:{user_id}:{device}")
+def _device_key(user_id: int, device: str) -> str:
+    """What is hashed of a device's token: bound to the account."""
+    return f"device:{user_id}:{device}"
 
 
 def known_device(db: Session, user_id: int, device: object) -> bool:
@@ -144,7 +149,7 @@ def known_device(db: Session, user_id: int, device: object) -> bool:
         return False
     since = utcnow() - dt.timedelta(days=DEVICE_DAYS)
     found = db.exec(
-        select(KnownDevice.id).where(KnownDevice.token_hash == _device_hash(user_id, token),
+        select(KnownDevice.id).where(token_is(KnownDevice.token_hash, _device_key(user_id, token)),
                                      KnownDevice.user_id == user_id, KnownDevice.last_seen_at > since)
     ).first()  # fmt: skip
     return found is not None
@@ -156,10 +161,10 @@ def remember_device(db: Session, user: User, device: object) -> str:
     A device that already holds a token keeps it (known now to this account as well); one without gets a new one.
     """
     token = _device_token(device) or secrets.token_urlsafe(32)
-    digest = _device_hash(user.id, token)
-    row = db.exec(select(KnownDevice).where(KnownDevice.token_hash == digest)).first()
+    digest = hash_token(_device_key(user.id, token))
+    row = db.exec(select(KnownDevice).where(token_is(KnownDevice.token_hash, _device_key(user.id, token)))).first()
     if row is not None:
-        row.last_seen_at = utcnow()
+        row.last_seen_at, row.token_hash = utcnow(), digest  # kept under the current key from now on
         db.add(row)
         return token
     try:
@@ -289,22 +294,14 @@ def _email_sign_in_link(db: Session, user: User, now: dt.datetime) -> None:
     token = secrets.token_urlsafe(32)
     db.add(SignInLink(user_id=user.id, token_hash=hash_token(token), created_at=now,
                       expires_at=now + SIGN_IN_LINK_LIFETIME))  # fmt: skip
-    minutes = int(SIGN_IN_LINK_LIFETIME.total_seconds() // 60)
-    mail.queue(
-        db,
-        to=user.email,
-        subject="Your sign-in link",
-        body_text=(
-            f"Hi {user.first_name},\n\n"
-            f"Someone has been guessing the password of your account '{user.username}', so logging in from a "
-            "new device takes this link. Open it on the device you are logging in from. "
-            f"It signs you in once, for the next {minutes} minutes:\n\n"
-            f"{routes.absolute(routes.sign_in_path(user.id, token))}\n\n"
-            "If you did not just log in, someone else knows your password: choose a new one at "
-            f"{routes.absolute(routes.FORGOT_PASSWORD)}\n"
-        ),
-        kind="sign_in_link",
-    )
+    mail.queue_email(
+        db, "sign_in_link", {
+            "first_name": user.first_name, "username": user.username,
+            "minutes": int(SIGN_IN_LINK_LIFETIME.total_seconds() // 60),
+            "link": routes.absolute(routes.sign_in_path(user.id, token)),
+            "forgot_password": routes.absolute(routes.FORGOT_PASSWORD),
+        }, to=user.email,
+    )  # fmt: skip
     db.flush()
 
 
@@ -317,7 +314,7 @@ def live_link(db: Session, model: type[T], user_id: object, token: object, now: 
         raise NotFound(invalid) from None
     if not isinstance(token, str) or not (10 <= len(token) <= 200):
         raise NotFound(invalid)
-    row = db.exec(select(model).where(model.token_hash == hash_token(token))).first()
+    row = db.exec(select(model).where(token_is(model.token_hash, token))).first()
     if row is None or row.user_id != uid or row.used_at is not None or now >= row.expires_at:
         raise NotFound(invalid)
     return row
@@ -357,7 +354,7 @@ def resolve(db: Session, token: object) -> Actor | None:
     row = db.exec(
         select(LoginSession, User)
         .join(User, User.id == LoginSession.user_id)
-        .where(LoginSession.token_hash == hash_token(token))
+        .where(token_is(LoginSession.token_hash, token))
     ).first()
     if row is None:
         return None
@@ -384,7 +381,7 @@ def logout(db: Session, token: object) -> bool:
         return False
     result = db.exec(
         sa.update(LoginSession)
-        .where(LoginSession.token_hash == hash_token(token), LoginSession.revoked_at.is_(None))
+        .where(token_is(LoginSession.token_hash, token), LoginSession.revoked_at.is_(None))
         .values(revoked_at=utcnow())
     )
     return result.rowcount > 0
@@ -425,7 +422,7 @@ def purge_expired(db: Session) -> int:
 
 
 def session_expiry(db: Session, token: str) -> dt.datetime | None:
-    row = db.exec(select(LoginSession.expires_at).where(LoginSession.token_hash == hash_token(token))).first()
+    row = db.exec(select(LoginSession.expires_at).where(token_is(LoginSession.token_hash, token))).first()
     return row
 
 

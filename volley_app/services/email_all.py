@@ -119,8 +119,8 @@ def send(
             continue
         seen.add(user_id)
         off = mail_lists.unsubscribe_url(user, mail_lists.ANNOUNCEMENTS)
-        body = f"{job.body_text}\n\n--\nStop these announcements: {off}\n"
-        row = mail.queue(db, to=user.email, subject=job.subject, body_text=body, kind="email_all", unsubscribe=off)
+        row = mail.queue_email(db, "email_all", {"subject": job.subject, "body": job.body_text, "unsubscribe": off},
+                               to=user.email, unsubscribe=off)  # fmt: skip
         db.add(EmailAllRecipient(job_id=job.id, user_id=user_id, outbox_id=row.id))
     job.queued = len(seen)
     db.add(job)

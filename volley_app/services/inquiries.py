@@ -125,21 +125,15 @@ def submit(db: Session, *, kind: str, data: dict, client: str, trap: object = ""
     row = spec.model(**values)
     db.add(row)
     db.flush()
-    lines = [f"New {spec.title.lower()} inquiry #{row.id}", ""]
-    for name, (label, _check) in spec.fields.items():
-        value = values[name]
-        if name == "region":
-            value = f"{REGIONS[value]} ({value})"
-        lines.append(f"{label}: {value}")
-    lines += ["", f"Reply to this email to answer {values['email']}."]
-    mail.queue(
-        db,
-        to=get_settings().provider_email,
-        subject=f"{spec.title} inquiry from {values[spec.subject_field]}",
-        body_text="\n".join(lines),
-        reply_to=values["email"],
-        kind=f"inquiry_{kind}",
-    )
+    fields = [
+        {"label": label, "value": f"{REGIONS[values[name]]} ({values[name]})" if name == "region" else values[name]}
+        for name, (label, _check) in spec.fields.items()
+    ]
+    mail.queue_email(
+        db, "inquiry", {"title": spec.title, "sender": values[spec.subject_field], "id": row.id, "fields": fields,
+                        "email": values["email"]},
+        to=get_settings().provider_email, reply_to=values["email"], kind=f"inquiry_{kind}",
+    )  # fmt: skip
     return row.id
 
 

@@ -19,7 +19,7 @@ times; "limited" when the invitation was not sent because the daily invite limit
 Every change to a request's invites starts by locking its row (:func:`lock_request`), the row an accept's
 conditional UPDATE also writes: a sweep, a decline and an accept of the same request never interleave.
 
-Invitation links: ``{invite}.{a|d}.{expiry}.{signature}``, an HMAC with the app's secret over the invite,
+Invitation links: ``{invite}.{a|d}.{expiry}.{signature}``, signed (``services/signing.py``) over the invite,
 its sub, the answer and the expiry (the end of the hold). A link is used once (``link_used_at``), only while
 the invitation stands, and answers as the invited sub with every rule of a logged-in answer.
 
@@ -33,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
-import hmac
 import logging
 
 import sqlalchemy as sa
@@ -42,7 +41,7 @@ from sqlmodel import Session, select
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import SubInvite, SubRequest, SubRequestPlace, SubStatus, User, utcnow
-from volley_app.services import auth, live, mail, mail_lists, periodic, permissions, ratelimit, timefmt, venues
+from volley_app.services import live, mail, mail_lists, periodic, permissions, ratelimit, signing, timefmt, venues
 from volley_app.services.errors import BadRequest, Invalid, NotFound, RateLimited
 from volley_app.services.permissions import Actor, require_sub_request_actor
 
@@ -247,8 +246,7 @@ def _invite_next(db: Session, req: SubRequest, now: dt.datetime) -> None:
     req.if_nobody, req.updated_at = None, now
     db.add(req)
     db.flush()
-    nobody = "Nobody else" if req.places_filled else "Nobody"
-    _email_requestor(db, req, f"{nobody} on your invite list accepted: your sub request {outcome}")
+    _email_requestor(db, req, outcome)
     _tell(db, req)
     if req.recipient_id is None and req.status == SubStatus.OPEN:
         open_notices(db, req)
@@ -447,34 +445,26 @@ def has_place(db: Session, request_id: int, user_id: int) -> bool:
 # -- emails --------------------------------------------------------------------------------------------------
 
 
-def _details(db: Session, req: SubRequest) -> str:
-    need = f"Players needed: {req.players_needed - req.places_filled} of {req.players_needed}\n" if req.players_needed > 1 else ""
-    return (
-        f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
-        f"Where: {req.svl}\n"
-        f"Team: {req.team}\n"
-        f"Court: {req.court or '-'}\n"
-        f"Skill level: {req.skill_level.value}\n"
-        f"Format: {req.format.value}\n"
-        f"{need}"
-        f"Message: {req.text or '-'}\n"
-    )
+def _details(db: Session, req: SubRequest) -> dict[str, object]:
+    """What an email shows of a request (``templates/email/_request_details.jinja``)."""
+    return {
+        "when": timefmt.long(req.date, venues.zone_by_name(db, req.svl)), "svl": req.svl, "team": req.team,
+        "court": req.court, "skill_level": req.skill_level.value, "format": req.format.value,
+        "players_needed": req.players_needed, "places_filled": req.places_filled, "text": req.text,
+    }  # fmt: skip
 
 
-def _send_invitation(db: Session, req: SubRequest, sub: User, tokens: tuple[str, str], held: str) -> None:
-    """An invitation email: the request, ``held`` (a line on how long it waits, or ""), one-click Accept and Decline."""
+def _send_invitation(db: Session, req: SubRequest, sub: User, tokens: tuple[str, str], held_until: str | None) -> None:
+    """An invitation email: the request, until when it is held (None: no hold), one-click Accept and Decline."""
     requestor = db.get(User, req.requestor_id)
-    who = mail.full_name(requestor) if requestor else "A player"
     accept, decline = (routes.backend_absolute(routes.invite_answer_path(t)) for t in tokens)
-    page = routes.absolute(routes.note_path(req.id))
-    intro = f"Hi {mail.first_name(sub)},\n\n{who} has asked you to sub.\n\n{_details(db, req)}\n{held}"
-    text = f"{intro}Accept: {accept}\nDecline: {decline}\n\nOr answer on the request's page: {page}\n"
-    html_body = mail.html_from_text(f"{intro}Or answer on the request's page: {page}\n").replace(
-        "</body>",
-        f"<p>{mail.button_html('Accept', accept, '#1a7f37')}{mail.button_html('Decline', decline, '#cf222e')}</p></body>",
-    )
-    mail.queue(db, to=sub.email, subject=f"Sub request from {who}", body_text=text, body_html=html_body,
-               reply_to=requestor.email if requestor else None, kind="received_request")  # fmt: skip
+    mail.queue_email(
+        db, "received_request", {
+            "who": mail.full_name(requestor) if requestor else "A player", "first_name": mail.first_name(sub),
+            "request": _details(db, req), "held_until": held_until, "accept": accept, "decline": decline,
+            "page": routes.absolute(routes.note_path(req.id)),
+        }, to=sub.email, reply_to=requestor.email if requestor else None,
+    )  # fmt: skip
 
 
 def _email_invitation(db: Session, req: SubRequest, invite: SubInvite, sub: User) -> None:
@@ -482,8 +472,7 @@ def _email_invitation(db: Session, req: SubRequest, invite: SubInvite, sub: User
     if not mail_lists.emails_invites(sub):
         return
     until = timefmt.long(invite.hold_until, venues.zone_by_name(db, req.svl)) if invite.hold_until else ""
-    held = f"The request is held for you until {until}; after that the next sub is asked.\n\n"
-    _send_invitation(db, req, sub, (link_token(invite, "accept"), link_token(invite, "decline")), held)
+    _send_invitation(db, req, sub, (link_token(invite, "accept"), link_token(invite, "decline")), until)
 
 
 def email_named(db: Session, req: SubRequest, sub: User) -> None:
@@ -491,16 +480,19 @@ def email_named(db: Session, req: SubRequest, sub: User) -> None:
     that stand until the game starts or the sub no longer holds the request."""
     if not mail_lists.emails_invites(sub):
         return
-    _send_invitation(db, req, sub, (named_token(req, sub.id, "accept"), named_token(req, sub.id, "decline")), "")
+    _send_invitation(db, req, sub, (named_token(req, sub.id, "accept"), named_token(req, sub.id, "decline")), None)
 
 
-def _email_requestor(db: Session, req: SubRequest, subject: str) -> None:
+def _email_requestor(db: Session, req: SubRequest, outcome: str) -> None:
+    """Tell the requestor that nobody on the invite list accepted, and what became of the request (``outcome``)."""
     requestor = db.get(User, req.requestor_id)
     if requestor is None:
         return
-    mail.queue(db, to=requestor.email, subject=subject, kind="invite_list_ended", body_text=(
-        f"Hi {mail.first_name(requestor)},\n\n{subject}.\n\n{_details(db, req)}\nDetails: {routes.absolute(routes.note_path(req.id))}\n"
-    ))  # fmt: skip
+    mail.queue_email(
+        db, "invite_list_ended", {"first_name": mail.first_name(requestor), "request": _details(db, req),
+                                  "outcome": outcome, "page": routes.absolute(routes.note_path(req.id))},
+        to=requestor.email,
+    )  # fmt: skip
 
 
 def open_notices(db: Session, req: SubRequest) -> int:
@@ -513,16 +505,15 @@ def open_notices(db: Session, req: SubRequest) -> int:
                            User.sub_notify == mail_lists.EVERY, User.id != req.requestor_id, rated).order_by(User.id)
     ).all()  # fmt: skip
     page = routes.absolute(routes.note_path(req.id))
+    details, day = _details(db, req), timefmt.day(req.date)
     sent = 0
     for sub in subs:
         if not mail_lists.matches(sub, req.skill_level, req.format):
             continue
         off = mail_lists.unsubscribe_url(sub, mail_lists.OPEN_NOTICES)
-        mail.queue(db, to=sub.email, subject=f"Open sub request: {req.team}, {timefmt.day(req.date)}", kind="open_request",
-                   unsubscribe=off, body_text=(
-                       f"Hi {mail.first_name(sub)},\n\nA team needs a sub, and anyone may take it.\n\n{_details(db, req)}\n"
-                       f"Take it: {page}\n\n--\nYou get this because you asked to hear of every matching open "
-                       f"request. Stop these emails: {off}\n"))  # fmt: skip
+        mail.queue_email(db, "open_request", {"first_name": mail.first_name(sub), "request": details, "day": day,
+                                              "page": page, "unsubscribe": off},
+                         to=sub.email, unsubscribe=off)  # fmt: skip
         sent += 1
     return sent
 
@@ -532,24 +523,18 @@ def open_notices(db: Session, req: SubRequest) -> int:
 _ACTIONS = {"a": "accept", "d": "decline"}
 
 
-def _signature(invite_id: int, user_id: int, action: str, expiry: int) -> str:
-    return auth.hash_token(f"invite-answer:{invite_id}:{user_id}:{action}:{expiry}")[:40]
-
-
 def link_token(invite: SubInvite, action: str) -> str:
     """The token of an invitation's one-click ``action`` ("accept" or "decline"), valid until the hold ends."""
     expiry = int((invite.hold_until or utcnow()).timestamp())
-    return f"{invite.id}.{action[0]}.{expiry}.{_signature(invite.id, invite.user_id, action, expiry)}"
-
-
-def _named_signature(request_id: int, user_id: int, action: str, expiry: int) -> str:
-    return auth.hash_token(f"named-answer:{request_id}:{user_id}:{action}:{expiry}")[:40]
+    signature = signing.sign(signing.INVITE_ANSWER, invite.id, invite.user_id, action, expiry)
+    return f"{invite.id}.{action[0]}.{expiry}.{signature}"
 
 
 def named_token(req: SubRequest, user_id: int, action: str) -> str:
     """The token of the one-click ``action`` of the sub a request names, valid until the game starts."""
     expiry = int(req.date.timestamp())
-    return f"r{req.id}.{user_id}.{action[0]}.{expiry}.{_named_signature(req.id, user_id, action, expiry)}"
+    signature = signing.sign(signing.NAMED_ANSWER, req.id, user_id, action, expiry)
+    return f"r{req.id}.{user_id}.{action[0]}.{expiry}.{signature}"
 
 
 @dataclasses.dataclass
@@ -569,7 +554,7 @@ def _read_named(db: Session, parts: list[str], now: dt.datetime) -> Link:
             or not parts[3].isdigit()):  # fmt: skip
         raise NotFound(BAD_LINK)
     rid, uid, action, expiry = int(parts[0][1:]), int(parts[1]), _ACTIONS[parts[2]], int(parts[3])
-    if not hmac.compare_digest(parts[4], _named_signature(rid, uid, action, expiry)):
+    if not signing.verify(signing.NAMED_ANSWER, parts[4], rid, uid, action, expiry):
         raise NotFound(BAD_LINK)
     req = db.get(SubRequest, rid)
     if req is None:
@@ -594,7 +579,7 @@ def read_link(db: Session, token: object, now: dt.datetime | None = None) -> Lin
         raise NotFound(BAD_LINK)
     invite = db.get(SubInvite, int(parts[0]))
     action, expiry = _ACTIONS[parts[1]], int(parts[2])
-    if invite is None or not hmac.compare_digest(parts[3], _signature(invite.id, invite.user_id, action, expiry)):
+    if invite is None or not signing.verify(signing.INVITE_ANSWER, parts[3], invite.id, invite.user_id, action, expiry):
         raise NotFound(BAD_LINK)
     if invite.link_used_at is not None:
         raise BadRequest(USED_LINK)

@@ -84,16 +84,8 @@ def tell_captains_archived(db: Session, league: League) -> int:
     for user in users:
         if not user.email:
             continue
-        own = by_captain[user.id]
-        lines = [f"Hi {user.first_name or user.username},", "",
-                 f"{name} has been archived by its organizer: its games are off the schedule and it no longer "
-                 "shows in any list."]  # fmt: skip
-        paid = [t.team_name for t in own if t.paid]
-        if paid:
-            lines += ["", f"Your payment for {', '.join(paid)} stays on record. Archiving does not refund it; "
-                          "the organizer will contact you about it."]  # fmt: skip
-        lines += ["", "Your leagues:", link, ""]
-        mail.queue(db, to=user.email, subject=f"{name} has been archived", body_text="\n".join(lines),
-                   kind="league_archived")  # fmt: skip
+        paid = [t.team_name for t in by_captain[user.id] if t.paid]
+        mail.queue_email(db, "league_archived", {"first_name": user.first_name or user.username, "league": name,
+                                                 "paid_teams": paid, "page": link}, to=user.email)  # fmt: skip
         queued += 1
     return queued

@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import OutboxMessage, Team, User, utcnow
-from volley_app.services import audit, leagues, mail, validation
+from volley_app.services import audit, leagues, mail, mail_render, validation
 from volley_app.services.errors import Invalid
 from volley_app.services.permissions import Actor
 
@@ -58,8 +58,10 @@ def _clean(subject: object, body: object) -> dict:
     return clean
 
 
-def _letter(league_name: str, sender: str, body: str, link: str, first_name: str) -> str:
-    return f"Hi {first_name},\n\n{body}\n\n{sender}, {league_name}\n{link}\n"
+def _letter(league_name: str, sender: str, subject: str, body: str, link: str, first_name: str) -> dict[str, object]:
+    """What the league_message template shows one captain."""
+    return {"league": league_name, "sender": sender, "subject": subject, "body": body, "page": link,
+            "first_name": first_name}  # fmt: skip
 
 
 def preview(db: Session, actor: Actor | None, league_id: object, *, team: object = None, subject: object, body: object) -> dict:
@@ -71,9 +73,11 @@ def preview(db: Session, actor: Actor | None, league_id: object, *, team: object
         raise Invalid(NOBODY)
     name = leagues.display_name(league)
     link = routes.absolute(routes.league_path(league.id))
+    email = mail_render.render("league_message", _letter(name, actor.first_name or actor.username,
+                                                         f"{name}: {clean['subject']}", clean["body"], link,
+                                                         "(captain's first name)"))  # fmt: skip
     return {
-        "count": len(users), "who": who, "subject": f"{name}: {clean['subject']}",
-        "body": _letter(name, actor.first_name or actor.username, clean["body"], link, "(captain's first name)"),
+        "count": len(users), "who": who, "subject": email.subject, "body": email.text,
         "names": ", ".join(f"{u.first_name} {u.last_name}".strip() for u in users[:20]) + (" …" if len(users) > 20 else ""),
     }  # fmt: skip
 
@@ -105,9 +109,10 @@ def send(
     sender = db.get(User, actor.user_id)
     link = routes.absolute(routes.league_path(league.id))
     for u in users:
-        mail.queue(
-            db, to=u.email, subject=full_subject, kind="league_message", reply_to=sender.email if sender else None,
-            body_text=_letter(name, actor.first_name or actor.username, clean["body"], link, mail.first_name(u)),
+        mail.queue_email(
+            db, "league_message",
+            _letter(name, actor.first_name or actor.username, full_subject, clean["body"], link, mail.first_name(u)),
+            to=u.email, reply_to=sender.email if sender else None,
         )  # fmt: skip
     audit.record(
         db, actor, action="message", entity="team" if team_id else "league", entity_id=team_id or league.id,

@@ -2,7 +2,8 @@
 
 A message is a row of :class:`~volley_app.models.OutboxMessage`, written by
 :func:`queue` in the transaction of the action that causes it: when that
-transaction rolls back, no mail goes out. A sender (the app's lifespan task
+transaction rolls back, no mail goes out. Each email's words are a template
+(:func:`queue_email`, ``services/mail_render.py``). A sender (the app's lifespan task
 :func:`run_sender_forever`, or the ``send-outbox`` CLI command) then calls
 :func:`deliver_pending`, which
 
@@ -35,14 +36,12 @@ import asyncio
 import contextlib
 import dataclasses
 import datetime as dt
-import html
 import logging
-import re
 import smtplib
 import ssl
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from email.message import EmailMessage
 from email.utils import format_datetime, parseaddr
 
@@ -54,6 +53,7 @@ from sqlmodel import Session, col, select
 from volley_app.db import session_scope
 from volley_app.models import OutboxMessage, OutboxStatus, utcnow
 from volley_app.services.errors import Invalid
+from volley_app.services.mail_render import html_from_text, render
 from volley_app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -147,6 +147,30 @@ def queue(
     db.add(row)
     db.flush()
     return row
+
+
+def queue_email(
+    db: Session,
+    template: str,
+    values: Mapping[str, object],
+    *,
+    to: str,
+    kind: str | None = None,
+    reply_to: str | None = None,
+    unsubscribe: str | None = None,
+) -> OutboxMessage:
+    """Render the email ``template`` (``templates/email/<template>.jinja``) with ``values`` and :func:`queue` it.
+
+    Args:
+        db: the caller's session.
+        template: the email's name.
+        values: what the template shows (every value it uses).
+        to, reply_to, unsubscribe: as for :func:`queue`.
+        kind: the message's tag; defaults to the template's name.
+    """
+    email = render(template, values)
+    return queue(db, to=to, subject=email.subject, body_text=email.text, body_html=email.html, reply_to=reply_to,
+                 kind=kind or template, unsubscribe=unsubscribe)  # fmt: skip
 
 
 def _has_control_chars(text: str) -> bool:
@@ -360,47 +384,6 @@ def _build_message(row: OutboxMessage, settings: Settings) -> EmailMessage:
     msg.set_content(row.body_text)
     msg.add_alternative(row.body_html or html_from_text(row.body_text), subtype="html")
     return msg
-
-
-_URL = re.compile(r"https?://[^\s<>\"]+")
-
-
-# Long addresses break anywhere rather than widen a phone's mail view.
-_WRAP = "overflow-wrap:anywhere;word-break:break-word"
-# A line that is a label and one address ("Accept: https://..."): the label is the link.
-_LABELLED = re.compile(r"^(?P<label>[^:]{1,60}):\s+(?P<url>https?://[^\s<>\"]+)\s*$")
-
-
-def html_from_text(text: str) -> str:
-    """The HTML part of a plain-text message: its paragraphs and line breaks kept, its addresses as links.
-
-    A line "Label: address" becomes the label as a link; any other address is a link that wraps, so no
-    address runs past the edge of a phone's screen.
-    """
-
-    def anchor(href: str, label: str) -> str:
-        return f'<a href="{html.escape(href)}" style="{_WRAP}">{html.escape(label)}</a>'
-
-    def linked(part: str) -> str:
-        labelled = _LABELLED.match(part)
-        if labelled:
-            return anchor(labelled["url"], labelled["label"].strip())
-        out, last = [], 0
-        for found in _URL.finditer(part):
-            out += [html.escape(part[last:found.start()]), anchor(found.group(), found.group())]
-            last = found.end()
-        return "".join([*out, html.escape(part[last:])])
-
-    paragraphs = [p for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
-    body = "\n".join(f"<p>{'<br>'.join(linked(line) for line in p.splitlines())}</p>" for p in paragraphs)
-    return ('<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head>'
-            f'<body style="font-family: sans-serif; line-height: 1.5; {_WRAP}">\n{body}\n</body></html>\n')
-
-
-def button_html(label: str, href: str, colour: str = "#1f6feb") -> str:
-    """A link drawn as a button, for the HTML part of a message."""
-    return (f'<a href="{html.escape(href)}" style="display:inline-block;padding:10px 18px;margin:4px 8px 4px 0;'
-            f'background:{colour};color:#ffffff;text-decoration:none;border-radius:6px">{html.escape(label)}</a>')
 
 
 def first_name(user) -> str:

@@ -8,21 +8,20 @@ A sub chooses what the sub requests email them (``NOTIFY``):
 
 Bulk mail (the newsletter, Email All, open-request notices) carries ``List-Unsubscribe`` (RFC 2369) and
 ``List-Unsubscribe-Post: List-Unsubscribe=One-Click`` (RFC 8058) pointing to :func:`unsubscribe_url`:
-a token signed with the app's secret that names the list and the reader. Unsubscribing from open-request
+a token signed for that purpose (``services/signing.py``) that names the list and the reader. Unsubscribing from open-request
 notices sets ``invites``; from Email All sets ``announcements_off``; from the newsletter removes the
 subscriber. The same token again changes nothing more and says so.
 """
 
 from __future__ import annotations
 
-import hmac
 import logging
 
 from sqlmodel import Session
 
 from volley_app import routes
 from volley_app.models import Rating, SkillLevel, User
-from volley_app.services import auth, newsletter, permissions
+from volley_app.services import newsletter, permissions, signing
 from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.permissions import Actor
 
@@ -94,12 +93,8 @@ def set_notification(db: Session, actor: Actor | None, *, value: object) -> str:
 # -- unsubscribe -------------------------------------------------------------------------------------------------
 
 
-def _signature(user_id: int, which: str, email: str) -> str:
-    return auth.hash_token(f"list-unsubscribe:{which}:{user_id}:{email}")[:40]
-
-
 def unsubscribe_token(user: User, which: str) -> str:
-    return f"{which}.{user.id}.{_signature(user.id, which, user.email)}"
+    return f"{which}.{user.id}.{signing.sign(signing.LIST_UNSUBSCRIBE, which, user.id, user.email)}"
 
 
 def unsubscribe_url(user: User, which: str) -> str:
@@ -121,11 +116,11 @@ def describe(db: Session, token: object) -> str:
         from volley_app.models import NewsletterSubscriber
 
         row = db.get(NewsletterSubscriber, record)
-        if row is None or not hmac.compare_digest(signature, newsletter.unsubscribe_token(row.id, row.email)):
+        if row is None or not newsletter.token_matches(row, signature):
             raise NotFound(BAD_LINK)
         return LIST_NAMES[which]
     user = db.get(User, record)
-    if user is None or not hmac.compare_digest(signature, _signature(user.id, which, user.email)):
+    if user is None or not signing.verify(signing.LIST_UNSUBSCRIBE, signature, which, user.id, user.email):
         raise NotFound(BAD_LINK)
     return LIST_NAMES[which]
 

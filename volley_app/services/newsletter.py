@@ -1,14 +1,13 @@
 """Newsletter: public signup, one-click unsubscribe, and the admin's composer and send.
 
-A subscriber's unsubscribe link carries an HMAC of its id and address (keyed
-with the secret key), so it works without a login and cannot be guessed for
-someone else. Every newsletter email carries its reader's own link.
+A subscriber's unsubscribe link carries a signature of its id and address
+(``services/signing.py``), so it works without a login and cannot be guessed
+for someone else. Every newsletter email carries its reader's own link.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hmac
 import logging
 
 from sqlalchemy.exc import IntegrityError
@@ -16,7 +15,7 @@ from sqlmodel import Session, col, func, select
 
 from volley_app import routes
 from volley_app.models import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber, utcnow
-from volley_app.services import audit, auth, mail, paging, ratelimit, validation
+from volley_app.services import audit, mail, mail_render, paging, ratelimit, signing, validation
 from volley_app.services.errors import Invalid, NotFound
 from volley_app.services.permissions import Actor, load, require_admin
 
@@ -79,7 +78,12 @@ def subscribe(
 
 
 def unsubscribe_token(subscriber_id: int, email: str) -> str:
-    return auth.hash_token(f"unsubscribe:{subscriber_id}:{email}")[:40]
+    return signing.sign(signing.NEWSLETTER_UNSUBSCRIBE, subscriber_id, email)
+
+
+def token_matches(subscriber: NewsletterSubscriber, token: object) -> bool:
+    """Whether ``token`` is the subscriber's unsubscribe token (one signed with an earlier key too)."""
+    return signing.verify(signing.NEWSLETTER_UNSUBSCRIBE, token, subscriber.id, subscriber.email)
 
 
 def unsubscribe_link(subscriber: NewsletterSubscriber) -> str:
@@ -100,7 +104,7 @@ def unsubscribe(db: Session, *, subscriber_id: object, token: object) -> str:
             an address that already left is NotFound too: nothing to do).
     """
     row = load(db, NewsletterSubscriber, subscriber_id, BAD_UNSUBSCRIBE_LINK)
-    if not isinstance(token, str) or not hmac.compare_digest(token, unsubscribe_token(row.id, row.email)):
+    if not token_matches(row, token):
         raise NotFound(BAD_UNSUBSCRIBE_LINK)
     sid, email = row.id, row.email
     db.delete(row)
@@ -173,24 +177,29 @@ def clean_issue(data: dict) -> dict[str, str]:
     return validation.collect(**checks)
 
 
-def render(values: dict[str, str], unsubscribe_url: str) -> str:
-    """The plain-text body of an issue, exactly as each subscriber receives it (their own unsubscribe link)."""
-    lines = ["This week in Lexington volleyball", "=" * 33, ""]
+def _email_values(values: dict[str, str], unsubscribe_url: str) -> dict[str, object]:
+    """What the newsletter template shows of an issue: only the sections with something in them."""
+    groups = []
     for title, sections in GROUPS:
         items = []
         for section in sections:
             blurb = (values.get(f"{section}_blurb") or "").strip()
             link = (values.get(f"{section}_link") or "").strip()
             if blurb or link:
-                items.append(f"* {blurb}" + (f"\n  {link}" if link else ""))
+                items.append({"blurb": blurb, "link": link})
         if items:
-            lines += [title, "-" * len(title), *items, ""]
-    lines += [
-        "--",
-        "You get this email because you signed up for our newsletter. It goes out on Friday mornings.",
-        f"Unsubscribe with one click: {unsubscribe_url}",
-    ]
-    return "\n".join(lines) + "\n"
+            groups.append({"title": title, "entries": items})
+    return {"subject": SUBJECT, "groups": groups, "unsubscribe": unsubscribe_url}
+
+
+def render(values: dict[str, str], unsubscribe_url: str) -> str:
+    """The plain-text body of an issue, exactly as each subscriber receives it (their own unsubscribe link)."""
+    return mail_render.render("newsletter", _email_values(values, unsubscribe_url)).text
+
+
+def _queue_issue(db: Session, values: dict[str, str], sub: NewsletterSubscriber) -> None:
+    mail.queue_email(db, "newsletter", _email_values(values, unsubscribe_link(sub)), to=sub.email,
+                     unsubscribe=one_click_unsubscribe(sub))  # fmt: skip
 
 
 def preview(values: dict) -> str:
@@ -221,10 +230,7 @@ def send_issue(
     db.flush()
     sent = 0
     for sub in db.exec(select(NewsletterSubscriber).order_by(NewsletterSubscriber.id)).all():
-        mail.queue(
-            db, to=sub.email, subject=SUBJECT, body_text=render(values, unsubscribe_link(sub)), kind="newsletter",
-            unsubscribe=one_click_unsubscribe(sub),
-        )
+        _queue_issue(db, values, sub)
         sent += 1
     audit.record(db, actor, action="send", entity="newsletter_issue", entity_id=issue.id,
                  summary=f"Newsletter issue sent to {sent} subscribers", after={"recipients": sent})  # fmt: skip
@@ -247,8 +253,7 @@ def send_to_subscriber(db: Session, actor: Actor | None, *, email: object, data:
     sub = db.exec(select(NewsletterSubscriber).where(NewsletterSubscriber.email == address)).first()
     if sub is None:
         raise NotFound(NO_SUBSCRIBER)
-    mail.queue(db, to=sub.email, subject=SUBJECT, body_text=render(values, unsubscribe_link(sub)), kind="newsletter",
-               unsubscribe=one_click_unsubscribe(sub))
+    _queue_issue(db, values, sub)
     audit.record(db, actor, action="send", entity="newsletter_subscriber", entity_id=sub.id,
                  summary=f"Newsletter issue sent to subscriber {sub.email}")  # fmt: skip
     log.info("newsletter queued to subscriber #%s by user #%s", sub.id, actor.user_id)

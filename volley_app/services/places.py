@@ -158,11 +158,11 @@ def captain_of(db: Session, team: Team) -> User | None:
     return db.get(User, team.captain_id) if team.captain_id else None
 
 
-def tell(db: Session, user: User | None, *, subject: str, body: str, link: str, kind: str) -> None:
-    """Email ``user`` (a captain) through the outbox: greeting, ``body``, then ``link``."""
+def tell(db: Session, user: User | None, template: str, values: dict[str, object], *, kind: str | None = None) -> None:
+    """Email ``user`` (a captain) the email ``template`` with ``values`` (and their ``first_name``) through the outbox."""
     if user is None or not user.email:
         return
-    mail.queue(db, to=user.email, subject=subject, body_text=f"Hi {mail.first_name(user)},\n\n{body}\n\n{link}\n", kind=kind)
+    mail.queue_email(db, template, {**values, "first_name": mail.first_name(user)}, to=user.email, kind=kind)
 
 
 def _offer(db: Session, actor: Actor | None, league: League, team: Team, captain: User, now: dt.datetime) -> Payment:
@@ -172,13 +172,9 @@ def _offer(db: Session, actor: Actor | None, league: League, team: Team, captain
     name = leagues.display_name(league)
     deadline = timefmt.date_time(until, leagues.zone(db, league), labelled=True)
     tell(
-        db, captain, subject=f"A place in {name} for {team.team_name}: pay by {deadline}",
-        body=(
-            f"A place opened up in {name}, and it is offered to your team {team.team_name} from the waitlist. "
-            f"It is held for you until {deadline}: pay {fees.money(pay.amount_cents)} by then and your team is in.\n\n"
-            f"If the place is not paid for by then, it passes to the next team on the waitlist."
-        ),
-        link=f"Pay for your place: {routes.absolute(routes.checkout_path(pay.id))}", kind="place_offered",
+        db, captain, "place_offered",
+        {"league": name, "team": team.team_name, "deadline": deadline, "amount": fees.money(pay.amount_cents),
+         "page": routes.absolute(routes.checkout_path(pay.id))},
     )  # fmt: skip
     audit.record(
         db, actor, action="offer", entity="team", entity_id=team.id, league_id=league.id,
@@ -315,13 +311,10 @@ def _lapsed(db: Session, league: League, pay: Payment) -> None:
         return
     name = leagues.display_name(league)
     tell(
-        db, captain_of(db, team), subject=f"The offer of a place in {name} has lapsed",
-        body=(
-            f"The place in {name} offered to your team {team.team_name} was not paid for by "
-            f"{timefmt.date_time(pay.expires_at, leagues.zone(db, league), labelled=True)}, so it has passed to the next team on the waitlist. "
-            f"Your team stays on the waitlist; the league's operator can offer it a place again."
-        ),
-        link=f"League details: {routes.absolute(routes.league_path(league.id))}", kind="offer_lapsed",
+        db, captain_of(db, team), "offer_lapsed",
+        {"league": name, "team": team.team_name,
+         "deadline": timefmt.date_time(pay.expires_at, leagues.zone(db, league), labelled=True),
+         "page": routes.absolute(routes.league_path(league.id))},
     )  # fmt: skip
     audit.record(
         db, None, action="offer_lapsed", entity="team", entity_id=team.id, league_id=league.id,
@@ -436,23 +429,19 @@ def _new_team(db: Session, pay: Payment, league: League) -> Team:
     db.refresh(pay)
     captain = db.get(User, pay.user_id) if pay.user_id else None
     if captain is not None and captain.email:
-        mail.queue(
-            db, to=captain.email, subject=f"Team registered: {name}",
-            body_text=(
-                f"Your team {name} is registered in {leagues.display_name(league)}.\n"
-                f"Paid by card: {fees.money(pay.amount_cents)}.\n{_still_due(league, leagues.zone(db, league))}\n"
-            ),
-            kind="team_registered",
+        mail.queue_email(
+            db, "team_registered", {"team": name, "league": leagues.display_name(league),
+                                    "amount": fees.money(pay.amount_cents), **_still_due(league, leagues.zone(db, league))},
+            to=captain.email,
         )  # fmt: skip
     return team
 
 
-def _still_due(league: League, zone: str | None = None) -> str:
+def _still_due(league: League, zone: str | None = None) -> dict[str, object]:
+    """What is still due at the first game (on the venue's day), as ``templates/email/_still_due.jinja`` says it."""
     b = fees.breakdown(league)
-    first = timefmt.day(league.start_at, zone)  # the venue's day
-    if b.cash:
-        return f"The league amount of {fees.money(b.league_cost_cents)} is due in cash at the first game ({first})."
-    return f"The league is paid in full. See you at the first game ({first})."
+    return {"cash": bool(b.cash), "league_cost": fees.money(b.league_cost_cents),
+            "first_day": timefmt.day(league.start_at, zone)}  # fmt: skip
 
 
 def _move_in(db: Session, pay: Payment, league: League) -> Team:
@@ -463,12 +452,9 @@ def _move_in(db: Session, pay: Payment, league: League) -> Team:
     db.flush()
     name = leagues.display_name(league)
     tell(
-        db, captain_of(db, team), subject=f"{team.team_name} is in {name}",
-        body=(
-            f"Your payment of {fees.money(pay.amount_cents)} went through: your team {team.team_name} has been "
-            f"moved off the waitlist and into {name}.\n{_still_due(league, leagues.zone(db, league))}"
-        ),
-        link=f"League details: {routes.absolute(routes.league_path(league.id))}", kind="team_promoted",
+        db, captain_of(db, team), "team_promoted",
+        {"team": team.team_name, "league": name, "amount": fees.money(pay.amount_cents),
+         "page": routes.absolute(routes.league_path(league.id)), **_still_due(league, leagues.zone(db, league))},
     )  # fmt: skip
     audit.record(
         db, None, action="join", entity="team", entity_id=team.id, league_id=league.id,
@@ -487,12 +473,8 @@ def _refund(db: Session, pay: Payment, league: League) -> None:
     name = leagues.display_name(league)
     payer = db.get(User, pay.user_id) if pay.user_id else None
     tell(
-        db, payer, subject=f"Your payment for {pay.team_name} has been refunded",
-        body=(
-            f"Your payment of {fees.money(pay.amount_cents)} for {pay.team_name} in {name} arrived after the place "
-            f"it was for had been released, and {name} has no free place for it now. The full amount has been "
-            f"refunded to your card. You can join the league's waitlist from its page."
-        ),
-        link=f"League details: {routes.absolute(routes.league_path(league.id))}", kind="payment_refunded",
+        db, payer, "payment_refunded",
+        {"team": pay.team_name, "league": name, "amount": fees.money(pay.amount_cents),
+         "page": routes.absolute(routes.league_path(league.id))},
     )  # fmt: skip
     log.warning("payment %s refunded: its place in league %s was no longer held", pay.id, league.id)

@@ -70,20 +70,11 @@ def request_reset(db: Session, *, email: object, client: str, now: dt.datetime |
     )
     db.flush()
     link = reset_link(user.id, token)
-    minutes = int(TOKEN_LIFETIME.total_seconds() // 60)
-    mail.queue(
-        db,
+    mail.queue_email(
+        db, "password_reset", {"first_name": mail.first_name(user), "username": user.username, "link": link,
+                               "minutes": int(TOKEN_LIFETIME.total_seconds() // 60)},
         to=user.email,
-        subject="Reset your password",
-        body_text=(
-            f"Hi {mail.first_name(user)},\n\n"
-            f"Someone (hopefully you) asked to reset the password of the account '{user.username}'.\n"
-            f"Open this link to choose a new password. It works once, for {minutes} minutes:\n\n"
-            f"{link}\n\n"
-            "If you did not ask for this, ignore this email: your password stays as it is.\n"
-        ),
-        kind="password_reset",
-    )
+    )  # fmt: skip
     return ResetRequest(found=True, link=link)
 
 
@@ -129,18 +120,10 @@ def reset_password(
     )
     auth.revoke_all_sessions(db, user.id)
     auth.forgive_failures(db, user.username)
-    mail.queue(
-        db,
+    mail.queue_email(
+        db, "password_changed", {"first_name": mail.first_name(user), "username": user.username,
+                                 "forgot_password": routes.absolute(routes.FORGOT_PASSWORD)},
         to=user.email,
-        subject="Your password was changed",
-        body_text=(
-            f"Hi {mail.first_name(user)},\n\n"
-            f"The password of your account '{user.username}' was just changed, and every device "
-            "that was logged in has been logged out.\n\n"
-            "If this was you, there is nothing else to do. If it was not, ask for a new password "
-            f"right away at {routes.absolute(routes.FORGOT_PASSWORD)} and contact us.\n"
-        ),
-        kind="password_changed",
-    )
+    )  # fmt: skip
     db.flush()
     return user

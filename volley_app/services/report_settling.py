@@ -45,11 +45,10 @@ def settle_reports(db: Session, actor: Actor, game: Game, *, score: str, tell_an
         )  # fmt: skip
     db.flush()
     if rows or tell_anyway:
-        link = f"See the game: {routes.absolute(routes.game_score_path(game.id))}"
+        page = routes.absolute(routes.game_score_path(game.id))
         for team in teams:
             captain = db.get(User, team.captain_id) if team is not None and team.captain_id else None
             if captain is not None and captain.email:
-                mail.queue(db, to=captain.email, subject=f"Score entered: {name}", kind="score_settled",
-                           body_text=f"Hi {mail.first_name(captain)},\n\nThe league's operator entered the score of "
-                                     f"{name}: {score}.\n\n{link}\n")  # fmt: skip
+                mail.queue_email(db, "score_settled", {"first_name": mail.first_name(captain), "game": name,
+                                                       "score": score, "page": page}, to=captain.email)  # fmt: skip
     return len(rows)

@@ -170,12 +170,7 @@ def regenerate_unplayed(db: Session, league: League, actor: Actor | None = None)
             after={"from_week": last_played + 1, "games": made},
         )  # fmt: skip
         teams = {t for g in new for t in (g.team1_id, g.team2_id) if t is not None}
-        tell_captains(
-            db, teams, subject=f"New schedule for {name} from week {last_played + 1}",
-            body=(f"The teams in {name} changed, so the games from week {last_played + 1} on were drawn again. "
-                  f"Games already played keep their results."),
-            league_id=league.id, kind="schedule_changed",
-        )  # fmt: skip
+        tell_captains(db, teams, "schedule_changed", {"league": name, "week": last_played + 1}, league_id=league.id)
     return made
 
 
@@ -192,8 +187,11 @@ def redraw(db: Session, actor: Actor | None, league_id: object) -> int:
     return regenerate_unplayed(db, league, actor)
 
 
-def tell_captains(db: Session, team_ids, *, subject: str, body: str, league_id: int, kind: str) -> int:
-    """Email the captains of ``team_ids`` (each person once) through the outbox, with the schedule's link."""
+def tell_captains(
+    db: Session, team_ids, template: str, values: dict[str, object], *, league_id: int, kind: str | None = None
+) -> int:
+    """Email the captains of ``team_ids`` (each person once) the email ``template`` with ``values`` through the
+    outbox; the template is given each captain's ``first_name`` and the schedule's address (``page``) too."""
     ids = {t for t in team_ids if t is not None}
     if not ids:
         return 0
@@ -205,8 +203,8 @@ def tell_captains(db: Session, team_ids, *, subject: str, body: str, league_id: 
     for user in captains:
         if not user.email:
             continue
-        mail.queue(db, to=user.email, subject=subject, kind=kind,
-                   body_text=f"Hi {mail.first_name(user)},\n\n{body}\n\nThe schedule: {link}\n")  # fmt: skip
+        mail.queue_email(db, template, {**values, "first_name": mail.first_name(user), "page": link}, to=user.email,
+                         kind=kind)  # fmt: skip
         sent += 1
     return sent
 
@@ -393,9 +391,9 @@ def move_game(db: Session, actor: Actor | None, game_id: object, *, start: objec
         summary=f"Game {label} (week {game.round}) moved to {_where(game, zone)}",
     )  # fmt: skip
     tell_captains(
-        db, (game.team1_id, game.team2_id), subject=f"Game moved: {label}, now {timefmt.date_time(game.start_at, zone, labelled=True)}",
-        body=f"Your game {label} in {leagues.display_name(league)} has moved.\n\nNow: {_where(game, zone)}\nWas: {was}",
-        league_id=league.id, kind="game_moved",
+        db, (game.team1_id, game.team2_id), "game_moved",
+        {"game": label, "start": timefmt.date_time(game.start_at, zone, labelled=True), "now_where": _where(game, zone),
+         "was": was, "league": leagues.display_name(league)}, league_id=league.id,
     )  # fmt: skip
     return game
 
@@ -437,11 +435,8 @@ def push_week(db: Session, actor: Actor | None, league_id: object, *, week: obje
     )  # fmt: skip
     first = min(moving, key=lambda g: g.start_at)
     tell_captains(
-        db, {t for g in moving for t in (g.team1_id, g.team2_id)},
-        subject=f"{name}: no games in week {number}; the season moves a week later",
-        body=(f"There are no games in {name} in week {number}. That week's games and every later week's "
-              f"move one week later, at the same times; the next games are on {timefmt.day(first.start_at, zone)}."),
-        league_id=league.id, kind="week_pushed",
+        db, {t for g in moving for t in (g.team1_id, g.team2_id)}, "week_pushed",
+        {"league": name, "week": number, "next_day": timefmt.day(first.start_at, zone)}, league_id=league.id,
     )  # fmt: skip
     return len(moving)
 
@@ -644,9 +639,9 @@ def update_game(
     if moved:
         label = f"{names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')}"
         tell_captains(
-            db, {*before_teams, t1, t2}, subject=f"Game changed: {label}, {timefmt.date_time(game.start_at, zone, labelled=True)}",
-            body=f"A game of your team has changed: {label}.\n\nNow: {_where(game, zone)}\nWas: {was}",
-            league_id=game.league_id, kind="game_moved",
+            db, {*before_teams, t1, t2}, "game_changed",
+            {"game": label, "start": timefmt.date_time(game.start_at, zone, labelled=True), "now_where": _where(game, zone),
+             "was": was}, league_id=game.league_id, kind="game_moved",
         )  # fmt: skip
     return game
 
@@ -891,9 +886,9 @@ def add_game(
         after=audit.snapshot(game, (*MOVE_FIELDS, "team1_id", "team2_id", "round", "match")),
     )  # fmt: skip
     tell_captains(
-        db, (t1, t2), subject=f"New game: {label}, {timefmt.date_time(game.start_at, zone, labelled=True)}",
-        body=f"A game of your team was added to {leagues.display_name(league)}: {label}.\n\nWhen: {_where(game, zone)}",
-        league_id=league.id, kind="game_added",
+        db, (t1, t2), "game_added",
+        {"game": label, "start": timefmt.date_time(game.start_at, zone, labelled=True), "where": _where(game, zone),
+         "league": leagues.display_name(league)}, league_id=league.id,
     )  # fmt: skip
     return game
 
@@ -921,9 +916,6 @@ def delete_game(db: Session, actor: Actor | None, game_id: object) -> str:
         db, actor, action="delete", entity="game", entity_id=gid, league_id=league.id, before=before,
         summary=f"Game {label} (week {before['round']}) at {was} taken off the schedule of {leagues.display_name(league)}",
     )  # fmt: skip
-    tell_captains(
-        db, teams_told, subject=f"Game cancelled: {label}, {was}",
-        body=f"Your game {label} in {leagues.display_name(league)} on {was} is off the schedule.",
-        league_id=league.id, kind="game_cancelled",
-    )  # fmt: skip
+    tell_captains(db, teams_told, "game_cancelled", {"game": label, "was": was, "league": leagues.display_name(league)},
+                  league_id=league.id)  # fmt: skip
     return "Game deleted."

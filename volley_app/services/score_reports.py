@@ -95,7 +95,7 @@ def _zone(db: Session, game: Game) -> str:
 
 
 def _link(game: Game) -> str:
-    return f"See the game: {routes.absolute(routes.game_score_path(game.id))}"
+    return routes.absolute(routes.game_score_path(game.id))
 
 
 def report(
@@ -129,10 +129,9 @@ def report(
         summary=f"Score of {name} reported by the captain of {mine.team_name}: {sets}", before=before, after=clean,
     )  # fmt: skip
     tell(
-        db, _captain(db, theirs), subject=f"Confirm the score of {name}", kind="score_reported",
-        body=(f"The captain of {mine.team_name} reported the score of {name} on "
-              f"{timefmt.date_time(game.start_at, _zone(db, game), labelled=True)}: {sets}.\n\nPlease confirm it, or dispute it if it is wrong."),
-        link=_link(game),
+        db, _captain(db, theirs), "score_reported",
+        {"game": name, "team": mine.team_name, "sets": sets, "page": _link(game),
+         "when": timefmt.date_time(game.start_at, _zone(db, game), labelled=True)},
     )  # fmt: skip
     return row
 
@@ -194,9 +193,8 @@ def confirm(
         db, actor, action="confirm", entity="score_report", entity_id=row.id, league_id=game.league_id,
         summary=f"Score of {name} confirmed by the captain of {mine.team_name}: {sets}", after=clean,
     )  # fmt: skip
-    tell(db, _captain(db, theirs), subject=f"Score confirmed: {name}", kind="score_confirmed",
-         body=f"The captain of {mine.team_name} confirmed the score you reported: {sets}. It counts now.",
-         link=_link(game))  # fmt: skip
+    tell(db, _captain(db, theirs), "score_confirmed",
+         {"game": name, "team": mine.team_name, "sets": sets, "page": _link(game)})  # fmt: skip
     return row
 
 
@@ -221,15 +219,10 @@ def dispute(
         db, actor, action="dispute", entity="score_report", entity_id=row.id, league_id=game.league_id,
         summary=f"Score of {name} ({sets}) disputed by the captain of {mine.team_name}" + (f": {text}" if text else ""),
     )  # fmt: skip
-    body = f"The captain of {mine.team_name} disputed the reported score of {name} ({sets})" + (
-        f": {text}" if text else ".") + "\n\nThe league's operator will decide the score."  # fmt: skip
-    tell(
-        db, _captain(db, theirs), subject=f"Score disputed: {name}", kind="score_disputed", body=body, link=_link(game)
-    )
+    values = {"game": name, "team": mine.team_name, "sets": sets, "note": text or "", "page": _link(game)}
+    tell(db, _captain(db, theirs), "score_disputed", values)
     league = db.get(League, game.league_id)
-    tell(db, db.get(User, league.svl_id), subject=f"A disputed score needs you: {name}", kind="score_disputed",
-         body=body.replace("The league's operator will decide the score.", "Please enter the right score."),
-         link=_link(game))  # fmt: skip
+    tell(db, db.get(User, league.svl_id), "score_dispute_to_operator", values, kind="score_disputed")
     return row
 
 

@@ -150,34 +150,18 @@ def send_one(db: Session, reminder: Due, now: dt.datetime) -> bool:
     db.flush()  # the unique row: a second sweep stops here
     requestor = db.get(User, req.requestor_id)
     sub_names = ", ".join(_name(db.get(User, s)) for s in subs)
-    verb = "subs" if len(subs) == 1 else "sub"  # "Ben Carter subs for", "Ben Carter, Gina Park sub for"
-    where = f"{req.svl}{f', {req.court}' if req.court else ''}"
-    link = routes.absolute(routes.note_path(req.id))
     if reminder.kind == AFTER_GAME:
-        subject = f"Did {sub_names} play for {req.team}?"
-        body = (
-            f"Hi {mail.first_name(user)},\n\n"
-            f"{sub_names} subbed for {req.team} on {timefmt.long(req.date, zone)}.\n"
-            f"Please mark whether they played or did not show: it helps every captain find reliable subs.\n\n"
-            f"Mark played or no-show: {link}\n"
-        )
-    elif user.id == req.requestor_id:
-        subject = f"Reminder: {sub_names} {verb} for {req.team} on {timefmt.day(req.date, zone)}"
-        body = (
-            f"Hi {mail.first_name(user)},\n\n"
-            f"A reminder: {sub_names} {verb} for {req.team}.\n\n"
-            f"When: {timefmt.long(req.date, zone)}\nWhere: {where}\n\nDetails: {link}\n"
-        )
+        template = "sub_reminder_after_game"
     else:
-        subject = f"Reminder: you sub for {req.team} on {timefmt.day(req.date, zone)}"
-        body = (
-            f"Hi {mail.first_name(user)},\n\n"
-            f"A reminder: you sub for {req.team} ({_name(requestor)} asked).\n\n"
-            f"When: {timefmt.long(req.date, zone)}\nWhere: {where}\nSkill level: {req.skill_level.value}\n"
-            f"Format: {req.format.value}\n\nDetails: {link}\n"
-        )
-    mail.queue(db, to=user.email, subject=subject, body_text=body, kind=f"sub_reminder_{reminder.kind}",
-               reply_to=requestor.email if requestor and user.id != requestor.id else None)  # fmt: skip
+        template = "sub_reminder_requestor" if user.id == req.requestor_id else "sub_reminder_sub"
+    values = {
+        "first_name": mail.first_name(user), "team": req.team, "sub_names": sub_names, "subs": len(subs),
+        "requestor": _name(requestor), "when": timefmt.long(req.date, zone), "day": timefmt.day(req.date, zone),
+        "where": f"{req.svl}{f', {req.court}' if req.court else ''}", "skill_level": req.skill_level.value,
+        "format": req.format.value, "page": routes.absolute(routes.note_path(req.id)),
+    }  # fmt: skip
+    mail.queue_email(db, template, values, to=user.email, kind=f"sub_reminder_{reminder.kind}",
+                     reply_to=requestor.email if requestor and user.id != requestor.id else None)  # fmt: skip
     return True
 
 

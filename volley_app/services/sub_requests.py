@@ -701,21 +701,13 @@ def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind
     acting = db.get(User, actor.user_id)
     if requestor is None:
         return
-    mail.queue(
-        db,
-        to=requestor.email,
-        subject=f"Your sub request was {verb}",
-        body_text=(
-            f"Hi {mail.first_name(requestor)},\n\n"
-            f"{mail.full_name(acting) if acting else actor.username} has {verb} your sub request.\n\n"
-            f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
-            f"Where: {req.svl}\n"
-            f"Team: {req.team}\n\n"
-            f"Details: {routes.absolute(routes.note_path(req.id))}\n"
-        ),
-        reply_to=acting.email if acting else None,
-        kind=kind,
-    )
+    mail.queue_email(
+        db, "request_answered", {
+            "first_name": mail.first_name(requestor), "who": mail.full_name(acting) if acting else actor.username,
+            "verb": verb, "when": timefmt.long(req.date, venues.zone_by_name(db, req.svl)), "svl": req.svl,
+            "team": req.team, "page": routes.absolute(routes.note_path(req.id)),
+        }, to=requestor.email, reply_to=acting.email if acting else None, kind=kind,
+    )  # fmt: skip
 
 
 def _answer(db: Session, actor: Actor, request_id: object, now: dt.datetime, *conditions, **values) -> tuple[int, bool]:
@@ -892,26 +884,18 @@ def _email_withdrawn(db: Session, req: SubRequest, actor: Actor, holder: str) ->
     requestor, sub = db.get(User, req.requestor_id), db.get(User, actor.user_id)
     if requestor is None or sub is None:
         return
-    who = _person(sub.first_name, sub.last_name, sub.username)
-    when = timefmt.long(req.date, venues.zone_by_name(db, req.svl))
     now_open = {
         "anyone": "The place is open to anyone again.",
         "the sub invited now": "The sub invited now may take it.",
     }.get(holder, f"The next sub on your invite list, {holder}, has been invited.")
-    mail.queue(
-        db,
-        to=requestor.email,
-        subject=f"{who} can't make it: {req.team}",
-        body_text=(
-            f"Hi {requestor.first_name},\n\n"
-            f"{who} can't make it and has given up their place on your sub request. {now_open}\n\n"
-            f"When: {when}\nWhere: {req.svl}\nTeam: {req.team}\n"
-            f"Places taken: {req.places_filled} of {req.players_needed}\n\n"
-            f"Details: {routes.absolute(routes.note_path(req.id))}\n"
-        ),
-        reply_to=sub.email,
-        kind="sub_withdrew",
-    )
+    mail.queue_email(
+        db, "sub_withdrew", {
+            "first_name": requestor.first_name, "who": _person(sub.first_name, sub.last_name, sub.username),
+            "now_open": now_open, "when": timefmt.long(req.date, venues.zone_by_name(db, req.svl)), "svl": req.svl,
+            "team": req.team, "places_filled": req.places_filled, "players_needed": req.players_needed,
+            "page": routes.absolute(routes.note_path(req.id)),
+        }, to=requestor.email, reply_to=sub.email,
+    )  # fmt: skip
 
 
 def update(
@@ -943,8 +927,7 @@ def update(
     changes = [label for key, label in _TOLD.items() if before[key] != getattr(req, key)]
     _tell(db, req)
     if changes:
-        what = f"changed the {' and '.join(changes)} of the sub request for {req.team}"
-        _email_sub(db, req, f"Sub request changed: {req.team}", what, "request_changed")
+        _email_sub(db, req, "request_changed", changes=changes)
 
 
 # What the team needs: how many players, the position, the gender, the lowest rating at that position.
@@ -965,28 +948,22 @@ def _stored_needs(req: SubRequest) -> dict[str, object]:
 _TOLD = {"date": "date and time", "svl": "location", "court": "court", "team": "team"}
 
 
-def _email_sub(db: Session, req: SubRequest, subject: str, what: str, kind: str) -> None:
-    """Tell the sub who accepted the request, or the one it names while still Open, that the requestor ``what``."""
+def _email_sub(db: Session, req: SubRequest, template: str, **values: object) -> None:
+    """Tell the sub who accepted the request, or the one it names while still Open, what the requestor did
+    (``template``: request_changed, with the ``changes``, or request_cancelled)."""
     if req.recipient_id is None or req.status == SubStatus.DECLINED:
         return
     sub = db.get(User, req.recipient_id)
     requestor = db.get(User, req.requestor_id)
     if sub is None or requestor is None:
         return
-    mail.queue(
-        db,
-        to=sub.email,
-        subject=subject,
-        body_text=(
-            f"Hi {mail.first_name(sub)},\n\n"
-            f"{mail.full_name(requestor)} has {what}.\n\n"
-            f"When: {timefmt.long(req.date, venues.zone_by_name(db, req.svl))}\n"
-            f"Where: {req.svl}{f', {req.court}' if req.court else ''}\n"
-            + ("" if req.archived_at else f"\nDetails: {routes.absolute(routes.note_path(req.id))}\n")
-        ),
-        reply_to=requestor.email,
-        kind=kind,
-    )
+    mail.queue_email(
+        db, template, {
+            "first_name": mail.first_name(sub), "requestor": mail.full_name(requestor), "team": req.team,
+            "when": timefmt.long(req.date, venues.zone_by_name(db, req.svl)), "svl": req.svl, "court": req.court,
+            "page": "" if req.archived_at else routes.absolute(routes.note_path(req.id)), **values,
+        }, to=sub.email, reply_to=requestor.email,
+    )  # fmt: skip
 
 
 def delete(db: Session, actor: Actor | None, request_id: object) -> None:
@@ -1005,8 +982,7 @@ def delete(db: Session, actor: Actor | None, request_id: object) -> None:
         sub_records.refresh_request(db, req.id)  # a cancelled request leaves its subs' records
         invites.end_list(db, req, req.archived_at)
         if req.recipient_id is not None and req.status != SubStatus.DECLINED:
-            what = f"cancelled the sub request for {req.team}: you are no longer needed"
-            _email_sub(db, req, f"Sub request cancelled: {req.team}", what, "request_cancelled")
+            _email_sub(db, req, "request_cancelled")
         _tell(db, req, open_list=True)
         log.info("sub request %s cancelled by user %s (archived)", req.id, actor.user_id)
         return
@@ -1014,8 +990,7 @@ def delete(db: Session, actor: Actor | None, request_id: object) -> None:
         req.archived_at = req.updated_at = utcnow()
         db.add(req)
         db.flush()
-        what = f"cancelled the sub request for {req.team}: you are no longer needed"
-        _email_sub(db, req, f"Sub request cancelled: {req.team}", what, "request_cancelled")
+        _email_sub(db, req, "request_cancelled")
         _tell(db, req)
         log.info("sub request %s cancelled by user %s (archived)", req.id, actor.user_id)
         return

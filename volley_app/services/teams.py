@@ -261,14 +261,9 @@ def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remainin
         after={"remaining": choice, "games": changed, "playoff_games": in_bracket},
     )  # fmt: skip
     places.tell(
-        db, places.captain_of(db, team), subject=f"{team.team_name} has withdrawn from {leagues.display_name(league)}",
-        body=(
-            f"Your team {team.team_name} has been withdrawn from {leagues.display_name(league)} by the league's "
-            f"operator. Games already played keep their results; the remaining games are "
-            f"{'forfeited' if choice == FORFEIT else 'taken off the schedule'}.\n\n"
-            f"Questions? Reply to your league's operator."
-        ),
-        link=f"League details: {routes.absolute(routes.league_path(league.id))}", kind="team_withdrawn",
+        db, places.captain_of(db, team), "team_withdrawn",
+        {"team": team.team_name, "league": leagues.display_name(league), "forfeited": choice == FORFEIT,
+         "page": routes.absolute(routes.league_path(league.id))},
     )  # fmt: skip
     return team.team_name
 

@@ -1,6 +1,6 @@
 """The REST API's tokens: a short-lived signed access token and a server-side refresh token.
 
-- The access token is a JWT (HS256 only, signed with the secret key) that lives 15 minutes and
+- The access token is a JWT (HS256 only, signed with its own key, ``services/signing.py``) that lives 15 minutes and
   carries the user's id, username and roles (``UserInfo``) and the refresh family it came from.
   Each use checks that family is still open and is a login of that same user, so logout, logout everywhere and a password reset
   end the access tokens of that login at once, not only when they expire.
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import RefreshToken, User, utcnow
-from volley_app.services import auth
+from volley_app.services import auth, signing
 from volley_app.services.errors import Forbidden
 from volley_app.services.permissions import Actor
 from volley_app.settings import get_settings
@@ -45,8 +45,18 @@ class InvalidToken(Exception):
     """An access token that is not ours, altered, expired or of an ended login."""
 
 
-def _key() -> str:
-    return get_settings().secret_key
+def _decode(token: str, require: list[str]) -> dict:
+    """The claims of a token signed with the current key or a fallback one (``services/signing.py``).
+
+    Raises:
+        jwt.PyJWTError: not one of ours, altered, expired or missing a required claim.
+    """
+    for key in signing.jwt_keys(signing.API_ACCESS_TOKEN):
+        try:
+            return jwt.decode(token, key, algorithms=[ALGORITHM], options={"require": require})
+        except jwt.InvalidSignatureError:
+            continue
+    raise jwt.InvalidSignatureError("Signature verification failed")
 
 
 def access_token(user: User, family: str, *, now: dt.datetime | None = None) -> tuple[str, dt.datetime]:
@@ -60,7 +70,7 @@ def access_token(user: User, family: str, *, now: dt.datetime | None = None) -> 
         "exp": int(expires.timestamp()),
         "UserInfo": {"id": user.id, "username": user.username, "roles": list(user.roles)},
     }
-    return jwt.encode(claims, _key(), algorithm=ALGORITHM), expires
+    return jwt.encode(claims, signing.jwt_key(signing.API_ACCESS_TOKEN), algorithm=ALGORITHM), expires
 
 
 def _new_refresh(db: Session, user_id: int, family: str, expires: dt.datetime) -> str:
@@ -98,9 +108,7 @@ def resolve_access(db: Session, token: str) -> Actor:
     if not isinstance(token, str) or len(token) > MAX_TOKEN_LENGTH:
         raise InvalidToken
     try:
-        claims = jwt.decode(
-            token, _key(), algorithms=[ALGORITHM], options={"require": ["exp", "iat", "sub", "typ", "fam"]}
-        )
+        claims = _decode(token, ["exp", "iat", "sub", "typ", "fam"])
     except (jwt.PyJWTError, ValueError, TypeError) as exc:
         raise InvalidToken from exc
     if claims.get("typ") != ACCESS_TYPE or not isinstance(claims.get("fam"), str):
@@ -134,18 +142,17 @@ def rotate(db: Session, token: object) -> Tokens:
     if not isinstance(token, str) or not token or len(token) > 200:
         raise Forbidden(auth.SESSION_EXPIRED)
     now = utcnow()
-    digest = auth.hash_token(token)
     taken = db.exec(
         sa.update(RefreshToken)
         .where(
-            RefreshToken.token_hash == digest,
+            auth.token_is(RefreshToken.token_hash, token),
             RefreshToken.used_at.is_(None),
             RefreshToken.revoked_at.is_(None),
             RefreshToken.expires_at > now,
         )
         .values(used_at=now)
     ).rowcount
-    row = db.exec(select(RefreshToken).where(RefreshToken.token_hash == digest)).first()
+    row = db.exec(select(RefreshToken).where(auth.token_is(RefreshToken.token_hash, token))).first()
     if row is None:
         raise Forbidden(auth.SESSION_EXPIRED)
     if not taken:
@@ -167,14 +174,14 @@ def logout(db: Session, token: object) -> bool:
     """End the login (the whole family) of a refresh token. True if one was open."""
     if not isinstance(token, str) or not token or len(token) > 200:
         return False
-    row = db.exec(select(RefreshToken).where(RefreshToken.token_hash == auth.hash_token(token))).first()
+    row = db.exec(select(RefreshToken).where(auth.token_is(RefreshToken.token_hash, token))).first()
     return row is not None and _revoke_family(db, row.family) > 0
 
 
 def logout_access(db: Session, token: str) -> bool:
     """End the login an access token belongs to (a logout that sent no refresh cookie)."""
     try:
-        claims = jwt.decode(token, _key(), algorithms=[ALGORITHM], options={"require": ["fam", "typ"]})
+        claims = _decode(token, ["fam", "typ"])
     except (jwt.PyJWTError, ValueError, TypeError):
         return False
     fam = claims.get("fam")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import hmac
 import secrets
 from pathlib import Path
 from typing import Protocol
@@ -19,6 +18,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import StoredFile
+from volley_app.services import signing
 from volley_app.services.errors import Invalid
 from volley_app.settings import get_settings
 
@@ -145,16 +145,11 @@ def etag(name: str) -> str:
 TICKET_HOURS = 2
 
 
-def _signature(user_id: int, subject: str, expires: int) -> str:
-    key = get_settings().secret_key.encode()
-    return hmac.new(key, f"file:{user_id}:{subject}:{expires}".encode(), hashlib.sha256).hexdigest()[:40]
-
-
 def ticket(user_id: int, subject: str, now: dt.datetime) -> dict[str, str]:
     """The query of a link to the private file ``subject`` for ``user_id``, checked by ``ticket_holder``."""
     hour = int(now.timestamp()) // 3600
     expires = (hour + TICKET_HOURS) * 3600
-    return {"u": str(user_id), "e": str(expires), "s": _signature(user_id, subject, expires)}
+    return {"u": str(user_id), "e": str(expires), "s": signing.sign(signing.FILE_LINK, user_id, subject, expires)}
 
 
 def ticket_holder(query: dict[str, str], subject: str, now: dt.datetime) -> int | None:
@@ -162,7 +157,7 @@ def ticket_holder(query: dict[str, str], subject: str, now: dt.datetime) -> int 
     uid, expires, sig = query.get("u", ""), query.get("e", ""), query.get("s", "")
     if not (uid.isdigit() and expires.isdigit() and len(uid) < 12 and len(expires) < 12):
         return None
-    if int(expires) < now.timestamp() or not hmac.compare_digest(sig, _signature(int(uid), subject, int(expires))):
+    if int(expires) < now.timestamp() or not signing.verify(signing.FILE_LINK, sig, int(uid), subject, int(expires)):
         return None
     return int(uid)
 
