@@ -6,7 +6,10 @@
   number succeeds).
 * :class:`StripeProvider`: PaymentIntents created and retrieved on the server with the stripe SDK
   (``settings.stripe_api_base`` points it at another host, e.g. a local stand-in in tests), and
-  webhook events verified on the raw body.
+  webhook events verified on the raw body. Each call waits at most :data:`PROVIDER_TIMEOUT_SECONDS`
+  and is not retried by the SDK: one that gets no answer in time raises :class:`ProviderUnavailable`.
+  Callers hold no database lock or transaction while they wait (``services.registration``,
+  ``services.places``).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import re
 import stripe
 
 from volley_app.models import utcnow
-from volley_app.services.errors import BadRequest, Invalid
+from volley_app.services.errors import BadRequest, DomainError, Invalid
 from volley_app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -27,6 +30,20 @@ log = logging.getLogger(__name__)
 DECLINED = "declined"
 INSUFFICIENT_FUNDS = "insufficient_funds"
 DECLINE_CARDS = {"4000000000000002": DECLINED, "4000000000009995": INSUFFICIENT_FUNDS}
+
+# How long a call to the card provider may take (connecting, then each wait for its answer); no retry follows.
+PROVIDER_TIMEOUT_SECONDS = 10.0
+PROVIDER_SLOW = "The card service did not answer in time. Nothing was charged: please try again in a moment."
+REFUND_SLOW = "The card service did not answer in time: the refund is still due and will be asked for again."
+
+
+class ProviderUnavailable(DomainError):
+    """The card provider did not answer in time (or could not be reached): nothing it was asked has been settled."""
+
+    status_code = 503
+
+    def __init__(self, message: str = PROVIDER_SLOW):
+        super().__init__(message)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,7 +136,10 @@ class StripeProvider:
 
     def __init__(self, settings: Settings):
         base = {"api": settings.stripe_api_base.rstrip("/")} if settings.stripe_api_base else None
-        self.client = stripe.StripeClient(settings.stripe_secret_key or "", base_addresses=base, max_network_retries=0)
+        self.client = stripe.StripeClient(
+            settings.stripe_secret_key or "", base_addresses=base, max_network_retries=0,
+            http_client=stripe.RequestsClient(timeout=PROVIDER_TIMEOUT_SECONDS),
+        )  # fmt: skip
 
     @staticmethod
     def _intent(pi) -> Intent:
@@ -138,21 +158,30 @@ class StripeProvider:
     def create_intent(
         self, *, amount_cents: int, currency: str, idempotency_key: str, description: str, metadata: dict[str, str]
     ) -> Intent:
-        pi = self.client.v1.payment_intents.create(
-            params={
-                "amount": amount_cents,
-                "currency": currency,
-                "description": description,
-                "statement_descriptor_suffix": description[:22],
-                "metadata": metadata,
-                "automatic_payment_methods": {"enabled": True},
-            },
-            options={"idempotency_key": idempotency_key},
-        )
+        """The PaymentIntent of ``idempotency_key``: created once, the same one for every retry (ProviderUnavailable
+        when the provider does not answer in time)."""
+        try:
+            pi = self.client.v1.payment_intents.create(
+                params={
+                    "amount": amount_cents,
+                    "currency": currency,
+                    "description": description,
+                    "statement_descriptor_suffix": description[:22],
+                    "metadata": metadata,
+                    "automatic_payment_methods": {"enabled": True},
+                },
+                options={"idempotency_key": idempotency_key},
+            )
+        except stripe.APIConnectionError as exc:
+            raise _unavailable("create a payment intent", exc) from None
         return self._intent(pi)
 
     def retrieve(self, intent_id: str) -> Intent:
-        return self._intent(self.client.v1.payment_intents.retrieve(intent_id))
+        """The intent as the provider has it now (ProviderUnavailable when it does not answer in time)."""
+        try:
+            return self._intent(self.client.v1.payment_intents.retrieve(intent_id))
+        except stripe.APIConnectionError as exc:
+            raise _unavailable("retrieve a payment intent", exc) from None
 
     def cancel(self, intent_id: str) -> Intent:
         """Cancel the intent so it can no longer be paid; the intent as it is now.
@@ -163,17 +192,32 @@ class StripeProvider:
         try:
             return self._intent(self.client.v1.payment_intents.cancel(intent_id))
         except stripe.InvalidRequestError:
-            return self.retrieve(intent_id)
+            try:
+                return self.retrieve(intent_id)
+            except ProviderUnavailable:
+                return Intent(id=intent_id, status="unknown", amount=0, currency="", metadata={})
         except stripe.StripeError as exc:  # not reached: a later success is refunded if its place is gone
             log.warning("could not cancel payment intent %s: %s", intent_id, type(exc).__name__)
             return Intent(id=intent_id, status="unknown", amount=0, currency="", metadata={})
 
     def refund(self, intent_id: str, *, idempotency_key: str) -> str:
-        """Refund the whole of a succeeded intent (once, whatever retries); the refund's id."""
-        refund = self.client.v1.refunds.create(
-            params={"payment_intent": intent_id}, options={"idempotency_key": idempotency_key}
-        )
+        """Refund the whole of a succeeded intent (once, whatever retries); the refund's id.
+
+        ProviderUnavailable when the provider does not answer in time: the refund may or may not have been
+        made, and asking again with the same ``idempotency_key`` makes it once.
+        """
+        try:
+            refund = self.client.v1.refunds.create(
+                params={"payment_intent": intent_id}, options={"idempotency_key": idempotency_key}
+            )
+        except stripe.APIConnectionError as exc:
+            raise _unavailable("refund a payment", exc, REFUND_SLOW) from None
         return str(refund.id or "")
+
+
+def _unavailable(what: str, exc: Exception, message: str = PROVIDER_SLOW) -> ProviderUnavailable:
+    log.warning("the card service did not answer in time to %s: %s", what, type(exc).__name__)
+    return ProviderUnavailable(message)
 
 
 def stripe_configured(settings: Settings | None = None) -> bool:

@@ -16,6 +16,10 @@ Expired holds are swept where places are decided and by a periodic task (:func:`
 the payment becomes "expired", a Stripe PaymentIntent is cancelled, and a place freed this way
 is offered to the next team on the waitlist. A card payment that still succeeds for a place that
 is no longer there is refunded, and the captain told.
+
+The card provider is never called while the lock is held: lapsed holds' intents are cancelled
+before it is taken (:func:`decide`), and a refund decided under it is marked due and asked for
+after the commit (:func:`send_due_refunds`).
 """
 
 from __future__ import annotations
@@ -42,6 +46,9 @@ PENDING, PROCESSING, SUCCEEDED, FAILED, EXPIRED, REFUNDED = (
     "pending", "processing", "succeeded", "failed", "expired", "refunded",
 )  # fmt: skip
 HOLDING = (PENDING, PROCESSING)
+# A refunded payment's error: why, and (until the card provider has made the refund) that it is still due.
+PLACE_GONE = "place no longer held"
+REFUND_DUE = "place no longer held; refund due"
 
 RESERVATION_MINUTES = 15
 OFFER_HOURS_MIN, OFFER_HOURS_MAX = 1, 336
@@ -280,23 +287,53 @@ def _claim(db: Session, pay: Payment, *, from_status: tuple[str, ...], to_status
     return result.rowcount == 1
 
 
-def _sweep_league(db: Session, league: League, now: dt.datetime) -> Sweep:
-    """Expire the league's lapsed holds and pass freed places on (the caller holds the league's lock)."""
-    done = Sweep()
+def _stale(league_id: int, now: dt.datetime):
+    return sa.and_(
+        Payment.league_id == league_id, Payment.status == PENDING,
+        sa.or_(Payment.expires_at.is_(None), Payment.expires_at <= now),
+    )  # fmt: skip
+
+
+def _with_intent(pay: Payment) -> bool:
+    return pay.provider == payments.StripeProvider.name and bool(pay.provider_payment_id)
+
+
+def _cancel_lapsed(db: Session, league_id: int, now: dt.datetime) -> dict[int, payments.Intent]:
+    """Cancel the card payments of the league's lapsed holds, so that none can be paid any more: the intents as the
+    provider has them now (a card may have gone through just before), by payment id.
+
+    Runs before the league's lock is taken and before anything is written: the transaction so far (reads) is
+    ended first, so no lock or transaction waits on the provider. Nothing to cancel, nothing is called.
+    """
     stale = db.exec(
-        select(Payment).where(
-            Payment.league_id == league.id, Payment.status == PENDING,
-            sa.or_(Payment.expires_at.is_(None), Payment.expires_at <= now),
-        ).order_by(Payment.id)
+        select(Payment.id, Payment.provider_payment_id)
+        .where(_stale(league_id, now), Payment.provider == payments.StripeProvider.name,
+               Payment.provider_payment_id.is_not(None))
+        .order_by(Payment.id)
     ).all()  # fmt: skip
+    if not stale:
+        return {}
+    db.commit()
+    provider = payments.stripe_provider()
+    return {pid: provider.cancel(intent_id) for pid, intent_id in stale}
+
+
+def _sweep_league(db: Session, league: League, now: dt.datetime, cancelled: dict[int, payments.Intent]) -> Sweep:
+    """Expire the league's lapsed holds and pass freed places on (the caller holds the league's lock).
+
+    A hold with a card payment is expired once its intent was cancelled (``cancelled``, by :func:`_cancel_lapsed`
+    before the lock); one that lapsed after that is left to the next sweep, which cancels it first.
+    """
+    done = Sweep()
+    stale = db.exec(select(Payment).where(_stale(league.id, now)).order_by(Payment.id)).all()
     for pay in stale:
+        if _with_intent(pay) and pay.id not in cancelled:
+            continue
         if not _claim(db, pay, from_status=(PENDING,), to_status=EXPIRED):
             continue
-        if pay.provider == payments.StripeProvider.name and pay.provider_payment_id:
-            intent = payments.stripe_provider().cancel(pay.provider_payment_id)
-            if verified(pay, intent) and fulfil(db, pay, now) is not None:
-                done.paid += 1  # the card went through after all, and a place is still free for it
-                continue
+        if _with_intent(pay) and verified(pay, cancelled[pay.id]) and fulfil(db, pay, now) is not None:
+            done.paid += 1  # the card went through after all, and a place is still free for it
+            continue
         done.expired += 1
         _lapsed(db, league, pay)
     if done.expired:
@@ -330,10 +367,18 @@ def _locked(db: Session, league_id: int) -> League:
 
 
 def decide(db: Session, league_id: int, now: dt.datetime | None = None) -> League:
-    """Start a decision about the league's places: take its lock, then sweep its lapsed holds."""
+    """Start a decision about the league's places: take its lock, then sweep its lapsed holds.
+
+    Call it before writing anything in the transaction: the card payments of lapsed holds are cancelled
+    first, outside any transaction (:func:`_cancel_lapsed`).
+    """
+    return _decided(db, league_id, now or utcnow())[0]
+
+
+def _decided(db: Session, league_id: int, now: dt.datetime) -> tuple[League, Sweep]:
+    cancelled = _cancel_lapsed(db, league_id, now)
     league = _locked(db, league_id)
-    _sweep_league(db, league, now or utcnow())
-    return league
+    return league, _sweep_league(db, league, now, cancelled)
 
 
 def _leagues_to_sweep(now: dt.datetime) -> list[int]:
@@ -356,9 +401,13 @@ def expire_holds(now: dt.datetime | None = None) -> Sweep:
     total = Sweep()
     for league_id in _leagues_to_sweep(now or utcnow()):
         try:
-            total += dbmod.call(lambda db, lid=league_id: _sweep_league(db, _locked(db, lid), now or utcnow()))
+            total += dbmod.call(lambda db, lid=league_id: _decided(db, lid, now or utcnow())[1])
         except Exception:
             log.exception("sweeping the holds of league %s failed; the next sweep tries again", league_id)
+    try:
+        dbmod.call(send_due_refunds)
+    except Exception:
+        log.exception("asking for the refunds due failed; the next sweep tries again")
     return total
 
 
@@ -465,11 +514,14 @@ def _move_in(db: Session, pay: Payment, league: League) -> Team:
 
 
 def _refund(db: Session, pay: Payment, league: League) -> None:
-    """The payment came in for a place that is gone: refund it (once) and tell the payer."""
-    if not _claim(db, pay, from_status=(*HOLDING, EXPIRED), to_status=REFUNDED, error="place no longer held"):
+    """The payment came in for a place that is gone: refund it (once) and tell the payer.
+
+    The refund is marked due here, under the league's lock; the provider is asked for it after the commit
+    (:func:`send_due_refunds`).
+    """
+    due = REFUND_DUE if pay.provider_payment_id else PLACE_GONE
+    if not _claim(db, pay, from_status=(*HOLDING, EXPIRED), to_status=REFUNDED, error=due):
         return
-    if pay.provider_payment_id:
-        payments.refund(pay.provider, pay.provider_payment_id, idempotency_key=f"refund-{pay.idempotency_key}")
     name = leagues.display_name(league)
     payer = db.get(User, pay.user_id) if pay.user_id else None
     tell(
@@ -478,3 +530,34 @@ def _refund(db: Session, pay: Payment, league: League) -> None:
          "page": routes.absolute(routes.league_path(league.id))},
     )  # fmt: skip
     log.warning("payment %s refunded: its place in league %s was no longer held", pay.id, league.id)
+
+
+def send_due_refunds(db: Session, *, payment_id: int | None = None) -> bool:
+    """Ask the card provider for the refunds marked due (every one, or ``payment_id``'s): True when none is left due.
+
+    Call it with no lock held: the transaction so far is committed first, each refund is asked for outside any
+    transaction and recorded in a short one of its own. A refund the provider does not answer stays due and is
+    asked for again by the next call (the webhook's redelivery, the periodic sweep); its idempotency key makes
+    it one refund whatever the retries.
+    """
+    db.commit()
+    query = select(Payment).where(Payment.status == REFUNDED, Payment.error == REFUND_DUE)
+    if payment_id is not None:
+        query = query.where(Payment.id == payment_id)
+    due = list(db.exec(query.order_by(Payment.id)).all())
+    db.commit()
+    left = 0
+    for pay in due:
+        try:
+            payments.refund(pay.provider, pay.provider_payment_id, idempotency_key=f"refund-{pay.idempotency_key}")
+        except payments.ProviderUnavailable:
+            left += 1
+            continue
+        db.execute(
+            sa.update(Payment)
+            .where(Payment.id == pay.id, Payment.status == REFUNDED, Payment.error == REFUND_DUE)
+            .values(error=PLACE_GONE, updated_at=utcnow())
+        )
+        db.commit()
+        log.info("payment %s refunded by the card provider", pay.id)
+    return left == 0

@@ -6,6 +6,11 @@ place moves in, only by :func:`_fulfil`, after the provider's payment has been v
 conditional ``UPDATE`` on the payment row lets only one caller (browser return, webhook or a
 retry) fulfil it, so any mix of them yields exactly one team and one confirmation email. Every
 step that decides about places takes the league's lock first.
+
+The card provider is called with no lock held and outside any transaction: what was decided is
+committed first, the provider is asked (at most ``payments.PROVIDER_TIMEOUT_SECONDS``), and its
+answer is recorded in a second short transaction. The payment's idempotency key makes a retry, a
+second tab or a double click get the same PaymentIntent, never a second charge.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
+import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
@@ -243,20 +249,47 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
     elif pay.status == REFUNDED:
         out["notice"] = REFUNDED_NOTICE
     if pay.provider == payments.StripeProvider.name and pay.status == PENDING:
-        intent = payments.stripe_provider().create_intent(
-            amount_cents=pay.amount_cents,
-            currency=pay.currency,
-            idempotency_key=pay.idempotency_key,
-            description=_description(league, db),
-            metadata={"payment_id": str(pay.id), "league_id": str(league.id), "user_id": str(actor.user_id)},
-        )
-        if pay.provider_payment_id not in (None, intent.id):
-            raise BadRequest("This registration already has a payment")
-        pay.provider_payment_id = intent.id
-        pay.updated_at = utcnow()
-        db.add(pay)
-        out["client_secret"] = intent.client_secret
+        secret = _card_intent(db, pay, league, actor)
+        if secret is None:  # the hold ended while the card service answered: the checkout as it is now
+            return checkout(db, actor, payment_id=pay.id)
+        out["client_secret"] = secret
     return out
+
+
+def _card_intent(db: Session, pay: Payment, league: League, actor: Actor) -> str | None:
+    """The client secret of the pending payment's PaymentIntent; None when the payment stopped being pending
+    while the card service answered.
+
+    The place was decided under the league's lock: that is committed (the lock released) before the card
+    service is called, so a slow answer holds up no one else. The intent's id is then recorded in a short
+    transaction of its own. A card service that does not answer in time raises ``ProviderUnavailable`` and
+    leaves the payment as it was (pending, its place held until its time): trying again gets the same intent.
+    """
+    ask = {
+        "amount_cents": pay.amount_cents,
+        "currency": pay.currency,
+        "idempotency_key": pay.idempotency_key,
+        "description": _description(league, db),
+        "metadata": {"payment_id": str(pay.id), "league_id": str(league.id), "user_id": str(actor.user_id)},
+    }
+    db.commit()
+    provider = payments.stripe_provider()
+    intent = provider.create_intent(**ask)
+    recorded = db.execute(
+        sa.update(Payment)
+        .where(Payment.id == pay.id,
+               sa.or_(Payment.provider_payment_id.is_(None), Payment.provider_payment_id == intent.id))
+        .values(provider_payment_id=intent.id, updated_at=utcnow())
+    )  # fmt: skip
+    if recorded.rowcount != 1:
+        raise BadRequest("This registration already has a payment")
+    db.refresh(pay)
+    if pay.status == PENDING:
+        return intent.client_secret
+    if pay.status == EXPIRED:  # released meanwhile, before anyone had this intent: nobody may pay it now
+        db.commit()
+        provider.cancel(intent.id)
+    return None
 
 
 def _locked_payment(db: Session, actor: Actor, payment_id: object) -> tuple[Payment, League]:
@@ -313,6 +346,8 @@ def pay_offline(
     db.add(pay)
     db.flush()
     _fulfil(db, pay)
+    if pay.status == REFUNDED:
+        places.send_due_refunds(db, payment_id=pay.id)
     return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
 
 
@@ -320,14 +355,25 @@ _verified = places.verified
 
 
 def confirm_stripe_return(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
-    """The browser came back from Stripe: retrieve the intent on the server, verify it, fulfil."""
+    """The browser came back from Stripe: retrieve the intent on the server, verify it, fulfil.
+
+    The intent is retrieved before the league's lock is taken, outside any transaction; a card service that
+    does not answer in time answers "processing" (the webhook, or the page read again, settles it).
+    """
     actor = _player(actor)
-    pay, _league = _locked_payment(db, actor, payment_id)
+    pay = access_payment(db, actor, payment_id)
     if pay.status in (SUCCEEDED, REFUNDED):
         return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
     if pay.provider != payments.StripeProvider.name or not pay.provider_payment_id:
         raise BadRequest("No card payment to confirm")
-    intent = payments.stripe_provider().retrieve(pay.provider_payment_id)
+    db.commit()
+    try:
+        intent = payments.stripe_provider().retrieve(pay.provider_payment_id)
+    except payments.ProviderUnavailable:
+        return {"status": "processing", "payment_id": pay.id, "league_id": pay.league_id}
+    pay, _league = _locked_payment(db, actor, pay.id)
+    if pay.status in (SUCCEEDED, REFUNDED):
+        return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
     if intent.status in ("processing", "requires_action", "requires_confirmation"):
         return {"status": "processing", "payment_id": pay.id, "league_id": pay.league_id}
     if not _verified(pay, intent):
@@ -339,6 +385,8 @@ def confirm_stripe_return(db: Session, actor: Actor | None, *, payment_id: objec
                error=intent.status[:300])  # fmt: skip
         return {"status": "declined", "payment_id": pay.id, "league_id": pay.league_id}
     _fulfil(db, pay)
+    if pay.status == REFUNDED:
+        places.send_due_refunds(db, payment_id=pay.id)  # not answered in time: the periodic sweep asks again
     return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
 
 
@@ -363,7 +411,11 @@ def handle_stripe_event(db: Session, event) -> str:
         log.warning("stripe event for payment %s does not match it", pay.id)
         return "mismatch"
     _fulfil(db, pay)
-    return "refunded" if pay.status == REFUNDED else "fulfilled"
+    if pay.status != REFUNDED:
+        return "fulfilled"
+    if not places.send_due_refunds(db, payment_id=pay.id):  # committed first: the refund is due, not lost
+        raise payments.ProviderUnavailable(payments.REFUND_SLOW)  # Stripe sends the event again later
+    return "refunded"
 
 
 def _fulfil(db: Session, pay: Payment) -> Team | None:

@@ -11,7 +11,7 @@ from pydantic import BaseModel, model_validator
 
 from volley_app import db
 from volley_app.api.deps import current_actor
-from volley_app.services import paging
+from volley_app.services import paging, payments
 from volley_app.services.permissions import Actor, require_actor
 
 PREFIX = "/api"
@@ -66,6 +66,8 @@ CONFLICT = {"model": Invalid, "description": "Well formed, but it clashes with w
             "content": {"application/json": {"example": {"message": "That username or email is already registered",
                                                          "errors": {"username": "That username or email is already "
                                                                                 "registered"}}}}}  # fmt: skip
+CARD_SERVICE_SLOW = {"model": Message, "description": "The card service did not answer in time: nothing was charged",
+                     "content": {"application/json": {"example": {"message": payments.PROVIDER_SLOW}}}}  # fmt: skip
 
 
 # --- what a body's fields take, as the services check them (spec section 5) ------------------------------------

@@ -13,6 +13,7 @@ from volley_app.api.deps import client_ip
 from volley_app.api.routes.common import (
     ADMIN,
     ANYONE,
+    CARD_SERVICE_SLOW,
     EMAIL,
     ERRORS,
     IDENTIFIER,
@@ -319,7 +320,7 @@ class Card(Body):
     cvc: Any = Field("", examples=["123"], **schema(type="string", pattern=r"^[0-9]{3,4}$"))
 
 
-@router.post("/payment-intent", openapi_extra=access(PLAYER), responses={**ERRORS})
+@router.post("/payment-intent", openapi_extra=access(PLAYER), responses={**ERRORS, 503: CARD_SERVICE_SLOW})
 def payment_intent(body: PaymentIntent, actor: Actor = Depends(acting)) -> dict:
     """Start paying one's pending registration: the amount is the server's (from the league). With Stripe
     ``clientSecret`` confirms the card; with the offline provider pay at /payments/{id}/card."""
