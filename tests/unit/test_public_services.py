@@ -380,7 +380,7 @@ def test_unsubscribe_link_works_once_and_cannot_be_forged(db):
     with pytest.raises(NotFound):
         newsletter.unsubscribe(db, subscriber_id=other.id, token=token)
     with pytest.raises(NotFound):
-        newsletter.unsubscribe(db, subscriber_id=sid, token=token[:-1] + "0")
+        newsletter.unsubscribe(db, subscriber_id=sid, token=token[:-1] + ("1" if token.endswith("0") else "0"))
     assert newsletter.unsubscribe(db, subscriber_id=sid, token=token) == "fan@example.com"
     db.commit()
     assert [s.email for s in rows(db, NewsletterSubscriber)] == ["other@example.com"]
