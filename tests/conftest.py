@@ -14,6 +14,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 _TMP = Path(tempfile.mkdtemp(prefix="volley-tests-"))
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{_TMP / 'test.db'}")
+os.environ["APP_ENV"] = "test"
+os.environ.pop("FORWARDED_ALLOW_IPS", None)  # the tests read the default trusted proxies (this machine)
+os.environ.setdefault("BCRYPT_ROUNDS", "4")  # fast hashes; the cost-12 default has its own test
+os.environ.setdefault("OUTBOX_INTERVAL_SECONDS", "0.5")
+os.environ.setdefault("VAR_DIR", str(_TMP / "var"))  # the run's own signing key, never the checkout's
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # gw0, gw1, … when the tests run in several processes
 
 
