@@ -253,8 +253,22 @@ def test_a_refund_the_card_service_does_not_answer_stays_due_and_is_made_once(wo
     pay = _payment(db, late)
     assert (pay.status, pay.error) == ("refunded", places.REFUND_DUE)  # decided, told, and the refund still due
     assert count(db, OutboxMessage, OutboxMessage.kind == "payment_refunded") == 1
-    assert places.expire_holds() == places.Sweep()  # the periodic sweep asks again
+    assert dbmod.call(registration.handle_stripe_event, event) == "refunded"  # Stripe's redelivery asks again
     assert _payment(db, late).error == places.PLACE_GONE
-    assert dbmod.call(registration.handle_stripe_event, event) == "refunded"  # the redelivery: nothing more
+    assert dbmod.call(registration.handle_stripe_event, event) == "refunded"  # and again: nothing more
     assert stripe_env.refunded() == ["pi_test_1"]  # one refund, whatever the retries
     assert count(db, OutboxMessage, OutboxMessage.kind == "payment_refunded") == 1
+
+
+def test_the_sweep_of_a_league_asks_again_for_its_refunds_due(world, monkeypatch):
+    db, stripe_env = world["db"], world["stripe"]
+    monkeypatch.setattr(payments, "PROVIDER_TIMEOUT_SECONDS", 1.0)
+    late, event = _paid_too_late(world)
+    stripe_env.delay = SLOW
+    with pytest.raises(payments.ProviderUnavailable):
+        dbmod.call(registration.handle_stripe_event, event)
+    stripe_env.release()
+    assert _payment(db, late).error == places.REFUND_DUE
+    _lapse(db, rows(db, Payment, Payment.team_name == "Sams")[0].id)  # something for the sweep to do there
+    assert places.expire_holds().expired == 1
+    assert _payment(db, late).error == places.PLACE_GONE and stripe_env.refunded() == ["pi_test_1"]

@@ -402,12 +402,9 @@ def expire_holds(now: dt.datetime | None = None) -> Sweep:
     for league_id in _leagues_to_sweep(now or utcnow()):
         try:
             total += dbmod.call(lambda db, lid=league_id: _decided(db, lid, now or utcnow())[1])
+            dbmod.call(lambda db, lid=league_id: send_due_refunds(db, league_id=lid))
         except Exception:
             log.exception("sweeping the holds of league %s failed; the next sweep tries again", league_id)
-    try:
-        dbmod.call(send_due_refunds)
-    except Exception:
-        log.exception("asking for the refunds due failed; the next sweep tries again")
     return total
 
 
@@ -532,18 +529,23 @@ def _refund(db: Session, pay: Payment, league: League) -> None:
     log.warning("payment %s refunded: its place in league %s was no longer held", pay.id, league.id)
 
 
-def send_due_refunds(db: Session, *, payment_id: int | None = None) -> bool:
-    """Ask the card provider for the refunds marked due (every one, or ``payment_id``'s): True when none is left due.
+def send_due_refunds(db: Session, *, payment_id: int | None = None, league_id: int | None = None) -> bool:
+    """Ask the card provider for the refunds marked due (``payment_id``'s, or those of ``league_id``): True when
+    none is left due.
 
     Call it with no lock held: the transaction so far is committed first, each refund is asked for outside any
     transaction and recorded in a short one of its own. A refund the provider does not answer stays due and is
-    asked for again by the next call (the webhook's redelivery, the periodic sweep); its idempotency key makes
-    it one refund whatever the retries.
+    asked for again by the next call: Stripe sends the webhook of the payment again (it was answered 503), and
+    the sweep of the league asks too; its idempotency key makes it one refund whatever the retries.
     """
+    if payment_id is None and league_id is None:
+        raise ValueError("name the payment or the league whose refunds are due")
     db.commit()
     query = select(Payment).where(Payment.status == REFUNDED, Payment.error == REFUND_DUE)
     if payment_id is not None:
         query = query.where(Payment.id == payment_id)
+    if league_id is not None:
+        query = query.where(Payment.league_id == league_id)
     due = list(db.exec(query.order_by(Payment.id)).all())
     db.commit()
     left = 0
