@@ -294,11 +294,12 @@ def _screenshot(page, role: str, name: str) -> None:
         page.screenshot(path=str(SCREENS / role / f"{name}.png"), full_page=True)
 
 
-def _check(page, role: str, address: str, opened: set[str]) -> list[str]:
+def _check(page, role: str, address: str, opened: set[str] | None = None) -> list[str]:
     """Open ``address``, run axe at each width, then in each of its dialogs; the violations that fail, as lines.
 
-    The names of the buttons whose dialogs were opened go into ``opened``.
+    The names of the buttons whose dialogs were opened go into ``opened`` when it is given.
     """
+    opened = set() if opened is None else opened
     page.set_viewport_size({"width": WIDTHS[0][0], "height": WIDTHS[0][1]})
     page.goto(address)
     found = []
