@@ -27,7 +27,8 @@ THREE_SETS = WIN_2_0 | {"team1_game3_score": 15, "team2_game3_score": 10}
 def world(db):
     """Six teams with captains (cap0 … cap5) in SVL A's league, its schedule generated (8 weeks, one court)."""
     w = league_world(db)
-    w["lg"].start_at = w["lg"].start_at.replace(second=0, microsecond=0)  # on the minute, as a form gives it
+    # an evening start on the minute, as a form gives it: a week's games stay on one day at any hour the tests run
+    w["lg"].start_at = w["lg"].start_at.replace(hour=23, minute=0, second=0, microsecond=0)
     db.add(w["lg"])
     ids = add_teams(db, w["lg"], 6)
     for i, tid in enumerate(ids):
