@@ -8,6 +8,7 @@ source "$(dirname "$0")/env.sh"
 cd "$ROOT"
 
 PYTHON="${PYTHON:-python3}"
+UV_VERSION=0.13.9
 if [ ! -x .venv/bin/python ]; then
   echo "==> creating .venv"
   "$PYTHON" -m venv .venv
@@ -16,11 +17,11 @@ stamp=.venv/.requirements.sha
 want=$(sha256sum requirements.txt | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "==> installing Python packages (requirements.txt)"
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip 2>&1 \
+  # uv installs the pinned packages (downloads in parallel, no compiling) in a fraction of pip's time.
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION" 2>&1 \
     | { grep -v "^WARNING: Location '.*' is ignored" || true; }
   # (grep drops this machine's pip notes about absent local mirrors)
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt 2>&1 \
-    | { grep -v "^WARNING: Location '.*' is ignored" || true; }
+  .venv/bin/uv pip install --quiet --python .venv/bin/python -r requirements.txt
   echo "$want" > "$stamp"
 fi
 

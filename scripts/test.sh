@@ -38,12 +38,13 @@ python -m pytest tests/unit tests/api -n "$processes" --dist loadfile --ignore=t
 # The live-update tests time deliveries within a second, in a process of their own.
 python -m pytest tests/unit/test_live.py || status=$?
 # E2E=smoke runs the end-to-end tests marked smoke (CI runs them whole on one database, as a smoke on the other).
+# As many processes, each with its app and browser, serving one build of the pages (tests/e2e/conftest.py).
 if [ "${E2E:-all}" = smoke ]; then
-  echo "==> end-to-end smoke tests (Chromium)"
-  python -m pytest tests/e2e -m smoke || status=$?
+  echo "==> end-to-end smoke tests (Chromium, $processes processes)"
+  python -m pytest tests/e2e -m smoke -n "$processes" --dist loadgroup || status=$?
 else
-  echo "==> end-to-end tests (Chromium)"
-  python -m pytest tests/e2e || status=$?
+  echo "==> end-to-end tests (Chromium, $processes processes)"
+  python -m pytest tests/e2e -n "$processes" --dist loadgroup || status=$?
 fi
 if [ "$deploy_tier" = 1 ]; then
   echo "==> production topology: two instances behind nginx, one killed, one stopped (PostgreSQL + Redis)"

@@ -5,12 +5,19 @@ the test database, so tests can arrange data through the services. The
 frontend is served on a port chosen here, so the backend's CORS allow-list is
 the app's own origin, as in production; like the shipped nginx, it passes
 ``/api/`` to the backend, so links built from PUBLIC_URL work in the browser.
+
+Several test processes each run an app and a browser of their own, on a database of their own
+(``tests/conftest.py``), and serve one build of the pages: the first process builds it for the
+sources' digest, the others (and later runs, while the sources stay the same) serve it as it is,
+each with its own backend's address in it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -149,6 +156,66 @@ def _backend_under(pages, backend: str):
     return app
 
 
+BUILD = ROOT / ".web" / "build" / "client"
+BUILD_STAMP = BUILD / ".sources.sha256"
+_BUILT_FROM = ("volley_app", "assets", "rxconfig.py", "requirements.txt")
+
+
+def _sources_digest() -> str:
+    """A digest of every file the frontend build is made from."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for top in _BUILT_FROM:
+        path = ROOT / top
+        files = sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts) if path.is_dir() else [path]
+        for f in files:
+            digest.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _build_is_current() -> bool:
+    return BUILD_STAMP.is_file() and (BUILD / "index.html").is_file() and BUILD_STAMP.read_text() == _sources_digest()
+
+
+@contextlib.contextmanager
+def _one_build_at_a_time() -> Iterator[None]:
+    """Held while a process compiles and builds the pages: the processes of one run share ``.web``."""
+    import fcntl
+
+    (ROOT / ".web").mkdir(exist_ok=True)
+    with open(ROOT / ".web" / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _env_rewritten(pages, backend: str):
+    """The pages, with the backend address the build holds (its ``reflex-env`` module) set to ``backend``.
+
+    One build serves every process of a run (and the next run, while the sources are the same);
+    each process's pages talk to its own backend.
+    """
+    import re
+
+    address = backend.split("//", 1)[1].encode()
+
+    async def app(scope, receive, send):
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        file = BUILD / path.lstrip("/")
+        if re.fullmatch(r"/assets/reflex-env-[\w-]+\.js", path) and file.is_file():
+            body = re.sub(rb"//127\.0\.0\.1:\d+", b"//" + address, file.read_bytes())
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": [(b"content-type", b"text/javascript"), (b"cache-control", b"no-cache")]})  # fmt: skip
+            await send({"type": "http.response.body", "body": body})
+            return
+        await pages(scope, receive, send)
+
+    return app
+
+
 @pytest.fixture(scope="session")
 def app_url(migrated, smtp) -> Iterator[str]:
     """Start the app once for the whole e2e session; yields the frontend URL."""
@@ -169,13 +236,43 @@ def app_url(migrated, smtp) -> Iterator[str]:
     from volley_app.api.security import protect
 
     class Harness(AppHarnessProd):
+        built = False  # the pages' build is current for the sources: this process serves it as it is
+
+        def start(self):
+            # Reflex's set-up empties ``.web`` (its build, the pages another process serves) before it
+            # compiles: with a current build, only the compile runs.
+            from unittest import mock
+
+            import reflex.utils.prerequisites
+
+            with _one_build_at_a_time():
+                self.built = _build_is_current()
+                if not self.built:
+                    return super().start()
+                with mock.patch.object(reflex.utils.prerequisites, "initialize_frontend_dependencies", lambda: None):
+                    return super().start()
+
+        def _start_frontend(self):
+            if not self.built:
+                super()._start_frontend()
+                BUILD_STAMP.write_text(_sources_digest())
+                return
+            import reflex.constants
+            from reflex.config import get_config
+            from reflex.environment import environment
+
+            get_config().api_url = "http://{}:{}".format(*self._poll_for_servers(timeout=30).getsockname())
+            environment.REFLEX_ENV_MODE.set(reflex.constants.Env.PROD)
+            self.frontend_thread = threading.Thread(target=self._run_frontend)
+            self.frontend_thread.start()
+
         def _run_frontend(self):
             # In production one port serves the pages through the backend, behind its host check and
             # security headers; the pages' own server here sits behind the same wrapper.
             uvicorn = _get_uvicorn()
             backend_host, backend_port = self.backend.servers[0].sockets[0].getsockname()[:2]
             backend = f"http://{backend_host}:{backend_port}"
-            pages = _backend_under(protect(rx_exec._frontend_prod_app(), backend_urls=[backend]), backend)
+            pages = _backend_under(protect(_env_rewritten(rx_exec._frontend_prod_app(), backend), backend_urls=[backend]), backend)
             self.frontend_server = uvicorn.Server(
                 uvicorn.Config(app=pages, host="127.0.0.1", port=port, log_level="warning")
             )
@@ -225,6 +322,14 @@ def new_page(browser, app_url, db, request):
 @pytest.fixture
 def page(new_page):
     return new_page()
+
+
+def pytest_collection_modifyitems(items):
+    """With several processes (``--dist loadgroup``), a file's tests run in one process, so what a file sets up
+    is set up once; the cases of a file that says ``CASES_APART = True`` (each takes minutes) are spread out."""
+    for item in items:
+        apart = getattr(item.module, "CASES_APART", False)
+        item.add_marker(pytest.mark.xdist_group(item.nodeid if apart else item.module.__name__))
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -90,7 +90,7 @@ def add_teams(league_id: int, names: list[str], captain: str | None = None) -> N
 
 
 def add_open_league(svl: str, *, max_teams: int = 8, cash: bool = False, cost_cents: int = 30000, fmt: str = "6s") -> int:
-    """A league open for registration (starting in 10 days) in a new session of ``svl``; returns its id."""
+    """A league open for registration (starting in 10 days, in the evening) in a new session of ``svl``; returns its id."""
     import datetime as dt
 
     from sqlmodel import select
@@ -104,7 +104,9 @@ def add_open_league(svl: str, *, max_teams: int = 8, cash: bool = False, cost_ce
                            end_at=now + dt.timedelta(days=90))  # fmt: skip
         session.add(ls)
         session.flush()
-        lg = League(session_id=ls.id, svl_id=svl_id, court="Court 1", start_at=now + dt.timedelta(days=10),
+        # an evening start (6 or 7 pm Eastern): a week's games fall on one day at any hour the tests run
+        start = (now + dt.timedelta(days=10)).replace(hour=23, minute=0, second=0, microsecond=0)
+        lg = League(session_id=ls.id, svl_id=svl_id, court="Court 1", start_at=start,
                     number_of_weeks=6, time_increment=50, skill_level=SkillLevel.C, format=LeagueFormat(fmt),
                     day=Day.MONDAY, max_teams=max_teams, cost_cents=cost_cents, cash=cash)  # fmt: skip
         session.add(lg)
