@@ -242,3 +242,40 @@ async def test_a_poll_cancelled_with_its_page_load_is_replaced_by_the_next_one_a
     polling.live.publish(polling.live.Change(request_id=7))  # the tab has left since: the poll ends
     await asyncio.wait_for(new, 10)
     assert state.reloads == 1 and polling.live.watching() == 0 and state._poll_owner == ""
+
+
+async def test_a_round_reads_with_the_state_unlocked_and_only_assigns_under_the_lock(monkeypatch):
+    monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 0.03)
+    state = FakeState("/dash/subs")
+    seen: list[tuple[str, bool]] = []
+
+    async def read():  # the database work
+        seen.append(("read", state.lock.locked()))
+
+        def assign():
+            seen.append(("assign", state.lock.locked()))
+            state.reloads += 1
+
+            async def read_more():  # what the assignment found it needs next (another state's rows)
+                seen.append(("read", state.lock.locked()))
+                return lambda: seen.append(("assign", state.lock.locked()))
+
+            return read_more
+
+        return assign
+
+    await asyncio.wait_for(polling.poll_page(state, path="/dash/subs", seconds=0.01, reload=read), 30)
+    assert state.reloads == 3
+    assert seen == [("read", False), ("assign", True), ("read", False), ("assign", True)] * 3
+
+
+async def test_what_a_round_read_is_not_assigned_once_the_tab_has_left(monkeypatch):
+    monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 1000)
+    state = FakeState("/dash/subs")
+
+    async def read():
+        state.router.url.path = "/dash/profile"  # the tab moves on while the round reads
+        return state.reload
+
+    await asyncio.wait_for(polling.poll_page(state, path="/dash/subs", seconds=0.01, reload=read), 30)
+    assert state.reloads == 0 and state._poll_owner == ""

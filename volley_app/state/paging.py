@@ -12,7 +12,8 @@ import json
 import reflex as rx
 
 from volley_app.services import paging
-from volley_app.services.errors import Invalid
+from volley_app.services.errors import DomainError, Invalid
+from volley_app.services.paging import Page
 from volley_app.state.forms import form_values, path_arg
 
 # How far a page number in the address is followed (each page is one keyset step).
@@ -60,9 +61,17 @@ class PagedList(rx.State, mixin=True):
 
         ``turn`` (Previous, Next): the total counted when the list opened is kept, not counted again.
         """
+        self._show_page(await self._read_page(bookmark, turn=turn), first)
+
+    async def _read_page(self, bookmark: str, *, turn: bool = False) -> tuple[Page | None, DomainError | None]:
+        """The page ``bookmark`` names, read and not shown (see :meth:`_open`)."""
         known = self._list_total >= 0 and turn
         with paging.known_total(self._list_total, self._list_capped) if known else contextlib.nullcontext():
-            page, failure = await self._fetch(bookmark)
+            return await self._fetch(bookmark)
+
+    def _show_page(self, found: tuple[Page | None, DomainError | None], first: int) -> None:
+        """Show a page :meth:`_read_page` read, its first row number ``first`` of the list."""
+        page, failure = found
         if isinstance(failure, Invalid):
             self.filter_error = " ".join(failure.errors.values()) or failure.message
         else:
@@ -115,6 +124,19 @@ class PagedList(rx.State, mixin=True):
     async def _refresh(self) -> None:
         """The page shown, read again (a poll): new rows appear, gone ones leave."""
         await self._open(self._mark, self._first)
+
+    async def _read_again(self) -> tuple:
+        """The page shown, read again and not shown yet: what a poll reads with the state unlocked (it assigns
+        nothing and needs no other state). :meth:`_show_again` shows it."""
+        where = (self._mark, self._first, dict(self.filters))
+        return where, await self._read_page(self._mark)
+
+    def _show_again(self, again: tuple) -> None:
+        """Show a page :meth:`_read_again` read, unless the list moved meanwhile (another page, another search):
+        then the list stays as it is and the next read catches up."""
+        (mark, first, filters), found = again
+        if (self._mark, self._first, dict(self.filters)) == (mark, first, filters):
+            self._show_page(found, first)
 
     def _reset_filters(self) -> None:
         self.filters = dict.fromkeys(self._filter_names, "")

@@ -12,15 +12,22 @@ once the service is back.
 A page that names what it shows (``_live_interest``: a user's requests, one request, the
 open list) does not wait the whole interval: a change it cares about, committed on any
 instance (``services.live``), starts its next round at once. The timer stays the fallback.
+
+A round reads the database with the state unlocked (Reflex's background-task pattern): under the
+lock it only checks that the tab is still on the page and beats; it releases the lock, reads
+(``PolledPage._poll_read``), then takes the lock again just to assign what it read. So a slow
+query never holds up the tab's own events, nor a Redis lock past its expiry.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from typing import Any, TypeAlias
 
 import redis.exceptions
 import reflex as rx
@@ -84,6 +91,12 @@ async def _wait(state, seconds: float, watch: live.Watch | None = None) -> bool:
     return True
 
 
+# A round's read: run with the state unlocked (database work, no assignment), it answers what assigns its result
+# under the state lock, or None (nothing to assign). The assignment may answer a further read.
+Assign: TypeAlias = Callable[[], "Awaitable[Read | None] | Read | None"]
+Read: TypeAlias = Callable[[], Awaitable[Assign | None]]
+
+
 # The polls running in this process, by owner. A poll cancelled with its page-load chain (the tab reloaded or
 # opened its page again) leaves its owner and a fresh beat in the state, but not here.
 _running: set[str] = set()
@@ -108,12 +121,12 @@ async def poll_page(
     *,
     path: str,
     seconds: float,
-    reload: Callable[[], Awaitable[None]],
+    reload: Read,
     beat_attr: str = "_poll_beat",
     owner_attr: str = "_poll_owner",
     interest: Callable[[], live.Interest | None] | None = None,
 ) -> None:
-    """Call ``reload`` every ``seconds`` under the state lock while the tab is connected and shows ``path``.
+    """Read the page again every ``seconds`` while the tab is connected and shows ``path``.
 
     Meant for the body of a background event. At most one poll runs per tab and
     page state: a second call on the instance running the poll (any browser may
@@ -127,7 +140,8 @@ async def poll_page(
             a dynamic segment, the address the tab shows when the poll starts (a poll started for another
             record of the same page takes over).
         seconds: the interval.
-        reload: the state's own reload method (called inside ``async with state``).
+        reload: the round's read: called with the state unlocked, it does the database work and answers what
+            assigns the result (called inside ``async with state``), or None (:data:`Read`).
         beat_attr: a backend float var of the state holding the last heartbeat (seconds since the epoch).
         owner_attr: a backend str var of the state naming the poll that runs ("instance/poll").
         interest: what the page shows, read under the state lock before each wait; a change it
@@ -160,14 +174,11 @@ async def _rounds(state, me, path, seconds, reload, beat_attr, owner_attr, inter
             break
         try:
             async with state:
-                if getattr(state, owner_attr) != me:
-                    return  # another poll took over
-                if (state.router.url.path or "").rstrip("/") != path.rstrip("/") or not state.logged_in:
+                if not _still_here(state, me, path, owner_attr):
                     break
                 setattr(state, beat_attr, time.time())
-                await reload()
-                if interest is not None:
-                    watch.interest = interest() or live.Interest()
+            if not await _read_and_assign(state, me, path, owner_attr, reload, interest, watch):
+                break
         except TRANSIENT_ERRORS as exc:
             if time.monotonic() > ends:
                 break  # an outage as long as a whole poll: opening the page again starts a new one
@@ -187,13 +198,39 @@ async def _rounds(state, me, path, seconds, reload, beat_attr, owner_attr, inter
         pass  # the beat goes stale by itself
 
 
+def _still_here(state, me: str, path: str, owner_attr: str) -> bool:
+    """Under the lock: this poll still owns the tab's poll, and the tab still shows ``path`` to a logged-in user."""
+    if getattr(state, owner_attr) != me:
+        return False  # another poll took over
+    return (state.router.url.path or "").rstrip("/") == path.rstrip("/") and bool(state.logged_in)
+
+
+async def _read_and_assign(state, me, path, owner_attr, read: Read, interest, watch: live.Watch) -> bool:
+    """One round's reads, each with the state unlocked, and their assignments, each under the lock; False when the
+    tab left the page (or another poll took over) meanwhile: what was read is dropped."""
+    step: Read | None = read
+    while step is not None:
+        assign = await step()
+        async with state:
+            if not _still_here(state, me, path, owner_attr):
+                return False
+            follow: Any = assign() if assign is not None else None
+            if inspect.isawaitable(follow):
+                follow = await follow
+            if interest is not None:
+                watch.interest = interest() or live.Interest()
+        step = follow
+    return True
+
+
 class PolledPage(rx.State, mixin=True):
     """A page whose rows are fetched again every ``_poll_seconds`` while the tab stays on ``_poll_path``.
 
     A subclass writes ``async def _reload(self)`` (fetch and assign what the page shows) and names its page
     and interval; its ``load`` (the page's on_load) fetches once and starts the one poll of the tab; its
     ``resume`` (run by the registry instead of ``load`` when the tab's websocket comes back) starts the
-    poll again where the tab now is.
+    poll again where the tab now is. The poll reads through ``_poll_read`` (a list's page by default), with
+    the state unlocked.
     """
 
     _poll_beat: float = 0.0
@@ -209,6 +246,16 @@ class PolledPage(rx.State, mixin=True):
         await self._reload()
         return type(self).poll
 
+    async def _poll_read(self) -> Assign | None:
+        """A poll round's read, run with the state unlocked: database work only, no assignment and no other
+        state (``get_state`` needs the lock). It answers what assigns the result under the lock (:data:`Read`).
+
+        By default the page shown of a list (``state.paging.PagedList``), read again; a page that shows more
+        writes its own.
+        """
+        again = await self._read_again()
+        return lambda: self._show_again(again)
+
     @rx.event
     def resume(self):
         """On a reconnect of the tab (perhaps to another instance): the rows stay as they are; the poll goes on here."""
@@ -217,5 +264,5 @@ class PolledPage(rx.State, mixin=True):
     @rx.event(background=True)
     async def poll(self):
         """Fetch the page's rows again on the timer while the tab stays on the page."""
-        await poll_page(self, path=self._poll_path, seconds=self._poll_seconds, reload=self._reload,
+        await poll_page(self, path=self._poll_path, seconds=self._poll_seconds, reload=self._poll_read,
                         interest=self._live_interest)  # fmt: skip

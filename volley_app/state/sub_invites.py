@@ -40,23 +40,38 @@ class InviteQueueState(SubPickerList, AuthState):
     async def _refresh(self) -> None:
         """The request's invite list and places as they are now; the picker opens (a first page, no search) when
         the requestor may invite, and stays where it is while they still may."""
+        self._show_queue(await self._read_queue())
+
+    async def _read_queue(self) -> dict:
+        """What :meth:`_refresh` shows, read and not shown: it assigns nothing and needs no other state (a poll
+        reads it with the state unlocked). :meth:`_show_queue` shows it."""
         found, failure = await run_action(sub_requests.detail, actor=await self._actor(),
                                           request_id=path_arg(self, "note_id"))  # fmt: skip
-        if failure or not found:
+        got: dict = {"found": None if failure else found}
+        if found and not failure and found["can_invite_in_order"] and not self._picking:
+            got["choices"] = await self._read_first_choices()
+        return got
+
+    def _show_queue(self, got: dict) -> None:
+        found = got["found"]
+        if not found:
             self.queue, self.places, self.players, self.can_invite = [], [], "", False
-            await self._open_picker(False)
+            self._show_picker(False, None)
             return
         self.queue = [dict(q) for q in found["invite_queue"]]
         self.places = list(found["places"])
         needed = found["players_needed"]
         self.players = f"{found['places_filled']} of {needed} places taken" if needed > 1 else ""
         self.can_invite = bool(found["can_invite_in_order"])
-        if not (self.can_invite and self._picking):
-            await self._open_picker(self.can_invite)
+        if not self.can_invite:
+            self._show_picker(False, None)
+        elif not self._picking and "choices" in got:
+            self._show_picker(True, got["choices"])
 
-    async def _choices(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+    async def _choices(self, bookmark: str, filters: dict | None = None) -> tuple[Page | None, DomainError | None]:
         return await run_action(sub_requests.invite_list_choices, actor=await self._actor(),
-                                request_id=path_arg(self, "note_id"), filters=self.filters, bookmark=bookmark)  # fmt: skip
+                                request_id=path_arg(self, "note_id"), filters=self.filters if filters is None else filters,
+                                bookmark=bookmark)  # fmt: skip
 
     def _picker_failed(self, message: str) -> None:
         self.queue_error = message

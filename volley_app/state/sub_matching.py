@@ -46,12 +46,15 @@ class SuggestionsState(PagedList, AuthState):
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         show = "ineligible" if self.show_ineligible else "eligible"
-        page, failure = await run_action(
+        return await run_action(
             matching.suggestions, actor=await self._actor(), request_id=self._request_id(), show=show, bookmark=bookmark,
             size=10,
         )  # fmt: skip
+
+    def _show_page(self, found: tuple[Page | None, DomainError | None], first: int) -> None:
+        page, _failure = found
         self._extra = page.extra if page else {}
-        return page, failure
+        super()._show_page(found, first)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.suggested = [_flat(r) for r in rows]
@@ -96,9 +99,15 @@ class OutcomeState(AuthState):
         await self._read()
 
     async def _read(self) -> None:
+        self._show_marks(await self._read_marks())
+
+    async def _read_marks(self) -> dict:
+        """What :meth:`_read` shows, read and not shown (a poll reads it with the state unlocked)."""
         found, _f = await run_action(matching.outcome_info, actor=await self._actor(),
                                      request_id=path_arg(self, "note_id"))  # fmt: skip
-        found = found or {}
+        return found or {}
+
+    def _show_marks(self, found: dict) -> None:
         self.can_mark = bool(found.get("can_mark"))
         self.marks = [{"id": str(r["id"]), "name": r["name"], "outcome": r["outcome"]} for r in found.get("subs", [])]
 

@@ -60,6 +60,10 @@ class RequestFormState(FormState, mixin=True):
 
     async def _load_hints(self, location: object = "") -> None:
         found, _failure = await run_action(venues.time_hints)
+        self._show_hints(found, location)
+
+    def _show_hints(self, found: dict | None, location: object = "") -> None:
+        """Show the time-zone hints ``venues.time_hints`` gave (read beforehand), the one of ``location`` first."""
         found = found or {"default": "", "venues": {}}
         self.default_hint, self.venue_hints = found["default"], json.dumps(found["venues"])
         key = location.strip().casefold() if isinstance(location, str) else ""
@@ -126,10 +130,10 @@ class SubPickerList(PagedList, mixin=True):
             return None, None
         return await self._choices(bookmark)
 
-    async def _choices(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        """One page of the subs to pick from, as ``self.filters`` find them."""
-        return await run_action(sub_requests.invite_choices, actor=await self._actor(), filters=self.filters,
-                                bookmark=bookmark)  # fmt: skip
+    async def _choices(self, bookmark: str, filters: dict | None = None) -> tuple[Page | None, DomainError | None]:
+        """One page of the subs to pick from, as ``filters`` (by default ``self.filters``) find them."""
+        return await run_action(sub_requests.invite_choices, actor=await self._actor(),
+                                filters=self.filters if filters is None else filters, bookmark=bookmark)  # fmt: skip
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         chosen = [self._chosen] if self._chosen and self._chosen not in rows else []
@@ -145,3 +149,13 @@ class SubPickerList(PagedList, mixin=True):
         self._reset_filters()
         self._picking, self._chosen = picking, (chosen or {}) if picking else {}
         await self._first_page()
+
+    async def _read_first_choices(self) -> tuple[Page | None, DomainError | None]:
+        """The picker's first page with no search, read and not shown (see :meth:`_show_picker`)."""
+        return await self._choices("", dict.fromkeys(self._filter_names, ""))
+
+    def _show_picker(self, picking: bool, first: tuple[Page | None, DomainError | None] | None) -> None:
+        """As :meth:`_open_picker`, with its first page read beforehand (``first``, by :meth:`_read_first_choices`)."""
+        self._reset_filters()
+        self._picking, self._chosen = picking, {}
+        self._show_page(first if picking and first is not None else (None, None), 1)

@@ -13,7 +13,7 @@ from volley_app.components.sub_matching import outcome_panel, suggestions_panel
 from volley_app.components.sub_request_form import request_fields
 from volley_app.components.sub_requests import status_badge, sub_picker
 from volley_app.registry import page
-from volley_app.services import calendar, live, sub_requests
+from volley_app.services import calendar, live, sub_requests, venues
 from volley_app.services.errors import Invalid
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
@@ -89,25 +89,53 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
     def _note_id(self) -> str:
         return path_arg(self, "note_id")
 
+    async def _actor(self):
+        """The logged-in user, from this state's own (inherited) token: no other state is needed, so a poll can
+        ask with the state unlocked."""
+        return await AuthState._actor(self)
+
     async def _refresh(self) -> None:
-        found, failure = await run_action(sub_requests.detail, actor=await self._actor(), request_id=self._note_id())
+        self._show_request(await self._read_request())
+
+    async def _read_request(self, *, unless_seen: str | None = None) -> dict | None:
+        """What the page shows of the request, read and not shown: the request, a first page of subs to reopen it
+        to, the time-zone hints of its form, its calendar feed. It assigns nothing and needs no other state (a poll
+        reads it with the state unlocked); :meth:`_show_request` shows it. None when the request is still as
+        ``unless_seen`` says (nothing more is read then)."""
+        actor, rid = await self._actor(), self._note_id()
+        found, failure = await run_action(sub_requests.detail, actor=actor, request_id=rid)
+        seen = "" if failure else repr(sorted(found.items()))
+        if unless_seen is not None and seen == unless_seen:
+            return None
+        got: dict = {"found": found, "failure": failure, "seen": seen}
+        if failure:
+            return got
+        if found["can_reopen"]:
+            got["choices"] = await self._read_first_choices()
+        if found["can_edit"]:
+            got["hints"], _f = await run_action(venues.time_hints)
+        got["feed"], _f = await run_action(calendar.accepted_request_feed, actor=actor, request_id=rid)
+        return got
+
+    def _show_request(self, got: dict) -> None:
+        found, failure = got["found"], got["failure"]
         if failure:
             self.note, self.record, self.can_accept, self.can_decline, self.can_edit = {}, {}, False, False, False
             self.can_reopen = self.can_withdraw = False
             self._seen = ""
-            await self._open_picker(False)
+            self._show_picker(False, None)
             self.load_error = failure.message
             return
         self.load_error = ""
         self.note = _shown(found)
         self.can_accept, self.can_decline, self.can_edit = found["can_accept"], found["can_decline"], found["can_edit"]
         self.can_reopen, self.can_withdraw = found["can_reopen"], found["can_withdraw"]
-        self._seen = repr(sorted(found.items()))
-        await self._open_picker(self.can_reopen)  # a page of subs by name to reopen it to
+        self._seen = got["seen"]
+        self._show_picker(self.can_reopen, got.get("choices"))  # a page of subs by name to reopen it to
         self.record = _editable(found) if self.can_edit else {}
         if self.can_edit:
-            await self._load_hints(found["svl"])
-        path, _f = await run_action(calendar.accepted_request_feed, actor=await self._actor(), request_id=self._note_id())
+            self._show_hints(got["hints"], found["svl"])
+        path = got["feed"]
         self.feed = backend_address(path) if path else ""
         self.feed_subscribe = webcal(self.feed) if path else ""
         self._show_record()
@@ -136,6 +164,37 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         await (await self.get_state(SuggestionsState))._refresh()
         await (await self.get_state(OutcomeState))._read()
         await (await self.get_state(InviteQueueState))._refresh()
+
+    async def _poll_read(self):
+        """A poll round, as :meth:`_reload` with the state unlocked while it reads: the request; when it changed,
+        what the page shows of it, then (the lock taken and released again) its panels."""
+        seen = self._seen
+        got = await self._read_request(unless_seen=seen)
+        if got is None:
+            return None  # as it was: nothing to show again
+
+        async def show():
+            if self._seen != seen:  # read again meanwhile (the viewer acted): this read is older
+                return None
+            record, key = self.record, self.form_key
+            self._show_request(got)
+            if self.record == record:
+                self.form_key = key
+            panels = [await self.get_state(cls) for cls in (SuggestionsState, OutcomeState, InviteQueueState)]
+            return lambda: self._read_panels(*panels)
+
+        return show
+
+    async def _read_panels(self, suggestions, outcome, queue):
+        """The panels' reads, with the state unlocked (``get_state`` gave them under the lock, for reading)."""
+        found = (await suggestions._read_again(), await outcome._read_marks(), await queue._read_queue())
+
+        async def show():
+            (await self.get_state(SuggestionsState))._show_again(found[0])
+            (await self.get_state(OutcomeState))._show_marks(found[1])
+            (await self.get_state(InviteQueueState))._show_queue(found[2])
+
+        return show
 
     async def _act(self, fn, done: str):
         self.action_error, self.notice = "", ""
