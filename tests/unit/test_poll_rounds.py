@@ -26,8 +26,10 @@ from volley_app.state.sub_invites import InviteQueueState
 
 @pytest.fixture
 def quick_rounds(monkeypatch):
-    """Five rounds 10 ms apart, in this process alone (no REDIS_URL: live notices stay here)."""
+    """Five rounds 10 ms apart, in this process alone (no REDIS_URL: live notices stay here), for a tab that stays
+    connected (an app another test started in this process would not know its socket)."""
     monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 0.05)
+    monkeypatch.setattr(polling, "tab_connected", lambda _state: True)
     monkeypatch.delenv("REDIS_URL", raising=False)
     get_settings.cache_clear()
     yield
