@@ -28,6 +28,10 @@ fi
 # Two processes: Playwright's sync API keeps an event loop running in its process,
 # which async tests cannot share.
 status=0
+# Each tier says how long it took (CI's time is the sum).
+tier_start=$SECONDS
+took() { echo "==> $1: $((SECONDS - tier_start)) s"; tier_start=$SECONDS; }
+echo "==> set-up: ${SECONDS} s"
 echo "==> import contracts (layers, no cycles; pyproject.toml [tool.importlinter])"
 lint-imports --no-cache || status=$?
 # One process per core (TEST_PROCESSES overrides), each with a database of its own (tests/conftest.py);
@@ -37,6 +41,7 @@ echo "==> services and API tests ($processes processes)"
 python -m pytest tests/unit tests/api -n "$processes" --dist loadfile --ignore=tests/unit/test_live.py || status=$?
 # The live-update tests time deliveries within a second, in a process of their own.
 python -m pytest tests/unit/test_live.py || status=$?
+took "services and API tests"
 # E2E=smoke runs the end-to-end tests marked smoke (CI runs them whole on one database, as a smoke on the other).
 # As many processes, each with its app and browser, serving one build of the pages (tests/e2e/conftest.py).
 if [ "${E2E:-all}" = smoke ]; then
@@ -46,8 +51,10 @@ else
   echo "==> end-to-end tests (Chromium, $processes processes)"
   python -m pytest tests/e2e -n "$processes" --dist loadgroup || status=$?
 fi
+took "end-to-end tests"
 if [ "$deploy_tier" = 1 ]; then
   echo "==> production topology: two instances behind nginx, one killed, one stopped (PostgreSQL + Redis)"
   python -m pytest tests/deploy || status=$?
+  took "production topology"
 fi
 exit $status
