@@ -424,6 +424,6 @@ def _demo_invite_list(db: Session, req: SubRequest, people: dict[str, User], now
 
 
 def _actor(user: User):
-    from volley_app.services.permissions import Actor
+    from volley_app.services.actors import Actor
 
     return Actor(user_id=user.id, username=user.username, roles=tuple(user.roles), first_name=user.first_name)

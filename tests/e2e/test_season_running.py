@@ -14,7 +14,7 @@ from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, m
 from volley_app import db
 from volley_app.models import Game, League, Role
 from volley_app.services import scheduling
-from volley_app.services.permissions import Actor
+from volley_app.services.actors import Actor
 
 PHONE = {"width": 390, "height": 844}
 

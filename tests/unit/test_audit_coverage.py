@@ -53,7 +53,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "invites.after_accept", "invites.after_decline", "invites.end_list", "invites.lock_request", "invites.place_freed",
         "invites.open_notices", "invites.use_link", "league_data.delete_children", "league_data.tell_captains_archived",
         "mail.queue", "mail.queue_email",
-        "places.lock", "places.tell", "playoffs.apply_forfeit", "playoffs.apply_result",
+        "places.claim", "places.lock", "mail.tell", "playoffs.apply_forfeit", "playoffs.apply_result",
         "playoffs.withdraw_from_bracket", "ratelimit.hit", "ratelimit.invitation", "ratelimit.signup", "ratelimit.signup_refused",
         "ratelimit.sub_invite", "ratelimit.use", "ratelimit.use_committed", "scheduling.tell_captains",
     },
@@ -147,4 +147,4 @@ def test_the_walk_sees_the_writes_it_is_meant_to():
     assert services.writes(("newsletter", "delete_subscriber")) and services.audits(("newsletter", "delete_subscriber"))
     assert services.writes(("email_all", "send")) and services.audits(("email_all", "send"))
     assert services.writes(("teams", "update_team")) and services.audits(("teams", "update_team"))
-    assert not services.writes(("audit", "entries")) and not services.writes(("permissions", "access_league"))
+    assert not services.writes(("audit", "entries")) and not services.writes(("leagues", "access_league"))

@@ -263,7 +263,7 @@ def test_the_demo_has_a_finished_season_a_champion_and_a_disputed_score(seeded):
     from volley_app.models import League as LeagueRow
     from volley_app.models import ScoreReport
     from volley_app.services import playoffs, results, score_reports
-    from volley_app.services.permissions import Actor
+    from volley_app.services.actors import Actor
 
     db, _counts, _now = seeded
     lex = next(u for u in rows(db, User) if u.username == "lexsports")

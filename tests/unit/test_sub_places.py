@@ -21,7 +21,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import accounts, invites, matching, sub_records, sub_requests
+from volley_app.services import accounts, invites, live, matching, sub_records, sub_requests
 from volley_app.services.errors import BadRequest, DomainError, Forbidden, Invalid
 
 H = dt.timedelta(hours=1)
@@ -320,7 +320,7 @@ def test_every_change_of_the_places_tells_the_pages_of_everyone_on_the_request(w
         sub_requests.accept(db, a[who], rid, now=NOW)
     db.commit()
     told = []
-    monkeypatch.setattr(sub_requests.live, "request_changed", lambda _db, r, users, **kw: told.append((r, set(users))))
+    monkeypatch.setattr(live, "request_changed", lambda _db, r, users, **kw: told.append((r, set(users))))
     sub_requests.withdraw(db, a["carmen"], rid, now=NOW)
     assert any(r == rid and {a["alice"].user_id, a["ben"].user_id, a["carmen"].user_id} <= users for r, users in told)
     with pytest.raises(Forbidden):

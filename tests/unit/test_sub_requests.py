@@ -11,7 +11,8 @@ from tests.factories import actor_of, count, make_user, rows
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import OutboxMessage, Rating, Role, SubRequest, SubStatus, User, utcnow
-from volley_app.services import permissions, sub_requests
+from volley_app.services import sub_requests
+from volley_app.services.access import access_sub_request
 from volley_app.services.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound, Unauthorized
 
 DAY = dt.timedelta(days=1)
@@ -138,17 +139,17 @@ def test_access_sub_request_loads_what_the_actor_may_see(world):
     db, a = world
     rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
     db.commit()
-    assert permissions.access_sub_request(db, a["ben"], str(rid)).id == rid
-    assert permissions.access_sub_request(db, a["root"], rid).id == rid
-    assert permissions.access_sub_request(db, a["alice"], rid, own=True).id == rid
+    assert access_sub_request(db, a["ben"], str(rid)).id == rid
+    assert access_sub_request(db, a["root"], rid).id == rid
+    assert access_sub_request(db, a["alice"], rid, own=True).id == rid
     for actor, own in ((a["carmen"], False), (a["ben"], True), (a["root"], True), (a["svl"], False)):
         with pytest.raises(Forbidden):
-            permissions.access_sub_request(db, actor, rid, own=own)
+            access_sub_request(db, actor, rid, own=own)
     with pytest.raises(Unauthorized):
-        permissions.access_sub_request(db, None, rid)
+        access_sub_request(db, None, rid)
     for bad in (0, -3, "abc", True, 2**40, 99999):
         with pytest.raises(NotFound, match=sub_requests.NOT_FOUND):
-            permissions.access_sub_request(db, a["alice"], bad)
+            access_sub_request(db, a["alice"], bad)
 
 
 def test_local_date_input_is_read_in_the_venue_zone(world):

@@ -35,14 +35,8 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services import audit, auth, mail, paging, passwords, ratelimit, sub_records, validation, venues
-from volley_app.services.errors import Conflict, Invalid
-from volley_app.services.permissions import (
-    Actor,
-    access_user,
-    display_status,
-    require_actor,
-    require_admin,
-)
+from volley_app.services.actors import Actor, display_status, load, record_id, require_actor, require_admin
+from volley_app.services.errors import Conflict, Forbidden, Invalid
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -589,3 +583,23 @@ def profile_links(db: Session, actor: Actor | None) -> list[dict[str, str]]:
         "not_admin": not admin,
     }
     return [{"label": label, "href": href} for label, href, who in _PROFILE_LINKS if shown[who]]
+
+
+# --- loading a user by id -------------------------------------------------------------------------
+
+USER_NOT_FOUND = "User not found"
+
+
+def access_user(db: Session, actor: Actor | None, user_id: object) -> User:
+    """The user ``user_id`` when the actor may see and change them: themselves, or anyone for an admin.
+
+    Raises:
+        Unauthorized: nobody is logged in.
+        Forbidden: another user's record and the actor is not an admin (said before whether it exists).
+        NotFound: no such user.
+    """
+    actor = require_actor(actor)
+    uid = record_id(user_id, USER_NOT_FOUND)
+    if uid != actor.user_id and not actor.is_admin:
+        raise Forbidden()
+    return load(db, User, uid, USER_NOT_FOUND)

@@ -11,8 +11,8 @@ from sqlmodel import Session, select
 from volley_app import routes
 from volley_app.models import League, LeagueSession, SubRequest, User
 from volley_app.services import accounts, leagues, paging, sessions, timefmt, venues
+from volley_app.services.actors import Actor, require_admin
 from volley_app.services.errors import Invalid
-from volley_app.services.permissions import Actor, require_admin
 
 KINDS = {"session": sessions.restore_session, "league": leagues.restore_league, "user": accounts.restore_user}
 

@@ -12,8 +12,8 @@ from sqlmodel import Session, select
 
 from volley_app.models import AuditEntry, User
 from volley_app.services import timefmt
+from volley_app.services.actors import Actor, record_id, require_admin
 from volley_app.services.errors import NotFound
-from volley_app.services.permissions import Actor, record_id, require_admin
 
 PAGE_SIZE = 50
 

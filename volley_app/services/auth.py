@@ -21,8 +21,8 @@ from sqlmodel import Session, select
 from volley_app import routes
 from volley_app.models import KnownDevice, LoginAttempt, LoginSession, RefreshToken, SignInLink, User, utcnow
 from volley_app.services import mail, passwords, signing, validation
+from volley_app.services.actors import Actor
 from volley_app.services.errors import BadRequest, DomainError, NotFound, RateLimited, Unauthorized
-from volley_app.services.permissions import Actor
 from volley_app.settings import get_settings
 
 T = TypeVar("T")  # a table of emailed single-use links

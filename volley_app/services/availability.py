@@ -2,7 +2,7 @@
 
 Rules:
 
-- Each user changes their own; an admin anyone's (``permissions.access_user``). SVLs have no sub info.
+- Each user changes their own; an admin anyone's (``access_user``). SVLs have no sub info.
 - Weekdays are kept as one number (bit 0 Monday ... bit 6 Sunday), so the suggestions' query tests a
   day with one AND; no day ticked means the sub is never suggested.
 - The weekly cap is blank (no cap) or a whole number from 1 to ``CAP_MAX`` subs a week (Monday to Sunday).
@@ -18,9 +18,10 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import Day, Role, SubUnavailableDate, User, utcnow
-from volley_app.services import permissions, timefmt
+from volley_app.services import timefmt
+from volley_app.services.accounts import access_user
+from volley_app.services.actors import Actor
 from volley_app.services.errors import Forbidden, Invalid, NotFound
-from volley_app.services.permissions import Actor
 
 EVERY_DAY = 127
 DAYS = tuple(d.value for d in Day)  # Monday first, as date.weekday() counts
@@ -53,7 +54,7 @@ def days_text(mask: int | None) -> str:
 
 
 def _user(db: Session, actor: Actor | None, user_id: object) -> User:
-    user = permissions.access_user(db, actor, user_id)
+    user = access_user(db, actor, user_id)
     if Role.SVL.value in (user.roles or []) and Role.PLAYER.value not in (user.roles or []):
         raise Forbidden("Venue operators have no sub availability")
     return user

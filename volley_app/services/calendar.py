@@ -21,9 +21,10 @@ from sqlmodel import Session, select
 from volley_app import routes
 from volley_app.models import Game, GameType, League, SubRequest, SubRequestPlace, SubStatus, Team, User, utcnow
 from volley_app.services import leagues, timefmt, venues
-from volley_app.services.auth import _actor
+from volley_app.services.actors import Actor, load, record_id, require_actor
+from volley_app.services.auth import actor_of
 from volley_app.services.errors import NotFound
-from volley_app.services.permissions import Actor, access_league, load, record_id, require_actor
+from volley_app.services.leagues import access_league
 from volley_app.settings import get_settings
 
 FEED_NOT_FOUND = "No such calendar."
@@ -201,7 +202,7 @@ def league_feed(db: Session, token: object, league_id: object) -> bytes:
     """Every game of a league, for the token's user when they may read the league."""
     user = _reader(db, token)
     try:
-        league = access_league(db, _actor(user), league_id)
+        league = access_league(db, actor_of(user), league_id)
     except Exception as exc:  # any refusal looks the same from outside: no such calendar
         raise NotFound(FEED_NOT_FOUND) from exc
     games = _league_games(db, select(Game).where(Game.league_id == league.id))
@@ -213,7 +214,7 @@ def team_feed(db: Session, token: object, team_id: object) -> bytes:
     user = _reader(db, token)
     try:
         team = load(db, Team, team_id, FEED_NOT_FOUND)
-        league = access_league(db, _actor(user), team.league_id)
+        league = access_league(db, actor_of(user), team.league_id)
     except Exception as exc:
         raise NotFound(FEED_NOT_FOUND) from exc
     games = _league_games(db, select(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id)))

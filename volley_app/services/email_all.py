@@ -17,8 +17,8 @@ from sqlmodel import Session, col, func, select
 
 from volley_app.models import EmailAllJob, EmailAllRecipient, OutboxMessage, OutboxStatus, User, utcnow
 from volley_app.services import audit, mail, mail_lists, paging, timefmt, validation
+from volley_app.services.actors import Actor, require_admin
 from volley_app.services.errors import Invalid
-from volley_app.services.permissions import Actor, require_admin
 
 log = logging.getLogger(__name__)
 

@@ -17,9 +17,10 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, League, Team, User, utcnow
-from volley_app.services import auth, leagues, permissions, registration, results, scheduling, timefmt, uploads
+from volley_app.services import auth, leagues, registration, results, scheduling, timefmt, uploads
+from volley_app.services.actors import Actor, record_id
 from volley_app.services.errors import NotFound
-from volley_app.services.permissions import Actor
+from volley_app.services.leagues import LEAGUE_NOT_FOUND
 
 KINDS = ("teams", "payments", "standings", "schedule")
 UNKNOWN = "No such export."
@@ -131,7 +132,7 @@ def export_by_link(
         raise NotFound(UNKNOWN)
     now = now or utcnow()
     if actor is None:
-        lid = permissions.record_id(league_id, permissions.LEAGUE_NOT_FOUND)
+        lid = record_id(league_id, LEAGUE_NOT_FOUND)
         uid = uploads.ticket_holder(link, _subject(lid, str(kind)), now)
         actor = auth.holder(db, uid) if uid is not None else None
     return export(db, actor, league_id, kind, now=now)

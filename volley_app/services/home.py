@@ -13,8 +13,9 @@ from sqlmodel import Session, select
 from volley_app import routes
 from volley_app.models import League, LeagueStage, SubRequest, SubRequestPlace, SubStatus, User, utcnow
 from volley_app.services import timefmt, venues
+from volley_app.services.access import require_sub_request_actor
+from volley_app.services.actors import Actor
 from volley_app.services.leagues import display_name
-from volley_app.services.permissions import Actor, require_sub_request_actor
 from volley_app.settings import get_settings
 
 NO_LEAGUE_OPEN = "New leagues are on the way. Sign up to hear when registration opens!"

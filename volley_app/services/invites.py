@@ -41,9 +41,10 @@ from sqlmodel import Session, select
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import SubInvite, SubRequest, SubRequestPlace, SubStatus, User, utcnow
-from volley_app.services import live, mail, mail_lists, periodic, permissions, ratelimit, signing, timefmt, venues
+from volley_app.services import live, mail, mail_lists, periodic, ratelimit, signing, timefmt, venues
+from volley_app.services.access import SUB_REQUEST_NOT_FOUND, access_sub_request, require_sub_request_actor
+from volley_app.services.actors import Actor, record_id
 from volley_app.services.errors import BadRequest, Invalid, NotFound, RateLimited
-from volley_app.services.permissions import Actor, require_sub_request_actor
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,7 @@ def lock_request(db: Session, request_id: int) -> SubRequest:
     )
     req = db.get(SubRequest, request_id)
     if req is None:
-        raise NotFound(permissions.SUB_REQUEST_NOT_FOUND)
+        raise NotFound(SUB_REQUEST_NOT_FOUND)
     db.refresh(req)
     return req
 
@@ -106,7 +107,7 @@ def _clean_ids(db: Session, actor: Actor, req: SubRequest, sub_ids: object) -> l
     ids: list[int] = []
     for value in sub_ids:
         try:
-            uid = permissions.record_id(value.strip() if isinstance(value, str) else value)
+            uid = record_id(value.strip() if isinstance(value, str) else value)
         except NotFound:
             raise Invalid({"sub_ids": "Choose subs from the list"}) from None
         if uid in ids:
@@ -134,7 +135,7 @@ def invite_in_order(
     """
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
-    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    req = access_sub_request(db, actor, request_id, own=True)
     req = lock_request(db, req.id)
     _advance(db, req, now)
     if req.completed or req.date <= now:
@@ -196,7 +197,7 @@ def _advance(db: Session, req: SubRequest, now: dt.datetime) -> None:
     current.state, current.answered_at = EXPIRED, current.hold_until or now
     db.add(current)
     db.flush()
-    _tell(db, req, current.user_id)  # the lapsed sub's page loses its Accept and Decline
+    tell_changed(db, req, current.user_id)  # the lapsed sub's page loses its Accept and Decline
     log.info("sub request %s: the hold of user %s expired", req.id, current.user_id)
     _invite_next(db, req, now)
 
@@ -227,7 +228,7 @@ def _invite_next(db: Session, req: SubRequest, now: dt.datetime) -> None:
         db.add_all([nxt, req])
         db.flush()
         _email_invitation(db, req, nxt, user)
-        _tell(db, req, user.id)
+        tell_changed(db, req, user.id)
         log.info("sub request %s: user %s invited until %s", req.id, user.id, until.isoformat())
         return
     _skip_rest(db, req.id, now)
@@ -247,7 +248,7 @@ def _invite_next(db: Session, req: SubRequest, now: dt.datetime) -> None:
     db.add(req)
     db.flush()
     _email_requestor(db, req, outcome)
-    _tell(db, req)
+    tell_changed(db, req)
     if req.recipient_id is None and req.status == SubStatus.OPEN:
         open_notices(db, req)
 
@@ -302,11 +303,12 @@ def _reread(db: Session, request_id: int) -> None:
             db.expire(loaded, ["state", "answered_at"])
 
 
-def _tell(db: Session, req: SubRequest, *others: int) -> None:
-    """Once committed, the open pages of the requestor, the sub holding the request, the subs with a place on it
-    and ``others`` read it again."""
+def tell_changed(db: Session, req: SubRequest, *others: int | None, open_list: bool = False) -> None:
+    """Once committed, the open pages of the requestor, the sub named or holding the request, the subs with a place
+    on it and ``others`` read it again (and the open list, when the request is or was open to anyone)."""
+    open_list = open_list or req.recipient_id is None
     users = (req.requestor_id, req.recipient_id, *place_holders(db, req.id), *others)
-    live.request_changed(db, req.id, users, open_list=req.recipient_id is None)
+    live.request_changed(db, req.id, users, open_list=open_list)
 
 
 def end_list(db: Session, req: SubRequest, now: dt.datetime) -> None:

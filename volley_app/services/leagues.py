@@ -12,6 +12,7 @@ from sqlmodel import Session, select
 from volley_app import routes
 from volley_app.models import (
     Day,
+    Game,
     League,
     LeagueFormat,
     LeagueSession,
@@ -24,18 +25,8 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import (
-    audit,
-    auth,
-    clock,
-    paging,
-    permissions,
-    sessions,
-    timefmt,
-    uploads,
-    validation,
-    venues,
-)
+from volley_app.services import audit, auth, clock, paging, sessions, timefmt, uploads, validation, venues
+from volley_app.services.actors import Actor, load, require_actor, require_admin, require_role
 from volley_app.services.errors import Forbidden, Invalid, NotFound
 from volley_app.services.league_data import (
     FORMAT_LABELS,
@@ -46,7 +37,6 @@ from volley_app.services.league_data import (
     played_games,
     tell_captains_archived,
 )
-from volley_app.services.permissions import Actor, access_league, require_actor, require_admin, require_role
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -204,9 +194,6 @@ def cash_allowed(db: Session, svl_id: int) -> bool:
         return False
     svl = db.get(User, svl_id)
     return svl is not None and svl.username == name.strip().lower()
-
-
-may_manage = permissions.may_manage_league
 
 
 ARCHIVED = "This league is archived. An admin can restore it first."
@@ -545,7 +532,7 @@ def bracket_file(
     The reader is ``actor`` (a bearer token), else the user a signed ``link`` was made for; either must
     still be allowed to read the league. A link to a replaced bracket no longer works.
     """
-    row = permissions.load(db, League, league_id, permissions.LEAGUE_NOT_FOUND)
+    row = load(db, League, league_id, LEAGUE_NOT_FOUND)
     if actor is None and link and row.tournament_file:
         uid = uploads.ticket_holder(link, _bracket_subject(row), now or utcnow())
         actor = auth.holder(db, uid) if uid is not None else None
@@ -609,3 +596,46 @@ def new_league_form(db: Session, actor: Actor | None) -> dict:
         "sessions": found,
         "show_cash": any(cash_allowed(db, svl_id) for svl_id in {s["svl_id"] for s in found}),
     }
+
+
+# --- loading a league or a game by id -------------------------------------------------------------
+
+LEAGUE_NOT_FOUND = "This league no longer exists"
+GAME_NOT_FOUND = "This game no longer exists"
+
+
+def may_manage_league(actor: Actor | None, league: League) -> bool:
+    """A league is managed by its own SVL and by admins."""
+    return actor is not None and (actor.is_admin or (actor.is_svl and league.svl_id == actor.user_id))
+
+
+def access_league(db: Session, actor: Actor | None, league_id: object, *, manage: bool = False) -> League:
+    """The league with that id for this actor.
+
+    To read it: anyone logged in, but an inactive league only for those who manage it (NotFound for the
+    others). With ``manage``: only its SVL or an admin (Unauthorized / Forbidden otherwise). An archived
+    league exists only for admins (who may see its payments and restore it).
+    """
+    if manage:
+        actor = require_role(actor, Role.SVL, Role.ADMIN)
+        row = load(db, League, league_id, LEAGUE_NOT_FOUND)
+        if not may_manage_league(actor, row):
+            raise Forbidden()
+    else:
+        actor = require_actor(actor)
+        row = load(db, League, league_id, LEAGUE_NOT_FOUND)
+        if not row.active and not may_manage_league(actor, row):
+            raise NotFound(LEAGUE_NOT_FOUND)
+    if row.archived_at is not None and not actor.is_admin:
+        raise NotFound(LEAGUE_NOT_FOUND)
+    return row
+
+
+may_manage = may_manage_league
+
+
+def access_game(db: Session, actor: Actor | None, game_id: object, *, manage: bool = False) -> Game:
+    """The game with that id when the actor may read (``manage``: change) its league."""
+    game = load(db, Game, game_id, GAME_NOT_FOUND)
+    access_league(db, actor, game.league_id, manage=manage)
+    return game

@@ -51,7 +51,7 @@ from email_validator import EmailNotValidError, validate_email
 from sqlmodel import Session, col, select
 
 from volley_app.db import session_scope
-from volley_app.models import OutboxMessage, OutboxStatus, utcnow
+from volley_app.models import OutboxMessage, OutboxStatus, User, utcnow
 from volley_app.services.errors import Invalid
 from volley_app.services.mail_render import html_from_text, render
 from volley_app.settings import Settings, get_settings
@@ -395,6 +395,14 @@ def full_name(user) -> str:
     """A person a mail speaks of: first and last name, else their username."""
     name = f"{getattr(user, 'first_name', '') or ''} {getattr(user, 'last_name', '') or ''}".strip()
     return name or getattr(user, "username", "") or ""
+
+
+def tell(db: Session, user: User | None, template: str, values: dict[str, object], *, kind: str | None = None) -> None:
+    """Email ``user`` the email ``template`` with ``values`` (and their ``first_name``) through the outbox; nothing
+    when they have no address."""
+    if user is None or not user.email:
+        return
+    queue_email(db, template, {**values, "first_name": first_name(user)}, to=user.email, kind=kind)
 
 
 def _backoff(attempts: int) -> dt.timedelta:

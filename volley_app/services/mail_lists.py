@@ -21,9 +21,9 @@ from sqlmodel import Session
 
 from volley_app import routes
 from volley_app.models import Rating, SkillLevel, User
-from volley_app.services import newsletter, permissions, signing
+from volley_app.services import newsletter, signing
+from volley_app.services.actors import Actor, load, require_actor
 from volley_app.services.errors import Invalid, NotFound
-from volley_app.services.permissions import Actor
 
 log = logging.getLogger(__name__)
 
@@ -72,17 +72,17 @@ def matching_levels(skill_level: SkillLevel | str) -> list[str]:
 
 def notification_setting(db: Session, actor: Actor | None) -> dict[str, object]:
     """The actor's setting and the choices, for Edit Info; ``is_sub``: only subs are asked."""
-    actor = permissions.require_actor(actor)
-    user = permissions.load(db, User, actor.user_id)
+    actor = require_actor(actor)
+    user = load(db, User, actor.user_id)
     return {"value": user.sub_notify, "is_sub": bool(user.sub), "choices": [{"value": k, "label": v} for k, v in NOTIFY.items()]}
 
 
 def set_notification(db: Session, actor: Actor | None, *, value: object) -> str:
     """Save the actor's own setting (one of ``NOTIFY``). Returns it."""
-    actor = permissions.require_actor(actor)
+    actor = require_actor(actor)
     if not isinstance(value, str) or value not in NOTIFY:
         raise Invalid({"sub_notify": "Choose what to be emailed about"})
-    user = permissions.load(db, User, actor.user_id)
+    user = load(db, User, actor.user_id)
     user.sub_notify = value
     db.add(user)
     db.flush()
@@ -132,7 +132,7 @@ def unsubscribe(db: Session, token: object) -> str:
     if which == NEWSLETTER:
         newsletter.unsubscribe(db, subscriber_id=record, token=signature)
         return what
-    user = permissions.load(db, User, record)
+    user = load(db, User, record)
     if which == OPEN_NOTICES and user.sub_notify == EVERY:
         user.sub_notify = INVITES
     elif which == ANNOUNCEMENTS:

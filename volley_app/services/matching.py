@@ -56,16 +56,17 @@ from volley_app.models import (
 from volley_app.services import (
     audit,
     eligibility,
+    invites,
     paging,
-    permissions,
     ratelimit,
     sub_records,
     sub_requests,
     timefmt,
     venues,
 )
+from volley_app.services.access import access_sub_request, require_sub_request_actor
+from volley_app.services.actors import Actor, record_id
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.permissions import Actor, require_sub_request_actor
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +169,7 @@ def _reason(row, req: SubRequest, zone: str) -> str:
 
 
 def _project(row, req: SubRequest, which: str, zone: str) -> dict:
-    name = sub_requests._person(row.first_name, row.last_name, row.username)
+    name = sub_requests.person_name(row.first_name, row.last_name, row.username)
     return {
         "id": row.id,
         "name": name,
@@ -189,7 +190,7 @@ def _project(row, req: SubRequest, which: str, zone: str) -> dict:
 def _own_open(db: Session, actor: Actor | None, request_id: object, now: dt.datetime) -> tuple[Actor, SubRequest]:
     """The request when the actor is its requestor (or an admin) and it may still take a sub."""
     actor = require_sub_request_actor(actor)
-    req = permissions.access_sub_request(db, actor, request_id)
+    req = access_sub_request(db, actor, request_id)
     if req.requestor_id != actor.user_id and not actor.is_admin:
         raise Forbidden()
     if req.status == SubStatus.ACCEPTED or req.completed or req.date <= now:  # (a read: the lists save "completed")
@@ -260,7 +261,7 @@ def invite(
         raise Forbidden()
     if req.status == SubStatus.OPEN and req.recipient_id is not None:
         raise BadRequest("This sub request is waiting for the invited sub's answer")
-    uid = permissions.record_id(sub_id, "Choose a sub")
+    uid = record_id(sub_id, "Choose a sub")
     why = check(db, req, uid)
     if why:
         raise Invalid({"sub": f"This sub cannot take it: {why}"})
@@ -277,8 +278,8 @@ def invite(
     if changed != 1:  # taken or invited a moment ago (a double click)
         raise BadRequest("This sub request is no longer open to invite")
     db.refresh(req)
-    sub_requests._email_invited(db, req, actor, db.get(User, uid))
-    sub_requests._tell(db, req, open_list=True)  # it leaves the open list; the invited sub's pages show it
+    invites.email_named(db, req, db.get(User, uid))
+    invites.tell_changed(db, req, open_list=True)  # it leaves the open list; the invited sub's pages show it
     log.info("sub request %s: user %s invited sub %s from the suggestions", req.id, actor.user_id, uid)
 
 
@@ -293,9 +294,9 @@ def _places(db: Session, req: SubRequest) -> list[tuple[SubRequestPlace, User]]:
 def outcome_info(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> dict:
     """For the requestor: whether they may mark the subs now, and each sub who took a place with their mark."""
     actor = require_sub_request_actor(actor)
-    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    req = access_sub_request(db, actor, request_id, own=True)
     subs = [
-        {"id": sub.id, "name": sub_requests._person(sub.first_name, sub.last_name, sub.username),
+        {"id": sub.id, "name": sub_requests.person_name(sub.first_name, sub.last_name, sub.username),
          "outcome": place.outcome.value if place.outcome else ""}
         for place, sub in _places(db, req)
     ]  # fmt: skip
@@ -319,7 +320,7 @@ def mark_outcome(
     ``OUTCOME_DAYS`` days after the game; audited, naming the sub). The sub's record follows at once."""
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
-    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    req = access_sub_request(db, actor, request_id, own=True)
     try:
         value = SubOutcome(outcome) if isinstance(outcome, str) else None
     except ValueError:
@@ -327,7 +328,7 @@ def mark_outcome(
     if value is None:
         raise Invalid({"outcome": "Choose Played or No-show"})
     try:
-        uid = permissions.record_id(sub_id, NOT_PLACED)
+        uid = record_id(sub_id, NOT_PLACED)
     except NotFound:
         raise BadRequest(NOT_PLACED) from None
     place = db.exec(
@@ -347,11 +348,11 @@ def mark_outcome(
     db.add_all([place, req])
     db.flush()
     sub_records.refresh(db, [uid])
-    sub_requests._tell(db, req)
+    invites.tell_changed(db, req)
     sub = db.get(User, uid)
     audit.record(
         db, actor, action="sub_outcome", entity="sub_request", entity_id=req.id,
-        summary=f"Marked {sub_requests._person(sub.first_name, sub.last_name, sub.username) if sub else 'the sub'} "
+        summary=f"Marked {sub_requests.person_name(sub.first_name, sub.last_name, sub.username) if sub else 'the sub'} "
                 f"{value.value.lower()} for {req.team} on {timefmt.day(req.date, venues.zone_by_name(db, req.svl))}",
         before={"outcome": before}, after={"outcome": value.value}, subject_user_id=uid,
     )  # fmt: skip

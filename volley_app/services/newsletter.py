@@ -16,8 +16,8 @@ from sqlmodel import Session, col, func, select
 from volley_app import routes
 from volley_app.models import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber, utcnow
 from volley_app.services import audit, mail, mail_render, paging, ratelimit, signing, validation
+from volley_app.services.actors import Actor, load, require_admin
 from volley_app.services.errors import Invalid, NotFound
-from volley_app.services.permissions import Actor, load, require_admin
 
 log = logging.getLogger(__name__)
 

@@ -37,8 +37,8 @@ from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import League, Payment, Team, User, utcnow
 from volley_app.services import audit, fees, leagues, mail, payments, periodic, scheduling, timefmt
+from volley_app.services.actors import Actor
 from volley_app.services.errors import Invalid
-from volley_app.services.permissions import Actor
 
 log = logging.getLogger(__name__)
 
@@ -165,20 +165,13 @@ def captain_of(db: Session, team: Team) -> User | None:
     return db.get(User, team.captain_id) if team.captain_id else None
 
 
-def tell(db: Session, user: User | None, template: str, values: dict[str, object], *, kind: str | None = None) -> None:
-    """Email ``user`` (a captain) the email ``template`` with ``values`` (and their ``first_name``) through the outbox."""
-    if user is None or not user.email:
-        return
-    mail.queue_email(db, template, {**values, "first_name": mail.first_name(user)}, to=user.email, kind=kind)
-
-
 def _offer(db: Session, actor: Actor | None, league: League, team: Team, captain: User, now: dt.datetime) -> Payment:
     """Offer a place to a waitlisted team: its payment holds the place for the league's hold window."""
     until = now + dt.timedelta(hours=league.offer_hold_hours or 48)
     pay = new_payment(db, league, captain, team_name=team.team_name, until=until, team_id=team.id)
     name = leagues.display_name(league)
     deadline = timefmt.date_time(until, leagues.zone(db, league), labelled=True)
-    tell(
+    mail.tell(
         db, captain, "place_offered",
         {"league": name, "team": team.team_name, "deadline": deadline, "amount": fees.money(pay.amount_cents),
          "page": routes.absolute(routes.checkout_path(pay.id))},
@@ -275,7 +268,7 @@ class Sweep:
         return Sweep(self.expired + other.expired, self.offered + other.offered, self.paid + other.paid)
 
 
-def _claim(db: Session, pay: Payment, *, from_status: tuple[str, ...], to_status: str, **values) -> bool:
+def claim(db: Session, pay: Payment, *, from_status: tuple[str, ...], to_status: str, **values) -> bool:
     """Move the payment to ``to_status`` only if it is still in one of ``from_status``; True if this caller won."""
     result = db.execute(
         sa.update(Payment)
@@ -329,7 +322,7 @@ def _sweep_league(db: Session, league: League, now: dt.datetime, cancelled: dict
     for pay in stale:
         if _with_intent(pay) and pay.id not in cancelled:
             continue
-        if not _claim(db, pay, from_status=(PENDING,), to_status=EXPIRED):
+        if not claim(db, pay, from_status=(PENDING,), to_status=EXPIRED):
             continue
         if _with_intent(pay) and verified(pay, cancelled[pay.id]) and fulfil(db, pay, now) is not None:
             done.paid += 1  # the card went through after all, and a place is still free for it
@@ -347,7 +340,7 @@ def _lapsed(db: Session, league: League, pay: Payment) -> None:
     if team is None or not team.waitlist or team.withdrawn_at is not None:
         return
     name = leagues.display_name(league)
-    tell(
+    mail.tell(
         db, captain_of(db, team), "offer_lapsed",
         {"league": name, "team": team.team_name,
          "deadline": timefmt.date_time(pay.expires_at, leagues.zone(db, league), labelled=True),
@@ -455,7 +448,7 @@ def fulfil(db: Session, pay: Payment, now: dt.datetime | None = None) -> Team | 
     if not has_place(db, pay, league, now):
         _refund(db, pay, league)
         return None
-    if not _claim(db, pay, from_status=(*HOLDING, EXPIRED), to_status=SUCCEEDED):
+    if not claim(db, pay, from_status=(*HOLDING, EXPIRED), to_status=SUCCEEDED):
         return None
     team = _move_in(db, pay, league) if pay.team_id is not None else _new_team(db, pay, league)
     scheduling.regenerate_unplayed(db, league)
@@ -497,7 +490,7 @@ def _move_in(db: Session, pay: Payment, league: League) -> Team:
     db.add(team)
     db.flush()
     name = leagues.display_name(league)
-    tell(
+    mail.tell(
         db, captain_of(db, team), "team_promoted",
         {"team": team.team_name, "league": name, "amount": fees.money(pay.amount_cents),
          "page": routes.absolute(routes.league_path(league.id)), **_still_due(league, leagues.zone(db, league))},
@@ -517,11 +510,11 @@ def _refund(db: Session, pay: Payment, league: League) -> None:
     (:func:`send_due_refunds`).
     """
     due = REFUND_DUE if pay.provider_payment_id else PLACE_GONE
-    if not _claim(db, pay, from_status=(*HOLDING, EXPIRED), to_status=REFUNDED, error=due):
+    if not claim(db, pay, from_status=(*HOLDING, EXPIRED), to_status=REFUNDED, error=due):
         return
     name = leagues.display_name(league)
     payer = db.get(User, pay.user_id) if pay.user_id else None
-    tell(
+    mail.tell(
         db, payer, "payment_refunded",
         {"team": pay.team_name, "league": name, "amount": fees.money(pay.amount_cents),
          "page": routes.absolute(routes.league_path(league.id))},

@@ -36,8 +36,9 @@ from sqlmodel import Session, select
 
 from volley_app.models import Game, GameType, PlayoffSeed, Team, utcnow
 from volley_app.services import audit, leagues, report_settling, results, scheduling
+from volley_app.services.actors import Actor
 from volley_app.services.errors import Invalid
-from volley_app.services.permissions import Actor, access_game, access_league
+from volley_app.services.leagues import access_game, access_league
 
 ALREADY = "The playoff bracket for this league has already been generated."
 TOO_FEW = "A playoff bracket needs at least 2 teams in play."

@@ -23,8 +23,10 @@ from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
 from volley_app.services import fees, leagues, paging, payments, places, ratelimit, timefmt, validation
+from volley_app.services.actors import Actor, load, require_actor
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.permissions import Actor, access_league, access_payment, load, require_actor
+from volley_app.services.leagues import access_league
+from volley_app.services.payments import access_payment
 
 log = logging.getLogger(__name__)
 
@@ -304,7 +306,6 @@ def _reload(db: Session, pay: Payment) -> Payment:
     return db.exec(select(Payment).where(Payment.id == pay.id).with_for_update().execution_options(populate_existing=True)).one()
 
 
-_claim = places._claim
 
 
 def pay_offline(
@@ -330,7 +331,7 @@ def pay_offline(
         raise Invalid(NOT_OPEN)
     if pay.team_id is None and _name_taken(db, league.id, pay.team_name, leaving_out=pay.id):
         raise Invalid(NAME_TAKEN)
-    if not _claim(db, pay, from_status=(PENDING,), to_status=PROCESSING, error=None):
+    if not places.claim(db, pay, from_status=(PENDING,), to_status=PROCESSING, error=None):
         raise Invalid("This payment is already being processed")
     result = payments.OfflineProvider().charge(
         amount_cents=pay.amount_cents,
@@ -340,7 +341,7 @@ def pay_offline(
         cvc=cvc,
     )
     if not result.ok:  # the place stays held until its time: the same checkout takes another card
-        _claim(db, pay, from_status=(PROCESSING,), to_status=PENDING, error=result.reason or "declined")
+        places.claim(db, pay, from_status=(PROCESSING,), to_status=PENDING, error=result.reason or "declined")
         return {"status": "declined", "payment_id": pay.id, "league_id": pay.league_id}
     pay.provider_payment_id = result.provider_payment_id
     db.add(pay)
@@ -381,7 +382,7 @@ def confirm_stripe_return(db: Session, actor: Actor | None, *, payment_id: objec
             return {"status": EXPIRED, "payment_id": pay.id, "league_id": pay.league_id}
         # A declined card leaves the intent waiting for another one: the checkout stays usable.
         retry = intent.status == "requires_payment_method"
-        _claim(db, pay, from_status=(PENDING, PROCESSING), to_status=PENDING if retry else FAILED,
+        places.claim(db, pay, from_status=(PENDING, PROCESSING), to_status=PENDING if retry else FAILED,
                error=intent.status[:300])  # fmt: skip
         return {"status": "declined", "payment_id": pay.id, "league_id": pay.league_id}
     _fulfil(db, pay)
@@ -405,7 +406,7 @@ def handle_stripe_event(db: Session, event) -> str:
     pay = _reload(db, pay)
     if kind == "payment_intent.payment_failed":
         # Stripe lets the same intent take another card: the payment keeps its place until its hold ends.
-        _claim(db, pay, from_status=(PENDING,), to_status=PENDING, error="payment_failed")
+        places.claim(db, pay, from_status=(PENDING,), to_status=PENDING, error="payment_failed")
         return "failed"
     if not _verified(pay, intent):
         log.warning("stripe event for payment %s does not match it", pay.id)

@@ -9,7 +9,7 @@ from sqlmodel import Session, select
 from volley_app import routes
 from volley_app.models import Game, ReportStatus, ScoreReport, Team, User, utcnow
 from volley_app.services import audit, mail
-from volley_app.services.permissions import Actor
+from volley_app.services.actors import Actor
 
 OPEN = (ReportStatus.PENDING, ReportStatus.DISPUTED)
 

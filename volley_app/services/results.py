@@ -28,8 +28,8 @@ from sqlmodel import Session, select
 
 from volley_app.models import Game, GameType, League, Ranking, StandingAdjustment, Team
 from volley_app.services import audit, leagues, scheduling, validation
+from volley_app.services.actors import Actor, require_actor
 from volley_app.services.errors import Invalid
-from volley_app.services.permissions import Actor, access_team, require_actor
 
 REASON_REQUIRED = "Say why the record is corrected"
 
@@ -359,8 +359,3 @@ def standings(db: Session, actor: Actor | None, league_id: object) -> dict:
         "ranking": RANKINGS[league.ranking][0],
         "how": explain(league.ranking),
     }
-
-
-def team_record(db: Session, actor: Actor | None, team_id: object) -> Record:
-    """One team's record for whoever may read the team."""
-    return record_of(db, access_team(db, actor, team_id, manage=False))

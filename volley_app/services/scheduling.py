@@ -13,8 +13,9 @@ from sqlmodel import Session, select
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ScoreReport, Team, User
 from volley_app.services import audit, leagues, mail, paging, report_settling, timefmt
+from volley_app.services.actors import Actor, require_actor, require_admin
 from volley_app.services.errors import Invalid
-from volley_app.services.permissions import Actor, access_game, access_league, require_actor, require_admin
+from volley_app.services.leagues import access_game, access_league
 
 MOVE_OR_CHANGE = "Choose other courts or another start time for this league, or move the game that is in the way."
 NOT_ENOUGH_TEAMS = "A schedule needs at least 2 teams (waitlisted teams do not count)."

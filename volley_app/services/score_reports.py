@@ -21,10 +21,10 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, User, utcnow
-from volley_app.services import audit, leagues, playoffs, report_settling, scheduling, timefmt, validation, venues
+from volley_app.services import audit, leagues, mail, playoffs, report_settling, scheduling, timefmt, validation, venues
+from volley_app.services.actors import Actor, require_actor
 from volley_app.services.errors import Forbidden, Invalid, NotFound
-from volley_app.services.permissions import Actor, access_game, may_manage_league, require_actor
-from volley_app.services.places import tell
+from volley_app.services.leagues import access_game, may_manage_league
 
 NOT_STARTED = "A score can be reported once the game has started."
 HAS_SCORE = "This game already has a score. The league's operator can correct it."
@@ -128,7 +128,7 @@ def report(
         db, actor, action="report", entity="score_report", entity_id=row.id, league_id=game.league_id,
         summary=f"Score of {name} reported by the captain of {mine.team_name}: {sets}", before=before, after=clean,
     )  # fmt: skip
-    tell(
+    mail.tell(
         db, _captain(db, theirs), "score_reported",
         {"game": name, "team": mine.team_name, "sets": sets, "page": _link(game),
          "when": timefmt.date_time(game.start_at, _zone(db, game), labelled=True)},
@@ -193,7 +193,7 @@ def confirm(
         db, actor, action="confirm", entity="score_report", entity_id=row.id, league_id=game.league_id,
         summary=f"Score of {name} confirmed by the captain of {mine.team_name}: {sets}", after=clean,
     )  # fmt: skip
-    tell(db, _captain(db, theirs), "score_confirmed",
+    mail.tell(db, _captain(db, theirs), "score_confirmed",
          {"game": name, "team": mine.team_name, "sets": sets, "page": _link(game)})  # fmt: skip
     return row
 
@@ -220,9 +220,9 @@ def dispute(
         summary=f"Score of {name} ({sets}) disputed by the captain of {mine.team_name}" + (f": {text}" if text else ""),
     )  # fmt: skip
     values = {"game": name, "team": mine.team_name, "sets": sets, "note": text or "", "page": _link(game)}
-    tell(db, _captain(db, theirs), "score_disputed", values)
+    mail.tell(db, _captain(db, theirs), "score_disputed", values)
     league = db.get(League, game.league_id)
-    tell(db, db.get(User, league.svl_id), "score_dispute_to_operator", values, kind="score_disputed")
+    mail.tell(db, db.get(User, league.svl_id), "score_dispute_to_operator", values, kind="score_disputed")
     return row
 
 

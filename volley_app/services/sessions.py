@@ -10,7 +10,8 @@ from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueSession, Payment, Role, SessionStatus, Team, User, utcnow
 from volley_app.services import audit, clock, paging, timefmt, validation, venues
-from volley_app.services.errors import Invalid, NotFound, UnknownRecord
+from volley_app.services.actors import Actor, load, require_admin, require_role
+from volley_app.services.errors import Forbidden, Invalid, NotFound, UnknownRecord
 from volley_app.services.league_data import (
     PAYMENTS_KEPT,
     delete_children,
@@ -19,7 +20,6 @@ from volley_app.services.league_data import (
     played_games,
     tell_captains_archived,
 )
-from volley_app.services.permissions import Actor, access_session, load, require_admin, require_role
 
 SESSION_FIELDS = ("name", "start_at", "end_at", "svl_id")
 
@@ -360,3 +360,22 @@ def current_session_ids(db: Session, svl_id: int, now: dt.datetime | None = None
     found = db.exec(select(LeagueSession).where(LeagueSession.svl_id == svl_id, current())).all()
     refresh_statuses(db, found, now)
     return [s.id for s in found if s.status != SessionStatus.INACTIVE]
+
+
+# --- loading a league session by id ---------------------------------------------------------------
+
+SESSION_NOT_FOUND = "This session no longer exists"
+
+
+def access_session(db: Session, actor: Actor | None, session_id: object) -> LeagueSession:
+    """The session when the actor manages it (its SVL or an admin); else Unauthorized / Forbidden / NotFound.
+
+    An archived session exists only for admins (who may restore it).
+    """
+    actor = require_role(actor, Role.SVL, Role.ADMIN)
+    row = load(db, LeagueSession, session_id, SESSION_NOT_FOUND)
+    if not actor.is_admin and row.svl_id != actor.user_id:
+        raise Forbidden()
+    if row.archived_at is not None and not actor.is_admin:
+        raise NotFound(SESSION_NOT_FOUND)
+    return row

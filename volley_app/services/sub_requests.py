@@ -52,18 +52,22 @@ from volley_app.services import (
     auth,
     eligibility,
     invites,
-    live,
     mail,
     paging,
-    permissions,
     ratelimit,
     sub_records,
     timefmt,
     validation,
     venues,
 )
+from volley_app.services.access import (
+    SUB_REQUEST_NOT_FOUND,
+    access_sub_request,
+    can_view_sub_request,
+    require_sub_request_actor,
+)
+from volley_app.services.actors import Actor, load, record_id
 from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.permissions import Actor, record_id, require_sub_request_actor
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +79,7 @@ STARTED = "The game has started: a place can be given up only before it"
 OWN_REQUEST = "You cannot accept your own sub request"
 PASSED = "This sub request's date has passed"
 MADE_TO_ANOTHER = "This sub request was made to another sub"
-NOT_FOUND = permissions.SUB_REQUEST_NOT_FOUND
+NOT_FOUND = SUB_REQUEST_NOT_FOUND
 
 TEAM_MAX, SVL_MAX, COURT_MAX, TEXT_MAX = 100, 200, 50, 2000
 
@@ -153,7 +157,7 @@ def named_recipient(db: Session, value: object) -> object:
 
 
 def _active_sub(db: Session, user_id: object) -> User:
-    user = db.get(User, permissions.record_id(user_id, "Choose a sub"))
+    user = db.get(User, record_id(user_id, "Choose a sub"))
     if user is None or not user.sub or not user.active:
         raise Invalid({"recipient": "Choose an active sub"})
     return user
@@ -167,10 +171,10 @@ def _names(db: Session, ids: set[int]) -> dict[int, str]:
     if not ids:
         return {}
     found = db.exec(select(User.id, User.first_name, User.last_name, User.username).where(User.id.in_(ids))).all()
-    return {uid: _person(first, last, username) for uid, first, last, username in found}
+    return {uid: person_name(first, last, username) for uid, first, last, username in found}
 
 
-def _person(first: str | None, last: str | None, username: str | None) -> str:
+def person_name(first: str | None, last: str | None, username: str | None) -> str:
     """A person as players know each other: first and last name, else the username."""
     return f"{first or ''} {last or ''}".strip() or (username or "")
 
@@ -323,7 +327,7 @@ def _with_place_holders(db: Session, rows: list[dict]) -> list[dict]:
             .order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)
         ).all()  # fmt: skip
         for rid, *who in found:
-            held.setdefault(rid, []).append(_person(*who))
+            held.setdefault(rid, []).append(person_name(*who))
     for row in rows:
         if row["id"] in held:
             row["sub"] = ", ".join(held[row["id"]])
@@ -347,7 +351,7 @@ def _request_page(db: Session, where: list, *, bookmark: object, size: object, s
     def project(found: list) -> list[dict]:
         zones = venues.zones_by_name(db, [req.svl for req, *_who in found])
         out = [
-            _row(req, {req.requestor_id: _person(*who[:3]), req.recipient_id or 0: _person(*who[3:])}, zones, mark)
+            _row(req, {req.requestor_id: person_name(*who[:3]), req.recipient_id or 0: person_name(*who[3:])}, zones, mark)
             for req, mark, *who in found
         ]
         return _with_place_holders(db, out)
@@ -413,9 +417,9 @@ def notifications(
 def detail(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> dict:
     """One request with what the viewer may do to it (spec section 2, sub request detail)."""
     actor = require_sub_request_actor(actor)
-    req = permissions.access_sub_request(db, actor, request_id)
+    req = access_sub_request(db, actor, request_id)
     invites.sweep_request(db, req.id, now)
-    req = permissions.access_sub_request(db, actor, req.id)
+    req = access_sub_request(db, actor, req.id)
     db.refresh(req)
     complete_past(db, _table.c.id == req.id, now=now)
     row = _rows(db, [req])[0]
@@ -594,13 +598,13 @@ def invite_list_choices(
 
     Only the request's requestor: anyone else is refused as for the request itself.
     """
-    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    req = access_sub_request(db, actor, request_id, own=True)
     return invite_choices(db, actor, filters=filters, bookmark=bookmark, size=size, request_id=req.id)
 
 
 def invite_list_choice(db: Session, actor: Actor | None, request_id: object, sub_id: object) -> dict[str, str] | None:
     """The option of the sub ``sub_id`` for the invite list of the actor's request ``request_id``, else None."""
-    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    req = access_sub_request(db, actor, request_id, own=True)
     return invite_choice(db, actor, sub_id, request_id=req.id)
 
 
@@ -646,7 +650,7 @@ def create(
         _email_invited(db, req, actor, recipient)
     else:
         invites.open_notices(db, req)
-    _tell(db, req)
+    invites.tell_changed(db, req)
     log.info("sub request %s created by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
     return req.id
 
@@ -666,7 +670,7 @@ def reopen(
     """
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
-    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    req = access_sub_request(db, actor, request_id, own=True)
     complete_past(db, _table.c.id == req.id, now=now)
     if req.status != SubStatus.DECLINED or req.completed:
         raise BadRequest(PASSED if req.completed else "Only a declined sub request can be reopened")
@@ -692,7 +696,7 @@ def reopen(
         _email_invited(db, req, actor, recipient)
     else:
         invites.open_notices(db, req)
-    _tell(db, req, declined_by)
+    invites.tell_changed(db, req, declined_by)
     log.info("sub request %s reopened by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
 
 
@@ -715,7 +719,7 @@ def _answer(db: Session, actor: Actor, request_id: object, now: dt.datetime, *co
 
     Returns the request's id and whether the update changed it.
     """
-    rid = permissions.record_id(request_id, NOT_FOUND)
+    rid = record_id(request_id, NOT_FOUND)
     changed = db.connection().execute(
         sa.update(_table)
         .where(
@@ -733,18 +737,18 @@ def _answer(db: Session, actor: Actor, request_id: object, now: dt.datetime, *co
 
 def _still_there(db: Session, rid: int) -> SubRequest:
     """The request an answer missed: NotFound when it is gone or cancelled."""
-    req = permissions.load(db, SubRequest, rid, NOT_FOUND)
+    req = load(db, SubRequest, rid, NOT_FOUND)
     if req.archived_at is not None:
         raise NotFound(NOT_FOUND)
     return req
 
 
 def _answered(db: Session, rid: int, actor: Actor, verb: str, kind: str) -> None:
-    req = permissions.load(db, SubRequest, rid, NOT_FOUND)
+    req = load(db, SubRequest, rid, NOT_FOUND)
     db.refresh(req)
     _email_requestor(db, req, actor, verb, kind)
     # an accepted request may have been open to anyone: the open list loses it
-    _tell(db, req, actor.user_id, open_list=req.status == SubStatus.ACCEPTED)
+    invites.tell_changed(db, req, actor.user_id, open_list=req.status == SubStatus.ACCEPTED)
     log.info("sub request %s %s by user %s", rid, verb, actor.user_id)
 
 
@@ -765,7 +769,7 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
                        _table.c.places_filled < _table.c.players_needed, **accepted)  # fmt: skip
     if not won:
         req = _still_there(db, rid)
-        if not permissions.can_view_sub_request(actor, req) and req.status == SubStatus.OPEN:
+        if not can_view_sub_request(actor, req) and req.status == SubStatus.OPEN:
             raise Forbidden()
         if req.requestor_id == actor.user_id:
             raise Forbidden(OWN_REQUEST)
@@ -793,7 +797,7 @@ def _fits(db: Session, actor: Actor, request_id: object, now: dt.datetime) -> No
     or their own games and places at that time. A request they could not take anyway is left to the accept's
     own answer (taken, passed, not theirs)."""
     try:
-        req = db.get(SubRequest, permissions.record_id(request_id, NOT_FOUND))
+        req = db.get(SubRequest, record_id(request_id, NOT_FOUND))
     except NotFound:
         return
     takeable = (
@@ -850,7 +854,7 @@ def withdraw(db: Session, actor: Actor | None, request_id: object, *, now: dt.da
     """
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
-    req = permissions.access_sub_request(db, actor, request_id)
+    req = access_sub_request(db, actor, request_id)
     req = invites.lock_request(db, req.id)
     place = db.exec(
         select(SubRequestPlace).where(SubRequestPlace.request_id == req.id, SubRequestPlace.user_id == actor.user_id)
@@ -875,7 +879,7 @@ def withdraw(db: Session, actor: Actor | None, request_id: object, *, now: dt.da
     sub_records.refresh(db, [actor.user_id])
     holder = invites.place_freed(db, req, actor.user_id, now)
     _email_withdrawn(db, req, actor, holder)
-    _tell(db, req, actor.user_id, open_list=True)
+    invites.tell_changed(db, req, actor.user_id, open_list=True)
     log.info("sub request %s: user %s gave up their place (late=%s)", req.id, actor.user_id, late)
 
 
@@ -890,7 +894,7 @@ def _email_withdrawn(db: Session, req: SubRequest, actor: Actor, holder: str) ->
     }.get(holder, f"The next sub on your invite list, {holder}, has been invited.")
     mail.queue_email(
         db, "sub_withdrew", {
-            "first_name": requestor.first_name, "who": _person(sub.first_name, sub.last_name, sub.username),
+            "first_name": requestor.first_name, "who": person_name(sub.first_name, sub.last_name, sub.username),
             "now_open": now_open, "when": timefmt.long(req.date, venues.zone_by_name(db, req.svl)), "svl": req.svl,
             "team": req.team, "places_filled": req.places_filled, "players_needed": req.players_needed,
             "page": routes.absolute(routes.note_path(req.id)),
@@ -907,7 +911,7 @@ def update(
     """
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
-    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    req = access_sub_request(db, actor, request_id, own=True)
     details = _stored_needs(req) | details
     clean = _clean(now=now, zone=venues.zone_by_name(db, details.get("svl")), **details)
     if clean["players_needed"] < req.places_filled:
@@ -925,7 +929,7 @@ def update(
     if before["date"] != req.date:  # the last time its subs subbed may move
         sub_records.refresh_request(db, req.id)
     changes = [label for key, label in _TOLD.items() if before[key] != getattr(req, key)]
-    _tell(db, req)
+    invites.tell_changed(db, req)
     if changes:
         _email_sub(db, req, "request_changed", changes=changes)
 
@@ -973,7 +977,7 @@ def delete(db: Session, actor: Actor | None, request_id: object) -> None:
     emailed; a request nobody answered is deleted (its id is never used again).
     """
     actor = require_sub_request_actor(actor)
-    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    req = access_sub_request(db, actor, request_id, own=True)
     invited = db.exec(select(SubInvite.id).where(SubInvite.request_id == req.id)).first() is not None
     if req.places_filled or invited:  # accepted places or an invite list: kept, shown nowhere
         req.archived_at = req.updated_at = utcnow()
@@ -983,7 +987,7 @@ def delete(db: Session, actor: Actor | None, request_id: object) -> None:
         invites.end_list(db, req, req.archived_at)
         if req.recipient_id is not None and req.status != SubStatus.DECLINED:
             _email_sub(db, req, "request_cancelled")
-        _tell(db, req, open_list=True)
+        invites.tell_changed(db, req, open_list=True)
         log.info("sub request %s cancelled by user %s (archived)", req.id, actor.user_id)
         return
     if req.recipient_id is not None and req.status != SubStatus.DECLINED:
@@ -991,21 +995,13 @@ def delete(db: Session, actor: Actor | None, request_id: object) -> None:
         db.add(req)
         db.flush()
         _email_sub(db, req, "request_cancelled")
-        _tell(db, req)
+        invites.tell_changed(db, req)
         log.info("sub request %s cancelled by user %s (archived)", req.id, actor.user_id)
         return
-    _tell(db, req)
+    invites.tell_changed(db, req)
     db.delete(req)
     db.flush()
     log.info("sub request %s deleted by user %s", req.id, actor.user_id)
-
-
-def _tell(db: Session, req: SubRequest, *others: int | None, open_list: bool = False) -> None:
-    """Once committed, the open pages of the requestor, the sub named, the subs with a place and ``others`` read ``req`` again
-    (and the open list, when the request is or was open to anyone)."""
-    open_list = open_list or req.recipient_id is None
-    users = (req.requestor_id, req.recipient_id, *invites.place_holders(db, req.id), *others)
-    live.request_changed(db, req.id, users, open_list=open_list)
 
 
 ANSWERED = "answered"
@@ -1099,7 +1095,7 @@ def answer_notice(
     Anyone else is refused as :func:`accept` and :func:`decline` refuse them.
     """
     actor = require_sub_request_actor(actor)
-    rid = permissions.record_id(request_id, NOT_FOUND)
+    rid = record_id(request_id, NOT_FOUND)
     req = db.get(SubRequest, rid)
     status = SubStatus.ACCEPTED if accepted else SubStatus.DECLINED
     if req is not None and req.archived_at is None and req.recipient_id == actor.user_id and req.status == status:
@@ -1114,7 +1110,7 @@ def invitation_notice(db: Session, actor: Actor | None, request_id: object) -> s
     """The requestor's check that the sub named on their open request was invited: the invitation is
     emailed when the request is made (or reopened to them), so nothing is sent twice."""
     actor = require_sub_request_actor(actor)
-    req = permissions.access_sub_request(db, actor, request_id, own=True)
+    req = access_sub_request(db, actor, request_id, own=True)
     if req.recipient_id is None or req.status != SubStatus.OPEN:
         raise BadRequest(NOT_TARGETED)
     return ALREADY_TOLD
@@ -1129,7 +1125,7 @@ def read_answer_link(db: Session, token: object, *, now: dt.datetime | None = No
     Raises NotFound (a forged link, or another invite's) or BadRequest (expired, used, no longer open).
     """
     link = invites.read_link(db, token, now or utcnow())
-    req = permissions.load(db, SubRequest, link.request_id, NOT_FOUND)
+    req = load(db, SubRequest, link.request_id, NOT_FOUND)
     return {"action": link.action, "request_id": req.id, "team": req.team, "date": timefmt.long(req.date),
             "svl": req.svl}  # fmt: skip
 

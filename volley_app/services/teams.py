@@ -6,10 +6,11 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import routes
-from volley_app.models import Game, GameType, League, Payment, StandingAdjustment, Team, User, utcnow
+from volley_app.models import Game, GameType, League, Payment, Role, StandingAdjustment, Team, User, utcnow
 from volley_app.services import (
     audit,
     leagues,
+    mail,
     paging,
     places,
     playoffs,
@@ -19,8 +20,8 @@ from volley_app.services import (
     validation,
     venues,
 )
-from volley_app.services.errors import Invalid, NotFound
-from volley_app.services.permissions import Actor, access_team, manages_team, record_id, require_actor
+from volley_app.services.actors import Actor, load, record_id, require_actor, require_role
+from volley_app.services.errors import Forbidden, Invalid, NotFound
 
 NAME_CLASH = "Another team in this league has that name"
 HAS_HISTORY = "{name} has {what}, so it cannot be deleted. Withdraw it instead: its results and payments are kept."
@@ -260,7 +261,7 @@ def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remainin
         ),
         after={"remaining": choice, "games": changed, "playoff_games": in_bracket},
     )  # fmt: skip
-    places.tell(
+    mail.tell(
         db, places.captain_of(db, team), "team_withdrawn",
         {"team": team.team_name, "league": leagues.display_name(league), "forfeited": choice == FORFEIT,
          "page": routes.absolute(routes.league_path(league.id))},
@@ -276,3 +277,36 @@ def promote(db: Session, actor: Actor | None, team_id: object) -> dict:
     """
     team = access_team(db, actor, team_id)
     return places.promote(db, actor, team)
+
+
+def team_record(db: Session, actor: Actor | None, team_id: object) -> results.Record:
+    """One team's record for whoever may read the team."""
+    return results.record_of(db, access_team(db, actor, team_id, manage=False))
+
+
+# --- loading a team by id -------------------------------------------------------------------------
+
+TEAM_NOT_FOUND = "This team no longer exists"
+
+
+def manages_team(db: Session, actor: Actor, team: Team) -> bool:
+    """True when the actor manages the team's league: an admin, or the league's own SVL."""
+    if actor.is_admin:
+        return True
+    league = db.get(League, team.league_id)
+    return league is not None and actor.is_svl and league.svl_id == actor.user_id
+
+
+def access_team(db: Session, actor: Actor | None, team_id: object, *, manage: bool = True) -> Team:
+    """The team when the actor manages its league (its SVL or an admin).
+
+    With ``manage=False`` its captain may have it too (to read it). Else Unauthorized / Forbidden / NotFound.
+    """
+    actor = require_role(actor, Role.SVL, Role.ADMIN) if manage else require_actor(actor)
+    team = load(db, Team, team_id, TEAM_NOT_FOUND)
+    if not (manages_team(db, actor, team) or (not manage and team.captain_id == actor.user_id)):
+        raise Forbidden()
+    league = db.get(League, team.league_id)
+    if league is not None and league.archived_at is not None and not actor.is_admin:
+        raise NotFound(TEAM_NOT_FOUND)
+    return team

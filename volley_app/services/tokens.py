@@ -21,8 +21,8 @@ from sqlmodel import Session, select
 
 from volley_app.models import RefreshToken, User, utcnow
 from volley_app.services import auth, signing
+from volley_app.services.actors import Actor
 from volley_app.services.errors import Forbidden
-from volley_app.services.permissions import Actor
 from volley_app.settings import get_settings
 
 ALGORITHM = "HS256"

@@ -41,7 +41,7 @@ from volley_app.api.routes.common import (
 )
 from volley_app.models import REGIONS, Gender, Rating
 from volley_app.services import accounts, auth, timefmt, tokens
-from volley_app.services.permissions import Actor, require_actor
+from volley_app.services.actors import Actor, require_actor
 
 router = APIRouter(prefix=PREFIX, tags=["users"])
 
