@@ -28,7 +28,18 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import accounts, archive, audit, leagues, results, scheduling, sessions, sub_requests, teams
+from volley_app.services import (
+    account_lifecycle,
+    accounts,
+    archive,
+    audit,
+    leagues,
+    results,
+    scheduling,
+    sessions,
+    sub_requests,
+    teams,
+)
 from volley_app.services.errors import Forbidden, Invalid, NotFound, Unauthorized
 
 
@@ -161,7 +172,7 @@ def test_a_session_with_history_is_archived_with_its_leagues(world):
 def test_an_account_with_history_is_archived_and_cannot_log_in_until_restored(world):
     db, lg = world["db"], world["lg"]
     (tid,) = add_teams(db, lg, 1, captain_id=world["p"].user_id)
-    assert accounts.delete_user(db, world["p"], world["p"].user_id) is True
+    assert account_lifecycle.delete_user(db, world["p"], world["p"].user_id) is True
     db.commit()
     (pat,) = rows(db, User, User.username == "pat")
     assert pat.archived_at is not None and not pat.active
@@ -171,7 +182,7 @@ def test_an_account_with_history_is_archived_and_cannot_log_in_until_restored(wo
 
     with pytest.raises(Unauthorized):
         auth.login(db, username="pat", password=PASSWORD, client="t")
-    accounts.restore_user(db, world["admin"], pat.id)
+    account_lifecycle.restore_user(db, world["admin"], pat.id)
     db.commit()
     assert auth.login(db, username="pat", password=PASSWORD, client="t").token
     assert tid
@@ -180,7 +191,7 @@ def test_an_account_with_history_is_archived_and_cannot_log_in_until_restored(wo
 def test_an_account_without_history_is_deleted(world):
     db = world["db"]
     lone = make_user(db, "lone")
-    accounts.delete_user(db, world["admin"], lone.id)
+    account_lifecycle.delete_user(db, world["admin"], lone.id)
     db.commit()
     assert rows(db, User, User.username == "lone") == []
     (entry,) = rows(db, AuditEntry, AuditEntry.action == "delete")

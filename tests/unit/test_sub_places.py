@@ -21,7 +21,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import accounts, invites, live, matching, sub_records, sub_requests
+from volley_app.services import account_lifecycle, invites, live, matching, sub_records, sub_requests
 from volley_app.services.errors import BadRequest, DomainError, Forbidden, Invalid
 
 H = dt.timedelta(hours=1)
@@ -361,7 +361,7 @@ def test_a_request_with_a_place_taken_stays_open_when_the_invited_sub_leaves(wor
         other = sub_requests.create(db, a["dave"], now=NOW, **_fields(NOW + 200 * H))
         sub_requests.accept(db, a["ben"], other, now=NOW)
         db.commit()
-    accounts.delete_user(db, a["ben"], a["ben"].user_id)
+    account_lifecycle.delete_user(db, a["ben"], a["ben"].user_id)
     db.commit()
     req = _req(db, rid)
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.OPEN, None, 1)
@@ -373,7 +373,7 @@ def test_a_sub_who_gave_up_a_place_is_archived_not_deleted(world):
     sub_requests.accept(db, a["ben"], rid, now=NOW)
     sub_requests.withdraw(db, a["ben"], rid, now=NOW)
     db.commit()
-    accounts.delete_user(db, a["ben"], a["ben"].user_id)
+    account_lifecycle.delete_user(db, a["ben"], a["ben"].user_id)
     db.commit()
     db.expire_all()
     assert db.get(User, a["ben"].user_id).archived_at is not None

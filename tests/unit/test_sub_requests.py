@@ -383,12 +383,12 @@ def test_twenty_concurrent_accepts_have_one_winner(world):
 
 
 def test_deleting_a_sub_closes_their_open_invites(world):
-    from volley_app.services import accounts
+    from volley_app.services import account_lifecycle
 
     db, a = world
     rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
     db.commit()
-    assert accounts.delete_user(db, a["ben"], a["ben"].user_id) is True
+    assert account_lifecycle.delete_user(db, a["ben"], a["ben"].user_id) is True
     db.commit()
     req = _status(db, rid)
     assert (req.status, req.recipient_id) == (SubStatus.DECLINED, None)

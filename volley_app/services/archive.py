@@ -10,11 +10,11 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import League, LeagueSession, SubRequest, User
-from volley_app.services import accounts, leagues, paging, sessions, timefmt, venues
+from volley_app.services import account_lifecycle, leagues, paging, sessions, timefmt, venues
 from volley_app.services.actors import Actor, require_admin
 from volley_app.services.errors import Invalid
 
-KINDS = {"session": sessions.restore_session, "league": leagues.restore_league, "user": accounts.restore_user}
+KINDS = {"session": sessions.restore_session, "league": leagues.restore_league, "user": account_lifecycle.restore_user}
 
 # The filters of the Archive: free text (a name, the venue or the requestor) and the kind of record.
 ARCHIVE_FILTERS = ("q", "kind")
