@@ -30,7 +30,7 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services import accounts, auth, sub_requests
-from volley_app.services.actors import Actor
+from volley_app.services.core.actors import Actor
 
 PASSWORD = "pass1"
 """The password of every user that ``make_user`` creates, unless a test gives another one."""

@@ -22,7 +22,7 @@ import sys
 
 from volley_app import db
 from volley_app.models import Role
-from volley_app.services.errors import DomainError
+from volley_app.services.core.errors import DomainError
 
 log = logging.getLogger("volley_app.cli")
 
@@ -100,7 +100,7 @@ def cmd_purge_sessions(_args) -> int:
 
     n = db.call(auth.purge_expired)
     print(f"deleted {n} old login session(s)")
-    from volley_app.services import ratelimit  # rate limit records of the public forms
+    from volley_app.services.core import ratelimit
 
     db.call(ratelimit.purge)
     return 0

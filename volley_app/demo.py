@@ -298,7 +298,8 @@ def _demo_schedule(db: Session, league: League, now: dt.datetime, zone: str | No
 def _demo_history(db: Session, running: League, archived: League, people: dict[str, User], now: dt.datetime) -> None:
     """Side Out withdrew two weeks ago (its later games forfeited); Block Party's record was corrected;
     an A Quads league with two paid teams was archived by its venue three days ago."""
-    from volley_app.services import audit, fees, leagues
+    from volley_app.services import fees, leagues
+    from volley_app.services.core import audit
 
     lex = people["lexsports"]
     teams = {t.team_name: t for t in db.exec(select(Team).where(Team.league_id == running.id)).all()}
@@ -424,6 +425,6 @@ def _demo_invite_list(db: Session, req: SubRequest, people: dict[str, User], now
 
 
 def _actor(user: User):
-    from volley_app.services.actors import Actor
+    from volley_app.services.core.actors import Actor
 
     return Actor(user_id=user.id, username=user.username, roles=tuple(user.roles), first_name=user.first_name)

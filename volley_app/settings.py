@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     app_env: Literal["development", "production", "test"] = "development"
     # Signs tokens and keys their hashes. Unset: this installation's own random key, kept in VAR_DIR/secret_key.
     secret_key: str = ""
-    # Keys used before SECRET_KEY (comma separated, newest first): what they signed still verifies (services/signing.py).
+    # Keys used before SECRET_KEY (comma separated, newest first): what they signed still verifies (services/core/signing.py).
     secret_key_fallbacks: Annotated[list[str], NoDecode] = Field(default_factory=list)
     var_dir: str = str(ROOT / "var")
 

@@ -155,7 +155,7 @@ async def test_notes_and_leagues_sort_latest_first(db):
 
 
 async def test_a_total_past_the_cap_says_it_was_capped(db, monkeypatch):
-    from volley_app.services import paging
+    from volley_app.services.core import paging
 
     monkeypatch.setattr(paging, "COUNT_CAP", 30)
     x = w.build(db)

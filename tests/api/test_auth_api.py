@@ -301,7 +301,7 @@ async def test_signup_with_non_text_fields_is_422_with_errors(client, db):
 
 
 async def test_signups_from_one_client_that_find_an_address_taken_are_limited(client, db):
-    from volley_app.services import ratelimit
+    from volley_app.services.core import ratelimit
 
     await _signup(client)
     answers = []

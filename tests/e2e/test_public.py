@@ -93,7 +93,7 @@ def test_newsletter_signup_goes_to_subscribed(page):
 
 
 def _admin():
-    from volley_app.services.actors import Actor
+    from volley_app.services.core.actors import Actor
 
     return Actor(user_id=0, username="x", roles=(Role.ADMIN.value,))
 

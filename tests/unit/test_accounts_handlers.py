@@ -19,7 +19,7 @@ from volley_app.pages.dash.users.list import UsersListState
 from volley_app.pages.dash.users.new_svl import NewSVLState
 from volley_app.services import accounts, auth
 from volley_app.services.accounts import access_user
-from volley_app.services.errors import Forbidden, NotFound, Unauthorized
+from volley_app.services.core.errors import Forbidden, NotFound, Unauthorized
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]
 

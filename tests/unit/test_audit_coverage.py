@@ -18,6 +18,10 @@ import pathlib
 import volley_app.services
 
 SERVICES = pathlib.Path(volley_app.services.__file__).parent
+# The services and their domain packages: ``from <package> import <module>``.
+_PACKAGES = {"volley_app.services"} | {
+    f"volley_app.services.{p.parent.name}" for p in SERVICES.glob("*/__init__.py")
+}
 
 # Writes that are not an operator's or admin's change, by reason. Each is a public service function.
 NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
@@ -68,7 +72,9 @@ class _Services:
         self.functions: dict[tuple[str, str], ast.FunctionDef] = {}
         self.calls: dict[tuple[str, str], set[tuple[str, str]]] = {}
         self.names: dict[tuple[str, str], set[str]] = {}
-        trees = {p.stem: ast.parse(p.read_text()) for p in SERVICES.glob("*.py") if p.stem != "__init__"}
+        paths = [p for p in SERVICES.rglob("*.py") if p.stem != "__init__"]
+        trees = {p.stem: ast.parse(p.read_text()) for p in paths}
+        assert len(trees) == len(paths), "two service modules share a name"
         for module, tree in trees.items():
             modules, imported = self._imports(tree)
             for node in tree.body:
@@ -83,7 +89,7 @@ class _Services:
         modules: dict[str, str] = {}
         imported: dict[str, tuple[str, str]] = {}
         for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.module == "volley_app.services":
+            if isinstance(node, ast.ImportFrom) and node.module in _PACKAGES:
                 modules |= {a.asname or a.name: a.name for a in node.names}
             elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("volley_app.services."):
                 source = node.module.rsplit(".", 1)[1]

@@ -17,8 +17,8 @@ from tests.factories import PASSWORD, age_login_attempts, count, expire_logins, 
 from volley_app import db as dbmod
 from volley_app.models import LoginAttempt, LoginSession, Role, User, utcnow
 from volley_app.services import accounts, auth, passwords
-from volley_app.services.actors import Actor, display_status
-from volley_app.services.errors import BadRequest, Invalid, RateLimited, Unauthorized
+from volley_app.services.core.actors import Actor, display_status
+from volley_app.services.core.errors import BadRequest, Invalid, RateLimited, Unauthorized
 from volley_app.settings import get_settings
 
 

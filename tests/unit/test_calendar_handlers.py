@@ -13,7 +13,7 @@ from volley_app.models import SkillLevel, SubFormat, SubRequest, SubStatus, User
 from volley_app.pages.dash.profile import my_info
 from volley_app.pages.dash.sub_requests import detail
 from volley_app.services import calendar
-from volley_app.services.errors import Unauthorized
+from volley_app.services.core.errors import Unauthorized
 
 PATH = "/dash/playerinfo"
 

@@ -23,8 +23,9 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, passwords, results, sessions, timefmt
-from volley_app.services.errors import Invalid
+from volley_app.services import auth, passwords, results, sessions
+from volley_app.services.core import timefmt
+from volley_app.services.core.errors import Invalid
 
 
 @pytest.fixture
@@ -263,7 +264,7 @@ def test_the_demo_has_a_finished_season_a_champion_and_a_disputed_score(seeded):
     from volley_app.models import League as LeagueRow
     from volley_app.models import ScoreReport
     from volley_app.services import playoffs, results, score_reports
-    from volley_app.services.actors import Actor
+    from volley_app.services.core.actors import Actor
 
     db, _counts, _now = seeded
     lex = next(u for u in rows(db, User) if u.username == "lexsports")

@@ -14,8 +14,9 @@ from tests.harness import call_handler
 from volley_app.models import AuditEntry, Game, GameType, Team, User, utcnow
 from volley_app.pages.dash.leagues import bracket as bracket_page
 from volley_app.pages.dash.leagues import schedule as schedule_page
-from volley_app.services import playoffs, results, scheduling, score_reports, timefmt
-from volley_app.services.errors import Forbidden, Invalid
+from volley_app.services import playoffs, results, scheduling, score_reports
+from volley_app.services.core import timefmt
+from volley_app.services.core.errors import Forbidden, Invalid
 
 WIN_2_0 = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 21, "team2_game2_score": 17}
 ONE_SET = {"team1_game1_score": 21, "team2_game1_score": 15}

@@ -16,7 +16,7 @@ from tests.smtp_server import SmtpSink, refusing_port
 from volley_app.db import session_scope
 from volley_app.models import OutboxMessage, OutboxStatus, utcnow
 from volley_app.services import mail
-from volley_app.services.errors import Invalid
+from volley_app.services.core.errors import Invalid
 from volley_app.settings import get_settings
 
 

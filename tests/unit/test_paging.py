@@ -10,8 +10,9 @@ import sqlalchemy as sa
 
 from tests.factories import actor_of, make_user
 from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, User, utcnow
-from volley_app.services import accounts, home, paging, sub_requests, teams
-from volley_app.services.errors import Forbidden, Invalid
+from volley_app.services import accounts, home, sub_requests, teams
+from volley_app.services.core import paging
+from volley_app.services.core.errors import Forbidden, Invalid
 
 DAY = dt.timedelta(days=1)
 
@@ -563,7 +564,7 @@ def test_a_sessions_leagues_by_the_page_for_its_svl_only(db, people):
     from tests.factories import add_league, add_league_session
     from volley_app.models import Day
     from volley_app.services import leagues
-    from volley_app.services.errors import NotFound
+    from volley_app.services.core.errors import NotFound
 
     svl = db.get(User, people["svl"].user_id)
     now = utcnow()

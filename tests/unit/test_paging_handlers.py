@@ -16,7 +16,7 @@ from volley_app.pages.dash.sub_requests.my_requests import NotificationsState
 from volley_app.pages.dash.sub_requests.open_list import NotesListState
 from volley_app.pages.dash.subs import SubsState
 from volley_app.pages.dash.users.list import LOAD_FAILED, UsersListState
-from volley_app.services import paging
+from volley_app.services.core import paging
 
 DAY = dt.timedelta(days=1)
 

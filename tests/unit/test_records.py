@@ -32,7 +32,6 @@ from volley_app.services import (
     account_lifecycle,
     accounts,
     archive,
-    audit,
     leagues,
     results,
     scheduling,
@@ -40,7 +39,8 @@ from volley_app.services import (
     sub_requests,
     teams,
 )
-from volley_app.services.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.core import audit
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 
 
 @pytest.fixture

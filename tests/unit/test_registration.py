@@ -20,7 +20,7 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services import fees, payments, registration
-from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound, Unauthorized
 
 OK_CARD = {"card_number": "4242 4242 4242 4242", "expiry": "12/34", "cvc": "123"}
 DECLINE = {"card_number": "4000 0000 0000 0002", "expiry": "12/34", "cvc": "123"}

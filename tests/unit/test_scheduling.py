@@ -10,7 +10,7 @@ from sqlmodel import select
 from tests.factories import add_teams, count, league_world, rows
 from volley_app.models import Game, League, Team
 from volley_app.services import results, scheduling
-from volley_app.services.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ from tests.factories import (
 )
 from volley_app.models import League, LeagueSession, Role, SessionStatus, utcnow
 from volley_app.services import sessions
-from volley_app.services.actors import Actor
-from volley_app.services.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.services.sessions import access_session
 
 T0 = dt.datetime(2026, 9, 7, 22, 30, tzinfo=dt.UTC)

@@ -22,7 +22,7 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services import invites, mail, mail_lists, sub_requests
-from volley_app.services.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound
+from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound
 from volley_app.settings import get_settings
 
 H = dt.timedelta(hours=1)

@@ -13,7 +13,7 @@ from volley_app import routes
 from volley_app.models import OutboxMessage, Rating, Role, SubRequest, SubStatus, User, utcnow
 from volley_app.services import sub_requests
 from volley_app.services.access import access_sub_request
-from volley_app.services.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound, Unauthorized
 
 DAY = dt.timedelta(days=1)
 

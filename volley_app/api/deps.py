@@ -6,8 +6,8 @@ from fastapi import Request
 
 from volley_app import db
 from volley_app.services import auth, tokens
-from volley_app.services.actors import Actor
-from volley_app.services.errors import Forbidden
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import Forbidden
 
 INVALID_TOKEN = "Your access token is not valid or has expired."  # noqa: S105 - a message
 

@@ -8,8 +8,8 @@ from fastapi.responses import JSONResponse
 from volley_app import db
 from volley_app.api.deps import current_actor
 from volley_app.services import exports
-from volley_app.services.actors import Actor
-from volley_app.services.errors import DomainError
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import DomainError
 
 
 def create_exports_api() -> FastAPI:

@@ -7,7 +7,7 @@ from fastapi.responses import JSONResponse
 
 from volley_app import db, routes
 from volley_app.services import calendar
-from volley_app.services.errors import DomainError
+from volley_app.services.core.errors import DomainError
 
 ICS = "text/calendar; charset=utf-8"
 

@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse
 
 from volley_app import db, routes
 from volley_app.services import mail_lists, sub_requests
-from volley_app.services.errors import DomainError
+from volley_app.services.core.errors import DomainError
 
 _HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer"}
 

@@ -68,7 +68,7 @@ class League(SQLModel, table=True):
     stage: LeagueStage = enum_field(LeagueStage, default=LeagueStage.REGISTRATION)
     active: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("true")))
     schedule_generated: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
-    # The tournament bracket: the server-made name of its stored file (services/uploads.py).
+    # The tournament bracket: the server-made name of its stored file (services/core/uploads.py).
     tournament_file: str | None = Field(default=None, sa_column=sa.Column(sa.String(200)))
     tournament_content_type: str | None = Field(default=None, sa_column=sa.Column(sa.String(100)))
     address: str | None = Field(default=None, sa_column=sa.Column(sa.String(200)))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from sqlmodel import Session, select
 
 from volley_app.models import Role, SubRequest, SubRequestPlace, SubStatus
-from volley_app.services.actors import Actor, load, require_actor
-from volley_app.services.errors import Forbidden, NotFound
+from volley_app.services.core.actors import Actor, load, require_actor
+from volley_app.services.core.errors import Forbidden, NotFound
 
 SUB_REQUEST_NOT_FOUND = "This sub request no longer exists"
 

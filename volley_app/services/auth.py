@@ -1,7 +1,7 @@
 """Signup, login, sessions and logout.
 
 The browser only ever holds a random session token. The database keeps a
-keyed hash of it (``services/signing.py``), an expiry, and a revocation time,
+keyed hash of it (``services/core/signing.py``), an expiry, and a revocation time,
 so a stolen database does not hand out sessions and logout really ends one.
 """
 
@@ -20,9 +20,10 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import KnownDevice, LoginAttempt, LoginSession, RefreshToken, SignInLink, User, utcnow
-from volley_app.services import mail, passwords, signing, validation
-from volley_app.services.actors import Actor
-from volley_app.services.errors import BadRequest, DomainError, NotFound, RateLimited, Unauthorized
+from volley_app.services import mail, passwords
+from volley_app.services.core import signing, validation
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import BadRequest, DomainError, NotFound, RateLimited, Unauthorized
 from volley_app.settings import get_settings
 
 T = TypeVar("T")  # a table of emailed single-use links
@@ -67,7 +68,7 @@ class LoginResult:
 
 
 def hash_token(token: str) -> str:
-    """The hash kept of a random token, under the current key (``services/signing.py``)."""
+    """The hash kept of a random token, under the current key (``services/core/signing.py``)."""
     return signing.digest(token)
 
 

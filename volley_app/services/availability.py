@@ -18,10 +18,10 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import Day, Role, SubUnavailableDate, User, utcnow
-from volley_app.services import timefmt
 from volley_app.services.accounts import access_user
-from volley_app.services.actors import Actor
-from volley_app.services.errors import Forbidden, Invalid, NotFound
+from volley_app.services.core import timefmt
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 
 EVERY_DAY = 127
 DAYS = tuple(d.value for d in Day)  # Monday first, as date.weekday() counts

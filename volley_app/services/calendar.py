@@ -20,10 +20,11 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, SubRequest, SubRequestPlace, SubStatus, Team, User, utcnow
-from volley_app.services import leagues, timefmt, venues
-from volley_app.services.actors import Actor, load, record_id, require_actor
+from volley_app.services import leagues, venues
 from volley_app.services.auth import actor_of
-from volley_app.services.errors import NotFound
+from volley_app.services.core import timefmt
+from volley_app.services.core.actors import Actor, load, record_id, require_actor
+from volley_app.services.core.errors import NotFound
 from volley_app.services.leagues import access_league
 from volley_app.settings import get_settings
 

@@ -17,9 +17,10 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, League, Team, User, utcnow
-from volley_app.services import auth, leagues, registration, results, scheduling, timefmt, uploads
-from volley_app.services.actors import Actor, record_id
-from volley_app.services.errors import NotFound
+from volley_app.services import auth, leagues, registration, results, scheduling
+from volley_app.services.core import timefmt, uploads
+from volley_app.services.core.actors import Actor, record_id
+from volley_app.services.core.errors import NotFound
 from volley_app.services.leagues import LEAGUE_NOT_FOUND
 
 KINDS = ("teams", "payments", "standings", "schedule")

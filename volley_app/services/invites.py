@@ -19,7 +19,7 @@ times; "limited" when the invitation was not sent because the daily invite limit
 Every change to a request's invites starts by locking its row (:func:`lock_request`), the row an accept's
 conditional UPDATE also writes: a sweep, a decline and an accept of the same request never interleave.
 
-Invitation links: ``{invite}.{a|d}.{expiry}.{signature}``, signed (``services/signing.py``) over the invite,
+Invitation links: ``{invite}.{a|d}.{expiry}.{signature}``, signed (``services/core/signing.py``) over the invite,
 its sub, the answer and the expiry (the end of the hold). A link is used once (``link_used_at``), only while
 the invitation stands, and answers as the invited sub with every rule of a logged-in answer.
 
@@ -41,10 +41,11 @@ from sqlmodel import Session, select
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import SubInvite, SubRequest, SubRequestPlace, SubStatus, User, utcnow
-from volley_app.services import live, mail, mail_lists, periodic, ratelimit, signing, timefmt, venues
+from volley_app.services import mail, mail_lists, venues
 from volley_app.services.access import SUB_REQUEST_NOT_FOUND, access_sub_request, require_sub_request_actor
-from volley_app.services.actors import Actor, record_id
-from volley_app.services.errors import BadRequest, Invalid, NotFound, RateLimited
+from volley_app.services.core import live, periodic, ratelimit, signing, timefmt
+from volley_app.services.core.actors import Actor, record_id
+from volley_app.services.core.errors import BadRequest, Invalid, NotFound, RateLimited
 
 log = logging.getLogger(__name__)
 

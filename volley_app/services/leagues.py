@@ -25,9 +25,10 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import audit, auth, clock, paging, sessions, timefmt, uploads, validation, venues
-from volley_app.services.actors import Actor, load, require_actor, require_admin, require_role
-from volley_app.services.errors import Forbidden, Invalid, NotFound
+from volley_app.services import auth, sessions, venues
+from volley_app.services.core import audit, clock, paging, timefmt, uploads, validation
+from volley_app.services.core.actors import Actor, load, require_actor, require_admin, require_role
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.league_data import (
     FORMAT_LABELS,
     PAYMENTS_KEPT,

@@ -52,7 +52,7 @@ from sqlmodel import Session, col, select
 
 from volley_app.db import session_scope
 from volley_app.models import OutboxMessage, OutboxStatus, User, utcnow
-from volley_app.services.errors import Invalid
+from volley_app.services.core.errors import Invalid
 from volley_app.services.mail_render import html_from_text, render
 from volley_app.settings import Settings, get_settings
 

@@ -8,7 +8,7 @@ A sub chooses what the sub requests email them (``NOTIFY``):
 
 Bulk mail (the newsletter, Email All, open-request notices) carries ``List-Unsubscribe`` (RFC 2369) and
 ``List-Unsubscribe-Post: List-Unsubscribe=One-Click`` (RFC 8058) pointing to :func:`unsubscribe_url`:
-a token signed for that purpose (``services/signing.py``) that names the list and the reader. Unsubscribing from open-request
+a token signed for that purpose (``services/core/signing.py``) that names the list and the reader. Unsubscribing from open-request
 notices sets ``invites``; from Email All sets ``announcements_off``; from the newsletter removes the
 subscriber. The same token again changes nothing more and says so.
 """
@@ -21,9 +21,10 @@ from sqlmodel import Session
 
 from volley_app import routes
 from volley_app.models import Rating, SkillLevel, User
-from volley_app.services import newsletter, signing
-from volley_app.services.actors import Actor, load, require_actor
-from volley_app.services.errors import Invalid, NotFound
+from volley_app.services import newsletter
+from volley_app.services.core import signing
+from volley_app.services.core.actors import Actor, load, require_actor
+from volley_app.services.core.errors import Invalid, NotFound
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Newsletter: public signup, one-click unsubscribe, and the admin's composer and send.
 
 A subscriber's unsubscribe link carries a signature of its id and address
-(``services/signing.py``), so it works without a login and cannot be guessed
+(``services/core/signing.py``), so it works without a login and cannot be guessed
 for someone else. Every newsletter email carries its reader's own link.
 """
 
@@ -15,9 +15,10 @@ from sqlmodel import Session, col, func, select
 
 from volley_app import routes
 from volley_app.models import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber, utcnow
-from volley_app.services import audit, mail, mail_render, paging, ratelimit, signing, validation
-from volley_app.services.actors import Actor, load, require_admin
-from volley_app.services.errors import Invalid, NotFound
+from volley_app.services import mail, mail_render
+from volley_app.services.core import audit, paging, ratelimit, signing, validation
+from volley_app.services.core.actors import Actor, load, require_admin
+from volley_app.services.core.errors import Invalid, NotFound
 
 log = logging.getLogger(__name__)
 

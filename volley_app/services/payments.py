@@ -23,8 +23,8 @@ import stripe
 from sqlmodel import Session, select
 
 from volley_app.models import Payment, utcnow
-from volley_app.services.actors import Actor, record_id, require_actor
-from volley_app.services.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound
+from volley_app.services.core.actors import Actor, record_id, require_actor
+from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound
 from volley_app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)

@@ -19,8 +19,9 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import PasswordResetToken, User, utcnow
-from volley_app.services import auth, mail, passwords, ratelimit, validation
-from volley_app.services.errors import NotFound
+from volley_app.services import auth, mail, passwords
+from volley_app.services.core import ratelimit, validation
+from volley_app.services.core.errors import NotFound
 
 log = logging.getLogger(__name__)
 

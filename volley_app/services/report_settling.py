@@ -8,8 +8,9 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, ReportStatus, ScoreReport, Team, User, utcnow
-from volley_app.services import audit, mail
-from volley_app.services.actors import Actor
+from volley_app.services import mail
+from volley_app.services.core import audit
+from volley_app.services.core.actors import Actor
 
 OPEN = (ReportStatus.PENDING, ReportStatus.DISPUTED)
 

@@ -21,9 +21,10 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, User, utcnow
-from volley_app.services import audit, leagues, mail, playoffs, report_settling, scheduling, timefmt, validation, venues
-from volley_app.services.actors import Actor, require_actor
-from volley_app.services.errors import Forbidden, Invalid, NotFound
+from volley_app.services import leagues, mail, playoffs, report_settling, scheduling, venues
+from volley_app.services.core import audit, timefmt, validation
+from volley_app.services.core.actors import Actor, require_actor
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.leagues import access_game, may_manage_league
 
 NOT_STARTED = "A score can be reported once the game has started."

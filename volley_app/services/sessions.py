@@ -9,9 +9,10 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueSession, Payment, Role, SessionStatus, Team, User, utcnow
-from volley_app.services import audit, clock, paging, timefmt, validation, venues
-from volley_app.services.actors import Actor, load, require_admin, require_role
-from volley_app.services.errors import Forbidden, Invalid, NotFound, UnknownRecord
+from volley_app.services import venues
+from volley_app.services.core import audit, clock, paging, timefmt, validation
+from volley_app.services.core.actors import Actor, load, require_admin, require_role
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound, UnknownRecord
 from volley_app.services.league_data import (
     PAYMENTS_KEPT,
     delete_children,

@@ -1,6 +1,6 @@
 """The REST API's tokens: a short-lived signed access token and a server-side refresh token.
 
-- The access token is a JWT (HS256 only, signed with its own key, ``services/signing.py``) that lives 15 minutes and
+- The access token is a JWT (HS256 only, signed with its own key, ``services/core/signing.py``) that lives 15 minutes and
   carries the user's id, username and roles (``UserInfo``) and the refresh family it came from.
   Each use checks that family is still open and is a login of that same user, so logout, logout everywhere and a password reset
   end the access tokens of that login at once, not only when they expire.
@@ -20,9 +20,10 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import RefreshToken, User, utcnow
-from volley_app.services import auth, signing
-from volley_app.services.actors import Actor
-from volley_app.services.errors import Forbidden
+from volley_app.services import auth
+from volley_app.services.core import signing
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import Forbidden
 from volley_app.settings import get_settings
 
 ALGORITHM = "HS256"
@@ -46,7 +47,7 @@ class InvalidToken(Exception):
 
 
 def _decode(token: str, require: list[str]) -> dict:
-    """The claims of a token signed with the current key or a fallback one (``services/signing.py``).
+    """The claims of a token signed with the current key or a fallback one (``services/core/signing.py``).
 
     Raises:
         jwt.PyJWTError: not one of ours, altered, expired or missing a required claim.

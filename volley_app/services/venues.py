@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import Role, User, utcnow
-from volley_app.services import timefmt
+from volley_app.services.core import timefmt
 
 
 def svl_names(db: Session, ids: Iterable[int]) -> dict[int, str]:
@@ -129,7 +129,7 @@ TIME_ZONE_INVALID = "Choose a time zone from the list (an IANA name such as Amer
 
 def check_zone(value: object, field: str = "time_zone") -> str:
     """A time zone name the zone database knows, else Invalid with a message under the field."""
-    from volley_app.services.errors import Invalid
+    from volley_app.services.core.errors import Invalid
 
     name = value.strip() if isinstance(value, str) else ""
     if not timefmt.known(name):

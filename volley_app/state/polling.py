@@ -11,7 +11,7 @@ once the service is back.
 
 A page that names what it shows (``_live_interest``: a user's requests, one request, the
 open list) does not wait the whole interval: a change it cares about, committed on any
-instance (``services.live``), starts its next round at once. The timer stays the fallback.
+instance (``services.core.live``), starts its next round at once. The timer stays the fallback.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import redis.exceptions
 import reflex as rx
 import sqlalchemy.exc
 
-from volley_app.services import live
+from volley_app.services.core import live
 
 log = logging.getLogger(__name__)
 

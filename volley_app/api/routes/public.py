@@ -35,8 +35,8 @@ from volley_app.api.routes.common import (
 )
 from volley_app.models import REGIONS
 from volley_app.services import email_all, inquiries, newsletter, recovery, registration
-from volley_app.services.actors import Actor
-from volley_app.services.errors import Invalid
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import Invalid
 
 router = APIRouter(prefix=PREFIX, tags=["forms, recovery, payments, mail"])
 

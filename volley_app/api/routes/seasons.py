@@ -32,7 +32,7 @@ from volley_app.api.routes.common import (
 )
 from volley_app.models import Day, LeagueFormat, SkillLevel
 from volley_app.services import leagues, results, sessions
-from volley_app.services.actors import Actor
+from volley_app.services.core.actors import Actor
 
 router = APIRouter(prefix=PREFIX, tags=["sessions and leagues"])
 LEAGUE_REQUIRED = ("session", "court", "startDateTime", "numberOfWeeks", "timeIncrement", "skillLevel", "format",

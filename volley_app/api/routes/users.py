@@ -40,8 +40,9 @@ from volley_app.api.routes.common import (
     with_ids,
 )
 from volley_app.models import REGIONS, Gender, Rating
-from volley_app.services import account_lifecycle, accounts, auth, timefmt, tokens
-from volley_app.services.actors import Actor, require_actor
+from volley_app.services import account_lifecycle, accounts, auth, tokens
+from volley_app.services.core import timefmt
+from volley_app.services.core.actors import Actor, require_actor
 
 router = APIRouter(prefix=PREFIX, tags=["users"])
 

@@ -18,8 +18,8 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import StoredFile
-from volley_app.services import signing
-from volley_app.services.errors import Invalid
+from volley_app.services.core import signing
+from volley_app.services.core.errors import Invalid
 from volley_app.settings import get_settings
 
 # Spec section 5: png, pdf, doc or jpeg. Checked by content, never by the name the browser sent.

@@ -11,9 +11,9 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import AuditEntry, User
-from volley_app.services import timefmt
-from volley_app.services.actors import Actor, record_id, require_admin
-from volley_app.services.errors import NotFound
+from volley_app.services.core import timefmt
+from volley_app.services.core.actors import Actor, record_id, require_admin
+from volley_app.services.core.errors import NotFound
 
 PAGE_SIZE = 50
 

@@ -14,7 +14,7 @@ from typing import TypeVar
 from sqlmodel import Session
 
 from volley_app.models import Role
-from volley_app.services.errors import Forbidden, NotFound, Unauthorized
+from volley_app.services.core.errors import Forbidden, NotFound, Unauthorized
 
 T = TypeVar("T")
 

@@ -91,8 +91,8 @@ def parse_local(value: object, field: str, label: str, zone: Zone = None) -> dt.
     Raises:
         Invalid: when the value is missing, not a date-time, or outside the years 2000 to 2100.
     """
-    from volley_app.services import validation
-    from volley_app.services.errors import Invalid
+    from volley_app.services.core import validation
+    from volley_app.services.core.errors import Invalid
 
     if isinstance(value, dt.datetime):
         parsed = value

@@ -21,7 +21,7 @@ import sqlakeyset
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from volley_app.services.errors import Invalid
+from volley_app.services.core.errors import Invalid
 
 PAGE_SIZE = 25
 MAX_PAGE_SIZE = 50

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, func, select
 
 from volley_app.models import RateLimitHit, Team, utcnow
-from volley_app.services.errors import RateLimited
+from volley_app.services.core.errors import RateLimited
 
 
 @dataclasses.dataclass(frozen=True)

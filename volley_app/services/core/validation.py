@@ -11,7 +11,7 @@ import unicodedata
 from email_validator import EmailNotValidError, validate_email
 
 from volley_app.models import REGIONS
-from volley_app.services.errors import Invalid
+from volley_app.services.core.errors import Invalid
 
 # Letters, digits and . ! @ # $ % ^ _ + { } : ; " ' < > / ? ~ ` & * ( ) -
 ACCOUNT_SYMBOLS = ".!@#$%^_+{}:;\"'<>/?~`&*()-"
