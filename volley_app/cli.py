@@ -82,7 +82,7 @@ def cmd_demo_logins(_args) -> int:
 
 
 def cmd_send_outbox(_args) -> int:
-    from volley_app.services import mail
+    from volley_app.services.mail import mail
 
     total = 0
     while True:

@@ -234,7 +234,7 @@ def _svl_with_session(session) -> int:
 
 def test_the_running_app_delivers_its_outbox_to_smtp(page, mailbox):
     """The mail sender runs inside the app: a queued message reaches the SMTP server by itself."""
-    from volley_app.services import mail
+    from volley_app.services.mail import mail
 
     page.goto("/")  # the app is up
     db.call(mail.queue, to="someone@example.com", subject="Hello from the outbox", body_text="Body text", kind="test")

@@ -12,7 +12,7 @@ from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
 from volley_app import db
 from volley_app.models import EmailAllJob, Role
-from volley_app.services import newsletter
+from volley_app.services.mail import newsletter
 from volley_app.settings import get_settings
 
 

@@ -419,7 +419,7 @@ def test_the_leagues_search_finds_a_league_by_its_own_name(db, people):
 
 def test_inquiries_of_every_form_by_the_page_newest_first(db, people):
     from volley_app.models import ContactInquiry, HostInquiry
-    from volley_app.services import inquiries
+    from volley_app.services.mail import inquiries
 
     start = utcnow() - 100 * DAY
     db.add_all(ContactInquiry(email=f"c{i:02}@example.com", name="C", body="Hi", created_at=start + 2 * i * DAY)
@@ -443,7 +443,7 @@ def test_inquiries_of_every_form_by_the_page_newest_first(db, people):
 
 def test_newsletter_subscribers_by_the_page_newest_first(db, people):
     from volley_app.models import NewsletterSubscriber
-    from volley_app.services import newsletter
+    from volley_app.services.mail import newsletter
 
     start = utcnow() - 100 * DAY
     db.add_all(NewsletterSubscriber(email=f"fan{i:02}@example.com", created_at=start + i * DAY) for i in range(30))
@@ -610,7 +610,8 @@ def _svl_lists(db, people, listing_id: str):
     _teams(db, lg.id, 30)
     _subs(db, 30)
     from volley_app.models import EmailAllJob, Payment
-    from volley_app.services import email_all, registration
+    from volley_app.services import registration
+    from volley_app.services.mail import email_all
 
     db.add_all(Payment(league_id=lg.id, team_name=f"P{i}", amount_cents=100, provider="test", status="paid",
                        idempotency_key=f"i-{i}") for i in range(30))  # fmt: skip
@@ -809,7 +810,7 @@ def _whole_index_scans(db, statement: str, parameters, table: str) -> list[str]:
 
 def test_email_jobs_by_the_page_newest_first_with_their_counts_in_one_query(db, people):
     from volley_app.models import EmailAllJob
-    from volley_app.services import email_all
+    from volley_app.services.mail import email_all
 
     assert email_all.jobs_page(db, people["root"]).rows == []
     made = [EmailAllJob(subject=f"Notice {i:02}", body_text="Hi") for i in range(50)]

@@ -23,9 +23,10 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, email_all, inquiries, newsletter, passwords, recovery
+from volley_app.services import auth, passwords, recovery
 from volley_app.services.core import validation
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, RateLimited, Unauthorized
+from volley_app.services.mail import email_all, inquiries, newsletter
 from volley_app.settings import get_settings
 
 CLIENT = "198.51.100.9"

@@ -24,10 +24,11 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, mail, passwords, venues
+from volley_app.services import auth, passwords, venues
 from volley_app.services.core import audit, paging, ratelimit, validation
 from volley_app.services.core.actors import Actor, display_status, load, record_id, require_actor, require_admin
 from volley_app.services.core.errors import Conflict, Forbidden, Invalid
+from volley_app.services.mail import mail
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)

@@ -20,10 +20,11 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import KnownDevice, LoginAttempt, LoginSession, RefreshToken, SignInLink, User, utcnow
-from volley_app.services import mail, passwords
+from volley_app.services import passwords
 from volley_app.services.core import signing, validation
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import BadRequest, DomainError, NotFound, RateLimited, Unauthorized
+from volley_app.services.mail import mail
 from volley_app.settings import get_settings
 
 T = TypeVar("T")  # a table of emailed single-use links

@@ -8,8 +8,8 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, League, LeagueFormat, Team, User
-from volley_app.services import mail
 from volley_app.services.core import uploads
+from volley_app.services.mail import mail
 
 FORMAT_LABELS = {
     LeagueFormat.DOUBLES: "Doubles",

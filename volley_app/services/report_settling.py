@@ -8,9 +8,9 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, ReportStatus, ScoreReport, Team, User, utcnow
-from volley_app.services import mail
 from volley_app.services.core import audit
 from volley_app.services.core.actors import Actor
+from volley_app.services.mail import mail
 
 OPEN = (ReportStatus.PENDING, ReportStatus.DISPUTED)
 

@@ -48,7 +48,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, eligibility, invites, mail, sub_records, venues
+from volley_app.services import auth, eligibility, invites, sub_records, venues
 from volley_app.services.access import (
     SUB_REQUEST_NOT_FOUND,
     access_sub_request,
@@ -58,6 +58,7 @@ from volley_app.services.access import (
 from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, record_id
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
+from volley_app.services.mail import mail
 
 log = logging.getLogger(__name__)
 

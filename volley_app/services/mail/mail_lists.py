@@ -21,10 +21,10 @@ from sqlmodel import Session
 
 from volley_app import routes
 from volley_app.models import Rating, SkillLevel, User
-from volley_app.services import newsletter
 from volley_app.services.core import signing
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import Invalid, NotFound
+from volley_app.services.mail import newsletter
 
 log = logging.getLogger(__name__)
 

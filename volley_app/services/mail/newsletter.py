@@ -15,10 +15,10 @@ from sqlmodel import Session, col, func, select
 
 from volley_app import routes
 from volley_app.models import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber, utcnow
-from volley_app.services import mail, mail_render
 from volley_app.services.core import audit, paging, ratelimit, signing, validation
 from volley_app.services.core.actors import Actor, load, require_admin
 from volley_app.services.core.errors import Invalid, NotFound
+from volley_app.services.mail import mail, mail_render
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 A message is a row of :class:`~volley_app.models.OutboxMessage`, written by
 :func:`queue` in the transaction of the action that causes it: when that
 transaction rolls back, no mail goes out. Each email's words are a template
-(:func:`queue_email`, ``services/mail_render.py``). A sender (the app's lifespan task
+(:func:`queue_email`, ``services/mail/mail_render.py``). A sender (the app's lifespan task
 :func:`run_sender_forever`, or the ``send-outbox`` CLI command) then calls
 :func:`deliver_pending`, which
 
@@ -53,7 +53,7 @@ from sqlmodel import Session, col, select
 from volley_app.db import session_scope
 from volley_app.models import OutboxMessage, OutboxStatus, User, utcnow
 from volley_app.services.core.errors import Invalid
-from volley_app.services.mail_render import html_from_text, render
+from volley_app.services.mail.mail_render import html_from_text, render
 from volley_app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)

@@ -17,10 +17,10 @@ import sqlalchemy as sa
 from sqlmodel import Session, SQLModel, col, select
 
 from volley_app.models import REGIONS, ContactInquiry, FranchiseInquiry, HostInquiry, PromoteInquiry
-from volley_app.services import mail
 from volley_app.services.core import paging, ratelimit, validation
 from volley_app.services.core.actors import Actor, require_admin
 from volley_app.services.core.errors import BadRequest, Invalid
+from volley_app.services.mail import mail
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)

@@ -16,10 +16,10 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
 from volley_app.models import EmailAllJob, EmailAllRecipient, OutboxMessage, OutboxStatus, User, utcnow
-from volley_app.services import mail, mail_lists
 from volley_app.services.core import audit, paging, timefmt, validation
 from volley_app.services.core.actors import Actor, require_admin
 from volley_app.services.core.errors import Invalid
+from volley_app.services.mail import mail, mail_lists
 
 log = logging.getLogger(__name__)
 

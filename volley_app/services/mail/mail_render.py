@@ -25,7 +25,7 @@ import jinja2
 import jinja2.meta
 from markupsafe import Markup
 
-TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates" / "email"
+TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates" / "email"
 SUFFIX = ".jinja"
 
 
