@@ -29,7 +29,8 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import accounts, auth, sub_requests
+from volley_app.services import sub_requests
+from volley_app.services.accounts import accounts, auth
 from volley_app.services.core.actors import Actor
 
 PASSWORD = "pass1"

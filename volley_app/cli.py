@@ -36,7 +36,7 @@ def cmd_migrate(_args) -> int:
 
 
 def cmd_create_admin(args) -> int:
-    from volley_app.services.accounts import create_user
+    from volley_app.services.accounts.accounts import create_user
 
     password = os.environ.get("ADMIN_PASSWORD") or getpass.getpass("Password for the new admin: ")
     user = db.call(
@@ -96,7 +96,7 @@ def cmd_send_outbox(_args) -> int:
 
 
 def cmd_purge_sessions(_args) -> int:
-    from volley_app.services import auth
+    from volley_app.services.accounts import auth
 
     n = db.call(auth.purge_expired)
     print(f"deleted {n} old login session(s)")

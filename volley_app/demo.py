@@ -40,7 +40,7 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services import sub_records
-from volley_app.services.accounts import create_user
+from volley_app.services.accounts.accounts import create_user
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)

@@ -75,7 +75,7 @@ class Settings(BaseSettings):
     session_hours_untrusted: int = 12
     session_days_trusted: int = 30
     # Login throttling: per account and client a few free failures, then a doubling wait (capped);
-    # ceilings per account and per client that a known device of the account is exempt from (services/auth.py).
+    # ceilings per account and per client that a known device of the account is exempt from (services/accounts/auth.py).
     login_free_failures: int = 3
     login_max_delay_seconds: int = 900
     login_max_failures_per_account: int = 30

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from tests.e2e.helpers import PASSWORD, add_open_league, expect_path, log_in, make_user, sent_events
 from volley_app import db
 from volley_app.models import LeagueSession, Role, SessionStatus, utcnow
-from volley_app.services import auth
+from volley_app.services.accounts import auth
 
 PHONE = {"width": 390, "height": 844}
 
@@ -218,7 +218,7 @@ def test_visitor_is_sent_to_login_and_back_to_origin(new_page):
 
 
 def _svl_with_session(session) -> int:
-    from volley_app.services.accounts import create_user
+    from volley_app.services.accounts.accounts import create_user
 
     user = create_user(
         session, username="venue2", password=PASSWORD, email="venue2@example.com", first_name="Venue",

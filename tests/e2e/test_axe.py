@@ -159,7 +159,7 @@ def _seed() -> World:
     from volley_app.models import Day, Game, League, LeagueSession, NewsletterSubscriber, SubRequest, Team, User
     from volley_app.models.subs import SubRequestPlace
     from volley_app.services import registration
-    from volley_app.services.auth import _actor
+    from volley_app.services.accounts.auth import _actor
 
     def build(s) -> World:
         seed(s)

@@ -23,7 +23,8 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, passwords, results, sessions
+from volley_app.services import results, sessions
+from volley_app.services.accounts import auth, passwords
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Invalid
 

@@ -8,7 +8,8 @@ import pytest
 
 from tests.factories import actor_of, count, league_world, make_user
 from volley_app.models import League, LeagueSession, Role, SubRequest, Team
-from volley_app.services import accounts, leagues, registration, sessions, sub_requests
+from volley_app.services import leagues, registration, sessions, sub_requests
+from volley_app.services.accounts import accounts
 from volley_app.services.core import validation
 from volley_app.services.core.errors import Invalid
 

@@ -10,7 +10,8 @@ from sqlmodel import select
 from tests.factories import LEAGUE_START as T0
 from tests.factories import add_league, league_world, make_user, rows
 from volley_app.models import League, LeagueStage, Role, StoredFile
-from volley_app.services import leagues, venues
+from volley_app.services import leagues
+from volley_app.services.accounts import venues
 from volley_app.services.core import uploads
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.services.leagues import access_league

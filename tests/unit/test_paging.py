@@ -10,7 +10,8 @@ import sqlalchemy as sa
 
 from tests.factories import actor_of, make_user
 from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, User, utcnow
-from volley_app.services import accounts, home, sub_requests, teams
+from volley_app.services import home, sub_requests, teams
+from volley_app.services.accounts import accounts
 from volley_app.services.core import paging
 from volley_app.services.core.errors import Forbidden, Invalid
 
@@ -348,7 +349,7 @@ def test_each_list_page_comes_in_order_from_an_index(db, people, listing):
 
 
 def test_a_sub_requests_venue_is_found_by_the_name_index(db, people):
-    from volley_app.services import venues
+    from volley_app.services.accounts import venues
 
     svl = db.get(User, people["svl"].user_id)
     svl.first_name, svl.last_name, svl.time_zone = "Windy City", "Volleyball", "America/Chicago"

@@ -18,7 +18,7 @@ from volley_app.pages.auth.reset_password import ResetState
 from volley_app.pages.public.inquiries import ContactState, HostState
 from volley_app.pages.public.newsletter import NewsletterSignupState
 from volley_app.pages.public.unsubscribe import UnsubscribeState
-from volley_app.services import passwords
+from volley_app.services.accounts import passwords
 from volley_app.services.mail import newsletter
 
 

@@ -23,7 +23,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, passwords, recovery
+from volley_app.services.accounts import auth, passwords, recovery
 from volley_app.services.core import validation
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, RateLimited, Unauthorized
 from volley_app.services.mail import email_all, inquiries, newsletter

@@ -28,17 +28,8 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import (
-    account_lifecycle,
-    accounts,
-    archive,
-    leagues,
-    results,
-    scheduling,
-    sessions,
-    sub_requests,
-    teams,
-)
+from volley_app.services import account_lifecycle, archive, leagues, results, scheduling, sessions, sub_requests, teams
+from volley_app.services.accounts import accounts
 from volley_app.services.core import audit
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 
@@ -178,7 +169,7 @@ def test_an_account_with_history_is_archived_and_cannot_log_in_until_restored(wo
     assert pat.archived_at is not None and not pat.active
     assert rows(db, Team)[0].captain_id == pat.id
     assert "pat" not in [u["username"] for u in accounts.list_users(db, world["admin"]).rows]
-    from volley_app.services import auth
+    from volley_app.services.accounts import auth
 
     with pytest.raises(Unauthorized):
         auth.login(db, username="pat", password=PASSWORD, client="t")

@@ -22,7 +22,8 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, invites, recovery, sub_requests, tokens
+from volley_app.services import invites, sub_requests
+from volley_app.services.accounts import auth, recovery, tokens
 from volley_app.services.core import uploads
 from volley_app.services.core.errors import NotFound
 from volley_app.services.mail import mail_lists, newsletter

@@ -397,7 +397,7 @@ def test_deleting_a_sub_closes_their_open_invites(world):
 
 
 def test_admin_edits_roles_and_active_but_not_their_own_admin_role(world):
-    from volley_app.services import accounts
+    from volley_app.services.accounts import accounts
 
     db, a = world
     base = {"email": "dave@example.com", "first_name": "Dave", "region": "KY", "last_name": "Changed"}

@@ -13,7 +13,8 @@ from tests.harness import call, page_state
 from volley_app.models import AuditEntry, Game, League, OutboxMessage, Role, SubRequest, Team, User, utcnow
 from volley_app.pages.dash.leagues import schedule as schedule_page
 from volley_app.pages.dash.users.edit import page as edit_page
-from volley_app.services import accounts, calendar, exports, leagues, scheduling, sessions, sub_requests, venues
+from volley_app.services import calendar, exports, leagues, scheduling, sessions, sub_requests
+from volley_app.services.accounts import accounts, venues
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import Request
 
 from volley_app import db
-from volley_app.services import auth, tokens
+from volley_app.services.accounts import auth, tokens
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Forbidden
 

@@ -22,7 +22,7 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services import sub_records
-from volley_app.services.accounts import access_user
+from volley_app.services.accounts.accounts import access_user
 from volley_app.services.core import audit
 from volley_app.services.core.actors import Actor, require_actor, require_admin
 from volley_app.services.core.errors import Invalid

@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import Day, Role, SubUnavailableDate, User, utcnow
-from volley_app.services.accounts import access_user
+from volley_app.services.accounts.accounts import access_user
 from volley_app.services.core import timefmt
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound

@@ -20,8 +20,9 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, SubRequest, SubRequestPlace, SubStatus, Team, User, utcnow
-from volley_app.services import leagues, venues
-from volley_app.services.auth import actor_of
+from volley_app.services import leagues
+from volley_app.services.accounts import venues
+from volley_app.services.accounts.auth import actor_of
 from volley_app.services.core import timefmt
 from volley_app.services.core.actors import Actor, load, record_id, require_actor
 from volley_app.services.core.errors import NotFound

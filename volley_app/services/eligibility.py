@@ -39,7 +39,8 @@ from volley_app.models import (
     Team,
     User,
 )
-from volley_app.services import availability, venues
+from volley_app.services import availability
+from volley_app.services.accounts import venues
 from volley_app.services.core import timefmt
 
 BUSY_WINDOW = dt.timedelta(hours=1)

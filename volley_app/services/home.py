@@ -12,8 +12,8 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import League, LeagueStage, SubRequest, SubRequestPlace, SubStatus, User, utcnow
-from volley_app.services import venues
 from volley_app.services.access import require_sub_request_actor
+from volley_app.services.accounts import venues
 from volley_app.services.core import timefmt
 from volley_app.services.core.actors import Actor
 from volley_app.services.leagues import display_name

@@ -25,7 +25,8 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, sessions, venues
+from volley_app.services import sessions
+from volley_app.services.accounts import auth, venues
 from volley_app.services.core import audit, clock, paging, timefmt, uploads, validation
 from volley_app.services.core.actors import Actor, load, require_actor, require_admin, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound

@@ -53,8 +53,9 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import eligibility, invites, sub_records, sub_requests, venues
+from volley_app.services import eligibility, invites, sub_records, sub_requests
 from volley_app.services.access import access_sub_request, require_sub_request_actor
+from volley_app.services.accounts import venues
 from volley_app.services.core import audit, paging, ratelimit, timefmt
 from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound

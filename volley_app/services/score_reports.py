@@ -21,7 +21,8 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, User, utcnow
-from volley_app.services import leagues, playoffs, report_settling, scheduling, venues
+from volley_app.services import leagues, playoffs, report_settling, scheduling
+from volley_app.services.accounts import venues
 from volley_app.services.core import audit, timefmt, validation
 from volley_app.services.core.actors import Actor, require_actor
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound

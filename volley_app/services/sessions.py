@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueSession, Payment, Role, SessionStatus, Team, User, utcnow
-from volley_app.services import venues
+from volley_app.services.accounts import venues
 from volley_app.services.core import audit, clock, paging, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_admin, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, UnknownRecord

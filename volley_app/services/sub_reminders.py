@@ -27,7 +27,7 @@ from sqlmodel import Session, select
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import SubRequest, SubRequestPlace, SubRequestReminder, SubStatus, User, utcnow
-from volley_app.services import venues
+from volley_app.services.accounts import venues
 from volley_app.services.core import periodic, timefmt
 from volley_app.services.mail import mail
 

@@ -48,13 +48,14 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, eligibility, invites, sub_records, venues
+from volley_app.services import eligibility, invites, sub_records
 from volley_app.services.access import (
     SUB_REQUEST_NOT_FOUND,
     access_sub_request,
     can_view_sub_request,
     require_sub_request_actor,
 )
+from volley_app.services.accounts import auth, venues
 from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, record_id
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound

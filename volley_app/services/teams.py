@@ -7,7 +7,8 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, Payment, Role, StandingAdjustment, Team, User, utcnow
-from volley_app.services import leagues, places, playoffs, results, scheduling, venues
+from volley_app.services import leagues, places, playoffs, results, scheduling
+from volley_app.services.accounts import venues
 from volley_app.services.core import audit, paging, timefmt, validation
 from volley_app.services.core.actors import Actor, load, record_id, require_actor, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound

@@ -13,7 +13,8 @@ import json
 from collections.abc import Callable
 
 from volley_app import routes
-from volley_app.services import sub_requests, venues
+from volley_app.services import sub_requests
+from volley_app.services.accounts import venues
 from volley_app.services.core import live
 from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page

@@ -40,7 +40,8 @@ from volley_app.api.routes.common import (
     with_ids,
 )
 from volley_app.models import REGIONS, Gender, Rating
-from volley_app.services import account_lifecycle, accounts, auth, tokens
+from volley_app.services import account_lifecycle
+from volley_app.services.accounts import accounts, auth, tokens
 from volley_app.services.core import timefmt
 from volley_app.services.core.actors import Actor, require_actor
 

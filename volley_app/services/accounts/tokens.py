@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import RefreshToken, User, utcnow
-from volley_app.services import auth
+from volley_app.services.accounts import auth
 from volley_app.services.core import signing
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Forbidden

@@ -24,7 +24,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, passwords, venues
+from volley_app.services.accounts import auth, passwords, venues
 from volley_app.services.core import audit, paging, ratelimit, validation
 from volley_app.services.core.actors import Actor, display_status, load, record_id, require_actor, require_admin
 from volley_app.services.core.errors import Conflict, Forbidden, Invalid

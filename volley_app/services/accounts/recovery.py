@@ -19,7 +19,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import PasswordResetToken, User, utcnow
-from volley_app.services import auth, passwords
+from volley_app.services.accounts import auth, passwords
 from volley_app.services.core import ratelimit, validation
 from volley_app.services.core.errors import NotFound
 from volley_app.services.mail import mail

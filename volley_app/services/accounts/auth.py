@@ -20,7 +20,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import KnownDevice, LoginAttempt, LoginSession, RefreshToken, SignInLink, User, utcnow
-from volley_app.services import passwords
+from volley_app.services.accounts import passwords
 from volley_app.services.core import signing, validation
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import BadRequest, DomainError, NotFound, RateLimited, Unauthorized
