@@ -298,8 +298,9 @@ def _demo_schedule(db: Session, league: League, now: dt.datetime, zone: str | No
 def _demo_history(db: Session, running: League, archived: League, people: dict[str, User], now: dt.datetime) -> None:
     """Side Out withdrew two weeks ago (its later games forfeited); Block Party's record was corrected;
     an A Quads league with two paid teams was archived by its venue three days ago."""
-    from volley_app.services import fees, leagues
+    from volley_app.services import leagues
     from volley_app.services.core import audit
+    from volley_app.services.money import fees
 
     lex = people["lexsports"]
     teams = {t.team_name: t for t in db.exec(select(Team).where(Team.league_id == running.id)).all()}

@@ -22,12 +22,13 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
-from volley_app.services import fees, leagues, payments, places
+from volley_app.services import leagues, places
 from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.leagues import access_league
-from volley_app.services.payments import access_payment
+from volley_app.services.money import fees, payments
+from volley_app.services.money.payments import access_payment
 
 log = logging.getLogger(__name__)
 
