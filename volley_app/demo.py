@@ -268,7 +268,7 @@ def _seed_outreach(db: Session) -> None:
 
 def _demo_schedule(db: Session, league: League, now: dt.datetime, zone: str | None = None) -> int:
     """Generate the running league's schedule and enter scores for the games already played."""
-    from volley_app.services import leagues, scheduling
+    from volley_app.services.seasons import leagues, scheduling
 
     courts = leagues.court_names(league)
     ids = [t.id for t in db.exec(select(Team).where(Team.league_id == league.id).order_by(Team.id)).all()]
@@ -298,9 +298,9 @@ def _demo_schedule(db: Session, league: League, now: dt.datetime, zone: str | No
 def _demo_history(db: Session, running: League, archived: League, people: dict[str, User], now: dt.datetime) -> None:
     """Side Out withdrew two weeks ago (its later games forfeited); Block Party's record was corrected;
     an A Quads league with two paid teams was archived by its venue three days ago."""
-    from volley_app.services import leagues
     from volley_app.services.core import audit
     from volley_app.services.money import fees
+    from volley_app.services.seasons import leagues
 
     lex = people["lexsports"]
     teams = {t.team_name: t for t in db.exec(select(Team).where(Team.league_id == running.id)).all()}
@@ -357,7 +357,7 @@ FINISHED_GAMES = [
 def _demo_finished_season(db: Session, league: League, people: dict[str, User]) -> int:
     """Friday C+ Quads played its three weeks and its playoffs: the bracket was generated from the
     standings by its venue, and Float Serve won the final. Returns how many teams it has."""
-    from volley_app.services import playoffs, scheduling
+    from volley_app.services.seasons import playoffs, scheduling
 
     teams = {}
     for name, captain in FINISHED_TEAMS:

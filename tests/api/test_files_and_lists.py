@@ -13,8 +13,8 @@ from tests.harness import call, page_state
 from volley_app import routes
 from volley_app.models import Role, utcnow
 from volley_app.pages.dash.leagues.home.state import LeagueHomeState
-from volley_app.services import leagues
 from volley_app.services.core.actors import Actor
+from volley_app.services.seasons import leagues
 from volley_app.settings import get_settings
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 3000

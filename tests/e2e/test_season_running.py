@@ -13,8 +13,8 @@ from sqlmodel import select
 from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user
 from volley_app import db
 from volley_app.models import Game, League, Role
-from volley_app.services import scheduling
 from volley_app.services.core.actors import Actor
+from volley_app.services.seasons import scheduling
 
 PHONE = {"width": 390, "height": 844}
 

@@ -12,8 +12,8 @@ from tests.harness import call_handler
 from volley_app.models import SkillLevel, SubFormat, SubRequest, SubStatus, User, utcnow
 from volley_app.pages.dash.profile import my_info
 from volley_app.pages.dash.sub_requests import detail
-from volley_app.services import calendar
 from volley_app.services.core.errors import Unauthorized
+from volley_app.services.seasons import calendar
 
 PATH = "/dash/playerinfo"
 

@@ -23,10 +23,10 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import results, sessions
 from volley_app.services.accounts import auth, passwords
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Invalid
+from volley_app.services.seasons import results, sessions
 
 
 @pytest.fixture
@@ -264,8 +264,8 @@ def test_seed_has_history_to_show(seeded):
 def test_the_demo_has_a_finished_season_a_champion_and_a_disputed_score(seeded):
     from volley_app.models import League as LeagueRow
     from volley_app.models import ScoreReport
-    from volley_app.services import playoffs, results, score_reports
     from volley_app.services.core.actors import Actor
+    from volley_app.services.seasons import playoffs, results, score_reports
 
     db, _counts, _now = seeded
     lex = next(u for u in rows(db, User) if u.username == "lexsports")

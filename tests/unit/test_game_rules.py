@@ -14,9 +14,9 @@ from tests.harness import call_handler
 from volley_app.models import AuditEntry, Game, GameType, Team, User, utcnow
 from volley_app.pages.dash.leagues import bracket as bracket_page
 from volley_app.pages.dash.leagues import schedule as schedule_page
-from volley_app.services import playoffs, results, scheduling, score_reports
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid
+from volley_app.services.seasons import playoffs, results, scheduling, score_reports
 
 WIN_2_0 = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 21, "team2_game2_score": 17}
 ONE_SET = {"team1_game1_score": 21, "team2_game1_score": 15}
@@ -114,7 +114,7 @@ def test_a_league_that_plays_all_three_sets_needs_all_three(world):
 
 
 def test_the_league_form_saves_the_number_of_sets_and_refuses_others(world):
-    from volley_app.services import leagues
+    from volley_app.services.seasons import leagues
 
     db, lg = world["db"], world["lg"]
     form = leagues.get_league(db, world["a"], lg.id)
@@ -270,7 +270,7 @@ async def test_a_moved_game_shows_under_its_own_date(world):
     monday, tuesday = game.start_at, game.start_at + dt.timedelta(days=1)
     scheduling.move_game(db, world["a"], game.id, start=timefmt.input_value(tuesday))
     db.commit()
-    from volley_app.services import leagues
+    from volley_app.services.seasons import leagues
 
     zone = leagues.zone(db, lg)
     monday_label, tuesday_label = timefmt.day(monday, zone), timefmt.day(tuesday, zone)

@@ -10,11 +10,11 @@ from sqlmodel import select
 from tests.factories import LEAGUE_START as T0
 from tests.factories import add_league, league_world, make_user, rows
 from volley_app.models import League, LeagueStage, Role, StoredFile
-from volley_app.services import leagues
 from volley_app.services.accounts import venues
 from volley_app.services.core import uploads
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
-from volley_app.services.leagues import access_league
+from volley_app.services.seasons import leagues
+from volley_app.services.seasons.leagues import access_league
 from volley_app.settings import get_settings
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00" * 40

@@ -310,7 +310,7 @@ def _old_season(conn) -> dict[str, int]:
 
 
 def test_existing_records_move_without_loss(scratch_database):
-    from volley_app.services import results
+    from volley_app.services.seasons import results
 
     engine = scratch_database
     cfg = alembic_config()

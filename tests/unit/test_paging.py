@@ -376,7 +376,7 @@ def test_a_sub_requests_venue_is_found_by_the_name_index(db, people):
 def test_leagues_page_by_start_and_filter_by_day_format_and_skill(db, people):
     from tests.factories import add_league, add_league_session
     from volley_app.models import Day, LeagueFormat
-    from volley_app.services import leagues
+    from volley_app.services.seasons import leagues
 
     svl = db.get(User, people["svl"].user_id)
     now = utcnow()
@@ -396,7 +396,7 @@ def test_leagues_page_by_start_and_filter_by_day_format_and_skill(db, people):
 def test_the_leagues_search_finds_a_league_by_its_own_name(db, people):
     from tests.factories import add_league, add_league_session
     from volley_app.models import Day, LeagueFormat
-    from volley_app.services import leagues
+    from volley_app.services.seasons import leagues
 
     svl = db.get(User, people["svl"].user_id)
     now = utcnow()
@@ -541,7 +541,7 @@ def test_teams_search_by_team_or_captain_and_who_sees_which(db, people, leagues_
 
 def test_sessions_by_start_for_an_admin_and_the_svls_own_current_ones(db, people):
     from tests.factories import add_league_session
-    from volley_app.services import sessions
+    from volley_app.services.seasons import sessions
 
     svl = db.get(User, people["svl"].user_id)
     other = make_user(db, "gym", Role.SVL, first_name="Downtown", last_name="Gym")
@@ -564,8 +564,8 @@ def test_sessions_by_start_for_an_admin_and_the_svls_own_current_ones(db, people
 def test_a_sessions_leagues_by_the_page_for_its_svl_only(db, people):
     from tests.factories import add_league, add_league_session
     from volley_app.models import Day
-    from volley_app.services import leagues
     from volley_app.services.core.errors import NotFound
+    from volley_app.services.seasons import leagues
 
     svl = db.get(User, people["svl"].user_id)
     now = utcnow()
@@ -600,7 +600,8 @@ def test_invite_choices_page_by_name(db, people):
 
 def _svl_lists(db, people, listing_id: str):
     from tests.factories import add_league, add_league_session
-    from volley_app.services import leagues, sessions, teams
+    from volley_app.services import teams
+    from volley_app.services.seasons import leagues, sessions
 
     svl = db.get(User, people["svl"].user_id)
     now = utcnow()

@@ -28,10 +28,11 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import account_lifecycle, archive, leagues, results, scheduling, sessions, sub_requests, teams
+from volley_app.services import account_lifecycle, archive, sub_requests, teams
 from volley_app.services.accounts import accounts
 from volley_app.services.core import audit
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.seasons import leagues, results, scheduling, sessions
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from sqlmodel import select
 
 from tests.factories import add_teams, count, league_world, rows
 from volley_app.models import Game, League, Team
-from volley_app.services import results, scheduling
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.seasons import results, scheduling
 
 
 @pytest.fixture

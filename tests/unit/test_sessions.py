@@ -16,10 +16,10 @@ from tests.factories import (
     session_statuses,
 )
 from volley_app.models import League, LeagueSession, Role, SessionStatus, utcnow
-from volley_app.services import sessions
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
-from volley_app.services.sessions import access_session
+from volley_app.services.seasons import sessions
+from volley_app.services.seasons.sessions import access_session
 
 T0 = dt.datetime(2026, 9, 7, 22, 30, tzinfo=dt.UTC)
 

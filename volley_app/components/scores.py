@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.forms import text_field
-from volley_app.services import scheduling
+from volley_app.services.seasons import scheduling
 
 SCORE_KEYS = tuple(f for pair in scheduling.SCORE_FIELDS for f in pair)
 SETS = ("set1", "set2", "set3")

@@ -76,7 +76,7 @@ class League(SQLModel, table=True):
     region: Region | None = enum_field(Region, nullable=True, default=None)
     # How long a place offered to a waitlisted team is held for it.
     offer_hold_hours: int = Field(default=48, sa_column=sa.Column(sa.Integer, nullable=False, server_default="48"))
-    # How the standings are ordered (a choice of services/results.RANKINGS).
+    # How the standings are ordered (a choice of services/seasons/results.RANKINGS).
     ranking: Ranking = Field(
         default=Ranking.STANDARD,
         sa_column=sa.Column(enum_type(Ranking), nullable=False, server_default=Ranking.STANDARD.value),

@@ -17,12 +17,13 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, League, Team, User, utcnow
-from volley_app.services import leagues, registration, results, scheduling
+from volley_app.services import registration
 from volley_app.services.accounts import auth
 from volley_app.services.core import timefmt, uploads
 from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import NotFound
-from volley_app.services.leagues import LEAGUE_NOT_FOUND
+from volley_app.services.seasons import leagues, results, scheduling
+from volley_app.services.seasons.leagues import LEAGUE_NOT_FOUND
 
 KINDS = ("teams", "payments", "standings", "schedule")
 UNKNOWN = "No such export."

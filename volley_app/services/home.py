@@ -16,7 +16,7 @@ from volley_app.services.access import require_sub_request_actor
 from volley_app.services.accounts import venues
 from volley_app.services.core import timefmt
 from volley_app.services.core.actors import Actor
-from volley_app.services.leagues import display_name
+from volley_app.services.seasons.leagues import display_name
 from volley_app.settings import get_settings
 
 NO_LEAGUE_OPEN = "New leagues are on the way. Sign up to hear when registration opens!"

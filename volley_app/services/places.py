@@ -36,12 +36,12 @@ from sqlmodel import Session, select
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import League, Payment, Team, User, utcnow
-from volley_app.services import leagues, scheduling
 from volley_app.services.core import audit, periodic, timefmt
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
 from volley_app.services.mail import mail
 from volley_app.services.money import fees, payments
+from volley_app.services.seasons import leagues, scheduling
 
 log = logging.getLogger(__name__)
 

@@ -22,13 +22,14 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
-from volley_app.services import leagues, places
+from volley_app.services import places
 from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.leagues import access_league
 from volley_app.services.money import fees, payments
 from volley_app.services.money.payments import access_payment
+from volley_app.services.seasons import leagues
+from volley_app.services.seasons.leagues import access_league
 
 log = logging.getLogger(__name__)
 

@@ -7,12 +7,13 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, Payment, Role, StandingAdjustment, Team, User, utcnow
-from volley_app.services import leagues, places, playoffs, results, scheduling
+from volley_app.services import places
 from volley_app.services.accounts import venues
 from volley_app.services.core import audit, paging, timefmt, validation
 from volley_app.services.core.actors import Actor, load, record_id, require_actor, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
+from volley_app.services.seasons import leagues, playoffs, results, scheduling
 
 NAME_CLASH = "Another team in this league has that name"
 HAS_HISTORY = "{name} has {what}, so it cannot be deleted. Withdraw it instead: its results and payments are kept."

@@ -12,12 +12,12 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ScoreReport, Team, User
-from volley_app.services import leagues, report_settling
 from volley_app.services.core import audit, paging, timefmt
 from volley_app.services.core.actors import Actor, require_actor, require_admin
 from volley_app.services.core.errors import Invalid
-from volley_app.services.leagues import access_game, access_league
 from volley_app.services.mail import mail
+from volley_app.services.seasons import leagues, report_settling
+from volley_app.services.seasons.leagues import access_game, access_league
 
 MOVE_OR_CHANGE = "Choose other courts or another start time for this league, or move the game that is in the way."
 NOT_ENOUGH_TEAMS = "A schedule needs at least 2 teams (waitlisted teams do not count)."

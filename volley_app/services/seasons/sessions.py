@@ -13,7 +13,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import audit, clock, paging, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_admin, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, UnknownRecord
-from volley_app.services.league_data import (
+from volley_app.services.seasons.league_data import (
     PAYMENTS_KEPT,
     delete_children,
     display_name,

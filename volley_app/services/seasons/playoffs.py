@@ -35,11 +35,11 @@ import math
 from sqlmodel import Session, select
 
 from volley_app.models import Game, GameType, PlayoffSeed, Team, utcnow
-from volley_app.services import leagues, report_settling, results, scheduling
 from volley_app.services.core import audit
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.leagues import access_game, access_league
+from volley_app.services.seasons import leagues, report_settling, results, scheduling
+from volley_app.services.seasons.leagues import access_game, access_league
 
 ALREADY = "The playoff bracket for this league has already been generated."
 TOO_FEW = "A playoff bracket needs at least 2 teams in play."

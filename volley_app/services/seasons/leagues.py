@@ -25,12 +25,12 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import sessions
 from volley_app.services.accounts import auth, venues
 from volley_app.services.core import audit, clock, paging, timefmt, uploads, validation
 from volley_app.services.core.actors import Actor, load, require_actor, require_admin, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
-from volley_app.services.league_data import (
+from volley_app.services.seasons import sessions
+from volley_app.services.seasons.league_data import (
     FORMAT_LABELS,
     PAYMENTS_KEPT,
     delete_children,

@@ -27,10 +27,10 @@ from fractions import Fraction
 from sqlmodel import Session, select
 
 from volley_app.models import Game, GameType, League, Ranking, StandingAdjustment, Team
-from volley_app.services import leagues, scheduling
 from volley_app.services.core import audit, validation
 from volley_app.services.core.actors import Actor, require_actor
 from volley_app.services.core.errors import Invalid
+from volley_app.services.seasons import leagues, scheduling
 
 REASON_REQUIRED = "Say why the record is corrected"
 

@@ -21,13 +21,13 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, User, utcnow
-from volley_app.services import leagues, playoffs, report_settling, scheduling
 from volley_app.services.accounts import venues
 from volley_app.services.core import audit, timefmt, validation
 from volley_app.services.core.actors import Actor, require_actor
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
-from volley_app.services.leagues import access_game, may_manage_league
 from volley_app.services.mail import mail
+from volley_app.services.seasons import leagues, playoffs, report_settling, scheduling
+from volley_app.services.seasons.leagues import access_game, may_manage_league
 
 NOT_STARTED = "A score can be reported once the game has started."
 HAS_SCORE = "This game already has a score. The league's operator can correct it."

@@ -20,13 +20,13 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, SubRequest, SubRequestPlace, SubStatus, Team, User, utcnow
-from volley_app.services import leagues
 from volley_app.services.accounts import venues
 from volley_app.services.accounts.auth import actor_of
 from volley_app.services.core import timefmt
 from volley_app.services.core.actors import Actor, load, record_id, require_actor
 from volley_app.services.core.errors import NotFound
-from volley_app.services.leagues import access_league
+from volley_app.services.seasons import leagues
+from volley_app.services.seasons.leagues import access_league
 from volley_app.settings import get_settings
 
 FEED_NOT_FOUND = "No such calendar."

@@ -13,11 +13,11 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import OutboxMessage, Team, User, utcnow
-from volley_app.services import leagues
 from volley_app.services.core import audit, validation
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
 from volley_app.services.mail import mail, mail_render
+from volley_app.services.seasons import leagues
 
 SUBJECT_MAX = 200
 BODY_MAX = 10_000
