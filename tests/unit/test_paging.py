@@ -10,10 +10,11 @@ import sqlalchemy as sa
 
 from tests.factories import actor_of, make_user
 from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, User, utcnow
-from volley_app.services import home, sub_requests, teams
+from volley_app.services import home, sub_requests
 from volley_app.services.accounts import accounts
 from volley_app.services.core import paging
 from volley_app.services.core.errors import Forbidden, Invalid
+from volley_app.services.teams import teams
 
 DAY = dt.timedelta(days=1)
 
@@ -485,7 +486,7 @@ def _teams(db, league_id: int, n: int, *, prefix: str = "Team", captain: int | N
 
 
 def test_teams_empty_one_page_and_the_boundaries(db, people, leagues_of_svl):
-    from volley_app.services import teams
+    from volley_app.services.teams import teams
 
     first, second = leagues_of_svl
     assert teams.teams_page(db, people["svl"]).rows == [] and teams.teams_page(db, people["svl"]).total == 0
@@ -502,7 +503,7 @@ def test_teams_empty_one_page_and_the_boundaries(db, people, leagues_of_svl):
 
 def test_a_team_gone_between_pages_neither_repeats_nor_skips_one(db, people, leagues_of_svl):
     from volley_app.models import Team
-    from volley_app.services import teams
+    from volley_app.services.teams import teams
 
     ids = _teams(db, leagues_of_svl[0], 30)
     first = teams.teams_page(db, people["root"])
@@ -513,7 +514,7 @@ def test_a_team_gone_between_pages_neither_repeats_nor_skips_one(db, people, lea
 
 
 def test_teams_search_by_team_or_captain_and_who_sees_which(db, people, leagues_of_svl):
-    from volley_app.services import teams
+    from volley_app.services.teams import teams
 
     lid = leagues_of_svl[0]
     _teams(db, lid, 30)
@@ -600,8 +601,8 @@ def test_invite_choices_page_by_name(db, people):
 
 def _svl_lists(db, people, listing_id: str):
     from tests.factories import add_league, add_league_session
-    from volley_app.services import teams
     from volley_app.services.seasons import leagues, sessions
+    from volley_app.services.teams import teams
 
     svl = db.get(User, people["svl"].user_id)
     now = utcnow()
@@ -612,8 +613,8 @@ def _svl_lists(db, people, listing_id: str):
     _teams(db, lg.id, 30)
     _subs(db, 30)
     from volley_app.models import EmailAllJob, Payment
-    from volley_app.services import registration
     from volley_app.services.mail import email_all
+    from volley_app.services.teams import registration
 
     db.add_all(Payment(league_id=lg.id, team_name=f"P{i}", amount_cents=100, provider="test", status="paid",
                        idempotency_key=f"i-{i}") for i in range(30))  # fmt: skip
@@ -773,7 +774,8 @@ def test_each_background_sweep_finds_its_rows_by_an_index(db, people, table, swe
     from tests.factories import add_league, add_league_session
     from volley_app.db import get_engine
     from volley_app.models import Payment
-    from volley_app.services import places, sub_reminders
+    from volley_app.services import sub_reminders
+    from volley_app.services.teams import places
 
     svl = db.get(User, people["svl"].user_id)
     league = add_league(db, svl, add_league_session(db, svl, "Long", utcnow() - 40 * DAY, utcnow() + 400 * DAY))
@@ -839,7 +841,7 @@ def test_email_jobs_by_the_page_newest_first_with_their_counts_in_one_query(db, 
 def test_a_leagues_payments_by_the_page_newest_first_for_its_svl(db, people):
     from tests.factories import add_league, add_league_session
     from volley_app.models import Payment
-    from volley_app.services import registration
+    from volley_app.services.teams import registration
 
     svl = db.get(User, people["svl"].user_id)
     lg = add_league(db, svl, add_league_session(db, svl, "Pay", utcnow(), utcnow() + 90 * DAY))

@@ -10,10 +10,10 @@ from sqlmodel import select
 
 from tests.factories import add_teams, count, league_world
 from volley_app.models import AuditEntry, Game, GameType, PlayoffSeed, utcnow
-from volley_app.services import teams
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid, Unauthorized
 from volley_app.services.seasons import playoffs, results, scheduling
+from volley_app.services.teams import teams
 
 T1_WINS = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 21, "team2_game2_score": 17}
 T2_WINS = {"team1_game1_score": 15, "team2_game1_score": 21, "team1_game2_score": 21, "team2_game2_score": 19,

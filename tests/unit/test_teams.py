@@ -7,10 +7,10 @@ import pytest
 from tests.factories import add_league, add_teams, count, league_world, rows
 from volley_app import routes
 from volley_app.models import OutboxMessage, Payment, StandingAdjustment, Team
-from volley_app.services import teams
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.seasons import results
-from volley_app.services.teams import access_team
+from volley_app.services.teams import teams
+from volley_app.services.teams.teams import access_team
 
 
 @pytest.fixture

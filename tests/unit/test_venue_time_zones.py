@@ -99,7 +99,7 @@ def test_session_dates_are_read_on_the_owners_clock(world):
 
 
 def test_a_passed_registration_deadline_is_told_on_the_venues_clock(world):
-    from volley_app.services import registration
+    from volley_app.services.teams import registration
 
     db = world["db"]
     lg = add_league(db, world["chi_user"], world["sid"], start=dt.datetime(2099, 9, 8, 23, 30, tzinfo=dt.UTC),

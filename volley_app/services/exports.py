@@ -17,13 +17,13 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, League, Team, User, utcnow
-from volley_app.services import registration
 from volley_app.services.accounts import auth
 from volley_app.services.core import timefmt, uploads
 from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import NotFound
 from volley_app.services.seasons import leagues, results, scheduling
 from volley_app.services.seasons.leagues import LEAGUE_NOT_FOUND
+from volley_app.services.teams import registration
 
 KINDS = ("teams", "payments", "standings", "schedule")
 UNKNOWN = "No such export."

@@ -30,9 +30,9 @@ from volley_app.api.routes.common import (
     with_ids,  # fmt: skip
 )
 from volley_app.models import GameType
-from volley_app.services import registration, teams
 from volley_app.services.core.actors import Actor
 from volley_app.services.seasons import scheduling
+from volley_app.services.teams import registration, teams
 
 router = APIRouter(prefix=PREFIX, tags=["teams and games"])
 ID = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], **schema(**IDENTIFIER))

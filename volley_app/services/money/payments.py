@@ -8,8 +8,8 @@
   (``settings.stripe_api_base`` points it at another host, e.g. a local stand-in in tests), and
   webhook events verified on the raw body. Each call waits at most :data:`PROVIDER_TIMEOUT_SECONDS`
   and is not retried by the SDK: one that gets no answer in time raises :class:`ProviderUnavailable`.
-  Callers hold no database lock or transaction while they wait (``services.registration``,
-  ``services.places``).
+  Callers hold no database lock or transaction while they wait (``services.teams.registration``,
+  ``services.teams.places``).
 """
 
 from __future__ import annotations

@@ -7,13 +7,13 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, Payment, Role, StandingAdjustment, Team, User, utcnow
-from volley_app.services import places
 from volley_app.services.accounts import venues
 from volley_app.services.core import audit, paging, timefmt, validation
 from volley_app.services.core.actors import Actor, load, record_id, require_actor, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
 from volley_app.services.seasons import leagues, playoffs, results, scheduling
+from volley_app.services.teams import places
 
 NAME_CLASH = "Another team in this league has that name"
 HAS_HISTORY = "{name} has {what}, so it cannot be deleted. Withdraw it instead: its results and payments are kept."
@@ -265,7 +265,7 @@ def promote(db: Session, actor: Actor | None, team_id: object) -> dict:
     """Offer a waitlisted team a place (its league's SVL or an admin), when the league has one free.
 
     Nothing is marked paid: the captain is emailed a checkout link that holds the place for the
-    league's hold window, and the team is in once paid (``services.places``). Recorded in the audit log.
+    league's hold window, and the team is in once paid (``services.teams.places``). Recorded in the audit log.
     """
     team = access_team(db, actor, team_id)
     return places.promote(db, actor, team)

@@ -1,7 +1,7 @@
 """Team registration (spec sections 4 and 9): the waitlist, checkout, verified card payment, fulfilment.
 
 The amount is always computed here from the league in the database. Starting checkout reserves
-a place (``services.places``); a team is created (paid, 0-0), or a waitlisted team offered a
+a place (``services.teams.places``); a team is created (paid, 0-0), or a waitlisted team offered a
 place moves in, only by :func:`_fulfil`, after the provider's payment has been verified; a
 conditional ``UPDATE`` on the payment row lets only one caller (browser return, webhook or a
 retry) fulfil it, so any mix of them yields exactly one team and one confirmation email. Every
@@ -22,7 +22,6 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
-from volley_app.services import places
 from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
@@ -30,6 +29,7 @@ from volley_app.services.money import fees, payments
 from volley_app.services.money.payments import access_payment
 from volley_app.services.seasons import leagues
 from volley_app.services.seasons.leagues import access_league
+from volley_app.services.teams import places
 
 log = logging.getLogger(__name__)
 
