@@ -115,14 +115,14 @@ def cmd_expire_holds(_args) -> int:
 
 
 def cmd_send_reminders(_args) -> int:
-    from volley_app.services import sub_reminders
+    from volley_app.services.subs import sub_reminders
 
     print(f"sent {sub_reminders.send_reminders()} reminder(s)")
     return 0
 
 
 def cmd_expire_invites(_args) -> int:
-    from volley_app.services import invites
+    from volley_app.services.subs import invites
 
     report = invites.expire_invites()
     print(f"passed on {report.expired} lapsed invitation(s)")
@@ -130,7 +130,7 @@ def cmd_expire_invites(_args) -> int:
 
 
 def cmd_rebuild_sub_records(_args) -> int:
-    from volley_app.services import sub_records
+    from volley_app.services.subs import sub_records
 
     print(f"rebuilt the sub records: {db.call(sub_records.rebuild)} changed")
     return 0

@@ -39,8 +39,8 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import sub_records
 from volley_app.services.accounts.accounts import create_user
+from volley_app.services.subs import sub_records
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -417,7 +417,7 @@ def _demo_dispute(db: Session, league: League, now: dt.datetime) -> None:
 
 def _demo_invite_list(db: Session, req: SubRequest, people: dict[str, User], now: dt.datetime) -> None:
     """Frank's request asks Ben, Carmen and Erin in turn: Ben declined, Carmen holds it now, Erin waits."""
-    from volley_app.services import invites, sub_requests
+    from volley_app.services.subs import invites, sub_requests
 
     order = [people[n].id for n in ("ben", "carmen", "erin")]
     invites.invite_in_order(db, _actor(people["frank"]), req.id, sub_ids=order, if_nobody="open",

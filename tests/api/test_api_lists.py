@@ -7,7 +7,7 @@ import datetime as dt
 from tests.api import world as w
 from tests.factories import actor_of, add_league_session, add_teams, make_user
 from volley_app.models import League, User, utcnow
-from volley_app.services import sub_requests
+from volley_app.services.subs import sub_requests
 
 
 async def test_notes_page_with_the_total_and_the_next_page(db):

@@ -105,7 +105,7 @@ async def test_the_league_home_state_holds_a_link_not_the_file(world):
 async def test_open_requests_by_the_page_over_rest(backend, world):
     from tests.factories import actor_of
     from volley_app.models import User
-    from volley_app.services import sub_requests
+    from volley_app.services.subs import sub_requests
 
     db = world["db"]
     alice = actor_of(make_user(db, "alice"))

@@ -10,8 +10,8 @@ import datetime as dt
 from tests.api import world as w
 from tests.factories import actor_of, rows
 from volley_app.models import NEWSLETTER_SECTIONS, OutboxMessage, SubRequest, SubRequestPlace, SubStatus, User, utcnow
-from volley_app.services import sub_requests
 from volley_app.services.core import timefmt
+from volley_app.services.subs import sub_requests
 
 NOTE = {"team": "T7", "date": "2031-01-06T19:00", "svl": "Gym", "skillLevel": "C", "format": "6s"}
 

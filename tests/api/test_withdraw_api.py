@@ -11,9 +11,9 @@ import sqlalchemy as sa
 from tests.api import world as w
 from tests.factories import actor_of, make_user, rows
 from volley_app.models import OutboxMessage, SubRequest, SubRequestPlace, SubStatus, SubWithdrawal, User, utcnow
-from volley_app.services import sub_requests
-from volley_app.services.access import SUB_REQUEST_NOT_FOUND, SUB_REQUEST_TAKEN
 from volley_app.services.accounts import tokens
+from volley_app.services.subs import sub_requests
+from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND, SUB_REQUEST_TAKEN
 
 PATH = "/api/withdrawnRequest"
 

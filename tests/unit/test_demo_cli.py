@@ -301,7 +301,7 @@ def test_seed_has_a_venue_in_another_time_zone_with_its_games_and_an_open_reques
 def test_the_demo_has_three_female_setters_for_a_thursday_night(db, days_on):
     """The README's walk-through: alice asks for 1 female setter, B or better, next Thursday at 7 pm, and is offered
     at least three subs to invite in order, whatever the day the demo was seeded."""
-    from volley_app.services import matching, sub_requests
+    from volley_app.services.subs import matching, sub_requests
 
     now = utcnow() + dt.timedelta(days=days_on)
     demo.seed(db, now=now)

@@ -10,9 +10,9 @@ import pytest
 
 from tests.factories import actor_of, make_user, rows
 from volley_app.models import OutboxMessage, Rating, SubRequest, SubStatus, User, utcnow
-from volley_app.services import invites, sub_requests
 from volley_app.services.core.errors import BadRequest, NotFound
 from volley_app.services.mail import mail
+from volley_app.services.subs import invites, sub_requests
 
 H = dt.timedelta(hours=1)
 MIN = dt.timedelta(minutes=1)

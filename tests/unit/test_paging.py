@@ -10,10 +10,11 @@ import sqlalchemy as sa
 
 from tests.factories import actor_of, make_user
 from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, User, utcnow
-from volley_app.services import home, sub_requests
+from volley_app.services import home
 from volley_app.services.accounts import accounts
 from volley_app.services.core import paging
 from volley_app.services.core.errors import Forbidden, Invalid
+from volley_app.services.subs import sub_requests
 from volley_app.services.teams import teams
 
 DAY = dt.timedelta(days=1)
@@ -774,7 +775,7 @@ def test_each_background_sweep_finds_its_rows_by_an_index(db, people, table, swe
     from tests.factories import add_league, add_league_session
     from volley_app.db import get_engine
     from volley_app.models import Payment
-    from volley_app.services import sub_reminders
+    from volley_app.services.subs import sub_reminders
     from volley_app.services.teams import places
 
     svl = db.get(User, people["svl"].user_id)

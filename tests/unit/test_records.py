@@ -28,11 +28,12 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import account_lifecycle, archive, sub_requests
+from volley_app.services import account_lifecycle, archive
 from volley_app.services.accounts import accounts
 from volley_app.services.core import audit
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.services.seasons import leagues, results, scheduling, sessions
+from volley_app.services.subs import sub_requests
 from volley_app.services.teams import teams
 
 

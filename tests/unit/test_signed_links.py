@@ -22,11 +22,11 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import invites, sub_requests
 from volley_app.services.accounts import auth, recovery, tokens
 from volley_app.services.core import uploads
 from volley_app.services.core.errors import NotFound
 from volley_app.services.mail import mail_lists, newsletter
+from volley_app.services.subs import invites, sub_requests
 from volley_app.settings import get_settings
 
 OLD_KEY = "the-key-this-installation-used-before-0123456789"

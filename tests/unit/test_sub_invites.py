@@ -21,9 +21,9 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import invites, sub_requests
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail, mail_lists
+from volley_app.services.subs import invites, sub_requests
 from volley_app.settings import get_settings
 
 H = dt.timedelta(hours=1)

@@ -11,9 +11,9 @@ from tests.factories import actor_of, count, make_user, rows
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import OutboxMessage, Rating, Role, SubRequest, SubStatus, User, utcnow
-from volley_app.services import sub_requests
-from volley_app.services.access import access_sub_request
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.subs import sub_requests
+from volley_app.services.subs.access import access_sub_request
 
 DAY = dt.timedelta(days=1)
 

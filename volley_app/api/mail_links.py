@@ -1,7 +1,7 @@
 """Links in emails that act without logging in: an invitation's Accept and Decline (an ordered list's, or the
 sub a request names), and bulk mail's unsubscribe.
 
-The signed token in the address is the reader (``services.invites``, ``services.mail.mail_lists``). Opening a link
+The signed token in the address is the reader (``services.subs.invites``, ``services.mail.mail_lists``). Opening a link
 (GET) changes nothing: it shows what the link does and one button, so a mail scanner that fetches links answers
 nothing. The button (POST) acts. Unsubscribe also takes the mail client's one-click POST (RFC 8058). A forged,
 expired or used link is refused with a page saying so and a link to the request.
@@ -15,9 +15,9 @@ from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 
 from volley_app import db, routes
-from volley_app.services import sub_requests
 from volley_app.services.core.errors import DomainError
 from volley_app.services.mail import mail_lists
+from volley_app.services.subs import sub_requests
 
 _HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer"}
 

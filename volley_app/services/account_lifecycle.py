@@ -21,11 +21,11 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import sub_records
 from volley_app.services.accounts.accounts import access_user
 from volley_app.services.core import audit
 from volley_app.services.core.actors import Actor, require_actor, require_admin
 from volley_app.services.core.errors import Invalid
+from volley_app.services.subs import sub_records
 
 log = logging.getLogger(__name__)
 

@@ -12,11 +12,11 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import League, LeagueStage, SubRequest, SubRequestPlace, SubStatus, User, utcnow
-from volley_app.services.access import require_sub_request_actor
 from volley_app.services.accounts import venues
 from volley_app.services.core import timefmt
 from volley_app.services.core.actors import Actor
 from volley_app.services.seasons.leagues import display_name
+from volley_app.services.subs.access import require_sub_request_actor
 from volley_app.settings import get_settings
 
 NO_LEAGUE_OPEN = "New leagues are on the way. Sign up to hear when registration opens!"

@@ -35,9 +35,9 @@ from volley_app.api.routes.common import (
 )
 from volley_app.api.routes.common import text as text_field
 from volley_app.models import GenderNeeded, Position, Rating, SkillLevel, SubFormat, SubStatus
-from volley_app.services import sub_requests
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
+from volley_app.services.subs import sub_requests
 
 router = APIRouter(prefix=PREFIX, tags=["sub requests"])
 ID = Field(None, validation_alias=AliasChoices("id", "_id", "requestId"), examples=[9], **schema(**IDENTIFIER))

@@ -1,4 +1,4 @@
-"""Who may take a sub request: the rules of the suggested subs (``services/matching.py``), and of an accept.
+"""Who may take a sub request: the rules of the suggested subs (``services/subs/matching.py``), and of an accept.
 
 Each rule is a condition on ``users`` for one request (:func:`rules`), so one query lists the subs who keep
 them all, or says which a sub misses and why in words (:func:`why_not`):
@@ -39,9 +39,9 @@ from volley_app.models import (
     Team,
     User,
 )
-from volley_app.services import availability
 from volley_app.services.accounts import venues
 from volley_app.services.core import timefmt
+from volley_app.services.subs import availability
 
 BUSY_WINDOW = dt.timedelta(hours=1)
 UNRATED = 9

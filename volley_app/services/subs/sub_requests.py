@@ -8,7 +8,7 @@ Rules (spec sections 2, 4, 5 and 6):
 - Accept (conditional UPDATE: of many concurrent accepts exactly one wins) sets
   Accepted and the recipient to the accepting user and emails the requestor. A sub whom the
   request's needs do not fit, or who plays or subs at that time, is refused and told why
-  (``services/eligibility.py``, the rules of the suggestions).
+  (``services/subs/eligibility.py``, the rules of the suggestions).
   Decline, by the named recipient only, sets Declined and emails the requestor; a sub who holds
   a place cannot decline, and a request with places taken opens to anyone instead of Declined.
 - A sub who holds a place gives it up before the game ("I can't make it", :func:`withdraw`): the
@@ -48,18 +48,18 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import eligibility, invites, sub_records
-from volley_app.services.access import (
-    SUB_REQUEST_NOT_FOUND,
-    access_sub_request,
-    can_view_sub_request,
-    require_sub_request_actor,
-)
 from volley_app.services.accounts import auth, venues
 from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, record_id
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
+from volley_app.services.subs import eligibility, invites, sub_records
+from volley_app.services.subs.access import (
+    SUB_REQUEST_NOT_FOUND,
+    access_sub_request,
+    can_view_sub_request,
+    require_sub_request_actor,
+)
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Suggested subs for a sub request: who may take it, best fit first, and why; and a sub's record after games.
 
 Eligible (every rule, one SQL query over the users, each rule a column so an excluded sub says why; the rules
-live in ``services/eligibility.py``, where an accept reads them too):
+live in ``services/subs/eligibility.py``, where an accept reads them too):
 
 1. an active sub (``sub`` ticked, account active, not archived) — others are never listed;
 2. not the requestor, and no place on the request already;
@@ -29,7 +29,7 @@ Each row carries its reason in words ("Setter B, free Thursdays, 12 played, 0 no
 Nov 2"). Only the requestor of the request and admins see its suggestions. Pages are read by position
 (``paging.offset`` style): the total comes from the same query (a window count).
 
-A sub's record (played, no-shows, last subbed) is kept on their account (``services/sub_records.py``), so the
+A sub's record (played, no-shows, last subbed) is kept on their account (``services/subs/sub_records.py``), so the
 ranking reads no requests. After the game the requestor marks each sub who took a place "Played" or "No-show"
 (``mark_outcome``, one mark per place): from the game's time until ``OUTCOME_DAYS`` days after it, changeable
 in that time, every mark audited.
@@ -53,12 +53,12 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import eligibility, invites, sub_records, sub_requests
-from volley_app.services.access import access_sub_request, require_sub_request_actor
 from volley_app.services.accounts import venues
 from volley_app.services.core import audit, paging, ratelimit, timefmt
 from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
+from volley_app.services.subs import eligibility, invites, sub_records, sub_requests
+from volley_app.services.subs.access import access_sub_request, require_sub_request_actor
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ LISTS = ("eligible", "ineligible")
 
 _SKILL_TARGET = {SkillLevel.A: 0, SkillLevel.B: 1, SkillLevel.C_PLUS: 2, SkillLevel.C: 2, SkillLevel.D: 3}
 _sub_requests: sa.Table = SubRequest.__table__  # type: ignore[assignment]
-# The eligibility rules and their words are the accept's too (services/eligibility.py).
+# The eligibility rules and their words are the accept's too (services/subs/eligibility.py).
 _RANK, _COLUMNS, UNRATED = eligibility.RANK, eligibility.COLUMNS, eligibility.UNRATED
 _rank, _flag, _rules = eligibility.rank, eligibility.flag, eligibility.rules
 _best, _why_not = eligibility.best, eligibility.why_not
@@ -97,7 +97,7 @@ def _fit(req: SubRequest) -> sa.ColumnElement[int]:
 _PEOPLE = (
     User.id, User.first_name, User.last_name, User.username, User.gender, User.hitter_skill_level,
     User.passer_skill_level, User.setter_skill_level, User.sub_days, User.sub_weekly_cap,
-    # the record kept on the account (services/sub_records.py): no request is read for it
+    # the record kept on the account (services/subs/sub_records.py): no request is read for it
     User.sub_played.label("played"), User.sub_no_shows.label("no_shows"), User.sub_last_date.label("last_date"),
     User.sub_late_withdrawals.label("late_withdrawals"),
 )  # fmt: skip

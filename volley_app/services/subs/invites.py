@@ -41,12 +41,12 @@ from sqlmodel import Session, select
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import SubInvite, SubRequest, SubRequestPlace, SubStatus, User, utcnow
-from volley_app.services.access import SUB_REQUEST_NOT_FOUND, access_sub_request, require_sub_request_actor
 from volley_app.services.accounts import venues
 from volley_app.services.core import live, periodic, ratelimit, signing, timefmt
 from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import BadRequest, Invalid, NotFound, RateLimited
 from volley_app.services.mail import mail, mail_lists
+from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND, access_sub_request, require_sub_request_actor
 
 log = logging.getLogger(__name__)
 
