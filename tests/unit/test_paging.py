@@ -10,10 +10,10 @@ import sqlalchemy as sa
 
 from tests.factories import actor_of, make_user
 from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, User, utcnow
-from volley_app.services import home
 from volley_app.services.accounts import accounts
 from volley_app.services.core import paging
 from volley_app.services.core.errors import Forbidden, Invalid
+from volley_app.services.operations import home
 from volley_app.services.subs import sub_requests
 from volley_app.services.teams import teams
 
@@ -652,7 +652,7 @@ def test_each_operator_list_page_reads_by_an_index(db, people, table, listing_id
 def test_the_archive_pages_every_kind_newest_first_and_by_kind_and_name(db, people):
     from tests.factories import add_league, add_league_session
     from volley_app.models import League, LeagueSession
-    from volley_app.services import archive
+    from volley_app.services.operations import archive
 
     assert archive.archived_page(db, people["root"]).rows == []
     svl = db.get(User, people["svl"].user_id)
@@ -688,7 +688,7 @@ def test_the_archive_pages_every_kind_newest_first_and_by_kind_and_name(db, peop
 def test_the_archive_pages_both_ways_through_kinds_archived_at_the_same_moment(db, people):
     from tests.factories import add_league, add_league_session
     from volley_app.models import League, LeagueSession
-    from volley_app.services import archive
+    from volley_app.services.operations import archive
 
     svl = db.get(User, people["svl"].user_id)
     start = utcnow() - 100 * DAY
@@ -724,7 +724,7 @@ def test_the_archive_pages_both_ways_through_kinds_archived_at_the_same_moment(d
 
 
 def test_the_archive_reads_a_page_of_each_kind_not_every_archived_row(db, people):
-    from volley_app.services import archive
+    from volley_app.services.operations import archive
 
     if db.get_bind().dialect.name != "postgresql":
         pytest.skip("rows read per plan node are reported by PostgreSQL's EXPLAIN ANALYZE")
@@ -750,7 +750,7 @@ def _rows_read(node: dict, table: str) -> int:
 
 
 def test_the_archive_reads_each_table_by_an_index(db, people):
-    from volley_app.services import archive
+    from volley_app.services.operations import archive
 
     users = _subs(db, 30)
     for rid in users:

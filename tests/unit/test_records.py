@@ -28,10 +28,10 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import account_lifecycle, archive
 from volley_app.services.accounts import accounts
 from volley_app.services.core import audit
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.operations import account_lifecycle, archive
 from volley_app.services.seasons import leagues, results, scheduling, sessions
 from volley_app.services.subs import sub_requests
 from volley_app.services.teams import teams
@@ -423,7 +423,7 @@ def test_a_refused_cancel_changes_nothing(db):
 
 
 def test_an_archived_league_takes_no_registration_and_leaves_every_player_list(world):
-    from volley_app.services import home
+    from volley_app.services.operations import home
     from volley_app.services.teams import registration
 
     db, lg = world["db"], world["lg"]

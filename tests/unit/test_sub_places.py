@@ -21,9 +21,9 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import account_lifecycle
 from volley_app.services.core import live
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid
+from volley_app.services.operations import account_lifecycle
 from volley_app.services.subs import invites, matching, sub_records, sub_requests
 
 H = dt.timedelta(hours=1)

@@ -14,9 +14,9 @@ from tests.factories import actor_of, make_user, rows
 from volley_app import db as dbmod
 from volley_app.cli import main as cli_main
 from volley_app.models import Gender, Rating, SubOutcome, SubRequestPlace, User, utcnow
-from volley_app.services import account_lifecycle
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import BadRequest, Forbidden
+from volley_app.services.operations import account_lifecycle
 from volley_app.services.subs import matching, sub_records, sub_requests
 
 HOUR = dt.timedelta(hours=1)

@@ -383,7 +383,7 @@ def test_twenty_concurrent_accepts_have_one_winner(world):
 
 
 def test_deleting_a_sub_closes_their_open_invites(world):
-    from volley_app.services import account_lifecycle
+    from volley_app.services.operations import account_lifecycle
 
     db, a = world
     rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))

@@ -13,10 +13,10 @@ from tests.harness import call, page_state
 from volley_app.models import AuditEntry, Game, League, OutboxMessage, Role, SubRequest, Team, User, utcnow
 from volley_app.pages.dash.leagues import schedule as schedule_page
 from volley_app.pages.dash.users.edit import page as edit_page
-from volley_app.services import exports
 from volley_app.services.accounts import accounts, venues
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid
+from volley_app.services.operations import exports
 from volley_app.services.seasons import calendar, leagues, scheduling, sessions
 from volley_app.services.subs import sub_requests
 

@@ -40,10 +40,10 @@ from volley_app.api.routes.common import (
     with_ids,
 )
 from volley_app.models import REGIONS, Gender, Rating
-from volley_app.services import account_lifecycle
 from volley_app.services.accounts import accounts, auth, tokens
 from volley_app.services.core import timefmt
 from volley_app.services.core.actors import Actor, require_actor
+from volley_app.services.operations import account_lifecycle
 
 router = APIRouter(prefix=PREFIX, tags=["users"])
 

@@ -24,8 +24,8 @@ from volley_app.components.layout import column
 from volley_app.components.sub_matching import availability_section
 from volley_app.models import Gender
 from volley_app.registry import page
-from volley_app.services import account_lifecycle
 from volley_app.services.accounts import accounts, auth, venues
+from volley_app.services.operations import account_lifecycle
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, focus, form_values, path_arg, run_action
 from volley_app.state.sub_matching import AvailabilityState

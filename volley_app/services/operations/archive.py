@@ -10,11 +10,11 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import League, LeagueSession, SubRequest, User
-from volley_app.services import account_lifecycle
 from volley_app.services.accounts import venues
 from volley_app.services.core import paging, timefmt
 from volley_app.services.core.actors import Actor, require_admin
 from volley_app.services.core.errors import Invalid
+from volley_app.services.operations import account_lifecycle
 from volley_app.services.seasons import leagues, sessions
 
 KINDS = {"session": sessions.restore_session, "league": leagues.restore_league, "user": account_lifecycle.restore_user}
