@@ -32,7 +32,7 @@ from volley_app.services.accounts import accounts
 from volley_app.services.core import audit
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.services.operations import account_lifecycle, archive
-from volley_app.services.seasons import leagues, results, scheduling, sessions
+from volley_app.services.seasons import leagues, results, scheduling, scoring, sessions
 from volley_app.services.subs import sub_requests
 from volley_app.services.teams import teams
 
@@ -213,7 +213,7 @@ def test_a_withdrawn_team_keeps_its_played_games_and_standings_add_up(world, rem
     for game in _week(db, 1):
         _play(db, world["a"], game, team1_wins=True)
     quitter = ids[1]
-    before = {g.id for g in rows(db, Game) if scheduling.played(g)}
+    before = {g.id for g in rows(db, Game) if scoring.played(g)}
     teams.withdraw_team(db, world["a"], quitter, remaining=remaining)
     db.commit()
     after = rows(db, Game)
@@ -226,7 +226,7 @@ def test_a_withdrawn_team_keeps_its_played_games_and_standings_add_up(world, rem
         assert unplayed == []
     # Standings always add up: every win has a loss, and each record is what the games say.
     wins, losses = _standing_totals(db, world["p"], lg.id)
-    decided = sum(1 for g in rows(db, Game) if scheduling.result(g) is not None)
+    decided = sum(1 for g in rows(db, Game) if scoring.result(g) is not None)
     assert wins == losses == decided
     table = {t["team_name"]: t for t in results.standings(db, world["p"], lg.id)["teams"]}
     assert table["T2"]["withdrawn"] and table["T2"]["forfeits"] == (len([g for g in unplayed if g.team2_id]) if remaining == teams.FORFEIT else 0)

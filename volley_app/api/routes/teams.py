@@ -31,7 +31,7 @@ from volley_app.api.routes.common import (
 )
 from volley_app.models import GameType
 from volley_app.services.core.actors import Actor
-from volley_app.services.seasons import scheduling
+from volley_app.services.seasons import scheduling, scoring
 from volley_app.services.teams import registration, teams
 
 router = APIRouter(prefix=PREFIX, tags=["teams and games"])
@@ -128,7 +128,7 @@ def delete_team(body: Deletion, actor: Actor = Depends(acting)) -> dict:
 # --- games ----------------------------------------------------------------------------------------------
 
 SCORES = {f: "".join(p[:1].upper() + p[1:] if i else p for i, p in enumerate(f.split("_")))
-          for pair in scheduling.SCORE_FIELDS for f in pair}  # fmt: skip
+          for pair in scoring.SCORE_FIELDS for f in pair}  # fmt: skip
 
 
 class NewGames(Body):

@@ -38,7 +38,7 @@ from volley_app.models import Game, GameType, PlayoffSeed, Team, utcnow
 from volley_app.services.core import audit
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.seasons import leagues, report_settling, results, scheduling
+from volley_app.services.seasons import leagues, results, scheduling, scoring
 from volley_app.services.seasons.leagues import access_game, access_league
 
 ALREADY = "The playoff bracket for this league has already been generated."
@@ -46,7 +46,7 @@ TOO_FEW = "A playoff bracket needs at least 2 teams in play."
 NOT_PLAYOFF = "This is not a playoff game."
 NOT_READY = "Both teams of this game are not known yet."
 NEXT_STARTED = "The next round's game already has a score: correct that game first."
-NO_WINNER = scheduling.NO_WINNER
+NO_WINNER = scoring.NO_WINNER
 NOT_STARTED = "This game has not started yet: its result is entered once it has been played."
 NOT_IN_GAME = "Choose one of the two teams of this game."
 CLEAR_THE_WAY = "Move the game that is in the way, or choose other courts for this league."
@@ -85,7 +85,7 @@ def unplayed_regular(db: Session, league_id: int) -> int:
     games = db.exec(
         select(Game).where(Game.league_id == league_id, Game.type == GameType.LEAGUE, Game.team2_id.is_not(None))
     ).all()
-    return sum(1 for g in games if not scheduling.played(g))
+    return sum(1 for g in games if not scoring.played(g))
 
 
 def early_question(unplayed: int) -> str:
@@ -179,7 +179,7 @@ def next_game(db: Session, game: Game) -> Game | None:
 def _decided(game: Game) -> bool:
     """A game whose result stands: a score, or a forfeit with both teams known (a withdrawn team's forfeit
     waiting for its opponent is not decided yet)."""
-    return scheduling.played(game) and game.team1_id is not None and game.team2_id is not None
+    return scoring.played(game) and game.team1_id is not None and game.team2_id is not None
 
 
 def _following(db: Session, game: Game) -> Game | None:
@@ -199,7 +199,7 @@ def _advance(db: Session, game: Game, following: Game | None) -> None:
     if following is None:
         db.flush()
         return
-    winner = scheduling.result(game)
+    winner = scoring.result(game)
     _set_side(following, game.match, game.team1_id if winner == 1 else game.team2_id)
     db.add(following)
     db.flush()
@@ -215,7 +215,7 @@ def apply_result(db: Session, game: Game, clean: dict[str, int | None]) -> Game 
     """
     _started(game)
     following = _following(db, game)
-    sets = scheduling.winners_by_set([(clean[f1], clean[f2]) for f1, f2 in scheduling.SCORE_FIELDS])
+    sets = scoring.winners_by_set([(clean[f1], clean[f2]) for f1, f2 in scoring.SCORE_FIELDS])
     if max(sets.count(1), sets.count(2)) < 2:
         raise Invalid({"set2": NO_WINNER})
     for key, value in clean.items():
@@ -237,7 +237,7 @@ def apply_forfeit(db: Session, game: Game, team_id: int) -> Game | None:
     following = _following(db, game)
     if team_id not in (game.team1_id, game.team2_id):
         raise Invalid({"team": NOT_IN_GAME})
-    for key in (f for pair in scheduling.SCORE_FIELDS for f in pair):
+    for key in (f for pair in scoring.SCORE_FIELDS for f in pair):
         setattr(game, key, None)
     game.forfeit_team_id = team_id
     _advance(db, game, following)
@@ -253,7 +253,7 @@ def withdraw_from_bracket(db: Session, team_id: int) -> int:
     ).all()
     changed = 0
     for game in games:
-        if scheduling.played(game):
+        if scoring.played(game):
             continue
         changed += 1
         if game.team1_id is None or game.team2_id is None:
@@ -285,7 +285,7 @@ def record_forfeit(db: Session, actor: Actor | None, game_id: object, *, team: o
         db, actor, entity="game", row=game, before=before, fields=scheduling.GAME_FIELDS, league_id=game.league_id,
         summary=f"Playoff game {label}: {names.get(team_id, '')} forfeited",
     )  # fmt: skip
-    report_settling.settle_reports(db, actor, game, score=f"{names.get(team_id, '')} forfeited")
+    scoring.settle_reports(db, actor, game, score=f"{names.get(team_id, '')} forfeited")
     return game
 
 
@@ -296,10 +296,10 @@ def record_result(db: Session, actor: Actor | None, game_id: object, **scores) -
     if game.type != GameType.TOURNAMENT:
         raise Invalid(NOT_PLAYOFF)
     before = audit.snapshot(game, scheduling.GAME_FIELDS)
-    clean = scheduling.clean_scores(scores, required=True)
+    clean = scoring.clean_scores(scores, required=True)
     apply_result(db, game, clean)
     names = _names(db, game.league_id)
-    winner = names.get(game.team1_id if scheduling.result(game) == 1 else game.team2_id, "")
+    winner = names.get(game.team1_id if scoring.result(game) == 1 else game.team2_id, "")
     audit.record_change(
         db, actor, entity="game", row=game, before=before, fields=scheduling.GAME_FIELDS, league_id=game.league_id,
         summary=f"Playoff result {names.get(game.team1_id, '')} v {names.get(game.team2_id, '')}: {winner} wins",
@@ -327,7 +327,7 @@ def bracket(db: Session, actor: Actor | None, league_id: object) -> dict:
     for round_no in range(1, rounds + 1):
         shown = []
         for g in (g for g in games if g.round == round_no):
-            winner = scheduling.result(g) if _decided(g) else None
+            winner = scoring.result(g) if _decided(g) else None
             following = next_game(db, g)
             ready = g.team1_id is not None and g.team2_id is not None
             shown.append({
@@ -340,7 +340,7 @@ def bracket(db: Session, actor: Actor | None, league_id: object) -> dict:
     final = next((g for g in games if g.round == rounds), None)
     champion = ""
     if final is not None and _decided(final):
-        champion = names.get(final.team1_id if scheduling.result(final) == 1 else final.team2_id, "")
+        champion = names.get(final.team1_id if scoring.result(final) == 1 else final.team2_id, "")
     byes = sorted(
         (s, t)
         for t, s in seeds.items()

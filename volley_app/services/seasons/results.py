@@ -30,7 +30,7 @@ from volley_app.models import Game, GameType, League, Ranking, StandingAdjustmen
 from volley_app.services.core import audit, validation
 from volley_app.services.core.actors import Actor, require_actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.seasons import leagues, scheduling
+from volley_app.services.seasons import leagues, scoring
 
 REASON_REQUIRED = "Say why the record is corrected"
 
@@ -100,7 +100,7 @@ def sets_of(game: Game) -> list[tuple[int, int]]:
         return [(lost, won)] * 2 if game.forfeit_team_id == game.team1_id else [(won, lost)] * 2
     return [
         (a, b)
-        for a, b in ((getattr(game, f1), getattr(game, f2)) for f1, f2 in scheduling.SCORE_FIELDS)
+        for a, b in ((getattr(game, f1), getattr(game, f2)) for f1, f2 in scoring.SCORE_FIELDS)
         if a is not None and b is not None
     ]
 
@@ -131,7 +131,7 @@ def records(db: Session, team_ids: Iterable[int], games: Sequence[Game] | None =
     if not ids:
         return out
     for game in _league_games(db, ids) if games is None else games:
-        winner = scheduling.result(game)
+        winner = scoring.result(game)
         if winner is None:
             continue
         sets = sets_of(game)
@@ -235,7 +235,7 @@ def _head_to_head(group: Sequence[int], games: Sequence[Game]) -> dict[int, int]
     wins = dict.fromkeys(group, 0)
     for g in games:
         if g.team1_id in members and g.team2_id in members and g.team1_id != g.team2_id:
-            winner = scheduling.result(g)
+            winner = scoring.result(g)
             if winner is None:
                 continue
             meetings[frozenset((g.team1_id, g.team2_id))] += 1

@@ -1,4 +1,5 @@
-"""Schedule generation (spec section 4), game edits within volleyball's caps (section 9), redrawing unplayed weeks."""
+"""Schedule generation (spec section 4), game edits within volleyball's caps (section 9, by the rules in ``scoring``),
+redrawing unplayed weeks."""
 
 from __future__ import annotations
 
@@ -16,20 +17,12 @@ from volley_app.services.core import audit, paging, timefmt
 from volley_app.services.core.actors import Actor, require_actor, require_admin
 from volley_app.services.core.errors import Invalid
 from volley_app.services.mail import mail
-from volley_app.services.seasons import leagues, report_settling
+from volley_app.services.seasons import leagues, scoring
 from volley_app.services.seasons.leagues import access_game, access_league
 
 MOVE_OR_CHANGE = "Choose other courts or another start time for this league, or move the game that is in the way."
 NOT_ENOUGH_TEAMS = "A schedule needs at least 2 teams (waitlisted teams do not count)."
 ALREADY_GENERATED = "The schedule for this league has already been generated."
-
-# (points to win, cap) per set: sets 1 and 2 to 21 capped at 23, set 3 to 15 capped at 17; win by two.
-SET_RULES = ((21, 23), (21, 23), (15, 17))
-SCORE_FIELDS = (
-    ("team1_game1_score", "team2_game1_score"),
-    ("team1_game2_score", "team2_game2_score"),
-    ("team1_game3_score", "team2_game3_score"),
-)
 
 
 def pairings(team_ids: Sequence[int], weeks: int) -> list[list[tuple[int, int | None]]]:
@@ -129,11 +122,6 @@ def _make_weeks(db: Session, league: League, first_week: int) -> list[Game]:
     return made
 
 
-def played(game: Game) -> bool:
-    """A game with any score entered, or decided by forfeit, is part of the record: it is never removed."""
-    return game.forfeit_team_id is not None or any(getattr(game, f) is not None for pair in SCORE_FIELDS for f in pair)
-
-
 def regenerate_unplayed(db: Session, league: League, actor: Actor | None = None) -> int:
     """After teams change: the weeks not yet played are drawn again with the teams playing now.
 
@@ -146,10 +134,10 @@ def regenerate_unplayed(db: Session, league: League, actor: Actor | None = None)
     if not league.schedule_generated:
         return 0
     games = db.exec(select(Game).where(Game.league_id == league.id, Game.type == GameType.LEAGUE)).all()
-    last_played = max((g.round for g in games if played(g)), default=0)
+    last_played = max((g.round for g in games if scoring.played(g)), default=0)
     replaced = {}
     for g in games:
-        if g.round > last_played and not played(g) and g.type == GameType.LEAGUE:
+        if g.round > last_played and not scoring.played(g) and g.type == GameType.LEAGUE:
             replaced[(g.round, g.match)] = g
             db.delete(g)
     db.flush()
@@ -157,7 +145,7 @@ def regenerate_unplayed(db: Session, league: League, actor: Actor | None = None)
     if len(playing_team_ids(db, league.id)) >= 2:
         made = len(_make_weeks(db, league, first_week=last_played + 1))
     new = db.exec(select(Game).where(Game.league_id == league.id, Game.round > last_played)).all()
-    _clear_of_kept(db, league, [g for g in new if g.type == GameType.LEAGUE and not played(g)], leagues.zone(db, league))
+    _clear_of_kept(db, league, [g for g in new if g.type == GameType.LEAGUE and not scoring.played(g)], leagues.zone(db, league))
     for g in new:
         old = replaced.get((g.round, g.match))
         if old is not None:
@@ -372,7 +360,7 @@ def move_game(db: Session, actor: Actor | None, game_id: object, *, start: objec
     """
     game = access_game(db, actor, game_id, manage=True)
     league = db.get(League, game.league_id)
-    if played(game):
+    if scoring.played(game):
         raise Invalid("A played game stays where it was played.")
     zone = leagues.zone(db, league)
     start_at = timefmt.parse_local(start, "start", "Date and time", zone)
@@ -421,7 +409,7 @@ def push_week(db: Session, actor: Actor | None, league_id: object, *, week: obje
     moving = [g for g in games if week_of(league.start_at, g.start_at, zone) >= number]
     if not moving:
         raise Invalid({"week": NOTHING_TO_PUSH})
-    if any(played(g) for g in moving):
+    if any(scoring.played(g) for g in moving):
         raise Invalid({"week": PLAYED_LATER})
     for g in moving:
         g.start_at = (timefmt.local(g.start_at, zone) + dt.timedelta(days=7)).astimezone(dt.UTC)
@@ -457,113 +445,7 @@ def validation_week(value: object) -> int:
 # --- scores and results ---------------------------------------------------------------
 
 
-def check_set(a: int, b: int, set_index: int) -> None:
-    """A finished set: to 21 (set 3: 15), win by two, capped at 23 (set 3: 17)."""
-    target, cap = SET_RULES[set_index]
-    label = f"Set {set_index + 1}"
-    w, lo = max(a, b), min(a, b)
-    if a < 0 or b < 0:
-        raise Invalid({f"set{set_index + 1}": f"{label}: scores cannot be negative"})
-    ok = (w == target and lo <= target - 2) or (target < w < cap and lo == w - 2) or (w == cap and lo in (cap - 2, cap - 1))
-    if not ok:
-        raise Invalid(
-            {f"set{set_index + 1}": f"{label}: play to {target}, win by two, cap {cap} ({a}-{b} is not a final score)"}
-        )
-
-
-def winners_by_set(scores: Sequence[tuple[int | None, int | None]]) -> list[int]:
-    """1 or 2 for each entered set."""
-    return [1 if a > b else 2 for a, b in scores if a is not None and b is not None]
-
-
-def result(game: Game) -> int | None:
-    """1 or 2 when a team has won two sets (best of three) or the other forfeited, else None."""
-    if game.team2_id is None:
-        return None
-    if game.forfeit_team_id is not None:
-        return 2 if game.forfeit_team_id == game.team1_id else 1
-    wins = winners_by_set([(getattr(game, f1), getattr(game, f2)) for f1, f2 in SCORE_FIELDS])
-    if wins.count(1) >= 2:
-        return 1
-    if wins.count(2) >= 2:
-        return 2
-    return None
-
-
-def _score(value: object, field: str) -> int | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    if isinstance(value, bool):
-        raise Invalid({field: "Scores must be numbers"})
-    try:
-        number = int(str(value).strip())
-    except ValueError:
-        raise Invalid({field: "Scores must be numbers"}) from None
-    if not 0 <= number <= 99:
-        raise Invalid({field: "Scores must be numbers"})
-    return number
-
-
-BEST_OF_THREE = None
-ALL_THREE = 3
-
-NO_WINNER = "Enter a finished best of three: a team must win two sets."
-SPLIT_NEEDS_SET3 = "Sets 1 and 2 are split: enter set 3, which decides the match."
-ALL_SETS = "This league plays all 3 sets: enter the score of each set."
-RESULT_KEPT = "This game has a result: correct the scores, results are never deleted."
-
-
-def clean_scores(raw: dict, sets_to_play: int | None = BEST_OF_THREE, *, required: bool = False) -> dict[str, int | None]:
-    """The six scores of a complete result by the league's rules, or none at all (unless ``required``).
-
-    Each set is numeric, both scores or neither, and finished within its caps (``check_set``); the sets are
-    entered in order. A best of three (``sets_to_play`` None) ends when a team has won two sets: set 3 is
-    played only after a split and is then required. A league that plays all three sets (3) needs all three.
-    A result that stops short is refused with the reason, so every saved score counts in the standings.
-    """
-    clean = {f: _score(raw.get(f), f) for pair in SCORE_FIELDS for f in pair}
-    pairs = [(clean[f1], clean[f2]) for f1, f2 in SCORE_FIELDS]
-    for i, (a, b) in enumerate(pairs):
-        if (a is None) != (b is None):
-            raise Invalid({f"set{i + 1}": f"Set {i + 1}: enter both scores or neither"})
-        if a is not None:
-            check_set(a, b, i)
-    entered = [i for i, (a, _b) in enumerate(pairs) if a is not None]
-    if not entered:
-        if required:
-            raise Invalid({"set1": ALL_SETS if sets_to_play == ALL_THREE else NO_WINNER})
-        return clean
-    if entered != list(range(len(entered))):
-        missing = next(i for i in range(3) if i not in entered)
-        raise Invalid({f"set{missing + 1}": f"Enter set {missing + 1} before set {entered[-1] + 1}"})
-    wins = winners_by_set(pairs)
-    if sets_to_play == ALL_THREE:
-        if len(wins) < 3:
-            raise Invalid({f"set{len(wins) + 1}": ALL_SETS})
-        return clean
-    if len(wins) == 3 and wins[0] == wins[1]:
-        raise Invalid({"set3": "Set 3 is played only when sets 1 and 2 are split"})
-    if len(wins) == 2 and wins[0] != wins[1]:
-        raise Invalid({"set3": SPLIT_NEEDS_SET3})
-    if len(wins) == 1:
-        raise Invalid({"set2": NO_WINNER})
-    return clean
-
-
-def sets_rule(league: League | None) -> str:
-    """The scoring rule a form shows for a game of ``league`` (None: a playoff game, a best of three)."""
-    caps = "Sets 1 and 2 go to 21 (cap 23), set 3 to 15 (cap 17); win by two."
-    if league is not None and league.sets_to_play == ALL_THREE:
-        return f"{caps} This league plays all 3 sets."
-    return f"{caps} Set 3 only after a 1-1 split: leave it empty after a 2-0."
-
-
-def league_scores(league: League | None, raw: dict, *, required: bool = False) -> dict[str, int | None]:
-    """``clean_scores`` by the rules of the game's league (a playoff game is always a best of three)."""
-    return clean_scores(raw, league.sets_to_play if league is not None else BEST_OF_THREE, required=required)
-
-
-GAME_FIELDS = ("team1_id", "team2_id", "start_at", "court", "forfeit_team_id", *(f for pair in SCORE_FIELDS for f in pair))
+GAME_FIELDS = ("team1_id", "team2_id", "start_at", "court", "forfeit_team_id", *(f for pair in scoring.SCORE_FIELDS for f in pair))
 
 
 def _two_teams(team1: object, team2: object, ids: set[int], unknown: str) -> tuple[int, int | None]:
@@ -608,13 +490,13 @@ def update_game(
 
     t1, t2 = _two_teams(team1, team2, ids, "Choose a team of this league for {label}")
     start_at = timefmt.parse_local(start, "start", "Date and time", zone)
-    clean = league_scores(league if game.type == GameType.LEAGUE else None, scores)
+    clean = scoring.league_scores(league if game.type == GameType.LEAGUE else None, scores)
     if t2 is None and any(v is not None for v in clean.values()):
         raise Invalid({"team2": "A BYE has no scores"})
-    if played(game) and not any(v is not None for v in clean.values()) and (
+    if scoring.played(game) and not any(v is not None for v in clean.values()) and (
         game.forfeit_team_id is None or game.forfeit_team_id not in (t1, t2)
     ):
-        raise Invalid({"team1_game1_score": RESULT_KEPT})  # clearing a result would make the game deletable
+        raise Invalid({"team1_game1_score": scoring.RESULT_KEPT})  # clearing a result would make the game deletable
     court = court if t2 is not None else None
     if game.type == GameType.TOURNAMENT and (
         (t1, t2) != before_teams or any(getattr(game, k) != v for k, v in clean.items())
@@ -636,9 +518,9 @@ def update_game(
         db, actor, entity="game", row=game, before=before, fields=GAME_FIELDS, league_id=game.league_id,
         summary=f"Game {names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')} (week {game.round}) changed",
     )  # fmt: skip
-    if played(game):  # the operator's score settles the captains' open reports
+    if scoring.played(game):  # the operator's score settles the captains' open reports
         score = f"{names.get(game.forfeit_team_id, '')} forfeited" if game.forfeit_team_id else game_dict(game, names)["sets"]
-        report_settling.settle_reports(db, actor, game, score=score)
+        scoring.settle_reports(db, actor, game, score=score)
     if moved:
         label = f"{names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')}"
         tell_captains(
@@ -656,7 +538,7 @@ def _team_names(db: Session, league_id: int) -> dict[int, str]:
 def game_dict(game: Game, names: dict[int, str]) -> dict:
     sets = [
         f"{getattr(game, f1)}-{getattr(game, f2)}"
-        for f1, f2 in SCORE_FIELDS
+        for f1, f2 in scoring.SCORE_FIELDS
         if getattr(game, f1) is not None and getattr(game, f2) is not None
     ]
     return {
@@ -673,7 +555,7 @@ def game_dict(game: Game, names: dict[int, str]) -> dict:
         "type": game.type.value,
         "sets": ", ".join(sets),
         "forfeit": names.get(game.forfeit_team_id, "") if game.forfeit_team_id is not None else "",
-        **{f: getattr(game, f) for pair in SCORE_FIELDS for f in pair},
+        **{f: getattr(game, f) for pair in scoring.SCORE_FIELDS for f in pair},
     }
 
 
@@ -790,7 +672,7 @@ def get_game(db: Session, actor: Actor | None, game_id: object) -> dict:
     out["teams"] = [{"id": i, "name": n} for i, n in sorted(names.items())]
     out["courts"] = leagues.court_names(league)
     out["zone"] = leagues.zone(db, league)
-    out["sets_rule"] = sets_rule(league if game.type == GameType.LEAGUE else None)
+    out["sets_rule"] = scoring.sets_rule(league if game.type == GameType.LEAGUE else None)
     return out
 
 
@@ -902,7 +784,7 @@ def delete_game(db: Session, actor: Actor | None, game_id: object) -> str:
     A game with a score or a forfeit is part of the record and is refused.
     """
     game = access_game(db, actor, game_id, manage=True)
-    if played(game):
+    if scoring.played(game):
         raise Invalid(RESULTS_KEPT)
     if db.exec(select(ScoreReport.id).where(ScoreReport.game_id == game.id)).first() is not None:
         raise Invalid(REPORTED_KEPT)

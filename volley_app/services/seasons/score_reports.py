@@ -6,11 +6,11 @@ The rules, in one place:
 
 * Only the captains of the game's two teams report or answer; the league's SVL or an admin settles.
 * A report needs the game to have started, both teams known, no score on the game yet, and a complete
-  result by the league's rules within the caps of section 9 (``scheduling.clean_scores``).
+  result by the league's rules within the caps of section 9 (``scoring.clean_scores``).
 * While a report waits, the reporting captain may replace it; the other captain confirms or disputes it.
 * Confirming puts the score on the game (a playoff game's winner moves on, ``playoffs.apply_result``).
 * The operator's entry settles every open or disputed report of the game, on the score page or the game
-  edit form alike (``report_settling``).
+  edit form alike (``scoring.settle_reports``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from volley_app.services.core import audit, timefmt, validation
 from volley_app.services.core.actors import Actor, require_actor
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
-from volley_app.services.seasons import leagues, playoffs, report_settling, scheduling
+from volley_app.services.seasons import leagues, playoffs, scheduling, scoring
 from volley_app.services.seasons.leagues import access_game, may_manage_league
 
 NOT_STARTED = "A score can be reported once the game has started."
@@ -34,10 +34,10 @@ HAS_SCORE = "This game already has a score. The league's operator can correct it
 OTHER_WAITING = "The other captain reported a score: confirm or dispute it."
 IN_DISPUTE = "This score is disputed: the league's operator decides it."
 OWN_REPORT = "The other team's captain answers your report."
-NO_WINNER = scheduling.NO_WINNER
+NO_WINNER = scoring.NO_WINNER
 REPORT_NOT_FOUND = "Score report not found"
-SCORE_KEYS = tuple(f for pair in scheduling.SCORE_FIELDS for f in pair)
-OPEN = report_settling.OPEN
+SCORE_KEYS = tuple(f for pair in scoring.SCORE_FIELDS for f in pair)
+OPEN = scoring.OPEN
 
 
 def _teams(db: Session, game: Game) -> tuple[Team | None, Team | None]:
@@ -65,20 +65,20 @@ def _not_archived(db: Session, league_id: int) -> None:
 
 
 def _open_report(db: Session, game_id: int) -> ScoreReport | None:
-    return next(iter(report_settling.open_reports(db, game_id)), None)
+    return next(iter(scoring.open_reports(db, game_id)), None)
 
 
 def _checked(db: Session, game: Game, scores: dict) -> dict[str, int | None]:
-    """A complete result by the rules of the game's league (``scheduling.clean_scores``)."""
+    """A complete result by the rules of the game's league (``scoring.clean_scores``)."""
     league = db.get(League, game.league_id) if game.type == GameType.LEAGUE else None
-    return scheduling.league_scores(league, scores, required=True)
+    return scoring.league_scores(league, scores, required=True)
 
 
 def _sets_text(values: dict, *, second_first: bool = False) -> str:
     """'25-20, 22-25' in team 1's order (``second_first``: team 2's points first, as team 2 reads its result)."""
     return ", ".join(
         f"{values[b]}-{values[a]}" if second_first else f"{values[a]}-{values[b]}"
-        for a, b in scheduling.SCORE_FIELDS
+        for a, b in scoring.SCORE_FIELDS
         if values.get(a) is not None and values.get(b) is not None
     )
 
@@ -111,7 +111,7 @@ def report(
     _not_archived(db, game.league_id)
     if game.start_at > (now or utcnow()):
         raise Invalid(NOT_STARTED)
-    if scheduling.played(game):
+    if scoring.played(game):
         raise Invalid(HAS_SCORE)
     clean = _checked(db, game, {k: scores.get(k) for k in SCORE_KEYS})
     waiting = _open_report(db, game.id)
@@ -184,7 +184,7 @@ def confirm(
 ) -> ScoreReport:
     """The other captain confirms the game's reported score: it goes on the game and counts."""
     actor, row, game, mine, theirs = _answerable(db, actor, game_id, seen)
-    if scheduling.played(game):
+    if scoring.played(game):
         raise Invalid(HAS_SCORE)
     clean = _report_scores(row)
     _put_on_game(db, game, clean)
@@ -241,7 +241,7 @@ def settle(db: Session, actor: Actor | None, game_id: object, **scores) -> Game:
         db, actor, entity="game", row=game, before=before, fields=scheduling.GAME_FIELDS, league_id=game.league_id,
         summary=f"Score of {name} entered by the operator: {sets}",
     )  # fmt: skip
-    report_settling.settle_reports(db, actor, game, score=sets, tell_anyway=True)
+    scoring.settle_reports(db, actor, game, score=sets, tell_anyway=True)
     return game
 
 
@@ -258,14 +258,14 @@ def game_view(db: Session, actor: Actor | None, game_id: object, *, now: dt.date
     waiting = _open_report(db, game.id)
     started = game.start_at <= (now or utcnow())
     open_league = league.archived_at is None
-    played = scheduling.played(game)
+    played = scoring.played(game)
     manage = may_manage_league(actor, league) and open_league and t1 is not None and t2 is not None
     waiting_by_me = waiting is not None and mine is not None and waiting.team_id == mine.id
     return {
         "game_id": game.id, "league_id": league.id, "league": leagues.display_name(league),
         "team1": t1.team_name if t1 else "TBD", "team2": t2.team_name if t2 else "TBD",
         "when": timefmt.date_time(game.start_at, leagues.zone(db, league), labelled=True), "type": game.type.value,
-        "sets_rule": scheduling.sets_rule(league if game.type == GameType.LEAGUE else None),
+        "sets_rule": scoring.sets_rule(league if game.type == GameType.LEAGUE else None),
         "score": _sets_text({k: getattr(game, k) for k in SCORE_KEYS}) if not game.forfeit_team_id else "Forfeit",
         "report_id": waiting.id if waiting else None,
         "report": _sets_text(_report_scores(waiting)) if waiting else "",
@@ -329,8 +329,8 @@ def captain_card(db: Session, actor: Actor | None, *, now: dt.datetime | None = 
             card["last"] = f"{_game_name(db, last)}, {timefmt.date_time(last.start_at, zone, labelled=True)}"
             card["last_href"] = routes.game_score_path(last.id)
             waiting = _open_report(db, last.id)
-            if scheduling.played(last):
-                won = scheduling.result(last)
+            if scoring.played(last):
+                won = scoring.result(last)
                 side = 1 if last.team1_id == team.id else 2
                 scores = {k: getattr(last, k) for k in SCORE_KEYS}  # the captain's own team's points first
                 card["last_result"] = ("Won " if won == side else "Lost " if won else "") + (
@@ -373,7 +373,7 @@ def my_games(db: Session, actor: Actor | None, league_id: object, *, now: dt.dat
     }
     out = []
     for g in games:
-        if scheduling.played(g):
+        if scoring.played(g):
             status = "Forfeit" if g.forfeit_team_id else _sets_text({k: getattr(g, k) for k in SCORE_KEYS})
         elif g.id in waiting:
             status = (

@@ -12,7 +12,7 @@ from volley_app.services.core import audit, paging, timefmt, validation
 from volley_app.services.core.actors import Actor, load, record_id, require_actor, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
-from volley_app.services.seasons import leagues, playoffs, results, scheduling
+from volley_app.services.seasons import leagues, playoffs, results, scheduling, scoring
 from volley_app.services.teams import places
 
 NAME_CLASH = "Another team in this league has that name"
@@ -150,7 +150,7 @@ def history(db: Session, team: Team) -> str:
     if db.exec(select(Payment.id).where(Payment.team_id == team.id)).first() is not None:
         what.append("a payment")
     games = db.exec(select(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id))).all()
-    played = sum(1 for g in games if scheduling.played(g))
+    played = sum(1 for g in games if scoring.played(g))
     if played:
         what.append(f"{played} played game{'s' if played != 1 else ''}")
     if db.exec(select(StandingAdjustment.id).where(StandingAdjustment.team_id == team.id)).first() is not None:
@@ -231,7 +231,7 @@ def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remainin
     ).all()
     changed = 0
     for game in games:
-        if scheduling.played(game):
+        if scoring.played(game):
             continue
         changed += 1
         if choice == REMOVE or game.team2_id is None:
