@@ -24,7 +24,7 @@ from volley_app.models import (
 from volley_app.services.core import live
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid
 from volley_app.services.operations import account_lifecycle
-from volley_app.services.subs import invites, matching, sub_records, sub_requests
+from volley_app.services.subs import answers, invites, matching, sub_records, sub_requests
 
 H = dt.timedelta(hours=1)
 NOW = utcnow().replace(microsecond=0) + H
@@ -193,7 +193,7 @@ def test_an_accept_from_the_email_link_is_refused_as_well(world):
     token = invites.link_token(invite, "accept")
     before = _state(db, rid)
     with pytest.raises(BadRequest) as refused:
-        sub_requests.answer_by_link(db, token, now=NOW)
+        answers.answer_by_link(db, token, now=NOW)
     assert refused.value.message == f"{sub_requests.CANNOT_TAKE}: gender not given"
     db.rollback()
     assert _state(db, rid) == before

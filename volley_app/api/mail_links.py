@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse
 from volley_app import db, routes
 from volley_app.services.core.errors import DomainError
 from volley_app.services.mail import mail_lists
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import answers
 
 _HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer"}
 
@@ -78,7 +78,7 @@ def create_mail_links_api() -> FastAPI:
     @api.get(routes.invite_answer_base + "/{token}", response_class=HTMLResponse)
     def invite_answer_form(token: str):
         try:
-            found = db.call(sub_requests.read_answer_link, token)
+            found = db.call(answers.read_answer_link, token)
         except DomainError as exc:
             return _refused("This link cannot be used", exc, _request_of(token))
         verb = "Accept" if found["action"] == "accept" else "Decline"
@@ -92,7 +92,7 @@ def create_mail_links_api() -> FastAPI:
     @api.post(routes.invite_answer_base + "/{token}", response_class=HTMLResponse)
     def invite_answer(token: str):
         try:
-            done = db.call(sub_requests.answer_by_link, token)
+            done = db.call(answers.answer_by_link, token)
         except DomainError as exc:
             return _refused("Your answer was not recorded", exc, _request_of(token))
         verb = "accepted" if done["action"] == "accept" else "declined"
