@@ -43,7 +43,7 @@ def main() -> None:
     from volley_app import db
     from volley_app.migrations import upgrade_to_head
     from volley_app.models import Role
-    from volley_app.services import accounts, auth
+    from volley_app.services.accounts import accounts, auth
 
     engine = db.get_engine()
     if engine.dialect.name == "postgresql":

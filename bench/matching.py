@@ -61,7 +61,7 @@ def seed(engine) -> tuple[int, int]:
         User,
         utcnow,
     )
-    from volley_app.services import timefmt
+    from volley_app.services.core import timefmt
 
     rnd = random.Random(17)
     now = utcnow().replace(microsecond=0)
@@ -121,11 +121,11 @@ def seed(engine) -> tuple[int, int]:
                           start_at=when + dt.timedelta(minutes=rnd.choice([-50, 0, 50, 100]))) for i in range(0, 40, 2)])  # fmt: skip
         orm.commit()
     from volley_app import db
-    from volley_app.services import sub_records
+    from volley_app.services.subs import sub_records
 
     db.call(sub_records.rebuild)  # the records kept on the subs, from their places
-    from volley_app.services import sub_requests
-    from volley_app.services.permissions import Actor
+    from volley_app.services.core.actors import Actor
+    from volley_app.services.subs import sub_requests
 
     actor = Actor(user_id=cap_id, username="captain", roles=("Player",), first_name="Cap")
     rid = db.call(sub_requests.create, actor=actor, team="Net Ninjas", date=when, svl="Gym", skill_level="B",
@@ -141,8 +141,8 @@ def main() -> None:
 
     from volley_app import db
     from volley_app.migrations import upgrade_to_head
-    from volley_app.services import matching
-    from volley_app.services.permissions import Actor
+    from volley_app.services.core.actors import Actor
+    from volley_app.services.subs import matching
 
     engine = db.get_engine()
     if engine.dialect.name == "postgresql":

@@ -103,7 +103,7 @@ def seed(n: int) -> None:
         User,
         utcnow,
     )  # fmt: skip
-    from volley_app.services import passwords
+    from volley_app.services.accounts import passwords
 
     now = utcnow().replace(microsecond=0)
     pw = passwords.hash_password(PASSWORD)

@@ -162,7 +162,7 @@ def sessions_for(n: int) -> list[str]:
     """Log ``n`` players in (through the services) and return their session tokens."""
     from volley_app import db
     from volley_app.models import Role
-    from volley_app.services import accounts, auth
+    from volley_app.services.accounts import accounts, auth
 
     tokens = []
     for i in range(n):

@@ -29,8 +29,9 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import accounts, auth, sub_requests
-from volley_app.services.permissions import Actor
+from volley_app.services.accounts import accounts, auth
+from volley_app.services.core.actors import Actor
+from volley_app.services.subs import sub_requests
 
 PASSWORD = "pass1"
 """The password of every user that ``make_user`` creates, unless a test gives another one."""

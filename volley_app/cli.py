@@ -22,7 +22,7 @@ import sys
 
 from volley_app import db
 from volley_app.models import Role
-from volley_app.services.errors import DomainError
+from volley_app.services.core.errors import DomainError
 
 log = logging.getLogger("volley_app.cli")
 
@@ -36,7 +36,7 @@ def cmd_migrate(_args) -> int:
 
 
 def cmd_create_admin(args) -> int:
-    from volley_app.services.accounts import create_user
+    from volley_app.services.accounts.accounts import create_user
 
     password = os.environ.get("ADMIN_PASSWORD") or getpass.getpass("Password for the new admin: ")
     user = db.call(
@@ -82,7 +82,7 @@ def cmd_demo_logins(_args) -> int:
 
 
 def cmd_send_outbox(_args) -> int:
-    from volley_app.services import mail
+    from volley_app.services.mail import mail
 
     total = 0
     while True:
@@ -96,18 +96,18 @@ def cmd_send_outbox(_args) -> int:
 
 
 def cmd_purge_sessions(_args) -> int:
-    from volley_app.services import auth
+    from volley_app.services.accounts import auth
 
     n = db.call(auth.purge_expired)
     print(f"deleted {n} old login session(s)")
-    from volley_app.services import ratelimit  # rate limit records of the public forms
+    from volley_app.services.core import ratelimit
 
     db.call(ratelimit.purge)
     return 0
 
 
 def cmd_expire_holds(_args) -> int:
-    from volley_app.services import places
+    from volley_app.services.teams import places
 
     report = places.expire_holds()
     print(f"expired {report.expired} hold(s), offered {report.offered} place(s), {report.paid} paid late")
@@ -115,14 +115,14 @@ def cmd_expire_holds(_args) -> int:
 
 
 def cmd_send_reminders(_args) -> int:
-    from volley_app.services import sub_reminders
+    from volley_app.services.subs import sub_reminders
 
     print(f"sent {sub_reminders.send_reminders()} reminder(s)")
     return 0
 
 
 def cmd_expire_invites(_args) -> int:
-    from volley_app.services import invites
+    from volley_app.services.subs import invites
 
     report = invites.expire_invites()
     print(f"passed on {report.expired} lapsed invitation(s)")
@@ -130,7 +130,7 @@ def cmd_expire_invites(_args) -> int:
 
 
 def cmd_rebuild_sub_records(_args) -> int:
-    from volley_app.services import sub_records
+    from volley_app.services.subs import sub_records
 
     print(f"rebuilt the sub records: {db.call(sub_records.rebuild)} changed")
     return 0

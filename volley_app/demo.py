@@ -39,8 +39,8 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import sub_records
-from volley_app.services.accounts import create_user
+from volley_app.services.accounts.accounts import create_user
+from volley_app.services.subs import sub_records
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -268,7 +268,7 @@ def _seed_outreach(db: Session) -> None:
 
 def _demo_schedule(db: Session, league: League, now: dt.datetime, zone: str | None = None) -> int:
     """Generate the running league's schedule and enter scores for the games already played."""
-    from volley_app.services import leagues, scheduling
+    from volley_app.services.seasons import leagues, scheduling
 
     courts = leagues.court_names(league)
     ids = [t.id for t in db.exec(select(Team).where(Team.league_id == league.id).order_by(Team.id)).all()]
@@ -298,7 +298,9 @@ def _demo_schedule(db: Session, league: League, now: dt.datetime, zone: str | No
 def _demo_history(db: Session, running: League, archived: League, people: dict[str, User], now: dt.datetime) -> None:
     """Side Out withdrew two weeks ago (its later games forfeited); Block Party's record was corrected;
     an A Quads league with two paid teams was archived by its venue three days ago."""
-    from volley_app.services import audit, fees, leagues
+    from volley_app.services.core import audit
+    from volley_app.services.money import fees
+    from volley_app.services.seasons import leagues
 
     lex = people["lexsports"]
     teams = {t.team_name: t for t in db.exec(select(Team).where(Team.league_id == running.id)).all()}
@@ -355,7 +357,7 @@ FINISHED_GAMES = [
 def _demo_finished_season(db: Session, league: League, people: dict[str, User]) -> int:
     """Friday C+ Quads played its three weeks and its playoffs: the bracket was generated from the
     standings by its venue, and Float Serve won the final. Returns how many teams it has."""
-    from volley_app.services import playoffs, scheduling
+    from volley_app.services.seasons import playoffs, scheduling
 
     teams = {}
     for name, captain in FINISHED_TEAMS:
@@ -415,7 +417,7 @@ def _demo_dispute(db: Session, league: League, now: dt.datetime) -> None:
 
 def _demo_invite_list(db: Session, req: SubRequest, people: dict[str, User], now: dt.datetime) -> None:
     """Frank's request asks Ben, Carmen and Erin in turn: Ben declined, Carmen holds it now, Erin waits."""
-    from volley_app.services import invites, sub_requests
+    from volley_app.services.subs import invites, sub_requests
 
     order = [people[n].id for n in ("ben", "carmen", "erin")]
     invites.invite_in_order(db, _actor(people["frank"]), req.id, sub_ids=order, if_nobody="open",
@@ -424,6 +426,6 @@ def _demo_invite_list(db: Session, req: SubRequest, people: dict[str, User], now
 
 
 def _actor(user: User):
-    from volley_app.services.permissions import Actor
+    from volley_app.services.core.actors import Actor
 
     return Actor(user_id=user.id, username=user.username, roles=tuple(user.roles), first_name=user.first_name)

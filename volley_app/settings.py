@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     app_env: Literal["development", "production", "test"] = "development"
     # Signs tokens and keys their hashes. Unset: this installation's own random key, kept in VAR_DIR/secret_key.
     secret_key: str = ""
-    # Keys used before SECRET_KEY (comma separated, newest first): what they signed still verifies (services/signing.py).
+    # Keys used before SECRET_KEY (comma separated, newest first): what they signed still verifies (services/core/signing.py).
     secret_key_fallbacks: Annotated[list[str], NoDecode] = Field(default_factory=list)
     var_dir: str = str(ROOT / "var")
 
@@ -75,7 +75,7 @@ class Settings(BaseSettings):
     session_hours_untrusted: int = 12
     session_days_trusted: int = 30
     # Login throttling: per account and client a few free failures, then a doubling wait (capped);
-    # ceilings per account and per client that a known device of the account is exempt from (services/auth.py).
+    # ceilings per account and per client that a known device of the account is exempt from (services/accounts/auth.py).
     login_free_failures: int = 3
     login_max_delay_seconds: int = 900
     login_max_failures_per_account: int = 30

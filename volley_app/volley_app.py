@@ -21,7 +21,9 @@ from volley_app.api.feeds import create_feeds_api
 from volley_app.api.mail_links import create_mail_links_api
 from volley_app.api.proxy import ForwardedClient
 from volley_app.api.security import protect
-from volley_app.services import invites, mail, places, sub_reminders
+from volley_app.services.mail import mail
+from volley_app.services.subs import invites, sub_reminders
+from volley_app.services.teams import places
 from volley_app.state import redis_state, sockets
 from volley_app.state.client_errors import frontend_exception_handler
 from volley_app.state.outage import backend_exception_handler

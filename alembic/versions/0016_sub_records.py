@@ -45,7 +45,7 @@ WHERE EXISTS (SELECT 1 FROM sub_requests r WHERE r.id = sub_request_places.reque
               AND r.recipient_id = sub_request_places.user_id AND r.outcome IS NOT NULL)
 """
 
-# Every sub's record from the places they took on requests not cancelled (as services/sub_records.py keeps it).
+# Every sub's record from the places they took on requests not cancelled (as services/subs/sub_records.py keeps it).
 _KEPT = "FROM sub_request_places p JOIN sub_requests r ON r.id = p.request_id WHERE p.user_id = users.id AND r.archived_at IS NULL"
 _RECORDS = f"""
 UPDATE users SET

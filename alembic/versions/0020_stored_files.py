@@ -22,7 +22,7 @@ down_revision: str | None = "0024"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-# What the app knew as the type of each kind of bracket it accepted (services/uploads.py).
+# What the app knew as the type of each kind of bracket it accepted (services/core/uploads.py).
 _TYPES = {".png": "image/png", ".pdf": "application/pdf", ".jpg": "image/jpeg", ".doc": "application/msword"}
 
 

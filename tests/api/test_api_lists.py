@@ -7,7 +7,7 @@ import datetime as dt
 from tests.api import world as w
 from tests.factories import actor_of, add_league_session, add_teams, make_user
 from volley_app.models import League, User, utcnow
-from volley_app.services import sub_requests
+from volley_app.services.subs import sub_requests
 
 
 async def test_notes_page_with_the_total_and_the_next_page(db):
@@ -155,7 +155,7 @@ async def test_notes_and_leagues_sort_latest_first(db):
 
 
 async def test_a_total_past_the_cap_says_it_was_capped(db, monkeypatch):
-    from volley_app.services import paging
+    from volley_app.services.core import paging
 
     monkeypatch.setattr(paging, "COUNT_CAP", 30)
     x = w.build(db)

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from tests.factories import age_login_attempts, count, rows
 from volley_app.api.app import create_api
 from volley_app.models import LoginAttempt, LoginSession, RefreshToken, User, utcnow
-from volley_app.services import tokens
+from volley_app.services.accounts import tokens
 
 SIGNUP = {
     "username": "NewPlayer",
@@ -301,7 +301,7 @@ async def test_signup_with_non_text_fields_is_422_with_errors(client, db):
 
 
 async def test_signups_from_one_client_that_find_an_address_taken_are_limited(client, db):
-    from volley_app.services import ratelimit
+    from volley_app.services.core import ratelimit
 
     await _signup(client)
     answers = []
@@ -339,7 +339,7 @@ def _sign_in_mails(db) -> list:
 
 async def test_at_the_account_ceiling_the_owner_gets_a_sign_in_link_not_a_wait(client, db, settings):
     from tests.factories import make_user
-    from volley_app.services import auth
+    from volley_app.services.accounts import auth
 
     make_user(db, "erin")
     await _spray("erin", settings.login_max_failures_per_account)

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from volley_app.api.body_limit import BODY_MAX, TOO_LARGE
-from volley_app.services import inquiries
+from volley_app.services.mail import inquiries
 
 MB = 1024 * 1024
 CHUNK = 64 * 1024

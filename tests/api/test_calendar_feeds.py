@@ -11,7 +11,8 @@ from sqlmodel import select
 
 from tests.factories import actor_of, add_league, add_league_session, add_teams, make_user
 from volley_app.models import Game, League, Role, SkillLevel, SubFormat, SubRequest, SubStatus, Team, utcnow
-from volley_app.services import calendar, scheduling, timefmt
+from volley_app.services.core import timefmt
+from volley_app.services.seasons import calendar, scheduling
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ import sqlalchemy as sa
 from tests.api import world as w
 from tests.factories import actor_of, add_league, add_league_session, count, make_user, rows
 from volley_app.models import OutboxMessage, Payment, Role, utcnow
-from volley_app.services import payments, places, registration
+from volley_app.services.money import payments
+from volley_app.services.teams import places, registration
 
 SLOW = 25.0
 

@@ -16,8 +16,10 @@ from tests.harness import call_handler
 from volley_app import routes
 from volley_app.models import Game, Role, Team, utcnow
 from volley_app.pages.dash.leagues.home.state import LeagueHomeState
-from volley_app.services import exports, places, scheduling
-from volley_app.services.errors import Forbidden, NotFound, Unauthorized
+from volley_app.services.core.errors import Forbidden, NotFound, Unauthorized
+from volley_app.services.operations import exports
+from volley_app.services.seasons import scheduling
+from volley_app.services.teams import places
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ import pytest
 
 from tests.factories import actor_of, add_league, add_league_session, make_user
 from volley_app.models import Role, utcnow
-from volley_app.services import leagues
+from volley_app.services.seasons import leagues
 from volley_app.settings import get_settings
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,8 +13,8 @@ from tests.harness import call, page_state
 from volley_app import routes
 from volley_app.models import Role, utcnow
 from volley_app.pages.dash.leagues.home.state import LeagueHomeState
-from volley_app.services import leagues
-from volley_app.services.permissions import Actor
+from volley_app.services.core.actors import Actor
+from volley_app.services.seasons import leagues
 from volley_app.settings import get_settings
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 3000
@@ -105,7 +105,7 @@ async def test_the_league_home_state_holds_a_link_not_the_file(world):
 async def test_open_requests_by_the_page_over_rest(backend, world):
     from tests.factories import actor_of
     from volley_app.models import User
-    from volley_app.services import sub_requests
+    from volley_app.services.subs import sub_requests
 
     db = world["db"]
     alice = actor_of(make_user(db, "alice"))

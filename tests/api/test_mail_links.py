@@ -20,7 +20,8 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import invites, mail_lists, newsletter, sub_requests
+from volley_app.services.mail import mail_lists, newsletter
+from volley_app.services.subs import invites, sub_requests
 
 H = dt.timedelta(hours=1)
 

@@ -21,7 +21,7 @@ from tests.api import world as w
 from tests.factories import actor_of, make_user
 from volley_app.api.app import create_api
 from volley_app.models import Role
-from volley_app.services import tokens
+from volley_app.services.accounts import tokens
 
 schema = schemathesis.openapi.from_asgi("/api/openapi.json", create_api())
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,

@@ -18,7 +18,7 @@ from volley_app.api.app import create_api
 from volley_app.api.routes import route_table
 from volley_app.api.routes.common import ADMIN, ANYONE, LOGGED_IN, OPERATOR, PLAYER
 from volley_app.models import NEWSLETTER_SECTIONS, SubRequest, User, utcnow
-from volley_app.services import sub_requests
+from volley_app.services.subs import sub_requests
 
 P, Q, S, T, A = "player", "other_player", "svl", "other_svl", "admin"
 EVERYONE = frozenset(w.ROLES)

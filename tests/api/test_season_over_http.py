@@ -15,7 +15,7 @@ from tests.api.spec_client import LOGIN_EXPIRED, SpecClient
 from tests.factories import make_user, rows
 from volley_app.api.app import create_api
 from volley_app.models import NEWSLETTER_SECTIONS, OutboxMessage, Role, Team, utcnow
-from volley_app.services import timefmt
+from volley_app.services.core import timefmt
 
 
 @pytest.fixture

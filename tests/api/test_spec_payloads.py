@@ -10,7 +10,8 @@ import datetime as dt
 from tests.api import world as w
 from tests.factories import actor_of, rows
 from volley_app.models import NEWSLETTER_SECTIONS, OutboxMessage, SubRequest, SubRequestPlace, SubStatus, User, utcnow
-from volley_app.services import sub_requests, timefmt
+from volley_app.services.core import timefmt
+from volley_app.services.subs import answers, sub_requests
 
 NOTE = {"team": "T7", "date": "2031-01-06T19:00", "svl": "Gym", "skillLevel": "C", "format": "6s"}
 
@@ -73,7 +74,7 @@ async def test_a_sub_accepts_by_the_specs_payload_and_the_requestor_is_told_once
     told = rows(db, OutboxMessage, OutboxMessage.kind == "accepted_request")
     assert [m.to_addr for m in told] == ["pat@example.com"]  # the stored requestor's, never the body's
     again = await _call(x, "other_player", "POST", "/api/acceptedRequest", body)
-    assert again.status_code == 200 and again.json()["result"] == sub_requests.ALREADY_TOLD
+    assert again.status_code == 200 and again.json()["result"] == answers.ALREADY_TOLD
     assert len(rows(db, OutboxMessage, OutboxMessage.kind == "accepted_request")) == 1
 
 
@@ -107,7 +108,7 @@ async def test_a_several_place_request_taken_by_patch_then_told_by_the_specs_pay
     assert taken.status_code == 200, taken.text
     body = {"requestorEmail": "pat@example.com", "recipient": "quinn", "date": req.date.isoformat(), "svl": "Gym"}
     told = await _call(x, "other_player", "POST", "/api/acceptedRequest", body)
-    assert told.status_code == 200 and told.json()["result"] == sub_requests.ALREADY_TOLD, told.text
+    assert told.status_code == 200 and told.json()["result"] == answers.ALREADY_TOLD, told.text
     assert len(rows(db, SubRequestPlace, SubRequestPlace.request_id == req.id)) == 1
 
 
@@ -119,7 +120,7 @@ async def test_the_requestor_confirms_an_invitation_by_the_specs_payload(db):
     before = w.snapshot(db)
     response = await _call(x, "player", "POST", "/api/receivedRequest", body)
     assert response.status_code == 200, response.text
-    assert response.json()["result"] == sub_requests.ALREADY_TOLD
+    assert response.json()["result"] == answers.ALREADY_TOLD
     assert w.snapshot(db) == before  # the invitation was emailed when the request was made: nothing twice
 
 

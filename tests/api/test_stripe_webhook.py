@@ -14,7 +14,7 @@ import pytest
 from tests.factories import actor_of, add_league, add_league_session, count, make_user, rows
 from volley_app.api.app import create_api
 from volley_app.models import OutboxMessage, Payment, Role, Team, utcnow
-from volley_app.services import registration
+from volley_app.services.teams import registration
 
 SECRET = "whsec_standin"
 

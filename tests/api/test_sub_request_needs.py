@@ -7,7 +7,7 @@ import pytest
 from tests.api import world as w
 from tests.factories import actor_of, rows
 from volley_app.models import GenderNeeded, Position, Rating, SubRequest, User
-from volley_app.services import sub_requests
+from volley_app.services.subs import sub_requests
 
 NOTE = {"team": "Setters Wanted", "date": "2031-01-09T19:00", "svl": "Gym", "skillLevel": "B", "format": "6s"}
 NEEDS = {"playersNeeded": 2, "positionNeeded": "Setter", "genderNeeded": "Female", "minRating": "B"}

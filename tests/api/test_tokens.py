@@ -13,7 +13,8 @@ import sqlalchemy as sa
 from tests.api import world as w
 from tests.factories import PASSWORD, count, login_token, make_user, rows
 from volley_app.models import LoginSession, RefreshToken, Role, User, utcnow
-from volley_app.services import auth, recovery, signing, tokens
+from volley_app.services.accounts import auth, recovery, tokens
+from volley_app.services.core import signing
 from volley_app.settings import get_settings
 
 

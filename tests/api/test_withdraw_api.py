@@ -11,7 +11,9 @@ import sqlalchemy as sa
 from tests.api import world as w
 from tests.factories import actor_of, make_user, rows
 from volley_app.models import OutboxMessage, SubRequest, SubRequestPlace, SubStatus, SubWithdrawal, User, utcnow
-from volley_app.services import permissions, sub_requests, tokens
+from volley_app.services.accounts import tokens
+from volley_app.services.subs import sub_requests
+from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND, SUB_REQUEST_TAKEN
 
 PATH = "/api/withdrawnRequest"
 
@@ -78,7 +80,7 @@ async def test_nobody_but_the_sub_with_the_place_may_give_it_up(db):
     db.commit()
     refused = {
         "player": sub_requests.NO_PLACE,  # the requestor
-        "rae": permissions.SUB_REQUEST_TAKEN,  # another player: the request is full, someone else's now
+        "rae": SUB_REQUEST_TAKEN,  # another player: the request is full, someone else's now
         "admin": sub_requests.NO_PLACE,  # an operator who may see every request
         "svl": "No access",  # an operator of a venue: no sub requests at all
         "other_svl": "No access",
@@ -147,7 +149,7 @@ async def test_a_body_naming_no_request_of_theirs_is_answered_in_words(db, body)
     _take(x, "other_player", x["note"])
     before = w.snapshot(db)
     response = await _withdraw(x, "other_player", body)
-    assert (response.status_code, response.json()) == (404, {"message": permissions.SUB_REQUEST_NOT_FOUND})
+    assert (response.status_code, response.json()) == (404, {"message": SUB_REQUEST_NOT_FOUND})
     assert w.snapshot(db) == before
 
 

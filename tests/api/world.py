@@ -12,7 +12,11 @@ from sqlmodel import SQLModel
 from tests.factories import PASSWORD, actor_of, add_league, add_league_session, add_teams, make_user
 from volley_app.api.app import create_api
 from volley_app.models import Role, utcnow
-from volley_app.services import newsletter, recovery, registration, scheduling, sub_requests, tokens
+from volley_app.services.accounts import recovery, tokens
+from volley_app.services.mail import newsletter
+from volley_app.services.seasons import scheduling
+from volley_app.services.subs import sub_requests
+from volley_app.services.teams import registration
 
 ROLES = ("anonymous", "player", "other_player", "svl", "other_svl", "admin")
 NOT_COMPARED = {"login_attempts", "rate_limit_hits"}  # try records: a refused try may count

@@ -13,7 +13,7 @@ from tests.e2e.helpers import PASSWORD, expect_path, log_in
 from tests.factories import actor_of, make_user
 from volley_app import db as dbmod
 from volley_app.models import Rating, SubRequest, SubStatus
-from volley_app.services import sub_requests
+from volley_app.services.subs import sub_requests
 
 
 def _watch_upstreams(page: Page) -> list[str]:

@@ -12,7 +12,7 @@ import httpx
 
 from tests.factories import actor_of, add_league, add_league_session, make_user
 from volley_app.models import Role, utcnow
-from volley_app.services import leagues
+from volley_app.services.seasons import leagues
 from volley_app.settings import get_settings
 
 PDF = b"%PDF-1.4\n" + b"%" * 4000 + b"\n%%EOF\n"

@@ -17,8 +17,8 @@ from tests.e2e.helpers import PASSWORD, expect_path, log_in
 from tests.factories import actor_of, make_user
 from volley_app import db as dbmod
 from volley_app.models import Rating, SubRequest, SubStatus
-from volley_app.services import sub_requests
-from volley_app.services.clock import utcnow
+from volley_app.services.core.clock import utcnow
+from volley_app.services.subs import sub_requests
 from volley_app.state.outage import TRY_AGAIN
 
 OUTAGE_SECONDS = 10

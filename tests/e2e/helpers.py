@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from volley_app import db
 from volley_app.models import Gender, Rating, Role
-from volley_app.services.accounts import create_user
+from volley_app.services.accounts.accounts import create_user
 
 PASSWORD = "secret123"
 

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from tests.e2e.helpers import PASSWORD, add_open_league, expect_path, log_in, make_user, sent_events
 from volley_app import db
 from volley_app.models import LeagueSession, Role, SessionStatus, utcnow
-from volley_app.services import auth
+from volley_app.services.accounts import auth
 
 PHONE = {"width": 390, "height": 844}
 
@@ -218,7 +218,7 @@ def test_visitor_is_sent_to_login_and_back_to_origin(new_page):
 
 
 def _svl_with_session(session) -> int:
-    from volley_app.services.accounts import create_user
+    from volley_app.services.accounts.accounts import create_user
 
     user = create_user(
         session, username="venue2", password=PASSWORD, email="venue2@example.com", first_name="Venue",
@@ -234,7 +234,7 @@ def _svl_with_session(session) -> int:
 
 def test_the_running_app_delivers_its_outbox_to_smtp(page, mailbox):
     """The mail sender runs inside the app: a queued message reaches the SMTP server by itself."""
-    from volley_app.services import mail
+    from volley_app.services.mail import mail
 
     page.goto("/")  # the app is up
     db.call(mail.queue, to="someone@example.com", subject="Hello from the outbox", body_text="Body text", kind="test")

@@ -160,8 +160,8 @@ def _seed() -> World:
     from volley_app.demo import seed
     from volley_app.models import Day, Game, League, LeagueSession, NewsletterSubscriber, SubRequest, Team, User
     from volley_app.models.subs import SubRequestPlace
-    from volley_app.services import registration
-    from volley_app.services.auth import _actor
+    from volley_app.services.accounts.auth import _actor
+    from volley_app.services.teams import registration
 
     def build(s) -> World:
         seed(s)

@@ -25,7 +25,7 @@ def _demo_league_with_a_bracket() -> int:
     from tests.factories import actor_of
     from volley_app.demo import seed
     from volley_app.models import Day, League, User
-    from volley_app.services import leagues
+    from volley_app.services.seasons import leagues
 
     def build(s) -> int:
         seed(s)

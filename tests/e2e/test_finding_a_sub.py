@@ -22,7 +22,8 @@ from tests.e2e.helpers import expect_path, log_in, make_sub, make_user, next_thu
 from tests.e2e.test_axe import _check
 from volley_app import db
 from volley_app.models import Gender, OutboxMessage, Rating, SubInvite, SubRequest, SubStatus, User
-from volley_app.services import live, sub_reminders
+from volley_app.services.core import live
+from volley_app.services.subs import sub_reminders
 
 pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
 

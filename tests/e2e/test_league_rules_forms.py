@@ -25,7 +25,8 @@ def _shot(page: Page, name: str) -> None:
 def test_a_league_plays_all_three_sets_when_its_operator_says_so(new_page):
     make_user("courtside", Role.SVL, first_name="Courtside")
     lid = add_open_league("courtside")
-    from volley_app.services import leagues, timefmt
+    from volley_app.services.core import timefmt
+    from volley_app.services.seasons import leagues
 
     weekday = db.call(lambda s: timefmt.local(s.get(League, lid).start_at, leagues.zone(s, s.get(League, lid))).strftime("%A"))
     for width, choice in ((1280, "3"), (PHONE["width"], "")):

@@ -10,7 +10,7 @@ from sqlmodel import select
 from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
 from volley_app import db
 from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, User, utcnow
-from volley_app.services import passwords
+from volley_app.services.accounts import passwords
 
 PHONE = {"width": 390, "height": 844}
 

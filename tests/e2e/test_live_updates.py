@@ -15,7 +15,8 @@ from tests.e2e.test_players import PHONE, make_sub
 from tests.factories import actor_of
 from volley_app import db
 from volley_app.models import User, utcnow
-from volley_app.services import live, sub_requests
+from volley_app.services.core import live
+from volley_app.services.subs import sub_requests
 
 pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
 

@@ -141,7 +141,7 @@ def _tiny_png() -> bytes:
 
 
 def test_bracket_upload_is_checked_and_shown_to_players(new_page, tmp_path):
-    from volley_app.services import sessions as session_svc
+    from volley_app.services.seasons import sessions as session_svc
 
     make_user("courtside", Role.SVL, first_name="Courtside")
     make_user("pia")
@@ -149,7 +149,7 @@ def test_bracket_upload_is_checked_and_shown_to_players(new_page, tmp_path):
     def arrange(s):
         from tests.factories import actor_of
         from volley_app.models import User
-        from volley_app.services import leagues as league_svc
+        from volley_app.services.seasons import leagues as league_svc
 
         svl = s.exec(select(User).where(User.username == "courtside")).one()
         sess = session_svc.create_session(s, actor_of(svl), name="S", start="2031-03-01T18:00", end="2031-05-30T22:00")
@@ -202,8 +202,8 @@ def test_svl_promotes_a_waitlisted_team_and_the_captain_gets_mail(new_page, mail
     def arrange(s):
         from tests.factories import actor_of
         from volley_app.models import Team, User
-        from volley_app.services import leagues as league_svc
-        from volley_app.services import sessions as session_svc
+        from volley_app.services.seasons import leagues as league_svc
+        from volley_app.services.seasons import sessions as session_svc
 
         svl = s.exec(select(User).where(User.username == "courtside")).one()
         pia = s.exec(select(User).where(User.username == "pia")).one()

@@ -9,7 +9,7 @@ from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
 from volley_app import db
 from volley_app.models import User
-from volley_app.services import auth
+from volley_app.services.accounts import auth
 
 PHONE = {"width": 390, "height": 844}
 

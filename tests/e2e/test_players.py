@@ -11,7 +11,7 @@ from sqlmodel import select
 from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user, sent_events
 from volley_app import db
 from volley_app.models import Rating, Role, SubRequest, SubStatus, User
-from volley_app.services.accounts import create_user
+from volley_app.services.accounts.accounts import create_user
 
 PHONE = {"width": 390, "height": 844}
 

@@ -12,7 +12,7 @@ from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
 from volley_app import db
 from volley_app.models import EmailAllJob, Role
-from volley_app.services import newsletter
+from volley_app.services.mail import newsletter
 from volley_app.settings import get_settings
 
 
@@ -93,7 +93,7 @@ def test_newsletter_signup_goes_to_subscribed(page):
 
 
 def _admin():
-    from volley_app.services.permissions import Actor
+    from volley_app.services.core.actors import Actor
 
     return Actor(user_id=0, username="x", roles=(Role.ADMIN.value,))
 

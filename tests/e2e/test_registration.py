@@ -141,7 +141,7 @@ def _monday_league(lid: int) -> None:
 
     from tests.factories import actor_of
     from volley_app.models import User
-    from volley_app.services import scheduling
+    from volley_app.services.seasons import scheduling
 
     def _arrange(s):
         lg = s.get(League, lid)

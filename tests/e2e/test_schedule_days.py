@@ -55,7 +55,8 @@ def test_a_week_shows_each_game_under_its_own_date_and_a_forfeit_as_such(new_pag
     lid = add_open_league("courtside")
     add_teams(lid, ["Net Ninjas", "Block Party", "Dig Deep", "Set to Kill"])
     games = _week_two(lid)
-    from volley_app.services import leagues, timefmt
+    from volley_app.services.core import timefmt
+    from volley_app.services.seasons import leagues
 
     zone = db.call(lambda s: leagues.zone(s, s.get(League, lid)))
     first_start = db.call(lambda s: s.get(Game, games["first"]).start_at)

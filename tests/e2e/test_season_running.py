@@ -13,8 +13,8 @@ from sqlmodel import select
 from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user
 from volley_app import db
 from volley_app.models import Game, League, Role
-from volley_app.services import scheduling
-from volley_app.services.permissions import Actor
+from volley_app.services.core.actors import Actor
+from volley_app.services.seasons import scheduling
 
 PHONE = {"width": 390, "height": 844}
 
@@ -30,7 +30,7 @@ def _generate(lid: int) -> None:
 def _day_of_start(lid: int) -> None:
     """The helper's league starts in 10 days on whatever weekday that is: its day follows, so its form saves."""
     from volley_app.models import Day
-    from volley_app.services import timefmt
+    from volley_app.services.core import timefmt
 
     def run(s):
         league = s.get(League, lid)

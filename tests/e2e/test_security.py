@@ -68,7 +68,8 @@ def test_the_policy_blocks_nothing_the_app_uses(page):
 def _guessed(username: str) -> None:
     """The account's failed-login ceiling reached, by guessers at other addresses."""
     from volley_app import db
-    from volley_app.services import auth, errors
+    from volley_app.services.accounts import auth
+    from volley_app.services.core import errors
     from volley_app.settings import get_settings
 
     for i in range(get_settings().login_max_failures_per_account):

@@ -12,9 +12,9 @@ from sqlmodel import select
 from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
 from volley_app import db
 from volley_app.models import Rating, SubInvite, SubRequest, User, utcnow
-from volley_app.services.accounts import create_user
-from volley_app.services.auth import actor_of
-from volley_app.services.sub_requests import create
+from volley_app.services.accounts.accounts import create_user
+from volley_app.services.accounts.auth import actor_of
+from volley_app.services.subs.sub_requests import create
 
 SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 PHONE = {"width": 390, "height": 844}

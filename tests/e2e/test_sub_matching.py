@@ -14,7 +14,7 @@ from tests.e2e.helpers import expect_path, log_in, make_sub, make_user, next_thu
 from tests.e2e.test_axe import _check
 from volley_app import db
 from volley_app.models import Gender, Rating, SubRequest, SubRequestPlace, SubStatus, User
-from volley_app.services import sub_records
+from volley_app.services.subs import sub_records
 
 
 def _request(team: str) -> SubRequest:

@@ -13,10 +13,10 @@ from sqlmodel import select
 from tests.e2e.helpers import PASSWORD, expect_path, log_in
 from volley_app import db
 from volley_app.models import OutboxMessage, Rating, Role, User, utcnow
-from volley_app.services import sub_requests
-from volley_app.services.accounts import create_user
-from volley_app.services.permissions import Actor
-from volley_app.services.validation import USERNAME_RULE
+from volley_app.services.accounts.accounts import create_user
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.validation import USERNAME_RULE
+from volley_app.services.subs import sub_requests
 
 SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 WIDTHS = (1280, 390)

@@ -15,8 +15,11 @@ from sqlmodel import Session
 from tests.factories import actor_of, add_league, add_league_session, count, make_user
 from volley_app import db as dbmod
 from volley_app.models import OutboxMessage, RateLimitHit, Role, SubInvite, SubRequest, SubStatus, Team, User, utcnow
-from volley_app.services import accounts, invites, ratelimit, registration, sub_requests
-from volley_app.services.errors import Invalid, RateLimited
+from volley_app.services.accounts import accounts
+from volley_app.services.core import ratelimit
+from volley_app.services.core.errors import Invalid, RateLimited
+from volley_app.services.subs import invites, sub_requests
+from volley_app.services.teams import registration
 
 
 def _age_hits(db, ago: dt.timedelta, scope: str) -> None:

@@ -17,9 +17,9 @@ from volley_app.pages.dash.profile.profile import ProfileState
 from volley_app.pages.dash.users.edit.page import EditUserState
 from volley_app.pages.dash.users.list import UsersListState
 from volley_app.pages.dash.users.new_svl import NewSVLState
-from volley_app.services import accounts, auth
-from volley_app.services.errors import Forbidden, NotFound, Unauthorized
-from volley_app.services.permissions import access_user
+from volley_app.services.accounts import accounts, auth
+from volley_app.services.accounts.accounts import access_user
+from volley_app.services.core.errors import Forbidden, NotFound, Unauthorized
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]
 

@@ -14,7 +14,7 @@ from volley_app.models import AuditEntry, EmailAllJob, NewsletterIssue, Newslett
 from volley_app.pages.dash.admin.email_all import EmailAllState
 from volley_app.pages.dash.admin.inquiries import InquiriesState
 from volley_app.pages.dash.admin.newsletter_setup import NewsletterSetupState
-from volley_app.services import newsletter
+from volley_app.services.mail import newsletter
 
 ISSUE = {f"{s}_{p}": (f"https://example.com/{s}" if p == "link" else f"Blurb {s}") for s in newsletter.NEWSLETTER_SECTIONS for p in ("link", "blurb")}
 

@@ -16,9 +16,9 @@ import volley_app.models  # noqa: F401 - every table, for the "token never store
 from tests.factories import PASSWORD, age_login_attempts, count, expire_logins, make_user, rows
 from volley_app import db as dbmod
 from volley_app.models import LoginAttempt, LoginSession, Role, User, utcnow
-from volley_app.services import accounts, auth, passwords
-from volley_app.services.errors import BadRequest, Invalid, RateLimited, Unauthorized
-from volley_app.services.permissions import Actor, display_status
+from volley_app.services.accounts import accounts, auth, passwords
+from volley_app.services.core.actors import Actor, display_status
+from volley_app.services.core.errors import BadRequest, Invalid, RateLimited, Unauthorized
 from volley_app.settings import get_settings
 
 
@@ -603,7 +603,7 @@ def test_account_ceiling_ends_when_the_window_passes(db, settings):
 
 
 def test_a_password_reset_forgives_the_accounts_failures(db, settings):
-    from volley_app.services import recovery
+    from volley_app.services.accounts import recovery
 
     user = make_user(db)
     _spray(db, "bob", settings.login_max_failures_per_account)

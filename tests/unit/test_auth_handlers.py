@@ -26,7 +26,7 @@ from volley_app.models import LoginAttempt, LoginSession, Role, User
 from volley_app.pages.auth.login import LoginState
 from volley_app.pages.auth.signup import SignupState
 from volley_app.pages.dash.profile.my_info import PlayerInfoState
-from volley_app.services import accounts, auth
+from volley_app.services.accounts import accounts, auth
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState, SessionGuard
 

@@ -12,8 +12,8 @@ from tests.harness import call_handler
 from volley_app.models import SkillLevel, SubFormat, SubRequest, SubStatus, User, utcnow
 from volley_app.pages.dash.profile import my_info
 from volley_app.pages.dash.sub_requests import detail
-from volley_app.services import calendar
-from volley_app.services.errors import Unauthorized
+from volley_app.services.core.errors import Unauthorized
+from volley_app.services.seasons import calendar
 
 PATH = "/dash/playerinfo"
 
@@ -68,7 +68,7 @@ async def test_every_sub_who_took_a_place_on_a_request_for_several_players_has_i
     from icalendar import Calendar
 
     from tests.factories import actor_of
-    from volley_app.services import sub_requests
+    from volley_app.services.subs import sub_requests
 
     asker, first, second, other = (make_user(db, n, sub=True) for n in ("asker", "first", "second", "olly"))
     req = SubRequest(requestor_id=asker.id, svl="Gym", team="Diggers", date=utcnow() + dt.timedelta(days=3),

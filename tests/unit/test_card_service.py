@@ -20,7 +20,8 @@ from volley_app import db as dbmod
 from volley_app.models import League, OutboxMessage, Payment, Role, Team, utcnow
 from volley_app.pages.dash.registration.checkout import CheckoutState
 from volley_app.pages.dash.registration.success import STILL_PROCESSING, RegisteredState
-from volley_app.services import payments, places, registration
+from volley_app.services.money import payments
+from volley_app.services.teams import places, registration
 
 # Long enough that a caller who waits for the answer is plainly seen waiting; the tests release it earlier.
 SLOW = 25.0

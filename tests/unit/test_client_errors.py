@@ -11,7 +11,7 @@ from reflex_base.event.context import EventContext
 
 from volley_app.state import client_errors
 
-FORGED = "boom\n2026-11-25 21:00:00 INFO volley_app.services.auth: admin logged in\r\n\u2028\x1b[31m"
+FORGED = "boom\n2026-11-25 21:00:00 INFO volley_app.services.accounts.auth: admin logged in\r\n\u2028\x1b[31m"
 
 
 @pytest.fixture(autouse=True)

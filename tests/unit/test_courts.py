@@ -9,8 +9,8 @@ import pytest
 
 from tests.factories import add_teams, league_world, rows
 from volley_app.models import Game, League
-from volley_app.services import leagues, scheduling
-from volley_app.services.errors import Invalid
+from volley_app.services.core.errors import Invalid
+from volley_app.services.seasons import leagues, scheduling
 
 
 @pytest.fixture

@@ -23,8 +23,10 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, passwords, results, sessions, timefmt
-from volley_app.services.errors import Invalid
+from volley_app.services.accounts import auth, passwords
+from volley_app.services.core import timefmt
+from volley_app.services.core.errors import Invalid
+from volley_app.services.seasons import results, sessions
 
 
 @pytest.fixture
@@ -262,8 +264,8 @@ def test_seed_has_history_to_show(seeded):
 def test_the_demo_has_a_finished_season_a_champion_and_a_disputed_score(seeded):
     from volley_app.models import League as LeagueRow
     from volley_app.models import ScoreReport
-    from volley_app.services import playoffs, results, score_reports
-    from volley_app.services.permissions import Actor
+    from volley_app.services.core.actors import Actor
+    from volley_app.services.seasons import playoffs, results, score_reports
 
     db, _counts, _now = seeded
     lex = next(u for u in rows(db, User) if u.username == "lexsports")
@@ -299,7 +301,7 @@ def test_seed_has_a_venue_in_another_time_zone_with_its_games_and_an_open_reques
 def test_the_demo_has_three_female_setters_for_a_thursday_night(db, days_on):
     """The README's walk-through: alice asks for 1 female setter, B or better, next Thursday at 7 pm, and is offered
     at least three subs to invite in order, whatever the day the demo was seeded."""
-    from volley_app.services import matching, sub_requests
+    from volley_app.services.subs import matching, sub_requests
 
     now = utcnow() + dt.timedelta(days=days_on)
     demo.seed(db, now=now)

@@ -8,8 +8,12 @@ import pytest
 
 from tests.factories import actor_of, count, league_world, make_user
 from volley_app.models import League, LeagueSession, Role, SubRequest, Team
-from volley_app.services import accounts, leagues, registration, sessions, sub_requests, validation
-from volley_app.services.errors import Invalid
+from volley_app.services.accounts import accounts
+from volley_app.services.core import validation
+from volley_app.services.core.errors import Invalid
+from volley_app.services.seasons import leagues, sessions
+from volley_app.services.subs import sub_requests
+from volley_app.services.teams import registration
 
 ONE_LINE_REFUSED = [
     "Spikers\r\nBcc: x@example.com",

@@ -42,9 +42,9 @@ from tests.harness import call, root_state, substate
 from volley_app import registry
 from volley_app.api.app import create_api
 from volley_app.models import Role, utcnow
-from volley_app.services import sub_requests
-from volley_app.services.errors import UNEXPECTED
-from volley_app.services.permissions import Actor
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import UNEXPECTED
+from volley_app.services.subs import sub_requests
 from volley_app.state.auth import AuthState
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))

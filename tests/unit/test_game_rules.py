@@ -14,8 +14,9 @@ from tests.harness import call_handler
 from volley_app.models import AuditEntry, Game, GameType, Team, User, utcnow
 from volley_app.pages.dash.leagues import bracket as bracket_page
 from volley_app.pages.dash.leagues import schedule as schedule_page
-from volley_app.services import playoffs, results, scheduling, score_reports, timefmt
-from volley_app.services.errors import Forbidden, Invalid
+from volley_app.services.core import timefmt
+from volley_app.services.core.errors import Forbidden, Invalid
+from volley_app.services.seasons import playoffs, results, scheduling, score_reports, scoring
 
 WIN_2_0 = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 21, "team2_game2_score": 17}
 ONE_SET = {"team1_game1_score": 21, "team2_game1_score": 15}
@@ -49,7 +50,7 @@ def _games(db, **where) -> list[Game]:
 
 
 def _edit(db, actor, game: Game, **scores):
-    blank = {k: "" for pair in scheduling.SCORE_FIELDS for k in pair}
+    blank = {k: "" for pair in scoring.SCORE_FIELDS for k in pair}
     return scheduling.update_game(db, actor, game.id, team1=game.team1_id, team2=game.team2_id,
                                   start=timefmt.input_value(game.start_at), **(blank | scores))  # fmt: skip
 
@@ -82,7 +83,7 @@ def test_a_result_that_stops_short_is_refused_with_the_reason(world, scores, fie
         _edit(db, world["a"], game, **scores)
     assert set(refused.value.errors) == {field}
     db.rollback()
-    assert not scheduling.played(_games(db, round=1)[0])
+    assert not scoring.played(_games(db, round=1)[0])
     assert all(t["played"] == 0 for t in results.table(db, lg))
 
 
@@ -97,7 +98,7 @@ def test_a_complete_best_of_three_counts_in_the_standings(world):
 
 def test_a_league_that_plays_all_three_sets_needs_all_three(world):
     db, lg = world["db"], world["lg"]
-    lg.sets_to_play = scheduling.ALL_THREE
+    lg.sets_to_play = scoring.ALL_THREE
     db.add(lg)
     db.commit()
     game = _games(db, round=1)[0]
@@ -113,7 +114,7 @@ def test_a_league_that_plays_all_three_sets_needs_all_three(world):
 
 
 def test_the_league_form_saves_the_number_of_sets_and_refuses_others(world):
-    from volley_app.services import leagues
+    from volley_app.services.seasons import leagues
 
     db, lg = world["db"], world["lg"]
     form = leagues.get_league(db, world["a"], lg.id)
@@ -145,7 +146,7 @@ def test_a_captains_report_follows_the_same_rule(world):
     with pytest.raises(Invalid, match="a team must win two sets"):
         score_reports.report(db, me, game.id, **ONE_SET)
     db.rollback()
-    lg.sets_to_play = scheduling.ALL_THREE
+    lg.sets_to_play = scoring.ALL_THREE
     db.add(lg)
     db.commit()
     with pytest.raises(Invalid, match="plays all 3 sets"):
@@ -269,7 +270,7 @@ async def test_a_moved_game_shows_under_its_own_date(world):
     monday, tuesday = game.start_at, game.start_at + dt.timedelta(days=1)
     scheduling.move_game(db, world["a"], game.id, start=timefmt.input_value(tuesday))
     db.commit()
-    from volley_app.services import leagues
+    from volley_app.services.seasons import leagues
 
     zone = leagues.zone(db, lg)
     monday_label, tuesday_label = timefmt.day(monday, zone), timefmt.day(tuesday, zone)
@@ -355,7 +356,7 @@ def test_playoff_results_wait_until_the_game_has_started(world):
         with pytest.raises(Invalid, match="has not started yet"):
             attempt()
         db.rollback()
-    assert not scheduling.played(db.get(Game, semi.id)) and len(rows(db, AuditEntry)) == audits
+    assert not scoring.played(db.get(Game, semi.id)) and len(rows(db, AuditEntry)) == audits
     semi.start_at = utcnow() - dt.timedelta(minutes=5)
     db.add(semi)
     db.commit()
@@ -364,4 +365,4 @@ def test_playoff_results_wait_until_the_game_has_started(world):
     db.rollback()
     playoffs.record_result(db, world["a"], semi.id, **WIN_2_0)
     db.commit()
-    assert scheduling.result(db.get(Game, semi.id)) == 1
+    assert scoring.result(db.get(Game, semi.id)) == 1

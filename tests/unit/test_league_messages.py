@@ -9,8 +9,8 @@ from tests.factories import add_teams, count, league_world, login_token, make_us
 from tests.harness import drain, page_state
 from volley_app.models import AuditEntry, OutboxMessage, Team
 from volley_app.pages.dash.leagues import message as page
-from volley_app.services import league_messages
-from volley_app.services.errors import Forbidden, Invalid, Unauthorized
+from volley_app.services.core.errors import Forbidden, Invalid, Unauthorized
+from volley_app.services.seasons import league_messages
 
 
 @pytest.fixture

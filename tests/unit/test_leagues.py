@@ -10,8 +10,11 @@ from sqlmodel import select
 from tests.factories import LEAGUE_START as T0
 from tests.factories import add_league, league_world, make_user, rows
 from volley_app.models import League, LeagueStage, Role, StoredFile
-from volley_app.services import leagues, permissions, uploads, venues
-from volley_app.services.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.accounts import venues
+from volley_app.services.core import uploads
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.seasons import leagues
+from volley_app.services.seasons.leagues import access_league
 from volley_app.settings import get_settings
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00" * 40
@@ -219,16 +222,16 @@ def test_the_edit_form_shows_cash_only_to_managers_of_the_cash_svls_league(world
 def test_access_league_reads_for_everyone_logged_in_and_manages_for_its_svl(world):
     db, lg = world["db"], world["lg"]
     for who in ("a", "b", "p", "admin"):
-        assert permissions.access_league(db, world[who], str(lg.id)).id == lg.id
-    assert permissions.access_league(db, world["a"], lg.id, manage=True).id == lg.id
+        assert access_league(db, world[who], str(lg.id)).id == lg.id
+    assert access_league(db, world["a"], lg.id, manage=True).id == lg.id
     for who in ("b", "p"):
         with pytest.raises(Forbidden):
-            permissions.access_league(db, world[who], lg.id, manage=True)
+            access_league(db, world[who], lg.id, manage=True)
     with pytest.raises(Unauthorized):
-        permissions.access_league(db, None, lg.id)
+        access_league(db, None, lg.id)
     for bad in ("", "x", "0", str(lg.id + 999), True, None, "1e3"):
         with pytest.raises(NotFound, match="This league no longer exists"):
-            permissions.access_league(db, world["a"], bad)
+            access_league(db, world["a"], bad)
 
 
 def test_an_inactive_league_is_found_only_by_those_who_manage_it(world):

@@ -34,7 +34,7 @@ from volley_app.models import (
 from volley_app.pages.dash.leagues import game_edit, new, player_leagues, test_schedule
 from volley_app.pages.dash.leagues import list as league_list
 from volley_app.pages.dash.leagues.home import state as home
-from volley_app.services import results
+from volley_app.services.seasons import results
 from volley_app.settings import get_settings
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64

@@ -7,7 +7,7 @@ import pytest
 from tests.factories import make_user
 from volley_app import routes
 from volley_app.models import NewsletterSubscriber
-from volley_app.services import mail_lists, newsletter
+from volley_app.services.mail import mail_lists, newsletter
 from volley_app.settings import get_settings
 from volley_app.state.files import backend_address
 

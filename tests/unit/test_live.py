@@ -13,7 +13,8 @@ import pytest
 
 from tests.factories import actor_of, make_user
 from volley_app.models import SubRequest, utcnow
-from volley_app.services import live, sub_requests
+from volley_app.services.core import live
+from volley_app.services.subs import sub_requests
 from volley_app.settings import get_settings
 from volley_app.state import polling
 

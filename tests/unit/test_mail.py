@@ -15,8 +15,8 @@ from tests.factories import rows
 from tests.smtp_server import SmtpSink, refusing_port
 from volley_app.db import session_scope
 from volley_app.models import OutboxMessage, OutboxStatus, utcnow
-from volley_app.services import mail
-from volley_app.services.errors import Invalid
+from volley_app.services.core.errors import Invalid
+from volley_app.services.mail import mail
 from volley_app.settings import get_settings
 
 
@@ -333,7 +333,7 @@ async def test_sender_loop_can_be_cancelled(no_smtp, migrated):
 
 _DIE_AFTER_FIRST_ACCEPTED = """
 import os, sys
-from volley_app.services import mail
+from volley_app.services.mail import mail
 
 def die(*args, **kwargs):
     sys.stdout.write("accepted\\n"); sys.stdout.flush()

@@ -9,7 +9,7 @@ import re
 import jinja2
 import pytest
 
-from volley_app.services import mail, mail_render
+from volley_app.services.mail import mail, mail_render
 
 # What people type may hold markup: the HTML part must show it, never run it.
 TYPED = '<b>Ann & "Co"</b>'

@@ -24,8 +24,9 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import availability, matching, sub_records, sub_requests, timefmt
-from volley_app.services.errors import BadRequest, Forbidden, Invalid
+from volley_app.services.core import timefmt
+from volley_app.services.core.errors import BadRequest, Forbidden, Invalid
+from volley_app.services.subs import availability, matching, sub_records, sub_requests
 
 DAY = dt.timedelta(days=1)
 ALL_BUT_THURSDAY = availability.EVERY_DAY & ~availability.day_bit(3)

@@ -13,7 +13,8 @@ import pytest
 from tests.factories import make_user, player_world, rows, snapshot
 from tests.harness import call, page_state
 from volley_app.models import SubOutcome, SubRequest, SubRequestPlace, SubStatus, SubUnavailableDate, User, utcnow
-from volley_app.services import availability, sub_records, timefmt
+from volley_app.services.core import timefmt
+from volley_app.services.subs import availability, sub_records
 from volley_app.state.sub_matching import AvailabilityState, OutcomeState, SuggestionsState
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]

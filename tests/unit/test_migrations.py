@@ -310,7 +310,7 @@ def _old_season(conn) -> dict[str, int]:
 
 
 def test_existing_records_move_without_loss(scratch_database):
-    from volley_app.services import results
+    from volley_app.services.seasons import results
 
     engine = scratch_database
     cfg = alembic_config()
@@ -392,7 +392,7 @@ def test_marks_move_to_the_places_and_records_are_filled(scratch_database):
     from sqlmodel import Session
 
     from volley_app.models import SubRequest, SubRequestPlace
-    from volley_app.services import sub_records
+    from volley_app.services.subs import sub_records
 
     with Session(engine) as db:
         marks = {(p.request_id, p.user_id): p.outcome.value if p.outcome else None for p in db.exec(select(SubRequestPlace))}

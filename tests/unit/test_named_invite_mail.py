@@ -10,8 +10,9 @@ import pytest
 
 from tests.factories import actor_of, make_user, rows
 from volley_app.models import OutboxMessage, Rating, SubRequest, SubStatus, User, utcnow
-from volley_app.services import invites, mail, sub_requests
-from volley_app.services.errors import BadRequest, NotFound
+from volley_app.services.core.errors import BadRequest, NotFound
+from volley_app.services.mail import mail
+from volley_app.services.subs import answers, invites, sub_requests
 
 H = dt.timedelta(hours=1)
 MIN = dt.timedelta(minutes=1)
@@ -60,21 +61,21 @@ def test_the_named_sub_accepts_from_the_email_without_logging_in(world):
     message = _mail_to(db, "ben")
     assert 'href="' in message.body_html and ">Accept</a>" in message.body_html and ">Decline</a>" in message.body_html
     token = _links(db, "ben")["accept"]
-    assert sub_requests.read_answer_link(db, token, now=NOW)["request_id"] == rid
-    assert sub_requests.answer_by_link(db, token, now=NOW + MIN) == {"action": "accept", "request_id": rid}
+    assert answers.read_answer_link(db, token, now=NOW)["request_id"] == rid
+    assert answers.answer_by_link(db, token, now=NOW + MIN) == {"action": "accept", "request_id": rid}
     req = _req(db, rid)
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.ACCEPTED, a["ben"].user_id, 1)
     assert _mail_to(db, "alice", "accepted_request")
     with pytest.raises(BadRequest):  # used up by the answer, and the other link of the pair too
-        sub_requests.answer_by_link(db, token, now=NOW + 2 * MIN)
+        answers.answer_by_link(db, token, now=NOW + 2 * MIN)
     with pytest.raises(BadRequest):
-        sub_requests.answer_by_link(db, _links(db, "ben")["decline"], now=NOW + 2 * MIN)
+        answers.answer_by_link(db, _links(db, "ben")["decline"], now=NOW + 2 * MIN)
 
 
 def test_the_named_sub_declines_from_the_email(world):
     db, a = world
     rid = _named(db, a)
-    sub_requests.answer_by_link(db, _links(db, "ben")["decline"], now=NOW + MIN)
+    answers.answer_by_link(db, _links(db, "ben")["decline"], now=NOW + MIN)
     assert (_req(db, rid).status, _req(db, rid).recipient_id) == (SubStatus.DECLINED, a["ben"].user_id)
 
 
@@ -86,7 +87,7 @@ def test_a_named_link_stops_when_the_request_names_another_sub(world):
     sub_requests.reopen(db, a["alice"], rid, recipient_id=a["carmen"].user_id, now=NOW)
     before = (_req(db, rid).status, _req(db, rid).recipient_id)
     with pytest.raises(BadRequest, match="no longer open"):
-        sub_requests.answer_by_link(db, token, now=NOW + MIN)
+        answers.answer_by_link(db, token, now=NOW + MIN)
     assert (_req(db, rid).status, _req(db, rid).recipient_id) == before == (SubStatus.OPEN, a["carmen"].user_id)
 
 
@@ -107,9 +108,9 @@ def test_forged_and_expired_named_links_are_refused_and_change_nothing(world):
     ]  # fmt: skip
     for bad in forged:
         with pytest.raises(NotFound):
-            sub_requests.answer_by_link(db, bad, now=NOW + MIN)
+            answers.answer_by_link(db, bad, now=NOW + MIN)
     with pytest.raises(BadRequest, match="expired"):
-        sub_requests.answer_by_link(db, token, now=NOW + 73 * H)
+        answers.answer_by_link(db, token, now=NOW + 73 * H)
     assert (_req(db, rid).status, _req(db, rid).places_filled) == (SubStatus.OPEN, 0)
 
 

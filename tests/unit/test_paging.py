@@ -10,8 +10,12 @@ import sqlalchemy as sa
 
 from tests.factories import actor_of, make_user
 from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, User, utcnow
-from volley_app.services import accounts, home, paging, sub_requests, teams
-from volley_app.services.errors import Forbidden, Invalid
+from volley_app.services.accounts import accounts
+from volley_app.services.core import paging
+from volley_app.services.core.errors import Forbidden, Invalid
+from volley_app.services.operations import home
+from volley_app.services.subs import sub_requests
+from volley_app.services.teams import teams
 
 DAY = dt.timedelta(days=1)
 
@@ -347,7 +351,7 @@ def test_each_list_page_comes_in_order_from_an_index(db, people, listing):
 
 
 def test_a_sub_requests_venue_is_found_by_the_name_index(db, people):
-    from volley_app.services import venues
+    from volley_app.services.accounts import venues
 
     svl = db.get(User, people["svl"].user_id)
     svl.first_name, svl.last_name, svl.time_zone = "Windy City", "Volleyball", "America/Chicago"
@@ -374,7 +378,7 @@ def test_a_sub_requests_venue_is_found_by_the_name_index(db, people):
 def test_leagues_page_by_start_and_filter_by_day_format_and_skill(db, people):
     from tests.factories import add_league, add_league_session
     from volley_app.models import Day, LeagueFormat
-    from volley_app.services import leagues
+    from volley_app.services.seasons import leagues
 
     svl = db.get(User, people["svl"].user_id)
     now = utcnow()
@@ -394,7 +398,7 @@ def test_leagues_page_by_start_and_filter_by_day_format_and_skill(db, people):
 def test_the_leagues_search_finds_a_league_by_its_own_name(db, people):
     from tests.factories import add_league, add_league_session
     from volley_app.models import Day, LeagueFormat
-    from volley_app.services import leagues
+    from volley_app.services.seasons import leagues
 
     svl = db.get(User, people["svl"].user_id)
     now = utcnow()
@@ -418,7 +422,7 @@ def test_the_leagues_search_finds_a_league_by_its_own_name(db, people):
 
 def test_inquiries_of_every_form_by_the_page_newest_first(db, people):
     from volley_app.models import ContactInquiry, HostInquiry
-    from volley_app.services import inquiries
+    from volley_app.services.mail import inquiries
 
     start = utcnow() - 100 * DAY
     db.add_all(ContactInquiry(email=f"c{i:02}@example.com", name="C", body="Hi", created_at=start + 2 * i * DAY)
@@ -442,7 +446,7 @@ def test_inquiries_of_every_form_by_the_page_newest_first(db, people):
 
 def test_newsletter_subscribers_by_the_page_newest_first(db, people):
     from volley_app.models import NewsletterSubscriber
-    from volley_app.services import newsletter
+    from volley_app.services.mail import newsletter
 
     start = utcnow() - 100 * DAY
     db.add_all(NewsletterSubscriber(email=f"fan{i:02}@example.com", created_at=start + i * DAY) for i in range(30))
@@ -483,7 +487,7 @@ def _teams(db, league_id: int, n: int, *, prefix: str = "Team", captain: int | N
 
 
 def test_teams_empty_one_page_and_the_boundaries(db, people, leagues_of_svl):
-    from volley_app.services import teams
+    from volley_app.services.teams import teams
 
     first, second = leagues_of_svl
     assert teams.teams_page(db, people["svl"]).rows == [] and teams.teams_page(db, people["svl"]).total == 0
@@ -500,7 +504,7 @@ def test_teams_empty_one_page_and_the_boundaries(db, people, leagues_of_svl):
 
 def test_a_team_gone_between_pages_neither_repeats_nor_skips_one(db, people, leagues_of_svl):
     from volley_app.models import Team
-    from volley_app.services import teams
+    from volley_app.services.teams import teams
 
     ids = _teams(db, leagues_of_svl[0], 30)
     first = teams.teams_page(db, people["root"])
@@ -511,7 +515,7 @@ def test_a_team_gone_between_pages_neither_repeats_nor_skips_one(db, people, lea
 
 
 def test_teams_search_by_team_or_captain_and_who_sees_which(db, people, leagues_of_svl):
-    from volley_app.services import teams
+    from volley_app.services.teams import teams
 
     lid = leagues_of_svl[0]
     _teams(db, lid, 30)
@@ -539,7 +543,7 @@ def test_teams_search_by_team_or_captain_and_who_sees_which(db, people, leagues_
 
 def test_sessions_by_start_for_an_admin_and_the_svls_own_current_ones(db, people):
     from tests.factories import add_league_session
-    from volley_app.services import sessions
+    from volley_app.services.seasons import sessions
 
     svl = db.get(User, people["svl"].user_id)
     other = make_user(db, "gym", Role.SVL, first_name="Downtown", last_name="Gym")
@@ -562,8 +566,8 @@ def test_sessions_by_start_for_an_admin_and_the_svls_own_current_ones(db, people
 def test_a_sessions_leagues_by_the_page_for_its_svl_only(db, people):
     from tests.factories import add_league, add_league_session
     from volley_app.models import Day
-    from volley_app.services import leagues
-    from volley_app.services.errors import NotFound
+    from volley_app.services.core.errors import NotFound
+    from volley_app.services.seasons import leagues
 
     svl = db.get(User, people["svl"].user_id)
     now = utcnow()
@@ -598,7 +602,8 @@ def test_invite_choices_page_by_name(db, people):
 
 def _svl_lists(db, people, listing_id: str):
     from tests.factories import add_league, add_league_session
-    from volley_app.services import leagues, sessions, teams
+    from volley_app.services.seasons import leagues, sessions
+    from volley_app.services.teams import teams
 
     svl = db.get(User, people["svl"].user_id)
     now = utcnow()
@@ -609,7 +614,8 @@ def _svl_lists(db, people, listing_id: str):
     _teams(db, lg.id, 30)
     _subs(db, 30)
     from volley_app.models import EmailAllJob, Payment
-    from volley_app.services import email_all, registration
+    from volley_app.services.mail import email_all
+    from volley_app.services.teams import registration
 
     db.add_all(Payment(league_id=lg.id, team_name=f"P{i}", amount_cents=100, provider="test", status="paid",
                        idempotency_key=f"i-{i}") for i in range(30))  # fmt: skip
@@ -646,7 +652,7 @@ def test_each_operator_list_page_reads_by_an_index(db, people, table, listing_id
 def test_the_archive_pages_every_kind_newest_first_and_by_kind_and_name(db, people):
     from tests.factories import add_league, add_league_session
     from volley_app.models import League, LeagueSession
-    from volley_app.services import archive
+    from volley_app.services.operations import archive
 
     assert archive.archived_page(db, people["root"]).rows == []
     svl = db.get(User, people["svl"].user_id)
@@ -682,7 +688,7 @@ def test_the_archive_pages_every_kind_newest_first_and_by_kind_and_name(db, peop
 def test_the_archive_pages_both_ways_through_kinds_archived_at_the_same_moment(db, people):
     from tests.factories import add_league, add_league_session
     from volley_app.models import League, LeagueSession
-    from volley_app.services import archive
+    from volley_app.services.operations import archive
 
     svl = db.get(User, people["svl"].user_id)
     start = utcnow() - 100 * DAY
@@ -718,7 +724,7 @@ def test_the_archive_pages_both_ways_through_kinds_archived_at_the_same_moment(d
 
 
 def test_the_archive_reads_a_page_of_each_kind_not_every_archived_row(db, people):
-    from volley_app.services import archive
+    from volley_app.services.operations import archive
 
     if db.get_bind().dialect.name != "postgresql":
         pytest.skip("rows read per plan node are reported by PostgreSQL's EXPLAIN ANALYZE")
@@ -744,7 +750,7 @@ def _rows_read(node: dict, table: str) -> int:
 
 
 def test_the_archive_reads_each_table_by_an_index(db, people):
-    from volley_app.services import archive
+    from volley_app.services.operations import archive
 
     users = _subs(db, 30)
     for rid in users:
@@ -769,7 +775,8 @@ def test_each_background_sweep_finds_its_rows_by_an_index(db, people, table, swe
     from tests.factories import add_league, add_league_session
     from volley_app.db import get_engine
     from volley_app.models import Payment
-    from volley_app.services import places, sub_reminders
+    from volley_app.services.subs import sub_reminders
+    from volley_app.services.teams import places
 
     svl = db.get(User, people["svl"].user_id)
     league = add_league(db, svl, add_league_session(db, svl, "Long", utcnow() - 40 * DAY, utcnow() + 400 * DAY))
@@ -808,7 +815,7 @@ def _whole_index_scans(db, statement: str, parameters, table: str) -> list[str]:
 
 def test_email_jobs_by_the_page_newest_first_with_their_counts_in_one_query(db, people):
     from volley_app.models import EmailAllJob
-    from volley_app.services import email_all
+    from volley_app.services.mail import email_all
 
     assert email_all.jobs_page(db, people["root"]).rows == []
     made = [EmailAllJob(subject=f"Notice {i:02}", body_text="Hi") for i in range(50)]
@@ -835,7 +842,7 @@ def test_email_jobs_by_the_page_newest_first_with_their_counts_in_one_query(db, 
 def test_a_leagues_payments_by_the_page_newest_first_for_its_svl(db, people):
     from tests.factories import add_league, add_league_session
     from volley_app.models import Payment
-    from volley_app.services import registration
+    from volley_app.services.teams import registration
 
     svl = db.get(User, people["svl"].user_id)
     lg = add_league(db, svl, add_league_session(db, svl, "Pay", utcnow(), utcnow() + 90 * DAY))

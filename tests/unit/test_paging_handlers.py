@@ -16,7 +16,7 @@ from volley_app.pages.dash.sub_requests.my_requests import NotificationsState
 from volley_app.pages.dash.sub_requests.open_list import NotesListState
 from volley_app.pages.dash.subs import SubsState
 from volley_app.pages.dash.users.list import LOAD_FAILED, UsersListState
-from volley_app.services import paging
+from volley_app.services.core import paging
 
 DAY = dt.timedelta(days=1)
 
@@ -312,7 +312,7 @@ async def test_the_email_jobs_state_holds_one_page(world):
 
 async def test_the_reopen_picker_searches_and_pages_and_holds_one_page(world):
     from volley_app.pages.dash.sub_requests.detail import REOPENED, NoteDetailState
-    from volley_app.services import sub_requests
+    from volley_app.services.subs import sub_requests
 
     db, tokens = world
     invite = db.exec(select(SubRequest).where(SubRequest.recipient_id.is_not(None))).one()
@@ -341,7 +341,7 @@ async def test_the_reopen_picker_searches_and_pages_and_holds_one_page(world):
 
 async def test_the_reopen_picker_is_only_the_requestors(world):
     from volley_app.pages.dash.sub_requests.detail import NoteDetailState
-    from volley_app.services import sub_requests
+    from volley_app.services.subs import sub_requests
 
     db, tokens = world
     invite = db.exec(select(SubRequest).where(SubRequest.recipient_id.is_not(None))).one()

@@ -6,7 +6,7 @@ import bcrypt
 import pydantic
 import pytest
 
-from volley_app.services import passwords
+from volley_app.services.accounts import passwords
 from volley_app.settings import Settings, get_settings
 
 

@@ -14,8 +14,9 @@ import time_machine
 from tests.factories import actor_of, add_league, add_league_session, add_teams, count, make_user, rows
 from volley_app import cli, routes
 from volley_app.models import AuditEntry, Game, League, OutboxMessage, Payment, Role, Team, User, utcnow
-from volley_app.services import leagues, places, registration, scheduling, teams
-from volley_app.services.errors import Forbidden, Invalid
+from volley_app.services.core.errors import Forbidden, Invalid
+from volley_app.services.seasons import leagues, scheduling
+from volley_app.services.teams import places, registration, teams
 
 OK_CARD = {"card_number": "4242 4242 4242 4242", "expiry": "12/39", "cvc": "123"}
 START = dt.datetime(2026, 8, 3, 16, 0, tzinfo=dt.UTC)

@@ -18,7 +18,7 @@ from volley_app.pages.dash.leagues.home.state import LeagueHomeState
 from volley_app.pages.dash.registration.checkout import CheckoutState
 from volley_app.pages.dash.registration.new_team import NewTeamState
 from volley_app.pages.dash.teams.waitlist import WaitlistState
-from volley_app.services import places, registration
+from volley_app.services.teams import places, registration
 
 WHO = ["anon", "pat", "sam", "svla", "svlb", "admin"]
 

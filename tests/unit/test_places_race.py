@@ -15,7 +15,7 @@ import time_machine
 from tests.factories import actor_of, add_league, add_league_session, count, make_user, rows
 from volley_app import db as dbmod
 from volley_app.models import OutboxMessage, Payment, Role, Team, utcnow
-from volley_app.services import places, registration
+from volley_app.services.teams import places, registration
 
 CAPTAINS = 10
 OK_CARD = {"card_number": "4242 4242 4242 4242", "expiry": "12/39", "cvc": "123"}

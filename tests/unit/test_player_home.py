@@ -8,8 +8,9 @@ import pytest
 
 from tests.factories import actor_of, add_league_session, make_user
 from volley_app.models import Day, League, LeagueFormat, Role, SkillLevel, utcnow
-from volley_app.services import home, timefmt
-from volley_app.services.errors import Forbidden, Unauthorized
+from volley_app.services.core import timefmt
+from volley_app.services.core.errors import Forbidden, Unauthorized
+from volley_app.services.operations import home
 
 DAY = dt.timedelta(days=1)
 

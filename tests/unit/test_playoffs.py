@@ -10,8 +10,10 @@ from sqlmodel import select
 
 from tests.factories import add_teams, count, league_world
 from volley_app.models import AuditEntry, Game, GameType, PlayoffSeed, utcnow
-from volley_app.services import playoffs, results, scheduling, teams, timefmt
-from volley_app.services.errors import Forbidden, Invalid, Unauthorized
+from volley_app.services.core import timefmt
+from volley_app.services.core.errors import Forbidden, Invalid, Unauthorized
+from volley_app.services.seasons import playoffs, results, scheduling, scoring
+from volley_app.services.teams import teams
 
 T1_WINS = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 21, "team2_game2_score": 17}
 T2_WINS = {"team1_game1_score": 15, "team2_game1_score": 21, "team1_game2_score": 21, "team2_game2_score": 19,
@@ -94,7 +96,7 @@ def test_a_bracket_for_n_teams_gives_byes_to_the_top_seeds_and_plays_through_to_
     found = playoffs.bracket(db, world["p"], lg.id)
     final = _bracket_games(db, lg.id)[-1]
     assert {seed_of(final.team1_id), seed_of(final.team2_id)} == {1, 2}
-    assert scheduling.result(final) in (1, 2)
+    assert scoring.result(final) in (1, 2)
     assert found["champion"] == db.get(results.Team, standings[0]).team_name
     assert [r["name"] for r in found["rounds"]][-1] == "Final"
 
@@ -157,7 +159,7 @@ def test_scores_follow_the_rules_and_a_game_needs_a_winner_and_both_teams(world)
     with pytest.raises(Invalid, match="not known"):
         playoffs.record_result(db, world["a"], final.id, **T1_WINS)
     db.rollback()
-    assert not any(scheduling.played(g) for g in _bracket_games(db, lg.id))
+    assert not any(scoring.played(g) for g in _bracket_games(db, lg.id))
 
 
 def test_the_game_edit_form_moves_a_playoff_game_but_sends_its_result_to_the_bracket(world):
@@ -174,7 +176,7 @@ def test_the_game_edit_form_moves_a_playoff_game_but_sends_its_result_to_the_bra
         scheduling.update_game(db, world["a"], semi.id, team1=semi.team2_id, team2=semi.team1_id,
                                start=timefmt.input_value(semi.start_at))  # fmt: skip
     db.rollback()
-    assert not any(scheduling.played(g) for g in _bracket_games(db, lg.id))
+    assert not any(scoring.played(g) for g in _bracket_games(db, lg.id))
     scheduling.update_game(db, world["a"], semi.id, team1=semi.team1_id, team2=semi.team2_id, start=when)
     db.commit()
     assert timefmt.input_value(_bracket_games(db, lg.id)[0].start_at) == when
@@ -198,7 +200,7 @@ def test_only_the_operator_generates_and_enters_results_and_once(world):
         with pytest.raises(error):
             playoffs.record_result(db, actor, semi.id, **T1_WINS)
         db.rollback()
-    assert not any(scheduling.played(g) for g in _bracket_games(db, lg.id))
+    assert not any(scoring.played(g) for g in _bracket_games(db, lg.id))
     assert playoffs.bracket(db, world["p"], lg.id)["can_manage"] is False
     assert playoffs.bracket(db, world["a"], lg.id)["can_manage"] is True
 
@@ -265,7 +267,7 @@ def test_a_forfeit_moves_the_other_team_on_and_is_corrected_like_a_score(world):
     db.commit()
     db.refresh(final)
     db.refresh(semi1)
-    assert final.team1_id == semi1.team2_id and scheduling.result(semi1) == 2
+    assert final.team1_id == semi1.team2_id and scoring.result(semi1) == 2
     assert [g["forfeit"] for g in playoffs.bracket(db, world["p"], lg.id)["rounds"][0]["games"]][0] != ""
     playoffs.record_result(db, world["a"], semi1.id, **T1_WINS)  # played after all: the score replaces the forfeit
     db.commit()

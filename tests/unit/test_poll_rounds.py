@@ -17,7 +17,7 @@ from volley_app import db as dbmod
 from volley_app.models import User
 from volley_app.pages.dash.leagues.list import LeaguesState
 from volley_app.pages.dash.sub_requests.detail import NoteDetailState
-from volley_app.services import sub_requests
+from volley_app.services.subs import sub_requests
 from volley_app.settings import get_settings
 from volley_app.state import polling
 from volley_app.state.auth import AuthState

@@ -18,7 +18,8 @@ from volley_app.pages.auth.reset_password import ResetState
 from volley_app.pages.public.inquiries import ContactState, HostState
 from volley_app.pages.public.newsletter import NewsletterSignupState
 from volley_app.pages.public.unsubscribe import UnsubscribeState
-from volley_app.services import newsletter, passwords
+from volley_app.services.accounts import passwords
+from volley_app.services.mail import newsletter
 
 
 async def test_contact_handler_stores_and_redirects_to_sent(db):

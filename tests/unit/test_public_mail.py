@@ -10,7 +10,8 @@ import pytest
 from tests.factories import actor_of, make_user, rows
 from tests.smtp_server import SmtpSink
 from volley_app.models import NewsletterSubscriber, OutboxMessage, OutboxStatus, Role, User, utcnow
-from volley_app.services import email_all, inquiries, mail, newsletter, recovery
+from volley_app.services.accounts import recovery
+from volley_app.services.mail import email_all, inquiries, mail, newsletter
 from volley_app.settings import get_settings
 
 CLIENT = "198.51.100.20"

@@ -23,8 +23,10 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, email_all, inquiries, newsletter, passwords, recovery, validation
-from volley_app.services.errors import Forbidden, Invalid, NotFound, RateLimited, Unauthorized
+from volley_app.services.accounts import auth, passwords, recovery
+from volley_app.services.core import validation
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound, RateLimited, Unauthorized
+from volley_app.services.mail import email_all, inquiries, newsletter
 from volley_app.settings import get_settings
 
 CLIENT = "198.51.100.9"
@@ -186,7 +188,7 @@ def test_inquiries_are_rate_limited_per_client(db):
 
 def test_rate_limit_window_ends(db):
     start = utcnow()
-    from volley_app.services import ratelimit
+    from volley_app.services.core import ratelimit
 
     for _ in range(3):
         ratelimit.hit(db, scope="t", key="k", limit=3, window=dt.timedelta(minutes=10), now=start)

@@ -28,8 +28,13 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import accounts, archive, audit, leagues, results, scheduling, sessions, sub_requests, teams
-from volley_app.services.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.accounts import accounts
+from volley_app.services.core import audit
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.operations import account_lifecycle, archive
+from volley_app.services.seasons import leagues, results, scheduling, scoring, sessions
+from volley_app.services.subs import sub_requests
+from volley_app.services.teams import teams
 
 
 @pytest.fixture
@@ -161,17 +166,17 @@ def test_a_session_with_history_is_archived_with_its_leagues(world):
 def test_an_account_with_history_is_archived_and_cannot_log_in_until_restored(world):
     db, lg = world["db"], world["lg"]
     (tid,) = add_teams(db, lg, 1, captain_id=world["p"].user_id)
-    assert accounts.delete_user(db, world["p"], world["p"].user_id) is True
+    assert account_lifecycle.delete_user(db, world["p"], world["p"].user_id) is True
     db.commit()
     (pat,) = rows(db, User, User.username == "pat")
     assert pat.archived_at is not None and not pat.active
     assert rows(db, Team)[0].captain_id == pat.id
     assert "pat" not in [u["username"] for u in accounts.list_users(db, world["admin"]).rows]
-    from volley_app.services import auth
+    from volley_app.services.accounts import auth
 
     with pytest.raises(Unauthorized):
         auth.login(db, username="pat", password=PASSWORD, client="t")
-    accounts.restore_user(db, world["admin"], pat.id)
+    account_lifecycle.restore_user(db, world["admin"], pat.id)
     db.commit()
     assert auth.login(db, username="pat", password=PASSWORD, client="t").token
     assert tid
@@ -180,7 +185,7 @@ def test_an_account_with_history_is_archived_and_cannot_log_in_until_restored(wo
 def test_an_account_without_history_is_deleted(world):
     db = world["db"]
     lone = make_user(db, "lone")
-    accounts.delete_user(db, world["admin"], lone.id)
+    account_lifecycle.delete_user(db, world["admin"], lone.id)
     db.commit()
     assert rows(db, User, User.username == "lone") == []
     (entry,) = rows(db, AuditEntry, AuditEntry.action == "delete")
@@ -208,7 +213,7 @@ def test_a_withdrawn_team_keeps_its_played_games_and_standings_add_up(world, rem
     for game in _week(db, 1):
         _play(db, world["a"], game, team1_wins=True)
     quitter = ids[1]
-    before = {g.id for g in rows(db, Game) if scheduling.played(g)}
+    before = {g.id for g in rows(db, Game) if scoring.played(g)}
     teams.withdraw_team(db, world["a"], quitter, remaining=remaining)
     db.commit()
     after = rows(db, Game)
@@ -221,7 +226,7 @@ def test_a_withdrawn_team_keeps_its_played_games_and_standings_add_up(world, rem
         assert unplayed == []
     # Standings always add up: every win has a loss, and each record is what the games say.
     wins, losses = _standing_totals(db, world["p"], lg.id)
-    decided = sum(1 for g in rows(db, Game) if scheduling.result(g) is not None)
+    decided = sum(1 for g in rows(db, Game) if scoring.result(g) is not None)
     assert wins == losses == decided
     table = {t["team_name"]: t for t in results.standings(db, world["p"], lg.id)["teams"]}
     assert table["T2"]["withdrawn"] and table["T2"]["forfeits"] == (len([g for g in unplayed if g.team2_id]) if remaining == teams.FORFEIT else 0)
@@ -418,7 +423,8 @@ def test_a_refused_cancel_changes_nothing(db):
 
 
 def test_an_archived_league_takes_no_registration_and_leaves_every_player_list(world):
-    from volley_app.services import home, registration
+    from volley_app.services.operations import home
+    from volley_app.services.teams import registration
 
     db, lg = world["db"], world["lg"]
     add_teams(db, lg, 1, paid=True)

@@ -19,8 +19,9 @@ from volley_app.models import (
     Team,
     utcnow,
 )
-from volley_app.services import fees, payments, registration
-from volley_app.services.errors import BadRequest, Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.money import fees, payments
+from volley_app.services.teams import registration
 
 OK_CARD = {"card_number": "4242 4242 4242 4242", "expiry": "12/34", "cvc": "123"}
 DECLINE = {"card_number": "4000 0000 0000 0002", "expiry": "12/34", "cvc": "123"}

@@ -15,7 +15,7 @@ from volley_app.pages.dash.registration.checkout import CheckoutState
 from volley_app.pages.dash.registration.new_team import NewTeamState
 from volley_app.pages.dash.registration.results import LeagueLinkState
 from volley_app.pages.dash.registration.success import RegisteredState
-from volley_app.services import registration
+from volley_app.services.teams import registration
 
 WHO = ["anon", "pat", "sam", "svla", "admin"]
 CARD = {"card_number": "4242424242424242", "expiry": "12/34", "cvc": "123", "amount": "1", "amount_cents": 1}

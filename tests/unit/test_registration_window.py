@@ -8,8 +8,9 @@ import pytest
 
 from tests.factories import actor_of, add_league, add_league_session, count, make_user
 from volley_app.models import League, Payment, Role, Team, utcnow
-from volley_app.services import leagues, registration
-from volley_app.services.errors import Invalid
+from volley_app.services.core.errors import Invalid
+from volley_app.services.seasons import leagues
+from volley_app.services.teams import registration
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from volley_app import routes
-from volley_app.services.permissions import Actor
+from volley_app.services.core.actors import Actor
 
 PLAYER, SVL, ADMIN = "Player", "SVL", "Admin"
 ALL = frozenset({PLAYER, SVL, ADMIN})

@@ -11,8 +11,10 @@ from tests.factories import add_teams, count, league_world, login_token, make_us
 from tests.harness import call_handler
 from volley_app.models import AuditEntry, Game, OutboxMessage, Team
 from volley_app.pages.dash.leagues import schedule as schedule_page
-from volley_app.services import scheduling, teams, timefmt
-from volley_app.services.errors import Forbidden, Invalid, Unauthorized
+from volley_app.services.core import timefmt
+from volley_app.services.core.errors import Forbidden, Invalid, Unauthorized
+from volley_app.services.seasons import scheduling
+from volley_app.services.teams import teams
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from sqlmodel import select
 
 from tests.factories import add_teams, count, league_world, rows
 from volley_app.models import Game, League, Team
-from volley_app.services import results, scheduling
-from volley_app.services.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.seasons import results, scheduling, scoring
 
 
 @pytest.fixture
@@ -117,14 +117,14 @@ def test_generate_by_another_svl_or_a_player_is_refused(world, who):
     ("a", "b", "i"), [(21, 19, 0), (21, 0, 1), (22, 20, 0), (23, 21, 0), (23, 22, 1), (15, 13, 2), (17, 16, 2)]
 )
 def test_final_set_scores_within_the_caps(a, b, i):
-    scheduling.check_set(a, b, i)
-    scheduling.check_set(b, a, i)
+    scoring.check_set(a, b, i)
+    scoring.check_set(b, a, i)
 
 
 @pytest.mark.parametrize(("a", "b", "i"), [(21, 20, 0), (24, 22, 0), (20, 18, 0), (16, 13, 2), (18, 16, 2), (15, 14, 2)])
 def test_unfinished_or_capped_out_scores_are_refused(a, b, i):
     with pytest.raises(Invalid):
-        scheduling.check_set(a, b, i)
+        scoring.check_set(a, b, i)
 
 
 def _scores(s1, s2, s3=("", "")):

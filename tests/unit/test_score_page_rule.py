@@ -11,7 +11,7 @@ from tests.factories import add_league, add_league_session, login_token, make_us
 from tests.harness import call_handler
 from volley_app.models import Game, GameType, Role, Team, utcnow
 from volley_app.pages.dash.leagues import game_score
-from volley_app.services import scheduling
+from volley_app.services.seasons import scoring
 
 BEST_OF_THREE = "Set 3 only after a 1-1 split: leave it empty after a 2-0."
 ALL_THREE = "This league plays all 3 sets."
@@ -38,7 +38,7 @@ def world(db):
 
 
 def _plays_all_three(world) -> None:
-    world["lg"].sets_to_play = scheduling.ALL_THREE
+    world["lg"].sets_to_play = scoring.ALL_THREE
     world["db"].add(world["lg"])
     world["db"].commit()
 

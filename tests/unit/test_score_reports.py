@@ -10,8 +10,9 @@ from sqlmodel import select
 
 from tests.factories import actor_of, add_teams, count, league_world, make_user
 from volley_app.models import AuditEntry, Game, GameType, OutboxMessage, ReportStatus, ScoreReport, Team, utcnow
-from volley_app.services import playoffs, results, scheduling, score_reports, timefmt
-from volley_app.services.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.core import timefmt
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.seasons import playoffs, results, scheduling, score_reports
 
 WIN_2_0 = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 23, "team2_game2_score": 21}
 WIN_2_1 = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 15, "team2_game2_score": 21,

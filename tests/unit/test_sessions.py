@@ -16,9 +16,10 @@ from tests.factories import (
     session_statuses,
 )
 from volley_app.models import League, LeagueSession, Role, SessionStatus, utcnow
-from volley_app.services import permissions, sessions
-from volley_app.services.errors import Forbidden, Invalid, NotFound, Unauthorized
-from volley_app.services.permissions import Actor
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.seasons import sessions
+from volley_app.services.seasons.sessions import access_session
 
 T0 = dt.datetime(2026, 9, 7, 22, 30, tzinfo=dt.UTC)
 
@@ -307,16 +308,16 @@ def test_admin_must_choose_an_existing_svl(world, chosen):
 @pytest.mark.parametrize("value", ["", "abc", "0", "-3", "1.5", "99999", None, True])
 def test_access_session_with_a_bad_or_unknown_id_is_not_found(world, value):
     with pytest.raises(NotFound, match="This session no longer exists"):
-        permissions.access_session(world["db"], world["admin"], value)
+        access_session(world["db"], world["admin"], value)
 
 
 def test_access_session_lets_its_svl_and_admins_in(world):
     db, sid = world["db"], world["sid"]
-    assert permissions.access_session(db, world["a"], str(sid)).id == sid
-    assert permissions.access_session(db, world["admin"], sid).id == sid
+    assert access_session(db, world["a"], str(sid)).id == sid
+    assert access_session(db, world["admin"], sid).id == sid
     with pytest.raises(Forbidden):
-        permissions.access_session(db, world["b"], sid)
+        access_session(db, world["b"], sid)
     with pytest.raises(Forbidden):
-        permissions.access_session(db, world["p"], sid)
+        access_session(db, world["p"], sid)
     with pytest.raises(Unauthorized):
-        permissions.access_session(db, None, sid)
+        access_session(db, None, sid)

@@ -24,7 +24,7 @@ from volley_app.pages.dash.sessions.new import NewSessionState
 from volley_app.pages.dash.teams.edit import TeamEditState
 from volley_app.pages.dash.teams.list import TeamsState
 from volley_app.pages.dash.teams.waitlist import WaitlistState
-from volley_app.services import results
+from volley_app.services.seasons import results
 
 WHO = ["anon", "player", "svla", "svlb", "admin"]
 ALLOWED = {"svla", "admin"}

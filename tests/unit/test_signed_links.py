@@ -22,8 +22,11 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import auth, invites, mail_lists, newsletter, recovery, sub_requests, tokens, uploads
-from volley_app.services.errors import NotFound
+from volley_app.services.accounts import auth, recovery, tokens
+from volley_app.services.core import uploads
+from volley_app.services.core.errors import NotFound
+from volley_app.services.mail import mail_lists, newsletter
+from volley_app.services.subs import answers, invites, sub_requests
 from volley_app.settings import get_settings
 
 OLD_KEY = "the-key-this-installation-used-before-0123456789"
@@ -85,7 +88,7 @@ def test_an_invitation_emailed_before_a_key_change_is_answered_after_it(world, k
 
     keys(NEW_KEY, OLD_KEY)  # kept as a fallback: they work
     assert invites.read_link(db, token, now).invite.id == invite.id
-    sub_requests.answer_by_link(db, token, now=now)
+    answers.answer_by_link(db, token, now=now)
     db.commit()
     assert db.get(SubInvite, invite.id).state == invites.ACCEPTED
     # New links are signed with the new key.

@@ -7,7 +7,7 @@ import hmac
 
 import pytest
 
-from volley_app.services import signing
+from volley_app.services.core import signing
 from volley_app.settings import get_settings
 
 OLD_KEY = "the-key-this-installation-used-before-0123456789"

@@ -7,8 +7,8 @@ from sqlmodel import select
 
 from tests.factories import add_teams, count, league_world, make_user, rows
 from volley_app.models import AuditEntry, Game, GameType, OutboxMessage, ScoreReport, Team
-from volley_app.services import scheduling
-from volley_app.services.errors import Forbidden, Invalid, Unauthorized
+from volley_app.services.core.errors import Forbidden, Invalid, Unauthorized
+from volley_app.services.seasons import scheduling
 
 
 @pytest.fixture

@@ -9,8 +9,9 @@ import pytest
 
 from tests.factories import add_teams, league_world
 from volley_app.models import Game, GameType, League, Ranking
-from volley_app.services import leagues, results, timefmt
-from volley_app.services.errors import Invalid
+from volley_app.services.core import timefmt
+from volley_app.services.core.errors import Invalid
+from volley_app.services.seasons import leagues, results
 
 
 @pytest.fixture

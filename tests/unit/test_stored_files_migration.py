@@ -8,7 +8,7 @@ from sqlmodel import Session
 from alembic import command
 from tests.unit.test_migrations import BEFORE_RECORDS, _old_season, scratch_database  # noqa: F401 - the fixture
 from volley_app.migrations import alembic_config
-from volley_app.services import leagues
+from volley_app.services.seasons import leagues
 
 BEFORE_STORED_FILES = "0024"
 PDF = b"%PDF-1.4\n% a bracket from before\n%%EOF\n"

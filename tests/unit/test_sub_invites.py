@@ -21,8 +21,9 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import invites, mail, mail_lists, sub_requests
-from volley_app.services.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound
+from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound
+from volley_app.services.mail import mail, mail_lists
+from volley_app.services.subs import answers, invites, sub_requests
 from volley_app.settings import get_settings
 
 H = dt.timedelta(hours=1)
@@ -408,22 +409,22 @@ def test_the_accept_link_answers_without_logging_in_once(world):
     db, a = world
     rid = _invited(db, a, "ben", "carmen")
     token = _links(db, "ben")["accept"]
-    assert sub_requests.read_answer_link(db, token, now=NOW)["action"] == "accept"
-    assert sub_requests.answer_by_link(db, token, now=NOW + MIN) == {"action": "accept", "request_id": rid}
+    assert answers.read_answer_link(db, token, now=NOW)["action"] == "accept"
+    assert answers.answer_by_link(db, token, now=NOW + MIN) == {"action": "accept", "request_id": rid}
     req = _req(db, rid)
     assert (req.status, req.recipient_id) == (SubStatus.ACCEPTED, a["ben"].user_id)
     before = _snapshot(db, rid)
     with pytest.raises(BadRequest, match="already used"):
-        sub_requests.answer_by_link(db, token, now=NOW + 2 * MIN)
+        answers.answer_by_link(db, token, now=NOW + 2 * MIN)
     with pytest.raises(BadRequest):  # the other link of the same invitation
-        sub_requests.answer_by_link(db, _links(db, "ben")["decline"], now=NOW + 2 * MIN)
+        answers.answer_by_link(db, _links(db, "ben")["decline"], now=NOW + 2 * MIN)
     assert _snapshot(db, rid) == before
 
 
 def test_the_decline_link_invites_the_next(world):
     db, a = world
     rid = _invited(db, a, "ben", "carmen")
-    sub_requests.answer_by_link(db, _links(db, "ben")["decline"], now=NOW + MIN)
+    answers.answer_by_link(db, _links(db, "ben")["decline"], now=NOW + MIN)
     assert _states(db, rid) == [("ben", "declined"), ("carmen", "invited")]
 
 
@@ -445,9 +446,9 @@ def test_forged_expired_and_other_invites_links_are_refused_and_change_nothing(w
     before = _snapshot(db, rid)
     for bad in forged:
         with pytest.raises(NotFound):
-            sub_requests.answer_by_link(db, bad, now=NOW + MIN)
+            answers.answer_by_link(db, bad, now=NOW + MIN)
     with pytest.raises(BadRequest, match="expired"):
-        sub_requests.answer_by_link(db, token, now=NOW + 3 * H)
+        answers.answer_by_link(db, token, now=NOW + 3 * H)
     assert _snapshot(db, rid) == before
 
 
@@ -461,7 +462,7 @@ def test_a_link_whose_answer_is_refused_is_not_used_up(world):
     db.flush()
     before = _snapshot(db, rid)
     with pytest.raises(BadRequest):
-        sub_requests.answer_by_link(db, _links(db, "ben")["accept"], now=NOW + MIN)
+        answers.answer_by_link(db, _links(db, "ben")["accept"], now=NOW + MIN)
     assert _snapshot(db, rid) == before
 
 

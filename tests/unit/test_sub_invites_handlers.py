@@ -9,7 +9,8 @@ import pytest
 from tests.factories import actor_of, login_token, make_user, player_world, rows, snapshot
 from tests.harness import call, page_state
 from volley_app.models import Rating, SubInvite, User, utcnow
-from volley_app.services import paging, ratelimit, sub_requests
+from volley_app.services.core import paging, ratelimit
+from volley_app.services.subs import sub_requests
 from volley_app.state.sub_invites import INVITED, InviteQueueState, SubNotifyState
 from volley_app.state.sub_matching import SuggestionsState
 

@@ -21,8 +21,10 @@ from volley_app.models import (
     User,
     utcnow,
 )
-from volley_app.services import accounts, invites, matching, sub_records, sub_requests
-from volley_app.services.errors import BadRequest, DomainError, Forbidden, Invalid
+from volley_app.services.core import live
+from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid
+from volley_app.services.operations import account_lifecycle
+from volley_app.services.subs import answers, invites, matching, sub_records, sub_requests
 
 H = dt.timedelta(hours=1)
 NOW = utcnow().replace(microsecond=0) + H
@@ -191,7 +193,7 @@ def test_an_accept_from_the_email_link_is_refused_as_well(world):
     token = invites.link_token(invite, "accept")
     before = _state(db, rid)
     with pytest.raises(BadRequest) as refused:
-        sub_requests.answer_by_link(db, token, now=NOW)
+        answers.answer_by_link(db, token, now=NOW)
     assert refused.value.message == f"{sub_requests.CANNOT_TAKE}: gender not given"
     db.rollback()
     assert _state(db, rid) == before
@@ -320,7 +322,7 @@ def test_every_change_of_the_places_tells_the_pages_of_everyone_on_the_request(w
         sub_requests.accept(db, a[who], rid, now=NOW)
     db.commit()
     told = []
-    monkeypatch.setattr(sub_requests.live, "request_changed", lambda _db, r, users, **kw: told.append((r, set(users))))
+    monkeypatch.setattr(live, "request_changed", lambda _db, r, users, **kw: told.append((r, set(users))))
     sub_requests.withdraw(db, a["carmen"], rid, now=NOW)
     assert any(r == rid and {a["alice"].user_id, a["ben"].user_id, a["carmen"].user_id} <= users for r, users in told)
     with pytest.raises(Forbidden):
@@ -361,7 +363,7 @@ def test_a_request_with_a_place_taken_stays_open_when_the_invited_sub_leaves(wor
         other = sub_requests.create(db, a["dave"], now=NOW, **_fields(NOW + 200 * H))
         sub_requests.accept(db, a["ben"], other, now=NOW)
         db.commit()
-    accounts.delete_user(db, a["ben"], a["ben"].user_id)
+    account_lifecycle.delete_user(db, a["ben"], a["ben"].user_id)
     db.commit()
     req = _req(db, rid)
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.OPEN, None, 1)
@@ -373,7 +375,7 @@ def test_a_sub_who_gave_up_a_place_is_archived_not_deleted(world):
     sub_requests.accept(db, a["ben"], rid, now=NOW)
     sub_requests.withdraw(db, a["ben"], rid, now=NOW)
     db.commit()
-    accounts.delete_user(db, a["ben"], a["ben"].user_id)
+    account_lifecycle.delete_user(db, a["ben"], a["ben"].user_id)
     db.commit()
     db.expire_all()
     assert db.get(User, a["ben"].user_id).archived_at is not None

@@ -11,7 +11,7 @@ from tests.factories import actor_of, login_token, make_user, player_world, rows
 from tests.harness import call, page_state, redirect_target
 from volley_app.models import SubRequest, SubRequestPlace, SubStatus, SubWithdrawal, User, utcnow
 from volley_app.pages.dash.sub_requests.detail import WITHDRAWN, NoteDetailState
-from volley_app.services import sub_requests
+from volley_app.services.subs import sub_requests
 from volley_app.state.sub_invites import InviteQueueState
 
 

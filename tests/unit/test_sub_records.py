@@ -14,8 +14,10 @@ from tests.factories import actor_of, make_user, rows
 from volley_app import db as dbmod
 from volley_app.cli import main as cli_main
 from volley_app.models import Gender, Rating, SubOutcome, SubRequestPlace, User, utcnow
-from volley_app.services import accounts, matching, sub_records, sub_requests, timefmt
-from volley_app.services.errors import BadRequest, Forbidden
+from volley_app.services.core import timefmt
+from volley_app.services.core.errors import BadRequest, Forbidden
+from volley_app.services.operations import account_lifecycle
+from volley_app.services.subs import matching, sub_records, sub_requests
 
 HOUR = dt.timedelta(hours=1)
 DAY = dt.timedelta(days=1)
@@ -136,7 +138,7 @@ def test_an_archived_requestor_withdraws_a_request_with_places_and_the_records_f
     rid = _request(db, alice, game, players=2)
     _accept(db, ben, rid, game)  # one place of two: the request names nobody
     assert _same(db, ben) == [(0, 0, game)]
-    accounts.delete_user(db, actor_of(alice), alice.id)  # her request has a sub on it: archived, not deleted
+    account_lifecycle.delete_user(db, actor_of(alice), alice.id)  # her request has a sub on it: archived, not deleted
     db.commit()
     assert rows(db, User, User.id == alice.id)[0].archived_at is not None
     assert _same(db, ben) == [(0, 0, None)]

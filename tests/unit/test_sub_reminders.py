@@ -14,8 +14,8 @@ from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.cli import main as cli_main
 from volley_app.models import OutboxMessage, SubRequestReminder
-from volley_app.services import matching, sub_reminders, sub_requests
-from volley_app.services.sub_reminders import AFTER_GAME, DAY_BEFORE, Due, send_reminders
+from volley_app.services.subs import matching, sub_reminders, sub_requests
+from volley_app.services.subs.sub_reminders import AFTER_GAME, DAY_BEFORE, Due, send_reminders
 from volley_app.settings import get_settings
 
 GAME_DAY = dt.date(2026, 12, 10)

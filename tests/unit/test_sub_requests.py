@@ -11,8 +11,9 @@ from tests.factories import actor_of, count, make_user, rows
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import OutboxMessage, Rating, Role, SubRequest, SubStatus, User, utcnow
-from volley_app.services import permissions, sub_requests
-from volley_app.services.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.subs import sub_requests
+from volley_app.services.subs.access import access_sub_request
 
 DAY = dt.timedelta(days=1)
 
@@ -138,17 +139,17 @@ def test_access_sub_request_loads_what_the_actor_may_see(world):
     db, a = world
     rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
     db.commit()
-    assert permissions.access_sub_request(db, a["ben"], str(rid)).id == rid
-    assert permissions.access_sub_request(db, a["root"], rid).id == rid
-    assert permissions.access_sub_request(db, a["alice"], rid, own=True).id == rid
+    assert access_sub_request(db, a["ben"], str(rid)).id == rid
+    assert access_sub_request(db, a["root"], rid).id == rid
+    assert access_sub_request(db, a["alice"], rid, own=True).id == rid
     for actor, own in ((a["carmen"], False), (a["ben"], True), (a["root"], True), (a["svl"], False)):
         with pytest.raises(Forbidden):
-            permissions.access_sub_request(db, actor, rid, own=own)
+            access_sub_request(db, actor, rid, own=own)
     with pytest.raises(Unauthorized):
-        permissions.access_sub_request(db, None, rid)
+        access_sub_request(db, None, rid)
     for bad in (0, -3, "abc", True, 2**40, 99999):
         with pytest.raises(NotFound, match=sub_requests.NOT_FOUND):
-            permissions.access_sub_request(db, a["alice"], bad)
+            access_sub_request(db, a["alice"], bad)
 
 
 def test_local_date_input_is_read_in_the_venue_zone(world):
@@ -382,12 +383,12 @@ def test_twenty_concurrent_accepts_have_one_winner(world):
 
 
 def test_deleting_a_sub_closes_their_open_invites(world):
-    from volley_app.services import accounts
+    from volley_app.services.operations import account_lifecycle
 
     db, a = world
     rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
     db.commit()
-    assert accounts.delete_user(db, a["ben"], a["ben"].user_id) is True
+    assert account_lifecycle.delete_user(db, a["ben"], a["ben"].user_id) is True
     db.commit()
     req = _status(db, rid)
     assert (req.status, req.recipient_id) == (SubStatus.DECLINED, None)
@@ -396,7 +397,7 @@ def test_deleting_a_sub_closes_their_open_invites(world):
 
 
 def test_admin_edits_roles_and_active_but_not_their_own_admin_role(world):
-    from volley_app.services import accounts
+    from volley_app.services.accounts import accounts
 
     db, a = world
     base = {"email": "dave@example.com", "first_name": "Dave", "region": "KY", "last_name": "Changed"}

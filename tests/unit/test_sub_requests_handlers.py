@@ -17,7 +17,7 @@ from volley_app.pages.dash.sub_requests.my_requests import NotificationsState
 from volley_app.pages.dash.sub_requests.new import NewNoteState
 from volley_app.pages.dash.sub_requests.open_list import NotesListState
 from volley_app.pages.dash.subs import LOAD_FAILED, SubsState
-from volley_app.services import sub_requests
+from volley_app.services.subs import sub_requests
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]
 

@@ -15,7 +15,7 @@ from volley_app.pages.dash.sub_requests.detail import NoteDetailState
 from volley_app.pages.dash.sub_requests.new import NewNoteState
 from volley_app.pages.dash.sub_requests.open_list import NotesListState
 from volley_app.pages.dash.subs import NO_MATCH, NO_SUBS, SubsState
-from volley_app.services import sub_requests
+from volley_app.services.subs import sub_requests
 
 
 @pytest.fixture

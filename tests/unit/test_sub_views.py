@@ -9,8 +9,9 @@ import pytest
 from tests.factories import actor_of, make_user
 from volley_app import routes
 from volley_app.models import Rating, utcnow
-from volley_app.services import home, sub_requests
-from volley_app.services.errors import Forbidden, Unauthorized
+from volley_app.services.core.errors import Forbidden, Unauthorized
+from volley_app.services.operations import home
+from volley_app.services.subs import sub_requests
 
 H = dt.timedelta(hours=1)
 NOW = utcnow().replace(microsecond=0) + H

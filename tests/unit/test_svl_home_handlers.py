@@ -16,7 +16,7 @@ from tests.factories import (
 from tests.harness import root_state, substate
 from volley_app.models import Role, SessionStatus, utcnow
 from volley_app.pages.dash.svl_home import SVLHomeState
-from volley_app.services import auth
+from volley_app.services.accounts import auth
 from volley_app.state.auth import AuthState
 
 

@@ -7,8 +7,10 @@ import pytest
 from tests.factories import add_league, add_teams, count, league_world, rows
 from volley_app import routes
 from volley_app.models import OutboxMessage, Payment, StandingAdjustment, Team
-from volley_app.services import permissions, results, teams
-from volley_app.services.errors import Forbidden, Invalid, NotFound
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound
+from volley_app.services.seasons import results
+from volley_app.services.teams import teams
+from volley_app.services.teams.teams import access_team
 
 
 @pytest.fixture
@@ -115,14 +117,14 @@ def test_team_name_rule_and_clash_on_edit(world):
 def test_access_team_lets_the_captain_read_only(world):
     db, lg = world["db"], world["lg"]
     (tid,) = add_teams(db, lg, 1, captain_id=world["p"].user_id)
-    assert permissions.access_team(db, world["p"], tid, manage=False).id == tid
+    assert access_team(db, world["p"], tid, manage=False).id == tid
     with pytest.raises(Forbidden):
-        permissions.access_team(db, world["p"], tid)
+        access_team(db, world["p"], tid)
     with pytest.raises(Forbidden):
-        permissions.access_team(db, world["b"], tid, manage=False)
+        access_team(db, world["b"], tid, manage=False)
     assert teams.get_team(db, world["p"], tid)["can_manage"] is False
     assert teams.get_team(db, world["a"], tid)["can_manage"] is True
     for bad in ("", "x", "0", str(tid + 1000)):
         with pytest.raises(NotFound, match="This team no longer exists"):
-            permissions.access_team(db, world["admin"], bad)
+            access_team(db, world["admin"], bad)
     assert count(db, Team) == 1

@@ -6,8 +6,8 @@ import string
 
 import pytest
 
-from volley_app.services import validation
-from volley_app.services.errors import Invalid
+from volley_app.services.core import validation
+from volley_app.services.core.errors import Invalid
 
 # The spec's set, typed here independently of the code under test.
 SPEC_SYMBOLS = ". ! @ # $ % ^ _ + { } : ; \" ' < > / ? ~ ` & * ( ) -".split(" ")

@@ -15,8 +15,9 @@ from tests.factories import add_league, add_league_session, add_teams, league_wo
 from tests.harness import call_handler, redirect_target
 from volley_app.models import AuditEntry, Game, GameType, League, PlayoffSeed, SkillLevel, User, utcnow
 from volley_app.pages.dash.leagues import game_edit
-from volley_app.services import leagues, playoffs, scheduling, timefmt
-from volley_app.services.errors import Invalid
+from volley_app.services.core import timefmt
+from volley_app.services.core.errors import Invalid
+from volley_app.services.seasons import leagues, playoffs, scheduling
 
 MINUTE = dt.timedelta(minutes=1)
 WEEK = dt.timedelta(days=7)

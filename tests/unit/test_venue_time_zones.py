@@ -13,18 +13,12 @@ from tests.harness import call, page_state
 from volley_app.models import AuditEntry, Game, League, OutboxMessage, Role, SubRequest, Team, User, utcnow
 from volley_app.pages.dash.leagues import schedule as schedule_page
 from volley_app.pages.dash.users.edit import page as edit_page
-from volley_app.services import (
-    accounts,
-    calendar,
-    exports,
-    leagues,
-    scheduling,
-    sessions,
-    sub_requests,
-    timefmt,
-    venues,
-)
-from volley_app.services.errors import Forbidden, Invalid
+from volley_app.services.accounts import accounts, venues
+from volley_app.services.core import timefmt
+from volley_app.services.core.errors import Forbidden, Invalid
+from volley_app.services.operations import exports
+from volley_app.services.seasons import calendar, leagues, scheduling, sessions
+from volley_app.services.subs import sub_requests
 
 CHICAGO = "America/Chicago"
 
@@ -106,7 +100,7 @@ def test_session_dates_are_read_on_the_owners_clock(world):
 
 
 def test_a_passed_registration_deadline_is_told_on_the_venues_clock(world):
-    from volley_app.services import registration
+    from volley_app.services.teams import registration
 
     db = world["db"]
     lg = add_league(db, world["chi_user"], world["sid"], start=dt.datetime(2099, 9, 8, 23, 30, tzinfo=dt.UTC),

@@ -18,9 +18,12 @@ from volley_app.api import routes
 from volley_app.api.deps import current_actor
 from volley_app.api.routes import common
 from volley_app.api.routes.common import ANYONE, ERRORS, LOGGED_IN, access
-from volley_app.services import leagues, payments, registration, sub_requests
-from volley_app.services.errors import DomainError, Invalid
-from volley_app.services.permissions import Actor
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import DomainError, Invalid
+from volley_app.services.money import payments
+from volley_app.services.seasons import leagues
+from volley_app.services.subs import sub_requests
+from volley_app.services.teams import registration
 from volley_app.settings import get_settings
 
 API_PREFIX = "/api"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from fastapi import Request
 
 from volley_app import db
-from volley_app.services import auth, tokens
-from volley_app.services.errors import Forbidden
-from volley_app.services.permissions import Actor
+from volley_app.services.accounts import auth, tokens
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import Forbidden
 
 INVALID_TOKEN = "Your access token is not valid or has expired."  # noqa: S105 - a message
 

@@ -1,4 +1,4 @@
-"""CSV exports over HTTP (``services.exports``): for the league's SVL and admins, by bearer token or signed link."""
+"""CSV exports over HTTP (``services.operations.exports``): for the league's SVL and admins, by bearer token or signed link."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from fastapi.responses import JSONResponse
 
 from volley_app import db
 from volley_app.api.deps import current_actor
-from volley_app.services import exports
-from volley_app.services.errors import DomainError
-from volley_app.services.permissions import Actor
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import DomainError
+from volley_app.services.operations import exports
 
 
 def create_exports_api() -> FastAPI:

@@ -1,4 +1,4 @@
-"""Calendar feeds over HTTP (``services.calendar``): the token in the address is the reader; unknown → 404."""
+"""Calendar feeds over HTTP (``services.seasons.calendar``): the token in the address is the reader; unknown → 404."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
 from volley_app import db, routes
-from volley_app.services import calendar
-from volley_app.services.errors import DomainError
+from volley_app.services.core.errors import DomainError
+from volley_app.services.seasons import calendar
 
 ICS = "text/calendar; charset=utf-8"
 

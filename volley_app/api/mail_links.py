@@ -1,7 +1,7 @@
 """Links in emails that act without logging in: an invitation's Accept and Decline (an ordered list's, or the
 sub a request names), and bulk mail's unsubscribe.
 
-The signed token in the address is the reader (``services.invites``, ``services.mail_lists``). Opening a link
+The signed token in the address is the reader (``services.subs.invites``, ``services.mail.mail_lists``). Opening a link
 (GET) changes nothing: it shows what the link does and one button, so a mail scanner that fetches links answers
 nothing. The button (POST) acts. Unsubscribe also takes the mail client's one-click POST (RFC 8058). A forged,
 expired or used link is refused with a page saying so and a link to the request.
@@ -15,8 +15,9 @@ from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 
 from volley_app import db, routes
-from volley_app.services import mail_lists, sub_requests
-from volley_app.services.errors import DomainError
+from volley_app.services.core.errors import DomainError
+from volley_app.services.mail import mail_lists
+from volley_app.services.subs import answers
 
 _HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer"}
 
@@ -77,7 +78,7 @@ def create_mail_links_api() -> FastAPI:
     @api.get(routes.invite_answer_base + "/{token}", response_class=HTMLResponse)
     def invite_answer_form(token: str):
         try:
-            found = db.call(sub_requests.read_answer_link, token)
+            found = db.call(answers.read_answer_link, token)
         except DomainError as exc:
             return _refused("This link cannot be used", exc, _request_of(token))
         verb = "Accept" if found["action"] == "accept" else "Decline"
@@ -91,7 +92,7 @@ def create_mail_links_api() -> FastAPI:
     @api.post(routes.invite_answer_base + "/{token}", response_class=HTMLResponse)
     def invite_answer(token: str):
         try:
-            done = db.call(sub_requests.answer_by_link, token)
+            done = db.call(answers.answer_by_link, token)
         except DomainError as exc:
             return _refused("Your answer was not recorded", exc, _request_of(token))
         verb = "accepted" if done["action"] == "accept" else "declined"

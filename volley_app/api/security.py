@@ -25,7 +25,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from volley_app.api.script_policy import InlineScriptHashes
-from volley_app.services import payments
+from volley_app.services.money import payments
 from volley_app.settings import Settings, get_settings
 
 STRIPE_SCRIPT = "https://js.stripe.com"

@@ -8,7 +8,7 @@ import reflex as rx
 
 from volley_app.components.forms import checkbox_field, error_line, form_card
 from volley_app.components.layout import column, dash_page
-from volley_app.services import validation
+from volley_app.services.core import validation
 
 # A role checkbox: (its id and form name, the role it stands for).
 RoleBox = tuple[str, str]

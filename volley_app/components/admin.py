@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.forms import busy
-from volley_app.services import timefmt
+from volley_app.services.core import timefmt
 
 
 def local_time(value) -> str:

@@ -19,7 +19,7 @@ from volley_app.components.forms import (
     trap_field,
 )
 from volley_app.components.layout import column, link_button, message_page, public_page
-from volley_app.services import inquiries
+from volley_app.services.mail import inquiries
 from volley_app.state.inquiries import inquiry_error_id
 
 

@@ -6,8 +6,8 @@ import reflex as rx
 
 from volley_app.components.forms import area_field, select_field, text_field
 from volley_app.models import Day, LeagueFormat, SkillLevel
-from volley_app.services import leagues as svc
-from volley_app.services import results
+from volley_app.services.seasons import leagues as svc
+from volley_app.services.seasons import results
 
 SKILLS = [(s.value, s.value) for s in SkillLevel]
 FORMATS = [(f.value, svc.FORMAT_LABELS[f]) for f in LeagueFormat]

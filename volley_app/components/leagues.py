@@ -8,7 +8,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line, form_card
 from volley_app.components.layout import dash_page, dash_screen, link_button, section_card
-from volley_app.services import timefmt
+from volley_app.services.core import timefmt
 
 
 def money(cents: int) -> str:

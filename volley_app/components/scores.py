@@ -6,11 +6,11 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.forms import text_field
-from volley_app.services import scheduling
+from volley_app.services.seasons import scoring
 
-SCORE_KEYS = tuple(f for pair in scheduling.SCORE_FIELDS for f in pair)
+SCORE_KEYS = tuple(f for pair in scoring.SCORE_FIELDS for f in pair)
 SETS = ("set1", "set2", "set3")
-RULE = scheduling.sets_rule(None)  # a best of three: a playoff game's, and a league's unless it plays all 3 sets
+RULE = scoring.sets_rule(None)  # a best of three: a playoff game's, and a league's unless it plays all 3 sets
 
 
 def _set_error(state, name: str) -> rx.Component:
@@ -24,14 +24,14 @@ def score_fields(
     """Set by set: the first team's points and the second's side by side (two columns even on a phone).
 
     ``defaults`` (a dict var by field name) fills the boxes, e.g. with the score waiting for an answer. ``rule``
-    is the game's scoring rule as ``scheduling.sets_rule`` words it for its league (a best of three by default).
+    is the game's scoring rule as ``scoring.sets_rule`` words it for its league (a best of three by default).
     """
 
     def default(key: str):
         return defaults[key] if defaults is not None else ""
 
     rows = []
-    for i, (k1, k2) in enumerate(scheduling.SCORE_FIELDS):
+    for i, (k1, k2) in enumerate(scoring.SCORE_FIELDS):
         rows.append(
             rx.grid(
                 text_field(

@@ -6,7 +6,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import text_field
-from volley_app.services import timefmt
+from volley_app.services.core import timefmt
 
 FIELDS = ("name", "start", "end")
 

@@ -7,7 +7,7 @@ import reflex as rx
 from volley_app.components.forms import error_line, notice_line, select_field
 from volley_app.components.layout import button_row, column, section_card
 from volley_app.components.sub_requests import sub_picker
-from volley_app.services import invites
+from volley_app.services.subs import invites
 from volley_app.state.sub_invites import NOTIFY_ERROR_ID, QUEUE_ERROR_ID, InviteQueueState, SubNotifyState
 
 

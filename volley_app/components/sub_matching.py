@@ -8,7 +8,7 @@ from volley_app.components.forms import checkbox_field, error_line, notice_line,
 from volley_app.components.layout import button_row, column, section_card
 from volley_app.components.paging import pager
 from volley_app.components.tables import card
-from volley_app.services import availability
+from volley_app.services.subs import availability
 from volley_app.state.sub_invites import InviteQueueState
 from volley_app.state.sub_matching import SUGGESTIONS_ERROR_ID, AvailabilityState, OutcomeState, SuggestionsState
 

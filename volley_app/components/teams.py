@@ -9,7 +9,7 @@ from volley_app.components.tables import table_or_empty
 
 
 def team_row(t: dict) -> dict[str, str]:
-    """A team from ``services.teams.list_teams`` as the texts and links of its row."""
+    """A team from ``services.teams.teams.list_teams`` as the texts and links of its row."""
     return {
         "id": str(t["id"]),
         "team_name": t["team_name"],

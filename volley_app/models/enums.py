@@ -115,7 +115,7 @@ class GameType(StrEnum):
 
 
 class Ranking(StrEnum):
-    """How a league orders its standings (services/results.py says what each one compares)."""
+    """How a league orders its standings (services/seasons/results.py says what each one compares)."""
 
     STANDARD = "standard"
     FIVB = "fivb"

@@ -68,7 +68,7 @@ class League(SQLModel, table=True):
     stage: LeagueStage = enum_field(LeagueStage, default=LeagueStage.REGISTRATION)
     active: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("true")))
     schedule_generated: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
-    # The tournament bracket: the server-made name of its stored file (services/uploads.py).
+    # The tournament bracket: the server-made name of its stored file (services/core/uploads.py).
     tournament_file: str | None = Field(default=None, sa_column=sa.Column(sa.String(200)))
     tournament_content_type: str | None = Field(default=None, sa_column=sa.Column(sa.String(100)))
     address: str | None = Field(default=None, sa_column=sa.Column(sa.String(200)))
@@ -76,7 +76,7 @@ class League(SQLModel, table=True):
     region: Region | None = enum_field(Region, nullable=True, default=None)
     # How long a place offered to a waitlisted team is held for it.
     offer_hold_hours: int = Field(default=48, sa_column=sa.Column(sa.Integer, nullable=False, server_default="48"))
-    # How the standings are ordered (a choice of services/results.RANKINGS).
+    # How the standings are ordered (a choice of services/seasons/results.RANKINGS).
     ranking: Ranking = Field(
         default=Ranking.STANDARD,
         sa_column=sa.Column(enum_type(Ranking), nullable=False, server_default=Ranking.STANDARD.value),

@@ -88,7 +88,7 @@ class SubRequestPlace(SQLModel, table=True):
 
 class SubWithdrawal(SQLModel, table=True):
     """A sub who gave up a place they had accepted ("I can't make it"), before the game; ``late``: within
-    :data:`services.sub_records.LATE_HOURS` hours of it (their record counts those)."""
+    :data:`services.subs.sub_records.LATE_HOURS` hours of it (their record counts those)."""
 
     __tablename__ = "sub_withdrawals"
 

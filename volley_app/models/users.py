@@ -61,7 +61,7 @@ class User(SQLModel, table=True):
     sub_notify: str = Field(default="invites", sa_column=sa.Column(sa.String(10), nullable=False, server_default="invites"))
     # Unsubscribed from the league's announcements to every user (Email All).
     announcements_off: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
-    # A sub's record, kept from the places they took on requests not cancelled (``services/sub_records.py``):
+    # A sub's record, kept from the places they took on requests not cancelled (``services/subs/sub_records.py``):
     # games marked played, marked no-show, and the date of the latest request they took (None: never).
     sub_played: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
     sub_no_shows: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))

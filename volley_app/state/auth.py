@@ -13,9 +13,9 @@ import logging
 import reflex as rx
 
 from volley_app import db, routes
-from volley_app.services import auth
-from volley_app.services.auth import LoginResult
-from volley_app.services.permissions import Actor, display_status
+from volley_app.services.accounts import auth
+from volley_app.services.accounts.auth import LoginResult
+from volley_app.services.core.actors import Actor, display_status
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)

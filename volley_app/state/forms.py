@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import reflex as rx
 
 from volley_app import db, routes
-from volley_app.services.errors import UNEXPECTED, DomainError, Invalid
+from volley_app.services.core.errors import UNEXPECTED, DomainError, Invalid
 from volley_app.state.auth import AuthState
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ from typing import Any
 import reflex as rx
 
 from volley_app import routes
-from volley_app.services import inquiries
+from volley_app.services.mail import inquiries
 from volley_app.state.forms import TRAP_FIELD, FormState, form_values
 
 
@@ -31,7 +31,7 @@ def inquiry_error_id(kind: str) -> str:
 
 
 def inquiry(kind: str) -> tuple[str, tuple[str, ...], str]:
-    """What the state of inquiry form ``kind`` (a key of ``services.inquiries.FORMS``) sets: its kind, fields, error id."""
+    """What the state of inquiry form ``kind`` (a key of ``services.mail.inquiries.FORMS``) sets: its kind, fields, error id."""
     return kind, tuple(inquiries.FORMS[kind].fields), inquiry_error_id(kind)
 
 

@@ -11,9 +11,9 @@ import json
 
 import reflex as rx
 
-from volley_app.services import paging
-from volley_app.services.errors import DomainError, Invalid
-from volley_app.services.paging import Page
+from volley_app.services.core import paging
+from volley_app.services.core.errors import DomainError, Invalid
+from volley_app.services.core.paging import Page
 from volley_app.state.forms import form_values, path_arg
 
 # How far a page number in the address is followed (each page is one keyset step).

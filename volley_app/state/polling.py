@@ -11,7 +11,7 @@ once the service is back.
 
 A page that names what it shows (``_live_interest``: a user's requests, one request, the
 open list) does not wait the whole interval: a change it cares about, committed on any
-instance (``services.live``), starts its next round at once. The timer stays the fallback.
+instance (``services.core.live``), starts its next round at once. The timer stays the fallback.
 
 A round reads the database with the state unlocked (Reflex's background-task pattern): under the
 lock it only checks that the tab is still on the page and beats; it releases the lock, reads
@@ -33,7 +33,7 @@ import redis.exceptions
 import reflex as rx
 import sqlalchemy.exc
 
-from volley_app.services import live
+from volley_app.services.core import live
 
 log = logging.getLogger(__name__)
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.services import invites, mail_lists, matching, sub_requests
-from volley_app.services.errors import DomainError, Invalid
-from volley_app.services.paging import Page
+from volley_app.services.core.errors import DomainError, Invalid
+from volley_app.services.core.paging import Page
+from volley_app.services.mail import mail_lists
+from volley_app.services.subs import invites, matching, sub_requests
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import focus, form_values, path_arg, run_action
 from volley_app.state.sub_requests import SubPickerList

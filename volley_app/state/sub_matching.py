@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.services import availability, matching
-from volley_app.services.errors import DomainError, Invalid
-from volley_app.services.paging import Page
+from volley_app.services.core.errors import DomainError, Invalid
+from volley_app.services.core.paging import Page
+from volley_app.services.subs import availability, matching
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import form_values, path_arg, run_action
 from volley_app.state.paging import PagedList

@@ -13,9 +13,11 @@ import json
 from collections.abc import Callable
 
 from volley_app import routes
-from volley_app.services import live, sub_requests, venues
-from volley_app.services.errors import DomainError, Invalid
-from volley_app.services.paging import Page
+from volley_app.services.accounts import venues
+from volley_app.services.core import live
+from volley_app.services.core.errors import DomainError, Invalid
+from volley_app.services.core.paging import Page
+from volley_app.services.subs import sub_requests
 from volley_app.state.forms import FormState, form_values, run_action
 from volley_app.state.paging import PagedList
 from volley_app.state.polling import PolledPage

@@ -23,7 +23,7 @@ import re
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from volley_app.asgi import run_capped
-from volley_app.services import uploads
+from volley_app.services.core import uploads
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)

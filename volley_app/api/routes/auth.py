@@ -22,9 +22,9 @@ from volley_app.api.routes.common import (
     required,
     schema,
 )
-from volley_app.services import auth, tokens
-from volley_app.services.errors import Invalid
-from volley_app.services.permissions import Actor
+from volley_app.services.accounts import auth, tokens
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import Invalid
 from volley_app.settings import get_settings
 
 router = APIRouter(prefix=PREFIX, tags=["auth"])

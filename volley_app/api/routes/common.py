@@ -11,8 +11,9 @@ from pydantic import BaseModel, model_validator
 
 from volley_app import db
 from volley_app.api.deps import current_actor
-from volley_app.services import paging, payments
-from volley_app.services.permissions import Actor, require_actor
+from volley_app.services.core import paging
+from volley_app.services.core.actors import Actor, require_actor
+from volley_app.services.money import payments
 
 PREFIX = "/api"
 TOTAL_HEADER = "X-Total-Count"  # the rows counted, up to paging.COUNT_CAP (1000)

@@ -35,9 +35,9 @@ from volley_app.api.routes.common import (
 )
 from volley_app.api.routes.common import text as text_field
 from volley_app.models import GenderNeeded, Position, Rating, SkillLevel, SubFormat, SubStatus
-from volley_app.services import sub_requests
-from volley_app.services.errors import Invalid
-from volley_app.services.permissions import Actor
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import Invalid
+from volley_app.services.subs import answers, sub_requests
 
 router = APIRouter(prefix=PREFIX, tags=["sub requests"])
 ID = Field(None, validation_alias=AliasChoices("id", "_id", "requestId"), examples=[9], **schema(**IDENTIFIER))
@@ -215,16 +215,16 @@ def delete_note(body: Deletion, actor: Actor = Depends(acting)) -> dict:
 def _named(db, actor: Actor, body: Notice, kind: str) -> object:
     if body.id not in (None, ""):
         return body.id
-    return sub_requests.notice_request(db, actor, kind=kind, date=body.date, svl=body.svl, team=body.team)
+    return answers.notice_request(db, actor, kind=kind, date=body.date, svl=body.svl, team=body.team)
 
 
 def _answer(db, actor: Actor, body: Notice, accepted: bool) -> str:
     named = _named(db, actor, body, "accepted" if accepted else "declined")
-    return sub_requests.answer_notice(db, actor, named, accepted=accepted)
+    return answers.answer_notice(db, actor, named, accepted=accepted)
 
 
 def _invitation(db, actor: Actor, body: Notice) -> str:
-    return sub_requests.invitation_notice(db, actor, _named(db, actor, body, "received"))
+    return answers.invitation_notice(db, actor, _named(db, actor, body, "received"))
 
 
 @router.post("/acceptedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})

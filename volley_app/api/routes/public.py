@@ -34,9 +34,11 @@ from volley_app.api.routes.common import (
     with_ids,
 )
 from volley_app.models import REGIONS
-from volley_app.services import email_all, inquiries, newsletter, recovery, registration
-from volley_app.services.errors import Invalid
-from volley_app.services.permissions import Actor
+from volley_app.services.accounts import recovery
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import Invalid
+from volley_app.services.mail import email_all, inquiries, newsletter
+from volley_app.services.teams import registration
 
 router = APIRouter(prefix=PREFIX, tags=["forms, recovery, payments, mail"])
 

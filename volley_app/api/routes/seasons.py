@@ -31,8 +31,8 @@ from volley_app.api.routes.common import (
     with_ids,
 )
 from volley_app.models import Day, LeagueFormat, SkillLevel
-from volley_app.services import leagues, results, sessions
-from volley_app.services.permissions import Actor
+from volley_app.services.core.actors import Actor
+from volley_app.services.seasons import leagues, results, sessions
 
 router = APIRouter(prefix=PREFIX, tags=["sessions and leagues"])
 LEAGUE_REQUIRED = ("session", "court", "startDateTime", "numberOfWeeks", "timeIncrement", "skillLevel", "format",

@@ -30,8 +30,9 @@ from volley_app.api.routes.common import (
     with_ids,  # fmt: skip
 )
 from volley_app.models import GameType
-from volley_app.services import registration, scheduling, teams
-from volley_app.services.permissions import Actor
+from volley_app.services.core.actors import Actor
+from volley_app.services.seasons import scheduling, scoring
+from volley_app.services.teams import registration, teams
 
 router = APIRouter(prefix=PREFIX, tags=["teams and games"])
 ID = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], **schema(**IDENTIFIER))
@@ -127,7 +128,7 @@ def delete_team(body: Deletion, actor: Actor = Depends(acting)) -> dict:
 # --- games ----------------------------------------------------------------------------------------------
 
 SCORES = {f: "".join(p[:1].upper() + p[1:] if i else p for i, p in enumerate(f.split("_")))
-          for pair in scheduling.SCORE_FIELDS for f in pair}  # fmt: skip
+          for pair in scoring.SCORE_FIELDS for f in pair}  # fmt: skip
 
 
 class NewGames(Body):

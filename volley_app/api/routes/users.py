@@ -40,8 +40,10 @@ from volley_app.api.routes.common import (
     with_ids,
 )
 from volley_app.models import REGIONS, Gender, Rating
-from volley_app.services import accounts, auth, timefmt, tokens
-from volley_app.services.permissions import Actor, require_actor
+from volley_app.services.accounts import accounts, auth, tokens
+from volley_app.services.core import timefmt
+from volley_app.services.core.actors import Actor, require_actor
+from volley_app.services.operations import account_lifecycle
 
 router = APIRouter(prefix=PREFIX, tags=["users"])
 
@@ -191,7 +193,7 @@ def edit_user(body: UserEdit, actor: Actor = Depends(acting)) -> dict:
 @router.delete("/users", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def delete_user(body: Deletion, actor: Actor = Depends(acting)) -> dict:
     """Delete one's own account (an admin: anyone's); one with history is archived instead. Its logins end."""
-    call(accounts.delete_user, actor, body.id)
+    call(account_lifecycle.delete_user, actor, body.id)
     return {"id": body.id, "_id": body.id}
 
 

@@ -10,7 +10,7 @@ from volley_app.components.inquiries import confirmation_page, form_page, kept_f
 from volley_app.components.layout import message_page
 from volley_app.components.prose import link_row
 from volley_app.registry import page
-from volley_app.services import recovery
+from volley_app.services.accounts import recovery
 from volley_app.state.forms import form_values
 from volley_app.state.inquiries import PublicFormState
 

@@ -9,7 +9,8 @@ from volley_app.components.forms import checkbox_field, form_card, password_fiel
 from volley_app.components.inquiries import kept_form
 from volley_app.components.layout import public_page
 from volley_app.registry import page
-from volley_app.services import auth, validation
+from volley_app.services.accounts import auth
+from volley_app.services.core import validation
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg
 

@@ -9,9 +9,9 @@ from volley_app.components.forms import password_field, submit_button
 from volley_app.components.inquiries import confirmation_page, emailed_link_page, kept_form, refusal
 from volley_app.components.layout import link_button
 from volley_app.registry import page
-from volley_app.services import recovery
-from volley_app.services.errors import Invalid, NotFound
-from volley_app.services.validation import RESET_PASSWORD_RULE
+from volley_app.services.accounts import recovery
+from volley_app.services.core.errors import Invalid, NotFound
+from volley_app.services.core.validation import RESET_PASSWORD_RULE
 from volley_app.state.forms import FormState, focus, form_values, path_arg, run_action
 
 RESET_ERROR = "reset-error"

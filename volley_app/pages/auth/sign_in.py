@@ -8,8 +8,8 @@ from volley_app import routes
 from volley_app.components.inquiries import emailed_link_page, refusal
 from volley_app.components.layout import link_button
 from volley_app.registry import page
-from volley_app.services import auth
-from volley_app.services.errors import NotFound
+from volley_app.services.accounts import auth
+from volley_app.services.core.errors import NotFound
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
 

@@ -14,8 +14,8 @@ from volley_app.components.forms import (
 )
 from volley_app.components.inquiries import form_page, kept_form, two_columns
 from volley_app.registry import page
-from volley_app.services import accounts
-from volley_app.services.validation import PASSWORD_RULE, USERNAME_RULE
+from volley_app.services.accounts import accounts
+from volley_app.services.core.validation import PASSWORD_RULE, USERNAME_RULE
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import form_values
 from volley_app.state.inquiries import PublicFormState

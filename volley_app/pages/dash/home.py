@@ -12,9 +12,12 @@ from volley_app.components.layout import button_row, dash_screen, link_button, s
 from volley_app.components.paging import pager
 from volley_app.components.sub_requests import my_sub_info, open_requests_table, page_error, request_search
 from volley_app.registry import page
-from volley_app.services import accounts, home, score_reports, sub_requests
-from volley_app.services.errors import DomainError, Invalid
-from volley_app.services.paging import Page
+from volley_app.services.accounts import accounts
+from volley_app.services.core.errors import DomainError, Invalid
+from volley_app.services.core.paging import Page
+from volley_app.services.operations import home
+from volley_app.services.seasons import score_reports
+from volley_app.services.subs import sub_requests
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 from volley_app.state.paging import PagedList

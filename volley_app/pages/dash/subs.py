@@ -15,9 +15,10 @@ from volley_app.components.sub_requests import item_row, my_sub_info, responsive
 from volley_app.components.tables import card
 from volley_app.models import Gender, Rating
 from volley_app.registry import page
-from volley_app.services import accounts, sub_requests
-from volley_app.services.errors import DomainError
-from volley_app.services.paging import Page
+from volley_app.services.accounts import accounts
+from volley_app.services.core.errors import DomainError
+from volley_app.services.core.paging import Page
+from volley_app.services.subs import sub_requests
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 from volley_app.state.paging import PagedList

@@ -10,7 +10,7 @@ from volley_app.components.layout import dash_screen
 from volley_app.components.sessions import session_row, status_badge
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
-from volley_app.services import sessions
+from volley_app.services.seasons import sessions
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 

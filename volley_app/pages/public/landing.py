@@ -8,7 +8,7 @@ from volley_app import routes
 from volley_app.components.layout import public_page
 from volley_app.components.prose import hero, link_row
 from volley_app.registry import page
-from volley_app.services import home
+from volley_app.services.operations import home
 from volley_app.state.forms import run_action
 
 

@@ -8,7 +8,7 @@ from volley_app import routes
 from volley_app.components.forms import submit_button, text_field, trap_field
 from volley_app.components.inquiries import confirmation_page, form_page, kept_form
 from volley_app.registry import page
-from volley_app.services import newsletter
+from volley_app.services.mail import newsletter
 from volley_app.state.forms import TRAP_FIELD, form_values
 from volley_app.state.inquiries import PublicFormState
 

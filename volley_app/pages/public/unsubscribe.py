@@ -8,7 +8,7 @@ from volley_app import routes
 from volley_app.components.inquiries import emailed_link_page, refusal
 from volley_app.components.layout import column
 from volley_app.registry import page
-from volley_app.services import newsletter
+from volley_app.services.mail import newsletter
 from volley_app.state.forms import path_arg, run_action
 
 

@@ -8,7 +8,7 @@ from volley_app import routes
 from volley_app.components.forms import error_line, text_field
 from volley_app.components.layout import button_row, column, dash_screen
 from volley_app.registry import page
-from volley_app.services import audit
+from volley_app.services.core import audit
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import form_values, path_arg, run_action
 

@@ -10,9 +10,9 @@ from volley_app.components.forms import error_line
 from volley_app.components.layout import column, dash_screen
 from volley_app.components.paging import filter_select, pager, search_form
 from volley_app.registry import page
-from volley_app.services import inquiries
-from volley_app.services.errors import DomainError
-from volley_app.services.paging import Page
+from volley_app.services.core.errors import DomainError
+from volley_app.services.core.paging import Page
+from volley_app.services.mail import inquiries
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 from volley_app.state.paging import PagedList

@@ -19,7 +19,8 @@ from volley_app.components.layout import button_row, dash_screen, section_card
 from volley_app.components.leagues import back_to_league, league_header
 from volley_app.components.scores import SCORE_KEYS, SETS, score_fields
 from volley_app.registry import page
-from volley_app.services import playoffs, timefmt
+from volley_app.services.core import timefmt
+from volley_app.services.seasons import playoffs
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 

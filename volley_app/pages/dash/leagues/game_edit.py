@@ -9,7 +9,8 @@ from volley_app.components.forms import record_form, select_field, submit_button
 from volley_app.components.layout import button_row, link_button
 from volley_app.components.leagues import operator_form_screen
 from volley_app.registry import page
-from volley_app.services import scheduling, timefmt
+from volley_app.services.core import timefmt
+from volley_app.services.seasons import scheduling
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 

@@ -10,7 +10,7 @@ from volley_app.components.forms import error_line, notice_line, record_form, st
 from volley_app.components.layout import button_row, dash_screen, details, labelled, link_button, section_card
 from volley_app.components.scores import SCORE_KEYS, SETS, score_fields
 from volley_app.registry import page
-from volley_app.services import score_reports
+from volley_app.services.seasons import score_reports
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 

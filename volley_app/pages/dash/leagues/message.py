@@ -12,7 +12,7 @@ from volley_app.components.forms import area_field, error_line, select_field, su
 from volley_app.components.layout import button_row, column, dash_screen
 from volley_app.components.leagues import back_to_league
 from volley_app.registry import page
-from volley_app.services import league_messages
+from volley_app.services.seasons import league_messages
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 

@@ -9,7 +9,7 @@ from volley_app.components.forms import record_form, select_field, submit_button
 from volley_app.components.league_form import LEAGUE_FIELDS, league_fields
 from volley_app.components.leagues import operator_form_screen
 from volley_app.registry import page
-from volley_app.services import leagues as svc
+from volley_app.services.seasons import leagues as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 

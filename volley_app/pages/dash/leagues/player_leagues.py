@@ -10,8 +10,8 @@ from volley_app.components.layout import dash_screen
 from volley_app.components.leagues import summary_row, where
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
-from volley_app.services import leagues as svc
-from volley_app.services.errors import Forbidden
+from volley_app.services.core.errors import Forbidden
+from volley_app.services.seasons import leagues as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 

@@ -14,7 +14,8 @@ from volley_app.components.layout import button_row
 from volley_app.components.leagues import edit_link, league_header, league_screen
 from volley_app.components.tables import row, table
 from volley_app.registry import page
-from volley_app.services import calendar, scheduling, timefmt
+from volley_app.services.core import timefmt
+from volley_app.services.seasons import calendar, scheduling
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import path_arg, run_action

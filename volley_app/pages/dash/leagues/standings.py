@@ -11,7 +11,7 @@ from volley_app.components.layout import section_card
 from volley_app.components.leagues import edit_link, league_header, league_screen
 from volley_app.components.tables import table_or_empty
 from volley_app.registry import page
-from volley_app.services import results
+from volley_app.services.seasons import results
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
 

@@ -9,7 +9,8 @@ from volley_app.components.forms import error_line
 from volley_app.components.layout import dash_screen
 from volley_app.components.tables import row, table
 from volley_app.registry import page
-from volley_app.services import scheduling, timefmt
+from volley_app.services.core import timefmt
+from volley_app.services.seasons import scheduling
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
 

@@ -9,7 +9,7 @@ from volley_app.components.forms import area_field, error_line, form_card, submi
 from volley_app.components.inquiries import form_page
 from volley_app.components.layout import column, dash_page, link_button
 from volley_app.registry import page
-from volley_app.services import accounts
+from volley_app.services.accounts import accounts
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values
 

@@ -10,7 +10,8 @@ from volley_app.components.layout import column, dash_page, details, labelled, l
 from volley_app.components.sub_invites import sub_notify_card
 from volley_app.models import REGIONS
 from volley_app.registry import page
-from volley_app.services import accounts, calendar
+from volley_app.services.accounts import accounts
+from volley_app.services.seasons import calendar
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import run_action

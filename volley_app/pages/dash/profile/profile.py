@@ -7,7 +7,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.layout import dash_screen, link_button
 from volley_app.registry import page
-from volley_app.services import accounts
+from volley_app.services.accounts import accounts
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 

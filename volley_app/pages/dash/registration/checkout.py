@@ -11,7 +11,7 @@ from volley_app.components.layout import column, dash_page, link_button
 from volley_app.components.react.stripe import stripe_payment_form
 from volley_app.components.registration import league_href, return_to_league
 from volley_app.registry import page
-from volley_app.services import registration as svc
+from volley_app.services.teams import registration as svc
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action

@@ -9,7 +9,7 @@ from volley_app.components.forms import error_line, form_card, stacked_form, sub
 from volley_app.components.layout import dash_page
 from volley_app.components.registration import league_href, return_to_league
 from volley_app.registry import page
-from volley_app.services import registration as svc
+from volley_app.services.teams import registration as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 

@@ -12,7 +12,7 @@ from volley_app.components.forms import busy, error_line, form_card
 from volley_app.components.layout import column, dash_page
 from volley_app.components.registration import league_href, return_to_league
 from volley_app.registry import page
-from volley_app.services import registration as svc
+from volley_app.services.teams import registration as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
 

@@ -9,8 +9,8 @@ from volley_app.components.forms import error_line, record_form, update_delete
 from volley_app.components.layout import button_row, column, dash_page, link_button, page_heading, section_card
 from volley_app.components.sessions import FIELDS, session_fields
 from volley_app.registry import page
-from volley_app.services import sessions as svc
-from volley_app.services import timefmt
+from volley_app.services.core import timefmt
+from volley_app.services.seasons import sessions as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 

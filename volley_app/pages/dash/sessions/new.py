@@ -9,7 +9,7 @@ from volley_app.components.forms import error_line, form_card, select_field, sta
 from volley_app.components.layout import dash_page
 from volley_app.components.sessions import FIELDS, session_fields
 from volley_app.registry import page
-from volley_app.services import sessions as svc
+from volley_app.services.seasons import sessions as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, run_action
 

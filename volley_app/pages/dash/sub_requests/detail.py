@@ -13,8 +13,11 @@ from volley_app.components.sub_matching import outcome_panel, suggestions_panel
 from volley_app.components.sub_request_form import request_fields
 from volley_app.components.sub_requests import status_badge, sub_picker
 from volley_app.registry import page
-from volley_app.services import calendar, live, sub_requests, venues
-from volley_app.services.errors import Invalid
+from volley_app.services.accounts import venues
+from volley_app.services.core import live
+from volley_app.services.core.errors import Invalid
+from volley_app.services.seasons import calendar
+from volley_app.services.subs import sub_requests
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import focus, form_values, path_arg, run_action

@@ -13,7 +13,7 @@ from volley_app.components.layout import column, dash_page
 from volley_app.components.sub_request_form import request_fields
 from volley_app.components.sub_requests import sub_picker
 from volley_app.registry import page
-from volley_app.services import sub_requests
+from volley_app.services.subs import sub_requests
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import form_values, path_arg, run_action
 from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState, SubPickerList

@@ -17,8 +17,8 @@ from volley_app.components.forms import (
 )
 from volley_app.components.layout import button_row, column, dash_page, link_button
 from volley_app.registry import page
-from volley_app.services import teams as svc
-from volley_app.services.validation import TEAM_NAME_REQUIRED
+from volley_app.services.core.validation import TEAM_NAME_REQUIRED
+from volley_app.services.teams import teams as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 

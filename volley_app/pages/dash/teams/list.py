@@ -11,9 +11,9 @@ from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row
 from volley_app.components.teams import league_link, team_row, team_table
 from volley_app.registry import page
-from volley_app.services import teams as svc
-from volley_app.services.errors import DomainError
-from volley_app.services.paging import Page
+from volley_app.services.core.errors import DomainError
+from volley_app.services.core.paging import Page
+from volley_app.services.teams import teams as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
 from volley_app.state.paging import PagedList

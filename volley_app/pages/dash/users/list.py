@@ -9,9 +9,9 @@ from volley_app.components.layout import dash_screen, link_button
 from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
-from volley_app.services import accounts
-from volley_app.services.errors import DomainError
-from volley_app.services.paging import Page
+from volley_app.services.accounts import accounts
+from volley_app.services.core.errors import DomainError
+from volley_app.services.core.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 from volley_app.state.paging import PagedList

@@ -14,7 +14,7 @@ from volley_app.components.forms import (
     username_field,
 )
 from volley_app.registry import page
-from volley_app.services import accounts
+from volley_app.services.accounts import accounts
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, run_action
 

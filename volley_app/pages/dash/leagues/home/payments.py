@@ -7,9 +7,9 @@ import reflex as rx
 from volley_app.components.leagues import card_for
 from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
-from volley_app.services import registration
-from volley_app.services.errors import DomainError
-from volley_app.services.paging import Page
+from volley_app.services.core.errors import DomainError
+from volley_app.services.core.paging import Page
+from volley_app.services.teams import registration
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
 from volley_app.state.paging import PagedList

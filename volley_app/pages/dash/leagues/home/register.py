@@ -6,7 +6,7 @@ import reflex as rx
 
 from volley_app.components.layout import column, link_button
 from volley_app.components.leagues import card_for
-from volley_app.services import registration
+from volley_app.services.teams import registration
 
 from .state import LeagueHomeState
 

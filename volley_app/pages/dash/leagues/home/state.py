@@ -10,8 +10,11 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.league_form import LEAGUE_FIELDS
 from volley_app.components.leagues import money, where
-from volley_app.services import exports, playoffs, registration, scheduling, score_reports, timefmt, uploads
-from volley_app.services import leagues as svc
+from volley_app.services.core import timefmt, uploads
+from volley_app.services.operations import exports
+from volley_app.services.seasons import leagues as svc
+from volley_app.services.seasons import playoffs, scheduling, score_reports
+from volley_app.services.teams import registration
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address

@@ -24,7 +24,8 @@ from volley_app.components.layout import column
 from volley_app.components.sub_matching import availability_section
 from volley_app.models import Gender
 from volley_app.registry import page
-from volley_app.services import accounts, auth, venues
+from volley_app.services.accounts import accounts, auth, venues
+from volley_app.services.operations import account_lifecycle
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, focus, form_values, path_arg, run_action
 from volley_app.state.sub_matching import AvailabilityState
@@ -108,7 +109,7 @@ class EditUserState(FormState, AuthState):
 
     @rx.event
     async def delete(self):
-        itself, failure = await run_action(accounts.delete_user, actor=await self._actor(), user_id=self._target())
+        itself, failure = await run_action(account_lifecycle.delete_user, actor=await self._actor(), user_id=self._target())
         if failure:
             self.error = failure.message
             return focus(ERROR_ID)

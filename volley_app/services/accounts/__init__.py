@@ -1,0 +1,1 @@
+"""Accounts: logging in and out, passwords, API tokens, password recovery, creating and editing users, and the venues (SVLs) with their clocks."""

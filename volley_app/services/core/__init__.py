@@ -1,0 +1,1 @@
+"""What every domain stands on: errors with stable codes, the acting user and the row loader, field rules, paging, venue clocks, the audit log, rate limits, signed links, stored files, live change notices and periodic jobs."""

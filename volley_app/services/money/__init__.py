@@ -1,0 +1,1 @@
+"""Money: the fees a league charges and the card provider a payment goes through."""

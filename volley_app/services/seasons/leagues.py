@@ -1,0 +1,643 @@
+"""Leagues: the fields of spec section 5, stage over time, who sees and manages which, the bracket."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from urllib.parse import urlencode
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from volley_app import routes
+from volley_app.models import (
+    Day,
+    Game,
+    League,
+    LeagueFormat,
+    LeagueSession,
+    LeagueStage,
+    Payment,
+    Ranking,
+    Role,
+    SkillLevel,
+    Team,
+    User,
+    utcnow,
+)
+from volley_app.services.accounts import auth, venues
+from volley_app.services.core import audit, clock, paging, timefmt, uploads, validation
+from volley_app.services.core.actors import Actor, load, require_actor, require_admin, require_role
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound
+from volley_app.services.seasons import sessions
+from volley_app.services.seasons.league_data import (
+    FORMAT_LABELS,
+    PAYMENTS_KEPT,
+    delete_children,
+    display_name,
+    paid_teams,
+    played_games,
+    tell_captains_archived,
+)
+from volley_app.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+MAX_WEEKS = 52
+MAX_TEAMS = 64
+OFFER_HOURS = (1, 336)  # how long a place offered to a waitlisted team may be held: an hour to two weeks
+
+
+def name_column() -> sa.ColumnElement[str]:
+    """``display_name`` in SQL, for the search box ('Friday', 'Monday C 6s')."""
+    fmt = sa.case({f.value: label for f, label in FORMAT_LABELS.items()}, value=sa.cast(League.format, sa.String(30)),
+                  else_="")  # fmt: skip
+    return sa.cast(League.day, sa.String(20)) + " " + sa.cast(League.skill_level, sa.String(20)) + " " + fmt
+
+
+MAX_COURTS = 12
+
+
+def court_names(league: League) -> list[str]:
+    """The courts the league plays on, in the order games fill them (the first is ``league.court``)."""
+    if league.courts:
+        return [c for c in league.courts.split("\n") if c]
+    return [league.court]
+
+
+def _more_courts(value: object, first: str) -> list[str]:
+    """The courts after the first, one a line (or separated by commas): trimmed, each once."""
+    text = value if isinstance(value, str) else ""
+    names: list[str] = []
+    seen = {first.casefold()}
+    for part in text.replace(",", "\n").split("\n"):
+        name = " ".join(part.split())
+        if not name or name.casefold() in seen:
+            continue
+        if len(name) > 100:
+            raise Invalid({"more_courts": "Each court's name must be at most 100 characters"})
+        seen.add(name.casefold())
+        names.append(name)
+    if len(names) + 1 > MAX_COURTS:
+        raise Invalid({"more_courts": f"A league plays on at most {MAX_COURTS} courts"})
+    return names
+
+
+def _set_courts(row: League, first: str, more: list[str] | None) -> None:
+    """Store the courts: ``more`` None keeps the other courts as they are (a form without the field)."""
+    others = court_names(row)[1:] if more is None and row.court else (more or [])
+    others = [c for c in others if c.casefold() != first.casefold()]
+    row.court = first
+    row.courts = "\n".join([first, *others]) if others else None
+
+
+def zone(db: Session, league: League) -> str:
+    """The time zone of the league's venue: its dates are entered and shown in it."""
+    return venues.zone(db, league.svl_id)
+
+
+def registration_closes(league: League) -> dt.datetime:
+    """When registration and the waitlist close: the deadline the operator set, else the league's start."""
+    return league.registration_deadline or league.start_at
+
+
+def _deadline(value: object, start: dt.datetime, weeks: int, zone: str | None = None) -> dt.datetime | None:
+    """The registration deadline field: blank means the league's start; no later than its last week."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    when = timefmt.parse_local(value, "registration_deadline", "Registration deadline", zone)
+    if when > start + dt.timedelta(days=7 * max(weeks - 1, 0)):
+        raise Invalid({"registration_deadline": "Registration must close by the league's last week"})
+    return when
+
+
+def stage_at(league: League, now: dt.datetime) -> LeagueStage:
+    """Spec section 4, from the dates each time: Active once the start has passed, Registration before
+    it (a start moved back into the future moves the stage back too). Inactive is left alone."""
+    if league.stage == LeagueStage.INACTIVE:
+        return LeagueStage.INACTIVE
+    return LeagueStage.ACTIVE if now > league.start_at else LeagueStage.REGISTRATION
+
+
+def shown() -> sa.ColumnElement[bool]:
+    """Leagues normal lists show: not archived."""
+    return League.archived_at.is_(None)
+
+
+def refresh_stages(db: Session, leagues: list[League], now: dt.datetime | None = None) -> None:
+    """Save the stage each shown league has reached by ``now``."""
+    clock.save_reached(db, leagues, "stage", stage_at, now)
+
+
+COST_MAX_DOLLARS = 10_000
+
+
+def _int(value: object, field: str, label: str, low: int, high: int) -> int:
+    return validation.whole_number(value, field, label, low, high)
+
+
+def _dollars(value: object) -> int:
+    """Cost entered in dollars ("300" or "299.50") as cents."""
+    return validation.money_cents(value, "cost", "Cost", COST_MAX_DOLLARS)
+
+
+SETS_CHOICES = [("", "Best of 3 (set 3 after a split)"), ("3", "Always 3 sets")]
+"""How many sets a league's matches have (``League.sets_to_play``): blank a best of three, 3 always three sets."""
+
+
+def _sets_to_play(value: object) -> int | None:
+    text = str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else None
+    by_value = {v: (int(v) if v else None) for v, _label in SETS_CHOICES}
+    if text not in by_value:
+        raise Invalid({"sets_to_play": "Choose how many sets a match has: " + " or ".join(label for _v, label in SETS_CHOICES)})
+    return by_value[text]
+
+
+def _clean(fields: dict, zone: str | None = None) -> dict:
+    """Check the required set of spec section 5 (dates on the wall clock of the venue's ``zone``);
+    returns the columns to store."""
+    hold = {}  # a form without the field leaves the hold window as it is (48 hours for a new league)
+    if "offer_hold_hours" in fields:
+        hold["offer_hold_hours"] = (_int, fields["offer_hold_hours"], "offer_hold_hours", "Offer hold", *OFFER_HOURS)
+    if fields.get("ranking") not in (None, ""):  # without it the order stays (the standard one for a new league)
+        hold["ranking"] = (validation.choice, fields["ranking"], Ranking, "ranking", "Standings order")
+    clean = validation.collect(
+        gender_requirement=(validation.optional, fields.get("gender_requirement"), "gender_requirement",
+                            "Gender requirement", 100),
+        court=(validation.name, fields.get("court"), "court", "Court"),
+        start_at=(timefmt.parse_local, fields.get("start"), "start", "Start date and time", zone),
+        number_of_weeks=(_int, fields.get("number_of_weeks"), "number_of_weeks", "Number of weeks", 1, MAX_WEEKS),
+        time_increment=(_int, fields.get("time_increment"), "time_increment", "Time increment", 1, 600),
+        skill_level=(validation.choice, fields.get("skill_level"), SkillLevel, "skill_level", "Skill level"),
+        format=(validation.choice, fields.get("format"), LeagueFormat, "format", "Format"),
+        day=(validation.choice, fields.get("day"), Day, "day", "Day"),
+        max_teams=(_int, fields.get("max_teams"), "max_teams", "Max teams", 2, MAX_TEAMS),
+        cost_cents=(_dollars, fields.get("cost")),
+        **hold,
+    )
+    clean["gender_requirement"] = clean["gender_requirement"] or None
+    if "sets_to_play" in fields:  # without it the number of sets stays (a best of three for a new league)
+        clean["sets_to_play"] = _sets_to_play(fields["sets_to_play"])
+    if "registration_deadline" in fields:
+        clean["registration_deadline"] = _deadline(
+            fields["registration_deadline"], clean["start_at"], clean["number_of_weeks"], zone
+        )
+    clean["more_courts"] = _more_courts(fields["more_courts"], clean["court"]) if "more_courts" in fields else None
+    weekday = timefmt.local(clean["start_at"], zone).strftime("%A")
+    if clean["day"].value != weekday:
+        raise Invalid({"day": f"Day must match the start date, a {weekday}"})
+    return clean
+
+
+def cash_allowed(db: Session, svl_id: int) -> bool:
+    """The cash-only choice exists only for the one SVL named in settings (CASH_ONLY_SVL)."""
+    name = get_settings().cash_only_svl
+    if not name:
+        return False
+    svl = db.get(User, svl_id)
+    return svl is not None and svl.username == name.strip().lower()
+
+
+ARCHIVED = "This league is archived. An admin can restore it first."
+
+
+def managed(db: Session, actor: Actor | None, league_id: object) -> League:
+    """The league when the actor is its SVL or an admin; else Unauthorized/Forbidden/NotFound."""
+    return access_league(db, actor, league_id, manage=True)
+
+
+def changeable(db: Session, actor: Actor | None, league_id: object) -> League:
+    """A league its SVL or an admin may change: managed, and not archived."""
+    row = managed(db, actor, league_id)
+    if row.archived_at is not None:
+        raise Invalid(ARCHIVED)
+    return row
+
+
+LEAGUE_FIELDS = (
+    "court", "start_at", "number_of_weeks", "time_increment", "skill_level", "format", "day", "max_teams",
+    "cost_cents", "cash", "gender_requirement", "active", "offer_hold_hours", "ranking", "courts", "registration_deadline",
+    "sets_to_play",
+)  # fmt: skip
+
+
+def create_league(db: Session, actor: Actor | None, *, session_id: object, **fields) -> League:
+    """A new league in a session the actor manages; venue address from the session's SVL."""
+    actor = require_role(actor, Role.SVL, Role.ADMIN)
+    session_row = sessions.managed(db, actor, session_id)[1]
+    clean = _clean(fields, venues.zone(db, session_row.svl_id))
+    more = clean.pop("more_courts")
+    svl = db.get(User, session_row.svl_id)
+    clean["cash"] = validation.flag(fields.get("cash")) and cash_allowed(db, session_row.svl_id)
+    row = League(
+        session_id=session_row.id, svl_id=session_row.svl_id, stage=LeagueStage.REGISTRATION, active=True,
+        schedule_generated=False, address=svl.address if svl else None, city=svl.city if svl else None,
+        region=svl.region if svl else None, **clean,
+    )  # fmt: skip
+    _set_courts(row, row.court, more or [])
+    db.add(row)
+    db.flush()
+    audit.record(
+        db, actor, action="create", entity="league", entity_id=row.id, league_id=row.id,
+        summary=f"League {display_name(row)} created in {session_row.name}", after=audit.snapshot(row, LEAGUE_FIELDS),
+    )  # fmt: skip
+    return row
+
+
+def update_league(db: Session, actor: Actor | None, league_id: object, **fields) -> League:
+    """Change a league (its SVL or an admin): the same required set, plus the active flag. Audited."""
+    row = changeable(db, actor, league_id)
+    before = audit.snapshot(row, LEAGUE_FIELDS)
+    clean = _clean(fields, zone(db, row))
+    more = clean.pop("more_courts")
+    first = clean.pop("court")
+    for key, value in clean.items():
+        setattr(row, key, value)
+    _set_courts(row, first, more)
+    row.cash = validation.flag(fields.get("cash")) and cash_allowed(db, row.svl_id)
+    if "active" in fields:
+        row.active = validation.flag(fields.get("active"))
+    db.add(row)
+    db.flush()
+    audit.record_change(
+        db, actor, entity="league", row=row, before=before, fields=LEAGUE_FIELDS, league_id=row.id,
+        summary=f"League {display_name(row)} changed",
+    )  # fmt: skip
+    return row
+
+
+def contents(db: Session, league: League) -> dict[str, int]:
+    """What a league holds that history needs: teams (and how many paid), played games, payments."""
+    teams = db.exec(select(Team).where(Team.league_id == league.id)).all()
+    payments = db.exec(select(sa.func.count()).select_from(Payment).where(Payment.league_id == league.id)).one()
+    return {
+        "teams": len(teams),
+        "paid_teams": sum(1 for t in teams if t.paid),
+        "played_games": played_games(db, league.id),
+        "payments": payments,
+    }
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def removal_question(db: Session, league: League) -> str:
+    """The delete confirmation: what will be archived, or that the empty league is deleted."""
+    held = contents(db, league)
+    if not any(held.values()):
+        return f"Are you sure you want to delete League: {display_name(league)}? It has no teams or payments."
+    parts = [_plural(held["teams"], "team")]
+    if held["paid_teams"]:
+        parts[0] += f" ({held['paid_teams']} paid)"
+    if held["played_games"]:
+        parts.append(_plural(held["played_games"], "game") + " with results")
+    if held["payments"]:
+        parts.append(_plural(held["payments"], "payment"))
+    question = (
+        f"League: {display_name(league)} has {', '.join(parts)}. It will be archived: hidden from every list, "
+        f"with its teams, games and payments kept. An admin can restore it."
+    )
+    paid = paid_teams(db, league.id)
+    if paid:
+        question += f" Paid teams: {'; '.join(paid)}. {PAYMENTS_KEPT}"
+    if held["teams"]:
+        question += " Each team's captain is emailed that the league is archived."
+    return question
+
+
+def delete_league(db: Session, actor: Actor | None, league_id: object) -> str:
+    """Remove a league (its SVL or an admin); returns its display name.
+
+    A league holding teams, results or payments is archived (kept whole, restorable by an admin);
+    only an empty one is deleted.
+    """
+    row = changeable(db, actor, league_id)
+    name = display_name(row)
+    held = contents(db, row)
+    if any(held.values()):
+        row.archived_at, row.archived_by_id = utcnow(), actor.user_id
+        db.add(row)
+        db.flush()
+        audit.record(
+            db, actor, action="archive", entity="league", entity_id=row.id, league_id=row.id,
+            summary=f"League {name} archived", after=held,
+        )  # fmt: skip
+        tell_captains_archived(db, row)
+        return name
+    delete_children(db, row.id)
+    audit.record(db, actor, action="delete", entity="league", entity_id=row.id, league_id=row.id,
+                 summary=f"League {name} deleted (it had no teams or payments)")  # fmt: skip
+    return name
+
+
+def restore_league(db: Session, actor: Actor | None, league_id: object) -> str:
+    """Bring an archived league back (admins only); its session comes back with it."""
+    actor = require_admin(actor)
+    row = managed(db, actor, league_id)
+    if row.archived_at is None:
+        raise Invalid("This league is not archived")
+    row.archived_at, row.archived_by_id = None, None
+    db.add(row)
+    session_row = db.get(LeagueSession, row.session_id)
+    if session_row is not None and session_row.archived_at is not None:
+        session_row.archived_at, session_row.archived_by_id = None, None
+        db.add(session_row)
+    db.flush()
+    audit.record(db, actor, action="restore", entity="league", entity_id=row.id, league_id=row.id,
+                 summary=f"League {display_name(row)} restored")  # fmt: skip
+    return display_name(row)
+
+
+def _session_names(db: Session, ids) -> dict[int, str]:
+    ids = set(ids)
+    if not ids:
+        return {}
+    return {s.id: s.name for s in db.exec(select(LeagueSession).where(LeagueSession.id.in_(ids))).all()}
+
+
+def summary(
+    league: League, session_names: dict[int, str], svl_names: dict[int, str], zones: dict[int, str] | None = None
+) -> dict:
+    """A league as lists show it; ``zone`` is its venue's time zone (from ``zones``, read once per list)."""
+    return {
+        "id": league.id,
+        "name": display_name(league),
+        "session_id": league.session_id,
+        "session_name": session_names.get(league.session_id, ""),
+        "svl_name": svl_names.get(league.svl_id, ""),
+        "court": ", ".join(court_names(league)),
+        "day": league.day.value,
+        "skill_level": league.skill_level.value,
+        "format": FORMAT_LABELS[league.format],
+        "start_at": league.start_at,
+        "zone": (zones or {}).get(league.svl_id) or timefmt.default_name(),
+        "stage": (league.stage or LeagueStage.REGISTRATION).value,
+        "active": league.active,
+        "cost_cents": league.cost_cents,
+        "cash": league.cash,
+        "max_teams": league.max_teams,
+        "archived": league.archived_at is not None,
+    }
+
+
+def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None, now: dt.datetime | None = None) -> list[dict]:
+    """Active leagues (stages refreshed). SVLs: only those in their current sessions; others: all active.
+
+    With ``session_id`` (SVL/admin): every league of that one session, active or not.
+    """
+    actor = require_actor(actor)
+    now = now or utcnow()
+    stmt = select(League).where(shown()).order_by(League.start_at, League.id)
+    if session_id not in (None, ""):
+        session_row = sessions.managed(db, actor, session_id)[1]
+        stmt = stmt.where(League.session_id == session_row.id)
+    else:
+        stmt = stmt.where(League.active.is_(True))
+        if actor.is_svl and not actor.is_admin:
+            current = sessions.current_session_ids(db, actor.user_id, now)
+            stmt = stmt.where(League.svl_id == actor.user_id, League.session_id.in_(current or [-1]))
+    found = list(db.exec(stmt).all())
+    refresh_stages(db, found, now)
+    snames = _session_names(db, [lg.session_id for lg in found])
+    vnames = venues.svl_names(db, [lg.svl_id for lg in found])
+    vzones = venues.zones(db, [lg.svl_id for lg in found])
+    return [summary(lg, snames, vnames, vzones) for lg in found]
+
+
+# The filters of the leagues list: free text (league name, venue, session, court), the day, the format, the skill level.
+LEAGUE_FILTERS = ("q", "day", "format", "skill")
+
+
+# The orders of the leagues list: by start (the default) or latest start first.
+LEAGUE_ORDERS = {
+    "start": paging.Order((League.start_at, League.id), (dt.datetime, int)),
+    "-start": paging.Order((League.start_at.desc(), League.id.desc()), (dt.datetime, int)),
+}
+
+
+def leagues_page(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+    now: dt.datetime | None = None,
+    session_id: object = None,
+    sort: object = "",
+) -> paging.Page:
+    """One page of the active leagues by start (``sort`` "-start": latest first), as ``list_leagues`` picks them
+    for the actor (stages refreshed).
+
+    ``filters``: ``q`` (the league's name such as 'Monday C 6s', the venue's name, the session's name or the court),
+    ``day``, ``format`` and ``skill``.
+    With ``session_id`` (its SVL or an admin): every league of that one session, active or not.
+    """
+    actor = require_actor(actor)
+    order = paging.sort_order(sort, LEAGUE_ORDERS)
+    now = now or utcnow()
+    f = filters if isinstance(filters, dict) else {}
+    if session_id not in (None, ""):
+        where = [shown(), League.session_id == sessions.managed(db, actor, session_id)[1].id]
+    else:
+        where = [shown(), League.active.is_(True)]
+    if session_id in (None, "") and actor.is_svl and not actor.is_admin:
+        current = sessions.current_session_ids(db, actor.user_id, now)
+        where += [League.svl_id == actor.user_id, League.session_id.in_(current or [-1])]
+    if day := paging.choice(f.get("day"), Day.values()):
+        where.append(League.day == Day(day))
+    if fmt := paging.choice(f.get("format"), LeagueFormat.values()):
+        where.append(League.format == LeagueFormat(fmt))
+    if skill := paging.choice(f.get("skill"), SkillLevel.values()):
+        where.append(League.skill_level == SkillLevel(skill))
+    query = select(League)
+    if text := paging.search_text(f.get("q")):
+        venue = User.first_name + " " + User.last_name
+        query = query.join(User, User.id == League.svl_id).join(LeagueSession, LeagueSession.id == League.session_id)
+        where.append(paging.contains(text, venue, LeagueSession.name, League.court, name_column()))
+    query = query.where(*where).order_by(*order.columns)
+
+    def project(found: list) -> list[dict]:
+        rows = [r[0] for r in found]
+        refresh_stages(db, rows, now)
+        snames = _session_names(db, [lg.session_id for lg in rows])
+        vnames = venues.svl_names(db, [lg.svl_id for lg in rows])
+        vzones = venues.zones(db, [lg.svl_id for lg in rows])
+        return [summary(lg, snames, vnames, vzones) for lg in rows]
+
+    return paging.keyset(
+        db, query, kinds=order.kinds, project=project, bookmark=bookmark, size=paging.page_size(size)
+    )
+
+
+def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.datetime | None = None) -> dict:
+    """A league's home: anyone logged in may read it; ``can_manage`` says whether the actions show."""
+    row = access_league(db, actor, league_id)
+    refresh_stages(db, [row], now)
+    out = summary(row, _session_names(db, [row.session_id]), venues.svl_names(db, [row.svl_id]),
+                  venues.zones(db, [row.svl_id]))
+    teams = db.exec(select(Team).where(Team.league_id == row.id, Team.withdrawn_at.is_(None))).all()
+    managing = may_manage(actor, row)
+    out.update(
+        number_of_weeks=row.number_of_weeks,
+        first_court=row.court,
+        registration_deadline=row.registration_deadline,
+        registration_closes=registration_closes(row),
+        more_courts="\n".join(court_names(row)[1:]),
+        time_increment=row.time_increment,
+        gender_requirement=row.gender_requirement or "",
+        raw_format=row.format.value,
+        schedule_generated=row.schedule_generated,
+        address=row.address or "",
+        city=row.city or "",
+        region=row.region.value if row.region else "",
+        team_count=sum(1 for t in teams if not t.waitlist),
+        waitlist_count=sum(1 for t in teams if t.waitlist),
+        can_manage=managing and row.archived_at is None,
+        can_restore=actor.is_admin and row.archived_at is not None,
+        show_audit=actor.is_admin,
+        show_payments=managing,
+        delete_question=removal_question(db, row) if managing and row.archived_at is None else "",
+        cash_allowed=cash_allowed(db, row.svl_id),
+        show_cash=managing and cash_allowed(db, row.svl_id),
+        offer_hold_hours=row.offer_hold_hours,
+        ranking=row.ranking.value,
+        sets_to_play=str(row.sets_to_play or ""),
+        has_bracket=bool(row.tournament_file),
+        bracket_type=row.tournament_content_type or "",
+    )
+    return out
+
+
+def bracket_link(db: Session, actor: Actor | None, league_id: object, *, now: dt.datetime | None = None) -> str:
+    """The address of the tournament bracket's file for this actor ("" when none): a link signed for them.
+
+    Anyone who may read the league gets one; the file route checks the signature, and the league again.
+    """
+    row = access_league(db, actor, league_id)
+    if not row.tournament_file or actor is None:
+        return ""
+    query = uploads.ticket(actor.user_id, _bracket_subject(row), now or utcnow())
+    return f"{routes.bracket_file_path(row.id)}?{urlencode(query)}"
+
+
+def _bracket_subject(row: League) -> str:
+    return f"bracket:{row.id}:{row.tournament_file}"
+
+
+def bracket_file(
+    db: Session, actor: Actor | None, league_id: object, *, link: dict[str, str] | None = None, now: dt.datetime | None = None
+) -> dict:
+    """The tournament bracket's bytes, type and entity tag for the file route.
+
+    The reader is ``actor`` (a bearer token), else the user a signed ``link`` was made for; either must
+    still be allowed to read the league. A link to a replaced bracket no longer works.
+    """
+    row = load(db, League, league_id, LEAGUE_NOT_FOUND)
+    if actor is None and link and row.tournament_file:
+        uid = uploads.ticket_holder(link, _bracket_subject(row), now or utcnow())
+        actor = auth.holder(db, uid) if uid is not None else None
+    row = access_league(db, actor, row.id)
+    data = uploads.read(db, row.tournament_file)
+    if data is None or not row.tournament_content_type:
+        raise NotFound("There is no tournament bracket for this league")
+    return {"data": data, "content_type": row.tournament_content_type, "etag": uploads.etag(row.tournament_file),
+            "filename": uploads.download_name("tournament-bracket", row.tournament_file)}
+
+
+def upload_bracket(db: Session, actor: Actor | None, league_id: object, *, data: object) -> League:
+    """Replace the league's tournament bracket (its SVL or an admin) after the content and size check."""
+    row = changeable(db, actor, league_id)
+    content_type, ext = uploads.check(data)
+    old = row.tournament_file
+    row.tournament_file = uploads.store(db, bytes(data), ext, content_type)
+    row.tournament_content_type = content_type
+    db.add(row)
+    db.flush()
+    audit.record(db, actor, action="upload", entity="league", entity_id=row.id, league_id=row.id,
+                 summary=f"Tournament bracket {'replaced' if old else 'uploaded'} for {display_name(row)}")  # fmt: skip
+    uploads.remove(db, old)
+    return row
+
+
+def player_leagues(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> dict:
+    """The player leagues page: open for registration, current, and the partner venues (SVL accounts)."""
+    actor = require_actor(actor)
+    if actor.is_admin or actor.is_svl:
+        raise Forbidden()
+    now = now or utcnow()
+    found = list(
+        db.exec(select(League).where(League.active.is_(True), shown()).order_by(League.start_at, League.id)).all()
+    )
+    refresh_stages(db, found, now)
+    snames = _session_names(db, [lg.session_id for lg in found])
+    vnames = venues.svl_names(db, [lg.svl_id for lg in found])
+    vzones = venues.zones(db, [lg.svl_id for lg in found])
+    rows = [summary(lg, snames, vnames, vzones) for lg in found]
+    return {
+        "registration": [r for r in rows if r["start_at"] > now],
+        "current": [r for r in rows if r["start_at"] <= now],
+        "venues": venues.partner_venues(db),
+    }
+
+
+def svl_sessions_for_new_league(db: Session, actor: Actor | None) -> list[dict]:
+    """The sessions a new league may go in: the actor's current ones (admins: every current one)."""
+    actor = require_role(actor, Role.SVL, Role.ADMIN)
+    return [s for s in sessions.list_sessions(db, actor) if s["status"] != "Inactive"]
+
+
+def new_league_form(db: Session, actor: Actor | None) -> dict:
+    """What the new league form offers: the sessions to choose from, and whether the cash-only choice shows.
+
+    The cash-only choice shows when a league in one of those sessions may be cash-only (``cash_allowed``).
+    """
+    found = svl_sessions_for_new_league(db, actor)
+    return {
+        "sessions": found,
+        "show_cash": any(cash_allowed(db, svl_id) for svl_id in {s["svl_id"] for s in found}),
+    }
+
+
+# --- loading a league or a game by id -------------------------------------------------------------
+
+LEAGUE_NOT_FOUND = "This league no longer exists"
+GAME_NOT_FOUND = "This game no longer exists"
+
+
+def may_manage_league(actor: Actor | None, league: League) -> bool:
+    """A league is managed by its own SVL and by admins."""
+    return actor is not None and (actor.is_admin or (actor.is_svl and league.svl_id == actor.user_id))
+
+
+def access_league(db: Session, actor: Actor | None, league_id: object, *, manage: bool = False) -> League:
+    """The league with that id for this actor.
+
+    To read it: anyone logged in, but an inactive league only for those who manage it (NotFound for the
+    others). With ``manage``: only its SVL or an admin (Unauthorized / Forbidden otherwise). An archived
+    league exists only for admins (who may see its payments and restore it).
+    """
+    if manage:
+        actor = require_role(actor, Role.SVL, Role.ADMIN)
+        row = load(db, League, league_id, LEAGUE_NOT_FOUND)
+        if not may_manage_league(actor, row):
+            raise Forbidden()
+    else:
+        actor = require_actor(actor)
+        row = load(db, League, league_id, LEAGUE_NOT_FOUND)
+        if not row.active and not may_manage_league(actor, row):
+            raise NotFound(LEAGUE_NOT_FOUND)
+    if row.archived_at is not None and not actor.is_admin:
+        raise NotFound(LEAGUE_NOT_FOUND)
+    return row
+
+
+may_manage = may_manage_league
+
+
+def access_game(db: Session, actor: Actor | None, game_id: object, *, manage: bool = False) -> Game:
+    """The game with that id when the actor may read (``manage``: change) its league."""
+    game = load(db, Game, game_id, GAME_NOT_FOUND)
+    access_league(db, actor, game.league_id, manage=manage)
+    return game

@@ -1,0 +1,180 @@
+"""Who may take a sub request: the rules of the suggested subs (``services/subs/matching.py``), and of an accept.
+
+Each rule is a condition on ``users`` for one request (:func:`rules`), so one query lists the subs who keep
+them all, or says which a sub misses and why in words (:func:`why_not`):
+
+- requestor: not the one who made the request;
+- placed: no place on this request already;
+- rating: rated at the needed position at or above the request's lowest rating (position "Any": their best
+  of hitter, passer and setter); a request without a lowest rating takes any sub, rated or not;
+- gender: the gender the request needs (a sub with no gender given fits only "Any");
+- weekday, date: free that weekday and not unavailable that day (the venue's local date of the game);
+- cap: under their weekly cap of places taken (Monday to Sunday, venue dates);
+- playing: not the captain of a team with a game starting within an hour of the request's time;
+- subbing: no other place taken on a request within an hour.
+
+Suggestions apply every rule. An accept (:func:`refusal`) applies the request's needs and the sub's own
+games (:data:`ACCEPT_RULES`): a sub who takes a request on a day they said they are not free has changed
+their mind, which is theirs to do.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from volley_app.models import (
+    Game,
+    Gender,
+    GenderNeeded,
+    League,
+    Position,
+    Rating,
+    SubRequest,
+    SubRequestPlace,
+    SubStatus,
+    SubUnavailableDate,
+    Team,
+    User,
+)
+from volley_app.services.accounts import venues
+from volley_app.services.core import timefmt
+from volley_app.services.subs import availability
+
+BUSY_WINDOW = dt.timedelta(hours=1)
+UNRATED = 9
+RANK = {"A": 0, "B": 1, "C": 2, "D": 3}
+COLUMNS = {Position.HITTER: "hitter_skill_level", Position.PASSER: "passer_skill_level", Position.SETTER: "setter_skill_level"}
+RULES = ("requestor", "placed", "rating", "gender", "weekday", "date", "cap", "playing", "subbing")
+# What an accept checks: the request's needs, and the sub's own games and places at that time.
+ACCEPT_RULES = ("rating", "gender", "playing", "subbing")
+
+
+def rank(column) -> sa.ColumnElement[int]:
+    """A rating as a number (A 0 ... D 3), UNRATED when there is none."""
+    return sa.case(*[(column == Rating(k), v) for k, v in RANK.items()], else_=UNRATED)
+
+
+def flag(condition: sa.ColumnElement[bool]) -> sa.ColumnElement[int]:
+    """1 when ``condition`` holds, else 0 (a NULL never holds)."""
+    return sa.case((condition, 1), else_=0)
+
+
+def week_of(day: dt.date, zone: str) -> tuple[dt.datetime, dt.datetime]:
+    monday = day - dt.timedelta(days=day.weekday())
+    return timefmt.day_start(monday, zone), timefmt.day_start(monday + dt.timedelta(days=7), zone)
+
+
+def rules(req: SubRequest, zone: str) -> tuple[dict[str, sa.ColumnElement[bool]], sa.Subquery]:
+    """Each eligibility rule as a condition on ``users`` (with the week's count joined as ``week``), by name."""
+    day = timefmt.local(req.date, zone).date()
+    start, end = week_of(day, zone)
+    near = (req.date - BUSY_WINDOW, req.date + BUSY_WINDOW)
+    # the places taken on other requests not cancelled (every status: a request for several may still be open;
+    # the status/date index reads the dates)
+    on_request = SubRequest.id == SubRequestPlace.request_id
+    taken = (SubRequest.status.in_(list(SubStatus)), SubRequest.archived_at.is_(None), SubRequest.id != req.id)
+    week = (
+        sa.select(SubRequestPlace.user_id.label("sub_id"), sa.func.count().label("taken"))
+        .join(SubRequest, on_request)
+        .where(*taken, SubRequest.date >= start, SubRequest.date < end)
+        .group_by(SubRequestPlace.user_id)
+        .subquery("week")
+    )
+    subbing = (
+        sa.select(SubRequestPlace.user_id)
+        .join(SubRequest, on_request)
+        .where(*taken, SubRequest.date > near[0], SubRequest.date < near[1])
+    )
+    playing = (
+        sa.select(Team.captain_id)
+        .join(Game, sa.or_(Game.team1_id == Team.id, Game.team2_id == Team.id))
+        .join(League, League.id == Team.league_id)
+        .where(
+            Team.captain_id.is_not(None), Team.withdrawn_at.is_(None), Team.waitlist.is_(False),
+            League.archived_at.is_(None), Game.start_at > near[0], Game.start_at < near[1],
+        )
+    )  # fmt: skip
+    position = req.position_needed or Position.ANY
+    rating_ok: sa.ColumnElement[bool] = sa.true()
+    if req.min_rating is not None:
+        good = [Rating(k) for k, v in RANK.items() if v <= RANK[req.min_rating.value]]
+        if position == Position.ANY:
+            rating_ok = sa.or_(*[getattr(User, c).in_(good) for c in COLUMNS.values()])
+        else:
+            rating_ok = getattr(User, COLUMNS[position]).in_(good)
+    gender = req.gender_needed or GenderNeeded.ANY
+    unavailable = sa.exists().where(SubUnavailableDate.user_id == User.id, SubUnavailableDate.day == day)
+    placed = sa.exists().where(SubRequestPlace.request_id == req.id, SubRequestPlace.user_id == User.id)
+    rules = {
+        "requestor": User.id != req.requestor_id,
+        "placed": ~placed,
+        "rating": rating_ok,
+        "gender": sa.true() if gender == GenderNeeded.ANY else User.gender == Gender(gender.value),
+        "weekday": User.sub_days.op("&")(availability.day_bit(day.weekday())) != 0,
+        "date": ~unavailable,
+        "cap": sa.or_(User.sub_weekly_cap.is_(None), sa.func.coalesce(week.c.taken, 0) < User.sub_weekly_cap),
+        "playing": User.id.not_in(playing),
+        "subbing": User.id.not_in(subbing),
+    }
+    return rules, week
+
+
+def best(row, position: Position) -> tuple[str, str]:
+    """The position named in the reason and the sub's rating there ("" when unrated)."""
+    ratings = {p: getattr(row, c) for p, c in COLUMNS.items()}
+    if position != Position.ANY:
+        r = ratings[position]
+        return position.value, r.value if r else ""
+    rated = [(RANK[r.value], p) for p, r in ratings.items() if r]
+    if not rated:
+        return "Player", ""
+    _, p = min(rated, key=lambda t: (t[0], list(COLUMNS).index(t[1])))
+    return p.value, ratings[p].value
+
+
+def why_not(row, req: SubRequest, zone: str) -> str:
+    """Why a sub is not suggested (or may not take the request), every rule they miss, in words.
+
+    ``row``: the sub's ratings and gender, and ``ok_<rule>`` 0 for each rule missed (a rule not read counts as kept)."""
+    day = timefmt.local(req.date, zone)
+    position = req.position_needed or Position.ANY
+    out: list[str] = []
+    missed = {name for name in RULES if not getattr(row, f"ok_{name}", 1)}
+    if "requestor" in missed:
+        out.append("made this request")
+    if "placed" in missed:
+        out.append("has a place on this request already")
+    if "rating" in missed:
+        where, rating = best(row, position)
+        at = "at any position" if position == Position.ANY else f"at {where.lower()}"
+        rated = f"rated {rating} {at}" if rating else f"not rated {at}"
+        out.append(f"{rated} (needs {req.min_rating.value if req.min_rating else ''} or better)")
+    if "gender" in missed:
+        out.append(f"not {(req.gender_needed or GenderNeeded.ANY).value.lower()}" if row.gender else "gender not given")
+    if "weekday" in missed:
+        out.append(f"not free {day:%A}s")
+    if "date" in missed:
+        out.append(f"unavailable on {day:%b} {day.day}")
+    if "cap" in missed:
+        out.append(f"at their weekly cap ({row.taken} of {row.sub_weekly_cap})")
+    if "playing" in missed:
+        out.append("playing at that time")
+    if "subbing" in missed:
+        out.append("subbing another game at that time")
+    return "; ".join(out)
+
+
+def refusal(db: Session, req: SubRequest, user_id: int, names: tuple[str, ...] = ACCEPT_RULES) -> str:
+    """Why the user ``user_id`` may not take ``req`` by the rules ``names``, in words ("" when they may)."""
+    zone = venues.zone_by_name(db, req.svl)
+    found, _week = rules(req, zone)
+    columns = (User.gender, *[getattr(User, c) for c in COLUMNS.values()])
+    row = db.execute(
+        sa.select(*columns, *[flag(found[name]).label(f"ok_{name}") for name in names]).where(User.id == user_id)
+    ).first()
+    if row is None:
+        return "not an active sub"
+    return why_not(row, req, zone)

@@ -1,0 +1,1001 @@
+"""Sub requests (the spec's "Note") and the list of available subs.
+
+Rules (spec sections 2, 4, 5 and 6):
+
+- SVLs (display status SVL) are refused everything here; players and admins may act.
+- A request is created Open and not completed. A targeted one names an active sub,
+  resolved on the server by user id, and emails that sub (receivedRequest).
+- Accept (conditional UPDATE: of many concurrent accepts exactly one wins) sets
+  Accepted and the recipient to the accepting user and emails the requestor. A sub whom the
+  request's needs do not fit, or who plays or subs at that time, is refused and told why
+  (``services/subs/eligibility.py``, the rules of the suggestions).
+  Decline, by the named recipient only, sets Declined and emails the requestor; a sub who holds
+  a place cannot decline, and a request with places taken opens to anyone instead of Declined.
+- A sub who holds a place gives it up before the game ("I can't make it", :func:`withdraw`): the
+  place reopens to the next sub on the invite list or to anyone, the requestor is emailed, and a
+  withdrawal within a day of the game counts on the sub's record.
+- Only the requestor edits or deletes a request. A sub who was invited to it or accepted it is
+  emailed when its time, place or team changes, and when it is cancelled; a cancelled request
+  with a sub is archived (kept, shown nowhere), one nobody answered is deleted.
+- The requestor may reopen a Declined request: to anyone, or naming another sub.
+- A request whose date has passed is saved as completed when it is shown.
+- Email addresses never leave the server: the projections below carry none.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from volley_app import routes
+from volley_app.models import (
+    Gender,
+    GenderNeeded,
+    Position,
+    Rating,
+    Role,
+    SkillLevel,
+    SubFormat,
+    SubInvite,
+    SubOutcome,
+    SubRequest,
+    SubRequestPlace,
+    SubStatus,
+    SubWithdrawal,
+    User,
+    utcnow,
+)
+from volley_app.services.accounts import venues
+from volley_app.services.core import paging, ratelimit, timefmt, validation
+from volley_app.services.core.actors import Actor, load, record_id
+from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
+from volley_app.services.mail import mail
+from volley_app.services.subs import eligibility, invites, sub_records
+from volley_app.services.subs.access import (
+    SUB_REQUEST_NOT_FOUND,
+    access_sub_request,
+    can_view_sub_request,
+    require_sub_request_actor,
+)
+
+log = logging.getLogger(__name__)
+
+TAKEN = "This sub request has already been taken"
+CANNOT_TAKE = "You cannot take this sub request"
+HOLDS_PLACE = "You have a place on this sub request: to give it up, choose I can't make it"
+NO_PLACE = "You have no place on this sub request"
+STARTED = "The game has started: a place can be given up only before it"
+OWN_REQUEST = "You cannot accept your own sub request"
+PASSED = "This sub request's date has passed"
+MADE_TO_ANOTHER = "This sub request was made to another sub"
+NOT_FOUND = SUB_REQUEST_NOT_FOUND
+
+TEAM_MAX, SVL_MAX, COURT_MAX, TEXT_MAX = 100, 200, 50, 2000
+
+_table: sa.Table = SubRequest.__table__  # type: ignore[assignment]
+
+
+# -- input --------------------------------------------------------------------------------------------------------
+
+
+def _future(value: object, now: dt.datetime, zone: str | None = None) -> dt.datetime:
+    when = timefmt.parse_local(value, "date", "Date", zone)
+    if when <= now:
+        raise Invalid({"date": "Choose a date and time in the future"})
+    return when
+
+
+def _players(value: object) -> int:
+    """How many players a request needs: 1 to 4 (empty: 1)."""
+    if value in (None, ""):
+        return 1
+    text = str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    if not text.isdigit() or not 1 <= int(text) <= invites.MAX_PLAYERS:
+        raise Invalid({"players_needed": f"Choose 1 to {invites.MAX_PLAYERS} players"})
+    return int(text)
+
+
+def _needed(value: object, enum_cls, field: str, label: str):
+    """A need of the request: "Any" when left blank (a client that does not ask for needs), else one of ``enum_cls``."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return enum_cls("Any")
+    if not isinstance(value, str):  # a number or a list from an API client
+        raise Invalid({field: f"Choose a {label.lower()}"})
+    return validation.choice(value, enum_cls, field, label)
+
+
+def _clean(
+    *, team, date, svl, skill_level, format, court=None, text=None, players_needed=None, position_needed=None,
+    gender_needed=None, min_rating=None, now: dt.datetime, zone=None,
+) -> dict:  # fmt: skip
+    """A request's details checked: every message at once (Invalid), or the values to store.
+
+    The date is on the wall clock of ``zone``, the time zone of the venue the location names. The needs (position,
+    gender, lowest rating at that position) are optional: blank is "Any" and no lowest rating.
+    """
+    clean = validation.collect(
+        position_needed=(_needed, position_needed, Position, "position_needed", "Position needed"),
+        gender_needed=(_needed, gender_needed, GenderNeeded, "gender_needed", "Gender needed"),
+        min_rating=(validation.optional_choice, min_rating, Rating, "min_rating", "lowest rating"),
+        team=(validation.name, team, "team", "Team", TEAM_MAX),
+        svl=(validation.name, svl, "svl", "Location", SVL_MAX),
+        date=(_future, date, now, zone),
+        court=(validation.optional, court, "court", "Court", COURT_MAX),
+        skill_level=(validation.choice, skill_level, SkillLevel, "skill_level", "Skill level"),
+        format=(validation.choice, format, SubFormat, "format", "Format"),
+        text=(validation.optional, text, "text", "Message", TEXT_MAX, True),
+        players_needed=(_players, players_needed),
+    )
+    # the optional fields are stored as NULL when left empty
+    return clean | {"court": clean["court"] or None, "text": clean["text"] or None}
+
+
+ANYONE = "Anyone"
+
+
+def named_recipient(db: Session, value: object) -> object:
+    """Who a request is made to, as a client names them: blank or 'Anyone' (any sub: None), a sub's username, or
+    their user id. A name that is no one's comes back as it was (and is refused as not an active sub)."""
+    if value is None or (isinstance(value, str) and value.strip().casefold() in ("", ANYONE.casefold())):
+        return None
+    if isinstance(value, str):
+        found = db.exec(select(User.id).where(User.username == value.strip().lower())).first()
+        if found is not None:
+            return found
+    return value
+
+
+def _active_sub(db: Session, user_id: object) -> User:
+    user = db.get(User, record_id(user_id, "Choose a sub"))
+    if user is None or not user.sub or not user.active:
+        raise Invalid({"recipient": "Choose an active sub"})
+    return user
+
+
+# -- projections --------------------------------------------------------------------------------------------------
+
+
+def _names(db: Session, ids: set[int]) -> dict[int, str]:
+    """People by id as players know each other: first and last name (the username when both are empty)."""
+    if not ids:
+        return {}
+    found = db.exec(select(User.id, User.first_name, User.last_name, User.username).where(User.id.in_(ids))).all()
+    return {uid: person_name(first, last, username) for uid, first, last, username in found}
+
+
+def person_name(first: str | None, last: str | None, username: str | None) -> str:
+    """A person as players know each other: first and last name, else the username."""
+    return f"{first or ''} {last or ''}".strip() or (username or "")
+
+
+def _no_sub(req: SubRequest) -> str:
+    """'Open' for a request open to anyone; a closed one whose sub deleted their account says so."""
+    return "Open" if req.status == SubStatus.OPEN else "Deleted account"
+
+
+def needs_text(position: Position | None, gender: GenderNeeded | None, rating: Rating | None) -> str:
+    """What a request needs in words: "female setter, B or better"; "anyone" when it names nothing."""
+    position, gender = position or Position.ANY, gender or GenderNeeded.ANY
+    if position == Position.ANY and gender == GenderNeeded.ANY and rating is None:
+        return "anyone"
+    who = "player" if position == Position.ANY else position.value.lower()
+    if gender != GenderNeeded.ANY:
+        who = f"{gender.value.lower()} {who}"
+    if rating is None:
+        return who
+    return f"{who}, {rating.value} or better" if rating != Rating.A else f"{who}, A"
+
+
+def _row(
+    req: SubRequest, names: dict[int, str], zones: dict[str, str] | None = None, outcome: SubOutcome | None = None
+) -> dict:
+    """A request as lists show it; its times on the clock of the venue it names (``zones``, by name);
+    ``outcome``: the mark of the sub it names."""
+    zone = (zones or {}).get(req.svl.strip().casefold())
+    local = timefmt.local(req.date, zone)
+    return {
+        "id": req.id,
+        "requestor": names.get(req.requestor_id, ""),
+        "recipient": names.get(req.recipient_id, "") if req.recipient_id else "Anyone",
+        "sub": names.get(req.recipient_id, "") if req.recipient_id else _no_sub(req),
+        "status": req.status.value,
+        "team": req.team,
+        "svl": req.svl,
+        "court": req.court or "",
+        "skill_level": req.skill_level.value,
+        "format": req.format.value,
+        "text": req.text or "",
+        "completed": req.completed,
+        "date": req.date,
+        "date_text": timefmt.day(req.date, zone),
+        "time_text": timefmt.clock(req.date, zone, labelled=True),
+        "local_input": f"{local:%Y-%m-%dT%H:%M}",
+        "position_needed": (req.position_needed or Position.ANY).value,
+        "gender_needed": (req.gender_needed or GenderNeeded.ANY).value,
+        "min_rating": req.min_rating.value if req.min_rating else "",
+        "needs": needs_text(req.position_needed, req.gender_needed, req.min_rating),
+        "outcome": outcome.value if outcome else "",
+        "players_needed": req.players_needed,
+        "places_filled": req.places_filled,
+    }
+
+
+def _rows(db: Session, reqs: list[SubRequest]) -> list[dict]:
+    names = _names(db, {r.requestor_id for r in reqs} | {r.recipient_id for r in reqs if r.recipient_id})
+    zones = venues.zones_by_name(db, [r.svl for r in reqs])
+    marks = dict(db.exec(
+        select(_NamedPlace.request_id, _NamedPlace.outcome).join(SubRequest, _named_place)
+        .where(_NamedPlace.request_id.in_([r.id for r in reqs]))
+    ).all()) if reqs else {}  # fmt: skip
+    return [_row(r, names, zones, marks.get(r.id)) for r in sorted(reqs, key=lambda r: (r.completed, r.date, r.id))]
+
+
+def complete_past(db: Session, *where: sa.ColumnElement[bool], now: dt.datetime | None = None) -> None:
+    """Save as completed, in one UPDATE, every request ``where`` picks whose date has passed (spec section 4)."""
+    now = now or utcnow()
+    db.flush()
+    db.connection().execute(
+        sa.update(_table)
+        .where(_table.c.completed.is_(False), _table.c.date <= now, *where)
+        .values(completed=True, updated_at=now)
+    )
+    for loaded in list(db.identity_map.values()):
+        if isinstance(loaded, SubRequest):
+            db.expire(loaded, ["completed", "updated_at"])
+
+
+# -- reading ------------------------------------------------------------------------------------------------------
+
+# The filters of the request lists: free text (team, location, requestor), a location, a date range (venue days).
+REQUEST_FILTERS = ("q", "venue", "date_from", "date_to")
+# The filters of the Subs list: a name, gender, a position and a rating (that position's, or any position's).
+SUB_FILTERS = ("q", "gender", "position", "rating")
+POSITIONS = {"hitter": "hitter_skill_level", "passer": "passer_skill_level", "setter": "setter_skill_level"}
+
+_Requestor = sa.orm.aliased(User, name="requestor")
+_Recipient = sa.orm.aliased(User, name="recipient")
+# The place of the sub a request names (its mark is the request's "outcome" in lists).
+_NamedPlace = sa.orm.aliased(SubRequestPlace, name="named_place")
+_named_place = sa.and_(SubRequest.id == _NamedPlace.request_id, SubRequest.recipient_id == _NamedPlace.user_id)
+
+
+def _day(value: object, field: str, label: str) -> dt.date | None:
+    text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        return None
+    try:
+        day = dt.date.fromisoformat(text)
+    except ValueError:
+        raise Invalid({field: f"{label} must be a date"}) from None
+    if not 2000 <= day.year <= 2100:
+        raise Invalid({field: f"{label} must be between the years 2000 and 2100"})
+    return day
+
+
+def _request_conditions(filters: dict | None) -> list[sa.ColumnElement[bool]]:
+    """The WHERE of the request lists' search and filters; Invalid names a date that is not one."""
+    f = filters if isinstance(filters, dict) else {}
+    out: list[sa.ColumnElement[bool]] = []
+    text = paging.search_text(f.get("q"))
+    if text:
+        out.append(paging.contains(text, SubRequest.team, SubRequest.svl, _Requestor.username, _Requestor.first_name,
+                                   _Requestor.last_name))
+    venue = paging.search_text(f.get("venue"))
+    if venue:
+        out.append(paging.contains(venue, SubRequest.svl))
+    first = _day(f.get("date_from"), "date_from", "From")
+    last = _day(f.get("date_to"), "date_to", "To")
+    if first and last and last < first:
+        raise Invalid({"date_to": "Choose a day on or after the first day"})
+    if first:
+        out.append(SubRequest.date >= timefmt.day_start(first))
+    if last:
+        out.append(SubRequest.date < timefmt.day_start(last + dt.timedelta(days=1)))
+    return out
+
+
+# The orders of the sub request lists: by date (the default) or latest date first.
+NOTE_ORDERS = {
+    "date": paging.Order((SubRequest.date, SubRequest.id), (dt.datetime, int)),
+    "-date": paging.Order((SubRequest.date.desc(), SubRequest.id.desc()), (dt.datetime, int)),
+}
+
+
+def _with_place_holders(db: Session, rows: list[dict]) -> list[dict]:
+    """Each row's "sub": the subs who hold its places, in the order they took them (else as ``_row`` has it).
+
+    Only a request for several players with a place taken is looked up: one player's sub is the one it names.
+    """
+    held: dict[int, list[str]] = {}
+    several = [r["id"] for r in rows if r["players_needed"] > 1 and r["places_filled"]]
+    if several:
+        found = db.exec(
+            select(SubRequestPlace.request_id, User.first_name, User.last_name, User.username)
+            .join(User, User.id == SubRequestPlace.user_id)
+            .where(SubRequestPlace.request_id.in_(several))
+            .order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)
+        ).all()  # fmt: skip
+        for rid, *who in found:
+            held.setdefault(rid, []).append(person_name(*who))
+    for row in rows:
+        if row["id"] in held:
+            row["sub"] = ", ".join(held[row["id"]])
+    return rows
+
+
+def _request_page(db: Session, where: list, *, bookmark: object, size: object, sort: object = "") -> paging.Page:
+    order = paging.sort_order(sort, NOTE_ORDERS)
+    query = (
+        select(
+            SubRequest, _NamedPlace.outcome, _Requestor.first_name, _Requestor.last_name, _Requestor.username,
+            _Recipient.first_name, _Recipient.last_name, _Recipient.username,
+        )
+        .join(_Requestor, _Requestor.id == SubRequest.requestor_id)
+        .outerjoin(_Recipient, _Recipient.id == SubRequest.recipient_id)
+        .outerjoin(_NamedPlace, _named_place)
+        .where(*where)
+        .order_by(*order.columns)
+    )
+
+    def project(found: list) -> list[dict]:
+        zones = venues.zones_by_name(db, [req.svl for req, *_who in found])
+        out = [
+            _row(req, {req.requestor_id: person_name(*who[:3]), req.recipient_id or 0: person_name(*who[3:])}, zones, mark)
+            for req, mark, *who in found
+        ]
+        return _with_place_holders(db, out)
+
+    # The total needs no names: every request has its requestor, so the join counts only when searched by it.
+    count = sa.select(SubRequest.id).join(_Requestor, _Requestor.id == SubRequest.requestor_id)
+    if not any("requestor.username" in str(w) for w in where):
+        count = sa.select(SubRequest.id)
+    return paging.keyset(
+        db, query, kinds=order.kinds, project=project, bookmark=bookmark, size=paging.page_size(size),
+        count=count.where(*where),
+    )  # fmt: skip
+
+
+def list_open(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+    now: dt.datetime | None = None,
+    sort: object = "",
+) -> paging.Page:
+    """One page of the requests open to Anyone and not completed, by date (home page and /dash/notes)."""
+    require_sub_request_actor(actor)
+    where = _request_conditions(filters)
+    now = now or utcnow()
+    base = (
+        SubRequest.status == SubStatus.OPEN,
+        SubRequest.recipient_id.is_(None),
+        SubRequest.completed.is_(False),
+        SubRequest.archived_at.is_(None),
+    )
+    complete_past(db, _table.c.status == SubStatus.OPEN.value, _table.c.recipient_id.is_(None),
+                  _table.c.archived_at.is_(None), now=now)  # fmt: skip
+    return _request_page(db, [*base, *where], bookmark=bookmark, size=size, sort=sort)
+
+
+def notifications(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+    now: dt.datetime | None = None,
+    sort: object = "",
+) -> paging.Page:
+    """One page of the requests the actor made, was named on or took a place on, not completed, by date (My Sub Requests)."""
+    actor = require_sub_request_actor(actor)
+    where = _request_conditions(filters)
+    now = now or utcnow()
+    mine = sa.or_(SubRequest.requestor_id == actor.user_id, SubRequest.recipient_id == actor.user_id,
+                  placed_by(actor.user_id))  # fmt: skip
+    mine_row = sa.or_(_table.c.requestor_id == actor.user_id, _table.c.recipient_id == actor.user_id,
+                      placed_by(actor.user_id))  # fmt: skip
+    complete_past(db, mine_row, _table.c.archived_at.is_(None), now=now)
+    base = (mine, SubRequest.completed.is_(False), SubRequest.archived_at.is_(None))
+    return _request_page(db, [*base, *where], bookmark=bookmark, size=size, sort=sort)
+
+
+def detail(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> dict:
+    """One request with what the viewer may do to it (spec section 2, sub request detail)."""
+    actor = require_sub_request_actor(actor)
+    req = access_sub_request(db, actor, request_id)
+    invites.sweep_request(db, req.id, now)
+    req = access_sub_request(db, actor, req.id)
+    db.refresh(req)
+    complete_past(db, _table.c.id == req.id, now=now)
+    row = _rows(db, [req])[0]
+    is_requestor = req.requestor_id == actor.user_id
+    live = req.status == SubStatus.OPEN and not req.completed
+    placed = invites.has_place(db, req.id, actor.user_id)
+    row["can_accept"] = live and not is_requestor and req.recipient_id in (None, actor.user_id) and not placed
+    row["places"] = invites.place_names(db, req)
+    row["sub"] = _subs_on(db, req, row["places"]) or row["sub"]
+    row["invite_queue"] = invites.queue_rows(db, req) if is_requestor or actor.is_admin else []
+    row["can_invite_in_order"] = (
+        is_requestor and not req.completed and req.places_filled < req.players_needed
+        and (req.status == SubStatus.DECLINED or (req.status == SubStatus.OPEN and req.recipient_id is None))
+    )  # fmt: skip
+    row["can_decline"] = live and req.recipient_id == actor.user_id and not is_requestor and not placed
+    row["can_withdraw"] = placed and not req.completed and req.date > (now or utcnow())
+    row["can_edit"] = is_requestor
+    row["can_reopen"] = is_requestor and req.status == SubStatus.DECLINED and not req.completed
+    return row
+
+
+def _subs_on(db: Session, req: SubRequest, places: list[str]) -> str:
+    """Who the request's Sub field names when places are taken: each sub with a place, then the sub it names now
+    (invited to a place left), when that is someone else; "" without places."""
+    if not places:
+        return ""
+    named = ""
+    if req.recipient_id is not None and not invites.has_place(db, req.id, req.recipient_id):
+        named = f" (invited: {_names(db, {req.recipient_id}).get(req.recipient_id, '')})"
+    return ", ".join(places) + named
+
+
+def subs_elsewhere(actor: Actor | None) -> str | None:
+    """The Subs list sends SVLs (display status SVL) to their sessions."""
+    if actor is not None and actor.status == Role.SVL.value:
+        return routes.SESSIONS
+    return None
+
+
+def _rating(value: Rating | None) -> str:
+    return value.value if value else ""
+
+
+def _sub(u: User) -> dict:
+    """A sub as the Subs list shows them, with their record (kept on the account: ``sub_records``)."""
+    return {
+        "id": u.id,
+        "first_name": u.first_name,
+        "last_name": u.last_name,
+        "gender": u.gender.value if u.gender else "",
+        "hitter": _rating(u.hitter_skill_level),
+        "passer": _rating(u.passer_skill_level),
+        "setter": _rating(u.setter_skill_level),
+        "played": u.sub_played,
+        "no_shows": u.sub_no_shows,
+    }
+
+
+def _sub_conditions(filters: dict | None) -> list[sa.ColumnElement[bool]]:
+    f = filters if isinstance(filters, dict) else {}
+    out: list[sa.ColumnElement[bool]] = []
+    text = paging.search_text(f.get("q"))
+    if text:
+        full = User.first_name + " " + User.last_name
+        out.append(paging.contains(text, User.first_name, User.last_name, full))
+    if gender := paging.choice(f.get("gender"), Gender.values()):
+        out.append(User.gender == Gender(gender))
+    position = paging.choice(f.get("position"), tuple(POSITIONS))
+    rating = paging.choice(f.get("rating"), Rating.values())
+    columns = [getattr(User, POSITIONS[position])] if position else [getattr(User, c) for c in POSITIONS.values()]
+    if rating:
+        out.append(sa.or_(*[c == Rating(rating) for c in columns]))
+    elif position:
+        out.append(columns[0].is_not(None))
+    return out
+
+
+def list_subs(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+) -> paging.Page:
+    """One page of the active subs by name, for the Subs page: names, gender and ratings only (never an email).
+
+    ``filters``: ``q`` a name (first, last, or both), ``gender``, ``position`` (hitter, passer, setter)
+    and ``rating`` (of that position, or of any position).
+    """
+    require_sub_request_actor(actor)
+    query = (
+        select(User)
+        .where(User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None), *_sub_conditions(filters))
+        .order_by(User.first_name, User.last_name, User.id)
+    )
+    return paging.keyset(
+        db,
+        query,
+        kinds=(str, str, int),
+        project=lambda found: [_sub(row[0]) for row in found],
+        bookmark=bookmark,
+        size=paging.page_size(size),
+    )
+
+
+def _invitable(actor: Actor, request_id: int | None = None) -> list[sa.ColumnElement[bool]]:
+    """Who may be invited: active subs but the actor (and, for a request, none who holds a place on it)."""
+    out = [User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None), User.id != actor.user_id]
+    if request_id is not None:
+        places: sa.Table = SubRequestPlace.__table__  # type: ignore[assignment]
+        out.append(~sa.exists().where(places.c.request_id == request_id, places.c.user_id == User.id))
+    return out
+
+
+def _choice(uid: int, first: str, last: str) -> dict[str, str]:
+    return {"value": str(uid), "label": f"{first} {last}".strip()}
+
+
+def invite_choices(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+    request_id: int | None = None,
+) -> paging.Page:
+    """One page of the subs a targeted request may name (every active sub but the actor), as select options.
+
+    ``filters``: ``q`` a name (first, last, or both); by name, as the Subs page lists them. ``request_id``: for
+    that request, whose subs with a place are not asked again.
+    """
+    actor = require_sub_request_actor(actor)
+    query = (
+        select(User.first_name, User.last_name, User.id)
+        .where(*_invitable(actor, request_id), *_sub_conditions({"q": filters.get("q")} if isinstance(filters, dict) else None))
+        .order_by(User.first_name, User.last_name, User.id)
+    )
+    return paging.keyset(
+        db,
+        query,
+        kinds=(str, str, int),
+        project=lambda found: [_choice(r[2], r[0], r[1]) for r in found],
+        bookmark=bookmark,
+        size=paging.page_size(size),
+    )
+
+
+def invite_choice(
+    db: Session, actor: Actor | None, sub_id: object, *, request_id: int | None = None
+) -> dict[str, str] | None:
+    """The select option of the sub ``sub_id`` when a targeted request (``request_id``: that one) may name them,
+    else None."""
+    actor = require_sub_request_actor(actor)
+    try:
+        uid = record_id(sub_id)
+    except NotFound:
+        return None
+    found = db.exec(
+        select(User.id, User.first_name, User.last_name).where(User.id == uid, *_invitable(actor, request_id))
+    ).first()
+    return _choice(*found) if found else None
+
+
+def invite_list_choices(
+    db: Session,
+    actor: Actor | None,
+    request_id: object,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+) -> paging.Page:
+    """One page of the subs the requestor of ``request_id`` may put on its invite list, by name (``q`` a name).
+
+    Only the request's requestor: anyone else is refused as for the request itself.
+    """
+    req = access_sub_request(db, actor, request_id, own=True)
+    return invite_choices(db, actor, filters=filters, bookmark=bookmark, size=size, request_id=req.id)
+
+
+def invite_list_choice(db: Session, actor: Actor | None, request_id: object, sub_id: object) -> dict[str, str] | None:
+    """The option of the sub ``sub_id`` for the invite list of the actor's request ``request_id``, else None."""
+    req = access_sub_request(db, actor, request_id, own=True)
+    return invite_choice(db, actor, sub_id, request_id=req.id)
+
+
+# -- changing -----------------------------------------------------------------------------------------------------
+
+
+def create(
+    db: Session, actor: Actor | None, *, recipient_id: object = None, now: dt.datetime | None = None, **details: object
+) -> int:
+    """Create an Open request; with ``recipient_id`` a targeted one that emails the sub. Returns its id.
+
+    ``details``: team, date, svl, skill_level, format, and optionally court and text (see ``_clean``).
+    """
+    actor = require_sub_request_actor(actor)
+    recipient_id = named_recipient(db, recipient_id)
+    ratelimit.sub_invite(db, actor.user_id, recipient_id)
+    now = now or utcnow()
+    errors: dict[str, str] = {}
+    recipient: User | None = None
+    if recipient_id not in (None, ""):
+        try:
+            recipient = _active_sub(db, recipient_id)
+            if recipient.id == actor.user_id:
+                errors["recipient"] = "You cannot invite yourself"
+        except (Invalid, NotFound):
+            errors["recipient"] = "Choose an active sub"
+    try:
+        clean = _clean(now=now, zone=venues.zone_by_name(db, details.get("svl")), **details)
+    except Invalid as exc:
+        errors.update(exc.errors)
+    if errors:
+        raise Invalid(errors)
+    req = SubRequest(
+        requestor_id=actor.user_id,
+        recipient_id=recipient.id if recipient else None,
+        status=SubStatus.OPEN,
+        completed=False,
+        **clean,
+    )
+    db.add(req)
+    db.flush()
+    if recipient is not None:
+        _email_invited(db, req, actor, recipient)
+    else:
+        invites.open_notices(db, req)
+    invites.tell_changed(db, req)
+    log.info("sub request %s created by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
+    return req.id
+
+
+def _email_invited(db: Session, req: SubRequest, actor: Actor, recipient: User) -> None:
+    """Tell the sub named on a request (receivedRequest), with one-click Accept and Decline, unless they asked
+    to be emailed nothing."""
+    invites.email_named(db, req, recipient)
+
+
+def reopen(
+    db: Session, actor: Actor | None, request_id: object, *, recipient_id: object = None, now: dt.datetime | None = None
+) -> None:
+    """The requestor opens a Declined request again: to anyone, or to another sub (who is emailed).
+
+    Only a declined request that is not completed and whose date is still ahead; status Open again.
+    """
+    actor = require_sub_request_actor(actor)
+    now = now or utcnow()
+    req = access_sub_request(db, actor, request_id, own=True)
+    complete_past(db, _table.c.id == req.id, now=now)
+    if req.status != SubStatus.DECLINED or req.completed:
+        raise BadRequest(PASSED if req.completed else "Only a declined sub request can be reopened")
+    recipient: User | None = None
+    recipient_id = named_recipient(db, recipient_id)
+    if recipient_id not in (None, ""):
+        try:
+            recipient = _active_sub(db, recipient_id)
+        except (Invalid, NotFound):
+            raise Invalid({"recipient": "Choose an active sub"}) from None
+        if recipient.id == actor.user_id:
+            raise Invalid({"recipient": "You cannot invite yourself"})
+        if invites.has_place(db, req.id, recipient.id):
+            raise Invalid({"recipient": "This sub has a place on this request already"})
+        ratelimit.sub_invite(db, actor.user_id, recipient.id, now=now)
+    declined_by = req.recipient_id
+    req.status = SubStatus.OPEN
+    req.recipient_id = recipient.id if recipient else None
+    req.updated_at = now
+    db.add(req)
+    db.flush()
+    if recipient is not None:
+        _email_invited(db, req, actor, recipient)
+    else:
+        invites.open_notices(db, req)
+    invites.tell_changed(db, req, declined_by)
+    log.info("sub request %s reopened by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
+
+
+def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind: str) -> None:
+    requestor = db.get(User, req.requestor_id)
+    acting = db.get(User, actor.user_id)
+    if requestor is None:
+        return
+    mail.queue_email(
+        db, "request_answered", {
+            "first_name": mail.first_name(requestor), "who": mail.full_name(acting) if acting else actor.username,
+            "verb": verb, "when": timefmt.long(req.date, venues.zone_by_name(db, req.svl)), "svl": req.svl,
+            "team": req.team, "page": routes.absolute(routes.note_path(req.id)),
+        }, to=requestor.email, reply_to=acting.email if acting else None, kind=kind,
+    )  # fmt: skip
+
+
+def _answer(db: Session, actor: Actor, request_id: object, now: dt.datetime, *conditions, **values) -> tuple[int, bool]:
+    """One conditional UPDATE of an Open, not completed request someone else made (so exactly one answer wins).
+
+    Returns the request's id and whether the update changed it.
+    """
+    rid = record_id(request_id, NOT_FOUND)
+    changed = db.connection().execute(
+        sa.update(_table)
+        .where(
+            _table.c.id == rid,
+            _table.c.status == SubStatus.OPEN.value,
+            _table.c.completed.is_(False),
+            _table.c.archived_at.is_(None),
+            _table.c.requestor_id != actor.user_id,
+            *conditions,
+        )
+        .values(updated_at=now, **values)
+    ).rowcount
+    return rid, changed == 1
+
+
+def _still_there(db: Session, rid: int) -> SubRequest:
+    """The request an answer missed: NotFound when it is gone or cancelled."""
+    req = load(db, SubRequest, rid, NOT_FOUND)
+    if req.archived_at is not None:
+        raise NotFound(NOT_FOUND)
+    return req
+
+
+def _answered(db: Session, rid: int, actor: Actor, verb: str, kind: str) -> None:
+    req = load(db, SubRequest, rid, NOT_FOUND)
+    db.refresh(req)
+    _email_requestor(db, req, actor, verb, kind)
+    # an accepted request may have been open to anyone: the open list loses it
+    invites.tell_changed(db, req, actor.user_id, open_list=req.status == SubStatus.ACCEPTED)
+    log.info("sub request %s %s by user %s", rid, verb, actor.user_id)
+
+
+def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
+    """Take a request. One conditional UPDATE decides: of concurrent accepts exactly one wins."""
+    actor = require_sub_request_actor(actor)
+    now = now or utcnow()
+    open_to_actor = sa.or_(_table.c.recipient_id.is_(None), _table.c.recipient_id == actor.user_id)
+    # One place per accept: the last place makes it Accepted (with one place needed, the first does).
+    full = _table.c.places_filled + 1 >= _table.c.players_needed
+    accepted = {
+        "places_filled": _table.c.places_filled + 1,
+        "status": sa.case((full, SubStatus.ACCEPTED.value), else_=_table.c.status),
+        "recipient_id": sa.case((full, actor.user_id), else_=_table.c.recipient_id),
+    }
+    _fits(db, actor, request_id, now)
+    rid, won = _answer(db, actor, request_id, now, _table.c.date > now, open_to_actor, ~placed_by(actor.user_id),
+                       _table.c.places_filled < _table.c.players_needed, **accepted)  # fmt: skip
+    if not won:
+        req = _still_there(db, rid)
+        if not can_view_sub_request(actor, req) and req.status == SubStatus.OPEN:
+            raise Forbidden()
+        if req.requestor_id == actor.user_id:
+            raise Forbidden(OWN_REQUEST)
+        if invites.has_place(db, req.id, actor.user_id):
+            raise BadRequest("You have already accepted this request")
+        if req.status != SubStatus.OPEN:
+            raise BadRequest(TAKEN if req.recipient_id != actor.user_id else "You have already answered this request")
+        if req.recipient_id not in (None, actor.user_id):
+            raise Forbidden(MADE_TO_ANOTHER)
+        raise BadRequest(PASSED)
+    try:
+        with db.begin_nested():
+            db.add(SubRequestPlace(request_id=rid, user_id=actor.user_id, accepted_at=now))
+    except sa.exc.IntegrityError:  # the same sub's second accept, a moment ago
+        raise BadRequest("You have already accepted this request") from None
+    sub_records.refresh(db, [actor.user_id])
+    req = db.get(SubRequest, rid)
+    db.refresh(req)
+    invites.after_accept(db, req, actor, now)
+    _answered(db, rid, actor, "accepted", "accepted_request")
+
+
+def _fits(db: Session, actor: Actor, request_id: object, now: dt.datetime) -> None:
+    """Refuse (BadRequest, saying why) a sub whom a request they could otherwise take does not fit: its needs,
+    or their own games and places at that time. A request they could not take anyway is left to the accept's
+    own answer (taken, passed, not theirs)."""
+    try:
+        req = db.get(SubRequest, record_id(request_id, NOT_FOUND))
+    except NotFound:
+        return
+    takeable = (
+        req is not None and req.status == SubStatus.OPEN and not req.completed and req.archived_at is None
+        and req.date > now and req.requestor_id != actor.user_id and req.recipient_id in (None, actor.user_id)
+        and req.places_filled < req.players_needed and not invites.has_place(db, req.id, actor.user_id)
+    )  # fmt: skip
+    if not takeable:
+        return
+    why = eligibility.refusal(db, req, actor.user_id)
+    if why:
+        raise BadRequest(f"{CANNOT_TAKE}: {why}")
+
+
+def placed_by(user_id: int) -> sa.ColumnElement[bool]:
+    """The request already has a place taken by ``user_id``."""
+    places: sa.Table = SubRequestPlace.__table__  # type: ignore[assignment]
+    return sa.exists().where(places.c.request_id == _table.c.id, places.c.user_id == user_id)
+
+
+def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
+    """The named recipient turns an Open request down (never one who holds a place on it).
+
+    A request with places taken is not Declined: it opens to anyone for the places left."""
+    actor = require_sub_request_actor(actor)
+    now = now or utcnow()
+    named = _table.c.recipient_id == actor.user_id
+    some_taken = _table.c.places_filled > 0
+    declined = {
+        "status": sa.case((some_taken, SubStatus.OPEN.value), else_=SubStatus.DECLINED.value),
+        "recipient_id": sa.case((some_taken, None), else_=_table.c.recipient_id),
+    }
+    rid, done = _answer(db, actor, request_id, now, named, ~placed_by(actor.user_id), **declined)
+    if not done:
+        req = _still_there(db, rid)
+        if invites.has_place(db, req.id, actor.user_id):
+            raise BadRequest(HOLDS_PLACE)
+        if req.recipient_id != actor.user_id:
+            raise Forbidden()
+        raise BadRequest("This sub request is no longer open")
+    req = db.get(SubRequest, rid)
+    db.refresh(req)
+    invites.after_decline(db, req, actor, now)
+    _answered(db, rid, actor, "declined", "declined_request")
+
+
+def withdraw(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
+    """A sub who holds a place on the request gives it up before the game ("I can't make it").
+
+    Only that sub, for their own place: anyone else (its requestor, an admin, the sub once it is given up) is
+    refused (``Forbidden``, ``NO_PLACE``). The place reopens: to the next sub on the request's invite list not
+    asked yet, or to anyone. The requestor is emailed; the withdrawal is kept (``sub_withdrawals``) and, within
+    ``sub_records.LATE_HOURS`` hours of the game, counts on the sub's record. A refused call changes nothing.
+    """
+    actor = require_sub_request_actor(actor)
+    now = now or utcnow()
+    req = access_sub_request(db, actor, request_id)
+    req = invites.lock_request(db, req.id)
+    place = db.exec(
+        select(SubRequestPlace).where(SubRequestPlace.request_id == req.id, SubRequestPlace.user_id == actor.user_id)
+    ).first()
+    if place is None:
+        raise Forbidden(NO_PLACE)
+    if req.completed or req.date <= now:
+        raise BadRequest(STARTED)
+    late = req.date - now <= dt.timedelta(hours=sub_records.LATE_HOURS)
+    db.add(SubWithdrawal(request_id=req.id, user_id=actor.user_id, accepted_at=place.accepted_at, withdrawn_at=now,
+                         late=late))  # fmt: skip
+    db.delete(place)
+    db.flush()
+    req.places_filled = max(req.places_filled - 1, 0)
+    if req.recipient_id is not None and (
+        req.recipient_id == actor.user_id or invites.has_place(db, req.id, req.recipient_id)
+    ):
+        req.recipient_id = None  # it names a sub only while inviting one
+    req.status, req.updated_at = SubStatus.OPEN, now
+    db.add(req)
+    db.flush()
+    sub_records.refresh(db, [actor.user_id])
+    holder = invites.place_freed(db, req, actor.user_id, now)
+    _email_withdrawn(db, req, actor, holder)
+    invites.tell_changed(db, req, actor.user_id, open_list=True)
+    log.info("sub request %s: user %s gave up their place (late=%s)", req.id, actor.user_id, late)
+
+
+def _email_withdrawn(db: Session, req: SubRequest, actor: Actor, holder: str) -> None:
+    """Tell the requestor that a sub gave up their place, and who may take it now."""
+    requestor, sub = db.get(User, req.requestor_id), db.get(User, actor.user_id)
+    if requestor is None or sub is None:
+        return
+    now_open = {
+        "anyone": "The place is open to anyone again.",
+        "the sub invited now": "The sub invited now may take it.",
+    }.get(holder, f"The next sub on your invite list, {holder}, has been invited.")
+    mail.queue_email(
+        db, "sub_withdrew", {
+            "first_name": requestor.first_name, "who": person_name(sub.first_name, sub.last_name, sub.username),
+            "now_open": now_open, "when": timefmt.long(req.date, venues.zone_by_name(db, req.svl)), "svl": req.svl,
+            "team": req.team, "places_filled": req.places_filled, "players_needed": req.players_needed,
+            "page": routes.absolute(routes.note_path(req.id)),
+        }, to=requestor.email, reply_to=sub.email,
+    )  # fmt: skip
+
+
+def update(
+    db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None, **details: object
+) -> None:
+    """The requestor changes the details of their request (status and recipient stay); ``details`` as for ``create``.
+
+    A need (``NEEDS``) that ``details`` leaves out stays as it is.
+    """
+    actor = require_sub_request_actor(actor)
+    now = now or utcnow()
+    req = access_sub_request(db, actor, request_id, own=True)
+    details = _stored_needs(req) | details
+    clean = _clean(now=now, zone=venues.zone_by_name(db, details.get("svl")), **details)
+    if clean["players_needed"] < req.places_filled:
+        raise Invalid({"players_needed": f"{req.places_filled} subs have already accepted"})
+    before = {k: getattr(req, k) for k in _TOLD}
+    for key, value in clean.items():
+        setattr(req, key, value)
+    req.completed = False
+    req.updated_at = now
+    if req.status == SubStatus.OPEN and req.places_filled and req.places_filled >= req.players_needed:
+        invites.settle_with_places(db, req)  # fewer players needed: the places taken fill it
+        invites.end_list(db, req, now)  # nobody more is asked
+    db.add(req)
+    db.flush()
+    if before["date"] != req.date:  # the last time its subs subbed may move
+        sub_records.refresh_request(db, req.id)
+    changes = [label for key, label in _TOLD.items() if before[key] != getattr(req, key)]
+    invites.tell_changed(db, req)
+    if changes:
+        _email_sub(db, req, "request_changed", changes=changes)
+
+
+# What the team needs: how many players, the position, the gender, the lowest rating at that position.
+NEEDS = ("players_needed", "position_needed", "gender_needed", "min_rating")
+
+
+def _stored_needs(req: SubRequest) -> dict[str, object]:
+    """A request's needs as ``update`` takes them."""
+    return {
+        "players_needed": req.players_needed,
+        "position_needed": (req.position_needed or Position.ANY).value,
+        "gender_needed": (req.gender_needed or GenderNeeded.ANY).value,
+        "min_rating": req.min_rating.value if req.min_rating else None,
+    }
+
+
+# What a sub who said yes (or was asked) is told about when it changes.
+_TOLD = {"date": "date and time", "svl": "location", "court": "court", "team": "team"}
+
+
+def _email_sub(db: Session, req: SubRequest, template: str, **values: object) -> None:
+    """Tell the sub who accepted the request, or the one it names while still Open, what the requestor did
+    (``template``: request_changed, with the ``changes``, or request_cancelled)."""
+    if req.recipient_id is None or req.status == SubStatus.DECLINED:
+        return
+    sub = db.get(User, req.recipient_id)
+    requestor = db.get(User, req.requestor_id)
+    if sub is None or requestor is None:
+        return
+    mail.queue_email(
+        db, template, {
+            "first_name": mail.first_name(sub), "requestor": mail.full_name(requestor), "team": req.team,
+            "when": timefmt.long(req.date, venues.zone_by_name(db, req.svl)), "svl": req.svl, "court": req.court,
+            "page": "" if req.archived_at else routes.absolute(routes.note_path(req.id)), **values,
+        }, to=sub.email, reply_to=requestor.email,
+    )  # fmt: skip
+
+
+def delete(db: Session, actor: Actor | None, request_id: object) -> None:
+    """The requestor cancels their request.
+
+    With a sub on it (invited, or accepted) it is archived, kept and shown nowhere, and that sub is
+    emailed; a request nobody answered is deleted (its id is never used again).
+    """
+    actor = require_sub_request_actor(actor)
+    req = access_sub_request(db, actor, request_id, own=True)
+    invited = db.exec(select(SubInvite.id).where(SubInvite.request_id == req.id)).first() is not None
+    if req.places_filled or invited:  # accepted places or an invite list: kept, shown nowhere
+        req.archived_at = req.updated_at = utcnow()
+        db.add(req)
+        db.flush()
+        sub_records.refresh_request(db, req.id)  # a cancelled request leaves its subs' records
+        invites.end_list(db, req, req.archived_at)
+        if req.recipient_id is not None and req.status != SubStatus.DECLINED:
+            _email_sub(db, req, "request_cancelled")
+        invites.tell_changed(db, req, open_list=True)
+        log.info("sub request %s cancelled by user %s (archived)", req.id, actor.user_id)
+        return
+    if req.recipient_id is not None and req.status != SubStatus.DECLINED:
+        req.archived_at = req.updated_at = utcnow()
+        db.add(req)
+        db.flush()
+        _email_sub(db, req, "request_cancelled")
+        invites.tell_changed(db, req)
+        log.info("sub request %s cancelled by user %s (archived)", req.id, actor.user_id)
+        return
+    invites.tell_changed(db, req)
+    db.delete(req)
+    db.flush()
+    log.info("sub request %s deleted by user %s", req.id, actor.user_id)
+
+
+# -- answers from the invitation email ----------------------------------------------------------------------------
+
+

@@ -1,0 +1,545 @@
+"""Team registration (spec sections 4 and 9): the waitlist, checkout, verified card payment, fulfilment.
+
+The amount is always computed here from the league in the database. Starting checkout reserves
+a place (``services.teams.places``); a team is created (paid, 0-0), or a waitlisted team offered a
+place moves in, only by :func:`_fulfil`, after the provider's payment has been verified; a
+conditional ``UPDATE`` on the payment row lets only one caller (browser return, webhook or a
+retry) fulfil it, so any mix of them yields exactly one team and one confirmation email. Every
+step that decides about places takes the league's lock first.
+
+The card provider is called with no lock held and outside any transaction: what was decided is
+committed first, the provider is asked (at most ``payments.PROVIDER_TIMEOUT_SECONDS``), and its
+answer is recorded in a second short transaction. The payment's idempotency key makes a retry, a
+second tab or a double click get the same PaymentIntent, never a second charge.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
+from volley_app.services.core import paging, ratelimit, timefmt, validation
+from volley_app.services.core.actors import Actor, load, require_actor
+from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
+from volley_app.services.money import fees, payments
+from volley_app.services.money.payments import access_payment
+from volley_app.services.seasons import leagues
+from volley_app.services.seasons.leagues import access_league
+from volley_app.services.teams import places
+
+log = logging.getLogger(__name__)
+
+LEAGUE_FULL = (
+    "Max teams for this league has been reached. Enter your team name to join our waitlist and we will let you "
+    "know if an opening becomes available."
+)
+NOT_OPEN = "This league is not open for registration"
+REGISTRATION_CLOSED = "Registration for this league closed on {when}."
+LEAGUE_NOT_FOUND = "This league no longer exists"
+NAME_TAKEN = "A team in this league already has that name"
+OPERATORS_CANNOT_REGISTER = "Only players can register a team"
+ALREADY_PROCESSED = "This payment was already processed. Return to the league to try again."
+FILLED_UP = "The league filled up while you were registering. You can join its waitlist instead."
+HOLD_EXPIRED = "The place held for {team} was released at {until}."
+HOLD_EXPIRED_FULL = HOLD_EXPIRED + " The league is full now: you can put your team on its waitlist."
+HOLD_EXPIRED_ROOM = HOLD_EXPIRED + " A place is still free: you can hold it again and pay."
+OFFER_LAPSED = (
+    "The place offered to {team} was held until {until} and has passed to the next team on the waitlist. "
+    "Your team stays on the waitlist."
+)
+CARD_DECLINED = "The card was declined. Check the card number, expiry and CVC and try again."
+REFUNDED_NOTICE = "This payment arrived after its place had been released and has been refunded."
+
+PENDING, PROCESSING, SUCCEEDED, FAILED = places.PENDING, places.PROCESSING, places.SUCCEEDED, places.FAILED
+EXPIRED, REFUNDED = places.EXPIRED, places.REFUNDED
+
+
+# --- who and where -------------------------------------------------------------------------------
+
+
+def _player(actor: Actor | None) -> Actor:
+    """Registering is for logged-in players; an SVL or admin may not register on someone's behalf."""
+    actor = require_actor(actor)
+    if actor.is_admin or actor.is_svl:
+        raise Forbidden(OPERATORS_CANNOT_REGISTER)
+    return actor
+
+
+def _open(league: League) -> bool:
+    return (
+        bool(league.active)
+        and league.archived_at is None
+        and leagues.stage_at(league, utcnow()) != LeagueStage.INACTIVE
+    )
+
+
+def _closed(db: Session, league: League, now: dt.datetime | None = None) -> str:
+    """Why registration and the waitlist are closed by the deadline ('' while open), on the venue's clock."""
+    closes = leagues.registration_closes(league)
+    if (now or utcnow()) < closes:
+        return ""
+    return REGISTRATION_CLOSED.format(when=timefmt.date_time(closes, leagues.zone(db, league), labelled=True))
+
+
+def is_full(db: Session, league: League) -> bool:
+    """A new registrant is offered the waitlist: playing teams, live reservations and the waitlist fill it."""
+    return places.count(db, league).full_for_new
+
+
+def _name_taken(db: Session, league_id: int, name: str, *, leaving_out: int | None = None) -> bool:
+    """A team of the league, or another live reservation in it, has the name."""
+    if db.exec(select(Team.id).where(Team.league_id == league_id, Team.team_name == name)).first() is not None:
+        return True
+    held = select(Payment.id).where(
+        Payment.league_id == league_id, Payment.team_name == name, Payment.team_id.is_(None),
+        Payment.status.in_(places.HOLDING), Payment.expires_at > utcnow(),
+    )  # fmt: skip
+    if leaving_out is not None:
+        held = held.where(Payment.id != leaving_out)
+    return db.exec(held).first() is not None
+
+
+def _own_hold(db: Session, league_id: int, user_id: int, name: str) -> int | None:
+    """The player's own live reservation of this team name in the league (its payment's id), if any."""
+    return db.exec(
+        select(Payment.id).where(
+            Payment.league_id == league_id, Payment.user_id == user_id, Payment.team_name == name,
+            Payment.team_id.is_(None), Payment.status.in_(places.HOLDING), Payment.expires_at > utcnow(),
+        ).order_by(Payment.id.desc())
+    ).first()  # fmt: skip
+
+
+def _team_name(value: object, db: Session, league_id: int) -> str:
+    """The team-name rule, and no other team (or live reservation) of the league may have the name."""
+    name = validation.team_name(value)
+    if _name_taken(db, league_id, name):
+        raise Invalid({"team_name": NAME_TAKEN})
+    return name
+
+
+def options(db: Session, actor: Actor | None, *, league_id: object) -> dict:
+    """What the league home and the new-team page offer this user: register, the waitlist, or nothing.
+
+    ``refusal`` says why registering is not offered ('' when it is).
+    """
+    actor = require_actor(actor)
+    league = access_league(db, actor, league_id)
+    if actor.is_admin or actor.is_svl:
+        refusal = OPERATORS_CANNOT_REGISTER
+    else:
+        refusal = "" if _open(league) else NOT_OPEN
+        refusal = refusal or _closed(db, league)
+    b = fees.breakdown(league)
+    taken = places.count(db, league)
+    return {
+        "league_id": league.id,
+        "league_name": leagues.display_name(league),
+        "may_register": refusal == "",
+        "refusal": refusal,
+        "full": taken.full_for_new,
+        "held": taken.held,
+        "cash": b.cash,
+        "league_cost": fees.money(b.league_cost_cents),
+        "fee": fees.money(b.fee_cents),
+        "players": b.players,
+        "total": fees.money(b.total_cents),
+    }
+
+
+# --- registering --------------------------------------------------------------------------------------
+
+
+def register(
+    db: Session, actor: Actor | None, *, league_id: object, team_name: object, waitlist: object = False
+) -> dict:
+    """Start a registration: reserve a place and go to checkout, or the waitlist of a full league.
+
+    Under the league's lock: with a place for a new registrant, a pending payment (the amount
+    computed from the league) holds it for ``places.RESERVATION_MINUTES`` and
+    ``{"kind": "checkout", "payment_id": ...}`` is answered. A full league puts the team on the
+    waitlist (paid false, ``{"kind": "waitlist"}``) when the captain asked for it (``waitlist``),
+    else answers ``{"kind": "full"}`` so the page can offer the waitlist.
+    """
+    actor = _player(actor)
+    league = load(db, League, league_id, LEAGUE_NOT_FOUND)
+    if not _open(league):
+        raise Invalid(NOT_OPEN)
+    if closed := _closed(db, league):
+        raise Invalid(closed)
+    typed = validation.team_name(team_name)  # the field's own rule, before anything is locked
+    league = places.decide(db, league.id)
+    if (own := _own_hold(db, league.id, actor.user_id, typed)) is not None:  # back after a declined card
+        return {"kind": "checkout", "league_id": league.id, "payment_id": own}
+    name = _team_name(team_name, db, league.id)
+    user = load(db, User, actor.user_id)
+    if places.count(db, league).full_for_new:
+        if not validation.flag(waitlist):
+            return {"kind": "full", "league_id": league.id, "message": FILLED_UP}
+        ratelimit.waitlist_entry(db, actor.user_id, league.id)
+        team = Team(league_id=league.id, captain_id=actor.user_id, team_name=name, paid=False, waitlist=True)
+        db.add(team)
+        db.flush()
+        log.info("team %s joined the waitlist of league %s", team.id, league.id)
+        return {"kind": "waitlist", "league_id": league.id, "team_id": team.id}
+    pay = places.reserve(db, league, user, name)
+    return {"kind": "checkout", "league_id": league.id, "payment_id": pay.id}
+
+
+def hold_again(db: Session, actor: Actor | None, *, payment_id: object, waitlist: object = False) -> dict:
+    """A registration whose reservation expired before it was paid: start again with the same team name.
+
+    As :func:`register`: a new reservation when a place is free, else the waitlist (when asked for).
+    A lapsed offer has nothing to start again: its team is still on the waitlist.
+    """
+    actor = _player(actor)
+    pay = access_payment(db, actor, payment_id)
+    if pay.status != EXPIRED or pay.team_id is not None:
+        raise Invalid(ALREADY_PROCESSED)
+    return register(db, actor, league_id=pay.league_id, team_name=pay.team_name, waitlist=waitlist)
+
+
+def _description(league: League, db: Session) -> str:
+    svl = db.get(User, league.svl_id)
+    label = (svl.username if svl else "SVL").upper()
+    return f"SVL {label} {leagues.display_name(league)}"[:200]
+
+
+def _expired_notice(db: Session, pay: Payment, league: League) -> tuple[str, bool]:
+    """Why an expired reservation cannot be paid, and whether the league is full for a new registrant."""
+    until = timefmt.date_time(pay.expires_at, leagues.zone(db, league), labelled=True)
+    if pay.team_id is not None:
+        return OFFER_LAPSED.format(team=pay.team_name, until=until), True
+    full = places.count(db, league).full_for_new
+    return (HOLD_EXPIRED_FULL if full else HOLD_EXPIRED_ROOM).format(team=pay.team_name, until=until), full
+
+
+def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
+    """The checkout page: the breakdown from the database, until when the place is held, and for Stripe the
+    PaymentIntent's client secret.
+
+    ``notice`` says why a payment that is no longer pending cannot be paid here ('' while it can); an
+    expired reservation says whether the league has a place again or only its waitlist (``full``).
+    """
+    actor = _player(actor)
+    pay = access_payment(db, actor, payment_id)
+    league = places.decide(db, pay.league_id)
+    db.refresh(pay)
+    b = fees.breakdown(league)
+    out = {
+        "payment_id": pay.id,
+        "league_id": league.id,
+        "league_name": leagues.display_name(league),
+        "team_name": pay.team_name,
+        "status": pay.status,
+        "provider": pay.provider,
+        "cash": b.cash,
+        "players": b.players,
+        "league_cost": fees.money(b.league_cost_cents),
+        "fee": fees.money(b.fee_cents),
+        "total": fees.money(pay.amount_cents),
+        "client_secret": "",
+        "held_until": places.hold_until(pay, leagues.zone(db, league)) if pay.status == PENDING else "",
+        "offer": pay.team_id is not None,
+        "full": False,
+        "notice": "" if pay.status in (PENDING, SUCCEEDED) else ALREADY_PROCESSED,
+    }
+    if pay.status == PENDING and pay.error:  # a card was declined: the place is still held, try another
+        out["notice"] = CARD_DECLINED
+    if pay.status == EXPIRED:
+        out["notice"], out["full"] = _expired_notice(db, pay, league)
+    elif pay.status == REFUNDED:
+        out["notice"] = REFUNDED_NOTICE
+    if pay.provider == payments.StripeProvider.name and pay.status == PENDING:
+        secret = _card_intent(db, pay, league, actor)
+        if secret is None:  # the hold ended while the card service answered: the checkout as it is now
+            return checkout(db, actor, payment_id=pay.id)
+        out["client_secret"] = secret
+    return out
+
+
+def _card_intent(db: Session, pay: Payment, league: League, actor: Actor) -> str | None:
+    """The client secret of the pending payment's PaymentIntent; None when the payment stopped being pending
+    while the card service answered.
+
+    The place was decided under the league's lock: that is committed (the lock released) before the card
+    service is called, so a slow answer holds up no one else. The intent's id is then recorded in a short
+    transaction of its own. A card service that does not answer in time raises ``ProviderUnavailable`` and
+    leaves the payment as it was (pending, its place held until its time): trying again gets the same intent.
+    """
+    ask = {
+        "amount_cents": pay.amount_cents,
+        "currency": pay.currency,
+        "idempotency_key": pay.idempotency_key,
+        "description": _description(league, db),
+        "metadata": {"payment_id": str(pay.id), "league_id": str(league.id), "user_id": str(actor.user_id)},
+    }
+    db.commit()
+    provider = payments.stripe_provider()
+    intent = provider.create_intent(**ask)
+    recorded = db.execute(
+        sa.update(Payment)
+        .where(Payment.id == pay.id,
+               sa.or_(Payment.provider_payment_id.is_(None), Payment.provider_payment_id == intent.id))
+        .values(provider_payment_id=intent.id, updated_at=utcnow())
+    )  # fmt: skip
+    if recorded.rowcount != 1:
+        raise BadRequest("This registration already has a payment")
+    db.refresh(pay)
+    if pay.status == PENDING:
+        return intent.client_secret
+    if pay.status == EXPIRED:  # released meanwhile, before anyone had this intent: nobody may pay it now
+        db.commit()
+        provider.cancel(intent.id)
+    return None
+
+
+def _locked_payment(db: Session, actor: Actor, payment_id: object) -> tuple[Payment, League]:
+    """The actor's payment, after its league's lock was taken and its lapsed holds swept."""
+    pay = access_payment(db, actor, payment_id)
+    league = places.decide(db, pay.league_id)
+    return _reload(db, pay), league
+
+
+def _reload(db: Session, pay: Payment) -> Payment:
+    """The payment as it is now, locked for update (its league's lock is already held)."""
+    return db.exec(select(Payment).where(Payment.id == pay.id).with_for_update().execution_options(populate_existing=True)).one()
+
+
+
+
+def pay_offline(
+    db: Session, actor: Actor | None, *, payment_id: object, card_number: object, expiry: object, cvc: object
+) -> dict:
+    """Charge with the offline provider; ``{"status": "succeeded"|"declined", ...}``.
+
+    A second call for a payment already succeeded answers succeeded and creates nothing.
+    """
+    actor = _player(actor)
+    pay = access_payment(db, actor, payment_id)
+    if pay.provider != payments.OfflineProvider.name or payments.stripe_configured():
+        raise BadRequest("Card payments go through the card provider")
+    pay, league = _locked_payment(db, actor, pay.id)
+    if pay.status == SUCCEEDED:
+        return {"status": SUCCEEDED, "payment_id": pay.id, "league_id": pay.league_id}
+    if pay.status == EXPIRED:
+        return {"status": EXPIRED, "payment_id": pay.id, "league_id": pay.league_id}
+    if pay.status != PENDING:
+        raise Invalid(ALREADY_PROCESSED)
+    payments.check_card(card_number, expiry, cvc)
+    if not _open(league):
+        raise Invalid(NOT_OPEN)
+    if pay.team_id is None and _name_taken(db, league.id, pay.team_name, leaving_out=pay.id):
+        raise Invalid(NAME_TAKEN)
+    if not places.claim(db, pay, from_status=(PENDING,), to_status=PROCESSING, error=None):
+        raise Invalid("This payment is already being processed")
+    result = payments.OfflineProvider().charge(
+        amount_cents=pay.amount_cents,
+        idempotency_key=pay.idempotency_key,
+        card_number=card_number,
+        expiry=expiry,
+        cvc=cvc,
+    )
+    if not result.ok:  # the place stays held until its time: the same checkout takes another card
+        places.claim(db, pay, from_status=(PROCESSING,), to_status=PENDING, error=result.reason or "declined")
+        return {"status": "declined", "payment_id": pay.id, "league_id": pay.league_id}
+    pay.provider_payment_id = result.provider_payment_id
+    db.add(pay)
+    db.flush()
+    _fulfil(db, pay)
+    if pay.status == REFUNDED:
+        places.send_due_refunds(db, payment_id=pay.id)
+    return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
+
+
+_verified = places.verified
+
+
+def confirm_stripe_return(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
+    """The browser came back from Stripe: retrieve the intent on the server, verify it, fulfil.
+
+    The intent is retrieved before the league's lock is taken, outside any transaction; a card service that
+    does not answer in time answers "processing" (the webhook, or the page read again, settles it).
+    """
+    actor = _player(actor)
+    pay = access_payment(db, actor, payment_id)
+    if pay.status in (SUCCEEDED, REFUNDED):
+        return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
+    if pay.provider != payments.StripeProvider.name or not pay.provider_payment_id:
+        raise BadRequest("No card payment to confirm")
+    db.commit()
+    try:
+        intent = payments.stripe_provider().retrieve(pay.provider_payment_id)
+    except payments.ProviderUnavailable:
+        return {"status": "processing", "payment_id": pay.id, "league_id": pay.league_id}
+    pay, _league = _locked_payment(db, actor, pay.id)
+    if pay.status in (SUCCEEDED, REFUNDED):
+        return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
+    if intent.status in ("processing", "requires_action", "requires_confirmation"):
+        return {"status": "processing", "payment_id": pay.id, "league_id": pay.league_id}
+    if not _verified(pay, intent):
+        if pay.status == EXPIRED:  # its place was released before the card went through
+            return {"status": EXPIRED, "payment_id": pay.id, "league_id": pay.league_id}
+        # A declined card leaves the intent waiting for another one: the checkout stays usable.
+        retry = intent.status == "requires_payment_method"
+        places.claim(db, pay, from_status=(PENDING, PROCESSING), to_status=PENDING if retry else FAILED,
+               error=intent.status[:300])  # fmt: skip
+        return {"status": "declined", "payment_id": pay.id, "league_id": pay.league_id}
+    _fulfil(db, pay)
+    if pay.status == REFUNDED:
+        places.send_due_refunds(db, payment_id=pay.id)  # not answered in time: the periodic sweep asks again
+    return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
+
+
+def handle_stripe_event(db: Session, event) -> str:
+    """A verified webhook event: payment_intent.succeeded fulfils the matching payment once."""
+    kind = event.get("type")
+    obj = (event.get("data") or {}).get("object") or {}
+    if kind not in ("payment_intent.succeeded", "payment_intent.payment_failed"):
+        return "ignored"
+    intent = payments.StripeProvider._intent(obj)
+    pay = db.exec(select(Payment).where(Payment.provider_payment_id == intent.id)).first()
+    if pay is None or pay.provider != payments.StripeProvider.name:
+        log.warning("stripe event for an unknown payment intent")
+        return "unknown"
+    places.decide(db, pay.league_id)
+    pay = _reload(db, pay)
+    if kind == "payment_intent.payment_failed":
+        # Stripe lets the same intent take another card: the payment keeps its place until its hold ends.
+        places.claim(db, pay, from_status=(PENDING,), to_status=PENDING, error="payment_failed")
+        return "failed"
+    if not _verified(pay, intent):
+        log.warning("stripe event for payment %s does not match it", pay.id)
+        return "mismatch"
+    _fulfil(db, pay)
+    if pay.status != REFUNDED:
+        return "fulfilled"
+    if not places.send_due_refunds(db, payment_id=pay.id):  # committed first: the refund is due, not lost
+        raise payments.ProviderUnavailable(payments.REFUND_SLOW)  # Stripe sends the event again later
+    return "refunded"
+
+
+def _fulfil(db: Session, pay: Payment) -> Team | None:
+    """The verified payment's team takes its place, or the payment is refunded (``places.fulfil``).
+
+    The caller holds the league's lock.
+    """
+    return places.fulfil(db, pay)
+
+
+# --- results and records -----------------------------------------------------------------------------
+
+
+def result(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
+    """The success page: what was paid and what is still due (a cash league's amount at the first game)."""
+    actor = _player(actor)
+    pay = access_payment(db, actor, payment_id)
+    if pay.status == REFUNDED:
+        raise Invalid(REFUNDED_NOTICE)
+    if pay.status != SUCCEEDED:
+        raise NotFound("This registration is not paid")
+    league = load(db, League, pay.league_id, LEAGUE_NOT_FOUND)
+    team = db.get(Team, pay.team_id) if pay.team_id else None
+    b = fees.breakdown(league)
+    return {
+        "league_id": league.id,
+        "league_name": leagues.display_name(league),
+        "team_name": team.team_name if team else pay.team_name,
+        "paid": fees.money(pay.amount_cents),
+        "cash": b.cash,
+        "league_cost": fees.money(b.league_cost_cents),
+        "first_game": timefmt.day(league.start_at, leagues.zone(db, league)),
+    }
+
+
+def _payment(p: Payment, names: dict[int, str], zone: str | None = None) -> dict:
+    return {
+        "id": p.id,
+        "team_name": p.team_name,
+        "user": names.get(p.user_id, ""),
+        "amount": fees.money(p.amount_cents),
+        "provider": p.provider,
+        "provider_payment_id": p.provider_payment_id or "",
+        "status": p.status,
+        "time": timefmt.date_time(p.updated_at, zone, labelled=True),
+    }
+
+
+def _payer_names(db: Session, found: list[Payment]) -> dict[int, str]:
+    uids = {p.user_id for p in found if p.user_id}
+    return {u.id: u.username for u in db.exec(select(User).where(User.id.in_(uids or {-1}))).all()}
+
+
+def list_payments(db: Session, actor: Actor | None, *, league_id: object) -> list[dict]:
+    """The payments of a league, for its SVL and admins."""
+    league = leagues.managed(db, actor, league_id)
+    rows = list(db.exec(select(Payment).where(Payment.league_id == league.id).order_by(Payment.id.desc())).all())
+    names, zone = _payer_names(db, rows), leagues.zone(db, league)
+    return [_payment(p, names, zone) for p in rows]
+
+
+# The filters of a league's payments: free text (the team or the player who paid).
+PAYMENT_FILTERS = ("q",)
+
+
+def payments_page(
+    db: Session,
+    actor: Actor | None,
+    *,
+    league_id: object,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+) -> paging.Page:
+    """One page of a league's payments, newest first, for its SVL and admins.
+
+    ``filters``: ``q``, the team's name or the paying player's username or name.
+    """
+    league = leagues.managed(db, actor, league_id)
+    f = filters if isinstance(filters, dict) else {}
+    query = select(Payment).where(Payment.league_id == league.id)
+    if text := paging.search_text(f.get("q")):
+        query = query.outerjoin(User, User.id == Payment.user_id).where(
+            paging.contains(text, Payment.team_name, Payment.payer_name, User.username, User.first_name, User.last_name)
+        )
+    query = query.order_by(Payment.id.desc())
+    zone = leagues.zone(db, league)
+
+    def project(found: list) -> list[dict]:
+        rows = [r[0] for r in found]
+        names = _payer_names(db, rows)
+        return [_payment(p, names, zone) for p in rows]
+
+    return paging.keyset(db, query, kinds=(int,), project=project, bookmark=bookmark, size=paging.page_size(size))
+
+AMOUNT_DIFFERS = "The amount is set by the league: {total} ({cents} cents). Nothing was charged."
+CURRENCY_DIFFERS = "Payments are in {currency}"
+
+
+def payment_intent(
+    db: Session, actor: Actor | None, *, payment_id: object, amount: object = None, currency: object = None
+) -> dict:
+    """Start paying a pending registration (the spec's /payment-intent): the amount always comes from
+    the registration, which the server computed from the league. A client that sends an amount or a
+    currency that differs is refused (422 naming the field), never charged what it asked for.
+
+    Returns :func:`checkout`'s answer plus ``amount`` in cents and ``currency``; for Stripe its
+    ``client_secret`` confirms the card payment.
+    """
+    actor = _player(actor)
+    pay = access_payment(db, actor, payment_id)
+    if amount not in (None, ""):
+        try:
+            asked = int(amount) if not isinstance(amount, bool) and float(amount) == int(float(amount)) else None
+        except (TypeError, ValueError, OverflowError):
+            asked = None
+        if asked != pay.amount_cents:
+            raise Invalid({"amount": AMOUNT_DIFFERS.format(total=fees.money(pay.amount_cents), cents=pay.amount_cents)})
+    if currency not in (None, "") and (not isinstance(currency, str) or currency.strip().lower() != pay.currency):
+        raise Invalid({"currency": CURRENCY_DIFFERS.format(currency=pay.currency)})
+    out = checkout(db, actor, payment_id=pay.id)
+    return out | {"amount": pay.amount_cents, "currency": pay.currency}
+

@@ -1,0 +1,304 @@
+"""Teams as operators manage them: lists, edits by role, withdrawing or deleting, the waitlist and Promote."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from volley_app import routes
+from volley_app.models import Game, GameType, League, Payment, Role, StandingAdjustment, Team, User, utcnow
+from volley_app.services.accounts import venues
+from volley_app.services.core import audit, paging, timefmt, validation
+from volley_app.services.core.actors import Actor, load, record_id, require_actor, require_role
+from volley_app.services.core.errors import Forbidden, Invalid, NotFound
+from volley_app.services.mail import mail
+from volley_app.services.seasons import leagues, playoffs, results, scheduling, scoring
+from volley_app.services.teams import places
+
+NAME_CLASH = "Another team in this league has that name"
+HAS_HISTORY = "{name} has {what}, so it cannot be deleted. Withdraw it instead: its results and payments are kept."
+ALREADY_WITHDRAWN = "This team has already withdrawn"
+FORFEIT, REMOVE = "forfeit", "remove"
+REMAINING_CHOICES = {FORFEIT: "Forfeit them (the opponents win)", REMOVE: "Remove them from the schedule"}
+
+
+def _to_dict(t: Team, league_names: dict[int, str], captains: dict[int, str], managed: set[int],
+             recs: dict[int, results.Record], offers: dict | None = None,
+             zones: dict[int, str] | None = None) -> dict:  # fmt: skip
+    """A team as lists show it; an offer's deadline on the clock of its league's venue (``zones`` by league)."""
+    rec = recs[t.id]
+    offered = (offers or {}).get(t.id)
+    return {
+        "id": t.id,
+        "team_name": t.team_name,
+        "league_id": t.league_id,
+        "league_name": league_names.get(t.league_id, ""),
+        "captain": captains.get(t.captain_id, ""),
+        "wins": rec.wins,
+        "losses": rec.losses,
+        "adjustment": rec.adjustment,
+        "paid": t.paid,
+        "waitlist": t.waitlist,
+        "withdrawn": t.withdrawn_at is not None,
+        "can_promote": t.waitlist and t.withdrawn_at is None and t.league_id in managed and offered is None,
+        "offered_until": timefmt.date_time(offered, (zones or {}).get(t.league_id), labelled=True) if offered else "",
+    }
+
+
+def _dicts(db: Session, actor: Actor, found: list[Team]) -> list[dict]:
+    lids = {t.league_id for t in found}
+    lgs = db.exec(select(League).where(League.id.in_(lids or {-1}))).all()
+    names = {lg.id: leagues.display_name(lg) for lg in lgs}
+    managed = {lg.id for lg in lgs if leagues.may_manage(actor, lg)}
+    cids = {t.captain_id for t in found if t.captain_id}
+    captains = {u.id: u.username for u in db.exec(select(User).where(User.id.in_(cids or {-1}))).all()}
+    recs = results.records(db, [t.id for t in found])
+    offers = places.live_offers(db, [t.id for t in found if t.waitlist])
+    venue_zones = venues.zones(db, {lg.svl_id for lg in lgs})
+    zones = {lg.id: venue_zones.get(lg.svl_id) for lg in lgs}
+    return [_to_dict(t, names, captains, managed, recs, offers, zones) for t in found]
+
+
+def list_teams(
+    db: Session, actor: Actor | None, *, waitlist: bool | None = None, league_id: object = None
+) -> list[dict]:
+    """Admins: every team; SVLs: the teams of their leagues; players: the teams they captain.
+
+    ``league_id`` (from the address, may be empty) keeps one league's teams. Each row says
+    whether the actor may promote it off the waitlist (``can_promote``).
+    """
+    actor = require_actor(actor)
+    stmt = (
+        select(Team)
+        .join(League, League.id == Team.league_id)
+        .where(League.archived_at.is_(None))
+        .order_by(Team.league_id, Team.id)
+    )
+    if league_id not in (None, ""):
+        try:
+            stmt = stmt.where(Team.league_id == record_id(league_id))
+        except NotFound:
+            return []
+    if not actor.is_admin:
+        if actor.is_svl:
+            stmt = stmt.where(League.svl_id == actor.user_id)
+        else:
+            stmt = stmt.where(Team.captain_id == actor.user_id)
+    if waitlist is not None:
+        stmt = stmt.where(Team.waitlist.is_(waitlist))
+    return _dicts(db, actor, list(db.exec(stmt).all()))
+
+
+# The filters of the teams list and the waitlist: free text (the team's or its captain's name).
+TEAM_FILTERS = ("q",)
+
+
+def teams_page(
+    db: Session,
+    actor: Actor | None,
+    *,
+    waitlist: bool | None = None,
+    league_id: object = None,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+) -> paging.Page:
+    """One page of the teams ``list_teams`` picks for the actor, by league then the order they joined.
+
+    ``filters``: ``q``, the team's name or its captain's (username, first or last name).
+    """
+    actor = require_actor(actor)
+    f = filters if isinstance(filters, dict) else {}
+    where = [League.archived_at.is_(None)]
+    if league_id not in (None, ""):
+        try:
+            where.append(Team.league_id == record_id(league_id))
+        except NotFound:
+            where.append(sa.false())
+    if not actor.is_admin:
+        where.append(League.svl_id == actor.user_id if actor.is_svl else Team.captain_id == actor.user_id)
+    if waitlist is not None:
+        where.append(Team.waitlist.is_(waitlist))
+    query = select(Team).join(League, League.id == Team.league_id)
+    if text := paging.search_text(f.get("q")):
+        query = query.outerjoin(User, User.id == Team.captain_id)
+        where.append(paging.contains(text, Team.team_name, User.username, User.first_name, User.last_name,
+                                     User.first_name + " " + User.last_name))  # fmt: skip
+    query = query.where(*where).order_by(Team.league_id, Team.id)
+
+    def project(found: list) -> list[dict]:
+        return _dicts(db, actor, [r[0] for r in found])
+
+    return paging.keyset(db, query, kinds=(int, int), project=project, bookmark=bookmark,
+                         size=paging.page_size(size))  # fmt: skip
+
+
+def get_team(db: Session, actor: Actor | None, team_id: object) -> dict:
+    """A team for its edit page: the league's SVL, an admin, or its captain (read only)."""
+    team = access_team(db, actor, team_id, manage=False)
+    out = _dicts(db, actor, [team])[0]
+    out["can_manage"] = manages_team(db, actor, team) and team.withdrawn_at is None
+    out["can_edit_name"] = actor.is_admin
+    out["history"] = history(db, team)
+    out["can_delete"] = out["can_manage"] and not out["history"]
+    return out
+
+
+def history(db: Session, team: Team) -> str:
+    """What ties the team to the record ('' when nothing): a payment, played games, adjustments."""
+    what = []
+    if db.exec(select(Payment.id).where(Payment.team_id == team.id)).first() is not None:
+        what.append("a payment")
+    games = db.exec(select(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id))).all()
+    played = sum(1 for g in games if scoring.played(g))
+    if played:
+        what.append(f"{played} played game{'s' if played != 1 else ''}")
+    if db.exec(select(StandingAdjustment.id).where(StandingAdjustment.team_id == team.id)).first() is not None:
+        what.append("a record adjustment")
+    return " and ".join(what)
+
+
+TEAM_FIELDS = ("team_name", "paid")
+
+
+def update_team(db: Session, actor: Actor | None, team_id: object, **fields) -> Team:
+    """SVL (of the league) and admin correct the record (an adjustment with a reason); only admins
+    edit the name and paid. Every change is in the audit log."""
+    team = access_team(db, actor, team_id)
+    if team.withdrawn_at is not None:
+        raise Invalid(ALREADY_WITHDRAWN)
+    before = audit.snapshot(team, TEAM_FIELDS)
+    if actor.is_admin:
+        name = validation.team_name(fields.get("team_name"))
+        clash = db.exec(
+            select(Team.id).where(Team.league_id == team.league_id, Team.team_name == name, Team.id != team.id)
+        ).first()
+        if clash is not None:
+            raise Invalid({"team_name": NAME_CLASH})
+        team.team_name = name
+        team.paid = validation.flag(fields.get("paid"))
+        db.add(team)
+        db.flush()
+        audit.record_change(
+            db, actor, entity="team", row=team, before=before, fields=TEAM_FIELDS, league_id=team.league_id,
+            summary=f"Team {team.team_name} changed",
+        )  # fmt: skip
+    results.correct(db, actor, team, wins=fields.get("wins"), losses=fields.get("losses"), reason=fields.get("reason"))
+    return team
+
+
+def delete_team(db: Session, actor: Actor | None, team_id: object) -> str:
+    """Delete a team with no history (the league's SVL or an admin); returns its name.
+
+    A team with a payment, played games or a record adjustment is refused: it is withdrawn instead.
+    Its unplayed games go with it, and the unplayed weeks are drawn again.
+    """
+    team = access_team(db, actor, team_id)
+    name = team.team_name
+    what = history(db, team)
+    if what:
+        raise Invalid(HAS_HISTORY.format(name=name, what=what))
+    league = db.get(League, team.league_id)
+    db.exec(sa.delete(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id)))
+    db.delete(team)
+    db.flush()
+    scheduling.regenerate_unplayed(db, league, actor)
+    audit.record(
+        db, actor, action="delete", entity="team", entity_id=team.id, league_id=league.id,
+        summary=f"Team {name} deleted from {leagues.display_name(league)}", before={"team_name": name},
+    )  # fmt: skip
+    return name
+
+
+def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remaining: object = FORFEIT) -> str:
+    """Take a team out of the league's play (the league's SVL or an admin); returns its name.
+
+    Its played games stay as they are. Its unplayed league games are forfeited (the opponents win) or
+    removed, as the operator chose; the record of every team follows from the games either way. Its
+    playoff game still to play is forfeited either way (``playoffs.withdraw_from_bracket``).
+    The captain is told by email.
+    """
+    team = access_team(db, actor, team_id)
+    if team.withdrawn_at is not None:
+        raise Invalid(ALREADY_WITHDRAWN)
+    choice = str(remaining or "").strip().lower()
+    if choice not in REMAINING_CHOICES:
+        raise Invalid({"remaining": "Choose what happens to the team's remaining games"})
+    league = db.get(League, team.league_id)
+    in_bracket = playoffs.withdraw_from_bracket(db, team.id)  # a bracket game is forfeited, never removed
+    games = db.exec(
+        select(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id), Game.type == GameType.LEAGUE)
+    ).all()
+    changed = 0
+    for game in games:
+        if scoring.played(game):
+            continue
+        changed += 1
+        if choice == REMOVE or game.team2_id is None:
+            db.delete(game)
+        else:
+            game.forfeit_team_id = team.id
+            db.add(game)
+    team.withdrawn_at = utcnow()
+    db.add(team)
+    db.flush()
+    if choice == REMOVE:
+        scheduling.regenerate_unplayed(db, league, actor)  # the others' unplayed weeks drawn again without it
+    audit.record(
+        db, actor, action="withdraw", entity="team", entity_id=team.id, league_id=league.id,
+        summary=(
+            f"Team {team.team_name} withdrawn from {leagues.display_name(league)}; "
+            f"{changed} remaining game{'s' if changed != 1 else ''} {'forfeited' if choice == FORFEIT else 'removed'}"
+            + ("; its playoff game forfeited" if in_bracket else "")
+        ),
+        after={"remaining": choice, "games": changed, "playoff_games": in_bracket},
+    )  # fmt: skip
+    mail.tell(
+        db, places.captain_of(db, team), "team_withdrawn",
+        {"team": team.team_name, "league": leagues.display_name(league), "forfeited": choice == FORFEIT,
+         "page": routes.absolute(routes.league_path(league.id))},
+    )  # fmt: skip
+    return team.team_name
+
+
+def promote(db: Session, actor: Actor | None, team_id: object) -> dict:
+    """Offer a waitlisted team a place (its league's SVL or an admin), when the league has one free.
+
+    Nothing is marked paid: the captain is emailed a checkout link that holds the place for the
+    league's hold window, and the team is in once paid (``services.teams.places``). Recorded in the audit log.
+    """
+    team = access_team(db, actor, team_id)
+    return places.promote(db, actor, team)
+
+
+def team_record(db: Session, actor: Actor | None, team_id: object) -> results.Record:
+    """One team's record for whoever may read the team."""
+    return results.record_of(db, access_team(db, actor, team_id, manage=False))
+
+
+# --- loading a team by id -------------------------------------------------------------------------
+
+TEAM_NOT_FOUND = "This team no longer exists"
+
+
+def manages_team(db: Session, actor: Actor, team: Team) -> bool:
+    """True when the actor manages the team's league: an admin, or the league's own SVL."""
+    if actor.is_admin:
+        return True
+    league = db.get(League, team.league_id)
+    return league is not None and actor.is_svl and league.svl_id == actor.user_id
+
+
+def access_team(db: Session, actor: Actor | None, team_id: object, *, manage: bool = True) -> Team:
+    """The team when the actor manages its league (its SVL or an admin).
+
+    With ``manage=False`` its captain may have it too (to read it). Else Unauthorized / Forbidden / NotFound.
+    """
+    actor = require_role(actor, Role.SVL, Role.ADMIN) if manage else require_actor(actor)
+    team = load(db, Team, team_id, TEAM_NOT_FOUND)
+    if not (manages_team(db, actor, team) or (not manage and team.captain_id == actor.user_id)):
+        raise Forbidden()
+    league = db.get(League, team.league_id)
+    if league is not None and league.archived_at is not None and not actor.is_admin:
+        raise NotFound(TEAM_NOT_FOUND)
+    return team
