@@ -6,10 +6,27 @@ import asyncio
 import time
 import types
 
+import pytest
 import redis.exceptions
 import sqlalchemy.exc
 
 from volley_app.state import polling
+
+TAB_CONNECTED = polling.tab_connected
+
+
+@pytest.fixture(autouse=True)
+def tabs_stay_connected(monkeypatch):
+    """The fake tabs here stay connected: an app another test started in this process knows none of their sockets."""
+    monkeypatch.setattr(polling, "tab_connected", lambda _state: True)
+
+
+async def _until(condition, seconds: float = 30) -> None:
+    """Wait until ``condition()`` holds, failing the test after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "waited too long"
+        await asyncio.sleep(0.005)
 
 
 class FakeState:
@@ -93,7 +110,7 @@ def test_a_tab_is_connected_while_the_socket_server_knows_its_token(monkeypatch)
     monkeypatch.setattr(RegistrationContext, "get", classmethod(lambda cls: Context))
     tab = types.SimpleNamespace(router=types.SimpleNamespace(session=types.SimpleNamespace(client_token="tab-1")))
     gone = types.SimpleNamespace(router=types.SimpleNamespace(session=types.SimpleNamespace(client_token="tab-2")))
-    assert polling.tab_connected(tab) and not polling.tab_connected(gone)
+    assert TAB_CONNECTED(tab) and not TAB_CONNECTED(gone)
 
 
 async def test_the_heartbeat_is_wall_clock_time_and_names_this_instance(monkeypatch):
@@ -128,8 +145,7 @@ async def test_a_poll_started_where_the_tab_now_is_takes_over_from_another_insta
 
     monkeypatch.setattr(polling, "INSTANCE_ID", "instance-a")
     a = asyncio.create_task(polling.poll_page(state, path=state.router.url.path, seconds=0.02, reload=counting("a")))
-    while reloads["a"] < 2:
-        await asyncio.sleep(0.005)
+    await _until(lambda: reloads["a"] >= 2)
     # The tab's websocket moved to instance b; the page asks for its poll there: b takes over at once, a ends.
     monkeypatch.setattr(polling, "INSTANCE_ID", "instance-b")
     b = asyncio.create_task(polling.poll_page(state, path=state.router.url.path, seconds=0.02, reload=counting("b")))
@@ -144,8 +160,7 @@ async def test_a_poll_restarts_after_a_graceful_stop_of_the_instance_that_ran_it
     monkeypatch.setattr(polling, "INSTANCE_ID", "stopped-instance")
     running = asyncio.create_task(polling.poll_page(state, path="/dash/notes/notifications", seconds=0.05,
                                                     reload=state.reload))  # fmt: skip
-    while not state._poll_owner:
-        await asyncio.sleep(0.005)
+    await _until(lambda: state._poll_owner)
     running.cancel()  # SIGTERM: the instance's tasks are cancelled, the fresh heartbeat stays in the state
     await asyncio.gather(running, return_exceptions=True)
     assert state._poll_owner.startswith("stopped-instance/") and time.time() - state._poll_beat < 0.1
@@ -220,8 +235,7 @@ async def test_a_poll_cancelled_with_its_page_load_is_replaced_by_the_next_one_a
     monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 1000)
     state = FakeState("/dash/notes/7", leave_after=0)
     old = asyncio.create_task(polling.poll_page(state, path="/dash/notes/[note_id]", seconds=60, reload=state.reload))
-    while not state._poll_owner:
-        await asyncio.sleep(0.005)
+    await _until(lambda: state._poll_owner)
     first_owner = state._poll_owner
     old.cancel()
     await asyncio.gather(old, return_exceptions=True)
