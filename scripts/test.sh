@@ -43,13 +43,17 @@ python -m pytest tests/unit tests/api -n "$processes" --dist loadfile --ignore=t
 python -m pytest tests/unit/test_live.py || status=$?
 took "services and API tests"
 # E2E=smoke runs the end-to-end tests marked smoke (CI runs them whole on one database, as a smoke on the other).
-# As many processes, each with its app and browser, serving one build of the pages (tests/e2e/conftest.py).
+# One process unless E2E_PROCESSES says more: each process runs its app and browser, serving one build of the
+# pages (tests/e2e/conftest.py); the build is reused while the sources are the same.
+e2e_processes="${E2E_PROCESSES:-1}"
+e2e_args=()
+[ "$e2e_processes" != 1 ] && e2e_args=(-n "$e2e_processes" --dist loadgroup)
 if [ "${E2E:-all}" = smoke ]; then
-  echo "==> end-to-end smoke tests (Chromium, $processes processes)"
-  python -m pytest tests/e2e -m smoke -n "$processes" --dist loadgroup || status=$?
+  echo "==> end-to-end smoke tests (Chromium, $e2e_processes processes)"
+  python -m pytest tests/e2e -m smoke "${e2e_args[@]}" || status=$?
 else
-  echo "==> end-to-end tests (Chromium, $processes processes)"
-  python -m pytest tests/e2e -n "$processes" --dist loadgroup || status=$?
+  echo "==> end-to-end tests (Chromium, $e2e_processes processes)"
+  python -m pytest tests/e2e "${e2e_args[@]}" || status=$?
 fi
 took "end-to-end tests"
 if [ "$deploy_tier" = 1 ]; then
