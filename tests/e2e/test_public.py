@@ -191,6 +191,7 @@ def test_admin_emails_all_users_and_sees_queued_then_sent(new_page, mailbox):
     expect(page.locator("#repeat-error")).to_contain_text("Send it again")
     assert db.call(lambda s: len(s.exec(select(EmailAllJob)).all())) == 1
     page.goto("/dash/users")
+    expect(page.get_by_role("status").filter(has_text="Showing 1–3 of 3")).to_be_visible()  # the list has opened
     page.get_by_label("Search users").fill("nobody-here")
     page.get_by_role("button", name="Search").click()
     expect(page.get_by_text("No users match “nobody-here”.")).to_be_visible()
