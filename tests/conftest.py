@@ -157,3 +157,17 @@ def stripe_env(monkeypatch):
         get_settings.cache_clear()
         yield server
     get_settings.cache_clear()
+
+
+@pytest.fixture
+def keys(monkeypatch):
+    """Set ``SECRET_KEY`` and ``SECRET_KEY_FALLBACKS``: ``keys(current, *fallbacks)``; restored afterwards."""
+
+    def use(current: str, *fallbacks: str) -> None:
+        monkeypatch.setenv("SECRET_KEY", current)
+        monkeypatch.setenv("SECRET_KEY_FALLBACKS", ",".join(fallbacks))
+        get_settings.cache_clear()
+
+    yield use
+    monkeypatch.undo()
+    get_settings.cache_clear()

@@ -27,25 +27,10 @@ from volley_app.services.core import uploads
 from volley_app.services.core.errors import NotFound
 from volley_app.services.mail import mail_lists, newsletter
 from volley_app.services.subs import answers, invites, sub_requests
-from volley_app.settings import get_settings
 
 OLD_KEY = "the-key-this-installation-used-before-0123456789"
 NEW_KEY = "the-key-this-installation-uses-now-abcdefghijkl"
 H = dt.timedelta(hours=1)
-
-
-@pytest.fixture
-def keys(monkeypatch):
-    """Set ``SECRET_KEY`` and ``SECRET_KEY_FALLBACKS``: ``keys(current, *fallbacks)``; restored afterwards."""
-
-    def use(current: str, *fallbacks: str) -> None:
-        monkeypatch.setenv("SECRET_KEY", current)
-        monkeypatch.setenv("SECRET_KEY_FALLBACKS", ",".join(fallbacks))
-        get_settings.cache_clear()
-
-    yield use
-    monkeypatch.undo()
-    get_settings.cache_clear()
 
 
 @pytest.fixture

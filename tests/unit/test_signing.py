@@ -14,20 +14,6 @@ OLD_KEY = "the-key-this-installation-used-before-0123456789"
 NEW_KEY = "the-key-this-installation-uses-now-abcdefghijkl"
 
 
-@pytest.fixture
-def keys(monkeypatch):
-    """Set ``SECRET_KEY`` and ``SECRET_KEY_FALLBACKS``: ``keys(current, *fallbacks)``; restored afterwards."""
-
-    def use(current: str, *fallbacks: str) -> None:
-        monkeypatch.setenv("SECRET_KEY", current)
-        monkeypatch.setenv("SECRET_KEY_FALLBACKS", ",".join(fallbacks))
-        get_settings.cache_clear()
-
-    yield use
-    monkeypatch.undo()
-    get_settings.cache_clear()
-
-
 def _legacy(key: str, message: str, length: int = 40) -> str:
     """A signature as links were signed before keys were derived per purpose: the key itself over the message."""
     return hmac.new(key.encode(), message.encode(), hashlib.sha256).hexdigest()[:length]
