@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import inspect
+from collections.abc import AsyncIterator
 
 import reflex as rx
 from reflex.event import EventSpec
 from reflex.istate.data import ReflexURL, RouterData, SessionData
+from reflex.istate.manager.memory import StateManagerMemory
+from reflex.istate.proxy import StateProxy
+from reflex_base.event.context import EventContext
 
 CLIENT_IP = "203.0.113.7"
 
 
 def root_state(path: str = "/", client_ip: str = CLIENT_IP) -> rx.State:
-    """A fresh state tree for one browser tab, with the router data a page load gives it."""
+    """A fresh state tree for one browser tab, with the router data a page load gives it, its page opened (its
+    loads have run or were sent before what the test sends)."""
     root = rx.State(_reflex_internal_init=True)
     navigate(root, path, client_ip)
+    root.is_hydrated = True
     return root
 
 
@@ -82,10 +90,30 @@ def redirect_target(events) -> str | None:
     return target
 
 
+@contextlib.asynccontextmanager
+async def as_background(root: rx.State, state) -> AsyncIterator[tuple[StateProxy, StateManagerMemory]]:
+    """``state`` (of the tab ``root``) as a background event gets it: a StateProxy whose ``async with`` takes the
+    tab's lock. Yields the proxy and the tab's state manager (its locks tell whether the tab is locked)."""
+    manager = StateManagerMemory()
+    manager.states["tab-token"] = root
+    root.router_data = {"pathname": state.router.url.path}  # a tab that has loaded its page
+
+    async def emit(_token, _delta):
+        pass
+
+    with EventContext(token="tab-token", state_manager=manager, enqueue_impl=None, emit_delta_impl=emit):  # type: ignore[arg-type]
+        yield StateProxy(state), manager
+
+
 async def call_handler(token: str | None, cls, path: str, method: str, *args):
-    """Open ``path`` in a fresh tab logged in with ``token`` (None: nobody) and call ``cls.method(*args)``.
+    """Open ``path`` in a fresh tab logged in with ``token`` (None: nobody) and call ``cls.method(*args)``,
+    as Reflex runs it (a background event gets a StateProxy).
 
     Returns the state and what the handler returned or yielded.
     """
-    _root, state = page_state(cls, path, token)
-    return state, await call(getattr(state, method), *args)
+    root, state = page_state(cls, path, token)
+    handler = cls.event_handlers.get(method)
+    if handler is None or not handler.is_background:
+        return state, await call(getattr(state, method), *args)
+    async with as_background(root, state) as (proxy, _manager):
+        return state, await call(functools.partial(handler.fn, proxy), *args)

@@ -7,6 +7,7 @@ Run on SQLite and (with DATABASE_URL) on PostgreSQL.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import threading
 import time
@@ -15,7 +16,7 @@ import pytest
 import sqlalchemy as sa
 
 from tests.factories import actor_of, add_league, add_league_session, count, login_token, make_user, rows
-from tests.harness import call_handler
+from tests.harness import as_background, call_handler, page_state
 from volley_app import db as dbmod
 from volley_app.models import League, OutboxMessage, Payment, Role, Team, utcnow
 from volley_app.pages.dash.registration.checkout import CheckoutState
@@ -135,6 +136,26 @@ async def test_a_slow_answer_to_the_return_from_stripe_says_the_payment_is_still
     assert state.error == STILL_PROCESSING and count(db, Team) == 0 and _payment(db, pid).status == "pending"
     state, _events = await call_handler(login_token(db, "pat"), RegisteredState, ret, "load")  # read again
     assert state.info["team_name"] == "Aces" and count(db, Team) == 1
+
+
+async def test_the_tab_stays_free_while_its_checkout_waits_for_the_card_service(world):
+    """The checkout's load is a background event: the tab's other events run while the card service is asked."""
+    db, stripe_env = world["db"], world["stripe"]
+    pid = _register(world)
+    root, state = page_state(CheckoutState, f"/dash/leagues/teams/checkout?payment={pid}", login_token(db, "pat"))
+    stripe_env.delay = SLOW
+    asked = len(stripe_env.requests)
+    async with as_background(root, state) as (proxy, manager):
+        load = asyncio.create_task(CheckoutState.load.fn(proxy))
+        deadline = time.monotonic() + 10
+        while len(stripe_env.requests) == asked:
+            assert time.monotonic() < deadline and not load.done(), "the card service was never asked"
+            await asyncio.sleep(0.01)
+        held = [lock.locked() for lock in manager._states_locks.values()]
+        stripe_env.release()
+        await asyncio.wait_for(load, 30)
+    assert held == [False], held  # the tab's lock was taken (to read its token) and free while the answer waited
+    assert state.error == "" and state.stripe["client_secret"] == "pi_test_1_secret_x"
 
 
 # --- (b) nobody else waits while the card service answers ----------------------------------------------------

@@ -7,12 +7,9 @@ import asyncio
 import contextlib
 
 import pytest
-from reflex.istate.manager.memory import StateManagerMemory
-from reflex.istate.proxy import StateProxy
-from reflex_base.event.context import EventContext
 
 from tests.factories import actor_of, add_league, league_world, login_token, player_world, rows
-from tests.harness import call, page_state, substate
+from tests.harness import as_background, call, page_state, substate
 from volley_app import db as dbmod
 from volley_app.models import User
 from volley_app.pages.dash.leagues.list import LeaguesState
@@ -38,25 +35,19 @@ def quick_rounds(monkeypatch):
 
 @contextlib.asynccontextmanager
 async def _background(root, state, monkeypatch):
-    """``state`` (of the tab ``root``) as a background event gets it: a StateProxy whose ``async with`` takes the tab's
-    lock. Yields the proxy and the database reads made through it: (what was read, whether the tab's lock was held)."""
-    manager = StateManagerMemory()
-    manager.states["tab-token"] = root
-    root.router_data = {"pathname": state.router.url.path}  # a tab that has loaded its page
+    """``state`` as a background event gets it (:func:`as_background`), and the database reads made through it:
+    (what was read, whether the tab's lock was held)."""
     reads: list[tuple[str, bool]] = []
     run = dbmod.run
+    async with as_background(root, state) as (proxy, manager):
 
-    async def watched(fn, *args, **kwargs):
-        locked = any(lock.locked() for lock in manager._states_locks.values())
-        reads.append((getattr(fn, "__name__", str(fn)), locked))
-        return await run(fn, *args, **kwargs)
+        async def watched(fn, *args, **kwargs):
+            locked = any(lock.locked() for lock in manager._states_locks.values())
+            reads.append((getattr(fn, "__name__", str(fn)), locked))
+            return await run(fn, *args, **kwargs)
 
-    async def emit(_token, _delta):
-        pass
-
-    monkeypatch.setattr(dbmod, "run", watched)
-    with EventContext(token="tab-token", state_manager=manager, enqueue_impl=None, emit_delta_impl=emit):  # type: ignore[arg-type]
-        yield StateProxy(state), reads
+        monkeypatch.setattr(dbmod, "run", watched)
+        yield proxy, reads
 
 
 def _logged_in(root, db, username: str) -> None:

@@ -21,6 +21,12 @@ from volley_app.settings import get_settings
 log = logging.getLogger(__name__)
 
 
+async def actor_of_token(token: str) -> Actor | None:
+    """The user a session token belongs to right now, or None (a background event reads the token under the tab's
+    lock and asks the database without it)."""
+    return await db.run(auth.resolve, token) if token else None
+
+
 class AuthState(rx.State):
     # Client storage: the only copy of the token outside the server.
     token_trusted: str = rx.LocalStorage("", name="vb_session")
@@ -60,10 +66,7 @@ class AuthState(rx.State):
 
     async def _actor(self) -> Actor | None:
         """The user this tab's token belongs to right now, or None."""
-        token = self._token()
-        if not token:
-            return None
-        return await db.run(auth.resolve, token)
+        return await actor_of_token(self._token())
 
     def _client(self) -> str:
         return self.router.session.client_ip or "unknown"

@@ -13,7 +13,7 @@ from volley_app.components.registration import league_href, return_to_league
 from volley_app.registry import page
 from volley_app.services.teams import registration as svc
 from volley_app.settings import get_settings
-from volley_app.state.auth import AuthState
+from volley_app.state.auth import AuthState, actor_of_token
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 
 ERROR_ID = "card-form-error"
@@ -44,12 +44,20 @@ class CheckoutState(FormState, AuthState):
     # Stripe only: what the Payment Element needs (the client secret belongs to this user's own intent).
     stripe: dict[str, str] = {}
 
+    @rx.event(background=True)
     async def load(self):
+        """The card service (Stripe) may be asked for the payment's state: that wait holds no lock of the tab."""
+        async with self:
+            token, payment_id = self._token(), path_arg(self, "payment")
+        found, failure = await run_action(svc.checkout, actor=await actor_of_token(token), payment_id=payment_id)
+        async with self:
+            return self._show_checkout(found, failure)
+
+    def _show_checkout(self, found: dict | None, failure):
         self._clear_messages()
         self.stripe, self.notice, self.may_start_again, self.full = {}, "", False, False
-        found, failure = await run_action(svc.checkout, actor=await self._actor(), payment_id=path_arg(self, "payment"))
-        if failure is not None:
-            self.info, self.missing, self.error = {}, True, failure.message
+        if failure is not None or found is None:
+            self.info, self.missing, self.error = {}, True, failure.message if failure else ""
             return None
         if found["status"] == svc.SUCCEEDED:
             return rx.redirect(routes.success_path(found["payment_id"]))

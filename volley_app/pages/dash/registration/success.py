@@ -13,7 +13,7 @@ from volley_app.components.layout import column, dash_page
 from volley_app.components.registration import league_href, return_to_league
 from volley_app.registry import page
 from volley_app.services.teams import registration as svc
-from volley_app.state.auth import AuthState
+from volley_app.state.auth import AuthState, actor_of_token
 from volley_app.state.forms import path_arg, run_action
 
 STILL_PROCESSING = "Your payment is still processing. Refresh this page in a moment."
@@ -26,21 +26,30 @@ class RegisteredState(AuthState):
     cash: bool = False
     error: str = ""
 
+    @rx.event(background=True)
     async def load(self):
-        actor = await self._actor()
-        payment = path_arg(self, "payment")
-        if path_arg(self, "payment_intent"):  # back from Stripe: verify on the server before showing anything
+        """Back from Stripe the card service is asked first: that wait holds no lock of the tab."""
+        async with self:
+            token, payment, from_stripe = self._token(), path_arg(self, "payment"), path_arg(self, "payment_intent")
+        actor, back = await actor_of_token(token), None
+        if from_stripe:  # back from Stripe: verify on the server before showing anything
             back, _f = await run_action(svc.confirm_stripe_return, actor=actor, payment_id=payment)
-            if back and back["status"] == "declined":
-                return rx.redirect(routes.decline_path(back["league_id"], back["payment_id"]))
-            if back and back["status"] == svc.EXPIRED:  # its place was released: the checkout says what now
-                return rx.redirect(routes.checkout_path(back["payment_id"]))
-            if back and back["status"] == "processing":
-                self.info, self.error = {}, STILL_PROCESSING
-                return None
-        found, failure = await run_action(svc.result, actor=actor, payment_id=payment)
-        if failure is not None:
-            self.info, self.error = {}, failure.message
+        found = failure = None
+        if not back or back["status"] not in ("declined", svc.EXPIRED, "processing"):  # else the return says what now
+            found, failure = await run_action(svc.result, actor=actor, payment_id=payment)
+        async with self:
+            return self._show_result(back, found, failure)
+
+    def _show_result(self, back: dict | None, found: dict | None, failure):
+        if back and back["status"] == "declined":
+            return rx.redirect(routes.decline_path(back["league_id"], back["payment_id"]))
+        if back and back["status"] == svc.EXPIRED:  # its place was released: the checkout says what now
+            return rx.redirect(routes.checkout_path(back["payment_id"]))
+        if back and back["status"] == "processing":
+            self.info, self.error = {}, STILL_PROCESSING
+            return None
+        if failure is not None or found is None:
+            self.info, self.error = {}, failure.message if failure else ""
             return None
         self.error, self.cash = "", found["cash"]
         self.info = {k: str(found[k]) for k in INFO}
