@@ -151,6 +151,23 @@ async def test_admin_searches_users_one_page_at_a_time(world):
     assert s.user_rows == [] and s.empty_text == "No users match “nobody-by-this-name”."
 
 
+async def test_a_search_sent_while_the_page_opens_is_not_undone_by_its_load(world):
+    """The search reached the server before the page's own load (it was typed while the page opened): the load
+    shows that search, not the whole list; a later visit starts with no search."""
+    _db, tokens = world
+    root, s = page_state(UsersListState, routes.USERS, tokens["root"])
+    root.is_hydrated = False  # the page's load is on its way
+    await call(s.search, {"q": "ROOT"})
+    await call(s.load)
+    assert s.filters["q"] == "ROOT" and [r["username"] for r in s.user_rows] == ["root"]
+    root.is_hydrated = True
+    await call(s.load)  # the page opened again
+    assert s.filters["q"] == "" and s.page_summary == "Showing 1–25 of 44"
+    await call(s.search, {"q": "ROOT"})  # searched on an open page, then opened again: no search
+    await call(s.load)
+    assert s.filters["q"] == "" and s.page_summary == "Showing 1–25 of 44"
+
+
 @pytest.mark.parametrize("who", ["anonymous", "alice", "svl"])
 async def test_only_admins_list_users(world, who):
     db, tokens = world

@@ -55,6 +55,7 @@ class PagedList(rx.State, mixin=True):
     _list_total: int = -1
     _list_capped: bool = False
     _page_in_address: bool = False  # a subclass sets it: the page shown is kept in the address (?page=2)
+    _searched_early: bool = False  # a search reached the list before the page's own load did
 
     async def _open(self, bookmark: str, first: int, *, turn: bool = False) -> None:
         """Show the page ``bookmark`` names, whose first row is number ``first`` of the list.
@@ -142,6 +143,14 @@ class PagedList(rx.State, mixin=True):
         self.filters = dict.fromkeys(self._filter_names, "")
         self.filter_key += 1
 
+    def _open_filters(self) -> None:
+        """The filters of a list its page's load opens: none, unless the person searched while the page was still
+        opening (the search reached the server before this load): that search stays, as they typed it."""
+        if self._searched_early:
+            self._searched_early = False
+            return
+        self._reset_filters()
+
     @rx.event
     async def next_page(self):
         """The page after the one shown."""
@@ -160,6 +169,7 @@ class PagedList(rx.State, mixin=True):
     async def search(self, form_data: dict):
         """The search box and filters as submitted: the list from its first page."""
         self.filters = form_values(form_data, self._filter_names)
+        self._searched_early = not self.is_hydrated  # the page's load is still to come
         await self._first_page()
         return self._address_page()
 

@@ -110,7 +110,7 @@ class RequestListState(PagedList, PolledPage, mixin=True):
         return live.Interest(user_id=getattr(self, "user_id", 0) or None)
 
     async def load(self):
-        self._reset_filters()
+        self._open_filters()
         await (self._open_addressed_page() if self._page_in_address else self._first_page())
         return type(self).poll
 

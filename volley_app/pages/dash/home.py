@@ -48,7 +48,7 @@ class PlayerHomeState(PagedList, AuthState):
             return None
         if target := home.elsewhere(actor):
             return rx.redirect(target)
-        self._reset_filters()
+        self._open_filters()
         await self._first_page()
         leagues, league_failure = await run_action(home.home_leagues, actor=actor)
         if league_failure:

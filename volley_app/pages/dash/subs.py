@@ -71,7 +71,7 @@ class SubsState(PagedList, PolledPage, AuthState):
             return rx.redirect(target)
         flag, _ = await run_action(accounts.is_sub, actor=actor)
         self.is_sub, self._me = bool(flag), actor.user_id if actor else 0
-        self._reset_filters()
+        self._open_filters()
         await self._first_page()
         return type(self).poll
 

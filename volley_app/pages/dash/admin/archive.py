@@ -40,7 +40,7 @@ class ArchiveState(PagedList, AuthState):
 
     async def load(self):
         self.notice = ""
-        self._reset_filters()
+        self._open_filters()
         await self._first_page()
 
     @rx.event

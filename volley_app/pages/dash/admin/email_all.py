@@ -64,7 +64,7 @@ class EmailAllState(PagedList, FormState, AuthState):
     async def load(self):
         self._clear_messages()
         self.notice = ""
-        self._reset_filters()
+        self._open_filters()
         await self._first_page()
         yield  # the jobs show now; the count of every active user follows
         await self._load_audience()

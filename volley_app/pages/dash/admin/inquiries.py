@@ -38,7 +38,7 @@ class InquiriesState(PagedList, AuthState):
         ]
 
     async def load(self):
-        self._reset_filters()
+        self._open_filters()
         await self._first_page()
 
 

@@ -58,7 +58,7 @@ class NewsletterSetupState(PagedList, FormState, AuthState):
     async def load(self):
         self._clear_messages()
         self.notice = ""
-        self._reset_filters()
+        self._open_filters()
         await self._first_page()
         total, _failure = await run_action(newsletter.subscriber_total, actor=await self._actor())
         self.subscriber_total = total or 0

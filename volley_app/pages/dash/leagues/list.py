@@ -41,7 +41,7 @@ class LeaguesState(PagedList, PolledPage, AuthState):
         await self._refresh()
 
     async def load(self):
-        self._reset_filters()
+        self._open_filters()
         await self._first_page()
         return type(self).poll
 

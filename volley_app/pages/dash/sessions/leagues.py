@@ -47,7 +47,7 @@ class SessionLeaguesState(PagedList, AuthState):
         self.error = failure.message if failure else ""
 
     async def load(self):
-        self._reset_filters()
+        self._open_filters()
         found, failure = await run_action(svc.get_session, actor=await self._actor(), session_id=path_arg(self, "session"))
         if failure is not None:
             self.session_name, self.sid, self.league_rows, self.error = "", "", [], failure.message

@@ -37,7 +37,7 @@ class TeamsState(PagedList, AuthState):
         self.error = failure.message if failure else ""
 
     async def load(self):
-        self._reset_filters()
+        self._open_filters()
         await self._first_page()
 
 

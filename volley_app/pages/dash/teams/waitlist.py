@@ -43,7 +43,7 @@ class WaitlistState(PagedList, AuthState):
 
     async def load(self):
         self.notice = ""
-        self._reset_filters()
+        self._open_filters()
         await self._first_page()
 
     @rx.event

@@ -39,7 +39,7 @@ class UsersListState(PagedList, AuthState):
 
     async def load(self):
         self.can_create_svl = accounts.can_create_svl(await self._actor())
-        self._reset_filters()
+        self._open_filters()
         await self._first_page()
 
 

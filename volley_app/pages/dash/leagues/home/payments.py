@@ -31,7 +31,7 @@ class LeaguePaymentsState(PagedList, AuthState):
         self.payment_rows = [{k: str(v) for k, v in p.items()} for p in rows]
 
     async def load(self):
-        self._reset_filters()
+        self._open_filters()
         await self._first_page()
 
 
