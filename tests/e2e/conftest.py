@@ -244,11 +244,15 @@ def app_url(migrated, smtp) -> Iterator[str]:
             from unittest import mock
 
             import reflex.utils.prerequisites
+            from reflex.environment import environment
 
             with _one_build_at_a_time():
                 self.built = _build_is_current()
                 if not self.built:
                     return super().start()
+                # Nor is the app compiled again (its pages are in the build), as for a backend-only instance; the
+                # harness turns compiling back on once the backend is up.
+                environment.REFLEX_SKIP_COMPILE.set(True)
                 with mock.patch.object(reflex.utils.prerequisites, "initialize_frontend_dependencies", lambda: None):
                     return super().start()
 
