@@ -14,7 +14,8 @@ import reflex as rx
 from volley_app.services.core import paging
 from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page
-from volley_app.state.forms import form_values, path_arg
+from volley_app.state.forms import form_values, path_arg, run_action
+from volley_app.state.polling import PolledPage
 
 # How far a page number in the address is followed (each page is one keyset step).
 MAX_ADDRESS_PAGE = 40
@@ -35,7 +36,8 @@ class PagedList(rx.State, mixin=True):
 
     A subclass names its filters in ``_filter_names`` (``q`` is the search box), writes
     ``async def _fetch(self, bookmark) -> (Page | None, DomainError | None)`` (one service call with
-    ``self.filters``) and ``def _show(self, rows, failure)`` (assign the rows or the message).
+    ``self.filters``, most often through :meth:`_read_list`) and ``def _show(self, rows, failure)`` (assign the
+    rows or the message).
     """
 
     page_summary: str = ""
@@ -98,8 +100,19 @@ class PagedList(rx.State, mixin=True):
         else:
             self.page_summary = summary(first, len(page.rows), page.total, page.capped)
 
+    async def _read_list(self, listing, bookmark: str, **args) -> tuple[Page | None, DomainError | None]:
+        """The page of the service's list ``listing`` that starts at ``bookmark``, as the person sees it and
+        ``self.filters`` find it; ``args``: the listing's other arguments."""
+        return await run_action(listing, actor=await self._actor(), filters=self.filters, bookmark=bookmark, **args)
+
     async def _first_page(self) -> None:
         await self._open("", 1)
+
+    async def _open_list(self) -> None:
+        """The list as its page's load opens it: no filters (unless a search came first), its first page, or the
+        page the address names where the list keeps it there."""
+        self._open_filters()
+        await (self._open_addressed_page() if self._page_in_address else self._first_page())
 
     def _page_number(self) -> int:
         return (self._first - 1) // max(self._size, 1) + 1
@@ -179,3 +192,30 @@ class PagedList(rx.State, mixin=True):
         self._reset_filters()
         await self._first_page()
         return self._address_page()
+
+
+class TableList(PagedList, mixin=True):
+    """A list shown as a table: a subclass writes ``_show_rows(rows)`` (assign the rows shown); a failure to read
+    the list shows its message in ``error``, and ``loaded`` tells a list not read yet from an empty one."""
+
+    error: str = ""
+    loaded: bool = False
+
+    def _show_rows(self, rows: list) -> None:
+        raise NotImplementedError
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self._show_rows(rows)
+        self.error = failure.message if failure else ""
+        self.loaded = True
+
+
+class PolledList(PagedList, PolledPage, mixin=True):
+    """A list whose page shown is read again on a timer while the tab stays on its page (``state.polling``)."""
+
+    async def _reload(self) -> None:
+        await self._refresh()
+
+    async def load(self):
+        await self._open_list()
+        return type(self).poll

@@ -19,8 +19,7 @@ from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page
 from volley_app.services.subs import sub_requests
 from volley_app.state.forms import FormState, form_values, run_action
-from volley_app.state.paging import PagedList
-from volley_app.state.polling import PolledPage
+from volley_app.state.paging import PagedList, PolledList
 
 FORM_ERROR_ID = "note-form-error"
 DETAIL_FIELDS = ("team", "when", "svl", "court", "skill_level", "sub_format", "players_needed", "text", "position_needed",
@@ -81,7 +80,7 @@ class RequestFormState(FormState, mixin=True):
         super()._show_failure(failure)
 
 
-class RequestListState(PagedList, PolledPage, mixin=True):
+class RequestListState(PolledList, mixin=True):
     """One page of a list of sub requests, read again on a timer while the tab stays on the list's page (spec section 7).
 
     A subclass names its page in ``_poll_path`` (a key of REQUEST_LISTS) and its interval in ``_poll_seconds``.
@@ -92,15 +91,11 @@ class RequestListState(PagedList, PolledPage, mixin=True):
     _filter_names = sub_requests.REQUEST_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        listing = REQUEST_LISTS[self._poll_path]
-        return await run_action(listing, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+        return await self._read_list(REQUEST_LISTS[self._poll_path], bookmark)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.rows = as_table_rows(rows)
         self.list_error = failure.message if failure and not isinstance(failure, Invalid) else ""
-
-    async def _reload(self) -> None:
-        await self._refresh()
 
     def _live_interest(self) -> live.Interest:
         """The open list reads again when a request opens or closes to anyone; My Sub Requests when one of
@@ -108,11 +103,6 @@ class RequestListState(PagedList, PolledPage, mixin=True):
         if self._poll_path == routes.NOTES:
             return live.Interest(open_list=True)
         return live.Interest(user_id=getattr(self, "user_id", 0) or None)
-
-    async def load(self):
-        self._open_filters()
-        await (self._open_addressed_page() if self._page_in_address else self._first_page())
-        return type(self).poll
 
 
 class SubPickerList(PagedList, mixin=True):

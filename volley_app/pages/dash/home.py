@@ -36,7 +36,7 @@ class PlayerHomeState(PagedList, AuthState):
     _filter_names = sub_requests.REQUEST_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(sub_requests.list_open, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+        return await self._read_list(sub_requests.list_open, bookmark)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.open_rows = as_table_rows(rows)
@@ -48,8 +48,7 @@ class PlayerHomeState(PagedList, AuthState):
             return None
         if target := home.elsewhere(actor):
             return rx.redirect(target)
-        self._open_filters()
-        await self._first_page()
+        await self._open_list()
         leagues, league_failure = await run_action(home.home_leagues, actor=actor)
         if league_failure:
             self.home_error = league_failure.message

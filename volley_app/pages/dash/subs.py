@@ -21,8 +21,7 @@ from volley_app.services.core.paging import Page
 from volley_app.services.subs import sub_requests
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
-from volley_app.state.paging import PagedList
-from volley_app.state.polling import PolledPage
+from volley_app.state.paging import PolledList
 
 LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
 NO_SUBS = "No subs available right now."
@@ -40,7 +39,7 @@ def _shown(r: dict, me: int) -> dict[str, str]:
             "me": "1" if r["id"] == me else ""}  # fmt: skip
 
 
-class SubsState(PagedList, PolledPage, AuthState):
+class SubsState(PolledList, AuthState):
     sub_rows: list[dict[str, str]] = []
     subs_error: str = ""
     is_sub: bool = False
@@ -50,7 +49,7 @@ class SubsState(PagedList, PolledPage, AuthState):
     _me: int = 0  # the viewer, whose own row offers no Invite
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(sub_requests.list_subs, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+        return await self._read_list(sub_requests.list_subs, bookmark)
 
     @rx.var
     def empty_text(self) -> str:
@@ -61,9 +60,6 @@ class SubsState(PagedList, PolledPage, AuthState):
         self.sub_rows = [_shown(r, self._me) for r in rows]
         self.subs_error = LOAD_FAILED if failure else ""
 
-    async def _reload(self) -> None:
-        await self._refresh()
-
     async def load(self):
         actor = await self._actor()
         if target := sub_requests.subs_elsewhere(actor):
@@ -71,9 +67,7 @@ class SubsState(PagedList, PolledPage, AuthState):
             return rx.redirect(target)
         flag, _ = await run_action(accounts.is_sub, actor=actor)
         self.is_sub, self._me = bool(flag), actor.user_id if actor else 0
-        self._open_filters()
-        await self._first_page()
-        return type(self).poll
+        return await super().load()
 
 
 def _rating(value) -> rx.Component:

@@ -18,30 +18,25 @@ from volley_app.services.core.paging import Page
 from volley_app.services.operations import archive
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
-from volley_app.state.paging import PagedList
+from volley_app.state.paging import TableList
 
 HEADERS = ["Name", "Kind", "Venue or person", "Archived", ""]
 
 
-class ArchiveState(PagedList, AuthState):
+class ArchiveState(TableList, AuthState):
     archived_rows: list[dict[str, str]] = []
-    error: str = ""
     notice: str = ""
-    loaded: bool = False
     _filter_names = archive.ARCHIVE_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(archive.archived_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+        return await self._read_list(archive.archived_page, bookmark)
 
-    def _show(self, rows: list, failure: DomainError | None) -> None:
+    def _show_rows(self, rows: list) -> None:
         self.archived_rows = [{k: str(v) for k, v in r.items()} for r in rows]
-        self.error = failure.message if failure else ""
-        self.loaded = True
 
     async def load(self):
         self.notice = ""
-        self._open_filters()
-        await self._first_page()
+        await self._open_list()
 
     @rx.event
     async def restore(self, kind: str, record_id: str):

@@ -35,7 +35,7 @@ class EmailAllState(PagedList, FormState, AuthState):
     repeat_question: str = ""
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(email_all.jobs_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+        return await self._read_list(email_all.jobs_page, bookmark)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         if failure is not None:
@@ -64,8 +64,7 @@ class EmailAllState(PagedList, FormState, AuthState):
     async def load(self):
         self._clear_messages()
         self.notice = ""
-        self._open_filters()
-        await self._first_page()
+        await self._open_list()
         yield  # the jobs show now; the count of every active user follows
         await self._load_audience()
 

@@ -14,7 +14,6 @@ from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.mail import inquiries
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import run_action
 from volley_app.state.paging import PagedList
 
 
@@ -24,7 +23,7 @@ class InquiriesState(PagedList, AuthState):
     _filter_names = inquiries.INQUIRY_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(inquiries.inquiries_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+        return await self._read_list(inquiries.inquiries_page, bookmark)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.error = failure.message if failure else ""
@@ -38,8 +37,7 @@ class InquiriesState(PagedList, AuthState):
         ]
 
     async def load(self):
-        self._open_filters()
-        await self._first_page()
+        await self._open_list()
 
 
 def _inquiry(inquiry: rx.Var) -> rx.Component:

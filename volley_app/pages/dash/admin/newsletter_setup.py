@@ -37,9 +37,7 @@ class NewsletterSetupState(PagedList, FormState, AuthState):
         return newsletter.preview(self.values)
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(
-            newsletter.subscribers_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark
-        )
+        return await self._read_list(newsletter.subscribers_page, bookmark)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         if failure is not None:
@@ -58,8 +56,7 @@ class NewsletterSetupState(PagedList, FormState, AuthState):
     async def load(self):
         self._clear_messages()
         self.notice = ""
-        self._open_filters()
-        await self._first_page()
+        await self._open_list()
         total, _failure = await run_action(newsletter.subscriber_total, actor=await self._actor())
         self.subscriber_total = total or 0
 

@@ -16,34 +16,20 @@ from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.seasons import leagues as svc
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import run_action
-from volley_app.state.paging import PagedList
-from volley_app.state.polling import PolledPage
+from volley_app.state.paging import PolledList, TableList
 
 
-class LeaguesState(PagedList, PolledPage, AuthState):
+class LeaguesState(PolledList, TableList, AuthState):
     league_rows: list[dict[str, str]] = []
-    error: str = ""
-    loaded: bool = False
     _poll_path: str = routes.DASH_LEAGUES
     _poll_seconds: float = 15
     _filter_names = svc.LEAGUE_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(svc.leagues_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+        return await self._read_list(svc.leagues_page, bookmark)
 
-    def _show(self, rows: list, failure: DomainError | None) -> None:
+    def _show_rows(self, rows: list) -> None:
         self.league_rows = [summary_row(lg) for lg in rows]
-        self.error = failure.message if failure else ""
-        self.loaded = True
-
-    async def _reload(self) -> None:
-        await self._refresh()
-
-    async def load(self):
-        self._open_filters()
-        await self._first_page()
-        return type(self).poll
 
 
 def _search() -> rx.Component:

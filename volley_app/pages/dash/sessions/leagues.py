@@ -39,8 +39,7 @@ class SessionLeaguesState(PagedList, AuthState):
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         # Never the leagues of no session: before a session is shown, the id refused ("-") stands in.
-        return await run_action(league_svc.leagues_page, actor=await self._actor(), session_id=self.sid or "-",
-                                filters=self.filters, bookmark=bookmark)  # fmt: skip
+        return await self._read_list(league_svc.leagues_page, bookmark, session_id=self.sid or "-")
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.league_rows = [_shown(lg) for lg in rows]

@@ -15,36 +15,22 @@ from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.seasons import sessions as svc
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import run_action
-from volley_app.state.paging import PagedList
-from volley_app.state.polling import PolledPage
+from volley_app.state.paging import PolledList, TableList
 
 HEADERS = ["Session", "SVL", "Dates", "Status"]
 
 
-class SessionsState(PagedList, PolledPage, AuthState):
+class SessionsState(PolledList, TableList, AuthState):
     session_rows: list[dict[str, str]] = []
-    error: str = ""
-    loaded: bool = False
     _poll_path: str = routes.SESSIONS
     _poll_seconds: float = 15  # spec section 7
     _filter_names = svc.SESSION_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(svc.sessions_page, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+        return await self._read_list(svc.sessions_page, bookmark)
 
-    def _show(self, rows: list, failure: DomainError | None) -> None:
+    def _show_rows(self, rows: list) -> None:
         self.session_rows = [session_row(s) for s in rows]
-        self.error = failure.message if failure else ""
-        self.loaded = True
-
-    async def _reload(self) -> None:
-        await self._refresh()
-
-    async def load(self):
-        self._open_filters()
-        await self._first_page()
-        return type(self).poll
 
 
 def _session_row(r: rx.Var) -> rx.Component:

@@ -15,30 +15,24 @@ from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.teams import teams as svc
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import path_arg, run_action
-from volley_app.state.paging import PagedList
+from volley_app.state.forms import path_arg
+from volley_app.state.paging import TableList
 
 HEADERS = ["Team", "League", "Captain", "Record", "Paid", "Status"]
 
 
-class TeamsState(PagedList, AuthState):
+class TeamsState(TableList, AuthState):
     team_rows: list[dict[str, str]] = []
-    error: str = ""
-    loaded: bool = False
     _filter_names = svc.TEAM_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(svc.teams_page, actor=await self._actor(), league_id=path_arg(self, "league"),
-                                filters=self.filters, bookmark=bookmark)  # fmt: skip
+        return await self._read_list(svc.teams_page, bookmark, league_id=path_arg(self, "league"))
 
-    def _show(self, rows: list, failure: DomainError | None) -> None:
-        self.loaded = True
+    def _show_rows(self, rows: list) -> None:
         self.team_rows = [team_row(t) for t in rows]
-        self.error = failure.message if failure else ""
 
     async def load(self):
-        self._open_filters()
-        await self._first_page()
+        await self._open_list()
 
 
 def _list_row(r: rx.Var) -> rx.Component:

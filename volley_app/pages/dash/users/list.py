@@ -13,7 +13,6 @@ from volley_app.services.accounts import accounts
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import run_action
 from volley_app.state.paging import PagedList
 
 LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
@@ -26,7 +25,7 @@ class UsersListState(PagedList, AuthState):
     empty_text: str = ""
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(accounts.list_users, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+        return await self._read_list(accounts.list_users, bookmark)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.users_error = LOAD_FAILED if failure else ""
@@ -39,8 +38,7 @@ class UsersListState(PagedList, AuthState):
 
     async def load(self):
         self.can_create_svl = accounts.can_create_svl(await self._actor())
-        self._open_filters()
-        await self._first_page()
+        await self._open_list()
 
 
 def _user_row(user: rx.Var) -> rx.Component:

@@ -11,7 +11,7 @@ from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.teams import registration
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import path_arg, run_action
+from volley_app.state.forms import path_arg
 from volley_app.state.paging import PagedList
 
 from .state import LeagueHomeState
@@ -24,15 +24,13 @@ class LeaguePaymentsState(PagedList, AuthState):
     _filter_names = registration.PAYMENT_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(registration.payments_page, actor=await self._actor(),
-                                league_id=path_arg(self, "league_id"), filters=self.filters, bookmark=bookmark)  # fmt: skip
+        return await self._read_list(registration.payments_page, bookmark, league_id=path_arg(self, "league_id"))
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.payment_rows = [{k: str(v) for k, v in p.items()} for p in rows]
 
     async def load(self):
-        self._open_filters()
-        await self._first_page()
+        await self._open_list()
 
 
 def _payment_row(p: rx.Var) -> rx.Component:
