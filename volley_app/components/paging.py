@@ -10,30 +10,24 @@ import reflex as rx
 
 from volley_app.components.forms import NATIVE_CONTROL
 
+LABEL_STYLE = {"font_size": "var(--font-size-2)"}
+
+
+def _turn(label: str, event, disabled, noun: str) -> rx.Component:
+    """Previous or Next of a list of ``noun``."""
+    return rx.button(label, on_click=event, disabled=disabled, variant="soft", size="2", aria_label=f"{label} page of {noun}")
+
 
 def pager(state, noun: str) -> rx.Component:
     """Previous and Next for the list of ``noun`` (e.g. "open sub requests"), and where the list stands."""
+    where = rx.text(state.page_summary, size="2", color_scheme="gray", role="status", aria_live="polite")
     return rx.cond(
         state.has_next | state.has_previous,
         rx.flex(
-            rx.text(state.page_summary, size="2", color_scheme="gray", role="status", aria_live="polite"),
+            where,
             rx.hstack(
-                rx.button(
-                    "Previous",
-                    on_click=state.previous_page,
-                    disabled=~state.has_previous,
-                    variant="soft",
-                    size="2",
-                    aria_label=f"Previous page of {noun}",
-                ),
-                rx.button(
-                    "Next",
-                    on_click=state.next_page,
-                    disabled=~state.has_next,
-                    variant="soft",
-                    size="2",
-                    aria_label=f"Next page of {noun}",
-                ),
+                _turn("Previous", state.previous_page, ~state.has_previous, noun),
+                _turn("Next", state.next_page, ~state.has_next, noun),
                 spacing="2",
             ),
             justify="between",
@@ -43,41 +37,36 @@ def pager(state, noun: str) -> rx.Component:
             width="100%",
             custom_attrs={"data-testid": "pager"},
         ),
-        rx.text(state.page_summary, size="2", color_scheme="gray", role="status", aria_live="polite"),
+        where,
     )
+
+
+def _filter(label: str, name: str, control: rx.Component) -> rx.Component:
+    """A filter of a list's search form: ``control`` (its id ``filter-{name}``) under its label."""
+    return rx.vstack(rx.el.label(label, html_for=f"filter-{name}", style=LABEL_STYLE), control, spacing="1")
 
 
 def filter_select(label: str, name: str, options: list[tuple[str, str]], state, *, any_label: str = "Any") -> rx.Component:
     """A filter of a list's search form: one of ``options`` or ``any_label`` (no filter)."""
-    return rx.vstack(
-        rx.el.label(label, html_for=f"filter-{name}", style={"font_size": "var(--font-size-2)"}),
-        rx.el.select(
-            *[rx.el.option(text, value=value) for value, text in [("", any_label), *options]],
-            id=f"filter-{name}",
-            name=name,
-            default_value=state.filters.get(name, ""),
-            style=NATIVE_CONTROL,
-        ),
-        spacing="1",
-    )
+    return _filter(label, name, rx.el.select(
+        *[rx.el.option(text, value=value) for value, text in [("", any_label), *options]],
+        id=f"filter-{name}",
+        name=name,
+        default_value=state.filters.get(name, ""),
+        style=NATIVE_CONTROL,
+    ))  # fmt: skip
 
 
 def text_filter(label: str, name: str, state) -> rx.Component:
     """A free-text filter of a list's search form (besides its search box)."""
-    return rx.vstack(
-        rx.el.label(label, html_for=f"filter-{name}", style={"font_size": "var(--font-size-2)"}),
-        rx.input(id=f"filter-{name}", name=name, default_value=state.filters.get(name, ""), max_length=100, size="2"),
-        spacing="1",
-    )
+    return _filter(label, name, rx.input(id=f"filter-{name}", name=name, default_value=state.filters.get(name, ""),
+                                         max_length=100, size="2"))  # fmt: skip
 
 
 def date_filter(label: str, name: str, state) -> rx.Component:
     """A day filter of a list's search form (a date input)."""
-    return rx.vstack(
-        rx.el.label(label, html_for=f"filter-{name}", style={"font_size": "var(--font-size-2)"}),
-        rx.input(id=f"filter-{name}", name=name, type="date", default_value=state.filters.get(name, ""), size="2"),
-        spacing="1",
-    )
+    return _filter(label, name, rx.input(id=f"filter-{name}", name=name, type="date",
+                                         default_value=state.filters.get(name, ""), size="2"))  # fmt: skip
 
 
 def search_form(state, label: str, *filters: rx.Component, placeholder: str = "", field_id: str = "search-q") -> rx.Component:
@@ -88,7 +77,7 @@ def search_form(state, label: str, *filters: rx.Component, placeholder: str = ""
     return rx.form(
         rx.flex(
             rx.vstack(
-                rx.el.label(label, html_for=field_id, style={"font_size": "var(--font-size-2)"}),
+                rx.el.label(label, html_for=field_id, style=LABEL_STYLE),
                 rx.input(
                     id=field_id,
                     name="q",
