@@ -158,42 +158,41 @@ def _round(games: rx.Var) -> rx.Component:
     )
 
 
-def _result_form() -> rx.Component:
-    s = BracketState
+def _game_form(title: str, options: rx.Var, *fields: rx.Component, **form_props) -> rx.Component:
+    """A form about one of the games ``options`` offers; while it offers none, a line that says so."""
     return section_card(
-        "Enter a Result",
+        title,
         rx.cond(
-            s.open_games.length() > 0,
-            record_form(
-                s,
-                select_field("Game", "game", s.open_games, s, placeholder="Choose a game", required=True),
-                score_fields(s, "Team listed first", "Team listed second"),
-                button_row(submit_button("Save Result", s, size="2", width="auto")),
-            ),
+            options.length() > 0,
+            record_form(BracketState, *fields, **form_props),
             rx.text("No game is waiting for a result.", color_scheme="gray"),
         ),
         max_width="36rem",
     )
 
 
+def _result_form() -> rx.Component:
+    s = BracketState
+    return _game_form(
+        "Enter a Result",
+        s.open_games,
+        select_field("Game", "game", s.open_games, s, placeholder="Choose a game", required=True),
+        score_fields(s, "Team listed first", "Team listed second"),
+        button_row(submit_button("Save Result", s, size="2", width="auto")),
+    )
+
+
 def _forfeit_form() -> rx.Component:
     s = BracketState
-    return section_card(
+    return _game_form(
         "Record a Forfeit",
-        rx.cond(
-            s.forfeit_options.length() > 0,
-            record_form(
-                s,
-                select_field("Team that did not show", "team", s.forfeit_options, s, placeholder="Choose a game and team",
-                             required=True),
-                rx.text("The other team wins and moves on. A score entered later replaces the forfeit.", size="1",
-                        color_scheme="gray"),
-                button_row(submit_button("Record Forfeit", s, size="2", width="auto", color_scheme="red")),
-                on_submit=s.forfeit,
-            ),
-            rx.text("No game is waiting for a result.", color_scheme="gray"),
-        ),
-        max_width="36rem",
+        s.forfeit_options,
+        select_field("Team that did not show", "team", s.forfeit_options, s, placeholder="Choose a game and team",
+                     required=True),
+        rx.text("The other team wins and moves on. A score entered later replaces the forfeit.", size="1",
+                color_scheme="gray"),
+        button_row(submit_button("Record Forfeit", s, size="2", width="auto", color_scheme="red")),
+        on_submit=s.forfeit,
     )  # fmt: skip
 
 

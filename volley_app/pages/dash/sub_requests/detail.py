@@ -280,24 +280,28 @@ def _details() -> rx.Component:
     return rx.card(details(*lines), width="100%")
 
 
+def _ask_first(trigger: rx.Component, title: str, question, keep: rx.Component, act: rx.Component) -> rx.Component:
+    """``trigger`` opens the question ``title``; ``keep`` (or Escape) closes it, ``act`` does what it asks about."""
+    return rx.alert_dialog.root(
+        rx.alert_dialog.trigger(trigger),
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(title),
+            rx.alert_dialog.description(question),
+            button_row(rx.alert_dialog.cancel(keep), rx.alert_dialog.action(act), spacing="3", justify="end",
+                       margin_top="1rem"),  # fmt: skip
+        ),
+    )
+
+
 def _delete_dialog() -> rx.Component:
     """The Delete Sub Request button, which asks first (it opens the question; Escape or Cancel closes it)."""
     s = NoteDetailState
-    return rx.alert_dialog.root(
-        rx.alert_dialog.trigger(
-            rx.button("Delete Sub Request", type="button", size="3", color_scheme="red", variant="soft")
-        ),
-        rx.alert_dialog.content(
-            rx.alert_dialog.title("Delete Sub Request"),
-            rx.alert_dialog.description(s.note["confirm"]),
-            button_row(
-                rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray")),
-                rx.alert_dialog.action(rx.button("Delete", color_scheme="red", on_click=s.delete)),
-                spacing="3",
-                justify="end",
-                margin_top="1rem",
-            ),
-        ),
+    return _ask_first(
+        rx.button("Delete Sub Request", type="button", size="3", color_scheme="red", variant="soft"),
+        "Delete Sub Request",
+        s.note["confirm"],
+        rx.button("Cancel", variant="soft", color_scheme="gray"),
+        rx.button("Delete", color_scheme="red", on_click=s.delete),
     )
 
 
@@ -345,29 +349,13 @@ def _reopen_form() -> rx.Component:
 
 def _withdraw_dialog() -> rx.Component:
     """The "I can't make it" button, which asks first (it opens the question; Escape or Keep My Place closes it)."""
-    s = NoteDetailState
-    return rx.alert_dialog.root(
-        rx.alert_dialog.trigger(
-            rx.button("I can't make it", color_scheme="red", variant="soft", size="3", min_height="44px")
-        ),
-        rx.alert_dialog.content(
-            rx.alert_dialog.title("Give Up Your Place"),
-            rx.alert_dialog.description(
-                "Your place goes to the next sub, and the requestor is emailed. Within a day of the game this "
-                "counts on your sub record as a late withdrawal."
-            ),
-            button_row(
-                rx.alert_dialog.cancel(
-                    rx.button("Keep My Place", variant="soft", color_scheme="gray", size="3", min_height="44px")
-                ),
-                rx.alert_dialog.action(
-                    rx.button("Give Up My Place", color_scheme="red", size="3", min_height="44px", on_click=s.withdraw)
-                ),
-                spacing="3",
-                justify="end",
-                margin_top="1rem",
-            ),
-        ),
+    return _ask_first(
+        rx.button("I can't make it", color_scheme="red", variant="soft", size="3", min_height="44px"),
+        "Give Up Your Place",
+        "Your place goes to the next sub, and the requestor is emailed. Within a day of the game this "
+        "counts on your sub record as a late withdrawal.",
+        rx.button("Keep My Place", variant="soft", color_scheme="gray", size="3", min_height="44px"),
+        rx.button("Give Up My Place", color_scheme="red", size="3", min_height="44px", on_click=NoteDetailState.withdraw),
     )
 
 
