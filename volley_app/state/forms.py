@@ -146,6 +146,21 @@ class FormState(rx.State, mixin=True):
                 yield follow
 
 
+class RecordForms(FormState, mixin=True):
+    """The forms of a page about one record, read by ``_fetch`` (a subclass writes it) as the page opens and after
+    each change; ``notice`` says what the last change did."""
+
+    notice: str = ""
+
+    async def _fetch(self) -> None:
+        raise NotImplementedError
+
+    async def load(self):
+        self._clear_messages()
+        self.notice = ""
+        await self._fetch()
+
+
 def path_arg(state: rx.State, name: str) -> str:
     """A value the page's address carries: a dynamic segment ('/dash/leagues/[league_id]') or a query parameter.
 

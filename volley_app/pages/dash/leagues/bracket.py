@@ -22,7 +22,7 @@ from volley_app.registry import page
 from volley_app.services.core import timefmt
 from volley_app.services.seasons import playoffs
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import FormState, form_values, path_arg, run_action
+from volley_app.state.forms import RecordForms, form_values, path_arg, run_action
 
 ERROR_ID = "bracket-error"
 CHOOSE_FORFEIT = "Choose the game and the team that did not show."
@@ -38,7 +38,7 @@ def game_line(g: dict, round_name: str, zone: str | None = None) -> dict[str, st
     }  # fmt: skip
 
 
-class BracketState(FormState, AuthState):
+class BracketState(RecordForms, AuthState):
     _fields = ("game", *SCORE_KEYS, *SETS, "team")
     _error_id = ERROR_ID
 
@@ -53,12 +53,6 @@ class BracketState(FormState, AuthState):
     early_question: str = ""
     open_games: list[dict[str, str]] = []
     forfeit_options: list[dict[str, str]] = []
-    notice: str = ""
-
-    async def load(self):
-        self._clear_messages()
-        self.notice = ""
-        await self._fetch()
 
     async def _fetch(self):
         found, failure = await run_action(

@@ -12,12 +12,12 @@ from volley_app.components.scores import SCORE_KEYS, SETS, score_fields
 from volley_app.registry import page
 from volley_app.services.seasons import score_reports
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import FormState, form_values, path_arg, run_action
+from volley_app.state.forms import RecordForms, form_values, path_arg, run_action
 
 ERROR_ID = "score-error"
 
 
-class GameScoreState(FormState, AuthState):
+class GameScoreState(RecordForms, AuthState):
     _fields = (*SCORE_KEYS, *SETS, "note")
     _error_id = ERROR_ID
 
@@ -27,12 +27,6 @@ class GameScoreState(FormState, AuthState):
     can_report: bool = False
     can_answer: bool = False
     can_settle: bool = False
-    notice: str = ""
-
-    async def load(self):
-        self._clear_messages()
-        self.notice = ""
-        await self._fetch()
 
     async def _fetch(self):
         found, failure = await run_action(

@@ -18,7 +18,7 @@ from volley_app.services.teams import registration
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
-from volley_app.state.forms import FormState, form_values, path_arg, run_action
+from volley_app.state.forms import RecordForms, form_values, path_arg, run_action
 
 ERROR_ID = "league-error"
 EDIT_FIELDS = (*LEAGUE_FIELDS, "active")
@@ -62,7 +62,7 @@ def links_of(league_id: int) -> dict[str, str]:
     }  # fmt: skip
 
 
-class LeagueHomeState(FormState, AuthState):
+class LeagueHomeState(RecordForms, AuthState):
     _fields = EDIT_FIELDS
     _error_id = ERROR_ID
 
@@ -78,7 +78,6 @@ class LeagueHomeState(FormState, AuthState):
     bracket_url: str = ""
     bracket_is_image: bool = False
     schedule_generated: bool = False
-    notice: str = ""
     missing: bool = False
     may_register: bool = False
     league_full: bool = False
@@ -93,9 +92,8 @@ class LeagueHomeState(FormState, AuthState):
         return path_arg(self, "league_id")
 
     async def load(self):
-        self._clear_messages()
-        self.notice, self.upload_error = "", ""
-        await self._fetch()
+        self.upload_error = ""
+        await super().load()
 
     async def _fetch(self):
         actor = await self._actor()
