@@ -30,35 +30,13 @@ def score_fields(
     def default(key: str):
         return defaults[key] if defaults is not None else ""
 
+    def points(i: int, key: str, team: str) -> rx.Component:
+        return text_field(f"Set {i + 1}: {team} team", key, state, type="number", min=0, max=99, inputmode="numeric",
+                          required=i < 2)  # fmt: skip
+
     rows = []
     for i, (k1, k2) in enumerate(scoring.SCORE_FIELDS):
-        rows.append(
-            rx.grid(
-                text_field(
-                    f"Set {i + 1}: first team",
-                    k1,
-                    state,
-                    type="number",
-                    min=0,
-                    max=99,
-                    inputmode="numeric",
-                    required=i < 2,
-                ),
-                text_field(
-                    f"Set {i + 1}: second team",
-                    k2,
-                    state,
-                    type="number",
-                    min=0,
-                    max=99,
-                    inputmode="numeric",
-                    required=i < 2,
-                ),
-                columns="2",
-                spacing="3",
-                width="100%",
-            )  # fmt: skip
-        )
+        rows.append(rx.grid(points(i, k1, "first"), points(i, k2, "second"), columns="2", spacing="3", width="100%"))
         rows.append(_set_error(state, SETS[i]))
     return rx.vstack(
         rx.text("First team: ", rx.text.strong(team1), rx.el.br(), "Second team: ", rx.text.strong(team2), size="2"),
