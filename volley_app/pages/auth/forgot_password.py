@@ -1,4 +1,5 @@
-"""Forgot Password: ask for a reset link by email, then the sent or not-found page."""
+"""Forgot Password: ask for a reset link by email, then the not-found page (the sent page is a confirmation,
+``pages/public/confirmations.py``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import submit_button, text_field
-from volley_app.components.inquiries import confirmation_page, form_page, kept_form
+from volley_app.components.inquiries import form_page, kept_form
 from volley_app.components.layout import message_page
 from volley_app.components.prose import link_row
 from volley_app.registry import page
@@ -46,17 +47,6 @@ def forgot_page() -> rx.Component:
         ),
         rx.flex(rx.link("Back to Login", href=routes.LOGIN), rx.link("Sign Up", href=routes.SIGNUP), justify="between", width="100%"),
     )  # fmt: skip
-
-
-@page(routes.FORGOT_SENT, "Check Your Email")
-def forgot_sent_page() -> rx.Component:
-    return confirmation_page(
-        "Check Your Email",
-        "We sent a link to choose a new password to your email address.",
-        "The link works once, for one hour. If it does not arrive in a few minutes, check your spam folder.",
-        ("Back to Login", routes.LOGIN),
-        icon="mail_check",
-    )
 
 
 @page(routes.FORGOT_NOT_FOUND, "Email Not Found")

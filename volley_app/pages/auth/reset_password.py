@@ -1,4 +1,5 @@
-"""Reset Password: the emailed link (/resetPassword/{user id}/{token}) opens the new-password form; then the done page."""
+"""Reset Password: the emailed link (/resetPassword/{user id}/{token}) opens the new-password form (then the Password
+Updated confirmation, ``pages/public/confirmations.py``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import password_field, submit_button
-from volley_app.components.inquiries import confirmation_page, emailed_link_page, kept_form, refusal
+from volley_app.components.inquiries import emailed_link_page, kept_form, refusal
 from volley_app.components.layout import link_button
 from volley_app.registry import page
 from volley_app.services.accounts import recovery
@@ -80,13 +81,3 @@ def reset_page() -> rx.Component:
             error_id=RESET_ERROR,
         ),
     )  # fmt: skip
-
-
-@page(routes.PASSWORD_UPDATED, "Password Updated")
-def password_updated_page() -> rx.Component:
-    return confirmation_page(
-        "Password Updated",
-        "Your password was changed. For your safety, every device that was logged in has been logged out.",
-        "Log in with your new password.",
-        ("Login", routes.LOGIN),
-    )

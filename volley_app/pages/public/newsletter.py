@@ -1,4 +1,4 @@
-"""Newsletter signup and the subscribed page (no login needed)."""
+"""Newsletter signup (no login needed); the subscribed page is a confirmation (``confirmations.py``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import submit_button, text_field, trap_field
-from volley_app.components.inquiries import confirmation_page, form_page, kept_form
+from volley_app.components.inquiries import form_page, kept_form
 from volley_app.registry import page
 from volley_app.services.mail import newsletter
 from volley_app.state.forms import TRAP_FIELD, form_values
@@ -43,14 +43,4 @@ def newsletter_page() -> rx.Component:
             on_submit=s.subscribe,
             error_id=ERROR_ID,
         ),
-    )
-
-
-@page(routes.SUBSCRIBED, "Subscribed")
-def subscribed_page() -> rx.Component:
-    return confirmation_page(
-        "You're Subscribed",
-        "Thanks for signing up! Our newsletter goes out on Friday mornings.",
-        "Every issue has a one-click unsubscribe link at the bottom.",
-        ("Back to Home", routes.HOME),
     )
