@@ -60,14 +60,15 @@ def _my_game(g: rx.Var) -> rx.Component:
     )
 
 
+def _table_card(title: str, headers: list[str], rows: rx.Var, shown, empty: str) -> rx.Component:
+    """A card with a table of ``rows`` (``shown`` draws each), there only while there are rows."""
+    return card_for(rows.length() > 0, title, table_or_empty(headers, rows, shown, empty))
+
+
 def my_games_card() -> rx.Component:
     """The games of the teams this user captains in the league, first on the page."""
     s = LeagueHomeState
-    return card_for(
-        s.my_games.length() > 0,
-        "Your Team's Games",
-        table_or_empty(["When", "Game", "Type", "Score", ""], s.my_games, _my_game, "No games yet."),
-    )
+    return _table_card("Your Team's Games", ["When", "Game", "Type", "Score", ""], s.my_games, _my_game, "No games yet.")
 
 
 def _disputed(d: rx.Var) -> rx.Component:
@@ -77,8 +78,4 @@ def _disputed(d: rx.Var) -> rx.Component:
 def disputed_card() -> rx.Component:
     """Scores the captains disagree on, waiting for the league's SVL or an admin."""
     s = LeagueHomeState
-    return card_for(
-        s.disputed.length() > 0,
-        "Disputed Scores",
-        table_or_empty(["When", "Game", "Reported", "What is wrong", ""], s.disputed, _disputed, "None."),
-    )
+    return _table_card("Disputed Scores", ["When", "Game", "Reported", "What is wrong", ""], s.disputed, _disputed, "None.")
