@@ -59,19 +59,20 @@ class PlayerInfoState(AuthState):
         }
 
 
-    @rx.event
-    async def new_feed_address(self):
-        path, failure = await run_action(calendar.regenerate, actor=await self._actor())
+    async def _change_feed(self, change, notice: str) -> None:
+        """``change`` the calendar feed (it answers the feed's new address, or None once the feed is off), then say so."""
+        path, failure = await run_action(change, actor=await self._actor())
         if failure is None:
             self._show_feed(path)
-            self.feed_notice = "Your calendar has a new address; the old one no longer works."
+            self.feed_notice = notice
+
+    @rx.event
+    async def new_feed_address(self):
+        await self._change_feed(calendar.regenerate, "Your calendar has a new address; the old one no longer works.")
 
     @rx.event
     async def turn_feed_off(self):
-        done, failure = await run_action(calendar.revoke, actor=await self._actor())
-        if failure is None:
-            self._show_feed(None)
-            self.feed_notice = "Your calendar feed is off: its address no longer works."
+        await self._change_feed(calendar.revoke, "Your calendar feed is off: its address no longer works.")
 
 
 def _calendar_card() -> rx.Component:
