@@ -1,5 +1,5 @@
-"""League pieces several screens share: money as shown, a league's summary row and header, the links back,
-Edit links, cards some users see, the frame of the operators' form screens."""
+"""League pieces several screens share: money as shown, a league list's filters, a league's summary row and header,
+the links back, Edit links, cards some users see, the frame of the operators' form screens."""
 
 from __future__ import annotations
 
@@ -8,12 +8,23 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line, form_card
 from volley_app.components.layout import dash_page, dash_screen, link_button, section_card
+from volley_app.components.league_form import DAYS, FORMATS, SKILLS
+from volley_app.components.paging import filter_select
 from volley_app.services.core import timefmt
 
 
 def money(cents: int) -> str:
     """'$300' or '$299.50'."""
     return f"${cents / 100:,.2f}".replace(".00", "")
+
+
+def league_filters(state) -> list[rx.Component]:
+    """A league list's filters (``state`` a ``PagedList``): its day, its format, its skill level."""
+    return [
+        filter_select("Day", "day", DAYS, state),
+        filter_select("Format", "format", FORMATS, state),
+        filter_select("Skill", "skill", SKILLS, state),
+    ]
 
 
 def summary_row(lg: dict) -> dict[str, str]:

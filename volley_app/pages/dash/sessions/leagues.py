@@ -7,9 +7,9 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line
 from volley_app.components.layout import button_row, dash_screen, link_button
-from volley_app.components.paging import filter_select, pager, search_form
+from volley_app.components.leagues import league_filters
+from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
-from volley_app.models import Day, LeagueFormat, SkillLevel
 from volley_app.registry import page
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import DomainError
@@ -67,9 +67,7 @@ def _search() -> rx.Component:
     return search_form(
         s,
         "Search this session's leagues",
-        filter_select("Day", "day", [(d, d) for d in Day.values()], s),
-        filter_select("Format", "format", [(f.value, league_svc.FORMAT_LABELS[f]) for f in LeagueFormat], s),
-        filter_select("Skill", "skill", [(k, k) for k in SkillLevel.values()], s),
+        *league_filters(s),
         placeholder="Venue or court",
     )
 
