@@ -41,9 +41,14 @@ def pager(state, noun: str) -> rx.Component:
     )
 
 
+def _labelled(label: str, control_id: str, control: rx.Component, **props) -> rx.Component:
+    """A control of a list's search form (its id ``control_id``) under its label."""
+    return rx.vstack(rx.el.label(label, html_for=control_id, style=LABEL_STYLE), control, spacing="1", **props)
+
+
 def _filter(label: str, name: str, control: rx.Component) -> rx.Component:
     """A filter of a list's search form: ``control`` (its id ``filter-{name}``) under its label."""
-    return rx.vstack(rx.el.label(label, html_for=f"filter-{name}", style=LABEL_STYLE), control, spacing="1")
+    return _labelled(label, f"filter-{name}", control)
 
 
 def filter_select(label: str, name: str, options: list[tuple[str, str]], state, *, any_label: str = "Any") -> rx.Component:
@@ -74,25 +79,11 @@ def search_form(state, label: str, *filters: rx.Component, placeholder: str = ""
 
     ``field_id``: the search box's id, unique on the page (a page with two searches names one otherwise).
     """
+    box = rx.input(id=field_id, name="q", type="search", default_value=state.filters.get("q", ""), placeholder=placeholder,
+                   max_length=100, size="2", auto_complete="off", width="100%")  # fmt: skip
     return rx.form(
         rx.flex(
-            rx.vstack(
-                rx.el.label(label, html_for=field_id, style=LABEL_STYLE),
-                rx.input(
-                    id=field_id,
-                    name="q",
-                    type="search",
-                    default_value=state.filters.get("q", ""),
-                    placeholder=placeholder,
-                    max_length=100,
-                    size="2",
-                    auto_complete="off",
-                    width="100%",
-                ),
-                spacing="1",
-                flex="1 1 12rem",
-                min_width="0",
-            ),
+            _labelled(label, field_id, box, flex="1 1 12rem", min_width="0"),
             *filters,
             rx.hstack(
                 rx.button("Search", type="submit", size="2"),
