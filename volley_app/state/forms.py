@@ -82,6 +82,15 @@ class FormState(rx.State, mixin=True):
         """New defaults for the uncontrolled inputs: the form is drawn again with them."""
         self.form_key += 1
 
+    async def _read_record(self, fn: Callable[..., Any], **kwargs: Any) -> Any:
+        """The record the form edits, as ``fn`` gives it to the person (the form drawn again, no message left from
+        before); None when it is refused, and why in ``error``."""
+        self._clear_messages()
+        found, failure = await run_action(fn, actor=await self._actor(), **kwargs)
+        self.error = failure.message if failure else ""
+        self._show_record()
+        return found
+
     def _show_failure(self, failure: DomainError) -> None:
         """Each message shown once: under its field when the form has that field, else in the form's error line."""
         if isinstance(failure, Invalid):

@@ -12,7 +12,7 @@ from volley_app.registry import page
 from volley_app.services.core import timefmt
 from volley_app.services.seasons import sessions as svc
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import FormState, form_values, path_arg, run_action
+from volley_app.state.forms import FormState, form_values, path_arg
 
 ERROR_ID = "session-error"
 
@@ -48,12 +48,9 @@ class EditSessionState(FormState, AuthState):
         return path_arg(self, "session_id")
 
     async def load(self):
-        self._clear_messages()
-        found, failure = await run_action(svc.get_session, actor=await self._actor(), session_id=self._id())
-        self.session, self.denied = ({}, True) if failure else (_shown(found), False)
+        found = await self._read_record(svc.get_session, session_id=self._id())
+        self.session, self.denied = ({}, True) if found is None else (_shown(found), False)
         self.archived = bool(found and found["archived"])
-        self.error = failure.message if failure else ""
-        self._show_record()
 
     @rx.event
     def save(self, form_data: dict):

@@ -20,7 +20,7 @@ from volley_app.registry import page
 from volley_app.services.core.validation import TEAM_NAME_REQUIRED
 from volley_app.services.teams import teams as svc
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import FormState, form_values, path_arg, run_action
+from volley_app.state.forms import FormState, form_values, path_arg
 
 ERROR_ID = "team-error"
 
@@ -59,14 +59,11 @@ class TeamEditState(FormState, AuthState):
         return path_arg(self, "team_id")
 
     async def load(self):
-        self._clear_messages()
-        found, failure = await run_action(svc.get_team, actor=await self._actor(), team_id=self._id())
-        self.team, self.denied = ({}, True) if failure else (_shown(found), False)
+        found = await self._read_record(svc.get_team, team_id=self._id())
+        self.team, self.denied = ({}, True) if found is None else (_shown(found), False)
         self.can_manage = bool(found and found["can_manage"])
         self.can_edit_name = bool(found and found["can_edit_name"])
         self.can_delete = bool(found and found["can_delete"])
-        self.error = failure.message if failure else ""
-        self._show_record()
 
     @rx.event
     async def save(self, form_data: dict):
