@@ -1,4 +1,4 @@
-"""League pieces several screens share: money as shown, a league list's filters, a league's summary row and header,
+"""League pieces several screens share: money as shown, a league list's search, a league's summary row and header,
 the links back, Edit links, cards some users see, the frame of the operators' form screens."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from volley_app import routes
 from volley_app.components.forms import error_line, form_card
 from volley_app.components.layout import dash_page, dash_screen, link_button, section_card
 from volley_app.components.league_form import DAYS, FORMATS, SKILLS
-from volley_app.components.paging import filter_select
+from volley_app.components.paging import filter_select, search_form
 from volley_app.services.core import timefmt
 
 
@@ -18,13 +18,16 @@ def money(cents: int) -> str:
     return f"${cents / 100:,.2f}".replace(".00", "")
 
 
-def league_filters(state) -> list[rx.Component]:
-    """A league list's filters (``state`` a ``PagedList``): its day, its format, its skill level."""
-    return [
+def league_search(state, label: str, placeholder: str) -> rx.Component:
+    """A league list's search form (``state`` a ``PagedList``): its search box, its day, format and skill level."""
+    return search_form(
+        state,
+        label,
         filter_select("Day", "day", DAYS, state),
         filter_select("Format", "format", FORMATS, state),
         filter_select("Skill", "skill", SKILLS, state),
-    ]
+        placeholder=placeholder,
+    )
 
 
 def summary_row(lg: dict) -> dict[str, str]:

@@ -7,8 +7,8 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line
 from volley_app.components.layout import dash_screen
-from volley_app.components.leagues import league_filters, summary_row
-from volley_app.components.paging import pager, search_form
+from volley_app.components.leagues import league_search, summary_row
+from volley_app.components.paging import pager
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services.core.errors import DomainError
@@ -31,16 +31,6 @@ class LeaguesState(PolledList, TableList, AuthState):
         self.league_rows = [summary_row(lg) for lg in rows]
 
 
-def _search() -> rx.Component:
-    s = LeaguesState
-    return search_form(
-        s,
-        "Search leagues",
-        *league_filters(s),
-        placeholder="Venue, session or court",
-    )
-
-
 
 def _league_row(lg: rx.Var) -> rx.Component:
     return row(rx.link(lg["name"], href=lg["href"], weight="medium"), lg["svl_name"], lg["court"], lg["start"],
@@ -52,7 +42,7 @@ def leagues_page() -> rx.Component:
     s = LeaguesState
     return dash_screen(
         "Leagues",
-        _search(),
+        league_search(s, "Search leagues", "Venue, session or court"),
         error_line(s.error),
         table_or_empty(["League", "Venue", "Court", "Starts", "Stage", "Cost"], s.league_rows, _league_row,
                        "No leagues yet.", s.loaded & (s.error == "")),  # fmt: skip

@@ -7,8 +7,8 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line
 from volley_app.components.layout import button_row, dash_screen, link_button
-from volley_app.components.leagues import league_filters
-from volley_app.components.paging import pager, search_form
+from volley_app.components.leagues import league_search
+from volley_app.components.paging import pager
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services.core import timefmt
@@ -62,16 +62,6 @@ def _league_row(r: rx.Var) -> rx.Component:
     return row(rx.link(r["name"], href=r["href"]), r["court"], r["start"], r["stage"], r["active"])
 
 
-def _search() -> rx.Component:
-    s = SessionLeaguesState
-    return search_form(
-        s,
-        "Search this session's leagues",
-        *league_filters(s),
-        placeholder="Venue or court",
-    )
-
-
 @page(routes.SESSION_LEAGUES, "Session Leagues", on_load=SessionLeaguesState.load)
 def session_leagues_page() -> rx.Component:
     s = SessionLeaguesState
@@ -79,10 +69,11 @@ def session_leagues_page() -> rx.Component:
         link_button("Add League", href=s.new_league_href),
         link_button("Back to Session", href=s.session_href, variant="soft"),
     )
+    search = league_search(s, "Search this session's leagues", "Venue or court")
     return dash_screen(
         "Leagues: " + s.session_name,
         error_line(s.error),
-        rx.cond(s.sid != "", rx.fragment(links, _search()), rx.fragment()),
+        rx.cond(s.sid != "", rx.fragment(links, search), rx.fragment()),
         table_or_empty(HEADERS, s.league_rows, _league_row, "No leagues in this session yet.", s.error == ""),
         pager(s, "leagues of this session"),
     )
