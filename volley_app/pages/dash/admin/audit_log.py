@@ -7,6 +7,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line, text_field
 from volley_app.components.layout import button_row, column, dash_screen
+from volley_app.components.tables import card
 from volley_app.registry import page
 from volley_app.services.core import audit
 from volley_app.state.auth import AuthState
@@ -52,24 +53,19 @@ class AuditLogState(AuthState):
 
 def _entry(e: rx.Var) -> rx.Component:
     """One change as a card: readable at any width, the before and after under the summary."""
-    return rx.card(
-        rx.vstack(
-            rx.flex(
-                rx.badge(e["action"]),
-                rx.text(e["at"], size="2", color_scheme="gray"),
-                rx.text("by ", rx.text.strong(e["actor"]), size="2"),
-                spacing="3",
-                wrap="wrap",
-                align="center",
-            ),
-            rx.text(e["summary"], overflow_wrap="anywhere"),
-            rx.cond(e["before"] != "", rx.text("Before: ", e["before"], size="1", color_scheme="gray")),
-            rx.cond(e["after"] != "", rx.text("After: ", e["after"], size="1", color_scheme="gray")),
-            spacing="1",
-            width="100%",
+    return card(
+        rx.flex(
+            rx.badge(e["action"]),
+            rx.text(e["at"], size="2", color_scheme="gray"),
+            rx.text("by ", rx.text.strong(e["actor"]), size="2"),
+            spacing="3",
+            wrap="wrap",
+            align="center",
         ),
-        width="100%",
-        custom_attrs={"data-testid": "audit-entry"},
+        rx.text(e["summary"], overflow_wrap="anywhere"),
+        rx.cond(e["before"] != "", rx.text("Before: ", e["before"], size="1", color_scheme="gray")),
+        rx.cond(e["after"] != "", rx.text("After: ", e["after"], size="1", color_scheme="gray")),
+        test_id="audit-entry",
     )
 
 
