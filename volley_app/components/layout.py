@@ -252,6 +252,11 @@ def section_card(title, *children: rx.Component, max_width: str | None = None, *
     )
 
 
+def card_for(shown: rx.Var, title: rx.Var | str, *children: rx.Component, **props) -> rx.Component:
+    """A section card shown only while ``shown`` (to some users, or once there is something in it)."""
+    return rx.cond(shown, section_card(title, *children, **props))
+
+
 def labelled(label, value) -> rx.Component:
     """One 'label: value' line of a record's details."""
     return rx.data_list.item(rx.data_list.label(label), rx.data_list.value(value))

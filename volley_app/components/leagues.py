@@ -1,5 +1,5 @@
 """League pieces several screens share: money as shown, a league list's search, a league's summary row and header,
-the links back, Edit links, cards some users see, the frame of the operators' form screens."""
+the links back, Edit links, the frame of the operators' form screens."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import error_line, form_card
-from volley_app.components.layout import dash_page, dash_screen, link_button, section_card
+from volley_app.components.layout import dash_page, dash_screen, link_button
 from volley_app.components.league_form import DAYS, FORMATS, SKILLS
 from volley_app.components.paging import filter_select, search_form
 from volley_app.services.core import timefmt
@@ -64,11 +64,6 @@ def league_header(league: dict | None) -> tuple[str, str, bool]:
     if league is None:
         return "", "", False
     return league["name"], routes.league_path(league["id"]), league["can_manage"]
-
-
-def card_for(shown: rx.Var, title: str, *children: rx.Component, **props) -> rx.Component:
-    """A section card that only some users see (``shown``)."""
-    return rx.cond(shown, section_card(title, *children, **props))
 
 
 def back_to_leagues() -> rx.Component:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.forms import error_line, notice_line, select_field
-from volley_app.components.layout import button_row, column, section_card
+from volley_app.components.layout import button_row, card_for, column, section_card
 from volley_app.components.sub_requests import sub_picker
 from volley_app.services.subs import invites
 from volley_app.state.sub_invites import NOTIFY_ERROR_ID, QUEUE_ERROR_ID, InviteQueueState, SubNotifyState
@@ -97,20 +97,18 @@ def invite_queue_card() -> rx.Component:
 def sub_notify_card() -> rx.Component:
     """A sub's choice of emails about sub requests: every matching open request, only invitations, or nothing."""
     s = SubNotifyState
-    return rx.cond(
+    return card_for(
         s.is_sub,
-        section_card(
-            "Sub Request Emails",
-            error_line(s.notify_error, NOTIFY_ERROR_ID),
-            notice_line(s.notify_notice),
-            rx.form(
-                column(
-                    select_field("Email me about", "sub_notify", s.notify_choices, default_value=s.notify, key=s.notify),
-                    rx.text("Open requests match you when one of your ratings reaches their skill level.", size="2"),
-                    button_row(rx.button("Save", type="submit", size="3")),
-                    spacing="3",
-                ),
-                on_submit=s.save_notify, width="100%", method="post",
-            ),  # fmt: skip
-        ),
+        "Sub Request Emails",
+        error_line(s.notify_error, NOTIFY_ERROR_ID),
+        notice_line(s.notify_notice),
+        rx.form(
+            column(
+                select_field("Email me about", "sub_notify", s.notify_choices, default_value=s.notify, key=s.notify),
+                rx.text("Open requests match you when one of your ratings reaches their skill level.", size="2"),
+                button_row(rx.button("Save", type="submit", size="3")),
+                spacing="3",
+            ),
+            on_submit=s.save_notify, width="100%", method="post",
+        ),  # fmt: skip
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.forms import checkbox_field, error_line, notice_line, text_field
-from volley_app.components.layout import button_row, column, section_card
+from volley_app.components.layout import button_row, card_for, column
 from volley_app.components.paging import pager
 from volley_app.components.tables import card
 from volley_app.services.subs import availability
@@ -52,32 +52,29 @@ def suggestions_panel(after_invite=None) -> rx.Component:
         rx.text("Waiting for the invited sub's answer.", size="2", color_scheme="gray"),
     )
     heading = rx.cond(s.show_ineligible, "Subs who cannot take it", "Suggested subs")
-    return rx.cond(
+    return card_for(
         s.suggestions_shown,
-        section_card(
-            heading,
-            rx.text("Needs: ", s.needs, size="2", weight="medium"),
-            rx.cond(s.show_ineligible, rx.text("Each with the reason they are not suggested.", size="2"), invite_hint),
-            rx.button(
-                rx.cond(s.show_ineligible, "Show suggested subs", "Show ineligible"),
-                on_click=s.toggle_ineligible,
-                variant="outline",
-                size="2",
-                aria_pressed=rx.cond(s.show_ineligible, "true", "false"),
-                width="fit-content",
-            ),
-            error_line(s.suggest_error, SUGGESTIONS_ERROR_ID),
-            notice_line(s.suggest_notice),
-            rx.cond(
-                s.suggested.length() > 0,
-                rx.vstack(rx.foreach(s.suggested, lambda r: _suggested(r, after_invite)), spacing="2", width="100%"),
-                rx.text(rx.cond(s.show_ineligible, "Every active sub may take it.", "No sub fits this request yet."),
-                        color_scheme="gray"),  # fmt: skip
-            ),
-            pager(s, "suggested subs"),
-            custom_attrs={"data-testid": "suggestions"},
+        heading,
+        rx.text("Needs: ", s.needs, size="2", weight="medium"),
+        rx.cond(s.show_ineligible, rx.text("Each with the reason they are not suggested.", size="2"), invite_hint),
+        rx.button(
+            rx.cond(s.show_ineligible, "Show suggested subs", "Show ineligible"),
+            on_click=s.toggle_ineligible,
+            variant="outline",
+            size="2",
+            aria_pressed=rx.cond(s.show_ineligible, "true", "false"),
+            width="fit-content",
         ),
-        rx.fragment(),
+        error_line(s.suggest_error, SUGGESTIONS_ERROR_ID),
+        notice_line(s.suggest_notice),
+        rx.cond(
+            s.suggested.length() > 0,
+            rx.vstack(rx.foreach(s.suggested, lambda r: _suggested(r, after_invite)), spacing="2", width="100%"),
+            rx.text(rx.cond(s.show_ineligible, "Every active sub may take it.", "No sub fits this request yet."),
+                    color_scheme="gray"),  # fmt: skip
+        ),
+        pager(s, "suggested subs"),
+        custom_attrs={"data-testid": "suggestions"},
     )
 
 
@@ -105,16 +102,13 @@ def _mark_row(r: rx.Var) -> rx.Component:
 def outcome_panel() -> rx.Component:
     """After the game, the requestor marks each sub who took a place Played or No-show (changeable for a few days)."""
     s = OutcomeState
-    return rx.cond(
+    return card_for(
         s.can_mark,
-        section_card(
-            "How did it go?",
-            rx.text("Did each sub play? Your answer counts in their record.", size="2"),
-            error_line(s.outcome_error, OUTCOME_ERROR_ID),
-            notice_line(s.outcome_notice),
-            rx.vstack(rx.foreach(s.marks, _mark_row), spacing="2", width="100%"),
-        ),
-        rx.fragment(),
+        "How did it go?",
+        rx.text("Did each sub play? Your answer counts in their record.", size="2"),
+        error_line(s.outcome_error, OUTCOME_ERROR_ID),
+        notice_line(s.outcome_notice),
+        rx.vstack(rx.foreach(s.marks, _mark_row), spacing="2", width="100%"),
     )
 
 
@@ -165,22 +159,19 @@ def availability_section() -> rx.Component:
         method="post",
         width="100%",
     )
-    return rx.cond(
+    return card_for(
         s.avail_loaded,
-        section_card(
-            "Sub Availability",
-            rx.text("Requestors see you suggested on these days: ", s.avail_summary, ".", size="2"),
-            error_line(s.avail_error, AVAILABILITY_ERROR_ID),
-            notice_line(s.avail_notice),
-            week,
-            dates,
-            rx.cond(
-                s.avail_dates.length() > 0,
-                rx.vstack(rx.foreach(s.avail_dates, _date_row), spacing="1"),
-                rx.text("No dates you cannot play.", size="2", color_scheme="gray"),
-            ),
-            variant="surface",
-            custom_attrs={"data-testid": "availability"},
+        "Sub Availability",
+        rx.text("Requestors see you suggested on these days: ", s.avail_summary, ".", size="2"),
+        error_line(s.avail_error, AVAILABILITY_ERROR_ID),
+        notice_line(s.avail_notice),
+        week,
+        dates,
+        rx.cond(
+            s.avail_dates.length() > 0,
+            rx.vstack(rx.foreach(s.avail_dates, _date_row), spacing="1"),
+            rx.text("No dates you cannot play.", size="2", color_scheme="gray"),
         ),
-        rx.fragment(),
+        variant="surface",
+        custom_attrs={"data-testid": "availability"},
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import button_row, dash_screen, link_button, section_card
+from volley_app.components.layout import button_row, card_for, dash_screen, link_button, section_card
 from volley_app.components.paging import pager
 from volley_app.components.sub_requests import my_sub_info, open_requests_table, page_error, request_search
 from volley_app.registry import page
@@ -115,10 +115,7 @@ def _captain_game(c: rx.Var) -> rx.Component:
 
 def _captain_games() -> rx.Component:
     s = PlayerHomeState
-    return rx.cond(
-        s.captain_games.length() > 0,
-        section_card("My Next Game and Last Result", rx.foreach(s.captain_games, _captain_game)),
-    )
+    return card_for(s.captain_games.length() > 0, "My Next Game and Last Result", rx.foreach(s.captain_games, _captain_game))
 
 
 def _commitment(c: rx.Var) -> rx.Component:
@@ -132,14 +129,12 @@ def _commitment(c: rx.Var) -> rx.Component:
 def _commitments() -> rx.Component:
     """The coming games the player subs in (they said yes), nearest first."""
     s = PlayerHomeState
-    return rx.cond(
+    return card_for(
         s.commitments.length() > 0,
-        section_card(
-            "My Upcoming Sub Games",
-            rx.el.ul(rx.foreach(s.commitments, _commitment), style={"padding_left": "1.1rem", "margin": "0"},
-                     custom_attrs={"data-testid": "my-commitments"}),  # fmt: skip
-            rx.link("All my sub requests", href=routes.NOTES_NOTIFICATIONS, size="2"),
-        ),
+        "My Upcoming Sub Games",
+        rx.el.ul(rx.foreach(s.commitments, _commitment), style={"padding_left": "1.1rem", "margin": "0"},
+                 custom_attrs={"data-testid": "my-commitments"}),  # fmt: skip
+        rx.link("All my sub requests", href=routes.NOTES_NOTIFICATIONS, size="2"),
     )
 
 

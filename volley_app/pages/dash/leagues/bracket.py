@@ -15,7 +15,7 @@ from volley_app.components.forms import (
     select_field,
     submit_button,
 )
-from volley_app.components.layout import button_row, dash_screen, section_card
+from volley_app.components.layout import button_row, card_for, dash_screen, section_card
 from volley_app.components.leagues import back_to_league, league_header
 from volley_app.components.scores import SCORE_KEYS, SETS, score_fields
 from volley_app.registry import page
@@ -212,7 +212,8 @@ def bracket_page() -> rx.Component:
             ),
             rx.text("The playoff bracket has not been generated yet.", color_scheme="gray"),
         ),
-        rx.cond(s.can_generate, section_card(
+        card_for(
+            s.can_generate,
             "Generate the Bracket",
             rx.text("Seeds every team in play by the standings; byes go to the top seeds; games are in the "
                     "tournament week at the league's time, court and increment.", size="2"),
@@ -222,7 +223,7 @@ def bracket_page() -> rx.Component:
                                confirm_label="Generate the bracket"),
                 rx.button("Generate Bracket", on_click=BracketState.generate(False), width="fit-content"),
             ),
-        )),
+        ),
         rx.cond(s.can_manage & s.generated, _result_form()),
         rx.cond(s.can_manage & s.generated, _forfeit_form()),
     )  # fmt: skip

@@ -5,8 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.forms import record_form, update_delete
+from volley_app.components.layout import card_for
 from volley_app.components.league_form import league_fields
-from volley_app.components.leagues import card_for
 
 from .state import LeagueHomeState
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.layout import file_link
-from volley_app.components.leagues import card_for
+from volley_app.components.layout import card_for, file_link
 
 from .state import LeagueHomeState
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.layout import button_row, details, labelled, link_button, section_card
-from volley_app.components.leagues import card_for
+from volley_app.components.layout import button_row, card_for, details, labelled, link_button, section_card
 from volley_app.components.tables import row, table_or_empty
 
 from .state import LeagueHomeState

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.leagues import card_for
+from volley_app.components.layout import card_for
 from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
 from volley_app.services.core.errors import DomainError

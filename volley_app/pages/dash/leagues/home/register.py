@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.layout import column, link_button
-from volley_app.components.leagues import card_for
+from volley_app.components.layout import card_for, column, link_button
 from volley_app.services.teams import registration
 
 from .state import LeagueHomeState
