@@ -43,6 +43,11 @@ async def run_action(fn: Callable[..., T], /, **kwargs: Any) -> tuple[T | None, 
         return None, DomainError(UNEXPECTED)
 
 
+def failure_text(failure: DomainError) -> str:
+    """A failure in one line: the messages of each field it names (``Invalid``), else its message."""
+    return " ".join(failure.errors.values()) if isinstance(failure, Invalid) else failure.message
+
+
 def form_values(form_data: object, names: Iterable[str]) -> dict[str, str]:
     """The named fields of a submitted form as text ('' when absent); anything else a browser sent is dropped."""
     data = form_data if isinstance(form_data, dict) else {}

@@ -9,12 +9,12 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.services.core.errors import DomainError, Invalid
+from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.mail import mail_lists
 from volley_app.services.subs import invites, matching, sub_requests
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import focus, form_values, path_arg, run_action
+from volley_app.state.forms import failure_text, focus, form_values, path_arg, run_action
 from volley_app.state.sub_requests import SubPickerList
 
 QUEUE_ERROR_ID = "invite-queue-error"
@@ -168,7 +168,7 @@ class InviteQueueState(SubPickerList, AuthState):
             sub_ids=[p["value"] for p in self.picks], if_nobody=if_nobody,
         )  # fmt: skip
         if failure:
-            self.queue_error = " ".join(failure.errors.values()) if isinstance(failure, Invalid) else failure.message
+            self.queue_error = failure_text(failure)
             return focus(QUEUE_ERROR_ID)
         self.picks, self.queue_notice, self._keep_notice = [], INVITED, True
         # the whole page again: the request now names the invited sub
@@ -204,7 +204,7 @@ class SubNotifyState(AuthState):
         self.notify_error, self.notify_notice = "", ""
         saved, failure = await run_action(mail_lists.set_notification, actor=await self._actor(), value=value)
         if failure:
-            self.notify_error = " ".join(failure.errors.values()) if isinstance(failure, Invalid) else failure.message
+            self.notify_error = failure_text(failure)
             return focus(NOTIFY_ERROR_ID)
         self.notify, self.notify_notice = str(saved), NOTIFY_SAVED
         return None

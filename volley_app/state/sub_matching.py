@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.services.core.errors import DomainError, Invalid
+from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.subs import availability, matching
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import form_values, path_arg, run_action
+from volley_app.state.forms import failure_text, form_values, path_arg, run_action
 from volley_app.state.paging import PagedList
 
 INVITED = "Invited. The sub has been emailed."
@@ -79,7 +79,7 @@ class SuggestionsState(PagedList, AuthState):
         _, failure = await run_action(matching.invite, actor=await self._actor(), request_id=self._request_id(),
                                       sub_id=sub_id)  # fmt: skip
         if failure:
-            self.suggest_error = " ".join(failure.errors.values()) if isinstance(failure, Invalid) else failure.message
+            self.suggest_error = failure_text(failure)
         else:
             self.suggest_notice = INVITED
         await self._refresh()
@@ -118,7 +118,7 @@ class OutcomeState(AuthState):
         _, failure = await run_action(matching.mark_outcome, actor=await self._actor(),
                                       request_id=path_arg(self, "note_id"), sub_id=sub_id, outcome=outcome)  # fmt: skip
         if failure:
-            self.outcome_error = " ".join(failure.errors.values()) if isinstance(failure, Invalid) else failure.message
+            self.outcome_error = failure_text(failure)
         await self._read()
         if not failure:
             name = next((r["name"] for r in self.marks if r["id"] == str(sub_id)), "")
@@ -152,38 +152,28 @@ class AvailabilityState(AuthState):
             self.avail_summary = found["days_text"]
         self.avail_key += 1
 
-    def _failed(self, failure: DomainError) -> None:
-        self.avail_error = " ".join(failure.errors.values()) if isinstance(failure, Invalid) else failure.message
+    async def _change(self, change, **kwargs) -> bool:
+        """Make the availability ``change`` for the user shown; False when refused (and why shown)."""
+        self.avail_error, self.avail_notice = "", ""
+        _, failure = await run_action(change, actor=await self._actor(), user_id=self._user_id(), **kwargs)
+        if failure:
+            self.avail_error = failure_text(failure)
+        return failure is None
 
     @rx.event
     async def save_week(self, form_data: dict | None = None):
         data = form_data if isinstance(form_data, dict) else {}
         days = [d for d in availability.DAYS if data.get(f"day-{d}") not in (None, "", False)]
-        cap = form_values(data, ("cap",))["cap"]
-        self.avail_error, self.avail_notice = "", ""
-        _, failure = await run_action(availability.save_week, actor=await self._actor(), user_id=self._user_id(),
-                                      days=days, cap=cap)  # fmt: skip
-        if failure:
-            self._failed(failure)
-            return
-        self.avail_notice = availability.SAVED
-        await self._read()
+        if await self._change(availability.save_week, days=days, cap=form_values(data, ("cap",))["cap"]):
+            self.avail_notice = availability.SAVED
+            await self._read()
 
     @rx.event
     async def add_date(self, form_data: dict | None = None):
-        day = form_values(form_data, ("day",))["day"]
-        self.avail_error, self.avail_notice = "", ""
-        _, failure = await run_action(availability.add_date, actor=await self._actor(), user_id=self._user_id(), day=day)
-        if failure:
-            self._failed(failure)
-            return
-        await self._read()
+        if await self._change(availability.add_date, day=form_values(form_data, ("day",))["day"]):
+            await self._read()
 
     @rx.event
     async def remove_date(self, day: str):
-        self.avail_error, self.avail_notice = "", ""
-        _, failure = await run_action(availability.remove_date, actor=await self._actor(), user_id=self._user_id(),
-                                      day=day)  # fmt: skip
-        if failure:
-            self._failed(failure)
+        await self._change(availability.remove_date, day=day)
         await self._read()

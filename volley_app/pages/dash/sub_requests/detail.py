@@ -15,12 +15,11 @@ from volley_app.components.sub_requests import status_badge, sub_picker
 from volley_app.registry import page
 from volley_app.services.accounts import venues
 from volley_app.services.core import live
-from volley_app.services.core.errors import Invalid
 from volley_app.services.seasons import calendar
 from volley_app.services.subs import sub_requests
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
-from volley_app.state.forms import focus, form_values, path_arg, run_action
+from volley_app.state.forms import failure_text, focus, form_values, path_arg, run_action
 from volley_app.state.polling import PolledPage
 from volley_app.state.sub_invites import InviteQueueState
 from volley_app.state.sub_matching import OutcomeState, SuggestionsState
@@ -239,7 +238,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         _, failure = await run_action(sub_requests.reopen, actor=await self._actor(), request_id=self._note_id(),
                                       recipient_id=recipient or None)  # fmt: skip
         if failure:
-            self.action_error = failure.message if not isinstance(failure, Invalid) else " ".join(failure.errors.values())
+            self.action_error = failure_text(failure)
             return focus(DETAIL_ERROR_ID)
         self.notice = REOPENED
         await self._refresh()
