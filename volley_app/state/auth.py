@@ -71,7 +71,7 @@ class AuthState(rx.State):
     def _client(self) -> str:
         return self.router.session.client_ip or "unknown"
 
-    def _show(self, actor: Actor | None) -> None:
+    def _show_user(self, actor: Actor | None) -> None:
         if actor is None:
             self.user_id, self.username, self.first_name, self.status, self.roles = 0, "", "", "", []
             return
@@ -91,7 +91,7 @@ class AuthState(rx.State):
         if result.device:
             self.device = result.device
         self.restore_error = ""
-        self._show(result.actor)
+        self._show_user(result.actor)
 
     async def _clear_private(self) -> None:
         """Forget every private value this tab's states hold."""
@@ -100,7 +100,7 @@ class AuthState(rx.State):
             sub.reset()
         self.token_trusted = ""
         self.token_tab = ""
-        self._show(None)
+        self._show_user(None)
 
     @rx.event
     async def forget(self):
@@ -143,7 +143,7 @@ class SessionGuard(AuthState):
             # A tab that had a login: its pages' states forget what they hold (``AuthState.forget``, next).
             forget = [AuthState.forget] if token or self.user_id else []
             self.token_trusted, self.token_tab = "", ""
-            self._show(None)
+            self._show_user(None)
             if token:
                 # A persisted login that no longer holds: say so, with the way back.
                 self.restore_error = auth.SESSION_EXPIRED
@@ -151,7 +151,7 @@ class SessionGuard(AuthState):
             self.restore_error = ""
             return [*forget, rx.redirect(routes.login_with_next(path))]
         self.restore_error = ""
-        self._show(actor)
+        self._show_user(actor)
         if not routes.may_open(actor.roles, path):
             # Logged in, but not as someone this page is for: say so, with the way home.
             self.refused_for = routes.audience(path)
