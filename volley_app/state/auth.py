@@ -41,11 +41,15 @@ class AuthState(rx.State):
     user_id: int = 0
     username: str = ""
     first_name: str = ""
-    status: str = ""
     roles: list[str] = []
     restore_error: str = ""
     # Set when the logged-in user's roles may not open this page: who the page is for, in words.
     refused_for: str = ""
+
+    @rx.var
+    def status(self) -> str:
+        """The display status (Admin over SVL over Player), from the roles; '' when nobody is logged in."""
+        return display_status(self.roles) if self.roles else ""
 
     @rx.var
     def logged_in(self) -> bool:
@@ -73,11 +77,10 @@ class AuthState(rx.State):
 
     def _show_user(self, actor: Actor | None) -> None:
         if actor is None:
-            self.user_id, self.username, self.first_name, self.status, self.roles = 0, "", "", "", []
+            self.user_id, self.username, self.first_name, self.roles = 0, "", "", []
             return
         self.user_id = actor.user_id
         self.username = actor.username
-        self.status = display_status(actor.roles)
         self.roles = list(actor.roles)
         self.first_name = actor.first_name
 
