@@ -32,7 +32,7 @@ from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.seasons import sessions
 from volley_app.services.seasons.league_data import (
     FORMAT_LABELS,
-    PAYMENTS_KEPT,
+    archive_notes,
     delete_children,
     display_name,
     paid_teams,
@@ -298,12 +298,7 @@ def removal_question(db: Session, league: League) -> str:
         f"League: {display_name(league)} has {', '.join(parts)}. It will be archived: hidden from every list, "
         f"with its teams, games and payments kept. An admin can restore it."
     )
-    paid = paid_teams(db, league.id)
-    if paid:
-        question += f" Paid teams: {'; '.join(paid)}. {PAYMENTS_KEPT}"
-    if held["teams"]:
-        question += " Each team's captain is emailed that the league is archived."
-    return question
+    return question + archive_notes(paid_teams(db, league.id), held["teams"])
 
 
 def delete_league(db: Session, actor: Actor | None, league_id: object) -> str:

@@ -248,21 +248,15 @@ def withdraw_from_bracket(db: Session, team_id: int) -> int:
     """A team withdrawn during the playoffs forfeits its game still to play (how many: 0 or 1). Known opponent:
     it wins now and moves on. Opponent still to be decided: the game waits, forfeited, and whoever arrives
     moves on at once. The caller (``teams.withdraw_team``) checked who may do this and audits it."""
-    games = db.exec(
-        select(Game).where(Game.type == GameType.TOURNAMENT, (Game.team1_id == team_id) | (Game.team2_id == team_id))
-    ).all()
-    changed = 0
+    games = scoring.unplayed_games(db, team_id, GameType.TOURNAMENT)
     for game in games:
-        if scoring.played(game):
-            continue
-        changed += 1
         if game.team1_id is None or game.team2_id is None:
             game.forfeit_team_id = team_id
             db.add(game)
             db.flush()
         else:
             apply_forfeit(db, game, team_id)
-    return changed
+    return len(games)
 
 
 def record_forfeit(db: Session, actor: Actor | None, game_id: object, *, team: object) -> Game:

@@ -14,7 +14,7 @@ from volley_app.services.core import audit, clock, paging, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_admin, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, UnknownRecord
 from volley_app.services.seasons.league_data import (
-    PAYMENTS_KEPT,
+    archive_notes,
     delete_children,
     display_name,
     paid_teams,
@@ -300,11 +300,7 @@ def removal_question(db: Session, session_row: LeagueSession) -> str:
         select(League).where(League.session_id == session_row.id, League.archived_at.is_(None)).order_by(League.id)
     ).all()
     paid = [f"{display_name(lg)}: {'; '.join(names)}" for lg in leagues if (names := paid_teams(db, lg.id))]
-    if paid:
-        question += f" Paid teams: {' / '.join(paid)}. {PAYMENTS_KEPT}"
-    if held["teams"]:
-        question += " Each team's captain is emailed that the league is archived."
-    return question
+    return question + archive_notes(paid, held["teams"], separator=" / ")
 
 
 def delete_session(db: Session, actor: Actor | None, session_id: object) -> str:
