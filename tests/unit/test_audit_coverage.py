@@ -47,7 +47,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "leagues.get_league", "leagues.leagues_page", "leagues.list_leagues", "leagues.new_league_form",
         "leagues.player_leagues", "leagues.refresh_stages", "leagues.svl_sessions_for_new_league",
         "mail.deliver_pending", "places.send_due_refunds", "playoffs.bracket", "ratelimit.purge", "results.standings",
-        "scheduling.schedule", "scheduling.schedule_view", "scheduling.stored_games", "score_reports.my_games",
+        "schedule.schedule", "schedule.schedule_view", "schedule.stored_games", "score_reports.my_games",
         "sessions.current_session_ids", "sessions.get_session", "sessions.list_sessions", "sessions.refresh_statuses",
         "sessions.sessions_page", "sessions.svl_home", "sub_records.rebuild", "sub_records.refresh",
         "sub_records.refresh_request", "sub_reminders.send_one", "sub_requests.complete_past", "sub_requests.detail",

@@ -12,7 +12,7 @@ from tests.factories import add_teams, count, league_world
 from volley_app.models import AuditEntry, Game, GameType, PlayoffSeed, utcnow
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid, Unauthorized
-from volley_app.services.seasons import playoffs, results, scheduling, scoring
+from volley_app.services.seasons import playoffs, results, schedule, scheduling, scoring
 from volley_app.services.teams import teams
 
 T1_WINS = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 21, "team2_game2_score": 17}
@@ -218,7 +218,7 @@ def test_a_league_game_is_not_a_playoff_game_and_regenerating_weeks_keeps_the_br
     scheduling.regenerate_unplayed(db, lg)
     db.commit()
     assert len(_bracket_games(db, lg.id)) == 3
-    week = scheduling.schedule(db, world["p"], lg.id)["weeks"][-1]
+    week = schedule.schedule(db, world["p"], lg.id)["weeks"][-1]
     assert week["week"] == lg.number_of_weeks + 1
     assert [g["team2"] for g in week["games"]][-1] == "TBD"
 

@@ -13,7 +13,7 @@ from volley_app.models import AuditEntry, Game, OutboxMessage, Team
 from volley_app.pages.dash.leagues import schedule as schedule_page
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid, Unauthorized
-from volley_app.services.seasons import scheduling
+from volley_app.services.seasons import schedule, scheduling
 from volley_app.services.teams import teams
 
 
@@ -144,7 +144,7 @@ def test_a_pushed_week_keeps_the_wall_clock_across_dst(db):
     week2 = [g for g in games if g.round == 2]
     assert [timefmt.local(g.start_at).strftime("%Y-%m-%d %H:%M") for g in week2] == ["2026-11-02 18:30", "2026-11-02 19:20"]
     assert all(g.sequence == 1 for g in games if g.round >= 2)
-    assert scheduling.week_of(lg.start_at, week2[0].start_at) == 3
+    assert schedule.week_of(lg.start_at, week2[0].start_at) == 3
 
 
 def test_push_refuses_when_later_weeks_were_played(world):
@@ -156,14 +156,14 @@ def test_push_refuses_when_later_weeks_were_played(world):
 
 def test_the_schedule_pages_a_week_or_a_team(world):
     db, lg = world["db"], world["lg"]
-    view = scheduling.schedule_view(db, world["p"], lg.id, week=3)
+    view = schedule.schedule_view(db, world["p"], lg.id, week=3)
     assert view["weeks"] == list(range(1, 9)) and view["week"] == 3
     assert len(view["games"]) == 3 and {g["week"] for g in view["games"]} == {3}
     tid = world["ids"][2]
-    view = scheduling.schedule_view(db, world["p"], lg.id, team=tid)
+    view = schedule.schedule_view(db, world["p"], lg.id, team=tid)
     assert view["team"] == tid and len(view["games"]) == 8
     assert all(tid in (g["team1_id"], g["team2_id"]) for g in view["games"])
-    first = scheduling.schedule_view(db, world["p"], lg.id, week="nonsense")
+    first = schedule.schedule_view(db, world["p"], lg.id, week="nonsense")
     assert first["week"] == 1  # the season has not started: the next games are week 1
 
 

@@ -10,7 +10,7 @@ from sqlmodel import select
 from tests.factories import add_teams, count, league_world, rows
 from volley_app.models import Game, League, Team
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
-from volley_app.services.seasons import results, scheduling, scoring
+from volley_app.services.seasons import results, schedule, scheduling, scoring
 
 
 @pytest.fixture
@@ -84,10 +84,10 @@ def test_weeks_keep_the_venue_wall_clock_across_dst():
 
 def test_week_numbers_count_venue_days_from_the_start():
     start = dt.datetime(2026, 10, 26, 22, 30, tzinfo=dt.UTC)  # Mon 6:30 PM EDT
-    assert scheduling.week_of(start, start) == 1
-    assert scheduling.week_of(start, start + dt.timedelta(minutes=100)) == 1
-    assert scheduling.week_of(start, scheduling.slot(start, 1, 0, 50)) == 2  # across the DST change
-    assert scheduling.week_of(start, scheduling.slot(start, 7, 2, 50)) == 8
+    assert schedule.week_of(start, start) == 1
+    assert schedule.week_of(start, start + dt.timedelta(minutes=100)) == 1
+    assert schedule.week_of(start, scheduling.slot(start, 1, 0, 50)) == 2  # across the DST change
+    assert schedule.week_of(start, scheduling.slot(start, 7, 2, 50)) == 8
 
 
 @pytest.mark.parametrize("n", [0, 1])
@@ -201,13 +201,13 @@ def test_stored_games_are_for_admins_only(world):
     add_teams(db, lg, 3)
     made = scheduling.generate(db, world["a"], lg.id)
     db.commit()
-    listed = scheduling.stored_games(db, world["admin"])
+    listed = schedule.stored_games(db, world["admin"])
     assert [x["name"] for x in listed["leagues"]] == ["Monday C 6s"] and listed["games"] == []
-    found = scheduling.stored_games(db, world["admin"], str(lg.id))
+    found = schedule.stored_games(db, world["admin"], str(lg.id))
     assert found["league"]["name"] == "Monday C 6s" and len(found["games"]) == made
     assert {g["round"] for g in found["games"]} == set(range(1, lg.number_of_weeks + 1))
     for who in ("a", "b", "p"):
         with pytest.raises(Forbidden):
-            scheduling.stored_games(db, world[who], lg.id)
+            schedule.stored_games(db, world[who], lg.id)
     with pytest.raises(Unauthorized):
-        scheduling.stored_games(db, None)
+        schedule.stored_games(db, None)

@@ -8,7 +8,7 @@ from sqlmodel import select
 from tests.factories import add_teams, count, league_world, make_user, rows
 from volley_app.models import AuditEntry, Game, GameType, OutboxMessage, ScoreReport, Team
 from volley_app.services.core.errors import Forbidden, Invalid, Unauthorized
-from volley_app.services.seasons import scheduling
+from volley_app.services.seasons import schedule, scheduling
 
 
 @pytest.fixture
@@ -57,7 +57,7 @@ def test_round_defaults_to_the_week_and_match_to_the_next_free_one(world):
     first = _add(world)
     second = _add(world, team1=world["ids"][2], team2=world["ids"][3])
     db.commit()
-    week = scheduling.week_of(world["lg"].start_at, first.start_at)
+    week = schedule.week_of(world["lg"].start_at, first.start_at)
     assert (first.round, first.match, second.round, second.match) == (week, 1, week, 2)
 
 

@@ -31,7 +31,7 @@ from volley_app.api.routes.common import (
 )
 from volley_app.models import GameType
 from volley_app.services.core.actors import Actor
-from volley_app.services.seasons import scheduling, scoring
+from volley_app.services.seasons import schedule, scheduling, scoring
 from volley_app.services.teams import registration, teams
 
 router = APIRouter(prefix=PREFIX, tags=["teams and games"])
@@ -189,7 +189,7 @@ def list_games(request: Request, response: Response, actor: Actor = Depends(acti
     caller's (a player: their teams' games; an SVL: their leagues'; an admin: every league's). ``page`` (the
     bookmark of X-Next-Page / X-Previous-Page) and ``size``; the total in X-Total-Count."""
     p = list_params(request)
-    found = call(scheduling.games_page, actor, league_id=request.query_params.get("league", ""),
+    found = call(schedule.games_page, actor, league_id=request.query_params.get("league", ""),
                  bookmark=p["bookmark"], size=p["size"])  # fmt: skip
     return paged(response, found)
 

@@ -38,7 +38,7 @@ from volley_app.models import Game, GameType, PlayoffSeed, Team, utcnow
 from volley_app.services.core import audit
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.seasons import leagues, results, scheduling, scoring
+from volley_app.services.seasons import leagues, results, schedule, scheduling, scoring
 from volley_app.services.seasons.leagues import access_game, access_league
 
 ALREADY = "The playoff bracket for this league has already been generated."
@@ -331,7 +331,7 @@ def bracket(db: Session, actor: Actor | None, league_id: object) -> dict:
             following = next_game(db, g)
             ready = g.team1_id is not None and g.team2_id is not None
             shown.append({
-                **scheduling.game_dict(g, names), "team1": side(g.team1_id), "team2": side(g.team2_id),
+                **schedule.game_dict(g, names), "team1": side(g.team1_id), "team2": side(g.team2_id),
                 "winner": winner or 0, "can_enter": manage and ready
                 and not (following is not None and _decided(following)),
                 "forfeit": names.get(g.forfeit_team_id, "") if g.forfeit_team_id else "",

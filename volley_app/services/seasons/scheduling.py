@@ -13,11 +13,11 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ScoreReport, Team, User
-from volley_app.services.core import audit, paging, timefmt
-from volley_app.services.core.actors import Actor, require_actor, require_admin
+from volley_app.services.core import audit, timefmt
+from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
 from volley_app.services.mail import mail
-from volley_app.services.seasons import leagues, scoring
+from volley_app.services.seasons import leagues, schedule, scoring
 from volley_app.services.seasons.leagues import access_game, access_league
 
 MOVE_OR_CHANGE = "Choose other courts or another start time for this league, or move the game that is in the way."
@@ -269,7 +269,7 @@ def surroundings(
         ).all()
         games.extend(g for g, _lg in found)
         others = {lg.id: lg for _g, lg in found}
-    names = _team_names(db, league.id)
+    names = schedule.team_names(db, league.id)
     elsewhere = {t for g in games if g.league_id != league.id for t in (g.team1_id, g.team2_id) if t is not None}
     if elsewhere:
         names |= dict(db.exec(select(Team.id, Team.team_name).where(Team.id.in_(elsewhere))).all())
@@ -295,7 +295,7 @@ def clash(
             continue
         if not (other.start_at < start_at + length and start_at < other.start_at + around.length(other)):
             continue
-        label = _game_label(around.names, other)
+        label = schedule.game_label(around.names, other)
         at = timefmt.date_time(other.start_at, around.zone, labelled=True)
         elsewhere = around.others.get(other.league_id)
         if court and other.court and other.court.casefold() == court.casefold():
@@ -328,7 +328,7 @@ def clashes_in(db: Session, league: League, games: Sequence[Game]) -> str:
         found = clash(around, game_id=g.id, team1=g.team1_id, team2=g.team2_id, start_at=g.start_at, court=g.court)
         if found:
             at = timefmt.date_time(g.start_at, zone, labelled=True)
-            return f"{_game_label(around.names, g)} at {at}: {found}"
+            return f"{schedule.game_label(around.names, g)} at {at}: {found}"
     return ""
 
 
@@ -375,7 +375,7 @@ def move_game(db: Session, actor: Actor | None, game_id: object, *, start: objec
     game.sequence += 1
     db.add(game)
     db.flush()
-    names = _team_names(db, game.league_id)
+    names = schedule.team_names(db, game.league_id)
     label = f"{names.get(game.team1_id, '')} v {'BYE' if game.team2_id is None else names.get(game.team2_id, '')}"
     audit.record_change(
         db, actor, entity="game", row=game, before=before, fields=MOVE_FIELDS, league_id=game.league_id,
@@ -406,7 +406,7 @@ def push_week(db: Session, actor: Actor | None, league_id: object, *, week: obje
     number = validation_week(week)
     games = db.exec(select(Game).where(Game.league_id == league.id)).all()
     zone = leagues.zone(db, league)
-    moving = [g for g in games if week_of(league.start_at, g.start_at, zone) >= number]
+    moving = [g for g in games if schedule.week_of(league.start_at, g.start_at, zone) >= number]
     if not moving:
         raise Invalid({"week": NOTHING_TO_PUSH})
     if any(scoring.played(g) for g in moving):
@@ -513,13 +513,13 @@ def update_game(
         setattr(game, key, value)
     db.add(game)
     db.flush()
-    names = _team_names(db, game.league_id)
+    names = schedule.team_names(db, game.league_id)
     audit.record_change(
         db, actor, entity="game", row=game, before=before, fields=GAME_FIELDS, league_id=game.league_id,
         summary=f"Game {names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')} (week {game.round}) changed",
     )  # fmt: skip
     if scoring.played(game):  # the operator's score settles the captains' open reports
-        score = f"{names.get(game.forfeit_team_id, '')} forfeited" if game.forfeit_team_id else game_dict(game, names)["sets"]
+        score = f"{names.get(game.forfeit_team_id, '')} forfeited" if game.forfeit_team_id else schedule.game_dict(game, names)["sets"]
         scoring.settle_reports(db, actor, game, score=score)
     if moved:
         label = f"{names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')}"
@@ -531,144 +531,12 @@ def update_game(
     return game
 
 
-def _team_names(db: Session, league_id: int) -> dict[int, str]:
-    return {t.id: t.team_name for t in db.exec(select(Team).where(Team.league_id == league_id)).all()}
-
-
-def game_dict(game: Game, names: dict[int, str]) -> dict:
-    sets = [
-        f"{getattr(game, f1)}-{getattr(game, f2)}"
-        for f1, f2 in scoring.SCORE_FIELDS
-        if getattr(game, f1) is not None and getattr(game, f2) is not None
-    ]
-    return {
-        "id": game.id,
-        "league_id": game.league_id,
-        "team1_id": game.team1_id,
-        "team2_id": game.team2_id,
-        "team1": names.get(game.team1_id, "TBD"),
-        "team2": "BYE" if game.team2_id is None and game.type == GameType.LEAGUE else names.get(game.team2_id, "TBD"),
-        "start_at": game.start_at,
-        "round": game.round,
-        "match": game.match,
-        "court": game.court or "",
-        "type": game.type.value,
-        "sets": ", ".join(sets),
-        "forfeit": names.get(game.forfeit_team_id, "") if game.forfeit_team_id is not None else "",
-        **{f: getattr(game, f) for pair in scoring.SCORE_FIELDS for f in pair},
-    }
-
-
-def schedule(db: Session, actor: Actor | None, league_id: object) -> dict:
-    """The league's games grouped by week, for anyone who may read the league."""
-    info = leagues.get_league(db, actor, league_id)
-    games = db.exec(select(Game).where(Game.league_id == info["id"]).order_by(Game.start_at, Game.match, Game.id)).all()
-    names = _team_names(db, info["id"])
-    league = db.get(League, info["id"])
-    weeks: dict[int, list[dict]] = {}
-    for g in games:
-        week = week_of(league.start_at, g.start_at, info["zone"])
-        weeks.setdefault(week, []).append(game_dict(g, names))
-    return {"league": info, "zone": info["zone"], "weeks": [{"week": w, "games": weeks[w]} for w in sorted(weeks)]}
-
-
-def games_page(
-    db: Session, actor: Actor | None, *, league_id: object = None, bookmark: object = "", size: object = paging.PAGE_SIZE
-) -> paging.Page:
-    """One page of the games the actor may see, by time, each with its week.
-
-    With ``league_id``: that league's games (anyone who may read the league). Without: an admin every game of a
-    league that is not archived, an SVL the games of their own leagues, anyone else the games of their teams.
-    """
-    actor = require_actor(actor)
-    where: list[sa.ColumnElement[bool]] = []
-    if league_id not in (None, ""):
-        where.append(Game.league_id == access_league(db, actor, league_id).id)
-    else:
-        where.append(League.archived_at.is_(None))
-        if actor.is_svl and not actor.is_admin:
-            where.append(League.svl_id == actor.user_id)
-        elif not actor.is_admin:
-            mine = select(Team.id).where(Team.captain_id == actor.user_id, Team.withdrawn_at.is_(None))
-            where.append(sa.or_(Game.team1_id.in_(mine), Game.team2_id.in_(mine)))
-    query = select(Game).join(League, League.id == Game.league_id).where(*where).order_by(Game.start_at, Game.id)
-
-    def project(found: list) -> list[dict]:
-        games = [r[0] for r in found]
-        league_ids = {g.league_id for g in games}
-        rows = db.exec(select(League).where(League.id.in_(league_ids))).all() if league_ids else []
-        by_id = {lg.id: lg for lg in rows}
-        zones = {lg.id: leagues.zone(db, lg) for lg in rows}
-        names = {t.id: t.team_name for t in db.exec(select(Team).where(Team.league_id.in_(league_ids))).all()}
-        return [game_dict(g, names) | {"week": week_of(by_id[g.league_id].start_at, g.start_at, zones[g.league_id])}
-                for g in games]  # fmt: skip
-
-    return paging.keyset(db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark,
-                         size=paging.page_size(size))  # fmt: skip
-
-
-def schedule_view(
-    db: Session, actor: Actor | None, league_id: object, *, week: object = None, team: object = None,
-    now: dt.datetime | None = None,
-) -> dict:
-    """One week of the league's schedule, or one team's games (anyone who may read the league).
-
-    Without a week or team: the week of the next game (the last week once the season is over).
-    Returns the league, the venue's time zone (``zone``, the games' times are the venue's), the weeks
-    there are, the teams to choose from, and the games shown.
-    """
-    info = leagues.get_league(db, actor, league_id)
-    league = db.get(League, info["id"])
-    zone = info["zone"]
-    names = _team_names(db, league.id)
-    starts = db.exec(select(Game.start_at).where(Game.league_id == league.id)).all()
-    weeks = sorted({week_of(league.start_at, s, zone) for s in starts})
-    out = {"league": info, "zone": zone, "weeks": weeks, "teams": sorted(names.items(), key=lambda p: p[1].casefold()),
-           "week": None, "team": None, "games": []}  # fmt: skip
-    stmt = select(Game).where(Game.league_id == league.id).order_by(Game.start_at, Game.match, Game.id)
-    team_id = _int_or_none(team)
-    if team_id is not None and team_id in names:
-        out["team"] = team_id
-        games = db.exec(stmt.where(sa.or_(Game.team1_id == team_id, Game.team2_id == team_id))).all()
-        out["games"] = [game_dict(g, names) | {"week": week_of(league.start_at, g.start_at, zone)} for g in games]
-        return out
-    if not weeks:
-        return out
-    chosen = _int_or_none(week)
-    if chosen not in weeks:
-        now = now or dt.datetime.now(dt.UTC)
-        upcoming = [week_of(league.start_at, s, zone) for s in starts if s >= now - dt.timedelta(hours=3)]
-        chosen = min(upcoming) if upcoming else weeks[-1]
-    first = timefmt.day_start(timefmt.local(league.start_at, zone).date() + dt.timedelta(days=7 * (chosen - 1)), zone)
-    last = first + dt.timedelta(days=7, hours=2)
-    games = db.exec(stmt.where(Game.start_at >= first - dt.timedelta(hours=2), Game.start_at < last)).all()
-    out["week"] = chosen
-    out["games"] = [
-        game_dict(g, names) | {"week": chosen} for g in games if week_of(league.start_at, g.start_at, zone) == chosen
-    ]
-    return out
-
-
-def _int_or_none(value: object) -> int | None:
-    try:
-        return int(str(value).strip()) if value not in (None, "") and not isinstance(value, bool) else None
-    except ValueError:
-        return None
-
-
-def week_of(season_start: dt.datetime, when: dt.datetime, zone: timefmt.Zone = None) -> int:
-    """Week number of a game counted from the season start: the first 7 days are week 1, and so on."""
-    # the venue's calendar days (DST-proof)
-    days = (timefmt.local(when, zone).date() - timefmt.local(season_start, zone).date()).days
-    return max(1, days // 7 + 1)
-
-
 def get_game(db: Session, actor: Actor | None, game_id: object) -> dict:
     """A game for its edit form (the league's SVL or an admin), with the league's teams to choose from."""
     game = access_game(db, actor, game_id, manage=True)
-    names = _team_names(db, game.league_id)
+    names = schedule.team_names(db, game.league_id)
     league = db.get(League, game.league_id)
-    out = game_dict(game, names)
+    out = schedule.game_dict(game, names)
     out["teams"] = [{"id": i, "name": n} for i, n in sorted(names.items())]
     out["courts"] = leagues.court_names(league)
     out["zone"] = leagues.zone(db, league)
@@ -676,34 +544,11 @@ def get_game(db: Session, actor: Actor | None, game_id: object) -> dict:
     return out
 
 
-def stored_games(db: Session, actor: Actor | None, league_id: object = None) -> dict:
-    """Admins only: every game of a league as stored, with round and match (a check of the generator).
-
-    Without ``league_id``: the leagues to choose from.
-    """
-    require_admin(actor)
-    if league_id in (None, ""):
-        return {"leagues": leagues.list_leagues(db, actor), "league": None, "games": []}
-    found = schedule(db, actor, league_id)
-    return {"leagues": [], "league": found["league"], "games": [g for w in found["weeks"] for g in w["games"]]}
-
-
 # --- one game at a time ------------------------------------------------------------------
 
 RESULTS_KEPT = "This game has a result (a score or a forfeit): results are never deleted."
 REPORTED_KEPT = "A captain has reported a score for this game: answer the report instead of deleting the game."
 ALREADY_ON_SCHEDULE = "This game is already on the schedule."
-
-
-def _label(names: dict[int, str], team1: int | None, team2: int | None) -> str:
-    return f"{names.get(team1, '')} v {'BYE' if team2 is None else names.get(team2, '')}"
-
-
-def _game_label(names: dict[int, str], game: Game) -> str:
-    """'T1 v T2' of a saved game: a playoff game's team still to be decided is TBD, a league game's missing team a BYE."""
-    if game.type == GameType.TOURNAMENT:
-        return f"{names.get(game.team1_id, 'TBD')} v {names.get(game.team2_id, 'TBD')}"
-    return _label(names, game.team1_id, game.team2_id)
 
 
 def _game_type(value: object) -> GameType:
@@ -746,7 +591,7 @@ def add_game(
     zone = leagues.zone(db, league)
     start_at = timefmt.parse_local(start, "start", "Date and time", zone)
     kind = _game_type(game_type)
-    week = _position(round_number, "round", "Round") or week_of(league.start_at, start_at, zone)
+    week = _position(round_number, "round", "Round") or schedule.week_of(league.start_at, start_at, zone)
     number = _position(match, "match", "Match")
     chosen_court = pick_court(league, court, None) if t2 is not None else None
     same = db.exec(
@@ -763,8 +608,8 @@ def add_game(
                 match=number, court=chosen_court)  # fmt: skip
     db.add(game)
     db.flush()
-    names = _team_names(db, league.id)
-    label = _label(names, t1, t2)
+    names = schedule.team_names(db, league.id)
+    label = schedule.label(names, t1, t2)
     audit.record(
         db, actor, action="create", entity="game", entity_id=game.id, league_id=league.id,
         summary=f"Game {label} (week {week}) added to {leagues.display_name(league)} at {_where(game, zone)}",
@@ -789,8 +634,8 @@ def delete_game(db: Session, actor: Actor | None, game_id: object) -> str:
     if db.exec(select(ScoreReport.id).where(ScoreReport.game_id == game.id)).first() is not None:
         raise Invalid(REPORTED_KEPT)
     league = db.get(League, game.league_id)
-    names = _team_names(db, league.id)
-    label = _label(names, game.team1_id, game.team2_id)
+    names = schedule.team_names(db, league.id)
+    label = schedule.label(names, game.team1_id, game.team2_id)
     was = _where(game, leagues.zone(db, league))
     before = audit.snapshot(game, (*MOVE_FIELDS, "team1_id", "team2_id", "round", "match"))
     teams_told = (game.team1_id, game.team2_id)
