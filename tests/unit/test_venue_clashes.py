@@ -17,7 +17,7 @@ from volley_app.models import AuditEntry, Game, GameType, League, PlayoffSeed, S
 from volley_app.pages.dash.leagues import game_edit
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Invalid
-from volley_app.services.seasons import leagues, playoffs, scheduling
+from volley_app.services.seasons import clashes, leagues, playoffs, scheduling
 
 MINUTE = dt.timedelta(minutes=1)
 WEEK = dt.timedelta(days=7)
@@ -171,7 +171,7 @@ def test_a_schedule_that_would_share_a_court_with_another_league_is_not_generate
     message = refused.value.message
     held = _games(db, lg, round=8)[0]
     assert message.startswith("The schedule would put two games together: B1 v B4 at ")
-    assert _taken(db, held, zone) in message and message.endswith(scheduling.MOVE_OR_CHANGE)
+    assert _taken(db, held, zone) in message and message.endswith(clashes.MOVE_OR_CHANGE)
     assert _games(db, other) == [] and not rows(db, League, League.id == other.id)[0].schedule_generated
     other.court = "Court 3"
     db.add(other)

@@ -38,7 +38,7 @@ from volley_app.models import Game, GameType, PlayoffSeed, Team, utcnow
 from volley_app.services.core import audit
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.seasons import leagues, results, schedule, scheduling, scoring
+from volley_app.services.seasons import clashes, leagues, results, schedule, scheduling, scoring
 from volley_app.services.seasons.leagues import access_game, access_league
 
 ALREADY = "The playoff bracket for this league has already been generated."
@@ -145,7 +145,7 @@ def generate(db: Session, actor: Actor | None, league_id: object, *, early: obje
     for match, seed in byes:
         _set_side(made[(2, (match + 1) // 2)], match, team_of[seed])
     db.flush()
-    if found := scheduling.clashes_in(db, league, list(made.values())):
+    if found := clashes.clashes_in(db, league, list(made.values())):
         raise Invalid(f"The bracket would put two games together: {found} {CLEAR_THE_WAY}")
     audit.record(
         db, actor, action="generate", entity="bracket", entity_id=league.id, league_id=league.id,
