@@ -13,7 +13,7 @@ from volley_app.models import AuditEntry, Game, OutboxMessage, Team
 from volley_app.pages.dash.leagues import schedule as schedule_page
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid, Unauthorized
-from volley_app.services.seasons import schedule, scheduling
+from volley_app.services.seasons import games, schedule, scheduling
 from volley_app.services.teams import teams
 
 
@@ -89,7 +89,7 @@ def test_moving_a_game_emails_both_captains_bumps_its_sequence_and_is_audited(wo
     db.commit()
     game = _games(db, round=1)[0]
     game_id = game.id
-    scheduling.move_game(db, world["a"], game_id, start="2030-01-08T20:15", court="court 2")
+    games.move_game(db, world["a"], game_id, start="2030-01-08T20:15", court="court 2")
     db.commit()
     moved = db.get(Game, game_id)
     assert timefmt.input_value(moved.start_at) == "2030-01-08T20:15" and moved.court == "Court 2"
@@ -106,7 +106,7 @@ def test_a_court_the_league_does_not_have_is_refused_by_the_field(world):
     db = world["db"]
     gid = _games(db, round=1)[0].id
     with pytest.raises(Invalid) as caught:
-        scheduling.move_game(db, world["a"], gid, start="2030-01-08T20:15", court="Court 7")
+        games.move_game(db, world["a"], gid, start="2030-01-08T20:15", court="Court 7")
     assert "court" in caught.value.errors
     db.rollback()
     assert db.get(Game, gid).sequence == 0
@@ -118,7 +118,7 @@ def test_others_cannot_move_or_push(world, who, error):
     actor = world[who] if who else None
     before = [(g.id, g.start_at, g.court, g.sequence) for g in _games(db)]
     with pytest.raises(error):
-        scheduling.move_game(db, actor, _games(db)[0].id, start="2030-01-08T20:15")
+        games.move_game(db, actor, _games(db)[0].id, start="2030-01-08T20:15")
     with pytest.raises(error):
         scheduling.push_week(db, actor, world["lg"].id, week=2)
     db.rollback()

@@ -17,7 +17,7 @@ from volley_app.services.accounts import accounts, venues
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid
 from volley_app.services.operations import exports
-from volley_app.services.seasons import calendar, leagues, schedule, scheduling, sessions
+from volley_app.services.seasons import calendar, games, leagues, schedule, scheduling, sessions
 from volley_app.services.subs import sub_requests
 
 CHICAGO = "America/Chicago"
@@ -150,7 +150,7 @@ def test_a_moved_game_is_read_and_emailed_in_the_venues_zone(world):
     team.captain_id = captain.id
     db.add(team)
     db.commit()
-    scheduling.move_game(db, world["chi"], game.id, start="2026-10-20T19:00")
+    games.move_game(db, world["chi"], game.id, start="2026-10-20T19:00")
     db.commit()
     db.refresh(game)
     assert game.start_at == dt.datetime(2026, 10, 21, 0, 0, tzinfo=dt.UTC)

@@ -38,7 +38,7 @@ from volley_app.models import Game, GameType, PlayoffSeed, Team, utcnow
 from volley_app.services.core import audit
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.seasons import clashes, leagues, results, schedule, scheduling, scoring
+from volley_app.services.seasons import clashes, games, leagues, results, schedule, scheduling, scoring
 from volley_app.services.seasons.leagues import access_game, access_league
 
 ALREADY = "The playoff bracket for this league has already been generated."
@@ -277,12 +277,12 @@ def record_forfeit(db: Session, actor: Actor | None, game_id: object, *, team: o
     except ValueError:
         team_id = -1
     _started(game)
-    before = audit.snapshot(game, scheduling.GAME_FIELDS)
+    before = audit.snapshot(game, games.GAME_FIELDS)
     apply_forfeit(db, game, team_id)
     names = _names(db, game.league_id)
     label = f"{names.get(game.team1_id, '')} v {names.get(game.team2_id, '')}"
     audit.record_change(
-        db, actor, entity="game", row=game, before=before, fields=scheduling.GAME_FIELDS, league_id=game.league_id,
+        db, actor, entity="game", row=game, before=before, fields=games.GAME_FIELDS, league_id=game.league_id,
         summary=f"Playoff game {label}: {names.get(team_id, '')} forfeited",
     )  # fmt: skip
     scoring.settle_reports(db, actor, game, score=f"{names.get(team_id, '')} forfeited")
@@ -295,13 +295,13 @@ def record_result(db: Session, actor: Actor | None, game_id: object, **scores) -
     leagues.changeable(db, actor, game.league_id)
     if game.type != GameType.TOURNAMENT:
         raise Invalid(NOT_PLAYOFF)
-    before = audit.snapshot(game, scheduling.GAME_FIELDS)
+    before = audit.snapshot(game, games.GAME_FIELDS)
     clean = scoring.clean_scores(scores, required=True)
     apply_result(db, game, clean)
     names = _names(db, game.league_id)
     winner = names.get(game.team1_id if scoring.result(game) == 1 else game.team2_id, "")
     audit.record_change(
-        db, actor, entity="game", row=game, before=before, fields=scheduling.GAME_FIELDS, league_id=game.league_id,
+        db, actor, entity="game", row=game, before=before, fields=games.GAME_FIELDS, league_id=game.league_id,
         summary=f"Playoff result {names.get(game.team1_id, '')} v {names.get(game.team2_id, '')}: {winner} wins",
     )  # fmt: skip
     return game
