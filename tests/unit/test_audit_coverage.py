@@ -45,10 +45,12 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
     "housekeeping the clock does while a page is read or a sweep runs": {
         "auth.purge_expired", "clock.save_reached", "clock_sweep.save_reached", "clock_sweep.sweep",
         "invites.expire_invites", "invites.sweep_request", "leagues.save_reached_stages",
-        "mail.deliver_pending", "places.send_due_refunds", "ratelimit.purge", "sessions.save_reached_statuses", "sub_records.rebuild", "sub_records.refresh",
+        "mail.deliver_pending", "places.send_due_refunds", "ratelimit.purge", "sessions.save_reached_statuses",
+        "sub_records.rebuild", "sub_records.refresh",
         "sub_records.refresh_request", "sub_reminders.send_one", "sub_requests.complete_past", "sub_requests.detail",
     },
     "a helper whose callers audit, or a counter of one of the above": {
+        "clashes.clear_of_kept",
         "invites.after_accept", "invites.after_decline", "invites.end_list", "invites.lock_request", "invites.place_freed",
         "invites.open_notices", "invites.use_link", "league_data.delete_children", "league_data.tell_captains_archived",
         "mail.queue", "mail.queue_email",
