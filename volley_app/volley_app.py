@@ -22,6 +22,7 @@ from volley_app.api.mail_links import create_mail_links_api
 from volley_app.api.proxy import ForwardedClient
 from volley_app.api.security import protect
 from volley_app.services.mail import mail
+from volley_app.services.operations import clock_sweep
 from volley_app.services.subs import invites, sub_reminders
 from volley_app.services.teams import places
 from volley_app.state import redis_state, sockets
@@ -47,3 +48,4 @@ app.register_lifespan_task(mail.run_sender_forever)
 app.register_lifespan_task(places.run_sweeper_forever)
 app.register_lifespan_task(sub_reminders.run_forever)
 app.register_lifespan_task(invites.run_sweeper_forever)
+app.register_lifespan_task(clock_sweep.run_forever)

@@ -12,7 +12,7 @@ from sqlmodel import select
 from tests.factories import actor_of, add_league, add_league_session, add_teams, make_user
 from volley_app.models import Game, League, Role, SkillLevel, SubFormat, SubRequest, SubStatus, Team, utcnow
 from volley_app.services.core import timefmt
-from volley_app.services.seasons import calendar, scheduling
+from volley_app.services.seasons import calendar, games, scheduling
 
 
 @pytest.fixture
@@ -87,7 +87,7 @@ async def test_a_moved_game_keeps_its_uid_and_counts_a_sequence(backend, world):
     path = calendar.league_feed_path(world["token"], world["lg"].id)
     before = {str(e["UID"]): e for e in _events((await _get(backend, path)).content)}
     game = db.exec(select(Game).where(Game.league_id == world["lg"].id, Game.round == 2)).first()
-    scheduling.move_game(db, world["svl"], game.id, start="2031-05-05T20:00", court="Court 2")
+    games.move_game(db, world["svl"], game.id, start="2031-05-05T20:00", court="Court 2")
     db.commit()
     after = {str(e["UID"]): e for e in _events((await _get(backend, path)).content)}
     assert before.keys() == after.keys()

@@ -14,7 +14,7 @@ from volley_app.api.app import create_api
 from volley_app.models import Role, utcnow
 from volley_app.services.accounts import recovery, tokens
 from volley_app.services.mail import newsletter
-from volley_app.services.seasons import scheduling
+from volley_app.services.seasons import schedule, scheduling
 from volley_app.services.subs import sub_requests
 from volley_app.services.teams import registration
 
@@ -53,7 +53,7 @@ def build(db) -> dict:
     db.commit()
     issued = {k: tokens.issue(db, a) for k, a in actors.items()}
     db.commit()
-    game = scheduling.schedule(db, actors["svl"], lg.id)["weeks"][0]["games"][0]
+    game = schedule.schedule(db, actors["svl"], lg.id)["weeks"][0]["games"][0]
     return {
         "db": db, "users": {k: u.id for k, u in users.items()}, "tokens": {k: t.access for k, t in issued.items()},
         "refresh": {k: t.refresh for k, t in issued.items()}, "sid": sid, "lg": lg.id, "lg2": lg2.id,

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
@@ -12,6 +14,17 @@ from volley_app.models import Gender, Rating, Role
 from volley_app.services.accounts.accounts import create_user
 
 PASSWORD = "secret123"
+SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
+
+
+def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """Keep a picture of ``page`` at ``artifacts/screens/<name>.png`` for a person to look at, when the run asks for
+    pictures (``SCREENSHOTS=1``). A failing test's pages are kept whatever the setting (``conftest.new_page``)."""
+    if os.environ.get("SCREENSHOTS") != "1":
+        return
+    path = SCREENS / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=full_page)
 
 
 def make_user(username: str, *roles: Role, first_name: str = "Test") -> None:

@@ -11,7 +11,7 @@ controls, focus inside, the dialog within the screen's width; then Escape must c
 back on its button. Nothing in a dialog is confirmed. A sub holding a place on a request is a role of its own here, for the one page only
 such a sub sees ("I can't make it").
 
-With ``AXE_SCREENSHOTS=1`` a screenshot of every screen at both widths, and of every dialog, goes to
+With ``SCREENSHOTS=1`` a screenshot of every screen at both widths, and of every dialog, goes to
 ``artifacts/screens/<role>/`` (gitignored) to be looked at; without it none is taken (they cost time).
 
 A page registered without a way to open it here (a dynamic route with no sample address) fails
@@ -21,7 +21,6 @@ the suite, so a new screen cannot go unchecked.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 
 import pytest
@@ -29,20 +28,19 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from sqlmodel import select
 
 from tests.conftest import clear_tables
-from tests.e2e.conftest import ARTIFACTS, ROOT
+from tests.e2e.conftest import ROOT
+from tests.e2e.helpers import screenshot
 from volley_app import db, routes
 from volley_app.demo import DEMO_PASSWORD
 from volley_app.registry import discover
 
 AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
-SCREENS = ARTIFACTS / "screens"
 WIDTHS = ((1280, 800), (390, 844))
 # Rules below "serious" that the product holds to all the same.
 ALSO_FAILING = frozenset({"page-has-heading-one", "heading-order", "empty-table-header"})
 # The demo's people: a player (a sub request's requestor and a team captain), a venue operator, an admin,
 # and a sub holding a place on a request of the player's.
 LOGINS = {"player": "alice", "svl": "lexsports", "admin": "admin", "sub": "ben"}
-SCREENSHOTS = os.environ.get("AXE_SCREENSHOTS") == "1"
 # Each role's pass takes a minute or more: with several test processes, the roles are shared out among them.
 CASES_APART = True
 
@@ -291,11 +289,6 @@ def _axe_and_targets(page, where: str, width: int, scope: str | None = None) -> 
     return found
 
 
-def _screenshot(page, role: str, name: str) -> None:
-    if SCREENSHOTS:
-        page.screenshot(path=str(SCREENS / role / f"{name}.png"), full_page=True)
-
-
 def _check(page, role: str, address: str, opened: set[str] | None = None) -> list[str]:
     """Open ``address``, run axe at each width, then in each of its dialogs; the violations that fail, as lines.
 
@@ -321,7 +314,7 @@ def _check(page, role: str, address: str, opened: set[str] | None = None) -> lis
                 found.append(f"{role} {address} @{width}px: a standings row is {tallest} px tall")
         if page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1"):
             found.append(f"{role} {address} @{width}px: the page scrolls sideways (something does not fit)")
-        _screenshot(page, role, f"{_slug(address)}-{width}")
+        screenshot(page, f"{role}/{_slug(address)}-{width}")
     return found + _check_dialogs(page, role, address, WIDTHS[-1][0], opened)
 
 
@@ -348,7 +341,7 @@ def _check_dialogs(page, role: str, address: str, width: int, opened: set[str]) 
             found.append(f"{where}: focus is not in the dialog")
         if not state["fits"] or state["scrolls"]:
             found.append(f"{where} @{width}px: the dialog does not fit the screen's width")
-        _screenshot(page, role, f"{_slug(address)}-dialog-{_slug(name)}-{width}")
+        screenshot(page, f"{role}/{_slug(address)}-dialog-{_slug(name)}-{width}")
         page.keyboard.press("Escape")
         try:
             page.wait_for_selector(OPEN_DIALOG, state="detached", timeout=5_000)
@@ -366,8 +359,6 @@ def _check_dialogs(page, role: str, address: str, width: int, opened: set[str]) 
 @pytest.mark.parametrize("role", ["anonymous", "player", "svl", "admin", "sub"])
 def test_axe_finds_nothing_serious(browser, app_url, world, role):
     assert AXE.exists(), f"axe-core is missing at {AXE}: run scripts/setup.sh"
-    if SCREENSHOTS:
-        (SCREENS / role).mkdir(parents=True, exist_ok=True)
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=app_url)
     ctx.set_default_timeout(15_000)
     try:

@@ -8,15 +8,13 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.helpers import expect_path, log_in
+from tests.e2e.helpers import expect_path, log_in, screenshot
 from volley_app import db
 from volley_app.demo import DEMO_PASSWORD
 from volley_app.settings import get_settings
 
 pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
 
-SCREENS = ARTIFACTS / "screens"
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 
 
@@ -60,8 +58,7 @@ def test_an_operator_downloads_every_file_of_a_league(new_page, width):
     expect(page.get_by_role("link", name="Captain list (CSV)")).to_have_attribute(
         "href", re.compile("^" + re.escape(f"{origin}/api/exports/leagues/{lid}/teams.csv?"))
     )  # on the app's own address, where the pages are
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENS / f"league-files-{width}.png"), full_page=True)
+    screenshot(page, f"league-files-{width}")
 
     for label in ("Captain list", "Payment list", "Record table", "Game list"):
         name, body = _download(page, f"{label} (CSV)")
@@ -73,6 +70,6 @@ def test_an_operator_downloads_every_file_of_a_league(new_page, width):
 
     page.goto(f"/dash/leagues/teams/schedule?league={lid}")
     expect(page.get_by_role("link", name="Add to calendar")).to_be_visible()
-    page.screenshot(path=str(SCREENS / f"schedule-files-{width}.png"), full_page=True)
+    screenshot(page, f"schedule-files-{width}")
     _name, body = _download(page, ".ics file", exact=True)
     assert body.startswith(b"BEGIN:VCALENDAR"), body[:200]

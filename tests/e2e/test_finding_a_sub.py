@@ -12,13 +12,12 @@ import datetime as dt
 import re
 import time
 from email.message import EmailMessage
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import expect_path, log_in, make_sub, make_user, next_thursday_evening
+from tests.e2e.helpers import expect_path, log_in, make_sub, make_user, next_thursday_evening, screenshot
 from tests.e2e.test_axe import _check
 from volley_app import db
 from volley_app.models import Gender, OutboxMessage, Rating, SubInvite, SubRequest, SubStatus, User
@@ -27,12 +26,9 @@ from volley_app.services.subs import sub_reminders
 
 pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
 
-SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 PHONE = {"width": 390, "height": 844}
 LIVE_MS = 2000  # well under the request page's poll (150 s): only a live update shows it this soon
 TEAM = "Thursday Setters"
-
-
 
 
 def _request() -> SubRequest:
@@ -150,11 +146,10 @@ def test_a_captain_finds_a_female_setter_for_thursday_from_post_to_reminder(new_
     _pick_by_name(a, "iri", "Iris Sub")
     expect(a.get_by_test_id("invite-pick")).to_have_text([re.compile("Fay Sub"), re.compile("Gwen Sub"),
                                                           re.compile("Iris Sub")])  # fmt: skip
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    a.screenshot(path=str(SCREENS / "finding-a-sub-picker-1280.png"), full_page=True)
+    screenshot(a, "finding-a-sub-picker-1280")
     a.set_viewport_size(PHONE)
     a.get_by_label("Find a sub by name").scroll_into_view_if_needed()
-    a.screenshot(path=str(SCREENS / "finding-a-sub-picker-390.png"), full_page=True)
+    screenshot(a, "finding-a-sub-picker-390")
     assert not a.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
     a.set_viewport_size({"width": 1280, "height": 800})
     a.get_by_role("button", name="Invite in This Order").click()
@@ -185,7 +180,7 @@ def test_a_captain_finds_a_female_setter_for_thursday_from_post_to_reminder(new_
     req = _request()
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.ACCEPTED, gwen, 1)
     assert "accepted" in str(_mail(mailbox, "cleo@example.com", "accepted")["Subject"])
-    a.screenshot(path=str(SCREENS / "finding-a-sub-accepted-1280.png"), full_page=True)
+    screenshot(a, "finding-a-sub-accepted-1280")
 
     # 6. The day before the game the reminder sweep runs: the captain and Gwen are reminded, once.
     assert sub_reminders.send_reminders(now=req.date - dt.timedelta(days=1)) == 2

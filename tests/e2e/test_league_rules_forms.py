@@ -4,22 +4,19 @@ time zone moves before it changes it."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, log_in, make_user
+from tests.e2e.helpers import add_open_league, log_in, make_user, screenshot
 from volley_app import db, routes
 from volley_app.models import League, Role, User
 
 PHONE = {"width": 390, "height": 844}
-SHOTS = Path("artifacts/screens/rules")
 
 
 def _shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    screenshot(page, f"rules/{name}")
 
 
 def test_a_league_plays_all_three_sets_when_its_operator_says_so(new_page):

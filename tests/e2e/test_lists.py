@@ -7,7 +7,7 @@ import datetime as dt
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
+from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user, screenshot
 from volley_app import db
 from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, User, utcnow
 from volley_app.services.accounts import passwords
@@ -68,7 +68,7 @@ def test_a_player_pages_through_open_requests_on_a_phone(new_page):
     p.get_by_role("button", name="Search").click()
     expect(_shown(p, "request-item")).to_have_count(1)
     expect(_shown(p, "request-item")).to_contain_text("Team 29")
-    p.screenshot(path="artifacts/lists-open-requests-390.png", full_page=True)
+    screenshot(p, "lists-open-requests-390")
 
 
 def test_a_player_searches_subs_by_name_on_a_phone(new_page):
@@ -88,7 +88,7 @@ def test_a_player_searches_subs_by_name_on_a_phone(new_page):
     p.get_by_label("Position").select_option("hitter")
     p.get_by_role("button", name="Search").click()
     expect(p.get_by_role("status").filter(has_text="Showing")).to_have_text("Showing 1–25 of 32")
-    p.screenshot(path="artifacts/lists-subs-390.png", full_page=True)
+    screenshot(p, "lists-subs-390")
     p.get_by_role("button", name="Clear").click()
     expect(p.get_by_label("Rating")).to_have_value("")
 
@@ -109,4 +109,4 @@ def test_an_admin_searches_users(new_page):
     p.get_by_role("button", name="Search").click()
     expect(rows).to_have_count(1)
     expect(rows).to_contain_text("zelda")
-    p.screenshot(path="artifacts/lists-users-1280.png", full_page=True)
+    screenshot(p, "lists-users-1280")

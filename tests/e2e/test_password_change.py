@@ -5,8 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
+from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user, screenshot
 from volley_app import db
 from volley_app.models import User
 from volley_app.services.accounts import auth
@@ -34,8 +33,7 @@ def test_a_new_password_needs_the_current_one_and_logs_out_the_other_device(new_
     p.get_by_role("button", name="Save", exact=True).click()
     expect(p.get_by_text("The current password is not right")).to_be_visible()
     expect(p.get_by_label("Current Password")).to_have_attribute("aria-invalid", "true")
-    ARTIFACTS.mkdir(exist_ok=True)
-    p.screenshot(path=str(ARTIFACTS / "password-change-390.png"), full_page=True)
+    screenshot(p, "password-change-390")
 
     p.get_by_label("Current Password").fill(PASSWORD)
     p.get_by_role("button", name="Save", exact=True).click()
@@ -51,4 +49,4 @@ def test_a_new_password_needs_the_current_one_and_logs_out_the_other_device(new_
     expect_path(wide, "/dash")
     wide.goto(f"/dash/users/{_user_id('paula')}")
     expect(wide.get_by_label("Current Password")).to_be_visible()
-    wide.screenshot(path=str(ARTIFACTS / "password-change-1280.png"), full_page=True)
+    screenshot(wide, "password-change-1280")

@@ -8,8 +8,7 @@ import pytest
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
+from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user, screenshot
 from volley_app import db
 from volley_app.models import EmailAllJob, Role
 from volley_app.services.mail import newsletter
@@ -142,10 +141,8 @@ PUBLIC_PAGES = [
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_public_pages_fit_the_screen(new_page, width):
-    """Every public page renders its heading and never scrolls sideways; screenshots kept for review."""
+    """Every public page renders its heading and never scrolls sideways (pictures of them with ``SCREENSHOTS=1``)."""
     page = new_page(width=width, height=900)
-    out = ARTIFACTS / "screens"
-    out.mkdir(parents=True, exist_ok=True)
     for path in PUBLIC_PAGES:
         page.goto(path)
         expect(page.get_by_role("heading", level=1).first).to_be_visible()
@@ -153,7 +150,7 @@ def test_public_pages_fit_the_screen(new_page, width):
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at {width}px"
         name = path.strip("/").split("/")[0] or "home"
-        page.screenshot(path=str(out / f"{name}-{width}.png"), full_page=True)
+        screenshot(page, f"{name}-{width}")
 
 
 def test_admin_emails_all_users_and_sees_queued_then_sent(new_page, mailbox):
@@ -184,9 +181,7 @@ def test_admin_emails_all_users_and_sees_queued_then_sent(new_page, mailbox):
     page.get_by_role("textbox", name="Subject").fill("Courts closed Friday")
     page.get_by_role("textbox", name="Body").fill("Again.")
     page.get_by_label("Send it to 3 people: every active user").check()
-    out = ARTIFACTS / "screens"
-    out.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(out / "dash-emailAll-repeat-1280.png"), full_page=True)
+    screenshot(page, "dash-emailAll-repeat-1280")
     page.get_by_role("button", name="Send to All Users").click()
     expect(page.locator("#repeat-error")).to_contain_text("Send it again")
     assert db.call(lambda s: len(s.exec(select(EmailAllJob)).all())) == 1
@@ -195,21 +190,20 @@ def test_admin_emails_all_users_and_sees_queued_then_sent(new_page, mailbox):
     page.get_by_label("Search users").fill("nobody-here")
     page.get_by_role("button", name="Search").click()
     expect(page.get_by_text("No users match “nobody-here”.")).to_be_visible()
-    page.screenshot(path=str(out / "dash-users-nomatch-1280.png"), full_page=True)
+    screenshot(page, "dash-users-nomatch-1280")
     page.set_viewport_size({"width": 390, "height": 900})
-    page.screenshot(path=str(out / "dash-users-nomatch-390.png"), full_page=True)
+    screenshot(page, "dash-users-nomatch-390")
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto("/dash/emailAll")
-    out.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(out / "dash-emailAll-1280.png"), full_page=True)
+    screenshot(page, "dash-emailAll-1280")
     page.set_viewport_size({"width": 390, "height": 900})
-    page.screenshot(path=str(out / "dash-emailAll-390.png"), full_page=True)
+    screenshot(page, "dash-emailAll-390")
     page.goto("/dash/newsletterSetup")
     page.get_by_label("Headline 1 Blurb").fill("Fall leagues open Monday")
     expect(page.get_by_label("Newsletter preview")).to_contain_text("Fall leagues open Monday")
-    page.screenshot(path=str(out / "dash-newsletterSetup-390.png"), full_page=True)
+    screenshot(page, "dash-newsletterSetup-390")
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.screenshot(path=str(out / "dash-newsletterSetup-1280.png"), full_page=True)
+    screenshot(page, "dash-newsletterSetup-1280")
     page.goto("/dash/inquiries")
     expect(page.get_by_role("heading", name="Inquiries")).to_be_visible()
 

@@ -8,8 +8,7 @@ import re
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user
+from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user, screenshot
 from volley_app import db
 from volley_app.models import Game, Payment, Role, Team, User
 
@@ -46,11 +45,9 @@ def test_an_archived_league_keeps_its_payments_and_an_admin_restores_it(new_page
     expect(question).to_contain_text("An admin can restore it.")
     expect(question).to_contain_text("Paid teams: Block Party (captain Test User); Net Ninjas (captain Test User)")
     expect(question).to_contain_text("Their payments stay on record")
-    shots = ARTIFACTS / "screens"
-    shots.mkdir(parents=True, exist_ok=True)
-    svl.screenshot(path=str(shots / "league-archive-confirm-390.png"))
+    screenshot(svl, "league-archive-confirm-390", full_page=False)
     svl.set_viewport_size({"width": 1280, "height": 800})
-    svl.screenshot(path=str(shots / "league-archive-confirm-1280.png"))
+    screenshot(svl, "league-archive-confirm-1280", full_page=False)
     svl.set_viewport_size(PHONE)
     question.get_by_role("button", name="Delete", exact=True).click()
     expect_path(svl, "/dash/leagues")

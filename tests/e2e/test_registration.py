@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user
+from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user, screenshot
 from volley_app import db
 from volley_app.models import Game, League, Payment, Role, Team
 
 pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
 
-SHOTS = os.environ.get("REGISTRATION_SHOTS")  # a folder: screenshots of the pages at desktop and phone width
-
 
 def _shot(page: Page, name: str) -> None:
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"{name}-{page.viewport_size['width']}.png"), full_page=True)
+    screenshot(page, f"registration/{name}-{page.viewport_size['width']}")
 
 
 def _teams() -> list[tuple[str, bool, bool]]:

@@ -5,22 +5,19 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from pathlib import Path
 
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, add_teams, log_in, make_user
+from tests.e2e.helpers import add_open_league, add_teams, log_in, make_user, screenshot
 from volley_app import db
 from volley_app.models import Game, GameType, League, Role, Team, User, utcnow
 
 PHONE = {"width": 390, "height": 844}
-SHOTS = Path("artifacts/screens/season")
 
 
 def _shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    screenshot(page, f"season/{name}")
 
 
 def _started_game(league_id: int) -> int:

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import log_in, make_user
+from tests.e2e.helpers import log_in, make_user, screenshot
 from volley_app import registry, routes
 
 pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
@@ -80,10 +80,7 @@ def _guessed(username: str) -> None:
 
 
 def test_at_the_ceiling_the_owner_follows_the_emailed_link_in(new_page, mailbox):
-    from pathlib import Path
 
-    artifacts = Path(__file__).resolve().parents[2] / "artifacts"
-    artifacts.mkdir(exist_ok=True)
     make_user("erinsec")
     _guessed("erinsec")
     for width in (1280, 390):
@@ -93,7 +90,7 @@ def test_at_the_ceiling_the_owner_follows_the_emailed_link_in(new_page, mailbox)
         notice = page.locator("#login-notice")
         expect(notice).to_contain_text("we emailed you a sign-in link")
         expect(page).to_have_url(re.compile(r"/login"))
-        page.screenshot(path=str(artifacts / f"login-sign-in-link-{width}.png"), full_page=True)
+        screenshot(page, f"login-sign-in-link-{width}")
     messages = mailbox.wait_for(2, timeout=20)
     assert [m["To"] for m in messages] == ["erinsec@example.com"] * 2
     body = messages[-1].get_body(preferencelist=("plain",)).get_content()
@@ -106,7 +103,7 @@ def test_at_the_ceiling_the_owner_follows_the_emailed_link_in(new_page, mailbox)
     other = new_page(width=390, height=800)
     other.goto(link)
     expect(other.get_by_text("This sign-in link is invalid, used or expired.")).to_be_visible()
-    other.screenshot(path=str(artifacts / "sign-in-link-used-390.png"), full_page=True)
+    screenshot(other, "sign-in-link-used-390")
 
 
 def test_inline_scripts_run_by_hash_and_an_injected_one_does_not(page):

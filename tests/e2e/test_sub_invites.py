@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from pathlib import Path
 
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user
+from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user, screenshot
 from volley_app import db
 from volley_app.models import Rating, SubInvite, SubRequest, User, utcnow
 from volley_app.services.accounts.accounts import create_user
 from volley_app.services.accounts.auth import actor_of
 from volley_app.services.subs.sub_requests import create
 
-SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 PHONE = {"width": 390, "height": 844}
 
 
@@ -59,16 +57,14 @@ def test_a_captain_invites_in_order_and_a_decline_by_email_invites_the_next(new_
     a.get_by_role("button", name="Move Carla Sub up").click()  # Carla first
     expect(a.get_by_test_id("invite-pick").first).to_contain_text("Carla Sub")
     a.get_by_label("If nobody accepts").select_option("close")
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    a.screenshot(path=str(SCREENS / "sub-invites-builder-1280.png"), full_page=True)
+    screenshot(a, "sub-invites-builder-1280")
     a.get_by_role("button", name="Invite in This Order").click()
     queue = a.get_by_test_id("invite-queue-row")
     expect(queue).to_have_count(2)
     expect(queue.nth(0)).to_contain_text("Carla Sub")
     expect(queue.nth(0)).to_contain_text("Invited")
     expect(queue.nth(1)).to_contain_text("Queued")
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    a.screenshot(path=str(SCREENS / "sub-invites-queue-1280.png"), full_page=True)
+    screenshot(a, "sub-invites-queue-1280")
 
     (invite,) = mailbox.wait_for(1)
     assert invite["To"] == "carla@example.com"
@@ -99,13 +95,13 @@ def test_a_captain_invites_in_order_and_a_decline_by_email_invites_the_next(new_
     expect(queue.nth(0)).to_contain_text("Declined")
     expect(queue.nth(1)).to_contain_text("Dora Sub")
     expect(queue.nth(1)).to_contain_text("holds it until")
-    p.screenshot(path=str(SCREENS / "sub-invites-queue-390.png"), full_page=True)
+    screenshot(p, "sub-invites-queue-390")
     # the list builder on a phone
     other = _request("cap", "Block Party")
     p.goto(f"/dash/notes/{other}")
     p.get_by_label("Sub", exact=True).select_option(label="Dora Sub")
     p.get_by_role("button", name="Add to List").click()
     expect(p.get_by_test_id("invite-pick").filter(has_text="Dora Sub")).to_be_visible()
-    p.screenshot(path=str(SCREENS / "sub-invites-builder-390.png"), full_page=True)
+    screenshot(p, "sub-invites-builder-390")
     req = db.call(lambda s: s.get(SubRequest, rid))
     assert req.recipient_id == db.call(lambda s: s.exec(select(User.id).where(User.username == "dora")).one())

@@ -6,13 +6,12 @@ from __future__ import annotations
 import datetime as dt
 import re
 import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import expect_path, log_in, make_user
+from tests.e2e.helpers import expect_path, log_in, make_user, screenshot
 from tests.e2e.test_players import PHONE, make_sub
 from tests.factories import actor_of
 from volley_app import db
@@ -23,7 +22,6 @@ from volley_app.services.subs import sub_requests
 pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
 
 LIVE_MS = 1000  # every open view of a request within a second (its page's timer is 150 s)
-SHOTS = Path("artifacts")
 
 
 def _request(username: str, team: str, **needs) -> int:
@@ -44,8 +42,7 @@ def _watching(n: int, seconds: float = 20) -> None:
 
 
 def _shot(page, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"sub-places-{name}.png"), full_page=True)
+    screenshot(page, f"sub-places-{name}")
 
 
 def test_a_place_taken_and_given_up_shows_on_the_requestors_page_at_once(new_page):

@@ -5,12 +5,11 @@ Subs search, a signup message said once, the open list's page kept over a reload
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import PASSWORD, expect_path, log_in
+from tests.e2e.helpers import PASSWORD, expect_path, log_in, screenshot
 from volley_app import db
 from volley_app.models import OutboxMessage, Rating, Role, User, utcnow
 from volley_app.services.accounts.accounts import create_user
@@ -18,7 +17,6 @@ from volley_app.services.core.actors import Actor
 from volley_app.services.core.validation import USERNAME_RULE
 from volley_app.services.subs import sub_requests
 
-SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 WIDTHS = (1280, 390)
 
 
@@ -61,10 +59,9 @@ def _world() -> dict[str, int]:
 
 
 def _shot(page, name: str, width: int) -> None:
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENS / f"{name}-{width}.png"), full_page=True)
+    screenshot(page, f"{name}-{width}")
     if width < 600:  # a phone's first screen, as it opens
-        page.screenshot(path=str(SCREENS / f"{name}-{width}-top.png"))
+        screenshot(page, f"{name}-{width}-top", full_page=False)
 
 
 def test_sub_screens_at_desktop_and_phone_widths(new_page):

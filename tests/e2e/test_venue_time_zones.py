@@ -7,8 +7,7 @@ import re
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.helpers import expect_path, log_in
+from tests.e2e.helpers import expect_path, log_in, screenshot
 from volley_app import db, demo, routes
 from volley_app.models import League, User
 
@@ -35,7 +34,6 @@ def _context_page(browser, app_url, *, width: int, height: int, zone: str):
 
 def test_a_chicago_operator_sees_its_games_in_central_time(browser, app_url, db):
     league_id = _seed()
-    ARTIFACTS.mkdir(exist_ok=True)
     for size, zone in (({"width": 1280, "height": 800}, "Asia/Tokyo"), (PHONE, "America/Los_Angeles")):
         ctx, page = _context_page(browser, app_url, zone=zone, **size)
         try:
@@ -56,16 +54,16 @@ def test_a_chicago_operator_sees_its_games_in_central_time(browser, app_url, db)
             expect(page.get_by_role("heading", name=re.compile(r"^Week 2 · Tue, "))).to_be_visible()
             page.get_by_role("button", name="Previous week").click()
             expect(page.get_by_role("heading", name=re.compile(r"^Week 1 · Tue, "))).to_be_visible()
-            page.screenshot(path=str(ARTIFACTS / f"venue-zone-schedule-{size['width']}.png"), full_page=True)
+            screenshot(page, f"venue-zone-schedule-{size['width']}")
 
             page.goto(routes.league_path(league_id))
             expect(page.get_by_text(re.compile(r"^Tue \w+ \d+, \d{4} 6:30 PM CT$")).first).to_be_visible()  # starts, closes
             expect(page.get_by_text("America/Chicago (CT)", exact=True)).to_be_visible()
-            page.screenshot(path=str(ARTIFACTS / f"venue-zone-league-{size['width']}.png"), full_page=True)
+            screenshot(page, f"venue-zone-league-{size['width']}")
 
             page.goto(routes.user_path(db_user_id("windycity")))
             expect(page.get_by_label("Time Zone")).to_have_value("America/Chicago")
-            page.screenshot(path=str(ARTIFACTS / f"venue-zone-edit-info-{size['width']}.png"), full_page=True)
+            screenshot(page, f"venue-zone-edit-info-{size['width']}")
         finally:
             ctx.close()
 
@@ -80,7 +78,7 @@ def test_a_player_sees_a_request_at_the_chicago_venue_in_central_time(browser, a
         expect(card).to_contain_text("6:30 PM CT")
         lex = page.get_by_test_id("request-item").filter(visible=True).filter(has_text="Block Party").first
         expect(lex).to_contain_text("8:10 PM ET")
-        page.screenshot(path=str(ARTIFACTS / "venue-zone-requests-390.png"), full_page=True)
+        screenshot(page, "venue-zone-requests-390")
     finally:
         ctx.close()
 

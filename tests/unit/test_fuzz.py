@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import inspect
 import io
 import logging
@@ -38,7 +39,7 @@ from hypothesis import strategies as st
 from sqlmodel import SQLModel
 
 from tests.factories import add_league, add_league_session, add_teams, login_token, make_user
-from tests.harness import call, root_state, substate
+from tests.harness import as_background, call, root_state, substate
 from volley_app import registry
 from volley_app.api.app import create_api
 from volley_app.models import Role, utcnow
@@ -269,13 +270,19 @@ def test_handler_takes_anything(world, failures, state_cls, name):
         before_messages = _messages(root)
         before = snapshot(db)
         failures.records.clear()
-        handler = getattr(state, name)
-        if state_cls.event_handlers[name].is_background:
-            # A background handler (the page poll) runs the state's reload on a timer: that is what input reaches.
-            assert hasattr(state, "_reload"), f"no way to fuzz the background handler {state_cls.__name__}.{name}"
-            handler = state._reload
+        event = state_cls.event_handlers[name]
+
+        async def run_it():
+            if not event.is_background:
+                return await call(getattr(state, name), *args)
+            if hasattr(state, "_reload") and name == "poll":
+                # The page poll runs the state's reload on a timer: that is what input reaches.
+                return await call(state._reload, *args)
+            async with as_background(root, state) as (proxy, _manager):  # as Reflex runs it
+                return await call(functools.partial(event.fn, proxy), *args)
+
         try:
-            asyncio.run(call(handler, *args))
+            asyncio.run(run_it())
         except Exception as exc:  # the assertion says which
             raise AssertionError(f"{state_cls.__name__}.{name}{args!r} as {who} at {route} raised {exc!r}") from exc
         logged = [r.getMessage() for r in failures.records]

@@ -16,7 +16,7 @@ from volley_app.pages.dash.leagues import bracket as bracket_page
 from volley_app.pages.dash.leagues import schedule as schedule_page
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid
-from volley_app.services.seasons import playoffs, results, scheduling, score_reports, scoring
+from volley_app.services.seasons import games, playoffs, results, scheduling, score_reports, scoring
 
 WIN_2_0 = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 21, "team2_game2_score": 17}
 ONE_SET = {"team1_game1_score": 21, "team2_game1_score": 15}
@@ -51,7 +51,7 @@ def _games(db, **where) -> list[Game]:
 
 def _edit(db, actor, game: Game, **scores):
     blank = {k: "" for pair in scoring.SCORE_FIELDS for k in pair}
-    return scheduling.update_game(db, actor, game.id, team1=game.team1_id, team2=game.team2_id,
+    return games.update_game(db, actor, game.id, team1=game.team1_id, team2=game.team2_id,
                                   start=timefmt.input_value(game.start_at), **(blank | scores))  # fmt: skip
 
 
@@ -102,7 +102,7 @@ def test_a_league_that_plays_all_three_sets_needs_all_three(world):
     db.add(lg)
     db.commit()
     game = _games(db, round=1)[0]
-    assert scheduling.get_game(db, world["a"], game.id)["sets_rule"].endswith("This league plays all 3 sets.")
+    assert games.get_game(db, world["a"], game.id)["sets_rule"].endswith("This league plays all 3 sets.")
     with pytest.raises(Invalid, match="plays all 3 sets") as refused:
         _edit(db, world["a"], game, **WIN_2_0)
     assert set(refused.value.errors) == {"set3"}
@@ -164,7 +164,7 @@ def test_a_result_is_never_cleared_so_a_played_game_is_never_deleted(world):
         _edit(db, world["admin"], game)  # every score blank
     db.rollback()
     with pytest.raises(Invalid, match="never deleted"):
-        scheduling.delete_game(db, world["a"], game.id)
+        games.delete_game(db, world["a"], game.id)
     db.rollback()
     kept = _games(db, round=1)[0]
     assert (kept.team1_game1_score, kept.team2_game2_score) == (21, 17)
@@ -181,7 +181,7 @@ def test_a_forfeit_stays_when_the_edit_form_is_saved_without_scores_but_not_when
     assert _games(db, round=1)[0].forfeit_team_id == game.team2_id
     other = next(t for t in world["ids"] if t not in (game.team1_id, game.team2_id))
     with pytest.raises(Invalid, match="never deleted"):
-        scheduling.update_game(db, world["a"], game.id, team1=game.team1_id, team2=other,
+        games.update_game(db, world["a"], game.id, team1=game.team1_id, team2=other,
                                start=timefmt.input_value(game.start_at))  # fmt: skip
     db.rollback()
     assert _games(db, round=1)[0].forfeit_team_id == game.team2_id
@@ -196,13 +196,13 @@ def test_moving_a_game_onto_a_taken_court_and_time_is_refused_naming_the_game_th
     was = second.start_at
     names = {t.id: t.team_name for t in rows(db, Team)}
     with pytest.raises(Invalid) as refused:
-        scheduling.move_game(db, world["a"], second.id, start=timefmt.input_value(first.start_at), court="Court 1")
+        games.move_game(db, world["a"], second.id, start=timefmt.input_value(first.start_at), court="Court 1")
     message = refused.value.errors["start"]
     assert message.startswith("Court 1 is taken then: ") and f"{names[first.team1_id]} v {names[first.team2_id]}" in message
     db.rollback()
     assert _games(db, round=1)[1].start_at == was
     later = first.start_at + dt.timedelta(minutes=lg.time_increment * 3)  # after the week's three games: free
-    scheduling.move_game(db, world["a"], second.id, start=timefmt.input_value(later))
+    games.move_game(db, world["a"], second.id, start=timefmt.input_value(later))
     db.commit()
     assert _games(db, round=1)[1].start_at == later
 
@@ -218,11 +218,11 @@ def test_a_team_set_to_play_two_games_at_once_is_refused(world):
     opponent = later.team1_id if team not in (later.team1_id, later.team2_id) else later.team2_id
     name = db.get(Team, team).team_name
     with pytest.raises(Invalid, match=f"{name} already plays then"):  # the same time, on the other court
-        scheduling.update_game(db, world["a"], later.id, team1=team, team2=opponent,
+        games.update_game(db, world["a"], later.id, team1=team, team2=opponent,
                                start=timefmt.input_value(first.start_at), court="Court 2")  # fmt: skip
     db.rollback()
     with pytest.raises(Invalid, match=f"{name} already plays then"):
-        scheduling.add_game(db, world["a"], lg.id, team1=team, team2=opponent,
+        games.add_game(db, world["a"], lg.id, team1=team, team2=opponent,
                             start=timefmt.input_value(first.start_at), court="Court 2")  # fmt: skip
     db.rollback()
     assert len(rows(db, Game)) == 8 * 3
@@ -268,7 +268,7 @@ async def test_a_moved_game_shows_under_its_own_date(world):
     db, lg = world["db"], world["lg"]
     game = _games(db, round=6)[0]
     monday, tuesday = game.start_at, game.start_at + dt.timedelta(days=1)
-    scheduling.move_game(db, world["a"], game.id, start=timefmt.input_value(tuesday))
+    games.move_game(db, world["a"], game.id, start=timefmt.input_value(tuesday))
     db.commit()
     from volley_app.services.seasons import leagues
 

@@ -13,6 +13,7 @@ from volley_app.models import League, LeagueStage, Role, StoredFile
 from volley_app.services.accounts import venues
 from volley_app.services.core import uploads
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.operations import clock_sweep
 from volley_app.services.seasons import leagues
 from volley_app.services.seasons.leagues import access_league
 from volley_app.settings import get_settings
@@ -46,12 +47,16 @@ def test_league_stage_boundaries():
     assert leagues.stage_at(lg, T0 + dt.timedelta(days=1)) == LeagueStage.INACTIVE
 
 
-def test_listing_leagues_saves_the_stage(world):
+def test_listing_leagues_shows_the_stage_and_the_sweep_saves_it(world):
     db, lg = world["db"], world["lg"]
     later = lg.start_at + dt.timedelta(seconds=1)
     listed = leagues.list_leagues(db, world["a"], now=later)
     db.commit()
     assert [x["stage"] for x in listed] == ["Active"]
+    assert rows(db, League)[0].stage == LeagueStage.REGISTRATION  # a read saves nothing
+    clock_sweep.save_reached(db, later)
+    db.commit()
+    db.expire_all()
     assert rows(db, League)[0].stage == LeagueStage.ACTIVE
 
 

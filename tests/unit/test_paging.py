@@ -13,7 +13,7 @@ from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRe
 from volley_app.services.accounts import accounts
 from volley_app.services.core import paging
 from volley_app.services.core.errors import Forbidden, Invalid
-from volley_app.services.operations import home
+from volley_app.services.operations import clock_sweep, home
 from volley_app.services.subs import sub_requests
 from volley_app.services.teams import teams
 
@@ -142,7 +142,7 @@ def test_open_requests_by_date_range(db, people):
         sub_requests.list_open(db, people["ben"], filters={"date_from": "2031-03-05", "date_to": "2031-03-01"})
 
 
-def test_past_requests_are_completed_in_one_update_when_shown(db, people):
+def test_past_requests_leave_the_list_when_shown_and_are_saved_completed_by_the_sweep(db, people):
     past = _requests(db, people["alice"], 5, start=utcnow() - 10 * DAY)
     future = _requests(db, people["alice"], 2)
     statements: list[str] = []
@@ -154,13 +154,17 @@ def test_past_requests_are_completed_in_one_update_when_shown(db, people):
     sa.event.listen(engine, "before_cursor_execute", record)
     try:
         page = sub_requests.list_open(db, people["ben"])
+        assert _ids(page) == future
+        assert [s for s in statements if not s.lstrip().upper().startswith("SELECT")] == []  # a read writes nothing
+        assert len(statements) <= 3  # the page (names by join), the count, the venues' time zones
+        statements.clear()
+        clock_sweep.save_reached(db)
     finally:
         sa.event.remove(engine, "before_cursor_execute", record)
-    assert _ids(page) == future
-    assert sum(s.lstrip().upper().startswith("UPDATE") for s in statements) == 1
-    assert len(statements) <= 4  # the update, the page (names by join), the count, the venues' time zones
+    assert sum(s.lstrip().upper().startswith("UPDATE SUB_REQUESTS") for s in statements) == 1  # one update for all
     db.expire_all()
     assert all(db.get(SubRequest, rid).completed for rid in past)
+    assert not any(db.get(SubRequest, rid).completed for rid in future)
 
 
 def test_my_requests_page_and_search(db, people):

@@ -12,7 +12,7 @@ from tests.factories import add_teams, count, league_world
 from volley_app.models import AuditEntry, Game, GameType, PlayoffSeed, utcnow
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid, Unauthorized
-from volley_app.services.seasons import playoffs, results, scheduling, scoring
+from volley_app.services.seasons import games, playoffs, results, schedule, scheduling, scoring
 from volley_app.services.teams import teams
 
 T1_WINS = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 21, "team2_game2_score": 17}
@@ -170,14 +170,14 @@ def test_the_game_edit_form_moves_a_playoff_game_but_sends_its_result_to_the_bra
     semi = _bracket_games(db, lg.id)[0]
     when = timefmt.input_value(semi.start_at + dt.timedelta(hours=3))  # after the final: the court is free
     with pytest.raises(Invalid, match="bracket page"):
-        scheduling.update_game(db, world["a"], semi.id, team1=semi.team1_id, team2=semi.team2_id,
+        games.update_game(db, world["a"], semi.id, team1=semi.team1_id, team2=semi.team2_id,
                                start=timefmt.input_value(semi.start_at), **T1_WINS)  # fmt: skip
     with pytest.raises(Invalid, match="bracket page"):
-        scheduling.update_game(db, world["a"], semi.id, team1=semi.team2_id, team2=semi.team1_id,
+        games.update_game(db, world["a"], semi.id, team1=semi.team2_id, team2=semi.team1_id,
                                start=timefmt.input_value(semi.start_at))  # fmt: skip
     db.rollback()
     assert not any(scoring.played(g) for g in _bracket_games(db, lg.id))
-    scheduling.update_game(db, world["a"], semi.id, team1=semi.team1_id, team2=semi.team2_id, start=when)
+    games.update_game(db, world["a"], semi.id, team1=semi.team1_id, team2=semi.team2_id, start=when)
     db.commit()
     assert timefmt.input_value(_bracket_games(db, lg.id)[0].start_at) == when
 
@@ -218,7 +218,7 @@ def test_a_league_game_is_not_a_playoff_game_and_regenerating_weeks_keeps_the_br
     scheduling.regenerate_unplayed(db, lg)
     db.commit()
     assert len(_bracket_games(db, lg.id)) == 3
-    week = scheduling.schedule(db, world["p"], lg.id)["weeks"][-1]
+    week = schedule.schedule(db, world["p"], lg.id)["weeks"][-1]
     assert week["week"] == lg.number_of_weeks + 1
     assert [g["team2"] for g in week["games"]][-1] == "TBD"
 

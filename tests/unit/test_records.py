@@ -32,7 +32,7 @@ from volley_app.services.accounts import accounts
 from volley_app.services.core import audit
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.services.operations import account_lifecycle, archive
-from volley_app.services.seasons import leagues, results, scheduling, scoring, sessions
+from volley_app.services.seasons import games, leagues, results, scheduling, scoring, sessions
 from volley_app.services.subs import sub_requests
 from volley_app.services.teams import teams
 
@@ -49,7 +49,7 @@ def _scores(a: int, b: int) -> dict:
 
 
 def _play(db, actor, game: Game, team1_wins: bool) -> None:
-    scheduling.update_game(db, actor, game.id, team1=game.team1_id, team2=game.team2_id,
+    games.update_game(db, actor, game.id, team1=game.team1_id, team2=game.team2_id,
                            start=game.start_at, **_scores(1 if team1_wins else 0, 0 if team1_wins else 1))  # fmt: skip
     db.commit()
 

@@ -13,7 +13,7 @@ from volley_app.models import AuditEntry, Game, OutboxMessage, Team
 from volley_app.pages.dash.leagues import schedule as schedule_page
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid, Unauthorized
-from volley_app.services.seasons import scheduling
+from volley_app.services.seasons import games, schedule, scheduling
 from volley_app.services.teams import teams
 
 
@@ -89,7 +89,7 @@ def test_moving_a_game_emails_both_captains_bumps_its_sequence_and_is_audited(wo
     db.commit()
     game = _games(db, round=1)[0]
     game_id = game.id
-    scheduling.move_game(db, world["a"], game_id, start="2030-01-08T20:15", court="court 2")
+    games.move_game(db, world["a"], game_id, start="2030-01-08T20:15", court="court 2")
     db.commit()
     moved = db.get(Game, game_id)
     assert timefmt.input_value(moved.start_at) == "2030-01-08T20:15" and moved.court == "Court 2"
@@ -106,7 +106,7 @@ def test_a_court_the_league_does_not_have_is_refused_by_the_field(world):
     db = world["db"]
     gid = _games(db, round=1)[0].id
     with pytest.raises(Invalid) as caught:
-        scheduling.move_game(db, world["a"], gid, start="2030-01-08T20:15", court="Court 7")
+        games.move_game(db, world["a"], gid, start="2030-01-08T20:15", court="Court 7")
     assert "court" in caught.value.errors
     db.rollback()
     assert db.get(Game, gid).sequence == 0
@@ -118,7 +118,7 @@ def test_others_cannot_move_or_push(world, who, error):
     actor = world[who] if who else None
     before = [(g.id, g.start_at, g.court, g.sequence) for g in _games(db)]
     with pytest.raises(error):
-        scheduling.move_game(db, actor, _games(db)[0].id, start="2030-01-08T20:15")
+        games.move_game(db, actor, _games(db)[0].id, start="2030-01-08T20:15")
     with pytest.raises(error):
         scheduling.push_week(db, actor, world["lg"].id, week=2)
     db.rollback()
@@ -144,7 +144,7 @@ def test_a_pushed_week_keeps_the_wall_clock_across_dst(db):
     week2 = [g for g in games if g.round == 2]
     assert [timefmt.local(g.start_at).strftime("%Y-%m-%d %H:%M") for g in week2] == ["2026-11-02 18:30", "2026-11-02 19:20"]
     assert all(g.sequence == 1 for g in games if g.round >= 2)
-    assert scheduling.week_of(lg.start_at, week2[0].start_at) == 3
+    assert schedule.week_of(lg.start_at, week2[0].start_at) == 3
 
 
 def test_push_refuses_when_later_weeks_were_played(world):
@@ -156,14 +156,14 @@ def test_push_refuses_when_later_weeks_were_played(world):
 
 def test_the_schedule_pages_a_week_or_a_team(world):
     db, lg = world["db"], world["lg"]
-    view = scheduling.schedule_view(db, world["p"], lg.id, week=3)
+    view = schedule.schedule_view(db, world["p"], lg.id, week=3)
     assert view["weeks"] == list(range(1, 9)) and view["week"] == 3
     assert len(view["games"]) == 3 and {g["week"] for g in view["games"]} == {3}
     tid = world["ids"][2]
-    view = scheduling.schedule_view(db, world["p"], lg.id, team=tid)
+    view = schedule.schedule_view(db, world["p"], lg.id, team=tid)
     assert view["team"] == tid and len(view["games"]) == 8
     assert all(tid in (g["team1_id"], g["team2_id"]) for g in view["games"])
-    first = scheduling.schedule_view(db, world["p"], lg.id, week="nonsense")
+    first = schedule.schedule_view(db, world["p"], lg.id, week="nonsense")
     assert first["week"] == 1  # the season has not started: the next games are week 1
 
 

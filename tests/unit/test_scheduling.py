@@ -10,7 +10,7 @@ from sqlmodel import select
 from tests.factories import add_teams, count, league_world, rows
 from volley_app.models import Game, League, Team
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
-from volley_app.services.seasons import results, scheduling, scoring
+from volley_app.services.seasons import games, results, schedule, scheduling, scoring
 
 
 @pytest.fixture
@@ -84,10 +84,10 @@ def test_weeks_keep_the_venue_wall_clock_across_dst():
 
 def test_week_numbers_count_venue_days_from_the_start():
     start = dt.datetime(2026, 10, 26, 22, 30, tzinfo=dt.UTC)  # Mon 6:30 PM EDT
-    assert scheduling.week_of(start, start) == 1
-    assert scheduling.week_of(start, start + dt.timedelta(minutes=100)) == 1
-    assert scheduling.week_of(start, scheduling.slot(start, 1, 0, 50)) == 2  # across the DST change
-    assert scheduling.week_of(start, scheduling.slot(start, 7, 2, 50)) == 8
+    assert schedule.week_of(start, start) == 1
+    assert schedule.week_of(start, start + dt.timedelta(minutes=100)) == 1
+    assert schedule.week_of(start, scheduling.slot(start, 1, 0, 50)) == 2  # across the DST change
+    assert schedule.week_of(start, scheduling.slot(start, 7, 2, 50)) == 8
 
 
 @pytest.mark.parametrize("n", [0, 1])
@@ -139,7 +139,7 @@ def test_standings_follow_entered_scores_and_corrections(world):
     db.commit()
     g = db.exec(select(Game).where(Game.round == 1, Game.match == 1)).one()  # T1 v T4
     start = "2027-01-01T19:00"
-    scheduling.update_game(db, world["a"], g.id, team1=g.team1_id, team2=g.team2_id, start=start,
+    games.update_game(db, world["a"], g.id, team1=g.team1_id, team2=g.team2_id, start=start,
                            **_scores((21, 15), (19, 21), (15, 10)))  # fmt: skip
     db.commit()
     table = results.standings(db, world["p"], lg.id)["teams"]
@@ -147,7 +147,7 @@ def test_standings_follow_entered_scores_and_corrections(world):
     t4 = next(t for t in table if t["team_name"] == "T4")
     assert (t4["losses"], t4["sets_won"], t4["sets_lost"], t4["points_for"], t4["points_against"]) == (1, 1, 2, 46, 55)
     # A correction moves the win over instead of counting twice.
-    scheduling.update_game(db, world["admin"], g.id, team1=g.team1_id, team2=g.team2_id, start=start,
+    games.update_game(db, world["admin"], g.id, team1=g.team1_id, team2=g.team2_id, start=start,
                            **_scores((15, 21), (19, 21)))  # fmt: skip
     db.commit()
     recs = results.records(db, ids)
@@ -166,11 +166,11 @@ def test_score_rules_on_edit(world):
     for bad in (_scores(("x", 3), ("", "")), _scores((21, 10), ("", 5)), _scores((21, 10), (21, 5), (15, 3)),
                 _scores((25, 10), ("", ""))):  # fmt: skip
         with pytest.raises(Invalid):
-            scheduling.update_game(db, world["a"], g.id, **kw, **bad)
+            games.update_game(db, world["a"], g.id, **kw, **bad)
     with pytest.raises(Invalid, match="Team 1 is required"):
-        scheduling.update_game(db, world["a"], g.id, **(kw | {"team1": ""}), **_scores(("", ""), ("", "")))
+        games.update_game(db, world["a"], g.id, **(kw | {"team1": ""}), **_scores(("", ""), ("", "")))
     with pytest.raises(Forbidden):
-        scheduling.update_game(db, world["b"], g.id, **kw, **_scores((21, 10), (21, 5)))
+        games.update_game(db, world["b"], g.id, **kw, **_scores((21, 10), (21, 5)))
     db.rollback()
     assert rows(db, Game)[0].team1_game1_score is None
 
@@ -184,16 +184,16 @@ def test_games_open_only_for_those_who_manage_their_league(world):
     scheduling.generate(db, world["a"], lg.id)
     db.commit()
     g = rows(db, Game)[0]
-    assert scheduling.get_game(db, world["admin"], g.id)["league_id"] == lg.id
-    assert [t["name"] for t in scheduling.get_game(db, world["a"], str(g.id))["teams"]] == ["T1", "T2"]
+    assert games.get_game(db, world["admin"], g.id)["league_id"] == lg.id
+    assert [t["name"] for t in games.get_game(db, world["a"], str(g.id))["teams"]] == ["T1", "T2"]
     for who in ("b", "p"):
         with pytest.raises(Forbidden):
-            scheduling.get_game(db, world[who], g.id)
+            games.get_game(db, world[who], g.id)
     with pytest.raises(Unauthorized):
-        scheduling.get_game(db, None, g.id)
+        games.get_game(db, None, g.id)
     for bad in ("", "x", "0", "-1", str(g.id + 999), True, None):
         with pytest.raises(NotFound, match="This game no longer exists"):
-            scheduling.get_game(db, world["a"], bad)
+            games.get_game(db, world["a"], bad)
 
 
 def test_stored_games_are_for_admins_only(world):
@@ -201,13 +201,13 @@ def test_stored_games_are_for_admins_only(world):
     add_teams(db, lg, 3)
     made = scheduling.generate(db, world["a"], lg.id)
     db.commit()
-    listed = scheduling.stored_games(db, world["admin"])
+    listed = schedule.stored_games(db, world["admin"])
     assert [x["name"] for x in listed["leagues"]] == ["Monday C 6s"] and listed["games"] == []
-    found = scheduling.stored_games(db, world["admin"], str(lg.id))
+    found = schedule.stored_games(db, world["admin"], str(lg.id))
     assert found["league"]["name"] == "Monday C 6s" and len(found["games"]) == made
     assert {g["round"] for g in found["games"]} == set(range(1, lg.number_of_weeks + 1))
     for who in ("a", "b", "p"):
         with pytest.raises(Forbidden):
-            scheduling.stored_games(db, world[who], lg.id)
+            schedule.stored_games(db, world[who], lg.id)
     with pytest.raises(Unauthorized):
-        scheduling.stored_games(db, None)
+        schedule.stored_games(db, None)

@@ -12,7 +12,7 @@ from tests.factories import actor_of, add_teams, count, league_world, make_user
 from volley_app.models import AuditEntry, Game, GameType, OutboxMessage, ReportStatus, ScoreReport, Team, utcnow
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
-from volley_app.services.seasons import playoffs, results, scheduling, score_reports
+from volley_app.services.seasons import games, playoffs, results, score_reports
 
 WIN_2_0 = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 23, "team2_game2_score": 21}
 WIN_2_1 = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 15, "team2_game2_score": 21,
@@ -218,10 +218,10 @@ def test_the_operators_game_edit_settles_the_waiting_report_only_once_a_score_is
     row = score_reports.report(db, world["c1"], game.id, **WIN_2_0)
     db.commit()
     start = timefmt.input_value(game.start_at)
-    scheduling.update_game(db, world["a"], game.id, team1=str(t1), team2=str(t2), start=start)  # no score: still open
+    games.update_game(db, world["a"], game.id, team1=str(t1), team2=str(t2), start=start)  # no score: still open
     db.commit()
     assert db.get(ScoreReport, row.id).status == ReportStatus.PENDING and _mails(db, "score_settled") == []
-    scheduling.update_game(db, world["a"], game.id, team1=str(t1), team2=str(t2), start=start, **WIN_2_1)
+    games.update_game(db, world["a"], game.id, team1=str(t1), team2=str(t2), start=start, **WIN_2_1)
     db.commit()
     settled = db.get(ScoreReport, row.id)
     assert (settled.status, settled.answered_by_id) == (ReportStatus.SETTLED, world["a"].user_id)

@@ -18,6 +18,7 @@ from tests.factories import (
 from volley_app.models import League, LeagueSession, Role, SessionStatus, utcnow
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.operations import clock_sweep
 from volley_app.services.seasons import sessions
 from volley_app.services.seasons.sessions import access_session
 
@@ -148,16 +149,20 @@ def test_svl_home_lists_own_open_sessions_by_start(db, two_svls):
     assert [r["start_at"] for r in rows] == sorted(r["start_at"] for r in rows)
 
 
-def test_svl_home_saves_the_status_changes(db, two_svls):
+def test_svl_home_writes_nothing_and_the_sweep_saves_the_statuses_the_dates_reached(db, two_svls):
     a, _b = two_svls
+    before = session_statuses(db)
     sessions.svl_home(db, actor_of(a))
+    db.commit()
+    assert session_statuses(db) == before  # a read shows the status the dates give and saves nothing
+    clock_sweep.save_reached(db)
     db.commit()
     assert session_statuses(db) == {
         "A later": SessionStatus.REGISTRATION,
         "A soon": SessionStatus.REGISTRATION,
         "A started": SessionStatus.ACTIVE,
         "A running": SessionStatus.ACTIVE,
-        "A over": SessionStatus.REGISTRATION,  # not shown (its end has passed): its saved status waits
+        "A over": SessionStatus.INACTIVE,
         "A ended": SessionStatus.INACTIVE,
         "B own": SessionStatus.REGISTRATION,
     }
@@ -256,9 +261,8 @@ def test_svls_list_their_own_non_inactive_sessions_admins_all(world):
     add_league_session(db, make_user(db, "othersvl", Role.SVL), "Other", past, past + dt.timedelta(days=5))
     add_league_session(db, world["svla"], "A old", past, past + dt.timedelta(days=5))
     assert [s["name"] for s in sessions.list_sessions(db, world["a"])] == ["A fall"]
-    assert sorted(s["name"] for s in sessions.list_sessions(db, world["admin"])) == ["A fall", "A old", "Other"]
-    db.commit()
-    assert {s.name: s.status for s in rows(db, LeagueSession)}["A old"] == SessionStatus.INACTIVE
+    listed = {s["name"]: s["status"] for s in sessions.list_sessions(db, world["admin"])}
+    assert listed == {"A fall": "Registration", "A old": "Inactive", "Other": "Inactive"}  # as the dates say
     with pytest.raises(Forbidden):
         sessions.list_sessions(db, world["p"])
 

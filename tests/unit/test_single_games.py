@@ -8,7 +8,7 @@ from sqlmodel import select
 from tests.factories import add_teams, count, league_world, make_user, rows
 from volley_app.models import AuditEntry, Game, GameType, OutboxMessage, ScoreReport, Team
 from volley_app.services.core.errors import Forbidden, Invalid, Unauthorized
-from volley_app.services.seasons import scheduling
+from volley_app.services.seasons import games, schedule
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def _mail(db, kind):
 
 def _add(w, actor=None, **over):
     fields = {"team1": w["ids"][0], "team2": w["ids"][1], "start": "2030-01-08T19:00"} | over
-    return scheduling.add_game(w["db"], actor or w["a"], w["lg"].id, **fields)
+    return games.add_game(w["db"], actor or w["a"], w["lg"].id, **fields)
 
 
 def test_an_operator_adds_one_game_audited_and_both_captains_told(world):
@@ -57,7 +57,7 @@ def test_round_defaults_to_the_week_and_match_to_the_next_free_one(world):
     first = _add(world)
     second = _add(world, team1=world["ids"][2], team2=world["ids"][3])
     db.commit()
-    week = scheduling.week_of(world["lg"].start_at, first.start_at)
+    week = schedule.week_of(world["lg"].start_at, first.start_at)
     assert (first.round, first.match, second.round, second.match) == (week, 1, week, 2)
 
 
@@ -107,7 +107,7 @@ def test_the_same_game_twice_is_refused(world):
     db.commit()
     with pytest.raises(Invalid) as caught:
         _add(world)
-    assert caught.value.errors == {"start": scheduling.ALREADY_ON_SCHEDULE}
+    assert caught.value.errors == {"start": games.ALREADY_ON_SCHEDULE}
     db.rollback()
     assert len(_games(db)) == 1
 
@@ -120,11 +120,11 @@ def test_others_cannot_add_or_delete_games(world, who, error):
     outbox = count(db, OutboxMessage)
     actor = world[who] if who else None
     with pytest.raises(error):
-        scheduling.add_game(db, actor, world["lg"].id, team1=world["ids"][2], team2=world["ids"][3],
+        games.add_game(db, actor, world["lg"].id, team1=world["ids"][2], team2=world["ids"][3],
                             start="2030-01-09T19:00")  # fmt: skip
     db.rollback()
     with pytest.raises(error):
-        scheduling.delete_game(db, actor, game.id)
+        games.delete_game(db, actor, game.id)
     db.rollback()
     assert [g.id for g in _games(db)] == [game.id]
     assert count(db, OutboxMessage) == outbox
@@ -134,7 +134,7 @@ def test_an_unplayed_game_is_deleted_audited_and_captains_told(world):
     db = world["db"]
     game = _add(world)
     db.commit()
-    assert scheduling.delete_game(db, world["a"], game.id) == "Game deleted."
+    assert games.delete_game(db, world["a"], game.id) == "Game deleted."
     db.commit()
     assert _games(db) == []
     assert {m.to_addr for m in _mail(db, "game_cancelled")} == {"cap0@example.com", "cap1@example.com"}
@@ -156,7 +156,7 @@ def test_a_game_with_a_result_is_never_deleted(world, how):
     db.add(game)
     db.commit()
     with pytest.raises(Invalid) as caught:
-        scheduling.delete_game(db, world["a"], game.id)
+        games.delete_game(db, world["a"], game.id)
     assert "never deleted" in caught.value.message or "report" in caught.value.message
     db.rollback()
     assert [g.id for g in _games(db)] == [game.id]

@@ -12,6 +12,7 @@ from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import OutboxMessage, Rating, Role, SubRequest, SubStatus, User, utcnow
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.operations import clock_sweep
 from volley_app.services.subs import sub_requests
 from volley_app.services.subs.access import access_sub_request
 
@@ -309,7 +310,7 @@ def test_update_and_delete_by_the_requestor_only(world):
     assert count(db, SubRequest) == 0
 
 
-def test_past_requests_are_saved_completed_when_shown_at_the_boundary(world):
+def test_past_requests_leave_the_lists_at_the_boundary_and_the_sweep_saves_them_completed(world):
     db, a = world
     when = utcnow() + 2 * DAY
     rid = sub_requests.create(db, a["alice"], **_fields(date=when))
@@ -322,14 +323,17 @@ def test_past_requests_are_saved_completed_when_shown_at_the_boundary(world):
         sub_requests.accept(db, a["ben"], rid, now=when)
     db.rollback()
     assert sub_requests.list_open(db, a["ben"], now=when).rows == []
-    db.commit()
-    assert _status(db, rid).completed is True
     assert sub_requests.notifications(db, a["alice"], now=when).rows == []
     row = sub_requests.detail(db, a["alice"], rid, now=when)
     assert row["completed"] is True and row["can_accept"] is False
+    db.commit()
+    assert _status(db, rid).completed is False  # the reads saved nothing
+    clock_sweep.save_reached(db, when)
+    db.commit()
+    assert _status(db, rid).completed is True
 
 
-def test_notifications_auto_complete_and_sort(world):
+def test_notifications_leave_past_requests_out_and_sort(world):
     db, a = world
     first = sub_requests.create(db, a["alice"], **_fields(date=utcnow() + DAY))
     second = sub_requests.create(db, a["ben"], **_fields(recipient_id=a["carmen"].user_id, date=utcnow() + 3 * DAY))
@@ -342,7 +346,7 @@ def test_notifications_auto_complete_and_sort(world):
     db.commit()
     assert sub_requests.notifications(db, a["alice"], now=utcnow() + 1.5 * DAY).rows == []
     db.commit()
-    assert _status(db, first).completed is True
+    assert _status(db, first).completed is False  # completed is saved by the sweep, not by a read
 
 
 def test_subs_list_has_active_subs_without_emails(world):

@@ -17,7 +17,7 @@ from volley_app.models import AuditEntry, Game, GameType, League, PlayoffSeed, S
 from volley_app.pages.dash.leagues import game_edit
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Invalid
-from volley_app.services.seasons import leagues, playoffs, scheduling
+from volley_app.services.seasons import clashes, games, leagues, playoffs, scheduling
 
 MINUTE = dt.timedelta(minutes=1)
 WEEK = dt.timedelta(days=7)
@@ -97,11 +97,11 @@ def test_a_game_moved_onto_a_court_another_league_of_the_venue_holds_is_refused_
     before = _where_they_are(db)
     audits = len(rows(db, AuditEntry))
     attempts = {
-        "move": lambda: scheduling.move_game(db, world["a"], game.id, start=timefmt.input_value(half_way, zone),
+        "move": lambda: games.move_game(db, world["a"], game.id, start=timefmt.input_value(half_way, zone),
                                              court="court 2"),  # any case: the same court
-        "edit": lambda: scheduling.update_game(db, world["a"], game.id, team1=game.team1_id, team2=game.team2_id,
+        "edit": lambda: games.update_game(db, world["a"], game.id, team1=game.team1_id, team2=game.team2_id,
                                                start=timefmt.input_value(half_way, zone), court="Court 2"),
-        "add": lambda: scheduling.add_game(db, world["a"], lg.id, team1=game.team1_id, team2=game.team2_id,
+        "add": lambda: games.add_game(db, world["a"], lg.id, team1=game.team1_id, team2=game.team2_id,
                                            start=timefmt.input_value(half_way, zone), court="Court 2"),
     }  # fmt: skip
     for name, attempt in attempts.items():
@@ -111,7 +111,7 @@ def test_a_game_moved_onto_a_court_another_league_of_the_venue_holds_is_refused_
         assert refused.value.errors == {"start": _taken(db, first_b, zone)}, name
     assert _where_they_are(db) == before and len(rows(db, AuditEntry)) == audits
     free = lg.start_at + 180 * MINUTE  # B's second game is over by then
-    scheduling.move_game(db, world["a"], game.id, start=timefmt.input_value(free, zone), court="Court 2")
+    games.move_game(db, world["a"], game.id, start=timefmt.input_value(free, zone), court="Court 2")
     db.commit()
     assert (_games(db, lg, id=game.id)[0].start_at, _games(db, lg, id=game.id)[0].court) == (free, "Court 2")
 
@@ -125,7 +125,7 @@ def test_another_venues_court_or_an_archived_leagues_game_is_no_clash(world):
     db.commit()
     assert _games(db, gone)[0].start_at == lg.start_at
     game = _games(db, lg, round=1)[2]
-    scheduling.move_game(db, world["a"], game.id, start=timefmt.input_value(lg.start_at, zone), court="Court 2")
+    games.move_game(db, world["a"], game.id, start=timefmt.input_value(lg.start_at, zone), court="Court 2")
     db.commit()
     assert _games(db, lg, id=game.id)[0].court == "Court 2"
 
@@ -171,7 +171,7 @@ def test_a_schedule_that_would_share_a_court_with_another_league_is_not_generate
     message = refused.value.message
     held = _games(db, lg, round=8)[0]
     assert message.startswith("The schedule would put two games together: B1 v B4 at ")
-    assert _taken(db, held, zone) in message and message.endswith(scheduling.MOVE_OR_CHANGE)
+    assert _taken(db, held, zone) in message and message.endswith(clashes.MOVE_OR_CHANGE)
     assert _games(db, other) == [] and not rows(db, League, League.id == other.id)[0].schedule_generated
     other.court = "Court 3"
     db.add(other)
@@ -250,7 +250,7 @@ def test_the_venue_check_reads_games_and_leagues_by_their_indexes(world):
 
     def refused_move():
         with pytest.raises(Invalid):
-            scheduling.move_game(db, world["a"], game.id, start=timefmt.input_value(lg.start_at, zone), court="Court 2")
+            games.move_game(db, world["a"], game.id, start=timefmt.input_value(lg.start_at, zone), court="Court 2")
 
     checks = [refused_move, lambda: scheduling.push_week(db, world["a"], lg.id, week=8),
               lambda: scheduling.redraw(db, world["a"], other.id)]  # fmt: skip

@@ -17,7 +17,7 @@ from volley_app.services.accounts import accounts, venues
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid
 from volley_app.services.operations import exports
-from volley_app.services.seasons import calendar, leagues, scheduling, sessions
+from volley_app.services.seasons import calendar, games, leagues, schedule, scheduling, sessions
 from volley_app.services.subs import sub_requests
 
 CHICAGO = "America/Chicago"
@@ -120,7 +120,7 @@ def _chicago_league(db, world, *, start: dt.datetime, teams: int = 4) -> League:
 def test_the_schedule_is_drawn_and_shown_on_the_venues_clock(world):
     db = world["db"]
     lg = _chicago_league(db, world, start=dt.datetime(2026, 10, 19, 23, 30, tzinfo=dt.UTC))  # Mon 6:30 PM CDT
-    view = scheduling.schedule_view(db, world["p"], lg.id, week=3)  # Nov 2: after DST ends (Nov 1)
+    view = schedule.schedule_view(db, world["p"], lg.id, week=3)  # Nov 2: after DST ends (Nov 1)
     assert view["zone"] == CHICAGO
     times = [timefmt.clock(g["start_at"], view["zone"], labelled=True) for g in view["games"]]
     assert times == ["6:30 PM CT", "7:20 PM CT"]
@@ -138,7 +138,7 @@ def test_a_week_pushed_over_dst_keeps_the_venues_wall_clock(world):
     assert [timefmt.local(g.start_at, CHICAGO).strftime("%Y-%m-%d %H:%M") for g in week2] == [
         "2026-11-02 18:30", "2026-11-02 19:20"]  # fmt: skip
     assert week2[0].start_at == dt.datetime(2026, 11, 3, 0, 30, tzinfo=dt.UTC)
-    assert scheduling.week_of(lg.start_at, week2[0].start_at, CHICAGO) == 3
+    assert schedule.week_of(lg.start_at, week2[0].start_at, CHICAGO) == 3
 
 
 def test_a_moved_game_is_read_and_emailed_in_the_venues_zone(world):
@@ -150,7 +150,7 @@ def test_a_moved_game_is_read_and_emailed_in_the_venues_zone(world):
     team.captain_id = captain.id
     db.add(team)
     db.commit()
-    scheduling.move_game(db, world["chi"], game.id, start="2026-10-20T19:00")
+    games.move_game(db, world["chi"], game.id, start="2026-10-20T19:00")
     db.commit()
     db.refresh(game)
     assert game.start_at == dt.datetime(2026, 10, 21, 0, 0, tzinfo=dt.UTC)

@@ -9,7 +9,9 @@ expired or used link is refused with a page saying so and a link to the request.
 
 from __future__ import annotations
 
+import functools
 import html
+from collections.abc import Callable
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
@@ -18,6 +20,9 @@ from volley_app import db, routes
 from volley_app.services.core.errors import DomainError
 from volley_app.services.mail import mail_lists
 from volley_app.services.subs import answers
+
+# A link's route: its token in, its page out.
+_Handler = Callable[[str], HTMLResponse]
 
 _HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer"}
 
@@ -54,10 +59,6 @@ def _requests_link(request_id: int | None = None) -> str:
     return _link("Open My Sub Requests", routes.absolute(routes.NOTES_NOTIFICATIONS))
 
 
-def _refused(title: str, exc: DomainError, request_id: int | None) -> HTMLResponse:
-    return _page(title, _p(exc.message), _requests_link(request_id), status=exc.status_code)
-
-
 def _request_of(token: str) -> int | None:
     """The request an invitation token names, when it is well formed (for the refusal's link)."""
     from volley_app.models import SubInvite
@@ -71,16 +72,32 @@ def _request_of(token: str) -> int | None:
     return found.request_id if found else None
 
 
+def _refusing(title: str, *, of_request: bool) -> Callable[[_Handler], _Handler]:
+    """A link's page, or when its token is refused, a page with ``title`` that says why, with a link to the sub
+    request the token names (``of_request``) or to My Sub Requests."""
+
+    def refusing(handler: _Handler) -> _Handler:
+        @functools.wraps(handler)
+        def page(token: str) -> HTMLResponse:
+            try:
+                return handler(token)
+            except DomainError as exc:
+                request_id = _request_of(token) if of_request else None
+                return _page(title, _p(exc.message), _requests_link(request_id), status=exc.status_code)
+
+        return page
+
+    return refusing
+
+
 def create_mail_links_api() -> FastAPI:
     """The email link routes, mounted in front of the app like the REST API."""
     api = FastAPI(docs_url=None, openapi_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None)
 
     @api.get(routes.invite_answer_base + "/{token}", response_class=HTMLResponse)
+    @_refusing("This link cannot be used", of_request=True)
     def invite_answer_form(token: str):
-        try:
-            found = db.call(answers.read_answer_link, token)
-        except DomainError as exc:
-            return _refused("This link cannot be used", exc, _request_of(token))
+        found = db.call(answers.read_answer_link, token)
         verb = "Accept" if found["action"] == "accept" else "Decline"
         return _page(
             f"{verb} the sub request?",
@@ -90,29 +107,23 @@ def create_mail_links_api() -> FastAPI:
         )
 
     @api.post(routes.invite_answer_base + "/{token}", response_class=HTMLResponse)
+    @_refusing("Your answer was not recorded", of_request=True)
     def invite_answer(token: str):
-        try:
-            done = db.call(answers.answer_by_link, token)
-        except DomainError as exc:
-            return _refused("Your answer was not recorded", exc, _request_of(token))
+        done = db.call(answers.answer_by_link, token)
         verb = "accepted" if done["action"] == "accept" else "declined"
         return _page(f"You {verb} the sub request", _p("The requestor has been emailed."),
                      _requests_link(done["request_id"]))  # fmt: skip
 
     @api.get(routes.mail_unsubscribe_base + "/{token}", response_class=HTMLResponse)
+    @_refusing("This link cannot be used", of_request=False)
     def unsubscribe_form(token: str):
-        try:
-            what = db.call(mail_lists.describe, token)
-        except DomainError as exc:
-            return _refused("This link cannot be used", exc, None)
+        what = db.call(mail_lists.describe, token)
         return _page("Unsubscribe?", _p(f"Stop {what}."), _button("Unsubscribe", routes.mail_unsubscribe_path(token)))
 
     @api.post(routes.mail_unsubscribe_base + "/{token}", response_class=HTMLResponse)
+    @_refusing("This link cannot be used", of_request=False)
     def unsubscribe(token: str):
-        try:
-            what = db.call(mail_lists.unsubscribe, token)
-        except DomainError as exc:
-            return _refused("This link cannot be used", exc, None)
+        what = db.call(mail_lists.unsubscribe, token)
         return _page("Unsubscribed", _p(f"You will no longer get {what}."))
 
     return api

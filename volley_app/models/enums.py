@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from typing import TYPE_CHECKING
 
 
 class StrEnum(enum.StrEnum):
@@ -153,4 +154,10 @@ REGIONS: dict[str, str] = {
     "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming",
 }  # fmt: skip
 
-Region = StrEnum("Region", {code: code for code in REGIONS})
+if TYPE_CHECKING:  # the checker reads a class; its members are the codes above
+
+    class Region(StrEnum):
+        pass
+
+else:
+    Region = StrEnum("Region", {code: code for code in REGIONS})

@@ -41,11 +41,15 @@ class AuthState(rx.State):
     user_id: int = 0
     username: str = ""
     first_name: str = ""
-    status: str = ""
     roles: list[str] = []
     restore_error: str = ""
     # Set when the logged-in user's roles may not open this page: who the page is for, in words.
     refused_for: str = ""
+
+    @rx.var
+    def status(self) -> str:
+        """The display status (Admin over SVL over Player), from the roles; '' when nobody is logged in."""
+        return display_status(self.roles) if self.roles else ""
 
     @rx.var
     def logged_in(self) -> bool:
@@ -71,13 +75,12 @@ class AuthState(rx.State):
     def _client(self) -> str:
         return self.router.session.client_ip or "unknown"
 
-    def _show(self, actor: Actor | None) -> None:
+    def _show_user(self, actor: Actor | None) -> None:
         if actor is None:
-            self.user_id, self.username, self.first_name, self.status, self.roles = 0, "", "", "", []
+            self.user_id, self.username, self.first_name, self.roles = 0, "", "", []
             return
         self.user_id = actor.user_id
         self.username = actor.username
-        self.status = display_status(actor.roles)
         self.roles = list(actor.roles)
         self.first_name = actor.first_name
 
@@ -91,7 +94,7 @@ class AuthState(rx.State):
         if result.device:
             self.device = result.device
         self.restore_error = ""
-        self._show(result.actor)
+        self._show_user(result.actor)
 
     async def _clear_private(self) -> None:
         """Forget every private value this tab's states hold."""
@@ -100,7 +103,7 @@ class AuthState(rx.State):
             sub.reset()
         self.token_trusted = ""
         self.token_tab = ""
-        self._show(None)
+        self._show_user(None)
 
     @rx.event
     async def forget(self):
@@ -143,7 +146,7 @@ class SessionGuard(AuthState):
             # A tab that had a login: its pages' states forget what they hold (``AuthState.forget``, next).
             forget = [AuthState.forget] if token or self.user_id else []
             self.token_trusted, self.token_tab = "", ""
-            self._show(None)
+            self._show_user(None)
             if token:
                 # A persisted login that no longer holds: say so, with the way back.
                 self.restore_error = auth.SESSION_EXPIRED
@@ -151,7 +154,7 @@ class SessionGuard(AuthState):
             self.restore_error = ""
             return [*forget, rx.redirect(routes.login_with_next(path))]
         self.restore_error = ""
-        self._show(actor)
+        self._show_user(actor)
         if not routes.may_open(actor.roles, path):
             # Logged in, but not as someone this page is for: say so, with the way home.
             self.refused_for = routes.audience(path)

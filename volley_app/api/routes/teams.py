@@ -31,7 +31,7 @@ from volley_app.api.routes.common import (
 )
 from volley_app.models import GameType
 from volley_app.services.core.actors import Actor
-from volley_app.services.seasons import scheduling, scoring
+from volley_app.services.seasons import games, schedule, scheduling, scoring
 from volley_app.services.teams import registration, teams
 
 router = APIRouter(prefix=PREFIX, tags=["teams and games"])
@@ -173,14 +173,14 @@ class GameEdit(Body):
 
 
 def _edit_game(db, actor: Actor, game_id: object, body: dict) -> dict:
-    current = scheduling.get_game(db, actor, game_id)
+    current = games.get_game(db, actor, game_id)
     scores = {f: body.get(camel, current[f]) for f, camel in SCORES.items()}
     team1 = body.get("team1") if body.get("team1") is not None else current["team1_id"]
     team2 = body.get("team2") if body.get("team2") is not None else (current["team2_id"] or "BYE")
     start = body.get("date_time") if body.get("date_time") is not None else current["start_at"]
     scores = {k: ("" if v is None else v) for k, v in scores.items()}
-    game = scheduling.update_game(db, actor, game_id, team1=team1, team2=team2, start=start, **scores)
-    return with_ids(scheduling.get_game(db, actor, game.id))
+    game = games.update_game(db, actor, game_id, team1=team1, team2=team2, start=start, **scores)
+    return with_ids(games.get_game(db, actor, game.id))
 
 
 @router.get("/games", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
@@ -189,22 +189,22 @@ def list_games(request: Request, response: Response, actor: Actor = Depends(acti
     caller's (a player: their teams' games; an SVL: their leagues'; an admin: every league's). ``page`` (the
     bookmark of X-Next-Page / X-Previous-Page) and ``size``; the total in X-Total-Count."""
     p = list_params(request)
-    found = call(scheduling.games_page, actor, league_id=request.query_params.get("league", ""),
+    found = call(schedule.games_page, actor, league_id=request.query_params.get("league", ""),
                  bookmark=p["bookmark"], size=p["size"])  # fmt: skip
     return paged(response, found)
 
 
 @router.get("/games/{game_id}", openapi_extra=access(OPERATOR), responses={**ERRORS})
 def get_game(game_id: str, actor: Actor = Depends(acting)) -> dict:
-    return with_ids(call(scheduling.get_game, actor, game_id))
+    return with_ids(call(games.get_game, actor, game_id))
 
 
 def _add_game(db, actor: Actor, body: NewGames) -> dict:
-    game = scheduling.add_game(
+    game = games.add_game(
         db, actor, body.league, team1=body.team1, team2=body.team2, start=body.date_time, game_type=body.type,
         round_number=body.round, match=body.match, court=body.court,
     )  # fmt: skip
-    return with_ids(scheduling.get_game(db, actor, game.id))
+    return with_ids(games.get_game(db, actor, game.id))
 
 
 @router.post("/games", status_code=201, openapi_extra=access(OPERATOR), responses={**ERRORS})
@@ -230,5 +230,5 @@ def update_game(body: GameEdit, actor: Actor = Depends(acting)) -> dict:
 def delete_game(body: Deletion, actor: Actor = Depends(acting)) -> dict:
     """Take an unplayed game off the schedule (the league's SVL or an admin); both captains are emailed.
     A game with a score, a forfeit or a reported score is refused (422): results are never deleted."""
-    outcome = call(scheduling.delete_game, actor, body.id)
+    outcome = call(games.delete_game, actor, body.id)
     return {"id": body.id, "_id": body.id, "message": outcome}

@@ -53,9 +53,7 @@ class SignInLinkSent(DomainError):
     """The login was not answered with a session: the account's ceiling holds, a link may have been emailed."""
 
     status_code = 202
-
-    def __init__(self, message: str = LINK_SENT):
-        super().__init__(message)
+    default_message = LINK_SENT
 
 
 @dataclasses.dataclass(frozen=True)

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app.models import AuditEntry, User
 from volley_app.services.core import timefmt
@@ -103,7 +103,7 @@ def entries(
     """Admins: the newest entries first, filtered by league id and/or by a user (by username, as
     the one who acted or the one acted on). ``before_id`` continues after the last shown entry."""
     require_admin(actor)
-    stmt = select(AuditEntry).order_by(AuditEntry.id.desc())
+    stmt = select(AuditEntry).order_by(col(AuditEntry.id).desc())
     league = _optional_id(league_id)
     if league is not None:
         stmt = stmt.where(AuditEntry.league_id == league)
@@ -111,11 +111,11 @@ def entries(
     if name:
         uid = db.exec(select(User.id).where(User.username == name)).first()
         stmt = stmt.where(
-            sa.or_(AuditEntry.actor_name == name, AuditEntry.subject_user_id == (uid if uid is not None else -1))
+            sa.or_(col(AuditEntry.actor_name) == name, col(AuditEntry.subject_user_id) == (uid if uid is not None else -1))
         )
     after = _optional_id(before_id)
     if after is not None:
-        stmt = stmt.where(AuditEntry.id < after)
+        stmt = stmt.where(col(AuditEntry.id) < after)
     rows = db.exec(stmt.limit(limit + 1)).all()
     shown = rows[:limit]
     return {

@@ -7,11 +7,14 @@ UNEXPECTED = "Something went wrong on our side. Please try again in a moment."
 
 
 class DomainError(Exception):
-    """Base of every error a service raises on purpose. ``message`` is fit to show a user."""
+    """Base of every error a service raises on purpose. ``message`` is fit to show a user; left out, it is the
+    kind's ``default_message``."""
 
     status_code = 400
+    default_message = ""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str | None = None):
+        message = self.default_message if message is None else message
         super().__init__(message)
         self.message = message
 
@@ -26,16 +29,12 @@ class NotFound(DomainError):
 
 class Forbidden(DomainError):
     status_code = 403
-
-    def __init__(self, message: str = "No access"):
-        super().__init__(message)
+    default_message = "No access"
 
 
 class Unauthorized(DomainError):
     status_code = 401
-
-    def __init__(self, message: str = "Unauthorized"):
-        super().__init__(message)
+    default_message = "Unauthorized"
 
 
 class Invalid(DomainError):

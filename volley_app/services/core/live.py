@@ -26,11 +26,15 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from volley_app.settings import get_settings
+
+if TYPE_CHECKING:
+    import redis
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +133,7 @@ class _Publisher:
     """One Redis client per process for publishing; after a failure, a pause before trying again."""
 
     def __init__(self) -> None:
-        self._client = None
+        self._client: redis.Redis | None = None
         self._url: str | None = None
         self._resting_until = 0.0
         self._pause = 0.0

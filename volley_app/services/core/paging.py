@@ -133,7 +133,7 @@ def edge(bookmark: object, kinds: Sequence[type]) -> tuple[tuple[Any, ...] | Non
     and whether it is read backwards (a Previous page); for lists that narrow their query to the page.
     """
     marker = _marker(bookmark, kinds)
-    return (None, False) if marker is None else (tuple(marker.place), bool(marker.backwards))
+    return (None, False) if marker is None or marker.place is None else (tuple(marker.place), bool(marker.backwards))
 
 
 # The total a screen counted when its search was sent, for the pages it turns to next (Previous, Next):
@@ -182,7 +182,7 @@ def keyset(
     with the same rows as ``query`` but cheaper to count (fewer joins), is counted instead.
     """
     marker = _marker(bookmark, kinds)
-    found = sqlakeyset.select_page(db, query, per_page=size, page=marker)
+    found: sqlakeyset.Page = sqlakeyset.select_page(db, query, per_page=size, page=marker)
     paging = found.paging
     known = _known_total.get()
     total, capped = known if known is not None else count_rows(db, query if count is None else count, cap)

@@ -10,7 +10,7 @@ import datetime as dt
 import math
 
 import sqlalchemy as sa
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from volley_app.models import RateLimitHit, Team, utcnow
 from volley_app.services.core.errors import RateLimited
@@ -99,8 +99,8 @@ def use_committed(db: Session, rule: Limit, key: str, *, now: dt.datetime | None
             select(RateLimitHit.at).where(
                 RateLimitHit.scope == rule.scope,
                 RateLimitHit.key == key,
-                RateLimitHit.at > now - rule.window,
-                RateLimitHit.id != row.id,
+                col(RateLimitHit.at) > now - rule.window,
+                col(RateLimitHit.id) != row.id,
             )
         )
     )
@@ -108,6 +108,7 @@ def use_committed(db: Session, rule: Limit, key: str, *, now: dt.datetime | None
         db.delete(row)
         db.commit()
         raise RateLimited(_wait_message(times[len(times) - rule.limit], rule.window, now))
+    assert row.id is not None  # committed
     return row.id
 
 
@@ -117,7 +118,7 @@ def count(db: Session, *, scope: str, key: str) -> int:
 
 def purge(db: Session, older_than: dt.timedelta = dt.timedelta(days=2)) -> int:
     """Delete uses older than every window."""
-    return db.exec(sa.delete(RateLimitHit).where(RateLimitHit.at < utcnow() - older_than)).rowcount
+    return db.exec(sa.delete(RateLimitHit).where(col(RateLimitHit.at) < utcnow() - older_than)).rowcount
 
 
 def signup(db: Session, client: str) -> int:
@@ -140,7 +141,7 @@ def signup_refused(db: Session, client: str, use_id: int, *, taken: bool) -> Non
     longer counts as one; an "already taken" answer counts against probing. Rolls back the caller's
     transaction and commits this."""
     db.rollback()
-    db.exec(sa.delete(RateLimitHit).where(RateLimitHit.id == use_id))
+    db.exec(sa.delete(RateLimitHit).where(col(RateLimitHit.id) == use_id))
     if taken:
         db.add(RateLimitHit(scope=SIGNUP_TAKEN.scope, key=(client or "unknown")[:254], at=utcnow()))
     db.commit()
@@ -198,7 +199,7 @@ def sub_invite(db: Session, requestor_id: int, recipient_id: object, *, now: dt.
 def waitlist_entry(db: Session, captain_id: int, league_id: int) -> None:
     """One more team of ``captain_id`` on the waitlist of ``league_id``, unless they already have the most allowed."""
     held = db.exec(
-        select(func.count()).where(Team.league_id == league_id, Team.captain_id == captain_id, Team.waitlist.is_(True))
+        select(func.count()).where(Team.league_id == league_id, Team.captain_id == captain_id, col(Team.waitlist).is_(True))
     ).one()
     if held >= WAITLIST_PER_PLAYER:
         raise RateLimited(f"You already have {held} teams on this league's waitlist.")

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Protocol
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
+from typing_extensions import TypeIs
 
 from volley_app.models import StoredFile
 from volley_app.services.core import signing
@@ -96,14 +97,14 @@ class DatabaseStorage:
         return bytes(data) if data is not None else None
 
     def delete(self, db: Session, name: str) -> None:
-        db.exec(sa.delete(StoredFile).where(StoredFile.name == name))
+        db.exec(sa.delete(StoredFile).where(col(StoredFile.name) == name))
 
 
 STORAGE: Storage = DatabaseStorage()
 
 
-def _valid_name(name: str | None) -> bool:
-    return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".")
+def _valid_name(name: str | None) -> TypeIs[str]:
+    return name is not None and name != "" and "/" not in name and "\\" not in name and not name.startswith(".")
 
 
 def store(db: Session, data: bytes, ext: str, content_type: str) -> str:

@@ -43,9 +43,7 @@ class ProviderUnavailable(DomainError):
     """The card provider did not answer in time (or could not be reached): nothing it was asked has been settled."""
 
     status_code = 503
-
-    def __init__(self, message: str = PROVIDER_SLOW):
-        super().__init__(message)
+    default_message = PROVIDER_SLOW
 
 
 @dataclasses.dataclass(frozen=True)

@@ -21,7 +21,7 @@ from volley_app.services.accounts import auth
 from volley_app.services.core import timefmt, uploads
 from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import NotFound
-from volley_app.services.seasons import leagues, results, scheduling
+from volley_app.services.seasons import leagues, results, schedule
 from volley_app.services.seasons.leagues import LEAGUE_NOT_FOUND
 from volley_app.services.teams import registration
 
@@ -90,8 +90,8 @@ def _schedule(db: Session, league: League) -> tuple[list[str], list[list[object]
     header = ["Week", "Date", "Time", "Court", "Team 1", "Team 2", "Score", "Type", "Time zone"]
     rows = []
     for g in games:
-        d = scheduling.game_dict(g, names)
-        rows.append([scheduling.week_of(league.start_at, g.start_at, zone),
+        d = schedule.game_dict(g, names)
+        rows.append([schedule.week_of(league.start_at, g.start_at, zone),
                      timefmt.local(g.start_at, zone).date().isoformat(), timefmt.clock(g.start_at, zone),
                      g.court or "", d["team1"], d["team2"], d["sets"], d["type"], zone])  # fmt: skip
     return header, rows

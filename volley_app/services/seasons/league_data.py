@@ -48,6 +48,14 @@ def delete_children(db: Session, league_id: int) -> None:
 PAYMENTS_KEPT = "Their payments stay on record; nothing is refunded by archiving."
 
 
+def archive_notes(paid: list[str], teams: int, *, separator: str = "; ") -> str:
+    """The end of an archive confirmation: the paid teams, whose payments are kept, and that captains are emailed."""
+    notes = f" Paid teams: {separator.join(paid)}. {PAYMENTS_KEPT}" if paid else ""
+    if teams:
+        notes += " Each team's captain is emailed that the league is archived."
+    return notes
+
+
 def paid_teams(db: Session, league_id: int) -> list[str]:
     """The league's paid teams in words for the archive confirmation: 'Net Ninjas (captain Ana Diaz)'."""
     rows = db.exec(

@@ -32,7 +32,7 @@ from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.seasons import sessions
 from volley_app.services.seasons.league_data import (
     FORMAT_LABELS,
-    PAYMENTS_KEPT,
+    archive_notes,
     delete_children,
     display_name,
     paid_teams,
@@ -124,9 +124,11 @@ def shown() -> sa.ColumnElement[bool]:
     return League.archived_at.is_(None)
 
 
-def refresh_stages(db: Session, leagues: list[League], now: dt.datetime | None = None) -> None:
-    """Save the stage each shown league has reached by ``now``."""
-    clock.save_reached(db, leagues, "stage", stage_at, now)
+def save_reached_stages(db: Session, now: dt.datetime | None = None) -> None:
+    """Save the stage each league not Inactive has reached by ``now`` (the periodic sweep: reads compute the
+    stage with :func:`stage_at` and write nothing)."""
+    found = db.exec(select(League).where(League.stage != LeagueStage.INACTIVE, shown())).all()
+    clock.save_reached(db, found, "stage", stage_at, now)
 
 
 COST_MAX_DOLLARS = 10_000
@@ -298,12 +300,7 @@ def removal_question(db: Session, league: League) -> str:
         f"League: {display_name(league)} has {', '.join(parts)}. It will be archived: hidden from every list, "
         f"with its teams, games and payments kept. An admin can restore it."
     )
-    paid = paid_teams(db, league.id)
-    if paid:
-        question += f" Paid teams: {'; '.join(paid)}. {PAYMENTS_KEPT}"
-    if held["teams"]:
-        question += " Each team's captain is emailed that the league is archived."
-    return question
+    return question + archive_notes(paid_teams(db, league.id), held["teams"])
 
 
 def delete_league(db: Session, actor: Actor | None, league_id: object) -> str:
@@ -357,9 +354,11 @@ def _session_names(db: Session, ids) -> dict[int, str]:
 
 
 def summary(
-    league: League, session_names: dict[int, str], svl_names: dict[int, str], zones: dict[int, str] | None = None
+    league: League, session_names: dict[int, str], svl_names: dict[int, str], zones: dict[int, str] | None = None,
+    now: dt.datetime | None = None,
 ) -> dict:
-    """A league as lists show it; ``zone`` is its venue's time zone (from ``zones``, read once per list)."""
+    """A league as lists show it, its stage as of ``now``; ``zone`` is its venue's time zone (from ``zones``,
+    read once per list)."""
     return {
         "id": league.id,
         "name": display_name(league),
@@ -372,7 +371,7 @@ def summary(
         "format": FORMAT_LABELS[league.format],
         "start_at": league.start_at,
         "zone": (zones or {}).get(league.svl_id) or timefmt.default_name(),
-        "stage": (league.stage or LeagueStage.REGISTRATION).value,
+        "stage": stage_at(league, now or utcnow()).value,
         "active": league.active,
         "cost_cents": league.cost_cents,
         "cash": league.cash,
@@ -382,7 +381,7 @@ def summary(
 
 
 def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None, now: dt.datetime | None = None) -> list[dict]:
-    """Active leagues (stages refreshed). SVLs: only those in their current sessions; others: all active.
+    """Active leagues (stages as of ``now``). SVLs: only those in their current sessions; others: all active.
 
     With ``session_id`` (SVL/admin): every league of that one session, active or not.
     """
@@ -398,11 +397,10 @@ def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None,
             current = sessions.current_session_ids(db, actor.user_id, now)
             stmt = stmt.where(League.svl_id == actor.user_id, League.session_id.in_(current or [-1]))
     found = list(db.exec(stmt).all())
-    refresh_stages(db, found, now)
     snames = _session_names(db, [lg.session_id for lg in found])
     vnames = venues.svl_names(db, [lg.svl_id for lg in found])
     vzones = venues.zones(db, [lg.svl_id for lg in found])
-    return [summary(lg, snames, vnames, vzones) for lg in found]
+    return [summary(lg, snames, vnames, vzones, now) for lg in found]
 
 
 # The filters of the leagues list: free text (league name, venue, session, court), the day, the format, the skill level.
@@ -428,7 +426,7 @@ def leagues_page(
     sort: object = "",
 ) -> paging.Page:
     """One page of the active leagues by start (``sort`` "-start": latest first), as ``list_leagues`` picks them
-    for the actor (stages refreshed).
+    for the actor (stages as of ``now``).
 
     ``filters``: ``q`` (the league's name such as 'Monday C 6s', the venue's name, the session's name or the court),
     ``day``, ``format`` and ``skill``.
@@ -460,11 +458,10 @@ def leagues_page(
 
     def project(found: list) -> list[dict]:
         rows = [r[0] for r in found]
-        refresh_stages(db, rows, now)
         snames = _session_names(db, [lg.session_id for lg in rows])
         vnames = venues.svl_names(db, [lg.svl_id for lg in rows])
         vzones = venues.zones(db, [lg.svl_id for lg in rows])
-        return [summary(lg, snames, vnames, vzones) for lg in rows]
+        return [summary(lg, snames, vnames, vzones, now) for lg in rows]
 
     return paging.keyset(
         db, query, kinds=order.kinds, project=project, bookmark=bookmark, size=paging.page_size(size)
@@ -474,9 +471,8 @@ def leagues_page(
 def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.datetime | None = None) -> dict:
     """A league's home: anyone logged in may read it; ``can_manage`` says whether the actions show."""
     row = access_league(db, actor, league_id)
-    refresh_stages(db, [row], now)
     out = summary(row, _session_names(db, [row.session_id]), venues.svl_names(db, [row.svl_id]),
-                  venues.zones(db, [row.svl_id]))
+                  venues.zones(db, [row.svl_id]), now)
     teams = db.exec(select(Team).where(Team.league_id == row.id, Team.withdrawn_at.is_(None))).all()
     managing = may_manage(actor, row)
     out.update(
@@ -570,11 +566,10 @@ def player_leagues(db: Session, actor: Actor | None, now: dt.datetime | None = N
     found = list(
         db.exec(select(League).where(League.active.is_(True), shown()).order_by(League.start_at, League.id)).all()
     )
-    refresh_stages(db, found, now)
     snames = _session_names(db, [lg.session_id for lg in found])
     vnames = venues.svl_names(db, [lg.svl_id for lg in found])
     vzones = venues.zones(db, [lg.svl_id for lg in found])
-    rows = [summary(lg, snames, vnames, vzones) for lg in found]
+    rows = [summary(lg, snames, vnames, vzones, now) for lg in found]
     return {
         "registration": [r for r in rows if r["start_at"] > now],
         "current": [r for r in rows if r["start_at"] <= now],

@@ -38,7 +38,7 @@ from volley_app.models import Game, GameType, PlayoffSeed, Team, utcnow
 from volley_app.services.core import audit
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.seasons import leagues, results, scheduling, scoring
+from volley_app.services.seasons import clashes, games, leagues, results, schedule, scheduling, scoring
 from volley_app.services.seasons.leagues import access_game, access_league
 
 ALREADY = "The playoff bracket for this league has already been generated."
@@ -145,7 +145,7 @@ def generate(db: Session, actor: Actor | None, league_id: object, *, early: obje
     for match, seed in byes:
         _set_side(made[(2, (match + 1) // 2)], match, team_of[seed])
     db.flush()
-    if found := scheduling.clashes_in(db, league, list(made.values())):
+    if found := clashes.clashes_in(db, league, list(made.values())):
         raise Invalid(f"The bracket would put two games together: {found} {CLEAR_THE_WAY}")
     audit.record(
         db, actor, action="generate", entity="bracket", entity_id=league.id, league_id=league.id,
@@ -248,21 +248,15 @@ def withdraw_from_bracket(db: Session, team_id: int) -> int:
     """A team withdrawn during the playoffs forfeits its game still to play (how many: 0 or 1). Known opponent:
     it wins now and moves on. Opponent still to be decided: the game waits, forfeited, and whoever arrives
     moves on at once. The caller (``teams.withdraw_team``) checked who may do this and audits it."""
-    games = db.exec(
-        select(Game).where(Game.type == GameType.TOURNAMENT, (Game.team1_id == team_id) | (Game.team2_id == team_id))
-    ).all()
-    changed = 0
+    games = scoring.unplayed_games(db, team_id, GameType.TOURNAMENT)
     for game in games:
-        if scoring.played(game):
-            continue
-        changed += 1
         if game.team1_id is None or game.team2_id is None:
             game.forfeit_team_id = team_id
             db.add(game)
             db.flush()
         else:
             apply_forfeit(db, game, team_id)
-    return changed
+    return len(games)
 
 
 def record_forfeit(db: Session, actor: Actor | None, game_id: object, *, team: object) -> Game:
@@ -277,12 +271,12 @@ def record_forfeit(db: Session, actor: Actor | None, game_id: object, *, team: o
     except ValueError:
         team_id = -1
     _started(game)
-    before = audit.snapshot(game, scheduling.GAME_FIELDS)
+    before = audit.snapshot(game, games.GAME_FIELDS)
     apply_forfeit(db, game, team_id)
     names = _names(db, game.league_id)
     label = f"{names.get(game.team1_id, '')} v {names.get(game.team2_id, '')}"
     audit.record_change(
-        db, actor, entity="game", row=game, before=before, fields=scheduling.GAME_FIELDS, league_id=game.league_id,
+        db, actor, entity="game", row=game, before=before, fields=games.GAME_FIELDS, league_id=game.league_id,
         summary=f"Playoff game {label}: {names.get(team_id, '')} forfeited",
     )  # fmt: skip
     scoring.settle_reports(db, actor, game, score=f"{names.get(team_id, '')} forfeited")
@@ -295,13 +289,13 @@ def record_result(db: Session, actor: Actor | None, game_id: object, **scores) -
     leagues.changeable(db, actor, game.league_id)
     if game.type != GameType.TOURNAMENT:
         raise Invalid(NOT_PLAYOFF)
-    before = audit.snapshot(game, scheduling.GAME_FIELDS)
+    before = audit.snapshot(game, games.GAME_FIELDS)
     clean = scoring.clean_scores(scores, required=True)
     apply_result(db, game, clean)
     names = _names(db, game.league_id)
     winner = names.get(game.team1_id if scoring.result(game) == 1 else game.team2_id, "")
     audit.record_change(
-        db, actor, entity="game", row=game, before=before, fields=scheduling.GAME_FIELDS, league_id=game.league_id,
+        db, actor, entity="game", row=game, before=before, fields=games.GAME_FIELDS, league_id=game.league_id,
         summary=f"Playoff result {names.get(game.team1_id, '')} v {names.get(game.team2_id, '')}: {winner} wins",
     )  # fmt: skip
     return game
@@ -331,7 +325,7 @@ def bracket(db: Session, actor: Actor | None, league_id: object) -> dict:
             following = next_game(db, g)
             ready = g.team1_id is not None and g.team2_id is not None
             shown.append({
-                **scheduling.game_dict(g, names), "team1": side(g.team1_id), "team2": side(g.team2_id),
+                **schedule.game_dict(g, names), "team1": side(g.team1_id), "team2": side(g.team2_id),
                 "winner": winner or 0, "can_enter": manage and ready
                 and not (following is not None and _decided(following)),
                 "forfeit": names.get(g.forfeit_team_id, "") if g.forfeit_team_id else "",

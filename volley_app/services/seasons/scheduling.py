@@ -1,26 +1,23 @@
-"""Schedule generation (spec section 4), game edits within volleyball's caps (section 9, by the rules in ``scoring``),
-redrawing unplayed weeks."""
+"""Drawing a league's schedule (spec section 4): the round robin's weeks on the league's courts, the unplayed
+weeks drawn again after teams change, a week pushed for a holiday; the captains are told by email."""
 
 from __future__ import annotations
 
 import datetime as dt
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import routes
-from volley_app.models import Game, GameType, League, ScoreReport, Team, User
-from volley_app.services.core import audit, paging, timefmt
-from volley_app.services.core.actors import Actor, require_actor, require_admin
+from volley_app.models import Game, GameType, League, Team, User
+from volley_app.services.core import audit, timefmt
+from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
 from volley_app.services.mail import mail
-from volley_app.services.seasons import leagues, scoring
-from volley_app.services.seasons.leagues import access_game, access_league
+from volley_app.services.seasons import clashes, leagues, schedule, scoring
+from volley_app.services.seasons.leagues import access_league
 
-MOVE_OR_CHANGE = "Choose other courts or another start time for this league, or move the game that is in the way."
 NOT_ENOUGH_TEAMS = "A schedule needs at least 2 teams (waitlisted teams do not count)."
 ALREADY_GENERATED = "The schedule for this league has already been generated."
 
@@ -78,8 +75,8 @@ def generate(db: Session, actor: Actor | None, league_id: object) -> int:
     if len(playing_team_ids(db, league.id)) < 2:
         raise Invalid(NOT_ENOUGH_TEAMS)
     made = _make_weeks(db, league, first_week=1)
-    if found := clashes_in(db, league, made):
-        raise Invalid(f"The schedule would put two games together: {found} {MOVE_OR_CHANGE}")
+    if found := clashes.clashes_in(db, league, made):
+        raise Invalid(f"The schedule would put two games together: {found} {clashes.MOVE_OR_CHANGE}")
     league.schedule_generated = True
     league.active = True
     db.add(league)
@@ -145,7 +142,8 @@ def regenerate_unplayed(db: Session, league: League, actor: Actor | None = None)
     if len(playing_team_ids(db, league.id)) >= 2:
         made = len(_make_weeks(db, league, first_week=last_played + 1))
     new = db.exec(select(Game).where(Game.league_id == league.id, Game.round > last_played)).all()
-    _clear_of_kept(db, league, [g for g in new if g.type == GameType.LEAGUE and not scoring.played(g)], leagues.zone(db, league))
+    kept_clear = [g for g in new if g.type == GameType.LEAGUE and not scoring.played(g)]
+    clashes.clear_of_kept(db, league, kept_clear, leagues.zone(db, league))
     for g in new:
         old = replaced.get((g.round, g.match))
         if old is not None:
@@ -200,196 +198,6 @@ def tell_captains(
     return sent
 
 
-def _where(game: Game, zone: timefmt.Zone = None) -> str:
-    return f"{timefmt.long(game.start_at, zone)}{f' on {game.court}' if game.court else ''}"
-
-
-def pick_court(league: League, value: object, current: str | None) -> str | None:
-    """One of the league's courts by name (any case); blank keeps ``current``."""
-    text = " ".join(value.split()) if isinstance(value, str) else ""
-    if not text:
-        return current
-    courts = leagues.court_names(league)
-    by_name = {c.casefold(): c for c in courts}
-    if text.casefold() not in by_name:
-        raise Invalid({"court": f"Choose one of this league's courts: {', '.join(courts)}"})
-    return by_name[text.casefold()]
-
-
-# --- clashes: a court holds one game at a time, a team plays one game at a time ------------------------
-#
-# The leagues of one venue (one SVL) share its courts: a court name is the same court in each of them. A
-# team belongs to one league, so a team's clashes are within its league; a court's are across the venue.
-
-# A redrawn game that would clash moves on one time increment at a time, at most this many times.
-PLACE_AROUND_STEPS = 96
-
-
-@dataclass(frozen=True)
-class Surroundings:
-    """What games of ``league`` must keep clear of, within a span of time: the league's own games and the games
-    on a court of the venue's other leagues (not archived), with the names a refusal gives them."""
-
-    league: League
-    zone: timefmt.Zone
-    games: list[Game]
-    names: dict[int, str]  # team names by id, of every game in ``games``
-    others: dict[int, League]  # the venue's other leagues with a game in ``games``
-
-    def length(self, game: Game) -> dt.timedelta:
-        """How long ``game`` holds its court: one time increment of its own league."""
-        league = self.others.get(game.league_id, self.league)
-        return dt.timedelta(minutes=max(1, league.time_increment))
-
-
-def surroundings(
-    db: Session, league: League, zone: timefmt.Zone, first: dt.datetime, last: dt.datetime
-) -> Surroundings:
-    """The games that may overlap a game of ``league`` starting from ``first`` to ``last``.
-
-    Read by the games' (league, start) index: the league's own games in the span, and, through the venue's
-    leagues (by SVL), theirs on a court in the span. The span reaches back by the longest game that could
-    still be playing at ``first``.
-    """
-    own = dt.timedelta(minutes=max(1, league.time_increment))
-    games = list(
-        db.exec(
-            select(Game).where(Game.league_id == league.id, Game.start_at > first - own, Game.start_at < last + own)
-        ).all()
-    )
-    venue = (League.svl_id == league.svl_id, League.id != league.id, League.archived_at.is_(None))
-    longest = db.exec(select(sa.func.max(League.time_increment)).where(*venue)).one()
-    others: dict[int, League] = {}
-    if longest is not None:
-        back = dt.timedelta(minutes=max(1, longest))
-        found = db.exec(
-            select(Game, League)
-            .join(League, League.id == Game.league_id)
-            .where(*venue, Game.court.is_not(None), Game.start_at > first - back, Game.start_at < last + own)
-        ).all()
-        games.extend(g for g, _lg in found)
-        others = {lg.id: lg for _g, lg in found}
-    names = _team_names(db, league.id)
-    elsewhere = {t for g in games if g.league_id != league.id for t in (g.team1_id, g.team2_id) if t is not None}
-    if elsewhere:
-        names |= dict(db.exec(select(Team.id, Team.team_name).where(Team.id.in_(elsewhere))).all())
-    return Surroundings(league, zone, games, names, others)
-
-
-def clash(
-    around: Surroundings, *, game_id: int | None, team1: int | None, team2: int | None, start_at: dt.datetime,
-    court: str | None,
-) -> str:
-    """Why a game (``game_id`` None: a new one) of ``team1`` v ``team2`` at ``start_at`` on ``court`` clashes with
-    one of ``around``'s games: the same court at an overlapping time (in any league of the venue), or a team in two
-    games at once. "" when it does not.
-
-    A game lasts its league's time increment; a BYE (no second team, no court) is played nowhere and never clashes.
-    """
-    if team2 is None and not court:
-        return ""
-    length = dt.timedelta(minutes=max(1, around.league.time_increment))
-    for other in around.games:
-        bye = other.team2_id is None and not other.court
-        if other.id == game_id or bye:
-            continue
-        if not (other.start_at < start_at + length and start_at < other.start_at + around.length(other)):
-            continue
-        label = _game_label(around.names, other)
-        at = timefmt.date_time(other.start_at, around.zone, labelled=True)
-        elsewhere = around.others.get(other.league_id)
-        if court and other.court and other.court.casefold() == court.casefold():
-            where = f" of {leagues.display_name(elsewhere)}" if elsewhere is not None else ""
-            return f"{court} is taken then: {label}{where} plays there at {at}."
-        if elsewhere is not None:
-            continue  # a team plays in one league only
-        for team in (team1, team2):
-            if team is not None and team in (other.team1_id, other.team2_id):
-                return f"{around.names.get(team, '')} already plays then: {label} at {at}."
-    return ""
-
-
-def _refuse_clash(db: Session, league: League, zone: timefmt.Zone, **game) -> None:
-    """Refuse (under the date and time) a game placed where another plays, naming that game."""
-    around = surroundings(db, league, zone, game["start_at"], game["start_at"])
-    found = clash(around, **game)
-    if found:
-        raise Invalid({"start": found})
-
-
-def clashes_in(db: Session, league: League, games: Sequence[Game]) -> str:
-    """The first clash of any of ``games`` (saved) with the league's other games or a court's games of the venue's
-    other leagues ("" when there is none)."""
-    if not games:
-        return ""
-    zone = leagues.zone(db, league)
-    around = surroundings(db, league, zone, min(g.start_at for g in games), max(g.start_at for g in games))
-    for g in sorted(games, key=lambda g: (g.start_at, g.match, g.id or 0)):
-        found = clash(around, game_id=g.id, team1=g.team1_id, team2=g.team2_id, start_at=g.start_at, court=g.court)
-        if found:
-            at = timefmt.date_time(g.start_at, zone, labelled=True)
-            return f"{_game_label(around.names, g)} at {at}: {found}"
-    return ""
-
-
-def _clear_of_kept(db: Session, league: League, new: Sequence[Game], zone: timefmt.Zone) -> None:
-    """A redrawn week's games keep clear of the games that stayed (a played week's game moved into a later
-    week, a playoff or added game) and of the games on the venue's courts of its other leagues: a game that
-    would clash takes the next time increment that is free."""
-    if not new:
-        return
-    step = dt.timedelta(minutes=league.time_increment)
-    last = max(g.start_at for g in new) + step * (PLACE_AROUND_STEPS + 1)
-    around = surroundings(db, league, zone, min(g.start_at for g in new), last)
-    fresh = {g.id for g in new}
-    placed = Surroundings(league, zone, [g for g in around.games if g.id not in fresh], around.names, around.others)
-    for g in sorted(new, key=lambda g: (g.start_at, g.match)):
-        for _step in range(PLACE_AROUND_STEPS):
-            if not clash(placed, game_id=g.id, team1=g.team1_id, team2=g.team2_id, start_at=g.start_at, court=g.court):
-                break
-            g.start_at = (timefmt.local(g.start_at, zone) + step).astimezone(dt.UTC)
-            db.add(g)
-        placed.games.append(g)
-    db.flush()
-
-
-def move_game(db: Session, actor: Actor | None, game_id: object, *, start: object, court: object = None) -> Game:
-    """Move one game to another date, time or court (the league's SVL or an admin); both captains are told.
-
-    A played game stays where it was played. The court is one of the league's (blank: the court it had).
-    """
-    game = access_game(db, actor, game_id, manage=True)
-    league = db.get(League, game.league_id)
-    if scoring.played(game):
-        raise Invalid("A played game stays where it was played.")
-    zone = leagues.zone(db, league)
-    start_at = timefmt.parse_local(start, "start", "Date and time", zone)
-    new_court = pick_court(league, court, game.court)
-    if (start_at, new_court) == (game.start_at, game.court):
-        return game
-    _refuse_clash(db, league, zone, game_id=game.id, team1=game.team1_id, team2=game.team2_id, start_at=start_at,
-                  court=new_court if game.team2_id is not None else None)  # fmt: skip
-    before = audit.snapshot(game, MOVE_FIELDS)
-    was = _where(game, zone)
-    game.start_at, game.court = start_at, (new_court if game.team2_id is not None else None)
-    game.sequence += 1
-    db.add(game)
-    db.flush()
-    names = _team_names(db, game.league_id)
-    label = f"{names.get(game.team1_id, '')} v {'BYE' if game.team2_id is None else names.get(game.team2_id, '')}"
-    audit.record_change(
-        db, actor, entity="game", row=game, before=before, fields=MOVE_FIELDS, league_id=game.league_id,
-        summary=f"Game {label} (week {game.round}) moved to {_where(game, zone)}",
-    )  # fmt: skip
-    tell_captains(
-        db, (game.team1_id, game.team2_id), "game_moved",
-        {"game": label, "start": timefmt.date_time(game.start_at, zone, labelled=True), "now_where": _where(game, zone),
-         "was": was, "league": leagues.display_name(league)}, league_id=league.id,
-    )  # fmt: skip
-    return game
-
-
-MOVE_FIELDS = ("start_at", "court", "sequence")
 NOTHING_TO_PUSH = "That week has no games to move."
 PLAYED_LATER = "Games from that week on have been played: they stay where they were played."
 
@@ -406,7 +214,7 @@ def push_week(db: Session, actor: Actor | None, league_id: object, *, week: obje
     number = validation_week(week)
     games = db.exec(select(Game).where(Game.league_id == league.id)).all()
     zone = leagues.zone(db, league)
-    moving = [g for g in games if week_of(league.start_at, g.start_at, zone) >= number]
+    moving = [g for g in games if schedule.week_of(league.start_at, g.start_at, zone) >= number]
     if not moving:
         raise Invalid({"week": NOTHING_TO_PUSH})
     if any(scoring.played(g) for g in moving):
@@ -416,7 +224,7 @@ def push_week(db: Session, actor: Actor | None, league_id: object, *, week: obje
         g.sequence += 1
         db.add(g)
     db.flush()
-    if found := clashes_in(db, league, moving):
+    if found := clashes.clashes_in(db, league, moving):
         raise Invalid({"week": f"Moving the weeks would put two games together: {found}"})
     name = leagues.display_name(league)
     audit.record(
@@ -440,367 +248,3 @@ def validation_week(value: object) -> int:
     if not 1 <= number <= 200:
         raise Invalid({"week": "Choose a week of the schedule"})
     return number
-
-
-# --- scores and results ---------------------------------------------------------------
-
-
-GAME_FIELDS = ("team1_id", "team2_id", "start_at", "court", "forfeit_team_id", *(f for pair in scoring.SCORE_FIELDS for f in pair))
-
-
-def _two_teams(team1: object, team2: object, ids: set[int], unknown: str) -> tuple[int, int | None]:
-    """A game's two teams from a form: ids among ``ids``; team 2 may be BYE (None); never the same team."""
-
-    def team(value: object, field: str, label: str, bye_ok: bool) -> int | None:
-        text = str(value).strip() if value is not None and not isinstance(value, bool | dict | list) else ""
-        if not text:
-            raise Invalid({field: f"{label} is required"})
-        if bye_ok and text.lower() == "bye":
-            return None
-        try:
-            number = int(text)
-        except ValueError:
-            number = -1
-        if number not in ids:
-            raise Invalid({field: unknown.format(label=label)})
-        return number
-
-    t1 = team(team1, "team1", "Team 1", False)
-    t2 = team(team2, "team2", "Team 2", True)
-    if t1 == t2:
-        raise Invalid({"team2": "A team cannot play itself"})
-    return t1, t2
-
-
-PLAYOFF_RESULTS = "Enter a playoff game's result or forfeit on the bracket page, where the winner moves on"
-
-
-def update_game(
-    db: Session, actor: Actor | None, game_id: object, *, team1: object, team2: object, start: object, **scores
-) -> Game:
-    """Edit a game (the league's SVL or an admin). Records follow, as they come from the results."""
-    game = access_game(db, actor, game_id, manage=True)
-    league = db.get(League, game.league_id)
-    zone = leagues.zone(db, league)
-    before = audit.snapshot(game, GAME_FIELDS)
-    was = _where(game, zone)
-    before_teams = (game.team1_id, game.team2_id)
-    court = pick_court(league, scores.pop("court", None), game.court)
-    ids = {t.id for t in db.exec(select(Team).where(Team.league_id == game.league_id)).all()}
-
-    t1, t2 = _two_teams(team1, team2, ids, "Choose a team of this league for {label}")
-    start_at = timefmt.parse_local(start, "start", "Date and time", zone)
-    clean = scoring.league_scores(league if game.type == GameType.LEAGUE else None, scores)
-    if t2 is None and any(v is not None for v in clean.values()):
-        raise Invalid({"team2": "A BYE has no scores"})
-    if scoring.played(game) and not any(v is not None for v in clean.values()) and (
-        game.forfeit_team_id is None or game.forfeit_team_id not in (t1, t2)
-    ):
-        raise Invalid({"team1_game1_score": scoring.RESULT_KEPT})  # clearing a result would make the game deletable
-    court = court if t2 is not None else None
-    if game.type == GameType.TOURNAMENT and (
-        (t1, t2) != before_teams or any(getattr(game, k) != v for k, v in clean.items())
-    ):
-        raise Invalid({"team1_game1_score": PLAYOFF_RESULTS})
-    moved = (game.team1_id, game.team2_id, game.start_at, game.court) != (t1, t2, start_at, court)
-    if moved:
-        _refuse_clash(db, league, zone, game_id=game.id, team1=t1, team2=t2, start_at=start_at, court=court)
-        game.sequence += 1  # calendars replace the event
-    game.team1_id, game.team2_id, game.start_at, game.court = t1, t2, start_at, court
-    if any(v is not None for v in clean.values()) or game.forfeit_team_id not in (t1, t2):
-        game.forfeit_team_id = None  # scores entered (or the forfeiting team replaced): played after all
-    for key, value in clean.items():
-        setattr(game, key, value)
-    db.add(game)
-    db.flush()
-    names = _team_names(db, game.league_id)
-    audit.record_change(
-        db, actor, entity="game", row=game, before=before, fields=GAME_FIELDS, league_id=game.league_id,
-        summary=f"Game {names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')} (week {game.round}) changed",
-    )  # fmt: skip
-    if scoring.played(game):  # the operator's score settles the captains' open reports
-        score = f"{names.get(game.forfeit_team_id, '')} forfeited" if game.forfeit_team_id else game_dict(game, names)["sets"]
-        scoring.settle_reports(db, actor, game, score=score)
-    if moved:
-        label = f"{names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')}"
-        tell_captains(
-            db, {*before_teams, t1, t2}, "game_changed",
-            {"game": label, "start": timefmt.date_time(game.start_at, zone, labelled=True), "now_where": _where(game, zone),
-             "was": was}, league_id=game.league_id, kind="game_moved",
-        )  # fmt: skip
-    return game
-
-
-def _team_names(db: Session, league_id: int) -> dict[int, str]:
-    return {t.id: t.team_name for t in db.exec(select(Team).where(Team.league_id == league_id)).all()}
-
-
-def game_dict(game: Game, names: dict[int, str]) -> dict:
-    sets = [
-        f"{getattr(game, f1)}-{getattr(game, f2)}"
-        for f1, f2 in scoring.SCORE_FIELDS
-        if getattr(game, f1) is not None and getattr(game, f2) is not None
-    ]
-    return {
-        "id": game.id,
-        "league_id": game.league_id,
-        "team1_id": game.team1_id,
-        "team2_id": game.team2_id,
-        "team1": names.get(game.team1_id, "TBD"),
-        "team2": "BYE" if game.team2_id is None and game.type == GameType.LEAGUE else names.get(game.team2_id, "TBD"),
-        "start_at": game.start_at,
-        "round": game.round,
-        "match": game.match,
-        "court": game.court or "",
-        "type": game.type.value,
-        "sets": ", ".join(sets),
-        "forfeit": names.get(game.forfeit_team_id, "") if game.forfeit_team_id is not None else "",
-        **{f: getattr(game, f) for pair in scoring.SCORE_FIELDS for f in pair},
-    }
-
-
-def schedule(db: Session, actor: Actor | None, league_id: object) -> dict:
-    """The league's games grouped by week, for anyone who may read the league."""
-    info = leagues.get_league(db, actor, league_id)
-    games = db.exec(select(Game).where(Game.league_id == info["id"]).order_by(Game.start_at, Game.match, Game.id)).all()
-    names = _team_names(db, info["id"])
-    league = db.get(League, info["id"])
-    weeks: dict[int, list[dict]] = {}
-    for g in games:
-        week = week_of(league.start_at, g.start_at, info["zone"])
-        weeks.setdefault(week, []).append(game_dict(g, names))
-    return {"league": info, "zone": info["zone"], "weeks": [{"week": w, "games": weeks[w]} for w in sorted(weeks)]}
-
-
-def games_page(
-    db: Session, actor: Actor | None, *, league_id: object = None, bookmark: object = "", size: object = paging.PAGE_SIZE
-) -> paging.Page:
-    """One page of the games the actor may see, by time, each with its week.
-
-    With ``league_id``: that league's games (anyone who may read the league). Without: an admin every game of a
-    league that is not archived, an SVL the games of their own leagues, anyone else the games of their teams.
-    """
-    actor = require_actor(actor)
-    where: list[sa.ColumnElement[bool]] = []
-    if league_id not in (None, ""):
-        where.append(Game.league_id == access_league(db, actor, league_id).id)
-    else:
-        where.append(League.archived_at.is_(None))
-        if actor.is_svl and not actor.is_admin:
-            where.append(League.svl_id == actor.user_id)
-        elif not actor.is_admin:
-            mine = select(Team.id).where(Team.captain_id == actor.user_id, Team.withdrawn_at.is_(None))
-            where.append(sa.or_(Game.team1_id.in_(mine), Game.team2_id.in_(mine)))
-    query = select(Game).join(League, League.id == Game.league_id).where(*where).order_by(Game.start_at, Game.id)
-
-    def project(found: list) -> list[dict]:
-        games = [r[0] for r in found]
-        league_ids = {g.league_id for g in games}
-        rows = db.exec(select(League).where(League.id.in_(league_ids))).all() if league_ids else []
-        by_id = {lg.id: lg for lg in rows}
-        zones = {lg.id: leagues.zone(db, lg) for lg in rows}
-        names = {t.id: t.team_name for t in db.exec(select(Team).where(Team.league_id.in_(league_ids))).all()}
-        return [game_dict(g, names) | {"week": week_of(by_id[g.league_id].start_at, g.start_at, zones[g.league_id])}
-                for g in games]  # fmt: skip
-
-    return paging.keyset(db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark,
-                         size=paging.page_size(size))  # fmt: skip
-
-
-def schedule_view(
-    db: Session, actor: Actor | None, league_id: object, *, week: object = None, team: object = None,
-    now: dt.datetime | None = None,
-) -> dict:
-    """One week of the league's schedule, or one team's games (anyone who may read the league).
-
-    Without a week or team: the week of the next game (the last week once the season is over).
-    Returns the league, the venue's time zone (``zone``, the games' times are the venue's), the weeks
-    there are, the teams to choose from, and the games shown.
-    """
-    info = leagues.get_league(db, actor, league_id)
-    league = db.get(League, info["id"])
-    zone = info["zone"]
-    names = _team_names(db, league.id)
-    starts = db.exec(select(Game.start_at).where(Game.league_id == league.id)).all()
-    weeks = sorted({week_of(league.start_at, s, zone) for s in starts})
-    out = {"league": info, "zone": zone, "weeks": weeks, "teams": sorted(names.items(), key=lambda p: p[1].casefold()),
-           "week": None, "team": None, "games": []}  # fmt: skip
-    stmt = select(Game).where(Game.league_id == league.id).order_by(Game.start_at, Game.match, Game.id)
-    team_id = _int_or_none(team)
-    if team_id is not None and team_id in names:
-        out["team"] = team_id
-        games = db.exec(stmt.where(sa.or_(Game.team1_id == team_id, Game.team2_id == team_id))).all()
-        out["games"] = [game_dict(g, names) | {"week": week_of(league.start_at, g.start_at, zone)} for g in games]
-        return out
-    if not weeks:
-        return out
-    chosen = _int_or_none(week)
-    if chosen not in weeks:
-        now = now or dt.datetime.now(dt.UTC)
-        upcoming = [week_of(league.start_at, s, zone) for s in starts if s >= now - dt.timedelta(hours=3)]
-        chosen = min(upcoming) if upcoming else weeks[-1]
-    first = timefmt.day_start(timefmt.local(league.start_at, zone).date() + dt.timedelta(days=7 * (chosen - 1)), zone)
-    last = first + dt.timedelta(days=7, hours=2)
-    games = db.exec(stmt.where(Game.start_at >= first - dt.timedelta(hours=2), Game.start_at < last)).all()
-    out["week"] = chosen
-    out["games"] = [
-        game_dict(g, names) | {"week": chosen} for g in games if week_of(league.start_at, g.start_at, zone) == chosen
-    ]
-    return out
-
-
-def _int_or_none(value: object) -> int | None:
-    try:
-        return int(str(value).strip()) if value not in (None, "") and not isinstance(value, bool) else None
-    except ValueError:
-        return None
-
-
-def week_of(season_start: dt.datetime, when: dt.datetime, zone: timefmt.Zone = None) -> int:
-    """Week number of a game counted from the season start: the first 7 days are week 1, and so on."""
-    # the venue's calendar days (DST-proof)
-    days = (timefmt.local(when, zone).date() - timefmt.local(season_start, zone).date()).days
-    return max(1, days // 7 + 1)
-
-
-def get_game(db: Session, actor: Actor | None, game_id: object) -> dict:
-    """A game for its edit form (the league's SVL or an admin), with the league's teams to choose from."""
-    game = access_game(db, actor, game_id, manage=True)
-    names = _team_names(db, game.league_id)
-    league = db.get(League, game.league_id)
-    out = game_dict(game, names)
-    out["teams"] = [{"id": i, "name": n} for i, n in sorted(names.items())]
-    out["courts"] = leagues.court_names(league)
-    out["zone"] = leagues.zone(db, league)
-    out["sets_rule"] = scoring.sets_rule(league if game.type == GameType.LEAGUE else None)
-    return out
-
-
-def stored_games(db: Session, actor: Actor | None, league_id: object = None) -> dict:
-    """Admins only: every game of a league as stored, with round and match (a check of the generator).
-
-    Without ``league_id``: the leagues to choose from.
-    """
-    require_admin(actor)
-    if league_id in (None, ""):
-        return {"leagues": leagues.list_leagues(db, actor), "league": None, "games": []}
-    found = schedule(db, actor, league_id)
-    return {"leagues": [], "league": found["league"], "games": [g for w in found["weeks"] for g in w["games"]]}
-
-
-# --- one game at a time ------------------------------------------------------------------
-
-RESULTS_KEPT = "This game has a result (a score or a forfeit): results are never deleted."
-REPORTED_KEPT = "A captain has reported a score for this game: answer the report instead of deleting the game."
-ALREADY_ON_SCHEDULE = "This game is already on the schedule."
-
-
-def _label(names: dict[int, str], team1: int | None, team2: int | None) -> str:
-    return f"{names.get(team1, '')} v {'BYE' if team2 is None else names.get(team2, '')}"
-
-
-def _game_label(names: dict[int, str], game: Game) -> str:
-    """'T1 v T2' of a saved game: a playoff game's team still to be decided is TBD, a league game's missing team a BYE."""
-    if game.type == GameType.TOURNAMENT:
-        return f"{names.get(game.team1_id, 'TBD')} v {names.get(game.team2_id, 'TBD')}"
-    return _label(names, game.team1_id, game.team2_id)
-
-
-def _game_type(value: object) -> GameType:
-    text = value.strip() if isinstance(value, str) else ""
-    if not text:
-        return GameType.LEAGUE
-    by_name = {t.value.casefold(): t for t in GameType}
-    if text.casefold() not in by_name:
-        raise Invalid({"type": f"Choose one of: {', '.join(t.value for t in GameType)}"})
-    return by_name[text.casefold()]
-
-
-def _position(value: object, field: str, label: str) -> int | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    try:
-        number = int(str(value).strip()) if not isinstance(value, bool | float) else 0
-    except ValueError:
-        number = 0
-    if not 1 <= number <= 200:
-        raise Invalid({field: f"{label} must be a whole number from 1 to 200"})
-    return number
-
-
-def add_game(
-    db: Session, actor: Actor | None, league_id: object, *, team1: object, team2: object, start: object,
-    game_type: object = None, round_number: object = None, match: object = None, court: object = None,
-) -> Game:
-    """Add one game to a league's schedule (its SVL or an admin); both captains are told; audited.
-
-    The teams are playing teams of the league (team 2 may be BYE). The round is the game's week unless
-    given; the match is the next free one of its round unless given. The same game twice is refused.
-    """
-    league = access_league(db, actor, league_id, manage=True)
-    if league.archived_at is not None:
-        raise Invalid(leagues.ARCHIVED)
-    ids = set(playing_team_ids(db, league.id))
-
-    t1, t2 = _two_teams(team1, team2, ids, "Choose a team playing in this league for {label}")
-    zone = leagues.zone(db, league)
-    start_at = timefmt.parse_local(start, "start", "Date and time", zone)
-    kind = _game_type(game_type)
-    week = _position(round_number, "round", "Round") or week_of(league.start_at, start_at, zone)
-    number = _position(match, "match", "Match")
-    chosen_court = pick_court(league, court, None) if t2 is not None else None
-    same = db.exec(
-        select(Game.id).where(Game.league_id == league.id, Game.team1_id == t1, Game.start_at == start_at,
-                              Game.team2_id.is_(None) if t2 is None else Game.team2_id == t2)
-    ).first()  # fmt: skip
-    if same is not None:
-        raise Invalid({"start": ALREADY_ON_SCHEDULE})
-    _refuse_clash(db, league, zone, game_id=None, team1=t1, team2=t2, start_at=start_at, court=chosen_court)
-    if number is None:
-        last = db.exec(select(sa.func.max(Game.match)).where(Game.league_id == league.id, Game.round == week)).one()
-        number = (last or 0) + 1
-    game = Game(league_id=league.id, team1_id=t1, team2_id=t2, start_at=start_at, type=kind, round=week,
-                match=number, court=chosen_court)  # fmt: skip
-    db.add(game)
-    db.flush()
-    names = _team_names(db, league.id)
-    label = _label(names, t1, t2)
-    audit.record(
-        db, actor, action="create", entity="game", entity_id=game.id, league_id=league.id,
-        summary=f"Game {label} (week {week}) added to {leagues.display_name(league)} at {_where(game, zone)}",
-        after=audit.snapshot(game, (*MOVE_FIELDS, "team1_id", "team2_id", "round", "match")),
-    )  # fmt: skip
-    tell_captains(
-        db, (t1, t2), "game_added",
-        {"game": label, "start": timefmt.date_time(game.start_at, zone, labelled=True), "where": _where(game, zone),
-         "league": leagues.display_name(league)}, league_id=league.id,
-    )  # fmt: skip
-    return game
-
-
-def delete_game(db: Session, actor: Actor | None, game_id: object) -> str:
-    """Take an unplayed game off the schedule (the league's SVL or an admin); both captains are told; audited.
-
-    A game with a score or a forfeit is part of the record and is refused.
-    """
-    game = access_game(db, actor, game_id, manage=True)
-    if scoring.played(game):
-        raise Invalid(RESULTS_KEPT)
-    if db.exec(select(ScoreReport.id).where(ScoreReport.game_id == game.id)).first() is not None:
-        raise Invalid(REPORTED_KEPT)
-    league = db.get(League, game.league_id)
-    names = _team_names(db, league.id)
-    label = _label(names, game.team1_id, game.team2_id)
-    was = _where(game, leagues.zone(db, league))
-    before = audit.snapshot(game, (*MOVE_FIELDS, "team1_id", "team2_id", "round", "match"))
-    teams_told = (game.team1_id, game.team2_id)
-    gid = game.id
-    db.delete(game)
-    db.flush()
-    audit.record(
-        db, actor, action="delete", entity="game", entity_id=gid, league_id=league.id, before=before,
-        summary=f"Game {label} (week {before['round']}) at {was} taken off the schedule of {leagues.display_name(league)}",
-    )  # fmt: skip
-    tell_captains(db, teams_told, "game_cancelled", {"game": label, "was": was, "league": leagues.display_name(league)},
-                  league_id=league.id)  # fmt: skip
-    return "Game deleted."

@@ -26,7 +26,7 @@ from volley_app.services.core import audit, timefmt, validation
 from volley_app.services.core.actors import Actor, require_actor
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
-from volley_app.services.seasons import leagues, playoffs, scheduling, scoring
+from volley_app.services.seasons import games, leagues, playoffs, scoring
 from volley_app.services.seasons.leagues import access_game, may_manage_league
 
 NOT_STARTED = "A score can be reported once the game has started."
@@ -233,12 +233,12 @@ def settle(db: Session, actor: Actor | None, game_id: object, **scores) -> Game:
     """The league's SVL or an admin enters or corrects the game's score; open reports of it are settled."""
     game = access_game(db, actor, game_id, manage=True)
     leagues.changeable(db, actor, game.league_id)
-    before = audit.snapshot(game, scheduling.GAME_FIELDS)
+    before = audit.snapshot(game, games.GAME_FIELDS)
     clean = _checked(db, game, {k: scores.get(k) for k in SCORE_KEYS})
     _put_on_game(db, game, clean)
     name, sets = _game_name(db, game), _sets_text(clean)
     audit.record_change(
-        db, actor, entity="game", row=game, before=before, fields=scheduling.GAME_FIELDS, league_id=game.league_id,
+        db, actor, entity="game", row=game, before=before, fields=games.GAME_FIELDS, league_id=game.league_id,
         summary=f"Score of {name} entered by the operator: {sets}",
     )  # fmt: skip
     scoring.settle_reports(db, actor, game, score=sets, tell_anyway=True)

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import routes
-from volley_app.models import Game, League, ReportStatus, ScoreReport, Team, User, utcnow
+from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, User, utcnow
 from volley_app.services.core import audit
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
@@ -28,6 +29,14 @@ SCORE_FIELDS = (
 def played(game: Game) -> bool:
     """A game with any score entered, or decided by forfeit, is part of the record: it is never removed."""
     return game.forfeit_team_id is not None or any(getattr(game, f) is not None for pair in SCORE_FIELDS for f in pair)
+
+
+def unplayed_games(db: Session, team_id: int, game_type: GameType) -> list[Game]:
+    """The team's games of that type (league or playoff) with no score entered and no forfeit yet."""
+    games = db.exec(
+        select(Game).where(Game.type == game_type, sa.or_(Game.team1_id == team_id, Game.team2_id == team_id))
+    ).all()
+    return [game for game in games if not played(game)]
 
 
 def check_set(a: int, b: int, set_index: int) -> None:

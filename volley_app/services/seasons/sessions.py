@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
@@ -14,7 +13,7 @@ from volley_app.services.core import audit, clock, paging, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_admin, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, UnknownRecord
 from volley_app.services.seasons.league_data import (
-    PAYMENTS_KEPT,
+    archive_notes,
     delete_children,
     display_name,
     paid_teams,
@@ -44,9 +43,12 @@ def current() -> sa.ColumnElement[bool]:
     )  # fmt: skip
 
 
-def refresh_statuses(db: Session, sessions: Iterable[LeagueSession], now: dt.datetime | None = None) -> None:
-    """Save the status each shown session has reached by ``now``."""
-    clock.save_reached(db, sessions, "status", status_at, now)
+def save_reached_statuses(db: Session, now: dt.datetime | None = None) -> None:
+    """Save the status each session not Inactive has reached by ``now`` (the periodic sweep: reads compute the
+    status with :func:`status_at` and write nothing)."""
+    found = db.exec(select(LeagueSession).where(LeagueSession.status != SessionStatus.INACTIVE,
+                                                LeagueSession.archived_at.is_(None))).all()  # fmt: skip
+    clock.save_reached(db, found, "status", status_at, now)
 
 
 def svl_home(db: Session, actor: Actor | None) -> list[dict]:
@@ -57,20 +59,20 @@ def svl_home(db: Session, actor: Actor | None) -> list[dict]:
         .where(LeagueSession.svl_id == actor.user_id, current())
         .order_by(LeagueSession.start_at, LeagueSession.id)
     ).all()
-    refresh_statuses(db, rows)
+    now = utcnow()
     svl = db.get(User, actor.user_id)
     return [
         {
             "id": s.id,
             "name": s.name,
-            "status": s.status.value,
+            "status": status_at(s, now).value,
             "start_at": s.start_at,
             "end_at": s.end_at,
             "svl_name": svl.first_name if svl else "",
             "zone": svl.time_zone if svl else timefmt.default_name(),
         }
         for s in rows
-        if s.status in (SessionStatus.REGISTRATION, SessionStatus.ACTIVE)
+        if status_at(s, now) in (SessionStatus.REGISTRATION, SessionStatus.ACTIVE)
     ]
 
 
@@ -78,16 +80,17 @@ def svl_home(db: Session, actor: Actor | None) -> list[dict]:
 
 
 def to_dict(
-    db: Session, s: LeagueSession, svl_names: dict[int, str] | None = None, zones: dict[int, str] | None = None
+    db: Session, s: LeagueSession, svl_names: dict[int, str] | None = None, zones: dict[int, str] | None = None,
+    now: dt.datetime | None = None,
 ) -> dict:
-    """A session as a page shows it (every field is fit for an SVL or admin who may see it); ``zone`` is
-    its venue's time zone (lists pass ``zones``, read once)."""
+    """A session as a page shows it (every field is fit for an SVL or admin who may see it), its status as of
+    ``now``; ``zone`` is its venue's time zone (lists pass ``zones``, read once)."""
     names = svl_names if svl_names is not None else venues.svl_names(db, [s.svl_id])
     zones = zones if zones is not None else venues.zones(db, [s.svl_id])
     return {
         "id": s.id,
         "name": s.name,
-        "status": s.status.value,
+        "status": status_at(s, now or utcnow()).value,
         "start_at": s.start_at,
         "end_at": s.end_at,
         "svl_id": s.svl_id,
@@ -166,18 +169,18 @@ def create_session(
 
 
 def list_sessions(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> list[dict]:
-    """SVLs: their own sessions that are not Inactive. Admins: every session not archived. Statuses refreshed first."""
+    """SVLs: their own sessions that are not Inactive. Admins: every session not archived. Statuses as of ``now``."""
     actor = require_role(actor, Role.SVL, Role.ADMIN)
     stmt = select(LeagueSession).where(LeagueSession.archived_at.is_(None)).order_by(LeagueSession.start_at, LeagueSession.id)
     if not actor.is_admin:
         stmt = stmt.where(LeagueSession.svl_id == actor.user_id, current())
     found = db.exec(stmt).all()
-    refresh_statuses(db, found, now)
+    now = now or utcnow()
     if not actor.is_admin:
-        found = [s for s in found if s.status != SessionStatus.INACTIVE]
+        found = [s for s in found if status_at(s, now) != SessionStatus.INACTIVE]
     names = venues.svl_names(db, [s.svl_id for s in found])
     zones = venues.zones(db, [s.svl_id for s in found])
-    return [to_dict(db, s, names, zones) for s in found]
+    return [to_dict(db, s, names, zones, now) for s in found]
 
 
 # The filters of the sessions list: free text (the session's name or its venue's).
@@ -193,7 +196,7 @@ def sessions_page(
     size: object = paging.PAGE_SIZE,
     now: dt.datetime | None = None,
 ) -> paging.Page:
-    """One page of the sessions ``list_sessions`` picks for the actor, by start (statuses of the page refreshed).
+    """One page of the sessions ``list_sessions`` picks for the actor, by start, with the statuses as of ``now``.
 
     ``filters``: ``q``, the session's name or its venue's (the SVL's first or last name).
     """
@@ -211,10 +214,9 @@ def sessions_page(
 
     def project(found: list) -> list[dict]:
         shown = [r[0] for r in found]
-        refresh_statuses(db, shown, now)
         names = venues.svl_names(db, [s.svl_id for s in shown])
         zones = venues.zones(db, [s.svl_id for s in shown])
-        return [to_dict(db, s, names, zones) for s in shown]
+        return [to_dict(db, s, names, zones, now) for s in shown]
 
     return paging.keyset(
         db, query, kinds=(dt.datetime, int), project=project, bookmark=bookmark, size=paging.page_size(size)
@@ -228,10 +230,9 @@ def managed(db: Session, actor: Actor | None, session_id: object) -> tuple[Actor
 
 
 def get_session(db: Session, actor: Actor | None, session_id: object, now: dt.datetime | None = None) -> dict:
-    """One session its SVL or an admin manages (status refreshed), with its leagues."""
+    """One session its SVL or an admin manages (its status as of ``now``), with its leagues."""
     _actor, row = managed(db, actor, session_id)
-    refresh_statuses(db, [row], now)
-    out = to_dict(db, row)
+    out = to_dict(db, row, now=now)
     leagues = db.exec(
         select(League).where(League.session_id == row.id, League.archived_at.is_(None)).order_by(League.start_at, League.id)
     ).all()
@@ -300,11 +301,7 @@ def removal_question(db: Session, session_row: LeagueSession) -> str:
         select(League).where(League.session_id == session_row.id, League.archived_at.is_(None)).order_by(League.id)
     ).all()
     paid = [f"{display_name(lg)}: {'; '.join(names)}" for lg in leagues if (names := paid_teams(db, lg.id))]
-    if paid:
-        question += f" Paid teams: {' / '.join(paid)}. {PAYMENTS_KEPT}"
-    if held["teams"]:
-        question += " Each team's captain is emailed that the league is archived."
-    return question
+    return question + archive_notes(paid, held["teams"], separator=" / ")
 
 
 def delete_session(db: Session, actor: Actor | None, session_id: object) -> str:
@@ -357,10 +354,10 @@ def restore_session(db: Session, actor: Actor | None, session_id: object) -> str
 
 
 def current_session_ids(db: Session, svl_id: int, now: dt.datetime | None = None) -> list[int]:
-    """The SVL's sessions that are current (Registration or Active, refreshed): "their current session"."""
+    """The SVL's sessions that are current (Registration or Active as of ``now``): "their current session"."""
     found = db.exec(select(LeagueSession).where(LeagueSession.svl_id == svl_id, current())).all()
-    refresh_statuses(db, found, now)
-    return [s.id for s in found if s.status != SessionStatus.INACTIVE]
+    now = now or utcnow()
+    return [s.id for s in found if status_at(s, now) != SessionStatus.INACTIVE]
 
 
 # --- loading a league session by id ---------------------------------------------------------------

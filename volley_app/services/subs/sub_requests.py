@@ -189,11 +189,18 @@ def needs_text(position: Position | None, gender: GenderNeeded | None, rating: R
     return f"{who}, {rating.value} or better" if rating != Rating.A else f"{who}, A"
 
 
+def is_completed(req: SubRequest, now: dt.datetime | None = None) -> bool:
+    """Whether the request is over (spec section 4: its date has passed), as of ``now``: saved by the periodic
+    sweep (:func:`complete_past`), computed here so that a read writes nothing."""
+    return req.completed or req.date <= (now or utcnow())
+
+
 def _row(
-    req: SubRequest, names: dict[int, str], zones: dict[str, str] | None = None, outcome: SubOutcome | None = None
+    req: SubRequest, names: dict[int, str], zones: dict[str, str] | None = None, outcome: SubOutcome | None = None,
+    now: dt.datetime | None = None,
 ) -> dict:
-    """A request as lists show it; its times on the clock of the venue it names (``zones``, by name);
-    ``outcome``: the mark of the sub it names."""
+    """A request as lists show it, completed as of ``now``; its times on the clock of the venue it names
+    (``zones``, by name); ``outcome``: the mark of the sub it names."""
     zone = (zones or {}).get(req.svl.strip().casefold())
     local = timefmt.local(req.date, zone)
     return {
@@ -208,7 +215,7 @@ def _row(
         "skill_level": req.skill_level.value,
         "format": req.format.value,
         "text": req.text or "",
-        "completed": req.completed,
+        "completed": is_completed(req, now),
         "date": req.date,
         "date_text": timefmt.day(req.date, zone),
         "time_text": timefmt.clock(req.date, zone, labelled=True),
@@ -223,18 +230,21 @@ def _row(
     }
 
 
-def _rows(db: Session, reqs: list[SubRequest]) -> list[dict]:
+def _rows(db: Session, reqs: list[SubRequest], now: dt.datetime | None = None) -> list[dict]:
     names = _names(db, {r.requestor_id for r in reqs} | {r.recipient_id for r in reqs if r.recipient_id})
     zones = venues.zones_by_name(db, [r.svl for r in reqs])
     marks = dict(db.exec(
         select(_NamedPlace.request_id, _NamedPlace.outcome).join(SubRequest, _named_place)
         .where(_NamedPlace.request_id.in_([r.id for r in reqs]))
     ).all()) if reqs else {}  # fmt: skip
-    return [_row(r, names, zones, marks.get(r.id)) for r in sorted(reqs, key=lambda r: (r.completed, r.date, r.id))]
+    now = now or utcnow()
+    ordered = sorted(reqs, key=lambda r: (is_completed(r, now), r.date, r.id))
+    return [_row(r, names, zones, marks.get(r.id), now) for r in ordered]
 
 
 def complete_past(db: Session, *where: sa.ColumnElement[bool], now: dt.datetime | None = None) -> None:
-    """Save as completed, in one UPDATE, every request ``where`` picks whose date has passed (spec section 4)."""
+    """Save as completed, in one UPDATE, every request ``where`` picks whose date has passed (spec section 4): the
+    periodic sweep, and a change that needs it saved first. Reads compute it (:func:`is_completed`)."""
     now = now or utcnow()
     db.flush()
     db.connection().execute(
@@ -376,10 +386,9 @@ def list_open(
         SubRequest.status == SubStatus.OPEN,
         SubRequest.recipient_id.is_(None),
         SubRequest.completed.is_(False),
+        SubRequest.date > now,
         SubRequest.archived_at.is_(None),
     )
-    complete_past(db, _table.c.status == SubStatus.OPEN.value, _table.c.recipient_id.is_(None),
-                  _table.c.archived_at.is_(None), now=now)  # fmt: skip
     return _request_page(db, [*base, *where], bookmark=bookmark, size=size, sort=sort)
 
 
@@ -399,10 +408,7 @@ def notifications(
     now = now or utcnow()
     mine = sa.or_(SubRequest.requestor_id == actor.user_id, SubRequest.recipient_id == actor.user_id,
                   placed_by(actor.user_id))  # fmt: skip
-    mine_row = sa.or_(_table.c.requestor_id == actor.user_id, _table.c.recipient_id == actor.user_id,
-                      placed_by(actor.user_id))  # fmt: skip
-    complete_past(db, mine_row, _table.c.archived_at.is_(None), now=now)
-    base = (mine, SubRequest.completed.is_(False), SubRequest.archived_at.is_(None))
+    base = (mine, SubRequest.completed.is_(False), SubRequest.date > now, SubRequest.archived_at.is_(None))
     return _request_page(db, [*base, *where], bookmark=bookmark, size=size, sort=sort)
 
 
@@ -413,23 +419,24 @@ def detail(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
     invites.sweep_request(db, req.id, now)
     req = access_sub_request(db, actor, req.id)
     db.refresh(req)
-    complete_past(db, _table.c.id == req.id, now=now)
-    row = _rows(db, [req])[0]
+    now = now or utcnow()
+    done = is_completed(req, now)
+    row = _rows(db, [req], now)[0]
     is_requestor = req.requestor_id == actor.user_id
-    live = req.status == SubStatus.OPEN and not req.completed
+    live = req.status == SubStatus.OPEN and not done
     placed = invites.has_place(db, req.id, actor.user_id)
     row["can_accept"] = live and not is_requestor and req.recipient_id in (None, actor.user_id) and not placed
     row["places"] = invites.place_names(db, req)
     row["sub"] = _subs_on(db, req, row["places"]) or row["sub"]
     row["invite_queue"] = invites.queue_rows(db, req) if is_requestor or actor.is_admin else []
     row["can_invite_in_order"] = (
-        is_requestor and not req.completed and req.places_filled < req.players_needed
+        is_requestor and not done and req.places_filled < req.players_needed
         and (req.status == SubStatus.DECLINED or (req.status == SubStatus.OPEN and req.recipient_id is None))
     )  # fmt: skip
     row["can_decline"] = live and req.recipient_id == actor.user_id and not is_requestor and not placed
-    row["can_withdraw"] = placed and not req.completed and req.date > (now or utcnow())
+    row["can_withdraw"] = placed and not done
     row["can_edit"] = is_requestor
-    row["can_reopen"] = is_requestor and req.status == SubStatus.DECLINED and not req.completed
+    row["can_reopen"] = is_requestor and req.status == SubStatus.DECLINED and not done
     return row
 
 

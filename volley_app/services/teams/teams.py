@@ -226,14 +226,9 @@ def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remainin
         raise Invalid({"remaining": "Choose what happens to the team's remaining games"})
     league = db.get(League, team.league_id)
     in_bracket = playoffs.withdraw_from_bracket(db, team.id)  # a bracket game is forfeited, never removed
-    games = db.exec(
-        select(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id), Game.type == GameType.LEAGUE)
-    ).all()
-    changed = 0
+    games = scoring.unplayed_games(db, team.id, GameType.LEAGUE)
+    changed = len(games)
     for game in games:
-        if scoring.played(game):
-            continue
-        changed += 1
         if choice == REMOVE or game.team2_id is None:
             db.delete(game)
         else:

@@ -10,7 +10,7 @@ from volley_app.components.layout import button_row, link_button
 from volley_app.components.leagues import operator_form_screen
 from volley_app.registry import page
 from volley_app.services.core import timefmt
-from volley_app.services.seasons import scheduling
+from volley_app.services.seasons import games
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 
@@ -40,7 +40,7 @@ class GameEditState(FormState, AuthState):
     async def load(self):
         self._clear_messages()
         found, failure = await run_action(
-            scheduling.get_game, actor=await self._actor(), game_id=path_arg(self, "game_id")
+            games.get_game, actor=await self._actor(), game_id=path_arg(self, "game_id")
         )
         if failure is not None:
             self.gid, self.back, self.form, self.team_options, self.team2_options = "", "", {}, [], []
@@ -64,7 +64,7 @@ class GameEditState(FormState, AuthState):
     @rx.event
     def save(self, form_data: dict):
         return self._submit(
-            scheduling.update_game,
+            games.update_game,
             done=lambda game: rx.redirect(routes.schedule_path(game.league_id)),
             game_id=path_arg(self, "game_id"),
             **form_values(form_data, GAME_FIELDS),

@@ -15,7 +15,7 @@ from volley_app.components.leagues import edit_link, league_header, league_scree
 from volley_app.components.tables import row, table
 from volley_app.registry import page
 from volley_app.services.core import timefmt
-from volley_app.services.seasons import calendar, scheduling
+from volley_app.services.seasons import calendar, schedule, scheduling
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import path_arg, run_action
@@ -82,7 +82,7 @@ class ScheduleState(AuthState):
 
     async def _show(self, *, week: object, team: object) -> None:
         found, failure = await run_action(
-            scheduling.schedule_view, actor=await self._actor(), league_id=path_arg(self, "league"), week=week, team=team
+            schedule.schedule_view, actor=await self._actor(), league_id=path_arg(self, "league"), week=week, team=team
         )
         self.loaded, self.error = True, failure.message if failure else ""
         found = found or {"league": None, "weeks": [], "teams": [], "week": None, "team": None, "games": []}

@@ -10,7 +10,7 @@ from volley_app.components.layout import dash_screen
 from volley_app.components.tables import row, table
 from volley_app.registry import page
 from volley_app.services.core import timefmt
-from volley_app.services.seasons import scheduling
+from volley_app.services.seasons import schedule
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
 
@@ -28,7 +28,7 @@ class TestScheduleState(AuthState):
     async def load(self):
         self.game_rows, self.league_links, self.league_name = [], [], ""
         found, failure = await run_action(
-            scheduling.stored_games, actor=await self._actor(), league_id=path_arg(self, "league")
+            schedule.stored_games, actor=await self._actor(), league_id=path_arg(self, "league")
         )
         self.error = failure.message if failure else ""
         if failure is not None:
