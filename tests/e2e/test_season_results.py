@@ -86,6 +86,13 @@ def test_two_captains_report_and_confirm_a_score_on_their_phones_and_the_standin
     expect(two.get_by_role("heading", name="How standings are calculated")).to_be_visible()
     _shot(two, "standings-390")
 
+    operator = new_page()  # the operator's score form opens with the result in its boxes
+    log_in(operator, "courtside")
+    expect(operator).not_to_have_url(re.compile(r"/login"))
+    operator.goto(f"/dash/leagues/games/{gid}/score")
+    for label, value in (("Set 1: first team", "21"), ("Set 1: second team", "17"), ("Set 3: second team", "12")):
+        expect(operator.get_by_label(label, exact=True)).to_have_value(value)
+
 
 def _season_over(league_id: int) -> None:
     """The league's regular weeks are behind it: its tournament week began a day ago."""

@@ -32,7 +32,7 @@ def score_fields(
 
     def points(i: int, key: str, team: str) -> rx.Component:
         return text_field(f"Set {i + 1}: {team} team", key, state, type="number", min=0, max=99, inputmode="numeric",
-                          required=i < 2)  # fmt: skip
+                          required=i < 2, default_value=default(key))  # fmt: skip
 
     rows = []
     for i, (k1, k2) in enumerate(scoring.SCORE_FIELDS):
