@@ -18,7 +18,7 @@ from volley_app.services.accounts import auth, venues
 from volley_app.services.core import timefmt
 from volley_app.services.core.actors import Actor, load, record_id
 from volley_app.services.core.errors import BadRequest, Invalid, NotFound
-from volley_app.services.subs import invites, sub_requests
+from volley_app.services.subs import invites, request_rows, sub_requests
 from volley_app.services.subs.access import (
     access_sub_request,
     require_sub_request_actor,
@@ -88,7 +88,7 @@ def notice_request(db: Session, actor: Actor | None, *, kind: str, date: object,
     else:
         where += [_table.c.requestor_id != actor.user_id,
                   sa.or_(_table.c.recipient_id.is_(None), _table.c.recipient_id == actor.user_id,
-                         sub_requests.placed_by(actor.user_id))]  # fmt: skip
+                         request_rows.placed_by(actor.user_id))]  # fmt: skip
     found = db.exec(select(SubRequest).where(*where).order_by(SubRequest.id)).all()
     zone = venues.zone_by_name(db, svl)
     found = [r for r in found if _names_time(date, r.date, zone)]

@@ -40,7 +40,6 @@ from volley_app.models import (
     SkillLevel,
     SubFormat,
     SubInvite,
-    SubOutcome,
     SubRequest,
     SubRequestPlace,
     SubStatus,
@@ -53,7 +52,7 @@ from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, record_id
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
-from volley_app.services.subs import eligibility, invites, sub_records
+from volley_app.services.subs import eligibility, invites, request_rows, sub_records
 from volley_app.services.subs.access import (
     SUB_REQUEST_NOT_FOUND,
     access_sub_request,
@@ -69,7 +68,6 @@ HOLDS_PLACE = "You have a place on this sub request: to give it up, choose I can
 NO_PLACE = "You have no place on this sub request"
 STARTED = "The game has started: a place can be given up only before it"
 OWN_REQUEST = "You cannot accept your own sub request"
-PASSED = "This sub request's date has passed"
 MADE_TO_ANOTHER = "This sub request was made to another sub"
 NOT_FOUND = SUB_REQUEST_NOT_FOUND
 
@@ -158,103 +156,16 @@ def _active_sub(db: Session, user_id: object) -> User:
 # -- projections --------------------------------------------------------------------------------------------------
 
 
-def _names(db: Session, ids: set[int]) -> dict[int, str]:
-    """People by id as players know each other: first and last name (the username when both are empty)."""
-    if not ids:
-        return {}
-    found = db.exec(select(User.id, User.first_name, User.last_name, User.username).where(User.id.in_(ids))).all()
-    return {uid: person_name(first, last, username) for uid, first, last, username in found}
-
-
-def person_name(first: str | None, last: str | None, username: str | None) -> str:
-    """A person as players know each other: first and last name, else the username."""
-    return f"{first or ''} {last or ''}".strip() or (username or "")
-
-
-def _no_sub(req: SubRequest) -> str:
-    """'Open' for a request open to anyone; a closed one whose sub deleted their account says so."""
-    return "Open" if req.status == SubStatus.OPEN else "Deleted account"
-
-
-def needs_text(position: Position | None, gender: GenderNeeded | None, rating: Rating | None) -> str:
-    """What a request needs in words: "female setter, B or better"; "anyone" when it names nothing."""
-    position, gender = position or Position.ANY, gender or GenderNeeded.ANY
-    if position == Position.ANY and gender == GenderNeeded.ANY and rating is None:
-        return "anyone"
-    who = "player" if position == Position.ANY else position.value.lower()
-    if gender != GenderNeeded.ANY:
-        who = f"{gender.value.lower()} {who}"
-    if rating is None:
-        return who
-    return f"{who}, {rating.value} or better" if rating != Rating.A else f"{who}, A"
-
-
-def is_completed(req: SubRequest, now: dt.datetime | None = None) -> bool:
-    """Whether the request is over (spec section 4: its date has passed), as of ``now``: saved by the periodic
-    sweep (:func:`complete_past`), computed here so that a read writes nothing."""
-    return req.completed or req.date <= (now or utcnow())
-
-
-def _row(
-    req: SubRequest, names: dict[int, str], zones: dict[str, str] | None = None, outcome: SubOutcome | None = None,
-    now: dt.datetime | None = None,
-) -> dict:
-    """A request as lists show it, completed as of ``now``; its times on the clock of the venue it names
-    (``zones``, by name); ``outcome``: the mark of the sub it names."""
-    zone = (zones or {}).get(req.svl.strip().casefold())
-    local = timefmt.local(req.date, zone)
-    return {
-        "id": req.id,
-        "requestor": names.get(req.requestor_id, ""),
-        "recipient": names.get(req.recipient_id, "") if req.recipient_id else "Anyone",
-        "sub": names.get(req.recipient_id, "") if req.recipient_id else _no_sub(req),
-        "status": req.status.value,
-        "team": req.team,
-        "svl": req.svl,
-        "court": req.court or "",
-        "skill_level": req.skill_level.value,
-        "format": req.format.value,
-        "text": req.text or "",
-        "completed": is_completed(req, now),
-        "date": req.date,
-        "date_text": timefmt.day(req.date, zone),
-        "time_text": timefmt.clock(req.date, zone, labelled=True),
-        "local_input": f"{local:%Y-%m-%dT%H:%M}",
-        "position_needed": (req.position_needed or Position.ANY).value,
-        "gender_needed": (req.gender_needed or GenderNeeded.ANY).value,
-        "min_rating": req.min_rating.value if req.min_rating else "",
-        "needs": needs_text(req.position_needed, req.gender_needed, req.min_rating),
-        "outcome": outcome.value if outcome else "",
-        "players_needed": req.players_needed,
-        "places_filled": req.places_filled,
-    }
-
-
 def _rows(db: Session, reqs: list[SubRequest], now: dt.datetime | None = None) -> list[dict]:
-    names = _names(db, {r.requestor_id for r in reqs} | {r.recipient_id for r in reqs if r.recipient_id})
+    names = request_rows.person_names(db, {r.requestor_id for r in reqs} | {r.recipient_id for r in reqs if r.recipient_id})
     zones = venues.zones_by_name(db, [r.svl for r in reqs])
     marks = dict(db.exec(
         select(_NamedPlace.request_id, _NamedPlace.outcome).join(SubRequest, _named_place)
         .where(_NamedPlace.request_id.in_([r.id for r in reqs]))
     ).all()) if reqs else {}  # fmt: skip
     now = now or utcnow()
-    ordered = sorted(reqs, key=lambda r: (is_completed(r, now), r.date, r.id))
-    return [_row(r, names, zones, marks.get(r.id), now) for r in ordered]
-
-
-def complete_past(db: Session, *where: sa.ColumnElement[bool], now: dt.datetime | None = None) -> None:
-    """Save as completed, in one UPDATE, every request ``where`` picks whose date has passed (spec section 4): the
-    periodic sweep, and a change that needs it saved first. Reads compute it (:func:`is_completed`)."""
-    now = now or utcnow()
-    db.flush()
-    db.connection().execute(
-        sa.update(_table)
-        .where(_table.c.completed.is_(False), _table.c.date <= now, *where)
-        .values(completed=True, updated_at=now)
-    )
-    for loaded in list(db.identity_map.values()):
-        if isinstance(loaded, SubRequest):
-            db.expire(loaded, ["completed", "updated_at"])
+    ordered = sorted(reqs, key=lambda r: (request_rows.is_completed(r, now), r.date, r.id))
+    return [request_rows.row(r, names, zones, marks.get(r.id), now) for r in ordered]
 
 
 # -- reading ------------------------------------------------------------------------------------------------------
@@ -329,7 +240,7 @@ def _with_place_holders(db: Session, rows: list[dict]) -> list[dict]:
             .order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)
         ).all()  # fmt: skip
         for rid, *who in found:
-            held.setdefault(rid, []).append(person_name(*who))
+            held.setdefault(rid, []).append(request_rows.person_name(*who))
     for row in rows:
         if row["id"] in held:
             row["sub"] = ", ".join(held[row["id"]])
@@ -353,7 +264,7 @@ def _request_page(db: Session, where: list, *, bookmark: object, size: object, s
     def project(found: list) -> list[dict]:
         zones = venues.zones_by_name(db, [req.svl for req, *_who in found])
         out = [
-            _row(req, {req.requestor_id: person_name(*who[:3]), req.recipient_id or 0: person_name(*who[3:])}, zones, mark)
+            request_rows.row(req, {req.requestor_id: request_rows.person_name(*who[:3]), req.recipient_id or 0: request_rows.person_name(*who[3:])}, zones, mark)
             for req, mark, *who in found
         ]
         return _with_place_holders(db, out)
@@ -407,7 +318,7 @@ def notifications(
     where = _request_conditions(filters)
     now = now or utcnow()
     mine = sa.or_(SubRequest.requestor_id == actor.user_id, SubRequest.recipient_id == actor.user_id,
-                  placed_by(actor.user_id))  # fmt: skip
+                  request_rows.placed_by(actor.user_id))  # fmt: skip
     base = (mine, SubRequest.completed.is_(False), SubRequest.date > now, SubRequest.archived_at.is_(None))
     return _request_page(db, [*base, *where], bookmark=bookmark, size=size, sort=sort)
 
@@ -420,7 +331,7 @@ def detail(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
     req = access_sub_request(db, actor, req.id)
     db.refresh(req)
     now = now or utcnow()
-    done = is_completed(req, now)
+    done = request_rows.is_completed(req, now)
     row = _rows(db, [req], now)[0]
     is_requestor = req.requestor_id == actor.user_id
     live = req.status == SubStatus.OPEN and not done
@@ -447,7 +358,7 @@ def _subs_on(db: Session, req: SubRequest, places: list[str]) -> str:
         return ""
     named = ""
     if req.recipient_id is not None and not invites.has_place(db, req.id, req.recipient_id):
-        named = f" (invited: {_names(db, {req.recipient_id}).get(req.recipient_id, '')})"
+        named = f" (invited: {request_rows.person_names(db, {req.recipient_id}).get(req.recipient_id, '')})"
     return ", ".join(places) + named
 
 
@@ -670,9 +581,9 @@ def reopen(
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     req = access_sub_request(db, actor, request_id, own=True)
-    complete_past(db, _table.c.id == req.id, now=now)
+    request_rows.complete_past(db, _table.c.id == req.id, now=now)
     if req.status != SubStatus.DECLINED or req.completed:
-        raise BadRequest(PASSED if req.completed else "Only a declined sub request can be reopened")
+        raise BadRequest(request_rows.PASSED if req.completed else "Only a declined sub request can be reopened")
     recipient: User | None = None
     recipient_id = named_recipient(db, recipient_id)
     if recipient_id not in (None, ""):
@@ -764,7 +675,7 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
         "recipient_id": sa.case((full, actor.user_id), else_=_table.c.recipient_id),
     }
     _fits(db, actor, request_id, now)
-    rid, won = _answer(db, actor, request_id, now, _table.c.date > now, open_to_actor, ~placed_by(actor.user_id),
+    rid, won = _answer(db, actor, request_id, now, _table.c.date > now, open_to_actor, ~request_rows.placed_by(actor.user_id),
                        _table.c.places_filled < _table.c.players_needed, **accepted)  # fmt: skip
     if not won:
         req = _still_there(db, rid)
@@ -778,7 +689,7 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
             raise BadRequest(TAKEN if req.recipient_id != actor.user_id else "You have already answered this request")
         if req.recipient_id not in (None, actor.user_id):
             raise Forbidden(MADE_TO_ANOTHER)
-        raise BadRequest(PASSED)
+        raise BadRequest(request_rows.PASSED)
     try:
         with db.begin_nested():
             db.add(SubRequestPlace(request_id=rid, user_id=actor.user_id, accepted_at=now))
@@ -811,12 +722,6 @@ def _fits(db: Session, actor: Actor, request_id: object, now: dt.datetime) -> No
         raise BadRequest(f"{CANNOT_TAKE}: {why}")
 
 
-def placed_by(user_id: int) -> sa.ColumnElement[bool]:
-    """The request already has a place taken by ``user_id``."""
-    places: sa.Table = SubRequestPlace.__table__  # type: ignore[assignment]
-    return sa.exists().where(places.c.request_id == _table.c.id, places.c.user_id == user_id)
-
-
 def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> None:
     """The named recipient turns an Open request down (never one who holds a place on it).
 
@@ -829,7 +734,7 @@ def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.dat
         "status": sa.case((some_taken, SubStatus.OPEN.value), else_=SubStatus.DECLINED.value),
         "recipient_id": sa.case((some_taken, None), else_=_table.c.recipient_id),
     }
-    rid, done = _answer(db, actor, request_id, now, named, ~placed_by(actor.user_id), **declined)
+    rid, done = _answer(db, actor, request_id, now, named, ~request_rows.placed_by(actor.user_id), **declined)
     if not done:
         req = _still_there(db, rid)
         if invites.has_place(db, req.id, actor.user_id):
@@ -893,7 +798,7 @@ def _email_withdrawn(db: Session, req: SubRequest, actor: Actor, holder: str) ->
     }.get(holder, f"The next sub on your invite list, {holder}, has been invited.")
     mail.queue_email(
         db, "sub_withdrew", {
-            "first_name": requestor.first_name, "who": person_name(sub.first_name, sub.last_name, sub.username),
+            "first_name": requestor.first_name, "who": request_rows.person_name(sub.first_name, sub.last_name, sub.username),
             "now_open": now_open, "when": timefmt.long(req.date, venues.zone_by_name(db, req.svl)), "svl": req.svl,
             "team": req.team, "places_filled": req.places_filled, "players_needed": req.players_needed,
             "page": routes.absolute(routes.note_path(req.id)),
