@@ -26,7 +26,7 @@ from volley_app.models import (
 )
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid
-from volley_app.services.subs import availability, matching, sub_records, sub_requests
+from volley_app.services.subs import availability, matching, sub_records, sub_requests, subs_list
 
 DAY = dt.timedelta(days=1)
 ALL_BUT_THURSDAY = availability.EVERY_DAY & ~availability.day_bit(3)
@@ -314,7 +314,7 @@ def test_mark_played_or_no_show_after_the_game(db):
                                                      ({"outcome": "No-show"}, {"outcome": "Played"})]  # fmt: skip
     with pytest.raises(BadRequest):  # too long after
         matching.mark_outcome(db, actor_of(cap), req.id, sub_id=sub.id, outcome="No-show", now=when + 8 * DAY)
-    listed = sub_requests.list_subs(db, nosy, filters={"q": "sue"}).rows
+    listed = subs_list.list_subs(db, nosy, filters={"q": "sue"}).rows
     assert (listed[0]["played"], listed[0]["no_shows"]) == (1, 0)
 
 

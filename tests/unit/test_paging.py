@@ -14,7 +14,7 @@ from volley_app.services.accounts import accounts
 from volley_app.services.core import paging
 from volley_app.services.core.errors import Forbidden, Invalid
 from volley_app.services.operations import clock_sweep, home
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import sub_requests, subs_list
 from volley_app.services.teams import teams
 
 DAY = dt.timedelta(days=1)
@@ -196,13 +196,13 @@ def _subs(db, n: int, **over) -> list[int]:
 
 def test_subs_page_by_name(db, people):
     ids = _subs(db, 55)
-    pages = _all_pages(lambda mark: sub_requests.list_subs(db, people["alice"], bookmark=mark))
+    pages = _all_pages(lambda mark: subs_list.list_subs(db, people["alice"], bookmark=mark))
     assert [len(p) for p in pages] == [25, 25, 5] and sum(pages, []) == ids
-    assert not any("email" in r for r in sub_requests.list_subs(db, people["alice"]).rows)
+    assert not any("email" in r for r in subs_list.list_subs(db, people["alice"]).rows)
 
 
 def test_subs_empty(db, people):
-    page = sub_requests.list_subs(db, people["alice"])
+    page = subs_list.list_subs(db, people["alice"])
     assert (page.rows, page.total, page.next) == ([], 0, "")
 
 
@@ -212,7 +212,7 @@ def test_subs_search_by_name_and_filter_by_gender_position_and_rating(db, people
     sam = _subs(db, 1, tag="s", first_name="Sam", last_name="Kimball", setter=Rating.A)
 
     def found(**filters):
-        return _ids(sub_requests.list_subs(db, people["alice"], filters=filters))
+        return _ids(subs_list.list_subs(db, people["alice"], filters=filters))
 
     assert found(q="kim") == kim + sam
     assert found(q="Kim Lee") == kim
@@ -297,7 +297,7 @@ def _full_scans(db, statement: str, parameters, table: str) -> list[str]:
     ("table", "listing"),
     [
         ("sub_requests", lambda db, p, mark: sub_requests.list_open(db, p["ben"], bookmark=mark)),
-        ("users", lambda db, p, mark: sub_requests.list_subs(db, p["alice"], bookmark=mark)),
+        ("users", lambda db, p, mark: subs_list.list_subs(db, p["alice"], bookmark=mark)),
         ("users", lambda db, p, mark: accounts.list_users(db, p["root"], bookmark=mark)),
     ],
     ids=["open requests", "subs", "users"],
@@ -594,12 +594,12 @@ def test_a_sessions_leagues_by_the_page_for_its_svl_only(db, people):
 def test_invite_choices_page_by_name(db, people):
     ids = _subs(db, 52)
     def choices(mark):
-        page = sub_requests.invite_choices(db, people["alice"], bookmark=mark)
+        page = subs_list.invite_choices(db, people["alice"], bookmark=mark)
         return paging.Page(rows=[{"id": int(o["value"])} for o in page.rows], next=page.next)
 
     pages = _all_pages(choices)
     assert [len(p) for p in pages] == [25, 25, 2] and sum(pages, []) == ids
-    assert sub_requests.invite_choices(db, people["alice"], filters={"q": "sub051"}).rows == [
+    assert subs_list.invite_choices(db, people["alice"], filters={"q": "sub051"}).rows == [
         {"value": str(ids[51]), "label": "Sub051 Player"}
     ]
 
@@ -630,7 +630,7 @@ def _svl_lists(db, people, listing_id: str):
         "waitlist": lambda mark: teams.teams_page(db, people["svl"], waitlist=False, bookmark=mark),
         "sessions": lambda mark: sessions.sessions_page(db, people["root"], bookmark=mark),
         "session leagues": lambda mark: leagues.leagues_page(db, people["svl"], session_id=sids[0], bookmark=mark),
-        "sub picker": lambda mark: sub_requests.invite_choices(db, people["alice"], bookmark=mark),
+        "sub picker": lambda mark: subs_list.invite_choices(db, people["alice"], bookmark=mark),
         "payments": lambda mark: registration.payments_page(db, people["svl"], league_id=lg.id, bookmark=mark),
         "sent emails": lambda mark: email_all.jobs_page(db, people["root"], bookmark=mark),
     }[listing_id]

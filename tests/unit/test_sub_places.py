@@ -24,7 +24,7 @@ from volley_app.models import (
 from volley_app.services.core import live
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid
 from volley_app.services.operations import account_lifecycle
-from volley_app.services.subs import answers, invites, matching, sub_records, sub_requests
+from volley_app.services.subs import answers, invites, matching, sub_records, sub_requests, subs_list
 
 H = dt.timedelta(hours=1)
 NOW = utcnow().replace(microsecond=0) + H
@@ -90,10 +90,10 @@ def test_a_sub_with_a_place_is_not_suggested_nor_invited_again(world):
     db.rollback()
     assert _state(db, rid) == before
     # the invite list's picker and its check by id
-    listed = [o["value"] for o in sub_requests.invite_list_choices(db, a["alice"], rid, size=50).rows]
+    listed = [o["value"] for o in subs_list.invite_list_choices(db, a["alice"], rid, size=50).rows]
     assert str(carmen) not in listed and str(a["ben"].user_id) in listed
-    assert sub_requests.invite_list_choice(db, a["alice"], rid, carmen) is None
-    assert sub_requests.invite_list_choice(db, a["alice"], rid, a["ben"].user_id) is not None
+    assert subs_list.invite_list_choice(db, a["alice"], rid, carmen) is None
+    assert subs_list.invite_list_choice(db, a["alice"], rid, a["ben"].user_id) is not None
     with pytest.raises(Invalid):
         invites.invite_in_order(db, a["alice"], rid, sub_ids=[carmen], now=NOW)
 

@@ -17,7 +17,7 @@ from volley_app.models import Gender, Rating, SubOutcome, SubRequestPlace, User,
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import BadRequest, Forbidden
 from volley_app.services.operations import account_lifecycle
-from volley_app.services.subs import matching, sub_records, sub_requests
+from volley_app.services.subs import matching, sub_records, sub_requests, subs_list
 
 HOUR = dt.timedelta(hours=1)
 DAY = dt.timedelta(days=1)
@@ -153,7 +153,7 @@ def test_the_subs_list_and_the_ranking_count_every_place(people):
     for sub in (ben, cara):
         matching.mark_outcome(db, actor_of(alice), rid, sub_id=sub.id, outcome="Played", now=game + HOUR)
     db.commit()
-    listed = {r["first_name"]: (r["played"], r["no_shows"]) for r in sub_requests.list_subs(db, actor_of(alice)).rows}
+    listed = {r["first_name"]: (r["played"], r["no_shows"]) for r in subs_list.list_subs(db, actor_of(alice)).rows}
     assert listed == {"Ben": (1, 0), "Cara": (1, 0), "Dana": (0, 0)}
     ahead = timefmt.local(utcnow()).date() + dt.timedelta(days=8)
     when = timefmt.parse_local(f"{ahead.isoformat()}T19:00", "date", "Date")

@@ -13,7 +13,7 @@ from volley_app import routes
 from volley_app.models import OutboxMessage, Rating, Role, SubRequest, SubStatus, User, utcnow
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.services.operations import clock_sweep
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import sub_requests, subs_list
 from volley_app.services.subs.access import access_sub_request
 
 DAY = dt.timedelta(days=1)
@@ -98,42 +98,42 @@ def test_empty_optional_fields_are_stored_empty(world):
 
 def test_invite_choices_are_the_other_active_subs(world):
     db, a = world
-    assert [o["label"] for o in sub_requests.invite_choices(db, a["alice"]).rows] == ["Ben Tester", "Carmen Tester"]
-    assert [o["label"] for o in sub_requests.invite_choices(db, a["ben"]).rows] == ["Carmen Tester"]
-    assert sub_requests.invite_choices(db, a["ben"]).rows[0]["value"] == str(a["carmen"].user_id)
-    assert [o["label"] for o in sub_requests.invite_choices(db, a["alice"], filters={"q": "carm"}).rows] == ["Carmen Tester"]
-    assert sub_requests.invite_choice(db, a["alice"], str(a["carmen"].user_id)) == {
+    assert [o["label"] for o in subs_list.invite_choices(db, a["alice"]).rows] == ["Ben Tester", "Carmen Tester"]
+    assert [o["label"] for o in subs_list.invite_choices(db, a["ben"]).rows] == ["Carmen Tester"]
+    assert subs_list.invite_choices(db, a["ben"]).rows[0]["value"] == str(a["carmen"].user_id)
+    assert [o["label"] for o in subs_list.invite_choices(db, a["alice"], filters={"q": "carm"}).rows] == ["Carmen Tester"]
+    assert subs_list.invite_choice(db, a["alice"], str(a["carmen"].user_id)) == {
         "value": str(a["carmen"].user_id), "label": "Carmen Tester"}  # fmt: skip
-    assert sub_requests.invite_choice(db, a["ben"], a["ben"].user_id) is None  # not oneself
-    assert sub_requests.invite_choice(db, a["ben"], a["svl"].user_id) is None  # not a sub
-    assert sub_requests.invite_choice(db, a["ben"], "x") is None
+    assert subs_list.invite_choice(db, a["ben"], a["ben"].user_id) is None  # not oneself
+    assert subs_list.invite_choice(db, a["ben"], a["svl"].user_id) is None  # not a sub
+    assert subs_list.invite_choice(db, a["ben"], "x") is None
     with pytest.raises(Forbidden):
-        sub_requests.invite_choices(db, a["svl"])
+        subs_list.invite_choices(db, a["svl"])
 
 
 def test_a_requests_invite_list_choices_are_its_requestors_only(world):
     db, a = world
     rid = sub_requests.create(db, a["alice"], **_fields())
-    page = sub_requests.invite_list_choices(db, a["alice"], rid, filters={"q": "ben"})
+    page = subs_list.invite_list_choices(db, a["alice"], rid, filters={"q": "ben"})
     assert page.rows == [{"value": str(a["ben"].user_id), "label": "Ben Tester"}]
-    assert sub_requests.invite_list_choice(db, a["alice"], rid, a["carmen"].user_id)["label"] == "Carmen Tester"
-    assert sub_requests.invite_list_choice(db, a["alice"], rid, a["dave"].user_id) is None  # not a sub
+    assert subs_list.invite_list_choice(db, a["alice"], rid, a["carmen"].user_id)["label"] == "Carmen Tester"
+    assert subs_list.invite_list_choice(db, a["alice"], rid, a["dave"].user_id) is None  # not a sub
     for who, refused in (("ben", Forbidden), ("root", Forbidden), ("svl", Forbidden)):
         with pytest.raises(refused):
-            sub_requests.invite_list_choices(db, a[who], rid)
+            subs_list.invite_list_choices(db, a[who], rid)
         with pytest.raises(refused):
-            sub_requests.invite_list_choice(db, a[who], rid, a["carmen"].user_id)
+            subs_list.invite_list_choice(db, a[who], rid, a["carmen"].user_id)
     with pytest.raises(Unauthorized):
-        sub_requests.invite_list_choices(db, None, rid)
+        subs_list.invite_list_choices(db, None, rid)
     with pytest.raises(NotFound):
-        sub_requests.invite_list_choices(db, a["alice"], "nope")
+        subs_list.invite_list_choices(db, a["alice"], "nope")
 
 
 def test_only_svls_are_sent_away_from_the_subs_list(world):
     _db, a = world
-    assert sub_requests.subs_elsewhere(a["svl"]) == "/dash/sessions"
-    assert [sub_requests.subs_elsewhere(a[w]) for w in ("alice", "ben", "root")] == [None, None, None]
-    assert sub_requests.subs_elsewhere(None) is None
+    assert subs_list.subs_elsewhere(a["svl"]) == "/dash/sessions"
+    assert [subs_list.subs_elsewhere(a[w]) for w in ("alice", "ben", "root")] == [None, None, None]
+    assert subs_list.subs_elsewhere(None) is None
 
 
 def test_access_sub_request_loads_what_the_actor_may_see(world):
@@ -191,7 +191,7 @@ def test_svl_and_anonymous_are_refused_everything(world, who):
         lambda: sub_requests.list_open(db, actor).rows,
         lambda: sub_requests.notifications(db, actor).rows,
         lambda: sub_requests.detail(db, actor, rid),
-        lambda: sub_requests.list_subs(db, actor).rows,
+        lambda: subs_list.list_subs(db, actor).rows,
         lambda: sub_requests.create(db, actor, **_fields()),
         lambda: sub_requests.accept(db, actor, rid),
         lambda: sub_requests.decline(db, actor, rid),
@@ -351,7 +351,7 @@ def test_notifications_leave_past_requests_out_and_sort(world):
 
 def test_subs_list_has_active_subs_without_emails(world):
     db, a = world
-    listed = sub_requests.list_subs(db, a["alice"]).rows
+    listed = subs_list.list_subs(db, a["alice"]).rows
     assert [r["first_name"] for r in listed] == ["Ben", "Carmen"]
     assert listed[0]["hitter"] == "B"
     assert all("email" not in r and not any("@" in str(v) for v in r.values()) for r in listed)

@@ -17,7 +17,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import live
 from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import sub_requests, subs_list
 from volley_app.state.forms import FormState, form_values, run_action
 from volley_app.state.paging import PagedList
 from volley_app.state.polling import PolledPage
@@ -134,7 +134,7 @@ class SubPickerList(PagedList, mixin=True):
 
     async def _choices(self, bookmark: str, filters: dict | None = None) -> tuple[Page | None, DomainError | None]:
         """One page of the subs to pick from, as ``filters`` (by default ``self.filters``) find them."""
-        return await run_action(sub_requests.invite_choices, actor=await self._actor(),
+        return await run_action(subs_list.invite_choices, actor=await self._actor(),
                                 filters=self.filters if filters is None else filters, bookmark=bookmark)  # fmt: skip
 
     def _show(self, rows: list, failure: DomainError | None) -> None:

@@ -18,7 +18,7 @@ from volley_app.registry import page
 from volley_app.services.accounts import accounts
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import subs_list
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 from volley_app.state.paging import PagedList
@@ -46,11 +46,11 @@ class SubsState(PagedList, PolledPage, AuthState):
     is_sub: bool = False
     _poll_path: str = routes.DASH_SUBS
     _poll_seconds: float = REFRESH_SECONDS
-    _filter_names = sub_requests.SUB_FILTERS
+    _filter_names = subs_list.SUB_FILTERS
     _me: int = 0  # the viewer, whose own row offers no Invite
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await run_action(sub_requests.list_subs, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
+        return await run_action(subs_list.list_subs, actor=await self._actor(), filters=self.filters, bookmark=bookmark)
 
     @rx.var
     def empty_text(self) -> str:
@@ -66,7 +66,7 @@ class SubsState(PagedList, PolledPage, AuthState):
 
     async def load(self):
         actor = await self._actor()
-        if target := sub_requests.subs_elsewhere(actor):
+        if target := subs_list.subs_elsewhere(actor):
             self.sub_rows = []
             return rx.redirect(target)
         flag, _ = await run_action(accounts.is_sub, actor=actor)
@@ -124,7 +124,7 @@ def _search() -> rx.Component:
         s,
         "Search subs by name",
         filter_select("Gender", "gender", [(g, g) for g in Gender.values()], s),
-        filter_select("Position", "position", [(p, p.title()) for p in sub_requests.POSITIONS], s),
+        filter_select("Position", "position", [(p, p.title()) for p in subs_list.POSITIONS], s),
         filter_select("Rating", "rating", ratings, s),
         placeholder="First or last name",
     )
