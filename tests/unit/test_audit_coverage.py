@@ -34,8 +34,8 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "mail_lists.set_notification", "mail_lists.unsubscribe", "newsletter.subscribe", "newsletter.unsubscribe",
         "places.new_payment", "places.reserve",
         "recovery.request_reset", "recovery.reset_password",
-        "sub_requests.accept", "answers.answer_by_link", "sub_requests.create", "sub_requests.decline",
-        "sub_requests.delete", "sub_requests.reopen", "sub_requests.update", "sub_requests.withdraw",
+        "request_replies.accept", "answers.answer_by_link", "sub_requests.create", "request_replies.decline",
+        "sub_requests.delete", "sub_requests.reopen", "sub_requests.update", "request_replies.withdraw",
     },
     "signing in and out (the login log is its record)": {
         "auth.check_credentials", "auth.forgive_failures", "auth.login", "auth.logout", "auth.logout_everywhere",

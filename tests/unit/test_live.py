@@ -14,7 +14,7 @@ import pytest
 from tests.factories import actor_of, make_user
 from volley_app.models import SubRequest, utcnow
 from volley_app.services.core import live
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_replies, sub_requests
 from volley_app.settings import get_settings
 from volley_app.state import polling
 
@@ -71,7 +71,7 @@ async def test_a_notice_goes_out_when_the_transaction_commits_never_on_a_rollbac
         db.commit()
         assert await _fired(mine, listed) == [True, True]
         with live.watch(live.Interest(request_id=rid)) as detail:
-            sub_requests.accept(db, actor_of(ben), rid)
+            request_replies.accept(db, actor_of(ben), rid)
             db.commit()
             assert await _fired(mine, listed, detail) == [True, True, True]
 
@@ -98,7 +98,7 @@ async def test_every_change_of_a_request_tells_the_people_it_concerns(db, no_red
         assert await step(lambda: found.setdefault("id", sub_requests.create(db, a, recipient_id=ben.id, **_fields()))) == [
             True, True, False, False, False]  # fmt: skip
         rid = found["id"]
-        assert await step(lambda: sub_requests.decline(db, b, rid)) == [True, True, False, False, False]
+        assert await step(lambda: request_replies.decline(db, b, rid)) == [True, True, False, False, False]
         # reopened to another sub: the one who declined no longer has it on their list
         assert await step(lambda: sub_requests.reopen(db, a, rid, recipient_id=carmen.id)) == [
             True, True, True, False, False]  # fmt: skip
@@ -109,7 +109,7 @@ async def test_every_change_of_a_request_tells_the_people_it_concerns(db, no_red
         opened = {}
         assert await step(lambda: opened.setdefault("id", sub_requests.create(db, a, **_fields()))) == [
             True, False, False, False, True]  # fmt: skip
-        assert await step(lambda: sub_requests.accept(db, actor_of(dave), opened["id"])) == [
+        assert await step(lambda: request_replies.accept(db, actor_of(dave), opened["id"])) == [
             True, False, False, True, True]  # fmt: skip
     assert db.get(SubRequest, opened["id"]).recipient_id == dave.id
 
@@ -330,7 +330,7 @@ async def test_the_request_page_reads_again_and_keeps_the_edit_form_unless_the_r
     assert detail.note["status"] == "Open"
     key = detail.form_key
     ben = rows(db, User, User.username == "ben")[0]
-    sub_requests.accept(db, actor_of(ben), rid)
+    request_replies.accept(db, actor_of(ben), rid)
     db.commit()
     await detail._reload()
     assert detail.note["status"] == "Accepted" and detail.note["sub"] == "Ben Tester"

@@ -26,7 +26,7 @@ from volley_app.models import (
 )
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid
-from volley_app.services.subs import availability, matching, sub_records, sub_requests, subs_list
+from volley_app.services.subs import availability, matching, request_replies, sub_records, sub_requests, subs_list
 
 DAY = dt.timedelta(days=1)
 ALL_BUT_THURSDAY = availability.EVERY_DAY & ~availability.day_bit(3)
@@ -147,7 +147,7 @@ def test_a_place_on_a_request_for_several_counts_in_the_week_and_the_hour(rules_
     db.commit()
     fields = {"team": "Other", "date": when + dt.timedelta(minutes=40), "svl": "Gym", "skill_level": "C", "format": "6s"}
     several = sub_requests.create(db, actor_of(other), players_needed="3", **fields)
-    sub_requests.accept(db, actor_of(good), several)
+    request_replies.accept(db, actor_of(good), several)
     db.commit()
     assert db.get(SubRequest, several).status == SubStatus.OPEN
     why = {r["id"]: r["reason"] for r in _all(db, cap, rid, "ineligible")}

@@ -33,7 +33,7 @@ from volley_app.services.core import audit
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.services.operations import account_lifecycle, archive
 from volley_app.services.seasons import games, leagues, results, scheduling, scoring, sessions
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_replies, sub_requests
 from volley_app.services.teams import teams
 
 
@@ -410,7 +410,7 @@ def test_cancelling_a_request_a_sub_accepted_archives_it_and_tells_the_sub(db):
     with pytest.raises(NotFound, match="no longer exists"):
         sub_requests.detail(db, actor_of(sam), req.id)
     with pytest.raises(NotFound, match="no longer exists"):
-        sub_requests.accept(db, actor_of(make_user(db, "zed", sub=True)), req.id)
+        request_replies.accept(db, actor_of(make_user(db, "zed", sub=True)), req.id)
     assert archive.archived_page(db, actor_of(make_user(db, "boss", Role.ADMIN)), filters={"kind": "request"}).rows[0]["id"] == req.id
 
 

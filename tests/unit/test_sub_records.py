@@ -17,7 +17,7 @@ from volley_app.models import Gender, Rating, SubOutcome, SubRequestPlace, User,
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import BadRequest, Forbidden
 from volley_app.services.operations import account_lifecycle
-from volley_app.services.subs import matching, sub_records, sub_requests, subs_list
+from volley_app.services.subs import matching, request_replies, sub_records, sub_requests, subs_list
 
 HOUR = dt.timedelta(hours=1)
 DAY = dt.timedelta(days=1)
@@ -40,7 +40,7 @@ def _request(db, requestor, game: dt.datetime, *, players: int = 1, team: str = 
 
 
 def _accept(db, sub, rid: int, game: dt.datetime) -> None:
-    sub_requests.accept(db, actor_of(sub), rid, now=game - 4 * DAY)
+    request_replies.accept(db, actor_of(sub), rid, now=game - 4 * DAY)
     db.commit()
 
 

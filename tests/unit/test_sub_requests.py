@@ -13,8 +13,8 @@ from volley_app import routes
 from volley_app.models import OutboxMessage, Rating, Role, SubRequest, SubStatus, User, utcnow
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.services.operations import clock_sweep
-from volley_app.services.subs import sub_requests, subs_list
-from volley_app.services.subs.access import access_sub_request
+from volley_app.services.subs import request_replies, sub_requests, subs_list
+from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND, access_sub_request
 
 DAY = dt.timedelta(days=1)
 
@@ -149,7 +149,7 @@ def test_access_sub_request_loads_what_the_actor_may_see(world):
     with pytest.raises(Unauthorized):
         access_sub_request(db, None, rid)
     for bad in (0, -3, "abc", True, 2**40, 99999):
-        with pytest.raises(NotFound, match=sub_requests.NOT_FOUND):
+        with pytest.raises(NotFound, match=SUB_REQUEST_NOT_FOUND):
             access_sub_request(db, a["alice"], bad)
 
 
@@ -193,8 +193,8 @@ def test_svl_and_anonymous_are_refused_everything(world, who):
         lambda: sub_requests.detail(db, actor, rid),
         lambda: subs_list.list_subs(db, actor).rows,
         lambda: sub_requests.create(db, actor, **_fields()),
-        lambda: sub_requests.accept(db, actor, rid),
-        lambda: sub_requests.decline(db, actor, rid),
+        lambda: request_replies.accept(db, actor, rid),
+        lambda: request_replies.decline(db, actor, rid),
         lambda: sub_requests.update(db, actor, rid, **_fields(team="X")),
         lambda: sub_requests.delete(db, actor, rid),
     ]
@@ -240,16 +240,16 @@ def test_accept_sets_recipient_and_emails_requestor(world):
     rid = sub_requests.create(db, a["alice"], **_fields())
     db.commit()
     with pytest.raises(Forbidden, match="own"):
-        sub_requests.accept(db, a["alice"], rid)
+        request_replies.accept(db, a["alice"], rid)
     db.rollback()
-    sub_requests.accept(db, a["ben"], rid)
+    request_replies.accept(db, a["ben"], rid)
     db.commit()
     req = _status(db, rid)
     assert (req.status, req.recipient_id) == (SubStatus.ACCEPTED, a["ben"].user_id)
     mails = rows(db, OutboxMessage)
     assert [(m.to_addr, m.kind) for m in mails] == [("alice@example.com", "accepted_request")]
     with pytest.raises(BadRequest, match="already been taken"):
-        sub_requests.accept(db, a["carmen"], rid)
+        request_replies.accept(db, a["carmen"], rid)
     db.rollback()
     assert sub_requests.list_open(db, a["carmen"]).rows == []
     # the requestor sees it Accepted under My Sub Requests, and so does the sub
@@ -267,23 +267,23 @@ def test_decline_only_by_the_named_recipient(world):
     db.commit()
     for actor in (a["carmen"], a["alice"], a["root"]):
         with pytest.raises(Forbidden):
-            sub_requests.decline(db, actor, rid)
+            request_replies.decline(db, actor, rid)
         db.rollback()
     with pytest.raises(Forbidden):
-        sub_requests.decline(db, a["ben"], open_id)
+        request_replies.decline(db, a["ben"], open_id)
     db.rollback()
     with pytest.raises(Forbidden):
-        sub_requests.accept(db, a["carmen"], rid)  # targeted at ben
+        request_replies.accept(db, a["carmen"], rid)  # targeted at ben
     db.rollback()
     assert _status(db, rid).status == SubStatus.OPEN
-    sub_requests.decline(db, a["ben"], rid)
+    request_replies.decline(db, a["ben"], rid)
     db.commit()
     req = _status(db, rid)
     assert req.status == SubStatus.DECLINED and req.recipient_id == a["ben"].user_id
     declined = [m for m in rows(db, OutboxMessage) if m.kind == "declined_request"]
     assert [m.to_addr for m in declined] == ["alice@example.com"]
     with pytest.raises(BadRequest):
-        sub_requests.accept(db, a["ben"], rid)
+        request_replies.accept(db, a["ben"], rid)
     db.rollback()
     assert sub_requests.detail(db, a["ben"], rid)["can_accept"] is False
 
@@ -320,7 +320,7 @@ def test_past_requests_leave_the_lists_at_the_boundary_and_the_sweep_saves_them_
     db.commit()
     assert _status(db, rid).completed is False
     with pytest.raises(BadRequest, match="passed"):
-        sub_requests.accept(db, a["ben"], rid, now=when)
+        request_replies.accept(db, a["ben"], rid, now=when)
     db.rollback()
     assert sub_requests.list_open(db, a["ben"], now=when).rows == []
     assert sub_requests.notifications(db, a["alice"], now=when).rows == []
@@ -368,7 +368,7 @@ def test_twenty_concurrent_accepts_have_one_winner(world):
     def go(i):
         barrier.wait()
         try:
-            dbmod.call(sub_requests.accept, takers[i], rid)
+            dbmod.call(request_replies.accept, takers[i], rid)
             results[i] = "won"
         except DomainError as exc:
             results[i] = exc.message
@@ -379,7 +379,7 @@ def test_twenty_concurrent_accepts_have_one_winner(world):
     for t in threads:
         t.join(timeout=60)
     assert results.count("won") == 1
-    assert results.count(sub_requests.TAKEN) == 19
+    assert results.count(request_replies.TAKEN) == 19
     winner = takers[results.index("won")]
     req = _status(db, rid)
     assert (req.status, req.recipient_id) == (SubStatus.ACCEPTED, winner.user_id)
@@ -422,7 +422,7 @@ def test_admin_edits_roles_and_active_but_not_their_own_admin_role(world):
 
 def _declined(db, a) -> int:
     rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
-    sub_requests.decline(db, a["ben"], rid)
+    request_replies.decline(db, a["ben"], rid)
     db.commit()
     return rid
 

@@ -18,7 +18,7 @@ from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid
 from volley_app.services.operations import exports
 from volley_app.services.seasons import calendar, games, leagues, schedule, scheduling, sessions
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_replies, sub_requests
 
 CHICAGO = "America/Chicago"
 
@@ -179,7 +179,7 @@ def test_an_accepted_request_in_a_personal_feed_carries_its_venues_tzid(world):
     rid = sub_requests.create(db, actor_of(asker), team="Lake", date="2099-07-01T19:30", svl="Windy Courts",
                               skill_level="C", format="6s")  # fmt: skip
     db.commit()
-    sub_requests.accept(db, world["p"], rid)
+    request_replies.accept(db, world["p"], rid)
     token = calendar.feed_token(db, world["p"])
     db.commit()
     events = list(Calendar.from_ical(calendar.personal_feed(db, token)).walk("VEVENT"))

@@ -37,7 +37,8 @@ from volley_app.api.routes.common import text as text_field
 from volley_app.models import GenderNeeded, Position, Rating, SkillLevel, SubFormat, SubStatus
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.subs import answers, sub_requests
+from volley_app.services.subs import answers, request_replies, sub_requests
+from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND
 
 router = APIRouter(prefix=PREFIX, tags=["sub requests"])
 ID = Field(None, validation_alias=AliasChoices("id", "_id", "requestId"), examples=[9], **schema(**IDENTIFIER))
@@ -184,9 +185,9 @@ def _patch(db, actor: Actor, body: NoteEdit) -> dict:
     if status is not None and not isinstance(status, str):
         raise Invalid({"status": "Status must be Open, Accepted or Declined"})
     if status == SubStatus.ACCEPTED:
-        sub_requests.accept(db, actor, body.id)
+        request_replies.accept(db, actor, body.id)
     elif status == SubStatus.DECLINED:
-        sub_requests.decline(db, actor, body.id)
+        request_replies.decline(db, actor, body.id)
     elif status == SubStatus.OPEN and sub_requests.detail(db, actor, body.id)["status"] == SubStatus.DECLINED:
         sub_requests.reopen(db, actor, body.id, recipient_id=body.recipient)
     elif status in (None, "", SubStatus.OPEN):
@@ -251,13 +252,13 @@ def received_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
 WITHDRAW_REFUSED = {
     400: {"model": Message, "description": "The body is not JSON, or the game has started: a place can be given up "
                                            "only before it",
-          "content": {"application/json": {"example": {"message": sub_requests.STARTED}}}},
+          "content": {"application/json": {"example": {"message": request_replies.STARTED}}}},
     403: {"model": Message, "description": "The caller holds no place on that request (its requestor, another user, a "
                                            "sub who gave theirs up already), is an SVL, or the access token is invalid "
                                            "or expired (refresh, then retry once)",
-          "content": {"application/json": {"example": {"message": sub_requests.NO_PLACE}}}},
+          "content": {"application/json": {"example": {"message": request_replies.NO_PLACE}}}},
     404: {"model": Message, "description": "No such sub request (or it was cancelled)",
-          "content": {"application/json": {"example": {"message": sub_requests.NOT_FOUND}}}},
+          "content": {"application/json": {"example": {"message": SUB_REQUEST_NOT_FOUND}}}},
 }  # fmt: skip
 
 
@@ -267,5 +268,5 @@ def withdrawn_request(body: Withdrawal, actor: Actor = Depends(acting)) -> dict:
     """A sub who holds a place on request ``id`` gives it up before the game ("I can't make it"). The place reopens
     (to the next sub on the request's invite list, or to anyone) and the requestor is emailed. Only that sub may;
     once it is given up, calling again is refused (403) and changes nothing."""
-    call(sub_requests.withdraw, actor, body.id)
+    call(request_replies.withdraw, actor, body.id)
     return {"status": "Success", "result": "withdrawn"}

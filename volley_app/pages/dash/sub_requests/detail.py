@@ -17,7 +17,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import live
 from volley_app.services.core.errors import Invalid
 from volley_app.services.seasons import calendar
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_replies, sub_requests
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import focus, form_values, path_arg, run_action
@@ -217,16 +217,16 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
 
     @rx.event
     async def accept(self):
-        return await self._act(sub_requests.accept, ACCEPTED)
+        return await self._act(request_replies.accept, ACCEPTED)
 
     @rx.event
     async def decline(self):
-        return await self._act(sub_requests.decline, DECLINED)
+        return await self._act(request_replies.decline, DECLINED)
 
     @rx.event
     async def withdraw(self):
         """Give up the viewer's place ("I can't make it"); the page shows the request as it is now."""
-        result = await self._act(sub_requests.withdraw, WITHDRAWN)
+        result = await self._act(request_replies.withdraw, WITHDRAWN)
         if self.notice == WITHDRAWN and self.load_error:  # no longer theirs to see: their own list says so
             return rx.redirect(routes.NOTES_NOTIFICATIONS)
         return result
