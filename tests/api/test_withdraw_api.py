@@ -12,7 +12,7 @@ from tests.api import world as w
 from tests.factories import actor_of, make_user, rows
 from volley_app.models import OutboxMessage, SubRequest, SubRequestPlace, SubStatus, SubWithdrawal, User, utcnow
 from volley_app.services.accounts import tokens
-from volley_app.services.subs import request_replies, sub_requests
+from volley_app.services.subs import request_changes, request_replies
 from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND, SUB_REQUEST_TAKEN
 
 PATH = "/api/withdrawnRequest"
@@ -98,7 +98,7 @@ async def test_nobody_but_the_sub_with_the_place_may_give_it_up(db):
 
 async def test_a_sub_cannot_give_up_another_subs_place(db):
     x = w.build(db)
-    rid = sub_requests.create(db, actor_of(_user(db, x["users"]["player"])), team="T1", svl="Gym", skill_level="C",
+    rid = request_changes.create(db, actor_of(_user(db, x["users"]["player"])), team="T1", svl="Gym", skill_level="C",
                               format="6s", date=utcnow() + dt.timedelta(days=3), players_needed=2)  # fmt: skip
     db.commit()
     _take(x, "admin", rid)

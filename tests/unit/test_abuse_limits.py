@@ -18,7 +18,7 @@ from volley_app.models import OutboxMessage, RateLimitHit, Role, SubInvite, SubR
 from volley_app.services.accounts import accounts
 from volley_app.services.core import ratelimit
 from volley_app.services.core.errors import Invalid, RateLimited
-from volley_app.services.subs import invites, request_replies, sub_requests
+from volley_app.services.subs import invites, request_changes, request_replies
 from volley_app.services.teams import registration
 
 
@@ -148,7 +148,7 @@ def subs_world(db):
 def _invite(db, actor, recipient_id, **kw):
     fields = {"team": "Net Ninjas", "date": utcnow() + dt.timedelta(days=3), "svl": "Sportsplex", "skill_level": "C",
               "format": "6s"} | kw  # fmt: skip
-    rid = sub_requests.create(db, actor, recipient_id=recipient_id, **fields)
+    rid = request_changes.create(db, actor, recipient_id=recipient_id, **fields)
     db.commit()
     return rid
 
@@ -246,11 +246,11 @@ def test_reopening_a_request_to_a_sub_is_counted_as_an_invite(db, subs_world):
     alice, ben = subs_world["alice"], subs_world["subs"][0]
     rid = _invite(db, alice, ben.id)
     request_replies.decline(db, actor_of(ben), rid)
-    sub_requests.reopen(db, alice, rid, recipient_id=ben.id)
+    request_changes.reopen(db, alice, rid, recipient_id=ben.id)
     request_replies.decline(db, actor_of(ben), rid)
     db.commit()
     with pytest.raises(RateLimited):
-        sub_requests.reopen(db, alice, rid, recipient_id=ben.id)
+        request_changes.reopen(db, alice, rid, recipient_id=ben.id)
     db.rollback()
     assert _invited(db, ben) == ratelimit.INVITES_PER_SUB.limit
 

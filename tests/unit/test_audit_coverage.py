@@ -34,8 +34,8 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "mail_lists.set_notification", "mail_lists.unsubscribe", "newsletter.subscribe", "newsletter.unsubscribe",
         "places.new_payment", "places.reserve",
         "recovery.request_reset", "recovery.reset_password",
-        "request_replies.accept", "answers.answer_by_link", "sub_requests.create", "request_replies.decline",
-        "sub_requests.delete", "sub_requests.reopen", "sub_requests.update", "request_replies.withdraw",
+        "request_replies.accept", "answers.answer_by_link", "request_changes.create", "request_replies.decline",
+        "request_changes.delete", "request_changes.reopen", "request_changes.update", "request_replies.withdraw",
     },
     "signing in and out (the login log is its record)": {
         "auth.check_credentials", "auth.forgive_failures", "auth.login", "auth.logout", "auth.logout_everywhere",

@@ -23,7 +23,7 @@ from volley_app.models import (
 )
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail, mail_lists
-from volley_app.services.subs import answers, invites, request_replies, sub_requests
+from volley_app.services.subs import answers, invites, request_changes, request_replies, sub_requests
 from volley_app.settings import get_settings
 
 H = dt.timedelta(hours=1)
@@ -49,7 +49,7 @@ def world(db):
 
 
 def _request(db, a, *, hours: float = 72, **over) -> int:
-    rid = sub_requests.create(db, a["alice"], now=NOW, **_fields(NOW + hours * H, **over))
+    rid = request_changes.create(db, a["alice"], now=NOW, **_fields(NOW + hours * H, **over))
     db.flush()
     return rid
 
@@ -231,7 +231,7 @@ def test_a_cancelled_request_asks_nobody_more(world):
     rid = _request(db, a)
     invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id, a["carmen"].user_id], if_nobody="open",
                             now=NOW)  # fmt: skip
-    sub_requests.delete(db, a["alice"], rid)
+    request_changes.delete(db, a["alice"], rid)
     assert _states(db, rid) == [("ben", "skipped"), ("carmen", "skipped")]
     assert _req(db, rid).archived_at is not None
     assert [m.kind for m in _mails(db) if m.to_addr.startswith("ben@")] == ["received_request", "request_cancelled"]
@@ -295,7 +295,7 @@ def test_players_needed_is_one_to_four(world):
     db, a = world
     for bad in ("0", "5", "two", "-1", 1.5):
         with pytest.raises(Invalid) as exc:
-            sub_requests.create(db, a["alice"], now=NOW, **_fields(NOW + 72 * H, players_needed=bad))
+            request_changes.create(db, a["alice"], now=NOW, **_fields(NOW + 72 * H, players_needed=bad))
         assert "players_needed" in exc.value.errors
     assert _req(db, _request(db, a)).players_needed == 1
 
@@ -340,7 +340,7 @@ def test_fewer_players_than_accepted_is_refused(world):
     request_replies.accept(db, a["ben"], rid, now=NOW)
     request_replies.accept(db, a["carmen"], rid, now=NOW)
     with pytest.raises(Invalid) as exc:
-        sub_requests.update(db, a["alice"], rid, now=NOW, **_fields(NOW + 72 * H, players_needed="1"))
+        request_changes.update(db, a["alice"], rid, now=NOW, **_fields(NOW + 72 * H, players_needed="1"))
     assert "players_needed" in exc.value.errors
 
 
@@ -350,7 +350,7 @@ def test_fewer_players_than_before_fills_the_request_with_the_places_taken(world
     invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id, a["carmen"].user_id, a["eve"].user_id],
                             if_nobody="close", now=NOW)  # fmt: skip
     request_replies.accept(db, a["ben"], rid, now=NOW + MIN)  # carmen is asked next
-    sub_requests.update(db, a["alice"], rid, now=NOW + 2 * MIN, **_fields(NOW + 72 * H, players_needed="1"))
+    request_changes.update(db, a["alice"], rid, now=NOW + 2 * MIN, **_fields(NOW + 72 * H, players_needed="1"))
     req = _req(db, rid)
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.ACCEPTED, a["ben"].user_id, 1)
     assert _states(db, rid) == [("ben", "accepted"), ("carmen", "skipped"), ("eve", "skipped")]
@@ -363,7 +363,7 @@ def test_fewer_players_than_before_fills_the_request_with_the_places_taken(world
 def test_twenty_concurrent_accepts_of_a_two_player_request_have_two_winners(world):
     db, a = world
     takers = [actor_of(make_user(db, f"taker{i:02d}")) for i in range(20)]
-    rid = sub_requests.create(db, a["alice"], **_fields(utcnow() + 72 * H, players_needed="2"))
+    rid = request_changes.create(db, a["alice"], **_fields(utcnow() + 72 * H, players_needed="2"))
     db.commit()
     barrier = threading.Barrier(len(takers))
     results: list[object] = [None] * len(takers)
@@ -476,7 +476,7 @@ def test_nothing_means_invited_in_the_app_without_email(world):
     assert _states(db, rid) == [("ben", "invited")] and _invited_to(db, "ben") == []
     assert rid in [r["id"] for r in sub_requests.notifications(db, a["ben"], now=NOW).rows]
     # the single targeted invite too
-    sub_requests.create(db, a["alice"], recipient_id=a["ben"].user_id, now=NOW, **_fields(NOW + 72 * H))
+    request_changes.create(db, a["alice"], recipient_id=a["ben"].user_id, now=NOW, **_fields(NOW + 72 * H))
     assert _invited_to(db, "ben") == []
 
 
@@ -497,7 +497,7 @@ def test_open_requests_are_emailed_only_to_matching_subs_who_asked(world):
     assert built["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert built.get_body(("plain",)) is not None and built.get_body(("html",)) is not None
     # a targeted request is no open notice
-    sub_requests.create(db, a["alice"], recipient_id=a["eve"].user_id, now=NOW, **_fields(NOW + 72 * H))
+    request_changes.create(db, a["alice"], recipient_id=a["eve"].user_id, now=NOW, **_fields(NOW + 72 * H))
     assert len(_mails(db, "open_request")) == 1
 
 

@@ -24,7 +24,16 @@ from volley_app.models import (
 from volley_app.services.core import live
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid
 from volley_app.services.operations import account_lifecycle
-from volley_app.services.subs import answers, invites, matching, request_replies, sub_records, sub_requests, subs_list
+from volley_app.services.subs import (
+    answers,
+    invites,
+    matching,
+    request_changes,
+    request_replies,
+    sub_records,
+    sub_requests,
+    subs_list,
+)
 
 H = dt.timedelta(hours=1)
 NOW = utcnow().replace(microsecond=0) + H
@@ -50,7 +59,7 @@ def world(db):
 
 
 def _request(db, a, *, hours: float = 72, **over) -> int:
-    rid = sub_requests.create(db, a["alice"], now=NOW, **_fields(NOW + hours * H, **over))
+    rid = request_changes.create(db, a["alice"], now=NOW, **_fields(NOW + hours * H, **over))
     db.commit()
     return rid
 
@@ -138,7 +147,7 @@ def test_a_decline_on_a_request_with_places_taken_opens_it_to_anyone(world):
 
 def test_a_decline_without_places_still_declines(world):
     db, a = world
-    rid = sub_requests.create(db, a["alice"], recipient_id=a["ben"].user_id, now=NOW, **_fields(NOW + 72 * H))
+    rid = request_changes.create(db, a["alice"], recipient_id=a["ben"].user_id, now=NOW, **_fields(NOW + 72 * H))
     db.commit()
     request_replies.decline(db, a["ben"], rid, now=NOW)
     db.commit()
@@ -203,7 +212,7 @@ def test_an_accept_from_the_email_link_is_refused_as_well(world):
 
 def test_a_request_made_to_another_sub_is_refused_as_such_even_to_an_admin(world):
     db, a = world
-    rid = sub_requests.create(db, a["alice"], recipient_id=a["ben"].user_id, now=NOW, **_fields(NOW + 72 * H))
+    rid = request_changes.create(db, a["alice"], recipient_id=a["ben"].user_id, now=NOW, **_fields(NOW + 72 * H))
     db.commit()
     for who, says in (("root", request_replies.MADE_TO_ANOTHER), ("carmen", "No access")):
         with pytest.raises(Forbidden, match=says):
@@ -218,7 +227,7 @@ def test_a_place_at_the_same_hour_on_a_request_for_several_is_a_clash(world):
     first = _request(db, a, players_needed="2")
     request_replies.accept(db, a["ben"], first, now=NOW)
     db.commit()
-    other = sub_requests.create(db, a["dave"], now=NOW, **_fields(NOW + 72 * H + 30 * dt.timedelta(minutes=1)))
+    other = request_changes.create(db, a["dave"], now=NOW, **_fields(NOW + 72 * H + 30 * dt.timedelta(minutes=1)))
     db.commit()
     with pytest.raises(BadRequest) as refused:
         request_replies.accept(db, a["ben"], other, now=NOW)
@@ -283,7 +292,7 @@ def test_a_late_withdrawal_opens_the_place_to_anyone_and_counts_on_the_record(wo
     sub_records.rebuild(db)
     db.commit()
     assert db.get(User, a["carmen"].user_id).sub_late_withdrawals == 1
-    sub_requests.delete(db, a["alice"], rid)
+    request_changes.delete(db, a["alice"], rid)
     db.commit()
     db.expire_all()
     assert db.get(User, a["carmen"].user_id).sub_late_withdrawals == 0
@@ -333,7 +342,7 @@ def test_every_change_of_the_places_tells_the_pages_of_everyone_on_the_request(w
     assert any(r == rid and {a["alice"].user_id, a["ben"].user_id, a["eve"].user_id} <= users for r, users in told)
     db.rollback()
     told.clear()
-    sub_requests.delete(db, a["alice"], rid)  # cancelled with places taken: kept, shown nowhere
+    request_changes.delete(db, a["alice"], rid)  # cancelled with places taken: kept, shown nowhere
     assert any(r == rid and {a["alice"].user_id, a["ben"].user_id} <= users for r, users in told)
 
 
@@ -360,7 +369,7 @@ def test_a_request_with_a_place_taken_stays_open_when_the_invited_sub_leaves(wor
     matching.invite(db, a["alice"], rid, sub_id=a["ben"].user_id, now=NOW)
     db.commit()
     if tied:  # ben took a place elsewhere: his account is archived, not deleted
-        other = sub_requests.create(db, a["dave"], now=NOW, **_fields(NOW + 200 * H))
+        other = request_changes.create(db, a["dave"], now=NOW, **_fields(NOW + 200 * H))
         request_replies.accept(db, a["ben"], other, now=NOW)
         db.commit()
     account_lifecycle.delete_user(db, a["ben"], a["ben"].user_id)

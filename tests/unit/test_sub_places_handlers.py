@@ -11,7 +11,7 @@ from tests.factories import actor_of, login_token, make_user, player_world, rows
 from tests.harness import call, page_state, redirect_target
 from volley_app.models import SubRequest, SubRequestPlace, SubStatus, SubWithdrawal, User, utcnow
 from volley_app.pages.dash.sub_requests.detail import WITHDRAWN, NoteDetailState
-from volley_app.services.subs import request_replies, sub_requests
+from volley_app.services.subs import request_changes, request_replies
 from volley_app.state.sub_invites import InviteQueueState
 
 
@@ -23,7 +23,7 @@ def world(db):
     alice = rows(db, User, User.username == "alice")[0]
     fields = {"team": "Spikers", "date": utcnow() + dt.timedelta(days=3), "svl": "Sportsplex", "skill_level": "C",
               "format": "6s"}  # fmt: skip
-    rid = sub_requests.create(db, actor_of(alice), players_needed="3", **fields)
+    rid = request_changes.create(db, actor_of(alice), players_needed="3", **fields)
     request_replies.accept(db, actor_of(rows(db, User, User.username == "ben")[0]), rid)
     db.commit()
     tokens = w["tokens"] | {"carl": login_token(db, "carl")}

@@ -17,7 +17,7 @@ from volley_app.models import Gender, Rating, SubOutcome, SubRequestPlace, User,
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import BadRequest, Forbidden
 from volley_app.services.operations import account_lifecycle
-from volley_app.services.subs import matching, request_replies, sub_records, sub_requests, subs_list
+from volley_app.services.subs import matching, request_changes, request_replies, sub_records, subs_list
 
 HOUR = dt.timedelta(hours=1)
 DAY = dt.timedelta(days=1)
@@ -34,7 +34,7 @@ def people(db):
 
 def _request(db, requestor, game: dt.datetime, *, players: int = 1, team: str = "Net Ninjas") -> int:
     fields = {"team": team, "date": game, "svl": "Lexington Sportsplex", "skill_level": "C", "format": "6s"}
-    rid = sub_requests.create(db, actor_of(requestor), now=game - 5 * DAY, players_needed=str(players), **fields)
+    rid = request_changes.create(db, actor_of(requestor), now=game - 5 * DAY, players_needed=str(players), **fields)
     db.commit()
     return rid
 
@@ -111,7 +111,7 @@ def test_a_moved_date_moves_the_last_time_subbed(people):
     later = game + 3 * DAY
     fields = {"team": "Net Ninjas", "date": later, "svl": "Lexington Sportsplex", "skill_level": "C", "format": "6s",
               "players_needed": "2"}  # fmt: skip
-    sub_requests.update(db, actor_of(alice), rid, now=game - 4 * DAY, **fields)
+    request_changes.update(db, actor_of(alice), rid, now=game - 4 * DAY, **fields)
     db.commit()
     assert _same(db, ben, cara) == [(0, 0, later)] * 2
 
@@ -127,7 +127,7 @@ def test_a_cancelled_request_leaves_the_records(people):
     matching.mark_outcome(db, actor_of(alice), rid, sub_id=ben.id, outcome="Played", now=game + HOUR)
     db.commit()
     assert _same(db, ben, cara) == [(1, 0, game), (0, 0, game)]
-    sub_requests.delete(db, actor_of(alice), rid)
+    request_changes.delete(db, actor_of(alice), rid)
     db.commit()
     assert _same(db, ben, cara) == [(0, 0, game - 20 * DAY), (0, 0, None)]
 
@@ -159,7 +159,7 @@ def test_the_subs_list_and_the_ranking_count_every_place(people):
     when = timefmt.parse_local(f"{ahead.isoformat()}T19:00", "date", "Date")
     fields = {"team": "Next", "date": when, "svl": "Lexington Sportsplex", "skill_level": "B", "format": "6s",
               "position_needed": "Setter", "gender_needed": "Female", "min_rating": "B"}  # fmt: skip
-    nxt = sub_requests.create(db, actor_of(alice), **fields)
+    nxt = request_changes.create(db, actor_of(alice), **fields)
     db.commit()
     ranked = matching.suggestions(db, actor_of(alice), nxt).rows
     # reliability 1 first, then least recently subbed (ben and cara the same day: by name), then never subbed

@@ -13,7 +13,7 @@ from volley_app import routes
 from volley_app.models import OutboxMessage, Rating, Role, SubRequest, SubStatus, User, utcnow
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.services.operations import clock_sweep
-from volley_app.services.subs import request_replies, sub_requests, subs_list
+from volley_app.services.subs import request_changes, request_replies, sub_requests, subs_list
 from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND, access_sub_request
 
 DAY = dt.timedelta(days=1)
@@ -44,8 +44,8 @@ def _status(db, rid):
 
 def test_create_open_and_list(world):
     db, a = world
-    later = sub_requests.create(db, a["alice"], **_fields(date=utcnow() + 5 * DAY))
-    sooner = sub_requests.create(db, a["alice"], **_fields(date=utcnow() + 2 * DAY, court="Court 1", text="hi"))
+    later = request_changes.create(db, a["alice"], **_fields(date=utcnow() + 5 * DAY))
+    sooner = request_changes.create(db, a["alice"], **_fields(date=utcnow() + 2 * DAY, court="Court 1", text="hi"))
     db.commit()
     listed = sub_requests.list_open(db, a["ben"]).rows
     assert [r["id"] for r in listed] == [sooner, later]
@@ -60,17 +60,17 @@ def test_create_open_and_list(world):
 def test_create_validates_every_required_field(world):
     db, a = world
     with pytest.raises(Invalid) as exc:
-        sub_requests.create(db, a["alice"], team=" ", date="", svl="", skill_level="Z", format="7s")
+        request_changes.create(db, a["alice"], team=" ", date="", svl="", skill_level="Z", format="7s")
     assert set(exc.value.errors) == {"team", "date", "svl", "skill_level", "format"}
     with pytest.raises(Invalid) as exc:
-        sub_requests.create(db, a["alice"], **_fields(date=utcnow() - DAY))
+        request_changes.create(db, a["alice"], **_fields(date=utcnow() - DAY))
     assert "date" in exc.value.errors
 
 
 def test_create_says_what_is_wrong_with_each_field(world):
     db, a = world
     with pytest.raises(Invalid) as exc:
-        sub_requests.create(db, a["alice"], team="", date="", svl="x" * 201, skill_level="", format="7s", court="c" * 51)
+        request_changes.create(db, a["alice"], team="", date="", svl="x" * 201, skill_level="", format="7s", court="c" * 51)
     assert exc.value.errors == {
         "team": "Team is required",
         "date": "Date is required",
@@ -80,16 +80,16 @@ def test_create_says_what_is_wrong_with_each_field(world):
         "format": "Choose a format",
     }
     with pytest.raises(Invalid) as exc:
-        sub_requests.create(db, a["alice"], **_fields(date="next tuesday", skill_level="Z"))
+        request_changes.create(db, a["alice"], **_fields(date="next tuesday", skill_level="Z"))
     assert exc.value.errors == {"date": "Date must be a date and time", "skill_level": "Choose a skill level"}
     with pytest.raises(Invalid) as exc:
-        sub_requests.create(db, a["alice"], **_fields(date=utcnow() - DAY))
+        request_changes.create(db, a["alice"], **_fields(date=utcnow() - DAY))
     assert exc.value.errors == {"date": "Choose a date and time in the future"}
 
 
 def test_empty_optional_fields_are_stored_empty(world):
     db, a = world
-    rid = sub_requests.create(db, a["alice"], **_fields(court="  ", text=""))
+    rid = request_changes.create(db, a["alice"], **_fields(court="  ", text=""))
     db.commit()
     req = _status(db, rid)
     assert (req.court, req.text) == (None, None)
@@ -113,7 +113,7 @@ def test_invite_choices_are_the_other_active_subs(world):
 
 def test_a_requests_invite_list_choices_are_its_requestors_only(world):
     db, a = world
-    rid = sub_requests.create(db, a["alice"], **_fields())
+    rid = request_changes.create(db, a["alice"], **_fields())
     page = subs_list.invite_list_choices(db, a["alice"], rid, filters={"q": "ben"})
     assert page.rows == [{"value": str(a["ben"].user_id), "label": "Ben Tester"}]
     assert subs_list.invite_list_choice(db, a["alice"], rid, a["carmen"].user_id)["label"] == "Carmen Tester"
@@ -138,7 +138,7 @@ def test_only_svls_are_sent_away_from_the_subs_list(world):
 
 def test_access_sub_request_loads_what_the_actor_may_see(world):
     db, a = world
-    rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
+    rid = request_changes.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
     db.commit()
     assert access_sub_request(db, a["ben"], str(rid)).id == rid
     assert access_sub_request(db, a["root"], rid).id == rid
@@ -156,7 +156,7 @@ def test_access_sub_request_loads_what_the_actor_may_see(world):
 def test_local_date_input_is_read_in_the_venue_zone(world):
     db, a = world
     year = utcnow().year + 1
-    rid = sub_requests.create(db, a["alice"], **_fields(date=f"{year}-07-01T19:30"))
+    rid = request_changes.create(db, a["alice"], **_fields(date=f"{year}-07-01T19:30"))
     db.commit()
     stored = _status(db, rid).date
     assert stored == dt.datetime(year, 7, 1, 23, 30, tzinfo=dt.UTC)  # EDT is UTC-4
@@ -165,7 +165,7 @@ def test_local_date_input_is_read_in_the_venue_zone(world):
 
 def test_targeted_request_emails_the_sub_and_needs_an_active_sub(world):
     db, a = world
-    rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id, text="Can you play?"))
+    rid = request_changes.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id, text="Can you play?"))
     db.commit()
     sent = rows(db, OutboxMessage)
     assert len(sent) == 1 and sent[0].to_addr == "ben@example.com" and sent[0].kind == "received_request"
@@ -175,7 +175,7 @@ def test_targeted_request_emails_the_sub_and_needs_an_active_sub(world):
     assert sub_requests.list_open(db, a["carmen"]).rows == []  # not open to anyone
     for bad in (a["dave"].user_id, 99999, "x", None.__class__, a["alice"].user_id):
         with pytest.raises(Invalid) as exc:
-            sub_requests.create(db, a["alice"], **_fields(recipient_id=bad))
+            request_changes.create(db, a["alice"], **_fields(recipient_id=bad))
         assert "recipient" in exc.value.errors
     assert count(db, SubRequest) == 1
 
@@ -183,7 +183,7 @@ def test_targeted_request_emails_the_sub_and_needs_an_active_sub(world):
 @pytest.mark.parametrize("who", ["svl", None])
 def test_svl_and_anonymous_are_refused_everything(world, who):
     db, a = world
-    rid = sub_requests.create(db, a["alice"], **_fields())
+    rid = request_changes.create(db, a["alice"], **_fields())
     db.commit()
     actor = a[who] if who else None
     err = Forbidden if who else Unauthorized
@@ -192,11 +192,11 @@ def test_svl_and_anonymous_are_refused_everything(world, who):
         lambda: sub_requests.notifications(db, actor).rows,
         lambda: sub_requests.detail(db, actor, rid),
         lambda: subs_list.list_subs(db, actor).rows,
-        lambda: sub_requests.create(db, actor, **_fields()),
+        lambda: request_changes.create(db, actor, **_fields()),
         lambda: request_replies.accept(db, actor, rid),
         lambda: request_replies.decline(db, actor, rid),
-        lambda: sub_requests.update(db, actor, rid, **_fields(team="X")),
-        lambda: sub_requests.delete(db, actor, rid),
+        lambda: request_changes.update(db, actor, rid, **_fields(team="X")),
+        lambda: request_changes.delete(db, actor, rid),
     ]
     for call in calls:
         with pytest.raises(err):
@@ -209,7 +209,7 @@ def test_svl_and_anonymous_are_refused_everything(world, who):
 
 def test_detail_buttons_for_an_open_to_anyone_request(world):
     db, a = world
-    rid = sub_requests.create(db, a["alice"], **_fields())
+    rid = request_changes.create(db, a["alice"], **_fields())
     db.commit()
     mine = sub_requests.detail(db, a["alice"], rid)
     assert (mine["can_accept"], mine["can_decline"], mine["can_edit"]) == (False, False, True)
@@ -221,7 +221,7 @@ def test_detail_buttons_for_an_open_to_anyone_request(world):
 
 def test_detail_of_a_targeted_request(world):
     db, a = world
-    rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
+    rid = request_changes.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
     db.commit()
     named = sub_requests.detail(db, a["ben"], rid)
     assert (named["can_accept"], named["can_decline"], named["can_edit"]) == (True, True, False)
@@ -237,7 +237,7 @@ def test_detail_of_a_targeted_request(world):
 
 def test_accept_sets_recipient_and_emails_requestor(world):
     db, a = world
-    rid = sub_requests.create(db, a["alice"], **_fields())
+    rid = request_changes.create(db, a["alice"], **_fields())
     db.commit()
     with pytest.raises(Forbidden, match="own"):
         request_replies.accept(db, a["alice"], rid)
@@ -262,8 +262,8 @@ def test_accept_sets_recipient_and_emails_requestor(world):
 
 def test_decline_only_by_the_named_recipient(world):
     db, a = world
-    rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
-    open_id = sub_requests.create(db, a["alice"], **_fields())
+    rid = request_changes.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
+    open_id = request_changes.create(db, a["alice"], **_fields())
     db.commit()
     for actor in (a["carmen"], a["alice"], a["root"]):
         with pytest.raises(Forbidden):
@@ -290,22 +290,22 @@ def test_decline_only_by_the_named_recipient(world):
 
 def test_update_and_delete_by_the_requestor_only(world):
     db, a = world
-    rid = sub_requests.create(db, a["alice"], **_fields())
+    rid = request_changes.create(db, a["alice"], **_fields())
     db.commit()
     for actor in (a["ben"], a["root"]):
         with pytest.raises(Forbidden):
-            sub_requests.update(db, actor, rid, **_fields(team="Hijacked"))
+            request_changes.update(db, actor, rid, **_fields(team="Hijacked"))
         with pytest.raises(Forbidden):
-            sub_requests.delete(db, actor, rid)
+            request_changes.delete(db, actor, rid)
         db.rollback()
     assert _status(db, rid).team == "Net Ninjas"
-    sub_requests.update(db, a["alice"], rid, **_fields(team="Block Party", court="Court 9"))
+    request_changes.update(db, a["alice"], rid, **_fields(team="Block Party", court="Court 9"))
     db.commit()
     assert (_status(db, rid).team, _status(db, rid).court) == ("Block Party", "Court 9")
     with pytest.raises(Invalid):
-        sub_requests.update(db, a["alice"], rid, **_fields(team=""))
+        request_changes.update(db, a["alice"], rid, **_fields(team=""))
     db.rollback()
-    sub_requests.delete(db, a["alice"], rid)
+    request_changes.delete(db, a["alice"], rid)
     db.commit()
     assert count(db, SubRequest) == 0
 
@@ -313,7 +313,7 @@ def test_update_and_delete_by_the_requestor_only(world):
 def test_past_requests_leave_the_lists_at_the_boundary_and_the_sweep_saves_them_completed(world):
     db, a = world
     when = utcnow() + 2 * DAY
-    rid = sub_requests.create(db, a["alice"], **_fields(date=when))
+    rid = request_changes.create(db, a["alice"], **_fields(date=when))
     db.commit()
     just_before = when - dt.timedelta(seconds=1)
     assert [r["id"] for r in sub_requests.list_open(db, a["ben"], now=just_before).rows] == [rid]
@@ -335,9 +335,9 @@ def test_past_requests_leave_the_lists_at_the_boundary_and_the_sweep_saves_them_
 
 def test_notifications_leave_past_requests_out_and_sort(world):
     db, a = world
-    first = sub_requests.create(db, a["alice"], **_fields(date=utcnow() + DAY))
-    second = sub_requests.create(db, a["ben"], **_fields(recipient_id=a["carmen"].user_id, date=utcnow() + 3 * DAY))
-    third = sub_requests.create(db, a["carmen"], **_fields(recipient_id=a["ben"].user_id, date=utcnow() + 2 * DAY))
+    first = request_changes.create(db, a["alice"], **_fields(date=utcnow() + DAY))
+    second = request_changes.create(db, a["ben"], **_fields(recipient_id=a["carmen"].user_id, date=utcnow() + 3 * DAY))
+    third = request_changes.create(db, a["carmen"], **_fields(recipient_id=a["ben"].user_id, date=utcnow() + 2 * DAY))
     db.commit()
     assert [r["id"] for r in sub_requests.notifications(db, a["alice"]).rows] == [first]
     assert [r["id"] for r in sub_requests.notifications(db, a["carmen"]).rows] == [third, second]
@@ -360,7 +360,7 @@ def test_subs_list_has_active_subs_without_emails(world):
 def test_twenty_concurrent_accepts_have_one_winner(world):
     db, a = world
     takers = [actor_of(make_user(db, f"taker{i:02d}")) for i in range(20)]
-    rid = sub_requests.create(db, a["alice"], **_fields())
+    rid = request_changes.create(db, a["alice"], **_fields())
     db.commit()
     barrier = threading.Barrier(len(takers))
     results: list[object] = [None] * len(takers)
@@ -390,7 +390,7 @@ def test_deleting_a_sub_closes_their_open_invites(world):
     from volley_app.services.operations import account_lifecycle
 
     db, a = world
-    rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
+    rid = request_changes.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
     db.commit()
     assert account_lifecycle.delete_user(db, a["ben"], a["ben"].user_id) is True
     db.commit()
@@ -421,7 +421,7 @@ def test_admin_edits_roles_and_active_but_not_their_own_admin_role(world):
 
 
 def _declined(db, a) -> int:
-    rid = sub_requests.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
+    rid = request_changes.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
     request_replies.decline(db, a["ben"], rid)
     db.commit()
     return rid
@@ -432,7 +432,7 @@ def test_the_requestor_reopens_a_declined_request_to_anyone(world):
     rid = _declined(db, a)
     assert sub_requests.detail(db, a["alice"], rid)["can_reopen"] is True
     assert sub_requests.detail(db, a["ben"], rid)["can_reopen"] is False
-    sub_requests.reopen(db, a["alice"], rid)
+    request_changes.reopen(db, a["alice"], rid)
     db.commit()
     req = _status(db, rid)
     assert (req.status, req.recipient_id, req.completed) == (SubStatus.OPEN, None, False)
@@ -444,7 +444,7 @@ def test_the_requestor_invites_another_sub_who_is_emailed(world):
     db, a = world
     rid = _declined(db, a)
     before = count(db, OutboxMessage)
-    sub_requests.reopen(db, a["alice"], rid, recipient_id=str(a["carmen"].user_id))
+    request_changes.reopen(db, a["alice"], rid, recipient_id=str(a["carmen"].user_id))
     db.commit()
     req = _status(db, rid)
     assert (req.status, req.recipient_id) == (SubStatus.OPEN, a["carmen"].user_id)
@@ -458,21 +458,21 @@ def test_only_the_requestor_reopens(world, who):
     db, a = world
     rid = _declined(db, a)
     with pytest.raises((Forbidden, NotFound)):
-        sub_requests.reopen(db, a[who], rid)
+        request_changes.reopen(db, a[who], rid)
     assert _status(db, rid).status == SubStatus.DECLINED
 
 
 def test_reopen_refuses_an_open_request_a_past_one_and_bad_invitees(world):
     db, a = world
-    open_id = sub_requests.create(db, a["alice"], **_fields())
+    open_id = request_changes.create(db, a["alice"], **_fields())
     db.commit()
     with pytest.raises(BadRequest):
-        sub_requests.reopen(db, a["alice"], open_id)
+        request_changes.reopen(db, a["alice"], open_id)
     rid = _declined(db, a)
     for bad in ("not-a-number", str(a["dave"].user_id), str(a["alice"].user_id)):  # no id, not a sub, oneself
         with pytest.raises(Invalid) as exc:
-            sub_requests.reopen(db, a["alice"], rid, recipient_id=bad)
+            request_changes.reopen(db, a["alice"], rid, recipient_id=bad)
         assert "recipient" in exc.value.errors
     assert _status(db, rid).status == SubStatus.DECLINED
     with pytest.raises(BadRequest):
-        sub_requests.reopen(db, a["alice"], rid, now=utcnow() + 30 * DAY)  # its date has passed
+        request_changes.reopen(db, a["alice"], rid, now=utcnow() + 30 * DAY)  # its date has passed

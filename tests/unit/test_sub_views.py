@@ -11,7 +11,7 @@ from volley_app import routes
 from volley_app.models import Rating, utcnow
 from volley_app.services.core.errors import Forbidden, Unauthorized
 from volley_app.services.operations import home
-from volley_app.services.subs import request_replies, sub_requests
+from volley_app.services.subs import request_changes, request_replies, sub_requests
 
 H = dt.timedelta(hours=1)
 NOW = utcnow().replace(microsecond=0) + H
@@ -31,7 +31,7 @@ def world(db):
 def _request(db, a, *, hours=72, **over) -> int:
     fields = {"team": "Net Ninjas", "date": NOW + hours * H, "svl": "Lexington Sportsplex", "skill_level": "C",
               "format": "6s"} | over  # fmt: skip
-    rid = sub_requests.create(db, a["alice"], now=NOW, **fields)
+    rid = request_changes.create(db, a["alice"], now=NOW, **fields)
     db.flush()
     return rid
 
@@ -69,7 +69,7 @@ def test_a_subs_home_lists_their_own_coming_games_nearest_first(world):
     request_replies.accept(db, a["carmen"], _request(db, a, hours=45, team="Other"), now=NOW)
     cancelled = _request(db, a, hours=60, team="Cancelled")
     request_replies.accept(db, a["ben"], cancelled, now=NOW)
-    sub_requests.delete(db, a["alice"], cancelled)
+    request_changes.delete(db, a["alice"], cancelled)
     mine = home.commitments(db, a["ben"], now=NOW + 3 * H)
     assert [c["team"] for c in mine] == ["Sooner Team", "Named Team", "Later Team"]
     assert mine[0]["where"] == "Lexington Sportsplex, 3" and mine[0]["href"] == routes.note_path(sooner)

@@ -37,7 +37,7 @@ from volley_app.api.routes.common import text as text_field
 from volley_app.models import GenderNeeded, Position, Rating, SkillLevel, SubFormat, SubStatus
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.subs import answers, request_replies, sub_requests
+from volley_app.services.subs import answers, request_changes, request_replies, sub_requests
 from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND
 
 router = APIRouter(prefix=PREFIX, tags=["sub requests"])
@@ -138,7 +138,7 @@ class Withdrawn(BaseModel):
 
 
 DETAILS = ("team", "date", "svl", "court", "skill_level", "format", "text")
-NEEDS = sub_requests.NEEDS  # on a change, a need the body leaves out stays as it is
+NEEDS = request_changes.NEEDS  # on a change, a need the body leaves out stays as it is
 
 
 def _note(row: dict) -> dict:
@@ -176,7 +176,7 @@ def create_note(body: Note, actor: Actor = Depends(acting)) -> dict:
     ``playersNeeded``, ``positionNeeded``, ``genderNeeded`` and ``minRating`` say what the team needs (left out:
     one player, anyone)."""
     details = {k: getattr(body, k) for k in (*DETAILS, *NEEDS)}
-    new_id = call(sub_requests.create, actor, recipient_id=body.recipient, **details)
+    new_id = call(request_changes.create, actor, recipient_id=body.recipient, **details)
     return _note(call(sub_requests.detail, actor, new_id))
 
 
@@ -189,10 +189,10 @@ def _patch(db, actor: Actor, body: NoteEdit) -> dict:
     elif status == SubStatus.DECLINED:
         request_replies.decline(db, actor, body.id)
     elif status == SubStatus.OPEN and sub_requests.detail(db, actor, body.id)["status"] == SubStatus.DECLINED:
-        sub_requests.reopen(db, actor, body.id, recipient_id=body.recipient)
+        request_changes.reopen(db, actor, body.id, recipient_id=body.recipient)
     elif status in (None, "", SubStatus.OPEN):
         needs = {k: getattr(body, k) for k in NEEDS if k in body.model_fields_set}
-        sub_requests.update(db, actor, body.id, **{k: getattr(body, k) for k in DETAILS}, **needs)
+        request_changes.update(db, actor, body.id, **{k: getattr(body, k) for k in DETAILS}, **needs)
     else:
         raise Invalid({"status": "Status must be Open, Accepted or Declined"})
     return _note(sub_requests.detail(db, actor, body.id))
@@ -209,7 +209,7 @@ def update_note(body: NoteEdit, actor: Actor = Depends(acting)) -> dict:
 @router.delete("/notes", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def delete_note(body: Deletion, actor: Actor = Depends(acting)) -> dict:
     """The requestor cancels a request (kept, and its sub told, when a sub is on it)."""
-    call(sub_requests.delete, actor, body.id)
+    call(request_changes.delete, actor, body.id)
     return {"id": body.id, "_id": body.id}
 
 

@@ -17,7 +17,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import live
 from volley_app.services.core.errors import Invalid
 from volley_app.services.seasons import calendar
-from volley_app.services.subs import request_replies, sub_requests
+from volley_app.services.subs import request_changes, request_replies, sub_requests
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import focus, form_values, path_arg, run_action
@@ -236,7 +236,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         """Open a declined request again: to anyone, or to the sub chosen."""
         recipient = form_values(form_data, ("recipient",))["recipient"]
         self.action_error, self.notice = "", ""
-        _, failure = await run_action(sub_requests.reopen, actor=await self._actor(), request_id=self._note_id(),
+        _, failure = await run_action(request_changes.reopen, actor=await self._actor(), request_id=self._note_id(),
                                       recipient_id=recipient or None)  # fmt: skip
         if failure:
             self.action_error = failure.message if not isinstance(failure, Invalid) else " ".join(failure.errors.values())
@@ -250,7 +250,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         if not self.busy:
             self.notice = ""
         values = self._request_values(form_data)
-        async for event in self._submit(sub_requests.update, request_id=self._note_id(), **values):
+        async for event in self._submit(request_changes.update, request_id=self._note_id(), **values):
             yield event
         if not (self.busy or self.error or self.errors):
             self.notice = UPDATED
@@ -259,7 +259,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
 
     @rx.event
     async def delete(self):
-        _, failure = await run_action(sub_requests.delete, actor=await self._actor(), request_id=self._note_id())
+        _, failure = await run_action(request_changes.delete, actor=await self._actor(), request_id=self._note_id())
         if failure:
             self.action_error = failure.message
             return focus(DETAIL_ERROR_ID)
