@@ -47,7 +47,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "invites.expire_invites", "invites.sweep_request", "leagues.save_reached_stages",
         "mail.deliver_pending", "places.send_due_refunds", "ratelimit.purge", "sessions.save_reached_statuses",
         "sub_records.rebuild", "sub_records.refresh",
-        "sub_records.refresh_request", "sub_reminders.send_one", "request_rows.complete_past", "sub_requests.detail",
+        "sub_records.refresh_request", "sub_reminders.send_one", "request_rows.complete_past", "request_lists.detail",
     },
     "a helper whose callers audit, or a counter of one of the above": {
         "clashes.clear_of_kept",

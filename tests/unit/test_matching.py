@@ -30,9 +30,9 @@ from volley_app.services.subs import (
     availability,
     matching,
     request_changes,
+    request_lists,
     request_replies,
     sub_records,
-    sub_requests,
     subs_list,
 )
 
@@ -288,15 +288,15 @@ def test_needs_are_checked_and_shown(db):
     assert set(exc.value.errors) == {"position_needed", "gender_needed", "min_rating"}
     plain = request_changes.create(db, cap, **_fields(when, position_needed="", gender_needed=None, min_rating=""))
     db.commit()
-    row = sub_requests.detail(db, cap, plain)
+    row = request_lists.detail(db, cap, plain)
     assert (row["position_needed"], row["gender_needed"], row["min_rating"], row["needs"]) == ("Any", "Any", "", "anyone")
     rid = request_changes.create(db, cap, **_fields(when))
     db.commit()
-    assert sub_requests.detail(db, cap, rid)["needs"] == "female setter, B or better"
-    assert sub_requests.notifications(db, cap).rows[0]["needs"] in ("anyone", "female setter, B or better")
+    assert request_lists.detail(db, cap, rid)["needs"] == "female setter, B or better"
+    assert request_lists.notifications(db, cap).rows[0]["needs"] in ("anyone", "female setter, B or better")
     request_changes.update(db, cap, rid, **_fields(when, position_needed="Hitter", gender_needed="Male", min_rating="A"))
     db.commit()
-    assert sub_requests.detail(db, cap, rid)["needs"] == "male hitter, A"
+    assert request_lists.detail(db, cap, rid)["needs"] == "male hitter, A"
 
 
 def test_mark_played_or_no_show_after_the_game(db):
@@ -333,7 +333,7 @@ def test_the_demo_request_has_suggestions_and_an_ineligible_sub_with_why(db):
     db.commit()
     alice = rows(db, SubRequest, SubRequest.position_needed == "Passer")[0]
     cap = actor_of(rows(db, User, User.username == "alice")[0])
-    assert sub_requests.detail(db, cap, alice.id)["needs"] == "female passer, C or better"
+    assert request_lists.detail(db, cap, alice.id)["needs"] == "female passer, C or better"
     eligible = matching.suggestions(db, cap, alice.id).rows
     assert eligible and all(r["gender"] == "Female" for r in eligible)
     why = {r["name"]: r["reason"] for r in matching.suggestions(db, cap, alice.id, show="ineligible").rows}

@@ -33,7 +33,7 @@ from volley_app.services.core import audit
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.services.operations import account_lifecycle, archive
 from volley_app.services.seasons import games, leagues, results, scheduling, scoring, sessions
-from volley_app.services.subs import request_changes, request_replies, sub_requests
+from volley_app.services.subs import request_changes, request_lists, request_replies
 from volley_app.services.teams import teams
 
 
@@ -142,7 +142,7 @@ def test_no_id_is_reused_for_sub_requests(db):
     db.commit()
     assert nxt.id > first
     with pytest.raises(NotFound, match="This sub request no longer exists"):
-        sub_requests.detail(db, actor_of(pat), first)
+        request_lists.detail(db, actor_of(pat), first)
 
 
 def test_a_session_with_history_is_archived_with_its_leagues(world):
@@ -406,9 +406,9 @@ def test_cancelling_a_request_a_sub_accepted_archives_it_and_tells_the_sub(db):
     assert kept.archived_at is not None
     (msg,) = rows(db, OutboxMessage)
     assert msg.to_addr == sam.email and msg.kind == "request_cancelled" and "cancelled" in msg.body_text
-    assert sub_requests.notifications(db, actor_of(sam)).rows == []
+    assert request_lists.notifications(db, actor_of(sam)).rows == []
     with pytest.raises(NotFound, match="no longer exists"):
-        sub_requests.detail(db, actor_of(sam), req.id)
+        request_lists.detail(db, actor_of(sam), req.id)
     with pytest.raises(NotFound, match="no longer exists"):
         request_replies.accept(db, actor_of(make_user(db, "zed", sub=True)), req.id)
     assert archive.archived_page(db, actor_of(make_user(db, "boss", Role.ADMIN)), filters={"kind": "request"}).rows[0]["id"] == req.id

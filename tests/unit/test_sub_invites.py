@@ -23,7 +23,7 @@ from volley_app.models import (
 )
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail, mail_lists
-from volley_app.services.subs import answers, invites, request_changes, request_replies, sub_requests
+from volley_app.services.subs import answers, invites, request_changes, request_lists, request_replies
 from volley_app.settings import get_settings
 
 H = dt.timedelta(hours=1)
@@ -153,7 +153,7 @@ def test_reading_the_request_sweeps_its_lapsed_hold(world):
     rid = _request(db, a)
     invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id, a["carmen"].user_id], if_nobody="close",
                             now=NOW)  # fmt: skip
-    found = sub_requests.detail(db, a["alice"], rid, now=NOW + 3 * H)
+    found = request_lists.detail(db, a["alice"], rid, now=NOW + 3 * H)
     assert [(q["name"], q["state"]) for q in found["invite_queue"]] == [("Ben Tester", "Expired"), ("Carmen Tester", "Invited")]
     assert found["invite_queue"][1]["when"].startswith("holds it until")
 
@@ -194,7 +194,7 @@ def test_an_exhausted_list_closes_the_request_when_asked(world):
     db.expire_all()
     req = _req(db, rid)
     assert req.status == SubStatus.DECLINED and _states(db, rid) == [("ben", "expired")]
-    assert sub_requests.detail(db, a["alice"], rid, now=NOW + 3 * H)["can_reopen"] is True
+    assert request_lists.detail(db, a["alice"], rid, now=NOW + 3 * H)["can_reopen"] is True
 
 
 def test_a_closed_list_with_places_taken_names_a_sub_who_took_one(world):
@@ -306,12 +306,12 @@ def test_a_two_player_request_fills_one_place_per_accept(world):
     request_replies.accept(db, a["ben"], rid, now=NOW)
     req = _req(db, rid)
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.OPEN, None, 1)
-    assert rid in [r["id"] for r in sub_requests.list_open(db, a["carmen"], now=NOW).rows]
-    mine = sub_requests.notifications(db, a["ben"], now=NOW)
+    assert rid in [r["id"] for r in request_lists.list_open(db, a["carmen"], now=NOW).rows]
+    mine = request_lists.notifications(db, a["ben"], now=NOW)
     assert [r["id"] for r in mine.rows] == [rid] and mine.total == 1  # on ben's own list too
     with pytest.raises(BadRequest, match="already accepted"):
         request_replies.accept(db, a["ben"], rid, now=NOW)
-    assert sub_requests.detail(db, a["ben"], rid, now=NOW)["can_accept"] is False
+    assert request_lists.detail(db, a["ben"], rid, now=NOW)["can_accept"] is False
     request_replies.accept(db, a["carmen"], rid, now=NOW)
     req = _req(db, rid)
     assert (req.status, req.places_filled) == (SubStatus.ACCEPTED, 2)
@@ -319,7 +319,7 @@ def test_a_two_player_request_fills_one_place_per_accept(world):
         request_replies.accept(db, a["eve"], rid, now=NOW)
     assert sorted(p.user_id for p in rows(db, SubRequestPlace)) == sorted([a["ben"].user_id, a["carmen"].user_id])
     # both subs still see it
-    assert sub_requests.detail(db, a["ben"], rid, now=NOW)["places"] == ["Ben Tester", "Carmen Tester"]
+    assert request_lists.detail(db, a["ben"], rid, now=NOW)["places"] == ["Ben Tester", "Carmen Tester"]
 
 
 def test_an_invite_list_fills_every_place(world):
@@ -474,7 +474,7 @@ def test_nothing_means_invited_in_the_app_without_email(world):
     mail_lists.set_notification(db, a["ben"], value="none")
     rid = _invited(db, a, "ben")
     assert _states(db, rid) == [("ben", "invited")] and _invited_to(db, "ben") == []
-    assert rid in [r["id"] for r in sub_requests.notifications(db, a["ben"], now=NOW).rows]
+    assert rid in [r["id"] for r in request_lists.notifications(db, a["ben"], now=NOW).rows]
     # the single targeted invite too
     request_changes.create(db, a["alice"], recipient_id=a["ben"].user_id, now=NOW, **_fields(NOW + 72 * H))
     assert _invited_to(db, "ben") == []

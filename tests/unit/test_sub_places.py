@@ -29,9 +29,9 @@ from volley_app.services.subs import (
     invites,
     matching,
     request_changes,
+    request_lists,
     request_replies,
     sub_records,
-    sub_requests,
     subs_list,
 )
 
@@ -142,7 +142,7 @@ def test_a_decline_on_a_request_with_places_taken_opens_it_to_anyone(world):
     request_replies.accept(db, a["eve"], rid, now=NOW)
     db.commit()
     assert _req(db, rid).status == SubStatus.ACCEPTED
-    assert sub_requests.detail(db, a["alice"], rid, now=NOW)["sub"] == "Carmen Sub, Eve Sub"
+    assert request_lists.detail(db, a["alice"], rid, now=NOW)["sub"] == "Carmen Sub, Eve Sub"
 
 
 def test_a_decline_without_places_still_declines(world):
@@ -282,7 +282,7 @@ def test_a_late_withdrawal_opens_the_place_to_anyone_and_counts_on_the_record(wo
     assert sub_records.late_withdrawals(db, a["carmen"].user_id) == 1
     reason = {r["id"]: r["reason"] for r in matching.suggestions(db, a["alice"], rid, size=50, now=NOW + 10 * H).rows}
     assert "0 no-shows, 1 late withdrawal" in reason[a["carmen"].user_id]
-    assert sub_requests.detail(db, a["alice"], rid, now=NOW + 10 * H)["sub"] == "Ben Sub"
+    assert request_lists.detail(db, a["alice"], rid, now=NOW + 10 * H)["sub"] == "Ben Sub"
     assert "The place is open to anyone again." in [m for m in rows(db, OutboxMessage) if m.kind == "sub_withdrew"][0].body_text
     # anyone may take it: eve does
     request_replies.accept(db, a["eve"], rid, now=NOW + 11 * H)
@@ -351,11 +351,11 @@ def test_the_detail_lets_only_a_sub_with_a_place_give_it_up(world):
     rid = _request(db, a, players_needed="2")
     request_replies.accept(db, a["ben"], rid, now=NOW)
     db.commit()
-    assert sub_requests.detail(db, a["ben"], rid, now=NOW)["can_withdraw"] is True
-    assert sub_requests.detail(db, a["ben"], rid, now=NOW)["can_decline"] is False
+    assert request_lists.detail(db, a["ben"], rid, now=NOW)["can_withdraw"] is True
+    assert request_lists.detail(db, a["ben"], rid, now=NOW)["can_decline"] is False
     for who in ("alice", "carmen", "root"):
-        assert sub_requests.detail(db, a[who], rid, now=NOW)["can_withdraw"] is False
-    assert sub_requests.detail(db, a["alice"], rid, now=NOW)["sub"] == "Ben Sub"
+        assert request_lists.detail(db, a[who], rid, now=NOW)["can_withdraw"] is False
+    assert request_lists.detail(db, a["alice"], rid, now=NOW)["sub"] == "Ben Sub"
 
 
 @pytest.mark.parametrize("tied", [False, True])

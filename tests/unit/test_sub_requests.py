@@ -13,7 +13,7 @@ from volley_app import routes
 from volley_app.models import OutboxMessage, Rating, Role, SubRequest, SubStatus, User, utcnow
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.services.operations import clock_sweep
-from volley_app.services.subs import request_changes, request_replies, sub_requests, subs_list
+from volley_app.services.subs import request_changes, request_lists, request_replies, subs_list
 from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND, access_sub_request
 
 DAY = dt.timedelta(days=1)
@@ -47,7 +47,7 @@ def test_create_open_and_list(world):
     later = request_changes.create(db, a["alice"], **_fields(date=utcnow() + 5 * DAY))
     sooner = request_changes.create(db, a["alice"], **_fields(date=utcnow() + 2 * DAY, court="Court 1", text="hi"))
     db.commit()
-    listed = sub_requests.list_open(db, a["ben"]).rows
+    listed = request_lists.list_open(db, a["ben"]).rows
     assert [r["id"] for r in listed] == [sooner, later]
     row = listed[0]
     # people by name, as players know each other (never by username)
@@ -93,7 +93,7 @@ def test_empty_optional_fields_are_stored_empty(world):
     db.commit()
     req = _status(db, rid)
     assert (req.court, req.text) == (None, None)
-    assert sub_requests.detail(db, a["alice"], rid)["court"] == ""
+    assert request_lists.detail(db, a["alice"], rid)["court"] == ""
 
 
 def test_invite_choices_are_the_other_active_subs(world):
@@ -160,7 +160,7 @@ def test_local_date_input_is_read_in_the_venue_zone(world):
     db.commit()
     stored = _status(db, rid).date
     assert stored == dt.datetime(year, 7, 1, 23, 30, tzinfo=dt.UTC)  # EDT is UTC-4
-    assert sub_requests.detail(db, a["alice"], rid)["time_text"] == "7:30 PM ET"  # a location no venue has
+    assert request_lists.detail(db, a["alice"], rid)["time_text"] == "7:30 PM ET"  # a location no venue has
 
 
 def test_targeted_request_emails_the_sub_and_needs_an_active_sub(world):
@@ -172,7 +172,7 @@ def test_targeted_request_emails_the_sub_and_needs_an_active_sub(world):
     assert "Net Ninjas" in sent[0].body_text and "Can you play?" in sent[0].body_text
     assert f"/dash/notes/{rid}" in sent[0].body_text
     assert f"Or answer on the request's page: {routes.absolute(routes.note_path(rid))}\n" in sent[0].body_text
-    assert sub_requests.list_open(db, a["carmen"]).rows == []  # not open to anyone
+    assert request_lists.list_open(db, a["carmen"]).rows == []  # not open to anyone
     for bad in (a["dave"].user_id, 99999, "x", None.__class__, a["alice"].user_id):
         with pytest.raises(Invalid) as exc:
             request_changes.create(db, a["alice"], **_fields(recipient_id=bad))
@@ -188,9 +188,9 @@ def test_svl_and_anonymous_are_refused_everything(world, who):
     actor = a[who] if who else None
     err = Forbidden if who else Unauthorized
     calls = [
-        lambda: sub_requests.list_open(db, actor).rows,
-        lambda: sub_requests.notifications(db, actor).rows,
-        lambda: sub_requests.detail(db, actor, rid),
+        lambda: request_lists.list_open(db, actor).rows,
+        lambda: request_lists.notifications(db, actor).rows,
+        lambda: request_lists.detail(db, actor, rid),
         lambda: subs_list.list_subs(db, actor).rows,
         lambda: request_changes.create(db, actor, **_fields()),
         lambda: request_replies.accept(db, actor, rid),
@@ -211,11 +211,11 @@ def test_detail_buttons_for_an_open_to_anyone_request(world):
     db, a = world
     rid = request_changes.create(db, a["alice"], **_fields())
     db.commit()
-    mine = sub_requests.detail(db, a["alice"], rid)
+    mine = request_lists.detail(db, a["alice"], rid)
     assert (mine["can_accept"], mine["can_decline"], mine["can_edit"]) == (False, False, True)
-    other = sub_requests.detail(db, a["ben"], rid)
+    other = request_lists.detail(db, a["ben"], rid)
     assert (other["can_accept"], other["can_decline"], other["can_edit"]) == (True, False, False)
-    admin = sub_requests.detail(db, a["root"], rid)
+    admin = request_lists.detail(db, a["root"], rid)
     assert admin["can_edit"] is False and admin["can_accept"] is True
 
 
@@ -223,16 +223,16 @@ def test_detail_of_a_targeted_request(world):
     db, a = world
     rid = request_changes.create(db, a["alice"], **_fields(recipient_id=a["ben"].user_id))
     db.commit()
-    named = sub_requests.detail(db, a["ben"], rid)
+    named = request_lists.detail(db, a["ben"], rid)
     assert (named["can_accept"], named["can_decline"], named["can_edit"]) == (True, True, False)
     assert named["sub"] == "Ben Tester"
     with pytest.raises(Forbidden):
-        sub_requests.detail(db, a["carmen"], rid)
-    assert sub_requests.detail(db, a["root"], rid)["can_accept"] is False  # admins view all, but it is not theirs
+        request_lists.detail(db, a["carmen"], rid)
+    assert request_lists.detail(db, a["root"], rid)["can_accept"] is False  # admins view all, but it is not theirs
     with pytest.raises(NotFound):
-        sub_requests.detail(db, a["ben"], 424242)
+        request_lists.detail(db, a["ben"], 424242)
     with pytest.raises(NotFound):
-        sub_requests.detail(db, a["ben"], "1; drop table users")
+        request_lists.detail(db, a["ben"], "1; drop table users")
 
 
 def test_accept_sets_recipient_and_emails_requestor(world):
@@ -251,13 +251,13 @@ def test_accept_sets_recipient_and_emails_requestor(world):
     with pytest.raises(BadRequest, match="already been taken"):
         request_replies.accept(db, a["carmen"], rid)
     db.rollback()
-    assert sub_requests.list_open(db, a["carmen"]).rows == []
+    assert request_lists.list_open(db, a["carmen"]).rows == []
     # the requestor sees it Accepted under My Sub Requests, and so does the sub
-    assert [r["status"] for r in sub_requests.notifications(db, a["alice"]).rows] == ["Accepted"]
-    assert [r["id"] for r in sub_requests.notifications(db, a["ben"]).rows] == [rid]
-    assert sub_requests.notifications(db, a["carmen"]).rows == []
+    assert [r["status"] for r in request_lists.notifications(db, a["alice"]).rows] == ["Accepted"]
+    assert [r["id"] for r in request_lists.notifications(db, a["ben"]).rows] == [rid]
+    assert request_lists.notifications(db, a["carmen"]).rows == []
     with pytest.raises(Forbidden):
-        sub_requests.detail(db, a["carmen"], rid)  # taken by someone else: no longer public
+        request_lists.detail(db, a["carmen"], rid)  # taken by someone else: no longer public
 
 
 def test_decline_only_by_the_named_recipient(world):
@@ -285,7 +285,7 @@ def test_decline_only_by_the_named_recipient(world):
     with pytest.raises(BadRequest):
         request_replies.accept(db, a["ben"], rid)
     db.rollback()
-    assert sub_requests.detail(db, a["ben"], rid)["can_accept"] is False
+    assert request_lists.detail(db, a["ben"], rid)["can_accept"] is False
 
 
 def test_update_and_delete_by_the_requestor_only(world):
@@ -316,15 +316,15 @@ def test_past_requests_leave_the_lists_at_the_boundary_and_the_sweep_saves_them_
     rid = request_changes.create(db, a["alice"], **_fields(date=when))
     db.commit()
     just_before = when - dt.timedelta(seconds=1)
-    assert [r["id"] for r in sub_requests.list_open(db, a["ben"], now=just_before).rows] == [rid]
+    assert [r["id"] for r in request_lists.list_open(db, a["ben"], now=just_before).rows] == [rid]
     db.commit()
     assert _status(db, rid).completed is False
     with pytest.raises(BadRequest, match="passed"):
         request_replies.accept(db, a["ben"], rid, now=when)
     db.rollback()
-    assert sub_requests.list_open(db, a["ben"], now=when).rows == []
-    assert sub_requests.notifications(db, a["alice"], now=when).rows == []
-    row = sub_requests.detail(db, a["alice"], rid, now=when)
+    assert request_lists.list_open(db, a["ben"], now=when).rows == []
+    assert request_lists.notifications(db, a["alice"], now=when).rows == []
+    row = request_lists.detail(db, a["alice"], rid, now=when)
     assert row["completed"] is True and row["can_accept"] is False
     db.commit()
     assert _status(db, rid).completed is False  # the reads saved nothing
@@ -339,12 +339,12 @@ def test_notifications_leave_past_requests_out_and_sort(world):
     second = request_changes.create(db, a["ben"], **_fields(recipient_id=a["carmen"].user_id, date=utcnow() + 3 * DAY))
     third = request_changes.create(db, a["carmen"], **_fields(recipient_id=a["ben"].user_id, date=utcnow() + 2 * DAY))
     db.commit()
-    assert [r["id"] for r in sub_requests.notifications(db, a["alice"]).rows] == [first]
-    assert [r["id"] for r in sub_requests.notifications(db, a["carmen"]).rows] == [third, second]
-    assert [r["id"] for r in sub_requests.notifications(db, a["ben"]).rows] == [third, second]
-    assert sub_requests.notifications(db, a["dave"]).rows == []
+    assert [r["id"] for r in request_lists.notifications(db, a["alice"]).rows] == [first]
+    assert [r["id"] for r in request_lists.notifications(db, a["carmen"]).rows] == [third, second]
+    assert [r["id"] for r in request_lists.notifications(db, a["ben"]).rows] == [third, second]
+    assert request_lists.notifications(db, a["dave"]).rows == []
     db.commit()
-    assert sub_requests.notifications(db, a["alice"], now=utcnow() + 1.5 * DAY).rows == []
+    assert request_lists.notifications(db, a["alice"], now=utcnow() + 1.5 * DAY).rows == []
     db.commit()
     assert _status(db, first).completed is False  # completed is saved by the sweep, not by a read
 
@@ -396,8 +396,8 @@ def test_deleting_a_sub_closes_their_open_invites(world):
     db.commit()
     req = _status(db, rid)
     assert (req.status, req.recipient_id) == (SubStatus.DECLINED, None)
-    assert sub_requests.list_open(db, a["carmen"]).rows == []
-    assert sub_requests.detail(db, a["alice"], rid)["sub"] == "Deleted account"
+    assert request_lists.list_open(db, a["carmen"]).rows == []
+    assert request_lists.detail(db, a["alice"], rid)["sub"] == "Deleted account"
 
 
 def test_admin_edits_roles_and_active_but_not_their_own_admin_role(world):
@@ -430,14 +430,14 @@ def _declined(db, a) -> int:
 def test_the_requestor_reopens_a_declined_request_to_anyone(world):
     db, a = world
     rid = _declined(db, a)
-    assert sub_requests.detail(db, a["alice"], rid)["can_reopen"] is True
-    assert sub_requests.detail(db, a["ben"], rid)["can_reopen"] is False
+    assert request_lists.detail(db, a["alice"], rid)["can_reopen"] is True
+    assert request_lists.detail(db, a["ben"], rid)["can_reopen"] is False
     request_changes.reopen(db, a["alice"], rid)
     db.commit()
     req = _status(db, rid)
     assert (req.status, req.recipient_id, req.completed) == (SubStatus.OPEN, None, False)
-    assert rid in [r["id"] for r in sub_requests.list_open(db, a["carmen"]).rows]
-    assert sub_requests.detail(db, a["alice"], rid)["can_reopen"] is False
+    assert rid in [r["id"] for r in request_lists.list_open(db, a["carmen"]).rows]
+    assert request_lists.detail(db, a["alice"], rid)["can_reopen"] is False
 
 
 def test_the_requestor_invites_another_sub_who_is_emailed(world):
@@ -450,7 +450,7 @@ def test_the_requestor_invites_another_sub_who_is_emailed(world):
     assert (req.status, req.recipient_id) == (SubStatus.OPEN, a["carmen"].user_id)
     [mail] = rows(db, OutboxMessage)[before:]
     assert (mail.to_addr, mail.kind) == ("carmen@example.com", "received_request")
-    assert sub_requests.detail(db, a["carmen"], rid)["can_accept"] is True
+    assert request_lists.detail(db, a["carmen"], rid)["can_accept"] is True
 
 
 @pytest.mark.parametrize("who", ["ben", "carmen", "root", "svl"])

@@ -11,7 +11,7 @@ from volley_app import routes
 from volley_app.models import Rating, utcnow
 from volley_app.services.core.errors import Forbidden, Unauthorized
 from volley_app.services.operations import home
-from volley_app.services.subs import request_changes, request_replies, sub_requests
+from volley_app.services.subs import request_changes, request_lists, request_replies
 
 H = dt.timedelta(hours=1)
 NOW = utcnow().replace(microsecond=0) + H
@@ -43,18 +43,18 @@ def test_a_full_request_tells_another_sub_it_was_taken(world, players):
     for who in ("ben", "gina")[:players]:
         request_replies.accept(db, a[who], rid, now=NOW)
     with pytest.raises(Forbidden, match="^This request was taken$"):
-        sub_requests.detail(db, a["carmen"], rid, now=NOW)
-    assert sub_requests.detail(db, a["ben"], rid, now=NOW)["status"] == "Accepted"  # its sub still reads it
+        request_lists.detail(db, a["carmen"], rid, now=NOW)
+    assert request_lists.detail(db, a["ben"], rid, now=NOW)["status"] == "Accepted"  # its sub still reads it
 
 
 def test_a_closed_request_tells_another_sub_it_was_taken(world):
     db, a = world
     rid = _request(db, a, recipient_id=a["ben"].user_id)
     with pytest.raises(Forbidden, match="^No access$"):  # named to someone else and still open: private
-        sub_requests.detail(db, a["carmen"], rid, now=NOW)
+        request_lists.detail(db, a["carmen"], rid, now=NOW)
     request_replies.decline(db, a["ben"], rid, now=NOW)
     with pytest.raises(Forbidden, match="^This request was taken$"):
-        sub_requests.detail(db, a["carmen"], rid, now=NOW)
+        request_lists.detail(db, a["carmen"], rid, now=NOW)
 
 
 def test_a_subs_home_lists_their_own_coming_games_nearest_first(world):
@@ -87,5 +87,5 @@ def test_my_sub_requests_name_every_sub_holding_a_place(world):
     request_replies.accept(db, a["gina"], two, now=NOW)
     request_replies.accept(db, a["ben"], two, now=NOW + H)
     request_replies.accept(db, a["carmen"], one, now=NOW)
-    subs = {r["team"]: r["sub"] for r in sub_requests.notifications(db, a["alice"], now=NOW).rows}
+    subs = {r["team"]: r["sub"] for r in request_lists.notifications(db, a["alice"], now=NOW).rows}
     assert subs == {"Two": "Gina Sub, Ben Sub", "One": "Carmen Sub", "Nobody yet": "Open"}

@@ -18,7 +18,7 @@ from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid
 from volley_app.services.operations import exports
 from volley_app.services.seasons import calendar, games, leagues, schedule, scheduling, sessions
-from volley_app.services.subs import request_changes, request_replies, sub_requests
+from volley_app.services.subs import request_changes, request_lists, request_replies
 
 CHICAGO = "America/Chicago"
 
@@ -205,7 +205,7 @@ def test_a_sub_request_at_a_venue_is_entered_and_shown_on_its_clock(world):
     db.commit()
     req = db.get(SubRequest, rid)
     assert req.date == dt.datetime(2099, 7, 2, 0, 30, tzinfo=dt.UTC)  # 7:30 PM CDT, the venue named (any case)
-    shown = sub_requests.detail(db, actor_of(who), rid)
+    shown = request_lists.detail(db, actor_of(who), rid)
     assert shown["time_text"] == "7:30 PM CT" and shown["local_input"] == "2099-07-01T19:30"
     elsewhere = request_changes.create(db, actor_of(who), team="Lake", date="2099-07-01T19:30", svl="Some Park",
                                     skill_level="C", format="6s")  # fmt: skip

@@ -12,7 +12,7 @@ from volley_app import routes
 from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page
 from volley_app.services.mail import mail_lists
-from volley_app.services.subs import invites, matching, sub_requests, subs_list
+from volley_app.services.subs import invites, matching, request_lists, subs_list
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import focus, form_values, path_arg, run_action
 from volley_app.state.sub_requests import SubPickerList
@@ -46,7 +46,7 @@ class InviteQueueState(SubPickerList, AuthState):
     async def _read_queue(self) -> dict:
         """What :meth:`_refresh` shows, read and not shown: it assigns nothing and needs no other state (a poll
         reads it with the state unlocked). :meth:`_show_queue` shows it."""
-        found, failure = await run_action(sub_requests.detail, actor=await self._actor(),
+        found, failure = await run_action(request_lists.detail, actor=await self._actor(),
                                           request_id=path_arg(self, "note_id"))  # fmt: skip
         got: dict = {"found": None if failure else found}
         if found and not failure and found["can_invite_in_order"] and not self._picking:

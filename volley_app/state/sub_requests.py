@@ -17,7 +17,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import live
 from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page
-from volley_app.services.subs import sub_requests, subs_list
+from volley_app.services.subs import request_lists, subs_list
 from volley_app.state.forms import FormState, form_values, run_action
 from volley_app.state.paging import PagedList
 from volley_app.state.polling import PolledPage
@@ -29,8 +29,8 @@ SERVICE_NAMES = {"when": "date", "sub_format": "format"}
 FORM_NAMES = {v: k for k, v in SERVICE_NAMES.items()}
 # The request lists by page: the service that lists them for the actor.
 REQUEST_LISTS: dict[str, Callable[..., Page]] = {
-    routes.NOTES: sub_requests.list_open,
-    routes.NOTES_NOTIFICATIONS: sub_requests.notifications,
+    routes.NOTES: request_lists.list_open,
+    routes.NOTES_NOTIFICATIONS: request_lists.notifications,
 }
 # What a request's row in a list shows besides its date and time.
 LISTED = ("requestor", "sub", "status", "team", "svl", "court", "needs")
@@ -89,7 +89,7 @@ class RequestListState(PagedList, PolledPage, mixin=True):
 
     rows: list[dict[str, str]] = []
     list_error: str = ""
-    _filter_names = sub_requests.REQUEST_FILTERS
+    _filter_names = request_lists.REQUEST_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         listing = REQUEST_LISTS[self._poll_path]

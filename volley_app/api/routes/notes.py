@@ -37,7 +37,7 @@ from volley_app.api.routes.common import text as text_field
 from volley_app.models import GenderNeeded, Position, Rating, SkillLevel, SubFormat, SubStatus
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.subs import answers, request_changes, request_replies, sub_requests
+from volley_app.services.subs import answers, request_changes, request_lists, request_replies
 from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND
 
 router = APIRouter(prefix=PREFIX, tags=["sub requests"])
@@ -151,7 +151,7 @@ def _note(row: dict) -> dict:
                                                                    422: ERRORS[422]})  # fmt: skip
 def list_notes(
     request: Request, response: Response, actor: Actor = Depends(acting),
-    sort: str = sort_query(sub_requests.NOTE_ORDERS),
+    sort: str = sort_query(request_lists.NOTE_ORDERS),
 ) -> list[dict]:
     """Open sub requests a page at a time (``view=mine``: those the caller made or was named on).
     ``search``, ``venue``, ``date_from``, ``date_to`` filter; ``sort`` by date, or latest first with ``-date``;
@@ -159,14 +159,14 @@ def list_notes(
     q = request.query_params
     p = list_params(request)
     filters = {"q": p["search"], **{k: q.get(k, "") for k in ("venue", "date_from", "date_to")}}
-    fn = sub_requests.notifications if q.get("view") == "mine" else sub_requests.list_open
+    fn = request_lists.notifications if q.get("view") == "mine" else request_lists.list_open
     found = call(fn, actor, filters=filters, bookmark=p["bookmark"], size=p["size"], sort=sort)
     return paged(response, found, _note)
 
 
 @router.get("/notes/{note_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def get_note(note_id: str, actor: Actor = Depends(acting)) -> dict:
-    return _note(call(sub_requests.detail, actor, note_id))
+    return _note(call(request_lists.detail, actor, note_id))
 
 
 @router.post("/notes", status_code=201, openapi_extra=access(LOGGED_IN), responses={**ERRORS})
@@ -177,7 +177,7 @@ def create_note(body: Note, actor: Actor = Depends(acting)) -> dict:
     one player, anyone)."""
     details = {k: getattr(body, k) for k in (*DETAILS, *NEEDS)}
     new_id = call(request_changes.create, actor, recipient_id=body.recipient, **details)
-    return _note(call(sub_requests.detail, actor, new_id))
+    return _note(call(request_lists.detail, actor, new_id))
 
 
 def _patch(db, actor: Actor, body: NoteEdit) -> dict:
@@ -188,14 +188,14 @@ def _patch(db, actor: Actor, body: NoteEdit) -> dict:
         request_replies.accept(db, actor, body.id)
     elif status == SubStatus.DECLINED:
         request_replies.decline(db, actor, body.id)
-    elif status == SubStatus.OPEN and sub_requests.detail(db, actor, body.id)["status"] == SubStatus.DECLINED:
+    elif status == SubStatus.OPEN and request_lists.detail(db, actor, body.id)["status"] == SubStatus.DECLINED:
         request_changes.reopen(db, actor, body.id, recipient_id=body.recipient)
     elif status in (None, "", SubStatus.OPEN):
         needs = {k: getattr(body, k) for k in NEEDS if k in body.model_fields_set}
         request_changes.update(db, actor, body.id, **{k: getattr(body, k) for k in DETAILS}, **needs)
     else:
         raise Invalid({"status": "Status must be Open, Accepted or Declined"})
-    return _note(sub_requests.detail(db, actor, body.id))
+    return _note(request_lists.detail(db, actor, body.id))
 
 
 @router.patch("/notes", openapi_extra=access(LOGGED_IN), responses={**ERRORS})

@@ -17,7 +17,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import live
 from volley_app.services.core.errors import Invalid
 from volley_app.services.seasons import calendar
-from volley_app.services.subs import request_changes, request_replies, sub_requests
+from volley_app.services.subs import request_changes, request_lists, request_replies
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import focus, form_values, path_arg, run_action
@@ -106,7 +106,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         reads it with the state unlocked); :meth:`_show_request` shows it. None when the request is still as
         ``unless_seen`` says (nothing more is read then)."""
         actor, rid = await self._actor(), self._note_id()
-        found, failure = await run_action(sub_requests.detail, actor=actor, request_id=rid)
+        found, failure = await run_action(request_lists.detail, actor=actor, request_id=rid)
         seen = "" if failure else repr(sorted(found.items()))
         if unless_seen is not None and seen == unless_seen:
             return None
