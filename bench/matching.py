@@ -125,10 +125,10 @@ def seed(engine) -> tuple[int, int]:
 
     db.call(sub_records.rebuild)  # the records kept on the subs, from their places
     from volley_app.services.core.actors import Actor
-    from volley_app.services.subs import sub_requests
+    from volley_app.services.subs import request_changes
 
     actor = Actor(user_id=cap_id, username="captain", roles=("Player",), first_name="Cap")
-    rid = db.call(sub_requests.create, actor=actor, team="Net Ninjas", date=when, svl="Gym", skill_level="B",
+    rid = db.call(request_changes.create, actor=actor, team="Net Ninjas", date=when, svl="Gym", skill_level="B",
                   format="6s", position_needed="Setter", gender_needed="Female", min_rating="B")  # fmt: skip
     if engine.dialect.name == "postgresql":
         with engine.begin() as c:

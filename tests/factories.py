@@ -31,7 +31,7 @@ from volley_app.models import (
 )
 from volley_app.services.accounts import accounts, auth
 from volley_app.services.core.actors import Actor
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes
 
 PASSWORD = "pass1"
 """The password of every user that ``make_user`` creates, unless a test gives another one."""
@@ -192,8 +192,8 @@ def player_world(db: Session) -> dict:
     alice = rows(db, User, User.username == "alice")[0]
     when = utcnow() + dt.timedelta(days=3)
     common = {"team": "Net Ninjas", "date": when, "svl": "Sportsplex", "skill_level": "C", "format": "6s"}
-    open_id = sub_requests.create(db, actor_of(alice), **common)
-    targeted_id = sub_requests.create(db, actor_of(alice), recipient_id=ben.id, **common)
+    open_id = request_changes.create(db, actor_of(alice), **common)
+    targeted_id = request_changes.create(db, actor_of(alice), recipient_id=ben.id, **common)
     db.commit()
     return {
         "tokens": {name: login_token(db, name) for name in PLAYERS_WORLD},

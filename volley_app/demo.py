@@ -417,12 +417,12 @@ def _demo_dispute(db: Session, league: League, now: dt.datetime) -> None:
 
 def _demo_invite_list(db: Session, req: SubRequest, people: dict[str, User], now: dt.datetime) -> None:
     """Frank's request asks Ben, Carmen and Erin in turn: Ben declined, Carmen holds it now, Erin waits."""
-    from volley_app.services.subs import invites, sub_requests
+    from volley_app.services.subs import invites, request_replies
 
     order = [people[n].id for n in ("ben", "carmen", "erin")]
     invites.invite_in_order(db, _actor(people["frank"]), req.id, sub_ids=order, if_nobody="open",
                             now=now - dt.timedelta(minutes=40))  # fmt: skip
-    sub_requests.decline(db, _actor(people["ben"]), req.id, now=now - dt.timedelta(minutes=25))
+    request_replies.decline(db, _actor(people["ben"]), req.id, now=now - dt.timedelta(minutes=25))
 
 
 def _actor(user: User):

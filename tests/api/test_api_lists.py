@@ -7,14 +7,14 @@ import datetime as dt
 from tests.api import world as w
 from tests.factories import actor_of, add_league_session, add_teams, make_user
 from volley_app.models import League, User, utcnow
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes
 
 
 async def test_notes_page_with_the_total_and_the_next_page(db):
     x = w.build(db)
     pat = actor_of(make_user(db, "rita"))
     for i in range(30):
-        sub_requests.create(db, pat, team=f"Squad {i:02}", date=utcnow() + dt.timedelta(days=2, hours=i), svl="Gym",
+        request_changes.create(db, pat, team=f"Squad {i:02}", date=utcnow() + dt.timedelta(days=2, hours=i), svl="Gym",
                             skill_level="C", format="6s")  # fmt: skip
     db.commit()
     async with w.client() as c:
@@ -136,7 +136,7 @@ async def test_notes_and_leagues_sort_latest_first(db):
     x = w.build(db)
     pat = actor_of(make_user(db, "rita"))
     for i in range(3):
-        sub_requests.create(db, pat, team=f"Late {i}", date=utcnow() + dt.timedelta(days=5 + i), svl="Gym",
+        request_changes.create(db, pat, team=f"Late {i}", date=utcnow() + dt.timedelta(days=5 + i), svl="Gym",
                             skill_level="C", format="6s")  # fmt: skip
     db.commit()
     async with w.client() as c:
@@ -161,7 +161,7 @@ async def test_a_total_past_the_cap_says_it_was_capped(db, monkeypatch):
     x = w.build(db)
     rita = actor_of(make_user(db, "rita"))
     for i in range(30):
-        sub_requests.create(db, rita, team=f"Squad {i:02}", date=utcnow() + dt.timedelta(days=2, hours=i), svl="Gym",
+        request_changes.create(db, rita, team=f"Squad {i:02}", date=utcnow() + dt.timedelta(days=2, hours=i), svl="Gym",
                             skill_level="C", format="6s")  # fmt: skip
     db.commit()
     async with w.client() as c:

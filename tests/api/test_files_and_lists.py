@@ -105,12 +105,12 @@ async def test_the_league_home_state_holds_a_link_not_the_file(world):
 async def test_open_requests_by_the_page_over_rest(backend, world):
     from tests.factories import actor_of
     from volley_app.models import User
-    from volley_app.services.subs import sub_requests
+    from volley_app.services.subs import request_changes
 
     db = world["db"]
     alice = actor_of(make_user(db, "alice"))
     for i in range(30):
-        sub_requests.create(db, alice, team=f"Team {i:02}", date=utcnow() + dt.timedelta(days=2 + i), svl="Gym",
+        request_changes.create(db, alice, team=f"Team {i:02}", date=utcnow() + dt.timedelta(days=2 + i), svl="Gym",
                             skill_level="C", format="6s")  # fmt: skip
     db.commit()
     auth = {"authorization": f"Bearer {world['tokens']['pat']}"}

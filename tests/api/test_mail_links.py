@@ -21,7 +21,7 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services.mail import mail_lists, newsletter
-from volley_app.services.subs import invites, sub_requests
+from volley_app.services.subs import invites, request_changes
 
 H = dt.timedelta(hours=1)
 
@@ -37,7 +37,7 @@ def world(db):
 
 def _invite(db, a, *, now=None) -> int:
     now = now or utcnow()
-    rid = sub_requests.create(db, a["alice"], now=now, team="Net Ninjas", date=now + 72 * H, svl="Gym",
+    rid = request_changes.create(db, a["alice"], now=now, team="Net Ninjas", date=now + 72 * H, svl="Gym",
                               skill_level="C", format="6s")  # fmt: skip
     invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id, a["carmen"].user_id], if_nobody="close",
                             now=now)  # fmt: skip

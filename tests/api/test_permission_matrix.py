@@ -18,7 +18,7 @@ from volley_app.api.app import create_api
 from volley_app.api.routes import route_table
 from volley_app.api.routes.common import ADMIN, ANYONE, LOGGED_IN, OPERATOR, PLAYER
 from volley_app.models import NEWSLETTER_SECTIONS, SubRequest, User, utcnow
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes, request_replies
 
 P, Q, S, T, A = "player", "other_player", "svl", "other_svl", "admin"
 EVERYONE = frozenset(w.ROLES)
@@ -147,7 +147,7 @@ def _later_request(x: dict) -> int:
     db = x["db"]
     [pat] = rows(db, User, User.id == x["users"][P])
     when = utcnow().replace(second=0, microsecond=0) + dt.timedelta(days=3)
-    rid = sub_requests.create(db, actor_of(pat), team="T3", date=when, svl="Gym", skill_level="C", format="6s")
+    rid = request_changes.create(db, actor_of(pat), team="T3", date=when, svl="Gym", skill_level="C", format="6s")
     db.commit()
     return rid
 
@@ -156,7 +156,7 @@ def _taken(x: dict, role: str) -> int:
     """pat's open request, with a place ``role`` took."""
     db = x["db"]
     [sub] = rows(db, User, User.id == x["users"][role])
-    sub_requests.accept(db, actor_of(sub), x["note"])
+    request_replies.accept(db, actor_of(sub), x["note"])
     db.commit()
     return x["note"]
 

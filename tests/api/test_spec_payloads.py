@@ -11,7 +11,7 @@ from tests.api import world as w
 from tests.factories import actor_of, rows
 from volley_app.models import NEWSLETTER_SECTIONS, OutboxMessage, SubRequest, SubRequestPlace, SubStatus, User, utcnow
 from volley_app.services.core import timefmt
-from volley_app.services.subs import answers, sub_requests
+from volley_app.services.subs import answers, request_changes
 
 NOTE = {"team": "T7", "date": "2031-01-06T19:00", "svl": "Gym", "skillLevel": "C", "format": "6s"}
 
@@ -26,7 +26,7 @@ def _request(x, *, days: int, to: str | None = None, team: str = "Spec") -> SubR
     db = x["db"]
     [pat] = rows(db, User, User.id == x["users"]["player"])
     when = utcnow().replace(second=0, microsecond=0) + dt.timedelta(days=days)
-    rid = sub_requests.create(db, actor_of(pat), recipient_id=x["users"][to] if to else None, team=team, date=when,
+    rid = request_changes.create(db, actor_of(pat), recipient_id=x["users"][to] if to else None, team=team, date=when,
                               svl="Gym", skill_level="C", format="6s")  # fmt: skip
     db.commit()
     return rows(db, SubRequest, SubRequest.id == rid)[0]

@@ -7,7 +7,7 @@ import pytest
 from tests.api import world as w
 from tests.factories import actor_of, rows
 from volley_app.models import GenderNeeded, Position, Rating, SubRequest, User
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_replies
 
 NOTE = {"team": "Setters Wanted", "date": "2031-01-09T19:00", "svl": "Gym", "skillLevel": "B", "format": "6s"}
 NEEDS = {"playersNeeded": 2, "positionNeeded": "Setter", "genderNeeded": "Female", "minRating": "B"}
@@ -118,7 +118,7 @@ async def test_fewer_places_than_subs_who_accepted_is_refused(db):
     x = w.build(db)
     rid = (await _call(x, "player", "POST", NOTE | {"playersNeeded": 3})).json()["id"]  # needs anyone fits
     for who in ("other_player", "admin"):
-        sub_requests.accept(db, actor_of(rows(db, User, User.id == x["users"][who])[0]), rid)
+        request_replies.accept(db, actor_of(rows(db, User, User.id == x["users"][who])[0]), rid)
     db.commit()
     before = w.snapshot(db)
     response = await _call(x, "player", "PATCH", NOTE | {"id": rid, "playersNeeded": 1})
@@ -147,7 +147,7 @@ async def test_an_accept_the_needs_do_not_fit_is_refused_with_the_reason(db):
     before = w.snapshot(db)
     refused = await _call(x, "other_player", "PATCH", {"id": rid, "status": "Accepted"})
     assert refused.status_code == 400, refused.text
-    assert refused.json()["message"].startswith(f"{sub_requests.CANNOT_TAKE}: ")
+    assert refused.json()["message"].startswith(f"{request_replies.CANNOT_TAKE}: ")
     async with w.client() as c:
         notice = await c.post("/api/acceptedRequest", json={"id": rid}, headers=w.headers(x, "other_player"))
     assert notice.status_code == 400 and notice.json()["message"] == refused.json()["message"]

@@ -12,7 +12,7 @@ from tests.api import world as w
 from tests.factories import actor_of, make_user, rows
 from volley_app.models import OutboxMessage, SubRequest, SubRequestPlace, SubStatus, SubWithdrawal, User, utcnow
 from volley_app.services.accounts import tokens
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes, request_replies
 from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND, SUB_REQUEST_TAKEN
 
 PATH = "/api/withdrawnRequest"
@@ -25,7 +25,7 @@ def _user(db, user_id: int) -> User:
 def _take(x: dict, role: str, request_id: int) -> None:
     """``role`` takes a place on the request (as an accept through the page does)."""
     db = x["db"]
-    sub_requests.accept(db, actor_of(_user(db, x["users"][role])), request_id)
+    request_replies.accept(db, actor_of(_user(db, x["users"][role])), request_id)
     db.commit()
 
 
@@ -79,9 +79,9 @@ async def test_nobody_but_the_sub_with_the_place_may_give_it_up(db):
     _take(x, "other_player", x["note"])
     db.commit()
     refused = {
-        "player": sub_requests.NO_PLACE,  # the requestor
+        "player": request_replies.NO_PLACE,  # the requestor
         "rae": SUB_REQUEST_TAKEN,  # another player: the request is full, someone else's now
-        "admin": sub_requests.NO_PLACE,  # an operator who may see every request
+        "admin": request_replies.NO_PLACE,  # an operator who may see every request
         "svl": "No access",  # an operator of a venue: no sub requests at all
         "other_svl": "No access",
     }
@@ -98,13 +98,13 @@ async def test_nobody_but_the_sub_with_the_place_may_give_it_up(db):
 
 async def test_a_sub_cannot_give_up_another_subs_place(db):
     x = w.build(db)
-    rid = sub_requests.create(db, actor_of(_user(db, x["users"]["player"])), team="T1", svl="Gym", skill_level="C",
+    rid = request_changes.create(db, actor_of(_user(db, x["users"]["player"])), team="T1", svl="Gym", skill_level="C",
                               format="6s", date=utcnow() + dt.timedelta(days=3), players_needed=2)  # fmt: skip
     db.commit()
     _take(x, "admin", rid)
     before = w.snapshot(db)
     response = await _withdraw(x, "other_player", {"id": rid})
-    assert (response.status_code, response.json()["message"]) == (403, sub_requests.NO_PLACE)
+    assert (response.status_code, response.json()["message"]) == (403, request_replies.NO_PLACE)
     assert w.snapshot(db) == before
 
 
@@ -116,7 +116,7 @@ async def test_after_the_game_the_place_cannot_be_given_up(db):
                      .values(date=utcnow() - dt.timedelta(hours=1)))  # fmt: skip
     before = w.snapshot(db)
     response = await _withdraw(x, "other_player", {"id": x["note"]})
-    assert (response.status_code, response.json()["message"]) == (400, sub_requests.STARTED)
+    assert (response.status_code, response.json()["message"]) == (400, request_replies.STARTED)
     assert w.snapshot(db) == before
 
 
@@ -126,7 +126,7 @@ async def test_a_second_call_changes_nothing_and_says_why(db):
     assert (await _withdraw(x, "other_player", {"id": x["note"]})).status_code == 200
     before = w.snapshot(db)
     again = await _withdraw(x, "other_player", {"id": x["note"]})
-    assert (again.status_code, again.json()["message"]) == (403, sub_requests.NO_PLACE)
+    assert (again.status_code, again.json()["message"]) == (403, request_replies.NO_PLACE)
     assert w.snapshot(db) == before and len(_told(db)) == 1
 
 

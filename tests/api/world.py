@@ -15,7 +15,7 @@ from volley_app.models import Role, utcnow
 from volley_app.services.accounts import recovery, tokens
 from volley_app.services.mail import newsletter
 from volley_app.services.seasons import schedule, scheduling
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes
 from volley_app.services.teams import registration
 
 ROLES = ("anonymous", "player", "other_player", "svl", "other_svl", "admin")
@@ -44,8 +44,8 @@ def build(db) -> dict:
     [waiting] = add_teams(db, lg, 1, prefix="W", captain_id=users["player"].id, waitlist=True)
     when = now + dt.timedelta(days=2)
     details = {"team": "T1", "date": when, "svl": "Gym", "skill_level": "C", "format": "6s"}
-    note = sub_requests.create(db, actors["player"], **details)
-    invite = sub_requests.create(db, actors["player"], recipient_id=users["other_player"].id, **details)
+    note = request_changes.create(db, actors["player"], **details)
+    invite = request_changes.create(db, actors["player"], recipient_id=users["other_player"].id, **details)
     pay = registration.register(db, actors["player"], league_id=lg.id, team_name="Pats")["payment_id"]
     sub = newsletter.subscribe(db, email="fan@example.com", client="198.51.100.9")
     link = recovery.request_reset(db, email="quinn@example.com", client="198.51.100.9").link

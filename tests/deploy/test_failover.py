@@ -13,7 +13,7 @@ from tests.e2e.helpers import PASSWORD, expect_path, log_in
 from tests.factories import actor_of, make_user
 from volley_app import db as dbmod
 from volley_app.models import Rating, SubRequest, SubStatus
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_replies
 
 
 def _watch_upstreams(page: Page) -> list[str]:
@@ -100,7 +100,7 @@ def test_the_instance_holding_the_websocket_dies_and_the_user_carries_on(deploym
     _wait_for(lambda: len(upstreams) > handshakes, page, what="the reconnect after the graceful stop")
     assert deployment.instance_at(upstreams[-1]) != on
 
-    dbmod.call(sub_requests.accept, actor_of(bruno), request.id)
+    dbmod.call(request_replies.accept, actor_of(bruno), request.id)
     assert _requests("Spike Force")[0].status == SubStatus.ACCEPTED
     # The list refreshes on its own (every 15 s) from the instance the tab is on now.
     expect(row).to_contain_text("Accepted", timeout=40_000)

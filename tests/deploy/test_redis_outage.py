@@ -18,7 +18,7 @@ from tests.factories import actor_of, make_user
 from volley_app import db as dbmod
 from volley_app.models import Rating, SubRequest, SubStatus
 from volley_app.services.core.clock import utcnow
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes, request_replies
 from volley_app.state.outage import TRY_AGAIN
 
 OUTAGE_SECONDS = 10
@@ -47,7 +47,7 @@ def test_a_redis_outage_passes_and_the_pages_recover_without_a_reload(deployment
         deployment.start(n)
     carla = make_user(db, "carla", password=PASSWORD, first_name="Carla")
     dario = make_user(db, "dario", first_name="Dario", sub=True, hitter_skill_level=Rating.B)
-    listed = sub_requests.create(db, actor_of(carla), team="Block Party", date=utcnow() + dt.timedelta(days=3),
+    listed = request_changes.create(db, actor_of(carla), team="Block Party", date=utcnow() + dt.timedelta(days=3),
                                  svl="Sportsplex", skill_level="C", format="6s")  # fmt: skip
     db.commit()
 
@@ -104,7 +104,7 @@ def test_a_redis_outage_passes_and_the_pages_recover_without_a_reload(deployment
     assert created.requestor_id == carla.id and created.court == "Court 4"
 
     # The poll of My Sub Requests goes on: an acceptance made now shows up without a reload.
-    dbmod.call(sub_requests.accept, actor_of(dario), listed)
+    dbmod.call(request_replies.accept, actor_of(dario), listed)
     assert _requests("Block Party")[0].status == SubStatus.ACCEPTED
     expect(row).to_contain_text("Accepted", timeout=45_000)
     expect_path(polled, "/dash/notes/notifications")

@@ -16,7 +16,7 @@ from tests.factories import actor_of
 from volley_app import db
 from volley_app.models import User, utcnow
 from volley_app.services.core import live
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes
 
 pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
 
@@ -28,7 +28,7 @@ def _open_request(username: str, team: str) -> int:
     def create(session):
         user = session.exec(select(User).where(User.username == username)).one()
         when = (utcnow() + dt.timedelta(days=3)).replace(second=0, microsecond=0)
-        return sub_requests.create(session, actor_of(user), team=team, date=when, svl="Lexington Sportsplex",
+        return request_changes.create(session, actor_of(user), team=team, date=when, svl="Lexington Sportsplex",
                                    skill_level="C", format="6s")  # fmt: skip
 
     return db.call(create)

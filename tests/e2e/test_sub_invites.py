@@ -13,7 +13,7 @@ from volley_app import db
 from volley_app.models import Rating, SubInvite, SubRequest, User, utcnow
 from volley_app.services.accounts.accounts import create_user
 from volley_app.services.accounts.auth import actor_of
-from volley_app.services.subs.sub_requests import create
+from volley_app.services.subs.request_changes import create
 
 PHONE = {"width": 390, "height": 844}
 

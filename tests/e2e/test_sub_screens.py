@@ -15,7 +15,7 @@ from volley_app.models import OutboxMessage, Rating, Role, User, utcnow
 from volley_app.services.accounts.accounts import create_user
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.validation import USERNAME_RULE
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes, request_replies
 
 WIDTHS = (1280, 390)
 
@@ -43,14 +43,14 @@ def _world() -> dict[str, int]:
     start = utcnow() + dt.timedelta(days=3)
 
     def arrange(s) -> dict[str, int]:
-        full = sub_requests.create(s, alice, team="Net Ninjas", date=start, svl="Lexington Sportsplex", court="2",
+        full = request_changes.create(s, alice, team="Net Ninjas", date=start, svl="Lexington Sportsplex", court="2",
                                    skill_level="C", format="6s", players_needed=2)  # fmt: skip
-        sub_requests.accept(s, _actor("ben"), full)
-        sub_requests.accept(s, _actor("gina"), full)
+        request_replies.accept(s, _actor("ben"), full)
+        request_replies.accept(s, _actor("gina"), full)
         for i in range(27):
-            sub_requests.create(s, alice, team=f"Open Team {i:02}", date=start + dt.timedelta(days=1, hours=i),
+            request_changes.create(s, alice, team=f"Open Team {i:02}", date=start + dt.timedelta(days=1, hours=i),
                                 svl="Lexington Sportsplex", skill_level="C", format="6s")  # fmt: skip
-        named = sub_requests.create(s, alice, recipient_id=_actor("carmen").user_id, team="Dig Deep",
+        named = request_changes.create(s, alice, recipient_id=_actor("carmen").user_id, team="Dig Deep",
                                     date=start + dt.timedelta(days=2), svl="Windy City Volleyball", skill_level="C",
                                     format="6s")  # fmt: skip
         return {"full": full, "named": named}

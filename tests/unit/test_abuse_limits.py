@@ -18,7 +18,7 @@ from volley_app.models import OutboxMessage, RateLimitHit, Role, SubInvite, SubR
 from volley_app.services.accounts import accounts
 from volley_app.services.core import ratelimit
 from volley_app.services.core.errors import Invalid, RateLimited
-from volley_app.services.subs import invites, sub_requests
+from volley_app.services.subs import invites, request_changes, request_replies
 from volley_app.services.teams import registration
 
 
@@ -148,7 +148,7 @@ def subs_world(db):
 def _invite(db, actor, recipient_id, **kw):
     fields = {"team": "Net Ninjas", "date": utcnow() + dt.timedelta(days=3), "svl": "Sportsplex", "skill_level": "C",
               "format": "6s"} | kw  # fmt: skip
-    rid = sub_requests.create(db, actor, recipient_id=recipient_id, **fields)
+    rid = request_changes.create(db, actor, recipient_id=recipient_id, **fields)
     db.commit()
     return rid
 
@@ -221,7 +221,7 @@ def test_an_invite_list_stops_inviting_when_the_requestors_day_runs_out_and_says
         _invite(db, alice, subs[i].id)
     rid = _invite_list(db, alice, [subs[9], subs[10], subs[11]])
     assert _invited(db, subs[9]) == 1  # the last invitation of the day
-    sub_requests.decline(db, actor_of(subs[9]), rid)
+    request_replies.decline(db, actor_of(subs[9]), rid)
     db.commit()
     assert _invited(db, subs[10]) == _invited(db, subs[11]) == 0
     req = db.get(SubRequest, rid)
@@ -245,12 +245,12 @@ def test_an_invite_list_skips_a_sub_already_invited_twice_today_by_the_requestor
 def test_reopening_a_request_to_a_sub_is_counted_as_an_invite(db, subs_world):
     alice, ben = subs_world["alice"], subs_world["subs"][0]
     rid = _invite(db, alice, ben.id)
-    sub_requests.decline(db, actor_of(ben), rid)
-    sub_requests.reopen(db, alice, rid, recipient_id=ben.id)
-    sub_requests.decline(db, actor_of(ben), rid)
+    request_replies.decline(db, actor_of(ben), rid)
+    request_changes.reopen(db, alice, rid, recipient_id=ben.id)
+    request_replies.decline(db, actor_of(ben), rid)
     db.commit()
     with pytest.raises(RateLimited):
-        sub_requests.reopen(db, alice, rid, recipient_id=ben.id)
+        request_changes.reopen(db, alice, rid, recipient_id=ben.id)
     db.rollback()
     assert _invited(db, ben) == ratelimit.INVITES_PER_SUB.limit
 

@@ -34,8 +34,8 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "mail_lists.set_notification", "mail_lists.unsubscribe", "newsletter.subscribe", "newsletter.unsubscribe",
         "places.new_payment", "places.reserve",
         "recovery.request_reset", "recovery.reset_password",
-        "sub_requests.accept", "answers.answer_by_link", "sub_requests.create", "sub_requests.decline",
-        "sub_requests.delete", "sub_requests.reopen", "sub_requests.update", "sub_requests.withdraw",
+        "request_replies.accept", "answers.answer_by_link", "request_changes.create", "request_replies.decline",
+        "request_changes.delete", "request_changes.reopen", "request_changes.update", "request_replies.withdraw",
     },
     "signing in and out (the login log is its record)": {
         "auth.check_credentials", "auth.forgive_failures", "auth.login", "auth.logout", "auth.logout_everywhere",
@@ -47,7 +47,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "invites.expire_invites", "invites.sweep_request", "leagues.save_reached_stages",
         "mail.deliver_pending", "places.send_due_refunds", "ratelimit.purge", "sessions.save_reached_statuses",
         "sub_records.rebuild", "sub_records.refresh",
-        "sub_records.refresh_request", "sub_reminders.send_one", "sub_requests.complete_past", "sub_requests.detail",
+        "sub_records.refresh_request", "sub_reminders.send_one", "request_rows.complete_past", "request_lists.detail",
     },
     "a helper whose callers audit, or a counter of one of the above": {
         "clashes.clear_of_kept",

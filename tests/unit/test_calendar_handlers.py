@@ -68,7 +68,7 @@ async def test_every_sub_who_took_a_place_on_a_request_for_several_players_has_i
     from icalendar import Calendar
 
     from tests.factories import actor_of
-    from volley_app.services.subs import sub_requests
+    from volley_app.services.subs import request_replies
 
     asker, first, second, other = (make_user(db, n, sub=True) for n in ("asker", "first", "second", "olly"))
     req = SubRequest(requestor_id=asker.id, svl="Gym", team="Diggers", date=utcnow() + dt.timedelta(days=3),
@@ -76,7 +76,7 @@ async def test_every_sub_who_took_a_place_on_a_request_for_several_players_has_i
     db.add(req)
     db.commit()
     for sub in (first, second):
-        sub_requests.accept(db, actor_of(sub), req.id)
+        request_replies.accept(db, actor_of(sub), req.id)
         db.commit()
     db.refresh(req)
     assert (req.status, req.places_filled) == (SubStatus.OPEN, 2)  # one place still free

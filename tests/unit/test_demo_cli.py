@@ -301,7 +301,7 @@ def test_seed_has_a_venue_in_another_time_zone_with_its_games_and_an_open_reques
 def test_the_demo_has_three_female_setters_for_a_thursday_night(db, days_on):
     """The README's walk-through: alice asks for 1 female setter, B or better, next Thursday at 7 pm, and is offered
     at least three subs to invite in order, whatever the day the demo was seeded."""
-    from volley_app.services.subs import matching, sub_requests
+    from volley_app.services.subs import matching, request_changes
 
     now = utcnow() + dt.timedelta(days=days_on)
     demo.seed(db, now=now)
@@ -309,7 +309,7 @@ def test_the_demo_has_three_female_setters_for_a_thursday_night(db, days_on):
     alice = auth.actor_of(rows(db, User, User.username == "alice")[0])
     day = timefmt.local(now).date() + dt.timedelta(days=1)
     thursday = day + dt.timedelta(days=(3 - day.weekday()) % 7)
-    rid = sub_requests.create(db, alice, now=now, team="Net Ninjas", date=f"{thursday.isoformat()}T19:00",
+    rid = request_changes.create(db, alice, now=now, team="Net Ninjas", date=f"{thursday.isoformat()}T19:00",
                               svl="Lexington Sportsplex", skill_level="B", format="6s", players_needed="1",
                               position_needed="Setter", gender_needed="Female", min_rating="B")  # fmt: skip
     found = matching.suggestions(db, alice, rid, now=now).rows

@@ -12,7 +12,7 @@ from volley_app.services.accounts import accounts
 from volley_app.services.core import validation
 from volley_app.services.core.errors import Invalid
 from volley_app.services.seasons import leagues, sessions
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes
 from volley_app.services.teams import registration
 
 ONE_LINE_REFUSED = [
@@ -79,10 +79,10 @@ def test_sub_request_fields_refuse_control_characters_and_the_message_keeps_line
     alice = make_user(db, "alice")
     common = {"team": "Net Ninjas", "date": dt.datetime(2030, 5, 1, 18, 0), "svl": "Sportsplex", "skill_level": "C",
               "format": "6s"}  # fmt: skip
-    errors = _errors(sub_requests.create, db, actor_of(alice), **(common | {"team": "Net\u202eNinjas", "svl": "A\x00"}))
+    errors = _errors(request_changes.create, db, actor_of(alice), **(common | {"team": "Net\u202eNinjas", "svl": "A\x00"}))
     assert set(errors) == {"team", "svl"}
     db.rollback()
-    rid = sub_requests.create(db, actor_of(alice), **(common | {"text": "Bring knee pads.\r\nThanks!"}))
+    rid = request_changes.create(db, actor_of(alice), **(common | {"text": "Bring knee pads.\r\nThanks!"}))
     db.commit()
     assert db.get(SubRequest, rid).text == "Bring knee pads.\nThanks!"
 
@@ -103,7 +103,7 @@ def test_profile_address_refuses_control_characters(db):
 def test_a_sub_request_far_from_now_gets_a_message_not_a_crash(db, when):
     alice = make_user(db, "alice")
     errors = _errors(
-        sub_requests.create, db, actor_of(alice), team="T", date=when, svl="Sportsplex", skill_level="C", format="6s"
+        request_changes.create, db, actor_of(alice), team="T", date=when, svl="Sportsplex", skill_level="C", format="6s"
     )
     assert errors == {"date": "Date must be between 2000 and 2100"}
     db.rollback()

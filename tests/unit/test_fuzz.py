@@ -45,7 +45,7 @@ from volley_app.api.app import create_api
 from volley_app.models import Role, utcnow
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import UNEXPECTED
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes
 from volley_app.state.auth import AuthState
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))
@@ -163,7 +163,7 @@ def world(db):
     teams = add_teams(db, lg, 2, captain_id=pat.id)
     pat_actor = Actor(user_id=pat.id, username="pat", roles=("Player",), first_name="Pat")
     when = now + dt.timedelta(days=2)
-    req = sub_requests.create(db, pat_actor, team="T", date=when, svl="Gym", skill_level="C", format="6s",
+    req = request_changes.create(db, pat_actor, team="T", date=when, svl="Gym", skill_level="C", format="6s",
                               recipient_id=ben.id)  # fmt: skip
     db.commit()
     tokens = {name: login_token(db, name) for name in ("pat", "svla", "root")}

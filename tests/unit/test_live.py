@@ -14,7 +14,7 @@ import pytest
 from tests.factories import actor_of, make_user
 from volley_app.models import SubRequest, utcnow
 from volley_app.services.core import live
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes, request_replies
 from volley_app.settings import get_settings
 from volley_app.state import polling
 
@@ -63,15 +63,15 @@ async def test_a_notice_goes_out_when_the_transaction_commits_never_on_a_rollbac
     alice, ben = make_user(db, "alice"), make_user(db, "ben", sub=True)
     db.commit()
     with live.watch(live.Interest(user_id=alice.id)) as mine, live.watch(live.Interest(open_list=True)) as listed:
-        rid = sub_requests.create(db, actor_of(alice), **_fields())
+        rid = request_changes.create(db, actor_of(alice), **_fields())
         assert await _fired(mine, within=0.1) == [False]  # not yet committed
         db.rollback()
         assert await _fired(mine, listed, within=0.1) == [False, False]
-        rid = sub_requests.create(db, actor_of(alice), **_fields())
+        rid = request_changes.create(db, actor_of(alice), **_fields())
         db.commit()
         assert await _fired(mine, listed) == [True, True]
         with live.watch(live.Interest(request_id=rid)) as detail:
-            sub_requests.accept(db, actor_of(ben), rid)
+            request_replies.accept(db, actor_of(ben), rid)
             db.commit()
             assert await _fired(mine, listed, detail) == [True, True, True]
 
@@ -95,21 +95,21 @@ async def test_every_change_of_a_request_tells_the_people_it_concerns(db, no_red
             return await _fired(*everyone, within=0.2)
 
         found = {}
-        assert await step(lambda: found.setdefault("id", sub_requests.create(db, a, recipient_id=ben.id, **_fields()))) == [
+        assert await step(lambda: found.setdefault("id", request_changes.create(db, a, recipient_id=ben.id, **_fields()))) == [
             True, True, False, False, False]  # fmt: skip
         rid = found["id"]
-        assert await step(lambda: sub_requests.decline(db, b, rid)) == [True, True, False, False, False]
+        assert await step(lambda: request_replies.decline(db, b, rid)) == [True, True, False, False, False]
         # reopened to another sub: the one who declined no longer has it on their list
-        assert await step(lambda: sub_requests.reopen(db, a, rid, recipient_id=carmen.id)) == [
+        assert await step(lambda: request_changes.reopen(db, a, rid, recipient_id=carmen.id)) == [
             True, True, True, False, False]  # fmt: skip
-        assert await step(lambda: sub_requests.update(db, a, rid, **_fields(team="Spikers"))) == [
+        assert await step(lambda: request_changes.update(db, a, rid, **_fields(team="Spikers"))) == [
             True, False, True, False, False]  # fmt: skip
-        assert await step(lambda: sub_requests.delete(db, a, rid)) == [True, False, True, False, False]
+        assert await step(lambda: request_changes.delete(db, a, rid)) == [True, False, True, False, False]
         # a request to anyone: the open lists change too
         opened = {}
-        assert await step(lambda: opened.setdefault("id", sub_requests.create(db, a, **_fields()))) == [
+        assert await step(lambda: opened.setdefault("id", request_changes.create(db, a, **_fields()))) == [
             True, False, False, False, True]  # fmt: skip
-        assert await step(lambda: sub_requests.accept(db, actor_of(dave), opened["id"])) == [
+        assert await step(lambda: request_replies.accept(db, actor_of(dave), opened["id"])) == [
             True, False, False, True, True]  # fmt: skip
     assert db.get(SubRequest, opened["id"]).recipient_id == dave.id
 
@@ -330,12 +330,12 @@ async def test_the_request_page_reads_again_and_keeps_the_edit_form_unless_the_r
     assert detail.note["status"] == "Open"
     key = detail.form_key
     ben = rows(db, User, User.username == "ben")[0]
-    sub_requests.accept(db, actor_of(ben), rid)
+    request_replies.accept(db, actor_of(ben), rid)
     db.commit()
     await detail._reload()
     assert detail.note["status"] == "Accepted" and detail.note["sub"] == "Ben Tester"
     assert detail.form_key == key  # what the requestor may be typing in the edit form stays
-    sub_requests.update(db, actor_of(rows(db, User, User.username == "alice")[0]), rid, **_fields(team="Spikers"))
+    request_changes.update(db, actor_of(rows(db, User, User.username == "alice")[0]), rid, **_fields(team="Spikers"))
     db.commit()
     await detail._reload()
     assert detail.record["team"] == "Spikers" and detail.form_key == key + 1  # the form shows the new details

@@ -26,7 +26,15 @@ from volley_app.models import (
 )
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid
-from volley_app.services.subs import availability, matching, sub_records, sub_requests
+from volley_app.services.subs import (
+    availability,
+    matching,
+    request_changes,
+    request_lists,
+    request_replies,
+    sub_records,
+    subs_list,
+)
 
 DAY = dt.timedelta(days=1)
 ALL_BUT_THURSDAY = availability.EVERY_DAY & ~availability.day_bit(3)
@@ -104,7 +112,7 @@ def rules_world(db):
     db.add(team)
     db.add(Game(league_id=league.id, team1_id=t2, team2_id=t1, start_at=when - dt.timedelta(minutes=20)))
     db.commit()
-    rid = sub_requests.create(db, actor_of(cap), **_fields(when))
+    rid = request_changes.create(db, actor_of(cap), **_fields(when))
     db.commit()
     return db, actor_of(cap), subs, rid, when
 
@@ -146,16 +154,16 @@ def test_a_place_on_a_request_for_several_counts_in_the_week_and_the_hour(rules_
     db.add(good)
     db.commit()
     fields = {"team": "Other", "date": when + dt.timedelta(minutes=40), "svl": "Gym", "skill_level": "C", "format": "6s"}
-    several = sub_requests.create(db, actor_of(other), players_needed="3", **fields)
-    sub_requests.accept(db, actor_of(good), several)
+    several = request_changes.create(db, actor_of(other), players_needed="3", **fields)
+    request_replies.accept(db, actor_of(good), several)
     db.commit()
     assert db.get(SubRequest, several).status == SubStatus.OPEN
     why = {r["id"]: r["reason"] for r in _all(db, cap, rid, "ineligible")}
     assert why[good.id] == "subbing another game at that time"
-    sub_requests.update(db, actor_of(other), several, **fields | {"date": when - 2 * DAY, "players_needed": "3"})
+    request_changes.update(db, actor_of(other), several, **fields | {"date": when - 2 * DAY, "players_needed": "3"})
     db.commit()
     assert _all(db, cap, rid, "eligible")[0]["reason"].endswith("1 of 5 this week")
-    sub_requests.delete(db, actor_of(other), several)
+    request_changes.delete(db, actor_of(other), several)
     db.commit()
     assert _all(db, cap, rid, "eligible")[0]["reason"].endswith("never subbed, 0 of 5 this week")
 
@@ -207,7 +215,7 @@ def test_ranking_fit_then_reliability_then_least_recent_then_name(rank_world):
     _accepted(db, other, long_ago, past - 60 * DAY, SubOutcome.PLAYED)
     never_b = _sub(db, "uma")  # B, reliability 0, never subbed
     never_a = _sub(db, "amy")  # B, reliability 0, never subbed: by name before uma
-    rid = sub_requests.create(db, actor_of(cap), **_fields(when))
+    rid = request_changes.create(db, actor_of(cap), **_fields(when))
     db.commit()
     order = [r["id"] for r in _all(db, actor_of(cap), rid, "eligible")]
     # B first (closest at or above B); among them reliability 2, then the three at 1 by least recent
@@ -222,7 +230,7 @@ def test_without_a_minimum_the_skill_level_is_the_target_and_unrated_come_last(r
     c = _sub(db, "cat", setter_skill_level=Rating.C)
     a = _sub(db, "abe", setter_skill_level=Rating.A)
     unrated = _sub(db, "ned", setter_skill_level=None)
-    rid = sub_requests.create(db, actor_of(cap), **_fields(when, min_rating="", skill_level="C+"))
+    rid = request_changes.create(db, actor_of(cap), **_fields(when, min_rating="", skill_level="C+"))
     db.commit()
     assert [r["id"] for r in _all(db, actor_of(cap), rid, "eligible")] == [c.id, a.id, unrated.id]
 
@@ -230,7 +238,7 @@ def test_without_a_minimum_the_skill_level_is_the_target_and_unrated_come_last(r
 def test_suggestions_page_with_a_total(rank_world):
     db, cap, _other, when = rank_world
     made = [_sub(db, f"sub{i:02d}") for i in range(7)]
-    rid = sub_requests.create(db, actor_of(cap), **_fields(when))
+    rid = request_changes.create(db, actor_of(cap), **_fields(when))
     db.commit()
     first = matching.suggestions(db, actor_of(cap), rid, size=3)
     assert first.total == 7 and len(first.rows) == 3 and first.next == "3" and first.previous == ""
@@ -276,19 +284,19 @@ def test_needs_are_checked_and_shown(db):
     cap = actor_of(make_user(db, "cap"))
     when = _thursday_7pm()
     with pytest.raises(Invalid) as exc:
-        sub_requests.create(db, cap, **_fields(when, position_needed="Libero", gender_needed="x", min_rating="Z"))
+        request_changes.create(db, cap, **_fields(when, position_needed="Libero", gender_needed="x", min_rating="Z"))
     assert set(exc.value.errors) == {"position_needed", "gender_needed", "min_rating"}
-    plain = sub_requests.create(db, cap, **_fields(when, position_needed="", gender_needed=None, min_rating=""))
+    plain = request_changes.create(db, cap, **_fields(when, position_needed="", gender_needed=None, min_rating=""))
     db.commit()
-    row = sub_requests.detail(db, cap, plain)
+    row = request_lists.detail(db, cap, plain)
     assert (row["position_needed"], row["gender_needed"], row["min_rating"], row["needs"]) == ("Any", "Any", "", "anyone")
-    rid = sub_requests.create(db, cap, **_fields(when))
+    rid = request_changes.create(db, cap, **_fields(when))
     db.commit()
-    assert sub_requests.detail(db, cap, rid)["needs"] == "female setter, B or better"
-    assert sub_requests.notifications(db, cap).rows[0]["needs"] in ("anyone", "female setter, B or better")
-    sub_requests.update(db, cap, rid, **_fields(when, position_needed="Hitter", gender_needed="Male", min_rating="A"))
+    assert request_lists.detail(db, cap, rid)["needs"] == "female setter, B or better"
+    assert request_lists.notifications(db, cap).rows[0]["needs"] in ("anyone", "female setter, B or better")
+    request_changes.update(db, cap, rid, **_fields(when, position_needed="Hitter", gender_needed="Male", min_rating="A"))
     db.commit()
-    assert sub_requests.detail(db, cap, rid)["needs"] == "male hitter, A"
+    assert request_lists.detail(db, cap, rid)["needs"] == "male hitter, A"
 
 
 def test_mark_played_or_no_show_after_the_game(db):
@@ -314,7 +322,7 @@ def test_mark_played_or_no_show_after_the_game(db):
                                                      ({"outcome": "No-show"}, {"outcome": "Played"})]  # fmt: skip
     with pytest.raises(BadRequest):  # too long after
         matching.mark_outcome(db, actor_of(cap), req.id, sub_id=sub.id, outcome="No-show", now=when + 8 * DAY)
-    listed = sub_requests.list_subs(db, nosy, filters={"q": "sue"}).rows
+    listed = subs_list.list_subs(db, nosy, filters={"q": "sue"}).rows
     assert (listed[0]["played"], listed[0]["no_shows"]) == (1, 0)
 
 
@@ -325,7 +333,7 @@ def test_the_demo_request_has_suggestions_and_an_ineligible_sub_with_why(db):
     db.commit()
     alice = rows(db, SubRequest, SubRequest.position_needed == "Passer")[0]
     cap = actor_of(rows(db, User, User.username == "alice")[0])
-    assert sub_requests.detail(db, cap, alice.id)["needs"] == "female passer, C or better"
+    assert request_lists.detail(db, cap, alice.id)["needs"] == "female passer, C or better"
     eligible = matching.suggestions(db, cap, alice.id).rows
     assert eligible and all(r["gender"] == "Female" for r in eligible)
     why = {r["name"]: r["reason"] for r in matching.suggestions(db, cap, alice.id, show="ineligible").rows}

@@ -12,7 +12,7 @@ from tests.factories import actor_of, make_user, rows
 from volley_app.models import OutboxMessage, Rating, SubRequest, SubStatus, User, utcnow
 from volley_app.services.core.errors import BadRequest, NotFound
 from volley_app.services.mail import mail
-from volley_app.services.subs import answers, invites, sub_requests
+from volley_app.services.subs import answers, invites, request_changes, request_replies
 
 H = dt.timedelta(hours=1)
 MIN = dt.timedelta(minutes=1)
@@ -34,7 +34,7 @@ def world(db):
 
 
 def _named(db, a, who="ben", *, players=1) -> int:
-    rid = sub_requests.create(db, a["alice"], recipient_id=a[who].user_id, now=NOW, team="Net Ninjas",
+    rid = request_changes.create(db, a["alice"], recipient_id=a[who].user_id, now=NOW, team="Net Ninjas",
                               date=NOW + 72 * H, svl="Lexington Sportsplex", skill_level="C", format="6s",
                               players_needed=players)  # fmt: skip
     db.flush()
@@ -83,8 +83,8 @@ def test_a_named_link_stops_when_the_request_names_another_sub(world):
     db, a = world
     rid = _named(db, a)
     token = _links(db, "ben")["accept"]
-    sub_requests.decline(db, a["ben"], rid, now=NOW)
-    sub_requests.reopen(db, a["alice"], rid, recipient_id=a["carmen"].user_id, now=NOW)
+    request_replies.decline(db, a["ben"], rid, now=NOW)
+    request_changes.reopen(db, a["alice"], rid, recipient_id=a["carmen"].user_id, now=NOW)
     before = (_req(db, rid).status, _req(db, rid).recipient_id)
     with pytest.raises(BadRequest, match="no longer open"):
         answers.answer_by_link(db, token, now=NOW + MIN)
@@ -121,10 +121,10 @@ def test_mails_call_people_by_their_names(world):
     assert invited.subject == "Sub request from Alice Archer"
     assert invited.body_text.startswith("Hi Ben,\n\nAlice Archer has asked you to sub.")
     assert "alice" not in invited.body_text.replace("alice@", "")
-    sub_requests.accept(db, a["ben"], rid, now=NOW)
+    request_replies.accept(db, a["ben"], rid, now=NOW)
     told = _mail_to(db, "alice", "accepted_request")
     assert told.body_text.startswith("Hi Alice,\n\nBen Carter has accepted your sub request.")
-    sub_requests.update(db, a["alice"], rid, now=NOW, team="Net Ninjas", date=NOW + 73 * H,
+    request_changes.update(db, a["alice"], rid, now=NOW, team="Net Ninjas", date=NOW + 73 * H,
                         svl="Lexington Sportsplex", skill_level="C", format="6s")  # fmt: skip
     changed = [m for m in rows(db, OutboxMessage) if m.to_addr.startswith("ben@") and m.kind != "received_request"]
     assert changed and all("(alice)" not in m.body_text for m in changed)

@@ -14,7 +14,7 @@ from volley_app.services.accounts import accounts
 from volley_app.services.core import paging
 from volley_app.services.core.errors import Forbidden, Invalid
 from volley_app.services.operations import clock_sweep, home
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_lists, subs_list
 from volley_app.services.teams import teams
 
 DAY = dt.timedelta(days=1)
@@ -62,55 +62,55 @@ def _all_pages(fetch) -> list[list[int]]:
 
 
 def test_open_requests_empty_list_is_one_empty_page(db, people):
-    page = sub_requests.list_open(db, people["ben"])
+    page = request_lists.list_open(db, people["ben"])
     assert (page.rows, page.total, page.next, page.previous) == ([], 0, "", "")
 
 
 def test_open_requests_one_page(db, people):
     ids = _requests(db, people["alice"], 3)
-    page = sub_requests.list_open(db, people["ben"])
+    page = request_lists.list_open(db, people["ben"])
     assert _ids(page) == ids and page.total == 3 and page.next == "" and page.previous == ""
 
 
 def test_open_requests_exact_multiple_of_the_page_size(db, people):
     ids = _requests(db, people["alice"], 2 * paging.PAGE_SIZE)
-    pages = _all_pages(lambda mark: sub_requests.list_open(db, people["ben"], bookmark=mark))
+    pages = _all_pages(lambda mark: request_lists.list_open(db, people["ben"], bookmark=mark))
     assert pages == [ids[:25], ids[25:]]  # no empty third page
-    second = sub_requests.list_open(db, people["ben"], bookmark=sub_requests.list_open(db, people["ben"]).next)
+    second = request_lists.list_open(db, people["ben"], bookmark=request_lists.list_open(db, people["ben"]).next)
     assert second.total == 50 and second.next == ""
-    back = sub_requests.list_open(db, people["ben"], bookmark=second.previous)
+    back = request_lists.list_open(db, people["ben"], bookmark=second.previous)
     assert _ids(back) == ids[:25] and back.previous == ""
 
 
 def test_open_requests_last_page_holds_the_rest(db, people):
     ids = _requests(db, people["alice"], 60)
-    pages = _all_pages(lambda mark: sub_requests.list_open(db, people["ben"], bookmark=mark))
+    pages = _all_pages(lambda mark: request_lists.list_open(db, people["ben"], bookmark=mark))
     assert [len(p) for p in pages] == [25, 25, 10]
     assert sum(pages, []) == ids
 
 
 def test_a_row_deleted_between_pages_neither_repeats_nor_skips_one(db, people):
     ids = _requests(db, people["alice"], 30)
-    first = sub_requests.list_open(db, people["ben"])
+    first = request_lists.list_open(db, people["ben"])
     assert _ids(first) == ids[:25]
     db.execute(sa.delete(SubRequest).where(SubRequest.id.in_([ids[3], ids[25]])))
     db.commit()
-    second = sub_requests.list_open(db, people["ben"], bookmark=first.next)
+    second = request_lists.list_open(db, people["ben"], bookmark=first.next)
     assert _ids(second) == ids[26:]
     assert second.total == 28
 
 
 def test_a_page_size_is_kept_between_one_and_fifty(db, people):
     _requests(db, people["alice"], 60)
-    assert len(sub_requests.list_open(db, people["ben"], size=500).rows) == paging.MAX_PAGE_SIZE
-    assert len(sub_requests.list_open(db, people["ben"], size=-3).rows) == 1
-    assert len(sub_requests.list_open(db, people["ben"], size="lots").rows) == paging.PAGE_SIZE
+    assert len(request_lists.list_open(db, people["ben"], size=500).rows) == paging.MAX_PAGE_SIZE
+    assert len(request_lists.list_open(db, people["ben"], size=-3).rows) == 1
+    assert len(request_lists.list_open(db, people["ben"], size="lots").rows) == paging.PAGE_SIZE
 
 
 @pytest.mark.parametrize("mark", ["zzz", ">i:abc", ">s:x~s:y", ">i:1~i:2", ">dt:2030-01-01 00:00:00~i:1", "<" * 500, 7, None])
 def test_a_bookmark_that_does_not_fit_the_list_opens_its_first_page(db, people, mark):
     ids = _requests(db, people["alice"], 30)
-    assert _ids(sub_requests.list_open(db, people["ben"], bookmark=mark)) == ids[:25]
+    assert _ids(request_lists.list_open(db, people["ben"], bookmark=mark)) == ids[:25]
 
 
 def test_open_requests_search_team_location_or_requestor(db, people):
@@ -119,27 +119,27 @@ def test_open_requests_search_team_location_or_requestor(db, people):
     _requests(db, people["alice"], 30, start=utcnow() + 80 * DAY)
 
     def found(**filters):
-        return _ids(sub_requests.list_open(db, people["root"], filters=filters))
+        return _ids(request_lists.list_open(db, people["root"], filters=filters))
 
     assert found(q="ninja") == nets
     assert found(q="DOWNTOWN") == gym
     assert found(q="ben") == gym  # the requestor's username
     assert found(venue="downtown") == gym
     assert found(q="100%") == []  # a wildcard matches itself only
-    assert sub_requests.list_open(db, people["root"], filters={"q": "team"}).total == 30
+    assert request_lists.list_open(db, people["root"], filters={"q": "team"}).total == 30
 
 
 def test_open_requests_by_date_range(db, people):
     start = dt.datetime(2031, 3, 1, 23, 0, tzinfo=dt.UTC)  # 6 or 7 PM in Lexington
     ids = _requests(db, people["alice"], 10, start=start)
-    page = sub_requests.list_open(db, people["ben"], filters={"date_from": "2031-03-03", "date_to": "2031-03-05"})
+    page = request_lists.list_open(db, people["ben"], filters={"date_from": "2031-03-03", "date_to": "2031-03-05"})
     assert _ids(page) == ids[2:5]
-    assert _ids(sub_requests.list_open(db, people["ben"], filters={"date_from": "2031-03-09"})) == ids[8:]
+    assert _ids(request_lists.list_open(db, people["ben"], filters={"date_from": "2031-03-09"})) == ids[8:]
     with pytest.raises(Invalid) as exc:
-        sub_requests.list_open(db, people["ben"], filters={"date_from": "March"})
+        request_lists.list_open(db, people["ben"], filters={"date_from": "March"})
     assert exc.value.errors == {"date_from": "From must be a date"}
     with pytest.raises(Invalid):
-        sub_requests.list_open(db, people["ben"], filters={"date_from": "2031-03-05", "date_to": "2031-03-01"})
+        request_lists.list_open(db, people["ben"], filters={"date_from": "2031-03-05", "date_to": "2031-03-01"})
 
 
 def test_past_requests_leave_the_list_when_shown_and_are_saved_completed_by_the_sweep(db, people):
@@ -153,7 +153,7 @@ def test_past_requests_leave_the_list_when_shown_and_are_saved_completed_by_the_
     engine = db.get_bind()
     sa.event.listen(engine, "before_cursor_execute", record)
     try:
-        page = sub_requests.list_open(db, people["ben"])
+        page = request_lists.list_open(db, people["ben"])
         assert _ids(page) == future
         assert [s for s in statements if not s.lstrip().upper().startswith("SELECT")] == []  # a read writes nothing
         assert len(statements) <= 3  # the page (names by join), the count, the venues' time zones
@@ -170,12 +170,12 @@ def test_past_requests_leave_the_list_when_shown_and_are_saved_completed_by_the_
 def test_my_requests_page_and_search(db, people):
     mine = _requests(db, people["alice"], 30)
     _requests(db, people["ben"], 5)
-    first = sub_requests.notifications(db, people["alice"])
-    second = sub_requests.notifications(db, people["alice"], bookmark=first.next)
+    first = request_lists.notifications(db, people["alice"])
+    second = request_lists.notifications(db, people["alice"], bookmark=first.next)
     assert _ids(first) + _ids(second) == mine and first.total == 30
-    assert _ids(sub_requests.notifications(db, people["alice"], filters={"q": "team 029"})) == mine[-1:]
+    assert _ids(request_lists.notifications(db, people["alice"], filters={"q": "team 029"})) == mine[-1:]
     with pytest.raises(Forbidden):
-        sub_requests.notifications(db, people["svl"])
+        request_lists.notifications(db, people["svl"])
 
 
 # --- subs -------------------------------------------------------------------------------------------------------
@@ -196,13 +196,13 @@ def _subs(db, n: int, **over) -> list[int]:
 
 def test_subs_page_by_name(db, people):
     ids = _subs(db, 55)
-    pages = _all_pages(lambda mark: sub_requests.list_subs(db, people["alice"], bookmark=mark))
+    pages = _all_pages(lambda mark: subs_list.list_subs(db, people["alice"], bookmark=mark))
     assert [len(p) for p in pages] == [25, 25, 5] and sum(pages, []) == ids
-    assert not any("email" in r for r in sub_requests.list_subs(db, people["alice"]).rows)
+    assert not any("email" in r for r in subs_list.list_subs(db, people["alice"]).rows)
 
 
 def test_subs_empty(db, people):
-    page = sub_requests.list_subs(db, people["alice"])
+    page = subs_list.list_subs(db, people["alice"])
     assert (page.rows, page.total, page.next) == ([], 0, "")
 
 
@@ -212,7 +212,7 @@ def test_subs_search_by_name_and_filter_by_gender_position_and_rating(db, people
     sam = _subs(db, 1, tag="s", first_name="Sam", last_name="Kimball", setter=Rating.A)
 
     def found(**filters):
-        return _ids(sub_requests.list_subs(db, people["alice"], filters=filters))
+        return _ids(subs_list.list_subs(db, people["alice"], filters=filters))
 
     assert found(q="kim") == kim + sam
     assert found(q="Kim Lee") == kim
@@ -296,8 +296,8 @@ def _full_scans(db, statement: str, parameters, table: str) -> list[str]:
 @pytest.mark.parametrize(
     ("table", "listing"),
     [
-        ("sub_requests", lambda db, p, mark: sub_requests.list_open(db, p["ben"], bookmark=mark)),
-        ("users", lambda db, p, mark: sub_requests.list_subs(db, p["alice"], bookmark=mark)),
+        ("sub_requests", lambda db, p, mark: request_lists.list_open(db, p["ben"], bookmark=mark)),
+        ("users", lambda db, p, mark: subs_list.list_subs(db, p["alice"], bookmark=mark)),
         ("users", lambda db, p, mark: accounts.list_users(db, p["root"], bookmark=mark)),
     ],
     ids=["open requests", "subs", "users"],
@@ -329,7 +329,7 @@ def _sorts(db, statement: str, parameters) -> list[str]:
 @pytest.mark.parametrize(
     "listing",
     [
-        lambda db, p, mark: sub_requests.list_open(db, p["ben"], bookmark=mark),
+        lambda db, p, mark: request_lists.list_open(db, p["ben"], bookmark=mark),
         lambda db, p, mark: accounts.list_users(db, p["root"], bookmark=mark),
         lambda db, p, mark: accounts.list_users(db, p["root"], bookmark=mark, sort="name"),
         lambda db, p, mark: teams.teams_page(db, p["root"], bookmark=mark),
@@ -594,12 +594,12 @@ def test_a_sessions_leagues_by_the_page_for_its_svl_only(db, people):
 def test_invite_choices_page_by_name(db, people):
     ids = _subs(db, 52)
     def choices(mark):
-        page = sub_requests.invite_choices(db, people["alice"], bookmark=mark)
+        page = subs_list.invite_choices(db, people["alice"], bookmark=mark)
         return paging.Page(rows=[{"id": int(o["value"])} for o in page.rows], next=page.next)
 
     pages = _all_pages(choices)
     assert [len(p) for p in pages] == [25, 25, 2] and sum(pages, []) == ids
-    assert sub_requests.invite_choices(db, people["alice"], filters={"q": "sub051"}).rows == [
+    assert subs_list.invite_choices(db, people["alice"], filters={"q": "sub051"}).rows == [
         {"value": str(ids[51]), "label": "Sub051 Player"}
     ]
 
@@ -630,7 +630,7 @@ def _svl_lists(db, people, listing_id: str):
         "waitlist": lambda mark: teams.teams_page(db, people["svl"], waitlist=False, bookmark=mark),
         "sessions": lambda mark: sessions.sessions_page(db, people["root"], bookmark=mark),
         "session leagues": lambda mark: leagues.leagues_page(db, people["svl"], session_id=sids[0], bookmark=mark),
-        "sub picker": lambda mark: sub_requests.invite_choices(db, people["alice"], bookmark=mark),
+        "sub picker": lambda mark: subs_list.invite_choices(db, people["alice"], bookmark=mark),
         "payments": lambda mark: registration.payments_page(db, people["svl"], league_id=lg.id, bookmark=mark),
         "sent emails": lambda mark: email_all.jobs_page(db, people["root"], bookmark=mark),
     }[listing_id]
@@ -867,11 +867,11 @@ def test_a_leagues_payments_by_the_page_newest_first_for_its_svl(db, people):
 
 
 def test_a_list_sort_is_one_of_its_orders_or_refused_by_the_field():
-    assert paging.sort_order("", sub_requests.NOTE_ORDERS) is sub_requests.NOTE_ORDERS["date"]
-    assert paging.sort_order(" -date ", sub_requests.NOTE_ORDERS) is sub_requests.NOTE_ORDERS["-date"]
+    assert paging.sort_order("", request_lists.NOTE_ORDERS) is request_lists.NOTE_ORDERS["date"]
+    assert paging.sort_order(" -date ", request_lists.NOTE_ORDERS) is request_lists.NOTE_ORDERS["-date"]
     for bad in ("team", 3, ["date"], "DATE"):
         with pytest.raises(Invalid) as caught:
-            paging.sort_order(bad, sub_requests.NOTE_ORDERS)
+            paging.sort_order(bad, request_lists.NOTE_ORDERS)
         assert set(caught.value.errors) == {"sort"}
 
 
@@ -882,9 +882,9 @@ def test_a_list_sort_is_one_of_its_orders_or_refused_by_the_field():
 def test_a_total_is_counted_up_to_the_cap(db, people, monkeypatch, rows, total, capped):
     monkeypatch.setattr(paging, "COUNT_CAP", 10)
     ids = _requests(db, people["alice"], rows)
-    page = sub_requests.list_open(db, people["ben"], size=4)
+    page = request_lists.list_open(db, people["ben"], size=4)
     assert (page.total, page.capped) == (total, capped)
-    assert sum(_all_pages(lambda mark: sub_requests.list_open(db, people["ben"], bookmark=mark, size=4)), []) == ids
+    assert sum(_all_pages(lambda mark: request_lists.list_open(db, people["ben"], bookmark=mark, size=4)), []) == ids
 
 
 def test_the_cap_boundaries_of_the_default_cap(db, people):
@@ -903,13 +903,13 @@ def test_a_capped_count_reads_at_most_one_row_past_the_cap(db, people):
 
 def test_a_total_already_known_is_not_counted_again(db, people):
     _requests(db, people["alice"], 30)
-    first = sub_requests.list_open(db, people["ben"])
+    first = request_lists.list_open(db, people["ben"])
     with paging.known_total(first.total, first.capped):
-        statements = _statements(db, lambda: sub_requests.list_open(db, people["ben"], bookmark=first.next))
-        second = sub_requests.list_open(db, people["ben"], bookmark=first.next)
+        statements = _statements(db, lambda: request_lists.list_open(db, people["ben"], bookmark=first.next))
+        second = request_lists.list_open(db, people["ben"], bookmark=first.next)
     assert not any("count(" in s for s, _ in statements)
     assert (second.total, second.capped, len(second.rows)) == (30, False, 5)
-    assert sub_requests.list_open(db, people["ben"], bookmark=first.next).total == 30  # outside it: counted
+    assert request_lists.list_open(db, people["ben"], bookmark=first.next).total == 30  # outside it: counted
 
 
 @pytest.mark.parametrize(

@@ -329,7 +329,7 @@ async def test_the_email_jobs_state_holds_one_page(world):
 
 async def test_the_reopen_picker_searches_and_pages_and_holds_one_page(world):
     from volley_app.pages.dash.sub_requests.detail import REOPENED, NoteDetailState
-    from volley_app.services.subs import sub_requests
+    from volley_app.services.subs import request_replies
 
     db, tokens = world
     invite = db.exec(select(SubRequest).where(SubRequest.recipient_id.is_not(None))).one()
@@ -338,7 +338,7 @@ async def test_the_reopen_picker_searches_and_pages_and_holds_one_page(world):
     s = _at(NoteDetailState, path, tokens, "alice")
     await call(s.load)
     assert not s.can_reopen and s.sub_options == [] and not s.has_next  # not declined: nothing to reopen
-    sub_requests.decline(db, actor_of(ben), invite.id)
+    request_replies.decline(db, actor_of(ben), invite.id)
     db.commit()
     await call(s.load)
     assert s.can_reopen and len(s.sub_options) == paging.PAGE_SIZE and s.has_next and not s.has_previous
@@ -358,11 +358,11 @@ async def test_the_reopen_picker_searches_and_pages_and_holds_one_page(world):
 
 async def test_the_reopen_picker_is_only_the_requestors(world):
     from volley_app.pages.dash.sub_requests.detail import NoteDetailState
-    from volley_app.services.subs import sub_requests
+    from volley_app.services.subs import request_replies
 
     db, tokens = world
     invite = db.exec(select(SubRequest).where(SubRequest.recipient_id.is_not(None))).one()
-    sub_requests.decline(db, actor_of(db.get(User, invite.recipient_id)), invite.id)
+    request_replies.decline(db, actor_of(db.get(User, invite.recipient_id)), invite.id)
     db.commit()
     for who in ("ben", "svl", "root"):
         s = _at(NoteDetailState, routes.note_path(invite.id), tokens, who)

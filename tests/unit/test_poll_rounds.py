@@ -14,7 +14,7 @@ from volley_app import db as dbmod
 from volley_app.models import User
 from volley_app.pages.dash.leagues.list import LeaguesState
 from volley_app.pages.dash.sub_requests.detail import NoteDetailState
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_replies
 from volley_app.settings import get_settings
 from volley_app.state import polling
 from volley_app.state.auth import AuthState
@@ -81,7 +81,7 @@ async def test_the_request_pages_poll_reads_the_request_and_its_panels_with_the_
     await call(queue.load)
     assert detail.note["status"] == "Open" and queue.places == []
     key = detail.form_key
-    sub_requests.accept(db, actor_of(rows(db, User, User.username == "ben")[0]), rid)  # while the tab shows it
+    request_replies.accept(db, actor_of(rows(db, User, User.username == "ben")[0]), rid)  # while the tab shows it
     db.commit()
     detail._poll_seconds = 0.01
     async with _background(root, detail, monkeypatch) as (proxy, reads):

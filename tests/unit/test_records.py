@@ -33,7 +33,7 @@ from volley_app.services.core import audit
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.services.operations import account_lifecycle, archive
 from volley_app.services.seasons import games, leagues, results, scheduling, scoring, sessions
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes, request_lists, request_replies
 from volley_app.services.teams import teams
 
 
@@ -134,7 +134,7 @@ def test_no_id_is_reused_for_sub_requests(db):
     db.add(req)
     db.commit()
     first = req.id
-    sub_requests.delete(db, actor_of(pat), first)
+    request_changes.delete(db, actor_of(pat), first)
     db.commit()
     nxt = SubRequest(requestor_id=pat.id, svl="Gym", team="Aces", date=when, skill_level=SkillLevel.C,
                      format=SubFormat.SIXES)  # fmt: skip
@@ -142,7 +142,7 @@ def test_no_id_is_reused_for_sub_requests(db):
     db.commit()
     assert nxt.id > first
     with pytest.raises(NotFound, match="This sub request no longer exists"):
-        sub_requests.detail(db, actor_of(pat), first)
+        request_lists.detail(db, actor_of(pat), first)
 
 
 def test_a_session_with_history_is_archived_with_its_leagues(world):
@@ -381,17 +381,17 @@ def _accepted_request(db):
 
 
 def _details(req, **changes) -> dict:
-    base = {"team": req.team, "date": sub_requests.timefmt.input_value(req.date), "svl": req.svl,
+    base = {"team": req.team, "date": request_changes.timefmt.input_value(req.date), "svl": req.svl,
             "skill_level": req.skill_level.value, "format": req.format.value, "court": req.court or "", "text": ""}  # fmt: skip
     return base | changes
 
 
 def test_the_sub_is_told_when_the_time_or_place_changes(db):
     pat, sam, req = _accepted_request(db)
-    sub_requests.update(db, actor_of(pat), req.id, **_details(req, text="Bring knee pads"))
+    request_changes.update(db, actor_of(pat), req.id, **_details(req, text="Bring knee pads"))
     db.commit()
     assert count(db, OutboxMessage) == 0  # only the message changed
-    sub_requests.update(db, actor_of(pat), req.id, **_details(req, svl="Other Gym", court="3"))
+    request_changes.update(db, actor_of(pat), req.id, **_details(req, svl="Other Gym", court="3"))
     db.commit()
     (msg,) = rows(db, OutboxMessage)
     assert msg.to_addr == sam.email and msg.kind == "request_changed"
@@ -400,24 +400,24 @@ def test_the_sub_is_told_when_the_time_or_place_changes(db):
 
 def test_cancelling_a_request_a_sub_accepted_archives_it_and_tells_the_sub(db):
     pat, sam, req = _accepted_request(db)
-    sub_requests.delete(db, actor_of(pat), req.id)
+    request_changes.delete(db, actor_of(pat), req.id)
     db.commit()
     (kept,) = rows(db, SubRequest)
     assert kept.archived_at is not None
     (msg,) = rows(db, OutboxMessage)
     assert msg.to_addr == sam.email and msg.kind == "request_cancelled" and "cancelled" in msg.body_text
-    assert sub_requests.notifications(db, actor_of(sam)).rows == []
+    assert request_lists.notifications(db, actor_of(sam)).rows == []
     with pytest.raises(NotFound, match="no longer exists"):
-        sub_requests.detail(db, actor_of(sam), req.id)
+        request_lists.detail(db, actor_of(sam), req.id)
     with pytest.raises(NotFound, match="no longer exists"):
-        sub_requests.accept(db, actor_of(make_user(db, "zed", sub=True)), req.id)
+        request_replies.accept(db, actor_of(make_user(db, "zed", sub=True)), req.id)
     assert archive.archived_page(db, actor_of(make_user(db, "boss", Role.ADMIN)), filters={"kind": "request"}).rows[0]["id"] == req.id
 
 
 def test_a_refused_cancel_changes_nothing(db):
     _pat, sam, req = _accepted_request(db)
     with pytest.raises(Forbidden):
-        sub_requests.delete(db, actor_of(sam), req.id)
+        request_changes.delete(db, actor_of(sam), req.id)
     db.rollback()
     assert rows(db, SubRequest)[0].archived_at is None and count(db, OutboxMessage) == 0
 

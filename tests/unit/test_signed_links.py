@@ -26,7 +26,7 @@ from volley_app.services.accounts import auth, recovery, tokens
 from volley_app.services.core import uploads
 from volley_app.services.core.errors import NotFound
 from volley_app.services.mail import mail_lists, newsletter
-from volley_app.services.subs import answers, invites, sub_requests
+from volley_app.services.subs import answers, invites, request_changes
 
 OLD_KEY = "the-key-this-installation-used-before-0123456789"
 NEW_KEY = "the-key-this-installation-uses-now-abcdefghijkl"
@@ -47,7 +47,7 @@ def _legacy(key: str, message: str, length: int = 40) -> str:
 
 
 def _invite(db, a, now: dt.datetime) -> tuple[int, SubInvite]:
-    rid = sub_requests.create(db, a["alice"], now=now, team="Net Ninjas", date=now + 72 * H, svl="Gym",
+    rid = request_changes.create(db, a["alice"], now=now, team="Net Ninjas", date=now + 72 * H, svl="Gym",
                               skill_level="C", format="6s")  # fmt: skip
     invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id], if_nobody="close", now=now)
     db.commit()

@@ -23,7 +23,7 @@ from volley_app.models import (
 )
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail, mail_lists
-from volley_app.services.subs import answers, invites, sub_requests
+from volley_app.services.subs import answers, invites, request_changes, request_lists, request_replies
 from volley_app.settings import get_settings
 
 H = dt.timedelta(hours=1)
@@ -49,7 +49,7 @@ def world(db):
 
 
 def _request(db, a, *, hours: float = 72, **over) -> int:
-    rid = sub_requests.create(db, a["alice"], now=NOW, **_fields(NOW + hours * H, **over))
+    rid = request_changes.create(db, a["alice"], now=NOW, **_fields(NOW + hours * H, **over))
     db.flush()
     return rid
 
@@ -115,16 +115,16 @@ def test_the_first_is_invited_and_a_decline_invites_the_next_at_once(world):
     assert 'href="http' in first[0].body_html and "Accept</a>" in first[0].body_html
     # carmen cannot take it while ben holds it
     with pytest.raises((Forbidden, BadRequest)):
-        sub_requests.accept(db, a["carmen"], rid, now=NOW)
+        request_replies.accept(db, a["carmen"], rid, now=NOW)
 
-    sub_requests.decline(db, a["ben"], rid, now=NOW + MIN)
+    request_replies.decline(db, a["ben"], rid, now=NOW + MIN)
     assert _states(db, rid) == [("ben", "declined"), ("carmen", "invited")]
     req = _req(db, rid)
     assert (req.status, req.recipient_id) == (SubStatus.OPEN, a["carmen"].user_id)
     assert len(_invited_to(db, "carmen")) == 1
     hold = rows(db, SubInvite, SubInvite.user_id == a["carmen"].user_id)[0].hold_until
     assert hold == NOW + MIN + 2 * H
-    sub_requests.accept(db, a["carmen"], rid, now=NOW + 2 * MIN)
+    request_replies.accept(db, a["carmen"], rid, now=NOW + 2 * MIN)
     req = _req(db, rid)
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.ACCEPTED, a["carmen"].user_id, 1)
     assert _states(db, rid) == [("ben", "declined"), ("carmen", "accepted")]
@@ -145,7 +145,7 @@ def test_silence_passes_the_request_on_after_the_window_by_the_sweep(world):
     assert _req(db, rid).recipient_id == a["carmen"].user_id
     # ben's late accept is refused
     with pytest.raises((Forbidden, BadRequest)):
-        dbmod.call(sub_requests.accept, a["ben"], rid, now=NOW + 2 * H + MIN)
+        dbmod.call(request_replies.accept, a["ben"], rid, now=NOW + 2 * H + MIN)
 
 
 def test_reading_the_request_sweeps_its_lapsed_hold(world):
@@ -153,7 +153,7 @@ def test_reading_the_request_sweeps_its_lapsed_hold(world):
     rid = _request(db, a)
     invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id, a["carmen"].user_id], if_nobody="close",
                             now=NOW)  # fmt: skip
-    found = sub_requests.detail(db, a["alice"], rid, now=NOW + 3 * H)
+    found = request_lists.detail(db, a["alice"], rid, now=NOW + 3 * H)
     assert [(q["name"], q["state"]) for q in found["invite_queue"]] == [("Ben Tester", "Expired"), ("Carmen Tester", "Invited")]
     assert found["invite_queue"][1]["when"].startswith("holds it until")
 
@@ -175,13 +175,13 @@ def test_an_exhausted_list_opens_the_request_to_anyone(world):
     keen.sub_notify = mail_lists.EVERY  # asked for open requests since it was made
     db.add(keen)
     invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id], if_nobody="open", now=NOW)
-    sub_requests.decline(db, a["ben"], rid, now=NOW + MIN)
+    request_replies.decline(db, a["ben"], rid, now=NOW + MIN)
     req = _req(db, rid)
     assert (req.status, req.recipient_id) == (SubStatus.OPEN, None)
     assert _states(db, rid) == [("ben", "declined")]
     assert [m.to_addr.split("@")[0] for m in _mails(db, "open_request")] == ["finn"]
     assert sorted(m.kind for m in _mails(db) if m.to_addr.startswith("alice@")) == ["declined_request", "invite_list_ended"]
-    sub_requests.accept(db, a["eve"], rid, now=NOW + 2 * MIN)  # anyone may take it now
+    request_replies.accept(db, a["eve"], rid, now=NOW + 2 * MIN)  # anyone may take it now
     assert _req(db, rid).status == SubStatus.ACCEPTED
 
 
@@ -194,7 +194,7 @@ def test_an_exhausted_list_closes_the_request_when_asked(world):
     db.expire_all()
     req = _req(db, rid)
     assert req.status == SubStatus.DECLINED and _states(db, rid) == [("ben", "expired")]
-    assert sub_requests.detail(db, a["alice"], rid, now=NOW + 3 * H)["can_reopen"] is True
+    assert request_lists.detail(db, a["alice"], rid, now=NOW + 3 * H)["can_reopen"] is True
 
 
 def test_a_closed_list_with_places_taken_names_a_sub_who_took_one(world):
@@ -202,7 +202,7 @@ def test_a_closed_list_with_places_taken_names_a_sub_who_took_one(world):
     rid = _request(db, a, players_needed="2")
     invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id, a["carmen"].user_id], if_nobody="close",
                             now=NOW)  # fmt: skip
-    sub_requests.accept(db, a["ben"], rid, now=NOW + MIN)  # one place of two; carmen is asked for the other
+    request_replies.accept(db, a["ben"], rid, now=NOW + MIN)  # one place of two; carmen is asked for the other
     db.commit()
     invites.expire_invites(now=NOW + 5 * H)  # carmen says nothing: nobody is left to ask
     db.expire_all()
@@ -222,7 +222,7 @@ def test_a_sub_who_cannot_be_asked_any_more_is_skipped(world):
     carmen = db.get(User, a["carmen"].user_id)
     carmen.active = False
     db.add(carmen)
-    sub_requests.decline(db, a["ben"], rid, now=NOW + MIN)
+    request_replies.decline(db, a["ben"], rid, now=NOW + MIN)
     assert _states(db, rid) == [("ben", "declined"), ("carmen", "skipped"), ("eve", "invited")]
 
 
@@ -231,7 +231,7 @@ def test_a_cancelled_request_asks_nobody_more(world):
     rid = _request(db, a)
     invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id, a["carmen"].user_id], if_nobody="open",
                             now=NOW)  # fmt: skip
-    sub_requests.delete(db, a["alice"], rid)
+    request_changes.delete(db, a["alice"], rid)
     assert _states(db, rid) == [("ben", "skipped"), ("carmen", "skipped")]
     assert _req(db, rid).archived_at is not None
     assert [m.kind for m in _mails(db) if m.to_addr.startswith("ben@")] == ["received_request", "request_cancelled"]
@@ -295,7 +295,7 @@ def test_players_needed_is_one_to_four(world):
     db, a = world
     for bad in ("0", "5", "two", "-1", 1.5):
         with pytest.raises(Invalid) as exc:
-            sub_requests.create(db, a["alice"], now=NOW, **_fields(NOW + 72 * H, players_needed=bad))
+            request_changes.create(db, a["alice"], now=NOW, **_fields(NOW + 72 * H, players_needed=bad))
         assert "players_needed" in exc.value.errors
     assert _req(db, _request(db, a)).players_needed == 1
 
@@ -303,23 +303,23 @@ def test_players_needed_is_one_to_four(world):
 def test_a_two_player_request_fills_one_place_per_accept(world):
     db, a = world
     rid = _request(db, a, players_needed="2")
-    sub_requests.accept(db, a["ben"], rid, now=NOW)
+    request_replies.accept(db, a["ben"], rid, now=NOW)
     req = _req(db, rid)
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.OPEN, None, 1)
-    assert rid in [r["id"] for r in sub_requests.list_open(db, a["carmen"], now=NOW).rows]
-    mine = sub_requests.notifications(db, a["ben"], now=NOW)
+    assert rid in [r["id"] for r in request_lists.list_open(db, a["carmen"], now=NOW).rows]
+    mine = request_lists.notifications(db, a["ben"], now=NOW)
     assert [r["id"] for r in mine.rows] == [rid] and mine.total == 1  # on ben's own list too
     with pytest.raises(BadRequest, match="already accepted"):
-        sub_requests.accept(db, a["ben"], rid, now=NOW)
-    assert sub_requests.detail(db, a["ben"], rid, now=NOW)["can_accept"] is False
-    sub_requests.accept(db, a["carmen"], rid, now=NOW)
+        request_replies.accept(db, a["ben"], rid, now=NOW)
+    assert request_lists.detail(db, a["ben"], rid, now=NOW)["can_accept"] is False
+    request_replies.accept(db, a["carmen"], rid, now=NOW)
     req = _req(db, rid)
     assert (req.status, req.places_filled) == (SubStatus.ACCEPTED, 2)
     with pytest.raises(BadRequest):
-        sub_requests.accept(db, a["eve"], rid, now=NOW)
+        request_replies.accept(db, a["eve"], rid, now=NOW)
     assert sorted(p.user_id for p in rows(db, SubRequestPlace)) == sorted([a["ben"].user_id, a["carmen"].user_id])
     # both subs still see it
-    assert sub_requests.detail(db, a["ben"], rid, now=NOW)["places"] == ["Ben Tester", "Carmen Tester"]
+    assert request_lists.detail(db, a["ben"], rid, now=NOW)["places"] == ["Ben Tester", "Carmen Tester"]
 
 
 def test_an_invite_list_fills_every_place(world):
@@ -327,9 +327,9 @@ def test_an_invite_list_fills_every_place(world):
     rid = _request(db, a, players_needed="2")
     invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id, a["carmen"].user_id, a["eve"].user_id],
                             if_nobody="close", now=NOW)  # fmt: skip
-    sub_requests.accept(db, a["ben"], rid, now=NOW + MIN)
+    request_replies.accept(db, a["ben"], rid, now=NOW + MIN)
     assert _states(db, rid) == [("ben", "accepted"), ("carmen", "invited"), ("eve", "queued")]
-    sub_requests.accept(db, a["carmen"], rid, now=NOW + 2 * MIN)
+    request_replies.accept(db, a["carmen"], rid, now=NOW + 2 * MIN)
     assert _states(db, rid) == [("ben", "accepted"), ("carmen", "accepted"), ("eve", "skipped")]
     assert _req(db, rid).status == SubStatus.ACCEPTED
 
@@ -337,10 +337,10 @@ def test_an_invite_list_fills_every_place(world):
 def test_fewer_players_than_accepted_is_refused(world):
     db, a = world
     rid = _request(db, a, players_needed="3")
-    sub_requests.accept(db, a["ben"], rid, now=NOW)
-    sub_requests.accept(db, a["carmen"], rid, now=NOW)
+    request_replies.accept(db, a["ben"], rid, now=NOW)
+    request_replies.accept(db, a["carmen"], rid, now=NOW)
     with pytest.raises(Invalid) as exc:
-        sub_requests.update(db, a["alice"], rid, now=NOW, **_fields(NOW + 72 * H, players_needed="1"))
+        request_changes.update(db, a["alice"], rid, now=NOW, **_fields(NOW + 72 * H, players_needed="1"))
     assert "players_needed" in exc.value.errors
 
 
@@ -349,13 +349,13 @@ def test_fewer_players_than_before_fills_the_request_with_the_places_taken(world
     rid = _request(db, a, players_needed="3")
     invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id, a["carmen"].user_id, a["eve"].user_id],
                             if_nobody="close", now=NOW)  # fmt: skip
-    sub_requests.accept(db, a["ben"], rid, now=NOW + MIN)  # carmen is asked next
-    sub_requests.update(db, a["alice"], rid, now=NOW + 2 * MIN, **_fields(NOW + 72 * H, players_needed="1"))
+    request_replies.accept(db, a["ben"], rid, now=NOW + MIN)  # carmen is asked next
+    request_changes.update(db, a["alice"], rid, now=NOW + 2 * MIN, **_fields(NOW + 72 * H, players_needed="1"))
     req = _req(db, rid)
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.ACCEPTED, a["ben"].user_id, 1)
     assert _states(db, rid) == [("ben", "accepted"), ("carmen", "skipped"), ("eve", "skipped")]
     with pytest.raises(BadRequest) as exc:
-        sub_requests.accept(db, a["carmen"], rid, now=NOW + 3 * MIN)
+        request_replies.accept(db, a["carmen"], rid, now=NOW + 3 * MIN)
     assert exc.value.message == "This sub request has already been taken"
     assert _req(db, rid).places_filled == 1
 
@@ -363,7 +363,7 @@ def test_fewer_players_than_before_fills_the_request_with_the_places_taken(world
 def test_twenty_concurrent_accepts_of_a_two_player_request_have_two_winners(world):
     db, a = world
     takers = [actor_of(make_user(db, f"taker{i:02d}")) for i in range(20)]
-    rid = sub_requests.create(db, a["alice"], **_fields(utcnow() + 72 * H, players_needed="2"))
+    rid = request_changes.create(db, a["alice"], **_fields(utcnow() + 72 * H, players_needed="2"))
     db.commit()
     barrier = threading.Barrier(len(takers))
     results: list[object] = [None] * len(takers)
@@ -371,7 +371,7 @@ def test_twenty_concurrent_accepts_of_a_two_player_request_have_two_winners(worl
     def go(i):
         barrier.wait()
         try:
-            dbmod.call(sub_requests.accept, takers[i], rid)
+            dbmod.call(request_replies.accept, takers[i], rid)
             results[i] = "won"
         except DomainError as exc:
             results[i] = exc.message
@@ -382,7 +382,7 @@ def test_twenty_concurrent_accepts_of_a_two_player_request_have_two_winners(worl
     for t in threads:
         t.join(timeout=60)
     assert results.count("won") == 2
-    assert results.count(sub_requests.TAKEN) == 18
+    assert results.count(request_replies.TAKEN) == 18
     db.expire_all()
     req = _req(db, rid)
     assert (req.status, req.places_filled) == (SubStatus.ACCEPTED, 2)
@@ -474,9 +474,9 @@ def test_nothing_means_invited_in_the_app_without_email(world):
     mail_lists.set_notification(db, a["ben"], value="none")
     rid = _invited(db, a, "ben")
     assert _states(db, rid) == [("ben", "invited")] and _invited_to(db, "ben") == []
-    assert rid in [r["id"] for r in sub_requests.notifications(db, a["ben"], now=NOW).rows]
+    assert rid in [r["id"] for r in request_lists.notifications(db, a["ben"], now=NOW).rows]
     # the single targeted invite too
-    sub_requests.create(db, a["alice"], recipient_id=a["ben"].user_id, now=NOW, **_fields(NOW + 72 * H))
+    request_changes.create(db, a["alice"], recipient_id=a["ben"].user_id, now=NOW, **_fields(NOW + 72 * H))
     assert _invited_to(db, "ben") == []
 
 
@@ -497,7 +497,7 @@ def test_open_requests_are_emailed_only_to_matching_subs_who_asked(world):
     assert built["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert built.get_body(("plain",)) is not None and built.get_body(("html",)) is not None
     # a targeted request is no open notice
-    sub_requests.create(db, a["alice"], recipient_id=a["eve"].user_id, now=NOW, **_fields(NOW + 72 * H))
+    request_changes.create(db, a["alice"], recipient_id=a["eve"].user_id, now=NOW, **_fields(NOW + 72 * H))
     assert len(_mails(db, "open_request")) == 1
 
 

@@ -10,7 +10,7 @@ from tests.factories import actor_of, login_token, make_user, player_world, rows
 from tests.harness import call, page_state
 from volley_app.models import Rating, SubInvite, User, utcnow
 from volley_app.services.core import paging, ratelimit
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes
 from volley_app.state.sub_invites import INVITED, InviteQueueState, SubNotifyState
 from volley_app.state.sub_matching import SuggestionsState
 
@@ -246,7 +246,7 @@ async def test_a_picker_opened_on_ones_own_request_lists_nothing_for_anothers(cr
     from tests.harness import navigate
 
     db, tokens, ids, reqs = crowd
-    carls = sub_requests.create(db, actor_of(rows(db, User, User.id == ids["carl"])[0]), team="Carl's Crew",
+    carls = request_changes.create(db, actor_of(rows(db, User, User.id == ids["carl"])[0]), team="Carl's Crew",
                                 date=utcnow() + dt.timedelta(days=2), svl="Gym", skill_level="C", format="6s")  # fmt: skip
     db.commit()
     root, state = page_state(InviteQueueState, f"/dash/notes/{carls}", tokens["carl"])

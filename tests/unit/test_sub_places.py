@@ -24,7 +24,16 @@ from volley_app.models import (
 from volley_app.services.core import live
 from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid
 from volley_app.services.operations import account_lifecycle
-from volley_app.services.subs import answers, invites, matching, sub_records, sub_requests
+from volley_app.services.subs import (
+    answers,
+    invites,
+    matching,
+    request_changes,
+    request_lists,
+    request_replies,
+    sub_records,
+    subs_list,
+)
 
 H = dt.timedelta(hours=1)
 NOW = utcnow().replace(microsecond=0) + H
@@ -50,7 +59,7 @@ def world(db):
 
 
 def _request(db, a, *, hours: float = 72, **over) -> int:
-    rid = sub_requests.create(db, a["alice"], now=NOW, **_fields(NOW + hours * H, **over))
+    rid = request_changes.create(db, a["alice"], now=NOW, **_fields(NOW + hours * H, **over))
     db.commit()
     return rid
 
@@ -76,7 +85,7 @@ def _state(db, rid) -> tuple:
 def test_a_sub_with_a_place_is_not_suggested_nor_invited_again(world):
     db, a = world
     rid = _request(db, a, players_needed="2")
-    sub_requests.accept(db, a["carmen"], rid, now=NOW)
+    request_replies.accept(db, a["carmen"], rid, now=NOW)
     db.commit()
     carmen = a["carmen"].user_id
     eligible = [r["id"] for r in matching.suggestions(db, a["alice"], rid, size=50, now=NOW).rows]
@@ -90,10 +99,10 @@ def test_a_sub_with_a_place_is_not_suggested_nor_invited_again(world):
     db.rollback()
     assert _state(db, rid) == before
     # the invite list's picker and its check by id
-    listed = [o["value"] for o in sub_requests.invite_list_choices(db, a["alice"], rid, size=50).rows]
+    listed = [o["value"] for o in subs_list.invite_list_choices(db, a["alice"], rid, size=50).rows]
     assert str(carmen) not in listed and str(a["ben"].user_id) in listed
-    assert sub_requests.invite_list_choice(db, a["alice"], rid, carmen) is None
-    assert sub_requests.invite_list_choice(db, a["alice"], rid, a["ben"].user_id) is not None
+    assert subs_list.invite_list_choice(db, a["alice"], rid, carmen) is None
+    assert subs_list.invite_list_choice(db, a["alice"], rid, a["ben"].user_id) is not None
     with pytest.raises(Invalid):
         invites.invite_in_order(db, a["alice"], rid, sub_ids=[carmen], now=NOW)
 
@@ -103,15 +112,15 @@ def test_a_sub_with_a_place_cannot_decline_it(world):
     refused, and the request stays as it was."""
     db, a = world
     rid = _request(db, a, players_needed="2")
-    sub_requests.accept(db, a["carmen"], rid, now=NOW)
+    request_replies.accept(db, a["carmen"], rid, now=NOW)
     req = _req(db, rid)
     req.recipient_id = a["carmen"].user_id
     db.add(req)
     db.commit()
     before = _state(db, rid)
     with pytest.raises(BadRequest) as refused:
-        sub_requests.decline(db, a["carmen"], rid, now=NOW)
-    assert refused.value.message == sub_requests.HOLDS_PLACE
+        request_replies.decline(db, a["carmen"], rid, now=NOW)
+    assert refused.value.message == request_replies.HOLDS_PLACE
     db.rollback()
     assert _state(db, rid) == before
     assert _req(db, rid).status == SubStatus.OPEN
@@ -120,27 +129,27 @@ def test_a_sub_with_a_place_cannot_decline_it(world):
 def test_a_decline_on_a_request_with_places_taken_opens_it_to_anyone(world):
     db, a = world
     rid = _request(db, a, players_needed="2")
-    sub_requests.accept(db, a["carmen"], rid, now=NOW)
+    request_replies.accept(db, a["carmen"], rid, now=NOW)
     db.commit()
     matching.invite(db, a["alice"], rid, sub_id=a["ben"].user_id, now=NOW)
     db.commit()
     assert _req(db, rid).recipient_id == a["ben"].user_id
-    sub_requests.decline(db, a["ben"], rid, now=NOW)
+    request_replies.decline(db, a["ben"], rid, now=NOW)
     db.commit()
     req = _req(db, rid)
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.OPEN, None, 1)
     # still open to others: eve takes the last place
-    sub_requests.accept(db, a["eve"], rid, now=NOW)
+    request_replies.accept(db, a["eve"], rid, now=NOW)
     db.commit()
     assert _req(db, rid).status == SubStatus.ACCEPTED
-    assert sub_requests.detail(db, a["alice"], rid, now=NOW)["sub"] == "Carmen Sub, Eve Sub"
+    assert request_lists.detail(db, a["alice"], rid, now=NOW)["sub"] == "Carmen Sub, Eve Sub"
 
 
 def test_a_decline_without_places_still_declines(world):
     db, a = world
-    rid = sub_requests.create(db, a["alice"], recipient_id=a["ben"].user_id, now=NOW, **_fields(NOW + 72 * H))
+    rid = request_changes.create(db, a["alice"], recipient_id=a["ben"].user_id, now=NOW, **_fields(NOW + 72 * H))
     db.commit()
-    sub_requests.decline(db, a["ben"], rid, now=NOW)
+    request_replies.decline(db, a["ben"], rid, now=NOW)
     db.commit()
     assert _req(db, rid).status == SubStatus.DECLINED
 
@@ -161,8 +170,8 @@ def test_an_accept_is_refused_when_the_sub_does_not_fit(rules_world, who, why): 
     now = when - 72 * H
     before = (_state(db, rid), len(rows(db, SubRequestPlace)))
     with pytest.raises(BadRequest) as refused:
-        sub_requests.accept(db, actor_of(subs[who]), rid, now=now)
-    assert refused.value.message == f"{sub_requests.CANNOT_TAKE}: {why}"
+        request_replies.accept(db, actor_of(subs[who]), rid, now=now)
+    assert refused.value.message == f"{request_replies.CANNOT_TAKE}: {why}"
     db.rollback()
     assert (_state(db, rid), len(rows(db, SubRequestPlace))) == before
 
@@ -170,18 +179,18 @@ def test_an_accept_is_refused_when_the_sub_does_not_fit(rules_world, who, why): 
 def test_an_accept_by_a_fitting_sub_goes_through_their_own_preferences_too(rules_world):  # noqa: F811
     """Their weekday, unavailable date and weekly cap are theirs to change their mind on: not refused."""
     db, cap, subs, rid, when = rules_world
-    sub_requests.accept(db, actor_of(subs["weekday"]), rid, now=when - 72 * H)
+    request_replies.accept(db, actor_of(subs["weekday"]), rid, now=when - 72 * H)
     db.commit()
     assert _req(db, rid).status == SubStatus.ACCEPTED
 
 
 def test_a_taken_request_still_says_taken_before_any_fit(rules_world):  # noqa: F811
     db, cap, subs, rid, when = rules_world
-    sub_requests.accept(db, actor_of(subs["good"]), rid, now=when - 72 * H)
+    request_replies.accept(db, actor_of(subs["good"]), rid, now=when - 72 * H)
     db.commit()
     with pytest.raises(BadRequest) as refused:
-        sub_requests.accept(db, actor_of(subs["gender"]), rid, now=when - 72 * H)
-    assert refused.value.message == sub_requests.TAKEN
+        request_replies.accept(db, actor_of(subs["gender"]), rid, now=when - 72 * H)
+    assert refused.value.message == request_replies.TAKEN
 
 
 def test_an_accept_from_the_email_link_is_refused_as_well(world):
@@ -194,7 +203,7 @@ def test_an_accept_from_the_email_link_is_refused_as_well(world):
     before = _state(db, rid)
     with pytest.raises(BadRequest) as refused:
         answers.answer_by_link(db, token, now=NOW)
-    assert refused.value.message == f"{sub_requests.CANNOT_TAKE}: gender not given"
+    assert refused.value.message == f"{request_replies.CANNOT_TAKE}: gender not given"
     db.rollback()
     assert _state(db, rid) == before
     db.expire_all()
@@ -203,11 +212,11 @@ def test_an_accept_from_the_email_link_is_refused_as_well(world):
 
 def test_a_request_made_to_another_sub_is_refused_as_such_even_to_an_admin(world):
     db, a = world
-    rid = sub_requests.create(db, a["alice"], recipient_id=a["ben"].user_id, now=NOW, **_fields(NOW + 72 * H))
+    rid = request_changes.create(db, a["alice"], recipient_id=a["ben"].user_id, now=NOW, **_fields(NOW + 72 * H))
     db.commit()
-    for who, says in (("root", sub_requests.MADE_TO_ANOTHER), ("carmen", "No access")):
+    for who, says in (("root", request_replies.MADE_TO_ANOTHER), ("carmen", "No access")):
         with pytest.raises(Forbidden, match=says):
-            sub_requests.accept(db, a[who], rid, now=NOW)
+            request_replies.accept(db, a[who], rid, now=NOW)
         db.rollback()
     req = _req(db, rid)
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.OPEN, a["ben"].user_id, 0)
@@ -216,12 +225,12 @@ def test_a_request_made_to_another_sub_is_refused_as_such_even_to_an_admin(world
 def test_a_place_at_the_same_hour_on_a_request_for_several_is_a_clash(world):
     db, a = world
     first = _request(db, a, players_needed="2")
-    sub_requests.accept(db, a["ben"], first, now=NOW)
+    request_replies.accept(db, a["ben"], first, now=NOW)
     db.commit()
-    other = sub_requests.create(db, a["dave"], now=NOW, **_fields(NOW + 72 * H + 30 * dt.timedelta(minutes=1)))
+    other = request_changes.create(db, a["dave"], now=NOW, **_fields(NOW + 72 * H + 30 * dt.timedelta(minutes=1)))
     db.commit()
     with pytest.raises(BadRequest) as refused:
-        sub_requests.accept(db, a["ben"], other, now=NOW)
+        request_replies.accept(db, a["ben"], other, now=NOW)
     assert refused.value.message.endswith("subbing another game at that time")
 
 
@@ -232,12 +241,12 @@ def test_a_withdrawal_reopens_the_place_to_the_next_sub_on_the_invite_list(world
     db, a = world
     rid = _request(db, a)
     invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id, a["carmen"].user_id], now=NOW)
-    sub_requests.accept(db, a["ben"], rid, now=NOW)
+    request_replies.accept(db, a["ben"], rid, now=NOW)
     db.commit()
     assert _req(db, rid).status == SubStatus.ACCEPTED
     assert sorted(i.state for i in rows(db, SubInvite)) == ["accepted", "skipped"]
     later = NOW + H
-    sub_requests.withdraw(db, a["ben"], rid, now=later)
+    request_replies.withdraw(db, a["ben"], rid, now=later)
     db.commit()
     req = _req(db, rid)
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.OPEN, a["carmen"].user_id, 0)
@@ -253,7 +262,7 @@ def test_a_withdrawal_reopens_the_place_to_the_next_sub_on_the_invite_list(world
     assert db.get(User, a["ben"].user_id).sub_late_withdrawals == 0
     assert db.get(User, a["ben"].user_id).sub_last_date is None  # the place left the record
     # carmen takes it
-    sub_requests.accept(db, a["carmen"], rid, now=later)
+    request_replies.accept(db, a["carmen"], rid, now=later)
     db.commit()
     assert _req(db, rid).status == SubStatus.ACCEPTED
 
@@ -261,11 +270,11 @@ def test_a_withdrawal_reopens_the_place_to_the_next_sub_on_the_invite_list(world
 def test_a_late_withdrawal_opens_the_place_to_anyone_and_counts_on_the_record(world):
     db, a = world
     rid = _request(db, a, hours=30, players_needed="2")
-    sub_requests.accept(db, a["ben"], rid, now=NOW)
-    sub_requests.accept(db, a["carmen"], rid, now=NOW)
+    request_replies.accept(db, a["ben"], rid, now=NOW)
+    request_replies.accept(db, a["carmen"], rid, now=NOW)
     db.commit()
     assert _req(db, rid).status == SubStatus.ACCEPTED
-    sub_requests.withdraw(db, a["carmen"], rid, now=NOW + 10 * H)  # 20 hours before the game
+    request_replies.withdraw(db, a["carmen"], rid, now=NOW + 10 * H)  # 20 hours before the game
     db.commit()
     req = _req(db, rid)
     assert (req.status, req.recipient_id, req.places_filled) == (SubStatus.OPEN, None, 1)
@@ -273,17 +282,17 @@ def test_a_late_withdrawal_opens_the_place_to_anyone_and_counts_on_the_record(wo
     assert sub_records.late_withdrawals(db, a["carmen"].user_id) == 1
     reason = {r["id"]: r["reason"] for r in matching.suggestions(db, a["alice"], rid, size=50, now=NOW + 10 * H).rows}
     assert "0 no-shows, 1 late withdrawal" in reason[a["carmen"].user_id]
-    assert sub_requests.detail(db, a["alice"], rid, now=NOW + 10 * H)["sub"] == "Ben Sub"
+    assert request_lists.detail(db, a["alice"], rid, now=NOW + 10 * H)["sub"] == "Ben Sub"
     assert "The place is open to anyone again." in [m for m in rows(db, OutboxMessage) if m.kind == "sub_withdrew"][0].body_text
     # anyone may take it: eve does
-    sub_requests.accept(db, a["eve"], rid, now=NOW + 11 * H)
+    request_replies.accept(db, a["eve"], rid, now=NOW + 11 * H)
     db.commit()
     assert _req(db, rid).status == SubStatus.ACCEPTED
     # a rebuild keeps the count; the request cancelled, it counts no more
     sub_records.rebuild(db)
     db.commit()
     assert db.get(User, a["carmen"].user_id).sub_late_withdrawals == 1
-    sub_requests.delete(db, a["alice"], rid)
+    request_changes.delete(db, a["alice"], rid)
     db.commit()
     db.expire_all()
     assert db.get(User, a["carmen"].user_id).sub_late_withdrawals == 0
@@ -293,11 +302,11 @@ def test_a_late_withdrawal_opens_the_place_to_anyone_and_counts_on_the_record(wo
 def test_only_the_sub_may_give_up_their_own_place(world, who):
     db, a = world
     rid = _request(db, a, players_needed="2")
-    sub_requests.accept(db, a["ben"], rid, now=NOW)
+    request_replies.accept(db, a["ben"], rid, now=NOW)
     db.commit()
     before = _state(db, rid)
     with pytest.raises(DomainError):
-        sub_requests.withdraw(db, a.get(who), rid, now=NOW)
+        request_replies.withdraw(db, a.get(who), rid, now=NOW)
     db.rollback()
     assert _state(db, rid) == before
 
@@ -305,12 +314,12 @@ def test_only_the_sub_may_give_up_their_own_place(world, who):
 def test_a_place_cannot_be_given_up_once_the_game_started(world):
     db, a = world
     rid = _request(db, a, hours=2)
-    sub_requests.accept(db, a["ben"], rid, now=NOW)
+    request_replies.accept(db, a["ben"], rid, now=NOW)
     db.commit()
     before = _state(db, rid)
     for when in (NOW + 2 * H, NOW + 3 * H):
         with pytest.raises(BadRequest):
-            sub_requests.withdraw(db, a["ben"], rid, now=when)
+            request_replies.withdraw(db, a["ben"], rid, now=when)
         db.rollback()
     assert _state(db, rid) == before
 
@@ -319,34 +328,34 @@ def test_every_change_of_the_places_tells_the_pages_of_everyone_on_the_request(w
     db, a = world
     rid = _request(db, a, players_needed="3")
     for who in ("ben", "carmen"):
-        sub_requests.accept(db, a[who], rid, now=NOW)
+        request_replies.accept(db, a[who], rid, now=NOW)
     db.commit()
     told = []
     monkeypatch.setattr(live, "request_changed", lambda _db, r, users, **kw: told.append((r, set(users))))
-    sub_requests.withdraw(db, a["carmen"], rid, now=NOW)
+    request_replies.withdraw(db, a["carmen"], rid, now=NOW)
     assert any(r == rid and {a["alice"].user_id, a["ben"].user_id, a["carmen"].user_id} <= users for r, users in told)
     with pytest.raises(Forbidden):
-        sub_requests.withdraw(db, a["svl"], rid, now=NOW)
+        request_replies.withdraw(db, a["svl"], rid, now=NOW)
     db.rollback()
     told.clear()
     matching.invite(db, a["alice"], rid, sub_id=a["eve"].user_id, now=NOW)  # an invite from the suggestions
     assert any(r == rid and {a["alice"].user_id, a["ben"].user_id, a["eve"].user_id} <= users for r, users in told)
     db.rollback()
     told.clear()
-    sub_requests.delete(db, a["alice"], rid)  # cancelled with places taken: kept, shown nowhere
+    request_changes.delete(db, a["alice"], rid)  # cancelled with places taken: kept, shown nowhere
     assert any(r == rid and {a["alice"].user_id, a["ben"].user_id} <= users for r, users in told)
 
 
 def test_the_detail_lets_only_a_sub_with_a_place_give_it_up(world):
     db, a = world
     rid = _request(db, a, players_needed="2")
-    sub_requests.accept(db, a["ben"], rid, now=NOW)
+    request_replies.accept(db, a["ben"], rid, now=NOW)
     db.commit()
-    assert sub_requests.detail(db, a["ben"], rid, now=NOW)["can_withdraw"] is True
-    assert sub_requests.detail(db, a["ben"], rid, now=NOW)["can_decline"] is False
+    assert request_lists.detail(db, a["ben"], rid, now=NOW)["can_withdraw"] is True
+    assert request_lists.detail(db, a["ben"], rid, now=NOW)["can_decline"] is False
     for who in ("alice", "carmen", "root"):
-        assert sub_requests.detail(db, a[who], rid, now=NOW)["can_withdraw"] is False
-    assert sub_requests.detail(db, a["alice"], rid, now=NOW)["sub"] == "Ben Sub"
+        assert request_lists.detail(db, a[who], rid, now=NOW)["can_withdraw"] is False
+    assert request_lists.detail(db, a["alice"], rid, now=NOW)["sub"] == "Ben Sub"
 
 
 @pytest.mark.parametrize("tied", [False, True])
@@ -355,13 +364,13 @@ def test_a_request_with_a_place_taken_stays_open_when_the_invited_sub_leaves(wor
     taken and the places left are open to anyone, never Declined."""
     db, a = world
     rid = _request(db, a, players_needed="2")
-    sub_requests.accept(db, a["carmen"], rid, now=NOW)
+    request_replies.accept(db, a["carmen"], rid, now=NOW)
     db.commit()
     matching.invite(db, a["alice"], rid, sub_id=a["ben"].user_id, now=NOW)
     db.commit()
     if tied:  # ben took a place elsewhere: his account is archived, not deleted
-        other = sub_requests.create(db, a["dave"], now=NOW, **_fields(NOW + 200 * H))
-        sub_requests.accept(db, a["ben"], other, now=NOW)
+        other = request_changes.create(db, a["dave"], now=NOW, **_fields(NOW + 200 * H))
+        request_replies.accept(db, a["ben"], other, now=NOW)
         db.commit()
     account_lifecycle.delete_user(db, a["ben"], a["ben"].user_id)
     db.commit()
@@ -372,8 +381,8 @@ def test_a_request_with_a_place_taken_stays_open_when_the_invited_sub_leaves(wor
 def test_a_sub_who_gave_up_a_place_is_archived_not_deleted(world):
     db, a = world
     rid = _request(db, a)
-    sub_requests.accept(db, a["ben"], rid, now=NOW)
-    sub_requests.withdraw(db, a["ben"], rid, now=NOW)
+    request_replies.accept(db, a["ben"], rid, now=NOW)
+    request_replies.withdraw(db, a["ben"], rid, now=NOW)
     db.commit()
     account_lifecycle.delete_user(db, a["ben"], a["ben"].user_id)
     db.commit()

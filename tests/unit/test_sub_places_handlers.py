@@ -11,7 +11,7 @@ from tests.factories import actor_of, login_token, make_user, player_world, rows
 from tests.harness import call, page_state, redirect_target
 from volley_app.models import SubRequest, SubRequestPlace, SubStatus, SubWithdrawal, User, utcnow
 from volley_app.pages.dash.sub_requests.detail import WITHDRAWN, NoteDetailState
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes, request_replies
 from volley_app.state.sub_invites import InviteQueueState
 
 
@@ -23,8 +23,8 @@ def world(db):
     alice = rows(db, User, User.username == "alice")[0]
     fields = {"team": "Spikers", "date": utcnow() + dt.timedelta(days=3), "svl": "Sportsplex", "skill_level": "C",
               "format": "6s"}  # fmt: skip
-    rid = sub_requests.create(db, actor_of(alice), players_needed="3", **fields)
-    sub_requests.accept(db, actor_of(rows(db, User, User.username == "ben")[0]), rid)
+    rid = request_changes.create(db, actor_of(alice), players_needed="3", **fields)
+    request_replies.accept(db, actor_of(rows(db, User, User.username == "ben")[0]), rid)
     db.commit()
     tokens = w["tokens"] | {"carl": login_token(db, "carl")}
     return db, tokens, rid
@@ -44,7 +44,7 @@ async def test_a_place_taken_shows_on_the_requestors_open_page_when_it_reads_aga
     queue = await detail.get_state(InviteQueueState)
     await call(queue.load)
     assert queue.players == "1 of 3 places taken" and detail.note["sub"] == "Ben Tester"
-    sub_requests.accept(db, actor_of(rows(db, User, User.username == "carl")[0]), rid)
+    request_replies.accept(db, actor_of(rows(db, User, User.username == "carl")[0]), rid)
     db.commit()
     await detail._reload()  # what a live update (or the timer) runs: the request is still Open
     assert queue.players == "2 of 3 places taken" and queue.places == ["Ben Tester", "Carl Diaz"]
@@ -79,4 +79,4 @@ async def test_the_sub_with_the_place_gives_it_up(world):
     # a second click changes nothing more
     before = _everything(db)
     await call(state.withdraw)
-    assert _everything(db) == before and state.action_error == sub_requests.NO_PLACE
+    assert _everything(db) == before and state.action_error == request_replies.NO_PLACE

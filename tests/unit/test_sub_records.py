@@ -17,7 +17,7 @@ from volley_app.models import Gender, Rating, SubOutcome, SubRequestPlace, User,
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import BadRequest, Forbidden
 from volley_app.services.operations import account_lifecycle
-from volley_app.services.subs import matching, sub_records, sub_requests
+from volley_app.services.subs import matching, request_changes, request_replies, sub_records, subs_list
 
 HOUR = dt.timedelta(hours=1)
 DAY = dt.timedelta(days=1)
@@ -34,13 +34,13 @@ def people(db):
 
 def _request(db, requestor, game: dt.datetime, *, players: int = 1, team: str = "Net Ninjas") -> int:
     fields = {"team": team, "date": game, "svl": "Lexington Sportsplex", "skill_level": "C", "format": "6s"}
-    rid = sub_requests.create(db, actor_of(requestor), now=game - 5 * DAY, players_needed=str(players), **fields)
+    rid = request_changes.create(db, actor_of(requestor), now=game - 5 * DAY, players_needed=str(players), **fields)
     db.commit()
     return rid
 
 
 def _accept(db, sub, rid: int, game: dt.datetime) -> None:
-    sub_requests.accept(db, actor_of(sub), rid, now=game - 4 * DAY)
+    request_replies.accept(db, actor_of(sub), rid, now=game - 4 * DAY)
     db.commit()
 
 
@@ -111,7 +111,7 @@ def test_a_moved_date_moves_the_last_time_subbed(people):
     later = game + 3 * DAY
     fields = {"team": "Net Ninjas", "date": later, "svl": "Lexington Sportsplex", "skill_level": "C", "format": "6s",
               "players_needed": "2"}  # fmt: skip
-    sub_requests.update(db, actor_of(alice), rid, now=game - 4 * DAY, **fields)
+    request_changes.update(db, actor_of(alice), rid, now=game - 4 * DAY, **fields)
     db.commit()
     assert _same(db, ben, cara) == [(0, 0, later)] * 2
 
@@ -127,7 +127,7 @@ def test_a_cancelled_request_leaves_the_records(people):
     matching.mark_outcome(db, actor_of(alice), rid, sub_id=ben.id, outcome="Played", now=game + HOUR)
     db.commit()
     assert _same(db, ben, cara) == [(1, 0, game), (0, 0, game)]
-    sub_requests.delete(db, actor_of(alice), rid)
+    request_changes.delete(db, actor_of(alice), rid)
     db.commit()
     assert _same(db, ben, cara) == [(0, 0, game - 20 * DAY), (0, 0, None)]
 
@@ -153,13 +153,13 @@ def test_the_subs_list_and_the_ranking_count_every_place(people):
     for sub in (ben, cara):
         matching.mark_outcome(db, actor_of(alice), rid, sub_id=sub.id, outcome="Played", now=game + HOUR)
     db.commit()
-    listed = {r["first_name"]: (r["played"], r["no_shows"]) for r in sub_requests.list_subs(db, actor_of(alice)).rows}
+    listed = {r["first_name"]: (r["played"], r["no_shows"]) for r in subs_list.list_subs(db, actor_of(alice)).rows}
     assert listed == {"Ben": (1, 0), "Cara": (1, 0), "Dana": (0, 0)}
     ahead = timefmt.local(utcnow()).date() + dt.timedelta(days=8)
     when = timefmt.parse_local(f"{ahead.isoformat()}T19:00", "date", "Date")
     fields = {"team": "Next", "date": when, "svl": "Lexington Sportsplex", "skill_level": "B", "format": "6s",
               "position_needed": "Setter", "gender_needed": "Female", "min_rating": "B"}  # fmt: skip
-    nxt = sub_requests.create(db, actor_of(alice), **fields)
+    nxt = request_changes.create(db, actor_of(alice), **fields)
     db.commit()
     ranked = matching.suggestions(db, actor_of(alice), nxt).rows
     # reliability 1 first, then least recently subbed (ben and cara the same day: by name), then never subbed

@@ -14,7 +14,7 @@ from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.cli import main as cli_main
 from volley_app.models import OutboxMessage, SubRequestReminder
-from volley_app.services.subs import matching, sub_reminders, sub_requests
+from volley_app.services.subs import matching, request_changes, request_replies, sub_reminders
 from volley_app.services.subs.sub_reminders import AFTER_GAME, DAY_BEFORE, Due, send_reminders
 from volley_app.settings import get_settings
 
@@ -44,9 +44,9 @@ def people(db):
 
 def _request(db, requestor, *, game=GAME, sub=None, team="Net Ninjas") -> int:
     fields = {"team": team, "date": game, "svl": "Lexington Sportsplex", "skill_level": "C", "format": "6s"}
-    rid = sub_requests.create(db, actor_of(requestor), now=MADE, **fields)
+    rid = request_changes.create(db, actor_of(requestor), now=MADE, **fields)
     if sub is not None:
-        sub_requests.accept(db, actor_of(sub), rid, now=MADE)
+        request_replies.accept(db, actor_of(sub), rid, now=MADE)
     db.commit()
     return rid
 
@@ -103,12 +103,12 @@ def test_a_week_after_the_game_nothing_is_asked_any_more(people):
 def test_no_reminder_for_a_cancelled_open_or_declined_request(people):
     db, alice, ben, carmen = people
     cancelled = _request(db, alice, sub=ben, team="Cancelled")
-    sub_requests.delete(db, actor_of(alice), cancelled)  # accepted, then cancelled: archived
+    request_changes.delete(db, actor_of(alice), cancelled)  # accepted, then cancelled: archived
     db.commit()
     _request(db, alice, team="Nobody took it")  # open to anyone, never accepted
-    declined = sub_requests.create(db, actor_of(alice), recipient_id=carmen.id, now=MADE, team="Declined", date=GAME,
+    declined = request_changes.create(db, actor_of(alice), recipient_id=carmen.id, now=MADE, team="Declined", date=GAME,
                                    svl="Lexington Sportsplex", skill_level="C", format="6s")  # fmt: skip
-    sub_requests.decline(db, actor_of(carmen), declined, now=MADE)
+    request_replies.decline(db, actor_of(carmen), declined, now=MADE)
     db.commit()
     for now in (DAY_BEFORE_STARTS, MORNING_AFTER):
         assert send_reminders(now=now) == 0
@@ -120,7 +120,7 @@ def test_a_request_cancelled_after_it_was_found_due_is_not_reminded(people):
     rid = _request(db, alice, sub=ben)
     found = dbmod.call(sub_reminders.due, DAY_BEFORE_STARTS)
     assert len(found) == 2
-    sub_requests.delete(db, actor_of(alice), rid)
+    request_changes.delete(db, actor_of(alice), rid)
     db.commit()
     assert [dbmod.call(sub_reminders.send_one, d, DAY_BEFORE_STARTS) for d in found] == [False, False]
     assert _mail(db) == []
@@ -192,12 +192,12 @@ async def test_the_periodic_task_sends_them_and_stops(people, monkeypatch):
 def test_every_sub_who_took_a_place_is_reminded_and_a_marked_sub_is_not_asked_about(people):
     db, alice, ben, carmen = people
     fields = {"team": "Net Ninjas", "date": GAME, "svl": "Lexington Sportsplex", "skill_level": "C", "format": "6s"}
-    rid = sub_requests.create(db, actor_of(alice), now=MADE, players_needed="2", **fields)
-    sub_requests.accept(db, actor_of(ben), rid, now=MADE)
+    rid = request_changes.create(db, actor_of(alice), now=MADE, players_needed="2", **fields)
+    request_replies.accept(db, actor_of(ben), rid, now=MADE)
     db.commit()
     # one of two places taken: the one who took it is reminded, with the requestor
     assert send_reminders(now=DAY_BEFORE_STARTS) == 2
-    sub_requests.accept(db, actor_of(carmen), rid, now=DAY_BEFORE_STARTS + dt.timedelta(minutes=1))
+    request_replies.accept(db, actor_of(carmen), rid, now=DAY_BEFORE_STARTS + dt.timedelta(minutes=1))
     db.commit()
     assert send_reminders(now=DAY_BEFORE_STARTS + dt.timedelta(minutes=2)) == 1
     assert [to for _k, to, _s in _mail(db)] == sorted([alice.email, ben.email, carmen.email])
@@ -211,10 +211,10 @@ def test_every_sub_who_took_a_place_is_reminded_and_a_marked_sub_is_not_asked_ab
 
 def test_several_subs_sub_for_the_team_in_the_requestors_reminder(people):
     db, alice, ben, carmen = people
-    rid = sub_requests.create(db, actor_of(alice), now=MADE, team="Net Ninjas", date=GAME, svl="Lexington Sportsplex",
+    rid = request_changes.create(db, actor_of(alice), now=MADE, team="Net Ninjas", date=GAME, svl="Lexington Sportsplex",
                               skill_level="C", format="6s", players_needed=2)  # fmt: skip
-    sub_requests.accept(db, actor_of(ben), rid, now=MADE)
-    sub_requests.accept(db, actor_of(carmen), rid, now=MADE + dt.timedelta(minutes=1))
+    request_replies.accept(db, actor_of(ben), rid, now=MADE)
+    request_replies.accept(db, actor_of(carmen), rid, now=MADE + dt.timedelta(minutes=1))
     db.commit()
     send_reminders(now=DAY_BEFORE_STARTS)
     [told] = rows(db, OutboxMessage, OutboxMessage.to_addr == alice.email, OutboxMessage.kind == "sub_reminder_day_before")

@@ -17,7 +17,8 @@ from volley_app.pages.dash.sub_requests.my_requests import NotificationsState
 from volley_app.pages.dash.sub_requests.new import NewNoteState
 from volley_app.pages.dash.sub_requests.open_list import NotesListState
 from volley_app.pages.dash.subs import LOAD_FAILED, SubsState
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_replies
+from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]
 
@@ -91,7 +92,7 @@ async def test_detail_with_a_forged_id_shows_not_found(world):
     for path in ("/dash/notes/abc", "/dash/notes/99999", "/dash/notes/-1"):
         state = _state(NoteDetailState, path, tokens, "ben")
         await state.load()
-        assert state.load_error == sub_requests.NOT_FOUND
+        assert state.load_error == SUB_REQUEST_NOT_FOUND
 
 
 async def test_accept_then_another_sub_is_told_it_was_taken(world):
@@ -105,8 +106,8 @@ async def test_accept_then_another_sub_is_told_it_was_taken(world):
     await ben.accept()
     assert ben.note["status"] == "Accepted" and ben.notice
     await carl.accept()
-    assert carl.action_error == sub_requests.TAKEN
-    assert carl.load_error == sub_requests.TAKEN  # the page says why, not just 'No access'
+    assert carl.action_error == request_replies.TAKEN
+    assert carl.load_error == request_replies.TAKEN  # the page says why, not just 'No access'
     assert carl.note == {} and not carl.can_accept
     req = rows(db, SubRequest, SubRequest.id == reqs["open"])[0]
     assert (req.status, req.recipient_id) == (SubStatus.ACCEPTED, ids["ben"])

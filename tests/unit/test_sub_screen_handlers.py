@@ -15,7 +15,7 @@ from volley_app.pages.dash.sub_requests.detail import NoteDetailState
 from volley_app.pages.dash.sub_requests.new import NewNoteState
 from volley_app.pages.dash.sub_requests.open_list import NotesListState
 from volley_app.pages.dash.subs import NO_MATCH, NO_SUBS, SubsState
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes
 
 
 @pytest.fixture
@@ -40,7 +40,7 @@ async def test_the_date_hint_follows_the_locations_venue_zone(tokens):
 
 async def test_the_edit_forms_date_hint_starts_at_the_requests_venue(db, tokens):
     alice = actor_of(db.exec(select(User).where(User.username == "alice")).one())
-    rid = sub_requests.create(db, alice, team="Net Ninjas", date=utcnow() + dt.timedelta(days=3),
+    rid = request_changes.create(db, alice, team="Net Ninjas", date=utcnow() + dt.timedelta(days=3),
                               svl="Windy City Volleyball", skill_level="C", format="6s")  # fmt: skip
     db.commit()
     _, state = page_state(NoteDetailState, f"/dash/notes/{rid}", tokens["alice"])
@@ -63,7 +63,7 @@ def _open_requests(db, n: int) -> None:
     alice = actor_of(db.exec(select(User).where(User.username == "alice")).one())
     start = utcnow() + dt.timedelta(days=2)
     for i in range(n):
-        sub_requests.create(db, alice, team=f"Team {i:02}", date=start + dt.timedelta(hours=i), svl="Gym",
+        request_changes.create(db, alice, team=f"Team {i:02}", date=start + dt.timedelta(hours=i), svl="Gym",
                             skill_level="C", format="6s")  # fmt: skip
     db.commit()
 

@@ -18,7 +18,7 @@ from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid
 from volley_app.services.operations import exports
 from volley_app.services.seasons import calendar, games, leagues, schedule, scheduling, sessions
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes, request_lists, request_replies
 
 CHICAGO = "America/Chicago"
 
@@ -176,10 +176,10 @@ def test_a_feed_carries_the_venues_tzid(world):
 def test_an_accepted_request_in_a_personal_feed_carries_its_venues_tzid(world):
     db = world["db"]
     asker = make_user(db, "asker")
-    rid = sub_requests.create(db, actor_of(asker), team="Lake", date="2099-07-01T19:30", svl="Windy Courts",
+    rid = request_changes.create(db, actor_of(asker), team="Lake", date="2099-07-01T19:30", svl="Windy Courts",
                               skill_level="C", format="6s")  # fmt: skip
     db.commit()
-    sub_requests.accept(db, world["p"], rid)
+    request_replies.accept(db, world["p"], rid)
     token = calendar.feed_token(db, world["p"])
     db.commit()
     events = list(Calendar.from_ical(calendar.personal_feed(db, token)).walk("VEVENT"))
@@ -200,14 +200,14 @@ def test_the_schedule_export_is_on_the_venues_clock(world):
 def test_a_sub_request_at_a_venue_is_entered_and_shown_on_its_clock(world):
     db = world["db"]
     who = make_user(db, "sally")
-    rid = sub_requests.create(db, actor_of(who), team="Lake", date="2099-07-01T19:30", svl="windy courts",
+    rid = request_changes.create(db, actor_of(who), team="Lake", date="2099-07-01T19:30", svl="windy courts",
                               skill_level="C", format="6s")  # fmt: skip
     db.commit()
     req = db.get(SubRequest, rid)
     assert req.date == dt.datetime(2099, 7, 2, 0, 30, tzinfo=dt.UTC)  # 7:30 PM CDT, the venue named (any case)
-    shown = sub_requests.detail(db, actor_of(who), rid)
+    shown = request_lists.detail(db, actor_of(who), rid)
     assert shown["time_text"] == "7:30 PM CT" and shown["local_input"] == "2099-07-01T19:30"
-    elsewhere = sub_requests.create(db, actor_of(who), team="Lake", date="2099-07-01T19:30", svl="Some Park",
+    elsewhere = request_changes.create(db, actor_of(who), team="Lake", date="2099-07-01T19:30", svl="Some Park",
                                     skill_level="C", format="6s")  # fmt: skip
     assert db.get(SubRequest, elsewhere).date == dt.datetime(2099, 7, 1, 23, 30, tzinfo=dt.UTC)  # the default zone
 

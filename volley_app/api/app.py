@@ -22,7 +22,7 @@ from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.money import payments
 from volley_app.services.seasons import leagues
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_lists
 from volley_app.services.teams import registration
 from volley_app.settings import get_settings
 
@@ -153,8 +153,8 @@ def create_api() -> FastAPI:
     def open_requests(request: Request, actor: Actor | None = Depends(current_actor)):
         """One page of the open sub requests (as the Open Sub Requests screen shows): ``page`` is a bookmark."""
         params = request.query_params
-        filters = {k: params.get(k, "") for k in sub_requests.REQUEST_FILTERS}
-        found = db.call(sub_requests.list_open, actor, filters=filters, bookmark=params.get("page", ""))
+        filters = {k: params.get(k, "") for k in request_lists.REQUEST_FILTERS}
+        found = db.call(request_lists.list_open, actor, filters=filters, bookmark=params.get("page", ""))
         rows = [{k: v for k, v in r.items() if k not in ("date", "local_input")} for r in found.rows]
         return {"rows": rows, "total": found.total, "capped": found.capped, "next": found.next, "previous": found.previous}
 

@@ -12,7 +12,7 @@ from volley_app import routes
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.mail import mail_lists
-from volley_app.services.subs import invites, matching, sub_requests
+from volley_app.services.subs import invites, matching, request_lists, subs_list
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import failure_text, focus, form_values, path_arg, run_action
 from volley_app.state.sub_requests import SubPickerList
@@ -46,7 +46,7 @@ class InviteQueueState(SubPickerList, AuthState):
     async def _read_queue(self) -> dict:
         """What :meth:`_refresh` shows, read and not shown: it assigns nothing and needs no other state (a poll
         reads it with the state unlocked). :meth:`_show_queue` shows it."""
-        found, failure = await run_action(sub_requests.detail, actor=await self._actor(),
+        found, failure = await run_action(request_lists.detail, actor=await self._actor(),
                                           request_id=path_arg(self, "note_id"))  # fmt: skip
         got: dict = {"found": None if failure else found}
         if found and not failure and found["can_invite_in_order"] and not self._picking:
@@ -70,7 +70,7 @@ class InviteQueueState(SubPickerList, AuthState):
             self._show_picker(True, got["choices"])
 
     async def _choices(self, bookmark: str, filters: dict | None = None) -> tuple[Page | None, DomainError | None]:
-        return await run_action(sub_requests.invite_list_choices, actor=await self._actor(),
+        return await run_action(subs_list.invite_list_choices, actor=await self._actor(),
                                 request_id=path_arg(self, "note_id"), filters=self.filters if filters is None else filters,
                                 bookmark=bookmark)  # fmt: skip
 
@@ -79,7 +79,7 @@ class InviteQueueState(SubPickerList, AuthState):
 
     async def _option(self, sub_id: object) -> dict[str, str] | None:
         """The sub ``sub_id`` as the list shows them, when the requestor may put them on this request's list."""
-        option, _f = await run_action(sub_requests.invite_list_choice, actor=await self._actor(),
+        option, _f = await run_action(subs_list.invite_list_choice, actor=await self._actor(),
                                       request_id=path_arg(self, "note_id"), sub_id=sub_id)  # fmt: skip
         return option
 

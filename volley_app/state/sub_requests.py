@@ -17,7 +17,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import live
 from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_lists, subs_list
 from volley_app.state.forms import FormState, form_values, run_action
 from volley_app.state.paging import PagedList, PolledList
 
@@ -28,8 +28,8 @@ SERVICE_NAMES = {"when": "date", "sub_format": "format"}
 FORM_NAMES = {v: k for k, v in SERVICE_NAMES.items()}
 # The request lists by page: the service that lists them for the actor.
 REQUEST_LISTS: dict[str, Callable[..., Page]] = {
-    routes.NOTES: sub_requests.list_open,
-    routes.NOTES_NOTIFICATIONS: sub_requests.notifications,
+    routes.NOTES: request_lists.list_open,
+    routes.NOTES_NOTIFICATIONS: request_lists.notifications,
 }
 # What a request's row in a list shows besides its date and time.
 LISTED = ("requestor", "sub", "status", "team", "svl", "court", "needs")
@@ -88,7 +88,7 @@ class RequestListState(PolledList, mixin=True):
 
     rows: list[dict[str, str]] = []
     list_error: str = ""
-    _filter_names = sub_requests.REQUEST_FILTERS
+    _filter_names = request_lists.REQUEST_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         return await self._read_list(REQUEST_LISTS[self._poll_path], bookmark)
@@ -124,7 +124,7 @@ class SubPickerList(PagedList, mixin=True):
 
     async def _choices(self, bookmark: str, filters: dict | None = None) -> tuple[Page | None, DomainError | None]:
         """One page of the subs to pick from, as ``filters`` (by default ``self.filters``) find them."""
-        return await run_action(sub_requests.invite_choices, actor=await self._actor(),
+        return await run_action(subs_list.invite_choices, actor=await self._actor(),
                                 filters=self.filters if filters is None else filters, bookmark=bookmark)  # fmt: skip
 
     def _show(self, rows: list, failure: DomainError | None) -> None:

@@ -37,7 +37,8 @@ from volley_app.api.routes.common import text as text_field
 from volley_app.models import GenderNeeded, Position, Rating, SkillLevel, SubFormat, SubStatus
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.subs import answers, sub_requests
+from volley_app.services.subs import answers, request_changes, request_lists, request_replies
+from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND
 
 router = APIRouter(prefix=PREFIX, tags=["sub requests"])
 ID = Field(None, validation_alias=AliasChoices("id", "_id", "requestId"), examples=[9], **schema(**IDENTIFIER))
@@ -137,7 +138,7 @@ class Withdrawn(BaseModel):
 
 
 DETAILS = ("team", "date", "svl", "court", "skill_level", "format", "text")
-NEEDS = sub_requests.NEEDS  # on a change, a need the body leaves out stays as it is
+NEEDS = request_changes.NEEDS  # on a change, a need the body leaves out stays as it is
 
 
 def _note(row: dict) -> dict:
@@ -150,7 +151,7 @@ def _note(row: dict) -> dict:
                                                                    422: ERRORS[422]})  # fmt: skip
 def list_notes(
     request: Request, response: Response, actor: Actor = Depends(acting),
-    sort: str = sort_query(sub_requests.NOTE_ORDERS),
+    sort: str = sort_query(request_lists.NOTE_ORDERS),
 ) -> list[dict]:
     """Open sub requests a page at a time (``view=mine``: those the caller made or was named on).
     ``search``, ``venue``, ``date_from``, ``date_to`` filter; ``sort`` by date, or latest first with ``-date``;
@@ -158,14 +159,14 @@ def list_notes(
     q = request.query_params
     p = list_params(request)
     filters = {"q": p["search"], **{k: q.get(k, "") for k in ("venue", "date_from", "date_to")}}
-    fn = sub_requests.notifications if q.get("view") == "mine" else sub_requests.list_open
+    fn = request_lists.notifications if q.get("view") == "mine" else request_lists.list_open
     found = call(fn, actor, filters=filters, bookmark=p["bookmark"], size=p["size"], sort=sort)
     return paged(response, found, _note)
 
 
 @router.get("/notes/{note_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def get_note(note_id: str, actor: Actor = Depends(acting)) -> dict:
-    return _note(call(sub_requests.detail, actor, note_id))
+    return _note(call(request_lists.detail, actor, note_id))
 
 
 @router.post("/notes", status_code=201, openapi_extra=access(LOGGED_IN), responses={**ERRORS})
@@ -175,8 +176,8 @@ def create_note(body: Note, actor: Actor = Depends(acting)) -> dict:
     ``playersNeeded``, ``positionNeeded``, ``genderNeeded`` and ``minRating`` say what the team needs (left out:
     one player, anyone)."""
     details = {k: getattr(body, k) for k in (*DETAILS, *NEEDS)}
-    new_id = call(sub_requests.create, actor, recipient_id=body.recipient, **details)
-    return _note(call(sub_requests.detail, actor, new_id))
+    new_id = call(request_changes.create, actor, recipient_id=body.recipient, **details)
+    return _note(call(request_lists.detail, actor, new_id))
 
 
 def _patch(db, actor: Actor, body: NoteEdit) -> dict:
@@ -184,17 +185,17 @@ def _patch(db, actor: Actor, body: NoteEdit) -> dict:
     if status is not None and not isinstance(status, str):
         raise Invalid({"status": "Status must be Open, Accepted or Declined"})
     if status == SubStatus.ACCEPTED:
-        sub_requests.accept(db, actor, body.id)
+        request_replies.accept(db, actor, body.id)
     elif status == SubStatus.DECLINED:
-        sub_requests.decline(db, actor, body.id)
-    elif status == SubStatus.OPEN and sub_requests.detail(db, actor, body.id)["status"] == SubStatus.DECLINED:
-        sub_requests.reopen(db, actor, body.id, recipient_id=body.recipient)
+        request_replies.decline(db, actor, body.id)
+    elif status == SubStatus.OPEN and request_lists.detail(db, actor, body.id)["status"] == SubStatus.DECLINED:
+        request_changes.reopen(db, actor, body.id, recipient_id=body.recipient)
     elif status in (None, "", SubStatus.OPEN):
         needs = {k: getattr(body, k) for k in NEEDS if k in body.model_fields_set}
-        sub_requests.update(db, actor, body.id, **{k: getattr(body, k) for k in DETAILS}, **needs)
+        request_changes.update(db, actor, body.id, **{k: getattr(body, k) for k in DETAILS}, **needs)
     else:
         raise Invalid({"status": "Status must be Open, Accepted or Declined"})
-    return _note(sub_requests.detail(db, actor, body.id))
+    return _note(request_lists.detail(db, actor, body.id))
 
 
 @router.patch("/notes", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
@@ -208,7 +209,7 @@ def update_note(body: NoteEdit, actor: Actor = Depends(acting)) -> dict:
 @router.delete("/notes", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def delete_note(body: Deletion, actor: Actor = Depends(acting)) -> dict:
     """The requestor cancels a request (kept, and its sub told, when a sub is on it)."""
-    call(sub_requests.delete, actor, body.id)
+    call(request_changes.delete, actor, body.id)
     return {"id": body.id, "_id": body.id}
 
 
@@ -251,13 +252,13 @@ def received_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
 WITHDRAW_REFUSED = {
     400: {"model": Message, "description": "The body is not JSON, or the game has started: a place can be given up "
                                            "only before it",
-          "content": {"application/json": {"example": {"message": sub_requests.STARTED}}}},
+          "content": {"application/json": {"example": {"message": request_replies.STARTED}}}},
     403: {"model": Message, "description": "The caller holds no place on that request (its requestor, another user, a "
                                            "sub who gave theirs up already), is an SVL, or the access token is invalid "
                                            "or expired (refresh, then retry once)",
-          "content": {"application/json": {"example": {"message": sub_requests.NO_PLACE}}}},
+          "content": {"application/json": {"example": {"message": request_replies.NO_PLACE}}}},
     404: {"model": Message, "description": "No such sub request (or it was cancelled)",
-          "content": {"application/json": {"example": {"message": sub_requests.NOT_FOUND}}}},
+          "content": {"application/json": {"example": {"message": SUB_REQUEST_NOT_FOUND}}}},
 }  # fmt: skip
 
 
@@ -267,5 +268,5 @@ def withdrawn_request(body: Withdrawal, actor: Actor = Depends(acting)) -> dict:
     """A sub who holds a place on request ``id`` gives it up before the game ("I can't make it"). The place reopens
     (to the next sub on the request's invite list, or to anyone) and the requestor is emailed. Only that sub may;
     once it is given up, calling again is refused (403) and changes nothing."""
-    call(sub_requests.withdraw, actor, body.id)
+    call(request_replies.withdraw, actor, body.id)
     return {"status": "Success", "result": "withdrawn"}

@@ -17,7 +17,7 @@ from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page
 from volley_app.services.operations import home
 from volley_app.services.seasons import score_reports
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_lists
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 from volley_app.state.paging import PagedList
@@ -33,10 +33,10 @@ class PlayerHomeState(PagedList, AuthState):
     captain_games: list[dict[str, str]] = []  # per team this player captains: next game and last result
     commitments: list[dict[str, str]] = []  # the coming games this player subs in
     home_error: str = ""
-    _filter_names = sub_requests.REQUEST_FILTERS
+    _filter_names = request_lists.REQUEST_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(sub_requests.list_open, bookmark)
+        return await self._read_list(request_lists.list_open, bookmark)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.open_rows = as_table_rows(rows)

@@ -18,7 +18,7 @@ from volley_app.registry import page
 from volley_app.services.accounts import accounts
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import subs_list
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 from volley_app.state.paging import PolledList
@@ -45,11 +45,11 @@ class SubsState(PolledList, AuthState):
     is_sub: bool = False
     _poll_path: str = routes.DASH_SUBS
     _poll_seconds: float = REFRESH_SECONDS
-    _filter_names = sub_requests.SUB_FILTERS
+    _filter_names = subs_list.SUB_FILTERS
     _me: int = 0  # the viewer, whose own row offers no Invite
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(sub_requests.list_subs, bookmark)
+        return await self._read_list(subs_list.list_subs, bookmark)
 
     @rx.var
     def empty_text(self) -> str:
@@ -62,7 +62,7 @@ class SubsState(PolledList, AuthState):
 
     async def load(self):
         actor = await self._actor()
-        if target := sub_requests.subs_elsewhere(actor):
+        if target := subs_list.subs_elsewhere(actor):
             self.sub_rows = []
             return rx.redirect(target)
         flag, _ = await run_action(accounts.is_sub, actor=actor)
@@ -118,7 +118,7 @@ def _search() -> rx.Component:
         s,
         "Search subs by name",
         filter_select("Gender", "gender", [(g, g) for g in Gender.values()], s),
-        filter_select("Position", "position", [(p, p.title()) for p in sub_requests.POSITIONS], s),
+        filter_select("Position", "position", [(p, p.title()) for p in subs_list.POSITIONS], s),
         filter_select("Rating", "rating", ratings, s),
         placeholder="First or last name",
     )

@@ -1,7 +1,7 @@
 """What the passing of time changes, saved once a minute: a session's status, a league's stage, a sub request's
 completion (spec section 4).
 
-Reads compute these from the dates (``sessions.status_at``, ``leagues.stage_at``, ``sub_requests.is_completed``)
+Reads compute these from the dates (``sessions.status_at``, ``leagues.stage_at``, ``request_rows.is_completed``)
 and write nothing; this sweep saves what the dates have reached, so that the columns follow within a minute.
 Safe with several instances: each saves the same values.
 """
@@ -17,7 +17,7 @@ from volley_app import db as dbmod
 from volley_app.models import utcnow
 from volley_app.services.core import periodic
 from volley_app.services.seasons import leagues, sessions
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_rows
 
 SWEEP_SECONDS = 60.0
 
@@ -27,7 +27,7 @@ def save_reached(db: Session, now: dt.datetime | None = None) -> None:
     now = now or utcnow()
     sessions.save_reached_statuses(db, now)
     leagues.save_reached_stages(db, now)
-    sub_requests.complete_past(db, now=now)
+    request_rows.complete_past(db, now=now)
 
 
 def sweep(now: dt.datetime | None = None) -> None:

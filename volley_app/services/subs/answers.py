@@ -18,8 +18,9 @@ from volley_app.services.accounts import auth, venues
 from volley_app.services.core import timefmt
 from volley_app.services.core.actors import Actor, load, record_id
 from volley_app.services.core.errors import BadRequest, Invalid, NotFound
-from volley_app.services.subs import invites, sub_requests
+from volley_app.services.subs import invites, request_replies, request_rows
 from volley_app.services.subs.access import (
+    SUB_REQUEST_NOT_FOUND,
     access_sub_request,
     require_sub_request_actor,
 )
@@ -79,7 +80,7 @@ def notice_request(db: Session, actor: Actor | None, *, kind: str, date: object,
     """
     actor = require_sub_request_actor(actor)
     if kind not in NOTICE_KINDS or not isinstance(svl, str) or not svl.strip() or date in (None, ""):
-        raise NotFound(sub_requests.NOT_FOUND)
+        raise NotFound(SUB_REQUEST_NOT_FOUND)
     where = [_table.c.archived_at.is_(None), sa.func.lower(_table.c.svl) == svl.strip().lower()]
     if kind == "received":
         where += [_table.c.requestor_id == actor.user_id, _table.c.recipient_id.is_not(None)]
@@ -88,7 +89,7 @@ def notice_request(db: Session, actor: Actor | None, *, kind: str, date: object,
     else:
         where += [_table.c.requestor_id != actor.user_id,
                   sa.or_(_table.c.recipient_id.is_(None), _table.c.recipient_id == actor.user_id,
-                         sub_requests.placed_by(actor.user_id))]  # fmt: skip
+                         request_rows.placed_by(actor.user_id))]  # fmt: skip
     found = db.exec(select(SubRequest).where(*where).order_by(SubRequest.id)).all()
     zone = venues.zone_by_name(db, svl)
     found = [r for r in found if _names_time(date, r.date, zone)]
@@ -101,7 +102,7 @@ def notice_request(db: Session, actor: Actor | None, *, kind: str, date: object,
             meant = [r for r in found if r.status == (SubStatus.DECLINED if kind == "declined" else SubStatus.OPEN)]
         found = meant if len(meant) == 1 else found
     if not found:
-        raise NotFound(sub_requests.NOT_FOUND)
+        raise NotFound(SUB_REQUEST_NOT_FOUND)
     if len(found) > 1:
         raise Invalid({"id": NOTICE_AMBIGUOUS})
     return found[0].id
@@ -117,14 +118,14 @@ def answer_notice(
     Anyone else is refused as :func:`accept` and :func:`decline` refuse them.
     """
     actor = require_sub_request_actor(actor)
-    rid = record_id(request_id, sub_requests.NOT_FOUND)
+    rid = record_id(request_id, SUB_REQUEST_NOT_FOUND)
     req = db.get(SubRequest, rid)
     status = SubStatus.ACCEPTED if accepted else SubStatus.DECLINED
     if req is not None and req.archived_at is None and req.recipient_id == actor.user_id and req.status == status:
         return ALREADY_TOLD
     if req is not None and req.archived_at is None and accepted and invites.has_place(db, req.id, actor.user_id):
         return ALREADY_TOLD  # one of several places, taken a moment ago
-    (sub_requests.accept if accepted else sub_requests.decline)(db, actor, rid, now=now)
+    (request_replies.accept if accepted else request_replies.decline)(db, actor, rid, now=now)
     return ANSWERED
 
 
@@ -144,7 +145,7 @@ def read_answer_link(db: Session, token: object, *, now: dt.datetime | None = No
     Raises NotFound (a forged link, or another invite's) or BadRequest (expired, used, no longer open).
     """
     link = invites.read_link(db, token, now or utcnow())
-    req = load(db, SubRequest, link.request_id, sub_requests.NOT_FOUND)
+    req = load(db, SubRequest, link.request_id, SUB_REQUEST_NOT_FOUND)
     return {"action": link.action, "request_id": req.id, "team": req.team, "date": timefmt.long(req.date),
             "svl": req.svl}  # fmt: skip
 
@@ -163,5 +164,6 @@ def answer_by_link(db: Session, token: object, *, now: dt.datetime | None = None
     actor = auth.actor_of(sub)
     with db.begin_nested():
         invites.use_link(db, link, now)
-        (sub_requests.accept if link.action == "accept" else sub_requests.decline)(db, actor, link.request_id, now=now)
+        reply = request_replies.accept if link.action == "accept" else request_replies.decline
+        reply(db, actor, link.request_id, now=now)
     return {"action": link.action, "request_id": link.request_id}

@@ -57,7 +57,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import audit, paging, ratelimit, timefmt
 from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.subs import eligibility, invites, sub_records, sub_requests
+from volley_app.services.subs import eligibility, invites, request_rows, sub_records
 from volley_app.services.subs.access import access_sub_request, require_sub_request_actor
 
 log = logging.getLogger(__name__)
@@ -161,7 +161,7 @@ def _reason(row, req: SubRequest, zone: str) -> str:
 
 
 def _project(row, req: SubRequest, which: str, zone: str) -> dict:
-    name = sub_requests.person_name(row.first_name, row.last_name, row.username)
+    name = request_rows.person_name(row.first_name, row.last_name, row.username)
     return {
         "id": row.id,
         "name": name,
@@ -223,7 +223,7 @@ def suggestions(
         here=str(start) if start else "",
         size=per,
         extra={
-            "needs": sub_requests.needs_text(req.position_needed, req.gender_needed, req.min_rating),
+            "needs": request_rows.needs_text(req.position_needed, req.gender_needed, req.min_rating),
             # an invite names one sub: not while one invited has not answered yet
             "can_invite": req.requestor_id == acting.user_id and not (req.status == SubStatus.OPEN and req.recipient_id is not None),
         },
@@ -288,7 +288,7 @@ def outcome_info(db: Session, actor: Actor | None, request_id: object, *, now: d
     actor = require_sub_request_actor(actor)
     req = access_sub_request(db, actor, request_id, own=True)
     subs = [
-        {"id": sub.id, "name": sub_requests.person_name(sub.first_name, sub.last_name, sub.username),
+        {"id": sub.id, "name": request_rows.person_name(sub.first_name, sub.last_name, sub.username),
          "outcome": place.outcome.value if place.outcome else ""}
         for place, sub in _places(db, req)
     ]  # fmt: skip
@@ -344,7 +344,7 @@ def mark_outcome(
     sub = db.get(User, uid)
     audit.record(
         db, actor, action="sub_outcome", entity="sub_request", entity_id=req.id,
-        summary=f"Marked {sub_requests.person_name(sub.first_name, sub.last_name, sub.username) if sub else 'the sub'} "
+        summary=f"Marked {request_rows.person_name(sub.first_name, sub.last_name, sub.username) if sub else 'the sub'} "
                 f"{value.value.lower()} for {req.team} on {timefmt.day(req.date, venues.zone_by_name(db, req.svl))}",
         before={"outcome": before}, after={"outcome": value.value}, subject_user_id=uid,
     )  # fmt: skip

@@ -16,7 +16,7 @@ from volley_app.registry import page
 from volley_app.services.accounts import venues
 from volley_app.services.core import live
 from volley_app.services.seasons import calendar
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes, request_lists, request_replies
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import failure_text, focus, form_values, path_arg, run_action
@@ -105,7 +105,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         reads it with the state unlocked); :meth:`_show_request` shows it. None when the request is still as
         ``unless_seen`` says (nothing more is read then)."""
         actor, rid = await self._actor(), self._note_id()
-        found, failure = await run_action(sub_requests.detail, actor=actor, request_id=rid)
+        found, failure = await run_action(request_lists.detail, actor=actor, request_id=rid)
         seen = "" if failure else repr(sorted(found.items()))
         if unless_seen is not None and seen == unless_seen:
             return None
@@ -216,16 +216,16 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
 
     @rx.event
     async def accept(self):
-        return await self._act(sub_requests.accept, ACCEPTED)
+        return await self._act(request_replies.accept, ACCEPTED)
 
     @rx.event
     async def decline(self):
-        return await self._act(sub_requests.decline, DECLINED)
+        return await self._act(request_replies.decline, DECLINED)
 
     @rx.event
     async def withdraw(self):
         """Give up the viewer's place ("I can't make it"); the page shows the request as it is now."""
-        result = await self._act(sub_requests.withdraw, WITHDRAWN)
+        result = await self._act(request_replies.withdraw, WITHDRAWN)
         if self.notice == WITHDRAWN and self.load_error:  # no longer theirs to see: their own list says so
             return rx.redirect(routes.NOTES_NOTIFICATIONS)
         return result
@@ -235,7 +235,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         """Open a declined request again: to anyone, or to the sub chosen."""
         recipient = form_values(form_data, ("recipient",))["recipient"]
         self.action_error, self.notice = "", ""
-        _, failure = await run_action(sub_requests.reopen, actor=await self._actor(), request_id=self._note_id(),
+        _, failure = await run_action(request_changes.reopen, actor=await self._actor(), request_id=self._note_id(),
                                       recipient_id=recipient or None)  # fmt: skip
         if failure:
             self.action_error = failure_text(failure)
@@ -249,7 +249,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         if not self.busy:
             self.notice = ""
         values = self._request_values(form_data)
-        async for event in self._submit(sub_requests.update, request_id=self._note_id(), **values):
+        async for event in self._submit(request_changes.update, request_id=self._note_id(), **values):
             yield event
         if not (self.busy or self.error or self.errors):
             self.notice = UPDATED
@@ -258,7 +258,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
 
     @rx.event
     async def delete(self):
-        _, failure = await run_action(sub_requests.delete, actor=await self._actor(), request_id=self._note_id())
+        _, failure = await run_action(request_changes.delete, actor=await self._actor(), request_id=self._note_id())
         if failure:
             self.action_error = failure.message
             return focus(DETAIL_ERROR_ID)

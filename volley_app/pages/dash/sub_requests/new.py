@@ -13,7 +13,7 @@ from volley_app.components.layout import column, dash_page
 from volley_app.components.sub_request_form import request_fields
 from volley_app.components.sub_requests import sub_picker
 from volley_app.registry import page
-from volley_app.services.subs import sub_requests
+from volley_app.services.subs import request_changes, subs_list
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import form_values, path_arg, run_action
 from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState, SubPickerList
@@ -29,7 +29,7 @@ class NewNoteState(SubPickerList, RequestFormState, AuthState):
         chosen: dict[str, str] = {}
         wanted = path_arg(self, "sub") if self.targeted else ""
         if wanted:  # the sub the address names: offered on every page of the picker
-            found, _failure = await run_action(sub_requests.invite_choice, actor=await self._actor(), sub_id=wanted)
+            found, _failure = await run_action(subs_list.invite_choice, actor=await self._actor(), sub_id=wanted)
             chosen = found or {}
         self.recipient = chosen.get("value", "")
         await self._open_picker(self.targeted, chosen)
@@ -42,7 +42,7 @@ class NewNoteState(SubPickerList, RequestFormState, AuthState):
         if self.targeted:
             values["recipient_id"] = form_values(form_data, ("recipient",))["recipient"] or "missing"
         return self._submit(
-            sub_requests.create, done=lambda new_id: rx.redirect(routes.note_path(new_id)), **values
+            request_changes.create, done=lambda new_id: rx.redirect(routes.note_path(new_id)), **values
         )
 
 

@@ -1,0 +1,226 @@
+"""Reading sub requests: the open list, the actor's own (My Sub Requests) and one request with what its viewer may
+do to it.
+
+Rules (spec sections 2 and 4): SVLs (display status SVL) are refused; players and admins may read. The lists show the
+requests not completed whose date is ahead, a page at a time, searched and filtered (text, a location, a date range on
+the venues' days). Email addresses never leave the server: the rows carry none.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from volley_app.models import SubRequest, SubRequestPlace, SubStatus, User, utcnow
+from volley_app.services.accounts import venues
+from volley_app.services.core import paging, timefmt
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import Invalid
+from volley_app.services.subs import invites, request_rows
+from volley_app.services.subs.access import access_sub_request, require_sub_request_actor
+
+# The filters of the request lists: free text (team, location, requestor), a location, a date range (venue days).
+REQUEST_FILTERS = ("q", "venue", "date_from", "date_to")
+
+_Requestor = sa.orm.aliased(User, name="requestor")
+_Recipient = sa.orm.aliased(User, name="recipient")
+
+# The place of the sub a request names (its mark is the request's "outcome" in lists).
+_NamedPlace = sa.orm.aliased(SubRequestPlace, name="named_place")
+_named_place = sa.and_(SubRequest.id == _NamedPlace.request_id, SubRequest.recipient_id == _NamedPlace.user_id)
+
+
+def _day(value: object, field: str, label: str) -> dt.date | None:
+    text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        return None
+    try:
+        day = dt.date.fromisoformat(text)
+    except ValueError:
+        raise Invalid({field: f"{label} must be a date"}) from None
+    if not 2000 <= day.year <= 2100:
+        raise Invalid({field: f"{label} must be between the years 2000 and 2100"})
+    return day
+
+
+def _request_conditions(filters: dict | None) -> list[sa.ColumnElement[bool]]:
+    """The WHERE of the request lists' search and filters; Invalid names a date that is not one."""
+    f = filters if isinstance(filters, dict) else {}
+    out: list[sa.ColumnElement[bool]] = []
+    text = paging.search_text(f.get("q"))
+    if text:
+        out.append(paging.contains(text, SubRequest.team, SubRequest.svl, _Requestor.username, _Requestor.first_name,
+                                   _Requestor.last_name))
+    venue = paging.search_text(f.get("venue"))
+    if venue:
+        out.append(paging.contains(venue, SubRequest.svl))
+    first = _day(f.get("date_from"), "date_from", "From")
+    last = _day(f.get("date_to"), "date_to", "To")
+    if first and last and last < first:
+        raise Invalid({"date_to": "Choose a day on or after the first day"})
+    if first:
+        out.append(SubRequest.date >= timefmt.day_start(first))
+    if last:
+        out.append(SubRequest.date < timefmt.day_start(last + dt.timedelta(days=1)))
+    return out
+
+
+# The orders of the sub request lists: by date (the default) or latest date first.
+NOTE_ORDERS = {
+    "date": paging.Order((SubRequest.date, SubRequest.id), (dt.datetime, int)),
+    "-date": paging.Order((SubRequest.date.desc(), SubRequest.id.desc()), (dt.datetime, int)),
+}
+
+
+def _rows(db: Session, reqs: list[SubRequest], now: dt.datetime | None = None) -> list[dict]:
+    ids = {r.requestor_id for r in reqs} | {r.recipient_id for r in reqs if r.recipient_id}
+    names = request_rows.person_names(db, ids)
+    zones = venues.zones_by_name(db, [r.svl for r in reqs])
+    marks = dict(db.exec(
+        select(_NamedPlace.request_id, _NamedPlace.outcome).join(SubRequest, _named_place)
+        .where(_NamedPlace.request_id.in_([r.id for r in reqs]))
+    ).all()) if reqs else {}  # fmt: skip
+    now = now or utcnow()
+    ordered = sorted(reqs, key=lambda r: (request_rows.is_completed(r, now), r.date, r.id))
+    return [request_rows.row(r, names, zones, marks.get(r.id), now) for r in ordered]
+
+
+def _with_place_holders(db: Session, rows: list[dict]) -> list[dict]:
+    """Each row's "sub": the subs who hold its places, in the order they took them (else as ``request_rows.row``
+    has it).
+
+    Only a request for several players with a place taken is looked up: one player's sub is the one it names.
+    """
+    held: dict[int, list[str]] = {}
+    several = [r["id"] for r in rows if r["players_needed"] > 1 and r["places_filled"]]
+    if several:
+        found = db.exec(
+            select(SubRequestPlace.request_id, User.first_name, User.last_name, User.username)
+            .join(User, User.id == SubRequestPlace.user_id)
+            .where(SubRequestPlace.request_id.in_(several))
+            .order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)
+        ).all()  # fmt: skip
+        for rid, *who in found:
+            held.setdefault(rid, []).append(request_rows.person_name(*who))
+    for row in rows:
+        if row["id"] in held:
+            row["sub"] = ", ".join(held[row["id"]])
+    return rows
+
+
+def _request_page(db: Session, where: list, *, bookmark: object, size: object, sort: object = "") -> paging.Page:
+    order = paging.sort_order(sort, NOTE_ORDERS)
+    query = (
+        select(
+            SubRequest, _NamedPlace.outcome, _Requestor.first_name, _Requestor.last_name, _Requestor.username,
+            _Recipient.first_name, _Recipient.last_name, _Recipient.username,
+        )
+        .join(_Requestor, _Requestor.id == SubRequest.requestor_id)
+        .outerjoin(_Recipient, _Recipient.id == SubRequest.recipient_id)
+        .outerjoin(_NamedPlace, _named_place)
+        .where(*where)
+        .order_by(*order.columns)
+    )
+
+    def project(found: list) -> list[dict]:
+        zones = venues.zones_by_name(db, [req.svl for req, *_who in found])
+        name = request_rows.person_name
+        out = [
+            request_rows.row(req, {req.requestor_id: name(*who[:3]), req.recipient_id or 0: name(*who[3:])}, zones, mark)
+            for req, mark, *who in found
+        ]
+        return _with_place_holders(db, out)
+
+    # The total needs no names: every request has its requestor, so the join counts only when searched by it.
+    count = sa.select(SubRequest.id).join(_Requestor, _Requestor.id == SubRequest.requestor_id)
+    if not any("requestor.username" in str(w) for w in where):
+        count = sa.select(SubRequest.id)
+    return paging.keyset(
+        db, query, kinds=order.kinds, project=project, bookmark=bookmark, size=paging.page_size(size),
+        count=count.where(*where),
+    )  # fmt: skip
+
+
+def list_open(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+    now: dt.datetime | None = None,
+    sort: object = "",
+) -> paging.Page:
+    """One page of the requests open to Anyone and not completed, by date (home page and /dash/notes)."""
+    require_sub_request_actor(actor)
+    where = _request_conditions(filters)
+    now = now or utcnow()
+    base = (
+        SubRequest.status == SubStatus.OPEN,
+        SubRequest.recipient_id.is_(None),
+        SubRequest.completed.is_(False),
+        SubRequest.date > now,
+        SubRequest.archived_at.is_(None),
+    )
+    return _request_page(db, [*base, *where], bookmark=bookmark, size=size, sort=sort)
+
+
+def notifications(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+    now: dt.datetime | None = None,
+    sort: object = "",
+) -> paging.Page:
+    """One page of the requests the actor made, was named on or took a place on, not completed, by date (My Sub Requests)."""
+    actor = require_sub_request_actor(actor)
+    where = _request_conditions(filters)
+    now = now or utcnow()
+    mine = sa.or_(SubRequest.requestor_id == actor.user_id, SubRequest.recipient_id == actor.user_id,
+                  request_rows.placed_by(actor.user_id))  # fmt: skip
+    base = (mine, SubRequest.completed.is_(False), SubRequest.date > now, SubRequest.archived_at.is_(None))
+    return _request_page(db, [*base, *where], bookmark=bookmark, size=size, sort=sort)
+
+
+def detail(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> dict:
+    """One request with what the viewer may do to it (spec section 2, sub request detail)."""
+    actor = require_sub_request_actor(actor)
+    req = access_sub_request(db, actor, request_id)
+    invites.sweep_request(db, req.id, now)
+    req = access_sub_request(db, actor, req.id)
+    db.refresh(req)
+    now = now or utcnow()
+    done = request_rows.is_completed(req, now)
+    row = _rows(db, [req], now)[0]
+    is_requestor = req.requestor_id == actor.user_id
+    live = req.status == SubStatus.OPEN and not done
+    placed = invites.has_place(db, req.id, actor.user_id)
+    row["can_accept"] = live and not is_requestor and req.recipient_id in (None, actor.user_id) and not placed
+    row["places"] = invites.place_names(db, req)
+    row["sub"] = _subs_on(db, req, row["places"]) or row["sub"]
+    row["invite_queue"] = invites.queue_rows(db, req) if is_requestor or actor.is_admin else []
+    row["can_invite_in_order"] = (
+        is_requestor and not done and req.places_filled < req.players_needed
+        and (req.status == SubStatus.DECLINED or (req.status == SubStatus.OPEN and req.recipient_id is None))
+    )  # fmt: skip
+    row["can_decline"] = live and req.recipient_id == actor.user_id and not is_requestor and not placed
+    row["can_withdraw"] = placed and not done
+    row["can_edit"] = is_requestor
+    row["can_reopen"] = is_requestor and req.status == SubStatus.DECLINED and not done
+    return row
+
+
+def _subs_on(db: Session, req: SubRequest, places: list[str]) -> str:
+    """Who the request's Sub field names when places are taken: each sub with a place, then the sub it names now
+    (invited to a place left), when that is someone else; "" without places."""
+    if not places:
+        return ""
+    named = ""
+    if req.recipient_id is not None and not invites.has_place(db, req.id, req.recipient_id):
+        named = f" (invited: {request_rows.person_names(db, {req.recipient_id}).get(req.recipient_id, '')})"
+    return ", ".join(places) + named

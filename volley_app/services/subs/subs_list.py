@@ -1,0 +1,177 @@
+"""The list of available subs (the Subs page) and the subs a targeted request or its invite list may name.
+
+SVLs (display status SVL) are refused, and sent to their sessions from the Subs page; players and admins may read.
+A sub is shown by name, gender, ratings and record only: email addresses never leave the server.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from volley_app import routes
+from volley_app.models import Gender, Rating, Role, SubRequestPlace, User
+from volley_app.services.core import paging
+from volley_app.services.core.actors import Actor, record_id
+from volley_app.services.core.errors import NotFound
+from volley_app.services.subs.access import access_sub_request, require_sub_request_actor
+
+# The filters of the Subs list: a name, gender, a position and a rating (that position's, or any position's).
+SUB_FILTERS = ("q", "gender", "position", "rating")
+POSITIONS = {"hitter": "hitter_skill_level", "passer": "passer_skill_level", "setter": "setter_skill_level"}
+
+
+def subs_elsewhere(actor: Actor | None) -> str | None:
+    """The Subs list sends SVLs (display status SVL) to their sessions."""
+    if actor is not None and actor.status == Role.SVL.value:
+        return routes.SESSIONS
+    return None
+
+
+def _rating(value: Rating | None) -> str:
+    return value.value if value else ""
+
+
+def _sub(u: User) -> dict:
+    """A sub as the Subs list shows them, with their record (kept on the account: ``sub_records``)."""
+    return {
+        "id": u.id,
+        "first_name": u.first_name,
+        "last_name": u.last_name,
+        "gender": u.gender.value if u.gender else "",
+        "hitter": _rating(u.hitter_skill_level),
+        "passer": _rating(u.passer_skill_level),
+        "setter": _rating(u.setter_skill_level),
+        "played": u.sub_played,
+        "no_shows": u.sub_no_shows,
+    }
+
+
+def _sub_conditions(filters: dict | None) -> list[sa.ColumnElement[bool]]:
+    f = filters if isinstance(filters, dict) else {}
+    out: list[sa.ColumnElement[bool]] = []
+    text = paging.search_text(f.get("q"))
+    if text:
+        full = User.first_name + " " + User.last_name
+        out.append(paging.contains(text, User.first_name, User.last_name, full))
+    if gender := paging.choice(f.get("gender"), Gender.values()):
+        out.append(User.gender == Gender(gender))
+    position = paging.choice(f.get("position"), tuple(POSITIONS))
+    rating = paging.choice(f.get("rating"), Rating.values())
+    columns = [getattr(User, POSITIONS[position])] if position else [getattr(User, c) for c in POSITIONS.values()]
+    if rating:
+        out.append(sa.or_(*[c == Rating(rating) for c in columns]))
+    elif position:
+        out.append(columns[0].is_not(None))
+    return out
+
+
+def list_subs(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+) -> paging.Page:
+    """One page of the active subs by name, for the Subs page: names, gender and ratings only (never an email).
+
+    ``filters``: ``q`` a name (first, last, or both), ``gender``, ``position`` (hitter, passer, setter)
+    and ``rating`` (of that position, or of any position).
+    """
+    require_sub_request_actor(actor)
+    query = (
+        select(User)
+        .where(User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None), *_sub_conditions(filters))
+        .order_by(User.first_name, User.last_name, User.id)
+    )
+    return paging.keyset(
+        db,
+        query,
+        kinds=(str, str, int),
+        project=lambda found: [_sub(row[0]) for row in found],
+        bookmark=bookmark,
+        size=paging.page_size(size),
+    )
+
+
+def _invitable(actor: Actor, request_id: int | None = None) -> list[sa.ColumnElement[bool]]:
+    """Who may be invited: active subs but the actor (and, for a request, none who holds a place on it)."""
+    out = [User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None), User.id != actor.user_id]
+    if request_id is not None:
+        places: sa.Table = SubRequestPlace.__table__  # type: ignore[assignment]
+        out.append(~sa.exists().where(places.c.request_id == request_id, places.c.user_id == User.id))
+    return out
+
+
+def _choice(uid: int, first: str, last: str) -> dict[str, str]:
+    return {"value": str(uid), "label": f"{first} {last}".strip()}
+
+
+def invite_choices(
+    db: Session,
+    actor: Actor | None,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+    request_id: int | None = None,
+) -> paging.Page:
+    """One page of the subs a targeted request may name (every active sub but the actor), as select options.
+
+    ``filters``: ``q`` a name (first, last, or both); by name, as the Subs page lists them. ``request_id``: for
+    that request, whose subs with a place are not asked again.
+    """
+    actor = require_sub_request_actor(actor)
+    query = (
+        select(User.first_name, User.last_name, User.id)
+        .where(*_invitable(actor, request_id), *_sub_conditions({"q": filters.get("q")} if isinstance(filters, dict) else None))
+        .order_by(User.first_name, User.last_name, User.id)
+    )
+    return paging.keyset(
+        db,
+        query,
+        kinds=(str, str, int),
+        project=lambda found: [_choice(r[2], r[0], r[1]) for r in found],
+        bookmark=bookmark,
+        size=paging.page_size(size),
+    )
+
+
+def invite_choice(
+    db: Session, actor: Actor | None, sub_id: object, *, request_id: int | None = None
+) -> dict[str, str] | None:
+    """The select option of the sub ``sub_id`` when a targeted request (``request_id``: that one) may name them,
+    else None."""
+    actor = require_sub_request_actor(actor)
+    try:
+        uid = record_id(sub_id)
+    except NotFound:
+        return None
+    found = db.exec(
+        select(User.id, User.first_name, User.last_name).where(User.id == uid, *_invitable(actor, request_id))
+    ).first()
+    return _choice(*found) if found else None
+
+
+def invite_list_choices(
+    db: Session,
+    actor: Actor | None,
+    request_id: object,
+    *,
+    filters: dict | None = None,
+    bookmark: object = "",
+    size: object = paging.PAGE_SIZE,
+) -> paging.Page:
+    """One page of the subs the requestor of ``request_id`` may put on its invite list, by name (``q`` a name).
+
+    Only the request's requestor: anyone else is refused as for the request itself.
+    """
+    req = access_sub_request(db, actor, request_id, own=True)
+    return invite_choices(db, actor, filters=filters, bookmark=bookmark, size=size, request_id=req.id)
+
+
+def invite_list_choice(db: Session, actor: Actor | None, request_id: object, sub_id: object) -> dict[str, str] | None:
+    """The option of the sub ``sub_id`` for the invite list of the actor's request ``request_id``, else None."""
+    req = access_sub_request(db, actor, request_id, own=True)
+    return invite_choice(db, actor, sub_id, request_id=req.id)
