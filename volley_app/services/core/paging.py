@@ -19,6 +19,7 @@ from typing import Any
 
 import sqlakeyset
 import sqlalchemy as sa
+from sqlalchemy.orm import Mapped
 from sqlmodel import Session
 
 from volley_app.services.core.errors import Invalid
@@ -68,14 +69,14 @@ def search_text(value: object) -> str:
     return text[:SEARCH_MAX]
 
 
-def contains(text: str, *columns: sa.ColumnElement) -> sa.ColumnElement[bool]:
+def contains(text: str, *columns: sa.ColumnElement | Mapped) -> sa.ColumnElement[bool]:
     """Any of ``columns`` contains ``text``, ignoring case (LIKE wildcards in the text match themselves)."""
     escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     pattern = f"%{escaped}%"
     return sa.or_(*[sa.func.lower(c).like(pattern, escape="\\") for c in columns])
 
 
-def starts(text: str, *columns: sa.ColumnElement) -> sa.ColumnElement[bool]:
+def starts(text: str, *columns: sa.ColumnElement | Mapped) -> sa.ColumnElement[bool]:
     """Any of ``columns`` starts with ``text``, ignoring case: a prefix an index on lower(column) can serve."""
     escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return sa.or_(*[sa.func.lower(c).like(f"{escaped}%", escape="\\") for c in columns])
