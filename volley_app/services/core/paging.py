@@ -152,7 +152,7 @@ def known_total(total: int, capped: bool) -> Iterator[None]:
         _known_total.reset(token)
 
 
-def count_rows(db: Session, query: sa.Select, cap: int | None = None) -> tuple[int, bool]:
+def count_rows(db: Session, query: sa.Select | sa.CompoundSelect, cap: int | None = None) -> tuple[int, bool]:
     """How many rows ``query`` has, counted up to ``cap`` (COUNT_CAP): ``(cap, True)`` when it has more.
 
     The count reads at most ``cap + 1`` rows (a LIMIT inside the count), so it costs the same
@@ -172,7 +172,7 @@ def keyset(
     project: Callable[[list[Any]], list[Any]],
     bookmark: object = "",
     size: int = PAGE_SIZE,
-    count: sa.Select | None = None,
+    count: sa.Select | sa.CompoundSelect | None = None,
     cap: int | None = None,
 ) -> Page:
     """One page of ``query`` (ordered, its order ending in a unique column) after ``bookmark``.
