@@ -26,7 +26,7 @@ from volley_app.models.enums import (
     SubStatus,
 )
 from volley_app.models.files import StoredFile
-from volley_app.models.inquiries import ContactInquiry, FranchiseInquiry, HostInquiry, PromoteInquiry
+from volley_app.models.inquiries import ContactInquiry, FranchiseInquiry, HostInquiry, Inquiry, PromoteInquiry
 from volley_app.models.leagues import Game, League, LeagueSession, PlayoffSeed, ScoreReport, StandingAdjustment, Team
 from volley_app.models.mail import OutboxMessage
 from volley_app.models.newsletter import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber
@@ -46,7 +46,7 @@ from volley_app.models.users import (
 
 __all__ = [
     "NEWSLETTER_SECTIONS", "REGIONS", "AuditEntry", "StandingAdjustment", "ContactInquiry", "Day", "FranchiseInquiry", "Game",
-    "GameType", "Gender", "HostInquiry", "League", "LeagueFormat", "LeagueSession", "LeagueStage",
+    "GameType", "Gender", "HostInquiry", "Inquiry", "League", "LeagueFormat", "LeagueSession", "LeagueStage",
     "LoginAttempt", "LoginSession", "NewsletterIssue", "NewsletterSubscriber", "OutboxMessage",
     "OutboxStatus", "PasswordResetToken", "Payment", "PromoteInquiry", "Rating", "Region", "Role",
     "RefreshToken", "SessionStatus", "KnownDevice", "SignInLink", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubInvite", "SubRequest", "SubRequestPlace", "SubStatus", "SubWithdrawal", "Team", "User", "UTCDateTime", "utcnow",

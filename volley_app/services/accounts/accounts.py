@@ -13,8 +13,9 @@ import datetime as dt
 import logging
 from collections.abc import Iterable
 
+import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import (
@@ -243,6 +244,7 @@ def update_user(
     """
     actor = require_actor(actor)
     user = access_user(db, actor, user_id)
+    assert user.id is not None  # a stored user
     before = audit.snapshot(user, USER_AUDIT_FIELDS) | {"password": ""}
     seen = _visible(actor.status)
     checks: dict = {
@@ -349,7 +351,7 @@ def new_svl_form(db: Session, actor: Actor | None) -> dict:
 USER_ORDERS = {
     "username": paging.Order((User.username, User.id), (str, int)),
     "name": paging.Order((User.last_name, User.first_name, User.id), (str, str, int)),
-    "newest": paging.Order((User.created_at.desc(), User.id.desc()), (dt.datetime, int)),
+    "newest": paging.Order((col(User.created_at).desc(), col(User.id).desc()), (dt.datetime, int)),
 }
 
 
@@ -364,11 +366,11 @@ def list_users(
     require_admin(actor)
     order = paging.sort_order(sort, USER_ORDERS)
     f = filters if isinstance(filters, dict) else {}
-    where = [User.archived_at.is_(None)]
+    where: list[sa.ColumnElement[bool]] = [col(User.archived_at).is_(None)]
     if text := paging.search_text(f.get("q")):
-        where.append(paging.contains(text, User.username, User.first_name, User.last_name, User.email))
+        where.append(paging.contains(text, col(User.username), col(User.first_name), col(User.last_name), col(User.email)))
     query = (
-        select(User.id, User.username, User.first_name, User.last_name, User.roles)
+        sa.select(col(User.id), col(User.username), col(User.first_name), col(User.last_name), col(User.roles))
         .where(*where)
         .order_by(*order.columns)
     )
@@ -423,6 +425,7 @@ def create_svl(
                  summary=f"Account {user.username} created ({', '.join(user.roles)})",
                  after=audit.snapshot(user, USER_AUDIT_FIELDS))  # fmt: skip
     log.info("SVL account %s created by admin %s", user.id, require_actor(actor).user_id)
+    assert user.id is not None  # flushed
     return user.id
 
 

@@ -16,10 +16,19 @@ import secrets
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
-from volley_app.models import KnownDevice, LoginAttempt, LoginSession, RefreshToken, SignInLink, User, utcnow
+from volley_app.models import (
+    KnownDevice,
+    LoginAttempt,
+    LoginSession,
+    PasswordResetToken,
+    RefreshToken,
+    SignInLink,
+    User,
+    utcnow,
+)
 from volley_app.services.accounts import passwords
 from volley_app.services.core import signing, validation
 from volley_app.services.core.actors import Actor
@@ -27,7 +36,7 @@ from volley_app.services.core.errors import BadRequest, DomainError, NotFound, R
 from volley_app.services.mail import mail
 from volley_app.settings import get_settings
 
-T = TypeVar("T")  # a table of emailed single-use links
+T = TypeVar("T", SignInLink, PasswordResetToken)  # a table of emailed single-use links
 log = logging.getLogger(__name__)
 
 MISSING_CREDENTIALS = "Missing Username or Password"
@@ -78,6 +87,7 @@ def token_is(column: Any, token: str) -> sa.ColumnElement[bool]:
 
 
 def _actor(user: User, session_id: int | None = None) -> Actor:
+    assert user.id is not None  # a stored user
     return Actor(
         user_id=user.id,
         username=user.username,
@@ -98,6 +108,7 @@ def start_session(db: Session, user: User, *, trusted: bool, client: str = "") -
     now = utcnow()
     lifetime = dt.timedelta(days=s.session_days_trusted) if trusted else dt.timedelta(hours=s.session_hours_untrusted)
     token = secrets.token_urlsafe(32)
+    assert user.id is not None  # a stored user
     row = LoginSession(
         user_id=user.id,
         token_hash=hash_token(token),
@@ -161,6 +172,7 @@ def remember_device(db: Session, user: User, device: object) -> str:
     A device that already holds a token keeps it (known now to this account as well); one without gets a new one.
     """
     token = _device_token(device) or secrets.token_urlsafe(32)
+    assert user.id is not None  # a stored user
     digest = hash_token(_device_key(user.id, token))
     row = db.exec(select(KnownDevice).where(token_is(KnownDevice.token_hash, _device_key(user.id, token)))).first()
     if row is not None:
@@ -257,8 +269,9 @@ def check_credentials(
     db.add(attempt)
     db.commit()
     user = db.exec(select(User).where(User.username == name)).first()
+    user_id = user.id if user is not None else None
     try:
-        at_ceiling = _check_throttle(db, attempt, known=user is not None and known_device(db, user.id, device))
+        at_ceiling = _check_throttle(db, attempt, known=user_id is not None and known_device(db, user_id, device))
     except RateLimited:
         db.delete(attempt)
         db.commit()
@@ -274,7 +287,8 @@ def check_credentials(
         if at_ceiling:
             raise SignInLinkSent()  # the same answer as a right password's; the attempt stays, as a failure
         raise Unauthorized(UNAUTHORIZED)  # the committed attempt stays, as a failure
-    db.exec(sa.delete(LoginAttempt).where(LoginAttempt.username == name, LoginAttempt.client == client))
+    assert user is not None  # only a known user's password is right
+    db.exec(sa.delete(LoginAttempt).where(col(LoginAttempt.username) == name, col(LoginAttempt.client) == client))
     if at_ceiling:
         _email_sign_in_link(db, user, now)
         db.commit()
@@ -292,6 +306,7 @@ def _email_sign_in_link(db: Session, user: User, now: dt.datetime) -> None:
         log.info("sign-in link not sent again user=%s", user.id)
         return
     token = secrets.token_urlsafe(32)
+    assert user.id is not None  # a stored user
     db.add(SignInLink(user_id=user.id, token_hash=hash_token(token), created_at=now,
                       expires_at=now + SIGN_IN_LINK_LIFETIME))  # fmt: skip
     mail.queue_email(
@@ -309,7 +324,7 @@ def live_link(db: Session, model: type[T], user_id: object, token: object, now: 
     """The live row of an emailed single-use link (``model``: a table with user_id, token_hash, used_at and
     expires_at) for ``user_id`` and ``token``, or NotFound(``invalid``): one message for every failure."""
     try:
-        uid = int(user_id)  # type: ignore[arg-type]
+        uid = int(user_id)  # type: ignore[call-overload]  # any value: what int() refuses is NotFound
     except (TypeError, ValueError):
         raise NotFound(invalid) from None
     if not isinstance(token, str) or not (10 <= len(token) <= 200):
@@ -330,20 +345,20 @@ def use_sign_in_link(
     now = utcnow()
     row = live_link(db, SignInLink, user_id, token, now, INVALID_SIGN_IN_LINK)
     taken = db.exec(
-        sa.update(SignInLink).where(SignInLink.id == row.id, SignInLink.used_at.is_(None)).values(used_at=now)
+        sa.update(SignInLink).where(col(SignInLink.id) == row.id, col(SignInLink.used_at).is_(None)).values(used_at=now)
     ).rowcount
     user = db.get(User, row.user_id)
     if taken != 1 or user is None or not user.active or user.archived_at is not None:
         raise NotFound(INVALID_SIGN_IN_LINK)
     client = (client or "unknown")[:64]
-    db.exec(sa.delete(LoginAttempt).where(LoginAttempt.username == user.username, LoginAttempt.client == client))
+    db.exec(sa.delete(LoginAttempt).where(col(LoginAttempt.username) == user.username, col(LoginAttempt.client) == client))
     result = start_session(db, user, trusted=bool(trusted), client=client)
     return dataclasses.replace(result, device=remember_device(db, user, device))
 
 
 def forgive_failures(db: Session, username: str) -> None:
     """Forget every failed login of an account (its owner proved who they are: a password reset)."""
-    db.exec(sa.delete(LoginAttempt).where(LoginAttempt.username == username))
+    db.exec(sa.delete(LoginAttempt).where(col(LoginAttempt.username) == username))
 
 
 def resolve(db: Session, token: object) -> Actor | None:
@@ -353,7 +368,7 @@ def resolve(db: Session, token: object) -> Actor | None:
     now = utcnow()
     row = db.exec(
         select(LoginSession, User)
-        .join(User, User.id == LoginSession.user_id)
+        .join(User, col(User.id) == LoginSession.user_id)
         .where(token_is(LoginSession.token_hash, token))
     ).first()
     if row is None:
@@ -381,7 +396,7 @@ def logout(db: Session, token: object) -> bool:
         return False
     result = db.exec(
         sa.update(LoginSession)
-        .where(token_is(LoginSession.token_hash, token), LoginSession.revoked_at.is_(None))
+        .where(token_is(LoginSession.token_hash, token), col(LoginSession.revoked_at).is_(None))
         .values(revoked_at=utcnow())
     )
     return result.rowcount > 0
@@ -392,15 +407,15 @@ def revoke_all_sessions(db: Session, user_id: int, *, except_session: int | None
 
     The REST API's logins (refresh token families, and so their access tokens) end too.
     """
-    keep = [LoginSession.id != except_session] if except_session is not None else []
+    keep = [col(LoginSession.id) != except_session] if except_session is not None else []
     db.exec(
         sa.update(RefreshToken)
-        .where(RefreshToken.user_id == user_id, RefreshToken.revoked_at.is_(None))
+        .where(col(RefreshToken.user_id) == user_id, col(RefreshToken.revoked_at).is_(None))
         .values(revoked_at=utcnow())
     )
     result = db.exec(
         sa.update(LoginSession)
-        .where(LoginSession.user_id == user_id, LoginSession.revoked_at.is_(None), *keep)
+        .where(col(LoginSession.user_id) == user_id, col(LoginSession.revoked_at).is_(None), *keep)
         .values(revoked_at=utcnow())
     )
     return result.rowcount
@@ -411,13 +426,13 @@ def purge_expired(db: Session) -> int:
     now = utcnow()
     cutoff = now - dt.timedelta(days=7)
     n = db.exec(
-        sa.delete(LoginSession).where(sa.or_(LoginSession.expires_at < cutoff, LoginSession.revoked_at < cutoff))
+        sa.delete(LoginSession).where(sa.or_(col(LoginSession.expires_at) < cutoff, col(LoginSession.revoked_at) < cutoff))
     ).rowcount
-    db.exec(sa.delete(RefreshToken).where(sa.or_(RefreshToken.expires_at < cutoff, RefreshToken.revoked_at < cutoff)))
+    db.exec(sa.delete(RefreshToken).where(sa.or_(col(RefreshToken.expires_at) < cutoff, col(RefreshToken.revoked_at) < cutoff)))
     window = dt.timedelta(minutes=get_settings().login_window_minutes)
-    db.exec(sa.delete(LoginAttempt).where(LoginAttempt.at < now - 2 * window))
-    db.exec(sa.delete(SignInLink).where(SignInLink.expires_at < cutoff))
-    db.exec(sa.delete(KnownDevice).where(KnownDevice.last_seen_at < now - dt.timedelta(days=DEVICE_DAYS)))
+    db.exec(sa.delete(LoginAttempt).where(col(LoginAttempt.at) < now - 2 * window))
+    db.exec(sa.delete(SignInLink).where(col(SignInLink.expires_at) < cutoff))
+    db.exec(sa.delete(KnownDevice).where(col(KnownDevice.last_seen_at) < now - dt.timedelta(days=DEVICE_DAYS)))
     return n
 
 

@@ -15,7 +15,7 @@ import logging
 import secrets
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import PasswordResetToken, User, utcnow
@@ -60,10 +60,11 @@ def request_reset(db: Session, *, email: object, client: str, now: dt.datetime |
     now = now or utcnow()
     ratelimit.hit(db, scope="reset_client", key=client or "unknown", limit=CLIENT_LIMIT, window=WINDOW, now=now)
     ratelimit.hit(db, scope="reset_email", key=address, limit=EMAIL_LIMIT, window=WINDOW, now=now)
-    user = db.exec(select(User).where(User.email == address, User.active.is_(True))).first()
+    user = db.exec(select(User).where(User.email == address, col(User.active).is_(True))).first()
     if user is None:
         log.info("password reset asked for an unknown email (client=%s)", client)
         return ResetRequest(found=False)
+    assert user.id is not None  # a stored user
     token = secrets.token_urlsafe(32)
     db.add(
         PasswordResetToken(
@@ -105,7 +106,7 @@ def reset_password(
     # Single use even when two tabs race: only one UPDATE finds the row unused.
     taken = db.exec(
         sa.update(PasswordResetToken)
-        .where(PasswordResetToken.id == row.id, PasswordResetToken.used_at.is_(None))
+        .where(col(PasswordResetToken.id) == row.id, col(PasswordResetToken.used_at).is_(None))
         .values(used_at=now)
     ).rowcount
     if taken != 1:
@@ -117,10 +118,10 @@ def reset_password(
     db.add(user)
     db.exec(
         sa.update(PasswordResetToken)
-        .where(PasswordResetToken.user_id == user.id, PasswordResetToken.used_at.is_(None))
+        .where(col(PasswordResetToken.user_id) == row.user_id, col(PasswordResetToken.used_at).is_(None))
         .values(used_at=now)
     )
-    auth.revoke_all_sessions(db, user.id)
+    auth.revoke_all_sessions(db, row.user_id)
     auth.forgive_failures(db, user.username)
     mail.queue_email(
         db, "password_changed", {"first_name": mail.first_name(user), "username": user.username,

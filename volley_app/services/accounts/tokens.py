@@ -17,7 +17,7 @@ import secrets
 
 import jwt
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app.models import RefreshToken, User, utcnow
 from volley_app.services.accounts import auth
@@ -85,10 +85,11 @@ def issue(db: Session, actor: Actor, *, trusted: bool = True) -> Tokens:
     """A new login's tokens for ``actor`` (who just proved who they are)."""
     s = get_settings()
     user = db.get(User, actor.user_id)
+    assert user is not None  # the actor just proved who they are
     lifetime = dt.timedelta(days=s.session_days_trusted) if trusted else dt.timedelta(hours=s.session_hours_untrusted)
     family = secrets.token_hex(16)
     expires = utcnow() + lifetime
-    refresh = _new_refresh(db, user.id, family, expires)
+    refresh = _new_refresh(db, actor.user_id, family, expires)
     access, access_expires = access_token(user, family)
     return Tokens(access, access_expires, refresh, expires, auth.actor_of(user))
 
@@ -98,7 +99,7 @@ def _family_open(db: Session, family: str, user_id: int, now: dt.datetime) -> bo
     found = db.exec(
         select(RefreshToken.id).where(
             RefreshToken.family == family, RefreshToken.user_id == user_id,
-            RefreshToken.revoked_at.is_(None), RefreshToken.expires_at > now,
+            col(RefreshToken.revoked_at).is_(None), RefreshToken.expires_at > now,
         ).limit(1)
     ).first()
     return found is not None
@@ -121,7 +122,7 @@ def resolve_access(db: Session, token: str) -> Actor:
     user = db.get(User, user_id) if 0 < user_id < 2**31 else None
     if user is None or not user.active or user.archived_at is not None:
         raise InvalidToken
-    if not _family_open(db, claims["fam"], user.id, utcnow()):
+    if not _family_open(db, claims["fam"], user_id, utcnow()):
         raise InvalidToken
     return auth.actor_of(user)
 
@@ -129,7 +130,7 @@ def resolve_access(db: Session, token: str) -> Actor:
 def _revoke_family(db: Session, family: str) -> int:
     return db.exec(
         sa.update(RefreshToken)
-        .where(RefreshToken.family == family, RefreshToken.revoked_at.is_(None))
+        .where(col(RefreshToken.family) == family, col(RefreshToken.revoked_at).is_(None))
         .values(revoked_at=utcnow())
     ).rowcount
 
@@ -147,9 +148,9 @@ def rotate(db: Session, token: object) -> Tokens:
         sa.update(RefreshToken)
         .where(
             auth.token_is(RefreshToken.token_hash, token),
-            RefreshToken.used_at.is_(None),
-            RefreshToken.revoked_at.is_(None),
-            RefreshToken.expires_at > now,
+            col(RefreshToken.used_at).is_(None),
+            col(RefreshToken.revoked_at).is_(None),
+            col(RefreshToken.expires_at) > now,
         )
         .values(used_at=now)
     ).rowcount
@@ -166,7 +167,7 @@ def rotate(db: Session, token: object) -> Tokens:
         _revoke_family(db, row.family)
         db.commit()
         raise Forbidden(auth.SESSION_EXPIRED)
-    refresh = _new_refresh(db, user.id, row.family, row.expires_at)
+    refresh = _new_refresh(db, row.user_id, row.family, row.expires_at)
     access, access_expires = access_token(user, row.family, now=now)
     return Tokens(access, access_expires, refresh, row.expires_at, auth.actor_of(user))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app.models import Role, User, utcnow
 from volley_app.services.core import timefmt
@@ -16,12 +16,13 @@ def svl_names(db: Session, ids: Iterable[int]) -> dict[int, str]:
     ids = set(ids)
     if not ids:
         return {}
-    return {u.id: f"{u.first_name} {u.last_name}".strip() for u in db.exec(select(User).where(User.id.in_(ids))).all()}
+    found = db.exec(select(User).where(col(User.id).in_(ids))).all()
+    return {u.id: f"{u.first_name} {u.last_name}".strip() for u in found if u.id is not None}
 
 
 def partner_venues(db: Session) -> list[dict]:
     """Every active SVL account with its address, by name (the players' list of partner venues)."""
-    found = db.exec(select(User).where(User.active.is_(True)).order_by(User.first_name, User.id)).all()
+    found = db.exec(select(User).where(col(User.active).is_(True)).order_by(col(User.first_name), col(User.id))).all()
     return [
         {"name": f"{u.first_name} {u.last_name}".strip(), "address": u.address or "", "city": u.city or "",
          "region": u.region.value if u.region else ""}
@@ -35,7 +36,8 @@ def zones(db: Session, ids: Iterable[int]) -> dict[int, str]:
     ids = {i for i in ids if i is not None}
     if not ids:
         return {}
-    return dict(db.exec(select(User.id, User.time_zone).where(User.id.in_(ids))).all())
+    found = db.exec(select(User.id, User.time_zone).where(col(User.id).in_(ids))).all()
+    return {uid: zone for uid, zone in found if uid is not None}
 
 
 def zone(db: Session, svl_id: int | None) -> str:
@@ -76,8 +78,8 @@ def zones_by_name(db: Session, names: Iterable[str]) -> dict[str, str]:
     firsts = set().union(*(_first_names(w) for w in wanted))
     found = db.exec(
         select(User.first_name, User.last_name, User.time_zone, User.roles)
-        .where(sa.func.lower(sa.literal_column("users.first_name")).in_(firsts), User.archived_at.is_(None))
-        .order_by(User.id)
+        .where(sa.func.lower(sa.literal_column("users.first_name")).in_(firsts), col(User.archived_at).is_(None))
+        .order_by(col(User.id))
     ).all()
     out: dict[str, str] = {}
     for first, last, tz, roles in found:
@@ -111,8 +113,8 @@ def time_hints(db: Session) -> dict:
     default = timefmt.default_name()
     found = db.exec(
         select(User.first_name, User.last_name, User.time_zone, User.roles)
-        .where(User.time_zone.is_not(None), User.time_zone != default, User.archived_at.is_(None))
-        .order_by(User.id).limit(MAX_HINTED_VENUES)
+        .where(col(User.time_zone).is_not(None), User.time_zone != default, col(User.archived_at).is_(None))
+        .order_by(col(User.id)).limit(MAX_HINTED_VENUES)
     ).all()  # fmt: skip
     hints: dict[str, str] = {}
     for first, last, tz, roles in found:
@@ -162,12 +164,12 @@ def zone_change_question(db: Session, svl_id: int, old: str, new: str) -> str:
     if old == new:
         return ""
     now = utcnow()
-    mine = select(League.id).where(League.svl_id == svl_id, League.archived_at.is_(None))
-    games = db.exec(select(Game.start_at).where(Game.league_id.in_(mine), Game.start_at >= now).order_by(Game.start_at)).all()
+    mine = select(League.id).where(League.svl_id == svl_id, col(League.archived_at).is_(None))
+    games = db.exec(select(Game.start_at).where(col(Game.league_id).in_(mine), Game.start_at >= now).order_by(col(Game.start_at))).all()
     leagues = db.exec(select(sa.func.count()).select_from(League).where(
-        League.svl_id == svl_id, League.archived_at.is_(None), League.start_at >= now)).one()  # fmt: skip
+        League.svl_id == svl_id, col(League.archived_at).is_(None), League.start_at >= now)).one()  # fmt: skip
     sessions = db.exec(select(sa.func.count()).select_from(LeagueSession).where(
-        LeagueSession.svl_id == svl_id, LeagueSession.archived_at.is_(None), LeagueSession.end_at >= now)).one()  # fmt: skip
+        LeagueSession.svl_id == svl_id, col(LeagueSession.archived_at).is_(None), LeagueSession.end_at >= now)).one()  # fmt: skip
     if not games and not leagues and not sessions:
         return ""
     moved = []

@@ -19,6 +19,7 @@ from typing import Any
 
 import sqlakeyset
 import sqlalchemy as sa
+from sqlalchemy.orm import Mapped
 from sqlmodel import Session
 
 from volley_app.services.core.errors import Invalid
@@ -68,14 +69,14 @@ def search_text(value: object) -> str:
     return text[:SEARCH_MAX]
 
 
-def contains(text: str, *columns: sa.ColumnElement) -> sa.ColumnElement[bool]:
+def contains(text: str, *columns: sa.ColumnElement | Mapped) -> sa.ColumnElement[bool]:
     """Any of ``columns`` contains ``text``, ignoring case (LIKE wildcards in the text match themselves)."""
     escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     pattern = f"%{escaped}%"
     return sa.or_(*[sa.func.lower(c).like(pattern, escape="\\") for c in columns])
 
 
-def starts(text: str, *columns: sa.ColumnElement) -> sa.ColumnElement[bool]:
+def starts(text: str, *columns: sa.ColumnElement | Mapped) -> sa.ColumnElement[bool]:
     """Any of ``columns`` starts with ``text``, ignoring case: a prefix an index on lower(column) can serve."""
     escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return sa.or_(*[sa.func.lower(c).like(f"{escaped}%", escape="\\") for c in columns])
@@ -151,7 +152,7 @@ def known_total(total: int, capped: bool) -> Iterator[None]:
         _known_total.reset(token)
 
 
-def count_rows(db: Session, query: sa.Select, cap: int | None = None) -> tuple[int, bool]:
+def count_rows(db: Session, query: sa.Select | sa.CompoundSelect, cap: int | None = None) -> tuple[int, bool]:
     """How many rows ``query`` has, counted up to ``cap`` (COUNT_CAP): ``(cap, True)`` when it has more.
 
     The count reads at most ``cap + 1`` rows (a LIMIT inside the count), so it costs the same
@@ -171,7 +172,7 @@ def keyset(
     project: Callable[[list[Any]], list[Any]],
     bookmark: object = "",
     size: int = PAGE_SIZE,
-    count: sa.Select | None = None,
+    count: sa.Select | sa.CompoundSelect | None = None,
     cap: int | None = None,
 ) -> Page:
     """One page of ``query`` (ordered, its order ending in a unique column) after ``bookmark``.

@@ -7,6 +7,7 @@ import math
 import re
 import string
 import unicodedata
+from typing import Any
 
 from email_validator import EmailNotValidError, validate_email
 
@@ -118,9 +119,9 @@ def region(value: object) -> str:
     return text
 
 
-def collect(**checks) -> dict[str, object]:
-    """Run several ``field=(fn, *args)`` checks and report every failure at once."""
-    clean: dict[str, object] = {}
+def collect(**checks) -> dict[str, Any]:
+    """Run several ``field=(fn, *args)`` checks and report every failure at once; each clean value is its check's."""
+    clean: dict[str, Any] = {}
     errors: dict[str, str] = {}
     for field, (fn, *args) in checks.items():
         try:

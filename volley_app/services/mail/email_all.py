@@ -12,7 +12,6 @@ import dataclasses
 import datetime as dt
 import logging
 
-import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
 from volley_app.models import EmailAllJob, EmailAllRecipient, OutboxMessage, OutboxStatus, User, utcnow
@@ -74,7 +73,7 @@ def confirm_repeat(db: Session, actor: Actor | None, repeat_of: object, now: dt.
 
 
 # Every active user but those who unsubscribed from the announcements (List-Unsubscribe).
-_AUDIENCE = (User.active.is_(True), User.announcements_off.is_(False))
+_AUDIENCE = (col(User.active).is_(True), col(User.announcements_off).is_(False))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,10 +111,12 @@ def send(
     job = EmailAllJob(subject=clean["subject"], body_text=clean["body"], created_by_id=actor.user_id, created_at=now)
     db.add(job)
     db.flush()
-    users = db.exec(select(User).where(*_AUDIENCE).order_by(User.id)).all()
+    users = db.exec(select(User).where(*_AUDIENCE).order_by(col(User.id))).all()
     seen: set[int] = set()
+    assert job.id is not None  # flushed above
     for user in users:
         user_id = user.id
+        assert user_id is not None  # a stored user
         if user_id in seen:
             continue
         seen.add(user_id)
@@ -139,14 +140,15 @@ def _statuses(db: Session, jobs: list[EmailAllJob]) -> list[JobStatus]:
     counts: dict[tuple[int, OutboxStatus], int] = {
         (job_id, status): n
         for job_id, status, n in db.exec(
-            select(EmailAllRecipient.job_id, OutboxMessage.status, func.count())
-            .join(EmailAllRecipient, EmailAllRecipient.outbox_id == OutboxMessage.id)
-            .where(EmailAllRecipient.job_id.in_([j.id for j in jobs] or [-1]))
-            .group_by(EmailAllRecipient.job_id, OutboxMessage.status)
+            select(col(EmailAllRecipient.job_id), col(OutboxMessage.status), func.count())
+            .join(EmailAllRecipient, col(EmailAllRecipient.outbox_id) == OutboxMessage.id)
+            .where(col(EmailAllRecipient.job_id).in_([j.id for j in jobs] or [-1]))
+            .group_by(col(EmailAllRecipient.job_id), col(OutboxMessage.status))
         ).all()
     }
     out = []
     for job in jobs:
+        assert job.id is not None  # a stored job
         sent = counts.get((job.id, OutboxStatus.SENT), 0)
         failed = counts.get((job.id, OutboxStatus.FAILED), 0)
         out.append(JobStatus(id=job.id, subject=job.subject, created_at=job.created_at, queued=job.queued, sent=sent,
@@ -180,11 +182,11 @@ def jobs_page(
     f = filters if isinstance(filters, dict) else {}
     query = select(EmailAllJob).order_by(col(EmailAllJob.id).desc())
     if text := paging.search_text(f.get("q")):
-        query = query.where(paging.contains(text, EmailAllJob.subject))
+        query = query.where(paging.contains(text, col(EmailAllJob.subject)))
     return paging.keyset(db, query, kinds=(int,), project=lambda found: _statuses(db, [r[0] for r in found]),
                          bookmark=bookmark, size=paging.page_size(size))  # fmt: skip
 
 
-def recipients(db: Session, job_id: int) -> list[int]:
-    """The user ids a job mails (for tests and support)."""
-    return list(db.exec(sa.select(EmailAllRecipient.user_id).where(EmailAllRecipient.job_id == job_id)).scalars())
+def recipients(db: Session, job_id: int) -> list[int | None]:
+    """The user ids a job mails (for tests and support); None for a user deleted since."""
+    return list(db.exec(select(col(EmailAllRecipient.user_id)).where(col(EmailAllRecipient.job_id) == job_id)))

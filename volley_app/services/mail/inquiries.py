@@ -12,11 +12,12 @@ import dataclasses
 import datetime as dt
 import logging
 from collections.abc import Callable
+from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session, SQLModel, col, select
+from sqlmodel import Session, col, select
 
-from volley_app.models import REGIONS, ContactInquiry, FranchiseInquiry, HostInquiry, PromoteInquiry
+from volley_app.models import REGIONS, ContactInquiry, FranchiseInquiry, HostInquiry, Inquiry, PromoteInquiry
 from volley_app.services.core import paging, ratelimit, validation
 from volley_app.services.core.actors import Actor, require_admin
 from volley_app.services.core.errors import BadRequest, Invalid
@@ -36,7 +37,7 @@ class FormSpec:
 
     kind: str
     title: str
-    model: type[SQLModel]
+    model: type[Inquiry]
     fields: dict[str, tuple[str, Callable[[object], object]]]
     subject_field: str
 
@@ -64,7 +65,7 @@ PHONE = ("Phone", validation.phone)
 REGION = _region("region")
 
 
-def _form(kind: str, title: str, model: type[SQLModel], subject_field: str, **fields) -> FormSpec:
+def _form(kind: str, title: str, model: type[Inquiry], subject_field: str, **fields) -> FormSpec:
     return FormSpec(kind, title, model, fields, subject_field)
 
 
@@ -86,7 +87,7 @@ FORMS: dict[str, FormSpec] = {
 }  # fmt: skip
 
 
-def clean(kind: str, data: dict) -> dict[str, object]:
+def clean(kind: str, data: dict) -> dict[str, Any]:
     """Check every field of form ``kind`` at once; return the clean values or raise Invalid (field -> message)."""
     spec = _spec(kind)
     data = data if isinstance(data, dict) else {}
@@ -159,7 +160,7 @@ def inquiries_page(
         if kind and spec.kind != kind:
             continue
         model = spec.model
-        part = sa.select(sa.literal(spec.kind).label("kind"), col(model.id).label("id"), col(model.created_at).label("at"))
+        part: sa.Select = sa.select(sa.literal(spec.kind).label("kind"), col(model.id).label("id"), col(model.created_at).label("at"))
         if text:
             part = part.where(paging.contains(text, col(model.email)))
         parts.append(part)

@@ -70,7 +70,7 @@ SUBJECT_MAX = 300
 KIND_MAX = 50
 ERROR_MAX = 1000
 
-_outbox: sa.Table = OutboxMessage.__table__  # type: ignore[assignment]
+_outbox: sa.Table = OutboxMessage.__table__  # type: ignore[attr-defined]  # SQLModel's classes do not declare the table SQLAlchemy gives them
 
 
 @dataclasses.dataclass
@@ -261,7 +261,7 @@ def _claim(ids: Sequence[int], where: sa.ColumnElement[bool], values: dict) -> l
         ]
         if not taken:
             return []
-        return list(db.exec(select(OutboxMessage).where(col(OutboxMessage.id).in_(taken)).order_by(OutboxMessage.id)))
+        return list(db.exec(select(OutboxMessage).where(col(OutboxMessage.id).in_(taken)).order_by(col(OutboxMessage.id))))
 
 
 def _log_kept(now: dt.datetime, limit: int) -> int:
@@ -336,7 +336,7 @@ def _renew(
     with session_scope() as db:
         conn = db.connection()
         conn.execute(sa.update(_outbox).where(held, _outbox.c.lease_until == lease_until).values(lease_until=new_lease))
-        kept = set(conn.execute(sa.select(_outbox.c.id).where(held, _outbox.c.lease_until == new_lease)).scalars())
+        kept: set[int] = set(conn.execute(sa.select(_outbox.c.id).where(held, _outbox.c.lease_until == new_lease)).scalars())
     lost = [row.id for row in rows if row.id not in kept]
     if lost:
         log.warning("Mail %s: lease lost before sending; left to the sender that holds them now", lost)

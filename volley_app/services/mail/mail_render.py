@@ -125,12 +125,14 @@ def variables(name: str) -> set[str]:
     """The values the template ``name`` asks for, those of the pieces it includes too (not its helpers)."""
     found: set[str] = set()
     todo, seen = [name + SUFFIX], set()
+    loader = _TEXT.loader
+    assert loader is not None  # the environment reads the template folder
     while todo:
         file = todo.pop()
         if file in seen:
             continue
         seen.add(file)
-        source = _TEXT.loader.get_source(_TEXT, file)[0]
+        source = loader.get_source(_TEXT, file)[0]
         tree = _TEXT.parse(source)
         found |= jinja2.meta.find_undeclared_variables(tree)
         todo += [t for t in jinja2.meta.find_referenced_templates(tree) if t]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
@@ -88,11 +89,13 @@ def token_matches(subscriber: NewsletterSubscriber, token: object) -> bool:
 
 
 def unsubscribe_link(subscriber: NewsletterSubscriber) -> str:
+    assert subscriber.id is not None  # a stored subscriber
     return routes.absolute(routes.unsubscribe_path(subscriber.id, unsubscribe_token(subscriber.id, subscriber.email)))
 
 
 def one_click_unsubscribe(subscriber: NewsletterSubscriber) -> str:
     """The issue's List-Unsubscribe address: one POST (RFC 8058) removes the subscriber (``api.mail_links``)."""
+    assert subscriber.id is not None  # a stored subscriber
     token = f"letter.{subscriber.id}.{unsubscribe_token(subscriber.id, subscriber.email)}"
     return routes.backend_absolute(routes.mail_unsubscribe_path(token))
 
@@ -127,7 +130,7 @@ def subscribers_page(
     f = filters if isinstance(filters, dict) else {}
     query = select(NewsletterSubscriber)
     if text := paging.search_text(f.get("q")):
-        query = query.where(paging.contains(text, NewsletterSubscriber.email, NewsletterSubscriber.referral))
+        query = query.where(paging.contains(text, col(NewsletterSubscriber.email), col(NewsletterSubscriber.referral)))
     query = query.order_by(col(NewsletterSubscriber.created_at).desc(), col(NewsletterSubscriber.id).desc())
 
     def project(found: list) -> list[dict]:
@@ -164,7 +167,7 @@ def subscriber_total(db: Session, actor: Actor | None) -> int:
 def clean_issue(data: dict) -> dict[str, str]:
     """Check the composer's fields: every blurb required, every link empty or an http(s) address."""
     data = data if isinstance(data, dict) else {}
-    checks = {}
+    checks: dict[str, tuple] = {}
     for section in NEWSLETTER_SECTIONS:
         label = SECTION_LABELS[section]
         checks[f"{section}_link"] = (validation.link, data.get(f"{section}_link"), f"{section}_link", f"{label} link")
@@ -222,7 +225,7 @@ def send_issue(
         Unauthorized / Forbidden: not an admin. Invalid: a blurb is missing or a link is malformed.
     """
     actor = require_admin(actor)
-    values = clean_issue(data)
+    values: dict[str, Any] = clean_issue(data)  # the issue's columns by name
     if confirmed is not None and str(confirmed).strip() != str(subscriber_count(db)):
         raise Invalid({"confirmed": f"It goes to {subscriber_count(db)} subscribers now. Tick the box again to send it."})
     now = now or utcnow()
@@ -230,7 +233,7 @@ def send_issue(
     db.add(issue)
     db.flush()
     sent = 0
-    for sub in db.exec(select(NewsletterSubscriber).order_by(NewsletterSubscriber.id)).all():
+    for sub in db.exec(select(NewsletterSubscriber).order_by(col(NewsletterSubscriber.id))).all():
         _queue_issue(db, values, sub)
         sent += 1
     audit.record(db, actor, action="send", entity="newsletter_issue", entity_id=issue.id,

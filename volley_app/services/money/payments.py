@@ -135,9 +135,11 @@ class StripeProvider:
     name = "stripe"
 
     def __init__(self, settings: Settings):
-        base = {"api": settings.stripe_api_base.rstrip("/")} if settings.stripe_api_base else None
+        api_base = settings.stripe_api_base
         self.client = stripe.StripeClient(
-            settings.stripe_secret_key or "", base_addresses=base, max_network_retries=0,
+            settings.stripe_secret_key or "",
+            base_addresses={"api": api_base.rstrip("/")} if api_base else None,
+            max_network_retries=0,
             http_client=stripe.RequestsClient(timeout=PROVIDER_TIMEOUT_SECONDS),
         )  # fmt: skip
 

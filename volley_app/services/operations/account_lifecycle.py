@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app.models import (
     LeagueSession,
@@ -39,10 +39,10 @@ def account_history(db: Session, uid: int) -> str:
         what.append("teams")
     if db.exec(select(LeagueSession.id).where(LeagueSession.svl_id == uid)).first() is not None:
         what.append("league sessions")
-    taken = sa.exists().where(SubRequestPlace.request_id == SubRequest.id)
+    taken = sa.exists().where(col(SubRequestPlace.request_id) == SubRequest.id)
     involved = sa.or_(
-        sa.and_(SubRequest.requestor_id == uid, sa.or_(SubRequest.recipient_id.is_not(None), taken)),
-        sa.and_(SubRequest.recipient_id == uid, SubRequest.status == SubStatus.ACCEPTED),
+        sa.and_(col(SubRequest.requestor_id) == uid, sa.or_(col(SubRequest.recipient_id).is_not(None), taken)),
+        sa.and_(col(SubRequest.recipient_id) == uid, col(SubRequest.status) == SubStatus.ACCEPTED),
     )
     took = select(SubRequestPlace.id).where(SubRequestPlace.user_id == uid)
     gave_up = select(SubWithdrawal.id).where(SubWithdrawal.user_id == uid)  # a place they took, then gave up
@@ -62,6 +62,7 @@ def delete_user(db: Session, actor: Actor | None, user_id: object) -> bool:
     actor = require_actor(actor)
     user = access_user(db, actor, user_id)
     uid = user.id
+    assert uid is not None  # a stored user
     tied = account_history(db, uid)
     if tied:
         _archive_user(db, actor, user, tied)
@@ -70,18 +71,18 @@ def delete_user(db: Session, actor: Actor | None, user_id: object) -> bool:
                  summary=f"Account {user.username} deleted")  # fmt: skip
     db.expunge(user)
     # Said explicitly as well as by the foreign keys' ON DELETE, so no login outlives its account.
-    db.exec(sa.delete(LoginSession).where(LoginSession.user_id == uid))
-    db.exec(sa.delete(PasswordResetToken).where(PasswordResetToken.user_id == uid))
-    db.exec(sa.delete(SubRequest).where(SubRequest.requestor_id == uid))
+    db.exec(sa.delete(LoginSession).where(col(LoginSession.user_id) == uid))
+    db.exec(sa.delete(PasswordResetToken).where(col(PasswordResetToken.user_id) == uid))
+    db.exec(sa.delete(SubRequest).where(col(SubRequest.requestor_id) == uid))
     # An invite to the deleted sub stays closed (Declined) rather than becoming open to anyone (one with places
     # taken is never Declined: its places left stay open to anyone).
     db.exec(
         sa.update(SubRequest)
-        .where(SubRequest.recipient_id == uid, SubRequest.status == SubStatus.OPEN, SubRequest.places_filled == 0)
+        .where(col(SubRequest.recipient_id) == uid, col(SubRequest.status) == SubStatus.OPEN, col(SubRequest.places_filled) == 0)
         .values(status=SubStatus.DECLINED)
     )
-    db.exec(sa.update(SubRequest).where(SubRequest.recipient_id == uid).values(recipient_id=None))
-    db.exec(sa.delete(User).where(User.id == uid))
+    db.exec(sa.update(SubRequest).where(col(SubRequest.recipient_id) == uid).values(recipient_id=None))
+    db.exec(sa.delete(User).where(col(User.id) == uid))
     db.flush()
     log.info("user %s deleted by user %s", uid, actor.user_id)
     return uid == actor.user_id
@@ -91,19 +92,19 @@ def _archive_user(db: Session, actor: Actor, user: User, tied: str) -> None:
     now = utcnow()
     user.archived_at, user.active, user.sub, user.updated_at = now, False, False, now
     db.add(user)
-    db.exec(sa.delete(LoginSession).where(LoginSession.user_id == user.id))
-    db.exec(sa.delete(PasswordResetToken).where(PasswordResetToken.user_id == user.id))
+    db.exec(sa.delete(LoginSession).where(col(LoginSession.user_id) == user.id))
+    db.exec(sa.delete(PasswordResetToken).where(col(PasswordResetToken.user_id) == user.id))
     # Their own requests nobody answered are withdrawn; an invite to them stays closed (Declined).
-    withdrawn = (SubRequest.requestor_id == user.id, SubRequest.recipient_id.is_(None), SubRequest.archived_at.is_(None))
+    withdrawn = (col(SubRequest.requestor_id) == user.id, col(SubRequest.recipient_id).is_(None), col(SubRequest.archived_at).is_(None))
     # (one for several players may have places taken: those subs' records leave it)
-    holders = db.exec(select(SubRequestPlace.user_id).join(SubRequest, SubRequest.id == SubRequestPlace.request_id)
+    holders = db.exec(select(SubRequestPlace.user_id).join(SubRequest, col(SubRequest.id) == SubRequestPlace.request_id)
                       .where(*withdrawn)).all()  # fmt: skip
     db.exec(sa.update(SubRequest).where(*withdrawn).values(archived_at=now))
     sub_records.refresh(db, holders)
-    invited = (SubRequest.recipient_id == user.id, SubRequest.status == SubStatus.OPEN)
-    db.exec(sa.update(SubRequest).where(*invited, SubRequest.places_filled == 0).values(status=SubStatus.DECLINED))
+    invited = (col(SubRequest.recipient_id) == user.id, col(SubRequest.status) == SubStatus.OPEN)
+    db.exec(sa.update(SubRequest).where(*invited, col(SubRequest.places_filled) == 0).values(status=SubStatus.DECLINED))
     # one with places taken is never Declined: its places left are open to anyone
-    db.exec(sa.update(SubRequest).where(*invited, SubRequest.places_filled > 0).values(recipient_id=None))
+    db.exec(sa.update(SubRequest).where(*invited, col(SubRequest.places_filled) > 0).values(recipient_id=None))
     db.flush()
     audit.record(db, actor, action="archive", entity="user", entity_id=user.id, subject_user_id=user.id,
                  summary=f"Account {user.username} archived (it has {tied})")  # fmt: skip

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import operator
+from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import League, LeagueSession, SubRequest, User
@@ -36,20 +37,20 @@ def _branches(text: str) -> dict[str, tuple[type, sa.Select]]:
     if not text:
         return out
     venue = sa.orm.aliased(User, name="venue")
-    full = venue.first_name + " " + venue.last_name
+    full = col(venue.first_name) + " " + col(venue.last_name)
     found = {
         "session": lambda q: q.join(venue, venue.id == LeagueSession.svl_id).where(
-            paging.contains(text, LeagueSession.name, venue.first_name, venue.last_name, full)
+            paging.contains(text, col(LeagueSession.name), col(venue.first_name), col(venue.last_name), full)
         ),
         "league": lambda q: q.join(venue, venue.id == League.svl_id).where(
-            paging.contains(text, League.court, venue.first_name, venue.last_name, full)
+            paging.contains(text, col(League.court), col(venue.first_name), col(venue.last_name), full)
         ),
         "user": lambda q: q.where(
-            paging.contains(text, User.username, User.email, User.first_name, User.last_name,
-                            User.first_name + " " + User.last_name)  # fmt: skip
+            paging.contains(text, col(User.username), col(User.email), col(User.first_name), col(User.last_name),
+                            col(User.first_name) + " " + col(User.last_name))  # fmt: skip
         ),
         "request": lambda q: q.join(venue, venue.id == SubRequest.requestor_id).where(
-            paging.contains(text, SubRequest.team, SubRequest.svl, venue.username, full)
+            paging.contains(text, col(SubRequest.team), col(SubRequest.svl), col(venue.username), full)
         ),
     }
     return {kind: (model, found[kind](query)) for kind, (model, query) in out.items()}
@@ -80,7 +81,7 @@ def _shown(db: Session, found: list) -> list[dict]:
     ids: dict[str, list[int]] = {}
     for _at, kind, rid in found:
         ids.setdefault(kind, []).append(rid)
-    models = {"session": LeagueSession, "league": League, "user": User, "request": SubRequest}
+    models: dict[str, type[Any]] = {"session": LeagueSession, "league": League, "user": User, "request": SubRequest}
     loaded = {
         kind: {r.id: r for r in db.exec(select(models[kind]).where(models[kind].id.in_(rids))).all()}
         for kind, rids in ids.items()
@@ -88,7 +89,7 @@ def _shown(db: Session, found: list) -> list[dict]:
     svl_ids = [r.svl_id for kind in ("session", "league") for r in loaded.get(kind, {}).values()]
     svls = venues.svl_names(db, svl_ids)
     requestors = {r.requestor_id for r in loaded.get("request", {}).values()}
-    names = {u.id: u.username for u in db.exec(select(User).where(User.id.in_(requestors or {-1}))).all()}
+    names = {u.id: u.username for u in db.exec(select(User).where(col(User.id).in_(requestors or {-1}))).all()}
 
     def shown(kind: str, r) -> dict:
         if kind == "session":
@@ -124,7 +125,9 @@ def archived_page(
     edge, backwards = paging.edge(bookmark, ORDER_KINDS)
     tops = sa.union_all(*(_top(k, model, q, edge, backwards, size) for k, (model, q) in branches.items()))
     every = tops.subquery("archived")
-    every.c.at.nullable = False  # each branch keeps archived rows only, so keyset paging by it skips none
+    # Each branch keeps archived rows only, so keyset paging by it skips none (sqlakeyset reads the attribute,
+    # which a subquery's column does not declare).
+    every.c.at.nullable = False  # type: ignore[attr-defined]
     query = sa.select(every.c.at, every.c.kind, every.c.id).order_by(every.c.at.desc(), every.c.kind.desc(),
                                                                      every.c.id.desc())  # fmt: skip
     count = sa.union_all(*(q for _model, q in branches.values()))

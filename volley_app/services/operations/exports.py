@@ -13,7 +13,7 @@ import io
 import re
 from urllib.parse import urlencode
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import Game, League, Team, User, utcnow
@@ -52,12 +52,12 @@ def file_name(league: League, kind: str, now: dt.datetime, zone: str | None = No
 
 def _teams(db: Session, league: League) -> tuple[list[str], list[list[object]]]:
     zone = leagues.zone(db, league)
-    teams = db.exec(select(Team).where(Team.league_id == league.id).order_by(Team.id)).all()
+    teams = db.exec(select(Team).where(Team.league_id == league.id).order_by(col(Team.id))).all()
     uids = {t.captain_id for t in teams if t.captain_id}
-    users = {u.id: u for u in db.exec(select(User).where(User.id.in_(uids or {-1}))).all()}
+    users = {u.id: u for u in db.exec(select(User).where(col(User.id).in_(uids or {-1}))).all()}
     header = ["Team", "Status", "Paid", "Captain first name", "Captain last name", "Captain username", "Captain email",
               "Registered"]  # fmt: skip
-    rows = []
+    rows: list[list[object]] = []
     for t in teams:
         u = users.get(t.captain_id)
         status = "Withdrawn" if t.withdrawn_at else ("Waitlist" if t.waitlist else "Playing")
@@ -66,14 +66,14 @@ def _teams(db: Session, league: League) -> tuple[list[str], list[list[object]]]:
     return header, rows
 
 
-def _payments(db: Session, actor: Actor, league: League) -> tuple[list[str], list[list[object]]]:
+def _payments(db: Session, actor: Actor | None, league: League) -> tuple[list[str], list[list[object]]]:
     found = registration.list_payments(db, actor, league_id=league.id)
     header = ["Payment", "Team", "User", "Amount", "Provider", "Provider reference", "Status", "Updated"]
     keys = ["id", "team_name", "user", "amount", "provider", "provider_payment_id", "status", "time"]
     return header, [[p.get(k, "") for k in keys] for p in found]
 
 
-def _standings(db: Session, actor: Actor, league: League) -> tuple[list[str], list[list[object]]]:
+def _standings(db: Session, actor: Actor | None, league: League) -> tuple[list[str], list[list[object]]]:
     found = results.standings(db, actor, league.id)
     header = ["Place", "Team", "Played", "Wins", "Losses", "Sets Won", "Sets Lost", "Set %", "Points For",
               "Points Against", "Point Ratio", "Forfeits", "Adjustment", "Withdrawn"]  # fmt: skip
@@ -83,8 +83,9 @@ def _standings(db: Session, actor: Actor, league: League) -> tuple[list[str], li
 
 
 def _schedule(db: Session, league: League) -> tuple[list[str], list[list[object]]]:
-    games = db.exec(select(Game).where(Game.league_id == league.id).order_by(Game.start_at, Game.match, Game.id)).all()
-    names = {t.id: t.team_name for t in db.exec(select(Team).where(Team.league_id == league.id)).all()}
+    games = db.exec(select(Game).where(Game.league_id == league.id).order_by(col(Game.start_at), col(Game.match), col(Game.id))).all()
+    teams = db.exec(select(Team).where(Team.league_id == league.id)).all()
+    names = {t.id: t.team_name for t in teams if t.id is not None}
     zone = leagues.zone(db, league)
     # Dates and times on the venue's clock; its zone is the last column.
     header = ["Week", "Date", "Time", "Court", "Team 1", "Team 2", "Score", "Type", "Time zone"]
@@ -120,6 +121,7 @@ def _subject(league_id: int, kind: str) -> str:
 def export_links(db: Session, actor: Actor | None, league_id: object, *, now: dt.datetime | None = None) -> dict[str, str]:
     """Download links for each export, signed for the actor (its SVL or an admin) for a short while."""
     league = leagues.managed(db, actor, league_id)
+    assert actor is not None and league.id is not None  # managed: a stored league, for its SVL or an admin
     now = now or utcnow()
     return {
         kind: f"{routes.export_path(league.id, kind)}?{urlencode(uploads.ticket(actor.user_id, _subject(league.id, kind), now))}"

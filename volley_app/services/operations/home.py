@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import League, LeagueStage, SubRequest, SubRequestPlace, SubStatus, User, utcnow
@@ -42,15 +42,16 @@ def commitments(db: Session, actor: Actor | None, *, now: dt.datetime | None = N
     and are Accepted, not cancelled, whose game is still ahead."""
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
-    placed = SubRequest.id.in_(select(SubRequestPlace.request_id).where(SubRequestPlace.user_id == actor.user_id))
-    named = sa.and_(SubRequest.recipient_id == actor.user_id, SubRequest.status == SubStatus.ACCEPTED)
+    placed = col(SubRequest.id).in_(select(SubRequestPlace.request_id).where(SubRequestPlace.user_id == actor.user_id))
+    named = sa.and_(col(SubRequest.recipient_id) == actor.user_id, col(SubRequest.status) == SubStatus.ACCEPTED)
     found = db.exec(
-        select(SubRequest).where(sa.or_(placed, named), SubRequest.archived_at.is_(None), SubRequest.date > now)
-        .order_by(SubRequest.date, SubRequest.id).limit(HOME_COMMITMENTS)
+        select(SubRequest).where(sa.or_(placed, named), col(SubRequest.archived_at).is_(None), SubRequest.date > now)
+        .order_by(col(SubRequest.date), col(SubRequest.id)).limit(HOME_COMMITMENTS)
     ).all()  # fmt: skip
     zones = venues.zones_by_name(db, [r.svl for r in found])
     out = []
     for req in found:
+        assert req.id is not None  # a stored request
         zone = zones.get(req.svl.strip().casefold())
         out.append({
             "id": str(req.id), "team": req.team, "when": timefmt.date_time(req.date, zone, labelled=True),
@@ -76,15 +77,15 @@ def home_leagues(db: Session, actor, *, now: dt.datetime | None = None) -> dict[
     """
     require_sub_request_actor(actor)
     now = now or utcnow()
-    live = (League.active.is_(True), League.archived_at.is_(None))
-    upcoming = select(League.id).where(*live, League.start_at > now).order_by(League.start_at, League.id)
-    started = select(League.id).where(*live, League.start_at <= now).order_by(League.start_at.desc(), League.id.desc())
+    live = (col(League.active).is_(True), col(League.archived_at).is_(None))
+    upcoming = select(League.id).where(*live, League.start_at > now).order_by(col(League.start_at), col(League.id))
+    started = select(League.id).where(*live, League.start_at <= now).order_by(col(League.start_at).desc(), col(League.id).desc())
     shown = sa.union_all(upcoming.limit(HOME_LEAGUES).subquery().select(), started.limit(HOME_LEAGUES).subquery().select())
     found = db.exec(
         select(League, User.first_name, User.last_name, User.time_zone)
-        .join(User, User.id == League.svl_id)
-        .where(League.id.in_(shown))
-        .order_by(League.start_at, League.id)
+        .join(User, col(User.id) == League.svl_id)
+        .where(col(League.id).in_(shown))
+        .order_by(col(League.start_at), col(League.id))
     ).all()
     rows = [
         {
@@ -117,8 +118,8 @@ def announcement(db: Session, *, now: dt.datetime | None = None) -> str:
     now = now or utcnow()
     league = db.exec(
         select(League)
-        .where(League.active.is_(True), League.stage == LeagueStage.REGISTRATION, League.start_at > now)
-        .order_by(League.start_at, League.id)
+        .where(col(League.active).is_(True), League.stage == LeagueStage.REGISTRATION, League.start_at > now)
+        .order_by(col(League.start_at), col(League.id))
         .limit(1)
     ).first()
     if league is None:
