@@ -29,22 +29,22 @@ async def actor_of_token(token: str) -> Actor | None:
 
 class AuthState(rx.State):
     # Client storage: the only copy of the token outside the server.
-    token_trusted: str = rx.LocalStorage("", name="vb_session")
-    token_tab: str = rx.SessionStorage("", name="vb_session_tab")
+    token_trusted: rx.Field[str] = rx.field(default_factory=lambda: rx.LocalStorage("", name="vb_session"))
+    token_tab: rx.Field[str] = rx.field(default_factory=lambda: rx.SessionStorage("", name="vb_session_tab"))
     # The Trust This Device preference: "" (unset), "true" or "false".
-    persist: str = rx.LocalStorage("", name="vb_persist")
+    persist: rx.Field[str] = rx.field(default_factory=lambda: rx.LocalStorage("", name="vb_persist"))
     # This browser's device token, set at a successful login: a known device is held by no failed-login ceiling.
-    device: str = rx.Cookie("", name="vb_device", max_age=auth.DEVICE_DAYS * 86400, same_site="strict",
-                            secure=get_settings().public_url.lower().startswith("https://"))  # fmt: skip
+    device: rx.Field[str] = rx.field(default_factory=lambda: rx.Cookie("", name="vb_device", max_age=auth.DEVICE_DAYS * 86400, same_site="strict",
+                            secure=get_settings().public_url.lower().startswith("https://")))  # fmt: skip
 
     # What the page may show about the logged-in user.
-    user_id: int = 0
-    username: str = ""
-    first_name: str = ""
-    roles: list[str] = []
-    restore_error: str = ""
+    user_id: rx.Field[int] = rx.field(0)
+    username: rx.Field[str] = rx.field("")
+    first_name: rx.Field[str] = rx.field("")
+    roles: rx.Field[list[str]] = rx.field(default_factory=list)
+    restore_error: rx.Field[str] = rx.field("")
     # Set when the logged-in user's roles may not open this page: who the page is for, in words.
-    refused_for: str = ""
+    refused_for: rx.Field[str] = rx.field("")
 
     @rx.var
     def status(self) -> str:

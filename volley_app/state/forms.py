@@ -72,10 +72,10 @@ class FormState(rx.State, mixin=True):
     with a message (each field's id is its name), or to the error line.
     """
 
-    busy: bool = False
-    error: str = ""
-    errors: dict[str, str] = {}
-    form_key: int = 0
+    busy: rx.Field[bool] = rx.field(False)
+    error: rx.Field[str] = rx.field("")
+    errors: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    form_key: rx.Field[int] = rx.field(0)
 
     _fields: tuple[str, ...] = ()
     _error_id: str = ""
@@ -164,7 +164,7 @@ class RecordForms(FormState, mixin=True):
     """The forms of a page about one record, read by ``_fetch`` (a subclass writes it) as the page opens and after
     each change; ``notice`` says what the last change did."""
 
-    notice: str = ""
+    notice: rx.Field[str] = rx.field("")
 
     async def _fetch(self) -> None:
         raise NotImplementedError

@@ -40,12 +40,12 @@ class PagedList(rx.State, mixin=True):
     rows or the message).
     """
 
-    page_summary: str = ""
-    has_next: bool = False
-    has_previous: bool = False
-    filters: dict[str, str] = {}
-    filter_key: int = 0
-    filter_error: str = ""
+    page_summary: rx.Field[str] = rx.field("")
+    has_next: rx.Field[bool] = rx.field(False)
+    has_previous: rx.Field[bool] = rx.field(False)
+    filters: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    filter_key: rx.Field[int] = rx.field(0)
+    filter_error: rx.Field[str] = rx.field("")
 
     _filter_names: tuple[str, ...] = ("q",)
     _first: int = 1
@@ -198,8 +198,8 @@ class TableList(PagedList, mixin=True):
     """A list shown as a table: a subclass writes ``_show_rows(rows)`` (assign the rows shown); a failure to read
     the list shows its message in ``error``, and ``loaded`` tells a list not read yet from an empty one."""
 
-    error: str = ""
-    loaded: bool = False
+    error: rx.Field[str] = rx.field("")
+    loaded: rx.Field[bool] = rx.field(False)
 
     def _show_rows(self, rows: list) -> None:
         raise NotImplementedError

@@ -29,13 +29,13 @@ def _index(value: object, size: int) -> int | None:
 
 
 class InviteQueueState(SubPickerList, AuthState):
-    picks: list[dict[str, str]] = []
-    queue: list[dict[str, str]] = []
-    places: list[str] = []
-    players: str = ""
-    can_invite: bool = False
-    queue_error: str = ""
-    queue_notice: str = ""
+    picks: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    queue: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    places: rx.Field[list[str]] = rx.field(default_factory=list)
+    players: rx.Field[str] = rx.field("")
+    can_invite: rx.Field[bool] = rx.field(False)
+    queue_error: rx.Field[str] = rx.field("")
+    queue_notice: rx.Field[str] = rx.field("")
     _keep_notice: bool = False
 
     async def _refresh(self) -> None:
@@ -182,11 +182,11 @@ NOTIFY_ERROR_ID = "sub-notify-error"
 class SubNotifyState(AuthState):
     """A sub's choice of emails about sub requests (My Info)."""
 
-    notify: str = ""
-    notify_choices: list[dict[str, str]] = []
-    is_sub: bool = False
-    notify_error: str = ""
-    notify_notice: str = ""
+    notify: rx.Field[str] = rx.field("")
+    notify_choices: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    is_sub: rx.Field[bool] = rx.field(False)
+    notify_error: rx.Field[str] = rx.field("")
+    notify_notice: rx.Field[str] = rx.field("")
 
     @rx.event
     async def load(self):

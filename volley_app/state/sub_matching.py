@@ -32,13 +32,13 @@ def _flat(r: dict) -> dict[str, str]:
 class SuggestionsState(PagedList, AuthState):
     """A request's suggested subs, a page at a time (the requestor's and admins' only)."""
 
-    suggestions_shown: bool = False
-    show_ineligible: bool = False
-    suggested: list[dict[str, str]] = []
-    needs: str = ""
-    can_invite: bool = False
-    suggest_error: str = ""
-    suggest_notice: str = ""
+    suggestions_shown: rx.Field[bool] = rx.field(False)
+    show_ineligible: rx.Field[bool] = rx.field(False)
+    suggested: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    needs: rx.Field[str] = rx.field("")
+    can_invite: rx.Field[bool] = rx.field(False)
+    suggest_error: rx.Field[str] = rx.field("")
+    suggest_notice: rx.Field[str] = rx.field("")
     _extra: dict = {}
 
     def _request_id(self) -> str:
@@ -88,11 +88,11 @@ class SuggestionsState(PagedList, AuthState):
 class OutcomeState(AuthState):
     """After the game, the requestor says of each sub who took a place whether they played or did not show."""
 
-    can_mark: bool = False
+    can_mark: rx.Field[bool] = rx.field(False)
     # each sub who took a place: id, name, and their mark ("" when not marked yet)
-    marks: list[dict[str, str]] = []
-    outcome_error: str = ""
-    outcome_notice: str = ""
+    marks: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    outcome_error: rx.Field[str] = rx.field("")
+    outcome_notice: rx.Field[str] = rx.field("")
 
     async def load(self):
         self.outcome_error, self.outcome_notice = "", ""
@@ -128,14 +128,14 @@ class OutcomeState(AuthState):
 class AvailabilityState(AuthState):
     """The sub's weekdays, weekly cap and dates they cannot play, on Edit Info."""
 
-    avail_days: list[str] = []
-    avail_cap: str = ""
-    avail_dates: list[str] = []
-    avail_summary: str = ""
-    avail_loaded: bool = False
-    avail_error: str = ""
-    avail_notice: str = ""
-    avail_key: int = 0
+    avail_days: rx.Field[list[str]] = rx.field(default_factory=list)
+    avail_cap: rx.Field[str] = rx.field("")
+    avail_dates: rx.Field[list[str]] = rx.field(default_factory=list)
+    avail_summary: rx.Field[str] = rx.field("")
+    avail_loaded: rx.Field[bool] = rx.field(False)
+    avail_error: rx.Field[str] = rx.field("")
+    avail_notice: rx.Field[str] = rx.field("")
+    avail_key: rx.Field[int] = rx.field(0)
 
     def _user_id(self) -> str:
         return path_arg(self, "user_id")

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+import reflex as rx
+
 from volley_app import routes
 from volley_app.services.accounts import venues
 from volley_app.services.core import live
@@ -55,9 +57,9 @@ class RequestFormState(FormState, mixin=True):
 
     _fields = (*DETAIL_FIELDS, "recipient")
     _error_id = FORM_ERROR_ID
-    when_hint: str = ""  # the zone the date and time are read in: the location's venue's
-    default_hint: str = ""  # a location no venue outside the default zone has
-    venue_hints: str = "{}"  # JSON: venue names (lower-cased) to their hints, picked in the browser as typed
+    when_hint: rx.Field[str] = rx.field("")  # the zone the date and time are read in: the location's venue's
+    default_hint: rx.Field[str] = rx.field("")  # a location no venue outside the default zone has
+    venue_hints: rx.Field[str] = rx.field("{}")  # JSON: venue names (lower-cased) to their hints, picked in the browser as typed
 
     async def _load_hints(self, location: object = "") -> None:
         found, _failure = await run_action(venues.time_hints)
@@ -86,8 +88,8 @@ class RequestListState(PolledList, mixin=True):
     A subclass names its page in ``_poll_path`` (a key of REQUEST_LISTS) and its interval in ``_poll_seconds``.
     """
 
-    rows: list[dict[str, str]] = []
-    list_error: str = ""
+    rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    list_error: rx.Field[str] = rx.field("")
     _filter_names = request_lists.REQUEST_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
@@ -113,7 +115,7 @@ class SubPickerList(PagedList, mixin=True):
     of subs in ``_choices`` and show a failure elsewhere in ``_picker_failed`` (by default: ``error``).
     """
 
-    sub_options: list[dict[str, str]] = []
+    sub_options: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     _picking: bool = False
     _chosen: dict[str, str] = {}
 

@@ -19,9 +19,9 @@ NOTICE_ID = "login-notice"
 
 
 class LoginState(FormState, rx.State):
-    trusted: bool = True
+    trusted: rx.Field[bool] = rx.field(True)
     # Said instead of logging in while the account's failed-login ceiling holds (a sign-in link was emailed).
-    notice: str = ""
+    notice: rx.Field[str] = rx.field("")
 
     _fields = ("username", "password")
     _error_id = ERROR_ID

@@ -21,8 +21,8 @@ MISMATCH = "The passwords do not match"
 
 class ResetState(FormState, rx.State):
     # "checking" until on_load has looked at the link, then "ok" or "invalid".
-    status: str = "checking"
-    link_error: str = ""
+    status: rx.Field[str] = rx.field("checking")
+    link_error: rx.Field[str] = rx.field("")
 
     _fields = ("password", "confirm")
     _error_id = RESET_ERROR

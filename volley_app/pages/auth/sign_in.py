@@ -16,8 +16,8 @@ from volley_app.state.forms import path_arg, run_action
 
 class SignInState(rx.State):
     # "checking" until on_load has used the link, then "invalid" (a good link leaves the page).
-    status: str = "checking"
-    link_error: str = ""
+    status: rx.Field[str] = rx.field("checking")
+    link_error: rx.Field[str] = rx.field("")
 
     async def use_link(self):
         """on_load: use the link once; a good one signs in on this device (now a known device) and goes home."""

@@ -25,14 +25,14 @@ from volley_app.state.sub_requests import as_table_rows
 
 
 class PlayerHomeState(PagedList, AuthState):
-    open_rows: list[dict[str, str]] = []
-    all_leagues: list[dict[str, str]] = []
-    registration_leagues: list[dict[str, str]] = []
-    current_leagues: list[dict[str, str]] = []
-    is_sub: bool = False
-    captain_games: list[dict[str, str]] = []  # per team this player captains: next game and last result
-    commitments: list[dict[str, str]] = []  # the coming games this player subs in
-    home_error: str = ""
+    open_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    all_leagues: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    registration_leagues: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    current_leagues: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    is_sub: rx.Field[bool] = rx.field(False)
+    captain_games: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)  # per team this player captains: next game and last result
+    commitments: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)  # the coming games this player subs in
+    home_error: rx.Field[str] = rx.field("")
     _filter_names = request_lists.REQUEST_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:

@@ -40,9 +40,9 @@ def _shown(r: dict, me: int) -> dict[str, str]:
 
 
 class SubsState(PolledList, AuthState):
-    sub_rows: list[dict[str, str]] = []
-    subs_error: str = ""
-    is_sub: bool = False
+    sub_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    subs_error: rx.Field[str] = rx.field("")
+    is_sub: rx.Field[bool] = rx.field(False)
     _poll_path: str = routes.DASH_SUBS
     _poll_seconds: float = REFRESH_SECONDS
     _filter_names = subs_list.SUB_FILTERS

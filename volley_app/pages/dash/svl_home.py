@@ -16,8 +16,8 @@ from volley_app.state.forms import run_action
 
 
 class SVLHomeState(AuthState):
-    rows: list[dict[str, str]] = []
-    error: str = ""
+    rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    error: rx.Field[str] = rx.field("")
 
     async def load(self):
         found, failure = await run_action(sessions.svl_home, actor=await self._actor())

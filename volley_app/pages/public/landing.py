@@ -13,7 +13,7 @@ from volley_app.state.forms import run_action
 
 
 class LandingState(rx.State):
-    banner: str = ""
+    banner: rx.Field[str] = rx.field("")
 
     async def load(self):
         """The announcement: the next league in registration (or the settings' text)."""

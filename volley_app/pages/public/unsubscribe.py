@@ -13,8 +13,8 @@ from volley_app.state.forms import path_arg, run_action
 
 
 class UnsubscribeState(rx.State):
-    status: str = "working"  # then "done" or "invalid"
-    message: str = ""
+    status: rx.Field[str] = rx.field("working")  # then "done" or "invalid"
+    message: rx.Field[str] = rx.field("")
 
     async def unsubscribe(self):
         """on_load: the link itself is the one click (mail scanners do not run the page's script)."""

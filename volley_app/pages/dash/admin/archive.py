@@ -24,8 +24,8 @@ HEADERS = ["Name", "Kind", "Venue or person", "Archived", ""]
 
 
 class ArchiveState(TableList, AuthState):
-    archived_rows: list[dict[str, str]] = []
-    notice: str = ""
+    archived_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    notice: rx.Field[str] = rx.field("")
     _filter_names = archive.ARCHIVE_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:

@@ -15,11 +15,11 @@ from volley_app.state.forms import form_values, path_arg, run_action
 
 
 class AuditLogState(AuthState):
-    entries: list[dict[str, str]] = []
-    next_before: int = 0
-    league: str = ""
-    user: str = ""
-    error: str = ""
+    entries: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    next_before: rx.Field[int] = rx.field(0)
+    league: rx.Field[str] = rx.field("")
+    user: rx.Field[str] = rx.field("")
+    error: rx.Field[str] = rx.field("")
 
     async def load(self):
         self.league, self.user = path_arg(self, "league"), path_arg(self, "user")

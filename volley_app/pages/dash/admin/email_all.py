@@ -27,12 +27,12 @@ class EmailAllState(PagedList, FormState, AuthState):
     _error_id = ERROR_ID
     _filter_names = email_all.JOB_FILTERS
 
-    notice: str = ""
-    jobs: list[dict[str, str]] = []
-    audience: str = ""
+    notice: rx.Field[str] = rx.field("")
+    jobs: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    audience: rx.Field[str] = rx.field("")
     # The send of the last hour a new one would repeat: its id (what the "Send it again" box confirms) and words.
-    repeat_id: str = ""
-    repeat_question: str = ""
+    repeat_id: rx.Field[str] = rx.field("")
+    repeat_question: rx.Field[str] = rx.field("")
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         return await self._read_list(email_all.jobs_page, bookmark)

@@ -18,8 +18,8 @@ from volley_app.state.paging import PagedList
 
 
 class InquiriesState(PagedList, AuthState):
-    rows: list[dict[str, str]] = []
-    error: str = ""
+    rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    error: rx.Field[str] = rx.field("")
     _filter_names = inquiries.INQUIRY_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:

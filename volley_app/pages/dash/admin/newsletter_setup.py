@@ -27,10 +27,10 @@ class NewsletterSetupState(PagedList, FormState, AuthState):
     _fields = newsletter.ISSUE_FIELDS
     _error_id = ERROR_ID
 
-    values: dict[str, str] = {}
-    notice: str = ""
-    subscribers: list[dict[str, str]] = []
-    subscriber_total: int = 0
+    values: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    notice: rx.Field[str] = rx.field("")
+    subscribers: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    subscriber_total: rx.Field[int] = rx.field(0)
 
     @rx.var
     def preview(self) -> str:

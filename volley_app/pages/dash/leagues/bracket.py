@@ -42,17 +42,17 @@ class BracketState(RecordForms, AuthState):
     _fields = ("game", *SCORE_KEYS, *SETS, "team")
     _error_id = ERROR_ID
 
-    league_name: str = ""
-    back: str = ""
-    rounds: list[list[dict[str, str]]] = []
-    byes: list[str] = []
-    champion: str = ""
-    generated: bool = False
-    can_generate: bool = False
-    can_manage: bool = False
-    early_question: str = ""
-    open_games: list[dict[str, str]] = []
-    forfeit_options: list[dict[str, str]] = []
+    league_name: rx.Field[str] = rx.field("")
+    back: rx.Field[str] = rx.field("")
+    rounds: rx.Field[list[list[dict[str, str]]]] = rx.field(default_factory=list)
+    byes: rx.Field[list[str]] = rx.field(default_factory=list)
+    champion: rx.Field[str] = rx.field("")
+    generated: rx.Field[bool] = rx.field(False)
+    can_generate: rx.Field[bool] = rx.field(False)
+    can_manage: rx.Field[bool] = rx.field(False)
+    early_question: rx.Field[str] = rx.field("")
+    open_games: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    forfeit_options: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
 
     async def _fetch(self):
         found, failure = await run_action(

@@ -28,14 +28,14 @@ class GameEditState(FormState, AuthState):
     _fields = (*GAME_FIELDS, *SETS)
     _error_id = ERROR_ID
 
-    gid: str = ""
-    back: str = ""
-    form: dict[str, str] = {}
-    team_options: list[dict[str, str]] = []
-    team2_options: list[dict[str, str]] = []
-    court_options: list[dict[str, str]] = []
-    sets_rule: str = ""
-    denied: bool = False
+    gid: rx.Field[str] = rx.field("")
+    back: rx.Field[str] = rx.field("")
+    form: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    team_options: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    team2_options: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    court_options: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    sets_rule: rx.Field[str] = rx.field("")
+    denied: rx.Field[bool] = rx.field(False)
 
     async def load(self):
         self._clear_messages()

@@ -21,12 +21,12 @@ class GameScoreState(RecordForms, AuthState):
     _fields = (*SCORE_KEYS, *SETS, "note")
     _error_id = ERROR_ID
 
-    game: dict[str, str] = {}
-    form: dict[str, str] = {}
-    back: str = ""
-    can_report: bool = False
-    can_answer: bool = False
-    can_settle: bool = False
+    game: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    form: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    back: rx.Field[str] = rx.field("")
+    can_report: rx.Field[bool] = rx.field(False)
+    can_answer: rx.Field[bool] = rx.field(False)
+    can_settle: rx.Field[bool] = rx.field(False)
 
     async def _fetch(self):
         found, failure = await run_action(

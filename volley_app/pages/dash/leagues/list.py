@@ -19,7 +19,7 @@ from volley_app.state.paging import PolledList, TableList
 
 
 class LeaguesState(PolledList, TableList, AuthState):
-    league_rows: list[dict[str, str]] = []
+    league_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     _poll_path: str = routes.DASH_LEAGUES
     _poll_seconds: float = 15
     _filter_names = svc.LEAGUE_FILTERS

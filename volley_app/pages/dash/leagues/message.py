@@ -24,13 +24,13 @@ class LeagueMessageState(FormState, AuthState):
     _fields = FIELDS
     _error_id = ERROR_ID
 
-    league_name: str = ""
-    back: str = ""
-    team_options: list[dict[str, str]] = []
-    denied: bool = False
-    draft: dict[str, str] = {}
-    preview: dict[str, str] = {}
-    notice: str = ""
+    league_name: rx.Field[str] = rx.field("")
+    back: rx.Field[str] = rx.field("")
+    team_options: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    denied: rx.Field[bool] = rx.field(False)
+    draft: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    preview: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    notice: rx.Field[str] = rx.field("")
 
     async def load(self):
         self._clear_messages()

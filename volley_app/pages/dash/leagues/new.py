@@ -20,10 +20,10 @@ class NewLeagueState(FormState, AuthState):
     _fields = ("session", *LEAGUE_FIELDS)
     _error_id = ERROR_ID
 
-    session_options: list[dict[str, str]] = []
-    chosen_session: str = ""
-    show_cash: bool = False
-    denied: bool = False
+    session_options: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    chosen_session: rx.Field[str] = rx.field("")
+    show_cash: rx.Field[bool] = rx.field(False)
+    denied: rx.Field[bool] = rx.field(False)
 
     async def load(self):
         self._clear_messages()

@@ -17,10 +17,10 @@ from volley_app.state.forms import run_action
 
 
 class PlayerLeaguesState(AuthState):
-    registration: list[dict[str, str]] = []
-    current: list[dict[str, str]] = []
-    venues: list[dict[str, str]] = []
-    error: str = ""
+    registration: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    current: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    venues: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    error: rx.Field[str] = rx.field("")
 
     async def load(self):
         found, failure = await run_action(svc.player_leagues, actor=await self._actor())

@@ -37,7 +37,7 @@ FORMAT_RULES: list[tuple[str, list[str]]] = [
 
 
 class LeagueRulesState(AuthState):
-    back: str = ""
+    back: rx.Field[str] = rx.field("")
 
     async def load(self):
         self.back = routes.league_path(path_arg(self, "league_id"))

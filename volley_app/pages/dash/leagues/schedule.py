@@ -55,23 +55,23 @@ def _week_rows(games: list[dict], can_manage: bool, zone: str | None) -> tuple[l
 
 
 class ScheduleState(AuthState):
-    league_name: str = ""
-    back: str = ""
-    heading: str = ""
-    games: list[dict[str, str]] = []
-    week_options: list[dict[str, str]] = []
-    team_options: list[dict[str, str]] = []
-    week: str = ""
-    team: str = ""
-    previous_week: str = ""
-    next_week: str = ""
-    can_manage: bool = False
-    push_question: str = ""
-    error: str = ""
-    notice: str = ""
-    loaded: bool = False
-    feed: str = ""
-    zone_note: str = ""
+    league_name: rx.Field[str] = rx.field("")
+    back: rx.Field[str] = rx.field("")
+    heading: rx.Field[str] = rx.field("")
+    games: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    week_options: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    team_options: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    week: rx.Field[str] = rx.field("")
+    team: rx.Field[str] = rx.field("")
+    previous_week: rx.Field[str] = rx.field("")
+    next_week: rx.Field[str] = rx.field("")
+    can_manage: rx.Field[bool] = rx.field(False)
+    push_question: rx.Field[str] = rx.field("")
+    error: rx.Field[str] = rx.field("")
+    notice: rx.Field[str] = rx.field("")
+    loaded: rx.Field[bool] = rx.field(False)
+    feed: rx.Field[str] = rx.field("")
+    zone_note: rx.Field[str] = rx.field("")
     # The weeks there are and the one shown, as the server last showed them: Previous/Next step from these.
     _weeks: list[int] = []
     _week: int | None = None

@@ -31,13 +31,13 @@ def note_of(t: dict) -> str:
 
 
 class StandingsState(AuthState):
-    league_name: str = ""
-    back: str = ""
-    team_rows: list[dict[str, str]] = []
-    ranking: str = ""
-    how: list[str] = []
-    can_manage: bool = False
-    error: str = ""
+    league_name: rx.Field[str] = rx.field("")
+    back: rx.Field[str] = rx.field("")
+    team_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    ranking: rx.Field[str] = rx.field("")
+    how: rx.Field[list[str]] = rx.field(default_factory=list)
+    can_manage: rx.Field[bool] = rx.field(False)
+    error: rx.Field[str] = rx.field("")
 
     async def load(self):
         found, failure = await run_action(

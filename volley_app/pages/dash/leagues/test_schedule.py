@@ -20,10 +20,10 @@ COLUMNS = ("id", "round", "match", "type", "when", "team1", "team2")
 class TestScheduleState(AuthState):
     """Every game of a league as stored, with round and match (a check of the generator); the service says who may."""
 
-    game_rows: list[dict[str, str]] = []
-    league_links: list[dict[str, str]] = []
-    league_name: str = ""
-    error: str = ""
+    game_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    league_links: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    league_name: rx.Field[str] = rx.field("")
+    error: rx.Field[str] = rx.field("")
 
     async def load(self):
         self.game_rows, self.league_links, self.league_name = [], [], ""

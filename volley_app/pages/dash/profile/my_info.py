@@ -19,13 +19,13 @@ from volley_app.state.sub_invites import SubNotifyState
 
 
 class PlayerInfoState(AuthState):
-    info: dict[str, str] = {}
-    show_address: bool = False
-    show_player: bool = False
-    info_error: str = ""
-    feed_url: str = ""
-    feed_subscribe: str = ""
-    feed_notice: str = ""
+    info: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    show_address: rx.Field[bool] = rx.field(False)
+    show_player: rx.Field[bool] = rx.field(False)
+    info_error: rx.Field[str] = rx.field("")
+    feed_url: rx.Field[str] = rx.field("")
+    feed_subscribe: rx.Field[str] = rx.field("")
+    feed_notice: rx.Field[str] = rx.field("")
 
     def _show_feed(self, path: str | None) -> None:
         self.feed_url = backend_address(path) if path else ""

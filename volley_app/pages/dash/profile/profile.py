@@ -13,7 +13,7 @@ from volley_app.state.forms import run_action
 
 
 class ProfileState(AuthState):
-    links: list[dict[str, str]] = []
+    links: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
 
     async def load(self):
         found, failure = await run_action(accounts.profile_links, actor=await self._actor())

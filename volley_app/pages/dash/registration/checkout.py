@@ -32,17 +32,17 @@ class CheckoutState(FormState, AuthState):
     _fields = ("card_number", "expiry", "cvc", "waitlist")
     _error_id = ERROR_ID
 
-    info: dict[str, str] = {}
-    league_href: str = routes.DASH_LEAGUES
-    cash: bool = False
-    offline: bool = True
-    missing: bool = False
-    notice: str = ""
+    info: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    league_href: rx.Field[str] = rx.field(routes.DASH_LEAGUES)
+    cash: rx.Field[bool] = rx.field(False)
+    offline: rx.Field[bool] = rx.field(True)
+    missing: rx.Field[bool] = rx.field(False)
+    notice: rx.Field[str] = rx.field("")
     # An expired reservation of a new registration: hold a place again, or (``full``) join the waitlist.
-    may_start_again: bool = False
-    full: bool = False
+    may_start_again: rx.Field[bool] = rx.field(False)
+    full: rx.Field[bool] = rx.field(False)
     # Stripe only: what the Payment Element needs (the client secret belongs to this user's own intent).
-    stripe: dict[str, str] = {}
+    stripe: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
 
     @rx.event(background=True)
     async def load(self):

@@ -20,14 +20,14 @@ class NewTeamState(FormState, AuthState):
     _fields = ("team_name", "waitlist")
     _error_id = ERROR_ID
 
-    league_name: str = ""
-    league_href: str = routes.DASH_LEAGUES
-    full: bool = False
-    full_message: str = svc.LEAGUE_FULL
-    may_register: bool = False
-    cash: bool = False
-    price: dict[str, str] = {}
-    loaded: bool = False
+    league_name: rx.Field[str] = rx.field("")
+    league_href: rx.Field[str] = rx.field(routes.DASH_LEAGUES)
+    full: rx.Field[bool] = rx.field(False)
+    full_message: rx.Field[str] = rx.field(svc.LEAGUE_FULL)
+    may_register: rx.Field[bool] = rx.field(False)
+    cash: rx.Field[bool] = rx.field(False)
+    price: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    loaded: rx.Field[bool] = rx.field(False)
 
     async def load(self):
         self._clear_messages()

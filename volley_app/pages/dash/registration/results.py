@@ -20,8 +20,8 @@ OPENING = "We will let you know if an opening becomes available."
 
 
 class LeagueLinkState(AuthState):
-    league_href: str = routes.DASH_LEAGUES
-    retry_href: str = ""
+    league_href: rx.Field[str] = rx.field(routes.DASH_LEAGUES)
+    retry_href: rx.Field[str] = rx.field("")
 
     def load(self):
         self.league_href = league_href(path_arg(self, "league"))

@@ -21,10 +21,10 @@ INFO = ("league_id", "league_name", "team_name", "paid", "league_cost", "first_g
 
 
 class RegisteredState(AuthState):
-    info: dict[str, str] = {}
-    league_href: str = routes.DASH_LEAGUES
-    cash: bool = False
-    error: str = ""
+    info: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    league_href: rx.Field[str] = rx.field(routes.DASH_LEAGUES)
+    cash: rx.Field[bool] = rx.field(False)
+    error: rx.Field[str] = rx.field("")
 
     @rx.event(background=True)
     async def load(self):

@@ -40,9 +40,9 @@ class EditSessionState(FormState, AuthState):
     _fields = FIELDS
     _error_id = ERROR_ID
 
-    session: dict[str, str] = {}
-    archived: bool = False
-    denied: bool = False
+    session: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    archived: rx.Field[bool] = rx.field(False)
+    denied: rx.Field[bool] = rx.field(False)
 
     def _id(self) -> str:
         return path_arg(self, "session_id")

@@ -29,12 +29,12 @@ def _shown(lg: dict) -> dict[str, str]:
 
 
 class SessionLeaguesState(PagedList, AuthState):
-    session_name: str = ""
-    sid: str = ""
-    session_href: str = ""
-    new_league_href: str = ""
-    league_rows: list[dict[str, str]] = []
-    error: str = ""
+    session_name: rx.Field[str] = rx.field("")
+    sid: rx.Field[str] = rx.field("")
+    session_href: rx.Field[str] = rx.field("")
+    new_league_href: rx.Field[str] = rx.field("")
+    league_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    error: rx.Field[str] = rx.field("")
     _filter_names = league_svc.LEAGUE_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:

@@ -21,7 +21,7 @@ HEADERS = ["Session", "SVL", "Dates", "Status"]
 
 
 class SessionsState(PolledList, TableList, AuthState):
-    session_rows: list[dict[str, str]] = []
+    session_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     _poll_path: str = routes.SESSIONS
     _poll_seconds: float = 15  # spec section 7
     _filter_names = svc.SESSION_FILTERS

@@ -20,8 +20,8 @@ class NewSessionState(FormState, AuthState):
     _fields = (*FIELDS, "svl")
     _error_id = ERROR_ID
 
-    svl_options: list[dict[str, str]] = []
-    choose_svl: bool = False
+    svl_options: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    choose_svl: rx.Field[bool] = rx.field(False)
 
     async def load(self):
         self._clear_messages()

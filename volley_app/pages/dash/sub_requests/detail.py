@@ -73,18 +73,18 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
 
     _poll_path = routes.NOTE_DETAIL
     _poll_seconds = 150
-    note: dict[str, str] = {}
-    record: dict[str, str] = {}
-    can_accept: bool = False
-    can_decline: bool = False
-    can_edit: bool = False
-    can_reopen: bool = False
-    can_withdraw: bool = False
-    load_error: str = ""
-    action_error: str = ""
-    notice: str = ""
-    feed: str = ""
-    feed_subscribe: str = ""
+    note: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    record: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    can_accept: rx.Field[bool] = rx.field(False)
+    can_decline: rx.Field[bool] = rx.field(False)
+    can_edit: rx.Field[bool] = rx.field(False)
+    can_reopen: rx.Field[bool] = rx.field(False)
+    can_withdraw: rx.Field[bool] = rx.field(False)
+    load_error: rx.Field[str] = rx.field("")
+    action_error: rx.Field[str] = rx.field("")
+    notice: rx.Field[str] = rx.field("")
+    feed: rx.Field[str] = rx.field("")
+    feed_subscribe: rx.Field[str] = rx.field("")
     # What the service said of the request when last read: its panels read again when it changes.
     _seen: str = ""
 

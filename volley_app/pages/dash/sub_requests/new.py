@@ -20,8 +20,8 @@ from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState, SubPi
 
 
 class NewNoteState(SubPickerList, RequestFormState, AuthState):
-    targeted: bool = False
-    recipient: str = ""
+    targeted: rx.Field[bool] = rx.field(False)
+    recipient: rx.Field[str] = rx.field("")
 
     async def load(self):
         self._clear_messages()

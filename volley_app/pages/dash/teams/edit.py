@@ -49,11 +49,11 @@ class TeamEditState(FormState, AuthState):
     _fields = ("team_name", "paid", "wins", "losses", "reason")
     _error_id = ERROR_ID
 
-    team: dict[str, str] = {}
-    can_manage: bool = False
-    can_edit_name: bool = False
-    can_delete: bool = False
-    denied: bool = False
+    team: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    can_manage: rx.Field[bool] = rx.field(False)
+    can_edit_name: rx.Field[bool] = rx.field(False)
+    can_delete: rx.Field[bool] = rx.field(False)
+    denied: rx.Field[bool] = rx.field(False)
 
     def _id(self) -> str:
         return path_arg(self, "team_id")

@@ -22,7 +22,7 @@ HEADERS = ["Team", "League", "Captain", "Record", "Paid", "Status"]
 
 
 class TeamsState(TableList, AuthState):
-    team_rows: list[dict[str, str]] = []
+    team_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     _filter_names = svc.TEAM_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:

@@ -26,8 +26,8 @@ HEADERS = ["Team", "League", "Captain", "Place"]
 
 
 class WaitlistState(TableList, AuthState):
-    team_rows: list[dict[str, str]] = []
-    notice: str = ""
+    team_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    notice: rx.Field[str] = rx.field("")
     _filter_names = svc.TEAM_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:

@@ -19,10 +19,10 @@ LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
 
 
 class UsersListState(PagedList, AuthState):
-    user_rows: list[dict[str, str]] = []
-    users_error: str = ""
-    can_create_svl: bool = False
-    empty_text: str = ""
+    user_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    users_error: rx.Field[str] = rx.field("")
+    can_create_svl: rx.Field[bool] = rx.field(False)
+    empty_text: rx.Field[str] = rx.field("")
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         return await self._read_list(accounts.list_users, bookmark)

@@ -27,8 +27,8 @@ class NewSVLState(FormState, AuthState):
     _fields = (*FIELDS, "roles")
     _error_id = ERROR_ID
 
-    allowed: bool = False
-    roles: list[str] = []
+    allowed: rx.Field[bool] = rx.field(False)
+    roles: rx.Field[list[str]] = rx.field(default_factory=list)
 
     async def load(self):
         self._clear_messages()

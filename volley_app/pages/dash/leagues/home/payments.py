@@ -20,7 +20,7 @@ from .state import LeagueHomeState
 class LeaguePaymentsState(PagedList, AuthState):
     """The payments of the league the address names; none for those who do not manage it."""
 
-    payment_rows: list[dict[str, str]] = []
+    payment_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     _filter_names = registration.PAYMENT_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:

@@ -66,27 +66,27 @@ class LeagueHomeState(RecordForms, AuthState):
     _fields = EDIT_FIELDS
     _error_id = ERROR_ID
 
-    info: dict[str, str] = {}
-    form: dict[str, str] = {}
-    links: dict[str, str] = {}
-    can_manage: bool = False
-    can_restore: bool = False
-    show_audit: bool = False
-    show_payments: bool = False
-    delete_question: str = ""
-    show_cash: bool = False
-    bracket_url: str = ""
-    bracket_is_image: bool = False
-    schedule_generated: bool = False
-    missing: bool = False
-    may_register: bool = False
-    league_full: bool = False
-    registration_note: str = ""
-    export_links: dict[str, str] = {}
-    upload_error: str = ""  # shown under the bracket upload, where the file was chosen
-    bracket_generated: bool = False
-    my_games: list[dict[str, str]] = []  # the games of the teams this user captains here, shown first
-    disputed: list[dict[str, str]] = []  # scores waiting for the operator
+    info: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    form: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    links: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    can_manage: rx.Field[bool] = rx.field(False)
+    can_restore: rx.Field[bool] = rx.field(False)
+    show_audit: rx.Field[bool] = rx.field(False)
+    show_payments: rx.Field[bool] = rx.field(False)
+    delete_question: rx.Field[str] = rx.field("")
+    show_cash: rx.Field[bool] = rx.field(False)
+    bracket_url: rx.Field[str] = rx.field("")
+    bracket_is_image: rx.Field[bool] = rx.field(False)
+    schedule_generated: rx.Field[bool] = rx.field(False)
+    missing: rx.Field[bool] = rx.field(False)
+    may_register: rx.Field[bool] = rx.field(False)
+    league_full: rx.Field[bool] = rx.field(False)
+    registration_note: rx.Field[str] = rx.field("")
+    export_links: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    upload_error: rx.Field[str] = rx.field("")  # shown under the bracket upload, where the file was chosen
+    bracket_generated: rx.Field[bool] = rx.field(False)
+    my_games: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)  # the games of the teams this user captains here, shown first
+    disputed: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)  # scores waiting for the operator
 
     def _league_id(self) -> str:
         return path_arg(self, "league_id")

@@ -52,20 +52,20 @@ class EditUserState(FormState, AuthState):
     _fields = (*TEXT_FIELDS, "password", "current_password", "roles", "time_zone", venues.ZONE_CONFIRM)
     _error_id = ERROR_ID
 
-    record: dict[str, str] = {}
-    roles: list[str] = []
-    sub: bool = False
-    active: bool = True
-    show_address: bool = False
-    show_player: bool = False
-    admin_view: bool = False
-    last_name_locked: bool = False
-    own_account: bool = False
-    show_time_zone: bool = False
-    time_zone: str = ""
-    time_zones: list[dict[str, str]] = []
-    loaded: bool = False
-    delete_question: str = DELETE_QUESTION
+    record: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    roles: rx.Field[list[str]] = rx.field(default_factory=list)
+    sub: rx.Field[bool] = rx.field(False)
+    active: rx.Field[bool] = rx.field(True)
+    show_address: rx.Field[bool] = rx.field(False)
+    show_player: rx.Field[bool] = rx.field(False)
+    admin_view: rx.Field[bool] = rx.field(False)
+    last_name_locked: rx.Field[bool] = rx.field(False)
+    own_account: rx.Field[bool] = rx.field(False)
+    show_time_zone: rx.Field[bool] = rx.field(False)
+    time_zone: rx.Field[str] = rx.field("")
+    time_zones: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    loaded: rx.Field[bool] = rx.field(False)
+    delete_question: rx.Field[str] = rx.field(DELETE_QUESTION)
 
     def _target(self) -> str:
         return path_arg(self, "user_id")
