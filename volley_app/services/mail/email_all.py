@@ -18,6 +18,7 @@ from volley_app.models import EmailAllJob, EmailAllRecipient, OutboxMessage, Out
 from volley_app.services.core import audit, paging, timefmt, validation
 from volley_app.services.core.actors import Actor, require_admin
 from volley_app.services.core.errors import Invalid
+from volley_app.services.core.screens import Part, part
 from volley_app.services.mail import mail, mail_lists
 
 log = logging.getLogger(__name__)
@@ -185,6 +186,25 @@ def jobs_page(
         query = query.where(paging.contains(text, col(EmailAllJob.subject)))
     return paging.keyset(db, query, kinds=(int,), project=lambda found: _statuses(db, [r[0] for r in found]),
                          bookmark=bookmark, size=paging.page_size(size))  # fmt: skip
+
+
+@dataclasses.dataclass(frozen=True)
+class EmailAllScreen:
+    """What the Email All page shows, read in one call: the jobs' page, who a send reaches, the send it repeats."""
+
+    jobs: Part[paging.Page]
+    audience: int
+    recent: dict[str, str] | None  # recent_send
+
+
+def screen(db: Session, actor: Actor | None, *, filters: dict | None = None, bookmark: object = "") -> EmailAllScreen:
+    """The Email All page for ``actor`` (admin only): the jobs' page ``bookmark`` found by ``filters``, how many
+    people a send reaches now, and the send of the last hour a new one would repeat."""
+    return EmailAllScreen(
+        jobs=part(jobs_page, db, actor, filters=filters, bookmark=bookmark),
+        audience=audience_count(db, actor),
+        recent=recent_send(db, actor),
+    )
 
 
 def recipients(db: Session, job_id: int) -> list[int | None]:

@@ -7,6 +7,7 @@ for someone else. Every newsletter email carries its reader's own link.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 from typing import Any
@@ -19,6 +20,7 @@ from volley_app.models import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSu
 from volley_app.services.core import audit, paging, ratelimit, signing, validation
 from volley_app.services.core.actors import Actor, load, require_admin
 from volley_app.services.core.errors import Invalid, NotFound
+from volley_app.services.core.screens import Part, part
 from volley_app.services.mail import mail, mail_render
 
 log = logging.getLogger(__name__)
@@ -159,6 +161,21 @@ def subscriber_total(db: Session, actor: Actor | None) -> int:
     """How many subscribers an issue goes to (admin only)."""
     require_admin(actor)
     return subscriber_count(db)
+
+
+@dataclasses.dataclass(frozen=True)
+class SetupScreen:
+    """What the newsletter page shows, read in one call: the subscribers' page and how many an issue goes to."""
+
+    subscribers: Part[paging.Page]
+    total: int
+
+
+def setup_screen(db: Session, actor: Actor | None, *, filters: dict | None = None, bookmark: object = "") -> SetupScreen:
+    """The newsletter page for ``actor`` (admin only): the subscribers' page ``bookmark`` found by ``filters`` and
+    how many subscribers an issue goes to."""
+    return SetupScreen(part(subscribers_page, db, actor, filters=filters, bookmark=bookmark),
+                       subscriber_total(db, actor))
 
 
 # -- issues --------------------------------------------------------------------------------------

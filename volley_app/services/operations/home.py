@@ -5,6 +5,7 @@ Also the landing page's announcement: the next league in registration, unless se
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import sqlalchemy as sa
@@ -12,10 +13,13 @@ from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import League, LeagueStage, SubRequest, SubRequestPlace, SubStatus, User, utcnow
-from volley_app.services.accounts import venues
-from volley_app.services.core import timefmt
+from volley_app.services.accounts import accounts, venues
+from volley_app.services.core import paging, timefmt
 from volley_app.services.core.actors import Actor
+from volley_app.services.core.screens import Part, part
+from volley_app.services.seasons import score_reports
 from volley_app.services.seasons.leagues import display_name
+from volley_app.services.subs import request_lists
 from volley_app.services.subs.access import require_sub_request_actor
 from volley_app.settings import get_settings
 
@@ -101,6 +105,32 @@ def home_leagues(db: Session, actor, *, now: dt.datetime | None = None) -> dict[
         "registration": [r for r in rows if not r["started"]],
         "current": [r for r in rows if r["started"]],
     }
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayerHome:
+    """What the Player home shows, read in one call."""
+
+    open_requests: Part[paging.Page]  # the requests open to anyone, one page, as the search asks
+    leagues: dict[str, list[dict]]  # home_leagues
+    is_sub: bool
+    captain_games: list[dict]  # per team the player captains: its next game and its last
+    commitments: list[dict[str, str]]  # the player's own coming sub games
+
+
+def player_home(
+    db: Session, actor: Actor | None, *, filters: dict | None = None, bookmark: object = "",
+    now: dt.datetime | None = None,
+) -> PlayerHome:  # fmt: skip
+    """The Player home for ``actor``: the open requests' page ``bookmark`` found by ``filters``, the league lists,
+    whether they are a sub, their teams' games and their own coming sub games."""
+    return PlayerHome(
+        open_requests=part(request_lists.list_open, db, actor, filters=filters, bookmark=bookmark, now=now),
+        leagues=home_leagues(db, actor, now=now),
+        is_sub=accounts.is_sub(db, actor),
+        captain_games=score_reports.captain_card(db, actor, now=now),
+        commitments=commitments(db, actor, now=now),
+    )
 
 
 def _ordinal(n: int) -> str:

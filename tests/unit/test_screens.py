@@ -1,0 +1,99 @@
+"""Screens read in one call: each part is what its own service reads, a part refused keeps its message, and a
+viewer the screen is not for is refused whole."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import col, select
+
+from tests.factories import actor_of
+from volley_app import demo
+from volley_app.models import User
+from volley_app.services.accounts import accounts
+from volley_app.services.core.errors import Forbidden, Invalid
+from volley_app.services.core.screens import part
+from volley_app.services.mail import email_all, mail_lists, newsletter
+from volley_app.services.operations import home, profile
+from volley_app.services.seasons import calendar, score_reports
+from volley_app.services.subs import availability, request_lists
+from volley_app.services.subs.request_lists import REQUEST_FILTERS
+
+
+def _listing_refusing(db, actor, **args):
+    raise Invalid({"q": "Not a search"})
+
+
+def test_a_part_refused_keeps_its_message_and_nothing_else_fails(db):
+    refused = part(_listing_refusing, db, None)
+    assert refused.value is None and isinstance(refused.failure, Invalid)
+    assert refused.failure.errors == {"q": "Not a search"}
+    fine = part(lambda _db, actor, **a: (actor, a), db, "me", x=1)
+    assert fine.value == ("me", {"x": 1}) and fine.failure is None
+
+
+@pytest.fixture
+def demo_people(db):
+    demo.seed(db)
+    db.commit()
+    people = db.exec(select(User).where(col(User.username).in_(("alice", "ben", "admin", "lexsports")))).all()
+    return {u.username: actor_of(u) for u in people}
+
+
+def test_the_player_home_is_what_its_parts_read(db, demo_people):
+    ben = demo_people["ben"]
+    screen = home.player_home(db, ben, filters=dict.fromkeys(REQUEST_FILTERS, ""))
+    page = request_lists.list_open(db, ben, filters=dict.fromkeys(REQUEST_FILTERS, ""))
+    assert screen.open_requests.failure is None and screen.open_requests.value is not None
+    assert [r["id"] for r in screen.open_requests.value.rows] == [r["id"] for r in page.rows] != []
+    assert screen.leagues == home.home_leagues(db, ben)
+    assert screen.is_sub is accounts.is_sub(db, ben) is True
+    assert screen.captain_games == score_reports.captain_card(db, ben)
+    assert screen.commitments == home.commitments(db, ben)
+
+
+def test_a_search_the_home_list_refuses_leaves_the_rest_of_the_home(db, demo_people):
+    alice = demo_people["alice"]
+    screen = home.player_home(db, alice, filters={"date_from": "not a date"})
+    assert screen.open_requests.value is None and isinstance(screen.open_requests.failure, Invalid)
+    assert screen.leagues["all"] and screen.leagues == home.home_leagues(db, alice)
+
+
+def test_email_all_and_the_newsletter_screens_are_for_admins_only(db, demo_people):
+    admin = demo_people["admin"]
+    sent = email_all.screen(db, admin)
+    assert sent.audience == email_all.audience_count(db, admin) > 0
+    assert sent.recent == email_all.recent_send(db, admin)
+    assert sent.jobs.value is not None and sent.jobs.failure is None
+    news = newsletter.setup_screen(db, admin)
+    assert news.total == newsletter.subscriber_total(db, admin)
+    assert news.subscribers.value is not None and news.subscribers.value.total == news.total
+    for who in ("alice", "lexsports"):
+        with pytest.raises(Forbidden):
+            email_all.screen(db, demo_people[who])
+        with pytest.raises(Forbidden):
+            newsletter.setup_screen(db, demo_people[who])
+
+
+def test_my_info_and_edit_info_are_what_their_parts_read(db, demo_people):
+    ben = demo_people["ben"]
+    mine = profile.my_info(db, ben)
+    assert mine.info.value == accounts.my_info(db, ben)
+    assert mine.feed.value == calendar.my_feed(db, ben)
+    assert mine.notifications.value == mail_lists.notification_setting(db, ben)
+    edit = profile.edit_info(db, ben, user_id=ben.user_id)
+    assert edit.record.value == accounts.edit_form(db, ben, ben.user_id)
+    assert edit.availability.value == availability.get(db, ben, ben.user_id)
+
+
+def test_edit_info_of_another_player_is_refused_part_by_part(db, demo_people):
+    alice, ben = demo_people["alice"], demo_people["ben"]
+    edit = profile.edit_info(db, alice, user_id=ben.user_id)
+    assert edit.record.value is None and edit.record.failure is not None
+    assert edit.availability.value is None and edit.availability.failure is not None
+    admin_view = profile.edit_info(db, demo_people["admin"], user_id=ben.user_id)
+    assert admin_view.record.value is not None and admin_view.record.value["username"] == "ben"
+
+
+def test_a_svl_reads_my_info_too(db, demo_people):
+    mine = profile.my_info(db, demo_people["lexsports"])
+    assert mine.info.value is not None and mine.info.value["username"] == "lexsports"
