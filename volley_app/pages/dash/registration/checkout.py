@@ -46,8 +46,7 @@ class CheckoutState(FormState, AuthState):
     # Stripe only: what the Payment Element needs (the client secret belongs to this user's own intent).
     stripe: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
 
-    # reflex types rx.event for pyright, through EventNamespace.__new__, which mypy reads as the namespace itself
-    @rx.event(background=True)  # type: ignore[operator]
+    @rx.event(background=True)  # type: ignore[operator]  # rx.event is typed by a __new__ mypy skips
     async def load(self):
         """The card service (Stripe) may be asked for the payment's state: that wait holds no lock of the tab."""
         async with self:

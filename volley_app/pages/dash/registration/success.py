@@ -27,8 +27,7 @@ class RegisteredState(AuthState):
     cash: rx.Field[bool] = rx.field(False)
     error: rx.Field[str] = rx.field("")
 
-    # reflex types rx.event for pyright, through EventNamespace.__new__, which mypy reads as the namespace itself
-    @rx.event(background=True)  # type: ignore[operator]
+    @rx.event(background=True)  # type: ignore[operator]  # rx.event is typed by a __new__ mypy skips
     async def load(self):
         """Back from Stripe the card service is asked first: that wait holds no lock of the tab."""
         async with self:

@@ -125,8 +125,7 @@ def _edit_form() -> rx.Component:
 def _actions() -> rx.Component:
     s = TeamEditState
     t = _team()
-    # reflex types rx.event for pyright, through EventNamespace.__new__, which mypy reads as the namespace itself
-    forfeit, remove = s.withdraw(svc.FORFEIT), s.withdraw(svc.REMOVE)  # type: ignore[operator]
+    forfeit, remove = s.withdraw(svc.FORFEIT), s.withdraw(svc.REMOVE)  # type: ignore[operator]  # rx.event is typed by a __new__ mypy skips
     withdraw = confirm_delete(
         "Withdraw Team",
         "Withdraw " + t["team_name"] + " from the league? Its played games and payments are kept. "

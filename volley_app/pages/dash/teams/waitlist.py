@@ -45,8 +45,8 @@ class WaitlistState(TeamList, AuthState):
 
 
 def _waitlist_row(r: ObjectVar[TeamLine]) -> rx.Component:
-    # reflex types rx.event for pyright, through EventNamespace.__new__, which mypy reads as the namespace itself
-    promote = rx.button("Promote", size="1", on_click=WaitlistState.promote(r["id"]))  # type: ignore[operator]
+    on_click = WaitlistState.promote(r["id"])  # type: ignore[operator]  # rx.event is typed by a __new__ mypy skips
+    promote = rx.button("Promote", size="1", on_click=on_click)
     offered = rx.text("Offered until ", r["offered_until"], size="2")
     place = rx.cond(r["offered_until"] != "", offered, rx.cond(r["can_promote"] != "", promote, rx.fragment()))
     return row(r["team_name"], league_link(r), r["captain"], place)
