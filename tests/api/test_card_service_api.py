@@ -11,6 +11,7 @@ import time
 
 import pytest
 import sqlalchemy as sa
+from sqlmodel import col
 
 from tests.api import world as w
 from tests.factories import actor_of, add_league, add_league_session, count, make_user, rows
@@ -58,7 +59,7 @@ async def test_a_webhook_whose_refund_is_not_answered_is_sent_again_and_refunds_
     late = registration.register(db, pat, league_id=lid, team_name="Late")["payment_id"]
     db.commit()
     registration.checkout(db, pat, payment_id=late)
-    db.execute(sa.update(Payment).where(Payment.id == late).values(expires_at=now - dt.timedelta(seconds=1)))
+    db.execute(sa.update(Payment).where(col(Payment.id) == late).values(expires_at=now - dt.timedelta(seconds=1)))
     db.commit()
     taker = registration.register(db, sam, league_id=lid, team_name="Taker")["payment_id"]  # pat's hold lapses
     db.commit()

@@ -11,9 +11,12 @@ import asyncio
 import datetime as dt
 import threading
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 import pytest
 import sqlalchemy as sa
+from sqlmodel import col
 
 from tests.factories import actor_of, add_league, add_league_session, count, login_token, make_user, rows
 from tests.harness import as_background, call_handler, page_state
@@ -57,7 +60,10 @@ def _outcome(fn):
         return exc
 
 
-def _while_the_card_service_answers(stripe_env, work, write) -> tuple[object, float]:
+T = TypeVar("T")
+
+
+def _while_the_card_service_answers(stripe_env, work: Callable[[], T], write: Callable[[], object]) -> tuple[T, float]:
     """Start ``work`` (it calls the card service) in its own thread; once its request has reached the service and
     while the answer waits, run ``write`` (another transaction) and time it. Returns what ``work`` gave, and how
     long ``write`` took (the answer still waiting all that time)."""
@@ -81,7 +87,9 @@ def _while_the_card_service_answers(stripe_env, work, write) -> tuple[object, fl
     worker.join(timeout=30)
     assert still_waiting, "the card service answered before the other writer was done"
     assert not isinstance(done.get("wrote"), Exception), done.get("wrote")
-    return done.get("out"), took
+    if isinstance(done.get("out"), Exception):
+        raise done["out"]
+    return done["out"], took
 
 
 def _take_the_league_lock(lid: int):
@@ -94,7 +102,8 @@ def _take_the_league_lock(lid: int):
 def test_the_stripe_client_waits_ten_seconds_at_most_and_never_retries(stripe_env):
     client = payments.stripe_provider().client
     assert payments.PROVIDER_TIMEOUT_SECONDS == 10
-    assert client._requestor._client._timeout == 10  # the SDK's own default is 80 s
+    http = client._requestor._client
+    assert http is not None and vars(http)["_timeout"] == 10  # the SDK's own default is 80 s
     assert client._requestor._options.max_network_retries == 0
 
 
@@ -189,7 +198,7 @@ def test_the_return_from_stripe_holds_no_lock_while_the_card_service_answers(wor
 
 
 def _lapse(db, payment_id: int) -> None:
-    db.execute(sa.update(Payment).where(Payment.id == payment_id).values(expires_at=utcnow() - dt.timedelta(seconds=1)))
+    db.execute(sa.update(Payment).where(col(Payment.id) == payment_id).values(expires_at=utcnow() - dt.timedelta(seconds=1)))
     db.commit()
 
 

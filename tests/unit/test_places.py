@@ -10,6 +10,7 @@ import datetime as dt
 
 import pytest
 import time_machine
+from sqlmodel import col
 
 from tests.factories import actor_of, add_league, add_league_session, add_teams, count, make_user, rows
 from volley_app import cli, routes
@@ -41,7 +42,7 @@ def world(db, clock):
     return {"db": db, "lg": lg, "sid": sid, **{u.username: actor_of(u) for u in rows(db, User)}}
 
 
-def _register(w, who: str, name: str | None = None, **kw) -> dict:
+def _register(w, who: str, name: str | None = None, **kw: object) -> registration.NextStep:
     out = registration.register(w["db"], w[who], league_id=w["lg"].id, team_name=name or f"{who} team", **kw)
     w["db"].commit()
     return out
@@ -58,6 +59,7 @@ def _waitlisted(w, *names: str, captains=("pat", "sam", "kim")) -> list[int]:
         team = Team(league_id=w["lg"].id, team_name=name, waitlist=True, captain_id=w[who].user_id)
         db.add(team)
         db.commit()
+        assert team.id is not None
         ids.append(team.id)
     return ids
 
@@ -318,7 +320,7 @@ def test_a_lapsed_offer_passes_to_the_next_team_in_order_and_the_sweep_is_idempo
     assert [(p.team_id, p.status) for p in rows(db, Payment)][-1] == (third, "pending")
     clock.shift(dt.timedelta(hours=49))
     assert places.expire_holds() == places.Sweep(expired=1, offered=0)
-    assert all((t.waitlist, t.paid) == (True, False) for t in rows(db, Team, Team.waitlist.is_(True)))
+    assert all((t.waitlist, t.paid) == (True, False) for t in rows(db, Team, col(Team.waitlist).is_(True)))
     teams.promote(db, world["svla"], first)  # the operator may offer it again
     db.commit()
     assert rows(db, Payment)[-1].team_id == first

@@ -143,6 +143,7 @@ async def test_paying_an_expired_checkout_reloads_it_instead_of_charging(world):
         _s, events = await call(world, "sam", NewTeamState, f"/dash/leagues/teams/new?league={world['lid']}",
                                 "submit", {"team_name": "Sam's"})  # fmt: skip
         path = redirect_target(events)
+        assert path is not None
         clock.shift(dt.timedelta(minutes=places.RESERVATION_MINUTES, seconds=1))
         card = {"card_number": "4242424242424242", "expiry": "12/39", "cvc": "123"}
         state, events = await call(world, "sam", CheckoutState, path, "pay", card)

@@ -11,6 +11,7 @@ import threading
 
 import pytest
 import time_machine
+from sqlmodel import col
 
 from tests.factories import actor_of, add_league, add_league_session, count, make_user, rows
 from volley_app import db as dbmod
@@ -28,6 +29,7 @@ def race(db):
     now = utcnow()
     sid = add_league_session(db, svl, "Fall", now + dt.timedelta(days=3), now + dt.timedelta(days=80))
     league = add_league(db, svl, sid, start=now + dt.timedelta(days=5), max_teams=2)
+    assert league.id is not None
     db.add(Team(league_id=league.id, team_name="Already In", paid=True))
     db.commit()
     return {"db": db, "league": league, "captains": captains}
@@ -82,13 +84,13 @@ def test_ten_captains_paying_by_card_for_the_last_place(race):
     answers = _register_and_pay(race, pay)
     assert sorted(answers) == ["full"] * 9 + ["succeeded"], answers
     db = race["db"]
-    playing = rows(db, Team, Team.waitlist.is_(False))
+    playing = rows(db, Team, col(Team.waitlist).is_(False))
     assert len(playing) == 2  # the team already in, and the one winner
-    charged = rows(db, Payment, Payment.provider_payment_id.is_not(None))
+    charged = rows(db, Payment, col(Payment.provider_payment_id).is_not(None))
     assert [(p.status, p.team_id) for p in charged] == [("succeeded", playing[1].id)]
     assert count(db, Payment) == 1  # the nine never held a place, so never got a payment
     _nine_join_the_waitlist(race, answers)
-    assert count(db, Team, Team.waitlist.is_(True)) == 9
+    assert count(db, Team, col(Team.waitlist).is_(True)) == 9
     assert count(db, OutboxMessage, OutboxMessage.kind == "team_registered") == 1
 
 
@@ -102,11 +104,11 @@ def test_ten_captains_paying_with_stripe_for_the_last_place(race, stripe_env):
     answers = _register_and_pay(race, pay)
     assert sorted(answers) == ["full"] * 9 + ["succeeded"], answers
     db = race["db"]
-    assert count(db, Team, Team.waitlist.is_(False)) == 2
+    assert count(db, Team, col(Team.waitlist).is_(False)) == 2
     assert [i["status"] for i in stripe_env.intents.values()] == ["succeeded"]  # one charge, and it bought the place
     assert stripe_env.refunded() == []
     _nine_join_the_waitlist(race, answers)
-    assert count(db, Team, Team.waitlist.is_(True)) == 9
+    assert count(db, Team, col(Team.waitlist).is_(True)) == 9
 
 
 def test_ten_late_card_payments_for_one_free_place(race, stripe_env):
@@ -128,7 +130,7 @@ def test_ten_late_card_payments_for_one_free_place(race, stripe_env):
         events = [{"type": "payment_intent.succeeded", "data": {"object": dict(i)}} for i in stripe_env.intents.values()]
         answers = _all_at_once(lambda i: dbmod.call(registration.handle_stripe_event, events[i]))
     assert sorted(answers) == ["fulfilled"] + ["refunded"] * 9, answers
-    assert count(db, Team, Team.waitlist.is_(False)) == 2
+    assert count(db, Team, col(Team.waitlist).is_(False)) == 2
     kept = rows(db, Payment, Payment.status == "succeeded")
     refunded = rows(db, Payment, Payment.status == "refunded")
     assert len(kept) == 1 and len(refunded) == 9

@@ -61,7 +61,8 @@ def _actor(w, who):
 )  # fmt: skip
 @pytest.mark.parametrize("cash", [False, True])
 def test_fee_table_every_format_with_and_without_cash(fmt, players, cash):
-    lg = League(format=fmt, cost_cents=30000, cash=cash)
+    lg = League(format=fmt, cost_cents=30000, cash=cash, court="Court 1", number_of_weeks=4, time_increment=50,
+                max_teams=8)  # fmt: skip
     b = fees.breakdown(lg)
     assert (b.players, b.fee_cents) == (players, 500 * players)
     assert b.total_cents == (500 * players if cash else 30000 + 500 * players)
@@ -72,8 +73,9 @@ def test_unknown_format_counts_four_players():
 
 
 def test_register_computes_the_amount_from_the_database_and_ignores_a_browser_amount(db, world):
+    browser: dict[str, object] = {"amount_cents": 1}
     with pytest.raises(TypeError):
-        registration.register(db, _actor(world, "pat"), league_id=world["league"].id, team_name="Aces", amount_cents=1)
+        registration.register(db, _actor(world, "pat"), league_id=world["league"].id, team_name="Aces", **browser)
     out = registration.register(db, _actor(world, "pat"), league_id=world["league"].id, team_name="Aces")
     db.commit()
     [pay] = rows(db, Payment)

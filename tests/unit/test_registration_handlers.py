@@ -29,6 +29,7 @@ def world(db):
     make_user(db, "admin", Role.ADMIN)
     now = utcnow()
     sid = add_league_session(db, svl, "Fall", now + dt.timedelta(days=3), now + dt.timedelta(days=80))
+    assert svl.id is not None
     lg = League(session_id=sid, svl_id=svl.id, court="Court 1", start_at=now + dt.timedelta(days=5), number_of_weeks=4,
                 time_increment=50, skill_level=SkillLevel.C, format=LeagueFormat.QUADS, day=Day.MONDAY, max_teams=2,
                 cost_cents=20000)  # fmt: skip
@@ -102,10 +103,11 @@ async def test_decline_card_goes_to_decline_and_creates_nothing(world):
     [pay] = rows(db, Payment)
     _s, events = await call(world, "pat", CheckoutState, f"/dash/leagues/teams/checkout?payment={pay.id}", "pay",
                             CARD | {"card_number": "4000000000000002"})  # fmt: skip
-    assert redirect_target(events) == f"/dash/leagues/teams/decline?league={world['lid']}&payment={pay.id}"
+    decline = f"/dash/leagues/teams/decline?league={world['lid']}&payment={pay.id}"
+    assert redirect_target(events) == decline
     assert count(db, Team) == 0
     # The decline page leads back to the same checkout: its place and team name are kept.
-    state, _e = await call(world, "pat", LeagueLinkState, redirect_target(events), "load")
+    state, _e = await call(world, "pat", LeagueLinkState, decline, "load")
     assert state.retry_href == f"/dash/leagues/teams/checkout?payment={pay.id}"
 
 

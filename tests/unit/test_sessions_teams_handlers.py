@@ -40,6 +40,7 @@ def world(db):
     now = utcnow()
     sid = add_league_session(db, a, "A fall", now + dt.timedelta(days=3), now + dt.timedelta(days=80))
     lg = add_league(db, a, sid, start=now + dt.timedelta(days=4), weeks=3)
+    assert lg.id is not None
     for i in range(4):
         db.add(Team(league_id=lg.id, team_name=f"T{i + 1}", captain_id=pat.id))
     db.add(Team(league_id=lg.id, team_name="Late", captain_id=pat.id, waitlist=True))

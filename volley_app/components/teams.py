@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
-from volley_app.components.tables import table_or_empty
+from volley_app.services.teams.teams import TeamRow
 
 
-def team_row(t: dict) -> dict[str, str]:
-    """A team from ``services.teams.teams.list_teams`` as the texts and links of its row."""
+class TeamLine(TypedDict):
+    """A team as the texts and links of its row."""
+
+    id: str
+    team_name: str
+    league_name: str
+    league_href: str
+    captain: str
+    record: str
+    paid: str
+    status: str
+    href: str
+    can_promote: str
+    offered_until: str
+
+
+def team_row(t: TeamRow) -> TeamLine:
+    """A team from ``services.teams.teams.teams_page`` as the texts and links of its row."""
     return {
         "id": str(t["id"]),
         "team_name": t["team_name"],
@@ -20,16 +39,12 @@ def team_row(t: dict) -> dict[str, str]:
         "paid": "Yes" if t["paid"] else "No",
         "status": "Waitlist" if t["waitlist"] else "Registered",
         "href": routes.team_path(t["id"]),
-        "can_promote": "yes" if t.get("can_promote") else "",
-        "offered_until": t.get("offered_until", ""),
+        "can_promote": "yes" if t["can_promote"] else "",
+        "offered_until": t["offered_until"],
     }
 
 
-def league_link(r: rx.Var) -> rx.Component:
+def league_link(r: ObjectVar[TeamLine]) -> rx.Component:
     """The team's league, linked to its home."""
     return rx.link(r["league_name"], href=r["league_href"])
 
-
-def team_table(state, headers: list[str], row, empty: str) -> rx.Component:
-    """``state``'s teams in a table, or ``empty`` once they are loaded and there are none."""
-    return table_or_empty(headers, state.team_rows, row, empty, state.loaded & (state.error == ""))

@@ -29,9 +29,10 @@ import dataclasses
 import datetime as dt
 import logging
 import secrets
+from typing import TypedDict
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import db as dbmod
 from volley_app import routes
@@ -76,11 +77,12 @@ def lock(db: Session, league_id: int) -> None:
     A write to the league row: on PostgreSQL the row's lock, on SQLite the database's write lock
     (pysqlite begins the transaction at the first write, and busy_timeout waits for the lock).
     """
-    db.execute(sa.update(League).where(League.id == league_id).values(id=League.id))
+    db.execute(sa.update(League).where(col(League.id) == league_id).values(id=League.id))
 
 
-def _live(now: dt.datetime):
-    return sa.and_(Payment.status.in_(HOLDING), Payment.expires_at.is_not(None), Payment.expires_at > now)
+def _live(now: dt.datetime) -> sa.ColumnElement[bool]:
+    expires = col(Payment.expires_at)
+    return sa.and_(col(Payment.status).in_(HOLDING), expires.is_not(None), expires > now)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -109,15 +111,15 @@ def count(db: Session, league: League, now: dt.datetime | None = None, *, leavin
     now = now or utcnow()
     playing = db.exec(
         select(sa.func.count()).select_from(Team)
-        .where(Team.league_id == league.id, Team.waitlist.is_(False), Team.withdrawn_at.is_(None))
+        .where(Team.league_id == league.id, col(Team.waitlist).is_(False), col(Team.withdrawn_at).is_(None))
     ).one()  # fmt: skip
     holds = select(Payment.id, Payment.team_id).where(Payment.league_id == league.id, _live(now))
     if leaving_out is not None:
-        holds = holds.where(Payment.id != leaving_out)
+        holds = holds.where(col(Payment.id) != leaving_out)
     held = db.exec(holds).all()
     offered = {team_id for _pid, team_id in held if team_id is not None}
     waiting = db.exec(
-        select(Team.id).where(Team.league_id == league.id, Team.waitlist.is_(True), Team.withdrawn_at.is_(None))
+        select(Team.id).where(Team.league_id == league.id, col(Team.waitlist).is_(True), col(Team.withdrawn_at).is_(None))
     ).all()
     return Places(
         places=league.max_teams, playing=playing, held=len(held), waiting=sum(1 for t in waiting if t not in offered)
@@ -128,8 +130,10 @@ def live_offers(db: Session, team_ids: list[int], now: dt.datetime | None = None
     """For each of ``team_ids`` with an open offer: until when it holds its place."""
     if not team_ids:
         return {}
-    found = db.exec(select(Payment.team_id, Payment.expires_at).where(Payment.team_id.in_(team_ids), _live(now or utcnow())))
-    return {team_id: until for team_id, until in found}
+    found = db.exec(
+        select(Payment.team_id, Payment.expires_at).where(col(Payment.team_id).in_(team_ids), _live(now or utcnow()))
+    )
+    return {team_id: until for team_id, until in found if team_id is not None and until is not None}
 
 
 def hold_until(pay: Payment, zone: str | None = None) -> str:
@@ -143,6 +147,7 @@ def hold_until(pay: Payment, zone: str | None = None) -> str:
 def new_payment(db: Session, league: League, user: User, *, team_name: str, until: dt.datetime,
                 team_id: int | None = None) -> Payment:  # fmt: skip
     """A pending payment that holds a place until ``until``; the amount comes from the league."""
+    assert league.id is not None  # a stored league
     pay = Payment(
         league_id=league.id, team_id=team_id, user_id=user.id, team_name=team_name,
         league_name=leagues.display_name(league), payer_name=user.username,
@@ -188,7 +193,16 @@ def _offer(db: Session, actor: Actor | None, league: League, team: Team, captain
     return pay
 
 
-def promote(db: Session, actor: Actor, team: Team, now: dt.datetime | None = None) -> dict:
+class Offer(TypedDict):
+    """A place offered to a waitlisted team: its payment, and until when it holds the place."""
+
+    team_id: int
+    team_name: str
+    payment_id: int
+    until: str
+
+
+def promote(db: Session, actor: Actor, team: Team, now: dt.datetime | None = None) -> Offer:
     """Offer the team (on the waitlist, its league managed by ``actor``) a place, if the league has one free.
 
     Nothing is marked paid: the captain is emailed a checkout link valid for the league's hold
@@ -201,6 +215,7 @@ def promote(db: Session, actor: Actor, team: Team, now: dt.datetime | None = Non
         raise Invalid(WITHDRAWN)
     if not team.waitlist:
         raise Invalid(NOT_WAITLISTED)
+    assert team.id is not None  # a stored team
     offered = live_offers(db, [team.id], now)
     if team.id in offered:
         until = timefmt.date_time(offered[team.id], leagues.zone(db, league), labelled=True)
@@ -213,33 +228,33 @@ def promote(db: Session, actor: Actor, team: Team, now: dt.datetime | None = Non
         raise Invalid(NO_PLACE.format(league=leagues.display_name(league), taken=places.taken, places=places.places))
     pay = _offer(db, actor, league, team, captain, now)
     until = hold_until(pay, leagues.zone(db, league))
+    assert pay.id is not None  # flushed
     return {"team_id": team.id, "team_name": team.team_name, "payment_id": pay.id, "until": until}
 
 
 def _lapsed_team_ids(db: Session, league_id: int) -> set[int]:
     """Waitlisted teams whose offer has lapsed: the sweep does not offer them a place again by itself."""
-    return set(
-        db.exec(
-            select(Payment.team_id).where(
-                Payment.league_id == league_id, Payment.team_id.is_not(None), Payment.status == EXPIRED
-            )
-        ).all()
-    )
+    found = db.exec(
+        select(Payment.team_id).where(
+            Payment.league_id == league_id, col(Payment.team_id).is_not(None), Payment.status == EXPIRED
+        )
+    ).all()
+    return {team_id for team_id in found if team_id is not None}
 
 
 def _pass_on(db: Session, league: League, now: dt.datetime) -> int:
     """Offer the league's free places to the waitlist in order (teams whose offer lapsed are passed over)."""
+    assert league.id is not None  # a stored league
     made = 0
     lapsed = _lapsed_team_ids(db, league.id)
     while count(db, league, now).room_for_offer:
         offered = set(live_offers(db, _waiting_ids(db, league.id), now))
-        nxt = next(
-            (t for t in _waiting(db, league.id) if t.id not in offered and t.id not in lapsed and captain_of(db, t)),
-            None,
-        )
+        passed_over = offered | lapsed
+        captains = ((t, captain_of(db, t)) for t in _waiting(db, league.id) if t.id not in passed_over)
+        nxt = next(((t, captain) for t, captain in captains if captain is not None), None)
         if nxt is None:
             break
-        _offer(db, None, league, nxt, captain_of(db, nxt), now)
+        _offer(db, None, league, *nxt, now)
         made += 1
     return made
 
@@ -248,14 +263,14 @@ def _waiting(db: Session, league_id: int) -> list[Team]:
     return list(
         db.exec(
             select(Team)
-            .where(Team.league_id == league_id, Team.waitlist.is_(True), Team.withdrawn_at.is_(None))
-            .order_by(Team.id)
+            .where(Team.league_id == league_id, col(Team.waitlist).is_(True), col(Team.withdrawn_at).is_(None))
+            .order_by(col(Team.id))
         ).all()
     )
 
 
 def _waiting_ids(db: Session, league_id: int) -> list[int]:
-    return [t.id for t in _waiting(db, league_id)]
+    return [t.id for t in _waiting(db, league_id) if t.id is not None]
 
 
 # --- expiry ----------------------------------------------------------------------------------------------
@@ -271,11 +286,11 @@ class Sweep:
         return Sweep(self.expired + other.expired, self.offered + other.offered, self.paid + other.paid)
 
 
-def claim(db: Session, pay: Payment, *, from_status: tuple[str, ...], to_status: str, **values) -> bool:
+def claim(db: Session, pay: Payment, *, from_status: tuple[str, ...], to_status: str, **values: object) -> bool:
     """Move the payment to ``to_status`` only if it is still in one of ``from_status``; True if this caller won."""
-    result = db.execute(
+    result = db.exec(
         sa.update(Payment)
-        .where(Payment.id == pay.id, Payment.status.in_(from_status))
+        .where(col(Payment.id) == pay.id, col(Payment.status).in_(from_status))
         .values(status=to_status, updated_at=utcnow(), **values)
     )
     db.flush()
@@ -283,11 +298,13 @@ def claim(db: Session, pay: Payment, *, from_status: tuple[str, ...], to_status:
     return result.rowcount == 1
 
 
-def _stale(league_id: int, now: dt.datetime):
-    return sa.and_(
-        Payment.league_id == league_id, Payment.status == PENDING,
-        sa.or_(Payment.expires_at.is_(None), Payment.expires_at <= now),
-    )  # fmt: skip
+def _lapsed_hold(now: dt.datetime) -> sa.ColumnElement[bool]:
+    """A hold with no deadline, or one past by ``now``."""
+    return sa.or_(col(Payment.expires_at).is_(None), col(Payment.expires_at) <= now)
+
+
+def _stale(league_id: int, now: dt.datetime) -> sa.ColumnElement[bool]:
+    return sa.and_(col(Payment.league_id) == league_id, col(Payment.status) == PENDING, _lapsed_hold(now))
 
 
 def _with_intent(pay: Payment) -> bool:
@@ -304,14 +321,14 @@ def _cancel_lapsed(db: Session, league_id: int, now: dt.datetime) -> dict[int, p
     stale = db.exec(
         select(Payment.id, Payment.provider_payment_id)
         .where(_stale(league_id, now), Payment.provider == payments.StripeProvider.name,
-               Payment.provider_payment_id.is_not(None))
-        .order_by(Payment.id)
+               col(Payment.provider_payment_id).is_not(None))
+        .order_by(col(Payment.id))
     ).all()  # fmt: skip
     if not stale:
         return {}
     db.commit()
     provider = payments.stripe_provider()
-    return {pid: provider.cancel(intent_id) for pid, intent_id in stale}
+    return {pid: provider.cancel(intent_id) for pid, intent_id in stale if pid is not None and intent_id is not None}
 
 
 def _sweep_league(db: Session, league: League, now: dt.datetime, cancelled: dict[int, payments.Intent]) -> Sweep:
@@ -320,9 +337,11 @@ def _sweep_league(db: Session, league: League, now: dt.datetime, cancelled: dict
     A hold with a card payment is expired once its intent was cancelled (``cancelled``, by :func:`_cancel_lapsed`
     before the lock); one that lapsed after that is left to the next sweep, which cancels it first.
     """
+    assert league.id is not None  # a stored league
     done = Sweep()
-    stale = db.exec(select(Payment).where(_stale(league.id, now)).order_by(Payment.id)).all()
+    stale = db.exec(select(Payment).where(_stale(league.id, now)).order_by(col(Payment.id))).all()
     for pay in stale:
+        assert pay.id is not None  # a stored payment
         if _with_intent(pay) and pay.id not in cancelled:
             continue
         if not claim(db, pay, from_status=(PENDING,), to_status=EXPIRED):
@@ -343,21 +362,28 @@ def _lapsed(db: Session, league: League, pay: Payment) -> None:
     if team is None or not team.waitlist or team.withdrawn_at is not None:
         return
     name = leagues.display_name(league)
-    mail.tell(
-        db, captain_of(db, team), "offer_lapsed",
-        {"league": name, "team": team.team_name,
-         "deadline": timefmt.date_time(pay.expires_at, leagues.zone(db, league), labelled=True),
-         "page": routes.absolute(routes.league_path(league.id))},
+    deadline = timefmt.date_time(pay.expires_at, leagues.zone(db, league), labelled=True)
+    _tell_captain(
+        db, league, team, "offer_lapsed", {"league": name, "team": team.team_name, "deadline": deadline},
+        action="offer_lapsed", summary=f"Offer of a place in {name} to {team.team_name} lapsed",
+        before={"payment_id": pay.id},
     )  # fmt: skip
-    audit.record(
-        db, None, action="offer_lapsed", entity="team", entity_id=team.id, league_id=league.id,
-        summary=f"Offer of a place in {name} to {team.team_name} lapsed", before={"payment_id": pay.id},
-    )  # fmt: skip
+
+
+def _tell_captain(db: Session, league: League, team: Team, template: str, values: dict[str, object], *,
+                  action: str, summary: str, before: dict[str, object],
+                  after: dict[str, object] | None = None) -> None:  # fmt: skip
+    """Email the team's captain ``template`` (with the league's page), and record what happened to the team."""
+    assert league.id is not None  # a stored league
+    mail.tell(db, captain_of(db, team), template, {**values, "page": routes.absolute(routes.league_path(league.id))})
+    audit.record(db, None, action=action, entity="team", entity_id=team.id, league_id=league.id, summary=summary,
+                 before=before, after=after)  # fmt: skip
 
 
 def _locked(db: Session, league_id: int) -> League:
     lock(db, league_id)
     league = db.get(League, league_id)
+    assert league is not None  # a decision is about a stored league
     db.refresh(league)
     return league
 
@@ -379,11 +405,10 @@ def _decided(db: Session, league_id: int, now: dt.datetime) -> tuple[League, Swe
 
 def _leagues_to_sweep(now: dt.datetime) -> list[int]:
     def find(db: Session) -> list[int]:
-        stale = sa.or_(Payment.expires_at.is_(None), Payment.expires_at <= now)
         # "pending" written into the query, so that the index of pending payments serves it (and no DISTINCT,
         # which SQLite would rather read from the index of every payment by league)
-        pending = Payment.status == sa.literal(PENDING, literal_execute=True)
-        return sorted(set(db.exec(select(Payment.league_id).where(pending, stale)).all()))
+        pending = col(Payment.status) == sa.literal(PENDING, literal_execute=True)
+        return sorted(set(db.exec(select(Payment.league_id).where(pending, _lapsed_hold(now))).all()))
 
     return dbmod.call(find)
 
@@ -446,6 +471,7 @@ def fulfil(db: Session, pay: Payment, now: dt.datetime | None = None) -> Team | 
     """
     now = now or utcnow()
     league = db.get(League, pay.league_id)
+    assert league is not None  # a payment's league is kept (its key restricts deleting it)
     if pay.status not in (*HOLDING, EXPIRED):
         return None
     if not has_place(db, pay, league, now):
@@ -460,13 +486,14 @@ def fulfil(db: Session, pay: Payment, now: dt.datetime | None = None) -> Team | 
 
 
 def _new_team(db: Session, pay: Payment, league: League) -> Team:
+    assert league.id is not None  # a stored league
     name = pay.team_name
     if db.exec(select(Team.id).where(Team.league_id == league.id, Team.team_name == name)).first() is not None:
         name = f"{name} ({pay.id})"[:100]  # paid already: keep the money's team, never fail here
     team = Team(league_id=league.id, captain_id=pay.user_id, team_name=name, paid=True, waitlist=False)
     db.add(team)
     db.flush()
-    db.execute(sa.update(Payment).where(Payment.id == pay.id).values(team_id=team.id))
+    db.execute(sa.update(Payment).where(col(Payment.id) == pay.id).values(team_id=team.id))
     db.flush()
     db.refresh(pay)
     captain = db.get(User, pay.user_id) if pay.user_id else None
@@ -489,18 +516,16 @@ def _still_due(league: League, zone: str | None = None) -> dict[str, object]:
 def _move_in(db: Session, pay: Payment, league: League) -> Team:
     """The waitlisted team of a paid offer joins the league: off the waitlist, paid."""
     team = db.get(Team, pay.team_id)
+    assert team is not None  # has_place found it on the waitlist, under the league's lock
     team.waitlist, team.paid = False, True
     db.add(team)
     db.flush()
     name = leagues.display_name(league)
-    mail.tell(
-        db, captain_of(db, team), "team_promoted",
+    _tell_captain(
+        db, league, team, "team_promoted",
         {"team": team.team_name, "league": name, "amount": fees.money(pay.amount_cents),
-         "page": routes.absolute(routes.league_path(league.id)), **_still_due(league, leagues.zone(db, league))},
-    )  # fmt: skip
-    audit.record(
-        db, None, action="join", entity="team", entity_id=team.id, league_id=league.id,
-        summary=f"{team.team_name} paid for its offered place and joined {name}",
+         **_still_due(league, leagues.zone(db, league))},
+        action="join", summary=f"{team.team_name} paid for its offered place and joined {name}",
         before={"waitlist": True, "paid": False}, after={"waitlist": False, "paid": True, "payment_id": pay.id},
     )  # fmt: skip
     return team
@@ -517,6 +542,7 @@ def _refund(db: Session, pay: Payment, league: League) -> None:
         return
     name = leagues.display_name(league)
     payer = db.get(User, pay.user_id) if pay.user_id else None
+    assert league.id is not None  # a stored league
     mail.tell(
         db, payer, "payment_refunded",
         {"team": pay.team_name, "league": name, "amount": fees.money(pay.amount_cents),
@@ -539,13 +565,14 @@ def send_due_refunds(db: Session, *, payment_id: int | None = None, league_id: i
     db.commit()
     query = select(Payment).where(Payment.status == REFUNDED, Payment.error == REFUND_DUE)
     if payment_id is not None:
-        query = query.where(Payment.id == payment_id)
+        query = query.where(col(Payment.id) == payment_id)
     if league_id is not None:
         query = query.where(Payment.league_id == league_id)
-    due = list(db.exec(query.order_by(Payment.id)).all())
+    due = list(db.exec(query.order_by(col(Payment.id))).all())
     db.commit()
     left = 0
     for pay in due:
+        assert pay.provider_payment_id is not None  # a refund is marked due only with the provider's payment
         try:
             payments.refund(pay.provider, pay.provider_payment_id, idempotency_key=f"refund-{pay.idempotency_key}")
         except payments.ProviderUnavailable:
@@ -553,7 +580,7 @@ def send_due_refunds(db: Session, *, payment_id: int | None = None, league_id: i
             continue
         db.execute(
             sa.update(Payment)
-            .where(Payment.id == pay.id, Payment.status == REFUNDED, Payment.error == REFUND_DUE)
+            .where(col(Payment.id) == pay.id, col(Payment.status) == REFUNDED, col(Payment.error) == REFUND_DUE)
             .values(error=PLACE_GONE, updated_at=utcnow())
         )
         db.commit()

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from typing import Any, NotRequired, TypedDict
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
 from volley_app.services.core import paging, ratelimit, timefmt, validation
@@ -95,11 +96,11 @@ def _name_taken(db: Session, league_id: int, name: str, *, leaving_out: int | No
     if db.exec(select(Team.id).where(Team.league_id == league_id, Team.team_name == name)).first() is not None:
         return True
     held = select(Payment.id).where(
-        Payment.league_id == league_id, Payment.team_name == name, Payment.team_id.is_(None),
-        Payment.status.in_(places.HOLDING), Payment.expires_at > utcnow(),
+        Payment.league_id == league_id, Payment.team_name == name, col(Payment.team_id).is_(None),
+        col(Payment.status).in_(places.HOLDING), col(Payment.expires_at) > utcnow(),
     )  # fmt: skip
     if leaving_out is not None:
-        held = held.where(Payment.id != leaving_out)
+        held = held.where(col(Payment.id) != leaving_out)
     return db.exec(held).first() is not None
 
 
@@ -108,8 +109,8 @@ def _own_hold(db: Session, league_id: int, user_id: int, name: str) -> int | Non
     return db.exec(
         select(Payment.id).where(
             Payment.league_id == league_id, Payment.user_id == user_id, Payment.team_name == name,
-            Payment.team_id.is_(None), Payment.status.in_(places.HOLDING), Payment.expires_at > utcnow(),
-        ).order_by(Payment.id.desc())
+            col(Payment.team_id).is_(None), col(Payment.status).in_(places.HOLDING), col(Payment.expires_at) > utcnow(),
+        ).order_by(col(Payment.id).desc())
     ).first()  # fmt: skip
 
 
@@ -121,7 +122,23 @@ def _team_name(value: object, db: Session, league_id: int) -> str:
     return name
 
 
-def options(db: Session, actor: Actor | None, *, league_id: object) -> dict:
+class Options(TypedDict):
+    """What the league home and the new-team page offer a user, with the league's price."""
+
+    league_id: int
+    league_name: str
+    may_register: bool
+    refusal: str
+    full: bool
+    held: int
+    cash: bool
+    league_cost: str
+    fee: str
+    players: int
+    total: str
+
+
+def options(db: Session, actor: Actor | None, *, league_id: object) -> Options:
     """What the league home and the new-team page offer this user: register, the waitlist, or nothing.
 
     ``refusal`` says why registering is not offered ('' when it is).
@@ -135,6 +152,7 @@ def options(db: Session, actor: Actor | None, *, league_id: object) -> dict:
         refusal = refusal or _closed(db, league)
     b = fees.breakdown(league)
     taken = places.count(db, league)
+    assert league.id is not None  # a stored league
     return {
         "league_id": league.id,
         "league_name": leagues.display_name(league),
@@ -153,9 +171,20 @@ def options(db: Session, actor: Actor | None, *, league_id: object) -> dict:
 # --- registering --------------------------------------------------------------------------------------
 
 
+class NextStep(TypedDict):
+    """Where a registration goes on: ``kind`` "checkout" (its ``payment_id``), "waitlist" (the ``team_id`` put on
+    it), or "full" (the ``message`` offering the waitlist)."""
+
+    kind: str
+    league_id: int
+    payment_id: NotRequired[int]
+    team_id: NotRequired[int]
+    message: NotRequired[str]
+
+
 def register(
     db: Session, actor: Actor | None, *, league_id: object, team_name: object, waitlist: object = False
-) -> dict:
+) -> NextStep:
     """Start a registration: reserve a place and go to checkout, or the waitlist of a full league.
 
     Under the league's lock: with a place for a new registrant, a pending payment (the amount
@@ -171,7 +200,9 @@ def register(
     if closed := _closed(db, league):
         raise Invalid(closed)
     typed = validation.team_name(team_name)  # the field's own rule, before anything is locked
+    assert league.id is not None  # a stored league
     league = places.decide(db, league.id)
+    assert league.id is not None
     if (own := _own_hold(db, league.id, actor.user_id, typed)) is not None:  # back after a declined card
         return {"kind": "checkout", "league_id": league.id, "payment_id": own}
     name = _team_name(team_name, db, league.id)
@@ -183,13 +214,15 @@ def register(
         team = Team(league_id=league.id, captain_id=actor.user_id, team_name=name, paid=False, waitlist=True)
         db.add(team)
         db.flush()
+        assert team.id is not None  # flushed
         log.info("team %s joined the waitlist of league %s", team.id, league.id)
         return {"kind": "waitlist", "league_id": league.id, "team_id": team.id}
     pay = places.reserve(db, league, user, name)
+    assert pay.id is not None  # flushed
     return {"kind": "checkout", "league_id": league.id, "payment_id": pay.id}
 
 
-def hold_again(db: Session, actor: Actor | None, *, payment_id: object, waitlist: object = False) -> dict:
+def hold_again(db: Session, actor: Actor | None, *, payment_id: object, waitlist: object = False) -> NextStep:
     """A registration whose reservation expired before it was paid: start again with the same team name.
 
     As :func:`register`: a new reservation when a place is free, else the waitlist (when asked for).
@@ -217,7 +250,28 @@ def _expired_notice(db: Session, pay: Payment, league: League) -> tuple[str, boo
     return (HOLD_EXPIRED_FULL if full else HOLD_EXPIRED_ROOM).format(team=pay.team_name, until=until), full
 
 
-def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
+class Checkout(TypedDict):
+    """The checkout of a payment: its breakdown, its state, and what the page offers."""
+
+    payment_id: int
+    league_id: int
+    league_name: str
+    team_name: str
+    status: str
+    provider: str
+    cash: bool
+    players: int
+    league_cost: str
+    fee: str
+    total: str
+    client_secret: str
+    held_until: str
+    offer: bool
+    full: bool
+    notice: str
+
+
+def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> Checkout:
     """The checkout page: the breakdown from the database, until when the place is held, and for Stripe the
     PaymentIntent's client secret.
 
@@ -229,7 +283,8 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
     league = places.decide(db, pay.league_id)
     db.refresh(pay)
     b = fees.breakdown(league)
-    out = {
+    assert pay.id is not None and league.id is not None  # stored
+    out: Checkout = {
         "payment_id": pay.id,
         "league_id": league.id,
         "league_name": leagues.display_name(league),
@@ -270,20 +325,17 @@ def _card_intent(db: Session, pay: Payment, league: League, actor: Actor) -> str
     transaction of its own. A card service that does not answer in time raises ``ProviderUnavailable`` and
     leaves the payment as it was (pending, its place held until its time): trying again gets the same intent.
     """
-    ask = {
-        "amount_cents": pay.amount_cents,
-        "currency": pay.currency,
-        "idempotency_key": pay.idempotency_key,
-        "description": _description(league, db),
-        "metadata": {"payment_id": str(pay.id), "league_id": str(league.id), "user_id": str(actor.user_id)},
-    }
+    description = _description(league, db)
+    metadata = {"payment_id": str(pay.id), "league_id": str(league.id), "user_id": str(actor.user_id)}
+    amount_cents, currency, idempotency_key = pay.amount_cents, pay.currency, pay.idempotency_key
     db.commit()
     provider = payments.stripe_provider()
-    intent = provider.create_intent(**ask)
-    recorded = db.execute(
+    intent = provider.create_intent(amount_cents=amount_cents, currency=currency, idempotency_key=idempotency_key,
+                                    description=description, metadata=metadata)  # fmt: skip
+    recorded = db.exec(
         sa.update(Payment)
-        .where(Payment.id == pay.id,
-               sa.or_(Payment.provider_payment_id.is_(None), Payment.provider_payment_id == intent.id))
+        .where(col(Payment.id) == pay.id,
+               sa.or_(col(Payment.provider_payment_id).is_(None), col(Payment.provider_payment_id) == intent.id))
         .values(provider_payment_id=intent.id, updated_at=utcnow())
     )  # fmt: skip
     if recorded.rowcount != 1:
@@ -306,14 +358,28 @@ def _locked_payment(db: Session, actor: Actor, payment_id: object) -> tuple[Paym
 
 def _reload(db: Session, pay: Payment) -> Payment:
     """The payment as it is now, locked for update (its league's lock is already held)."""
-    return db.exec(select(Payment).where(Payment.id == pay.id).with_for_update().execution_options(populate_existing=True)).one()
+    return db.exec(select(Payment).where(col(Payment.id) == pay.id).with_for_update().execution_options(populate_existing=True)).one()
 
 
+
+
+class Outcome(TypedDict):
+    """What became of a payment: ``status`` a payment's status, or "declined" or "processing"."""
+
+    status: str
+    payment_id: int
+    league_id: int
+
+
+def _outcome(pay: Payment, status: str | None = None) -> Outcome:
+    """The payment's outcome: its own status unless ``status`` says what became of it."""
+    assert pay.id is not None  # a stored payment
+    return {"status": status or pay.status, "payment_id": pay.id, "league_id": pay.league_id}
 
 
 def pay_offline(
     db: Session, actor: Actor | None, *, payment_id: object, card_number: object, expiry: object, cvc: object
-) -> dict:
+) -> Outcome:
     """Charge with the offline provider; ``{"status": "succeeded"|"declined", ...}``.
 
     A second call for a payment already succeeded answers succeeded and creates nothing.
@@ -323,16 +389,14 @@ def pay_offline(
     if pay.provider != payments.OfflineProvider.name or payments.stripe_configured():
         raise BadRequest("Card payments go through the card provider")
     pay, league = _locked_payment(db, actor, pay.id)
-    if pay.status == SUCCEEDED:
-        return {"status": SUCCEEDED, "payment_id": pay.id, "league_id": pay.league_id}
-    if pay.status == EXPIRED:
-        return {"status": EXPIRED, "payment_id": pay.id, "league_id": pay.league_id}
+    if pay.status in (SUCCEEDED, EXPIRED):
+        return _outcome(pay)
     if pay.status != PENDING:
         raise Invalid(ALREADY_PROCESSED)
     payments.check_card(card_number, expiry, cvc)
     if not _open(league):
         raise Invalid(NOT_OPEN)
-    if pay.team_id is None and _name_taken(db, league.id, pay.team_name, leaving_out=pay.id):
+    if pay.team_id is None and _name_taken(db, pay.league_id, pay.team_name, leaving_out=pay.id):
         raise Invalid(NAME_TAKEN)
     if not places.claim(db, pay, from_status=(PENDING,), to_status=PROCESSING, error=None):
         raise Invalid("This payment is already being processed")
@@ -345,20 +409,20 @@ def pay_offline(
     )
     if not result.ok:  # the place stays held until its time: the same checkout takes another card
         places.claim(db, pay, from_status=(PROCESSING,), to_status=PENDING, error=result.reason or "declined")
-        return {"status": "declined", "payment_id": pay.id, "league_id": pay.league_id}
+        return _outcome(pay, "declined")
     pay.provider_payment_id = result.provider_payment_id
     db.add(pay)
     db.flush()
     _fulfil(db, pay)
     if pay.status == REFUNDED:
         places.send_due_refunds(db, payment_id=pay.id)
-    return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
+    return _outcome(pay)
 
 
 _verified = places.verified
 
 
-def confirm_stripe_return(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
+def confirm_stripe_return(db: Session, actor: Actor | None, *, payment_id: object) -> Outcome:
     """The browser came back from Stripe: retrieve the intent on the server, verify it, fulfil.
 
     The intent is retrieved before the league's lock is taken, outside any transaction; a card service that
@@ -367,31 +431,31 @@ def confirm_stripe_return(db: Session, actor: Actor | None, *, payment_id: objec
     actor = _player(actor)
     pay = access_payment(db, actor, payment_id)
     if pay.status in (SUCCEEDED, REFUNDED):
-        return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
+        return _outcome(pay)
     if pay.provider != payments.StripeProvider.name or not pay.provider_payment_id:
         raise BadRequest("No card payment to confirm")
     db.commit()
     try:
         intent = payments.stripe_provider().retrieve(pay.provider_payment_id)
     except payments.ProviderUnavailable:
-        return {"status": "processing", "payment_id": pay.id, "league_id": pay.league_id}
+        return _outcome(pay, "processing")
     pay, _league = _locked_payment(db, actor, pay.id)
     if pay.status in (SUCCEEDED, REFUNDED):
-        return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
+        return _outcome(pay)
     if intent.status in ("processing", "requires_action", "requires_confirmation"):
-        return {"status": "processing", "payment_id": pay.id, "league_id": pay.league_id}
+        return _outcome(pay, "processing")
     if not _verified(pay, intent):
         if pay.status == EXPIRED:  # its place was released before the card went through
-            return {"status": EXPIRED, "payment_id": pay.id, "league_id": pay.league_id}
+            return _outcome(pay)
         # A declined card leaves the intent waiting for another one: the checkout stays usable.
         retry = intent.status == "requires_payment_method"
         places.claim(db, pay, from_status=(PENDING, PROCESSING), to_status=PENDING if retry else FAILED,
                error=intent.status[:300])  # fmt: skip
-        return {"status": "declined", "payment_id": pay.id, "league_id": pay.league_id}
+        return _outcome(pay, "declined")
     _fulfil(db, pay)
     if pay.status == REFUNDED:
         places.send_due_refunds(db, payment_id=pay.id)  # not answered in time: the periodic sweep asks again
-    return {"status": pay.status, "payment_id": pay.id, "league_id": pay.league_id}
+    return _outcome(pay)
 
 
 def handle_stripe_event(db: Session, event) -> str:
@@ -433,7 +497,19 @@ def _fulfil(db: Session, pay: Payment) -> Team | None:
 # --- results and records -----------------------------------------------------------------------------
 
 
-def result(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
+class Paid(TypedDict):
+    """A paid registration: what was paid, and what is still due at the first game."""
+
+    league_id: int
+    league_name: str
+    team_name: str
+    paid: str
+    cash: bool
+    league_cost: str
+    first_game: str
+
+
+def result(db: Session, actor: Actor | None, *, payment_id: object) -> Paid:
     """The success page: what was paid and what is still due (a cash league's amount at the first game)."""
     actor = _player(actor)
     pay = access_payment(db, actor, payment_id)
@@ -444,6 +520,7 @@ def result(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
     league = load(db, League, pay.league_id, LEAGUE_NOT_FOUND)
     team = db.get(Team, pay.team_id) if pay.team_id else None
     b = fees.breakdown(league)
+    assert league.id is not None  # a stored league
     return {
         "league_id": league.id,
         "league_name": leagues.display_name(league),
@@ -455,11 +532,25 @@ def result(db: Session, actor: Actor | None, *, payment_id: object) -> dict:
     }
 
 
-def _payment(p: Payment, names: dict[int, str], zone: str | None = None) -> dict:
+class PaymentRow(TypedDict):
+    """A payment as a league's payments list shows it."""
+
+    id: int
+    team_name: str
+    user: str
+    amount: str
+    provider: str
+    provider_payment_id: str
+    status: str
+    time: str
+
+
+def _payment(p: Payment, names: dict[int, str], zone: str | None = None) -> PaymentRow:
+    assert p.id is not None  # a stored payment
     return {
         "id": p.id,
         "team_name": p.team_name,
-        "user": names.get(p.user_id, ""),
+        "user": names.get(p.user_id, "") if p.user_id is not None else "",
         "amount": fees.money(p.amount_cents),
         "provider": p.provider,
         "provider_payment_id": p.provider_payment_id or "",
@@ -470,13 +561,15 @@ def _payment(p: Payment, names: dict[int, str], zone: str | None = None) -> dict
 
 def _payer_names(db: Session, found: list[Payment]) -> dict[int, str]:
     uids = {p.user_id for p in found if p.user_id}
-    return {u.id: u.username for u in db.exec(select(User).where(User.id.in_(uids or {-1}))).all()}
+    users = db.exec(select(User).where(col(User.id).in_(uids or {-1}))).all()
+    return {u.id: u.username for u in users if u.id is not None}
 
 
-def list_payments(db: Session, actor: Actor | None, *, league_id: object) -> list[dict]:
+def list_payments(db: Session, actor: Actor | None, *, league_id: object) -> list[PaymentRow]:
     """The payments of a league, for its SVL and admins."""
     league = leagues.managed(db, actor, league_id)
-    rows = list(db.exec(select(Payment).where(Payment.league_id == league.id).order_by(Payment.id.desc())).all())
+    query = select(Payment).where(Payment.league_id == league.id).order_by(col(Payment.id).desc())
+    rows = list(db.exec(query).all())
     names, zone = _payer_names(db, rows), leagues.zone(db, league)
     return [_payment(p, names, zone) for p in rows]
 
@@ -490,7 +583,7 @@ def payments_page(
     actor: Actor | None,
     *,
     league_id: object,
-    filters: dict | None = None,
+    filters: dict[str, Any] | None = None,
     bookmark: object = "",
     size: object = paging.PAGE_SIZE,
 ) -> paging.Page:
@@ -502,13 +595,14 @@ def payments_page(
     f = filters if isinstance(filters, dict) else {}
     query = select(Payment).where(Payment.league_id == league.id)
     if text := paging.search_text(f.get("q")):
-        query = query.outerjoin(User, User.id == Payment.user_id).where(
-            paging.contains(text, Payment.team_name, Payment.payer_name, User.username, User.first_name, User.last_name)
+        query = query.outerjoin(User, col(User.id) == Payment.user_id).where(
+            paging.contains(text, col(Payment.team_name), col(Payment.payer_name), col(User.username),
+                            col(User.first_name), col(User.last_name))  # fmt: skip
         )
-    query = query.order_by(Payment.id.desc())
+    query = query.order_by(col(Payment.id).desc())
     zone = leagues.zone(db, league)
 
-    def project(found: list) -> list[dict]:
+    def project(found: list[Any]) -> list[PaymentRow]:
         rows = [r[0] for r in found]
         names = _payer_names(db, rows)
         return [_payment(p, names, zone) for p in rows]
@@ -519,9 +613,26 @@ AMOUNT_DIFFERS = "The amount is set by the league: {total} ({cents} cents). Noth
 CURRENCY_DIFFERS = "Payments are in {currency}"
 
 
+def _whole_number(value: object) -> int | None:
+    """A number a client sent (5, 5.0 or "5") as a whole number; None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    try:
+        return int(value) if float(value) == int(float(value)) else None
+    except (ValueError, OverflowError):
+        return None
+
+
+class PaymentIntent(Checkout):
+    """:func:`checkout`'s answer with the amount in cents and its currency."""
+
+    amount: int
+    currency: str
+
+
 def payment_intent(
     db: Session, actor: Actor | None, *, payment_id: object, amount: object = None, currency: object = None
-) -> dict:
+) -> PaymentIntent:
     """Start paying a pending registration (the spec's /payment-intent): the amount always comes from
     the registration, which the server computed from the league. A client that sends an amount or a
     currency that differs is refused (422 naming the field), never charged what it asked for.
@@ -532,14 +643,10 @@ def payment_intent(
     actor = _player(actor)
     pay = access_payment(db, actor, payment_id)
     if amount not in (None, ""):
-        try:
-            asked = int(amount) if not isinstance(amount, bool) and float(amount) == int(float(amount)) else None
-        except (TypeError, ValueError, OverflowError):
-            asked = None
-        if asked != pay.amount_cents:
+        if _whole_number(amount) != pay.amount_cents:
             raise Invalid({"amount": AMOUNT_DIFFERS.format(total=fees.money(pay.amount_cents), cents=pay.amount_cents)})
     if currency not in (None, "") and (not isinstance(currency, str) or currency.strip().lower() != pay.currency):
         raise Invalid({"currency": CURRENCY_DIFFERS.format(currency=pay.currency)})
     out = checkout(db, actor, payment_id=pay.id)
-    return out | {"amount": pay.amount_cents, "currency": pay.currency}
+    return {**out, "amount": pay.amount_cents, "currency": pay.currency}
 

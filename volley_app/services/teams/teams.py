@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from typing import Any, TypedDict
+
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, Payment, Role, StandingAdjustment, Team, User, utcnow
@@ -22,10 +25,38 @@ FORFEIT, REMOVE = "forfeit", "remove"
 REMAINING_CHOICES = {FORFEIT: "Forfeit them (the opponents win)", REMOVE: "Remove them from the schedule"}
 
 
+class TeamRow(TypedDict):
+    """A team as lists show it."""
+
+    id: int
+    team_name: str
+    league_id: int
+    league_name: str
+    captain: str
+    wins: int
+    losses: int
+    adjustment: str
+    paid: bool
+    waitlist: bool
+    withdrawn: bool
+    can_promote: bool
+    offered_until: str
+
+
+class TeamDetail(TeamRow):
+    """A team for its edit page: what the reader may do with it, and what ties it to the record."""
+
+    can_manage: bool
+    can_edit_name: bool
+    history: str
+    can_delete: bool
+
+
 def _to_dict(t: Team, league_names: dict[int, str], captains: dict[int, str], managed: set[int],
-             recs: dict[int, results.Record], offers: dict | None = None,
-             zones: dict[int, str] | None = None) -> dict:  # fmt: skip
+             recs: dict[int, results.Record], offers: dict[int, dt.datetime] | None = None,
+             zones: dict[int, str | None] | None = None) -> TeamRow:  # fmt: skip
     """A team as lists show it; an offer's deadline on the clock of its league's venue (``zones`` by league)."""
+    assert t.id is not None  # a stored team
     rec = recs[t.id]
     offered = (offers or {}).get(t.id)
     return {
@@ -33,7 +64,7 @@ def _to_dict(t: Team, league_names: dict[int, str], captains: dict[int, str], ma
         "team_name": t.team_name,
         "league_id": t.league_id,
         "league_name": league_names.get(t.league_id, ""),
-        "captain": captains.get(t.captain_id, ""),
+        "captain": captains.get(t.captain_id, "") if t.captain_id is not None else "",
         "wins": rec.wins,
         "losses": rec.losses,
         "adjustment": rec.adjustment,
@@ -45,23 +76,24 @@ def _to_dict(t: Team, league_names: dict[int, str], captains: dict[int, str], ma
     }
 
 
-def _dicts(db: Session, actor: Actor, found: list[Team]) -> list[dict]:
+def _dicts(db: Session, actor: Actor, found: list[Team]) -> list[TeamRow]:
     lids = {t.league_id for t in found}
-    lgs = db.exec(select(League).where(League.id.in_(lids or {-1}))).all()
-    names = {lg.id: leagues.display_name(lg) for lg in lgs}
-    managed = {lg.id for lg in lgs if leagues.may_manage(actor, lg)}
+    lgs = db.exec(select(League).where(col(League.id).in_(lids or {-1}))).all()
+    names = {lg.id: leagues.display_name(lg) for lg in lgs if lg.id is not None}
+    managed = {lg.id for lg in lgs if lg.id is not None and leagues.may_manage(actor, lg)}
     cids = {t.captain_id for t in found if t.captain_id}
-    captains = {u.id: u.username for u in db.exec(select(User).where(User.id.in_(cids or {-1}))).all()}
-    recs = results.records(db, [t.id for t in found])
-    offers = places.live_offers(db, [t.id for t in found if t.waitlist])
+    users = db.exec(select(User).where(col(User.id).in_(cids or {-1}))).all()
+    captains = {u.id: u.username for u in users if u.id is not None}
+    recs = results.records(db, [t.id for t in found if t.id is not None])
+    offers = places.live_offers(db, [t.id for t in found if t.waitlist and t.id is not None])
     venue_zones = venues.zones(db, {lg.svl_id for lg in lgs})
-    zones = {lg.id: venue_zones.get(lg.svl_id) for lg in lgs}
+    zones = {lg.id: venue_zones.get(lg.svl_id) for lg in lgs if lg.id is not None}
     return [_to_dict(t, names, captains, managed, recs, offers, zones) for t in found]
 
 
 def list_teams(
     db: Session, actor: Actor | None, *, waitlist: bool | None = None, league_id: object = None
-) -> list[dict]:
+) -> list[TeamRow]:
     """Admins: every team; SVLs: the teams of their leagues; players: the teams they captain.
 
     ``league_id`` (from the address, may be empty) keeps one league's teams. Each row says
@@ -70,9 +102,9 @@ def list_teams(
     actor = require_actor(actor)
     stmt = (
         select(Team)
-        .join(League, League.id == Team.league_id)
-        .where(League.archived_at.is_(None))
-        .order_by(Team.league_id, Team.id)
+        .join(League, col(League.id) == Team.league_id)
+        .where(col(League.archived_at).is_(None))
+        .order_by(col(Team.league_id), col(Team.id))
     )
     if league_id not in (None, ""):
         try:
@@ -85,7 +117,7 @@ def list_teams(
         else:
             stmt = stmt.where(Team.captain_id == actor.user_id)
     if waitlist is not None:
-        stmt = stmt.where(Team.waitlist.is_(waitlist))
+        stmt = stmt.where(col(Team.waitlist).is_(waitlist))
     return _dicts(db, actor, list(db.exec(stmt).all()))
 
 
@@ -99,7 +131,7 @@ def teams_page(
     *,
     waitlist: bool | None = None,
     league_id: object = None,
-    filters: dict | None = None,
+    filters: dict[str, Any] | None = None,
     bookmark: object = "",
     size: object = paging.PAGE_SIZE,
 ) -> paging.Page:
@@ -109,47 +141,46 @@ def teams_page(
     """
     actor = require_actor(actor)
     f = filters if isinstance(filters, dict) else {}
-    where = [League.archived_at.is_(None)]
+    where: list[sa.ColumnElement[bool]] = [col(League.archived_at).is_(None)]
     if league_id not in (None, ""):
         try:
-            where.append(Team.league_id == record_id(league_id))
+            where.append(col(Team.league_id) == record_id(league_id))
         except NotFound:
             where.append(sa.false())
     if not actor.is_admin:
-        where.append(League.svl_id == actor.user_id if actor.is_svl else Team.captain_id == actor.user_id)
+        where.append(col(League.svl_id) == actor.user_id if actor.is_svl else col(Team.captain_id) == actor.user_id)
     if waitlist is not None:
-        where.append(Team.waitlist.is_(waitlist))
-    query = select(Team).join(League, League.id == Team.league_id)
+        where.append(col(Team.waitlist).is_(waitlist))
+    query = select(Team).join(League, col(League.id) == Team.league_id)
     if text := paging.search_text(f.get("q")):
-        query = query.outerjoin(User, User.id == Team.captain_id)
-        where.append(paging.contains(text, Team.team_name, User.username, User.first_name, User.last_name,
-                                     User.first_name + " " + User.last_name))  # fmt: skip
-    query = query.where(*where).order_by(Team.league_id, Team.id)
+        query = query.outerjoin(User, col(User.id) == Team.captain_id)
+        where.append(paging.contains(text, col(Team.team_name), col(User.username), col(User.first_name),
+                                     col(User.last_name), col(User.first_name) + " " + col(User.last_name)))  # fmt: skip
+    query = query.where(*where).order_by(col(Team.league_id), col(Team.id))
 
-    def project(found: list) -> list[dict]:
+    def project(found: list[Any]) -> list[TeamRow]:
         return _dicts(db, actor, [r[0] for r in found])
 
     return paging.keyset(db, query, kinds=(int, int), project=project, bookmark=bookmark,
                          size=paging.page_size(size))  # fmt: skip
 
 
-def get_team(db: Session, actor: Actor | None, team_id: object) -> dict:
+def get_team(db: Session, actor: Actor | None, team_id: object) -> TeamDetail:
     """A team for its edit page: the league's SVL, an admin, or its captain (read only)."""
+    actor = require_actor(actor)
     team = access_team(db, actor, team_id, manage=False)
-    out = _dicts(db, actor, [team])[0]
-    out["can_manage"] = manages_team(db, actor, team) and team.withdrawn_at is None
-    out["can_edit_name"] = actor.is_admin
-    out["history"] = history(db, team)
-    out["can_delete"] = out["can_manage"] and not out["history"]
-    return out
+    can_manage = manages_team(db, actor, team) and team.withdrawn_at is None
+    what = history(db, team)
+    return {**_dicts(db, actor, [team])[0], "can_manage": can_manage, "can_edit_name": actor.is_admin,
+            "history": what, "can_delete": can_manage and not what}  # fmt: skip
 
 
 def history(db: Session, team: Team) -> str:
     """What ties the team to the record ('' when nothing): a payment, played games, adjustments."""
-    what = []
+    what: list[str] = []
     if db.exec(select(Payment.id).where(Payment.team_id == team.id)).first() is not None:
         what.append("a payment")
-    games = db.exec(select(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id))).all()
+    games = db.exec(select(Game).where(_plays_in(team))).all()
     played = sum(1 for g in games if scoring.played(g))
     if played:
         what.append(f"{played} played game{'s' if played != 1 else ''}")
@@ -161,9 +192,22 @@ def history(db: Session, team: Team) -> str:
 TEAM_FIELDS = ("team_name", "paid")
 
 
-def update_team(db: Session, actor: Actor | None, team_id: object, **fields) -> Team:
+def _plays_in(team: Team) -> sa.ColumnElement[bool]:
+    """The games the team plays in, either side."""
+    return sa.or_(col(Game.team1_id) == team.id, col(Game.team2_id) == team.id)
+
+
+def _league(db: Session, team: Team) -> League:
+    """The team's league (its key holds one)."""
+    league = db.get(League, team.league_id)
+    assert league is not None and league.id is not None
+    return league
+
+
+def update_team(db: Session, actor: Actor | None, team_id: object, **fields: object) -> Team:
     """SVL (of the league) and admin correct the record (an adjustment with a reason); only admins
     edit the name and paid. Every change is in the audit log."""
+    actor = require_actor(actor)
     team = access_team(db, actor, team_id)
     if team.withdrawn_at is not None:
         raise Invalid(ALREADY_WITHDRAWN)
@@ -171,7 +215,7 @@ def update_team(db: Session, actor: Actor | None, team_id: object, **fields) -> 
     if actor.is_admin:
         name = validation.team_name(fields.get("team_name"))
         clash = db.exec(
-            select(Team.id).where(Team.league_id == team.league_id, Team.team_name == name, Team.id != team.id)
+            select(Team.id).where(Team.league_id == team.league_id, Team.team_name == name, col(Team.id) != team.id)
         ).first()
         if clash is not None:
             raise Invalid({"team_name": NAME_CLASH})
@@ -198,8 +242,8 @@ def delete_team(db: Session, actor: Actor | None, team_id: object) -> str:
     what = history(db, team)
     if what:
         raise Invalid(HAS_HISTORY.format(name=name, what=what))
-    league = db.get(League, team.league_id)
-    db.exec(sa.delete(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id)))
+    league = _league(db, team)
+    db.exec(sa.delete(Game).where(_plays_in(team)))
     db.delete(team)
     db.flush()
     scheduling.regenerate_unplayed(db, league, actor)
@@ -224,7 +268,8 @@ def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remainin
     choice = str(remaining or "").strip().lower()
     if choice not in REMAINING_CHOICES:
         raise Invalid({"remaining": "Choose what happens to the team's remaining games"})
-    league = db.get(League, team.league_id)
+    league = _league(db, team)
+    assert team.id is not None  # a stored team
     in_bracket = playoffs.withdraw_from_bracket(db, team.id)  # a bracket game is forfeited, never removed
     games = scoring.unplayed_games(db, team.id, GameType.LEAGUE)
     changed = len(games)
@@ -251,17 +296,18 @@ def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remainin
     mail.tell(
         db, places.captain_of(db, team), "team_withdrawn",
         {"team": team.team_name, "league": leagues.display_name(league), "forfeited": choice == FORFEIT,
-         "page": routes.absolute(routes.league_path(league.id))},
+         "page": routes.absolute(routes.league_path(team.league_id))},
     )  # fmt: skip
     return team.team_name
 
 
-def promote(db: Session, actor: Actor | None, team_id: object) -> dict:
+def promote(db: Session, actor: Actor | None, team_id: object) -> places.Offer:
     """Offer a waitlisted team a place (its league's SVL or an admin), when the league has one free.
 
     Nothing is marked paid: the captain is emailed a checkout link that holds the place for the
     league's hold window, and the team is in once paid (``services.teams.places``). Recorded in the audit log.
     """
+    actor = require_actor(actor)
     team = access_team(db, actor, team_id)
     return places.promote(db, actor, team)
 

@@ -4,13 +4,15 @@ card form or Stripe's. A reservation that expired offers to hold a place again, 
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import busy, error_line, form_card, stacked_form, submit_button, text_field
 from volley_app.components.layout import column, dash_page, link_button
 from volley_app.components.react.stripe import stripe_payment_form
-from volley_app.components.registration import league_href, return_to_league
+from volley_app.components.registration import league_href, return_to_league, texts
 from volley_app.registry import page
+from volley_app.services.core.errors import DomainError
 from volley_app.services.teams import registration as svc
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState, actor_of_token
@@ -20,7 +22,7 @@ ERROR_ID = "card-form-error"
 INFO = ("league_id", "league_name", "team_name", "league_cost", "fee", "total", "players", "status", "held_until")
 
 
-def _again(out: dict):
+def _again(out: svc.NextStep):
     if out["kind"] == "waitlist":
         return rx.redirect(routes.waitlist_success_path(out["league_id"]))
     if out["kind"] == "checkout":
@@ -44,7 +46,7 @@ class CheckoutState(FormState, AuthState):
     # Stripe only: what the Payment Element needs (the client secret belongs to this user's own intent).
     stripe: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
 
-    @rx.event(background=True)
+    @rx.event(background=True)  # type: ignore[operator]  # rx.event is typed by a __new__ mypy skips
     async def load(self):
         """The card service (Stripe) may be asked for the payment's state: that wait holds no lock of the tab."""
         async with self:
@@ -53,7 +55,7 @@ class CheckoutState(FormState, AuthState):
         async with self:
             return self._show_checkout(found, failure)
 
-    def _show_checkout(self, found: dict | None, failure):
+    def _show_checkout(self, found: svc.Checkout | None, failure: DomainError | None):
         self._clear_messages()
         self.stripe, self.notice, self.may_start_again, self.full = {}, "", False, False
         if failure is not None or found is None:
@@ -63,7 +65,7 @@ class CheckoutState(FormState, AuthState):
             return rx.redirect(routes.success_path(found["payment_id"]))
         self.missing = False
         self.cash, self.offline = found["cash"], found["provider"] == "offline"
-        self.info = {k: str(found[k]) for k in INFO}
+        self.info = {k: str(v) for k, v in found.items() if k in INFO}
         self.league_href = league_href(found["league_id"])
         if found["status"] in (svc.EXPIRED, svc.REFUNDED):
             self.notice = found["notice"]
@@ -80,7 +82,7 @@ class CheckoutState(FormState, AuthState):
             }
         return None
 
-    def _paid(self, out: dict):
+    def _paid(self, out: svc.Outcome):
         if out["status"] == svc.SUCCEEDED:
             return rx.redirect(routes.success_path(out["payment_id"]))
         if out["status"] == svc.EXPIRED:  # the place was released before this payment
@@ -88,17 +90,22 @@ class CheckoutState(FormState, AuthState):
         return rx.redirect(routes.decline_path(out["league_id"], out["payment_id"]))
 
     @rx.event
-    def pay(self, form_data: dict):
-        data = form_values(form_data, self._fields[:3])
-        return self._submit(svc.pay_offline, done=self._paid, payment_id=path_arg(self, "payment"), **data)
+    def pay(self, form_data: dict[str, object]):
+        card = form_values(form_data, self._fields[:3])
+        return self._submit(svc.pay_offline, done=self._paid, payment_id=path_arg(self, "payment"),
+                            card_number=card["card_number"], expiry=card["expiry"], cvc=card["cvc"])  # fmt: skip
 
     @rx.event
-    def start_again(self, form_data: dict):
-        data = form_values(form_data, ("waitlist",))
-        return self._submit(svc.hold_again, done=_again, payment_id=path_arg(self, "payment"), **data)
+    def start_again(self, form_data: dict[str, object]):
+        waitlist = form_values(form_data, ("waitlist",))["waitlist"]
+        return self._submit(svc.hold_again, done=_again, payment_id=path_arg(self, "payment"), waitlist=waitlist)
 
 
-def _line(label: rx.Var | str, value: rx.Var, *, strong: bool = False) -> rx.Component:
+def _info() -> ObjectVar[dict[str, str]]:
+    return texts(CheckoutState.info)
+
+
+def _line(label: rx.Var[str] | str, value: rx.Var[str], *, strong: bool = False) -> rx.Component:
     weight = "bold" if strong else "regular"
     return rx.flex(
         rx.text(label, weight=weight), rx.text(value, weight=weight), justify="between", width="100%", spacing="3"
@@ -115,7 +122,7 @@ def _card_form() -> rx.Component:
             text_field("CVC", "cvc", s, inputmode="numeric", auto_complete="cc-csc", max_length=4, placeholder="123"),
             columns="2", spacing="3", width="100%",
         ),
-        submit_button("Pay " + s.info["total"], s, disabled=s.busy),
+        submit_button("Pay " + _info()["total"], s, disabled=s.busy),
         rx.text("Test mode: no real card is charged.", size="1", color_scheme="gray"),
         on_submit=s.pay,
     )  # fmt: skip
@@ -123,7 +130,7 @@ def _card_form() -> rx.Component:
 
 def _breakdown() -> rx.Component:
     s = CheckoutState
-    i = s.info
+    i = _info()
     cash_note = rx.text("Cash-only league: only the fee is charged now. The league amount of ", i["league_cost"],
                         " is due in cash at the first game.", size="2")  # fmt: skip
     return rx.card(
@@ -141,9 +148,9 @@ def _breakdown() -> rx.Component:
 
 def _payment() -> rx.Component:
     s = CheckoutState
-    i = s.info
+    i = _info()
     keys = ("publishable_key", "client_secret", "return_url", "decline_url")
-    stripe = stripe_payment_form(**{k: s.stripe[k] for k in keys}, label="Pay " + i["total"])
+    stripe = stripe_payment_form(**{k: texts(s.stripe)[k] for k in keys}, label="Pay " + i["total"])
     pay = rx.cond(s.offline, _card_form(), rx.box(stripe, width="100%"))
     held = rx.text("Your place is held for you until ", rx.text.strong(i["held_until"]), ".", size="2")
     return rx.cond(i["status"] == svc.PENDING, column(held, pay, spacing="3"), rx.fragment())
@@ -171,7 +178,7 @@ def _released() -> rx.Component:
 @page(routes.TEAMS_CHECKOUT, "Checkout", on_load=CheckoutState.load)
 def checkout_page() -> rx.Component:
     s = CheckoutState
-    i = s.info
+    i = _info()
     checkout = column(
         rx.text(i["team_name"], " · ", i["league_name"], color_scheme="gray"),
         _released(),
@@ -180,5 +187,5 @@ def checkout_page() -> rx.Component:
         return_to_league(s.league_href, variant="soft"),
     )
     back = link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft")
-    loading = rx.cond(s.info.length() == 0, busy("Loading checkout…"), checkout)
+    loading = rx.cond(i.length() == 0, busy("Loading checkout…"), checkout)
     return dash_page(form_card("Checkout", error_line(s.error, ERROR_ID), rx.cond(s.missing, back, loading)))

@@ -7,7 +7,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import error_line, form_card, stacked_form, submit_button, text_field
 from volley_app.components.layout import dash_page
-from volley_app.components.registration import league_href, return_to_league
+from volley_app.components.registration import league_href, return_to_league, texts
 from volley_app.registry import page
 from volley_app.services.teams import registration as svc
 from volley_app.state.auth import AuthState
@@ -29,7 +29,7 @@ class NewTeamState(FormState, AuthState):
     price: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
     loaded: rx.Field[bool] = rx.field(False)
 
-    async def load(self):
+    async def load(self) -> None:
         self._clear_messages()
         self.loaded = False
         league = path_arg(self, "league")
@@ -39,12 +39,14 @@ class NewTeamState(FormState, AuthState):
         if failure is not None:
             self.may_register, self.league_name, self.error = False, "", failure.message
             return
+        assert found is not None  # run_action answers the result or the failure
         self.league_name, self.full, self.cash = found["league_name"], found["full"], found["cash"]
         self.full_message = svc.LEAGUE_FULL
         self.may_register, self.error = found["may_register"], found["refusal"]
-        self.price = {k: str(found[k]) for k in ("league_cost", "fee", "total", "players")}
+        self.price = {"league_cost": found["league_cost"], "fee": found["fee"], "total": found["total"],
+                      "players": str(found["players"])}  # fmt: skip
 
-    def _next_step(self, out: dict):
+    def _next_step(self, out: svc.NextStep):
         if out["kind"] == "full":  # filled up since the page was loaded: the waitlist, in place
             self.full, self.full_message = True, out["message"]
             return None
@@ -53,18 +55,20 @@ class NewTeamState(FormState, AuthState):
         return rx.redirect(routes.checkout_path(out["payment_id"]))
 
     @rx.event
-    def submit(self, form_data: dict):
+    def submit(self, form_data: dict[str, object]):
         data = form_values(form_data, self._fields)
-        return self._submit(svc.register, done=self._next_step, league_id=path_arg(self, "league"), **data)
+        return self._submit(svc.register, done=self._next_step, league_id=path_arg(self, "league"),
+                            team_name=data["team_name"], waitlist=data["waitlist"])  # fmt: skip
 
 
 def _price() -> rx.Component:
     s = NewTeamState
+    price = texts(s.price)
     return rx.cond(
         s.full,
         rx.callout(s.full_message, icon="info", color_scheme="amber", role="status"),
         rx.text(
-            "League cost ", s.price["league_cost"], " plus a fee of ", s.price["fee"], " ($5 × ", s.price["players"],
+            "League cost ", price["league_cost"], " plus a fee of ", price["fee"], " ($5 × ", price["players"],
             " players).", size="2", color_scheme="gray",
         ),
     )  # fmt: skip

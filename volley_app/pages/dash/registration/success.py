@@ -10,8 +10,9 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import busy, error_line, form_card
 from volley_app.components.layout import column, dash_page
-from volley_app.components.registration import league_href, return_to_league
+from volley_app.components.registration import league_href, return_to_league, texts
 from volley_app.registry import page
+from volley_app.services.core.errors import DomainError
 from volley_app.services.teams import registration as svc
 from volley_app.state.auth import AuthState, actor_of_token
 from volley_app.state.forms import path_arg, run_action
@@ -26,7 +27,7 @@ class RegisteredState(AuthState):
     cash: rx.Field[bool] = rx.field(False)
     error: rx.Field[str] = rx.field("")
 
-    @rx.event(background=True)
+    @rx.event(background=True)  # type: ignore[operator]  # rx.event is typed by a __new__ mypy skips
     async def load(self):
         """Back from Stripe the card service is asked first: that wait holds no lock of the tab."""
         async with self:
@@ -34,13 +35,14 @@ class RegisteredState(AuthState):
         actor, back = await actor_of_token(token), None
         if from_stripe:  # back from Stripe: verify on the server before showing anything
             back, _f = await run_action(svc.confirm_stripe_return, actor=actor, payment_id=payment)
-        found = failure = None
+        found: svc.Paid | None = None
+        failure: DomainError | None = None
         if not back or back["status"] not in ("declined", svc.EXPIRED, "processing"):  # else the return says what now
             found, failure = await run_action(svc.result, actor=actor, payment_id=payment)
         async with self:
             return self._show_result(back, found, failure)
 
-    def _show_result(self, back: dict | None, found: dict | None, failure):
+    def _show_result(self, back: svc.Outcome | None, found: svc.Paid | None, failure: DomainError | None):
         if back and back["status"] == "declined":
             return rx.redirect(routes.decline_path(back["league_id"], back["payment_id"]))
         if back and back["status"] == svc.EXPIRED:  # its place was released: the checkout says what now
@@ -52,7 +54,7 @@ class RegisteredState(AuthState):
             self.info, self.error = {}, failure.message if failure else ""
             return None
         self.error, self.cash = "", found["cash"]
-        self.info = {k: str(found[k]) for k in INFO}
+        self.info = {k: str(v) for k, v in found.items() if k in INFO}
         self.league_href = league_href(found["league_id"])
         return None
 
@@ -60,7 +62,7 @@ class RegisteredState(AuthState):
 @page(routes.TEAMS_SUCCESS, "Team Registered", on_load=RegisteredState.load)
 def success_page() -> rx.Component:
     s = RegisteredState
-    i = s.info
+    i = texts(s.info)
     first_game = rx.text.strong(i["first_game"])
     registered = column(
         rx.callout(i["team_name"] + " is registered in " + i["league_name"] + ".", icon="check", color_scheme="green",
@@ -78,8 +80,8 @@ def success_page() -> rx.Component:
         form_card(
             "Team Registered",
             error_line(s.error),
-            rx.cond((s.error == "") & (s.info.length() == 0), busy("Confirming your payment…"), rx.fragment()),
-            rx.cond(s.info.length() > 0, registered, rx.fragment()),
+            rx.cond((s.error == "") & (i.length() == 0), busy("Confirming your payment…"), rx.fragment()),
+            rx.cond(i.length() > 0, registered, rx.fragment()),
             return_to_league(s.league_href, variant="soft"),
         )
     )

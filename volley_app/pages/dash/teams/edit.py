@@ -4,6 +4,8 @@ delete it; its captain reads it."""
 from __future__ import annotations
 
 import reflex as rx
+from reflex.event import EventSpec
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import (
@@ -25,11 +27,11 @@ from volley_app.state.forms import FormState, form_values, path_arg
 ERROR_ID = "team-error"
 
 
-def _to_teams(_result):
+def _to_teams(_result: object) -> EventSpec:
     return rx.redirect(routes.TEAMS)
 
 
-def _shown(found: dict) -> dict[str, str]:
+def _shown(found: svc.TeamDetail) -> dict[str, str]:
     """The team as the page shows it and its form's defaults."""
     return {
         "id": str(found["id"]),
@@ -58,17 +60,19 @@ class TeamEditState(FormState, AuthState):
     def _id(self) -> str:
         return path_arg(self, "team_id")
 
-    async def load(self):
-        found = await self._read_record(svc.get_team, team_id=self._id())
+    async def load(self) -> None:
+        found: svc.TeamDetail | None = await self._read_record(svc.get_team, team_id=self._id())
         self.team, self.denied = ({}, True) if found is None else (_shown(found), False)
         self.can_manage = bool(found and found["can_manage"])
         self.can_edit_name = bool(found and found["can_edit_name"])
         self.can_delete = bool(found and found["can_delete"])
 
     @rx.event
-    async def save(self, form_data: dict):
+    async def save(self, form_data: dict[str, object]):
         data = form_values(form_data, self._fields)
-        async for event in self._submit(svc.update_team, done=_to_teams, team_id=self._id(), **data):
+        submit = self._submit(svc.update_team, done=_to_teams, team_id=self._id(), team_name=data["team_name"],
+                              paid=data["paid"], wins=data["wins"], losses=data["losses"], reason=data["reason"])  # fmt: skip
+        async for event in submit:
             yield event
         if self.errors.get("team_name") == TEAM_NAME_REQUIRED:
             yield rx.window_alert(TEAM_NAME_REQUIRED)
@@ -82,9 +86,14 @@ class TeamEditState(FormState, AuthState):
         return self._submit(svc.withdraw_team, done=_to_teams, team_id=self._id(), remaining=remaining)
 
 
+def _team() -> ObjectVar[dict[str, str]]:
+    """The team's texts, by name."""
+    return TeamEditState.team.to(ObjectVar, dict[str, str])
+
+
 def _name_and_paid() -> rx.Component:
     s = TeamEditState
-    t = s.team
+    t = _team()
     return rx.cond(
         s.can_edit_name,
         rx.fragment(
@@ -100,7 +109,7 @@ def _name_and_paid() -> rx.Component:
 
 def _edit_form() -> rx.Component:
     s = TeamEditState
-    t = s.team
+    t = _team()
     record = rx.grid(
         text_field("Wins", "wins", s, type="number", min=0, max=999, required=True, default_value=t["wins"]),
         text_field("Losses", "losses", s, type="number", min=0, max=999, required=True, default_value=t["losses"]),
@@ -115,15 +124,13 @@ def _edit_form() -> rx.Component:
 
 def _actions() -> rx.Component:
     s = TeamEditState
-    t = s.team
+    t = _team()
+    forfeit, remove = s.withdraw(svc.FORFEIT), s.withdraw(svc.REMOVE)  # type: ignore[operator]  # rx.event is typed by a __new__ mypy skips
     withdraw = confirm_delete(
         "Withdraw Team",
         "Withdraw " + t["team_name"] + " from the league? Its played games and payments are kept. "
         "What happens to its remaining games?",
-        choices=(
-            ("Forfeit remaining games", s.withdraw(svc.FORFEIT)),
-            ("Remove remaining games", s.withdraw(svc.REMOVE)),
-        ),
+        choices=(("Forfeit remaining games", forfeit), ("Remove remaining games", remove)),
     )
     delete = confirm_delete(
         "Delete Team", "Are you sure you want to delete " + t["team_name"] + "? It has no payments or results.", s.delete
@@ -137,7 +144,7 @@ def _actions() -> rx.Component:
 @page(routes.TEAM_EDIT, "Team", on_load=TeamEditState.load)
 def team_edit_page() -> rx.Component:
     s = TeamEditState
-    t = s.team
+    t = _team()
     read_only = column(
         rx.heading(t["team_name"], size="5", as_="h2"), rx.text("Record: ", t["wins"], "-", t["losses"], t["adjustment"])
     )
