@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import OutboxMessage, Team, User, utcnow
@@ -29,7 +29,7 @@ RESEND_MINUTES = 10
 
 def _audience(db: Session, league_id: int, team: object) -> tuple[list[User], str, int | None]:
     """The captains to email (each person once), who they are in words, and the team's id when one team."""
-    stmt = select(Team).where(Team.league_id == league_id, Team.withdrawn_at.is_(None))
+    stmt = select(Team).where(Team.league_id == league_id, col(Team.withdrawn_at).is_(None))
     team_text = str(team).strip() if isinstance(team, str | int) and not isinstance(team, bool) else ""
     team_id = None
     if team_text:
@@ -37,16 +37,16 @@ def _audience(db: Session, league_id: int, team: object) -> tuple[list[User], st
             team_id = int(team_text)
         except ValueError:
             team_id = -1
-        stmt = stmt.where(Team.id == team_id)
+        stmt = stmt.where(col(Team.id) == team_id)
         found = db.exec(stmt).first()
         if found is None:
             raise Invalid({"team": "Choose a team of this league"})
         who = f"the captain of {found.team_name}"
     else:
-        stmt = stmt.where(Team.waitlist.is_(False))
+        stmt = stmt.where(col(Team.waitlist).is_(False))
         who = "the captains of every team in the league"
     ids = {t.captain_id for t in db.exec(stmt).all() if t.captain_id}
-    users = db.exec(select(User).where(User.id.in_(ids or {-1}), User.active.is_(True)).order_by(User.id)).all()
+    users = db.exec(select(User).where(col(User.id).in_(ids or {-1}), col(User.active).is_(True)).order_by(col(User.id))).all()
     return [u for u in users if u.email], who, team_id
 
 
@@ -69,6 +69,7 @@ def _letter(league_name: str, sender: str, subject: str, body: str, link: str, f
 def preview(db: Session, actor: Actor | None, league_id: object, *, team: object = None, subject: object, body: object) -> dict:
     """The email as a captain will read it and how many people get it (the league's SVL or an admin)."""
     league = leagues.changeable(db, actor, league_id)
+    assert actor is not None and league.id is not None  # changeable: a stored league, for its SVL or an admin
     clean = _clean(subject, body)
     users, who, _team_id = _audience(db, league.id, team)
     if not users:
@@ -90,6 +91,7 @@ def send(
 ) -> int:
     """Queue the email to each captain once, after the operator confirmed ``confirmed`` recipients. Returns how many."""
     league = leagues.changeable(db, actor, league_id)
+    assert actor is not None and league.id is not None  # changeable: a stored league, for its SVL or an admin
     clean = _clean(subject, body)
     users, who, team_id = _audience(db, league.id, team)
     if not users:
@@ -102,7 +104,7 @@ def send(
     recent = db.exec(
         select(OutboxMessage.id).where(
             OutboxMessage.kind == "league_message", OutboxMessage.subject == full_subject,
-            OutboxMessage.to_addr.in_([u.email for u in users]),
+            col(OutboxMessage.to_addr).in_([u.email for u in users]),
             OutboxMessage.created_at > now - dt.timedelta(minutes=RESEND_MINUTES),
         )
     ).first()  # fmt: skip
@@ -128,7 +130,7 @@ def teams(db: Session, actor: Actor | None, league_id: object) -> dict:
     """The league's name and the teams to choose from (the league's SVL or an admin)."""
     league = leagues.changeable(db, actor, league_id)
     rows = db.exec(
-        select(Team).where(Team.league_id == league.id, Team.withdrawn_at.is_(None)).order_by(Team.team_name)
+        select(Team).where(Team.league_id == league.id, col(Team.withdrawn_at).is_(None)).order_by(col(Team.team_name))
     ).all()
     return {"id": league.id, "name": leagues.display_name(league),
             "teams": [{"value": str(t.id), "label": t.team_name + (" (waitlist)" if t.waitlist else "")} for t in rows]}  # fmt: skip
