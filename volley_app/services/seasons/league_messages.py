@@ -8,6 +8,7 @@ in between), so nobody is mailed without the operator having seen the number. Au
 from __future__ import annotations
 
 import datetime as dt
+from typing import TypedDict
 
 from sqlmodel import Session, col, select
 
@@ -66,7 +67,19 @@ def _letter(league_name: str, sender: str, subject: str, body: str, link: str, f
             "first_name": first_name}  # fmt: skip
 
 
-def preview(db: Session, actor: Actor | None, league_id: object, *, team: object = None, subject: object, body: object) -> dict:
+class MessagePreview(TypedDict):
+    """The email as a captain will read it, and who gets it."""
+
+    count: int
+    who: str
+    subject: str
+    body: str
+    names: str
+
+
+def preview(
+    db: Session, actor: Actor | None, league_id: object, *, team: object = None, subject: object, body: object
+) -> MessagePreview:
     """The email as a captain will read it and how many people get it (the league's SVL or an admin)."""
     league = leagues.changeable(db, actor, league_id)
     assert actor is not None and league.id is not None  # changeable: a stored league, for its SVL or an admin
@@ -126,9 +139,25 @@ def send(
     return len(users)
 
 
-def teams(db: Session, actor: Actor | None, league_id: object) -> dict:
+class Choice(TypedDict):
+    """One choice of a select field."""
+
+    value: str
+    label: str
+
+
+class LeagueTeams(TypedDict):
+    """The league an operator writes to the captains of, and its teams to choose from."""
+
+    id: int
+    name: str
+    teams: list[Choice]
+
+
+def teams(db: Session, actor: Actor | None, league_id: object) -> LeagueTeams:
     """The league's name and the teams to choose from (the league's SVL or an admin)."""
     league = leagues.changeable(db, actor, league_id)
+    assert league.id is not None  # a stored league
     rows = db.exec(
         select(Team).where(Team.league_id == league.id, col(Team.withdrawn_at).is_(None)).order_by(col(Team.team_name))
     ).all()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Iterable
+from typing import TypedDict
 from urllib.parse import urlencode
 
 import sqlalchemy as sa
@@ -359,12 +360,66 @@ def _session_names(db: Session, ids: Iterable[int]) -> dict[int, str]:
     return {s.id: s.name for s in found if s.id is not None}
 
 
+class LeagueSummary(TypedDict):
+    """A league as lists show it."""
+
+    id: int
+    name: str
+    session_id: int
+    session_name: str
+    svl_name: str
+    court: str
+    day: str
+    skill_level: str
+    format: str
+    start_at: dt.datetime
+    zone: str
+    stage: str
+    active: bool
+    cost_cents: int
+    cash: bool
+    max_teams: int
+    archived: bool
+
+
+class LeagueDetail(LeagueSummary):
+    """A league's home: the summary, its other fields, and what the reader may do there."""
+
+    number_of_weeks: int
+    first_court: str
+    registration_deadline: dt.datetime | None
+    registration_closes: dt.datetime
+    more_courts: str
+    time_increment: int
+    gender_requirement: str
+    raw_format: str
+    schedule_generated: bool
+    address: str
+    city: str
+    region: str
+    team_count: int
+    waitlist_count: int
+    can_manage: bool
+    can_restore: bool
+    show_audit: bool
+    show_payments: bool
+    delete_question: str
+    cash_allowed: bool
+    show_cash: bool
+    offer_hold_hours: int
+    ranking: str
+    sets_to_play: str
+    has_bracket: bool
+    bracket_type: str
+
+
 def summary(
     league: League, session_names: dict[int, str], svl_names: dict[int, str], zones: dict[int, str] | None = None,
     now: dt.datetime | None = None,
-) -> dict:
+) -> LeagueSummary:
     """A league as lists show it, its stage as of ``now``; ``zone`` is its venue's time zone (from ``zones``,
     read once per list)."""
+    assert league.id is not None  # a stored league
     return {
         "id": league.id,
         "name": display_name(league),
@@ -386,7 +441,9 @@ def summary(
     }
 
 
-def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None, now: dt.datetime | None = None) -> list[dict]:
+def list_leagues(
+    db: Session, actor: Actor | None, *, session_id: object = None, now: dt.datetime | None = None
+) -> list[LeagueSummary]:
     """Active leagues (stages as of ``now``). SVLs: only those in their current sessions; others: all active.
 
     With ``session_id`` (SVL/admin): every league of that one session, active or not.
@@ -462,7 +519,7 @@ def leagues_page(
         where.append(paging.contains(text, venue, col(LeagueSession.name), col(League.court), name_column()))
     query = query.where(*where).order_by(*order.columns)
 
-    def project(found: list) -> list[dict]:
+    def project(found: list) -> list[LeagueSummary]:
         rows = [r[0] for r in found]
         snames = _session_names(db, [lg.session_id for lg in rows])
         vnames = venues.svl_names(db, [lg.svl_id for lg in rows])
@@ -474,43 +531,43 @@ def leagues_page(
     )
 
 
-def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.datetime | None = None) -> dict:
+def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.datetime | None = None) -> LeagueDetail:
     """A league's home: anyone logged in may read it; ``can_manage`` says whether the actions show."""
     row = access_league(db, actor, league_id)
     assert actor is not None  # access_league: someone logged in
-    out = summary(row, _session_names(db, [row.session_id]), venues.svl_names(db, [row.svl_id]),
-                  venues.zones(db, [row.svl_id]), now)
+    base = summary(row, _session_names(db, [row.session_id]), venues.svl_names(db, [row.svl_id]),
+                   venues.zones(db, [row.svl_id]), now)  # fmt: skip
     teams = db.exec(select(Team).where(Team.league_id == row.id, col(Team.withdrawn_at).is_(None))).all()
     managing = may_manage(actor, row)
-    out.update(
-        number_of_weeks=row.number_of_weeks,
-        first_court=row.court,
-        registration_deadline=row.registration_deadline,
-        registration_closes=registration_closes(row),
-        more_courts="\n".join(court_names(row)[1:]),
-        time_increment=row.time_increment,
-        gender_requirement=row.gender_requirement or "",
-        raw_format=row.format.value,
-        schedule_generated=row.schedule_generated,
-        address=row.address or "",
-        city=row.city or "",
-        region=row.region.value if row.region else "",
-        team_count=sum(1 for t in teams if not t.waitlist),
-        waitlist_count=sum(1 for t in teams if t.waitlist),
-        can_manage=managing and row.archived_at is None,
-        can_restore=actor.is_admin and row.archived_at is not None,
-        show_audit=actor.is_admin,
-        show_payments=managing,
-        delete_question=removal_question(db, row) if managing and row.archived_at is None else "",
-        cash_allowed=cash_allowed(db, row.svl_id),
-        show_cash=managing and cash_allowed(db, row.svl_id),
-        offer_hold_hours=row.offer_hold_hours,
-        ranking=row.ranking.value,
-        sets_to_play=str(row.sets_to_play or ""),
-        has_bracket=bool(row.tournament_file),
-        bracket_type=row.tournament_content_type or "",
-    )
-    return out
+    return {
+        **base,
+        "number_of_weeks": row.number_of_weeks,
+        "first_court": row.court,
+        "registration_deadline": row.registration_deadline,
+        "registration_closes": registration_closes(row),
+        "more_courts": "\n".join(court_names(row)[1:]),
+        "time_increment": row.time_increment,
+        "gender_requirement": row.gender_requirement or "",
+        "raw_format": row.format.value,
+        "schedule_generated": row.schedule_generated,
+        "address": row.address or "",
+        "city": row.city or "",
+        "region": row.region.value if row.region else "",
+        "team_count": sum(1 for t in teams if not t.waitlist),
+        "waitlist_count": sum(1 for t in teams if t.waitlist),
+        "can_manage": managing and row.archived_at is None,
+        "can_restore": actor.is_admin and row.archived_at is not None,
+        "show_audit": actor.is_admin,
+        "show_payments": managing,
+        "delete_question": removal_question(db, row) if managing and row.archived_at is None else "",
+        "cash_allowed": cash_allowed(db, row.svl_id),
+        "show_cash": managing and cash_allowed(db, row.svl_id),
+        "offer_hold_hours": row.offer_hold_hours,
+        "ranking": row.ranking.value,
+        "sets_to_play": str(row.sets_to_play or ""),
+        "has_bracket": bool(row.tournament_file),
+        "bracket_type": row.tournament_content_type or "",
+    }
 
 
 def bracket_link(db: Session, actor: Actor | None, league_id: object, *, now: dt.datetime | None = None) -> str:
@@ -567,7 +624,15 @@ def upload_bracket(db: Session, actor: Actor | None, league_id: object, *, data:
     return row
 
 
-def player_leagues(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> dict:
+class PlayerLeagues(TypedDict):
+    """The player leagues page: the leagues open for registration, the current ones, the partner venues."""
+
+    registration: list[LeagueSummary]
+    current: list[LeagueSummary]
+    venues: list[dict]
+
+
+def player_leagues(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> PlayerLeagues:
     """The player leagues page: open for registration, current, and the partner venues (SVL accounts)."""
     actor = require_actor(actor)
     if actor.is_admin or actor.is_svl:
@@ -587,13 +652,20 @@ def player_leagues(db: Session, actor: Actor | None, now: dt.datetime | None = N
     }
 
 
-def svl_sessions_for_new_league(db: Session, actor: Actor | None) -> list[dict]:
+def svl_sessions_for_new_league(db: Session, actor: Actor | None) -> list[sessions.SessionRow]:
     """The sessions a new league may go in: the actor's current ones (admins: every current one)."""
     actor = require_role(actor, Role.SVL, Role.ADMIN)
     return [s for s in sessions.list_sessions(db, actor) if s["status"] != "Inactive"]
 
 
-def new_league_form(db: Session, actor: Actor | None) -> dict:
+class NewLeagueForm(TypedDict):
+    """What the new league form offers: the sessions to choose from, and whether the cash-only choice shows."""
+
+    sessions: list[sessions.SessionRow]
+    show_cash: bool
+
+
+def new_league_form(db: Session, actor: Actor | None) -> NewLeagueForm:
     """What the new league form offers: the sessions to choose from, and whether the cash-only choice shows.
 
     The cash-only choice shows when a league in one of those sessions may be cash-only (``cash_allowed``).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import TypedDict
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped
@@ -52,7 +53,19 @@ def save_reached_statuses(db: Session, now: dt.datetime | None = None) -> None:
     clock.save_reached(db, found, "status", status_at, now)
 
 
-def svl_home(db: Session, actor: Actor | None) -> list[dict]:
+class SvlHomeSession(TypedDict):
+    """A session of the SVL home list."""
+
+    id: int
+    name: str
+    status: str
+    start_at: dt.datetime
+    end_at: dt.datetime
+    svl_name: str
+    zone: str
+
+
+def svl_home(db: Session, actor: Actor | None) -> list[SvlHomeSession]:
     """The acting SVL's own sessions in Registration or Active, by start (the SVL home list)."""
     actor = require_role(actor, Role.SVL)
     rows = db.exec(
@@ -73,19 +86,41 @@ def svl_home(db: Session, actor: Actor | None) -> list[dict]:
             "zone": svl.time_zone if svl else timefmt.default_name(),
         }
         for s in rows
-        if status_at(s, now) in (SessionStatus.REGISTRATION, SessionStatus.ACTIVE)
+        if s.id is not None and status_at(s, now) in (SessionStatus.REGISTRATION, SessionStatus.ACTIVE)
     ]
 
 
 # --- managing sessions (SVL and admin) ---------------------------------------------
 
 
+class SessionRow(TypedDict):
+    """A session as a page shows it."""
+
+    id: int
+    name: str
+    status: str
+    start_at: dt.datetime
+    end_at: dt.datetime
+    svl_id: int
+    svl_name: str
+    zone: str
+
+
+class SessionDetail(SessionRow):
+    """One session its SVL or an admin manages, with its leagues."""
+
+    league_ids: list[int]
+    archived: bool
+    delete_question: str
+
+
 def to_dict(
     db: Session, s: LeagueSession, svl_names: dict[int, str] | None = None, zones: dict[int, str] | None = None,
     now: dt.datetime | None = None,
-) -> dict:
+) -> SessionRow:
     """A session as a page shows it (every field is fit for an SVL or admin who may see it), its status as of
     ``now``; ``zone`` is its venue's time zone (lists pass ``zones``, read once)."""
+    assert s.id is not None  # a stored session
     names = svl_names if svl_names is not None else venues.svl_names(db, [s.svl_id])
     zones = zones if zones is not None else venues.zones(db, [s.svl_id])
     return {
@@ -130,14 +165,29 @@ def _resolve_svl(db: Session, actor: Actor, svl_id: object) -> int:
     raise Invalid({"svl": "Choose an SVL"})
 
 
-def svl_choices(db: Session, actor: Actor | None) -> list[dict]:
+class SvlChoice(TypedDict):
+    """An SVL an admin may create a session for."""
+
+    id: int
+    name: str
+
+
+class NewSessionForm(TypedDict):
+    """What the new-session form offers: whether an admin chooses the SVL, and the SVLs to choose from."""
+
+    choose_svl: bool
+    svls: list[SvlChoice]
+
+
+def svl_choices(db: Session, actor: Actor | None) -> list[SvlChoice]:
     """Every SVL account (id and name): the venues an admin may create a session for."""
     require_role(actor, Role.SVL, Role.ADMIN)
     found = db.exec(select(User).where(col(User.active).is_(True)).order_by(col(User.first_name), col(User.id))).all()
-    return [{"id": u.id, "name": f"{u.first_name} {u.last_name}".strip()} for u in found if Role.SVL.value in u.roles]
+    return [{"id": u.id, "name": f"{u.first_name} {u.last_name}".strip()}
+            for u in found if u.id is not None and Role.SVL.value in u.roles]  # fmt: skip
 
 
-def new_session_form(db: Session, actor: Actor | None) -> dict:
+def new_session_form(db: Session, actor: Actor | None) -> NewSessionForm:
     """What the new-session form offers: an admin chooses the SVL (``svls``), an SVL creates for itself."""
     actor = require_role(actor, Role.SVL, Role.ADMIN)
     return {"choose_svl": actor.is_admin, "svls": svl_choices(db, actor) if actor.is_admin else []}
@@ -170,7 +220,7 @@ def create_session(
     return row
 
 
-def list_sessions(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> list[dict]:
+def list_sessions(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> list[SessionRow]:
     """SVLs: their own sessions that are not Inactive. Admins: every session not archived. Statuses as of ``now``."""
     actor = require_role(actor, Role.SVL, Role.ADMIN)
     stmt = select(LeagueSession).where(col(LeagueSession.archived_at).is_(None)).order_by(col(LeagueSession.start_at), col(LeagueSession.id))
@@ -214,7 +264,7 @@ def sessions_page(
         where.append(paging.contains(text, col(LeagueSession.name), first, last, first + " " + last))
     query = query.where(*where).order_by(col(LeagueSession.start_at), col(LeagueSession.id))
 
-    def project(found: list) -> list[dict]:
+    def project(found: list) -> list[SessionRow]:
         shown = [r[0] for r in found]
         names = venues.svl_names(db, [s.svl_id for s in shown])
         zones = venues.zones(db, [s.svl_id for s in shown])
@@ -231,17 +281,19 @@ def managed(db: Session, actor: Actor | None, session_id: object) -> tuple[Actor
     return require_role(actor, Role.SVL, Role.ADMIN), row
 
 
-def get_session(db: Session, actor: Actor | None, session_id: object, now: dt.datetime | None = None) -> dict:
+def get_session(db: Session, actor: Actor | None, session_id: object, now: dt.datetime | None = None) -> SessionDetail:
     """One session its SVL or an admin manages (its status as of ``now``), with its leagues."""
     _actor, row = managed(db, actor, session_id)
-    out = to_dict(db, row, now=now)
     leagues = db.exec(
-        select(League).where(League.session_id == row.id, col(League.archived_at).is_(None)).order_by(col(League.start_at), col(League.id))
-    ).all()
-    out["league_ids"] = [lg.id for lg in leagues]
-    out["archived"] = row.archived_at is not None
-    out["delete_question"] = removal_question(db, row)
-    return out
+        select(League).where(League.session_id == row.id, col(League.archived_at).is_(None))
+        .order_by(col(League.start_at), col(League.id))
+    ).all()  # fmt: skip
+    return {
+        **to_dict(db, row, now=now),
+        "league_ids": [lg.id for lg in leagues if lg.id is not None],
+        "archived": row.archived_at is not None,
+        "delete_question": removal_question(db, row),
+    }
 
 
 def update_session(
