@@ -18,7 +18,7 @@ def edit_card() -> rx.Component:
         "Edit League",
         record_form(
             s,
-            *league_fields(s, s.form, show_cash=s.show_cash, show_active=True),
+            *league_fields(s, s.form.to(dict[str, str]), show_cash=s.show_cash, show_active=True),
             update_delete(s, "Update League", "Delete League", s.delete_question),
         ),
         max_width="40rem",

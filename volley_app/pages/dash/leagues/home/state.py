@@ -134,8 +134,9 @@ class LeagueHomeState(RecordForms, AuthState):
         if not data["active"]:
             del data["active"]  # a form without the field leaves the flag as it is
         return self._submit(
-            svc.update_league, done=lambda _row: rx.redirect(routes.DASH_LEAGUES), league_id=self._league_id(), **data
-        )
+            svc.update_league, done=lambda _row: rx.redirect(routes.DASH_LEAGUES), as_actor=True,
+            league_id=self._league_id(), **data,
+        )  # fmt: skip
 
     @rx.event
     def delete(self):
