@@ -7,6 +7,7 @@ in between), so nobody is mailed without the operator having seen the number. Au
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from typing import TypedDict
 
@@ -77,23 +78,55 @@ class MessagePreview(TypedDict):
     names: str
 
 
+@dataclasses.dataclass(frozen=True)
+class _Draft:
+    """A message an operator wrote to a league's captains, checked: who sends it, to whom, and what it says."""
+
+    actor: Actor
+    league_id: int
+    league_name: str
+    subject: str
+    body: str
+    users: list[User]
+    who: str
+    team_id: int | None
+
+    @property
+    def sender(self) -> str:
+        return self.actor.first_name or self.actor.username
+
+    @property
+    def full_subject(self) -> str:
+        """The subject as the captains read it: the league's name, then the operator's."""
+        return f"{self.league_name}: {self.subject}"
+
+    @property
+    def link(self) -> str:
+        return routes.absolute(routes.league_path(self.league_id))
+
+
+def _draft(db: Session, actor: Actor | None, league_id: object, team: object, subject: object, body: object) -> _Draft:
+    """The league's SVL or an admin, a league not archived, a subject and body that pass, someone to send to."""
+    league = leagues.changeable(db, actor, league_id)
+    assert actor is not None and league.id is not None  # changeable: a stored league, for its SVL or an admin
+    clean = _clean(subject, body)
+    users, who, team_id = _audience(db, league.id, team)
+    if not users:
+        raise Invalid(NOBODY)
+    name = leagues.display_name(league)
+    return _Draft(actor, league.id, name, clean["subject"], clean["body"], users, who, team_id)
+
+
 def preview(
     db: Session, actor: Actor | None, league_id: object, *, team: object = None, subject: object, body: object
 ) -> MessagePreview:
     """The email as a captain will read it and how many people get it (the league's SVL or an admin)."""
-    league = leagues.changeable(db, actor, league_id)
-    assert actor is not None and league.id is not None  # changeable: a stored league, for its SVL or an admin
-    clean = _clean(subject, body)
-    users, who, _team_id = _audience(db, league.id, team)
-    if not users:
-        raise Invalid(NOBODY)
-    name = leagues.display_name(league)
-    link = routes.absolute(routes.league_path(league.id))
-    email = mail_render.render("league_message", _letter(name, actor.first_name or actor.username,
-                                                         f"{name}: {clean['subject']}", clean["body"], link,
+    d = _draft(db, actor, league_id, team, subject, body)
+    users = d.users
+    email = mail_render.render("league_message", _letter(d.league_name, d.sender, d.full_subject, d.body, d.link,
                                                          "(captain's first name)"))  # fmt: skip
     return {
-        "count": len(users), "who": who, "subject": email.subject, "body": email.text,
+        "count": len(users), "who": d.who, "subject": email.subject, "body": email.text,
         "names": ", ".join(f"{u.first_name} {u.last_name}".strip() for u in users[:20]) + (" …" if len(users) > 20 else ""),
     }  # fmt: skip
 
@@ -103,38 +136,30 @@ def send(
     confirmed: object, now: dt.datetime | None = None,
 ) -> int:
     """Queue the email to each captain once, after the operator confirmed ``confirmed`` recipients. Returns how many."""
-    league = leagues.changeable(db, actor, league_id)
-    assert actor is not None and league.id is not None  # changeable: a stored league, for its SVL or an admin
-    clean = _clean(subject, body)
-    users, who, team_id = _audience(db, league.id, team)
-    if not users:
-        raise Invalid(NOBODY)
+    d = _draft(db, actor, league_id, team, subject, body)
+    users = d.users
     if str(confirmed).strip() != str(len(users)):
         raise Invalid(COUNT_CHANGED.format(n=len(users)))
-    name = leagues.display_name(league)
-    full_subject = f"{name}: {clean['subject']}"
     now = now or utcnow()
     recent = db.exec(
         select(OutboxMessage.id).where(
-            OutboxMessage.kind == "league_message", OutboxMessage.subject == full_subject,
+            OutboxMessage.kind == "league_message", OutboxMessage.subject == d.full_subject,
             col(OutboxMessage.to_addr).in_([u.email for u in users]),
             OutboxMessage.created_at > now - dt.timedelta(minutes=RESEND_MINUTES),
         )
     ).first()  # fmt: skip
     if recent is not None:
         raise Invalid(JUST_SENT)
-    sender = db.get(User, actor.user_id)
-    link = routes.absolute(routes.league_path(league.id))
+    sender = db.get(User, d.actor.user_id)
     for u in users:
         mail.queue_email(
-            db, "league_message",
-            _letter(name, actor.first_name or actor.username, full_subject, clean["body"], link, mail.first_name(u)),
+            db, "league_message", _letter(d.league_name, d.sender, d.full_subject, d.body, d.link, mail.first_name(u)),
             to=u.email, reply_to=sender.email if sender else None,
         )  # fmt: skip
     audit.record(
-        db, actor, action="message", entity="team" if team_id else "league", entity_id=team_id or league.id,
-        league_id=league.id, summary=f"Email to {who} of {name} ({len(users)}): {clean['subject']}",
-        after={"subject": clean["subject"], "recipients": len(users)},
+        db, d.actor, action="message", entity="team" if d.team_id else "league", entity_id=d.team_id or d.league_id,
+        league_id=d.league_id, summary=f"Email to {d.who} of {d.league_name} ({len(users)}): {d.subject}",
+        after={"subject": d.subject, "recipients": len(users)},
     )  # fmt: skip
     return len(users)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TypedDict
 from urllib.parse import urlencode
 
@@ -441,6 +441,14 @@ def summary(
     }
 
 
+def summaries(db: Session, found: Sequence[League], now: dt.datetime | None = None) -> list[LeagueSummary]:
+    """Leagues as lists show them (their sessions', venues' names and time zones read once for all)."""
+    snames = _session_names(db, [lg.session_id for lg in found])
+    vnames = venues.svl_names(db, [lg.svl_id for lg in found])
+    vzones = venues.zones(db, [lg.svl_id for lg in found])
+    return [summary(lg, snames, vnames, vzones, now) for lg in found]
+
+
 def list_leagues(
     db: Session, actor: Actor | None, *, session_id: object = None, now: dt.datetime | None = None
 ) -> list[LeagueSummary]:
@@ -459,11 +467,7 @@ def list_leagues(
         if actor.is_svl and not actor.is_admin:
             current = sessions.current_session_ids(db, actor.user_id, now)
             stmt = stmt.where(League.svl_id == actor.user_id, col(League.session_id).in_(current or [-1]))
-    found = list(db.exec(stmt).all())
-    snames = _session_names(db, [lg.session_id for lg in found])
-    vnames = venues.svl_names(db, [lg.svl_id for lg in found])
-    vzones = venues.zones(db, [lg.svl_id for lg in found])
-    return [summary(lg, snames, vnames, vzones, now) for lg in found]
+    return summaries(db, db.exec(stmt).all(), now)
 
 
 # The filters of the leagues list: free text (league name, venue, session, court), the day, the format, the skill level.
@@ -520,11 +524,7 @@ def leagues_page(
     query = query.where(*where).order_by(*order.columns)
 
     def project(found: list) -> list[LeagueSummary]:
-        rows = [r[0] for r in found]
-        snames = _session_names(db, [lg.session_id for lg in rows])
-        vnames = venues.svl_names(db, [lg.svl_id for lg in rows])
-        vzones = venues.zones(db, [lg.svl_id for lg in rows])
-        return [summary(lg, snames, vnames, vzones, now) for lg in rows]
+        return summaries(db, [r[0] for r in found], now)
 
     return paging.keyset(
         db, query, kinds=order.kinds, project=project, bookmark=bookmark, size=paging.page_size(size)
@@ -535,8 +535,7 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
     """A league's home: anyone logged in may read it; ``can_manage`` says whether the actions show."""
     row = access_league(db, actor, league_id)
     assert actor is not None  # access_league: someone logged in
-    base = summary(row, _session_names(db, [row.session_id]), venues.svl_names(db, [row.svl_id]),
-                   venues.zones(db, [row.svl_id]), now)  # fmt: skip
+    base = summaries(db, [row], now)[0]
     teams = db.exec(select(Team).where(Team.league_id == row.id, col(Team.withdrawn_at).is_(None))).all()
     managing = may_manage(actor, row)
     return {
@@ -638,13 +637,8 @@ def player_leagues(db: Session, actor: Actor | None, now: dt.datetime | None = N
     if actor.is_admin or actor.is_svl:
         raise Forbidden()
     now = now or utcnow()
-    found = list(
-        db.exec(select(League).where(col(League.active).is_(True), shown()).order_by(col(League.start_at), col(League.id))).all()
-    )
-    snames = _session_names(db, [lg.session_id for lg in found])
-    vnames = venues.svl_names(db, [lg.svl_id for lg in found])
-    vzones = venues.zones(db, [lg.svl_id for lg in found])
-    rows = [summary(lg, snames, vnames, vzones, now) for lg in found]
+    found = db.exec(select(League).where(col(League.active).is_(True), shown()).order_by(col(League.start_at), col(League.id)))
+    rows = summaries(db, found.all(), now)
     return {
         "registration": [r for r in rows if r["start_at"] > now],
         "current": [r for r in rows if r["start_at"] <= now],

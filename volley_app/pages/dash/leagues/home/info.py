@@ -36,11 +36,15 @@ def info_card() -> rx.Component:
     return section_card("League Info", details(*[labelled(label, i[key]) for label, key in INFO_LINES]))
 
 
+def managers_card(title: str, *children: rx.Component, **props) -> rx.Component:
+    """A card only the league's SVL and admins see (while it is not archived)."""
+    return card_for(LeagueHomeState.can_manage, title, *children, **props)
+
+
 def actions_card() -> rx.Component:
     s = LeagueHomeState
     to = s.links.to(dict[str, str])
-    return card_for(
-        s.can_manage,
+    return managers_card(
         "Actions",
         button_row(
             rx.cond(
