@@ -34,6 +34,7 @@ from volley_app.models import (
 from volley_app.pages.dash.leagues import game_edit, new, player_leagues, test_schedule
 from volley_app.pages.dash.leagues import list as league_list
 from volley_app.pages.dash.leagues.home import state as home
+from volley_app.services.operations import league_home
 from volley_app.services.seasons import results
 from volley_app.settings import get_settings
 
@@ -187,6 +188,25 @@ async def test_league_home_shows_actions_only_to_its_svl_and_admins(world, who):
         assert state.info["name"] == "Monday C 6s"
         assert state.can_manage is (who in ALLOWED)
         assert state.links["schedule"] == f"/dash/leagues/teams/schedule?league={world['lid']}"
+
+
+@pytest.mark.parametrize("who", ["player", "svla", "admin"])
+async def test_the_league_home_opens_with_one_service_call(world, who, monkeypatch):
+    """Whatever the reader may see there (games, disputes, registration, exports, the bracket), one read."""
+    called = []
+    real = home.run_action
+
+    async def counted(fn, /, **kwargs):
+        called.append(fn)
+        return await real(fn, **kwargs)
+
+    await generate(world)  # a schedule: the captain's games show
+    monkeypatch.setattr(home, "run_action", counted)
+    state, _ev = await call(world, who, home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "load")
+    assert called == [league_home.league_home]
+    assert state.info["name"] == "Monday C 6s" and state.info["teams_of"] == "4 of 8" and state.error == ""
+    assert state.can_manage is (who in ALLOWED) and bool(state.export_links) is (who in ALLOWED)
+    assert len(state.my_games) == (6 if who == "player" else 0)  # the player captains every team: all 6 games
 
 
 async def test_a_league_edit_with_bad_fields_marks_them(world):

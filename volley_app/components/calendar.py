@@ -15,7 +15,7 @@ def webcal(url: str) -> str:
     return url
 
 
-def add_to_calendar(subscribe: rx.Var, download: rx.Var, label: str = "Add to calendar") -> rx.Component:
+def add_to_calendar(subscribe: rx.Var[str], download: rx.Var[str], label: str = "Add to calendar") -> rx.Component:
     """A button that subscribes a calendar app to a feed, and the feed's plain address (to copy or download)."""
     return rx.cond(
         subscribe != "",

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app.components.forms import area_field, select_field, text_field
 from volley_app.models import Day, LeagueFormat, SkillLevel
@@ -23,7 +26,9 @@ def _pair(*fields: rx.Component, columns: str) -> rx.Component:
     return rx.grid(*fields, columns={"initial": "1", "sm": columns}, spacing="3", width="100%")
 
 
-def league_fields(state, d: dict | rx.Var, *, show_cash: rx.Var, show_active: bool) -> list[rx.Component]:
+def league_fields(
+    state: type[rx.State], d: Mapping[str, str] | ObjectVar[dict[str, str]], *, show_cash: rx.Var[bool], show_active: bool
+) -> list[rx.Component]:
     """The fields with ``d`` as their defaults (a new league: none); Cash Only when ``show_cash``."""
     return [
         text_field("Court", "court", state, required=True, max_length=100, default_value=d.get("court", "")),

@@ -3,6 +3,8 @@ the links back, Edit links, the frame of the operators' form screens."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import reflex as rx
 
 from volley_app import routes
@@ -11,6 +13,7 @@ from volley_app.components.layout import dash_page, dash_screen, link_button
 from volley_app.components.league_form import DAYS, FORMATS, SKILLS
 from volley_app.components.paging import filter_select, search_form
 from volley_app.services.core import timefmt
+from volley_app.services.seasons.leagues import LeagueSummary
 
 
 def money(cents: int) -> str:
@@ -30,23 +33,24 @@ def league_search(state, label: str, placeholder: str) -> rx.Component:
     )
 
 
-def summary_row(lg: dict) -> dict[str, str]:
+def summary_row(lg: LeagueSummary) -> dict[str, str]:
     """A league of a list (``leagues.summary``) as the browser gets it: strings only, with its link."""
     return {
-        **{key: lg[key] for key in ("name", "svl_name", "session_name", "court", "stage")},
+        "name": lg["name"], "svl_name": lg["svl_name"], "session_name": lg["session_name"], "court": lg["court"],
+        "stage": lg["stage"],
         "id": str(lg["id"]),
-        "start": timefmt.date_time(lg["start_at"], lg.get("zone"), labelled=True),
+        "start": timefmt.date_time(lg["start_at"], lg["zone"], labelled=True),
         "cost": money(lg["cost_cents"]) + (" (cash)" if lg["cash"] else ""),
         "href": routes.league_path(lg["id"]),
     }
 
 
-def where(place: dict) -> str:
+def where(place: Mapping[str, object]) -> str:
     """'12 Main St, Louisville, KY' from an address, city and region (blank parts left out)."""
-    return ", ".join(x for x in (place["address"], place["city"], place["region"]) if x)
+    return ", ".join(str(place[k]) for k in ("address", "city", "region") if place[k])
 
 
-def back_to_league(href: rx.Var) -> rx.Component:
+def back_to_league(href: rx.Var[str]) -> rx.Component:
     """The 'Back to League' button, shown once the league is known (``href`` not empty)."""
     return rx.cond(href != "", link_button("Back to League", href=href, variant="soft"))
 
@@ -71,7 +75,7 @@ def back_to_leagues() -> rx.Component:
     return link_button("Back to Leagues", href=routes.DASH_LEAGUES, variant="soft")
 
 
-def edit_link(href: rx.Var) -> rx.Component:
+def edit_link(href: rx.Var[str]) -> rx.Component:
     """A row's small Edit button, shown to those who may edit (``href`` not empty)."""
     return rx.cond(href != "", link_button("Edit", href=href, size="1", variant="soft"))
 

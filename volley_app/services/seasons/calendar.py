@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 from icalendar import Calendar, Event
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, SubRequest, SubRequestPlace, SubStatus, Team, User, utcnow
@@ -41,10 +41,14 @@ def _new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def _own_user(db: Session, actor: Actor | None) -> User:
+    """The acting user's own row."""
+    return load(db, User, require_actor(actor).user_id)
+
+
 def feed_token(db: Session, actor: Actor | None) -> str:
     """The actor's calendar token, made the first time it is needed."""
-    actor = require_actor(actor)
-    user = db.get(User, actor.user_id)
+    user = _own_user(db, actor)
     if user.calendar_token is None:
         user.calendar_token = _new_token()
         db.add(user)
@@ -54,25 +58,22 @@ def feed_token(db: Session, actor: Actor | None) -> str:
 
 def my_feed(db: Session, actor: Actor | None) -> str:
     """The address path of the actor's personal feed ("" when it is off)."""
-    actor = require_actor(actor)
-    token = db.get(User, actor.user_id).calendar_token
+    token = _own_user(db, actor).calendar_token
     return personal_feed_path(token) if token else ""
 
 
 def regenerate(db: Session, actor: Actor | None) -> str:
     """A new secret address for the actor's feeds: every address given out before answers 404."""
-    actor = require_actor(actor)
-    user = db.get(User, actor.user_id)
-    user.calendar_token = _new_token()
+    user = _own_user(db, actor)
+    token = user.calendar_token = _new_token()
     db.add(user)
     db.flush()
-    return personal_feed_path(user.calendar_token)
+    return personal_feed_path(token)
 
 
 def revoke(db: Session, actor: Actor | None) -> None:
     """Turn the actor's feeds off: every address given out answers 404 until a new one is made."""
-    actor = require_actor(actor)
-    user = db.get(User, actor.user_id)
+    user = _own_user(db, actor)
     user.calendar_token = None
     db.add(user)
     db.flush()
@@ -126,9 +127,9 @@ def _calendar(name: str, zone: str | None = None) -> Calendar:
 def _game_events(db: Session, games: list[Game], *, for_team_ids: set[int] | None = None) -> list[Event]:
     if not games:
         return []
-    league_rows = {lg.id: lg for lg in db.exec(select(League).where(League.id.in_({g.league_id for g in games}))).all()}
+    league_rows = {lg.id: lg for lg in db.exec(select(League).where(col(League.id).in_({g.league_id for g in games}))).all()}
     team_ids = {t for g in games for t in (g.team1_id, g.team2_id) if t is not None}
-    names = {t.id: t.team_name for t in db.exec(select(Team).where(Team.id.in_(team_ids))).all()} if team_ids else {}
+    names = {t.id: t.team_name for t in db.exec(select(Team).where(col(Team.id).in_(team_ids))).all()} if team_ids else {}
     svls = venues.svl_names(db, {lg.svl_id for lg in league_rows.values()})
     zones = venues.zones(db, {lg.svl_id for lg in league_rows.values()})
     now = utcnow()
@@ -171,6 +172,7 @@ def _sub_events(db: Session, requests: list[SubRequest]) -> list[Event]:
     now = utcnow()
     out = []
     for r in requests:
+        assert r.id is not None  # a stored request
         ev = Event()
         ev.add("uid", f"sub-request-{r.id}@{_host()}")
         ev.add("dtstamp", now)
@@ -197,7 +199,7 @@ def _ical(name: str, events: list[Event], zone: str | None = None) -> bytes:
 
 
 def _league_games(db: Session, stmt) -> list[Game]:
-    return list(db.exec(stmt.order_by(Game.start_at, Game.match, Game.id)).all())
+    return list(db.exec(stmt.order_by(col(Game.start_at), col(Game.match), col(Game.id))).all())
 
 
 def league_feed(db: Session, token: object, league_id: object) -> bytes:
@@ -219,7 +221,8 @@ def team_feed(db: Session, token: object, team_id: object) -> bytes:
         league = access_league(db, actor_of(user), team.league_id)
     except Exception as exc:
         raise NotFound(FEED_NOT_FOUND) from exc
-    games = _league_games(db, select(Game).where(sa.or_(Game.team1_id == team.id, Game.team2_id == team.id)))
+    assert team.id is not None  # a stored team
+    games = _league_games(db, select(Game).where(sa.or_(col(Game.team1_id) == team.id, col(Game.team2_id) == team.id)))
     return _ical(f"{team.team_name} ({leagues.display_name(league)})", _game_events(db, games, for_team_ids={team.id}),
                  leagues.zone(db, league))
 
@@ -229,17 +232,18 @@ def personal_feed(db: Session, token: object) -> bytes:
     user = _reader(db, token)
     teams = db.exec(
         select(Team.id)
-        .join(League, League.id == Team.league_id)
-        .where(Team.captain_id == user.id, Team.waitlist.is_(False), Team.withdrawn_at.is_(None),
-               League.archived_at.is_(None))
+        .join(League, col(League.id) == Team.league_id)
+        .where(Team.captain_id == user.id, col(Team.waitlist).is_(False), col(Team.withdrawn_at).is_(None),
+               col(League.archived_at).is_(None))
     ).all()  # fmt: skip
-    team_ids = set(teams)
+    team_ids = {t for t in teams if t is not None}
     games = (
-        _league_games(db, select(Game).where(sa.or_(Game.team1_id.in_(team_ids), Game.team2_id.in_(team_ids))))
+        _league_games(db, select(Game).where(sa.or_(col(Game.team1_id).in_(team_ids), col(Game.team2_id).in_(team_ids))))
         if team_ids else []
     )  # fmt: skip
+    assert user.id is not None  # a stored user
     subs = db.exec(
-        select(SubRequest).where(_subbing(user.id), SubRequest.archived_at.is_(None)).order_by(SubRequest.date, SubRequest.id)
+        select(SubRequest).where(_subbing(user.id), col(SubRequest.archived_at).is_(None)).order_by(col(SubRequest.date), col(SubRequest.id))
     ).all()
     name = f"{user.first_name}'s volleyball"
     return _ical(name, [*_game_events(db, games, for_team_ids=team_ids), *_sub_events(db, list(subs))])
@@ -252,10 +256,12 @@ def feed_links(db: Session, actor: Actor | None, *, league_id: object = None, te
     out = {"mine": personal_feed_path(token)}
     if league_id not in (None, ""):
         league = access_league(db, actor, league_id)
+        assert league.id is not None  # a stored league
         out["league"] = league_feed_path(token, league.id)
     if team_id not in (None, ""):
         team = load(db, Team, team_id, "No such team.")
         access_league(db, actor, team.league_id)
+        assert team.id is not None  # a stored team
         out["team"] = team_feed_path(token, team.id)
     return out
 
@@ -264,7 +270,7 @@ def accepted_request_feed(db: Session, actor: Actor | None, request_id: object) 
     """The actor's own feed path when they sub on that request (its event is there); else ""."""
     actor = require_actor(actor)
     rid = record_id(request_id, "Sub request not found")
-    found = select(SubRequest.id).where(SubRequest.id == rid, _subbing(actor.user_id), SubRequest.archived_at.is_(None))
+    found = select(SubRequest.id).where(SubRequest.id == rid, _subbing(actor.user_id), col(SubRequest.archived_at).is_(None))
     if db.exec(found).first() is None:
         return ""
     return personal_feed_path(feed_token(db, actor))
@@ -272,5 +278,5 @@ def accepted_request_feed(db: Session, actor: Actor | None, request_id: object) 
 
 def _subbing(user_id: int) -> sa.ColumnElement[bool]:
     """The requests ``user_id`` subs on: a place taken (on a request for several players too) or named and accepted."""
-    placed = SubRequest.id.in_(select(SubRequestPlace.request_id).where(SubRequestPlace.user_id == user_id))
-    return sa.or_(placed, sa.and_(SubRequest.recipient_id == user_id, SubRequest.status == SubStatus.ACCEPTED))
+    placed = col(SubRequest.id).in_(select(SubRequestPlace.request_id).where(SubRequestPlace.user_id == user_id))
+    return sa.or_(placed, sa.and_(col(SubRequest.recipient_id) == user_id, col(SubRequest.status) == SubStatus.ACCEPTED))

@@ -4,7 +4,7 @@ and telling its captains when it is archived."""
 from __future__ import annotations
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import Game, League, LeagueFormat, Team, User
@@ -28,7 +28,9 @@ def display_name(league: League) -> str:
 def played_games(db: Session, league_id: int) -> int:
     """Games of the league with a score entered or decided by forfeit."""
     scored = sa.or_(
-        Game.forfeit_team_id.is_not(None), Game.team1_game1_score.is_not(None), Game.team2_game1_score.is_not(None)
+        col(Game.forfeit_team_id).is_not(None),
+        col(Game.team1_game1_score).is_not(None),
+        col(Game.team2_game1_score).is_not(None),
     )
     return db.exec(select(sa.func.count()).select_from(Game).where(Game.league_id == league_id, scored)).one()
 
@@ -36,8 +38,8 @@ def played_games(db: Session, league_id: int) -> int:
 def delete_children(db: Session, league_id: int) -> None:
     """Delete a league's games and teams (and its bracket file), then the league row."""
     row = db.get(League, league_id)
-    db.exec(sa.delete(Game).where(Game.league_id == league_id))
-    db.exec(sa.delete(Team).where(Team.league_id == league_id))
+    db.exec(sa.delete(Game).where(col(Game.league_id) == league_id))
+    db.exec(sa.delete(Team).where(col(Team.league_id) == league_id))
     if row is not None:
         file_name = row.tournament_file
         db.delete(row)
@@ -60,9 +62,9 @@ def paid_teams(db: Session, league_id: int) -> list[str]:
     """The league's paid teams in words for the archive confirmation: 'Net Ninjas (captain Ana Diaz)'."""
     rows = db.exec(
         select(Team, User)
-        .join(User, User.id == Team.captain_id, isouter=True)
-        .where(Team.league_id == league_id, Team.paid.is_(True), Team.withdrawn_at.is_(None))
-        .order_by(Team.team_name, Team.id)
+        .join(User, col(User.id) == Team.captain_id, isouter=True)
+        .where(Team.league_id == league_id, col(Team.paid).is_(True), col(Team.withdrawn_at).is_(None))
+        .order_by(col(Team.team_name), col(Team.id))
     ).all()
     out = []
     for team, captain in rows:
@@ -78,7 +80,7 @@ def tell_captains_archived(db: Session, league: League) -> int:
     archiving transaction, so nobody is told of an archive that did not happen.
     """
     teams = db.exec(
-        select(Team).where(Team.league_id == league.id, Team.withdrawn_at.is_(None)).order_by(Team.id)
+        select(Team).where(Team.league_id == league.id, col(Team.withdrawn_at).is_(None)).order_by(col(Team.id))
     ).all()
     by_captain: dict[int, list[Team]] = {}
     for t in teams:
@@ -86,13 +88,14 @@ def tell_captains_archived(db: Session, league: League) -> int:
             by_captain.setdefault(t.captain_id, []).append(t)
     if not by_captain:
         return 0
-    users = db.exec(select(User).where(User.id.in_(by_captain), User.active.is_(True))).all()
+    users = db.exec(select(User).where(col(User.id).in_(by_captain), col(User.active).is_(True))).all()
     name = display_name(league)
     link = routes.absolute(routes.PLAYER_LEAGUES)
     queued = 0
     for user in users:
         if not user.email:
             continue
+        assert user.id is not None  # a stored user
         paid = [t.team_name for t in by_captain[user.id] if t.paid]
         mail.queue_email(db, "league_archived", {"first_name": user.first_name or user.username, "league": name,
                                                  "paid_teams": paid, "page": link}, to=user.email)  # fmt: skip

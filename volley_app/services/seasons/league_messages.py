@@ -7,9 +7,11 @@ in between), so nobody is mailed without the operator having seen the number. Au
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+from typing import TypedDict
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import OutboxMessage, Team, User, utcnow
@@ -29,7 +31,7 @@ RESEND_MINUTES = 10
 
 def _audience(db: Session, league_id: int, team: object) -> tuple[list[User], str, int | None]:
     """The captains to email (each person once), who they are in words, and the team's id when one team."""
-    stmt = select(Team).where(Team.league_id == league_id, Team.withdrawn_at.is_(None))
+    stmt = select(Team).where(Team.league_id == league_id, col(Team.withdrawn_at).is_(None))
     team_text = str(team).strip() if isinstance(team, str | int) and not isinstance(team, bool) else ""
     team_id = None
     if team_text:
@@ -37,16 +39,16 @@ def _audience(db: Session, league_id: int, team: object) -> tuple[list[User], st
             team_id = int(team_text)
         except ValueError:
             team_id = -1
-        stmt = stmt.where(Team.id == team_id)
+        stmt = stmt.where(col(Team.id) == team_id)
         found = db.exec(stmt).first()
         if found is None:
             raise Invalid({"team": "Choose a team of this league"})
         who = f"the captain of {found.team_name}"
     else:
-        stmt = stmt.where(Team.waitlist.is_(False))
+        stmt = stmt.where(col(Team.waitlist).is_(False))
         who = "the captains of every team in the league"
     ids = {t.captain_id for t in db.exec(stmt).all() if t.captain_id}
-    users = db.exec(select(User).where(User.id.in_(ids or {-1}), User.active.is_(True)).order_by(User.id)).all()
+    users = db.exec(select(User).where(col(User.id).in_(ids or {-1}), col(User.active).is_(True)).order_by(col(User.id))).all()
     return [u for u in users if u.email], who, team_id
 
 
@@ -66,20 +68,65 @@ def _letter(league_name: str, sender: str, subject: str, body: str, link: str, f
             "first_name": first_name}  # fmt: skip
 
 
-def preview(db: Session, actor: Actor | None, league_id: object, *, team: object = None, subject: object, body: object) -> dict:
-    """The email as a captain will read it and how many people get it (the league's SVL or an admin)."""
+class MessagePreview(TypedDict):
+    """The email as a captain will read it, and who gets it."""
+
+    count: int
+    who: str
+    subject: str
+    body: str
+    names: str
+
+
+@dataclasses.dataclass(frozen=True)
+class _Draft:
+    """A message an operator wrote to a league's captains, checked: who sends it, to whom, and what it says."""
+
+    actor: Actor
+    league_id: int
+    league_name: str
+    subject: str
+    body: str
+    users: list[User]
+    who: str
+    team_id: int | None
+
+    @property
+    def sender(self) -> str:
+        return self.actor.first_name or self.actor.username
+
+    @property
+    def full_subject(self) -> str:
+        """The subject as the captains read it: the league's name, then the operator's."""
+        return f"{self.league_name}: {self.subject}"
+
+    @property
+    def link(self) -> str:
+        return routes.absolute(routes.league_path(self.league_id))
+
+
+def _draft(db: Session, actor: Actor | None, league_id: object, team: object, subject: object, body: object) -> _Draft:
+    """The league's SVL or an admin, a league not archived, a subject and body that pass, someone to send to."""
     league = leagues.changeable(db, actor, league_id)
+    assert actor is not None and league.id is not None  # changeable: a stored league, for its SVL or an admin
     clean = _clean(subject, body)
-    users, who, _team_id = _audience(db, league.id, team)
+    users, who, team_id = _audience(db, league.id, team)
     if not users:
         raise Invalid(NOBODY)
     name = leagues.display_name(league)
-    link = routes.absolute(routes.league_path(league.id))
-    email = mail_render.render("league_message", _letter(name, actor.first_name or actor.username,
-                                                         f"{name}: {clean['subject']}", clean["body"], link,
+    return _Draft(actor, league.id, name, clean["subject"], clean["body"], users, who, team_id)
+
+
+def preview(
+    db: Session, actor: Actor | None, league_id: object, *, team: object = None, subject: object, body: object
+) -> MessagePreview:
+    """The email as a captain will read it and how many people get it (the league's SVL or an admin)."""
+    d = _draft(db, actor, league_id, team, subject, body)
+    users = d.users
+    email = mail_render.render("league_message", _letter(d.league_name, d.sender, d.full_subject, d.body, d.link,
                                                          "(captain's first name)"))  # fmt: skip
     return {
-        "count": len(users), "who": who, "subject": email.subject, "body": email.text,
+        "count": len(users), "who": d.who, "subject": email.subject, "body": email.text,
         "names": ", ".join(f"{u.first_name} {u.last_name}".strip() for u in users[:20]) + (" …" if len(users) > 20 else ""),
     }  # fmt: skip
 
@@ -89,46 +136,55 @@ def send(
     confirmed: object, now: dt.datetime | None = None,
 ) -> int:
     """Queue the email to each captain once, after the operator confirmed ``confirmed`` recipients. Returns how many."""
-    league = leagues.changeable(db, actor, league_id)
-    clean = _clean(subject, body)
-    users, who, team_id = _audience(db, league.id, team)
-    if not users:
-        raise Invalid(NOBODY)
+    d = _draft(db, actor, league_id, team, subject, body)
+    users = d.users
     if str(confirmed).strip() != str(len(users)):
         raise Invalid(COUNT_CHANGED.format(n=len(users)))
-    name = leagues.display_name(league)
-    full_subject = f"{name}: {clean['subject']}"
     now = now or utcnow()
     recent = db.exec(
         select(OutboxMessage.id).where(
-            OutboxMessage.kind == "league_message", OutboxMessage.subject == full_subject,
-            OutboxMessage.to_addr.in_([u.email for u in users]),
+            OutboxMessage.kind == "league_message", OutboxMessage.subject == d.full_subject,
+            col(OutboxMessage.to_addr).in_([u.email for u in users]),
             OutboxMessage.created_at > now - dt.timedelta(minutes=RESEND_MINUTES),
         )
     ).first()  # fmt: skip
     if recent is not None:
         raise Invalid(JUST_SENT)
-    sender = db.get(User, actor.user_id)
-    link = routes.absolute(routes.league_path(league.id))
+    sender = db.get(User, d.actor.user_id)
     for u in users:
         mail.queue_email(
-            db, "league_message",
-            _letter(name, actor.first_name or actor.username, full_subject, clean["body"], link, mail.first_name(u)),
+            db, "league_message", _letter(d.league_name, d.sender, d.full_subject, d.body, d.link, mail.first_name(u)),
             to=u.email, reply_to=sender.email if sender else None,
         )  # fmt: skip
     audit.record(
-        db, actor, action="message", entity="team" if team_id else "league", entity_id=team_id or league.id,
-        league_id=league.id, summary=f"Email to {who} of {name} ({len(users)}): {clean['subject']}",
-        after={"subject": clean["subject"], "recipients": len(users)},
+        db, d.actor, action="message", entity="team" if d.team_id else "league", entity_id=d.team_id or d.league_id,
+        league_id=d.league_id, summary=f"Email to {d.who} of {d.league_name} ({len(users)}): {d.subject}",
+        after={"subject": d.subject, "recipients": len(users)},
     )  # fmt: skip
     return len(users)
 
 
-def teams(db: Session, actor: Actor | None, league_id: object) -> dict:
+class Choice(TypedDict):
+    """One choice of a select field."""
+
+    value: str
+    label: str
+
+
+class LeagueTeams(TypedDict):
+    """The league an operator writes to the captains of, and its teams to choose from."""
+
+    id: int
+    name: str
+    teams: list[Choice]
+
+
+def teams(db: Session, actor: Actor | None, league_id: object) -> LeagueTeams:
     """The league's name and the teams to choose from (the league's SVL or an admin)."""
     league = leagues.changeable(db, actor, league_id)
+    assert league.id is not None  # a stored league
     rows = db.exec(
-        select(Team).where(Team.league_id == league.id, Team.withdrawn_at.is_(None)).order_by(Team.team_name)
+        select(Team).where(Team.league_id == league.id, col(Team.withdrawn_at).is_(None)).order_by(col(Team.team_name))
     ).all()
     return {"id": league.id, "name": leagues.display_name(league),
             "teams": [{"value": str(t.id), "label": t.team_name + (" (waitlist)" if t.waitlist else "")} for t in rows]}  # fmt: skip

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Iterable, Sequence
+from typing import TypedDict
 from urllib.parse import urlencode
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import (
@@ -121,7 +123,7 @@ def stage_at(league: League, now: dt.datetime) -> LeagueStage:
 
 def shown() -> sa.ColumnElement[bool]:
     """Leagues normal lists show: not archived."""
-    return League.archived_at.is_(None)
+    return col(League.archived_at).is_(None)
 
 
 def save_reached_stages(db: Session, now: dt.datetime | None = None) -> None:
@@ -158,7 +160,7 @@ def _sets_to_play(value: object) -> int | None:
 def _clean(fields: dict, zone: str | None = None) -> dict:
     """Check the required set of spec section 5 (dates on the wall clock of the venue's ``zone``);
     returns the columns to store."""
-    hold = {}  # a form without the field leaves the hold window as it is (48 hours for a new league)
+    hold: dict[str, tuple[object, ...]] = {}  # a form without the field leaves the hold window as it is (48 hours for a new league)
     if "offer_hold_hours" in fields:
         hold["offer_hold_hours"] = (_int, fields["offer_hold_hours"], "offer_hold_hours", "Offer hold", *OFFER_HOURS)
     if fields.get("ranking") not in (None, ""):  # without it the order stays (the standard one for a new league)
@@ -231,6 +233,7 @@ def create_league(db: Session, actor: Actor | None, *, session_id: object, **fie
     more = clean.pop("more_courts")
     svl = db.get(User, session_row.svl_id)
     clean["cash"] = validation.flag(fields.get("cash")) and cash_allowed(db, session_row.svl_id)
+    assert session_row.id is not None  # a stored session
     row = League(
         session_id=session_row.id, svl_id=session_row.svl_id, stage=LeagueStage.REGISTRATION, active=True,
         schedule_generated=False, address=svl.address if svl else None, city=svl.city if svl else None,
@@ -270,6 +273,7 @@ def update_league(db: Session, actor: Actor | None, league_id: object, **fields)
 
 def contents(db: Session, league: League) -> dict[str, int]:
     """What a league holds that history needs: teams (and how many paid), played games, payments."""
+    assert league.id is not None  # a stored league
     teams = db.exec(select(Team).where(Team.league_id == league.id)).all()
     payments = db.exec(select(sa.func.count()).select_from(Payment).where(Payment.league_id == league.id)).one()
     return {
@@ -287,6 +291,7 @@ def _plural(n: int, word: str) -> str:
 def removal_question(db: Session, league: League) -> str:
     """The delete confirmation: what will be archived, or that the empty league is deleted."""
     held = contents(db, league)
+    assert league.id is not None  # a stored league
     if not any(held.values()):
         return f"Are you sure you want to delete League: {display_name(league)}? It has no teams or payments."
     parts = [_plural(held["teams"], "team")]
@@ -310,6 +315,7 @@ def delete_league(db: Session, actor: Actor | None, league_id: object) -> str:
     only an empty one is deleted.
     """
     row = changeable(db, actor, league_id)
+    assert actor is not None and row.id is not None  # changeable: a stored league, for its SVL or an admin
     name = display_name(row)
     held = contents(db, row)
     if any(held.values()):
@@ -346,19 +352,74 @@ def restore_league(db: Session, actor: Actor | None, league_id: object) -> str:
     return display_name(row)
 
 
-def _session_names(db: Session, ids) -> dict[int, str]:
-    ids = set(ids)
-    if not ids:
+def _session_names(db: Session, ids: Iterable[int]) -> dict[int, str]:
+    wanted = set(ids)
+    if not wanted:
         return {}
-    return {s.id: s.name for s in db.exec(select(LeagueSession).where(LeagueSession.id.in_(ids))).all()}
+    found = db.exec(select(LeagueSession).where(col(LeagueSession.id).in_(wanted))).all()
+    return {s.id: s.name for s in found if s.id is not None}
+
+
+class LeagueSummary(TypedDict):
+    """A league as lists show it."""
+
+    id: int
+    name: str
+    session_id: int
+    session_name: str
+    svl_name: str
+    court: str
+    day: str
+    skill_level: str
+    format: str
+    start_at: dt.datetime
+    zone: str
+    stage: str
+    active: bool
+    cost_cents: int
+    cash: bool
+    max_teams: int
+    archived: bool
+
+
+class LeagueDetail(LeagueSummary):
+    """A league's home: the summary, its other fields, and what the reader may do there."""
+
+    number_of_weeks: int
+    first_court: str
+    registration_deadline: dt.datetime | None
+    registration_closes: dt.datetime
+    more_courts: str
+    time_increment: int
+    gender_requirement: str
+    raw_format: str
+    schedule_generated: bool
+    address: str
+    city: str
+    region: str
+    team_count: int
+    waitlist_count: int
+    can_manage: bool
+    can_restore: bool
+    show_audit: bool
+    show_payments: bool
+    delete_question: str
+    cash_allowed: bool
+    show_cash: bool
+    offer_hold_hours: int
+    ranking: str
+    sets_to_play: str
+    has_bracket: bool
+    bracket_type: str
 
 
 def summary(
     league: League, session_names: dict[int, str], svl_names: dict[int, str], zones: dict[int, str] | None = None,
     now: dt.datetime | None = None,
-) -> dict:
+) -> LeagueSummary:
     """A league as lists show it, its stage as of ``now``; ``zone`` is its venue's time zone (from ``zones``,
     read once per list)."""
+    assert league.id is not None  # a stored league
     return {
         "id": league.id,
         "name": display_name(league),
@@ -380,27 +441,33 @@ def summary(
     }
 
 
-def list_leagues(db: Session, actor: Actor | None, *, session_id: object = None, now: dt.datetime | None = None) -> list[dict]:
+def summaries(db: Session, found: Sequence[League], now: dt.datetime | None = None) -> list[LeagueSummary]:
+    """Leagues as lists show them (their sessions', venues' names and time zones read once for all)."""
+    snames = _session_names(db, [lg.session_id for lg in found])
+    vnames = venues.svl_names(db, [lg.svl_id for lg in found])
+    vzones = venues.zones(db, [lg.svl_id for lg in found])
+    return [summary(lg, snames, vnames, vzones, now) for lg in found]
+
+
+def list_leagues(
+    db: Session, actor: Actor | None, *, session_id: object = None, now: dt.datetime | None = None
+) -> list[LeagueSummary]:
     """Active leagues (stages as of ``now``). SVLs: only those in their current sessions; others: all active.
 
     With ``session_id`` (SVL/admin): every league of that one session, active or not.
     """
     actor = require_actor(actor)
     now = now or utcnow()
-    stmt = select(League).where(shown()).order_by(League.start_at, League.id)
+    stmt = select(League).where(shown()).order_by(col(League.start_at), col(League.id))
     if session_id not in (None, ""):
         session_row = sessions.managed(db, actor, session_id)[1]
         stmt = stmt.where(League.session_id == session_row.id)
     else:
-        stmt = stmt.where(League.active.is_(True))
+        stmt = stmt.where(col(League.active).is_(True))
         if actor.is_svl and not actor.is_admin:
             current = sessions.current_session_ids(db, actor.user_id, now)
-            stmt = stmt.where(League.svl_id == actor.user_id, League.session_id.in_(current or [-1]))
-    found = list(db.exec(stmt).all())
-    snames = _session_names(db, [lg.session_id for lg in found])
-    vnames = venues.svl_names(db, [lg.svl_id for lg in found])
-    vzones = venues.zones(db, [lg.svl_id for lg in found])
-    return [summary(lg, snames, vnames, vzones, now) for lg in found]
+            stmt = stmt.where(League.svl_id == actor.user_id, col(League.session_id).in_(current or [-1]))
+    return summaries(db, db.exec(stmt).all(), now)
 
 
 # The filters of the leagues list: free text (league name, venue, session, court), the day, the format, the skill level.
@@ -409,8 +476,8 @@ LEAGUE_FILTERS = ("q", "day", "format", "skill")
 
 # The orders of the leagues list: by start (the default) or latest start first.
 LEAGUE_ORDERS = {
-    "start": paging.Order((League.start_at, League.id), (dt.datetime, int)),
-    "-start": paging.Order((League.start_at.desc(), League.id.desc()), (dt.datetime, int)),
+    "start": paging.Order((col(League.start_at), col(League.id)), (dt.datetime, int)),
+    "-start": paging.Order((col(League.start_at).desc(), col(League.id).desc()), (dt.datetime, int)),
 }
 
 
@@ -437,73 +504,69 @@ def leagues_page(
     now = now or utcnow()
     f = filters if isinstance(filters, dict) else {}
     if session_id not in (None, ""):
-        where = [shown(), League.session_id == sessions.managed(db, actor, session_id)[1].id]
+        where = [shown(), col(League.session_id) == sessions.managed(db, actor, session_id)[1].id]
     else:
-        where = [shown(), League.active.is_(True)]
+        where = [shown(), col(League.active).is_(True)]
     if session_id in (None, "") and actor.is_svl and not actor.is_admin:
         current = sessions.current_session_ids(db, actor.user_id, now)
-        where += [League.svl_id == actor.user_id, League.session_id.in_(current or [-1])]
+        where += [col(League.svl_id) == actor.user_id, col(League.session_id).in_(current or [-1])]
     if day := paging.choice(f.get("day"), Day.values()):
-        where.append(League.day == Day(day))
+        where.append(col(League.day) == Day(day))
     if fmt := paging.choice(f.get("format"), LeagueFormat.values()):
-        where.append(League.format == LeagueFormat(fmt))
+        where.append(col(League.format) == LeagueFormat(fmt))
     if skill := paging.choice(f.get("skill"), SkillLevel.values()):
-        where.append(League.skill_level == SkillLevel(skill))
+        where.append(col(League.skill_level) == SkillLevel(skill))
     query = select(League)
     if text := paging.search_text(f.get("q")):
-        venue = User.first_name + " " + User.last_name
-        query = query.join(User, User.id == League.svl_id).join(LeagueSession, LeagueSession.id == League.session_id)
-        where.append(paging.contains(text, venue, LeagueSession.name, League.court, name_column()))
+        venue = col(User.first_name) + " " + col(User.last_name)
+        query = query.join(User, col(User.id) == League.svl_id).join(LeagueSession, col(LeagueSession.id) == League.session_id)
+        where.append(paging.contains(text, venue, col(LeagueSession.name), col(League.court), name_column()))
     query = query.where(*where).order_by(*order.columns)
 
-    def project(found: list) -> list[dict]:
-        rows = [r[0] for r in found]
-        snames = _session_names(db, [lg.session_id for lg in rows])
-        vnames = venues.svl_names(db, [lg.svl_id for lg in rows])
-        vzones = venues.zones(db, [lg.svl_id for lg in rows])
-        return [summary(lg, snames, vnames, vzones, now) for lg in rows]
+    def project(found: list) -> list[LeagueSummary]:
+        return summaries(db, [r[0] for r in found], now)
 
     return paging.keyset(
         db, query, kinds=order.kinds, project=project, bookmark=bookmark, size=paging.page_size(size)
     )
 
 
-def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.datetime | None = None) -> dict:
+def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.datetime | None = None) -> LeagueDetail:
     """A league's home: anyone logged in may read it; ``can_manage`` says whether the actions show."""
     row = access_league(db, actor, league_id)
-    out = summary(row, _session_names(db, [row.session_id]), venues.svl_names(db, [row.svl_id]),
-                  venues.zones(db, [row.svl_id]), now)
-    teams = db.exec(select(Team).where(Team.league_id == row.id, Team.withdrawn_at.is_(None))).all()
+    assert actor is not None  # access_league: someone logged in
+    base = summaries(db, [row], now)[0]
+    teams = db.exec(select(Team).where(Team.league_id == row.id, col(Team.withdrawn_at).is_(None))).all()
     managing = may_manage(actor, row)
-    out.update(
-        number_of_weeks=row.number_of_weeks,
-        first_court=row.court,
-        registration_deadline=row.registration_deadline,
-        registration_closes=registration_closes(row),
-        more_courts="\n".join(court_names(row)[1:]),
-        time_increment=row.time_increment,
-        gender_requirement=row.gender_requirement or "",
-        raw_format=row.format.value,
-        schedule_generated=row.schedule_generated,
-        address=row.address or "",
-        city=row.city or "",
-        region=row.region.value if row.region else "",
-        team_count=sum(1 for t in teams if not t.waitlist),
-        waitlist_count=sum(1 for t in teams if t.waitlist),
-        can_manage=managing and row.archived_at is None,
-        can_restore=actor.is_admin and row.archived_at is not None,
-        show_audit=actor.is_admin,
-        show_payments=managing,
-        delete_question=removal_question(db, row) if managing and row.archived_at is None else "",
-        cash_allowed=cash_allowed(db, row.svl_id),
-        show_cash=managing and cash_allowed(db, row.svl_id),
-        offer_hold_hours=row.offer_hold_hours,
-        ranking=row.ranking.value,
-        sets_to_play=str(row.sets_to_play or ""),
-        has_bracket=bool(row.tournament_file),
-        bracket_type=row.tournament_content_type or "",
-    )
-    return out
+    return {
+        **base,
+        "number_of_weeks": row.number_of_weeks,
+        "first_court": row.court,
+        "registration_deadline": row.registration_deadline,
+        "registration_closes": registration_closes(row),
+        "more_courts": "\n".join(court_names(row)[1:]),
+        "time_increment": row.time_increment,
+        "gender_requirement": row.gender_requirement or "",
+        "raw_format": row.format.value,
+        "schedule_generated": row.schedule_generated,
+        "address": row.address or "",
+        "city": row.city or "",
+        "region": row.region.value if row.region else "",
+        "team_count": sum(1 for t in teams if not t.waitlist),
+        "waitlist_count": sum(1 for t in teams if t.waitlist),
+        "can_manage": managing and row.archived_at is None,
+        "can_restore": actor.is_admin and row.archived_at is not None,
+        "show_audit": actor.is_admin,
+        "show_payments": managing,
+        "delete_question": removal_question(db, row) if managing and row.archived_at is None else "",
+        "cash_allowed": cash_allowed(db, row.svl_id),
+        "show_cash": managing and cash_allowed(db, row.svl_id),
+        "offer_hold_hours": row.offer_hold_hours,
+        "ranking": row.ranking.value,
+        "sets_to_play": str(row.sets_to_play or ""),
+        "has_bracket": bool(row.tournament_file),
+        "bracket_type": row.tournament_content_type or "",
+    }
 
 
 def bracket_link(db: Session, actor: Actor | None, league_id: object, *, now: dt.datetime | None = None) -> str:
@@ -514,6 +577,7 @@ def bracket_link(db: Session, actor: Actor | None, league_id: object, *, now: dt
     row = access_league(db, actor, league_id)
     if not row.tournament_file or actor is None:
         return ""
+    assert row.id is not None  # a stored league
     query = uploads.ticket(actor.user_id, _bracket_subject(row), now or utcnow())
     return f"{routes.bracket_file_path(row.id)}?{urlencode(query)}"
 
@@ -535,17 +599,19 @@ def bracket_file(
         uid = uploads.ticket_holder(link, _bracket_subject(row), now or utcnow())
         actor = auth.holder(db, uid) if uid is not None else None
     row = access_league(db, actor, row.id)
-    data = uploads.read(db, row.tournament_file)
-    if data is None or not row.tournament_content_type:
+    name = row.tournament_file
+    data = uploads.read(db, name)
+    if data is None or not name or not row.tournament_content_type:
         raise NotFound("There is no tournament bracket for this league")
-    return {"data": data, "content_type": row.tournament_content_type, "etag": uploads.etag(row.tournament_file),
-            "filename": uploads.download_name("tournament-bracket", row.tournament_file)}
+    return {"data": data, "content_type": row.tournament_content_type, "etag": uploads.etag(name),
+            "filename": uploads.download_name("tournament-bracket", name)}
 
 
 def upload_bracket(db: Session, actor: Actor | None, league_id: object, *, data: object) -> League:
     """Replace the league's tournament bracket (its SVL or an admin) after the content and size check."""
     row = changeable(db, actor, league_id)
     content_type, ext = uploads.check(data)
+    assert isinstance(data, bytes | bytearray)  # check refuses anything else
     old = row.tournament_file
     row.tournament_file = uploads.store(db, bytes(data), ext, content_type)
     row.tournament_content_type = content_type
@@ -557,19 +623,22 @@ def upload_bracket(db: Session, actor: Actor | None, league_id: object, *, data:
     return row
 
 
-def player_leagues(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> dict:
+class PlayerLeagues(TypedDict):
+    """The player leagues page: the leagues open for registration, the current ones, the partner venues."""
+
+    registration: list[LeagueSummary]
+    current: list[LeagueSummary]
+    venues: list[dict]
+
+
+def player_leagues(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> PlayerLeagues:
     """The player leagues page: open for registration, current, and the partner venues (SVL accounts)."""
     actor = require_actor(actor)
     if actor.is_admin or actor.is_svl:
         raise Forbidden()
     now = now or utcnow()
-    found = list(
-        db.exec(select(League).where(League.active.is_(True), shown()).order_by(League.start_at, League.id)).all()
-    )
-    snames = _session_names(db, [lg.session_id for lg in found])
-    vnames = venues.svl_names(db, [lg.svl_id for lg in found])
-    vzones = venues.zones(db, [lg.svl_id for lg in found])
-    rows = [summary(lg, snames, vnames, vzones, now) for lg in found]
+    found = db.exec(select(League).where(col(League.active).is_(True), shown()).order_by(col(League.start_at), col(League.id)))
+    rows = summaries(db, found.all(), now)
     return {
         "registration": [r for r in rows if r["start_at"] > now],
         "current": [r for r in rows if r["start_at"] <= now],
@@ -577,13 +646,20 @@ def player_leagues(db: Session, actor: Actor | None, now: dt.datetime | None = N
     }
 
 
-def svl_sessions_for_new_league(db: Session, actor: Actor | None) -> list[dict]:
+def svl_sessions_for_new_league(db: Session, actor: Actor | None) -> list[sessions.SessionRow]:
     """The sessions a new league may go in: the actor's current ones (admins: every current one)."""
     actor = require_role(actor, Role.SVL, Role.ADMIN)
     return [s for s in sessions.list_sessions(db, actor) if s["status"] != "Inactive"]
 
 
-def new_league_form(db: Session, actor: Actor | None) -> dict:
+class NewLeagueForm(TypedDict):
+    """What the new league form offers: the sessions to choose from, and whether the cash-only choice shows."""
+
+    sessions: list[sessions.SessionRow]
+    show_cash: bool
+
+
+def new_league_form(db: Session, actor: Actor | None) -> NewLeagueForm:
     """What the new league form offers: the sessions to choose from, and whether the cash-only choice shows.
 
     The cash-only choice shows when a league in one of those sessions may be cash-only (``cash_allowed``).

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import TypedDict
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlalchemy.orm import Mapped
+from sqlmodel import Session, col, select
 
 from volley_app.models import League, LeagueSession, Payment, Role, SessionStatus, Team, User, utcnow
 from volley_app.services.accounts import venues
@@ -38,8 +40,8 @@ def status_at(session: LeagueSession, now: dt.datetime) -> SessionStatus:
 def current() -> sa.ColumnElement[bool]:
     """Sessions that are not Inactive and not archived: not past their end, and not saved as Inactive."""
     return sa.and_(
-        LeagueSession.end_at >= utcnow(), LeagueSession.status != SessionStatus.INACTIVE,
-        LeagueSession.archived_at.is_(None),
+        col(LeagueSession.end_at) >= utcnow(), col(LeagueSession.status) != SessionStatus.INACTIVE,
+        col(LeagueSession.archived_at).is_(None),
     )  # fmt: skip
 
 
@@ -47,17 +49,29 @@ def save_reached_statuses(db: Session, now: dt.datetime | None = None) -> None:
     """Save the status each session not Inactive has reached by ``now`` (the periodic sweep: reads compute the
     status with :func:`status_at` and write nothing)."""
     found = db.exec(select(LeagueSession).where(LeagueSession.status != SessionStatus.INACTIVE,
-                                                LeagueSession.archived_at.is_(None))).all()  # fmt: skip
+                                                col(LeagueSession.archived_at).is_(None))).all()  # fmt: skip
     clock.save_reached(db, found, "status", status_at, now)
 
 
-def svl_home(db: Session, actor: Actor | None) -> list[dict]:
+class SvlHomeSession(TypedDict):
+    """A session of the SVL home list."""
+
+    id: int
+    name: str
+    status: str
+    start_at: dt.datetime
+    end_at: dt.datetime
+    svl_name: str
+    zone: str
+
+
+def svl_home(db: Session, actor: Actor | None) -> list[SvlHomeSession]:
     """The acting SVL's own sessions in Registration or Active, by start (the SVL home list)."""
     actor = require_role(actor, Role.SVL)
     rows = db.exec(
         select(LeagueSession)
         .where(LeagueSession.svl_id == actor.user_id, current())
-        .order_by(LeagueSession.start_at, LeagueSession.id)
+        .order_by(col(LeagueSession.start_at), col(LeagueSession.id))
     ).all()
     now = utcnow()
     svl = db.get(User, actor.user_id)
@@ -72,19 +86,41 @@ def svl_home(db: Session, actor: Actor | None) -> list[dict]:
             "zone": svl.time_zone if svl else timefmt.default_name(),
         }
         for s in rows
-        if status_at(s, now) in (SessionStatus.REGISTRATION, SessionStatus.ACTIVE)
+        if s.id is not None and status_at(s, now) in (SessionStatus.REGISTRATION, SessionStatus.ACTIVE)
     ]
 
 
 # --- managing sessions (SVL and admin) ---------------------------------------------
 
 
+class SessionRow(TypedDict):
+    """A session as a page shows it."""
+
+    id: int
+    name: str
+    status: str
+    start_at: dt.datetime
+    end_at: dt.datetime
+    svl_id: int
+    svl_name: str
+    zone: str
+
+
+class SessionDetail(SessionRow):
+    """One session its SVL or an admin manages, with its leagues."""
+
+    league_ids: list[int]
+    archived: bool
+    delete_question: str
+
+
 def to_dict(
     db: Session, s: LeagueSession, svl_names: dict[int, str] | None = None, zones: dict[int, str] | None = None,
     now: dt.datetime | None = None,
-) -> dict:
+) -> SessionRow:
     """A session as a page shows it (every field is fit for an SVL or admin who may see it), its status as of
     ``now``; ``zone`` is its venue's time zone (lists pass ``zones``, read once)."""
+    assert s.id is not None  # a stored session
     names = svl_names if svl_names is not None else venues.svl_names(db, [s.svl_id])
     zones = zones if zones is not None else venues.zones(db, [s.svl_id])
     return {
@@ -122,20 +158,36 @@ def _resolve_svl(db: Session, actor: Actor, svl_id: object) -> int:
             raise UnknownRecord({"svl": "Choose an SVL"}) from None
         if Role.SVL.value not in chosen.roles:
             raise UnknownRecord({"svl": "Choose an SVL"})
+        assert chosen.id is not None  # a stored user
         return chosen.id
     if actor.is_svl:
         return actor.user_id
     raise Invalid({"svl": "Choose an SVL"})
 
 
-def svl_choices(db: Session, actor: Actor | None) -> list[dict]:
+class SvlChoice(TypedDict):
+    """An SVL an admin may create a session for."""
+
+    id: int
+    name: str
+
+
+class NewSessionForm(TypedDict):
+    """What the new-session form offers: whether an admin chooses the SVL, and the SVLs to choose from."""
+
+    choose_svl: bool
+    svls: list[SvlChoice]
+
+
+def svl_choices(db: Session, actor: Actor | None) -> list[SvlChoice]:
     """Every SVL account (id and name): the venues an admin may create a session for."""
     require_role(actor, Role.SVL, Role.ADMIN)
-    found = db.exec(select(User).where(User.active.is_(True)).order_by(User.first_name, User.id)).all()
-    return [{"id": u.id, "name": f"{u.first_name} {u.last_name}".strip()} for u in found if Role.SVL.value in u.roles]
+    found = db.exec(select(User).where(col(User.active).is_(True)).order_by(col(User.first_name), col(User.id))).all()
+    return [{"id": u.id, "name": f"{u.first_name} {u.last_name}".strip()}
+            for u in found if u.id is not None and Role.SVL.value in u.roles]  # fmt: skip
 
 
-def new_session_form(db: Session, actor: Actor | None) -> dict:
+def new_session_form(db: Session, actor: Actor | None) -> NewSessionForm:
     """What the new-session form offers: an admin chooses the SVL (``svls``), an SVL creates for itself."""
     actor = require_role(actor, Role.SVL, Role.ADMIN)
     return {"choose_svl": actor.is_admin, "svls": svl_choices(db, actor) if actor.is_admin else []}
@@ -168,10 +220,10 @@ def create_session(
     return row
 
 
-def list_sessions(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> list[dict]:
+def list_sessions(db: Session, actor: Actor | None, now: dt.datetime | None = None) -> list[SessionRow]:
     """SVLs: their own sessions that are not Inactive. Admins: every session not archived. Statuses as of ``now``."""
     actor = require_role(actor, Role.SVL, Role.ADMIN)
-    stmt = select(LeagueSession).where(LeagueSession.archived_at.is_(None)).order_by(LeagueSession.start_at, LeagueSession.id)
+    stmt = select(LeagueSession).where(col(LeagueSession.archived_at).is_(None)).order_by(col(LeagueSession.start_at), col(LeagueSession.id))
     if not actor.is_admin:
         stmt = stmt.where(LeagueSession.svl_id == actor.user_id, current())
     found = db.exec(stmt).all()
@@ -202,17 +254,17 @@ def sessions_page(
     """
     actor = require_role(actor, Role.SVL, Role.ADMIN)
     f = filters if isinstance(filters, dict) else {}
-    where = [LeagueSession.archived_at.is_(None)]
+    where: list[sa.ColumnElement[bool]] = [col(LeagueSession.archived_at).is_(None)]
     if not actor.is_admin:
-        where += [LeagueSession.svl_id == actor.user_id, LeagueSession.end_at >= (now or utcnow())]
+        where += [col(LeagueSession.svl_id) == actor.user_id, col(LeagueSession.end_at) >= (now or utcnow())]
     query = select(LeagueSession)
     if text := paging.search_text(f.get("q")):
-        query = query.join(User, User.id == LeagueSession.svl_id)
-        where.append(paging.contains(text, LeagueSession.name, User.first_name, User.last_name,
-                                     User.first_name + " " + User.last_name))  # fmt: skip
-    query = query.where(*where).order_by(LeagueSession.start_at, LeagueSession.id)
+        first, last = col(User.first_name), col(User.last_name)
+        query = query.join(User, col(User.id) == LeagueSession.svl_id)
+        where.append(paging.contains(text, col(LeagueSession.name), first, last, first + " " + last))
+    query = query.where(*where).order_by(col(LeagueSession.start_at), col(LeagueSession.id))
 
-    def project(found: list) -> list[dict]:
+    def project(found: list) -> list[SessionRow]:
         shown = [r[0] for r in found]
         names = venues.svl_names(db, [s.svl_id for s in shown])
         zones = venues.zones(db, [s.svl_id for s in shown])
@@ -226,20 +278,22 @@ def sessions_page(
 def managed(db: Session, actor: Actor | None, session_id: object) -> tuple[Actor, LeagueSession]:
     """The session when the actor may manage it (its SVL or an admin); else NotFound / Forbidden."""
     row = access_session(db, actor, session_id)
-    return actor, row
+    return require_role(actor, Role.SVL, Role.ADMIN), row
 
 
-def get_session(db: Session, actor: Actor | None, session_id: object, now: dt.datetime | None = None) -> dict:
+def get_session(db: Session, actor: Actor | None, session_id: object, now: dt.datetime | None = None) -> SessionDetail:
     """One session its SVL or an admin manages (its status as of ``now``), with its leagues."""
     _actor, row = managed(db, actor, session_id)
-    out = to_dict(db, row, now=now)
     leagues = db.exec(
-        select(League).where(League.session_id == row.id, League.archived_at.is_(None)).order_by(League.start_at, League.id)
-    ).all()
-    out["league_ids"] = [lg.id for lg in leagues]
-    out["archived"] = row.archived_at is not None
-    out["delete_question"] = removal_question(db, row)
-    return out
+        select(League).where(League.session_id == row.id, col(League.archived_at).is_(None))
+        .order_by(col(League.start_at), col(League.id))
+    ).all()  # fmt: skip
+    return {
+        **to_dict(db, row, now=now),
+        "league_ids": [lg.id for lg in leagues if lg.id is not None],
+        "archived": row.archived_at is not None,
+        "delete_question": removal_question(db, row),
+    }
 
 
 def update_session(
@@ -271,15 +325,17 @@ def changeable(db: Session, actor: Actor | None, session_id: object) -> tuple[Ac
 
 def _held(db: Session, session_row: LeagueSession) -> dict[str, int]:
     """What the session's leagues hold that history needs: teams, played games, payments."""
-    ids = list(db.exec(select(League.id).where(League.session_id == session_row.id)).all())
+    ids = [i for i in db.exec(select(League.id).where(League.session_id == session_row.id)).all() if i is not None]
     if not ids:
         return {"leagues": 0, "teams": 0, "played_games": 0, "payments": 0}
-    count = lambda model, col: db.exec(select(sa.func.count()).select_from(model).where(col.in_(ids))).one()  # noqa: E731
+    def count(model: type[Team] | type[Payment], league_column: Mapped[int]) -> int:
+        return db.exec(select(sa.func.count()).select_from(model).where(league_column.in_(ids))).one()
+
     return {
         "leagues": len(ids),
-        "teams": count(Team, Team.league_id),
+        "teams": count(Team, col(Team.league_id)),
         "played_games": sum(played_games(db, i) for i in ids),
-        "payments": count(Payment, Payment.league_id),
+        "payments": count(Payment, col(Payment.league_id)),
     }
 
 
@@ -298,9 +354,9 @@ def removal_question(db: Session, session_row: LeagueSession) -> str:
         f"its leagues: hidden from every list, everything kept. An admin can restore it."
     )
     leagues = db.exec(
-        select(League).where(League.session_id == session_row.id, League.archived_at.is_(None)).order_by(League.id)
+        select(League).where(League.session_id == session_row.id, col(League.archived_at).is_(None)).order_by(col(League.id))
     ).all()
-    paid = [f"{display_name(lg)}: {'; '.join(names)}" for lg in leagues if (names := paid_teams(db, lg.id))]
+    paid = [f"{display_name(lg)}: {'; '.join(names)}" for lg in leagues if lg.id and (names := paid_teams(db, lg.id))]
     return question + archive_notes(paid, held["teams"], separator=" / ")
 
 
@@ -317,7 +373,7 @@ def delete_session(db: Session, actor: Actor | None, session_id: object) -> str:
         now = utcnow()
         row.archived_at, row.archived_by_id = now, actor.user_id
         db.add(row)
-        for league in db.exec(select(League).where(League.session_id == row.id, League.archived_at.is_(None))).all():
+        for league in db.exec(select(League).where(League.session_id == row.id, col(League.archived_at).is_(None))).all():
             league.archived_at, league.archived_by_id = now, actor.user_id
             db.add(league)
             tell_captains_archived(db, league)
@@ -325,8 +381,9 @@ def delete_session(db: Session, actor: Actor | None, session_id: object) -> str:
         audit.record(db, actor, action="archive", entity="session", entity_id=row.id, subject_user_id=row.svl_id,
                      summary=f"Session {name} archived with its leagues", after=held)  # fmt: skip
         return name
-    for league_id in db.exec(select(League.id).where(League.session_id == row.id)).all():
-        delete_children(db, league_id)
+    for league in db.exec(select(League).where(League.session_id == row.id)).all():
+        assert league.id is not None  # a stored league
+        delete_children(db, league.id)
     db.delete(row)
     db.flush()
     audit.record(db, actor, action="delete", entity="session", entity_id=row.id, subject_user_id=row.svl_id,
@@ -357,7 +414,7 @@ def current_session_ids(db: Session, svl_id: int, now: dt.datetime | None = None
     """The SVL's sessions that are current (Registration or Active as of ``now``): "their current session"."""
     found = db.exec(select(LeagueSession).where(LeagueSession.svl_id == svl_id, current())).all()
     now = now or utcnow()
-    return [s.id for s in found if status_at(s, now) != SessionStatus.INACTIVE]
+    return [s.id for s in found if s.id is not None and status_at(s, now) != SessionStatus.INACTIVE]
 
 
 # --- loading a league session by id ---------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import error_line
@@ -32,7 +33,7 @@ class LeaguesState(PolledList, TableList, AuthState):
 
 
 
-def _league_row(lg: rx.Var) -> rx.Component:
+def _league_row(lg: ObjectVar[dict[str, str]]) -> rx.Component:
     return row(rx.link(lg["name"], href=lg["href"], weight="medium"), lg["svl_name"], lg["court"], lg["start"],
                lg["stage"], lg["cost"])  # fmt: skip
 

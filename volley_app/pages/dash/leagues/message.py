@@ -38,15 +38,15 @@ class LeagueMessageState(FormState, AuthState):
         found, failure = await run_action(
             league_messages.teams, actor=await self._actor(), league_id=path_arg(self, "league_id")
         )
-        if failure is not None:
+        if found is None:
             self.league_name, self.back, self.team_options, self.denied = "", "", [], True
-            self.error = failure.message
+            self.error = failure.message if failure else ""
             return
         self.denied = False
         self.league_name, self.back = found["name"], routes.league_path(found["id"])
-        self.team_options = found["teams"]
+        self.team_options = [{"value": t["value"], "label": t["label"]} for t in found["teams"]]
 
-    def _previewed(self, found: dict):
+    def _previewed(self, found: league_messages.MessagePreview):
         self.preview = {k: str(v) for k, v in found.items()}
 
     @rx.event
@@ -54,8 +54,9 @@ class LeagueMessageState(FormState, AuthState):
         self.notice, self.preview = "", {}
         self.draft = form_values(form_data, FIELDS)
         return self._submit(
-            league_messages.preview, done=self._previewed, league_id=path_arg(self, "league_id"), **self.draft
-        )
+            league_messages.preview, done=self._previewed, as_actor=True, league_id=path_arg(self, "league_id"),
+            **self.draft,
+        )  # fmt: skip
 
     @rx.event
     def edit_again(self):
@@ -72,21 +73,22 @@ class LeagueMessageState(FormState, AuthState):
         if not self.preview:
             return None
         return self._submit(
-            league_messages.send, done=self._sent, league_id=path_arg(self, "league_id"),
+            league_messages.send, done=self._sent, as_actor=True, league_id=path_arg(self, "league_id"),
             confirmed=self.preview.get("count", ""), **self.draft,
         )  # fmt: skip
 
 
 def _form() -> rx.Component:
     s = LeagueMessageState
+    draft = s.draft.to(dict[str, str])
     return rx.form(
         column(
             select_field("To", "team", s.team_options, s, placeholder="Every team's captain", required=False,
-                         default_value=s.draft.get("team", "")),
+                         default_value=draft.get("team", "")),
             text_field("Subject", "subject", s, required=True, max_length=league_messages.SUBJECT_MAX,
-                       default_value=s.draft.get("subject", "")),
+                       default_value=draft.get("subject", "")),
             area_field("Message", "body", s, rows="8", required=True, max_length=league_messages.BODY_MAX,
-                       default_value=s.draft.get("body", "")),
+                       default_value=draft.get("body", "")),
             submit_button("Preview", s),
         ),
         key=s.form_key,
@@ -98,7 +100,7 @@ def _form() -> rx.Component:
 
 def _preview() -> rx.Component:
     s = LeagueMessageState
-    p = s.preview
+    p = s.preview.to(dict[str, str])
     return column(
         rx.callout(
             "This email goes to " + p["count"] + " " + rx.cond(p["count"] == "1", "person", "people") + ": " + p["who"] + ".",

@@ -44,8 +44,9 @@ class NewLeagueState(FormState, AuthState):
         data = form_values(form_data, self._fields)
         session_id = data.pop("session")
         return self._submit(
-            svc.create_league, done=lambda row: rx.redirect(routes.league_path(row.id)), session_id=session_id, **data
-        )
+            svc.create_league, done=lambda row: rx.redirect(routes.league_path(row.id)), as_actor=True,
+            session_id=session_id, **data,
+        )  # fmt: skip
 
 
 @page(routes.LEAGUES_NEW, "New League", on_load=NewLeagueState.load)

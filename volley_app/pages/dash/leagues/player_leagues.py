@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import error_line
@@ -26,8 +27,9 @@ class PlayerLeaguesState(AuthState):
         found, failure = await run_action(svc.player_leagues, actor=await self._actor())
         if isinstance(failure, Forbidden):  # operators have their own leagues list
             return rx.redirect(routes.DASH_PROFILE)
-        if failure is not None:
-            self.registration, self.current, self.venues, self.error = [], [], [], failure.message
+        if found is None:
+            self.registration, self.current, self.venues = [], [], []
+            self.error = failure.message if failure else ""
             return None
         self.error = ""
         self.registration = [summary_row(lg) for lg in found["registration"]]
@@ -36,11 +38,11 @@ class PlayerLeaguesState(AuthState):
         return None
 
 
-def _player_row(lg: rx.Var) -> rx.Component:
+def _player_row(lg: ObjectVar[dict[str, str]]) -> rx.Component:
     return row(rx.link(lg["name"], href=lg["href"], weight="medium"), lg["svl_name"], lg["start"], lg["cost"])
 
 
-def _player_table(title: str, rows_var, empty: str) -> rx.Component:
+def _player_table(title: str, rows_var: rx.Var, empty: str) -> rx.Component:
     return rx.vstack(
         rx.heading(title, size="5", as_="h2"),
         table_or_empty(["League", "Venue", "Starts", "Cost"], rows_var, _player_row, empty),
@@ -48,7 +50,7 @@ def _player_table(title: str, rows_var, empty: str) -> rx.Component:
     )
 
 
-def _venue(v: rx.Var) -> rx.Component:
+def _venue(v: ObjectVar[dict[str, str]]) -> rx.Component:
     return rx.card(rx.text(v["name"], weight="bold"), rx.text(v["where"], size="2", color_scheme="gray"))
 
 

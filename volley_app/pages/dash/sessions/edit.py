@@ -21,7 +21,7 @@ def _to_sessions(_result):
     return rx.redirect(routes.SESSIONS)
 
 
-def _shown(found: dict) -> dict[str, str]:
+def _shown(found: svc.SessionDetail) -> dict[str, str]:
     """The session as the page shows it and its form's defaults (venue time)."""
     return {
         "name": found["name"],
@@ -55,7 +55,7 @@ class EditSessionState(FormState, AuthState):
     @rx.event
     def save(self, form_data: dict):
         data = form_values(form_data, self._fields)
-        return self._submit(svc.update_session, done=_to_sessions, session_id=self._id(), **data)
+        return self._submit(svc.update_session, done=_to_sessions, as_actor=True, session_id=self._id(), **data)
 
     @rx.event
     def delete(self):
@@ -70,7 +70,7 @@ class EditSessionState(FormState, AuthState):
 def edit_session_page() -> rx.Component:
     s = EditSessionState
     back = link_button("Back to Sessions", href=routes.SESSIONS, variant="soft")
-    r = s.session
+    r = s.session.to(dict[str, str])
     form = record_form(
         s,
         *session_fields(s, r["name"], r["start"], r["end"]),

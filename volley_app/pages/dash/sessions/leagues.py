@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import error_line
@@ -23,7 +24,7 @@ from volley_app.state.paging import PagedList
 HEADERS = ["League", "Court", "Starts", "Stage", "Active"]
 
 
-def _shown(lg: dict) -> dict[str, str]:
+def _shown(lg: league_svc.LeagueSummary) -> dict[str, str]:
     return {"name": lg["name"], "court": lg["court"], "start": timefmt.date_time(lg["start_at"], lg["zone"], labelled=True), "stage": lg["stage"],
             "active": "Yes" if lg["active"] else "No", "href": routes.league_path(lg["id"])}  # fmt: skip
 
@@ -48,8 +49,9 @@ class SessionLeaguesState(PagedList, AuthState):
     async def load(self):
         self._open_filters()
         found, failure = await run_action(svc.get_session, actor=await self._actor(), session_id=path_arg(self, "session"))
-        if failure is not None:
-            self.session_name, self.sid, self.league_rows, self.error = "", "", [], failure.message
+        if found is None:
+            self.session_name, self.sid, self.league_rows = "", "", []
+            self.error = failure.message if failure else ""
             self.page_summary, self.has_next, self.has_previous = "", False, False
             return
         self.session_name, self.sid, self.error = found["name"], str(found["id"]), ""
@@ -58,7 +60,7 @@ class SessionLeaguesState(PagedList, AuthState):
         await self._first_page()
 
 
-def _league_row(r: rx.Var) -> rx.Component:
+def _league_row(r: ObjectVar[dict[str, str]]) -> rx.Component:
     return row(rx.link(r["name"], href=r["href"]), r["court"], r["start"], r["stage"], r["active"])
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import error_line
@@ -33,7 +34,7 @@ class SessionsState(PolledList, TableList, AuthState):
         self.session_rows = [session_row(s) for s in rows]
 
 
-def _session_row(r: rx.Var) -> rx.Component:
+def _session_row(r: ObjectVar[dict[str, str]]) -> rx.Component:
     name = rx.vstack(
         rx.text(r["name"], weight="medium"),
         link_button("Select Session", href=r["href"], size="1", variant="soft"),

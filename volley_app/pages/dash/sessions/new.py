@@ -27,7 +27,7 @@ class NewSessionState(FormState, AuthState):
         self._clear_messages()
         found, failure = await run_action(svc.new_session_form, actor=await self._actor())
         self.choose_svl = bool(found and found["choose_svl"])
-        self.svl_options = [{"value": str(o["id"]), "label": o["name"]} for o in (found or {}).get("svls", [])]
+        self.svl_options = [{"value": str(o["id"]), "label": o["name"]} for o in (found["svls"] if found else [])]
         if failure is not None:
             self.error = failure.message
 

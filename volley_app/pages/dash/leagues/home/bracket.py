@@ -31,7 +31,7 @@ def _upload() -> rx.Component:
         rx.hstack(rx.foreach(rx.selected_files(UPLOAD_ID), lambda f: rx.text(f, size="2"))),
         rx.button(
             "Upload Bracket",
-            on_click=LeagueHomeState.upload(rx.upload_files(upload_id=UPLOAD_ID)),
+            on_click=LeagueHomeState.upload(rx.upload_files(upload_id=UPLOAD_ID)),  # type: ignore[operator]  # reflex's rx.event (its __new__) types a handler as EventNamespace
             variant="soft",
         ),
         spacing="3",
@@ -44,7 +44,7 @@ def bracket_card() -> rx.Component:
         "Tournament Bracket",
         rx.cond(
             s.bracket_generated,
-            rx.link("See the playoff bracket", href=s.links["bracket"], weight="medium"),
+            rx.link("See the playoff bracket", href=s.links.to(dict[str, str])["bracket"], weight="medium"),
         ),
         rx.cond(
             s.bracket_url != "",

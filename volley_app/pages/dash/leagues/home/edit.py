@@ -5,20 +5,19 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app.components.forms import record_form, update_delete
-from volley_app.components.layout import card_for
 from volley_app.components.league_form import league_fields
 
+from .info import managers_card
 from .state import LeagueHomeState
 
 
 def edit_card() -> rx.Component:
     s = LeagueHomeState
-    return card_for(
-        s.can_manage,
+    return managers_card(
         "Edit League",
         record_form(
             s,
-            *league_fields(s, s.form, show_cash=s.show_cash, show_active=True),
+            *league_fields(s, s.form.to(dict[str, str]), show_cash=s.show_cash, show_active=True),
             update_delete(s, "Update League", "Delete League", s.delete_question),
         ),
         max_width="40rem",

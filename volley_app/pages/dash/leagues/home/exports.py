@@ -14,12 +14,13 @@ LABELS = (("teams", "Captain list"), ("payments", "Payment list"), ("standings",
 
 def exports_card() -> rx.Component:
     s = LeagueHomeState
+    links = s.export_links.to(dict[str, str])
     return card_for(
         s.export_links.length() > 0,
         "Exports",
         rx.text("Spreadsheet files (CSV, UTF-8) named after the league and today's date.", size="2"),
         rx.flex(
-            *[file_link(label, " (CSV)", href=s.export_links[kind].to(str), size="2")
+            *[file_link(label, " (CSV)", href=links[kind], size="2")
               for kind, label in LABELS],
             spacing="4", wrap="wrap",
         ),  # fmt: skip

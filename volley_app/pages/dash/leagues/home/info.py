@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import reflex as rx
+from reflex.vars import ArrayVar, ObjectVar
 
 from volley_app.components.layout import button_row, card_for, details, labelled, link_button, section_card
 from volley_app.components.tables import row, table_or_empty
@@ -18,24 +21,30 @@ INFO_LINES = (
 
 def links() -> rx.Component:
     s = LeagueHomeState
+    to = s.links.to(dict[str, str])
     return button_row(
-        link_button("Schedule", href=s.links["schedule"], variant="soft"),
-        link_button("Standings", href=s.links["standings"], variant="soft"),
-        link_button("Playoff Bracket", href=s.links["bracket"], variant="soft"),
-        link_button("League Rules", href=s.links["rules"], variant="soft"),
-        rx.cond(s.show_audit, link_button("Audit Log", href=s.links["audit"], variant="soft")),
+        link_button("Schedule", href=to["schedule"], variant="soft"),
+        link_button("Standings", href=to["standings"], variant="soft"),
+        link_button("Playoff Bracket", href=to["bracket"], variant="soft"),
+        link_button("League Rules", href=to["rules"], variant="soft"),
+        rx.cond(s.show_audit, link_button("Audit Log", href=to["audit"], variant="soft")),
     )
 
 
 def info_card() -> rx.Component:
-    i = LeagueHomeState.info
+    i = LeagueHomeState.info.to(dict[str, str])
     return section_card("League Info", details(*[labelled(label, i[key]) for label, key in INFO_LINES]))
+
+
+def managers_card(title: str, *children: rx.Component, **props) -> rx.Component:
+    """A card only the league's SVL and admins see (while it is not archived)."""
+    return card_for(LeagueHomeState.can_manage, title, *children, **props)
 
 
 def actions_card() -> rx.Component:
     s = LeagueHomeState
-    return card_for(
-        s.can_manage,
+    to = s.links.to(dict[str, str])
+    return managers_card(
         "Actions",
         button_row(
             rx.cond(
@@ -46,20 +55,25 @@ def actions_card() -> rx.Component:
                 ),
                 rx.button("Generate Schedule", on_click=s.generate),
             ),
-            link_button("Waitlist", href=s.links["waitlist"], variant="soft"),
-            link_button("Teams", href=s.links["teams"], variant="soft"),
-            link_button("Email Captains", href=s.links["message"], variant="soft"),
+            link_button("Waitlist", href=to["waitlist"], variant="soft"),
+            link_button("Teams", href=to["teams"], variant="soft"),
+            link_button("Email Captains", href=to["message"], variant="soft"),
         ),
     )
 
 
-def _my_game(g: rx.Var) -> rx.Component:
+Row = ObjectVar[dict[str, str]]
+
+
+def _my_game(g: Row) -> rx.Component:
     return row(
         g["when"], g["game"], g["kind"], g["status"], link_button("Score", href=g["href"], size="1", variant="soft")
     )
 
 
-def _table_card(title: str, headers: list[str], rows: rx.Var, shown, empty: str) -> rx.Component:
+def _table_card(
+    title: str, headers: list[str], rows: ArrayVar[Sequence[dict[str, str]]], shown: Callable[[Row], rx.Component], empty: str
+) -> rx.Component:
     """A card with a table of ``rows`` (``shown`` draws each), there only while there are rows."""
     return card_for(rows.length() > 0, title, table_or_empty(headers, rows, shown, empty))
 
@@ -70,7 +84,7 @@ def my_games_card() -> rx.Component:
     return _table_card("Your Team's Games", ["When", "Game", "Type", "Score", ""], s.my_games, _my_game, "No games yet.")
 
 
-def _disputed(d: rx.Var) -> rx.Component:
+def _disputed(d: Row) -> rx.Component:
     return row(d["when"], d["game"], d["reported"], d["note"], link_button("Decide", href=d["href"], size="1"))
 
 

@@ -31,9 +31,10 @@ def _archived() -> rx.Component:
 @page(routes.LEAGUE_HOME, "League", on_load=[LeagueHomeState.load, LeaguePaymentsState.load])
 def league_home_page() -> rx.Component:
     s = LeagueHomeState
+    info = s.info.to(dict[str, str])
     return dash_screen(
-        rx.cond(s.missing, "League", s.info["name"]),
-        rx.cond(s.missing, rx.fragment(), rx.text(s.info["svl"], " · ", s.info["session"], color_scheme="gray")),
+        rx.cond(s.missing, "League", info["name"]),
+        rx.cond(s.missing, rx.fragment(), rx.text(info["svl"], " · ", info["session"], color_scheme="gray")),
         error_line(s.error, ERROR_ID),
         rx.cond(
             s.missing,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app.components.layout import card_for
 from volley_app.components.paging import pager, search_form
@@ -33,7 +34,7 @@ class LeaguePaymentsState(PagedList, AuthState):
         await self._open_list()
 
 
-def _payment_row(p: rx.Var) -> rx.Component:
+def _payment_row(p: ObjectVar[dict[str, str]]) -> rx.Component:
     return row(p["team_name"], p["user"], p["amount"], p["status"], p["provider"], rx.text(p["time"], class_name="nowrap"))
 
 

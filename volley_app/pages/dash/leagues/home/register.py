@@ -18,6 +18,7 @@ def register_card() -> rx.Component:
 
 def _open_card() -> rx.Component:
     s = LeagueHomeState
+    register = s.links.to(dict[str, str])["register"]
     return card_for(
         s.may_register,
         "Registration",
@@ -25,9 +26,9 @@ def _open_card() -> rx.Component:
             s.league_full,
             column(
                 rx.callout(registration.LEAGUE_FULL, icon="info", color_scheme="amber"),
-                link_button("Join the Waitlist", href=s.links["register"]),
+                link_button("Join the Waitlist", href=register),
                 spacing="3",
             ),
-            link_button("Register a Team", href=s.links["register"]),
+            link_button("Register a Team", href=register),
         ),
     )

@@ -11,10 +11,10 @@ from volley_app import routes
 from volley_app.components.league_form import LEAGUE_FIELDS
 from volley_app.components.leagues import money, where
 from volley_app.services.core import timefmt, uploads
-from volley_app.services.operations import exports
+from volley_app.services.operations.league_home import league_home
 from volley_app.services.seasons import leagues as svc
-from volley_app.services.seasons import playoffs, scheduling, score_reports
-from volley_app.services.teams import registration
+from volley_app.services.seasons import scheduling
+from volley_app.services.seasons.leagues import LeagueDetail
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
@@ -24,14 +24,20 @@ ERROR_ID = "league-error"
 EDIT_FIELDS = (*LEAGUE_FIELDS, "active")
 
 
-def info_of(lg: dict) -> dict[str, str]:
-    """The League Info card's lines."""
+def _teams_of(lg: LeagueDetail, held: int) -> str:
+    """'3 of 8', and the places held by a checkout under way or an offer (they count as taken)."""
+    shown = f"{lg['team_count']} of {lg['max_teams']}"
+    return shown + (f" ({held} more place{'s' if held != 1 else ''} held for payment)" if held else "")
+
+
+def info_of(lg: LeagueDetail, held: int = 0) -> dict[str, str]:
+    """The League Info card's lines (``held``: the places held for payment)."""
     return {
         "name": lg["name"], "session": lg["session_name"], "svl": lg["svl_name"], "court": lg["court"],
         "start": timefmt.date_time(lg["start_at"], lg["zone"], labelled=True), "weeks": str(lg["number_of_weeks"]),
         "increment": f"{lg['time_increment']} minutes", "skill": lg["skill_level"], "format": lg["format"],
         "gender": lg["gender_requirement"] or "None", "day": lg["day"], "max_teams": str(lg["max_teams"]),
-        "teams": str(lg["team_count"]), "teams_of": f"{lg['team_count']} of {lg['max_teams']}", "waitlist": str(lg["waitlist_count"]), "cost": money(lg["cost_cents"]),
+        "teams": str(lg["team_count"]), "teams_of": _teams_of(lg, held), "waitlist": str(lg["waitlist_count"]), "cost": money(lg["cost_cents"]),
         "cash": "Yes" if lg["cash"] else "No", "stage": lg["stage"], "active": "True" if lg["active"] else "False",
         "where": where(lg),
         "closes": timefmt.date_time(lg["registration_closes"], lg["zone"], labelled=True),
@@ -39,7 +45,7 @@ def info_of(lg: dict) -> dict[str, str]:
     }  # fmt: skip
 
 
-def form_of(lg: dict) -> dict[str, str]:
+def form_of(lg: LeagueDetail) -> dict[str, str]:
     """The edit form's defaults."""
     return {
         "court": lg["first_court"], "more_courts": lg["more_courts"], "start": timefmt.input_value(lg["start_at"], lg["zone"]), "number_of_weeks": str(lg["number_of_weeks"]),
@@ -95,57 +101,31 @@ class LeagueHomeState(RecordForms, AuthState):
         self.upload_error = ""
         await super().load()
 
-    async def _fetch(self):
-        actor = await self._actor()
-        lg, failure = await run_action(svc.get_league, actor=actor, league_id=self._league_id())
-        if failure is not None:
+    async def _fetch(self) -> None:
+        found, failure = await run_action(league_home, actor=await self._actor(), league_id=self._league_id())
+        if found is None:
             self.info, self.form, self.links, self.can_manage, self.bracket_url = {}, {}, {}, False, ""
             self.can_restore, self.show_payments, self.delete_question, self.show_audit = False, False, "", False
-            self.error, self.missing = failure.message, True
+            self.error, self.missing = failure.message if failure else "", True
             self.may_register, self.league_full = False, False
             self.bracket_generated, self.my_games, self.disputed = False, [], []
             self.export_links, self.registration_note = {}, ""
             return
+        lg, offer = found["league"], found["registration"]
         self.missing = False
         self.can_manage, self.show_cash = lg["can_manage"], lg["show_cash"]
         self.can_restore, self.show_payments, self.show_audit = lg["can_restore"], lg["show_payments"], lg["show_audit"]
         self.delete_question = lg["delete_question"]
         self.schedule_generated = lg["schedule_generated"]
-        self.info, self.form, self.links = info_of(lg), form_of(lg), links_of(lg["id"])
-        await self._registration(actor, lg)
-        await self._season(actor, lg)
+        self.info, self.form, self.links = info_of(lg, offer["held"]), form_of(lg), links_of(lg["id"])
+        self.may_register, self.league_full = offer["may_register"], offer["full"]
+        self.registration_note = offer["closed_note"]
+        self.export_links = {k: backend_address(v) for k, v in found["export_links"].items()}
+        self.bracket_generated = found["bracket_generated"]
+        self.my_games, self.disputed = found["my_games"], found["disputed"]
         self.bracket_is_image = lg["bracket_type"].startswith("image/")
-        self.bracket_url = ""
-        if lg["has_bracket"]:
-            link, _f = await run_action(svc.bracket_link, actor=actor, league_id=lg["id"])
-            self.bracket_url = backend_address(link) if link else ""
+        self.bracket_url = backend_address(found["bracket_link"]) if found["bracket_link"] else ""
         self._show_record()
-
-    async def _season(self, actor, lg: dict) -> None:
-        """The playoff bracket's existence, this captain's games, and (operators) the disputed scores."""
-        made, _f = await run_action(playoffs.generated, actor=actor, league_id=lg["id"])
-        self.bracket_generated = bool(made)
-        mine, _f = await run_action(score_reports.my_games, actor=actor, league_id=lg["id"])
-        self.my_games = mine or []
-        self.disputed = []
-        if lg["can_manage"]:
-            waiting, _f = await run_action(score_reports.disputed, actor=actor, league_id=lg["id"])
-            self.disputed = waiting or []
-
-    async def _registration(self, actor, lg: dict) -> None:
-        """May this user register a team here (or join the waitlist)."""
-        opts, _f = await run_action(registration.options, actor=actor, league_id=lg["id"])
-        self.may_register = bool(opts and opts["may_register"])
-        closed = bool(opts) and opts["refusal"].startswith("Registration for this league closed")
-        self.registration_note = opts["refusal"] if closed else ""
-        self.league_full = bool(opts and opts["full"])
-        if opts and opts["held"]:  # places held by a checkout under way or an offer count as taken
-            held = opts["held"]
-            self.info["teams_of"] += f" ({held} more place{'s' if held != 1 else ''} held for payment)"
-        self.export_links = {}
-        if lg["can_manage"] or lg["show_payments"]:
-            links, _f = await run_action(exports.export_links, actor=actor, league_id=lg["id"])
-            self.export_links = {k: backend_address(v) for k, v in (links or {}).items()}
 
     @rx.event
     def save(self, form_data: dict):
@@ -154,8 +134,9 @@ class LeagueHomeState(RecordForms, AuthState):
         if not data["active"]:
             del data["active"]  # a form without the field leaves the flag as it is
         return self._submit(
-            svc.update_league, done=lambda _row: rx.redirect(routes.DASH_LEAGUES), league_id=self._league_id(), **data
-        )
+            svc.update_league, done=lambda _row: rx.redirect(routes.DASH_LEAGUES), as_actor=True,
+            league_id=self._league_id(), **data,
+        )  # fmt: skip
 
     @rx.event
     def delete(self):
