@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import functools
+from typing import Any
 
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -12,6 +12,7 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
+from starlette.types import Scope
 
 from volley_app import db
 from volley_app.api import routes
@@ -29,7 +30,7 @@ from volley_app.settings import get_settings
 API_PREFIX = "/api"
 
 
-def documented(api: FastAPI) -> dict:
+def documented(api: FastAPI) -> dict[str, Any]:
     """The OpenAPI document, with the answers every route shares written as the API gives them:
     422 ``{"message", "errors": {field: message}}``, 400 for a body that is not JSON, and on a route
     that needs a login 401 (no token) and 403 (not allowed, or an invalid or expired token)."""
@@ -68,12 +69,12 @@ def documented(api: FastAPI) -> dict:
     return doc
 
 
-def allowed_methods(api: FastAPI, scope: dict) -> list[str]:
+def allowed_methods(api: FastAPI, scope: Scope) -> list[str]:
     """Every method the API has a route for at this request's path (HEAD with GET), in a steady order."""
     found: set[str] = set()
     for route in api.routes:
         if isinstance(route, APIRoute) and route.matches(scope)[0] != Match.NONE:
-            found |= set(route.methods)
+            found |= route.methods or set()
     order = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
     return sorted(found, key=lambda m: order.index(m) if m in order else len(order))
 
@@ -99,6 +100,13 @@ def error_key(request: Request, field: str) -> str:
     return common.camel(field)
 
 
+class Api(FastAPI):
+    """The REST API, its OpenAPI document as :func:`documented` writes it."""
+
+    def openapi(self) -> dict[str, Any]:
+        return documented(self)
+
+
 API_DESCRIPTION = """The spec's API (section 7). Log in with `POST /api/auth`: the answer's `accessToken` (15 minutes)
 goes in `Authorization: Bearer ...`; the refresh token comes as an httpOnly cookie, and `GET /api/auth/refresh`
 trades it for a new access token (and a new cookie: each works once). A call that answers 403 may be refreshed
@@ -112,7 +120,7 @@ with more rows answers `X-Total-Count: 1000` and `X-Total-Capped: true`. Objects
 def create_api() -> FastAPI:
     """The REST API. Its docs (/api/docs, /api/openapi.json) exist only outside production."""
     hidden = get_settings().is_production
-    api = FastAPI(
+    api = Api(
         title="Volleyball leagues API",
         docs_url=None if hidden else f"{API_PREFIX}/docs",
         openapi_url=None if hidden else f"{API_PREFIX}/openapi.json",
@@ -147,7 +155,6 @@ def create_api() -> FastAPI:
 
     for router in routes.ROUTERS:
         api.router.routes.extend(router.routes)  # flat, so every route is an APIRoute of the app
-    api.openapi = functools.partial(documented, api)
 
     @api.get(f"{API_PREFIX}/sub-requests/open", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403]})
     def open_requests(request: Request, actor: Actor | None = Depends(current_actor)):

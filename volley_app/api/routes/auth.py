@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import JsonDict
+from sqlmodel import Session
 
 from volley_app.api.deps import bearer_token, client_ip
 from volley_app.api.routes.common import (
@@ -16,11 +16,11 @@ from volley_app.api.routes.common import (
     PREFIX,
     Body,
     Message,
+    Received,
     access,
     acting,
     call,
     required,
-    schema,
 )
 from volley_app.services.accounts import auth, tokens
 from volley_app.services.core.actors import Actor
@@ -33,16 +33,16 @@ COOKIE_PATH = f"{PREFIX}/auth"
 DEVICE_COOKIE = "device"
 
 
-LOGIN_TEXT = {"type": "string", "minLength": 1, "pattern": r"^[A-Za-z0-9.!@#$%^_+{}:;\"'<>/?~`&*()-]+$"}
+LOGIN_TEXT: JsonDict = {"type": "string", "minLength": 1, "pattern": r"^[A-Za-z0-9.!@#$%^_+{}:;\"'<>/?~`&*()-]+$"}
 
 
 class Credentials(Body):
     model_config = ConfigDict(json_schema_extra=required("username", "password"))
 
-    username: Any = Field("", examples=["pat"], **schema(**LOGIN_TEXT, maxLength=50))
-    password: Any = Field("", examples=["pass1"], **schema(**LOGIN_TEXT, maxLength=100))
-    trusted: Any = Field(True, description="Trust this device: the login lasts 30 days instead of 12 hours",
-                         **schema(type=["boolean", "null"]))  # fmt: skip
+    username: Received = Field("", examples=["pat"], json_schema_extra={**LOGIN_TEXT, "maxLength": 50})
+    password: Received = Field("", examples=["pass1"], json_schema_extra={**LOGIN_TEXT, "maxLength": 100})
+    trusted: Received = Field(True, description="Trust this device: the login lasts 30 days instead of 12 hours",
+                         json_schema_extra={"type": ["boolean", "null"]})  # fmt: skip
 
 
 
@@ -75,7 +75,9 @@ def _clear_cookie(response: Response) -> None:
     response.delete_cookie(tokens.REFRESH_COOKIE, path=COOKIE_PATH, httponly=True, samesite="strict")
 
 
-def _login(db, *, username, password, trusted, client, device) -> tuple[tokens.Tokens, str]:
+def _login(
+    db: Session, *, username: Received, password: Received, trusted: bool | None, client: str, device: str
+) -> tuple[tokens.Tokens, str]:
     user = auth.check_credentials(db, username=username, password=password, client=client, device=device)
     return tokens.issue(db, auth.actor_of(user), trusted=trusted is not False), auth.remember_device(db, user, device)
 
@@ -106,7 +108,7 @@ def refresh(request: Request):
     return _with_cookie(result)
 
 
-def _logout(db, refresh_token: str, access_token: str) -> None:
+def _logout(db: Session, refresh_token: str, access_token: str) -> None:
     if refresh_token:
         tokens.logout(db, refresh_token)
     if access_token.count(".") == 2:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import Any
+import enum
+from collections.abc import Callable, Iterable
+from typing import Annotated, Any
 
 from fastapi import Depends, Query, Request, Response
-from pydantic import BaseModel, model_validator
+from pydantic import BaseModel, JsonValue, WithJsonSchema, model_validator
+from pydantic.json_schema import JsonDict
 
 from volley_app import db
 from volley_app.api.deps import current_actor
@@ -40,6 +42,11 @@ class Body(BaseModel):
         return {k: int(v) if isinstance(v, float) and v.is_integer() and abs(v) < 2**63 else v for k, v in data.items()}
 
 
+# A body field as it arrives: any JSON value. The service it goes to reads it and names every field that is not
+# what it takes, all at once and in the words of spec section 5; each field's schema says what it takes.
+Received = Annotated[str | int | float | bool | list[object] | dict[str, object] | None, WithJsonSchema({})]
+
+
 class Message(BaseModel):
     message: str
 
@@ -62,7 +69,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     429: {"model": Message, "description": "Too many tries lately",
           "content": {"application/json": {"example": {"message": "Too many tries. Please wait a minute."}}}},
 }  # fmt: skip
-PUBLIC_ERRORS = {k: ERRORS[k] for k in (404, 422, 429)}
+PUBLIC_ERRORS: dict[int | str, dict[str, Any]] = {k: ERRORS[k] for k in (404, 422, 429)}
 CONFLICT = {"model": Invalid, "description": "Well formed, but it clashes with what is stored (a username taken)",
             "content": {"application/json": {"example": {"message": "That username or email is already registered",
                                                          "errors": {"username": "That username or email is already "
@@ -79,7 +86,7 @@ _REFUSED_IN_MESSAGE = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u2
 _ENDS = rf"[^\s{_REFUSED}]"
 
 
-def text(max_length: int = 100, *, message: bool = False, optional: bool = False, **more: Any) -> dict:
+def text(max_length: int = 100, *, message: bool = False, optional: bool = False, **more: JsonValue) -> JsonDict:
     """A text field: plain text of at most ``max_length`` characters (``message``: lines too), not blank unless
     ``optional``; no leading or trailing space (the server trims it)."""
     inner = _REFUSED_IN_MESSAGE if message else _REFUSED
@@ -89,42 +96,42 @@ def text(max_length: int = 100, *, message: bool = False, optional: bool = False
             **more}  # fmt: skip
 
 
-def one_of(values: Any, **more: Any) -> dict:
-    return {"type": "string", "enum": [v.value if hasattr(v, "value") else v for v in values], **more}
+def one_of(values: Iterable[str | enum.Enum], **more: JsonValue) -> JsonDict:
+    return {"type": "string", "enum": [v.value if isinstance(v, enum.Enum) else v for v in values], **more}
 
 
-def integer(low: int, high: int, **more: Any) -> dict:
+def integer(low: int, high: int, **more: JsonValue) -> JsonDict:
     return {"type": "integer", "minimum": low, "maximum": high, **more}
 
 
-IDENTIFIER = {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}
-BOOLEAN = {"type": "boolean"}
-EMAIL = {"type": "string", "maxLength": 254, "examples": ["pat@example.com"],
-         "pattern": r"^[a-z0-9]{1,20}([._+-][a-z0-9]{1,20}){0,2}@([a-z0-9]{1,20}(-[a-z0-9]{1,20})?\.){1,3}(com|org|net|us)$"}  # fmt: skip
+IDENTIFIER: JsonDict = {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}
+BOOLEAN: JsonDict = {"type": "boolean"}
+EMAIL: JsonDict = {"type": "string", "maxLength": 254, "examples": ["pat@example.com"],
+                   "pattern": r"^[a-z0-9]{1,20}([._+-][a-z0-9]{1,20}){0,2}@([a-z0-9]{1,20}(-[a-z0-9]{1,20})?\.){1,3}(com|org|net|us)$"}  # fmt: skip
 # A venue's wall-clock time from a date-time input; the dates the server takes are in the future, up to 2100.
-LOCAL_TIME = {"type": "string", "examples": ["2031-01-06T18:30"],
-              "pattern": r"^20[3-9][0-9]-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]$"}  # fmt: skip
+def local_time(years: str = "20[3-9][0-9]", **more: JsonValue) -> JsonDict:
+    """A date-time input's value in a year that ``years`` matches."""
+    return {"type": "string", "examples": ["2031-01-06T18:30"],
+            "pattern": rf"^{years}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]$", **more}
+
+
+LOCAL_TIME = local_time()
 
 
 # Signup and Create SVL both take these (a username of letters, a password of the shorter set); signup takes more.
-USERNAME = {"type": "string", "pattern": r"^[a-z]{3,20}$", "examples": ["newplayer"],
+USERNAME: JsonDict = {"type": "string", "pattern": r"^[a-z]{3,20}$", "examples": ["newplayer"],
             "description": "A signup takes 3-50 letters, digits or . ! @ # $ % ^ _ + { } : ; \" ' < > / ? ~ ` & * ( ) -; "
                            "an SVL account 3-20 letters"}  # fmt: skip
-PASSWORD = {"type": "string", "pattern": r"^[A-Za-z0-9!@#$%]{4,100}$", "examples": ["pass1"],
+PASSWORD: JsonDict = {"type": "string", "pattern": r"^[A-Za-z0-9!@#$%]{4,100}$", "examples": ["pass1"],
             "description": "4-100 characters (a signup takes the username's symbols too)"}  # fmt: skip
-ROLES = {"type": "array", "items": {"type": "string", "enum": ["Player", "SVL", "Admin"]}, "minItems": 1,
+ROLES: JsonDict = {"type": "array", "items": {"type": "string", "enum": ["Player", "SVL", "Admin"]}, "minItems": 1,
          "uniqueItems": True}  # fmt: skip
 
 
-def schema(**fields: Any) -> dict:
-    """``json_schema_extra`` of a field: what it takes (see the helpers above)."""
-    return {"json_schema_extra": fields}
-
-
-def required(*names: str) -> Callable[[dict], None]:
+def required(*names: str) -> Callable[[JsonDict], None]:
     """A model's ``json_schema_extra``: the fields a body must have, by the names the body uses."""
 
-    def add(doc: dict) -> None:
+    def add(doc: JsonDict) -> None:
         doc["required"] = list(names)
 
     return add

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from sqlmodel import Session
 
 from volley_app.api.routes.common import (
     ERRORS,
@@ -20,6 +21,7 @@ from volley_app.api.routes.common import (
     PREFIX,
     Body,
     Message,
+    Received,
     access,
     acting,
     call,
@@ -28,7 +30,6 @@ from volley_app.api.routes.common import (
     one_of,
     paged,
     required,
-    schema,
     sort_query,
     text,
     with_ids,
@@ -41,7 +42,7 @@ from volley_app.services.subs import answers, request_changes, request_lists, re
 from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND
 
 router = APIRouter(prefix=PREFIX, tags=["sub requests"])
-ID = Field(None, validation_alias=AliasChoices("id", "_id", "requestId"), examples=[9], **schema(**IDENTIFIER))
+ID = Field(None, validation_alias=AliasChoices("id", "_id", "requestId"), examples=[9], json_schema_extra=IDENTIFIER)
 NOTE_REQUIRED = ("team", "date", "svl", "skillLevel", "format")
 
 
@@ -50,37 +51,37 @@ class Note(Body):
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(*NOTE_REQUIRED))
 
-    id: Any = ID
-    team: Any = Field(None, examples=["Net Results"], **schema(**text(100)))
-    date: Any = Field(None, description="The venue's time, in the future", **schema(**LOCAL_TIME))
-    svl: Any = Field(None, examples=["Downtown Gym"], description="Where: the location", **schema(**text(200)))
-    court: Any = Field(None, examples=["2"], **schema(**text(50, optional=True)))
-    skill_level: Any = Field(None, alias="skillLevel", examples=["B"], **schema(**one_of(SkillLevel)))
-    format: Any = Field(None, examples=["6s"], **schema(**one_of(SubFormat)))
-    text: Any = Field(None, examples=["We need a setter"], **schema(**text_field(2000, message=True, optional=True)))
-    players_needed: Any = Field(None, alias="playersNeeded", examples=[1],
+    id: Received = ID
+    team: Received = Field(None, examples=["Net Results"], json_schema_extra=text(100))
+    date: Received = Field(None, description="The venue's time, in the future", json_schema_extra=LOCAL_TIME)
+    svl: Received = Field(None, examples=["Downtown Gym"], description="Where: the location", json_schema_extra=text(200))
+    court: Received = Field(None, examples=["2"], json_schema_extra=text(50, optional=True))
+    skill_level: Received = Field(None, alias="skillLevel", examples=["B"], json_schema_extra=one_of(SkillLevel))
+    format: Received = Field(None, examples=["6s"], json_schema_extra=one_of(SubFormat))
+    text: Received = Field(None, examples=["We need a setter"], json_schema_extra=text_field(2000, message=True, optional=True))
+    players_needed: Received = Field(None, alias="playersNeeded", examples=[1],
                                 description="How many subs the team needs, 1 to 4 (default 1); one place per accept",
-                                **schema(**integer(1, 4)))  # fmt: skip
-    position_needed: Any = Field(None, alias="positionNeeded", examples=["Setter"],
+                                json_schema_extra=integer(1, 4))  # fmt: skip
+    position_needed: Received = Field(None, alias="positionNeeded", examples=["Setter"],
                                  description="Any, Hitter, Passer or Setter (default Any)",
                                  json_schema_extra={"enum": [None, *(p.value for p in Position)]})
-    gender_needed: Any = Field(None, alias="genderNeeded", examples=["Female"],
+    gender_needed: Received = Field(None, alias="genderNeeded", examples=["Female"],
                                description="Any, Male or Female (default Any)",
                                json_schema_extra={"enum": [None, *(g.value for g in GenderNeeded)]})
-    min_rating: Any = Field(None, alias="minRating", examples=["B"],
+    min_rating: Received = Field(None, alias="minRating", examples=["B"],
                             description="The lowest rating at the position needed: A, B, C or D (empty: any rating)",
                             json_schema_extra={"enum": [None, "", *(r.value for r in Rating)]})
-    recipient: Any = Field(None, examples=["Anyone"],
+    recipient: Received = Field(None, examples=["Anyone"],
                            description="'Anyone' (or left out): open to every sub; a sub's username (or user id): a "
                                        "request made to that sub, who is emailed",
-                           **schema(type="string", enum=["Anyone"]))  # fmt: skip
-    status: Any = Field(None, description="PATCH: Accepted or Declined (the sub's answer), Open (reopen)",
+                           json_schema_extra={"type": "string", "enum": ["Anyone"]})  # fmt: skip
+    status: Received = Field(None, description="PATCH: Accepted or Declined (the sub's answer), Open (reopen)",
                         json_schema_extra={"enum": [None, "", *(s.value for s in SubStatus)]})  # fmt: skip
-    requestor: Any = Field(None, description="Ignored: the caller is the requestor")
-    requestor_email: Any = Field(None, alias="requestorEmail", description="Ignored")
-    recipient_email: Any = Field(None, alias="recipientEmail", description="Ignored")
-    completed: Any = Field(None, description="Ignored: a request completes when its date passes")
-    places_filled: Any = Field(None, alias="placesFilled", description="Ignored: each accept takes one place")
+    requestor: Received = Field(None, description="Ignored: the caller is the requestor")
+    requestor_email: Received = Field(None, alias="requestorEmail", description="Ignored")
+    recipient_email: Received = Field(None, alias="recipientEmail", description="Ignored")
+    completed: Received = Field(None, description="Ignored: a request completes when its date passes")
+    places_filled: Received = Field(None, alias="placesFilled", description="Ignored: each accept takes one place")
 
 
 class NoteEdit(Note):
@@ -99,29 +100,29 @@ class Notice(Body):
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=_notice_schema)
 
-    id: Any = ID
-    date: Any = Field(None, examples=["2031-01-06T19:00"],
+    id: Received = ID
+    date: Received = Field(None, examples=["2031-01-06T19:00"],
                       description="Without id: the request's date and time (ISO, with or without offset, or the long "
                                   "text of the emails), or milliseconds since 1970",
                       json_schema_extra={"anyOf": [{"type": "string", "maxLength": 100}, {"type": "integer"}]})  # fmt: skip
-    svl: Any = Field(None, examples=["Downtown Gym"], description="Without id: the request's location",
-                     **schema(**text(200)))  # fmt: skip
-    team: Any = Field(None, description="Without id: the request's team (narrows the match when sent)",
-                      **schema(**text(100)))  # fmt: skip
-    requestor_email: Any = Field(None, alias="requestorEmail", description="Ignored: the server knows the requestor")
-    recipient_email: Any = Field(None, alias="recipientEmail", description="Ignored")
-    recipient: Any = Field(None, description="Ignored: the caller is the sub")
-    requestor: Any = Field(None, description="Ignored: the server knows the requestor")
-    court: Any = Field(None, description="Ignored")
-    skill_level: Any = Field(None, alias="skillLevel", description="Ignored")
-    format: Any = Field(None, description="Ignored")
-    text: Any = Field(None, description="Ignored")
+    svl: Received = Field(None, examples=["Downtown Gym"], description="Without id: the request's location",
+                     json_schema_extra=text(200))  # fmt: skip
+    team: Received = Field(None, description="Without id: the request's team (narrows the match when sent)",
+                      json_schema_extra=text(100))  # fmt: skip
+    requestor_email: Received = Field(None, alias="requestorEmail", description="Ignored: the server knows the requestor")
+    recipient_email: Received = Field(None, alias="recipientEmail", description="Ignored")
+    recipient: Received = Field(None, description="Ignored: the caller is the sub")
+    requestor: Received = Field(None, description="Ignored: the server knows the requestor")
+    court: Received = Field(None, description="Ignored")
+    skill_level: Received = Field(None, alias="skillLevel", description="Ignored")
+    format: Received = Field(None, description="Ignored")
+    text: Received = Field(None, description="Ignored")
 
 
 class Deletion(Body):
     model_config = ConfigDict(json_schema_extra=required("id"))
 
-    id: Any = ID
+    id: Received = ID
 
 
 class Withdrawal(Body):
@@ -129,7 +130,7 @@ class Withdrawal(Body):
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id"))
 
-    id: Any = ID
+    id: Received = ID
 
 
 class Withdrawn(BaseModel):
@@ -180,7 +181,7 @@ def create_note(body: Note, actor: Actor = Depends(acting)) -> dict:
     return _note(call(request_lists.detail, actor, new_id))
 
 
-def _patch(db, actor: Actor, body: NoteEdit) -> dict:
+def _patch(db: Session, actor: Actor, body: NoteEdit) -> dict:
     status = body.status
     if status is not None and not isinstance(status, str):
         raise Invalid({"status": "Status must be Open, Accepted or Declined"})
@@ -213,18 +214,18 @@ def delete_note(body: Deletion, actor: Actor = Depends(acting)) -> dict:
     return {"id": body.id, "_id": body.id}
 
 
-def _named(db, actor: Actor, body: Notice, kind: str) -> object:
+def _named(db: Session, actor: Actor, body: Notice, kind: str) -> object:
     if body.id not in (None, ""):
         return body.id
     return answers.notice_request(db, actor, kind=kind, date=body.date, svl=body.svl, team=body.team)
 
 
-def _answer(db, actor: Actor, body: Notice, accepted: bool) -> str:
+def _answer(db: Session, actor: Actor, body: Notice, accepted: bool) -> str:
     named = _named(db, actor, body, "accepted" if accepted else "declined")
     return answers.answer_notice(db, actor, named, accepted=accepted)
 
 
-def _invitation(db, actor: Actor, body: Notice) -> str:
+def _invitation(db: Session, actor: Actor, body: Notice) -> str:
     return answers.invitation_notice(db, actor, _named(db, actor, body, "received"))
 
 
@@ -249,7 +250,7 @@ def received_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
     return {"status": "Success", "result": call(_invitation, actor, body)}
 
 
-WITHDRAW_REFUSED = {
+WITHDRAW_REFUSED: dict[int | str, dict[str, Any]] = {
     400: {"model": Message, "description": "The body is not JSON, or the game has started: a place can be given up "
                                            "only before it",
           "content": {"application/json": {"example": {"message": request_replies.STARTED}}}},

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import AliasChoices, ConfigDict, Field
+from sqlmodel import Session
 
 from volley_app.api.routes.common import (
     BOOLEAN,
@@ -16,15 +15,16 @@ from volley_app.api.routes.common import (
     OPERATOR,
     PREFIX,
     Body,
+    Received,
     access,
     acting,
     call,
     integer,
     list_params,
+    local_time,
     one_of,
     paged,  # fmt: skip
     required,
-    schema,
     sort_query,
     text,
     whole,
@@ -40,9 +40,8 @@ LEAGUE_REQUIRED = ("session", "court", "startDateTime", "numberOfWeeks", "timeIn
 
 
 # A session's end is later than its start: the document's ranges keep every start before every end.
-SESSION_START = LOCAL_TIME | {"pattern": LOCAL_TIME["pattern"].replace("^20[3-9][0-9]-", "^20[34][0-9]-")}
-SESSION_END = LOCAL_TIME | {"pattern": LOCAL_TIME["pattern"].replace("^20[3-9][0-9]-", "^20[5-9][0-9]-"),
-                            "examples": ["2051-03-29T22:00"], "description": "Later than the start"}  # fmt: skip
+SESSION_START = local_time("20[34][0-9]")
+SESSION_END = local_time("20[5-9][0-9]", examples=["2051-03-29T22:00"], description="Later than the start")
 
 
 class SessionBody(Body):
@@ -51,13 +50,13 @@ class SessionBody(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("name", "startDateTime",
                                                                                 "endDateTime", "svl"))  # fmt: skip
 
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], **schema(**IDENTIFIER))
-    name: Any = Field("", examples=["Winter 2027"], **schema(**text(120)))
-    start: Any = Field("", alias="startDateTime", **schema(**SESSION_START))
-    end: Any = Field("", alias="endDateTime", **schema(**SESSION_END))
-    svl: Any = Field(None, description="An admin's choice of SVL (an SVL's id; another id answers 404); an SVL's "
+    id: Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], json_schema_extra=IDENTIFIER)
+    name: Received = Field("", examples=["Winter 2027"], json_schema_extra=text(120))
+    start: Received = Field("", alias="startDateTime", json_schema_extra=SESSION_START)
+    end: Received = Field("", alias="endDateTime", json_schema_extra=SESSION_END)
+    svl: Received = Field(None, description="An admin's choice of SVL (an SVL's id; another id answers 404); an SVL's "
                                        "own sessions are theirs (what they send here is not used)",
-                     **schema(**IDENTIFIER))  # fmt: skip
+                     json_schema_extra=IDENTIFIER)  # fmt: skip
 
 
 class SessionEdit(SessionBody):
@@ -70,7 +69,7 @@ class SessionEdit(SessionBody):
 class Deletion(Body):
     model_config = ConfigDict(json_schema_extra=required("id"))
 
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], **schema(**IDENTIFIER))
+    id: Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], json_schema_extra=IDENTIFIER)
 
 
 def _session(row) -> dict:
@@ -120,23 +119,23 @@ class LeagueBody(Body):
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(*LEAGUE_REQUIRED))
 
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], **schema(**IDENTIFIER))
-    session: Any = Field(None, examples=[3], **schema(**IDENTIFIER))
-    court: Any = Field("", examples=["Court 1"], **schema(**text(100)))
-    start: Any = Field("", alias="startDateTime", **schema(**LOCAL_TIME))
-    number_of_weeks: Any = Field("", alias="numberOfWeeks", examples=[8], **schema(**integer(1, 52)))
-    time_increment: Any = Field("", alias="timeIncrement", examples=[60], **schema(**integer(1, 600)))
-    skill_level: Any = Field("", alias="skillLevel", examples=["B"], **schema(**one_of(SkillLevel)))
-    format: Any = Field("", examples=["6s"], **schema(**one_of(LeagueFormat)))
-    gender_requirement: Any = Field("", alias="genderRequirement", examples=["Coed"],
-                                    **schema(**text(100, optional=True)))  # fmt: skip
-    day: Any = Field("", examples=["Monday"], description="The start's weekday", **schema(**one_of(Day)))
-    max_teams: Any = Field("", alias="maxTeams", examples=[8], **schema(**integer(2, 64)))
-    cost: Any = Field("", examples=[300], description="Dollars per team", **schema(**integer(0, 10_000)))
-    cash: Any = Field(False, **schema(**BOOLEAN))
-    active: Any = Field(None, description="Only when changing a league", **schema(**BOOLEAN))
-    svl: Any = Field(None, description="Ignored: a league belongs to its session's SVL")
-    schedule_generated: Any = Field(None, alias="scheduleGenerated", description="Ignored: generating is its own call")
+    id: Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], json_schema_extra=IDENTIFIER)
+    session: Received = Field(None, examples=[3], json_schema_extra=IDENTIFIER)
+    court: Received = Field("", examples=["Court 1"], json_schema_extra=text(100))
+    start: Received = Field("", alias="startDateTime", json_schema_extra=LOCAL_TIME)
+    number_of_weeks: Received = Field("", alias="numberOfWeeks", examples=[8], json_schema_extra=integer(1, 52))
+    time_increment: Received = Field("", alias="timeIncrement", examples=[60], json_schema_extra=integer(1, 600))
+    skill_level: Received = Field("", alias="skillLevel", examples=["B"], json_schema_extra=one_of(SkillLevel))
+    format: Received = Field("", examples=["6s"], json_schema_extra=one_of(LeagueFormat))
+    gender_requirement: Received = Field("", alias="genderRequirement", examples=["Coed"],
+                                    json_schema_extra=text(100, optional=True))  # fmt: skip
+    day: Received = Field("", examples=["Monday"], description="The start's weekday", json_schema_extra=one_of(Day))
+    max_teams: Received = Field("", alias="maxTeams", examples=[8], json_schema_extra=integer(2, 64))
+    cost: Received = Field("", examples=[300], description="Dollars per team", json_schema_extra=integer(0, 10_000))
+    cash: Received = Field(False, json_schema_extra=BOOLEAN)
+    active: Received = Field(None, description="Only when changing a league", json_schema_extra=BOOLEAN)
+    svl: Received = Field(None, description="Ignored: a league belongs to its session's SVL")
+    schedule_generated: Received = Field(None, alias="scheduleGenerated", description="Ignored: generating is its own call")
 
 
 class LeagueEdit(LeagueBody):
@@ -156,15 +155,15 @@ def _league_fields(body: LeagueBody) -> dict:
     return fields
 
 
-def _league(db, actor: Actor, league_id: int) -> dict:
+def _league(db: Session, actor: Actor, league_id: object) -> dict:
     return with_ids(leagues.get_league(db, actor, league_id))
 
 
-def _create_league(db, actor: Actor, session_id: object, fields: dict) -> dict:
+def _create_league(db: Session, actor: Actor, session_id: object, fields: dict) -> dict:
     return _league(db, actor, leagues.create_league(db, actor, session_id=session_id, **fields).id)
 
 
-def _update_league(db, actor: Actor, league_id: object, fields: dict) -> dict:
+def _update_league(db: Session, actor: Actor, league_id: object, fields: dict) -> dict:
     return _league(db, actor, leagues.update_league(db, actor, league_id, **fields).id)
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import AliasChoices, ConfigDict, Field
+from pydantic.json_schema import JsonDict
+from sqlmodel import Session
 
 from volley_app.api.routes.common import (
     BOOLEAN,
@@ -17,6 +19,7 @@ from volley_app.api.routes.common import (
     PLAYER,
     PREFIX,
     Body,
+    Received,
     access,
     acting,
     call,
@@ -25,7 +28,6 @@ from volley_app.api.routes.common import (
     one_of,
     paged,
     required,
-    schema,
     text,
     with_ids,  # fmt: skip
 )
@@ -35,39 +37,39 @@ from volley_app.services.seasons import games, schedule, scheduling, scoring
 from volley_app.services.teams import registration, teams
 
 router = APIRouter(prefix=PREFIX, tags=["teams and games"])
-ID = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], **schema(**IDENTIFIER))
-TEAM2 = {"anyOf": [IDENTIFIER, {"type": "string", "enum": ["BYE"]}]}
+ID = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], json_schema_extra=IDENTIFIER)
+TEAM2: JsonDict = {"anyOf": [IDENTIFIER, {"type": "string", "enum": ["BYE"]}]}
 SCORE = integer(0, 99)
 
 
 class NewTeam(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("league", "teamName"))
 
-    league: Any = Field(None, examples=[2], **schema(**IDENTIFIER))
-    team_name: Any = Field("", alias="teamName", examples=["Net Results"], **schema(**text(100)))
-    waitlist: Any = Field(False, description="Join the waitlist when the league is full", **schema(**BOOLEAN))
-    user: Any = Field(None, description="Ignored: the caller is the captain")
-    paid: Any = Field(None, description="Ignored: a team is paid when its payment succeeds")
-    wins: Any = Field(None, description="Ignored: records come from the games")
-    losses: Any = Field(None, description="Ignored: records come from the games")
+    league: Received = Field(None, examples=[2], json_schema_extra=IDENTIFIER)
+    team_name: Received = Field("", alias="teamName", examples=["Net Results"], json_schema_extra=text(100))
+    waitlist: Received = Field(False, description="Join the waitlist when the league is full", json_schema_extra=BOOLEAN)
+    user: Received = Field(None, description="Ignored: the caller is the captain")
+    paid: Received = Field(None, description="Ignored: a team is paid when its payment succeeds")
+    wins: Received = Field(None, description="Ignored: records come from the games")
+    losses: Received = Field(None, description="Ignored: records come from the games")
 
 
 class TeamEdit(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id"))
 
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], **schema(**IDENTIFIER))
-    team_name: Any = Field(None, alias="teamName", description="Admins only", **schema(**text(100)))
-    paid: Any = Field(None, description="Admins only", **schema(**BOOLEAN))
-    wins: Any = Field(None, description="A correction of the record (with a reason)", **schema(**integer(0, 999)))
-    losses: Any = Field(None, description="A correction of the record (with a reason)", **schema(**integer(0, 999)))
-    reason: Any = Field(None, description="Why the record is corrected", **schema(**text(300, optional=True)))
-    waitlist: Any = Field(None, description="Ignored: a team leaves the waitlist when it is offered a place")
+    id: Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], json_schema_extra=IDENTIFIER)
+    team_name: Received = Field(None, alias="teamName", description="Admins only", json_schema_extra=text(100))
+    paid: Received = Field(None, description="Admins only", json_schema_extra=BOOLEAN)
+    wins: Received = Field(None, description="A correction of the record (with a reason)", json_schema_extra=integer(0, 999))
+    losses: Received = Field(None, description="A correction of the record (with a reason)", json_schema_extra=integer(0, 999))
+    reason: Received = Field(None, description="Why the record is corrected", json_schema_extra=text(300, optional=True))
+    waitlist: Received = Field(None, description="Ignored: a team leaves the waitlist when it is offered a place")
 
 
 class Deletion(Body):
     model_config = ConfigDict(json_schema_extra=required("id"))
 
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], **schema(**IDENTIFIER))
+    id: Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], json_schema_extra=IDENTIFIER)
 
 
 @router.get("/teams", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403],
@@ -101,7 +103,7 @@ def register_team(body: NewTeam, actor: Actor = Depends(acting)) -> dict:
     return found
 
 
-def _edit(db, actor: Actor, team_id: object, fields: dict) -> dict:
+def _edit(db: Session, actor: Actor, team_id: object, fields: dict) -> dict:
     current = teams.get_team(db, actor, team_id)
     kept = {k: current[k] for k in ("team_name", "paid", "wins", "losses")}
     fields = kept | {
@@ -138,20 +140,20 @@ class NewGames(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("league"))
     ERROR_NAMES: ClassVar[dict[str, str]] = {"start": "dateTime", "game_type": "type", "round_number": "round"}
 
-    league: Any = Field(None, examples=[2], **schema(**IDENTIFIER))
-    team1: Any = Field(None, examples=[5], description="One game: a playing team of the league",
-                       **schema(**IDENTIFIER))  # fmt: skip
-    team2: Any = Field(None, examples=[6], description="One game: a playing team of the league, or BYE",
-                       **schema(**TEAM2))  # fmt: skip
-    date_time: Any = Field(None, alias="dateTime", description="One game: venue time", **schema(**LOCAL_TIME))
-    type: Any = Field(None, examples=["League"], description="One game: League (default) or Tournament",
-                      **schema(**one_of(GameType)))  # fmt: skip
-    round: Any = Field(None, examples=[1], description="One game: its round (default: its week)",
-                       **schema(**integer(1, 200)))  # fmt: skip
-    match: Any = Field(None, examples=[1], description="One game: its match in the round (default: the next one)",
-                       **schema(**integer(1, 200)))  # fmt: skip
-    court: Any = Field(None, examples=["Court 1"], description="One game: one of the league's courts (optional)",
-                       **schema(**text(100, optional=True)))  # fmt: skip
+    league: Received = Field(None, examples=[2], json_schema_extra=IDENTIFIER)
+    team1: Received = Field(None, examples=[5], description="One game: a playing team of the league",
+                       json_schema_extra=IDENTIFIER)  # fmt: skip
+    team2: Received = Field(None, examples=[6], description="One game: a playing team of the league, or BYE",
+                       json_schema_extra=TEAM2)  # fmt: skip
+    date_time: Received = Field(None, alias="dateTime", description="One game: venue time", json_schema_extra=LOCAL_TIME)
+    type: Received = Field(None, examples=["League"], description="One game: League (default) or Tournament",
+                      json_schema_extra=one_of(GameType))  # fmt: skip
+    round: Received = Field(None, examples=[1], description="One game: its round (default: its week)",
+                       json_schema_extra=integer(1, 200))  # fmt: skip
+    match: Received = Field(None, examples=[1], description="One game: its match in the round (default: the next one)",
+                       json_schema_extra=integer(1, 200))  # fmt: skip
+    court: Received = Field(None, examples=["Court 1"], description="One game: one of the league's courts (optional)",
+                       json_schema_extra=text(100, optional=True))  # fmt: skip
 
     def one_game(self) -> bool:
         return any(v not in (None, "") for v in (self.team1, self.team2, self.date_time))
@@ -166,13 +168,13 @@ class GameEdit(Body):
     model_config = ConfigDict(populate_by_name=True, extra="allow", json_schema_extra=_scores_schema)
     ERROR_NAMES: ClassVar[dict[str, str]] = {"start": "dateTime"}
 
-    id: Any = ID
-    team1: Any = Field(None, examples=[5], **schema(**IDENTIFIER))
-    team2: Any = Field(None, examples=[6], description="A team id, or BYE", **schema(**TEAM2))
-    date_time: Any = Field(None, alias="dateTime", **schema(**LOCAL_TIME))
+    id: Received = ID
+    team1: Received = Field(None, examples=[5], json_schema_extra=IDENTIFIER)
+    team2: Received = Field(None, examples=[6], description="A team id, or BYE", json_schema_extra=TEAM2)
+    date_time: Received = Field(None, alias="dateTime", json_schema_extra=LOCAL_TIME)
 
 
-def _edit_game(db, actor: Actor, game_id: object, body: dict) -> dict:
+def _edit_game(db: Session, actor: Actor, game_id: object, body: dict) -> dict:
     current = games.get_game(db, actor, game_id)
     scores = {f: body.get(camel, current[f]) for f, camel in SCORES.items()}
     team1 = body.get("team1") if body.get("team1") is not None else current["team1_id"]
@@ -199,7 +201,7 @@ def get_game(game_id: str, actor: Actor = Depends(acting)) -> dict:
     return with_ids(call(games.get_game, actor, game_id))
 
 
-def _add_game(db, actor: Actor, body: NewGames) -> dict:
+def _add_game(db: Session, actor: Actor, body: NewGames) -> dict:
     game = games.add_game(
         db, actor, body.league, team1=body.team1, team2=body.team2, start=body.date_time, game_type=body.type,
         round_number=body.round, match=body.match, court=body.court,
