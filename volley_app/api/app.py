@@ -28,6 +28,7 @@ from volley_app.services.teams import registration
 from volley_app.settings import get_settings
 
 API_PREFIX = "/api"
+NOT_JSON = "The body is not JSON."
 
 
 def documented(api: FastAPI) -> dict[str, Any]:
@@ -137,6 +138,9 @@ def create_api() -> FastAPI:
 
     @api.exception_handler(RequestValidationError)
     async def _bad_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        """A body that is not JSON answers 400, as the document says; one whose shape is not the route's, 422."""
+        if any(e.get("type") == "json_invalid" for e in exc.errors()):
+            return JSONResponse({"message": NOT_JSON}, status_code=400)
         errors = {".".join(str(p) for p in e["loc"][1:]) or "body": e["msg"] for e in exc.errors()}
         return JSONResponse({"message": "The request is not valid.", "errors": errors}, status_code=422)
 
