@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 from starlette.types import Scope
+from typing_extensions import TypedDict
 
 from volley_app import db
 from volley_app.api import routes
@@ -101,6 +102,22 @@ def error_key(request: Request, field: str) -> str:
     return common.camel(field)
 
 
+class OpenRequests(TypedDict):
+    """A page of the open sub requests, as the Open Sub Requests screen shows it; ``next`` and ``previous`` are the
+    bookmarks either side ("" at an end)."""
+
+    rows: list[common.Row]
+    total: int
+    capped: bool
+    next: str
+    previous: str
+
+
+class StripeAnswer(TypedDict):
+    received: bool
+    outcome: str
+
+
 class Api(FastAPI):
     """The REST API, its OpenAPI document as :func:`documented` writes it."""
 
@@ -161,16 +178,16 @@ def create_api() -> FastAPI:
         api.router.routes.extend(router.routes)  # flat, so every route is an APIRoute of the app
 
     @api.get(f"{API_PREFIX}/sub-requests/open", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403]})
-    def open_requests(request: Request, actor: Actor | None = Depends(current_actor)):
+    def open_requests(request: Request, actor: Actor | None = Depends(current_actor)) -> OpenRequests:
         """One page of the open sub requests (as the Open Sub Requests screen shows): ``page`` is a bookmark."""
         params = request.query_params
         filters = {k: params.get(k, "") for k in request_lists.REQUEST_FILTERS}
         found = db.call(request_lists.list_open, actor, filters=filters, bookmark=params.get("page", ""))
-        rows = [{k: v for k, v in r.items() if k not in ("date", "local_input")} for r in found.rows]
+        rows: list[common.Row] = [{k: v for k, v in r.items() if k not in ("date", "local_input")} for r in found.rows]
         return {"rows": rows, "total": found.total, "capped": found.capped, "next": found.next, "previous": found.previous}
 
     @api.get(f"{API_PREFIX}/leagues/{{league_id}}/bracket", openapi_extra=access(ANYONE), responses={**ERRORS})
-    def bracket(league_id: str, request: Request, actor: Actor | None = Depends(current_actor)):
+    def bracket(league_id: str, request: Request, actor: Actor | None = Depends(current_actor)) -> Response:
         """A league's tournament bracket, for a reader with a bearer token or a link signed for them."""
         link = {k: request.query_params.get(k, "") for k in ("u", "e", "s")}
         found = db.call(leagues.bracket_file, actor, league_id, link=link)
@@ -185,7 +202,7 @@ def create_api() -> FastAPI:
     # --- Stripe webhook (signature checked on the raw body) ----------------------------------------
     # Stripe's own call, signed by Stripe: not a client's, so not in the document (see its description).
     @api.post(f"{API_PREFIX}/stripe/webhook", openapi_extra=access(ANYONE), include_in_schema=False)
-    async def stripe_webhook(request: Request):
+    async def stripe_webhook(request: Request) -> StripeAnswer:
         payload = await request.body()
         event = payments.parse_webhook(payload, request.headers.get("stripe-signature"))
         outcome = await db.run(registration.handle_stripe_event, event)

@@ -4,16 +4,27 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable, Iterable
+import types
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Annotated, Any
 
 from fastapi import Depends, Query, Request, Response
-from pydantic import BaseModel, JsonValue, WithJsonSchema, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    JsonValue,
+    WithJsonSchema,
+    model_validator,
+)
 from pydantic.json_schema import JsonDict
+from typing_extensions import TypedDict
 
 from volley_app import db
 from volley_app.api.deps import current_actor
-from volley_app.services.core import paging
+from volley_app.services.core import errors, paging
 from volley_app.services.core.actors import Actor, require_actor
 from volley_app.services.money import payments
 
@@ -45,6 +56,17 @@ class Body(BaseModel):
 # A body field as it arrives: any JSON value. The service it goes to reads it and names every field that is not
 # what it takes, all at once and in the words of spec section 5; each field's schema says what it takes.
 Received = Annotated[str | int | float | bool | list[object] | dict[str, object] | None, WithJsonSchema({})]
+
+
+def only(kinds: type | types.UnionType, field: str, message: str) -> BeforeValidator:
+    """A field's check of its JSON type: anything else is refused in words, as the services refuse a field (422)."""
+
+    def check(value: object) -> object:
+        if not isinstance(value, kinds):
+            raise errors.Invalid({field: message})
+        return value
+
+    return BeforeValidator(check)
 
 
 class Message(BaseModel):
@@ -147,7 +169,7 @@ class Route:
     summary: str
 
 
-def access(level: str) -> dict:
+def access(level: str) -> dict[str, Any]:
     """The ``openapi_extra`` naming who a route is for (read back into the route table)."""
     return {"x-access": level}
 
@@ -157,7 +179,37 @@ def acting(actor: Actor | None = Depends(current_actor)) -> Actor:
     return require_actor(actor)
 
 
-def with_ids(row: dict) -> dict:
+class Deletion(Body):
+    """The object a DELETE names, by ``id`` (or the spec's ``_id``)."""
+
+    model_config = ConfigDict(json_schema_extra=required("id"))
+
+    id: Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], json_schema_extra=IDENTIFIER)
+
+
+# A DELETE's answer: the id it named, as sent; ``message`` says what became of the object (deleted, or archived).
+class Removed(TypedDict):
+    id: Received
+    _id: Received
+
+
+class Deleted(Removed):
+    message: str
+
+
+def removed(object_id: Received) -> Removed:
+    return {"id": object_id, "_id": object_id}
+
+
+def deleted(object_id: Received, outcome: str) -> Deleted:
+    return {"id": object_id, "_id": object_id, "message": outcome}
+
+
+# A row of an answer, by the names the spec's clients read.
+Row = dict[str, object]
+
+
+def with_ids(row: Mapping[str, object]) -> Row:
     """A row as the spec's clients read it: ``_id`` beside ``id``, names in camelCase."""
     out = {camel(k): v for k, v in row.items()}
     if "id" in out:
@@ -170,20 +222,20 @@ def camel(name: str) -> str:
     return head + "".join(p[:1].upper() + p[1:] for p in rest)
 
 
-def list_params(request: Request) -> dict:
+def list_params(request: Request) -> dict[str, str]:
     """``page`` (the bookmark of X-Next-Page), ``search`` and ``size`` of a paged list."""
     q = request.query_params
     return {"bookmark": q.get("page", ""), "search": q.get("search", q.get("q", "")), "size": q.get("size", "")}
 
 
-def sort_query(orders: dict) -> Any:
+def sort_query(orders: Mapping[str, object]) -> Any:
     """The ``sort`` query parameter of a paged list: one of ``orders`` by name (blank: the first)."""
     names = list(orders)
     return Query(names[0], description=f"The order: {', '.join(names)} (default {names[0]}); any other is refused (422)",
                  json_schema_extra={"enum": names})  # fmt: skip
 
 
-def paged(response: Response, found: paging.Page, project: Callable[[dict], dict] = with_ids) -> list[dict]:
+def paged(response: Response, found: paging.Page, project: Callable[[Mapping[str, object]], Row] = with_ids) -> list[Row]:
     response.headers[TOTAL_HEADER] = str(found.total)
     if found.capped:
         response.headers[CAPPED_HEADER] = "true"
@@ -194,15 +246,17 @@ def paged(response: Response, found: paging.Page, project: Callable[[dict], dict
     return [project(r) for r in found.rows]
 
 
-def whole(response: Response, rows: list[dict], project: Callable[[dict], dict] = with_ids) -> list[dict]:
+def whole(
+    response: Response, rows: Sequence[Mapping[str, object]], project: Callable[[Mapping[str, object]], Row] = with_ids
+) -> list[Row]:
     """A list the service answers whole (it is small: one league's teams or games)."""
     response.headers[TOTAL_HEADER] = str(len(rows))
     return [project(r) for r in rows]
 
 
-def body_id(body: dict) -> object:
+def body_id(body: Mapping[str, object]) -> object:
     """The id of the object a PATCH or DELETE body names (``id`` or the spec's ``_id``)."""
-    return body.get("id", body.get("_id")) if isinstance(body, dict) else None
+    return body.get("id", body.get("_id"))
 
 
 call = db.call

@@ -7,11 +7,13 @@ and composes the email itself (addresses in the body are not used).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from sqlmodel import Session
+from typing_extensions import TypedDict
 
 from volley_app.api.routes.common import (
     ERRORS,
@@ -22,6 +24,8 @@ from volley_app.api.routes.common import (
     Body,
     Message,
     Received,
+    Removed,
+    Row,
     access,
     acting,
     call,
@@ -29,6 +33,7 @@ from volley_app.api.routes.common import (
     list_params,
     one_of,
     paged,
+    removed,
     required,
     sort_query,
     text,
@@ -119,7 +124,7 @@ class Notice(Body):
     text: Received = Field(None, description="Ignored")
 
 
-class Deletion(Body):
+class NoteDeletion(Body):
     model_config = ConfigDict(json_schema_extra=required("id"))
 
     id: Received = ID
@@ -133,6 +138,11 @@ class Withdrawal(Body):
     id: Received = ID
 
 
+class Answered(TypedDict):
+    status: Literal["Success"]
+    result: str
+
+
 class Withdrawn(BaseModel):
     status: Literal["Success"] = Field(examples=["Success"])
     result: Literal["withdrawn"] = Field(examples=["withdrawn"], description="The place was given up")
@@ -142,7 +152,7 @@ DETAILS = ("team", "date", "svl", "court", "skill_level", "format", "text")
 NEEDS = request_changes.NEEDS  # on a change, a need the body leaves out stays as it is
 
 
-def _note(row: dict) -> dict:
+def _note(row: Mapping[str, object]) -> Row:
     out = with_ids({k: v for k, v in row.items() if k != "local_input"})
     out["date"] = row.get("date")
     return out
@@ -153,7 +163,7 @@ def _note(row: dict) -> dict:
 def list_notes(
     request: Request, response: Response, actor: Actor = Depends(acting),
     sort: str = sort_query(request_lists.NOTE_ORDERS),
-) -> list[dict]:
+) -> list[Row]:
     """Open sub requests a page at a time (``view=mine``: those the caller made or was named on).
     ``search``, ``venue``, ``date_from``, ``date_to`` filter; ``sort`` by date, or latest first with ``-date``;
     total in X-Total-Count, next page in X-Next-Page."""
@@ -166,12 +176,12 @@ def list_notes(
 
 
 @router.get("/notes/{note_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def get_note(note_id: str, actor: Actor = Depends(acting)) -> dict:
+def get_note(note_id: str, actor: Actor = Depends(acting)) -> Row:
     return _note(call(request_lists.detail, actor, note_id))
 
 
 @router.post("/notes", status_code=201, openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def create_note(body: Note, actor: Actor = Depends(acting)) -> dict:
+def create_note(body: Note, actor: Actor = Depends(acting)) -> Row:
     """A sub request by the caller: to anyone, or with ``recipient`` to one sub (emailed an invitation).
 
     ``playersNeeded``, ``positionNeeded``, ``genderNeeded`` and ``minRating`` say what the team needs (left out:
@@ -181,7 +191,7 @@ def create_note(body: Note, actor: Actor = Depends(acting)) -> dict:
     return _note(call(request_lists.detail, actor, new_id))
 
 
-def _patch(db: Session, actor: Actor, body: NoteEdit) -> dict:
+def _patch(db: Session, actor: Actor, body: NoteEdit) -> Row:
     status = body.status
     if status is not None and not isinstance(status, str):
         raise Invalid({"status": "Status must be Open, Accepted or Declined"})
@@ -200,7 +210,7 @@ def _patch(db: Session, actor: Actor, body: NoteEdit) -> dict:
 
 
 @router.patch("/notes", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def update_note(body: NoteEdit, actor: Actor = Depends(acting)) -> dict:
+def update_note(body: NoteEdit, actor: Actor = Depends(acting)) -> Row:
     """The requestor changes the details (or reopens a declined request with ``status`` Open); a sub answers
     with ``status`` Accepted or Declined (the requestor is emailed). A need (``playersNeeded``, ``positionNeeded``,
     ``genderNeeded``, ``minRating``) left out of the body stays as it was."""
@@ -208,10 +218,10 @@ def update_note(body: NoteEdit, actor: Actor = Depends(acting)) -> dict:
 
 
 @router.delete("/notes", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def delete_note(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+def delete_note(body: NoteDeletion, actor: Actor = Depends(acting)) -> Removed:
     """The requestor cancels a request (kept, and its sub told, when a sub is on it)."""
     call(request_changes.delete, actor, body.id)
-    return {"id": body.id, "_id": body.id}
+    return removed(body.id)
 
 
 def _named(db: Session, actor: Actor, body: Notice, kind: str) -> object:
@@ -230,21 +240,21 @@ def _invitation(db: Session, actor: Actor, body: Notice) -> str:
 
 
 @router.post("/acceptedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def accepted_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
+def accepted_request(body: Notice, actor: Actor = Depends(acting)) -> Answered:
     """A sub accepts request ``id`` (or the one with that ``date`` and ``svl`` they may answer) and its requestor is
     emailed, once (again by the same sub: nothing is sent)."""
     return {"status": "Success", "result": call(_answer, actor, body, True)}
 
 
 @router.post("/declinedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def declined_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
+def declined_request(body: Notice, actor: Actor = Depends(acting)) -> Answered:
     """The named sub declines request ``id`` (or the one with that ``date`` and ``svl``) and its requestor is
     emailed, once."""
     return {"status": "Success", "result": call(_answer, actor, body, False)}
 
 
 @router.post("/receivedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def received_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
+def received_request(body: Notice, actor: Actor = Depends(acting)) -> Answered:
     """The requestor of request ``id`` (or of the one with that ``date``, ``svl`` and ``team``) made to one sub:
     that sub's invitation is emailed when the request is made, so this confirms it and sends nothing again."""
     return {"status": "Success", "result": call(_invitation, actor, body)}
@@ -263,11 +273,11 @@ WITHDRAW_REFUSED: dict[int | str, dict[str, Any]] = {
 }  # fmt: skip
 
 
-@router.post("/withdrawnRequest", openapi_extra=access(LOGGED_IN), response_model=Withdrawn,
+@router.post("/withdrawnRequest", openapi_extra=access(LOGGED_IN),
              responses={**ERRORS, **WITHDRAW_REFUSED})  # fmt: skip
-def withdrawn_request(body: Withdrawal, actor: Actor = Depends(acting)) -> dict:
+def withdrawn_request(body: Withdrawal, actor: Actor = Depends(acting)) -> Withdrawn:
     """A sub who holds a place on request ``id`` gives it up before the game ("I can't make it"). The place reopens
     (to the next sub on the request's invite list, or to anyone) and the requestor is emailed. Only that sub may;
     once it is given up, calling again is refused (403) and changes nothing."""
     call(request_replies.withdraw, actor, body.id)
-    return {"status": "Success", "result": "withdrawn"}
+    return Withdrawn(status="Success", result="withdrawn")

@@ -3,12 +3,13 @@ paying a registration (/payment-intent) and the admin's mail (/newsletterTest, /
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, WithJsonSchema
 from pydantic.json_schema import JsonDict
+from typing_extensions import TypedDict
 
 from volley_app.api.deps import client_ip
 from volley_app.api.routes.common import (
@@ -23,13 +24,18 @@ from volley_app.api.routes.common import (
     PREFIX,
     PUBLIC_ERRORS,
     Body,
+    Deletion,
     Received,
+    Removed,
+    Row,
     access,
     acting,
     call,
     list_params,  # fmt: skip
     one_of,
+    only,
     paged,
+    removed,
     required,
     text,
     with_ids,
@@ -37,7 +43,6 @@ from volley_app.api.routes.common import (
 from volley_app.models import REGIONS
 from volley_app.services.accounts import recovery
 from volley_app.services.core.actors import Actor
-from volley_app.services.core.errors import Invalid
 from volley_app.services.mail import email_all, inquiries, newsletter
 from volley_app.services.teams import registration
 
@@ -115,47 +120,70 @@ class Franchise(Trapped):
     email: Received = Field("", examples=["sam@example.com"], json_schema_extra=EMAIL)
 
 
+class Subscribed(TypedDict):
+    id: int | None
+    _id: int | None
+    email: Received
+    referral: str
+
+
+class IssueSent(TypedDict):
+    status: Literal["Success"]
+    sent: int
+    id: int | None
+    _id: int | None
+
+
+class Queued(TypedDict):
+    status: Literal["Success"]
+    id: int | None
+    _id: int | None
+    queued: int
+
+
+class Done(TypedDict):
+    status: Literal["Success"]
+
+
 INQUIRY: dict[int | str, dict[str, Any]] = {201: {"description": "Kept, and the provider emailed", "model": Sent}, 422: ERRORS[422], 429: ERRORS[429]}
 
 
 @router.post("/contact", status_code=201, openapi_extra=access(ANYONE), responses=INQUIRY)
-def contact(body: Contact, request: Request):
+def contact(body: Contact, request: Request) -> JSONResponse:
     return _inquiry("contact", body.model_dump(), request)
 
 
 @router.post("/host", status_code=201, openapi_extra=access(ANYONE), responses=INQUIRY)
-def host(body: Host, request: Request):
+def host(body: Host, request: Request) -> JSONResponse:
     return _inquiry("host", body.model_dump(), request)
 
 
 @router.post("/promote", status_code=201, openapi_extra=access(ANYONE), responses=INQUIRY)
-def promote(body: Promote, request: Request):
+def promote(body: Promote, request: Request) -> JSONResponse:
     return _inquiry("promote", body.model_dump(), request)
 
 
 @router.post("/franchise", status_code=201, openapi_extra=access(ANYONE), responses=INQUIRY)
-def franchise(body: Franchise, request: Request):
+def franchise(body: Franchise, request: Request) -> JSONResponse:
     return _inquiry("franchise", body.model_dump(), request)
 
 
 # --- newsletter ------------------------------------------------------------------------------------------
 
 
+Referral = Annotated[str | None, WithJsonSchema({}), only(str | None, "referral", "Referral must be text")]
+
+
 class Subscription(Trapped):
     model_config = ConfigDict(json_schema_extra=required("email"))
 
     email: Received = Field("", examples=["fan@example.com"], json_schema_extra=EMAIL)
-    referral: Received = Field("", examples=["A friend"], json_schema_extra={"anyOf": [text(200, optional=True), {"type": "null"}]})
-
-
-class Deletion(Body):
-    model_config = ConfigDict(json_schema_extra=required("id"))
-
-    id: Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[4], json_schema_extra=IDENTIFIER)
+    referral: Referral = Field("", examples=["A friend"],
+                               json_schema_extra={"anyOf": [text(200, optional=True), {"type": "null"}]})  # fmt: skip
 
 
 @router.get("/newsletter", openapi_extra=access(ADMIN), responses={401: ERRORS[401], 403: ERRORS[403]})
-def subscribers(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+def subscribers(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[Row]:
     """The subscribers, newest first, a page at a time (admins); total in X-Total-Count."""
     p = list_params(request)
     found = call(newsletter.subscribers_page, actor, filters={"q": p["search"]}, bookmark=p["bookmark"], size=p["size"])
@@ -163,10 +191,8 @@ def subscribers(request: Request, response: Response, actor: Actor = Depends(act
 
 
 @router.post("/newsletter", status_code=201, openapi_extra=access(ANYONE), responses=PUBLIC_ERRORS)
-def subscribe(body: Subscription, request: Request) -> dict:
+def subscribe(body: Subscription, request: Request) -> Subscribed:
     """Sign up for the newsletter (again with the same address changes nothing)."""
-    if not isinstance(body.referral, str | None):
-        raise Invalid({"referral": "Referral must be text"})
     row = call(newsletter.subscribe, email=body.email, referral=body.referral, client=client_ip(request),
                trap=body.website)  # fmt: skip
     if row is None:  # the bot trap: answered like a success, nothing kept
@@ -175,9 +201,9 @@ def subscribe(body: Subscription, request: Request) -> dict:
 
 
 @router.delete("/newsletter", openapi_extra=access(ADMIN), responses={**ERRORS})
-def unsubscribe(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+def unsubscribe(body: Deletion, actor: Actor = Depends(acting)) -> Removed:
     call(newsletter.delete_subscriber, actor, subscriber_id=body.id)
-    return {"id": body.id, "_id": body.id}
+    return removed(body.id)
 
 
 SPEC_SECTION_NAMES = {"svl_news1": "sVLNews1", "svl_news2": "sVLNews2", "vs1": "vS1", "vs2": "vS2"}
@@ -220,9 +246,9 @@ class Issue(Body):
     email: Received = Field(None, description="One subscriber: the issue goes to that address only; none: every subscriber",
                        json_schema_extra=EMAIL)  # fmt: skip
 
-    def fields(self) -> dict:
+    def fields(self) -> dict[str, object]:
         """The issue's fields by the service's names, whatever names the body used."""
-        data = {}
+        data: dict[str, object] = {}
         for name, value in (self.model_extra or {}).items():
             field = ISSUE_KEYS.get(_key(name))
             if field is not None and field not in data:
@@ -230,10 +256,8 @@ class Issue(Body):
         return data
 
 
-
-
 @router.post("/newsletterTest", openapi_extra=access(ADMIN), responses={**ERRORS})
-def send_newsletter(body: Issue, actor: Actor = Depends(acting)) -> dict:
+def send_newsletter(body: Issue, actor: Actor = Depends(acting)) -> IssueSent:
     """Send an issue (admins), through the outbox: to the subscriber ``email`` (the spec's client calls once per
     subscriber), or without ``email`` to every subscriber. The server composes each message."""
     data = body.fields()
@@ -259,7 +283,7 @@ class EmailAll(Body):
 
 
 @router.post("/emailAll", status_code=201, openapi_extra=access(ADMIN), responses={**ERRORS})
-def email_everyone(body: EmailAll, actor: Actor = Depends(acting)) -> dict:
+def email_everyone(body: EmailAll, actor: Actor = Depends(acting)) -> Queued:
     """Queue one message to every active user (admins), through the outbox; the answer counts them."""
     job = call(email_all.send, actor, subject=body.subject, body=body.body, repeat_of=body.repeat_of)
     return {"status": "Success", "id": job.id, "_id": job.id, "queued": job.queued}
@@ -285,16 +309,16 @@ class NewPassword(Body):
              responses={404: {"description": "Email Not Found", "content": {"application/json": {
                  "example": {"status": "Not Found", "message": "A password reset could not be sent."}}}},
                  422: ERRORS[422], 429: ERRORS[429]})  # fmt: skip
-def send_recovery_email(body: RecoveryEmail, request: Request):
+def send_recovery_email(body: RecoveryEmail, request: Request) -> JSONResponse:
     """Email a password reset link to the account with this address (status Success), or 404 when none has it."""
     found = call(recovery.request_reset, email=body.recipient_email, client=client_ip(request))
     if not found.found:
         return JSONResponse({"status": "Not Found", "message": "A password reset could not be sent."}, status_code=404)
-    return {"status": "Success"}
+    return JSONResponse({"status": "Success"})
 
 
 @router.post("/resetPassword/{user_id}/{token}", openapi_extra=access(ANYONE), responses=PUBLIC_ERRORS)
-def reset_password(user_id: str, token: str, body: NewPassword) -> dict:
+def reset_password(user_id: str, token: str, body: NewPassword) -> Done:
     """Set a new password through the emailed link (once); every login of the account ends."""
     call(recovery.reset_password, user_id=user_id, token=token, password=body.password)
     return {"status": "Success"}
@@ -324,7 +348,7 @@ class Card(Body):
 
 
 @router.post("/payment-intent", openapi_extra=access(PLAYER), responses={**ERRORS, 503: CARD_SERVICE_SLOW})
-def payment_intent(body: PaymentIntent, actor: Actor = Depends(acting)) -> dict:
+def payment_intent(body: PaymentIntent, actor: Actor = Depends(acting)) -> Row:
     """Start paying one's pending registration: the amount is the server's (from the league). With Stripe
     ``clientSecret`` confirms the card; with the offline provider pay at /payments/{id}/card."""
     out = call(registration.payment_intent, actor, payment_id=body.payment_id, amount=body.amount,
@@ -333,7 +357,7 @@ def payment_intent(body: PaymentIntent, actor: Actor = Depends(acting)) -> dict:
 
 
 @router.post("/payments/{payment_id}/card", openapi_extra=access(PLAYER), responses={**ERRORS})
-def pay_by_card(payment_id: str, body: Card, actor: Actor = Depends(acting)) -> dict:
+def pay_by_card(payment_id: str, body: Card, actor: Actor = Depends(acting)) -> Row:
     """Pay a pending registration by card with the offline provider (no Stripe keys configured)."""
     out = call(registration.pay_offline, actor, payment_id=payment_id, card_number=body.card_number,
                expiry=body.expiry, cvc=body.cvc)  # fmt: skip

@@ -19,10 +19,14 @@ from volley_app.api.routes.common import (
     PLAYER,
     PREFIX,
     Body,
+    Deleted,
+    Deletion,
     Received,
+    Row,
     access,
     acting,
     call,
+    deleted,
     integer,
     list_params,
     one_of,
@@ -66,15 +70,10 @@ class TeamEdit(Body):
     waitlist: Received = Field(None, description="Ignored: a team leaves the waitlist when it is offered a place")
 
 
-class Deletion(Body):
-    model_config = ConfigDict(json_schema_extra=required("id"))
-
-    id: Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], json_schema_extra=IDENTIFIER)
-
 
 @router.get("/teams", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403],
                                                                    422: ERRORS[422]})  # fmt: skip
-def list_teams(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+def list_teams(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[Row]:
     """Teams the caller may see (a player: theirs; an SVL: their leagues'; an admin: all) a page at a time, by
     league then joining order; ``league``, ``waitlist`` (true/false) and ``search`` (the team's or its captain's
     name) narrow it; ``page`` (the bookmark of X-Next-Page / X-Previous-Page) and ``size``; the total in
@@ -88,12 +87,12 @@ def list_teams(request: Request, response: Response, actor: Actor = Depends(acti
 
 
 @router.get("/teams/{team_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def get_team(team_id: str, actor: Actor = Depends(acting)) -> dict:
+def get_team(team_id: str, actor: Actor = Depends(acting)) -> Row:
     return with_ids(call(teams.get_team, actor, team_id))
 
 
 @router.post("/teams", status_code=201, openapi_extra=access(PLAYER), responses={**ERRORS})
-def register_team(body: NewTeam, actor: Actor = Depends(acting)) -> dict:
+def register_team(body: NewTeam, actor: Actor = Depends(acting)) -> Row:
     """Register a team: a place is held and a payment started (``kind`` checkout, pay it through
     /payment-intent with ``paymentId``), or the team joins a full league's waitlist (``kind`` waitlist)."""
     out = call(registration.register, actor, league_id=body.league, team_name=body.team_name, waitlist=body.waitlist)
@@ -103,7 +102,7 @@ def register_team(body: NewTeam, actor: Actor = Depends(acting)) -> dict:
     return found
 
 
-def _edit(db: Session, actor: Actor, team_id: object, fields: dict) -> dict:
+def _edit(db: Session, actor: Actor, team_id: object, fields: dict) -> Row:
     current = teams.get_team(db, actor, team_id)
     kept = {k: current[k] for k in ("team_name", "paid", "wins", "losses")}
     fields = kept | {
@@ -114,17 +113,17 @@ def _edit(db: Session, actor: Actor, team_id: object, fields: dict) -> dict:
 
 
 @router.patch("/teams", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def update_team(body: TeamEdit, actor: Actor = Depends(acting)) -> dict:
+def update_team(body: TeamEdit, actor: Actor = Depends(acting)) -> Row:
     """Correct a team (the league's SVL or an admin): its record with a reason; its name and paid only an admin."""
     fields = body.model_dump(exclude={"id", "waitlist"})
     return call(_edit, actor, body.id, fields)
 
 
 @router.delete("/teams", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def delete_team(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+def delete_team(body: Deletion, actor: Actor = Depends(acting)) -> Deleted:
     """Delete a team without history (one with results or payments withdraws instead)."""
     outcome = call(teams.delete_team, actor, body.id)
-    return {"id": body.id, "_id": body.id, "message": outcome}
+    return deleted(body.id, outcome)
 
 
 # --- games ----------------------------------------------------------------------------------------------
@@ -174,7 +173,7 @@ class GameEdit(Body):
     date_time: Received = Field(None, alias="dateTime", json_schema_extra=LOCAL_TIME)
 
 
-def _edit_game(db: Session, actor: Actor, game_id: object, body: dict) -> dict:
+def _edit_game(db: Session, actor: Actor, game_id: object, body: dict) -> Row:
     current = games.get_game(db, actor, game_id)
     scores = {f: body.get(camel, current[f]) for f, camel in SCORES.items()}
     team1 = body.get("team1") if body.get("team1") is not None else current["team1_id"]
@@ -186,7 +185,7 @@ def _edit_game(db: Session, actor: Actor, game_id: object, body: dict) -> dict:
 
 
 @router.get("/games", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def list_games(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+def list_games(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[Row]:
     """Games a page at a time by date and time, each with its week: with ``league`` that league's; without, the
     caller's (a player: their teams' games; an SVL: their leagues'; an admin: every league's). ``page`` (the
     bookmark of X-Next-Page / X-Previous-Page) and ``size``; the total in X-Total-Count."""
@@ -197,11 +196,11 @@ def list_games(request: Request, response: Response, actor: Actor = Depends(acti
 
 
 @router.get("/games/{game_id}", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def get_game(game_id: str, actor: Actor = Depends(acting)) -> dict:
+def get_game(game_id: str, actor: Actor = Depends(acting)) -> Row:
     return with_ids(call(games.get_game, actor, game_id))
 
 
-def _add_game(db: Session, actor: Actor, body: NewGames) -> dict:
+def _add_game(db: Session, actor: Actor, body: NewGames) -> Row:
     game = games.add_game(
         db, actor, body.league, team1=body.team1, team2=body.team2, start=body.date_time, game_type=body.type,
         round_number=body.round, match=body.match, court=body.court,
@@ -210,7 +209,7 @@ def _add_game(db: Session, actor: Actor, body: NewGames) -> dict:
 
 
 @router.post("/games", status_code=201, openapi_extra=access(OPERATOR), responses={**ERRORS})
-def create_games(body: NewGames, actor: Actor = Depends(acting)) -> dict:
+def create_games(body: NewGames, actor: Actor = Depends(acting)) -> Row:
     """Games of a league (its SVL or an admin). With ``team1``, ``team2`` and ``dateTime`` (and optionally
     ``type``, ``round``, ``match``, ``court``): add one game, answered as the game (both captains are emailed).
     With ``league`` alone: generate the whole schedule once, answered as ``{"league", "games": count}``."""
@@ -221,7 +220,7 @@ def create_games(body: NewGames, actor: Actor = Depends(acting)) -> dict:
 
 
 @router.patch("/games", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def update_game(body: GameEdit, actor: Actor = Depends(acting)) -> dict:
+def update_game(body: GameEdit, actor: Actor = Depends(acting)) -> Row:
     """Change a game (the league's SVL or an admin): teams, date and time, the six scores
     (``team1Game1Score`` … ``team2Game3Score``). Fields left out keep their values."""
     data = body.model_dump(exclude={"id"}) | {k: v for k, v in (body.model_extra or {}).items() if k in SCORES.values()}
@@ -229,8 +228,8 @@ def update_game(body: GameEdit, actor: Actor = Depends(acting)) -> dict:
 
 
 @router.delete("/games", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def delete_game(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+def delete_game(body: Deletion, actor: Actor = Depends(acting)) -> Deleted:
     """Take an unplayed game off the schedule (the league's SVL or an admin); both captains are emailed.
     A game with a score, a forfeit or a reported score is refused (422): results are never deleted."""
     outcome = call(games.delete_game, actor, body.id)
-    return {"id": body.id, "_id": body.id, "message": outcome}
+    return deleted(body.id, outcome)

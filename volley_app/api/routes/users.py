@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -27,8 +28,11 @@ from volley_app.api.routes.common import (
     ROLES,
     USERNAME,
     Body,
+    Deletion,
     Message,
     Received,
+    Removed,
+    Row,
     access,  # fmt: skip
     acting,
     body_id,
@@ -36,6 +40,7 @@ from volley_app.api.routes.common import (
     list_params,
     one_of,
     paged,
+    removed,
     required,
     sort_query,
     text,
@@ -97,11 +102,6 @@ class UserEdit(Body):
                                 json_schema_extra=BOOLEAN)  # fmt: skip
 
 
-class Deletion(Body):
-    model_config = ConfigDict(json_schema_extra=required("id"))
-
-    id: Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[7], json_schema_extra=IDENTIFIER)
-
 
 class Me(BaseModel):
     id: int
@@ -129,7 +129,7 @@ def _signup(db: Session, *, client: str, **form: Received) -> tokens.Tokens:
              responses={201: {"description": "A signup: an access token (and the refresh cookie); an admin's new "
                                              "account: its id"}, **PUBLIC_ERRORS, 403: ERRORS[403],
                         409: CONFLICT})  # fmt: skip
-def create_user(body: NewUser, request: Request, actor: Actor | None = Depends(current_actor)):
+def create_user(body: NewUser, request: Request, actor: Actor | None = Depends(current_actor)) -> JSONResponse:
     """Sign up as a Player (roles in the body are ignored), or, as an admin with ``roles``, create an SVL account."""
     form = body.model_dump(exclude={"roles"})
     if actor is not None and actor.is_admin and body.roles is not None:
@@ -144,7 +144,7 @@ def create_user(body: NewUser, request: Request, actor: Actor | None = Depends(c
                                                                422: ERRORS[422]})  # fmt: skip
 def users(
     request: Request, response: Response, actor: Actor = Depends(acting), sort: str = sort_query(accounts.USER_ORDERS)
-) -> list[dict]:
+) -> list[Row]:
     """Every user, a page at a time (admins): ``search`` matches username, names, email; ``sort`` by username,
     name (last, first) or newest first; total in X-Total-Count."""
     p = list_params(request)
@@ -153,15 +153,15 @@ def users(
     return paged(response, found, _listed)
 
 
-def _listed(row: dict) -> dict:
+def _listed(row: Mapping[str, object]) -> Row:
     """A row of the users list, its roles a list as everywhere else."""
     roles = row.get("roles", [])
-    return with_ids(row | {"roles": roles.split(", ") if isinstance(roles, str) and roles else roles or []})
+    return with_ids({**row, "roles": roles.split(", ") if isinstance(roles, str) and roles else roles or []})
 
 
 @router.get("/users/me", response_model=Me, openapi_extra=access(LOGGED_IN),
             responses={401: ERRORS[401], 403: ERRORS[403]})  # fmt: skip
-def me(actor: Actor | None = Depends(current_actor)):
+def me(actor: Actor | None = Depends(current_actor)) -> Me:
     actor = require_actor(actor)
     return Me(id=actor.user_id, username=actor.username, roles=list(actor.roles), status=actor.status,
               firstName=actor.first_name)  # fmt: skip
@@ -169,12 +169,12 @@ def me(actor: Actor | None = Depends(current_actor)):
 
 @router.get("/users/{user_id}", openapi_extra=access(LOGGED_IN),
             responses={401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404]})  # fmt: skip
-def user(user_id: str, actor: Actor = Depends(acting)) -> dict:
+def user(user_id: str, actor: Actor = Depends(acting)) -> Row:
     """One account as its owner (or an admin) sees it."""
     return with_ids(call(accounts.edit_form, actor, user_id))
 
 
-def _edit(db: Session, actor: Actor, body: dict) -> dict:
+def _edit(db: Session, actor: Actor, body: dict) -> Row:
     uid = body_id(body)
     current = accounts.edit_form(db, actor, uid)
     fields = {k: v for k, v in body.items() if k not in ("id", "_id") and v is not None}
@@ -186,22 +186,22 @@ def _edit(db: Session, actor: Actor, body: dict) -> dict:
 
 
 @router.patch("/users", openapi_extra=access(LOGGED_IN), responses={**ERRORS, 409: CONFLICT})
-def edit_user(body: UserEdit, actor: Actor = Depends(acting)) -> dict:
+def edit_user(body: UserEdit, actor: Actor = Depends(acting)) -> Row:
     """Change one's own account (an admin: anyone's). Fields left out keep their values; roles and active are
     an admin's; a new password of one's own needs ``currentPassword`` and ends the other logins."""
     return with_ids(call(_edit, actor, body.model_dump()))
 
 
 @router.delete("/users", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def delete_user(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+def delete_user(body: Deletion, actor: Actor = Depends(acting)) -> Removed:
     """Delete one's own account (an admin: anyone's); one with history is archived instead. Its logins end."""
     call(account_lifecycle.delete_user, actor, body.id)
-    return {"id": body.id, "_id": body.id}
+    return removed(body.id)
 
 
 @router.post("/playerContact", openapi_extra=access(LOGGED_IN), responses={**ERRORS},
              response_model=Message)  # fmt: skip
-def player_contact(body: PlayerContact, actor: Actor = Depends(acting)):
+def player_contact(body: PlayerContact, actor: Actor = Depends(acting)) -> Message:
     """A logged-in user's message to the provider; the server names the sender (name and email are not trusted)."""
     call(accounts.player_contact, actor, message=body.body)
-    return {"message": "Received"}
+    return Message(message="Received")
