@@ -67,3 +67,22 @@ async def test_fields_of_another_json_type_are_each_named_in_words_at_once(db):
     assert all(message and "Input should" not in message for message in errors.values())
     assert response.json()["message"] in errors.values()
     assert w.snapshot(db) == before
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field", "message"),
+    [
+        ("/api/auth", {"username": "pat", "password": "pass1", "trusted": "yes"}, "trusted", "Trusted must be true or false"),
+        ("/api/auth", {"username": "pat", "password": "pass1", "trusted": 1}, "trusted", "Trusted must be true or false"),
+        ("/api/newsletter", {"email": "new.fan@example.com", "referral": 7}, "referral", "Referral must be text"),
+        ("/api/newsletter", {"email": "new.fan@example.com", "referral": ["a"]}, "referral", "Referral must be text"),
+    ],
+)
+async def test_a_typed_field_of_another_json_type_is_refused_in_words(db, path, body, field, message):
+    w.build(db)
+    before = w.snapshot(db)
+    async with w.client() as c:
+        response = await c.post(path, json=body)
+    assert response.status_code == 422, response.text
+    assert response.json() == {"message": message, "errors": {field: message}}
+    assert w.snapshot(db) == before
