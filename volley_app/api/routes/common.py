@@ -47,7 +47,7 @@ class Body(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _whole_numbers(cls, data: Any) -> Any:
+    def _whole_numbers(cls, data: object) -> object:
         if not isinstance(data, dict):
             return data
         return {k: int(v) if isinstance(v, float) and v.is_integer() and abs(v) < 2**63 else v for k, v in data.items()}

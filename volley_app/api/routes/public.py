@@ -145,7 +145,8 @@ class Done(TypedDict):
     status: Literal["Success"]
 
 
-INQUIRY: dict[int | str, dict[str, Any]] = {201: {"description": "Kept, and the provider emailed", "model": Sent}, 422: ERRORS[422], 429: ERRORS[429]}
+INQUIRY: dict[int | str, dict[str, Any]] = {201: {"description": "Kept, and the provider emailed", "model": Sent},
+                                             422: ERRORS[422], 429: ERRORS[429]}  # fmt: skip
 
 
 @router.post("/contact", status_code=201, openapi_extra=access(ANYONE), responses=INQUIRY)
