@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import functools
+from typing import Any
 
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -12,6 +12,8 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
+from starlette.types import Scope
+from typing_extensions import TypedDict
 
 from volley_app import db
 from volley_app.api import routes
@@ -27,9 +29,10 @@ from volley_app.services.teams import registration
 from volley_app.settings import get_settings
 
 API_PREFIX = "/api"
+NOT_JSON = "The body is not JSON."
 
 
-def documented(api: FastAPI) -> dict:
+def documented(api: FastAPI) -> dict[str, Any]:
     """The OpenAPI document, with the answers every route shares written as the API gives them:
     422 ``{"message", "errors": {field: message}}``, 400 for a body that is not JSON, and on a route
     that needs a login 401 (no token) and 403 (not allowed, or an invalid or expired token)."""
@@ -68,12 +71,12 @@ def documented(api: FastAPI) -> dict:
     return doc
 
 
-def allowed_methods(api: FastAPI, scope: dict) -> list[str]:
+def allowed_methods(api: FastAPI, scope: Scope) -> list[str]:
     """Every method the API has a route for at this request's path (HEAD with GET), in a steady order."""
     found: set[str] = set()
     for route in api.routes:
         if isinstance(route, APIRoute) and route.matches(scope)[0] != Match.NONE:
-            found |= set(route.methods)
+            found |= route.methods or set()
     order = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
     return sorted(found, key=lambda m: order.index(m) if m in order else len(order))
 
@@ -99,6 +102,29 @@ def error_key(request: Request, field: str) -> str:
     return common.camel(field)
 
 
+class OpenRequests(TypedDict):
+    """A page of the open sub requests, as the Open Sub Requests screen shows it; ``next`` and ``previous`` are the
+    bookmarks either side ("" at an end)."""
+
+    rows: list[common.Row]
+    total: int
+    capped: bool
+    next: str
+    previous: str
+
+
+class StripeAnswer(TypedDict):
+    received: bool
+    outcome: str
+
+
+class Api(FastAPI):
+    """The REST API, its OpenAPI document as :func:`documented` writes it."""
+
+    def openapi(self) -> dict[str, Any]:
+        return documented(self)
+
+
 API_DESCRIPTION = """The spec's API (section 7). Log in with `POST /api/auth`: the answer's `accessToken` (15 minutes)
 goes in `Authorization: Bearer ...`; the refresh token comes as an httpOnly cookie, and `GET /api/auth/refresh`
 trades it for a new access token (and a new cookie: each works once). A call that answers 403 may be refreshed
@@ -112,7 +138,7 @@ with more rows answers `X-Total-Count: 1000` and `X-Total-Capped: true`. Objects
 def create_api() -> FastAPI:
     """The REST API. Its docs (/api/docs, /api/openapi.json) exist only outside production."""
     hidden = get_settings().is_production
-    api = FastAPI(
+    api = Api(
         title="Volleyball leagues API",
         docs_url=None if hidden else f"{API_PREFIX}/docs",
         openapi_url=None if hidden else f"{API_PREFIX}/openapi.json",
@@ -129,6 +155,9 @@ def create_api() -> FastAPI:
 
     @api.exception_handler(RequestValidationError)
     async def _bad_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        """A body that is not JSON answers 400, as the document says; one whose shape is not the route's, 422."""
+        if any(e.get("type") == "json_invalid" for e in exc.errors()):
+            return JSONResponse({"message": NOT_JSON}, status_code=400)
         errors = {".".join(str(p) for p in e["loc"][1:]) or "body": e["msg"] for e in exc.errors()}
         return JSONResponse({"message": "The request is not valid.", "errors": errors}, status_code=422)
 
@@ -147,19 +176,18 @@ def create_api() -> FastAPI:
 
     for router in routes.ROUTERS:
         api.router.routes.extend(router.routes)  # flat, so every route is an APIRoute of the app
-    api.openapi = functools.partial(documented, api)
 
     @api.get(f"{API_PREFIX}/sub-requests/open", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403]})
-    def open_requests(request: Request, actor: Actor | None = Depends(current_actor)):
+    def open_requests(request: Request, actor: Actor | None = Depends(current_actor)) -> OpenRequests:
         """One page of the open sub requests (as the Open Sub Requests screen shows): ``page`` is a bookmark."""
         params = request.query_params
         filters = {k: params.get(k, "") for k in request_lists.REQUEST_FILTERS}
         found = db.call(request_lists.list_open, actor, filters=filters, bookmark=params.get("page", ""))
-        rows = [{k: v for k, v in r.items() if k not in ("date", "local_input")} for r in found.rows]
+        rows: list[common.Row] = [{k: v for k, v in r.items() if k not in ("date", "local_input")} for r in found.rows]
         return {"rows": rows, "total": found.total, "capped": found.capped, "next": found.next, "previous": found.previous}
 
     @api.get(f"{API_PREFIX}/leagues/{{league_id}}/bracket", openapi_extra=access(ANYONE), responses={**ERRORS})
-    def bracket(league_id: str, request: Request, actor: Actor | None = Depends(current_actor)):
+    def bracket(league_id: str, request: Request, actor: Actor | None = Depends(current_actor)) -> Response:
         """A league's tournament bracket, for a reader with a bearer token or a link signed for them."""
         link = {k: request.query_params.get(k, "") for k in ("u", "e", "s")}
         found = db.call(leagues.bracket_file, actor, league_id, link=link)
@@ -174,7 +202,7 @@ def create_api() -> FastAPI:
     # --- Stripe webhook (signature checked on the raw body) ----------------------------------------
     # Stripe's own call, signed by Stripe: not a client's, so not in the document (see its description).
     @api.post(f"{API_PREFIX}/stripe/webhook", openapi_extra=access(ANYONE), include_in_schema=False)
-    async def stripe_webhook(request: Request):
+    async def stripe_webhook(request: Request) -> StripeAnswer:
         payload = await request.body()
         event = payments.parse_webhook(payload, request.headers.get("stripe-signature"))
         outcome = await db.run(registration.handle_stripe_event, event)

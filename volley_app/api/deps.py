@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import Request
+from sqlmodel import Session
 
 from volley_app import db
 from volley_app.services.accounts import auth, tokens
@@ -22,7 +23,7 @@ def client_ip(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def _resolve(db_session, token: str) -> Actor | None:
+def _resolve(db_session: Session, token: str) -> Actor | None:
     if token.count(".") == 2:
         try:
             return tokens.resolve_access(db_session, token)

@@ -21,7 +21,7 @@ def create_exports_api() -> FastAPI:
         return JSONResponse({"message": exc.message}, status_code=exc.status_code)
 
     @api.get("/api/exports/leagues/{league_id}/{kind}.csv")
-    def export(league_id: str, kind: str, request: Request, actor: Actor | None = Depends(current_actor)):
+    def export(league_id: str, kind: str, request: Request, actor: Actor | None = Depends(current_actor)) -> Response:
         link = {k: request.query_params.get(k, "") for k in ("u", "e", "s")}
         found = db.call(exports.export_by_link, actor, league_id, kind, link=link)
         return Response(found["data"], media_type="text/csv; charset=utf-8", headers={

@@ -29,15 +29,15 @@ def create_feeds_api() -> FastAPI:
         return JSONResponse({"message": exc.message}, status_code=exc.status_code)
 
     @api.get(base + "/{token}.ics")
-    def personal(token: str):
+    def personal(token: str) -> Response:
         return _ics(db.call(calendar.personal_feed, token), "my-volleyball")
 
     @api.get(base + "/{token}/leagues/{league_id}.ics")
-    def league(token: str, league_id: str):
+    def league(token: str, league_id: str) -> Response:
         return _ics(db.call(calendar.league_feed, token, league_id), f"league-{league_id}")
 
     @api.get(base + "/{token}/teams/{team_id}.ics")
-    def team(token: str, team_id: str):
+    def team(token: str, team_id: str) -> Response:
         return _ics(db.call(calendar.team_feed, token, team_id), f"team-{team_id}")
 
     return api

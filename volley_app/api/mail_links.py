@@ -96,7 +96,7 @@ def create_mail_links_api() -> FastAPI:
 
     @api.get(routes.invite_answer_base + "/{token}", response_class=HTMLResponse)
     @_refusing("This link cannot be used", of_request=True)
-    def invite_answer_form(token: str):
+    def invite_answer_form(token: str) -> HTMLResponse:
         found = db.call(answers.read_answer_link, token)
         verb = "Accept" if found["action"] == "accept" else "Decline"
         return _page(
@@ -108,7 +108,7 @@ def create_mail_links_api() -> FastAPI:
 
     @api.post(routes.invite_answer_base + "/{token}", response_class=HTMLResponse)
     @_refusing("Your answer was not recorded", of_request=True)
-    def invite_answer(token: str):
+    def invite_answer(token: str) -> HTMLResponse:
         done = db.call(answers.answer_by_link, token)
         verb = "accepted" if done["action"] == "accept" else "declined"
         return _page(f"You {verb} the sub request", _p("The requestor has been emailed."),
@@ -116,13 +116,13 @@ def create_mail_links_api() -> FastAPI:
 
     @api.get(routes.mail_unsubscribe_base + "/{token}", response_class=HTMLResponse)
     @_refusing("This link cannot be used", of_request=False)
-    def unsubscribe_form(token: str):
+    def unsubscribe_form(token: str) -> HTMLResponse:
         what = db.call(mail_lists.describe, token)
         return _page("Unsubscribe?", _p(f"Stop {what}."), _button("Unsubscribe", routes.mail_unsubscribe_path(token)))
 
     @api.post(routes.mail_unsubscribe_base + "/{token}", response_class=HTMLResponse)
     @_refusing("This link cannot be used", of_request=False)
-    def unsubscribe(token: str):
+    def unsubscribe(token: str) -> HTMLResponse:
         what = db.call(mail_lists.unsubscribe, token)
         return _page("Unsubscribed", _p(f"You will no longer get {what}."))
 

@@ -96,16 +96,17 @@ def headers(settings: Settings | None = None, backend_urls: Iterable[str] = ()) 
     permissions = secure.PermissionsPolicy()
     for feature in UNUSED_FEATURES:
         permissions.add_directive(feature)
-    parts = dict(
+    hsts = None
+    if settings.public_url.lower().startswith("https://"):
+        hsts = secure.StrictTransportSecurity().max_age(63_072_000).include_subdomains()
+    return dict(secure.Secure(
         csp=content_security_policy(settings, backend_urls),
         referrer=secure.ReferrerPolicy().strict_origin_when_cross_origin(),
         xcto=secure.XContentTypeOptions(),
         xfo=secure.XFrameOptions().deny(),
         permissions=permissions,
-    )
-    if settings.public_url.lower().startswith("https://"):
-        parts["hsts"] = secure.StrictTransportSecurity().max_age(63_072_000).include_subdomains()
-    return dict(secure.Secure(**parts).headers)
+        hsts=hsts,
+    ).headers)
 
 
 def allowed_hosts(settings: Settings | None = None) -> list[str]:

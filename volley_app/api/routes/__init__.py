@@ -22,6 +22,6 @@ def route_table(api: FastAPI) -> list[Route]:
         if not isinstance(r, APIRoute):
             continue
         level = (r.openapi_extra or {}).get("x-access", "")
-        for method in sorted(r.methods):
+        for method in sorted(r.methods or ()):
             found.append(Route(method, r.path, level, r.summary or r.name))
     return found

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic.json_schema import JsonDict
+from sqlmodel import Session
 
 from volley_app.api.deps import bearer_token, client_ip
 from volley_app.api.routes.common import (
@@ -16,15 +18,15 @@ from volley_app.api.routes.common import (
     PREFIX,
     Body,
     Message,
+    Received,
     access,
     acting,
     call,
+    only,
     required,
-    schema,
 )
 from volley_app.services.accounts import auth, tokens
 from volley_app.services.core.actors import Actor
-from volley_app.services.core.errors import Invalid
 from volley_app.settings import get_settings
 
 router = APIRouter(prefix=PREFIX, tags=["auth"])
@@ -33,17 +35,19 @@ COOKIE_PATH = f"{PREFIX}/auth"
 DEVICE_COOKIE = "device"
 
 
-LOGIN_TEXT = {"type": "string", "minLength": 1, "pattern": r"^[A-Za-z0-9.!@#$%^_+{}:;\"'<>/?~`&*()-]+$"}
+LOGIN_TEXT: JsonDict = {"type": "string", "minLength": 1, "pattern": r"^[A-Za-z0-9.!@#$%^_+{}:;\"'<>/?~`&*()-]+$"}
+
+
+TrueOrFalse = Annotated[bool | None, WithJsonSchema({}), only(bool | None, "trusted", "Trusted must be true or false")]
 
 
 class Credentials(Body):
     model_config = ConfigDict(json_schema_extra=required("username", "password"))
 
-    username: Any = Field("", examples=["pat"], **schema(**LOGIN_TEXT, maxLength=50))
-    password: Any = Field("", examples=["pass1"], **schema(**LOGIN_TEXT, maxLength=100))
-    trusted: Any = Field(True, description="Trust this device: the login lasts 30 days instead of 12 hours",
-                         **schema(type=["boolean", "null"]))  # fmt: skip
-
+    username: Received = Field("", examples=["pat"], json_schema_extra={**LOGIN_TEXT, "maxLength": 50})
+    password: Received = Field("", examples=["pass1"], json_schema_extra={**LOGIN_TEXT, "maxLength": 100})
+    trusted: TrueOrFalse = Field(True, description="Trust this device: the login lasts 30 days instead of 12 hours",
+                                 json_schema_extra={"type": ["boolean", "null"]})  # fmt: skip
 
 
 class AccessToken(BaseModel):
@@ -75,7 +79,9 @@ def _clear_cookie(response: Response) -> None:
     response.delete_cookie(tokens.REFRESH_COOKIE, path=COOKIE_PATH, httponly=True, samesite="strict")
 
 
-def _login(db, *, username, password, trusted, client, device) -> tuple[tokens.Tokens, str]:
+def _login(
+    db: Session, *, username: Received, password: Received, trusted: bool | None, client: str, device: str
+) -> tuple[tokens.Tokens, str]:
     user = auth.check_credentials(db, username=username, password=password, client=client, device=device)
     return tokens.issue(db, auth.actor_of(user), trusted=trusted is not False), auth.remember_device(db, user, device)
 
@@ -85,14 +91,12 @@ def _login(db, *, username, password, trusted, client, device) -> tuple[tokens.T
                         401: {"model": Message, "description": "Unauthorized (unknown user or wrong password)"},
                         202: {"model": Message, "description": auth.LINK_SENT},
                         429: ERRORS[429]})  # fmt: skip
-def login(body: Credentials, request: Request):
+def login(body: Credentials, request: Request) -> JSONResponse:
     """Log in: a 15-minute access token, and the refresh token in an httpOnly cookie.
 
     The client becomes a known device of the account (the httpOnly ``device`` cookie). While the account's
     failed-login ceiling holds, a client that is not a known device and has not failed on it gets 202, and
     with the right password a one-time sign-in link by email."""
-    if not isinstance(body.trusted, bool | None):
-        raise Invalid({"trusted": "Trusted must be true or false"})
     result, device = call(_login, username=body.username, password=body.password, trusted=body.trusted,
                           client=client_ip(request), device=request.cookies.get(DEVICE_COOKIE, ""))  # fmt: skip
     return _with_cookie(result, device=device)
@@ -100,13 +104,13 @@ def login(body: Credentials, request: Request):
 
 @router.get("/auth/refresh", response_model=AccessToken, openapi_extra=access(ANYONE),
             responses={403: {"model": Message, "description": "Your login has expired."}})  # fmt: skip
-def refresh(request: Request):
+def refresh(request: Request) -> JSONResponse:
     """A new access token for the refresh cookie, which is replaced by a new one (each works once)."""
     result = call(tokens.rotate, request.cookies.get(tokens.REFRESH_COOKIE, ""))
     return _with_cookie(result)
 
 
-def _logout(db, refresh_token: str, access_token: str) -> None:
+def _logout(db: Session, refresh_token: str, access_token: str) -> None:
     if refresh_token:
         tokens.logout(db, refresh_token)
     if access_token.count(".") == 2:
@@ -116,7 +120,7 @@ def _logout(db, refresh_token: str, access_token: str) -> None:
 
 
 @router.post("/auth/logout", status_code=204, openapi_extra=access(ANYONE))
-def logout(request: Request):
+def logout(request: Request) -> Response:
     """End this login (the refresh cookie's, and the bearer token's): its refresh token and every access token
     it gave. Answers 204 even without one."""
     call(_logout, request.cookies.get(tokens.REFRESH_COOKIE, ""), bearer_token(request))
@@ -127,7 +131,7 @@ def logout(request: Request):
 
 @router.post("/auth/logout/all", status_code=204, openapi_extra=access(LOGGED_IN),
              responses={401: ERRORS[401], 403: ERRORS[403]})  # fmt: skip
-def logout_everywhere(actor: Actor = Depends(acting)):
+def logout_everywhere(actor: Actor = Depends(acting)) -> Response:
     """End every login of the caller's account: other devices, browser sessions, API tokens."""
     call(auth.logout_everywhere, actor)
     response = Response(status_code=204)

@@ -7,10 +7,13 @@ and composes the email itself (addresses in the body are not used).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from sqlmodel import Session
+from typing_extensions import TypedDict
 
 from volley_app.api.routes.common import (
     ERRORS,
@@ -20,6 +23,9 @@ from volley_app.api.routes.common import (
     PREFIX,
     Body,
     Message,
+    Received,
+    Removed,
+    Row,
     access,
     acting,
     call,
@@ -27,8 +33,8 @@ from volley_app.api.routes.common import (
     list_params,
     one_of,
     paged,
+    removed,
     required,
-    schema,
     sort_query,
     text,
     with_ids,
@@ -41,7 +47,7 @@ from volley_app.services.subs import answers, request_changes, request_lists, re
 from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND
 
 router = APIRouter(prefix=PREFIX, tags=["sub requests"])
-ID = Field(None, validation_alias=AliasChoices("id", "_id", "requestId"), examples=[9], **schema(**IDENTIFIER))
+ID = Field(None, validation_alias=AliasChoices("id", "_id", "requestId"), examples=[9], json_schema_extra=IDENTIFIER)
 NOTE_REQUIRED = ("team", "date", "svl", "skillLevel", "format")
 
 
@@ -50,37 +56,37 @@ class Note(Body):
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(*NOTE_REQUIRED))
 
-    id: Any = ID
-    team: Any = Field(None, examples=["Net Results"], **schema(**text(100)))
-    date: Any = Field(None, description="The venue's time, in the future", **schema(**LOCAL_TIME))
-    svl: Any = Field(None, examples=["Downtown Gym"], description="Where: the location", **schema(**text(200)))
-    court: Any = Field(None, examples=["2"], **schema(**text(50, optional=True)))
-    skill_level: Any = Field(None, alias="skillLevel", examples=["B"], **schema(**one_of(SkillLevel)))
-    format: Any = Field(None, examples=["6s"], **schema(**one_of(SubFormat)))
-    text: Any = Field(None, examples=["We need a setter"], **schema(**text_field(2000, message=True, optional=True)))
-    players_needed: Any = Field(None, alias="playersNeeded", examples=[1],
+    id: Received = ID
+    team: Received = Field(None, examples=["Net Results"], json_schema_extra=text(100))
+    date: Received = Field(None, description="The venue's time, in the future", json_schema_extra=LOCAL_TIME)
+    svl: Received = Field(None, examples=["Downtown Gym"], description="Where: the location", json_schema_extra=text(200))
+    court: Received = Field(None, examples=["2"], json_schema_extra=text(50, optional=True))
+    skill_level: Received = Field(None, alias="skillLevel", examples=["B"], json_schema_extra=one_of(SkillLevel))
+    format: Received = Field(None, examples=["6s"], json_schema_extra=one_of(SubFormat))
+    text: Received = Field(None, examples=["We need a setter"], json_schema_extra=text_field(2000, message=True, optional=True))
+    players_needed: Received = Field(None, alias="playersNeeded", examples=[1],
                                 description="How many subs the team needs, 1 to 4 (default 1); one place per accept",
-                                **schema(**integer(1, 4)))  # fmt: skip
-    position_needed: Any = Field(None, alias="positionNeeded", examples=["Setter"],
+                                json_schema_extra=integer(1, 4))  # fmt: skip
+    position_needed: Received = Field(None, alias="positionNeeded", examples=["Setter"],
                                  description="Any, Hitter, Passer or Setter (default Any)",
                                  json_schema_extra={"enum": [None, *(p.value for p in Position)]})
-    gender_needed: Any = Field(None, alias="genderNeeded", examples=["Female"],
+    gender_needed: Received = Field(None, alias="genderNeeded", examples=["Female"],
                                description="Any, Male or Female (default Any)",
                                json_schema_extra={"enum": [None, *(g.value for g in GenderNeeded)]})
-    min_rating: Any = Field(None, alias="minRating", examples=["B"],
+    min_rating: Received = Field(None, alias="minRating", examples=["B"],
                             description="The lowest rating at the position needed: A, B, C or D (empty: any rating)",
                             json_schema_extra={"enum": [None, "", *(r.value for r in Rating)]})
-    recipient: Any = Field(None, examples=["Anyone"],
+    recipient: Received = Field(None, examples=["Anyone"],
                            description="'Anyone' (or left out): open to every sub; a sub's username (or user id): a "
                                        "request made to that sub, who is emailed",
-                           **schema(type="string", enum=["Anyone"]))  # fmt: skip
-    status: Any = Field(None, description="PATCH: Accepted or Declined (the sub's answer), Open (reopen)",
+                           json_schema_extra={"type": "string", "enum": ["Anyone"]})  # fmt: skip
+    status: Received = Field(None, description="PATCH: Accepted or Declined (the sub's answer), Open (reopen)",
                         json_schema_extra={"enum": [None, "", *(s.value for s in SubStatus)]})  # fmt: skip
-    requestor: Any = Field(None, description="Ignored: the caller is the requestor")
-    requestor_email: Any = Field(None, alias="requestorEmail", description="Ignored")
-    recipient_email: Any = Field(None, alias="recipientEmail", description="Ignored")
-    completed: Any = Field(None, description="Ignored: a request completes when its date passes")
-    places_filled: Any = Field(None, alias="placesFilled", description="Ignored: each accept takes one place")
+    requestor: Received = Field(None, description="Ignored: the caller is the requestor")
+    requestor_email: Received = Field(None, alias="requestorEmail", description="Ignored")
+    recipient_email: Received = Field(None, alias="recipientEmail", description="Ignored")
+    completed: Received = Field(None, description="Ignored: a request completes when its date passes")
+    places_filled: Received = Field(None, alias="placesFilled", description="Ignored: each accept takes one place")
 
 
 class NoteEdit(Note):
@@ -99,29 +105,29 @@ class Notice(Body):
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=_notice_schema)
 
-    id: Any = ID
-    date: Any = Field(None, examples=["2031-01-06T19:00"],
+    id: Received = ID
+    date: Received = Field(None, examples=["2031-01-06T19:00"],
                       description="Without id: the request's date and time (ISO, with or without offset, or the long "
                                   "text of the emails), or milliseconds since 1970",
                       json_schema_extra={"anyOf": [{"type": "string", "maxLength": 100}, {"type": "integer"}]})  # fmt: skip
-    svl: Any = Field(None, examples=["Downtown Gym"], description="Without id: the request's location",
-                     **schema(**text(200)))  # fmt: skip
-    team: Any = Field(None, description="Without id: the request's team (narrows the match when sent)",
-                      **schema(**text(100)))  # fmt: skip
-    requestor_email: Any = Field(None, alias="requestorEmail", description="Ignored: the server knows the requestor")
-    recipient_email: Any = Field(None, alias="recipientEmail", description="Ignored")
-    recipient: Any = Field(None, description="Ignored: the caller is the sub")
-    requestor: Any = Field(None, description="Ignored: the server knows the requestor")
-    court: Any = Field(None, description="Ignored")
-    skill_level: Any = Field(None, alias="skillLevel", description="Ignored")
-    format: Any = Field(None, description="Ignored")
-    text: Any = Field(None, description="Ignored")
+    svl: Received = Field(None, examples=["Downtown Gym"], description="Without id: the request's location",
+                     json_schema_extra=text(200))  # fmt: skip
+    team: Received = Field(None, description="Without id: the request's team (narrows the match when sent)",
+                      json_schema_extra=text(100))  # fmt: skip
+    requestor_email: Received = Field(None, alias="requestorEmail", description="Ignored: the server knows the requestor")
+    recipient_email: Received = Field(None, alias="recipientEmail", description="Ignored")
+    recipient: Received = Field(None, description="Ignored: the caller is the sub")
+    requestor: Received = Field(None, description="Ignored: the server knows the requestor")
+    court: Received = Field(None, description="Ignored")
+    skill_level: Received = Field(None, alias="skillLevel", description="Ignored")
+    format: Received = Field(None, description="Ignored")
+    text: Received = Field(None, description="Ignored")
 
 
-class Deletion(Body):
+class NoteDeletion(Body):
     model_config = ConfigDict(json_schema_extra=required("id"))
 
-    id: Any = ID
+    id: Received = ID
 
 
 class Withdrawal(Body):
@@ -129,7 +135,12 @@ class Withdrawal(Body):
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id"))
 
-    id: Any = ID
+    id: Received = ID
+
+
+class Answered(TypedDict):
+    status: Literal["Success"]
+    result: str
 
 
 class Withdrawn(BaseModel):
@@ -141,7 +152,7 @@ DETAILS = ("team", "date", "svl", "court", "skill_level", "format", "text")
 NEEDS = request_changes.NEEDS  # on a change, a need the body leaves out stays as it is
 
 
-def _note(row: dict) -> dict:
+def _note(row: Mapping[str, object]) -> Row:
     out = with_ids({k: v for k, v in row.items() if k != "local_input"})
     out["date"] = row.get("date")
     return out
@@ -152,7 +163,7 @@ def _note(row: dict) -> dict:
 def list_notes(
     request: Request, response: Response, actor: Actor = Depends(acting),
     sort: str = sort_query(request_lists.NOTE_ORDERS),
-) -> list[dict]:
+) -> list[Row]:
     """Open sub requests a page at a time (``view=mine``: those the caller made or was named on).
     ``search``, ``venue``, ``date_from``, ``date_to`` filter; ``sort`` by date, or latest first with ``-date``;
     total in X-Total-Count, next page in X-Next-Page."""
@@ -165,12 +176,12 @@ def list_notes(
 
 
 @router.get("/notes/{note_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def get_note(note_id: str, actor: Actor = Depends(acting)) -> dict:
+def get_note(note_id: str, actor: Actor = Depends(acting)) -> Row:
     return _note(call(request_lists.detail, actor, note_id))
 
 
 @router.post("/notes", status_code=201, openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def create_note(body: Note, actor: Actor = Depends(acting)) -> dict:
+def create_note(body: Note, actor: Actor = Depends(acting)) -> Row:
     """A sub request by the caller: to anyone, or with ``recipient`` to one sub (emailed an invitation).
 
     ``playersNeeded``, ``positionNeeded``, ``genderNeeded`` and ``minRating`` say what the team needs (left out:
@@ -180,7 +191,7 @@ def create_note(body: Note, actor: Actor = Depends(acting)) -> dict:
     return _note(call(request_lists.detail, actor, new_id))
 
 
-def _patch(db, actor: Actor, body: NoteEdit) -> dict:
+def _patch(db: Session, actor: Actor, body: NoteEdit) -> Row:
     status = body.status
     if status is not None and not isinstance(status, str):
         raise Invalid({"status": "Status must be Open, Accepted or Declined"})
@@ -199,7 +210,7 @@ def _patch(db, actor: Actor, body: NoteEdit) -> dict:
 
 
 @router.patch("/notes", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def update_note(body: NoteEdit, actor: Actor = Depends(acting)) -> dict:
+def update_note(body: NoteEdit, actor: Actor = Depends(acting)) -> Row:
     """The requestor changes the details (or reopens a declined request with ``status`` Open); a sub answers
     with ``status`` Accepted or Declined (the requestor is emailed). A need (``playersNeeded``, ``positionNeeded``,
     ``genderNeeded``, ``minRating``) left out of the body stays as it was."""
@@ -207,49 +218,49 @@ def update_note(body: NoteEdit, actor: Actor = Depends(acting)) -> dict:
 
 
 @router.delete("/notes", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def delete_note(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+def delete_note(body: NoteDeletion, actor: Actor = Depends(acting)) -> Removed:
     """The requestor cancels a request (kept, and its sub told, when a sub is on it)."""
     call(request_changes.delete, actor, body.id)
-    return {"id": body.id, "_id": body.id}
+    return removed(body.id)
 
 
-def _named(db, actor: Actor, body: Notice, kind: str) -> object:
+def _named(db: Session, actor: Actor, body: Notice, kind: str) -> object:
     if body.id not in (None, ""):
         return body.id
     return answers.notice_request(db, actor, kind=kind, date=body.date, svl=body.svl, team=body.team)
 
 
-def _answer(db, actor: Actor, body: Notice, accepted: bool) -> str:
+def _answer(db: Session, actor: Actor, body: Notice, accepted: bool) -> str:
     named = _named(db, actor, body, "accepted" if accepted else "declined")
     return answers.answer_notice(db, actor, named, accepted=accepted)
 
 
-def _invitation(db, actor: Actor, body: Notice) -> str:
+def _invitation(db: Session, actor: Actor, body: Notice) -> str:
     return answers.invitation_notice(db, actor, _named(db, actor, body, "received"))
 
 
 @router.post("/acceptedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def accepted_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
+def accepted_request(body: Notice, actor: Actor = Depends(acting)) -> Answered:
     """A sub accepts request ``id`` (or the one with that ``date`` and ``svl`` they may answer) and its requestor is
     emailed, once (again by the same sub: nothing is sent)."""
     return {"status": "Success", "result": call(_answer, actor, body, True)}
 
 
 @router.post("/declinedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def declined_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
+def declined_request(body: Notice, actor: Actor = Depends(acting)) -> Answered:
     """The named sub declines request ``id`` (or the one with that ``date`` and ``svl``) and its requestor is
     emailed, once."""
     return {"status": "Success", "result": call(_answer, actor, body, False)}
 
 
 @router.post("/receivedRequest", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def received_request(body: Notice, actor: Actor = Depends(acting)) -> dict:
+def received_request(body: Notice, actor: Actor = Depends(acting)) -> Answered:
     """The requestor of request ``id`` (or of the one with that ``date``, ``svl`` and ``team``) made to one sub:
     that sub's invitation is emailed when the request is made, so this confirms it and sends nothing again."""
     return {"status": "Success", "result": call(_invitation, actor, body)}
 
 
-WITHDRAW_REFUSED = {
+WITHDRAW_REFUSED: dict[int | str, dict[str, Any]] = {
     400: {"model": Message, "description": "The body is not JSON, or the game has started: a place can be given up "
                                            "only before it",
           "content": {"application/json": {"example": {"message": request_replies.STARTED}}}},
@@ -262,11 +273,11 @@ WITHDRAW_REFUSED = {
 }  # fmt: skip
 
 
-@router.post("/withdrawnRequest", openapi_extra=access(LOGGED_IN), response_model=Withdrawn,
+@router.post("/withdrawnRequest", openapi_extra=access(LOGGED_IN),
              responses={**ERRORS, **WITHDRAW_REFUSED})  # fmt: skip
-def withdrawn_request(body: Withdrawal, actor: Actor = Depends(acting)) -> dict:
+def withdrawn_request(body: Withdrawal, actor: Actor = Depends(acting)) -> Withdrawn:
     """A sub who holds a place on request ``id`` gives it up before the game ("I can't make it"). The place reopens
     (to the next sub on the request's invite list, or to anyone) and the requestor is emailed. Only that sub may;
     once it is given up, calling again is refused (403) and changes nothing."""
     call(request_replies.withdraw, actor, body.id)
-    return {"status": "Success", "result": "withdrawn"}
+    return Withdrawn(status="Success", result="withdrawn")

@@ -3,11 +3,13 @@ paying a registration (/payment-intent) and the admin's mail (/newsletterTest, /
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic.json_schema import JsonDict
+from typing_extensions import TypedDict
 
 from volley_app.api.deps import client_ip
 from volley_app.api.routes.common import (
@@ -22,21 +24,25 @@ from volley_app.api.routes.common import (
     PREFIX,
     PUBLIC_ERRORS,
     Body,
+    Deletion,
+    Received,
+    Removed,
+    Row,
     access,
     acting,
     call,
     list_params,  # fmt: skip
     one_of,
+    only,
     paged,
+    removed,
     required,
-    schema,
     text,
     with_ids,
 )
 from volley_app.models import REGIONS
 from volley_app.services.accounts import recovery
 from volley_app.services.core.actors import Actor
-from volley_app.services.core.errors import Invalid
 from volley_app.services.mail import email_all, inquiries, newsletter
 from volley_app.services.teams import registration
 
@@ -59,11 +65,11 @@ TRAP_FIELD = "website"
 
 
 class Trapped(Body):
-    website: Any = Field("", description="Ignored unless it is text: leave it empty. Filled with text, the form is "
+    website: Received = Field("", description="Ignored unless it is text: leave it empty. Filled with text, the form is "
                                          "answered like a success and dropped.")  # fmt: skip
 
 
-PHONE = {"type": "string", "pattern": r"^[2-9][0-9]{2}-[0-9]{3}-[0-9]{4}$", "examples": ["859-555-0100"],
+PHONE: JsonDict = {"type": "string", "pattern": r"^[2-9][0-9]{2}-[0-9]{3}-[0-9]{4}$", "examples": ["859-555-0100"],
          "description": "A 10-digit US number (other punctuation is read too)"}  # fmt: skip
 MESSAGE = text(5000, message=True)
 
@@ -74,87 +80,111 @@ REGION = one_of(sorted(REGIONS), description="A US state's code (or DC)")
 class Contact(Trapped):
     model_config = ConfigDict(json_schema_extra=required("name", "email", "body"))
 
-    name: Any = Field("", examples=["Pat Doe"], **schema(**text(100)))
-    email: Any = Field("", examples=["pat@example.com"], **schema(**EMAIL))
-    body: Any = Field("", examples=["Do you have a league on Thursdays?"], **schema(**MESSAGE))
+    name: Received = Field("", examples=["Pat Doe"], json_schema_extra=text(100))
+    email: Received = Field("", examples=["pat@example.com"], json_schema_extra=EMAIL)
+    body: Received = Field("", examples=["Do you have a league on Thursdays?"], json_schema_extra=MESSAGE)
 
 
 class Host(Trapped):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(
         "sVLName", "email", "phone", "address", "city", "region", "zip"))  # fmt: skip
 
-    svl_name: Any = Field("", validation_alias=AliasChoices("sVLName", "svlName", "svl_name"), examples=["Downtown Gym"],
-                              **schema(**text(200)))  # fmt: skip
-    email: Any = Field("", examples=["gym@example.com"], **schema(**EMAIL))
-    phone: Any = Field("", **schema(**PHONE))
-    address: Any = Field("", examples=["1 Main St"], **schema(**text(200)))
-    city: Any = Field("", examples=["Lexington"], **schema(**text(100)))
-    region: Any = Field("", examples=["KY"], **schema(**REGION))
-    zip: Any = Field("", examples=["40507"], **schema(type="string", pattern=r"^[0-9]{5}(-[0-9]{4})?$"))
+    svl_name: Received = Field("", validation_alias=AliasChoices("sVLName", "svlName", "svl_name"), examples=["Downtown Gym"],
+                              json_schema_extra=text(200))  # fmt: skip
+    email: Received = Field("", examples=["gym@example.com"], json_schema_extra=EMAIL)
+    phone: Received = Field("", json_schema_extra=PHONE)
+    address: Received = Field("", examples=["1 Main St"], json_schema_extra=text(200))
+    city: Received = Field("", examples=["Lexington"], json_schema_extra=text(100))
+    region: Received = Field("", examples=["KY"], json_schema_extra=REGION)
+    zip: Received = Field("", examples=["40507"], json_schema_extra={"type": "string", "pattern": r"^[0-9]{5}(-[0-9]{4})?$"})
 
 
 class Promote(Trapped):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("why", "companyName", "phone",
                                                                                 "email"))  # fmt: skip
 
-    why: Any = Field("", examples=["We sell knee pads"], **schema(**MESSAGE))
-    company_name: Any = Field("", alias="companyName", examples=["Pads Inc"], **schema(**text(200)))
-    phone: Any = Field("", **schema(**PHONE))
-    email: Any = Field("", examples=["pads@example.com"], **schema(**EMAIL))
+    why: Received = Field("", examples=["We sell knee pads"], json_schema_extra=MESSAGE)
+    company_name: Received = Field("", alias="companyName", examples=["Pads Inc"], json_schema_extra=text(200))
+    phone: Received = Field("", json_schema_extra=PHONE)
+    email: Received = Field("", examples=["pads@example.com"], json_schema_extra=EMAIL)
 
 
 class Franchise(Trapped):
     model_config = ConfigDict(json_schema_extra=required("phone", "city", "region", "message", "name", "email"))
 
-    phone: Any = Field("", **schema(**PHONE))
-    city: Any = Field("", examples=["Louisville"], **schema(**text(100)))
-    region: Any = Field("", examples=["KY"], **schema(**REGION))
-    message: Any = Field("", examples=["I would like to run leagues here"], **schema(**MESSAGE))
-    name: Any = Field("", examples=["Sam Doe"], **schema(**text(100)))
-    email: Any = Field("", examples=["sam@example.com"], **schema(**EMAIL))
+    phone: Received = Field("", json_schema_extra=PHONE)
+    city: Received = Field("", examples=["Louisville"], json_schema_extra=text(100))
+    region: Received = Field("", examples=["KY"], json_schema_extra=REGION)
+    message: Received = Field("", examples=["I would like to run leagues here"], json_schema_extra=MESSAGE)
+    name: Received = Field("", examples=["Sam Doe"], json_schema_extra=text(100))
+    email: Received = Field("", examples=["sam@example.com"], json_schema_extra=EMAIL)
 
 
-INQUIRY = {201: {"description": "Kept, and the provider emailed", "model": Sent}, 422: ERRORS[422], 429: ERRORS[429]}
+class Subscribed(TypedDict):
+    id: int | None
+    _id: int | None
+    email: Received
+    referral: str
+
+
+class IssueSent(TypedDict):
+    status: Literal["Success"]
+    sent: int
+    id: int | None
+    _id: int | None
+
+
+class Queued(TypedDict):
+    status: Literal["Success"]
+    id: int | None
+    _id: int | None
+    queued: int
+
+
+class Done(TypedDict):
+    status: Literal["Success"]
+
+
+INQUIRY: dict[int | str, dict[str, Any]] = {201: {"description": "Kept, and the provider emailed", "model": Sent},
+                                             422: ERRORS[422], 429: ERRORS[429]}  # fmt: skip
 
 
 @router.post("/contact", status_code=201, openapi_extra=access(ANYONE), responses=INQUIRY)
-def contact(body: Contact, request: Request):
+def contact(body: Contact, request: Request) -> JSONResponse:
     return _inquiry("contact", body.model_dump(), request)
 
 
 @router.post("/host", status_code=201, openapi_extra=access(ANYONE), responses=INQUIRY)
-def host(body: Host, request: Request):
+def host(body: Host, request: Request) -> JSONResponse:
     return _inquiry("host", body.model_dump(), request)
 
 
 @router.post("/promote", status_code=201, openapi_extra=access(ANYONE), responses=INQUIRY)
-def promote(body: Promote, request: Request):
+def promote(body: Promote, request: Request) -> JSONResponse:
     return _inquiry("promote", body.model_dump(), request)
 
 
 @router.post("/franchise", status_code=201, openapi_extra=access(ANYONE), responses=INQUIRY)
-def franchise(body: Franchise, request: Request):
+def franchise(body: Franchise, request: Request) -> JSONResponse:
     return _inquiry("franchise", body.model_dump(), request)
 
 
 # --- newsletter ------------------------------------------------------------------------------------------
 
 
+Referral = Annotated[str | None, WithJsonSchema({}), only(str | None, "referral", "Referral must be text")]
+
+
 class Subscription(Trapped):
     model_config = ConfigDict(json_schema_extra=required("email"))
 
-    email: Any = Field("", examples=["fan@example.com"], **schema(**EMAIL))
-    referral: Any = Field("", examples=["A friend"], **schema(anyOf=[text(200, optional=True), {"type": "null"}]))
-
-
-class Deletion(Body):
-    model_config = ConfigDict(json_schema_extra=required("id"))
-
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[4], **schema(**IDENTIFIER))
+    email: Received = Field("", examples=["fan@example.com"], json_schema_extra=EMAIL)
+    referral: Referral = Field("", examples=["A friend"],
+                               json_schema_extra={"anyOf": [text(200, optional=True), {"type": "null"}]})  # fmt: skip
 
 
 @router.get("/newsletter", openapi_extra=access(ADMIN), responses={401: ERRORS[401], 403: ERRORS[403]})
-def subscribers(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+def subscribers(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[Row]:
     """The subscribers, newest first, a page at a time (admins); total in X-Total-Count."""
     p = list_params(request)
     found = call(newsletter.subscribers_page, actor, filters={"q": p["search"]}, bookmark=p["bookmark"], size=p["size"])
@@ -162,10 +192,8 @@ def subscribers(request: Request, response: Response, actor: Actor = Depends(act
 
 
 @router.post("/newsletter", status_code=201, openapi_extra=access(ANYONE), responses=PUBLIC_ERRORS)
-def subscribe(body: Subscription, request: Request) -> dict:
+def subscribe(body: Subscription, request: Request) -> Subscribed:
     """Sign up for the newsletter (again with the same address changes nothing)."""
-    if not isinstance(body.referral, str | None):
-        raise Invalid({"referral": "Referral must be text"})
     row = call(newsletter.subscribe, email=body.email, referral=body.referral, client=client_ip(request),
                trap=body.website)  # fmt: skip
     if row is None:  # the bot trap: answered like a success, nothing kept
@@ -174,9 +202,9 @@ def subscribe(body: Subscription, request: Request) -> dict:
 
 
 @router.delete("/newsletter", openapi_extra=access(ADMIN), responses={**ERRORS})
-def unsubscribe(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+def unsubscribe(body: Deletion, actor: Actor = Depends(acting)) -> Removed:
     call(newsletter.delete_subscriber, actor, subscriber_id=body.id)
-    return {"id": body.id, "_id": body.id}
+    return removed(body.id)
 
 
 SPEC_SECTION_NAMES = {"svl_news1": "sVLNews1", "svl_news2": "sVLNews2", "vs1": "vS1", "vs2": "vS2"}
@@ -216,12 +244,12 @@ class Issue(Body):
 
     ERROR_NAMES: ClassVar[dict[str, str]] = {f: _spec_name(f) for f in newsletter.ISSUE_FIELDS}
 
-    email: Any = Field(None, description="One subscriber: the issue goes to that address only; none: every subscriber",
-                       **schema(**EMAIL))  # fmt: skip
+    email: Received = Field(None, description="One subscriber: the issue goes to that address only; none: every subscriber",
+                       json_schema_extra=EMAIL)  # fmt: skip
 
-    def fields(self) -> dict:
+    def fields(self) -> dict[str, object]:
         """The issue's fields by the service's names, whatever names the body used."""
-        data = {}
+        data: dict[str, object] = {}
         for name, value in (self.model_extra or {}).items():
             field = ISSUE_KEYS.get(_key(name))
             if field is not None and field not in data:
@@ -229,10 +257,8 @@ class Issue(Body):
         return data
 
 
-
-
 @router.post("/newsletterTest", openapi_extra=access(ADMIN), responses={**ERRORS})
-def send_newsletter(body: Issue, actor: Actor = Depends(acting)) -> dict:
+def send_newsletter(body: Issue, actor: Actor = Depends(acting)) -> IssueSent:
     """Send an issue (admins), through the outbox: to the subscriber ``email`` (the spec's client calls once per
     subscriber), or without ``email`` to every subscriber. The server composes each message."""
     data = body.fields()
@@ -249,16 +275,16 @@ def send_newsletter(body: Issue, actor: Actor = Depends(acting)) -> dict:
 class EmailAll(Body):
     model_config = ConfigDict(json_schema_extra=required("subject", "body"))
 
-    subject: Any = Field("", examples=["Courts closed Monday"], **schema(**text(200)))
-    body: Any = Field("", examples=["The gym is closed for repairs."], **schema(**MESSAGE))
-    email: Any = Field(None, description="Ignored: the message goes to every active user")
-    repeat_of: Any = Field(None, validation_alias=AliasChoices("repeatOf", "repeat_of"), examples=[None],
+    subject: Received = Field("", examples=["Courts closed Monday"], json_schema_extra=text(200))
+    body: Received = Field("", examples=["The gym is closed for repairs."], json_schema_extra=MESSAGE)
+    email: Received = Field(None, description="Ignored: the message goes to every active user")
+    repeat_of: Received = Field(None, validation_alias=AliasChoices("repeatOf", "repeat_of"), examples=[None],
                            description="Within an hour of another send: that send's id, confirming a repeat",
-                           **schema(anyOf=[IDENTIFIER, {"type": "null"}]))  # fmt: skip
+                           json_schema_extra={"anyOf": [IDENTIFIER, {"type": "null"}]})  # fmt: skip
 
 
 @router.post("/emailAll", status_code=201, openapi_extra=access(ADMIN), responses={**ERRORS})
-def email_everyone(body: EmailAll, actor: Actor = Depends(acting)) -> dict:
+def email_everyone(body: EmailAll, actor: Actor = Depends(acting)) -> Queued:
     """Queue one message to every active user (admins), through the outbox; the answer counts them."""
     job = call(email_all.send, actor, subject=body.subject, body=body.body, repeat_of=body.repeat_of)
     return {"status": "Success", "id": job.id, "_id": job.id, "queued": job.queued}
@@ -270,30 +296,30 @@ def email_everyone(body: EmailAll, actor: Actor = Depends(acting)) -> dict:
 class RecoveryEmail(Body):
     model_config = ConfigDict(json_schema_extra=required("recipient_email"))
 
-    recipient_email: Any = Field("", validation_alias=AliasChoices("recipient_email", "recipientEmail", "email"),
-                                 examples=["pat@example.com"], **schema(**EMAIL))  # fmt: skip
+    recipient_email: Received = Field("", validation_alias=AliasChoices("recipient_email", "recipientEmail", "email"),
+                                 examples=["pat@example.com"], json_schema_extra=EMAIL)  # fmt: skip
 
 
 class NewPassword(Body):
     model_config = ConfigDict(json_schema_extra=required("password"))
 
-    password: Any = Field("", examples=["newpass1"], **schema(**PASSWORD))
+    password: Received = Field("", examples=["newpass1"], json_schema_extra=PASSWORD)
 
 
 @router.post("/send_recovery_email", openapi_extra=access(ANYONE),
              responses={404: {"description": "Email Not Found", "content": {"application/json": {
                  "example": {"status": "Not Found", "message": "A password reset could not be sent."}}}},
                  422: ERRORS[422], 429: ERRORS[429]})  # fmt: skip
-def send_recovery_email(body: RecoveryEmail, request: Request):
+def send_recovery_email(body: RecoveryEmail, request: Request) -> JSONResponse:
     """Email a password reset link to the account with this address (status Success), or 404 when none has it."""
     found = call(recovery.request_reset, email=body.recipient_email, client=client_ip(request))
     if not found.found:
         return JSONResponse({"status": "Not Found", "message": "A password reset could not be sent."}, status_code=404)
-    return {"status": "Success"}
+    return JSONResponse({"status": "Success"})
 
 
 @router.post("/resetPassword/{user_id}/{token}", openapi_extra=access(ANYONE), responses=PUBLIC_ERRORS)
-def reset_password(user_id: str, token: str, body: NewPassword) -> dict:
+def reset_password(user_id: str, token: str, body: NewPassword) -> Done:
     """Set a new password through the emailed link (once); every login of the account ends."""
     call(recovery.reset_password, user_id=user_id, token=token, password=body.password)
     return {"status": "Success"}
@@ -305,25 +331,25 @@ def reset_password(user_id: str, token: str, body: NewPassword) -> dict:
 class PaymentIntent(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("paymentId"))
 
-    payment_id: Any = Field(None, validation_alias=AliasChoices("paymentId", "payment_id", "id"), examples=[12],
-                            description="The registration (POST /teams answers it)", **schema(**IDENTIFIER))  # fmt: skip
-    amount: Any = Field(None, examples=[12000], description="Cents; refused when it differs from the league's price",
-                        **schema(type="integer", minimum=0))  # fmt: skip
-    currency: Any = Field(None, examples=["usd"], **schema(type="string", enum=["usd"]))
-    svl: Any = Field(None, description="Ignored: a label only")
+    payment_id: Received = Field(None, validation_alias=AliasChoices("paymentId", "payment_id", "id"), examples=[12],
+                            description="The registration (POST /teams answers it)", json_schema_extra=IDENTIFIER)  # fmt: skip
+    amount: Received = Field(None, examples=[12000], description="Cents; refused when it differs from the league's price",
+                        json_schema_extra={"type": "integer", "minimum": 0})  # fmt: skip
+    currency: Received = Field(None, examples=["usd"], json_schema_extra={"type": "string", "enum": ["usd"]})
+    svl: Received = Field(None, description="Ignored: a label only")
 
 
 class Card(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("cardNumber", "expiry", "cvc"))
 
-    card_number: Any = Field("", alias="cardNumber", examples=["4242424242424242"],
-                             **schema(type="string", pattern=r"^[0-9]{13,19}$"))  # fmt: skip
-    expiry: Any = Field("", examples=["12/30"], **schema(type="string", pattern=r"^(0[1-9]|1[0-2])/[0-9]{2}$"))
-    cvc: Any = Field("", examples=["123"], **schema(type="string", pattern=r"^[0-9]{3,4}$"))
+    card_number: Received = Field("", alias="cardNumber", examples=["4242424242424242"],
+                             json_schema_extra={"type": "string", "pattern": r"^[0-9]{13,19}$"})  # fmt: skip
+    expiry: Received = Field("", examples=["12/30"], json_schema_extra={"type": "string", "pattern": r"^(0[1-9]|1[0-2])/[0-9]{2}$"})
+    cvc: Received = Field("", examples=["123"], json_schema_extra={"type": "string", "pattern": r"^[0-9]{3,4}$"})
 
 
 @router.post("/payment-intent", openapi_extra=access(PLAYER), responses={**ERRORS, 503: CARD_SERVICE_SLOW})
-def payment_intent(body: PaymentIntent, actor: Actor = Depends(acting)) -> dict:
+def payment_intent(body: PaymentIntent, actor: Actor = Depends(acting)) -> Row:
     """Start paying one's pending registration: the amount is the server's (from the league). With Stripe
     ``clientSecret`` confirms the card; with the offline provider pay at /payments/{id}/card."""
     out = call(registration.payment_intent, actor, payment_id=body.payment_id, amount=body.amount,
@@ -332,7 +358,7 @@ def payment_intent(body: PaymentIntent, actor: Actor = Depends(acting)) -> dict:
 
 
 @router.post("/payments/{payment_id}/card", openapi_extra=access(PLAYER), responses={**ERRORS})
-def pay_by_card(payment_id: str, body: Card, actor: Actor = Depends(acting)) -> dict:
+def pay_by_card(payment_id: str, body: Card, actor: Actor = Depends(acting)) -> Row:
     """Pay a pending registration by card with the offline provider (no Stripe keys configured)."""
     out = call(registration.pay_offline, actor, payment_id=payment_id, card_number=body.card_number,
                expiry=body.expiry, cvc=body.cvc)  # fmt: skip

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+import datetime as dt
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import AliasChoices, ConfigDict, Field
+from sqlmodel import Session
+from typing_extensions import TypedDict
 
 from volley_app.api.routes.common import (
     BOOLEAN,
@@ -16,21 +18,26 @@ from volley_app.api.routes.common import (
     OPERATOR,
     PREFIX,
     Body,
+    Deleted,
+    Deletion,
+    Received,
+    Row,
     access,
     acting,
     call,
+    deleted,
     integer,
     list_params,
+    local_time,
     one_of,
     paged,  # fmt: skip
     required,
-    schema,
     sort_query,
     text,
     whole,
     with_ids,
 )
-from volley_app.models import Day, LeagueFormat, SkillLevel
+from volley_app.models import Day, LeagueFormat, LeagueSession, SkillLevel
 from volley_app.services.core.actors import Actor
 from volley_app.services.seasons import leagues, results, sessions
 
@@ -40,9 +47,8 @@ LEAGUE_REQUIRED = ("session", "court", "startDateTime", "numberOfWeeks", "timeIn
 
 
 # A session's end is later than its start: the document's ranges keep every start before every end.
-SESSION_START = LOCAL_TIME | {"pattern": LOCAL_TIME["pattern"].replace("^20[3-9][0-9]-", "^20[34][0-9]-")}
-SESSION_END = LOCAL_TIME | {"pattern": LOCAL_TIME["pattern"].replace("^20[3-9][0-9]-", "^20[5-9][0-9]-"),
-                            "examples": ["2051-03-29T22:00"], "description": "Later than the start"}  # fmt: skip
+SESSION_START = local_time("20[34][0-9]")
+SESSION_END = local_time("20[5-9][0-9]", examples=["2051-03-29T22:00"], description="Later than the start")
 
 
 class SessionBody(Body):
@@ -51,13 +57,13 @@ class SessionBody(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("name", "startDateTime",
                                                                                 "endDateTime", "svl"))  # fmt: skip
 
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], **schema(**IDENTIFIER))
-    name: Any = Field("", examples=["Winter 2027"], **schema(**text(120)))
-    start: Any = Field("", alias="startDateTime", **schema(**SESSION_START))
-    end: Any = Field("", alias="endDateTime", **schema(**SESSION_END))
-    svl: Any = Field(None, description="An admin's choice of SVL (an SVL's id; another id answers 404); an SVL's "
+    id: Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], json_schema_extra=IDENTIFIER)
+    name: Received = Field("", examples=["Winter 2027"], json_schema_extra=text(120))
+    start: Received = Field("", alias="startDateTime", json_schema_extra=SESSION_START)
+    end: Received = Field("", alias="endDateTime", json_schema_extra=SESSION_END)
+    svl: Received = Field(None, description="An admin's choice of SVL (an SVL's id; another id answers 404); an SVL's "
                                        "own sessions are theirs (what they send here is not used)",
-                     **schema(**IDENTIFIER))  # fmt: skip
+                     json_schema_extra=IDENTIFIER)  # fmt: skip
 
 
 class SessionEdit(SessionBody):
@@ -67,20 +73,25 @@ class SessionEdit(SessionBody):
                                                                                 "endDateTime"))  # fmt: skip
 
 
-class Deletion(Body):
-    model_config = ConfigDict(json_schema_extra=required("id"))
 
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], **schema(**IDENTIFIER))
+class SessionRow(TypedDict):
+    id: int | None
+    _id: int | None
+    name: str
+    status: str
+    svl: int
+    startDateTime: dt.datetime  # noqa: N815 - the spec's name
+    endDateTime: dt.datetime  # noqa: N815
 
 
-def _session(row) -> dict:
+def _session(row: LeagueSession) -> SessionRow:
     return {"id": row.id, "_id": row.id, "name": row.name, "status": row.status.value, "svl": row.svl_id,
             "startDateTime": row.start_at, "endDateTime": row.end_at}  # fmt: skip
 
 
 @router.get("/sessions", openapi_extra=access(OPERATOR), responses={401: ERRORS[401], 403: ERRORS[403],
                                                                       422: ERRORS[422]})  # fmt: skip
-def list_sessions(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+def list_sessions(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[Row]:
     """An SVL's current sessions (an admin: every session) a page at a time by start: ``page`` (the bookmark
     of X-Next-Page / X-Previous-Page), ``search`` (the session's or its venue's name), ``size``; the total in
     X-Total-Count."""
@@ -90,29 +101,29 @@ def list_sessions(request: Request, response: Response, actor: Actor = Depends(a
 
 
 @router.get("/sessions/{session_id}", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def get_session(session_id: str, actor: Actor = Depends(acting)) -> dict:
+def get_session(session_id: str, actor: Actor = Depends(acting)) -> Row:
     return with_ids(call(sessions.get_session, actor, session_id))
 
 
 @router.post("/sessions", status_code=201, openapi_extra=access(OPERATOR), responses={**ERRORS})
-def create_session(body: SessionBody, actor: Actor = Depends(acting)) -> dict:
+def create_session(body: SessionBody, actor: Actor = Depends(acting)) -> SessionRow:
     """A new session in Registration; ``status`` and ``user`` in the body are ignored (the server decides)."""
     row = call(sessions.create_session, actor, name=body.name, start=body.start, end=body.end, svl_id=body.svl)
     return _session(row)
 
 
 @router.patch("/sessions", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def update_session(body: SessionEdit, actor: Actor = Depends(acting)) -> dict:
+def update_session(body: SessionEdit, actor: Actor = Depends(acting)) -> SessionRow:
     """Rename or move a session (its SVL or an admin); the status follows the dates."""
     row = call(sessions.update_session, actor, body.id, name=body.name, start=body.start, end=body.end)
     return _session(row)
 
 
 @router.delete("/sessions", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def delete_session(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+def delete_session(body: Deletion, actor: Actor = Depends(acting)) -> Deleted:
     """Delete a session (archived when it has history)."""
     outcome = call(sessions.delete_session, actor, body.id)
-    return {"id": body.id, "_id": body.id, "message": outcome}
+    return deleted(body.id, outcome)
 
 
 class LeagueBody(Body):
@@ -120,23 +131,23 @@ class LeagueBody(Body):
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(*LEAGUE_REQUIRED))
 
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], **schema(**IDENTIFIER))
-    session: Any = Field(None, examples=[3], **schema(**IDENTIFIER))
-    court: Any = Field("", examples=["Court 1"], **schema(**text(100)))
-    start: Any = Field("", alias="startDateTime", **schema(**LOCAL_TIME))
-    number_of_weeks: Any = Field("", alias="numberOfWeeks", examples=[8], **schema(**integer(1, 52)))
-    time_increment: Any = Field("", alias="timeIncrement", examples=[60], **schema(**integer(1, 600)))
-    skill_level: Any = Field("", alias="skillLevel", examples=["B"], **schema(**one_of(SkillLevel)))
-    format: Any = Field("", examples=["6s"], **schema(**one_of(LeagueFormat)))
-    gender_requirement: Any = Field("", alias="genderRequirement", examples=["Coed"],
-                                    **schema(**text(100, optional=True)))  # fmt: skip
-    day: Any = Field("", examples=["Monday"], description="The start's weekday", **schema(**one_of(Day)))
-    max_teams: Any = Field("", alias="maxTeams", examples=[8], **schema(**integer(2, 64)))
-    cost: Any = Field("", examples=[300], description="Dollars per team", **schema(**integer(0, 10_000)))
-    cash: Any = Field(False, **schema(**BOOLEAN))
-    active: Any = Field(None, description="Only when changing a league", **schema(**BOOLEAN))
-    svl: Any = Field(None, description="Ignored: a league belongs to its session's SVL")
-    schedule_generated: Any = Field(None, alias="scheduleGenerated", description="Ignored: generating is its own call")
+    id: Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[3], json_schema_extra=IDENTIFIER)
+    session: Received = Field(None, examples=[3], json_schema_extra=IDENTIFIER)
+    court: Received = Field("", examples=["Court 1"], json_schema_extra=text(100))
+    start: Received = Field("", alias="startDateTime", json_schema_extra=LOCAL_TIME)
+    number_of_weeks: Received = Field("", alias="numberOfWeeks", examples=[8], json_schema_extra=integer(1, 52))
+    time_increment: Received = Field("", alias="timeIncrement", examples=[60], json_schema_extra=integer(1, 600))
+    skill_level: Received = Field("", alias="skillLevel", examples=["B"], json_schema_extra=one_of(SkillLevel))
+    format: Received = Field("", examples=["6s"], json_schema_extra=one_of(LeagueFormat))
+    gender_requirement: Received = Field("", alias="genderRequirement", examples=["Coed"],
+                                    json_schema_extra=text(100, optional=True))  # fmt: skip
+    day: Received = Field("", examples=["Monday"], description="The start's weekday", json_schema_extra=one_of(Day))
+    max_teams: Received = Field("", alias="maxTeams", examples=[8], json_schema_extra=integer(2, 64))
+    cost: Received = Field("", examples=[300], description="Dollars per team", json_schema_extra=integer(0, 10_000))
+    cash: Received = Field(False, json_schema_extra=BOOLEAN)
+    active: Received = Field(None, description="Only when changing a league", json_schema_extra=BOOLEAN)
+    svl: Received = Field(None, description="Ignored: a league belongs to its session's SVL")
+    schedule_generated: Received = Field(None, alias="scheduleGenerated", description="Ignored: generating is its own call")
 
 
 class LeagueEdit(LeagueBody):
@@ -149,22 +160,22 @@ LEAGUE_FORM = ("court", "start", "number_of_weeks", "time_increment", "skill_lev
                "day", "max_teams", "cost", "cash")  # fmt: skip
 
 
-def _league_fields(body: LeagueBody) -> dict:
+def _league_fields(body: LeagueBody) -> Row:
     fields = {k: getattr(body, k) for k in LEAGUE_FORM}
     if body.active is not None:
         fields["active"] = body.active
     return fields
 
 
-def _league(db, actor: Actor, league_id: int) -> dict:
+def _league(db: Session, actor: Actor, league_id: object) -> Row:
     return with_ids(leagues.get_league(db, actor, league_id))
 
 
-def _create_league(db, actor: Actor, session_id: object, fields: dict) -> dict:
+def _create_league(db: Session, actor: Actor, session_id: object, fields: dict) -> Row:
     return _league(db, actor, leagues.create_league(db, actor, session_id=session_id, **fields).id)
 
 
-def _update_league(db, actor: Actor, league_id: object, fields: dict) -> dict:
+def _update_league(db: Session, actor: Actor, league_id: object, fields: dict) -> Row:
     return _league(db, actor, leagues.update_league(db, actor, league_id, **fields).id)
 
 
@@ -172,7 +183,7 @@ def _update_league(db, actor: Actor, league_id: object, fields: dict) -> dict:
                                                                      422: ERRORS[422]})  # fmt: skip
 def list_leagues(
     request: Request, response: Response, actor: Actor = Depends(acting), sort: str = sort_query(leagues.LEAGUE_ORDERS)
-) -> list[dict]:
+) -> list[Row]:
     """Leagues a page at a time, as the leagues screen lists them (``search``, ``day``, ``format``, ``skill``;
     ``sort`` by start, or latest first with ``-start``); with ``session`` every league of that session by start
     (its SVL or an admin)."""
@@ -186,31 +197,31 @@ def list_leagues(
 
 
 @router.get("/leagues/{league_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def get_league(league_id: str, actor: Actor = Depends(acting)) -> dict:
+def get_league(league_id: str, actor: Actor = Depends(acting)) -> Row:
     return with_ids(call(leagues.get_league, actor, league_id))
 
 
 @router.get("/leagues/{league_id}/standings", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def standings(league_id: str, actor: Actor = Depends(acting)) -> dict:
+def standings(league_id: str, actor: Actor = Depends(acting)) -> Row:
     """A league's standings: each team's wins and losses, from the games' results."""
     found = call(results.standings, actor, league_id)
     return {"league": with_ids(found["league"]), "teams": [with_ids(t) for t in found["teams"]]}
 
 
 @router.post("/leagues", status_code=201, openapi_extra=access(OPERATOR), responses={**ERRORS})
-def create_league(body: LeagueBody, actor: Actor = Depends(acting)) -> dict:
+def create_league(body: LeagueBody, actor: Actor = Depends(acting)) -> Row:
     """A new league in a session the caller manages (its SVL and venue come from the session)."""
     return call(_create_league, actor, body.session, _league_fields(body))
 
 
 @router.patch("/leagues", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def update_league(body: LeagueEdit, actor: Actor = Depends(acting)) -> dict:
+def update_league(body: LeagueEdit, actor: Actor = Depends(acting)) -> Row:
     """Change a league (its SVL or an admin): the whole form again, plus ``active``."""
     return call(_update_league, actor, body.id, _league_fields(body))
 
 
 @router.delete("/leagues", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def delete_league(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+def delete_league(body: Deletion, actor: Actor = Depends(acting)) -> Deleted:
     """Delete a league (archived when it has teams, games or payments)."""
     outcome = call(leagues.delete_league, actor, body.id)
-    return {"id": body.id, "_id": body.id, "message": outcome}
+    return deleted(body.id, outcome)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import AliasChoices, ConfigDict, Field
+from pydantic.json_schema import JsonDict
+from sqlmodel import Session
 
 from volley_app.api.routes.common import (
     BOOLEAN,
@@ -17,15 +19,19 @@ from volley_app.api.routes.common import (
     PLAYER,
     PREFIX,
     Body,
+    Deleted,
+    Deletion,
+    Received,
+    Row,
     access,
     acting,
     call,
+    deleted,
     integer,
     list_params,
     one_of,
     paged,
     required,
-    schema,
     text,
     with_ids,  # fmt: skip
 )
@@ -35,44 +41,39 @@ from volley_app.services.seasons import games, schedule, scheduling, scoring
 from volley_app.services.teams import registration, teams
 
 router = APIRouter(prefix=PREFIX, tags=["teams and games"])
-ID = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], **schema(**IDENTIFIER))
-TEAM2 = {"anyOf": [IDENTIFIER, {"type": "string", "enum": ["BYE"]}]}
+ID = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], json_schema_extra=IDENTIFIER)
+TEAM2: JsonDict = {"anyOf": [IDENTIFIER, {"type": "string", "enum": ["BYE"]}]}
 SCORE = integer(0, 99)
 
 
 class NewTeam(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("league", "teamName"))
 
-    league: Any = Field(None, examples=[2], **schema(**IDENTIFIER))
-    team_name: Any = Field("", alias="teamName", examples=["Net Results"], **schema(**text(100)))
-    waitlist: Any = Field(False, description="Join the waitlist when the league is full", **schema(**BOOLEAN))
-    user: Any = Field(None, description="Ignored: the caller is the captain")
-    paid: Any = Field(None, description="Ignored: a team is paid when its payment succeeds")
-    wins: Any = Field(None, description="Ignored: records come from the games")
-    losses: Any = Field(None, description="Ignored: records come from the games")
+    league: Received = Field(None, examples=[2], json_schema_extra=IDENTIFIER)
+    team_name: Received = Field("", alias="teamName", examples=["Net Results"], json_schema_extra=text(100))
+    waitlist: Received = Field(False, description="Join the waitlist when the league is full", json_schema_extra=BOOLEAN)
+    user: Received = Field(None, description="Ignored: the caller is the captain")
+    paid: Received = Field(None, description="Ignored: a team is paid when its payment succeeds")
+    wins: Received = Field(None, description="Ignored: records come from the games")
+    losses: Received = Field(None, description="Ignored: records come from the games")
 
 
 class TeamEdit(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id"))
 
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], **schema(**IDENTIFIER))
-    team_name: Any = Field(None, alias="teamName", description="Admins only", **schema(**text(100)))
-    paid: Any = Field(None, description="Admins only", **schema(**BOOLEAN))
-    wins: Any = Field(None, description="A correction of the record (with a reason)", **schema(**integer(0, 999)))
-    losses: Any = Field(None, description="A correction of the record (with a reason)", **schema(**integer(0, 999)))
-    reason: Any = Field(None, description="Why the record is corrected", **schema(**text(300, optional=True)))
-    waitlist: Any = Field(None, description="Ignored: a team leaves the waitlist when it is offered a place")
+    id: Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], json_schema_extra=IDENTIFIER)
+    team_name: Received = Field(None, alias="teamName", description="Admins only", json_schema_extra=text(100))
+    paid: Received = Field(None, description="Admins only", json_schema_extra=BOOLEAN)
+    wins: Received = Field(None, description="A correction of the record (with a reason)", json_schema_extra=integer(0, 999))
+    losses: Received = Field(None, description="A correction of the record (with a reason)", json_schema_extra=integer(0, 999))
+    reason: Received = Field(None, description="Why the record is corrected", json_schema_extra=text(300, optional=True))
+    waitlist: Received = Field(None, description="Ignored: a team leaves the waitlist when it is offered a place")
 
-
-class Deletion(Body):
-    model_config = ConfigDict(json_schema_extra=required("id"))
-
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[5], **schema(**IDENTIFIER))
 
 
 @router.get("/teams", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403],
                                                                    422: ERRORS[422]})  # fmt: skip
-def list_teams(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+def list_teams(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[Row]:
     """Teams the caller may see (a player: theirs; an SVL: their leagues'; an admin: all) a page at a time, by
     league then joining order; ``league``, ``waitlist`` (true/false) and ``search`` (the team's or its captain's
     name) narrow it; ``page`` (the bookmark of X-Next-Page / X-Previous-Page) and ``size``; the total in
@@ -86,12 +87,12 @@ def list_teams(request: Request, response: Response, actor: Actor = Depends(acti
 
 
 @router.get("/teams/{team_id}", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def get_team(team_id: str, actor: Actor = Depends(acting)) -> dict:
+def get_team(team_id: str, actor: Actor = Depends(acting)) -> Row:
     return with_ids(call(teams.get_team, actor, team_id))
 
 
 @router.post("/teams", status_code=201, openapi_extra=access(PLAYER), responses={**ERRORS})
-def register_team(body: NewTeam, actor: Actor = Depends(acting)) -> dict:
+def register_team(body: NewTeam, actor: Actor = Depends(acting)) -> Row:
     """Register a team: a place is held and a payment started (``kind`` checkout, pay it through
     /payment-intent with ``paymentId``), or the team joins a full league's waitlist (``kind`` waitlist)."""
     out = call(registration.register, actor, league_id=body.league, team_name=body.team_name, waitlist=body.waitlist)
@@ -101,7 +102,7 @@ def register_team(body: NewTeam, actor: Actor = Depends(acting)) -> dict:
     return found
 
 
-def _edit(db, actor: Actor, team_id: object, fields: dict) -> dict:
+def _edit(db: Session, actor: Actor, team_id: object, fields: dict) -> Row:
     current = teams.get_team(db, actor, team_id)
     kept = {k: current[k] for k in ("team_name", "paid", "wins", "losses")}
     fields = kept | {
@@ -112,17 +113,17 @@ def _edit(db, actor: Actor, team_id: object, fields: dict) -> dict:
 
 
 @router.patch("/teams", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def update_team(body: TeamEdit, actor: Actor = Depends(acting)) -> dict:
+def update_team(body: TeamEdit, actor: Actor = Depends(acting)) -> Row:
     """Correct a team (the league's SVL or an admin): its record with a reason; its name and paid only an admin."""
     fields = body.model_dump(exclude={"id", "waitlist"})
     return call(_edit, actor, body.id, fields)
 
 
 @router.delete("/teams", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def delete_team(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+def delete_team(body: Deletion, actor: Actor = Depends(acting)) -> Deleted:
     """Delete a team without history (one with results or payments withdraws instead)."""
     outcome = call(teams.delete_team, actor, body.id)
-    return {"id": body.id, "_id": body.id, "message": outcome}
+    return deleted(body.id, outcome)
 
 
 # --- games ----------------------------------------------------------------------------------------------
@@ -138,20 +139,20 @@ class NewGames(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("league"))
     ERROR_NAMES: ClassVar[dict[str, str]] = {"start": "dateTime", "game_type": "type", "round_number": "round"}
 
-    league: Any = Field(None, examples=[2], **schema(**IDENTIFIER))
-    team1: Any = Field(None, examples=[5], description="One game: a playing team of the league",
-                       **schema(**IDENTIFIER))  # fmt: skip
-    team2: Any = Field(None, examples=[6], description="One game: a playing team of the league, or BYE",
-                       **schema(**TEAM2))  # fmt: skip
-    date_time: Any = Field(None, alias="dateTime", description="One game: venue time", **schema(**LOCAL_TIME))
-    type: Any = Field(None, examples=["League"], description="One game: League (default) or Tournament",
-                      **schema(**one_of(GameType)))  # fmt: skip
-    round: Any = Field(None, examples=[1], description="One game: its round (default: its week)",
-                       **schema(**integer(1, 200)))  # fmt: skip
-    match: Any = Field(None, examples=[1], description="One game: its match in the round (default: the next one)",
-                       **schema(**integer(1, 200)))  # fmt: skip
-    court: Any = Field(None, examples=["Court 1"], description="One game: one of the league's courts (optional)",
-                       **schema(**text(100, optional=True)))  # fmt: skip
+    league: Received = Field(None, examples=[2], json_schema_extra=IDENTIFIER)
+    team1: Received = Field(None, examples=[5], description="One game: a playing team of the league",
+                       json_schema_extra=IDENTIFIER)  # fmt: skip
+    team2: Received = Field(None, examples=[6], description="One game: a playing team of the league, or BYE",
+                       json_schema_extra=TEAM2)  # fmt: skip
+    date_time: Received = Field(None, alias="dateTime", description="One game: venue time", json_schema_extra=LOCAL_TIME)
+    type: Received = Field(None, examples=["League"], description="One game: League (default) or Tournament",
+                      json_schema_extra=one_of(GameType))  # fmt: skip
+    round: Received = Field(None, examples=[1], description="One game: its round (default: its week)",
+                       json_schema_extra=integer(1, 200))  # fmt: skip
+    match: Received = Field(None, examples=[1], description="One game: its match in the round (default: the next one)",
+                       json_schema_extra=integer(1, 200))  # fmt: skip
+    court: Received = Field(None, examples=["Court 1"], description="One game: one of the league's courts (optional)",
+                       json_schema_extra=text(100, optional=True))  # fmt: skip
 
     def one_game(self) -> bool:
         return any(v not in (None, "") for v in (self.team1, self.team2, self.date_time))
@@ -166,13 +167,13 @@ class GameEdit(Body):
     model_config = ConfigDict(populate_by_name=True, extra="allow", json_schema_extra=_scores_schema)
     ERROR_NAMES: ClassVar[dict[str, str]] = {"start": "dateTime"}
 
-    id: Any = ID
-    team1: Any = Field(None, examples=[5], **schema(**IDENTIFIER))
-    team2: Any = Field(None, examples=[6], description="A team id, or BYE", **schema(**TEAM2))
-    date_time: Any = Field(None, alias="dateTime", **schema(**LOCAL_TIME))
+    id: Received = ID
+    team1: Received = Field(None, examples=[5], json_schema_extra=IDENTIFIER)
+    team2: Received = Field(None, examples=[6], description="A team id, or BYE", json_schema_extra=TEAM2)
+    date_time: Received = Field(None, alias="dateTime", json_schema_extra=LOCAL_TIME)
 
 
-def _edit_game(db, actor: Actor, game_id: object, body: dict) -> dict:
+def _edit_game(db: Session, actor: Actor, game_id: object, body: dict) -> Row:
     current = games.get_game(db, actor, game_id)
     scores = {f: body.get(camel, current[f]) for f, camel in SCORES.items()}
     team1 = body.get("team1") if body.get("team1") is not None else current["team1_id"]
@@ -184,7 +185,7 @@ def _edit_game(db, actor: Actor, game_id: object, body: dict) -> dict:
 
 
 @router.get("/games", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def list_games(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[dict]:
+def list_games(request: Request, response: Response, actor: Actor = Depends(acting)) -> list[Row]:
     """Games a page at a time by date and time, each with its week: with ``league`` that league's; without, the
     caller's (a player: their teams' games; an SVL: their leagues'; an admin: every league's). ``page`` (the
     bookmark of X-Next-Page / X-Previous-Page) and ``size``; the total in X-Total-Count."""
@@ -195,11 +196,11 @@ def list_games(request: Request, response: Response, actor: Actor = Depends(acti
 
 
 @router.get("/games/{game_id}", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def get_game(game_id: str, actor: Actor = Depends(acting)) -> dict:
+def get_game(game_id: str, actor: Actor = Depends(acting)) -> Row:
     return with_ids(call(games.get_game, actor, game_id))
 
 
-def _add_game(db, actor: Actor, body: NewGames) -> dict:
+def _add_game(db: Session, actor: Actor, body: NewGames) -> Row:
     game = games.add_game(
         db, actor, body.league, team1=body.team1, team2=body.team2, start=body.date_time, game_type=body.type,
         round_number=body.round, match=body.match, court=body.court,
@@ -208,7 +209,7 @@ def _add_game(db, actor: Actor, body: NewGames) -> dict:
 
 
 @router.post("/games", status_code=201, openapi_extra=access(OPERATOR), responses={**ERRORS})
-def create_games(body: NewGames, actor: Actor = Depends(acting)) -> dict:
+def create_games(body: NewGames, actor: Actor = Depends(acting)) -> Row:
     """Games of a league (its SVL or an admin). With ``team1``, ``team2`` and ``dateTime`` (and optionally
     ``type``, ``round``, ``match``, ``court``): add one game, answered as the game (both captains are emailed).
     With ``league`` alone: generate the whole schedule once, answered as ``{"league", "games": count}``."""
@@ -219,7 +220,7 @@ def create_games(body: NewGames, actor: Actor = Depends(acting)) -> dict:
 
 
 @router.patch("/games", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def update_game(body: GameEdit, actor: Actor = Depends(acting)) -> dict:
+def update_game(body: GameEdit, actor: Actor = Depends(acting)) -> Row:
     """Change a game (the league's SVL or an admin): teams, date and time, the six scores
     (``team1Game1Score`` … ``team2Game3Score``). Fields left out keep their values."""
     data = body.model_dump(exclude={"id"}) | {k: v for k, v in (body.model_extra or {}).items() if k in SCORES.values()}
@@ -227,8 +228,8 @@ def update_game(body: GameEdit, actor: Actor = Depends(acting)) -> dict:
 
 
 @router.delete("/games", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def delete_game(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+def delete_game(body: Deletion, actor: Actor = Depends(acting)) -> Deleted:
     """Take an unplayed game off the schedule (the league's SVL or an admin); both captains are emailed.
     A game with a score, a forfeit or a reported score is refused (422): results are never deleted."""
     outcome = call(games.delete_game, actor, body.id)
-    return {"id": body.id, "_id": body.id, "message": outcome}
+    return deleted(body.id, outcome)

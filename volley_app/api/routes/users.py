@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import ClassVar
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic.json_schema import JsonDict
+from sqlmodel import Session
 
 from volley_app.api.deps import client_ip, current_actor
 from volley_app.api.routes import auth as auth_routes
@@ -25,7 +28,11 @@ from volley_app.api.routes.common import (
     ROLES,
     USERNAME,
     Body,
+    Deletion,
     Message,
+    Received,
+    Removed,
+    Row,
     access,  # fmt: skip
     acting,
     body_id,
@@ -33,8 +40,8 @@ from volley_app.api.routes.common import (
     list_params,
     one_of,
     paged,
+    removed,
     required,
-    schema,
     sort_query,
     text,
     with_ids,
@@ -49,56 +56,51 @@ router = APIRouter(prefix=PREFIX, tags=["users"])
 
 
 REGION = one_of(sorted(REGIONS), description="A US state's code (or DC)")
-RATING = {"type": "string", "enum": ["", *(r.value for r in Rating)], "description": "A to D, or empty"}
+RATING: JsonDict = {"type": "string", "enum": ["", *(r.value for r in Rating)], "description": "A to D, or empty"}
 
 
 class NewUser(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(
         "username", "password", "email", "firstName", "lastName", "region"))  # fmt: skip
 
-    username: Any = Field("", examples=["newplayer"], **schema(**USERNAME))
-    password: Any = Field("", examples=["pass1"], **schema(**PASSWORD))
-    email: Any = Field("", examples=["new.player@example.com"], **schema(**EMAIL))
-    first_name: Any = Field("", alias="firstName", examples=["New"], **schema(**text(100)))
-    last_name: Any = Field("", alias="lastName", examples=["Player"], **schema(**text(100)))
-    region: Any = Field("", examples=["KY"], **schema(**REGION))
-    roles: Any = Field(None, description="Only an admin's new account: SVL (and Admin) roles; ignored for a signup",
-                       **schema(**ROLES))  # fmt: skip
+    username: Received = Field("", examples=["newplayer"], json_schema_extra=USERNAME)
+    password: Received = Field("", examples=["pass1"], json_schema_extra=PASSWORD)
+    email: Received = Field("", examples=["new.player@example.com"], json_schema_extra=EMAIL)
+    first_name: Received = Field("", alias="firstName", examples=["New"], json_schema_extra=text(100))
+    last_name: Received = Field("", alias="lastName", examples=["Player"], json_schema_extra=text(100))
+    region: Received = Field("", examples=["KY"], json_schema_extra=REGION)
+    roles: Received = Field(None, description="Only an admin's new account: SVL (and Admin) roles; ignored for a signup",
+                       json_schema_extra=ROLES)  # fmt: skip
 
 
 class UserEdit(Body):
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id"))
 
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[7], **schema(**IDENTIFIER))
-    username: Any = Field(None, **schema(**USERNAME))
-    email: Any = Field(None, **schema(**EMAIL))
-    first_name: Any = Field(None, alias="firstName", **schema(**text(100)))
-    last_name: Any = Field(None, alias="lastName", **schema(**text(100)))
-    region: Any = Field(None, **schema(**REGION))
-    gender: Any = Field(None, **schema(type="string", enum=["", *(g.value for g in Gender)]))
-    address: Any = Field(None, **schema(**text(200, optional=True)))
-    city: Any = Field(None, **schema(**text(100, optional=True)))
-    sub: Any = Field(None, **schema(**BOOLEAN))
-    hitter: Any = Field(None, alias="hitterSkillLevel", **schema(**RATING))
-    passer: Any = Field(None, alias="passerSkillLevel", **schema(**RATING))
-    setter: Any = Field(None, alias="setterSkillLevel", **schema(**RATING))
-    roles: Any = Field(None, description="Admins only", **schema(**ROLES))
-    active: Any = Field(None, description="Admins only", **schema(**BOOLEAN))
-    password: Any = Field("", description="Only when changed (one's own: with currentPassword)",
-                          **schema(**PASSWORD))  # fmt: skip
-    current_password: Any = Field("", alias="currentPassword", description="Needed to change one's own password",
-                                  **schema(type="string", maxLength=100))  # fmt: skip
-    time_zone: Any = Field(None, alias="timeZone", description="A venue's (SVL's) IANA time zone",
-                           **schema(**one_of(timefmt.COMMON_ZONES)))  # fmt: skip
-    zone_confirmed: Any = Field(None, alias="zoneConfirmed", description="true: change the time zone although "
+    id: Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[7], json_schema_extra=IDENTIFIER)
+    username: Received = Field(None, json_schema_extra=USERNAME)
+    email: Received = Field(None, json_schema_extra=EMAIL)
+    first_name: Received = Field(None, alias="firstName", json_schema_extra=text(100))
+    last_name: Received = Field(None, alias="lastName", json_schema_extra=text(100))
+    region: Received = Field(None, json_schema_extra=REGION)
+    gender: Received = Field(None, json_schema_extra={"type": "string", "enum": ["", *(g.value for g in Gender)]})
+    address: Received = Field(None, json_schema_extra=text(200, optional=True))
+    city: Received = Field(None, json_schema_extra=text(100, optional=True))
+    sub: Received = Field(None, json_schema_extra=BOOLEAN)
+    hitter: Received = Field(None, alias="hitterSkillLevel", json_schema_extra=RATING)
+    passer: Received = Field(None, alias="passerSkillLevel", json_schema_extra=RATING)
+    setter: Received = Field(None, alias="setterSkillLevel", json_schema_extra=RATING)
+    roles: Received = Field(None, description="Admins only", json_schema_extra=ROLES)
+    active: Received = Field(None, description="Admins only", json_schema_extra=BOOLEAN)
+    password: Received = Field("", description="Only when changed (one's own: with currentPassword)",
+                          json_schema_extra=PASSWORD)  # fmt: skip
+    current_password: Received = Field("", alias="currentPassword", description="Needed to change one's own password",
+                                  json_schema_extra={"type": "string", "maxLength": 100})  # fmt: skip
+    time_zone: Received = Field(None, alias="timeZone", description="A venue's (SVL's) IANA time zone",
+                           json_schema_extra=one_of(timefmt.COMMON_ZONES))  # fmt: skip
+    zone_confirmed: Received = Field(None, alias="zoneConfirmed", description="true: change the time zone although "
                                 "it moves the clock time of the venue's games to come (else 422 says what moves)",
-                                **schema(**BOOLEAN))  # fmt: skip
+                                json_schema_extra=BOOLEAN)  # fmt: skip
 
-
-class Deletion(Body):
-    model_config = ConfigDict(json_schema_extra=required("id"))
-
-    id: Any = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[7], **schema(**IDENTIFIER))
 
 
 class Me(BaseModel):
@@ -113,12 +115,12 @@ class PlayerContact(Body):
     ERROR_NAMES: ClassVar[dict[str, str]] = {"message": "body"}
     model_config = ConfigDict(json_schema_extra=required("body"))
 
-    body: Any = Field("", examples=["When does the next season start?"], **schema(**text(5000, message=True)))
-    name: Any = Field("", description="Ignored: the server names the logged-in user")
-    email: Any = Field("", description="Ignored: the server uses the logged-in user's address")
+    body: Received = Field("", examples=["When does the next season start?"], json_schema_extra=text(5000, message=True))
+    name: Received = Field("", description="Ignored: the server names the logged-in user")
+    email: Received = Field("", description="Ignored: the server uses the logged-in user's address")
 
 
-def _signup(db, *, client: str, **form) -> tokens.Tokens:
+def _signup(db: Session, *, client: str, **form: Received) -> tokens.Tokens:
     user = accounts.register_player(db, client=client, **form)
     return tokens.issue(db, auth.actor_of(user))
 
@@ -127,7 +129,7 @@ def _signup(db, *, client: str, **form) -> tokens.Tokens:
              responses={201: {"description": "A signup: an access token (and the refresh cookie); an admin's new "
                                              "account: its id"}, **PUBLIC_ERRORS, 403: ERRORS[403],
                         409: CONFLICT})  # fmt: skip
-def create_user(body: NewUser, request: Request, actor: Actor | None = Depends(current_actor)):
+def create_user(body: NewUser, request: Request, actor: Actor | None = Depends(current_actor)) -> JSONResponse:
     """Sign up as a Player (roles in the body are ignored), or, as an admin with ``roles``, create an SVL account."""
     form = body.model_dump(exclude={"roles"})
     if actor is not None and actor.is_admin and body.roles is not None:
@@ -142,7 +144,7 @@ def create_user(body: NewUser, request: Request, actor: Actor | None = Depends(c
                                                                422: ERRORS[422]})  # fmt: skip
 def users(
     request: Request, response: Response, actor: Actor = Depends(acting), sort: str = sort_query(accounts.USER_ORDERS)
-) -> list[dict]:
+) -> list[Row]:
     """Every user, a page at a time (admins): ``search`` matches username, names, email; ``sort`` by username,
     name (last, first) or newest first; total in X-Total-Count."""
     p = list_params(request)
@@ -151,15 +153,15 @@ def users(
     return paged(response, found, _listed)
 
 
-def _listed(row: dict) -> dict:
+def _listed(row: Mapping[str, object]) -> Row:
     """A row of the users list, its roles a list as everywhere else."""
     roles = row.get("roles", [])
-    return with_ids(row | {"roles": roles.split(", ") if isinstance(roles, str) and roles else roles or []})
+    return with_ids({**row, "roles": roles.split(", ") if isinstance(roles, str) and roles else roles or []})
 
 
 @router.get("/users/me", response_model=Me, openapi_extra=access(LOGGED_IN),
             responses={401: ERRORS[401], 403: ERRORS[403]})  # fmt: skip
-def me(actor: Actor | None = Depends(current_actor)):
+def me(actor: Actor | None = Depends(current_actor)) -> Me:
     actor = require_actor(actor)
     return Me(id=actor.user_id, username=actor.username, roles=list(actor.roles), status=actor.status,
               firstName=actor.first_name)  # fmt: skip
@@ -167,12 +169,12 @@ def me(actor: Actor | None = Depends(current_actor)):
 
 @router.get("/users/{user_id}", openapi_extra=access(LOGGED_IN),
             responses={401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404]})  # fmt: skip
-def user(user_id: str, actor: Actor = Depends(acting)) -> dict:
+def user(user_id: str, actor: Actor = Depends(acting)) -> Row:
     """One account as its owner (or an admin) sees it."""
     return with_ids(call(accounts.edit_form, actor, user_id))
 
 
-def _edit(db, actor: Actor, body: dict) -> dict:
+def _edit(db: Session, actor: Actor, body: dict) -> Row:
     uid = body_id(body)
     current = accounts.edit_form(db, actor, uid)
     fields = {k: v for k, v in body.items() if k not in ("id", "_id") and v is not None}
@@ -184,22 +186,22 @@ def _edit(db, actor: Actor, body: dict) -> dict:
 
 
 @router.patch("/users", openapi_extra=access(LOGGED_IN), responses={**ERRORS, 409: CONFLICT})
-def edit_user(body: UserEdit, actor: Actor = Depends(acting)) -> dict:
+def edit_user(body: UserEdit, actor: Actor = Depends(acting)) -> Row:
     """Change one's own account (an admin: anyone's). Fields left out keep their values; roles and active are
     an admin's; a new password of one's own needs ``currentPassword`` and ends the other logins."""
     return with_ids(call(_edit, actor, body.model_dump()))
 
 
 @router.delete("/users", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def delete_user(body: Deletion, actor: Actor = Depends(acting)) -> dict:
+def delete_user(body: Deletion, actor: Actor = Depends(acting)) -> Removed:
     """Delete one's own account (an admin: anyone's); one with history is archived instead. Its logins end."""
     call(account_lifecycle.delete_user, actor, body.id)
-    return {"id": body.id, "_id": body.id}
+    return removed(body.id)
 
 
 @router.post("/playerContact", openapi_extra=access(LOGGED_IN), responses={**ERRORS},
              response_model=Message)  # fmt: skip
-def player_contact(body: PlayerContact, actor: Actor = Depends(acting)):
+def player_contact(body: PlayerContact, actor: Actor = Depends(acting)) -> Message:
     """A logged-in user's message to the provider; the server names the sender (name and email are not trusted)."""
     call(accounts.player_contact, actor, message=body.body)
-    return {"message": "Sent"}
+    return Message(message="Received")
