@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, User, utcnow
@@ -34,7 +34,7 @@ def played(game: Game) -> bool:
 def unplayed_games(db: Session, team_id: int, game_type: GameType) -> list[Game]:
     """The team's games of that type (league or playoff) with no score entered and no forfeit yet."""
     games = db.exec(
-        select(Game).where(Game.type == game_type, sa.or_(Game.team1_id == team_id, Game.team2_id == team_id))
+        select(Game).where(Game.type == game_type, sa.or_(col(Game.team1_id) == team_id, col(Game.team2_id) == team_id))
     ).all()
     return [game for game in games if not played(game)]
 
@@ -117,7 +117,7 @@ def clean_scores(raw: dict, sets_to_play: int | None = BEST_OF_THREE, *, require
     for i, (a, b) in enumerate(pairs):
         if (a is None) != (b is None):
             raise Invalid({f"set{i + 1}": f"Set {i + 1}: enter both scores or neither"})
-        if a is not None:
+        if a is not None and b is not None:
             check_set(a, b, i)
     entered = [i for i, (a, _b) in enumerate(pairs) if a is not None]
     if not entered:
@@ -164,8 +164,8 @@ def open_reports(db: Session, game_id: int) -> list[ScoreReport]:
     return list(
         db.exec(
             select(ScoreReport)
-            .where(ScoreReport.game_id == game_id, ScoreReport.status.in_(OPEN))
-            .order_by(ScoreReport.id.desc())
+            .where(ScoreReport.game_id == game_id, col(ScoreReport.status).in_(OPEN))
+            .order_by(col(ScoreReport.id).desc())
         ).all()
     )
 
@@ -176,6 +176,7 @@ def settle_reports(db: Session, actor: Actor, game: Game, *, score: str, tell_an
     Both captains are emailed when a report was settled, or always with ``tell_anyway``. Returns how many
     reports were settled.
     """
+    assert game.id is not None  # a stored game
     teams = [db.get(Team, t) if t else None for t in (game.team1_id, game.team2_id)]
     name = " v ".join(t.team_name if t else "TBD" for t in teams)
     rows = open_reports(db, game.id)
