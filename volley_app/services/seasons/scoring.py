@@ -6,6 +6,7 @@ operator, each one audited, and both captains are emailed the score that counts 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
@@ -19,7 +20,11 @@ from volley_app.services.mail import mail
 
 # (points to win, cap) per set: sets 1 and 2 to 21 capped at 23, set 3 to 15 capped at 17; win by two.
 SET_RULES = ((21, 23), (21, 23), (15, 17))
-SCORE_FIELDS = (
+ScoreKey = Literal[
+    "team1_game1_score", "team2_game1_score", "team1_game2_score", "team2_game2_score", "team1_game3_score",
+    "team2_game3_score",
+]
+SCORE_FIELDS: tuple[tuple[ScoreKey, ScoreKey], ...] = (
     ("team1_game1_score", "team2_game1_score"),
     ("team1_game2_score", "team2_game2_score"),
     ("team1_game3_score", "team2_game3_score"),
@@ -112,7 +117,7 @@ def clean_scores(raw: dict, sets_to_play: int | None = BEST_OF_THREE, *, require
     played only after a split and is then required. A league that plays all three sets (3) needs all three.
     A result that stops short is refused with the reason, so every saved score counts in the standings.
     """
-    clean = {f: _score(raw.get(f), f) for pair in SCORE_FIELDS for f in pair}
+    clean: dict[str, int | None] = {f: _score(raw.get(f), f) for pair in SCORE_FIELDS for f in pair}
     pairs = [(clean[f1], clean[f2]) for f1, f2 in SCORE_FIELDS]
     for i, (a, b) in enumerate(pairs):
         if (a is None) != (b is None):
