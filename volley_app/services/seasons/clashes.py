@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app.models import Game, League, Team
 from volley_app.services.core import timefmt
@@ -56,22 +56,24 @@ def surroundings(
             select(Game).where(Game.league_id == league.id, Game.start_at > first - own, Game.start_at < last + own)
         ).all()
     )
-    venue = (League.svl_id == league.svl_id, League.id != league.id, League.archived_at.is_(None))
+    assert league.id is not None  # a stored league
+    venue = (col(League.svl_id) == league.svl_id, col(League.id) != league.id, col(League.archived_at).is_(None))
     longest = db.exec(select(sa.func.max(League.time_increment)).where(*venue)).one()
     others: dict[int, League] = {}
     if longest is not None:
         back = dt.timedelta(minutes=max(1, longest))
         found = db.exec(
             select(Game, League)
-            .join(League, League.id == Game.league_id)
-            .where(*venue, Game.court.is_not(None), Game.start_at > first - back, Game.start_at < last + own)
+            .join(League, col(League.id) == col(Game.league_id))
+            .where(*venue, col(Game.court).is_not(None), Game.start_at > first - back, Game.start_at < last + own)
         ).all()
         games.extend(g for g, _lg in found)
-        others = {lg.id: lg for _g, lg in found}
+        others = {lg.id: lg for _g, lg in found if lg.id is not None}
     names = schedule.team_names(db, league.id)
     elsewhere = {t for g in games if g.league_id != league.id for t in (g.team1_id, g.team2_id) if t is not None}
     if elsewhere:
-        names |= dict(db.exec(select(Team.id, Team.team_name).where(Team.id.in_(elsewhere))).all())
+        found_names = db.exec(select(col(Team.id), col(Team.team_name)).where(col(Team.id).in_(elsewhere))).all()
+        names |= {i: n for i, n in found_names if i is not None}
     return Surroundings(league, zone, games, names, others)
 
 
@@ -104,7 +106,7 @@ def clash(
             continue  # a team plays in one league only
         for team in (team1, team2):
             if team is not None and team in (other.team1_id, other.team2_id):
-                return f"{around.names.get(team, '')} already plays then: {label} at {at}."
+                return f"{schedule.name(around.names, team)} already plays then: {label} at {at}."
     return ""
 
 

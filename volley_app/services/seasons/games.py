@@ -4,12 +4,14 @@ told and each change is audited."""
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app.models import Game, GameType, League, ScoreReport, Team
 from volley_app.services.core import audit, timefmt
-from volley_app.services.core.actors import Actor
+from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import Invalid
 from volley_app.services.seasons import clashes, leagues, schedule, scheduling, scoring
 from volley_app.services.seasons.leagues import access_game, access_league
@@ -22,17 +24,36 @@ REPORTED_KEPT = "A captain has reported a score for this game: answer the report
 ALREADY_ON_SCHEDULE = "This game is already on the schedule."
 
 
-def get_game(db: Session, actor: Actor | None, game_id: object) -> dict:
+class TeamChoice(TypedDict):
+    id: int
+    name: str
+
+
+class GameForm(schedule.GameRow):
+    """A game for its edit form, with the league's teams and courts to choose from."""
+
+    teams: list[TeamChoice]
+    courts: list[str]
+    zone: str
+    sets_rule: str
+
+
+def _league(db: Session, game: Game) -> League:
+    return load(db, League, game.league_id, leagues.LEAGUE_NOT_FOUND)
+
+
+def get_game(db: Session, actor: Actor | None, game_id: object) -> GameForm:
     """A game for its edit form (the league's SVL or an admin), with the league's teams to choose from."""
     game = access_game(db, actor, game_id, manage=True)
     names = schedule.team_names(db, game.league_id)
-    league = db.get(League, game.league_id)
-    out = schedule.game_dict(game, names)
-    out["teams"] = [{"id": i, "name": n} for i, n in sorted(names.items())]
-    out["courts"] = leagues.court_names(league)
-    out["zone"] = leagues.zone(db, league)
-    out["sets_rule"] = scoring.sets_rule(league if game.type == GameType.LEAGUE else None)
-    return out
+    league = _league(db, game)
+    return {
+        **schedule.game_dict(game, names),
+        "teams": [{"id": i, "name": n} for i, n in sorted(names.items())],
+        "courts": leagues.court_names(league),
+        "zone": leagues.zone(db, league),
+        "sets_rule": scoring.sets_rule(league if game.type == GameType.LEAGUE else None),
+    }
 
 
 def _two_teams(team1: object, team2: object, ids: set[int], unknown: str) -> tuple[int, int | None]:
@@ -53,6 +74,7 @@ def _two_teams(team1: object, team2: object, ids: set[int], unknown: str) -> tup
         return number
 
     t1 = team(team1, "team1", "Team 1", False)
+    assert t1 is not None  # team 1 is never a BYE
     t2 = team(team2, "team2", "Team 2", True)
     if t1 == t2:
         raise Invalid({"team2": "A team cannot play itself"})
@@ -64,13 +86,14 @@ def update_game(
 ) -> Game:
     """Edit a game (the league's SVL or an admin). Records follow, as they come from the results."""
     game = access_game(db, actor, game_id, manage=True)
-    league = db.get(League, game.league_id)
+    actor = require_actor(actor)
+    league = _league(db, game)
     zone = leagues.zone(db, league)
     before = audit.snapshot(game, GAME_FIELDS)
     was = _where(game, zone)
     before_teams = (game.team1_id, game.team2_id)
     court = pick_court(league, scores.pop("court", None), game.court)
-    ids = {t.id for t in db.exec(select(Team).where(Team.league_id == game.league_id)).all()}
+    ids = {t.id for t in db.exec(select(Team).where(Team.league_id == game.league_id)).all() if t.id is not None}
 
     t1, t2 = _two_teams(team1, team2, ids, "Choose a team of this league for {label}")
     start_at = timefmt.parse_local(start, "start", "Date and time", zone)
@@ -100,13 +123,13 @@ def update_game(
     names = schedule.team_names(db, game.league_id)
     audit.record_change(
         db, actor, entity="game", row=game, before=before, fields=GAME_FIELDS, league_id=game.league_id,
-        summary=f"Game {names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')} (week {game.round}) changed",
+        summary=f"Game {schedule.label(names, t1, t2)} (week {game.round}) changed",
     )  # fmt: skip
     if scoring.played(game):  # the operator's score settles the captains' open reports
-        score = f"{names.get(game.forfeit_team_id, '')} forfeited" if game.forfeit_team_id else schedule.game_dict(game, names)["sets"]
+        score = f"{schedule.name(names, game.forfeit_team_id)} forfeited" if game.forfeit_team_id else schedule.game_dict(game, names)["sets"]
         scoring.settle_reports(db, actor, game, score=score)
     if moved:
-        label = f"{names.get(t1, '')} v {'BYE' if t2 is None else names.get(t2, '')}"
+        label = schedule.label(names, t1, t2)
         scheduling.tell_captains(
             db, {*before_teams, t1, t2}, "game_changed",
             {"game": label, "start": timefmt.date_time(game.start_at, zone, labelled=True), "now_where": _where(game, zone),
@@ -137,7 +160,7 @@ def move_game(db: Session, actor: Actor | None, game_id: object, *, start: objec
     A played game stays where it was played. The court is one of the league's (blank: the court it had).
     """
     game = access_game(db, actor, game_id, manage=True)
-    league = db.get(League, game.league_id)
+    league = _league(db, game)
     if scoring.played(game):
         raise Invalid("A played game stays where it was played.")
     zone = leagues.zone(db, league)
@@ -154,7 +177,7 @@ def move_game(db: Session, actor: Actor | None, game_id: object, *, start: objec
     db.add(game)
     db.flush()
     names = schedule.team_names(db, game.league_id)
-    label = f"{names.get(game.team1_id, '')} v {'BYE' if game.team2_id is None else names.get(game.team2_id, '')}"
+    label = schedule.label(names, game.team1_id, game.team2_id)
     audit.record_change(
         db, actor, entity="game", row=game, before=before, fields=MOVE_FIELDS, league_id=game.league_id,
         summary=f"Game {label} (week {game.round}) moved to {_where(game, zone)}",
@@ -162,7 +185,7 @@ def move_game(db: Session, actor: Actor | None, game_id: object, *, start: objec
     scheduling.tell_captains(
         db, (game.team1_id, game.team2_id), "game_moved",
         {"game": label, "start": timefmt.date_time(game.start_at, zone, labelled=True), "now_where": _where(game, zone),
-         "was": was, "league": leagues.display_name(league)}, league_id=league.id,
+         "was": was, "league": leagues.display_name(league)}, league_id=game.league_id,
     )  # fmt: skip
     return game
 
@@ -199,6 +222,7 @@ def add_game(
     given; the match is the next free one of its round unless given. The same game twice is refused.
     """
     league = access_league(db, actor, league_id, manage=True)
+    assert league.id is not None  # a stored league
     if league.archived_at is not None:
         raise Invalid(leagues.ARCHIVED)
     ids = set(scheduling.playing_team_ids(db, league.id))
@@ -212,7 +236,7 @@ def add_game(
     chosen_court = pick_court(league, court, None) if t2 is not None else None
     same = db.exec(
         select(Game.id).where(Game.league_id == league.id, Game.team1_id == t1, Game.start_at == start_at,
-                              Game.team2_id.is_(None) if t2 is None else Game.team2_id == t2)
+                              col(Game.team2_id).is_(None) if t2 is None else col(Game.team2_id) == t2)
     ).first()  # fmt: skip
     if same is not None:
         raise Invalid({"start": ALREADY_ON_SCHEDULE})
@@ -249,20 +273,20 @@ def delete_game(db: Session, actor: Actor | None, game_id: object) -> str:
         raise Invalid(RESULTS_KEPT)
     if db.exec(select(ScoreReport.id).where(ScoreReport.game_id == game.id)).first() is not None:
         raise Invalid(REPORTED_KEPT)
-    league = db.get(League, game.league_id)
-    names = schedule.team_names(db, league.id)
+    league = _league(db, game)
+    names = schedule.team_names(db, game.league_id)
     label = schedule.label(names, game.team1_id, game.team2_id)
     was = _where(game, leagues.zone(db, league))
     before = audit.snapshot(game, (*MOVE_FIELDS, "team1_id", "team2_id", "round", "match"))
     teams_told = (game.team1_id, game.team2_id)
-    gid = game.id
+    gid, league_id = game.id, game.league_id
     db.delete(game)
     db.flush()
     audit.record(
-        db, actor, action="delete", entity="game", entity_id=gid, league_id=league.id, before=before,
+        db, actor, action="delete", entity="game", entity_id=gid, league_id=league_id, before=before,
         summary=f"Game {label} (week {before['round']}) at {was} taken off the schedule of {leagues.display_name(league)}",
     )  # fmt: skip
     scheduling.tell_captains(db, teams_told, "game_cancelled",
                              {"game": label, "was": was, "league": leagues.display_name(league)},
-                             league_id=league.id)  # fmt: skip
+                             league_id=league_id)  # fmt: skip
     return "Game deleted."

@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from typing import Any, TypedDict
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
-from volley_app.models import Game, GameType, PlayoffSeed, Team, utcnow
+from volley_app.models import Game, GameType, PlayoffSeed, utcnow
 from volley_app.services.core import audit
-from volley_app.services.core.actors import Actor
+from volley_app.services.core.actors import Actor, require_actor
 from volley_app.services.core.errors import Invalid
 from volley_app.services.seasons import clashes, games, leagues, results, schedule, scheduling, scoring
 from volley_app.services.seasons.leagues import access_game, access_league
@@ -75,7 +76,7 @@ def _games(db: Session, league_id: int) -> list[Game]:
         db.exec(
             select(Game)
             .where(Game.league_id == league_id, Game.type == GameType.TOURNAMENT)
-            .order_by(Game.round, Game.match)
+            .order_by(col(Game.round), col(Game.match))
         ).all()
     )
 
@@ -83,7 +84,7 @@ def _games(db: Session, league_id: int) -> list[Game]:
 def unplayed_regular(db: Session, league_id: int) -> int:
     """How many of the league's regular-season games (BYEs aside) have no result yet."""
     games = db.exec(
-        select(Game).where(Game.league_id == league_id, Game.type == GameType.LEAGUE, Game.team2_id.is_not(None))
+        select(Game).where(Game.league_id == league_id, Game.type == GameType.LEAGUE, col(Game.team2_id).is_not(None))
     ).all()
     return sum(1 for g in games if not scoring.played(g))
 
@@ -103,6 +104,7 @@ def generate(db: Session, actor: Actor | None, league_id: object, *, early: obje
     While regular-season games have no result, the operator is asked first: refused unless ``early`` is true.
     """
     league = leagues.changeable(db, actor, league_id)
+    assert league.id is not None  # a stored league
     if _games(db, league.id):
         raise Invalid(ALREADY)
     if early is not True and (question := early_question(unplayed_regular(db, league.id))):
@@ -147,10 +149,11 @@ def generate(db: Session, actor: Actor | None, league_id: object, *, early: obje
     db.flush()
     if found := clashes.clashes_in(db, league, list(made.values())):
         raise Invalid(f"The bracket would put two games together: {found} {CLEAR_THE_WAY}")
+    names = schedule.team_names(db, league.id)
     audit.record(
         db, actor, action="generate", entity="bracket", entity_id=league.id, league_id=league.id,
         summary=f"Playoff bracket generated for {leagues.display_name(league)}: {len(seeds)} teams, {len(made)} games",
-        after={"seeds": [f"{n}. {db.get(Team, t).team_name}" for n, t in team_of.items()]},
+        after={"seeds": [f"{n}. {names[t]}" for n, t in team_of.items()]},
     )  # fmt: skip
     return len(made)
 
@@ -273,13 +276,13 @@ def record_forfeit(db: Session, actor: Actor | None, game_id: object, *, team: o
     _started(game)
     before = audit.snapshot(game, games.GAME_FIELDS)
     apply_forfeit(db, game, team_id)
-    names = _names(db, game.league_id)
-    label = f"{names.get(game.team1_id, '')} v {names.get(game.team2_id, '')}"
+    names = schedule.team_names(db, game.league_id)
+    label = f"{schedule.name(names, game.team1_id)} v {schedule.name(names, game.team2_id)}"
     audit.record_change(
         db, actor, entity="game", row=game, before=before, fields=games.GAME_FIELDS, league_id=game.league_id,
         summary=f"Playoff game {label}: {names.get(team_id, '')} forfeited",
     )  # fmt: skip
-    scoring.settle_reports(db, actor, game, score=f"{names.get(team_id, '')} forfeited")
+    scoring.settle_reports(db, require_actor(actor), game, score=f"{names.get(team_id, '')} forfeited")
     return game
 
 
@@ -292,24 +295,48 @@ def record_result(db: Session, actor: Actor | None, game_id: object, **scores) -
     before = audit.snapshot(game, games.GAME_FIELDS)
     clean = scoring.clean_scores(scores, required=True)
     apply_result(db, game, clean)
-    names = _names(db, game.league_id)
-    winner = names.get(game.team1_id if scoring.result(game) == 1 else game.team2_id, "")
+    names = schedule.team_names(db, game.league_id)
+    winner = schedule.name(names, game.team1_id if scoring.result(game) == 1 else game.team2_id)
     audit.record_change(
         db, actor, entity="game", row=game, before=before, fields=games.GAME_FIELDS, league_id=game.league_id,
-        summary=f"Playoff result {names.get(game.team1_id, '')} v {names.get(game.team2_id, '')}: {winner} wins",
+        summary=f"Playoff result {schedule.name(names, game.team1_id)} v {schedule.name(names, game.team2_id)}: {winner} wins",
     )  # fmt: skip
     return game
 
 
-def _names(db: Session, league_id: int) -> dict[int, str]:
-    return {t.id: t.team_name for t in db.exec(select(Team).where(Team.league_id == league_id)).all()}
+class BracketGame(schedule.GameRow):
+    """A playoff game as the bracket shows it: each team with its seed, the winner (1 or 2; 0 while undecided),
+    and whether the operator may enter its result."""
+
+    winner: int
+    can_enter: bool
 
 
-def bracket(db: Session, actor: Actor | None, league_id: object) -> dict:
+class BracketRound(TypedDict):
+    round: int
+    name: str
+    games: list[BracketGame]
+
+
+class Bracket(TypedDict):
+    """A league's playoff bracket: its rounds, its champion, the seeds with a bye, and what the operator may do."""
+
+    league: dict[str, Any]
+    generated: bool
+    rounds: list[BracketRound]
+    champion: str
+    can_generate: bool
+    can_manage: bool
+    early_question: str
+    byes: list[str]
+
+
+def bracket(db: Session, actor: Actor | None, league_id: object) -> Bracket:
     """The generated bracket for anyone who may read the league: rounds of games with seeds, and the champion."""
     league = access_league(db, actor, league_id)
+    assert league.id is not None  # a stored league
     games = _games(db, league.id)
-    names = _names(db, league.id)
+    names = schedule.team_names(db, league.id)
     seeds = {s.team_id: s.seed for s in db.exec(select(PlayoffSeed).where(PlayoffSeed.league_id == league.id)).all()}
     rounds = max((g.round for g in games), default=0)
     manage = leagues.may_manage(actor, league) and league.archived_at is None
@@ -317,9 +344,9 @@ def bracket(db: Session, actor: Actor | None, league_id: object) -> dict:
     def side(team_id: int | None) -> str:
         return f"({seeds.get(team_id, '')}) {names.get(team_id, '')}" if team_id is not None else "To be decided"
 
-    out = []
+    out: list[BracketRound] = []
     for round_no in range(1, rounds + 1):
-        shown = []
+        shown: list[BracketGame] = []
         for g in (g for g in games if g.round == round_no):
             winner = scoring.result(g) if _decided(g) else None
             following = next_game(db, g)
@@ -328,13 +355,13 @@ def bracket(db: Session, actor: Actor | None, league_id: object) -> dict:
                 **schedule.game_dict(g, names), "team1": side(g.team1_id), "team2": side(g.team2_id),
                 "winner": winner or 0, "can_enter": manage and ready
                 and not (following is not None and _decided(following)),
-                "forfeit": names.get(g.forfeit_team_id, "") if g.forfeit_team_id else "",
+                "forfeit": schedule.name(names, g.forfeit_team_id) if g.forfeit_team_id else "",
             })  # fmt: skip
         out.append({"round": round_no, "name": round_name(round_no, rounds), "games": shown})
     final = next((g for g in games if g.round == rounds), None)
     champion = ""
     if final is not None and _decided(final):
-        champion = names.get(final.team1_id if scoring.result(final) == 1 else final.team2_id, "")
+        champion = schedule.name(names, final.team1_id if scoring.result(final) == 1 else final.team2_id)
     byes = sorted(
         (s, t)
         for t, s in seeds.items()

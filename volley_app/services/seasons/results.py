@@ -23,14 +23,16 @@ import dataclasses
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from typing import Any, TypedDict
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app.models import Game, GameType, League, Ranking, StandingAdjustment, Team
 from volley_app.services.core import audit, validation
 from volley_app.services.core.actors import Actor, require_actor
 from volley_app.services.core.errors import Invalid
 from volley_app.services.seasons import leagues, scoring
+from volley_app.services.seasons.leagues import access_league
 
 REASON_REQUIRED = "Say why the record is corrected"
 
@@ -116,8 +118,8 @@ def _league_games(db: Session, ids: set[int]) -> list[Game]:
     return list(
         db.exec(
             select(Game).where(
-                (Game.team1_id.in_(ids)) | (Game.team2_id.in_(ids)),
-                Game.team2_id.is_not(None),
+                (col(Game.team1_id).in_(ids)) | (col(Game.team2_id).in_(ids)),
+                col(Game.team2_id).is_not(None),
                 Game.type == GameType.LEAGUE,
             )
         ).all()
@@ -136,7 +138,7 @@ def records(db: Session, team_ids: Iterable[int], games: Sequence[Game] | None =
             continue
         sets = sets_of(game)
         for side, team_id in ((1, game.team1_id), (2, game.team2_id)):
-            rec = out.get(team_id)
+            rec = out.get(team_id) if team_id is not None else None
             if rec is None:
                 continue
             mine = [s[side - 1] for s in sets]
@@ -155,7 +157,7 @@ def records(db: Session, team_ids: Iterable[int], games: Sequence[Game] | None =
                 rec.game_losses += 1
                 rec.forfeit_losses += forfeit
     for adj in db.exec(
-        select(StandingAdjustment).where(StandingAdjustment.team_id.in_(ids)).order_by(StandingAdjustment.id)
+        select(StandingAdjustment).where(col(StandingAdjustment.team_id).in_(ids)).order_by(col(StandingAdjustment.id))
     ).all():
         rec = out[adj.team_id]
         rec.adj_wins += adj.wins
@@ -167,7 +169,9 @@ def records(db: Session, team_ids: Iterable[int], games: Sequence[Game] | None =
 # --- ranking orders -------------------------------------------------------------------------
 
 HEAD_TO_HEAD = "head-to-head"
-Key = Callable[[Record], object]
+Level = Fraction | int | tuple[bool, Fraction]
+"""What a criterion gives a team: higher is better."""
+Key = Callable[[Record], Level]
 
 _CRITERIA: dict[str, Key] = {
     "match win %": lambda r: r.win_pct,
@@ -270,7 +274,7 @@ def rank(
             h2h = _head_to_head(group, games)
             if h2h is None:
                 return place(group, step + 1, tied)
-            keys: dict[int, object] = dict(h2h)
+            keys: dict[int, Level] = dict(h2h)
         else:
             keys = {t: _CRITERIA[criterion](recs[t]) for t in group}
         levels = sorted(set(keys.values()), reverse=True)
@@ -288,12 +292,15 @@ def rank(
 
 
 def record_of(db: Session, team: Team) -> Record:
+    assert team.id is not None  # a stored team
     return records(db, [team.id])[team.id]
 
 
 def correct(db: Session, actor: Actor | None, team: Team, *, wins: object, losses: object, reason: object) -> bool:
     """Make the team's shown record ``wins``-``losses`` by an adjustment with a reason (its league's SVL
     or an admin; the caller has checked that). Returns False when the record already is that."""
+    actor = require_actor(actor)
+    assert team.id is not None  # a stored team
     target_w = validation.whole_number(wins, "wins", "Wins", 0, 999)
     target_l = validation.whole_number(losses, "losses", "Losses", 0, 999)
     rec = record_of(db, team)
@@ -321,24 +328,58 @@ def _ratio(a: int, b: int) -> str:
     return f"{a / b:.3f}" if b else ("all" if a else "-")
 
 
-def table(db: Session, league: League) -> list[dict]:
+class StandingRow(TypedDict):
+    """A team's line of the standings."""
+
+    id: int
+    rank: int
+    team_name: str
+    played: int
+    wins: int
+    losses: int
+    win_pct: str
+    sets_won: int
+    sets_lost: int
+    set_pct: str
+    points_for: int
+    points_against: int
+    point_ratio: str
+    match_points: int
+    forfeits: int
+    forfeit_wins: int
+    adjustment: str
+    reasons: str
+    withdrawn: bool
+    tiebreak: str
+
+
+class Standings(TypedDict):
+    """A league's standings, with its ranking order and how it is calculated."""
+
+    league: dict[str, Any]
+    teams: list[StandingRow]
+    ranking: str
+    how: list[str]
+
+
+def table(db: Session, league: League) -> list[StandingRow]:
     """The league's teams (waitlisted ones aside) in its ranking order, with their matches, sets and points.
 
     Each record is what the games say plus any adjustment, shown as such; a withdrawn team stays with
     its played games and is marked; ``tiebreak`` names the step that broke a team's tie.
     """
-    teams = db.exec(select(Team).where(Team.league_id == league.id, Team.waitlist.is_(False))).all()
-    ids = {t.id for t in teams}
+    teams = db.exec(select(Team).where(Team.league_id == league.id, col(Team.waitlist).is_(False))).all()
+    by_id = {t.id: t for t in teams if t.id is not None}
+    ids = set(by_id)
     games = _league_games(db, ids) if ids else []
     recs = records(db, ids, games)
-    names = {t.id: t.team_name for t in teams}
+    names = {i: t.team_name for i, t in by_id.items()}
     order, broken = rank(sorted(ids), recs, games, RANKINGS[league.ranking][1], names)
-    by_id = {t.id: t for t in teams}
-    rows = []
+    rows: list[StandingRow] = []
     for place, team_id in enumerate(order, start=1):
         t, r = by_id[team_id], recs[team_id]
         rows.append({
-            "id": t.id, "rank": place, "team_name": t.team_name, "played": r.played, "wins": r.wins,
+            "id": team_id, "rank": place, "team_name": t.team_name, "played": r.played, "wins": r.wins,
             "losses": r.losses, "win_pct": _pct(r.win_pct) if r.wins + r.losses else "-", "sets_won": r.sets_won, "sets_lost": r.sets_lost,
             "set_pct": _pct(r.set_pct) if r.sets_won + r.sets_lost else "-", "points_for": r.points_for, "points_against": r.points_against,
             "point_ratio": _ratio(r.points_for, r.points_against), "match_points": r.match_points,
@@ -349,11 +390,11 @@ def table(db: Session, league: League) -> list[dict]:
     return rows
 
 
-def standings(db: Session, actor: Actor | None, league_id: object) -> dict:
+def standings(db: Session, actor: Actor | None, league_id: object) -> Standings:
     """The league's standings for anyone who may read the league, with how they are calculated."""
     require_actor(actor)
     info = leagues.get_league(db, actor, league_id)
-    league = db.get(League, info["id"])
+    league = access_league(db, actor, info["id"])
     return {
         "league": info,
         "teams": table(db, league),

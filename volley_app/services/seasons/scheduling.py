@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, Team, User
@@ -34,7 +34,7 @@ def pairings(team_ids: Sequence[int], weeks: int) -> list[list[tuple[int, int | 
     n = len(order)
     out: list[list[tuple[int, int | None]]] = []
     for _week in range(weeks):
-        week = []
+        week: list[tuple[int, int | None]] = []
         for i in range(math.ceil(n / 2)):
             a, b = order[i], order[n - 1 - i]
             week.append((a, None) if a == b else (a, b))
@@ -70,6 +70,7 @@ def placements(week: Sequence[tuple[int, int | None]], courts: Sequence[str]) ->
 def generate(db: Session, actor: Actor | None, league_id: object) -> int:
     """Create the league's games once (its SVL or an admin). Returns how many games were made."""
     league = access_league(db, actor, league_id, manage=True)
+    assert league.id is not None  # a stored league
     if league.schedule_generated:
         raise Invalid(ALREADY_GENERATED)
     if len(playing_team_ids(db, league.id)) < 2:
@@ -90,17 +91,17 @@ def generate(db: Session, actor: Actor | None, league_id: object) -> int:
 
 def playing_team_ids(db: Session, league_id: int) -> list[int]:
     """The teams in the league's play: not on the waitlist, not withdrawn (in the order they joined)."""
-    return list(
-        db.exec(
-            select(Team.id)
-            .where(Team.league_id == league_id, Team.waitlist.is_(False), Team.withdrawn_at.is_(None))
-            .order_by(Team.id)
-        ).all()
-    )
+    found = db.exec(
+        select(col(Team.id))
+        .where(Team.league_id == league_id, col(Team.waitlist).is_(False), col(Team.withdrawn_at).is_(None))
+        .order_by(col(Team.id))
+    ).all()
+    return [i for i in found if i is not None]
 
 
 def _make_weeks(db: Session, league: League, first_week: int) -> list[Game]:
     """Add the round robin's games for weeks ``first_week``..the last, with the teams playing now (returned)."""
+    assert league.id is not None  # a stored league
     made: list[Game] = []
     courts = leagues.court_names(league)
     zone = leagues.zone(db, league)
@@ -130,9 +131,10 @@ def regenerate_unplayed(db: Session, league: League, actor: Actor | None = None)
     """
     if not league.schedule_generated:
         return 0
+    assert league.id is not None  # a stored league
     games = db.exec(select(Game).where(Game.league_id == league.id, Game.type == GameType.LEAGUE)).all()
     last_played = max((g.round for g in games if scoring.played(g)), default=0)
-    replaced = {}
+    replaced: dict[tuple[int, int], Game] = {}
     for g in games:
         if g.round > last_played and not scoring.played(g) and g.type == GameType.LEAGUE:
             replaced[(g.round, g.match)] = g
@@ -177,7 +179,7 @@ def redraw(db: Session, actor: Actor | None, league_id: object) -> int:
 
 
 def tell_captains(
-    db: Session, team_ids, template: str, values: dict[str, object], *, league_id: int, kind: str | None = None
+    db: Session, team_ids: Iterable[int | None], template: str, values: dict[str, object], *, league_id: int, kind: str | None = None
 ) -> int:
     """Email the captains of ``team_ids`` (each person once) the email ``template`` with ``values`` through the
     outbox; the template is given each captain's ``first_name`` and the schedule's address (``page``) too."""
@@ -185,7 +187,9 @@ def tell_captains(
     if not ids:
         return 0
     captains = db.exec(
-        select(User).where(User.id.in_(select(Team.captain_id).where(Team.id.in_(ids)))).order_by(User.id)
+        select(User)
+        .where(col(User.id).in_(select(col(Team.captain_id)).where(col(Team.id).in_(ids))))
+        .order_by(col(User.id))
     ).all()  # each person once, however many of the teams they captain
     link = routes.absolute(routes.schedule_path(league_id))
     sent = 0
@@ -209,6 +213,7 @@ def push_week(db: Session, actor: Actor | None, league_id: object, *, week: obje
     with a moved game is told once; audited. Returns how many games moved.
     """
     league = access_league(db, actor, league_id, manage=True)
+    assert league.id is not None  # a stored league
     if league.archived_at is not None:
         raise Invalid(leagues.ARCHIVED)
     number = validation_week(week)

@@ -16,14 +16,15 @@ The rules, in one place:
 from __future__ import annotations
 
 import datetime as dt
+from typing import TypedDict
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, User, utcnow
 from volley_app.services.accounts import venues
 from volley_app.services.core import audit, timefmt, validation
-from volley_app.services.core.actors import Actor, require_actor
+from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
 from volley_app.services.seasons import games, leagues, playoffs, scoring
@@ -92,13 +93,31 @@ def _captain(db: Session, team: Team) -> User | None:
     return db.get(User, team.captain_id) if team.captain_id else None
 
 
+def _league(db: Session, game: Game) -> League:
+    return load(db, League, game.league_id, leagues.LEAGUE_NOT_FOUND)
+
+
 def _zone(db: Session, game: Game) -> str:
     """The time zone of the game's venue."""
-    return leagues.zone(db, db.get(League, game.league_id))
+    return leagues.zone(db, _league(db, game))
+
+
+def _id(game: Game) -> int:
+    assert game.id is not None  # a stored game
+    return game.id
 
 
 def _link(game: Game) -> str:
-    return routes.absolute(routes.game_score_path(game.id))
+    return routes.absolute(routes.game_score_path(_id(game)))
+
+
+def _new_report(game: Game, team: Team, clean: dict[str, int | None]) -> ScoreReport:
+    """A report of a complete result: sets 1 and 2 are always played (``scoring.clean_scores``)."""
+    assert team.id is not None  # a stored team
+    first = [clean[f] for pair in scoring.SCORE_FIELDS[:2] for f in pair]
+    t1g1, t2g1, t1g2, t2g2 = (score if score is not None else 0 for score in first)
+    return ScoreReport(game_id=_id(game), team_id=team.id, team1_game1_score=t1g1, team2_game1_score=t2g1,
+                       team1_game2_score=t1g2, team2_game2_score=t2g2)  # fmt: skip
 
 
 def report(
@@ -114,12 +133,12 @@ def report(
     if scoring.played(game):
         raise Invalid(HAS_SCORE)
     clean = _checked(db, game, {k: scores.get(k) for k in SCORE_KEYS})
-    waiting = _open_report(db, game.id)
+    waiting = _open_report(db, _id(game))
     if waiting is not None and waiting.status == ReportStatus.DISPUTED:
         raise Invalid(IN_DISPUTE)
     if waiting is not None and waiting.team_id != mine.id:
         raise Invalid(OTHER_WAITING)
-    row = waiting or ScoreReport(game_id=game.id, team_id=mine.id)
+    row = waiting or _new_report(game, mine, clean)
     before = {k: getattr(row, k) for k in SCORE_KEYS} if waiting else None
     for key, value in clean.items():
         setattr(row, key, value)
@@ -151,7 +170,7 @@ def _answerable(
     game = access_game(db, actor, game_id)
     mine, theirs = _captain_side(db, actor, game)
     _not_archived(db, game.league_id)
-    row = _open_report(db, game.id)
+    row = _open_report(db, _id(game))
     if row is None:
         raise NotFound(REPORT_NOT_FOUND)
     if row.status != ReportStatus.PENDING:
@@ -222,9 +241,9 @@ def dispute(
         db, actor, action="dispute", entity="score_report", entity_id=row.id, league_id=game.league_id,
         summary=f"Score of {name} ({sets}) disputed by the captain of {mine.team_name}" + (f": {text}" if text else ""),
     )  # fmt: skip
-    values = {"game": name, "team": mine.team_name, "sets": sets, "note": text or "", "page": _link(game)}
+    values: dict[str, object] = {"game": name, "team": mine.team_name, "sets": sets, "note": text or "", "page": _link(game)}
     mail.tell(db, _captain(db, theirs), "score_disputed", values)
-    league = db.get(League, game.league_id)
+    league = _league(db, game)
     mail.tell(db, db.get(User, league.svl_id), "score_dispute_to_operator", values, kind="score_disputed")
     return row
 
@@ -241,28 +260,88 @@ def settle(db: Session, actor: Actor | None, game_id: object, **scores) -> Game:
         db, actor, entity="game", row=game, before=before, fields=games.GAME_FIELDS, league_id=game.league_id,
         summary=f"Score of {name} entered by the operator: {sets}",
     )  # fmt: skip
-    scoring.settle_reports(db, actor, game, score=sets, tell_anyway=True)
+    scoring.settle_reports(db, require_actor(actor), game, score=sets, tell_anyway=True)
     return game
 
 
-def game_view(db: Session, actor: Actor | None, game_id: object, *, now: dt.datetime | None = None) -> dict:
+class ScoreView(TypedDict):
+    """A game's score page: the game, its score, the report waiting for an answer, and what the viewer may do."""
+
+    game_id: int
+    league_id: int
+    league: str
+    team1: str
+    team2: str
+    when: str
+    type: str
+    sets_rule: str
+    score: str
+    report_id: int | None
+    report: str
+    report_status: str
+    report_team: str
+    note: str
+    can_report: bool
+    can_answer: bool
+    can_settle: bool
+    started: bool
+    form: dict[str, str]
+
+
+class DisputedScore(TypedDict):
+    game: str
+    when: str
+    reported: str
+    note: str
+    href: str
+
+
+class CaptainCard(TypedDict):
+    """A captain's team: its next game and its last one, with what waits for the captain."""
+
+    team: str
+    league: str
+    next: str
+    next_href: str
+    last: str
+    last_result: str
+    last_href: str
+    last_action: str
+
+
+class CaptainGame(TypedDict):
+    """A game of a captain's team, with its score or what waits."""
+
+    game: str
+    when: str
+    status: str
+    kind: str
+    href: str
+
+
+def _team_name(db: Session, team_id: int) -> str:
+    team = db.get(Team, team_id)
+    return team.team_name if team is not None else ""
+
+
+def game_view(db: Session, actor: Actor | None, game_id: object, *, now: dt.datetime | None = None) -> ScoreView:
     """A game's score page for anyone who may read its league: the score, the waiting report, and what this
     user may do (report, confirm or dispute, settle)."""
     actor = require_actor(actor)
     game = access_game(db, actor, game_id)
-    league = db.get(League, game.league_id)
+    league = _league(db, game)
     t1, t2 = _teams(db, game)
     mine = None
     if t1 is not None and t2 is not None:
         mine = next((t for t in (t1, t2) if t.captain_id == actor.user_id), None)
-    waiting = _open_report(db, game.id)
+    waiting = _open_report(db, _id(game))
     started = game.start_at <= (now or utcnow())
     open_league = league.archived_at is None
     played = scoring.played(game)
     manage = may_manage_league(actor, league) and open_league and t1 is not None and t2 is not None
     waiting_by_me = waiting is not None and mine is not None and waiting.team_id == mine.id
     return {
-        "game_id": game.id, "league_id": league.id, "league": leagues.display_name(league),
+        "game_id": _id(game), "league_id": game.league_id, "league": leagues.display_name(league),
         "team1": t1.team_name if t1 else "TBD", "team2": t2.team_name if t2 else "TBD",
         "when": timefmt.date_time(game.start_at, leagues.zone(db, league), labelled=True), "type": game.type.value,
         "sets_rule": scoring.sets_rule(league if game.type == GameType.LEAGUE else None),
@@ -270,7 +349,7 @@ def game_view(db: Session, actor: Actor | None, game_id: object, *, now: dt.date
         "report_id": waiting.id if waiting else None,
         "report": _sets_text(_report_scores(waiting)) if waiting else "",
         "report_status": waiting.status.value if waiting else "",
-        "report_team": db.get(Team, waiting.team_id).team_name if waiting else "",
+        "report_team": _team_name(db, waiting.team_id) if waiting else "",
         "note": (waiting.note or "") if waiting else "",
         "can_report": bool(mine) and open_league and started and not played
         and (waiting is None or waiting_by_me and waiting.status == ReportStatus.PENDING),
@@ -282,53 +361,53 @@ def game_view(db: Session, actor: Actor | None, game_id: object, *, now: dt.date
     }  # fmt: skip
 
 
-def disputed(db: Session, actor: Actor | None, league_id: object) -> list[dict]:
+def disputed(db: Session, actor: Actor | None, league_id: object) -> list[DisputedScore]:
     """The league's disputed scores for its SVL or an admin (the league home lists them)."""
     league = leagues.managed(db, actor, league_id)
     rows = db.exec(
         select(ScoreReport, Game)
-        .join(Game, Game.id == ScoreReport.game_id)
+        .join(Game, col(Game.id) == col(ScoreReport.game_id))
         .where(Game.league_id == league.id, ScoreReport.status == ReportStatus.DISPUTED)
-        .order_by(Game.start_at)
+        .order_by(col(Game.start_at))
     ).all()
     zone = leagues.zone(db, league)
     return [
         {"game": _game_name(db, g), "when": timefmt.date_time(g.start_at, zone, labelled=True), "reported": _sets_text(_report_scores(r)),
-         "note": r.note or "", "href": routes.game_score_path(g.id)}
+         "note": r.note or "", "href": routes.game_score_path(_id(g))}
         for r, g in rows
     ]  # fmt: skip
 
 
-def captain_card(db: Session, actor: Actor | None, *, now: dt.datetime | None = None) -> list[dict]:
+def captain_card(db: Session, actor: Actor | None, *, now: dt.datetime | None = None) -> list[CaptainCard]:
     """For each team the player captains (leagues in play): its next game and its last one, with what is waiting."""
     actor = require_actor(actor)
     now = now or utcnow()
     teams = db.exec(
         select(Team, League)
-        .join(League, League.id == Team.league_id)
-        .where(Team.captain_id == actor.user_id, Team.waitlist.is_(False), Team.withdrawn_at.is_(None),
-               League.archived_at.is_(None), League.schedule_generated.is_(True))
-        .order_by(Team.id)
+        .join(League, col(League.id) == col(Team.league_id))
+        .where(Team.captain_id == actor.user_id, col(Team.waitlist).is_(False), col(Team.withdrawn_at).is_(None),
+               col(League.archived_at).is_(None), col(League.schedule_generated).is_(True))
+        .order_by(col(Team.id))
     ).all()  # fmt: skip
-    out = []
+    out: list[CaptainCard] = []
     zones = venues.zones(db, {league.svl_id for _team, league in teams})
     for team, league in teams:
         zone = zones.get(league.svl_id)
-        mine = (Game.team1_id == team.id) | (Game.team2_id == team.id)
+        mine = (col(Game.team1_id) == team.id) | (col(Game.team2_id) == team.id)
         base = select(Game).where(
-            Game.league_id == league.id, mine, Game.team1_id.is_not(None), Game.team2_id.is_not(None)
+            Game.league_id == league.id, mine, col(Game.team1_id).is_not(None), col(Game.team2_id).is_not(None)
         )
-        nxt = db.exec(base.where(Game.start_at > now).order_by(Game.start_at)).first()
-        last = db.exec(base.where(Game.start_at <= now).order_by(Game.start_at.desc())).first()
-        card = {"team": team.team_name, "league": leagues.display_name(league), "next": "", "next_href": "",
+        nxt = db.exec(base.where(Game.start_at > now).order_by(col(Game.start_at))).first()
+        last = db.exec(base.where(Game.start_at <= now).order_by(col(Game.start_at).desc())).first()
+        card: CaptainCard = {"team": team.team_name, "league": leagues.display_name(league), "next": "", "next_href": "",
                 "last": "", "last_result": "", "last_href": "", "last_action": ""}  # fmt: skip
         if nxt is not None:
             card["next"] = f"{_game_name(db, nxt)}, {timefmt.date_time(nxt.start_at, zone, labelled=True)}"
-            card["next_href"] = routes.game_score_path(nxt.id)
+            card["next_href"] = routes.game_score_path(_id(nxt))
         if last is not None:
             card["last"] = f"{_game_name(db, last)}, {timefmt.date_time(last.start_at, zone, labelled=True)}"
-            card["last_href"] = routes.game_score_path(last.id)
-            waiting = _open_report(db, last.id)
+            card["last_href"] = routes.game_score_path(_id(last))
+            waiting = _open_report(db, _id(last))
             if scoring.played(last):
                 won = scoring.result(last)
                 side = 1 if last.team1_id == team.id else 2
@@ -349,29 +428,29 @@ def captain_card(db: Session, actor: Actor | None, *, now: dt.datetime | None = 
     return out
 
 
-def my_games(db: Session, actor: Actor | None, league_id: object, *, now: dt.datetime | None = None) -> list[dict]:
+def my_games(db: Session, actor: Actor | None, league_id: object, *, now: dt.datetime | None = None) -> list[CaptainGame]:
     """The games of the teams this user captains in the league, in time order, each with its score or what
     waits (the league home shows them first to their captains)."""
     actor = require_actor(actor)
     league = leagues.get_league(db, actor, league_id)
     now = now or utcnow()
     team_ids = list(
-        db.exec(select(Team.id).where(Team.league_id == league["id"], Team.captain_id == actor.user_id)).all()
+        db.exec(select(col(Team.id)).where(Team.league_id == league["id"], Team.captain_id == actor.user_id)).all()
     )
     if not team_ids:
         return []
     games = db.exec(
         select(Game)
-        .where(Game.league_id == league["id"], (Game.team1_id.in_(team_ids)) | (Game.team2_id.in_(team_ids)))
-        .order_by(Game.start_at, Game.match)
+        .where(Game.league_id == league["id"], (col(Game.team1_id).in_(team_ids)) | (col(Game.team2_id).in_(team_ids)))
+        .order_by(col(Game.start_at), col(Game.match))
     ).all()
     waiting = {
         r.game_id: r
         for r in db.exec(
-            select(ScoreReport).where(ScoreReport.game_id.in_([g.id for g in games]), ScoreReport.status.in_(OPEN))
+            select(ScoreReport).where(col(ScoreReport.game_id).in_([g.id for g in games]), col(ScoreReport.status).in_(OPEN))
         ).all()
     }
-    out = []
+    out: list[CaptainGame] = []
     for g in games:
         if scoring.played(g):
             status = "Forfeit" if g.forfeit_team_id else _sets_text({k: getattr(g, k) for k in SCORE_KEYS})
@@ -388,5 +467,5 @@ def my_games(db: Session, actor: Actor | None, league_id: object, *, now: dt.dat
             name = name.removesuffix(" v TBD") + " (BYE)"
         out.append({"game": name, "when": timefmt.date_time(g.start_at, league["zone"], labelled=True), "status": status,
                     "kind": "Playoff" if g.type == GameType.TOURNAMENT else "League",
-                    "href": routes.game_score_path(g.id)})  # fmt: skip
+                    "href": routes.game_score_path(_id(g))})  # fmt: skip
     return out

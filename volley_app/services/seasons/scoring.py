@@ -6,9 +6,10 @@ operator, each one audited, and both captains are emailed the score that counts 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, User, utcnow
@@ -19,7 +20,11 @@ from volley_app.services.mail import mail
 
 # (points to win, cap) per set: sets 1 and 2 to 21 capped at 23, set 3 to 15 capped at 17; win by two.
 SET_RULES = ((21, 23), (21, 23), (15, 17))
-SCORE_FIELDS = (
+ScoreKey = Literal[
+    "team1_game1_score", "team2_game1_score", "team1_game2_score", "team2_game2_score", "team1_game3_score",
+    "team2_game3_score",
+]
+SCORE_FIELDS: tuple[tuple[ScoreKey, ScoreKey], ...] = (
     ("team1_game1_score", "team2_game1_score"),
     ("team1_game2_score", "team2_game2_score"),
     ("team1_game3_score", "team2_game3_score"),
@@ -34,7 +39,7 @@ def played(game: Game) -> bool:
 def unplayed_games(db: Session, team_id: int, game_type: GameType) -> list[Game]:
     """The team's games of that type (league or playoff) with no score entered and no forfeit yet."""
     games = db.exec(
-        select(Game).where(Game.type == game_type, sa.or_(Game.team1_id == team_id, Game.team2_id == team_id))
+        select(Game).where(Game.type == game_type, sa.or_(col(Game.team1_id) == team_id, col(Game.team2_id) == team_id))
     ).all()
     return [game for game in games if not played(game)]
 
@@ -112,12 +117,12 @@ def clean_scores(raw: dict, sets_to_play: int | None = BEST_OF_THREE, *, require
     played only after a split and is then required. A league that plays all three sets (3) needs all three.
     A result that stops short is refused with the reason, so every saved score counts in the standings.
     """
-    clean = {f: _score(raw.get(f), f) for pair in SCORE_FIELDS for f in pair}
+    clean: dict[str, int | None] = {f: _score(raw.get(f), f) for pair in SCORE_FIELDS for f in pair}
     pairs = [(clean[f1], clean[f2]) for f1, f2 in SCORE_FIELDS]
     for i, (a, b) in enumerate(pairs):
         if (a is None) != (b is None):
             raise Invalid({f"set{i + 1}": f"Set {i + 1}: enter both scores or neither"})
-        if a is not None:
+        if a is not None and b is not None:
             check_set(a, b, i)
     entered = [i for i, (a, _b) in enumerate(pairs) if a is not None]
     if not entered:
@@ -164,8 +169,8 @@ def open_reports(db: Session, game_id: int) -> list[ScoreReport]:
     return list(
         db.exec(
             select(ScoreReport)
-            .where(ScoreReport.game_id == game_id, ScoreReport.status.in_(OPEN))
-            .order_by(ScoreReport.id.desc())
+            .where(ScoreReport.game_id == game_id, col(ScoreReport.status).in_(OPEN))
+            .order_by(col(ScoreReport.id).desc())
         ).all()
     )
 
@@ -176,6 +181,7 @@ def settle_reports(db: Session, actor: Actor, game: Game, *, score: str, tell_an
     Both captains are emailed when a report was settled, or always with ``tell_anyway``. Returns how many
     reports were settled.
     """
+    assert game.id is not None  # a stored game
     teams = [db.get(Team, t) if t else None for t in (game.team1_id, game.team2_id)]
     name = " v ".join(t.team_name if t else "TBD" for t in teams)
     rows = open_reports(db, game.id)

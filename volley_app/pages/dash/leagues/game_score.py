@@ -3,16 +3,20 @@ other captain confirms or disputes it, the league's SVL or an admin enters or co
 
 from __future__ import annotations
 
+from typing import cast
+
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import error_line, notice_line, record_form, stacked_form, submit_button, text_field
-from volley_app.components.layout import button_row, dash_screen, details, labelled, link_button, section_card
-from volley_app.components.scores import SCORE_KEYS, SETS, score_fields
+from volley_app.components.layout import button_row, dash_screen, details, labelled, section_card
+from volley_app.components.leagues import back_to_league
+from volley_app.components.scores import SCORE_KEYS, SETS, score_entry, score_fields
 from volley_app.registry import page
 from volley_app.services.seasons import score_reports
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import RecordForms, form_values, path_arg, run_action
+from volley_app.state.forms import RecordForms, form_values, path_arg
 
 ERROR_ID = "score-error"
 
@@ -28,17 +32,20 @@ class GameScoreState(RecordForms, AuthState):
     can_answer: rx.Field[bool] = rx.field(False)
     can_settle: rx.Field[bool] = rx.field(False)
 
-    async def _fetch(self):
-        found, failure = await run_action(
-            score_reports.game_view, actor=await self._actor(), game_id=path_arg(self, "game_id")
+    async def _fetch(self) -> None:
+        found: score_reports.ScoreView | None = await self._read_record(
+            score_reports.game_view, game_id=path_arg(self, "game_id")
         )
-        if failure is not None:
+        if found is None:
             self.game, self.form, self.back = {}, {}, ""
             self.can_report = self.can_answer = self.can_settle = False
-            self.error = failure.message
             return
-        self.game = {k: str(found[k]) for k in ("team1", "team2", "when", "league", "score", "report", "report_status",
-                                                  "report_team", "note", "type", "sets_rule")}  # fmt: skip
+        self.game = {
+            "team1": found["team1"], "team2": found["team2"], "when": found["when"], "league": found["league"],
+            "score": found["score"], "report": found["report"], "report_status": found["report_status"],
+            "report_team": found["report_team"], "note": found["note"], "type": found["type"],
+            "sets_rule": found["sets_rule"],
+        }  # fmt: skip
         self.form = found["form"]
         self.back = routes.league_path(found["league_id"])
         self.can_report, self.can_answer, self.can_settle = (
@@ -46,21 +53,20 @@ class GameScoreState(RecordForms, AuthState):
             found["can_answer"],
             found["can_settle"],
         )
-        self._show_record()
 
     @rx.event
     def save(self, form_data: dict):
         """A captain's report of the score."""
         self.notice = ""
         return self._submit(score_reports.report, done=lambda _r: GameScoreState.reported,
-                            game_id=path_arg(self, "game_id"), **form_values(form_data, SCORE_KEYS))  # fmt: skip
+                            game_id=path_arg(self, "game_id"), **score_entry(form_data))  # fmt: skip
 
     @rx.event
     def settle(self, form_data: dict):
         """The operator's entry or correction of the score."""
         self.notice = ""
         return self._submit(score_reports.settle, done=lambda _r: GameScoreState.settled,
-                            game_id=path_arg(self, "game_id"), **form_values(form_data, SCORE_KEYS))  # fmt: skip
+                            game_id=path_arg(self, "game_id"), **score_entry(form_data))  # fmt: skip
 
     @rx.event
     async def reported(self):
@@ -91,8 +97,13 @@ class GameScoreState(RecordForms, AuthState):
         self.notice = "Thank you: your answer is recorded and the other captain is told."
 
 
+def _game() -> ObjectVar[dict[str, str]]:
+    """The game the page shows, its values by name."""
+    return cast(ObjectVar[dict[str, str]], GameScoreState.game)  # Reflex's Field stubs give mypy an ArrayVar for a dict field
+
+
 def _game_card() -> rx.Component:
-    g = GameScoreState.game
+    g = _game()
     return section_card(
         g["team1"] + " v " + g["team2"],
         details(
@@ -109,12 +120,12 @@ def _game_card() -> rx.Component:
 
 
 def _score_form(title: str, button: str, on_submit) -> rx.Component:
-    s = GameScoreState
+    s, g = GameScoreState, _game()
     return section_card(
         title,
         record_form(
             s,
-            score_fields(s, s.game["team1"], s.game["team2"], s.form, rule=s.game["sets_rule"]),
+            score_fields(s, g["team1"], g["team2"], cast(ObjectVar[dict[str, str]], s.form), rule=g["sets_rule"]),
             button_row(submit_button(button, s, size="2", width="auto")),
             on_submit=on_submit,
         ),
@@ -126,7 +137,7 @@ def _answer() -> rx.Component:
     s = GameScoreState
     return section_card(
         "Confirm or Dispute",
-        rx.text("The other captain reported ", rx.text.strong(s.game["report"]), ". Is it right?"),
+        rx.text("The other captain reported ", rx.text.strong(_game()["report"]), ". Is it right?"),
         rx.button("Confirm Score", on_click=s.confirm, loading=s.busy, width="fit-content"),
         stacked_form(
             text_field("What is wrong (optional)", "note", s, max_length=300),
@@ -145,7 +156,7 @@ def game_score_page() -> rx.Component:
         "Game Score",
         error_line(s.error, ERROR_ID),
         notice_line(s.notice),
-        rx.cond(s.back != "", link_button("Back to League", href=s.back, variant="soft")),
+        back_to_league(s.back),
         rx.cond(s.game.length() > 0, _game_card()),
         rx.cond(s.can_answer, _answer()),
         rx.cond(

@@ -6,6 +6,7 @@ Edit links for its SVL and admins, who may also move a week (and the rest of the
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.calendar import add_to_calendar, webcal
@@ -23,7 +24,9 @@ from volley_app.state.forms import path_arg, run_action
 NO_SCHEDULE = "No Schedule yet, try back later!"
 
 
-def _game_row(g: dict, can_manage: bool, by_team: bool, zone: str | None = None, day: str = "") -> dict[str, str]:
+def _game_row(
+    g: schedule.WeekGameRow, can_manage: bool, by_team: bool, zone: str | None = None, day: str = ""
+) -> dict[str, str]:
     """A game's row: its time on the venue's clock, labelled with the venue's zone ('6:30 PM CT'); ``day``: the
     date heading shown above it (the first game of each date in a week played on more than one date)."""
     when = timefmt.clock(g["start_at"], zone, labelled=True)
@@ -36,18 +39,21 @@ def _game_row(g: dict, can_manage: bool, by_team: bool, zone: str | None = None,
         "team1": g["team1"],
         "team2": g["team2"],
         "match": str(g["match"]),
-        "sets": result or (f"{g['forfeit']} forfeited" if g.get("forfeit") else "–"),
+        "sets": result or (f"{g['forfeit']} forfeited" if g["forfeit"] else "–"),
         "href": routes.game_path(g["id"]) if can_manage else "",
     }
 
 
-def _week_rows(games: list[dict], can_manage: bool, zone: str | None) -> tuple[list[dict[str, str]], list[str]]:
+def _week_rows(
+    games: list[schedule.WeekGameRow], can_manage: bool, zone: str | None
+) -> tuple[list[dict[str, str]], list[str]]:
     """A week's rows under their own dates (a game moved to another day of the week shows under that day),
     and the dates in order."""
     days = [timefmt.day(g["start_at"], zone) for g in games]
     dates = list(dict.fromkeys(days))
     several = len(dates) > 1
-    shown, out = set(), []
+    shown: set[str] = set()
+    out: list[dict[str, str]] = []
     for g, day in zip(games, days, strict=True):
         out.append(_game_row(g, can_manage, False, zone, day if several and day not in shown else ""))
         shown.add(day)
@@ -76,7 +82,7 @@ class ScheduleState(AuthState):
     _weeks: list[int] = []
     _week: int | None = None
 
-    async def load(self):
+    async def load(self) -> None:
         self.notice = ""
         await self._show(week=None, team=None)
 
@@ -85,40 +91,45 @@ class ScheduleState(AuthState):
             schedule.schedule_view, actor=await self._actor(), league_id=path_arg(self, "league"), week=week, team=team
         )
         self.loaded, self.error = True, failure.message if failure else ""
-        found = found or {"league": None, "weeks": [], "teams": [], "week": None, "team": None, "games": []}
-        self.feed = ""
-        if found["league"] is not None:
-            links, _f = await run_action(
-                calendar.feed_links, actor=await self._actor(), league_id=found["league"]["id"], team_id=found["team"]
-            )
-            path = (links or {}).get("team" if found["team"] is not None else "league", "")
-            self.feed = backend_address(path) if path else ""
-        self.league_name, self.back, self.can_manage = league_header(found["league"])
-        zone = found.get("zone")
-        if zone and found["league"] is not None:
-            at = found["games"][0]["start_at"] if found["games"] else found["league"]["start_at"]
+        if found is None:
+            self.league_name, self.back, self.can_manage = league_header(None)
+            self.feed = self.zone_note = self.heading = self.push_question = ""
+            self._weeks, self._week = [], None
+            self.week_options, self.team_options, self.games = [], [], []
+            self.week = self.team = self.previous_week = self.next_week = ""
+            return
+        league, team, week = found["league"], found["team"], found["week"]
+        links, _f = await run_action(
+            calendar.feed_links, actor=await self._actor(), league_id=league["id"], team_id=team
+        )
+        path = (links or {}).get("team" if team is not None else "league", "")
+        self.feed = backend_address(path) if path else ""
+        self.league_name, self.back, self.can_manage = league_header(league)
+        zone = found["zone"]
+        if zone:
+            at = found["games"][0]["start_at"] if found["games"] else league["start_at"]
             self.zone_note = f"Times are the venue's: {timefmt.label(at, zone)} ({zone.replace('_', ' ')})"
         else:
             self.zone_note = ""
         weeks = found["weeks"]
-        self._weeks, self._week = list(weeks), found["week"]
+        self._weeks, self._week = list(weeks), week
         self.week_options = [{"value": str(w), "label": f"Week {w}"} for w in weeks]
         self.team_options = [{"value": str(i), "label": n} for i, n in found["teams"]]
-        self.week = str(found["week"] or "")
-        self.team = str(found["team"] or "")
-        by_team = found["team"] is not None
-        if by_team:
-            self.games, dates = [_game_row(g, self.can_manage, True, zone) for g in found["games"]], []
+        self.week = str(week or "")
+        self.team = str(team or "")
+        dates: list[str] = []
+        if team is not None:
+            self.games = [_game_row(g, self.can_manage, True, zone) for g in found["games"]]
         else:
             ordered = sorted(found["games"], key=lambda g: g["start_at"])
             self.games, dates = _week_rows(ordered, self.can_manage, zone)
-        at = weeks.index(found["week"]) if found["week"] in weeks else -1
+        at = weeks.index(week) if week is not None and week in weeks else -1
         self.previous_week = str(weeks[at - 1]) if at > 0 else ""
         self.next_week = str(weeks[at + 1]) if 0 <= at < len(weeks) - 1 else ""
-        if by_team:
-            self.heading = f"Games of {dict(found['teams']).get(found['team'], '')}"
+        if team is not None:
+            self.heading = f"Games of {dict(found['teams']).get(team, '')}"
         elif found["games"]:
-            self.heading = f"Week {found['week']}" + (f" · {dates[0]}" if len(dates) == 1 else "")
+            self.heading = f"Week {week}" + (f" · {dates[0]}" if len(dates) == 1 else "")
         else:
             self.heading = ""
         self.push_question = (
@@ -131,12 +142,12 @@ class ScheduleState(AuthState):
         return webcal(self.feed)
 
     @rx.event
-    async def show_week(self, week: str):
+    async def show_week(self, week: str) -> None:
         self.notice = ""
         await self._show(week=week, team=None)
 
     @rx.event
-    async def step_week(self, step: int):
+    async def step_week(self, step: int) -> None:
         """Previous (-1) or Next (+1) week from the week the server shows now: each click moves one week,
         however quickly they come (a second click is handled after the first has changed the week)."""
         try:
@@ -151,7 +162,7 @@ class ScheduleState(AuthState):
             await self._show(week=self._weeks[at], team=None)
 
     @rx.event
-    async def show_team(self, team: str):
+    async def show_team(self, team: str) -> None:
         self.notice = ""
         if team in ("", None):
             await self._show(week=None, team=None)
@@ -159,7 +170,7 @@ class ScheduleState(AuthState):
             await self._show(week=None, team=team)
 
     @rx.event
-    async def push_week(self, week: str):
+    async def push_week(self, week: str) -> None:
         self.notice = ""
         moved, failure = await run_action(
             scheduling.push_week, actor=await self._actor(), league_id=path_arg(self, "league"), week=week
@@ -171,7 +182,7 @@ class ScheduleState(AuthState):
         self.notice = f"Week {week} and every later week moved a week later: {moved} games. The captains were emailed."
 
 
-def _schedule_game(game: rx.Var) -> rx.Component:
+def _schedule_game(game: ObjectVar[dict[str, str]]) -> rx.Component:
     when = rx.vstack(rx.text(game["when"]), edit_link(game["href"]), spacing="1", align="start")
     return rx.fragment(
         rx.cond(
@@ -193,14 +204,17 @@ def _chooser(label: str, field_id: str, select: rx.Component) -> rx.Component:
 
 def _choosers() -> rx.Component:
     s = ScheduleState
+    # mypy reads Reflex's rx.event as its namespace class, so it sees no call in a handler
+    previous_week = ScheduleState.step_week(-1)  # type: ignore[operator]
+    next_week = ScheduleState.step_week(1)  # type: ignore[operator]
     return rx.flex(
         _chooser("Week", "schedule-week",
                  native_select("schedule-week", s.week_options, value=s.week, placeholder="By team",
                                on_change=ScheduleState.show_week, required=False)),
         rx.hstack(
-            rx.button("Previous week", on_click=ScheduleState.step_week(-1),
+            rx.button("Previous week", on_click=previous_week,
                       disabled=s.previous_week == "", variant="soft", size="2", type="button"),
-            rx.button("Next week", on_click=ScheduleState.step_week(1), disabled=s.next_week == "",
+            rx.button("Next week", on_click=next_week, disabled=s.next_week == "",
                       variant="soft", size="2", type="button"),
             spacing="2",
         ),
@@ -214,6 +228,8 @@ def _choosers() -> rx.Component:
 @page(routes.SCHEDULE, "Schedule", on_load=ScheduleState.load)
 def schedule_page() -> rx.Component:
     s = ScheduleState
+    # mypy reads Reflex's rx.event as its namespace class, so it sees no call in a handler
+    push_week = ScheduleState.push_week(s.week)  # type: ignore[operator]
     return league_screen(
         "Schedule",
         s,
@@ -231,7 +247,7 @@ def schedule_page() -> rx.Component:
                 table(["Time", "Court", "Team 1", "Team 2", "Score"], rx.foreach(s.games, _schedule_game)),
                 rx.cond(
                     s.can_manage & (s.week != ""),
-                    button_row(confirm_delete("No games this week (holiday)", s.push_question, ScheduleState.push_week(s.week),
+                    button_row(confirm_delete("No games this week (holiday)", s.push_question, push_week,
                                               confirm_label="Move the weeks")),
                 ),
                 width="100%",

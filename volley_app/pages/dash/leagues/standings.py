@@ -5,6 +5,7 @@ links for its SVL and admins."""
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.layout import section_card
@@ -20,7 +21,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def note_of(t: dict) -> str:
+def note_of(t: results.StandingRow) -> str:
     """A standings row's notes: forfeits, adjustments and the step that broke a tie."""
     return "; ".join(x for x in (
         _plural(t["forfeits"], "forfeit") if t["forfeits"] else "",
@@ -39,12 +40,15 @@ class StandingsState(AuthState):
     can_manage: rx.Field[bool] = rx.field(False)
     error: rx.Field[str] = rx.field("")
 
-    async def load(self):
+    async def load(self) -> None:
         found, failure = await run_action(
             results.standings, actor=await self._actor(), league_id=path_arg(self, "league_id")
         )
         self.error = failure.message if failure else ""
-        found = found or {"league": None, "teams": [], "ranking": "", "how": []}
+        if found is None:
+            self.league_name, self.back, self.can_manage = league_header(None)
+            self.ranking, self.how, self.team_rows = "", [], []
+            return
         self.league_name, self.back, self.can_manage = league_header(found["league"])
         self.ranking, self.how = found["ranking"], found["how"]
         self.team_rows = [
@@ -57,7 +61,7 @@ class StandingsState(AuthState):
         ]  # fmt: skip
 
 
-def _standing_row(team: rx.Var) -> rx.Component:
+def _standing_row(team: ObjectVar[dict[str, str]]) -> rx.Component:
     # The rank is narrow and the team's name is the column that keeps a readable width; the notes get
     # room to run on one or two lines, so no row grows tall on a phone (the table scrolls sideways).
     return rx.table.row(

@@ -25,22 +25,24 @@ class TestScheduleState(AuthState):
     league_name: rx.Field[str] = rx.field("")
     error: rx.Field[str] = rx.field("")
 
-    async def load(self):
+    async def load(self) -> None:
         self.game_rows, self.league_links, self.league_name = [], [], ""
         found, failure = await run_action(
             schedule.stored_games, actor=await self._actor(), league_id=path_arg(self, "league")
         )
         self.error = failure.message if failure else ""
-        if failure is not None:
+        if found is None:
             return
         self.league_links = [
             {"name": f"{lg['name']} ({lg['session_name']})", "href": routes.test_schedule_path(lg["id"])}
             for lg in found["leagues"]
         ]
-        self.league_name = found["league"]["name"] if found["league"] else ""
+        league = found["league"]
+        self.league_name = league["name"] if league else ""
+        zone = league["zone"] if league else None
         self.game_rows = [
             {"id": str(g["id"]), "round": str(g["round"]), "match": str(g["match"]), "type": g["type"],
-             "when": timefmt.date_time(g["start_at"], found["league"]["zone"], labelled=True), "team1": g["team1"], "team2": g["team2"]}
+             "when": timefmt.date_time(g["start_at"], zone, labelled=True), "team1": g["team1"], "team2": g["team2"]}
             for g in found["games"]
         ]  # fmt: skip
 
