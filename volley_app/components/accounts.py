@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import reflex as rx
+from reflex.vars import ArrayVar
 
 from volley_app.components.forms import checkbox_field, error_line, form_card
 from volley_app.components.layout import column, dash_page
@@ -14,7 +15,7 @@ from volley_app.services.core import validation
 RoleBox = tuple[str, str]
 
 
-def account_form_page(title: str, state, error_id: str, shown: rx.Var, *fields: rx.Component, on_submit,
+def account_form_page(title: str, state, error_id: str, shown: rx.Var[bool], *fields: rx.Component, on_submit,
                       form=rx.form, after: tuple[rx.Component, ...] = (), **props) -> rx.Component:  # fmt: skip
     """An account form screen: its title, its error line, and the form (made by ``form``) once ``shown``;
     ``after``: parts with forms of their own, under it."""
@@ -33,7 +34,7 @@ def picked_roles(form_data: object, boxes: Sequence[RoleBox]) -> list[str]:
     return [role for name, role in boxes if ticked(form_data, name)]
 
 
-def role_boxes(boxes: Sequence[RoleBox], roles: rx.Var, error: rx.Var) -> rx.Component:
+def role_boxes(boxes: Sequence[RoleBox], roles: ArrayVar[Sequence[str]], error: str | rx.Var[str]) -> rx.Component:
     """One checkbox per role, ticked when ``roles`` (the record's roles) holds it, and the roles' message."""
     return rx.vstack(
         rx.flex(

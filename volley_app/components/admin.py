@@ -13,7 +13,7 @@ def local_time(value) -> str:
     return timefmt.local(value).strftime("%b %-d, %Y %-I:%M %p")
 
 
-def notice(message: rx.Var) -> rx.Component:
+def notice(message: str | rx.Var[str]) -> rx.Component:
     """What the last action did, in green, while there is something to say."""
     return rx.cond(message != "", rx.callout(message, icon="check", color_scheme="green", size="1", role="status"))
 

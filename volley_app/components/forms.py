@@ -8,7 +8,11 @@ edited; while no message shows, typing sends nothing to the server.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+
 import reflex as rx
+from reflex.components.component import BaseComponent
+from reflex.vars import ArrayVar
 
 from volley_app.components.layout import button_row, centered_card, column, page_heading
 from volley_app.models import REGIONS
@@ -25,7 +29,7 @@ NATIVE_CONTROL = {
 }
 
 # Lower-cases the username in the browser as it is typed, keeping the caret where it was.
-_LOWER_AS_TYPED = rx.Var(
+_LOWER_AS_TYPED: rx.Var[Callable[..., None]] = rx.Var(
     "(e) => { const t = e.target; const v = t.value.toLowerCase();"
     " if (v !== t.value) { const p = t.selectionStart; t.value = v; t.setSelectionRange(p, p); } }"
 )
@@ -49,7 +53,7 @@ def _checked(state, name: str, props: dict) -> dict:
 
 
 def field(
-    label: str, control: rx.Component, *, field_id: str, error: rx.Var | str = "", hint: rx.Var | str = "",
+    label: str | rx.Var[str], control: rx.Component, *, field_id: str, error: rx.Var | str = "", hint: rx.Var | str = "",
     hint_props: dict | None = None,
 ) -> rx.Component:
     """A label above its control, an optional hint (``hint_props``: its id and attributes), and the field's own
@@ -122,7 +126,7 @@ def area_field(label: str, name: str, state=None, *, rows: str = "5", hint: str 
     )
 
 
-def native_select(field_id: str, options: list[tuple[str, str]] | rx.Var, *, default_value=None, placeholder: str = "",
+def native_select(field_id: str, options: list[tuple[str, str]] | ArrayVar[Sequence[Mapping[str, str]]], *, default_value=None, placeholder: str = "",
                   required: bool = True, **props) -> rx.Component:  # fmt: skip
     """A native select (best on phones). ``options``: (value, label) pairs, or a Var of {value, label} dicts."""
     children = [rx.el.option(placeholder, value="")] if placeholder else []
@@ -135,7 +139,7 @@ def native_select(field_id: str, options: list[tuple[str, str]] | rx.Var, *, def
     return rx.el.select(*children, id=field_id, name=field_id, required=required, style=NATIVE_CONTROL, **props)
 
 
-def select_field(label: str, name: str, options: list[tuple[str, str]] | rx.Var, state=None, *, placeholder: str = "",
+def select_field(label: str | rx.Var[str], name: str, options: list[tuple[str, str]] | ArrayVar[Sequence[Mapping[str, str]]], state=None, *, placeholder: str = "",
                  **props) -> rx.Component:  # fmt: skip
     """A labelled native select of a form."""
     return field(label, native_select(name, options, placeholder=placeholder, **_checked(state, name, props)),
@@ -148,7 +152,7 @@ def region_field(state=None, *, name: str = "region", **props) -> rx.Component:
     return select_field("State", name, list(REGIONS.items()), state, placeholder="Choose a state", **props)
 
 
-def checkbox_field(label: str, name: str, *, default_checked: rx.Var | bool = False, **props) -> rx.Component:
+def checkbox_field(label: str | rx.Var[str], name: str | rx.Var[str], *, default_checked: rx.Var[bool] | bool = False, **props) -> rx.Component:
     """A labelled checkbox that sends 'on' in the form when checked."""
     return rx.el.label(
         rx.el.input(type="checkbox", id=name, name=name, default_checked=default_checked,
@@ -169,7 +173,7 @@ def trap_field() -> rx.Component:
     )
 
 
-def error_line(message: rx.Var, element_id: str | None = None) -> rx.Component:
+def error_line(message: str | rx.Var[str], element_id: str | None = None) -> rx.Component:
     """The one error widget: an assertive live region always in the page, so screen readers hear each new message.
 
     Give ``element_id`` where focus moves to the message after a failed submit.
@@ -190,16 +194,16 @@ def error_line(message: rx.Var, element_id: str | None = None) -> rx.Component:
     )
 
 
-def _file_input(component: rx.Component) -> rx.Component | None:
+def _file_input(component: BaseComponent) -> rx.Component | None:
     for child in component.children:
-        if getattr(child, "tag", "") == "input":
+        if isinstance(child, rx.Component) and getattr(child, "tag", "") == "input":
             return child
         if (found := _file_input(child)) is not None:
             return found
     return None
 
 
-def upload_field(label: str, upload_id: str, hint: str, error: rx.Var, *, accept: dict, **props) -> rx.Component:
+def upload_field(label: str, upload_id: str, hint: str, error: str | rx.Var[str], *, accept: dict, **props) -> rx.Component:
     """A file drop zone named ``label`` (its file input carries the name), with its own error right under it."""
     zone = rx.upload(rx.text(hint, size="2"), id=upload_id, multiple=False, max_files=1, accept=accept,
                      border=f"1px dashed {rx.color('gray', 8)}", padding="1rem", width="100%", **props)  # fmt: skip
@@ -270,7 +274,7 @@ def submit_button(label, state=None, **props) -> rx.Component:
 # shows, one box ticked. While it is off, the form's [data-why] line says why (the first field that is
 # not right, with the browser's own message). It runs in the browser on every change and when the form
 # takes focus, so typing sends nothing to the server.
-_FOLLOW_VALIDITY = rx.Var(
+_FOLLOW_VALIDITY: rx.Var[Callable[..., None]] = rx.Var(
     "(e) => { const f = e.currentTarget; const b = f.querySelector('button[type=submit]'); if (!b) return;"
     " let why = '';"
     " const bad = f.querySelector('input:invalid, select:invalid, textarea:invalid');"
@@ -293,7 +297,7 @@ def complete_form(*children: rx.Component, one_of: tuple[str, ...] = (), one_of_
         one_of: checkbox name prefixes of which at least one box must be ticked (e.g. the roles).
         one_of_why: what the disabled button says while none of those boxes is ticked.
     """
-    attrs = {"onInput": _FOLLOW_VALIDITY, "onChange": _FOLLOW_VALIDITY, "onFocus": _FOLLOW_VALIDITY}
+    attrs: dict[str, str | rx.Var[Callable[..., None]]] = {"onInput": _FOLLOW_VALIDITY, "onChange": _FOLLOW_VALIDITY, "onFocus": _FOLLOW_VALIDITY}
     if one_of:
         attrs["data-one-of"] = " ".join(one_of)
     if one_of_why:
@@ -337,7 +341,7 @@ def update_delete(state, update: str, delete: str, question: rx.Var | str) -> rx
     return button_row(save, confirm_delete(delete, question, state.delete), spacing="3")
 
 
-def notice_line(message: rx.Var) -> rx.Component:
+def notice_line(message: str | rx.Var[str]) -> rx.Component:
     """What an action just did (a team promoted, a request updated), read out politely when it appears."""
     return rx.cond(message != "", rx.callout(message, icon="check", color_scheme="green", role="status"), rx.fragment())
 

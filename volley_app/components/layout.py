@@ -11,15 +11,16 @@ SITE_NAME = "Bluegrass Volleyball"
 MAX_WIDTH = "72rem"
 
 # The year is the browser's, so a page built once still shows the current year.
-CURRENT_YEAR = rx.Var("new Date().getFullYear()", _var_type=int)
+CURRENT_YEAR: rx.Var[int] = rx.Var("new Date().getFullYear()", _var_type=int)
 
 
-def link_button(*children, href: str, **props) -> rx.Component:
+def link_button(*children: rx.Component | str | rx.Var[object], href: str | rx.Var[str], **props: object) -> rx.Component:
     """A link that looks like a button (one <a>, no button nested inside a link)."""
     return rx.button(rx.link(*children, href=href, underline="none"), as_child=True, **props)
 
 
-def file_link(*children, href, download: bool | str = True, **props) -> rx.Component:
+def file_link(*children: rx.Component | str | rx.Var[object], href: str | rx.Var[str], download: bool | str = True,
+              **props: object) -> rx.Component:
     """A link to a file the backend serves (a CSV export, a calendar feed, a bracket): the browser fetches it.
 
     The app's router keeps every other link on its own origin inside the app; a file is not one of its pages,
@@ -245,14 +246,14 @@ def centered_card(*children: rx.Component, max_width: str = "28rem") -> rx.Compo
     )
 
 
-def section_card(title, *children: rx.Component, max_width: str | None = None, **props) -> rx.Component:
+def section_card(title: str | rx.Var[str], *children: rx.Component, max_width: str | None = None, **props) -> rx.Component:
     """A part of a screen in its own card under an h2."""
     return rx.card(
         column(rx.heading(title, size="4", as_="h2"), *children, spacing="3"), width="100%", max_width=max_width, **props
     )
 
 
-def card_for(shown: rx.Var, title: rx.Var | str, *children: rx.Component, **props) -> rx.Component:
+def card_for(shown: rx.Var[bool] | bool, title: str | rx.Var[str], *children: rx.Component, **props) -> rx.Component:
     """A section card shown only while ``shown`` (to some users, or once there is something in it)."""
     return rx.cond(shown, section_card(title, *children, **props))
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import reflex as rx
+from reflex.vars import ArrayVar
 
 from volley_app.components.react.by_width import by_width
 
@@ -42,7 +46,8 @@ def table(headers: list[str], body: rx.Component, *, size: str = "2") -> rx.Comp
     )
 
 
-def table_or_empty(headers: list[str], rows: rx.Var, row, empty: str, show_empty: rx.Var | bool = True) -> rx.Component:
+def table_or_empty(headers: list[str], rows: ArrayVar[Sequence[object]], row: Callable[[Any], rx.Component],
+                   empty: str | rx.Var[str], show_empty: rx.Var[bool] | bool = True) -> rx.Component:
     """A table of ``rows`` (each drawn by ``row``), or ``empty`` when there are none and ``show_empty`` holds."""
     empty_text = rx.text(empty, color_scheme="gray")
     return rx.cond(

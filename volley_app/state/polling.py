@@ -27,13 +27,16 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import redis.exceptions
 import reflex as rx
 import sqlalchemy.exc
 
 from volley_app.services.core import live
+
+if TYPE_CHECKING:
+    from volley_app.state.paging import Again
 
 log = logging.getLogger(__name__)
 
@@ -238,6 +241,14 @@ class PolledPage(rx.State, mixin=True):
     _poll_path: str = ""
     _poll_seconds: float = 60.0
 
+    if TYPE_CHECKING:  # what a page's state brings (see the class's description)
+
+        async def _reload(self) -> None: ...
+
+        async def _read_again(self) -> Again: ...
+
+        def _show_again(self, again: Again) -> None: ...
+
     def _live_interest(self) -> live.Interest | None:
         """What the page shows, for live updates; None (the default): the timer only."""
         return None
@@ -261,7 +272,7 @@ class PolledPage(rx.State, mixin=True):
         """On a reconnect of the tab (perhaps to another instance): the rows stay as they are; the poll goes on here."""
         return type(self).poll
 
-    @rx.event(background=True)
+    @rx.event(background=True)  # type: ignore[operator]  # mypy reads Reflex's rx.event as its namespace class
     async def poll(self):
         """Fetch the page's rows again on the timer while the tab stays on the page."""
         await poll_page(self, path=self._poll_path, seconds=self._poll_seconds, reload=self._poll_read,

@@ -155,4 +155,4 @@ _reflex_create = StateManager.create.__func__  # type: ignore[attr-defined]
 
 def install() -> None:
     """Make the app use :class:`StateManagerRedisTwoTrips` when its state lives in Redis (before the app is made)."""
-    StateManager.create = classmethod(_create)  # type: ignore[method-assign]
+    StateManager.create = classmethod(_create)  # type: ignore[assignment]  # Reflex types create as a plain callable
