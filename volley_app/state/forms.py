@@ -152,7 +152,7 @@ class FormState(rx.State, mixin=True):
         *,
         done: Callable[[Any], Any] | None = None,
         as_actor: bool = True,
-        submitted: Mapping[str, str] | None = None,
+        submitted: Mapping[str, object] | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Run one submit of this form: once at a time, busy while the service runs, its messages after.
