@@ -68,7 +68,7 @@ async def test_events_of_one_tab_run_one_at_a_time(client):
 
 async def test_two_instances_and_reflexs_own_manager_share_the_lock(client):
     token = _token()
-    ours, other, reflexs = _two_trips(client), _two_trips(client), StateManagerRedis(redis=client)
+    ours, other, reflexs = _two_trips(client), _two_trips(client), StateManagerRedis(redis=client)  # type: ignore[abstract]  # Reflex redefines its methods
     await asyncio.gather(*(_bump(m, token, pause=0.003) for _ in range(8) for m in (ours, other, reflexs)))
     assert await _count(ours, token) == 24
 

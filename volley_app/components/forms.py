@@ -9,6 +9,7 @@ edited; while no message shows, typing sends nothing to the server.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TypeAlias
 
 import reflex as rx
 from reflex.components.component import BaseComponent
@@ -17,6 +18,9 @@ from reflex.vars import ArrayVar
 from volley_app.components.layout import button_row, centered_card, column, page_heading
 from volley_app.models import REGIONS
 from volley_app.state.forms import TRAP_FIELD
+
+# A select's choices: (value, label) pairs, or a Var of {value, label} rows.
+Options: TypeAlias = list[tuple[str, str]] | ArrayVar[Sequence[Mapping[str, object]]]
 
 NATIVE_CONTROL = {
     "width": "100%",
@@ -126,7 +130,7 @@ def area_field(label: str, name: str, state=None, *, rows: str = "5", hint: str 
     )
 
 
-def native_select(field_id: str, options: list[tuple[str, str]] | ArrayVar[Sequence[Mapping[str, str]]], *, default_value=None, placeholder: str = "",
+def native_select(field_id: str, options: Options, *, default_value=None, placeholder: str = "",
                   required: bool = True, **props) -> rx.Component:  # fmt: skip
     """A native select (best on phones). ``options``: (value, label) pairs, or a Var of {value, label} dicts."""
     children = [rx.el.option(placeholder, value="")] if placeholder else []
@@ -139,7 +143,7 @@ def native_select(field_id: str, options: list[tuple[str, str]] | ArrayVar[Seque
     return rx.el.select(*children, id=field_id, name=field_id, required=required, style=NATIVE_CONTROL, **props)
 
 
-def select_field(label: str | rx.Var[str], name: str, options: list[tuple[str, str]] | ArrayVar[Sequence[Mapping[str, str]]], state=None, *, placeholder: str = "",
+def select_field(label: str | rx.Var[str], name: str, options: Options, state=None, *, placeholder: str = "",
                  **props) -> rx.Component:  # fmt: skip
     """A labelled native select of a form."""
     return field(label, native_select(name, options, placeholder=placeholder, **_checked(state, name, props)),
