@@ -8,6 +8,7 @@ from typing import Any
 import reflex as rx
 from reflex.vars import ArrayVar
 
+from volley_app.components.layout import Content
 from volley_app.components.react.by_width import by_width
 
 
@@ -57,12 +58,12 @@ def table_or_empty(headers: list[str], rows: ArrayVar[Sequence[object]], row: Ca
     )
 
 
-def row(*cells) -> rx.Component:
+def row(*cells: Content) -> rx.Component:
     """A table row of plain cells (a component or a value each)."""
     return rx.table.row(*[rx.table.cell(c) for c in cells])
 
 
-def cell(label: str, value) -> rx.Component:
+def cell(label: str, value: Content) -> rx.Component:
     """A cell that names its column (read out on a phone, where the header is off screen)."""
     return rx.table.cell(value, data_label=label)
 
