@@ -141,7 +141,8 @@ def _create(cls) -> StateManager:
     if type(manager) is StateManagerRedis:
         if manager._lock_task is not None:  # made in a running loop: its lock subscriber is not needed
             manager._lock_task.cancel()
-        return StateManagerRedisTwoTrips(
+        # Reflex's StateManagerRedis defines its state methods twice; a fresh mypy run reads them as abstract
+        return StateManagerRedisTwoTrips(  # type: ignore[abstract, unused-ignore]
             redis=manager.redis,
             token_expiration=manager.token_expiration,
             lock_expiration=manager.lock_expiration,
