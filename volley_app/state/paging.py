@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias
 
 import reflex as rx
@@ -113,7 +114,8 @@ class PagedList(rx.State, mixin=True):
         else:
             self.page_summary = summary(first, len(page.rows), page.total, page.capped)
 
-    async def _read_list(self, listing, bookmark: str, **args) -> tuple[Page | None, DomainError | None]:
+    async def _read_list(self, listing: Callable[..., Page], bookmark: str,
+                         **args: object) -> tuple[Page | None, DomainError | None]:  # fmt: skip
         """The page of the service's list ``listing`` that starts at ``bookmark``, as the person sees it and
         ``self.filters`` find it; ``args``: the listing's other arguments."""
         return await run_action(listing, actor=await self._actor(), filters=self.filters, bookmark=bookmark, **args)

@@ -168,7 +168,8 @@ async def poll_page(
         _running.discard(me)
 
 
-async def _rounds(state, me, path, seconds, reload, beat_attr, owner_attr, interest, watch: live.Watch) -> None:
+async def _rounds(state, me: str, path: str, seconds: float, reload: Read, beat_attr: str, owner_attr: str,
+                  interest: Callable[[], live.Interest | None] | None, watch: live.Watch) -> None:  # fmt: skip
     ends = time.monotonic() + MAX_POLL_SECONDS
     pause = 0.0  # after a failed round
     rounds = max(1, round(MAX_POLL_SECONDS / seconds))
@@ -208,7 +209,8 @@ def _still_here(state, me: str, path: str, owner_attr: str) -> bool:
     return (state.router.url.path or "").rstrip("/") == path.rstrip("/") and bool(state.logged_in)
 
 
-async def _read_and_assign(state, me, path, owner_attr, read: Read, interest, watch: live.Watch) -> bool:
+async def _read_and_assign(state, me: str, path: str, owner_attr: str, read: Read,
+                           interest: Callable[[], live.Interest | None] | None, watch: live.Watch) -> bool:  # fmt: skip
     """One round's reads, each with the state unlocked, and their assignments, each under the lock; False when the
     tab left the page (or another poll took over) meanwhile: what was read is dropped."""
     step: Read | None = read

@@ -135,7 +135,7 @@ class StateManagerRedisTwoTrips(StateManagerRedis):
             self._notify_next_waiter(lock_key)
 
 
-def _create(cls) -> StateManager:
+def _create(cls: type[StateManager]) -> StateManager:
     """Reflex's ``StateManager.create``, giving the two-round-trip manager where Reflex would use Redis."""
     manager = _reflex_create(cls)
     if type(manager) is StateManagerRedis:

@@ -113,7 +113,7 @@ class LivenessTokenManager(RedisTokenManager):
         return await super().link_token_to_sid(token, sid)
 
 
-def _create(cls) -> TokenManager:
+def _create(cls: type[TokenManager]) -> TokenManager:
     """Reflex's ``TokenManager.create``, giving the liveness-checking manager where Redis holds the state."""
     if prerequisites.check_redis_used():
         client = prerequisites.get_redis()
