@@ -513,3 +513,9 @@ async def test_the_emailed_link_signs_in_once_on_its_page(db):
     events = await drain(page.use_link())
     assert page.status == "invalid" and page.link_error == auth.INVALID_SIGN_IN_LINK
     assert substate(again, AuthState).user_id == 0 and redirect_target(events) is None
+
+
+def test_the_tokens_the_trust_choice_and_the_device_are_kept_by_the_browser():
+    # Reflex keeps a var in the browser only when it knows it as client storage (by its default).
+    kept = ("token_trusted", "token_tab", "persist", "device")
+    assert [name for name in kept if AuthState._is_client_storage(name)] == list(kept)
