@@ -10,7 +10,7 @@ import datetime as dt
 import logging
 from zoneinfo import ZoneInfo
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app.models import (
     Day,
@@ -25,6 +25,7 @@ from volley_app.models import (
     Payment,
     Position,
     Rating,
+    Region,
     Role,
     SessionStatus,
     SkillLevel,
@@ -40,6 +41,7 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services.accounts.accounts import create_user
+from volley_app.services.core.actors import Actor
 from volley_app.services.subs import sub_records
 from volley_app.settings import get_settings
 
@@ -114,15 +116,15 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     running_start = _next_weekday(today - dt.timedelta(weeks=6), 0)
     upcoming_start = _next_weekday(today + dt.timedelta(weeks=5), 0)
     fall = LeagueSession(
-        svl_id=lex.id, name="Fall Session", status=SessionStatus.ACTIVE, created_by_id=lex.id,
+        svl_id=_id(lex), name="Fall Session", status=SessionStatus.ACTIVE, created_by_id=_id(lex),
         start_at=_at(running_start, 0), end_at=_at(running_start + dt.timedelta(weeks=10), 23, 59),
     )  # fmt: skip
     winter = LeagueSession(
-        svl_id=lex.id, name="Winter Session", status=SessionStatus.REGISTRATION, created_by_id=lex.id,
+        svl_id=_id(lex), name="Winter Session", status=SessionStatus.REGISTRATION, created_by_id=_id(lex),
         start_at=_at(upcoming_start, 0), end_at=_at(upcoming_start + dt.timedelta(weeks=10), 23, 59),
     )  # fmt: skip
     beach_spring = LeagueSession(
-        svl_id=beach.id, name="Sand Spring Session", status=SessionStatus.REGISTRATION, created_by_id=beach.id,
+        svl_id=_id(beach), name="Sand Spring Session", status=SessionStatus.REGISTRATION, created_by_id=_id(beach),
         start_at=_at(upcoming_start + dt.timedelta(weeks=12), 0),
         end_at=_at(upcoming_start + dt.timedelta(weeks=22), 23, 59),
     )  # fmt: skip
@@ -131,8 +133,8 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
 
     def league(session: LeagueSession, svl: User, day: Day, start: dt.date, **kw) -> League:
         row = League(
-            session_id=session.id, svl_id=svl.id, day=day, start_at=_at(start, 18, 30),
-            number_of_weeks=8, time_increment=50, address=svl.address, city=svl.city, region="KY", **kw,
+            session_id=_id(session), svl_id=_id(svl), day=day, start_at=_at(start, 18, 30),
+            number_of_weeks=8, time_increment=50, address=svl.address, city=svl.city, region=Region("KY"), **kw,
         )  # fmt: skip
         db.add(row)
         return row
@@ -152,13 +154,13 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     captains = ["alice", "dmitri", "frank", "ben", "carmen", "erin"]
     teams = []
     for i, name in enumerate(["Net Ninjas", "Block Party", "Dig Deep", "Set to Kill", "Ace Ventura", "Side Out"]):
-        teams.append(Team(league_id=c_sixes.id, captain_id=people[captains[i]].id, team_name=name,
+        teams.append(Team(league_id=_id(c_sixes), captain_id=_id(people[captains[i]]), team_name=name,
                           paid=True))  # fmt: skip
     for i, name in enumerate(["Spike Lee", "Bump Set Spike", "Pass Masters"]):
-        teams.append(Team(league_id=b_quads.id, captain_id=people[captains[i]].id, team_name=name, paid=i != 2))
+        teams.append(Team(league_id=_id(b_quads), captain_id=_id(people[captains[i]]), team_name=name, paid=i != 2))
     for i, name in enumerate(["Free Ballers", "Rally Cats", "Court Jesters", "Mintonettes"]):
-        teams.append(Team(league_id=d_sixes.id, captain_id=people[captains[i]].id, team_name=name, paid=True))
-    teams.append(Team(league_id=d_sixes.id, captain_id=people["erin"].id, team_name="Waiting Game", waitlist=True))
+        teams.append(Team(league_id=_id(d_sixes), captain_id=_id(people[captains[i]]), team_name=name, paid=True))
+    teams.append(Team(league_id=_id(d_sixes), captain_id=_id(people["erin"]), team_name="Waiting Game", waitlist=True))
     db.add_all(teams)
     db.flush()
     _demo_schedule(db, c_sixes, now)
@@ -175,40 +177,41 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     chicago_teams = _demo_other_zone(db, people["windycity"], people, running_start, now)
 
     requests = [
-        SubRequest(requestor_id=people["alice"].id, svl="Lexington Sportsplex", team="Net Ninjas",
+        SubRequest(requestor_id=_id(people["alice"]), svl="Lexington Sportsplex", team="Net Ninjas",
                    date=_at(today + dt.timedelta(days=3), 19, 20), court="Court 1", skill_level=SkillLevel.C,
                    format=SubFormat.SIXES, text="Need a woman who can pass. We play at 7:20.",
                    position_needed=Position.PASSER, gender_needed=GenderNeeded.FEMALE, min_rating=Rating.C),
-        SubRequest(requestor_id=people["dmitri"].id, svl="Lexington Sportsplex", team="Block Party",
+        SubRequest(requestor_id=_id(people["dmitri"]), svl="Lexington Sportsplex", team="Block Party",
                    date=_at(today + dt.timedelta(days=5), 20, 10), court="Court 2", skill_level=SkillLevel.C,
                    format=SubFormat.SIXES),
-        SubRequest(requestor_id=people["frank"].id, svl="Bluegrass Beach",
+        SubRequest(requestor_id=_id(people["frank"]), svl="Bluegrass Beach",
                    team="Dig Deep", date=_at(today + dt.timedelta(days=4), 18, 30), court="Sand 1",
                    skill_level=SkillLevel.B, format=SubFormat.QUADS, text="Carmen, can you sub for us this week?"),
-        SubRequest(requestor_id=people["alice"].id, recipient_id=people["ben"].id, status=SubStatus.ACCEPTED,
+        SubRequest(requestor_id=_id(people["alice"]), recipient_id=_id(people["ben"]), status=SubStatus.ACCEPTED,
                    places_filled=1, svl="Lexington Sportsplex", team="Net Ninjas", date=_at(today + dt.timedelta(days=10), 19, 20),
                    court="Court 1", skill_level=SkillLevel.C, format=SubFormat.SIXES),
-        SubRequest(requestor_id=people["dmitri"].id, svl="Lexington Sportsplex", team="Block Party",
+        SubRequest(requestor_id=_id(people["dmitri"]), svl="Lexington Sportsplex", team="Block Party",
                    date=_at(today - dt.timedelta(days=9), 20, 10), court="Court 2", skill_level=SkillLevel.C,
                    format=SubFormat.SIXES, completed=True),
         # past subs, marked by their requestors: the suggestions' reliability and "last subbed"
-        SubRequest(requestor_id=people["dmitri"].id, recipient_id=people["carmen"].id, status=SubStatus.ACCEPTED,
+        SubRequest(requestor_id=_id(people["dmitri"]), recipient_id=_id(people["carmen"]), status=SubStatus.ACCEPTED,
                    svl="Lexington Sportsplex", team="Block Party", date=_at(today - dt.timedelta(days=16), 20, 10),
                    court="Court 2", skill_level=SkillLevel.C, format=SubFormat.SIXES, completed=True, places_filled=1),
-        SubRequest(requestor_id=people["frank"].id, recipient_id=people["gina"].id, status=SubStatus.ACCEPTED,
+        SubRequest(requestor_id=_id(people["frank"]), recipient_id=_id(people["gina"]), status=SubStatus.ACCEPTED,
                    svl="Lexington Sportsplex", team="Dig Deep", date=_at(today - dt.timedelta(days=23), 19, 20),
                    court="Court 1", skill_level=SkillLevel.C, format=SubFormat.SIXES, completed=True, places_filled=1),
-        SubRequest(requestor_id=people["ben"].id, svl="Windy City Volleyball", team="Lake Effect",
+        SubRequest(requestor_id=_id(people["ben"]), svl="Windy City Volleyball", team="Lake Effect",
                    date=_at(today + dt.timedelta(days=6), 18, 30, CHICAGO), court="Court A", skill_level=SkillLevel.C,
                    format=SubFormat.SIXES, text="Visiting Chicago? We play at 6:30 PM CT."),
     ]  # fmt: skip
     db.add_all(requests)
     # Hana cannot play the day of Alice's request: the suggestions list her as ineligible, with why.
-    db.add(SubUnavailableDate(user_id=people["hana"].id, day=today + dt.timedelta(days=3)))
+    db.add(SubUnavailableDate(user_id=_id(people["hana"]), day=today + dt.timedelta(days=3)))
     db.flush()
-    db.add(SubRequestPlace(request_id=requests[3].id, user_id=people["ben"].id, accepted_at=now - dt.timedelta(days=1)))
+    db.add(SubRequestPlace(request_id=_id(requests[3]), user_id=_id(people["ben"]), accepted_at=now - dt.timedelta(days=1)))
     for past, days in ((requests[5], 16), (requests[6], 23)):  # taken, and marked played the day after
-        db.add(SubRequestPlace(request_id=past.id, user_id=past.recipient_id, accepted_at=past.date - dt.timedelta(days=2),
+        assert past.recipient_id is not None  # made taken, by its recipient
+        db.add(SubRequestPlace(request_id=_id(past), user_id=past.recipient_id, accepted_at=past.date - dt.timedelta(days=2),
                                outcome=SubOutcome.PLAYED, outcome_at=now - dt.timedelta(days=days - 1)))  # fmt: skip
     _demo_invite_list(db, requests[2], people, now)
     _seed_outreach(db)
@@ -226,22 +229,22 @@ def _demo_other_zone(db: Session, svl: User, people: dict[str, User], running_st
     """Windy City Volleyball (Chicago, Central time) runs a Tuesday C Sixes league on two courts at 6:30 PM its time.
     Returns how many teams it has."""
     session = LeagueSession(
-        svl_id=svl.id, name="Chicago Fall Session", status=SessionStatus.ACTIVE, created_by_id=svl.id,
+        svl_id=_id(svl), name="Chicago Fall Session", status=SessionStatus.ACTIVE, created_by_id=_id(svl),
         start_at=_at(running_start, 0, 0, CHICAGO), end_at=_at(running_start + dt.timedelta(weeks=10), 23, 59, CHICAGO),
     )  # fmt: skip
     db.add(session)
     db.flush()
     row = League(
-        session_id=session.id, svl_id=svl.id, day=Day.TUESDAY,
+        session_id=_id(session), svl_id=_id(svl), day=Day.TUESDAY,
         start_at=_at(running_start + dt.timedelta(days=1), 18, 30, CHICAGO), number_of_weeks=8, time_increment=50,
-        address=svl.address, city=svl.city, region="IL", court="Court A", courts="Court A\nCourt B", skill_level=SkillLevel.C,
+        address=svl.address, city=svl.city, region=Region("IL"), court="Court A", courts="Court A\nCourt B", skill_level=SkillLevel.C,
         format=LeagueFormat.SIXES, max_teams=4, cost_cents=26000, stage=LeagueStage.ACTIVE,
     )  # fmt: skip
     db.add(row)
     db.flush()
     names = ["Lake Effect", "Deep Dish Diggers", "Windy Spikers", "The Loop"]
     for captain, name in zip(["ben", "carmen", "erin", "frank"], names, strict=True):
-        db.add(Team(league_id=row.id, captain_id=people[captain].id, team_name=name, paid=True))
+        db.add(Team(league_id=_id(row), captain_id=_id(people[captain]), team_name=name, paid=True))
     db.flush()
     _demo_schedule(db, row, now, CHICAGO)
     return len(names)
@@ -271,13 +274,13 @@ def _demo_schedule(db: Session, league: League, now: dt.datetime, zone: str | No
     from volley_app.services.seasons import leagues, scheduling
 
     courts = leagues.court_names(league)
-    ids = [t.id for t in db.exec(select(Team).where(Team.league_id == league.id).order_by(Team.id)).all()]
+    ids = [_id(t) for t in db.exec(select(Team).where(Team.league_id == _id(league)).order_by(col(Team.id))).all()]
     made = 0
     played = [((21, 17), (19, 21), (15, 11)), ((21, 12), (21, 18), (None, None)), ((23, 21), (18, 21), (17, 15))]
     for week_index, week in enumerate(scheduling.pairings(ids, league.number_of_weeks)):
         for match_index, ((a, b), (slot_index, court)) in enumerate(zip(week, scheduling.placements(week, courts), strict=True)):
             at = scheduling.slot(league.start_at, week_index, slot_index, league.time_increment, zone)
-            game = Game(league_id=league.id, team1_id=a, team2_id=b, start_at=at, type=GameType.LEAGUE,
+            game = Game(league_id=_id(league), team1_id=a, team2_id=b, start_at=at, type=GameType.LEAGUE,
                         round=week_index + 1, match=match_index + 1, court=court)  # fmt: skip
             if at < now and b is not None:
                 sets = played[(week_index + match_index) % len(played)]
@@ -303,38 +306,38 @@ def _demo_history(db: Session, running: League, archived: League, people: dict[s
     from volley_app.services.seasons import leagues
 
     lex = people["lexsports"]
-    teams = {t.team_name: t for t in db.exec(select(Team).where(Team.league_id == running.id)).all()}
+    teams = {t.team_name: t for t in db.exec(select(Team).where(Team.league_id == _id(running))).all()}
     quit_at = now - dt.timedelta(weeks=2)
     side_out = teams["Side Out"]
     side_out.withdrawn_at = quit_at
     db.add(side_out)
-    for game in db.exec(select(Game).where(Game.league_id == running.id)).all():
-        if side_out.id in (game.team1_id, game.team2_id) and game.start_at > quit_at and game.team2_id is not None:
+    for game in db.exec(select(Game).where(Game.league_id == _id(running))).all():
+        if _id(side_out) in (game.team1_id, game.team2_id) and game.start_at > quit_at and game.team2_id is not None:
             for i in (1, 2, 3):
                 setattr(game, f"team1_game{i}_score", None)
                 setattr(game, f"team2_game{i}_score", None)
-            game.forfeit_team_id = side_out.id
+            game.forfeit_team_id = _id(side_out)
             db.add(game)
-    db.add(StandingAdjustment(team_id=teams["Block Party"].id, wins=1, losses=-1, created_by_id=lex.id,
+    db.add(StandingAdjustment(team_id=_id(teams["Block Party"]), wins=1, losses=-1, created_by_id=_id(lex),
                               created_at=now - dt.timedelta(days=10),
                               reason="Week 1 corrected: the scoresheet had the sets swapped"))  # fmt: skip
-    archived.archived_at, archived.archived_by_id = now - dt.timedelta(days=3), lex.id
+    archived.archived_at, archived.archived_by_id = now - dt.timedelta(days=3), _id(lex)
     db.add(archived)
     db.flush()
     total = fees.breakdown(archived).total_cents
     for i, (name, captain) in enumerate((("Quad Squad", "ben"), ("Four Play", "carmen"))):
-        team = Team(league_id=archived.id, captain_id=people[captain].id, team_name=name, paid=True)
+        team = Team(league_id=_id(archived), captain_id=_id(people[captain]), team_name=name, paid=True)
         db.add(team)
         db.flush()
-        db.add(Payment(league_id=archived.id, team_id=team.id, user_id=people[captain].id, team_name=name,
+        db.add(Payment(league_id=_id(archived), team_id=_id(team), user_id=_id(people[captain]), team_name=name,
                        league_name=leagues.display_name(archived), payer_name=captain, amount_cents=total,
                        provider="offline", provider_payment_id=f"offline_demo_{i + 1}", status="succeeded",
                        idempotency_key=f"demo-{i + 1}", created_at=now - dt.timedelta(weeks=8),
                        updated_at=now - dt.timedelta(weeks=8)))  # fmt: skip
     actor = _actor(lex)
-    audit.record(db, actor, action="withdraw", entity="team", entity_id=side_out.id, league_id=running.id,
+    audit.record(db, actor, action="withdraw", entity="team", entity_id=_id(side_out), league_id=_id(running),
                  summary="Team Side Out withdrawn from Monday C 6s; its remaining games forfeited")  # fmt: skip
-    audit.record(db, actor, action="archive", entity="league", entity_id=archived.id, league_id=archived.id,
+    audit.record(db, actor, action="archive", entity="league", entity_id=_id(archived), league_id=_id(archived),
                  summary=f"League {leagues.display_name(archived)} archived")  # fmt: skip
     db.flush()
 
@@ -361,12 +364,12 @@ def _demo_finished_season(db: Session, league: League, people: dict[str, User]) 
 
     teams = {}
     for name, captain in FINISHED_TEAMS:
-        teams[name] = Team(league_id=league.id, captain_id=people[captain].id, team_name=name, paid=True)
+        teams[name] = Team(league_id=_id(league), captain_id=_id(people[captain]), team_name=name, paid=True)
         db.add(teams[name])
     db.flush()
     for i, (one, two, sets) in enumerate(FINISHED_GAMES):
         week, match = divmod(i, 2)
-        game = Game(league_id=league.id, team1_id=teams[one].id, team2_id=teams[two].id, type=GameType.LEAGUE,
+        game = Game(league_id=_id(league), team1_id=_id(teams[one]), team2_id=_id(teams[two]), type=GameType.LEAGUE,
                     round=week + 1, match=match + 1,
                     start_at=scheduling.slot(league.start_at, week, match, league.time_increment))  # fmt: skip
         for n, (x, y) in enumerate(sets):
@@ -376,15 +379,17 @@ def _demo_finished_season(db: Session, league: League, people: dict[str, User]) 
     league.schedule_generated = True
     db.add(league)
     db.flush()
-    lex = _actor(db.get(User, league.svl_id))
-    playoffs.generate(db, lex, league.id)
+    svl = db.get(User, league.svl_id)
+    assert svl is not None  # the league was just made by its venue
+    lex = _actor(svl)
+    playoffs.generate(db, lex, _id(league))
     semi1, semi2, final = db.exec(
-        select(Game).where(Game.league_id == league.id, Game.type == GameType.TOURNAMENT).order_by(Game.round, Game.match)
+        select(Game).where(Game.league_id == _id(league), Game.type == GameType.TOURNAMENT).order_by(col(Game.round), col(Game.match))
     ).all()
     first = {"team1_game1_score": 21, "team2_game1_score": 16, "team1_game2_score": 21, "team2_game2_score": 18}
-    playoffs.record_result(db, lex, semi1.id, **first)
-    playoffs.record_result(db, lex, semi2.id, **first)
-    playoffs.record_result(db, lex, final.id, team1_game1_score=19, team2_game1_score=21, team1_game2_score=21,
+    playoffs.record_result(db, lex, _id(semi1), **first)
+    playoffs.record_result(db, lex, _id(semi2), **first)
+    playoffs.record_result(db, lex, _id(final), team1_game1_score=19, team2_game1_score=21, team1_game2_score=21,
                            team2_game2_score=17, team1_game3_score=13, team2_game3_score=15)  # fmt: skip
     db.flush()
     return len(teams)
@@ -397,18 +402,20 @@ def _demo_dispute(db: Session, league: League, now: dt.datetime) -> None:
 
     game = db.exec(
         select(Game)
-        .where(Game.league_id == league.id, Game.start_at < now, Game.team2_id.is_not(None),
-               Game.forfeit_team_id.is_(None))
-        .order_by(Game.start_at.desc(), Game.match)
+        .where(Game.league_id == _id(league), Game.start_at < now, col(Game.team2_id).is_not(None),
+               col(Game.forfeit_team_id).is_(None))
+        .order_by(col(Game.start_at).desc(), col(Game.match))
     ).first()  # fmt: skip
     if game is None:
         return
     one, two = db.get(Team, game.team1_id), db.get(Team, game.team2_id)
+    if one is None or two is None:
+        return
     for i in (1, 2, 3):
         setattr(game, f"team1_game{i}_score", None)
         setattr(game, f"team2_game{i}_score", None)
     db.add(game)
-    db.add(ScoreReport(game_id=game.id, team_id=one.id, reported_by_id=one.captain_id, status=ReportStatus.DISPUTED,
+    db.add(ScoreReport(game_id=_id(game), team_id=_id(one), reported_by_id=one.captain_id, status=ReportStatus.DISPUTED,
                        team1_game1_score=21, team2_game1_score=18, team1_game2_score=21, team2_game2_score=19,
                        note="We won the second set 21-19, not them", answered_by_id=two.captain_id,
                        answered_at=now - dt.timedelta(days=1), created_at=now - dt.timedelta(days=2)))  # fmt: skip
@@ -419,13 +426,17 @@ def _demo_invite_list(db: Session, req: SubRequest, people: dict[str, User], now
     """Frank's request asks Ben, Carmen and Erin in turn: Ben declined, Carmen holds it now, Erin waits."""
     from volley_app.services.subs import invites, request_replies
 
-    order = [people[n].id for n in ("ben", "carmen", "erin")]
-    invites.invite_in_order(db, _actor(people["frank"]), req.id, sub_ids=order, if_nobody="open",
+    order = [_id(people[n]) for n in ("ben", "carmen", "erin")]
+    invites.invite_in_order(db, _actor(people["frank"]), _id(req), sub_ids=order, if_nobody="open",
                             now=now - dt.timedelta(minutes=40))  # fmt: skip
-    request_replies.decline(db, _actor(people["ben"]), req.id, now=now - dt.timedelta(minutes=25))
+    request_replies.decline(db, _actor(people["ben"]), _id(req), now=now - dt.timedelta(minutes=25))
 
 
-def _actor(user: User):
-    from volley_app.services.core.actors import Actor
+def _id(row: Team | User | League | LeagueSession | Game | SubRequest) -> int:
+    """The id of a row the database has stored (the seed flushes before it reads one)."""
+    assert row.id is not None
+    return row.id
 
-    return Actor(user_id=user.id, username=user.username, roles=tuple(user.roles), first_name=user.first_name)
+
+def _actor(user: User) -> Actor:
+    return Actor(user_id=_id(user), username=user.username, roles=tuple(user.roles), first_name=user.first_name)

@@ -49,7 +49,8 @@ class Page:
     @property
     def load_events(self) -> list[Any]:
         """What runs when the page opens: the /dash guard, then the page's own loads (through ``PageLoad.open``)."""
-        loads = [PageLoad.open(self.route)] if self.on_load else []
+        # mypy reads Reflex's rx.event as its namespace class, so it sees no call in a handler
+        loads = [PageLoad.open(self.route)] if self.on_load else []  # type: ignore[operator]
         return [SessionGuard.dash_guard, *loads] if self.guarded else loads
 
     @property

@@ -60,9 +60,8 @@ def fresh_state_store(backend):
 def written(monkeypatch):
     """Bytes the multipart parser wrote to its temporary files, over the test."""
     total = {"bytes": 0}
-    real = starlette.formparsers.SpooledTemporaryFile
 
-    class Counting(real):
+    class Counting(starlette.formparsers.SpooledTemporaryFile):
         def write(self, s):
             total["bytes"] += len(s)
             return super().write(s)

@@ -7,6 +7,7 @@ admin}. A refused call shows a message and changes nothing in the database.
 from __future__ import annotations
 
 import pytest
+from sqlmodel import col
 
 from tests.factories import PASSWORD, actor_of, login_token, player_world, rows, snapshot
 from tests.harness import call, page_state, redirect_target
@@ -189,7 +190,7 @@ async def test_password_is_optional_but_validated_on_submit(world):
 
 
 def _open_sessions(db, user_id: int) -> list[int]:
-    return [s.id for s in rows(db, LoginSession, LoginSession.user_id == user_id, LoginSession.revoked_at.is_(None))]
+    return [s.id for s in rows(db, LoginSession, LoginSession.user_id == user_id, col(LoginSession.revoked_at).is_(None))]
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,7 @@ async def test_non_admins_calling_newsletter_handlers_are_refused_and_nothing_is
     make_user(db, "pat")
     make_user(db, "svl", Role.SVL)
     sub = newsletter.subscribe(db, email="fan@example.com", client="c")
+    assert sub is not None
     db.commit()
     token = {"pat": lambda: login_token(db, "pat"), "svl": lambda: login_token(db, "svl"), "forged": lambda: "forged"}.get(who, lambda: None)()
     state = _admin_state(NewsletterSetupState, "/dash/newsletterSetup", token)

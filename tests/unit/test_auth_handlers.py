@@ -57,7 +57,8 @@ async def test_logout_revokes_only_this_tabs_session(db):
     assert state.token_trusted == "" and state.token_tab == ""
     assert (state.user_id, state.username, state.status, state.roles) == (0, "", "", [])
     assert auth.resolve(db, this_tab) is None
-    assert auth.resolve(db, other_device).user_id == bob.id
+    resolved = auth.resolve(db, other_device)
+    assert resolved is not None and resolved.user_id == bob.id
     assert auth.resolve(db, anns) is not None
     db.commit()
     assert sum(1 for _id, revoked in _open_sessions(db) if revoked is not None) == 1
@@ -226,7 +227,8 @@ async def test_login_success_keeps_the_token_and_goes_to_dash(db):
     assert redirect_target(events) == "/dash"
     assert auth_state.token_trusted and auth_state.token_tab == ""
     assert auth_state.persist == "true"
-    assert auth.resolve(db, auth_state.token_trusted).user_id == bob.id
+    resolved = auth.resolve(db, auth_state.token_trusted)
+    assert resolved is not None and resolved.user_id == bob.id
     assert (auth_state.user_id, auth_state.username, auth_state.status) == (bob.id, "bob", "Player")
     assert login.busy is False and PASSWORD not in repr(login.dict())
     db.commit()
@@ -427,7 +429,8 @@ async def test_signup_creates_the_player_and_logs_it_in(db):
     [user] = rows(db, User)
     assert (user.username, user.email, user.roles) == ("newplayer", "new.player@example.com", ["Player"])
     assert auth_state.token_trusted and auth_state.token_tab == ""
-    assert auth.resolve(db, auth_state.token_trusted).user_id == user.id
+    resolved = auth.resolve(db, auth_state.token_trusted)
+    assert resolved is not None and resolved.user_id == user.id
     assert (auth_state.user_id, auth_state.username, auth_state.status) == (user.id, "newplayer", "Player")
     # The password never lives in the tab's state.
     assert "pass1" not in repr(signup.dict()) and signup.errors == {}
@@ -458,7 +461,9 @@ def _sign_in_path(db) -> str:
 
     db.expire_all()
     [mail] = [m for m in rows(db, OutboxMessage) if m.kind == "sign_in_link"]
-    return re.search(r"/signIn/\d+/[^\s/]+", mail.body_text).group(0)
+    found = re.search(r"/signIn/\d+/[^\s/]+", mail.body_text)
+    assert found is not None
+    return found.group(0)
 
 
 async def test_at_the_ceiling_the_login_page_says_a_sign_in_link_was_emailed(db):
@@ -500,10 +505,17 @@ async def test_the_emailed_link_signs_in_once_on_its_page(db):
     auth_state = substate(root, AuthState)
     assert redirect_target(events) == "/dash"
     assert auth_state.user_id == bob.id and auth_state.device
-    assert auth.resolve(db, auth_state.token_trusted).user_id == bob.id
+    resolved = auth.resolve(db, auth_state.token_trusted)
+    assert resolved is not None and resolved.user_id == bob.id
     # The same link again, in another tab: refused, nobody signed in.
     again = root_state(path)
     page = substate(again, SignInState)
     events = await drain(page.use_link())
     assert page.status == "invalid" and page.link_error == auth.INVALID_SIGN_IN_LINK
     assert substate(again, AuthState).user_id == 0 and redirect_target(events) is None
+
+
+def test_the_tokens_the_trust_choice_and_the_device_are_kept_by_the_browser():
+    # Reflex keeps a var in the browser only when it knows it as client storage (by its default).
+    kept = ("token_trusted", "token_tab", "persist", "device")
+    assert [name for name in kept if AuthState._is_client_storage(name)] == list(kept)

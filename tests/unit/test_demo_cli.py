@@ -197,7 +197,8 @@ def test_create_admin(db, monkeypatch, capsys):
     assert user.last_name == "Admin"
     result = auth.login(db, username="boss", password="Adm1n!pass")
     db.commit()
-    assert auth.resolve(db, result.token).status == Role.ADMIN.value
+    resolved = auth.resolve(db, result.token)
+    assert resolved is not None and resolved.status == Role.ADMIN.value
 
 
 @pytest.mark.parametrize("username", ["ab", "bad name", "x" * 51, "naïve"])

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import reflex as rx
+from reflex.state import BaseState
 
 from volley_app import registry, routes
 from volley_app.state.auth import SessionGuard
 
 
-def _states(cls=rx.State):
+def _states(cls: type[BaseState] = rx.State) -> Iterator[type[BaseState]]:
     for sub in cls.class_subclasses if hasattr(cls, "class_subclasses") else cls.__subclasses__():
         yield sub
         yield from _states(sub)
 
 
-def _app_states() -> set[type]:
+def _app_states() -> set[type[BaseState]]:
     registry.discover()
     return {s for s in _states() if s.__module__.startswith("volley_app.")}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from sqlmodel import select
+from sqlmodel import col, select
 
 from tests.factories import actor_of, login_token, make_user, player_world
 from tests.harness import call, page_state
@@ -202,6 +202,7 @@ def operator_world(world):
     league = add_league(db, svl, sids[0], start=now + 2 * DAY)
     for i in range(27):
         add_league(db, svl, sids[0], start=now + (i + 3) * DAY)
+    assert league.id is not None
     db.add_all(Team(league_id=league.id, team_name=f"Crew {i:02}", waitlist=i >= 31) for i in range(60))
     db.commit()
     return db, tokens, sids[0], league.id
@@ -292,7 +293,7 @@ async def test_the_archive_state_holds_one_page_for_admins_only(world):
     from volley_app.pages.dash.admin.archive import ArchiveState
 
     db, tokens = world
-    for u in db.exec(select(User).where(User.username.like("sub%"))).all():
+    for u in db.exec(select(User).where(col(User.username).like("sub%"))).all():
         u.archived_at = utcnow()
     db.commit()
     s = _at(ArchiveState, routes.ARCHIVE, tokens, "root")
@@ -332,7 +333,7 @@ async def test_the_reopen_picker_searches_and_pages_and_holds_one_page(world):
     from volley_app.services.subs import request_replies
 
     db, tokens = world
-    invite = db.exec(select(SubRequest).where(SubRequest.recipient_id.is_not(None))).one()
+    invite = db.exec(select(SubRequest).where(col(SubRequest.recipient_id).is_not(None))).one()
     ben = db.get(User, invite.recipient_id)
     path = routes.note_path(invite.id)
     s = _at(NoteDetailState, path, tokens, "alice")
@@ -361,7 +362,7 @@ async def test_the_reopen_picker_is_only_the_requestors(world):
     from volley_app.services.subs import request_replies
 
     db, tokens = world
-    invite = db.exec(select(SubRequest).where(SubRequest.recipient_id.is_not(None))).one()
+    invite = db.exec(select(SubRequest).where(col(SubRequest.recipient_id).is_not(None))).one()
     request_replies.decline(db, actor_of(db.get(User, invite.recipient_id)), invite.id)
     db.commit()
     for who in ("ben", "svl", "root"):

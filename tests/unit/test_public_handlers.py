@@ -69,7 +69,9 @@ async def test_reset_handlers_check_then_save_then_refuse_reuse(db):
     state = substate(root_state("/forgotPassword"), ForgotState)
     await drain(state.send({"email": "ann@example.com"}))
     [msg] = rows(db, OutboxMessage)
-    path = re.search(r"(/resetPassword/\d+/\S+)", msg.body_text).group(1)
+    found = re.search(r"(/resetPassword/\d+/\S+)", msg.body_text)
+    assert found is not None
+    path = found.group(1)
     reset = substate(root_state(path), ResetState)
     await reset.check()
     assert reset.status == "ok"

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import reflex as rx
+from reflex.vars import ArrayVar
 
-from volley_app.components.forms import checkbox_field, error_line, form_card
+from volley_app.components.forms import Event, checkbox_field, error_line, form_card
 from volley_app.components.layout import column, dash_page
 from volley_app.services.core import validation
+
+if TYPE_CHECKING:
+    from volley_app.state.forms import FormState
 
 # A role checkbox: (its id and form name, the role it stands for).
 RoleBox = tuple[str, str]
 
 
-def account_form_page(title: str, state, error_id: str, shown: rx.Var, *fields: rx.Component, on_submit,
-                      form=rx.form, after: tuple[rx.Component, ...] = (), **props) -> rx.Component:  # fmt: skip
+def account_form_page(title: str, state: type[FormState], error_id: str, shown: rx.Var[bool], *fields: rx.Component,
+                      on_submit: Event, form: Callable[..., rx.Component] = rx.form, after: tuple[rx.Component, ...] = (),
+                      **props: Any) -> rx.Component:  # fmt: skip
     """An account form screen: its title, its error line, and the form (made by ``form``) once ``shown``;
     ``after``: parts with forms of their own, under it."""
     props.setdefault("method", "post")
@@ -33,7 +39,7 @@ def picked_roles(form_data: object, boxes: Sequence[RoleBox]) -> list[str]:
     return [role for name, role in boxes if ticked(form_data, name)]
 
 
-def role_boxes(boxes: Sequence[RoleBox], roles: rx.Var, error: rx.Var) -> rx.Component:
+def role_boxes(boxes: Sequence[RoleBox], roles: ArrayVar[Sequence[str]], error: str | rx.Var[str]) -> rx.Component:
     """One checkbox per role, ticked when ``roles`` (the record's roles) holds it, and the roles' message."""
     return rx.vstack(
         rx.flex(
@@ -47,7 +53,7 @@ def role_boxes(boxes: Sequence[RoleBox], roles: rx.Var, error: rx.Var) -> rx.Com
     )
 
 
-def delete_account(question: rx.Var | str, on_confirm) -> rx.Component:
+def delete_account(question: str | rx.Var[str], on_confirm: Event) -> rx.Component:
     """The Delete Account button, which asks ``question`` before the account is deleted."""
     return rx.alert_dialog.root(
         rx.alert_dialog.trigger(

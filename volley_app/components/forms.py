@@ -8,11 +8,25 @@ edited; while no message shows, typing sends nothing to the server.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
+
 import reflex as rx
+from reflex.components.component import BaseComponent
+from reflex.vars import ArrayVar, ObjectVar
 
 from volley_app.components.layout import button_row, centered_card, column, page_heading
 from volley_app.models import REGIONS
 from volley_app.state.forms import TRAP_FIELD
+
+if TYPE_CHECKING:
+    from volley_app.state.forms import FormState
+
+# What a component takes as an event: a state's handler, an event spec, or a function of the control's value.
+Event: TypeAlias = object
+
+# A select's choices: (value, label) pairs, or a Var of {value, label} rows.
+Options: TypeAlias = list[tuple[str, str]] | ArrayVar[Sequence[Mapping[str, object]]]
 
 NATIVE_CONTROL = {
     "width": "100%",
@@ -25,18 +39,21 @@ NATIVE_CONTROL = {
 }
 
 # Lower-cases the username in the browser as it is typed, keeping the caret where it was.
-_LOWER_AS_TYPED = rx.Var(
+_LOWER_AS_TYPED: rx.Var[Callable[..., None]] = rx.Var(
     "(e) => { const t = e.target; const v = t.value.toLowerCase();"
     " if (v !== t.value) { const p = t.selectionStart; t.value = v; t.setSelectionRange(p, p); } }"
 )
 
 
 
-def _error_of(state, name: str):
-    return state.errors.get(name, "") if state is not None else ""
+def _error_of(state: type[FormState] | None, name: str) -> str | rx.Var[str]:
+    if state is None:
+        return ""
+    errors = cast(ObjectVar[dict[str, str]], state.errors)  # Reflex's Field stubs give mypy an ArrayVar for a dict
+    return errors.get(name, "")
 
 
-def _checked(state, name: str, props: dict) -> dict:
+def _checked(state: type[FormState] | None, name: str, props: dict[str, Any]) -> dict[str, Any]:
     """Ties the control to its message (aria) and to the state's ``fixed`` event while a message shows."""
     if state is None:
         return props
@@ -44,13 +61,14 @@ def _checked(state, name: str, props: dict) -> dict:
     has_error = error != ""
     props.setdefault("aria_invalid", rx.cond(has_error, "true", "false"))
     props.setdefault("aria_describedby", rx.cond(has_error, f"{name}-error", ""))
-    props.setdefault("on_change", rx.cond(has_error | (state.error != ""), state.fixed(name), rx.noop()))
+    fixed = state.fixed(name)  # type: ignore[operator]  # mypy reads Reflex's rx.event as its namespace class
+    props.setdefault("on_change", rx.cond(has_error | (state.error != ""), fixed, rx.noop()))
     return props
 
 
 def field(
-    label: str, control: rx.Component, *, field_id: str, error: rx.Var | str = "", hint: rx.Var | str = "",
-    hint_props: dict | None = None,
+    label: str | rx.Var[str], control: rx.Component, *, field_id: str, error: str | rx.Var[str] = "",
+    hint: str | rx.Var[str] = "", hint_props: dict[str, object] | None = None,
 ) -> rx.Component:
     """A label above its control, an optional hint (``hint_props``: its id and attributes), and the field's own
     error message (the hint steps aside when the message says the same words, so nothing is read twice)."""
@@ -75,27 +93,30 @@ def field(
     )
 
 
-def text_input(field_id: str, **props) -> rx.Component:
+def text_input(field_id: str, **props: Any) -> rx.Component:
     props.setdefault("size", "3")
     return rx.input(id=field_id, name=field_id, width="100%", **props)
 
 
 def text_field(
-    label: str, name: str, state=None, *, hint: rx.Var | str = "", hint_props: dict | None = None, **props
+    label: str, name: str, state: type[FormState] | None = None, *, hint: str | rx.Var[str] = "",
+    hint_props: dict[str, object] | None = None, **props: Any,
 ) -> rx.Component:
     """A labelled text input of a form whose state is a ``FormState`` (``state`` None: no messages)."""
     return field(label, text_input(name, **_checked(state, name, props)), field_id=name, error=_error_of(state, name),
                  hint=hint, hint_props=hint_props)  # fmt: skip
 
 
-def password_field(label: str, name: str, state=None, *, new: bool = True, **props) -> rx.Component:
+def password_field(label: str, name: str, state: type[FormState] | None = None, *, new: bool = True,
+                   **props: Any) -> rx.Component:  # fmt: skip
     """A password input: its value goes to the server only inside the submitted form, never into a state var."""
     props.setdefault("auto_complete", "new-password" if new else "current-password")
     props.setdefault("max_length", 100)
     return text_field(label, name, state, type="password", **props)
 
 
-def username_field(state=None, *, label: str = "Username", hint: str = "", **props) -> rx.Component:
+def username_field(state: type[FormState] | None = None, *, label: str = "Username", hint: str = "",
+                   **props: Any) -> rx.Component:  # fmt: skip
     """The username box: lower-cased in the browser as typed, never auto-capitalised or spell-checked."""
     props.setdefault("auto_complete", "username")
     props.setdefault("max_length", 50)
@@ -111,7 +132,8 @@ def username_field(state=None, *, label: str = "Username", hint: str = "", **pro
     )
 
 
-def area_field(label: str, name: str, state=None, *, rows: str = "5", hint: str = "", **props) -> rx.Component:
+def area_field(label: str, name: str, state: type[FormState] | None = None, *, rows: str = "5", hint: str = "",
+               **props: Any) -> rx.Component:  # fmt: skip
     props.setdefault("max_length", 5000)
     return field(
         label,
@@ -122,8 +144,8 @@ def area_field(label: str, name: str, state=None, *, rows: str = "5", hint: str 
     )
 
 
-def native_select(field_id: str, options: list[tuple[str, str]] | rx.Var, *, default_value=None, placeholder: str = "",
-                  required: bool = True, **props) -> rx.Component:  # fmt: skip
+def native_select(field_id: str, options: Options, *, default_value: str | rx.Var[str] | None = None,
+                  placeholder: str = "", required: bool = True, **props: Any) -> rx.Component:  # fmt: skip
     """A native select (best on phones). ``options``: (value, label) pairs, or a Var of {value, label} dicts."""
     children = [rx.el.option(placeholder, value="")] if placeholder else []
     if isinstance(options, rx.Var):
@@ -135,20 +157,21 @@ def native_select(field_id: str, options: list[tuple[str, str]] | rx.Var, *, def
     return rx.el.select(*children, id=field_id, name=field_id, required=required, style=NATIVE_CONTROL, **props)
 
 
-def select_field(label: str, name: str, options: list[tuple[str, str]] | rx.Var, state=None, *, placeholder: str = "",
-                 **props) -> rx.Component:  # fmt: skip
+def select_field(label: str | rx.Var[str], name: str, options: Options, state: type[FormState] | None = None, *,
+                 placeholder: str = "", **props: Any) -> rx.Component:  # fmt: skip
     """A labelled native select of a form."""
     return field(label, native_select(name, options, placeholder=placeholder, **_checked(state, name, props)),
                  field_id=name, error=_error_of(state, name))  # fmt: skip
 
 
-def region_field(state=None, *, name: str = "region", **props) -> rx.Component:
+def region_field(state: type[FormState] | None = None, *, name: str = "region", **props: Any) -> rx.Component:
     """The state picker: the 50 states plus DC."""
     props.setdefault("default_value", "")
     return select_field("State", name, list(REGIONS.items()), state, placeholder="Choose a state", **props)
 
 
-def checkbox_field(label: str, name: str, *, default_checked: rx.Var | bool = False, **props) -> rx.Component:
+def checkbox_field(label: str | rx.Var[str], name: str, *, default_checked: rx.Var[bool] | bool = False,
+                   **props: Any) -> rx.Component:  # fmt: skip
     """A labelled checkbox that sends 'on' in the form when checked."""
     return rx.el.label(
         rx.el.input(type="checkbox", id=name, name=name, default_checked=default_checked,
@@ -169,7 +192,7 @@ def trap_field() -> rx.Component:
     )
 
 
-def error_line(message: rx.Var, element_id: str | None = None) -> rx.Component:
+def error_line(message: str | rx.Var[str], element_id: str | None = None) -> rx.Component:
     """The one error widget: an assertive live region always in the page, so screen readers hear each new message.
 
     Give ``element_id`` where focus moves to the message after a failed submit.
@@ -190,16 +213,17 @@ def error_line(message: rx.Var, element_id: str | None = None) -> rx.Component:
     )
 
 
-def _file_input(component: rx.Component) -> rx.Component | None:
+def _file_input(component: BaseComponent) -> rx.Component | None:
     for child in component.children:
-        if getattr(child, "tag", "") == "input":
+        if isinstance(child, rx.Component) and getattr(child, "tag", "") == "input":
             return child
         if (found := _file_input(child)) is not None:
             return found
     return None
 
 
-def upload_field(label: str, upload_id: str, hint: str, error: rx.Var, *, accept: dict, **props) -> rx.Component:
+def upload_field(label: str, upload_id: str, hint: str, error: str | rx.Var[str], *, accept: dict[str, list[str]],
+                 **props: Any) -> rx.Component:  # fmt: skip
     """A file drop zone named ``label`` (its file input carries the name), with its own error right under it."""
     zone = rx.upload(rx.text(hint, size="2"), id=upload_id, multiple=False, max_files=1, accept=accept,
                      border=f"1px dashed {rx.color('gray', 8)}", padding="1rem", width="100%", **props)  # fmt: skip
@@ -221,8 +245,8 @@ def upload_field(label: str, upload_id: str, hint: str, error: rx.Var, *, accept
     )
 
 
-def confirm_delete(button_label: str, question: rx.Var | str, on_confirm=None, *, confirm_label: str = "Delete",
-                   choices: tuple[tuple[str, object], ...] = ()) -> rx.Component:  # fmt: skip
+def confirm_delete(button_label: str, question: str | rx.Var[str], on_confirm: Event = None, *,
+                   confirm_label: str = "Delete", choices: tuple[tuple[str, Event], ...] = ()) -> rx.Component:  # fmt: skip
     """A button that asks ``question`` before anything is deleted (or withdrawn, or archived).
 
     ``choices``: (label, event) pairs when the person chooses how, one confirming button each.
@@ -256,7 +280,7 @@ def busy(label: str) -> rx.Component:
     )
 
 
-def submit_button(label, state=None, **props) -> rx.Component:
+def submit_button(label: str | rx.Component, state: type[FormState] | None = None, **props: Any) -> rx.Component:
     """The form's submit button: shows a spinner and takes no second click while the form is busy."""
     props.setdefault("size", "3")
     props.setdefault("width", "100%")
@@ -270,7 +294,7 @@ def submit_button(label, state=None, **props) -> rx.Component:
 # shows, one box ticked. While it is off, the form's [data-why] line says why (the first field that is
 # not right, with the browser's own message). It runs in the browser on every change and when the form
 # takes focus, so typing sends nothing to the server.
-_FOLLOW_VALIDITY = rx.Var(
+_FOLLOW_VALIDITY: rx.Var[Callable[..., None]] = rx.Var(
     "(e) => { const f = e.currentTarget; const b = f.querySelector('button[type=submit]'); if (!b) return;"
     " let why = '';"
     " const bad = f.querySelector('input:invalid, select:invalid, textarea:invalid');"
@@ -286,14 +310,15 @@ WHY_ID = "submit-why"
 FILL_IN = "To continue: fill in every required field."
 
 
-def complete_form(*children: rx.Component, one_of: tuple[str, ...] = (), one_of_why: str = "", **props) -> rx.Component:
+def complete_form(*children: rx.Component, one_of: tuple[str, ...] = (), one_of_why: str = "",
+                  **props: Any) -> rx.Component:  # fmt: skip
     """A form whose submit button (``complete_button``) is enabled only while every field is filled in right.
 
     Args:
         one_of: checkbox name prefixes of which at least one box must be ticked (e.g. the roles).
         one_of_why: what the disabled button says while none of those boxes is ticked.
     """
-    attrs = {"onInput": _FOLLOW_VALIDITY, "onChange": _FOLLOW_VALIDITY, "onFocus": _FOLLOW_VALIDITY}
+    attrs: dict[str, str | rx.Var[Callable[..., None]]] = {"onInput": _FOLLOW_VALIDITY, "onChange": _FOLLOW_VALIDITY, "onFocus": _FOLLOW_VALIDITY}
     if one_of:
         attrs["data-one-of"] = " ".join(one_of)
     if one_of_why:
@@ -302,7 +327,7 @@ def complete_form(*children: rx.Component, one_of: tuple[str, ...] = (), one_of_
     return rx.form(*children, custom_attrs=attrs, **props)
 
 
-def complete_button(label, *, starts_complete: bool = False, **props) -> rx.Component:
+def complete_button(label: str, *, starts_complete: bool = False, **props: Any) -> rx.Component:
     """The submit button of a ``complete_form``: the browser enables it; it starts disabled on an empty form.
 
     Under it, a line says why it is off (read with the button). Its disabled state is the browser's
@@ -317,13 +342,13 @@ def complete_button(label, *, starts_complete: bool = False, **props) -> rx.Comp
     return rx.vstack(button, why, spacing="1", width="100%")
 
 
-def stacked_form(*children: rx.Component, on_submit, spacing: str = "4", **props) -> rx.Component:
+def stacked_form(*children: rx.Component, on_submit: Event, spacing: str = "4", **props: Any) -> rx.Component:
     """A form across the whole width, its fields and buttons one under the other, sent whole to ``on_submit``."""
     props.setdefault("method", "post")
     return rx.form(column(*children, spacing=spacing), on_submit=on_submit, width="100%", **props)
 
 
-def record_form(state, *children: rx.Component, on_submit=None) -> rx.Component:
+def record_form(state, *children: rx.Component, on_submit: Event = None) -> rx.Component:
     """The form of a loaded record, drawn again with new defaults when ``state`` shows another (its ``form_key``).
 
     Sent to ``on_submit`` (``state.save`` unless given).
@@ -331,18 +356,18 @@ def record_form(state, *children: rx.Component, on_submit=None) -> rx.Component:
     return stacked_form(*children, on_submit=on_submit if on_submit is not None else state.save, key=state.form_key)
 
 
-def update_delete(state, update: str, delete: str, question: rx.Var | str) -> rx.Component:
+def update_delete(state, update: str, delete: str, question: str | rx.Var[str]) -> rx.Component:
     """Update (submits the form) and Delete (``state.delete``, after ``question``) side by side."""
     save = submit_button(update, state, size="2", width="auto")
     return button_row(save, confirm_delete(delete, question, state.delete), spacing="3")
 
 
-def notice_line(message: rx.Var) -> rx.Component:
+def notice_line(message: str | rx.Var[str]) -> rx.Component:
     """What an action just did (a team promoted, a request updated), read out politely when it appears."""
     return rx.cond(message != "", rx.callout(message, icon="check", color_scheme="green", role="status"), rx.fragment())
 
 
-def form_card(title, *children: rx.Component, max_width: str = "28rem") -> rx.Component:
+def form_card(title: str | rx.Var[str], *children: rx.Component, max_width: str = "28rem") -> rx.Component:
     """A screen that is one form: its title and the form in a card centred on the page."""
     return centered_card(page_heading(title), *children, max_width=max_width)
 

@@ -6,9 +6,13 @@ inquiries; the inquiry forms drawn from the service's form; the confirmation and
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 import reflex as rx
 
 from volley_app.components.forms import (
+    Event,
     area_field,
     busy,
     error_line,
@@ -22,8 +26,13 @@ from volley_app.components.layout import column, link_button, message_page, publ
 from volley_app.services.mail import inquiries
 from volley_app.state.inquiries import inquiry_error_id
 
+if TYPE_CHECKING:
+    from volley_app.state.forms import FormState
+    from volley_app.state.inquiries import InquiryFormState
 
-def kept_form(state, busy_label: str, *fields: rx.Component, on_submit, error_id: str, **props) -> rx.Component:
+
+def kept_form(state: type[FormState], busy_label: str, *fields: rx.Component, on_submit: Event, error_id: str,
+              **props: Any) -> rx.Component:  # fmt: skip
     """The form's error line (``error_id``), a spinner while it is sent, and the form itself.
 
     The form is hidden, not removed, while it is sent: a refused submit keeps what was typed.
@@ -48,7 +57,7 @@ def two_columns(*fields: rx.Component, spacing: str = "3") -> rx.Component:
 
 
 # How each inquiry field is typed in (its label comes from the service's form, every field is required).
-_INPUTS: dict[str, dict] = {
+_INPUTS: dict[str, dict[str, Any]] = {
     "name": {"auto_complete": "name", "max_length": 100},
     "svl_name": {"auto_complete": "organization", "max_length": 200},
     "company_name": {"auto_complete": "organization", "max_length": 200},
@@ -61,7 +70,7 @@ _INPUTS: dict[str, dict] = {
 _AREAS = ("body", "why", "message")
 
 
-def _inquiry_field(state, name: str, label: str) -> rx.Component:
+def _inquiry_field(state: type[FormState], name: str, label: str) -> rx.Component:
     if name == "region":
         return region_field(state, required=True)
     if name in _AREAS:
@@ -69,7 +78,7 @@ def _inquiry_field(state, name: str, label: str) -> rx.Component:
     return text_field(label, name, state, required=True, **_INPUTS[name])
 
 
-def inquiry_form(state, kind: str, *, pair: tuple[str, str] = ("", "")) -> rx.Component:
+def inquiry_form(state: type[InquiryFormState], kind: str, *, pair: tuple[str, str] = ("", "")) -> rx.Component:
     """The form of inquiry ``kind``: its fields in the service's order (``pair``: two drawn side by side), the bot trap."""
     drawn = {name: _inquiry_field(state, name, label) for name, (label, _check) in inquiries.FORMS[kind].fields.items()}
     if pair[0]:
@@ -81,23 +90,24 @@ def inquiry_form(state, kind: str, *, pair: tuple[str, str] = ("", "")) -> rx.Co
     )  # fmt: skip
 
 
-def form_page(title: str, intro: str, *children: rx.Component, frame=public_page) -> rx.Component:
+def form_page(title: str, intro: str, *children: rx.Component,
+              frame: Callable[..., rx.Component] = public_page) -> rx.Component:  # fmt: skip
     """A screen that is one form: its title, a line on what the form is for, then ``children`` (in ``frame``)."""
     return frame(form_card(title, rx.text(intro, color_scheme="gray"), *children))
 
 
-def confirmation_page(title: str, lead: str, note: str, link: tuple[str, str], **props) -> rx.Component:
+def confirmation_page(title: str, lead: str, note: str, link: tuple[str, str], **props: Any) -> rx.Component:
     """What a sent form led to: a line saying so, a quieter note, and the way on (``link``: label, address)."""
     label, href = link
     return message_page(title, rx.text(lead), rx.text(note, color_scheme="gray"), link_button(label, href=href, size="3"),
                         **props)  # fmt: skip
 
 
-def emailed_link_page(title: str, status: rx.Var, waiting: str, **cases: rx.Component) -> rx.Component:
+def emailed_link_page(title: str, status: rx.Var[str], waiting: str, **cases: rx.Component) -> rx.Component:
     """A page an emailed link opens: ``waiting`` while the link is checked, then what its ``status`` names in ``cases``."""
     return public_page(form_card(title, rx.match(status, *cases.items(), busy(waiting))))
 
 
-def refusal(message: rx.Var, *then: rx.Component, spacing: str = "4") -> rx.Component:
+def refusal(message: str | rx.Var[str], *then: rx.Component, spacing: str = "4") -> rx.Component:
     """Why a link was refused, in red, and what the visitor may do instead."""
     return column(rx.callout(message, icon="triangle_alert", color_scheme="red", role="alert"), *then, spacing=spacing)

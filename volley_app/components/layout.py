@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeAlias
+
 import reflex as rx
 
 from volley_app import routes
 from volley_app.state.auth import AuthState
 
+# What a component shows: another component, a text, or a Var of the state's.
+Content: TypeAlias = rx.Component | str | rx.Var[object]
+
 SITE_NAME = "Bluegrass Volleyball"
 MAX_WIDTH = "72rem"
 
 # The year is the browser's, so a page built once still shows the current year.
-CURRENT_YEAR = rx.Var("new Date().getFullYear()", _var_type=int)
+CURRENT_YEAR: rx.Var[int] = rx.Var("new Date().getFullYear()", _var_type=int)
 
 
-def link_button(*children, href: str, **props) -> rx.Component:
+def link_button(*children: Content, href: str | rx.Var[str], **props: Any) -> rx.Component:
     """A link that looks like a button (one <a>, no button nested inside a link)."""
     return rx.button(rx.link(*children, href=href, underline="none"), as_child=True, **props)
 
 
-def file_link(*children, href, download: bool | str = True, **props) -> rx.Component:
+def file_link(*children: Content, href: str | rx.Var[str], download: bool | str = True,
+              **props: Any) -> rx.Component:
     """A link to a file the backend serves (a CSV export, a calendar feed, a bracket): the browser fetches it.
 
     The app's router keeps every other link on its own origin inside the app; a file is not one of its pages,
@@ -42,7 +49,8 @@ def logo(href: str) -> rx.Component:
     )
 
 
-def _band(element, *children: rx.Component, flex: dict, **props) -> rx.Component:
+def _band(element: Callable[..., rx.Component], *children: rx.Component, flex: dict[str, object],
+          **props: Any) -> rx.Component:  # fmt: skip
     """A full-width band (header, footer) whose content keeps to the page's column."""
     return element(rx.flex(*children, max_width=MAX_WIDTH, margin="0 auto", width="100%", **flex), width="100%", **props)
 
@@ -89,7 +97,7 @@ def _frame(header: rx.Component, banner: rx.Component, content: rx.Component, fo
     )
 
 
-def public_page(*children: rx.Component, banner: rx.Var | str | None = None) -> rx.Component:
+def public_page(*children: rx.Component, banner: str | rx.Var[str] | None = None) -> rx.Component:
     """Frame of every public page: header with Log In / Sign Up, the ``banner`` announcement if given, content, footer."""
     return _frame(
         _header(
@@ -103,7 +111,7 @@ def public_page(*children: rx.Component, banner: rx.Var | str | None = None) -> 
     )
 
 
-def announcement_banner(text: rx.Var | str) -> rx.Component:
+def announcement_banner(text: str | rx.Var[str]) -> rx.Component:
     """The league announcement under the header: dark text on the brand orange (nothing while it loads)."""
     return rx.box(
         rx.text(text, weight="bold", size="4", align="center", min_height="1.5em"),
@@ -209,29 +217,29 @@ def dash_page(*children: rx.Component) -> rx.Component:
     )
 
 
-def page_heading(*text) -> rx.Component:
+def page_heading(*text: Content) -> rx.Component:
     """The screen's one h1."""
     return rx.heading(*text, size="7", as_="h1")
 
 
-def column(*children: rx.Component, spacing: str = "4", **props) -> rx.Component:
+def column(*children: rx.Component, spacing: str = "4", **props: Any) -> rx.Component:
     """Children one under the other across the whole width: the body of every screen and card."""
     return rx.vstack(*children, spacing=spacing, width="100%", **props)
 
 
-def button_row(*buttons: rx.Component, **props) -> rx.Component:
+def button_row(*buttons: rx.Component, **props: Any) -> rx.Component:
     """Buttons side by side, wrapping on a phone."""
     props.setdefault("spacing", "2")
     return rx.flex(*buttons, wrap="wrap", align="center", **props)
 
 
-def title_row(title, *actions: rx.Component) -> rx.Component:
+def title_row(title: str | rx.Var[str], *actions: rx.Component) -> rx.Component:
     """The screen's heading with its buttons on the right (under it on a phone)."""
     return rx.flex(page_heading(title), button_row(*actions), justify="between", align="center", width="100%",
                    wrap="wrap", spacing="3")  # fmt: skip
 
 
-def dash_screen(title, *children: rx.Component, actions: tuple[rx.Component, ...] = ()) -> rx.Component:
+def dash_screen(title: str | rx.Var[str], *children: rx.Component, actions: tuple[rx.Component, ...] = ()) -> rx.Component:
     """A /dash screen: its title (with ``actions`` beside it), then ``children`` one under the other."""
     return dash_page(column(title_row(title, *actions) if actions else page_heading(title), *children))
 
@@ -245,24 +253,26 @@ def centered_card(*children: rx.Component, max_width: str = "28rem") -> rx.Compo
     )
 
 
-def section_card(title, *children: rx.Component, max_width: str | None = None, **props) -> rx.Component:
+def section_card(title: str | rx.Var[str], *children: rx.Component, max_width: str | None = None,
+                 **props: Any) -> rx.Component:  # fmt: skip
     """A part of a screen in its own card under an h2."""
     return rx.card(
         column(rx.heading(title, size="4", as_="h2"), *children, spacing="3"), width="100%", max_width=max_width, **props
     )
 
 
-def card_for(shown: rx.Var, title: rx.Var | str, *children: rx.Component, **props) -> rx.Component:
+def card_for(shown: rx.Var[bool] | bool, title: str | rx.Var[str], *children: rx.Component,
+             **props: Any) -> rx.Component:  # fmt: skip
     """A section card shown only while ``shown`` (to some users, or once there is something in it)."""
     return rx.cond(shown, section_card(title, *children, **props))
 
 
-def labelled(label, value) -> rx.Component:
+def labelled(label: Content, value: Content) -> rx.Component:
     """One 'label: value' line of a record's details."""
     return rx.data_list.item(rx.data_list.label(label), rx.data_list.value(value))
 
 
-def details(*items: rx.Component, **props) -> rx.Component:
+def details(*items: rx.Component, **props: Any) -> rx.Component:
     """A record's details, ``labelled`` lines one under the other."""
     props.setdefault("size", "2")
     return rx.data_list.root(*items, orientation={"initial": "vertical", "sm": "horizontal"}, **props)

@@ -6,19 +6,25 @@ Both wrap at a phone's width; the buttons say which list they page, and where th
 
 from __future__ import annotations
 
-import reflex as rx
+from typing import TYPE_CHECKING, Any, cast
 
-from volley_app.components.forms import NATIVE_CONTROL
+import reflex as rx
+from reflex.vars import ObjectVar
+
+from volley_app.components.forms import NATIVE_CONTROL, Event
+
+if TYPE_CHECKING:
+    from volley_app.state.paging import PagedList
 
 LABEL_STYLE = {"font_size": "var(--font-size-2)"}
 
 
-def _turn(label: str, event, disabled, noun: str) -> rx.Component:
+def _turn(label: str, event: Event, disabled: rx.Var[bool], noun: str) -> rx.Component:
     """Previous or Next of a list of ``noun``."""
     return rx.button(label, on_click=event, disabled=disabled, variant="soft", size="2", aria_label=f"{label} page of {noun}")
 
 
-def pager(state, noun: str) -> rx.Component:
+def pager(state: type[PagedList], noun: str) -> rx.Component:
     """Previous and Next for the list of ``noun`` (e.g. "open sub requests"), and where the list stands."""
     where = rx.text(state.page_summary, size="2", color_scheme="gray", role="status", aria_live="polite")
     return rx.cond(
@@ -41,7 +47,7 @@ def pager(state, noun: str) -> rx.Component:
     )
 
 
-def _labelled(label: str, control_id: str, control: rx.Component, **props) -> rx.Component:
+def _labelled(label: str, control_id: str, control: rx.Component, **props: Any) -> rx.Component:
     """A control of a list's search form (its id ``control_id``) under its label."""
     return rx.vstack(rx.el.label(label, html_for=control_id, style=LABEL_STYLE), control, spacing="1", **props)
 
@@ -51,35 +57,43 @@ def _filter(label: str, name: str, control: rx.Component) -> rx.Component:
     return _labelled(label, f"filter-{name}", control)
 
 
-def filter_select(label: str, name: str, options: list[tuple[str, str]], state, *, any_label: str = "Any") -> rx.Component:
+def _filter_value(state: type[PagedList], name: str) -> rx.Var[str]:
+    """What the list's filter ``name`` holds now ('' when off)."""
+    filters = cast(ObjectVar[dict[str, str]], state.filters)  # Reflex's Field stubs give mypy an ArrayVar for a dict
+    return filters.get(name, "")
+
+
+def filter_select(label: str, name: str, options: list[tuple[str, str]], state: type[PagedList], *,
+                  any_label: str = "Any") -> rx.Component:  # fmt: skip
     """A filter of a list's search form: one of ``options`` or ``any_label`` (no filter)."""
     return _filter(label, name, rx.el.select(
         *[rx.el.option(text, value=value) for value, text in [("", any_label), *options]],
         id=f"filter-{name}",
         name=name,
-        default_value=state.filters.get(name, ""),
+        default_value=_filter_value(state, name),
         style=NATIVE_CONTROL,
     ))  # fmt: skip
 
 
-def text_filter(label: str, name: str, state) -> rx.Component:
+def text_filter(label: str, name: str, state: type[PagedList]) -> rx.Component:
     """A free-text filter of a list's search form (besides its search box)."""
-    return _filter(label, name, rx.input(id=f"filter-{name}", name=name, default_value=state.filters.get(name, ""),
+    return _filter(label, name, rx.input(id=f"filter-{name}", name=name, default_value=_filter_value(state, name),
                                          max_length=100, size="2"))  # fmt: skip
 
 
-def date_filter(label: str, name: str, state) -> rx.Component:
+def date_filter(label: str, name: str, state: type[PagedList]) -> rx.Component:
     """A day filter of a list's search form (a date input)."""
     return _filter(label, name, rx.input(id=f"filter-{name}", name=name, type="date",
-                                         default_value=state.filters.get(name, ""), size="2"))  # fmt: skip
+                                         default_value=_filter_value(state, name), size="2"))  # fmt: skip
 
 
-def search_form(state, label: str, *filters: rx.Component, placeholder: str = "", field_id: str = "search-q") -> rx.Component:
+def search_form(state: type[PagedList], label: str, *filters: rx.Component, placeholder: str = "",
+                field_id: str = "search-q") -> rx.Component:  # fmt: skip
     """A list's search box, its ``filters``, Search and Clear; sent whole on Search (typing sends nothing).
 
     ``field_id``: the search box's id, unique on the page (a page with two searches names one otherwise).
     """
-    box = rx.input(id=field_id, name="q", type="search", default_value=state.filters.get("q", ""), placeholder=placeholder,
+    box = rx.input(id=field_id, name="q", type="search", default_value=_filter_value(state, "q"), placeholder=placeholder,
                    max_length=100, size="2", auto_complete="off", width="100%")  # fmt: skip
     return rx.form(
         rx.flex(

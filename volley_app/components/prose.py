@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from volley_app.components.layout import button_row, link_button
@@ -48,7 +50,7 @@ def column(*children: rx.Component) -> rx.Component:
     return rx.vstack(*children, spacing="6", width="100%", max_width="46rem", margin="0 auto")
 
 
-def hero(title: str, intro: str, *children: rx.Component, **props) -> rx.Component:
+def hero(title: str, intro: str, *children: rx.Component, **props: Any) -> rx.Component:
     """The page's big h1 and its introduction (then ``children``, e.g. the page's main buttons)."""
     props.setdefault("spacing", "3")
     return rx.vstack(

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-import reflex as rx
+from collections.abc import Callable, Sequence
+from typing import Any
 
+import reflex as rx
+from reflex.vars import ArrayVar
+
+from volley_app.components.layout import Content
 from volley_app.components.react.by_width import by_width
 
 
@@ -42,7 +47,8 @@ def table(headers: list[str], body: rx.Component, *, size: str = "2") -> rx.Comp
     )
 
 
-def table_or_empty(headers: list[str], rows: rx.Var, row, empty: str, show_empty: rx.Var | bool = True) -> rx.Component:
+def table_or_empty(headers: list[str], rows: ArrayVar[Sequence[object]], row: Callable[[Any], rx.Component],
+                   empty: str | rx.Var[str], show_empty: rx.Var[bool] | bool = True) -> rx.Component:
     """A table of ``rows`` (each drawn by ``row``), or ``empty`` when there are none and ``show_empty`` holds."""
     empty_text = rx.text(empty, color_scheme="gray")
     return rx.cond(
@@ -52,12 +58,12 @@ def table_or_empty(headers: list[str], rows: rx.Var, row, empty: str, show_empty
     )
 
 
-def row(*cells) -> rx.Component:
+def row(*cells: Content) -> rx.Component:
     """A table row of plain cells (a component or a value each)."""
     return rx.table.row(*[rx.table.cell(c) for c in cells])
 
 
-def cell(label: str, value) -> rx.Component:
+def cell(label: str, value: Content) -> rx.Component:
     """A cell that names its column (read out on a phone, where the header is off screen)."""
     return rx.table.cell(value, data_label=label)
 

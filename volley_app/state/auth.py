@@ -29,13 +29,14 @@ async def actor_of_token(token: str) -> Actor | None:
 
 class AuthState(rx.State):
     # Client storage: the only copy of the token outside the server.
-    token_trusted: rx.Field[str] = rx.field(default_factory=lambda: rx.LocalStorage("", name="vb_session"))
-    token_tab: rx.Field[str] = rx.field(default_factory=lambda: rx.SessionStorage("", name="vb_session_tab"))
+    # (Reflex knows a client-stored var by its default: each is given as the default, not made by a factory.)
+    token_trusted: rx.Field[str] = rx.field(rx.LocalStorage("", name="vb_session"))
+    token_tab: rx.Field[str] = rx.field(rx.SessionStorage("", name="vb_session_tab"))
     # The Trust This Device preference: "" (unset), "true" or "false".
-    persist: rx.Field[str] = rx.field(default_factory=lambda: rx.LocalStorage("", name="vb_persist"))
+    persist: rx.Field[str] = rx.field(rx.LocalStorage("", name="vb_persist"))
     # This browser's device token, set at a successful login: a known device is held by no failed-login ceiling.
-    device: rx.Field[str] = rx.field(default_factory=lambda: rx.Cookie("", name="vb_device", max_age=auth.DEVICE_DAYS * 86400, same_site="strict",
-                            secure=get_settings().public_url.lower().startswith("https://")))  # fmt: skip
+    device: rx.Field[str] = rx.field(rx.Cookie("", name="vb_device", max_age=auth.DEVICE_DAYS * 86400, same_site="strict",
+                                               secure=get_settings().public_url.lower().startswith("https://")))  # fmt: skip
 
     # What the page may show about the logged-in user.
     user_id: rx.Field[int] = rx.field(0)

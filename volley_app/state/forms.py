@@ -10,12 +10,14 @@ record so the inputs show its values as their defaults).
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from volley_app import db, routes
+from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import UNEXPECTED, DomainError, Invalid
 from volley_app.state.auth import AuthState
 
@@ -27,20 +29,36 @@ T = TypeVar("T")
 TRAP_FIELD = "website"
 
 
-async def run_action(fn: Callable[..., T], /, **kwargs: Any) -> tuple[T | None, DomainError | None]:
+class Done(NamedTuple, Generic[T]):
+    """A service call that went through: its result, and no failure."""
+
+    value: T
+    failure: None = None
+
+
+class Failed(NamedTuple):
+    """A service call that was refused or broke: no result, and why."""
+
+    value: None
+    failure: DomainError
+
+
+async def run_action(fn: Callable[..., T], /, **kwargs: Any) -> Done[T] | Failed:
     """Run ``fn(db, **kwargs)`` in a transaction in a worker thread.
 
     Returns ``(result, None)``, or ``(None, error)`` where ``error`` is the
     service's own DomainError, or a generic one when something unexpected
     broke (logged): either way the form gets its controls back and a message.
+    Kept whole, the outcome narrows on its failure: after ``outcome.failure is None``
+    its ``value`` is the result's own type.
     """
     try:
-        return await db.run(fn, **kwargs), None
+        return Done(await db.run(fn, **kwargs))
     except DomainError as exc:
-        return None, exc
+        return Failed(None, exc)
     except Exception:
         log.exception("unexpected failure in %s", getattr(fn, "__qualname__", fn))
-        return None, DomainError(UNEXPECTED)
+        return Failed(None, DomainError(UNEXPECTED))
 
 
 def failure_text(failure: DomainError) -> str:
@@ -58,7 +76,7 @@ def form_values(form_data: object, names: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def focus(element_id: str, *fallbacks: str):
+def focus(element_id: str, *fallbacks: str) -> EventSpec:
     """An event that moves keyboard focus to an element (the first of these ids the page has)."""
     found = " || ".join(f"document.getElementById({i!r})" for i in (element_id, *fallbacks) if i)
     return rx.call_script(f"({found})?.focus()")
@@ -87,7 +105,7 @@ class FormState(rx.State, mixin=True):
         """New defaults for the uncontrolled inputs: the form is drawn again with them."""
         self.form_key += 1
 
-    async def _read_record(self, fn: Callable[..., Any], **kwargs: Any) -> Any:
+    async def _read_record(self, fn: Callable[..., T], **kwargs: Any) -> T | None:
         """The record the form edits, as ``fn`` gives it to the person (the form drawn again, no message left from
         before); None when it is refused, and why in ``error``."""
         self._clear_messages()
@@ -114,7 +132,7 @@ class FormState(rx.State, mixin=True):
         return self._error_id
 
     @rx.event
-    def fixed(self, name: str):
+    def fixed(self, name: str) -> None:
         """A field with a message was changed: its message (and the form's) goes.
 
         Sent only while a message is showing (see ``components.forms``), never per keystroke otherwise.
@@ -124,12 +142,18 @@ class FormState(rx.State, mixin=True):
         if not self.busy:
             self.error = ""
 
-    async def _actor(self):
+    async def _actor(self) -> Actor | None:
         auth = await self.get_state(AuthState)
         return await auth._actor()
 
     async def _submit(
-        self, fn: Callable[..., Any], *, done: Callable[[Any], Any] | None = None, as_actor: bool = True, **kwargs: Any
+        self,
+        fn: Callable[..., Any],
+        *,
+        done: Callable[[Any], Any] | None = None,
+        as_actor: bool = True,
+        submitted: Mapping[str, object] | None = None,
+        **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Run one submit of this form: once at a time, busy while the service runs, its messages after.
 
@@ -139,11 +163,14 @@ class FormState(rx.State, mixin=True):
             fn: the service function, called as ``fn(db, actor=..., **kwargs)``.
             done: called with the service's result; what it returns (a redirect, a toast) is sent on.
             as_actor: pass the logged-in user as ``actor`` (off for public forms).
+            submitted: the form's fields as ``form_values`` reads them, passed on to ``fn`` with ``kwargs``.
         """
         if self.busy:  # a second click while the first submit runs
             return
         self.busy, self.error, self.errors = True, "", {}
         yield
+        if submitted:
+            kwargs = {**submitted, **kwargs}
         if as_actor:
             kwargs["actor"] = await self._actor()
         result, failure = await run_action(fn, **kwargs)
@@ -169,7 +196,7 @@ class RecordForms(FormState, mixin=True):
     async def _fetch(self) -> None:
         raise NotImplementedError
 
-    async def load(self):
+    async def load(self) -> None:
         self._clear_messages()
         self.notice = ""
         await self._fetch()

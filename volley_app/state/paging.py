@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeAlias
 
 import reflex as rx
 
 from volley_app.services.core import paging
+from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page
 from volley_app.state.forms import form_values, path_arg, run_action
@@ -19,6 +22,9 @@ from volley_app.state.polling import PolledPage
 
 # How far a page number in the address is followed (each page is one keyset step).
 MAX_ADDRESS_PAGE = 40
+
+# A page read again by a poll: where the list stood when it was read (bookmark, first row, filters), and the read.
+Again: TypeAlias = tuple[tuple[str, int, dict[str, str]], tuple[Page | None, DomainError | None]]
 
 
 def summary(first: int, count: int, total: int, capped: bool = False) -> str:
@@ -57,6 +63,14 @@ class PagedList(rx.State, mixin=True):
     _list_total: int = -1
     _list_capped: bool = False
     _page_in_address: bool = False  # a subclass sets it: the page shown is kept in the address (?page=2)
+
+    if TYPE_CHECKING:  # what a list's state brings (see the class's description)
+
+        async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]: ...
+
+        def _show(self, rows: list, failure: DomainError | None) -> None: ...
+
+        async def _actor(self) -> Actor | None: ...
     _searched_early: bool = False  # a search reached the list before the page's own load did
 
     async def _open(self, bookmark: str, first: int, *, turn: bool = False) -> None:
@@ -100,7 +114,8 @@ class PagedList(rx.State, mixin=True):
         else:
             self.page_summary = summary(first, len(page.rows), page.total, page.capped)
 
-    async def _read_list(self, listing, bookmark: str, **args) -> tuple[Page | None, DomainError | None]:
+    async def _read_list(self, listing: Callable[..., Page], bookmark: str,
+                         **args: object) -> tuple[Page | None, DomainError | None]:  # fmt: skip
         """The page of the service's list ``listing`` that starts at ``bookmark``, as the person sees it and
         ``self.filters`` find it; ``args``: the listing's other arguments."""
         return await run_action(listing, actor=await self._actor(), filters=self.filters, bookmark=bookmark, **args)
@@ -139,13 +154,13 @@ class PagedList(rx.State, mixin=True):
         """The page shown, read again (a poll): new rows appear, gone ones leave."""
         await self._open(self._mark, self._first)
 
-    async def _read_again(self) -> tuple:
+    async def _read_again(self) -> Again:
         """The page shown, read again and not shown yet: what a poll reads with the state unlocked (it assigns
         nothing and needs no other state). :meth:`_show_again` shows it."""
         where = (self._mark, self._first, dict(self.filters))
         return where, await self._read_page(self._mark)
 
-    def _show_again(self, again: tuple) -> None:
+    def _show_again(self, again: Again) -> None:
         """Show a page :meth:`_read_again` read, unless the list moved meanwhile (another page, another search):
         then the list stays as it is and the next read catches up."""
         (mark, first, filters), found = again

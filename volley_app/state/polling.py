@@ -27,13 +27,16 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import redis.exceptions
 import reflex as rx
 import sqlalchemy.exc
 
 from volley_app.services.core import live
+
+if TYPE_CHECKING:
+    from volley_app.state.paging import Again
 
 log = logging.getLogger(__name__)
 
@@ -165,7 +168,8 @@ async def poll_page(
         _running.discard(me)
 
 
-async def _rounds(state, me, path, seconds, reload, beat_attr, owner_attr, interest, watch: live.Watch) -> None:
+async def _rounds(state, me: str, path: str, seconds: float, reload: Read, beat_attr: str, owner_attr: str,
+                  interest: Callable[[], live.Interest | None] | None, watch: live.Watch) -> None:  # fmt: skip
     ends = time.monotonic() + MAX_POLL_SECONDS
     pause = 0.0  # after a failed round
     rounds = max(1, round(MAX_POLL_SECONDS / seconds))
@@ -205,7 +209,8 @@ def _still_here(state, me: str, path: str, owner_attr: str) -> bool:
     return (state.router.url.path or "").rstrip("/") == path.rstrip("/") and bool(state.logged_in)
 
 
-async def _read_and_assign(state, me, path, owner_attr, read: Read, interest, watch: live.Watch) -> bool:
+async def _read_and_assign(state, me: str, path: str, owner_attr: str, read: Read,
+                           interest: Callable[[], live.Interest | None] | None, watch: live.Watch) -> bool:  # fmt: skip
     """One round's reads, each with the state unlocked, and their assignments, each under the lock; False when the
     tab left the page (or another poll took over) meanwhile: what was read is dropped."""
     step: Read | None = read
@@ -238,6 +243,14 @@ class PolledPage(rx.State, mixin=True):
     _poll_path: str = ""
     _poll_seconds: float = 60.0
 
+    if TYPE_CHECKING:  # what a page's state brings (see the class's description)
+
+        async def _reload(self) -> None: ...
+
+        async def _read_again(self) -> Again: ...
+
+        def _show_again(self, again: Again) -> None: ...
+
     def _live_interest(self) -> live.Interest | None:
         """What the page shows, for live updates; None (the default): the timer only."""
         return None
@@ -261,7 +274,7 @@ class PolledPage(rx.State, mixin=True):
         """On a reconnect of the tab (perhaps to another instance): the rows stay as they are; the poll goes on here."""
         return type(self).poll
 
-    @rx.event(background=True)
+    @rx.event(background=True)  # type: ignore[operator]  # mypy reads Reflex's rx.event as its namespace class
     async def poll(self):
         """Fetch the page's rows again on the timer while the tab stays on the page."""
         await poll_page(self, path=self._poll_path, seconds=self._poll_seconds, reload=self._poll_read,

@@ -135,13 +135,14 @@ class StateManagerRedisTwoTrips(StateManagerRedis):
             self._notify_next_waiter(lock_key)
 
 
-def _create(cls) -> StateManager:
+def _create(cls: type[StateManager]) -> StateManager:
     """Reflex's ``StateManager.create``, giving the two-round-trip manager where Reflex would use Redis."""
     manager = _reflex_create(cls)
     if type(manager) is StateManagerRedis:
         if manager._lock_task is not None:  # made in a running loop: its lock subscriber is not needed
             manager._lock_task.cancel()
-        return StateManagerRedisTwoTrips(
+        # Reflex's StateManagerRedis defines its state methods twice; a fresh mypy run reads them as abstract
+        return StateManagerRedisTwoTrips(  # type: ignore[abstract, unused-ignore]
             redis=manager.redis,
             token_expiration=manager.token_expiration,
             lock_expiration=manager.lock_expiration,
@@ -155,4 +156,4 @@ _reflex_create = StateManager.create.__func__  # type: ignore[attr-defined]
 
 def install() -> None:
     """Make the app use :class:`StateManagerRedisTwoTrips` when its state lives in Redis (before the app is made)."""
-    StateManager.create = classmethod(_create)  # type: ignore[method-assign]
+    StateManager.create = classmethod(_create)  # type: ignore[assignment]  # Reflex types create as a plain callable

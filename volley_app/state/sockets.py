@@ -93,7 +93,8 @@ class LivenessTokenManager(RedisTokenManager):
                 return False
         elif await self.instance_alive(owner):
             return False
-        removed = bool(await self.redis.eval(_DELETE_IF_SAME, 1, key, raw))
+        # redis-py types eval for its sync client too
+        removed = bool(await self.redis.eval(_DELETE_IF_SAME, 1, key, raw))  # type: ignore[misc]
         if removed:
             log.info("A tab reconnected; its socket record (of instance %s, no longer linked) was stale", owner)
         return removed
@@ -112,7 +113,7 @@ class LivenessTokenManager(RedisTokenManager):
         return await super().link_token_to_sid(token, sid)
 
 
-def _create(cls) -> TokenManager:
+def _create(cls: type[TokenManager]) -> TokenManager:
     """Reflex's ``TokenManager.create``, giving the liveness-checking manager where Redis holds the state."""
     if prerequisites.check_redis_used():
         client = prerequisites.get_redis()
@@ -123,4 +124,4 @@ def _create(cls) -> TokenManager:
 
 def install() -> None:
     """Make the app's socket server use :class:`LivenessTokenManager` (call before the app starts serving)."""
-    TokenManager.create = classmethod(_create)  # type: ignore[method-assign]
+    TokenManager.create = classmethod(_create)  # type: ignore[assignment]  # Reflex types create as a plain callable

@@ -71,7 +71,8 @@ async def may_upload(client_token: str, handler_name: str) -> bool:
     manager = context.app.state_manager
     root = await manager.get_state(BaseStateToken(ident=client_token, cls=state_cls))
     state = root.get_substate(state_cls.get_full_name().split(".")[1:])
-    return bool(await state._may_upload())
+    may_upload = getattr(state, "_may_upload", None)
+    return may_upload is not None and bool(await may_upload())
 
 
 class UploadGuard:

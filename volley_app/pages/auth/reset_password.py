@@ -59,7 +59,7 @@ class ResetState(FormState, rx.State):
             as_actor=False,
             done=lambda _r: rx.redirect(routes.PASSWORD_UPDATED),
             password=data["password"],
-            **self._link(),
+            submitted=self._link(),
         )
 
 

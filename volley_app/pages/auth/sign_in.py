@@ -23,7 +23,7 @@ class SignInState(rx.State):
         """on_load: use the link once; a good one signs in on this device (now a known device) and goes home."""
         self.status, self.link_error = "checking", ""
         auth_state = await self.get_state(AuthState)
-        result, failure = await run_action(
+        found = await run_action(
             auth.use_sign_in_link,
             user_id=path_arg(self, "sign_in_user"),
             token=path_arg(self, "sign_in_token"),
@@ -31,12 +31,12 @@ class SignInState(rx.State):
             client=auth_state._client(),
             device=auth_state.device,
         )
-        if failure is not None:
+        if found.failure is not None:
             self.status = "invalid"
-            self.link_error = failure.message if isinstance(failure, NotFound) else auth.INVALID_SIGN_IN_LINK
+            self.link_error = found.failure.message if isinstance(found.failure, NotFound) else auth.INVALID_SIGN_IN_LINK
             return None
-        auth_state._apply_login(result)
-        return rx.redirect(routes.home_for(result.actor.roles))
+        auth_state._apply_login(found.value)
+        return rx.redirect(routes.home_for(found.value.actor.roles))
 
 
 @page(routes.SIGN_IN_ROUTE, "Sign In", on_load=SignInState.use_link)

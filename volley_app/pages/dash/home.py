@@ -5,7 +5,10 @@ Admins are sent to /dash/profile and SVLs to /dash/sessions (spec section 2).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import reflex as rx
+from reflex.vars import ArrayVar, ObjectVar
 
 from volley_app import routes
 from volley_app.components.layout import button_row, card_for, dash_screen, link_button, section_card
@@ -70,12 +73,12 @@ class PlayerHomeState(PagedList, AuthState):
         return None
 
 
-def _league_item(r: rx.Var) -> rx.Component:
+def _league_item(r: ObjectVar[dict[str, str]]) -> rx.Component:
     starts = rx.text(" starts ", r["starts"], as_="span", size="2", color_scheme="gray")
     return rx.el.li(rx.link(r["label"], href=r["href"]), starts, margin_bottom="0.4rem")
 
 
-def _league_list(title: str, rows: rx.Var, empty: str) -> rx.Component:
+def _league_list(title: str, rows: ArrayVar[Sequence[dict[str, str]]], empty: str) -> rx.Component:
     return section_card(
         title,
         rx.cond(
@@ -86,7 +89,7 @@ def _league_list(title: str, rows: rx.Var, empty: str) -> rx.Component:
     )
 
 
-def _all_leagues(rows: rx.Var) -> rx.Component:
+def _all_leagues(rows: ArrayVar[Sequence[dict[str, str]]]) -> rx.Component:
     """All Leagues: how many, and the ways to them (the two lists beside it already name each one)."""
     return section_card(
         "All Leagues",
@@ -96,7 +99,7 @@ def _all_leagues(rows: rx.Var) -> rx.Component:
     )
 
 
-def _captain_game(c: rx.Var) -> rx.Component:
+def _captain_game(c: ObjectVar[dict[str, str]]) -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.text(c["team"], " · ", c["league"], weight="bold", size="2"),
@@ -118,7 +121,7 @@ def _captain_games() -> rx.Component:
     return card_for(s.captain_games.length() > 0, "My Next Game and Last Result", rx.foreach(s.captain_games, _captain_game))
 
 
-def _commitment(c: rx.Var) -> rx.Component:
+def _commitment(c: ObjectVar[dict[str, str]]) -> rx.Component:
     return rx.el.li(
         rx.link(c["team"], href=c["href"], weight="bold"),
         rx.text(" · ", c["when"], " · ", c["where"], as_="span", size="2"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import error_line
@@ -25,7 +26,7 @@ class SVLHomeState(AuthState):
         self.rows = [session_row(s) for s in found or []]
 
 
-def _session_row(r: rx.Var) -> rx.Component:
+def _session_row(r: ObjectVar[dict[str, str]]) -> rx.Component:
     return row(rx.link(r["name"], href=r["href"]), r["dates"], status_badge(r["status"]))
 
 

@@ -17,8 +17,8 @@ class LandingState(rx.State):
 
     async def load(self):
         """The announcement: the next league in registration (or the settings' text)."""
-        text, failure = await run_action(home.announcement)
-        self.banner = text if failure is None else home.NO_LEAGUE_OPEN
+        found = await run_action(home.announcement)
+        self.banner = found.value if found.failure is None else home.NO_LEAGUE_OPEN
 
 
 def _feature(icon: str, title: str, text: str) -> rx.Component:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import error_line, text_field
@@ -26,15 +27,15 @@ class AuditLogState(AuthState):
         await self._page(None)
 
     async def _page(self, before_id: int | None) -> None:
-        found, failure = await run_action(
+        found = await run_action(
             audit.entries, actor=await self._actor(), league_id=self.league, user=self.user, before_id=before_id
         )
-        if failure is not None:
-            self.entries, self.next_before, self.error = [], 0, failure.message
+        if found.failure is not None:
+            self.entries, self.next_before, self.error = [], 0, found.failure.message
             return
         self.error = ""
-        self.entries = [{k: str(v) for k, v in e.items()} for e in found["entries"]]
-        self.next_before = found["next_before"]
+        self.entries = [{k: str(v) for k, v in e.items()} for e in found.value["entries"]]
+        self.next_before = found.value["next_before"]
 
     @rx.event
     def search(self, form_data: dict):
@@ -51,7 +52,7 @@ class AuditLogState(AuthState):
         await self._page(None)
 
 
-def _entry(e: rx.Var) -> rx.Component:
+def _entry(e: ObjectVar[dict[str, str]]) -> rx.Component:
     """One change as a card: readable at any width, the before and after under the summary."""
     return card(
         rx.flex(

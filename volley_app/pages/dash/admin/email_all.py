@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.admin import local_time, notice, send_button
@@ -79,12 +82,16 @@ class EmailAllState(PagedList, FormState, AuthState):
     @rx.event
     async def send(self, form_data: dict):
         self.notice = ""
-        data = form_values(form_data, self._fields)
-        # The box confirms the number this page showed; the service refuses it when the count changed since.
-        data["confirmed"] = self.audience if data["confirmed"].lower() in ("true", "on", self.audience.lower()) else ""
-        # "Send it again" names the send the page showed; the service refuses a repeat of any other.
-        data["repeat_of"] = data.pop("repeat") or None
-        async for event in self._submit(email_all.send, done=self._queued, **data):
+        typed = form_values(form_data, self._fields)
+        repeat = typed.pop("repeat")
+        data: dict[str, object] = {
+            **typed,
+            # The box confirms the number this page showed; the service refuses it when the count changed since.
+            "confirmed": self.audience if typed["confirmed"].lower() in ("true", "on", self.audience.lower()) else "",
+            # "Send it again" names the send the page showed; the service refuses a repeat of any other.
+            "repeat_of": repeat or None,
+        }
+        async for event in self._submit(email_all.send, done=self._queued, submitted=data):
             yield event
         await self._load_audience()
         if self.notice:
@@ -92,13 +99,14 @@ class EmailAllState(PagedList, FormState, AuthState):
         yield
 
 
-def _job_row(job: rx.Var) -> rx.Component:
+def _job_row(job: ObjectVar[dict[str, str]]) -> rx.Component:
     return row(job["when"], job["subject"], job["queued"], job["sent"], job["pending"], job["failed"])
 
 
 @page(routes.EMAIL_ALL, "Email All Users", on_load=EmailAllState.load)
 def email_all_page() -> rx.Component:
     s = EmailAllState
+    errors = cast(ObjectVar[dict[str, str]], s.errors)  # Reflex's Field stubs give mypy an ArrayVar for a dict field
     return dash_screen(
         "Email All Users",
         rx.text("One email to every active user. Each user gets it once.", color_scheme="gray"),
@@ -111,8 +119,8 @@ def email_all_page() -> rx.Component:
                     area_field("Body", "body", s, rows="10", required=True, max_length=email_all.BODY_MAX),
                     checkbox_field("Send it to " + s.audience + " people: every active user", "confirmed",
                                    value=s.audience, required=True),
-                    rx.cond(s.errors.contains("confirmed"),
-                            rx.text(s.errors["confirmed"], color_scheme="red", size="2", id="confirmed-error")),
+                    rx.cond(errors.contains("confirmed"),
+                            rx.text(errors["confirmed"], color_scheme="red", size="2", id="confirmed-error")),
                     rx.cond(
                         s.repeat_id != "",
                         rx.box(
@@ -120,8 +128,8 @@ def email_all_page() -> rx.Component:
                             checkbox_field("Send it again", "repeat", value=s.repeat_id, key=s.repeat_id),
                         ),
                     ),
-                    rx.cond(s.errors.contains("repeat"),
-                            rx.text(s.errors["repeat"], color_scheme="red", size="2", id="repeat-error")),
+                    rx.cond(errors.contains("repeat"),
+                            rx.text(errors["repeat"], color_scheme="red", size="2", id="repeat-error")),
                     send_button(s, "Send to All Users", "Queueing…"),
                 ),
                 id=FORM_ID,

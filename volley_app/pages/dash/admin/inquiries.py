@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.admin import local_time
@@ -40,7 +41,7 @@ class InquiriesState(PagedList, AuthState):
         await self._open_list()
 
 
-def _inquiry(inquiry: rx.Var) -> rx.Component:
+def _inquiry(inquiry: ObjectVar[dict[str, str]]) -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.hstack(rx.badge(inquiry["kind"]), rx.text(inquiry["when"], size="2", color_scheme="gray"), spacing="3"),

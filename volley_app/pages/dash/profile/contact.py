@@ -26,7 +26,7 @@ class PlayerContactState(FormState, AuthState):
     @rx.event
     def send(self, form_data: dict):
         data = form_values(form_data, self._fields)
-        return self._submit(accounts.player_contact, done=lambda _: rx.redirect(routes.PLAYER_SENT), **data)
+        return self._submit(accounts.player_contact, done=lambda _: rx.redirect(routes.PLAYER_SENT), submitted=data)
 
 
 @page(routes.PLAYER_CONTACT, "Contact Us", on_load=PlayerContactState.load)

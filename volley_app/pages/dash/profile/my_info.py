@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.calendar import add_to_calendar, webcal
@@ -35,11 +38,12 @@ class PlayerInfoState(AuthState):
         self.feed_notice = ""
         path, _failure = await run_action(calendar.my_feed, actor=await self._actor())
         self._show_feed(path)
-        rec, failure = await run_action(accounts.my_info, actor=await self._actor())
-        if failure:
-            self.info, self.info_error = {}, failure.message
+        found = await run_action(accounts.my_info, actor=await self._actor())
+        if found.failure is not None:
+            self.info, self.info_error = {}, found.failure.message
             self.show_address = self.show_player = False
             return
+        rec = found.value
         self.info_error = ""
         self.show_address, self.show_player = rec["show_address"], rec["show_player"]
         self.info = {
@@ -108,7 +112,7 @@ def _calendar_card() -> rx.Component:
 @page(routes.PLAYER_INFO, "My Info", on_load=[PlayerInfoState.load, SubNotifyState.load])
 def player_info_page() -> rx.Component:
     s = PlayerInfoState
-    i = s.info
+    i = cast(ObjectVar[dict[str, str]], s.info)  # Reflex's Field stubs give mypy an ArrayVar for a dict field
 
     def player(label: str, name: str) -> rx.Component:
         return rx.cond(s.show_player, labelled(label, i[name]))

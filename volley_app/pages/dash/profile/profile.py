@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.layout import dash_screen, link_button
@@ -16,11 +17,11 @@ class ProfileState(AuthState):
     links: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
 
     async def load(self):
-        found, failure = await run_action(accounts.profile_links, actor=await self._actor())
-        self.links = [] if failure else found
+        found = await run_action(accounts.profile_links, actor=await self._actor())
+        self.links = found.value if found.failure is None else []
 
 
-def _profile_link(link: rx.Var) -> rx.Component:
+def _profile_link(link: ObjectVar[dict[str, str]]) -> rx.Component:
     return link_button(link["label"], href=link["href"], variant="soft", size="3", width="100%", justify="start")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.layout import dash_screen, link_button
@@ -41,7 +42,7 @@ class UsersListState(PagedList, AuthState):
         await self._open_list()
 
 
-def _user_row(user: rx.Var) -> rx.Component:
+def _user_row(user: ObjectVar[dict[str, str]]) -> rx.Component:
     edit = link_button("Edit", href=user["href"], size="1", variant="soft", aria_label="Edit " + user["username"])
     return row(user["username"], user["roles"], edit)
 

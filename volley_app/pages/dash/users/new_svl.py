@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.accounts import RoleBox, account_form_page, picked_roles, role_boxes
@@ -32,12 +35,12 @@ class NewSVLState(FormState, AuthState):
 
     async def load(self):
         self._clear_messages()
-        start, failure = await run_action(accounts.new_svl_form, actor=await self._actor())
-        self.allowed = failure is None
-        if failure:
-            self.error, self.roles = failure.message, []
+        start = await run_action(accounts.new_svl_form, actor=await self._actor())
+        self.allowed = start.failure is None
+        if start.failure is not None:
+            self.error, self.roles = start.failure.message, []
             return
-        self.roles = start["roles"]  # the form is drawn once allowed: what is typed is never redrawn away
+        self.roles = start.value["roles"]  # the form is drawn once allowed: what is typed is never redrawn away
 
     @rx.event
     def create(self, form_data: dict):
@@ -45,13 +48,14 @@ class NewSVLState(FormState, AuthState):
         data["username"] = data["username"].lower()
         roles = picked_roles(form_data, ROLE_BOXES)  # the service makes an SVL when none is ticked
         return self._submit(
-            accounts.create_svl, done=lambda _: rx.redirect(routes.USERS), roles=roles, **data
+            accounts.create_svl, done=lambda _: rx.redirect(routes.USERS), roles=roles, submitted=data
         )
 
 
 @page(routes.USERS_NEW, "Create New SVL", on_load=NewSVLState.load)
 def new_svl_page() -> rx.Component:
     s = NewSVLState
+    errors = cast(ObjectVar[dict[str, str]], s.errors)  # Reflex's Field stubs give mypy an ArrayVar for a dict field
     return account_form_page(
         "Create New SVL",
         s,
@@ -63,7 +67,7 @@ def new_svl_page() -> rx.Component:
         text_field("Name", "first_name", s, required=True),
         text_field("Email", "email", s, type="email", required=True),
         region_field(s, required=True),
-        rx.vstack(rx.text("Roles", weight="medium", size="2"), role_boxes(ROLE_BOXES, s.roles, s.errors.get("roles", "")),
+        rx.vstack(rx.text("Roles", weight="medium", size="2"), role_boxes(ROLE_BOXES, s.roles, errors.get("roles", "")),
                   spacing="1"),
         submit_button("Create SVL", s),
         on_submit=s.create,

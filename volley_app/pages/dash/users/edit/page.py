@@ -6,7 +6,10 @@ see address and city, everyone but SVLs the last name, gender and sub info.
 
 from __future__ import annotations
 
+from typing import cast
+
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.accounts import account_form_page, delete_account, picked_roles, ticked
@@ -74,13 +77,14 @@ class EditUserState(FormState, AuthState):
         self._clear_messages()
         self.loaded = False
         actor = await self._actor()
-        rec, failure = await run_action(accounts.edit_form, actor=actor, user_id=self._target())
-        if failure:
-            self.error, self.record, self.roles = failure.message, {}, []
+        found = await run_action(accounts.edit_form, actor=actor, user_id=self._target())
+        if found.failure is not None:
+            self.error, self.record, self.roles = found.failure.message, {}, []
             self.show_address = self.show_player = self.admin_view = self.last_name_locked = False
             self.own_account = self.show_time_zone = False
             self.time_zone, self.time_zones = "", []
             return
+        rec = found.value
         self.record = {name: str(rec[name] or "") for name in TEXT_FIELDS}
         self.sub, self.active, self.roles = rec["sub"], rec["active"], list(rec["roles"])
         self.show_address, self.show_player = rec["show_address"], rec["show_player"]
@@ -94,9 +98,8 @@ class EditUserState(FormState, AuthState):
 
     @rx.event
     def save(self, form_data: dict):
-        data = form_values(form_data, (*TEXT_FIELDS, "password", "current_password"))
-        data["username"] = data["username"].lower()
-        data["sub"] = ticked(form_data, "sub")
+        typed = form_values(form_data, (*TEXT_FIELDS, "password", "current_password"))
+        data: dict[str, object] = {**typed, "username": typed["username"].lower(), "sub": ticked(form_data, "sub")}
         if self.show_time_zone:  # a venue's record: the form had its time zone
             data["time_zone"] = form_values(form_data, ("time_zone",))["time_zone"]
             data["zone_confirmed"] = ticked(form_data, "zone_confirmed")  # ticked after the question of what moves
@@ -104,7 +107,7 @@ class EditUserState(FormState, AuthState):
             data["roles"] = picked_roles(form_data, ROLE_BOXES)
             data["active"] = ticked(form_data, "active")
         return self._submit(
-            accounts.update_user, done=lambda _: rx.redirect(routes.PLAYER_INFO), user_id=self._target(), **data
+            accounts.update_user, done=lambda _: rx.redirect(routes.PLAYER_INFO), user_id=self._target(), submitted=data
         )
 
     @rx.event
@@ -126,7 +129,9 @@ class EditUserState(FormState, AuthState):
 @page(routes.USER_EDIT, "Edit Info", on_load=[EditUserState.load, AvailabilityState.load])
 def edit_user_page() -> rx.Component:
     s = EditUserState
-    rec = s.record
+    # Reflex's Field stubs give mypy an ArrayVar for a dict field; these two are the record and its messages.
+    rec = cast(ObjectVar[dict[str, str]], s.record)
+    errors = cast(ObjectVar[dict[str, str]], s.errors)
     return account_form_page(
         "Edit Info",
         s,
@@ -165,9 +170,9 @@ def edit_user_page() -> rx.Component:
                 rx.text("The venue's sessions, leagues, games and sub requests are entered and shown in it.",
                         size="1", color_scheme="gray"),
                 rx.cond(
-                    s.errors.get(venues.ZONE_CONFIRM, "") != "",
+                    errors.get(venues.ZONE_CONFIRM, "") != "",
                     column(
-                        rx.callout(s.errors.get(venues.ZONE_CONFIRM, ""), color_scheme="amber", role="alert",
+                        rx.callout(errors.get(venues.ZONE_CONFIRM, ""), color_scheme="amber", role="alert",
                                    id=venues.ZONE_CONFIRM, tab_index=-1),
                         checkbox_field("Yes, change the time zone: move these times", "zone_confirmed"),
                         spacing="1",
