@@ -280,7 +280,7 @@ def busy(label: str) -> rx.Component:
     )
 
 
-def submit_button(label: str | rx.Component, state: type[FormState] | None = None, **props: Any) -> rx.Component:
+def submit_button(label: str | rx.Var[str] | rx.Component, state: type[FormState] | None = None, **props: Any) -> rx.Component:
     """The form's submit button: shows a spinner and takes no second click while the form is busy."""
     props.setdefault("size", "3")
     props.setdefault("width", "100%")

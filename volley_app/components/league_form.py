@@ -11,6 +11,7 @@ from volley_app.components.forms import area_field, select_field, text_field
 from volley_app.models import Day, LeagueFormat, SkillLevel
 from volley_app.services.seasons import leagues as svc
 from volley_app.services.seasons import results
+from volley_app.state.forms import FormState
 
 SKILLS = [(s.value, s.value) for s in SkillLevel]
 FORMATS = [(f.value, svc.FORMAT_LABELS[f]) for f in LeagueFormat]
@@ -27,7 +28,7 @@ def _pair(*fields: rx.Component, columns: str) -> rx.Component:
 
 
 def league_fields(
-    state: type[rx.State], d: Mapping[str, str] | ObjectVar[dict[str, str]], *, show_cash: rx.Var[bool], show_active: bool
+    state: type[FormState], d: Mapping[str, str] | ObjectVar[dict[str, str]], *, show_cash: rx.Var[bool], show_active: bool
 ) -> list[rx.Component]:
     """The fields with ``d`` as their defaults (a new league: none); Cash Only when ``show_cash``."""
     return [

@@ -4,6 +4,7 @@ the links back, Edit links, the frame of the operators' form screens."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import reflex as rx
 
@@ -63,7 +64,7 @@ def league_screen(title: str, state, *children: rx.Component) -> rx.Component:
     return dash_screen(f"{title}: {state.league_name}", error_line(state.error), back_to_league(state.back), *children)
 
 
-def league_header(league: dict | None) -> tuple[str, str, bool]:
+def league_header(league: Mapping[str, Any] | None) -> tuple[str, str, bool]:
     """The league a schedule or standings shows: its name, the link back to it, whether this user manages it."""
     if league is None:
         return "", "", False

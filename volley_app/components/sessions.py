@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import reflex as rx
 
 from volley_app import routes
@@ -20,7 +23,7 @@ def session_fields(state, name: rx.Var | str = "", start: rx.Var | str = "", end
     ]
 
 
-def session_row(s: dict) -> dict[str, str]:
+def session_row(s: Mapping[str, Any]) -> dict[str, str]:
     """A session from the sessions service as the texts and link of its row in a list."""
     return {
         **{k: s[k] for k in ("name", "svl_name", "status")},

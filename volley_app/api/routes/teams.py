@@ -104,7 +104,8 @@ def register_team(body: NewTeam, actor: Actor = Depends(acting)) -> Row:
 
 def _edit(db: Session, actor: Actor, team_id: object, fields: dict) -> Row:
     current = teams.get_team(db, actor, team_id)
-    kept = {k: current[k] for k in ("team_name", "paid", "wins", "losses")}
+    kept = {"team_name": current["team_name"], "paid": current["paid"], "wins": current["wins"],
+            "losses": current["losses"]}  # fmt: skip
     fields = kept | {
         k: v for k, v in fields.items() if v is not None
     }
@@ -175,7 +176,7 @@ class GameEdit(Body):
 
 def _edit_game(db: Session, actor: Actor, game_id: object, body: dict) -> Row:
     current = games.get_game(db, actor, game_id)
-    scores = {f: body.get(camel, current[f]) for f, camel in SCORES.items()}
+    scores: dict[str, object] = {f: body.get(camel, current.get(f)) for f, camel in SCORES.items()}
     team1 = body.get("team1") if body.get("team1") is not None else current["team1_id"]
     team2 = body.get("team2") if body.get("team2") is not None else (current["team2_id"] or "BYE")
     start = body.get("date_time") if body.get("date_time") is not None else current["start_at"]

@@ -15,11 +15,10 @@ from volley_app.components.layout import button_row, card_for, dash_screen, link
 from volley_app.components.paging import pager
 from volley_app.components.sub_requests import my_sub_info, open_requests_table, page_error, request_search
 from volley_app.registry import page
-from volley_app.services.accounts import accounts
 from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page
 from volley_app.services.operations import home
-from volley_app.services.seasons import score_reports
+from volley_app.services.seasons.score_reports import CaptainCard
 from volley_app.services.subs import request_lists
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
@@ -33,7 +32,7 @@ class PlayerHomeState(PagedList, AuthState):
     registration_leagues: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     current_leagues: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     is_sub: rx.Field[bool] = rx.field(False)
-    captain_games: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)  # per team this player captains: next game and last result
+    captain_games: rx.Field[list[CaptainCard]] = rx.field(default_factory=list)  # per team this player captains: next game and last result
     commitments: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)  # the coming games this player subs in
     home_error: rx.Field[str] = rx.field("")
     _filter_names = request_lists.REQUEST_FILTERS
@@ -51,25 +50,26 @@ class PlayerHomeState(PagedList, AuthState):
             return None
         if target := home.elsewhere(actor):
             return rx.redirect(target)
-        await self._open_list()
-        leagues, league_failure = await run_action(home.home_leagues, actor=actor)
-        if league_failure:
-            self.home_error = league_failure.message
+        self._open_filters()
+        found, failure = await run_action(home.player_home, actor=actor, filters=self.filters)
+        if failure is not None or found is None:
+            self._show_page((None, failure), 1)
+            self.all_leagues = self.registration_leagues = self.current_leagues = []
+            self.captain_games, self.commitments, self.is_sub = [], [], False
+            return None
+        self._show_page((found.open_requests.value, found.open_requests.failure), 1)
 
         def pick(key: str) -> list[dict[str, str]]:
             return [
                 {"id": str(r["id"]), "label": r["label"], "starts": r["starts"], "href": routes.league_path(r["id"])}
-                for r in (leagues or {}).get(key, [])
+                for r in found.leagues.get(key, [])
             ]
 
         self.all_leagues, self.registration_leagues = pick("all"), pick("registration")
         self.current_leagues = pick("current")
-        flag, _ = await run_action(accounts.is_sub, actor=actor)
-        self.is_sub = bool(flag)
-        cards, _ = await run_action(score_reports.captain_card, actor=actor)
-        self.captain_games = cards or []
-        mine, _ = await run_action(home.commitments, actor=actor)
-        self.commitments = mine or []
+        self.is_sub = found.is_sub
+        self.captain_games = found.captain_games
+        self.commitments = found.commitments
         return None
 
 

@@ -79,7 +79,7 @@ def _standings(db: Session, actor: Actor | None, league: League) -> tuple[list[s
               "Points Against", "Point Ratio", "Forfeits", "Adjustment", "Withdrawn"]  # fmt: skip
     keys = ["rank", "team_name", "played", "wins", "losses", "sets_won", "sets_lost", "set_pct", "points_for",
             "points_against", "point_ratio", "forfeits", "adjustment"]  # fmt: skip
-    return header, [[t[k] for k in keys] + ["Yes" if t["withdrawn"] else ""] for t in found["teams"]]
+    return header, [[t.get(k) for k in keys] + ["Yes" if t["withdrawn"] else ""] for t in found["teams"]]
 
 
 def _schedule(db: Session, league: League) -> tuple[list[str], list[list[object]]]:

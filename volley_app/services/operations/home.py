@@ -114,7 +114,7 @@ class PlayerHome:
     open_requests: Part[paging.Page]  # the requests open to anyone, one page, as the search asks
     leagues: dict[str, list[dict]]  # home_leagues
     is_sub: bool
-    captain_games: list[dict]  # per team the player captains: its next game and its last
+    captain_games: list[score_reports.CaptainCard]  # per team the player captains: its next game and its last
     commitments: list[dict[str, str]]  # the player's own coming sub games
 
 

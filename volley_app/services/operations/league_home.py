@@ -33,8 +33,8 @@ class LeagueHome(TypedDict):
     registration: RegistrationOffer
     bracket_link: str  # the tournament bracket's file, signed for the reader ("" when there is none)
     bracket_generated: bool  # a playoff bracket was generated
-    my_games: list[dict]
-    disputed: list[dict]
+    my_games: list[score_reports.CaptainGame]
+    disputed: list[score_reports.DisputedScore]
     export_links: dict[str, str]
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from sqlmodel import Session, col, select
 
@@ -321,7 +321,7 @@ class BracketRound(TypedDict):
 class Bracket(TypedDict):
     """A league's playoff bracket: its rounds, its champion, the seeds with a bye, and what the operator may do."""
 
-    league: dict[str, Any]
+    league: leagues.LeagueDetail
     generated: bool
     rounds: list[BracketRound]
     champion: str

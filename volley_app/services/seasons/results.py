@@ -23,7 +23,7 @@ import dataclasses
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from sqlmodel import Session, col, select
 
@@ -356,7 +356,7 @@ class StandingRow(TypedDict):
 class Standings(TypedDict):
     """A league's standings, with its ranking order and how it is calculated."""
 
-    league: dict[str, Any]
+    league: leagues.LeagueDetail
     teams: list[StandingRow]
     ranking: str
     how: list[str]

@@ -54,7 +54,7 @@ class ScheduleWeek(TypedDict):
 class Schedule(TypedDict):
     """A league's games grouped by week."""
 
-    league: dict[str, Any]
+    league: leagues.LeagueDetail
     zone: str
     weeks: list[ScheduleWeek]
 
@@ -62,7 +62,7 @@ class Schedule(TypedDict):
 class ScheduleView(TypedDict):
     """One week of a league's schedule, or one team's games, with the weeks and teams to choose from."""
 
-    league: dict[str, Any]
+    league: leagues.LeagueDetail
     zone: str
     weeks: list[int]
     teams: list[tuple[int, str]]
@@ -74,8 +74,8 @@ class ScheduleView(TypedDict):
 class StoredGames(TypedDict):
     """Every stored game of a league (or, with no league chosen, the leagues to choose from)."""
 
-    leagues: list[dict[str, Any]]
-    league: dict[str, Any] | None
+    leagues: list[leagues.LeagueSummary]
+    league: leagues.LeagueDetail | None
     games: list[GameRow]
 
 

@@ -55,7 +55,7 @@ class LeagueMessageState(FormState, AuthState):
         self.draft = form_values(form_data, FIELDS)
         return self._submit(
             league_messages.preview, done=self._previewed, as_actor=True, league_id=path_arg(self, "league_id"),
-            **self.draft,
+            submitted=self.draft,
         )  # fmt: skip
 
     @rx.event
@@ -74,7 +74,7 @@ class LeagueMessageState(FormState, AuthState):
             return None
         return self._submit(
             league_messages.send, done=self._sent, as_actor=True, league_id=path_arg(self, "league_id"),
-            confirmed=self.preview.get("count", ""), **self.draft,
+            confirmed=self.preview.get("count", ""), submitted=self.draft,
         )  # fmt: skip
 
 

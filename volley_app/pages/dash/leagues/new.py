@@ -45,7 +45,7 @@ class NewLeagueState(FormState, AuthState):
         session_id = data.pop("session")
         return self._submit(
             svc.create_league, done=lambda row: rx.redirect(routes.league_path(row.id)), as_actor=True,
-            session_id=session_id, **data,
+            session_id=session_id, submitted=data,
         )  # fmt: skip
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import reflex as rx
-from reflex.vars import ObjectVar
+from reflex.vars import ArrayVar, ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import error_line
@@ -42,7 +44,7 @@ def _player_row(lg: ObjectVar[dict[str, str]]) -> rx.Component:
     return row(rx.link(lg["name"], href=lg["href"], weight="medium"), lg["svl_name"], lg["start"], lg["cost"])
 
 
-def _player_table(title: str, rows_var: rx.Var, empty: str) -> rx.Component:
+def _player_table(title: str, rows_var: ArrayVar[Sequence[object]], empty: str) -> rx.Component:
     return rx.vstack(
         rx.heading(title, size="5", as_="h2"),
         table_or_empty(["League", "Venue", "Starts", "Cost"], rows_var, _player_row, empty),

@@ -107,8 +107,8 @@ class ScheduleState(AuthState):
         self.league_name, self.back, self.can_manage = league_header(league)
         zone = found["zone"]
         if zone:
-            at = found["games"][0]["start_at"] if found["games"] else league["start_at"]
-            self.zone_note = f"Times are the venue's: {timefmt.label(at, zone)} ({zone.replace('_', ' ')})"
+            first = found["games"][0]["start_at"] if found["games"] else league["start_at"]
+            self.zone_note = f"Times are the venue's: {timefmt.label(first, zone)} ({zone.replace('_', ' ')})"
         else:
             self.zone_note = ""
         weeks = found["weeks"]

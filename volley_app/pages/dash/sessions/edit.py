@@ -55,7 +55,7 @@ class EditSessionState(FormState, AuthState):
     @rx.event
     def save(self, form_data: dict):
         data = form_values(form_data, self._fields)
-        return self._submit(svc.update_session, done=_to_sessions, as_actor=True, session_id=self._id(), **data)
+        return self._submit(svc.update_session, done=_to_sessions, as_actor=True, session_id=self._id(), submitted=data)
 
     @rx.event
     def delete(self):

@@ -15,6 +15,7 @@ from volley_app.services.operations.league_home import league_home
 from volley_app.services.seasons import leagues as svc
 from volley_app.services.seasons import scheduling
 from volley_app.services.seasons.leagues import LeagueDetail
+from volley_app.services.seasons.score_reports import CaptainGame, DisputedScore
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
@@ -91,8 +92,8 @@ class LeagueHomeState(RecordForms, AuthState):
     export_links: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
     upload_error: rx.Field[str] = rx.field("")  # shown under the bracket upload, where the file was chosen
     bracket_generated: rx.Field[bool] = rx.field(False)
-    my_games: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)  # the games of the teams this user captains here, shown first
-    disputed: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)  # scores waiting for the operator
+    my_games: rx.Field[list[CaptainGame]] = rx.field(default_factory=list)  # the games of the teams this user captains here, shown first
+    disputed: rx.Field[list[DisputedScore]] = rx.field(default_factory=list)  # scores waiting for the operator
 
     def _league_id(self) -> str:
         return path_arg(self, "league_id")
@@ -135,7 +136,7 @@ class LeagueHomeState(RecordForms, AuthState):
             del data["active"]  # a form without the field leaves the flag as it is
         return self._submit(
             svc.update_league, done=lambda _row: rx.redirect(routes.DASH_LEAGUES), as_actor=True,
-            league_id=self._league_id(), **data,
+            league_id=self._league_id(), submitted=data,
         )  # fmt: skip
 
     @rx.event
