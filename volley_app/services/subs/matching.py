@@ -51,6 +51,7 @@ from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.subs import eligibility, invites, request_rows, sub_records
 from volley_app.services.subs.access import access_sub_request, require_sub_request_actor
+from volley_app.services.subs.subs_list import SubRatings
 
 log = logging.getLogger(__name__)
 
@@ -153,16 +154,12 @@ def _reason(row, req: SubRequest, zone: str) -> str:
     return ", ".join(parts)
 
 
-class SuggestionRow(TypedDict):
+class SuggestionRow(SubRatings):
     """A sub as a request's suggestions show them: name, gender, ratings, record, and why they fit or why not
     (never an email)."""
 
     id: int
     name: str
-    gender: str
-    hitter: str
-    passer: str
-    setter: str
     played: int
     no_shows: int
     eligible: bool

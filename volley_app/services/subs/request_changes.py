@@ -171,22 +171,23 @@ def create(
         completed=False,
         **clean,
     )
-    db.add(req)
-    db.flush()
-    if recipient is not None:
-        _email_invited(db, req, actor, recipient)
-    else:
-        invites.open_notices(db, req)
-    invites.tell_changed(db, req)
+    _opened(db, req, recipient)
     log.info("sub request %s created by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
     assert req.id is not None  # flushed
     return req.id
 
 
-def _email_invited(db: Session, req: SubRequest, actor: Actor, recipient: User) -> None:
-    """Tell the sub named on a request (receivedRequest), with one-click Accept and Decline, unless they asked
-    to be emailed nothing."""
-    invites.email_named(db, req, recipient)
+def _opened(db: Session, req: SubRequest, recipient: User | None, *others: int | None) -> None:
+    """Save the request, open: tell the sub it names (receivedRequest, with one-click Accept and Decline, unless
+    they asked to be emailed nothing), or the subs it matches when it is open to anyone; the open pages of those it
+    concerns (and of ``others``) read it again."""
+    db.add(req)
+    db.flush()
+    if recipient is not None:
+        invites.email_named(db, req, recipient)
+    else:
+        invites.open_notices(db, req)
+    invites.tell_changed(db, req, *others)
 
 
 def reopen(
@@ -212,13 +213,7 @@ def reopen(
     req.status = SubStatus.OPEN
     req.recipient_id = recipient.id if recipient else None
     req.updated_at = now
-    db.add(req)
-    db.flush()
-    if recipient is not None:
-        _email_invited(db, req, actor, recipient)
-    else:
-        invites.open_notices(db, req)
-    invites.tell_changed(db, req, declined_by)
+    _opened(db, req, recipient, declined_by)
     log.info("sub request %s reopened by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
 
 

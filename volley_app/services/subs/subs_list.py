@@ -35,16 +35,21 @@ def _rating(value: Rating | None) -> str:
     return value.value if value else ""
 
 
-class SubRow(TypedDict):
+class SubRatings(TypedDict):
+    """A sub's gender and their rating at each position ("" where none is given)."""
+
+    gender: str
+    hitter: str
+    passer: str
+    setter: str
+
+
+class SubRow(SubRatings):
     """A sub as the Subs list shows them: name, gender, ratings and record (never an email)."""
 
     id: int
     first_name: str
     last_name: str
-    gender: str
-    hitter: str
-    passer: str
-    setter: str
     played: int
     no_shows: int
 
