@@ -77,8 +77,7 @@ async def test_the_request_pages_poll_reads_the_request_and_its_panels_with_the_
     root, detail = page_state(NoteDetailState, f"/dash/notes/{rid}", w["tokens"]["alice"])
     _logged_in(root, db, "alice")
     await call(detail.load)
-    queue = substate(root, InviteQueueState)
-    await call(queue.load)
+    queue = substate(root, InviteQueueState)  # the page's load showed its invite list
     assert detail.note["status"] == "Open" and queue.places == []
     key = detail.form_key
     request_replies.accept(db, actor_of(rows(db, User, User.username == "ben")[0]), rid)  # while the tab shows it
@@ -91,4 +90,6 @@ async def test_the_request_pages_poll_reads_the_request_and_its_panels_with_the_
     assert queue.places != []  # the panels followed the request
     names = [name for name, _locked in reads]
     assert {"detail", "outcome_info", "suggestions"} <= set(names)
+    changed = names[: names.index("outcome_info") + 1]  # the round that found the change and showed it
+    assert changed.count("detail") == 1  # one read of the request for the page and its invite list
     assert [name for name, locked in reads if locked] == [], f"read with the state locked: {reads}"

@@ -41,8 +41,7 @@ async def test_a_place_taken_shows_on_the_requestors_open_page_when_it_reads_aga
     db, tokens, rid = world
     root, detail = page_state(NoteDetailState, f"/dash/notes/{rid}", tokens["alice"])
     await call(detail.load)
-    queue = await detail.get_state(InviteQueueState)
-    await call(queue.load)
+    queue = await detail.get_state(InviteQueueState)  # the page's load showed its invite list
     assert queue.players == "1 of 3 places taken" and detail.note["sub"] == "Ben Tester"
     request_replies.accept(db, actor_of(rows(db, User, User.username == "carl")[0]), rid)
     db.commit()

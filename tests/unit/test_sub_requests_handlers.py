@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import login_token, make_user, player_world, rows, snapshot
-from tests.harness import call, page_state, redirect_target
+from tests.harness import call, page_state, redirect_target, substate
+from volley_app import registry, routes
 from volley_app.models import OutboxMessage, SubRequest, SubStatus
 from volley_app.pages.dash.home import PlayerHomeState
 from volley_app.pages.dash.sub_requests.detail import NoteDetailState
@@ -17,8 +18,9 @@ from volley_app.pages.dash.sub_requests.my_requests import NotificationsState
 from volley_app.pages.dash.sub_requests.new import NewNoteState
 from volley_app.pages.dash.sub_requests.open_list import NotesListState
 from volley_app.pages.dash.subs import LOAD_FAILED, SubsState
-from volley_app.services.subs import request_replies
+from volley_app.services.subs import request_lists, request_replies
 from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND
+from volley_app.state.sub_invites import InviteQueueState
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]
 
@@ -82,7 +84,7 @@ async def test_detail_load_visibility(world, who):
             assert state.can_accept is ((who in ("ben", "root") and target == "open") or (who == "ben" and target == "targeted"))
             assert (state.record != {}) is (who == "alice")  # only the requestor's page holds the edit form
         else:
-            assert state.note == {} and not (state.can_accept or state.can_decline or state.can_edit)
+            assert state.note is None and not (state.can_accept or state.can_decline or state.can_edit)
             assert state.record == {}  # the edit form holds nothing either
     assert snapshot(db) == before
 
@@ -93,6 +95,26 @@ async def test_detail_with_a_forged_id_shows_not_found(world):
         state = _state(NoteDetailState, path, tokens, "ben")
         await state.load()
         assert state.load_error == SUB_REQUEST_NOT_FOUND
+
+
+async def test_opening_a_request_reads_it_once_for_the_page_and_its_invite_list(world, monkeypatch):
+    db, tokens, _ids, reqs = world
+    reads = []
+    service = request_lists.detail
+
+    def counted(*args, **kwargs):
+        reads.append(kwargs.get("request_id"))
+        return service(*args, **kwargs)
+
+    monkeypatch.setattr(request_lists, "detail", counted)
+    root, detail = page_state(NoteDetailState, f"/dash/notes/{reqs['open']}", tokens["alice"])
+    opened = next(p for p in registry.discover() if p.route == routes.NOTE_DETAIL)
+    for load in opened.on_load:  # every load the page runs when it opens
+        await call(getattr(substate(root, load.state), load.fn.__name__))
+    assert reads == [str(reqs["open"])]
+    queue = substate(root, InviteQueueState)
+    assert detail.note is not None and detail.note["team"] == "Net Ninjas" and detail.can_edit
+    assert queue.can_invite and queue.queue == [] and queue.sub_options != []  # the list shows the same read
 
 
 async def test_accept_then_another_sub_is_told_it_was_taken(world):
@@ -108,7 +130,7 @@ async def test_accept_then_another_sub_is_told_it_was_taken(world):
     await carl.accept()
     assert carl.action_error == request_replies.TAKEN
     assert carl.load_error == request_replies.TAKEN  # the page says why, not just 'No access'
-    assert carl.note == {} and not carl.can_accept
+    assert carl.note is None and not carl.can_accept
     req = rows(db, SubRequest, SubRequest.id == reqs["open"])[0]
     assert (req.status, req.recipient_id) == (SubStatus.ACCEPTED, ids["ben"])
 

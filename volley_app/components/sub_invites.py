@@ -3,26 +3,33 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import NumberVar, ObjectVar
 
 from volley_app.components.forms import error_line, notice_line, select_field
 from volley_app.components.layout import button_row, card_for, column, section_card
 from volley_app.components.sub_requests import sub_picker
 from volley_app.services.subs import invites
+from volley_app.services.subs.invites import InviteRow
+from volley_app.services.subs.subs_list import SubChoice
 from volley_app.state.sub_invites import NOTIFY_ERROR_ID, QUEUE_ERROR_ID, InviteQueueState, SubNotifyState
 
 
-def _pick(p: rx.Var, i: rx.Var) -> rx.Component:
+def _pick(p: ObjectVar[SubChoice], i: NumberVar[int]) -> rx.Component:
     s = InviteQueueState
     last = i == s.picks.length() - 1
+    label = p["label"].to(str)
+    up = s.move_up(i)  # type: ignore[operator]  # rx.event's stubs: mypy sees an EventNamespace
+    down = s.move_down(i)  # type: ignore[operator]  # rx.event's stubs: mypy sees an EventNamespace
+    remove = s.remove(i)  # type: ignore[operator]  # rx.event's stubs: mypy sees an EventNamespace
     return rx.el.li(
         rx.hstack(
-            rx.text(p["label"], weight="medium", flex="1"),
-            rx.icon_button(rx.icon("arrow_up", size=16), on_click=s.move_up(i), disabled=i == 0, variant="soft",
-                           aria_label="Move " + p["label"] + " up", type="button"),
-            rx.icon_button(rx.icon("arrow_down", size=16), on_click=s.move_down(i), disabled=last, variant="soft",
-                           aria_label="Move " + p["label"] + " down", type="button"),
-            rx.icon_button(rx.icon("x", size=16), on_click=s.remove(i), color_scheme="red", variant="soft",
-                           aria_label="Remove " + p["label"], type="button"),
+            rx.text(label, weight="medium", flex="1"),
+            rx.icon_button(rx.icon("arrow_up", size=16), on_click=up, disabled=i == 0, variant="soft",
+                           aria_label="Move " + label + " up", type="button"),
+            rx.icon_button(rx.icon("arrow_down", size=16), on_click=down, disabled=last, variant="soft",
+                           aria_label="Move " + label + " down", type="button"),
+            rx.icon_button(rx.icon("x", size=16), on_click=remove, color_scheme="red", variant="soft",
+                           aria_label="Remove " + label, type="button"),
             align="center", spacing="2", width="100%",
         ),
         data_testid="invite-pick",
@@ -67,7 +74,7 @@ def _builder() -> rx.Component:
     )
 
 
-def _queue_line(q: rx.Var) -> rx.Component:
+def _queue_line(q: ObjectVar[InviteRow]) -> rx.Component:
     return rx.el.li(
         rx.text(rx.text.strong(q["name"]), " — ", q["state"], rx.cond(q["when"] != "", rx.text.span(", ", q["when"]))),
         data_testid="invite-queue-row",

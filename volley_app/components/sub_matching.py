@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar, StringVar
 
 from volley_app.components.forms import checkbox_field, error_line, notice_line, text_field
 from volley_app.components.layout import button_row, card_for, column
@@ -10,21 +11,31 @@ from volley_app.components.paging import pager
 from volley_app.components.tables import card
 from volley_app.services.subs import availability
 from volley_app.state.sub_invites import InviteQueueState
-from volley_app.state.sub_matching import SUGGESTIONS_ERROR_ID, AvailabilityState, OutcomeState, SuggestionsState
+from volley_app.state.sub_matching import (
+    SUGGESTIONS_ERROR_ID,
+    AvailabilityState,
+    Mark,
+    OutcomeState,
+    SuggestedSub,
+    SuggestionsState,
+)
 
 AVAILABILITY_ERROR_ID = "availability-error"
 OUTCOME_ERROR_ID = "outcome-error"
 
 
-def _suggested(r: rx.Var, after_invite=None) -> rx.Component:
+def _suggested(r: ObjectVar[SuggestedSub], after_invite=None) -> rx.Component:
     s = SuggestionsState
-    clicked = [s.invite(r["id"]), after_invite] if after_invite is not None else s.invite(r["id"])
+    name = r["name"].to(str)
+    invite_one = s.invite(r["id"])  # type: ignore[operator]  # rx.event's stubs: mypy sees an EventNamespace
+    clicked = [invite_one, after_invite] if after_invite is not None else invite_one
+    add = InviteQueueState.add_suggested(r["id"])  # type: ignore[operator]  # rx.event's stubs: mypy sees an EventNamespace
     invite = rx.cond(
         (r["eligible"] != "") & s.can_invite,
         rx.hstack(
-            rx.button("Invite", size="2", on_click=clicked, aria_label="Invite " + r["name"]),
-            rx.button("Add to List", size="2", variant="soft", on_click=InviteQueueState.add_suggested(r["id"]),
-                      aria_label="Add " + r["name"] + " to the invite list"),
+            rx.button("Invite", size="2", on_click=clicked, aria_label="Invite " + name),
+            rx.button("Add to List", size="2", variant="soft", on_click=add,
+                      aria_label="Add " + name + " to the invite list"),
             spacing="2",
         ),
         rx.fragment(),
@@ -78,18 +89,21 @@ def suggestions_panel(after_invite=None) -> rx.Component:
     )
 
 
-def _mark_row(r: rx.Var) -> rx.Component:
+def _mark_row(r: ObjectVar[Mark]) -> rx.Component:
     """One sub who took a place: their name, their mark, and the two buttons that set it."""
     s = OutcomeState
+    name, outcome = r["name"].to(str), r["outcome"].to(str)
+    played = s.mark(r["id"], "Played")  # type: ignore[operator]  # rx.event's stubs: mypy sees an EventNamespace
+    no_show = s.mark(r["id"], "No-show")  # type: ignore[operator]  # rx.event's stubs: mypy sees an EventNamespace
     return card(
         rx.vstack(
-            rx.text(r["name"], weight="bold"),
-            rx.text(rx.cond(r["outcome"] != "", "Marked: " + r["outcome"], "Not marked yet"), size="2"),
+            rx.text(name, weight="bold"),
+            rx.text(rx.cond(outcome != "", "Marked: " + outcome, "Not marked yet"), size="2"),
             button_row(
-                rx.button("Played", color_scheme="green", size="3", on_click=s.mark(r["id"], "Played"),
-                          aria_label="Played: " + r["name"], aria_pressed=rx.cond(r["outcome"] == "Played", "true", "false")),
-                rx.button("No-show", color_scheme="red", variant="soft", size="3", on_click=s.mark(r["id"], "No-show"),
-                          aria_label="No-show: " + r["name"], aria_pressed=rx.cond(r["outcome"] == "No-show", "true", "false")),
+                rx.button("Played", color_scheme="green", size="3", on_click=played,
+                          aria_label="Played: " + name, aria_pressed=rx.cond(outcome == "Played", "true", "false")),
+                rx.button("No-show", color_scheme="red", variant="soft", size="3", on_click=no_show,
+                          aria_label="No-show: " + name, aria_pressed=rx.cond(outcome == "No-show", "true", "false")),
                 spacing="3",
             ),
             spacing="2",
@@ -112,12 +126,13 @@ def outcome_panel() -> rx.Component:
     )
 
 
-def _date_row(day: rx.Var) -> rx.Component:
+def _date_row(day: StringVar) -> rx.Component:
     s = AvailabilityState
+    remove = s.remove_date(day)  # type: ignore[operator]  # rx.event's stubs: mypy sees an EventNamespace
     return rx.hstack(
         rx.text(day, size="2"),
         rx.button("Remove", size="1", variant="soft", color_scheme="red", type="button",
-                  on_click=s.remove_date(day), aria_label="Remove " + day),  # fmt: skip
+                  on_click=remove, aria_label="Remove " + day),  # fmt: skip
         align="center",
         spacing="3",
         custom_attrs={"data-testid": "unavailable-date"},

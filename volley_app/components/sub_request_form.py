@@ -23,7 +23,7 @@ GENDER_RULES = (
 WHEN_HINT_ID = "when-hint"
 # As the location is typed, the date's hint names its venue's zone: picked in the browser from the hints the
 # form was given (typing sends nothing to the server).
-_VENUE_HINT_AS_TYPED = rx.Var(
+_VENUE_HINT_AS_TYPED: rx.Var[object] = rx.Var(
     f"(e) => {{ const h = document.getElementById('{WHEN_HINT_ID}'); if (!h) return; let m = {{}};"
     " try { m = JSON.parse(h.dataset.hints || '{}'); } catch (_) { m = {}; }"
     " const k = e.target.value.trim().toLowerCase(); h.textContent = m[k] || h.dataset.default || h.textContent; }"

@@ -6,12 +6,14 @@ Each list is a table on wider screens and a list of cards on a phone.
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ArrayVar, ObjectVar
 
 from volley_app import routes
 from volley_app.components.layout import button_row, dash_screen, link_button
 from volley_app.components.paging import date_filter, pager, search_form, text_filter
 from volley_app.components.tables import card, cell, responsive, table
 from volley_app.state.auth import AuthState
+from volley_app.state.sub_requests import ListedRequest
 
 
 def status_color(status: rx.Var):
@@ -28,15 +30,15 @@ def page_error(message: rx.Var) -> rx.Component:
     return rx.cond(message != "", rx.text(message, color_scheme="red", role="alert"), rx.fragment())
 
 
-def _view(r: rx.Var, size: str) -> rx.Component:
-    return link_button("View", href=r["href"], size=size, variant="soft")
+def _view(r: ObjectVar[ListedRequest], size: str) -> rx.Component:
+    return link_button("View", href=f"{r['href']}", size=size, variant="soft")
 
 
-def _card_head(title: rx.Component, r: rx.Var) -> rx.Component:
+def _card_head(title: rx.Component, r: ObjectVar[ListedRequest]) -> rx.Component:
     return rx.flex(title, _view(r, "2"), justify="between", align="center", width="100%")
 
 
-def _open_card(r: rx.Var) -> rx.Component:
+def _open_card(r: ObjectVar[ListedRequest]) -> rx.Component:
     return card(
         _card_head(rx.text(r["team"], weight="bold"), r),
         rx.text(r["date"], ", ", r["time"], size="2"),
@@ -46,11 +48,11 @@ def _open_card(r: rx.Var) -> rx.Component:
     )
 
 
-def _mine_card(r: rx.Var) -> rx.Component:
+def _mine_card(r: ObjectVar[ListedRequest]) -> rx.Component:
     return card(
         _card_head(rx.hstack(rx.text(r["team"], weight="bold"), status_badge(r["status"])), r),
         rx.text(r["date"], ", ", r["time"], size="2"),
-        rx.text(r["svl"], rx.cond(r["court"] != "", ", " + r["court"], ""), size="2", color_scheme="gray"),
+        rx.text(r["svl"], rx.cond(r["court"] != "", ", " + r["court"].to(str), ""), size="2", color_scheme="gray"),
         rx.text("Requestor: ", r["requestor"], size="2", color_scheme="gray"),
         rx.text("Sub: ", r["sub"], size="2", color_scheme="gray"),
         rx.text("Needs: ", r["needs"], size="2", color_scheme="gray"),
@@ -79,14 +81,14 @@ def item_row(*cells, test_id: str = "request-item") -> rx.Component:
 
 
 def _row_of(columns: tuple[str, ...]):
-    def draw(r: rx.Var) -> rx.Component:
+    def draw(r: ObjectVar[ListedRequest]) -> rx.Component:
         shown = [cell(c, status_badge(r["status"]) if c == "Status" else r[_SHOWS[c]]) for c in columns]
         return rx.table.row(*shown, rx.table.cell(_view(r, "1")), custom_attrs={"data-testid": "request-item"})
 
     return draw
 
 
-def responsive_list(headers: list[str], rows: rx.Var, row, item, empty: str) -> rx.Component:
+def responsive_list(headers: list[str], rows: ArrayVar, row, item, empty: str | rx.Var[str]) -> rx.Component:
     """``rows`` as a table (``row`` draws one) on wider screens, as cards (``item``) on a phone; ``empty`` if none."""
     return rx.cond(
         rows.length() > 0,
@@ -98,16 +100,16 @@ def responsive_list(headers: list[str], rows: rx.Var, row, item, empty: str) -> 
     )
 
 
-def _requests(columns: tuple[str, ...], rows: rx.Var, item, empty: str) -> rx.Component:
+def _requests(columns: tuple[str, ...], rows: ArrayVar, item, empty: str) -> rx.Component:
     return responsive_list([*columns, ""], rows, _row_of(columns), item, empty)
 
 
-def open_requests_table(rows: rx.Var) -> rx.Component:
+def open_requests_table(rows: ArrayVar) -> rx.Component:
     """Requestor, Team, Date, Time, Location, View (spec section 2)."""
     return _requests(OPEN_COLUMNS, rows, _open_card, "No open sub requests right now.")
 
 
-def notifications_table(rows: rx.Var) -> rx.Component:
+def notifications_table(rows: ArrayVar) -> rx.Component:
     """Requestor, Status, Team, Date, Location, Court (spec section 2), and who subs (the subs holding places)."""
     return _requests(MINE_COLUMNS, rows, _mine_card, "You have no sub requests right now.")
 
@@ -158,4 +160,4 @@ def request_links() -> rx.Component:
 
 def my_sub_info(is_sub: rx.Var, label: str) -> rx.Component:
     """The link to the player's own sub info: ``label`` for a sub, 'Become a Sub' for anyone else."""
-    return link_button(rx.cond(is_sub, label, "Become a Sub"), href=routes.user_path(AuthState.user_id), size="2")
+    return link_button(rx.cond(is_sub, label, "Become a Sub"), href=routes.user_path(f"{AuthState.user_id}"), size="2")

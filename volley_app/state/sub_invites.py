@@ -6,13 +6,18 @@ pick from are found by name, one page at a time (``SubPickerList``), among those
 
 from __future__ import annotations
 
+from typing import NotRequired, TypedDict
+
 import reflex as rx
 
 from volley_app import routes
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.mail import mail_lists
-from volley_app.services.subs import invites, matching, request_lists, subs_list
+from volley_app.services.subs import invites, matching, subs_list
+from volley_app.services.subs.invites import InviteRow
+from volley_app.services.subs.request_lists import SubRequestDetail
+from volley_app.services.subs.subs_list import SubChoice
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import failure_text, focus, form_values, path_arg, run_action
 from volley_app.state.sub_requests import SubPickerList
@@ -28,9 +33,20 @@ def _index(value: object, size: int) -> int | None:
     return int(text) if text.isdigit() and int(text) < size else None
 
 
+class QueueRead(TypedDict):
+    """What the invite list shows of a request (None: it could not be read), and the first page of subs to pick
+    from when its requestor may invite."""
+
+    found: SubRequestDetail | None
+    choices: NotRequired[tuple[Page | None, DomainError | None]]
+
+
 class InviteQueueState(SubPickerList, AuthState):
-    picks: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
-    queue: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    """The invite list of the request on the page: it shows the request as the page read it (``_open_queue``,
+    ``_refresh_queue``), so the request is read once for the page and its list."""
+
+    picks: rx.Field[list[SubChoice]] = rx.field(default_factory=list)
+    queue: rx.Field[list[InviteRow]] = rx.field(default_factory=list)
     places: rx.Field[list[str]] = rx.field(default_factory=list)
     players: rx.Field[str] = rx.field("")
     can_invite: rx.Field[bool] = rx.field(False)
@@ -38,28 +54,35 @@ class InviteQueueState(SubPickerList, AuthState):
     queue_notice: rx.Field[str] = rx.field("")
     _keep_notice: bool = False
 
-    async def _refresh(self) -> None:
-        """The request's invite list and places as they are now; the picker opens (a first page, no search) when
-        the requestor may invite, and stays where it is while they still may."""
-        self._show_queue(await self._read_queue())
+    async def _open_queue(self, found: SubRequestDetail | None) -> None:
+        """The list as the page opens with the request ``found`` (None: it could not be read): no subs picked yet,
+        no message but the one of an invite just sent."""
+        self.picks, self.queue_error, self._picking = [], "", False
+        if not self._keep_notice:
+            self.queue_notice = ""
+        self._keep_notice = False
+        await self._refresh_queue(found)
 
-    async def _read_queue(self) -> dict:
-        """What :meth:`_refresh` shows, read and not shown: it assigns nothing and needs no other state (a poll
+    async def _refresh_queue(self, found: SubRequestDetail | None) -> None:
+        """The request's invite list and places as ``found`` has them; the picker opens (a first page, no search)
+        when the requestor may invite, and stays where it is while they still may."""
+        self._show_queue(await self._read_queue(found))
+
+    async def _read_queue(self, found: SubRequestDetail | None) -> QueueRead:
+        """What :meth:`_refresh_queue` shows, read and not shown: it assigns nothing and needs no other state (a poll
         reads it with the state unlocked). :meth:`_show_queue` shows it."""
-        found, failure = await run_action(request_lists.detail, actor=await self._actor(),
-                                          request_id=path_arg(self, "note_id"))  # fmt: skip
-        got: dict = {"found": None if failure else found}
-        if found and not failure and found["can_invite_in_order"] and not self._picking:
+        got: QueueRead = {"found": found}
+        if found and found["can_invite_in_order"] and not self._picking:
             got["choices"] = await self._read_first_choices()
         return got
 
-    def _show_queue(self, got: dict) -> None:
+    def _show_queue(self, got: QueueRead) -> None:
         found = got["found"]
         if not found:
             self.queue, self.places, self.players, self.can_invite = [], [], "", False
             self._show_picker(False, None)
             return
-        self.queue = [dict(q) for q in found["invite_queue"]]
+        self.queue = list(found["invite_queue"])
         self.places = list(found["places"])
         needed = found["players_needed"]
         self.players = f"{found['places_filled']} of {needed} places taken" if needed > 1 else ""
@@ -69,7 +92,9 @@ class InviteQueueState(SubPickerList, AuthState):
         elif not self._picking and "choices" in got:
             self._show_picker(True, got["choices"])
 
-    async def _choices(self, bookmark: str, filters: dict | None = None) -> tuple[Page | None, DomainError | None]:
+    async def _choices(
+        self, bookmark: str, filters: dict[str, str] | None = None
+    ) -> tuple[Page | None, DomainError | None]:
         return await run_action(subs_list.invite_list_choices, actor=await self._actor(),
                                 request_id=path_arg(self, "note_id"), filters=self.filters if filters is None else filters,
                                 bookmark=bookmark)  # fmt: skip
@@ -77,19 +102,11 @@ class InviteQueueState(SubPickerList, AuthState):
     def _picker_failed(self, message: str) -> None:
         self.queue_error = message
 
-    async def _option(self, sub_id: object) -> dict[str, str] | None:
+    async def _option(self, sub_id: object) -> SubChoice | None:
         """The sub ``sub_id`` as the list shows them, when the requestor may put them on this request's list."""
         option, _f = await run_action(subs_list.invite_list_choice, actor=await self._actor(),
                                       request_id=path_arg(self, "note_id"), sub_id=sub_id)  # fmt: skip
         return option
-
-    @rx.event
-    async def load(self):
-        self.picks, self.queue_error, self._picking = [], "", False
-        if not self._keep_notice:
-            self.queue_notice = ""
-        self._keep_notice = False
-        await self._refresh()
 
     @rx.event
     async def add_pick(self, form_data: dict | None = None):
@@ -102,7 +119,7 @@ class InviteQueueState(SubPickerList, AuthState):
             return focus(QUEUE_ERROR_ID)
         return None if self._add(option) else focus(QUEUE_ERROR_ID)
 
-    def _add(self, option: dict[str, str]) -> bool:
+    def _add(self, option: SubChoice) -> bool:
         """Add one sub to the end of the list; False (with the message) when it is there already or full."""
         if any(p["value"] == option["value"] for p in self.picks):
             self.queue_error = f"{option['label']} is already on the list"
@@ -110,7 +127,7 @@ class InviteQueueState(SubPickerList, AuthState):
         if len(self.picks) >= invites.MAX_INVITES:
             self.queue_error = f"Invite at most {invites.MAX_INVITES} subs in one list"
             return False
-        self.picks = [*self.picks, dict(option)]
+        self.picks = [*self.picks, option]
         return True
 
     @rx.event
@@ -196,7 +213,8 @@ class SubNotifyState(AuthState):
             self.is_sub, self.notify, self.notify_choices = False, "", []
             return
         self.is_sub, self.notify = bool(found["is_sub"]), str(found["value"])
-        self.notify_choices = [dict(c) for c in found["choices"]]
+        choices = found["choices"]
+        self.notify_choices = [dict(c) for c in choices] if isinstance(choices, list) else []
 
     @rx.event
     async def save_notify(self, form_data: dict | None = None):

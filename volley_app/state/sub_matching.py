@@ -5,11 +5,14 @@ Each holds what its panel shows; the services decide who may see and change what
 
 from __future__ import annotations
 
+from typing import Any, TypedDict
+
 import reflex as rx
 
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.subs import availability, matching
+from volley_app.services.subs.matching import Outcomes, SuggestionRow
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import failure_text, form_values, path_arg, run_action
 from volley_app.state.paging import PagedList
@@ -19,7 +22,27 @@ MARKED = "Saved: {name} {outcome}."
 SUGGESTIONS_ERROR_ID = "suggestions-error"
 
 
-def _flat(r: dict) -> dict[str, str]:
+class SuggestedSub(TypedDict):
+    """A suggested sub as the browser gets them: strings only (``eligible`` "1" or ""), never an email."""
+
+    id: str
+    name: str
+    gender: str
+    reason: str
+    ratings: str
+    record: str
+    eligible: str
+
+
+class Mark(TypedDict):
+    """A sub who took a place, as the marks show them: id, name, their mark ("" when not marked yet)."""
+
+    id: str
+    name: str
+    outcome: str
+
+
+def _flat(r: SuggestionRow) -> SuggestedSub:
     """A suggested sub as the browser gets it: strings, never an email."""
     return {
         "id": str(r["id"]), "name": r["name"], "gender": r["gender"] or "-", "reason": r["reason"],
@@ -34,12 +57,12 @@ class SuggestionsState(PagedList, AuthState):
 
     suggestions_shown: rx.Field[bool] = rx.field(False)
     show_ineligible: rx.Field[bool] = rx.field(False)
-    suggested: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    suggested: rx.Field[list[SuggestedSub]] = rx.field(default_factory=list)
     needs: rx.Field[str] = rx.field("")
     can_invite: rx.Field[bool] = rx.field(False)
     suggest_error: rx.Field[str] = rx.field("")
     suggest_notice: rx.Field[str] = rx.field("")
-    _extra: dict = {}
+    _extra: dict[str, Any] = {}
 
     def _request_id(self) -> str:
         return path_arg(self, "note_id")
@@ -56,7 +79,7 @@ class SuggestionsState(PagedList, AuthState):
         self._extra = page.extra if page else {}
         super()._show_page(found, first)
 
-    def _show(self, rows: list, failure: DomainError | None) -> None:
+    def _show(self, rows: list[SuggestionRow], failure: DomainError | None) -> None:
         self.suggested = [_flat(r) for r in rows]
         self.suggestions_shown = failure is None
         self.needs = self._extra.get("needs", "")
@@ -90,7 +113,7 @@ class OutcomeState(AuthState):
 
     can_mark: rx.Field[bool] = rx.field(False)
     # each sub who took a place: id, name, and their mark ("" when not marked yet)
-    marks: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    marks: rx.Field[list[Mark]] = rx.field(default_factory=list)
     outcome_error: rx.Field[str] = rx.field("")
     outcome_notice: rx.Field[str] = rx.field("")
 
@@ -101,15 +124,17 @@ class OutcomeState(AuthState):
     async def _read(self) -> None:
         self._show_marks(await self._read_marks())
 
-    async def _read_marks(self) -> dict:
-        """What :meth:`_read` shows, read and not shown (a poll reads it with the state unlocked)."""
+    async def _read_marks(self) -> Outcomes | None:
+        """What :meth:`_read` shows, read and not shown (a poll reads it with the state unlocked); None when the
+        viewer may not mark the request's subs."""
         found, _f = await run_action(matching.outcome_info, actor=await self._actor(),
                                      request_id=path_arg(self, "note_id"))  # fmt: skip
-        return found or {}
+        return found
 
-    def _show_marks(self, found: dict) -> None:
-        self.can_mark = bool(found.get("can_mark"))
-        self.marks = [{"id": str(r["id"]), "name": r["name"], "outcome": r["outcome"]} for r in found.get("subs", [])]
+    def _show_marks(self, found: Outcomes | None) -> None:
+        self.can_mark = bool(found and found["can_mark"])
+        subs = found["subs"] if found else []
+        self.marks = [{"id": str(r["id"]), "name": r["name"], "outcome": r["outcome"]} for r in subs]
 
     @rx.event
     async def mark(self, sub_id: str, outcome: str):

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import reflex as rx
 
 from volley_app import routes
 from volley_app.services.accounts import venues
 from volley_app.services.core import live
+from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page
-from volley_app.services.subs import request_lists, subs_list
+from volley_app.services.subs import request_lists, request_rows, subs_list
+from volley_app.services.subs.subs_list import SubChoice
 from volley_app.state.forms import FormState, form_values, run_action
 from volley_app.state.paging import PagedList, PolledList
 
@@ -33,23 +36,54 @@ REQUEST_LISTS: dict[str, Callable[..., Page]] = {
     routes.NOTES: request_lists.list_open,
     routes.NOTES_NOTIFICATIONS: request_lists.notifications,
 }
-# What a request's row in a list shows besides its date and time.
-LISTED = ("requestor", "sub", "status", "team", "svl", "court", "needs")
 
 
-def as_table_rows(found: list[dict]) -> list[dict[str, str]]:
+class ListedRequest(TypedDict):
+    """A request's row in a list as the browser gets it: strings only, its link, its day and time."""
+
+    id: str
+    href: str
+    date: str
+    time: str
+    requestor: str
+    sub: str
+    status: str
+    team: str
+    svl: str
+    court: str
+    needs: str
+
+
+def as_table_rows(found: list[request_rows.SubRequestRow]) -> list[ListedRequest]:
     """The browser's copy of request rows: strings only, no emails (the service gives none)."""
     return [_listed(r) for r in found]
 
 
-def _listed(r: dict) -> dict[str, str]:
+def _listed(r: request_rows.SubRequestRow) -> ListedRequest:
     return {
-        **{k: r[k] for k in LISTED},
+        "requestor": r["requestor"], "sub": r["sub"], "status": r["status"], "team": r["team"], "svl": r["svl"],
+        "court": r["court"], "needs": r["needs"],
         "id": str(r["id"]),
         "href": routes.note_path(r["id"]),
         "date": r["date_text"],
         "time": r["time_text"],
-    }
+    }  # fmt: skip
+
+
+class RequestValues(TypedDict):
+    """The request form's values by the service's names (``SERVICE_NAMES``), as typed."""
+
+    team: str
+    date: str
+    svl: str
+    court: str
+    skill_level: str
+    format: str
+    players_needed: str
+    text: str
+    position_needed: str
+    gender_needed: str
+    min_rating: str
 
 
 class RequestFormState(FormState, mixin=True):
@@ -65,16 +99,20 @@ class RequestFormState(FormState, mixin=True):
         found, _failure = await run_action(venues.time_hints)
         self._show_hints(found, location)
 
-    def _show_hints(self, found: dict | None, location: object = "") -> None:
+    def _show_hints(self, found: dict[str, Any] | None, location: object = "") -> None:
         """Show the time-zone hints ``venues.time_hints`` gave (read beforehand), the one of ``location`` first."""
         found = found or {"default": "", "venues": {}}
         self.default_hint, self.venue_hints = found["default"], json.dumps(found["venues"])
         key = location.strip().casefold() if isinstance(location, str) else ""
         self.when_hint = found["venues"].get(key, found["default"])
 
-    def _request_values(self, form_data: object) -> dict[str, str]:
-        values = form_values(form_data, DETAIL_FIELDS)
-        return {SERVICE_NAMES.get(k, k): v for k, v in values.items()}
+    def _request_values(self, form_data: object) -> RequestValues:
+        v = form_values(form_data, DETAIL_FIELDS)
+        return {
+            "team": v["team"], "date": v["when"], "svl": v["svl"], "court": v["court"], "skill_level": v["skill_level"],
+            "format": v["sub_format"], "players_needed": v["players_needed"], "text": v["text"],
+            "position_needed": v["position_needed"], "gender_needed": v["gender_needed"], "min_rating": v["min_rating"],
+        }  # fmt: skip
 
     def _show_failure(self, failure: DomainError) -> None:
         if isinstance(failure, Invalid):
@@ -88,14 +126,14 @@ class RequestListState(PolledList, mixin=True):
     A subclass names its page in ``_poll_path`` (a key of REQUEST_LISTS) and its interval in ``_poll_seconds``.
     """
 
-    rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    rows: rx.Field[list[ListedRequest]] = rx.field(default_factory=list)
     list_error: rx.Field[str] = rx.field("")
     _filter_names = request_lists.REQUEST_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         return await self._read_list(REQUEST_LISTS[self._poll_path], bookmark)
 
-    def _show(self, rows: list, failure: DomainError | None) -> None:
+    def _show(self, rows: list[request_rows.SubRequestRow], failure: DomainError | None) -> None:
         self.rows = as_table_rows(rows)
         self.list_error = failure.message if failure and not isinstance(failure, Invalid) else ""
 
@@ -115,21 +153,28 @@ class SubPickerList(PagedList, mixin=True):
     of subs in ``_choices`` and show a failure elsewhere in ``_picker_failed`` (by default: ``error``).
     """
 
-    sub_options: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    sub_options: rx.Field[list[SubChoice]] = rx.field(default_factory=list)
     _picking: bool = False
-    _chosen: dict[str, str] = {}
+    _chosen: SubChoice | None = None
+
+    if TYPE_CHECKING:  # the page's state is an AuthState, which reads the logged-in user, and has an error line
+        error: rx.Field[str]
+
+        async def _actor(self) -> Actor | None: ...
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         if not self._picking:
             return None, None
         return await self._choices(bookmark)
 
-    async def _choices(self, bookmark: str, filters: dict | None = None) -> tuple[Page | None, DomainError | None]:
+    async def _choices(
+        self, bookmark: str, filters: dict[str, str] | None = None
+    ) -> tuple[Page | None, DomainError | None]:
         """One page of the subs to pick from, as ``filters`` (by default ``self.filters``) find them."""
         return await run_action(subs_list.invite_choices, actor=await self._actor(),
                                 filters=self.filters if filters is None else filters, bookmark=bookmark)  # fmt: skip
 
-    def _show(self, rows: list, failure: DomainError | None) -> None:
+    def _show(self, rows: list[SubChoice], failure: DomainError | None) -> None:
         chosen = [self._chosen] if self._chosen and self._chosen not in rows else []
         self.sub_options = chosen + list(rows)
         if failure:
@@ -138,10 +183,10 @@ class SubPickerList(PagedList, mixin=True):
     def _picker_failed(self, message: str) -> None:
         self.error = message
 
-    async def _open_picker(self, picking: bool, chosen: dict[str, str] | None = None) -> None:
+    async def _open_picker(self, picking: bool, chosen: SubChoice | None = None) -> None:
         """The picker's first page with no search (``picking``), or no picker and no options."""
         self._reset_filters()
-        self._picking, self._chosen = picking, (chosen or {}) if picking else {}
+        self._picking, self._chosen = picking, chosen if picking else None
         await self._first_page()
 
     async def _read_first_choices(self) -> tuple[Page | None, DomainError | None]:
@@ -151,5 +196,5 @@ class SubPickerList(PagedList, mixin=True):
     def _show_picker(self, picking: bool, first: tuple[Page | None, DomainError | None] | None) -> None:
         """As :meth:`_open_picker`, with its first page read beforehand (``first``, by :meth:`_read_first_choices`)."""
         self._reset_filters()
-        self._picking, self._chosen = picking, {}
+        self._picking, self._chosen = picking, None
         self._show_page(first if picking and first is not None else (None, None), 1)

@@ -7,6 +7,7 @@ id and the server looks up the address.
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.layout import button_row, dash_screen, link_button
@@ -19,6 +20,7 @@ from volley_app.services.accounts import accounts
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.subs import subs_list
+from volley_app.services.subs.subs_list import SubRatings, SubRow
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 from volley_app.state.paging import PolledList
@@ -29,18 +31,31 @@ NO_MATCH = "No sub matches your search."
 REFRESH_SECONDS = 60
 HEADERS = ["First Name", "Last Name", "Gender", "Hitter", "Passer", "Setter", "Played", "No-shows", ""]
 RATINGS = ("hitter", "passer", "setter")
-SHOWN = ("first_name", "last_name", "gender", *RATINGS)
 
 
-def _shown(r: dict, me: int) -> dict[str, str]:
+class ShownSub(SubRatings):
+    """A sub as the browser gets them: strings only, names, gender, ratings, record and the invite link (never an
+    email); ``me`` "1" on one's own row."""
+
+    id: str
+    first_name: str
+    last_name: str
+    invite: str
+    played: str
+    no_shows: str
+    me: str
+
+
+def _shown(r: SubRow, me: int) -> ShownSub:
     """A sub as the browser gets it: names, gender, ratings and the invite link (never an email); "me": "1" on one's own row."""
-    return {"id": str(r["id"]), **{k: r[k] for k in SHOWN}, "invite": routes.invite_path(r["id"]),
-            "played": str(r.get("played", 0)), "no_shows": str(r.get("no_shows", 0)),
+    return {"id": str(r["id"]), "first_name": r["first_name"], "last_name": r["last_name"], "gender": r["gender"],
+            "hitter": r["hitter"], "passer": r["passer"], "setter": r["setter"], "invite": routes.invite_path(r["id"]),
+            "played": str(r["played"]), "no_shows": str(r["no_shows"]),
             "me": "1" if r["id"] == me else ""}  # fmt: skip
 
 
 class SubsState(PolledList, AuthState):
-    sub_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    sub_rows: rx.Field[list[ShownSub]] = rx.field(default_factory=list)
     subs_error: rx.Field[str] = rx.field("")
     is_sub: rx.Field[bool] = rx.field(False)
     _poll_path: str = routes.DASH_SUBS
@@ -56,7 +71,7 @@ class SubsState(PolledList, AuthState):
         """What an empty list says: nobody matches the search, or (no search) no sub at all."""
         return NO_MATCH if any(v for v in self.filters.values()) else NO_SUBS
 
-    def _show(self, rows: list, failure: DomainError | None) -> None:
+    def _show(self, rows: list[SubRow], failure: DomainError | None) -> None:
         self.sub_rows = [_shown(r, self._me) for r in rows]
         self.subs_error = LOAD_FAILED if failure else ""
 
@@ -70,20 +85,21 @@ class SubsState(PolledList, AuthState):
         return await super().load()
 
 
-def _rating(value) -> rx.Component:
+def _rating(value: rx.Var) -> rx.Component:
     return rx.cond(value != "", value, "-")
 
 
-def _invite(r: rx.Var, size: str) -> rx.Component:
+def _invite(r: ObjectVar[ShownSub], size: str) -> rx.Component:
     """Invite this sub; on one's own row, no invite: "You"."""
+    name = r["first_name"].to(str) + " " + r["last_name"].to(str)
     return rx.cond(
         r["me"] != "",
         rx.badge("You", color_scheme="gray", size=size),
-        link_button("Invite", href=r["invite"], size=size, aria_label="Invite " + r["first_name"] + " " + r["last_name"]),
+        link_button("Invite", href=f"{r['invite']}", size=size, aria_label="Invite " + name),
     )
 
 
-def _sub_card(r: rx.Var) -> rx.Component:
+def _sub_card(r: ObjectVar[ShownSub]) -> rx.Component:
     return card(
         rx.flex(
             rx.vstack(
@@ -105,7 +121,7 @@ def _sub_card(r: rx.Var) -> rx.Component:
     )
 
 
-def _sub_row(r: rx.Var) -> rx.Component:
+def _sub_row(r: ObjectVar[ShownSub]) -> rx.Component:
     ratings = [_rating(r[k]) for k in RATINGS]
     return item_row(r["first_name"], r["last_name"], r["gender"], *ratings, r["played"], r["no_shows"], _invite(r, "1"),
                     test_id="sub-item")  # fmt: skip

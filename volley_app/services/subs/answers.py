@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app.models import (
     SubRequest,
@@ -25,7 +25,7 @@ from volley_app.services.subs.access import (
     require_sub_request_actor,
 )
 
-_table: sa.Table = SubRequest.__table__  # type: ignore[assignment]
+_table: sa.Table = SubRequest.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
 
 ANSWERED = "answered"
 ALREADY_TOLD = "already told"
@@ -90,14 +90,14 @@ def notice_request(db: Session, actor: Actor | None, *, kind: str, date: object,
         where += [_table.c.requestor_id != actor.user_id,
                   sa.or_(_table.c.recipient_id.is_(None), _table.c.recipient_id == actor.user_id,
                          request_rows.placed_by(actor.user_id))]  # fmt: skip
-    found = db.exec(select(SubRequest).where(*where).order_by(SubRequest.id)).all()
+    found = db.exec(select(SubRequest).where(*where).order_by(col(SubRequest.id))).all()
     zone = venues.zone_by_name(db, svl)
     found = [r for r in found if _names_time(date, r.date, zone)]
     if isinstance(team, str) and team.strip():
         found = [r for r in found if r.team.strip().casefold() == team.strip().casefold()]
     if len(found) > 1:
         if kind == "accepted":
-            meant = [r for r in found if invites.has_place(db, r.id, actor.user_id)]
+            meant = [r for r in found if r.id is not None and invites.has_place(db, r.id, actor.user_id)]
         else:
             meant = [r for r in found if r.status == (SubStatus.DECLINED if kind == "declined" else SubStatus.OPEN)]
         found = meant if len(meant) == 1 else found
@@ -105,7 +105,9 @@ def notice_request(db: Session, actor: Actor | None, *, kind: str, date: object,
         raise NotFound(SUB_REQUEST_NOT_FOUND)
     if len(found) > 1:
         raise Invalid({"id": NOTICE_AMBIGUOUS})
-    return found[0].id
+    rid = found[0].id
+    assert rid is not None  # a stored request
+    return rid
 
 
 def answer_notice(
@@ -123,7 +125,7 @@ def answer_notice(
     status = SubStatus.ACCEPTED if accepted else SubStatus.DECLINED
     if req is not None and req.archived_at is None and req.recipient_id == actor.user_id and req.status == status:
         return ALREADY_TOLD
-    if req is not None and req.archived_at is None and accepted and invites.has_place(db, req.id, actor.user_id):
+    if req is not None and req.archived_at is None and accepted and invites.has_place(db, rid, actor.user_id):
         return ALREADY_TOLD  # one of several places, taken a moment ago
     (request_replies.accept if accepted else request_replies.decline)(db, actor, rid, now=now)
     return ANSWERED

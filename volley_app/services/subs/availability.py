@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app.models import Day, Role, SubUnavailableDate, User, utcnow
 from volley_app.services.accounts.accounts import access_user
@@ -69,9 +69,9 @@ def get(db: Session, actor: Actor | None, user_id: object) -> dict:
     user = _user(db, actor, user_id)
     today = _today()
     found = db.exec(
-        select(SubUnavailableDate.day)
-        .where(SubUnavailableDate.user_id == user.id, SubUnavailableDate.day >= today)
-        .order_by(SubUnavailableDate.day)
+        select(col(SubUnavailableDate.day))
+        .where(SubUnavailableDate.user_id == user.id, col(SubUnavailableDate.day) >= today)
+        .order_by(col(SubUnavailableDate.day))
     ).all()
     return {
         "days": days_of(user.sub_days),
@@ -132,6 +132,7 @@ def _day(value: object) -> dt.date:
 def add_date(db: Session, actor: Actor | None, user_id: object, *, day: object) -> None:
     """Add a date the sub cannot play (once: adding it again changes nothing)."""
     user = _user(db, actor, user_id)
+    assert user.id is not None  # a stored user
     when = _day(day)
     mine = SubUnavailableDate.user_id == user.id
     if db.exec(select(SubUnavailableDate.id).where(mine, SubUnavailableDate.day == when)).first() is not None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import datetime as dt
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from volley_app.models import (
     Game,
@@ -74,27 +74,28 @@ def rules(req: SubRequest, zone: str) -> tuple[dict[str, sa.ColumnElement[bool]]
     near = (req.date - BUSY_WINDOW, req.date + BUSY_WINDOW)
     # the places taken on other requests not cancelled (every status: a request for several may still be open;
     # the status/date index reads the dates)
-    on_request = SubRequest.id == SubRequestPlace.request_id
-    taken = (SubRequest.status.in_(list(SubStatus)), SubRequest.archived_at.is_(None), SubRequest.id != req.id)
+    on_request = col(SubRequest.id) == SubRequestPlace.request_id
+    taken = (col(SubRequest.status).in_(list(SubStatus)), col(SubRequest.archived_at).is_(None),
+             col(SubRequest.id) != req.id)
     week = (
-        sa.select(SubRequestPlace.user_id.label("sub_id"), sa.func.count().label("taken"))
+        sa.select(col(SubRequestPlace.user_id).label("sub_id"), sa.func.count().label("taken"))
         .join(SubRequest, on_request)
-        .where(*taken, SubRequest.date >= start, SubRequest.date < end)
-        .group_by(SubRequestPlace.user_id)
+        .where(*taken, col(SubRequest.date) >= start, col(SubRequest.date) < end)
+        .group_by(col(SubRequestPlace.user_id))
         .subquery("week")
     )
     subbing = (
-        sa.select(SubRequestPlace.user_id)
+        sa.select(col(SubRequestPlace.user_id))
         .join(SubRequest, on_request)
-        .where(*taken, SubRequest.date > near[0], SubRequest.date < near[1])
+        .where(*taken, col(SubRequest.date) > near[0], col(SubRequest.date) < near[1])
     )
     playing = (
-        sa.select(Team.captain_id)
-        .join(Game, sa.or_(Game.team1_id == Team.id, Game.team2_id == Team.id))
-        .join(League, League.id == Team.league_id)
+        sa.select(col(Team.captain_id))
+        .join(Game, sa.or_(col(Game.team1_id) == Team.id, col(Game.team2_id) == Team.id))
+        .join(League, col(League.id) == Team.league_id)
         .where(
-            Team.captain_id.is_not(None), Team.withdrawn_at.is_(None), Team.waitlist.is_(False),
-            League.archived_at.is_(None), Game.start_at > near[0], Game.start_at < near[1],
+            col(Team.captain_id).is_not(None), col(Team.withdrawn_at).is_(None), col(Team.waitlist).is_(False),
+            col(League.archived_at).is_(None), col(Game.start_at) > near[0], col(Game.start_at) < near[1],
         )
     )  # fmt: skip
     position = req.position_needed or Position.ANY
@@ -106,18 +107,18 @@ def rules(req: SubRequest, zone: str) -> tuple[dict[str, sa.ColumnElement[bool]]
         else:
             rating_ok = getattr(User, COLUMNS[position]).in_(good)
     gender = req.gender_needed or GenderNeeded.ANY
-    unavailable = sa.exists().where(SubUnavailableDate.user_id == User.id, SubUnavailableDate.day == day)
-    placed = sa.exists().where(SubRequestPlace.request_id == req.id, SubRequestPlace.user_id == User.id)
+    unavailable = sa.exists().where(col(SubUnavailableDate.user_id) == User.id, col(SubUnavailableDate.day) == day)
+    placed = sa.exists().where(col(SubRequestPlace.request_id) == req.id, col(SubRequestPlace.user_id) == User.id)
     rules = {
-        "requestor": User.id != req.requestor_id,
+        "requestor": col(User.id) != req.requestor_id,
         "placed": ~placed,
         "rating": rating_ok,
-        "gender": sa.true() if gender == GenderNeeded.ANY else User.gender == Gender(gender.value),
-        "weekday": User.sub_days.op("&")(availability.day_bit(day.weekday())) != 0,
+        "gender": sa.true() if gender == GenderNeeded.ANY else col(User.gender) == Gender(gender.value),
+        "weekday": col(User.sub_days).op("&")(availability.day_bit(day.weekday())) != 0,
         "date": ~unavailable,
-        "cap": sa.or_(User.sub_weekly_cap.is_(None), sa.func.coalesce(week.c.taken, 0) < User.sub_weekly_cap),
-        "playing": User.id.not_in(playing),
-        "subbing": User.id.not_in(subbing),
+        "cap": sa.or_(col(User.sub_weekly_cap).is_(None), sa.func.coalesce(week.c.taken, 0) < User.sub_weekly_cap),
+        "playing": col(User.id).not_in(playing),
+        "subbing": col(User.id).not_in(subbing),
     }
     return rules, week
 
@@ -173,7 +174,7 @@ def refusal(db: Session, req: SubRequest, user_id: int, names: tuple[str, ...] =
     found, _week = rules(req, zone)
     columns = (User.gender, *[getattr(User, c) for c in COLUMNS.values()])
     row = db.execute(
-        sa.select(*columns, *[flag(found[name]).label(f"ok_{name}") for name in names]).where(User.id == user_id)
+        sa.select(*columns, *[flag(found[name]).label(f"ok_{name}") for name in names]).where(col(User.id) == user_id)
     ).first()
     if row is None:
         return "not an active sub"

@@ -34,9 +34,10 @@ import asyncio
 import dataclasses
 import datetime as dt
 import logging
+from typing import TypedDict
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import db as dbmod
 from volley_app import routes
@@ -69,8 +70,8 @@ USED_LINK = "This link was already used."
 EXPIRED_LINK = "This link has expired."
 GONE_LINK = "This invitation is no longer open."
 
-_requests: sa.Table = SubRequest.__table__  # type: ignore[assignment]
-_invites: sa.Table = SubInvite.__table__  # type: ignore[assignment]
+_requests: sa.Table = SubRequest.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
+_invites: sa.Table = SubInvite.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
 
 
 def hold_until(now: dt.datetime, start: dt.datetime) -> dt.datetime | None:
@@ -95,7 +96,8 @@ def lock_request(db: Session, request_id: int) -> SubRequest:
 
 
 def _list(db: Session, request_id: int) -> list[SubInvite]:
-    return list(db.exec(select(SubInvite).where(SubInvite.request_id == request_id).order_by(SubInvite.position, SubInvite.id)))
+    return list(db.exec(select(SubInvite).where(SubInvite.request_id == request_id)
+                     .order_by(col(SubInvite.position), col(SubInvite.id))))
 
 
 def _clean_ids(db: Session, actor: Actor, req: SubRequest, sub_ids: object) -> list[int]:
@@ -117,7 +119,7 @@ def _clean_ids(db: Session, actor: Actor, req: SubRequest, sub_ids: object) -> l
         ids.append(uid)
     if actor.user_id in ids or req.requestor_id in ids:
         raise Invalid({"sub_ids": "You cannot invite yourself"})
-    found = {u.id: u for u in db.exec(select(User).where(User.id.in_(ids))).all()}
+    found = {u.id: u for u in db.exec(select(User).where(col(User.id).in_(ids))).all()}
     if any(uid not in found or not found[uid].sub or not found[uid].active or found[uid].archived_at for uid in ids):
         raise Invalid({"sub_ids": "Choose active subs only"})
     placed = set(db.exec(select(SubRequestPlace.user_id).where(SubRequestPlace.request_id == req.id)).all())
@@ -138,7 +140,9 @@ def invite_in_order(
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     req = access_sub_request(db, actor, request_id, own=True)
+    assert req.id is not None  # a stored request
     req = lock_request(db, req.id)
+    assert req.id is not None  # a stored request
     _advance(db, req, now)
     if req.completed or req.date <= now:
         raise BadRequest("This sub request's date has passed")
@@ -147,7 +151,8 @@ def invite_in_order(
     if req.status == SubStatus.OPEN and req.recipient_id is not None:
         raise BadRequest("A sub is invited to this request now: wait for their answer")
     errors: dict[str, str] = {}
-    if not isinstance(if_nobody, str) or if_nobody not in IF_NOBODY:
+    then = if_nobody if isinstance(if_nobody, str) and if_nobody in IF_NOBODY else None
+    if then is None:
         errors["if_nobody"] = "Choose what happens if nobody accepts"
     try:
         ids = _clean_ids(db, actor, req, sub_ids)
@@ -161,7 +166,7 @@ def invite_in_order(
     start = max((i.position for i in _list(db, req.id)), default=-1) + 1
     for offset, uid in enumerate(ids):
         db.add(SubInvite(request_id=req.id, user_id=uid, position=start + offset, state=QUEUED, created_at=now))
-    req.if_nobody = if_nobody
+    req.if_nobody = then
     req.status, req.recipient_id, req.updated_at = SubStatus.OPEN, None, now
     db.add(req)
     db.flush()
@@ -189,6 +194,7 @@ def _skip_rest(db: Session, request_id: int, now: dt.datetime) -> None:
 
 def _advance(db: Session, req: SubRequest, now: dt.datetime) -> None:
     """With the request locked: end a lapsed hold, then invite the next sub when nobody holds the request."""
+    assert req.id is not None  # a stored request
     current = _current(db, req.id)
     if current is None:
         if any(i.state == QUEUED for i in _list(db, req.id)) and req.status == SubStatus.OPEN:
@@ -206,6 +212,7 @@ def _advance(db: Session, req: SubRequest, now: dt.datetime) -> None:
 
 def _invite_next(db: Session, req: SubRequest, now: dt.datetime) -> None:
     """Invite the first queued sub who can still be asked; when none is left, open or close the request."""
+    assert req.id is not None  # a stored request
     if req.status == SubStatus.ACCEPTED or req.places_filled >= req.players_needed or req.completed or req.archived_at:
         _skip_rest(db, req.id, now)
         return
@@ -259,7 +266,7 @@ def settle_with_places(db: Session, req: SubRequest) -> None:
     """The request is taken with the places filled so far (its list ran out, or it needs no more players):
     Accepted, naming a sub who took a place (the first to), never one who was only asked."""
     placed = list(db.exec(select(SubRequestPlace.user_id).where(SubRequestPlace.request_id == req.id)
-                          .order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)).all())  # fmt: skip
+                          .order_by(col(SubRequestPlace.accepted_at), col(SubRequestPlace.id))).all())  # fmt: skip
     req.status = SubStatus.ACCEPTED
     if req.recipient_id not in placed:
         req.recipient_id = placed[0]
@@ -269,6 +276,7 @@ def place_freed(db: Session, req: SubRequest, user_id: int, now: dt.datetime) ->
     """The sub ``user_id`` gave up their place (the request is locked, Open again): their invitation says so; the
     next sub on the invite list who was not asked yet is invited (a sub invited now keeps the request); with nobody
     left there it is open to anyone. Returns who holds the request now, in words."""
+    assert req.id is not None  # a stored request
     db.connection().execute(
         sa.update(_invites).where(_invites.c.request_id == req.id, _invites.c.user_id == user_id,
                                   _invites.c.state == ACCEPTED)
@@ -308,6 +316,7 @@ def _reread(db: Session, request_id: int) -> None:
 def tell_changed(db: Session, req: SubRequest, *others: int | None, open_list: bool = False) -> None:
     """Once committed, the open pages of the requestor, the sub named or holding the request, the subs with a place
     on it and ``others`` read it again (and the open list, when the request is or was open to anyone)."""
+    assert req.id is not None  # a stored request
     open_list = open_list or req.recipient_id is None
     users = (req.requestor_id, req.recipient_id, *place_holders(db, req.id), *others)
     live.request_changed(db, req.id, users, open_list=open_list)
@@ -328,7 +337,7 @@ def sweep_request(db: Session, request_id: int, now: dt.datetime | None = None) 
     """Pass a lapsed hold of this request on (when it has one): the request is read, so it is up to date."""
     lapsed = db.exec(
         select(SubInvite.id).where(SubInvite.request_id == request_id, SubInvite.state == INVITED,
-                                   SubInvite.hold_until <= (now or utcnow()))
+                                   col(SubInvite.hold_until) <= (now or utcnow()))
     ).first()  # fmt: skip
     if lapsed is not None:
         _advance(db, lock_request(db, request_id), now or utcnow())
@@ -336,6 +345,7 @@ def sweep_request(db: Session, request_id: int, now: dt.datetime | None = None) 
 
 def after_accept(db: Session, req: SubRequest, actor: Actor, now: dt.datetime) -> None:
     """A sub took a place (the request's row is already written, so locked): record it, then move the list on."""
+    assert req.id is not None  # a stored request
     invite = db.exec(
         select(SubInvite).where(SubInvite.request_id == req.id, SubInvite.user_id == actor.user_id,
                                 SubInvite.state == INVITED)
@@ -380,7 +390,7 @@ class Sweep:
 
 def _to_sweep(now: dt.datetime) -> list[int]:
     def find(db: Session) -> list[int]:
-        lapsed = select(SubInvite.request_id).where(SubInvite.state == INVITED, SubInvite.hold_until <= now)
+        lapsed = select(SubInvite.request_id).where(SubInvite.state == INVITED, col(SubInvite.hold_until) <= now)
         return list(db.exec(lapsed.distinct()).all())
 
     return dbmod.call(find)
@@ -406,15 +416,25 @@ async def run_sweeper_forever(stop_event: asyncio.Event | None = None, interval:
 # -- what the requestor sees ---------------------------------------------------------------------------------
 
 
-def queue_rows(db: Session, req: SubRequest) -> list[dict[str, str]]:
+class InviteRow(TypedDict):
+    """One sub on a request's invite list as its requestor sees it: who, their state in words, when (until when
+    they hold it, when they answered), their place in the order (from 1)."""
+
+    name: str
+    state: str
+    when: str
+    position: str
+
+
+def queue_rows(db: Session, req: SubRequest) -> list[InviteRow]:
     """The request's invite list in order: who, their state, and until when the invited one holds it."""
     rows = db.exec(
         select(SubInvite, User.first_name, User.last_name, User.username)
-        .join(User, User.id == SubInvite.user_id)
+        .join(User, col(User.id) == SubInvite.user_id)
         .where(SubInvite.request_id == req.id)
-        .order_by(SubInvite.position, SubInvite.id)
+        .order_by(col(SubInvite.position), col(SubInvite.id))
     ).all()
-    out = []
+    out: list[InviteRow] = []
     for invite, first, last, username in rows:
         when = {
             INVITED: f"holds it until {timefmt.long(invite.hold_until)}" if invite.hold_until else "",
@@ -430,8 +450,8 @@ def queue_rows(db: Session, req: SubRequest) -> list[dict[str, str]]:
 def place_names(db: Session, req: SubRequest) -> list[str]:
     """The subs who accepted a place, in the order they did."""
     rows = db.exec(
-        select(User.first_name, User.last_name, User.username).join(SubRequestPlace, SubRequestPlace.user_id == User.id)
-        .where(SubRequestPlace.request_id == req.id).order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)
+        select(User.first_name, User.last_name, User.username).join(SubRequestPlace, col(SubRequestPlace.user_id) == User.id)
+        .where(SubRequestPlace.request_id == req.id).order_by(col(SubRequestPlace.accepted_at), col(SubRequestPlace.id))
     ).all()  # fmt: skip
     return [f"{f or ''} {la or ''}".strip() or u for f, la, u in rows]
 
@@ -460,6 +480,7 @@ def _details(db: Session, req: SubRequest) -> dict[str, object]:
 
 def _send_invitation(db: Session, req: SubRequest, sub: User, tokens: tuple[str, str], held_until: str | None) -> None:
     """An invitation email: the request, until when it is held (None: no hold), one-click Accept and Decline."""
+    assert req.id is not None  # a stored request
     requestor = db.get(User, req.requestor_id)
     accept, decline = (routes.backend_absolute(routes.invite_answer_path(t)) for t in tokens)
     mail.queue_email(
@@ -482,6 +503,7 @@ def _email_invitation(db: Session, req: SubRequest, invite: SubInvite, sub: User
 def email_named(db: Session, req: SubRequest, sub: User) -> None:
     """The email of the sub a request names (unless they asked for none): the request, one-click Accept and Decline
     that stand until the game starts or the sub no longer holds the request."""
+    assert sub.id is not None  # a stored user
     if not mail_lists.emails_invites(sub):
         return
     _send_invitation(db, req, sub, (named_token(req, sub.id, "accept"), named_token(req, sub.id, "decline")), None)
@@ -489,6 +511,7 @@ def email_named(db: Session, req: SubRequest, sub: User) -> None:
 
 def _email_requestor(db: Session, req: SubRequest, outcome: str) -> None:
     """Tell the requestor that nobody on the invite list accepted, and what became of the request (``outcome``)."""
+    assert req.id is not None  # a stored request
     requestor = db.get(User, req.requestor_id)
     if requestor is None:
         return
@@ -501,12 +524,13 @@ def _email_requestor(db: Session, req: SubRequest, outcome: str) -> None:
 
 def open_notices(db: Session, req: SubRequest) -> int:
     """Email the open request to every active sub whose setting is "every" and whom it matches (bulk mail)."""
+    assert req.id is not None  # a stored request
     levels = mail_lists.matching_levels(req.skill_level)
-    rated = sa.or_(User.hitter_skill_level.in_(levels), User.passer_skill_level.in_(levels),
-                   User.setter_skill_level.in_(levels))  # fmt: skip
+    rated = sa.or_(col(User.hitter_skill_level).in_(levels), col(User.passer_skill_level).in_(levels),
+                   col(User.setter_skill_level).in_(levels))  # fmt: skip
     subs = db.exec(
-        select(User).where(User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None),
-                           User.sub_notify == mail_lists.EVERY, User.id != req.requestor_id, rated).order_by(User.id)
+        select(User).where(col(User.sub).is_(True), col(User.active).is_(True), col(User.archived_at).is_(None),
+                           User.sub_notify == mail_lists.EVERY, User.id != req.requestor_id, rated).order_by(col(User.id))
     ).all()  # fmt: skip
     page = routes.absolute(routes.note_path(req.id))
     details, day = _details(db, req), timefmt.day(req.date)

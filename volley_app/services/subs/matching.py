@@ -39,26 +39,19 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from typing import Any, TypedDict
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
-from volley_app.models import (
-    Position,
-    SkillLevel,
-    SubOutcome,
-    SubRequest,
-    SubRequestPlace,
-    SubStatus,
-    User,
-    utcnow,
-)
+from volley_app.models import Position, SkillLevel, SubOutcome, SubRequest, SubRequestPlace, SubStatus, User, utcnow
 from volley_app.services.accounts import venues
 from volley_app.services.core import audit, paging, ratelimit, timefmt
 from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.subs import eligibility, invites, request_rows, sub_records
 from volley_app.services.subs.access import access_sub_request, require_sub_request_actor
+from volley_app.services.subs.subs_list import SubRatings
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +61,7 @@ NOT_PLACED = "Only a sub who took a place on this sub request can be marked"
 LISTS = ("eligible", "ineligible")
 
 _SKILL_TARGET = {SkillLevel.A: 0, SkillLevel.B: 1, SkillLevel.C_PLUS: 2, SkillLevel.C: 2, SkillLevel.D: 3}
-_sub_requests: sa.Table = SubRequest.__table__  # type: ignore[assignment]
+_sub_requests: sa.Table = SubRequest.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
 # The eligibility rules and their words are the accept's too (services/subs/eligibility.py).
 _RANK, _COLUMNS, UNRATED = eligibility.RANK, eligibility.COLUMNS, eligibility.UNRATED
 _rank, _flag, _rules = eligibility.rank, eligibility.flag, eligibility.rules
@@ -95,11 +88,11 @@ def _fit(req: SubRequest) -> sa.ColumnElement[int]:
 
 
 _PEOPLE = (
-    User.id, User.first_name, User.last_name, User.username, User.gender, User.hitter_skill_level,
-    User.passer_skill_level, User.setter_skill_level, User.sub_days, User.sub_weekly_cap,
+    *(col(c) for c in (User.id, User.first_name, User.last_name, User.username, User.gender, User.hitter_skill_level,
+                       User.passer_skill_level, User.setter_skill_level, User.sub_days, User.sub_weekly_cap)),
     # the record kept on the account (services/subs/sub_records.py): no request is read for it
-    User.sub_played.label("played"), User.sub_no_shows.label("no_shows"), User.sub_last_date.label("last_date"),
-    User.sub_late_withdrawals.label("late_withdrawals"),
+    col(User.sub_played).label("played"), col(User.sub_no_shows).label("no_shows"),
+    col(User.sub_last_date).label("last_date"), col(User.sub_late_withdrawals).label("late_withdrawals"),
 )  # fmt: skip
 
 
@@ -109,9 +102,9 @@ def _query(req: SubRequest, which: str, zone: str, only: int | None = None) -> s
     Eligible: the rules filter the subs, ranked by their records (kept on ``users``). Ineligible: by name, a
     flag per rule."""
     rules, week = _rules(req, zone)
-    base = [User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None)]
+    base: list[sa.ColumnElement[bool]] = [col(User.sub).is_(True), col(User.active).is_(True), col(User.archived_at).is_(None)]
     if only is not None:
-        base.append(User.id == only)
+        base.append(col(User.id) == only)
     taken = sa.func.coalesce(week.c.taken, 0).label("taken")
     total = sa.func.count().over().label("total")
     if which == "eligible":
@@ -120,8 +113,9 @@ def _query(req: SubRequest, which: str, zone: str, only: int | None = None) -> s
             .select_from(User)
             .outerjoin(week, week.c.sub_id == User.id)
             .where(*base, *rules.values())
-            .order_by(_fit(req), (User.sub_played - User.sub_no_shows).desc(), User.sub_last_date.asc().nulls_first(),
-                      User.first_name, User.last_name, User.id)
+            .order_by(_fit(req), (col(User.sub_played) - col(User.sub_no_shows)).desc(),
+                      col(User.sub_last_date).asc().nulls_first(), col(User.first_name), col(User.last_name),
+                      col(User.id))
         )  # fmt: skip
     else:
         where = [*base, sa.or_(*[_flag(rule) == 0 for rule in rules.values()])]
@@ -131,7 +125,7 @@ def _query(req: SubRequest, which: str, zone: str, only: int | None = None) -> s
             .select_from(User)
             .outerjoin(week, week.c.sub_id == User.id)
             .where(*where)
-            .order_by(User.first_name, User.last_name, User.id)
+            .order_by(col(User.first_name), col(User.last_name), col(User.id))
         )
     return query
 
@@ -160,7 +154,19 @@ def _reason(row, req: SubRequest, zone: str) -> str:
     return ", ".join(parts)
 
 
-def _project(row, req: SubRequest, which: str, zone: str) -> dict:
+class SuggestionRow(SubRatings):
+    """A sub as a request's suggestions show them: name, gender, ratings, record, and why they fit or why not
+    (never an email)."""
+
+    id: int
+    name: str
+    played: int
+    no_shows: int
+    eligible: bool
+    reason: str
+
+
+def _project(row: Any, req: SubRequest, which: str, zone: str) -> SuggestionRow:
     name = request_rows.person_name(row.first_name, row.last_name, row.username)
     return {
         "id": row.id,
@@ -270,7 +276,9 @@ def invite(
     if changed != 1:  # taken or invited a moment ago (a double click)
         raise BadRequest("This sub request is no longer open to invite")
     db.refresh(req)
-    invites.email_named(db, req, db.get(User, uid))
+    sub = db.get(User, uid)
+    assert sub is not None  # checked above: an active sub
+    invites.email_named(db, req, sub)
     invites.tell_changed(db, req, open_list=True)  # it leaves the open list; the invited sub's pages show it
     log.info("sub request %s: user %s invited sub %s from the suggestions", req.id, actor.user_id, uid)
 
@@ -278,19 +286,37 @@ def invite(
 def _places(db: Session, req: SubRequest) -> list[tuple[SubRequestPlace, User]]:
     """The places taken on the request and their subs, in the order they were taken."""
     return list(db.exec(
-        select(SubRequestPlace, User).join(User, User.id == SubRequestPlace.user_id)
-        .where(SubRequestPlace.request_id == req.id).order_by(SubRequestPlace.accepted_at, SubRequestPlace.id)
+        select(SubRequestPlace, User).join(User, col(User.id) == SubRequestPlace.user_id)
+        .where(SubRequestPlace.request_id == req.id)
+        .order_by(col(SubRequestPlace.accepted_at), col(SubRequestPlace.id))
     ).all())  # fmt: skip
 
 
-def outcome_info(db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None) -> dict:
+class MarkedSub(TypedDict):
+    """A sub who took a place on a request, and their mark ("" until the requestor marks them)."""
+
+    id: int
+    name: str
+    outcome: str
+
+
+class Outcomes(TypedDict):
+    """For the requestor after the game: whether they may mark the subs now, and each sub with their mark."""
+
+    can_mark: bool
+    subs: list[MarkedSub]
+
+
+def outcome_info(
+    db: Session, actor: Actor | None, request_id: object, *, now: dt.datetime | None = None
+) -> Outcomes:
     """For the requestor: whether they may mark the subs now, and each sub who took a place with their mark."""
     actor = require_sub_request_actor(actor)
     req = access_sub_request(db, actor, request_id, own=True)
-    subs = [
+    subs: list[MarkedSub] = [
         {"id": sub.id, "name": request_rows.person_name(sub.first_name, sub.last_name, sub.username),
          "outcome": place.outcome.value if place.outcome else ""}
-        for place, sub in _places(db, req)
+        for place, sub in _places(db, req) if sub.id is not None
     ]  # fmt: skip
     return {"can_mark": bool(subs) and can_mark(req, actor, now or utcnow()), "subs": subs}
 

@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 
 TEAM_MAX, SVL_MAX, COURT_MAX, TEXT_MAX = 100, 200, 50, 2000
 
-_table: sa.Table = SubRequest.__table__  # type: ignore[assignment]
+_table: sa.Table = SubRequest.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
 
 
 def _future(value: object, now: dt.datetime, zone: str | None = None) -> dt.datetime:
@@ -71,6 +71,12 @@ def _needed(value: object, enum_cls, field: str, label: str):
     if not isinstance(value, str):  # a number or a list from an API client
         raise Invalid({field: f"Choose a {label.lower()}"})
     return validation.choice(value, enum_cls, field, label)
+
+
+def _zone(db: Session, details: dict[str, object]) -> str:
+    """The time zone of the venue the details name as the location (the default zone for none)."""
+    svl = details.get("svl")
+    return venues.zone_by_name(db, svl if isinstance(svl, str) else "")
 
 
 def _clean(
@@ -121,6 +127,20 @@ def _active_sub(db: Session, user_id: object) -> User:
     return user
 
 
+def _recipient(db: Session, actor: Actor, recipient_id: object) -> User | None:
+    """The sub a request is made to (None: anyone); Invalid by the field ``recipient`` for anyone but another
+    active sub."""
+    if recipient_id in (None, ""):
+        return None
+    try:
+        recipient = _active_sub(db, recipient_id)
+    except (Invalid, NotFound):
+        raise Invalid({"recipient": "Choose an active sub"}) from None
+    if recipient.id == actor.user_id:
+        raise Invalid({"recipient": "You cannot invite yourself"})
+    return recipient
+
+
 def create(
     db: Session, actor: Actor | None, *, recipient_id: object = None, now: dt.datetime | None = None, **details: object
 ) -> int:
@@ -134,15 +154,12 @@ def create(
     now = now or utcnow()
     errors: dict[str, str] = {}
     recipient: User | None = None
-    if recipient_id not in (None, ""):
-        try:
-            recipient = _active_sub(db, recipient_id)
-            if recipient.id == actor.user_id:
-                errors["recipient"] = "You cannot invite yourself"
-        except (Invalid, NotFound):
-            errors["recipient"] = "Choose an active sub"
     try:
-        clean = _clean(now=now, zone=venues.zone_by_name(db, details.get("svl")), **details)
+        recipient = _recipient(db, actor, recipient_id)
+    except Invalid as exc:
+        errors.update(exc.errors)
+    try:
+        clean = _clean(now=now, zone=_zone(db, details), **details)
     except Invalid as exc:
         errors.update(exc.errors)
     if errors:
@@ -154,21 +171,23 @@ def create(
         completed=False,
         **clean,
     )
-    db.add(req)
-    db.flush()
-    if recipient is not None:
-        _email_invited(db, req, actor, recipient)
-    else:
-        invites.open_notices(db, req)
-    invites.tell_changed(db, req)
+    _opened(db, req, recipient)
     log.info("sub request %s created by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
+    assert req.id is not None  # flushed
     return req.id
 
 
-def _email_invited(db: Session, req: SubRequest, actor: Actor, recipient: User) -> None:
-    """Tell the sub named on a request (receivedRequest), with one-click Accept and Decline, unless they asked
-    to be emailed nothing."""
-    invites.email_named(db, req, recipient)
+def _opened(db: Session, req: SubRequest, recipient: User | None, *others: int | None) -> None:
+    """Save the request, open: tell the sub it names (receivedRequest, with one-click Accept and Decline, unless
+    they asked to be emailed nothing), or the subs it matches when it is open to anyone; the open pages of those it
+    concerns (and of ``others``) read it again."""
+    db.add(req)
+    db.flush()
+    if recipient is not None:
+        invites.email_named(db, req, recipient)
+    else:
+        invites.open_notices(db, req)
+    invites.tell_changed(db, req, *others)
 
 
 def reopen(
@@ -184,15 +203,9 @@ def reopen(
     request_rows.complete_past(db, _table.c.id == req.id, now=now)
     if req.status != SubStatus.DECLINED or req.completed:
         raise BadRequest(request_rows.PASSED if req.completed else "Only a declined sub request can be reopened")
-    recipient: User | None = None
-    recipient_id = named_recipient(db, recipient_id)
-    if recipient_id not in (None, ""):
-        try:
-            recipient = _active_sub(db, recipient_id)
-        except (Invalid, NotFound):
-            raise Invalid({"recipient": "Choose an active sub"}) from None
-        if recipient.id == actor.user_id:
-            raise Invalid({"recipient": "You cannot invite yourself"})
+    recipient = _recipient(db, actor, named_recipient(db, recipient_id))
+    if recipient is not None:
+        assert req.id is not None and recipient.id is not None  # both stored
         if invites.has_place(db, req.id, recipient.id):
             raise Invalid({"recipient": "This sub has a place on this request already"})
         ratelimit.sub_invite(db, actor.user_id, recipient.id, now=now)
@@ -200,13 +213,7 @@ def reopen(
     req.status = SubStatus.OPEN
     req.recipient_id = recipient.id if recipient else None
     req.updated_at = now
-    db.add(req)
-    db.flush()
-    if recipient is not None:
-        _email_invited(db, req, actor, recipient)
-    else:
-        invites.open_notices(db, req)
-    invites.tell_changed(db, req, declined_by)
+    _opened(db, req, recipient, declined_by)
     log.info("sub request %s reopened by user %s (targeted=%s)", req.id, actor.user_id, recipient is not None)
 
 
@@ -220,8 +227,9 @@ def update(
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     req = access_sub_request(db, actor, request_id, own=True)
+    assert req.id is not None  # a stored request
     details = _stored_needs(req) | details
-    clean = _clean(now=now, zone=venues.zone_by_name(db, details.get("svl")), **details)
+    clean = _clean(now=now, zone=_zone(db, details), **details)
     if clean["players_needed"] < req.places_filled:
         raise Invalid({"players_needed": f"{req.places_filled} subs have already accepted"})
     before = {k: getattr(req, k) for k in _TOLD}
@@ -265,6 +273,7 @@ def _email_sub(db: Session, req: SubRequest, template: str, **values: object) ->
     (``template``: request_changed, with the ``changes``, or request_cancelled)."""
     if req.recipient_id is None or req.status == SubStatus.DECLINED:
         return
+    assert req.id is not None  # a stored request
     sub = db.get(User, req.recipient_id)
     requestor = db.get(User, req.requestor_id)
     if sub is None or requestor is None:
@@ -286,6 +295,7 @@ def delete(db: Session, actor: Actor | None, request_id: object) -> None:
     """
     actor = require_sub_request_actor(actor)
     req = access_sub_request(db, actor, request_id, own=True)
+    assert req.id is not None  # a stored request
     invited = db.exec(select(SubInvite.id).where(SubInvite.request_id == req.id)).first() is not None
     if req.places_filled or invited:  # accepted places or an invite list: kept, shown nowhere
         req.archived_at = req.updated_at = utcnow()

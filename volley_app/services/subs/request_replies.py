@@ -46,10 +46,11 @@ STARTED = "The game has started: a place can be given up only before it"
 OWN_REQUEST = "You cannot accept your own sub request"
 MADE_TO_ANOTHER = "This sub request was made to another sub"
 
-_table: sa.Table = SubRequest.__table__  # type: ignore[assignment]
+_table: sa.Table = SubRequest.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
 
 
 def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind: str) -> None:
+    assert req.id is not None  # a stored request
     requestor = db.get(User, req.requestor_id)
     acting = db.get(User, actor.user_id)
     if requestor is None:
@@ -118,16 +119,16 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
                        ~request_rows.placed_by(actor.user_id), _table.c.places_filled < _table.c.players_needed,
                        **accepted)  # fmt: skip
     if not won:
-        req = _still_there(db, rid)
-        if not can_view_sub_request(actor, req) and req.status == SubStatus.OPEN:
+        missed = _still_there(db, rid)
+        if not can_view_sub_request(actor, missed) and missed.status == SubStatus.OPEN:
             raise Forbidden()
-        if req.requestor_id == actor.user_id:
+        if missed.requestor_id == actor.user_id:
             raise Forbidden(OWN_REQUEST)
-        if invites.has_place(db, req.id, actor.user_id):
+        if invites.has_place(db, rid, actor.user_id):
             raise BadRequest("You have already accepted this request")
-        if req.status != SubStatus.OPEN:
-            raise BadRequest(TAKEN if req.recipient_id != actor.user_id else "You have already answered this request")
-        if req.recipient_id not in (None, actor.user_id):
+        if missed.status != SubStatus.OPEN:
+            raise BadRequest(TAKEN if missed.recipient_id != actor.user_id else "You have already answered this request")
+        if missed.recipient_id not in (None, actor.user_id):
             raise Forbidden(MADE_TO_ANOTHER)
         raise BadRequest(request_rows.PASSED)
     try:
@@ -137,6 +138,7 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
         raise BadRequest("You have already accepted this request") from None
     sub_records.refresh(db, [actor.user_id])
     req = db.get(SubRequest, rid)
+    assert req is not None  # its row was just written
     db.refresh(req)
     invites.after_accept(db, req, actor, now)
     _answered(db, rid, actor, "accepted", "accepted_request")
@@ -147,15 +149,16 @@ def _fits(db: Session, actor: Actor, request_id: object, now: dt.datetime) -> No
     or their own games and places at that time. A request they could not take anyway is left to the accept's
     own answer (taken, passed, not theirs)."""
     try:
-        req = db.get(SubRequest, record_id(request_id, SUB_REQUEST_NOT_FOUND))
+        rid = record_id(request_id, SUB_REQUEST_NOT_FOUND)
     except NotFound:
         return
+    req = db.get(SubRequest, rid)
     takeable = (
         req is not None and req.status == SubStatus.OPEN and not req.completed and req.archived_at is None
         and req.date > now and req.requestor_id != actor.user_id and req.recipient_id in (None, actor.user_id)
-        and req.places_filled < req.players_needed and not invites.has_place(db, req.id, actor.user_id)
+        and req.places_filled < req.players_needed and not invites.has_place(db, rid, actor.user_id)
     )  # fmt: skip
-    if not takeable:
+    if req is None or not takeable:
         return
     why = eligibility.refusal(db, req, actor.user_id)
     if why:
@@ -176,13 +179,14 @@ def decline(db: Session, actor: Actor | None, request_id: object, *, now: dt.dat
     }
     rid, done = _answer(db, actor, request_id, now, named, ~request_rows.placed_by(actor.user_id), **declined)
     if not done:
-        req = _still_there(db, rid)
-        if invites.has_place(db, req.id, actor.user_id):
+        missed = _still_there(db, rid)
+        if invites.has_place(db, rid, actor.user_id):
             raise BadRequest(HOLDS_PLACE)
-        if req.recipient_id != actor.user_id:
+        if missed.recipient_id != actor.user_id:
             raise Forbidden()
         raise BadRequest("This sub request is no longer open")
     req = db.get(SubRequest, rid)
+    assert req is not None  # its row was just written
     db.refresh(req)
     invites.after_decline(db, req, actor, now)
     _answered(db, rid, actor, "declined", "declined_request")
@@ -199,7 +203,9 @@ def withdraw(db: Session, actor: Actor | None, request_id: object, *, now: dt.da
     actor = require_sub_request_actor(actor)
     now = now or utcnow()
     req = access_sub_request(db, actor, request_id)
+    assert req.id is not None  # a stored request
     req = invites.lock_request(db, req.id)
+    assert req.id is not None  # a stored request
     place = db.exec(
         select(SubRequestPlace).where(SubRequestPlace.request_id == req.id, SubRequestPlace.user_id == actor.user_id)
     ).first()
@@ -232,6 +238,7 @@ def _email_withdrawn(db: Session, req: SubRequest, actor: Actor, holder: str) ->
     requestor, sub = db.get(User, req.requestor_id), db.get(User, actor.user_id)
     if requestor is None or sub is None:
         return
+    assert req.id is not None  # a stored request
     now_open = {
         "anyone": "The place is open to anyone again.",
         "the sub invited now": "The sub invited now may take it.",

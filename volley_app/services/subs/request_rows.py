@@ -9,9 +9,10 @@ holds a place on it.
 from __future__ import annotations
 
 import datetime as dt
+from typing import TypedDict
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app.models import (
     GenderNeeded,
@@ -28,15 +29,44 @@ from volley_app.services.core import timefmt
 
 PASSED = "This sub request's date has passed"
 
-_table: sa.Table = SubRequest.__table__  # type: ignore[assignment]
+_table: sa.Table = SubRequest.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
+
+
+class SubRequestRow(TypedDict):
+    """A request as the lists show it: the people by name (never an email), its needs in words, its times on its
+    venue's clock."""
+
+    id: int
+    requestor: str
+    recipient: str
+    sub: str
+    status: str
+    team: str
+    svl: str
+    court: str
+    skill_level: str
+    format: str
+    text: str
+    completed: bool
+    date: dt.datetime
+    date_text: str
+    time_text: str
+    local_input: str
+    position_needed: str
+    gender_needed: str
+    min_rating: str
+    needs: str
+    outcome: str
+    players_needed: int
+    places_filled: int
 
 
 def person_names(db: Session, ids: set[int]) -> dict[int, str]:
     """People by id as players know each other: first and last name (the username when both are empty)."""
     if not ids:
         return {}
-    found = db.exec(select(User.id, User.first_name, User.last_name, User.username).where(User.id.in_(ids))).all()
-    return {uid: person_name(first, last, username) for uid, first, last, username in found}
+    found = db.exec(select(col(User.id), User.first_name, User.last_name, User.username).where(col(User.id).in_(ids))).all()
+    return {uid: person_name(first, last, username) for uid, first, last, username in found if uid is not None}
 
 
 def person_name(first: str | None, last: str | None, username: str | None) -> str:
@@ -71,9 +101,10 @@ def is_completed(req: SubRequest, now: dt.datetime | None = None) -> bool:
 def row(
     req: SubRequest, names: dict[int, str], zones: dict[str, str] | None = None, outcome: SubOutcome | None = None,
     now: dt.datetime | None = None,
-) -> dict:
+) -> SubRequestRow:
     """A request as lists show it, completed as of ``now``; its times on the clock of the venue it names
     (``zones``, by name); ``outcome``: the mark of the sub it names."""
+    assert req.id is not None  # a stored request
     zone = (zones or {}).get(req.svl.strip().casefold())
     local = timefmt.local(req.date, zone)
     return {
@@ -120,5 +151,5 @@ def complete_past(db: Session, *where: sa.ColumnElement[bool], now: dt.datetime 
 
 def placed_by(user_id: int) -> sa.ColumnElement[bool]:
     """The request already has a place taken by ``user_id``."""
-    places: sa.Table = SubRequestPlace.__table__  # type: ignore[assignment]
+    places: sa.Table = SubRequestPlace.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
     return sa.exists().where(places.c.request_id == _table.c.id, places.c.user_id == user_id)

@@ -27,10 +27,10 @@ from volley_app.models import SubOutcome, SubRequest, SubRequestPlace, SubWithdr
 
 log = logging.getLogger(__name__)
 
-_users: sa.Table = User.__table__  # type: ignore[assignment]
-_places: sa.Table = SubRequestPlace.__table__  # type: ignore[assignment]
-_requests: sa.Table = SubRequest.__table__  # type: ignore[assignment]
-_withdrawals: sa.Table = SubWithdrawal.__table__  # type: ignore[assignment]
+_users: sa.Table = User.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
+_places: sa.Table = SubRequestPlace.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
+_requests: sa.Table = SubRequest.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
+_withdrawals: sa.Table = SubWithdrawal.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
 FIELDS = ("sub_played", "sub_no_shows", "sub_last_date", "sub_late_withdrawals")
 LATE_HOURS = 24
 
@@ -99,7 +99,7 @@ def refresh_request(db: Session, request_id: int) -> None:
     db.flush()
     holders = db.connection().execute(sa.select(_places.c.user_id).where(_places.c.request_id == request_id))
     gave_up = db.connection().execute(sa.select(_withdrawals.c.user_id).where(_withdrawals.c.request_id == request_id))
-    refresh(db, [uid for (uid,) in holders] + [uid for (uid,) in gave_up])
+    refresh(db, [*holders.scalars(), *gave_up.scalars()])
 
 
 def rebuild(db: Session) -> int:
@@ -121,7 +121,7 @@ def rebuild(db: Session) -> int:
         .where(_requests.c.archived_at.is_(None))
         .group_by(_places.c.user_id)
     ).all()
-    late = dict(conn.execute(
+    late: dict[object, int] = dict(conn.execute(
         sa.select(_withdrawals.c.user_id, sa.func.count())
         .select_from(_withdrawals.join(_requests, _requests.c.id == _withdrawals.c.request_id))
         .where(_withdrawals.c.late.is_(True), _requests.c.archived_at.is_(None))

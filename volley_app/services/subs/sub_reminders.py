@@ -22,7 +22,7 @@ import logging
 
 import sqlalchemy as sa
 import sqlalchemy.exc
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app import db as dbmod
 from volley_app import routes
@@ -79,7 +79,7 @@ def _within(window: tuple[dt.datetime, dt.datetime], now: dt.datetime) -> bool:
 def accepted_subs(db: Session, req: SubRequest) -> list[int]:
     """The users who took a place on ``req`` (each is reminded the day before), in the order they accepted."""
     placed = db.exec(
-        select(SubRequestPlace.user_id).where(SubRequestPlace.request_id == req.id).order_by(SubRequestPlace.id)
+        select(SubRequestPlace.user_id).where(SubRequestPlace.request_id == req.id).order_by(col(SubRequestPlace.id))
     ).all()
     named = [req.recipient_id] if req.status == SubStatus.ACCEPTED and req.recipient_id else []
     return list(dict.fromkeys([*placed, *named]))
@@ -87,19 +87,20 @@ def accepted_subs(db: Session, req: SubRequest) -> list[int]:
 
 def _unmarked() -> sa.ColumnElement[bool]:
     """A sub who took a place on the request has no mark yet."""
-    return sa.exists().where(SubRequestPlace.request_id == SubRequest.id, SubRequestPlace.outcome.is_(None))
+    return sa.exists().where(col(SubRequestPlace.request_id) == SubRequest.id, col(SubRequestPlace.outcome).is_(None))
 
 
 def _remindable() -> list[sa.ColumnElement[bool]]:
     # taken, or a request for several players some of whom have accepted
-    return [sa.or_(SubRequest.status == SubStatus.ACCEPTED, SubRequest.places_filled > 0), SubRequest.archived_at.is_(None)]
+    return [sa.or_(col(SubRequest.status) == SubStatus.ACCEPTED, col(SubRequest.places_filled) > 0),
+            col(SubRequest.archived_at).is_(None)]
 
 
 def due(db: Session, now: dt.datetime) -> list[Due]:
     """Every reminder whose time has come and that nobody has sent yet."""
     sent = {(r, u, k) for r, u, k in db.exec(
         select(SubRequestReminder.sub_request_id, SubRequestReminder.user_id, SubRequestReminder.kind)
-        .join(SubRequest, SubRequest.id == SubRequestReminder.sub_request_id)
+        .join(SubRequest, col(SubRequest.id) == SubRequestReminder.sub_request_id)
         .where(SubRequest.date > now - ASK_FOR - 2 * DAY, SubRequest.date <= now + 2 * DAY)
     ).all()}  # fmt: skip
     found: list[Due] = []
@@ -110,10 +111,12 @@ def due(db: Session, now: dt.datetime) -> list[Due]:
                                             SubRequest.date > now - ASK_FOR - 2 * DAY)).all()  # fmt: skip
     zones = venues.zones_by_name(db, {r.svl for r in (*coming, *past)})
     for req in coming:
+        assert req.id is not None  # a stored request
         if _within(day_before_window(req.date, zones.get(req.svl.strip().casefold())), now):
             subs = accepted_subs(db, req)
             found += [Due(req.id, u, DAY_BEFORE) for u in (req.requestor_id, *subs)] if subs else []
     for req in past:
+        assert req.id is not None  # a stored request
         if _within(after_game_window(req.date, zones.get(req.svl.strip().casefold())), now):
             found.append(Due(req.id, req.requestor_id, AFTER_GAME))
     return [d for d in dict.fromkeys(found) if (d.request_id, d.user_id, d.kind) not in sent]
@@ -148,6 +151,7 @@ def send_one(db: Session, reminder: Due, now: dt.datetime) -> bool:
     user = db.get(User, reminder.user_id)
     if user is None or not user.email:
         return False
+    assert req.id is not None and user.id is not None  # both stored
     db.add(SubRequestReminder(sub_request_id=req.id, user_id=user.id, kind=reminder.kind, sent_at=now))
     db.flush()  # the unique row: a second sweep stops here
     requestor = db.get(User, req.requestor_id)

@@ -6,8 +6,11 @@ A sub is shown by name, gender, ratings and record only: email addresses never l
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypedDict, Unpack
+
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col
 
 from volley_app import routes
 from volley_app.models import Gender, Rating, Role, SubRequestPlace, User
@@ -32,8 +35,35 @@ def _rating(value: Rating | None) -> str:
     return value.value if value else ""
 
 
-def _sub(u: User) -> dict:
+class SubRatings(TypedDict):
+    """A sub's gender and their rating at each position ("" where none is given)."""
+
+    gender: str
+    hitter: str
+    passer: str
+    setter: str
+
+
+class SubRow(SubRatings):
+    """A sub as the Subs list shows them: name, gender, ratings and record (never an email)."""
+
+    id: int
+    first_name: str
+    last_name: str
+    played: int
+    no_shows: int
+
+
+class SubChoice(TypedDict):
+    """A sub as a select's option: their id as its value, their name as its label."""
+
+    value: str
+    label: str
+
+
+def _sub(u: User) -> SubRow:
     """A sub as the Subs list shows them, with their record (kept on the account: ``sub_records``)."""
+    assert u.id is not None  # a stored user
     return {
         "id": u.id,
         "first_name": u.first_name,
@@ -47,15 +77,15 @@ def _sub(u: User) -> dict:
     }
 
 
-def _sub_conditions(filters: dict | None) -> list[sa.ColumnElement[bool]]:
+def _sub_conditions(filters: dict[str, Any] | None) -> list[sa.ColumnElement[bool]]:
     f = filters if isinstance(filters, dict) else {}
     out: list[sa.ColumnElement[bool]] = []
     text = paging.search_text(f.get("q"))
     if text:
-        full = User.first_name + " " + User.last_name
-        out.append(paging.contains(text, User.first_name, User.last_name, full))
+        full = col(User.first_name) + " " + col(User.last_name)
+        out.append(paging.contains(text, col(User.first_name), col(User.last_name), full))
     if gender := paging.choice(f.get("gender"), Gender.values()):
-        out.append(User.gender == Gender(gender))
+        out.append(col(User.gender) == Gender(gender))
     position = paging.choice(f.get("position"), tuple(POSITIONS))
     rating = paging.choice(f.get("rating"), Rating.values())
     columns = [getattr(User, POSITIONS[position])] if position else [getattr(User, c) for c in POSITIONS.values()]
@@ -66,56 +96,57 @@ def _sub_conditions(filters: dict | None) -> list[sa.ColumnElement[bool]]:
     return out
 
 
-def list_subs(
-    db: Session,
-    actor: Actor | None,
-    *,
-    filters: dict | None = None,
-    bookmark: object = "",
-    size: object = paging.PAGE_SIZE,
-) -> paging.Page:
+# The active subs (never an archived account), as the lists of subs by name read them.
+_ACTIVE_SUBS = (col(User.sub).is_(True), col(User.active).is_(True), col(User.archived_at).is_(None))
+_BY_NAME = (col(User.first_name), col(User.last_name), col(User.id))
+
+
+class SubListArgs(TypedDict, total=False):
+    """What a caller asks of a list of subs: ``filters`` (``SUB_FILTERS``), the page after ``bookmark``, its ``size``."""
+
+    filters: dict[str, Any] | None
+    bookmark: object
+    size: object
+
+
+def _by_name(db: Session, query: sa.Select, project: Callable[[Any], Any], args: SubListArgs) -> paging.Page:
+    """One page of the subs ``query`` reads (ordered by ``_BY_NAME``), each row as ``project`` gives it."""
+    return paging.keyset(
+        db,
+        query,
+        kinds=(str, str, int),
+        project=lambda found: [project(row) for row in found],
+        bookmark=args.get("bookmark", ""),
+        size=paging.page_size(args.get("size", paging.PAGE_SIZE)),
+    )
+
+
+def list_subs(db: Session, actor: Actor | None, **args: Unpack[SubListArgs]) -> paging.Page:
     """One page of the active subs by name, for the Subs page: names, gender and ratings only (never an email).
 
     ``filters``: ``q`` a name (first, last, or both), ``gender``, ``position`` (hitter, passer, setter)
     and ``rating`` (of that position, or of any position).
     """
     require_sub_request_actor(actor)
-    query = (
-        select(User)
-        .where(User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None), *_sub_conditions(filters))
-        .order_by(User.first_name, User.last_name, User.id)
-    )
-    return paging.keyset(
-        db,
-        query,
-        kinds=(str, str, int),
-        project=lambda found: [_sub(row[0]) for row in found],
-        bookmark=bookmark,
-        size=paging.page_size(size),
-    )
+    query = sa.select(User).where(*_ACTIVE_SUBS, *_sub_conditions(args.get("filters"))).order_by(*_BY_NAME)
+    return _by_name(db, query, lambda row: _sub(row[0]), args)
 
 
 def _invitable(actor: Actor, request_id: int | None = None) -> list[sa.ColumnElement[bool]]:
     """Who may be invited: active subs but the actor (and, for a request, none who holds a place on it)."""
-    out = [User.sub.is_(True), User.active.is_(True), User.archived_at.is_(None), User.id != actor.user_id]
+    out = [*_ACTIVE_SUBS, col(User.id) != actor.user_id]
     if request_id is not None:
-        places: sa.Table = SubRequestPlace.__table__  # type: ignore[assignment]
+        places: sa.Table = SubRequestPlace.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
         out.append(~sa.exists().where(places.c.request_id == request_id, places.c.user_id == User.id))
     return out
 
 
-def _choice(uid: int, first: str, last: str) -> dict[str, str]:
+def _choice(uid: int, first: str, last: str) -> SubChoice:
     return {"value": str(uid), "label": f"{first} {last}".strip()}
 
 
 def invite_choices(
-    db: Session,
-    actor: Actor | None,
-    *,
-    filters: dict | None = None,
-    bookmark: object = "",
-    size: object = paging.PAGE_SIZE,
-    request_id: int | None = None,
+    db: Session, actor: Actor | None, *, request_id: int | None = None, **args: Unpack[SubListArgs]
 ) -> paging.Page:
     """One page of the subs a targeted request may name (every active sub but the actor), as select options.
 
@@ -123,24 +154,15 @@ def invite_choices(
     that request, whose subs with a place are not asked again.
     """
     actor = require_sub_request_actor(actor)
-    query = (
-        select(User.first_name, User.last_name, User.id)
-        .where(*_invitable(actor, request_id), *_sub_conditions({"q": filters.get("q")} if isinstance(filters, dict) else None))
-        .order_by(User.first_name, User.last_name, User.id)
-    )
-    return paging.keyset(
-        db,
-        query,
-        kinds=(str, str, int),
-        project=lambda found: [_choice(r[2], r[0], r[1]) for r in found],
-        bookmark=bookmark,
-        size=paging.page_size(size),
-    )
+    filters = args.get("filters")
+    named = _sub_conditions({"q": filters.get("q")} if isinstance(filters, dict) else None)
+    query = sa.select(*_BY_NAME).where(*_invitable(actor, request_id), *named).order_by(*_BY_NAME)
+    return _by_name(db, query, lambda r: _choice(r[2], r[0], r[1]), args)
 
 
 def invite_choice(
     db: Session, actor: Actor | None, sub_id: object, *, request_id: int | None = None
-) -> dict[str, str] | None:
+) -> SubChoice | None:
     """The select option of the sub ``sub_id`` when a targeted request (``request_id``: that one) may name them,
     else None."""
     actor = require_sub_request_actor(actor)
@@ -148,30 +170,24 @@ def invite_choice(
         uid = record_id(sub_id)
     except NotFound:
         return None
-    found = db.exec(
-        select(User.id, User.first_name, User.last_name).where(User.id == uid, *_invitable(actor, request_id))
+    found = db.execute(
+        sa.select(*_BY_NAME).where(col(User.id) == uid, *_invitable(actor, request_id))
     ).first()
-    return _choice(*found) if found else None
+    return _choice(found[2], found[0], found[1]) if found else None
 
 
 def invite_list_choices(
-    db: Session,
-    actor: Actor | None,
-    request_id: object,
-    *,
-    filters: dict | None = None,
-    bookmark: object = "",
-    size: object = paging.PAGE_SIZE,
+    db: Session, actor: Actor | None, request_id: object, **args: Unpack[SubListArgs]
 ) -> paging.Page:
     """One page of the subs the requestor of ``request_id`` may put on its invite list, by name (``q`` a name).
 
     Only the request's requestor: anyone else is refused as for the request itself.
     """
     req = access_sub_request(db, actor, request_id, own=True)
-    return invite_choices(db, actor, filters=filters, bookmark=bookmark, size=size, request_id=req.id)
+    return invite_choices(db, actor, request_id=req.id, **args)
 
 
-def invite_list_choice(db: Session, actor: Actor | None, request_id: object, sub_id: object) -> dict[str, str] | None:
+def invite_list_choice(db: Session, actor: Actor | None, request_id: object, sub_id: object) -> SubChoice | None:
     """The option of the sub ``sub_id`` for the invite list of the actor's request ``request_id``, else None."""
     req = access_sub_request(db, actor, request_id, own=True)
     return invite_choice(db, actor, sub_id, request_id=req.id)

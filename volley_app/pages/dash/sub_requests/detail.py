@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any, NotRequired, TypedDict
+
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.calendar import add_to_calendar, webcal
@@ -15,8 +18,12 @@ from volley_app.components.sub_requests import status_badge, sub_picker
 from volley_app.registry import page
 from volley_app.services.accounts import venues
 from volley_app.services.core import live
+from volley_app.services.core.actors import Actor
+from volley_app.services.core.errors import DomainError
+from volley_app.services.core.paging import Page
 from volley_app.services.seasons import calendar
 from volley_app.services.subs import request_changes, request_lists, request_replies
+from volley_app.services.subs.request_lists import SubRequestDetail
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import failure_text, focus, form_values, path_arg, run_action
@@ -45,20 +52,52 @@ DETAIL_LINES = (
     ("Needs", "needs"),
     ("Message", "text"),
 )
-SHOWN = ("requestor", "sub", "status", "svl", "court", "team", "skill_level", "format", "text", "needs")
 
 
-def _shown(found: dict) -> dict[str, str]:
+class ShownRequest(TypedDict):
+    """The browser's copy of a request: strings only, no emails (the service gives none)."""
+
+    requestor: str
+    sub: str
+    status: str
+    svl: str
+    court: str
+    team: str
+    skill_level: str
+    format: str
+    text: str
+    needs: str
+    date: str
+    completed: str
+    confirm: str
+
+
+def _shown(found: SubRequestDetail) -> ShownRequest:
     """The browser's copy of a request: strings only, no emails (the service gives none)."""
     return {
-        **{k: found[k] for k in SHOWN},
+        "requestor": found["requestor"], "sub": found["sub"], "status": found["status"], "svl": found["svl"],
+        "court": found["court"], "team": found["team"], "skill_level": found["skill_level"],
+        "format": found["format"], "text": found["text"], "needs": found["needs"],
         "date": f"{found['date_text']}, {found['time_text']}",
         "completed": "Yes" if found["completed"] else "No",
         "confirm": f"Are you sure you want to delete the sub request for {found['team']} on {found['date_text']}?",
-    }
+    }  # fmt: skip
 
 
-def _editable(found: dict) -> dict[str, str]:
+class RequestRead(TypedDict):
+    """What the page read of the request: the request (None with the ``failure`` that kept it), what was seen of
+    it (``NoteDetailState._seen``), and with it the first page of subs to reopen it to, the hints of its edit form
+    and its calendar feed's path."""
+
+    found: SubRequestDetail | None
+    failure: DomainError | None
+    seen: str
+    choices: NotRequired[tuple[Page | None, DomainError | None]]
+    hints: NotRequired[dict[str, Any] | None]
+    feed: NotRequired[str | None]
+
+
+def _editable(found: SubRequestDetail) -> dict[str, str]:
     """The edit form's defaults, by input name."""
     return {
         "team": found["team"], "when": found["local_input"], "svl": found["svl"], "court": found["court"],
@@ -73,7 +112,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
 
     _poll_path = routes.NOTE_DETAIL
     _poll_seconds = 150
-    note: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    note: rx.Field[ShownRequest | None] = rx.field(None)
     record: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
     can_accept: rx.Field[bool] = rx.field(False)
     can_decline: rx.Field[bool] = rx.field(False)
@@ -91,27 +130,33 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
     def _note_id(self) -> str:
         return path_arg(self, "note_id")
 
-    async def _actor(self):
+    async def _actor(self) -> Actor | None:
         """The logged-in user, from this state's own (inherited) token: no other state is needed, so a poll can
         ask with the state unlocked."""
         return await AuthState._actor(self)
 
-    async def _refresh(self) -> None:
-        self._show_request(await self._read_request())
+    async def _read_and_show(self) -> SubRequestDetail | None:
+        """The request read again and shown; returns it as read (None when it could not be), for its panels."""
+        got = await self._read_request()
+        self._show_request(got)
+        return got["found"]
 
-    async def _read_request(self, *, unless_seen: str | None = None) -> dict | None:
-        """What the page shows of the request, read and not shown: the request, a first page of subs to reopen it
-        to, the time-zone hints of its form, its calendar feed. It assigns nothing and needs no other state (a poll
-        reads it with the state unlocked); :meth:`_show_request` shows it. None when the request is still as
-        ``unless_seen`` says (nothing more is read then)."""
-        actor, rid = await self._actor(), self._note_id()
-        found, failure = await run_action(request_lists.detail, actor=actor, request_id=rid)
-        seen = "" if failure else repr(sorted(found.items()))
-        if unless_seen is not None and seen == unless_seen:
-            return None
-        got: dict = {"found": found, "failure": failure, "seen": seen}
-        if failure:
+    async def _read_detail(self) -> RequestRead:
+        """The request as its page shows it (one service call), and what was seen of it."""
+        found, failure = await run_action(request_lists.detail, actor=await self._actor(), request_id=self._note_id())
+        seen = repr(sorted(found.items())) if found is not None and failure is None else ""
+        return {"found": found, "failure": failure, "seen": seen}
+
+    async def _read_request(self, got: RequestRead | None = None) -> RequestRead:
+        """What the page shows of the request, read and not shown: the request (``got``, when read already), a
+        first page of subs to reopen it to, the time-zone hints of its form, its calendar feed. It assigns nothing
+        and needs no other state (a poll reads it with the state unlocked); :meth:`_show_request` shows it."""
+        if got is None:
+            got = await self._read_detail()
+        found = got["found"]
+        if found is None or got["failure"]:
             return got
+        actor, rid = await self._actor(), self._note_id()
         if found["can_reopen"]:
             got["choices"] = await self._read_first_choices()
         if found["can_edit"]:
@@ -119,14 +164,14 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         got["feed"], _f = await run_action(calendar.accepted_request_feed, actor=actor, request_id=rid)
         return got
 
-    def _show_request(self, got: dict) -> None:
+    def _show_request(self, got: RequestRead) -> None:
         found, failure = got["found"], got["failure"]
-        if failure:
-            self.note, self.record, self.can_accept, self.can_decline, self.can_edit = {}, {}, False, False, False
+        if failure or found is None:
+            self.note, self.record, self.can_accept, self.can_decline, self.can_edit = None, {}, False, False, False
             self.can_reopen = self.can_withdraw = False
             self._seen = ""
             self._show_picker(False, None)
-            self.load_error = failure.message
+            self.load_error = failure.message if failure else ""
             return
         self.load_error = ""
         self.note = _shown(found)
@@ -143,10 +188,19 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         self._show_record()
 
     async def load(self):
+        """The page opens: the request read once, shown here and in its invite list."""
         self._clear_messages()
         self.action_error, self.notice = "", ""
-        await self._refresh()
+        found = await self._read_and_show()
+        await (await self.get_state(InviteQueueState))._open_queue(found)
         return type(self).poll
+
+    @rx.event
+    async def read_again(self):
+        """The request as it is now (after an invite from its suggestions); the invite list being built stays."""
+        self._clear_messages()
+        self.action_error, self.notice = "", ""
+        await self._read_and_show()
 
     def _live_interest(self) -> live.Interest | None:
         note_id = self._note_id()
@@ -155,25 +209,26 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
     async def _reload(self) -> None:
         """The request as it is now; the edit form keeps what is typed unless the request's details changed."""
         record, key, seen = self.record, self.form_key, self._seen
-        await self._refresh()
+        found = await self._read_and_show()
         if self.record == record:
             self.form_key = key
         if self._seen != seen:  # the request changed (places, invites too): its panels follow
-            await self._panels()
+            await self._panels(found)
 
-    async def _panels(self) -> None:
-        """The request's panels read it again (the invite list being built stays)."""
+    async def _panels(self, found: SubRequestDetail | None) -> None:
+        """The request's panels read it again, its invite list as ``found`` (the invite list being built stays)."""
         await (await self.get_state(SuggestionsState))._refresh()
         await (await self.get_state(OutcomeState))._read()
-        await (await self.get_state(InviteQueueState))._refresh()
+        await (await self.get_state(InviteQueueState))._refresh_queue(found)
 
     async def _poll_read(self):
         """A poll round, as :meth:`_reload` with the state unlocked while it reads: the request; when it changed,
         what the page shows of it, then (the lock taken and released again) its panels."""
         seen = self._seen
-        got = await self._read_request(unless_seen=seen)
-        if got is None:
+        read = await self._read_detail()
+        if read["seen"] == seen:
             return None  # as it was: nothing to show again
+        got = await self._read_request(read)
 
         async def show():
             if self._seen != seen:  # read again meanwhile (the viewer acted): this read is older
@@ -182,14 +237,19 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
             self._show_request(got)
             if self.record == record:
                 self.form_key = key
-            panels = [await self.get_state(cls) for cls in (SuggestionsState, OutcomeState, InviteQueueState)]
-            return lambda: self._read_panels(*panels)
+            suggestions, outcome, queue = (await self.get_state(SuggestionsState), await self.get_state(OutcomeState),
+                                           await self.get_state(InviteQueueState))  # fmt: skip
+            return lambda: self._read_panels(got["found"], suggestions, outcome, queue)
 
         return show
 
-    async def _read_panels(self, suggestions, outcome, queue):
-        """The panels' reads, with the state unlocked (``get_state`` gave them under the lock, for reading)."""
-        found = (await suggestions._read_again(), await outcome._read_marks(), await queue._read_queue())
+    async def _read_panels(
+        self, request: SubRequestDetail | None, suggestions: SuggestionsState, outcome: OutcomeState,
+        queue: InviteQueueState,
+    ):  # fmt: skip
+        """The panels' reads, with the state unlocked (``get_state`` gave them under the lock, for reading); the
+        invite list's from ``request``, the request as the poll read it."""
+        found = (await suggestions._read_again(), await outcome._read_marks(), await queue._read_queue(request))
 
         async def show():
             (await self.get_state(SuggestionsState))._show_again(found[0])
@@ -206,9 +266,9 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         else:
             self.notice = done
         seen = self._seen
-        await self._refresh()
+        found = await self._read_and_show()
         if self._seen != seen:
-            await self._panels()
+            await self._panels(found)
         if failure and self.load_error:
             # e.g. taken by another sub a moment ago, so no longer visible: say why, not just 'No access'.
             self.load_error = failure.message
@@ -241,7 +301,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
             self.action_error = failure_text(failure)
             return focus(DETAIL_ERROR_ID)
         self.notice = REOPENED
-        await self._refresh()
+        await self._read_and_show()
         return SuggestionsState.load
 
     @rx.event
@@ -253,7 +313,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
             yield event
         if not (self.busy or self.error or self.errors):
             self.notice = UPDATED
-            await self._refresh()
+            await self._read_and_show()
             yield SuggestionsState.load
 
     @rx.event
@@ -262,13 +322,19 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         if failure:
             self.action_error = failure.message
             return focus(DETAIL_ERROR_ID)
-        self.note, self.record, self.can_edit = {}, {}, False
+        self.note, self.record, self.can_edit = None, {}, False
         return rx.redirect(routes.NOTES_NOTIFICATIONS)
 
 
+def _note() -> ObjectVar[ShownRequest]:
+    """The request shown, field by field."""
+    return NoteDetailState.note  # type: ignore[return-value]  # reflex's Field stubs read a TypedDict field as an array
+
+
 def _details() -> rx.Component:
-    n = NoteDetailState.note
-    def value(k: str):
+    n = _note()
+
+    def value(k: str) -> rx.Component | rx.Var:
         if k == "status":
             return status_badge(n[k])
         if k == "text":  # the message as written, its line breaks kept
@@ -298,7 +364,7 @@ def _delete_dialog() -> rx.Component:
     return _ask_first(
         rx.button("Delete Sub Request", type="button", size="3", color_scheme="red", variant="soft"),
         "Delete Sub Request",
-        s.note["confirm"],
+        _note()["confirm"],
         rx.button("Cancel", variant="soft", color_scheme="gray"),
         rx.button("Delete", color_scheme="red", on_click=s.delete),
     )
@@ -369,7 +435,7 @@ def _actions() -> rx.Component:
 
 
 @page(routes.NOTE_DETAIL, "Sub Request",
-      on_load=[NoteDetailState.load, SuggestionsState.load, OutcomeState.load, InviteQueueState.load])
+      on_load=[NoteDetailState.load, SuggestionsState.load, OutcomeState.load])
 def note_detail_page() -> rx.Component:
     s = NoteDetailState
     request = column(
@@ -379,7 +445,7 @@ def note_detail_page() -> rx.Component:
         _actions(),
         add_to_calendar(s.feed_subscribe, s.feed),
         outcome_panel(),
-        suggestions_panel(after_invite=NoteDetailState.load),
+        suggestions_panel(after_invite=NoteDetailState.read_again),
         invite_queue_card(),
         rx.cond(s.can_reopen, _reopen_form(), rx.fragment()),
         rx.cond(s.can_edit, _edit_form(), rx.fragment()),

@@ -14,6 +14,7 @@ from volley_app.components.sub_request_form import request_fields
 from volley_app.components.sub_requests import sub_picker
 from volley_app.registry import page
 from volley_app.services.subs import request_changes, subs_list
+from volley_app.services.subs.subs_list import SubChoice
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import form_values, path_arg, run_action
 from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState, SubPickerList
@@ -26,12 +27,11 @@ class NewNoteState(SubPickerList, RequestFormState, AuthState):
     async def load(self):
         self._clear_messages()
         self.targeted = (self.router.url.path or "").rstrip("/") == routes.NOTES_NEW_SPECIFIC
-        chosen: dict[str, str] = {}
+        chosen: SubChoice | None = None
         wanted = path_arg(self, "sub") if self.targeted else ""
         if wanted:  # the sub the address names: offered on every page of the picker
-            found, _failure = await run_action(subs_list.invite_choice, actor=await self._actor(), sub_id=wanted)
-            chosen = found or {}
-        self.recipient = chosen.get("value", "")
+            chosen, _failure = await run_action(subs_list.invite_choice, actor=await self._actor(), sub_id=wanted)
+        self.recipient = chosen["value"] if chosen else ""
         await self._open_picker(self.targeted, chosen)
         await self._load_hints()  # the default zone's, until a venue's name is typed
         self._show_record()
@@ -39,11 +39,11 @@ class NewNoteState(SubPickerList, RequestFormState, AuthState):
     @rx.event
     def submit(self, form_data: dict | None = None):
         values = self._request_values(form_data)
-        if self.targeted:
-            values["recipient_id"] = form_values(form_data, ("recipient",))["recipient"] or "missing"
+        recipient = (form_values(form_data, ("recipient",))["recipient"] or "missing") if self.targeted else None
         return self._submit(
-            request_changes.create, done=lambda new_id: rx.redirect(routes.note_path(new_id)), **values
-        )
+            request_changes.create, done=lambda new_id: rx.redirect(routes.note_path(new_id)), recipient_id=recipient,
+            **values,
+        )  # fmt: skip
 
 
 def _form() -> rx.Component:
