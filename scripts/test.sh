@@ -34,7 +34,7 @@ took() { echo "==> $1: $((SECONDS - tier_start)) s"; tier_start=$SECONDS; }
 echo "==> set-up: ${SECONDS} s"
 echo "==> import contracts (layers, no cycles; pyproject.toml [tool.importlinter])"
 lint-imports --no-cache || status=$?
-echo "==> types (mypy over the packages [tool.mypy] lists in pyproject.toml)"
+echo "==> types (mypy over volley_app/, pyproject.toml [tool.mypy])"
 mypy || status=$?
 # One process per core (TEST_PROCESSES overrides), each with a database of its own (tests/conftest.py);
 # a file's tests stay in one process, so what a file sets up once is set up once.

@@ -23,11 +23,11 @@ from volley_app.services.subs import request_lists
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 from volley_app.state.paging import PagedList
-from volley_app.state.sub_requests import as_table_rows
+from volley_app.state.sub_requests import ListedRequest, as_table_rows
 
 
 class PlayerHomeState(PagedList, AuthState):
-    open_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    open_rows: rx.Field[list[ListedRequest]] = rx.field(default_factory=list)
     all_leagues: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     registration_leagues: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     current_leagues: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
