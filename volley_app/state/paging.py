@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING
 
 import reflex as rx
 
@@ -18,13 +18,11 @@ from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page
 from volley_app.state.forms import form_values, path_arg, run_action
-from volley_app.state.polling import PolledPage
+from volley_app.state.polling import Again, PolledPage
 
 # How far a page number in the address is followed (each page is one keyset step).
 MAX_ADDRESS_PAGE = 40
 
-# A page read again by a poll: where the list stood when it was read (bookmark, first row, filters), and the read.
-Again: TypeAlias = tuple[tuple[str, int, dict[str, str]], tuple[Page | None, DomainError | None]]
 
 
 def summary(first: int, count: int, total: int, capped: bool = False) -> str:

@@ -34,9 +34,12 @@ import reflex as rx
 import sqlalchemy.exc
 
 from volley_app.services.core import live
+from volley_app.services.core.errors import DomainError
+from volley_app.services.core.paging import Page
 
-if TYPE_CHECKING:
-    from volley_app.state.paging import Again
+# A list's page read again by a poll: where the list stood when it was read (bookmark, first row, filters), and the
+# read (``state.paging.PagedList._read_again``).
+Again: TypeAlias = tuple[tuple[str, int, dict[str, str]], tuple[Page | None, DomainError | None]]
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,7 @@ from reflex.vars import ObjectVar
 from volley_app import routes
 from volley_app.components.forms import notice_line
 from volley_app.components.tables import row
-from volley_app.components.teams import TeamLine, league_link
-from volley_app.pages.dash.teams.list import TeamList, teams_screen
+from volley_app.components.teams import TeamLine, TeamList, league_link, teams_screen
 from volley_app.registry import page
 from volley_app.services.teams import teams as svc
 from volley_app.state.auth import AuthState
