@@ -13,6 +13,7 @@ import pytest
 from tests.factories import make_user, player_world, rows, snapshot
 from tests.harness import call, page_state
 from volley_app.models import SubOutcome, SubRequest, SubRequestPlace, SubStatus, SubUnavailableDate, User, utcnow
+from volley_app.pages.dash.users.edit.page import EditUserState
 from volley_app.services.core import timefmt
 from volley_app.services.subs import availability, sub_records
 from volley_app.state.sub_matching import AvailabilityState, OutcomeState, SuggestionsState
@@ -28,6 +29,13 @@ def world(db):
 
 def _state(cls, path: str, tokens: dict, who: str):
     return page_state(cls, path, tokens.get(who))[1]
+
+
+async def _availability(tokens: dict, who: str, user_id) -> AvailabilityState:
+    """The days and dates of ``user_id`` as ``who`` opens Edit Info (the page's load shows them)."""
+    _root, form = page_state(EditUserState, f"/dash/users/{user_id}", tokens.get(who))
+    await form.load()
+    return await form.get_state(AvailabilityState)
 
 
 def _marks(db) -> list:
@@ -152,8 +160,7 @@ async def test_a_sub_without_a_place_or_junk_is_not_marked(world, sub_id):
 async def test_only_the_owner_or_an_admin_edits_availability(world, who):
     db, tokens, ids, _reqs = world
     before = _marks(db)
-    state = _state(AvailabilityState, f"/dash/users/{ids['ben']}", tokens, who)
-    await state.load()
+    state = await _availability(tokens, who, ids["ben"])
     allowed = who in ("ben", "root")
     assert state.avail_loaded is allowed
     tomorrow = (timefmt.local(utcnow()).date() + dt.timedelta(days=1)).isoformat()
@@ -171,8 +178,7 @@ async def test_only_the_owner_or_an_admin_edits_availability(world, who):
 
 async def test_the_owners_own_availability_with_bad_input(world):
     db, tokens, ids, _reqs = world
-    state = _state(AvailabilityState, f"/dash/users/{ids['ben']}", tokens, "ben")
-    await state.load()
+    state = await _availability(tokens, "ben", ids["ben"])
     assert state.avail_days == list(availability.DAYS) and state.avail_cap == ""
     before = _marks(db)
     for form in ({"cap": "0"}, {"cap": "lots"}, {"cap": "99"}):

@@ -9,6 +9,7 @@ import pytest
 from tests.factories import actor_of, login_token, make_user, player_world, rows, snapshot
 from tests.harness import call, page_state
 from volley_app.models import Rating, SubInvite, User, utcnow
+from volley_app.pages.dash.profile.my_info import PlayerInfoState
 from volley_app.pages.dash.sub_requests.detail import NoteDetailState
 from volley_app.services.core import paging, ratelimit
 from volley_app.services.subs import request_changes
@@ -89,8 +90,9 @@ async def test_junk_picks_are_refused_in_words(world, junk):
 @pytest.mark.parametrize("who", WHO)
 async def test_the_email_setting_is_each_users_own(world, who):
     db, tokens, ids, _reqs = world
-    _root, state = page_state(SubNotifyState, "/dash/playerinfo", tokens.get(who))
-    await state.load()
+    _root, info = page_state(PlayerInfoState, "/dash/playerinfo", tokens.get(who))
+    await info.load()  # My Info shows the setting it read
+    state = await info.get_state(SubNotifyState)
     assert state.is_sub is (who == "ben")
     before = _full_snapshot(db)
     await call(state.save_notify, {"sub_notify": "none"})

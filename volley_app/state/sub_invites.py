@@ -205,10 +205,9 @@ class SubNotifyState(AuthState):
     notify_error: rx.Field[str] = rx.field("")
     notify_notice: rx.Field[str] = rx.field("")
 
-    @rx.event
-    async def load(self):
+    def _show_on_open(self, found: dict[str, object] | None, failure: DomainError | None) -> None:
+        """Show the setting as My Info read it (``mail_lists.notification_setting``), or none when refused."""
         self.notify_error, self.notify_notice = "", ""
-        found, failure = await run_action(mail_lists.notification_setting, actor=await self._actor())
         if failure or not found:
             self.is_sub, self.notify, self.notify_choices = False, "", []
             return

@@ -165,12 +165,16 @@ class AvailabilityState(AuthState):
     def _user_id(self) -> str:
         return path_arg(self, "user_id")
 
-    async def load(self):
+    def _show_on_open(self, found: dict | None, failure: DomainError | None) -> None:
+        """Show the days and dates as Edit Info read them (``availability.get``); refused, nothing to edit."""
         self.avail_error, self.avail_notice = "", ""
-        await self._read()
+        self._show_days(found, failure)
 
     async def _read(self) -> None:
         found, failure = await run_action(availability.get, actor=await self._actor(), user_id=self._user_id())
+        self._show_days(found, failure)
+
+    def _show_days(self, found: dict | None, failure: DomainError | None) -> None:
         self.avail_loaded = failure is None
         if found:
             self.avail_days, self.avail_cap, self.avail_dates = found["days"], found["cap"], found["dates"]

@@ -13,7 +13,8 @@ from volley_app.components.layout import column, dash_page, details, labelled, l
 from volley_app.components.sub_invites import sub_notify_card
 from volley_app.models import REGIONS
 from volley_app.registry import page
-from volley_app.services.accounts import accounts
+from volley_app.services.core.errors import DomainError
+from volley_app.services.operations import profile
 from volley_app.services.seasons import calendar
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
@@ -35,15 +36,24 @@ class PlayerInfoState(AuthState):
         self.feed_subscribe = webcal(self.feed_url) if path else ""
 
     async def load(self):
+        """My Info in one read: the record, the calendar feed, and (the sub's card) the sub request emails."""
         self.feed_notice = ""
-        path, _failure = await run_action(calendar.my_feed, actor=await self._actor())
-        self._show_feed(path)
-        found = await run_action(accounts.my_info, actor=await self._actor())
-        if found.failure is not None:
-            self.info, self.info_error = {}, found.failure.message
+        found, failure = await run_action(profile.my_info, actor=await self._actor())
+        notify = await self.get_state(SubNotifyState)
+        if failure is not None or found is None:
+            self._show_feed(None)
+            self._show_info(None, failure)
+            notify._show_on_open(None, failure)
+            return
+        self._show_feed(found.feed.value)
+        self._show_info(found.info.value, found.info.failure)
+        notify._show_on_open(found.notifications.value, found.notifications.failure)
+
+    def _show_info(self, rec: dict | None, failure: DomainError | None) -> None:
+        if failure is not None or rec is None:
+            self.info, self.info_error = {}, failure.message if failure else ""
             self.show_address = self.show_player = False
             return
-        rec = found.value
         self.info_error = ""
         self.show_address, self.show_player = rec["show_address"], rec["show_player"]
         self.info = {
@@ -109,7 +119,7 @@ def _calendar_card() -> rx.Component:
     )
 
 
-@page(routes.PLAYER_INFO, "My Info", on_load=[PlayerInfoState.load, SubNotifyState.load])
+@page(routes.PLAYER_INFO, "My Info", on_load=PlayerInfoState.load)
 def player_info_page() -> rx.Component:
     s = PlayerInfoState
     i = cast(ObjectVar[dict[str, str]], s.info)  # Reflex's Field stubs give mypy an ArrayVar for a dict field

@@ -28,7 +28,8 @@ from volley_app.components.sub_matching import availability_section
 from volley_app.models import Gender
 from volley_app.registry import page
 from volley_app.services.accounts import accounts, auth, venues
-from volley_app.services.operations import account_lifecycle
+from volley_app.services.core.errors import DomainError
+from volley_app.services.operations import account_lifecycle, profile
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, focus, form_values, path_arg, run_action
 from volley_app.state.sub_matching import AvailabilityState
@@ -74,17 +75,25 @@ class EditUserState(FormState, AuthState):
         return path_arg(self, "user_id")
 
     async def load(self):
+        """The form in one read: the record as this viewer may edit it, and (below the form) the sub's days."""
         self._clear_messages()
         self.loaded = False
-        actor = await self._actor()
-        found = await run_action(accounts.edit_form, actor=actor, user_id=self._target())
-        if found.failure is not None:
-            self.error, self.record, self.roles = found.failure.message, {}, []
+        found, failure = await run_action(profile.edit_info, actor=await self._actor(), user_id=self._target())
+        days = await self.get_state(AvailabilityState)
+        if failure is not None or found is None:
+            self._show_form(None, failure)
+            days._show_on_open(None, failure)
+            return
+        self._show_form(found.record.value, found.record.failure)
+        days._show_on_open(found.availability.value, found.availability.failure)
+
+    def _show_form(self, rec: dict | None, failure: DomainError | None) -> None:
+        if failure is not None or rec is None:
+            self.error, self.record, self.roles = failure.message if failure else "", {}, []
             self.show_address = self.show_player = self.admin_view = self.last_name_locked = False
             self.own_account = self.show_time_zone = False
             self.time_zone, self.time_zones = "", []
             return
-        rec = found.value
         self.record = {name: str(rec[name] or "") for name in TEXT_FIELDS}
         self.sub, self.active, self.roles = rec["sub"], rec["active"], list(rec["roles"])
         self.show_address, self.show_player = rec["show_address"], rec["show_player"]
@@ -126,7 +135,7 @@ class EditUserState(FormState, AuthState):
         return rx.redirect(routes.PLAYER_INFO)
 
 
-@page(routes.USER_EDIT, "Edit Info", on_load=[EditUserState.load, AvailabilityState.load])
+@page(routes.USER_EDIT, "Edit Info", on_load=EditUserState.load)
 def edit_user_page() -> rx.Component:
     s = EditUserState
     # Reflex's Field stubs give mypy an ArrayVar for a dict field; these two are the record and its messages.
