@@ -1,4 +1,4 @@
-"""The Subs page and Invite a Sub read in one call: each part is what its own service reads."""
+"""The Subs page, Invite a Sub and a sub request's page read in one call: each part is what its own service reads."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ from sqlmodel import col, select
 
 from tests.factories import actor_of
 from volley_app import demo
-from volley_app.models import User
+from volley_app.models import SubRequest, User
 from volley_app.services.accounts import accounts, venues
 from volley_app.services.core.errors import Invalid
-from volley_app.services.subs import subs_list
+from volley_app.services.seasons import calendar
+from volley_app.services.subs import matching, request_lists, request_page, subs_list
 
 
 @pytest.fixture
@@ -63,17 +64,12 @@ def test_the_invite_screen_names_no_sub_it_may_not_invite(db, demo_people):
 
 
 def _alices_request(db, demo_people):
-    from volley_app.models import SubRequest
-
     found = db.exec(select(SubRequest).where(SubRequest.requestor_id == demo_people["alice"].user_id)).first()
     assert found is not None
     return found.id
 
 
 def test_the_request_page_is_what_its_parts_read(db, demo_people):
-    from volley_app.services.seasons import calendar
-    from volley_app.services.subs import matching, request_lists, request_page
-
     rid = _alices_request(db, demo_people)
     for who in ("alice", "admin", "ben"):
         actor = demo_people[who]
@@ -106,8 +102,6 @@ def test_the_request_page_is_what_its_parts_read(db, demo_people):
 
 
 def test_the_request_page_of_a_request_not_found_shows_only_why(db, demo_people):
-    from volley_app.services.subs import request_page
-
     screen = request_page.request_page(db, demo_people["alice"], "999999")
     assert screen.detail.value is None and screen.detail.failure is not None
     assert screen.feed is None and screen.hints is None and screen.outcome is None
