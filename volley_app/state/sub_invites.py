@@ -54,14 +54,20 @@ class InviteQueueState(SubPickerList, AuthState):
     queue_notice: rx.Field[str] = rx.field("")
     _keep_notice: bool = False
 
-    async def _open_queue(self, found: SubRequestDetail | None) -> None:
+    async def _open_queue(
+        self, found: SubRequestDetail | None, choices: tuple[Page | None, DomainError | None] | None = None
+    ) -> None:
         """The list as the page opens with the request ``found`` (None: it could not be read): no subs picked yet,
-        no message but the one of an invite just sent."""
+        no message but the one of an invite just sent. ``choices``: the picker's first page when the page read it
+        with the request (else it is read here when the requestor may invite)."""
         self.picks, self.queue_error, self._picking = [], "", False
         if not self._keep_notice:
             self.queue_notice = ""
         self._keep_notice = False
-        await self._refresh_queue(found)
+        if choices is None:
+            await self._refresh_queue(found)
+        else:
+            self._show_queue({"found": found, "choices": choices})
 
     async def _refresh_queue(self, found: SubRequestDetail | None) -> None:
         """The request's invite list and places as ``found`` has them; the picker opens (a first page, no search)

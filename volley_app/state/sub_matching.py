@@ -89,6 +89,11 @@ class SuggestionsState(PagedList, AuthState):
         self.show_ineligible, self.suggest_error, self.suggest_notice = False, "", ""
         await self._first_page()
 
+    def _open_read(self, first: tuple[Page | None, DomainError | None]) -> None:
+        """As :meth:`load`, with the first page of suggestions read beforehand (``first``)."""
+        self.show_ineligible, self.suggest_error, self.suggest_notice = False, "", ""
+        self._show_page(first, 1)
+
     @rx.event
     async def toggle_ineligible(self):
         """Show the subs who may not take it, with why; or back to the suggestions."""
@@ -120,6 +125,11 @@ class OutcomeState(AuthState):
     async def load(self):
         self.outcome_error, self.outcome_notice = "", ""
         await self._read()
+
+    def _open_read(self, found: Outcomes | None) -> None:
+        """As :meth:`load`, with the marks read beforehand (``found``, None when the viewer may not mark)."""
+        self.outcome_error, self.outcome_notice = "", ""
+        self._show_marks(found)
 
     async def _read(self) -> None:
         self._show_marks(await self._read_marks())

@@ -193,8 +193,9 @@ class SubPickerList(PagedList, mixin=True):
         """The picker's first page with no search, read and not shown (see :meth:`_show_picker`)."""
         return await self._choices("", dict.fromkeys(self._filter_names, ""))
 
-    def _show_picker(self, picking: bool, first: tuple[Page | None, DomainError | None] | None) -> None:
+    def _show_picker(self, picking: bool, first: tuple[Page | None, DomainError | None] | None,
+                     chosen: SubChoice | None = None) -> None:  # fmt: skip
         """As :meth:`_open_picker`, with its first page read beforehand (``first``, by :meth:`_read_first_choices`)."""
         self._reset_filters()
-        self._picking, self._chosen = picking, None
+        self._picking, self._chosen = picking, chosen if picking else None
         self._show_page(first if picking and first is not None else (None, None), 1)

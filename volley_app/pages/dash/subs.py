@@ -16,7 +16,6 @@ from volley_app.components.sub_requests import item_row, my_sub_info, responsive
 from volley_app.components.tables import card
 from volley_app.models import Gender, Rating
 from volley_app.registry import page
-from volley_app.services.accounts import accounts
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.subs import subs_list
@@ -80,9 +79,12 @@ class SubsState(PolledList, AuthState):
         if target := subs_list.subs_elsewhere(actor):
             self.sub_rows = []
             return rx.redirect(target)
-        flag, _ = await run_action(accounts.is_sub, actor=actor)
-        self.is_sub, self._me = bool(flag), actor.user_id if actor else 0
-        return await super().load()
+        self._me = actor.user_id if actor else 0
+        self._open_filters()
+        found, failure = await run_action(subs_list.subs_screen, actor=actor, filters=self.filters)
+        self.is_sub = bool(found and found.is_sub)
+        self._show_page((found.subs.value, found.subs.failure) if found else (None, failure), 1)
+        return type(self).poll
 
 
 def _rating(value: rx.Var) -> rx.Component:

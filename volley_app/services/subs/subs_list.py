@@ -7,6 +7,7 @@ A sub is shown by name, gender, ratings and record only: email addresses never l
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypedDict, Unpack
 
 import sqlalchemy as sa
@@ -14,9 +15,11 @@ from sqlmodel import Session, col
 
 from volley_app import routes
 from volley_app.models import Gender, Rating, Role, SubRequestPlace, User
+from volley_app.services.accounts import accounts, venues
 from volley_app.services.core import paging
 from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import NotFound
+from volley_app.services.core.screens import Part, part
 from volley_app.services.subs.access import access_sub_request, require_sub_request_actor
 
 # The filters of the Subs list: a name, gender, a position and a rating (that position's, or any position's).
@@ -191,3 +194,35 @@ def invite_list_choice(db: Session, actor: Actor | None, request_id: object, sub
     """The option of the sub ``sub_id`` for the invite list of the actor's request ``request_id``, else None."""
     req = access_sub_request(db, actor, request_id, own=True)
     return invite_choice(db, actor, sub_id, request_id=req.id)
+
+
+@dataclass(frozen=True)
+class SubsScreen:
+    """What the Subs page shows, read in one call."""
+
+    is_sub: bool  # the viewer is an active sub ('View My Sub Info' or 'Become a Sub')
+    subs: Part[paging.Page]  # the first page of subs, as the search asks
+
+
+def subs_screen(db: Session, actor: Actor | None, *, filters: dict[str, Any] | None = None) -> SubsScreen:
+    """The Subs page for ``actor``: whether they are a sub, and the first page of subs ``filters`` find."""
+    flag = part(accounts.is_sub, db, actor)
+    return SubsScreen(is_sub=bool(flag.value), subs=part(list_subs, db, actor, filters=filters))
+
+
+@dataclass(frozen=True)
+class InviteScreen:
+    """What Invite a Sub shows, read in one call."""
+
+    chosen: SubChoice | None  # the sub the address names, when a targeted request may name them
+    choices: Part[paging.Page]  # the picker's first page of subs, no search
+    hints: dict[str, Any]  # the time-zone hints of the request form (``venues.time_hints``)
+
+
+def invite_screen(db: Session, actor: Actor | None, *, sub_id: object = "",
+                  filters: dict[str, Any] | None = None) -> InviteScreen:  # fmt: skip
+    """Invite a Sub for ``actor``: the sub ``sub_id`` names (if any and invitable), the first page of subs to pick
+    from as ``filters`` find them, and the form's time-zone hints."""
+    chosen = part(invite_choice, db, actor, sub_id=sub_id).value if sub_id else None
+    return InviteScreen(chosen=chosen, choices=part(invite_choices, db, actor, filters=filters),
+                        hints=venues.time_hints(db))  # fmt: skip

@@ -22,8 +22,9 @@ from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.seasons import calendar
-from volley_app.services.subs import request_changes, request_lists, request_replies
+from volley_app.services.subs import request_changes, request_lists, request_page, request_replies
 from volley_app.services.subs.request_lists import SubRequestDetail
+from volley_app.services.subs.request_page import RequestPage
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import failure_text, focus, form_values, path_arg, run_action
@@ -107,6 +108,26 @@ def _editable(found: SubRequestDetail) -> dict[str, str]:
     }  # fmt: skip
 
 
+def _read(found: SubRequestDetail | None, failure: DomainError | None) -> RequestRead:
+    """The request as read (None with the ``failure`` that kept it), and what was seen of it."""
+    seen = repr(sorted(found.items())) if found is not None and failure is None else ""
+    return {"found": found, "failure": failure, "seen": seen}
+
+
+def _page_read(screen: RequestPage) -> RequestRead:
+    """What the page shows of the request, from its page read in one call."""
+    got = _read(screen.detail.value, screen.detail.failure)
+    found = got["found"]
+    if found is None or got["failure"]:
+        return got
+    if screen.reopen_choices is not None:
+        got["choices"] = (screen.reopen_choices.value, screen.reopen_choices.failure)
+    if found["can_edit"]:
+        got["hints"] = screen.hints
+    got["feed"] = screen.feed
+    return got
+
+
 class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
     """One request, read again at once when it changes (live updates) and every 150 s otherwise."""
 
@@ -144,8 +165,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
     async def _read_detail(self) -> RequestRead:
         """The request as its page shows it (one service call), and what was seen of it."""
         found, failure = await run_action(request_lists.detail, actor=await self._actor(), request_id=self._note_id())
-        seen = repr(sorted(found.items())) if found is not None and failure is None else ""
-        return {"found": found, "failure": failure, "seen": seen}
+        return _read(found, failure)
 
     async def _read_request(self, got: RequestRead | None = None) -> RequestRead:
         """What the page shows of the request, read and not shown: the request (``got``, when read already), a
@@ -188,11 +208,23 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         self._show_record()
 
     async def load(self):
-        """The page opens: the request read once, shown here and in its invite list."""
+        """The page opens: the request and its panels read in one call, shown here, in its invite list, its
+        suggested subs and its marks."""
         self._clear_messages()
         self.action_error, self.notice = "", ""
-        found = await self._read_and_show()
-        await (await self.get_state(InviteQueueState))._open_queue(found)
+        screen, failure = await run_action(request_page.request_page, actor=await self._actor(),
+                                           request_id=self._note_id())  # fmt: skip
+        got = _page_read(screen) if screen is not None else _read(None, failure)
+        self._show_request(got)
+        queue_choices = screen.queue_choices if screen is not None else None
+        await (await self.get_state(InviteQueueState))._open_queue(
+            got["found"], (queue_choices.value, queue_choices.failure) if queue_choices is not None else None
+        )
+        suggestions = screen.suggestions if screen is not None else None
+        (await self.get_state(SuggestionsState))._open_read(
+            (suggestions.value, suggestions.failure) if suggestions is not None else (None, failure)
+        )
+        (await self.get_state(OutcomeState))._open_read(screen.outcome if screen is not None else None)
         return type(self).poll
 
     @rx.event
@@ -434,8 +466,7 @@ def _actions() -> rx.Component:
     )
 
 
-@page(routes.NOTE_DETAIL, "Sub Request",
-      on_load=[NoteDetailState.load, SuggestionsState.load, OutcomeState.load])
+@page(routes.NOTE_DETAIL, "Sub Request", on_load=NoteDetailState.load)
 def note_detail_page() -> rx.Component:
     s = NoteDetailState
     request = column(

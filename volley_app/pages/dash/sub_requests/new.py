@@ -27,13 +27,21 @@ class NewNoteState(SubPickerList, RequestFormState, AuthState):
     async def load(self):
         self._clear_messages()
         self.targeted = (self.router.url.path or "").rstrip("/") == routes.NOTES_NEW_SPECIFIC
-        chosen: SubChoice | None = None
-        wanted = path_arg(self, "sub") if self.targeted else ""
-        if wanted:  # the sub the address names: offered on every page of the picker
-            chosen, _failure = await run_action(subs_list.invite_choice, actor=await self._actor(), sub_id=wanted)
+        if not self.targeted:
+            self.recipient = ""
+            await self._open_picker(False)
+            await self._load_hints()  # the default zone's, until a venue's name is typed
+            self._show_record()
+            return
+        # Invite a Sub: the sub the address names (offered on every page of the picker), the picker's first page
+        # and the form's hints, read in one call.
+        wanted = path_arg(self, "sub")
+        found, failure = await run_action(subs_list.invite_screen, actor=await self._actor(), sub_id=wanted,
+                                          filters=dict.fromkeys(self._filter_names, ""))  # fmt: skip
+        chosen: SubChoice | None = found.chosen if found else None
         self.recipient = chosen["value"] if chosen else ""
-        await self._open_picker(self.targeted, chosen)
-        await self._load_hints()  # the default zone's, until a venue's name is typed
+        self._show_picker(True, (found.choices.value, found.choices.failure) if found else (None, failure), chosen)
+        self._show_hints(found.hints if found else None)  # the default zone's, until a venue's name is typed
         self._show_record()
 
     @rx.event
