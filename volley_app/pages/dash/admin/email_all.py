@@ -56,20 +56,28 @@ class EmailAllState(PagedList, FormState, AuthState):
             for j in rows
         ]
 
+    def _show_audience(self, audience: int | None, recent: dict[str, str] | None) -> None:
+        self.audience = "" if audience is None else str(audience)
+        self.repeat_id = recent["id"] if recent else ""
+        self.repeat_question = recent["question"] if recent else ""
+
     async def _load_audience(self) -> None:
         actor = await self._actor()
         found, _failure = await run_action(email_all.audience_count, actor=actor)
-        self.audience = "" if found is None else str(found)
         recent, _failure = await run_action(email_all.recent_send, actor=actor)
-        self.repeat_id = recent["id"] if recent else ""
-        self.repeat_question = recent["question"] if recent else ""
+        self._show_audience(found, recent)
 
     async def load(self):
         self._clear_messages()
         self.notice = ""
-        await self._open_list()
-        yield  # the jobs show now; the count of every active user follows
-        await self._load_audience()
+        self._open_filters()
+        found, failure = await run_action(email_all.screen, actor=await self._actor(), filters=self.filters)
+        if failure is not None or found is None:
+            self._show_page((None, failure), 1)
+            self._show_audience(None, None)
+            return
+        self._show_page((found.jobs.value, found.jobs.failure), 1)
+        self._show_audience(found.audience, found.recent)
 
     @rx.event
     async def refresh(self):

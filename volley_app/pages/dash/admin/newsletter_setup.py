@@ -57,9 +57,14 @@ class NewsletterSetupState(PagedList, FormState, AuthState):
     async def load(self):
         self._clear_messages()
         self.notice = ""
-        await self._open_list()
-        total, _failure = await run_action(newsletter.subscriber_total, actor=await self._actor())
-        self.subscriber_total = total or 0
+        self._open_filters()
+        found, failure = await run_action(newsletter.setup_screen, actor=await self._actor(), filters=self.filters)
+        if failure is not None or found is None:
+            self._show_page((None, failure), 1)
+            self.subscriber_total = 0
+            return
+        self._show_page((found.subscribers.value, found.subscribers.failure), 1)
+        self.subscriber_total = found.total
 
     @rx.event
     def edit(self, name: str, value: str):
