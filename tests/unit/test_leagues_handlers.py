@@ -34,8 +34,10 @@ from volley_app.models import (
 from volley_app.pages.dash.leagues import game_edit, new, player_leagues, test_schedule
 from volley_app.pages.dash.leagues import list as league_list
 from volley_app.pages.dash.leagues.home import state as home
-from volley_app.services.operations import league_home
-from volley_app.services.seasons import results
+from volley_app.services.core.errors import Forbidden
+from volley_app.services.operations import exports, league_home
+from volley_app.services.seasons import results, score_reports
+from volley_app.services.teams import registration
 from volley_app.settings import get_settings
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
@@ -207,6 +209,24 @@ async def test_the_league_home_opens_with_one_service_call(world, who, monkeypat
     assert state.info["name"] == "Monday C 6s" and state.info["teams_of"] == "4 of 8" and state.error == ""
     assert state.can_manage is (who in ALLOWED) and bool(state.export_links) is (who in ALLOWED)
     assert len(state.my_games) == (6 if who == "player" else 0)  # the player captains every team: all 6 games
+
+
+@pytest.mark.parametrize("who", ["player", "svla"])
+async def test_a_league_home_card_refused_is_left_empty_and_the_rest_shows(world, who, monkeypatch):
+    """Each card falls back alone: a part the reader is refused shows nothing, with no message, as before."""
+
+    def refused(*_a, **_k):
+        raise Forbidden()
+
+    await generate(world)
+    for module, name in ((score_reports, "my_games"), (exports, "export_links"), (registration, "payments_page")):
+        monkeypatch.setattr(module, name, refused)
+    state, _ev = await call(world, who, home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "load")
+    payments = await state.get_state(home.LeaguePaymentsState)
+    assert state.my_games == [] and state.export_links == {} and payments.payment_rows == []
+    assert state.error == "" and not state.missing and payments.filter_error == ""
+    assert state.info["name"] == "Monday C 6s" and state.can_manage is (who in ALLOWED)
+    assert state.show_payments is (who in ALLOWED) and state.links["schedule"]
 
 
 async def test_a_league_edit_with_bad_fields_marks_them(world):

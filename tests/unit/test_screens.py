@@ -8,15 +8,16 @@ from sqlmodel import col, select
 
 from tests.factories import actor_of
 from volley_app import demo
-from volley_app.models import User
+from volley_app.models import League, Payment, User, utcnow
 from volley_app.services.accounts import accounts
-from volley_app.services.core.errors import Forbidden, Invalid
+from volley_app.services.core.errors import DomainError, Forbidden, Invalid
 from volley_app.services.core.screens import part
 from volley_app.services.mail import email_all, mail_lists, newsletter
-from volley_app.services.operations import home, profile
-from volley_app.services.seasons import calendar, score_reports
+from volley_app.services.operations import exports, home, league_home, profile
+from volley_app.services.seasons import calendar, leagues, playoffs, score_reports
 from volley_app.services.subs import availability, request_lists
 from volley_app.services.subs.request_lists import REQUEST_FILTERS
+from volley_app.services.teams import registration
 
 
 def _listing_refusing(db, actor, **args):
@@ -97,3 +98,66 @@ def test_edit_info_of_another_player_is_refused_part_by_part(db, demo_people):
 def test_a_svl_reads_my_info_too(db, demo_people):
     mine = profile.my_info(db, demo_people["lexsports"])
     assert mine.info.value is not None and mine.info.value["username"] == "lexsports"
+
+
+def _paid_league(db) -> int:
+    """A league with payments (in the demo, an archived one: only admins read it)."""
+    found = db.exec(select(League.id).join(Payment, col(Payment.league_id) == League.id)).first()
+    assert found is not None
+    return found
+
+
+def _open_league(db) -> int:
+    """A league everyone logged in reads."""
+    found = db.exec(
+        select(League.id).where(col(League.active).is_(True), col(League.archived_at).is_(None)).order_by(League.id)
+    ).first()
+    assert found is not None
+    return found
+
+
+def test_the_league_home_is_what_its_parts_read(db, demo_people):
+    admin, now = demo_people["admin"], utcnow()
+    lid = _paid_league(db)
+    screen = league_home.league_home(db, admin, league_id=lid, payment_filters={"q": ""}, now=now)
+    assert screen.league == leagues.get_league(db, admin, lid, now) and screen.league["show_payments"]
+    assert screen.registration.value == league_home.registration_offer(db, admin, league_id=lid)
+    assert screen.bracket_link.value == ""  # no bracket uploaded
+    assert screen.bracket_generated.value is playoffs.generated(db, admin, lid)
+    assert screen.my_games.value == score_reports.my_games(db, admin, lid, now=now)
+    assert screen.disputed.value == score_reports.disputed(db, admin, lid)
+    assert screen.export_links.value == exports.export_links(db, admin, lid, now=now) != {}
+    page = registration.payments_page(db, admin, league_id=lid, filters={"q": ""})
+    assert screen.payments is not None and screen.payments.failure is None and screen.payments.value is not None
+    assert screen.payments.value.rows == page.rows != []
+    found = league_home.league_home(db, admin, league_id=lid, payment_filters={"q": "no such team"}, now=now)
+    assert found.payments is not None and found.payments.value is not None and found.payments.value.rows == []
+    # after an action on the league the payments are not read again
+    assert league_home.league_home(db, admin, league_id=lid, now=now).payments is None
+
+
+def test_a_player_reads_the_league_home_without_the_operators_parts(db, demo_people):
+    lid = _open_league(db)
+    screen = league_home.league_home(db, demo_people["ben"], league_id=lid, payment_filters={"q": ""})
+    assert not screen.league["can_manage"] and not screen.league["show_payments"]
+    assert screen.payments is None  # not read at all
+    assert screen.disputed.value == [] and screen.export_links.value == {}
+    assert screen.registration.value is not None and screen.my_games.failure is None
+    with pytest.raises(DomainError):
+        league_home.league_home(db, None, league_id=lid)  # the league is the screen's own: refused whole
+
+
+def test_a_league_home_part_refused_leaves_the_rest(db, demo_people, monkeypatch):
+    svl = demo_people["lexsports"]
+    lid = _open_league(db)
+
+    def refused(*_a, **_k):
+        raise Forbidden("Not for you")
+
+    monkeypatch.setattr(score_reports, "my_games", refused)
+    monkeypatch.setattr(registration, "payments_page", refused)
+    screen = league_home.league_home(db, svl, league_id=lid, payment_filters={"q": ""})
+    assert screen.my_games.value is None and isinstance(screen.my_games.failure, Forbidden)
+    assert screen.payments is not None and screen.payments.value is None
+    assert isinstance(screen.payments.failure, Forbidden)
+    assert screen.league["id"] == lid and screen.export_links.value and screen.registration.value is not None

@@ -14,7 +14,7 @@ from .bracket import bracket_card
 from .edit import edit_card
 from .exports import exports_card
 from .info import actions_card, disputed_card, info_card, links, my_games_card
-from .payments import LeaguePaymentsState, payments_card
+from .payments import payments_card
 from .register import register_card
 from .state import ERROR_ID, LeagueHomeState
 
@@ -28,7 +28,7 @@ def _archived() -> rx.Component:
     )
 
 
-@page(routes.LEAGUE_HOME, "League", on_load=[LeagueHomeState.load, LeaguePaymentsState.load])
+@page(routes.LEAGUE_HOME, "League", on_load=LeagueHomeState.load)
 def league_home_page() -> rx.Component:
     s = LeagueHomeState
     info = s.info.to(dict[str, str])

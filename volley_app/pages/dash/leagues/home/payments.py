@@ -8,30 +8,8 @@ from reflex.vars import ObjectVar
 from volley_app.components.layout import card_for
 from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
-from volley_app.services.core.errors import DomainError
-from volley_app.services.core.paging import Page
-from volley_app.services.teams import registration
-from volley_app.state.auth import AuthState
-from volley_app.state.forms import path_arg
-from volley_app.state.paging import PagedList
 
-from .state import LeagueHomeState
-
-
-class LeaguePaymentsState(PagedList, AuthState):
-    """The payments of the league the address names; none for those who do not manage it."""
-
-    payment_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
-    _filter_names = registration.PAYMENT_FILTERS
-
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(registration.payments_page, bookmark, league_id=path_arg(self, "league_id"))
-
-    def _show(self, rows: list, failure: DomainError | None) -> None:
-        self.payment_rows = [{k: str(v) for k, v in p.items()} for p in rows]
-
-    async def load(self):
-        await self._open_list()
+from .state import LeagueHomeState, LeaguePaymentsState
 
 
 def _payment_row(p: ObjectVar[dict[str, str]]) -> rx.Component:

@@ -1,4 +1,5 @@
-"""The league home's state: the league, what this user may do there, and the handlers of its sections."""
+"""The league home's state: the league, what this user may do there, the handlers of its sections, and the
+Payments card's list (its first page read with the league as the page opens)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,19 @@ from volley_app import routes
 from volley_app.components.league_form import LEAGUE_FIELDS
 from volley_app.components.leagues import money, where
 from volley_app.services.core import timefmt, uploads
+from volley_app.services.core.errors import DomainError
+from volley_app.services.core.paging import Page
 from volley_app.services.operations.league_home import league_home
 from volley_app.services.seasons import leagues as svc
 from volley_app.services.seasons import scheduling
 from volley_app.services.seasons.leagues import LeagueDetail
 from volley_app.services.seasons.score_reports import CaptainGame, DisputedScore
+from volley_app.services.teams import registration
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import RecordForms, form_values, path_arg, run_action
+from volley_app.state.paging import PagedList
 
 ERROR_ID = "league-error"
 EDIT_FIELDS = (*LEAGUE_FIELDS, "active")
@@ -69,6 +74,20 @@ def links_of(league_id: int) -> dict[str, str]:
     }  # fmt: skip
 
 
+class LeaguePaymentsState(PagedList, AuthState):
+    """The payments of the league the address names; none for those who do not manage it. Its first page comes
+    with the league home (``LeagueHomeState.load``); its later pages and searches are read here."""
+
+    payment_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    _filter_names = registration.PAYMENT_FILTERS
+
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await self._read_list(registration.payments_page, bookmark, league_id=path_arg(self, "league_id"))
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.payment_rows = [{k: str(v) for k, v in p.items()} for p in rows]
+
+
 class LeagueHomeState(RecordForms, AuthState):
     _fields = EDIT_FIELDS
     _error_id = ERROR_ID
@@ -99,11 +118,23 @@ class LeagueHomeState(RecordForms, AuthState):
         return path_arg(self, "league_id")
 
     async def load(self):
-        self.upload_error = ""
-        await super().load()
+        """The league home and its Payments card's first page, read in one call."""
+        self.upload_error, self.notice = "", ""
+        self._clear_messages()
+        payments = await self.get_state(LeaguePaymentsState)
+        payments._open_filters()
+        await self._fetch(payments)
 
-    async def _fetch(self) -> None:
-        found, failure = await run_action(league_home, actor=await self._actor(), league_id=self._league_id())
+    async def _fetch(self, payments: LeaguePaymentsState | None = None) -> None:
+        """The league as this user sees it; ``payments``: the Payments card, shown from its first page (as the page
+        opens; after an action on the league the card stays as it is)."""
+        filters = None if payments is None else dict(payments.filters)
+        found, failure = await run_action(
+            league_home, actor=await self._actor(), league_id=self._league_id(), payment_filters=filters
+        )
+        if payments is not None:
+            page = None if found is None else found.payments
+            payments._show_page((None, None) if page is None else (page.value, page.failure), 1)
         if found is None:
             self.info, self.form, self.links, self.can_manage, self.bracket_url = {}, {}, {}, False, ""
             self.can_restore, self.show_payments, self.delete_question, self.show_audit = False, False, "", False
@@ -112,20 +143,21 @@ class LeagueHomeState(RecordForms, AuthState):
             self.bracket_generated, self.my_games, self.disputed = False, [], []
             self.export_links, self.registration_note = {}, ""
             return
-        lg, offer = found["league"], found["registration"]
+        lg, offer = found.league, found.registration.value  # a part refused shows nothing, as its card did alone
         self.missing = False
         self.can_manage, self.show_cash = lg["can_manage"], lg["show_cash"]
         self.can_restore, self.show_payments, self.show_audit = lg["can_restore"], lg["show_payments"], lg["show_audit"]
         self.delete_question = lg["delete_question"]
         self.schedule_generated = lg["schedule_generated"]
-        self.info, self.form, self.links = info_of(lg, offer["held"]), form_of(lg), links_of(lg["id"])
-        self.may_register, self.league_full = offer["may_register"], offer["full"]
-        self.registration_note = offer["closed_note"]
-        self.export_links = {k: backend_address(v) for k, v in found["export_links"].items()}
-        self.bracket_generated = found["bracket_generated"]
-        self.my_games, self.disputed = found["my_games"], found["disputed"]
+        self.info, self.form, self.links = info_of(lg, offer["held"] if offer else 0), form_of(lg), links_of(lg["id"])
+        self.may_register, self.league_full = bool(offer and offer["may_register"]), bool(offer and offer["full"])
+        self.registration_note = offer["closed_note"] if offer else ""
+        self.export_links = {k: backend_address(v) for k, v in (found.export_links.value or {}).items()}
+        self.bracket_generated = bool(found.bracket_generated.value)
+        self.my_games, self.disputed = found.my_games.value or [], found.disputed.value or []
         self.bracket_is_image = lg["bracket_type"].startswith("image/")
-        self.bracket_url = backend_address(found["bracket_link"]) if found["bracket_link"] else ""
+        link = found.bracket_link.value
+        self.bracket_url = backend_address(link) if link else ""
         self._show_record()
 
     @rx.event
