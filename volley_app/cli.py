@@ -107,9 +107,9 @@ def cmd_purge_sessions(_args) -> int:
 
 
 def cmd_expire_holds(_args) -> int:
-    from volley_app.services.teams import places
+    from volley_app.services.teams import league_places
 
-    report = places.expire_holds()
+    report = league_places.expire_holds()
     print(f"expired {report.expired} hold(s), offered {report.offered} place(s), {report.paid} paid late")
     return 0
 

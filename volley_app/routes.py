@@ -55,11 +55,11 @@ USERS_NEW = "/dash/users/new"
 USER_EDIT = "/dash/users/[user_id]"
 
 # --- /dash/notes and /dash/subs: sub requests and the subs list ---------------------------
-NOTES = "/dash/notes"
-NOTES_NOTIFICATIONS = "/dash/notes/notifications"
-NOTES_NEW = "/dash/notes/new"
-NOTES_NEW_SPECIFIC = "/dash/notes/newspecific"  # ?sub={user id}
-NOTE_DETAIL = "/dash/notes/[note_id]"
+SUB_REQUESTS = "/dash/notes"
+MY_SUB_REQUESTS = "/dash/notes/notifications"
+SUB_REQUEST_NEW = "/dash/notes/new"
+SUB_REQUEST_INVITE = "/dash/notes/newspecific"  # ?sub={user id}
+SUB_REQUEST = "/dash/notes/[request_id]"
 DASH_SUBS = "/dash/subs"
 
 # --- /dash/sessions: an operator's league sessions ---------------------------------------
@@ -105,7 +105,7 @@ _ADMIN = frozenset({Role.ADMIN.value})
 # Longest prefix wins. UX only: the services check the acting user again.
 GUARDS: dict[str, frozenset[str]] = {
     DASH: ALL_ROLES,
-    NOTES: frozenset({Role.PLAYER.value, Role.ADMIN.value}),
+    SUB_REQUESTS: frozenset({Role.PLAYER.value, Role.ADMIN.value}),
     SESSIONS: frozenset({Role.SVL.value, Role.ADMIN.value}),
     SVL_HOME: frozenset({Role.SVL.value}),
     DASH_LEAGUES: ALL_ROLES,
@@ -179,7 +179,7 @@ def is_protected(route: str) -> bool:
 # --- reading a path back ---------------------------------------------------------------------
 
 DYNAMIC_ROUTES = (
-    UNSUBSCRIBE_ROUTE, RESET_PASSWORD_ROUTE, USER_EDIT, NOTE_DETAIL, SESSION_EDIT, LEAGUE_HOME, LEAGUE_RULES,
+    UNSUBSCRIBE_ROUTE, RESET_PASSWORD_ROUTE, USER_EDIT, SUB_REQUEST, SESSION_EDIT, LEAGUE_HOME, LEAGUE_RULES,
     LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT, LEAGUE_BRACKET, GAME_SCORE, LEAGUE_MESSAGE, SIGN_IN_ROUTE,
 )  # fmt: skip
 _STATIC = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith("/"))
@@ -261,8 +261,8 @@ def _query(path: str, name: str, *, optional: bool = False) -> Callable[..., str
 
 
 user_path = _record(USERS)
-note_path = _record(NOTES)
-invite_path = _query(NOTES_NEW_SPECIFIC, "sub")  # the targeted sub request form with the sub preselected
+sub_request_path = _record(SUB_REQUESTS)
+invite_path = _query(SUB_REQUEST_INVITE, "sub")  # the targeted sub request form with the sub preselected
 session_path = _record(SESSIONS)
 session_leagues_path = _query(SESSION_LEAGUES, "session")
 new_league_path = _query(LEAGUES_NEW, "session")

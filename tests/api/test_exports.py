@@ -19,7 +19,7 @@ from volley_app.pages.dash.leagues.home.state import LeagueHomeState
 from volley_app.services.core.errors import Forbidden, NotFound, Unauthorized
 from volley_app.services.operations import exports
 from volley_app.services.seasons import scheduling
-from volley_app.services.teams import places
+from volley_app.services.teams import league_places
 
 
 @pytest.fixture
@@ -37,7 +37,7 @@ def world(db):
     db.add(team)
     db.commit()
     scheduling.generate(db, actor_of(svl), lg.id)
-    places.new_payment(db, lg, cap, team_name="@Late", until=now + dt.timedelta(hours=1))
+    league_places.new_payment(db, lg, cap, team_name="@Late", until=now + dt.timedelta(hours=1))
     db.commit()
     return {"db": db, "lg": lg, "svl": actor_of(svl), "tokens": {n: login_token(db, n) for n in ("svla", "svlb", "root", "pat")}}
 

@@ -81,7 +81,7 @@ async def test_opening_a_link_changes_nothing_and_its_button_answers_once(backen
     after = _state(db, rid)
     again = await _send(backend, "POST", path)
     assert again.status_code == 400 and "already used" in again.text
-    assert routes.note_path(rid) in again.text
+    assert routes.sub_request_path(rid) in again.text
     assert _state(db, rid) == after
 
 
@@ -114,7 +114,7 @@ async def test_an_expired_link_is_refused(backend, world):
     rid = _invite(db, a, now=utcnow() - 3 * H)  # ben's two-hour hold ended an hour ago
     before = _state(db, rid)
     got = await _send(backend, "POST", _link(db, "accept"))
-    assert got.status_code == 400 and "expired" in got.text and routes.note_path(rid) in got.text
+    assert got.status_code == 400 and "expired" in got.text and routes.sub_request_path(rid) in got.text
     assert _state(db, rid) == before
 
 

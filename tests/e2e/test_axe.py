@@ -207,8 +207,8 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
         routes.RESET_PASSWORD_ROUTE: [routes.reset_password_path(w.users["player"], "not-the-token")],
         routes.SIGN_IN_ROUTE: [routes.sign_in_path(w.users["player"], "not-the-token")],
         routes.USER_EDIT: [routes.user_path(w.users.get(role, w.users["player"]))],
-        routes.NOTE_DETAIL: [routes.note_path(w.note)],
-        routes.NOTES_NEW_SPECIFIC: [routes.invite_path(w.sub)],
+        routes.SUB_REQUEST: [routes.sub_request_path(w.note)],
+        routes.SUB_REQUEST_INVITE: [routes.invite_path(w.sub)],
         routes.SESSION_EDIT: [routes.session_path(w.session)],
         routes.SESSION_LEAGUES: [routes.session_leagues_path(w.session)],
         routes.LEAGUES_NEW: [routes.new_league_path(w.session)],
@@ -238,7 +238,7 @@ def _addresses(w: World, role: str) -> list[tuple[str, str]]:
     The sub opens only the request they hold a place on (every other page they see as the player does).
     """
     if role == "sub":
-        return [(routes.NOTE_DETAIL, routes.note_path(w.held))]
+        return [(routes.SUB_REQUEST, routes.sub_request_path(w.held))]
     samples = _samples(w, role)
     out = []
     for p in discover():

@@ -56,10 +56,10 @@ async def test_an_accepted_sub_request_offers_the_subs_calendar_and_nobody_elses
     db.add(req)
     db.commit()
     path = f"/dash/notes/{req.id}"
-    state, _ev = await call_handler(login_token(db, "subby"), detail.NoteDetailState, path, "load")
+    state, _ev = await call_handler(login_token(db, "subby"), detail.SubRequestState, path, "load")
     assert state.feed.endswith(calendar.personal_feed_path(_token(db, "subby")))
     for name in ("asker", "olly"):
-        state, _ev = await call_handler(login_token(db, name), detail.NoteDetailState, path, "load")
+        state, _ev = await call_handler(login_token(db, name), detail.SubRequestState, path, "load")
         assert state.feed == ""
     assert other.id and _token(db, "olly") is None
 
@@ -89,10 +89,10 @@ async def test_every_sub_who_took_a_place_on_a_request_for_several_players_has_i
     path = f"/dash/notes/{req.id}"
     for sub in (first, second):
         assert events(sub) == ["Subbing for Diggers"]
-        state, _ev = await call_handler(login_token(db, sub.username), detail.NoteDetailState, path, "load")
+        state, _ev = await call_handler(login_token(db, sub.username), detail.SubRequestState, path, "load")
         assert state.feed.endswith(calendar.personal_feed_path(_token(db, sub.username)))
     assert events(other) == [] and events(asker) == []
-    state, _ev = await call_handler(login_token(db, "olly"), detail.NoteDetailState, path, "load")
+    state, _ev = await call_handler(login_token(db, "olly"), detail.SubRequestState, path, "load")
     assert state.feed == ""
     req.archived_at = utcnow()  # cancelled
     db.add(req)

@@ -25,7 +25,7 @@ from volley_app.models import League, OutboxMessage, Payment, Role, Team, utcnow
 from volley_app.pages.dash.registration.checkout import CheckoutState
 from volley_app.pages.dash.registration.success import STILL_PROCESSING, RegisteredState
 from volley_app.services.money import payments
-from volley_app.services.teams import places, registration
+from volley_app.services.teams import league_places, registration
 
 # Long enough that a caller who waits for the answer is plainly seen waiting; the tests release it earlier.
 SLOW = 25.0
@@ -93,7 +93,7 @@ def _while_the_card_service_answers(stripe_env, work: Callable[[], T], write: Ca
 
 
 def _take_the_league_lock(lid: int):
-    return lambda: dbmod.call(lambda db: places.lock(db, lid))
+    return lambda: dbmod.call(lambda db: league_places.lock(db, lid))
 
 
 # --- the client: ten seconds, no retry -----------------------------------------------------------------------
@@ -207,9 +207,9 @@ def test_the_sweep_cancels_a_lapsed_card_payment_holding_no_lock(world):
     pid = _register(world)
     dbmod.call(registration.checkout, world["pat"], payment_id=pid)
     _lapse(db, pid)
-    swept, took = _while_the_card_service_answers(stripe_env, places.expire_holds, _take_the_league_lock(world["lid"]))
+    swept, took = _while_the_card_service_answers(stripe_env, league_places.expire_holds, _take_the_league_lock(world["lid"]))
     assert took < 3, f"the league's lock waited {took:.1f} s for the card service"
-    assert swept == places.Sweep(expired=1)
+    assert swept == league_places.Sweep(expired=1)
     assert stripe_env.intents["pi_test_1"]["status"] == "canceled" and _payment(db, pid).status == "expired"
 
 
@@ -237,7 +237,7 @@ def test_a_refund_is_asked_for_holding_no_lock(world):
     )
     assert took < 3, f"the league's lock waited {took:.1f} s for the card service"
     assert outcome == "refunded" and stripe_env.refunded() == ["pi_test_1"]
-    assert (_payment(db, late).status, _payment(db, late).error) == ("refunded", places.PLACE_GONE)
+    assert (_payment(db, late).status, _payment(db, late).error) == ("refunded", league_places.PLACE_GONE)
 
 
 # --- (c) a retry after a timeout, or a double click, charges once ----------------------------------------------
@@ -282,10 +282,10 @@ def test_a_refund_the_card_service_does_not_answer_stays_due_and_is_made_once(wo
         dbmod.call(registration.handle_stripe_event, event)
     stripe_env.release()
     pay = _payment(db, late)
-    assert (pay.status, pay.error) == ("refunded", places.REFUND_DUE)  # decided, told, and the refund still due
+    assert (pay.status, pay.error) == ("refunded", league_places.REFUND_DUE)  # decided, told, and the refund still due
     assert count(db, OutboxMessage, OutboxMessage.kind == "payment_refunded") == 1
     assert dbmod.call(registration.handle_stripe_event, event) == "refunded"  # Stripe's redelivery asks again
-    assert _payment(db, late).error == places.PLACE_GONE
+    assert _payment(db, late).error == league_places.PLACE_GONE
     assert dbmod.call(registration.handle_stripe_event, event) == "refunded"  # and again: nothing more
     assert stripe_env.refunded() == ["pi_test_1"]  # one refund, whatever the retries
     assert count(db, OutboxMessage, OutboxMessage.kind == "payment_refunded") == 1
@@ -299,7 +299,7 @@ def test_the_sweep_of_a_league_asks_again_for_its_refunds_due(world, monkeypatch
     with pytest.raises(payments.ProviderUnavailable):
         dbmod.call(registration.handle_stripe_event, event)
     stripe_env.release()
-    assert _payment(db, late).error == places.REFUND_DUE
+    assert _payment(db, late).error == league_places.REFUND_DUE
     _lapse(db, rows(db, Payment, Payment.team_name == "Sams")[0].id)  # something for the sweep to do there
-    assert places.expire_holds().expired == 1
-    assert _payment(db, late).error == places.PLACE_GONE and stripe_env.refunded() == ["pi_test_1"]
+    assert league_places.expire_holds().expired == 1
+    assert _payment(db, late).error == league_places.PLACE_GONE and stripe_env.refunded() == ["pi_test_1"]

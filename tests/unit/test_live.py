@@ -186,11 +186,11 @@ async def test_a_poll_for_another_request_of_the_detail_page_takes_over(monkeypa
     monkeypatch.setattr(polling, "CHECK_SECONDS", 0.02)
     state = FakeState("/dash/notes/5", user_id=1)
     interest = lambda: live.Interest(request_id=int(state.router.url.path.rsplit("/", 1)[1]))  # noqa: E731
-    first = asyncio.create_task(polling.poll_page(state, path="/dash/notes/[note_id]", seconds=60,
+    first = asyncio.create_task(polling.poll_page(state, path="/dash/notes/[request_id]", seconds=60,
                                                   reload=state.reload, interest=interest))  # fmt: skip
     await _until(lambda: live.watching() == 1, 2)
     state.router.url.path = "/dash/notes/6"  # the tab opens another request: its load asks for a poll again
-    second = asyncio.create_task(polling.poll_page(state, path="/dash/notes/[note_id]", seconds=60,
+    second = asyncio.create_task(polling.poll_page(state, path="/dash/notes/[request_id]", seconds=60,
                                                    reload=state.reload, interest=interest))  # fmt: skip
     await _until(lambda: state._poll_owner.endswith("@/dash/notes/6"), 2)
     live.publish(live.Change(5, frozenset()))  # the old poll wakes, sees it was replaced and ends
@@ -299,9 +299,9 @@ async def test_junk_on_the_channel_is_ignored(redis_live):
 async def test_each_request_page_watches_what_it_shows(db, no_redis):
     from tests.factories import player_world
     from tests.harness import call, page_state
-    from volley_app.pages.dash.sub_requests.detail import NoteDetailState
+    from volley_app.pages.dash.sub_requests.detail import SubRequestState
     from volley_app.pages.dash.sub_requests.my_requests import NotificationsState
-    from volley_app.pages.dash.sub_requests.open_list import NotesListState
+    from volley_app.pages.dash.sub_requests.open_list import SubRequestListState
     from volley_app.state.auth import SessionGuard
 
     w = player_world(db)
@@ -309,11 +309,11 @@ async def test_each_request_page_watches_what_it_shows(db, no_redis):
     _root, mine = page_state(NotificationsState, "/dash/notes/notifications", alice)
     await call((await mine.get_state(SessionGuard)).dash_guard)  # the page's session check: who is watching
     assert mine._live_interest() == live.Interest(user_id=w["ids"]["alice"])
-    _root, listed = page_state(NotesListState, "/dash/notes", alice)
+    _root, listed = page_state(SubRequestListState, "/dash/notes", alice)
     assert listed._live_interest() == live.Interest(open_list=True)
-    _root, detail = page_state(NoteDetailState, f"/dash/notes/{rid}", alice)
+    _root, detail = page_state(SubRequestState, f"/dash/notes/{rid}", alice)
     assert detail._live_interest() == live.Interest(request_id=rid)
-    _root, junk = page_state(NoteDetailState, "/dash/notes/not-a-number", alice)
+    _root, junk = page_state(SubRequestState, "/dash/notes/not-a-number", alice)
     assert junk._live_interest() is None
 
 
@@ -321,11 +321,11 @@ async def test_the_request_page_reads_again_and_keeps_the_edit_form_unless_the_r
     from tests.factories import actor_of, player_world, rows
     from tests.harness import call, page_state
     from volley_app.models import User
-    from volley_app.pages.dash.sub_requests.detail import NoteDetailState
+    from volley_app.pages.dash.sub_requests.detail import SubRequestState
 
     w = player_world(db)
     rid = w["requests"]["open"]
-    _root, detail = page_state(NoteDetailState, f"/dash/notes/{rid}", w["tokens"]["alice"])
+    _root, detail = page_state(SubRequestState, f"/dash/notes/{rid}", w["tokens"]["alice"])
     await call(detail.load)
     assert detail.note["status"] == "Open"
     key = detail.form_key

@@ -38,7 +38,7 @@ def demo_world(db):
               for role, name in USER_OF_ROLE.items()}  # fmt: skip
     db.commit()
     args = {"league_id": league.id, "game_id": game.id, "team_id": team.id, "session_id": session.id,
-            "note_id": request.id}  # fmt: skip
+            "request_id": request.id}  # fmt: skip
     return users, tokens, args
 
 

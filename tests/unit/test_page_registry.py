@@ -96,7 +96,7 @@ def test_link_builders_make_the_paths_the_pages_are_registered_under():
     assert routes.schedule_path(3) == "/dash/leagues/teams/schedule?league=3"
     assert routes.invite_path(9) == "/dash/notes/newspecific?sub=9"
     assert routes.reset_password_path(7, "tok") == "/resetPassword/7/tok"
-    assert routes.absolute(routes.note_path(12)).endswith("/dash/notes/12")
+    assert routes.absolute(routes.sub_request_path(12)).endswith("/dash/notes/12")
 
 
 def test_every_page_builds_its_component_tree():

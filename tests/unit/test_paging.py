@@ -780,7 +780,7 @@ def test_each_background_sweep_finds_its_rows_by_an_index(db, people, table, swe
     from volley_app.db import get_engine
     from volley_app.models import Payment
     from volley_app.services.subs import sub_reminders
-    from volley_app.services.teams import places
+    from volley_app.services.teams import league_places
 
     svl = db.get(User, people["svl"].user_id)
     league = add_league(db, svl, add_league_session(db, svl, "Long", utcnow() - 40 * DAY, utcnow() + 400 * DAY))
@@ -791,7 +791,7 @@ def test_each_background_sweep_finds_its_rows_by_an_index(db, people, table, swe
     db.add(lapsed)
     db.commit()
     _requests(db, people["alice"], 30, start=utcnow() - 15 * DAY)
-    run = {"holds": places.expire_holds, "reminders": sub_reminders.send_reminders}[sweep]
+    run = {"holds": league_places.expire_holds, "reminders": sub_reminders.send_reminders}[sweep]
     found = [s for s in _statements(db, run, engine=get_engine()) if f"FROM {table}" in s[0]]
     assert found
     for statement, parameters in found:
@@ -867,11 +867,11 @@ def test_a_leagues_payments_by_the_page_newest_first_for_its_svl(db, people):
 
 
 def test_a_list_sort_is_one_of_its_orders_or_refused_by_the_field():
-    assert paging.sort_order("", request_lists.NOTE_ORDERS) is request_lists.NOTE_ORDERS["date"]
-    assert paging.sort_order(" -date ", request_lists.NOTE_ORDERS) is request_lists.NOTE_ORDERS["-date"]
+    assert paging.sort_order("", request_lists.REQUEST_ORDERS) is request_lists.REQUEST_ORDERS["date"]
+    assert paging.sort_order(" -date ", request_lists.REQUEST_ORDERS) is request_lists.REQUEST_ORDERS["-date"]
     for bad in ("team", 3, ["date"], "DATE"):
         with pytest.raises(Invalid) as caught:
-            paging.sort_order(bad, request_lists.NOTE_ORDERS)
+            paging.sort_order(bad, request_lists.REQUEST_ORDERS)
         assert set(caught.value.errors) == {"sort"}
 
 

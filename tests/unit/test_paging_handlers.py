@@ -13,7 +13,7 @@ from volley_app import routes
 from volley_app.models import Gender, SkillLevel, SubFormat, SubRequest, User, utcnow
 from volley_app.pages.dash.home import PlayerHomeState
 from volley_app.pages.dash.sub_requests.my_requests import NotificationsState
-from volley_app.pages.dash.sub_requests.open_list import NotesListState
+from volley_app.pages.dash.sub_requests.open_list import SubRequestListState
 from volley_app.pages.dash.subs import SubsState
 from volley_app.pages.dash.users.list import LOAD_FAILED, UsersListState
 from volley_app.services.core import paging
@@ -55,7 +55,7 @@ async def _walk(state, rows_attr: str) -> list[tuple[str, int]]:
 
 async def test_open_requests_state_holds_one_page_and_pages_both_ways(world):
     _db, tokens = world
-    s = _at(NotesListState, routes.NOTES, tokens, "ben")
+    s = _at(SubRequestListState, routes.SUB_REQUESTS, tokens, "ben")
     await call(s.load)
     assert len(s.rows) == paging.PAGE_SIZE and s.has_next and not s.has_previous
     first_ids = [r["id"] for r in s.rows]
@@ -72,7 +72,7 @@ async def test_open_requests_state_holds_one_page_and_pages_both_ways(world):
 
 async def test_the_bookmarks_stay_on_the_server(world):
     _db, tokens = world
-    s = _at(NotesListState, routes.NOTES, tokens, "ben")
+    s = _at(SubRequestListState, routes.SUB_REQUESTS, tokens, "ben")
     await call(s.load)
     sent = s.dict()
     flat = repr(sent)
@@ -82,7 +82,7 @@ async def test_the_bookmarks_stay_on_the_server(world):
 
 async def test_a_poll_reads_the_page_shown_again(world):
     _db, tokens = world
-    s = _at(NotesListState, routes.NOTES, tokens, "ben")
+    s = _at(SubRequestListState, routes.SUB_REQUESTS, tokens, "ben")
     await call(s.load)
     await call(s.next_page)
     shown = [r["id"] for r in s.rows]
@@ -92,7 +92,7 @@ async def test_a_poll_reads_the_page_shown_again(world):
 
 async def test_search_and_clear_open_requests(world):
     _db, tokens = world
-    s = _at(NotesListState, routes.NOTES, tokens, "ben")
+    s = _at(SubRequestListState, routes.SUB_REQUESTS, tokens, "ben")
     await call(s.load)
     await call(s.search, {"q": "team 4", "venue": "sports", "date_from": "", "date_to": "", "other": "x"})
     assert [r["team"] for r in s.rows] == [f"Team {i}" for i in range(40, 50)]
@@ -106,7 +106,7 @@ async def test_search_and_clear_open_requests(world):
 
 async def test_my_requests_pages(world):
     _db, tokens = world
-    s = _at(NotificationsState, routes.NOTES_NOTIFICATIONS, tokens, "alice")
+    s = _at(NotificationsState, routes.MY_SUB_REQUESTS, tokens, "alice")
     await call(s.load)
     assert [c for _s, c in await _walk(s, "rows")] == [25, 25, 11]
 
@@ -272,11 +272,11 @@ async def test_teams_and_waitlist_states_hold_one_page(operator_world):
 
 
 async def test_the_invite_picker_holds_one_page_of_subs_and_keeps_the_chosen_one(world):
-    from volley_app.pages.dash.sub_requests.new import NewNoteState
+    from volley_app.pages.dash.sub_requests.new import NewSubRequestState
 
     db, tokens = world
     last = db.exec(select(User).where(User.username == "sub39")).one()
-    s = _at(NewNoteState, f"{routes.NOTES_NEW_SPECIFIC}?sub={last.id}", tokens, "alice")
+    s = _at(NewSubRequestState, f"{routes.SUB_REQUEST_INVITE}?sub={last.id}", tokens, "alice")
     await call(s.load)
     assert s.recipient == str(last.id) and s.sub_options[0] == {"value": str(last.id), "label": "Sub39 Player"}
     assert len(s.sub_options) == paging.PAGE_SIZE + 1 and s.has_next  # the chosen sub, then a page by name
@@ -284,7 +284,7 @@ async def test_the_invite_picker_holds_one_page_of_subs_and_keeps_the_chosen_one
     assert s.sub_options[-1]["value"] == str(last.id) and len(s.sub_options) == 16  # ben and 40 subs: 41
     await call(s.search, {"q": "sub0"})
     assert [o["label"] for o in s.sub_options] == ["Sub39 Player"] + [f"Sub0{i} Player" for i in range(10)]
-    n = _at(NewNoteState, routes.NOTES_NEW, tokens, "alice")  # an open request has no picker
+    n = _at(NewSubRequestState, routes.SUB_REQUEST_NEW, tokens, "alice")  # an open request has no picker
     await call(n.load)
     assert n.sub_options == [] and not n.has_next
 
@@ -329,14 +329,14 @@ async def test_the_email_jobs_state_holds_one_page(world):
 
 
 async def test_the_reopen_picker_searches_and_pages_and_holds_one_page(world):
-    from volley_app.pages.dash.sub_requests.detail import REOPENED, NoteDetailState
+    from volley_app.pages.dash.sub_requests.detail import REOPENED, SubRequestState
     from volley_app.services.subs import request_replies
 
     db, tokens = world
     invite = db.exec(select(SubRequest).where(col(SubRequest.recipient_id).is_not(None))).one()
     ben = db.get(User, invite.recipient_id)
-    path = routes.note_path(invite.id)
-    s = _at(NoteDetailState, path, tokens, "alice")
+    path = routes.sub_request_path(invite.id)
+    s = _at(SubRequestState, path, tokens, "alice")
     await call(s.load)
     assert not s.can_reopen and s.sub_options == [] and not s.has_next  # not declined: nothing to reopen
     request_replies.decline(db, actor_of(ben), invite.id)
@@ -358,7 +358,7 @@ async def test_the_reopen_picker_searches_and_pages_and_holds_one_page(world):
 
 
 async def test_the_reopen_picker_is_only_the_requestors(world):
-    from volley_app.pages.dash.sub_requests.detail import NoteDetailState
+    from volley_app.pages.dash.sub_requests.detail import SubRequestState
     from volley_app.services.subs import request_replies
 
     db, tokens = world
@@ -366,7 +366,7 @@ async def test_the_reopen_picker_is_only_the_requestors(world):
     request_replies.decline(db, actor_of(db.get(User, invite.recipient_id)), invite.id)
     db.commit()
     for who in ("ben", "svl", "root"):
-        s = _at(NoteDetailState, routes.note_path(invite.id), tokens, who)
+        s = _at(SubRequestState, routes.sub_request_path(invite.id), tokens, who)
         await call(s.load)
         await call(s.next_page)
         await call(s.search, {"q": "sub"})
@@ -375,7 +375,7 @@ async def test_the_reopen_picker_is_only_the_requestors(world):
 
 async def test_the_total_is_counted_when_the_list_opens_or_is_searched_not_on_each_page(world):
     db, tokens = world
-    s = _at(NotesListState, routes.NOTES, tokens, "ben")
+    s = _at(SubRequestListState, routes.SUB_REQUESTS, tokens, "ben")
     await call(s.load)
     assert s.page_summary == "Showing 1–25 of 60"
     alice = db.exec(select(User).where(User.username == "alice")).one()
@@ -392,7 +392,7 @@ async def test_the_total_is_counted_when_the_list_opens_or_is_searched_not_on_ea
 async def test_a_list_longer_than_the_cap_says_so(world, monkeypatch):
     monkeypatch.setattr(paging, "COUNT_CAP", 30)
     _db, tokens = world
-    s = _at(NotesListState, routes.NOTES, tokens, "ben")
+    s = _at(SubRequestListState, routes.SUB_REQUESTS, tokens, "ben")
     await call(s.load)
     assert await _walk(s, "rows") == [
         ("Showing 1–25 of 30+", 25), ("Showing 26–50 of 50+", 25), ("Showing 51–60 of 60", 10)

@@ -17,11 +17,11 @@ from volley_app import cli, routes
 from volley_app.models import AuditEntry, Game, League, OutboxMessage, Payment, Role, Team, User, utcnow
 from volley_app.services.core.errors import Forbidden, Invalid
 from volley_app.services.seasons import leagues, scheduling
-from volley_app.services.teams import places, registration, teams
+from volley_app.services.teams import league_places, registration, teams
 
 OK_CARD = {"card_number": "4242 4242 4242 4242", "expiry": "12/39", "cvc": "123"}
 START = dt.datetime(2026, 8, 3, 16, 0, tzinfo=dt.UTC)
-RESERVATION = dt.timedelta(minutes=places.RESERVATION_MINUTES)
+RESERVATION = dt.timedelta(minutes=league_places.RESERVATION_MINUTES)
 
 
 @pytest.fixture
@@ -108,7 +108,7 @@ def test_new_registrants_see_full_when_the_waitlist_fills_the_free_places(world)
     assert _register(world, "pat")["kind"] == "checkout"  # 1 playing + 1 held + 1 waiting = 3 places
     assert registration.options(db, world["sam"], league_id=lg.id)["full"] is True
     assert _register(world, "sam")["kind"] == "full"
-    assert places.count(db, lg) == places.Places(places=3, playing=1, held=1, waiting=1)
+    assert league_places.count(db, lg) == league_places.Places(places=3, playing=1, held=1, waiting=1)
 
 
 def test_paying_after_the_hold_lapsed_charges_nothing_and_says_so(world, clock):
@@ -299,10 +299,10 @@ def test_a_lapsed_offer_passes_to_the_next_team_in_order_and_the_sweep_is_idempo
     teams.promote(db, world["svla"], first)
     db.commit()
     clock.shift(dt.timedelta(hours=47, minutes=59))
-    assert places.expire_holds() == places.Sweep()
+    assert league_places.expire_holds() == league_places.Sweep()
     clock.shift(dt.timedelta(minutes=2))
-    assert places.expire_holds() == places.Sweep(expired=1, offered=1)
-    assert places.expire_holds() == places.Sweep()  # nothing left to do
+    assert league_places.expire_holds() == league_places.Sweep(expired=1, offered=1)
+    assert league_places.expire_holds() == league_places.Sweep()  # nothing left to do
     pays = rows(db, Payment)
     assert [(p.team_id, p.status) for p in pays] == [(first, "expired"), (second, "pending")]
     assert pays[1].expires_at == START + dt.timedelta(hours=48, minutes=1) + dt.timedelta(hours=48)
@@ -316,10 +316,10 @@ def test_a_lapsed_offer_passes_to_the_next_team_in_order_and_the_sweep_is_idempo
         ("offer", first, "svla"), ("offer_lapsed", first, "system"), ("offer", second, "system")]  # fmt: skip
     # the second offer lapses too: the third team is next, and a team whose offer lapsed is not offered again by itself
     clock.shift(dt.timedelta(hours=49))
-    assert places.expire_holds() == places.Sweep(expired=1, offered=1)
+    assert league_places.expire_holds() == league_places.Sweep(expired=1, offered=1)
     assert [(p.team_id, p.status) for p in rows(db, Payment)][-1] == (third, "pending")
     clock.shift(dt.timedelta(hours=49))
-    assert places.expire_holds() == places.Sweep(expired=1, offered=0)
+    assert league_places.expire_holds() == league_places.Sweep(expired=1, offered=0)
     assert all((t.waitlist, t.paid) == (True, False) for t in rows(db, Team, col(Team.waitlist).is_(True)))
     teams.promote(db, world["svla"], first)  # the operator may offer it again
     db.commit()
@@ -332,7 +332,7 @@ def test_a_lapsed_reservation_passes_the_place_to_the_waitlist(world, clock):
     _register(world, "pat")  # holds the last place
     assert _register(world, "sam", waitlist="true")["kind"] == "waitlist"
     clock.shift(RESERVATION + dt.timedelta(seconds=1))
-    assert places.expire_holds() == places.Sweep(expired=1, offered=1)
+    assert league_places.expire_holds() == league_places.Sweep(expired=1, offered=1)
     [offer] = _mail(db, "place_offered")
     assert offer.to_addr == "sam@example.com"
 
@@ -348,7 +348,7 @@ def test_the_cli_and_the_periodic_sweeper_expire_holds(world, clock, capsys, mon
     clock.shift(RESERVATION + dt.timedelta(seconds=1))
 
     stop = asyncio.Event()
-    sweep = places.expire_holds
+    sweep = league_places.expire_holds
 
     def sweep_then_stop():
         try:
@@ -356,8 +356,8 @@ def test_the_cli_and_the_periodic_sweeper_expire_holds(world, clock, capsys, mon
         finally:
             stop.set()
 
-    monkeypatch.setattr(places, "expire_holds", sweep_then_stop)
-    asyncio.run(places.run_sweeper_forever(stop, interval=30))  # one run, then the stop it was given
+    monkeypatch.setattr(league_places, "expire_holds", sweep_then_stop)
+    asyncio.run(league_places.run_sweeper_forever(stop, interval=30))  # one run, then the stop it was given
     assert _status(db, second) == "expired"
 
 
@@ -405,7 +405,7 @@ def test_an_expired_stripe_reservation_cancels_its_payment_intent(world, clock, 
     registration.checkout(db, world["pat"], payment_id=pid)
     db.commit()
     clock.shift(RESERVATION + dt.timedelta(seconds=1))
-    assert places.expire_holds() == places.Sweep(expired=1)
+    assert league_places.expire_holds() == league_places.Sweep(expired=1)
     assert stripe_env.intents["pi_test_1"]["status"] == "canceled"
     assert any(r["path"] == "/v1/payment_intents/pi_test_1/cancel" for r in stripe_env.requests)
     assert _status(db, pid) == "expired"
@@ -421,7 +421,7 @@ def test_a_card_that_succeeds_as_the_hold_lapses_still_gets_a_free_place(world, 
     db.commit()
     stripe_env.intents["pi_test_1"]["status"] = "succeeded"  # paid, but neither webhook nor return arrived yet
     clock.shift(RESERVATION + dt.timedelta(seconds=1))
-    assert places.expire_holds() == places.Sweep(paid=1)
+    assert league_places.expire_holds() == league_places.Sweep(paid=1)
     assert _status(db, pid) == "succeeded" and [t.team_name for t in rows(db, Team)] == ["pat team"]
     assert stripe_env.refunded() == []
 

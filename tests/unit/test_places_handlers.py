@@ -18,7 +18,7 @@ from volley_app.pages.dash.leagues.home.state import LeagueHomeState
 from volley_app.pages.dash.registration.checkout import CheckoutState
 from volley_app.pages.dash.registration.new_team import NewTeamState
 from volley_app.pages.dash.teams.waitlist import WaitlistState
-from volley_app.services.teams import places, registration
+from volley_app.services.teams import league_places, registration
 
 WHO = ["anon", "pat", "sam", "svla", "svlb", "admin"]
 
@@ -72,7 +72,7 @@ async def test_promote_by_an_operator_offers_the_place_and_shows_until_when(worl
     db = world["db"]
     state, _ev = await call(world, who, WaitlistState, routes.waitlist_path(world["lid"]), "promote", str(world["late"]))
     [pay] = rows(db, Payment)
-    until = places.hold_until(pay)
+    until = league_places.hold_until(pay)
     assert state.error == ""
     assert state.notice == (
         f"Late1 has been offered a place: the captain has been emailed a link to pay by {until}. The team is in once paid."
@@ -119,9 +119,9 @@ async def test_an_expired_checkout_offers_a_new_hold_only_to_its_captain(world):
         path = redirect_target(events)
         assert path == routes.checkout_path(pay.id)
         state, _ev = await call(world, "sam", CheckoutState, path, "load")
-        assert state.info["held_until"] == places.hold_until(pay) and state.notice == ""
+        assert state.info["held_until"] == league_places.hold_until(pay) and state.notice == ""
         assert state.info["held_until"].endswith(" ET")  # the venue's zone, named
-        clock.shift(dt.timedelta(minutes=places.RESERVATION_MINUTES, seconds=1))
+        clock.shift(dt.timedelta(minutes=league_places.RESERVATION_MINUTES, seconds=1))
         state, _ev = await call(world, "sam", CheckoutState, path, "load")
         # the freed place went to the waitlisted team; one place is still free
         assert state.info["status"] == "expired" and state.may_start_again and state.full is False
@@ -144,7 +144,7 @@ async def test_paying_an_expired_checkout_reloads_it_instead_of_charging(world):
                                 "submit", {"team_name": "Sam's"})  # fmt: skip
         path = redirect_target(events)
         assert path is not None
-        clock.shift(dt.timedelta(minutes=places.RESERVATION_MINUTES, seconds=1))
+        clock.shift(dt.timedelta(minutes=league_places.RESERVATION_MINUTES, seconds=1))
         card = {"card_number": "4242424242424242", "expiry": "12/39", "cvc": "123"}
         state, events = await call(world, "sam", CheckoutState, path, "pay", card)
     assert state.error == "" and redirect_target(events) is None

@@ -16,7 +16,7 @@ from sqlmodel import col
 from tests.factories import actor_of, add_league, add_league_session, count, make_user, rows
 from volley_app import db as dbmod
 from volley_app.models import OutboxMessage, Payment, Role, Team, utcnow
-from volley_app.services.teams import places, registration
+from volley_app.services.teams import league_places, registration
 
 CAPTAINS = 10
 OK_CARD = {"card_number": "4242 4242 4242 4242", "expiry": "12/39", "cvc": "123"}
@@ -121,8 +121,8 @@ def test_ten_late_card_payments_for_one_free_place(race, stripe_env):
             out = dbmod.call(registration.register, captain, league_id=lid, team_name=f"Late {i}")
             assert out["kind"] == "checkout", (i, out)
             dbmod.call(registration.checkout, captain, payment_id=out["payment_id"])
-            clock.shift(dt.timedelta(minutes=places.RESERVATION_MINUTES, seconds=1))
-        assert places.expire_holds().expired == 1  # the last hold; the others lapsed as the next captain came
+            clock.shift(dt.timedelta(minutes=league_places.RESERVATION_MINUTES, seconds=1))
+        assert league_places.expire_holds().expired == 1  # the last hold; the others lapsed as the next captain came
         assert [p.status for p in rows(db, Payment)] == ["expired"] * CAPTAINS
         assert {i["status"] for i in stripe_env.intents.values()} == {"canceled"}
         for intent in stripe_env.intents.values():  # each card was taken just before its cancel landed

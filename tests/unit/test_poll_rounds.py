@@ -13,7 +13,7 @@ from tests.harness import as_background, call, page_state, substate
 from volley_app import db as dbmod
 from volley_app.models import User
 from volley_app.pages.dash.leagues.list import LeaguesState
-from volley_app.pages.dash.sub_requests.detail import NoteDetailState
+from volley_app.pages.dash.sub_requests.detail import SubRequestState
 from volley_app.services.subs import request_replies
 from volley_app.settings import get_settings
 from volley_app.state import polling
@@ -74,7 +74,7 @@ async def test_the_request_pages_poll_reads_the_request_and_its_panels_with_the_
 ):
     w = player_world(db)
     rid = w["requests"]["open"]
-    root, detail = page_state(NoteDetailState, f"/dash/notes/{rid}", w["tokens"]["alice"])
+    root, detail = page_state(SubRequestState, f"/dash/notes/{rid}", w["tokens"]["alice"])
     _logged_in(root, db, "alice")
     await call(detail.load)
     queue = substate(root, InviteQueueState)  # the page's load showed its invite list
@@ -84,7 +84,7 @@ async def test_the_request_pages_poll_reads_the_request_and_its_panels_with_the_
     db.commit()
     detail._poll_seconds = 0.01
     async with _background(root, detail, monkeypatch) as (proxy, reads):
-        await asyncio.wait_for(NoteDetailState.poll.fn(proxy), 30)
+        await asyncio.wait_for(SubRequestState.poll.fn(proxy), 30)
     assert detail.note["status"] == "Accepted" and detail.note["sub"] == "Ben Tester"
     assert detail.form_key == key  # what the requestor may be typing in the edit form stays
     assert queue.places != []  # the panels followed the request

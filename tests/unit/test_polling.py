@@ -234,14 +234,14 @@ async def test_a_poll_cancelled_with_its_page_load_is_replaced_by_the_next_one_a
     yet the poll the reload starts takes over (and hears of changes) instead of trusting that beat."""
     monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 1000)
     state = FakeState("/dash/notes/7", leave_after=0)
-    old = asyncio.create_task(polling.poll_page(state, path="/dash/notes/[note_id]", seconds=60, reload=state.reload))
+    old = asyncio.create_task(polling.poll_page(state, path="/dash/notes/[request_id]", seconds=60, reload=state.reload))
     await _until(lambda: state._poll_owner)
     first_owner = state._poll_owner
     old.cancel()
     await asyncio.gather(old, return_exceptions=True)
     assert state._poll_owner == first_owner and time.time() - state._poll_beat < 1  # left behind by the cancel
     state.leave_after = 1
-    new = asyncio.create_task(polling.poll_page(state, path="/dash/notes/[note_id]", seconds=60, reload=state.reload,
+    new = asyncio.create_task(polling.poll_page(state, path="/dash/notes/[request_id]", seconds=60, reload=state.reload,
                                                 interest=lambda: polling.live.Interest(request_id=7)))  # fmt: skip
     deadline = time.monotonic() + 10
     while state._poll_owner == first_owner:

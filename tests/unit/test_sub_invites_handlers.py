@@ -10,7 +10,7 @@ from tests.factories import actor_of, login_token, make_user, player_world, rows
 from tests.harness import call, page_state
 from volley_app.models import Rating, SubInvite, User, utcnow
 from volley_app.pages.dash.profile.my_info import PlayerInfoState
-from volley_app.pages.dash.sub_requests.detail import NoteDetailState
+from volley_app.pages.dash.sub_requests.detail import SubRequestState
 from volley_app.services.core import paging, ratelimit
 from volley_app.services.subs import request_changes
 from volley_app.state.sub_invites import INVITED, InviteQueueState, SubNotifyState
@@ -36,7 +36,7 @@ def _full_snapshot(db):
 
 async def _queue(tokens, who, rid):
     """The invite list of the request page ``rid`` as ``who`` opens it (the page's load shows its list)."""
-    _root, detail = page_state(NoteDetailState, f"/dash/notes/{rid}", tokens.get(who))
+    _root, detail = page_state(SubRequestState, f"/dash/notes/{rid}", tokens.get(who))
     await call(detail.load)
     return await detail.get_state(InviteQueueState)
 
@@ -253,7 +253,7 @@ async def test_a_picker_opened_on_ones_own_request_lists_nothing_for_anothers(cr
     carls = request_changes.create(db, actor_of(rows(db, User, User.id == ids["carl"])[0]), team="Carl's Crew",
                                 date=utcnow() + dt.timedelta(days=2), svl="Gym", skill_level="C", format="6s")  # fmt: skip
     db.commit()
-    root, detail = page_state(NoteDetailState, f"/dash/notes/{carls}", tokens["carl"])
+    root, detail = page_state(SubRequestState, f"/dash/notes/{carls}", tokens["carl"])
     await call(detail.load)
     state = await detail.get_state(InviteQueueState)
     assert state.can_invite and len(state.sub_options) == paging.PAGE_SIZE

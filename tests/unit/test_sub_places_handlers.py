@@ -10,7 +10,7 @@ import pytest
 from tests.factories import actor_of, login_token, make_user, player_world, rows, snapshot
 from tests.harness import call, page_state, redirect_target
 from volley_app.models import SubRequest, SubRequestPlace, SubStatus, SubWithdrawal, User, utcnow
-from volley_app.pages.dash.sub_requests.detail import WITHDRAWN, NoteDetailState
+from volley_app.pages.dash.sub_requests.detail import WITHDRAWN, SubRequestState
 from volley_app.services.subs import request_changes, request_replies
 from volley_app.state.sub_invites import InviteQueueState
 
@@ -39,7 +39,7 @@ def _everything(db) -> tuple:
 
 async def test_a_place_taken_shows_on_the_requestors_open_page_when_it_reads_again(world):
     db, tokens, rid = world
-    root, detail = page_state(NoteDetailState, f"/dash/notes/{rid}", tokens["alice"])
+    root, detail = page_state(SubRequestState, f"/dash/notes/{rid}", tokens["alice"])
     await call(detail.load)
     queue = await detail.get_state(InviteQueueState)  # the page's load showed its invite list
     assert queue.players == "1 of 3 places taken" and detail.note["sub"] == "Ben Tester"
@@ -54,7 +54,7 @@ async def test_a_place_taken_shows_on_the_requestors_open_page_when_it_reads_aga
 async def test_only_the_sub_with_the_place_can_say_they_cannot_make_it(world, who):
     db, tokens, rid = world
     before = _everything(db)
-    state = page_state(NoteDetailState, f"/dash/notes/{rid}", tokens.get(who))[1]
+    state = page_state(SubRequestState, f"/dash/notes/{rid}", tokens.get(who))[1]
     await call(state.load)
     assert state.can_withdraw is False
     await call(state.withdraw)
@@ -65,7 +65,7 @@ async def test_only_the_sub_with_the_place_can_say_they_cannot_make_it(world, wh
 
 async def test_the_sub_with_the_place_gives_it_up(world):
     db, tokens, rid = world
-    state = page_state(NoteDetailState, f"/dash/notes/{rid}", tokens["ben"])[1]
+    state = page_state(SubRequestState, f"/dash/notes/{rid}", tokens["ben"])[1]
     await call(state.load)
     assert state.can_withdraw is True and state.can_accept is False and state.can_decline is False
     events = await call(state.withdraw)

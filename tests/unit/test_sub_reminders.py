@@ -73,7 +73,7 @@ def test_the_day_before_both_sides_are_reminded_once_and_not_earlier(people):
         assert send_reminders(now=later) == 0
     assert len(_mail(db)) == 2
     body = rows(db, OutboxMessage, OutboxMessage.to_addr == ben.email)[0].body_text
-    assert "Lexington Sportsplex" in body and routes.absolute(routes.note_path(rid)) in body
+    assert "Lexington Sportsplex" in body and routes.absolute(routes.sub_request_path(rid)) in body
     assert {(r.user_id, r.kind) for r in rows(db, SubRequestReminder)} == {(alice.id, DAY_BEFORE), (ben.id, DAY_BEFORE)}
 
 
@@ -87,7 +87,7 @@ def test_the_morning_after_the_requestor_is_asked_to_mark_the_sub_once(people):
     [message] = rows(db, OutboxMessage, OutboxMessage.kind == "sub_reminder_after_game")
     assert message.to_addr == alice.email and message.subject == "Did Ben Jones play for Net Ninjas?"
     assert "played or did not show" in message.body_text
-    assert routes.absolute(routes.note_path(rid)) in message.body_text
+    assert routes.absolute(routes.sub_request_path(rid)) in message.body_text
     assert {(r.user_id, r.kind) for r in rows(db, SubRequestReminder)} == {(alice.id, AFTER_GAME)}
     # the day-before reminder was missed (no sweep ran then): it is not sent after the game
     assert count(db, OutboxMessage, OutboxMessage.kind == "sub_reminder_day_before") == 0

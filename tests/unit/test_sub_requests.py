@@ -171,7 +171,7 @@ def test_targeted_request_emails_the_sub_and_needs_an_active_sub(world):
     assert len(sent) == 1 and sent[0].to_addr == "ben@example.com" and sent[0].kind == "received_request"
     assert "Net Ninjas" in sent[0].body_text and "Can you play?" in sent[0].body_text
     assert f"/dash/notes/{rid}" in sent[0].body_text
-    assert f"Or answer on the request's page: {routes.absolute(routes.note_path(rid))}\n" in sent[0].body_text
+    assert f"Or answer on the request's page: {routes.absolute(routes.sub_request_path(rid))}\n" in sent[0].body_text
     assert request_lists.list_open(db, a["carmen"]).rows == []  # not open to anyone
     for bad in (a["dave"].user_id, 99999, "x", None.__class__, a["alice"].user_id):
         with pytest.raises(Invalid) as exc:

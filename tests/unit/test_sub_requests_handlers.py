@@ -13,10 +13,10 @@ from tests.harness import call, page_state, redirect_target, substate
 from volley_app import registry, routes
 from volley_app.models import OutboxMessage, SubRequest, SubStatus
 from volley_app.pages.dash.home import PlayerHomeState
-from volley_app.pages.dash.sub_requests.detail import NoteDetailState
+from volley_app.pages.dash.sub_requests.detail import SubRequestState
 from volley_app.pages.dash.sub_requests.my_requests import NotificationsState
-from volley_app.pages.dash.sub_requests.new import NewNoteState
-from volley_app.pages.dash.sub_requests.open_list import NotesListState
+from volley_app.pages.dash.sub_requests.new import NewSubRequestState
+from volley_app.pages.dash.sub_requests.open_list import SubRequestListState
 from volley_app.pages.dash.subs import LOAD_FAILED, SubsState
 from volley_app.services.subs import request_lists, request_replies
 from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND
@@ -56,7 +56,7 @@ DETAIL_TABLE = [
 async def test_detail_handlers_permission_table(world, who, handler, target, refused):
     db, tokens, ids, reqs = world
     before = snapshot(db)
-    state = _state(NoteDetailState, f"/dash/notes/{reqs[target]}", tokens, who)
+    state = _state(SubRequestState, f"/dash/notes/{reqs[target]}", tokens, who)
     args = (dict(EDITED),) if handler == "save" else ()
     await call(getattr(state, handler), *args)
     after = snapshot(db)
@@ -73,7 +73,7 @@ async def test_detail_load_visibility(world, who):
     db, tokens, ids, reqs = world
     before = snapshot(db)
     for target, visible in (("open", who not in ("anonymous", "svl")), ("targeted", who in ("alice", "ben", "root"))):
-        state = _state(NoteDetailState, f"/dash/notes/{reqs[target]}", tokens, who)
+        state = _state(SubRequestState, f"/dash/notes/{reqs[target]}", tokens, who)
         await state.load()
         assert (state.load_error == "") is visible, (target, state.load_error)
         if visible:
@@ -92,7 +92,7 @@ async def test_detail_load_visibility(world, who):
 async def test_detail_with_a_forged_id_shows_not_found(world):
     db, tokens, _, _ = world
     for path in ("/dash/notes/abc", "/dash/notes/99999", "/dash/notes/-1"):
-        state = _state(NoteDetailState, path, tokens, "ben")
+        state = _state(SubRequestState, path, tokens, "ben")
         await state.load()
         assert state.load_error == SUB_REQUEST_NOT_FOUND
 
@@ -107,8 +107,8 @@ async def test_opening_a_request_reads_it_once_for_the_page_and_its_invite_list(
         return service(*args, **kwargs)
 
     monkeypatch.setattr(request_lists, "detail", counted)
-    root, detail = page_state(NoteDetailState, f"/dash/notes/{reqs['open']}", tokens["alice"])
-    opened = next(p for p in registry.discover() if p.route == routes.NOTE_DETAIL)
+    root, detail = page_state(SubRequestState, f"/dash/notes/{reqs['open']}", tokens["alice"])
+    opened = next(p for p in registry.discover() if p.route == routes.SUB_REQUEST)
     for load in opened.on_load:  # every load the page runs when it opens
         await call(getattr(substate(root, load.state), load.fn.__name__))
     assert reads == [str(reqs["open"])]
@@ -120,9 +120,9 @@ async def test_opening_a_request_reads_it_once_for_the_page_and_its_invite_list(
 async def test_accept_then_another_sub_is_told_it_was_taken(world):
     db, tokens, ids, reqs = world
     make_user(db, "carl", sub=True)
-    ben = _state(NoteDetailState, f"/dash/notes/{reqs['open']}", tokens, "ben")
+    ben = _state(SubRequestState, f"/dash/notes/{reqs['open']}", tokens, "ben")
     await ben.load()
-    _root, carl = page_state(NoteDetailState, f"/dash/notes/{reqs['open']}", login_token(db, "carl"))
+    _root, carl = page_state(SubRequestState, f"/dash/notes/{reqs['open']}", login_token(db, "carl"))
     await carl.load()
     assert ben.can_accept and carl.can_accept
     await ben.accept()
@@ -137,7 +137,7 @@ async def test_accept_then_another_sub_is_told_it_was_taken(world):
 
 async def test_delete_asks_naming_team_and_date_then_goes_to_my_requests(world):
     db, tokens, _, reqs = world
-    state = _state(NoteDetailState, f"/dash/notes/{reqs['open']}", tokens, "alice")
+    state = _state(SubRequestState, f"/dash/notes/{reqs['open']}", tokens, "alice")
     await state.load()
     assert "Net Ninjas" in state.note["confirm"] and state.note["confirm"].startswith("Are you sure")
     events = await state.delete()
@@ -147,7 +147,7 @@ async def test_delete_asks_naming_team_and_date_then_goes_to_my_requests(world):
 
 async def test_the_edit_form_shows_the_request_and_saves_the_submitted_form(world):
     db, tokens, _, reqs = world
-    state = _state(NoteDetailState, f"/dash/notes/{reqs['open']}", tokens, "alice")
+    state = _state(SubRequestState, f"/dash/notes/{reqs['open']}", tokens, "alice")
     await state.load()
     assert state.record["team"] == "Net Ninjas" and state.record["sub_format"] == "6s"
     assert state.record["when"].count("T") == 1  # a datetime-local value, venue time
@@ -161,7 +161,7 @@ async def test_the_edit_form_shows_the_request_and_saves_the_submitted_form(worl
 
 async def test_an_edit_with_bad_fields_marks_them_under_their_inputs(world):
     db, tokens, _, reqs = world
-    state = _state(NoteDetailState, f"/dash/notes/{reqs['open']}", tokens, "alice")
+    state = _state(SubRequestState, f"/dash/notes/{reqs['open']}", tokens, "alice")
     await state.load()
     before = snapshot(db)
     await call(state.save, dict(EDITED) | {"team": " ", "when": "2000-01-01T10:00", "sub_format": "7s"})
@@ -180,7 +180,7 @@ async def test_lists_are_refused_to_anonymous_and_svl(world, who):
     db, tokens, _, reqs = world
     before = snapshot(db)
     refused = who in ("anonymous", "svl")
-    open_list = _state(NotesListState, "/dash/notes", tokens, who)
+    open_list = _state(SubRequestListState, "/dash/notes", tokens, who)
     await open_list.load()
     assert (open_list.rows == []) is refused and (open_list.list_error != "") is refused
     notes = _state(NotificationsState, "/dash/notes/notifications", tokens, who)
@@ -237,7 +237,7 @@ FORM = {"team": "Dig Deep", "when": "2099-05-01T19:00", "svl": "Sportsplex", "co
 async def test_new_request_permission(world, who):
     db, tokens, ids, _ = world
     before = snapshot(db)
-    state = _state(NewNoteState, "/dash/notes/new", tokens, who)
+    state = _state(NewSubRequestState, "/dash/notes/new", tokens, who)
     await state.load()
     events = await call(state.submit, dict(FORM))
     if who in ("anonymous", "svl"):
@@ -249,7 +249,7 @@ async def test_new_request_permission(world, who):
 
 async def test_targeted_invite_preselects_the_sub_and_resolves_the_address_on_the_server(world):
     db, tokens, ids, _ = world
-    state = _state(NewNoteState, f"/dash/notes/newspecific?sub={ids['ben']}", tokens, "alice")
+    state = _state(NewSubRequestState, f"/dash/notes/newspecific?sub={ids['ben']}", tokens, "alice")
     await state.load()
     assert state.targeted and state.recipient == str(ids["ben"])
     assert state.sub_options == [{"value": str(ids["ben"]), "label": "Ben Tester"}]
@@ -264,21 +264,21 @@ async def test_targeted_invite_preselects_the_sub_and_resolves_the_address_on_th
 
 async def test_an_invite_leaves_the_inviter_off_the_list_and_ignores_an_unknown_sub(world):
     _, tokens, ids, _ = world
-    state = _state(NewNoteState, f"/dash/notes/newspecific?sub={ids['svl']}", tokens, "ben")
+    state = _state(NewSubRequestState, f"/dash/notes/newspecific?sub={ids['svl']}", tokens, "ben")
     await state.load()
     assert state.sub_options == [] and state.recipient == ""
 
 
 def test_the_request_form_has_no_handler_that_follows_typing():
     # Create is enabled by the browser once the required fields are filled (tests/e2e/test_players.py).
-    assert "edit" not in NewNoteState.event_handlers
-    assert not any(name.startswith("set_") and name != "setvar" for name in NewNoteState.event_handlers)
+    assert "edit" not in NewSubRequestState.event_handlers
+    assert not any(name.startswith("set_") and name != "setvar" for name in NewSubRequestState.event_handlers)
 
 
 async def test_a_new_request_with_bad_fields_marks_them_and_typing_clears_the_mark(world):
     db, tokens, _, _ = world
     before = snapshot(db)
-    state = _state(NewNoteState, "/dash/notes/new", tokens, "alice")
+    state = _state(NewSubRequestState, "/dash/notes/new", tokens, "alice")
     await state.load()
     await call(state.submit, dict(FORM) | {"when": "", "skill_level": "Z"})
     assert state.error == "" and set(state.errors) == {"when", "skill_level"}

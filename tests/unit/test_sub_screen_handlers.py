@@ -11,9 +11,9 @@ from sqlmodel import select
 from tests.factories import actor_of, login_token, make_user
 from tests.harness import page_state
 from volley_app.models import Rating, Role, User, utcnow
-from volley_app.pages.dash.sub_requests.detail import NoteDetailState
-from volley_app.pages.dash.sub_requests.new import NewNoteState
-from volley_app.pages.dash.sub_requests.open_list import NotesListState
+from volley_app.pages.dash.sub_requests.detail import SubRequestState
+from volley_app.pages.dash.sub_requests.new import NewSubRequestState
+from volley_app.pages.dash.sub_requests.open_list import SubRequestListState
 from volley_app.pages.dash.subs import NO_MATCH, NO_SUBS, SubsState
 from volley_app.services.subs import request_changes
 
@@ -28,7 +28,7 @@ def tokens(db):
 
 
 async def test_the_date_hint_follows_the_locations_venue_zone(tokens):
-    _, state = page_state(NewNoteState, "/dash/notes/new", tokens["alice"])
+    _, state = page_state(NewSubRequestState, "/dash/notes/new", tokens["alice"])
     await state.load()
     assert state.when_hint == state.default_hint == "Venue time: ET (America/New York)"
     # the browser picks the hint of the location typed from these (typing sends nothing to the server)
@@ -43,7 +43,7 @@ async def test_the_edit_forms_date_hint_starts_at_the_requests_venue(db, tokens)
     rid = request_changes.create(db, alice, team="Net Ninjas", date=utcnow() + dt.timedelta(days=3),
                               svl="Windy City Volleyball", skill_level="C", format="6s")  # fmt: skip
     db.commit()
-    _, state = page_state(NoteDetailState, f"/dash/notes/{rid}", tokens["alice"])
+    _, state = page_state(SubRequestState, f"/dash/notes/{rid}", tokens["alice"])
     await state.load()
     assert state.when_hint == "Venue time: CT (America/Chicago)"
     assert state.default_hint == "Venue time: ET (America/New York)"
@@ -75,18 +75,18 @@ def _script(event) -> str:
 
 async def test_the_open_list_keeps_its_page_in_the_address(db, tokens):
     _open_requests(db, 30)
-    _, state = page_state(NotesListState, "/dash/notes", tokens["alice"])
+    _, state = page_state(SubRequestListState, "/dash/notes", tokens["alice"])
     await state.load()
     assert state.page_summary == "Showing 1–25 of 30"
     event = await state.next_page()
     assert state.page_summary == "Showing 26–30 of 30"
     assert _script(event) == 'window.history.replaceState(window.history.state, \'\', "/dash/notes?page=2")'
     # a reload of that address opens the same page
-    _, again = page_state(NotesListState, "/dash/notes?page=2", tokens["alice"])
+    _, again = page_state(SubRequestListState, "/dash/notes?page=2", tokens["alice"])
     await again.load()
     assert again.page_summary == "Showing 26–30 of 30" and again.rows[0]["team"] == "Team 25"
     assert _script(await again.previous_page()).endswith('"/dash/notes")')
     for odd in ("/dash/notes?page=99", "/dash/notes?page=x", "/dash/notes?page=-1", "/dash/notes?page=0"):
-        _, other = page_state(NotesListState, odd, tokens["alice"])
+        _, other = page_state(SubRequestListState, odd, tokens["alice"])
         await other.load()
         assert other.page_summary == ("Showing 26–30 of 30" if "99" in odd else "Showing 1–25 of 30")

@@ -72,7 +72,7 @@ def test_a_subs_home_lists_their_own_coming_games_nearest_first(world):
     request_changes.delete(db, a["alice"], cancelled)
     mine = home.commitments(db, a["ben"], now=NOW + 3 * H)
     assert [c["team"] for c in mine] == ["Sooner Team", "Named Team", "Later Team"]
-    assert mine[0]["where"] == "Lexington Sportsplex, 3" and mine[0]["href"] == routes.note_path(sooner)
+    assert mine[0]["where"] == "Lexington Sportsplex, 3" and mine[0]["href"] == routes.sub_request_path(sooner)
     assert mine[0]["when"].endswith(" ET")
     assert home.commitments(db, a["alice"], now=NOW) == []  # the requestor's own requests are not commitments
     with pytest.raises(Unauthorized):

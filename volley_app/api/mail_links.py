@@ -55,8 +55,8 @@ def _button(label: str, action: str) -> str:
 
 def _requests_link(request_id: int | None = None) -> str:
     if request_id:
-        return _link("Open the sub request", routes.absolute(routes.note_path(request_id)))
-    return _link("Open My Sub Requests", routes.absolute(routes.NOTES_NOTIFICATIONS))
+        return _link("Open the sub request", routes.absolute(routes.sub_request_path(request_id)))
+    return _link("Open My Sub Requests", routes.absolute(routes.MY_SUB_REQUESTS))
 
 
 def _request_of(token: str) -> int | None:

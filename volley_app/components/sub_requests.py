@@ -151,9 +151,9 @@ def sub_picker(state, *, label: str = "Find by name", noun: str = "choices", fie
 def request_links() -> rx.Component:
     """The links above both request lists."""
     return button_row(
-        link_button("Create Sub Request", href=routes.NOTES_NEW, size="2"),
-        link_button("All Open Sub Requests", href=routes.NOTES, size="2", variant="soft"),
-        link_button("My Sub Requests", href=routes.NOTES_NOTIFICATIONS, size="2", variant="soft"),
+        link_button("Create Sub Request", href=routes.SUB_REQUEST_NEW, size="2"),
+        link_button("All Open Sub Requests", href=routes.SUB_REQUESTS, size="2", variant="soft"),
+        link_button("My Sub Requests", href=routes.MY_SUB_REQUESTS, size="2", variant="soft"),
         link_button("All Subs", href=routes.DASH_SUBS, size="2", variant="soft"),
     )
 

@@ -102,7 +102,7 @@ class InviteQueueState(SubPickerList, AuthState):
         self, bookmark: str, filters: dict[str, str] | None = None
     ) -> tuple[Page | None, DomainError | None]:
         return await run_action(subs_list.invite_list_choices, actor=await self._actor(),
-                                request_id=path_arg(self, "note_id"), filters=self.filters if filters is None else filters,
+                                request_id=path_arg(self, "request_id"), filters=self.filters if filters is None else filters,
                                 bookmark=bookmark)  # fmt: skip
 
     def _picker_failed(self, message: str) -> None:
@@ -111,7 +111,7 @@ class InviteQueueState(SubPickerList, AuthState):
     async def _option(self, sub_id: object) -> SubChoice | None:
         """The sub ``sub_id`` as the list shows them, when the requestor may put them on this request's list."""
         option, _f = await run_action(subs_list.invite_list_choice, actor=await self._actor(),
-                                      request_id=path_arg(self, "note_id"), sub_id=sub_id)  # fmt: skip
+                                      request_id=path_arg(self, "request_id"), sub_id=sub_id)  # fmt: skip
         return option
 
     @rx.event
@@ -152,7 +152,7 @@ class InviteQueueState(SubPickerList, AuthState):
         """Best first, automatically: the list becomes the best suggested subs, in their ranked order."""
         self.queue_error = ""
         page, failure = await run_action(matching.suggestions, actor=await self._actor(),
-                                         request_id=path_arg(self, "note_id"), size=BEST)  # fmt: skip
+                                         request_id=path_arg(self, "request_id"), size=BEST)  # fmt: skip
         if failure or page is None or not page.rows:
             self.queue_error = failure.message if failure else "No sub fits this request yet"
             return focus(QUEUE_ERROR_ID)
@@ -187,7 +187,7 @@ class InviteQueueState(SubPickerList, AuthState):
         if_nobody = form_values(form_data, ("if_nobody",))["if_nobody"]
         self.queue_error, self.queue_notice = "", ""
         _, failure = await run_action(
-            invites.invite_in_order, actor=await self._actor(), request_id=path_arg(self, "note_id"),
+            invites.invite_in_order, actor=await self._actor(), request_id=path_arg(self, "request_id"),
             sub_ids=[p["value"] for p in self.picks], if_nobody=if_nobody,
         )  # fmt: skip
         if failure:
@@ -195,7 +195,7 @@ class InviteQueueState(SubPickerList, AuthState):
             return focus(QUEUE_ERROR_ID)
         self.picks, self.queue_notice, self._keep_notice = [], INVITED, True
         # the whole page again: the request now names the invited sub
-        return rx.redirect(routes.note_path(path_arg(self, "note_id")))
+        return rx.redirect(routes.sub_request_path(path_arg(self, "request_id")))
 
 
 NOTIFY_SAVED = "Saved: what the sub requests email you."

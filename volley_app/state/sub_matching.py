@@ -65,7 +65,7 @@ class SuggestionsState(PagedList, AuthState):
     _extra: dict[str, Any] = {}
 
     def _request_id(self) -> str:
-        return path_arg(self, "note_id")
+        return path_arg(self, "request_id")
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
         show = "ineligible" if self.show_ineligible else "eligible"
@@ -138,7 +138,7 @@ class OutcomeState(AuthState):
         """What :meth:`_read` shows, read and not shown (a poll reads it with the state unlocked); None when the
         viewer may not mark the request's subs."""
         found, _f = await run_action(matching.outcome_info, actor=await self._actor(),
-                                     request_id=path_arg(self, "note_id"))  # fmt: skip
+                                     request_id=path_arg(self, "request_id"))  # fmt: skip
         return found
 
     def _show_marks(self, found: Outcomes | None) -> None:
@@ -151,7 +151,7 @@ class OutcomeState(AuthState):
         """Mark one sub (the server checks the requestor, the window, and that the sub took a place)."""
         self.outcome_error, self.outcome_notice = "", ""
         _, failure = await run_action(matching.mark_outcome, actor=await self._actor(),
-                                      request_id=path_arg(self, "note_id"), sub_id=sub_id, outcome=outcome)  # fmt: skip
+                                      request_id=path_arg(self, "request_id"), sub_id=sub_id, outcome=outcome)  # fmt: skip
         if failure:
             self.outcome_error = failure_text(failure)
         await self._read()

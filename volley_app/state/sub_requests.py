@@ -26,15 +26,15 @@ from volley_app.services.subs.subs_list import SubChoice
 from volley_app.state.forms import FormState, form_values, run_action
 from volley_app.state.paging import PagedList, PolledList
 
-FORM_ERROR_ID = "note-form-error"
+FORM_ERROR_ID = "sub-request-form-error"
 DETAIL_FIELDS = ("team", "when", "svl", "court", "skill_level", "sub_format", "players_needed", "text", "position_needed",
                  "gender_needed", "min_rating")  # fmt: skip
 SERVICE_NAMES = {"when": "date", "sub_format": "format"}
 FORM_NAMES = {v: k for k, v in SERVICE_NAMES.items()}
 # The request lists by page: the service that lists them for the actor.
 REQUEST_LISTS: dict[str, Callable[..., Page]] = {
-    routes.NOTES: request_lists.list_open,
-    routes.NOTES_NOTIFICATIONS: request_lists.notifications,
+    routes.SUB_REQUESTS: request_lists.list_open,
+    routes.MY_SUB_REQUESTS: request_lists.notifications,
 }
 
 
@@ -64,7 +64,7 @@ def _listed(r: request_rows.SubRequestRow) -> ListedRequest:
         "requestor": r["requestor"], "sub": r["sub"], "status": r["status"], "team": r["team"], "svl": r["svl"],
         "court": r["court"], "needs": r["needs"],
         "id": str(r["id"]),
-        "href": routes.note_path(r["id"]),
+        "href": routes.sub_request_path(r["id"]),
         "date": r["date_text"],
         "time": r["time_text"],
     }  # fmt: skip
@@ -140,7 +140,7 @@ class RequestListState(PolledList, mixin=True):
     def _live_interest(self) -> live.Interest:
         """The open list reads again when a request opens or closes to anyone; My Sub Requests when one of
         the user's changes."""
-        if self._poll_path == routes.NOTES:
+        if self._poll_path == routes.SUB_REQUESTS:
             return live.Interest(open_list=True)
         return live.Interest(user_id=getattr(self, "user_id", 0) or None)
 

@@ -162,7 +162,7 @@ def _note(row: Mapping[str, object]) -> Row:
                                                                    422: ERRORS[422]})  # fmt: skip
 def list_notes(
     request: Request, response: Response, actor: Actor = Depends(acting),
-    sort: str = sort_query(request_lists.NOTE_ORDERS),
+    sort: str = sort_query(request_lists.REQUEST_ORDERS),
 ) -> list[Row]:
     """Open sub requests a page at a time (``view=mine``: those the caller made or was named on).
     ``search``, ``venue``, ``date_from``, ``date_to`` filter; ``sort`` by date, or latest first with ``-date``;

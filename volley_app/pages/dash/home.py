@@ -137,7 +137,7 @@ def _commitments() -> rx.Component:
         "My Upcoming Sub Games",
         rx.el.ul(rx.foreach(s.commitments, _commitment), style={"padding_left": "1.1rem", "margin": "0"},
                  custom_attrs={"data-testid": "my-commitments"}),  # fmt: skip
-        rx.link("All my sub requests", href=routes.NOTES_NOTIFICATIONS, size="2"),
+        rx.link("All my sub requests", href=routes.MY_SUB_REQUESTS, size="2"),
     )
 
 
@@ -149,9 +149,9 @@ def dash_home_page() -> rx.Component:
         button_row(
             my_sub_info(s.is_sub, "Edit My Sub Info"),
             link_button("All Subs", href=routes.DASH_SUBS, size="2", variant="soft"),
-            link_button("All Open Sub Requests", href=routes.NOTES, size="2", variant="soft"),
-            link_button("My Sub Requests", href=routes.NOTES_NOTIFICATIONS, size="2", variant="soft"),
-            link_button("Create Sub Request", href=routes.NOTES_NEW, size="2", variant="soft"),
+            link_button("All Open Sub Requests", href=routes.SUB_REQUESTS, size="2", variant="soft"),
+            link_button("My Sub Requests", href=routes.MY_SUB_REQUESTS, size="2", variant="soft"),
+            link_button("Create Sub Request", href=routes.SUB_REQUEST_NEW, size="2", variant="soft"),
         ),
         page_error(s.home_error),
         _commitments(),

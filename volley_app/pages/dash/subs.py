@@ -149,8 +149,8 @@ def subs_page() -> rx.Component:
         "Subs",
         button_row(
             my_sub_info(s.is_sub, "View My Sub Info"),
-            link_button("Create Sub Request", href=routes.NOTES_NEW, size="2", variant="soft"),
-            link_button("Open Sub Requests", href=routes.NOTES, size="2", variant="soft"),
+            link_button("Create Sub Request", href=routes.SUB_REQUEST_NEW, size="2", variant="soft"),
+            link_button("Open Sub Requests", href=routes.SUB_REQUESTS, size="2", variant="soft"),
         ),
         _search(),
         rx.cond(

@@ -452,10 +452,10 @@ def is_sub(db: Session, actor: Actor | None) -> bool:
 
 # (label, where it goes, who sees it by display status; "operator": an admin or an SVL).
 _PROFILE_LINKS = (
-    ("Notifications", routes.NOTES_NOTIFICATIONS, "not_svl"),
+    ("Notifications", routes.MY_SUB_REQUESTS, "not_svl"),
     ("New Newsletter", routes.NEWSLETTER_SETUP, "admin"),
-    ("Create Sub Request", routes.NOTES_NEW, "not_svl"),
-    ("All Open Sub Requests", routes.NOTES, "admin"),
+    ("Create Sub Request", routes.SUB_REQUEST_NEW, "not_svl"),
+    ("All Open Sub Requests", routes.SUB_REQUESTS, "admin"),
     ("Add Session", routes.SESSIONS_NEW, "operator"),
     ("All Sessions", routes.SESSIONS, "admin"),
     ("My Sessions", routes.SESSIONS, "svl"),

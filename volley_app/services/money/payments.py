@@ -9,7 +9,7 @@
   webhook events verified on the raw body. Each call waits at most :data:`PROVIDER_TIMEOUT_SECONDS`
   and is not retried by the SDK: one that gets no answer in time raises :class:`ProviderUnavailable`.
   Callers hold no database lock or transaction while they wait (``services.teams.registration``,
-  ``services.teams.places``).
+  ``services.teams.league_places``).
 """
 
 from __future__ import annotations

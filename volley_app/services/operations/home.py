@@ -59,7 +59,7 @@ def commitments(db: Session, actor: Actor | None, *, now: dt.datetime | None = N
         zone = zones.get(req.svl.strip().casefold())
         out.append({
             "id": str(req.id), "team": req.team, "when": timefmt.date_time(req.date, zone, labelled=True),
-            "where": f"{req.svl}, {req.court}" if req.court else req.svl, "href": routes.note_path(req.id),
+            "where": f"{req.svl}, {req.court}" if req.court else req.svl, "href": routes.sub_request_path(req.id),
         })  # fmt: skip
     return out
 

@@ -184,7 +184,7 @@ def _sub_events(db: Session, requests: list[SubRequest]) -> list[Event]:
         ev.add("location", " · ".join(p for p in (r.svl, r.court) if p))
         ev.add("description", "\n".join(p for p in (
             f"Sub for {r.team} ({r.format.value}, {r.skill_level.value})", f"Court: {r.court}" if r.court else "",
-            r.text or "", routes.absolute(routes.note_path(r.id)),
+            r.text or "", routes.absolute(routes.sub_request_path(r.id)),
         ) if p))  # fmt: skip
         out.append(ev)
     return out

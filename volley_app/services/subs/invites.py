@@ -487,7 +487,7 @@ def _send_invitation(db: Session, req: SubRequest, sub: User, tokens: tuple[str,
         db, "received_request", {
             "who": mail.full_name(requestor) if requestor else "A player", "first_name": mail.first_name(sub),
             "request": _details(db, req), "held_until": held_until, "accept": accept, "decline": decline,
-            "page": routes.absolute(routes.note_path(req.id)),
+            "page": routes.absolute(routes.sub_request_path(req.id)),
         }, to=sub.email, reply_to=requestor.email if requestor else None,
     )  # fmt: skip
 
@@ -517,7 +517,7 @@ def _email_requestor(db: Session, req: SubRequest, outcome: str) -> None:
         return
     mail.queue_email(
         db, "invite_list_ended", {"first_name": mail.first_name(requestor), "request": _details(db, req),
-                                  "outcome": outcome, "page": routes.absolute(routes.note_path(req.id))},
+                                  "outcome": outcome, "page": routes.absolute(routes.sub_request_path(req.id))},
         to=requestor.email,
     )  # fmt: skip
 
@@ -532,7 +532,7 @@ def open_notices(db: Session, req: SubRequest) -> int:
         select(User).where(col(User.sub).is_(True), col(User.active).is_(True), col(User.archived_at).is_(None),
                            User.sub_notify == mail_lists.EVERY, User.id != req.requestor_id, rated).order_by(col(User.id))
     ).all()  # fmt: skip
-    page = routes.absolute(routes.note_path(req.id))
+    page = routes.absolute(routes.sub_request_path(req.id))
     details, day = _details(db, req), timefmt.day(req.date)
     sent = 0
     for sub in subs:

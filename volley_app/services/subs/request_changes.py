@@ -282,7 +282,7 @@ def _email_sub(db: Session, req: SubRequest, template: str, **values: object) ->
         db, template, {
             "first_name": mail.first_name(sub), "requestor": mail.full_name(requestor), "team": req.team,
             "when": timefmt.long(req.date, venues.zone_by_name(db, req.svl)), "svl": req.svl, "court": req.court,
-            "page": "" if req.archived_at else routes.absolute(routes.note_path(req.id)), **values,
+            "page": "" if req.archived_at else routes.absolute(routes.sub_request_path(req.id)), **values,
         }, to=sub.email, reply_to=requestor.email,
     )  # fmt: skip
 

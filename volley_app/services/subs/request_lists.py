@@ -69,7 +69,7 @@ def _request_conditions(filters: dict | None) -> list[sa.ColumnElement[bool]]:
 
 
 # The orders of the sub request lists: by date (the default) or latest date first.
-NOTE_ORDERS = {
+REQUEST_ORDERS = {
     "date": paging.Order((SubRequest.date, SubRequest.id), (dt.datetime, int)),
     "-date": paging.Order((col(SubRequest.date).desc(), col(SubRequest.id).desc()), (dt.datetime, int)),
 }
@@ -111,7 +111,7 @@ def _with_place_holders(db: Session, rows: list[request_rows.SubRequestRow]) -> 
 
 class ListArgs(TypedDict, total=False):
     """What a caller asks of a request list: ``filters`` (``REQUEST_FILTERS``), the page after ``bookmark``, its
-    ``size``, its order (``sort``, a key of ``NOTE_ORDERS``) and the time ``now`` that says which requests are ahead."""
+    ``size``, its order (``sort``, a key of ``REQUEST_ORDERS``) and the time ``now`` that says which requests are ahead."""
 
     filters: dict[str, Any] | None
     bookmark: object
@@ -123,7 +123,7 @@ class ListArgs(TypedDict, total=False):
 def _request_page(db: Session, base: tuple[sa.ColumnElement[bool], ...], args: ListArgs) -> paging.Page:
     """One page of the requests ``base`` picks, searched and filtered as ``args`` ask."""
     where = [*base, *_request_conditions(args.get("filters"))]
-    order = paging.sort_order(args.get("sort", ""), NOTE_ORDERS)
+    order = paging.sort_order(args.get("sort", ""), REQUEST_ORDERS)
     query = (
         sa.select(
             SubRequest, col(_NamedPlace.outcome), col(_Requestor.first_name), col(_Requestor.last_name),

@@ -59,7 +59,7 @@ def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind
         db, "request_answered", {
             "first_name": mail.first_name(requestor), "who": mail.full_name(acting) if acting else actor.username,
             "verb": verb, "when": timefmt.long(req.date, venues.zone_by_name(db, req.svl)), "svl": req.svl,
-            "team": req.team, "page": routes.absolute(routes.note_path(req.id)),
+            "team": req.team, "page": routes.absolute(routes.sub_request_path(req.id)),
         }, to=requestor.email, reply_to=acting.email if acting else None, kind=kind,
     )  # fmt: skip
 
@@ -249,6 +249,6 @@ def _email_withdrawn(db: Session, req: SubRequest, actor: Actor, holder: str) ->
             "who": request_rows.person_name(sub.first_name, sub.last_name, sub.username), "now_open": now_open,
             "when": timefmt.long(req.date, venues.zone_by_name(db, req.svl)), "svl": req.svl,
             "team": req.team, "places_filled": req.places_filled, "players_needed": req.players_needed,
-            "page": routes.absolute(routes.note_path(req.id)),
+            "page": routes.absolute(routes.sub_request_path(req.id)),
         }, to=requestor.email, reply_to=sub.email,
     )  # fmt: skip

@@ -164,7 +164,7 @@ def send_one(db: Session, reminder: Due, now: dt.datetime) -> bool:
         "first_name": mail.first_name(user), "team": req.team, "sub_names": sub_names, "subs": len(subs),
         "requestor": _name(requestor), "when": timefmt.long(req.date, zone), "day": timefmt.day(req.date, zone),
         "where": f"{req.svl}{f', {req.court}' if req.court else ''}", "skill_level": req.skill_level.value,
-        "format": req.format.value, "page": routes.absolute(routes.note_path(req.id)),
+        "format": req.format.value, "page": routes.absolute(routes.sub_request_path(req.id)),
     }  # fmt: skip
     mail.queue_email(db, template, values, to=user.email, kind=f"sub_reminder_{reminder.kind}",
                      reply_to=requestor.email if requestor and user.id != requestor.id else None)  # fmt: skip

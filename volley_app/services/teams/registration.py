@@ -1,7 +1,7 @@
 """Team registration (spec sections 4 and 9): the waitlist, checkout, verified card payment, fulfilment.
 
 The amount is always computed here from the league in the database. Starting checkout reserves
-a place (``services.teams.places``); a team is created (paid, 0-0), or a waitlisted team offered a
+a place (``services.teams.league_places``); a team is created (paid, 0-0), or a waitlisted team offered a
 place moves in, only by :func:`_fulfil`, after the provider's payment has been verified; a
 conditional ``UPDATE`` on the payment row lets only one caller (browser return, webhook or a
 retry) fulfil it, so any mix of them yields exactly one team and one confirmation email. Every
@@ -30,7 +30,7 @@ from volley_app.services.money import fees, payments
 from volley_app.services.money.payments import access_payment
 from volley_app.services.seasons import leagues
 from volley_app.services.seasons.leagues import access_league
-from volley_app.services.teams import places
+from volley_app.services.teams import league_places
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +55,8 @@ OFFER_LAPSED = (
 CARD_DECLINED = "The card was declined. Check the card number, expiry and CVC and try again."
 REFUNDED_NOTICE = "This payment arrived after its place had been released and has been refunded."
 
-PENDING, PROCESSING, SUCCEEDED, FAILED = places.PENDING, places.PROCESSING, places.SUCCEEDED, places.FAILED
-EXPIRED, REFUNDED = places.EXPIRED, places.REFUNDED
+PENDING, PROCESSING, SUCCEEDED, FAILED = league_places.PENDING, league_places.PROCESSING, league_places.SUCCEEDED, league_places.FAILED
+EXPIRED, REFUNDED = league_places.EXPIRED, league_places.REFUNDED
 
 
 # --- who and where -------------------------------------------------------------------------------
@@ -88,7 +88,7 @@ def _closed(db: Session, league: League, now: dt.datetime | None = None) -> str:
 
 def is_full(db: Session, league: League) -> bool:
     """A new registrant is offered the waitlist: playing teams, live reservations and the waitlist fill it."""
-    return places.count(db, league).full_for_new
+    return league_places.count(db, league).full_for_new
 
 
 def _name_taken(db: Session, league_id: int, name: str, *, leaving_out: int | None = None) -> bool:
@@ -97,7 +97,7 @@ def _name_taken(db: Session, league_id: int, name: str, *, leaving_out: int | No
         return True
     held = select(Payment.id).where(
         Payment.league_id == league_id, Payment.team_name == name, col(Payment.team_id).is_(None),
-        col(Payment.status).in_(places.HOLDING), col(Payment.expires_at) > utcnow(),
+        col(Payment.status).in_(league_places.HOLDING), col(Payment.expires_at) > utcnow(),
     )  # fmt: skip
     if leaving_out is not None:
         held = held.where(col(Payment.id) != leaving_out)
@@ -109,7 +109,7 @@ def _own_hold(db: Session, league_id: int, user_id: int, name: str) -> int | Non
     return db.exec(
         select(Payment.id).where(
             Payment.league_id == league_id, Payment.user_id == user_id, Payment.team_name == name,
-            col(Payment.team_id).is_(None), col(Payment.status).in_(places.HOLDING), col(Payment.expires_at) > utcnow(),
+            col(Payment.team_id).is_(None), col(Payment.status).in_(league_places.HOLDING), col(Payment.expires_at) > utcnow(),
         ).order_by(col(Payment.id).desc())
     ).first()  # fmt: skip
 
@@ -151,7 +151,7 @@ def options(db: Session, actor: Actor | None, *, league_id: object) -> Options:
         refusal = "" if _open(league) else NOT_OPEN
         refusal = refusal or _closed(db, league)
     b = fees.breakdown(league)
-    taken = places.count(db, league)
+    taken = league_places.count(db, league)
     assert league.id is not None  # a stored league
     return {
         "league_id": league.id,
@@ -188,7 +188,7 @@ def register(
     """Start a registration: reserve a place and go to checkout, or the waitlist of a full league.
 
     Under the league's lock: with a place for a new registrant, a pending payment (the amount
-    computed from the league) holds it for ``places.RESERVATION_MINUTES`` and
+    computed from the league) holds it for ``league_places.RESERVATION_MINUTES`` and
     ``{"kind": "checkout", "payment_id": ...}`` is answered. A full league puts the team on the
     waitlist (paid false, ``{"kind": "waitlist"}``) when the captain asked for it (``waitlist``),
     else answers ``{"kind": "full"}`` so the page can offer the waitlist.
@@ -201,13 +201,13 @@ def register(
         raise Invalid(closed)
     typed = validation.team_name(team_name)  # the field's own rule, before anything is locked
     assert league.id is not None  # a stored league
-    league = places.decide(db, league.id)
+    league = league_places.decide(db, league.id)
     assert league.id is not None
     if (own := _own_hold(db, league.id, actor.user_id, typed)) is not None:  # back after a declined card
         return {"kind": "checkout", "league_id": league.id, "payment_id": own}
     name = _team_name(team_name, db, league.id)
     user = load(db, User, actor.user_id)
-    if places.count(db, league).full_for_new:
+    if league_places.count(db, league).full_for_new:
         if not validation.flag(waitlist):
             return {"kind": "full", "league_id": league.id, "message": FILLED_UP}
         ratelimit.waitlist_entry(db, actor.user_id, league.id)
@@ -217,7 +217,7 @@ def register(
         assert team.id is not None  # flushed
         log.info("team %s joined the waitlist of league %s", team.id, league.id)
         return {"kind": "waitlist", "league_id": league.id, "team_id": team.id}
-    pay = places.reserve(db, league, user, name)
+    pay = league_places.reserve(db, league, user, name)
     assert pay.id is not None  # flushed
     return {"kind": "checkout", "league_id": league.id, "payment_id": pay.id}
 
@@ -246,7 +246,7 @@ def _expired_notice(db: Session, pay: Payment, league: League) -> tuple[str, boo
     until = timefmt.date_time(pay.expires_at, leagues.zone(db, league), labelled=True)
     if pay.team_id is not None:
         return OFFER_LAPSED.format(team=pay.team_name, until=until), True
-    full = places.count(db, league).full_for_new
+    full = league_places.count(db, league).full_for_new
     return (HOLD_EXPIRED_FULL if full else HOLD_EXPIRED_ROOM).format(team=pay.team_name, until=until), full
 
 
@@ -280,7 +280,7 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> Checkou
     """
     actor = _player(actor)
     pay = access_payment(db, actor, payment_id)
-    league = places.decide(db, pay.league_id)
+    league = league_places.decide(db, pay.league_id)
     db.refresh(pay)
     b = fees.breakdown(league)
     assert pay.id is not None and league.id is not None  # stored
@@ -297,7 +297,7 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> Checkou
         "fee": fees.money(b.fee_cents),
         "total": fees.money(pay.amount_cents),
         "client_secret": "",
-        "held_until": places.hold_until(pay, leagues.zone(db, league)) if pay.status == PENDING else "",
+        "held_until": league_places.hold_until(pay, leagues.zone(db, league)) if pay.status == PENDING else "",
         "offer": pay.team_id is not None,
         "full": False,
         "notice": "" if pay.status in (PENDING, SUCCEEDED) else ALREADY_PROCESSED,
@@ -352,7 +352,7 @@ def _card_intent(db: Session, pay: Payment, league: League, actor: Actor) -> str
 def _locked_payment(db: Session, actor: Actor, payment_id: object) -> tuple[Payment, League]:
     """The actor's payment, after its league's lock was taken and its lapsed holds swept."""
     pay = access_payment(db, actor, payment_id)
-    league = places.decide(db, pay.league_id)
+    league = league_places.decide(db, pay.league_id)
     return _reload(db, pay), league
 
 
@@ -398,7 +398,7 @@ def pay_offline(
         raise Invalid(NOT_OPEN)
     if pay.team_id is None and _name_taken(db, pay.league_id, pay.team_name, leaving_out=pay.id):
         raise Invalid(NAME_TAKEN)
-    if not places.claim(db, pay, from_status=(PENDING,), to_status=PROCESSING, error=None):
+    if not league_places.claim(db, pay, from_status=(PENDING,), to_status=PROCESSING, error=None):
         raise Invalid("This payment is already being processed")
     result = payments.OfflineProvider().charge(
         amount_cents=pay.amount_cents,
@@ -408,18 +408,18 @@ def pay_offline(
         cvc=cvc,
     )
     if not result.ok:  # the place stays held until its time: the same checkout takes another card
-        places.claim(db, pay, from_status=(PROCESSING,), to_status=PENDING, error=result.reason or "declined")
+        league_places.claim(db, pay, from_status=(PROCESSING,), to_status=PENDING, error=result.reason or "declined")
         return _outcome(pay, "declined")
     pay.provider_payment_id = result.provider_payment_id
     db.add(pay)
     db.flush()
     _fulfil(db, pay)
     if pay.status == REFUNDED:
-        places.send_due_refunds(db, payment_id=pay.id)
+        league_places.send_due_refunds(db, payment_id=pay.id)
     return _outcome(pay)
 
 
-_verified = places.verified
+_verified = league_places.verified
 
 
 def confirm_stripe_return(db: Session, actor: Actor | None, *, payment_id: object) -> Outcome:
@@ -449,12 +449,12 @@ def confirm_stripe_return(db: Session, actor: Actor | None, *, payment_id: objec
             return _outcome(pay)
         # A declined card leaves the intent waiting for another one: the checkout stays usable.
         retry = intent.status == "requires_payment_method"
-        places.claim(db, pay, from_status=(PENDING, PROCESSING), to_status=PENDING if retry else FAILED,
+        league_places.claim(db, pay, from_status=(PENDING, PROCESSING), to_status=PENDING if retry else FAILED,
                error=intent.status[:300])  # fmt: skip
         return _outcome(pay, "declined")
     _fulfil(db, pay)
     if pay.status == REFUNDED:
-        places.send_due_refunds(db, payment_id=pay.id)  # not answered in time: the periodic sweep asks again
+        league_places.send_due_refunds(db, payment_id=pay.id)  # not answered in time: the periodic sweep asks again
     return _outcome(pay)
 
 
@@ -469,11 +469,11 @@ def handle_stripe_event(db: Session, event) -> str:
     if pay is None or pay.provider != payments.StripeProvider.name:
         log.warning("stripe event for an unknown payment intent")
         return "unknown"
-    places.decide(db, pay.league_id)
+    league_places.decide(db, pay.league_id)
     pay = _reload(db, pay)
     if kind == "payment_intent.payment_failed":
         # Stripe lets the same intent take another card: the payment keeps its place until its hold ends.
-        places.claim(db, pay, from_status=(PENDING,), to_status=PENDING, error="payment_failed")
+        league_places.claim(db, pay, from_status=(PENDING,), to_status=PENDING, error="payment_failed")
         return "failed"
     if not _verified(pay, intent):
         log.warning("stripe event for payment %s does not match it", pay.id)
@@ -481,17 +481,17 @@ def handle_stripe_event(db: Session, event) -> str:
     _fulfil(db, pay)
     if pay.status != REFUNDED:
         return "fulfilled"
-    if not places.send_due_refunds(db, payment_id=pay.id):  # committed first: the refund is due, not lost
+    if not league_places.send_due_refunds(db, payment_id=pay.id):  # committed first: the refund is due, not lost
         raise payments.ProviderUnavailable(payments.REFUND_SLOW)  # Stripe sends the event again later
     return "refunded"
 
 
 def _fulfil(db: Session, pay: Payment) -> Team | None:
-    """The verified payment's team takes its place, or the payment is refunded (``places.fulfil``).
+    """The verified payment's team takes its place, or the payment is refunded (``league_places.fulfil``).
 
     The caller holds the league's lock.
     """
-    return places.fulfil(db, pay)
+    return league_places.fulfil(db, pay)
 
 
 # --- results and records -----------------------------------------------------------------------------

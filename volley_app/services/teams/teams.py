@@ -16,7 +16,7 @@ from volley_app.services.core.actors import Actor, load, record_id, require_acto
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
 from volley_app.services.seasons import leagues, playoffs, results, scheduling, scoring
-from volley_app.services.teams import places
+from volley_app.services.teams import league_places
 
 NAME_CLASH = "Another team in this league has that name"
 HAS_HISTORY = "{name} has {what}, so it cannot be deleted. Withdraw it instead: its results and payments are kept."
@@ -85,7 +85,7 @@ def _dicts(db: Session, actor: Actor, found: list[Team]) -> list[TeamRow]:
     users = db.exec(select(User).where(col(User.id).in_(cids or {-1}))).all()
     captains = {u.id: u.username for u in users if u.id is not None}
     recs = results.records(db, [t.id for t in found if t.id is not None])
-    offers = places.live_offers(db, [t.id for t in found if t.waitlist and t.id is not None])
+    offers = league_places.live_offers(db, [t.id for t in found if t.waitlist and t.id is not None])
     venue_zones = venues.zones(db, {lg.svl_id for lg in lgs})
     zones = {lg.id: venue_zones.get(lg.svl_id) for lg in lgs if lg.id is not None}
     return [_to_dict(t, names, captains, managed, recs, offers, zones) for t in found]
@@ -294,22 +294,22 @@ def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remainin
         after={"remaining": choice, "games": changed, "playoff_games": in_bracket},
     )  # fmt: skip
     mail.tell(
-        db, places.captain_of(db, team), "team_withdrawn",
+        db, league_places.captain_of(db, team), "team_withdrawn",
         {"team": team.team_name, "league": leagues.display_name(league), "forfeited": choice == FORFEIT,
          "page": routes.absolute(routes.league_path(team.league_id))},
     )  # fmt: skip
     return team.team_name
 
 
-def promote(db: Session, actor: Actor | None, team_id: object) -> places.Offer:
+def promote(db: Session, actor: Actor | None, team_id: object) -> league_places.Offer:
     """Offer a waitlisted team a place (its league's SVL or an admin), when the league has one free.
 
     Nothing is marked paid: the captain is emailed a checkout link that holds the place for the
-    league's hold window, and the team is in once paid (``services.teams.places``). Recorded in the audit log.
+    league's hold window, and the team is in once paid (``services.teams.league_places``). Recorded in the audit log.
     """
     actor = require_actor(actor)
     team = access_team(db, actor, team_id)
-    return places.promote(db, actor, team)
+    return league_places.promote(db, actor, team)
 
 
 def team_record(db: Session, actor: Actor | None, team_id: object) -> results.Record:

@@ -33,7 +33,7 @@ from volley_app.state.sub_invites import InviteQueueState
 from volley_app.state.sub_matching import OutcomeState, SuggestionsState
 from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState, SubPickerList
 
-DETAIL_ERROR_ID = "note-detail-error"
+DETAIL_ERROR_ID = "sub-request-detail-error"
 ACCEPTED = "You accepted this sub request. The requestor has been emailed."
 DECLINED = "You declined this sub request. The requestor has been emailed."
 WITHDRAWN = "You gave up your place on this sub request. The requestor has been emailed."
@@ -87,7 +87,7 @@ def _shown(found: SubRequestDetail) -> ShownRequest:
 
 class RequestRead(TypedDict):
     """What the page read of the request: the request (None with the ``failure`` that kept it), what was seen of
-    it (``NoteDetailState._seen``), and with it the first page of subs to reopen it to, the hints of its edit form
+    it (``SubRequestState._seen``), and with it the first page of subs to reopen it to, the hints of its edit form
     and its calendar feed's path."""
 
     found: SubRequestDetail | None
@@ -128,10 +128,10 @@ def _page_read(screen: RequestPage) -> RequestRead:
     return got
 
 
-class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
+class SubRequestState(SubPickerList, RequestFormState, PolledPage, AuthState):
     """One request, read again at once when it changes (live updates) and every 150 s otherwise."""
 
-    _poll_path = routes.NOTE_DETAIL
+    _poll_path = routes.SUB_REQUEST
     _poll_seconds = 150
     note: rx.Field[ShownRequest | None] = rx.field(None)
     record: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
@@ -148,8 +148,8 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
     # What the service said of the request when last read: its panels read again when it changes.
     _seen: str = ""
 
-    def _note_id(self) -> str:
-        return path_arg(self, "note_id")
+    def _request_id(self) -> str:
+        return path_arg(self, "request_id")
 
     async def _actor(self) -> Actor | None:
         """The logged-in user, from this state's own (inherited) token: no other state is needed, so a poll can
@@ -164,7 +164,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
 
     async def _read_detail(self) -> RequestRead:
         """The request as its page shows it (one service call), and what was seen of it."""
-        found, failure = await run_action(request_lists.detail, actor=await self._actor(), request_id=self._note_id())
+        found, failure = await run_action(request_lists.detail, actor=await self._actor(), request_id=self._request_id())
         return _read(found, failure)
 
     async def _read_request(self, got: RequestRead | None = None) -> RequestRead:
@@ -176,7 +176,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         found = got["found"]
         if found is None or got["failure"]:
             return got
-        actor, rid = await self._actor(), self._note_id()
+        actor, rid = await self._actor(), self._request_id()
         if found["can_reopen"]:
             got["choices"] = await self._read_first_choices()
         if found["can_edit"]:
@@ -213,7 +213,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         self._clear_messages()
         self.action_error, self.notice = "", ""
         screen, failure = await run_action(request_page.request_page, actor=await self._actor(),
-                                           request_id=self._note_id())  # fmt: skip
+                                           request_id=self._request_id())  # fmt: skip
         got = _page_read(screen) if screen is not None else _read(None, failure)
         self._show_request(got)
         queue_choices = screen.queue_choices if screen is not None else None
@@ -235,8 +235,8 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         await self._read_and_show()
 
     def _live_interest(self) -> live.Interest | None:
-        note_id = self._note_id()
-        return live.Interest(request_id=int(note_id)) if str(note_id).isdigit() else None
+        request_id = self._request_id()
+        return live.Interest(request_id=int(request_id)) if str(request_id).isdigit() else None
 
     async def _reload(self) -> None:
         """The request as it is now; the edit form keeps what is typed unless the request's details changed."""
@@ -292,7 +292,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
 
     async def _act(self, fn, done: str):
         self.action_error, self.notice = "", ""
-        _, failure = await run_action(fn, actor=await self._actor(), request_id=self._note_id())
+        _, failure = await run_action(fn, actor=await self._actor(), request_id=self._request_id())
         if failure:
             self.action_error = failure.message
         else:
@@ -319,7 +319,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         """Give up the viewer's place ("I can't make it"); the page shows the request as it is now."""
         result = await self._act(request_replies.withdraw, WITHDRAWN)
         if self.notice == WITHDRAWN and self.load_error:  # no longer theirs to see: their own list says so
-            return rx.redirect(routes.NOTES_NOTIFICATIONS)
+            return rx.redirect(routes.MY_SUB_REQUESTS)
         return result
 
     @rx.event
@@ -327,7 +327,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         """Open a declined request again: to anyone, or to the sub chosen."""
         recipient = form_values(form_data, ("recipient",))["recipient"]
         self.action_error, self.notice = "", ""
-        _, failure = await run_action(request_changes.reopen, actor=await self._actor(), request_id=self._note_id(),
+        _, failure = await run_action(request_changes.reopen, actor=await self._actor(), request_id=self._request_id(),
                                       recipient_id=recipient or None)  # fmt: skip
         if failure:
             self.action_error = failure_text(failure)
@@ -341,7 +341,7 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
         if not self.busy:
             self.notice = ""
         values = self._request_values(form_data)
-        async for event in self._submit(request_changes.update, request_id=self._note_id(), **values):
+        async for event in self._submit(request_changes.update, request_id=self._request_id(), **values):
             yield event
         if not (self.busy or self.error or self.errors):
             self.notice = UPDATED
@@ -350,17 +350,17 @@ class NoteDetailState(SubPickerList, RequestFormState, PolledPage, AuthState):
 
     @rx.event
     async def delete(self):
-        _, failure = await run_action(request_changes.delete, actor=await self._actor(), request_id=self._note_id())
+        _, failure = await run_action(request_changes.delete, actor=await self._actor(), request_id=self._request_id())
         if failure:
             self.action_error = failure.message
             return focus(DETAIL_ERROR_ID)
         self.note, self.record, self.can_edit = None, {}, False
-        return rx.redirect(routes.NOTES_NOTIFICATIONS)
+        return rx.redirect(routes.MY_SUB_REQUESTS)
 
 
 def _note() -> ObjectVar[ShownRequest]:
     """The request shown, field by field."""
-    return NoteDetailState.note  # type: ignore[return-value]  # reflex's Field stubs read a TypedDict field as an array
+    return SubRequestState.note  # type: ignore[return-value]  # reflex's Field stubs read a TypedDict field as an array
 
 
 def _details() -> rx.Component:
@@ -392,7 +392,7 @@ def _ask_first(trigger: rx.Component, title: str, question, keep: rx.Component, 
 
 def _delete_dialog() -> rx.Component:
     """The Delete Sub Request button, which asks first (it opens the question; Escape or Cancel closes it)."""
-    s = NoteDetailState
+    s = SubRequestState
     return _ask_first(
         rx.button("Delete Sub Request", type="button", size="3", color_scheme="red", variant="soft"),
         "Delete Sub Request",
@@ -403,7 +403,7 @@ def _delete_dialog() -> rx.Component:
 
 
 def _edit_form() -> rx.Component:
-    s = NoteDetailState
+    s = SubRequestState
     return section_card(
         "Edit Sub Request",
         error_line(s.error, FORM_ERROR_ID),
@@ -426,7 +426,7 @@ def _edit_form() -> rx.Component:
 
 
 def _reopen_form() -> rx.Component:
-    s = NoteDetailState
+    s = SubRequestState
     return section_card(
         "Reopen Sub Request",
         rx.text("The sub declined. Open the request to anyone again, or invite another sub.", size="2"),
@@ -452,12 +452,12 @@ def _withdraw_dialog() -> rx.Component:
         "Your place goes to the next sub, and the requestor is emailed. Within a day of the game this "
         "counts on your sub record as a late withdrawal.",
         rx.button("Keep My Place", variant="soft", color_scheme="gray", size="3", min_height="44px"),
-        rx.button("Give Up My Place", color_scheme="red", size="3", min_height="44px", on_click=NoteDetailState.withdraw),
+        rx.button("Give Up My Place", color_scheme="red", size="3", min_height="44px", on_click=SubRequestState.withdraw),
     )
 
 
 def _actions() -> rx.Component:
-    s = NoteDetailState
+    s = SubRequestState
     return button_row(
         rx.cond(s.can_accept, rx.button("Accept", on_click=s.accept, color_scheme="green", size="3")),
         rx.cond(s.can_decline, rx.button("Decline", on_click=s.decline, color_scheme="red", variant="soft", size="3")),
@@ -466,9 +466,9 @@ def _actions() -> rx.Component:
     )
 
 
-@page(routes.NOTE_DETAIL, "Sub Request", on_load=NoteDetailState.load)
+@page(routes.SUB_REQUEST, "Sub Request", on_load=SubRequestState.load)
 def note_detail_page() -> rx.Component:
-    s = NoteDetailState
+    s = SubRequestState
     request = column(
         _details(),
         error_line(s.action_error, DETAIL_ERROR_ID),
@@ -476,7 +476,7 @@ def note_detail_page() -> rx.Component:
         _actions(),
         add_to_calendar(s.feed_subscribe, s.feed),
         outcome_panel(),
-        suggestions_panel(after_invite=NoteDetailState.read_again),
+        suggestions_panel(after_invite=SubRequestState.read_again),
         invite_queue_card(),
         rx.cond(s.can_reopen, _reopen_form(), rx.fragment()),
         rx.cond(s.can_edit, _edit_form(), rx.fragment()),

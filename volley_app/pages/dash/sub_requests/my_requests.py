@@ -12,10 +12,10 @@ from volley_app.state.sub_requests import RequestListState
 
 
 class NotificationsState(RequestListState, AuthState):
-    _poll_path = routes.NOTES_NOTIFICATIONS
+    _poll_path = routes.MY_SUB_REQUESTS
     _poll_seconds = 15  # spec section 7
 
 
-@page(routes.NOTES_NOTIFICATIONS, "My Sub Requests", on_load=NotificationsState.load)
+@page(routes.MY_SUB_REQUESTS, "My Sub Requests", on_load=NotificationsState.load)
 def notifications_page() -> rx.Component:
     return request_list_screen("My Sub Requests", NotificationsState, notifications_table)

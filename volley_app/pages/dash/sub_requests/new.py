@@ -20,13 +20,13 @@ from volley_app.state.forms import form_values, path_arg, run_action
 from volley_app.state.sub_requests import FORM_ERROR_ID, RequestFormState, SubPickerList
 
 
-class NewNoteState(SubPickerList, RequestFormState, AuthState):
+class NewSubRequestState(SubPickerList, RequestFormState, AuthState):
     targeted: rx.Field[bool] = rx.field(False)
     recipient: rx.Field[str] = rx.field("")
 
     async def load(self):
         self._clear_messages()
-        self.targeted = (self.router.url.path or "").rstrip("/") == routes.NOTES_NEW_SPECIFIC
+        self.targeted = (self.router.url.path or "").rstrip("/") == routes.SUB_REQUEST_INVITE
         if not self.targeted:
             self.recipient = ""
             await self._open_picker(False)
@@ -49,13 +49,13 @@ class NewNoteState(SubPickerList, RequestFormState, AuthState):
         values = self._request_values(form_data)
         recipient = (form_values(form_data, ("recipient",))["recipient"] or "missing") if self.targeted else None
         return self._submit(
-            request_changes.create, done=lambda new_id: rx.redirect(routes.note_path(new_id)), recipient_id=recipient,
+            request_changes.create, done=lambda new_id: rx.redirect(routes.sub_request_path(new_id)), recipient_id=recipient,
             **values,
         )  # fmt: skip
 
 
 def _form() -> rx.Component:
-    s = NewNoteState
+    s = NewSubRequestState
     # Only the sub picker is drawn again once the subs are loaded: what is already typed elsewhere stays.
     recipient = select_field("Sub", "recipient", s.sub_options, s, placeholder="Choose a sub",
                              default_value=s.recipient, required=True, key=s.form_key)  # fmt: skip
@@ -75,10 +75,10 @@ def _form() -> rx.Component:
     )
 
 
-@page(routes.NOTES_NEW, "Create Sub Request", on_load=NewNoteState.load)
-@page(routes.NOTES_NEW_SPECIFIC, "Invite a Sub", on_load=NewNoteState.load)
-def new_note_page() -> rx.Component:
-    s = NewNoteState
+@page(routes.SUB_REQUEST_NEW, "Create Sub Request", on_load=NewSubRequestState.load)
+@page(routes.SUB_REQUEST_INVITE, "Invite a Sub", on_load=NewSubRequestState.load)
+def new_sub_request_page() -> rx.Component:
+    s = NewSubRequestState
     intro = rx.cond(s.targeted, "Ask one sub to play; they get an email.",
                     "Open to anyone: every player sees it on their home page.")  # fmt: skip
     return dash_page(

@@ -11,12 +11,12 @@ from volley_app.state.auth import AuthState
 from volley_app.state.sub_requests import RequestListState
 
 
-class NotesListState(RequestListState, AuthState):
-    _poll_path = routes.NOTES
+class SubRequestListState(RequestListState, AuthState):
+    _poll_path = routes.SUB_REQUESTS
     _poll_seconds = 150  # spec section 7
     _page_in_address = True  # a reload stays on the page shown (?page=2)
 
 
-@page(routes.NOTES, "Open Sub Requests", on_load=NotesListState.load)
+@page(routes.SUB_REQUESTS, "Open Sub Requests", on_load=SubRequestListState.load)
 def notes_page() -> rx.Component:
-    return request_list_screen("Open Sub Requests", NotesListState, open_requests_table)
+    return request_list_screen("Open Sub Requests", SubRequestListState, open_requests_table)
