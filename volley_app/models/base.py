@@ -93,3 +93,8 @@ def archived_index(table: str) -> sa.Index:
     so that no planner takes it for the far more common "not archived" and reads most of the table through it."""
     kept = sa.text("archived_at IS NOT NULL")
     return sa.Index(f"ix_{table}_archived_at_id", "archived_at", "id", sqlite_where=kept, postgresql_where=kept)
+
+
+def table_of(model: type[SQLModel]) -> sa.Table:
+    """The table SQLAlchemy gives a table model, for Core queries (SQLModel's classes do not declare it)."""
+    return model.__table__  # type: ignore[attr-defined]

@@ -52,6 +52,7 @@ from sqlmodel import Session, col, select
 
 from volley_app.db import session_scope
 from volley_app.models import OutboxMessage, OutboxStatus, User, utcnow
+from volley_app.models.base import table_of
 from volley_app.services.core.errors import Invalid
 from volley_app.services.mail.mail_render import html_from_text, render
 from volley_app.settings import Settings, get_settings
@@ -70,7 +71,7 @@ SUBJECT_MAX = 300
 KIND_MAX = 50
 ERROR_MAX = 1000
 
-_outbox: sa.Table = OutboxMessage.__table__  # type: ignore[attr-defined]  # SQLModel's classes do not declare the table SQLAlchemy gives them
+_outbox: sa.Table = table_of(OutboxMessage)
 
 
 @dataclasses.dataclass

@@ -14,6 +14,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
+from volley_app.models.base import table_of
 from volley_app.services.accounts import auth, venues
 from volley_app.services.core import timefmt
 from volley_app.services.core.actors import Actor, load, record_id
@@ -25,7 +26,7 @@ from volley_app.services.subs.access import (
     require_sub_request_actor,
 )
 
-_table: sa.Table = SubRequest.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
+_table: sa.Table = table_of(SubRequest)
 
 ANSWERED = "answered"
 ALREADY_TOLD = "already told"

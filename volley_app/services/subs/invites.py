@@ -42,6 +42,7 @@ from sqlmodel import Session, col, select
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import SubInvite, SubRequest, SubRequestPlace, SubStatus, User, utcnow
+from volley_app.models.base import table_of
 from volley_app.services.accounts import venues
 from volley_app.services.core import live, periodic, ratelimit, signing, timefmt
 from volley_app.services.core.actors import Actor, record_id
@@ -70,8 +71,8 @@ USED_LINK = "This link was already used."
 EXPIRED_LINK = "This link has expired."
 GONE_LINK = "This invitation is no longer open."
 
-_requests: sa.Table = SubRequest.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
-_invites: sa.Table = SubInvite.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
+_requests: sa.Table = table_of(SubRequest)
+_invites: sa.Table = table_of(SubInvite)
 
 
 def hold_until(now: dt.datetime, start: dt.datetime) -> dt.datetime | None:

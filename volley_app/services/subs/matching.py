@@ -45,6 +45,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from volley_app.models import Position, SkillLevel, SubOutcome, SubRequest, SubRequestPlace, SubStatus, User, utcnow
+from volley_app.models.base import table_of
 from volley_app.services.accounts import venues
 from volley_app.services.core import audit, paging, ratelimit, timefmt
 from volley_app.services.core.actors import Actor, record_id
@@ -61,7 +62,7 @@ NOT_PLACED = "Only a sub who took a place on this sub request can be marked"
 LISTS = ("eligible", "ineligible")
 
 _SKILL_TARGET = {SkillLevel.A: 0, SkillLevel.B: 1, SkillLevel.C_PLUS: 2, SkillLevel.C: 2, SkillLevel.D: 3}
-_sub_requests: sa.Table = SubRequest.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
+_sub_requests: sa.Table = table_of(SubRequest)
 # The eligibility rules and their words are the accept's too (services/subs/eligibility.py).
 _RANK, _COLUMNS, UNRATED = eligibility.RANK, eligibility.COLUMNS, eligibility.UNRATED
 _rank, _flag, _rules = eligibility.rank, eligibility.flag, eligibility.rules

@@ -32,6 +32,7 @@ from volley_app.models import (
     User,
     utcnow,
 )
+from volley_app.models.base import table_of
 from volley_app.services.accounts import venues
 from volley_app.services.core import ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, record_id
@@ -44,7 +45,7 @@ log = logging.getLogger(__name__)
 
 TEAM_MAX, SVL_MAX, COURT_MAX, TEXT_MAX = 100, 200, 50, 2000
 
-_table: sa.Table = SubRequest.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
+_table: sa.Table = table_of(SubRequest)
 
 
 def _future(value: object, now: dt.datetime, zone: str | None = None) -> dt.datetime:

@@ -23,6 +23,7 @@ from sqlmodel import Session, select
 
 from volley_app import routes
 from volley_app.models import SubRequest, SubRequestPlace, SubStatus, SubWithdrawal, User, utcnow
+from volley_app.models.base import table_of
 from volley_app.services.accounts import venues
 from volley_app.services.core import timefmt
 from volley_app.services.core.actors import Actor, load, record_id
@@ -46,7 +47,7 @@ STARTED = "The game has started: a place can be given up only before it"
 OWN_REQUEST = "You cannot accept your own sub request"
 MADE_TO_ANOTHER = "This sub request was made to another sub"
 
-_table: sa.Table = SubRequest.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
+_table: sa.Table = table_of(SubRequest)
 
 
 def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind: str) -> None:

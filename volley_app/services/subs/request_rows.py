@@ -25,11 +25,12 @@ from volley_app.models import (
     User,
     utcnow,
 )
+from volley_app.models.base import table_of
 from volley_app.services.core import timefmt
 
 PASSED = "This sub request's date has passed"
 
-_table: sa.Table = SubRequest.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
+_table: sa.Table = table_of(SubRequest)
 
 
 class SubRequestRow(TypedDict):
@@ -151,5 +152,5 @@ def complete_past(db: Session, *where: sa.ColumnElement[bool], now: dt.datetime 
 
 def placed_by(user_id: int) -> sa.ColumnElement[bool]:
     """The request already has a place taken by ``user_id``."""
-    places: sa.Table = SubRequestPlace.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
+    places: sa.Table = table_of(SubRequestPlace)
     return sa.exists().where(places.c.request_id == _table.c.id, places.c.user_id == user_id)

@@ -24,13 +24,14 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from volley_app.models import SubOutcome, SubRequest, SubRequestPlace, SubWithdrawal, User
+from volley_app.models.base import table_of
 
 log = logging.getLogger(__name__)
 
-_users: sa.Table = User.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
-_places: sa.Table = SubRequestPlace.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
-_requests: sa.Table = SubRequest.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
-_withdrawals: sa.Table = SubWithdrawal.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
+_users: sa.Table = table_of(User)
+_places: sa.Table = table_of(SubRequestPlace)
+_requests: sa.Table = table_of(SubRequest)
+_withdrawals: sa.Table = table_of(SubWithdrawal)
 FIELDS = ("sub_played", "sub_no_shows", "sub_last_date", "sub_late_withdrawals")
 LATE_HOURS = 24
 

@@ -15,6 +15,7 @@ from sqlmodel import Session, col
 
 from volley_app import routes
 from volley_app.models import Gender, Rating, Role, SubRequestPlace, User
+from volley_app.models.base import table_of
 from volley_app.services.accounts import accounts, venues
 from volley_app.services.core import paging
 from volley_app.services.core.actors import Actor, record_id
@@ -139,7 +140,7 @@ def _invitable(actor: Actor, request_id: int | None = None) -> list[sa.ColumnEle
     """Who may be invited: active subs but the actor (and, for a request, none who holds a place on it)."""
     out = [*_ACTIVE_SUBS, col(User.id) != actor.user_id]
     if request_id is not None:
-        places: sa.Table = SubRequestPlace.__table__  # type: ignore[attr-defined]  # SQLModel does not declare the table it gives a class
+        places: sa.Table = table_of(SubRequestPlace)
         out.append(~sa.exists().where(places.c.request_id == request_id, places.c.user_id == User.id))
     return out
 
