@@ -350,6 +350,10 @@ async def test_the_reopen_picker_searches_and_pages_and_holds_one_page(world):
     last = s.sub_options[-1]
     await call(s.search, {"q": "sub0"})
     assert [o["label"] for o in s.sub_options] == [f"Sub0{i} Player" for i in range(10)]
+    await call(s.read_again)  # the request shown again (a poll, an invite): the search typed in the picker stays
+    assert [o["label"] for o in s.sub_options] == [f"Sub0{i} Player" for i in range(10)] and s.filters["q"] == "sub0"
+    await call(s.load)  # the page opened again: its picker starts over
+    assert s.filters["q"] == "" and len(s.sub_options) == paging.PAGE_SIZE
     await call(s.reopen, {"recipient": last["value"]})  # a sub found on the second page
     assert s.notice == REOPENED
     db.expire_all()

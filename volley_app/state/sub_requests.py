@@ -194,8 +194,13 @@ class SubPickerList(PagedList, mixin=True):
         return await self._choices("", dict.fromkeys(self._filter_names, ""))
 
     def _show_picker(self, picking: bool, first: tuple[Page | None, DomainError | None] | None,
-                     chosen: SubChoice | None = None) -> None:  # fmt: skip
-        """As :meth:`_open_picker`, with its first page read beforehand (``first``, by :meth:`_read_first_choices`)."""
+                     chosen: SubChoice | None = None, *, keep_search: bool = False) -> None:  # fmt: skip
+        """As :meth:`_open_picker`, with its first page read beforehand (``first``, by :meth:`_read_first_choices`).
+
+        ``keep_search``: a picker already open with a search typed in it stays as it is (the person's search and
+        what it found), instead of going back to the first page with no search."""
+        if keep_search and picking and self._picking and any(self.filters.values()):
+            return
         self._reset_filters()
         self._picking, self._chosen = picking, chosen if picking else None
         self._show_page(first if picking and first is not None else (None, None), 1)

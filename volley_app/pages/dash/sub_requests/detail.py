@@ -184,7 +184,9 @@ class SubRequestState(SubPickerList, RequestFormState, PolledPage, AuthState):
         got["feed"], _f = await run_action(calendar.accepted_request_feed, actor=actor, request_id=rid)
         return got
 
-    def _show_request(self, got: RequestRead) -> None:
+    def _show_request(self, got: RequestRead, *, opening: bool = False) -> None:
+        """Show what was read of the request; once the page is open (``opening`` false), a search typed in the
+        reopen picker stays as typed, with what it found."""
         found, failure = got["found"], got["failure"]
         if failure or found is None:
             self.note, self.record, self.can_accept, self.can_decline, self.can_edit = None, {}, False, False, False
@@ -198,7 +200,8 @@ class SubRequestState(SubPickerList, RequestFormState, PolledPage, AuthState):
         self.can_accept, self.can_decline, self.can_edit = found["can_accept"], found["can_decline"], found["can_edit"]
         self.can_reopen, self.can_withdraw = found["can_reopen"], found["can_withdraw"]
         self._seen = got["seen"]
-        self._show_picker(self.can_reopen, got.get("choices"))  # a page of subs by name to reopen it to
+        # a page of subs by name to reopen it to
+        self._show_picker(self.can_reopen, got.get("choices"), keep_search=not opening)
         self.record = _editable(found) if self.can_edit else {}
         if self.can_edit:
             self._show_hints(got["hints"], found["svl"])
@@ -215,7 +218,7 @@ class SubRequestState(SubPickerList, RequestFormState, PolledPage, AuthState):
         screen, failure = await run_action(request_page.request_page, actor=await self._actor(),
                                            request_id=self._request_id())  # fmt: skip
         got = _page_read(screen) if screen is not None else _read(None, failure)
-        self._show_request(got)
+        self._show_request(got, opening=True)
         queue_choices = screen.queue_choices if screen is not None else None
         await (await self.get_state(InviteQueueState))._open_queue(
             got["found"], (queue_choices.value, queue_choices.failure) if queue_choices is not None else None
