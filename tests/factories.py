@@ -211,3 +211,13 @@ def snapshot(db) -> tuple:
     ]
     mails = [(m.to_addr, m.kind) for m in rows(db, OutboxMessage)]
     return reqs, users, mails
+
+
+def demo_actors(db: Session, *usernames: str) -> dict[str, Actor]:
+    """Seed the demo data (``make run``'s), commit, and return the named demo people as actors, by username."""
+    from volley_app import demo
+
+    demo.seed(db)
+    db.commit()
+    found = db.exec(select(User).where(User.username.in_(usernames))).all()
+    return {u.username: actor_of(u) for u in found}

@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from sqlmodel import col, select
 
-from tests.factories import actor_of
-from volley_app import demo
-from volley_app.models import League, Payment, User, utcnow
+from tests.factories import demo_actors
+from volley_app.models import League, Payment, utcnow
 from volley_app.services.accounts import accounts
 from volley_app.services.core.errors import DomainError, Forbidden, Invalid
 from volley_app.services.core.screens import part
@@ -34,10 +33,7 @@ def test_a_part_refused_keeps_its_message_and_nothing_else_fails(db):
 
 @pytest.fixture
 def demo_people(db):
-    demo.seed(db)
-    db.commit()
-    people = db.exec(select(User).where(col(User.username).in_(("alice", "ben", "admin", "lexsports")))).all()
-    return {u.username: actor_of(u) for u in people}
+    return demo_actors(db, "alice", "ben", "admin", "lexsports")
 
 
 def test_the_player_home_is_what_its_parts_read(db, demo_people):

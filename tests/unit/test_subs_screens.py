@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from sqlmodel import col, select
+from sqlmodel import select
 
-from tests.factories import actor_of
-from volley_app import demo
-from volley_app.models import SubRequest, User
+from tests.factories import demo_actors
+from volley_app.models import SubRequest
 from volley_app.services.accounts import accounts, venues
 from volley_app.services.core.errors import Invalid
 from volley_app.services.seasons import calendar
@@ -16,10 +15,7 @@ from volley_app.services.subs import matching, request_lists, request_page, subs
 
 @pytest.fixture
 def demo_people(db):
-    demo.seed(db)
-    db.commit()
-    people = db.exec(select(User).where(col(User.username).in_(("alice", "ben", "admin", "lexsports")))).all()
-    return {u.username: actor_of(u) for u in people}
+    return demo_actors(db, "alice", "ben", "admin", "lexsports")
 
 
 def test_the_subs_screen_is_what_its_parts_read(db, demo_people):
