@@ -36,6 +36,9 @@ class StripeStandIn:
                 data = json.dumps(body).encode()
                 if stand_in.delay:
                     stand_in._released.wait(stand_in.delay)
+                # counted before it is written: a caller that has its answer must never see the count lag behind
+                with stand_in.lock:
+                    stand_in.answered += 1
                 try:
                     self.send_response(code)
                     self.send_header("Content-Type", "application/json")
@@ -44,7 +47,6 @@ class StripeStandIn:
                     self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):
                     return  # the caller stopped waiting
-                stand_in.answered += 1
 
             def do_POST(self):  # noqa: N802
                 length = int(self.headers.get("Content-Length") or 0)
