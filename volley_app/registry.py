@@ -22,14 +22,14 @@ import dataclasses
 import importlib
 import pkgutil
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import reflex as rx
 from reflex.middleware import Middleware
 from reflex_base import constants
 
 from volley_app import routes
-from volley_app.components.layout import SITE_NAME
+from volley_app.components.layout import SITE_NAME, dash_screen
 from volley_app.state.auth import SessionGuard
 
 PAGES_PACKAGE = "volley_app.pages"
@@ -124,6 +124,31 @@ def page(
             raise ValueError(msg)
         _PAGES[route] = Page(route=route, title=full_title, component=component, on_load=loads)
         return component
+
+    return declare
+
+
+S = TypeVar("S", bound=type[rx.State])
+Body = Sequence[rx.Component]
+
+
+def screen(route: str, title: str, state: S) -> Callable[[Callable[[S], Body]], Callable[[], rx.Component]]:
+    """Declare a /dash page titled ``title`` (in the tab and as its heading) that ``state.load`` opens.
+
+    The decorated function is given ``state`` and returns what stands under the heading, one under the other::
+
+        @screen(routes.AUDIT_LOG, "Audit Log", AuditLogState)
+        def audit_log_page(s: type[AuditLogState]) -> Body: ...
+    """
+
+    def declare(body: Callable[[S], Body]) -> Callable[[], rx.Component]:
+        def component() -> rx.Component:
+            return dash_screen(title, *body(state))
+
+        component.__name__ = component.__qualname__ = body.__name__
+        component.__module__ = body.__module__
+        # every screen's state has a ``load`` event; rx.State itself declares none
+        return page(route, title, on_load=state.load)(component)  # type: ignore[attr-defined]
 
     return declare
 

@@ -12,6 +12,7 @@ import reflex as rx
 from reflex.vars import ObjectVar
 
 from volley_app.components.forms import NATIVE_CONTROL, Event
+from volley_app.components.layout import button_row
 
 if TYPE_CHECKING:
     from volley_app.state.paging import PagedList
@@ -31,10 +32,9 @@ def pager(state: type[PagedList], noun: str) -> rx.Component:
         state.has_next | state.has_previous,
         rx.flex(
             where,
-            rx.hstack(
+            button_row(
                 _turn("Previous", state.previous_page, ~state.has_previous, noun),
                 _turn("Next", state.next_page, ~state.has_next, noun),
-                spacing="2",
             ),
             justify="between",
             align="center",
@@ -99,11 +99,9 @@ def search_form(state: type[PagedList], label: str, *filters: rx.Component, plac
         rx.flex(
             _labelled(label, field_id, box, flex="1 1 12rem", min_width="0"),
             *filters,
-            rx.hstack(
+            button_row(
                 rx.button("Search", type="submit", size="2"),
                 rx.button("Clear", type="button", on_click=state.clear_search, size="2", variant="ghost"),
-                spacing="2",
-                align="center",
             ),
             align="end",
             wrap="wrap",

@@ -149,24 +149,19 @@ INQUIRY: dict[int | str, dict[str, Any]] = {201: {"description": "Kept, and the 
                                              422: ERRORS[422], 429: ERRORS[429]}  # fmt: skip
 
 
-@router.post("/contact", status_code=201, openapi_extra=access(ANYONE), responses=INQUIRY)
-def contact(body: Contact, request: Request) -> JSONResponse:
-    return _inquiry("contact", body.model_dump(), request)
+def _inquiry_route(kind: str, model: type[Trapped]) -> None:
+    """POST /{kind}: the inquiry form ``kind``, its body checked as ``model``."""
+
+    def receive(body: Trapped, request: Request) -> JSONResponse:
+        return _inquiry(kind, body.model_dump(), request)
+
+    receive.__annotations__["body"] = model  # the form's own fields, in the API document and checked on the way in
+    router.add_api_route(f"/{kind}", receive, methods=["POST"], name=kind, status_code=201,
+                         openapi_extra=access(ANYONE), responses=INQUIRY)  # fmt: skip
 
 
-@router.post("/host", status_code=201, openapi_extra=access(ANYONE), responses=INQUIRY)
-def host(body: Host, request: Request) -> JSONResponse:
-    return _inquiry("host", body.model_dump(), request)
-
-
-@router.post("/promote", status_code=201, openapi_extra=access(ANYONE), responses=INQUIRY)
-def promote(body: Promote, request: Request) -> JSONResponse:
-    return _inquiry("promote", body.model_dump(), request)
-
-
-@router.post("/franchise", status_code=201, openapi_extra=access(ANYONE), responses=INQUIRY)
-def franchise(body: Franchise, request: Request) -> JSONResponse:
-    return _inquiry("franchise", body.model_dump(), request)
+for _kind, _model in (("contact", Contact), ("host", Host), ("promote", Promote), ("franchise", Franchise)):
+    _inquiry_route(_kind, _model)
 
 
 # --- newsletter ------------------------------------------------------------------------------------------

@@ -10,12 +10,12 @@ import reflex as rx
 from reflex.vars import ObjectVar
 
 from volley_app import routes
-from volley_app.components.layout import button_row, dash_screen, link_button
+from volley_app.components.layout import button_row, link_button
 from volley_app.components.paging import filter_select, pager, search_form
 from volley_app.components.sub_requests import item_row, my_sub_info, responsive_list
 from volley_app.components.tables import card
 from volley_app.models import Gender, Rating
-from volley_app.registry import page
+from volley_app.registry import Body, screen
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.subs import subs_list
@@ -142,11 +142,9 @@ def _search() -> rx.Component:
     )
 
 
-@page(routes.DASH_SUBS, "Subs", on_load=SubsState.load)
-def subs_page() -> rx.Component:
-    s = SubsState
-    return dash_screen(
-        "Subs",
+@screen(routes.DASH_SUBS, "Subs", SubsState)
+def subs_page(s: type[SubsState]) -> Body:
+    return (
         button_row(
             my_sub_info(s.is_sub, "View My Sub Info"),
             link_button("Create Sub Request", href=routes.SUB_REQUEST_NEW, size="2", variant="soft"),

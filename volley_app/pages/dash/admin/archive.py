@@ -10,10 +10,10 @@ from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import error_line, notice_line
-from volley_app.components.layout import column, dash_screen
+from volley_app.components.layout import column
 from volley_app.components.paging import filter_select, pager, search_form
 from volley_app.components.tables import row, table_or_empty
-from volley_app.registry import page
+from volley_app.registry import Body, screen
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.operations import archive
@@ -62,11 +62,9 @@ def _row(r: ObjectVar[dict[str, str]]) -> rx.Component:
     return row(name, r["what"], r["owner"], r["archived"], restore)
 
 
-@page(routes.ARCHIVE, "Archive", on_load=ArchiveState.load)
-def archive_page() -> rx.Component:
-    s = ArchiveState
-    return dash_screen(
-        "Archive",
+@screen(routes.ARCHIVE, "Archive", ArchiveState)
+def archive_page(s: type[ArchiveState]) -> Body:
+    return (
         column(
             rx.text("Kept instead of deleted because they hold teams, results, payments or other people's requests.",
                     color_scheme="gray"),  # fmt: skip

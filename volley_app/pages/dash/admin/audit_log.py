@@ -7,9 +7,9 @@ from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import error_line, text_field
-from volley_app.components.layout import button_row, column, dash_screen
+from volley_app.components.layout import button_row, column
 from volley_app.components.tables import card
-from volley_app.registry import page
+from volley_app.registry import Body, screen
 from volley_app.services.core import audit
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import form_values, path_arg, run_action
@@ -88,11 +88,9 @@ def _filters() -> rx.Component:
     )
 
 
-@page(routes.AUDIT_LOG, "Audit Log", on_load=AuditLogState.load)
-def audit_log_page() -> rx.Component:
-    s = AuditLogState
-    return dash_screen(
-        "Audit Log",
+@screen(routes.AUDIT_LOG, "Audit Log", AuditLogState)
+def audit_log_page(s: type[AuditLogState]) -> Body:
+    return (
         column(
             _filters(),
             error_line(s.error),

@@ -10,10 +10,10 @@ from reflex.vars import ObjectVar
 from volley_app import routes
 from volley_app.components.admin import local_time, notice, send_button
 from volley_app.components.forms import area_field, checkbox_field, error_line, text_field
-from volley_app.components.layout import column, dash_screen
+from volley_app.components.layout import column
 from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
-from volley_app.registry import page
+from volley_app.registry import Body, screen
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.mail import email_all
@@ -111,12 +111,10 @@ def _job_row(job: ObjectVar[dict[str, str]]) -> rx.Component:
     return row(job["when"], job["subject"], job["queued"], job["sent"], job["pending"], job["failed"])
 
 
-@page(routes.EMAIL_ALL, "Email All Users", on_load=EmailAllState.load)
-def email_all_page() -> rx.Component:
-    s = EmailAllState
+@screen(routes.EMAIL_ALL, "Email All Users", EmailAllState)
+def email_all_page(s: type[EmailAllState]) -> Body:
     errors = cast(ObjectVar[dict[str, str]], s.errors)  # Reflex's Field stubs give mypy an ArrayVar for a dict field
-    return dash_screen(
-        "Email All Users",
+    return (
         rx.text("One email to every active user. Each user gets it once.", color_scheme="gray"),
         error_line(s.error, ERROR_ID),
         notice(s.notice),

@@ -8,11 +8,11 @@ from reflex.vars import ObjectVar
 from volley_app import routes
 from volley_app.components.admin import local_time, notice, send_button
 from volley_app.components.forms import area_field, checkbox_field, error_line, text_field
-from volley_app.components.layout import column, dash_screen
+from volley_app.components.layout import column
 from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
 from volley_app.models import NEWSLETTER_SECTIONS
-from volley_app.registry import page
+from volley_app.registry import Body, screen
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.mail import newsletter
@@ -161,11 +161,9 @@ def _preview() -> rx.Component:
 SUBSCRIBER_HEADERS = ["Email", "Referral", "Since", ""]
 
 
-@page(routes.NEWSLETTER_SETUP, "New Newsletter", on_load=NewsletterSetupState.load)
-def newsletter_setup_page() -> rx.Component:
-    s = NewsletterSetupState
-    return dash_screen(
-        "New Newsletter",
+@screen(routes.NEWSLETTER_SETUP, "New Newsletter", NewsletterSetupState)
+def newsletter_setup_page(s: type[NewsletterSetupState]) -> Body:
+    return (
         rx.text(
             "Each section needs a blurb; links are optional. The preview shows the email exactly as each "
             "subscriber gets it (with their own unsubscribe link).",

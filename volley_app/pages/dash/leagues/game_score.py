@@ -10,10 +10,10 @@ from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import error_line, notice_line, record_form, stacked_form, submit_button, text_field
-from volley_app.components.layout import button_row, dash_screen, details, labelled, section_card
+from volley_app.components.layout import button_row, details, labelled, section_card
 from volley_app.components.leagues import back_to_league
 from volley_app.components.scores import SCORE_KEYS, SETS, score_entry, score_fields
-from volley_app.registry import page
+from volley_app.registry import Body, screen
 from volley_app.services.seasons import score_reports
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import RecordForms, form_values, path_arg
@@ -149,11 +149,9 @@ def _answer() -> rx.Component:
     )
 
 
-@page(routes.GAME_SCORE, "Game Score", on_load=GameScoreState.load)
-def game_score_page() -> rx.Component:
-    s = GameScoreState
-    return dash_screen(
-        "Game Score",
+@screen(routes.GAME_SCORE, "Game Score", GameScoreState)
+def game_score_page(s: type[GameScoreState]) -> Body:
+    return (
         error_line(s.error, ERROR_ID),
         notice_line(s.notice),
         back_to_league(s.back),

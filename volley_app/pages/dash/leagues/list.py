@@ -7,11 +7,10 @@ from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import error_line
-from volley_app.components.layout import dash_screen
 from volley_app.components.leagues import league_search, summary_row
 from volley_app.components.paging import pager
 from volley_app.components.tables import row, table_or_empty
-from volley_app.registry import page
+from volley_app.registry import Body, screen
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.seasons import leagues as svc
@@ -38,11 +37,9 @@ def _league_row(lg: ObjectVar[dict[str, str]]) -> rx.Component:
                lg["stage"], lg["cost"])  # fmt: skip
 
 
-@page(routes.DASH_LEAGUES, "Leagues", on_load=LeaguesState.load)
-def leagues_page() -> rx.Component:
-    s = LeaguesState
-    return dash_screen(
-        "Leagues",
+@screen(routes.DASH_LEAGUES, "Leagues", LeaguesState)
+def leagues_page(s: type[LeaguesState]) -> Body:
+    return (
         league_search(s, "Search leagues", "Venue, session or court"),
         error_line(s.error),
         table_or_empty(["League", "Venue", "Court", "Starts", "Stage", "Cost"], s.league_rows, _league_row,

@@ -9,10 +9,9 @@ from reflex.vars import ArrayVar, ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import error_line
-from volley_app.components.layout import dash_screen
 from volley_app.components.leagues import summary_row, where
 from volley_app.components.tables import row, table_or_empty
-from volley_app.registry import page
+from volley_app.registry import Body, screen
 from volley_app.services.core.errors import Forbidden
 from volley_app.services.seasons import leagues as svc
 from volley_app.state.auth import AuthState
@@ -56,11 +55,9 @@ def _venue(v: ObjectVar[dict[str, str]]) -> rx.Component:
     return rx.card(rx.text(v["name"], weight="bold"), rx.text(v["where"], size="2", color_scheme="gray"))
 
 
-@page(routes.PLAYER_LEAGUES, "Leagues", on_load=PlayerLeaguesState.load)
-def player_leagues_page() -> rx.Component:
-    s = PlayerLeaguesState
-    return dash_screen(
-        "Leagues",
+@screen(routes.PLAYER_LEAGUES, "Leagues", PlayerLeaguesState)
+def player_leagues_page(s: type[PlayerLeaguesState]) -> Body:
+    return (
         error_line(s.error),
         _player_table("Open for Registration", s.registration, "No leagues open for registration right now."),
         _player_table("Current Leagues", s.current, "No leagues running right now."),

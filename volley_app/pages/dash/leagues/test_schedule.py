@@ -6,9 +6,8 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import error_line
-from volley_app.components.layout import dash_screen
 from volley_app.components.tables import row, table
-from volley_app.registry import page
+from volley_app.registry import Body, screen
 from volley_app.services.core import timefmt
 from volley_app.services.seasons import schedule
 from volley_app.state.auth import AuthState
@@ -47,11 +46,9 @@ class TestScheduleState(AuthState):
         ]  # fmt: skip
 
 
-@page(routes.TEST_SCHEDULE, "Test Schedule", on_load=TestScheduleState.load)
-def test_schedule_page() -> rx.Component:
-    s = TestScheduleState
-    return dash_screen(
-        "Test Schedule",
+@screen(routes.TEST_SCHEDULE, "Test Schedule", TestScheduleState)
+def test_schedule_page(s: type[TestScheduleState]) -> Body:
+    return (
         error_line(s.error),
         rx.cond(
             s.league_links.length() > 0,
