@@ -324,6 +324,7 @@ def audit_log_path(league: int | str | None = None, user: str = "") -> str:
 
 # Answers and unsubscribes from emails, served by the backend (``api.mail_links``): the signed token is the reader.
 invite_answer_base = "/api/invite-answers"
+rsvp_answer_base = "/api/rsvp-answers"
 mail_unsubscribe_base = "/api/unsubscribe"
 
 
@@ -339,6 +340,11 @@ def backend_absolute(path: str) -> str:
 def invite_answer_path(token: str) -> str:
     """An invitation's one-click Accept or Decline (the token says which, for whom, until when)."""
     return f"{invite_answer_base}/{token}"
+
+
+def rsvp_answer_path(token: str) -> str:
+    """A game reminder's one-click In, Out or Maybe (the token says which game, team, member and answer)."""
+    return f"{rsvp_answer_base}/{token}"
 
 
 def mail_unsubscribe_path(token: str) -> str:

@@ -320,13 +320,16 @@ def test_existing_records_move_without_loss(scratch_database):
     command.upgrade(cfg, "head")
     from sqlmodel import Session
 
-    from volley_app.models import Payment, StandingAdjustment, SubRequest, Team
+    from volley_app.models import MemberRole, Payment, StandingAdjustment, SubRequest, Team, TeamMember
 
     with Session(engine) as db:
         teams = db.exec(select(Team)).all()
         recs = results.records(db, [t.id for t in teams])
         # Every record reads as it did: the games, plus the hand-kept difference as an adjustment.
         assert {t.team_name: (recs[t.id].wins, recs[t.id].losses) for t in teams} == kept
+        # Every team's captain is its first member.
+        captains = sorted((t.id, t.captain_id, MemberRole.CAPTAIN) for t in teams if t.captain_id)
+        assert captains and sorted((m.team_id, m.user_id, m.role) for m in db.exec(select(TeamMember)).all()) == captains
         (adj,) = db.exec(select(StandingAdjustment)).all()
         assert (adj.team_id, adj.wins, adj.losses) == (3, 3, 0) and adj.reason
         (pay,) = db.exec(select(Payment)).all()

@@ -10,8 +10,10 @@ from volley_app.models.enums import (
     GameType,
     Gender,
     GenderNeeded,
+    InvitationStatus,
     LeagueFormat,
     LeagueStage,
+    MemberRole,
     OutboxStatus,
     Position,
     Ranking,
@@ -19,6 +21,7 @@ from volley_app.models.enums import (
     Region,
     ReportStatus,
     Role,
+    RsvpAnswer,
     SessionStatus,
     SkillLevel,
     SubFormat,
@@ -33,6 +36,7 @@ from volley_app.models.newsletter import NEWSLETTER_SECTIONS, NewsletterIssue, N
 from volley_app.models.outreach import EmailAllJob, EmailAllRecipient, RateLimitHit
 from volley_app.models.payments import Payment
 from volley_app.models.reminders import SubRequestReminder
+from volley_app.models.rosters import GameRsvp, LeagueWaiver, TeamInvitation, TeamMember, WaiverSignature
 from volley_app.models.subs import SubInvite, SubRequest, SubRequestPlace, SubUnavailableDate, SubWithdrawal
 from volley_app.models.users import (
     KnownDevice,
@@ -52,6 +56,8 @@ __all__ = [
     "RefreshToken", "SessionStatus", "KnownDevice", "SignInLink", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubInvite", "SubRequest", "SubRequestPlace", "SubStatus", "SubWithdrawal", "Team", "User", "UTCDateTime", "utcnow",
     "PlayoffSeed", "Ranking", "ReportStatus", "ScoreReport",
     "GenderNeeded", "Position", "SubOutcome", "SubUnavailableDate", "SubRequestReminder", "StoredFile",
+    "GameRsvp", "InvitationStatus", "LeagueWaiver", "MemberRole", "RsvpAnswer", "TeamInvitation", "TeamMember",
+    "WaiverSignature",
 ]  # fmt: skip
 
 # No id is ever reused: on SQLite every table counts its ids with AUTOINCREMENT (PostgreSQL

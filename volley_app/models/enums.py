@@ -18,6 +18,29 @@ class Role(StrEnum):
     ADMIN = "Admin"
 
 
+class MemberRole(StrEnum):
+    """A team member's part: the captain (one, ``teams.captain_id``), co-captains (they run the roster too), players."""
+
+    CAPTAIN = "Captain"
+    CO_CAPTAIN = "Co-captain"
+    PLAYER = "Player"
+
+
+class InvitationStatus(StrEnum):
+    PENDING = "Pending"
+    ACCEPTED = "Accepted"
+    DECLINED = "Declined"
+    WITHDRAWN = "Withdrawn"  # the captain took it back, or the inviter left the team
+
+
+class RsvpAnswer(StrEnum):
+    """A member's answer for one game."""
+
+    IN = "In"
+    OUT = "Out"
+    MAYBE = "Maybe"
+
+
 class Gender(StrEnum):
     MALE = "Male"
     FEMALE = "Female"

@@ -83,6 +83,23 @@ class League(SQLModel, table=True):
     )
     # How many sets a match has: None plays a best of three (set 3 only after a split), 3 plays all three.
     sets_to_play: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
+    # Roster sizes (None: the format's, services/teams/rosters.ROSTER_SIZES) and how many of the league's teams
+    # one player may be on.
+    roster_min: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
+    roster_max: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
+    teams_per_player: int = Field(default=1, sa_column=sa.Column(sa.Integer, nullable=False, server_default="1"))
+    # The gender rule, checked: at least this many women on court (None: no rule).
+    women_on_court: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
+    # Who may sub: one rostered on another of the league's teams; ratings this many levels under or over the
+    # league's skill (None: any); in playoffs, rostered players with this many regular-season games played, and
+    # subs only with the operator's approval.
+    subs_from_other_teams: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False,
+                                                                          server_default=sa.text("true")))
+    sub_levels_below: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
+    sub_levels_above: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
+    playoff_min_games: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
+    playoff_subs_approved: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False,
+                                                                           server_default=sa.text("false")))
     created_at: dt.datetime = utc_field(default_now=True)
     archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
     archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
@@ -101,6 +118,8 @@ class Team(SQLModel, table=True):
     created_at: dt.datetime = utc_field(default_now=True)
     # Withdrawn: out of the league's play; its played games (and results) stay.
     withdrawn_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    # Members who have not answered for a game are reminded this many days before it.
+    rsvp_reminder_days: int = Field(default=3, sa_column=sa.Column(sa.Integer, nullable=False, server_default="3"))
 
 
 class Game(SQLModel, table=True):

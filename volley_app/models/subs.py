@@ -38,6 +38,9 @@ class SubRequest(SQLModel, table=True):
     skill_level: SkillLevel = enum_field(SkillLevel)
     format: SubFormat = enum_field(SubFormat)
     text: str | None = Field(default=None, sa_column=sa.Column(sa.Text))
+    # The league game and team it finds subs for, when made from a short team's game (its attendance shows them).
+    game_id: int | None = fk("games.id", nullable=True, ondelete="SET NULL", index=False)
+    team_id: int | None = fk("teams.id", nullable=True, ondelete="SET NULL", index=False)
     completed: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
     created_at: dt.datetime = utc_field(default_now=True)
     updated_at: dt.datetime = utc_field(default_now=True)

@@ -33,6 +33,8 @@ NEWSLETTER_UNSUBSCRIBE = "newsletter-unsubscribe"  # a newsletter subscriber's u
 LIST_UNSUBSCRIBE = "list-unsubscribe"  # a user's one-click unsubscribe from a bulk list
 INVITE_ANSWER = "invite-answer"  # an invitation's one-click Accept or Decline
 NAMED_ANSWER = "named-answer"  # the one-click answers of the sub a request names
+TEAM_INVITATION = "team-invitation"  # an invitation's link to join a team
+RSVP_ANSWER = "rsvp-answer"  # a game reminder's one-click In, Out or Maybe
 FILE_LINK = "file-link"  # a short-lived link to a private file or an export
 STORED_TOKEN = "stored-token"  # noqa: S105 - the hash kept of a random token (sessions, emailed links, devices)
 API_ACCESS_TOKEN = "api-access-token"  # noqa: S105 - the REST API's signed access tokens (JWT)
@@ -42,6 +44,8 @@ PURPOSES = (
     LIST_UNSUBSCRIBE,
     INVITE_ANSWER,
     NAMED_ANSWER,
+    TEAM_INVITATION,
+    RSVP_ANSWER,
     FILE_LINK,
     STORED_TOKEN,
     API_ACCESS_TOKEN,
