@@ -12,6 +12,7 @@ from volley_app.models import (
     AuditEntry,
     Game,
     Gender,
+    MemberRole,
     OutboxMessage,
     Rating,
     Role,
@@ -21,6 +22,7 @@ from volley_app.models import (
     SubStatus,
     SubUnavailableDate,
     Team,
+    TeamMember,
     User,
     utcnow,
 )
@@ -339,3 +341,87 @@ def test_the_demo_request_has_suggestions_and_an_ineligible_sub_with_why(db):
     why = {r["name"]: r["reason"] for r in matching.suggestions(db, cap, alice.id, show="ineligible").rows}
     assert why["Hana Sato"].startswith("unavailable on ")
     assert why["Ben Carter"].startswith("not female")
+
+
+# -- the league's rules, for a request made for one of its games ---------------------------------------------------
+
+
+@pytest.fixture
+def league_world(db):
+    """A B league's team (captain "cap") with a Thursday game and a request for it; subs on the team, on another
+    team of the league, and rated A, B and D."""
+    when = _thursday_7pm()
+    cap = make_user(db, "cap", gender=Gender.FEMALE)
+    svl = make_user(db, "svl", Role.SVL)
+    sid = add_league_session(db, svl, "Fall", when - 30 * DAY, when + 30 * DAY)
+    league = add_league(db, svl, sid, start=when - 14 * DAY)
+    league.skill_level = "B"
+    db.add(league)
+    t1, t2, t3 = add_teams(db, league, 3)
+    db.get(Team, t1).captain_id = cap.id
+    subs = {
+        "good": _sub(db, "good"),
+        "teammate": _sub(db, "teammate"),
+        "rostered": _sub(db, "rostered"),
+        "strong": _sub(db, "strong", setter_skill_level=Rating.A),
+        "weak": _sub(db, "weak", setter_skill_level=Rating.D),
+    }
+    db.add(TeamMember(team_id=t1, user_id=cap.id, role=MemberRole.CAPTAIN))
+    db.add(TeamMember(team_id=t1, user_id=subs["teammate"].id))
+    db.add(TeamMember(team_id=t2, user_id=subs["rostered"].id))
+    game = Game(league_id=league.id, team1_id=t1, team2_id=t3, start_at=when)
+    db.add(game)
+    db.commit()
+    rid = request_changes.create(db, actor_of(cap), **_fields(when, min_rating="", position_needed="Any"))
+    req = db.get(SubRequest, rid)
+    req.game_id, req.team_id = game.id, t1
+    db.add(req)
+    db.commit()
+    return db, actor_of(cap), subs, rid, league
+
+
+def _league_says(db, league, **rules) -> None:
+    for k, v in rules.items():
+        setattr(league, k, v)
+    db.add(league)
+    db.commit()
+
+
+def test_a_league_request_never_suggests_the_team_s_own_players(league_world):
+    db, cap, subs, rid, _league = league_world
+    eligible = {r["id"] for r in _all(db, cap, rid, "eligible")}
+    assert eligible == {subs[k].id for k in ("good", "rostered", "strong", "weak")}
+    why = {r["id"]: r["reason"] for r in _all(db, cap, rid, "ineligible")}
+    assert why[subs["teammate"].id] == "on this team's roster"
+
+
+def test_the_league_s_rules_say_who_may_sub_and_why_not(league_world):
+    db, cap, subs, rid, league = league_world
+    _league_says(db, league, subs_from_other_teams=False, sub_levels_above=0, sub_levels_below=1)
+    assert [r["id"] for r in _all(db, cap, rid, "eligible")] == [subs["good"].id]
+    why = {r["id"]: r["reason"] for r in _all(db, cap, rid, "ineligible")}
+    assert why[subs["rostered"].id] == "rostered on another team in this league"
+    assert why[subs["strong"].id] == "rated A (this league takes B to C)"
+    assert why[subs["weak"].id] == "rated D (this league takes B to C)"
+    # the accept reads the same rules, and a refused accept changes nothing
+    for who in ("rostered", "weak", "teammate"):
+        with pytest.raises(BadRequest, match="You cannot take this sub request"):
+            request_replies.accept(db, actor_of(subs[who]), rid)
+        db.rollback()
+    assert count(db, SubRequestPlace) == 0
+    request_replies.accept(db, actor_of(subs["good"]), rid)
+    db.commit()
+    assert [p.user_id for p in rows(db, SubRequestPlace)] == [subs["good"].id]
+
+
+def test_a_member_of_a_team_playing_then_is_busy_not_only_its_captain(league_world):
+    db, cap, subs, rid, league = league_world
+    other_league = add_league(db, league_svl := db.get(User, league.svl_id), league.session_id, start=league.start_at)
+    (t,) = add_teams(db, other_league, 1)
+    db.add(TeamMember(team_id=t, user_id=subs["good"].id))
+    req = db.get(SubRequest, rid)
+    db.add(Game(league_id=other_league.id, team1_id=t, team2_id=None, start_at=req.date + dt.timedelta(minutes=15)))
+    db.commit()
+    assert league_svl is not None
+    why = {r["id"]: r["reason"] for r in _all(db, cap, rid, "ineligible")}
+    assert why[subs["good"].id] == "playing at that time"

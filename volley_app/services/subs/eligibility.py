@@ -11,7 +11,10 @@ them all, or says which a sub misses and why in words (:func:`why_not`):
 - weekday, date: free that weekday and not unavailable that day (the venue's local date of the game);
 - cap: under their weekly cap of places taken (Monday to Sunday, venue dates);
 - playing: not the captain of a team with a game starting within an hour of the request's time;
-- subbing: no other place taken on a request within an hour.
+- subbing: no other place taken on a request within an hour;
+- for a request made for a league game (``game_id``/``team_id``), the league's rules (:class:`LeagueRules`):
+  teammate, not on the requesting team's roster; roster, not on another of the league's teams when the league
+  says so; level, rated within the levels around the league's skill it allows.
 
 Suggestions apply every rule. An accept (:func:`refusal`) applies the request's needs and the sub's own
 games (:data:`ACCEPT_RULES`): a sub who takes a request on a day they said they are not free has changed
@@ -20,6 +23,7 @@ their mind, which is theirs to do.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import sqlalchemy as sa
@@ -32,11 +36,13 @@ from volley_app.models import (
     League,
     Position,
     Rating,
+    SkillLevel,
     SubRequest,
     SubRequestPlace,
     SubStatus,
     SubUnavailableDate,
     Team,
+    TeamMember,
     User,
 )
 from volley_app.services.accounts import venues
@@ -46,10 +52,77 @@ from volley_app.services.subs import availability
 BUSY_WINDOW = dt.timedelta(hours=1)
 UNRATED = 9
 RANK = {"A": 0, "B": 1, "C": 2, "D": 3}
+LETTERS = {v: k for k, v in RANK.items()}
 COLUMNS = {Position.HITTER: "hitter_skill_level", Position.PASSER: "passer_skill_level", Position.SETTER: "setter_skill_level"}
-RULES = ("requestor", "placed", "rating", "gender", "weekday", "date", "cap", "playing", "subbing")
-# What an accept checks: the request's needs, and the sub's own games and places at that time.
-ACCEPT_RULES = ("rating", "gender", "playing", "subbing")
+# A league's skill as a rating rank: what a sub's rating is measured against.
+SKILL_RANK = {SkillLevel.A: 0, SkillLevel.B: 1, SkillLevel.C_PLUS: 2, SkillLevel.C: 2, SkillLevel.D: 3}
+RULES = ("requestor", "placed", "rating", "gender", "weekday", "date", "cap", "playing", "subbing", "teammate",
+         "roster", "level")  # fmt: skip
+# What an accept checks: the request's needs, the league's rules, and the sub's own games and places at that time.
+ACCEPT_RULES = ("rating", "gender", "playing", "subbing", "teammate", "roster", "level")
+
+
+@dataclasses.dataclass(frozen=True)
+class LeagueRules:
+    """The rules of the league a request finds subs for (its game's team's league)."""
+
+    team_id: int
+    league_id: int
+    skill: SkillLevel
+    others_may_sub: bool  # a player rostered on another of the league's teams may sub
+    levels_below: int | None  # how many levels under the league's skill a sub may be rated (None: any)
+    levels_above: int | None  # and over it
+
+    @property
+    def level_range(self) -> tuple[int, int] | None:
+        """The ranks a sub's rating may have (best first), or None when the league sets no bound."""
+        if self.levels_below is None and self.levels_above is None:
+            return None
+        target = SKILL_RANK[self.skill]
+        low = max(target - self.levels_above, 0) if self.levels_above is not None else 0
+        return low, min(target + self.levels_below, 3) if self.levels_below is not None else 3
+
+
+def league_rules(db: Session, req: SubRequest) -> LeagueRules | None:
+    """The league rules that apply to ``req`` (None for a request not made for a league team)."""
+    if req.team_id is None:
+        return None
+    found = db.execute(
+        sa.select(col(League.id), col(League.skill_level), col(League.subs_from_other_teams),
+                  col(League.sub_levels_below), col(League.sub_levels_above))
+        .join(Team, col(Team.league_id) == League.id).where(col(Team.id) == req.team_id)
+    ).first()  # fmt: skip
+    if found is None:
+        return None
+    return LeagueRules(req.team_id, found[0], found[1], found[2], found[3], found[4])
+
+
+def position_rank(position: Position) -> sa.ColumnElement[int]:
+    """The sub's rating rank at ``position`` (their best of the three for "Any"), UNRATED when unrated."""
+    if position != Position.ANY:
+        return rank(getattr(User, COLUMNS[position]))
+    h, p, s = (rank(getattr(User, c)) for c in COLUMNS.values())
+    return sa.case((sa.and_(h <= p, h <= s), h), (p <= s, p), else_=s)
+
+
+def _rostered(*where: sa.ColumnElement[bool]) -> sa.Select:
+    """The current members of the teams ``where`` picks."""
+    return (sa.select(col(TeamMember.user_id)).join(Team, col(Team.id) == TeamMember.team_id)
+            .where(col(TeamMember.left_at).is_(None), *where))  # fmt: skip
+
+
+def _league_rules(req: SubRequest, league: LeagueRules | None) -> dict[str, sa.ColumnElement[bool]]:
+    if league is None:
+        return {"teammate": sa.true(), "roster": sa.true(), "level": sa.true()}
+    others = _rostered(col(Team.league_id) == league.league_id, col(Team.id) != league.team_id,
+                       col(Team.withdrawn_at).is_(None))  # fmt: skip
+    span = league.level_range
+    at = position_rank(req.position_needed or Position.ANY)
+    return {
+        "teammate": col(User.id).not_in(_rostered(col(Team.id) == league.team_id)),
+        "roster": sa.true() if league.others_may_sub else col(User.id).not_in(others),
+        "level": sa.true() if span is None else sa.and_(at >= span[0], at <= span[1]),
+    }
 
 
 def rank(column) -> sa.ColumnElement[int]:
@@ -67,8 +140,9 @@ def week_of(day: dt.date, zone: str) -> tuple[dt.datetime, dt.datetime]:
     return timefmt.day_start(monday, zone), timefmt.day_start(monday + dt.timedelta(days=7), zone)
 
 
-def rules(req: SubRequest, zone: str) -> tuple[dict[str, sa.ColumnElement[bool]], sa.Subquery]:
-    """Each eligibility rule as a condition on ``users`` (with the week's count joined as ``week``), by name."""
+def rules(req: SubRequest, zone: str, league: LeagueRules | None = None) -> tuple[dict[str, sa.ColumnElement[bool]], sa.Subquery]:
+    """Each eligibility rule as a condition on ``users`` (with the week's count joined as ``week``), by name;
+    ``league``: the rules of the league the request is for (:func:`league_rules`)."""
     day = timefmt.local(req.date, zone).date()
     start, end = week_of(day, zone)
     near = (req.date - BUSY_WINDOW, req.date + BUSY_WINDOW)
@@ -89,14 +163,23 @@ def rules(req: SubRequest, zone: str) -> tuple[dict[str, sa.ColumnElement[bool]]
         .join(SubRequest, on_request)
         .where(*taken, col(SubRequest.date) > near[0], col(SubRequest.date) < near[1])
     )
-    playing = (
-        sa.select(col(Team.captain_id))
+    # the captains and members of the teams with a game then
+    with_a_game = (
+        sa.select(col(Team.id), col(Team.captain_id))
         .join(Game, sa.or_(col(Game.team1_id) == Team.id, col(Game.team2_id) == Team.id))
         .join(League, col(League.id) == Team.league_id)
         .where(
-            col(Team.captain_id).is_not(None), col(Team.withdrawn_at).is_(None), col(Team.waitlist).is_(False),
-            col(League.archived_at).is_(None), col(Game.start_at) > near[0], col(Game.start_at) < near[1],
+            col(Team.withdrawn_at).is_(None), col(Team.waitlist).is_(False), col(League.archived_at).is_(None),
+            col(Game.start_at) > near[0], col(Game.start_at) < near[1],
+            # the requesting team's own players are "on this team's roster", not busy with its game
+            col(Team.id) != league.team_id if league else sa.true(),
         )
+        .subquery("with_a_game")
+    )  # fmt: skip
+    playing = sa.union(
+        sa.select(with_a_game.c.captain_id).where(with_a_game.c.captain_id.is_not(None)),
+        sa.select(col(TeamMember.user_id)).join(with_a_game, with_a_game.c.id == TeamMember.team_id)
+        .where(col(TeamMember.left_at).is_(None)),
     )  # fmt: skip
     position = req.position_needed or Position.ANY
     rating_ok: sa.ColumnElement[bool] = sa.true()
@@ -119,6 +202,7 @@ def rules(req: SubRequest, zone: str) -> tuple[dict[str, sa.ColumnElement[bool]]
         "cap": sa.or_(col(User.sub_weekly_cap).is_(None), sa.func.coalesce(week.c.taken, 0) < User.sub_weekly_cap),
         "playing": col(User.id).not_in(playing),
         "subbing": col(User.id).not_in(subbing),
+        **_league_rules(req, league),
     }
     return rules, week
 
@@ -136,7 +220,7 @@ def best(row, position: Position) -> tuple[str, str]:
     return p.value, ratings[p].value
 
 
-def why_not(row, req: SubRequest, zone: str) -> str:
+def why_not(row, req: SubRequest, zone: str, league: LeagueRules | None = None) -> str:
     """Why a sub is not suggested (or may not take the request), every rule they miss, in words.
 
     ``row``: the sub's ratings and gender, and ``ok_<rule>`` 0 for each rule missed (a rule not read counts as kept)."""
@@ -165,17 +249,28 @@ def why_not(row, req: SubRequest, zone: str) -> str:
         out.append("playing at that time")
     if "subbing" in missed:
         out.append("subbing another game at that time")
+    if "teammate" in missed:
+        out.append("on this team's roster")
+    if "roster" in missed:
+        out.append("rostered on another team in this league")
+    if "level" in missed and league is not None and league.level_range is not None:
+        where, rating = best(row, position)
+        low, high = league.level_range
+        takes = LETTERS[low] if low == high else f"{LETTERS[low]} to {LETTERS[high]}"
+        rated = f"rated {rating}" if rating else "not rated"
+        out.append(f"{rated}{'' if position == Position.ANY else ' at ' + where.lower()} (this league takes {takes})")
     return "; ".join(out)
 
 
 def refusal(db: Session, req: SubRequest, user_id: int, names: tuple[str, ...] = ACCEPT_RULES) -> str:
     """Why the user ``user_id`` may not take ``req`` by the rules ``names``, in words ("" when they may)."""
     zone = venues.zone_by_name(db, req.svl)
-    found, _week = rules(req, zone)
+    league = league_rules(db, req)
+    found, _week = rules(req, zone, league)
     columns = (User.gender, *[getattr(User, c) for c in COLUMNS.values()])
     row = db.execute(
         sa.select(*columns, *[flag(found[name]).label(f"ok_{name}") for name in names]).where(col(User.id) == user_id)
     ).first()
     if row is None:
         return "not an active sub"
-    return why_not(row, req, zone)
+    return why_not(row, req, zone, league)

@@ -44,7 +44,7 @@ from typing import Any, TypedDict
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from volley_app.models import Position, SkillLevel, SubOutcome, SubRequest, SubRequestPlace, SubStatus, User, utcnow
+from volley_app.models import Position, SubOutcome, SubRequest, SubRequestPlace, SubStatus, User, utcnow
 from volley_app.models.base import table_of
 from volley_app.services.accounts import venues
 from volley_app.services.core import audit, paging, ratelimit, timefmt
@@ -61,7 +61,6 @@ NOT_OPEN = "Suggestions are for a sub request that is still open"
 NOT_PLACED = "Only a sub who took a place on this sub request can be marked"
 LISTS = ("eligible", "ineligible")
 
-_SKILL_TARGET = {SkillLevel.A: 0, SkillLevel.B: 1, SkillLevel.C_PLUS: 2, SkillLevel.C: 2, SkillLevel.D: 3}
 _sub_requests: sa.Table = table_of(SubRequest)
 # The eligibility rules and their words are the accept's too (services/subs/eligibility.py).
 _RANK, _COLUMNS, UNRATED = eligibility.RANK, eligibility.COLUMNS, eligibility.UNRATED
@@ -72,19 +71,12 @@ _best, _why_not = eligibility.best, eligibility.why_not
 # -- the query ----------------------------------------------------------------------------------------------------
 
 
-def _position_rank(position: Position) -> sa.ColumnElement[int]:
-    if position != Position.ANY:
-        return _rank(getattr(User, _COLUMNS[position]))
-    h, p, s = (_rank(getattr(User, c)) for c in _COLUMNS.values())
-    return sa.case((sa.and_(h <= p, h <= s), h), (p <= s, p), else_=s)
-
-
 def _fit(req: SubRequest) -> sa.ColumnElement[int]:
     """How far the sub's rating at the needed position is from what the request asks (0 best)."""
-    rank = _position_rank(req.position_needed or Position.ANY)
+    rank = eligibility.position_rank(req.position_needed or Position.ANY)
     if req.min_rating is not None:
         return _RANK[req.min_rating.value] - rank
-    target = _SKILL_TARGET[req.skill_level]
+    target = eligibility.SKILL_RANK[req.skill_level]
     return sa.case((rank == UNRATED, UNRATED), (rank >= target, rank - target), else_=target - rank)
 
 
@@ -97,12 +89,13 @@ _PEOPLE = (
 )  # fmt: skip
 
 
-def _query(req: SubRequest, which: str, zone: str, only: int | None = None) -> sa.Select:
+def _query(req: SubRequest, which: str, zone: str, league: eligibility.LeagueRules | None,
+           only: int | None = None) -> sa.Select:  # fmt: skip
     """The page query of ``which`` list, ordered, each row with the list's total (a window count).
 
     Eligible: the rules filter the subs, ranked by their records (kept on ``users``). Ineligible: by name, a
     flag per rule."""
-    rules, week = _rules(req, zone)
+    rules, week = _rules(req, zone, league)
     base: list[sa.ColumnElement[bool]] = [col(User.sub).is_(True), col(User.active).is_(True), col(User.archived_at).is_(None)]
     if only is not None:
         base.append(col(User.id) == only)
@@ -167,7 +160,7 @@ class SuggestionRow(SubRatings):
     reason: str
 
 
-def _project(row: Any, req: SubRequest, which: str, zone: str) -> SuggestionRow:
+def _project(row: Any, req: SubRequest, which: str, zone: str, league: eligibility.LeagueRules | None) -> SuggestionRow:
     name = request_rows.person_name(row.first_name, row.last_name, row.username)
     return {
         "id": row.id,
@@ -179,7 +172,7 @@ def _project(row: Any, req: SubRequest, which: str, zone: str) -> SuggestionRow:
         "played": row.played,
         "no_shows": row.no_shows,
         "eligible": which == "eligible",
-        "reason": _reason(row, req, zone) if which == "eligible" else _why_not(row, req, zone),
+        "reason": _reason(row, req, zone) if which == "eligible" else _why_not(row, req, zone, league),
     }
 
 
@@ -216,14 +209,15 @@ def suggestions(
     start = int(bookmark) if isinstance(bookmark, str) and bookmark.isdigit() and len(bookmark) < 10 else 0
     start = start // per * per
     zone = venues.zone_by_name(db, req.svl)  # the request's day and week are the venue's
-    query = _query(req, which, zone)
+    league = eligibility.league_rules(db, req)
+    query = _query(req, which, zone, league)
     found = db.execute(query.limit(per).offset(start)).all()
     if not found and start:  # past the end (the list shrank): its first page
         start = 0
         found = db.execute(query.limit(per)).all()
     total = found[0].total if found else 0
     return paging.Page(
-        rows=[_project(r, req, which, zone) for r in found],
+        rows=[_project(r, req, which, zone, league) for r in found],
         total=total,
         next=str(start + per) if start + per < total else "",
         previous=str(max(start - per, 0)) if start > 0 else "",
@@ -240,10 +234,11 @@ def suggestions(
 def check(db: Session, req: SubRequest, sub_id: int) -> str:
     """Why the sub ``sub_id`` may not take ``req`` ("" when they may)."""
     zone = venues.zone_by_name(db, req.svl)
-    if db.execute(_query(req, "eligible", zone, only=sub_id)).first() is not None:
+    league = eligibility.league_rules(db, req)
+    if db.execute(_query(req, "eligible", zone, league, only=sub_id)).first() is not None:
         return ""
-    row = db.execute(_query(req, "ineligible", zone, only=sub_id)).first()
-    return _why_not(row, req, zone) if row is not None else "not an active sub"
+    row = db.execute(_query(req, "ineligible", zone, league, only=sub_id)).first()
+    return _why_not(row, req, zone, league) if row is not None else "not an active sub"
 
 
 # -- changing -----------------------------------------------------------------------------------------------------
