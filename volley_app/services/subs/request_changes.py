@@ -143,11 +143,13 @@ def _recipient(db: Session, actor: Actor, recipient_id: object) -> User | None:
 
 
 def create(
-    db: Session, actor: Actor | None, *, recipient_id: object = None, now: dt.datetime | None = None, **details: object
-) -> int:
+    db: Session, actor: Actor | None, *, recipient_id: object = None, now: dt.datetime | None = None,
+    for_game: tuple[int, int] | None = None, **details: object,
+) -> int:  # fmt: skip
     """Create an Open request; with ``recipient_id`` a targeted one that emails the sub. Returns its id.
 
     ``details``: team, date, svl, skill_level, format, and optionally court and text (see ``_clean``).
+    ``for_game``: the league game and team it finds subs for (``services/subs/game_requests.py`` says which).
     """
     actor = require_sub_request_actor(actor)
     recipient_id = named_recipient(db, recipient_id)
@@ -170,6 +172,8 @@ def create(
         recipient_id=recipient.id if recipient else None,
         status=SubStatus.OPEN,
         completed=False,
+        game_id=for_game[0] if for_game else None,
+        team_id=for_game[1] if for_game else None,
         **clean,
     )
     _opened(db, req, recipient)

@@ -1,0 +1,199 @@
+"""A short team's sub request, made from its game in one tap.
+
+A team is short for a game when fewer of its members answered In than the format puts on court, or fewer women
+than the league's gender rule needs (subs who already took a place for that game count as In). Its captain or a
+co-captain asks for the difference: a sub request filled in from the game (date, venue, court, team, format, the
+league's skill, places = the shortfall, the gender the rule needs or that everyone out shares, the position
+everyone out plays best), made for that game and team, so the league's sub rules apply to it
+(``services/subs/eligibility.py``) and its subs show on the game's attendance.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from typing import TypedDict
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+
+from volley_app.models import (
+    Game,
+    GameRsvp,
+    Gender,
+    GenderNeeded,
+    League,
+    LeagueFormat,
+    MemberRole,
+    Position,
+    RsvpAnswer,
+    SubFormat,
+    SubRequest,
+    SubRequestPlace,
+    SubStatus,
+    Team,
+    TeamMember,
+    User,
+    utcnow,
+)
+from volley_app.services.accounts import venues
+from volley_app.services.core.actors import Actor, record_id
+from volley_app.services.core.errors import BadRequest, Forbidden, NotFound
+from volley_app.services.subs import eligibility, invites, request_changes, request_rows
+from volley_app.services.subs.access import require_sub_request_actor
+
+# Players on court per format.
+ON_COURT = {LeagueFormat.DOUBLES: 2, LeagueFormat.QUADS: 4, LeagueFormat.REVERSE_QUADS: 4, LeagueFormat.FIVES: 5,
+            LeagueFormat.SIXES: 6}  # fmt: skip
+SUB_FORMAT = {LeagueFormat.DOUBLES: SubFormat.DOUBLES, LeagueFormat.QUADS: SubFormat.QUADS,
+              LeagueFormat.REVERSE_QUADS: SubFormat.REVERSE_QUADS, LeagueFormat.FIVES: SubFormat.FIVES,
+              LeagueFormat.SIXES: SubFormat.SIXES}  # fmt: skip
+GAME_NOT_FOUND = "Game not found"
+NOT_SHORT = "{team} has enough players for this game"
+NOT_AHEAD = "This game has started; subs are found for games ahead"
+RUNS_THE_TEAM = (MemberRole.CAPTAIN, MemberRole.CO_CAPTAIN)
+
+
+@dataclasses.dataclass(frozen=True)
+class Shortfall:
+    """What a team lacks for a game: players, and women by the league's rule; the gender and position to ask for."""
+
+    players: int
+    women: int
+    gender: GenderNeeded
+    position: Position
+
+    @property
+    def places(self) -> int:
+        """How many subs to ask for (one request holds at most ``invites.MAX_PLAYERS``)."""
+        return min(max(self.players, self.women), invites.MAX_PLAYERS)
+
+
+class AttendanceRow(TypedDict):
+    """One person at a game for a team: a member with their answer, or a sub who took a place ("Sub")."""
+
+    user_id: int
+    name: str
+    answer: str
+
+
+def _answers(db: Session, game_id: int, team_id: int) -> list[tuple[User, RsvpAnswer | None]]:
+    """The team's current members and each one's answer for the game (None: not answered)."""
+    answered = sa.and_(col(GameRsvp.game_id) == game_id, col(GameRsvp.team_id) == team_id,
+                       col(GameRsvp.user_id) == TeamMember.user_id)  # fmt: skip
+    found = db.exec(
+        select(User, GameRsvp.answer)
+        .join(TeamMember, col(TeamMember.user_id) == User.id)
+        .outerjoin(GameRsvp, answered)
+        .where(col(TeamMember.team_id) == team_id, col(TeamMember.left_at).is_(None))
+        .order_by(col(User.first_name), col(User.last_name), col(User.id))
+    ).all()
+    return [(user, RsvpAnswer(answer) if answer else None) for user, answer in found]
+
+
+def _subs(db: Session, game_id: int, team_id: int) -> list[User]:
+    """The subs who took a place on the team's requests for the game (not cancelled)."""
+    return list(db.exec(
+        select(User).join(SubRequestPlace, col(SubRequestPlace.user_id) == User.id)
+        .join(SubRequest, col(SubRequest.id) == SubRequestPlace.request_id)
+        .where(col(SubRequest.game_id) == game_id, col(SubRequest.team_id) == team_id,
+               col(SubRequest.archived_at).is_(None))
+        .order_by(col(SubRequestPlace.accepted_at), col(SubRequestPlace.id))
+    ).all())  # fmt: skip
+
+
+def _shared(values: list) -> object | None:
+    """The one value every item has (None when they differ or there are none)."""
+    return values[0] if values and all(v == values[0] for v in values) else None
+
+
+def _best_position(user: User) -> Position | None:
+    rated = [(eligibility.RANK[r.value], p) for p, c in eligibility.COLUMNS.items() if (r := getattr(user, c))]
+    return min(rated, key=lambda t: (t[0], list(eligibility.COLUMNS).index(t[1])))[1] if rated else None
+
+
+def shortfall(db: Session, game: Game, team: Team, league: League) -> Shortfall:
+    """What ``team`` lacks for ``game`` now, from its members' answers and the subs already placed."""
+    assert game.id is not None and team.id is not None  # stored rows
+    answers = _answers(db, game.id, team.id)
+    playing = [u for u, a in answers if a == RsvpAnswer.IN] + _subs(db, game.id, team.id)
+    out = [u for u, a in answers if a == RsvpAnswer.OUT]
+    players = max(ON_COURT[league.format] - len(playing), 0)
+    women = max((league.women_on_court or 0) - sum(u.gender == Gender.FEMALE for u in playing), 0)
+    if women and women >= players:
+        gender = GenderNeeded.FEMALE
+    else:
+        shared = _shared([u.gender for u in out])
+        gender = GenderNeeded(shared.value) if isinstance(shared, Gender) else GenderNeeded.ANY
+    position = _shared([_best_position(u) for u in out])
+    return Shortfall(players, women, gender, position if isinstance(position, Position) else Position.ANY)
+
+
+def _team_and_game(db: Session, actor: Actor, game_id: object, team_id: object) -> tuple[Game, Team, League]:
+    """The game and the team playing it, when the actor runs the team (its captain, a co-captain) or is an admin."""
+    team = db.get(Team, record_id(team_id, "Team not found"))
+    game = db.get(Game, record_id(game_id, GAME_NOT_FOUND))
+    if team is None or game is None or team.id not in (game.team1_id, game.team2_id):
+        raise NotFound(GAME_NOT_FOUND)
+    league = db.get(League, team.league_id)
+    if league is None or league.archived_at is not None or team.withdrawn_at is not None:
+        raise NotFound(GAME_NOT_FOUND)
+    runs = team.captain_id == actor.user_id or db.exec(
+        select(TeamMember.id).where(TeamMember.team_id == team.id, TeamMember.user_id == actor.user_id,
+                                    col(TeamMember.left_at).is_(None), col(TeamMember.role).in_(RUNS_THE_TEAM))
+    ).first() is not None  # fmt: skip
+    if not (runs or actor.is_admin):
+        raise Forbidden()
+    return game, team, league
+
+
+def _open_request(db: Session, game_id: int, team_id: int) -> int | None:
+    """The team's request for the game that still has places open, if there is one."""
+    return db.exec(
+        select(SubRequest.id).where(
+            SubRequest.game_id == game_id, SubRequest.team_id == team_id, col(SubRequest.archived_at).is_(None),
+            col(SubRequest.status) != SubStatus.ACCEPTED, col(SubRequest.completed).is_(False),
+        )
+    ).first()  # fmt: skip
+
+
+def find_subs(db: Session, actor: Actor | None, *, game_id: object, team_id: object, now: dt.datetime | None = None) -> int:
+    """Ask for the subs a short team lacks for a game: a sub request filled in from the game. Returns its id (the
+    team's request for that game still open, when there is one: a second tap makes no second request)."""
+    actor = require_sub_request_actor(actor)
+    now = now or utcnow()
+    game, team, league = _team_and_game(db, actor, game_id, team_id)
+    assert game.id is not None and team.id is not None
+    if game.start_at <= now:
+        raise BadRequest(NOT_AHEAD)
+    # the team's row locked for the rest of the transaction: two taps at once make one request
+    db.execute(sa.update(Team).where(col(Team.id) == team.id).values(id=Team.id))
+    existing = _open_request(db, game.id, team.id)
+    if existing is not None:
+        return existing
+    short = shortfall(db, game, team, league)
+    if short.places == 0:
+        raise BadRequest(NOT_SHORT.format(team=team.team_name))
+    other_id = game.team2_id if game.team1_id == team.id else game.team1_id
+    other = db.get(Team, other_id) if other_id is not None else None
+    against = f" vs {other.team_name}" if other is not None else ""
+    return request_changes.create(
+        db, actor, for_game=(game.id, team.id), team=team.team_name, date=game.start_at,
+        svl=venues.svl_names(db, [league.svl_id]).get(league.svl_id, ""),
+        court=(game.court or league.court)[: request_changes.COURT_MAX], skill_level=league.skill_level.value,
+        format=SUB_FORMAT[league.format].value, players_needed=str(short.places),
+        gender_needed=short.gender.value, position_needed=short.position.value,
+        text=f"{team.team_name}{against}: {short.places} short.", now=now,
+    )  # fmt: skip
+
+
+def attendance(db: Session, game_id: int, team_id: int) -> list[AttendanceRow]:
+    """Who plays the game for the team: the members who answered In, then the subs who took a place."""
+    members = [(u, a) for u, a in _answers(db, game_id, team_id) if a == RsvpAnswer.IN]
+    rows: list[AttendanceRow] = [
+        {"user_id": u.id or 0, "name": request_rows.person_name(u.first_name, u.last_name, u.username), "answer": "In"}
+        for u, _a in members
+    ]
+    rows += [{"user_id": u.id or 0, "name": request_rows.person_name(u.first_name, u.last_name, u.username),
+              "answer": "Sub"} for u in _subs(db, game_id, team_id)]  # fmt: skip
+    return rows
