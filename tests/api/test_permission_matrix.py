@@ -80,6 +80,8 @@ MATRIX: dict[tuple[str, str], Entry] = {
                                                                          "reason": "A forfeit"})),  # fmt: skip
     ("DELETE", "/api/teams"): Entry(OPERATORS, lambda x: ("/api/teams", {"id": x["waiting"]})),
     ("GET", "/api/games"): Entry(USERS, lambda x: (f"/api/games?league={x['lg']}", None)),
+    ("POST", "/api/games/{game_id}/subs"): Entry(frozenset({P, A}),
+                                                 lambda x: (f"/api/games/{x['game']}/subs", {"team": x["game_teams"][0]})),
     ("GET", "/api/games/{game_id}"): Entry(OPERATORS, lambda x: (f"/api/games/{x['game']}", None)),
     ("POST", "/api/games"): Entry(OPERATORS, lambda x: ("/api/games", {"league": x["lg2"]})),
     ("PATCH", "/api/games"): Entry(OPERATORS, lambda x: ("/api/games", {

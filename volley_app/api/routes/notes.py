@@ -43,7 +43,7 @@ from volley_app.api.routes.common import text as text_field
 from volley_app.models import GenderNeeded, Position, Rating, SkillLevel, SubFormat, SubStatus
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.subs import answers, request_changes, request_lists, request_replies
+from volley_app.services.subs import answers, game_requests, request_changes, request_lists, request_replies
 from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND
 
 router = APIRouter(prefix=PREFIX, tags=["sub requests"])
@@ -188,6 +188,24 @@ def create_note(body: Note, actor: Actor = Depends(acting)) -> Row:
     one player, anyone)."""
     details = {k: getattr(body, k) for k in (*DETAILS, *NEEDS)}
     new_id = call(request_changes.create, actor, recipient_id=body.recipient, **details)
+    return _note(call(request_lists.detail, actor, new_id))
+
+
+class ShortTeam(Body):
+    """The team of the game that is short of players."""
+
+    model_config = ConfigDict(json_schema_extra=required("team"))
+
+    team: Received = Field(None, examples=[5], description="The team's id (the caller is its captain or a co-captain)",
+                           json_schema_extra=IDENTIFIER)  # fmt: skip
+
+
+@router.post("/games/{game_id}/subs", status_code=201, openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def find_subs(game_id: str, body: ShortTeam, actor: Actor = Depends(acting)) -> Row:
+    """A short team asks for the subs it lacks for game ``game_id``: a sub request filled in from the game (places:
+    how many more players the format or the gender rule needs). The team's request for that game still open is
+    returned when there is one."""
+    new_id = call(game_requests.find_subs, actor, game_id=game_id, team_id=body.team)
     return _note(call(request_lists.detail, actor, new_id))
 
 
