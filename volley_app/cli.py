@@ -115,9 +115,10 @@ def cmd_expire_holds(_args) -> int:
 
 
 def cmd_send_reminders(_args) -> int:
-    from volley_app.services.subs import sub_reminders
+    from volley_app.services.subs import game_requests, sub_reminders
 
     print(f"sent {sub_reminders.send_reminders()} reminder(s)")
+    print(f"told {game_requests.tell_short_teams()} short team(s)")
     return 0
 
 

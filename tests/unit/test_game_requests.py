@@ -17,10 +17,12 @@ from volley_app.models import (
     Gender,
     GenderNeeded,
     MemberRole,
+    OutboxMessage,
     Position,
     Rating,
     Role,
     RsvpAnswer,
+    ShortTeamNotice,
     SubRequest,
     SubRequestPlace,
     Team,
@@ -166,3 +168,47 @@ def test_two_taps_at_once_make_one_request(world):
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         made = list(pool.map(lambda _: dbmod.call(game_requests.find_subs, cap, **args), range(2)))
     assert made[0] == made[1] and count(world["db"], SubRequest) == 1
+
+
+# -- telling a short team, once, by its deadline --------------------------------------------------------------------
+
+
+def _told(db) -> list[OutboxMessage]:
+    return [m for m in rows(db, OutboxMessage) if m.kind == "team_short"]
+
+
+def test_a_short_team_is_told_once_by_its_deadline_and_its_captains_get_the_email(world):
+    db, game = world["db"], world["game"]
+    before = game.start_at - dt.timedelta(hours=49)  # the deadline is 48 hours before
+    assert game_requests.tell_short_teams(before) == 0 and _told(db) == []
+    at = game.start_at - dt.timedelta(hours=47)
+    assert game_requests.tell_short_teams(at) == 1
+    assert game_requests.tell_short_teams(at + dt.timedelta(minutes=1)) == 0  # once
+    db.expire_all()
+    mails = _told(db)
+    assert sorted(m.to_addr for m in mails) == ["cap@example.com", "cole@example.com"]
+    assert mails[0].subject.startswith("T1 is 2 short on ")
+    assert "4 are in, 2 out, 0 not answered" in mails[0].body_text
+    assert f"/dash/teams/{world['t1']}" in mails[0].body_text
+    [notice] = rows(db, ShortTeamNotice)
+    assert (notice.game_id, notice.team_id, notice.players) == (game.id, world["t1"], 2)
+
+
+def test_a_team_with_enough_players_or_no_full_roster_is_not_told(world):
+    db, game, people = world["db"], world["game"], world["people"]
+    at = game.start_at - dt.timedelta(hours=47)
+    # T2 (the other side) has no roster: it is building one, not short
+    for name in ("fay", "gia"):
+        rsvp = rows(db, GameRsvp, GameRsvp.user_id == people[name].id)[0]
+        rsvp.answer = RsvpAnswer.IN
+        db.add(rsvp)
+    db.commit()
+    assert game_requests.short_due(db, at) == []
+    assert game_requests.tell_short_teams(at) == 0 and _told(db) == []
+
+
+def test_two_sweeps_at_once_tell_the_team_once(world):
+    at = world["game"].start_at - dt.timedelta(hours=47)
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        told = list(pool.map(lambda _: game_requests.tell_short_teams(at), range(2)))
+    assert sum(told) == 1 and len(_told(world["db"])) == 2  # the captain and the co-captain, once each

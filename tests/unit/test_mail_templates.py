@@ -97,6 +97,8 @@ SAMPLES: dict[str, dict[str, object]] = {
                        "page": link("leagues/1")},
     "league_archived": {"league": TYPED, "first_name": TYPED, "paid_teams": [TYPED, "Spikes"],
                         "page": link("dash/player/leagues")},
+    "team_short": {"team": TYPED, "first_name": TYPED, "places": 2, "against": " (vs Spikes)", "day": "Tue, Jun 3",
+                   "when": "Tue, Jun 3, 7:00 PM", "playing": 4, "out": 2, "unanswered": 0, "page": link("dash/teams/1")},
 }  # fmt: skip
 
 

@@ -36,7 +36,14 @@ from volley_app.models.newsletter import NEWSLETTER_SECTIONS, NewsletterIssue, N
 from volley_app.models.outreach import EmailAllJob, EmailAllRecipient, RateLimitHit
 from volley_app.models.payments import Payment
 from volley_app.models.reminders import SubRequestReminder
-from volley_app.models.rosters import GameRsvp, LeagueWaiver, TeamInvitation, TeamMember, WaiverSignature
+from volley_app.models.rosters import (
+    GameRsvp,
+    LeagueWaiver,
+    ShortTeamNotice,
+    TeamInvitation,
+    TeamMember,
+    WaiverSignature,
+)
 from volley_app.models.subs import SubInvite, SubRequest, SubRequestPlace, SubUnavailableDate, SubWithdrawal
 from volley_app.models.users import (
     KnownDevice,
@@ -57,7 +64,7 @@ __all__ = [
     "PlayoffSeed", "Ranking", "ReportStatus", "ScoreReport",
     "GenderNeeded", "Position", "SubOutcome", "SubUnavailableDate", "SubRequestReminder", "StoredFile",
     "GameRsvp", "InvitationStatus", "LeagueWaiver", "MemberRole", "RsvpAnswer", "TeamInvitation", "TeamMember",
-    "WaiverSignature",
+    "WaiverSignature", "ShortTeamNotice",
 ]  # fmt: skip
 
 # No id is ever reused: on SQLite every table counts its ids with AUTOINCREMENT (PostgreSQL

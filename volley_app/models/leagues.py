@@ -120,6 +120,8 @@ class Team(SQLModel, table=True):
     withdrawn_at: dt.datetime | None = utc_field(nullable=True, default=None)
     # Members who have not answered for a game are reminded this many days before it.
     rsvp_reminder_days: int = Field(default=3, sa_column=sa.Column(sa.Integer, nullable=False, server_default="3"))
+    # Answers are due this many hours before a game: a team still short then is told (its captains are emailed).
+    rsvp_deadline_hours: int = Field(default=48, sa_column=sa.Column(sa.Integer, nullable=False, server_default="48"))
 
 
 class Game(SQLModel, table=True):

@@ -116,3 +116,16 @@ class GameRsvp(SQLModel, table=True):
     answer: RsvpAnswer | None = enum_field(RsvpAnswer, nullable=True, default=None)
     answered_at: dt.datetime | None = utc_field(nullable=True, default=None)
     reminded_at: dt.datetime | None = utc_field(nullable=True, default=None)
+
+
+class ShortTeamNotice(SQLModel, table=True):
+    """A team told, once, that it is short of players for a game (by its RSVP deadline)."""
+
+    __tablename__ = "short_team_notices"
+    __table_args__ = (sa.UniqueConstraint("game_id", "team_id", name="uq_short_team_notices_game_id_team_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = fk("games.id", index=False)
+    team_id: int = fk("teams.id", index=False)
+    players: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))  # how many it lacked
+    sent_at: dt.datetime = utc_field(default_now=True)

@@ -10,13 +10,18 @@ everyone out plays best), made for that game and team, so the league's sub rules
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime as dt
+import logging
 from typing import TypedDict
 
 import sqlalchemy as sa
+import sqlalchemy.exc
 from sqlmodel import Session, col, select
 
+from volley_app import db as dbmod
+from volley_app import routes
 from volley_app.models import (
     Game,
     GameRsvp,
@@ -27,6 +32,7 @@ from volley_app.models import (
     MemberRole,
     Position,
     RsvpAnswer,
+    ShortTeamNotice,
     SubFormat,
     SubRequest,
     SubRequestPlace,
@@ -37,10 +43,14 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services.accounts import venues
+from volley_app.services.core import periodic, timefmt
 from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import BadRequest, Forbidden, NotFound
+from volley_app.services.mail import mail
 from volley_app.services.subs import eligibility, invites, request_changes, request_rows
 from volley_app.services.subs.access import require_sub_request_actor
+
+log = logging.getLogger(__name__)
 
 # Players on court per format.
 ON_COURT = {LeagueFormat.DOUBLES: 2, LeagueFormat.QUADS: 4, LeagueFormat.REVERSE_QUADS: 4, LeagueFormat.FIVES: 5,
@@ -52,6 +62,9 @@ GAME_NOT_FOUND = "Game not found"
 NOT_SHORT = "{team} has enough players for this game"
 NOT_AHEAD = "This game has started; subs are found for games ahead"
 RUNS_THE_TEAM = (MemberRole.CAPTAIN, MemberRole.CO_CAPTAIN)
+# The longest a team's deadline may be: games further ahead are not looked at.
+LONGEST_DEADLINE = dt.timedelta(days=14)
+SWEEP_SECONDS = 60.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,6 +75,11 @@ class Shortfall:
     women: int
     gender: GenderNeeded
     position: Position
+    # the members on the roster, and how many of them (with the subs placed) play, are out, have not answered
+    roster: int = 0
+    playing: int = 0
+    out: int = 0
+    unanswered: int = 0
 
     @property
     def places(self) -> int:
@@ -126,7 +144,9 @@ def shortfall(db: Session, game: Game, team: Team, league: League) -> Shortfall:
         shared = _shared([u.gender for u in out])
         gender = GenderNeeded(shared.value) if isinstance(shared, Gender) else GenderNeeded.ANY
     position = _shared([_best_position(u) for u in out])
-    return Shortfall(players, women, gender, position if isinstance(position, Position) else Position.ANY)
+    return Shortfall(players, women, gender, position if isinstance(position, Position) else Position.ANY,
+                     roster=len(answers), playing=len(playing), out=len(out),
+                     unanswered=sum(a is None for _u, a in answers))  # fmt: skip
 
 
 def _team_and_game(db: Session, actor: Actor, game_id: object, team_id: object) -> tuple[Game, Team, League]:
@@ -197,3 +217,92 @@ def attendance(db: Session, game_id: int, team_id: int) -> list[AttendanceRow]:
     rows += [{"user_id": u.id or 0, "name": request_rows.person_name(u.first_name, u.last_name, u.username),
               "answer": "Sub"} for u in _subs(db, game_id, team_id)]  # fmt: skip
     return rows
+
+
+# -- telling a short team -------------------------------------------------------------------------------------------
+
+
+def _past_deadline(game: Game, team: Team, now: dt.datetime) -> bool:
+    return game.start_at - dt.timedelta(hours=team.rsvp_deadline_hours) <= now < game.start_at
+
+
+def short_due(db: Session, now: dt.datetime) -> list[tuple[int, int]]:
+    """The (game, team) pairs past the team's answer deadline, not yet told, whose team has a full roster and is
+    short of players (a team still building its roster is not told its game is short)."""
+    told = sa.exists().where(col(ShortTeamNotice.game_id) == Game.id, col(ShortTeamNotice.team_id) == Team.id)
+    found = db.exec(
+        select(Game, Team, League)
+        .join(Team, sa.or_(col(Team.id) == Game.team1_id, col(Team.id) == Game.team2_id))
+        .join(League, col(League.id) == Team.league_id)
+        .where(col(Game.start_at) > now, col(Game.start_at) <= now + LONGEST_DEADLINE, col(Team.withdrawn_at).is_(None),
+               col(Team.waitlist).is_(False), col(League.archived_at).is_(None), ~told)
+        .order_by(col(Game.start_at), col(Game.id), col(Team.id))
+    ).all()  # fmt: skip
+    due: list[tuple[int, int]] = []
+    for game, team, league in found:
+        assert game.id is not None and team.id is not None  # stored rows
+        if not _past_deadline(game, team, now):
+            continue
+        short = shortfall(db, game, team, league)
+        if short.roster >= ON_COURT[league.format] and short.places:
+            due.append((game.id, team.id))
+    return due
+
+
+def tell_short(db: Session, game_id: int, team_id: int, now: dt.datetime) -> bool:
+    """Email the team's captain and co-captains that it is short for the game, and record it, in ``db``'s
+    transaction; False when it is no longer due.
+
+    Raises:
+        IntegrityError: another sweep told the team first (its transaction sent the email).
+    """
+    game, team = db.get(Game, game_id), db.get(Team, team_id)
+    league = db.get(League, team.league_id) if team is not None else None
+    if game is None or team is None or league is None or not _past_deadline(game, team, now):
+        return False
+    short = shortfall(db, game, team, league)
+    if not short.places:
+        return False
+    db.add(ShortTeamNotice(game_id=game_id, team_id=team_id, players=short.places, sent_at=now))
+    db.flush()  # the unique row: a second sweep stops here
+    runners = db.exec(
+        select(User).join(TeamMember, col(TeamMember.user_id) == User.id)
+        .where(TeamMember.team_id == team_id, col(TeamMember.left_at).is_(None), col(TeamMember.role).in_(RUNS_THE_TEAM))
+    ).all()  # fmt: skip
+    captain = db.get(User, team.captain_id) if team.captain_id else None
+    people = {u.id: u for u in (*runners, *([captain] if captain else []))}
+    other_id = game.team2_id if game.team1_id == team_id else game.team1_id
+    other = db.get(Team, other_id) if other_id is not None else None
+    zone = venues.zone(db, league.svl_id)
+    for user in people.values():
+        if not user.email or not user.active:
+            continue
+        values = {
+            "first_name": mail.first_name(user), "team": team.team_name, "places": short.places,
+            "against": f" (vs {other.team_name})" if other else "", "when": timefmt.long(game.start_at, zone),
+            "day": timefmt.day(game.start_at, zone), "playing": short.playing, "out": short.out,
+            "unanswered": short.unanswered, "page": routes.absolute(routes.team_path(team_id)),
+        }  # fmt: skip
+        mail.queue_email(db, "team_short", values, to=user.email)
+    log.info("team %s told it is %s short for game %s", team_id, short.places, game_id)
+    return True
+
+
+def tell_short_teams(now: dt.datetime | None = None) -> int:
+    """Tell every team now short past its deadline, each in its own transaction; returns how many were told.
+    Safe on several instances at once: a team another sweep told first is skipped."""
+    now = now or utcnow()
+    told = 0
+    for game_id, team_id in dbmod.call(short_due, now):
+        try:
+            told += dbmod.call(tell_short, game_id, team_id, now)
+        except sqlalchemy.exc.IntegrityError:
+            log.info("team %s already told of game %s by another sweep", team_id, game_id)
+        except Exception:
+            log.exception("telling team %s of game %s failed; the next sweep tries again", team_id, game_id)
+    return told
+
+
+async def run_forever(stop_event: asyncio.Event | None = None, interval: float = SWEEP_SECONDS) -> None:
+    """Run :func:`tell_short_teams` every ``interval`` seconds (in a worker thread) until cancelled or stopped."""
+    await periodic.every(interval, tell_short_teams, name="Short teams", stop_event=stop_event)
