@@ -21,6 +21,7 @@ from volley_app.services.teams import waivers
 class LeagueWaiverScreen:
     league_id: int
     league_name: str
+    zone: str  # the venue's time zone, to show the dates
     waiver: waivers.WaiverVersion | None
     signatures: Part[paging.Page]
     export_link: str
@@ -36,6 +37,7 @@ def league_waiver_screen(
     return LeagueWaiverScreen(
         league_id=league.id,
         league_name=leagues.display_name(league),
+        zone=leagues.zone(db, league),
         waiver=waivers.current_waiver(db, actor, league_id=league.id),
         signatures=part(waivers.signatures_page, db, actor, league_id=league.id, filters=filters, bookmark=bookmark),
         export_link=exports.signed_link(actor, league.id, "signatures", now or utcnow()),

@@ -234,13 +234,16 @@ def _signed(row: WaiverSignature, version: int, already: bool) -> Signed:
 
 
 def sign_waiver(
-    db: Session, actor: Actor | None, *, league_id: object, team_id: object = None, typed_name: object = "",
+    db: Session, actor: Actor | None, *, league_id: object = None, team_id: object = None, typed_name: object = "",
     birth_date: object = "", adult: object = False, ip: object = "", user_agent: object = "",
     now: dt.datetime | None = None,
 ) -> Signed:  # fmt: skip
     """The actor (a current member of one of the league's teams; ``team_id``: of that team) signs the league's
-    current waiver. Signing a version already signed writes nothing and answers the first signature."""
+    current waiver (``league_id`` left out: the league of ``team_id``). Signing a version already signed writes
+    nothing and answers the first signature."""
     actor = require_actor(actor)
+    if league_id in (None, "") and team_id not in (None, ""):
+        league_id = load(db, Team, team_id, TEAM_NOT_FOUND).league_id
     league = leagues.access_league(db, actor, league_id)
     assert league.id is not None
     team = _signer_team(db, actor, league, team_id)
