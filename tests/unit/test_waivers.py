@@ -154,6 +154,7 @@ def test_the_age_counts_whole_years_and_a_leap_day_birthday_comes_on_the_first_o
     ({"birth_date": "1990-02-30"}, "birth_date", waivers.BAD_DATE),
     ({"birth_date": "1850-01-01"}, "birth_date", waivers.BAD_DATE),
     ({"birth_date": "2027-01-01"}, "birth_date", waivers.FUTURE_DATE),
+    ({"birth_date": 19900421}, "birth_date", waivers.BAD_DATE),
     ({"typed_name": "Pat Smith"}, "typed_name", 'Type your full name as your account has it: "Pat Tester"'),
     ({"typed_name": "Pat"}, "typed_name", 'Type your full name as your account has it: "Pat Tester"'),
     ({"typed_name": ""}, "typed_name", "Your full name is required"),

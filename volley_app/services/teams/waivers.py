@@ -167,7 +167,9 @@ def _parse_date(value: object) -> dt.date | None:
     """A date as a form or a client sends it ('1990-04-21'); None when empty; Invalid when not a date."""
     if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
         return value
-    text = value.strip() if isinstance(value, str) else ""
+    if value is None:
+        return None
+    text = value.strip() if isinstance(value, str) else "?"
     if not text:
         return None
     try:
