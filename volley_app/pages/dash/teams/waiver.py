@@ -107,7 +107,7 @@ def team_waiver_page() -> rx.Component:
         f"Waiver: {s.team_name}",
         error_line(s.error, ERROR_ID),
         notice_line(s.notice),
-        rx.cond(s.league_href != "", rx.text("League: ", rx.link(s.league_name, href=s.league_href))),
+        rx.cond(s.league_href != "", link_button("League: ", s.league_name, href=s.league_href, variant="soft")),
         rx.cond(
             s.loaded,
             rx.cond(s.version > 0, _waiver(),
