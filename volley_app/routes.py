@@ -77,6 +77,7 @@ LEAGUE_STANDINGS = "/dash/leagues/[league_id]/teams"
 LEAGUE_BRACKET = "/dash/leagues/[league_id]/bracket"
 GAME_SCORE = "/dash/leagues/games/[game_id]/score"  # a captain reports or answers a score; the operator settles
 LEAGUE_MESSAGE = "/dash/leagues/[league_id]/message"
+LEAGUE_WAIVER = "/dash/leagues/[league_id]/waiver"
 SCHEDULE = "/dash/leagues/teams/schedule"  # ?league={id}
 GAME_EDIT = "/dash/leagues/teams/schedule/[game_id]"
 TEST_SCHEDULE = "/dash/leagues/teams/TESTschedule"  # ?league={id}
@@ -90,6 +91,7 @@ TEAMS_DECLINE = "/dash/leagues/teams/decline"  # ?league={id}
 # --- /dash/teams --------------------------------------------------------------------------
 TEAMS = "/dash/teams"  # ?league={id} (optional)
 TEAM_EDIT = "/dash/teams/[team_id]"
+TEAM_WAIVER = "/dash/teams/[team_id]/waiver"
 
 # --- /dash admin screens -------------------------------------------------------------------
 NEWSLETTER_SETUP = "/dash/newsletterSetup"
@@ -181,6 +183,7 @@ def is_protected(route: str) -> bool:
 DYNAMIC_ROUTES = (
     UNSUBSCRIBE_ROUTE, RESET_PASSWORD_ROUTE, USER_EDIT, SUB_REQUEST, SESSION_EDIT, LEAGUE_HOME, LEAGUE_RULES,
     LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT, LEAGUE_BRACKET, GAME_SCORE, LEAGUE_MESSAGE, SIGN_IN_ROUTE,
+    LEAGUE_WAIVER, TEAM_WAIVER,
 )  # fmt: skip
 _STATIC = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith("/"))
 
@@ -269,6 +272,7 @@ new_league_path = _query(LEAGUES_NEW, "session")
 league_path = _record(DASH_LEAGUES)
 league_rules_path = _record(DASH_LEAGUES, "/LeagueRules")
 standings_path = _record(DASH_LEAGUES, "/teams")
+league_waiver_path = _record(DASH_LEAGUES, "/waiver")
 league_message_path = _record(DASH_LEAGUES, "/message")
 schedule_path = _query(SCHEDULE, "league")
 test_schedule_path = _query(TEST_SCHEDULE, "league")
@@ -276,6 +280,7 @@ game_path = _record(SCHEDULE)
 waitlist_path = _query(WAITLIST, "league", optional=True)
 teams_path = _query(TEAMS, "league", optional=True)
 team_path = _record(TEAMS)
+team_waiver_path = _record(TEAMS, "/waiver")
 new_team_path = _query(TEAMS_NEW, "league")
 checkout_path = _query(TEAMS_CHECKOUT, "payment")
 success_path = _query(TEAMS_SUCCESS, "payment")

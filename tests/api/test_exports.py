@@ -13,13 +13,14 @@ from sqlmodel import select
 
 from tests.factories import actor_of, add_league, add_league_session, add_teams, login_token, make_user
 from tests.harness import call_handler
+from tests.waiver_factories import add_member, add_waiver
 from volley_app import routes
 from volley_app.models import Game, Role, Team, utcnow
 from volley_app.pages.dash.leagues.home.state import LeagueHomeState
 from volley_app.services.core.errors import Forbidden, NotFound, Unauthorized
 from volley_app.services.operations import exports
 from volley_app.services.seasons import scheduling
-from volley_app.services.teams import league_places
+from volley_app.services.teams import league_places, waivers
 
 
 @pytest.fixture
@@ -38,6 +39,11 @@ def world(db):
     db.commit()
     scheduling.generate(db, actor_of(svl), lg.id)
     league_places.new_payment(db, lg, cap, team_name="@Late", until=now + dt.timedelta(hours=1))
+    db.commit()
+    add_waiver(db, actor_of(svl), lg.id)
+    add_member(db, team.id, cap.id)
+    waivers.sign_waiver(db, actor_of(cap), league_id=lg.id, typed_name="=HYPERLINK(\"http://x\") Ünal", adult=True,
+                        ip="203.0.113.9", user_agent="Test browser")
     db.commit()
     return {"db": db, "lg": lg, "svl": actor_of(svl), "tokens": {n: login_token(db, n) for n in ("svla", "svlb", "root", "pat")}}
 
@@ -95,6 +101,14 @@ def test_formulas_are_neutralised_and_captain_contact_is_in_the_teams_file(world
     assert schedule[0] == ["Week", "Date", "Time", "Court", "Team 1", "Team 2", "Score", "Type", "Time zone"]
     assert {r[8] for r in schedule[1:]} == {"America/New_York"}
     assert any(r[4] == "'+Aces" or r[5] == "'+Aces" for r in schedule[1:])
+
+
+def test_the_signatures_file_says_who_signed_which_version_when_and_from_where(world):
+    found = _rows(exports.export(world["db"], world["svl"], world["lg"].id, "signatures")["data"])
+    assert found[0] == waivers.SIGNATURE_HEADER
+    [pat] = found[1:]
+    assert pat[0] == "1" and pat[1] == "'=HYPERLINK(\"http://x\")" and pat[5] == "'=HYPERLINK(\"http://x\") Ünal"
+    assert pat[6:8] == ["", "Yes"] and pat[9:] == ["203.0.113.9", "Test browser"]
 
 
 def test_the_standings_file_has_the_standings_pages_columns_in_its_order(world):

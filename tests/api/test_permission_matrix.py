@@ -14,6 +14,7 @@ import pytest
 
 from tests.api import world as w
 from tests.factories import actor_of, rows
+from tests.waiver_factories import add_member, add_waiver
 from volley_app.api.app import create_api
 from volley_app.api.routes import route_table
 from volley_app.api.routes.common import ADMIN, ANYONE, LOGGED_IN, OPERATOR, PLAYER
@@ -124,6 +125,14 @@ MATRIX: dict[tuple[str, str], Entry] = {
                                                       ok=(404,)),
     ("POST", "/api/stripe/webhook"): Entry(EVERYONE, lambda x: ("/api/stripe/webhook", {}), ok=(400, 404)),
     ("DELETE", "/api/games"): Entry(OPERATORS, lambda x: ("/api/games", {"id": x["game"]})),
+    ("GET", "/api/leagues/{league_id}/waiver"): Entry(USERS, lambda x: (f"/api/leagues/{_waiver(x)}/waiver", None)),
+    ("POST", "/api/leagues/{league_id}/waiver"): Entry(OPERATORS, lambda x: (f"/api/leagues/{x['lg']}/waiver",
+                                                                           {"text": "Play safe."})),
+    # pat is on one of the league's teams; nobody else is.
+    ("POST", "/api/leagues/{league_id}/waiver/signatures"): Entry(frozenset({P}), lambda x: (
+        f"/api/leagues/{_waiver(x)}/waiver/signatures", {"typedName": "Pat Tester", "adult": True})),
+    ("GET", "/api/leagues/{league_id}/waiver/signatures"): Entry(OPERATORS, lambda x: (
+        f"/api/leagues/{_waiver(x)}/waiver/signatures", None)),
 }  # fmt: skip
 # Calls of a route with another body than its matrix entry's: each must be refused the same way.
 VARIANTS: dict[str, tuple[tuple[str, str], Entry]] = {
@@ -142,6 +151,15 @@ VARIANTS: dict[str, tuple[tuple[str, str], Entry]] = {
         "/api/receivedRequest", _spec_notice(x, x["invite"]) | {"recipientEmail": "quinn@example.com", "team": "T1"}))),
     "GET /api/games without a league": (("GET", "/api/games"), Entry(USERS, lambda x: ("/api/games?size=5", None))),
 }  # fmt: skip
+
+
+def _waiver(x: dict) -> int:
+    """The league, with a waiver its SVL wrote and pat on its first team."""
+    db = x["db"]
+    [svl] = rows(db, User, User.id == x["users"][S])
+    add_waiver(db, actor_of(svl), x["lg"])
+    add_member(db, x["team"], x["users"][P])
+    return x["lg"]
 
 
 def _later_request(x: dict) -> int:

@@ -175,6 +175,7 @@ def _seed() -> World:
         open_league = league("Court 2", Day.WEDNESDAY)  # in registration, with room
         full_league = league("Court 3", Day.THURSDAY)  # in registration, full, with a waitlist
         running = league("Court 1", Day.MONDAY)  # running, with its schedule
+        _waiver_to_sign(s, users["alice"])
         pending = registration.register(s, alice, league_id=open_league.id, team_name="Dream Team")
         paid = registration.register(s, alice, league_id=open_league.id, team_name="Paid Up")
         registration.pay_offline(s, alice, payment_id=paid["payment_id"], card_number="4242424242424242",
@@ -198,6 +199,22 @@ def _seed() -> World:
     return db.call(build)
 
 
+def _waiver_to_sign(s, player) -> None:
+    """The player on the team Net Ninjas, whose league has a waiver: the player's waiver page has a form."""
+    from volley_app.models import League, Team
+    from volley_app.models.rosters import LeagueWaiver, TeamMember
+
+    team = s.exec(select(Team).where(Team.team_name == "Net Ninjas")).one()
+    league = s.get(League, team.league_id)
+    member = s.exec(select(TeamMember).where(TeamMember.team_id == team.id, TeamMember.user_id == player.id,
+                                             TeamMember.left_at.is_(None))).first()  # fmt: skip
+    if member is None:
+        s.add(TeamMember(team_id=team.id, user_id=player.id))
+    if s.exec(select(LeagueWaiver).where(LeagueWaiver.league_id == league.id)).first() is None:
+        s.add(LeagueWaiver(league_id=league.id, version=1, text="I play at my own risk.", created_by_id=league.svl_id))
+    s.flush()
+
+
 def _samples(w: World, role: str) -> dict[str, list[str]]:
     """The addresses that open the registry's dynamic and query-string pages (static pages open as they are)."""
     league = w.running_league
@@ -216,6 +233,7 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
         routes.LEAGUE_RULES: [routes.league_rules_path(league)],
         routes.LEAGUE_STANDINGS: [routes.standings_path(league)],
         routes.LEAGUE_MESSAGE: [routes.league_message_path(league)],
+        routes.LEAGUE_WAIVER: [routes.league_waiver_path(league)],
         routes.SCHEDULE: [routes.schedule_path(league)],
         routes.GAME_EDIT: [routes.game_path(w.game)],
         routes.TEST_SCHEDULE: [routes.test_schedule_path(league)],
@@ -227,6 +245,7 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
         routes.TEAMS_DECLINE: [routes.decline_path(w.open_league), routes.decline_path(w.open_league, w.pending_payment)],
         routes.TEAMS: [routes.teams_path(league)],
         routes.TEAM_EDIT: [routes.team_path(w.team)],
+        routes.TEAM_WAIVER: [routes.team_waiver_path(w.team)],
         routes.LEAGUE_BRACKET: [routes.league_bracket_path(league)],
         routes.GAME_SCORE: [routes.game_score_path(w.game)],
     }

@@ -1,4 +1,5 @@
-"""CSV exports of a league for its SVL and admins: teams (with captain contact), payments, standings, schedule.
+"""CSV exports of a league for its SVL and admins: teams (with captain contact), payments, standings, schedule,
+waiver signatures.
 
 Each file is UTF-8 with a byte order mark (spreadsheets then read accents right), named after the
 league and the day, and safe to open: a cell that starts with ``=``, ``+``, ``-``, ``@`` (or a tab or
@@ -23,9 +24,9 @@ from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import NotFound
 from volley_app.services.seasons import leagues, results, schedule
 from volley_app.services.seasons.leagues import LEAGUE_NOT_FOUND
-from volley_app.services.teams import registration
+from volley_app.services.teams import registration, waivers
 
-KINDS = ("teams", "payments", "standings", "schedule")
+KINDS = ("teams", "payments", "standings", "schedule", "signatures")
 UNKNOWN = "No such export."
 RISKY = ("=", "+", "-", "@", "\t", "\r")
 
@@ -109,6 +110,8 @@ def export(db: Session, actor: Actor | None, league_id: object, kind: object, *,
         header, rows = _payments(db, actor, league)
     elif kind == "standings":
         header, rows = _standings(db, actor, league)
+    elif kind == "signatures":
+        header, rows = waivers.signature_table(db, league)
     else:
         header, rows = _schedule(db, league)
     return {"name": file_name(league, str(kind), now or utcnow(), leagues.zone(db, league)), "data": to_csv(header, rows)}
@@ -123,10 +126,12 @@ def export_links(db: Session, actor: Actor | None, league_id: object, *, now: dt
     league = leagues.managed(db, actor, league_id)
     assert actor is not None and league.id is not None  # managed: a stored league, for its SVL or an admin
     now = now or utcnow()
-    return {
-        kind: f"{routes.export_path(league.id, kind)}?{urlencode(uploads.ticket(actor.user_id, _subject(league.id, kind), now))}"
-        for kind in KINDS
-    }
+    return {kind: signed_link(actor, league.id, kind, now) for kind in KINDS}
+
+
+def signed_link(actor: Actor, league_id: int, kind: str, now: dt.datetime) -> str:
+    """The download link of one export of a league the caller has checked ``actor`` manages."""
+    return f"{routes.export_path(league_id, kind)}?{urlencode(uploads.ticket(actor.user_id, _subject(league_id, kind), now))}"
 
 
 def export_by_link(

@@ -7,11 +7,12 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.layout import dash_screen, link_button, section_card
 from volley_app.registry import page
+from volley_app.services.teams import waivers
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg
 
 GENERAL_RULES = [
-    "All players must be 18 years of age or older.",
+    waivers.AGE_RULE,
     "A team that cannot play must give notice at least 2 hours before its match.",
     "A team has a 10 minute grace period after the scheduled time; after that the match is a forfeit.",
     "Matches are 3 sets: the first two to 21 (cap 23), the third to 15 (cap 17). Every set is won by two.",
