@@ -14,6 +14,7 @@ import pytest
 
 from tests.api import world as w
 from tests.factories import actor_of, rows
+from tests.rsvp_factories import add_member
 from volley_app.api.app import create_api
 from volley_app.api.routes import route_table
 from volley_app.api.routes.common import ADMIN, ANYONE, LOGGED_IN, OPERATOR, PLAYER
@@ -122,6 +123,12 @@ MATRIX: dict[tuple[str, str], Entry] = {
                                                       ok=(404,)),
     ("POST", "/api/stripe/webhook"): Entry(EVERYONE, lambda x: ("/api/stripe/webhook", {}), ok=(400, 404)),
     ("DELETE", "/api/games"): Entry(OPERATORS, lambda x: ("/api/games", {"id": x["game"]})),
+    # pat is on the team (quinn is not): pat answers, pat, the league's SVL and an admin read its games.
+    ("GET", "/api/teams/{team_id}/games"): Entry(frozenset({P, S, A}), lambda x: (
+        f"/api/teams/{_member(x, P)}/games", None)),
+    ("PUT", "/api/games/{game_id}/rsvp"): Entry(frozenset({P}), lambda x: (
+        f"/api/games/{x['game']}/rsvp", {"answer": "Out", "team": _member(x, P)})),
+    ("GET", "/api/my-next-games"): Entry(USERS, lambda x: ("/api/my-next-games", None)),
 }  # fmt: skip
 # Calls of a route with another body than its matrix entry's: each must be refused the same way.
 VARIANTS: dict[str, tuple[tuple[str, str], Entry]] = {
@@ -150,6 +157,12 @@ def _later_request(x: dict) -> int:
     rid = request_changes.create(db, actor_of(pat), team="T3", date=when, svl="Gym", skill_level="C", format="6s")
     db.commit()
     return rid
+
+
+def _member(x: dict, role: str) -> int:
+    """The team of the world's first game, with ``role`` on it."""
+    add_member(x["db"], x["game_teams"][0], x["users"][role])
+    return x["game_teams"][0]
 
 
 def _taken(x: dict, role: str) -> int:
