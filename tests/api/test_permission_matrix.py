@@ -126,7 +126,7 @@ MATRIX: dict[tuple[str, str], Entry] = {
     # pat is on the team (quinn is not): pat answers, pat, the league's SVL and an admin read its games.
     ("GET", "/api/teams/{team_id}/games"): Entry(frozenset({P, S, A}), lambda x: (
         f"/api/teams/{_member(x, P)}/games", None)),
-    ("PUT", "/api/games/{game_id}/rsvp"): Entry(frozenset({P}), lambda x: (
+    ("POST", "/api/games/{game_id}/rsvp"): Entry(frozenset({P}), lambda x: (
         f"/api/games/{x['game']}/rsvp", {"answer": "Out", "team": _member(x, P)})),
     ("GET", "/api/my-next-games"): Entry(USERS, lambda x: ("/api/my-next-games", None)),
 }  # fmt: skip

@@ -60,7 +60,7 @@ def team_games(team_id: str, request: Request, response: Response, actor: Actor 
     return paged(response, found, _game)
 
 
-@router.put("/games/{game_id}/rsvp", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+@router.post("/games/{game_id}/rsvp", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
 def answer(game_id: str, body: Answer, actor: Actor = Depends(acting)) -> Row:
     """Answer In, Out or Maybe for one of your team's coming games (a member of the team); answering again
     changes the answer. Answers the game with its counts."""
