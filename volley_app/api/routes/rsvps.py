@@ -26,6 +26,7 @@ from volley_app.api.routes.common import (
     with_ids,
 )
 from volley_app.models import RsvpAnswer
+from volley_app.services.core import paging
 from volley_app.services.core.actors import Actor
 from volley_app.services.teams import rsvps
 
@@ -68,6 +69,8 @@ def answer(game_id: str, body: Answer, actor: Actor = Depends(acting)) -> Row:
 
 
 @router.get("/my-next-games", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403]})
-def my_next_games(actor: Actor = Depends(acting)) -> list[Row]:
-    """The caller's next games across the teams they are on, nearest first, with their own answer (``mine``)."""
-    return [with_ids({**g, "id": g["game_id"]}) for g in call(rsvps.my_next_games, actor)]
+def my_next_games(response: Response, actor: Actor = Depends(acting)) -> list[Row]:
+    """The caller's next games (up to five) across the teams they are on, nearest first, with their own answer
+    (``mine``); the count in X-Total-Count."""
+    found = [with_ids({**g, "id": g["game_id"]}) for g in call(rsvps.my_next_games, actor)]
+    return paged(response, paging.Page(rows=found, total=len(found), size=max(len(found), 1)), dict)
