@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from volley_app.models import Game, MemberRole, TeamMember, User, utcnow
 
@@ -20,8 +20,8 @@ def add_member(db: Session, team_id: int, user: User | int, role: MemberRole = M
 
 def remove_member(db: Session, team_id: int, user_id: int) -> None:
     """End the user's membership of the team (they left) and commit."""
-    for m in db.query(TeamMember).filter(TeamMember.team_id == team_id, TeamMember.user_id == user_id,
-                                         TeamMember.left_at.is_(None)):  # type: ignore[union-attr]  # fmt: skip
+    for m in db.exec(select(TeamMember).where(TeamMember.team_id == team_id, TeamMember.user_id == user_id,
+                                              col(TeamMember.left_at).is_(None))):  # fmt: skip
         m.left_at = utcnow()
     db.commit()
 

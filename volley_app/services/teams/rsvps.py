@@ -419,7 +419,12 @@ def answer(db: Session, actor: Actor | None, *, game_id: object, answer: object,
         if len(mine) > 1:
             raise Invalid({"team_id": WHICH_TEAM}, "team_id")
         if not mine:
-            raise Forbidden(NOT_TEAMS_GAME)
+            in_league = db.exec(
+                select(TeamMember.id).join(Team, col(Team.id) == TeamMember.team_id)
+                .where(Team.league_id == game.league_id, TeamMember.user_id == actor.user_id,
+                       col(TeamMember.left_at).is_(None))
+            ).first()  # fmt: skip
+            raise Forbidden(NOT_TEAMS_GAME if in_league is not None else NOT_A_MEMBER)
         tid = mine[0]
     team = load(db, Team, tid, TEAM_NOT_FOUND)
     _check_answerable(db, game, team, actor.user_id, now)
