@@ -10,7 +10,7 @@ import pytest
 
 from tests.factories import actor_of, add_league, add_league_session, add_teams, count, make_user, rows
 from tests.rsvp_factories import add_game, add_member, remove_member
-from volley_app.models import GameRsvp, Gender, LeagueFormat, MemberRole, OutboxMessage, Rating, Role, Team, utcnow
+from volley_app.models import GameRsvp, LeagueFormat, MemberRole, OutboxMessage, Rating, Role, Team, utcnow
 from volley_app.services.core import signing
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.services.seasons import calendar
