@@ -16,6 +16,7 @@ from volley_app import routes
 from volley_app.components.forms import error_line
 from volley_app.components.layout import button_row, dash_screen
 from volley_app.components.paging import pager
+from volley_app.components.rsvps import answer_buttons
 from volley_app.registry import page
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
@@ -75,25 +76,6 @@ class TeamGamesState(PagedList, AuthState):
         self.games = [found if g["game_id"] == found["game_id"] else g for g in self.games]
 
 
-def answer_buttons(g: ObjectVar[RsvpGame], on_answer) -> rx.Component:
-    """In / Out / Maybe for one game, the chosen one pressed (shared look with the player home)."""
-
-    def one(label: str, tone: str) -> rx.Component:
-        chosen = g["mine"] == label
-        return rx.button(
-            label,
-            on_click=on_answer(g["game_id"], label),
-            variant=rx.cond(chosen, "solid", "soft"),
-            color_scheme=rx.cond(chosen, tone, "gray"),
-            size="2",
-            aria_pressed=rx.cond(chosen, "true", "false"),
-            custom_attrs={"data-answer": label},
-        )
-
-    return rx.flex(one("In", "green"), one("Out", "red"), one("Maybe", "amber"), spacing="2", role="group",
-                   aria_label="Your answer")  # fmt: skip
-
-
 def _cell(c: ObjectVar[RsvpCell]) -> rx.Component:
     return rx.el.li(
         rx.text(c["name"], ": ", as_="span", size="2"),
@@ -126,7 +108,7 @@ def _game(g: ObjectVar[RsvpGame]) -> rx.Component:
                     rx.text("In by position: ", g["by_position"], size="2", color_scheme="gray")),
             rx.cond(s.captain & (g["by_gender"] != ""),
                     rx.text("In by gender: ", g["by_gender"], size="2", color_scheme="gray")),
-            rx.cond(g["can_answer"], answer_buttons(g, TeamGamesState.answer)),
+            rx.cond(g["can_answer"], answer_buttons(g["mine"].to(str), lambda a: s.answer(g["game_id"], a))),  # type: ignore[operator]  # an event handler called with its arguments
             rx.el.ul(rx.foreach(cells, _cell), style={"padding_left": "1.1rem", "margin": "0"}, aria_label="Answers"),
             spacing="2",
             width="100%",
