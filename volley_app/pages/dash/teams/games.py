@@ -67,7 +67,8 @@ class TeamGamesState(PagedList, AuthState):
     @rx.event
     async def answer(self, game_id: int, answer: str):
         """The viewer's In / Out / Maybe for one game: that game alone is read again and shown."""
-        found, failure = await run_action(rsvps.answer, actor=await self._actor(), game_id=game_id, team_id=self._team,
+        team = path_arg(self, "team_id")
+        found, failure = await run_action(rsvps.answer, actor=await self._actor(), game_id=game_id, team_id=team,
                                           answer=answer)  # fmt: skip
         if failure is not None or found is None:
             self.answer_error = failure.message if failure else ""
