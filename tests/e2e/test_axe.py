@@ -227,6 +227,7 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
         routes.TEAMS_DECLINE: [routes.decline_path(w.open_league), routes.decline_path(w.open_league, w.pending_payment)],
         routes.TEAMS: [routes.teams_path(league)],
         routes.TEAM_EDIT: [routes.team_path(w.team)],
+        routes.TEAM_GAMES: [routes.team_games_path(w.team)],
         routes.LEAGUE_BRACKET: [routes.league_bracket_path(league)],
         routes.GAME_SCORE: [routes.game_score_path(w.game)],
     }

@@ -57,7 +57,7 @@ def test_a_member_answers_out_on_a_phone_and_a_reminder_link_answers_without_log
     expect_path(ann, "/dash")
     ann.goto(f"/dash/teams/{team}/games")
     card = ann.get_by_test_id("team-game").first
-    expect(card).to_contain_text("T1")
+    expect(card).to_contain_text("v T2")
     counts = card.get_by_test_id("rsvp-counts")
     expect(counts).to_contain_text("Out 0")
     expect(card).to_contain_text("Short")
@@ -83,7 +83,7 @@ def test_a_member_answers_out_on_a_phone_and_a_reminder_link_answers_without_log
     bob.get_by_role("button", name="I'm out").click()
     expect(bob.get_by_role("heading", name="You answered Out")).to_be_visible()
     assert _answer(game, "bob") == "Out"
-    assert link.endswith(bob.url.split("/api/rsvp-answers/", 1)[1]) or "/api/rsvp-answers/" in link
+    assert "/api/rsvp-answers/" in link
     screenshot(bob, "rsvp-link-390")
 
     ann.reload()
