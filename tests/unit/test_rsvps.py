@@ -289,3 +289,10 @@ def test_the_personal_feed_carries_my_answer(w):
     unfolded = feed.replace("\r\n ", "")
     assert "T1 v T2 · You: Out" in unfolded
     assert "You: no answer yet" in unfolded  # the later game
+
+
+def test_a_changed_answer_shows_at_once_in_the_same_transaction(w):
+    db, ann = w["db"], w["a"]["ann"]
+    rsvps.answer(db, ann, game_id=w["coming"], answer="In", now=NOW)
+    assert rsvps.team_games(db, ann, team_id=w["t1"], now=NOW).games.rows[0]["mine"] == "In"
+    assert rsvps.answer(db, ann, game_id=w["coming"], answer="Out", now=NOW)["mine"] == "Out"

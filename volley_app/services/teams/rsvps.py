@@ -260,7 +260,8 @@ def _answers(db: Session, team_id: int, game_ids: list[int]) -> dict[int, dict[i
     out: dict[int, dict[int, RsvpAnswer | None]] = {g: {} for g in game_ids}
     if not game_ids:
         return out
-    for r in db.exec(select(GameRsvp).where(GameRsvp.team_id == team_id, col(GameRsvp.game_id).in_(game_ids))).all():
+    found = select(GameRsvp).where(GameRsvp.team_id == team_id, col(GameRsvp.game_id).in_(game_ids))
+    for r in db.exec(found.execution_options(populate_existing=True)).all():  # as just written, not as cached
         out.setdefault(r.game_id, {})[r.user_id] = r.answer
     return out
 
