@@ -92,6 +92,7 @@ TEAMS_DECLINE = "/dash/leagues/teams/decline"  # ?league={id}
 TEAMS = "/dash/teams"  # ?league={id} (optional)
 TEAM_EDIT = "/dash/teams/[team_id]"
 TEAM_WAIVER = "/dash/teams/[team_id]/waiver"
+TEAM_GAMES = "/dash/teams/[team_id]/games"
 
 # --- /dash admin screens -------------------------------------------------------------------
 NEWSLETTER_SETUP = "/dash/newsletterSetup"
@@ -182,7 +183,7 @@ def is_protected(route: str) -> bool:
 
 DYNAMIC_ROUTES = (
     UNSUBSCRIBE_ROUTE, RESET_PASSWORD_ROUTE, USER_EDIT, SUB_REQUEST, SESSION_EDIT, LEAGUE_HOME, LEAGUE_RULES,
-    LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT, LEAGUE_BRACKET, GAME_SCORE, LEAGUE_MESSAGE, SIGN_IN_ROUTE,
+    LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT, TEAM_GAMES, LEAGUE_BRACKET, GAME_SCORE, LEAGUE_MESSAGE, SIGN_IN_ROUTE,
     LEAGUE_WAIVER, TEAM_WAIVER,
 )  # fmt: skip
 _STATIC = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith("/"))
@@ -281,6 +282,7 @@ waitlist_path = _query(WAITLIST, "league", optional=True)
 teams_path = _query(TEAMS, "league", optional=True)
 team_path = _record(TEAMS)
 team_waiver_path = _record(TEAMS, "/waiver")
+team_games_path = _record(TEAMS, "/games")
 new_team_path = _query(TEAMS_NEW, "league")
 checkout_path = _query(TEAMS_CHECKOUT, "payment")
 success_path = _query(TEAMS_SUCCESS, "payment")

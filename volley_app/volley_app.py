@@ -24,7 +24,7 @@ from volley_app.api.security import protect
 from volley_app.services.mail import mail
 from volley_app.services.operations import clock_sweep
 from volley_app.services.subs import game_requests, invites, sub_reminders
-from volley_app.services.teams import league_places
+from volley_app.services.teams import league_places, rsvps
 from volley_app.state import redis_state, sockets
 from volley_app.state.client_errors import frontend_exception_handler
 from volley_app.state.outage import backend_exception_handler
@@ -50,3 +50,4 @@ app.register_lifespan_task(sub_reminders.run_forever)
 app.register_lifespan_task(invites.run_sweeper_forever)
 app.register_lifespan_task(clock_sweep.run_forever)
 app.register_lifespan_task(game_requests.run_forever)
+app.register_lifespan_task(rsvps.run_forever)

@@ -14,7 +14,8 @@ import pytest
 
 from tests.api import world as w
 from tests.factories import actor_of, rows
-from tests.waiver_factories import add_member, add_waiver
+from tests.rsvp_factories import add_member
+from tests.waiver_factories import add_waiver
 from volley_app.api.app import create_api
 from volley_app.api.routes import route_table
 from volley_app.api.routes.common import ADMIN, ANYONE, LOGGED_IN, OPERATOR, PLAYER
@@ -133,6 +134,12 @@ MATRIX: dict[tuple[str, str], Entry] = {
         f"/api/leagues/{_waiver(x)}/waiver/signatures", {"typedName": "Pat Tester", "adult": True})),
     ("GET", "/api/leagues/{league_id}/waiver/signatures"): Entry(OPERATORS, lambda x: (
         f"/api/leagues/{_waiver(x)}/waiver/signatures", None)),
+    # pat is on the team (quinn is not): pat answers, pat, the league's SVL and an admin read its games.
+    ("GET", "/api/teams/{team_id}/games"): Entry(frozenset({P, S, A}), lambda x: (
+        f"/api/teams/{_member(x, P)}/games", None)),
+    ("POST", "/api/games/{game_id}/rsvp"): Entry(frozenset({P}), lambda x: (
+        f"/api/games/{x['game']}/rsvp", {"answer": "Out", "team": _member(x, P)})),
+    ("GET", "/api/my-next-games"): Entry(USERS, lambda x: ("/api/my-next-games", None)),
 }  # fmt: skip
 # Calls of a route with another body than its matrix entry's: each must be refused the same way.
 VARIANTS: dict[str, tuple[tuple[str, str], Entry]] = {
@@ -170,6 +177,12 @@ def _later_request(x: dict) -> int:
     rid = request_changes.create(db, actor_of(pat), team="T3", date=when, svl="Gym", skill_level="C", format="6s")
     db.commit()
     return rid
+
+
+def _member(x: dict, role: str) -> int:
+    """The team of the world's first game, with ``role`` on it."""
+    add_member(x["db"], x["game_teams"][0], x["users"][role])
+    return x["game_teams"][0]
 
 
 def _taken(x: dict, role: str) -> int:

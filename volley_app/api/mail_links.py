@@ -1,5 +1,5 @@
 """Links in emails that act without logging in: an invitation's Accept and Decline (an ordered list's, or the
-sub a request names), and bulk mail's unsubscribe.
+sub a request names), a game reminder's In, Out and Maybe, and bulk mail's unsubscribe.
 
 The signed token in the address is the reader (``services.subs.invites``, ``services.mail.mail_lists``). Opening a link
 (GET) changes nothing: it shows what the link does and one button, so a mail scanner that fetches links answers
@@ -20,6 +20,7 @@ from volley_app import db, routes
 from volley_app.services.core.errors import DomainError
 from volley_app.services.mail import mail_lists
 from volley_app.services.subs import answers
+from volley_app.services.teams import rsvps
 
 # A link's route: its token in, its page out.
 _Handler = Callable[[str], HTMLResponse]
@@ -57,6 +58,10 @@ def _requests_link(request_id: int | None = None) -> str:
     if request_id:
         return _link("Open the sub request", routes.absolute(routes.sub_request_path(request_id)))
     return _link("Open My Sub Requests", routes.absolute(routes.MY_SUB_REQUESTS))
+
+
+def _teams_link() -> str:
+    return _link("Open My Teams", routes.absolute(routes.TEAMS))
 
 
 def _request_of(token: str) -> int | None:
@@ -113,6 +118,29 @@ def create_mail_links_api() -> FastAPI:
         verb = "accepted" if done["action"] == "accept" else "declined"
         return _page(f"You {verb} the sub request", _p("The requestor has been emailed."),
                      _requests_link(done["request_id"]))  # fmt: skip
+
+    @api.get(routes.rsvp_answer_base + "/{token}", response_class=HTMLResponse)
+    def rsvp_answer_form(token: str) -> HTMLResponse:
+        try:
+            found = db.call(rsvps.read_link, token)
+        except DomainError as exc:
+            return _page("This link cannot be used", _p(exc.message), _teams_link(), status=exc.status_code)
+        verb = {"In": "I'm in", "Out": "I'm out"}.get(found["answer"], "Maybe")
+        return _page(
+            f"{found['team']} v {found['opponent']}",
+            _p(f"{found['when']}. Your answer: {found['answer']}."),
+            _button(verb, routes.rsvp_answer_path(token)),
+            _link("Open the team's games", routes.absolute(routes.team_games_path(found["team_id"]))),
+        )
+
+    @api.post(routes.rsvp_answer_base + "/{token}", response_class=HTMLResponse)
+    def rsvp_answer(token: str) -> HTMLResponse:
+        try:
+            done = db.call(rsvps.answer_by_link, token)
+        except DomainError as exc:
+            return _page("Your answer was not recorded", _p(exc.message), _teams_link(), status=exc.status_code)
+        return _page(f"You answered {done['answer']}", _p(f"{done['team']} v {done['opponent']}, {done['when']}."),
+                     _link("Open the team's games", routes.absolute(routes.team_games_path(done["team_id"]))))  # fmt: skip
 
     @api.get(routes.mail_unsubscribe_base + "/{token}", response_class=HTMLResponse)
     @_refusing("This link cannot be used", of_request=False)

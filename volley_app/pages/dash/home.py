@@ -11,8 +11,10 @@ import reflex as rx
 from reflex.vars import ArrayVar, ObjectVar
 
 from volley_app import routes
+from volley_app.components.forms import error_line
 from volley_app.components.layout import button_row, card_for, dash_screen, link_button, section_card
 from volley_app.components.paging import pager
+from volley_app.components.rsvps import answer_buttons
 from volley_app.components.sub_requests import my_sub_info, open_requests_table, page_error, request_search
 from volley_app.registry import page
 from volley_app.services.core.errors import DomainError, Invalid
@@ -20,6 +22,8 @@ from volley_app.services.core.paging import Page
 from volley_app.services.operations import home
 from volley_app.services.seasons.score_reports import CaptainCard
 from volley_app.services.subs import request_lists
+from volley_app.services.teams import rsvps
+from volley_app.services.teams.rsvps import MyGame
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 from volley_app.state.paging import PagedList
@@ -34,6 +38,8 @@ class PlayerHomeState(PagedList, AuthState):
     is_sub: rx.Field[bool] = rx.field(False)
     captain_games: rx.Field[list[CaptainCard]] = rx.field(default_factory=list)  # per team this player captains: next game and last result
     commitments: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)  # the coming games this player subs in
+    next_games: rx.Field[list[MyGame]] = rx.field(default_factory=list)  # the next games of this player's teams
+    answer_error: rx.Field[str] = rx.field("")
     home_error: rx.Field[str] = rx.field("")
     _filter_names = request_lists.REQUEST_FILTERS
 
@@ -55,7 +61,7 @@ class PlayerHomeState(PagedList, AuthState):
         if failure is not None or found is None:
             self._show_page((None, failure), 1)
             self.all_leagues = self.registration_leagues = self.current_leagues = []
-            self.captain_games, self.commitments, self.is_sub = [], [], False
+            self.captain_games, self.commitments, self.next_games, self.is_sub = [], [], [], False
             return None
         self._show_page((found.open_requests.value, found.open_requests.failure), 1)
 
@@ -70,7 +76,20 @@ class PlayerHomeState(PagedList, AuthState):
         self.is_sub = found.is_sub
         self.captain_games = found.captain_games
         self.commitments = found.commitments
+        self.next_games = found.next_games
         return None
+
+    @rx.event
+    async def answer(self, game_id: int, team_id: int, answer: str):
+        """My In / Out / Maybe for one of my next games: that game's answer alone changes."""
+        found, failure = await run_action(rsvps.answer, actor=await self._actor(), game_id=game_id, team_id=team_id,
+                                          answer=answer)  # fmt: skip
+        if failure is not None or found is None:
+            self.answer_error = failure.message if failure else ""
+            return
+        self.answer_error = ""
+        self.next_games = [{**g, "mine": found["mine"]} if (g["game_id"], g["team_id"]) == (game_id, team_id) else g
+                           for g in self.next_games]  # fmt: skip
 
 
 def _league_item(r: ObjectVar[dict[str, str]]) -> rx.Component:
@@ -121,23 +140,50 @@ def _captain_games() -> rx.Component:
     return card_for(s.captain_games.length() > 0, "My Next Game and Last Result", rx.foreach(s.captain_games, _captain_game))
 
 
+def _next_game(g: ObjectVar[MyGame]) -> rx.Component:
+    s = PlayerHomeState
+    return rx.el.li(
+        rx.vstack(
+            rx.text(rx.link(g["team"], " v ", g["opponent"], href=g["href"], weight="bold"), size="2"),
+            rx.text(g["when"], rx.cond(g["where"] != "", rx.text(" · ", g["where"], as_="span")), size="2",
+                    color_scheme="gray"),
+            answer_buttons(g["mine"].to(str), lambda a: s.answer(g["game_id"], g["team_id"], a)),  # type: ignore[operator]  # an event handler called with its arguments
+            spacing="1",
+        ),
+        margin_bottom="0.8rem",
+        custom_attrs={"data-testid": "my-next-game"},
+    )  # fmt: skip
+
+
+def _next_games() -> rx.Component:
+    """The next games of my teams, my answer inline, and the games I sub in."""
+    s = PlayerHomeState
+    return card_for(
+        (s.next_games.length() > 0) | (s.commitments.length() > 0),
+        "My Next Games",
+        error_line(s.answer_error),
+        rx.cond(
+            s.next_games.length() > 0,
+            rx.el.ul(rx.foreach(s.next_games, _next_game), style={"list_style": "none", "padding_left": "0", "margin": "0"}),
+        ),
+        rx.cond(
+            s.commitments.length() > 0,
+            rx.vstack(
+                rx.heading("Subbing", size="3", as_="h3"),
+                rx.el.ul(rx.foreach(s.commitments, _commitment), style={"padding_left": "1.1rem", "margin": "0"},
+                         custom_attrs={"data-testid": "my-commitments"}),
+                rx.link("All my sub requests", href=routes.MY_SUB_REQUESTS, size="2"),
+                spacing="2",
+            ),
+        ),
+    )  # fmt: skip
+
+
 def _commitment(c: ObjectVar[dict[str, str]]) -> rx.Component:
     return rx.el.li(
         rx.link(c["team"], href=c["href"], weight="bold"),
         rx.text(" · ", c["when"], " · ", c["where"], as_="span", size="2"),
         margin_bottom="0.4rem",
-    )
-
-
-def _commitments() -> rx.Component:
-    """The coming games the player subs in (they said yes), nearest first."""
-    s = PlayerHomeState
-    return card_for(
-        s.commitments.length() > 0,
-        "My Upcoming Sub Games",
-        rx.el.ul(rx.foreach(s.commitments, _commitment), style={"padding_left": "1.1rem", "margin": "0"},
-                 custom_attrs={"data-testid": "my-commitments"}),  # fmt: skip
-        rx.link("All my sub requests", href=routes.MY_SUB_REQUESTS, size="2"),
     )
 
 
@@ -154,7 +200,7 @@ def dash_home_page() -> rx.Component:
             link_button("Create Sub Request", href=routes.SUB_REQUEST_NEW, size="2", variant="soft"),
         ),
         page_error(s.home_error),
-        _commitments(),
+        _next_games(),
         _captain_games(),
         rx.heading("Open Sub Requests", size="5", as_="h2", margin_top="0.5rem"),
         request_search(s),

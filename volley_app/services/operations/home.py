@@ -21,6 +21,7 @@ from volley_app.services.seasons import score_reports
 from volley_app.services.seasons.leagues import display_name
 from volley_app.services.subs import request_lists
 from volley_app.services.subs.access import require_sub_request_actor
+from volley_app.services.teams import rsvps
 from volley_app.settings import get_settings
 
 NO_LEAGUE_OPEN = "New leagues are on the way. Sign up to hear when registration opens!"
@@ -116,6 +117,7 @@ class PlayerHome:
     is_sub: bool
     captain_games: list[score_reports.CaptainCard]  # per team the player captains: its next game and its last
     commitments: list[dict[str, str]]  # the player's own coming sub games
+    next_games: list[rsvps.MyGame]  # the next games of the player's teams, with their own answer
 
 
 def player_home(
@@ -123,13 +125,15 @@ def player_home(
     now: dt.datetime | None = None,
 ) -> PlayerHome:  # fmt: skip
     """The Player home for ``actor``: the open requests' page ``bookmark`` found by ``filters``, the league lists,
-    whether they are a sub, their teams' games and their own coming sub games."""
+    whether they are a sub, their teams' games (the ones they captain, and the next ones of every team they are on
+    with their answer) and their own coming sub games."""
     return PlayerHome(
         open_requests=part(request_lists.list_open, db, actor, filters=filters, bookmark=bookmark, now=now),
         leagues=home_leagues(db, actor, now=now),
         is_sub=accounts.is_sub(db, actor),
         captain_games=score_reports.captain_card(db, actor, now=now),
         commitments=commitments(db, actor, now=now),
+        next_games=rsvps.my_next_games(db, actor, now=now),
     )
 
 

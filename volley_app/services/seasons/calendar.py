@@ -19,7 +19,19 @@ from icalendar import Calendar, Event
 from sqlmodel import Session, col, select
 
 from volley_app import routes
-from volley_app.models import Game, GameType, League, SubRequest, SubRequestPlace, SubStatus, Team, User, utcnow
+from volley_app.models import (
+    Game,
+    GameRsvp,
+    GameType,
+    League,
+    SubRequest,
+    SubRequestPlace,
+    SubStatus,
+    Team,
+    TeamMember,
+    User,
+    utcnow,
+)
 from volley_app.services.accounts import venues
 from volley_app.services.accounts.auth import actor_of
 from volley_app.services.core import timefmt
@@ -124,7 +136,9 @@ def _calendar(name: str, zone: str | None = None) -> Calendar:
     return cal
 
 
-def _game_events(db: Session, games: list[Game], *, for_team_ids: set[int] | None = None) -> list[Event]:
+def _game_events(db: Session, games: list[Game], *, for_team_ids: set[int] | None = None,
+                 answers: dict[tuple[int, int], str] | None = None) -> list[Event]:
+    """The games as events; ``answers`` (by game and team): the reader's own In / Out / Maybe, in the summary."""
     if not games:
         return []
     league_rows = {lg.id: lg for lg in db.exec(select(League).where(col(League.id).in_({g.league_id for g in games}))).all()}
@@ -142,6 +156,8 @@ def _game_events(db: Session, games: list[Game], *, for_team_ids: set[int] | Non
             us = g.team1_id if g.team1_id in mine else g.team2_id
             them = two if us == g.team1_id else one
             summary = f"{names.get(us, '')} v {them}"
+            if answers is not None and us is not None and g.id is not None:
+                summary += f" · You: {answers.get((g.id, us)) or 'no answer yet'}"
         else:
             them, summary = "", f"{one} v {two}"
         venue = svls.get(league.svl_id, "")
@@ -228,13 +244,15 @@ def team_feed(db: Session, token: object, team_id: object) -> bytes:
 
 
 def personal_feed(db: Session, token: object) -> bytes:
-    """The token's user's own calendar: their teams' games and the sub requests they took a place on."""
+    """The token's user's own calendar: the games of the teams they captain or are on (with their own answer), and
+    the sub requests they took a place on."""
     user = _reader(db, token)
+    member = select(TeamMember.team_id).where(TeamMember.user_id == user.id, col(TeamMember.left_at).is_(None))
     teams = db.exec(
         select(Team.id)
         .join(League, col(League.id) == Team.league_id)
-        .where(Team.captain_id == user.id, col(Team.waitlist).is_(False), col(Team.withdrawn_at).is_(None),
-               col(League.archived_at).is_(None))
+        .where(sa.or_(col(Team.captain_id) == user.id, col(Team.id).in_(member)), col(Team.waitlist).is_(False),
+               col(Team.withdrawn_at).is_(None), col(League.archived_at).is_(None))
     ).all()  # fmt: skip
     team_ids = {t for t in teams if t is not None}
     games = (
@@ -242,11 +260,15 @@ def personal_feed(db: Session, token: object) -> bytes:
         if team_ids else []
     )  # fmt: skip
     assert user.id is not None  # a stored user
+    answers = {(r.game_id, r.team_id): r.answer.value for r in db.exec(
+        select(GameRsvp).where(GameRsvp.user_id == user.id, col(GameRsvp.answer).is_not(None),
+                               col(GameRsvp.game_id).in_([g.id for g in games] or [-1]))
+    ).all() if r.answer is not None}  # fmt: skip
     subs = db.exec(
         select(SubRequest).where(_subbing(user.id), col(SubRequest.archived_at).is_(None)).order_by(col(SubRequest.date), col(SubRequest.id))
     ).all()
     name = f"{user.first_name}'s volleyball"
-    return _ical(name, [*_game_events(db, games, for_team_ids=team_ids), *_sub_events(db, list(subs))])
+    return _ical(name, [*_game_events(db, games, for_team_ids=team_ids, answers=answers), *_sub_events(db, list(subs))])
 
 
 def feed_links(db: Session, actor: Actor | None, *, league_id: object = None, team_id: object = None) -> dict[str, str]:

@@ -1,0 +1,90 @@
+"""A member answers Out for a game on the team's games page on a phone and the count changes; the reminder email's
+Out link records another member's answer without logging in."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from playwright.sync_api import expect
+from sqlmodel import select
+
+from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user, screenshot
+from volley_app import db
+from volley_app.models import Game, GameRsvp, MemberRole, Role, Team, TeamMember, User, utcnow
+from volley_app.services.teams import rsvps
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _world() -> tuple[int, int]:
+    """svl's league with T1 (captain cap, members ann and bob) and T2, one game two days ahead; (team, game)."""
+    make_user("rsvpsvl", Role.SVL)
+    for name in ("cap", "ann", "bob"):
+        make_user(name, first_name=name.title())
+    league = add_open_league("rsvpsvl", fmt="doubles")
+    add_teams(league, ["T1", "T2"], captain="cap")
+
+    def arrange(session):
+        t1, t2 = (session.exec(select(Team.id).where(Team.league_id == league, Team.team_name == n)).one()
+                  for n in ("T1", "T2"))  # fmt: skip
+        users = {u.username: u.id for u in session.exec(select(User)).all()}
+        for name, role in (("cap", MemberRole.CAPTAIN), ("ann", MemberRole.PLAYER), ("bob", MemberRole.PLAYER)):
+            session.add(TeamMember(team_id=t1, user_id=users[name], role=role))
+        start = (utcnow() + dt.timedelta(days=2)).replace(second=0, microsecond=0)
+        game = Game(league_id=league, team1_id=t1, team2_id=t2, start_at=start, round=1, match=1)
+        session.add(game)
+        session.flush()
+        return t1, game.id
+
+    return db.call(arrange)
+
+
+def _answer(game: int, username: str) -> str | None:
+    def read(session):
+        uid = session.exec(select(User.id).where(User.username == username)).one()
+        row = session.exec(select(GameRsvp).where(GameRsvp.game_id == game, GameRsvp.user_id == uid)).first()
+        return row.answer.value if row and row.answer else None
+
+    return db.call(read)
+
+
+def test_a_member_answers_out_on_a_phone_and_a_reminder_link_answers_without_login(new_page, mailbox):
+    team, game = _world()
+
+    ann = new_page(**PHONE)
+    log_in(ann, "ann")
+    expect_path(ann, "/dash")
+    ann.goto(f"/dash/teams/{team}/games")
+    card = ann.get_by_test_id("team-game").first
+    expect(card).to_contain_text("v T2")
+    counts = card.get_by_test_id("rsvp-counts")
+    expect(counts).to_contain_text("Out 0")
+    expect(card).to_contain_text("Short")
+    card.get_by_role("button", name="Out", exact=True).click()
+    expect(counts).to_contain_text("Out 1")
+    expect(counts).to_contain_text("No answer 2")
+    expect(card.get_by_role("button", name="Out", exact=True)).to_have_attribute("aria-pressed", "true")
+    assert _answer(game, "ann") == "Out"
+    assert ann.evaluate("document.documentElement.scrollWidth") <= 390  # nothing runs off a phone's screen
+    screenshot(ann, "team-games-390")
+
+    rsvps.send_reminders()  # the app's own sweep may have sent them first: each member gets one either way
+    mails = mailbox.wait_for(2)
+    assert sorted(m["To"] for m in mails) == ["bob@example.com", "cap@example.com"]  # ann answered: not reminded
+    [bobs] = [m for m in mails if m["To"] == "bob@example.com"]
+    link = re.search(r"I'm out: (\S+)", bobs.get_body(("plain",)).get_content()).group(1)
+
+    bob = new_page(**PHONE)  # no login: the link is the answer
+    bob.set_content(bobs.get_body(("html",)).get_content())
+    bob.get_by_role("link", name="I'm out", exact=True).click()
+    expect(bob.get_by_role("heading", name="T1 v T2")).to_be_visible()
+    assert _answer(game, "bob") is None  # opening changes nothing
+    bob.get_by_role("button", name="I'm out").click()
+    expect(bob.get_by_role("heading", name="You answered Out")).to_be_visible()
+    assert _answer(game, "bob") == "Out"
+    assert "/api/rsvp-answers/" in link
+    screenshot(bob, "rsvp-link-390")
+
+    ann.reload()
+    expect(ann.get_by_test_id("team-game").first.get_by_test_id("rsvp-counts")).to_contain_text("Out 2")

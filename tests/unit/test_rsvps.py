@@ -1,0 +1,298 @@
+"""Game answers: who may answer which game, one row per member and game, the counts and the short flag, the
+reminder sweep, the one-click links, the calendar feed."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+
+from tests.factories import actor_of, add_league, add_league_session, add_teams, count, make_user, rows
+from tests.rsvp_factories import add_game, add_member, remove_member
+from volley_app.models import GameRsvp, LeagueFormat, MemberRole, OutboxMessage, Rating, Role, Team, utcnow
+from volley_app.services.core import signing
+from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.seasons import calendar
+from volley_app.services.teams import rsvps
+
+D = dt.timedelta(days=1)
+NOW = utcnow().replace(microsecond=0)
+
+
+@pytest.fixture
+def w(db):
+    svl, other_svl = make_user(db, "svla", Role.SVL), make_user(db, "svlb", Role.SVL)
+    cap = make_user(db, "cap", gender="Female", setter_skill_level=Rating.B)
+    ann = make_user(db, "ann", gender="Female", setter_skill_level=Rating.A, hitter_skill_level=Rating.C)
+    bob = make_user(db, "bob", gender="Male", hitter_skill_level=Rating.B)
+    quinn, root = make_user(db, "quinn"), make_user(db, "root", Role.ADMIN)
+    sid = add_league_session(db, svl, "Fall", NOW - 10 * D, NOW + 80 * D)
+    lg = add_league(db, svl, sid, start=NOW - 7 * D, format=LeagueFormat.QUADS, women_on_court=2)
+    t1, t2, t3 = add_teams(db, lg, 3)
+    team = db.get(Team, t1)
+    team.captain_id = cap.id
+    db.commit()
+    add_member(db, t1, cap, MemberRole.CAPTAIN)
+    add_member(db, t1, ann)
+    add_member(db, t1, bob)
+    add_member(db, t2, quinn)
+    coming = add_game(db, lg.id, t1, t2, NOW + 5 * D, court="Court 1", round=2, match=1)
+    later = add_game(db, lg.id, t2, t1, NOW + 12 * D, round=3, match=1)
+    past = add_game(db, lg.id, t1, t2, NOW - D, round=1, match=1)
+    others = add_game(db, lg.id, t2, t3, NOW + 5 * D, round=2, match=2)
+    a = {u.username: actor_of(u) for u in (svl, other_svl, cap, ann, bob, quinn, root)}
+    return {"db": db, "a": a, "lg": lg, "t1": t1, "t2": t2, "t3": t3, "coming": coming.id, "later": later.id,
+            "past": past.id, "others": others.id, "users": {k: v.user_id for k, v in a.items()}}  # fmt: skip
+
+
+def answers(db) -> list[tuple]:
+    return sorted((r.game_id, r.team_id, r.user_id, r.answer and r.answer.value) for r in rows(db, GameRsvp))
+
+
+# -- answering --------------------------------------------------------------------------------------------------
+
+
+def test_a_member_answers_and_changing_it_changes_the_one_row(w):
+    db, a = w["db"], w["a"]
+    row = rsvps.answer(db, a["ann"], game_id=w["coming"], answer="In", now=NOW)
+    db.commit()
+    assert row["mine"] == "In" and row["in_count"] == 1 and row["none_count"] == 2
+    for _click in range(2):
+        rsvps.answer(db, a["ann"], game_id=w["coming"], answer="out", now=NOW)
+        db.commit()
+    assert answers(db) == [(w["coming"], w["t1"], w["users"]["ann"], "Out")]
+    assert count(db, GameRsvp) == 1
+
+
+def test_the_answer_names_its_team_when_the_member_is_on_both(w):
+    db, a = w["db"], w["a"]
+    add_member(db, w["t2"], w["users"]["ann"])
+    with pytest.raises(Invalid):
+        rsvps.answer(db, a["ann"], game_id=w["coming"], answer="In", now=NOW)
+    rsvps.answer(db, a["ann"], game_id=w["coming"], team_id=w["t2"], answer="In", now=NOW)
+    db.commit()
+    assert answers(db) == [(w["coming"], w["t2"], w["users"]["ann"], "In")]
+
+
+@pytest.mark.parametrize(("who", "game", "team", "answer", "error"), [
+    ("quinn", "coming", "t1", "In", Forbidden),  # not on the team
+    ("svla", "coming", "t1", "In", Forbidden),  # the operator reads, does not answer
+    ("root", "coming", None, "In", Forbidden),
+    ("ann", "others", None, "In", Forbidden),  # her team does not play it
+    ("ann", "others", "t1", "In", Forbidden),
+    ("ann", "past", None, "In", BadRequest),  # it was played
+    ("ann", "coming", None, "Yes", Invalid),
+    ("ann", "nope", None, "In", NotFound),
+])  # fmt: skip
+def test_answers_refused_change_nothing(w, who, game, team, answer, error):
+    db = w["db"]
+    with pytest.raises(error) as refused:
+        rsvps.answer(db, w["a"][who], game_id=w.get(game, "nope"), team_id=w[team] if team else None, answer=answer,
+                     now=NOW)  # fmt: skip
+    db.rollback()
+    assert refused.value.message
+    assert answers(db) == []
+
+
+def test_nobody_logged_in_answers_nothing(w):
+    with pytest.raises(Unauthorized):
+        rsvps.answer(w["db"], None, game_id=w["coming"], answer="In")
+
+
+def test_a_member_who_left_no_longer_answers(w):
+    db = w["db"]
+    remove_member(db, w["t1"], w["users"]["bob"])
+    with pytest.raises(Forbidden, match="Only the team's members"):
+        rsvps.answer(db, w["a"]["bob"], game_id=w["coming"], answer="In", now=NOW)
+
+
+def test_a_withdrawn_team_answers_nothing(w):
+    db = w["db"]
+    db.get(Team, w["t1"]).withdrawn_at = NOW
+    db.commit()
+    with pytest.raises(BadRequest, match="withdrawn"):
+        rsvps.answer(db, w["a"]["ann"], game_id=w["coming"], answer="In", now=NOW)
+
+
+# -- the team's games -------------------------------------------------------------------------------------------
+
+
+def _answer(w, who: str, answer: str, game: str = "coming") -> None:
+    rsvps.answer(w["db"], w["a"][who], game_id=w[game], answer=answer, now=NOW)
+    w["db"].commit()
+
+
+def test_the_grid_counts_each_game_against_the_format_and_the_womens_rule(w):
+    db, a = w["db"], w["a"]
+    _answer(w, "ann", "In")
+    _answer(w, "bob", "In")
+    _answer(w, "cap", "Maybe")
+    view = rsvps.team_games(db, a["cap"], team_id=w["t1"], now=NOW)
+    games = view.games.rows
+    assert [g["game_id"] for g in games] == [w["coming"], w["later"], w["past"]]  # coming first, then the past
+    g = games[0]
+    assert (g["in_count"], g["out_count"], g["maybe_count"], g["none_count"]) == (2, 0, 1, 0)
+    assert g["needed"] == 4 and g["women_in"] == 1 and g["women_needed"] == 2
+    assert g["short"] and g["short_reason"] == "2 more players needed; 1 more woman needed"
+    assert g["by_position"] == "Hitter 1 · Setter 1" and g["by_gender"] == "Women 1 · Men 1"
+    assert [(c["name"], c["answer"]) for c in g["cells"]] == [("Cap Tester", "Maybe"), ("Ann Tester", "In"),
+                                                              ("Bob Tester", "In")]  # fmt: skip
+    assert g["opponent"] == "T2" and g["court"] == "Court 1" and g["can_answer"] and g["mine"] == "Maybe"
+    assert games[2]["past"] and not games[2]["can_answer"]
+    assert view.captain and view.member and not view.read_only
+    assert [m["name"] for m in view.members] == ["Cap Tester", "Ann Tester", "Bob Tester"]
+
+
+def test_enough_in_is_not_short(w):
+    db = w["db"]
+    extra = make_user(db, "dee", gender="Female")
+    add_member(db, w["t1"], extra)
+    w["a"]["dee"] = actor_of(extra)
+    for who in ("cap", "ann", "bob", "dee"):
+        _answer(w, who, "In")
+    g = rsvps.team_games(db, w["a"]["ann"], team_id=w["t1"], now=NOW).games.rows[0]
+    assert g["in_count"] == 4 and not g["short"] and g["short_reason"] == ""
+
+
+def test_a_player_sees_the_counts_not_the_positions_and_the_operator_reads_only(w):
+    db, a = w["db"], w["a"]
+    _answer(w, "ann", "In")
+    mine = rsvps.team_games(db, a["bob"], team_id=w["t1"], now=NOW)
+    assert not mine.captain and mine.games.rows[0]["by_position"] == "" and mine.games.rows[0]["in_count"] == 1
+    for who in ("svla", "root"):
+        view = rsvps.team_games(db, a[who], team_id=w["t1"], now=NOW)
+        assert view.read_only and not view.member and view.captain
+        assert not any(g["can_answer"] for g in view.games.rows) and view.games.rows[0]["by_gender"] == "Women 1"
+
+
+@pytest.mark.parametrize("who", ["quinn", "svlb"])
+def test_others_do_not_see_the_teams_answers(w, who):
+    with pytest.raises(Forbidden):
+        rsvps.team_games(w["db"], w["a"][who], team_id=w["t1"], now=NOW)
+
+
+def test_the_games_page_on_the_server(w):
+    db = w["db"]
+    first = rsvps.team_games(db, w["a"]["ann"], team_id=w["t1"], size=2, now=NOW).games
+    assert first.total == 3 and len(first.rows) == 2 and first.next
+    second = rsvps.games_page(db, w["a"]["ann"], team_id=w["t1"], size=2, bookmark=first.next, now=NOW)
+    assert [g["game_id"] for g in second.rows] == [w["past"]]
+
+
+def test_my_next_games_across_my_teams_with_my_answer(w):
+    db = w["db"]
+    add_member(db, w["t3"], w["users"]["ann"])
+    rsvps.answer(db, w["a"]["ann"], game_id=w["others"], answer="Maybe", now=NOW)
+    db.commit()
+    found = rsvps.my_next_games(db, w["a"]["ann"], now=NOW)
+    assert [(g["game_id"], g["team"], g["opponent"], g["mine"]) for g in found] == [
+        (w["coming"], "T1", "T2", ""), (w["others"], "T3", "T2", "Maybe"), (w["later"], "T1", "T2", "")]  # fmt: skip
+    assert found[0]["href"] == f"/dash/teams/{w['t1']}/games"
+    assert rsvps.my_next_games(db, w["a"]["svla"], now=NOW) == []
+
+
+# -- reminders --------------------------------------------------------------------------------------------------
+
+
+def _reminders(db) -> list[tuple[str, str]]:
+    db.expire_all()
+    return sorted((m.to_addr, m.subject) for m in rows(db, OutboxMessage, OutboxMessage.kind == "game_rsvp_reminder"))
+
+
+def test_the_sweep_reminds_each_unanswered_member_once_n_days_before(w):
+    db = w["db"]
+    _answer(w, "bob", "In")
+    db.get(Team, w["t2"]).rsvp_reminder_days = 1
+    db.commit()
+    game = NOW + 5 * D
+    assert rsvps.send_reminders(now=game - 3 * D - dt.timedelta(minutes=1)) == 0
+    assert rsvps.send_reminders(now=game - 3 * D) == 2  # cap and ann of T1, not bob who answered; T2 waits
+    assert [to for to, _s in _reminders(db)] == ["ann@example.com", "cap@example.com"]
+    assert rsvps.send_reminders(now=game - 2 * D) == 0  # once
+    assert rsvps.send_reminders(now=game - D) == 2  # quinn of T2, a day before each of T2's two games
+    reminded = [r for r in rows(db, GameRsvp) if r.reminded_at is not None]
+    assert len(reminded) == 4 and all(r.answer is None for r in reminded)
+    assert rsvps.send_reminders(now=game + dt.timedelta(minutes=1)) == 0
+
+
+def test_a_member_who_left_is_not_reminded(w):
+    db = w["db"]
+    remove_member(db, w["t1"], w["users"]["ann"])
+    rsvps.send_reminders(now=NOW + 2 * D + dt.timedelta(hours=1))
+    assert [to for to, _s in _reminders(db) if to != "quinn@example.com"] == ["bob@example.com", "cap@example.com"]
+
+
+def _links(db, to: str) -> dict[str, str]:
+    [mail] = [m for m in rows(db, OutboxMessage) if m.kind == "game_rsvp_reminder" and m.to_addr == to]
+    found = dict(re.findall(r"(I'm in|I'm out|Maybe): \S+/api/rsvp-answers/(\S+)", mail.body_text))
+    return {"In": found["I'm in"], "Out": found["I'm out"], "Maybe": found["Maybe"]}
+
+
+def test_a_reminders_links_answer_without_login(w):
+    db = w["db"]
+    at = NOW + 2 * D + dt.timedelta(hours=1)
+    rsvps.send_reminders(now=at)
+    links = _links(db, "ann@example.com")
+    seen = rsvps.read_link(db, links["Out"], now=at)
+    assert seen["answer"] == "Out" and seen["team"] == "T1" and seen["opponent"] == "T2"
+    assert answers(db) == [] or all(r[3] is None for r in answers(db))  # reading changes nothing
+    for _twice in range(2):
+        done = rsvps.answer_by_link(db, links["Out"], now=at)
+        db.commit()
+    assert done["answer"] == "Out"
+    assert [r for r in answers(db) if r[2] == w["users"]["ann"]] == [(w["coming"], w["t1"], w["users"]["ann"], "Out")]
+    rsvps.answer_by_link(db, links["In"], now=at)
+    db.commit()
+    assert rsvps.team_games(db, w["a"]["ann"], team_id=w["t1"], now=at).games.rows[0]["mine"] == "In"
+
+
+def test_forged_expired_and_removed_members_links_are_refused(w):
+    db = w["db"]
+    at = NOW + 2 * D + dt.timedelta(hours=1)
+    rsvps.send_reminders(now=at)
+    good = _links(db, "ann@example.com")["Out"]
+    game, team, user, letter, expiry, sig = good.split(".")
+    forged = [f"{game}.{team}.{w['users']['bob']}.{letter}.{expiry}.{sig}", f"{game}.{team}.{user}.i.{expiry}.{sig}",
+              f"{game}.{team}.{user}.{letter}.{int(expiry) + 60}.{sig}", good[:-1] + "0", "x", "", 7]  # fmt: skip
+    for token in forged:
+        with pytest.raises(NotFound):
+            rsvps.answer_by_link(db, token, now=at)
+    with pytest.raises(BadRequest, match="started"):
+        rsvps.answer_by_link(db, good, now=NOW + 6 * D)
+    remove_member(db, w["t1"], w["users"]["ann"])
+    with pytest.raises(Forbidden, match="no longer on this team"):
+        rsvps.read_link(db, good, now=at)
+    with pytest.raises(Forbidden, match="no longer on this team"):
+        rsvps.answer_by_link(db, good, now=at)
+    db.rollback()
+    assert all(r[3] is None for r in answers(db))
+
+
+def test_a_link_signed_for_another_purpose_is_refused(w):
+    db = w["db"]
+    expiry = int((NOW + 5 * D).timestamp())
+    sig = signing.sign(signing.INVITE_ANSWER, w["coming"], w["t1"], w["users"]["ann"], "o", expiry)
+    with pytest.raises(NotFound):
+        rsvps.read_link(db, f"{w['coming']}.{w['t1']}.{w['users']['ann']}.o.{expiry}.{sig}", now=NOW)
+
+
+# -- the calendar ------------------------------------------------------------------------------------------------
+
+
+def test_the_personal_feed_carries_my_answer(w):
+    db = w["db"]
+    _answer(w, "ann", "Out")
+    token = calendar.feed_token(db, w["a"]["ann"])
+    db.commit()
+    feed = calendar.personal_feed(db, token).decode()
+    unfolded = feed.replace("\r\n ", "")
+    assert "T1 v T2 · You: Out" in unfolded
+    assert "You: no answer yet" in unfolded  # the later game
+
+
+def test_a_changed_answer_shows_at_once_in_the_same_transaction(w):
+    db, ann = w["db"], w["a"]["ann"]
+    rsvps.answer(db, ann, game_id=w["coming"], answer="In", now=NOW)
+    assert rsvps.team_games(db, ann, team_id=w["t1"], now=NOW).games.rows[0]["mine"] == "In"
+    assert rsvps.answer(db, ann, game_id=w["coming"], answer="Out", now=NOW)["mine"] == "Out"

@@ -1,0 +1,97 @@
+"""The team's games page and the player home's My Next Games, through their handlers: a member answers (only that
+game changes), others read or are refused, and a refused answer changes nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tests.factories import add_league, add_league_session, add_teams, count, login_token, make_user, rows
+from tests.harness import call, page_state
+from tests.rsvp_factories import add_game, add_member
+from volley_app import routes
+from volley_app.models import GameRsvp, LeagueFormat, MemberRole, Role, utcnow
+from volley_app.pages.dash import home
+from volley_app.pages.dash.teams import games
+
+D = dt.timedelta(days=1)
+
+
+@pytest.fixture
+def w(db):
+    svl = make_user(db, "svla", Role.SVL)
+    make_user(db, "svlb", Role.SVL)
+    make_user(db, "root", Role.ADMIN)
+    cap, ann, quinn = make_user(db, "cap"), make_user(db, "ann", gender="Female"), make_user(db, "quinn")
+    now = utcnow()
+    sid = add_league_session(db, svl, "Fall", now - 10 * D, now + 80 * D)
+    lg = add_league(db, svl, sid, start=now - 7 * D, format=LeagueFormat.DOUBLES)
+    t1, t2 = add_teams(db, lg, 2, captain_id=cap.id)
+    add_member(db, t1, cap, MemberRole.CAPTAIN)
+    add_member(db, t1, ann)
+    add_member(db, t2, quinn)
+    g1 = add_game(db, lg.id, t1, t2, now + 3 * D, round=2, match=1)
+    g2 = add_game(db, lg.id, t1, t2, now + 10 * D, round=3, match=1)
+    return {"db": db, "t1": t1, "g1": g1.id, "g2": g2.id, "path": routes.team_games_path(t1),
+            "tokens": {n: login_token(db, n) for n in ("svla", "svlb", "root", "cap", "ann", "quinn")}}  # fmt: skip
+
+
+async def _open(w, who: str):
+    _root, state = page_state(games.TeamGamesState, w["path"], w["tokens"][who])
+    await call(state.load)
+    return state
+
+
+async def test_a_member_answers_and_only_that_game_changes(w):
+    state = await _open(w, "ann")
+    assert state.team_name == "T1" and state.member and not state.read_only and state.error == ""
+    assert [g["game_id"] for g in state.games] == [w["g1"], w["g2"]]
+    other_before = dict(state.games[1])
+    await call(state.answer, w["g1"], "Out")
+    assert state.answer_error == ""
+    assert state.games[0]["mine"] == "Out" and state.games[0]["out_count"] == 1 and state.games[0]["none_count"] == 1
+    assert dict(state.games[1]) == other_before
+    await call(state.answer, w["g1"], "In")
+    assert state.games[0]["in_count"] == 1 and state.games[0]["short"]
+    assert count(w["db"], GameRsvp) == 1
+
+
+@pytest.mark.parametrize("who", ["svla", "root"])
+async def test_the_operator_reads_and_cannot_answer(w, who):
+    state = await _open(w, who)
+    assert state.read_only and not state.member and state.captain and len(state.games) == 2
+    await call(state.answer, w["g1"], "In")
+    assert state.answer_error and count(w["db"], GameRsvp) == 0
+
+
+@pytest.mark.parametrize("who", ["quinn", "svlb"])
+async def test_others_are_refused_and_change_nothing(w, who):
+    state = await _open(w, who)
+    assert state.error and state.games == [] and state.team_name == ""
+    await call(state.answer, w["g1"], "In")
+    assert state.answer_error and count(w["db"], GameRsvp) == 0
+
+
+async def test_nobody_logged_in_sees_and_answers_nothing(w):
+    _root, state = page_state(games.TeamGamesState, w["path"], None)
+    await call(state.load)
+    await call(state.answer, w["g1"], "In")
+    assert state.games == [] and count(w["db"], GameRsvp) == 0
+
+
+async def test_my_next_games_on_the_home_answer_inline(w):
+    _root, state = page_state(home.PlayerHomeState, routes.DASH, w["tokens"]["ann"])
+    await call(state.load)
+    assert [(g["game_id"], g["mine"]) for g in state.next_games] == [(w["g1"], ""), (w["g2"], "")]
+    await call(state.answer, w["g2"], w["t1"], "Maybe")
+    assert [(g["game_id"], g["mine"]) for g in state.next_games] == [(w["g1"], ""), (w["g2"], "Maybe")]
+    assert [(r.game_id, r.team_id, r.answer.value) for r in rows(w["db"], GameRsvp)] == [(w["g2"], w["t1"], "Maybe")]
+
+
+async def test_another_player_cannot_answer_for_my_team_from_their_home(w):
+    _root, state = page_state(home.PlayerHomeState, routes.DASH, w["tokens"]["quinn"])
+    await call(state.load)
+    assert [g["team"] for g in state.next_games] == ["T2", "T2"]
+    await call(state.answer, w["g1"], w["t1"], "In")
+    assert state.answer_error and count(w["db"], GameRsvp) == 0

@@ -1,0 +1,76 @@
+"""Game answers: a team's games with each member's In / Out / Maybe, a member's own answer, their next games."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import ConfigDict, Field
+
+from volley_app.api.routes.common import (
+    ERRORS,
+    IDENTIFIER,
+    LOGGED_IN,
+    PREFIX,
+    Body,
+    Received,
+    Row,
+    access,
+    acting,
+    call,
+    camel,
+    list_params,
+    one_of,
+    paged,
+    required,
+    with_ids,
+)
+from volley_app.models import RsvpAnswer
+from volley_app.services.core import paging
+from volley_app.services.core.actors import Actor
+from volley_app.services.teams import rsvps
+
+router = APIRouter(prefix=PREFIX, tags=["game answers"])
+
+
+class Answer(Body):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("answer"))
+
+    answer: Received = Field(None, examples=["In"], json_schema_extra=one_of(RsvpAnswer))
+    team: Received = Field(None, examples=[5], description="Which of your teams, when you are on both of the game's",
+                           json_schema_extra=IDENTIFIER)  # fmt: skip
+
+
+def _game(row: Mapping[str, object]) -> Row:
+    """A game with its answers, every name in camelCase (the members' answers too)."""
+    out = with_ids({**row, "id": row["game_id"]})
+    cells = row.get("cells")
+    out["answers"] = [{camel(k): v for k, v in c.items()} for c in cells] if isinstance(cells, list) else []
+    out.pop("cells", None)
+    return out
+
+
+@router.get("/teams/{team_id}/games", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def team_games(team_id: str, request: Request, response: Response, actor: Actor = Depends(acting)) -> list[Row]:
+    """The team's games, the coming ones first, each with every current member's answer (``answers``), the counts
+    In / Out / Maybe / no answer against what the format needs, and whether the game is short. The team's members,
+    the league's operator and admins; ``page`` (the bookmark of X-Next-Page / X-Previous-Page) and ``size``; the
+    total in X-Total-Count."""
+    p = list_params(request)
+    found = call(rsvps.games_page, actor, team_id=team_id, bookmark=p["bookmark"], size=p["size"] or rsvps.GAMES_PAGE)
+    return paged(response, found, _game)
+
+
+@router.post("/games/{game_id}/rsvp", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def answer(game_id: str, body: Answer, actor: Actor = Depends(acting)) -> Row:
+    """Answer In, Out or Maybe for one of your team's coming games (a member of the team); answering again
+    changes the answer. Answers the game with its counts."""
+    return _game(call(rsvps.answer, actor, game_id=game_id, answer=body.answer, team_id=body.team))
+
+
+@router.get("/my-next-games", openapi_extra=access(LOGGED_IN), responses={401: ERRORS[401], 403: ERRORS[403]})
+def my_next_games(response: Response, actor: Actor = Depends(acting)) -> list[Row]:
+    """The caller's next games (up to five) across the teams they are on, nearest first, with their own answer
+    (``mine``); the count in X-Total-Count."""
+    found = [with_ids({**g, "id": g["game_id"]}) for g in call(rsvps.my_next_games, actor)]
+    return paged(response, paging.Page(rows=found, total=len(found), size=max(len(found), 1)), dict)
