@@ -97,6 +97,9 @@ SAMPLES: dict[str, dict[str, object]] = {
                        "page": link("leagues/1")},
     "league_archived": {"league": TYPED, "first_name": TYPED, "paid_teams": [TYPED, "Spikes"],
                         "page": link("dash/player/leagues")},
+    "team_invitation": {"team": TYPED, "league": TYPED, "inviter": TYPED, "link": link("join/1.2.abc"),
+                        "until": "Tue, Jun 3"},
+    "roster_changed": {"team": TYPED, "first_name": TYPED, "change": TYPED, "page": link("dash/teams/1")},
 }  # fmt: skip
 
 
