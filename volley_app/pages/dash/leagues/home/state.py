@@ -70,7 +70,7 @@ def links_of(league_id: int) -> dict[str, str]:
         "rules": routes.league_rules_path(league_id), "waitlist": routes.waitlist_path(league_id),
         "teams": routes.teams_path(league_id), "register": routes.new_team_path(league_id),
         "audit": routes.audit_log_path(league_id), "bracket": routes.league_bracket_path(league_id),
-        "message": routes.league_message_path(league_id),
+        "message": routes.league_message_path(league_id), "rosters": routes.league_rosters_path(league_id),
     }  # fmt: skip
 
 
