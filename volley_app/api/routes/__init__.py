@@ -9,10 +9,10 @@ from __future__ import annotations
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
-from volley_app.api.routes import auth, notes, public, seasons, teams, users
+from volley_app.api.routes import auth, notes, public, rosters, seasons, teams, users
 from volley_app.api.routes.common import Route
 
-ROUTERS = (auth.router, users.router, seasons.router, teams.router, notes.router, public.router)
+ROUTERS = (auth.router, users.router, seasons.router, teams.router, rosters.router, notes.router, public.router)
 
 
 def route_table(api: FastAPI) -> list[Route]:

@@ -374,7 +374,7 @@ def leave(db: Session, actor: Actor | None, team_id: object) -> str:
     """The acting member leaves the team (the captain hands over first); returns the team's name."""
     seat = access_roster(db, actor, team_id)
     if seat.member is None:
-        raise Invalid("You are not on this team")
+        raise Forbidden("You are not on this team")
     if seat.member.role == MemberRole.CAPTAIN or seat.team.captain_id == seat.actor.user_id:
         raise Invalid(CAPTAIN_LEAVES)
     _end(db, seat.member, seat.actor)
