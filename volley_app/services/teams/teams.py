@@ -94,7 +94,7 @@ def _dicts(db: Session, actor: Actor, found: list[Team]) -> list[TeamRow]:
 def list_teams(
     db: Session, actor: Actor | None, *, waitlist: bool | None = None, league_id: object = None
 ) -> list[TeamRow]:
-    """Admins: every team; SVLs: the teams of their leagues; players: the teams they captain.
+    """Admins: every team; SVLs: the teams of their leagues; players: the teams they captain or are on.
 
     ``league_id`` (from the address, may be empty) keeps one league's teams. Each row says
     whether the actor may promote it off the waitlist (``can_promote``).
@@ -173,7 +173,7 @@ def teams_page(
 
 
 def get_team(db: Session, actor: Actor | None, team_id: object) -> TeamDetail:
-    """A team for its edit page: the league's SVL, an admin, or its captain (read only)."""
+    """A team for its page: the league's SVL, an admin, or its captain and members (read only)."""
     actor = require_actor(actor)
     team = access_team(db, actor, team_id, manage=False)
     can_manage = manages_team(db, actor, team) and team.withdrawn_at is None
