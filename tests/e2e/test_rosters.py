@@ -74,3 +74,22 @@ def test_a_captain_invites_by_email_and_the_invited_person_signs_up_and_joins(ne
     captain.reload()
     expect(captain.get_by_test_id("roster-member")).to_have_count(2)
     expect(captain.get_by_text(re.compile(r"^newbie@example\.com · sent"))).to_have_count(0)
+
+
+def test_the_operator_finds_a_player_on_the_league_rosters(new_page):
+    make_user("svlq", Role.SVL)
+    make_user("capq", first_name="Quincy")
+    lid = add_open_league("svlq")
+    add_teams(lid, ["Blocks"], captain="capq")
+
+    page = new_page(1280, 800)
+    log_in(page, "svlq")
+    expect_path(page, "/dash/sessions")
+    page.goto(routes.league_path(lid))
+    page.get_by_role("link", name="Every team's roster").click()
+    expect_path(page, routes.league_rosters_path(lid))
+    expect(page.get_by_role("cell", name="Quincy User")).to_be_visible()
+    page.get_by_placeholder("Name, username or team").fill("nobody here")
+    page.get_by_role("button", name="Search").first.click()
+    expect(page.get_by_text("No players found on the league's teams.")).to_be_visible()
+    _shot(page, "league-rosters")

@@ -69,6 +69,6 @@ def league_rosters_page() -> rx.Component:
         ),
         search_form(s, "Search rosters", placeholder="Name, username or team"),
         error_line(s.error),
-        table_or_empty(HEADERS, s.members, _member, "No players on the league's teams yet.", s.loaded & (s.error == "")),
+        table_or_empty(HEADERS, s.members, _member, "No players found on the league's teams.", s.loaded & (s.error == "")),
         pager(s, "players"),
     )
