@@ -32,6 +32,7 @@ from volley_app.models import (
 from volley_app.services.accounts import accounts, auth
 from volley_app.services.core.actors import Actor
 from volley_app.services.subs import request_changes
+from volley_app.services.teams import rosters
 
 PASSWORD = "pass1"
 """The password of every user that ``make_user`` creates, unless a test gives another one."""
@@ -114,6 +115,8 @@ def add_teams(db: Session, league: League, n: int, prefix: str = "T", **columns)
     for i in range(n):
         team = Team(league_id=league.id, team_name=f"{prefix}{i + 1}", **columns)
         db.add(team)
+        db.flush()
+        rosters.add_captain(db, team)
         db.commit()
         ids.append(team.id)
     return ids

@@ -22,6 +22,7 @@ from volley_app.models import (
     LeagueFormat,
     LeagueSession,
     LeagueStage,
+    MemberRole,
     Payment,
     Position,
     Rating,
@@ -37,12 +38,14 @@ from volley_app.models import (
     SubStatus,
     SubUnavailableDate,
     Team,
+    TeamMember,
     User,
     utcnow,
 )
 from volley_app.services.accounts.accounts import create_user
 from volley_app.services.core.actors import Actor
 from volley_app.services.subs import sub_records
+from volley_app.services.teams import rosters
 from volley_app.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -216,10 +219,20 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     _demo_invite_list(db, requests[2], people, now)
     _seed_outreach(db)
     sub_records.rebuild(db)
+    _demo_rosters(db, teams[0], [people[name] for name in ("gina", "hana") if name in people])
     counts = {"users": len(people), "sessions": 4, "leagues": 7, "teams": len(teams) + 2 + finished + chicago_teams,
               "sub_requests": len(requests)}  # fmt: skip
     log.info("demo data seeded: %s", counts)
     return counts
+
+
+def _demo_rosters(db: Session, first: Team, players: list[User]) -> None:
+    """Every team's captain is its first member; the first team has players too."""
+    for team in db.exec(select(Team).where(col(Team.captain_id).is_not(None))).all():
+        rosters.add_captain(db, team)
+    for user in players:
+        db.add(TeamMember(team_id=_id(first), user_id=_id(user), role=MemberRole.PLAYER))
+    db.flush()
 
 
 # --- a venue in another time zone: a running league with its schedule and scores -----------------

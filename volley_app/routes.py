@@ -41,6 +41,8 @@ RESET_PASSWORD_ROUTE = "/resetPassword/[reset_user]/[reset_token]"  # noqa: S105
 PASSWORD_UPDATED = "/passwordUpdated"  # noqa: S105
 SIGN_IN = "/signIn"
 SIGN_IN_ROUTE = "/signIn/[sign_in_user]/[sign_in_token]"
+TEAM_JOIN = "/join"
+TEAM_JOIN_ROUTE = "/join/[join_token]"
 
 # --- /dash: the player's home, profile, and the accounts --------------------------------
 DASH = "/dash"
@@ -78,6 +80,7 @@ LEAGUE_BRACKET = "/dash/leagues/[league_id]/bracket"
 GAME_SCORE = "/dash/leagues/games/[game_id]/score"  # a captain reports or answers a score; the operator settles
 LEAGUE_MESSAGE = "/dash/leagues/[league_id]/message"
 LEAGUE_WAIVER = "/dash/leagues/[league_id]/waiver"
+LEAGUE_ROSTERS = "/dash/leagues/[league_id]/rosters"
 SCHEDULE = "/dash/leagues/teams/schedule"  # ?league={id}
 GAME_EDIT = "/dash/leagues/teams/schedule/[game_id]"
 TEST_SCHEDULE = "/dash/leagues/teams/TESTschedule"  # ?league={id}
@@ -184,7 +187,7 @@ def is_protected(route: str) -> bool:
 DYNAMIC_ROUTES = (
     UNSUBSCRIBE_ROUTE, RESET_PASSWORD_ROUTE, USER_EDIT, SUB_REQUEST, SESSION_EDIT, LEAGUE_HOME, LEAGUE_RULES,
     LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT, TEAM_GAMES, LEAGUE_BRACKET, GAME_SCORE, LEAGUE_MESSAGE, SIGN_IN_ROUTE,
-    LEAGUE_WAIVER, TEAM_WAIVER,
+    LEAGUE_WAIVER, TEAM_WAIVER, TEAM_JOIN_ROUTE, LEAGUE_ROSTERS,
 )  # fmt: skip
 _STATIC = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith("/"))
 
@@ -248,6 +251,11 @@ def sign_in_path(user_id: int | str, token: str) -> str:
     return f"{SIGN_IN}/{user_id}/{token}"
 
 
+def team_join_path(token: str) -> str:
+    """The page of a team invitation's signed link: the team, its league, and Join (or Sign up / Log in)."""
+    return f"{TEAM_JOIN}/{token}"
+
+
 def unsubscribe_path(subscriber_id: int | str, token: str) -> str:
     return f"{UNSUBSCRIBE}/{subscriber_id}/{token}"
 
@@ -275,6 +283,7 @@ league_rules_path = _record(DASH_LEAGUES, "/LeagueRules")
 standings_path = _record(DASH_LEAGUES, "/teams")
 league_waiver_path = _record(DASH_LEAGUES, "/waiver")
 league_message_path = _record(DASH_LEAGUES, "/message")
+league_rosters_path = _record(DASH_LEAGUES, "/rosters")
 schedule_path = _query(SCHEDULE, "league")
 test_schedule_path = _query(TEST_SCHEDULE, "league")
 game_path = _record(SCHEDULE)
@@ -320,7 +329,7 @@ def team_feed_path(token: str, team_id: int | str) -> str:
 
 
 def export_path(league_id: int | str, kind: str) -> str:
-    """A league's CSV export (teams, payments, standings, schedule), served by the backend after a permission check."""
+    """A league's CSV export (teams, payments, standings, schedule, rosters), served by the backend after a permission check."""
     return f"/api/exports/leagues/{league_id}/{kind}.csv"
 
 

@@ -20,7 +20,7 @@ from volley_app.pages.dash.leagues.home.state import LeagueHomeState
 from volley_app.services.core.errors import Forbidden, NotFound, Unauthorized
 from volley_app.services.operations import exports
 from volley_app.services.seasons import scheduling
-from volley_app.services.teams import league_places, waivers
+from volley_app.services.teams import league_places, rosters, waivers
 
 
 @pytest.fixture
@@ -36,6 +36,7 @@ def world(db):
     team = db.get(Team, ids[0])
     team.captain_id, team.team_name = cap.id, "+Aces"
     db.add(team)
+    rosters.add_captain(db, team)
     db.commit()
     scheduling.generate(db, actor_of(svl), lg.id)
     league_places.new_payment(db, lg, cap, team_name="@Late", until=now + dt.timedelta(hours=1))

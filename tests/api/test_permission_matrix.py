@@ -19,8 +19,9 @@ from tests.waiver_factories import add_waiver
 from volley_app.api.app import create_api
 from volley_app.api.routes import route_table
 from volley_app.api.routes.common import ADMIN, ANYONE, LOGGED_IN, OPERATOR, PLAYER
-from volley_app.models import NEWSLETTER_SECTIONS, SubRequest, User, utcnow
+from volley_app.models import NEWSLETTER_SECTIONS, MemberRole, SubRequest, TeamMember, User, utcnow
 from volley_app.services.subs import request_changes, request_replies
+from volley_app.services.teams import invitations
 
 P, Q, S, T, A = "player", "other_player", "svl", "other_svl", "admin"
 EVERYONE = frozenset(w.ROLES)
@@ -140,6 +141,20 @@ MATRIX: dict[tuple[str, str], Entry] = {
     ("POST", "/api/games/{game_id}/rsvp"): Entry(frozenset({P}), lambda x: (
         f"/api/games/{x['game']}/rsvp", {"answer": "Out", "team": _member(x, P)})),
     ("GET", "/api/my-next-games"): Entry(USERS, lambda x: ("/api/my-next-games", None)),
+    # pat captains T1; quinn is on no team unless the entry puts them on it.
+    ("GET", "/api/teams/{team_id}/roster"): Entry(frozenset({P, S, A}), lambda x: (f"/api/teams/{x['team']}/roster", None)),
+    ("POST", "/api/teams/{team_id}/invitations"): Entry(frozenset({P, S, A}), lambda x: (
+        f"/api/teams/{x['team']}/invitations", {"to": "friend@example.com"})),
+    ("DELETE", "/api/teams/{team_id}/invitations/{invitation_id}"): Entry(frozenset({P, S, A}), lambda x: (
+        f"/api/teams/{x['team']}/invitations/{_invitation(x)}", None)),
+    # The captain may not leave before handing over (422); quinn, a player on the team, leaves.
+    ("POST", "/api/teams/{team_id}/leave"): Entry(frozenset({P, Q}), lambda x: (
+        f"/api/teams/{_on_team(x, Q)}/leave", None), ok=(422,)),
+    ("DELETE", "/api/teams/{team_id}/members/{user_id}"): Entry(frozenset({P, S, A}), lambda x: (
+        f"/api/teams/{_on_team(x, Q)}/members/{x['users'][Q]}", None)),
+    ("PATCH", "/api/teams/{team_id}/members/{user_id}"): Entry(frozenset({P, S, A}), lambda x: (
+        f"/api/teams/{_on_team(x, Q)}/members/{x['users'][Q]}", {"role": "Co-captain"})),
+    ("GET", "/api/leagues/{league_id}/rosters"): Entry(OPERATORS, lambda x: (f"/api/leagues/{x['lg']}/rosters", None)),
 }  # fmt: skip
 # Calls of a route with another body than its matrix entry's: each must be refused the same way.
 VARIANTS: dict[str, tuple[tuple[str, str], Entry]] = {
@@ -192,6 +207,23 @@ def _taken(x: dict, role: str) -> int:
     request_replies.accept(db, actor_of(sub), x["note"])
     db.commit()
     return x["note"]
+
+
+def _on_team(x: dict, role: str) -> int:
+    """pat's team T1, with ``role`` on it as a player."""
+    db = x["db"]
+    db.add(TeamMember(team_id=x["team"], user_id=x["users"][role], role=MemberRole.PLAYER))
+    db.commit()
+    return x["team"]
+
+
+def _invitation(x: dict) -> int:
+    """A waiting invitation to pat's team T1."""
+    db = x["db"]
+    [pat] = rows(db, User, User.id == x["users"][P])
+    sent = invitations.invite(db, actor_of(pat), x["team"], to="invited@example.com")
+    db.commit()
+    return sent["id"]
 
 
 def _spec_notice(x: dict, request_id: int) -> dict:

@@ -94,7 +94,12 @@ def add_teams(league_id: int, names: list[str], captain: str | None = None) -> N
         if captain:
             captain_id = session.exec(select(User.id).where(User.username == captain)).one()
         for name in names:
-            session.add(Team(league_id=league_id, team_name=name, captain_id=captain_id, paid=True))
+            team = Team(league_id=league_id, team_name=name, captain_id=captain_id, paid=True)
+            session.add(team)
+            session.flush()
+            rosters.add_captain(session, team)
+
+    from volley_app.services.teams import rosters
 
     db.call(_add)
 

@@ -44,7 +44,7 @@ def test_newcomer_signs_up_lands_on_dash_and_logs_out(new_page):
     expect(page.get_by_role("heading", name="Welcome, Nora")).to_be_visible()
     nav = page.get_by_role("navigation", name="Main")
     boxes = []
-    for label in ("Home", "Leagues", "Subs", "Profile", "Logout"):
+    for label in ("Home", "Teams", "Leagues", "Subs", "Profile", "Logout"):
         item = nav.get_by_role("link", name=label, exact=True).or_(nav.get_by_role("button", name=label))
         expect(item).to_be_visible()
         boxes.append(item.bounding_box())

@@ -60,7 +60,7 @@ def test_an_operator_downloads_every_file_of_a_league(new_page, width):
     )  # on the app's own address, where the pages are
     screenshot(page, f"league-files-{width}")
 
-    for label in ("Captain list", "Payment list", "Record table", "Game list"):
+    for label in ("Captain list", "Payment list", "Record table", "Game list", "Roster list"):
         name, body = _download(page, f"{label} (CSV)")
         assert name.endswith(".csv"), name
         assert body.strip() and b"<html" not in body.lower(), body[:200]

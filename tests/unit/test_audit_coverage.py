@@ -59,6 +59,8 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "league_places.claim", "league_places.lock", "mail.tell", "playoffs.apply_forfeit", "playoffs.apply_result",
         "playoffs.withdraw_from_bracket", "ratelimit.hit", "ratelimit.invitation", "ratelimit.signup", "ratelimit.signup_refused",
         "ratelimit.sub_invite", "ratelimit.use", "ratelimit.use_committed", "scheduling.tell_captains",
+        "ratelimit.team_invitation", "rosters.tell_team",
+        "rosters.add_captain",  # a new team's captain on its roster: part of making the team
     },
 }
 _WRITES = {"db.add", "db.add_all", "db.delete", "mail.queue"}

@@ -103,6 +103,9 @@ SAMPLES: dict[str, dict[str, object]] = {
                         "page": link("dash/player/leagues")},
     "team_short": {"team": TYPED, "first_name": TYPED, "places": 2, "against": " (vs Spikes)", "day": "Tue, Jun 3",
                    "when": "Tue, Jun 3, 7:00 PM", "playing": 4, "out": 2, "unanswered": 0, "page": link("dash/teams/1")},
+    "team_invitation": {"team": TYPED, "league": TYPED, "inviter": TYPED, "link": link("join/1.2.abc"),
+                        "until": "Tue, Jun 3"},
+    "roster_changed": {"team": TYPED, "first_name": TYPED, "change": TYPED, "page": link("dash/teams/1")},
 }  # fmt: skip
 
 

@@ -143,6 +143,7 @@ def dash_nav() -> rx.Component:
             ),
             rx.fragment(
                 _nav_link("Home", routes.DASH),
+                _nav_link("Teams", routes.TEAMS),
                 _nav_link("Leagues", routes.DASH_LEAGUES),
                 _nav_link("Subs", routes.DASH_SUBS),
                 _nav_link("Profile", routes.DASH_PROFILE),

@@ -16,8 +16,9 @@ from volley_app.components.inquiries import form_page, kept_form, two_columns
 from volley_app.registry import page
 from volley_app.services.accounts import accounts
 from volley_app.services.core.validation import PASSWORD_RULE, USERNAME_RULE
+from volley_app.services.teams import invitations
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import form_values
+from volley_app.state.forms import form_values, path_arg, run_action
 from volley_app.state.inquiries import PublicFormState
 
 ERROR_ID = "signup-error"
@@ -27,20 +28,41 @@ class SignupState(PublicFormState, rx.State):
     _fields = accounts.SIGNUP_FIELDS
     _error_id = ERROR_ID
 
+    # Signing up from a team invitation's link (?join={token}): the account joins the team as it is made.
+    joining: rx.Field[bool] = rx.field(False)
+
+    async def load(self):
+        """on_load: no message left over; from an invitation's link, its address filled in."""
+        self.clear()
+        token = path_arg(self, "join")
+        self.joining = bool(token)
+        if not token:
+            return None
+        found, _failure = await run_action(invitations.invited_email, join_token=token)
+        return rx.set_value("email", found) if found else None
+
     @rx.event
     async def signup(self, form_data: dict | None = None):
         data = form_values(form_data, self._fields)
         data["username"] = data["username"].lower()
         auth_state = await self.get_state(AuthState)
+        token = path_arg(self, "join")
+        trusted = auth_state.persist != "false"
 
         def logged_in(result):
             auth_state._apply_login(result)
             return rx.redirect(routes.DASH)
 
-        return self._send(accounts.signup, done=logged_in, trusted=auth_state.persist != "false", **data)
+        def joined(result: invitations.SignedUp):
+            auth_state._apply_login(result.login)
+            return rx.redirect(routes.team_path(result.team_id) if result.team_id else routes.team_join_path(token))
+
+        if token:
+            return self._send(invitations.signup_and_join, done=joined, join_token=token, trusted=trusted, **data)
+        return self._send(accounts.signup, done=logged_in, trusted=trusted, **data)
 
 
-@page(routes.SIGNUP, "Sign Up", on_load=SignupState.clear)
+@page(routes.SIGNUP, "Sign Up", on_load=SignupState.load)
 def signup_page() -> rx.Component:
     s = SignupState
     return form_page(
@@ -58,7 +80,7 @@ def signup_page() -> rx.Component:
                 spacing="4",
             ),
             region_field(s, required=True),
-            submit_button("Sign Up", s),
+            submit_button(rx.cond(s.joining, "Sign Up and Join the Team", "Sign Up"), s),
             on_submit=s.signup,
             error_id=ERROR_ID,
         ),

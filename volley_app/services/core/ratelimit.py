@@ -32,6 +32,9 @@ SIGNUP_TRIES = Limit("signup_try", 30, dt.timedelta(minutes=10))
 # Every invitation of a sub (targeted, reopened, suggested, or a step of an invite list) emails another person.
 INVITES_PER_REQUESTOR = Limit("invite_requestor", 10, dt.timedelta(days=1))
 INVITES_PER_SUB = Limit("invite_sub", 2, dt.timedelta(days=1))
+# Every invitation to join a team emails an address: so many a day per inviter, and per inviter and address.
+TEAM_INVITES_PER_INVITER = Limit("team_invite", 20, dt.timedelta(days=1))
+TEAM_INVITES_PER_ADDRESS = Limit("team_invite_address", 2, dt.timedelta(days=1))
 # Teams one player may have on one league's waitlist at a time.
 WAITLIST_PER_PLAYER = 2
 
@@ -194,6 +197,22 @@ def sub_invite(db: Session, requestor_id: int, recipient_id: object, *, now: dt.
     why = invitation(db, requestor_id, recipient_id, now=now)
     if why:
         raise RateLimited(why)
+
+
+def team_invitation(db: Session, inviter_id: int, email: str, *, now: dt.datetime | None = None) -> None:
+    """Count one team invitation emailed to ``email`` by ``inviter_id`` (in the caller's transaction).
+
+    Raises:
+        RateLimited: the inviter's invitations of the day, or those to this address, are used up.
+    """
+    now = now or utcnow()
+    keys = ((TEAM_INVITES_PER_INVITER, str(inviter_id)), (TEAM_INVITES_PER_ADDRESS, f"{inviter_id}:{email[:200]}"))
+    for rule, key in keys:
+        if why := _refusal(db, rule, key, now):
+            raise RateLimited(why)
+    for rule, key in keys:
+        db.add(RateLimitHit(scope=rule.scope, key=key, at=now))
+    db.flush()
 
 
 def waitlist_entry(db: Session, captain_id: int, league_id: int) -> None:

@@ -18,6 +18,7 @@ from volley_app.models import (
     SubStatus,
     SubWithdrawal,
     Team,
+    TeamMember,
     User,
     utcnow,
 )
@@ -35,7 +36,8 @@ def account_history(db: Session, uid: int) -> str:
     what = []
     if db.exec(select(Payment.id).where(Payment.user_id == uid)).first() is not None:
         what.append("payments")
-    if db.exec(select(Team.id).where(Team.captain_id == uid)).first() is not None:
+    if (db.exec(select(Team.id).where(Team.captain_id == uid)).first() is not None
+            or db.exec(select(TeamMember.id).where(TeamMember.user_id == uid)).first() is not None):  # fmt: skip
         what.append("teams")
     if db.exec(select(LeagueSession.id).where(LeagueSession.svl_id == uid)).first() is not None:
         what.append("league sessions")

@@ -1,5 +1,5 @@
 """CSV exports of a league for its SVL and admins: teams (with captain contact), payments, standings, schedule,
-waiver signatures.
+waiver signatures, rosters.
 
 Each file is UTF-8 with a byte order mark (spreadsheets then read accents right), named after the
 league and the day, and safe to open: a cell that starts with ``=``, ``+``, ``-``, ``@`` (or a tab or
@@ -24,9 +24,9 @@ from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import NotFound
 from volley_app.services.seasons import leagues, results, schedule
 from volley_app.services.seasons.leagues import LEAGUE_NOT_FOUND
-from volley_app.services.teams import registration, waivers
+from volley_app.services.teams import registration, rosters, waivers
 
-KINDS = ("teams", "payments", "standings", "schedule", "signatures")
+KINDS = ("teams", "payments", "standings", "schedule", "signatures", "rosters")
 UNKNOWN = "No such export."
 RISKY = ("=", "+", "-", "@", "\t", "\r")
 
@@ -64,6 +64,13 @@ def _teams(db: Session, league: League) -> tuple[list[str], list[list[object]]]:
         status = "Withdrawn" if t.withdrawn_at else ("Waitlist" if t.waitlist else "Playing")
         rows.append([t.team_name, status, "Yes" if t.paid else "No", u.first_name if u else "", u.last_name if u else "",
                      u.username if u else "", u.email if u else "", timefmt.date_time(t.created_at, zone, labelled=True)])  # fmt: skip
+    return header, rows
+
+
+def _rosters(db: Session, league: League) -> tuple[list[str], list[list[object]]]:
+    header = ["Team", "Role", "Name", "Username", "Email", "Gender", "Joined"]
+    rows: list[list[object]] = [[r["team_name"], r["role"], r["name"], r["username"], r["email"], r["gender"], r["joined"]]
+                                for r in rosters.league_roster_rows(db, league)]  # fmt: skip
     return header, rows
 
 
@@ -112,6 +119,8 @@ def export(db: Session, actor: Actor | None, league_id: object, kind: object, *,
         header, rows = _standings(db, actor, league)
     elif kind == "signatures":
         header, rows = waivers.signature_table(db, league)
+    elif kind == "rosters":
+        header, rows = _rosters(db, league)
     else:
         header, rows = _schedule(db, league)
     return {"name": file_name(league, str(kind), now or utcnow(), leagues.zone(db, league)), "data": to_csv(header, rows)}

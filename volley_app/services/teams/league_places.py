@@ -43,6 +43,7 @@ from volley_app.services.core.errors import Invalid
 from volley_app.services.mail import mail
 from volley_app.services.money import fees, payments
 from volley_app.services.seasons import leagues, scheduling
+from volley_app.services.teams import rosters
 
 log = logging.getLogger(__name__)
 
@@ -493,6 +494,7 @@ def _new_team(db: Session, pay: Payment, league: League) -> Team:
     team = Team(league_id=league.id, captain_id=pay.user_id, team_name=name, paid=True, waitlist=False)
     db.add(team)
     db.flush()
+    rosters.add_captain(db, team)
     db.execute(sa.update(Payment).where(col(Payment.id) == pay.id).values(team_id=team.id))
     db.flush()
     db.refresh(pay)

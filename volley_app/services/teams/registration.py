@@ -30,7 +30,7 @@ from volley_app.services.money import fees, payments
 from volley_app.services.money.payments import access_payment
 from volley_app.services.seasons import leagues
 from volley_app.services.seasons.leagues import access_league
-from volley_app.services.teams import league_places
+from volley_app.services.teams import league_places, rosters
 
 log = logging.getLogger(__name__)
 
@@ -214,6 +214,7 @@ def register(
         team = Team(league_id=league.id, captain_id=actor.user_id, team_name=name, paid=False, waitlist=True)
         db.add(team)
         db.flush()
+        rosters.add_captain(db, team)
         assert team.id is not None  # flushed
         log.info("team %s joined the waitlist of league %s", team.id, league.id)
         return {"kind": "waitlist", "league_id": league.id, "team_id": team.id}

@@ -9,14 +9,14 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from volley_app import routes
-from volley_app.models import Game, GameType, League, Payment, Role, StandingAdjustment, Team, User, utcnow
+from volley_app.models import Game, GameType, League, Payment, Role, StandingAdjustment, Team, TeamMember, User, utcnow
 from volley_app.services.accounts import venues
 from volley_app.services.core import audit, paging, timefmt, validation
 from volley_app.services.core.actors import Actor, load, record_id, require_actor, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
 from volley_app.services.seasons import leagues, playoffs, results, scheduling, scoring
-from volley_app.services.teams import league_places
+from volley_app.services.teams import league_places, rosters
 
 NAME_CLASH = "Another team in this league has that name"
 HAS_HISTORY = "{name} has {what}, so it cannot be deleted. Withdraw it instead: its results and payments are kept."
@@ -94,7 +94,7 @@ def _dicts(db: Session, actor: Actor, found: list[Team]) -> list[TeamRow]:
 def list_teams(
     db: Session, actor: Actor | None, *, waitlist: bool | None = None, league_id: object = None
 ) -> list[TeamRow]:
-    """Admins: every team; SVLs: the teams of their leagues; players: the teams they captain.
+    """Admins: every team; SVLs: the teams of their leagues; players: the teams they captain or are on.
 
     ``league_id`` (from the address, may be empty) keeps one league's teams. Each row says
     whether the actor may promote it off the waitlist (``can_promote``).
@@ -115,10 +115,17 @@ def list_teams(
         if actor.is_svl:
             stmt = stmt.where(League.svl_id == actor.user_id)
         else:
-            stmt = stmt.where(Team.captain_id == actor.user_id)
+            stmt = stmt.where(_on_team(actor))
     if waitlist is not None:
         stmt = stmt.where(col(Team.waitlist).is_(waitlist))
     return _dicts(db, actor, list(db.exec(stmt).all()))
+
+
+def _on_team(actor: Actor) -> sa.ColumnElement[bool]:
+    """The teams the player captains or is on."""
+    member = sa.exists().where(col(TeamMember.team_id) == Team.id, col(TeamMember.user_id) == actor.user_id,
+                               col(TeamMember.left_at).is_(None))  # fmt: skip
+    return sa.or_(col(Team.captain_id) == actor.user_id, member)
 
 
 # The filters of the teams list and the waitlist: free text (the team's or its captain's name).
@@ -148,7 +155,7 @@ def teams_page(
         except NotFound:
             where.append(sa.false())
     if not actor.is_admin:
-        where.append(col(League.svl_id) == actor.user_id if actor.is_svl else col(Team.captain_id) == actor.user_id)
+        where.append(col(League.svl_id) == actor.user_id if actor.is_svl else _on_team(actor))
     if waitlist is not None:
         where.append(col(Team.waitlist).is_(waitlist))
     query = select(Team).join(League, col(League.id) == Team.league_id)
@@ -166,13 +173,26 @@ def teams_page(
 
 
 def get_team(db: Session, actor: Actor | None, team_id: object) -> TeamDetail:
-    """A team for its edit page: the league's SVL, an admin, or its captain (read only)."""
+    """A team for its page: the league's SVL, an admin, or its captain and members (read only)."""
     actor = require_actor(actor)
     team = access_team(db, actor, team_id, manage=False)
     can_manage = manages_team(db, actor, team) and team.withdrawn_at is None
     what = history(db, team)
     return {**_dicts(db, actor, [team])[0], "can_manage": can_manage, "can_edit_name": actor.is_admin,
             "history": what, "can_delete": can_manage and not what}  # fmt: skip
+
+
+class TeamScreen(TypedDict):
+    """The team page: the team and its roster, read at once."""
+
+    team: TeamDetail
+    roster: rosters.Roster
+
+
+def team_screen(db: Session, actor: Actor | None, team_id: object) -> TeamScreen:
+    """The team page's one read: the team (as :func:`get_team`) and its roster, for its members, the league's
+    operator and admins."""
+    return {"team": get_team(db, actor, team_id), "roster": rosters.roster(db, actor, team_id)}
 
 
 def history(db: Session, team: Team) -> str:
@@ -333,11 +353,12 @@ def manages_team(db: Session, actor: Actor, team: Team) -> bool:
 def access_team(db: Session, actor: Actor | None, team_id: object, *, manage: bool = True) -> Team:
     """The team when the actor manages its league (its SVL or an admin).
 
-    With ``manage=False`` its captain may have it too (to read it). Else Unauthorized / Forbidden / NotFound.
+    With ``manage=False`` its captain and members may have it too (to read it). Else Unauthorized / Forbidden / NotFound.
     """
     actor = require_role(actor, Role.SVL, Role.ADMIN) if manage else require_actor(actor)
     team = load(db, Team, team_id, TEAM_NOT_FOUND)
-    if not (manages_team(db, actor, team) or (not manage and team.captain_id == actor.user_id)):
+    on_team = team.captain_id == actor.user_id or (team.id is not None and rosters.is_member(db, team.id, actor.user_id))
+    if not (manages_team(db, actor, team) or (not manage and on_team)):
         raise Forbidden()
     league = db.get(League, team.league_id)
     if league is not None and league.archived_at is not None and not actor.is_admin:

@@ -1,7 +1,10 @@
 """One team (/dash/teams/{id}): its SVL and admins correct the record (admins also name and paid), withdraw or
-delete it; its captain reads it."""
+delete it; its members read it. Its roster: the captain and co-captains invite and remove, the captain changes
+roles, a member leaves."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import reflex as rx
 from reflex.event import EventSpec
@@ -12,17 +15,20 @@ from volley_app.components.forms import (
     confirm_delete,
     error_line,
     form_card,
+    notice_line,
     record_form,
     select_field,
+    stacked_form,
     submit_button,
     text_field,
 )
 from volley_app.components.layout import button_row, column, dash_page, link_button
 from volley_app.registry import page
 from volley_app.services.core.validation import TEAM_NAME_REQUIRED
+from volley_app.services.teams import invitations, rosters
 from volley_app.services.teams import teams as svc
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import FormState, form_values, path_arg
+from volley_app.state.forms import FormState, form_values, path_arg, run_action
 
 ERROR_ID = "team-error"
 
@@ -47,6 +53,91 @@ def _shown(found: svc.TeamDetail) -> dict[str, str]:
     }
 
 
+ROSTER_ERROR_ID = "roster-error"
+
+
+class RosterState(FormState, AuthState):
+    """The team's roster on its page: members, pending invitations, and the changes the reader may make."""
+
+    _fields = ("to",)
+    _error_id = ROSTER_ERROR_ID
+
+    members: rx.Field[list[rosters.MemberRow]] = rx.field(default_factory=list)
+    invitations: rx.Field[list[rosters.InvitationRow]] = rx.field(default_factory=list)
+    size: rx.Field[str] = rx.field("")
+    gender_note: rx.Field[str] = rx.field("")
+    gender_ok: rx.Field[bool] = rx.field(True)
+    full: rx.Field[bool] = rx.field(False)
+    can_manage: rx.Field[bool] = rx.field(False)
+    can_leave: rx.Field[bool] = rx.field(False)
+    shown: rx.Field[bool] = rx.field(False)
+    notice: rx.Field[str] = rx.field("")
+
+    def _id(self) -> str:
+        return path_arg(self, "team_id")
+
+    def _show(self, found: rosters.Roster | None) -> None:
+        self._clear_messages()
+        self.shown = found is not None
+        self.members = list(found["members"]) if found else []
+        self.invitations = list(found["invitations"]) if found else []
+        self.size = found["size"] if found else ""
+        self.gender_note = found["gender_note"] if found else ""
+        self.gender_ok = bool(found and found["women"] >= found["women_needed"])
+        self.full = bool(found and found["full"])
+        self.can_manage = bool(found and found["can_manage"])
+        self.can_leave = bool(found and found["can_leave"])
+
+    async def _reload(self) -> None:
+        found, failure = await run_action(rosters.roster, actor=await self._actor(), team_id=self._id())
+        self._show(found)
+        if failure is not None:
+            self.error = failure.message
+
+    def _done(self, notice: str) -> Callable[[object], list[object]]:
+        def after(_result: object) -> list[object]:
+            self.notice = notice
+            return [RosterState.refresh, rx.set_value("to", "")]
+
+        return after
+
+    @rx.event
+    async def refresh(self) -> None:
+        """The roster read again after a change."""
+        notice = self.notice
+        await self._reload()
+        self.notice = notice
+
+    @rx.event
+    def invite(self, form_data: dict[str, object]):
+        data = form_values(form_data, self._fields)
+        self.notice = ""
+        return self._submit(invitations.invite, done=self._done(f"Invitation sent to {data['to'].strip()}"),
+                            team_id=self._id(), to=data["to"])  # fmt: skip
+
+    @rx.event
+    def withdraw(self, invitation_id: str):
+        self.notice = ""
+        return self._submit(invitations.withdraw, done=self._done("Invitation withdrawn"), team_id=self._id(),
+                            invitation_id=invitation_id)  # fmt: skip
+
+    @rx.event
+    def remove(self, user_id: str):
+        self.notice = ""
+        return self._submit(rosters.remove_member, done=self._done("Taken off the roster"), team_id=self._id(),
+                            user_id=user_id)  # fmt: skip
+
+    @rx.event
+    def change_role(self, user_id: str, role: str):
+        self.notice = ""
+        return self._submit(rosters.set_role, done=self._done("Role changed"), team_id=self._id(), user_id=user_id,
+                            role=role)  # fmt: skip
+
+    @rx.event
+    def leave(self):
+        return self._submit(rosters.leave, done=_to_teams, team_id=self._id())
+
+
 class TeamEditState(FormState, AuthState):
     _fields = ("team_name", "paid", "wins", "losses", "reason")
     _error_id = ERROR_ID
@@ -61,8 +152,11 @@ class TeamEditState(FormState, AuthState):
         return path_arg(self, "team_id")
 
     async def load(self) -> None:
-        found: svc.TeamDetail | None = await self._read_record(svc.get_team, team_id=self._id())
+        screen: svc.TeamScreen | None = await self._read_record(svc.team_screen, team_id=self._id())
+        found = screen["team"] if screen else None
         self.team, self.denied = ({}, True) if found is None else (_shown(found), False)
+        roster = await self.get_state(RosterState)
+        roster._show(screen["roster"] if screen else None)
         self.can_manage = bool(found and found["can_manage"])
         self.can_edit_name = bool(found and found["can_edit_name"])
         self.can_delete = bool(found and found["can_delete"])
@@ -141,6 +235,96 @@ def _actions() -> rx.Component:
     )  # fmt: skip
 
 
+def _member(m: ObjectVar[rosters.MemberRow]) -> rx.Component:
+    s = RosterState
+    uid = m["user_id"].to_string()
+    remove = confirm_delete("Remove", "Take " + m["name"].to(str) + " off the roster?",
+                            s.remove(uid), confirm_label="Remove")  # type: ignore[operator]  # rx.event is typed by a __new__ mypy skips
+    captain = confirm_delete("Make captain", "Hand the captaincy to " + m["name"].to(str) + "? You become a player.",
+                             s.change_role(uid, "Captain"), confirm_label="Make captain")  # type: ignore[operator]  # as above
+    co = rx.button("Make co-captain", variant="soft", size="2", type="button",
+                   on_click=s.change_role(uid, "Co-captain"))  # type: ignore[operator]  # as above
+    player = rx.button("Make player", variant="soft", size="2", type="button",
+                       on_click=s.change_role(uid, "Player"))  # type: ignore[operator]  # as above
+    facts = rx.text(
+        rx.cond(m["gender"] != "", m["gender"].to(str) + " · ", ""), rx.cond(m["position"] != "", m["position"].to(str) + " · ", ""),
+        "Joined ", m["joined"], size="2", color_scheme="gray",
+    )  # fmt: skip
+    return rx.card(
+        rx.vstack(
+            rx.flex(rx.text(m["name"], weight="medium"), rx.badge(m["role"]), spacing="2", align="center", wrap="wrap"),
+            facts,
+            button_row(
+                rx.cond(m["can_make_co_captain"], co, rx.fragment()),
+                rx.cond(m["can_make_player"], player, rx.fragment()),
+                rx.cond(m["can_make_captain"], captain, rx.fragment()),
+                rx.cond(m["can_remove"], remove, rx.fragment()),
+                spacing="2",
+            ),
+            spacing="1",
+            width="100%",
+        ),
+        width="100%",
+        custom_attrs={"data-testid": "roster-member"},
+    )
+
+
+def _invitation(i: ObjectVar[rosters.InvitationRow]) -> rx.Component:
+    withdraw = confirm_delete("Withdraw", "Withdraw the invitation of " + i["email"].to(str) + "? Its link stops working.",
+                              RosterState.withdraw(i["id"].to_string()), confirm_label="Withdraw")  # type: ignore[operator]  # rx.event is typed by a __new__ mypy skips
+    return rx.flex(
+        rx.text(i["email"], " · sent ", i["sent"], " · until ", i["expires"], size="2"),
+        withdraw,
+        justify="between", align="center", wrap="wrap", spacing="2", width="100%",
+    )  # fmt: skip
+
+
+def _invite_form() -> rx.Component:
+    s = RosterState
+    return stacked_form(
+        text_field("Invite by email or username", "to", s, max_length=254, required=True,
+                   hint="They get an email with a link to join the team."),  # fmt: skip
+        submit_button("Send invitation", s, size="2", width="auto"),
+        on_submit=s.invite,
+        spacing="2",
+    )
+
+
+def roster_section() -> rx.Component:
+    s = RosterState
+    leave = confirm_delete("Leave team", "Leave this team? The captain can invite you again.", s.leave,
+                           confirm_label="Leave team")  # fmt: skip
+    return rx.cond(
+        s.shown,
+        column(
+            rx.heading("Roster", size="4", as_="h2"),
+            rx.text(s.size, size="2"),
+            rx.cond(s.gender_note != "", rx.text(s.gender_note, size="2", color_scheme=rx.cond(s.gender_ok, "green", "red")),
+                    rx.fragment()),  # fmt: skip
+            error_line(s.error, ROSTER_ERROR_ID),
+            notice_line(s.notice),
+            rx.vstack(rx.foreach(s.members, _member), spacing="2", width="100%"),
+            rx.cond(
+                s.can_manage,
+                column(
+                    rx.cond(s.full, rx.text("The roster is full.", size="2"), _invite_form()),
+                    rx.cond(
+                        s.invitations.length() > 0,
+                        column(rx.heading("Invitations waiting", size="3", as_="h3"),
+                               rx.foreach(s.invitations, _invitation), spacing="2"),  # fmt: skip
+                        rx.fragment(),
+                    ),
+                    spacing="3",
+                ),
+                rx.fragment(),
+            ),
+            rx.cond(s.can_leave, leave, rx.fragment()),
+            spacing="3",
+        ),
+        rx.fragment(),
+    )
+
+
 @page(routes.TEAM_EDIT, "Team", on_load=TeamEditState.load)
 def team_edit_page() -> rx.Component:
     s = TeamEditState
@@ -153,4 +337,5 @@ def team_edit_page() -> rx.Component:
         rx.cond(s.can_manage, _edit_form(), read_only),
     )
     back = link_button("Back to Teams", href=routes.TEAMS, variant="soft")
-    return dash_page(form_card("Team", error_line(s.error, ERROR_ID), rx.cond(s.denied, back, team)))
+    return dash_page(form_card("Team", error_line(s.error, ERROR_ID), rx.cond(s.denied, back, team), roster_section(),
+                               max_width="40rem"))

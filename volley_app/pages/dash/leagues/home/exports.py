@@ -1,4 +1,5 @@
-"""The league home's Exports card: CSV files of the teams, payments, standings and schedule (its SVL and admins)."""
+"""The league home's Exports card: CSV files of the teams, payments, standings, schedule and rosters, and the
+rosters' page (its SVL and admins)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from volley_app.components.layout import card_for, file_link
 from .state import LeagueHomeState
 
 # Names that no other link of the page contains (its Schedule, Standings and Teams links keep theirs).
-LABELS = (("teams", "Captain list"), ("payments", "Payment list"), ("standings", "Record table"), ("schedule", "Game list"))
+LABELS = (("teams", "Captain list"), ("payments", "Payment list"), ("standings", "Record table"), ("schedule", "Game list"),
+          ("rosters", "Roster list"))
 
 
 def exports_card() -> rx.Component:
@@ -24,4 +26,5 @@ def exports_card() -> rx.Component:
               for kind, label in LABELS],
             spacing="4", wrap="wrap",
         ),  # fmt: skip
+        rx.link("Every team's roster", href=s.links.to(dict[str, str])["rosters"], size="2"),
     )

@@ -71,6 +71,7 @@ def links_of(league_id: int) -> dict[str, str]:
         "teams": routes.teams_path(league_id), "register": routes.new_team_path(league_id),
         "audit": routes.audit_log_path(league_id), "bracket": routes.league_bracket_path(league_id),
         "message": routes.league_message_path(league_id), "waiver": routes.league_waiver_path(league_id),
+        "rosters": routes.league_rosters_path(league_id),
     }  # fmt: skip
 
 
