@@ -37,6 +37,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "request_replies.accept", "answers.answer_by_link", "request_changes.create", "request_replies.decline",
         "request_changes.delete", "request_changes.reopen", "request_changes.update", "request_replies.withdraw",
         "rsvps.answer", "rsvps.answer_by_link",
+        "waivers.sign_waiver",  # the signature itself is the record: who, which version, when, from where
     },
     "signing in and out (the login log is its record)": {
         "auth.check_credentials", "auth.forgive_failures", "auth.login", "auth.logout", "auth.logout_everywhere",
