@@ -10,15 +10,17 @@ from __future__ import annotations
 import datetime as dt
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from volley_app.models import (
     Day,
+    Game,
     League,
     LeagueFormat,
     LeagueSession,
     LoginAttempt,
     LoginSession,
+    MemberRole,
     OutboxMessage,
     Rating,
     Role,
@@ -26,13 +28,14 @@ from volley_app.models import (
     SkillLevel,
     SubRequest,
     Team,
+    TeamMember,
     User,
     utcnow,
 )
 from volley_app.services.accounts import accounts, auth
 from volley_app.services.core.actors import Actor
 from volley_app.services.subs import request_changes
-from volley_app.services.teams import rosters
+from volley_app.services.teams import rosters, waivers
 
 PASSWORD = "pass1"
 """The password of every user that ``make_user`` creates, unless a test gives another one."""
@@ -120,6 +123,45 @@ def add_teams(db: Session, league: League, n: int, prefix: str = "T", **columns)
         db.commit()
         ids.append(team.id)
     return ids
+
+
+def add_member(db: Session, team_id: int, user: User | int, role: MemberRole = MemberRole.PLAYER) -> TeamMember:
+    """Put ``user`` on the team now (a current member) and commit; one already on it (a captain) stays as they are."""
+    user_id = user if isinstance(user, int) else user.id
+    on = db.exec(select(TeamMember).where(TeamMember.team_id == team_id, TeamMember.user_id == user_id,
+                                          col(TeamMember.left_at).is_(None))).first()  # fmt: skip
+    if on is not None:
+        return on
+    row = TeamMember(team_id=team_id, user_id=user_id, role=role)
+    db.add(row)
+    db.commit()
+    return row
+
+
+def remove_member(db: Session, team_id: int, user_id: int) -> None:
+    """End the user's membership of the team (they left) and commit."""
+    for m in db.exec(select(TeamMember).where(TeamMember.team_id == team_id, TeamMember.user_id == user_id,
+                                              col(TeamMember.left_at).is_(None))):  # fmt: skip
+        m.left_at = utcnow()
+    db.commit()
+
+
+def add_game(db: Session, league_id: int, team1: int, team2: int | None, start: dt.datetime, **columns) -> Game:
+    """Add a game between two teams (``team2`` None: a bye) of the league and commit it."""
+    row = Game(league_id=league_id, team1_id=team1, team2_id=team2, start_at=start, **columns)
+    db.add(row)
+    db.commit()
+    return row
+
+
+WAIVER_TEXT = "I play at my own risk and release the league from claims."
+
+
+def add_waiver(db: Session, operator: Actor, league_id: int, text: str = WAIVER_TEXT) -> waivers.WaiverVersion:
+    """A new version of the league's waiver, saved by ``operator`` (its SVL or an admin)."""
+    found = waivers.save_waiver(db, operator, league_id=league_id, text=text)
+    db.commit()
+    return found
 
 
 def league_world(db: Session) -> dict:

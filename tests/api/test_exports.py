@@ -11,9 +11,17 @@ import httpx
 import pytest
 from sqlmodel import select
 
-from tests.factories import actor_of, add_league, add_league_session, add_teams, login_token, make_user
+from tests.factories import (
+    actor_of,
+    add_league,
+    add_league_session,
+    add_member,
+    add_teams,
+    add_waiver,
+    login_token,
+    make_user,
+)
 from tests.harness import call_handler
-from tests.waiver_factories import add_member, add_waiver
 from volley_app import routes
 from volley_app.models import Game, Role, Team, utcnow
 from volley_app.pages.dash.leagues.home.state import LeagueHomeState

@@ -13,9 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.api import world as w
-from tests.factories import actor_of, rows
-from tests.rsvp_factories import add_member
-from tests.waiver_factories import add_waiver
+from tests.factories import actor_of, add_member, add_waiver, rows
 from volley_app.api.app import create_api
 from volley_app.api.routes import route_table
 from volley_app.api.routes.common import ADMIN, ANYONE, LOGGED_IN, OPERATOR, PLAYER

@@ -10,8 +10,16 @@ import re
 import httpx
 import pytest
 
-from tests.factories import add_league, add_league_session, add_teams, make_user, rows
-from tests.rsvp_factories import add_game, add_member, remove_member
+from tests.factories import (
+    add_game,
+    add_league,
+    add_league_session,
+    add_member,
+    add_teams,
+    make_user,
+    remove_member,
+    rows,
+)
 from volley_app import routes
 from volley_app.models import Game, GameRsvp, OutboxMessage, Role, RsvpAnswer, utcnow
 from volley_app.services.teams import rsvps

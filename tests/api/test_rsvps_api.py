@@ -4,8 +4,7 @@ games; another player and another SVL are refused and change nothing."""
 from __future__ import annotations
 
 from tests.api import world as w
-from tests.factories import rows
-from tests.rsvp_factories import add_member
+from tests.factories import add_member, rows
 from volley_app.models import GameRsvp
 
 
@@ -19,7 +18,11 @@ def _world(db) -> dict:
 async def test_a_member_answers_and_the_teams_games_show_it(db):
     x = _world(db)
     async with w.client() as c:
-        put = await c.post(f"/api/games/{x['game']}/rsvp", json={"answer": "In"}, headers=w.headers(x, "player"))
+        # pat captains both sides of the game: the answer must say for which team
+        both = await c.post(f"/api/games/{x['game']}/rsvp", json={"answer": "In"}, headers=w.headers(x, "player"))
+        assert both.status_code == 422 and both.json()["errors"] == {"teamId": "Say which of your teams you answer for."}
+        put = await c.post(f"/api/games/{x['game']}/rsvp", json={"answer": "In", "team": x["t"]},
+                           headers=w.headers(x, "player"))  # fmt: skip
         assert put.status_code == 200, put.text
         game = put.json()
         assert (game["id"], game["mine"], game["inCount"], game["needed"], game["short"]) == (x["game"], "In", 1, 6, True)

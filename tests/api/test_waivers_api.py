@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from tests.api import world as w
-from tests.factories import count, rows
-from tests.waiver_factories import add_member
+from tests.factories import add_member, count, rows
 from volley_app.models.rosters import LeagueWaiver, WaiverSignature
 
 

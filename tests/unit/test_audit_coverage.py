@@ -36,7 +36,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "recovery.request_reset", "recovery.reset_password",
         "request_replies.accept", "answers.answer_by_link", "request_changes.create", "request_replies.decline",
         "request_changes.delete", "request_changes.reopen", "request_changes.update", "request_replies.withdraw",
-        "rsvps.answer", "rsvps.answer_by_link",
+        "rsvps.answer", "rsvps.answer_by_link", "game_requests.find_subs",
         "waivers.sign_waiver",  # the signature itself is the record: who, which version, when, from where
     },
     "signing in and out (the login log is its record)": {
@@ -49,7 +49,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "invites.expire_invites", "invites.sweep_request", "leagues.save_reached_stages",
         "mail.deliver_pending", "league_places.send_due_refunds", "ratelimit.purge", "sessions.save_reached_statuses",
         "sub_records.rebuild", "sub_records.refresh",
-        "sub_records.refresh_request", "sub_reminders.send_one", "request_rows.complete_past", "request_lists.detail",
+        "sub_records.refresh_request", "sub_reminders.send_one", "game_requests.tell_short", "request_rows.complete_past", "request_lists.detail",
         "rsvps.send_one",
     },
     "a helper whose callers audit, or a counter of one of the above": {

@@ -8,8 +8,18 @@ import re
 
 import pytest
 
-from tests.factories import actor_of, add_league, add_league_session, add_teams, count, make_user, rows
-from tests.rsvp_factories import add_game, add_member, remove_member
+from tests.factories import (
+    actor_of,
+    add_game,
+    add_league,
+    add_league_session,
+    add_member,
+    add_teams,
+    count,
+    make_user,
+    remove_member,
+    rows,
+)
 from volley_app.models import GameRsvp, LeagueFormat, MemberRole, OutboxMessage, Rating, Role, Team, utcnow
 from volley_app.services.core import signing
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound, Unauthorized

@@ -7,9 +7,18 @@ import datetime as dt
 
 import pytest
 
-from tests.factories import add_league, add_league_session, add_teams, count, login_token, make_user, rows
+from tests.factories import (
+    add_game,
+    add_league,
+    add_league_session,
+    add_member,
+    add_teams,
+    count,
+    login_token,
+    make_user,
+    rows,
+)
 from tests.harness import call, page_state
-from tests.rsvp_factories import add_game, add_member
 from volley_app import routes
 from volley_app.models import GameRsvp, LeagueFormat, MemberRole, Role, utcnow
 from volley_app.pages.dash import home

@@ -7,8 +7,18 @@ import datetime as dt
 import pytest
 import sqlalchemy as sa
 
-from tests.factories import actor_of, add_league, add_teams, count, league_world, make_user, rows
-from tests.waiver_factories import WAIVER_TEXT, add_member, add_waiver
+from tests.factories import (
+    WAIVER_TEXT,
+    actor_of,
+    add_league,
+    add_member,
+    add_teams,
+    add_waiver,
+    count,
+    league_world,
+    make_user,
+    rows,
+)
 from volley_app.models import AuditEntry
 from volley_app.models.rosters import LeagueWaiver, TeamMember, WaiverSignature
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized

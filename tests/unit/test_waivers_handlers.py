@@ -7,9 +7,20 @@ import datetime as dt
 
 import pytest
 
-from tests.factories import actor_of, add_league, add_league_session, add_teams, count, login_token, make_user, rows
+from tests.factories import (
+    WAIVER_TEXT,
+    actor_of,
+    add_league,
+    add_league_session,
+    add_member,
+    add_teams,
+    add_waiver,
+    count,
+    login_token,
+    make_user,
+    rows,
+)
 from tests.harness import CLIENT_IP, call, call_handler
-from tests.waiver_factories import WAIVER_TEXT, add_member, add_waiver
 from volley_app import routes
 from volley_app.models import AuditEntry, Role, User, utcnow
 from volley_app.models.rosters import LeagueWaiver, WaiverSignature
