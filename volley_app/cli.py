@@ -115,7 +115,8 @@ def cmd_expire_holds(_args) -> int:
 
 
 def cmd_send_reminders(_args) -> int:
-    from volley_app.services.subs import game_requests, sub_reminders
+    from volley_app.services.operations import game_requests
+    from volley_app.services.subs import sub_reminders
     from volley_app.services.teams import rsvps
 
     print(f"sent {sub_reminders.send_reminders()} reminder(s), {rsvps.send_reminders()} game reminder(s)")

@@ -22,8 +22,8 @@ from volley_app.api.mail_links import create_mail_links_api
 from volley_app.api.proxy import ForwardedClient
 from volley_app.api.security import protect
 from volley_app.services.mail import mail
-from volley_app.services.operations import clock_sweep
-from volley_app.services.subs import game_requests, invites, sub_reminders
+from volley_app.services.operations import clock_sweep, game_requests
+from volley_app.services.subs import invites, sub_reminders
 from volley_app.services.teams import league_places, rsvps
 from volley_app.state import redis_state, sockets
 from volley_app.state.client_errors import frontend_exception_handler

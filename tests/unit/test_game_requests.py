@@ -30,7 +30,9 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services.core.errors import BadRequest, Forbidden, NotFound
-from volley_app.services.subs import game_requests, request_replies
+from volley_app.services.operations import game_requests
+from volley_app.services.subs import request_replies
+from volley_app.services.teams import rsvps
 
 DAY = dt.timedelta(days=1)
 
@@ -153,9 +155,9 @@ def test_a_sub_who_takes_a_place_shows_on_the_attendance_and_counts_as_in(world)
     request_replies.accept(db, actor_of(sub), rid)
     db.commit()
     assert [p.user_id for p in rows(db, SubRequestPlace)] == [sub.id]
-    seen = game_requests.attendance(db, world["game"].id, world["t1"])
-    assert [(r["name"].split()[0], r["answer"]) for r in seen] == [
-        ("Ann", "In"), ("Bob", "In"), ("Cap", "In"), ("Cole", "In"), ("Helen", "Sub")]
+    row = rsvps.game_row(db, actor_of(world["people"]["cap"]), world["game"], db.get(Team, world["t1"]),
+                         world["league"], now=utcnow())  # the team's games page
+    assert (row["in_count"], row["subs"], row["short_reason"]) == (4, ["Helen Tester"], "1 more player needed")
     short = game_requests.shortfall(db, world["game"], db.get(Team, world["t1"]), world["league"])
     assert (short.players, short.women) == (1, 0)
     # the request still has a place open: tapping again leads to it

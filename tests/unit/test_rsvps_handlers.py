@@ -20,7 +20,7 @@ from tests.factories import (
 )
 from tests.harness import call, page_state
 from volley_app import routes
-from volley_app.models import GameRsvp, LeagueFormat, MemberRole, Role, utcnow
+from volley_app.models import GameRsvp, LeagueFormat, MemberRole, Role, SubRequest, utcnow
 from volley_app.pages.dash import home
 from volley_app.pages.dash.teams import games
 
@@ -104,3 +104,21 @@ async def test_another_player_cannot_answer_for_my_team_from_their_home(w):
     assert [g["team"] for g in state.next_games] == ["T2", "T2"]
     await call(state.answer, w["g1"], w["t1"], "In")
     assert state.answer_error and count(w["db"], GameRsvp) == 0
+
+
+async def test_the_captain_finds_subs_for_a_short_game_in_one_tap_and_others_cannot(w):
+    db = w["db"]
+    captain = await _open(w, "cap")
+    assert captain.runs and captain.games[0]["short"] and captain.games[0]["lacking"] == 2
+    events = await call(captain.find_subs, w["g1"])
+    [made] = rows(db, SubRequest)
+    assert (made.game_id, made.team_id, made.players_needed) == (w["g1"], w["t1"], 2)
+    assert routes.sub_request_path(made.id) in str(events)
+    await call(captain.find_subs, w["g1"])  # a second tap: the same request
+    assert count(db, SubRequest) == 1
+    for who in ("ann", "svla"):
+        state = await _open(w, who)
+        assert not state.runs
+        await call(state.find_subs, w["g2"])
+        assert state.answer_error != ""
+    assert count(db, SubRequest) == 1

@@ -43,7 +43,8 @@ from volley_app.api.routes.common import text as text_field
 from volley_app.models import GenderNeeded, Position, Rating, SkillLevel, SubFormat, SubStatus
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.subs import answers, game_requests, request_changes, request_lists, request_replies
+from volley_app.services.operations import game_requests
+from volley_app.services.subs import answers, request_changes, request_lists, request_replies
 from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND
 
 router = APIRouter(prefix=PREFIX, tags=["sub requests"])

@@ -149,7 +149,7 @@ def create(
     """Create an Open request; with ``recipient_id`` a targeted one that emails the sub. Returns its id.
 
     ``details``: team, date, svl, skill_level, format, and optionally court and text (see ``_clean``).
-    ``for_game``: the league game and team it finds subs for (``services/subs/game_requests.py`` says which).
+    ``for_game``: the league game and team it finds subs for (``services/operations/game_requests.py`` says which).
     """
     actor = require_sub_request_actor(actor)
     recipient_id = named_recipient(db, recipient_id)

@@ -34,6 +34,8 @@ from volley_app.models import (
     MemberRole,
     Rating,
     RsvpAnswer,
+    SubRequest,
+    SubRequestPlace,
     Team,
     TeamMember,
     User,
@@ -46,6 +48,7 @@ from volley_app.services.core.actors import Actor, load, record_id, require_acto
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
 from volley_app.services.seasons import leagues
+from volley_app.services.teams.rosters import TEAM_NOT_FOUND
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +61,6 @@ NEXT_GAMES = 5  # games "My next games" shows
 SWEEP_SECONDS = 60.0
 REMIND_AHEAD_MAX = 30  # days: the sweep looks this far ahead for games whose reminder is due
 
-TEAM_NOT_FOUND = "This team no longer exists"
 GAME_NOT_FOUND = "This game no longer exists"
 NOT_A_MEMBER = "Only the team's members answer for its games."
 NOT_TEAMS_GAME = "Your team does not play this game."
@@ -94,6 +96,7 @@ class RsvpGame(TypedDict):
     court: str
     past: bool
     in_count: int
+    subs: list[str]  # the subs who took a place on the team's sub requests for the game: they play too
     out_count: int
     maybe_count: int
     none_count: int
@@ -102,6 +105,7 @@ class RsvpGame(TypedDict):
     women_needed: int
     short: bool
     short_reason: str
+    lacking: int  # how many more players the game needs (the most of players and women the rule still needs)
     by_position: str  # the captain's and the operator's view: "Hitter 2 · Setter 1"; "" for the others
     by_gender: str  # "Women 2 · Men 3" (same)
     mine: str  # the viewer's own answer ("" when none, or not a member)
@@ -127,6 +131,7 @@ class TeamGames:
     member: bool  # the viewer answers (their own row has buttons)
     captain: bool  # the viewer sees counts by position and gender
     read_only: bool  # the league's operator or an admin who is not a member
+    runs: bool  # the viewer is the team's captain or a co-captain (they find subs for a short game)
 
 
 class MyGame(TypedDict):
@@ -211,8 +216,30 @@ def _tally(parts: dict[str, int]) -> str:
     return " · ".join(f"{k} {v}" for k, v in parts.items() if v)
 
 
+def lacking(playing: list[User], league: League) -> tuple[int, int]:
+    """How many more players, and how many more women (the league's rule), a game needs with ``playing`` on court."""
+    women = sum(u.gender == Gender.FEMALE for u in playing)
+    return max(needed(league) - len(playing), 0), max((league.women_on_court or 0) - women, 0)
+
+
+def subs_placed(db: Session, team_id: int, game_ids: list[int]) -> dict[int, list[User]]:
+    """Each game's subs: who took a place on the team's sub requests for it (not cancelled), in the order taken."""
+    out: dict[int, list[User]] = {g: [] for g in game_ids}
+    if not game_ids:
+        return out
+    found = db.exec(
+        select(SubRequest.game_id, User).join(SubRequestPlace, col(SubRequestPlace.request_id) == SubRequest.id)
+        .join(User, col(User.id) == SubRequestPlace.user_id)
+        .where(SubRequest.team_id == team_id, col(SubRequest.game_id).in_(game_ids), col(SubRequest.archived_at).is_(None))
+        .order_by(col(SubRequestPlace.accepted_at), col(SubRequestPlace.id))
+    ).all()  # fmt: skip
+    for game_id, user in found:
+        out.setdefault(game_id or 0, []).append(user)
+    return out
+
+
 def _game_row(game: Game, team: Team, league: League, members: list[tuple[TeamMember, User]],
-              answers: dict[int, RsvpAnswer | None], names: dict[int, str], zone: str | None, *,
+              answers: dict[int, RsvpAnswer | None], subs: list[User], names: dict[int, str], zone: str | None, *,
               viewer_id: int, member: bool, captain: bool, now: dt.datetime) -> RsvpGame:  # fmt: skip
     assert game.id is not None and team.id is not None  # stored rows
     other = game.team2_id if game.team1_id == team.id else game.team1_id
@@ -220,7 +247,7 @@ def _game_row(game: Game, team: Team, league: League, members: list[tuple[TeamMe
     cells: list[RsvpCell] = []
     counts = {RsvpAnswer.IN: 0, RsvpAnswer.OUT: 0, RsvpAnswer.MAYBE: 0}
     positions: dict[str, int] = {}
-    women = men = 0
+    playing: list[User] = []
     for _m, user in members:
         assert user.id is not None  # a stored user
         answer = answers.get(user.id)
@@ -228,25 +255,29 @@ def _game_row(game: Game, team: Team, league: League, members: list[tuple[TeamMe
         if answer is not None:
             counts[answer] += 1
         if answer == RsvpAnswer.IN:
-            pos = position(user)
-            positions[pos] = positions.get(pos, 0) + 1
-            women += user.gender == Gender.FEMALE
-            men += user.gender == Gender.MALE
+            playing.append(user)
+    for user in (*playing, *subs):
+        pos = position(user)
+        positions[pos] = positions.get(pos, 0) + 1
+    playing += subs
+    women = sum(u.gender == Gender.FEMALE for u in playing)
+    men = sum(u.gender == Gender.MALE for u in playing)
     need, women_need = needed(league), league.women_on_court or 0
+    more, more_women = lacking(playing, league)
     reasons = []
-    if counts[RsvpAnswer.IN] < need:
-        reasons.append(f"{need - counts[RsvpAnswer.IN]} more player{'s' if need - counts[RsvpAnswer.IN] > 1 else ''} needed")
-    if women < women_need:
-        reasons.append(f"{women_need - women} more wom{'e' if women_need - women > 1 else 'a'}n needed")
+    if more:
+        reasons.append(f"{more} more player{'s' if more > 1 else ''} needed")
+    if more_women:
+        reasons.append(f"{more_women} more wom{'e' if more_women > 1 else 'a'}n needed")
     past = game.start_at <= now
     mine = answers.get(viewer_id) if member else None
     return {
         "game_id": game.id, "team_id": team.id, "when": timefmt.date_time(game.start_at, zone, labelled=True),
         "opponent": opponent, "court": game.court or "", "past": past,
-        "in_count": counts[RsvpAnswer.IN], "out_count": counts[RsvpAnswer.OUT],
+        "in_count": counts[RsvpAnswer.IN], "subs": [_name(u) for u in subs], "out_count": counts[RsvpAnswer.OUT],
         "maybe_count": counts[RsvpAnswer.MAYBE], "none_count": len(members) - sum(counts.values()),
         "needed": need, "women_in": women, "women_needed": women_need,
-        "short": bool(reasons) and other is not None and not past,
+        "short": bool(reasons) and other is not None and not past, "lacking": max(more, more_women),
         "short_reason": "; ".join(reasons) if other is not None and not past else "",
         "by_position": _tally(dict(sorted(positions.items()))) if captain else "",
         "by_gender": _tally({"Women": women, "Men": men}) if captain else "",
@@ -255,7 +286,7 @@ def _game_row(game: Game, team: Team, league: League, members: list[tuple[TeamMe
     }  # fmt: skip
 
 
-def _answers(db: Session, team_id: int, game_ids: list[int]) -> dict[int, dict[int, RsvpAnswer | None]]:
+def answers_by_game(db: Session, team_id: int, game_ids: list[int]) -> dict[int, dict[int, RsvpAnswer | None]]:
     """Each game's answers by member."""
     out: dict[int, dict[int, RsvpAnswer | None]] = {g: {} for g in game_ids}
     if not game_ids:
@@ -304,15 +335,18 @@ def team_games(db: Session, actor: Actor | None, *, team_id: object, bookmark: o
 
     def project(found: list) -> list[RsvpGame]:
         games = [r[0] for r in found]
-        answers = _answers(db, team.id or 0, [g.id for g in games if g.id is not None])
-        return [_game_row(g, team, league, members, answers.get(g.id or 0, {}), names, zone, viewer_id=actor.user_id,
-                          member=member, captain=captain, now=now) for g in games]  # fmt: skip
+        ids = [g.id for g in games if g.id is not None]
+        answers, subs = answers_by_game(db, team.id or 0, ids), subs_placed(db, team.id or 0, ids)
+        return [_game_row(g, team, league, members, answers.get(g.id or 0, {}), subs.get(g.id or 0, []), names, zone,
+                          viewer_id=actor.user_id, member=member, captain=captain, now=now) for g in games]  # fmt: skip
 
     page = paging.offset(db, query, project=project, bookmark=bookmark, size=paging.page_size(size))
     return TeamGames(
         team_id=team.id, team_name=team.team_name, league_name=leagues.display_name(league),
         members=[{"user_id": u.id or 0, "name": _name(u), "role": m.role.value} for m, u in members],
         games=page, member=member, captain=captain, read_only=operator and not member,
+        runs=team.captain_id == actor.user_id or any(
+            u.id == actor.user_id and m.role in (MemberRole.CAPTAIN, MemberRole.CO_CAPTAIN) for m, u in members),
     )  # fmt: skip
 
 
@@ -440,9 +474,10 @@ def game_row(db: Session, actor: Actor, game: Game, team: Team, league: League, 
     assert team.id is not None and game.id is not None and league.id is not None  # stored rows
     member, captain, _operator = _viewer(db, actor, team, league)
     members = current_members(db, team.id)
-    return _game_row(game, team, league, members, _answers(db, team.id, [game.id]).get(game.id, {}),
-                     _team_names(db, league.id), leagues.zone(db, league), viewer_id=actor.user_id, member=member,
-                     captain=captain, now=now)  # fmt: skip
+    return _game_row(game, team, league, members, answers_by_game(db, team.id, [game.id]).get(game.id, {}),
+                     subs_placed(db, team.id, [game.id]).get(game.id, []), _team_names(db, league.id),
+                     leagues.zone(db, league), viewer_id=actor.user_id, member=member, captain=captain,
+                     now=now)  # fmt: skip
 
 
 def answer_of(db: Session, game_id: int, team_id: int, user_id: int) -> str:

@@ -16,7 +16,8 @@ from volley_app.services.core.actors import Actor, load, record_id, require_acto
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
 from volley_app.services.seasons import leagues, playoffs, results, scheduling, scoring
-from volley_app.services.teams import league_places, rosters
+from volley_app.services.teams import league_places, rosters, waivers
+from volley_app.services.teams.rosters import TEAM_NOT_FOUND
 
 NAME_CLASH = "Another team in this league has that name"
 HAS_HISTORY = "{name} has {what}, so it cannot be deleted. Withdraw it instead: its results and payments are kept."
@@ -187,12 +188,14 @@ class TeamScreen(TypedDict):
 
     team: TeamDetail
     roster: rosters.Roster
+    waiver: waivers.TeamWaiverSummary  # who of the members has not signed the league's current waiver
 
 
 def team_screen(db: Session, actor: Actor | None, team_id: object) -> TeamScreen:
-    """The team page's one read: the team (as :func:`get_team`) and its roster, for its members, the league's
-    operator and admins."""
-    return {"team": get_team(db, actor, team_id), "roster": rosters.roster(db, actor, team_id)}
+    """The team page's one read: the team (as :func:`get_team`), its roster and who has not signed the league's
+    waiver, for its members, the league's operator and admins."""
+    team = get_team(db, actor, team_id)
+    return {"team": team, "roster": rosters.roster(db, actor, team_id), "waiver": waivers.team_summary(db, team["id"])}
 
 
 def history(db: Session, team: Team) -> str:
@@ -339,7 +342,6 @@ def team_record(db: Session, actor: Actor | None, team_id: object) -> results.Re
 
 # --- loading a team by id -------------------------------------------------------------------------
 
-TEAM_NOT_FOUND = "This team no longer exists"
 
 
 def manages_team(db: Session, actor: Actor, team: Team) -> bool:

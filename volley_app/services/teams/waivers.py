@@ -24,7 +24,7 @@ from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.seasons import leagues
 from volley_app.services.teams import league_places
-from volley_app.services.teams.teams import TEAM_NOT_FOUND
+from volley_app.services.teams.rosters import TEAM_NOT_FOUND
 
 # The league rules' age rule ("All players must be 18 years of age or older."): the rules page says it from here.
 MINIMUM_AGE = 18

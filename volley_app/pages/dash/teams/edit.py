@@ -25,7 +25,7 @@ from volley_app.components.forms import (
 from volley_app.components.layout import button_row, column, dash_page, link_button
 from volley_app.registry import page
 from volley_app.services.core.validation import TEAM_NAME_REQUIRED
-from volley_app.services.teams import invitations, rosters
+from volley_app.services.teams import invitations, rosters, waivers
 from volley_app.services.teams import teams as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
@@ -43,6 +43,8 @@ def _shown(found: svc.TeamDetail) -> dict[str, str]:
         "id": str(found["id"]),
         "league_name": found["league_name"],
         "league_href": routes.league_path(found["league_id"]),
+        "games_href": routes.team_games_path(found["id"]),
+        "waiver_href": routes.team_waiver_path(found["id"]),
         "team_name": found["team_name"],
         "wins": str(found["wins"]),
         "losses": str(found["losses"]),
@@ -147,9 +149,21 @@ class TeamEditState(FormState, AuthState):
     can_edit_name: rx.Field[bool] = rx.field(False)
     can_delete: rx.Field[bool] = rx.field(False)
     denied: rx.Field[bool] = rx.field(False)
+    # the league's waiver: "" when it has none; who has not signed it; whether the reader still has to
+    waiver: rx.Field[str] = rx.field("")
+    unsigned: rx.Field[str] = rx.field("")
+    must_sign: rx.Field[bool] = rx.field(False)
 
     def _id(self) -> str:
         return path_arg(self, "team_id")
+
+    def _show_waiver(self, summary: waivers.TeamWaiverSummary | None, me: int) -> None:
+        if summary is None or summary["version"] is None:
+            self.waiver, self.unsigned, self.must_sign = "", "", False
+            return
+        self.waiver = f"Waiver (version {summary['version']}): {summary['signed']} of {summary['members']} signed"
+        self.unsigned = ", ".join(m["name"] for m in summary["unsigned"])
+        self.must_sign = any(m["user_id"] == me for m in summary["unsigned"])
 
     async def load(self) -> None:
         screen: svc.TeamScreen | None = await self._read_record(svc.team_screen, team_id=self._id())
@@ -157,6 +171,8 @@ class TeamEditState(FormState, AuthState):
         self.team, self.denied = ({}, True) if found is None else (_shown(found), False)
         roster = await self.get_state(RosterState)
         roster._show(screen["roster"] if screen else None)
+        actor = await self._actor()
+        self._show_waiver(screen["waiver"] if screen else None, actor.user_id if actor else 0)
         self.can_manage = bool(found and found["can_manage"])
         self.can_edit_name = bool(found and found["can_edit_name"])
         self.can_delete = bool(found and found["can_delete"])
@@ -337,5 +353,15 @@ def team_edit_page() -> rx.Component:
         rx.cond(s.can_manage, _edit_form(), read_only),
     )
     back = link_button("Back to Teams", href=routes.TEAMS, variant="soft")
-    return dash_page(form_card("Team", error_line(s.error, ERROR_ID), rx.cond(s.denied, back, team), roster_section(),
-                               max_width="40rem"))
+    links = button_row(
+        link_button("Games and answers", href=t["games_href"], size="2"),
+        rx.cond(s.waiver != "", link_button(rx.cond(s.must_sign, "Sign the waiver", "Waiver"), href=t["waiver_href"],
+                                            size="2", variant=rx.cond(s.must_sign, "solid", "soft"))),
+    )  # fmt: skip
+    waiver = rx.cond(s.waiver != "", rx.vstack(
+        rx.text(s.waiver, size="2", weight="medium"),
+        rx.cond(s.unsigned != "", rx.text("Not signed yet: ", s.unsigned, size="2", color_scheme="red")),
+        spacing="1",
+    ))  # fmt: skip
+    return dash_page(form_card("Team", error_line(s.error, ERROR_ID), rx.cond(s.denied, back, column(team, links, waiver)),
+                               roster_section(), max_width="40rem"))  # fmt: skip

@@ -20,6 +20,8 @@ from volley_app.components.rsvps import answer_buttons
 from volley_app.registry import page
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
+from volley_app.services.operations import game_requests
+from volley_app.services.subs.invites import MAX_PLAYERS
 from volley_app.services.teams import rsvps
 from volley_app.services.teams.rsvps import RsvpCell, RsvpGame
 from volley_app.state.auth import AuthState
@@ -34,6 +36,7 @@ class TeamGamesState(PagedList, AuthState):
     member: rx.Field[bool] = rx.field(False)
     captain: rx.Field[bool] = rx.field(False)
     read_only: rx.Field[bool] = rx.field(False)
+    runs: rx.Field[bool] = rx.field(False)
     loaded: rx.Field[bool] = rx.field(False)
     error: rx.Field[str] = rx.field("")
     answer_error: rx.Field[str] = rx.field("")
@@ -55,12 +58,13 @@ class TeamGamesState(PagedList, AuthState):
         found, failure = await run_action(rsvps.team_games, actor=await self._actor(), team_id=self._team)
         if failure is not None or found is None:
             self.team_name = self.league_name = ""
-            self.member = self.captain = self.read_only = False
+            self.member = self.captain = self.read_only = self.runs = False
             self._show_page((None, failure), 1)
             self.loaded = True
             return
         self.team_name, self.league_name = found.team_name, found.league_name
         self.member, self.captain, self.read_only = found.member, found.captain, found.read_only
+        self.runs = found.runs
         self._show_page((found.games, None), 1)
         self.loaded = True
 
@@ -75,6 +79,16 @@ class TeamGamesState(PagedList, AuthState):
             return
         self.answer_error = ""
         self.games = [found if g["game_id"] == found["game_id"] else g for g in self.games]
+
+    @rx.event
+    async def find_subs(self, game_id: int):
+        """A short game's sub request, filled in from the game (the one still open when there is one): its page."""
+        found, failure = await run_action(game_requests.find_subs, actor=await self._actor(), game_id=game_id,
+                                          team_id=path_arg(self, "team_id"))  # fmt: skip
+        if failure is not None or found is None:
+            self.answer_error = failure.message if failure else ""
+            return None
+        return rx.redirect(routes.sub_request_path(found))
 
 
 def _cell(c: ObjectVar[RsvpCell]) -> rx.Component:
@@ -95,6 +109,10 @@ def _game(g: ObjectVar[RsvpGame]) -> rx.Component:
         size="2", custom_attrs={"data-testid": "rsvp-counts"},
     )  # fmt: skip
     cells = cast(ArrayVar[list[RsvpCell]], g["cells"])
+    subs = cast(ArrayVar[list[str]], g["subs"])
+    places = rx.cond(g["lacking"].to(int) > MAX_PLAYERS, MAX_PLAYERS, g["lacking"].to(int))
+    find = rx.button("Find ", places.to(str), rx.cond(places == 1, " sub", " subs"), size="2", color_scheme="red",
+                     on_click=s.find_subs(g["game_id"]), min_height="44px")  # type: ignore[operator]  # an event handler called with its arguments
     return rx.card(
         rx.vstack(
             rx.flex(
@@ -105,6 +123,9 @@ def _game(g: ObjectVar[RsvpGame]) -> rx.Component:
                 spacing="2", align="center", wrap="wrap",
             ),
             counts,
+            rx.cond(subs.length() > 0, rx.text("Subs playing: ", subs.join(", "), size="2",
+                                               custom_attrs={"data-testid": "game-subs"})),
+            rx.cond(s.runs & g["short"].to(bool), find),
             rx.cond(s.captain & (g["by_position"] != ""),
                     rx.text("In by position: ", g["by_position"], size="2", color_scheme="gray")),
             rx.cond(s.captain & (g["by_gender"] != ""),

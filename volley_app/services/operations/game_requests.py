@@ -1,11 +1,13 @@
 """A short team's sub request, made from its game in one tap.
 
 A team is short for a game when fewer of its members answered In than the format puts on court, or fewer women
-than the league's gender rule needs (subs who already took a place for that game count as In). Its captain or a
+than the league's gender rule needs (subs who already took a place for that game count as In: the counts are the
+team's games page's, ``services/teams/rsvps.py``). Its captain or a
 co-captain asks for the difference: a sub request filled in from the game (date, venue, court, team, format, the
 league's skill, places = the shortfall, the gender the rule needs or that everyone out shares, the position
 everyone out plays best), made for that game and team, so the league's sub rules apply to it
-(``services/subs/eligibility.py``) and its subs show on the game's attendance.
+(``services/subs/eligibility.py``) and its subs show on the game's attendance. Also: a team still short by its
+answer deadline is told, once.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import asyncio
 import dataclasses
 import datetime as dt
 import logging
-from typing import TypedDict
 
 import sqlalchemy as sa
 import sqlalchemy.exc
@@ -24,8 +25,6 @@ from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import (
     Game,
-    GameRsvp,
-    Gender,
     GenderNeeded,
     League,
     LeagueFormat,
@@ -35,7 +34,6 @@ from volley_app.models import (
     ShortTeamNotice,
     SubFormat,
     SubRequest,
-    SubRequestPlace,
     SubStatus,
     Team,
     TeamMember,
@@ -47,14 +45,12 @@ from volley_app.services.core import periodic, timefmt
 from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import BadRequest, Forbidden, NotFound
 from volley_app.services.mail import mail
-from volley_app.services.subs import eligibility, invites, request_changes, request_rows
+from volley_app.services.subs import invites, request_changes
 from volley_app.services.subs.access import require_sub_request_actor
+from volley_app.services.teams import rsvps
 
 log = logging.getLogger(__name__)
 
-# Players on court per format.
-ON_COURT = {LeagueFormat.DOUBLES: 2, LeagueFormat.QUADS: 4, LeagueFormat.REVERSE_QUADS: 4, LeagueFormat.FIVES: 5,
-            LeagueFormat.SIXES: 6}  # fmt: skip
 SUB_FORMAT = {LeagueFormat.DOUBLES: SubFormat.DOUBLES, LeagueFormat.QUADS: SubFormat.QUADS,
               LeagueFormat.REVERSE_QUADS: SubFormat.REVERSE_QUADS, LeagueFormat.FIVES: SubFormat.FIVES,
               LeagueFormat.SIXES: SubFormat.SIXES}  # fmt: skip
@@ -87,66 +83,30 @@ class Shortfall:
         return min(max(self.players, self.women), invites.MAX_PLAYERS)
 
 
-class AttendanceRow(TypedDict):
-    """One person at a game for a team: a member with their answer, or a sub who took a place ("Sub")."""
-
-    user_id: int
-    name: str
-    answer: str
-
-
-def _answers(db: Session, game_id: int, team_id: int) -> list[tuple[User, RsvpAnswer | None]]:
-    """The team's current members and each one's answer for the game (None: not answered)."""
-    answered = sa.and_(col(GameRsvp.game_id) == game_id, col(GameRsvp.team_id) == team_id,
-                       col(GameRsvp.user_id) == TeamMember.user_id)  # fmt: skip
-    found = db.exec(
-        select(User, GameRsvp.answer)
-        .join(TeamMember, col(TeamMember.user_id) == User.id)
-        .outerjoin(GameRsvp, answered)
-        .where(col(TeamMember.team_id) == team_id, col(TeamMember.left_at).is_(None))
-        .order_by(col(User.first_name), col(User.last_name), col(User.id))
-    ).all()
-    return [(user, RsvpAnswer(answer) if answer else None) for user, answer in found]
-
-
-def _subs(db: Session, game_id: int, team_id: int) -> list[User]:
-    """The subs who took a place on the team's requests for the game (not cancelled)."""
-    return list(db.exec(
-        select(User).join(SubRequestPlace, col(SubRequestPlace.user_id) == User.id)
-        .join(SubRequest, col(SubRequest.id) == SubRequestPlace.request_id)
-        .where(col(SubRequest.game_id) == game_id, col(SubRequest.team_id) == team_id,
-               col(SubRequest.archived_at).is_(None))
-        .order_by(col(SubRequestPlace.accepted_at), col(SubRequestPlace.id))
-    ).all())  # fmt: skip
-
-
-def _shared(values: list) -> object | None:
-    """The one value every item has (None when they differ or there are none)."""
-    return values[0] if values and all(v == values[0] for v in values) else None
-
-
-def _best_position(user: User) -> Position | None:
-    rated = [(eligibility.RANK[r.value], p) for p, c in eligibility.COLUMNS.items() if (r := getattr(user, c))]
-    return min(rated, key=lambda t: (t[0], list(eligibility.COLUMNS).index(t[1])))[1] if rated else None
+def _best_position(user: User) -> Position:
+    best = rsvps.position(user)
+    return Position(best) if best in Position.values() else Position.ANY
 
 
 def shortfall(db: Session, game: Game, team: Team, league: League) -> Shortfall:
     """What ``team`` lacks for ``game`` now, from its members' answers and the subs already placed."""
     assert game.id is not None and team.id is not None  # stored rows
-    answers = _answers(db, game.id, team.id)
-    playing = [u for u, a in answers if a == RsvpAnswer.IN] + _subs(db, game.id, team.id)
-    out = [u for u, a in answers if a == RsvpAnswer.OUT]
-    players = max(ON_COURT[league.format] - len(playing), 0)
-    women = max((league.women_on_court or 0) - sum(u.gender == Gender.FEMALE for u in playing), 0)
+    members = [u for _m, u in rsvps.current_members(db, team.id)]
+    answers = rsvps.answers_by_game(db, team.id, [game.id]).get(game.id, {})
+    subs = rsvps.subs_placed(db, team.id, [game.id]).get(game.id, [])
+    playing = [u for u in members if answers.get(u.id or 0) == RsvpAnswer.IN] + subs
+    out = [u for u in members if answers.get(u.id or 0) == RsvpAnswer.OUT]
+    players, women = rsvps.lacking(playing, league)
     if women and women >= players:
         gender = GenderNeeded.FEMALE
     else:
-        shared = _shared([u.gender for u in out])
-        gender = GenderNeeded(shared.value) if isinstance(shared, Gender) else GenderNeeded.ANY
-    position = _shared([_best_position(u) for u in out])
-    return Shortfall(players, women, gender, position if isinstance(position, Position) else Position.ANY,
-                     roster=len(answers), playing=len(playing), out=len(out),
-                     unanswered=sum(a is None for _u, a in answers))  # fmt: skip
+        genders = {u.gender for u in out}
+        shared = genders.pop() if len(genders) == 1 else None
+        gender = GenderNeeded(shared.value) if shared is not None else GenderNeeded.ANY
+    positions = {_best_position(u) for u in out}
+    return Shortfall(players, women, gender, positions.pop() if len(positions) == 1 else Position.ANY,
+                     roster=len(members), playing=len(playing), out=len(out),
+                     unanswered=sum(answers.get(u.id or 0) is None for u in members))  # fmt: skip
 
 
 def _team_and_game(db: Session, actor: Actor, game_id: object, team_id: object) -> tuple[Game, Team, League]:
@@ -207,18 +167,6 @@ def find_subs(db: Session, actor: Actor | None, *, game_id: object, team_id: obj
     )  # fmt: skip
 
 
-def attendance(db: Session, game_id: int, team_id: int) -> list[AttendanceRow]:
-    """Who plays the game for the team: the members who answered In, then the subs who took a place."""
-    members = [(u, a) for u, a in _answers(db, game_id, team_id) if a == RsvpAnswer.IN]
-    rows: list[AttendanceRow] = [
-        {"user_id": u.id or 0, "name": request_rows.person_name(u.first_name, u.last_name, u.username), "answer": "In"}
-        for u, _a in members
-    ]
-    rows += [{"user_id": u.id or 0, "name": request_rows.person_name(u.first_name, u.last_name, u.username),
-              "answer": "Sub"} for u in _subs(db, game_id, team_id)]  # fmt: skip
-    return rows
-
-
 # -- telling a short team -------------------------------------------------------------------------------------------
 
 
@@ -244,7 +192,7 @@ def short_due(db: Session, now: dt.datetime) -> list[tuple[int, int]]:
         if not _past_deadline(game, team, now):
             continue
         short = shortfall(db, game, team, league)
-        if short.roster >= ON_COURT[league.format] and short.places:
+        if short.roster >= rsvps.needed(league) and short.places:
             due.append((game.id, team.id))
     return due
 
