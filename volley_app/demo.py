@@ -10,11 +10,13 @@ import datetime as dt
 import logging
 from zoneinfo import ZoneInfo
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from volley_app.models import (
     Day,
     Game,
+    GameRsvp,
     GameType,
     Gender,
     GenderNeeded,
@@ -28,6 +30,7 @@ from volley_app.models import (
     Rating,
     Region,
     Role,
+    RsvpAnswer,
     SessionStatus,
     SkillLevel,
     StandingAdjustment,
@@ -219,19 +222,86 @@ def seed(db: Session, *, now: dt.datetime | None = None) -> dict[str, int]:
     _demo_invite_list(db, requests[2], people, now)
     _seed_outreach(db)
     sub_records.rebuild(db)
-    _demo_rosters(db, teams[0], [people[name] for name in ("gina", "hana") if name in people])
-    counts = {"users": len(people), "sessions": 4, "leagues": 7, "teams": len(teams) + 2 + finished + chicago_teams,
+    _demo_rosters(db, c_sixes, teams[:6], people, now)
+    counts = {"users": len(people) + len(ROSTER_PLAYERS) + len(SUB_POOL), "sessions": 4, "leagues": 7, "teams": len(teams) + 2 + finished + chicago_teams,
               "sub_requests": len(requests)}  # fmt: skip
     log.info("demo data seeded: %s", counts)
     return counts
 
 
-def _demo_rosters(db: Session, first: Team, players: list[User]) -> None:
-    """Every team's captain is its first member; the first team has players too."""
+# Roster players (not subs): the Monday C 6s teams are full. username, first, last, gender.
+ROSTER_PLAYERS = [
+    ("ivy", "Ivy", "Moreau", Gender.FEMALE), ("jonah", "Jonah", "Reyes", Gender.MALE),
+    ("kira", "Kira", "Holt", Gender.FEMALE), ("leo", "Leo", "Brandt", Gender.MALE),
+    ("maya", "Maya", "Ortiz", Gender.FEMALE), ("nate", "Nate", "Fischer", Gender.MALE),
+    ("olga", "Olga", "Petrov", Gender.FEMALE), ("pavel", "Pavel", "Novak", Gender.MALE),
+    ("rosa", "Rosa", "Lima", Gender.FEMALE), ("sam", "Sam", "Okafor", Gender.MALE),
+    ("tess", "Tess", "Quinlan", Gender.FEMALE), ("uri", "Uri", "Adler", Gender.MALE),
+    ("vera", "Vera", "Lindqvist", Gender.FEMALE), ("wes", "Wes", "Duran", Gender.MALE),
+    ("xena", "Xena", "Marsh", Gender.FEMALE), ("yusuf", "Yusuf", "Kaya", Gender.MALE),
+    ("zara", "Zara", "Bell", Gender.FEMALE), ("abe", "Abe", "Lowe", Gender.MALE),
+    ("bea", "Bea", "Santos", Gender.FEMALE), ("cal", "Cal", "Ferris", Gender.MALE),
+    ("dina", "Dina", "Roth", Gender.FEMALE), ("eli", "Eli", "Grant", Gender.MALE),
+    ("fern", "Fern", "Acosta", Gender.FEMALE), ("gus", "Gus", "Wiley", Gender.MALE),
+    ("hope", "Hope", "Yates", Gender.FEMALE), ("ian", "Ian", "Cho", Gender.MALE),
+    ("jada", "Jada", "Frost", Gender.FEMALE), ("kurt", "Kurt", "Mayer", Gender.MALE),
+    ("lola", "Lola", "Vance", Gender.FEMALE),
+]  # fmt: skip
+# Subs on no roster, free every day: who a short team's request finds.
+SUB_POOL = [
+    ("quinn", "Quinn", "Hart", {"passer_skill_level": Rating.B, "hitter_skill_level": Rating.C,
+                                "setter_skill_level": Rating.C}),
+    ("rae", "Rae", "Lin", {"passer_skill_level": Rating.C, "setter_skill_level": Rating.B, "hitter_skill_level": Rating.C}),
+    ("skye", "Skye", "Ward", {"passer_skill_level": Rating.B, "hitter_skill_level": Rating.B,
+                              "setter_skill_level": Rating.D}),
+]  # fmt: skip
+WAIVER = ("I take part at my own risk. I release the league, its venue and its organisers from claims for injury "
+          "or loss arising from play, and I agree to follow the league's rules and the referee's calls.")  # fmt: skip
+
+
+def _demo_rosters(db: Session, league: League, teams: list[Team], people: dict[str, User], now: dt.datetime) -> None:
+    """Every team's captain is its first member. The Monday C 6s teams have full rosters (the league's rule: two
+    women on court), a waiver some have signed, and answers for their next game: Net Ninjas' is two short (Hana is
+    out, Kira maybe, one has not answered), so Alice sees "Find 2 subs"; the others have their six."""
+    from volley_app.services.teams import waivers
+
     for team in db.exec(select(Team).where(col(Team.captain_id).is_not(None))).all():
         rosters.add_captain(db, team)
-    for user in players:
-        db.add(TeamMember(team_id=_id(first), user_id=_id(user), role=MemberRole.PLAYER))
+    league.women_on_court = 2
+    db.add(league)
+    extra = [create_user(db, username=u, password=DEMO_PASSWORD, email=f"{u}@volley.example", first_name=first,
+                         last_name=last, region=Region("KY"), roles=[Role.PLAYER], gender=g)
+             for u, first, last, g in ROSTER_PLAYERS]  # fmt: skip
+    for u, first, last, ratings in SUB_POOL:
+        create_user(db, username=u, password=DEMO_PASSWORD, email=f"{u}@volley.example", first_name=first, last_name=last,
+                    region=Region("KY"), roles=[Role.PLAYER], gender=Gender.FEMALE, sub=True, sub_days=0b1111111,
+                    **ratings)  # fmt: skip
+    # Net Ninjas: Alice, Gina, Hana and four more; every other team its captain and five more
+    members = {_id(teams[0]): [people["gina"], people["hana"], *extra[:4]]}
+    for i, team in enumerate(teams[1:]):
+        members[_id(team)] = extra[4 + 5 * i : 9 + 5 * i]
+    for team_id, users in members.items():
+        db.add_all([TeamMember(team_id=team_id, user_id=_id(u), role=MemberRole.PLAYER, joined_at=now - dt.timedelta(days=20))
+                    for u in users])  # fmt: skip
+    db.flush()
+    operator = db.get(User, league.svl_id)
+    assert operator is not None
+    waivers.save_waiver(db, _actor(operator), league_id=_id(league), text=WAIVER)
+    for name in ("alice", "gina"):
+        waivers.sign_waiver(db, _actor(people[name]), team_id=_id(teams[0]), adult=True, ip="203.0.113.7",
+                            typed_name=f"{people[name].first_name} {people[name].last_name}", now=now)  # fmt: skip
+    for team in teams:
+        game = db.exec(select(Game).where(sa.or_(col(Game.team1_id) == team.id, col(Game.team2_id) == team.id),
+                                          col(Game.start_at) > now).order_by(col(Game.start_at))).first()  # fmt: skip
+        if game is None:
+            continue
+        roster = [_id(u) for u in (db.get(User, team.captain_id), *members[_id(team)]) if u is not None]
+        answers = dict.fromkeys(roster, RsvpAnswer.IN)
+        if team is teams[0]:  # two short: Hana out, Kira maybe, Jonah has not answered
+            answers[_id(people["hana"])], answers[_id(extra[2])] = RsvpAnswer.OUT, RsvpAnswer.MAYBE
+            del answers[_id(extra[1])]
+        db.add_all([GameRsvp(game_id=_id(game), team_id=_id(team), user_id=uid, answer=a, answered_at=now)
+                    for uid, a in answers.items()])  # fmt: skip
     db.flush()
 
 

@@ -28,6 +28,9 @@ from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Invalid
 from volley_app.services.seasons import results, sessions
 
+# The demo's people: the ones to log in as, the full rosters' players, the subs on no roster.
+USERS = len(demo.DEMO_PEOPLE) + len(demo.ROSTER_PLAYERS) + len(demo.SUB_POOL)
+
 
 @pytest.fixture
 def seeded(db):
@@ -42,8 +45,8 @@ def seeded(db):
 
 def test_seed_reports_what_it_added(seeded):
     db, counts, _now = seeded
-    assert counts == {"users": 12, "sessions": 4, "leagues": 7, "teams": 24, "sub_requests": 8}
-    assert count(db, User) == 12
+    assert counts == {"users": USERS, "sessions": 4, "leagues": 7, "teams": 24, "sub_requests": 8}
+    assert count(db, User) == USERS
     assert count(db, LeagueSession) == 4
     assert count(db, League) == 7
     assert count(db, Team) == 24
@@ -56,10 +59,10 @@ def test_seed_creates_an_admin_three_svls_and_players_some_of_them_subs(seeded):
     by_role = {role: sorted(n for n, u in people.items() if u.roles == [role]) for role in ("Admin", "SVL", "Player")}
     assert by_role["Admin"] == ["admin"]
     assert by_role["SVL"] == ["bluegrassbeach", "lexsports", "windycity"]
-    assert len(by_role["Player"]) == 8
-    assert sum(len(v) for v in by_role.values()) == 12  # nobody has a mixed or empty role list
+    assert len(by_role["Player"]) == USERS - 4
+    assert sum(len(v) for v in by_role.values()) == USERS  # nobody has a mixed or empty role list
     subs = sorted(n for n, u in people.items() if u.sub)
-    assert subs == ["ben", "carmen", "erin", "gina", "hana"]
+    assert subs == ["ben", "carmen", "erin", "gina", "hana", "quinn", "rae", "skye"]
     assert set(subs) <= set(by_role["Player"])
     for name in subs:
         u = people[name]
@@ -136,7 +139,7 @@ def test_seed_twice_is_refused_and_adds_nothing(seeded):
     with pytest.raises(Invalid):
         demo.seed(db)
     db.rollback()
-    assert count(db, User) == 12 and count(db, LeagueSession) == 4
+    assert count(db, User) == USERS and count(db, LeagueSession) == 4
 
 
 def test_is_empty(db):
@@ -160,11 +163,11 @@ def test_seed_relative_to_a_given_day(db):
 def test_seed_demo_if_empty_twice_seeds_once(db, capsys):
     assert cli.main(["seed-demo", "--if-empty"]) == 0
     first = capsys.readouterr().out
-    assert "demo data added: 12 users" in first
+    assert f"demo data added: {USERS} users" in first
     assert cli.main(["seed-demo", "--if-empty"]) == 0
     second = capsys.readouterr().out
     assert "skipped" in second
-    assert count(db, User) == 12
+    assert count(db, User) == USERS
     assert count(db, LeagueSession) == 4
     assert count(db, Team) == 24
 
@@ -174,7 +177,7 @@ def test_seed_demo_without_if_empty_on_a_seeded_database_fails_cleanly(db, capsy
     capsys.readouterr()
     assert cli.main(["seed-demo"]) == 2
     assert "error:" in capsys.readouterr().err
-    assert count(db, User) == 12 and count(db, LeagueSession) == 4
+    assert count(db, User) == USERS and count(db, LeagueSession) == 4
 
 
 def test_seed_demo_if_empty_leaves_a_database_with_users_alone(db, monkeypatch, capsys):
@@ -348,3 +351,26 @@ def test_make_run_sets_the_public_url_before_the_demo_is_seeded():
     public_url = next(i for i, line in enumerate(lines) if line.startswith("export PUBLIC_URL="))
     seeding = next(i for i, line in enumerate(lines) if "seed-demo" in line)
     assert public_url < seeding
+
+
+def test_the_demo_has_full_rosters_a_waiver_answers_and_a_team_two_short(seeded):
+    from volley_app.models import Team
+    from volley_app.services.core.actors import Actor
+    from volley_app.services.operations import game_requests
+    from volley_app.services.subs import matching
+    from volley_app.services.teams import rsvps, waivers
+
+    db, _counts, now = seeded
+    alice = rows(db, User, User.username == "alice")[0]
+    actor = Actor(user_id=alice.id, username="alice", roles=tuple(alice.roles), first_name="Alice")
+    ninjas = rows(db, Team, Team.team_name == "Net Ninjas")[0]
+    monday = rows(db, Team, Team.league_id == ninjas.league_id)
+    assert all(len(rsvps.current_members(db, t.id)) >= 6 for t in monday)
+    summary = waivers.team_summary(db, ninjas.id)
+    assert summary["version"] == 1 and summary["signed"] == 2 and summary["unsigned"]
+    shown = rsvps.team_games(db, actor, team_id=ninjas.id, now=now)
+    coming = [g for g in shown.games.rows if not g["past"]]
+    assert shown.runs and coming[0]["short"] and coming[0]["lacking"] == 2
+    assert (coming[0]["out_count"], coming[0]["maybe_count"], coming[0]["none_count"]) == (1, 1, 1)
+    rid = game_requests.find_subs(db, actor, game_id=coming[0]["game_id"], team_id=ninjas.id, now=now)
+    assert len(matching.suggestions(db, actor, rid, now=now).rows) >= 2  # subs to invite in order
