@@ -191,7 +191,7 @@ def test_a_short_team_is_told_once_by_its_deadline_and_its_captains_get_the_emai
     assert sorted(m.to_addr for m in mails) == ["cap@example.com", "cole@example.com"]
     assert mails[0].subject.startswith("T1 is 2 short on ")
     assert "4 are in, 2 out, 0 not answered" in mails[0].body_text
-    assert f"/dash/teams/{world['t1']}" in mails[0].body_text
+    assert f"/dash/teams/{world['t1']}/games" in mails[0].body_text
     [notice] = rows(db, ShortTeamNotice)
     assert (notice.game_id, notice.team_id, notice.players) == (game.id, world["t1"], 2)
 

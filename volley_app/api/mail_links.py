@@ -77,9 +77,13 @@ def _request_of(token: str) -> int | None:
     return found.request_id if found else None
 
 
-def _refusing(title: str, *, of_request: bool) -> Callable[[_Handler], _Handler]:
-    """A link's page, or when its token is refused, a page with ``title`` that says why, with a link to the sub
-    request the token names (``of_request``) or to My Sub Requests."""
+def _request_link_of(token: str) -> str:
+    return _requests_link(_request_of(token))
+
+
+def _refusing(title: str, *, way_on: Callable[[str], str] = lambda _token: _requests_link()) -> Callable[[_Handler], _Handler]:
+    """A link's page, or when its token is refused, a page with ``title`` that says why, with the link ``way_on``
+    gives for the token (My Sub Requests unless said)."""
 
     def refusing(handler: _Handler) -> _Handler:
         @functools.wraps(handler)
@@ -87,8 +91,7 @@ def _refusing(title: str, *, of_request: bool) -> Callable[[_Handler], _Handler]
             try:
                 return handler(token)
             except DomainError as exc:
-                request_id = _request_of(token) if of_request else None
-                return _page(title, _p(exc.message), _requests_link(request_id), status=exc.status_code)
+                return _page(title, _p(exc.message), way_on(token), status=exc.status_code)
 
         return page
 
@@ -100,7 +103,7 @@ def create_mail_links_api() -> FastAPI:
     api = FastAPI(docs_url=None, openapi_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None)
 
     @api.get(routes.invite_answer_base + "/{token}", response_class=HTMLResponse)
-    @_refusing("This link cannot be used", of_request=True)
+    @_refusing("This link cannot be used", way_on=_request_link_of)
     def invite_answer_form(token: str) -> HTMLResponse:
         found = db.call(answers.read_answer_link, token)
         verb = "Accept" if found["action"] == "accept" else "Decline"
@@ -112,7 +115,7 @@ def create_mail_links_api() -> FastAPI:
         )
 
     @api.post(routes.invite_answer_base + "/{token}", response_class=HTMLResponse)
-    @_refusing("Your answer was not recorded", of_request=True)
+    @_refusing("Your answer was not recorded", way_on=_request_link_of)
     def invite_answer(token: str) -> HTMLResponse:
         done = db.call(answers.answer_by_link, token)
         verb = "accepted" if done["action"] == "accept" else "declined"
@@ -120,11 +123,9 @@ def create_mail_links_api() -> FastAPI:
                      _requests_link(done["request_id"]))  # fmt: skip
 
     @api.get(routes.rsvp_answer_base + "/{token}", response_class=HTMLResponse)
+    @_refusing("This link cannot be used", way_on=lambda _token: _teams_link())
     def rsvp_answer_form(token: str) -> HTMLResponse:
-        try:
-            found = db.call(rsvps.read_link, token)
-        except DomainError as exc:
-            return _page("This link cannot be used", _p(exc.message), _teams_link(), status=exc.status_code)
+        found = db.call(rsvps.read_link, token)
         verb = {"In": "I'm in", "Out": "I'm out"}.get(found["answer"], "Maybe")
         return _page(
             f"{found['team']} v {found['opponent']}",
@@ -134,22 +135,20 @@ def create_mail_links_api() -> FastAPI:
         )
 
     @api.post(routes.rsvp_answer_base + "/{token}", response_class=HTMLResponse)
+    @_refusing("Your answer was not recorded", way_on=lambda _token: _teams_link())
     def rsvp_answer(token: str) -> HTMLResponse:
-        try:
-            done = db.call(rsvps.answer_by_link, token)
-        except DomainError as exc:
-            return _page("Your answer was not recorded", _p(exc.message), _teams_link(), status=exc.status_code)
+        done = db.call(rsvps.answer_by_link, token)
         return _page(f"You answered {done['answer']}", _p(f"{done['team']} v {done['opponent']}, {done['when']}."),
                      _link("Open the team's games", routes.absolute(routes.team_games_path(done["team_id"]))))  # fmt: skip
 
     @api.get(routes.mail_unsubscribe_base + "/{token}", response_class=HTMLResponse)
-    @_refusing("This link cannot be used", of_request=False)
+    @_refusing("This link cannot be used")
     def unsubscribe_form(token: str) -> HTMLResponse:
         what = db.call(mail_lists.describe, token)
         return _page("Unsubscribe?", _p(f"Stop {what}."), _button("Unsubscribe", routes.mail_unsubscribe_path(token)))
 
     @api.post(routes.mail_unsubscribe_base + "/{token}", response_class=HTMLResponse)
-    @_refusing("This link cannot be used", of_request=False)
+    @_refusing("This link cannot be used")
     def unsubscribe(token: str) -> HTMLResponse:
         what = db.call(mail_lists.unsubscribe, token)
         return _page("Unsubscribed", _p(f"You will no longer get {what}."))

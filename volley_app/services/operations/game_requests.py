@@ -21,7 +21,6 @@ import sqlalchemy as sa
 import sqlalchemy.exc
 from sqlmodel import Session, col, select
 
-from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import (
     Game,
@@ -229,7 +228,7 @@ def tell_short(db: Session, game_id: int, team_id: int, now: dt.datetime) -> boo
             "first_name": mail.first_name(user), "team": team.team_name, "places": short.places,
             "against": f" (vs {other.team_name})" if other else "", "when": timefmt.long(game.start_at, zone),
             "day": timefmt.day(game.start_at, zone), "playing": short.playing, "out": short.out,
-            "unanswered": short.unanswered, "page": routes.absolute(routes.team_path(team_id)),
+            "unanswered": short.unanswered, "page": routes.absolute(routes.team_games_path(team_id)),
         }  # fmt: skip
         mail.queue_email(db, "team_short", values, to=user.email)
     log.info("team %s told it is %s short for game %s", team_id, short.places, game_id)
@@ -239,16 +238,8 @@ def tell_short(db: Session, game_id: int, team_id: int, now: dt.datetime) -> boo
 def tell_short_teams(now: dt.datetime | None = None) -> int:
     """Tell every team now short past its deadline, each in its own transaction; returns how many were told.
     Safe on several instances at once: a team another sweep told first is skipped."""
-    now = now or utcnow()
-    told = 0
-    for game_id, team_id in dbmod.call(short_due, now):
-        try:
-            told += dbmod.call(tell_short, game_id, team_id, now)
-        except sqlalchemy.exc.IntegrityError:
-            log.info("team %s already told of game %s by another sweep", team_id, game_id)
-        except Exception:
-            log.exception("telling team %s of game %s failed; the next sweep tries again", team_id, game_id)
-    return told
+    return periodic.each_once(short_due, lambda db, pair, at: tell_short(db, *pair, at), now or utcnow(),
+                              what="short team notice (game, team)")
 
 
 async def run_forever(stop_event: asyncio.Event | None = None, interval: float = SWEEP_SECONDS) -> None:

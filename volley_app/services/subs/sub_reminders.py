@@ -24,7 +24,6 @@ import sqlalchemy as sa
 import sqlalchemy.exc
 from sqlmodel import Session, col, select
 
-from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import SubRequest, SubRequestPlace, SubRequestReminder, SubStatus, User, utcnow
 from volley_app.services.accounts import venues
@@ -176,16 +175,7 @@ def send_reminders(now: dt.datetime | None = None) -> int:
 
     Safe to run on several instances at once: a reminder another sweep recorded first is skipped.
     """
-    now = now or utcnow()
-    sent = 0
-    for reminder in dbmod.call(due, now):
-        try:
-            sent += dbmod.call(send_one, reminder, now)
-        except sqlalchemy.exc.IntegrityError:
-            log.info("reminder %s already sent by another sweep", reminder)
-        except Exception:
-            log.exception("reminder %s failed; the next sweep tries again", reminder)
-    return sent
+    return periodic.each_once(due, send_one, now or utcnow(), what="reminder")
 
 
 async def run_forever(stop_event: asyncio.Event | None = None, interval: float = SWEEP_SECONDS) -> None:

@@ -24,7 +24,6 @@ import sqlalchemy as sa
 import sqlalchemy.exc
 from sqlmodel import Session, col, select
 
-from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import (
     Game,
@@ -646,16 +645,7 @@ def send_one(db: Session, reminder: Due, now: dt.datetime) -> bool:
 def send_reminders(now: dt.datetime | None = None) -> int:
     """Send every reminder that is due, each in its own transaction; returns how many this call sent. Safe on
     several instances at once: a reminder another sweep recorded first is skipped."""
-    now = now or utcnow()
-    sent = 0
-    for reminder in dbmod.call(due, now):
-        try:
-            sent += dbmod.call(send_one, reminder, now)
-        except sqlalchemy.exc.IntegrityError:
-            log.info("game reminder %s already sent by another sweep", reminder)
-        except Exception:
-            log.exception("game reminder %s failed; the next sweep tries again", reminder)
-    return sent
+    return periodic.each_once(due, send_one, now or utcnow(), what="game reminder")
 
 
 async def run_forever(stop_event: asyncio.Event | None = None, interval: float = SWEEP_SECONDS) -> None:
