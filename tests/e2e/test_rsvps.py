@@ -29,8 +29,8 @@ def _world() -> tuple[int, int]:
         t1, t2 = (session.exec(select(Team.id).where(Team.league_id == league, Team.team_name == n)).one()
                   for n in ("T1", "T2"))  # fmt: skip
         users = {u.username: u.id for u in session.exec(select(User)).all()}
-        for name, role in (("cap", MemberRole.CAPTAIN), ("ann", MemberRole.PLAYER), ("bob", MemberRole.PLAYER)):
-            session.add(TeamMember(team_id=t1, user_id=users[name], role=role))
+        for name in ("ann", "bob"):  # the captain is its team's first member already
+            session.add(TeamMember(team_id=t1, user_id=users[name], role=MemberRole.PLAYER))
         start = (utcnow() + dt.timedelta(days=2)).replace(second=0, microsecond=0)
         game = Game(league_id=league, team1_id=t1, team2_id=t2, start_at=start, round=1, match=1)
         session.add(game)
