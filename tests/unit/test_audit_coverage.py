@@ -49,7 +49,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "invites.expire_invites", "invites.sweep_request", "leagues.save_reached_stages",
         "mail.deliver_pending", "league_places.send_due_refunds", "ratelimit.purge", "sessions.save_reached_statuses",
         "sub_records.rebuild", "sub_records.refresh",
-        "sub_records.refresh_request", "sub_reminders.send_one", "game_requests.tell_short", "request_rows.complete_past", "request_lists.detail",
+        "sub_records.refresh_request", "sub_reminders.send_one", "game_requests.tell_short", "game_requests.tell_short_teams", "request_rows.complete_past", "request_lists.detail",
         "rsvps.send_one",
     },
     "a helper whose callers audit, or a counter of one of the above": {

@@ -228,6 +228,6 @@ def test_the_operators_game_edit_settles_the_waiting_report_only_once_a_score_is
     assert score_reports.game_view(db, world["c2"], game.id)["can_answer"] is False
     assert {m.to_addr for m in _mails(db, "score_settled")} == {"cap1@example.com", "cap2@example.com"}
     assert "21-15, 15-21, 17-15" in _mails(db, "score_settled")[0].body_text
-    actions = [e.action for e in db.exec(select(AuditEntry).where(AuditEntry.entity == "score_report")).all()]
+    actions = [e.action for e in db.exec(select(AuditEntry).where(AuditEntry.entity == "score_report").order_by(AuditEntry.id)).all()]
     assert actions == ["report", "settle"]
     assert _standing(world, t1)["wins"] == 1
