@@ -37,6 +37,8 @@ def test_newcomer_signs_up_lands_on_dash_and_logs_out(new_page):
 
     expect_path(page, "/dash")
     expect(page.get_by_role("heading", name="Welcome, Nora")).to_be_visible()
+    # the home has read its leagues (the cards above the link are filled in: nothing moves under the tap)
+    expect(page.get_by_text(re.compile(r"^[1-9]\d* leagues? in all\.$"))).to_be_visible()
     page.get_by_role("link", name="Join a league: leagues open for registration").click()
     expect_path(page, "/dash/playerleagues")
     expect(page.get_by_role("link", name="Monday C 6s")).to_be_visible()

@@ -21,7 +21,6 @@ import datetime as dt
 import logging
 
 import sqlalchemy as sa
-import sqlalchemy.exc
 from sqlmodel import Session, col, select
 
 from volley_app import routes
