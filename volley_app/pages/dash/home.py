@@ -22,11 +22,11 @@ from volley_app.services.core.paging import Page
 from volley_app.services.operations import home
 from volley_app.services.seasons.score_reports import CaptainCard
 from volley_app.services.subs import request_lists
-from volley_app.services.teams import rsvps
 from volley_app.services.teams.rsvps import MyGame
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
 from volley_app.state.paging import PagedList
+from volley_app.state.rsvps import answer_game
 from volley_app.state.sub_requests import ListedRequest, as_table_rows
 
 
@@ -82,12 +82,9 @@ class PlayerHomeState(PagedList, AuthState):
     @rx.event
     async def answer(self, game_id: int, team_id: int, answer: str):
         """My In / Out / Maybe for one of my next games: that game's answer alone changes."""
-        found, failure = await run_action(rsvps.answer, actor=await self._actor(), game_id=game_id, team_id=team_id,
-                                          answer=answer)  # fmt: skip
-        if failure is not None or found is None:
-            self.answer_error = failure.message if failure else ""
+        found, self.answer_error = await answer_game(self, game_id, team_id, answer)
+        if found is None:
             return
-        self.answer_error = ""
         self.next_games = [{**g, "mine": found["mine"]} if (g["game_id"], g["team_id"]) == (game_id, team_id) else g
                            for g in self.next_games]  # fmt: skip
 

@@ -27,6 +27,7 @@ from volley_app.services.teams.rsvps import RsvpCell, RsvpGame
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
 from volley_app.state.paging import PagedList
+from volley_app.state.rsvps import answer_game
 
 
 class TeamGamesState(PagedList, AuthState):
@@ -71,13 +72,9 @@ class TeamGamesState(PagedList, AuthState):
     @rx.event
     async def answer(self, game_id: int, answer: str):
         """The viewer's In / Out / Maybe for one game: that game alone is read again and shown."""
-        team = path_arg(self, "team_id")
-        found, failure = await run_action(rsvps.answer, actor=await self._actor(), game_id=game_id, team_id=team,
-                                          answer=answer)  # fmt: skip
-        if failure is not None or found is None:
-            self.answer_error = failure.message if failure else ""
+        found, self.answer_error = await answer_game(self, game_id, path_arg(self, "team_id"), answer)
+        if found is None:
             return
-        self.answer_error = ""
         self.games = [found if g["game_id"] == found["game_id"] else g for g in self.games]
 
     @rx.event
