@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from sqlmodel import select
 
-from tests.factories import actor_of, add_teams, count, league_world, make_user
+from tests.factories import actor_of, add_member, add_teams, count, league_world, make_user, remove_member
 from volley_app.models import AuditEntry, Game, GameType, OutboxMessage, ReportStatus, ScoreReport, Team, utcnow
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
@@ -29,6 +29,7 @@ def world(db):
         team = db.get(Team, team_id)
         team.captain_id = cap.id
         db.add(team)
+        add_member(db, team_id, cap)
     lg.schedule_generated = True
     db.add(lg)
     game = Game(league_id=lg.id, team1_id=t1, team2_id=t2, start_at=utcnow() - dt.timedelta(hours=1),
@@ -186,19 +187,36 @@ def test_a_confirmed_playoff_score_moves_the_winner_on(world):
     assert final.team2_id == semi.team1_id
 
 
-def test_the_captain_card_shows_the_next_game_and_the_last_result(world):
+def test_the_team_card_shows_the_next_game_and_the_last_result(world):
     db, game = world["db"], world["game"]
-    card = score_reports.captain_card(db, world["c2"])
+    card = score_reports.team_cards(db, world["c2"])
     assert len(card) == 1 and card[0]["last_action"] == "Report the score" and card[0]["next"].startswith("T2 v T1")
     score_reports.report(db, world["c1"], game.id, **WIN_2_0)
     db.commit()
-    assert score_reports.captain_card(db, world["c2"])[0]["last_action"] == "Confirm or dispute"
-    assert "waiting for the other captain" in score_reports.captain_card(db, world["c1"])[0]["last_result"]
+    assert score_reports.team_cards(db, world["c2"])[0]["last_action"] == "Confirm or dispute"
+    assert "waiting for the other captain" in score_reports.team_cards(db, world["c1"])[0]["last_result"]
     score_reports.confirm(db, world["c2"], game.id)
     db.commit()
-    assert score_reports.captain_card(db, world["c2"])[0]["last_result"] == "Lost 15-21, 21-23"
-    assert score_reports.captain_card(db, world["c1"])[0]["last_result"] == "Won 21-15, 23-21"
-    assert score_reports.captain_card(db, world["p"]) == []
+    assert score_reports.team_cards(db, world["c2"])[0]["last_result"] == "Lost 15-21, 21-23"
+    assert score_reports.team_cards(db, world["c1"])[0]["last_result"] == "Won 21-15, 23-21"
+    assert score_reports.team_cards(db, world["p"]) == []
+
+
+def test_a_member_sees_the_teams_card_with_its_result_and_no_captains_action(world):
+    db, game = world["db"], world["game"]
+    t1 = world["teams"][0]
+    pat = world["p"]
+    add_member(db, t1, pat.user_id)
+    (card,) = score_reports.team_cards(db, pat)
+    assert card["team"] == "T1" and card["team_href"] == f"/dash/teams/{t1}"
+    assert card["last_result"] == "No score yet" and card["last_action"] == ""  # reporting is the captain's
+    assert card["next_href"] == card["last_href"] == f"/dash/teams/{t1}/games"
+    score_reports.report(db, world["c1"], game.id, **WIN_2_0)
+    score_reports.confirm(db, world["c2"], game.id)
+    db.commit()
+    assert score_reports.team_cards(db, pat)[0]["last_result"] == "Won 21-15, 23-21"
+    remove_member(db, t1, pat.user_id)
+    assert score_reports.team_cards(db, pat) == []  # a team they left is not theirs
 
 
 def test_the_last_result_gives_the_captains_own_team_first_when_it_was_team_two(world):
@@ -208,8 +226,8 @@ def test_the_last_result_gives_the_captains_own_team_first_when_it_was_team_two(
                                                                 "team1_game3_score": 13, "team2_game3_score": 15})
     score_reports.confirm(db, world["c2"], game.id)
     db.commit()
-    assert score_reports.captain_card(db, world["c2"])[0]["last_result"] == "Won 21-19, 17-21, 15-13"
-    assert score_reports.captain_card(db, world["c1"])[0]["last_result"] == "Lost 19-21, 21-17, 13-15"
+    assert score_reports.team_cards(db, world["c2"])[0]["last_result"] == "Won 21-19, 17-21, 15-13"
+    assert score_reports.team_cards(db, world["c1"])[0]["last_result"] == "Lost 19-21, 21-17, 13-15"
 
 
 def test_the_operators_game_edit_settles_the_waiting_report_only_once_a_score_is_entered(world):

@@ -44,7 +44,7 @@ def test_the_player_home_is_what_its_parts_read(db, demo_people):
     assert [r["id"] for r in screen.open_requests.value.rows] == [r["id"] for r in page.rows] != []
     assert screen.leagues == home.home_leagues(db, ben)
     assert screen.is_sub is accounts.is_sub(db, ben) is True
-    assert screen.captain_games == score_reports.captain_card(db, ben)
+    assert screen.team_cards == score_reports.team_cards(db, ben)
     assert screen.commitments == home.commitments(db, ben)
 
 

@@ -20,7 +20,7 @@ from volley_app.registry import page
 from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page
 from volley_app.services.operations import home
-from volley_app.services.seasons.score_reports import CaptainCard
+from volley_app.services.seasons.score_reports import TeamCard
 from volley_app.services.subs import request_lists
 from volley_app.services.teams.rsvps import MyGame
 from volley_app.state.auth import AuthState
@@ -36,7 +36,7 @@ class PlayerHomeState(PagedList, AuthState):
     registration_leagues: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     current_leagues: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     is_sub: rx.Field[bool] = rx.field(False)
-    captain_games: rx.Field[list[CaptainCard]] = rx.field(default_factory=list)  # per team this player captains: next game and last result
+    team_cards: rx.Field[list[TeamCard]] = rx.field(default_factory=list)  # per team this player is on: next game and last result
     commitments: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)  # the coming games this player subs in
     next_games: rx.Field[list[MyGame]] = rx.field(default_factory=list)  # the next games of this player's teams
     answer_error: rx.Field[str] = rx.field("")
@@ -61,7 +61,7 @@ class PlayerHomeState(PagedList, AuthState):
         if failure is not None or found is None:
             self._show_page((None, failure), 1)
             self.all_leagues = self.registration_leagues = self.current_leagues = []
-            self.captain_games, self.commitments, self.next_games, self.is_sub = [], [], [], False
+            self.team_cards, self.commitments, self.next_games, self.is_sub = [], [], [], False
             return None
         self._show_page((found.open_requests.value, found.open_requests.failure), 1)
 
@@ -74,7 +74,7 @@ class PlayerHomeState(PagedList, AuthState):
         self.all_leagues, self.registration_leagues = pick("all"), pick("registration")
         self.current_leagues = pick("current")
         self.is_sub = found.is_sub
-        self.captain_games = found.captain_games
+        self.team_cards = found.team_cards
         self.commitments = found.commitments
         self.next_games = found.next_games
         return None
@@ -115,10 +115,10 @@ def _all_leagues(rows: ArrayVar[Sequence[dict[str, str]]]) -> rx.Component:
     )
 
 
-def _captain_game(c: ObjectVar[dict[str, str]]) -> rx.Component:
+def _team_card(c: ObjectVar[dict[str, str]]) -> rx.Component:
     return rx.card(
         rx.vstack(
-            rx.text(c["team"], " · ", c["league"], weight="bold", size="2"),
+            rx.text(rx.link(c["team"], href=c["team_href"]), " · ", c["league"], weight="bold", size="2"),
             rx.cond(c["next"] != "", rx.text("Next game: ", rx.link(c["next"], href=c["next_href"]), size="2")),
             rx.cond(
                 c["last"] != "",
@@ -128,13 +128,14 @@ def _captain_game(c: ObjectVar[dict[str, str]]) -> rx.Component:
             spacing="2",
         ),
         width="100%",
-        custom_attrs={"data-testid": "captain-game"},
+        custom_attrs={"data-testid": "team-card"},
     )
 
 
-def _captain_games() -> rx.Component:
+def _team_cards() -> rx.Component:
     s = PlayerHomeState
-    return card_for(s.captain_games.length() > 0, "My Next Game and Last Result", rx.foreach(s.captain_games, _captain_game))
+    return card_for(s.team_cards.length() > 0, "My Teams", rx.foreach(s.team_cards, _team_card),
+                    rx.link("All my teams", href=routes.TEAMS, size="2"))
 
 
 def _next_game(g: ObjectVar[MyGame]) -> rx.Component:
@@ -197,8 +198,8 @@ def dash_home_page() -> rx.Component:
             link_button("Create Sub Request", href=routes.SUB_REQUEST_NEW, size="2", variant="soft"),
         ),
         page_error(s.home_error),
+        _team_cards(),
         _next_games(),
-        _captain_games(),
         rx.heading("Open Sub Requests", size="5", as_="h2", margin_top="0.5rem"),
         request_search(s),
         open_requests_table(s.open_rows),

@@ -115,7 +115,7 @@ class PlayerHome:
     open_requests: Part[paging.Page]  # the requests open to anyone, one page, as the search asks
     leagues: dict[str, list[dict]]  # home_leagues
     is_sub: bool
-    captain_games: list[score_reports.CaptainCard]  # per team the player captains: its next game and its last
+    team_cards: list[score_reports.TeamCard]  # per team the player is on: its next game and its last
     commitments: list[dict[str, str]]  # the player's own coming sub games
     next_games: list[rsvps.MyGame]  # the next games of the player's teams, with their own answer
 
@@ -131,7 +131,7 @@ def player_home(
         open_requests=part(request_lists.list_open, db, actor, filters=filters, bookmark=bookmark, now=now),
         leagues=home_leagues(db, actor, now=now),
         is_sub=accounts.is_sub(db, actor),
-        captain_games=score_reports.captain_card(db, actor, now=now),
+        team_cards=score_reports.team_cards(db, actor, now=now),
         commitments=commitments(db, actor, now=now),
         next_games=rsvps.my_next_games(db, actor, now=now),
     )

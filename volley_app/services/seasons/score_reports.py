@@ -21,7 +21,7 @@ from typing import TypedDict
 from sqlmodel import Session, col, select
 
 from volley_app import routes
-from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, User, utcnow
+from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, TeamMember, User, utcnow
 from volley_app.services.accounts import venues
 from volley_app.services.core import audit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
@@ -296,10 +296,12 @@ class DisputedScore(TypedDict):
     href: str
 
 
-class CaptainCard(TypedDict):
-    """A captain's team: its next game and its last one, with what waits for the captain."""
+class TeamCard(TypedDict):
+    """One of the player's teams: its next game and its last one with its result, and what waits for its captain
+    (links: a captain's to the game's score page, a member's to the team's games)."""
 
     team: str
+    team_href: str
     league: str
     next: str
     next_href: str
@@ -378,52 +380,60 @@ def disputed(db: Session, actor: Actor | None, league_id: object) -> list[Disput
     ]  # fmt: skip
 
 
-def captain_card(db: Session, actor: Actor | None, *, now: dt.datetime | None = None) -> list[CaptainCard]:
-    """For each team the player captains (leagues in play): its next game and its last one, with what is waiting."""
+def team_cards(db: Session, actor: Actor | None, *, now: dt.datetime | None = None) -> list[TeamCard]:
+    """For each team the player is on (leagues in play): its next game and its last one with its result, and for
+    the teams they captain what waits for them (a score to report, confirm or dispute)."""
     actor = require_actor(actor)
     now = now or utcnow()
     teams = db.exec(
         select(Team, League)
         .join(League, col(League.id) == col(Team.league_id))
-        .where(Team.captain_id == actor.user_id, col(Team.waitlist).is_(False), col(Team.withdrawn_at).is_(None),
-               col(League.archived_at).is_(None), col(League.schedule_generated).is_(True))
+        .join(TeamMember, col(TeamMember.team_id) == col(Team.id))
+        .where(TeamMember.user_id == actor.user_id, col(TeamMember.left_at).is_(None), col(Team.waitlist).is_(False),
+               col(Team.withdrawn_at).is_(None), col(League.archived_at).is_(None),
+               col(League.schedule_generated).is_(True))
         .order_by(col(Team.id))
     ).all()  # fmt: skip
-    out: list[CaptainCard] = []
+    out: list[TeamCard] = []
     zones = venues.zones(db, {league.svl_id for _team, league in teams})
     for team, league in teams:
+        assert team.id is not None  # a stored team
         zone = zones.get(league.svl_id)
+        captain = team.captain_id == actor.user_id
         mine = (col(Game.team1_id) == team.id) | (col(Game.team2_id) == team.id)
         base = select(Game).where(
             Game.league_id == league.id, mine, col(Game.team1_id).is_not(None), col(Game.team2_id).is_not(None)
         )
         nxt = db.exec(base.where(Game.start_at > now).order_by(col(Game.start_at))).first()
         last = db.exec(base.where(Game.start_at <= now).order_by(col(Game.start_at).desc())).first()
-        card: CaptainCard = {"team": team.team_name, "league": leagues.display_name(league), "next": "", "next_href": "",
-                "last": "", "last_result": "", "last_href": "", "last_action": ""}  # fmt: skip
+        games_href = routes.team_games_path(team.id)
+        card: TeamCard = {"team": team.team_name, "team_href": routes.team_path(team.id),
+                          "league": leagues.display_name(league), "next": "", "next_href": "", "last": "",
+                          "last_result": "", "last_href": "", "last_action": ""}  # fmt: skip
         if nxt is not None:
             card["next"] = f"{_game_name(db, nxt)}, {timefmt.date_time(nxt.start_at, zone, labelled=True)}"
-            card["next_href"] = routes.game_score_path(_id(nxt))
+            card["next_href"] = routes.game_score_path(_id(nxt)) if captain else games_href
         if last is not None:
             card["last"] = f"{_game_name(db, last)}, {timefmt.date_time(last.start_at, zone, labelled=True)}"
-            card["last_href"] = routes.game_score_path(_id(last))
+            card["last_href"] = routes.game_score_path(_id(last)) if captain else games_href
             waiting = _open_report(db, _id(last))
             if scoring.played(last):
                 won = scoring.result(last)
                 side = 1 if last.team1_id == team.id else 2
-                scores = {k: getattr(last, k) for k in SCORE_KEYS}  # the captain's own team's points first
+                scores = {k: getattr(last, k) for k in SCORE_KEYS}  # the player's own team's points first
                 card["last_result"] = ("Won " if won == side else "Lost " if won else "") + (
                     "by forfeit" if last.forfeit_team_id else _sets_text(scores, second_first=side == 2)
                 )
             elif waiting is None:
-                card["last_result"], card["last_action"] = "No score yet", "Report the score"
+                card["last_result"] = "No score yet"
+                card["last_action"] = "Report the score" if captain else ""
             elif waiting.status == ReportStatus.DISPUTED:
                 card["last_result"] = "Disputed: the operator decides"
             elif waiting.team_id == team.id:
                 card["last_result"] = f"Reported {_sets_text(_report_scores(waiting))}: waiting for the other captain"
             else:
                 card["last_result"] = f"Reported {_sets_text(_report_scores(waiting))} by the other captain"
-                card["last_action"] = "Confirm or dispute"
+                card["last_action"] = "Confirm or dispute" if captain else ""
         out.append(card)
     return out
 
