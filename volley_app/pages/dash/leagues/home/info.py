@@ -16,6 +16,7 @@ INFO_LINES = (
     ("Day", "day"), ("Starts", "start"), ("Time zone", "zone"), ("Registration closes", "closes"), ("Weeks", "weeks"), ("Games every", "increment"), ("Court", "court"),
     ("Where", "where"), ("Skill level", "skill"), ("Format", "format"), ("Gender requirement", "gender"),
     ("Teams", "teams_of"), ("Cost per team", "cost"), ("Cash only", "cash"), ("Stage", "stage"),
+    ("Rosters and subs", "rules"),
 )  # fmt: skip
 
 
