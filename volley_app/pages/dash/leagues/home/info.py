@@ -58,7 +58,7 @@ def actions_card() -> rx.Component:
             ),
             link_button("Waitlist", href=to["waitlist"], variant="soft"),
             link_button("Teams", href=to["teams"], variant="soft"),
-            link_button("Email Captains", href=to["message"], variant="soft"),
+            link_button("Email Players", href=to["message"], variant="soft"),
             link_button("Waiver", href=to["waiver"], variant="soft"),
         ),
     )
