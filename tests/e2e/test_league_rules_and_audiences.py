@@ -8,18 +8,11 @@ import re
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user, screenshot
+from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user, screenshot, start_weekday
 from volley_app import db, routes
-from volley_app.models import League, Role, Team, TeamMember, User
+from volley_app.models import Role, Team, TeamMember, User
 
 PHONE = {"width": 390, "height": 844}
-
-
-def _weekday(lid: int) -> str:
-    from volley_app.services.core import timefmt
-    from volley_app.services.seasons import leagues
-
-    return db.call(lambda s: timefmt.local(s.get(League, lid).start_at, leagues.zone(s, s.get(League, lid))).strftime("%A"))
 
 
 def test_an_operator_sets_the_roster_and_sub_rules_and_finds_them_kept(new_page):
@@ -31,7 +24,7 @@ def test_an_operator_sets_the_roster_and_sub_rules_and_finds_them_kept(new_page)
     page.goto(routes.league_path(lid))
     rules = page.get_by_role("group", name="Rosters and subs")
     expect(rules.get_by_label("Roster Minimum")).to_have_value("")
-    page.get_by_label("Day").select_option(_weekday(lid))  # the helper's league starts on another day than it says
+    page.get_by_label("Day").select_option(start_weekday(lid))  # the helper's league starts on another day than it says
     rules.get_by_label("Roster Minimum").fill("13")
     page.get_by_role("button", name="Update League").click()
     expect(rules.get_by_text("Roster minimum (13) is above the most a 6s roster holds (12)")).to_be_visible()
