@@ -132,3 +132,17 @@ def add_open_league(svl: str, *, max_teams: int = 8, cash: bool = False, cost_ce
         return lg.id
 
     return db.call(_add)
+
+
+def start_weekday(league_id: int) -> str:
+    """The weekday a league starts on at its venue ('Sunday'): what its Day must say when its form is saved
+    (``add_open_league`` says Monday whatever day it starts)."""
+    from volley_app.models import League
+    from volley_app.services.core import timefmt
+    from volley_app.services.seasons import leagues
+
+    def _day(session) -> str:
+        league = session.get(League, league_id)
+        return timefmt.local(league.start_at, leagues.zone(session, league)).strftime("%A")
+
+    return db.call(_day)

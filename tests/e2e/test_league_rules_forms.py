@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, log_in, make_user, screenshot
+from tests.e2e.helpers import add_open_league, log_in, make_user, screenshot, start_weekday
 from volley_app import db, routes
 from volley_app.models import League, Role, User
 
@@ -22,10 +22,7 @@ def _shot(page: Page, name: str) -> None:
 def test_a_league_plays_all_three_sets_when_its_operator_says_so(new_page):
     make_user("courtside", Role.SVL, first_name="Courtside")
     lid = add_open_league("courtside")
-    from volley_app.services.core import timefmt
-    from volley_app.services.seasons import leagues
-
-    weekday = db.call(lambda s: timefmt.local(s.get(League, lid).start_at, leagues.zone(s, s.get(League, lid))).strftime("%A"))
+    weekday = start_weekday(lid)
     for width, choice in ((1280, "3"), (PHONE["width"], "")):
         page = new_page(width=width, height=900)
         log_in(page, "courtside")

@@ -108,9 +108,9 @@ def test_a_league_message_reaches_the_captains(new_page, mailbox):
     log_in(page, "gymrat")
     expect(page).not_to_have_url(re.compile(r"/login"))
     page.goto(f"/dash/leagues/{lid}")
-    page.get_by_role("link", name="Email Captains").click()
+    page.get_by_role("link", name="Email Players").click()
     expect_path(page, f"/dash/leagues/{lid}/message")
-    expect(page.get_by_label("To").locator("option")).to_have_count(3)  # loaded: every captain, or one team's
+    expect(page.get_by_label("Team").locator("option")).to_have_count(3)  # loaded: every captain, or one team's
     page.get_by_label("Subject").fill("Gym closed Monday")
     page.get_by_label("Message").fill("No games this Monday; the season moves a week.")
     page.get_by_role("button", name="Preview").click()

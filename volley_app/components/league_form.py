@@ -19,12 +19,58 @@ DAYS = [(d.value, d.value) for d in Day]
 
 LEAGUE_FIELDS = ("court", "start", "number_of_weeks", "time_increment", "skill_level", "format", "day",
                  "gender_requirement", "max_teams", "cost", "cash", "offer_hold_hours", "ranking", "more_courts",
-                 "registration_deadline", "sets_to_play")  # fmt: skip
+                 "registration_deadline", "sets_to_play", *svc.RULE_FIELDS)  # fmt: skip
 """What both forms send; the edit form sends ``active`` too."""
 
 
 def _pair(*fields: rx.Component, columns: str) -> rx.Component:
     return rx.grid(*fields, columns={"initial": "1", "sm": columns}, spacing="3", width="100%")
+
+
+YES_NO = [("true", "Yes"), ("false", "No")]
+
+
+def _number(label: str, name: str, state: type[FormState], d: Mapping[str, str] | ObjectVar[dict[str, str]], low: int,
+            high: int, hint: str = "") -> rx.Component:  # fmt: skip
+    return text_field(label, name, state, type="number", min=low, max=high, required=False,
+                      default_value=d.get(name, ""), hint=hint)  # fmt: skip
+
+
+def rules_fields(state: type[FormState], d: Mapping[str, str] | ObjectVar[dict[str, str]]) -> rx.Component:
+    """The league's roster and sub rules, grouped under their own heading; blank is the format's default or no rule."""
+    return rx.el.fieldset(
+        rx.el.legend("Rosters and subs", style={"font_weight": "600", "font_size": "var(--font-size-4)",
+                                                "margin_bottom": "var(--space-1)"}),
+        rx.text("Leave a number blank for the format's default (roster sizes) or no rule.", size="2",
+                color_scheme="gray"),
+        _pair(
+            _number("Roster Minimum (optional)", "roster_min", state, d, 1, svc.MAX_ROSTER),
+            _number("Roster Maximum (optional)", "roster_max", state, d, 1, svc.MAX_ROSTER),
+            columns="2",
+        ),
+        _pair(
+            _number("Teams per Player", "teams_per_player", state, d, 1, svc.MAX_TEAMS_PER_PLAYER,
+                    "How many of the league's teams one player may be on. Blank: one."),
+            _number("Women on Court (optional)", "women_on_court", state, d, 0, max(svc.ON_COURT.values()),
+                    "At least this many women on court. Blank: no rule."),
+            columns="2",
+        ),
+        select_field("Subs from Other Teams", "subs_from_other_teams", YES_NO, state,
+                     default_value=d.get("subs_from_other_teams", "true")),
+        _pair(
+            _number("Sub Levels Below (optional)", "sub_levels_below", state, d, 0, svc.SUB_LEVELS,
+                    "How far under the league's skill a sub may be rated. Blank: any."),
+            _number("Sub Levels Above (optional)", "sub_levels_above", state, d, 0, svc.SUB_LEVELS,
+                    "How far over the league's skill. Blank: any."),
+            columns="2",
+        ),
+        _number("Playoff Minimum Games (optional)", "playoff_min_games", state, d, 0, svc.MAX_WEEKS,
+                "Regular-season games a rostered player needs to play in the playoffs. Blank: no minimum."),
+        select_field("Playoff Subs Need Approval", "playoff_subs_approved", [("false", "No"), ("true", "Yes")], state,
+                     default_value=d.get("playoff_subs_approved", "false")),
+        style={"border": "none", "padding": "0", "margin": "0", "display": "flex", "flex_direction": "column",
+               "gap": "var(--space-3)", "min_width": "0"},
+    )  # fmt: skip
 
 
 def league_fields(
@@ -78,4 +124,5 @@ def league_fields(
         ),
         select_field("Active", "active", [("true", "True"), ("false", "False")], state,
                      default_value=d.get("active", "true")) if show_active else rx.fragment(),
+        rules_fields(state, d),
     ]  # fmt: skip

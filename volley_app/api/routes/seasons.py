@@ -6,6 +6,7 @@ import datetime as dt
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import AliasChoices, ConfigDict, Field
+from pydantic.json_schema import JsonDict
 from sqlmodel import Session
 from typing_extensions import TypedDict
 
@@ -126,8 +127,13 @@ def delete_session(body: Deletion, actor: Actor = Depends(acting)) -> Deleted:
     return deleted(body.id, outcome)
 
 
+def _or_null(schema: JsonDict) -> JsonDict:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
 class LeagueBody(Body):
-    """A new league in a session: the form of spec section 5 (``day`` is the start's weekday)."""
+    """A new league in a session: the form of spec section 5 (``day`` is the start's weekday), and the league's
+    roster and sub rules (each left out: the default for a new league, unchanged for a league changed)."""
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(*LEAGUE_REQUIRED))
 
@@ -148,10 +154,33 @@ class LeagueBody(Body):
     active: Received = Field(None, description="Only when changing a league", json_schema_extra=BOOLEAN)
     svl: Received = Field(None, description="Ignored: a league belongs to its session's SVL")
     schedule_generated: Received = Field(None, alias="scheduleGenerated", description="Ignored: generating is its own call")
+    roster_min: Received = Field(None, alias="rosterMin", examples=[6], description="Fewest players on a roster "
+                                 "(null: the format's)", json_schema_extra=_or_null(integer(1, leagues.MAX_ROSTER)))
+    roster_max: Received = Field(None, alias="rosterMax", examples=[12], description="Most players on a roster "
+                                 "(null: the format's)", json_schema_extra=_or_null(integer(1, leagues.MAX_ROSTER)))
+    teams_per_player: Received = Field(None, alias="teamsPerPlayer", examples=[1],
+                                       description="How many of the league's teams one player may be on (null: 1)",
+                                       json_schema_extra=_or_null(integer(1, leagues.MAX_TEAMS_PER_PLAYER)))
+    women_on_court: Received = Field(None, alias="womenOnCourt", examples=[2], description="Women a team must have on "
+                                     "court, at most the format's players on court (null: no rule)",
+                                     json_schema_extra=_or_null(integer(0, max(leagues.ON_COURT.values()))))
+    subs_from_other_teams: Received = Field(None, alias="subsFromOtherTeams", json_schema_extra=BOOLEAN,
+                                            description="A player rostered on another of the league's teams may sub")
+    sub_levels_below: Received = Field(None, alias="subLevelsBelow", examples=[1], description="How many levels under "
+                                       "the league's skill a sub may be rated (null: any)",
+                                       json_schema_extra=_or_null(integer(0, leagues.SUB_LEVELS)))
+    sub_levels_above: Received = Field(None, alias="subLevelsAbove", examples=[1], description="How many levels over "
+                                       "the league's skill a sub may be rated (null: any)",
+                                       json_schema_extra=_or_null(integer(0, leagues.SUB_LEVELS)))
+    playoff_min_games: Received = Field(None, alias="playoffMinGames", examples=[3], description="Regular-season games "
+                                        "a rostered player needs for the playoffs, at most the weeks (null: none)",
+                                        json_schema_extra=_or_null(integer(0, leagues.MAX_WEEKS)))
+    playoff_subs_approved: Received = Field(None, alias="playoffSubsApproved", json_schema_extra=BOOLEAN,
+                                            description="Playoff subs play only with the operator's approval")
 
 
 class LeagueEdit(LeagueBody):
-    """A league changed: its id and the whole form again (plus ``active``)."""
+    """A league changed: its id and the whole form again (plus ``active``); a rule left out stays as it is."""
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id", *LEAGUE_REQUIRED[1:]))
 
@@ -164,6 +193,7 @@ def _league_fields(body: LeagueBody) -> Row:
     fields = {k: getattr(body, k) for k in LEAGUE_FORM}
     if body.active is not None:
         fields["active"] = body.active
+    fields |= {k: getattr(body, k) for k in leagues.RULE_FIELDS if k in body.model_fields_set}
     return fields
 
 

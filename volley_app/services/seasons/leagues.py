@@ -157,9 +157,109 @@ def _sets_to_play(value: object) -> int | None:
     return by_value[text]
 
 
-def _clean(fields: dict, zone: str | None = None) -> dict:
-    """Check the required set of spec section 5 (dates on the wall clock of the venue's ``zone``);
-    returns the columns to store."""
+# Players on court, and a roster's fewest and most members, by the league's format (a league may set its own sizes).
+ON_COURT: dict[LeagueFormat, int] = {
+    LeagueFormat.DOUBLES: 2, LeagueFormat.QUADS: 4, LeagueFormat.REVERSE_QUADS: 4, LeagueFormat.FIVES: 5,
+    LeagueFormat.SIXES: 6,
+}  # fmt: skip
+ROSTER_SIZES: dict[LeagueFormat, tuple[int, int]] = {
+    LeagueFormat.DOUBLES: (2, 4), LeagueFormat.QUADS: (4, 8), LeagueFormat.REVERSE_QUADS: (4, 8),
+    LeagueFormat.FIVES: (5, 10), LeagueFormat.SIXES: (6, 12),
+}  # fmt: skip
+MAX_ROSTER = 30
+MAX_TEAMS_PER_PLAYER = 10
+SUB_LEVELS = 3  # ratings run A to D: three levels from top to bottom
+
+RULE_FIELDS = ("roster_min", "roster_max", "teams_per_player", "women_on_court", "subs_from_other_teams",
+               "sub_levels_below", "sub_levels_above", "playoff_min_games", "playoff_subs_approved")  # fmt: skip
+"""A league's roster and sub rules: what the form's Rosters and subs part sets (a rule left out stays as it is)."""
+
+# A new league's rules: the format's roster sizes, one team a player, no women-on-court rule, subs of any rating
+# from anywhere, no playoff minimum, playoff subs without approval.
+DEFAULT_RULES: dict[str, int | bool | None] = {
+    "roster_min": None, "roster_max": None, "teams_per_player": 1, "women_on_court": None,
+    "subs_from_other_teams": True, "sub_levels_below": None, "sub_levels_above": None, "playoff_min_games": None,
+    "playoff_subs_approved": False,
+}  # fmt: skip
+
+
+def on_court(league: League) -> int:
+    """The players one team has on court in the league's format."""
+    return ON_COURT.get(league.format, 6)
+
+
+def roster_size(league: League) -> tuple[int, int]:
+    """The fewest and the most members a team of ``league`` may have: the league's own, else its format's."""
+    low, high = ROSTER_SIZES.get(league.format, (2, 12))
+    return (league.roster_min or low, league.roster_max or high)
+
+
+def _optional_number(value: object, field: str, label: str, low: int, high: int) -> int | None:
+    """A whole number within ``low``..``high``, or None when left blank."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return validation.whole_number(value, field, label, low, high)
+
+
+def _yes_no(value: object, field: str, label: str) -> bool | None:
+    """Yes or No as a select ("true"/"false") or JSON (true/false) sends it; None when left blank."""
+    if isinstance(value, bool):
+        return value
+    text = value.strip().lower() if isinstance(value, str) else ""
+    if value is None or (isinstance(value, str) and not text):
+        return None
+    if text in ("true", "yes", "on", "1"):
+        return True
+    if text in ("false", "no", "off", "0"):
+        return False
+    raise Invalid({field: f"{label}: choose Yes or No"})
+
+
+def _rules(fields: dict, fmt: LeagueFormat, weeks: int, current: League | None) -> dict:
+    """The roster and sub rules to store: those ``fields`` has, the others as ``current`` has them (a new league:
+    the defaults), checked together against the league's format and weeks."""
+    checks: dict[str, tuple[object, ...]] = {
+        "roster_min": (_optional_number, "Roster minimum", 1, MAX_ROSTER),
+        "roster_max": (_optional_number, "Roster maximum", 1, MAX_ROSTER),
+        "teams_per_player": (_optional_number, "Teams per player", 1, MAX_TEAMS_PER_PLAYER),
+        "women_on_court": (_optional_number, "Women on court", 0, max(ON_COURT.values())),
+        "subs_from_other_teams": (_yes_no, "Subs from other teams"),
+        "sub_levels_below": (_optional_number, "Sub levels below", 0, SUB_LEVELS),
+        "sub_levels_above": (_optional_number, "Sub levels above", 0, SUB_LEVELS),
+        "playoff_min_games": (_optional_number, "Playoff minimum games", 0, MAX_WEEKS),
+        "playoff_subs_approved": (_yes_no, "Playoff subs need approval"),
+    }
+    given = validation.collect(**{
+        name: (fn, fields[name], name, label, *bounds) for name, (fn, label, *bounds) in checks.items() if name in fields
+    })  # fmt: skip
+    rules = {k: getattr(current, k) for k in RULE_FIELDS} if current is not None else dict(DEFAULT_RULES)
+    rules |= {k: v for k, v in given.items() if v is not None or checks[k][0] is not _yes_no}  # a blank choice: as it is
+    rules["teams_per_player"] = rules["teams_per_player"] or 1
+    rules["women_on_court"] = rules["women_on_court"] or None  # none needed: no rule
+    rules["playoff_min_games"] = rules["playoff_min_games"] or None
+    label, players = FORMAT_LABELS[fmt], ON_COURT.get(fmt, 6)
+    low, high = ROSTER_SIZES.get(fmt, (2, 12))
+    least, most = rules["roster_min"] or low, rules["roster_max"] or high
+    errors: dict[str, str] = {}
+    if least > most:
+        errors["roster_min"] = (
+            f"Roster minimum ({least}) is above the maximum ({most})" if rules["roster_max"]
+            else f"Roster minimum ({least}) is above the most a {label} roster holds ({most}): set a maximum too"
+        )  # fmt: skip
+    if most < players:
+        errors["roster_max"] = f"Roster maximum must be at least the {players} players a {label} team has on court"
+    if (rules["women_on_court"] or 0) > players:
+        errors["women_on_court"] = f"Women on court must be at most {players}: {label} puts {players} players on court"
+    if (rules["playoff_min_games"] or 0) > weeks:
+        errors["playoff_min_games"] = f"Playoff minimum games must be at most the league's {weeks} weeks"
+    if errors:
+        raise Invalid(errors)
+    return rules
+
+
+def _clean(fields: dict, zone: str | None = None, current: League | None = None) -> dict:
+    """Check the required set of spec section 5 (dates on the wall clock of the venue's ``zone``) and the roster and
+    sub rules (those ``fields`` leaves out stay as ``current`` has them); returns the columns to store."""
     hold: dict[str, tuple[object, ...]] = {}  # a form without the field leaves the hold window as it is (48 hours for a new league)
     if "offer_hold_hours" in fields:
         hold["offer_hold_hours"] = (_int, fields["offer_hold_hours"], "offer_hold_hours", "Offer hold", *OFFER_HOURS)
@@ -190,7 +290,7 @@ def _clean(fields: dict, zone: str | None = None) -> dict:
     weekday = timefmt.local(clean["start_at"], zone).strftime("%A")
     if clean["day"].value != weekday:
         raise Invalid({"day": f"Day must match the start date, a {weekday}"})
-    return clean
+    return clean | _rules(fields, clean["format"], clean["number_of_weeks"], current)
 
 
 def cash_allowed(db: Session, svl_id: int) -> bool:
@@ -221,7 +321,7 @@ def changeable(db: Session, actor: Actor | None, league_id: object) -> League:
 LEAGUE_FIELDS = (
     "court", "start_at", "number_of_weeks", "time_increment", "skill_level", "format", "day", "max_teams",
     "cost_cents", "cash", "gender_requirement", "active", "offer_hold_hours", "ranking", "courts", "registration_deadline",
-    "sets_to_play",
+    "sets_to_play", *RULE_FIELDS,
 )  # fmt: skip
 
 
@@ -253,7 +353,7 @@ def update_league(db: Session, actor: Actor | None, league_id: object, **fields)
     """Change a league (its SVL or an admin): the same required set, plus the active flag. Audited."""
     row = changeable(db, actor, league_id)
     before = audit.snapshot(row, LEAGUE_FIELDS)
-    clean = _clean(fields, zone(db, row))
+    clean = _clean(fields, zone(db, row), row)
     more = clean.pop("more_courts")
     first = clean.pop("court")
     for key, value in clean.items():
@@ -411,6 +511,16 @@ class LeagueDetail(LeagueSummary):
     sets_to_play: str
     has_bracket: bool
     bracket_type: str
+    roster_min: int | None
+    roster_max: int | None
+    teams_per_player: int
+    women_on_court: int | None
+    subs_from_other_teams: bool
+    sub_levels_below: int | None
+    sub_levels_above: int | None
+    playoff_min_games: int | None
+    playoff_subs_approved: bool
+    rules: list[str]
 
 
 def summary(
@@ -566,7 +676,63 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
         "sets_to_play": str(row.sets_to_play or ""),
         "has_bracket": bool(row.tournament_file),
         "bracket_type": row.tournament_content_type or "",
+        "roster_min": row.roster_min, "roster_max": row.roster_max, "teams_per_player": row.teams_per_player,
+        "women_on_court": row.women_on_court, "subs_from_other_teams": row.subs_from_other_teams,
+        "sub_levels_below": row.sub_levels_below, "sub_levels_above": row.sub_levels_above,
+        "playoff_min_games": row.playoff_min_games, "playoff_subs_approved": row.playoff_subs_approved,
+        "rules": rules_in_words(row),
     }
+
+
+class LeagueRules(TypedDict):
+    """A league's name and its roster and sub rules in words."""
+
+    name: str
+    rules: list[str]
+
+
+def league_rules(db: Session, actor: Actor | None, league_id: object) -> LeagueRules:
+    """The league's roster and sub rules as they apply, for anyone who may read the league."""
+    row = access_league(db, actor, league_id)
+    return {"name": display_name(row), "rules": rules_in_words(row)}
+
+
+def _levels(n: int) -> str:
+    return f"{'one' if n == 1 else n} level{'' if n == 1 else 's'}"
+
+
+def _sub_levels(league: League) -> str:
+    """'Subs rated at most one level below and not above C' (or 'Subs of any rating')."""
+    below, above = league.sub_levels_below, league.sub_levels_above
+    if below is None and above is None:
+        return "Subs of any rating"
+    parts = []
+    if below is not None:
+        parts.append(f"at most {_levels(below)} below" if below else "not below")
+    if above is not None:
+        parts.append(f"at most {_levels(above)} above" if above else "not above")
+    return f"Subs rated {' and '.join(parts)} {league.skill_level.value}"
+
+
+def rules_in_words(league: League) -> list[str]:
+    """The league's roster and sub rules as they apply (its own, else its format's), one sentence each."""
+    low, high = roster_size(league)
+    teams = league.teams_per_player
+    lines = [
+        f"Rosters: {low}–{high} players",
+        "A player may be on " + ("one team" if teams <= 1 else f"up to {teams} teams") + " in this league",
+    ]
+    if league.women_on_court:
+        lines.append(f"At least {league.women_on_court} wom{'a' if league.women_on_court == 1 else 'e'}n on court")
+    lines.append("Subs may be rostered on another of the league's teams" if league.subs_from_other_teams
+                 else "Subs may not be rostered on another of the league's teams")  # fmt: skip
+    lines.append(_sub_levels(league))
+    if league.playoff_min_games:
+        games = league.playoff_min_games
+        lines.append(f"Playoffs: a rostered player needs {games} regular-season game{'' if games == 1 else 's'} played")
+    if league.playoff_subs_approved:
+        lines.append("Playoffs: a sub plays only with the operator's approval")
+    return lines
 
 
 def bracket_link(db: Session, actor: Actor | None, league_id: object, *, now: dt.datetime | None = None) -> str:

@@ -1,4 +1,5 @@
-"""Email captains (/dash/leagues/{id}/message): a league's operator writes to the captains of the league or one team.
+"""Email players (/dash/leagues/{id}/message): a league's operator writes to its captains (of every team or one),
+every player on its rosters, or one team's members.
 
 Write, then preview: the email as it reads and how many people get it; Send confirms that number.
 """
@@ -17,7 +18,7 @@ from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 
 ERROR_ID = "league-message-error"
-FIELDS = ("team", "subject", "body")
+FIELDS = ("audience", "team", "subject", "body")
 
 
 class LeagueMessageState(FormState, AuthState):
@@ -27,6 +28,8 @@ class LeagueMessageState(FormState, AuthState):
     league_name: rx.Field[str] = rx.field("")
     back: rx.Field[str] = rx.field("")
     team_options: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    audience_options: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    audience: rx.Field[str] = rx.field(league_messages.CAPTAINS)  # the audience chosen: the team field follows it
     denied: rx.Field[bool] = rx.field(False)
     draft: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
     preview: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
@@ -34,7 +37,7 @@ class LeagueMessageState(FormState, AuthState):
 
     async def load(self):
         self._clear_messages()
-        self.preview, self.draft, self.notice = {}, {}, ""
+        self.preview, self.draft, self.notice, self.audience = {}, {}, "", league_messages.CAPTAINS
         found, failure = await run_action(
             league_messages.teams, actor=await self._actor(), league_id=path_arg(self, "league_id")
         )
@@ -45,6 +48,13 @@ class LeagueMessageState(FormState, AuthState):
         self.denied = False
         self.league_name, self.back = found["name"], routes.league_path(found["id"])
         self.team_options = [{"value": t["value"], "label": t["label"]} for t in found["teams"]]
+        self.audience_options = [{"value": a["value"], "label": a["label"]} for a in found["audiences"]]
+
+    @rx.event
+    def choose_audience(self, audience: str):
+        """Show the team field as the audience needs it (the service checks the audience when the form is sent)."""
+        self.audience = audience if isinstance(audience, str) else league_messages.CAPTAINS
+        self._clear_messages()
 
     def _previewed(self, found: league_messages.MessagePreview):
         self.preview = {k: str(v) for k, v in found.items()}
@@ -53,6 +63,7 @@ class LeagueMessageState(FormState, AuthState):
     def review(self, form_data: dict):
         self.notice, self.preview = "", {}
         self.draft = form_values(form_data, FIELDS)
+        self.audience = self.draft["audience"] or league_messages.CAPTAINS
         return self._submit(
             league_messages.preview, done=self._previewed, as_actor=True, league_id=path_arg(self, "league_id"),
             submitted=self.draft,
@@ -61,10 +72,11 @@ class LeagueMessageState(FormState, AuthState):
     @rx.event
     def edit_again(self):
         self.preview = {}
+        self.audience = self.draft.get("audience") or league_messages.CAPTAINS
         self._show_record()
 
     def _sent(self, count: int):
-        self.preview, self.draft = {}, {}
+        self.preview, self.draft, self.audience = {}, {}, league_messages.CAPTAINS
         self.notice = f"Queued to {count} {'person' if count == 1 else 'people'}."
         self._show_record()
 
@@ -83,8 +95,15 @@ def _form() -> rx.Component:
     draft = s.draft.to(dict[str, str])
     return rx.form(
         column(
-            select_field("To", "team", s.team_options, s, placeholder="Every team's captain", required=False,
-                         default_value=draft.get("team", "")),
+            select_field("Send to", "audience", s.audience_options, s, value=s.audience, on_change=s.choose_audience),
+            rx.match(
+                s.audience,
+                (league_messages.PLAYERS, rx.fragment()),
+                (league_messages.TEAM, select_field("Team", "team", s.team_options, s, placeholder="Choose a team",
+                                                    default_value=draft.get("team", ""))),
+                select_field("Team", "team", s.team_options, s, placeholder="Every team's captain", required=False,
+                             default_value=draft.get("team", "")),
+            ),
             text_field("Subject", "subject", s, required=True, max_length=league_messages.SUBJECT_MAX,
                        default_value=draft.get("subject", "")),
             area_field("Message", "body", s, rows="8", required=True, max_length=league_messages.BODY_MAX,
@@ -119,11 +138,11 @@ def _preview() -> rx.Component:
     )  # fmt: skip
 
 
-@page(routes.LEAGUE_MESSAGE, "Email Captains", on_load=LeagueMessageState.load)
+@page(routes.LEAGUE_MESSAGE, "Email Players", on_load=LeagueMessageState.load)
 def league_message_page() -> rx.Component:
     s = LeagueMessageState
     return dash_screen(
-        f"Email Captains: {s.league_name}",
+        f"Email Players: {s.league_name}",
         error_line(s.error, ERROR_ID),
         rx.cond(s.notice != "", rx.callout(s.notice, color_scheme="green", role="status")),
         back_to_league(s.back),

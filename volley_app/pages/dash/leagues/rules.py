@@ -1,15 +1,17 @@
-"""A league's rules (/dash/leagues/{id}/LeagueRules): the general rules and each format's own."""
+"""A league's rules (/dash/leagues/{id}/LeagueRules): this league's roster and sub rules, the general rules and each
+format's own."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import dash_screen, link_button, section_card
+from volley_app.components.layout import card_for, dash_screen, link_button, section_card
 from volley_app.registry import page
+from volley_app.services.seasons import leagues
 from volley_app.services.teams import waivers
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import path_arg
+from volley_app.state.forms import path_arg, run_action
 
 GENERAL_RULES = [
     waivers.AGE_RULE,
@@ -39,9 +41,14 @@ FORMAT_RULES: list[tuple[str, list[str]]] = [
 
 class LeagueRulesState(AuthState):
     back: rx.Field[str] = rx.field("")
+    league_name: rx.Field[str] = rx.field("")
+    league_rules: rx.Field[list[str]] = rx.field(default_factory=list)  # this league's roster and sub rules
 
     async def load(self):
-        self.back = routes.league_path(path_arg(self, "league_id"))
+        league_id = path_arg(self, "league_id")
+        self.back = routes.league_path(league_id)
+        found, _failure = await run_action(leagues.league_rules, actor=await self._actor(), league_id=league_id)
+        self.league_name, self.league_rules = (found["name"], found["rules"]) if found else ("", [])
 
 
 def _rule_list(rules: list[str]) -> rx.Component:
@@ -52,6 +59,11 @@ def _rule_list(rules: list[str]) -> rx.Component:
 def rules_page() -> rx.Component:
     return dash_screen(
         "League Rules",
+        card_for(
+            LeagueRulesState.league_rules.length() > 0,
+            "This League: " + LeagueRulesState.league_name,
+            rx.unordered_list(rx.foreach(LeagueRulesState.league_rules, rx.list_item)),
+        ),
         section_card("General Rules", _rule_list(GENERAL_RULES)),
         rx.accordion.root(
             *[rx.accordion.item(header=title, content=_rule_list(rules), value=title) for title, rules in FORMAT_RULES],

@@ -16,6 +16,7 @@ INFO_LINES = (
     ("Day", "day"), ("Starts", "start"), ("Time zone", "zone"), ("Registration closes", "closes"), ("Weeks", "weeks"), ("Games every", "increment"), ("Court", "court"),
     ("Where", "where"), ("Skill level", "skill"), ("Format", "format"), ("Gender requirement", "gender"),
     ("Teams", "teams_of"), ("Cost per team", "cost"), ("Cash only", "cash"), ("Stage", "stage"),
+    ("Rosters and subs", "rules"),
 )  # fmt: skip
 
 
@@ -57,7 +58,7 @@ def actions_card() -> rx.Component:
             ),
             link_button("Waitlist", href=to["waitlist"], variant="soft"),
             link_button("Teams", href=to["teams"], variant="soft"),
-            link_button("Email Captains", href=to["message"], variant="soft"),
+            link_button("Email Players", href=to["message"], variant="soft"),
             link_button("Waiver", href=to["waiver"], variant="soft"),
         ),
     )

@@ -48,7 +48,15 @@ def info_of(lg: LeagueDetail, held: int = 0) -> dict[str, str]:
         "where": where(lg),
         "closes": timefmt.date_time(lg["registration_closes"], lg["zone"], labelled=True),
         "zone": f"{lg['zone'].replace('_', ' ')} ({timefmt.label(lg['start_at'], lg['zone'])})",
+        "rules": "; ".join(lg["rules"]),
     }  # fmt: skip
+
+
+def _rule_value(value: object) -> str:
+    """A rule as the form shows it: blank for none, true/false for a choice."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
 
 
 def form_of(lg: LeagueDetail) -> dict[str, str]:
@@ -61,6 +69,7 @@ def form_of(lg: LeagueDetail) -> dict[str, str]:
         "offer_hold_hours": str(lg["offer_hold_hours"]), "ranking": lg["ranking"], "sets_to_play": lg["sets_to_play"],
         "registration_deadline": timefmt.input_value(lg["registration_deadline"], lg["zone"]),
         "active": "true" if lg["active"] else "false",
+        **{k: _rule_value(v) for k, v in lg.items() if k in svc.RULE_FIELDS},
     }  # fmt: skip
 
 
