@@ -309,8 +309,8 @@ def test_the_personal_feed_carries_my_answer(w):
     db.commit()
     feed = calendar.personal_feed(db, token).decode()
     unfolded = feed.replace("\r\n ", "")
-    assert "T1 v T2 · You: Out" in unfolded
-    assert "You: no answer yet" in unfolded  # the later game
+    assert re.search(r"SUMMARY:T1 v T2 \([^)]*\) \(You: Out\)", unfolded)
+    assert "(You: not answered)" in unfolded  # the later game
 
 
 def test_a_changed_answer_shows_at_once_in_the_same_transaction(w):
