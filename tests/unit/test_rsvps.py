@@ -32,11 +32,12 @@ from volley_app.models import (
     TeamMember,
     utcnow,
 )
-from volley_app.services.core import signing
+from volley_app.services.core import live, signing
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound, Unauthorized
 from volley_app.services.operations import game_requests
 from volley_app.services.seasons import calendar
 from volley_app.services.teams import rsvps, team_settings
+from volley_app.settings import get_settings
 
 D = dt.timedelta(days=1)
 NOW = utcnow().replace(microsecond=0)
@@ -405,3 +406,35 @@ def test_a_changed_deadline_changes_when_a_short_team_is_told(w):
     db.commit()
     assert (w["coming"], w["t1"]) not in game_requests.short_due(db, game - dt.timedelta(hours=47))
     assert (w["coming"], w["t1"]) in game_requests.short_due(db, game - dt.timedelta(hours=12))
+
+
+# -- live updates -------------------------------------------------------------------------------------------------
+
+
+async def test_an_answer_tells_the_teams_open_games_pages_once_committed(w, monkeypatch):
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    get_settings.cache_clear()
+    db = w["db"]
+    try:
+        with live.watch(live.Interest(team_id=w["t1"])) as ours, live.watch(live.Interest(team_id=w["t2"])) as theirs:
+            rsvps.answer(db, w["a"]["ann"], game_id=w["coming"], answer="Out", now=NOW)
+            assert not await ours.changed(0.05)  # not yet committed
+            db.rollback()
+            assert not await ours.changed(0.05)
+            rsvps.answer(db, w["a"]["ann"], game_id=w["coming"], answer="Out", now=NOW)
+            db.commit()
+            assert await ours.changed(0.5) and not await theirs.changed(0.05)
+            rsvps.send_reminders(now=NOW + 4 * D)
+            token = _links(db, "bob@example.com")["In"]
+            rsvps.answer_by_link(db, token, now=NOW + 4 * D)
+            db.commit()
+            assert await ours.changed(0.5)  # an answer by a reminder's link too
+    finally:
+        get_settings.cache_clear()
+
+
+def test_a_team_notice_goes_through_redis_whole():
+    text = live.Change(team_id=12).to_json()
+    _origin, change = live.Change.from_json(text)
+    assert change.team_id == 12 and change.concerns(live.Interest(team_id=12))
+    assert not change.concerns(live.Interest(team_id=13)) and not change.concerns(live.Interest(user_id=12))
