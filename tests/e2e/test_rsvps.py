@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 from sqlmodel import select
 
 from tests.e2e.helpers import (
@@ -58,13 +58,18 @@ def _answer(game: int, username: str) -> str | None:
     return db.call(read)
 
 
+def _signed_in(page: Page, username: str, path: str) -> Page:
+    """``page`` logged in as ``username``, on ``path``."""
+    log_in(page, username)
+    expect_path(page, "/dash")
+    page.goto(path)
+    return page
+
+
 def test_a_member_answers_out_on_a_phone_and_a_reminder_link_answers_without_login(new_page, mailbox):
     team, game = _world()
 
-    ann = new_page(**PHONE)
-    log_in(ann, "ann")
-    expect_path(ann, "/dash")
-    ann.goto(f"/dash/teams/{team}/games")
+    ann = _signed_in(new_page(**PHONE), "ann", f"/dash/teams/{team}/games")
     card = ann.get_by_test_id("team-game").first
     expect(card).to_contain_text("v T2")
     counts = card.get_by_test_id("rsvp-counts")
@@ -101,18 +106,12 @@ def test_a_member_answers_out_on_a_phone_and_a_reminder_link_answers_without_log
 
 def test_a_members_answer_shows_on_the_captains_open_page_without_a_reload(new_page):
     team, game = _world()
-    captain = new_page()
-    log_in(captain, "cap")
-    expect_path(captain, "/dash")
-    captain.goto(f"/dash/teams/{team}/games")
+    captain = _signed_in(new_page(), "cap", f"/dash/teams/{team}/games")
     counts = captain.get_by_test_id("team-game").first.get_by_test_id("rsvp-counts")
     expect(counts).to_contain_text("Out 0")
     captain.evaluate("window.stillOpen = true")  # gone if the page loads again
 
-    member = new_page(**PHONE)
-    log_in(member, "ann")
-    expect_path(member, "/dash")
-    member.goto(f"/dash/teams/{team}/games")
+    member = _signed_in(new_page(**PHONE), "ann", f"/dash/teams/{team}/games")
     card = member.get_by_test_id("team-game").first
     expect(card.get_by_test_id("rsvp-counts")).to_contain_text("Out 0")
     wait_for_watchers(2)  # both pages wait for the team's answers
@@ -128,10 +127,7 @@ def test_a_members_answer_shows_on_the_captains_open_page_without_a_reload(new_p
 
 def test_the_captain_sets_when_reminders_go_and_a_member_reads_it(new_page):
     team, _game = _world()
-    captain = new_page()
-    log_in(captain, "cap")
-    expect_path(captain, "/dash")
-    captain.goto(f"/dash/teams/{team}")
+    captain = _signed_in(new_page(), "cap", f"/dash/teams/{team}")
     captain.get_by_role("link", name="Team settings").click()
     expect_path(captain, f"/dash/teams/{team}/settings")
     days = captain.get_by_label("Reminder days before a game")
@@ -152,10 +148,7 @@ def test_the_captain_sets_when_reminders_go_and_a_member_reads_it(new_page):
 
     assert db.call(saved) == (1, 24)
 
-    member = new_page(**PHONE)
-    log_in(member, "ann")
-    expect_path(member, "/dash")
-    member.goto(f"/dash/teams/{team}")
+    member = _signed_in(new_page(**PHONE), "ann", f"/dash/teams/{team}")
     expect(member.get_by_role("link", name="Games and answers")).to_be_visible()
     expect(member.get_by_role("link", name="Team settings")).to_have_count(0)
     member.goto(f"/dash/teams/{team}/settings")

@@ -77,9 +77,13 @@ def _form() -> rx.Component:
 
 def _read_only() -> rx.Component:
     s = TeamSettingsState
-    return details(
-        labelled(svc.REMINDER_LABEL, rx.cond(s.reminder_days == "0", "No reminder", s.reminder_days)),
-        labelled(svc.DEADLINE_LABEL, s.deadline_hours),
+    return column(
+        details(
+            labelled(svc.REMINDER_LABEL, rx.cond(s.reminder_days == "0", "No reminder", s.reminder_days)),
+            labelled(svc.DEADLINE_LABEL, s.deadline_hours),
+        ),
+        rx.text("The team's captain and co-captains change these.", size="2", color_scheme="gray"),
+        spacing="3",
     )
 
 
