@@ -7,12 +7,28 @@ import datetime as dt
 import httpx
 import pytest
 from icalendar import Calendar
+from sqlalchemy import event
 from sqlmodel import select
 
-from tests.factories import actor_of, add_league, add_league_session, add_teams, make_user
-from volley_app.models import Game, League, Role, SkillLevel, SubFormat, SubRequest, SubStatus, Team, utcnow
+from tests.factories import actor_of, add_league, add_league_session, add_member, add_teams, make_user, rows
+from volley_app import routes
+from volley_app.models import (
+    Game,
+    League,
+    MemberRole,
+    Role,
+    SkillLevel,
+    SubFormat,
+    SubRequest,
+    SubStatus,
+    Team,
+    User,
+    utcnow,
+)
 from volley_app.services.core import timefmt
 from volley_app.services.seasons import calendar, games, scheduling
+from volley_app.services.teams import rsvps
+from volley_app.settings import get_settings
 
 
 @pytest.fixture
@@ -113,3 +129,61 @@ async def test_a_revoked_or_replaced_address_answers_404(backend, world):
     db.commit()
     assert (await _get(backend, new)).status_code == 404
     assert (await _get(backend, "/api/calendar/short.ics")).status_code == 404
+
+
+def _by_summary(body: bytes) -> dict[str, list]:
+    out: dict[str, list] = {}
+    for e in sorted(_events(body), key=lambda e: e.start):
+        out.setdefault(str(e["UID"]).split("-")[0], []).append(e)
+    return out
+
+
+async def test_a_members_feed_carries_their_answer_and_the_link_to_answer(backend, world):
+    db = world["db"]
+    pat = world["pat"]
+    add_member(db, world["ids"][0], pat.user_id, MemberRole.CAPTAIN)
+    olly = rows(db, User, User.username == "olly")[0]
+    add_member(db, world["ids"][1], olly)  # a member, not the captain: T2's games are in his feed too
+    first = min(rows(db, Game, Game.league_id == world["lg"].id, Game.team1_id == world["ids"][0]),
+                key=lambda g: g.start_at)  # fmt: skip
+    rsvps.answer(db, pat, game_id=first.id, team_id=world["ids"][0], answer="Out")
+    olly_token = calendar.feed_token(db, actor_of(olly))
+    db.commit()
+    games = _by_summary((await _get(backend, calendar.personal_feed_path(world["token"]))).content)["league"]
+    assert len(games) == 8
+    assert str(games[0]["SUMMARY"]).endswith("(You: Out)") and str(games[0]["SUMMARY"]).startswith("T1 v ")
+    assert all(str(e["SUMMARY"]).endswith("(You: not answered)") for e in games[1:])
+    page = routes.absolute(routes.team_games_path(world["ids"][0]))
+    assert page.startswith(get_settings().public_url.rstrip("/"))
+    assert f"Your answer: Out. Answer or change it: {page}" in str(games[0]["DESCRIPTION"])
+    theirs = _by_summary((await _get(backend, calendar.personal_feed_path(olly_token))).content)["league"]
+    assert len(theirs) == 8 and all(str(e["SUMMARY"]).startswith("T2 v ") for e in theirs)
+    assert all(str(e["SUMMARY"]).endswith("(You: not answered)") for e in theirs)
+    assert routes.team_games_path(world["ids"][1]) in str(theirs[0]["DESCRIPTION"])
+
+
+def test_a_captain_who_is_not_on_the_team_sees_no_answer(world):
+    feed = calendar.personal_feed(world["db"], world["token"]).decode().replace("\r\n ", "")
+    assert "You:" not in feed and "Your answer" not in feed
+
+
+def test_the_answers_are_read_in_one_query(world):
+    db = world["db"]
+    add_member(db, world["ids"][0], world["pat"].user_id, MemberRole.CAPTAIN)
+    answered = rows(db, Game, Game.league_id == world["lg"].id, Game.team1_id == world["ids"][0])[:3]
+    for g in answered:
+        rsvps.answer(db, world["pat"], game_id=g.id, team_id=world["ids"][0], answer="In")
+    db.commit()
+    seen: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args) -> None:
+        if "game_rsvps" in statement:
+            seen.append(statement)
+
+    engine = db.get_bind()
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        feed = calendar.personal_feed(db, world["token"]).decode().replace("\r\n ", "")
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert feed.count("(You: In)") == 3 and feed.count("(You: not answered)") == 5 and len(seen) == 1

@@ -140,6 +140,11 @@ MATRIX: dict[tuple[str, str], Entry] = {
         f"/api/games/{x['game']}/rsvp", {"answer": "Out", "team": _member(x, P)})),
     ("GET", "/api/my-next-games"): Entry(USERS, lambda x: ("/api/my-next-games", None)),
     # pat captains T1; quinn is on no team unless the entry puts them on it.
+    ("GET", "/api/teams/{team_id}/settings"): Entry(frozenset({P, Q, S, A}), lambda x: (
+        f"/api/teams/{_on_team(x, Q)}/settings", None)),
+    # a plain member (other_player, on the team) and another operator change nothing
+    ("PATCH", "/api/teams/{team_id}/settings"): Entry(frozenset({P, S, A}), lambda x: (
+        f"/api/teams/{_on_team(x, Q)}/settings", {"reminderDays": 5, "deadlineHours": 24})),
     ("GET", "/api/teams/{team_id}/roster"): Entry(frozenset({P, S, A}), lambda x: (f"/api/teams/{x['team']}/roster", None)),
     ("POST", "/api/teams/{team_id}/invitations"): Entry(frozenset({P, S, A}), lambda x: (
         f"/api/teams/{x['team']}/invitations", {"to": "friend@example.com"})),

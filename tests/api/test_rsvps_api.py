@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.api import world as w
 from tests.factories import add_member, rows
-from volley_app.models import GameRsvp
+from volley_app.models import GameRsvp, Team
 
 
 def _world(db) -> dict:
@@ -56,3 +56,20 @@ async def test_bad_answers_are_refused_in_words(db):
         hidden = await c.get(f"/api/teams/{x['t']}/games", headers=w.headers(x, "other_svl"))
         assert hidden.status_code == 403
     assert rows(db, GameRsvp) == []
+
+
+async def test_the_captain_sets_the_answer_settings_and_bad_values_are_named(db):
+    x = _world(db)
+    path = f"/api/teams/{x['t']}/settings"
+    async with w.client() as c:
+        read = await c.get(path, headers=w.headers(x, "player"))
+        assert read.status_code == 200 and (read.json()["reminderDays"], read.json()["deadlineHours"]) == (3, 48)
+        bad = await c.patch(path, json={"reminderDays": 15, "deadlineHours": "soon"}, headers=w.headers(x, "player"))
+        assert bad.status_code == 422 and set(bad.json()["errors"]) == {"reminderDays", "deadlineHours"}, bad.text
+        missing = await c.patch(path, json={"reminderDays": 2}, headers=w.headers(x, "player"))
+        assert missing.status_code == 422 and set(missing.json()["errors"]) == {"deadlineHours"}
+        done = await c.patch(path, json={"reminderDays": 0, "deadlineHours": 24}, headers=w.headers(x, "svl"))
+        assert done.status_code == 200, done.text
+        assert (done.json()["reminderDays"], done.json()["deadlineHours"], done.json()["canEdit"]) == (0, 24, True)
+    [team] = rows(db, Team, Team.id == x["t"])
+    assert (team.rsvp_reminder_days, team.rsvp_deadline_hours) == (0, 24)

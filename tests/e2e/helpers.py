@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import time
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -12,9 +13,18 @@ from playwright.sync_api import Page, expect
 from volley_app import db
 from volley_app.models import Gender, Rating, Role
 from volley_app.services.accounts.accounts import create_user
+from volley_app.services.core import live
 
 PASSWORD = "secret123"
 SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
+
+
+def wait_for_watchers(n: int, seconds: float = 20) -> None:
+    """Wait until ``n`` open pages of the app (it runs in this process) wait for live changes."""
+    deadline = time.monotonic() + seconds
+    while live.watching() < n:
+        assert time.monotonic() < deadline, f"{live.watching()} pages watching, not {n}"
+        time.sleep(0.1)
 
 
 def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:

@@ -249,6 +249,7 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
         routes.TEAM_EDIT: [routes.team_path(w.team)],
         routes.TEAM_WAIVER: [routes.team_waiver_path(w.team)],
         routes.TEAM_GAMES: [routes.team_games_path(w.team)],
+        routes.TEAM_SETTINGS: [routes.team_settings_path(w.team)],
         routes.LEAGUE_BRACKET: [routes.league_bracket_path(league)],
         routes.GAME_SCORE: [routes.game_score_path(w.game)],
     }

@@ -17,11 +17,18 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import expect_path, log_in, make_sub, make_user, next_thursday_evening, screenshot
+from tests.e2e.helpers import (
+    expect_path,
+    log_in,
+    make_sub,
+    make_user,
+    next_thursday_evening,
+    screenshot,
+    wait_for_watchers,
+)
 from tests.e2e.test_axe import _check
 from volley_app import db
 from volley_app.models import Gender, OutboxMessage, Rating, SubInvite, SubRequest, SubStatus, User
-from volley_app.services.core import live
 from volley_app.services.subs import sub_reminders
 
 pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
@@ -67,14 +74,6 @@ def _answer(page: Page, link: str, verb: str) -> None:
     page.get_by_role("button", name=verb).click()
     done = {"Accept": "accepted", "Decline": "declined"}[verb]
     expect(page.get_by_role("heading", name=f"You {done} the sub request")).to_be_visible()
-
-
-def _watching(n: int, seconds: float = 20) -> None:
-    """Wait until ``n`` open pages of the app (it runs in this process) wait for changes."""
-    deadline = time.monotonic() + seconds
-    while live.watching() < n:
-        assert time.monotonic() < deadline, f"{live.watching()} pages watching, not {n}"
-        time.sleep(0.1)
 
 
 def _post_the_request(a: Page) -> None:
@@ -169,7 +168,7 @@ def test_a_captain_finds_a_female_setter_for_thursday_from_post_to_reminder(new_
 
     # 5. Gwen accepts from hers while the captain's page stays open: it shows the accept without a reload.
     accept = _link(_mail(mailbox, "gwen@example.com", "Sub request"), "Accept")
-    _watching(1)
+    wait_for_watchers(1)
     url = a.url
     a.evaluate("window.__stillHere = true")  # gone if the page were loaded again
     _answer(new_page(**PHONE), accept, "Accept")

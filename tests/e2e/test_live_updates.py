@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import expect_path, log_in, make_user
+from tests.e2e.helpers import expect_path, log_in, make_user, wait_for_watchers
 from tests.e2e.test_players import PHONE, make_sub
 from tests.factories import actor_of
 from volley_app import db
 from volley_app.models import User, utcnow
-from volley_app.services.core import live
 from volley_app.services.subs import request_changes
 
 pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
@@ -32,14 +30,6 @@ def _open_request(username: str, team: str) -> int:
                                    skill_level="C", format="6s")  # fmt: skip
 
     return db.call(create)
-
-
-def _watching(n: int, seconds: float = 20) -> None:
-    """Wait until ``n`` open pages of the app (it runs in this process) wait for changes."""
-    deadline = time.monotonic() + seconds
-    while live.watching() < n:
-        assert time.monotonic() < deadline, f"{live.watching()} pages watching, not {n}"
-        time.sleep(0.1)
 
 
 def test_the_requestor_sees_the_accept_and_the_open_list_loses_it_without_reloading(new_page):
@@ -76,7 +66,7 @@ def test_the_requestor_sees_the_accept_and_the_open_list_loses_it_without_reload
     sub.goto(f"/dash/notes/{rid}")
     accept = sub.get_by_role("button", name="Accept")
     expect(accept).to_be_visible()
-    _watching(4)  # the requestor's two tabs, the open list, the sub's page
+    wait_for_watchers(4)  # the requestor's two tabs, the open list, the sub's page
     urls = (mine.url, detail.url, other.url)
     for tab in (mine, detail, other):
         tab.evaluate("window.__stillHere = true")  # gone if the page were loaded again

@@ -6,15 +6,24 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user, screenshot
+from tests.e2e.helpers import (
+    add_open_league,
+    add_teams,
+    expect_path,
+    log_in,
+    make_user,
+    screenshot,
+    wait_for_watchers,
+)
 from volley_app import db
 from volley_app.models import Game, GameRsvp, MemberRole, Role, Team, TeamMember, User, utcnow
 from volley_app.services.teams import rsvps
 
 PHONE = {"width": 390, "height": 844}
+LIVE_MS = 2000  # well under the games page's poll (300 s): only a live update shows it this soon
 
 
 def _world() -> tuple[int, int]:
@@ -49,13 +58,18 @@ def _answer(game: int, username: str) -> str | None:
     return db.call(read)
 
 
+def _signed_in(page: Page, username: str, path: str) -> Page:
+    """``page`` logged in as ``username``, on ``path``."""
+    log_in(page, username)
+    expect_path(page, "/dash")
+    page.goto(path)
+    return page
+
+
 def test_a_member_answers_out_on_a_phone_and_a_reminder_link_answers_without_login(new_page, mailbox):
     team, game = _world()
 
-    ann = new_page(**PHONE)
-    log_in(ann, "ann")
-    expect_path(ann, "/dash")
-    ann.goto(f"/dash/teams/{team}/games")
+    ann = _signed_in(new_page(**PHONE), "ann", f"/dash/teams/{team}/games")
     card = ann.get_by_test_id("team-game").first
     expect(card).to_contain_text("v T2")
     counts = card.get_by_test_id("rsvp-counts")
@@ -88,3 +102,57 @@ def test_a_member_answers_out_on_a_phone_and_a_reminder_link_answers_without_log
 
     ann.reload()
     expect(ann.get_by_test_id("team-game").first.get_by_test_id("rsvp-counts")).to_contain_text("Out 2")
+
+
+def test_a_members_answer_shows_on_the_captains_open_page_without_a_reload(new_page):
+    team, game = _world()
+    captain = _signed_in(new_page(), "cap", f"/dash/teams/{team}/games")
+    counts = captain.get_by_test_id("team-game").first.get_by_test_id("rsvp-counts")
+    expect(counts).to_contain_text("Out 0")
+    captain.evaluate("window.stillOpen = true")  # gone if the page loads again
+
+    member = _signed_in(new_page(**PHONE), "ann", f"/dash/teams/{team}/games")
+    card = member.get_by_test_id("team-game").first
+    expect(card.get_by_test_id("rsvp-counts")).to_contain_text("Out 0")
+    wait_for_watchers(2)  # both pages wait for the team's answers
+    card.get_by_role("button", name="Out", exact=True).click()
+    expect(card.get_by_test_id("rsvp-counts")).to_contain_text("Out 1")
+
+    expect(counts).to_contain_text("Out 1", timeout=LIVE_MS)
+    expect(counts).to_contain_text("No answer 2")
+    expect(captain.get_by_test_id("team-game").first).to_contain_text("Ann User: Out")
+    assert captain.evaluate("window.stillOpen") is True
+    assert _answer(game, "ann") == "Out"
+
+
+def test_the_captain_sets_when_reminders_go_and_a_member_reads_it(new_page):
+    team, _game = _world()
+    captain = _signed_in(new_page(), "cap", f"/dash/teams/{team}")
+    captain.get_by_role("link", name="Team settings").click()
+    expect_path(captain, f"/dash/teams/{team}/settings")
+    days = captain.get_by_label("Reminder days before a game")
+    expect(days).to_have_value("3")
+    days.fill("20")
+    captain.get_by_label("Answer deadline in hours before a game").fill("24")
+    captain.evaluate("document.querySelector('form').noValidate = true")  # the server's own message
+    captain.get_by_role("button", name="Save settings").click()
+    expect(captain.get_by_text("Reminder days before a game must be between 0 and 14")).to_be_visible()
+    days.fill("1")
+    captain.get_by_role("button", name="Save settings").click()
+    expect(captain.get_by_text("Settings saved.")).to_be_visible()
+    screenshot(captain, "team-settings-1280")
+
+    def saved(session):
+        row = session.get(Team, team)
+        return row.rsvp_reminder_days, row.rsvp_deadline_hours
+
+    assert db.call(saved) == (1, 24)
+
+    member = _signed_in(new_page(**PHONE), "ann", f"/dash/teams/{team}")
+    expect(member.get_by_role("link", name="Games and answers")).to_be_visible()
+    expect(member.get_by_role("link", name="Team settings")).to_have_count(0)
+    member.goto(f"/dash/teams/{team}/settings")
+    expect(member.get_by_text("Answer deadline in hours before a game")).to_be_visible()
+    expect(member.get_by_role("button", name="Save settings")).to_have_count(0)
+    assert member.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(member, "team-settings-390")

@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import expect_path, log_in, make_user, screenshot
+from tests.e2e.helpers import expect_path, log_in, make_user, screenshot, wait_for_watchers
 from tests.e2e.test_players import PHONE, make_sub
 from tests.factories import actor_of
 from volley_app import db
 from volley_app.models import User, utcnow
-from volley_app.services.core import live
 from volley_app.services.subs import request_changes
 
 pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
@@ -32,13 +30,6 @@ def _request(username: str, team: str, **needs) -> int:
                                    skill_level="C", format="6s", **needs)  # fmt: skip
 
     return db.call(create)
-
-
-def _watching(n: int, seconds: float = 20) -> None:
-    deadline = time.monotonic() + seconds
-    while live.watching() < n:
-        assert time.monotonic() < deadline, f"{live.watching()} pages watching, not {n}"
-        time.sleep(0.1)
 
 
 def _shot(page, name: str) -> None:
@@ -62,7 +53,7 @@ def test_a_place_taken_and_given_up_shows_on_the_requestors_page_at_once(new_pag
     sub.goto(f"/dash/notes/{rid}")
     accept = sub.get_by_role("button", name="Accept")
     expect(accept).to_be_visible()
-    _watching(2)
+    wait_for_watchers(2)
     mine.evaluate("window.__stillHere = true")
     accept.click()
     expect(sub.get_by_text("You accepted this sub request")).to_be_visible()

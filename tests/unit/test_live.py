@@ -339,3 +339,15 @@ async def test_the_request_page_reads_again_and_keeps_the_edit_form_unless_the_r
     db.commit()
     await detail._reload()
     assert detail.record["team"] == "Spikers" and detail.form_key == key + 1  # the form shows the new details
+
+
+async def test_a_savepoint_neither_sends_nor_drops_its_transactions_notices(db, no_redis):
+    with live.watch(live.Interest(team_id=5)) as team:
+        live.team_changed(db, 5)
+        with db.begin_nested():
+            pass
+        assert await _fired(team, within=0.05) == [False]  # the transaction goes on
+        with pytest.raises(ValueError), db.begin_nested():
+            raise ValueError
+        db.commit()
+        assert await _fired(team) == [True]

@@ -20,11 +20,24 @@ from tests.factories import (
     remove_member,
     rows,
 )
-from volley_app.models import GameRsvp, LeagueFormat, MemberRole, OutboxMessage, Rating, Role, Team, utcnow
-from volley_app.services.core import signing
+from volley_app.models import (
+    AuditEntry,
+    GameRsvp,
+    LeagueFormat,
+    MemberRole,
+    OutboxMessage,
+    Rating,
+    Role,
+    Team,
+    TeamMember,
+    utcnow,
+)
+from volley_app.services.core import live, signing
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.operations import game_requests
 from volley_app.services.seasons import calendar
-from volley_app.services.teams import rsvps
+from volley_app.services.teams import rsvps, team_settings
+from volley_app.settings import get_settings
 
 D = dt.timedelta(days=1)
 NOW = utcnow().replace(microsecond=0)
@@ -297,8 +310,8 @@ def test_the_personal_feed_carries_my_answer(w):
     db.commit()
     feed = calendar.personal_feed(db, token).decode()
     unfolded = feed.replace("\r\n ", "")
-    assert "T1 v T2 · You: Out" in unfolded
-    assert "You: no answer yet" in unfolded  # the later game
+    assert re.search(r"SUMMARY:T1 v T2 \([^)]*\) \(You: Out\)", unfolded)
+    assert "(You: not answered)" in unfolded  # the later game
 
 
 def test_a_changed_answer_shows_at_once_in_the_same_transaction(w):
@@ -306,3 +319,122 @@ def test_a_changed_answer_shows_at_once_in_the_same_transaction(w):
     rsvps.answer(db, ann, game_id=w["coming"], answer="In", now=NOW)
     assert rsvps.team_games(db, ann, team_id=w["t1"], now=NOW).games.rows[0]["mine"] == "In"
     assert rsvps.answer(db, ann, game_id=w["coming"], answer="Out", now=NOW)["mine"] == "Out"
+
+
+# -- the team's settings ----------------------------------------------------------------------------------------
+
+
+def _settings(db, team_id: int) -> tuple[int, int]:
+    db.expire_all()
+    team = db.get(Team, team_id)
+    return team.rsvp_reminder_days, team.rsvp_deadline_hours
+
+
+def _audited(db, team_id: int) -> list[AuditEntry]:
+    return rows(db, AuditEntry, AuditEntry.entity == "team", AuditEntry.entity_id == team_id)
+
+
+@pytest.mark.parametrize("who", ["cap", "bob", "svla", "root"])
+def test_the_captain_a_co_captain_and_the_operator_change_the_settings_audited(w, who):
+    db = w["db"]
+    [bob] = rows(db, TeamMember, TeamMember.user_id == w["users"]["bob"])
+    bob.role = MemberRole.CO_CAPTAIN
+    db.commit()
+    assert team_settings.team_settings(db, w["a"][who], team_id=w["t1"])["can_edit"]
+    saved = team_settings.update_settings(db, w["a"][who], team_id=w["t1"], reminder_days="5", deadline_hours=24)
+    db.commit()
+    assert (saved["reminder_days"], saved["deadline_hours"]) == (5, 24) == _settings(db, w["t1"])
+    [entry] = _audited(db, w["t1"])
+    assert entry.actor_id == w["users"][who] and entry.league_id == w["lg"].id
+    assert entry.before == {"rsvp_reminder_days": 3, "rsvp_deadline_hours": 48}
+    assert entry.after == {"rsvp_reminder_days": 5, "rsvp_deadline_hours": 24}
+    team_settings.update_settings(db, w["a"][who], team_id=w["t1"], reminder_days=5, deadline_hours=24)
+    db.commit()
+    assert len(_audited(db, w["t1"])) == 1  # nothing changed: nothing to record
+
+
+@pytest.mark.parametrize(("who", "error"), [
+    ("ann", Forbidden), ("quinn", Forbidden), ("svlb", Forbidden), (None, Unauthorized),
+])  # fmt: skip
+def test_a_plain_member_another_team_or_another_operator_changes_nothing(w, who, error):
+    db = w["db"]
+    db.get(Team, w["t2"]).captain_id = w["users"]["quinn"]  # another team's captain
+    db.commit()
+    actor = w["a"][who] if who else None
+    with pytest.raises(error):
+        team_settings.update_settings(db, actor, team_id=w["t1"], reminder_days=1, deadline_hours=2)
+    db.rollback()
+    assert _settings(db, w["t1"]) == (3, 48) and _audited(db, w["t1"]) == []
+    if who == "ann":  # a member reads them
+        assert not team_settings.team_settings(db, actor, team_id=w["t1"])["can_edit"]
+
+
+@pytest.mark.parametrize(("days", "hours", "fields"), [
+    ("15", "48", {"reminder_days"}), ("-1", "1", {"reminder_days", "deadline_hours"}), ("3", "169", {"deadline_hours"}),
+    ("two", "", {"reminder_days", "deadline_hours"}), (2.5, 48, {"reminder_days"}),
+])  # fmt: skip
+def test_settings_out_of_range_name_each_field_and_change_nothing(w, days, hours, fields):
+    db = w["db"]
+    with pytest.raises(Invalid) as got:
+        team_settings.update_settings(db, w["a"]["cap"], team_id=w["t1"], reminder_days=days, deadline_hours=hours)
+    db.rollback()
+    assert set(got.value.errors) == fields
+    assert all(m.startswith(("Reminder days", "Answer deadline")) for m in got.value.errors.values())
+    assert _settings(db, w["t1"]) == (3, 48)
+
+
+def test_changed_reminder_days_change_when_reminders_go(w):
+    db, cap = w["db"], w["a"]["cap"]
+    game = NOW + 5 * D
+    team_settings.update_settings(db, cap, team_id=w["t1"], reminder_days=1, deadline_hours=48)
+    db.commit()
+    at_three_days = {d.user_id for d in rsvps.due(db, game - 3 * D) if d.team_id == w["t1"]}
+    assert at_three_days == set()  # the default (3 days) would have reminded them here
+    assert {d.user_id for d in rsvps.due(db, game - D) if d.team_id == w["t1"] and d.game_id == w["coming"]} == {
+        w["users"][u] for u in ("cap", "ann", "bob")}
+    team_settings.update_settings(db, cap, team_id=w["t1"], reminder_days=0, deadline_hours=48)
+    db.commit()
+    assert [d for d in rsvps.due(db, game - dt.timedelta(hours=1)) if d.team_id == w["t1"]] == []  # 0: no reminder
+
+
+def test_a_changed_deadline_changes_when_a_short_team_is_told(w):
+    db, cap = w["db"], w["a"]["cap"]
+    add_member(db, w["t1"], make_user(db, "dee"))  # a full roster of four, nobody In: short
+    game = NOW + 5 * D
+    assert (w["coming"], w["t1"]) in game_requests.short_due(db, game - dt.timedelta(hours=47))
+    team_settings.update_settings(db, cap, team_id=w["t1"], reminder_days=3, deadline_hours=12)
+    db.commit()
+    assert (w["coming"], w["t1"]) not in game_requests.short_due(db, game - dt.timedelta(hours=47))
+    assert (w["coming"], w["t1"]) in game_requests.short_due(db, game - dt.timedelta(hours=12))
+
+
+# -- live updates -------------------------------------------------------------------------------------------------
+
+
+async def test_an_answer_tells_the_teams_open_games_pages_once_committed(w, monkeypatch):
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    get_settings.cache_clear()
+    db = w["db"]
+    try:
+        with live.watch(live.Interest(team_id=w["t1"])) as ours, live.watch(live.Interest(team_id=w["t2"])) as theirs:
+            rsvps.answer(db, w["a"]["ann"], game_id=w["coming"], answer="Out", now=NOW)
+            assert not await ours.changed(0.05)  # not yet committed
+            db.rollback()
+            assert not await ours.changed(0.05)
+            rsvps.answer(db, w["a"]["ann"], game_id=w["coming"], answer="Out", now=NOW)
+            db.commit()
+            assert await ours.changed(0.5) and not await theirs.changed(0.05)
+            rsvps.send_reminders(now=NOW + 4 * D)
+            token = _links(db, "bob@example.com")["In"]
+            rsvps.answer_by_link(db, token, now=NOW + 4 * D)
+            db.commit()
+            assert await ours.changed(0.5)  # an answer by a reminder's link too
+    finally:
+        get_settings.cache_clear()
+
+
+def test_a_team_notice_goes_through_redis_whole():
+    text = live.Change(team_id=12).to_json()
+    _origin, change = live.Change.from_json(text)
+    assert change.team_id == 12 and change.concerns(live.Interest(team_id=12))
+    assert not change.concerns(live.Interest(team_id=13)) and not change.concerns(live.Interest(user_id=12))

@@ -20,9 +20,10 @@ from tests.factories import (
 )
 from tests.harness import call, page_state
 from volley_app import routes
-from volley_app.models import GameRsvp, LeagueFormat, MemberRole, Role, SubRequest, utcnow
+from volley_app.models import GameRsvp, LeagueFormat, MemberRole, Role, SubRequest, Team, utcnow
 from volley_app.pages.dash import home
-from volley_app.pages.dash.teams import games
+from volley_app.pages.dash.teams import games, settings
+from volley_app.services.core import live
 
 D = dt.timedelta(days=1)
 
@@ -122,3 +123,39 @@ async def test_the_captain_finds_subs_for_a_short_game_in_one_tap_and_others_can
         await call(state.find_subs, w["g2"])
         assert state.answer_error != ""
     assert count(db, SubRequest) == 1
+
+
+async def test_the_open_page_watches_its_teams_answers_and_a_refused_one_watches_nothing(w):
+    assert (await _open(w, "ann"))._live_interest() == live.Interest(team_id=w["t1"])
+    assert (await _open(w, "quinn"))._live_interest() is None
+
+
+async def _settings(w, who: str):
+    _root, state = page_state(settings.TeamSettingsState, routes.team_settings_path(w["t1"]), w["tokens"][who])
+    await call(state.load)
+    return state
+
+
+def _saved(w) -> tuple[int, int]:
+    w["db"].expire_all()
+    [team] = rows(w["db"], Team, Team.id == w["t1"])
+    return team.rsvp_reminder_days, team.rsvp_deadline_hours
+
+
+@pytest.mark.parametrize("who", ["cap", "svla"])
+async def test_the_captain_or_the_operator_saves_the_settings(w, who):
+    state = await _settings(w, who)
+    assert state.can_edit and (state.reminder_days, state.deadline_hours) == ("3", "48")
+    await call(state.save, {"reminder_days": "20", "deadline_hours": "1"})
+    assert set(state.errors) == {"reminder_days", "deadline_hours"} and _saved(w) == (3, 48)
+    await call(state.save, {"reminder_days": "0", "deadline_hours": "72"})
+    assert state.notice == settings.SAVED and state.reminder_days == "0" and _saved(w) == (0, 72)
+
+
+@pytest.mark.parametrize("who", ["ann", "quinn", "svlb"])
+async def test_a_member_another_team_or_another_operator_saves_nothing(w, who):
+    state = await _settings(w, who)
+    assert not state.can_edit
+    assert (state.reminder_days != "") == (who == "ann")  # a member reads them; the others see nothing
+    await call(state.save, {"reminder_days": "1", "deadline_hours": "2"})
+    assert state.error and state.notice == "" and _saved(w) == (3, 48)

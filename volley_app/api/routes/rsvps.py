@@ -19,6 +19,7 @@ from volley_app.api.routes.common import (
     acting,
     call,
     camel,
+    integer,
     list_params,
     one_of,
     paged,
@@ -28,7 +29,7 @@ from volley_app.api.routes.common import (
 from volley_app.models import RsvpAnswer
 from volley_app.services.core import paging
 from volley_app.services.core.actors import Actor
-from volley_app.services.teams import rsvps
+from volley_app.services.teams import rsvps, team_settings
 
 router = APIRouter(prefix=PREFIX, tags=["game answers"])
 
@@ -39,6 +40,17 @@ class Answer(Body):
     answer: Received = Field(None, examples=["In"], json_schema_extra=one_of(RsvpAnswer))
     team: Received = Field(None, examples=[5], description="Which of your teams, when you are on both of the game's",
                            json_schema_extra=IDENTIFIER)  # fmt: skip
+
+
+class Settings(Body):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("reminderDays", "deadlineHours"))
+
+    reminder_days: Received = Field(None, alias="reminderDays", examples=[3], description=(
+        "Days before a game that members who have not answered get a reminder (0: no reminder)"),
+        json_schema_extra=integer(*team_settings.REMINDER_DAYS))
+    deadline_hours: Received = Field(None, alias="deadlineHours", examples=[48], description=(
+        "Hours before a game that a team still short is told (its captain and co-captains)"),
+        json_schema_extra=integer(*team_settings.DEADLINE_HOURS))
 
 
 def _game(row: Mapping[str, object]) -> Row:
@@ -74,3 +86,19 @@ def my_next_games(response: Response, actor: Actor = Depends(acting)) -> list[Ro
     (``mine``); the count in X-Total-Count."""
     found = [with_ids({**g, "id": g["game_id"]}) for g in call(rsvps.my_next_games, actor)]
     return paged(response, paging.Page(rows=found, total=len(found), size=max(len(found), 1)), dict)
+
+
+@router.get("/teams/{team_id}/settings", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def get_settings(team_id: str, actor: Actor = Depends(acting)) -> Row:
+    """The team's answer settings (``reminderDays``, ``deadlineHours``) and whether the caller may change them
+    (``canEdit``). The team's members, the league's operator and admins."""
+    return with_ids(call(team_settings.team_settings, actor, team_id=team_id))
+
+
+@router.patch("/teams/{team_id}/settings", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def update_settings(team_id: str, body: Settings, actor: Actor = Depends(acting)) -> Row:
+    """Set when reminders go (``reminderDays``, 0 to 14 days before a game, 0: none) and when a team still short is
+    told (``deadlineHours``, 2 to 168 hours before): the team's captain, a co-captain, the league's operator or an
+    admin. Answers the settings as saved."""
+    return with_ids(call(team_settings.update_settings, actor, team_id=team_id, reminder_days=body.reminder_days,
+                         deadline_hours=body.deadline_hours))

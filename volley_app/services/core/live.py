@@ -1,10 +1,11 @@
-"""Live updates: a small "this sub request changed" notice, sent once the change is committed.
+"""Live updates: a small "this sub request changed" or "this team's answers changed" notice, sent once the
+change is committed.
 
-A service that changes a request calls :func:`request_changed` in its transaction;
-nothing is sent unless and until that transaction commits (a rollback drops it).
-The notice names the request, the users it concerns (the requestor, the sub named
-or who answered) and whether the list of open requests changed. It carries no
-details: a page that cares reads again through its service, as the acting user.
+A service that changes a request calls :func:`request_changed` in its transaction (one that changes a team's
+game answers, :func:`team_changed`); nothing is sent unless and until that transaction commits (a rollback
+drops it). The notice names the request, the users it concerns (the requestor, the sub named or who answered)
+and whether the list of open requests changed, or the team. It carries no details: a page that cares reads
+again through its service, as the acting user.
 
 Delivery: at once to the watchers of this process (:func:`watch`, the open pages'
 polls), and, when ``REDIS_URL`` is set, to every other process through one Redis
@@ -57,7 +58,7 @@ def channel(url: str) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class Change:
-    """What changed: a request, the users it concerns, whether the open list changed.
+    """What changed: a request, the users it concerns, whether the open list changed; or a team's answers.
 
     ``everything`` (sent after the subscriber missed notices) concerns every watcher.
     """
@@ -66,6 +67,7 @@ class Change:
     users: frozenset[int] = frozenset()
     open_list: bool = False
     everything: bool = False
+    team_id: int = 0
 
     def concerns(self, interest: Interest) -> bool:
         if self.everything:
@@ -74,10 +76,12 @@ class Change:
             (interest.user_id is not None and interest.user_id in self.users)
             or (interest.request_id is not None and interest.request_id == self.request_id)
             or (interest.open_list and self.open_list)
+            or (interest.team_id is not None and interest.team_id == self.team_id)
         )
 
     def to_json(self) -> str:
-        return json.dumps({"origin": ORIGIN, "r": self.request_id, "u": sorted(self.users), "o": self.open_list})
+        return json.dumps({"origin": ORIGIN, "r": self.request_id, "u": sorted(self.users), "o": self.open_list,
+                           "t": self.team_id})  # fmt: skip
 
     @classmethod
     def from_json(cls, text: str | bytes) -> tuple[str, Change] | None:
@@ -85,22 +89,24 @@ class Change:
         try:
             data = json.loads(text)
             users = frozenset(int(u) for u in data.get("u", []))
-            return str(data.get("origin", "")), cls(int(data.get("r", 0)), users, bool(data.get("o", False)))
+            return str(data.get("origin", "")), cls(int(data.get("r", 0)), users, bool(data.get("o", False)),
+                                                    team_id=int(data.get("t", 0)))  # fmt: skip
         except (ValueError, TypeError, AttributeError):
             return None
 
 
 @dataclasses.dataclass(frozen=True)
 class Interest:
-    """What one page shows: a user's own requests, one request, or the open list."""
+    """What one page shows: a user's own requests, one request, the open list, or a team's games."""
 
     user_id: int | None = None
     request_id: int | None = None
     open_list: bool = False
+    team_id: int | None = None
 
     @property
     def empty(self) -> bool:
-        return self.user_id is None and self.request_id is None and not self.open_list
+        return self.user_id is None and self.request_id is None and not self.open_list and self.team_id is None
 
 
 # -- sending ------------------------------------------------------------------------------------------------------
@@ -112,14 +118,24 @@ def request_changed(db: Session, request_id: int | None, users: Iterable[int | N
     db.info.setdefault(_PENDING, []).append(change)
 
 
+def team_changed(db: Session, team_id: int | None) -> None:
+    """Tell the pages of a team's games that an answer changed, once ``db``'s transaction commits."""
+    if team_id:
+        db.info.setdefault(_PENDING, []).append(Change(team_id=int(team_id)))
+
+
 @event.listens_for(Session, "after_commit")
 def _after_commit(session: Session) -> None:
+    if session.in_nested_transaction():  # a savepoint released: the transaction goes on
+        return
     for change in session.info.pop(_PENDING, None) or ():
         publish(change)
 
 
 @event.listens_for(Session, "after_rollback")
 def _after_rollback(session: Session) -> None:
+    if session.in_nested_transaction():  # a savepoint rolled back: what came before it stands (a notice too many
+        return  # only makes a page read again)
     session.info.pop(_PENDING, None)
 
 

@@ -9,6 +9,7 @@ and its SEQUENCE (bumped whenever it moves); times carry the venue's TZID.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import secrets
 from urllib.parse import urlsplit
@@ -24,6 +25,7 @@ from volley_app.models import (
     GameRsvp,
     GameType,
     League,
+    RsvpAnswer,
     SubRequest,
     SubRequestPlace,
     SubStatus,
@@ -137,8 +139,9 @@ def _calendar(name: str, zone: str | None = None) -> Calendar:
 
 
 def _game_events(db: Session, games: list[Game], *, for_team_ids: set[int] | None = None,
-                 answers: dict[tuple[int, int], str] | None = None) -> list[Event]:
-    """The games as events; ``answers`` (by game and team): the reader's own In / Out / Maybe, in the summary."""
+                 answers: Answers | None = None) -> list[Event]:
+    """The games as events; with ``answers`` (the reader's own), each game of a team they are on says their
+    In / Out / Maybe (or that they have not answered) and links to the team's games page, where they answer."""
     if not games:
         return []
     league_rows = {lg.id: lg for lg in db.exec(select(League).where(col(League.id).in_({g.league_id for g in games}))).all()}
@@ -152,12 +155,14 @@ def _game_events(db: Session, games: list[Game], *, for_team_ids: set[int] | Non
         league = league_rows[g.league_id]
         one, two = names.get(g.team1_id, "TBD"), ("BYE" if g.team2_id is None else names.get(g.team2_id, "TBD"))
         mine = (for_team_ids or set()) & {g.team1_id, g.team2_id}
+        you, answer_here = "", ""
         if mine and g.team2_id is not None:
             us = g.team1_id if g.team1_id in mine else g.team2_id
             them = two if us == g.team1_id else one
             summary = f"{names.get(us, '')} v {them}"
-            if answers is not None and us is not None and g.id is not None:
-                summary += f" · You: {answers.get((g.id, us)) or 'no answer yet'}"
+            if answers is not None and us is not None and us in answers.teams and g.id is not None:
+                you = answers.answers.get((g.id, us)) or "not answered"
+                answer_here = routes.absolute(routes.team_games_path(us))
         else:
             them, summary = "", f"{one} v {two}"
         venue = svls.get(league.svl_id, "")
@@ -168,7 +173,7 @@ def _game_events(db: Session, games: list[Game], *, for_team_ids: set[int] | Non
         start = g.start_at.astimezone(_zone(zones.get(league.svl_id)))  # the TZID of the game's venue
         ev.add("dtstart", start)
         ev.add("dtend", start + dt.timedelta(minutes=league.time_increment))
-        ev.add("summary", f"{summary} ({leagues.display_name(league)})")
+        ev.add("summary", f"{summary} ({leagues.display_name(league)})" + (f" (You: {you})" if you else ""))
         ev.add("location", " · ".join(p for p in (_where(league, venue), g.court) if p))
         lines = [f"{leagues.display_name(league)}, week {g.round}" if g.round else leagues.display_name(league)]
         if g.court:
@@ -176,11 +181,31 @@ def _game_events(db: Session, games: list[Game], *, for_team_ids: set[int] | Non
         if them:
             lines.append(f"Opponent: {them}")
         lines.append(f"Venue: {_where(league, venue)}")
+        if you:
+            lines.append(f"Your answer: {you}. Answer or change it: {answer_here}")
         lines.append(routes.absolute(routes.schedule_path(league.id)))
         ev.add("description", "\n".join(lines))
         ev.add("url", routes.absolute(routes.schedule_path(league.id)))
         events.append(ev)
     return events
+
+
+@dataclasses.dataclass(frozen=True)
+class Answers:
+    """A reader's own answers: the teams they are on now, and their In / Out / Maybe by (game, team)."""
+
+    teams: frozenset[int]
+    answers: dict[tuple[int, int], str]
+
+
+def _answers(db: Session, user_id: int, team_ids: set[int], game_ids: list[int]) -> Answers:
+    """The reader's answers for ``game_ids`` on the teams of ``team_ids`` they are on, in one query."""
+    found = db.exec(
+        select(GameRsvp.game_id, GameRsvp.team_id, GameRsvp.answer).where(
+            GameRsvp.user_id == user_id, col(GameRsvp.answer).is_not(None), col(GameRsvp.game_id).in_(game_ids or [-1]),
+            col(GameRsvp.team_id).in_(team_ids or {-1}))
+    ).all()  # fmt: skip
+    return Answers(frozenset(team_ids), {(g, t): RsvpAnswer(a).value for g, t, a in found if a is not None})
 
 
 def _sub_events(db: Session, requests: list[SubRequest]) -> list[Event]:
@@ -247,23 +272,20 @@ def personal_feed(db: Session, token: object) -> bytes:
     """The token's user's own calendar: the games of the teams they captain or are on (with their own answer), and
     the sub requests they took a place on."""
     user = _reader(db, token)
+    assert user.id is not None  # a stored user
     member = select(TeamMember.team_id).where(TeamMember.user_id == user.id, col(TeamMember.left_at).is_(None))
     teams = db.exec(
-        select(Team.id)
+        select(Team.id, col(Team.id).in_(member))  # each team, and whether they are on it (not only its captain)
         .join(League, col(League.id) == Team.league_id)
         .where(sa.or_(col(Team.captain_id) == user.id, col(Team.id).in_(member)), col(Team.waitlist).is_(False),
                col(Team.withdrawn_at).is_(None), col(League.archived_at).is_(None))
     ).all()  # fmt: skip
-    team_ids = {t for t in teams if t is not None}
+    team_ids = {t for t, _on in teams if t is not None}
     games = (
         _league_games(db, select(Game).where(sa.or_(col(Game.team1_id).in_(team_ids), col(Game.team2_id).in_(team_ids))))
         if team_ids else []
     )  # fmt: skip
-    assert user.id is not None  # a stored user
-    answers = {(r.game_id, r.team_id): r.answer.value for r in db.exec(
-        select(GameRsvp).where(GameRsvp.user_id == user.id, col(GameRsvp.answer).is_not(None),
-                               col(GameRsvp.game_id).in_([g.id for g in games] or [-1]))
-    ).all() if r.answer is not None}  # fmt: skip
+    answers = _answers(db, user.id, {t for t, on in teams if t is not None and on}, [g.id for g in games if g.id is not None])
     subs = db.exec(
         select(SubRequest).where(_subbing(user.id), col(SubRequest.archived_at).is_(None)).order_by(col(SubRequest.date), col(SubRequest.id))
     ).all()

@@ -7,6 +7,8 @@
   "short" when fewer are In than the format needs, or fewer women than the rule asks. The captain (and
   co-captains) and the league's operator also see who is In by position and gender.
 - A member's next games across their teams, with their own answer (the player home).
+- An answer (on the page, from the home, by a reminder's link) tells the team's games pages open elsewhere, which
+  read their page of games again (``services/core/live.py``).
 - Reminders: ``team.rsvp_reminder_days`` days before a game, each current member who has not answered gets
   one email (``reminded_at``) with three signed one-click links (In, Out, Maybe) that need no login. A link
   works until the game starts and only while its member is still on the team.
@@ -42,7 +44,7 @@ from volley_app.models import (
 )
 from volley_app.models.rosters import GameRsvp
 from volley_app.services.accounts import venues
-from volley_app.services.core import paging, periodic, signing, timefmt
+from volley_app.services.core import live, paging, periodic, signing, timefmt
 from volley_app.services.core.actors import Actor, load, record_id, require_actor
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
@@ -407,7 +409,9 @@ def _answer_value(answer: object) -> RsvpAnswer:
 
 
 def _store(db: Session, game_id: int, team_id: int, user_id: int, answer: RsvpAnswer, now: dt.datetime) -> None:
-    """Write the member's answer: the one row per game, team and member, made or changed (two at once: one row)."""
+    """Write the member's answer: the one row per game, team and member, made or changed (two at once: one row).
+    The team's games pages open elsewhere read it again once it is committed."""
+    live.team_changed(db, team_id)
     values = {"answer": answer, "answered_at": now}
     table = GameRsvp.__table__  # type: ignore[attr-defined]
     where = (table.c.game_id == game_id, table.c.team_id == team_id, table.c.user_id == user_id)

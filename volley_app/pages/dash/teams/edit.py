@@ -44,6 +44,7 @@ def _shown(found: svc.TeamDetail) -> dict[str, str]:
         "league_name": found["league_name"],
         "league_href": routes.league_path(found["league_id"]),
         "games_href": routes.team_games_path(found["id"]),
+        "settings_href": routes.team_settings_path(found["id"]),
         "waiver_href": routes.team_waiver_path(found["id"]),
         "team_name": found["team_name"],
         "wins": str(found["wins"]),
@@ -355,6 +356,7 @@ def team_edit_page() -> rx.Component:
     back = link_button("Back to Teams", href=routes.TEAMS, variant="soft")
     links = button_row(
         link_button("Games and answers", href=t["games_href"], size="2"),
+        rx.cond(RosterState.can_manage, link_button("Team settings", href=t["settings_href"], size="2", variant="soft")),
         rx.cond(s.waiver != "", link_button(rx.cond(s.must_sign, "Sign the waiver", "Waiver"), href=t["waiver_href"],
                                             size="2", variant=rx.cond(s.must_sign, "solid", "soft"))),
     )  # fmt: skip

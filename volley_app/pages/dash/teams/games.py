@@ -1,7 +1,8 @@
 """A team's games (/dash/teams/[team_id]/games): the schedule with every member's In / Out / Maybe.
 
 Members answer on their own row (one small event per answer: only that game changes); each game shows its counts
-against what the format needs and says when it is short. The captain and co-captains, the league's operator and
+against what the format needs and says when it is short. When another member answers (here, from the home or by a
+reminder's link), the page shown of games is read again at once (live updates), without reloading the page. The captain and co-captains, the league's operator and
 admins also see who is In by position and gender; the operator reads without answering.
 """
 
@@ -18,6 +19,7 @@ from volley_app.components.layout import button_row, dash_screen
 from volley_app.components.paging import pager
 from volley_app.components.rsvps import answer_buttons
 from volley_app.registry import page
+from volley_app.services.core import live
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.operations import game_requests
@@ -26,11 +28,16 @@ from volley_app.services.teams import rsvps
 from volley_app.services.teams.rsvps import RsvpCell, RsvpGame
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
-from volley_app.state.paging import PagedList
+from volley_app.state.paging import PolledList
 from volley_app.state.rsvps import answer_game
 
 
-class TeamGamesState(PagedList, AuthState):
+class TeamGamesState(PolledList, AuthState):
+    """The team's games; the page shown is read again at once when one of the team's members answers (live
+    updates), and every few minutes otherwise."""
+
+    _poll_path = routes.TEAM_GAMES
+    _poll_seconds = 300
     team_name: rx.Field[str] = rx.field("")
     league_name: rx.Field[str] = rx.field("")
     games: rx.Field[list[RsvpGame]] = rx.field(default_factory=list)
@@ -52,8 +59,13 @@ class TeamGamesState(PagedList, AuthState):
         if failure is not None:
             self.error = failure.message
 
-    async def load(self) -> None:
-        """The team's games page: its name, its members and the first page of games, in one call."""
+    def _live_interest(self) -> live.Interest | None:
+        team = path_arg(self, "team_id")
+        return live.Interest(team_id=int(team)) if team.isdigit() and self.loaded and not self.error else None
+
+    async def load(self):
+        """The team's games page: its name, its members and the first page of games, in one call; then the poll
+        that shows the others' answers as they come."""
         self._team = path_arg(self, "team_id")
         self.error = self.answer_error = ""
         found, failure = await run_action(rsvps.team_games, actor=await self._actor(), team_id=self._team)
@@ -62,12 +74,13 @@ class TeamGamesState(PagedList, AuthState):
             self.member = self.captain = self.read_only = self.runs = False
             self._show_page((None, failure), 1)
             self.loaded = True
-            return
+            return None
         self.team_name, self.league_name = found.team_name, found.league_name
         self.member, self.captain, self.read_only = found.member, found.captain, found.read_only
         self.runs = found.runs
         self._show_page((found.games, None), 1)
         self.loaded = True
+        return type(self).poll
 
     @rx.event
     async def answer(self, game_id: int, answer: str):
