@@ -31,7 +31,6 @@ from volley_app.models import (
     Game,
     Gender,
     League,
-    LeagueFormat,
     MemberRole,
     Rating,
     RsvpAnswer,
@@ -53,9 +52,6 @@ from volley_app.services.teams.rosters import TEAM_NOT_FOUND
 
 log = logging.getLogger(__name__)
 
-# Players on court per format.
-ON_COURT = {LeagueFormat.DOUBLES: 2, LeagueFormat.QUADS: 4, LeagueFormat.REVERSE_QUADS: 4, LeagueFormat.FIVES: 5,
-            LeagueFormat.SIXES: 6}  # fmt: skip
 ANSWERS = tuple(a.value for a in RsvpAnswer)
 GAMES_PAGE = 10  # games a page of the team's games shows
 NEXT_GAMES = 5  # games "My next games" shows
@@ -210,7 +206,7 @@ def position(user: User) -> str:
 
 
 def needed(league: League) -> int:
-    return ON_COURT.get(league.format, 6)
+    return leagues.on_court(league)
 
 
 def _tally(parts: dict[str, int]) -> str:
