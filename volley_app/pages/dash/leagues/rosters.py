@@ -55,7 +55,13 @@ class LeagueRostersState(TableList, AuthState):
 
 def _member(r: ObjectVar[LeagueRosterRow]) -> rx.Component:
     team = rx.link(r["team_name"], href=routes.TEAMS + "/" + r["team_id"].to_string())
-    return row(team, r["name"], r["username"], r["role"], r["gender"], r["joined"])
+    name = rx.vstack(
+        rx.text(r["name"]),
+        rx.cond(r["playoff"] != "", rx.text(r["playoff"], size="1", color_scheme=rx.cond(r["playoff_eligible"], "gray", "red")),
+                rx.fragment()),
+        spacing="0",
+    )  # fmt: skip
+    return row(team, name, r["username"], r["role"], r["gender"], r["joined"])
 
 
 @page(routes.LEAGUE_ROSTERS, "Rosters", on_load=LeagueRostersState.load)
