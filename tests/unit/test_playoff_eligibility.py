@@ -8,7 +8,16 @@ import datetime as dt
 import pytest
 import sqlalchemy as sa
 
-from tests.factories import actor_of, add_game, add_league, add_league_session, add_member, add_teams, make_user, remove_member
+from tests.factories import (
+    actor_of,
+    add_game,
+    add_league,
+    add_league_session,
+    add_member,
+    add_teams,
+    make_user,
+    remove_member,
+)
 from volley_app.models import Game, GameRsvp, GameType, Role, RsvpAnswer, utcnow
 from volley_app.services.operations import exports
 from volley_app.services.teams import playoff_eligibility, rosters, rsvps
