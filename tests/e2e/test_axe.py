@@ -175,6 +175,8 @@ def _seed() -> World:
         open_league = league("Court 2", Day.WEDNESDAY)  # in registration, with room
         full_league = league("Court 3", Day.THURSDAY)  # in registration, full, with a waitlist
         running = league("Court 1", Day.MONDAY)  # running, with its schedule
+        running.playoff_min_games = 2  # its rosters show each member's regular-season games against the minimum
+        s.add(running)
         _waiver_to_sign(s, users["alice"])
         pending = registration.register(s, alice, league_id=open_league.id, team_name="Dream Team")
         paid = registration.register(s, alice, league_id=open_league.id, team_name="Paid Up")

@@ -138,6 +138,7 @@ def _member(r: ObjectVar[LeagueRosterRow]) -> rx.Component:
         rx.cond(r["playoff"] != "", rx.text(r["playoff"], size="1", color_scheme=rx.cond(r["playoff_eligible"], "gray", "red")),
                 rx.fragment()),
         spacing="0",
+        min_width="11rem",  # the standing wraps in a column of its own width, not a word a line
     )  # fmt: skip
     return row(team, name, r["username"], r["role"], r["gender"], r["joined"])
 
