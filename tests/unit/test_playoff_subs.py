@@ -38,7 +38,7 @@ from volley_app.models import (
 )
 from volley_app.pages.dash.leagues.rosters import PlayoffSubsState
 from volley_app.services.core.errors import BadRequest, Forbidden, NotFound
-from volley_app.services.operations import game_requests, playoff_subs
+from volley_app.services.operations import account_lifecycle, game_requests, playoff_subs
 from volley_app.services.subs import eligibility, matching, request_lists, request_replies
 from volley_app.services.teams import rsvps
 
@@ -146,6 +146,7 @@ def test_a_refused_sub_frees_the_place_and_the_refusal_is_kept(world):
     kept = rows(db, SubPlaceRefusal)
     assert [(r.request_id, r.user_id, r.refused_by_id) for r in kept] == [(world["rid"], world["sub"].id, world["svl"].id)]
     assert rows(db, AuditEntry, AuditEntry.entity == "playoff_sub")[0].action == "refuse"
+    assert "sub requests with a sub" in account_lifecycle.account_history(db, world["sub"].id)  # kept, not deleted
     # the place may be taken again (by another sub)
     other = make_user(db, "iris", sub=True)
     request_replies.accept(db, actor_of(other), world["rid"])

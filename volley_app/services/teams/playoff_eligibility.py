@@ -87,7 +87,3 @@ def standing_of(found: dict[tuple[int, int], Standing] | None, league: League, t
         return None
     return found.get((team_id, user_id)) or Standing(0, league.playoff_min_games)
 
-
-def member_standing(db: Session, league: League, team_id: int, user_id: int) -> Standing | None:
-    """One member's standing (None when the league sets no minimum)."""
-    return standing_of(standings(db, league, [team_id]), league, team_id, user_id)
