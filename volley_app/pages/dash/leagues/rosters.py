@@ -103,10 +103,10 @@ def _pending(p: ObjectVar[PendingSub]) -> rx.Component:
         rx.vstack(
             rx.flex(rx.text(p["sub"], weight="medium"), rx.text("for ", p["team"], size="2"), spacing="2", wrap="wrap"),
             rx.text(p["when"], " · asked by ", p["requestor"], size="2", color_scheme="gray"),
-            rx.link("The sub request", href=p["request_href"], size="2"),
             button_row(
                 rx.button("Approve", size="2", type="button", on_click=s.approve(pid)),  # type: ignore[operator]  # as above
                 refuse,
+                link_button("Open the sub request", href=p["request_href"].to(str), variant="soft", size="2"),
                 spacing="2",
             ),
             spacing="1",
