@@ -21,6 +21,7 @@ the suite, so a new screen cannot go unchecked.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 
 import pytest
@@ -175,6 +176,10 @@ def _seed() -> World:
         open_league = league("Court 2", Day.WEDNESDAY)  # in registration, with room
         full_league = league("Court 3", Day.THURSDAY)  # in registration, full, with a waitlist
         running = league("Court 1", Day.MONDAY)  # running, with its schedule
+        running.playoff_min_games = 2  # its rosters show each member's regular-season games against the minimum
+        running.playoff_subs_approved = True
+        s.add(running)
+        _playoff_sub_awaiting(s, users)
         _waiver_to_sign(s, users["alice"])
         pending = registration.register(s, alice, league_id=open_league.id, team_name="Dream Team")
         paid = registration.register(s, alice, league_id=open_league.id, team_name="Paid Up")
@@ -197,6 +202,22 @@ def _seed() -> World:
         )
 
     return db.call(build)
+
+
+def _playoff_sub_awaiting(s, users) -> None:
+    """A sub's place on a request of Block Party's awaiting the operator's approval (the league's rosters list it)."""
+    from volley_app.models import SkillLevel, SubFormat, SubRequest, SubStatus, Team, utcnow
+    from volley_app.models.subs import SubRequestPlace
+
+    team = s.exec(select(Team).where(Team.team_name == "Block Party")).one()
+    req = SubRequest(requestor_id=users["dmitri"].id, recipient_id=users["carmen"].id, status=SubStatus.ACCEPTED,
+                     svl="Lexington Sportsplex", team=team.team_name, team_id=team.id, court="Court 1",
+                     date=utcnow() + dt.timedelta(days=20), skill_level=SkillLevel.C, format=SubFormat.SIXES,
+                     places_filled=1)  # fmt: skip
+    s.add(req)
+    s.flush()
+    s.add(SubRequestPlace(request_id=req.id, user_id=users["carmen"].id, needs_approval=True))
+    s.flush()
 
 
 def _waiver_to_sign(s, player) -> None:

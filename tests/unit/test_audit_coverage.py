@@ -54,7 +54,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
     },
     "a helper whose callers audit, or a counter of one of the above": {
         "clashes.clear_of_kept",
-        "invites.after_accept", "invites.after_decline", "invites.end_list", "invites.lock_request", "invites.place_freed",
+        "invites.after_accept", "invites.after_decline", "request_replies.free_place", "invites.end_list", "invites.lock_request", "invites.place_freed",
         "invites.open_notices", "invites.use_link", "league_data.delete_children", "league_data.tell_captains_archived",
         "mail.queue", "mail.queue_email",
         "league_places.claim", "league_places.lock", "mail.tell", "playoffs.apply_forfeit", "playoffs.apply_result",

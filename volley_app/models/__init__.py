@@ -44,7 +44,15 @@ from volley_app.models.rosters import (
     TeamMember,
     WaiverSignature,
 )
-from volley_app.models.subs import SubInvite, SubRequest, SubRequestPlace, SubUnavailableDate, SubWithdrawal
+from volley_app.models.subs import (
+    AWAITING_APPROVAL,
+    SubInvite,
+    SubPlaceRefusal,
+    SubRequest,
+    SubRequestPlace,
+    SubUnavailableDate,
+    SubWithdrawal,
+)
 from volley_app.models.users import (
     KnownDevice,
     LoginAttempt,
@@ -60,7 +68,7 @@ __all__ = [
     "GameType", "Gender", "HostInquiry", "Inquiry", "League", "LeagueFormat", "LeagueSession", "LeagueStage",
     "LoginAttempt", "LoginSession", "NewsletterIssue", "NewsletterSubscriber", "OutboxMessage",
     "OutboxStatus", "PasswordResetToken", "Payment", "PromoteInquiry", "Rating", "Region", "Role",
-    "RefreshToken", "SessionStatus", "KnownDevice", "SignInLink", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubInvite", "SubRequest", "SubRequestPlace", "SubStatus", "SubWithdrawal", "Team", "User", "UTCDateTime", "utcnow",
+    "RefreshToken", "SessionStatus", "KnownDevice", "SignInLink", "SkillLevel", "EmailAllJob", "EmailAllRecipient", "RateLimitHit", "SubFormat", "SubInvite", "SubRequest", "AWAITING_APPROVAL", "SubPlaceRefusal", "SubRequestPlace", "SubStatus", "SubWithdrawal", "Team", "User", "UTCDateTime", "utcnow",
     "PlayoffSeed", "Ranking", "ReportStatus", "ScoreReport",
     "GenderNeeded", "Position", "SubOutcome", "SubUnavailableDate", "SubRequestReminder", "StoredFile",
     "GameRsvp", "InvitationStatus", "LeagueWaiver", "MemberRole", "RsvpAnswer", "TeamInvitation", "TeamMember",

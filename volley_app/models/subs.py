@@ -73,6 +73,10 @@ class SubUnavailableDate(SQLModel, table=True):
     day: dt.date = Field(sa_column=sa.Column(sa.Date, nullable=False))
 
 
+# How a place waiting for the league operator's approval is named beside its sub.
+AWAITING_APPROVAL = "awaiting the operator's approval"
+
+
 class SubRequestPlace(SQLModel, table=True):
     """One sub who accepted a place on a request (the sub a request names has one once they accept), and how
     they did."""
@@ -87,6 +91,26 @@ class SubRequestPlace(SQLModel, table=True):
     # After the game the requestor says whether this sub played or did not show (None: not yet).
     outcome: SubOutcome | None = enum_field(SubOutcome, nullable=True, default=None)
     outcome_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    # A place on a playoff game's request in a league whose subs need the operator's approval: held until the
+    # operator approves it (``approved_at``) or refuses it (the place is freed: :class:`SubPlaceRefusal`).
+    needs_approval: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False,
+                                                                    server_default=sa.text("false")))
+    approved_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    approved_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
+
+
+class SubPlaceRefusal(SQLModel, table=True):
+    """A sub's place on a playoff game's request that the league's operator refused: the place was freed, the
+    record kept."""
+
+    __tablename__ = "sub_place_refusals"
+
+    id: int | None = Field(default=None, primary_key=True)
+    request_id: int = fk("sub_requests.id")
+    user_id: int = fk("users.id")
+    accepted_at: dt.datetime = utc_field()
+    refused_at: dt.datetime = utc_field(default_now=True)
+    refused_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
 
 
 class SubWithdrawal(SQLModel, table=True):

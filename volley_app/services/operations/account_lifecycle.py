@@ -13,6 +13,7 @@ from volley_app.models import (
     LoginSession,
     PasswordResetToken,
     Payment,
+    SubPlaceRefusal,
     SubRequest,
     SubRequestPlace,
     SubStatus,
@@ -48,8 +49,9 @@ def account_history(db: Session, uid: int) -> str:
     )
     took = select(SubRequestPlace.id).where(SubRequestPlace.user_id == uid)
     gave_up = select(SubWithdrawal.id).where(SubWithdrawal.user_id == uid)  # a place they took, then gave up
+    refused = select(SubPlaceRefusal.id).where(SubPlaceRefusal.user_id == uid)  # a playoff place the operator refused
     if (db.exec(select(SubRequest.id).where(involved)).first() is not None or db.exec(took).first() is not None
-            or db.exec(gave_up).first() is not None):
+            or db.exec(gave_up).first() is not None or db.exec(refused).first() is not None):
         what.append("sub requests with a sub")
     return ", ".join(what)
 

@@ -69,7 +69,11 @@ def _teams(db: Session, league: League) -> tuple[list[str], list[list[object]]]:
 
 def _rosters(db: Session, league: League) -> tuple[list[str], list[list[object]]]:
     header = ["Team", "Role", "Name", "Username", "Email", "Gender", "Joined"]
-    rows: list[list[object]] = [[r["team_name"], r["role"], r["name"], r["username"], r["email"], r["gender"], r["joined"]]
+    rule = league.playoff_min_games is not None
+    if rule:
+        header += ["Playoffs"]
+    rows: list[list[object]] = [[r["team_name"], r["role"], r["name"], r["username"], r["email"], r["gender"], r["joined"],
+                                 *([r["playoff"]] if rule else [])]
                                 for r in rosters.league_roster_rows(db, league)]  # fmt: skip
     return header, rows
 

@@ -14,7 +14,9 @@ them all, or says which a sub misses and why in words (:func:`why_not`):
 - subbing: no other place taken on a request within an hour;
 - for a request made for a league game (``game_id``/``team_id``), the league's rules (:class:`LeagueRules`):
   teammate, not on the requesting team's roster; roster, not on another of the league's teams when the league
-  says so; level, rated within the levels around the league's skill it allows.
+  says so; level, rated within the levels around the league's skill it allows. In the league's playoffs (a
+  request for a game of a playoff round) a league may want its operator to approve each sub: not a refusal,
+  a note (:data:`APPROVAL`) the suggestions and the accept show; the place is held until the operator says.
 
 Suggestions apply every rule. An accept (:func:`refusal`) applies the request's needs and the sub's own
 games (:data:`ACCEPT_RULES`): a sub who takes a request on a day they said they are not free has changed
@@ -60,6 +62,7 @@ RULES = ("requestor", "placed", "rating", "gender", "weekday", "date", "cap", "p
          "roster", "level")  # fmt: skip
 # What an accept checks: the request's needs, the league's rules, and the sub's own games and places at that time.
 ACCEPT_RULES = ("rating", "gender", "playing", "subbing", "teammate", "roster", "level")
+APPROVAL = "Playoff subs need the operator's approval"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,6 +75,12 @@ class LeagueRules:
     others_may_sub: bool  # a player rostered on another of the league's teams may sub
     levels_below: int | None  # how many levels under the league's skill a sub may be rated (None: any)
     levels_above: int | None  # and over it
+    approval: bool = False  # a playoff game of a league whose operator approves each sub
+
+    @property
+    def note(self) -> str:
+        """What a sub who keeps every rule should still know ("" when nothing)."""
+        return APPROVAL if self.approval else ""
 
     @property
     def level_range(self) -> tuple[int, int] | None:
@@ -87,14 +96,27 @@ def league_rules(db: Session, req: SubRequest) -> LeagueRules | None:
     """The league rules that apply to ``req`` (None for a request not made for a league team)."""
     if req.team_id is None:
         return None
+    playoff = sa.select(col(Game.round) > 0).where(col(Game.id) == req.game_id).scalar_subquery()
     found = db.execute(
         sa.select(col(League.id), col(League.skill_level), col(League.subs_from_other_teams),
-                  col(League.sub_levels_below), col(League.sub_levels_above))
+                  col(League.sub_levels_below), col(League.sub_levels_above),
+                  sa.and_(col(League.playoff_subs_approved), sa.func.coalesce(playoff, sa.false())))
         .join(Team, col(Team.league_id) == League.id).where(col(Team.id) == req.team_id)
     ).first()  # fmt: skip
     if found is None:
         return None
-    return LeagueRules(req.team_id, found[0], found[1], found[2], found[3], found[4])
+    return LeagueRules(req.team_id, found[0], found[1], found[2], found[3], found[4], bool(found[5]))
+
+
+def noted(reason: str, league: LeagueRules | None) -> str:
+    """A suggested sub's reason, with what the league's rules still say of them (the operator's approval)."""
+    return f"{reason}; {league.note}" if league is not None and league.note else reason
+
+
+def needs_approval(db: Session, req: SubRequest) -> bool:
+    """A place on ``req`` waits for the league operator's approval (a playoff game of a league that wants it)."""
+    league = league_rules(db, req)
+    return league is not None and league.approval
 
 
 def position_rank(position: Position) -> sa.ColumnElement[int]:

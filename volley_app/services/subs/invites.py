@@ -41,7 +41,7 @@ from sqlmodel import Session, col, select
 
 from volley_app import db as dbmod
 from volley_app import routes
-from volley_app.models import SubInvite, SubRequest, SubRequestPlace, SubStatus, User, utcnow
+from volley_app.models import AWAITING_APPROVAL, SubInvite, SubRequest, SubRequestPlace, SubStatus, User, utcnow
 from volley_app.models.base import table_of
 from volley_app.services.accounts import venues
 from volley_app.services.core import live, periodic, ratelimit, signing, timefmt
@@ -450,11 +450,13 @@ def queue_rows(db: Session, req: SubRequest) -> list[InviteRow]:
 
 def place_names(db: Session, req: SubRequest) -> list[str]:
     """The subs who accepted a place, in the order they did."""
+    awaiting = sa.and_(col(SubRequestPlace.needs_approval), col(SubRequestPlace.approved_at).is_(None))
     rows = db.exec(
-        select(User.first_name, User.last_name, User.username).join(SubRequestPlace, col(SubRequestPlace.user_id) == User.id)
+        select(User.first_name, User.last_name, User.username, awaiting)
+        .join(SubRequestPlace, col(SubRequestPlace.user_id) == User.id)
         .where(SubRequestPlace.request_id == req.id).order_by(col(SubRequestPlace.accepted_at), col(SubRequestPlace.id))
     ).all()  # fmt: skip
-    return [f"{f or ''} {la or ''}".strip() or u for f, la, u in rows]
+    return [(f"{f or ''} {la or ''}".strip() or u) + (f" ({AWAITING_APPROVAL})" if held else "") for f, la, u, held in rows]
 
 
 def place_holders(db: Session, request_id: int) -> list[int]:

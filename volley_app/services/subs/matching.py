@@ -172,7 +172,8 @@ def _project(row: Any, req: SubRequest, which: str, zone: str, league: eligibili
         "played": row.played,
         "no_shows": row.no_shows,
         "eligible": which == "eligible",
-        "reason": _reason(row, req, zone) if which == "eligible" else _why_not(row, req, zone, league),
+        "reason": eligibility.noted(_reason(row, req, zone), league) if which == "eligible"
+        else _why_not(row, req, zone, league),
     }
 
 

@@ -19,7 +19,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import paging, timefmt
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.subs import invites, request_rows
+from volley_app.services.subs import eligibility, invites, request_rows
 from volley_app.services.subs.access import access_sub_request, require_sub_request_actor
 
 # The filters of the request lists: free text (team, location, requestor), a location, a date range (venue days).
@@ -191,6 +191,7 @@ class SubRequestDetail(request_rows.SubRequestRow):
     can_withdraw: bool
     can_edit: bool
     can_reopen: bool
+    approval_note: str  # a playoff request whose subs the league's operator approves ("" otherwise)
 
 
 def detail(
@@ -225,6 +226,7 @@ def detail(
         "can_withdraw": placed and not done,
         "can_edit": is_requestor,
         "can_reopen": is_requestor and req.status == SubStatus.DECLINED and not done,
+        "approval_note": eligibility.APPROVAL if eligibility.needs_approval(db, req) else "",
     }  # fmt: skip
 
 

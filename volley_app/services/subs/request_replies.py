@@ -8,6 +8,8 @@ Rules (spec sections 2, 4, 5 and 6):
   time, is refused and told why (``services/subs/eligibility.py``, the rules of the suggestions).
 - Decline, by the named recipient only, sets Declined and emails the requestor; a sub who holds a place cannot
   decline, and a request with places taken opens to anyone instead of Declined.
+- In a league whose operator approves its playoff subs, a place taken on a playoff game's request is held until
+  the operator approves or refuses it (``services/operations/playoff_subs.py``).
 - A sub who holds a place gives it up before the game ("I can't make it", :func:`withdraw`): the place reopens to the
   next sub on the invite list or to anyone, the requestor is emailed, and a withdrawal within a day of the game
   counts on the sub's record.
@@ -132,9 +134,11 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
         if missed.recipient_id not in (None, actor.user_id):
             raise Forbidden(MADE_TO_ANOTHER)
         raise BadRequest(request_rows.PASSED)
+    taken = db.get(SubRequest, rid)
+    held = taken is not None and eligibility.needs_approval(db, taken)  # a playoff sub the operator approves
     try:
         with db.begin_nested():
-            db.add(SubRequestPlace(request_id=rid, user_id=actor.user_id, accepted_at=now))
+            db.add(SubRequestPlace(request_id=rid, user_id=actor.user_id, accepted_at=now, needs_approval=held))
     except sa.exc.IntegrityError:  # the same sub's second accept, a moment ago
         raise BadRequest("You have already accepted this request") from None
     sub_records.refresh(db, [actor.user_id])
@@ -217,21 +221,35 @@ def withdraw(db: Session, actor: Actor | None, request_id: object, *, now: dt.da
     late = req.date - now <= dt.timedelta(hours=sub_records.LATE_HOURS)
     db.add(SubWithdrawal(request_id=req.id, user_id=actor.user_id, accepted_at=place.accepted_at, withdrawn_at=now,
                          late=late))  # fmt: skip
+    holder = free_place(db, req, place, now)
+    _email_withdrawn(db, req, actor, holder)
+    invites.tell_changed(db, req, actor.user_id, open_list=True)
+    log.info("sub request %s: user %s gave up their place (late=%s)", req.id, actor.user_id, late)
+
+
+def free_place(db: Session, req: SubRequest, place: SubRequestPlace, now: dt.datetime) -> str:
+    """Take ``place`` off the (locked) request ``req`` and reopen it: to the next sub on its invite list not asked
+    yet, or to anyone. Returns who may take it now (``invites.place_freed``); the caller keeps the record of why."""
+    assert req.id is not None  # a stored request
+    user_id = place.user_id
     db.delete(place)
     db.flush()
     req.places_filled = max(req.places_filled - 1, 0)
-    if req.recipient_id is not None and (
-        req.recipient_id == actor.user_id or invites.has_place(db, req.id, req.recipient_id)
-    ):
+    if req.recipient_id is not None and (req.recipient_id == user_id or invites.has_place(db, req.id, req.recipient_id)):
         req.recipient_id = None  # it names a sub only while inviting one
     req.status, req.updated_at = SubStatus.OPEN, now
     db.add(req)
     db.flush()
-    sub_records.refresh(db, [actor.user_id])
-    holder = invites.place_freed(db, req, actor.user_id, now)
-    _email_withdrawn(db, req, actor, holder)
-    invites.tell_changed(db, req, actor.user_id, open_list=True)
-    log.info("sub request %s: user %s gave up their place (late=%s)", req.id, actor.user_id, late)
+    sub_records.refresh(db, [user_id])
+    return invites.place_freed(db, req, user_id, now)
+
+
+def reopened(holder: str) -> str:
+    """Who may take a freed place, in words (``holder``: :func:`free_place`'s answer)."""
+    return {
+        "anyone": "The place is open to anyone again.",
+        "the sub invited now": "The sub invited now may take it.",
+    }.get(holder, f"The next sub on your invite list, {holder}, has been invited.")
 
 
 def _email_withdrawn(db: Session, req: SubRequest, actor: Actor, holder: str) -> None:
@@ -240,10 +258,7 @@ def _email_withdrawn(db: Session, req: SubRequest, actor: Actor, holder: str) ->
     if requestor is None or sub is None:
         return
     assert req.id is not None  # a stored request
-    now_open = {
-        "anyone": "The place is open to anyone again.",
-        "the sub invited now": "The sub invited now may take it.",
-    }.get(holder, f"The next sub on your invite list, {holder}, has been invited.")
+    now_open = reopened(holder)
     mail.queue_email(
         db, "sub_withdrew", {
             "first_name": requestor.first_name,

@@ -38,6 +38,7 @@ from volley_app.services.core.actors import Actor, load, record_id, require_acto
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
 from volley_app.services.seasons import leagues
+from volley_app.services.teams import playoff_eligibility
 
 # A roster's fewest and most members, by the league's format (the league may set its own).
 ROSTER_SIZES: dict[LeagueFormat, tuple[int, int]] = {
@@ -231,6 +232,9 @@ class MemberRow(TypedDict):
     can_make_co_captain: bool
     can_make_player: bool
     can_make_captain: bool
+    # Regular-season games played against the league's playoff minimum ("" when it sets none).
+    playoff: str
+    playoff_eligible: bool
 
 
 class InvitationRow(TypedDict):
@@ -302,6 +306,18 @@ def _pending_rows(db: Session, team_id: int, zone: str | None) -> list[Invitatio
             for inv, by, username in found]  # fmt: skip
 
 
+class PlayoffFields(TypedDict):
+    playoff: str
+    playoff_eligible: bool
+
+
+def _playoff(standing: playoff_eligibility.Standing | None) -> PlayoffFields:
+    """A member's playoff standing in words, and whether they may play ("" and True without a minimum)."""
+    if standing is None:
+        return {"playoff": "", "playoff_eligible": True}
+    return {"playoff": standing.reason, "playoff_eligible": standing.eligible}
+
+
 def _shown(db: Session, seat: Seat) -> Roster:
     team, league = seat.team, seat.league
     assert team.id is not None and league.id is not None
@@ -315,6 +331,7 @@ def _shown(db: Session, seat: Seat) -> Roster:
     me = seat.actor.user_id
     open_team = team.withdrawn_at is None
     members: list[MemberRow] = []
+    played = playoff_eligibility.standings(db, league, [team.id])
     for m, u in found:
         captain = m.role == MemberRole.CAPTAIN
         removable = open_team and not captain and m.user_id != me and (
@@ -326,6 +343,7 @@ def _shown(db: Session, seat: Seat) -> Roster:
             "can_make_co_captain": seat.leads and m.role == MemberRole.PLAYER,
             "can_make_player": seat.leads and m.role == MemberRole.CO_CAPTAIN,
             "can_make_captain": seat.leads and open_team and not captain,
+            **_playoff(playoff_eligibility.standing_of(played, league, team.id, m.user_id)),
         })  # fmt: skip
     smallest, largest = roster_size(league)
     women = sum(1 for _m, u in found if u.gender == Gender.FEMALE)
@@ -468,6 +486,8 @@ class LeagueRosterRow(TypedDict):
     role: str
     gender: str
     joined: str
+    playoff: str
+    playoff_eligible: bool
 
 
 ROSTER_FILTERS = ("q",)
@@ -486,11 +506,14 @@ def _league_query(league_id: int, text: str) -> Any:  # a select of (member, tea
     return query
 
 
-def _league_row(m: TeamMember, t: Team, u: User, zone: str | None) -> LeagueRosterRow:
-    assert t.id is not None
-    return {"team_id": t.id, "team_name": t.team_name, "user_id": m.user_id, "name": mail.full_name(u) or u.username,
-            "username": u.username, "email": u.email, "role": m.role.value,
-            "gender": u.gender.value if u.gender else "", "joined": timefmt.day(m.joined_at, zone)}  # fmt: skip
+def _league_rows(db: Session, league: League, found: list[Any], zone: str | None) -> list[LeagueRosterRow]:
+    """The rows of the (member, team, user) ``found``, with their playoff standing read in one query."""
+    played = playoff_eligibility.standings(db, league, {t.id for _m, t, _u in found})
+    return [{"team_id": t.id, "team_name": t.team_name, "user_id": m.user_id, "name": mail.full_name(u) or u.username,
+             "username": u.username, "email": u.email, "role": m.role.value,
+             "gender": u.gender.value if u.gender else "", "joined": timefmt.day(m.joined_at, zone),
+             **_playoff(playoff_eligibility.standing_of(played, league, t.id, m.user_id))}
+            for m, t, u in found]  # fmt: skip
 
 
 def league_rosters(
@@ -513,7 +536,7 @@ def league_rosters(
     query = _league_query(league.id, paging.search_text(f.get("q"))).order_by(col(Team.id), col(TeamMember.id))
 
     def project(found: list[Any]) -> list[LeagueRosterRow]:
-        return [_league_row(m, t, u, zone) for m, t, u in found]
+        return _league_rows(db, league, found, zone)
 
     return paging.keyset(db, query, kinds=(int, int), project=project, bookmark=bookmark,
                          size=paging.page_size(size))  # fmt: skip
@@ -524,7 +547,7 @@ def league_roster_rows(db: Session, league: League) -> list[LeagueRosterRow]:
     assert league.id is not None
     zone = leagues.zone(db, league)
     found = db.exec(_league_query(league.id, "").order_by(col(Team.team_name), col(Team.id), col(TeamMember.id))).all()
-    return [_league_row(m, t, u, zone) for m, t, u in found]
+    return _league_rows(db, league, list(found), zone)
 
 
 def teams_of(db: Session, user_id: int) -> list[int]:

@@ -28,6 +28,7 @@ from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import (
+    AWAITING_APPROVAL,
     Game,
     Gender,
     League,
@@ -48,6 +49,7 @@ from volley_app.services.core.actors import Actor, load, record_id, require_acto
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
 from volley_app.services.seasons import leagues
+from volley_app.services.teams import playoff_eligibility
 from volley_app.services.teams.rosters import TEAM_NOT_FOUND
 
 log = logging.getLogger(__name__)
@@ -235,9 +237,39 @@ def subs_placed(db: Session, team_id: int, game_ids: list[int]) -> dict[int, lis
     return out
 
 
+def awaiting_approval(db: Session, team_id: int, game_ids: list[int]) -> set[tuple[int, int]]:
+    """The (game, sub) places on the team's requests for those games still waiting for the operator's approval."""
+    if not game_ids:
+        return set()
+    found = db.exec(
+        select(SubRequest.game_id, SubRequestPlace.user_id).join(SubRequestPlace, col(SubRequestPlace.request_id) == SubRequest.id)
+        .where(SubRequest.team_id == team_id, col(SubRequest.game_id).in_(game_ids), col(SubRequest.archived_at).is_(None),
+               col(SubRequestPlace.needs_approval).is_(True), col(SubRequestPlace.approved_at).is_(None))
+    ).all()  # fmt: skip
+    return {(g or 0, u) for g, u in found}
+
+
+@dataclasses.dataclass(frozen=True)
+class Playoffs:
+    """What a playoff game's row marks: the members not eligible, and the subs awaiting the operator's approval."""
+
+    ineligible: frozenset[int] = frozenset()
+    awaiting: frozenset[tuple[int, int]] = frozenset()
+
+    @classmethod
+    def read(cls, db: Session, team: Team, league: League, members: list[tuple[TeamMember, User]],
+             game_ids: list[int]) -> Playoffs:  # fmt: skip
+        assert team.id is not None
+        found = playoff_eligibility.standings(db, league, [team.id])
+        standing = {m.user_id: playoff_eligibility.standing_of(found, league, team.id, m.user_id) for m, _u in members}
+        barred = frozenset(u for u, s in standing.items() if s is not None and not s.eligible)
+        return cls(barred, frozenset(awaiting_approval(db, team.id, game_ids)))
+
+
 def _game_row(game: Game, team: Team, league: League, members: list[tuple[TeamMember, User]],
               answers: dict[int, RsvpAnswer | None], subs: list[User], names: dict[int, str], zone: str | None, *,
-              viewer_id: int, member: bool, captain: bool, now: dt.datetime) -> RsvpGame:  # fmt: skip
+              viewer_id: int, member: bool, captain: bool, now: dt.datetime,
+              playoffs: Playoffs = Playoffs()) -> RsvpGame:  # fmt: skip
     assert game.id is not None and team.id is not None  # stored rows
     other = game.team2_id if game.team1_id == team.id else game.team1_id
     opponent = names.get(other, "TBD") if other is not None else "BYE"
@@ -248,7 +280,9 @@ def _game_row(game: Game, team: Team, league: League, members: list[tuple[TeamMe
     for _m, user in members:
         assert user.id is not None  # a stored user
         answer = answers.get(user.id)
-        cells.append({"user_id": user.id, "name": _name(user), "answer": answer.value if answer else ""})
+        barred = playoff_eligibility.is_playoff(game) and user.id in playoffs.ineligible
+        cells.append({"user_id": user.id, "name": _name(user) + (f" ({playoff_eligibility.NOT_ELIGIBLE})" if barred else ""),
+                      "answer": answer.value if answer else ""})  # fmt: skip
         if answer is not None:
             counts[answer] += 1
         if answer == RsvpAnswer.IN:
@@ -271,7 +305,8 @@ def _game_row(game: Game, team: Team, league: League, members: list[tuple[TeamMe
     return {
         "game_id": game.id, "team_id": team.id, "when": timefmt.date_time(game.start_at, zone, labelled=True),
         "opponent": opponent, "court": game.court or "", "past": past,
-        "in_count": counts[RsvpAnswer.IN], "subs": [_name(u) for u in subs], "out_count": counts[RsvpAnswer.OUT],
+        "in_count": counts[RsvpAnswer.IN], "out_count": counts[RsvpAnswer.OUT],
+        "subs": [_name(u) + (f" ({AWAITING_APPROVAL})" if (game.id, u.id) in playoffs.awaiting else "") for u in subs],
         "maybe_count": counts[RsvpAnswer.MAYBE], "none_count": len(members) - sum(counts.values()),
         "needed": need, "women_in": women, "women_needed": women_need,
         "short": bool(reasons) and other is not None and not past, "lacking": max(more, more_women),
@@ -334,8 +369,10 @@ def team_games(db: Session, actor: Actor | None, *, team_id: object, bookmark: o
         games = [r[0] for r in found]
         ids = [g.id for g in games if g.id is not None]
         answers, subs = answers_by_game(db, team.id or 0, ids), subs_placed(db, team.id or 0, ids)
+        playoffs = Playoffs.read(db, team, league, members, ids) if any(map(playoff_eligibility.is_playoff, games)) else Playoffs()
         return [_game_row(g, team, league, members, answers.get(g.id or 0, {}), subs.get(g.id or 0, []), names, zone,
-                          viewer_id=actor.user_id, member=member, captain=captain, now=now) for g in games]  # fmt: skip
+                          viewer_id=actor.user_id, member=member, captain=captain, now=now, playoffs=playoffs)
+                for g in games]  # fmt: skip
 
     page = paging.offset(db, query, project=project, bookmark=bookmark, size=paging.page_size(size))
     return TeamGames(
@@ -475,8 +512,9 @@ def game_row(db: Session, actor: Actor, game: Game, team: Team, league: League, 
     members = current_members(db, team.id)
     return _game_row(game, team, league, members, answers_by_game(db, team.id, [game.id]).get(game.id, {}),
                      subs_placed(db, team.id, [game.id]).get(game.id, []), _team_names(db, league.id),
-                     leagues.zone(db, league), viewer_id=actor.user_id, member=member, captain=captain,
-                     now=now)  # fmt: skip
+                     leagues.zone(db, league), viewer_id=actor.user_id, member=member, captain=captain, now=now,
+                     playoffs=Playoffs.read(db, team, league, members, [game.id]) if playoff_eligibility.is_playoff(game)
+                     else Playoffs())  # fmt: skip
 
 
 def answer_of(db: Session, game_id: int, team_id: int, user_id: int) -> str:

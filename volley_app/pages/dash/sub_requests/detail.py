@@ -136,6 +136,7 @@ class SubRequestState(SubPickerList, RequestFormState, PolledPage, AuthState):
     note: rx.Field[ShownRequest | None] = rx.field(None)
     record: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
     can_accept: rx.Field[bool] = rx.field(False)
+    approval_note: rx.Field[str] = rx.field("")
     can_decline: rx.Field[bool] = rx.field(False)
     can_edit: rx.Field[bool] = rx.field(False)
     can_reopen: rx.Field[bool] = rx.field(False)
@@ -191,6 +192,7 @@ class SubRequestState(SubPickerList, RequestFormState, PolledPage, AuthState):
         if failure or found is None:
             self.note, self.record, self.can_accept, self.can_decline, self.can_edit = None, {}, False, False, False
             self.can_reopen = self.can_withdraw = False
+            self.approval_note = ""
             self._seen = ""
             self._show_picker(False, None)
             self.load_error = failure.message if failure else ""
@@ -199,6 +201,7 @@ class SubRequestState(SubPickerList, RequestFormState, PolledPage, AuthState):
         self.note = _shown(found)
         self.can_accept, self.can_decline, self.can_edit = found["can_accept"], found["can_decline"], found["can_edit"]
         self.can_reopen, self.can_withdraw = found["can_reopen"], found["can_withdraw"]
+        self.approval_note = found["approval_note"]
         self._seen = got["seen"]
         # a page of subs by name to reopen it to
         self._show_picker(self.can_reopen, got.get("choices"), keep_search=not opening)
@@ -461,11 +464,15 @@ def _withdraw_dialog() -> rx.Component:
 
 def _actions() -> rx.Component:
     s = SubRequestState
-    return button_row(
-        rx.cond(s.can_accept, rx.button("Accept", on_click=s.accept, color_scheme="green", size="3")),
-        rx.cond(s.can_decline, rx.button("Decline", on_click=s.decline, color_scheme="red", variant="soft", size="3")),
-        rx.cond(s.can_withdraw, _withdraw_dialog()),
-        spacing="3",
+    return rx.fragment(
+        rx.cond(s.approval_note != "", rx.callout(s.approval_note, icon="info", size="1", color_scheme="blue"),
+                rx.fragment()),  # fmt: skip
+        button_row(
+            rx.cond(s.can_accept, rx.button("Accept", on_click=s.accept, color_scheme="green", size="3")),
+            rx.cond(s.can_decline, rx.button("Decline", on_click=s.decline, color_scheme="red", variant="soft", size="3")),
+            rx.cond(s.can_withdraw, _withdraw_dialog()),
+            spacing="3",
+        ),
     )
 
 

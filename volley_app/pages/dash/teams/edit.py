@@ -267,10 +267,13 @@ def _member(m: ObjectVar[rosters.MemberRow]) -> rx.Component:
         rx.cond(m["gender"] != "", m["gender"].to(str) + " · ", ""), rx.cond(m["position"] != "", m["position"].to(str) + " · ", ""),
         "Joined ", m["joined"], size="2", color_scheme="gray",
     )  # fmt: skip
+    playoff = rx.cond(m["playoff"] != "", rx.text(m["playoff"], size="2", color_scheme=rx.cond(m["playoff_eligible"], "gray", "red"),
+                                                  custom_attrs={"data-testid": "playoff-standing"}), rx.fragment())  # fmt: skip
     return rx.card(
         rx.vstack(
             rx.flex(rx.text(m["name"], weight="medium"), rx.badge(m["role"]), spacing="2", align="center", wrap="wrap"),
             facts,
+            playoff,
             button_row(
                 rx.cond(m["can_make_co_captain"], co, rx.fragment()),
                 rx.cond(m["can_make_player"], player, rx.fragment()),
