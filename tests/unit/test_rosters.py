@@ -25,6 +25,7 @@ from volley_app.models import (
 )
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound, RateLimited, Unauthorized
 from volley_app.services.operations import account_lifecycle, exports
+from volley_app.services.seasons import leagues
 from volley_app.services.teams import invitations, rosters, teams
 
 
@@ -62,12 +63,12 @@ def state(db, tid) -> tuple:
 
 def test_roster_sizes_come_from_the_format_unless_the_league_sets_them():
     lg = League(format=LeagueFormat.DOUBLES)
-    assert rosters.roster_size(lg) == (2, 4)
-    assert rosters.roster_size(League(format=LeagueFormat.QUADS)) == (4, 8)
-    assert rosters.roster_size(League(format=LeagueFormat.REVERSE_QUADS)) == (4, 8)
-    assert rosters.roster_size(League(format=LeagueFormat.FIVES)) == (5, 10)
-    assert rosters.roster_size(League(format=LeagueFormat.SIXES)) == (6, 12)
-    assert rosters.roster_size(League(format=LeagueFormat.SIXES, roster_min=7, roster_max=9)) == (7, 9)
+    assert leagues.roster_size(lg) == (2, 4)
+    assert leagues.roster_size(League(format=LeagueFormat.QUADS)) == (4, 8)
+    assert leagues.roster_size(League(format=LeagueFormat.REVERSE_QUADS)) == (4, 8)
+    assert leagues.roster_size(League(format=LeagueFormat.FIVES)) == (5, 10)
+    assert leagues.roster_size(League(format=LeagueFormat.SIXES)) == (6, 12)
+    assert leagues.roster_size(League(format=LeagueFormat.SIXES, roster_min=7, roster_max=9)) == (7, 9)
 
 
 def test_a_new_teams_captain_is_its_first_member(world):

@@ -83,7 +83,7 @@ class League(SQLModel, table=True):
     )
     # How many sets a match has: None plays a best of three (set 3 only after a split), 3 plays all three.
     sets_to_play: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
-    # Roster sizes (None: the format's, services/teams/rosters.ROSTER_SIZES) and how many of the league's teams
+    # Roster sizes (None: the format's, services/seasons/leagues.ROSTER_SIZES) and how many of the league's teams
     # one player may be on.
     roster_min: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
     roster_max: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))

@@ -25,7 +25,6 @@ from volley_app.models import (
     Gender,
     InvitationStatus,
     League,
-    LeagueFormat,
     MemberRole,
     Team,
     TeamInvitation,
@@ -39,15 +38,6 @@ from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
 from volley_app.services.seasons import leagues
 from volley_app.services.teams import playoff_eligibility
-
-# A roster's fewest and most members, by the league's format (the league may set its own).
-ROSTER_SIZES: dict[LeagueFormat, tuple[int, int]] = {
-    LeagueFormat.DOUBLES: (2, 4),
-    LeagueFormat.QUADS: (4, 8),
-    LeagueFormat.REVERSE_QUADS: (4, 8),
-    LeagueFormat.FIVES: (5, 10),
-    LeagueFormat.SIXES: (6, 12),
-}
 
 TEAM_NOT_FOUND = "This team no longer exists"
 NOT_ON_TEAM = "That player is not on this team"
@@ -64,12 +54,6 @@ HAND_OVER = "To change the captain's role, make another member captain"
 BAD_ROLE = "Choose Captain, Co-captain or Player"
 WITHDRAWN = "This team has withdrawn from the league"
 MANAGE = "Only the team's captain, its co-captains or the league's operator change the roster"
-
-
-def roster_size(league: League) -> tuple[int, int]:
-    """The fewest and the most members a team of ``league`` may have."""
-    low, high = ROSTER_SIZES.get(league.format, (2, 12))
-    return (league.roster_min or low, league.roster_max or high)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -150,7 +134,7 @@ def count(db: Session, team_id: int) -> int:
 def full_message(db: Session, team: Team, league: League) -> str:
     """Why the team can take nobody more ('' when it can)."""
     assert team.id is not None
-    most = roster_size(league)[1]
+    most = leagues.roster_size(league)[1]
     if count(db, team.id) >= most:
         return ROSTER_FULL.format(team=team.team_name, most=most, league=leagues.display_name(league))
     return ""
@@ -345,7 +329,7 @@ def _shown(db: Session, seat: Seat) -> Roster:
             "can_make_captain": seat.leads and open_team and not captain,
             **_playoff(playoff_eligibility.standing_of(played, league, team.id, m.user_id)),
         })  # fmt: skip
-    smallest, largest = roster_size(league)
+    smallest, largest = leagues.roster_size(league)
     women = sum(1 for _m, u in found if u.gender == Gender.FEMALE)
     return {
         "team_id": team.id, "team_name": team.team_name, "league_id": league.id,
