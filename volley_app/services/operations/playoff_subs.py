@@ -12,20 +12,22 @@ operator) is refused and nothing changes.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import SubPlaceRefusal, SubRequest, SubRequestPlace, Team, User, utcnow
 from volley_app.services.accounts import venues
-from volley_app.services.core import audit, timefmt
+from volley_app.services.core import audit, paging, screens, timefmt
 from volley_app.services.core.actors import Actor, record_id, require_actor
 from volley_app.services.core.errors import BadRequest, NotFound
 from volley_app.services.mail import mail
 from volley_app.services.seasons import leagues
 from volley_app.services.subs import invites, request_replies, request_rows
+from volley_app.services.teams import rosters
 
 NOT_AWAITING = "This sub is no longer awaiting approval"
 APPROVED = "approved"
@@ -61,6 +63,22 @@ def pending(db: Session, actor: Actor | None, *, league_id: object) -> list[Pend
              "sub": names.get(p.user_id, ""), "team": t.team_name, "when": timefmt.date_time(r.date, zone, labelled=True),
              "requestor": names.get(r.requestor_id, ""), "accepted": timefmt.date_time(p.accepted_at, zone, labelled=True)}
             for p, r, t in found]  # fmt: skip
+
+
+@dataclasses.dataclass(frozen=True)
+class RostersScreen:
+    """What a league's rosters page shows, read in one call: a page of its members (the search's), and the
+    playoff subs awaiting approval."""
+
+    members: screens.Part[paging.Page]
+    pending: list[PendingSub]
+
+
+def rosters_screen(db: Session, actor: Actor | None, *, league_id: object,
+                   filters: dict[str, Any] | None = None) -> RostersScreen:  # fmt: skip
+    members = screens.part(rosters.league_rosters, db, actor, league_id=league_id, filters=filters)
+    waiting = screens.part(pending, db, actor, league_id=league_id)  # refused with the members, and said there
+    return RostersScreen(members, waiting.value or [])
 
 
 def _awaiting(db: Session, actor: Actor | None, place_id: object) -> tuple[Actor, SubRequestPlace, SubRequest, Team]:

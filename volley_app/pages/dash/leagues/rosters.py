@@ -42,8 +42,14 @@ class LeagueRostersState(TableList, AuthState):
         self.members = list(rows)
 
     async def load(self) -> None:
+        """The first page of members and the playoff subs awaiting approval, in one read."""
         self.league_href = routes.league_path(self._league_id())
-        await self._open_list()
+        self._open_filters()
+        found, failure = await run_action(playoff_subs.rosters_screen, actor=await self._actor(),
+                                          league_id=self._league_id(), filters=self.filters)  # fmt: skip
+        waiting = await self.get_state(PlayoffSubsState)
+        waiting._opened(found.pending if found is not None else [])
+        self._show_page((found.members.value, found.members.failure) if found is not None else (None, failure), 1)
 
     @rx.event
     async def download(self):
@@ -69,9 +75,14 @@ class PlayoffSubsState(FormState, AuthState):
     def _league_id(self) -> str:
         return path_arg(self, "league_id")
 
+    def _opened(self, pending: list[PendingSub]) -> None:
+        """The page opened: what waits, and no message from before."""
+        self._clear_messages()
+        self.notice, self.pending = "", pending
+
     @rx.event
     async def load(self) -> None:
-        self._clear_messages()
+        """What waits, read again after a verdict."""
         found, _failure = await run_action(playoff_subs.pending, actor=await self._actor(), league_id=self._league_id())
         self.pending = list(found or [])  # a reader who may not see them sees the rosters' own refusal
 
@@ -143,7 +154,7 @@ def _member(r: ObjectVar[LeagueRosterRow]) -> rx.Component:
     return row(team, name, r["username"], r["role"], r["gender"], r["joined"])
 
 
-@page(routes.LEAGUE_ROSTERS, "Rosters", on_load=[LeagueRostersState.load, PlayoffSubsState.load])
+@page(routes.LEAGUE_ROSTERS, "Rosters", on_load=LeagueRostersState.load)
 def league_rosters_page() -> rx.Component:
     s = LeagueRostersState
     return dash_screen(
