@@ -12,6 +12,7 @@ from sqlmodel import select
 from tests.e2e.helpers import add_open_league, add_teams, log_in, make_user, screenshot
 from volley_app import db
 from volley_app.models import Game, GameType, League, Role, Team, User, utcnow
+from volley_app.services.teams import rosters
 
 PHONE = {"width": 390, "height": 844}
 
@@ -34,6 +35,7 @@ def _started_game(league_id: int) -> int:
             team = Team(league_id=league_id, team_name=name, captain_id=user_id, paid=True)
             session.add(team)
             session.flush()
+            rosters.add_captain(session, team)  # a captain is their team's first member
             ids[name] = team.id
         game = Game(league_id=league_id, team1_id=ids["Aces"], team2_id=ids["Blocks"], type=GameType.LEAGUE,
                     start_at=utcnow() - dt.timedelta(hours=1), round=2, match=1)  # fmt: skip

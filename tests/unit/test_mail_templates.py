@@ -53,6 +53,8 @@ SAMPLES: dict[str, dict[str, object]] = {
     "playoff_sub_decided": {"first_name": TYPED, "verdict": "approved", "who": TYPED, "team": TYPED,
                             "then": "You play in this game.", "when": "Tue 6:30 PM", "svl": TYPED,
                             "page": link("dash/notes/1")},
+    "playoff_sub_waiting": {"first_name": TYPED, "who": TYPED, "team": TYPED, "when": "Tue 6:30 PM", "svl": TYPED,
+                            "page": link("dash/leagues/1/rosters")},
     "request_changed": {"team": TYPED, "first_name": TYPED, "requestor": TYPED, "changes": ["date and time", "court"],
                         "when": "Tue 6:30 PM", "svl": TYPED, "court": TYPED, "page": link("dash/notes/1")},
     "request_cancelled": {"team": TYPED, "first_name": TYPED, "requestor": TYPED, "when": "Tue 6:30 PM", "svl": TYPED,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from sqlmodel import col
 
 from tests.factories import (
     actor_of,
@@ -97,6 +98,15 @@ def test_a_playoff_sub_is_held_for_approval_and_says_so(world):
     assert row["subs"] == ["Helen Tester (awaiting the operator's approval)"]
     pending = playoff_subs.pending(db, actor_of(world["svl"]), league_id=world["league"].id)
     assert [(p["sub"], p["team"], p["requestor"]) for p in pending] == [("Helen Tester", "T1", "Cap Tester")]
+    (asked,) = rows(db, OutboxMessage, OutboxMessage.subject == "Playoff sub awaiting your approval: T1")
+    assert asked.to_addr == world["svl"].email and "Helen Tester has taken a place" in asked.body_text
+    assert f"/dash/leagues/{world['league'].id}/rosters" in asked.body_text
+
+
+def test_no_operator_is_asked_when_no_approval_is_needed(world):
+    db = world["db"]
+    _take(world, "regular_rid")
+    assert rows(db, OutboxMessage, col(OutboxMessage.subject).startswith("Playoff sub")) == []
 
 
 def test_a_regular_season_sub_or_a_league_without_the_rule_needs_no_approval(world):

@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from volley_app import routes
-from volley_app.models import SubRequest, SubRequestPlace, SubStatus, SubWithdrawal, User, utcnow
+from volley_app.models import League, SubRequest, SubRequestPlace, SubStatus, SubWithdrawal, User, utcnow
 from volley_app.models.base import table_of
 from volley_app.services.accounts import venues
 from volley_app.services.core import timefmt
@@ -147,6 +147,23 @@ def accept(db: Session, actor: Actor | None, request_id: object, *, now: dt.date
     db.refresh(req)
     invites.after_accept(db, req, actor, now)
     _answered(db, rid, actor, "accepted", "accepted_request")
+    if held:
+        _ask_operator(db, req, actor.user_id)
+
+
+def _ask_operator(db: Session, req: SubRequest, sub_id: int) -> None:
+    """Email the league's operator that a playoff sub's place waits for their approval, with the page to decide."""
+    rules = eligibility.league_rules(db, req)
+    league = db.get(League, rules.league_id) if rules is not None else None
+    operator = db.get(User, league.svl_id) if league is not None else None
+    sub = db.get(User, sub_id)
+    if league is None or league.id is None or operator is None or not operator.email or sub is None:
+        return
+    mail.queue_email(db, "playoff_sub_waiting", {
+        "first_name": mail.first_name(operator), "who": mail.full_name(sub), "team": req.team,
+        "when": timefmt.long(req.date, venues.zone_by_name(db, req.svl)), "svl": req.svl,
+        "page": routes.absolute(routes.league_rosters_path(league.id)),
+    }, to=operator.email)  # fmt: skip
 
 
 def _fits(db: Session, actor: Actor, request_id: object, now: dt.datetime) -> None:
