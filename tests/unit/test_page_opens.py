@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
+from tests.conftest import clear_tables
 from tests.harness import call_handler
 from volley_app import db as dbmod
 from volley_app import demo, registry, routes
@@ -20,8 +21,16 @@ from volley_app.services.accounts import auth
 USER_OF_ROLE = {Role.PLAYER.value: "alice", Role.SVL.value: "lexsports", Role.ADMIN.value: "admin"}
 
 
-@pytest.fixture
-def demo_world(db):
+@pytest.fixture(scope="module")
+def demo_world(migrated):
+    """The demo data and a login per role, made once for the file's openings (a load reads; what one might write
+    does not change what another counts), emptied after them."""
+    with Session(migrated, expire_on_commit=False) as db:
+        yield _seed(db)
+    clear_tables()
+
+
+def _seed(db: Session):
     demo.seed(db)
     db.commit()
     users = {u.username: u for u in db.exec(select(User)).all()}
