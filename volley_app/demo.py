@@ -262,13 +262,16 @@ WAIVER = ("I take part at my own risk. I release the league, its venue and its o
 def _demo_rosters(db: Session, league: League, teams: list[Team], people: dict[str, User], now: dt.datetime) -> None:
     """Every team's captain is its first member. The Monday C 6s teams have full rosters (the league's rule: two
     women on court), a waiver some have signed, and answers for their next game: Net Ninjas' is two short (Hana is
-    out, Kira maybe, one has not answered), so Alice sees "Find 2 subs"; the others have their six."""
+    out, Kira maybe, one has not answered; its reminders go a week ahead, so its next game is always near), so
+    Alice sees "Find 2 subs"; the others have their six."""
     from volley_app.services.teams import waivers
 
     for team in db.exec(select(Team).where(col(Team.captain_id).is_not(None))).all():
         rosters.add_captain(db, team)
     league.women_on_court = 2
     db.add(league)
+    teams[0].rsvp_reminder_days = 7
+    db.add(teams[0])
     extra = [create_user(db, username=u, password=DEMO_PASSWORD, email=f"{u}@volley.example", first_name=first,
                          last_name=last, region=Region("KY"), roles=[Role.PLAYER], gender=g)
              for u, first, last, g in ROSTER_PLAYERS]  # fmt: skip

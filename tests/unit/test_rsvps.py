@@ -151,7 +151,7 @@ def test_the_grid_counts_each_game_against_the_format_and_the_womens_rule(w):
     _answer(w, "ann", "In")
     _answer(w, "bob", "In")
     _answer(w, "cap", "Maybe")
-    view = rsvps.team_games(db, a["cap"], team_id=w["t1"], now=NOW)
+    view = rsvps.team_games(db, a["cap"], team_id=w["t1"], now=NOW + 3 * D)  # two days before: the reminder went
     games = view.games.rows
     assert [g["game_id"] for g in games] == [w["coming"], w["later"], w["past"]]  # coming first, then the past
     g = games[0]
@@ -165,6 +165,21 @@ def test_the_grid_counts_each_game_against_the_format_and_the_womens_rule(w):
     assert games[2]["past"] and not games[2]["can_answer"]
     assert view.captain and view.member and not view.read_only
     assert [m["name"] for m in view.members] == ["Cap Tester", "Ann Tester", "Bob Tester"]
+
+
+def test_a_game_far_off_is_short_only_when_the_out_answers_leave_too_few(w):
+    db = w["db"]
+    add_member(db, w["t1"], make_user(db, "dee", gender="Female"))  # four members: a quads team, two women
+
+    def coming(now: dt.datetime) -> dict:
+        return rsvps.team_games(db, w["a"]["cap"], team_id=w["t1"], now=now).games.rows[0]
+
+    assert not coming(NOW)["short"]  # five days ahead, nobody answered yet: they may all come
+    _answer(w, "ann", "Out")
+    g = coming(NOW)
+    assert g["short"] and g["short_reason"] == "1 more player needed" and g["lacking"] == 1
+    near = coming(NOW + 3 * D)  # within the team's three days: the In answers count, and nobody said In
+    assert near["short"] and near["short_reason"] == "4 more players needed; 2 more women needed" and near["lacking"] == 4
 
 
 def test_enough_in_is_not_short(w):

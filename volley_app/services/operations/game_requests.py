@@ -86,15 +86,16 @@ def _best_position(user: User) -> Position:
     return Position(best) if best in Position.values() else Position.ANY
 
 
-def shortfall(db: Session, game: Game, team: Team, league: League) -> Shortfall:
-    """What ``team`` lacks for ``game`` now, from its members' answers and the subs already placed."""
+def shortfall(db: Session, game: Game, team: Team, league: League, now: dt.datetime | None = None) -> Shortfall:
+    """What ``team`` lacks for ``game`` at ``now``, from its members' answers and the subs already placed (as its
+    games page counts it, :func:`rsvps.counted`)."""
     assert game.id is not None and team.id is not None  # stored rows
     members = [u for _m, u in rsvps.current_members(db, team.id)]
     answers = rsvps.answers_by_game(db, team.id, [game.id]).get(game.id, {})
     subs = rsvps.subs_placed(db, team.id, [game.id]).get(game.id, [])
     playing = [u for u in members if answers.get(u.id or 0) == RsvpAnswer.IN] + subs
     out = [u for u in members if answers.get(u.id or 0) == RsvpAnswer.OUT]
-    players, women = rsvps.lacking(playing, league)
+    players, women = rsvps.lacking(rsvps.counted(game, team, members, answers, subs, now or utcnow()), league)
     if women and women >= players:
         gender = GenderNeeded.FEMALE
     else:
@@ -149,7 +150,7 @@ def find_subs(db: Session, actor: Actor | None, *, game_id: object, team_id: obj
     existing = _open_request(db, game.id, team.id)
     if existing is not None:
         return existing
-    short = shortfall(db, game, team, league)
+    short = shortfall(db, game, team, league, now)
     if short.places == 0:
         raise BadRequest(NOT_SHORT.format(team=team.team_name))
     other_id = game.team2_id if game.team1_id == team.id else game.team1_id
@@ -189,7 +190,7 @@ def short_due(db: Session, now: dt.datetime) -> list[tuple[int, int]]:
         assert game.id is not None and team.id is not None  # stored rows
         if not _past_deadline(game, team, now):
             continue
-        short = shortfall(db, game, team, league)
+        short = shortfall(db, game, team, league, now)
         if short.roster >= rsvps.needed(league) and short.places:
             due.append((game.id, team.id))
     return due
@@ -206,7 +207,7 @@ def tell_short(db: Session, game_id: int, team_id: int, now: dt.datetime) -> boo
     league = db.get(League, team.league_id) if team is not None else None
     if game is None or team is None or league is None or not _past_deadline(game, team, now):
         return False
-    short = shortfall(db, game, team, league)
+    short = shortfall(db, game, team, league, now)
     if not short.places:
         return False
     db.add(ShortTeamNotice(game_id=game_id, team_id=team_id, players=short.places, sent_at=now))

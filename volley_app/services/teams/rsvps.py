@@ -221,6 +221,21 @@ def lacking(playing: list[User], league: League) -> tuple[int, int]:
     return max(needed(league) - len(playing), 0), max((league.women_on_court or 0) - women, 0)
 
 
+def near(game: Game, team: Team, now: dt.datetime) -> bool:
+    """The game is near for the team: its reminders have gone, or its answer deadline is close."""
+    ahead = max(dt.timedelta(days=team.rsvp_reminder_days), dt.timedelta(hours=team.rsvp_deadline_hours))
+    return game.start_at - now <= ahead
+
+
+def counted(game: Game, team: Team, members: list[User], answers: dict[int, RsvpAnswer | None], subs: list[User],
+            now: dt.datetime) -> list[User]:  # fmt: skip
+    """Who a game's shortfall counts on: once the game is near, the members who said In and the subs placed;
+    before then every member who has not said Out (a game is short early only when the Outs leave too few)."""
+    if near(game, team, now):
+        return [u for u in members if answers.get(u.id or 0) == RsvpAnswer.IN] + subs
+    return [u for u in members if answers.get(u.id or 0) != RsvpAnswer.OUT] + subs
+
+
 def subs_placed(db: Session, team_id: int, game_ids: list[int]) -> dict[int, list[User]]:
     """Each game's subs: who took a place on the team's sub requests for it (not cancelled), in the order taken."""
     out: dict[int, list[User]] = {g: [] for g in game_ids}
@@ -294,7 +309,7 @@ def _game_row(game: Game, team: Team, league: League, members: list[tuple[TeamMe
     women = sum(u.gender == Gender.FEMALE for u in playing)
     men = sum(u.gender == Gender.MALE for u in playing)
     need, women_need = needed(league), league.women_on_court or 0
-    more, more_women = lacking(playing, league)
+    more, more_women = lacking(counted(game, team, [u for _m, u in members], answers, subs, now), league)
     reasons = []
     if more:
         reasons.append(f"{more} more player{'s' if more > 1 else ''} needed")
