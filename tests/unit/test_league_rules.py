@@ -7,7 +7,7 @@ import pytest
 from sqlmodel import select
 
 from tests.api.world import snapshot
-from tests.factories import league_world, login_token
+from tests.factories import add_member, add_teams, league_world, login_token, make_user
 from tests.harness import call_handler
 from volley_app.models import AuditEntry, League
 from volley_app.pages.dash.leagues import rules as rules_page
@@ -108,6 +108,21 @@ def test_a_new_format_is_checked_against_the_rules_already_set(world):
     leagues.update_league(db, world["a"], lg.id, **(FORM | {"format": "quads"}))  # four women fit a Quads court
     db.commit()
     assert db.get(League, lg.id).women_on_court == 4
+
+
+def test_a_roster_maximum_below_a_current_roster_is_refused(world):
+    db, lg = world["db"], world["lg"]
+    (team_id,) = add_teams(db, lg, 1, prefix="Aces")
+    for i in range(7):
+        add_member(db, team_id, make_user(db, f"member{i}"))
+    with pytest.raises(Invalid) as caught:
+        leagues.update_league(db, world["a"], lg.id, **FORM, roster_max="6")
+    assert caught.value.errors == {"roster_max": "Roster maximum (6) is below Aces1's 7 members"}
+    db.rollback()
+    assert db.get(League, lg.id).roster_max is None
+    leagues.update_league(db, world["a"], lg.id, **FORM, roster_max="7")  # room for all of them
+    db.commit()
+    assert db.get(League, lg.id).roster_max == 7
 
 
 @pytest.mark.parametrize(("who", "error"), [("b", Forbidden), ("p", Forbidden), (None, Unauthorized)])

@@ -24,6 +24,7 @@ from volley_app.models import (
     Role,
     SkillLevel,
     Team,
+    TeamMember,
     User,
     utcnow,
 )
@@ -349,11 +350,24 @@ def create_league(db: Session, actor: Actor | None, *, session_id: object, **fie
     return row
 
 
+def _roster_fits(db: Session, league: League, clean: dict) -> None:
+    """Refuse a roster maximum below a current roster of the league's teams (members are never removed by it)."""
+    most = clean.get("roster_max") or ROSTER_SIZES.get(clean.get("format", league.format), (2, 12))[1]
+    largest = db.exec(
+        select(Team.team_name, sa.func.count()).join(TeamMember, col(TeamMember.team_id) == Team.id)
+        .where(Team.league_id == league.id, col(TeamMember.left_at).is_(None), col(Team.withdrawn_at).is_(None))
+        .group_by(col(Team.id), col(Team.team_name)).order_by(sa.func.count().desc(), col(Team.id)).limit(1)
+    ).first()  # fmt: skip
+    if largest is not None and largest[1] > most:
+        raise Invalid({"roster_max": f"Roster maximum ({most}) is below {largest[0]}'s {largest[1]} members"})
+
+
 def update_league(db: Session, actor: Actor | None, league_id: object, **fields) -> League:
     """Change a league (its SVL or an admin): the same required set, plus the active flag. Audited."""
     row = changeable(db, actor, league_id)
     before = audit.snapshot(row, LEAGUE_FIELDS)
     clean = _clean(fields, zone(db, row), row)
+    _roster_fits(db, row, clean)
     more = clean.pop("more_courts")
     first = clean.pop("court")
     for key, value in clean.items():
