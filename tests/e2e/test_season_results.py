@@ -87,6 +87,9 @@ def test_two_captains_report_and_confirm_a_score_on_their_phones_and_the_standin
     expect(row.get_by_role("cell").nth(2)).to_have_text("1")  # a win
     expect(two.get_by_role("heading", name="How standings are calculated")).to_be_visible()
     _shot(two, "standings-390")
+    blocks = db.call(lambda s: s.exec(select(Team.id).where(Team.team_name == "Blocks")).one())
+    two.goto(f"/dash/teams/{blocks}")
+    expect(two.get_by_test_id("team-standing")).to_have_text("Standing: 2nd of 2")
 
     operator = new_page()  # the operator's score form opens with the result in its boxes
     log_in(operator, "courtside")

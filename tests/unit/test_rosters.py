@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.factories import actor_of, add_league, add_teams, count, league_world, make_user, rows
+from tests.factories import actor_of, add_game, add_league, add_teams, count, league_world, make_user, rows
 from volley_app import routes
 from volley_app.models import (
     AuditEntry,
@@ -138,6 +138,17 @@ def test_a_member_opens_the_team_page_and_sees_the_team_in_their_list(world):
     assert teams.list_teams(db, world["out"]) == []
     with pytest.raises(Forbidden):
         teams.team_screen(db, world["out"], world["tid"])
+
+
+def test_the_team_page_gives_the_teams_place_once_a_game_is_played(world):
+    db, tid = world["db"], world["tid"]
+    (other,) = add_teams(db, world["lg"], 1, prefix="U")
+    game = add_game(db, world["lg"].id, tid, other, utcnow() - dt.timedelta(days=1), round=1, match=1)
+    assert teams.team_screen(db, world["pl"], tid)["standing"] == ""  # nothing played yet: no place
+    game.team1_game1_score, game.team2_game1_score, game.team1_game2_score, game.team2_game2_score = 15, 21, 18, 21
+    db.add(game)
+    db.commit()
+    assert teams.team_screen(db, world["pl"], tid)["standing"] == "2nd of 2"
 
 
 # --- leaving, removing, roles --------------------------------------------------------------------------------

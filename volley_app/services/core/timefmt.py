@@ -141,3 +141,8 @@ def long(value: dt.datetime, zone: Zone = None) -> str:
     """'Saturday, November 21, 2026 at 7:20 PM ET' in the venue's zone (for emails)."""
     a = local(value, zone)
     return f"{a:%A}, {a:%B} {a.day}, {a.year} at {clock(value, zone, labelled=True)}"
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st (a day of the month, a place in the standings)."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"

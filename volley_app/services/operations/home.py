@@ -137,10 +137,6 @@ def player_home(
     )
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
 def announcement(db: Session, *, now: dt.datetime | None = None) -> str:
     """The landing banner: the settings' text when set, else when and where the next league in registration starts.
 
@@ -161,4 +157,4 @@ def announcement(db: Session, *, now: dt.datetime | None = None) -> str:
     starts = timefmt.local(league.start_at, venues.zone(db, league.svl_id))
     place = ", ".join(p for p in (league.city or "", league.region.value if league.region else "") if p)
     where = f" in {place}" if place else ""
-    return f"The next league starts {starts:%B} {_ordinal(starts.day)}{where}. Signups are open!"
+    return f"The next league starts {starts:%B} {timefmt.ordinal(starts.day)}{where}. Signups are open!"

@@ -189,13 +189,25 @@ class TeamScreen(TypedDict):
     team: TeamDetail
     roster: rosters.Roster
     waiver: waivers.TeamWaiverSummary  # who of the members has not signed the league's current waiver
+    standing: str  # "2nd of 6" once the league has played a game ("" before, or for a waitlisted team)
 
 
 def team_screen(db: Session, actor: Actor | None, team_id: object) -> TeamScreen:
-    """The team page's one read: the team (as :func:`get_team`), its roster and who has not signed the league's
-    waiver, for its members, the league's operator and admins."""
+    """The team page's one read: the team (as :func:`get_team`), its roster, who has not signed the league's
+    waiver and its place in the standings, for its members, the league's operator and admins."""
     team = get_team(db, actor, team_id)
-    return {"team": team, "roster": rosters.roster(db, actor, team_id), "waiver": waivers.team_summary(db, team["id"])}
+    return {"team": team, "roster": rosters.roster(db, actor, team_id), "waiver": waivers.team_summary(db, team["id"]),
+            "standing": _standing(db, team["id"], team["league_id"])}  # fmt: skip
+
+
+def _standing(db: Session, team_id: int, league_id: int) -> str:
+    """The team's place in its league's standings, once a game has been played."""
+    league = db.get(League, league_id)
+    table = results.table(db, league) if league is not None else []
+    if not any(row["played"] for row in table):
+        return ""
+    place = next((i for i, row in enumerate(table, 1) if row["id"] == team_id), None)
+    return f"{timefmt.ordinal(place)} of {len(table)}" if place is not None else ""
 
 
 def history(db: Session, team: Team) -> str:

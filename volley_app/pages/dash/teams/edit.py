@@ -37,9 +37,11 @@ def _to_teams(_result: object) -> EventSpec:
     return rx.redirect(routes.TEAMS)
 
 
-def _shown(found: svc.TeamDetail) -> dict[str, str]:
+def _shown(found: svc.TeamDetail, standing: str) -> dict[str, str]:
     """The team as the page shows it and its form's defaults."""
     return {
+        "standing": standing,
+        "standings_href": routes.standings_path(found["league_id"]),
         "id": str(found["id"]),
         "league_name": found["league_name"],
         "league_href": routes.league_path(found["league_id"]),
@@ -169,7 +171,8 @@ class TeamEditState(FormState, AuthState):
     async def load(self) -> None:
         screen: svc.TeamScreen | None = await self._read_record(svc.team_screen, team_id=self._id())
         found = screen["team"] if screen else None
-        self.team, self.denied = ({}, True) if found is None else (_shown(found), False)
+        standing = screen["standing"] if screen else ""
+        self.team, self.denied = ({}, True) if found is None else (_shown(found, standing), False)
         roster = await self.get_state(RosterState)
         roster._show(screen["roster"] if screen else None)
         actor = await self._actor()
@@ -354,6 +357,8 @@ def team_edit_page() -> rx.Component:
     )
     team = column(
         rx.text("League: ", rx.link(t["league_name"], href=t["league_href"]), " · ", t["status"]),
+        rx.cond(t["standing"] != "", rx.text("Standing: ", rx.link(t["standing"], href=t["standings_href"]),
+                                             custom_attrs={"data-testid": "team-standing"})),  # fmt: skip
         rx.cond(s.can_manage, _edit_form(), read_only),
     )
     back = link_button("Back to Teams", href=routes.TEAMS, variant="soft")
