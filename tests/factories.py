@@ -71,6 +71,11 @@ def login_token(
     return result.token
 
 
+def tampered(token: str) -> str:
+    """``token`` with its last character (its signature's) changed to another."""
+    return token[:-1] + ("0" if token[-1] != "0" else "1")
+
+
 def actor_of(user: User) -> Actor:
     """Build the ``Actor`` that stands for ``user`` in service calls. It has no login session."""
     return Actor(user_id=user.id, username=user.username, roles=tuple(user.roles), first_name=user.first_name)

@@ -8,7 +8,7 @@ import re
 import httpx
 import pytest
 
-from tests.factories import actor_of, make_user, rows
+from tests.factories import actor_of, make_user, rows, tampered
 from volley_app import routes
 from volley_app.models import (
     NewsletterSubscriber,
@@ -132,7 +132,7 @@ async def test_one_click_unsubscribe_from_open_request_notices(backend, world):
     assert done.status_code == 200 and "no longer get emails about open sub requests" in done.text
     db.expire_all()
     assert db.get(User, ben.id).sub_notify == "invites"
-    forged = await _send(backend, "POST", path[:-1] + "x")
+    forged = await _send(backend, "POST", tampered(path))
     assert forged.status_code == 404
 
 
