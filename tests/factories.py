@@ -23,6 +23,7 @@ from volley_app.models import (
     MemberRole,
     OutboxMessage,
     Rating,
+    Refund,
     Role,
     SessionStatus,
     SkillLevel,
@@ -34,6 +35,7 @@ from volley_app.models import (
 )
 from volley_app.services.accounts import accounts, auth
 from volley_app.services.core.actors import Actor
+from volley_app.services.money import ledger
 from volley_app.services.subs import request_changes
 from volley_app.services.teams import rosters, waivers
 
@@ -217,6 +219,19 @@ def rows(db: Session, model, *where) -> list:
     """Return the rows of ``model`` that match every ``where`` clause, as the database holds them now, ordered by id."""
     db.expire_all()
     found = list(db.exec(select(model).where(*where).order_by(model.id)))
+    db.commit()
+    return found
+
+
+def refund_statuses(db: Session, payment_id: int) -> list[str]:
+    """The statuses of the payment's refunds ("due", "made", "failed"), oldest first."""
+    return [r.status for r in rows(db, Refund, Refund.payment_id == payment_id)]
+
+
+def ledger_problems(db: Session) -> list[str]:
+    """Where the ledger does not add up now (``ledger.check``): nothing when it balances."""
+    db.expire_all()
+    found = ledger.check(db)
     db.commit()
     return found
 

@@ -83,8 +83,14 @@ class StripeStandIn:
                 intent = stand_in.intents.get(flat.get("payment_intent", ""))
                 if intent is None or intent["status"] != "succeeded":
                     return (400, {"error": {"type": "invalid_request_error", "message": "Nothing to refund"}})
+                amount = int(flat.get("amount") or intent["amount"])
+                given = sum(r["amount"] for r in stand_in.refunds.values() if r["payment_intent"] == intent["id"])
+                if amount <= 0 or given + amount > intent["amount"]:
+                    message = f"Refund amount ({amount}) is greater than unrefunded amount on charge"
+                    return (400, {"error": {"type": "invalid_request_error", "message": message,
+                                            "code": "charge_already_refunded"}})  # fmt: skip
                 refund = {"id": f"re_test_{len(stand_in.refunds) + 1}", "object": "refund", "status": "succeeded",
-                          "payment_intent": intent["id"], "amount": intent["amount"]}  # fmt: skip
+                          "payment_intent": intent["id"], "amount": amount}  # fmt: skip
                 stand_in.refunds[key or refund["id"]] = refund
                 return (200, refund)
 

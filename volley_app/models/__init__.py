@@ -31,6 +31,7 @@ from volley_app.models.enums import (
 from volley_app.models.files import StoredFile
 from volley_app.models.inquiries import ContactInquiry, FranchiseInquiry, HostInquiry, Inquiry, PromoteInquiry
 from volley_app.models.leagues import Game, League, LeagueSession, PlayoffSeed, ScoreReport, StandingAdjustment, Team
+from volley_app.models.ledger import LEDGER_KINDS, LedgerEntry, Refund
 from volley_app.models.mail import OutboxMessage
 from volley_app.models.newsletter import NEWSLETTER_SECTIONS, NewsletterIssue, NewsletterSubscriber
 from volley_app.models.outreach import EmailAllJob, EmailAllRecipient, RateLimitHit
@@ -72,7 +73,7 @@ __all__ = [
     "PlayoffSeed", "Ranking", "ReportStatus", "ScoreReport",
     "GenderNeeded", "Position", "SubOutcome", "SubUnavailableDate", "SubRequestReminder", "StoredFile",
     "GameRsvp", "InvitationStatus", "LeagueWaiver", "MemberRole", "RsvpAnswer", "TeamInvitation", "TeamMember",
-    "WaiverSignature", "ShortTeamNotice",
+    "WaiverSignature", "ShortTeamNotice", "LEDGER_KINDS", "LedgerEntry", "Refund",
 ]  # fmt: skip
 
 # No id is ever reused: on SQLite every table counts its ids with AUTOINCREMENT (PostgreSQL

@@ -100,6 +100,11 @@ class League(SQLModel, table=True):
     playoff_min_games: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
     playoff_subs_approved: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False,
                                                                            server_default=sa.text("false")))
+    # The refund policy: in full until ``refund_full_until``, then less ``refund_fee_cents`` until
+    # ``refund_until``, then none. No dates: refunds are the operator's call, proposed in full.
+    refund_full_until: dt.datetime | None = utc_field(nullable=True, default=None)
+    refund_until: dt.datetime | None = utc_field(nullable=True, default=None)
+    refund_fee_cents: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
     created_at: dt.datetime = utc_field(default_now=True)
     archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
     archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)

@@ -46,6 +46,13 @@ class ProviderUnavailable(DomainError):
     default_message = PROVIDER_SLOW
 
 
+class RefundRefused(DomainError):
+    """The card provider refused a refund (e.g. the payment was refunded in its own dashboard meanwhile)."""
+
+    status_code = 409
+    default_message = "The card service refused the refund"
+
+
 @dataclasses.dataclass(frozen=True)
 class ChargeResult:
     ok: bool
@@ -124,7 +131,7 @@ class OfflineProvider:
         return ChargeResult(ok=True, provider_payment_id=f"offline_{idempotency_key}")
 
 
-    def refund(self, provider_payment_id: str, *, idempotency_key: str) -> str:
+    def refund(self, provider_payment_id: str, *, amount_cents: int, idempotency_key: str) -> str:
         """Nothing was charged anywhere: the refund is as notional as the charge."""
         return f"offline_refund_{idempotency_key}"
 
@@ -202,18 +209,21 @@ class StripeProvider:
             log.warning("could not cancel payment intent %s: %s", intent_id, type(exc).__name__)
             return Intent(id=intent_id, status="unknown", amount=0, currency="", metadata={})
 
-    def refund(self, intent_id: str, *, idempotency_key: str) -> str:
-        """Refund the whole of a succeeded intent (once, whatever retries); the refund's id.
+    def refund(self, intent_id: str, *, amount_cents: int, idempotency_key: str) -> str:
+        """Refund ``amount_cents`` of a succeeded intent (once, whatever retries); the refund's id.
 
         ProviderUnavailable when the provider does not answer in time: the refund may or may not have been
         made, and asking again with the same ``idempotency_key`` makes it once.
         """
         try:
             refund = self.client.v1.refunds.create(
-                params={"payment_intent": intent_id}, options={"idempotency_key": idempotency_key}
+                params={"payment_intent": intent_id, "amount": amount_cents},
+                options={"idempotency_key": idempotency_key},
             )
         except stripe.APIConnectionError as exc:
             raise _unavailable("refund a payment", exc, REFUND_SLOW) from None
+        except stripe.StripeError as exc:
+            raise RefundRefused(str(getattr(exc, "user_message", "") or exc)[:300]) from None
         return str(refund.id or "")
 
 
@@ -235,11 +245,10 @@ def stripe_provider() -> StripeProvider:
     return StripeProvider(get_settings())
 
 
-def refund(provider: str, provider_payment_id: str, *, idempotency_key: str) -> str:
-    """Refund a payment made with ``provider`` (its name as stored on the payment)."""
-    if provider == StripeProvider.name:
-        return stripe_provider().refund(provider_payment_id, idempotency_key=idempotency_key)
-    return OfflineProvider().refund(provider_payment_id, idempotency_key=idempotency_key)
+def refund(provider: str, provider_payment_id: str, *, amount_cents: int, idempotency_key: str) -> str:
+    """Refund ``amount_cents`` of a payment made with ``provider`` (its name as stored on the payment)."""
+    chosen = stripe_provider() if provider == StripeProvider.name else OfflineProvider()
+    return chosen.refund(provider_payment_id, amount_cents=amount_cents, idempotency_key=idempotency_key)
 
 
 def parse_webhook(payload: bytes, signature: str | None) -> dict:

@@ -41,7 +41,7 @@ from volley_app.services.core import audit, periodic, timefmt
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
 from volley_app.services.mail import mail
-from volley_app.services.money import fees, payments
+from volley_app.services.money import fees, ledger, payments, refunds
 from volley_app.services.seasons import leagues, scheduling
 from volley_app.services.teams import rosters
 
@@ -51,9 +51,8 @@ PENDING, PROCESSING, SUCCEEDED, FAILED, EXPIRED, REFUNDED = (
     "pending", "processing", "succeeded", "failed", "expired", "refunded",
 )  # fmt: skip
 HOLDING = (PENDING, PROCESSING)
-# A refunded payment's error: why, and (until the card provider has made the refund) that it is still due.
+# A refunded payment's error: why (its refund is a ``Refund``, due until the card provider has made it).
 PLACE_GONE = "place no longer held"
-REFUND_DUE = "place no longer held; refund due"
 
 RESERVATION_MINUTES = 15
 OFFER_HOURS_MIN, OFFER_HOURS_MAX = 1, 336
@@ -427,6 +426,7 @@ def expire_holds(now: dt.datetime | None = None) -> Sweep:
             dbmod.call(lambda db, lid=league_id: send_due_refunds(db, league_id=lid))
         except Exception:
             log.exception("sweeping the holds of league %s failed; the next sweep tries again", league_id)
+    dbmod.call(lambda db: refunds.send_due(db))  # refunds the card service did not answer before, asked again
     return total
 
 
@@ -475,6 +475,7 @@ def fulfil(db: Session, pay: Payment, now: dt.datetime | None = None) -> Team | 
     assert league is not None  # a payment's league is kept (its key restricts deleting it)
     if pay.status not in (*HOLDING, EXPIRED):
         return None
+    ledger.charged(db, pay)
     if not has_place(db, pay, league, now):
         _refund(db, pay, league)
         return None
@@ -534,14 +535,14 @@ def _move_in(db: Session, pay: Payment, league: League) -> Team:
 
 
 def _refund(db: Session, pay: Payment, league: League) -> None:
-    """The payment came in for a place that is gone: refund it (once) and tell the payer.
+    """The payment came in for a place that is gone: refund it in full (once) and tell the payer.
 
-    The refund is marked due here, under the league's lock; the provider is asked for it after the commit
+    The refund is made due here, under the league's lock; the provider is asked for it after the commit
     (:func:`send_due_refunds`).
     """
-    due = REFUND_DUE if pay.provider_payment_id else PLACE_GONE
-    if not claim(db, pay, from_status=(*HOLDING, EXPIRED), to_status=REFUNDED, error=due):
+    if not claim(db, pay, from_status=(*HOLDING, EXPIRED), to_status=REFUNDED, error=PLACE_GONE):
         return
+    refunds.ask(db, pay, pay.amount_cents, reason="Its place was no longer held", key=f"refund-{pay.idempotency_key}")
     name = leagues.display_name(league)
     payer = db.get(User, pay.user_id) if pay.user_id else None
     assert league.id is not None  # a stored league
@@ -554,37 +555,13 @@ def _refund(db: Session, pay: Payment, league: League) -> None:
 
 
 def send_due_refunds(db: Session, *, payment_id: int | None = None, league_id: int | None = None) -> bool:
-    """Ask the card provider for the refunds marked due (``payment_id``'s, or those of ``league_id``): True when
-    none is left due.
+    """Ask the card provider for the refunds that are due (``payment_id``'s, or those of ``league_id``): True when
+    none is left due (``refunds.send_due``).
 
-    Call it with no lock held: the transaction so far is committed first, each refund is asked for outside any
-    transaction and recorded in a short one of its own. A refund the provider does not answer stays due and is
-    asked for again by the next call: Stripe sends the webhook of the payment again (it was answered 503), and
-    the sweep of the league asks too; its idempotency key makes it one refund whatever the retries.
+    A refund the provider does not answer stays due and is asked for again by the next call: Stripe sends the
+    webhook of the payment again (it was answered 503), and the sweep of the league asks too; its idempotency
+    key makes it one refund whatever the retries.
     """
     if payment_id is None and league_id is None:
         raise ValueError("name the payment or the league whose refunds are due")
-    db.commit()
-    query = select(Payment).where(Payment.status == REFUNDED, Payment.error == REFUND_DUE)
-    if payment_id is not None:
-        query = query.where(col(Payment.id) == payment_id)
-    if league_id is not None:
-        query = query.where(Payment.league_id == league_id)
-    due = list(db.exec(query.order_by(col(Payment.id))).all())
-    db.commit()
-    left = 0
-    for pay in due:
-        assert pay.provider_payment_id is not None  # a refund is marked due only with the provider's payment
-        try:
-            payments.refund(pay.provider, pay.provider_payment_id, idempotency_key=f"refund-{pay.idempotency_key}")
-        except payments.ProviderUnavailable:
-            left += 1
-            continue
-        db.execute(
-            sa.update(Payment)
-            .where(col(Payment.id) == pay.id, col(Payment.status) == REFUNDED, col(Payment.error) == REFUND_DUE)
-            .values(error=PLACE_GONE, updated_at=utcnow())
-        )
-        db.commit()
-        log.info("payment %s refunded by the card provider", pay.id)
-    return left == 0
+    return refunds.send_due(db, payment_id=payment_id, league_id=league_id)

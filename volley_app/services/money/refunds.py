@@ -1,0 +1,251 @@
+"""Giving money back: refunds of a card payment (in full or in part) and credit instead of a refund.
+
+A refund is decided under the payment's lock (so two refunds together never exceed what the payment took in,
+and a second click with the same key is the first refund again), written as a :class:`Refund` that is due,
+committed, and only then asked of the card provider, outside any transaction (:func:`send_due`). The ledger's
+refund row is written when the provider answers that the refund is made; a provider that does not answer in
+time leaves it due, and the periodic sweep asks again with the same idempotency key (one refund whatever the
+retries). Credit instead of a refund is a ledger row at once: nothing is asked of the provider.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import TypedDict
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+
+from volley_app import routes
+from volley_app.models import League, Payment, Refund, User, utcnow
+from volley_app.models.ledger import CREDIT_ISSUED
+from volley_app.services.core import audit, validation
+from volley_app.services.core.actors import Actor, record_id, require_actor
+from volley_app.services.core.errors import Invalid, NotFound
+from volley_app.services.mail import mail
+from volley_app.services.money import fees, ledger, payments
+from volley_app.services.seasons import leagues
+
+log = logging.getLogger(__name__)
+
+PAYMENT_NOT_FOUND = "Payment not found"
+NOTHING_TO_REFUND = "Nothing is left to refund of this payment"
+TOO_MUCH = "At most {left} can be given back of this payment"
+REASON_NEEDED = "Say why the money is given back"
+NOT_PAID = "This payment did not go through: there is nothing to give back"
+
+
+class GivenBack(TypedDict):
+    """What became of a refund or a credit: ``status`` "made", "due" (the provider will be asked again),
+    "failed" (the provider refused it) or "credit"."""
+
+    id: int
+    status: str
+    amount: str
+    message: str
+
+
+def _payment(db: Session, actor: Actor | None, payment_id: object) -> tuple[Payment, League]:
+    """The payment of a league the actor runs (its operator or an admin)."""
+    require_actor(actor)
+    pay = db.get(Payment, record_id(payment_id, PAYMENT_NOT_FOUND))
+    if pay is None:
+        raise NotFound(PAYMENT_NOT_FOUND)
+    league = leagues.managed(db, actor, pay.league_id)
+    return pay, league
+
+
+def _lock(db: Session, pay: Payment) -> Payment:
+    """Take the payment's lock for the rest of the transaction (a write to its row: on PostgreSQL the row's lock,
+    on SQLite the database's write lock), then read it as it is now."""
+    db.execute(sa.update(Payment).where(col(Payment.id) == pay.id).values(id=Payment.id))
+    db.refresh(pay)
+    return pay
+
+
+def _amount(value: object, left: int) -> int:
+    """The amount asked for, in cents: all that is left when none is given."""
+    if value in (None, ""):
+        return left
+    cents = validation.money_cents(value, "amount", "Amount")
+    if cents <= 0:
+        raise Invalid({"amount": "Amount must be more than $0"})
+    if cents > left:
+        raise Invalid({"amount": TOO_MUCH.format(left=fees.money(left))})
+    return cents
+
+
+def _key(value: object) -> str:
+    """The caller's key for this refund (a form opened once, an API call's Idempotency-Key), or a new one."""
+    if isinstance(value, str) and 8 <= len(value.strip()) <= 64 and value.strip().isprintable():
+        return value.strip()
+    return secrets.token_hex(16)
+
+
+def give_back(
+    db: Session, actor: Actor | None, *, payment_id: object, amount: object = None, reason: object = "",
+    as_credit: object = False, key: object = None,
+) -> GivenBack:  # fmt: skip
+    """Refund a payment of a league the actor runs, in full (no amount) or in part, or give the payer credit for it.
+
+    Never more than the payment has left to give back; the same ``key`` twice is one refund. The payer is
+    emailed; the change is audited. A card refund is asked of the provider after the commit.
+    """
+    actor = require_actor(actor)
+    pay, league = _payment(db, actor, payment_id)
+    why = validation.plain(str(reason or "").strip(), "reason", "Reason")
+    if not why:
+        raise Invalid({"reason": REASON_NEEDED})
+    credit = validation.flag(as_credit)
+    token = _key(key)
+    earlier = _earlier(db, pay, token, credit)
+    if earlier is not None:
+        return earlier
+    pay = _lock(db, pay)
+    earlier = _earlier(db, pay, token, credit)  # the same click, decided while this one waited for the lock
+    if earlier is not None:
+        return earlier
+    if pay.provider_payment_id is None or pay.status not in ("succeeded", "refunded"):
+        raise Invalid(NOT_PAID)
+    left = ledger.refundable(db, pay)
+    if left <= 0:
+        raise Invalid(NOTHING_TO_REFUND)
+    cents = _amount(amount, left)
+    name = leagues.display_name(league)
+    if credit:
+        entry = ledger.record(db, kind=CREDIT_ISSUED, amount_cents=cents, key=f"credit-{token}", payment=pay,
+                              recorded_by_id=actor.user_id, reason=why)  # fmt: skip
+        _audit(db, actor, pay, league, "credit", f"{fees.money(cents)} of {pay.team_name}'s payment for {name} "
+               f"given back as credit: {why}", cents)  # fmt: skip
+        mail.tell(db, _payer(db, pay), "credit_issued",
+                  {"amount": fees.money(cents), "team": pay.team_name, "league": name, "reason": why,
+                   "balance": fees.money(ledger.credit_balance(db, pay.user_id) if pay.user_id else cents),
+                   "page": routes.absolute(routes.DASH_LEAGUES)})  # fmt: skip
+        db.commit()
+        assert entry.id is not None  # a stored row
+        return {"id": entry.id, "status": "credit", "amount": fees.money(cents), "message": _said("credit", cents)}
+    refund = ask(db, pay, cents, reason=why, key=f"refund-{token}", requested_by_id=actor.user_id)
+    _audit(db, actor, pay, league, "refund", f"{fees.money(cents)} of {pay.team_name}'s payment for {name} "
+           f"refunded: {why}", cents)  # fmt: skip
+    assert refund.id is not None  # a stored refund
+    send_due(db, refund_id=refund.id)
+    db.refresh(refund)
+    return _given(refund)
+
+
+def _earlier(db: Session, pay: Payment, token: str, credit: bool) -> GivenBack | None:
+    """What the same key decided before, if it did."""
+    if credit:
+        entry = db.exec(select(ledger.LedgerEntry).where(ledger.LedgerEntry.idempotency_key == f"credit-{token}")).first()
+        if entry is None or entry.id is None:
+            return None
+        return {"id": entry.id, "status": "credit", "amount": fees.money(entry.amount_cents),
+                "message": _said("credit", entry.amount_cents)}  # fmt: skip
+    refund = db.exec(select(Refund).where(Refund.idempotency_key == f"refund-{token}")).first()
+    if refund is None or refund.payment_id != pay.id:
+        return None
+    return _given(refund)
+
+
+def _said(status: str, cents: int, error: str | None = None) -> str:
+    money = fees.money(cents)
+    return {
+        "credit": f"{money} given as credit for a later registration.",
+        ledger.MADE: f"{money} refunded to the card.",
+        ledger.DUE: f"{money} refund asked for: the card service did not answer yet, it is asked again shortly.",
+        ledger.FAILED: f"The card service refused the refund of {money}: {error or 'no reason given'}.",
+    }[status]
+
+
+def _given(refund: Refund) -> GivenBack:
+    assert refund.id is not None  # a stored refund
+    return {"id": refund.id, "status": refund.status, "amount": fees.money(refund.amount_cents),
+            "message": _said(refund.status, refund.amount_cents, refund.error)}  # fmt: skip
+
+
+def _audit(db: Session, actor: Actor, pay: Payment, league: League, action: str, summary: str, cents: int) -> None:
+    audit.record(db, actor, action=action, entity="payment", entity_id=pay.id, league_id=league.id, summary=summary,
+                 after={"amount_cents": cents}, subject_user_id=pay.user_id)  # fmt: skip
+
+
+def _payer(db: Session, pay: Payment) -> User | None:
+    return db.get(User, pay.user_id) if pay.user_id else None
+
+
+def ask(db: Session, pay: Payment, cents: int, *, reason: str, key: str, requested_by_id: int | None = None) -> Refund:
+    """A refund of ``cents`` of the payment, due (written in the caller's transaction, once per ``key``).
+
+    The caller holds the payment's (or its league's) lock and has checked that this much is left to give back.
+    """
+    found = db.exec(select(Refund).where(Refund.idempotency_key == key)).first()
+    if found is not None:
+        return found
+    assert pay.id is not None  # a stored payment
+    refund = Refund(payment_id=pay.id, amount_cents=cents, reason=reason[:300], requested_by_id=requested_by_id,
+                    status=ledger.DUE, idempotency_key=key)  # fmt: skip
+    db.add(refund)
+    db.flush()
+    return refund
+
+
+def send_due(db: Session, *, refund_id: int | None = None, payment_id: int | None = None,
+             league_id: int | None = None) -> bool:  # fmt: skip
+    """Ask the card provider for the refunds that are due (one, a payment's or a league's): True when none of them
+    is left due.
+
+    Call it with no lock held: the transaction so far is committed first; each refund is asked for outside any
+    transaction and recorded (its ledger row, the payer told) in a short one of its own.
+    """
+    db.commit()
+    query = select(Refund, Payment).join(Payment, col(Payment.id) == Refund.payment_id).where(Refund.status == ledger.DUE)
+    if refund_id is not None:
+        query = query.where(col(Refund.id) == refund_id)
+    if payment_id is not None:
+        query = query.where(Refund.payment_id == payment_id)
+    if league_id is not None:
+        query = query.where(Payment.league_id == league_id)
+    due = list(db.exec(query.order_by(col(Refund.id))).all())
+    db.commit()
+    left = 0
+    for refund, pay in due:
+        assert pay.provider_payment_id is not None  # a refund is asked only of a payment that went through
+        try:
+            provider_ref = payments.refund(pay.provider, pay.provider_payment_id, amount_cents=refund.amount_cents,
+                                           idempotency_key=refund.idempotency_key)  # fmt: skip
+        except payments.ProviderUnavailable:
+            left += 1
+            continue
+        except payments.RefundRefused as exc:
+            _settle(db, refund, ledger.FAILED, error=exc.message[:300])
+            log.warning("refund %s of payment %s refused by the card service", refund.id, pay.id)
+            continue
+        if _settle(db, refund, ledger.MADE, provider_refund_id=provider_ref or None):
+            ledger.refund_made(db, refund, pay, provider_ref or None)
+            if refund.requested_by_id is not None:  # a refund the app decided alone told the payer when it did
+                _tell_refunded(db, pay, refund)
+        db.commit()
+        log.info("refund %s of payment %s made by the card service", refund.id, pay.id)
+    return left == 0
+
+
+def _settle(db: Session, refund: Refund, status: str, **values: object) -> bool:
+    """Move a due refund to ``status``; True if this caller moved it."""
+    done = db.exec(
+        sa.update(Refund).where(col(Refund.id) == refund.id, col(Refund.status) == ledger.DUE)
+        .values(status=status, updated_at=utcnow(), **values)
+    )  # fmt: skip
+    db.flush()
+    db.refresh(refund)
+    if status == ledger.FAILED:
+        db.commit()
+    return done.rowcount == 1
+
+
+def _tell_refunded(db: Session, pay: Payment, refund: Refund) -> None:
+    league = db.get(League, pay.league_id)
+    assert league is not None and league.id is not None  # a payment's league is kept
+    mail.tell(db, _payer(db, pay), "refund_made",
+              {"amount": fees.money(refund.amount_cents), "team": pay.team_name,
+               "league": leagues.display_name(league), "reason": refund.reason,
+               "page": routes.absolute(routes.league_path(league.id))})  # fmt: skip
