@@ -39,6 +39,10 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "rsvps.answer", "rsvps.answer_by_link", "game_requests.find_subs",
         "waivers.sign_waiver",  # the signature itself is the record: who, which version, when, from where
     },
+    "money movements (each ledger row is its own record: who, how much, what for, why)": {
+        "ledger.charged", "ledger.record", "ledger.refund_made",
+        "refunds.send_due",  # the card service's answer to a refund an operator (audited) or the app decided
+    },
     "signing in and out (the login log is its record)": {
         "auth.check_credentials", "auth.forgive_failures", "auth.login", "auth.logout", "auth.logout_everywhere",
         "auth.remember_device", "auth.resolve", "auth.revoke_all_sessions", "auth.start_session", "auth.use_sign_in_link",
@@ -57,7 +61,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "invites.after_accept", "invites.after_decline", "request_replies.free_place", "invites.end_list", "invites.lock_request", "invites.place_freed",
         "invites.open_notices", "invites.use_link", "league_data.delete_children", "league_data.tell_captains_archived",
         "mail.queue", "mail.queue_email",
-        "league_places.claim", "league_places.lock", "mail.tell", "playoffs.apply_forfeit", "playoffs.apply_result",
+        "league_places.claim", "league_places.lock", "refunds.ask", "mail.tell", "playoffs.apply_forfeit", "playoffs.apply_result",
         "playoffs.withdraw_from_bracket", "ratelimit.hit", "ratelimit.invitation", "ratelimit.signup", "ratelimit.signup_refused",
         "ratelimit.sub_invite", "ratelimit.use", "ratelimit.use_committed", "scheduling.tell_captains",
         "ratelimit.team_invitation", "rosters.tell_team",
