@@ -97,6 +97,7 @@ TEAM_EDIT = "/dash/teams/[team_id]"
 TEAM_WAIVER = "/dash/teams/[team_id]/waiver"
 TEAM_GAMES = "/dash/teams/[team_id]/games"
 TEAM_SETTINGS = "/dash/teams/[team_id]/settings"
+PAYMENT = "/dash/payments/[payment_id]"  # one payment of a league, for its operator
 
 # --- /dash admin screens -------------------------------------------------------------------
 NEWSLETTER_SETUP = "/dash/newsletterSetup"
@@ -188,7 +189,7 @@ def is_protected(route: str) -> bool:
 DYNAMIC_ROUTES = (
     UNSUBSCRIBE_ROUTE, RESET_PASSWORD_ROUTE, USER_EDIT, SUB_REQUEST, SESSION_EDIT, LEAGUE_HOME, LEAGUE_RULES,
     LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT, TEAM_GAMES, LEAGUE_BRACKET, GAME_SCORE, LEAGUE_MESSAGE, SIGN_IN_ROUTE,
-    LEAGUE_WAIVER, TEAM_WAIVER, TEAM_JOIN_ROUTE, LEAGUE_ROSTERS, TEAM_SETTINGS,
+    LEAGUE_WAIVER, TEAM_WAIVER, TEAM_JOIN_ROUTE, LEAGUE_ROSTERS, TEAM_SETTINGS, PAYMENT,
 )  # fmt: skip
 _STATIC = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith("/"))
 
@@ -294,6 +295,7 @@ team_path = _record(TEAMS)
 team_waiver_path = _record(TEAMS, "/waiver")
 team_games_path = _record(TEAMS, "/games")
 team_settings_path = _record(TEAMS, "/settings")
+payment_path = _record("/dash/payments")
 new_team_path = _query(TEAMS_NEW, "league")
 checkout_path = _query(TEAMS_CHECKOUT, "payment")
 success_path = _query(TEAMS_SUCCESS, "payment")

@@ -10,6 +10,7 @@ retries). Credit instead of a refund is a ledger row at once: nothing is asked o
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import secrets
 from typing import TypedDict
@@ -20,11 +21,11 @@ from sqlmodel import Session, col, select
 from volley_app import routes
 from volley_app.models import League, Payment, Refund, User, utcnow
 from volley_app.models.ledger import CREDIT_ISSUED
-from volley_app.services.core import audit, validation
+from volley_app.services.core import audit, timefmt, validation
 from volley_app.services.core.actors import Actor, record_id, require_actor
 from volley_app.services.core.errors import Invalid, NotFound
 from volley_app.services.mail import mail
-from volley_app.services.money import fees, ledger, payments
+from volley_app.services.money import fees, ledger, payments, refund_policy
 from volley_app.services.seasons import leagues
 
 log = logging.getLogger(__name__)
@@ -249,3 +250,96 @@ def _tell_refunded(db: Session, pay: Payment, refund: Refund) -> None:
               {"amount": fees.money(refund.amount_cents), "team": pay.team_name,
                "league": leagues.display_name(league), "reason": refund.reason,
                "page": routes.absolute(routes.league_path(league.id))})  # fmt: skip
+
+
+# --- one payment, as its league's operator sees it ---------------------------------------------------------
+
+KIND_WORDS = {
+    "charge": "Paid by card", "cash": "Paid in cash", "refund": "Refunded to the card",
+    "credit_issued": "Given back as credit", "credit_spent": "Paid with credit", "discount": "Discount",
+}  # fmt: skip
+
+
+class HistoryRow(TypedDict):
+    what: str
+    amount: str
+    time: str
+    by: str
+    reason: str
+
+
+class PaymentScreen(TypedDict):
+    """A payment, what it has brought in and given back, and what the league's policy proposes to give back now."""
+
+    id: int
+    league_id: int
+    league_name: str
+    team_name: str
+    payer: str
+    amount: str
+    paid: str
+    left: str
+    left_cents: int
+    status: str
+    time: str
+    history: list[HistoryRow]
+    policy: str
+    proposal: str
+    proposal_why: str
+    may_give_back: bool
+
+
+def payment_screen(db: Session, actor: Actor | None, *, payment_id: object, now: object = None) -> PaymentScreen:
+    """The payment page of a league's operator or an admin: its ledger rows, refunds still due or refused, and
+    what the league's refund policy proposes to give back now."""
+    pay, league = _payment(db, actor, payment_id)
+    assert pay.id is not None and league.id is not None  # stored rows
+    zone = leagues.zone(db, league)
+    entries = db.exec(select(ledger.LedgerEntry).where(ledger.LedgerEntry.payment_id == pay.id)
+                      .order_by(col(ledger.LedgerEntry.id))).all()  # fmt: skip
+    pending = db.exec(select(Refund).where(Refund.payment_id == pay.id, col(Refund.status) != ledger.MADE)
+                      .order_by(col(Refund.id))).all()  # fmt: skip
+    ids = ({e.recorded_by_id for e in entries} | {r.requested_by_id for r in pending}) - {None}
+    people = {u.id: u.username for u in db.exec(select(User).where(col(User.id).in_(ids or {-1})))}
+    history: list[HistoryRow] = [
+        {"what": KIND_WORDS.get(e.kind, e.kind), "amount": fees.money(e.amount_cents),
+         "time": timefmt.date_time(e.created_at, zone, labelled=True),
+         "by": people.get(e.recorded_by_id, "") if e.recorded_by_id else "", "reason": e.reason}
+        for e in entries
+    ]  # fmt: skip
+    history += [
+        {"what": "Refund asked for, not made yet" if r.status == ledger.DUE else "Refund refused by the card service",
+         "amount": fees.money(r.amount_cents), "time": timefmt.date_time(r.created_at, zone, labelled=True),
+         "by": people.get(r.requested_by_id, "") if r.requested_by_id else "",
+         "reason": r.reason if r.status == ledger.DUE else f"{r.reason} ({r.error or 'no reason given'})"}
+        for r in pending
+    ]  # fmt: skip
+    net = ledger.net_by_payment(db, [pay.id])[pay.id]
+    left = ledger.refundable(db, pay)
+    when = now if isinstance(now, dt.datetime) else None
+    proposal = refund_policy.propose(league, left, when, zone)
+    return {
+        "id": pay.id, "league_id": league.id, "league_name": leagues.display_name(league), "team_name": pay.team_name,
+        "payer": pay.payer_name, "amount": fees.money(pay.amount_cents), "paid": fees.money(net),
+        "left": fees.money(left), "left_cents": left, "status": pay.status,
+        "time": timefmt.date_time(pay.created_at, zone, labelled=True), "history": history,
+        "policy": refund_policy.words(league, zone), "proposal": f"{proposal.cents / 100:.2f}",
+        "proposal_why": proposal.why, "may_give_back": left > 0,
+    }  # fmt: skip
+
+
+class MoneyTotals(TypedDict):
+    """A league's money as its payments card sums it from the ledger."""
+
+    collected: str
+    refunded: str
+    credit: str
+    kept: str
+
+
+def league_money(db: Session, actor: Actor | None, *, league_id: object) -> MoneyTotals:
+    """What the league's payments brought in and gave back, for its operator and admins."""
+    league = leagues.managed(db, actor, league_id)
+    t = ledger.totals(db, col(ledger.LedgerEntry.league_id) == league.id)
+    return {"collected": fees.money(t.collected), "refunded": fees.money(t.refunded),
+            "credit": fees.money(t.credit_issued), "kept": fees.money(t.net - t.credit_issued)}  # fmt: skip

@@ -17,6 +17,7 @@ from sqlmodel import Session
 from volley_app.services.core import paging
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.screens import Part, part
+from volley_app.services.money import refunds
 from volley_app.services.operations import exports
 from volley_app.services.seasons import leagues, playoffs, score_reports
 from volley_app.services.teams import registration
@@ -57,6 +58,7 @@ class LeagueHome:
     disputed: Part[list[score_reports.DisputedScore]]  # [] for those who do not manage the league
     export_links: Part[dict[str, str]]  # {} for those who may see neither the actions nor the payments
     payments: Part[paging.Page] | None  # the payments' page asked for; None: not asked for, or not theirs to see
+    money: Part[refunds.MoneyTotals] | None  # what the payments brought in and gave back, with the payments
 
 
 def league_home(
@@ -90,4 +92,5 @@ def league_home(
             if payment_filters is not None and league["show_payments"]
             else None
         ),
+        money=part(refunds.league_money, db, actor, league_id=lid) if league["show_payments"] else None,
     )

@@ -22,11 +22,12 @@ from typing import Any, NotRequired, TypedDict
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from volley_app import routes
 from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
 from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.money import fees, payments
+from volley_app.services.money import fees, ledger, payments
 from volley_app.services.money.payments import access_payment
 from volley_app.services.seasons import leagues
 from volley_app.services.seasons.leagues import access_league
@@ -540,19 +541,23 @@ class PaymentRow(TypedDict):
     team_name: str
     user: str
     amount: str
+    kept: str  # what it brought in, less what was given back (the ledger's sum)
     provider: str
     provider_payment_id: str
     status: str
     time: str
+    href: str  # the payment's page, where its operator refunds it
 
 
-def _payment(p: Payment, names: dict[int, str], zone: str | None = None) -> PaymentRow:
+def _payment(p: Payment, names: dict[int, str], zone: str | None = None, kept: dict[int, int] | None = None) -> PaymentRow:
     assert p.id is not None  # a stored payment
     return {
         "id": p.id,
         "team_name": p.team_name,
         "user": names.get(p.user_id, "") if p.user_id is not None else "",
         "amount": fees.money(p.amount_cents),
+        "kept": fees.money((kept or {}).get(p.id, 0)),
+        "href": routes.payment_path(p.id),
         "provider": p.provider,
         "provider_payment_id": p.provider_payment_id or "",
         "status": p.status,
@@ -572,7 +577,8 @@ def list_payments(db: Session, actor: Actor | None, *, league_id: object) -> lis
     query = select(Payment).where(Payment.league_id == league.id).order_by(col(Payment.id).desc())
     rows = list(db.exec(query).all())
     names, zone = _payer_names(db, rows), leagues.zone(db, league)
-    return [_payment(p, names, zone) for p in rows]
+    kept = ledger.net_by_payment(db, [p.id for p in rows if p.id is not None])
+    return [_payment(p, names, zone, kept) for p in rows]
 
 
 # The filters of a league's payments: free text (the team or the player who paid).
@@ -606,7 +612,8 @@ def payments_page(
     def project(found: list[Any]) -> list[PaymentRow]:
         rows = [r[0] for r in found]
         names = _payer_names(db, rows)
-        return [_payment(p, names, zone) for p in rows]
+        kept = ledger.net_by_payment(db, [p.id for p in rows if p.id is not None])
+        return [_payment(p, names, zone, kept) for p in rows]
 
     return paging.keyset(db, query, kinds=(int,), project=project, bookmark=bookmark, size=paging.page_size(size))
 

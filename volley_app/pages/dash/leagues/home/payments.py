@@ -13,7 +13,17 @@ from .state import LeagueHomeState, LeaguePaymentsState
 
 
 def _payment_row(p: ObjectVar[dict[str, str]]) -> rx.Component:
-    return row(p["team_name"], p["user"], p["amount"], p["status"], p["provider"], rx.text(p["time"], class_name="nowrap"))
+    return row(rx.link(p["team_name"], href=p["href"]), p["user"], p["amount"], p["kept"], p["status"], p["provider"],
+               rx.text(p["time"], class_name="nowrap"))  # fmt: skip
+
+
+def _totals() -> rx.Component:
+    m = LeaguePaymentsState.money.to(dict[str, str])
+    return rx.cond(
+        m["collected"],
+        rx.text("Collected ", rx.el.strong(m["collected"]), " · refunded ", rx.el.strong(m["refunded"]),
+                " · given as credit ", rx.el.strong(m["credit"]), " · kept ", rx.el.strong(m["kept"]), size="2"),
+    )  # fmt: skip
 
 
 def payments_card() -> rx.Component:
@@ -21,8 +31,10 @@ def payments_card() -> rx.Component:
     return card_for(
         LeagueHomeState.show_payments,
         "Payments",
+        _totals(),
         search_form(s, "Search payments", placeholder="Team or player"),
-        table_or_empty(["Team", "Player", "Amount", "Status", "Provider", "Time"], s.payment_rows, _payment_row,
-                       "No payments yet."),
+        table_or_empty(["Team", "Player", "Amount", "Kept", "Status", "Provider", "Time"], s.payment_rows,
+                       _payment_row, "No payments yet."),
+        rx.text("Open a payment to refund it or give credit.", size="1", color_scheme="gray"),
         pager(s, "payments"),
     )  # fmt: skip

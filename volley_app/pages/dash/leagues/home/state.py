@@ -89,6 +89,7 @@ class LeaguePaymentsState(PagedList, AuthState):
     with the league home (``LeagueHomeState.load``); its later pages and searches are read here."""
 
     payment_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    money: rx.Field[dict[str, str]] = rx.field(default_factory=dict)  # the league's totals, from the ledger
     _filter_names = registration.PAYMENT_FILTERS
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
@@ -145,6 +146,8 @@ class LeagueHomeState(RecordForms, AuthState):
         if payments is not None:
             page = None if found is None else found.payments
             payments._show_page((None, None) if page is None else (page.value, page.failure), 1)
+            totals = None if found is None or found.money is None else found.money.value
+            payments.money = {k: str(v) for k, v in totals.items()} if totals else {}
         if found is None:
             self.info, self.form, self.links, self.can_manage, self.bracket_url = {}, {}, {}, False, ""
             self.can_restore, self.show_payments, self.delete_question, self.show_audit = False, False, "", False
