@@ -89,8 +89,9 @@ class StripeStandIn:
                     message = f"Refund amount ({amount}) is greater than unrefunded amount on charge"
                     return (400, {"error": {"type": "invalid_request_error", "message": message,
                                             "code": "charge_already_refunded"}})  # fmt: skip
+                meta = {k[len("metadata[") : -1]: v for k, v in flat.items() if k.startswith("metadata[")}
                 refund = {"id": f"re_test_{len(stand_in.refunds) + 1}", "object": "refund", "status": "succeeded",
-                          "payment_intent": intent["id"], "amount": amount}  # fmt: skip
+                          "payment_intent": intent["id"], "amount": amount, "metadata": meta}  # fmt: skip
                 stand_in.refunds[key or refund["id"]] = refund
                 return (200, refund)
 
@@ -132,6 +133,13 @@ class StripeStandIn:
         self.delay = 0.0
         released, self._released = self._released, threading.Event()
         released.set()
+
+    def charge_refunded(self, intent_id: str) -> dict:
+        """The ``charge.refunded`` event Stripe sends for the intent's charge, listing its refunds."""
+        listed = [r for r in self.refunds.values() if r["payment_intent"] == intent_id]
+        charge = {"id": f"ch_{intent_id}", "object": "charge", "payment_intent": intent_id,
+                  "amount_refunded": sum(r["amount"] for r in listed), "refunds": {"data": listed}}  # fmt: skip
+        return {"type": "charge.refunded", "data": {"object": charge}}
 
     def refunded(self) -> list[str]:
         """The intents refunded, one entry per refund."""

@@ -232,3 +232,25 @@ def test_a_refund_stripe_refuses_is_failed_and_frees_its_amount(world, stripe_en
     done = _give(world, "svl", pid, amount="10")
     assert done["status"] == "failed" and "refused" in done["message"]
     assert refund_statuses(db, pid) == ["failed"] and _left(db, pid) == total and ledger_problems(db) == []
+
+
+def test_a_refund_made_in_stripes_dashboard_is_recorded_once_from_its_event(world, stripe_env):
+    db = world["db"]
+    pid = _paid_by_stripe(world, stripe_env)
+    stripe_env.refunds["dash"] = {"id": "re_dash", "object": "refund", "status": "succeeded",
+                                  "payment_intent": "pi_test_1", "amount": 4000, "metadata": {}}  # fmt: skip
+    event = stripe_env.charge_refunded("pi_test_1")
+    assert dbmod.call(registration.handle_stripe_event, event) == "recorded"
+    assert dbmod.call(registration.handle_stripe_event, event) == "known"  # a redelivery records nothing more
+    [row] = rows(db, LedgerEntry, LedgerEntry.kind == "refund")
+    assert (row.amount_cents, row.provider_ref, row.reason) == (4000, "re_dash", refunds.DASHBOARD)
+    assert refund_statuses(db, pid) == ["made"] and ledger_problems(db) == []
+
+
+def test_the_event_of_a_refund_the_app_made_records_nothing_twice(world, stripe_env):
+    db = world["db"]
+    pid = _paid_by_stripe(world, stripe_env)
+    _give(world, "svl", pid, amount="15")
+    assert dbmod.call(registration.handle_stripe_event, stripe_env.charge_refunded("pi_test_1")) == "known"
+    assert count(db, LedgerEntry, LedgerEntry.kind == "refund") == 1 and count(db, Refund) == 1
+    assert ledger_problems(db) == []

@@ -131,7 +131,8 @@ class OfflineProvider:
         return ChargeResult(ok=True, provider_payment_id=f"offline_{idempotency_key}")
 
 
-    def refund(self, provider_payment_id: str, *, amount_cents: int, idempotency_key: str) -> str:
+    def refund(self, provider_payment_id: str, *, amount_cents: int, idempotency_key: str,
+               refund_id: int | None = None) -> str:  # fmt: skip
         """Nothing was charged anywhere: the refund is as notional as the charge."""
         return f"offline_refund_{idempotency_key}"
 
@@ -209,7 +210,7 @@ class StripeProvider:
             log.warning("could not cancel payment intent %s: %s", intent_id, type(exc).__name__)
             return Intent(id=intent_id, status="unknown", amount=0, currency="", metadata={})
 
-    def refund(self, intent_id: str, *, amount_cents: int, idempotency_key: str) -> str:
+    def refund(self, intent_id: str, *, amount_cents: int, idempotency_key: str, refund_id: int | None = None) -> str:
         """Refund ``amount_cents`` of a succeeded intent (once, whatever retries); the refund's id.
 
         ProviderUnavailable when the provider does not answer in time: the refund may or may not have been
@@ -217,7 +218,8 @@ class StripeProvider:
         """
         try:
             refund = self.client.v1.refunds.create(
-                params={"payment_intent": intent_id, "amount": amount_cents},
+                params={"payment_intent": intent_id, "amount": amount_cents,
+                        "metadata": {"refund_id": str(refund_id or "")}},
                 options={"idempotency_key": idempotency_key},
             )
         except stripe.APIConnectionError as exc:
@@ -245,10 +247,13 @@ def stripe_provider() -> StripeProvider:
     return StripeProvider(get_settings())
 
 
-def refund(provider: str, provider_payment_id: str, *, amount_cents: int, idempotency_key: str) -> str:
-    """Refund ``amount_cents`` of a payment made with ``provider`` (its name as stored on the payment)."""
+def refund(provider: str, provider_payment_id: str, *, amount_cents: int, idempotency_key: str,
+           refund_id: int | None = None) -> str:  # fmt: skip
+    """Refund ``amount_cents`` of a payment made with ``provider`` (its name as stored on the payment); ``refund_id``,
+    the app's refund, travels with it to come back in the provider's events."""
     chosen = stripe_provider() if provider == StripeProvider.name else OfflineProvider()
-    return chosen.refund(provider_payment_id, amount_cents=amount_cents, idempotency_key=idempotency_key)
+    return chosen.refund(provider_payment_id, amount_cents=amount_cents, idempotency_key=idempotency_key,
+                         refund_id=refund_id)  # fmt: skip
 
 
 def parse_webhook(payload: bytes, signature: str | None) -> dict:

@@ -213,7 +213,7 @@ def send_due(db: Session, *, refund_id: int | None = None, payment_id: int | Non
         assert pay.provider_payment_id is not None  # a refund is asked only of a payment that went through
         try:
             provider_ref = payments.refund(pay.provider, pay.provider_payment_id, amount_cents=refund.amount_cents,
-                                           idempotency_key=refund.idempotency_key)  # fmt: skip
+                                           idempotency_key=refund.idempotency_key, refund_id=refund.id)  # fmt: skip
         except payments.ProviderUnavailable:
             left += 1
             continue
@@ -343,3 +343,40 @@ def league_money(db: Session, actor: Actor | None, *, league_id: object) -> Mone
     t = ledger.totals(db, col(ledger.LedgerEntry.league_id) == league.id)
     return {"collected": fees.money(t.collected), "refunded": fees.money(t.refunded),
             "credit": fees.money(t.credit_issued), "kept": fees.money(t.net - t.credit_issued)}  # fmt: skip
+
+
+# --- refunds the card service tells of -------------------------------------------------------------------------
+
+DASHBOARD = "Refunded in the card service's dashboard"
+
+
+def from_provider(db: Session, charge: dict) -> str:
+    """A ``charge.refunded`` event (verified): each refund it lists that the ledger does not hold yet is recorded.
+
+    One the app asked for (its id in the refund's metadata) is settled as made, as :func:`send_due` would; one made
+    in the card service's dashboard becomes a refund of its own, made. Under the payment's lock, once per refund
+    whatever the redeliveries.
+    """
+    intent = str(charge.get("payment_intent") or "")
+    pay = db.exec(select(Payment).where(Payment.provider_payment_id == intent)).first() if intent else None
+    if pay is None or pay.provider != payments.StripeProvider.name:
+        return "unknown"
+    pay = _lock(db, pay)
+    recorded = 0
+    for item in ((charge.get("refunds") or {}).get("data") or []):
+        ref, amount = str(item.get("id") or ""), int(item.get("amount") or 0)
+        if not ref or amount <= 0 or item.get("status") not in (None, "succeeded"):
+            continue
+        if db.exec(select(ledger.LedgerEntry.id).where(ledger.LedgerEntry.provider_ref == ref)).first() is not None:
+            continue
+        ours = str((item.get("metadata") or {}).get("refund_id") or "")
+        refund = db.get(Refund, int(ours)) if ours.isdigit() else None
+        if refund is None or refund.payment_id != pay.id:
+            refund = ask(db, pay, amount, reason=DASHBOARD, key=f"provider-{ref}")
+        if refund.status == ledger.DUE:
+            _settle(db, refund, ledger.MADE, provider_refund_id=ref)
+        if refund.status == ledger.MADE:
+            ledger.refund_made(db, refund, pay, ref)
+            recorded += 1
+    db.commit()
+    return "recorded" if recorded else "known"

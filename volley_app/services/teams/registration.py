@@ -27,7 +27,7 @@ from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
 from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.money import fees, ledger, payments
+from volley_app.services.money import fees, ledger, payments, refunds
 from volley_app.services.money.payments import access_payment
 from volley_app.services.seasons import leagues
 from volley_app.services.seasons.leagues import access_league
@@ -461,9 +461,12 @@ def confirm_stripe_return(db: Session, actor: Actor | None, *, payment_id: objec
 
 
 def handle_stripe_event(db: Session, event) -> str:
-    """A verified webhook event: payment_intent.succeeded fulfils the matching payment once."""
+    """A verified webhook event: payment_intent.succeeded fulfils the matching payment once; charge.refunded
+    records the refunds it lists that the ledger does not hold yet."""
     kind = event.get("type")
     obj = (event.get("data") or {}).get("object") or {}
+    if kind == "charge.refunded":  # refunds made in the card service's dashboard, or ours confirmed
+        return refunds.from_provider(db, obj)
     if kind not in ("payment_intent.succeeded", "payment_intent.payment_failed"):
         return "ignored"
     intent = payments.StripeProvider._intent(obj)
