@@ -65,3 +65,17 @@ async def test_a_player_or_another_operator_changes_nothing(db):
             made = await c.post("/api/leagues", json=FORM | RULES | {"session": x["sid"]}, headers=w.headers(x, role))
             assert made.status_code in (status, 404), (role, made.text)
     assert w.snapshot(x["db"]) == before
+
+
+async def test_a_refund_policy_is_set_with_the_league_and_refused_in_words_when_its_dates_are_out_of_order(db):
+    x = w.build(db)
+    policy = {"refundFullUntil": "2030-12-20T12:00", "refundUntil": "2030-12-30T12:00", "refundFee": "25"}
+    async with w.client() as c:
+        made = await c.patch("/api/leagues", json=FORM | policy | {"id": x["lg2"]}, headers=w.headers(x, "svl"))
+        assert made.status_code == 200, made.text
+        assert made.json()["refundFeeCents"] == 2500 and made.json()["refundUntil"].startswith("2030-12-30")
+        bad = await c.patch("/api/leagues", json=FORM | policy | {"id": x["lg2"], "refundUntil": "2030-12-10T12:00"},
+                            headers=w.headers(x, "svl"))  # fmt: skip
+        assert bad.status_code == 422 and "refundUntil" in bad.json()["errors"], bad.text
+        kept = await c.patch("/api/leagues", json=FORM | {"id": x["lg2"]}, headers=w.headers(x, "svl"))
+        assert kept.status_code == 200 and kept.json()["refundFeeCents"] == 2500  # left out: left as it is

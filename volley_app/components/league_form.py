@@ -19,7 +19,8 @@ DAYS = [(d.value, d.value) for d in Day]
 
 LEAGUE_FIELDS = ("court", "start", "number_of_weeks", "time_increment", "skill_level", "format", "day",
                  "gender_requirement", "max_teams", "cost", "cash", "offer_hold_hours", "ranking", "more_courts",
-                 "registration_deadline", "sets_to_play", *svc.RULE_FIELDS)  # fmt: skip
+                 "registration_deadline", "sets_to_play", *svc.RULE_FIELDS, "refund_full_until", "refund_until",
+                 "refund_fee")  # fmt: skip
 """What both forms send; the edit form sends ``active`` too."""
 
 
@@ -36,11 +37,34 @@ def _number(label: str, name: str, state: type[FormState], d: Mapping[str, str] 
                       default_value=d.get(name, ""), hint=hint)  # fmt: skip
 
 
+_GROUP = {"border": "none", "padding": "0", "margin": "0", "display": "flex", "flex_direction": "column",
+          "gap": "var(--space-3)", "min_width": "0"}  # fmt: skip
+_LEGEND = {"font_weight": "600", "font_size": "var(--font-size-4)", "margin_bottom": "var(--space-1)"}
+
+
+def refund_fields(state: type[FormState], d: Mapping[str, str] | ObjectVar[dict[str, str]]) -> rx.Component:
+    """The league's refund policy: in full until a date, then less a fee until a later one, then none."""
+    return rx.el.fieldset(
+        rx.el.legend("Refund policy", style=_LEGEND),
+        rx.text("Shown at checkout, and proposed when you refund a payment. Blank dates: refunds are your call.",
+                size="2", color_scheme="gray"),
+        _pair(
+            text_field("Full Refund Until (optional)", "refund_full_until", state, type="datetime-local",
+                       required=False, default_value=d.get("refund_full_until", "")),
+            text_field("Refund Less Fee Until (optional)", "refund_until", state, type="datetime-local",
+                       required=False, default_value=d.get("refund_until", "")),
+            columns="2",
+        ),
+        text_field("Refund Fee (dollars)", "refund_fee", state, inputmode="decimal", required=False,
+                   default_value=d.get("refund_fee", ""), hint="Kept of a refund asked for between the two dates."),
+        style=_GROUP,
+    )  # fmt: skip
+
+
 def rules_fields(state: type[FormState], d: Mapping[str, str] | ObjectVar[dict[str, str]]) -> rx.Component:
     """The league's roster and sub rules, grouped under their own heading; blank is the format's default or no rule."""
     return rx.el.fieldset(
-        rx.el.legend("Rosters and subs", style={"font_weight": "600", "font_size": "var(--font-size-4)",
-                                                "margin_bottom": "var(--space-1)"}),
+        rx.el.legend("Rosters and subs", style=_LEGEND),
         rx.text("Leave a number blank for the format's default (roster sizes) or no rule.", size="2",
                 color_scheme="gray"),
         _pair(
@@ -68,8 +92,7 @@ def rules_fields(state: type[FormState], d: Mapping[str, str] | ObjectVar[dict[s
                 "Regular-season games a rostered player needs to play in the playoffs. Blank: no minimum."),
         select_field("Playoff Subs Need Approval", "playoff_subs_approved", [("false", "No"), ("true", "Yes")], state,
                      default_value=d.get("playoff_subs_approved", "false")),
-        style={"border": "none", "padding": "0", "margin": "0", "display": "flex", "flex_direction": "column",
-               "gap": "var(--space-3)", "min_width": "0"},
+        style=_GROUP,
     )  # fmt: skip
 
 
@@ -125,4 +148,5 @@ def league_fields(
         select_field("Active", "active", [("true", "True"), ("false", "False")], state,
                      default_value=d.get("active", "true")) if show_active else rx.fragment(),
         rules_fields(state, d),
+        refund_fields(state, d),
     ]  # fmt: skip

@@ -177,6 +177,12 @@ class LeagueBody(Body):
                                         json_schema_extra=_or_null(integer(0, leagues.MAX_WEEKS)))
     playoff_subs_approved: Received = Field(None, alias="playoffSubsApproved", json_schema_extra=BOOLEAN,
                                             description="Playoff subs play only with the operator's approval")
+    refund_full_until: Received = Field(None, alias="refundFullUntil", description="Refunds in full until then, on the "
+                                        "venue's clock (null: no such date)", json_schema_extra=_or_null(LOCAL_TIME))
+    refund_until: Received = Field(None, alias="refundUntil", description="Refunds less the fee until then, after "
+                                   "refundFullUntil (null: none)", json_schema_extra=_or_null(LOCAL_TIME))
+    refund_fee: Received = Field(None, alias="refundFee", examples=[25], description="Dollars kept of a refund until "
+                                 "refundUntil", json_schema_extra=_or_null(integer(0, 10_000)))
 
 
 class LeagueEdit(LeagueBody):
@@ -194,6 +200,8 @@ def _league_fields(body: LeagueBody) -> Row:
     if body.active is not None:
         fields["active"] = body.active
     fields |= {k: getattr(body, k) for k in leagues.RULE_FIELDS if k in body.model_fields_set}
+    fields |= {k: getattr(body, k) for k in ("refund_full_until", "refund_until", "refund_fee")
+               if k in body.model_fields_set}  # fmt: skip
     return fields
 
 

@@ -114,6 +114,34 @@ def _deadline(value: object, start: dt.datetime, weeks: int, zone: str | None = 
     return when
 
 
+POLICY_FIELDS = ("refund_full_until", "refund_until", "refund_fee_cents")
+POLICY_ORDER = "Refunds less the fee must run until after the full-refund date"
+
+
+def _when(value: object, field: str, label: str, zone: str | None) -> dt.datetime | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return timefmt.parse_local(value, field, label, zone)
+
+
+def _policy(fields: dict, zone: str | None, current: League | None) -> dict:
+    """The refund policy's columns from a form that has them (one without them leaves them as they are)."""
+    if not any(k in fields for k in ("refund_full_until", "refund_until", "refund_fee")):
+        return {k: getattr(current, k) for k in POLICY_FIELDS} if current is not None else {}
+    clean = validation.collect(
+        refund_full_until=(_when, fields.get("refund_full_until"), "refund_full_until", "Full refund until", zone),
+        refund_until=(_when, fields.get("refund_until"), "refund_until", "Refund less the fee until", zone),
+        refund_fee_cents=(validation.money_cents, fields.get("refund_fee") or "0", "refund_fee", "Refund fee",
+                          COST_MAX_DOLLARS),
+    )  # fmt: skip
+    full, until = clean["refund_full_until"], clean["refund_until"]
+    if full is not None and until is not None and until <= full:
+        raise Invalid({"refund_until": POLICY_ORDER})
+    if until is None:
+        clean["refund_fee_cents"] = 0
+    return clean
+
+
 def stage_at(league: League, now: dt.datetime) -> LeagueStage:
     """Spec section 4, from the dates each time: Active once the start has passed, Registration before
     it (a start moved back into the future moves the stage back too). Inactive is left alone."""
@@ -291,7 +319,7 @@ def _clean(fields: dict, zone: str | None = None, current: League | None = None)
     weekday = timefmt.local(clean["start_at"], zone).strftime("%A")
     if clean["day"].value != weekday:
         raise Invalid({"day": f"Day must match the start date, a {weekday}"})
-    return clean | _rules(fields, clean["format"], clean["number_of_weeks"], current)
+    return clean | _rules(fields, clean["format"], clean["number_of_weeks"], current) | _policy(fields, zone, current)
 
 
 def cash_allowed(db: Session, svl_id: int) -> bool:
@@ -322,7 +350,7 @@ def changeable(db: Session, actor: Actor | None, league_id: object) -> League:
 LEAGUE_FIELDS = (
     "court", "start_at", "number_of_weeks", "time_increment", "skill_level", "format", "day", "max_teams",
     "cost_cents", "cash", "gender_requirement", "active", "offer_hold_hours", "ranking", "courts", "registration_deadline",
-    "sets_to_play", *RULE_FIELDS,
+    "sets_to_play", *RULE_FIELDS, *POLICY_FIELDS,
 )  # fmt: skip
 
 
@@ -528,6 +556,9 @@ class LeagueDetail(LeagueSummary):
     roster_min: int | None
     roster_max: int | None
     teams_per_player: int
+    refund_full_until: dt.datetime | None
+    refund_until: dt.datetime | None
+    refund_fee_cents: int
     women_on_court: int | None
     subs_from_other_teams: bool
     sub_levels_below: int | None
@@ -695,6 +726,8 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
         "sub_levels_below": row.sub_levels_below, "sub_levels_above": row.sub_levels_above,
         "playoff_min_games": row.playoff_min_games, "playoff_subs_approved": row.playoff_subs_approved,
         "rules": rules_in_words(row),
+        "refund_full_until": row.refund_full_until, "refund_until": row.refund_until,
+        "refund_fee_cents": row.refund_fee_cents,
     }
 
 

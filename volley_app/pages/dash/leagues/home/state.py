@@ -69,6 +69,9 @@ def form_of(lg: LeagueDetail) -> dict[str, str]:
         "offer_hold_hours": str(lg["offer_hold_hours"]), "ranking": lg["ranking"], "sets_to_play": lg["sets_to_play"],
         "registration_deadline": timefmt.input_value(lg["registration_deadline"], lg["zone"]),
         "active": "true" if lg["active"] else "false",
+        "refund_full_until": timefmt.input_value(lg["refund_full_until"], lg["zone"]),
+        "refund_until": timefmt.input_value(lg["refund_until"], lg["zone"]),
+        "refund_fee": f"{lg['refund_fee_cents'] / 100:.2f}" if lg["refund_fee_cents"] else "",
         **{k: _rule_value(v) for k, v in lg.items() if k in svc.RULE_FIELDS},
     }  # fmt: skip
 
