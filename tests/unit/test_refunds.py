@@ -254,3 +254,44 @@ def test_the_event_of_a_refund_the_app_made_records_nothing_twice(world, stripe_
     assert dbmod.call(registration.handle_stripe_event, stripe_env.charge_refunded("pi_test_1")) == "known"
     assert count(db, LedgerEntry, LedgerEntry.kind == "refund") == 1 and count(db, Refund) == 1
     assert ledger_problems(db) == []
+
+
+# --- archiving a league refunds by its policy ----------------------------------------------------------------
+
+
+def test_archiving_a_league_refunds_each_payment_by_its_policy_once(world):
+    from volley_app.services.operations import archive
+
+    db = world["db"]
+    aces, spikes = _paid(world, "pat", "Aces"), _paid(world, "sam", "Spikes")
+    _give(world, "svl", spikes, amount="100")  # refunded in part before
+    lg = rows(db, League, League.id == world["lid"])[0]
+    lg.refund_until, lg.refund_fee_cents = utcnow() + dt.timedelta(days=2), 2500  # less a $25 fee now
+    db.add(lg)
+    db.commit()
+    total = rows(db, Payment, Payment.id == aces)[0].amount_cents
+    plan = dbmod.call(refunds.archive_plan, world["svl"], league_id=world["lid"])
+    assert f"Aces {'$%g' % ((total - 2500) / 100)}" in plan and "Spikes" in plan
+    assert dbmod.call(archive.archive_and_refund, world["svl"], league_id=world["lid"]) == lg_name(db, world["lid"])
+    assert rows(db, League, League.id == world["lid"])[0].archived_at is not None
+    assert _left(db, aces) == 2500 and _left(db, spikes) == 2500  # the fee kept of each
+    assert count(db, OutboxMessage, OutboxMessage.kind == "refund_made") == 3
+    assert ledger_problems(db) == []
+    again = dbmod.call(lambda db: refunds.refund_by_policy(db, world["svl"], db.get(League, world["lid"]), reason="again"))
+    assert again == 0 and count(db, Refund) == 3  # once per payment, whatever the clicks
+
+
+def test_another_operator_cannot_archive_and_refund(world):
+    from volley_app.services.operations import archive
+
+    db = world["db"]
+    _paid(world)
+    with pytest.raises(Forbidden):
+        dbmod.call(archive.archive_and_refund, world["other"], league_id=world["lid"])
+    assert rows(db, League, League.id == world["lid"])[0].archived_at is None and count(db, Refund) == 0
+
+
+def lg_name(db, league_id: int) -> str:
+    from volley_app.services.seasons import leagues
+
+    return leagues.display_name(rows(db, League, League.id == league_id)[0])

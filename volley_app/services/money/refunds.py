@@ -380,3 +380,71 @@ def from_provider(db: Session, charge: dict) -> str:
             recorded += 1
     db.commit()
     return "recorded" if recorded else "known"
+
+
+# --- a league's payments refunded by its policy (when it is archived) ---------------------------------------------
+
+
+class Planned(TypedDict):
+    """A payment the league's refund policy would give back now, and how much."""
+
+    payment_id: int
+    team_name: str
+    left: int
+    proposed: int
+
+
+def _kept_payments(db: Session, league_id: int) -> list[Payment]:
+    return list(db.exec(
+        select(Payment).where(Payment.league_id == league_id, Payment.status == "succeeded",
+                              col(Payment.provider_payment_id).is_not(None)).order_by(col(Payment.team_name), col(Payment.id))
+    ).all())  # fmt: skip
+
+
+def policy_plan(db: Session, league: League, now: dt.datetime | None = None) -> list[Planned]:
+    """What the league's refund policy gives back now of each payment it still keeps (nothing: not listed)."""
+    assert league.id is not None  # a stored league
+    pays = _kept_payments(db, league.id)
+    left = ledger.net_by_payment(db, [p.id for p in pays if p.id is not None])
+    out: list[Planned] = []
+    for pay in pays:
+        assert pay.id is not None  # a stored payment
+        keep = left.get(pay.id, 0)
+        proposed = refund_policy.propose(league, keep, now).cents if keep > 0 else 0
+        if proposed > 0:
+            out.append({"payment_id": pay.id, "team_name": pay.team_name, "left": keep, "proposed": proposed})
+    return out
+
+
+def archive_plan(db: Session, actor: Actor | None, *, league_id: object) -> str:
+    """The archive confirmation's words on refunds, for the league's operator: what its policy gives back now."""
+    league = leagues.managed(db, actor, league_id)
+    plan = policy_plan(db, league)
+    if not plan:
+        return ""
+    listed = ", ".join(f"{p['team_name']} {fees.money(p['proposed'])}" for p in plan)
+    total = fees.money(sum(p["proposed"] for p in plan))
+    return (f" The refund policy gives back now: {listed} ({total} in all). Choose Archive and refund to make these "
+            f"refunds; each payer is emailed.")  # fmt: skip
+
+
+def refund_by_policy(db: Session, actor: Actor, league: League, *, reason: str) -> int:
+    """Refund each payment of the league by what its policy gives back now: the number of refunds asked for. The
+    caller has checked that ``actor`` runs the league (``operations.archive``). Once per payment, whatever the
+    clicks; asked of the card service after the commit."""
+    assert league.id is not None  # a stored league
+    asked = 0
+    for planned in policy_plan(db, league):
+        found = db.get(Payment, planned["payment_id"])
+        assert found is not None  # listed just now; payments are never deleted
+        pay = _lock(db, found)
+        cents = min(planned["proposed"], ledger.refundable(db, pay))
+        key = f"policy-{pay.id}"
+        if cents <= 0 or db.exec(select(Refund.id).where(Refund.idempotency_key == key)).first() is not None:
+            continue
+        ask(db, pay, cents, reason=reason, key=key, requested_by_id=actor.user_id)
+        _audit(db, actor, pay, league, "refund", f"{fees.money(cents)} of {pay.team_name}'s payment for "
+               f"{leagues.display_name(league)} refunded by the league's policy: {reason}", cents)  # fmt: skip
+        asked += 1
+    send_due(db, league_id=league.id)
+    return asked

@@ -15,6 +15,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import paging, timefmt
 from volley_app.services.core.actors import Actor, require_admin
 from volley_app.services.core.errors import Invalid
+from volley_app.services.money import refunds
 from volley_app.services.operations import account_lifecycle
 from volley_app.services.seasons import leagues, sessions
 
@@ -142,3 +143,17 @@ def restore(db: Session, actor: Actor | None, *, kind: object, record_id: object
     if action is None:
         raise Invalid("Only sessions, leagues and accounts can be restored")
     return action(db, actor, record_id)
+
+
+ARCHIVE_REFUND_REASON = "The league was archived"
+
+
+def archive_and_refund(db: Session, actor: Actor | None, *, league_id: object) -> str:
+    """Archive a league (``leagues.delete_league``) and refund its payments by its refund policy
+    (``refunds.refund_by_policy``), in one go for its operator or an admin: the league's name."""
+    league = leagues.changeable(db, actor, league_id)
+    assert actor is not None  # changeable: the league's SVL or an admin
+    name = leagues.delete_league(db, actor, league.id)
+    if db.get(League, league.id) is not None:  # archived, not deleted: it had teams or payments
+        refunds.refund_by_policy(db, actor, league, reason=ARCHIVE_REFUND_REASON)
+    return name

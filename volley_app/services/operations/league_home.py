@@ -59,6 +59,7 @@ class LeagueHome:
     export_links: Part[dict[str, str]]  # {} for those who may see neither the actions nor the payments
     payments: Part[paging.Page] | None  # the payments' page asked for; None: not asked for, or not theirs to see
     money: Part[refunds.MoneyTotals] | None  # what the payments brought in and gave back, with the payments
+    refund_plan: Part[str]  # what archiving would refund by the league's policy, in words ("" when nothing)
 
 
 def league_home(
@@ -93,4 +94,5 @@ def league_home(
             else None
         ),
         money=part(refunds.league_money, db, actor, league_id=lid) if league["show_payments"] else None,
+        refund_plan=part(refunds.archive_plan, db, actor, league_id=lid) if manages else Part(""),
     )

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.forms import record_form, update_delete
+from volley_app.components.forms import confirm_delete, record_form, submit_button, update_delete
+from volley_app.components.layout import button_row
 from volley_app.components.league_form import league_fields
 
 from .info import managers_card
@@ -18,7 +19,16 @@ def edit_card() -> rx.Component:
         record_form(
             s,
             *league_fields(s, s.form.to(dict[str, str]), show_cash=s.show_cash, show_active=True),
-            update_delete(s, "Update League", "Delete League", s.delete_question),
+            rx.cond(
+                s.refund_plan != "",
+                button_row(
+                    submit_button("Update League", s, size="2", width="auto"),
+                    confirm_delete("Delete League", s.delete_question + s.refund_plan,
+                                   choices=(("Archive and refund", s.archive_and_refund), ("Archive, no refunds", s.delete))),
+                    spacing="3",
+                ),
+                update_delete(s, "Update League", "Delete League", s.delete_question),
+            ),
         ),
         max_width="40rem",
     )  # fmt: skip

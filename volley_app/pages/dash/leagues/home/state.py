@@ -14,6 +14,7 @@ from volley_app.components.leagues import money, where
 from volley_app.services.core import timefmt, uploads
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
+from volley_app.services.operations import archive
 from volley_app.services.operations.league_home import league_home
 from volley_app.services.seasons import leagues as svc
 from volley_app.services.seasons import scheduling
@@ -114,6 +115,7 @@ class LeagueHomeState(RecordForms, AuthState):
     show_audit: rx.Field[bool] = rx.field(False)
     show_payments: rx.Field[bool] = rx.field(False)
     delete_question: rx.Field[str] = rx.field("")
+    refund_plan: rx.Field[str] = rx.field("")  # what archiving would refund by the league's policy ("" nothing)
     show_cash: rx.Field[bool] = rx.field(False)
     bracket_url: rx.Field[str] = rx.field("")
     bracket_is_image: rx.Field[bool] = rx.field(False)
@@ -154,6 +156,7 @@ class LeagueHomeState(RecordForms, AuthState):
         if found is None:
             self.info, self.form, self.links, self.can_manage, self.bracket_url = {}, {}, {}, False, ""
             self.can_restore, self.show_payments, self.delete_question, self.show_audit = False, False, "", False
+            self.refund_plan = ""
             self.error, self.missing = failure.message if failure else "", True
             self.may_register, self.league_full = False, False
             self.bracket_generated, self.my_games, self.disputed = False, [], []
@@ -164,6 +167,7 @@ class LeagueHomeState(RecordForms, AuthState):
         self.can_manage, self.show_cash = lg["can_manage"], lg["show_cash"]
         self.can_restore, self.show_payments, self.show_audit = lg["can_restore"], lg["show_payments"], lg["show_audit"]
         self.delete_question = lg["delete_question"]
+        self.refund_plan = found.refund_plan.value or ""
         self.schedule_generated = lg["schedule_generated"]
         self.info, self.form, self.links = info_of(lg, offer["held"] if offer else 0), form_of(lg), links_of(lg["id"])
         self.may_register, self.league_full = bool(offer and offer["may_register"]), bool(offer and offer["full"])
@@ -191,6 +195,12 @@ class LeagueHomeState(RecordForms, AuthState):
     def delete(self):
         return self._submit(
             svc.delete_league, done=lambda _name: rx.redirect(routes.DASH_LEAGUES), league_id=self._league_id()
+        )
+
+    @rx.event
+    def archive_and_refund(self):
+        return self._submit(
+            archive.archive_and_refund, done=lambda _name: rx.redirect(routes.DASH_LEAGUES), league_id=self._league_id()
         )
 
     @rx.event
