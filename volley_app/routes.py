@@ -115,6 +115,7 @@ GUARDS: dict[str, frozenset[str]] = {
     DASH: ALL_ROLES,
     SUB_REQUESTS: frozenset({Role.PLAYER.value, Role.ADMIN.value}),
     SESSIONS: frozenset({Role.SVL.value, Role.ADMIN.value}),
+    "/dash/payments": frozenset({Role.SVL.value, Role.ADMIN.value}),
     SVL_HOME: frozenset({Role.SVL.value}),
     DASH_LEAGUES: ALL_ROLES,
     TEAMS: ALL_ROLES,

@@ -160,6 +160,7 @@ def _seed() -> World:
     from volley_app.models import Day, Game, League, LeagueSession, NewsletterSubscriber, SubRequest, Team, User
     from volley_app.models.subs import SubRequestPlace
     from volley_app.services.accounts.auth import _actor
+    from volley_app.services.money import refunds
     from volley_app.services.teams import registration
 
     def build(s) -> World:
@@ -185,6 +186,8 @@ def _seed() -> World:
         paid = registration.register(s, alice, league_id=open_league.id, team_name="Paid Up")
         registration.pay_offline(s, alice, payment_id=paid["payment_id"], card_number="4242424242424242",
                                  expiry="12/39", cvc="123")  # fmt: skip
+        operator = _actor(s.get(User, open_league.svl_id))
+        refunds.give_back(s, operator, payment_id=paid["payment_id"], amount="10", reason="Missed a week")
         return World(
             users={role: users[name].id for role, name in LOGINS.items()},
             sub=users["carmen"].id,
@@ -271,6 +274,7 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
         routes.TEAM_WAIVER: [routes.team_waiver_path(w.team)],
         routes.TEAM_GAMES: [routes.team_games_path(w.team)],
         routes.TEAM_SETTINGS: [routes.team_settings_path(w.team)],
+        routes.PAYMENT: [routes.payment_path(w.paid_payment)],
         routes.LEAGUE_BRACKET: [routes.league_bracket_path(league)],
         routes.GAME_SCORE: [routes.game_score_path(w.game)],
     }

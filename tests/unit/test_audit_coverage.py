@@ -42,6 +42,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
     "money movements (each ledger row is its own record: who, how much, what for, why)": {
         "ledger.charged", "ledger.record", "ledger.refund_made",
         "refunds.send_due",  # the card service's answer to a refund an operator (audited) or the app decided
+        "refunds.from_provider",  # a refund made in the card service's dashboard: its ledger row names the provider's id
     },
     "signing in and out (the login log is its record)": {
         "auth.check_credentials", "auth.forgive_failures", "auth.login", "auth.logout", "auth.logout_everywhere",
