@@ -42,7 +42,7 @@ def propose(league: League, paid: int, now: dt.datetime | None = None, zone: str
     now = now or utcnow()
     full, until, fee = league.refund_full_until, league.refund_until, league.refund_fee_cents
     if full is None and until is None:
-        return Proposal(paid, NO_POLICY + " The full amount is proposed.")
+        return Proposal(paid, "All that is left is proposed.")
     if full is not None and now <= full:
         return Proposal(paid, f"In full until {timefmt.date_time(full, zone, labelled=True)}.")
     if until is not None and now <= until:
