@@ -163,6 +163,8 @@ MATRIX: dict[tuple[str, str], Entry] = {
     ("POST", "/api/payments/{payment_id}/refunds"): Entry(OPERATORS, lambda x: (
         f"/api/payments/{x['pay']}/refunds", {"reason": "Left the team"}), ok=(422,)),
     ("GET", "/api/leagues/{league_id}/money"): Entry(OPERATORS, lambda x: (f"/api/leagues/{x['lg']}/money", None)),
+    ("POST", "/api/teams/{team_id}/cash"): Entry(OPERATORS, lambda x: (f"/api/teams/{x['team']}/cash", {"amount": "300"})),
+    ("GET", "/api/me/credit"): Entry(USERS, lambda x: ("/api/me/credit", None)),
 }  # fmt: skip
 # Calls of a route with another body than its matrix entry's: each must be refused the same way.
 VARIANTS: dict[str, tuple[tuple[str, str], Entry]] = {

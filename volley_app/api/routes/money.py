@@ -8,6 +8,7 @@ from pydantic import ConfigDict, Field
 from volley_app.api.routes.common import (
     BOOLEAN,
     ERRORS,
+    LOGGED_IN,
     OPERATOR,
     PREFIX,
     Body,
@@ -21,7 +22,7 @@ from volley_app.api.routes.common import (
     with_ids,
 )
 from volley_app.services.core.actors import Actor
-from volley_app.services.money import refunds
+from volley_app.services.money import credits, refunds
 
 router = APIRouter(prefix=PREFIX, tags=["money"])
 
@@ -59,3 +60,26 @@ def give_back(payment_id: str, body: GiveBack, actor: Actor = Depends(acting),
 def league_money(league_id: str, actor: Actor = Depends(acting)) -> Row:
     """What a league's payments brought in and gave back, summed from the ledger (its SVL or an admin)."""
     return with_ids(call(refunds.league_money, actor, league_id=league_id))
+
+
+class Cash(Body):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("amount"))
+
+    amount: Received = Field(None, examples=["300"], description="Dollars taken in person",
+                             json_schema_extra={"type": "string", "pattern": r"^\$?[0-9]{1,5}(\.[0-9]{1,2})?$"})  # fmt: skip
+    note: Received = Field(None, examples=["Paid at the first game"], json_schema_extra=text(300, optional=True))
+
+
+@router.post("/teams/{team_id}/cash", status_code=201, openapi_extra=access(OPERATOR), responses={**ERRORS})
+def record_cash(team_id: str, body: Cash, actor: Actor = Depends(acting),
+                idempotency_key: str | None = Header(None, description="The same key twice records it once")) -> Row:  # fmt: skip
+    """Record cash the league's SVL (or an admin) took in person from a team: a row of the ledger, audited."""
+    return with_ids(call(credits.record_cash, actor, team_id=team_id, amount=body.amount, note=body.note,
+                         key=idempotency_key))  # fmt: skip
+
+
+@router.get("/me/credit", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
+def my_credit(actor: Actor = Depends(acting)) -> Row:
+    """The caller's credit left to spend on a registration, and every row that gave or spent it."""
+    found = call(credits.my_credit, actor)
+    return with_ids({**found, "rows": [with_ids(r) for r in found["rows"]]})
