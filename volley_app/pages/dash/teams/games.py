@@ -27,9 +27,12 @@ from volley_app.services.subs.invites import MAX_PLAYERS
 from volley_app.services.teams import rsvps
 from volley_app.services.teams.rsvps import RsvpCell, RsvpGame
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import path_arg, run_action
+from volley_app.state.forms import flag, flags, path_arg, run_action
 from volley_app.state.paging import PolledList
 from volley_app.state.rsvps import answer_game
+
+# what rsvps.TeamGames says of the reader: a member, who sees counts (captain), who only reads, who finds subs (runs)
+_VIEWER = ("member", "captain", "read_only", "runs")
 
 
 class TeamGamesState(PolledList, AuthState):
@@ -41,10 +44,7 @@ class TeamGamesState(PolledList, AuthState):
     team_name: rx.Field[str] = rx.field("")
     league_name: rx.Field[str] = rx.field("")
     games: rx.Field[list[RsvpGame]] = rx.field(default_factory=list)
-    member: rx.Field[bool] = rx.field(False)
-    captain: rx.Field[bool] = rx.field(False)
-    read_only: rx.Field[bool] = rx.field(False)
-    runs: rx.Field[bool] = rx.field(False)
+    viewer: rx.Field[dict[str, bool]] = rx.field(default_factory=dict)  # who the reader is to the team (see _VIEWER)
     loaded: rx.Field[bool] = rx.field(False)
     error: rx.Field[str] = rx.field("")
     answer_error: rx.Field[str] = rx.field("")
@@ -71,13 +71,12 @@ class TeamGamesState(PolledList, AuthState):
         found, failure = await run_action(rsvps.team_games, actor=await self._actor(), team_id=self._team)
         if failure is not None or found is None:
             self.team_name = self.league_name = ""
-            self.member = self.captain = self.read_only = self.runs = False
+            self.viewer = flags(None, *_VIEWER)
             self._show_page((None, failure), 1)
             self.loaded = True
             return None
         self.team_name, self.league_name = found.team_name, found.league_name
-        self.member, self.captain, self.read_only = found.member, found.captain, found.read_only
-        self.runs = found.runs
+        self.viewer = flags(found, *_VIEWER)
         self._show_page((found.games, None), 1)
         self.loaded = True
         return type(self).poll
@@ -135,10 +134,10 @@ def _game(g: ObjectVar[RsvpGame]) -> rx.Component:
             counts,
             rx.cond(subs.length() > 0, rx.text("Subs playing: ", subs.join(", "), size="2",
                                                custom_attrs={"data-testid": "game-subs"})),
-            rx.cond(s.runs & g["short"].to(bool), find),
-            rx.cond(s.captain & (g["by_position"] != ""),
+            rx.cond(flag(s.viewer, "runs") & g["short"].to(bool), find),
+            rx.cond(flag(s.viewer, "captain") & (g["by_position"] != ""),
                     rx.text("In by position: ", g["by_position"], size="2", color_scheme="gray")),
-            rx.cond(s.captain & (g["by_gender"] != ""),
+            rx.cond(flag(s.viewer, "captain") & (g["by_gender"] != ""),
                     rx.text("In by gender: ", g["by_gender"], size="2", color_scheme="gray")),
             rx.cond(g["can_answer"], answer_buttons(g["mine"].to(str), lambda a: s.answer(g["game_id"], a))),  # type: ignore[operator]  # an event handler called with its arguments
             rx.el.ul(rx.foreach(cells, _cell), style={"padding_left": "1.1rem", "margin": "0"}, aria_label="Answers"),
@@ -156,7 +155,7 @@ def team_games_page() -> rx.Component:
     return dash_screen(
         rx.cond(s.team_name != "", s.team_name + ": games", "Team games"),
         rx.cond(s.league_name != "", rx.text(s.league_name, size="2", color_scheme="gray")),
-        rx.cond(s.read_only, rx.text("You see the team's answers; its members answer.", size="2")),
+        rx.cond(flag(s.viewer, "read_only"), rx.text("You see the team's answers; its members answer.", size="2")),
         error_line(s.error),
         error_line(s.answer_error),
         rx.cond(s.loaded & (s.error == "") & (s.games.length() == 0), rx.text("No games yet.", size="2")),
