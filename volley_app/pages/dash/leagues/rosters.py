@@ -9,10 +9,10 @@ from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import confirm_delete, error_line, notice_line
-from volley_app.components.layout import button_row, column, dash_screen, link_button
+from volley_app.components.layout import button_row, column, link_button
 from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
-from volley_app.registry import page
+from volley_app.registry import Body, screen
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.operations import exports, playoff_subs
@@ -154,11 +154,9 @@ def _member(r: ObjectVar[LeagueRosterRow]) -> rx.Component:
     return row(team, name, r["username"], r["role"], r["gender"], r["joined"])
 
 
-@page(routes.LEAGUE_ROSTERS, "Rosters", on_load=LeagueRostersState.load)
-def league_rosters_page() -> rx.Component:
-    s = LeagueRostersState
-    return dash_screen(
-        "Rosters",
+@screen(routes.LEAGUE_ROSTERS, "Rosters", LeagueRostersState)
+def league_rosters_page(s: type[LeagueRostersState]) -> Body:
+    return (
         button_row(
             link_button("Back to the league", href=s.league_href, variant="soft", size="2"),
             rx.button("Download the rosters (CSV)", on_click=s.download, variant="soft", size="2", type="button"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, form_card, notice_line, record_form, submit_button, text_field
+from volley_app.components.forms import form_card, form_messages, record_form, submit_button, text_field
 from volley_app.components.layout import button_row, column, dash_page, details, labelled, link_button
 from volley_app.registry import page
 from volley_app.services.teams import team_settings as svc
@@ -92,8 +92,7 @@ def team_settings_page() -> rx.Component:
     s = TeamSettingsState
     return dash_page(form_card(
         rx.cond(s.team_name != "", "Settings: " + s.team_name, "Team settings"),
-        error_line(s.error, ERROR_ID),
-        notice_line(s.notice),
+        form_messages(s, ERROR_ID),
         rx.cond(s.loaded, column(
             rx.text(s.league_name, size="2", color_scheme="gray"),
             rx.cond(s.can_edit, _form(), _read_only()),

@@ -5,9 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import checkbox_field, error_line, notice_line, submit_button, text_field
-from volley_app.components.layout import column, dash_screen, link_button, section_card
-from volley_app.registry import page
+from volley_app.components.forms import checkbox_field, form_messages, record_form, submit_button, text_field
+from volley_app.components.layout import column, link_button, section_card
+from volley_app.registry import Body, screen
 from volley_app.services.core import timefmt
 from volley_app.services.teams import waivers
 from volley_app.state.auth import AuthState
@@ -71,17 +71,16 @@ class TeamWaiverState(FormState, AuthState):
 def _form() -> rx.Component:
     s = TeamWaiverState
     age = waivers.MINIMUM_AGE
-    return rx.form(
-        column(
-            text_field("Your full name", "typed_name", s, required=True, max_length=waivers.TYPED_NAME_MAX,
-                       auto_complete="name", hint="Type it as your account has it: " + s.full_name),
-            text_field("Date of birth", "birth_date", s, type="date", required=False,
-                       hint=f"Or tick the box below instead. Players must be {age} or older."),
-            checkbox_field(f"I am {age} or older", "adult"),
-            submit_button("Sign", s, width="auto"),
-            spacing="3",
-        ),
-        key=s.form_key, on_submit=s.sign, width="100%", method="post",
+    return record_form(
+        s,
+        text_field("Your full name", "typed_name", s, required=True, max_length=waivers.TYPED_NAME_MAX,
+                   auto_complete="name", hint="Type it as your account has it: " + s.full_name),
+        text_field("Date of birth", "birth_date", s, type="date", required=False,
+                   hint=f"Or tick the box below instead. Players must be {age} or older."),
+        checkbox_field(f"I am {age} or older", "adult"),
+        submit_button("Sign", s, width="auto"),
+        on_submit=s.sign,
+        spacing="3",
     )  # fmt: skip
 
 
@@ -100,13 +99,10 @@ def _waiver() -> rx.Component:
     )
 
 
-@page(routes.TEAM_WAIVER, "Team Waiver", on_load=TeamWaiverState.load)
-def team_waiver_page() -> rx.Component:
-    s = TeamWaiverState
-    return dash_screen(
-        f"Waiver: {s.team_name}",
-        error_line(s.error, ERROR_ID),
-        notice_line(s.notice),
+@screen(routes.TEAM_WAIVER, "Team Waiver", TeamWaiverState, heading=lambda s: f"Waiver: {s.team_name}")
+def team_waiver_page(s: type[TeamWaiverState]) -> Body:
+    return (
+        form_messages(s, ERROR_ID),
         rx.cond(s.league_href != "", link_button("League: ", s.league_name, href=s.league_href, variant="soft")),
         rx.cond(
             s.loaded,
