@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import reflex as rx
 
@@ -39,8 +39,8 @@ class PagedList(rx.State, mixin=True):
     """One page of a list, its search and filters, Previous and Next.
 
     A subclass names its filters in ``_filter_names`` (``q`` is the search box), writes
-    ``async def _fetch(self, bookmark) -> (Page | None, DomainError | None)`` (one service call with
-    ``self.filters``, most often through :meth:`_read_list`) and ``def _show(self, rows, failure)`` (assign the
+    its service's list in ``_listing`` or ``async def _fetch(self, bookmark) -> (Page | None, DomainError | None)``
+    (one service call with ``self.filters``, most often through :meth:`_read_list`) and ``def _show(self, rows, failure)`` (assign the
     rows or the message).
     """
 
@@ -62,9 +62,16 @@ class PagedList(rx.State, mixin=True):
     _list_capped: bool = False
     _page_in_address: bool = False  # a subclass sets it: the page shown is kept in the address (?page=2)
 
-    if TYPE_CHECKING:  # what a list's state brings (see the class's description)
+    # The service's list, for a list whose page is read with nothing but the person, the filters and the
+    # bookmark (``_listing = staticmethod(svc.leagues_page)``); a list that takes more writes its own ``_fetch``.
+    _listing: ClassVar[Callable[..., Page] | None] = None
 
-        async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]: ...
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        if self._listing is None:
+            raise NotImplementedError
+        return await self._read_list(self._listing, bookmark)
+
+    if TYPE_CHECKING:  # what a list's state brings (see the class's description)
 
         def _show(self, rows: list, failure: DomainError | None) -> None: ...
 

@@ -18,7 +18,6 @@ from volley_app.components.rsvps import answer_buttons
 from volley_app.components.sub_requests import my_sub_info, open_requests_table, page_error, request_search
 from volley_app.registry import page
 from volley_app.services.core.errors import DomainError, Invalid
-from volley_app.services.core.paging import Page
 from volley_app.services.operations import home
 from volley_app.services.seasons.score_reports import TeamCard
 from volley_app.services.subs import request_lists
@@ -43,8 +42,7 @@ class PlayerHomeState(PagedList, AuthState):
     home_error: rx.Field[str] = rx.field("")
     _filter_names = request_lists.REQUEST_FILTERS
 
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(request_lists.list_open, bookmark)
+    _listing = staticmethod(request_lists.list_open)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.open_rows = as_table_rows(rows)

@@ -17,7 +17,6 @@ from volley_app.components.tables import card
 from volley_app.models import Gender, Rating
 from volley_app.registry import Body, screen
 from volley_app.services.core.errors import DomainError
-from volley_app.services.core.paging import Page
 from volley_app.services.subs import subs_list
 from volley_app.services.subs.subs_list import SubRatings, SubRow
 from volley_app.state.auth import AuthState
@@ -62,8 +61,7 @@ class SubsState(PolledList, AuthState):
     _filter_names = subs_list.SUB_FILTERS
     _me: int = 0  # the viewer, whose own row offers no Invite
 
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(subs_list.list_subs, bookmark)
+    _listing = staticmethod(subs_list.list_subs)
 
     @rx.var
     def empty_text(self) -> str:

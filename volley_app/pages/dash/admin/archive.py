@@ -14,8 +14,6 @@ from volley_app.components.layout import column
 from volley_app.components.paging import filter_select, pager, search_form
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import Body, screen
-from volley_app.services.core.errors import DomainError
-from volley_app.services.core.paging import Page
 from volley_app.services.operations import archive
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
@@ -29,8 +27,7 @@ class ArchiveState(TableList, AuthState):
     notice: rx.Field[str] = rx.field("")
     _filter_names = archive.ARCHIVE_FILTERS
 
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(archive.archived_page, bookmark)
+    _listing = staticmethod(archive.archived_page)
 
     def _show_rows(self, rows: list) -> None:
         self.archived_rows = [{k: str(v) for k, v in r.items()} for r in rows]

@@ -15,7 +15,6 @@ from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import Body, screen
 from volley_app.services.core.errors import DomainError
-from volley_app.services.core.paging import Page
 from volley_app.services.mail import email_all
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, run_action
@@ -37,8 +36,7 @@ class EmailAllState(PagedList, FormState, AuthState):
     repeat_id: rx.Field[str] = rx.field("")
     repeat_question: rx.Field[str] = rx.field("")
 
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(email_all.jobs_page, bookmark)
+    _listing = staticmethod(email_all.jobs_page)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         if failure is not None:

@@ -14,7 +14,6 @@ from volley_app.components.tables import row, table_or_empty
 from volley_app.models import NEWSLETTER_SECTIONS
 from volley_app.registry import Body, screen
 from volley_app.services.core.errors import DomainError
-from volley_app.services.core.paging import Page
 from volley_app.services.mail import newsletter
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, run_action
@@ -37,8 +36,7 @@ class NewsletterSetupState(PagedList, FormState, AuthState):
     def preview(self) -> str:
         return newsletter.preview(self.values)
 
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(newsletter.subscribers_page, bookmark)
+    _listing = staticmethod(newsletter.subscribers_page)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         if failure is not None:
