@@ -12,19 +12,18 @@ from volley_app.components.layout import button_row, column, dash_page, details,
 from volley_app.registry import page
 from volley_app.services.teams import team_settings as svc
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import FormState, form_values, path_arg
+from volley_app.state.forms import FormState, form_values
+from volley_app.state.teams import TeamScreen
 
 ERROR_ID = "team-settings-error"
 FIELDS = ("reminder_days", "deadline_hours")
 SAVED = "Settings saved."
 
 
-class TeamSettingsState(FormState, AuthState):
+class TeamSettingsState(TeamScreen, FormState, AuthState):
     _fields = FIELDS
     _error_id = ERROR_ID
 
-    team_name: rx.Field[str] = rx.field("")
-    league_name: rx.Field[str] = rx.field("")
     team_href: rx.Field[str] = rx.field("")
     reminder_days: rx.Field[str] = rx.field("")
     deadline_hours: rx.Field[str] = rx.field("")
@@ -43,7 +42,7 @@ class TeamSettingsState(FormState, AuthState):
 
     async def load(self) -> None:
         self.notice = ""
-        self._shown(await self._read_record(svc.team_settings, team_id=path_arg(self, "team_id")))
+        self._shown(await self._read_record(svc.team_settings, team_id=self._team_id()))
 
     def _saved(self, found: svc.TeamSettings) -> None:
         self._shown(found)
@@ -53,7 +52,7 @@ class TeamSettingsState(FormState, AuthState):
     @rx.event
     def save(self, form_data: dict[str, object]):
         self.notice = ""
-        return self._submit(svc.update_settings, done=self._saved, team_id=path_arg(self, "team_id"),
+        return self._submit(svc.update_settings, done=self._saved, team_id=self._team_id(),
                             submitted=form_values(form_data, FIELDS))  # fmt: skip
 
 

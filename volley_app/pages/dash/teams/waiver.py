@@ -11,18 +11,17 @@ from volley_app.registry import Body, screen
 from volley_app.services.core import timefmt
 from volley_app.services.teams import waivers
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import FormState, form_values, path_arg
+from volley_app.state.forms import FormState, form_values
+from volley_app.state.teams import TeamScreen
 
 ERROR_ID = "team-waiver-error"
 FIELDS = ("typed_name", "birth_date", "adult")
 
 
-class TeamWaiverState(FormState, AuthState):
+class TeamWaiverState(TeamScreen, FormState, AuthState):
     _fields = FIELDS
     _error_id = ERROR_ID
 
-    team_name: rx.Field[str] = rx.field("")
-    league_name: rx.Field[str] = rx.field("")
     league_href: rx.Field[str] = rx.field("")
     text: rx.Field[str] = rx.field("")
     version: rx.Field[int] = rx.field(0)
@@ -40,7 +39,7 @@ class TeamWaiverState(FormState, AuthState):
 
     async def load(self):
         self.notice, self.loaded = "", False
-        found = await self._read_record(waivers.team_waiver_screen, team_id=path_arg(self, "team_id"))
+        found = await self._read_record(waivers.team_waiver_screen, team_id=self._team_id())
         if found is None:
             self.team_name = self.league_name = self.league_href = self.text = self.full_name = self.signed_line = ""
             self.version = 0
@@ -62,7 +61,7 @@ class TeamWaiverState(FormState, AuthState):
     def sign(self, form_data: dict):
         self.notice = ""
         return self._submit(
-            waivers.sign_waiver, done=self._signed, team_id=path_arg(self, "team_id"),
+            waivers.sign_waiver, done=self._signed, team_id=self._team_id(),
             ip=self.router.session.client_ip or "", user_agent=self.router.headers.user_agent or "",
             submitted=form_values(form_data, FIELDS),
         )  # fmt: skip
