@@ -110,7 +110,7 @@ async def test_another_player_cannot_answer_for_my_team_from_their_home(w):
 async def test_the_captain_finds_subs_for_a_short_game_in_one_tap_and_others_cannot(w):
     db = w["db"]
     captain = await _open(w, "cap")
-    assert captain.runs and captain.games[0]["short"] and captain.games[0]["lacking"] == 2
+    assert captain.viewer["runs"] and captain.games[0]["short"] and captain.games[0]["lacking"] == 2
     events = await call(captain.find_subs, w["g1"])
     [made] = rows(db, SubRequest)
     assert (made.game_id, made.team_id, made.players_needed) == (w["g1"], w["t1"], 2)

@@ -113,7 +113,7 @@ async def test_opening_a_request_reads_it_once_for_the_page_and_its_invite_list(
         await call(getattr(substate(root, load.state), load.fn.__name__))
     assert reads == [str(reqs["open"])]
     queue = substate(root, InviteQueueState)
-    assert detail.note is not None and detail.note["team"] == "Net Ninjas" and detail.can_edit
+    assert detail.note is not None and detail.note["team"] == "Net Ninjas" and detail.may["can_edit"]
     assert queue.can_invite and queue.queue == [] and queue.sub_options != []  # the list shows the same read
 
 
