@@ -106,10 +106,10 @@ class EditUserState(FormState, AuthState):
     def save(self, form_data: dict):
         typed = form_values(form_data, (*TEXT_FIELDS, "password", "current_password"))
         data: dict[str, object] = {**typed, "username": typed["username"].lower(), "sub": ticked(form_data, "sub")}
-        if self.shows["show_time_zone"]:  # a venue's record: the form had its time zone
+        if self.shows.get("show_time_zone"):  # a venue's record: the form had its time zone
             data["time_zone"] = form_values(form_data, ("time_zone",))["time_zone"]
             data["zone_confirmed"] = ticked(form_data, "zone_confirmed")  # ticked after the question of what moves
-        if self.shows["is_admin_view"]:  # the form had the roles card
+        if self.shows.get("is_admin_view"):  # the form had the roles card
             data["roles"] = picked_roles(form_data, ROLE_BOXES)
             data["active"] = ticked(form_data, "active")
         return self._submit(
