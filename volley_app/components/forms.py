@@ -363,7 +363,7 @@ def update_delete(state, update: str, delete: str, question: str | rx.Var[str]) 
     return button_row(save, confirm_delete(delete, question, state.delete), spacing="3")
 
 
-def form_messages(state, error_id: str) -> rx.Component:
+def form_messages(state, error_id: str | None = None) -> rx.Component:
     """A form screen's two lines over its content: what went wrong (``state.error``, focused at ``error_id``) and
     what the last action did (``state.notice``)."""
     return rx.fragment(error_line(state.error, error_id), notice_line(state.notice))

@@ -9,7 +9,7 @@ import reflex as rx
 from reflex.vars import ObjectVar
 
 from volley_app import routes
-from volley_app.components.forms import error_line, notice_line
+from volley_app.components.forms import form_messages
 from volley_app.components.layout import column
 from volley_app.components.paging import filter_select, pager, search_form
 from volley_app.components.tables import row, table_or_empty
@@ -71,8 +71,7 @@ def archive_page(s: type[ArchiveState]) -> Body:
                 filter_select("Kind", "kind", list(archive.KIND_LABELS.items()), s, any_label="Every kind"),
                 placeholder="Name, venue, court or requestor",
             ),
-            error_line(s.error),
-            notice_line(s.notice),
+            form_messages(s),
             table_or_empty(HEADERS, s.archived_rows, _row, "Nothing archived.", s.loaded & (s.error == "")),
             pager(s, "archived records"),
         ),

@@ -8,7 +8,7 @@ import reflex as rx
 from reflex.vars import ObjectVar
 
 from volley_app import routes
-from volley_app.components.forms import confirm_delete, error_line, notice_line
+from volley_app.components.forms import confirm_delete, error_line, form_messages
 from volley_app.components.layout import button_row, column, link_button
 from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
@@ -134,8 +134,7 @@ def playoff_subs_section() -> rx.Component:
         (s.pending.length() > 0) | (s.notice != "") | (s.error != ""),
         column(
             rx.heading("Playoff subs awaiting approval", size="4", as_="h2"),
-            error_line(s.error, PLAYOFF_SUBS_ERROR_ID),
-            notice_line(s.notice),
+            form_messages(s, PLAYOFF_SUBS_ERROR_ID),
             rx.vstack(rx.foreach(s.pending, _pending), spacing="2", width="100%"),
         ),
         rx.fragment(),

@@ -15,7 +15,7 @@ from volley_app.components.forms import (
     confirm_delete,
     error_line,
     form_card,
-    notice_line,
+    form_messages,
     record_form,
     select_field,
     stacked_form,
@@ -318,8 +318,7 @@ def roster_section() -> rx.Component:
             rx.text(s.size, size="2"),
             rx.cond(s.gender_note != "", rx.text(s.gender_note, size="2", color_scheme=rx.cond(s.gender_ok, "green", "red")),
                     rx.fragment()),  # fmt: skip
-            error_line(s.error, ROSTER_ERROR_ID),
-            notice_line(s.notice),
+            form_messages(s, ROSTER_ERROR_ID),
             rx.vstack(rx.foreach(s.members, _member), spacing="2", width="100%"),
             rx.cond(
                 flag(s.may, "can_manage"),
