@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import reflex as rx
 
@@ -17,8 +17,11 @@ from volley_app.services.core import paging
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page
+from volley_app.services.core.screens import Part
 from volley_app.state.forms import form_values, path_arg, run_action
 from volley_app.state.polling import Again, PolledPage
+
+R = TypeVar("R")
 
 # How far a page number in the address is followed (each page is one keyset step).
 MAX_ADDRESS_PAGE = 40
@@ -118,6 +121,17 @@ class PagedList(rx.State, mixin=True):
             self.page_summary = summary(first, len(page.rows), first + len(page.rows) - 1)
         else:
             self.page_summary = summary(first, len(page.rows), page.total, page.capped)
+
+    async def _open_screen(self, screen: Callable[..., R], first_page: Callable[[R], Part[Any]], *,
+                           actor: Actor | None = None, **args: object) -> R | None:  # fmt: skip
+        """Open a screen read in one service call that brings its list's first page (``first_page`` picks that
+        part): the filters the address names, the screen read with them (as ``actor``, else the person), and that
+        page shown, or the failure. Returns the screen, None when it could not be read."""
+        self._open_filters()
+        found, failure = await run_action(screen, actor=actor or await self._actor(), filters=self.filters, **args)
+        page = first_page(found) if found is not None else Part(None, failure)
+        self._show_page((page.value, page.failure), 1)
+        return found
 
     async def _read_list(self, listing: Callable[..., Page], bookmark: str,
                          **args: object) -> tuple[Page | None, DomainError | None]:  # fmt: skip

@@ -23,7 +23,6 @@ from volley_app.services.seasons.score_reports import TeamCard
 from volley_app.services.subs import request_lists
 from volley_app.services.teams.rsvps import MyGame
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import run_action
 from volley_app.state.paging import PagedList
 from volley_app.state.rsvps import answer_game
 from volley_app.state.sub_requests import ListedRequest, as_table_rows
@@ -54,14 +53,11 @@ class PlayerHomeState(PagedList, AuthState):
             return None
         if target := home.elsewhere(actor):
             return rx.redirect(target)
-        self._open_filters()
-        found, failure = await run_action(home.player_home, actor=actor, filters=self.filters)
-        if failure is not None or found is None:
-            self._show_page((None, failure), 1)
+        found = await self._open_screen(home.player_home, lambda screen: screen.open_requests, actor=actor)
+        if found is None:
             self.all_leagues = self.registration_leagues = self.current_leagues = []
             self.team_cards, self.commitments, self.next_games, self.is_sub = [], [], [], False
             return None
-        self._show_page((found.open_requests.value, found.open_requests.failure), 1)
 
         def pick(key: str) -> list[dict[str, str]]:
             return [

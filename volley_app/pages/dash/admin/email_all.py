@@ -68,14 +68,11 @@ class EmailAllState(PagedList, FormState, AuthState):
     async def load(self):
         self._clear_messages()
         self.notice = ""
-        self._open_filters()
-        found, failure = await run_action(email_all.screen, actor=await self._actor(), filters=self.filters)
-        if failure is not None or found is None:
-            self._show_page((None, failure), 1)
+        found = await self._open_screen(email_all.screen, lambda screen: screen.jobs)
+        if found is None:
             self._show_audience(None, None)
-            return
-        self._show_page((found.jobs.value, found.jobs.failure), 1)
-        self._show_audience(found.audience, found.recent)
+        else:
+            self._show_audience(found.audience, found.recent)
 
     @rx.event
     async def refresh(self):

@@ -55,14 +55,8 @@ class NewsletterSetupState(PagedList, FormState, AuthState):
     async def load(self):
         self._clear_messages()
         self.notice = ""
-        self._open_filters()
-        found, failure = await run_action(newsletter.setup_screen, actor=await self._actor(), filters=self.filters)
-        if failure is not None or found is None:
-            self._show_page((None, failure), 1)
-            self.subscriber_total = 0
-            return
-        self._show_page((found.subscribers.value, found.subscribers.failure), 1)
-        self.subscriber_total = found.total
+        found = await self._open_screen(newsletter.setup_screen, lambda screen: screen.subscribers)
+        self.subscriber_total = found.total if found is not None else 0
 
     @rx.event
     def edit(self, name: str, value: str):

@@ -44,12 +44,10 @@ class LeagueRostersState(TableList, AuthState):
     async def load(self) -> None:
         """The first page of members and the playoff subs awaiting approval, in one read."""
         self.league_href = routes.league_path(self._league_id())
-        self._open_filters()
-        found, failure = await run_action(playoff_subs.rosters_screen, actor=await self._actor(),
-                                          league_id=self._league_id(), filters=self.filters)  # fmt: skip
+        found = await self._open_screen(playoff_subs.rosters_screen, lambda screen: screen.members,
+                                        league_id=self._league_id())  # fmt: skip
         waiting = await self.get_state(PlayoffSubsState)
         waiting._opened(found.pending if found is not None else [])
-        self._show_page((found.members.value, found.members.failure) if found is not None else (None, failure), 1)
 
     @rx.event
     async def download(self):
