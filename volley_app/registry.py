@@ -132,8 +132,11 @@ S = TypeVar("S", bound=type[rx.State])
 Body = Sequence[rx.Component]
 
 
-def screen(route: str, title: str, state: S) -> Callable[[Callable[[S], Body]], Callable[[], rx.Component]]:
-    """Declare a /dash page titled ``title`` (in the tab and as its heading) that ``state.load`` opens.
+def screen(
+    route: str, title: str, state: S, heading: Callable[[S], str | rx.Var[str]] | None = None
+) -> Callable[[Callable[[S], Body]], Callable[[], rx.Component]]:
+    """Declare a /dash page titled ``title`` (in the tab and, unless ``heading`` gives it from ``state``, as its
+    heading) that ``state.load`` opens.
 
     The decorated function is given ``state`` and returns what stands under the heading, one under the other::
 
@@ -143,7 +146,7 @@ def screen(route: str, title: str, state: S) -> Callable[[Callable[[S], Body]], 
 
     def declare(body: Callable[[S], Body]) -> Callable[[], rx.Component]:
         def component() -> rx.Component:
-            return dash_screen(title, *body(state))
+            return dash_screen(title if heading is None else heading(state), *body(state))
 
         component.__name__ = component.__qualname__ = body.__name__
         component.__module__ = body.__module__

@@ -68,8 +68,8 @@ async def test_my_info_fields_per_role(world, who):
         assert state.info == {} and state.info_error
         return
     assert state.info["username"] == who
-    assert state.show_address is (who in ("svl", "root"))
-    assert state.show_player is (who != "svl")
+    assert state.shows["show_address"] is (who in ("svl", "root"))
+    assert state.shows["show_player"] is (who != "svl")
     if who == "svl":
         assert state.info["last_name"] == "" and state.info["city"] == "Lexington"
 
@@ -137,7 +137,7 @@ async def test_a_player_cannot_make_themselves_admin(world):
     db, tokens, ids = world
     _, state = page_state(EditUserState, f"/dash/users/{ids['alice']}", tokens["alice"])
     await state.load()
-    assert state.admin_view is False
+    assert state.shows["is_admin_view"] is False
     await call(state.save, _form("alice", **{"role-admin": True, "role-player": True, "active": False}))
     user = rows(db, User, User.id == ids["alice"])[0]
     assert user.roles == ["Player"] and user.active is True
@@ -147,7 +147,7 @@ async def test_an_admin_sets_roles_active_and_sub_from_the_form(world):
     db, tokens, ids = world
     _, state = page_state(EditUserState, f"/dash/users/{ids['alice']}", tokens["root"])
     await state.load()
-    assert state.admin_view and state.last_name_locked and state.roles == ["Player"] and state.active
+    assert state.shows["is_admin_view"] and state.shows["last_name_locked"] and state.roles == ["Player"] and state.active
     before = snapshot(db)
     events = await call(state.save, _form("alice", active=False))  # no role ticked
     assert redirect_target(events) is None and state.errors["roles"] and snapshot(db) == before
@@ -201,7 +201,7 @@ async def test_changing_your_own_password_needs_the_current_one(world, current, 
     db, tokens, ids = world
     _, state = page_state(EditUserState, f"/dash/users/{ids['alice']}", tokens["alice"])
     await state.load()
-    assert state.own_account
+    assert state.shows["own_account"]
     before = snapshot(db)
     extra = {} if current is None else {"current_password": current}
     events = await call(state.save, _form("alice", password="new-pass1", **extra))
@@ -229,7 +229,7 @@ async def test_an_admin_setting_someones_password_needs_no_current_one_and_logs_
     db, tokens, ids = world
     _, state = page_state(EditUserState, f"/dash/users/{ids['alice']}", tokens["root"])
     await state.load()
-    assert not state.own_account
+    assert not state.shows["own_account"]
     events = await call(state.save, _form("alice", password="new-pass1", **{"role-player": True}))
     assert redirect_target(events) == "/dash/playerinfo"
     assert _open_sessions(db, ids["alice"]) == []

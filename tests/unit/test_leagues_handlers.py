@@ -188,7 +188,7 @@ async def test_league_home_shows_actions_only_to_its_svl_and_admins(world, who):
         assert state.missing and state.info == {}
     else:
         assert state.info["name"] == "Monday C 6s"
-        assert state.can_manage is (who in ALLOWED)
+        assert state.shows["can_manage"] is (who in ALLOWED)
         assert state.links["schedule"] == f"/dash/leagues/teams/schedule?league={world['lid']}"
 
 
@@ -207,7 +207,7 @@ async def test_the_league_home_opens_with_one_service_call(world, who, monkeypat
     state, _ev = await call(world, who, home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "load")
     assert called == [league_home.league_home]
     assert state.info["name"] == "Monday C 6s" and state.info["teams_of"] == "4 of 8" and state.error == ""
-    assert state.can_manage is (who in ALLOWED) and bool(state.export_links) is (who in ALLOWED)
+    assert state.shows["can_manage"] is (who in ALLOWED) and bool(state.export_links) is (who in ALLOWED)
     assert len(state.my_games) == (6 if who == "player" else 0)  # the player captains every team: all 6 games
 
 
@@ -225,7 +225,7 @@ async def test_a_league_home_card_refused_is_left_empty_and_the_rest_shows(world
     payments = await state.get_state(home.LeaguePaymentsState)
     assert state.my_games == [] and state.export_links == {} and payments.payment_rows == []
     assert state.error == "" and not state.missing and payments.filter_error == ""
-    assert state.info["name"] == "Monday C 6s" and state.can_manage is (who in ALLOWED)
+    assert state.info["name"] == "Monday C 6s" and state.shows["can_manage"] is (who in ALLOWED)
     assert state.show_payments is (who in ALLOWED) and state.links["schedule"]
 
 
@@ -325,7 +325,7 @@ async def test_only_an_admin_sees_and_restores_an_archived_league(world, who):
     db.expire_all()
     if who == "admin":
         assert state.error == "" and rows(db, League)[0].archived_at is None
-        assert state.notice.endswith("restored: it is listed again.") and not state.can_restore
+        assert state.notice.endswith("restored: it is listed again.") and not state.shows["can_restore"]
     else:
         assert fingerprint(db, world["dir"]) == before
         assert state.error in ("Unauthorized", "No access", "This league no longer exists")

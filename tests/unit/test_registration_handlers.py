@@ -154,7 +154,7 @@ async def test_nobody_else_pays_or_sees_a_players_registration(world, who):
 @pytest.mark.parametrize("who", WHO)
 async def test_league_home_offers_registration_to_players_and_payments_to_operators(world, who):
     state, _e = await call(world, who, league_pages.LeagueHomeState, f"/dash/leagues/{world['lid']}", "load")
-    assert state.may_register is (who in ("pat", "sam"))
+    assert state.registration["may_register"] is (who in ("pat", "sam"))
     await _register(world)
     state, _e = await call(world, who, league_pages.LeagueHomeState, f"/dash/leagues/{world['lid']}", "load")
     payments = await state.get_state(LeaguePaymentsState)  # its first page comes with the league home

@@ -82,7 +82,7 @@ async def test_the_team_page_shows_the_roster_to_members_and_the_operator(world,
     roster = await state.get_state(RosterState)
     if who in ("cap", "co", "pl", "svla", "root"):
         assert [m["username"] for m in roster.members] == ["cap", "coco", "play"]
-        assert roster.can_manage is (who != "pl")
+        assert roster.may["can_manage"] is (who != "pl")
         assert [i["email"] for i in roster.invitations] == ([] if who == "pl" else ["waiting@example.com"])
     else:
         assert roster.members == [] and state.error in REFUSED and state.team == {}

@@ -55,7 +55,7 @@ async def _open(w, who: str):
 
 async def test_a_member_answers_and_only_that_game_changes(w):
     state = await _open(w, "ann")
-    assert state.team_name == "T1" and state.member and not state.read_only and state.error == ""
+    assert state.team_name == "T1" and state.viewer["member"] and not state.viewer["read_only"] and state.error == ""
     assert [g["game_id"] for g in state.games] == [w["g1"], w["g2"]]
     other_before = dict(state.games[1])
     await call(state.answer, w["g1"], "Out")
@@ -70,7 +70,7 @@ async def test_a_member_answers_and_only_that_game_changes(w):
 @pytest.mark.parametrize("who", ["svla", "root"])
 async def test_the_operator_reads_and_cannot_answer(w, who):
     state = await _open(w, who)
-    assert state.read_only and not state.member and state.captain and len(state.games) == 2
+    assert state.viewer["read_only"] and not state.viewer["member"] and state.viewer["captain"] and len(state.games) == 2
     await call(state.answer, w["g1"], "In")
     assert state.answer_error and count(w["db"], GameRsvp) == 0
 
@@ -110,7 +110,7 @@ async def test_another_player_cannot_answer_for_my_team_from_their_home(w):
 async def test_the_captain_finds_subs_for_a_short_game_in_one_tap_and_others_cannot(w):
     db = w["db"]
     captain = await _open(w, "cap")
-    assert captain.runs and captain.games[0]["short"] and captain.games[0]["lacking"] == 2
+    assert captain.viewer["runs"] and captain.games[0]["short"] and captain.games[0]["lacking"] == 2
     events = await call(captain.find_subs, w["g1"])
     [made] = rows(db, SubRequest)
     assert (made.game_id, made.team_id, made.players_needed) == (w["g1"], w["t1"], 2)
@@ -119,7 +119,7 @@ async def test_the_captain_finds_subs_for_a_short_game_in_one_tap_and_others_can
     assert count(db, SubRequest) == 1
     for who in ("ann", "svla"):
         state = await _open(w, who)
-        assert not state.runs
+        assert not state.viewer["runs"]
         await call(state.find_subs, w["g2"])
         assert state.answer_error != ""
     assert count(db, SubRequest) == 1

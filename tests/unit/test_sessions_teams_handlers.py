@@ -248,7 +248,7 @@ async def test_team_edit_by_its_svl_changes_the_record_only(world):
     db = world["db"]
     tid = _team_id(db)
     state, _ev = await call(world, "svla", TeamEditState, f"/dash/teams/{tid}", "load")
-    assert (state.team["team_name"], state.team["wins"], state.team["paid"], state.can_manage, state.can_edit_name) == (
+    assert (state.team["team_name"], state.team["wins"], state.team["paid"], state.may["can_manage"], state.may["can_edit_name"]) == (
         "T1", "0", "false", True, False,
     )  # fmt: skip
     form = {"team_name": "Ignored", "paid": "true", "wins": "3", "losses": "2", "reason": "Week 1 played on paper"}

@@ -56,7 +56,7 @@ async def test_only_the_sub_with_the_place_can_say_they_cannot_make_it(world, wh
     before = _everything(db)
     state = page_state(SubRequestState, f"/dash/notes/{rid}", tokens.get(who))[1]
     await call(state.load)
-    assert state.can_withdraw is False
+    assert state.may["can_withdraw"] is False
     await call(state.withdraw)
     assert _everything(db) == before
     assert state.action_error != "" or state.load_error != ""
@@ -67,14 +67,14 @@ async def test_the_sub_with_the_place_gives_it_up(world):
     db, tokens, rid = world
     state = page_state(SubRequestState, f"/dash/notes/{rid}", tokens["ben"])[1]
     await call(state.load)
-    assert state.can_withdraw is True and state.can_accept is False and state.can_decline is False
+    assert state.may["can_withdraw"] is True and state.may["can_accept"] is False and state.may["can_decline"] is False
     events = await call(state.withdraw)
     assert state.action_error == ""
     db.expire_all()
     req = db.get(SubRequest, rid)
     assert (req.status, req.places_filled, req.recipient_id) == (SubStatus.OPEN, 0, None)
     assert state.notice == WITHDRAWN and redirect_target(events) is None  # still open to anyone: they still see it
-    assert state.can_withdraw is False and state.can_accept is True
+    assert state.may["can_withdraw"] is False and state.may["can_accept"] is True
     # a second click changes nothing more
     before = _everything(db)
     await call(state.withdraw)

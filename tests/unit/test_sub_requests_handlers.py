@@ -79,12 +79,12 @@ async def test_detail_load_visibility(world, who):
         if visible:
             assert state.note["team"] == "Net Ninjas"
             assert not any("@" in v for v in state.note.values())
-            assert state.can_edit is (who == "alice")
-            assert state.can_decline is (who == "ben" and target == "targeted")
-            assert state.can_accept is ((who in ("ben", "root") and target == "open") or (who == "ben" and target == "targeted"))
+            assert state.may["can_edit"] is (who == "alice")
+            assert state.may["can_decline"] is (who == "ben" and target == "targeted")
+            assert state.may["can_accept"] is ((who in ("ben", "root") and target == "open") or (who == "ben" and target == "targeted"))
             assert (state.record != {}) is (who == "alice")  # only the requestor's page holds the edit form
         else:
-            assert state.note is None and not (state.can_accept or state.can_decline or state.can_edit)
+            assert state.note is None and not (state.may["can_accept"] or state.may["can_decline"] or state.may["can_edit"])
             assert state.record == {}  # the edit form holds nothing either
     assert snapshot(db) == before
 
@@ -113,7 +113,7 @@ async def test_opening_a_request_reads_it_once_for_the_page_and_its_invite_list(
         await call(getattr(substate(root, load.state), load.fn.__name__))
     assert reads == [str(reqs["open"])]
     queue = substate(root, InviteQueueState)
-    assert detail.note is not None and detail.note["team"] == "Net Ninjas" and detail.can_edit
+    assert detail.note is not None and detail.note["team"] == "Net Ninjas" and detail.may["can_edit"]
     assert queue.can_invite and queue.queue == [] and queue.sub_options != []  # the list shows the same read
 
 
@@ -124,13 +124,13 @@ async def test_accept_then_another_sub_is_told_it_was_taken(world):
     await ben.load()
     _root, carl = page_state(SubRequestState, f"/dash/notes/{reqs['open']}", login_token(db, "carl"))
     await carl.load()
-    assert ben.can_accept and carl.can_accept
+    assert ben.may["can_accept"] and carl.may["can_accept"]
     await ben.accept()
     assert ben.note["status"] == "Accepted" and ben.notice
     await carl.accept()
     assert carl.action_error == request_replies.TAKEN
     assert carl.load_error == request_replies.TAKEN  # the page says why, not just 'No access'
-    assert carl.note is None and not carl.can_accept
+    assert carl.note is None and not carl.may["can_accept"]
     req = rows(db, SubRequest, SubRequest.id == reqs["open"])[0]
     assert (req.status, req.recipient_id) == (SubStatus.ACCEPTED, ids["ben"])
 

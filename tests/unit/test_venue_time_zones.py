@@ -314,7 +314,7 @@ async def test_the_edit_page_saves_a_venues_zone(world):
     token = login_token(db, "chivenue")
     _root, state = page_state(edit_page.EditUserState, f"/dash/users/{world['chi'].user_id}", token)
     await call(state.load)
-    assert state.show_time_zone and state.time_zone == CHICAGO
+    assert state.shows["show_time_zone"] and state.time_zone == CHICAGO
     form = {"username": "chivenue", "email": "chivenue@example.com", "first_name": "Windy", "region": "IL",
             "address": "", "city": "", "time_zone": "Mars/Base"}  # fmt: skip
     await call(state.save, form)

@@ -348,18 +348,25 @@ def stacked_form(*children: rx.Component, on_submit: Event, spacing: str = "4", 
     return rx.form(column(*children, spacing=spacing), on_submit=on_submit, width="100%", **props)
 
 
-def record_form(state, *children: rx.Component, on_submit: Event = None) -> rx.Component:
+def record_form(state, *children: rx.Component, on_submit: Event = None, spacing: str = "4") -> rx.Component:
     """The form of a loaded record, drawn again with new defaults when ``state`` shows another (its ``form_key``).
 
     Sent to ``on_submit`` (``state.save`` unless given).
     """
-    return stacked_form(*children, on_submit=on_submit if on_submit is not None else state.save, key=state.form_key)
+    submit = on_submit if on_submit is not None else state.save
+    return stacked_form(*children, on_submit=submit, key=state.form_key, spacing=spacing)
 
 
 def update_delete(state, update: str, delete: str, question: str | rx.Var[str]) -> rx.Component:
     """Update (submits the form) and Delete (``state.delete``, after ``question``) side by side."""
     save = submit_button(update, state, size="2", width="auto")
     return button_row(save, confirm_delete(delete, question, state.delete), spacing="3")
+
+
+def form_messages(state, error_id: str | None = None) -> rx.Component:
+    """A form screen's two lines over its content: what went wrong (``state.error``, focused at ``error_id``) and
+    what the last action did (``state.notice``)."""
+    return rx.fragment(error_line(state.error, error_id), notice_line(state.notice))
 
 
 def notice_line(message: str | rx.Var[str]) -> rx.Component:

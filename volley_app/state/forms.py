@@ -15,6 +15,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 
 import reflex as rx
 from reflex.event import EventSpec
+from reflex.vars import BooleanVar
 
 from volley_app import db, routes
 from volley_app.services.core.actors import Actor
@@ -74,6 +75,22 @@ def form_values(form_data: object, names: Iterable[str]) -> dict[str, str]:
         value = data.get(name)
         out[name] = value if isinstance(value, str) else ("" if value is None or isinstance(value, dict | list) else str(value))
     return out
+
+
+def flags(found: object, *names: str) -> dict[str, bool]:
+    """The named yes/no answers of what a service returned (a dict's keys or a dataclass's fields: what the reader
+    may do, what the page shows), kept as one dict field of a state: ``s.may["can_edit"]``. Nothing read (None):
+    every one false."""
+
+    def answer(name: str) -> object:
+        return found[name] if isinstance(found, Mapping) else getattr(found, name)
+
+    return {name: found is not None and bool(answer(name)) for name in names}
+
+
+def flag(field: rx.Var, name: str) -> BooleanVar:
+    """One of a state's :func:`flags` in a page (``rx.cond(flag(s.may, "can_edit"), ...)``): false until it is read."""
+    return field.to(dict[str, bool])[name].to(bool)
 
 
 def focus(element_id: str, *fallbacks: str) -> EventSpec:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import reflex as rx
 
@@ -17,8 +17,11 @@ from volley_app.services.core import paging
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import DomainError, Invalid
 from volley_app.services.core.paging import Page
+from volley_app.services.core.screens import Part
 from volley_app.state.forms import form_values, path_arg, run_action
 from volley_app.state.polling import Again, PolledPage
+
+R = TypeVar("R")
 
 # How far a page number in the address is followed (each page is one keyset step).
 MAX_ADDRESS_PAGE = 40
@@ -39,8 +42,8 @@ class PagedList(rx.State, mixin=True):
     """One page of a list, its search and filters, Previous and Next.
 
     A subclass names its filters in ``_filter_names`` (``q`` is the search box), writes
-    ``async def _fetch(self, bookmark) -> (Page | None, DomainError | None)`` (one service call with
-    ``self.filters``, most often through :meth:`_read_list`) and ``def _show(self, rows, failure)`` (assign the
+    its service's list in ``_listing`` or ``async def _fetch(self, bookmark) -> (Page | None, DomainError | None)``
+    (one service call with ``self.filters``, most often through :meth:`_read_list`) and ``def _show(self, rows, failure)`` (assign the
     rows or the message).
     """
 
@@ -62,9 +65,16 @@ class PagedList(rx.State, mixin=True):
     _list_capped: bool = False
     _page_in_address: bool = False  # a subclass sets it: the page shown is kept in the address (?page=2)
 
-    if TYPE_CHECKING:  # what a list's state brings (see the class's description)
+    # The service's list, for a list whose page is read with nothing but the person, the filters and the
+    # bookmark (``_listing = staticmethod(svc.leagues_page)``); a list that takes more writes its own ``_fetch``.
+    _listing: ClassVar[Callable[..., Page] | None] = None
 
-        async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]: ...
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        if self._listing is None:
+            raise NotImplementedError
+        return await self._read_list(self._listing, bookmark)
+
+    if TYPE_CHECKING:  # what a list's state brings (see the class's description)
 
         def _show(self, rows: list, failure: DomainError | None) -> None: ...
 
@@ -111,6 +121,17 @@ class PagedList(rx.State, mixin=True):
             self.page_summary = summary(first, len(page.rows), first + len(page.rows) - 1)
         else:
             self.page_summary = summary(first, len(page.rows), page.total, page.capped)
+
+    async def _open_screen(self, screen: Callable[..., R], first_page: Callable[[R], Part[Any]], *,
+                           actor: Actor | None = None, **args: object) -> R | None:  # fmt: skip
+        """Open a screen read in one service call that brings its list's first page (``first_page`` picks that
+        part): the filters the address names, the screen read with them (as ``actor``, else the person), and that
+        page shown, or the failure. Returns the screen, None when it could not be read."""
+        self._open_filters()
+        found, failure = await run_action(screen, actor=actor or await self._actor(), filters=self.filters, **args)
+        page = first_page(found) if found is not None else Part(None, failure)
+        self._show_page((page.value, page.failure), 1)
+        return found
 
     async def _read_list(self, listing: Callable[..., Page], bookmark: str,
                          **args: object) -> tuple[Page | None, DomainError | None]:  # fmt: skip

@@ -18,13 +18,11 @@ from volley_app.components.rsvps import answer_buttons
 from volley_app.components.sub_requests import my_sub_info, open_requests_table, page_error, request_search
 from volley_app.registry import page
 from volley_app.services.core.errors import DomainError, Invalid
-from volley_app.services.core.paging import Page
 from volley_app.services.operations import home
 from volley_app.services.seasons.score_reports import TeamCard
 from volley_app.services.subs import request_lists
 from volley_app.services.teams.rsvps import MyGame
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import run_action
 from volley_app.state.paging import PagedList
 from volley_app.state.rsvps import answer_game
 from volley_app.state.sub_requests import ListedRequest, as_table_rows
@@ -43,8 +41,7 @@ class PlayerHomeState(PagedList, AuthState):
     home_error: rx.Field[str] = rx.field("")
     _filter_names = request_lists.REQUEST_FILTERS
 
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(request_lists.list_open, bookmark)
+    _listing = staticmethod(request_lists.list_open)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.open_rows = as_table_rows(rows)
@@ -56,14 +53,11 @@ class PlayerHomeState(PagedList, AuthState):
             return None
         if target := home.elsewhere(actor):
             return rx.redirect(target)
-        self._open_filters()
-        found, failure = await run_action(home.player_home, actor=actor, filters=self.filters)
-        if failure is not None or found is None:
-            self._show_page((None, failure), 1)
+        found = await self._open_screen(home.player_home, lambda screen: screen.open_requests, actor=actor)
+        if found is None:
             self.all_leagues = self.registration_leagues = self.current_leagues = []
             self.team_cards, self.commitments, self.next_games, self.is_sub = [], [], [], False
             return None
-        self._show_page((found.open_requests.value, found.open_requests.failure), 1)
 
         def pick(key: str) -> list[dict[str, str]]:
             return [

@@ -17,11 +17,9 @@ from volley_app.components.tables import card
 from volley_app.models import Gender, Rating
 from volley_app.registry import Body, screen
 from volley_app.services.core.errors import DomainError
-from volley_app.services.core.paging import Page
 from volley_app.services.subs import subs_list
 from volley_app.services.subs.subs_list import SubRatings, SubRow
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import run_action
 from volley_app.state.paging import PolledList
 
 LOAD_FAILED = "Issue accessing player info. Please log out and log back in."
@@ -62,8 +60,7 @@ class SubsState(PolledList, AuthState):
     _filter_names = subs_list.SUB_FILTERS
     _me: int = 0  # the viewer, whose own row offers no Invite
 
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(subs_list.list_subs, bookmark)
+    _listing = staticmethod(subs_list.list_subs)
 
     @rx.var
     def empty_text(self) -> str:
@@ -80,10 +77,8 @@ class SubsState(PolledList, AuthState):
             self.sub_rows = []
             return rx.redirect(target)
         self._me = actor.user_id if actor else 0
-        self._open_filters()
-        found, failure = await run_action(subs_list.subs_screen, actor=actor, filters=self.filters)
+        found = await self._open_screen(subs_list.subs_screen, lambda screen: screen.subs, actor=actor)
         self.is_sub = bool(found and found.is_sub)
-        self._show_page((found.subs.value, found.subs.failure) if found else (None, failure), 1)
         return type(self).poll
 
 

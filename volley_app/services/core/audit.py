@@ -87,6 +87,13 @@ def record_change(
     )  # fmt: skip
 
 
+def save_change(db: Session, actor: Actor | None, *, row: Any, **change: Any) -> AuditEntry | None:
+    """Write the updated ``row`` (its id and defaults as stored) and record what changed, as :func:`record_change`."""
+    db.add(row)
+    db.flush()
+    return record_change(db, actor, row=row, **change)
+
+
 def _optional_id(value: object) -> int | None:
     if value in (None, ""):
         return None

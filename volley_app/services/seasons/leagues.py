@@ -404,9 +404,7 @@ def update_league(db: Session, actor: Actor | None, league_id: object, **fields)
     row.cash = validation.flag(fields.get("cash")) and cash_allowed(db, row.svl_id)
     if "active" in fields:
         row.active = validation.flag(fields.get("active"))
-    db.add(row)
-    db.flush()
-    audit.record_change(
+    audit.save_change(
         db, actor, entity="league", row=row, before=before, fields=LEAGUE_FIELDS, league_id=row.id,
         summary=f"League {display_name(row)} changed",
     )  # fmt: skip

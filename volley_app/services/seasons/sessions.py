@@ -305,10 +305,8 @@ def update_session(
     before = audit.snapshot(row, SESSION_FIELDS)
     row.name, row.start_at, row.end_at = _check_fields(name, start, end, venues.zone(db, row.svl_id))
     row.status = status_at(row, utcnow())
-    db.add(row)
-    db.flush()
-    audit.record_change(db, actor, entity="session", row=row, before=before, fields=SESSION_FIELDS,
-                        summary=f"Session {row.name} changed", subject_user_id=row.svl_id)  # fmt: skip
+    audit.save_change(db, actor, entity="session", row=row, before=before, fields=SESSION_FIELDS,
+                      summary=f"Session {row.name} changed", subject_user_id=row.svl_id)  # fmt: skip
     return row
 
 

@@ -66,8 +66,6 @@ def update_settings(db: Session, actor: Actor | None, *, team_id: object, remind
     )  # fmt: skip
     before = audit.snapshot(team, FIELDS)
     team.rsvp_reminder_days, team.rsvp_deadline_hours = clean["rsvp_reminder_days"], clean["rsvp_deadline_hours"]
-    db.add(team)
-    db.flush()
-    audit.record_change(db, seat.actor, entity="team", row=team, before=before, fields=FIELDS, league_id=team.league_id,
-                        summary=f"Team {team.team_name} answer settings changed")  # fmt: skip
+    audit.save_change(db, seat.actor, entity="team", row=team, before=before, fields=FIELDS, league_id=team.league_id,
+                      summary=f"Team {team.team_name} answer settings changed")  # fmt: skip
     return _shown(seat)

@@ -256,9 +256,7 @@ def update_team(db: Session, actor: Actor | None, team_id: object, **fields: obj
             raise Invalid({"team_name": NAME_CLASH})
         team.team_name = name
         team.paid = validation.flag(fields.get("paid"))
-        db.add(team)
-        db.flush()
-        audit.record_change(
+        audit.save_change(
             db, actor, entity="team", row=team, before=before, fields=TEAM_FIELDS, league_id=team.league_id,
             summary=f"Team {team.team_name} changed",
         )  # fmt: skip

@@ -9,13 +9,11 @@ import reflex as rx
 from reflex.vars import ObjectVar
 
 from volley_app import routes
-from volley_app.components.forms import error_line, notice_line
+from volley_app.components.forms import form_messages
 from volley_app.components.layout import column
 from volley_app.components.paging import filter_select, pager, search_form
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import Body, screen
-from volley_app.services.core.errors import DomainError
-from volley_app.services.core.paging import Page
 from volley_app.services.operations import archive
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import run_action
@@ -29,8 +27,7 @@ class ArchiveState(TableList, AuthState):
     notice: rx.Field[str] = rx.field("")
     _filter_names = archive.ARCHIVE_FILTERS
 
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(archive.archived_page, bookmark)
+    _listing = staticmethod(archive.archived_page)
 
     def _show_rows(self, rows: list) -> None:
         self.archived_rows = [{k: str(v) for k, v in r.items()} for r in rows]
@@ -74,8 +71,7 @@ def archive_page(s: type[ArchiveState]) -> Body:
                 filter_select("Kind", "kind", list(archive.KIND_LABELS.items()), s, any_label="Every kind"),
                 placeholder="Name, venue, court or requestor",
             ),
-            error_line(s.error),
-            notice_line(s.notice),
+            form_messages(s),
             table_or_empty(HEADERS, s.archived_rows, _row, "Nothing archived.", s.loaded & (s.error == "")),
             pager(s, "archived records"),
         ),

@@ -15,7 +15,6 @@ from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import Body, screen
 from volley_app.services.core.errors import DomainError
-from volley_app.services.core.paging import Page
 from volley_app.services.mail import email_all
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, run_action
@@ -37,8 +36,7 @@ class EmailAllState(PagedList, FormState, AuthState):
     repeat_id: rx.Field[str] = rx.field("")
     repeat_question: rx.Field[str] = rx.field("")
 
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(email_all.jobs_page, bookmark)
+    _listing = staticmethod(email_all.jobs_page)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         if failure is not None:
@@ -70,14 +68,11 @@ class EmailAllState(PagedList, FormState, AuthState):
     async def load(self):
         self._clear_messages()
         self.notice = ""
-        self._open_filters()
-        found, failure = await run_action(email_all.screen, actor=await self._actor(), filters=self.filters)
-        if failure is not None or found is None:
-            self._show_page((None, failure), 1)
+        found = await self._open_screen(email_all.screen, lambda screen: screen.jobs)
+        if found is None:
             self._show_audience(None, None)
-            return
-        self._show_page((found.jobs.value, found.jobs.failure), 1)
-        self._show_audience(found.audience, found.recent)
+        else:
+            self._show_audience(found.audience, found.recent)
 
     @rx.event
     async def refresh(self):

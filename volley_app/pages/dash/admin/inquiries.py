@@ -12,7 +12,6 @@ from volley_app.components.layout import column, dash_screen
 from volley_app.components.paging import filter_select, pager, search_form
 from volley_app.registry import page
 from volley_app.services.core.errors import DomainError
-from volley_app.services.core.paging import Page
 from volley_app.services.mail import inquiries
 from volley_app.state.auth import AuthState
 from volley_app.state.paging import PagedList
@@ -23,8 +22,7 @@ class InquiriesState(PagedList, AuthState):
     error: rx.Field[str] = rx.field("")
     _filter_names = inquiries.INQUIRY_FILTERS
 
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(inquiries.inquiries_page, bookmark)
+    _listing = staticmethod(inquiries.inquiries_page)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.error = failure.message if failure else ""

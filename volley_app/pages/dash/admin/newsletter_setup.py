@@ -14,7 +14,6 @@ from volley_app.components.tables import row, table_or_empty
 from volley_app.models import NEWSLETTER_SECTIONS
 from volley_app.registry import Body, screen
 from volley_app.services.core.errors import DomainError
-from volley_app.services.core.paging import Page
 from volley_app.services.mail import newsletter
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, run_action
@@ -37,8 +36,7 @@ class NewsletterSetupState(PagedList, FormState, AuthState):
     def preview(self) -> str:
         return newsletter.preview(self.values)
 
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(newsletter.subscribers_page, bookmark)
+    _listing = staticmethod(newsletter.subscribers_page)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         if failure is not None:
@@ -57,14 +55,8 @@ class NewsletterSetupState(PagedList, FormState, AuthState):
     async def load(self):
         self._clear_messages()
         self.notice = ""
-        self._open_filters()
-        found, failure = await run_action(newsletter.setup_screen, actor=await self._actor(), filters=self.filters)
-        if failure is not None or found is None:
-            self._show_page((None, failure), 1)
-            self.subscriber_total = 0
-            return
-        self._show_page((found.subscribers.value, found.subscribers.failure), 1)
-        self.subscriber_total = found.total
+        found = await self._open_screen(newsletter.setup_screen, lambda screen: screen.subscribers)
+        self.subscriber_total = found.total if found is not None else 0
 
     @rx.event
     def edit(self, name: str, value: str):

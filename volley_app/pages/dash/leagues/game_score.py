@@ -9,7 +9,7 @@ import reflex as rx
 from reflex.vars import ObjectVar
 
 from volley_app import routes
-from volley_app.components.forms import error_line, notice_line, record_form, stacked_form, submit_button, text_field
+from volley_app.components.forms import form_messages, record_form, stacked_form, submit_button, text_field
 from volley_app.components.layout import button_row, details, labelled, section_card
 from volley_app.components.leagues import back_to_league
 from volley_app.components.scores import SCORE_KEYS, SETS, score_entry, score_fields
@@ -152,8 +152,7 @@ def _answer() -> rx.Component:
 @screen(routes.GAME_SCORE, "Game Score", GameScoreState)
 def game_score_page(s: type[GameScoreState]) -> Body:
     return (
-        error_line(s.error, ERROR_ID),
-        notice_line(s.notice),
+        form_messages(s, ERROR_ID),
         back_to_league(s.back),
         rx.cond(s.game.length() > 0, _game_card()),
         rx.cond(s.can_answer, _answer()),

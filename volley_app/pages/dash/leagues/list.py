@@ -11,8 +11,6 @@ from volley_app.components.leagues import league_search, summary_row
 from volley_app.components.paging import pager
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import Body, screen
-from volley_app.services.core.errors import DomainError
-from volley_app.services.core.paging import Page
 from volley_app.services.seasons import leagues as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.paging import PolledList, TableList
@@ -24,8 +22,7 @@ class LeaguesState(PolledList, TableList, AuthState):
     _poll_seconds: float = 15
     _filter_names = svc.LEAGUE_FILTERS
 
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(svc.leagues_page, bookmark)
+    _listing = staticmethod(svc.leagues_page)
 
     def _show_rows(self, rows: list) -> None:
         self.league_rows = [summary_row(lg) for lg in rows]

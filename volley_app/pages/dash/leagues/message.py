@@ -10,9 +10,9 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.components.forms import area_field, error_line, select_field, submit_button, text_field
-from volley_app.components.layout import button_row, column, dash_screen
+from volley_app.components.layout import button_row, column
 from volley_app.components.leagues import back_to_league
-from volley_app.registry import page
+from volley_app.registry import Body, screen
 from volley_app.services.seasons import league_messages
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
@@ -138,11 +138,9 @@ def _preview() -> rx.Component:
     )  # fmt: skip
 
 
-@page(routes.LEAGUE_MESSAGE, "Email Players", on_load=LeagueMessageState.load)
-def league_message_page() -> rx.Component:
-    s = LeagueMessageState
-    return dash_screen(
-        f"Email Players: {s.league_name}",
+@screen(routes.LEAGUE_MESSAGE, "Email Players", LeagueMessageState, heading=lambda s: f"Email Players: {s.league_name}")
+def league_message_page(s: type[LeagueMessageState]) -> Body:
+    return (
         error_line(s.error, ERROR_ID),
         rx.cond(s.notice != "", rx.callout(s.notice, color_scheme="green", role="status")),
         back_to_league(s.back),

@@ -8,11 +8,11 @@ import reflex as rx
 from reflex.vars import ObjectVar
 
 from volley_app import routes
-from volley_app.components.forms import confirm_delete, error_line, notice_line
-from volley_app.components.layout import button_row, column, dash_screen, link_button
+from volley_app.components.forms import confirm_delete, error_line, form_messages
+from volley_app.components.layout import button_row, column, link_button
 from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
-from volley_app.registry import page
+from volley_app.registry import Body, screen
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.operations import exports, playoff_subs
@@ -44,12 +44,10 @@ class LeagueRostersState(TableList, AuthState):
     async def load(self) -> None:
         """The first page of members and the playoff subs awaiting approval, in one read."""
         self.league_href = routes.league_path(self._league_id())
-        self._open_filters()
-        found, failure = await run_action(playoff_subs.rosters_screen, actor=await self._actor(),
-                                          league_id=self._league_id(), filters=self.filters)  # fmt: skip
+        found = await self._open_screen(playoff_subs.rosters_screen, lambda screen: screen.members,
+                                        league_id=self._league_id())  # fmt: skip
         waiting = await self.get_state(PlayoffSubsState)
         waiting._opened(found.pending if found is not None else [])
-        self._show_page((found.members.value, found.members.failure) if found is not None else (None, failure), 1)
 
     @rx.event
     async def download(self):
@@ -134,8 +132,7 @@ def playoff_subs_section() -> rx.Component:
         (s.pending.length() > 0) | (s.notice != "") | (s.error != ""),
         column(
             rx.heading("Playoff subs awaiting approval", size="4", as_="h2"),
-            error_line(s.error, PLAYOFF_SUBS_ERROR_ID),
-            notice_line(s.notice),
+            form_messages(s, PLAYOFF_SUBS_ERROR_ID),
             rx.vstack(rx.foreach(s.pending, _pending), spacing="2", width="100%"),
         ),
         rx.fragment(),
@@ -154,11 +151,9 @@ def _member(r: ObjectVar[LeagueRosterRow]) -> rx.Component:
     return row(team, name, r["username"], r["role"], r["gender"], r["joined"])
 
 
-@page(routes.LEAGUE_ROSTERS, "Rosters", on_load=LeagueRostersState.load)
-def league_rosters_page() -> rx.Component:
-    s = LeagueRostersState
-    return dash_screen(
-        "Rosters",
+@screen(routes.LEAGUE_ROSTERS, "Rosters", LeagueRostersState)
+def league_rosters_page(s: type[LeagueRostersState]) -> Body:
+    return (
         button_row(
             link_button("Back to the league", href=s.league_href, variant="soft", size="2"),
             rx.button("Download the rosters (CSV)", on_click=s.download, variant="soft", size="2", type="button"),

@@ -6,12 +6,12 @@ import reflex as rx
 from reflex.vars import ObjectVar
 
 from volley_app import routes
-from volley_app.components.forms import area_field, error_line, notice_line, submit_button
-from volley_app.components.layout import column, dash_screen, file_link, section_card
+from volley_app.components.forms import area_field, error_line, form_messages, record_form, submit_button
+from volley_app.components.layout import column, file_link, section_card
 from volley_app.components.leagues import back_to_league
 from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
-from volley_app.registry import page
+from volley_app.registry import Body, screen
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
@@ -109,15 +109,12 @@ def _editor() -> rx.Component:
     return section_card(
         "Waiver Text",
         rx.text(s.version_line, size="2", color_scheme="gray"),
-        rx.form(
-            column(
-                area_field("Waiver text", "text", s, rows="12", required=True, max_length=waivers.TEXT_MAX,
-                           default_value=s.text,
-                           hint="Saving a changed text makes a new version: every member signs it again."),
-                submit_button("Save", s, width="auto"),
-                spacing="3",
-            ),
-            key=s.form_key, on_submit=s.save, width="100%", method="post",
+        record_form(
+            s,
+            area_field("Waiver text", "text", s, rows="12", required=True, max_length=waivers.TEXT_MAX,
+                       default_value=s.text, hint="Saving a changed text makes a new version: every member signs it again."),
+            submit_button("Save", s, width="auto"),
+            spacing="3",
         ),
     )  # fmt: skip
 
@@ -134,13 +131,10 @@ def _signatures() -> rx.Component:
     )
 
 
-@page(routes.LEAGUE_WAIVER, "League Waiver", on_load=LeagueWaiverState.load)
-def league_waiver_page() -> rx.Component:
-    s = LeagueWaiverState
-    return dash_screen(
-        f"Waiver: {s.league_name}",
-        error_line(s.error, ERROR_ID),
-        notice_line(s.notice),
+@screen(routes.LEAGUE_WAIVER, "League Waiver", LeagueWaiverState, heading=lambda s: f"Waiver: {s.league_name}")
+def league_waiver_page(s: type[LeagueWaiverState]) -> Body:
+    return (
+        form_messages(s, ERROR_ID),
         back_to_league(s.back),
         rx.cond(s.denied, rx.fragment(), column(_editor(), _signatures())),
     )

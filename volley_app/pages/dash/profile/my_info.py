@@ -18,14 +18,13 @@ from volley_app.services.operations import profile
 from volley_app.services.seasons import calendar
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
-from volley_app.state.forms import run_action
+from volley_app.state.forms import flag, flags, run_action
 from volley_app.state.sub_invites import SubNotifyState
 
 
 class PlayerInfoState(AuthState):
     info: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
-    show_address: rx.Field[bool] = rx.field(False)
-    show_player: rx.Field[bool] = rx.field(False)
+    shows: rx.Field[dict[str, bool]] = rx.field(default_factory=dict)  # show_address, show_player
     info_error: rx.Field[str] = rx.field("")
     feed_url: rx.Field[str] = rx.field("")
     feed_subscribe: rx.Field[str] = rx.field("")
@@ -52,10 +51,10 @@ class PlayerInfoState(AuthState):
     def _show_info(self, rec: dict | None, failure: DomainError | None) -> None:
         if failure is not None or rec is None:
             self.info, self.info_error = {}, failure.message if failure else ""
-            self.show_address = self.show_player = False
+            self.shows = flags(None, "show_address", "show_player")
             return
         self.info_error = ""
-        self.show_address, self.show_player = rec["show_address"], rec["show_player"]
+        self.shows = flags(rec, "show_address", "show_player")
         self.info = {
             "username": rec["username"],
             "email": rec["email"],
@@ -125,10 +124,10 @@ def player_info_page() -> rx.Component:
     i = cast(ObjectVar[dict[str, str]], s.info)  # Reflex's Field stubs give mypy an ArrayVar for a dict field
 
     def player(label: str, name: str) -> rx.Component:
-        return rx.cond(s.show_player, labelled(label, i[name]))
+        return rx.cond(flag(s.shows, "show_player"), labelled(label, i[name]))
 
     def address(label: str, name: str) -> rx.Component:
-        return rx.cond(s.show_address, labelled(label, i[name]))
+        return rx.cond(flag(s.shows, "show_address"), labelled(label, i[name]))
 
     return dash_page(
         column(

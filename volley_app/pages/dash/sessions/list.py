@@ -12,8 +12,6 @@ from volley_app.components.paging import pager, search_form
 from volley_app.components.sessions import session_row, status_badge
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
-from volley_app.services.core.errors import DomainError
-from volley_app.services.core.paging import Page
 from volley_app.services.seasons import sessions as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.paging import PolledList, TableList
@@ -27,8 +25,7 @@ class SessionsState(PolledList, TableList, AuthState):
     _poll_seconds: float = 15  # spec section 7
     _filter_names = svc.SESSION_FILTERS
 
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(svc.sessions_page, bookmark)
+    _listing = staticmethod(svc.sessions_page)
 
     def _show_rows(self, rows: list) -> None:
         self.session_rows = [session_row(s) for s in rows]

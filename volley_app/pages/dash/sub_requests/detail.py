@@ -27,7 +27,7 @@ from volley_app.services.subs.request_lists import SubRequestDetail
 from volley_app.services.subs.request_page import RequestPage
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
-from volley_app.state.forms import failure_text, focus, form_values, path_arg, run_action
+from volley_app.state.forms import failure_text, flag, flags, focus, form_values, path_arg, run_action
 from volley_app.state.polling import PolledPage
 from volley_app.state.sub_invites import InviteQueueState
 from volley_app.state.sub_matching import OutcomeState, SuggestionsState
@@ -128,6 +128,10 @@ def _page_read(screen: RequestPage) -> RequestRead:
     return got
 
 
+def _may(found: SubRequestDetail | None) -> dict[str, bool]:
+    return flags(found, "can_accept", "can_decline", "can_edit", "can_reopen", "can_withdraw")
+
+
 class SubRequestState(SubPickerList, RequestFormState, PolledPage, AuthState):
     """One request, read again at once when it changes (live updates) and every 150 s otherwise."""
 
@@ -135,12 +139,9 @@ class SubRequestState(SubPickerList, RequestFormState, PolledPage, AuthState):
     _poll_seconds = 150
     note: rx.Field[ShownRequest | None] = rx.field(None)
     record: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
-    can_accept: rx.Field[bool] = rx.field(False)
+    # what the reader may do to it: can_accept, can_decline, can_edit, can_reopen, can_withdraw
+    may: rx.Field[dict[str, bool]] = rx.field(default_factory=dict)
     approval_note: rx.Field[str] = rx.field("")
-    can_decline: rx.Field[bool] = rx.field(False)
-    can_edit: rx.Field[bool] = rx.field(False)
-    can_reopen: rx.Field[bool] = rx.field(False)
-    can_withdraw: rx.Field[bool] = rx.field(False)
     load_error: rx.Field[str] = rx.field("")
     action_error: rx.Field[str] = rx.field("")
     notice: rx.Field[str] = rx.field("")
@@ -190,8 +191,7 @@ class SubRequestState(SubPickerList, RequestFormState, PolledPage, AuthState):
         reopen picker stays as typed, with what it found."""
         found, failure = got["found"], got["failure"]
         if failure or found is None:
-            self.note, self.record, self.can_accept, self.can_decline, self.can_edit = None, {}, False, False, False
-            self.can_reopen = self.can_withdraw = False
+            self.note, self.record, self.may = None, {}, _may(None)
             self.approval_note = ""
             self._seen = ""
             self._show_picker(False, None)
@@ -199,14 +199,13 @@ class SubRequestState(SubPickerList, RequestFormState, PolledPage, AuthState):
             return
         self.load_error = ""
         self.note = _shown(found)
-        self.can_accept, self.can_decline, self.can_edit = found["can_accept"], found["can_decline"], found["can_edit"]
-        self.can_reopen, self.can_withdraw = found["can_reopen"], found["can_withdraw"]
+        self.may = _may(found)
         self.approval_note = found["approval_note"]
         self._seen = got["seen"]
         # a page of subs by name to reopen it to
-        self._show_picker(self.can_reopen, got.get("choices"), keep_search=not opening)
-        self.record = _editable(found) if self.can_edit else {}
-        if self.can_edit:
+        self._show_picker(found["can_reopen"], got.get("choices"), keep_search=not opening)
+        self.record = _editable(found) if found["can_edit"] else {}
+        if found["can_edit"]:
             self._show_hints(got["hints"], found["svl"])
         path = got["feed"]
         self.feed = backend_address(path) if path else ""
@@ -360,7 +359,7 @@ class SubRequestState(SubPickerList, RequestFormState, PolledPage, AuthState):
         if failure:
             self.action_error = failure.message
             return focus(DETAIL_ERROR_ID)
-        self.note, self.record, self.can_edit = None, {}, False
+        self.note, self.record, self.may = None, {}, {**self.may, "can_edit": False}
         return rx.redirect(routes.MY_SUB_REQUESTS)
 
 
@@ -468,9 +467,9 @@ def _actions() -> rx.Component:
         rx.cond(s.approval_note != "", rx.callout(s.approval_note, icon="info", size="1", color_scheme="blue"),
                 rx.fragment()),  # fmt: skip
         button_row(
-            rx.cond(s.can_accept, rx.button("Accept", on_click=s.accept, color_scheme="green", size="3")),
-            rx.cond(s.can_decline, rx.button("Decline", on_click=s.decline, color_scheme="red", variant="soft", size="3")),
-            rx.cond(s.can_withdraw, _withdraw_dialog()),
+            rx.cond(flag(s.may, "can_accept"), rx.button("Accept", on_click=s.accept, color_scheme="green", size="3")),
+            rx.cond(flag(s.may, "can_decline"), rx.button("Decline", on_click=s.decline, color_scheme="red", variant="soft", size="3")),
+            rx.cond(flag(s.may, "can_withdraw"), _withdraw_dialog()),
             spacing="3",
         ),
     )
@@ -488,8 +487,8 @@ def note_detail_page() -> rx.Component:
         outcome_panel(),
         suggestions_panel(after_invite=SubRequestState.read_again),
         invite_queue_card(),
-        rx.cond(s.can_reopen, _reopen_form(), rx.fragment()),
-        rx.cond(s.can_edit, _edit_form(), rx.fragment()),
+        rx.cond(flag(s.may, "can_reopen"), _reopen_form(), rx.fragment()),
+        rx.cond(flag(s.may, "can_edit"), _edit_form(), rx.fragment()),
     )
     failed = rx.callout(s.load_error, icon="triangle_alert", color_scheme="red", role="alert")
     shown = rx.cond(s.load_error != "", failed, request)

@@ -15,7 +15,7 @@ from volley_app.components.forms import (
     confirm_delete,
     error_line,
     form_card,
-    notice_line,
+    form_messages,
     record_form,
     select_field,
     stacked_form,
@@ -28,7 +28,7 @@ from volley_app.services.core.validation import TEAM_NAME_REQUIRED
 from volley_app.services.teams import invitations, rosters, waivers
 from volley_app.services.teams import teams as svc
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import FormState, form_values, path_arg, run_action
+from volley_app.state.forms import FormState, flag, flags, form_values, path_arg, run_action
 
 ERROR_ID = "team-error"
 
@@ -73,8 +73,7 @@ class RosterState(FormState, AuthState):
     gender_note: rx.Field[str] = rx.field("")
     gender_ok: rx.Field[bool] = rx.field(True)
     full: rx.Field[bool] = rx.field(False)
-    can_manage: rx.Field[bool] = rx.field(False)
-    can_leave: rx.Field[bool] = rx.field(False)
+    may: rx.Field[dict[str, bool]] = rx.field(default_factory=dict)  # can_manage, can_leave
     shown: rx.Field[bool] = rx.field(False)
     notice: rx.Field[str] = rx.field("")
 
@@ -90,8 +89,7 @@ class RosterState(FormState, AuthState):
         self.gender_note = found["gender_note"] if found else ""
         self.gender_ok = bool(found and found["women"] >= found["women_needed"])
         self.full = bool(found and found["full"])
-        self.can_manage = bool(found and found["can_manage"])
-        self.can_leave = bool(found and found["can_leave"])
+        self.may = flags(found, "can_manage", "can_leave")
 
     async def _reload(self) -> None:
         found, failure = await run_action(rosters.roster, actor=await self._actor(), team_id=self._id())
@@ -148,9 +146,7 @@ class TeamEditState(FormState, AuthState):
     _error_id = ERROR_ID
 
     team: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
-    can_manage: rx.Field[bool] = rx.field(False)
-    can_edit_name: rx.Field[bool] = rx.field(False)
-    can_delete: rx.Field[bool] = rx.field(False)
+    may: rx.Field[dict[str, bool]] = rx.field(default_factory=dict)  # can_manage, can_edit_name, can_delete
     denied: rx.Field[bool] = rx.field(False)
     # the league's waiver: "" when it has none; who has not signed it; whether the reader still has to
     waiver: rx.Field[str] = rx.field("")
@@ -177,9 +173,7 @@ class TeamEditState(FormState, AuthState):
         roster._show(screen["roster"] if screen else None)
         actor = await self._actor()
         self._show_waiver(screen["waiver"] if screen else None, actor.user_id if actor else 0)
-        self.can_manage = bool(found and found["can_manage"])
-        self.can_edit_name = bool(found and found["can_edit_name"])
-        self.can_delete = bool(found and found["can_delete"])
+        self.may = flags(found, "can_manage", "can_edit_name", "can_delete")
 
     @rx.event
     async def save(self, form_data: dict[str, object]):
@@ -209,7 +203,7 @@ def _name_and_paid() -> rx.Component:
     s = TeamEditState
     t = _team()
     return rx.cond(
-        s.can_edit_name,
+        flag(s.may, "can_edit_name"),
         rx.fragment(
             text_field("Team Name", "team_name", s, max_length=100, default_value=t["team_name"]),
             select_field("Paid", "paid", [("true", "Yes"), ("false", "No")], s, default_value=t["paid"]),
@@ -250,7 +244,7 @@ def _actions() -> rx.Component:
         "Delete Team", "Are you sure you want to delete " + t["team_name"] + "? It has no payments or results.", s.delete
     )
     return button_row(
-        submit_button("Update Team", s, size="2", width="auto"), withdraw, rx.cond(s.can_delete, delete, rx.fragment()),
+        submit_button("Update Team", s, size="2", width="auto"), withdraw, rx.cond(flag(s.may, "can_delete"), delete, rx.fragment()),
         spacing="3",
     )  # fmt: skip
 
@@ -324,11 +318,10 @@ def roster_section() -> rx.Component:
             rx.text(s.size, size="2"),
             rx.cond(s.gender_note != "", rx.text(s.gender_note, size="2", color_scheme=rx.cond(s.gender_ok, "green", "red")),
                     rx.fragment()),  # fmt: skip
-            error_line(s.error, ROSTER_ERROR_ID),
-            notice_line(s.notice),
+            form_messages(s, ROSTER_ERROR_ID),
             rx.vstack(rx.foreach(s.members, _member), spacing="2", width="100%"),
             rx.cond(
-                s.can_manage,
+                flag(s.may, "can_manage"),
                 column(
                     rx.cond(s.full, rx.text("The roster is full.", size="2"), _invite_form()),
                     rx.cond(
@@ -341,7 +334,7 @@ def roster_section() -> rx.Component:
                 ),
                 rx.fragment(),
             ),
-            rx.cond(s.can_leave, leave, rx.fragment()),
+            rx.cond(flag(s.may, "can_leave"), leave, rx.fragment()),
             spacing="3",
         ),
         rx.fragment(),
@@ -359,12 +352,12 @@ def team_edit_page() -> rx.Component:
         rx.text("League: ", rx.link(t["league_name"], href=t["league_href"]), " · ", t["status"]),
         rx.cond(t["standing"] != "", rx.text("Standing: ", rx.link(t["standing"], href=t["standings_href"]),
                                              custom_attrs={"data-testid": "team-standing"})),  # fmt: skip
-        rx.cond(s.can_manage, _edit_form(), read_only),
+        rx.cond(flag(s.may, "can_manage"), _edit_form(), read_only),
     )
     back = link_button("Back to Teams", href=routes.TEAMS, variant="soft")
     links = button_row(
         link_button("Games and answers", href=t["games_href"], size="2"),
-        rx.cond(RosterState.can_manage, link_button("Team settings", href=t["settings_href"], size="2", variant="soft")),
+        rx.cond(flag(RosterState.may, "can_manage"), link_button("Team settings", href=t["settings_href"], size="2", variant="soft")),
         rx.cond(s.waiver != "", link_button(rx.cond(s.must_sign, "Sign the waiver", "Waiver"), href=t["waiver_href"],
                                             size="2", variant=rx.cond(s.must_sign, "solid", "soft"))),
     )  # fmt: skip

@@ -27,24 +27,23 @@ from volley_app.services.subs.invites import MAX_PLAYERS
 from volley_app.services.teams import rsvps
 from volley_app.services.teams.rsvps import RsvpCell, RsvpGame
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import path_arg, run_action
+from volley_app.state.forms import flag, flags, run_action
 from volley_app.state.paging import PolledList
 from volley_app.state.rsvps import answer_game
+from volley_app.state.teams import TeamScreen
+
+# what rsvps.TeamGames says of the reader: a member, who sees counts (captain), who only reads, who finds subs (runs)
+_VIEWER = ("member", "captain", "read_only", "runs")
 
 
-class TeamGamesState(PolledList, AuthState):
+class TeamGamesState(TeamScreen, PolledList, AuthState):
     """The team's games; the page shown is read again at once when one of the team's members answers (live
     updates), and every few minutes otherwise."""
 
     _poll_path = routes.TEAM_GAMES
     _poll_seconds = 300
-    team_name: rx.Field[str] = rx.field("")
-    league_name: rx.Field[str] = rx.field("")
     games: rx.Field[list[RsvpGame]] = rx.field(default_factory=list)
-    member: rx.Field[bool] = rx.field(False)
-    captain: rx.Field[bool] = rx.field(False)
-    read_only: rx.Field[bool] = rx.field(False)
-    runs: rx.Field[bool] = rx.field(False)
+    viewer: rx.Field[dict[str, bool]] = rx.field(default_factory=dict)  # who the reader is to the team (see _VIEWER)
     loaded: rx.Field[bool] = rx.field(False)
     error: rx.Field[str] = rx.field("")
     answer_error: rx.Field[str] = rx.field("")
@@ -60,24 +59,23 @@ class TeamGamesState(PolledList, AuthState):
             self.error = failure.message
 
     def _live_interest(self) -> live.Interest | None:
-        team = path_arg(self, "team_id")
+        team = self._team_id()
         return live.Interest(team_id=int(team)) if team.isdigit() and self.loaded and not self.error else None
 
     async def load(self):
         """The team's games page: its name, its members and the first page of games, in one call; then the poll
         that shows the others' answers as they come."""
-        self._team = path_arg(self, "team_id")
+        self._team = self._team_id()
         self.error = self.answer_error = ""
         found, failure = await run_action(rsvps.team_games, actor=await self._actor(), team_id=self._team)
         if failure is not None or found is None:
             self.team_name = self.league_name = ""
-            self.member = self.captain = self.read_only = self.runs = False
+            self.viewer = flags(None, *_VIEWER)
             self._show_page((None, failure), 1)
             self.loaded = True
             return None
         self.team_name, self.league_name = found.team_name, found.league_name
-        self.member, self.captain, self.read_only = found.member, found.captain, found.read_only
-        self.runs = found.runs
+        self.viewer = flags(found, *_VIEWER)
         self._show_page((found.games, None), 1)
         self.loaded = True
         return type(self).poll
@@ -85,7 +83,7 @@ class TeamGamesState(PolledList, AuthState):
     @rx.event
     async def answer(self, game_id: int, answer: str):
         """The viewer's In / Out / Maybe for one game: that game alone is read again and shown."""
-        found, self.answer_error = await answer_game(self, game_id, path_arg(self, "team_id"), answer)
+        found, self.answer_error = await answer_game(self, game_id, self._team_id(), answer)
         if found is None:
             return
         self.games = [found if g["game_id"] == found["game_id"] else g for g in self.games]
@@ -94,7 +92,7 @@ class TeamGamesState(PolledList, AuthState):
     async def find_subs(self, game_id: int):
         """A short game's sub request, filled in from the game (the one still open when there is one): its page."""
         found, failure = await run_action(game_requests.find_subs, actor=await self._actor(), game_id=game_id,
-                                          team_id=path_arg(self, "team_id"))  # fmt: skip
+                                          team_id=self._team_id())  # fmt: skip
         if failure is not None or found is None:
             self.answer_error = failure.message if failure else ""
             return None
@@ -135,10 +133,10 @@ def _game(g: ObjectVar[RsvpGame]) -> rx.Component:
             counts,
             rx.cond(subs.length() > 0, rx.text("Subs playing: ", subs.join(", "), size="2",
                                                custom_attrs={"data-testid": "game-subs"})),
-            rx.cond(s.runs & g["short"].to(bool), find),
-            rx.cond(s.captain & (g["by_position"] != ""),
+            rx.cond(flag(s.viewer, "runs") & g["short"].to(bool), find),
+            rx.cond(flag(s.viewer, "captain") & (g["by_position"] != ""),
                     rx.text("In by position: ", g["by_position"], size="2", color_scheme="gray")),
-            rx.cond(s.captain & (g["by_gender"] != ""),
+            rx.cond(flag(s.viewer, "captain") & (g["by_gender"] != ""),
                     rx.text("In by gender: ", g["by_gender"], size="2", color_scheme="gray")),
             rx.cond(g["can_answer"], answer_buttons(g["mine"].to(str), lambda a: s.answer(g["game_id"], a))),  # type: ignore[operator]  # an event handler called with its arguments
             rx.el.ul(rx.foreach(cells, _cell), style={"padding_left": "1.1rem", "margin": "0"}, aria_label="Answers"),
@@ -156,7 +154,7 @@ def team_games_page() -> rx.Component:
     return dash_screen(
         rx.cond(s.team_name != "", s.team_name + ": games", "Team games"),
         rx.cond(s.league_name != "", rx.text(s.league_name, size="2", color_scheme="gray")),
-        rx.cond(s.read_only, rx.text("You see the team's answers; its members answer.", size="2")),
+        rx.cond(flag(s.viewer, "read_only"), rx.text("You see the team's answers; its members answer.", size="2")),
         error_line(s.error),
         error_line(s.answer_error),
         rx.cond(s.loaded & (s.error == "") & (s.games.length() == 0), rx.text("No games yet.", size="2")),

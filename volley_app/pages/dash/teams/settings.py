@@ -7,24 +7,23 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import error_line, form_card, notice_line, record_form, submit_button, text_field
+from volley_app.components.forms import form_card, form_messages, record_form, submit_button, text_field
 from volley_app.components.layout import button_row, column, dash_page, details, labelled, link_button
 from volley_app.registry import page
 from volley_app.services.teams import team_settings as svc
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import FormState, form_values, path_arg
+from volley_app.state.forms import FormState, form_values
+from volley_app.state.teams import TeamScreen
 
 ERROR_ID = "team-settings-error"
 FIELDS = ("reminder_days", "deadline_hours")
 SAVED = "Settings saved."
 
 
-class TeamSettingsState(FormState, AuthState):
+class TeamSettingsState(TeamScreen, FormState, AuthState):
     _fields = FIELDS
     _error_id = ERROR_ID
 
-    team_name: rx.Field[str] = rx.field("")
-    league_name: rx.Field[str] = rx.field("")
     team_href: rx.Field[str] = rx.field("")
     reminder_days: rx.Field[str] = rx.field("")
     deadline_hours: rx.Field[str] = rx.field("")
@@ -43,7 +42,7 @@ class TeamSettingsState(FormState, AuthState):
 
     async def load(self) -> None:
         self.notice = ""
-        self._shown(await self._read_record(svc.team_settings, team_id=path_arg(self, "team_id")))
+        self._shown(await self._read_record(svc.team_settings, team_id=self._team_id()))
 
     def _saved(self, found: svc.TeamSettings) -> None:
         self._shown(found)
@@ -53,7 +52,7 @@ class TeamSettingsState(FormState, AuthState):
     @rx.event
     def save(self, form_data: dict[str, object]):
         self.notice = ""
-        return self._submit(svc.update_settings, done=self._saved, team_id=path_arg(self, "team_id"),
+        return self._submit(svc.update_settings, done=self._saved, team_id=self._team_id(),
                             submitted=form_values(form_data, FIELDS))  # fmt: skip
 
 
@@ -92,8 +91,7 @@ def team_settings_page() -> rx.Component:
     s = TeamSettingsState
     return dash_page(form_card(
         rx.cond(s.team_name != "", "Settings: " + s.team_name, "Team settings"),
-        error_line(s.error, ERROR_ID),
-        notice_line(s.notice),
+        form_messages(s, ERROR_ID),
         rx.cond(s.loaded, column(
             rx.text(s.league_name, size="2", color_scheme="gray"),
             rx.cond(s.can_edit, _form(), _read_only()),

@@ -5,24 +5,23 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.forms import checkbox_field, error_line, notice_line, submit_button, text_field
-from volley_app.components.layout import column, dash_screen, link_button, section_card
-from volley_app.registry import page
+from volley_app.components.forms import checkbox_field, form_messages, record_form, submit_button, text_field
+from volley_app.components.layout import column, link_button, section_card
+from volley_app.registry import Body, screen
 from volley_app.services.core import timefmt
 from volley_app.services.teams import waivers
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import FormState, form_values, path_arg
+from volley_app.state.forms import FormState, form_values
+from volley_app.state.teams import TeamScreen
 
 ERROR_ID = "team-waiver-error"
 FIELDS = ("typed_name", "birth_date", "adult")
 
 
-class TeamWaiverState(FormState, AuthState):
+class TeamWaiverState(TeamScreen, FormState, AuthState):
     _fields = FIELDS
     _error_id = ERROR_ID
 
-    team_name: rx.Field[str] = rx.field("")
-    league_name: rx.Field[str] = rx.field("")
     league_href: rx.Field[str] = rx.field("")
     text: rx.Field[str] = rx.field("")
     version: rx.Field[int] = rx.field(0)
@@ -40,7 +39,7 @@ class TeamWaiverState(FormState, AuthState):
 
     async def load(self):
         self.notice, self.loaded = "", False
-        found = await self._read_record(waivers.team_waiver_screen, team_id=path_arg(self, "team_id"))
+        found = await self._read_record(waivers.team_waiver_screen, team_id=self._team_id())
         if found is None:
             self.team_name = self.league_name = self.league_href = self.text = self.full_name = self.signed_line = ""
             self.version = 0
@@ -62,7 +61,7 @@ class TeamWaiverState(FormState, AuthState):
     def sign(self, form_data: dict):
         self.notice = ""
         return self._submit(
-            waivers.sign_waiver, done=self._signed, team_id=path_arg(self, "team_id"),
+            waivers.sign_waiver, done=self._signed, team_id=self._team_id(),
             ip=self.router.session.client_ip or "", user_agent=self.router.headers.user_agent or "",
             submitted=form_values(form_data, FIELDS),
         )  # fmt: skip
@@ -71,17 +70,16 @@ class TeamWaiverState(FormState, AuthState):
 def _form() -> rx.Component:
     s = TeamWaiverState
     age = waivers.MINIMUM_AGE
-    return rx.form(
-        column(
-            text_field("Your full name", "typed_name", s, required=True, max_length=waivers.TYPED_NAME_MAX,
-                       auto_complete="name", hint="Type it as your account has it: " + s.full_name),
-            text_field("Date of birth", "birth_date", s, type="date", required=False,
-                       hint=f"Or tick the box below instead. Players must be {age} or older."),
-            checkbox_field(f"I am {age} or older", "adult"),
-            submit_button("Sign", s, width="auto"),
-            spacing="3",
-        ),
-        key=s.form_key, on_submit=s.sign, width="100%", method="post",
+    return record_form(
+        s,
+        text_field("Your full name", "typed_name", s, required=True, max_length=waivers.TYPED_NAME_MAX,
+                   auto_complete="name", hint="Type it as your account has it: " + s.full_name),
+        text_field("Date of birth", "birth_date", s, type="date", required=False,
+                   hint=f"Or tick the box below instead. Players must be {age} or older."),
+        checkbox_field(f"I am {age} or older", "adult"),
+        submit_button("Sign", s, width="auto"),
+        on_submit=s.sign,
+        spacing="3",
     )  # fmt: skip
 
 
@@ -100,13 +98,10 @@ def _waiver() -> rx.Component:
     )
 
 
-@page(routes.TEAM_WAIVER, "Team Waiver", on_load=TeamWaiverState.load)
-def team_waiver_page() -> rx.Component:
-    s = TeamWaiverState
-    return dash_screen(
-        f"Waiver: {s.team_name}",
-        error_line(s.error, ERROR_ID),
-        notice_line(s.notice),
+@screen(routes.TEAM_WAIVER, "Team Waiver", TeamWaiverState, heading=lambda s: f"Waiver: {s.team_name}")
+def team_waiver_page(s: type[TeamWaiverState]) -> Body:
+    return (
+        form_messages(s, ERROR_ID),
         rx.cond(s.league_href != "", link_button("League: ", s.league_name, href=s.league_href, variant="soft")),
         rx.cond(
             s.loaded,

@@ -12,7 +12,6 @@ from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services.accounts import accounts
 from volley_app.services.core.errors import DomainError
-from volley_app.services.core.paging import Page
 from volley_app.state.auth import AuthState
 from volley_app.state.paging import PagedList
 
@@ -25,8 +24,7 @@ class UsersListState(PagedList, AuthState):
     can_create_svl: rx.Field[bool] = rx.field(False)
     empty_text: rx.Field[str] = rx.field("")
 
-    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        return await self._read_list(accounts.list_users, bookmark)
+    _listing = staticmethod(accounts.list_users)
 
     def _show(self, rows: list, failure: DomainError | None) -> None:
         self.users_error = LOAD_FAILED if failure else ""

@@ -6,6 +6,7 @@ import reflex as rx
 
 from volley_app.components.forms import upload_field
 from volley_app.components.layout import column, file_link, section_card
+from volley_app.state.forms import flag
 
 from .state import LeagueHomeState
 
@@ -59,5 +60,5 @@ def bracket_card() -> rx.Component:
                 rx.text("Tournament Bracket not released yet. Check back later!", color_scheme="gray"),
             ),
         ),
-        rx.cond(s.can_manage, _upload()),
+        rx.cond(flag(s.shows, "can_manage"), _upload()),
     )  # fmt: skip

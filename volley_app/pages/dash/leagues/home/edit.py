@@ -7,6 +7,7 @@ import reflex as rx
 from volley_app.components.forms import confirm_delete, record_form, submit_button, update_delete
 from volley_app.components.layout import button_row
 from volley_app.components.league_form import league_fields
+from volley_app.state.forms import flag
 
 from .info import managers_card
 from .state import LeagueHomeState
@@ -18,7 +19,7 @@ def edit_card() -> rx.Component:
         "Edit League",
         record_form(
             s,
-            *league_fields(s, s.form.to(dict[str, str]), show_cash=s.show_cash, show_active=True),
+            *league_fields(s, s.form.to(dict[str, str]), show_cash=flag(s.shows, "show_cash"), show_active=True),
             rx.cond(
                 s.refund_plan != "",
                 button_row(

@@ -9,6 +9,7 @@ from reflex.vars import ArrayVar, ObjectVar
 
 from volley_app.components.layout import button_row, card_for, details, labelled, link_button, section_card
 from volley_app.components.tables import row, table_or_empty
+from volley_app.state.forms import flag
 
 from .state import LeagueHomeState
 
@@ -28,7 +29,7 @@ def links() -> rx.Component:
         link_button("Standings", href=to["standings"], variant="soft"),
         link_button("Playoff Bracket", href=to["bracket"], variant="soft"),
         link_button("League Rules", href=to["rules"], variant="soft"),
-        rx.cond(s.show_audit, link_button("Audit Log", href=to["audit"], variant="soft")),
+        rx.cond(flag(s.shows, "show_audit"), link_button("Audit Log", href=to["audit"], variant="soft")),
     )
 
 
@@ -39,7 +40,7 @@ def info_card() -> rx.Component:
 
 def managers_card(title: str, *children: rx.Component, **props) -> rx.Component:
     """A card only the league's SVL and admins see (while it is not archived)."""
-    return card_for(LeagueHomeState.can_manage, title, *children, **props)
+    return card_for(flag(LeagueHomeState.shows, "can_manage"), title, *children, **props)
 
 
 def actions_card() -> rx.Component:
@@ -49,7 +50,7 @@ def actions_card() -> rx.Component:
         "Actions",
         button_row(
             rx.cond(
-                s.schedule_generated,
+                flag(s.shows, "schedule_generated"),
                 rx.fragment(
                     rx.badge("Schedule generated", color_scheme="green", size="2"),
                     rx.button("Redraw Unplayed Weeks", on_click=s.redraw, variant="soft"),

@@ -9,6 +9,7 @@ from volley_app.components.forms import error_line, notice_line
 from volley_app.components.layout import dash_screen, section_card
 from volley_app.components.leagues import back_to_leagues
 from volley_app.registry import page
+from volley_app.state.forms import flag
 
 from .bracket import bracket_card
 from .edit import edit_card
@@ -41,7 +42,7 @@ def league_home_page() -> rx.Component:
             back_to_leagues(),
             rx.fragment(
                 notice_line(s.notice),
-                rx.cond(s.can_restore, _archived()),
+                rx.cond(flag(s.shows, "can_restore"), _archived()),
                 links(),
                 my_games_card(),
                 disputed_card(),

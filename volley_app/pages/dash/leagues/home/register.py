@@ -6,6 +6,7 @@ import reflex as rx
 
 from volley_app.components.layout import card_for, column, link_button
 from volley_app.services.teams import registration
+from volley_app.state.forms import flag
 
 from .state import LeagueHomeState
 
@@ -20,10 +21,10 @@ def _open_card() -> rx.Component:
     s = LeagueHomeState
     register = s.links.to(dict[str, str])["register"]
     return card_for(
-        s.may_register,
+        flag(s.registration, "may_register"),
         "Registration",
         rx.cond(
-            s.league_full,
+            flag(s.registration, "full"),
             column(
                 rx.callout(registration.LEAGUE_FULL, icon="info", color_scheme="amber"),
                 link_button("Join the Waitlist", href=register),

@@ -24,7 +24,7 @@ from volley_app.services.teams import registration
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
-from volley_app.state.forms import RecordForms, form_values, path_arg, run_action
+from volley_app.state.forms import RecordForms, flags, form_values, path_arg, run_action
 from volley_app.state.paging import PagedList
 
 ERROR_ID = "league-error"
@@ -103,6 +103,13 @@ class LeaguePaymentsState(PagedList, AuthState):
         self.payment_rows = [{k: str(v) for k, v in p.items()} for p in rows]
 
 
+# what the league's record says the reader may do (manage it, restore it) and sees (its audit log, the cash column,
+# the schedule once made)
+_SHOWS = ("can_manage", "can_restore", "show_audit", "show_cash", "schedule_generated")
+# what the registration card offers: a place to register, or that the league is full
+_REGISTRATION = ("may_register", "full")
+
+
 class LeagueHomeState(RecordForms, AuthState):
     _fields = EDIT_FIELDS
     _error_id = ERROR_ID
@@ -110,19 +117,14 @@ class LeagueHomeState(RecordForms, AuthState):
     info: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
     form: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
     links: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
-    can_manage: rx.Field[bool] = rx.field(False)
-    can_restore: rx.Field[bool] = rx.field(False)
-    show_audit: rx.Field[bool] = rx.field(False)
+    shows: rx.Field[dict[str, bool]] = rx.field(default_factory=dict)  # what the reader may do and see: _SHOWS
     show_payments: rx.Field[bool] = rx.field(False)
     delete_question: rx.Field[str] = rx.field("")
     refund_plan: rx.Field[str] = rx.field("")  # what archiving would refund by the league's policy ("" nothing)
-    show_cash: rx.Field[bool] = rx.field(False)
     bracket_url: rx.Field[str] = rx.field("")
     bracket_is_image: rx.Field[bool] = rx.field(False)
-    schedule_generated: rx.Field[bool] = rx.field(False)
     missing: rx.Field[bool] = rx.field(False)
-    may_register: rx.Field[bool] = rx.field(False)
-    league_full: rx.Field[bool] = rx.field(False)
+    registration: rx.Field[dict[str, bool]] = rx.field(default_factory=dict)  # may_register, full
     registration_note: rx.Field[str] = rx.field("")
     export_links: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
     upload_error: rx.Field[str] = rx.field("")  # shown under the bracket upload, where the file was chosen
@@ -154,23 +156,20 @@ class LeagueHomeState(RecordForms, AuthState):
             totals = None if found is None or found.money is None else found.money.value
             payments.money = {k: str(v) for k, v in totals.items()} if totals else {}
         if found is None:
-            self.info, self.form, self.links, self.can_manage, self.bracket_url = {}, {}, {}, False, ""
-            self.can_restore, self.show_payments, self.delete_question, self.show_audit = False, False, "", False
-            self.refund_plan = ""
+            self.info, self.form, self.links, self.shows, self.bracket_url = {}, {}, {}, flags(None, *_SHOWS), ""
+            self.show_payments, self.delete_question, self.refund_plan = False, "", ""
             self.error, self.missing = failure.message if failure else "", True
-            self.may_register, self.league_full = False, False
+            self.registration = flags(None, *_REGISTRATION)
             self.bracket_generated, self.my_games, self.disputed = False, [], []
             self.export_links, self.registration_note = {}, ""
             return
         lg, offer = found.league, found.registration.value  # a part refused shows nothing, as its card did alone
         self.missing = False
-        self.can_manage, self.show_cash = lg["can_manage"], lg["show_cash"]
-        self.can_restore, self.show_payments, self.show_audit = lg["can_restore"], lg["show_payments"], lg["show_audit"]
+        self.shows, self.show_payments = flags(lg, *_SHOWS), lg["show_payments"]
         self.delete_question = lg["delete_question"]
         self.refund_plan = found.refund_plan.value or ""
-        self.schedule_generated = lg["schedule_generated"]
         self.info, self.form, self.links = info_of(lg, offer["held"] if offer else 0), form_of(lg), links_of(lg["id"])
-        self.may_register, self.league_full = bool(offer and offer["may_register"]), bool(offer and offer["full"])
+        self.registration = flags(offer, *_REGISTRATION)
         self.registration_note = offer["closed_note"] if offer else ""
         self.export_links = {k: backend_address(v) for k, v in (found.export_links.value or {}).items()}
         self.bracket_generated = bool(found.bracket_generated.value)

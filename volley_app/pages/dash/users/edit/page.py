@@ -31,7 +31,7 @@ from volley_app.services.accounts import accounts, auth, venues
 from volley_app.services.core.errors import DomainError
 from volley_app.services.operations import account_lifecycle, profile
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import FormState, focus, form_values, path_arg, run_action
+from volley_app.state.forms import FormState, flag, flags, focus, form_values, path_arg, run_action
 from volley_app.state.sub_matching import AvailabilityState
 
 from .sections import ROLE_BOXES, admin_section, sub_section
@@ -52,6 +52,11 @@ TEXT_FIELDS = ("username", "email", "first_name", "last_name", "gender", "addres
 GENDERS = [(g.value, g.value) for g in Gender]
 
 
+# what profile.edit_info says the form shows (the address, the player's fields, the roles card of an admin's view,
+# the time zone of a venue's record) and allows (a locked last name; deleting one's own account)
+_SHOWS = ("show_address", "show_player", "is_admin_view", "last_name_locked", "own_account", "show_time_zone")
+
+
 class EditUserState(FormState, AuthState):
     _fields = (*TEXT_FIELDS, "password", "current_password", "roles", "time_zone", venues.ZONE_CONFIRM)
     _error_id = ERROR_ID
@@ -60,12 +65,7 @@ class EditUserState(FormState, AuthState):
     roles: rx.Field[list[str]] = rx.field(default_factory=list)
     sub: rx.Field[bool] = rx.field(False)
     active: rx.Field[bool] = rx.field(True)
-    show_address: rx.Field[bool] = rx.field(False)
-    show_player: rx.Field[bool] = rx.field(False)
-    admin_view: rx.Field[bool] = rx.field(False)
-    last_name_locked: rx.Field[bool] = rx.field(False)
-    own_account: rx.Field[bool] = rx.field(False)
-    show_time_zone: rx.Field[bool] = rx.field(False)
+    shows: rx.Field[dict[str, bool]] = rx.field(default_factory=dict)  # what the form shows and allows: _SHOWS
     time_zone: rx.Field[str] = rx.field("")
     time_zones: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     loaded: rx.Field[bool] = rx.field(False)
@@ -90,18 +90,15 @@ class EditUserState(FormState, AuthState):
     def _show_form(self, rec: dict | None, failure: DomainError | None) -> None:
         if failure is not None or rec is None:
             self.error, self.record, self.roles = failure.message if failure else "", {}, []
-            self.show_address = self.show_player = self.admin_view = self.last_name_locked = False
-            self.own_account = self.show_time_zone = False
+            self.shows = flags(None, *_SHOWS)
             self.time_zone, self.time_zones = "", []
             return
         self.record = {name: str(rec[name] or "") for name in TEXT_FIELDS}
         self.sub, self.active, self.roles = rec["sub"], rec["active"], list(rec["roles"])
-        self.show_address, self.show_player = rec["show_address"], rec["show_player"]
-        self.admin_view, self.last_name_locked = rec["is_admin_view"], rec["last_name_locked"]
-        self.own_account = rec["own_account"]
-        self.show_time_zone, self.time_zone = rec["show_time_zone"], rec["time_zone"]
+        self.shows = flags(rec, *_SHOWS)
+        self.time_zone = rec["time_zone"]
         self.time_zones = rec["time_zones"]
-        self.delete_question = delete_question(self.own_account, self.record)
+        self.delete_question = delete_question(self.shows["own_account"], self.record)
         self.loaded = True
         self._show_record()
 
@@ -109,10 +106,10 @@ class EditUserState(FormState, AuthState):
     def save(self, form_data: dict):
         typed = form_values(form_data, (*TEXT_FIELDS, "password", "current_password"))
         data: dict[str, object] = {**typed, "username": typed["username"].lower(), "sub": ticked(form_data, "sub")}
-        if self.show_time_zone:  # a venue's record: the form had its time zone
+        if self.shows.get("show_time_zone"):  # a venue's record: the form had its time zone
             data["time_zone"] = form_values(form_data, ("time_zone",))["time_zone"]
             data["zone_confirmed"] = ticked(form_data, "zone_confirmed")  # ticked after the question of what moves
-        if self.admin_view:  # the form had the roles card
+        if self.shows.get("is_admin_view"):  # the form had the roles card
             data["roles"] = picked_roles(form_data, ROLE_BOXES)
             data["active"] = ticked(form_data, "active")
         return self._submit(
@@ -150,21 +147,21 @@ def edit_user_page() -> rx.Component:
         text_field("Email", "email", s, type="email", required=True, default_value=rec["email"]),
         text_field("First Name", "first_name", s, required=True, default_value=rec["first_name"]),
         rx.cond(
-            s.show_player,
+            flag(s.shows, "show_player"),
             column(
-                text_field("Last Name", "last_name", s, disabled=s.last_name_locked, default_value=rec["last_name"]),
-                rx.cond(s.last_name_locked, rx.text("Admin edits do not change the last name.", size="1",
+                text_field("Last Name", "last_name", s, disabled=flag(s.shows, "last_name_locked"), default_value=rec["last_name"]),
+                rx.cond(flag(s.shows, "last_name_locked"), rx.text("Admin edits do not change the last name.", size="1",
                                                     color_scheme="gray")),
                 spacing="1",
             ),
         ),
         rx.cond(
-            s.show_player,
+            flag(s.shows, "show_player"),
             select_field("Gender", "gender", GENDERS, s, placeholder="Choose", required=False,
                          default_value=rec["gender"]),
         ),
         rx.cond(
-            s.show_address,
+            flag(s.shows, "show_address"),
             column(
                 text_field("Address", "address", s, default_value=rec["address"]),
                 text_field("City", "city", s, default_value=rec["city"]),
@@ -173,7 +170,7 @@ def edit_user_page() -> rx.Component:
         ),
         region_field(s, default_value=rec["region"]),
         rx.cond(
-            s.show_time_zone,
+            flag(s.shows, "show_time_zone"),
             column(
                 select_field("Time Zone", "time_zone", s.time_zones, s, default_value=s.time_zone),
                 rx.text("The venue's sessions, leagues, games and sub requests are entered and shown in it.",
@@ -190,11 +187,11 @@ def edit_user_page() -> rx.Component:
                 spacing="1",
             ),
         ),
-        rx.cond(s.show_player, sub_section(s)),
-        rx.cond(s.admin_view, admin_section(s)),
+        rx.cond(flag(s.shows, "show_player"), sub_section(s)),
+        rx.cond(flag(s.shows, "is_admin_view"), admin_section(s)),
         password_field("New Password", "password", s, min_length=4, hint="Leave blank to keep the current password"),
         rx.cond(
-            s.own_account,
+            flag(s.shows, "own_account"),
             password_field("Current Password", "current_password", s, new=False,
                            hint="Needed only to choose a new password; your other devices are then logged out"),
         ),
@@ -204,7 +201,7 @@ def edit_user_page() -> rx.Component:
         rx.cond(s.busy, rx.text("Saving…", size="2", color_scheme="gray", role="status"), rx.fragment()),
         delete_account(s.delete_question, s.delete),
         on_submit=s.save,
-        after=(rx.cond(s.show_player & s.loaded, availability_section()),),
+        after=(rx.cond(flag(s.shows, "show_player") & s.loaded, availability_section()),),
         form=complete_form,
         one_of=("role-",),
         one_of_why="Tick at least one role.",
