@@ -5,81 +5,66 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Header
 from pydantic import ConfigDict, Field
 
-from volley_app.api.routes.common import (
-    BOOLEAN,
-    ERRORS,
-    LOGGED_IN,
-    OPERATOR,
-    PREFIX,
-    Body,
-    Received,
-    Row,
-    access,
-    acting,
-    call,
-    required,
-    text,
-    with_ids,
-)
+from volley_app.api.routes import common
 from volley_app.services.core.actors import Actor
 from volley_app.services.money import credits, refunds
 
-router = APIRouter(prefix=PREFIX, tags=["money"])
+router = APIRouter(prefix=common.PREFIX, tags=["money"])
 
 
-class GiveBack(Body):
-    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("reason"))
+class GiveBack(common.Body):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=common.required("reason"))
 
-    amount: Received = Field(None, examples=["20.00"],
+    amount: common.Received = Field(None, examples=["20.00"],
                              description="Dollars to give back; left out, all that is left of the payment",
                              json_schema_extra={"type": "string", "pattern": r"^\$?[0-9]{1,5}(\.[0-9]{1,2})?$"})  # fmt: skip
-    reason: Received = Field(None, examples=["Left the team before the first game"], json_schema_extra=text(300))
-    as_credit: Received = Field(None, alias="asCredit", examples=[False], json_schema_extra=BOOLEAN,
+    reason: common.Received = Field(None, examples=["Left the team before the first game"], json_schema_extra=common.text(300))
+    as_credit: common.Received = Field(None, alias="asCredit", examples=[False], json_schema_extra=common.BOOLEAN,
                                 description="True: credit for a later registration instead of a refund to the card")  # fmt: skip
 
 
-@router.get("/payments/{payment_id}", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def get_payment(payment_id: str, actor: Actor = Depends(acting)) -> Row:
+@router.get("/payments/{payment_id}", openapi_extra=common.access(common.OPERATOR), responses={**common.ERRORS})
+def get_payment(payment_id: str, actor: Actor = Depends(common.acting)) -> common.Row:
     """A payment of a league the caller runs (its SVL or an admin): what it brought in and gave back, row by row,
     what is left to give back, and what the league's refund policy proposes now."""
-    found = call(refunds.payment_screen, actor, payment_id=payment_id)
-    return with_ids({**found, "history": [with_ids(h) for h in found["history"]]})
+    found = common.call(refunds.payment_screen, actor, payment_id=payment_id)
+    return common.with_ids({**found, "history": [common.with_ids(h) for h in found["history"]]})
 
 
-@router.post("/payments/{payment_id}/refunds", status_code=201, openapi_extra=access(OPERATOR), responses={**ERRORS})
-def give_back(payment_id: str, body: GiveBack, actor: Actor = Depends(acting),
-              idempotency_key: str | None = Header(None, description="The same key twice is one refund")) -> Row:  # fmt: skip
+@router.post("/payments/{payment_id}/refunds", status_code=201, openapi_extra=common.access(common.OPERATOR), responses={**common.ERRORS})
+def give_back(payment_id: str, body: GiveBack, actor: Actor = Depends(common.acting),
+              idempotency_key: str | None = Header(None, description="The same key twice is one refund")) -> common.Row:  # fmt: skip
     """Refund a payment of a league the caller runs, in full or in part, or give the payer credit instead: never
     more than is left of it (422). ``status`` made, due (the card service did not answer in time: it is asked again),
     failed (the card service refused it) or credit. The payer is emailed."""
-    return with_ids(call(refunds.give_back, actor, payment_id=payment_id, amount=body.amount, reason=body.reason,
+    return common.with_ids(common.call(refunds.give_back, actor, payment_id=payment_id, amount=body.amount, reason=body.reason,
                          as_credit=body.as_credit, key=idempotency_key))  # fmt: skip
 
 
-@router.get("/leagues/{league_id}/money", openapi_extra=access(OPERATOR), responses={**ERRORS})
-def league_money(league_id: str, actor: Actor = Depends(acting)) -> Row:
+@router.get("/leagues/{league_id}/money", openapi_extra=common.access(common.OPERATOR), responses={**common.ERRORS})
+def league_money(league_id: str, actor: Actor = Depends(common.acting)) -> common.Row:
     """What a league's payments brought in and gave back, summed from the ledger (its SVL or an admin)."""
-    return with_ids(call(refunds.league_money, actor, league_id=league_id))
+    return common.with_ids(common.call(refunds.league_money, actor, league_id=league_id))
 
 
-class Cash(Body):
-    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("amount"))
+class Cash(common.Body):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=common.required("amount"))
 
-    amount: Received = Field(None, examples=["300"], description="Dollars taken in person",
+    amount: common.Received = Field(None, examples=["300"], description="Dollars taken in person",
                              json_schema_extra={"type": "string", "pattern": r"^\$?[0-9]{1,5}(\.[0-9]{1,2})?$"})  # fmt: skip
-    note: Received = Field(None, examples=["Paid at the first game"], json_schema_extra=text(300, optional=True))
+    note: common.Received = Field(None, examples=["Paid at the first game"], json_schema_extra=common.text(300, optional=True))
 
 
-@router.post("/teams/{team_id}/cash", status_code=201, openapi_extra=access(OPERATOR), responses={**ERRORS})
-def record_cash(team_id: str, body: Cash, actor: Actor = Depends(acting),
-                idempotency_key: str | None = Header(None, description="The same key twice records it once")) -> Row:  # fmt: skip
+@router.post("/teams/{team_id}/cash", status_code=201, openapi_extra=common.access(common.OPERATOR), responses={**common.ERRORS})
+def record_cash(team_id: str, body: Cash, actor: Actor = Depends(common.acting),
+                idempotency_key: str | None = Header(None, description="The same key twice records it once")) -> common.Row:  # fmt: skip
     """Record cash the league's SVL (or an admin) took in person from a team: a row of the ledger, audited."""
-    return with_ids(call(credits.record_cash, actor, team_id=team_id, amount=body.amount, note=body.note,
+    return common.with_ids(common.call(credits.record_cash, actor, team_id=team_id, amount=body.amount, note=body.note,
                          key=idempotency_key))  # fmt: skip
 
 
-@router.get("/me/credit", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def my_credit(actor: Actor = Depends(acting)) -> Row:
+@router.get("/me/credit", openapi_extra=common.access(common.LOGGED_IN), responses={**common.ERRORS})
+def my_credit(actor: Actor = Depends(common.acting)) -> common.Row:
     """The caller's credit left to spend on a registration, and every row that gave or spent it."""
-    found = call(credits.my_credit, actor)
-    return with_ids({**found, "rows": [with_ids(r) for r in found["rows"]]})
+    found = common.call(credits.my_credit, actor)
+    return common.with_ids({**found, "rows": [common.with_ids(r) for r in found["rows"]]})

@@ -13,93 +13,61 @@ from sqlmodel import Session
 
 from volley_app.api.deps import client_ip, current_actor
 from volley_app.api.routes import auth as auth_routes
-from volley_app.api.routes.common import (
-    ADMIN,
-    ANYONE,
-    BOOLEAN,
-    CONFLICT,
-    EMAIL,
-    ERRORS,
-    IDENTIFIER,
-    LOGGED_IN,
-    PASSWORD,
-    PREFIX,
-    PUBLIC_ERRORS,
-    ROLES,
-    USERNAME,
-    Body,
-    Deletion,
-    Message,
-    Received,
-    Removed,
-    Row,
-    access,  # fmt: skip
-    acting,
-    body_id,
-    call,
-    list_params,
-    one_of,
-    paged,
-    removed,
-    required,
-    sort_query,
-    text,
-    with_ids,
-)
+from volley_app.api.routes import common
 from volley_app.models import REGIONS, Gender, Rating
 from volley_app.services.accounts import accounts, auth, tokens
 from volley_app.services.core import timefmt
 from volley_app.services.core.actors import Actor, require_actor
 from volley_app.services.operations import account_lifecycle
 
-router = APIRouter(prefix=PREFIX, tags=["users"])
+router = APIRouter(prefix=common.PREFIX, tags=["users"])
 
 
-REGION = one_of(sorted(REGIONS), description="A US state's code (or DC)")
+REGION = common.one_of(sorted(REGIONS), description="A US state's code (or DC)")
 RATING: JsonDict = {"type": "string", "enum": ["", *(r.value for r in Rating)], "description": "A to D, or empty"}
 
 
-class NewUser(Body):
-    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required(
+class NewUser(common.Body):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=common.required(
         "username", "password", "email", "firstName", "lastName", "region"))  # fmt: skip
 
-    username: Received = Field("", examples=["newplayer"], json_schema_extra=USERNAME)
-    password: Received = Field("", examples=["pass1"], json_schema_extra=PASSWORD)
-    email: Received = Field("", examples=["new.player@example.com"], json_schema_extra=EMAIL)
-    first_name: Received = Field("", alias="firstName", examples=["New"], json_schema_extra=text(100))
-    last_name: Received = Field("", alias="lastName", examples=["Player"], json_schema_extra=text(100))
-    region: Received = Field("", examples=["KY"], json_schema_extra=REGION)
-    roles: Received = Field(None, description="Only an admin's new account: SVL (and Admin) roles; ignored for a signup",
-                       json_schema_extra=ROLES)  # fmt: skip
+    username: common.Received = Field("", examples=["newplayer"], json_schema_extra=common.USERNAME)
+    password: common.Received = Field("", examples=["pass1"], json_schema_extra=common.PASSWORD)
+    email: common.Received = Field("", examples=["new.player@example.com"], json_schema_extra=common.EMAIL)
+    first_name: common.Received = Field("", alias="firstName", examples=["New"], json_schema_extra=common.text(100))
+    last_name: common.Received = Field("", alias="lastName", examples=["Player"], json_schema_extra=common.text(100))
+    region: common.Received = Field("", examples=["KY"], json_schema_extra=REGION)
+    roles: common.Received = Field(None, description="Only an admin's new account: SVL (and Admin) roles; ignored for a signup",
+                       json_schema_extra=common.ROLES)  # fmt: skip
 
 
-class UserEdit(Body):
-    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("id"))
+class UserEdit(common.Body):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=common.required("id"))
 
-    id: Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[7], json_schema_extra=IDENTIFIER)
-    username: Received = Field(None, json_schema_extra=USERNAME)
-    email: Received = Field(None, json_schema_extra=EMAIL)
-    first_name: Received = Field(None, alias="firstName", json_schema_extra=text(100))
-    last_name: Received = Field(None, alias="lastName", json_schema_extra=text(100))
-    region: Received = Field(None, json_schema_extra=REGION)
-    gender: Received = Field(None, json_schema_extra={"type": "string", "enum": ["", *(g.value for g in Gender)]})
-    address: Received = Field(None, json_schema_extra=text(200, optional=True))
-    city: Received = Field(None, json_schema_extra=text(100, optional=True))
-    sub: Received = Field(None, json_schema_extra=BOOLEAN)
-    hitter: Received = Field(None, alias="hitterSkillLevel", json_schema_extra=RATING)
-    passer: Received = Field(None, alias="passerSkillLevel", json_schema_extra=RATING)
-    setter: Received = Field(None, alias="setterSkillLevel", json_schema_extra=RATING)
-    roles: Received = Field(None, description="Admins only", json_schema_extra=ROLES)
-    active: Received = Field(None, description="Admins only", json_schema_extra=BOOLEAN)
-    password: Received = Field("", description="Only when changed (one's own: with currentPassword)",
-                          json_schema_extra=PASSWORD)  # fmt: skip
-    current_password: Received = Field("", alias="currentPassword", description="Needed to change one's own password",
+    id: common.Received = Field(None, validation_alias=AliasChoices("id", "_id"), examples=[7], json_schema_extra=common.IDENTIFIER)
+    username: common.Received = Field(None, json_schema_extra=common.USERNAME)
+    email: common.Received = Field(None, json_schema_extra=common.EMAIL)
+    first_name: common.Received = Field(None, alias="firstName", json_schema_extra=common.text(100))
+    last_name: common.Received = Field(None, alias="lastName", json_schema_extra=common.text(100))
+    region: common.Received = Field(None, json_schema_extra=REGION)
+    gender: common.Received = Field(None, json_schema_extra={"type": "string", "enum": ["", *(g.value for g in Gender)]})
+    address: common.Received = Field(None, json_schema_extra=common.text(200, optional=True))
+    city: common.Received = Field(None, json_schema_extra=common.text(100, optional=True))
+    sub: common.Received = Field(None, json_schema_extra=common.BOOLEAN)
+    hitter: common.Received = Field(None, alias="hitterSkillLevel", json_schema_extra=RATING)
+    passer: common.Received = Field(None, alias="passerSkillLevel", json_schema_extra=RATING)
+    setter: common.Received = Field(None, alias="setterSkillLevel", json_schema_extra=RATING)
+    roles: common.Received = Field(None, description="Admins only", json_schema_extra=common.ROLES)
+    active: common.Received = Field(None, description="Admins only", json_schema_extra=common.BOOLEAN)
+    password: common.Received = Field("", description="Only when changed (one's own: with currentPassword)",
+                          json_schema_extra=common.PASSWORD)  # fmt: skip
+    current_password: common.Received = Field("", alias="currentPassword", description="Needed to change one's own password",
                                   json_schema_extra={"type": "string", "maxLength": 100})  # fmt: skip
-    time_zone: Received = Field(None, alias="timeZone", description="A venue's (SVL's) IANA time zone",
-                           json_schema_extra=one_of(timefmt.COMMON_ZONES))  # fmt: skip
-    zone_confirmed: Received = Field(None, alias="zoneConfirmed", description="true: change the time zone although "
+    time_zone: common.Received = Field(None, alias="timeZone", description="A venue's (SVL's) IANA time zone",
+                           json_schema_extra=common.one_of(timefmt.COMMON_ZONES))  # fmt: skip
+    zone_confirmed: common.Received = Field(None, alias="zoneConfirmed", description="true: change the time zone although "
                                 "it moves the clock time of the venue's games to come (else 422 says what moves)",
-                                json_schema_extra=BOOLEAN)  # fmt: skip
+                                json_schema_extra=common.BOOLEAN)  # fmt: skip
 
 
 
@@ -111,71 +79,71 @@ class Me(BaseModel):
     firstName: str  # noqa: N815
 
 
-class PlayerContact(Body):
+class PlayerContact(common.Body):
     ERROR_NAMES: ClassVar[dict[str, str]] = {"message": "body"}
-    model_config = ConfigDict(json_schema_extra=required("body"))
+    model_config = ConfigDict(json_schema_extra=common.required("body"))
 
-    body: Received = Field("", examples=["When does the next season start?"], json_schema_extra=text(5000, message=True))
-    name: Received = Field("", description="Ignored: the server names the logged-in user")
-    email: Received = Field("", description="Ignored: the server uses the logged-in user's address")
+    body: common.Received = Field("", examples=["When does the next season start?"], json_schema_extra=common.text(5000, message=True))
+    name: common.Received = Field("", description="Ignored: the server names the logged-in user")
+    email: common.Received = Field("", description="Ignored: the server uses the logged-in user's address")
 
 
-def _signup(db: Session, *, client: str, **form: Received) -> tokens.Tokens:
+def _signup(db: Session, *, client: str, **form: common.Received) -> tokens.Tokens:
     user = accounts.register_player(db, client=client, **form)
     return tokens.issue(db, auth.actor_of(user))
 
 
-@router.post("/users", status_code=201, openapi_extra=access(ANYONE),
+@router.post("/users", status_code=201, openapi_extra=common.access(common.ANYONE),
              responses={201: {"description": "A signup: an access token (and the refresh cookie); an admin's new "
-                                             "account: its id"}, **PUBLIC_ERRORS, 403: ERRORS[403],
-                        409: CONFLICT})  # fmt: skip
+                                             "account: its id"}, **common.PUBLIC_ERRORS, 403: common.ERRORS[403],
+                        409: common.CONFLICT})  # fmt: skip
 def create_user(body: NewUser, request: Request, actor: Actor | None = Depends(current_actor)) -> JSONResponse:
     """Sign up as a Player (roles in the body are ignored), or, as an admin with ``roles``, create an SVL account."""
     form = body.model_dump(exclude={"roles"})
     if actor is not None and actor.is_admin and body.roles is not None:
-        new_id = call(accounts.create_svl, actor, roles=body.roles,
+        new_id = common.call(accounts.create_svl, actor, roles=body.roles,
                       **{k: form[k] for k in ("username", "password", "first_name", "email", "region")})  # fmt: skip
         return JSONResponse({"id": new_id, "_id": new_id}, status_code=201)
-    result = call(_signup, client=client_ip(request), **form)
+    result = common.call(_signup, client=client_ip(request), **form)
     return auth_routes._with_cookie(result, status=201)
 
 
-@router.get("/users", openapi_extra=access(ADMIN), responses={401: ERRORS[401], 403: ERRORS[403],
-                                                               422: ERRORS[422]})  # fmt: skip
+@router.get("/users", openapi_extra=common.access(common.ADMIN), responses={401: common.ERRORS[401], 403: common.ERRORS[403],
+                                                               422: common.ERRORS[422]})  # fmt: skip
 def users(
-    request: Request, response: Response, actor: Actor = Depends(acting), sort: str = sort_query(accounts.USER_ORDERS)
-) -> list[Row]:
+    request: Request, response: Response, actor: Actor = Depends(common.acting), sort: str = common.sort_query(accounts.USER_ORDERS)
+) -> list[common.Row]:
     """Every user, a page at a time (admins): ``search`` matches username, names, email; ``sort`` by username,
     name (last, first) or newest first; total in X-Total-Count."""
-    p = list_params(request)
-    found = call(accounts.list_users, actor, filters={"q": p["search"]}, bookmark=p["bookmark"], size=p["size"],
+    p = common.list_params(request)
+    found = common.call(accounts.list_users, actor, filters={"q": p["search"]}, bookmark=p["bookmark"], size=p["size"],
                  sort=sort)  # fmt: skip
-    return paged(response, found, _listed)
+    return common.paged(response, found, _listed)
 
 
-def _listed(row: Mapping[str, object]) -> Row:
+def _listed(row: Mapping[str, object]) -> common.Row:
     """A row of the users list, its roles a list as everywhere else."""
     roles = row.get("roles", [])
-    return with_ids({**row, "roles": roles.split(", ") if isinstance(roles, str) and roles else roles or []})
+    return common.with_ids({**row, "roles": roles.split(", ") if isinstance(roles, str) and roles else roles or []})
 
 
-@router.get("/users/me", response_model=Me, openapi_extra=access(LOGGED_IN),
-            responses={401: ERRORS[401], 403: ERRORS[403]})  # fmt: skip
+@router.get("/users/me", response_model=Me, openapi_extra=common.access(common.LOGGED_IN),
+            responses={401: common.ERRORS[401], 403: common.ERRORS[403]})  # fmt: skip
 def me(actor: Actor | None = Depends(current_actor)) -> Me:
     actor = require_actor(actor)
     return Me(id=actor.user_id, username=actor.username, roles=list(actor.roles), status=actor.status,
               firstName=actor.first_name)  # fmt: skip
 
 
-@router.get("/users/{user_id}", openapi_extra=access(LOGGED_IN),
-            responses={401: ERRORS[401], 403: ERRORS[403], 404: ERRORS[404]})  # fmt: skip
-def user(user_id: str, actor: Actor = Depends(acting)) -> Row:
+@router.get("/users/{user_id}", openapi_extra=common.access(common.LOGGED_IN),
+            responses={401: common.ERRORS[401], 403: common.ERRORS[403], 404: common.ERRORS[404]})  # fmt: skip
+def user(user_id: str, actor: Actor = Depends(common.acting)) -> common.Row:
     """One account as its owner (or an admin) sees it."""
-    return with_ids(call(accounts.edit_form, actor, user_id))
+    return common.with_ids(common.call(accounts.edit_form, actor, user_id))
 
 
-def _edit(db: Session, actor: Actor, body: dict) -> Row:
-    uid = body_id(body)
+def _edit(db: Session, actor: Actor, body: dict) -> common.Row:
+    uid = common.body_id(body)
     current = accounts.edit_form(db, actor, uid)
     fields = {k: v for k, v in body.items() if k not in ("id", "_id") and v is not None}
     for name in ("username", "email", "first_name", "region", "last_name", "gender", "address", "city", "sub",
@@ -185,23 +153,23 @@ def _edit(db: Session, actor: Actor, body: dict) -> Row:
     return accounts.edit_form(db, actor, uid)
 
 
-@router.patch("/users", openapi_extra=access(LOGGED_IN), responses={**ERRORS, 409: CONFLICT})
-def edit_user(body: UserEdit, actor: Actor = Depends(acting)) -> Row:
+@router.patch("/users", openapi_extra=common.access(common.LOGGED_IN), responses={**common.ERRORS, 409: common.CONFLICT})
+def edit_user(body: UserEdit, actor: Actor = Depends(common.acting)) -> common.Row:
     """Change one's own account (an admin: anyone's). Fields left out keep their values; roles and active are
     an admin's; a new password of one's own needs ``currentPassword`` and ends the other logins."""
-    return with_ids(call(_edit, actor, body.model_dump()))
+    return common.with_ids(common.call(_edit, actor, body.model_dump()))
 
 
-@router.delete("/users", openapi_extra=access(LOGGED_IN), responses={**ERRORS})
-def delete_user(body: Deletion, actor: Actor = Depends(acting)) -> Removed:
+@router.delete("/users", openapi_extra=common.access(common.LOGGED_IN), responses={**common.ERRORS})
+def delete_user(body: common.Deletion, actor: Actor = Depends(common.acting)) -> common.Removed:
     """Delete one's own account (an admin: anyone's); one with history is archived instead. Its logins end."""
-    call(account_lifecycle.delete_user, actor, body.id)
-    return removed(body.id)
+    common.call(account_lifecycle.delete_user, actor, body.id)
+    return common.removed(body.id)
 
 
-@router.post("/playerContact", openapi_extra=access(LOGGED_IN), responses={**ERRORS},
-             response_model=Message)  # fmt: skip
-def player_contact(body: PlayerContact, actor: Actor = Depends(acting)) -> Message:
+@router.post("/playerContact", openapi_extra=common.access(common.LOGGED_IN), responses={**common.ERRORS},
+             response_model=common.Message)  # fmt: skip
+def player_contact(body: PlayerContact, actor: Actor = Depends(common.acting)) -> common.Message:
     """A logged-in user's message to the provider; the server names the sender (name and email are not trusted)."""
-    call(accounts.player_contact, actor, message=body.body)
-    return Message(message="Received")
+    common.call(accounts.player_contact, actor, message=body.body)
+    return common.Message(message="Received")
