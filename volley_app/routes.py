@@ -106,6 +106,11 @@ INQUIRIES = "/dash/inquiries"
 ARCHIVE = "/dash/archive"
 AUDIT_LOG = "/dash/auditLog"  # ?league={id}&user={username} (both optional)
 
+# --- /dash/revenue: what a venue, session or league took in and gave back (SVLs and admins) ---
+REVENUE = "/dash/revenue"  # ?venue={id}&session={id}&league={id}&start={YYYY-MM-DD}&end={YYYY-MM-DD} (all optional)
+REVENUE_API = "/api/revenue"
+REVENUE_CSV = "/api/revenue.csv"  # the same query, and a signed link's or a bearer token's reader
+
 # --- who may open what (spec section 6) -----------------------------------------------------
 ALL_ROLES = frozenset({Role.PLAYER.value, Role.SVL.value, Role.ADMIN.value})
 _ADMIN = frozenset({Role.ADMIN.value})
@@ -124,6 +129,7 @@ GUARDS: dict[str, frozenset[str]] = {
     INQUIRIES: _ADMIN,
     ARCHIVE: _ADMIN,
     AUDIT_LOG: _ADMIN,
+    REVENUE: frozenset({Role.SVL.value, Role.ADMIN.value}),
 }
 
 
@@ -370,3 +376,8 @@ def rsvp_answer_path(token: str) -> str:
 def mail_unsubscribe_path(token: str) -> str:
     """A bulk mail's one-click unsubscribe (List-Unsubscribe)."""
     return f"{mail_unsubscribe_base}/{token}"
+
+
+def revenue_path(**query: int | str | None) -> str:
+    """The revenue screen for a scope and days (each optional: blank ones are left out)."""
+    return _with(REVENUE, **{k: v for k, v in query.items() if v not in (None, "")})
