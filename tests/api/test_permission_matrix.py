@@ -163,6 +163,8 @@ MATRIX: dict[tuple[str, str], Entry] = {
     ("POST", "/api/payments/{payment_id}/refunds"): Entry(OPERATORS, lambda x: (
         f"/api/payments/{x['pay']}/refunds", {"reason": "Left the team"}), ok=(422,)),
     ("GET", "/api/leagues/{league_id}/money"): Entry(OPERATORS, lambda x: (f"/api/leagues/{x['lg']}/money", None)),
+    ("GET", "/api/revenue"): Entry(OPERATORS, lambda x: (f"/api/revenue?league={x['lg']}", None)),
+    ("GET", "/api/revenue.csv"): Entry(OPERATORS, lambda x: (f"/api/revenue.csv?session={x['sid']}", None)),
 }  # fmt: skip
 # Calls of a route with another body than its matrix entry's: each must be refused the same way.
 VARIANTS: dict[str, tuple[tuple[str, str], Entry]] = {
