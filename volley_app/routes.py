@@ -380,4 +380,5 @@ def mail_unsubscribe_path(token: str) -> str:
 
 def revenue_path(**query: int | str | None) -> str:
     """The revenue screen for a scope and days (each optional: blank ones are left out)."""
-    return _with(REVENUE, **{k: v for k, v in query.items() if v not in (None, "")})
+    kept: dict[str, int | str] = {k: v for k, v in query.items() if v is not None and v != ""}
+    return _with(REVENUE, **kept)

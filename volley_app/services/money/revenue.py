@@ -147,7 +147,7 @@ def _local_day(column: Any, zone: str, start: dt.datetime, end: dt.datetime) -> 
     else:
         offset = sa.case(*((seconds < since, off) for (_, off), (since, _) in zip(pieces, pieces[1:], strict=False)),
                          else_=pieces[-1][1])  # fmt: skip
-    return (seconds + offset) / 86400
+    return (seconds + offset) // 86400
 
 
 _EPOCH_DAY = dt.date(1970, 1, 1)
