@@ -12,8 +12,12 @@ import httpx
 import pytest
 
 from tests.factories import actor_of, add_league, add_league_session, login_token, make_user
+from tests.harness import call, page_state
+from volley_app import routes
 from volley_app.models import Role, utcnow
 from volley_app.models.ledger import CASH, CHARGE, REFUND
+from volley_app.pages.dash import revenue as revenue_page
+from volley_app.pages.dash.revenue import RevenueState
 from volley_app.services.money import ledger, revenue
 
 
@@ -71,3 +75,32 @@ async def test_the_csv_by_token_and_by_the_screen_s_signed_link(backend, world):
     widened = f"{parts.path}?{parts.query.replace(f'session={sid}', '')}"  # the venue, not the session
     assert (await _get(backend, widened)).status_code == 401
     assert (await _get(backend, f"/api/revenue.csv?session={world['sid']}", world["tokens"]["svlb"])).status_code == 403
+
+
+async def test_the_screen_pages_its_days_on_the_server(world):
+    db, lg = world["db"], world["lg"]
+    today = utcnow()
+    for i in range(20):
+        row = ledger.record(db, kind=CHARGE, amount_cents=1000 + i, key=f"day{i}", league=lg)
+        row.created_at = today - dt.timedelta(days=i + 1)
+        db.add(row)
+    db.commit()
+    _root, state = page_state(RevenueState, routes.revenue_path(league=lg.id, start=(today - dt.timedelta(days=40)).date().isoformat()),
+                              world["tokens"]["svla"])  # fmt: skip
+    await call(state.load)
+    assert state.error == "" and state.day_count == 21 and state.day_pages == 2
+    assert len(state.day_rows) == revenue_page.DAYS_PER_PAGE
+    assert state.asked["league"] == str(lg.id) and state.asked["session"] == str(world["sid"])
+    first = [r["date"] for r in state.day_rows]
+    await call(state.next_days)
+    assert len(state.day_rows) == 21 - revenue_page.DAYS_PER_PAGE and state.day_rows[0]["date"] < first[-1]
+    await call(state.next_days)  # past the last page: it stays there
+    assert state.day_page == 1
+    figures = {f["key"]: f["value"] for f in state.figures}
+    assert figures["collected"] == "$" + f"{(61500 + sum(1000 + i for i in range(20))) / 100:,.2f}"
+
+
+async def test_a_player_opening_the_screen_gets_the_refusal_and_no_figures(world):
+    _root, state = page_state(RevenueState, routes.REVENUE, world["tokens"]["pat"])
+    await call(state.load)
+    assert state.error and state.figures == [] and state.csv_link == "" and state.day_rows == []

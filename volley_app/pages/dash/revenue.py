@@ -61,7 +61,10 @@ class RevenueState(AuthState):
         shown = found.value
         report = shown["report"]
         self.error = ""
-        self.asked = {**asked, "start": report["start"], "end": report["end"]}
+        # what the report is of, as the pickers show it: a league's session and venue picked with it
+        self.asked = {"venue": str(report["venue_id"] or "") if report["scope"] != "all" else "",
+                      "session": str(report["session_id"] or ""), "league": str(report["league_id"] or ""),
+                      "start": report["start"], "end": report["end"]}  # fmt: skip
         self.venues = [{"value": c["value"], "label": c["label"]} for c in shown["venues"]]
         self.sessions = [{"value": c["value"], "label": c["label"]} for c in shown["sessions"]]
         self.leagues = [{"value": c["value"], "label": c["label"]} for c in shown["leagues"]]
@@ -155,8 +158,8 @@ def _chart() -> rx.Component:
                 rx.recharts.y_axis(),
                 rx.recharts.tooltip(),
                 rx.recharts.legend(),
-                rx.recharts.bar(data_key="Collected", fill="#1f6f43"),
-                rx.recharts.bar(data_key="Refunded", fill="#b42318"),
+                rx.recharts.bar(data_key="Collected", fill="#1f6f43", is_animation_active=False),
+                rx.recharts.bar(data_key="Refunded", fill="#b42318", is_animation_active=False),
                 data=s.chart,
                 width="100%",
                 height=280,
