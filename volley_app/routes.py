@@ -108,8 +108,6 @@ AUDIT_LOG = "/dash/auditLog"  # ?league={id}&user={username} (both optional)
 
 # --- /dash/revenue: what a venue, session or league took in and gave back (SVLs and admins) ---
 REVENUE = "/dash/revenue"  # ?venue={id}&session={id}&league={id}&start={YYYY-MM-DD}&end={YYYY-MM-DD} (all optional)
-REVENUE_API = "/api/revenue"
-REVENUE_CSV = "/api/revenue.csv"  # the same query, and a signed link's or a bearer token's reader
 
 # --- who may open what (spec section 6) -----------------------------------------------------
 ALL_ROLES = frozenset({Role.PLAYER.value, Role.SVL.value, Role.ADMIN.value})
@@ -376,6 +374,11 @@ def rsvp_answer_path(token: str) -> str:
 def mail_unsubscribe_path(token: str) -> str:
     """A bulk mail's one-click unsubscribe (List-Unsubscribe)."""
     return f"{mail_unsubscribe_base}/{token}"
+
+
+# The revenue report over the REST API (JSON in cents) and as a CSV file (the screen's signed link, or a bearer token).
+revenue_api_path = "/api/revenue"
+revenue_csv_path = "/api/revenue.csv"
 
 
 def revenue_path(**query: int | str | None) -> str:

@@ -23,7 +23,7 @@ START = Query("", description="The first venue day, YYYY-MM-DD (default: 29 days
 END = Query("", description="The last venue day, YYYY-MM-DD (default: today at the venue)", examples=["2031-01-31"])
 
 
-@router.get(routes.REVENUE_API, openapi_extra=access(OPERATOR), responses={**ERRORS})
+@router.get(routes.revenue_api_path, openapi_extra=access(OPERATOR), responses={**ERRORS})
 def get_revenue(venue: str = VENUE, session: str = SESSION, league: str = LEAGUE, start: str = START, end: str = END,
                 actor: Actor = Depends(acting)) -> Row:  # fmt: skip
     """The revenue of a league, a session or a venue (an SVL: their own; an admin: any, or every venue when none
@@ -38,7 +38,7 @@ def _camel(row: Mapping[str, object]) -> Row:
     return {camel(k): v for k, v in row.items()}
 
 
-@router.get(routes.REVENUE_CSV, openapi_extra=access(OPERATOR), responses={**ERRORS, 200: {"content": {"text/csv": {}}}})
+@router.get(routes.revenue_csv_path, openapi_extra=access(OPERATOR), responses={**ERRORS, 200: {"content": {"text/csv": {}}}})
 def get_revenue_csv(request: Request, venue: str = VENUE, session: str = SESSION, league: str = LEAGUE,
                     start: str = START, end: str = END, actor: Actor | None = Depends(current_actor)) -> Response:  # fmt: skip
     """The same report as a CSV file: a row per day, then the total; amounts in decimal dollars ('260.00') with a

@@ -356,7 +356,7 @@ def csv_link(actor: Actor, found: Report, now: dt.datetime) -> str:
     """The download link of a report the caller made for ``actor``, signed for them for a short while."""
     asked = _asked(found)
     query = {**asked, **uploads.ticket(actor.user_id, _subject(asked), now)}
-    return f"{routes.REVENUE_CSV}?{urlencode(query)}"
+    return f"{routes.revenue_csv_path}?{urlencode(query)}"
 
 
 def csv_by_link(db: Session, actor: Actor | None, *, asked: dict[str, str], link: dict[str, str],
