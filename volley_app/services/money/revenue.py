@@ -213,7 +213,7 @@ def scope_of(db: Session, actor: Actor | None, *, venue: object = None, session:
     actor = require_role(actor, Role.SVL, Role.ADMIN)
     if not _blank(league):
         row = leagues.managed(db, actor, league)
-        return Scope("league", f"{leagues.display_name(row)}", leagues.zone(db, row), row.svl_id, row.session_id, row.id)
+        return Scope("league", leagues.display_name(row), leagues.zone(db, row), row.svl_id, row.session_id, row.id)
     if not _blank(session):
         ses = sessions.access_session(db, actor, session)
         return Scope("session", ses.name, venues.zone(db, ses.svl_id), ses.svl_id, ses.id)
@@ -227,15 +227,15 @@ def scope_of(db: Session, actor: Actor | None, *, venue: object = None, session:
 
 
 def _date(value: object, field: str) -> dt.date | None:
+    """A venue day as YYYY-MM-DD (a date input's value); blank: none."""
     if _blank(value):
         return None
+    text = str(value).strip()
     try:
-        return dt.date.fromisoformat(str(value).strip()[:10]) if len(str(value).strip()) == 10 else _bad(field)
+        if len(text) == 10:
+            return dt.date.fromisoformat(text)
     except ValueError:
-        return _bad(field)
-
-
-def _bad(field: str) -> dt.date:
+        pass
     raise Invalid({field: DATE_MESSAGE})
 
 
