@@ -158,13 +158,13 @@ MATRIX: dict[tuple[str, str], Entry] = {
     ("PATCH", "/api/teams/{team_id}/members/{user_id}"): Entry(frozenset({P, S, A}), lambda x: (
         f"/api/teams/{_on_team(x, Q)}/members/{x['users'][Q]}", {"role": "Co-captain"})),
     ("GET", "/api/leagues/{league_id}/rosters"): Entry(OPERATORS, lambda x: (f"/api/leagues/{x['lg']}/rosters", None)),
+    ("GET", "/api/revenue"): Entry(OPERATORS, lambda x: (f"/api/revenue?league={x['lg']}", None)),
+    ("GET", "/api/revenue.csv"): Entry(OPERATORS, lambda x: (f"/api/revenue.csv?session={x['sid']}", None)),
     ("GET", "/api/payments/{payment_id}"): Entry(OPERATORS, lambda x: (f"/api/payments/{x['pay']}", None)),
     # the world's payment is still pending: its operator is told there is nothing to give back yet (422)
     ("POST", "/api/payments/{payment_id}/refunds"): Entry(OPERATORS, lambda x: (
         f"/api/payments/{x['pay']}/refunds", {"reason": "Left the team"}), ok=(422,)),
     ("GET", "/api/leagues/{league_id}/money"): Entry(OPERATORS, lambda x: (f"/api/leagues/{x['lg']}/money", None)),
-    ("GET", "/api/revenue"): Entry(OPERATORS, lambda x: (f"/api/revenue?league={x['lg']}", None)),
-    ("GET", "/api/revenue.csv"): Entry(OPERATORS, lambda x: (f"/api/revenue.csv?session={x['sid']}", None)),
 }  # fmt: skip
 # Calls of a route with another body than its matrix entry's: each must be refused the same way.
 VARIANTS: dict[str, tuple[tuple[str, str], Entry]] = {
