@@ -106,6 +106,9 @@ INQUIRIES = "/dash/inquiries"
 ARCHIVE = "/dash/archive"
 AUDIT_LOG = "/dash/auditLog"  # ?league={id}&user={username} (both optional)
 
+# --- /dash/revenue: what a venue, session or league took in and gave back (SVLs and admins) ---
+REVENUE = "/dash/revenue"  # ?venue={id}&session={id}&league={id}&start={YYYY-MM-DD}&end={YYYY-MM-DD} (all optional)
+
 # --- who may open what (spec section 6) -----------------------------------------------------
 ALL_ROLES = frozenset({Role.PLAYER.value, Role.SVL.value, Role.ADMIN.value})
 _ADMIN = frozenset({Role.ADMIN.value})
@@ -125,6 +128,7 @@ GUARDS: dict[str, frozenset[str]] = {
     INQUIRIES: _ADMIN,
     ARCHIVE: _ADMIN,
     AUDIT_LOG: _ADMIN,
+    REVENUE: frozenset({Role.SVL.value, Role.ADMIN.value}),
 }
 
 
@@ -371,3 +375,14 @@ def rsvp_answer_path(token: str) -> str:
 def mail_unsubscribe_path(token: str) -> str:
     """A bulk mail's one-click unsubscribe (List-Unsubscribe)."""
     return f"{mail_unsubscribe_base}/{token}"
+
+
+# The revenue report over the REST API (JSON in cents) and as a CSV file (the screen's signed link, or a bearer token).
+revenue_api_path = "/api/revenue"
+revenue_csv_path = "/api/revenue.csv"
+
+
+def revenue_path(**query: int | str | None) -> str:
+    """The revenue screen for a scope and days (each optional: blank ones are left out)."""
+    kept: dict[str, int | str] = {k: v for k, v in query.items() if v is not None and v != ""}
+    return _with(REVENUE, **kept)

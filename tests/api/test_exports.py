@@ -23,7 +23,7 @@ from tests.factories import (
 )
 from tests.harness import call_handler
 from volley_app import routes
-from volley_app.models import Game, Role, Team, utcnow
+from volley_app.models import Game, Payment, Role, Team, utcnow
 from volley_app.pages.dash.leagues.home.state import LeagueHomeState
 from volley_app.services.core.errors import Forbidden, NotFound, Unauthorized
 from volley_app.services.operations import exports
@@ -110,6 +110,18 @@ def test_formulas_are_neutralised_and_captain_contact_is_in_the_teams_file(world
     assert schedule[0] == ["Week", "Date", "Time", "Court", "Team 1", "Team 2", "Score", "Type", "Time zone"]
     assert {r[8] for r in schedule[1:]} == {"America/New_York"}
     assert any(r[4] == "'+Aces" or r[5] == "'+Aces" for r in schedule[1:])
+
+
+def test_the_payments_file_holds_amounts_as_numbers_with_their_currency(world):
+    db, lg = world["db"], world["lg"]
+    [pay] = db.exec(select(Payment).where(Payment.league_id == lg.id)).all()
+    rows = _rows(exports.export(db, world["svl"], lg.id, "payments")["data"])
+    assert rows[0][3:5] == ["Amount", "Currency"]
+    [late] = rows[1:]
+    assert late[1] == "'@Late"
+    assert late[3] == f"{pay.amount_cents // 100}.{pay.amount_cents % 100:02d}" and float(late[3]) * 100 == pay.amount_cents
+    assert late[4] == "USD"
+    assert not any("$" in cell for cell in late)
 
 
 def test_the_signatures_file_says_who_signed_which_version_when_and_from_where(world):

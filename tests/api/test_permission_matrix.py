@@ -158,6 +158,8 @@ MATRIX: dict[tuple[str, str], Entry] = {
     ("PATCH", "/api/teams/{team_id}/members/{user_id}"): Entry(frozenset({P, S, A}), lambda x: (
         f"/api/teams/{_on_team(x, Q)}/members/{x['users'][Q]}", {"role": "Co-captain"})),
     ("GET", "/api/leagues/{league_id}/rosters"): Entry(OPERATORS, lambda x: (f"/api/leagues/{x['lg']}/rosters", None)),
+    ("GET", "/api/revenue"): Entry(OPERATORS, lambda x: (f"/api/revenue?league={x['lg']}", None)),
+    ("GET", "/api/revenue.csv"): Entry(OPERATORS, lambda x: (f"/api/revenue.csv?session={x['sid']}", None)),
     ("GET", "/api/payments/{payment_id}"): Entry(OPERATORS, lambda x: (f"/api/payments/{x['pay']}", None)),
     # the world's payment is still pending: its operator is told there is nothing to give back yet (422)
     ("POST", "/api/payments/{payment_id}/refunds"): Entry(OPERATORS, lambda x: (

@@ -17,9 +17,9 @@ from urllib.parse import urlencode
 from sqlmodel import Session, col, select
 
 from volley_app import routes
-from volley_app.models import Game, League, Team, User, utcnow
+from volley_app.models import Game, League, Payment, Team, User, utcnow
 from volley_app.services.accounts import auth
-from volley_app.services.core import timefmt, uploads
+from volley_app.services.core import csvfile, timefmt, uploads
 from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import NotFound
 from volley_app.services.seasons import leagues, results, schedule
@@ -79,10 +79,17 @@ def _rosters(db: Session, league: League) -> tuple[list[str], list[list[object]]
 
 
 def _payments(db: Session, actor: Actor | None, league: League) -> tuple[list[str], list[list[object]]]:
+    """A row per payment; the amount as a number of dollars ('260.00') with its currency beside it."""
     found = registration.list_payments(db, actor, league_id=league.id)
-    header = ["Payment", "Team", "User", "Amount", "Provider", "Provider reference", "Status", "Updated"]
-    keys = ["id", "team_name", "user", "amount", "provider", "provider_payment_id", "status", "time"]
-    return header, [[p.get(k, "") for k in keys] for p in found]
+    amounts = {pid: (cents, currency) for pid, cents, currency in db.exec(
+        select(Payment.id, Payment.amount_cents, Payment.currency).where(Payment.league_id == league.id))}  # fmt: skip
+    header = ["Payment", "Team", "User", "Amount", "Currency", "Provider", "Provider reference", "Status", "Updated"]
+    rows: list[list[object]] = []
+    for p in found:
+        cents, currency = amounts[p["id"]]
+        rows.append([p["id"], p["team_name"], p["user"], csvfile.dollars(cents), currency.upper(), p["provider"],
+                     p["provider_payment_id"], p["status"], p["time"]])  # fmt: skip
+    return header, rows
 
 
 def _standings(db: Session, actor: Actor | None, league: League) -> tuple[list[str], list[list[object]]]:
