@@ -25,6 +25,7 @@ from tests.harness import call_handler
 from volley_app import routes
 from volley_app.models import Game, Payment, Role, Team, utcnow
 from volley_app.pages.dash.leagues.home.state import LeagueHomeState
+from volley_app.services.core import csvfile
 from volley_app.services.core.errors import Forbidden, NotFound, Unauthorized
 from volley_app.services.operations import exports
 from volley_app.services.seasons import scheduling
@@ -150,8 +151,8 @@ def test_the_standings_file_has_the_standings_pages_columns_in_its_order(world):
 
 @pytest.mark.parametrize("value", ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"])
 def test_every_risky_first_character_is_neutralised(value):
-    assert exports.safe_cell(value) == "'" + value
-    assert exports.safe_cell("a=1") == "a=1"
+    assert csvfile.safe_cell(value) == "'" + value
+    assert csvfile.safe_cell("a=1") == "a=1"
 
 
 def test_services_refuse_others_and_unknown_exports(world):

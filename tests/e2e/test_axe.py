@@ -277,7 +277,6 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
         routes.PAYMENT: [routes.payment_path(w.paid_payment)],
         routes.LEAGUE_BRACKET: [routes.league_bracket_path(league)],
         routes.GAME_SCORE: [routes.game_score_path(w.game)],
-        routes.PAYMENT: [routes.payment_path(w.paid_payment)],
         routes.REVENUE: [routes.REVENUE, routes.revenue_path(league=league)],
     }
 

@@ -81,9 +81,9 @@ def _expected(db, *where) -> ledger.Totals:
 def _check_sums(found: revenue.Report, t: ledger.Totals) -> None:
     got = found["totals"]
     assert (got["charged"], got["cash"], got["refunded"], got["credit_issued"], got["credit_spent"], got["discounts"]) \
-        == (t.charged, t.cash, t.refunded, t.credit_issued, t.credit_spent, t.discounts)
+        == (t[CHARGE], t[CASH], t[REFUND], t[CREDIT_ISSUED], t[CREDIT_SPENT], t[DISCOUNT])
     assert got["collected"] == t.collected and got["net"] == t.net
-    assert got["credits_outstanding"] == t.credit_issued - t.credit_spent
+    assert got["credits_outstanding"] == t[CREDIT_ISSUED] - t[CREDIT_SPENT]
     for figure in revenue.FIGURES:
         assert sum(d[figure] for d in found["days"]) == got[figure], figure  # type: ignore[literal-required]
 

@@ -7,14 +7,13 @@ credit and a league's revenue are all sums over these rows. :func:`check` says w
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from volley_app.models import League, LedgerEntry, Payment, Refund
-from volley_app.models.ledger import CASH, CHARGE, CREDIT_ISSUED, CREDIT_SPENT, DISCOUNT, LEDGER_KINDS, REFUND
+from volley_app.models.ledger import CASH, CHARGE, CREDIT_ISSUED, CREDIT_SPENT, LEDGER_KINDS, REFUND
 
 # Refund attempts: asked for and not yet made, made by the provider, refused by it.
 DUE, MADE, FAILED = "due", "made", "failed"
@@ -130,30 +129,21 @@ def credit_balance(db: Session, user_id: int) -> int:
     return int(row[0]) - int(row[1])
 
 
-@dataclasses.dataclass(frozen=True)
-class Totals:
-    """Sums of the ledger's rows by kind, in cents."""
+class Totals(dict[str, int]):
+    """Sums of the ledger's rows by kind, in cents (``t[REFUND]``; a kind with no rows sums to 0)."""
 
-    charged: int = 0
-    cash: int = 0
-    refunded: int = 0
-    credit_issued: int = 0
-    credit_spent: int = 0
-    discounts: int = 0
+    def __missing__(self, kind: str) -> int:
+        return 0
 
     @property
     def collected(self) -> int:
         """Money taken in: cards and cash."""
-        return self.charged + self.cash
+        return self[CHARGE] + self[CASH]
 
     @property
     def net(self) -> int:
         """Money kept: what was taken in less what was given back."""
-        return self.collected - self.refunded
-
-
-_TOTAL_FIELDS = {CHARGE: "charged", CASH: "cash", REFUND: "refunded", CREDIT_ISSUED: "credit_issued",
-                 CREDIT_SPENT: "credit_spent", DISCOUNT: "discounts"}  # fmt: skip
+        return self.collected - self[REFUND]
 
 
 def totals(db: Session, *where: sa.ColumnElement[bool]) -> Totals:
@@ -161,7 +151,7 @@ def totals(db: Session, *where: sa.ColumnElement[bool]) -> Totals:
     rows = db.exec(
         select(LedgerEntry.kind, sa.func.sum(LedgerEntry.amount_cents)).where(*where).group_by(col(LedgerEntry.kind))
     ).all()
-    return Totals(**{_TOTAL_FIELDS[kind]: int(total or 0) for kind, total in rows if kind in _TOTAL_FIELDS})
+    return Totals({kind: int(total or 0) for kind, total in rows})
 
 
 def check(db: Session) -> list[str]:

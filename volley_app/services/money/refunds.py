@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import League, Payment, Refund, User, utcnow
-from volley_app.models.ledger import CREDIT_ISSUED
+from volley_app.models.ledger import CREDIT_ISSUED, REFUND
 from volley_app.services.core import audit, timefmt, validation
 from volley_app.services.core.actors import Actor, record_id, require_actor
 from volley_app.services.core.errors import Invalid, NotFound
@@ -335,14 +335,17 @@ class MoneyTotals(TypedDict):
     refunded: str
     credit: str
     kept: str
+    line: str  # the four in words, as the payments card says them
 
 
 def league_money(db: Session, actor: Actor | None, *, league_id: object) -> MoneyTotals:
     """What the league's payments brought in and gave back, for its operator and admins."""
     league = leagues.managed(db, actor, league_id)
     t = ledger.totals(db, col(ledger.LedgerEntry.league_id) == league.id)
-    return {"collected": fees.money(t.collected), "refunded": fees.money(t.refunded),
-            "credit": fees.money(t.credit_issued), "kept": fees.money(t.net - t.credit_issued)}  # fmt: skip
+    collected, refunded = fees.money(t.collected), fees.money(t[REFUND])
+    credit, kept = fees.money(t[CREDIT_ISSUED]), fees.money(t.net - t[CREDIT_ISSUED])
+    return {"collected": collected, "refunded": refunded, "credit": credit, "kept": kept,
+            "line": f"Collected {collected} · refunded {refunded} · given as credit {credit} · kept {kept}"}
 
 
 # --- refunds the card service tells of -------------------------------------------------------------------------

@@ -169,23 +169,18 @@ class Scope:
     def id(self) -> int | None:
         return {"league": self.league_id, "session": self.session_id, "venue": self.venue_id}.get(self.kind)
 
-    def ledger_rows(self) -> list[sa.ColumnElement[bool]]:
-        if self.league_id is not None:
-            return [col(LedgerEntry.league_id) == self.league_id]
-        if self.session_id is not None:
-            return [col(LedgerEntry.session_id) == self.session_id]
-        if self.venue_id is not None:
-            return [col(LedgerEntry.svl_id) == self.venue_id]
+    def _narrowest(self, league: Any, session: Any, venue: Any) -> list[sa.ColumnElement[bool]]:
+        """The narrowest scope given (league, else session, else venue) on the columns that name each."""
+        for value, column in ((self.league_id, league), (self.session_id, session), (self.venue_id, venue)):
+            if value is not None:
+                return [column == value]
         return []
 
+    def ledger_rows(self) -> list[sa.ColumnElement[bool]]:
+        return self._narrowest(col(LedgerEntry.league_id), col(LedgerEntry.session_id), col(LedgerEntry.svl_id))
+
     def leagues(self) -> list[sa.ColumnElement[bool]]:
-        if self.league_id is not None:
-            return [col(League.id) == self.league_id]
-        if self.session_id is not None:
-            return [col(League.session_id) == self.session_id]
-        if self.venue_id is not None:
-            return [col(League.svl_id) == self.venue_id]
-        return []
+        return self._narrowest(col(League.id), col(League.session_id), col(League.svl_id))
 
 
 def _blank(value: object) -> bool:

@@ -8,9 +8,7 @@ carriage return) is prefixed with an apostrophe so no spreadsheet runs it as a f
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import re
 from urllib.parse import urlencode
 
@@ -28,23 +26,6 @@ from volley_app.services.teams import registration, rosters, waivers
 
 KINDS = ("teams", "payments", "standings", "schedule", "signatures", "rosters")
 UNKNOWN = "No such export."
-RISKY = ("=", "+", "-", "@", "\t", "\r")
-
-
-def safe_cell(value: object) -> str:
-    """The cell as text, with a formula's first character neutralised (CSV injection)."""
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(RISKY) else text
-
-
-def to_csv(header: list[str], rows: list[list[object]]) -> bytes:
-    buf = io.StringIO()
-    out = csv.writer(buf, lineterminator="\r\n")
-    out.writerow([safe_cell(h) for h in header])
-    out.writerows([safe_cell(c) for c in r] for r in rows)
-    return ("\ufeff" + buf.getvalue()).encode("utf-8")
-
-
 def file_name(league: League, kind: str, now: dt.datetime, zone: str | None = None) -> str:
     """'monday-c-6s-schedule-2026-11-22.csv': the league, what it holds, the venue's day."""
     slug = re.sub(r"[^a-z0-9]+", "-", leagues.display_name(league).lower()).strip("-")
@@ -134,7 +115,7 @@ def export(db: Session, actor: Actor | None, league_id: object, kind: object, *,
         header, rows = _rosters(db, league)
     else:
         header, rows = _schedule(db, league)
-    return {"name": file_name(league, str(kind), now or utcnow(), leagues.zone(db, league)), "data": to_csv(header, rows)}
+    return {"name": file_name(league, str(kind), now or utcnow(), leagues.zone(db, league)), "data": csvfile.to_csv(header, rows)}
 
 
 def _subject(league_id: int, kind: str) -> str:

@@ -19,11 +19,7 @@ def _payment_row(p: ObjectVar[dict[str, str]]) -> rx.Component:
 
 def _totals() -> rx.Component:
     m = LeaguePaymentsState.money.to(dict[str, str])
-    return rx.cond(
-        m["collected"],
-        rx.text("Collected ", rx.el.strong(m["collected"]), " · refunded ", rx.el.strong(m["refunded"]),
-                " · given as credit ", rx.el.strong(m["credit"]), " · kept ", rx.el.strong(m["kept"]), size="2"),
-    )  # fmt: skip
+    return rx.cond(m["line"], rx.text(m["line"], size="2"))
 
 
 def payments_card() -> rx.Component:
