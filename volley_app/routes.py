@@ -371,3 +371,8 @@ def rsvp_answer_path(token: str) -> str:
 def mail_unsubscribe_path(token: str) -> str:
     """A bulk mail's one-click unsubscribe (List-Unsubscribe)."""
     return f"{mail_unsubscribe_base}/{token}"
+
+
+# --- discount codes (an SVL's own, every venue's for an admin) ------------------------------------------------
+DISCOUNTS = "/dash/discounts"
+GUARDS[DISCOUNTS] = frozenset({Role.SVL.value, Role.ADMIN.value})

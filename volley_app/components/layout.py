@@ -140,6 +140,7 @@ def dash_nav() -> rx.Component:
             rx.fragment(
                 _nav_link("Home", routes.SVL_HOME),
                 _nav_link("Sessions", routes.SESSIONS),
+                _nav_link("Discounts", routes.DISCOUNTS),
             ),
             rx.fragment(
                 _nav_link("Home", routes.DASH),
@@ -147,6 +148,7 @@ def dash_nav() -> rx.Component:
                 _nav_link("Leagues", routes.DASH_LEAGUES),
                 _nav_link("Subs", routes.DASH_SUBS),
                 _nav_link("Profile", routes.DASH_PROFILE),
+                rx.cond(AuthState.status == "Admin", _nav_link("Discounts", routes.DISCOUNTS), rx.fragment()),
             ),
         ),
         rx.button("Logout", on_click=AuthState.logout, variant="soft", color_scheme="gray", size="2",

@@ -26,6 +26,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import audit, paging, timefmt, validation
 from volley_app.services.core.actors import Actor, load, record_id, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
+from volley_app.services.core.screens import Part, part
 from volley_app.services.money import fees, ledger
 from volley_app.services.seasons import leagues, sessions
 
@@ -343,6 +344,21 @@ def scope_choices(db: Session, actor: Actor | None) -> Scopes:
         "sessions": [{"value": str(s.id), "label": s.name} for s in found_sessions],
         "venues": [{"value": str(uid), "label": name} for uid, name in svls],
     }
+
+
+@dataclasses.dataclass(frozen=True)
+class CodesScreen:
+    """The operator's discount codes page: a page of codes and what a new code may be for."""
+
+    codes: Part[paging.Page]
+    scopes: Scopes
+
+
+def screen(db: Session, actor: Actor | None, *, filters: dict[str, Any] | None = None,
+           bookmark: object = "") -> CodesScreen:  # fmt: skip
+    """The discount codes page for an SVL (their own) or an admin (every venue's), in one read."""
+    return CodesScreen(codes=part(codes_page, db, actor, filters=filters, bookmark=bookmark),
+                       scopes=scope_choices(db, actor))  # fmt: skip
 
 
 # --- at checkout: a code's price, and the player's credit -------------------------------------------------------
