@@ -60,7 +60,7 @@ class NewCode(Terms):
 
 
 class CodeEdit(Terms):
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=required("active"))
 
     active: Received = Field(True, examples=[True], json_schema_extra=BOOLEAN, description="False: deactivated")
 

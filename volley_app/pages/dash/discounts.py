@@ -58,7 +58,7 @@ class DiscountsState(PagedList, FormState, AuthState):
         self.scope = value if isinstance(value, str) and value in svc.SCOPE_CHOICES else "league"
 
     @rx.event
-    def edit(self, code_id: str):
+    def start_editing(self, code_id: str):
         """Change a code of the page shown (the service checks the person may when it is saved)."""
         found = next((r for r in self.rows if r["id"] == str(code_id)), None)
         self._clear_messages()
@@ -100,7 +100,7 @@ def _status(r: ObjectVar[dict[str, str]]) -> rx.Component:
 
 
 def _edit_button(r: ObjectVar[dict[str, str]]) -> rx.Component:
-    edit = DiscountsState.edit(r["id"])  # type: ignore[operator]  # reflex's rx.event types a handler as EventNamespace
+    edit = DiscountsState.start_editing(r["id"])  # type: ignore[operator]  # reflex's rx.event types a handler as EventNamespace
     return rx.button("Edit", size="2", variant="soft", on_click=edit, min_height="44px", aria_label="Edit " + r["code"])
 
 

@@ -182,6 +182,7 @@ def _code_form() -> rx.Component:
         on_submit=s.apply_code,
         key=s.form_key.to_string(),
         width="100%",
+        method="post",
     )
 
 
