@@ -267,13 +267,14 @@ RACERS = 10
 
 
 def test_ten_players_racing_for_the_last_use_one_gets_it(db):
+    """Each in a league of their own (a venue's code): only the code's lock stands between them."""
     svl = make_user(db, "racevenue", Role.SVL)
     players = [actor_of(make_user(db, f"racer{i}")) for i in range(RACERS)]
     now = utcnow()
     sid = add_league_session(db, svl, "Fall", now + dt.timedelta(days=3), now + dt.timedelta(days=80))
-    lid = add_league(db, svl, sid, start=now + dt.timedelta(days=5), max_teams=RACERS + 2).id
-    dbmod.call(discounts.create_code, actor_of(svl), code="LAST", scope="league", scope_id=lid, percent=50, max_uses=1)
-    pids = [dbmod.call(registration.register, p, league_id=lid, team_name=f"Racers {i}")["payment_id"]
+    lids = [add_league(db, svl, sid, start=now + dt.timedelta(days=5), court=f"Court {i}").id for i in range(RACERS)]
+    dbmod.call(discounts.create_code, actor_of(svl), code="LAST", scope="venue", percent=50, max_uses=1)
+    pids = [dbmod.call(registration.register, p, league_id=lids[i], team_name=f"Racers {i}")["payment_id"]
             for i, p in enumerate(players)]  # fmt: skip
     barrier = threading.Barrier(RACERS)
     answers: list = [None] * RACERS
@@ -294,3 +295,32 @@ def test_ten_players_racing_for_the_last_use_one_gets_it(db):
         t.join()
     assert sorted(answers) == ["$165"] + [discounts.USED_UP] * (RACERS - 1)
     assert count(db, Payment, col(Payment.discount_code_id).is_not(None)) == 1
+
+
+# --- with the card service (the stripe SDK against the local stand-in) ---------------------------------------
+
+
+def test_a_code_taken_after_the_card_payment_started_cancels_it_and_the_checkout_starts_one_for_the_new_price(
+        w, stripe_env):  # fmt: skip
+    _code(w)
+    pid = _register(w)
+    assert dbmod.call(registration.checkout, w["players"][0], payment_id=pid)["client_secret"] == "pi_test_1_secret_x"
+    out = _apply(w, pid, "FALL10")
+    assert out["client_secret"] == "pi_test_2_secret_x"
+    assert stripe_env.intents["pi_test_1"]["status"] == "canceled"
+    assert stripe_env.intents["pi_test_2"]["amount"] == 29700
+    stripe_env.intents["pi_test_2"]["status"] = "succeeded"
+    assert dbmod.call(registration.confirm_stripe_return, w["players"][0], payment_id=pid)["status"] == "succeeded"
+    found = {e.kind: e.amount_cents for e in rows(w["db"], LedgerEntry, LedgerEntry.payment_id == pid)}
+    assert found == {CHARGE: 29700, DISCOUNT: 3300}
+    assert ledger_problems(w["db"]) == []
+
+
+def test_with_the_card_service_a_price_the_credit_covers_starts_no_card_payment(w, stripe_env):
+    _give_credit(w, 0, PRICE)
+    pid = _register(w)
+    out = dbmod.call(registration.checkout, w["players"][0], payment_id=pid)
+    assert (out["free"], out["client_secret"]) == (True, "")
+    assert dbmod.call(registration.confirm_free, w["players"][0], payment_id=pid)["status"] == "succeeded"
+    assert stripe_env.intents == {}
+    assert ledger_problems(w["db"]) == []
