@@ -12,7 +12,7 @@ from sqlmodel import select
 from tests.e2e.conftest import ROOT
 from tests.e2e.helpers import add_open_league, expect_path, log_in, make_user, screenshot
 from volley_app import db
-from volley_app.models import LedgerEntry, Role
+from volley_app.models import LedgerEntry, Role, User
 from volley_app.services.money import discounts, ledger
 
 AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
@@ -100,3 +100,37 @@ def test_an_operator_makes_a_code_and_a_captain_pays_less_with_it(new_page):
     expect(op.get_by_role("cell", name="FALL10", exact=True)).to_be_visible()
     expect(op.locator('td[data-label="Uses"]')).to_have_text("1")  # its one use
     _checked(op, "codes-used")
+
+    # The operator deactivates the code: it is shown inactive, and the next captain is told so at the field.
+    op.get_by_role("button", name="Edit FALL10").click()
+    expect(op.get_by_role("heading", name="Edit code FALL10")).to_be_visible()
+    op.get_by_label("Active (players may use it)").uncheck()
+    op.get_by_role("button", name="Save code").click()
+    expect(op.get_by_text(re.compile(r"Discount code FALL10 saved"))).to_be_visible()
+    expect(op.locator('td[data-label="Status"]')).to_have_text("Inactive")
+
+
+def test_credit_that_covers_the_price_confirms_the_registration_without_a_card(new_page):
+    make_user("venue", Role.SVL)
+    make_user("cap")
+    lid = add_open_league("venue")
+    db.call(lambda s: ledger.record(s, kind="credit_issued", amount_cents=40000, key="gift-cap", reason="Rained out",
+                                    user_id=s.exec(select(User.id).where(User.username == "cap")).one()))  # fmt: skip
+    cap = new_page()
+    log_in(cap, "cap")
+    expect(cap).not_to_have_url(re.compile(r"/login"))
+    cap.goto(f"/dash/leagues/{lid}")
+    cap.get_by_role("link", name="Register a Team").click()
+    expect(cap.get_by_text(re.compile(r"League cost \$"))).to_be_visible()
+    cap.get_by_label("Team Name").fill("Free Ballers")
+    cap.get_by_role("button", name="Continue to Checkout").click()
+    expect_path(cap, "/dash/leagues/teams/checkout")
+    expect(cap.get_by_text("Your credit")).to_be_visible()
+    expect(cap.get_by_text("−$330")).to_be_visible()
+    expect(cap.get_by_label("Card number")).to_have_count(0)
+    _checked(cap, "checkout-credit")
+    cap.get_by_role("button", name="Confirm registration").click()
+    expect_path(cap, "/dash/leagues/teams/success")
+    assert _ledger("credit_spent") == [33000]
+    assert _ledger("charge") == []
+    assert db.call(ledger.check) == []

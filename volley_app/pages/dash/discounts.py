@@ -89,7 +89,7 @@ class DiscountsState(PagedList, FormState, AuthState):
 
     def _saved(self, row: svc.CodeRow) -> None:
         verb = "saved" if self.editing else "made"
-        self.notice = f"Discount code {row['code']} {verb}: {row['off']} off, {row['applies_to'].lower()}."
+        self.notice = f"Discount code {row['code']} {verb}: {row['off']} off ({row['applies_to']})."
         self.editing = {}
         self._show_record()
 
