@@ -107,6 +107,7 @@ ARCHIVE = "/dash/archive"
 AUDIT_LOG = "/dash/auditLog"  # ?league={id}&user={username} (both optional)
 
 # --- /dash/revenue: what a venue, session or league took in and gave back (SVLs and admins) ---
+DISCOUNTS = "/dash/discounts"  # an SVL's own discount codes, every venue's for an admin
 REVENUE = "/dash/revenue"  # ?venue={id}&session={id}&league={id}&start={YYYY-MM-DD}&end={YYYY-MM-DD} (all optional)
 
 # --- who may open what (spec section 6) -----------------------------------------------------
@@ -129,6 +130,7 @@ GUARDS: dict[str, frozenset[str]] = {
     ARCHIVE: _ADMIN,
     AUDIT_LOG: _ADMIN,
     REVENUE: frozenset({Role.SVL.value, Role.ADMIN.value}),
+    DISCOUNTS: frozenset({Role.SVL.value, Role.ADMIN.value}),
 }
 
 
@@ -386,3 +388,4 @@ def revenue_path(**query: int | str | None) -> str:
     """The revenue screen for a scope and days (each optional: blank ones are left out)."""
     kept: dict[str, int | str] = {k: v for k, v in query.items() if v is not None and v != ""}
     return _with(REVENUE, **kept)
+

@@ -138,6 +138,10 @@ BEYOND_THE_DOCUMENT = {
     "PATCH /api/notes": "an answer fits the request's state",
     "POST /api/payment-intent": "the amount is the league's price",
     "POST /api/emailAll": "a repeat within the hour names the latest send",
+    "POST /api/discount-codes": "a percent or an amount, for a league or session of the caller's, a name new to the venue",
+    "PATCH /api/discount-codes/{code_id}": "a percent or an amount",
+    "POST /api/payments/{payment_id}/discount-code": "a code of the league's venue that may still be used",
+    "POST /api/payments/{payment_id}/confirm": "the discount and credit cover the whole price",
 }
 
 

@@ -18,6 +18,7 @@ from volley_app.api.app import create_api
 from volley_app.api.routes import route_table
 from volley_app.api.routes.common import ADMIN, ANYONE, LOGGED_IN, OPERATOR, PLAYER
 from volley_app.models import NEWSLETTER_SECTIONS, MemberRole, SubRequest, TeamMember, User, utcnow
+from volley_app.services.money import discounts
 from volley_app.services.subs import request_changes, request_replies
 from volley_app.services.teams import invitations
 
@@ -167,6 +168,18 @@ MATRIX: dict[tuple[str, str], Entry] = {
     ("GET", "/api/leagues/{league_id}/money"): Entry(OPERATORS, lambda x: (f"/api/leagues/{x['lg']}/money", None)),
     ("POST", "/api/teams/{team_id}/cash"): Entry(OPERATORS, lambda x: (f"/api/teams/{x['team']}/cash", {"amount": "300"})),
     ("GET", "/api/me/credit"): Entry(USERS, lambda x: ("/api/me/credit", None)),
+    # every operator lists their own venue's codes (an admin: every venue's)
+    ("GET", "/api/discount-codes"): Entry(frozenset({S, T, A}), lambda x: ("/api/discount-codes", None)),
+    ("GET", "/api/discount-codes/{code_id}"): Entry(OPERATORS, lambda x: (f"/api/discount-codes/{_code(x)}", None)),
+    ("POST", "/api/discount-codes"): Entry(OPERATORS, lambda x: ("/api/discount-codes", {
+        "code": "MATRIX", "scope": "league", "scopeId": x["lg"], "percent": 10})),
+    ("PATCH", "/api/discount-codes/{code_id}"): Entry(OPERATORS, lambda x: (
+        f"/api/discount-codes/{_code(x)}", {"percent": 20, "active": False})),
+    # pat's pending registration: a blank code takes none off; nothing covers its price, so confirming is refused
+    ("POST", "/api/payments/{payment_id}/discount-code"): Entry(frozenset({P}), lambda x: (
+        f"/api/payments/{x['pay']}/discount-code", {"code": ""})),
+    ("POST", "/api/payments/{payment_id}/confirm"): Entry(frozenset({P}), lambda x: (
+        f"/api/payments/{x['pay']}/confirm", None), ok=(422,)),
 }  # fmt: skip
 # Calls of a route with another body than its matrix entry's: each must be refused the same way.
 VARIANTS: dict[str, tuple[tuple[str, str], Entry]] = {
@@ -227,6 +240,16 @@ def _on_team(x: dict, role: str) -> int:
     db.add(TeamMember(team_id=x["team"], user_id=x["users"][role], role=MemberRole.PLAYER))
     db.commit()
     return x["team"]
+
+
+def _code(x: dict) -> int:
+    """A discount code of the league's venue (svla's), for the league."""
+    db = x["db"]
+    [svl] = rows(db, User, User.id == x["users"][S])
+    made = discounts.create_code(db, actor_of(svl), code=f"CODE{utcnow().microsecond}", scope="league",
+                                 scope_id=x["lg"], percent=10)  # fmt: skip
+    db.commit()
+    return made["id"]
 
 
 def _invitation(x: dict) -> int:

@@ -33,6 +33,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "invites.email_named", "invites.invite_in_order", "matching.invite",
         "mail_lists.set_notification", "mail_lists.unsubscribe", "newsletter.subscribe", "newsletter.unsubscribe",
         "league_places.new_payment", "league_places.reserve",
+        "discounts.price", "discounts.take_credit",  # a player's own registration priced: their code, their credit
         "recovery.request_reset", "recovery.reset_password",
         "request_replies.accept", "answers.answer_by_link", "request_changes.create", "request_replies.decline",
         "request_changes.delete", "request_changes.reopen", "request_changes.update", "request_replies.withdraw",
@@ -41,6 +42,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
     },
     "money movements (each ledger row is its own record: who, how much, what for, why)": {
         "ledger.charged", "ledger.record", "ledger.refund_made",
+        "discounts.spend",  # a fulfilled registration's discount and credit rows
         "refunds.send_due",  # the card service's answer to a refund an operator (audited) or the app decided
         "refunds.from_provider",  # a refund made in the card service's dashboard: its ledger row names the provider's id
     },
@@ -62,7 +64,9 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "invites.after_accept", "invites.after_decline", "request_replies.free_place", "invites.end_list", "invites.lock_request", "invites.place_freed",
         "invites.open_notices", "invites.use_link", "league_data.delete_children", "league_data.tell_captains_archived",
         "mail.queue", "mail.queue_email",
-        "league_places.claim", "league_places.lock", "refunds.ask", "mail.tell", "playoffs.apply_forfeit", "playoffs.apply_result",
+        "league_places.claim", "league_places.lock",
+        "discounts.credit_free", "discounts.find_for",  # the player's and the code's locks, taken to read under
+ "refunds.ask", "mail.tell", "playoffs.apply_forfeit", "playoffs.apply_result",
         "playoffs.withdraw_from_bracket", "ratelimit.hit", "ratelimit.invitation", "ratelimit.signup", "ratelimit.signup_refused",
         "ratelimit.sub_invite", "ratelimit.use", "ratelimit.use_committed", "scheduling.tell_captains",
         "ratelimit.team_invitation", "rosters.tell_team",

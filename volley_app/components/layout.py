@@ -141,6 +141,7 @@ def dash_nav() -> rx.Component:
                 _nav_link("Home", routes.SVL_HOME),
                 _nav_link("Sessions", routes.SESSIONS),
                 _nav_link("Revenue", routes.REVENUE),
+                _nav_link("Discounts", routes.DISCOUNTS),
             ),
             rx.fragment(
                 _nav_link("Home", routes.DASH),
@@ -149,6 +150,7 @@ def dash_nav() -> rx.Component:
                 _nav_link("Subs", routes.DASH_SUBS),
                 _nav_link("Profile", routes.DASH_PROFILE),
                 rx.cond(AuthState.status == "Admin", _nav_link("Revenue", routes.REVENUE)),
+                rx.cond(AuthState.status == "Admin", _nav_link("Discounts", routes.DISCOUNTS), rx.fragment()),
             ),
         ),
         rx.button("Logout", on_click=AuthState.logout, variant="soft", color_scheme="gray", size="2",

@@ -80,3 +80,7 @@ __all__ = [
 # sequences never go back), so an old link can never open a newer, different record.
 for _table in SQLModel.metadata.tables.values():
     _table.dialect_options["sqlite"]["autoincrement"] = True
+
+from volley_app.models.discounts import DISCOUNT_SCOPES, DiscountCode  # noqa: E402 - after the tables it refers to
+
+__all__ += ["DISCOUNT_SCOPES", "DiscountCode"]

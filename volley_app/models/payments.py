@@ -35,7 +35,12 @@ class Payment(SQLModel, table=True):
     # What was bought and by whom, as it was then: kept when the league or the account changes.
     league_name: str = Field(default="", sa_column=sa.Column(sa.String(200), nullable=False, server_default=""))
     payer_name: str = Field(default="", sa_column=sa.Column(sa.String(200), nullable=False, server_default=""))
+    # What the card is charged: the league's price less the discount and the credit spent (0: no card at all).
     amount_cents: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    # The discount code used and what it took off; the player's credit spent on it. Price = all three summed.
+    discount_code_id: int | None = fk("discount_codes.id", nullable=True, ondelete="RESTRICT")
+    discount_cents: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
+    credit_cents: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
     currency: str = Field(default="usd", sa_column=sa.Column(sa.String(3), nullable=False, server_default="usd"))
     provider: str = Field(sa_column=sa.Column(sa.String(20), nullable=False))
     provider_payment_id: str | None = Field(default=None, sa_column=sa.Column(sa.String(255), unique=True))

@@ -9,11 +9,24 @@ from __future__ import annotations
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
-from volley_app.api.routes import auth, money, notes, public, revenue, rosters, rsvps, seasons, teams, users, waivers
+from volley_app.api.routes import (
+    auth,
+    discounts,
+    money,
+    notes,
+    public,
+    revenue,
+    rosters,
+    rsvps,
+    seasons,
+    teams,
+    users,
+    waivers,
+)
 from volley_app.api.routes.common import Route
 
 ROUTERS = (auth.router, users.router, seasons.router, teams.router, rosters.router, rsvps.router, notes.router,
-           public.router, waivers.router, money.router, revenue.router)  # fmt: skip
+           public.router, waivers.router, money.router, revenue.router, discounts.router)  # fmt: skip
 
 
 def route_table(api: FastAPI) -> list[Route]:

@@ -41,7 +41,7 @@ from volley_app.services.core import audit, periodic, timefmt
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
 from volley_app.services.mail import mail
-from volley_app.services.money import fees, ledger, payments, refunds
+from volley_app.services.money import discounts, fees, ledger, payments, refunds
 from volley_app.services.seasons import leagues, scheduling
 from volley_app.services.teams import rosters
 
@@ -146,7 +146,8 @@ def hold_until(pay: Payment, zone: str | None = None) -> str:
 
 def new_payment(db: Session, league: League, user: User, *, team_name: str, until: dt.datetime,
                 team_id: int | None = None) -> Payment:  # fmt: skip
-    """A pending payment that holds a place until ``until``; the amount comes from the league."""
+    """A pending payment that holds a place until ``until``; the amount comes from the league, less the player's
+    credit (a discount code is entered at checkout)."""
     assert league.id is not None  # a stored league
     pay = Payment(
         league_id=league.id, team_id=team_id, user_id=user.id, team_name=team_name,
@@ -156,6 +157,7 @@ def new_payment(db: Session, league: League, user: User, *, team_name: str, unti
     )  # fmt: skip
     db.add(pay)
     db.flush()
+    discounts.price(db, pay, league, None)
     return pay
 
 
@@ -464,7 +466,8 @@ def has_place(db: Session, pay: Payment, league: League, now: dt.datetime) -> bo
 
 
 def fulfil(db: Session, pay: Payment, now: dt.datetime | None = None) -> Team | None:
-    """A verified payment: its team takes its place (once), or the payment is refunded when the place is gone.
+    """A verified payment (or one with nothing to pay by card): its team takes its place (once), its discount and
+    credit spent are written to the ledger, or the payment is refunded when the place is gone.
 
     The caller holds the league's lock. A new registration creates the paid team; an offer moves
     the waitlisted team it names into the league. Either way the team joins the schedule's unplayed
@@ -475,12 +478,17 @@ def fulfil(db: Session, pay: Payment, now: dt.datetime | None = None) -> Team | 
     assert league is not None  # a payment's league is kept (its key restricts deleting it)
     if pay.status not in (*HOLDING, EXPIRED):
         return None
-    ledger.charged(db, pay)
+    if pay.amount_cents > 0:  # a price the discount and the credit covered has no card payment
+        ledger.charged(db, pay)
     if not has_place(db, pay, league, now):
-        _refund(db, pay, league)
+        if pay.amount_cents > 0:
+            _refund(db, pay, league)
+        else:
+            claim(db, pay, from_status=(*HOLDING, EXPIRED), to_status=FAILED, error=PLACE_GONE)
         return None
     if not claim(db, pay, from_status=(*HOLDING, EXPIRED), to_status=SUCCEEDED):
         return None
+    discounts.spend(db, pay)
     team = _move_in(db, pay, league) if pay.team_id is not None else _new_team(db, pay, league)
     scheduling.regenerate_unplayed(db, league)
     log.info("payment %s fulfilled: team %s", pay.id, team.id)

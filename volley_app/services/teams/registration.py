@@ -17,17 +17,18 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import secrets
 from typing import Any, NotRequired, TypedDict
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from volley_app import routes
-from volley_app.models import League, LeagueStage, Payment, Team, User, utcnow
+from volley_app.models import DiscountCode, League, LeagueStage, Payment, Team, User, utcnow
 from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.money import fees, ledger, payments, refunds
+from volley_app.services.money import discounts, fees, ledger, payments, refunds
 from volley_app.services.money.payments import access_payment
 from volley_app.services.seasons import leagues
 from volley_app.services.seasons.leagues import access_league
@@ -55,6 +56,8 @@ OFFER_LAPSED = (
 )
 CARD_DECLINED = "The card was declined. Check the card number, expiry and CVC and try again."
 REFUNDED_NOTICE = "This payment arrived after its place had been released and has been refunded."
+CARD_NEEDED = "This registration still has {total} to pay by card."
+NOTHING_BY_CARD = "Nothing is left to pay by card: confirm the registration."
 
 PENDING, PROCESSING, SUCCEEDED, FAILED = league_places.PENDING, league_places.PROCESSING, league_places.SUCCEEDED, league_places.FAILED
 EXPIRED, REFUNDED = league_places.EXPIRED, league_places.REFUNDED
@@ -265,7 +268,12 @@ class Checkout(TypedDict):
     players: int
     league_cost: str
     fee: str
-    total: str
+    price: str  # the league's price, before the discount and the credit
+    discount: str  # what the discount code took off ('' without one)
+    discount_code: str
+    credit: str  # the player's credit spent on it ('' without)
+    total: str  # what the card is charged
+    free: bool  # nothing to pay by card: the registration is confirmed without one
     client_secret: str
     held_until: str
     offer: bool
@@ -284,8 +292,11 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> Checkou
     pay = access_payment(db, actor, payment_id)
     league = league_places.decide(db, pay.league_id)
     db.refresh(pay)
+    if pay.status == PENDING and not pay.provider_payment_id:  # credit given since it was priced is spent too
+        discounts.take_credit(db, pay)
     b = fees.breakdown(league)
     assert pay.id is not None and league.id is not None  # stored
+    code = db.get(DiscountCode, pay.discount_code_id) if pay.discount_code_id else None
     out: Checkout = {
         "payment_id": pay.id,
         "league_id": league.id,
@@ -297,7 +308,12 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> Checkou
         "players": b.players,
         "league_cost": fees.money(b.league_cost_cents),
         "fee": fees.money(b.fee_cents),
+        "price": fees.money(pay.amount_cents + pay.discount_cents + pay.credit_cents),
+        "discount": fees.money(pay.discount_cents) if pay.discount_cents else "",
+        "discount_code": code.code if code is not None else "",
+        "credit": fees.money(pay.credit_cents) if pay.credit_cents else "",
         "total": fees.money(pay.amount_cents),
+        "free": pay.amount_cents == 0,
         "client_secret": "",
         "held_until": league_places.hold_until(pay, leagues.zone(db, league)) if pay.status == PENDING else "",
         "offer": pay.team_id is not None,
@@ -310,7 +326,7 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> Checkou
         out["notice"], out["full"] = _expired_notice(db, pay, league)
     elif pay.status == REFUNDED:
         out["notice"] = REFUNDED_NOTICE
-    if pay.provider == payments.StripeProvider.name and pay.status == PENDING:
+    if pay.provider == payments.StripeProvider.name and pay.status == PENDING and pay.amount_cents > 0:
         secret = _card_intent(db, pay, league, actor)
         if secret is None:  # the hold ended while the card service answered: the checkout as it is now
             return checkout(db, actor, payment_id=pay.id)
@@ -395,6 +411,8 @@ def pay_offline(
         return _outcome(pay)
     if pay.status != PENDING:
         raise Invalid(ALREADY_PROCESSED)
+    if pay.amount_cents == 0:
+        raise Invalid(NOTHING_BY_CARD)
     payments.check_card(card_number, expiry, cvc)
     if not _open(league):
         raise Invalid(NOT_OPEN)
@@ -418,6 +436,52 @@ def pay_offline(
     _fulfil(db, pay)
     if pay.status == REFUNDED:
         league_places.send_due_refunds(db, payment_id=pay.id)
+    return _outcome(pay)
+
+
+def apply_code(db: Session, actor: Actor | None, *, payment_id: object, code: object) -> Checkout:
+    """Take a discount code off the price of one's pending registration (a blank code takes it away again); the
+    checkout with its new price. A code that may not be used here is refused at ``code`` saying why.
+
+    The price is the server's: the league's, less the code's discount, less the player's credit. Decided under the
+    league's lock and then the code's, so a code's last use goes to one registration. A card payment started for the
+    old price is cancelled with the card service after the commit; checkout starts one for the new price.
+    """
+    actor = _player(actor)
+    pay, league = _locked_payment(db, actor, payment_id)
+    if pay.status != PENDING:
+        raise Invalid(ALREADY_PROCESSED)
+    typed = code.strip() if isinstance(code, str) else ""
+    found = discounts.find_for(db, typed, league, actor.user_id, leaving_out=pay.id) if typed else None
+    before, intent = pay.amount_cents, pay.provider_payment_id
+    discounts.price(db, pay, league, found)
+    if pay.provider == payments.StripeProvider.name and intent and pay.amount_cents != before:
+        pay.provider_payment_id, pay.idempotency_key = None, secrets.token_hex(16)
+        db.add(pay)
+        db.commit()  # the new price is recorded before the old card payment is cancelled, outside any transaction
+        payments.stripe_provider().cancel(intent)
+    log.info("payment %s priced with code %s: %s cents by card", pay.id, found.id if found else None, pay.amount_cents)
+    return checkout(db, actor, payment_id=pay.id)
+
+
+def confirm_free(db: Session, actor: Actor | None, *, payment_id: object) -> Outcome:
+    """Take the place of a registration whose discount and credit cover its whole price: no card, the same
+    fulfilment as a paid one (once)."""
+    actor = _player(actor)
+    pay, league = _locked_payment(db, actor, payment_id)
+    if pay.status in (SUCCEEDED, EXPIRED):
+        return _outcome(pay)
+    if pay.status != PENDING:
+        raise Invalid(ALREADY_PROCESSED)
+    if pay.amount_cents != 0:
+        raise Invalid(CARD_NEEDED.format(total=fees.money(pay.amount_cents)))
+    if not _open(league):
+        raise Invalid(NOT_OPEN)
+    if pay.team_id is None and _name_taken(db, pay.league_id, pay.team_name, leaving_out=pay.id):
+        raise Invalid(NAME_TAKEN)
+    if not league_places.claim(db, pay, from_status=(PENDING,), to_status=PROCESSING, error=None):
+        raise Invalid("This payment is already being processed")
+    _fulfil(db, pay)
     return _outcome(pay)
 
 

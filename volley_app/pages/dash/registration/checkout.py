@@ -19,7 +19,8 @@ from volley_app.state.auth import AuthState, actor_of_token
 from volley_app.state.forms import FormState, form_values, path_arg, run_action
 
 ERROR_ID = "card-form-error"
-INFO = ("league_id", "league_name", "team_name", "league_cost", "fee", "total", "players", "status", "held_until")
+INFO = ("league_id", "league_name", "team_name", "league_cost", "fee", "total", "players", "status", "held_until",
+        "price", "discount", "discount_code", "credit")
 
 
 def _again(out: svc.NextStep):
@@ -31,13 +32,15 @@ def _again(out: svc.NextStep):
 
 
 class CheckoutState(FormState, AuthState):
-    _fields = ("card_number", "expiry", "cvc", "waitlist")
+    _fields = ("code", "card_number", "expiry", "cvc", "waitlist")
     _error_id = ERROR_ID
 
     info: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
     league_href: rx.Field[str] = rx.field(routes.DASH_LEAGUES)
     cash: rx.Field[bool] = rx.field(False)
     offline: rx.Field[bool] = rx.field(True)
+    # The discount and the credit cover the whole price: the registration is confirmed with no card.
+    free: rx.Field[bool] = rx.field(False)
     missing: rx.Field[bool] = rx.field(False)
     notice: rx.Field[str] = rx.field("")
     # An expired reservation of a new registration: hold a place again, or (``full``) join the waitlist.
@@ -64,7 +67,7 @@ class CheckoutState(FormState, AuthState):
         if found["status"] == svc.SUCCEEDED:
             return rx.redirect(routes.success_path(found["payment_id"]))
         self.missing = False
-        self.cash, self.offline = found["cash"], found["provider"] == "offline"
+        self.cash, self.offline, self.free = found["cash"], found["provider"] == "offline", found["free"]
         self.info = {k: str(v) for k, v in found.items() if k in INFO}
         self.league_href = league_href(found["league_id"])
         if found["status"] in (svc.EXPIRED, svc.REFUNDED):
@@ -90,8 +93,23 @@ class CheckoutState(FormState, AuthState):
         return rx.redirect(routes.decline_path(out["league_id"], out["payment_id"]))
 
     @rx.event
+    def apply_code(self, form_data: dict[str, object]):
+        """The discount code typed (blank: none): the server checks it and prices the registration again."""
+        code = form_values(form_data, ("code",))["code"]
+        return self._submit(svc.apply_code, done=self._priced, payment_id=path_arg(self, "payment"), code=code)
+
+    def _priced(self, found: svc.Checkout):
+        self.form_key += 1
+        return self._show_checkout(found, None)
+
+    @rx.event
+    def confirm(self, _form_data: dict[str, object]):
+        """Take the place with no card: the discount and the credit cover the price (the server checks it)."""
+        return self._submit(svc.confirm_free, done=self._paid, payment_id=path_arg(self, "payment"))
+
+    @rx.event
     def pay(self, form_data: dict[str, object]):
-        card = form_values(form_data, self._fields[:3])
+        card = form_values(form_data, self._fields[1:4])
         return self._submit(svc.pay_offline, done=self._paid, payment_id=path_arg(self, "payment"),
                             card_number=card["card_number"], expiry=card["expiry"], cvc=card["cvc"])  # fmt: skip
 
@@ -133,10 +151,15 @@ def _breakdown() -> rx.Component:
     i = _info()
     cash_note = rx.text("Cash-only league: only the fee is charged now. The league amount of ", i["league_cost"],
                         " is due in cash at the first game.", size="2")  # fmt: skip
+    discount = rx.cond(i["discount"] != "", _line("Discount (" + i["discount_code"] + ")", "−" + i["discount"]),
+                       rx.fragment())  # fmt: skip
+    credit = rx.cond(i["credit"] != "", _line("Your credit", "−" + i["credit"]), rx.fragment())
     return rx.card(
         column(
             _line("League cost", i["league_cost"]),
             _line("Fee ($5 × " + i["players"] + " players)", i["fee"]),
+            discount,
+            credit,
             rx.separator(size="4"),
             _line("Total due now", i["total"], strong=True),
             rx.cond(s.cash, cash_note, rx.fragment()),
@@ -146,14 +169,44 @@ def _breakdown() -> rx.Component:
     )
 
 
+def _code_form() -> rx.Component:
+    """The discount code: applied on the server, which says at the field why a code cannot be used."""
+    s = CheckoutState
+    return rx.form(
+        rx.flex(
+            rx.box(text_field("Discount code", "code", s, max_length=40, auto_complete="off", auto_capitalize="characters",
+                              spell_check=False, default_value=i_code()), flex="1", min_width="12rem"),  # fmt: skip
+            rx.button("Apply", type="submit", size="3", variant="soft", loading=s.busy, min_height="44px"),
+            align="end", spacing="3", wrap="wrap", width="100%",
+        ),
+        on_submit=s.apply_code,
+        key=s.form_key.to_string(),
+        width="100%",
+        method="post",
+    )
+
+
+def i_code() -> rx.Var[str]:
+    return _info()["discount_code"]
+
+
+def _confirm_form() -> rx.Component:
+    s = CheckoutState
+    return stacked_form(
+        rx.text("Your discount and credit cover the whole price: no card is needed.", size="2"),
+        submit_button("Confirm registration", s, disabled=s.busy),
+        on_submit=s.confirm,
+    )
+
+
 def _payment() -> rx.Component:
     s = CheckoutState
     i = _info()
     keys = ("publishable_key", "client_secret", "return_url", "decline_url")
     stripe = stripe_payment_form(**{k: texts(s.stripe)[k] for k in keys}, label="Pay " + i["total"])
-    pay = rx.cond(s.offline, _card_form(), rx.box(stripe, width="100%"))
+    pay = rx.cond(s.free, _confirm_form(), rx.cond(s.offline, _card_form(), rx.box(stripe, width="100%")))
     held = rx.text("Your place is held for you until ", rx.text.strong(i["held_until"]), ".", size="2")
-    return rx.cond(i["status"] == svc.PENDING, column(held, pay, spacing="3"), rx.fragment())
+    return rx.cond(i["status"] == svc.PENDING, column(held, _code_form(), pay, spacing="3"), rx.fragment())
 
 
 def _released() -> rx.Component:
