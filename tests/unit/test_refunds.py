@@ -295,3 +295,28 @@ def lg_name(db, league_id: int) -> str:
     from volley_app.services.seasons import leagues
 
     return leagues.display_name(rows(db, League, League.id == league_id)[0])
+
+
+def test_credit_a_payment_spent_goes_back_as_credit_never_to_the_card(world):
+    db = world["db"]
+    first = _paid(world)
+    _give(world, "svl", first, amount="50", as_credit="on", reason="Moved leagues")
+    league = rows(db, League, League.id == world["lid"])[0]
+    other = add_league(db, _svl_user(db, world), league.session_id, start=utcnow() + dt.timedelta(days=6),
+                       court="Court 2")
+    second = dbmod.call(registration.register, world["pat"], league_id=other.id, team_name="Aces Two")["payment_id"]
+    assert dbmod.call(registration.pay_offline, world["pat"], payment_id=second, **CARD)["status"] == "succeeded"
+    pay = rows(db, Payment, Payment.id == second)[0]
+    assert pay.credit_cents == 5000 and ledger.credit_balance(db, world["pat"].user_id) == 0
+    card = pay.amount_cents
+    with pytest.raises(Invalid) as refused:
+        _give(world, "svl", second, amount=f"{(card + 5000) / 100:.2f}")
+    assert refused.value.errors == {"amount": f"At most {'$%g' % (card / 100)} can be given back of this payment"}
+    assert _give(world, "svl", second, as_credit="on", amount=f"{(card + 5000) / 100:.2f}")["status"] == "credit"
+    assert ledger_problems(db) == []
+
+
+def _svl_user(db, w):
+    from volley_app.models import User
+
+    return rows(db, User, User.id == w["svl"].user_id)[0]

@@ -109,14 +109,25 @@ def net_by_payment(db: Session, payment_ids: Iterable[int]) -> dict[int, int]:
     return out
 
 
-def refundable(db: Session, pay: Payment) -> int:
-    """What may still be given back of a payment: its net takings less the refunds still due."""
+def refundable(db: Session, pay: Payment, *, to_card: bool = False) -> int:
+    """What may still be given back of a payment: its net takings (credit it spent included) less the refunds still
+    due; ``to_card``: no more than its card brought in, less the card's refunds made and due (credit a payment spent
+    goes back as credit, never to the card)."""
     assert pay.id is not None  # a stored payment
-    due = db.exec(
+    due = int(db.exec(
         select(sa.func.coalesce(sa.func.sum(Refund.amount_cents), 0)).where(Refund.payment_id == pay.id,
                                                                             Refund.status == DUE)
-    ).one()  # fmt: skip
-    return max(net_by_payment(db, [pay.id])[pay.id] - int(due), 0)
+    ).one())  # fmt: skip
+    left = net_by_payment(db, [pay.id])[pay.id] - due
+    if to_card:
+        card = db.exec(
+            select(sa.func.coalesce(sa.func.sum(sa.case((col(LedgerEntry.kind) == CHARGE, LedgerEntry.amount_cents),
+                                                        (col(LedgerEntry.kind) == REFUND, -col(LedgerEntry.amount_cents)),
+                                                        else_=0)), 0))
+            .where(LedgerEntry.payment_id == pay.id)
+        ).one()  # fmt: skip
+        left = min(left, int(card) - due)
+    return max(left, 0)
 
 
 def credit_balance(db: Session, user_id: int) -> int:

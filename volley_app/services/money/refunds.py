@@ -35,6 +35,7 @@ NOTHING_TO_REFUND = "Nothing is left to refund of this payment"
 TOO_MUCH = "At most {left} can be given back of this payment"
 REASON_NEEDED = "Say why the money is given back"
 NOT_PAID = "This payment did not go through: there is nothing to give back"
+NO_CARD = "Nothing of this payment was paid by card: give it back as credit"
 
 
 class GivenBack(TypedDict):
@@ -107,9 +108,11 @@ def give_back(
     earlier = _earlier(db, pay, token, credit)  # the same click, decided while this one waited for the lock
     if earlier is not None:
         return earlier
-    if pay.provider_payment_id is None or pay.status not in ("succeeded", "refunded"):
+    if pay.status not in ("succeeded", "refunded"):
         raise Invalid(NOT_PAID)
-    left = ledger.refundable(db, pay)
+    if pay.provider_payment_id is None and not credit:
+        raise Invalid(NO_CARD)
+    left = ledger.refundable(db, pay, to_card=not credit)
     if left <= 0:
         raise Invalid(NOTHING_TO_REFUND)
     cents = _amount(amount, left)
@@ -441,7 +444,7 @@ def refund_by_policy(db: Session, actor: Actor, league: League, *, reason: str) 
         found = db.get(Payment, planned["payment_id"])
         assert found is not None  # listed just now; payments are never deleted
         pay = _lock(db, found)
-        cents = min(planned["proposed"], ledger.refundable(db, pay))
+        cents = min(planned["proposed"], ledger.refundable(db, pay, to_card=True))
         key = f"policy-{pay.id}"
         if cents <= 0 or db.exec(select(Refund.id).where(Refund.idempotency_key == key)).first() is not None:
             continue
