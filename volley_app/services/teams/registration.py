@@ -395,6 +395,17 @@ def _outcome(pay: Payment, status: str | None = None) -> Outcome:
     return {"status": status or pay.status, "payment_id": pay.id, "league_id": pay.league_id}
 
 
+def _claim_to_pay(db: Session, pay: Payment, league: League) -> None:
+    """Move a pending registration to processing, while its league is open and its team's name free (only one
+    caller wins: a second click is told it is under way)."""
+    if not _open(league):
+        raise Invalid(NOT_OPEN)
+    if pay.team_id is None and _name_taken(db, pay.league_id, pay.team_name, leaving_out=pay.id):
+        raise Invalid(NAME_TAKEN)
+    if not league_places.claim(db, pay, from_status=(PENDING,), to_status=PROCESSING, error=None):
+        raise Invalid("This payment is already being processed")
+
+
 def pay_offline(
     db: Session, actor: Actor | None, *, payment_id: object, card_number: object, expiry: object, cvc: object
 ) -> Outcome:
@@ -414,12 +425,7 @@ def pay_offline(
     if pay.amount_cents == 0:
         raise Invalid(NOTHING_BY_CARD)
     payments.check_card(card_number, expiry, cvc)
-    if not _open(league):
-        raise Invalid(NOT_OPEN)
-    if pay.team_id is None and _name_taken(db, pay.league_id, pay.team_name, leaving_out=pay.id):
-        raise Invalid(NAME_TAKEN)
-    if not league_places.claim(db, pay, from_status=(PENDING,), to_status=PROCESSING, error=None):
-        raise Invalid("This payment is already being processed")
+    _claim_to_pay(db, pay, league)
     result = payments.OfflineProvider().charge(
         amount_cents=pay.amount_cents,
         idempotency_key=pay.idempotency_key,
@@ -475,12 +481,7 @@ def confirm_free(db: Session, actor: Actor | None, *, payment_id: object) -> Out
         raise Invalid(ALREADY_PROCESSED)
     if pay.amount_cents != 0:
         raise Invalid(CARD_NEEDED.format(total=fees.money(pay.amount_cents)))
-    if not _open(league):
-        raise Invalid(NOT_OPEN)
-    if pay.team_id is None and _name_taken(db, pay.league_id, pay.team_name, leaving_out=pay.id):
-        raise Invalid(NAME_TAKEN)
-    if not league_places.claim(db, pay, from_status=(PENDING,), to_status=PROCESSING, error=None):
-        raise Invalid("This payment is already being processed")
+    _claim_to_pay(db, pay, league)
     _fulfil(db, pay)
     return _outcome(pay)
 
