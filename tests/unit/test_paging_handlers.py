@@ -354,6 +354,13 @@ async def test_the_reopen_picker_searches_and_pages_and_holds_one_page(world):
     assert [o["label"] for o in s.sub_options] == [f"Sub0{i} Player" for i in range(10)] and s.filters["q"] == "sub0"
     await call(s.load)  # the page opened again: its picker starts over
     assert s.filters["q"] == "" and len(s.sub_options) == paging.PAGE_SIZE
+    s.is_hydrated = False  # opened again, and a search typed before the page's load reached the server
+    await call(s.search, {"q": "sub0"})
+    await call(s.load)
+    assert s.filters["q"] == "sub0" and len(s.sub_options) == 10  # the load did not undo it
+    s.is_hydrated = True
+    await call(s.load)
+    assert s.filters["q"] == "" and len(s.sub_options) == paging.PAGE_SIZE
     await call(s.reopen, {"recipient": last["value"]})  # a sub found on the second page
     assert s.notice == REOPENED
     db.expire_all()

@@ -198,8 +198,10 @@ class SubPickerList(PagedList, mixin=True):
         """As :meth:`_open_picker`, with its first page read beforehand (``first``, by :meth:`_read_first_choices`).
 
         ``keep_search``: a picker already open with a search typed in it stays as it is (the person's search and
-        what it found), instead of going back to the first page with no search."""
-        if keep_search and picking and self._picking and any(self.filters.values()):
+        what it found), instead of going back to the first page with no search. So does a search the person sent
+        while the page was still opening (it reached the server before the page's load)."""
+        early, self._searched_early = self._searched_early, False
+        if (keep_search or early) and picking and self._picking and any(self.filters.values()):
             return
         self._reset_filters()
         self._picking, self._chosen = picking, chosen if picking else None
