@@ -70,8 +70,8 @@ class PagedList(rx.State, mixin=True):
     _listing: ClassVar[Callable[..., Page] | None] = None
 
     async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
-        if self._listing is None:
-            raise NotImplementedError
+        if self._listing is None:  # a list state names its service's list or reads its page itself
+            raise TypeError(f"{type(self).__name__} names no _listing and writes no _fetch")
         return await self._read_list(self._listing, bookmark)
 
     if TYPE_CHECKING:  # what a list's state brings (see the class's description)
