@@ -105,6 +105,12 @@ class League(SQLModel, table=True):
     refund_full_until: dt.datetime | None = utc_field(nullable=True, default=None)
     refund_until: dt.datetime | None = utc_field(nullable=True, default=None)
     refund_fee_cents: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
+    # Who pays the team's fee: its captain at registration ("captain"), or each rostered player a share
+    # ("shares"): the captain's deposit holds the place, the rest is split among the roster, due by ``shares_due_at``.
+    payment_mode: str = Field(default="captain", sa_column=sa.Column(sa.String(10), nullable=False,
+                                                                     server_default="captain"))
+    deposit_cents: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
+    shares_due_at: dt.datetime | None = utc_field(nullable=True, default=None)
     created_at: dt.datetime = utc_field(default_now=True)
     archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
     archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)

@@ -9,6 +9,10 @@ from sqlmodel import Field, SQLModel
 
 from volley_app.models.base import fk, utc_field
 
+# What a payment is for: a team's place in a league (its captain's registration or deposit), a rostered player's
+# share of the team's fee, or a free agent's own registration.
+PLACE, SHARE, AGENT = "place", "share", "agent"
+PURPOSES = (PLACE, SHARE, AGENT)
 
 class Payment(SQLModel, table=True):
     """One registration attempt paid by card: the amount the server computed, the provider's id and the outcome.
@@ -29,6 +33,8 @@ class Payment(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     league_id: int = fk("leagues.id", ondelete="RESTRICT")
+    # Only a place payment holds or takes a place; the others are paid by a player already on a roster (or none).
+    purpose: str = Field(default=PLACE, sa_column=sa.Column(sa.String(10), nullable=False, server_default=PLACE))
     team_id: int | None = fk("teams.id", nullable=True, ondelete="SET NULL")
     user_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL")
     team_name: str = Field(sa_column=sa.Column(sa.String(100), nullable=False))

@@ -37,6 +37,7 @@ from sqlmodel import Session, col, select
 from volley_app import db as dbmod
 from volley_app import routes
 from volley_app.models import League, Payment, Team, User, utcnow
+from volley_app.models.payments import PLACE
 from volley_app.services.core import audit, periodic, timefmt
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
@@ -80,9 +81,14 @@ def lock(db: Session, league_id: int) -> None:
     db.execute(sa.update(League).where(col(League.id) == league_id).values(id=League.id))
 
 
+def _places() -> sa.ColumnElement[bool]:
+    """Payments for a team's place (shares and free agents' fees hold no place)."""
+    return col(Payment.purpose) == sa.literal(PLACE, literal_execute=True)
+
+
 def _live(now: dt.datetime) -> sa.ColumnElement[bool]:
     expires = col(Payment.expires_at)
-    return sa.and_(col(Payment.status).in_(HOLDING), expires.is_not(None), expires > now)
+    return sa.and_(_places(), col(Payment.status).in_(HOLDING), expires.is_not(None), expires > now)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -238,7 +244,7 @@ def _lapsed_team_ids(db: Session, league_id: int) -> set[int]:
     """Waitlisted teams whose offer has lapsed: the sweep does not offer them a place again by itself."""
     found = db.exec(
         select(Payment.team_id).where(
-            Payment.league_id == league_id, col(Payment.team_id).is_not(None), Payment.status == EXPIRED
+            Payment.league_id == league_id, col(Payment.team_id).is_not(None), Payment.status == EXPIRED, _places()
         )
     ).all()
     return {team_id for team_id in found if team_id is not None}
@@ -306,7 +312,7 @@ def _lapsed_hold(now: dt.datetime) -> sa.ColumnElement[bool]:
 
 
 def _stale(league_id: int, now: dt.datetime) -> sa.ColumnElement[bool]:
-    return sa.and_(col(Payment.league_id) == league_id, col(Payment.status) == PENDING, _lapsed_hold(now))
+    return sa.and_(col(Payment.league_id) == league_id, col(Payment.status) == PENDING, _places(), _lapsed_hold(now))
 
 
 def _with_intent(pay: Payment) -> bool:
@@ -410,7 +416,7 @@ def _leagues_to_sweep(now: dt.datetime) -> list[int]:
         # "pending" written into the query, so that the index of pending payments serves it (and no DISTINCT,
         # which SQLite would rather read from the index of every payment by league)
         pending = col(Payment.status) == sa.literal(PENDING, literal_execute=True)
-        return sorted(set(db.exec(select(Payment.league_id).where(pending, _lapsed_hold(now))).all()))
+        return sorted(set(db.exec(select(Payment.league_id).where(pending, _places(), _lapsed_hold(now))).all()))
 
     return dbmod.call(find)
 

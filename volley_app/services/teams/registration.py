@@ -25,6 +25,7 @@ from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import DiscountCode, League, LeagueStage, Payment, Team, User, utcnow
+from volley_app.models.payments import PLACE
 from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
@@ -101,7 +102,7 @@ def _name_taken(db: Session, league_id: int, name: str, *, leaving_out: int | No
         return True
     held = select(Payment.id).where(
         Payment.league_id == league_id, Payment.team_name == name, col(Payment.team_id).is_(None),
-        col(Payment.status).in_(league_places.HOLDING), col(Payment.expires_at) > utcnow(),
+        Payment.purpose == PLACE, col(Payment.status).in_(league_places.HOLDING), col(Payment.expires_at) > utcnow(),
     )  # fmt: skip
     if leaving_out is not None:
         held = held.where(col(Payment.id) != leaving_out)
@@ -113,7 +114,8 @@ def _own_hold(db: Session, league_id: int, user_id: int, name: str) -> int | Non
     return db.exec(
         select(Payment.id).where(
             Payment.league_id == league_id, Payment.user_id == user_id, Payment.team_name == name,
-            col(Payment.team_id).is_(None), col(Payment.status).in_(league_places.HOLDING), col(Payment.expires_at) > utcnow(),
+            Payment.purpose == PLACE, col(Payment.team_id).is_(None), col(Payment.status).in_(league_places.HOLDING),
+            col(Payment.expires_at) > utcnow(),
         ).order_by(col(Payment.id).desc())
     ).first()  # fmt: skip
 
