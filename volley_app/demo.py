@@ -388,8 +388,7 @@ def _demo_history(db: Session, running: League, archived: League, people: dict[s
     """Side Out withdrew two weeks ago (its later games forfeited); Block Party's record was corrected;
     an A Quads league with two paid teams was archived by its venue three days ago."""
     from volley_app.services.core import audit
-    from volley_app.services.money import fees
-    from volley_app.services.seasons import leagues
+    from volley_app.services.seasons import fees, leagues
 
     lex = people["lexsports"]
     teams = {t.team_name: t for t in db.exec(select(Team).where(Team.league_id == _id(running))).all()}

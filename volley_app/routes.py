@@ -43,6 +43,8 @@ SIGN_IN = "/signIn"
 SIGN_IN_ROUTE = "/signIn/[sign_in_user]/[sign_in_token]"
 TEAM_JOIN = "/join"
 TEAM_JOIN_ROUTE = "/join/[join_token]"
+SHARE_PAY = "/pay"
+SHARE_PAY_ROUTE = "/pay/[share_token]"  # a rostered player's signed link to pay their share of the team's fee
 
 # --- /dash: the player's home, profile, and the accounts --------------------------------
 DASH = "/dash"
@@ -196,7 +198,7 @@ def is_protected(route: str) -> bool:
 DYNAMIC_ROUTES = (
     UNSUBSCRIBE_ROUTE, RESET_PASSWORD_ROUTE, USER_EDIT, SUB_REQUEST, SESSION_EDIT, LEAGUE_HOME, LEAGUE_RULES,
     LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT, TEAM_GAMES, LEAGUE_BRACKET, GAME_SCORE, LEAGUE_MESSAGE, SIGN_IN_ROUTE,
-    LEAGUE_WAIVER, TEAM_WAIVER, TEAM_JOIN_ROUTE, LEAGUE_ROSTERS, TEAM_SETTINGS, PAYMENT,
+    LEAGUE_WAIVER, TEAM_WAIVER, TEAM_JOIN_ROUTE, LEAGUE_ROSTERS, TEAM_SETTINGS, PAYMENT, SHARE_PAY_ROUTE,
 )  # fmt: skip
 _STATIC = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith("/"))
 
@@ -263,6 +265,11 @@ def sign_in_path(user_id: int | str, token: str) -> str:
 def team_join_path(token: str) -> str:
     """The page of a team invitation's signed link: the team, its league, and Join (or Sign up / Log in)."""
     return f"{TEAM_JOIN}/{token}"
+
+
+def share_pay_path(token: str) -> str:
+    """The page of a player's signed link to pay their share of the team's fee (no login needed)."""
+    return f"{SHARE_PAY}/{token}"
 
 
 def unsubscribe_path(subscriber_id: int | str, token: str) -> str:

@@ -39,11 +39,13 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "request_changes.delete", "request_changes.reopen", "request_changes.update", "request_replies.withdraw",
         "rsvps.answer", "rsvps.answer_by_link", "game_requests.find_subs",
         "waivers.sign_waiver",  # the signature itself is the record: who, which version, when, from where
+        "shares.screen", "shares.pay_offline", "shares.confirm_return",  # a player paying their share by its link
     },
     "money movements (each ledger row is its own record: who, how much, what for, why)": {
         "ledger.charged", "ledger.record", "ledger.refund_made",
         "discounts.spend",  # a fulfilled registration's discount and credit rows
         "refunds.send_due",  # the card service's answer to a refund an operator (audited) or the app decided
+        "shares.fulfil", "shares.settle",  # a share's charge (its ledger row) and the team confirmed by the sum
         "refunds.from_provider",  # a refund made in the card service's dashboard: its ledger row names the provider's id
     },
     "signing in and out (the login log is its record)": {
@@ -57,7 +59,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "mail.deliver_pending", "league_places.send_due_refunds", "ratelimit.purge", "sessions.save_reached_statuses",
         "sub_records.rebuild", "sub_records.refresh",
         "sub_records.refresh_request", "sub_reminders.send_one", "game_requests.tell_short", "game_requests.tell_short_teams", "request_rows.complete_past", "request_lists.detail",
-        "rsvps.send_one",
+        "rsvps.send_one", "shares.remind",
     },
     "a helper whose callers audit, or a counter of one of the above": {
         "clashes.clear_of_kept",
@@ -71,6 +73,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "ratelimit.sub_invite", "ratelimit.use", "ratelimit.use_committed", "scheduling.tell_captains",
         "ratelimit.team_invitation", "rosters.tell_team",
         "rosters.add_captain",  # a new team's captain on its roster: part of making the team
+        "shares.joined",  # a new member's pay link, sent by the (audited) change that put them on the roster
     },
 }
 _WRITES = {"db.add", "db.add_all", "db.delete", "mail.queue"}

@@ -20,7 +20,8 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound, Unauthorized
-from volley_app.services.money import fees, payments
+from volley_app.services.money import payments
+from volley_app.services.seasons import fees
 from volley_app.services.teams import registration
 
 OK_CARD = {"card_number": "4242 4242 4242 4242", "expiry": "12/34", "cvc": "123"}

@@ -20,7 +20,7 @@ DAYS = [(d.value, d.value) for d in Day]
 LEAGUE_FIELDS = ("court", "start", "number_of_weeks", "time_increment", "skill_level", "format", "day",
                  "gender_requirement", "max_teams", "cost", "cash", "offer_hold_hours", "ranking", "more_courts",
                  "registration_deadline", "sets_to_play", *svc.RULE_FIELDS, "refund_full_until", "refund_until",
-                 "refund_fee")  # fmt: skip
+                 "refund_fee", "payment_mode", "deposit", "shares_due")  # fmt: skip
 """What both forms send; the edit form sends ``active`` too."""
 
 
@@ -57,6 +57,26 @@ def refund_fields(state: type[FormState], d: Mapping[str, str] | ObjectVar[dict[
         ),
         text_field("Refund Fee (dollars)", "refund_fee", state, inputmode="decimal", required=False,
                    default_value=d.get("refund_fee", ""), hint="Kept of a refund asked for between the two dates."),
+        style=_GROUP,
+    )  # fmt: skip
+
+
+PAYMENT_MODES = [("captain", "The captain pays the whole fee at registration"),
+                 ("shares", "Each player pays a share (the captain pays a deposit)")]
+
+
+def payment_fields(state: type[FormState], d: Mapping[str, str] | ObjectVar[dict[str, str]]) -> rx.Component:
+    """Who pays the team's fee: the captain, or each rostered player a share after the captain's deposit."""
+    return rx.el.fieldset(
+        rx.el.legend("Team fee", style=_LEGEND),
+        select_field("Who Pays", "payment_mode", PAYMENT_MODES, state, default_value=d.get("payment_mode", "captain")),
+        _pair(
+            text_field("Deposit (dollars)", "deposit", state, inputmode="decimal", required=False,
+                       default_value=d.get("deposit", ""), hint="Shared fee: the captain pays this to hold the place."),
+            text_field("Shares Due By (optional)", "shares_due", state, type="datetime-local", required=False,
+                       default_value=d.get("shares_due", ""), hint="Blank: by the league's start."),
+            columns="2",
+        ),
         style=_GROUP,
     )  # fmt: skip
 
@@ -148,5 +168,6 @@ def league_fields(
         select_field("Active", "active", [("true", "True"), ("false", "False")], state,
                      default_value=d.get("active", "true")) if show_active else rx.fragment(),
         rules_fields(state, d),
+        payment_fields(state, d),
         refund_fields(state, d),
     ]  # fmt: skip

@@ -40,6 +40,7 @@ from volley_app.models.reminders import SubRequestReminder
 from volley_app.models.rosters import (
     GameRsvp,
     LeagueWaiver,
+    ShareReminder,
     ShortTeamNotice,
     TeamInvitation,
     TeamMember,
@@ -73,7 +74,7 @@ __all__ = [
     "PlayoffSeed", "Ranking", "ReportStatus", "ScoreReport",
     "GenderNeeded", "Position", "SubOutcome", "SubUnavailableDate", "SubRequestReminder", "StoredFile",
     "GameRsvp", "InvitationStatus", "LeagueWaiver", "MemberRole", "RsvpAnswer", "TeamInvitation", "TeamMember",
-    "WaiverSignature", "ShortTeamNotice", "LEDGER_KINDS", "LedgerEntry", "Refund",
+    "WaiverSignature", "ShareReminder", "ShortTeamNotice", "LEDGER_KINDS", "LedgerEntry", "Refund",
 ]  # fmt: skip
 
 # No id is ever reused: on SQLite every table counts its ids with AUTOINCREMENT (PostgreSQL

@@ -43,6 +43,11 @@ class LeagueSession(SQLModel, table=True):
     archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)
 
 
+# Who pays a team's fee: its captain at registration, or each rostered player a share after the captain's deposit.
+CAPTAIN_PAYS, SHARES = "captain", "shares"
+PAYMENT_MODES = (CAPTAIN_PAYS, SHARES)
+
+
 class League(SQLModel, table=True):
     __tablename__ = "leagues"
     __table_args__ = (sa.Index("ix_leagues_active_start", "active", "start_at"), archived_index("leagues"))
@@ -107,7 +112,7 @@ class League(SQLModel, table=True):
     refund_fee_cents: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
     # Who pays the team's fee: its captain at registration ("captain"), or each rostered player a share
     # ("shares"): the captain's deposit holds the place, the rest is split among the roster, due by ``shares_due_at``.
-    payment_mode: str = Field(default="captain", sa_column=sa.Column(sa.String(10), nullable=False,
+    payment_mode: str = Field(default=CAPTAIN_PAYS, sa_column=sa.Column(sa.String(10), nullable=False,
                                                                      server_default="captain"))
     deposit_cents: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
     shares_due_at: dt.datetime | None = utc_field(nullable=True, default=None)

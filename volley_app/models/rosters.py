@@ -129,3 +129,18 @@ class ShortTeamNotice(SQLModel, table=True):
     team_id: int = fk("teams.id", index=False)
     players: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))  # how many it lacked
     sent_at: dt.datetime = utc_field(default_now=True)
+
+
+class ShareReminder(SQLModel, table=True):
+    """A member reminded, once per kind ("due_soon", "overdue"), of the share of the team's fee they owe."""
+
+    __tablename__ = "share_reminders"
+    __table_args__ = (
+        sa.UniqueConstraint("team_id", "user_id", "kind", name="uq_share_reminders_team_id_user_id_kind"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    team_id: int = fk("teams.id", index=False)
+    user_id: int = fk("users.id", index=False)
+    kind: str = Field(sa_column=sa.Column(sa.String(20), nullable=False))
+    sent_at: dt.datetime = utc_field(default_now=True)

@@ -156,6 +156,14 @@ class LeagueBody(common.Body):
                                    "refundFullUntil (null: none)", json_schema_extra=_or_null(common.LOCAL_TIME))
     refund_fee: common.Received = Field(None, alias="refundFee", examples=[25], description="Dollars kept of a refund until "
                                  "refundUntil", json_schema_extra=_or_null(common.integer(0, 10_000)))
+    payment_mode: common.Received = Field(None, alias="paymentMode", examples=["shares"], description="Who pays the "
+                                   "team's fee: \"captain\" at registration, or \"shares\": the captain's deposit "
+                                   "holds the place and each rostered player pays a share",
+                                   json_schema_extra={"type": "string", "enum": ["captain", "shares"]})
+    deposit: common.Received = Field(None, examples=[50], description="Dollars the captain pays at registration in a "
+                              "shared league (below the team's fee)", json_schema_extra=_or_null(common.integer(0, 10_000)))
+    shares_due: common.Received = Field(None, alias="sharesDue", description="When the shares are due, on the venue's "
+                                 "clock (null: by the league's start)", json_schema_extra=_or_null(common.LOCAL_TIME))
 
 
 class LeagueEdit(LeagueBody):
@@ -173,8 +181,8 @@ def _league_fields(body: LeagueBody) -> common.Row:
     if body.active is not None:
         fields["active"] = body.active
     fields |= {k: getattr(body, k) for k in leagues.RULE_FIELDS if k in body.model_fields_set}
-    fields |= {k: getattr(body, k) for k in ("refund_full_until", "refund_until", "refund_fee")
-               if k in body.model_fields_set}  # fmt: skip
+    fields |= {k: getattr(body, k) for k in ("refund_full_until", "refund_until", "refund_fee", "payment_mode",
+                                             "deposit", "shares_due") if k in body.model_fields_set}  # fmt: skip
     return fields
 
 

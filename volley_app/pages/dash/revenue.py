@@ -13,7 +13,8 @@ from volley_app.components.forms import error_line, field, native_select, text_i
 from volley_app.components.layout import button_row, column, file_link, section_card
 from volley_app.components.tables import cell, table
 from volley_app.registry import Body, screen
-from volley_app.services.money import fees, revenue
+from volley_app.services.money import revenue
+from volley_app.services.seasons import fees
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import form_values, path_arg, run_action

@@ -35,6 +35,7 @@ INVITE_ANSWER = "invite-answer"  # an invitation's one-click Accept or Decline
 NAMED_ANSWER = "named-answer"  # the one-click answers of the sub a request names
 TEAM_INVITATION = "team-invitation"  # an invitation's link to join a team
 RSVP_ANSWER = "rsvp-answer"  # a game reminder's one-click In, Out or Maybe
+SHARE_PAY = "share-pay"  # a rostered player's link to pay their share of the team's fee
 FILE_LINK = "file-link"  # a short-lived link to a private file or an export
 STORED_TOKEN = "stored-token"  # noqa: S105 - the hash kept of a random token (sessions, emailed links, devices)
 API_ACCESS_TOKEN = "api-access-token"  # noqa: S105 - the REST API's signed access tokens (JWT)
@@ -46,6 +47,7 @@ PURPOSES = (
     NAMED_ANSWER,
     TEAM_INVITATION,
     RSVP_ANSWER,
+    SHARE_PAY,
     FILE_LINK,
     STORED_TOKEN,
     API_ACCESS_TOKEN,

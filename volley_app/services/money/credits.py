@@ -13,8 +13,8 @@ from volley_app.models.ledger import CASH, CREDIT_ISSUED, CREDIT_SPENT
 from volley_app.services.core import audit, timefmt, validation
 from volley_app.services.core.actors import Actor, record_id, require_actor
 from volley_app.services.core.errors import Invalid, NotFound
-from volley_app.services.money import fees, ledger
-from volley_app.services.seasons import leagues
+from volley_app.services.money import ledger
+from volley_app.services.seasons import fees, leagues
 
 TEAM_NOT_FOUND = "Team not found"
 

@@ -22,13 +22,14 @@ from sqlmodel import Session, col, select
 from volley_app.models import DiscountCode, League, LeagueSession, Payment, Role, User, utcnow
 from volley_app.models.discounts import SCOPE_LEAGUE, SCOPE_SESSION, SCOPE_VENUE
 from volley_app.models.ledger import CREDIT_SPENT, DISCOUNT
+from volley_app.models.payments import PLACE
 from volley_app.services.accounts import venues
 from volley_app.services.core import audit, paging, timefmt, validation
 from volley_app.services.core.actors import Actor, load, record_id, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.core.screens import Part, part
-from volley_app.services.money import fees, ledger
-from volley_app.services.seasons import leagues, sessions
+from volley_app.services.money import ledger
+from volley_app.services.seasons import fees, leagues, sessions
 
 CODE_NOT_FOUND = "Discount code not found"
 # What the checkout says at the code's field.
@@ -433,9 +434,10 @@ def credit_free(db: Session, user_id: int, *, leaving_out: int | None = None, no
 
 
 def price(db: Session, pay: Payment, league: League, code: DiscountCode | None) -> None:
-    """Set the payment's discount, credit and card amount: the league's price, less the code's discount, less the
-    player's free credit (the caller holds the league's lock)."""
-    full = fees.breakdown(league).total_cents
+    """Set the payment's discount, credit and card amount: its price (a place's from the league; a share's or a free
+    agent's as it was set when the payment was made), less the code's discount, less the player's free credit (the
+    caller holds the league's lock)."""
+    full = fees.place_price(league) if pay.purpose == PLACE else pay.amount_cents + pay.discount_cents + pay.credit_cents
     pay.discount_code_id = code.id if code is not None else None
     pay.discount_cents = amount_off(code, full) if code is not None else 0
     left = full - pay.discount_cents

@@ -10,7 +10,7 @@ import datetime as dt
 
 from volley_app.models import League, utcnow
 from volley_app.services.core import timefmt
-from volley_app.services.money.fees import money
+from volley_app.services.seasons.fees import money
 
 NO_POLICY = "No refund policy is set: refunds are the league operator's call."
 

@@ -25,8 +25,8 @@ from volley_app.services.core import audit, timefmt, validation
 from volley_app.services.core.actors import Actor, record_id, require_actor
 from volley_app.services.core.errors import Invalid, NotFound
 from volley_app.services.mail import mail
-from volley_app.services.money import fees, ledger, payments, refund_policy
-from volley_app.services.seasons import leagues
+from volley_app.services.money import ledger, payments, refund_policy
+from volley_app.services.seasons import fees, leagues
 
 log = logging.getLogger(__name__)
 

@@ -40,8 +40,7 @@ from volley_app.services.core import timefmt, uploads
 from volley_app.services.core.actors import Actor, record_id, require_role
 from volley_app.services.core.csvfile import dollars, to_csv
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
-from volley_app.services.money import fees
-from volley_app.services.seasons import leagues, sessions
+from volley_app.services.seasons import fees, leagues, sessions
 
 VENUE_NOT_FOUND = "No such venue."
 DEFAULT_DAYS = 30  # a report without dates: the last 30 venue days, today included

@@ -1,5 +1,5 @@
 """What the passing of time changes, saved once a minute: a session's status, a league's stage, a sub request's
-completion (spec section 4).
+completion (spec section 4), and the reminders of shares of a team's fee coming due.
 
 Reads compute these from the dates (``sessions.status_at``, ``leagues.stage_at``, ``request_rows.is_completed``)
 and write nothing; this sweep saves what the dates have reached, so that the columns follow within a minute.
@@ -18,6 +18,7 @@ from volley_app.models import utcnow
 from volley_app.services.core import periodic
 from volley_app.services.seasons import leagues, sessions
 from volley_app.services.subs import request_rows
+from volley_app.services.teams import shares
 
 SWEEP_SECONDS = 60.0
 
@@ -28,6 +29,7 @@ def save_reached(db: Session, now: dt.datetime | None = None) -> None:
     sessions.save_reached_statuses(db, now)
     leagues.save_reached_stages(db, now)
     request_rows.complete_past(db, now=now)
+    shares.remind(db, now)
 
 
 def sweep(now: dt.datetime | None = None) -> None:

@@ -28,11 +28,12 @@ from volley_app.models import (
     User,
     utcnow,
 )
+from volley_app.models.leagues import CAPTAIN_PAYS, PAYMENT_MODES
 from volley_app.services.accounts import auth, venues
 from volley_app.services.core import audit, clock, paging, timefmt, uploads, validation
 from volley_app.services.core.actors import Actor, load, require_actor, require_admin, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
-from volley_app.services.seasons import sessions
+from volley_app.services.seasons import fees, sessions
 from volley_app.services.seasons.league_data import (
     FORMAT_LABELS,
     archive_notes,
@@ -140,6 +141,35 @@ def _policy(fields: dict, zone: str | None, current: League | None) -> dict:
     if until is None:
         clean["refund_fee_cents"] = 0
     return clean
+
+
+SHARE_FIELDS = ("payment_mode", "deposit_cents", "shares_due_at")
+BAD_MODE = "Choose who pays: the captain, or each player a share"
+DEPOSIT_TOO_BIG = "The deposit must be less than the team's fee of {fee}"
+SHARES_DUE_LATE = "Shares must be due by the league's last week"
+
+
+def _shares(fields: dict, zone: str | None, current: League | None, start: dt.datetime, weeks: int,
+            fee_cents: int) -> dict:  # fmt: skip
+    """Who pays the team's fee, the deposit that holds a place and when the shares are due, from a form that has
+    them (one without them leaves them as they are)."""
+    if "payment_mode" not in fields:
+        return {k: getattr(current, k) for k in SHARE_FIELDS} if current is not None else {}
+    mode = fields.get("payment_mode") or CAPTAIN_PAYS
+    if mode not in PAYMENT_MODES:
+        raise Invalid({"payment_mode": BAD_MODE})
+    if mode == CAPTAIN_PAYS:
+        return {"payment_mode": mode, "deposit_cents": 0, "shares_due_at": None}
+    clean = validation.collect(
+        deposit_cents=(validation.money_cents, fields.get("deposit") or "0", "deposit", "Deposit", COST_MAX_DOLLARS),
+        shares_due_at=(_when, fields.get("shares_due"), "shares_due", "Shares due by", zone),
+    )  # fmt: skip
+    if clean["deposit_cents"] >= fee_cents:
+        raise Invalid({"deposit": DEPOSIT_TOO_BIG.format(fee=fees.money(fee_cents))})
+    due = clean["shares_due_at"]
+    if due is not None and due > start + dt.timedelta(days=7 * max(weeks - 1, 0)):
+        raise Invalid({"shares_due": SHARES_DUE_LATE})
+    return {"payment_mode": mode, **clean}
 
 
 def stage_at(league: League, now: dt.datetime) -> LeagueStage:
@@ -319,7 +349,10 @@ def _clean(fields: dict, zone: str | None = None, current: League | None = None)
     weekday = timefmt.local(clean["start_at"], zone).strftime("%A")
     if clean["day"].value != weekday:
         raise Invalid({"day": f"Day must match the start date, a {weekday}"})
-    return clean | _rules(fields, clean["format"], clean["number_of_weeks"], current) | _policy(fields, zone, current)
+    fee = fees.priced(clean["cost_cents"], clean["format"], validation.flag(fields.get("cash"))).total_cents
+    shared = _shares(fields, zone, current, clean["start_at"], clean["number_of_weeks"], fee)
+    rules = _rules(fields, clean["format"], clean["number_of_weeks"], current)
+    return clean | rules | _policy(fields, zone, current) | shared
 
 
 def cash_allowed(db: Session, svl_id: int) -> bool:
@@ -350,7 +383,7 @@ def changeable(db: Session, actor: Actor | None, league_id: object) -> League:
 LEAGUE_FIELDS = (
     "court", "start_at", "number_of_weeks", "time_increment", "skill_level", "format", "day", "max_teams",
     "cost_cents", "cash", "gender_requirement", "active", "offer_hold_hours", "ranking", "courts", "registration_deadline",
-    "sets_to_play", *RULE_FIELDS, *POLICY_FIELDS,
+    "sets_to_play", *RULE_FIELDS, *POLICY_FIELDS, *SHARE_FIELDS,
 )  # fmt: skip
 
 
@@ -557,6 +590,9 @@ class LeagueDetail(LeagueSummary):
     refund_full_until: dt.datetime | None
     refund_until: dt.datetime | None
     refund_fee_cents: int
+    payment_mode: str
+    deposit_cents: int
+    shares_due_at: dt.datetime | None
     women_on_court: int | None
     subs_from_other_teams: bool
     sub_levels_below: int | None
@@ -725,7 +761,8 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
         "playoff_min_games": row.playoff_min_games, "playoff_subs_approved": row.playoff_subs_approved,
         "rules": rules_in_words(row),
         "refund_full_until": row.refund_full_until, "refund_until": row.refund_until,
-        "refund_fee_cents": row.refund_fee_cents,
+        "refund_fee_cents": row.refund_fee_cents, "payment_mode": row.payment_mode,
+        "deposit_cents": row.deposit_cents, "shares_due_at": row.shares_due_at,
     }
 
 

@@ -42,8 +42,8 @@ from volley_app.services.core import audit, periodic, timefmt
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
 from volley_app.services.mail import mail
-from volley_app.services.money import discounts, fees, ledger, payments, refunds
-from volley_app.services.seasons import leagues, scheduling
+from volley_app.services.money import discounts, ledger, payments, refunds
+from volley_app.services.seasons import fees, leagues, scheduling
 from volley_app.services.teams import rosters
 
 log = logging.getLogger(__name__)
@@ -158,7 +158,7 @@ def new_payment(db: Session, league: League, user: User, *, team_name: str, unti
     pay = Payment(
         league_id=league.id, team_id=team_id, user_id=user.id, team_name=team_name,
         league_name=leagues.display_name(league), payer_name=user.username,
-        amount_cents=fees.breakdown(league).total_cents, currency=fees.CURRENCY, provider=payments.provider_name(),
+        amount_cents=fees.place_price(league), currency=fees.CURRENCY, provider=payments.provider_name(),
         status=PENDING, idempotency_key=secrets.token_hex(16), expires_at=until,
     )  # fmt: skip
     db.add(pay)
@@ -506,7 +506,8 @@ def _new_team(db: Session, pay: Payment, league: League) -> Team:
     name = pay.team_name
     if db.exec(select(Team.id).where(Team.league_id == league.id, Team.team_name == name)).first() is not None:
         name = f"{name} ({pay.id})"[:100]  # paid already: keep the money's team, never fail here
-    team = Team(league_id=league.id, captain_id=pay.user_id, team_name=name, paid=True, waitlist=False)
+    paid = not fees.shared(league)  # a shared fee: paid once the shares are in (``shares.settle``)
+    team = Team(league_id=league.id, captain_id=pay.user_id, team_name=name, paid=paid, waitlist=False)
     db.add(team)
     db.flush()
     rosters.add_captain(db, team)
@@ -534,7 +535,7 @@ def _move_in(db: Session, pay: Payment, league: League) -> Team:
     """The waitlisted team of a paid offer joins the league: off the waitlist, paid."""
     team = db.get(Team, pay.team_id)
     assert team is not None  # has_place found it on the waitlist, under the league's lock
-    team.waitlist, team.paid = False, True
+    team.waitlist, team.paid = False, not fees.shared(league)
     db.add(team)
     db.flush()
     name = leagues.display_name(league)

@@ -25,15 +25,15 @@ from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import DiscountCode, League, LeagueStage, Payment, Team, User, utcnow
-from volley_app.models.payments import PLACE
+from volley_app.models.payments import PLACE, SHARE
 from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.money import discounts, fees, ledger, payments, refunds
+from volley_app.services.money import discounts, ledger, payments, refunds
 from volley_app.services.money.payments import access_payment
-from volley_app.services.seasons import leagues
+from volley_app.services.seasons import fees, leagues
 from volley_app.services.seasons.leagues import access_league
-from volley_app.services.teams import league_places, rosters
+from volley_app.services.teams import league_places, rosters, shares
 
 log = logging.getLogger(__name__)
 
@@ -559,11 +559,19 @@ def handle_stripe_event(db: Session, event) -> str:
 
 
 def _fulfil(db: Session, pay: Payment) -> Team | None:
-    """The verified payment's team takes its place, or the payment is refunded (``league_places.fulfil``).
+    """The verified payment's team takes its place, or the payment is refunded (``league_places.fulfil``); a
+    player's share counts toward their team's fee (``shares.fulfil``).
 
     The caller holds the league's lock.
     """
-    return league_places.fulfil(db, pay)
+    if pay.purpose == SHARE:
+        shares.fulfil(db, pay)
+        return None
+    team = league_places.fulfil(db, pay)
+    league = db.get(League, pay.league_id)
+    if team is not None and league is not None:
+        shares.settle(db, team, league)  # a deposit (with its discount) that covers the whole fee
+    return team
 
 
 # --- results and records -----------------------------------------------------------------------------

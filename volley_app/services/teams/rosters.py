@@ -37,7 +37,7 @@ from volley_app.services.core.actors import Actor, load, record_id, require_acto
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
 from volley_app.services.seasons import leagues
-from volley_app.services.teams import playoff_eligibility
+from volley_app.services.teams import playoff_eligibility, shares
 
 TEAM_NOT_FOUND = "This team no longer exists"
 NOT_ON_TEAM = "That player is not on this team"
@@ -172,6 +172,7 @@ def add_member(db: Session, team: Team, league: League, user: User, *, by: Actor
                  subject_user_id=user.id, summary=f"{name} joined {team.team_name}",
                  after={"team_id": team.id, "role": member.role.value})  # fmt: skip
     tell_team(db, team, f"{name} joined the team", skip=user.id)
+    shares.joined(db, team, league, user)
     return member
 
 
@@ -348,6 +349,21 @@ def roster(db: Session, actor: Actor | None, team_id: object) -> Roster:
     return _shown(db, access_roster(db, actor, team_id))
 
 
+def team_shares(db: Session, actor: Actor | None, team_id: object) -> shares.TeamShares:
+    """Who paid what of a shared fee, for a member, the league's operator or an admin; the captain, co-captains and
+    the operator see every member's pay link, a member only their own."""
+    seat = access_roster(db, actor, team_id)
+    return shares.team_shares(db, seat.actor, seat.team, seat.league, leads=seat.manages)
+
+
+def send_share_links(db: Session, actor: Actor | None, team_id: object) -> int:
+    """Email each member who owes a share their pay link (the captain, a co-captain or the league's operator)."""
+    seat = _managed(db, actor, team_id)
+    if seat.team.withdrawn_at is not None:
+        raise Invalid(WITHDRAWN)
+    return shares.send_links(db, seat.actor, seat.team, seat.league)
+
+
 # --- changes ------------------------------------------------------------------------------------------------
 
 
@@ -386,6 +402,7 @@ def leave(db: Session, actor: Actor | None, team_id: object) -> str:
                  summary=f"{seat.actor.username} left {seat.team.team_name}",
                  before={"team_id": seat.team.id, "role": seat.member.role.value})  # fmt: skip
     tell_team(db, seat.team, f"{who} left the team")
+    shares.left(db, seat.team, seat.league, load(db, User, seat.actor.user_id), seat.actor)
     return seat.team.team_name
 
 
@@ -409,6 +426,7 @@ def remove_member(db: Session, actor: Actor | None, team_id: object, user_id: ob
                  summary=f"{name} removed from {seat.team.team_name}",
                  before={"team_id": seat.team.id, "role": member.role.value})  # fmt: skip
     tell_team(db, seat.team, f"{name} was taken off the roster", also=user)
+    shares.left(db, seat.team, seat.league, user, seat.actor)
     return name
 
 

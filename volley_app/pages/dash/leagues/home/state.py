@@ -73,6 +73,8 @@ def form_of(lg: LeagueDetail) -> dict[str, str]:
         "refund_full_until": timefmt.input_value(lg["refund_full_until"], lg["zone"]),
         "refund_until": timefmt.input_value(lg["refund_until"], lg["zone"]),
         "refund_fee": f"{lg['refund_fee_cents'] / 100:.2f}" if lg["refund_fee_cents"] else "",
+        "payment_mode": lg["payment_mode"], "deposit": f"{lg['deposit_cents'] / 100:.2f}" if lg["deposit_cents"] else "",
+        "shares_due": timefmt.input_value(lg["shares_due_at"], lg["zone"]),
         **{k: _rule_value(v) for k, v in lg.items() if k in svc.RULE_FIELDS},
     }  # fmt: skip
 

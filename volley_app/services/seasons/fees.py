@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from volley_app.models import League, LeagueFormat
+from volley_app.models.leagues import SHARES
 
 FEE_PER_PLAYER_CENTS = 500
 CURRENCY = "usd"
@@ -37,13 +38,24 @@ class Breakdown:
 
 
 def breakdown(league: League) -> Breakdown:
-    players = players_per_team(league.format)
-    return Breakdown(
-        league_cost_cents=league.cost_cents,
-        players=players,
-        fee_cents=FEE_PER_PLAYER_CENTS * players,
-        cash=bool(league.cash),
-    )
+    return priced(league.cost_cents, league.format, bool(league.cash))
+
+
+def priced(cost_cents: int, fmt: LeagueFormat | str, cash: bool) -> Breakdown:
+    """The breakdown of a league with this cost, format and cash choice (a form's, before the league is saved)."""
+    players = players_per_team(fmt)
+    return Breakdown(league_cost_cents=cost_cents, players=players, fee_cents=FEE_PER_PLAYER_CENTS * players, cash=cash)
+
+
+def shared(league: League) -> bool:
+    """The team's fee is shared among its roster (the captain pays a deposit to hold the place)."""
+    return league.payment_mode == SHARES
+
+
+def place_price(league: League) -> int:
+    """What the captain pays at registration: the team's whole fee, or in a shared league its deposit."""
+    total = breakdown(league).total_cents
+    return min(league.deposit_cents, total) if shared(league) else total
 
 
 def money(cents: int) -> str:
