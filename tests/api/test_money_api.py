@@ -69,3 +69,25 @@ async def test_other_callers_give_nothing_back_and_record_no_cash(db):
             cash = await c.post(f"/api/teams/{x['team']}/cash", json={"amount": "5"}, headers=w.headers(x, role))
             assert cash.status_code == status, (role, cash.text)
         assert w.snapshot(x["db"]) == before
+
+
+async def test_a_player_pays_a_share_by_the_link_with_no_login_and_the_team_reads_who_paid(db):
+    from tests.api.test_permission_matrix import _share_token, _shared
+    from tests.factories import tampered
+
+    x = w.build(db)
+    team, token = _shared(x), _share_token(x)
+    async with w.client() as c:
+        opened = await c.get(f"/api/shares/{token}")
+        assert opened.status_code == 200 and opened.json()["share"] == "$330", opened.text  # he alone, no deposit paid
+        paid = await c.post(f"/api/shares/{token}/pay", json={"paymentId": opened.json()["paymentId"], **CARD})
+        assert paid.status_code == 200 and paid.json()["status"] == "succeeded", paid.text
+        again = await c.get(f"/api/shares/{token}")
+        assert again.json()["paymentId"] == 0 and "paid its fee in full" in again.json()["notice"]
+        forged = await c.get(f"/api/shares/{tampered(token)}")
+        assert forged.status_code == 404
+        mine = await c.get(f"/api/teams/{team}/shares", headers=w.headers(x, "player"))
+        assert mine.json()["rows"][0]["paid"] == "$330" and mine.json()["confirmed"] is True
+        theirs = await c.get(f"/api/teams/{team}/shares", headers=w.headers(x, "other_player"))
+        assert theirs.status_code == 403
+    assert ledger_problems(x["db"]) == []

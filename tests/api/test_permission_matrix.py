@@ -17,10 +17,11 @@ from tests.factories import actor_of, add_member, add_waiver, rows
 from volley_app.api.app import create_api
 from volley_app.api.routes import route_table
 from volley_app.api.routes.common import ADMIN, ANYONE, LOGGED_IN, OPERATOR, PLAYER
-from volley_app.models import NEWSLETTER_SECTIONS, MemberRole, SubRequest, TeamMember, User, utcnow
+from volley_app.db import call as db_call
+from volley_app.models import NEWSLETTER_SECTIONS, League, MemberRole, SubRequest, Team, TeamMember, User, utcnow
 from volley_app.services.money import discounts
 from volley_app.services.subs import request_changes, request_replies
-from volley_app.services.teams import invitations
+from volley_app.services.teams import invitations, shares
 
 P, Q, S, T, A = "player", "other_player", "svl", "other_svl", "admin"
 EVERYONE = frozenset(w.ROLES)
@@ -168,6 +169,13 @@ MATRIX: dict[tuple[str, str], Entry] = {
     ("GET", "/api/leagues/{league_id}/money"): Entry(OPERATORS, lambda x: (f"/api/leagues/{x['lg']}/money", None)),
     ("POST", "/api/teams/{team_id}/cash"): Entry(OPERATORS, lambda x: (f"/api/teams/{x['team']}/cash", {"amount": "300"})),
     ("GET", "/api/me/credit"): Entry(USERS, lambda x: ("/api/me/credit", None)),
+    ("GET", "/api/teams/{team_id}/shares"): Entry(frozenset({P, S, A}), lambda x: (f"/api/teams/{_shared(x)}/shares", None)),
+    ("POST", "/api/teams/{team_id}/shares/links"): Entry(frozenset({P, S, A}), lambda x: (
+        f"/api/teams/{_shared(x)}/shares/links", None)),
+    ("GET", "/api/shares/{token}"): Entry(EVERYONE, lambda x: (f"/api/shares/{_share_token(x)}", None)),
+    # The share's payment is read first: every caller of the link may pay it (the link is the permission).
+    ("POST", "/api/shares/{token}/pay"): Entry(EVERYONE, lambda x: (f"/api/shares/{_share_token(x)}/pay", {
+        "paymentId": _share_payment(x), "cardNumber": "4242424242424242", "expiry": "12/40", "cvc": "123"})),
     # every operator lists their own venue's codes (an admin: every venue's)
     ("GET", "/api/discount-codes"): Entry(frozenset({S, T, A}), lambda x: ("/api/discount-codes", None)),
     ("GET", "/api/discount-codes/{code_id}"): Entry(OPERATORS, lambda x: (f"/api/discount-codes/{_code(x)}", None)),
@@ -217,6 +225,26 @@ def _later_request(x: dict) -> int:
     rid = request_changes.create(db, actor_of(pat), team="T3", date=when, svl="Gym", skill_level="C", format="6s")
     db.commit()
     return rid
+
+
+def _shared(x: dict) -> int:
+    """pat's team U1 of the second league, whose fee its operator now shares among the roster."""
+    db = x["db"]
+    [league] = rows(db, League, League.id == x["lg2"])
+    league.payment_mode, league.deposit_cents = "shares", 5000
+    db.add(league)
+    db.commit()
+    [team] = rows(db, Team, Team.league_id == x["lg2"], Team.team_name == "U1")
+    return team.id
+
+
+def _share_token(x: dict) -> str:
+    return shares.pay_token(_shared(x), x["users"][P])
+
+
+def _share_payment(x: dict) -> int:
+    """The payment pat's link opens for his share."""
+    return db_call(shares.screen, token=_share_token(x))["payment_id"]
 
 
 def _member(x: dict, role: str) -> int:

@@ -248,6 +248,7 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
         routes.RESET_PASSWORD_ROUTE: [routes.reset_password_path(w.users["player"], "not-the-token")],
         routes.SIGN_IN_ROUTE: [routes.sign_in_path(w.users["player"], "not-the-token")],
         routes.TEAM_JOIN_ROUTE: [routes.team_join_path("1.2.not-the-token")],
+        routes.SHARE_PAY_ROUTE: [routes.share_pay_path("1.2.share.not-the-token")],
         routes.USER_EDIT: [routes.user_path(w.users.get(role, w.users["player"]))],
         routes.SUB_REQUEST: [routes.sub_request_path(w.note)],
         routes.SUB_REQUEST_INVITE: [routes.invite_path(w.sub)],

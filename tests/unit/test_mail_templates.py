@@ -105,7 +105,7 @@ SAMPLES: dict[str, dict[str, object]] = {
     "credit_issued": {"team": TYPED, "first_name": TYPED, "amount": "$20.00", "league": TYPED, "reason": TYPED,
                       "balance": "$35.00", "page": link("dash/leagues")},
     "team_registered": {"team": TYPED, "league": TYPED, "amount": "$80.00", "cash": False, "league_cost": "$0.00",
-                        "first_day": "Tue, Jun 3"},
+                        "first_day": "Tue, Jun 3", "shared": True, "page": link("dash/teams/1")},
     "team_paid_up": {"team": TYPED, "league": TYPED, "first_name": TYPED, "page": link("dash/teams/1")},
     "share_due": {"team": TYPED, "league": TYPED, "first_name": TYPED, "amount": "$45.00", "due_by": "Tue, Jun 3",
                   "link": link("pay/1.2.share.abc")},

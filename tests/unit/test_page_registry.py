@@ -28,7 +28,7 @@ def test_every_route_of_the_product_has_exactly_one_page():
     assert len(declared) == len(set(declared))
     paths = {v for k, v in vars(routes).items() if k.isupper() and isinstance(v, str) and v.startswith("/")}
     # A path with a dynamic form (/resetPassword/[...]) is served by that form; the rest each have a page.
-    served_dynamically = {routes.RESET_PASSWORD, routes.UNSUBSCRIBE, routes.SIGN_IN, routes.TEAM_JOIN}
+    served_dynamically = {routes.RESET_PASSWORD, routes.UNSUBSCRIBE, routes.SIGN_IN, routes.TEAM_JOIN, routes.SHARE_PAY}
     assert paths - served_dynamically == set(declared)
     assert routes.NOT_FOUND in declared  # an unknown address has a page of its own, with a heading
 

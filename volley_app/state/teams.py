@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.state.forms import path_arg
+from volley_app.services.teams import rosters, shares
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import FormState, path_arg
 
 
 class TeamScreen(rx.State, mixin=True):
@@ -15,3 +17,32 @@ class TeamScreen(rx.State, mixin=True):
 
     def _team_id(self) -> str:
         return path_arg(self, "team_id")
+
+
+FEE_ERROR_ID = "fee-error"
+FEE_TEXTS = ("price", "paid", "due", "due_by", "cover_link")
+
+
+class FeeState(FormState, AuthState):
+    _fields = ()
+    _error_id = FEE_ERROR_ID
+
+    shared: rx.Field[bool] = rx.field(False)
+    notice: rx.Field[str] = rx.field("")
+    confirmed: rx.Field[bool] = rx.field(False)
+    fee: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    rows: rx.Field[list[shares.ShareRow]] = rx.field(default_factory=list)
+
+    def _show(self, found: shares.TeamShares | None) -> None:
+        self.shared = bool(found and found["shared"])
+        self.confirmed = bool(found and found["confirmed"])
+        self.fee = {k: str(found[k]) for k in FEE_TEXTS} if found else {}  # type: ignore[literal-required]
+        self.rows = found["rows"] if found and found["shared"] else []
+
+    @rx.event
+    def send_links(self):
+        """Email each member who owes a share their own pay link."""
+        return self._submit(rosters.send_share_links, done=self._sent, team_id=path_arg(self, "team_id"))
+
+    def _sent(self, sent: int) -> None:
+        self.notice = f"Pay links sent to {sent} player{'s' if sent != 1 else ''}." if sent else "Nobody owes a share."

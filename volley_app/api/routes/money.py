@@ -1,4 +1,5 @@
-"""Money: one payment of a league with what it gave back, refunding it or giving credit, and a league's totals."""
+"""Money: one payment of a league with what it gave back, refunding it or giving credit, a league's totals, cash, a
+player's credit, and the shares of a team's fee (read by the team, paid by each player's signed link)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pydantic import ConfigDict, Field
 from volley_app.api.routes import common
 from volley_app.services.core.actors import Actor
 from volley_app.services.money import credits, refunds
+from volley_app.services.teams import rosters, shares
 
 router = APIRouter(prefix=common.PREFIX, tags=["money"])
 
@@ -68,3 +70,43 @@ def my_credit(actor: Actor = Depends(common.acting)) -> common.Row:
     """The caller's credit left to spend on a registration, and every row that gave or spent it."""
     found = common.call(credits.my_credit, actor)
     return common.with_ids({**found, "rows": [common.with_ids(r) for r in found["rows"]]})
+
+
+@router.get("/teams/{team_id}/shares", openapi_extra=common.access(common.LOGGED_IN), responses={**common.ERRORS})
+def team_shares(team_id: str, actor: Actor = Depends(common.acting)) -> common.Row:
+    """Who paid what of a team's shared fee, for its members and the league's SVL or an admin: the captain,
+    co-captains and the operator get every member's pay link, a member their own."""
+    found = common.call(rosters.team_shares, actor, team_id=team_id)
+    return {**found, "rows": [common.with_ids(r) for r in found["rows"]]}
+
+
+@router.post("/teams/{team_id}/shares/links", openapi_extra=common.access(common.LOGGED_IN), responses={**common.ERRORS})
+def send_share_links(team_id: str, actor: Actor = Depends(common.acting)) -> common.Row:
+    """Email each member who owes a share their pay link (the captain, a co-captain, the league's SVL or an admin);
+    ``sent`` says how many."""
+    return {"sent": common.call(rosters.send_share_links, actor, team_id=team_id)}
+
+
+@router.get("/shares/{token}", openapi_extra=common.access(common.ANYONE), responses=common.PUBLIC_ERRORS)
+def share(token: str) -> common.Row:
+    """A player's pay link, no login needed: the team's fee, what is paid, and what this player pays now
+    (``paymentId``, the payment to pay; 0 with ``notice`` saying why nothing is to pay)."""
+    return common.with_ids(common.call(shares.screen, token=token))
+
+
+class ShareCard(common.Body):
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra=common.required("paymentId"))
+
+    payment_id: common.Received = Field(None, alias="paymentId", examples=[12], json_schema_extra=common.IDENTIFIER)
+    card_number: common.Received = Field(None, alias="cardNumber", examples=["4242424242424242"],
+                                  json_schema_extra=common.text(23, optional=True))
+    expiry: common.Received = Field(None, examples=["12/30"], json_schema_extra=common.text(7, optional=True))
+    cvc: common.Received = Field(None, examples=["123"], json_schema_extra=common.text(4, optional=True))
+
+
+@router.post("/shares/{token}/pay", openapi_extra=common.access(common.ANYONE), responses=common.PUBLIC_ERRORS)
+def pay_share(token: str, body: ShareCard) -> common.Row:
+    """Pay the link's share by card (the offline provider; credit that covers it needs no card). A second call for
+    the same payment answers what the first did; a share that changed since it was read is refused (422)."""
+    return dict(common.call(shares.pay_offline, token=token, payment_id=body.payment_id, card_number=body.card_number,
+                            expiry=body.expiry, cvc=body.cvc))  # fmt: skip

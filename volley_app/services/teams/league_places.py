@@ -515,10 +515,13 @@ def _new_team(db: Session, pay: Payment, league: League) -> Team:
     db.flush()
     db.refresh(pay)
     captain = db.get(User, pay.user_id) if pay.user_id else None
+    assert team.id is not None  # flushed
     if captain is not None and captain.email:
         mail.queue_email(
             db, "team_registered", {"team": name, "league": leagues.display_name(league),
-                                    "amount": fees.money(pay.amount_cents), **_still_due(league, leagues.zone(db, league))},
+                                    "amount": fees.money(pay.amount_cents), "shared": fees.shared(league),
+                                    "page": routes.absolute(routes.team_path(team.id)),
+                                    **_still_due(league, leagues.zone(db, league))},
             to=captain.email,
         )  # fmt: skip
     return team

@@ -276,6 +276,8 @@ class Checkout(TypedDict):
     credit: str  # the player's credit spent on it ('' without)
     total: str  # what the card is charged
     free: bool  # nothing to pay by card: the registration is confirmed without one
+    shared: bool  # the price is a deposit: the rest of the team's fee is shared among its roster
+    team_fee: str  # the team's whole fee
     client_secret: str
     held_until: str
     offer: bool
@@ -316,6 +318,8 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> Checkou
         "credit": fees.money(pay.credit_cents) if pay.credit_cents else "",
         "total": fees.money(pay.amount_cents),
         "free": pay.amount_cents == 0,
+        "shared": fees.shared(league),
+        "team_fee": fees.money(b.total_cents),
         "client_secret": "",
         "held_until": league_places.hold_until(pay, leagues.zone(db, league)) if pay.status == PENDING else "",
         "offer": pay.team_id is not None,

@@ -29,7 +29,7 @@ from volley_app.models.ledger import CASH, CHARGE, CREDIT_ISSUED, CREDIT_SPENT, 
 from volley_app.models.payments import SHARE
 from volley_app.models.rosters import ShareReminder
 from volley_app.services.core import audit, signing, timefmt
-from volley_app.services.core.actors import Actor, require_actor
+from volley_app.services.core.actors import Actor, record_id, require_actor
 from volley_app.services.core.errors import Invalid, NotFound
 from volley_app.services.mail import mail
 from volley_app.services.money import discounts, ledger, payments, refund_policy, refunds
@@ -173,6 +173,8 @@ def _amount(db: Session, who: Payer) -> tuple[int, str]:
     """What the link's player is to pay now, or (0, why nothing is)."""
     team, league, user = who.team, who.league, who.user
     assert team.id is not None and user.id is not None
+    if not fees.shared(league):
+        return 0, NOT_SHARED
     if team.withdrawn_at is not None:
         return 0, WITHDRAWN.format(team=team.team_name)
     member = db.exec(select(TeamMember.id).where(TeamMember.team_id == team.id, TeamMember.user_id == user.id,
@@ -284,7 +286,7 @@ class Paid(TypedDict):
 
 
 def _payment_of(db: Session, who: Payer, payment_id: object) -> Payment:
-    pay = db.get(Payment, payment_id) if isinstance(payment_id, int) and not isinstance(payment_id, bool) else None
+    pay = db.get(Payment, record_id(payment_id, BAD_LINK))
     if pay is None or pay.purpose != SHARE or pay.team_id != who.team.id or pay.user_id != who.user.id:
         raise NotFound(BAD_LINK)
     return pay

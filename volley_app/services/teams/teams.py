@@ -16,7 +16,7 @@ from volley_app.services.core.actors import Actor, load, record_id, require_acto
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
 from volley_app.services.seasons import leagues, playoffs, results, scheduling, scoring
-from volley_app.services.teams import league_places, rosters, waivers
+from volley_app.services.teams import league_places, rosters, shares, waivers
 from volley_app.services.teams.rosters import TEAM_NOT_FOUND
 
 NAME_CLASH = "Another team in this league has that name"
@@ -190,14 +190,16 @@ class TeamScreen(TypedDict):
     roster: rosters.Roster
     waiver: waivers.TeamWaiverSummary  # who of the members has not signed the league's current waiver
     standing: str  # "2nd of 6" once the league has played a game ("" before, or for a waitlisted team)
+    shares: shares.TeamShares  # who paid what of a fee shared among the roster
 
 
 def team_screen(db: Session, actor: Actor | None, team_id: object) -> TeamScreen:
     """The team page's one read: the team (as :func:`get_team`), its roster, who has not signed the league's
-    waiver and its place in the standings, for its members, the league's operator and admins."""
+    waiver, its place in the standings and who paid a shared fee, for its members, the league's operator and admins."""
     team = get_team(db, actor, team_id)
     return {"team": team, "roster": rosters.roster(db, actor, team_id), "waiver": waivers.team_summary(db, team["id"]),
-            "standing": _standing(db, team["id"], team["league_id"])}  # fmt: skip
+            "standing": _standing(db, team["id"], team["league_id"]),
+            "shares": rosters.team_shares(db, actor, team_id)}  # fmt: skip
 
 
 def _standing(db: Session, team_id: int, league_id: int) -> str:

@@ -20,7 +20,7 @@ from volley_app.state.forms import FormState, form_values, path_arg, run_action
 
 ERROR_ID = "card-form-error"
 INFO = ("league_id", "league_name", "team_name", "league_cost", "fee", "total", "players", "status", "held_until",
-        "price", "discount", "discount_code", "credit")
+        "price", "discount", "discount_code", "credit", "team_fee")
 
 
 def _again(out: svc.NextStep):
@@ -41,6 +41,8 @@ class CheckoutState(FormState, AuthState):
     offline: rx.Field[bool] = rx.field(True)
     # The discount and the credit cover the whole price: the registration is confirmed with no card.
     free: rx.Field[bool] = rx.field(False)
+    # The price is the league's deposit: the rest of the team's fee is shared among its roster.
+    shared: rx.Field[bool] = rx.field(False)
     missing: rx.Field[bool] = rx.field(False)
     notice: rx.Field[str] = rx.field("")
     # An expired reservation of a new registration: hold a place again, or (``full``) join the waitlist.
@@ -68,6 +70,7 @@ class CheckoutState(FormState, AuthState):
             return rx.redirect(routes.success_path(found["payment_id"]))
         self.missing = False
         self.cash, self.offline, self.free = found["cash"], found["provider"] == "offline", found["free"]
+        self.shared = found["shared"]
         self.info = {k: str(v) for k, v in found.items() if k in INFO}
         self.league_href = league_href(found["league_id"])
         if found["status"] in (svc.EXPIRED, svc.REFUNDED):
@@ -154,10 +157,19 @@ def _breakdown() -> rx.Component:
     discount = rx.cond(i["discount"] != "", _line("Discount (" + i["discount_code"] + ")", "−" + i["discount"]),
                        rx.fragment())  # fmt: skip
     credit = rx.cond(i["credit"] != "", _line("Your credit", "−" + i["credit"]), rx.fragment())
+    lines = rx.cond(
+        s.shared,
+        rx.fragment(
+            _line("Team fee", i["team_fee"]),
+            _line("Deposit now", i["price"]),
+            rx.text("The deposit holds your team's place. The rest of the fee is split among your roster: each "
+                    "player pays their share by their own link.", size="2", color_scheme="gray"),
+        ),
+        rx.fragment(_line("League cost", i["league_cost"]), _line("Fee ($5 × " + i["players"] + " players)", i["fee"])),
+    )  # fmt: skip
     return rx.card(
         column(
-            _line("League cost", i["league_cost"]),
-            _line("Fee ($5 × " + i["players"] + " players)", i["fee"]),
+            lines,
             discount,
             credit,
             rx.separator(size="4"),

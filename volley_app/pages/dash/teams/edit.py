@@ -23,12 +23,14 @@ from volley_app.components.forms import (
     text_field,
 )
 from volley_app.components.layout import button_row, column, dash_page, link_button
+from volley_app.components.team_fee import fee_section
 from volley_app.registry import page
 from volley_app.services.core.validation import TEAM_NAME_REQUIRED
 from volley_app.services.teams import invitations, rosters, waivers
 from volley_app.services.teams import teams as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, flag, flags, form_values, path_arg, run_action
+from volley_app.state.teams import FeeState
 
 ERROR_ID = "team-error"
 
@@ -171,6 +173,8 @@ class TeamEditState(FormState, AuthState):
         self.team, self.denied = ({}, True) if found is None else (_shown(found, standing), False)
         roster = await self.get_state(RosterState)
         roster._show(screen["roster"] if screen else None)
+        fee = await self.get_state(FeeState)
+        fee._show(screen["shares"] if screen else None)
         actor = await self._actor()
         self._show_waiver(screen["waiver"] if screen else None, actor.user_id if actor else 0)
         self.may = flags(found, "can_manage", "can_edit_name", "can_delete")
@@ -367,4 +371,4 @@ def team_edit_page() -> rx.Component:
         spacing="1",
     ))  # fmt: skip
     return dash_page(form_card("Team", error_line(s.error, ERROR_ID), rx.cond(s.denied, back, column(team, links, waiver)),
-                               roster_section(), max_width="40rem"))  # fmt: skip
+                               fee_section(), roster_section(), max_width="40rem"))  # fmt: skip
