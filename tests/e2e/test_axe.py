@@ -33,6 +33,7 @@ from tests.e2e.conftest import ROOT
 from tests.e2e.helpers import screenshot
 from volley_app import db, routes
 from volley_app.demo import DEMO_PASSWORD
+from volley_app.models import Role
 from volley_app.registry import discover
 
 AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
@@ -42,6 +43,7 @@ ALSO_FAILING = frozenset({"page-has-heading-one", "heading-order", "empty-table-
 # The demo's people: a player (a sub request's requestor and a team captain), a venue operator, an admin,
 # and a sub holding a place on a request of the player's.
 LOGINS = {"player": "alice", "svl": "lexsports", "admin": "admin", "sub": "ben"}
+ROLES = {"player": (Role.PLAYER.value,), "svl": (Role.SVL.value,), "admin": (Role.ADMIN.value,)}
 # Each role's pass takes a minute or more: with several test processes, the roles are shared out among them.
 CASES_APART = True
 
@@ -291,10 +293,17 @@ def _addresses(w: World, role: str) -> list[tuple[str, str]]:
         return [(routes.SUB_REQUEST, routes.sub_request_path(w.held))]
     samples = _samples(w, role)
     out = []
+    refusals: set[str] = set()  # the page a role may not open shows who it is for: checked once per audience
     for p in discover():
         if routes.is_protected(p.route) == (role == "anonymous"):
             continue
-        out.extend((p.route, a) for a in samples.get(p.route, [p.route]))
+        for address in samples.get(p.route, [p.route]):
+            path = address.split("?", 1)[0]
+            if role in ROLES and not routes.may_open(ROLES[role], path):
+                if routes.audience(path) in refusals:
+                    continue
+                refusals.add(routes.audience(path))
+            out.append((p.route, address))
     return out
 
 
