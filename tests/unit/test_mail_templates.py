@@ -126,8 +126,8 @@ SAMPLES: dict[str, dict[str, object]] = {
 }  # fmt: skip
 
 
-# The one email with nothing to open: the receipt of a registration paid by card.
-NO_LINK = {"team_registered"}
+# Emails with nothing to open (none now: the registration's receipt links the team's page).
+NO_LINK: set[str] = set()
 
 
 def _links(values: object) -> list[str]:

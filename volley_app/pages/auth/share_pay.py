@@ -8,11 +8,10 @@ import reflex as rx
 from reflex.vars import ObjectVar
 
 from volley_app import routes
-from volley_app.components.forms import error_line, stacked_form, submit_button, text_field
+from volley_app.components.forms import error_line, stacked_form, submit_button
 from volley_app.components.inquiries import emailed_link_page, refusal
 from volley_app.components.layout import column, link_button
-from volley_app.components.react.stripe import stripe_payment_form
-from volley_app.components.registration import texts
+from volley_app.components.registration import card_form, stripe_form, texts
 from volley_app.registry import page
 from volley_app.services.core.errors import DomainError
 from volley_app.services.teams import shares
@@ -107,28 +106,9 @@ def _summary() -> rx.Component:
     )
 
 
-def _card_form() -> rx.Component:
-    s = SharePayState
-    i = _info()
-    return stacked_form(
-        text_field("Card number", "card_number", s, inputmode="numeric", auto_complete="cc-number", max_length=23,
-                   placeholder="4242 4242 4242 4242"),
-        rx.grid(
-            text_field("Expiry (MM/YY)", "expiry", s, auto_complete="cc-exp", max_length=7, placeholder="MM/YY"),
-            text_field("CVC", "cvc", s, inputmode="numeric", auto_complete="cc-csc", max_length=4, placeholder="123"),
-            columns="2", spacing="3", width="100%",
-        ),
-        submit_button("Pay " + i["share"], s, disabled=s.busy),
-        rx.text("Test mode: no real card is charged.", size="1", color_scheme="gray"),
-        on_submit=s.pay,
-    )  # fmt: skip
-
-
 def _pay() -> rx.Component:
     s = SharePayState
     i = _info()
-    keys = ("publishable_key", "client_secret", "return_url", "decline_url")
-    stripe = stripe_payment_form(**{k: texts(s.stripe)[k] for k in keys}, label="Pay " + i["share"])
     free = stacked_form(rx.text("Your credit covers it: no card is needed.", size="2"),
                         submit_button("Confirm", s, disabled=s.busy), on_submit=s.pay)  # fmt: skip
     what = rx.cond(s.whole, "The rest of the fee", "Your share")
@@ -138,7 +118,8 @@ def _pay() -> rx.Component:
         rx.text(i["player"], ": ", what, " ", rx.text.strong(i["share"]), size="3"),
         credit,
         error_line(s.error, ERROR_ID),
-        rx.cond(s.free, free, rx.cond(s.offline, _card_form(), rx.box(stripe, width="100%"))),
+        rx.cond(s.free, free, rx.cond(s.offline, card_form(s, "Pay " + i["share"], s.pay),
+                                      stripe_form(s.stripe, "Pay " + i["share"]))),
         spacing="4",
     )
 

@@ -9,8 +9,7 @@ from reflex.vars import ObjectVar
 from volley_app import routes
 from volley_app.components.forms import busy, error_line, form_card, stacked_form, submit_button, text_field
 from volley_app.components.layout import column, dash_page, link_button
-from volley_app.components.react.stripe import stripe_payment_form
-from volley_app.components.registration import league_href, return_to_league, texts
+from volley_app.components.registration import card_form, league_href, return_to_league, stripe_form, texts
 from volley_app.registry import page
 from volley_app.services.core.errors import DomainError
 from volley_app.services.teams import registration as svc
@@ -133,22 +132,6 @@ def _line(label: rx.Var[str] | str, value: rx.Var[str], *, strong: bool = False)
     )
 
 
-def _card_form() -> rx.Component:
-    s = CheckoutState
-    return stacked_form(
-        text_field("Card number", "card_number", s, inputmode="numeric", auto_complete="cc-number", max_length=23,
-                   placeholder="4242 4242 4242 4242"),
-        rx.grid(
-            text_field("Expiry (MM/YY)", "expiry", s, auto_complete="cc-exp", max_length=7, placeholder="MM/YY"),
-            text_field("CVC", "cvc", s, inputmode="numeric", auto_complete="cc-csc", max_length=4, placeholder="123"),
-            columns="2", spacing="3", width="100%",
-        ),
-        submit_button("Pay " + _info()["total"], s, disabled=s.busy),
-        rx.text("Test mode: no real card is charged.", size="1", color_scheme="gray"),
-        on_submit=s.pay,
-    )  # fmt: skip
-
-
 def _breakdown() -> rx.Component:
     s = CheckoutState
     i = _info()
@@ -214,9 +197,8 @@ def _confirm_form() -> rx.Component:
 def _payment() -> rx.Component:
     s = CheckoutState
     i = _info()
-    keys = ("publishable_key", "client_secret", "return_url", "decline_url")
-    stripe = stripe_payment_form(**{k: texts(s.stripe)[k] for k in keys}, label="Pay " + i["total"])
-    pay = rx.cond(s.free, _confirm_form(), rx.cond(s.offline, _card_form(), rx.box(stripe, width="100%")))
+    label = "Pay " + i["total"]
+    pay = rx.cond(s.free, _confirm_form(), rx.cond(s.offline, card_form(s, label, s.pay), stripe_form(s.stripe, label)))
     held = rx.text("Your place is held for you until ", rx.text.strong(i["held_until"]), ".", size="2")
     return rx.cond(i["status"] == svc.PENDING, column(held, _code_form(), pay, spacing="3"), rx.fragment())
 
