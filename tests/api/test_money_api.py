@@ -91,3 +91,18 @@ async def test_a_player_pays_a_share_by_the_link_with_no_login_and_the_team_read
         theirs = await c.get(f"/api/teams/{team}/shares", headers=w.headers(x, "other_player"))
         assert theirs.status_code == 403
     assert ledger_problems(x["db"]) == []
+
+
+async def test_the_operator_shares_a_league_s_fee_over_the_api_and_a_deposit_of_the_whole_fee_is_refused(db):
+    from tests.api.test_permission_matrix import LEAGUE_FORM
+
+    x = w.build(db)
+    async with w.client() as c:
+        form = LEAGUE_FORM | {"id": x["lg2"], "paymentMode": "shares"}
+        big = await c.patch("/api/leagues", json=form | {"deposit": 330}, headers=w.headers(x, "svl"))
+        assert big.status_code == 422 and "deposit" in big.json()["errors"], big.text
+        ok = await c.patch("/api/leagues", json=form | {"deposit": 50, "sharesDue": "2031-01-05T12:00"},
+                           headers=w.headers(x, "svl"))  # fmt: skip
+        assert ok.status_code == 200, ok.text
+        shown = await c.get(f"/api/leagues/{x['lg2']}", headers=w.headers(x, "svl"))
+        assert (shown.json()["paymentMode"], shown.json()["depositCents"]) == ("shares", 5000)

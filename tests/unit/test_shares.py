@@ -220,3 +220,22 @@ def test_the_league_form_sets_shares_and_refuses_a_deposit_of_the_whole_fee(w):
     assert (row.payment_mode, row.deposit_cents) == ("shares", 7500) and row.shares_due_at is not None
     row = leagues.update_league(db, w["svl"], w["lid"], **_form(payment_mode="captain", deposit="75"))
     assert (row.payment_mode, row.deposit_cents, row.shares_due_at) == ("captain", 0, None)
+
+
+def test_a_share_paid_through_stripe_is_verified_on_return_and_counts_once_whatever_the_webhook_replays(w, stripe_env):
+    db = w["db"]
+    opened = _open(w, "amy")
+    assert opened["provider"] == "stripe" and opened["client_secret"]
+    [intent] = [i for i in stripe_env.intents.values() if i["metadata"].get("team_id") == str(w["team"])]
+    assert intent["amount"] == 5600
+    waiting = dbmod.call(shares.confirm_return, token=_token(w, "amy"), payment_id=opened["payment_id"])
+    assert waiting["status"] == "declined"  # not paid yet: nothing counts
+    stripe_env.intents[intent["id"]]["status"] = "succeeded"
+    done = dbmod.call(shares.confirm_return, token=_token(w, "amy"), payment_id=opened["payment_id"])
+    assert done["status"] == "succeeded"
+    event = {"type": "payment_intent.succeeded", "data": {"object": dict(stripe_env.intents[intent["id"]])}}
+    for _ in range(2):  # the webhook, and its replay
+        dbmod.call(registration.handle_stripe_event, event)
+    assert ledger.totals(db)["charge"] == 4500 + 5600 and ledger_problems(db) == []
+    with pytest.raises(NotFound):  # ben's link does not confirm amy's payment
+        dbmod.call(shares.confirm_return, token=_token(w, "ben"), payment_id=opened["payment_id"])
