@@ -547,7 +547,7 @@ def _move_in(db: Session, pay: Payment, league: League) -> Team:
         {"team": team.team_name, "league": name, "amount": fees.money(pay.amount_cents),
          **_still_due(league, leagues.zone(db, league))},
         action="join", summary=f"{team.team_name} paid for its offered place and joined {name}",
-        before={"waitlist": True, "paid": False}, after={"waitlist": False, "paid": True, "payment_id": pay.id},
+        before={"waitlist": True, "paid": False}, after={"waitlist": False, "paid": team.paid, "payment_id": pay.id},
     )  # fmt: skip
     return team
 
