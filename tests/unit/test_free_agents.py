@@ -37,8 +37,10 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.models.ledger import CREDIT_ISSUED
+from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid
 from volley_app.services.money import ledger
+from volley_app.services.seasons import leagues
 from volley_app.services.teams import free_agents, registration
 
 CARD = {"card_number": "4242 4242 4242 4242", "expiry": "12/40", "cvc": "123"}
@@ -244,3 +246,21 @@ def test_the_start_of_the_league_gives_back_the_unplaced_once(w):
     assert ledger.credit_balance(db, w["dan"].user_id) == 1000
     assert rows(db, Payment, Payment.id == unpaid["payment_id"])[0].status == "expired"
     assert ledger_problems(db) == []
+
+
+def test_the_league_form_sets_the_free_agent_fee_and_blank_takes_none(w):
+    db = w["db"]
+    lg = db.get(League, w["lid"])
+    start = timefmt.input_value(lg.start_at, leagues.zone(db, lg))
+    form = {"court": "Court 1", "start": start, "number_of_weeks": "8", "time_increment": "50", "skill_level": "C",
+            "format": "6s", "day": timefmt.local(lg.start_at, leagues.zone(db, lg)).strftime("%A"), "max_teams": "3", "cost": "300"}  # fmt: skip
+    with pytest.raises(Invalid) as bad:
+        leagues.update_league(db, w["svl"], w["lid"], **form, agent_fee="lots")
+    assert set(bad.value.errors) == {"agent_fee"}
+    db.rollback()
+    assert leagues.update_league(db, w["svl"], w["lid"], **form, agent_fee="25.50").agent_fee_cents == 2550
+    assert leagues.update_league(db, w["svl"], w["lid"], **form).agent_fee_cents == 2550  # a form without it
+    assert leagues.update_league(db, w["svl"], w["lid"], **form, agent_fee="").agent_fee_cents is None
+    db.commit()
+    with pytest.raises(Invalid, match="does not take free agents"):
+        _register(w, "amy")

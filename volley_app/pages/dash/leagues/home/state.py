@@ -75,6 +75,7 @@ def form_of(lg: LeagueDetail) -> dict[str, str]:
         "refund_fee": f"{lg['refund_fee_cents'] / 100:.2f}" if lg["refund_fee_cents"] else "",
         "payment_mode": lg["payment_mode"], "deposit": f"{lg['deposit_cents'] / 100:.2f}" if lg["deposit_cents"] else "",
         "shares_due": timefmt.input_value(lg["shares_due_at"], lg["zone"]),
+        "agent_fee": "" if lg["agent_fee_cents"] is None else f"{lg['agent_fee_cents'] / 100:.2f}",
         **{k: _rule_value(v) for k, v in lg.items() if k in svc.RULE_FIELDS},
     }  # fmt: skip
 
