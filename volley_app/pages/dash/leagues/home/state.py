@@ -50,6 +50,7 @@ def info_of(lg: LeagueDetail, held: int = 0) -> dict[str, str]:
         "closes": timefmt.date_time(lg["registration_closes"], lg["zone"], labelled=True),
         "zone": f"{lg['zone'].replace('_', ' ')} ({timefmt.label(lg['start_at'], lg['zone'])})",
         "rules": "; ".join(lg["rules"]),
+        "agent_fee": "" if lg["agent_fee_cents"] is None else money(lg["agent_fee_cents"]),
     }  # fmt: skip
 
 
@@ -87,7 +88,7 @@ def links_of(league_id: int) -> dict[str, str]:
         "teams": routes.teams_path(league_id), "register": routes.new_team_path(league_id),
         "audit": routes.audit_log_path(league_id), "bracket": routes.league_bracket_path(league_id),
         "message": routes.league_message_path(league_id), "waiver": routes.league_waiver_path(league_id),
-        "rosters": routes.league_rosters_path(league_id),
+        "rosters": routes.league_rosters_path(league_id), "free_agent": routes.free_agent_path(league_id),
     }  # fmt: skip
 
 
