@@ -313,6 +313,25 @@ def team_choices(db: Session, actor: Actor | None, *, league_id: object) -> list
     return sorted(out, key=lambda c: not c["short"])
 
 
+class OperatorScreen(TypedDict):
+    """The operator's page of a league's free agents: the first page of them, how many, and the teams to place on."""
+
+    league_id: int
+    league_name: str
+    rows: list[AgentRow]
+    total: int
+    teams: list[TeamChoice]
+
+
+def operator_screen(db: Session, actor: Actor | None, *, league_id: object) -> OperatorScreen:
+    """The league's free agents (the first page, waiting first) and its teams with room, for its SVL and admins."""
+    league = leagues.managed(db, actor, league_id)
+    found = agents_page(db, actor, league_id=league.id, size=paging.MAX_PAGE_SIZE)
+    assert league.id is not None
+    return {"league_id": league.id, "league_name": leagues.display_name(league), "rows": found.rows,
+            "total": found.total, "teams": team_choices(db, actor, league_id=league.id)}  # fmt: skip
+
+
 # --- placing ---------------------------------------------------------------------------------------------------
 
 

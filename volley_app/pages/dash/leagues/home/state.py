@@ -89,6 +89,7 @@ def links_of(league_id: int) -> dict[str, str]:
         "audit": routes.audit_log_path(league_id), "bracket": routes.league_bracket_path(league_id),
         "message": routes.league_message_path(league_id), "waiver": routes.league_waiver_path(league_id),
         "rosters": routes.league_rosters_path(league_id), "free_agent": routes.free_agent_path(league_id),
+        "free_agents": routes.free_agents_path(league_id),
     }  # fmt: skip
 
 
