@@ -54,12 +54,12 @@ def _form() -> rx.Component:
         s,
         select_field("Position", "position", POSITIONS, s, default_value=f["position"]),
         rx.grid(
-            select_field("Hitter rating", "hitter", RATINGS, s, default_value=f["hitter"]),
-            select_field("Passer rating", "passer", RATINGS, s, default_value=f["passer"]),
-            select_field("Setter rating", "setter", RATINGS, s, default_value=f["setter"]),
+            select_field("Hitter rating", "hitter", RATINGS, s, default_value=f["hitter"], required=False),
+            select_field("Passer rating", "passer", RATINGS, s, default_value=f["passer"], required=False),
+            select_field("Setter rating", "setter", RATINGS, s, default_value=f["setter"], required=False),
             columns={"initial": "1", "sm": "3"}, spacing="3", width="100%",
         ),
-        select_field("Gender", "gender", GENDERS, s, default_value=f["gender"]),
+        select_field("Gender", "gender", GENDERS, s, default_value=f["gender"], required=False),
         area_field("Availability (optional)", "availability", s, rows="2", max_length=300,
                    hint="The nights you can play, for the operator placing you."),
         rx.cond(f["waiver"], column(
