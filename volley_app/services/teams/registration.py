@@ -277,6 +277,7 @@ class Checkout(TypedDict):
     total: str  # what the card is charged
     free: bool  # nothing to pay by card: the registration is confirmed without one
     shared: bool  # the price is a deposit: the rest of the team's fee is shared among its roster
+    free_agent: bool  # a player's own free-agent fee, not a team's place
     team_fee: str  # the team's whole fee
     client_secret: str
     held_until: str
@@ -319,6 +320,7 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> Checkou
         "total": fees.money(pay.amount_cents),
         "free": pay.amount_cents == 0,
         "shared": fees.shared(league),
+        "free_agent": pay.purpose == AGENT,
         "team_fee": fees.money(b.total_cents),
         "client_secret": "",
         "held_until": league_places.hold_until(pay, leagues.zone(db, league)) if pay.status == PENDING else "",

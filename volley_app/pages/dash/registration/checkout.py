@@ -20,7 +20,7 @@ from volley_app.state.forms import FormState, form_values, path_arg, run_action
 
 ERROR_ID = "card-form-error"
 INFO = ("league_id", "league_name", "team_name", "league_cost", "fee", "total", "players", "status", "held_until",
-        "price", "discount", "discount_code", "credit", "team_fee")
+        "price", "discount", "discount_code", "credit", "team_fee", "free_agent")
 
 
 def _again(out: svc.NextStep):
@@ -158,14 +158,16 @@ def _breakdown() -> rx.Component:
                        rx.fragment())  # fmt: skip
     credit = rx.cond(i["credit"] != "", _line("Your credit", "−" + i["credit"]), rx.fragment())
     lines = rx.cond(
-        s.shared,
+        i["free_agent"] == "True",
+        _line("Free agent fee", i["price"]),
+        rx.cond(s.shared,
         rx.fragment(
             _line("Team fee", i["team_fee"]),
             _line("Deposit now", i["price"]),
             rx.text("The deposit holds your team's place. The rest of the fee is split among your roster: each "
                     "player pays their share by their own link.", size="2", color_scheme="gray"),
         ),
-        rx.fragment(_line("League cost", i["league_cost"]), _line("Fee ($5 × " + i["players"] + " players)", i["fee"])),
+        rx.fragment(_line("League cost", i["league_cost"]), _line("Fee ($5 × " + i["players"] + " players)", i["fee"]))),
     )  # fmt: skip
     return rx.card(
         column(
@@ -217,7 +219,8 @@ def _payment() -> rx.Component:
     keys = ("publishable_key", "client_secret", "return_url", "decline_url")
     stripe = stripe_payment_form(**{k: texts(s.stripe)[k] for k in keys}, label="Pay " + i["total"])
     pay = rx.cond(s.free, _confirm_form(), rx.cond(s.offline, _card_form(), rx.box(stripe, width="100%")))
-    held = rx.text("Your place is held for you until ", rx.text.strong(i["held_until"]), ".", size="2")
+    held = rx.cond(i["held_until"] != "",
+                   rx.text("Your place is held for you until ", rx.text.strong(i["held_until"]), ".", size="2"))
     return rx.cond(i["status"] == svc.PENDING, column(held, _code_form(), pay, spacing="3"), rx.fragment())
 
 
