@@ -83,6 +83,8 @@ GAME_SCORE = "/dash/leagues/games/[game_id]/score"  # a captain reports or answe
 LEAGUE_MESSAGE = "/dash/leagues/[league_id]/message"
 LEAGUE_WAIVER = "/dash/leagues/[league_id]/waiver"
 LEAGUE_ROSTERS = "/dash/leagues/[league_id]/rosters"
+FREE_AGENT = "/dash/leagues/[league_id]/free-agent"  # a player registers alone
+FREE_AGENTS = "/dash/leagues/[league_id]/free-agents"  # the operator places them
 SCHEDULE = "/dash/leagues/teams/schedule"  # ?league={id}
 GAME_EDIT = "/dash/leagues/teams/schedule/[game_id]"
 TEST_SCHEDULE = "/dash/leagues/teams/TESTschedule"  # ?league={id}
@@ -199,6 +201,7 @@ DYNAMIC_ROUTES = (
     UNSUBSCRIBE_ROUTE, RESET_PASSWORD_ROUTE, USER_EDIT, SUB_REQUEST, SESSION_EDIT, LEAGUE_HOME, LEAGUE_RULES,
     LEAGUE_STANDINGS, GAME_EDIT, TEAM_EDIT, TEAM_GAMES, LEAGUE_BRACKET, GAME_SCORE, LEAGUE_MESSAGE, SIGN_IN_ROUTE,
     LEAGUE_WAIVER, TEAM_WAIVER, TEAM_JOIN_ROUTE, LEAGUE_ROSTERS, TEAM_SETTINGS, PAYMENT, SHARE_PAY_ROUTE,
+    FREE_AGENT, FREE_AGENTS,
 )  # fmt: skip
 _STATIC = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith("/"))
 
@@ -300,6 +303,8 @@ standings_path = _record(DASH_LEAGUES, "/teams")
 league_waiver_path = _record(DASH_LEAGUES, "/waiver")
 league_message_path = _record(DASH_LEAGUES, "/message")
 league_rosters_path = _record(DASH_LEAGUES, "/rosters")
+free_agent_path = _record(DASH_LEAGUES, "/free-agent")
+free_agents_path = _record(DASH_LEAGUES, "/free-agents")
 schedule_path = _query(SCHEDULE, "league")
 test_schedule_path = _query(TEST_SCHEDULE, "league")
 game_path = _record(SCHEDULE)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.api import world as w
-from tests.factories import actor_of, add_member, add_waiver, rows
+from tests.factories import actor_of, add_league, add_member, add_teams, add_waiver, rows
 from volley_app.api.app import create_api
 from volley_app.api.routes import route_table
 from volley_app.api.routes.common import ADMIN, ANYONE, LOGGED_IN, OPERATOR, PLAYER
@@ -21,7 +21,7 @@ from volley_app.db import call as db_call
 from volley_app.models import NEWSLETTER_SECTIONS, League, MemberRole, SubRequest, Team, TeamMember, User, utcnow
 from volley_app.services.money import discounts
 from volley_app.services.subs import request_changes, request_replies
-from volley_app.services.teams import invitations, shares
+from volley_app.services.teams import free_agents, invitations, registration, shares
 
 P, Q, S, T, A = "player", "other_player", "svl", "other_svl", "admin"
 EVERYONE = frozenset(w.ROLES)
@@ -174,6 +174,16 @@ MATRIX: dict[tuple[str, str], Entry] = {
         f"/api/teams/{_shared(x)}/shares/links", None)),
     ("GET", "/api/shares/{token}"): Entry(EVERYONE, lambda x: (f"/api/shares/{_share_token(x)}", None)),
     # The share's payment is read first: every caller of the link may pay it (the link is the permission).
+    ("GET", "/api/leagues/{league_id}/free-agents"): Entry(OPERATORS, lambda x: (
+        f"/api/leagues/{_agents_league(x)}/free-agents", None)),
+    ("POST", "/api/leagues/{league_id}/free-agents"): Entry(frozenset({P, Q}), lambda x: (
+        f"/api/leagues/{_agents_league(x)}/free-agents", {"position": "Setter", "availability": "Mondays"})),
+    ("POST", "/api/free-agents/{agent_id}/place"): Entry(OPERATORS, lambda x: (
+        f"/api/free-agents/{_agent(x)[0]}/place", {"team": _agent(x)[1]})),
+    ("POST", "/api/leagues/{league_id}/free-agents/team"): Entry(OPERATORS, lambda x: (
+        f"/api/leagues/{_agents_league(x)}/free-agents/team", {"agents": [_agent(x)[0]], "captain": _agent(x)[0],
+                                                                "teamName": "Strays"})),
+    ("DELETE", "/api/free-agents/{agent_id}"): Entry(frozenset({Q}), lambda x: (f"/api/free-agents/{_agent(x)[0]}", None)),
     ("POST", "/api/shares/{token}/pay"): Entry(EVERYONE, lambda x: (f"/api/shares/{_share_token(x)}/pay", {
         "paymentId": _share_payment(x), "cardNumber": "4242424242424242", "expiry": "12/40", "cvc": "123"})),
     # every operator lists their own venue's codes (an admin: every venue's)
@@ -236,6 +246,30 @@ def _shared(x: dict) -> int:
     db.commit()
     [team] = rows(db, Team, Team.league_id == x["lg2"], Team.team_name == "U1")
     return team.id
+
+
+def _agents_league(x: dict) -> int:
+    """A third league of svla's, taking free agents for $20 (made once per world)."""
+    if "agents_league" not in x:
+        db = x["db"]
+        [svl] = rows(db, User, User.id == x["users"][S])
+        league = add_league(db, svl, x["sid"], start=utcnow() + dt.timedelta(days=6), court="Court 3",
+                            agent_fee_cents=2000)  # fmt: skip
+        x["agents_league"] = league.id
+        x["agents_team"] = add_teams(db, league, 1, prefix="F", paid=True)[0]
+    return x["agents_league"]
+
+
+def _agent(x: dict) -> tuple[int, int]:
+    """quinn, a paid free agent of the agents' league, waiting; and that league's team (made once per world)."""
+    if "agent" not in x:
+        lid = _agents_league(x)
+        [quinn] = rows(x["db"], User, User.id == x["users"][Q])
+        out = db_call(free_agents.register, actor_of(quinn), league_id=lid, position="Any")
+        db_call(registration.pay_offline, actor_of(quinn), payment_id=out["payment_id"], card_number="4242424242424242",
+                expiry="12/40", cvc="123")  # fmt: skip
+        x["agent"] = out["agent_id"]
+    return x["agent"], x["agents_team"]
 
 
 def _share_token(x: dict) -> str:

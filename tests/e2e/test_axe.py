@@ -263,6 +263,8 @@ def _samples(w: World, role: str) -> dict[str, list[str]]:
         routes.LEAGUE_MESSAGE: [routes.league_message_path(league)],
         routes.LEAGUE_WAIVER: [routes.league_waiver_path(league)],
         routes.LEAGUE_ROSTERS: [routes.league_rosters_path(league)],
+        routes.FREE_AGENT: [routes.free_agent_path(w.open_league)],
+        routes.FREE_AGENTS: [routes.free_agents_path(league)],
         routes.SCHEDULE: [routes.schedule_path(league)],
         routes.GAME_EDIT: [routes.game_path(w.game)],
         routes.TEST_SCHEDULE: [routes.test_schedule_path(league)],

@@ -40,11 +40,13 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "rsvps.answer", "rsvps.answer_by_link", "game_requests.find_subs",
         "waivers.sign_waiver",  # the signature itself is the record: who, which version, when, from where
         "shares.screen", "shares.pay_offline", "shares.confirm_return",  # a player paying their share by its link
+        "free_agents.register", "waivers.sign_alone",  # a player registering alone: their signature, their payment
     },
     "money movements (each ledger row is its own record: who, how much, what for, why)": {
         "ledger.charged", "ledger.record", "ledger.refund_made",
         "discounts.spend",  # a fulfilled registration's discount and credit rows
         "refunds.send_due",  # the card service's answer to a refund an operator (audited) or the app decided
+        "free_agents.fulfil",  # a free agent's charge (its ledger row): they wait to be placed
         "shares.fulfil", "shares.settle",  # a share's charge (its ledger row) and the team confirmed by the sum
         "refunds.from_provider",  # a refund made in the card service's dashboard: its ledger row names the provider's id
     },
@@ -54,7 +56,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "tokens.issue", "tokens.logout", "tokens.logout_access", "tokens.rotate",
     },
     "housekeeping the clock does while a page is read or a sweep runs": {
-        "auth.purge_expired", "clock.save_reached", "clock_sweep.save_reached", "clock_sweep.sweep",
+        "auth.purge_expired", "clock.save_reached", "clock_sweep.save_reached",
         "invites.expire_invites", "invites.sweep_request", "leagues.save_reached_stages",
         "mail.deliver_pending", "league_places.send_due_refunds", "ratelimit.purge", "sessions.save_reached_statuses",
         "sub_records.rebuild", "sub_records.refresh",

@@ -123,6 +123,11 @@ SAMPLES: dict[str, dict[str, object]] = {
     "team_invitation": {"team": TYPED, "league": TYPED, "inviter": TYPED, "link": link("join/1.2.abc"),
                         "until": "Tue, Jun 3"},
     "roster_changed": {"team": TYPED, "first_name": TYPED, "change": TYPED, "page": link("dash/teams/1")},
+    "agent_placed": {"team": TYPED, "league": TYPED, "first_name": TYPED, "page": link("dash/teams/1")},
+    "agent_joined": {"team": TYPED, "league": TYPED, "player": TYPED, "first_name": TYPED,
+                     "page": link("dash/teams/1")},
+    "agent_given_back": {"league": TYPED, "reason": "Not placed on a team by the league's start", "first_name": TYPED,
+                         "refund": "$40.00", "credit": "$10.00", "page": link("dash/leagues/1")},
 }  # fmt: skip
 
 

@@ -20,7 +20,7 @@ DAYS = [(d.value, d.value) for d in Day]
 LEAGUE_FIELDS = ("court", "start", "number_of_weeks", "time_increment", "skill_level", "format", "day",
                  "gender_requirement", "max_teams", "cost", "cash", "offer_hold_hours", "ranking", "more_courts",
                  "registration_deadline", "sets_to_play", *svc.RULE_FIELDS, "refund_full_until", "refund_until",
-                 "refund_fee", "payment_mode", "deposit", "shares_due")  # fmt: skip
+                 "refund_fee", "payment_mode", "deposit", "shares_due", "agent_fee")  # fmt: skip
 """What both forms send; the edit form sends ``active`` too."""
 
 
@@ -77,6 +77,9 @@ def payment_fields(state: type[FormState], d: Mapping[str, str] | ObjectVar[dict
                        default_value=d.get("shares_due", ""), hint="Blank: by the league's start."),
             columns="2",
         ),
+        text_field("Free Agent Fee (dollars, optional)", "agent_fee", state, inputmode="decimal", required=False,
+                   default_value=d.get("agent_fee", ""),
+                   hint="Players register alone for this fee and you place them on teams. Blank: no free agents."),
         style=_GROUP,
     )  # fmt: skip
 

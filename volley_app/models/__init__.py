@@ -85,3 +85,7 @@ for _table in SQLModel.metadata.tables.values():
 from volley_app.models.discounts import DISCOUNT_SCOPES, DiscountCode  # noqa: E402 - after the tables it refers to
 
 __all__ += ["DISCOUNT_SCOPES", "DiscountCode"]
+
+from volley_app.models.free_agents import FreeAgent  # noqa: E402 - after the tables it refers to
+
+__all__ += ["FreeAgent"]

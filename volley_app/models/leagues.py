@@ -116,6 +116,8 @@ class League(SQLModel, table=True):
                                                                      server_default="captain"))
     deposit_cents: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
     shares_due_at: dt.datetime | None = utc_field(nullable=True, default=None)
+    # Players may register alone as free agents for this fee, in cents (None: the league takes no free agents).
+    agent_fee_cents: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
     created_at: dt.datetime = utc_field(default_now=True)
     archived_at: dt.datetime | None = utc_field(nullable=True, default=None)
     archived_by_id: int | None = fk("users.id", nullable=True, ondelete="SET NULL", index=False)

@@ -12,6 +12,7 @@ from fastapi.routing import APIRoute
 from volley_app.api.routes import (
     auth,
     discounts,
+    free_agents,
     money,
     notes,
     public,
@@ -26,7 +27,8 @@ from volley_app.api.routes import (
 from volley_app.api.routes.common import Route
 
 ROUTERS = (auth.router, users.router, seasons.router, teams.router, rosters.router, rsvps.router, notes.router,
-           public.router, waivers.router, money.router, revenue.router, discounts.router)  # fmt: skip
+           public.router, waivers.router, money.router, revenue.router, discounts.router,
+           free_agents.router)  # fmt: skip
 
 
 def route_table(api: FastAPI) -> list[Route]:

@@ -164,6 +164,9 @@ class LeagueBody(common.Body):
                               "shared league (below the team's fee)", json_schema_extra=_or_null(common.integer(0, 10_000)))
     shares_due: common.Received = Field(None, alias="sharesDue", description="When the shares are due, on the venue's "
                                  "clock (null: by the league's start)", json_schema_extra=_or_null(common.LOCAL_TIME))
+    agent_fee: common.Received = Field(None, alias="agentFee", examples=[40], description="Dollars a free agent pays to "
+                                "register alone (null: the league takes no free agents)",
+                                json_schema_extra=_or_null(common.integer(0, 10_000)))
 
 
 class LeagueEdit(LeagueBody):
@@ -182,7 +185,7 @@ def _league_fields(body: LeagueBody) -> common.Row:
         fields["active"] = body.active
     fields |= {k: getattr(body, k) for k in leagues.RULE_FIELDS if k in body.model_fields_set}
     fields |= {k: getattr(body, k) for k in ("refund_full_until", "refund_until", "refund_fee", "payment_mode",
-                                             "deposit", "shares_due") if k in body.model_fields_set}  # fmt: skip
+                                             "deposit", "shares_due", "agent_fee") if k in body.model_fields_set}  # fmt: skip
     return fields
 
 

@@ -172,6 +172,17 @@ def _shares(fields: dict, zone: str | None, current: League | None, start: dt.da
     return {"payment_mode": mode, **clean}
 
 
+def _agent_fee(fields: dict, current: League | None) -> dict:
+    """The free agents' fee from a form that has it (blank: the league takes no free agents; a form without it
+    leaves it as it is)."""
+    if "agent_fee" not in fields:
+        return {"agent_fee_cents": current.agent_fee_cents} if current is not None else {}
+    value = fields.get("agent_fee")
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return {"agent_fee_cents": None}
+    return {"agent_fee_cents": validation.money_cents(value, "agent_fee", "Free agent fee", COST_MAX_DOLLARS)}
+
+
 def stage_at(league: League, now: dt.datetime) -> LeagueStage:
     """Spec section 4, from the dates each time: Active once the start has passed, Registration before
     it (a start moved back into the future moves the stage back too). Inactive is left alone."""
@@ -352,7 +363,7 @@ def _clean(fields: dict, zone: str | None = None, current: League | None = None)
     fee = fees.priced(clean["cost_cents"], clean["format"], validation.flag(fields.get("cash"))).total_cents
     shared = _shares(fields, zone, current, clean["start_at"], clean["number_of_weeks"], fee)
     rules = _rules(fields, clean["format"], clean["number_of_weeks"], current)
-    return clean | rules | _policy(fields, zone, current) | shared
+    return clean | rules | _policy(fields, zone, current) | shared | _agent_fee(fields, current)
 
 
 def cash_allowed(db: Session, svl_id: int) -> bool:
@@ -383,7 +394,7 @@ def changeable(db: Session, actor: Actor | None, league_id: object) -> League:
 LEAGUE_FIELDS = (
     "court", "start_at", "number_of_weeks", "time_increment", "skill_level", "format", "day", "max_teams",
     "cost_cents", "cash", "gender_requirement", "active", "offer_hold_hours", "ranking", "courts", "registration_deadline",
-    "sets_to_play", *RULE_FIELDS, *POLICY_FIELDS, *SHARE_FIELDS,
+    "sets_to_play", *RULE_FIELDS, *POLICY_FIELDS, *SHARE_FIELDS, "agent_fee_cents",
 )  # fmt: skip
 
 
@@ -593,6 +604,7 @@ class LeagueDetail(LeagueSummary):
     payment_mode: str
     deposit_cents: int
     shares_due_at: dt.datetime | None
+    agent_fee_cents: int | None  # free agents' fee (None: the league takes none)
     women_on_court: int | None
     subs_from_other_teams: bool
     sub_levels_below: int | None
@@ -763,6 +775,7 @@ def get_league(db: Session, actor: Actor | None, league_id: object, now: dt.date
         "refund_full_until": row.refund_full_until, "refund_until": row.refund_until,
         "refund_fee_cents": row.refund_fee_cents, "payment_mode": row.payment_mode,
         "deposit_cents": row.deposit_cents, "shares_due_at": row.shares_due_at,
+        "agent_fee_cents": row.agent_fee_cents,
     }
 
 

@@ -25,7 +25,7 @@ from sqlmodel import Session, col, select
 
 from volley_app import routes
 from volley_app.models import DiscountCode, League, LeagueStage, Payment, Team, User, utcnow
-from volley_app.models.payments import PLACE, SHARE
+from volley_app.models.payments import AGENT, PLACE, SHARE
 from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
@@ -33,7 +33,7 @@ from volley_app.services.money import discounts, ledger, payments, refunds
 from volley_app.services.money.payments import access_payment
 from volley_app.services.seasons import fees, leagues
 from volley_app.services.seasons.leagues import access_league
-from volley_app.services.teams import league_places, rosters, shares
+from volley_app.services.teams import free_agents, league_places, rosters, shares
 
 log = logging.getLogger(__name__)
 
@@ -237,7 +237,7 @@ def hold_again(db: Session, actor: Actor | None, *, payment_id: object, waitlist
     """
     actor = _player(actor)
     pay = access_payment(db, actor, payment_id)
-    if pay.status != EXPIRED or pay.team_id is not None:
+    if pay.status != EXPIRED or pay.team_id is not None or pay.purpose != PLACE:
         raise Invalid(ALREADY_PROCESSED)
     return register(db, actor, league_id=pay.league_id, team_name=pay.team_name, waitlist=waitlist)
 
@@ -277,6 +277,7 @@ class Checkout(TypedDict):
     total: str  # what the card is charged
     free: bool  # nothing to pay by card: the registration is confirmed without one
     shared: bool  # the price is a deposit: the rest of the team's fee is shared among its roster
+    free_agent: bool  # a player's own free-agent fee, not a team's place
     team_fee: str  # the team's whole fee
     client_secret: str
     held_until: str
@@ -319,6 +320,7 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> Checkou
         "total": fees.money(pay.amount_cents),
         "free": pay.amount_cents == 0,
         "shared": fees.shared(league),
+        "free_agent": pay.purpose == AGENT,
         "team_fee": fees.money(b.total_cents),
         "client_secret": "",
         "held_until": league_places.hold_until(pay, leagues.zone(db, league)) if pay.status == PENDING else "",
@@ -406,7 +408,7 @@ def _claim_to_pay(db: Session, pay: Payment, league: League) -> None:
     caller wins: a second click is told it is under way)."""
     if not _open(league):
         raise Invalid(NOT_OPEN)
-    if pay.team_id is None and _name_taken(db, pay.league_id, pay.team_name, leaving_out=pay.id):
+    if pay.purpose == PLACE and pay.team_id is None and _name_taken(db, pay.league_id, pay.team_name, leaving_out=pay.id):
         raise Invalid(NAME_TAKEN)
     if not league_places.claim(db, pay, from_status=(PENDING,), to_status=PROCESSING, error=None):
         raise Invalid("This payment is already being processed")
@@ -564,12 +566,16 @@ def handle_stripe_event(db: Session, event) -> str:
 
 def _fulfil(db: Session, pay: Payment) -> Team | None:
     """The verified payment's team takes its place, or the payment is refunded (``league_places.fulfil``); a
-    player's share counts toward their team's fee (``shares.fulfil``).
+    player's share counts toward their team's fee (``shares.fulfil``); a free agent waits to be placed
+    (``free_agents.fulfil``).
 
     The caller holds the league's lock.
     """
     if pay.purpose == SHARE:
         shares.fulfil(db, pay)
+        return None
+    if pay.purpose == AGENT:
+        free_agents.fulfil(db, pay)
         return None
     team = league_places.fulfil(db, pay)
     league = db.get(League, pay.league_id)

@@ -249,6 +249,32 @@ def sign_waiver(
     league = leagues.access_league(db, actor, league_id)
     assert league.id is not None
     team = _signer_team(db, actor, league, team_id)
+    return _sign(db, actor, league, team, typed_name=typed_name, birth_date=birth_date, adult=adult, ip=ip,
+                 user_agent=user_agent, now=now)  # fmt: skip
+
+
+def sign_alone(db: Session, actor: Actor, league: League, *, typed_name: object, birth_date: object,
+               adult: object, now: dt.datetime | None = None) -> Signed | None:  # fmt: skip
+    """The actor signs the league's current waiver with no team yet (a free agent registering; the caller checked
+    who may). None when the league has no waiver."""
+    assert league.id is not None
+    if _current(db, league.id) is None:
+        return None
+    return _sign(db, actor, league, None, typed_name=typed_name, birth_date=birth_date, adult=adult, now=now)
+
+
+def to_sign(db: Session, league_id: int, user: User) -> tuple[str, str]:
+    """The text of the league's current waiver when the player has not signed it ('' when there is none, or signed),
+    and the full name they sign it with."""
+    waiver = _current(db, league_id)
+    assert user.id is not None
+    signed = waiver is None or waiver.id is None or _signature(db, waiver.id, user.id) is not None
+    return ("" if signed or waiver is None else waiver.text), _full_name(user)
+
+
+def _sign(db: Session, actor: Actor, league: League, team: Team | None, *, typed_name: object, birth_date: object,
+          adult: object, ip: object = "", user_agent: object = "", now: dt.datetime | None = None) -> Signed:  # fmt: skip
+    assert league.id is not None
     waiver = _current(db, league.id)
     if waiver is None:
         raise NotFound(NO_WAIVER)
@@ -262,7 +288,7 @@ def sign_waiver(
     now = now or utcnow()
     name, birth, attested = _check_signer(user, typed_name, birth_date, adult, timefmt.local(now, leagues.zone(db, league)).date())
     row = WaiverSignature(
-        waiver_id=waiver.id, user_id=actor.user_id, team_id=team.id, typed_name=name, birth_date=birth,
+        waiver_id=waiver.id, user_id=actor.user_id, team_id=team.id if team else None, typed_name=name, birth_date=birth,
         adult=attested or birth is not None, signed_at=now,
         ip=(ip if isinstance(ip, str) else "")[:IP_MAX] or None,
         user_agent=(user_agent if isinstance(user_agent, str) else "")[:USER_AGENT_MAX] or None,

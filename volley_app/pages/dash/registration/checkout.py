@@ -19,7 +19,7 @@ from volley_app.state.forms import FormState, form_values, path_arg, run_action
 
 ERROR_ID = "card-form-error"
 INFO = ("league_id", "league_name", "team_name", "league_cost", "fee", "total", "players", "status", "held_until",
-        "price", "discount", "discount_code", "credit", "team_fee")
+        "price", "discount", "discount_code", "credit", "team_fee", "free_agent")
 
 
 def _again(out: svc.NextStep):
@@ -140,16 +140,14 @@ def _breakdown() -> rx.Component:
     discount = rx.cond(i["discount"] != "", _line("Discount (" + i["discount_code"] + ")", "−" + i["discount"]),
                        rx.fragment())  # fmt: skip
     credit = rx.cond(i["credit"] != "", _line("Your credit", "−" + i["credit"]), rx.fragment())
-    lines = rx.cond(
-        s.shared,
-        rx.fragment(
-            _line("Team fee", i["team_fee"]),
-            _line("Deposit now", i["price"]),
-            rx.text("The deposit holds your team's place. The rest of the fee is split among your roster: each "
-                    "player pays their share by their own link.", size="2", color_scheme="gray"),
-        ),
-        rx.fragment(_line("League cost", i["league_cost"]), _line("Fee ($5 × " + i["players"] + " players)", i["fee"])),
+    shared = rx.fragment(
+        _line("Team fee", i["team_fee"]),
+        _line("Deposit now", i["price"]),
+        rx.text("The deposit holds your team's place. The rest of the fee is split among your roster: each player "
+                "pays their share by their own link.", size="2", color_scheme="gray"),
     )  # fmt: skip
+    whole = rx.fragment(_line("League cost", i["league_cost"]), _line("Fee ($5 × " + i["players"] + " players)", i["fee"]))
+    lines = rx.cond(i["free_agent"] == "True", _line("Free agent fee", i["price"]), rx.cond(s.shared, shared, whole))
     return rx.card(
         column(
             lines,
@@ -199,7 +197,8 @@ def _payment() -> rx.Component:
     i = _info()
     label = "Pay " + i["total"]
     pay = rx.cond(s.free, _confirm_form(), rx.cond(s.offline, card_form(s, label, s.pay), stripe_form(s.stripe, label)))
-    held = rx.text("Your place is held for you until ", rx.text.strong(i["held_until"]), ".", size="2")
+    held = rx.cond(i["held_until"] != "",
+                   rx.text("Your place is held for you until ", rx.text.strong(i["held_until"]), ".", size="2"))
     return rx.cond(i["status"] == svc.PENDING, column(held, _code_form(), pay, spacing="3"), rx.fragment())
 
 

@@ -61,6 +61,8 @@ def actions_card() -> rx.Component:
             link_button("Teams", href=to["teams"], variant="soft"),
             link_button("Email Players", href=to["message"], variant="soft"),
             link_button("Waiver", href=to["waiver"], variant="soft"),
+            rx.cond(s.info.to(dict[str, str])["agent_fee"] != "",
+                    link_button("Free Agents", href=to["free_agents"], variant="soft")),
         ),
     )
 

@@ -1,4 +1,5 @@
-"""The league home's Registration card: Register a Team, or the waitlist when the league is full (players)."""
+"""The league home's Registration card: Register a Team, or the waitlist when the league is full, and Register as a
+Free Agent when the league takes them (players)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ def register_card() -> rx.Component:
 def _open_card() -> rx.Component:
     s = LeagueHomeState
     register = s.links.to(dict[str, str])["register"]
+    agent_fee = s.info.to(dict[str, str])["agent_fee"]
     return card_for(
         flag(s.registration, "may_register"),
         "Registration",
@@ -32,4 +34,6 @@ def _open_card() -> rx.Component:
             ),
             link_button("Register a Team", href=register),
         ),
+        rx.cond(agent_fee != "", link_button("Register as a Free Agent (" + agent_fee + ")", variant="soft",
+                                              href=s.links.to(dict[str, str])["free_agent"])),
     )

@@ -50,6 +50,7 @@ def info_of(lg: LeagueDetail, held: int = 0) -> dict[str, str]:
         "closes": timefmt.date_time(lg["registration_closes"], lg["zone"], labelled=True),
         "zone": f"{lg['zone'].replace('_', ' ')} ({timefmt.label(lg['start_at'], lg['zone'])})",
         "rules": "; ".join(lg["rules"]),
+        "agent_fee": "" if lg["agent_fee_cents"] is None else money(lg["agent_fee_cents"]),
     }  # fmt: skip
 
 
@@ -75,6 +76,7 @@ def form_of(lg: LeagueDetail) -> dict[str, str]:
         "refund_fee": f"{lg['refund_fee_cents'] / 100:.2f}" if lg["refund_fee_cents"] else "",
         "payment_mode": lg["payment_mode"], "deposit": f"{lg['deposit_cents'] / 100:.2f}" if lg["deposit_cents"] else "",
         "shares_due": timefmt.input_value(lg["shares_due_at"], lg["zone"]),
+        "agent_fee": "" if lg["agent_fee_cents"] is None else f"{lg['agent_fee_cents'] / 100:.2f}",
         **{k: _rule_value(v) for k, v in lg.items() if k in svc.RULE_FIELDS},
     }  # fmt: skip
 
@@ -86,7 +88,8 @@ def links_of(league_id: int) -> dict[str, str]:
         "teams": routes.teams_path(league_id), "register": routes.new_team_path(league_id),
         "audit": routes.audit_log_path(league_id), "bracket": routes.league_bracket_path(league_id),
         "message": routes.league_message_path(league_id), "waiver": routes.league_waiver_path(league_id),
-        "rosters": routes.league_rosters_path(league_id),
+        "rosters": routes.league_rosters_path(league_id), "free_agent": routes.free_agent_path(league_id),
+        "free_agents": routes.free_agents_path(league_id),
     }  # fmt: skip
 
 

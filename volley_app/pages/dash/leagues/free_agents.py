@@ -1,0 +1,93 @@
+"""A league's free agents (/dash/leagues/{id}/free-agents), for its SVL and admins: who registered alone, what they
+play and when, and placing each waiting one on a team with room on its roster (those short of players first)."""
+
+from __future__ import annotations
+
+import reflex as rx
+from reflex.vars import ObjectVar
+
+from volley_app import routes
+from volley_app.components.forms import NATIVE_CONTROL, error_line, notice_line, submit_button
+from volley_app.components.layout import button_row, column, dash_screen, link_button, section_card
+from volley_app.components.tables import row, table_or_empty
+from volley_app.registry import page
+from volley_app.services.teams import free_agents as svc
+from volley_app.state.auth import AuthState
+from volley_app.state.forms import FormState, form_values, path_arg
+
+ERROR_ID = "free-agents-error"
+HEADERS = ["Name", "Position", "Ratings", "Gender", "Availability", "Status", "Team"]
+
+
+class FreeAgentsState(FormState, AuthState):
+    _fields = ("agent_id", "team_id")
+    _error_id = ERROR_ID
+
+    found: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
+    agents: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    teams: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)  # value, label
+    notice: rx.Field[str] = rx.field("")
+
+    async def load(self) -> None:
+        self.notice = ""
+        await self._read()
+
+    async def _read(self) -> None:
+        found = await self._read_record(svc.operator_screen, league_id=path_arg(self, "league_id"))
+        self.agents = [{k: str(v) for k, v in r.items()} for r in found["rows"]] if found else []
+        self.teams = [{"value": str(t["id"]), "label": f"{t['name']} ({t['players']} players"
+                       f"{', short' if t['short'] else ''})"} for t in found["teams"]] if found else []  # fmt: skip
+        self.found = {"league_name": found["league_name"], "total": str(found["total"]),
+                      "league_href": routes.league_path(found["league_id"])} if found else {}  # fmt: skip
+
+    @rx.event
+    async def refresh(self) -> None:
+        """The list read again, keeping what the last action said."""
+        await self._read()
+
+    def _placed(self, done: svc.Placed):
+        self.notice = f"Placed on {done['team_name']}."
+        return type(self).refresh
+
+    @rx.event
+    def place(self, form_data: dict[str, object]):
+        self.notice = ""
+        data = form_values(form_data, ("agent_id", "team_id"))
+        return self._submit(svc.place, done=self._placed, agent_id=data["agent_id"], team_id=data["team_id"])
+
+
+def _place(a: ObjectVar[dict[str, str]]) -> rx.Component:
+    s = FreeAgentsState
+    return rx.form(
+        rx.el.input(type="hidden", name="agent_id", value=a["id"]),
+        rx.hstack(
+            rx.el.select(rx.el.option("Choose a team", value=""),
+                         rx.foreach(s.teams, lambda t: rx.el.option(t["label"], value=t["value"])),
+                         name="team_id", id="team-" + a["id"], required=True, aria_label="Team for " + a["name"],
+                         style=NATIVE_CONTROL),
+            submit_button("Place", s, size="2", width="auto"),
+            spacing="2", wrap="wrap",
+        ),
+        on_submit=s.place,
+    )  # fmt: skip
+
+
+def _agent_row(a: ObjectVar[dict[str, str]]) -> rx.Component:
+    return row(a["name"], a["position"], a["ratings"], a["gender"], a["availability"], a["status"],
+               rx.cond(a["status"] == "waiting", _place(a), rx.text(a["team"])))  # fmt: skip
+
+
+@page(routes.FREE_AGENTS, "Free agents", on_load=FreeAgentsState.load)
+def free_agents_page() -> rx.Component:
+    s = FreeAgentsState
+    f = s.found.to(dict[str, str])
+    return dash_screen(
+        rx.cond(f["league_name"], "Free agents: " + f["league_name"], "Free agents"),
+        error_line(s.error, ERROR_ID),
+        notice_line(s.notice),
+        rx.cond(f["league_href"], column(
+            section_card("Free agents", table_or_empty(HEADERS, s.agents, _agent_row,
+                                                       "No player has registered as a free agent yet.")),
+            button_row(link_button("Back to the league", href=f["league_href"], variant="soft", size="2")),
+        )),
+    )  # fmt: skip
