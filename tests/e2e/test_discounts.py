@@ -13,7 +13,7 @@ from tests.e2e.conftest import ROOT
 from tests.e2e.helpers import add_open_league, expect_path, log_in, make_user, screenshot
 from volley_app import db
 from volley_app.models import LedgerEntry, Role, User
-from volley_app.services.money import discounts, ledger
+from volley_app.services.money import discounts, ledger, refund_policy
 
 AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
 _AXE_RUN = """async () => {
@@ -74,6 +74,7 @@ def test_an_operator_makes_a_code_and_a_captain_pays_less_with_it(new_page):
     cap.get_by_role("button", name="Continue to Checkout").click()
     expect_path(cap, "/dash/leagues/teams/checkout")
     expect(cap.get_by_role("button", name="Pay $330")).to_be_visible()
+    expect(cap.get_by_text(refund_policy.NO_POLICY)).to_be_visible()  # the league's refund policy, in words
 
     cap.get_by_label("Discount code").fill("SPRING")
     cap.get_by_role("button", name="Apply").click()

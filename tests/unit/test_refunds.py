@@ -183,6 +183,18 @@ def test_the_refund_policy_proposes_in_full_then_less_the_fee_then_nothing():
     assert refund_policy.propose(League(), 10000, now).cents == 10000
 
 
+def test_checkout_says_the_leagues_refund_policy_in_words(world):
+    db = world["db"]
+    pid = dbmod.call(registration.register, world["pat"], league_id=world["lid"], team_name="Aces")["payment_id"]
+    assert dbmod.call(registration.checkout, world["pat"], payment_id=pid)["refund_policy"] == refund_policy.NO_POLICY
+    lg = rows(db, League, League.id == world["lid"])[0]
+    lg.refund_full_until, lg.refund_until, lg.refund_fee_cents = utcnow() + dt.timedelta(days=2), utcnow() + dt.timedelta(days=9), 1500
+    db.add(lg)
+    db.commit()
+    said = dbmod.call(registration.checkout, world["pat"], payment_id=pid)["refund_policy"]
+    assert said.startswith("Refunds: in full until") and "less a $15 fee until" in said
+
+
 # --- the card service ----------------------------------------------------------------------------------------
 
 
