@@ -47,6 +47,10 @@ def test_an_operator_makes_a_code_and_a_captain_pays_less_with_it(new_page):
     op = new_page()
     log_in(op, "venue")
     expect(op.get_by_role("heading", name="My Sessions")).to_be_visible()
+    op.goto("/dash/profile")  # the operator's profile lists the money screens too
+    expect(op.get_by_role("main").get_by_role("link", name="Revenue")).to_have_attribute("href", "/dash/revenue")
+    expect(op.get_by_role("main").get_by_role("link", name="Discounts")).to_have_attribute("href", "/dash/discounts")
+    _checked(op, "profile")
     op.get_by_role("navigation", name="Main").get_by_role("link", name="Discounts").click()
     expect_path(op, "/dash/discounts")
     expect(op.get_by_label("League", exact=True).locator("option", has_text="Monday C 6s")).to_have_count(1)  # loaded

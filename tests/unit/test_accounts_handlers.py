@@ -43,9 +43,9 @@ def _form(username: str, **extra) -> dict:
 
 PROFILE_LINKS = {
     "alice": ["Notifications", "Create Sub Request", "My Info", "Contact Us"],
-    "svl": ["Add Session", "My Sessions", "My Info", "Contact Us"],
+    "svl": ["Add Session", "My Sessions", "Revenue", "Discounts", "My Info", "Contact Us"],
     "root": ["Notifications", "New Newsletter", "Create Sub Request", "All Open Sub Requests", "Add Session",
-             "All Sessions", "All Leagues", "All Users", "Create New SVL", "Email All Users", "Inquiries", "Audit Log",
+             "All Sessions", "Revenue", "Discounts", "All Leagues", "All Users", "Create New SVL", "Email All Users", "Inquiries", "Audit Log",
              "Archive", "My Info"],
 }  # fmt: skip
 
