@@ -124,6 +124,10 @@ def test_credit_that_covers_the_price_confirms_the_registration_without_a_card(n
     cap = new_page()
     log_in(cap, "cap")
     expect(cap).not_to_have_url(re.compile(r"/login"))
+    cap.goto("/dash/playerinfo")  # My Info says what credit is left and that it is spent by itself
+    expect(cap.locator("#my-credit")).to_have_text("You have $400 of credit.")
+    expect(cap.get_by_text("It is spent automatically at your next registration.")).to_be_visible()
+    _checked(cap, "my-info-credit")
     cap.goto(f"/dash/leagues/{lid}")
     cap.get_by_role("link", name="Register a Team").click()
     expect(cap.get_by_text(re.compile(r"League cost \$"))).to_be_visible()
