@@ -23,6 +23,7 @@ from volley_app.components.forms import (
     text_field,
 )
 from volley_app.components.layout import button_row, column, dash_page, link_button
+from volley_app.components.team_cash import cash_section
 from volley_app.components.team_fee import fee_section
 from volley_app.registry import page
 from volley_app.services.core.validation import TEAM_NAME_REQUIRED
@@ -30,7 +31,7 @@ from volley_app.services.teams import invitations, rosters, waivers
 from volley_app.services.teams import teams as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, flag, flags, form_values, path_arg, run_action
-from volley_app.state.teams import FeeState
+from volley_app.state.teams import CashState, FeeState
 
 ERROR_ID = "team-error"
 
@@ -175,6 +176,7 @@ class TeamEditState(FormState, AuthState):
         roster._show(screen["roster"] if screen else None)
         fee = await self.get_state(FeeState)
         fee._show(screen["shares"] if screen else None)
+        (await self.get_state(CashState))._new_form()
         actor = await self._actor()
         self._show_waiver(screen["waiver"] if screen else None, actor.user_id if actor else 0)
         self.may = flags(found, "can_manage", "can_edit_name", "can_delete")
@@ -371,4 +373,5 @@ def team_edit_page() -> rx.Component:
         spacing="1",
     ))  # fmt: skip
     return dash_page(form_card("Team", error_line(s.error, ERROR_ID), rx.cond(s.denied, back, column(team, links, waiver)),
-                               fee_section(), roster_section(), max_width="40rem"))  # fmt: skip
+                               fee_section(), rx.cond(flag(s.may, "can_manage"), cash_section()), roster_section(),
+                               max_width="40rem"))  # fmt: skip
