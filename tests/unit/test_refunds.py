@@ -19,10 +19,12 @@ from tests.factories import (
     rows,
 )
 from volley_app import db as dbmod
+from volley_app import routes
 from volley_app.models import AuditEntry, League, LedgerEntry, OutboxMessage, Payment, Refund, Role, utcnow
 from volley_app.services.core.errors import Forbidden, Invalid
 from volley_app.services.money import ledger, payments, refund_policy, refunds
-from volley_app.services.teams import registration
+from volley_app.services.seasons import fees
+from volley_app.services.teams import registration, teams
 
 CARD = {"card_number": "4242 4242 4242 4242", "expiry": "12/40", "cvc": "123"}
 
@@ -193,6 +195,39 @@ def test_checkout_says_the_leagues_refund_policy_in_words(world):
     db.commit()
     said = dbmod.call(registration.checkout, world["pat"], payment_id=pid)["refund_policy"]
     assert said.startswith("Refunds: in full until") and "less a $15 fee until" in said
+
+
+
+def test_withdrawing_a_paid_team_proposes_its_policys_refund_and_tells_the_captain(world):
+    db = world["db"]
+    pid = _paid(world)
+    lg = rows(db, League, League.id == world["lid"])[0]
+    lg.refund_until, lg.refund_fee_cents = utcnow() + dt.timedelta(days=9), 2500  # less a $25 fee now
+    db.add(lg)
+    db.commit()
+    pay = rows(db, Payment, Payment.id == pid)[0]
+    paid, team_id = pay.amount_cents, pay.team_id
+    with pytest.raises(Forbidden):
+        dbmod.call(teams.withdraw_team, world["other"], team_id)
+    out = dbmod.call(teams.withdraw_team, world["svl"], team_id)
+    proposed = fees.money(paid - 2500)
+    assert out == {"team_name": "Aces", "refund": f"Refund proposed per the policy: {proposed}",
+                   "refund_href": routes.payment_path(pid)}  # fmt: skip
+    screen = dbmod.call(refunds.payment_screen, world["svl"], payment_id=pid)
+    assert screen["proposal"] == f"{(paid - 2500) / 100:.2f}"  # the payment's form starts with the same amount
+    assert rows(db, Refund) == [] and _left(db, pid) == paid  # only proposed: the operator decides
+    [mail] = [m for m in rows(db, OutboxMessage) if m.kind == "team_withdrawn"]
+    assert mail.to_addr == "pat@example.com" and f"proposes giving back {proposed}" in mail.body_text
+
+
+def test_withdrawing_a_team_with_nothing_paid_left_proposes_nothing(world):
+    db = world["db"]
+    pid = _paid(world)
+    _give(world, "svl", pid)  # all of it given back already
+    team_id = rows(db, Payment, Payment.id == pid)[0].team_id
+    assert dbmod.call(teams.withdraw_team, world["svl"], team_id)["refund"] == ""
+    [mail] = [m for m in rows(db, OutboxMessage) if m.kind == "team_withdrawn"]
+    assert "proposes" not in mail.body_text
 
 
 # --- the card service ----------------------------------------------------------------------------------------

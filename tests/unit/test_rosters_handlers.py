@@ -10,7 +10,16 @@ import pytest
 from tests.factories import actor_of, add_teams, count, league_world, login_token, make_user, rows
 from tests.harness import call_handler, redirect_target
 from volley_app import routes
-from volley_app.models import AuditEntry, LedgerEntry, InvitationStatus, MemberRole, OutboxMessage, Team, TeamInvitation, TeamMember
+from volley_app.models import (
+    AuditEntry,
+    InvitationStatus,
+    LedgerEntry,
+    MemberRole,
+    OutboxMessage,
+    Team,
+    TeamInvitation,
+    TeamMember,
+)
 from volley_app.pages.auth.join import JoinState
 from volley_app.pages.auth.signup import SignupState
 from volley_app.pages.dash.leagues.rosters import LeagueRostersState
