@@ -14,13 +14,16 @@ from tests.factories import (
     add_league_session,
     count,
     ledger_problems,
+    login_token,
     make_user,
     refund_statuses,
     rows,
 )
+from tests.harness import call_handler, redirect_target
 from volley_app import db as dbmod
 from volley_app import routes
-from volley_app.models import AuditEntry, League, LedgerEntry, OutboxMessage, Payment, Refund, Role, utcnow
+from volley_app.models import AuditEntry, League, LedgerEntry, OutboxMessage, Payment, Refund, Role, Team, utcnow
+from volley_app.pages.dash.teams.edit import TeamEditState
 from volley_app.services.core.errors import Forbidden, Invalid
 from volley_app.services.money import ledger, payments, refund_policy, refunds
 from volley_app.services.seasons import fees
@@ -228,6 +231,19 @@ def test_withdrawing_a_team_with_nothing_paid_left_proposes_nothing(world):
     assert dbmod.call(teams.withdraw_team, world["svl"], team_id)["refund"] == ""
     [mail] = [m for m in rows(db, OutboxMessage) if m.kind == "team_withdrawn"]
     assert "proposes" not in mail.body_text
+
+
+
+async def test_the_team_page_says_the_proposed_refund_after_withdrawing_and_links_the_payment(world):
+    db = world["db"]
+    pid = _paid(world)
+    team_id = rows(db, Payment, Payment.id == pid)[0].team_id
+    path = routes.team_path(team_id)
+    state, _ = await call_handler(login_token(db, "pat"), TeamEditState, path, "withdraw", "forfeit")
+    assert state.error and state.refund == "" and rows(db, Team, Team.id == team_id)[0].withdrawn_at is None
+    state, events = await call_handler(login_token(db, "svla"), TeamEditState, path, "withdraw", "forfeit")
+    assert redirect_target(events) is None  # stays on the team's page, which says what is proposed
+    assert state.refund.startswith("Refund proposed per the policy: $") and state.refund_href == routes.payment_path(pid)
 
 
 # --- the card service ----------------------------------------------------------------------------------------
