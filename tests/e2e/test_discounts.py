@@ -13,7 +13,7 @@ from tests.e2e.conftest import ROOT
 from tests.e2e.helpers import add_open_league, expect_path, log_in, make_user, screenshot
 from volley_app import db
 from volley_app.models import LedgerEntry, Role, User
-from volley_app.services.money import discounts, ledger
+from volley_app.services.money import discounts, ledger, refund_policy
 
 AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
 _AXE_RUN = """async () => {
@@ -47,6 +47,10 @@ def test_an_operator_makes_a_code_and_a_captain_pays_less_with_it(new_page):
     op = new_page()
     log_in(op, "venue")
     expect(op.get_by_role("heading", name="My Sessions")).to_be_visible()
+    op.goto("/dash/profile")  # the operator's profile lists the money screens too
+    expect(op.get_by_role("main").get_by_role("link", name="Revenue")).to_have_attribute("href", "/dash/revenue")
+    expect(op.get_by_role("main").get_by_role("link", name="Discounts")).to_have_attribute("href", "/dash/discounts")
+    _checked(op, "profile")
     op.get_by_role("navigation", name="Main").get_by_role("link", name="Discounts").click()
     expect_path(op, "/dash/discounts")
     expect(op.get_by_label("League", exact=True).locator("option", has_text="Monday C 6s")).to_have_count(1)  # loaded
@@ -74,6 +78,7 @@ def test_an_operator_makes_a_code_and_a_captain_pays_less_with_it(new_page):
     cap.get_by_role("button", name="Continue to Checkout").click()
     expect_path(cap, "/dash/leagues/teams/checkout")
     expect(cap.get_by_role("button", name="Pay $330")).to_be_visible()
+    expect(cap.get_by_text(refund_policy.NO_POLICY)).to_be_visible()  # the league's refund policy, in words
 
     cap.get_by_label("Discount code").fill("SPRING")
     cap.get_by_role("button", name="Apply").click()
@@ -119,6 +124,10 @@ def test_credit_that_covers_the_price_confirms_the_registration_without_a_card(n
     cap = new_page()
     log_in(cap, "cap")
     expect(cap).not_to_have_url(re.compile(r"/login"))
+    cap.goto("/dash/playerinfo")  # My Info says what credit is left and that it is spent by itself
+    expect(cap.locator("#my-credit")).to_have_text("You have $400 of credit.")
+    expect(cap.get_by_text("It is spent automatically at your next registration.")).to_be_visible()
+    _checked(cap, "my-info-credit")
     cap.goto(f"/dash/leagues/{lid}")
     cap.get_by_role("link", name="Register a Team").click()
     expect(cap.get_by_text(re.compile(r"League cost \$"))).to_be_visible()

@@ -15,6 +15,7 @@ from volley_app import db
 from volley_app.models import LedgerEntry, Payment, Role, User
 from volley_app.services.core.actors import Actor
 from volley_app.services.money import ledger
+from volley_app.services.seasons import fees
 from volley_app.services.teams import registration
 
 
@@ -60,8 +61,20 @@ def test_an_operator_refunds_part_gives_credit_and_archives_refunding_by_the_pol
     page = new_page()
     log_in(page, "venue")
     expect(page).not_to_have_url(re.compile(r"/login"))
+    # Cash the captain paid at the venue, on the team's page: it counts in the league's totals.
+    team = db.call(lambda s: s.get(Payment, aces).team_id)
+    page.goto(f"/dash/teams/{team}")
+    page.get_by_label("Amount ($)").fill("40")
+    page.get_by_label("Note").fill("Paid at the net")
+    page.get_by_role("button", name="Record cash").click()
+    expect(page.get_by_text("$40 in cash recorded for Aces.")).to_be_visible()
+    expect(page.get_by_label("Amount ($)")).to_have_value("")  # a new form for the next cash
+    _shot(page, "cash")
+    page.set_viewport_size({"width": 390, "height": 844})
+    _shot(page, "cash")
+    page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(f"/dash/leagues/{lid}")
-    expect(page.get_by_text(re.compile(r"Collected \$"))).to_be_visible()
+    expect(page.get_by_text(f"Collected {fees.money(2 * total + 4000)}", exact=False)).to_be_visible()
     page.get_by_role("link", name="Aces").click()
     expect(page).to_have_url(re.compile(rf"/dash/payments/{aces}$"))
     expect(page.get_by_text("Paid by card")).to_be_visible()
@@ -106,6 +119,21 @@ def test_an_operator_refunds_part_gives_credit_and_archives_refunding_by_the_pol
     page.get_by_label("Day").select_option(start_weekday(lid))  # the helper's league starts on another day than it says
     page.get_by_role("button", name="Update League").click()
     expect(page).to_have_url(re.compile(r"/dash/leagues$"))
+    # Spikes withdraws: its page says what the policy proposes and links the payment, its form filled in with it.
+    page.goto(f"/dash/teams/{db.call(lambda s: s.get(Payment, spikes).team_id)}")
+    page.get_by_role("button", name="Withdraw Team").click()
+    page.get_by_role("button", name="Forfeit remaining games").click()
+    said = page.get_by_role("status").filter(has_text=f"Refund proposed per the policy: {fees.money(total - 2500)}")
+    expect(said).to_be_visible()
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        _shot(page, "withdrawn")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    said.get_by_role("link", name="Open the payment to refund it").click()
+    expect(page).to_have_url(re.compile(rf"/dash/payments/{spikes}$"))
+    expect(page.get_by_label("Amount ($)")).to_have_value(f"{(total - 2500) / 100:.2f}")
+    assert _mail(mailbox, "other@example.com", "Spikes has withdrawn")
+    assert _refund_rows() == [2000]  # only proposed: nothing is given back until the operator does
     page.goto(f"/dash/leagues/{lid}")
     page.get_by_role("button", name="Delete League").click()
     expect(page.get_by_text(re.compile(r"The refund policy gives back now: Aces \$[\d,.]+, Spikes"))).to_be_visible()

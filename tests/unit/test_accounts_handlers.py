@@ -21,6 +21,7 @@ from volley_app.pages.dash.users.new_svl import NewSVLState
 from volley_app.services.accounts import accounts, auth
 from volley_app.services.accounts.accounts import access_user
 from volley_app.services.core.errors import Forbidden, NotFound, Unauthorized
+from volley_app.services.money import ledger
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]
 
@@ -43,9 +44,9 @@ def _form(username: str, **extra) -> dict:
 
 PROFILE_LINKS = {
     "alice": ["Notifications", "Create Sub Request", "My Info", "Contact Us"],
-    "svl": ["Add Session", "My Sessions", "My Info", "Contact Us"],
+    "svl": ["Add Session", "My Sessions", "Revenue", "Discounts", "My Info", "Contact Us"],
     "root": ["Notifications", "New Newsletter", "Create Sub Request", "All Open Sub Requests", "Add Session",
-             "All Sessions", "All Leagues", "All Users", "Create New SVL", "Email All Users", "Inquiries", "Audit Log",
+             "All Sessions", "Revenue", "Discounts", "All Leagues", "All Users", "Create New SVL", "Email All Users", "Inquiries", "Audit Log",
              "Archive", "My Info"],
 }  # fmt: skip
 
@@ -72,6 +73,22 @@ async def test_my_info_fields_per_role(world, who):
     assert state.shows["show_player"] is (who != "svl")
     if who == "svl":
         assert state.info["last_name"] == "" and state.info["city"] == "Lexington"
+
+
+
+async def test_my_info_shows_the_players_credit_only_when_there_is_some(world):
+    db, tokens, ids = world
+    _, state = page_state(PlayerInfoState, "/dash/playerinfo", tokens["alice"])
+    await state.load()
+    assert state.credit == ""
+    ledger.record(db, kind="credit_issued", amount_cents=4250, key="gift-alice", reason="Rained out",
+                  user_id=ids["alice"])  # fmt: skip
+    db.commit()
+    await state.load()
+    assert state.credit == "$42.50"
+    _, other = page_state(PlayerInfoState, "/dash/playerinfo", tokens["ben"])
+    await other.load()
+    assert other.credit == ""  # alice's credit is hers alone
 
 
 # --- Edit user ----------------------------------------------------------------------------------------------

@@ -114,7 +114,7 @@ SAMPLES: dict[str, dict[str, object]] = {
     "share_refund_proposed": {"team": TYPED, "league": TYPED, "first_name": TYPED, "player": TYPED,
                               "paid": "$45.00", "proposed": "$40.00", "why": "Less the $5 fee.",
                               "page": link("dash/payments/1")},
-    "team_withdrawn": {"team": TYPED, "league": TYPED, "first_name": TYPED, "forfeited": True,
+    "team_withdrawn": {"team": TYPED, "league": TYPED, "first_name": TYPED, "forfeited": True, "refund": "$300",
                        "page": link("leagues/1")},
     "league_archived": {"league": TYPED, "first_name": TYPED, "paid_teams": [TYPED, "Spikes"],
                         "page": link("dash/player/leagues")},

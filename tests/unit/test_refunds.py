@@ -14,15 +14,20 @@ from tests.factories import (
     add_league_session,
     count,
     ledger_problems,
+    login_token,
     make_user,
     refund_statuses,
     rows,
 )
+from tests.harness import call_handler, redirect_target
 from volley_app import db as dbmod
-from volley_app.models import AuditEntry, League, LedgerEntry, OutboxMessage, Payment, Refund, Role, utcnow
+from volley_app import routes
+from volley_app.models import AuditEntry, League, LedgerEntry, OutboxMessage, Payment, Refund, Role, Team, utcnow
+from volley_app.pages.dash.teams.edit import TeamEditState
 from volley_app.services.core.errors import Forbidden, Invalid
 from volley_app.services.money import ledger, payments, refund_policy, refunds
-from volley_app.services.teams import registration
+from volley_app.services.seasons import fees
+from volley_app.services.teams import registration, teams
 
 CARD = {"card_number": "4242 4242 4242 4242", "expiry": "12/40", "cvc": "123"}
 
@@ -181,6 +186,64 @@ def test_the_refund_policy_proposes_in_full_then_less_the_fee_then_nothing():
     words = refund_policy.words(lg, "America/New_York")
     assert words.startswith("Refunds: in full until") and "less a $25 fee until" in words
     assert refund_policy.propose(League(), 10000, now).cents == 10000
+
+
+def test_checkout_says_the_leagues_refund_policy_in_words(world):
+    db = world["db"]
+    pid = dbmod.call(registration.register, world["pat"], league_id=world["lid"], team_name="Aces")["payment_id"]
+    assert dbmod.call(registration.checkout, world["pat"], payment_id=pid)["refund_policy"] == refund_policy.NO_POLICY
+    lg = rows(db, League, League.id == world["lid"])[0]
+    lg.refund_full_until, lg.refund_until, lg.refund_fee_cents = utcnow() + dt.timedelta(days=2), utcnow() + dt.timedelta(days=9), 1500
+    db.add(lg)
+    db.commit()
+    said = dbmod.call(registration.checkout, world["pat"], payment_id=pid)["refund_policy"]
+    assert said.startswith("Refunds: in full until") and "less a $15 fee until" in said
+
+
+
+def test_withdrawing_a_paid_team_proposes_its_policys_refund_and_tells_the_captain(world):
+    db = world["db"]
+    pid = _paid(world)
+    lg = rows(db, League, League.id == world["lid"])[0]
+    lg.refund_until, lg.refund_fee_cents = utcnow() + dt.timedelta(days=9), 2500  # less a $25 fee now
+    db.add(lg)
+    db.commit()
+    pay = rows(db, Payment, Payment.id == pid)[0]
+    paid, team_id = pay.amount_cents, pay.team_id
+    with pytest.raises(Forbidden):
+        dbmod.call(teams.withdraw_team, world["other"], team_id)
+    out = dbmod.call(teams.withdraw_team, world["svl"], team_id)
+    proposed = fees.money(paid - 2500)
+    assert out == {"team_name": "Aces", "refund": f"Refund proposed per the policy: {proposed}",
+                   "refund_href": routes.payment_path(pid)}  # fmt: skip
+    screen = dbmod.call(refunds.payment_screen, world["svl"], payment_id=pid)
+    assert screen["proposal"] == f"{(paid - 2500) / 100:.2f}"  # the payment's form starts with the same amount
+    assert rows(db, Refund) == [] and _left(db, pid) == paid  # only proposed: the operator decides
+    [mail] = [m for m in rows(db, OutboxMessage) if m.kind == "team_withdrawn"]
+    assert mail.to_addr == "pat@example.com" and f"proposes giving back {proposed}" in mail.body_text
+
+
+def test_withdrawing_a_team_with_nothing_paid_left_proposes_nothing(world):
+    db = world["db"]
+    pid = _paid(world)
+    _give(world, "svl", pid)  # all of it given back already
+    team_id = rows(db, Payment, Payment.id == pid)[0].team_id
+    assert dbmod.call(teams.withdraw_team, world["svl"], team_id)["refund"] == ""
+    [mail] = [m for m in rows(db, OutboxMessage) if m.kind == "team_withdrawn"]
+    assert "proposes" not in mail.body_text
+
+
+
+async def test_the_team_page_says_the_proposed_refund_after_withdrawing_and_links_the_payment(world):
+    db = world["db"]
+    pid = _paid(world)
+    team_id = rows(db, Payment, Payment.id == pid)[0].team_id
+    path = routes.team_path(team_id)
+    state, _ = await call_handler(login_token(db, "pat"), TeamEditState, path, "withdraw", "forfeit")
+    assert state.error and state.refund == "" and rows(db, Team, Team.id == team_id)[0].withdrawn_at is None
+    state, events = await call_handler(login_token(db, "svla"), TeamEditState, path, "withdraw", "forfeit")
+    assert redirect_target(events) is None  # stays on the team's page, which says what is proposed
+    assert state.refund.startswith("Refund proposed per the policy: $") and state.refund_href == routes.payment_path(pid)
 
 
 # --- the card service ----------------------------------------------------------------------------------------

@@ -10,12 +10,22 @@ import pytest
 from tests.factories import actor_of, add_teams, count, league_world, login_token, make_user, rows
 from tests.harness import call_handler, redirect_target
 from volley_app import routes
-from volley_app.models import AuditEntry, InvitationStatus, MemberRole, OutboxMessage, Team, TeamInvitation, TeamMember
+from volley_app.models import (
+    AuditEntry,
+    InvitationStatus,
+    LedgerEntry,
+    MemberRole,
+    OutboxMessage,
+    Team,
+    TeamInvitation,
+    TeamMember,
+)
 from volley_app.pages.auth.join import JoinState
 from volley_app.pages.auth.signup import SignupState
 from volley_app.pages.dash.leagues.rosters import LeagueRostersState
 from volley_app.pages.dash.teams.edit import RosterState, TeamEditState
 from volley_app.services.teams import invitations
+from volley_app.state.teams import CashState
 
 REFUSED = ("Unauthorized", "No access")
 WHO = ["anon", "cap", "co", "pl", "out", "svla", "svlb", "root"]
@@ -155,3 +165,29 @@ async def test_the_league_rosters_page_is_the_operators(world, who):
         assert [m["username"] for m in state.members] == ["cap", "coco", "play"] and state.error == ""
     else:
         assert state.members == [] and state.error
+
+
+# --- cash on the team's page ---------------------------------------------------------------------------------
+
+
+def _cash(db) -> list[tuple[int, str]]:
+    return [(e.amount_cents, e.reason) for e in rows(db, LedgerEntry, LedgerEntry.kind == "cash")]
+
+
+@pytest.mark.parametrize("who", WHO)
+async def test_only_the_leagues_operator_records_cash_and_once_per_form(world, who):
+    db = world["db"]
+    path = routes.team_path(world["tid"])
+    form = {"amount": "40", "note": "Paid at the net", "key": "form-key-0001"}
+    before = fingerprint(db)
+    state, _ = await _call(world, who, CashState, path, "record", form)
+    db.expire_all()
+    if who not in ("svla", "root"):
+        assert _cash(db) == [] and fingerprint(db) == before
+        assert state.error in REFUSED and state.notice == ""
+        return
+    assert _cash(db) == [(4000, "Paid at the net")] and state.notice == "$40 in cash recorded for T1."
+    await _call(world, who, CashState, path, "record", form)  # the same form sent again
+    state, _ = await _call(world, who, CashState, path, "record", form | {"amount": "0"})
+    db.expire_all()
+    assert _cash(db) == [(4000, "Paid at the net")] and state.errors == {"amount": "Amount must be more than $0"}

@@ -12,6 +12,7 @@ from volley_app.services.accounts import accounts
 from volley_app.services.core.errors import DomainError, Forbidden, Invalid
 from volley_app.services.core.screens import part
 from volley_app.services.mail import email_all, mail_lists, newsletter
+from volley_app.services.money import credits
 from volley_app.services.operations import exports, home, league_home, profile
 from volley_app.services.seasons import calendar, leagues, playoffs, score_reports
 from volley_app.services.subs import availability, request_lists
@@ -77,6 +78,7 @@ def test_my_info_and_edit_info_are_what_their_parts_read(db, demo_people):
     assert mine.info.value == accounts.my_info(db, ben)
     assert mine.feed.value == calendar.my_feed(db, ben)
     assert mine.notifications.value == mail_lists.notification_setting(db, ben)
+    assert mine.credit.value == credits.my_credit(db, ben)
     edit = profile.edit_info(db, ben, user_id=ben.user_id)
     assert edit.record.value == accounts.edit_form(db, ben, ben.user_id)
     assert edit.availability.value == availability.get(db, ben, ben.user_id)

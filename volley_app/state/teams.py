@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import secrets
+
 import reflex as rx
 
+from volley_app.services.money import credits
 from volley_app.services.teams import rosters, shares
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import FormState, path_arg
+from volley_app.state.forms import FormState, form_values, path_arg
 
 
 class TeamScreen(rx.State, mixin=True):
@@ -46,3 +49,31 @@ class FeeState(FormState, AuthState):
 
     def _sent(self, sent: int) -> None:
         self.notice = f"Pay links sent to {sent} player{'s' if sent != 1 else ''}." if sent else "Nobody owes a share."
+
+
+CASH_ERROR_ID = "cash-error"
+
+
+class CashState(FormState, AuthState):
+    """Cash the league's operator took in person from the team: recorded in the ledger (``credits.record_cash``)."""
+
+    _fields = ("amount", "note")
+    _error_id = CASH_ERROR_ID
+
+    notice: rx.Field[str] = rx.field("")
+    # One key per filled-in form: a second submit of the same form (a double click, a resend) records it once.
+    key: rx.Field[str] = rx.field("")
+
+    def _new_form(self) -> None:
+        self.key, self.notice = secrets.token_hex(12), ""
+        self.form_key += 1
+
+    @rx.event
+    def record(self, form_data: dict[str, object]):
+        data = form_values(form_data, ("amount", "note", "key"))
+        return self._submit(credits.record_cash, done=self._recorded, team_id=path_arg(self, "team_id"),
+                            amount=data["amount"], note=data["note"], key=data["key"])  # fmt: skip
+
+    def _recorded(self, out: credits.CashRecorded) -> None:
+        self._new_form()
+        self.notice = out["message"]

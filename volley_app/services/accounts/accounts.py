@@ -459,6 +459,8 @@ _PROFILE_LINKS = (
     ("Add Session", routes.SESSIONS_NEW, "operator"),
     ("All Sessions", routes.SESSIONS, "admin"),
     ("My Sessions", routes.SESSIONS, "svl"),
+    ("Revenue", routes.REVENUE, "operator"),
+    ("Discounts", routes.DISCOUNTS, "operator"),
     ("All Leagues", routes.DASH_LEAGUES, "admin"),
     ("All Users", routes.USERS, "admin"),
     ("Create New SVL", routes.USERS_NEW, "admin"),

@@ -21,6 +21,7 @@ from sqlmodel import Session, col, select
 from volley_app import routes
 from volley_app.models import League, Payment, Refund, User, utcnow
 from volley_app.models.ledger import CREDIT_ISSUED, REFUND
+from volley_app.models.payments import PLACE
 from volley_app.services.core import audit, timefmt, validation
 from volley_app.services.core.actors import Actor, record_id, require_actor
 from volley_app.services.core.errors import Invalid, NotFound
@@ -350,6 +351,29 @@ def league_money(db: Session, actor: Actor | None, *, league_id: object) -> Mone
     return {"collected": collected, "refunded": refunded, "credit": credit, "kept": kept,
             "line": f"Collected {collected} · refunded {refunded} · given as credit {credit} · kept {kept}"}
 
+
+
+class Proposed(TypedDict):
+    """What the league's refund policy proposes to give back of a withdrawn team's payment for its place."""
+
+    payment_id: int
+    amount: str
+    words: str  # "Refund proposed per the policy: $X"
+    href: str  # the payment's page, its refund form filled in with the amount
+
+
+def withdrawal_proposal(db: Session, league: League, team_id: int, now: dt.datetime | None = None) -> Proposed | None:
+    """The refund the league's policy proposes now for the team's paid place (None: nothing paid is left, or the
+    policy gives nothing back). Only a proposal: the league's operator decides it on the payment's page."""
+    pay = db.exec(select(Payment).where(Payment.team_id == team_id, Payment.purpose == PLACE,
+                                        Payment.status == "succeeded").order_by(col(Payment.id))).first()  # fmt: skip
+    left = ledger.refundable(db, pay) if pay is not None else 0
+    cents = refund_policy.propose(league, left, now).cents if left > 0 else 0
+    if pay is None or pay.id is None or cents <= 0:
+        return None
+    amount = fees.money(cents)
+    return {"payment_id": pay.id, "amount": amount, "words": f"Refund proposed per the policy: {amount}",
+            "href": routes.payment_path(pay.id)}
 
 # --- refunds the card service tells of -------------------------------------------------------------------------
 

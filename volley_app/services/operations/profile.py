@@ -10,6 +10,7 @@ from volley_app.services.accounts import accounts
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.screens import Part, part
 from volley_app.services.mail import mail_lists
+from volley_app.services.money import credits
 from volley_app.services.seasons import calendar
 from volley_app.services.subs import availability
 
@@ -21,6 +22,7 @@ class MyInfo:
     info: Part[dict]  # accounts.my_info
     feed: Part[str]  # calendar.my_feed: the feed's address path, "" when it is off
     notifications: Part[dict[str, object]]  # mail_lists.notification_setting
+    credit: Part[credits.Credit]  # credits.my_credit: what is left of the player's credit
 
 
 def my_info(db: Session, actor: Actor | None) -> MyInfo:
@@ -28,6 +30,7 @@ def my_info(db: Session, actor: Actor | None) -> MyInfo:
         info=part(accounts.my_info, db, actor),
         feed=part(calendar.my_feed, db, actor),
         notifications=part(mail_lists.notification_setting, db, actor),
+        credit=part(credits.my_credit, db, actor),
     )
 
 

@@ -29,7 +29,7 @@ from volley_app.models.payments import AGENT, PLACE, SHARE
 from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.money import discounts, ledger, payments, refunds
+from volley_app.services.money import discounts, ledger, payments, refund_policy, refunds
 from volley_app.services.money.payments import access_payment
 from volley_app.services.seasons import fees, leagues
 from volley_app.services.seasons.leagues import access_league
@@ -284,6 +284,7 @@ class Checkout(TypedDict):
     offer: bool
     full: bool
     notice: str
+    refund_policy: str  # the league's refund policy in words
 
 
 def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> Checkout:
@@ -327,6 +328,7 @@ def checkout(db: Session, actor: Actor | None, *, payment_id: object) -> Checkou
         "offer": pay.team_id is not None,
         "full": False,
         "notice": "" if pay.status in (PENDING, SUCCEEDED) else ALREADY_PROCESSED,
+        "refund_policy": refund_policy.words(league, leagues.zone(db, league)),
     }
     if pay.status == PENDING and pay.error:  # a card was declined: the place is still held, try another
         out["notice"] = CARD_DECLINED

@@ -15,6 +15,7 @@ from volley_app.services.core import audit, paging, timefmt, validation
 from volley_app.services.core.actors import Actor, load, record_id, require_actor, require_role
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
+from volley_app.services.money import refunds
 from volley_app.services.seasons import leagues, playoffs, results, scheduling, scoring
 from volley_app.services.teams import league_places, rosters, shares, waivers
 from volley_app.services.teams.rosters import TEAM_NOT_FOUND
@@ -289,13 +290,22 @@ def delete_team(db: Session, actor: Actor | None, team_id: object) -> str:
     return name
 
 
-def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remaining: object = FORFEIT) -> str:
-    """Take a team out of the league's play (the league's SVL or an admin); returns its name.
+class Withdrawn(TypedDict):
+    """A team taken out of its league, and the refund its league's policy proposes of its paid place."""
+
+    team_name: str
+    refund: str  # "Refund proposed per the policy: $X" ('' when nothing is proposed)
+    refund_href: str  # the payment's page, where the operator decides the refund ('' without one)
+
+
+def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remaining: object = FORFEIT) -> Withdrawn:
+    """Take a team out of the league's play (the league's SVL or an admin).
 
     Its played games stay as they are. Its unplayed league games are forfeited (the opponents win) or
     removed, as the operator chose; the record of every team follows from the games either way. Its
     playoff game still to play is forfeited either way (``playoffs.withdraw_from_bracket``).
-    The captain is told by email.
+    The captain is told by email, with the refund the league's policy proposes of what they paid for the place
+    (``refunds.withdrawal_proposal``); the operator decides it on the payment's page.
     """
     team = access_team(db, actor, team_id)
     if team.withdrawn_at is not None:
@@ -319,21 +329,24 @@ def withdraw_team(db: Session, actor: Actor | None, team_id: object, *, remainin
     db.flush()
     if choice == REMOVE:
         scheduling.regenerate_unplayed(db, league, actor)  # the others' unplayed weeks drawn again without it
+    proposed = refunds.withdrawal_proposal(db, league, team.id)
     audit.record(
         db, actor, action="withdraw", entity="team", entity_id=team.id, league_id=league.id,
         summary=(
             f"Team {team.team_name} withdrawn from {leagues.display_name(league)}; "
             f"{changed} remaining game{'s' if changed != 1 else ''} {'forfeited' if choice == FORFEIT else 'removed'}"
             + ("; its playoff game forfeited" if in_bracket else "")
+            + (f"; refund proposed per the policy: {proposed['amount']}" if proposed else "")
         ),
         after={"remaining": choice, "games": changed, "playoff_games": in_bracket},
     )  # fmt: skip
     mail.tell(
         db, league_places.captain_of(db, team), "team_withdrawn",
         {"team": team.team_name, "league": leagues.display_name(league), "forfeited": choice == FORFEIT,
-         "page": routes.absolute(routes.league_path(team.league_id))},
+         "refund": proposed["amount"] if proposed else "", "page": routes.absolute(routes.league_path(team.league_id))},
     )  # fmt: skip
-    return team.team_name
+    return {"team_name": team.team_name, "refund": proposed["words"] if proposed else "",
+            "refund_href": proposed["href"] if proposed else ""}
 
 
 def promote(db: Session, actor: Actor | None, team_id: object) -> league_places.Offer:

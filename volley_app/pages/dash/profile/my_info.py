@@ -29,6 +29,7 @@ class PlayerInfoState(AuthState):
     feed_url: rx.Field[str] = rx.field("")
     feed_subscribe: rx.Field[str] = rx.field("")
     feed_notice: rx.Field[str] = rx.field("")
+    credit: rx.Field[str] = rx.field("")  # the player's credit left ('' when none)
 
     def _show_feed(self, path: str | None) -> None:
         self.feed_url = backend_address(path) if path else ""
@@ -41,10 +42,13 @@ class PlayerInfoState(AuthState):
         notify = await self.get_state(SubNotifyState)
         if failure is not None or found is None:
             self._show_feed(None)
+            self.credit = ""
             self._show_info(None, failure)
             notify._show_on_open(None, failure)
             return
         self._show_feed(found.feed.value)
+        left = found.credit.value
+        self.credit = left["balance"] if left is not None and left["balance_cents"] > 0 else ""
         self._show_info(found.info.value, found.info.failure)
         notify._show_on_open(found.notifications.value, found.notifications.failure)
 
@@ -86,6 +90,20 @@ class PlayerInfoState(AuthState):
     @rx.event
     async def turn_feed_off(self):
         await self._change_feed(calendar.revoke, "Your calendar feed is off: its address no longer works.")
+
+
+def _credit_card() -> rx.Component:
+    s = PlayerInfoState
+    return rx.card(
+        rx.vstack(
+            rx.heading("My credit", size="4", as_="h2"),
+            rx.text("You have ", rx.text.strong(s.credit), " of credit.", size="3", id="my-credit"),
+            rx.text("It is spent automatically at your next registration.", size="2", color_scheme="gray"),
+            spacing="2",
+            width="100%",
+        ),
+        width="100%",
+    )
 
 
 def _calendar_card() -> rx.Component:
@@ -151,6 +169,7 @@ def player_info_page() -> rx.Component:
                 width="100%",
             ),
             rx.cond(i["edit"], link_button("Edit Info", href=i["edit"], size="3")),
+            rx.cond(s.credit != "", _credit_card()),
             _calendar_card(),
             sub_notify_card(),
             max_width="40rem",

@@ -19,7 +19,7 @@ from volley_app.state.forms import FormState, form_values, path_arg, run_action
 
 ERROR_ID = "card-form-error"
 INFO = ("league_id", "league_name", "team_name", "league_cost", "fee", "total", "players", "status", "held_until",
-        "price", "discount", "discount_code", "credit", "team_fee", "free_agent")
+        "price", "discount", "discount_code", "credit", "team_fee", "free_agent", "refund_policy")
 
 
 def _again(out: svc.NextStep):
@@ -156,6 +156,7 @@ def _breakdown() -> rx.Component:
             rx.separator(size="4"),
             _line("Total due now", i["total"], strong=True),
             rx.cond(s.cash, cash_note, rx.fragment()),
+            rx.text(i["refund_policy"], size="2", color_scheme="gray", id="refund-policy"),
             spacing="2",
         ),
         width="100%",

@@ -23,6 +23,7 @@ from volley_app.components.forms import (
     text_field,
 )
 from volley_app.components.layout import button_row, column, dash_page, link_button
+from volley_app.components.team_cash import cash_section
 from volley_app.components.team_fee import fee_section
 from volley_app.registry import page
 from volley_app.services.core.validation import TEAM_NAME_REQUIRED
@@ -30,7 +31,7 @@ from volley_app.services.teams import invitations, rosters, waivers
 from volley_app.services.teams import teams as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, flag, flags, form_values, path_arg, run_action
-from volley_app.state.teams import FeeState
+from volley_app.state.teams import CashState, FeeState
 
 ERROR_ID = "team-error"
 
@@ -154,6 +155,10 @@ class TeamEditState(FormState, AuthState):
     waiver: rx.Field[str] = rx.field("")
     unsigned: rx.Field[str] = rx.field("")
     must_sign: rx.Field[bool] = rx.field(False)
+    # Just withdrawn with a paid place: the refund the league's policy proposes and its payment's page.
+    refund: rx.Field[str] = rx.field("")
+    refund_href: rx.Field[str] = rx.field("")
+    _refund_team: str = ""
 
     def _id(self) -> str:
         return path_arg(self, "team_id")
@@ -167,6 +172,9 @@ class TeamEditState(FormState, AuthState):
         self.must_sign = any(m["user_id"] == me for m in summary["unsigned"])
 
     async def load(self) -> None:
+        if self._refund_team != self._id():  # the notice belongs to the team just withdrawn, shown once
+            self.refund, self.refund_href = "", ""
+        self._refund_team = ""
         screen: svc.TeamScreen | None = await self._read_record(svc.team_screen, team_id=self._id())
         found = screen["team"] if screen else None
         standing = screen["standing"] if screen else ""
@@ -175,6 +183,7 @@ class TeamEditState(FormState, AuthState):
         roster._show(screen["roster"] if screen else None)
         fee = await self.get_state(FeeState)
         fee._show(screen["shares"] if screen else None)
+        (await self.get_state(CashState))._new_form()
         actor = await self._actor()
         self._show_waiver(screen["waiver"] if screen else None, actor.user_id if actor else 0)
         self.may = flags(found, "can_manage", "can_edit_name", "can_delete")
@@ -195,7 +204,14 @@ class TeamEditState(FormState, AuthState):
 
     @rx.event
     def withdraw(self, remaining: str):
-        return self._submit(svc.withdraw_team, done=_to_teams, team_id=self._id(), remaining=remaining)
+        return self._submit(svc.withdraw_team, done=self._withdrawn, team_id=self._id(), remaining=remaining)
+
+    def _withdrawn(self, out: svc.Withdrawn):
+        """Back to the teams; with a refund proposed, the team's page says so and links to its payment."""
+        if not out["refund"]:
+            return _to_teams(out)
+        self.refund, self.refund_href, self._refund_team = out["refund"], out["refund_href"], self._id()
+        return TeamEditState.load
 
 
 def _team() -> ObjectVar[dict[str, str]]:
@@ -370,5 +386,12 @@ def team_edit_page() -> rx.Component:
         rx.cond(s.unsigned != "", rx.text("Not signed yet: ", s.unsigned, size="2", color_scheme="red")),
         spacing="1",
     ))  # fmt: skip
-    return dash_page(form_card("Team", error_line(s.error, ERROR_ID), rx.cond(s.denied, back, column(team, links, waiver)),
-                               fee_section(), roster_section(), max_width="40rem"))  # fmt: skip
+    refund = rx.cond(s.refund != "", rx.callout.root(
+        rx.callout.icon(rx.icon("info")),
+        rx.callout.text(t["team_name"], " is withdrawn. ", s.refund, ". ",
+                        rx.link("Open the payment to refund it", href=s.refund_href), "."),
+        color_scheme="amber", role="status", width="100%"))  # fmt: skip
+    return dash_page(form_card("Team", error_line(s.error, ERROR_ID), refund,
+                               rx.cond(s.denied, back, column(team, links, waiver)),
+                               fee_section(), rx.cond(flag(s.may, "can_manage"), cash_section()), roster_section(),
+                               max_width="40rem"))  # fmt: skip
