@@ -15,7 +15,7 @@ import reflex as rx
 from reflex.components.component import BaseComponent
 from reflex.vars import ArrayVar, ObjectVar
 
-from volley_app.components.layout import button_row, centered_card, column, page_heading
+from volley_app.components.layout import button_row, centered_card, column, dash_screen, page_heading
 from volley_app.models import REGIONS
 from volley_app.state.forms import TRAP_FIELD
 
@@ -380,3 +380,11 @@ def form_card(title: str | rx.Var[str], *children: rx.Component, max_width: str 
 
 
 
+
+
+def record_screen(title: str, name: rx.Var, state: Any, error_id: str, shown: rx.Var, *body: rx.Component,
+                  notices: bool = True) -> rx.Component:  # fmt: skip
+    """The /dash screen of one record: "``title``: its ``name``" once read, what went wrong (and with ``notices``
+    what the last change did), then ``body`` once the record is ``shown``."""
+    lines = [error_line(state.error, error_id), *([notice_line(state.notice)] if notices else [])]
+    return dash_screen(rx.cond(name, f"{title}: " + name.to(str), title), *lines, rx.cond(shown, column(*body)))

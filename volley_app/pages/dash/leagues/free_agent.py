@@ -9,13 +9,13 @@ from volley_app import routes
 from volley_app.components.forms import (
     area_field,
     checkbox_field,
-    error_line,
     record_form,
+    record_screen,
     select_field,
     submit_button,
     text_field,
 )
-from volley_app.components.layout import button_row, column, dash_screen, link_button, section_card
+from volley_app.components.layout import button_row, column, link_button, section_card
 from volley_app.models.enums import Gender, Position, Rating
 from volley_app.registry import page
 from volley_app.services.teams import free_agents as svc
@@ -78,23 +78,21 @@ def _form() -> rx.Component:
 def free_agent_page() -> rx.Component:
     s = FreeAgentState
     f = s.found.to(dict[str, str])
-    return dash_screen(
-        rx.cond(f["league_name"], "Free agent: " + f["league_name"], "Free agent"),
-        error_line(s.error, ERROR_ID),
-        rx.cond(f["league_id"], column(
+    return record_screen(
+        "Free agent", f["league_name"], s, ERROR_ID, f["league_id"],
+        rx.cond(
+            f["refusal"],
+            rx.callout(f["refusal"], icon="info"),
             rx.cond(
-                f["refusal"],
-                rx.callout(f["refusal"], icon="info"),
-                rx.cond(
-                    f["agent_status"] == "waiting",
-                    rx.callout("You are registered and paid: the league's operator places you on a team.", icon="info"),
-                    section_card("Register as a free agent", column(
-                        rx.text("Register alone for " + f["fee"] + ": the league's operator places you on a team, "
-                                "and you are refunded if you are not placed by the league's start.", size="2"),
-                        _form(),
-                    ), max_width="40rem"),
-                ),
+                f["agent_status"] == "waiting",
+                rx.callout("You are registered and paid: the league's operator places you on a team.", icon="info"),
+                section_card("Register as a free agent", column(
+                    rx.text("Register alone for " + f["fee"] + ": the league's operator places you on a team, "
+                            "and you are refunded if you are not placed by the league's start.", size="2"),
+                    _form(),
+                ), max_width="40rem"),
             ),
-            button_row(link_button("Back to the league", href=f["league_href"], variant="soft", size="2")),
-        )),
+        ),
+        button_row(link_button("Back to the league", href=f["league_href"], variant="soft", size="2")),
+        notices=False,
     )  # fmt: skip

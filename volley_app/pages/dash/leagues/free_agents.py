@@ -7,8 +7,8 @@ import reflex as rx
 from reflex.vars import ObjectVar
 
 from volley_app import routes
-from volley_app.components.forms import NATIVE_CONTROL, error_line, notice_line, submit_button
-from volley_app.components.layout import button_row, column, dash_screen, link_button, section_card
+from volley_app.components.forms import NATIVE_CONTROL, record_screen, submit_button
+from volley_app.components.layout import button_row, link_button, section_card
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services.teams import free_agents as svc
@@ -69,6 +69,7 @@ def _place(a: ObjectVar[dict[str, str]]) -> rx.Component:
             spacing="2", wrap="wrap",
         ),
         on_submit=s.place,
+        method="post",
     )  # fmt: skip
 
 
@@ -81,13 +82,9 @@ def _agent_row(a: ObjectVar[dict[str, str]]) -> rx.Component:
 def free_agents_page() -> rx.Component:
     s = FreeAgentsState
     f = s.found.to(dict[str, str])
-    return dash_screen(
-        rx.cond(f["league_name"], "Free agents: " + f["league_name"], "Free agents"),
-        error_line(s.error, ERROR_ID),
-        notice_line(s.notice),
-        rx.cond(f["league_href"], column(
-            section_card("Free agents", table_or_empty(HEADERS, s.agents, _agent_row,
-                                                       "No player has registered as a free agent yet.")),
-            button_row(link_button("Back to the league", href=f["league_href"], variant="soft", size="2")),
-        )),
+    return record_screen(
+        "Free agents", f["league_name"], s, ERROR_ID, f["league_href"],
+        section_card("Free agents", table_or_empty(HEADERS, s.agents, _agent_row,
+                                                   "No player has registered as a free agent yet.")),
+        button_row(link_button("Back to the league", href=f["league_href"], variant="soft", size="2")),
     )  # fmt: skip

@@ -13,13 +13,12 @@ from volley_app import routes
 from volley_app.components.forms import (
     area_field,
     checkbox_field,
-    error_line,
-    notice_line,
     record_form,
+    record_screen,
     submit_button,
     text_field,
 )
-from volley_app.components.layout import button_row, column, dash_screen, details, labelled, link_button, section_card
+from volley_app.components.layout import button_row, details, labelled, link_button, section_card
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
 from volley_app.services.money import refunds as svc
@@ -96,24 +95,20 @@ def _form() -> rx.Component:
 def payment_page() -> rx.Component:
     s = PaymentState
     f = s.found.to(dict[str, str])
-    return dash_screen(
-        rx.cond(f["team_name"], "Payment: " + f["team_name"], "Payment"),
-        error_line(s.error, ERROR_ID),
-        notice_line(s.notice),
-        rx.cond(f["id"], column(
-            section_card("Payment", details(
-                labelled("League", f["league_name"]),
-                labelled("Team", f["team_name"]),
-                labelled("Paid by", f["payer"]),
-                labelled("Charged", f["amount"]),
-                labelled("Kept after what was given back", f["paid"]),
-                labelled("Left to give back", f["left"]),
-                labelled("Status", f["status"]),
-                labelled("Started", f["time"]),
-            )),
-            section_card("History", table_or_empty(["What", "Amount", "When", "By", "Reason"], s.history,
-                                                   _history_row, "Nothing recorded yet.")),
-            rx.cond(s.may_give_back, section_card("Refund or credit", _form(), max_width="36rem")),
-            button_row(link_button("Back to the league", href=f["league_href"], variant="soft", size="2")),
+    return record_screen(
+        "Payment", f["team_name"], s, ERROR_ID, f["id"],
+        section_card("Payment", details(
+            labelled("League", f["league_name"]),
+            labelled("Team", f["team_name"]),
+            labelled("Paid by", f["payer"]),
+            labelled("Charged", f["amount"]),
+            labelled("Kept after what was given back", f["paid"]),
+            labelled("Left to give back", f["left"]),
+            labelled("Status", f["status"]),
+            labelled("Started", f["time"]),
         )),
+        section_card("History", table_or_empty(["What", "Amount", "When", "By", "Reason"], s.history,
+                                               _history_row, "Nothing recorded yet.")),
+        rx.cond(s.may_give_back, section_card("Refund or credit", _form(), max_width="36rem")),
+        button_row(link_button("Back to the league", href=f["league_href"], variant="soft", size="2")),
     )  # fmt: skip
