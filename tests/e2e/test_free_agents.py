@@ -1,5 +1,6 @@
 """Free agents in Chromium: a player registers alone from the league home and pays with the card form; the league's
-operator places them on a team from the Free agents page; the team's roster shows them."""
+operator places them on a team from the Free agents page; the team's roster shows them; the operator forms a new team
+of another waiting agent."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from tests.e2e.helpers import add_open_league, log_in, make_user, screenshot
 from volley_app import db
 from volley_app.models import FreeAgent, League, Payment, Role, Team, User
 from volley_app.services.core.actors import Actor
-from volley_app.services.teams import registration
+from volley_app.services.teams import free_agents, registration
 
 
 def _shot(page: Page, name: str) -> None:
@@ -32,6 +33,18 @@ def _team(username: str, league_id: int, name: str) -> int:
     return db.call(pay)
 
 
+def _waiting_agent(username: str, league_id: int) -> None:
+    """A player registered alone and paid, as at checkout (the walk does it in the browser once)."""
+
+    def pay(s) -> None:
+        user = s.exec(select(User).where(User.username == username)).one()
+        actor = Actor(user_id=user.id, username=user.username, roles=tuple(user.roles), first_name=user.first_name)
+        pid = free_agents.register(s, actor, league_id=league_id, position="Hitter")["payment_id"]
+        registration.pay_offline(s, actor, payment_id=pid, card_number="4242424242424242", expiry="12/39", cvc="123")
+
+    db.call(pay)
+
+
 def _taking_agents(league_id: int) -> None:
     def set_fee(s) -> None:
         league = s.get(League, league_id)
@@ -45,6 +58,7 @@ def test_a_player_registers_as_a_free_agent_pays_and_the_operator_places_them(ne
     make_user("venue", Role.SVL)
     make_user("cap")
     make_user("amy", first_name="Amy")
+    make_user("bob", first_name="Bo")
     lid = add_open_league("venue")
     _taking_agents(lid)
     team = _team("cap", lid, "Aces")
@@ -96,3 +110,14 @@ def test_a_player_registers_as_a_free_agent_pays_and_the_operator_places_them(ne
     op.goto(f"/dash/teams/{team}")
     expect(op.get_by_text("Amy User").first).to_be_visible()
     _shot(op, "roster")
+
+    # A new team of the other waiting agent.
+    _waiting_agent("bob", lid)
+    op.goto(f"/dash/leagues/{lid}/free-agents")
+    op.get_by_role("checkbox", name="Bo User").check()
+    op.get_by_label("Captain").select_option(label="Bo User")
+    op.get_by_label("Team Name").fill("Free Radicals")
+    op.get_by_role("button", name="Form team").click()
+    expect(op.get_by_text("Free Radicals formed of free agents.")).to_be_visible()
+    assert db.call(lambda s: sorted(a.status for a in s.exec(select(FreeAgent)))) == ["placed", "placed"]
+    _shot(op, "formed")

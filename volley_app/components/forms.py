@@ -46,7 +46,8 @@ _LOWER_AS_TYPED: rx.Var[Callable[..., None]] = rx.Var(
 
 
 
-def _error_of(state: type[FormState] | None, name: str) -> str | rx.Var[str]:
+def error_of(state: type[FormState] | None, name: str) -> str | rx.Var[str]:
+    """The message the last submit left at field ``name`` ('' without one)."""
     if state is None:
         return ""
     errors = cast(ObjectVar[dict[str, str]], state.errors)  # Reflex's Field stubs give mypy an ArrayVar for a dict
@@ -57,7 +58,7 @@ def _checked(state: type[FormState] | None, name: str, props: dict[str, Any]) ->
     """Ties the control to its message (aria) and to the state's ``fixed`` event while a message shows."""
     if state is None:
         return props
-    error = _error_of(state, name)
+    error = error_of(state, name)
     has_error = error != ""
     props.setdefault("aria_invalid", rx.cond(has_error, "true", "false"))
     props.setdefault("aria_describedby", rx.cond(has_error, f"{name}-error", ""))
@@ -103,7 +104,7 @@ def text_field(
     hint_props: dict[str, object] | None = None, **props: Any,
 ) -> rx.Component:
     """A labelled text input of a form whose state is a ``FormState`` (``state`` None: no messages)."""
-    return field(label, text_input(name, **_checked(state, name, props)), field_id=name, error=_error_of(state, name),
+    return field(label, text_input(name, **_checked(state, name, props)), field_id=name, error=error_of(state, name),
                  hint=hint, hint_props=hint_props)  # fmt: skip
 
 
@@ -139,7 +140,7 @@ def area_field(label: str, name: str, state: type[FormState] | None = None, *, r
         label,
         rx.text_area(id=name, name=name, width="100%", rows=rows, size="3", **_checked(state, name, props)),
         field_id=name,
-        error=_error_of(state, name),
+        error=error_of(state, name),
         hint=hint,
     )
 
@@ -161,7 +162,7 @@ def select_field(label: str | rx.Var[str], name: str, options: Options, state: t
                  placeholder: str = "", **props: Any) -> rx.Component:  # fmt: skip
     """A labelled native select of a form."""
     return field(label, native_select(name, options, placeholder=placeholder, **_checked(state, name, props)),
-                 field_id=name, error=_error_of(state, name))  # fmt: skip
+                 field_id=name, error=error_of(state, name))  # fmt: skip
 
 
 def region_field(state: type[FormState] | None = None, *, name: str = "region", **props: Any) -> rx.Component:

@@ -1,5 +1,6 @@
 """A league's free agents (/dash/leagues/{id}/free-agents), for its SVL and admins: who registered alone, what they
-play and when, and placing each waiting one on a team with room on its roster (those short of players first)."""
+play and when, placing each waiting one on a team with room on its roster (those short of players first), and
+forming a new team of waiting agents."""
 
 from __future__ import annotations
 
@@ -7,7 +8,15 @@ import reflex as rx
 from reflex.vars import ObjectVar
 
 from volley_app import routes
-from volley_app.components.forms import NATIVE_CONTROL, record_screen, submit_button
+from volley_app.components.forms import (
+    NATIVE_CONTROL,
+    error_of,
+    field,
+    record_screen,
+    stacked_form,
+    submit_button,
+    text_field,
+)
 from volley_app.components.layout import button_row, link_button, section_card
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
@@ -20,7 +29,7 @@ HEADERS = ["Name", "Position", "Ratings", "Gender", "Availability", "Status", "T
 
 
 class FreeAgentsState(FormState, AuthState):
-    _fields = ("agent_id", "team_id")
+    _fields = ("agent_id", "team_id", "agent_ids", "captain_id", "team_name")
     _error_id = ERROR_ID
 
     found: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
@@ -56,6 +65,49 @@ class FreeAgentsState(FormState, AuthState):
         return self._submit(svc.place, done=self._placed, agent_id=data["agent_id"], team_id=data["team_id"])
 
 
+    @rx.event
+    def form_team(self, form_data: dict[str, object]):
+        """A new team of the ticked waiting agents, captained by the one chosen, under the name typed."""
+        self.notice = ""
+        sent = form_data if isinstance(form_data, dict) else {}
+        ids = [k.removeprefix("agent-") for k, v in sent.items() if isinstance(k, str) and k.startswith("agent-") and v]
+        data = form_values(form_data, ("captain_id", "team_name"))
+        return self._submit(svc.form_team, done=self._formed, league_id=path_arg(self, "league_id"), agent_ids=ids,
+                            captain_id=data["captain_id"], team_name=data["team_name"])  # fmt: skip
+
+    def _formed(self, done: svc.Placed):
+        self.notice, self.form_key = f"{done['team_name']} formed of free agents.", self.form_key + 1
+        return type(self).refresh
+
+
+def _tick(a: ObjectVar[dict[str, str]]) -> rx.Component:
+    name = "agent-" + a["id"].to(str)
+    return rx.cond(a["status"] == "waiting", rx.el.label(
+        rx.el.input(type="checkbox", name=name, id=name, value="on", style={"width": "1.25rem", "height": "1.25rem"}),
+        rx.text(a["name"], size="2"), html_for=name,
+        style={"display": "flex", "gap": "0.5rem", "align_items": "center", "min_height": "44px"},
+    ))  # fmt: skip
+
+
+def _form_team() -> rx.Component:
+    s = FreeAgentsState
+    captain = rx.el.select(
+        rx.el.option("Choose the captain", value=""),
+        rx.foreach(s.agents, lambda a: rx.cond(a["status"] == "waiting", rx.el.option(a["name"], value=a["id"]))),
+        name="captain_id", id="captain_id", required=True, style=NATIVE_CONTROL,
+    )  # fmt: skip
+    return stacked_form(
+        rx.text("Tick the waiting free agents who play together; the team takes a free place in the league.",
+                size="2"),
+        rx.vstack(rx.foreach(s.agents, _tick), spacing="1"),
+        rx.cond(error_of(s, "agent_ids") != "", rx.text(error_of(s, "agent_ids"), color_scheme="red", size="2")),
+        field("Captain", captain, field_id="captain_id", error=error_of(s, "captain_id")),
+        text_field("Team Name", "team_name", s, max_length=100),
+        submit_button("Form team", s, width="auto"),
+        on_submit=s.form_team, key=s.form_key.to_string(), spacing="3",
+    )  # fmt: skip
+
+
 def _place(a: ObjectVar[dict[str, str]]) -> rx.Component:
     s = FreeAgentsState
     return rx.form(
@@ -86,5 +138,6 @@ def free_agents_page() -> rx.Component:
         "Free agents", f["league_name"], s, ERROR_ID, f["league_href"],
         section_card("Free agents", table_or_empty(HEADERS, s.agents, _agent_row,
                                                    "No player has registered as a free agent yet.")),
+        rx.cond(s.agents.length() > 0, section_card("Form a team of free agents", _form_team(), max_width="36rem")),
         button_row(link_button("Back to the league", href=f["league_href"], variant="soft", size="2")),
     )  # fmt: skip
