@@ -26,9 +26,11 @@ from typing import Any, TypeVar
 
 import reflex as rx
 from reflex.middleware import Middleware
+from reflex.vars import ObjectVar
 from reflex_base import constants
 
 from volley_app import routes
+from volley_app.components.forms import record_screen
 from volley_app.components.layout import SITE_NAME, dash_screen
 from volley_app.state.auth import SessionGuard
 
@@ -151,6 +153,29 @@ def screen(
         component.__name__ = component.__qualname__ = body.__name__
         component.__module__ = body.__module__
         # every screen's state has a ``load`` event; rx.State itself declares none
+        return page(route, title, on_load=state.load)(component)  # type: ignore[attr-defined]
+
+    return declare
+
+
+def record(
+    route: str, title: str, state: S, error_id: str, *, name: str, shown: str, notices: bool = True
+) -> Callable[[Callable[[S, ObjectVar[dict[str, str]]], Body]], Callable[[], rx.Component]]:
+    """Declare the /dash page of one record that ``state.load`` reads into ``state.found`` (a dict of texts): its
+    heading "``title``: " and the record's ``name`` field, what went wrong (and with ``notices``, what the last
+    change did), then, once its ``shown`` field is set, what the decorated function draws of it::
+
+        @record(routes.PAYMENT, "Payment", PaymentState, ERROR_ID, name="team_name", shown="id")
+        def payment_page(s: type[PaymentState], f: ObjectVar[dict[str, str]]) -> Body: ...
+    """
+
+    def declare(body: Callable[[S, ObjectVar[dict[str, str]]], Body]) -> Callable[[], rx.Component]:
+        def component() -> rx.Component:
+            found = state.found.to(dict[str, str])  # type: ignore[attr-defined]  # every record's state has ``found``
+            return record_screen(title, found[name], state, error_id, found[shown], *body(state, found), notices=notices)
+
+        component.__name__ = component.__qualname__ = body.__name__
+        component.__module__ = body.__module__
         return page(route, title, on_load=state.load)(component)  # type: ignore[attr-defined]
 
     return declare

@@ -25,24 +25,27 @@ def _turn(label: str, event: Event, disabled: rx.Var[bool], noun: str) -> rx.Com
     return rx.button(label, on_click=event, disabled=disabled, variant="soft", size="2", aria_label=f"{label} page of {noun}")
 
 
+def page_bar(where: rx.Component, noun: str, previous: Event, next_: Event, has_previous: rx.Var[bool],
+             has_next: rx.Var[bool]) -> rx.Component:  # fmt: skip
+    """Where a list of ``noun`` stands, with its Previous and Next."""
+    return rx.flex(
+        where,
+        button_row(_turn("Previous", previous, ~has_previous, noun), _turn("Next", next_, ~has_next, noun)),
+        justify="between",
+        align="center",
+        wrap="wrap",
+        gap="2",
+        width="100%",
+        custom_attrs={"data-testid": "pager"},
+    )
+
+
 def pager(state: type[PagedList], noun: str) -> rx.Component:
     """Previous and Next for the list of ``noun`` (e.g. "open sub requests"), and where the list stands."""
     where = rx.text(state.page_summary, size="2", color_scheme="gray", role="status", aria_live="polite")
     return rx.cond(
         state.has_next | state.has_previous,
-        rx.flex(
-            where,
-            button_row(
-                _turn("Previous", state.previous_page, ~state.has_previous, noun),
-                _turn("Next", state.next_page, ~state.has_next, noun),
-            ),
-            justify="between",
-            align="center",
-            wrap="wrap",
-            gap="2",
-            width="100%",
-            custom_attrs={"data-testid": "pager"},
-        ),
+        page_bar(where, noun, state.previous_page, state.next_page, state.has_previous, state.has_next),
         where,
     )
 

@@ -10,7 +10,8 @@ from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import error_line, field, native_select, text_input
-from volley_app.components.layout import button_row, column, file_link, section_card
+from volley_app.components.layout import column, file_link, section_card
+from volley_app.components.paging import page_bar
 from volley_app.components.tables import cell, table
 from volley_app.registry import Body, screen
 from volley_app.services.money import revenue
@@ -187,21 +188,9 @@ def _days() -> rx.Component:
         ),
         rx.cond(
             s.day_pages > 1,
-            rx.flex(
-                rx.text("Page ", s.day_page + 1, " of ", s.day_pages, " (", s.day_count, " days)", size="2",
-                        color_scheme="gray", role="status", aria_live="polite"),  # fmt: skip
-                button_row(
-                    rx.button("Previous", on_click=s.previous_days, disabled=s.day_page == 0, variant="soft",
-                              aria_label="Previous page of days"),  # fmt: skip
-                    rx.button("Next", on_click=s.next_days, disabled=s.day_page + 1 >= s.day_pages, variant="soft",
-                              aria_label="Next page of days"),  # fmt: skip
-                ),
-                justify="between",
-                align="center",
-                wrap="wrap",
-                gap="2",
-                width="100%",
-            ),
+            page_bar(rx.text("Page ", s.day_page + 1, " of ", s.day_pages, " (", s.day_count, " days)", size="2",
+                             color_scheme="gray", role="status", aria_live="polite"),
+                     "days", s.previous_days, s.next_days, s.day_page > 0, s.day_page + 1 < s.day_pages),
         ),
         spacing="2",
     )

@@ -91,9 +91,9 @@ def record_id(value: object, message: str = "Not found") -> int:
     return result
 
 
-def load(db: Session, model: type[T], value: object, message: str = "Not found") -> T:
-    """The ``model`` row with the id in ``value``, or NotFound(message)."""
-    row = db.get(model, record_id(value, message))
+def load(db: Session, model: type[T], value: object, message: str = "Not found", *, lock: bool = False) -> T:
+    """The ``model`` row with the id in ``value`` (locked for update with ``lock``), or NotFound(message)."""
+    row = db.get(model, record_id(value, message), with_for_update=lock or None)
     if row is None:
         raise NotFound(message)
     return row

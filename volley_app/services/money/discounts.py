@@ -25,8 +25,8 @@ from volley_app.models.ledger import CREDIT_SPENT, DISCOUNT
 from volley_app.models.payments import PLACE
 from volley_app.services.accounts import venues
 from volley_app.services.core import audit, paging, timefmt, validation
-from volley_app.services.core.actors import Actor, load, record_id, require_role
-from volley_app.services.core.errors import Forbidden, Invalid, NotFound
+from volley_app.services.core.actors import Actor, load, require_role
+from volley_app.services.core.errors import Forbidden, Invalid
 from volley_app.services.core.screens import Part, part
 from volley_app.services.money import ledger
 from volley_app.services.seasons import fees, leagues, sessions
@@ -79,12 +79,7 @@ def _operator(actor: Actor | None) -> Actor:
 def access_code(db: Session, actor: Actor | None, code_id: object, *, lock: bool = False) -> DiscountCode:
     """The code when the actor runs its venue (its SVL) or is an admin; else Unauthorized / Forbidden / NotFound."""
     actor = _operator(actor)
-    stmt = select(DiscountCode).where(DiscountCode.id == record_id(code_id, CODE_NOT_FOUND))
-    if lock:
-        stmt = stmt.with_for_update()
-    row = db.exec(stmt).first()
-    if row is None:
-        raise NotFound(CODE_NOT_FOUND)
+    row = load(db, DiscountCode, code_id, CODE_NOT_FOUND, lock=lock)
     if not actor.is_admin and row.svl_id != actor.user_id:
         raise Forbidden()
     return row

@@ -20,11 +20,11 @@ import logging
 import re
 
 import stripe
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from volley_app.models import Payment, utcnow
-from volley_app.services.core.actors import Actor, record_id, require_actor
-from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid, NotFound
+from volley_app.services.core.actors import Actor, load, require_actor
+from volley_app.services.core.errors import BadRequest, DomainError, Forbidden, Invalid
 from volley_app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -279,12 +279,7 @@ PAYMENT_NOT_FOUND = "Registration not found"
 def access_payment(db: Session, actor: Actor | None, payment_id: object, *, lock: bool = False) -> Payment:
     """The actor's own registration payment (locked for update with ``lock``); else Unauthorized / Forbidden / NotFound."""
     actor = require_actor(actor)
-    stmt = select(Payment).where(Payment.id == record_id(payment_id, PAYMENT_NOT_FOUND))
-    if lock:
-        stmt = stmt.with_for_update()
-    row = db.exec(stmt).first()
-    if row is None:
-        raise NotFound(PAYMENT_NOT_FOUND)
+    row = load(db, Payment, payment_id, PAYMENT_NOT_FOUND, lock=lock)
     if row.user_id != actor.user_id:
         raise Forbidden()
     return row

@@ -4,20 +4,20 @@ availability, the league's waiver to sign, then the checkout of the league's fre
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from volley_app import routes
 from volley_app.components.forms import (
     area_field,
     checkbox_field,
     record_form,
-    record_screen,
     select_field,
     submit_button,
     text_field,
 )
 from volley_app.components.layout import button_row, column, link_button, section_card
 from volley_app.models.enums import Gender, Position, Rating
-from volley_app.registry import page
+from volley_app.registry import Body, record
 from volley_app.services.teams import free_agents as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg
@@ -74,12 +74,9 @@ def _form() -> rx.Component:
     )  # fmt: skip
 
 
-@page(routes.FREE_AGENT, "Free agent", on_load=FreeAgentState.load)
-def free_agent_page() -> rx.Component:
-    s = FreeAgentState
-    f = s.found.to(dict[str, str])
-    return record_screen(
-        "Free agent", f["league_name"], s, ERROR_ID, f["league_id"],
+@record(routes.FREE_AGENT, "Free agent", FreeAgentState, ERROR_ID, name="league_name", shown="league_id", notices=False)
+def free_agent_page(s: type[FreeAgentState], f: ObjectVar[dict[str, str]]) -> Body:
+    return (
         rx.cond(
             f["refusal"],
             rx.callout(f["refusal"], icon="info"),
@@ -94,5 +91,4 @@ def free_agent_page() -> rx.Component:
             ),
         ),
         button_row(link_button("Back to the league", href=f["league_href"], variant="soft", size="2")),
-        notices=False,
     )  # fmt: skip

@@ -14,13 +14,12 @@ from volley_app.components.forms import (
     area_field,
     checkbox_field,
     record_form,
-    record_screen,
     submit_button,
     text_field,
 )
 from volley_app.components.layout import button_row, details, labelled, link_button, section_card
 from volley_app.components.tables import row, table_or_empty
-from volley_app.registry import page
+from volley_app.registry import Body, record
 from volley_app.services.money import refunds as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.forms import FormState, form_values, path_arg
@@ -91,12 +90,9 @@ def _form() -> rx.Component:
     )  # fmt: skip
 
 
-@page(routes.PAYMENT, "Payment", on_load=PaymentState.load)
-def payment_page() -> rx.Component:
-    s = PaymentState
-    f = s.found.to(dict[str, str])
-    return record_screen(
-        "Payment", f["team_name"], s, ERROR_ID, f["id"],
+@record(routes.PAYMENT, "Payment", PaymentState, ERROR_ID, name="team_name", shown="id")
+def payment_page(s: type[PaymentState], f: ObjectVar[dict[str, str]]) -> Body:
+    return (
         section_card("Payment", details(
             labelled("League", f["league_name"]),
             labelled("Team", f["team_name"]),
