@@ -173,8 +173,11 @@ def test_a_teammate_who_paid_and_leaves_is_proposed_a_refund_and_the_operator_gi
     [told] = rows(db, OutboxMessage, OutboxMessage.kind == "share_refund_proposed")
     assert told.to_addr == w["users"]["svla"].email and f"/dash/payments/{paid.id}" in told.body_text
     assert count(db, AuditEntry, AuditEntry.action == "share_refund_proposed") == 1
+    listed = {r["id"]: r["proposed"] for r in dbmod.call(registration.payments_page, w["svl"], league_id=w["lid"]).rows}
+    assert listed == {paid.id: "$56", w["deposit"]: ""}  # the share given up, not the deposit of a team that plays
     done = dbmod.call(refunds.give_back, w["svl"], payment_id=paid.id, reason="Left the team")
     assert done["status"] == "made"
+    assert dbmod.call(registration.payments_page, w["svl"], league_id=w["lid"]).rows[0]["proposed"] == ""
     assert _balance(w).due == FEE - 5000  # the team owes her share again, split among the four left
     assert _open(w, "ben")["share"] == "$70"
     assert ledger_problems(db) == []
