@@ -104,11 +104,17 @@ def clear_tables() -> None:
 
     engine = dbmod.get_engine()
     tables = list(reversed(SQLModel.metadata.sorted_tables))
+    # One query asks which tables hold a row (a test fills a few of them), whoever wrote them: this process, the app
+    # it runs, or another process on the same database.
+    filled = sa.union_all(*[sa.select(sa.literal(i)).where(sa.exists(sa.select(sa.literal(1)).select_from(t)))
+                            for i, t in enumerate(tables)])  # fmt: skip
     with engine.begin() as conn:
+        holding = {i for (i,) in conn.execute(filled)}
         # DELETE, child tables first: on a few rows it is twenty times faster than TRUNCATE on PostgreSQL.
         # Ids go on counting, on both databases (SQLite's AUTOINCREMENT never reuses one).
-        for t in tables:
-            conn.execute(t.delete())
+        for i, t in enumerate(tables):
+            if i in holding:
+                conn.execute(t.delete())
 
 
 def check_redis() -> None:

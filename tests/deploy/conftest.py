@@ -21,7 +21,7 @@ from tests.deploy.tcp_link import TcpLink
 
 ROOT = Path(__file__).resolve().parents[2]
 PROD = ROOT / "scripts" / "prod.sh"
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell")
 # The build embeds the address it is served from; a fixed port (unless set) keeps it stable between runs.
 PORT = int(os.environ.get("DEPLOY_TEST_PORT", "18480"))
 

@@ -104,7 +104,7 @@ def test_a_player_registers_as_a_free_agent_pays_and_the_operator_places_them(ne
     op.get_by_label("Team for Amy User").select_option(value=str(team))
     op.get_by_role("button", name="Place").click()
     expect(op.get_by_text("Placed on Aces.")).to_be_visible()
-    expect(op.get_by_role("cell", name="placed")).to_be_visible()
+    expect(op.get_by_role("cell", name="Placed", exact=True)).to_be_visible()
     _shot(op, "placed")
 
     op.goto(f"/dash/teams/{team}")
@@ -114,6 +114,10 @@ def test_a_player_registers_as_a_free_agent_pays_and_the_operator_places_them(ne
     # A new team of the other waiting agent.
     _waiting_agent("bob", lid)
     op.goto(f"/dash/leagues/{lid}/free-agents")
+    op.get_by_label("Search free agents").fill("bob")
+    op.get_by_role("button", name="Search").click()
+    expect(op.get_by_role("cell", name="Amy User")).to_have_count(0)
+    expect(op.get_by_role("cell", name="Waiting", exact=True)).to_be_visible()
     op.get_by_role("checkbox", name="Bo User").check()
     op.get_by_label("Captain").select_option(label="Bo User")
     op.get_by_label("Team Name").fill("Free Radicals")

@@ -144,6 +144,22 @@ def test_the_operator_places_an_agent_who_joins_the_roster_and_both_are_told(w):
         dbmod.call(free_agents.place, w["svl"], agent_id=aid, team_id=w["team"])
 
 
+def test_the_operator_searches_the_agents_a_page_at_a_time(w):
+    for who in ("amy", "ben", "cat"):
+        _paid_agent(w, who)
+    first = dbmod.call(free_agents.agents_page, w["svl"], league_id=w["lid"], size=2)
+    assert (len(first.rows), first.total) == (2, 3) and first.next
+    rest = dbmod.call(free_agents.agents_page, w["svl"], league_id=w["lid"], size=2, bookmark=first.next)
+    assert [r["name"] for r in first.rows + rest.rows] == ["Amy Agent", "Ben Agent", "Cat Agent"]
+    found = dbmod.call(free_agents.agents_page, w["svl"], league_id=w["lid"], filters={"q": "BEN"})
+    assert [(r["name"], r["status_label"]) for r in found.rows] == [("Ben Agent", "Waiting")]
+    screen = dbmod.call(free_agents.operator_screen, w["root"], league_id=w["lid"], filters={"q": "nobody"})
+    assert screen.agents.value is not None and screen.agents.value.rows == []
+    assert [t["name"] for t in screen.teams] == ["T1"]
+    with pytest.raises(Forbidden):
+        dbmod.call(free_agents.operator_screen, w["other"], league_id=w["lid"])
+
+
 def test_only_the_leagues_operator_or_an_admin_places_and_nothing_changes_otherwise(w):
     aid = _paid_agent(w, "amy")
     for who in ("other", "amy", "cap"):

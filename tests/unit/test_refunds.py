@@ -221,6 +221,8 @@ def test_withdrawing_a_paid_team_proposes_its_policys_refund_and_tells_the_capta
     assert rows(db, Refund) == [] and _left(db, pid) == paid  # only proposed: the operator decides
     [mail] = [m for m in rows(db, OutboxMessage) if m.kind == "team_withdrawn"]
     assert mail.to_addr == "pat@example.com" and f"proposes giving back {proposed}" in mail.body_text
+    [row] = dbmod.call(registration.payments_page, world["svl"], league_id=world["lid"]).rows
+    assert (row["id"], row["proposed"]) == (pid, proposed)  # the league's payments say it beside the payment
 
 
 def test_withdrawing_a_team_with_nothing_paid_left_proposes_nothing(world):

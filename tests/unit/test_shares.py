@@ -25,7 +25,7 @@ from volley_app.models import AuditEntry, League, OutboxMessage, Payment, Refund
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.money import credits, discounts, ledger, refunds
 from volley_app.services.seasons import leagues
-from volley_app.services.teams import registration, rosters, shares
+from volley_app.services.teams import free_agents, registration, rosters, shares
 
 CARD = {"card_number": "4242 4242 4242 4242", "expiry": "12/40", "cvc": "123"}
 FEE = 30000 + 6 * 500  # a $300 sixes league and its $5 a player
@@ -102,6 +102,24 @@ def test_three_teammates_pay_by_link_and_the_captain_covers_the_rest(w):
     assert ledger_problems(db) == []
 
 
+def test_a_free_agent_placed_on_the_team_owes_no_share_and_the_rest_split_it(w):
+    db = w["db"]
+    db.execute(sa.update(League).where(League.id == w["lid"]).values(agent_fee_cents=4000))
+    db.commit()
+    joined = dbmod.call(free_agents.register, w["eve"], league_id=w["lid"], position="Setter")
+    assert dbmod.call(registration.pay_offline, w["eve"], payment_id=joined["payment_id"], **CARD)["status"] == "succeeded"
+    dbmod.call(free_agents.place, w["svl"], agent_id=joined["agent_id"], team_id=w["team"])
+    assert count(db, OutboxMessage, OutboxMessage.kind == "share_due", OutboxMessage.to_addr == w["users"]["eve"].email) == 0
+    assert _balance(w).due == FEE - 5000  # the agent's own fee is not the team's
+    assert _open(w, "amy")["share"] == "$56"  # still five to split $280: the agent is not one of them
+    seen = _open(w, "eve")
+    assert seen["share"] == "" and "your own fee as a free agent" in seen["notice"]
+    mine = dbmod.call(rosters.team_shares, w["cap"], w["team"])
+    eve = next(r for r in mine["rows"] if r["user_id"] == w["eve"].user_id)
+    assert (eve["paid"], eve["share"], eve["link"]) == ("Own fee (free agent)", "", "")
+    assert ledger_problems(db) == []
+
+
 def test_a_second_click_pays_once(w):
     db = w["db"]
     found = _open(w, "amy")
@@ -155,8 +173,11 @@ def test_a_teammate_who_paid_and_leaves_is_proposed_a_refund_and_the_operator_gi
     [told] = rows(db, OutboxMessage, OutboxMessage.kind == "share_refund_proposed")
     assert told.to_addr == w["users"]["svla"].email and f"/dash/payments/{paid.id}" in told.body_text
     assert count(db, AuditEntry, AuditEntry.action == "share_refund_proposed") == 1
+    listed = {r["id"]: r["proposed"] for r in dbmod.call(registration.payments_page, w["svl"], league_id=w["lid"]).rows}
+    assert listed == {paid.id: "$56", w["deposit"]: ""}  # the share given up, not the deposit of a team that plays
     done = dbmod.call(refunds.give_back, w["svl"], payment_id=paid.id, reason="Left the team")
     assert done["status"] == "made"
+    assert dbmod.call(registration.payments_page, w["svl"], league_id=w["lid"]).rows[0]["proposed"] == ""
     assert _balance(w).due == FEE - 5000  # the team owes her share again, split among the four left
     assert _open(w, "ben")["share"] == "$70"
     assert ledger_problems(db) == []

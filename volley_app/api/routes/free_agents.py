@@ -35,9 +35,11 @@ class Registration(common.Body):
 @router.get("/leagues/{league_id}/free-agents", openapi_extra=common.access(common.OPERATOR), responses={**common.ERRORS})
 def list_agents(league_id: str, request: Request, response: Response, actor: Actor = Depends(common.acting)) -> list[common.Row]:
     """The league's free agents, those waiting first (its SVL or an admin), a page at a time: ``page`` (the bookmark
-    of X-Next-Page / X-Previous-Page) and ``size``; the total in X-Total-Count."""
+    of X-Next-Page / X-Previous-Page) and ``size``; the total in X-Total-Count. ``search``: a player's name or
+    username."""
     p = common.list_params(request)
-    found = common.call(free_agents.agents_page, actor, league_id=league_id, bookmark=p["bookmark"], size=p["size"])
+    found = common.call(free_agents.agents_page, actor, league_id=league_id, filters={"q": p["search"]},
+                        bookmark=p["bookmark"], size=p["size"])  # fmt: skip
     return common.paged(response, found)
 
 

@@ -14,6 +14,7 @@ a conditional update, so two operators placing the same agent place them once.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 import secrets
@@ -29,7 +30,7 @@ from volley_app.models.enums import Gender, Position, Rating
 from volley_app.models.free_agents import PENDING_PAYMENT, PLACED, REFUNDED, WAITING, WITHDRAWN
 from volley_app.models.ledger import CREDIT_ISSUED
 from volley_app.models.payments import AGENT
-from volley_app.services.core import audit, paging, timefmt, validation
+from volley_app.services.core import audit, paging, screens, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail
@@ -252,9 +253,13 @@ class AgentRow(TypedDict):
     ratings: str  # "Hitter B, Passer C" ('' for none)
     gender: str
     availability: str
-    status: str
+    status: str  # pending_payment | waiting | placed
+    status_label: str  # the status in words
     team: str  # the team placed on ('' while waiting)
     registered: str
+
+
+STATUS_LABELS = {PENDING_PAYMENT: "Paying", WAITING: "Waiting", PLACED: "Placed"}
 
 
 def _ratings(a: FreeAgent) -> str:
@@ -268,22 +273,30 @@ def _rows(db: Session, found: list[Any], zone: str | None) -> list[AgentRow]:
     return [{
         "id": a.id, "name": mail.full_name(u) or u.username, "username": u.username, "position": a.position,
         "ratings": _ratings(a), "gender": a.gender, "availability": a.availability, "status": a.status,
+        "status_label": STATUS_LABELS.get(a.status, a.status),
         "team": names.get(a.team_id, "") if a.team_id else "",
         "registered": timefmt.date_time(a.created_at, zone, labelled=True),
     } for a, u in found]  # fmt: skip
 
 
-def agents_page(db: Session, actor: Actor | None, *, league_id: object, bookmark: object = "",
-                size: object = paging.PAGE_SIZE) -> paging.Page:  # fmt: skip
+# The filters of a league's free agents: free text (the player's name or username).
+AGENT_FILTERS = ("q",)
+
+
+def agents_page(db: Session, actor: Actor | None, *, league_id: object, filters: dict[str, Any] | None = None,
+                bookmark: object = "", size: object = paging.PAGE_SIZE) -> paging.Page:  # fmt: skip
     """One page of the league's free agents (paid or paying; withdrawn and refunded ones left out), those waiting
-    first, for its SVL and admins."""
+    first, for its SVL and admins. ``filters``: ``q``, the player's name or username."""
     league = leagues.managed(db, actor, league_id)
+    f = filters if isinstance(filters, dict) else {}
     order = _ORDER.label("o")
     query = (
         select(FreeAgent, User, order).join(User, col(User.id) == FreeAgent.user_id)
         .where(FreeAgent.league_id == league.id, col(FreeAgent.status).in_((PENDING_PAYMENT, WAITING, PLACED)))
         .order_by(order, col(FreeAgent.id))
     )  # fmt: skip
+    if q := paging.search_text(f.get("q")):
+        query = query.where(paging.contains(q, col(User.username), col(User.first_name), col(User.last_name)))
     zone = leagues.zone(db, league)
     return paging.keyset(db, query, kinds=(int, int), project=lambda found: _rows(db, [(r[0], r[1]) for r in found], zone),
                          bookmark=bookmark, size=paging.page_size(size))  # fmt: skip
@@ -313,23 +326,24 @@ def team_choices(db: Session, actor: Actor | None, *, league_id: object) -> list
     return sorted(out, key=lambda c: not c["short"])
 
 
-class OperatorScreen(TypedDict):
-    """The operator's page of a league's free agents: the first page of them, how many, and the teams to place on."""
+@dataclasses.dataclass(frozen=True)
+class OperatorScreen:
+    """The operator's page of a league's free agents, read in one call: the league, a page of its agents (the
+    search's), and the teams to place them on."""
 
     league_id: int
     league_name: str
-    rows: list[AgentRow]
-    total: int
+    agents: screens.Part[paging.Page]
     teams: list[TeamChoice]
 
 
-def operator_screen(db: Session, actor: Actor | None, *, league_id: object) -> OperatorScreen:
+def operator_screen(db: Session, actor: Actor | None, *, league_id: object,
+                    filters: dict[str, Any] | None = None) -> OperatorScreen:  # fmt: skip
     """The league's free agents (the first page, waiting first) and its teams with room, for its SVL and admins."""
     league = leagues.managed(db, actor, league_id)
-    found = agents_page(db, actor, league_id=league.id, size=paging.MAX_PAGE_SIZE)
     assert league.id is not None
-    return {"league_id": league.id, "league_name": leagues.display_name(league), "rows": found.rows,
-            "total": found.total, "teams": team_choices(db, actor, league_id=league.id)}  # fmt: skip
+    agents = screens.part(agents_page, db, actor, league_id=league.id, filters=filters)
+    return OperatorScreen(league.id, leagues.display_name(league), agents, team_choices(db, actor, league_id=league.id))
 
 
 # --- placing ---------------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from volley_app import routes
-from volley_app.models import DiscountCode, League, LeagueStage, Payment, Team, User, utcnow
+from volley_app.models import DiscountCode, League, LeagueStage, Payment, Team, TeamMember, User, utcnow
 from volley_app.models.payments import AGENT, PLACE, SHARE
 from volley_app.services.core import paging, ratelimit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
@@ -632,6 +632,7 @@ class PaymentRow(TypedDict):
     user: str
     amount: str
     kept: str  # what it brought in, less what was given back (the ledger's sum)
+    proposed: str  # the refund the league's policy proposes now for a place or share given up ('' for none)
     provider: str
     provider_payment_id: str
     status: str
@@ -639,20 +640,48 @@ class PaymentRow(TypedDict):
     href: str  # the payment's page, where its operator refunds it
 
 
-def _payment(p: Payment, names: dict[int, str], zone: str | None = None, kept: dict[int, int] | None = None) -> PaymentRow:
+def _payment(p: Payment, names: dict[int, str], zone: str | None, kept: dict[int, int], proposed: dict[int, int]) -> PaymentRow:
     assert p.id is not None  # a stored payment
     return {
         "id": p.id,
         "team_name": p.team_name,
         "user": names.get(p.user_id, "") if p.user_id is not None else "",
         "amount": fees.money(p.amount_cents),
-        "kept": fees.money((kept or {}).get(p.id, 0)),
+        "kept": fees.money(kept.get(p.id, 0)),
+        "proposed": fees.money(proposed[p.id]) if proposed.get(p.id, 0) > 0 else "",
         "href": routes.payment_path(p.id),
         "provider": p.provider,
         "provider_payment_id": p.provider_payment_id or "",
         "status": p.status,
         "time": timefmt.date_time(p.updated_at, zone, labelled=True),
     }
+
+
+def _proposals(db: Session, league: League, found: list[Payment], kept: dict[int, int]) -> dict[int, int]:
+    """The refund the league's policy proposes now for each payment whose place or share was given up (a withdrawn
+    team's place, the share of a player who left the team) with something kept; the operator decides it on the
+    payment's page."""
+    team_ids = {p.team_id for p in found if p.team_id is not None} or {-1}
+    withdrawn = set(db.exec(select(Team.id).where(col(Team.id).in_(team_ids), col(Team.withdrawn_at).is_not(None))).all())
+    on_team = set(db.exec(select(TeamMember.team_id, TeamMember.user_id).where(
+        col(TeamMember.team_id).in_(team_ids), col(TeamMember.left_at).is_(None))).all())  # fmt: skip
+    out: dict[int, int] = {}
+    for p in found:
+        left = kept.get(p.id, 0) if p.id is not None else 0
+        if p.id is None or p.status != SUCCEEDED or left <= 0:
+            continue
+        given_up = (p.purpose == PLACE and p.team_id in withdrawn) or (
+            p.purpose == SHARE and (p.team_id, p.user_id) not in on_team)
+        if given_up:
+            out[p.id] = refund_policy.propose(league, left).cents
+    return out
+
+
+def _payment_rows(db: Session, league: League, found: list[Payment]) -> list[PaymentRow]:
+    names, zone = _payer_names(db, found), leagues.zone(db, league)
+    kept = ledger.net_by_payment(db, [p.id for p in found if p.id is not None])
+    proposed = _proposals(db, league, found, kept)
+    return [_payment(p, names, zone, kept, proposed) for p in found]
 
 
 def _payer_names(db: Session, found: list[Payment]) -> dict[int, str]:
@@ -665,10 +694,7 @@ def list_payments(db: Session, actor: Actor | None, *, league_id: object) -> lis
     """The payments of a league, for its SVL and admins."""
     league = leagues.managed(db, actor, league_id)
     query = select(Payment).where(Payment.league_id == league.id).order_by(col(Payment.id).desc())
-    rows = list(db.exec(query).all())
-    names, zone = _payer_names(db, rows), leagues.zone(db, league)
-    kept = ledger.net_by_payment(db, [p.id for p in rows if p.id is not None])
-    return [_payment(p, names, zone, kept) for p in rows]
+    return _payment_rows(db, league, list(db.exec(query).all()))
 
 
 # The filters of a league's payments: free text (the team or the player who paid).
@@ -697,13 +723,9 @@ def payments_page(
                             col(User.first_name), col(User.last_name))  # fmt: skip
         )
     query = query.order_by(col(Payment.id).desc())
-    zone = leagues.zone(db, league)
 
     def project(found: list[Any]) -> list[PaymentRow]:
-        rows = [r[0] for r in found]
-        names = _payer_names(db, rows)
-        kept = ledger.net_by_payment(db, [p.id for p in rows if p.id is not None])
-        return [_payment(p, names, zone, kept) for p in rows]
+        return _payment_rows(db, league, [r[0] for r in found])
 
     return paging.keyset(db, query, kinds=(int,), project=project, bookmark=bookmark, size=paging.page_size(size))
 

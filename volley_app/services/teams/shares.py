@@ -24,7 +24,8 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from volley_app import routes
-from volley_app.models import League, LedgerEntry, Payment, Team, TeamMember, User, utcnow
+from volley_app.models import FreeAgent, League, LedgerEntry, Payment, Team, TeamMember, User, utcnow
+from volley_app.models.free_agents import PLACED
 from volley_app.models.ledger import CASH, CHARGE, CREDIT_ISSUED, CREDIT_SPENT, DISCOUNT, REFUND
 from volley_app.models.payments import SHARE
 from volley_app.models.rosters import ShareReminder
@@ -46,6 +47,8 @@ YOURS_PAID = "You have paid your share of {team}'s fee."
 WITHDRAWN = "{team} has withdrawn from the league: nothing is due."
 IN_PROGRESS = "This payment is already being processed"
 OVERPAID = "Paid after the team's fee was paid in full"
+FREE_AGENT_PAID = "Own fee (free agent)"
+AGENT_OWES_NOTHING = "You paid the league your own fee as a free agent: nothing is due from you."
 
 PENDING, PROCESSING, SUCCEEDED, FAILED, EXPIRED = "pending", "processing", "succeeded", "failed", "expired"
 SHARE_LINK, REST_LINK = "share", "rest"  # a member's own share; the captain covering all that is left
@@ -109,12 +112,20 @@ def _paid_by(db: Session, team_id: int) -> dict[int, int]:
     return out
 
 
+def _agents(db: Session, team_id: int) -> set[int]:
+    """The members the league's operator placed on the team as free agents: they paid the league a fee of their own,
+    so they owe no share (and their fee is not the team's)."""
+    return set(db.exec(select(FreeAgent.user_id).where(FreeAgent.team_id == team_id, FreeAgent.status == PLACED)).all())
+
+
 def _owing(db: Session, team: Team, league: League) -> tuple[Balance, dict[int, int], list[int]]:
-    """The balance, what each player paid, and the members who have paid no share yet (they split what is due)."""
+    """The balance, what each player paid, and the members who have paid no share yet (they split what is due;
+    placed free agents are not among them)."""
     assert team.id is not None
     b = balance(db, team, league)
     paid = _paid_by(db, team.id)
-    unpaid = [m.user_id for m, _u in _members(db, team.id) if paid.get(m.user_id, 0) <= 0]
+    agents = _agents(db, team.id)
+    unpaid = [m.user_id for m, _u in _members(db, team.id) if paid.get(m.user_id, 0) <= 0 and m.user_id not in agents]
     return b, paid, unpaid
 
 
@@ -187,7 +198,9 @@ def _amount(db: Session, who: Payer) -> tuple[int, str]:
     if who.kind == REST_LINK:
         return (b.due, "") if team.captain_id == user.id else (0, ONLY_CAPTAIN)
     cents = share_of(b, unpaid, user.id)
-    return (cents, "") if cents > 0 else (0, YOURS_PAID.format(team=team.team_name))
+    if cents > 0:
+        return cents, ""
+    return 0, AGENT_OWES_NOTHING if user.id in _agents(db, team.id) else YOURS_PAID.format(team=team.team_name)
 
 
 def _open_payment(db: Session, who: Payer, cents: int) -> Payment:
@@ -425,12 +438,14 @@ def team_shares(db: Session, actor: Actor, team: Team, league: League, *, leads:
     if not fees.shared(league):
         return empty
     b, paid, unpaid = _owing(db, team, league)
+    agents = _agents(db, team.id)
     rows: list[ShareRow] = []
     for m, u in _members(db, team.id):
         owes = share_of(b, unpaid, m.user_id)
         show = owes > 0 and (leads or m.user_id == actor.user_id)
+        own = fees.money(paid[m.user_id]) if paid.get(m.user_id, 0) > 0 else ""
         rows.append({"user_id": m.user_id, "name": mail.full_name(u) or u.username,
-                     "paid": fees.money(paid[m.user_id]) if paid.get(m.user_id, 0) > 0 else "",
+                     "paid": FREE_AGENT_PAID if m.user_id in agents and not own else own,
                      "share": fees.money(owes) if owes else "",
                      "link": pay_link(team.id, m.user_id) if show else ""})  # fmt: skip
     captain = team.captain_id == actor.user_id and b.due > 0 and team.withdrawn_at is None

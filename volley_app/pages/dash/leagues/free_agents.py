@@ -17,42 +17,68 @@ from volley_app.components.forms import (
     submit_button,
     text_field,
 )
-from volley_app.components.layout import button_row, link_button, section_card
+from volley_app.components.layout import button_row, column, link_button, section_card
+from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
+from volley_app.services.core.errors import DomainError
+from volley_app.services.core.paging import Page
 from volley_app.services.teams import free_agents as svc
 from volley_app.state.auth import AuthState
-from volley_app.state.forms import FormState, form_values, path_arg
+from volley_app.state.forms import FormState, form_values, path_arg, run_action
+from volley_app.state.paging import PagedList
 
 ERROR_ID = "free-agents-error"
+NO_AGENTS = "No player has registered as a free agent yet."
+NO_MATCH = "No free agent matches this search."
 HEADERS = ["Name", "Position", "Ratings", "Gender", "Availability", "Status", "Team"]
 
 
-class FreeAgentsState(FormState, AuthState):
+class FreeAgentsState(PagedList, FormState, AuthState):
     _fields = ("agent_id", "team_id", "agent_ids", "captain_id", "team_name")
     _error_id = ERROR_ID
+    _filter_names = svc.AGENT_FILTERS
 
     found: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
     agents: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     teams: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)  # value, label
     notice: rx.Field[str] = rx.field("")
 
-    async def load(self) -> None:
-        self.notice = ""
-        await self._read()
+    @rx.var
+    def empty_text(self) -> str:
+        """What an empty list says: nobody matches the search, or (no search) nobody registered."""
+        return NO_MATCH if any(v for v in self.filters.values()) else NO_AGENTS
 
-    async def _read(self) -> None:
-        found = await self._read_record(svc.operator_screen, league_id=path_arg(self, "league_id"))
-        self.agents = [{k: str(v) for k, v in r.items()} for r in found["rows"]] if found else []
+    def _league_id(self) -> str:
+        return path_arg(self, "league_id")
+
+    async def _fetch(self, bookmark: str) -> tuple[Page | None, DomainError | None]:
+        return await self._read_list(svc.agents_page, bookmark, league_id=self._league_id())
+
+    def _show(self, rows: list, failure: DomainError | None) -> None:
+        self.agents = [{k: str(v) for k, v in r.items()} for r in rows]
+        if failure is not None:
+            self.error = failure.message
+
+    def _show_teams(self, teams: list[svc.TeamChoice]) -> None:
         self.teams = [{"value": str(t["id"]), "label": f"{t['name']} ({t['players']} players"
-                       f"{', short' if t['short'] else ''})"} for t in found["teams"]] if found else []  # fmt: skip
-        self.found = {"league_name": found["league_name"], "total": str(found["total"]),
-                      "league_href": routes.league_path(found["league_id"])} if found else {}  # fmt: skip
+                       f"{', short' if t['short'] else ''})"} for t in teams]  # fmt: skip
+
+    async def load(self) -> None:
+        """The league, the first page of its free agents and the teams to place them on, in one read."""
+        self._clear_messages()
+        self.notice = ""
+        found = await self._open_screen(svc.operator_screen, lambda screen: screen.agents, league_id=self._league_id())
+        self._show_teams(found.teams if found else [])
+        self.found = {"league_name": found.league_name,
+                      "league_href": routes.league_path(found.league_id)} if found else {}  # fmt: skip
 
     @rx.event
     async def refresh(self) -> None:
-        """The list read again, keeping what the last action said."""
-        await self._read()
+        """The page of the list shown and the teams read again, keeping what the last action said."""
+        await self._refresh()
+        teams, _failure = await run_action(svc.team_choices, actor=await self._actor(), league_id=self._league_id())
+        self._show_teams(teams or [])
 
     def _placed(self, done: svc.Placed):
         self.notice = f"Placed on {done['team_name']}."
@@ -126,7 +152,7 @@ def _place(a: ObjectVar[dict[str, str]]) -> rx.Component:
 
 
 def _agent_row(a: ObjectVar[dict[str, str]]) -> rx.Component:
-    return row(a["name"], a["position"], a["ratings"], a["gender"], a["availability"], a["status"],
+    return row(a["name"], a["position"], a["ratings"], a["gender"], a["availability"], a["status_label"],
                rx.cond(a["status"] == "waiting", _place(a), rx.text(a["team"])))  # fmt: skip
 
 
@@ -136,8 +162,11 @@ def free_agents_page() -> rx.Component:
     f = s.found.to(dict[str, str])
     return record_screen(
         "Free agents", f["league_name"], s, ERROR_ID, f["league_href"],
-        section_card("Free agents", table_or_empty(HEADERS, s.agents, _agent_row,
-                                                   "No player has registered as a free agent yet.")),
+        section_card("Free agents", column(
+            search_form(s, "Search free agents", placeholder="Name or username"),
+            table_or_empty(HEADERS, s.agents, _agent_row, s.empty_text),
+            pager(s, "free agents"),
+        )),
         rx.cond(s.agents.length() > 0, section_card("Form a team of free agents", _form_team(), max_width="36rem")),
         button_row(link_button("Back to the league", href=f["league_href"], variant="soft", size="2")),
     )  # fmt: skip

@@ -13,7 +13,10 @@ from .state import LeagueHomeState, LeaguePaymentsState
 
 
 def _payment_row(p: ObjectVar[dict[str, str]]) -> rx.Component:
-    return row(rx.link(p["team_name"], href=p["href"]), p["user"], p["amount"], p["kept"], p["status"], p["provider"],
+    status = rx.flex(rx.text(p["status"]), rx.cond(p["proposed"], rx.text("Refund proposed: " + p["proposed"].to(str),
+                                                                          size="1", color_scheme="amber")),
+                     direction="column")  # fmt: skip
+    return row(rx.link(p["team_name"], href=p["href"]), p["user"], p["amount"], p["kept"], status, p["provider"],
                rx.text(p["time"], class_name="nowrap"))  # fmt: skip
 
 
