@@ -12,7 +12,6 @@ from volley_app.components.forms import (
     NATIVE_CONTROL,
     error_of,
     field,
-    record_screen,
     stacked_form,
     submit_button,
     text_field,
@@ -20,7 +19,7 @@ from volley_app.components.forms import (
 from volley_app.components.layout import button_row, column, link_button, section_card
 from volley_app.components.paging import pager, search_form
 from volley_app.components.tables import row, table_or_empty
-from volley_app.registry import page
+from volley_app.registry import Body, record
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
 from volley_app.services.teams import free_agents as svc
@@ -156,12 +155,9 @@ def _agent_row(a: ObjectVar[dict[str, str]]) -> rx.Component:
                rx.cond(a["status"] == "waiting", _place(a), rx.text(a["team"])))  # fmt: skip
 
 
-@page(routes.FREE_AGENTS, "Free agents", on_load=FreeAgentsState.load)
-def free_agents_page() -> rx.Component:
-    s = FreeAgentsState
-    f = s.found.to(dict[str, str])
-    return record_screen(
-        "Free agents", f["league_name"], s, ERROR_ID, f["league_href"],
+@record(routes.FREE_AGENTS, "Free agents", FreeAgentsState, ERROR_ID, name="league_name", shown="league_href")
+def free_agents_page(s: type[FreeAgentsState], f: ObjectVar[dict[str, str]]) -> Body:
+    return (
         section_card("Free agents", column(
             search_form(s, "Search free agents", placeholder="Name or username"),
             table_or_empty(HEADERS, s.agents, _agent_row, s.empty_text),
