@@ -114,6 +114,7 @@ def test_a_player_registers_as_a_free_agent_pays_and_the_operator_places_them(ne
     # A new team of the other waiting agent.
     _waiting_agent("bob", lid)
     op.goto(f"/dash/leagues/{lid}/free-agents")
+    expect(op.get_by_role("cell", name="Bo User")).to_be_visible()  # the list has loaded: its search is ready
     op.get_by_label("Search free agents").fill("bob")
     op.get_by_role("button", name="Search").click()
     expect(op.get_by_role("cell", name="Amy User")).to_have_count(0)
