@@ -34,10 +34,18 @@ sockets.install()  # several instances: a killed one's socket records do not orp
 redis_state.install()  # each event in two round trips to Redis, not four
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
+# The server-drawn page shows its forms a moment before React takes them over; a form sent in that moment would
+# go to the browser's own post, which the pages' server does not answer. Until React owns a form, sending it does
+# nothing (the person taps again a moment later).
+EARLY_SUBMIT_GUARD = """document.addEventListener('submit', function (e) {
+  var own = Object.keys(e.target || {}).some(function (k) { return k.indexOf('__reactProps') === 0; });
+  if (!own) e.preventDefault();
+}, true);"""
+
 app = rx.App(
     api_transformer=[create_api(), create_feeds_api(), create_exports_api(), create_mail_links_api(), UploadGuard,
                      lambda inner: BodyLimit(inner, exempt=(UPLOAD_PATH,)), protect, ForwardedClient],
-    head_components=[rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
+    head_components=[rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"), rx.el.script(custom_attrs={"dangerouslySetInnerHTML": {"__html": EARLY_SUBMIT_GUARD}})],
     html_lang="en",
     stylesheets=["/theme.css"],
     backend_exception_handler=backend_exception_handler,

@@ -241,3 +241,24 @@ def test_the_running_app_delivers_its_outbox_to_smtp(page, mailbox):
     [msg] = mailbox.wait_for(1, timeout=15)
     assert msg["To"] == "someone@example.com"
     assert msg["Subject"] == "Hello from the outbox"
+
+
+def test_a_login_sent_before_the_page_is_ready_keeps_the_page_and_the_next_one_logs_in(new_page):
+    from tests.e2e.conftest import _HYDRATED
+
+    make_user("early")
+    page = new_page()
+    held = []  # the app's script is held back: the server-drawn form shows, React has not taken it over
+    page.route(re.compile(r"/assets/entry\.client"), lambda route: held.append(route))
+    type(page).goto(page, "/login", wait_until="commit")
+    page.get_by_label("Username").fill("early")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Login").click()
+    page.wait_for_timeout(500)
+    expect(page.get_by_role("button", name="Login")).to_be_visible()  # still the form: no page of the browser's post
+    assert held and re.search(r"/login/?$", page.url)
+    for route in held:
+        route.continue_()
+    page.wait_for_function(_HYDRATED)
+    page.get_by_role("button", name="Login").click()
+    expect(page).not_to_have_url(re.compile(r"/login"))

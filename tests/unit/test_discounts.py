@@ -316,6 +316,22 @@ def test_a_code_taken_after_the_card_payment_started_cancels_it_and_the_checkout
     assert ledger_problems(w["db"]) == []
 
 
+def test_a_card_payment_finished_before_a_code_is_taken_keeps_the_registration_at_its_price(w, stripe_env):
+    _code(w)
+    pid = _register(w)
+    assert dbmod.call(registration.checkout, w["players"][0], payment_id=pid)["client_secret"] == "pi_test_1_secret_x"
+    stripe_env.intents["pi_test_1"]["status"] = "succeeded"  # paid in another window, its webhook not here yet
+    with pytest.raises(Invalid) as refused:
+        _apply(w, pid, "FALL10")
+    assert "another window" in refused.value.errors["code"]
+    pay = rows(w["db"], Payment, Payment.id == pid)[0]
+    assert (pay.status, pay.amount_cents, pay.provider_payment_id) == ("succeeded", PRICE, "pi_test_1")
+    found = {e.kind: e.amount_cents for e in rows(w["db"], LedgerEntry, LedgerEntry.payment_id == pid)}
+    assert found == {CHARGE: PRICE}  # the charge is recorded, no discount
+    assert pay.discount_cents == 0
+    assert ledger_problems(w["db"]) == []
+
+
 def test_with_the_card_service_a_price_the_credit_covers_starts_no_card_payment(w, stripe_env):
     _give_credit(w, 0, PRICE)
     pid = _register(w)

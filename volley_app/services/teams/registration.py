@@ -47,6 +47,7 @@ LEAGUE_NOT_FOUND = "This league no longer exists"
 NAME_TAKEN = "A team in this league already has that name"
 OPERATORS_CANNOT_REGISTER = "Only players can register a team"
 ALREADY_PROCESSED = "This payment was already processed. Return to the league to try again."
+PAID_BEFORE_CODE = "This registration was paid meanwhile (in another window) at its price without this code"
 FILLED_UP = "The league filled up while you were registering. You can join its waitlist instead."
 HOLD_EXPIRED = "The place held for {team} was released at {until}."
 HOLD_EXPIRED_FULL = HOLD_EXPIRED + " The league is full now: you can put your team on its waitlist."
@@ -465,19 +466,34 @@ def apply_code(db: Session, actor: Actor | None, *, payment_id: object, code: ob
     """
     actor = _player(actor)
     pay, league = _locked_payment(db, actor, payment_id)
-    if pay.status != PENDING:
-        raise Invalid(ALREADY_PROCESSED)
     typed = code.strip() if isinstance(code, str) else ""
-    found = discounts.find_for(db, typed, league, actor.user_id, leaving_out=pay.id) if typed else None
     before, intent = pay.amount_cents, pay.provider_payment_id
-    discounts.price(db, pay, league, found)
+    _price_with(db, actor, pay, league, typed)
     if pay.provider == payments.StripeProvider.name and intent and pay.amount_cents != before:
+        # The card payment started for the old price is cancelled first, outside any transaction: one the player
+        # finished meanwhile (in another tab) is this registration's, at the old price, and the code is not taken.
+        db.rollback()
+        now = payments.stripe_provider().cancel(intent)
+        pay, league = _locked_payment(db, actor, pay.id)
+        if pay.status == PENDING and _verified(pay, now):
+            _fulfil(db, pay)
+            if pay.status == REFUNDED:
+                league_places.send_due_refunds(db, payment_id=pay.id)
+            db.commit()
+            raise Invalid({"code": PAID_BEFORE_CODE})
+        _price_with(db, actor, pay, league, typed)
         pay.provider_payment_id, pay.idempotency_key = None, secrets.token_hex(16)
         db.add(pay)
-        db.commit()  # the new price is recorded before the old card payment is cancelled, outside any transaction
-        payments.stripe_provider().cancel(intent)
-    log.info("payment %s priced with code %s: %s cents by card", pay.id, found.id if found else None, pay.amount_cents)
+    log.info("payment %s priced with code %r: %s cents by card", pay.id, typed, pay.amount_cents)
     return checkout(db, actor, payment_id=pay.id)
+
+
+def _price_with(db: Session, actor: Actor, pay: Payment, league: League, typed: str) -> None:
+    """The pending payment priced with the code ``typed`` (none when blank); the caller holds the league's lock."""
+    if pay.status != PENDING:
+        raise Invalid(ALREADY_PROCESSED)
+    found = discounts.find_for(db, typed, league, actor.user_id, leaving_out=pay.id) if typed else None
+    discounts.price(db, pay, league, found)
 
 
 def confirm_free(db: Session, actor: Actor | None, *, payment_id: object) -> Outcome:
