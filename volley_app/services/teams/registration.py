@@ -462,7 +462,8 @@ def apply_code(db: Session, actor: Actor | None, *, payment_id: object, code: ob
 
     The price is the server's: the league's, less the code's discount, less the player's credit. Decided under the
     league's lock and then the code's, so a code's last use goes to one registration. A card payment started for the
-    old price is cancelled with the card service after the commit; checkout starts one for the new price.
+    old price is cancelled with the card service first, outside any transaction: one that went through meanwhile is
+    the registration's, at the old price (the code is refused); otherwise checkout starts one for the new price.
     """
     actor = _player(actor)
     pay, league = _locked_payment(db, actor, payment_id)
@@ -481,9 +482,12 @@ def apply_code(db: Session, actor: Actor | None, *, payment_id: object, code: ob
                 league_places.send_due_refunds(db, payment_id=pay.id)
             db.commit()
             raise Invalid({"code": PAID_BEFORE_CODE})
+        if pay.provider_payment_id == intent:  # the cancelled card payment is no longer this one's, whatever the code
+            pay.provider_payment_id, pay.idempotency_key = None, secrets.token_hex(16)
+            db.add(pay)
+            db.commit()
+            pay, league = _locked_payment(db, actor, pay.id)
         _price_with(db, actor, pay, league, typed)
-        pay.provider_payment_id, pay.idempotency_key = None, secrets.token_hex(16)
-        db.add(pay)
     log.info("payment %s priced with code %r: %s cents by card", pay.id, typed, pay.amount_cents)
     return checkout(db, actor, payment_id=pay.id)
 
