@@ -360,7 +360,7 @@ def _check(page, role: str, address: str, opened: set[str] | None = None) -> lis
     page.goto(address)
     found = []
     try:
-        page.wait_for_selector("h1", state="attached", timeout=10_000)
+        page.wait_for_selector("h1", state="attached", timeout=20_000)
     except PlaywrightTimeout:
         found.append(f"{role} {address}: no h1 (or the page never loaded)")
     page.evaluate(_SETTLED)
@@ -411,7 +411,7 @@ def _check_dialogs(page, role: str, address: str, width: int, opened: set[str]) 
         except PlaywrightTimeout:
             found.append(f"{where}: Escape does not close the dialog")
             page.goto(address)
-            page.wait_for_selector("h1", state="attached", timeout=10_000)
+            page.wait_for_selector("h1", state="attached", timeout=20_000)
             page.evaluate(_SETTLED)
             openers = page.locator(OPENERS)
     return found
