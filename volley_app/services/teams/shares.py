@@ -438,14 +438,14 @@ def team_shares(db: Session, actor: Actor, team: Team, league: League, *, leads:
     if not fees.shared(league):
         return empty
     b, paid, unpaid = _owing(db, team, league)
-    agents = _agents(db, team.id)
     rows: list[ShareRow] = []
     for m, u in _members(db, team.id):
         owes = share_of(b, unpaid, m.user_id)
         show = owes > 0 and (leads or m.user_id == actor.user_id)
         own = fees.money(paid[m.user_id]) if paid.get(m.user_id, 0) > 0 else ""
+        agent = not own and m.user_id not in unpaid  # out of the split without a share paid: a placed free agent
         rows.append({"user_id": m.user_id, "name": mail.full_name(u) or u.username,
-                     "paid": FREE_AGENT_PAID if m.user_id in agents and not own else own,
+                     "paid": FREE_AGENT_PAID if agent else own,
                      "share": fees.money(owes) if owes else "",
                      "link": pay_link(team.id, m.user_id) if show else ""})  # fmt: skip
     captain = team.captain_id == actor.user_id and b.due > 0 and team.withdrawn_at is None
