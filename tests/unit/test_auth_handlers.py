@@ -159,6 +159,9 @@ async def test_dash_guard_with_an_expired_login_says_so_and_forgets_the_token(db
     await substate(root, AuthState).forget()
     assert info.info == {}
     assert state.restore_error == "Your login has expired."
+    # The tab opens a /dash page again (a reload): it still says so rather than sending to the login page.
+    assert redirect_target(await state.dash_guard()) is None
+    assert state.restore_error == "Your login has expired."
 
 
 async def test_dash_guard_of_a_tab_that_never_logged_in_forgets_nothing(db):

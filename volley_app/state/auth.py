@@ -148,8 +148,9 @@ class SessionGuard(AuthState):
             forget = [AuthState.forget] if token or self.user_id else []
             self.token_trusted, self.token_tab = "", ""
             self._show_user(None)
-            if token:
-                # A persisted login that no longer holds: say so, with the way back.
+            if token or self.restore_error == auth.SESSION_EXPIRED:
+                # A persisted login that no longer holds: say so, with the way back (also when this tab
+                # already forgot its token on an earlier page, until it logs in again).
                 self.restore_error = auth.SESSION_EXPIRED
                 return forget or None
             self.restore_error = ""
