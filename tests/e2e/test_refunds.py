@@ -121,6 +121,8 @@ def test_an_operator_refunds_part_gives_credit_and_archives_refunding_by_the_pol
     expect(page).to_have_url(re.compile(r"/dash/leagues$"))
     # Spikes withdraws: its page says what the policy proposes and links the payment, its form filled in with it.
     page.goto(f"/dash/teams/{db.call(lambda s: s.get(Payment, spikes).team_id)}")
+    # This tab showed Aces' page before: Spikes' form replaces it once read, and a dialog opened on Aces' goes with it.
+    expect(page.get_by_role("heading", name="Spikes", level=2)).to_be_visible()
     page.get_by_role("button", name="Withdraw Team").click()
     page.get_by_role("button", name="Forfeit remaining games").click()
     said = page.get_by_role("status").filter(has_text=f"Refund proposed per the policy: {fees.money(total - 2500)}")

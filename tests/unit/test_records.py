@@ -360,9 +360,11 @@ def test_a_league_stage_goes_back_when_its_start_moves_into_the_future(world):
 
 def test_a_league_day_must_match_its_start_date(world):
     db, lg = world["db"], world["lg"]
-    wrong = "Monday" if lg.day.value != "Monday" else "Tuesday"
+    start = leagues.timefmt.input_value(lg.start_at)
+    starts_on = dt.date.fromisoformat(start[:10]).strftime("%A")  # the weekday of the start, in the venue's time
+    wrong = "Monday" if starts_on != "Monday" else "Tuesday"
     with pytest.raises(Invalid) as caught:
-        leagues.update_league(db, world["a"], lg.id, court="C", start=leagues.timefmt.input_value(lg.start_at),
+        leagues.update_league(db, world["a"], lg.id, court="C", start=start,
                               number_of_weeks=4, time_increment=45, skill_level="C", format="6s", day=wrong,
                               max_teams=4, cost="100")  # fmt: skip
     assert caught.value.errors["day"].startswith("Day must match the start date, a ")
