@@ -45,11 +45,10 @@ python -m pytest tests/unit tests/api -n "$processes" --dist loadfile --ignore=t
 python -m pytest tests/unit/test_live.py || status=$?
 took "services and API tests"
 # E2E=smoke runs the end-to-end tests marked smoke (CI runs them whole on one database, as a smoke on the other).
-# One process unless E2E_PROCESSES says more: each runs its app and browser, serving one build of the pages
-# (tests/e2e/conftest.py; the build is reused while the sources are the same). Two take about half as long (a test
-# waits on its browser most of the time), but on two cores beside PostgreSQL and Redis a page's first load then
-# sometimes outlasts a test's patience: two of ninety tests failed so, once.
-e2e_processes="${E2E_PROCESSES:-1}"
+# Two processes unless E2E_PROCESSES says otherwise: each runs its app and browser, serving one build of the pages
+# (tests/e2e/conftest.py; the build is reused while the sources are the same). Two take about two thirds as long
+# as one: a test waits on its browser most of the time.
+e2e_processes="${E2E_PROCESSES:-2}"
 e2e_args=()
 if [ "$e2e_processes" != 1 ]; then
   e2e_args=(-n "$e2e_processes" --dist loadgroup)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from tests.factories import login_token
 from volley_app import db
 from volley_app.models import Gender, Rating, Role
 from volley_app.services.accounts.accounts import create_user
@@ -61,6 +62,17 @@ def next_thursday_evening() -> str:
     """A Thursday at 7 PM at least eight days ahead, as the form's date and time field takes it."""
     day = dt.date.today() + dt.timedelta(days=8)
     return (day + dt.timedelta(days=(3 - day.weekday()) % 7)).isoformat() + "T19:00"
+
+
+def open_as(page: Page, username: str, path: str) -> None:
+    """Open ``path`` as ``username``, who logged in on this device before with Trust This Device: their login's
+    token is in the browser's storage, where a trusted login keeps it. The login form has tests of its own
+    (``test_accounts``); a walk about something else starts here, a page load sooner."""
+    token = db.call(lambda s: login_token(s, username))
+    if not page.url.startswith("http"):
+        page.goto("/favicon.svg")  # the storage is the app's address's: any file of it opens it
+    page.evaluate("token => localStorage.setItem('vb_session', token)", token)
+    page.goto(path)
 
 
 def log_in(page: Page, username: str, password: str = PASSWORD, *, trust: bool = True) -> None:

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from sqlmodel import select
 
 from tests.e2e.conftest import ROOT
-from tests.e2e.helpers import add_open_league, expect_path, log_in, make_user, screenshot
+from tests.e2e.helpers import add_open_league, expect_path, log_in, make_user, open_as, screenshot
 from volley_app import db
 from volley_app.models import LedgerEntry, Role, User
 from volley_app.services.money import discounts, ledger, refund_policy
@@ -68,9 +68,7 @@ def test_an_operator_makes_a_code_and_a_captain_pays_less_with_it(new_page):
     _checked(op, "codes")
 
     cap = new_page()
-    log_in(cap, "cap")
-    expect(cap).not_to_have_url(re.compile(r"/login"))
-    cap.goto(f"/dash/leagues/{lid}")
+    open_as(cap, "cap", f"/dash/leagues/{lid}")
     cap.get_by_role("link", name="Register a Team").click()
     expect_path(cap, "/dash/leagues/teams/new")
     expect(cap.get_by_text(re.compile(r"League cost \$"))).to_be_visible()
@@ -122,9 +120,7 @@ def test_credit_that_covers_the_price_confirms_the_registration_without_a_card(n
     db.call(lambda s: ledger.record(s, kind="credit_issued", amount_cents=40000, key="gift-cap", reason="Rained out",
                                     user_id=s.exec(select(User.id).where(User.username == "cap")).one()))  # fmt: skip
     cap = new_page()
-    log_in(cap, "cap")
-    expect(cap).not_to_have_url(re.compile(r"/login"))
-    cap.goto("/dash/playerinfo")  # My Info says what credit is left and that it is spent by itself
+    open_as(cap, "cap", "/dash/playerinfo")  # My Info says what credit is left and that it is spent by itself
     expect(cap.locator("#my-credit")).to_have_text("You have $400 of credit.")
     expect(cap.get_by_text("It is spent automatically at your next registration.")).to_be_visible()
     _checked(cap, "my-info-credit")

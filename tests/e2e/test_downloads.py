@@ -8,9 +8,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import expect_path, log_in, screenshot
+from tests.e2e.helpers import open_as, screenshot
 from volley_app import db
-from volley_app.demo import DEMO_PASSWORD
 from volley_app.settings import get_settings
 
 pytestmark = pytest.mark.smoke  # also run on the second database (scripts/test.sh, E2E=smoke)
@@ -51,9 +50,7 @@ def _download(page: Page, name: str, exact: bool = False):
 def test_an_operator_downloads_every_file_of_a_league(new_page, width):
     lid = _demo_league_with_a_bracket()
     page = new_page(width=width, height=844)
-    log_in(page, "lexsports", DEMO_PASSWORD)
-    expect_path(page, "/dash/sessions")
-    page.goto(f"/dash/leagues/{lid}")
+    open_as(page, "lexsports", f"/dash/leagues/{lid}")
     origin = get_settings().public_url.rstrip("/")
     expect(page.get_by_role("link", name="Captain list (CSV)")).to_have_attribute(
         "href", re.compile("^" + re.escape(f"{origin}/api/exports/leagues/{lid}/teams.csv?"))

@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, log_in, make_user, screenshot
+from tests.e2e.helpers import add_open_league, make_user, open_as, screenshot
 from volley_app import db
 from volley_app.models import FreeAgent, League, Payment, Role, Team, User
 from volley_app.services.core.actors import Actor
@@ -64,9 +64,7 @@ def test_a_player_registers_as_a_free_agent_pays_and_the_operator_places_them(ne
     team = _team("cap", lid, "Aces")
 
     page = new_page()
-    log_in(page, "amy")
-    expect(page).not_to_have_url(re.compile(r"/login"))
-    page.goto(f"/dash/leagues/{lid}")
+    open_as(page, "amy", f"/dash/leagues/{lid}")
     page.get_by_role("link", name="Register as a Free Agent ($40)").click()
     expect(page).to_have_url(re.compile(rf"/dash/leagues/{lid}/free-agent$"))
     page.get_by_label("Position").select_option("Setter")
@@ -88,17 +86,13 @@ def test_a_player_registers_as_a_free_agent_pays_and_the_operator_places_them(ne
     assert db.call(lambda s: len(s.exec(select(Team)).all())) == 1  # no team made of a free agent's fee
 
     op = new_page()
-    log_in(op, "venue")
-    expect(op).not_to_have_url(re.compile(r"/login"))
-    op.goto(f"/dash/leagues/{lid}")
+    open_as(op, "venue", f"/dash/leagues/{lid}")
     op.get_by_role("link", name="Free Agents").click()
     expect(op).to_have_url(re.compile(rf"/dash/leagues/{lid}/free-agents$"))
     expect(op.get_by_role("cell", name="Mondays and Wednesdays")).to_be_visible()
     _shot(op, "list")
     phone = new_page(width=390, height=844)
-    log_in(phone, "venue")
-    expect(phone).not_to_have_url(re.compile(r"/login"))
-    phone.goto(f"/dash/leagues/{lid}/free-agents")
+    open_as(phone, "venue", f"/dash/leagues/{lid}/free-agents")
     expect(phone.get_by_role("cell", name="Mondays and Wednesdays")).to_be_visible()
     _shot(phone, "list")
     op.get_by_label("Team for Amy User").select_option(value=str(team))

@@ -8,7 +8,15 @@ import re
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user, screenshot, start_weekday
+from tests.e2e.helpers import (
+    add_open_league,
+    add_teams,
+    expect_path,
+    make_user,
+    open_as,
+    screenshot,
+    start_weekday,
+)
 from volley_app import db, routes
 from volley_app.models import Role, Team, TeamMember, User
 
@@ -19,9 +27,7 @@ def test_an_operator_sets_the_roster_and_sub_rules_and_finds_them_kept(new_page)
     make_user("courtside", Role.SVL, first_name="Courtside")
     lid = add_open_league("courtside")
     page = new_page(width=1280, height=900)
-    log_in(page, "courtside")
-    expect(page).not_to_have_url(re.compile(r"/login"))
-    page.goto(routes.league_path(lid))
+    open_as(page, "courtside", routes.league_path(lid))
     rules = page.get_by_role("group", name="Rosters and subs")
     expect(rules.get_by_label("Roster Minimum")).to_have_value("")
     page.get_by_label("Day").select_option(start_weekday(lid))  # the helper's league starts on another day than it says
@@ -44,9 +50,7 @@ def test_an_operator_sets_the_roster_and_sub_rules_and_finds_them_kept(new_page)
     expect(page.get_by_text("Rosters: 7–10 players")).to_be_visible()
     screenshot(page, "rules/league-rules-form-1280")
     phone = new_page(**PHONE)
-    log_in(phone, "courtside")
-    expect(phone).not_to_have_url(re.compile(r"/login"))
-    phone.goto(routes.league_rules_path(lid))
+    open_as(phone, "courtside", routes.league_rules_path(lid))
     expect(phone.get_by_role("heading", name=re.compile(r"^This League: \w+day C 6s$"))).to_be_visible()
     expect(phone.get_by_text("At least 2 women on court")).to_be_visible()
     expect(phone.get_by_text("Subs rated at most one level below C")).to_be_visible()
@@ -79,9 +83,7 @@ def test_an_operator_emails_every_rostered_player(new_page, mailbox):
     _join("Block Party", "lou")  # on two teams: one email
     for width, height in ((1280, 900), (PHONE["width"], PHONE["height"])):
         page = new_page(width=width, height=height)
-        log_in(page, "gymrat")
-        expect(page).not_to_have_url(re.compile(r"/login"))
-        page.goto(routes.league_path(lid))
+        open_as(page, "gymrat", routes.league_path(lid))
         page.get_by_role("link", name="Email Players").click()
         expect_path(page, routes.league_message_path(lid))
         expect(page.get_by_label("Team").locator("option")).to_have_count(3)  # loaded

@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, log_in, make_user, screenshot, start_weekday
+from tests.e2e.helpers import add_open_league, make_user, open_as, screenshot, start_weekday
 from volley_app import db, routes
 from volley_app.models import League, Role, User
 
@@ -25,9 +25,7 @@ def test_a_league_plays_all_three_sets_when_its_operator_says_so(new_page):
     weekday = start_weekday(lid)
     for width, choice in ((1280, "3"), (PHONE["width"], "")):
         page = new_page(width=width, height=900)
-        log_in(page, "courtside")
-        expect(page).not_to_have_url(re.compile(r"/login"))
-        page.goto(routes.league_path(lid))
+        open_as(page, "courtside", routes.league_path(lid))
         sets = page.get_by_label("Sets per Match")
         expect(sets).to_have_value("3" if choice == "" else "")
         page.get_by_label("Day").select_option(weekday)  # the helper's league starts on another day than it says
@@ -45,9 +43,7 @@ def test_a_venue_is_told_what_a_new_time_zone_moves_before_it_changes(new_page):
     uid = db.call(lambda s: s.exec(select(User.id).where(User.username == "courtside")).one())
     for width in (1280, PHONE["width"]):
         page = new_page(width=width, height=900)
-        log_in(page, "courtside")
-        expect(page).not_to_have_url(re.compile(r"/login"))
-        page.goto(routes.user_path(uid))
+        open_as(page, "courtside", routes.user_path(uid))
         zone = page.get_by_label("Time Zone")
         expect(zone).to_have_value(re.compile(r"America/"))
         target = "America/Denver" if width == 1280 else "America/Chicago"

@@ -7,7 +7,7 @@ import datetime as dt
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user, screenshot
+from tests.e2e.helpers import PASSWORD, make_user, open_as, screenshot
 from volley_app import db
 from volley_app.models import Gender, Rating, Role, SkillLevel, SubFormat, SubRequest, User, utcnow
 from volley_app.services.accounts import passwords
@@ -51,9 +51,7 @@ def test_a_player_pages_through_open_requests_on_a_phone(new_page):
     make_user("olga", first_name="Olga")
     _open_requests("olga", 30)
     p = new_page(**PHONE)
-    log_in(p, "anna")
-    expect_path(p, "/dash")
-    p.goto("/dash/notes")
+    open_as(p, "anna", "/dash/notes")
     expect(_shown(p, "request-item")).to_have_count(25)
     expect(p.get_by_role("status").filter(has_text="Showing")).to_have_text("Showing 1–25 of 30")
     expect(p.get_by_role("button", name="Previous page of open sub requests")).to_be_disabled()
@@ -75,9 +73,7 @@ def test_a_player_searches_subs_by_name_on_a_phone(new_page):
     make_user("anna", first_name="Anna")
     _subs(30, carla="Carla Diaz", dora="Dora Evans")
     p = new_page(**PHONE)
-    log_in(p, "anna")
-    expect_path(p, "/dash")
-    p.goto("/dash/subs")
+    open_as(p, "anna", "/dash/subs")
     expect(_shown(p, "sub-item")).to_have_count(25)
     p.get_by_label("Search subs by name").fill("carla d")
     p.get_by_role("button", name="Search").click()
@@ -99,9 +95,7 @@ def test_an_admin_searches_users(new_page):
         make_user(f"player{i:02}")
     make_user("zelda", first_name="Zelda")
     p = new_page()
-    log_in(p, "root")
-    expect_path(p, "/dash/profile")
-    p.goto("/dash/users")
+    open_as(p, "root", "/dash/users")
     rows = p.locator("table tbody tr")
     expect(rows).to_have_count(25)
     expect(p.get_by_role("status").filter(has_text="Showing")).to_have_text("Showing 1–25 of 32")

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import expect_path, log_in, make_user, wait_for_watchers
+from tests.e2e.helpers import make_user, open_as, wait_for_watchers
 from tests.e2e.test_players import PHONE, make_sub
 from tests.factories import actor_of
 from volley_app import db
@@ -40,9 +40,7 @@ def test_the_requestor_sees_the_accept_and_the_open_list_loses_it_without_reload
 
     # The requestor: My Sub Requests in one tab, the request's page in another.
     mine = new_page()
-    log_in(mine, "anna")
-    expect_path(mine, "/dash")
-    mine.goto("/dash/notes/notifications")
+    open_as(mine, "anna", "/dash/notes/notifications")
     mine_row = mine.get_by_test_id("request-item").filter(visible=True).filter(has_text="Live Wires")
     expect(mine_row).to_contain_text("Open")
     detail = mine.context.new_page()
@@ -53,17 +51,13 @@ def test_the_requestor_sees_the_accept_and_the_open_list_loses_it_without_reload
 
     # Another sub looks at the open requests (on a phone).
     other = new_page(**PHONE)
-    log_in(other, "carla")
-    expect_path(other, "/dash")
-    other.goto("/dash/notes")
+    open_as(other, "carla", "/dash/notes")
     other_row = other.get_by_test_id("request-item").filter(visible=True).filter(has_text="Live Wires")
     expect(other_row).to_have_count(1)
 
     # The sub accepts from the request's page.
     sub = new_page(**PHONE)
-    log_in(sub, "bruno")
-    expect_path(sub, "/dash")
-    sub.goto(f"/dash/notes/{rid}")
+    open_as(sub, "bruno", f"/dash/notes/{rid}")
     accept = sub.get_by_role("button", name="Accept")
     expect(accept).to_be_visible()
     wait_for_watchers(4)  # the requestor's two tabs, the open list, the sub's page

@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_teams, expect_path, log_in, make_user
+from tests.e2e.helpers import add_teams, expect_path, make_user, open_as
 from volley_app import db
 from volley_app.models import League, Role
 
@@ -22,9 +22,7 @@ def test_svl_runs_a_league_and_a_player_only_looks(new_page):
     make_user("courtside", Role.SVL, first_name="Courtside")
     make_user("pia")
     page = new_page()
-    log_in(page, "courtside")
-    expect(page).not_to_have_url(re.compile(r"/login"))
-    page.goto("/dash/sessions")
+    open_as(page, "courtside", "/dash/sessions")
     expect(page.get_by_text("No Sessions Yet")).to_be_visible()
 
     page.get_by_role("link", name="Add Session").click()
@@ -94,9 +92,7 @@ def test_svl_runs_a_league_and_a_player_only_looks(new_page):
     expect(last.get_by_role("cell").nth(3)).to_have_text("1")  # losses
 
     player = new_page(**PHONE)
-    log_in(player, "pia")
-    expect_path(player, "/dash")
-    player.goto(f"/dash/leagues/{lid}")
+    open_as(player, "pia", f"/dash/leagues/{lid}")
     expect(player.get_by_role("heading", name="Monday C 6s")).to_be_visible()
     expect(player.get_by_text("Court 2")).to_be_visible()
     for action in ("Generate Schedule", "Update League", "Delete League", "Upload Bracket"):
@@ -113,9 +109,7 @@ def test_svl_runs_a_league_and_a_player_only_looks(new_page):
 def test_svl_deletes_its_session_after_confirming(new_page):
     make_user("courtside", Role.SVL, first_name="Courtside")
     page = new_page(**PHONE)
-    log_in(page, "courtside")
-    expect(page).not_to_have_url(re.compile(r"/login"))
-    page.goto("/dash/sessions/new")
+    open_as(page, "courtside", "/dash/sessions/new")
     page.get_by_label("Name").fill("Gone Soon")
     page.get_by_label("Start").fill("2031-03-01T18:00")
     page.get_by_label("End").fill("2031-05-30T22:00")
@@ -165,9 +159,7 @@ def test_bracket_upload_is_checked_and_shown_to_players(new_page, tmp_path):
     real.write_bytes(_tiny_png())
 
     page = new_page()
-    log_in(page, "courtside")
-    expect(page).not_to_have_url(re.compile(r"/login"))
-    page.goto(f"/dash/leagues/{lid}")
+    open_as(page, "courtside", f"/dash/leagues/{lid}")
     expect(page.get_by_text("Tournament Bracket not released yet. Check back later!")).to_be_visible()
     upload = page.get_by_label("Tournament bracket file")  # the file input has a name
     upload_error = page.locator("#bracket-upload-error")  # right under the upload, not at the top of the page
@@ -188,9 +180,7 @@ def test_bracket_upload_is_checked_and_shown_to_players(new_page, tmp_path):
     expect(page.get_by_role("img", name="Tournament bracket")).to_be_visible()
 
     player = new_page(**PHONE)
-    log_in(player, "pia")
-    expect_path(player, "/dash")
-    player.goto(f"/dash/leagues/{lid}")
+    open_as(player, "pia", f"/dash/leagues/{lid}")
     expect(player.get_by_role("img", name="Tournament bracket")).to_be_visible()
     expect(player.get_by_role("button", name="Upload Bracket")).to_have_count(0)
 
@@ -215,9 +205,7 @@ def test_svl_promotes_a_waitlisted_team_and_the_captain_gets_mail(new_page, mail
 
     db.call(arrange)
     page = new_page(**PHONE)
-    log_in(page, "courtside")
-    expect(page).not_to_have_url(re.compile(r"/login"))
-    page.goto("/dash/leagues/teams/waitlist")
+    open_as(page, "courtside", "/dash/leagues/teams/waitlist")
     row = page.get_by_role("row").filter(has_text="Waiting Game")
     row.get_by_role("button", name="Promote").click()
     expect(page.get_by_text(re.compile(r"Waiting Game has been offered a place: the captain has been emailed"))).to_be_visible()

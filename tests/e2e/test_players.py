@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user, sent_events
+from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user, open_as, sent_events
 from volley_app import db
 from volley_app.models import Rating, Role, SubRequest, SubStatus, User
 from volley_app.services.accounts.accounts import create_user
@@ -162,9 +162,7 @@ def test_targeted_invite_from_the_subs_list_is_declined(new_page, mailbox):
     assert req.status == SubStatus.DECLINED
 
     d = new_page()
-    log_in(d, "dora")
-    expect_path(d, "/dash")
-    d.goto(f"/dash/notes/{req.id}")
+    open_as(d, "dora", f"/dash/notes/{req.id}")
     expect(d.get_by_text("This request was taken")).to_be_visible()  # declined: closed to everyone else
 
     # A decline is not a dead end: anna invites another sub, who is emailed and may accept.

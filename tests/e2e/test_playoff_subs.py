@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user, screenshot
+from tests.e2e.helpers import add_open_league, add_teams, expect_path, make_user, open_as, screenshot
 from volley_app import db, routes
 from volley_app.models import Game, GameType, League, Role, Team, User
 
@@ -56,15 +56,11 @@ def test_the_operator_approves_a_playoff_sub_on_the_league_rosters(new_page, wid
     rid = _playoff_sub(lid, f"pat{width}", f"helen{width}")
 
     captain = new_page(width, 844)
-    log_in(captain, f"pat{width}")
-    expect_path(captain, "/dash")
-    captain.goto(routes.sub_request_path(rid))
+    open_as(captain, f"pat{width}", routes.sub_request_path(rid))
     expect(captain.get_by_text(AWAITING).first).to_be_visible()
 
     page = new_page(width, 844)
-    log_in(page, f"svlp{width}")
-    expect_path(page, "/dash/sessions")
-    page.goto(routes.league_path(lid))
+    open_as(page, f"svlp{width}", routes.league_path(lid))
     page.get_by_role("link", name="Every team's roster").click()
     expect_path(page, routes.league_rosters_path(lid))
     expect(page.get_by_role("heading", name="Playoff subs awaiting approval")).to_be_visible()

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.e2e.helpers import expect_path, log_in, make_user
+from tests.e2e.helpers import make_user, open_as
 from volley_app.state import polling
 
 
@@ -45,15 +45,11 @@ def test_closing_a_tab_ends_its_poll_and_an_open_tab_keeps_its_own(new_page, run
     make_user("anna", first_name="Anna")
     make_user("bea", first_name="Bea")
     stays = new_page()
-    log_in(stays, "bea")
-    expect_path(stays, "/dash")
-    stays.goto("/dash/subs")  # refreshed every minute while shown
+    open_as(stays, "bea", "/dash/subs")  # refreshed every minute while shown
     assert _until(lambda: running_polls["now"] == 1, 20)
 
     closing = new_page()
-    log_in(closing, "anna")
-    expect_path(closing, "/dash")
-    closing.goto("/dash/subs")
+    open_as(closing, "anna", "/dash/subs")
     assert _until(lambda: running_polls["now"] == 2, 20)
 
     closing.close()

@@ -3,12 +3,10 @@ a withdrawn team's results stay and the standings still add up."""
 
 from __future__ import annotations
 
-import re
-
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user, screenshot
+from tests.e2e.helpers import add_open_league, add_teams, expect_path, make_user, open_as, screenshot
 from volley_app import db
 from volley_app.models import Game, Payment, Role, Team, User
 
@@ -35,9 +33,7 @@ def test_an_archived_league_keeps_its_payments_and_an_admin_restores_it(new_page
     _pay_for_teams(lid)
 
     svl = new_page(**PHONE)
-    log_in(svl, "courtside")
-    expect(svl).not_to_have_url(re.compile(r"/login"))
-    svl.goto(f"/dash/leagues/{lid}")
+    open_as(svl, "courtside", f"/dash/leagues/{lid}")
     svl.get_by_role("button", name="Delete League").click()
     question = svl.get_by_role("alertdialog")
     expect(question).to_contain_text("2 teams (2 paid)")
@@ -59,9 +55,7 @@ def test_an_archived_league_keeps_its_payments_and_an_admin_restores_it(new_page
     assert db.call(lambda s: (len(s.exec(select(Payment)).all()), len(s.exec(select(Team)).all()))) == (2, 2)
 
     admin = new_page()
-    log_in(admin, "boss")
-    expect(admin).not_to_have_url(re.compile(r"/login"))
-    admin.goto("/dash/archive")
+    open_as(admin, "boss", "/dash/archive")
     admin.get_by_role("link", name="Monday C 6s").click()
     expect_path(admin, f"/dash/leagues/{lid}")
     payments = admin.get_by_role("table").filter(has_text="Amount")
@@ -86,9 +80,7 @@ def test_a_withdrawn_team_keeps_its_results_and_the_standings_add_up(new_page):
     add_teams(lid, ["Net Ninjas", "Block Party", "Dig Deep", "Set to Kill"], captain="pia")
 
     page = new_page()
-    log_in(page, "courtside")
-    expect(page).not_to_have_url(re.compile(r"/login"))
-    page.goto(f"/dash/leagues/{lid}")
+    open_as(page, "courtside", f"/dash/leagues/{lid}")
     page.get_by_role("button", name="Generate Schedule").click()
     expect(page.get_by_text("Schedule generated:")).to_be_visible()
 

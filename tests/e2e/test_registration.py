@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user, screenshot
+from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user, open_as, screenshot
 from volley_app import db
 from volley_app.models import Game, League, Payment, Role, Team
 
@@ -67,9 +67,7 @@ def test_decline_then_retry_then_success(new_page, mailbox):
     _shot(page, "decline")
     assert _teams() == []
     phone = new_page(width=390, height=844)
-    log_in(phone, "cap")
-    expect(phone).not_to_have_url(re.compile(r"/login"))
-    phone.goto(f"/dash/leagues/teams/decline?league={lid}")
+    open_as(phone, "cap", f"/dash/leagues/teams/decline?league={lid}")
     expect(phone.get_by_role("link", name="Return to League")).to_have_attribute("href", f"/dash/leagues/{lid}")
     _shot(phone, "decline")
 
@@ -100,9 +98,7 @@ def test_decline_then_retry_then_success(new_page, mailbox):
 
     # the SVL sees the payments of the league
     svl = new_page()
-    log_in(svl, "venue")
-    expect(svl).not_to_have_url(re.compile(r"/login"))
-    svl.goto(f"/dash/leagues/{lid}")
+    open_as(svl, "venue", f"/dash/leagues/{lid}")
     expect(svl.get_by_role("heading", name="Payments")).to_be_visible()
     _shot(svl, "league-home-svl")
     expect(svl.get_by_role("row").filter(has_text="succeeded")).to_contain_text("$330")
@@ -165,9 +161,7 @@ def test_full_league_waitlist_then_the_svl_offers_a_place_and_the_captain_pays_f
     add_teams(lid, ["One", "Two"])
     _monday_league(lid)
     page = new_page(width=390, height=844)
-    log_in(page, "latecap")
-    expect(page).not_to_have_url(re.compile(r"/login"))
-    page.goto(f"/dash/leagues/{lid}")
+    open_as(page, "latecap", f"/dash/leagues/{lid}")
     full = "Max teams for this league has been reached. Enter your team name to join our waitlist and we will let you know if an opening becomes available."
     expect(page.get_by_text(full)).to_be_visible()
     _shot(page, "league-home-full")
@@ -184,9 +178,7 @@ def test_full_league_waitlist_then_the_svl_offers_a_place_and_the_captain_pays_f
 
     # the league is full: Promote says so, and how to add a team
     svl = new_page()
-    log_in(svl, "fullvenue")
-    expect(svl).not_to_have_url(re.compile(r"/login"))
-    svl.goto(f"/dash/leagues/teams/waitlist?league={lid}")
+    open_as(svl, "fullvenue", f"/dash/leagues/teams/waitlist?league={lid}")
     row = svl.get_by_role("row").filter(has_text="Bench Warmers")
     row.get_by_role("button", name="Promote").click()
     expect(svl.get_by_text(re.compile(r"has no free place: 2 of 2 places .* raise Max Teams"))).to_be_visible()

@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user, screenshot
+from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user, open_as, screenshot
 from volley_app import db, routes
 from volley_app.models import OutboxMessage, Role, Team
 
@@ -83,9 +83,7 @@ def test_the_operator_finds_a_player_on_the_league_rosters(new_page):
     add_teams(lid, ["Blocks"], captain="capq")
 
     page = new_page(1280, 800)
-    log_in(page, "svlq")
-    expect_path(page, "/dash/sessions")
-    page.goto(routes.league_path(lid))
+    open_as(page, "svlq", routes.league_path(lid))
     page.get_by_role("link", name="Every team's roster").click()
     expect_path(page, routes.league_rosters_path(lid))
     expect(page.get_by_role("cell", name="Quincy User")).to_be_visible()

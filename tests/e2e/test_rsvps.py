@@ -13,8 +13,8 @@ from tests.e2e.helpers import (
     add_open_league,
     add_teams,
     expect_path,
-    log_in,
     make_user,
+    open_as,
     screenshot,
     wait_for_watchers,
 )
@@ -60,9 +60,7 @@ def _answer(game: int, username: str) -> str | None:
 
 def _signed_in(page: Page, username: str, path: str) -> Page:
     """``page`` logged in as ``username``, on ``path``."""
-    log_in(page, username)
-    expect_path(page, "/dash")
-    page.goto(path)
+    open_as(page, username, path)
     return page
 
 

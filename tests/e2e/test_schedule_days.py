@@ -4,12 +4,11 @@ as such, and moving a game onto a court and time another game has is refused wit
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, add_teams, log_in, make_user, screenshot
+from tests.e2e.helpers import add_open_league, add_teams, make_user, open_as, screenshot
 from volley_app import db, routes
 from volley_app.models import Game, GameType, League, Role, Team
 
@@ -60,9 +59,7 @@ def test_a_week_shows_each_game_under_its_own_date_and_a_forfeit_as_such(new_pag
     moved_start = db.call(lambda s: s.get(Game, games["moved"]).start_at)
     for width, name in ((1280, "week-days-1280"), (PHONE["width"], "week-days-390")):
         page = new_page(width=width, height=900)
-        log_in(page, "courtside")
-        expect(page).not_to_have_url(re.compile(r"/login"))
-        page.goto(f"/dash/leagues/teams/schedule?league={lid}")
+        open_as(page, "courtside", f"/dash/leagues/teams/schedule?league={lid}")
         page.get_by_label("Week", exact=True).select_option("2")
         expect(page.get_by_role("heading", name="Week 2", exact=True)).to_be_visible()
         days = page.get_by_role("heading", level=3)

@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, add_teams, log_in, make_user, screenshot
+from tests.e2e.helpers import add_open_league, add_teams, log_in, make_user, open_as, screenshot
 from volley_app import db
 from volley_app.models import Game, GameType, League, Role, Team, User, utcnow
 from volley_app.services.teams import rosters
@@ -92,9 +92,7 @@ def test_two_captains_report_and_confirm_a_score_on_their_phones_and_the_standin
     expect(two.get_by_test_id("team-standing")).to_have_text("Standing: 2nd of 2")
 
     operator = new_page()  # the operator's score form opens with the result in its boxes
-    log_in(operator, "courtside")
-    expect(operator).not_to_have_url(re.compile(r"/login"))
-    operator.goto(f"/dash/leagues/games/{gid}/score")
+    open_as(operator, "courtside", f"/dash/leagues/games/{gid}/score")
     for label, value in (("Set 1: first team", "21"), ("Set 1: second team", "17"), ("Set 3: second team", "12")):
         expect(operator.get_by_label(label, exact=True)).to_have_value(value)
 
@@ -118,9 +116,7 @@ def test_the_operator_generates_the_bracket_and_enters_results_to_a_champion(new
     _season_over(lid)
 
     page = new_page()
-    log_in(page, "courtside")
-    expect(page).not_to_have_url(re.compile(r"/login"))
-    page.goto(f"/dash/leagues/{lid}")
+    open_as(page, "courtside", f"/dash/leagues/{lid}")
     expect(page.get_by_text("No payments yet.")).to_be_visible()  # the home's reads are in: a click is not redrawn away
     page.get_by_role("link", name="Playoff Bracket").click()
     expect(page.get_by_text("The playoff bracket has not been generated yet.")).to_be_visible()
@@ -152,9 +148,7 @@ def test_the_operator_generates_the_bracket_and_enters_results_to_a_champion(new
     _shot(page, "bracket-1280")
 
     player = new_page(**PHONE)
-    log_in(player, "pia")
-    expect(player).not_to_have_url(re.compile(r"/login"))
-    player.goto(f"/dash/leagues/{lid}/bracket")
+    open_as(player, "pia", f"/dash/leagues/{lid}/bracket")
     expect(player.get_by_text("Champion:")).to_be_visible()
     expect(player.get_by_role("button", name="Generate Bracket")).to_have_count(0)
     expect(player.get_by_role("heading", name="Final", exact=True)).to_be_visible()
@@ -169,9 +163,7 @@ def test_the_operator_is_asked_before_a_bracket_is_generated_with_games_unplayed
     _started_game(lid)  # Aces v Blocks, no result yet
     for width, name in ((1280, "bracket-early-1280"), (390, "bracket-early-390")):
         page = new_page(width=width, height=900)
-        log_in(page, "courtside")
-        expect(page).not_to_have_url(re.compile(r"/login"))
-        page.goto(f"/dash/leagues/{lid}/bracket")
+        open_as(page, "courtside", f"/dash/leagues/{lid}/bracket")
         page.get_by_role("button", name="Generate Bracket").click()
         dialog = page.get_by_role("alertdialog")
         expect(dialog).to_contain_text("1 regular-season game has no result yet.")

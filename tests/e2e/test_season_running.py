@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 import httpx
 from icalendar import Calendar
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user
+from tests.e2e.helpers import add_open_league, add_teams, expect_path, make_user, open_as
 from volley_app import db
 from volley_app.models import Game, League, Role
 from volley_app.services.core.actors import Actor
@@ -53,9 +52,7 @@ def test_an_operator_adds_a_second_court_and_redraws_the_schedule(new_page, mail
     _generate(lid)
     assert _courts(lid) == {"Court 1"}
     page = new_page()
-    log_in(page, "gymrat")
-    expect(page).not_to_have_url(re.compile(r"/login"))
-    page.goto(f"/dash/leagues/{lid}")
+    open_as(page, "gymrat", f"/dash/leagues/{lid}")
     page.get_by_label("More Courts (optional)").fill("Court 2")
     page.get_by_role("button", name="Update League").click()
     expect_path(page, "/dash/leagues")
@@ -79,9 +76,7 @@ def test_a_player_subscribes_to_their_feed_and_sees_their_next_game(new_page):
     add_teams(lid, ["Block Party", "Dig Deep"])
     _generate(lid)
     page = new_page(**PHONE)
-    log_in(page, "pia")
-    expect_path(page, "/dash")
-    page.goto("/dash/playerinfo")
+    open_as(page, "pia", "/dash/playerinfo")
     page.get_by_role("button", name="Turn on my calendar feed").click()
     address = page.locator("#calendar-feed-url")
     expect(address).to_contain_text("/api/calendar/")
@@ -105,9 +100,7 @@ def test_a_league_message_reaches_the_captains(new_page, mailbox):
     add_teams(lid, ["Net Ninjas"], captain="pia")
     add_teams(lid, ["Block Party"], captain="sam")
     page = new_page()
-    log_in(page, "gymrat")
-    expect(page).not_to_have_url(re.compile(r"/login"))
-    page.goto(f"/dash/leagues/{lid}")
+    open_as(page, "gymrat", f"/dash/leagues/{lid}")
     page.get_by_role("link", name="Email Players").click()
     expect_path(page, f"/dash/leagues/{lid}/message")
     expect(page.get_by_label("Team").locator("option")).to_have_count(3)  # loaded: every captain, or one team's

@@ -12,7 +12,7 @@ import re
 from playwright.sync_api import Page, expect
 from sqlmodel import col, select
 
-from tests.e2e.helpers import add_open_league, expect_path, log_in, make_user, screenshot, start_weekday
+from tests.e2e.helpers import add_open_league, expect_path, make_user, open_as, screenshot, start_weekday
 from tests.e2e.test_axe import _check
 from tests.e2e.test_revenue import _dollars, _download
 from volley_app import db, routes
@@ -66,9 +66,7 @@ def test_a_shared_fee_is_paid_by_deposit_and_links_refunded_on_leaving_and_by_po
     db.call(lambda s: discounts.create_code(s, _svl(s), code="EARLY10", scope="league", scope_id=lid, percent=10))
 
     op = new_page()
-    log_in(op, "venue")
-    expect(op).not_to_have_url(re.compile(r"/login"))
-    op.goto(f"/dash/leagues/{lid}")
+    open_as(op, "venue", f"/dash/leagues/{lid}")
     op.get_by_label("Who Pays").select_option("shares")
     op.get_by_label("Deposit (dollars)").fill("50")
     op.get_by_label("Refund Less Fee Until (optional)").fill("2039-12-30T12:00")
@@ -80,9 +78,7 @@ def test_a_shared_fee_is_paid_by_deposit_and_links_refunded_on_leaving_and_by_po
 
     # The captain pays the $50 deposit less the 10% code.
     cap = new_page()
-    log_in(cap, "cap")
-    expect(cap).not_to_have_url(re.compile(r"/login"))
-    cap.goto(routes.new_team_path(lid))
+    open_as(cap, "cap", routes.new_team_path(lid))
     cap.get_by_label("Team Name").fill("Aces")
     cap.get_by_role("button", name="Continue to Checkout").click()
     expect_path(cap, routes.TEAMS_CHECKOUT)
@@ -123,9 +119,7 @@ def test_a_shared_fee_is_paid_by_deposit_and_links_refunded_on_leaving_and_by_po
 
     # Amy leaves; her operator is proposed her refund and gives it from the emailed page.
     amy = new_page()
-    log_in(amy, "amy")
-    expect(amy).not_to_have_url(re.compile(r"/login"))
-    amy.goto(routes.team_path(tid))
+    open_as(amy, "amy", routes.team_path(tid))
     amy.get_by_role("button", name="Leave team").click()
     amy.get_by_role("alertdialog").get_by_role("button", name="Leave team").click()
     expect_path(amy, routes.TEAMS)

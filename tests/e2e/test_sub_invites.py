@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import PASSWORD, expect_path, log_in, make_user, screenshot
+from tests.e2e.helpers import PASSWORD, make_user, open_as, screenshot
 from volley_app import db
 from volley_app.models import Rating, SubInvite, SubRequest, User, utcnow
 from volley_app.services.accounts.accounts import create_user
@@ -46,9 +46,7 @@ def test_a_captain_invites_in_order_and_a_decline_by_email_invites_the_next(new_
     rid = _request("cap", "Ace Squad")
 
     a = new_page()
-    log_in(a, "cap")
-    expect_path(a, "/dash")
-    a.goto(f"/dash/notes/{rid}")
+    open_as(a, "cap", f"/dash/notes/{rid}")
     expect(a.get_by_role("heading", name="Invite Subs in Order")).to_be_visible()
     for name in ("Dora Sub", "Carla Sub"):
         a.get_by_label("Sub", exact=True).select_option(label=name)
@@ -88,9 +86,7 @@ def test_a_captain_invites_in_order_and_a_decline_by_email_invites_the_next(new_
     assert sorted(m["To"] for m in mails[1:]) == ["cap@example.com", "dora@example.com"]
 
     p = new_page(**PHONE)
-    log_in(p, "cap")
-    expect_path(p, "/dash")
-    p.goto(f"/dash/notes/{rid}")
+    open_as(p, "cap", f"/dash/notes/{rid}")
     queue = p.get_by_test_id("invite-queue-row")
     expect(queue.nth(0)).to_contain_text("Declined")
     expect(queue.nth(1)).to_contain_text("Dora Sub")

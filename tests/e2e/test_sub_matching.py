@@ -10,7 +10,7 @@ import re
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import expect_path, log_in, make_sub, make_user, next_thursday_evening
+from tests.e2e.helpers import make_sub, make_user, next_thursday_evening, open_as
 from tests.e2e.test_axe import _check
 from volley_app import db
 from volley_app.models import Gender, Rating, SubRequest, SubRequestPlace, SubStatus, User
@@ -36,9 +36,7 @@ def test_captain_sees_ranked_suggestions_with_reasons_and_invites_one(new_page, 
     make_sub("ivy", "Ivy", Gender.FEMALE, Rating.C)
 
     a = new_page()
-    log_in(a, "cora")
-    expect_path(a, "/dash")
-    a.goto("/dash/notes/new")
+    open_as(a, "cora", "/dash/notes/new")
     a.get_by_label("Team").fill("Setters Wanted")
     a.get_by_label("Date and Time").fill(next_thursday_evening())
     a.get_by_label("Location").fill("Lexington Sportsplex")
@@ -88,9 +86,7 @@ def test_captain_sees_ranked_suggestions_with_reasons_and_invites_one(new_page, 
 
     b = new_page(390, 844)  # another player opens the request: no suggestions for them
     make_user("dina", first_name="Dina")
-    log_in(b, "dina")
-    expect_path(b, "/dash")
-    b.goto(f"/dash/notes/{req.id}")
+    open_as(b, "dina", f"/dash/notes/{req.id}")
     expect(b.get_by_role("heading", name="Sub Request")).to_be_visible()
     expect(b.get_by_test_id("suggestions")).to_have_count(0)
 
@@ -99,9 +95,7 @@ def test_a_sub_sets_when_they_can_play_on_edit_info(new_page):
     make_sub("josie", "Josie", Gender.FEMALE, Rating.B)
     uid = _user_id("josie")
     a = new_page()
-    log_in(a, "josie")
-    expect_path(a, "/dash")
-    a.goto(f"/dash/users/{uid}")
+    open_as(a, "josie", f"/dash/users/{uid}")
     card = a.get_by_test_id("availability")
     expect(card).to_contain_text("Requestors see you suggested on these days: every day.")
     for day in ("Monday", "Wednesday", "Friday", "Saturday", "Sunday"):
@@ -146,9 +140,7 @@ def test_the_captain_marks_each_sub_of_a_request_for_two(new_page):
 
     rid = db.call(past_request)
     a = new_page(390, 844)
-    log_in(a, "nora")
-    expect_path(a, "/dash")
-    a.goto(f"/dash/notes/{rid}")
+    open_as(a, "nora", f"/dash/notes/{rid}")
     marks = a.get_by_test_id("sub-mark")
     expect(marks).to_have_count(2)
     expect(marks.nth(0)).to_contain_text("Opal Sub")

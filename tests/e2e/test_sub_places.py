@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import expect_path, log_in, make_user, screenshot, wait_for_watchers
+from tests.e2e.helpers import make_user, open_as, screenshot, wait_for_watchers
 from tests.e2e.test_players import PHONE, make_sub
 from tests.factories import actor_of
 from volley_app import db
@@ -42,15 +42,11 @@ def test_a_place_taken_and_given_up_shows_on_the_requestors_page_at_once(new_pag
     rid = _request("alice", "Two Short", players_needed="2")
 
     mine = new_page()
-    log_in(mine, "alice")
-    expect_path(mine, "/dash")
-    mine.goto(f"/dash/notes/{rid}")
+    open_as(mine, "alice", f"/dash/notes/{rid}")
     expect(mine.get_by_text("0 of 2 places taken")).to_be_visible()
 
     sub = new_page(**PHONE)
-    log_in(sub, "carmen")
-    expect_path(sub, "/dash")
-    sub.goto(f"/dash/notes/{rid}")
+    open_as(sub, "carmen", f"/dash/notes/{rid}")
     accept = sub.get_by_role("button", name="Accept")
     expect(accept).to_be_visible()
     wait_for_watchers(2)
@@ -94,9 +90,7 @@ def test_an_accept_the_needs_do_not_fit_says_why(new_page):
     make_sub("ben", "Ben", "Carter")
     rid = _request("alice", "Needs a Passer", gender_needed="Female", position_needed="Passer", min_rating="B")
     sub = new_page(**PHONE)
-    log_in(sub, "ben")
-    expect_path(sub, "/dash")
-    sub.goto(f"/dash/notes/{rid}")
+    open_as(sub, "ben", f"/dash/notes/{rid}")
     sub.get_by_role("button", name="Accept").click()
     expect(sub.get_by_role("alert").filter(has_text="You cannot take this sub request")).to_contain_text(
         "rated C at passer (needs B or better); gender not given"

@@ -9,7 +9,7 @@ import datetime as dt
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import PASSWORD, expect_path, log_in, screenshot
+from tests.e2e.helpers import PASSWORD, log_in, open_as, screenshot
 from volley_app import db
 from volley_app.models import OutboxMessage, Rating, Role, User, utcnow
 from volley_app.services.accounts.accounts import create_user
@@ -75,9 +75,7 @@ def test_sub_screens_at_desktop_and_phone_widths(new_page):
         _shot(ben, "home-commitments", width)
 
         alice = new_page(width, 900)
-        log_in(alice, "alice")
-        expect_path(alice, "/dash")
-        alice.goto("/dash/notes/notifications")
+        open_as(alice, "alice", "/dash/notes/notifications")
         item = alice.get_by_test_id("request-item").filter(visible=True).filter(has_text="Net Ninjas")
         expect(item).to_contain_text("Ben Sub, Gina Sub")
         if width == 1280:
@@ -110,9 +108,7 @@ def test_sub_screens_at_desktop_and_phone_widths(new_page):
         _shot(alice, "subs-empty-search", width)
 
         carmen = new_page(width, 900)
-        log_in(carmen, "carmen")
-        expect_path(carmen, "/dash")
-        carmen.goto(f"/dash/notes/{ids['full']}")
+        open_as(carmen, "carmen", f"/dash/notes/{ids['full']}")
         expect(carmen.get_by_text("This request was taken")).to_be_visible()
         expect(carmen.get_by_text("No access")).to_have_count(0)
         _shot(carmen, "request-taken", width)

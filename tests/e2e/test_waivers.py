@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, add_teams, expect_path, log_in, make_user, screenshot
+from tests.e2e.helpers import add_open_league, add_teams, expect_path, make_user, open_as, screenshot
 from volley_app import db
 from volley_app.models import Role, Team
 
@@ -28,9 +28,7 @@ def test_the_operator_saves_the_waiver_a_member_signs_it_and_the_operator_sees_i
     team_id = _team_id("Net Ninjas")
 
     desk = new_page()
-    log_in(desk, "courtside")
-    expect(desk).not_to_have_url(re.compile(r"/login"))
-    desk.goto(f"/dash/leagues/{lid}")
+    open_as(desk, "courtside", f"/dash/leagues/{lid}")
     desk.get_by_role("link", name="Waiver").click()
     expect_path(desk, f"/dash/leagues/{lid}/waiver")
     expect(desk.get_by_text("No waiver yet")).to_be_visible()
@@ -42,9 +40,7 @@ def test_the_operator_saves_the_waiver_a_member_signs_it_and_the_operator_sees_i
     screenshot(desk, "waiver-operator-1280")
 
     phone = new_page(**PHONE)
-    log_in(phone, "mia")
-    expect(phone).not_to_have_url(re.compile(r"/login"))
-    phone.goto(f"/dash/teams/{team_id}/waiver")
+    open_as(phone, "mia", f"/dash/teams/{team_id}/waiver")
     expect(phone.get_by_role("heading", name="Waiver, version 1")).to_be_visible()
     expect(phone.get_by_text("I release the league and the venue from any claim.")).to_be_visible()
     phone.get_by_label("Your full name").fill("Mia Smith")

@@ -211,6 +211,21 @@ async def test_the_league_home_opens_with_one_service_call(world, who, monkeypat
     assert len(state.my_games) == (6 if who == "player" else 0)  # the player captains every team: all 6 games
 
 
+async def test_the_league_home_read_again_keeps_its_form_and_a_changed_league_draws_it_anew(world):
+    """The same league read again (the page opened again, a tap on Delete before the read came back) leaves the
+    form as it is drawn, a dialog open on it too; a league that changed meanwhile draws it with the new values."""
+    state, _ev = await call(world, "svla", home.LeagueHomeState, f"/dash/leagues/{world['lid']}", "load")
+    key = state.form_key
+    await state.load()
+    assert state.form_key == key
+    db = world["db"]
+    lg = db.get(League, world["lid"])
+    lg.court = "Court 9"
+    db.commit()
+    await state.load()
+    assert state.form_key > key and state.form["court"] == "Court 9"
+
+
 @pytest.mark.parametrize("who", ["player", "svla"])
 async def test_a_league_home_card_refused_is_left_empty_and_the_rest_shows(world, who, monkeypatch):
     """Each card falls back alone: a part the reader is refused shows nothing, with no message, as before."""

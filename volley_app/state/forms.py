@@ -118,8 +118,17 @@ class FormState(rx.State, mixin=True):
     def _clear_messages(self) -> None:
         self.busy, self.error, self.errors = False, "", {}
 
-    def _show_record(self) -> None:
-        """New defaults for the uncontrolled inputs: the form is drawn again with them."""
+    _shown_defaults: str = ""
+
+    def _show_record(self, defaults: object = None) -> None:
+        """New defaults for the uncontrolled inputs: the form is drawn again with them. Given the ``defaults`` the
+        form is drawn with, only when they differ from those it shows: the same record read again (the page opened
+        again, a tap on its Delete before the read came back) leaves the form, and a dialog open on it, as they are."""
+        if defaults is not None:
+            shown = repr(defaults)
+            if shown == self._shown_defaults:
+                return
+            self._shown_defaults = shown
         self.form_key += 1
 
     async def _read_record(self, fn: Callable[..., T], **kwargs: Any) -> T | None:

@@ -182,7 +182,7 @@ class LeagueHomeState(RecordForms, AuthState):
         self.bracket_is_image = lg["bracket_type"].startswith("image/")
         link = found.bracket_link.value
         self.bracket_url = backend_address(link) if link else ""
-        self._show_record()
+        self._show_record(self.form)
 
     @rx.event
     def save(self, form_data: dict):
