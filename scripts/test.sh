@@ -45,10 +45,12 @@ python -m pytest tests/unit tests/api -n "$processes" --dist loadfile --ignore=t
 python -m pytest tests/unit/test_live.py || status=$?
 took "services and API tests"
 # E2E=smoke runs the end-to-end tests marked smoke (CI runs them whole on one database, as a smoke on the other).
-# Two processes unless E2E_PROCESSES says otherwise: each runs its app and browser, serving one build of the pages
-# (tests/e2e/conftest.py; the build is reused while the sources are the same). Two take about two thirds as long
-# as one: a test waits on its browser most of the time.
-e2e_processes="${E2E_PROCESSES:-2}"
+# The whole tier in two processes unless E2E_PROCESSES says otherwise: each runs its app and browser, serving one
+# build of the pages (tests/e2e/conftest.py; the build is reused while the sources are the same). Two take about
+# two thirds as long as one: a test waits on its browser most of the time. The few smoke tests run in one (a second
+# process would spend longer starting than it saves).
+if [ "${E2E:-all}" = smoke ]; then e2e_default=1; else e2e_default=2; fi
+e2e_processes="${E2E_PROCESSES:-$e2e_default}"
 e2e_args=()
 if [ "$e2e_processes" != 1 ]; then
   e2e_args=(-n "$e2e_processes" --dist loadgroup)

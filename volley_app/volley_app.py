@@ -42,10 +42,29 @@ EARLY_SUBMIT_GUARD = """document.addEventListener('submit', function (e) {
   if (!own) e.preventDefault();
 }, true);"""
 
+# The app installs on a phone's home screen (assets/manifest.webmanifest) and opens without a connection to say so
+# (assets/sw.js, assets/offline.html); the service worker is asked for once the page has loaded.
+THEME_COLOR = "#f76b15"
+REGISTER_SERVICE_WORKER = """if ('serviceWorker' in navigator) {
+  window.addEventListener('load', function () { navigator.serviceWorker.register('/sw.js').catch(function () {}); });
+}"""
+
+
+def _inline_script(source: str) -> rx.Component:
+    return rx.el.script(custom_attrs={"dangerouslySetInnerHTML": {"__html": source}})
+
+
 app = rx.App(
     api_transformer=[create_api(), create_feeds_api(), create_exports_api(), create_mail_links_api(), UploadGuard,
                      lambda inner: BodyLimit(inner, exempt=(UPLOAD_PATH,)), protect, ForwardedClient],
-    head_components=[rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"), rx.el.script(custom_attrs={"dangerouslySetInnerHTML": {"__html": EARLY_SUBMIT_GUARD}})],
+    head_components=[
+        rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
+        rx.el.link(rel="manifest", href="/manifest.webmanifest"),
+        rx.el.link(rel="apple-touch-icon", href="/icons/apple-touch-icon.png"),
+        rx.el.meta(name="theme-color", content=THEME_COLOR),
+        _inline_script(EARLY_SUBMIT_GUARD),
+        _inline_script(REGISTER_SERVICE_WORKER),
+    ],
     html_lang="en",
     stylesheets=["/theme.css"],
     backend_exception_handler=backend_exception_handler,
