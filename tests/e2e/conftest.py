@@ -332,8 +332,11 @@ def new_page(browser, app_url, db, request):
     """A factory of pages, each in a fresh browser context (a new 'device'). Screenshots on failure."""
     contexts = []
 
-    def make(width: int = 1280, height: int = 800):
-        ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=app_url)
+    def make(width: int = 1280, height: int = 800, *, service_worker: bool = False):
+        # The app's service worker (tests/e2e/test_installable.py) only where a test asks for it: it asks the
+        # network for every page first, so a walk sees the same pages without it, sooner.
+        ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=app_url,
+                                  service_workers="allow" if service_worker else "block")  # fmt: skip
         ctx.set_default_timeout(15_000)
         contexts.append(ctx)
         return _hydrating(ctx.new_page())

@@ -14,7 +14,7 @@ _WORKER_READY = "() => navigator.serviceWorker.ready.then((r) => r.active && r.a
 
 def test_the_app_installs_and_without_a_connection_says_so_then_comes_back(new_page):
     make_user("olga")
-    page = new_page(**PHONE)
+    page = new_page(**PHONE, service_worker=True)
     open_as(page, "olga", "/dash")
     expect(page.get_by_role("heading", name="Welcome, Test")).to_be_visible()
     manifest = page.locator("link[rel=manifest]").get_attribute("href")
