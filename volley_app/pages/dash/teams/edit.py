@@ -392,6 +392,6 @@ def team_edit_page() -> rx.Component:
                         rx.link("Open the payment to refund it", href=s.refund_href), "."),
         color_scheme="amber", role="status", width="100%"))  # fmt: skip
     return dash_page(form_card("Team", error_line(s.error, ERROR_ID), refund,
-                               rx.cond(s.denied, back, column(team, links, waiver)),
+                               rx.cond(s.denied, back, rx.cond(t["team_name"], column(team, links, waiver))),
                                fee_section(), rx.cond(flag(s.may, "can_manage"), cash_section()), roster_section(),
                                max_width="40rem"))  # fmt: skip
