@@ -7,12 +7,17 @@ be reached fails the run: it never skips.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-_TMP = Path(tempfile.mkdtemp(prefix="volley-tests-"))
+# In memory where the machine has it (/dev/shm): a test database's commits need not reach a disk.
+_MEMORY = Path("/dev/shm")
+_TMP = Path(tempfile.mkdtemp(prefix="volley-tests-", dir=_MEMORY if os.access(_MEMORY, os.W_OK) else None))
+atexit.register(shutil.rmtree, _TMP, ignore_errors=True)
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{_TMP / 'test.db'}")
 os.environ["APP_ENV"] = "test"
 os.environ.pop("FORWARDED_ALLOW_IPS", None)  # the tests read the default trusted proxies (this machine)

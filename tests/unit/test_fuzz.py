@@ -36,8 +36,9 @@ import sqlalchemy as sa
 from fastapi.routing import APIRoute
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlmodel import SQLModel
+from sqlmodel import Session, SQLModel
 
+from tests.conftest import clear_tables
 from tests.factories import add_league, add_league_session, add_teams, login_token, make_user
 from tests.harness import as_background, call, root_state, substate
 from volley_app import registry
@@ -152,8 +153,7 @@ def _args_strategy(state_cls, name: str) -> st.SearchStrategy:
 # --- the world they act on ----------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def world(db):
+def _build_world(db) -> dict:
     svl, _other = make_user(db, "svla", Role.SVL), make_user(db, "svlb", Role.SVL)
     pat, ben = make_user(db, "pat"), make_user(db, "ben", sub=True)
     make_user(db, "root", Role.ADMIN)
@@ -168,7 +168,31 @@ def world(db):
     db.commit()
     tokens = {name: login_token(db, name) for name in ("pat", "svla", "root")}
     ids = [str(x) for x in (sid, lg.id, teams[0], req, pat.id, svl.id)]
-    return {"db": db, "tokens": tokens, "ids": ids}
+    return {"db": db, "tokens": tokens, "ids": ids, "as_built": snapshot(db)}
+
+
+@pytest.fixture(scope="module")
+def _shared_world(migrated):
+    """The world, built once for the module's tests."""
+    clear_tables()
+    with Session(migrated, expire_on_commit=False) as db:
+        yield _build_world(db)
+    clear_tables()
+
+
+@pytest.fixture
+def world(_shared_world):
+    """The same world at the start of every test: a test that changed it (an accepted call writes) has it built
+    anew afterwards, and the records of tries are emptied, as the examples within one test share it as they find it."""
+    _shared_world["db"].expire_all()
+    yield _shared_world
+    db = _shared_world["db"]
+    with db.get_bind().begin() as conn:
+        for table in TRY_RECORDS:
+            conn.execute(SQLModel.metadata.tables[table].delete())
+    if snapshot(db) != _shared_world["as_built"]:
+        clear_tables()
+        _shared_world.update(_build_world(db))
 
 
 def snapshot(db) -> dict[str, list]:
