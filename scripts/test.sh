@@ -32,10 +32,24 @@ status=0
 tier_start=$SECONDS
 took() { echo "==> $1: $((SECONDS - tier_start)) s"; tier_start=$SECONDS; }
 echo "==> set-up: ${SECONDS} s"
+# The end-to-end tier serves one build of the pages. When the sources changed since the last build, it is made now,
+# beside the type check (each keeps about one core busy), and waited for before the tests start.
+build_pid=""
+build_log="$(mktemp)"
+if ! python -c 'import sys; from tests.e2e.conftest import _build_is_current; sys.exit(0 if _build_is_current() else 1)'; then
+  echo "==> building the pages (beside the checks below)"
+  python -m pytest -q -p no:cacheprovider tests/e2e/test_build.py >"$build_log" 2>&1 &
+  build_pid=$!
+fi
 echo "==> import contracts (layers, no cycles; pyproject.toml [tool.importlinter])"
 lint-imports --no-cache || status=$?
 echo "==> types (mypy over volley_app/, pyproject.toml [tool.mypy])"
 mypy || status=$?
+if [ -n "$build_pid" ]; then
+  wait "$build_pid" || { status=$?; echo "==> the build of the pages failed:"; cat "$build_log"; }
+  took "checks and the build of the pages"
+fi
+rm -f "$build_log"
 # One process per core (TEST_PROCESSES overrides), each with a database of its own (tests/conftest.py);
 # a file's tests stay in one process, so what a file sets up once is set up once.
 processes="${TEST_PROCESSES:-auto}"
@@ -54,12 +68,6 @@ e2e_processes="${E2E_PROCESSES:-$e2e_default}"
 e2e_args=()
 if [ "$e2e_processes" != 1 ]; then
   e2e_args=(-n "$e2e_processes" --dist loadgroup)
-  # The processes serve one build of the pages: when the sources changed since the last, one process makes it
-  # before the others start (a process starting beside a build in the making was seen to miss its pages).
-  if ! python -c 'import sys; from tests.e2e.conftest import _build_is_current; sys.exit(0 if _build_is_current() else 1)'; then
-    echo "==> building the pages (one process)"
-    python -m pytest -q tests/e2e/test_build.py || status=$?
-  fi
 fi
 if [ "${E2E:-all}" = smoke ]; then
   echo "==> end-to-end smoke tests (Chromium, $e2e_processes processes)"
