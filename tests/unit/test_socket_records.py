@@ -92,3 +92,44 @@ async def test_a_copy_of_a_tab_open_on_the_same_instance_gets_a_new_token(redis_
     new_token = await manager.link_token_to_sid("sock-test-twin", "sid-2")
     assert new_token is not None and new_token != "sock-test-twin"
     await _stop(manager)
+
+
+async def _disconnect_while_redis_is_out(monkeypatch, manager, token: str, sid: str) -> None:
+    """The tab's socket goes while Redis takes no delete."""
+
+    async def out_of_reach(*_keys):
+        raise ConnectionError("Redis is out of reach")
+
+    with monkeypatch.context() as m:
+        m.setattr(manager.redis, "delete", out_of_reach)
+        await manager.disconnect_token(token, sid)
+
+
+async def test_a_tab_back_on_another_instance_after_an_outage_keeps_its_token(redis_client, monkeypatch):
+    owner = _manager(redis_client)
+    await owner.link_token_to_sid("sock-test-owed", "sid-1")
+    await _disconnect_while_redis_is_out(monkeypatch, owner, "sock-test-owed", "sid-1")
+    assert await redis_client.exists("token_manager_socket_record_sock-test-owed")
+    # Redis answers again; the owner lives and beats, and owes the delete. The tab comes back on another instance:
+    # it is the same tab, not a copy.
+    owner._ensure_beat_task()
+    other = _manager(redis_client)
+    assert await other.link_token_to_sid("sock-test-owed", "sid-2") is None
+    record = pickle.loads(await redis_client.get("token_manager_socket_record_sock-test-owed"))  # noqa: S301
+    assert record.instance_id == other.instance_id and record.sid == "sid-2"
+    await owner._beat_once()  # nothing more is owed: the other instance's record stays
+    assert await redis_client.exists("token_manager_socket_record_sock-test-owed")
+    await _stop(owner)
+    await _stop(other)
+
+
+async def test_an_owed_delete_leaves_a_record_another_instance_wrote_since(redis_client, monkeypatch):
+    owner = _manager(redis_client)
+    await owner.link_token_to_sid("sock-test-relinked", "sid-1")
+    await _disconnect_while_redis_is_out(monkeypatch, owner, "sock-test-relinked", "sid-1")
+    key = "token_manager_socket_record_sock-test-relinked"
+    newer = pickle.dumps(SocketRecord(instance_id="another-instance", sid="sid-7"))
+    await redis_client.set(key, newer)
+    await owner._beat_once()
+    assert await redis_client.get(key) == newer
+    await _stop(owner)

@@ -14,6 +14,12 @@ stale and removed, and the tab keeps its token and its state. A real copy of a
 tab (the other instance beats on) still gets a new token. So does a record of
 this very instance for a tab it no longer has a socket for: left behind when the
 tab's disconnect could not delete it (Redis was briefly out of reach).
+
+A disconnect whose delete Redis did not take is owed: the instance deletes the
+record (if it still holds what it wrote) on its first beat once Redis answers
+again. So a tab that comes back on another instance after an outage is not taken
+for a copy: that instance waits ``SILENT_SECONDS`` (more than a beat) to learn
+whether the record's owner lives, and by then a live owner has deleted it.
 """
 
 from __future__ import annotations
@@ -23,10 +29,14 @@ import contextlib
 import logging
 import pickle
 import time
+from typing import TYPE_CHECKING
 
 from reflex.utils import prerequisites
 from reflex.utils.tasks import ensure_task
 from reflex.utils.token_manager import LocalTokenManager, RedisTokenManager, TokenManager
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +59,28 @@ class LivenessTokenManager(RedisTokenManager):
 
     _beat_task: asyncio.Task | None = None
 
+    def __init__(self, redis: Redis):
+        super().__init__(redis)
+        self._owed_deletes: dict[str, bytes] = {}  # token -> the record this instance wrote and could not delete
+
     async def _beat_once(self) -> None:
         await self.redis.set(alive_key(self.instance_id), repr(time.time()), ex=ALIVE_TTL_SECONDS)
+        for token, raw in list(self._owed_deletes.items()):
+            # redis-py types eval for its sync client too
+            await self.redis.eval(_DELETE_IF_SAME, 1, self._get_redis_key(token), raw)  # type: ignore[misc]
+            self._owed_deletes.pop(token, None)
+
+    async def disconnect_token(self, token: str, sid: str) -> None:
+        """Reflex's disconnect (the local link, then the record in Redis); a delete Redis does not take is owed."""
+        record = self.token_to_socket.get(token)
+        if record is None or record.sid != sid or record.instance_id != self.instance_id:
+            return
+        await LocalTokenManager.disconnect_token(self, token, sid)
+        try:
+            await self.redis.delete(self._get_redis_key(token))
+        except Exception as exc:
+            log.warning("A closed tab's socket record is deleted once Redis answers again: %s", exc)
+            self._owed_deletes[token] = pickle.dumps(record)
 
     async def _beat_forever(self) -> None:
         while True:
@@ -104,6 +134,7 @@ class LivenessTokenManager(RedisTokenManager):
             with contextlib.suppress(Exception):
                 await self._beat_once()
         self._ensure_beat_task()
+        self._owed_deletes.pop(token, None)  # the tab is back here: its record is written anew
         local = self.token_to_socket.get(token)
         if local is None or local.sid != sid:
             try:
