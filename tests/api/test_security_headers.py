@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import httpx
 import pytest
@@ -130,3 +131,49 @@ async def test_api_docs_exist_only_outside_production(monkeypatch, env, docs_sta
     finally:
         monkeypatch.setenv("APP_ENV", "test")
         get_settings.cache_clear()
+
+
+def _served(content_type: str, cache_control: str | None = None):
+    """A stand-in for what the one-port backend serves: any path answers 200 with ``content_type``."""
+
+    async def app(scope, receive, send):
+        headers = [(b"content-type", content_type.encode())]
+        if cache_control:
+            headers.append((b"cache-control", cache_control.encode()))
+        status = 404 if scope["path"].endswith("/missing.js") else 200
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": b"x"})
+
+    return security.protect(app)
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "content_type", "own", "expected"),
+    [
+        ("GET", "/assets/entry.client-Bx81fQ2a.js", "text/javascript", None, "public, max-age=31536000, immutable"),
+        ("HEAD", "/assets/root-C3a0.css", "text/css", None, "public, max-age=31536000, immutable"),
+        ("GET", "/dash/leagues", "text/html; charset=utf-8", None, "no-cache"),
+        ("GET", "/login", "text/html", None, "no-cache"),
+        ("GET", "/assets/reflex-env-a1.js", "text/javascript", "no-cache", "no-cache"),
+        ("GET", "/api/exports/teams.csv", "text/csv", "private, no-store", "private, no-store"),
+        ("GET", "/favicon.svg", "image/svg+xml", None, None),
+        ("GET", "/assets/missing.js", "text/plain", None, None),
+        ("POST", "/assets/x.js", "text/html", None, None),
+    ],
+)
+async def test_built_files_are_cached_for_good_and_pages_checked_each_visit(method, path, content_type, own, expected):
+    """On one port (``make run``) as behind nginx: a new build's files have new names, so the old ones are kept for a
+    year; a page is asked for again each visit, so a deploy is seen at once; a response's own rule is kept."""
+    transport = httpx.ASGITransport(app=_served(content_type, own))
+    async with httpx.AsyncClient(transport=transport, base_url=BASE) as c:
+        response = await c.request(method, path)
+    assert response.headers.get("cache-control") == expected
+    check_headers(response)
+
+
+def test_nginx_caches_the_built_files_as_the_one_port_backend_does():
+    conf = (Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf.template").read_text()
+    assets = conf[conf.index("location /assets/"):]
+    pages = conf[conf.index("location / {"):]
+    assert f'Cache-Control "{security.CACHED_FOR_GOOD.decode()}"' in assets[: assets.index("}")]
+    assert f'Cache-Control "{security.CHECKED_EACH_TIME.decode()}"' in pages[: pages.index("}")]

@@ -114,6 +114,13 @@ def test_make_run_serves_working_pages(browser, made_run):
         policy = home.headers.get("content-security-policy", "")
         script_src = next((d for d in policy.split(";") if d.strip().startswith("script-src")), "")
         assert "'sha256-" in script_src and "'unsafe-inline'" not in script_src, policy  # the page's scripts, by hash
+        # A page is asked for again on each visit; the build's hashed files are kept for good (a repeat visit
+        # asks for none of them).
+        assert home.headers.get("cache-control") == "no-cache", home.headers
+        built = [r for r in page.context.request.get(made_run + "/").text().split('"') if r.startswith("/assets/")]
+        assert built, "no built file named by the home page"
+        cached = page.context.request.get(made_run + built[0])
+        assert cached.status == 200 and cached.headers.get("cache-control") == "public, max-age=31536000, immutable"
 
         expect(page.get_by_role("heading", level=1)).to_be_visible()
         assert broken == [], "\n".join(broken)  # a blocked inline script shows here, before anything is clicked

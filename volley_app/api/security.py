@@ -11,7 +11,10 @@
   public address is https.
 
 In production one port serves the compiled pages through the backend, so the
-pages and static files get the headers from this same wrapper.
+pages and static files get the headers from this same wrapper, and the same caching
+as behind nginx (``deploy/nginx.conf.template``): the build's hashed files under
+``/assets/`` are kept for a year and never asked for again, a page is checked again
+on every visit (a new deploy is seen at once).
 """
 
 from __future__ import annotations
@@ -150,10 +153,45 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+# The build's files under /assets/ carry a hash of their content in their name: a new build has new names.
+ASSETS = "/assets/"
+CACHED_FOR_GOOD = b"public, max-age=31536000, immutable"
+CHECKED_EACH_TIME = b"no-cache"
+
+
+class StaticCaching:
+    """The caching of the pages and the build's files when the backend serves them itself (one port).
+
+    A response that says how it may be cached (an export, a feed, the API) keeps its own rule.
+    """
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
+            return
+        built_file = scope["path"].startswith(ASSETS)
+
+        async def send_with_caching(message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 200:
+                headers = message.get("headers", [])
+                names = {k.lower() for k, _ in headers}
+                page = any(k.lower() == b"content-type" and v.startswith(b"text/html") for k, v in headers)
+                if b"cache-control" not in names and (built_file or page):
+                    rule = CACHED_FOR_GOOD if built_file else CHECKED_EACH_TIME
+                    message = {**message, "headers": [*headers, (b"cache-control", rule)]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_caching)
+
+
 def protect(app: ASGIApp, backend_urls: Iterable[str] | None = None) -> ASGIApp:
     """``app`` behind the host check, every response with the security headers.
 
     ``backend_urls``: where pages reach the backend, when the Reflex config of this process does not say.
     """
     build = None if backend_urls is None else (lambda: headers(backend_urls=list(backend_urls)))
-    return InlineScriptHashes(SecurityHeaders(TrustedHostMiddleware(app, allowed_hosts=allowed_hosts()), build))
+    guarded = TrustedHostMiddleware(StaticCaching(app), allowed_hosts=allowed_hosts())
+    return InlineScriptHashes(SecurityHeaders(guarded, build))
