@@ -35,12 +35,28 @@ redis_state.install()  # each event in two round trips to Redis, not four
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 # The server-drawn page shows its forms a moment before React takes them over; a form sent in that moment would
-# go to the browser's own post, which the pages' server does not answer. Until React owns a form, sending it does
-# nothing (the person taps again a moment later).
-EARLY_SUBMIT_GUARD = """document.addEventListener('submit', function (e) {
-  var own = Object.keys(e.target || {}).some(function (k) { return k.indexOf('__reactProps') === 0; });
-  if (!own) e.preventDefault();
-}, true);"""
+# go to the browser's own post, which the pages' server does not answer. Until React owns a form, sending it is
+# kept, and sent once React does (the same form, or the one drawn in its place): the tap is not lost.
+EARLY_SUBMIT_GUARD = """(function () {
+  function own(el) { return Object.keys(el || {}).some(function (k) { return k.indexOf('__reactProps') === 0; }); }
+  var kept = false;
+  document.addEventListener('submit', function (e) {
+    var form = e.target;
+    if (own(form)) return;
+    e.preventDefault();
+    if (kept) return;
+    kept = true;
+    var index = Array.prototype.indexOf.call(document.forms, form), tries = 0;
+    var timer = setInterval(function () {
+      var now = form.isConnected ? form : document.forms[index];
+      if (++tries > 1200) { clearInterval(timer); kept = false; return; }
+      if (!now || !own(now)) return;
+      clearInterval(timer);
+      kept = false;
+      now.requestSubmit();
+    }, 50);
+  }, true);
+})();"""
 
 # The app installs on a phone's home screen (assets/manifest.webmanifest) and opens without a connection to say so
 # (assets/sw.js, assets/offline.html); the service worker is asked for once the page has loaded.
