@@ -135,6 +135,7 @@ def test_an_operator_refunds_part_gives_credit_and_archives_refunding_by_the_pol
     assert _mail(mailbox, "other@example.com", "Spikes has withdrawn")
     assert _refund_rows() == [2000]  # only proposed: nothing is given back until the operator does
     page.goto(f"/dash/leagues/{lid}")
+    expect(page.get_by_label("Refund Fee (dollars)")).to_have_value("25.00")  # the league is read: its form is drawn
     page.get_by_role("button", name="Delete League").click()
     expect(page.get_by_text(re.compile(r"The refund policy gives back now: Aces \$[\d,.]+, Spikes"))).to_be_visible()
     _shot(page, "archive")

@@ -77,6 +77,7 @@ def test_a_player_subscribes_to_their_feed_and_sees_their_next_game(new_page):
     _generate(lid)
     page = new_page(**PHONE)
     open_as(page, "pia", "/dash/playerinfo")
+    expect(page.get_by_role("definition").filter(has_text="pia").first).to_be_visible()  # read: the login is known
     page.get_by_role("button", name="Turn on my calendar feed").click()
     address = page.locator("#calendar-feed-url")
     expect(address).to_contain_text("/api/calendar/")

@@ -81,7 +81,7 @@ class PlayerInfoState(AuthState):
         path, failure = await run_action(change, actor=await self._actor())
         if failure is None:
             self._show_feed(path)
-            self.feed_notice = notice
+        self.feed_notice = notice if failure is None else failure.message
 
     @rx.event
     async def new_feed_address(self):
