@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+
 import httpx
 import pytest
 import schemathesis
@@ -38,8 +40,13 @@ def bearer(db):
     return {"Authorization": f"Bearer {issued.access}"}
 
 
+# Drawn cases an operation (CI draws fewer on its second database, as for tests/unit/test_fuzz.py), besides the
+# boundary cases.
+EXAMPLES = int(os.environ.get("SCHEMA_EXAMPLES", "12"))
+
+
 @schema.parametrize()
-@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_operation_answers_as_documented(case, bearer):
     # The drawn cases with and without a login; the boundary cases (each field's limits, one by one) with one only:
     # without it they all stop at the same 401, or reach a public route as the drawn ones do.
