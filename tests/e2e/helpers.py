@@ -168,3 +168,10 @@ def start_weekday(league_id: int) -> str:
         return timefmt.local(league.start_at, leagues.zone(session, league)).strftime("%A")
 
     return db.call(_day)
+
+
+def league_home_read(page, league_id: int) -> None:
+    """Waits until the league's home has read its league (its links name it): a dialog opened before that read
+    comes back goes when the league's form is drawn."""
+    expect(page.get_by_role("link", name="Schedule", exact=True)).to_have_attribute(
+        "href", re.compile(rf"league={league_id}\b"))

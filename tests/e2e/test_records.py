@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from tests.e2e.helpers import add_open_league, add_teams, expect_path, make_user, open_as, screenshot
+from tests.e2e.helpers import add_open_league, add_teams, expect_path, league_home_read, make_user, open_as, screenshot
 from volley_app import db
 from volley_app.models import Game, Payment, Role, Team, User
 
@@ -34,6 +34,7 @@ def test_an_archived_league_keeps_its_payments_and_an_admin_restores_it(new_page
 
     svl = new_page(**PHONE)
     open_as(svl, "courtside", f"/dash/leagues/{lid}")
+    league_home_read(svl, lid)
     svl.get_by_role("button", name="Delete League").click()
     question = svl.get_by_role("alertdialog")
     expect(question).to_contain_text("2 teams (2 paid)")

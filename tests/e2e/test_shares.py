@@ -12,7 +12,15 @@ import re
 from playwright.sync_api import Page, expect
 from sqlmodel import col, select
 
-from tests.e2e.helpers import add_open_league, expect_path, make_user, open_as, screenshot, start_weekday
+from tests.e2e.helpers import (
+    add_open_league,
+    expect_path,
+    league_home_read,
+    make_user,
+    open_as,
+    screenshot,
+    start_weekday,
+)
 from tests.e2e.test_axe import _check
 from tests.e2e.test_revenue import _dollars, _download
 from volley_app import db, routes
@@ -131,6 +139,7 @@ def test_a_shared_fee_is_paid_by_deposit_and_links_refunded_on_leaving_and_by_po
 
     # The league is archived, refunding the rest by the policy; revenue and its CSV are the ledger's.
     op.goto(f"/dash/leagues/{lid}")
+    league_home_read(op, lid)
     op.get_by_role("button", name="Delete League").click()
     op.get_by_role("button", name="Archive and refund").click()
     expect(op).to_have_url(re.compile(r"/dash/leagues$"))
