@@ -10,6 +10,7 @@ import functools
 import ipaddress
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -20,26 +21,49 @@ ROOT = Path(__file__).resolve().parent.parent
 
 SECRET_KEY_FILE = "secret_key"  # noqa: S105 - the file's name under VAR_DIR, not a key
 SECRET_KEY_BYTES = 48
+VAPID_KEY_FILE = "vapid_private_key.pem"
+# The push services of the browsers people use (Chrome, Firefox, Edge, Safari): a device's subscription names one.
+PUSH_SERVICES = ("fcm.googleapis.com", "updates.push.services.mozilla.com", "notify.windows.com", "push.apple.com")
 
 
 def installation_key(var_dir: Path) -> str:
     """This installation's own signing key: read from ``var_dir/secret_key``, written there (random, mode 0600)
-    on the first start. Processes starting together agree: the file appears whole, once (a hard link)."""
-    path = var_dir / SECRET_KEY_FILE
+    on the first start."""
+    return _installation_file(var_dir, SECRET_KEY_FILE, lambda: secrets.token_urlsafe(SECRET_KEY_BYTES) + "\n")
+
+
+def installation_push_key(var_dir: Path) -> str:
+    """This installation's own VAPID key (PEM of a P-256 private key) for push notifications: read from
+    ``var_dir/vapid_private_key.pem``, made there on the first start."""
+    def make() -> str:
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        key = ec.generate_private_key(ec.SECP256R1())
+        return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                 serialization.NoEncryption()).decode()  # fmt: skip
+
+    return _installation_file(var_dir, VAPID_KEY_FILE, make)
+
+
+def _installation_file(var_dir: Path, name: str, make: Callable[[], str]) -> str:
+    """The text of ``var_dir/name``, written there by ``make`` (mode 0600) when it is missing. Processes starting
+    together agree: the file appears whole, once (a hard link)."""
+    path = var_dir / name
     try:
         return path.read_text().strip()
     except FileNotFoundError:
         pass
     var_dir.mkdir(parents=True, exist_ok=True)
-    draft = var_dir / f".{SECRET_KEY_FILE}.{os.getpid()}.{secrets.token_hex(4)}"
+    draft = var_dir / f".{name}.{os.getpid()}.{secrets.token_hex(4)}"
     fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         with os.fdopen(fd, "w") as f:
-            f.write(secrets.token_urlsafe(SECRET_KEY_BYTES) + "\n")
+            f.write(make())
         try:
             os.link(draft, path)
         except FileExistsError:
-            pass  # another process wrote it first: theirs is the key
+            pass  # another process wrote it first: theirs is the one
     finally:
         draft.unlink(missing_ok=True)
     return path.read_text().strip()
@@ -99,6 +123,16 @@ class Settings(BaseSettings):
     outbox_interval_seconds: float = 5.0
     outbox_max_attempts: int = 8
 
+    # Push notifications (Web Push, VAPID). The private key: a PEM; unset, this installation's own, made in
+    # VAR_DIR/vapid_private_key.pem on the first start (instances on several machines must share one: set it).
+    vapid_private_key: str = ""
+    # Who runs the app, for the push services (a mailto: or https: address); unset: PROVIDER_EMAIL's mailto.
+    vapid_subject: str = ""
+    # The push services a device's subscription may name (a host or a parent domain of it; comma separated).
+    push_service_hosts: Annotated[list[str], NoDecode] = Field(default_factory=lambda: list(PUSH_SERVICES))
+    push_interval_seconds: float = 2.0
+    push_max_attempts: int = 5
+
     # Card payments (used by the registration issue); empty keys mean the offline provider.
     stripe_secret_key: str | None = None
     stripe_publishable_key: str | None = None
@@ -115,7 +149,8 @@ class Settings(BaseSettings):
     upload_dir: str = str(ROOT / "var" / "uploads")
     upload_max_bytes: int = 2 * 1024 * 1024
 
-    @field_validator("cors_origins", "allowed_hosts", "forwarded_allow_ips", "secret_key_fallbacks", mode="before")
+    @field_validator("cors_origins", "allowed_hosts", "forwarded_allow_ips", "secret_key_fallbacks", "push_service_hosts",
+                     mode="before")
     @classmethod
     def _split_origins(cls, value):
         if isinstance(value, str):
@@ -133,6 +168,10 @@ class Settings(BaseSettings):
             if self.app_env == "production":
                 raise ValueError("SECRET_KEY must be set when APP_ENV=production")
             self.secret_key = installation_key(Path(self.var_dir))
+        if not self.vapid_private_key:
+            self.vapid_private_key = installation_push_key(Path(self.var_dir))
+        if not self.vapid_subject:
+            self.vapid_subject = f"mailto:{self.provider_email}"
         for entry in self.forwarded_allow_ips:
             if entry != "*":
                 ipaddress.ip_network(entry, strict=False)  # ValueError names the bad entry

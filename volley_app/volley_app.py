@@ -21,7 +21,7 @@ from volley_app.api.feeds import create_feeds_api
 from volley_app.api.mail_links import create_mail_links_api
 from volley_app.api.proxy import ForwardedClient
 from volley_app.api.security import protect
-from volley_app.services.mail import mail
+from volley_app.services.mail import mail, push
 from volley_app.services.operations import clock_sweep, game_requests
 from volley_app.services.subs import invites, sub_reminders
 from volley_app.services.teams import league_places, rsvps
@@ -88,6 +88,7 @@ app = rx.App(
 )
 registry.add_pages(app)
 app.register_lifespan_task(mail.run_sender_forever)
+app.register_lifespan_task(push.run_sender_forever)
 app.register_lifespan_task(league_places.run_sweeper_forever)
 app.register_lifespan_task(sub_reminders.run_forever)
 app.register_lifespan_task(invites.run_sweeper_forever)

@@ -41,6 +41,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "waivers.sign_waiver",  # the signature itself is the record: who, which version, when, from where
         "shares.screen", "shares.pay_offline", "shares.confirm_return",  # a player paying their share by its link
         "free_agents.register", "waivers.sign_alone",  # a player registering alone: their signature, their payment
+        "push.subscribe", "push.unsubscribe",  # a person's own device taking their notifications, or no longer
     },
     "money movements (each ledger row is its own record: who, how much, what for, why)": {
         "ledger.charged", "ledger.record", "ledger.refund_made",
@@ -58,7 +59,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
     "housekeeping the clock does while a page is read or a sweep runs": {
         "auth.purge_expired", "clock.save_reached", "clock_sweep.save_reached",
         "invites.expire_invites", "invites.sweep_request", "leagues.save_reached_stages",
-        "mail.deliver_pending", "league_places.send_due_refunds", "ratelimit.purge", "sessions.save_reached_statuses",
+        "mail.deliver_pending", "push.deliver_pending", "league_places.send_due_refunds", "ratelimit.purge", "sessions.save_reached_statuses",
         "sub_records.rebuild", "sub_records.refresh",
         "sub_records.refresh_request", "sub_reminders.send_one", "game_requests.tell_short", "game_requests.tell_short_teams", "request_rows.complete_past", "request_lists.detail",
         "rsvps.send_one", "shares.remind",
@@ -67,7 +68,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "clashes.clear_of_kept",
         "invites.after_accept", "invites.after_decline", "request_replies.free_place", "invites.end_list", "invites.lock_request", "invites.place_freed",
         "invites.open_notices", "invites.use_link", "league_data.delete_children", "league_data.tell_captains_archived",
-        "mail.queue", "mail.queue_email",
+        "mail.queue", "mail.queue_email", "push.queue",
         "league_places.claim", "league_places.lock",
         "discounts.credit_free", "discounts.find_for",  # the player's and the code's locks, taken to read under
  "refunds.ask", "mail.tell", "playoffs.apply_forfeit", "playoffs.apply_result",
