@@ -58,3 +58,71 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(hashedFile(request));
   }
 });
+
+// Push notifications (services/mail/push.py sends them): a message is {title, body, url, tag, actions}. A tap opens
+// its page (a window of the app already showing it comes to the front). An action with `post` answers by its signed
+// link without opening the app (a sub's Accept or Decline), and says how that went in a notification of its own; one
+// without opens its address.
+self.addEventListener("push", (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch (error) {
+    message = { body: event.data ? event.data.text() : "" };
+  }
+  const actions = Array.isArray(message.actions) ? message.actions : [];
+  event.waitUntil(
+    self.registration.showNotification(message.title || "Volleyball Leagues", {
+      body: message.body || "",
+      tag: message.tag || undefined,
+      renotify: Boolean(message.tag),
+      icon: "/icons/icon-192.png",
+      badge: "/icons/icon-192.png",
+      data: { url: message.url || "/dash", actions },
+      actions: actions.map((a) => ({ action: a.action, title: a.title })),
+    }),
+  );
+});
+
+function pageText(html, tag) {
+  const found = html.match(new RegExp(`<${tag}>([^<]*)</${tag}>`));
+  if (!found) return "";
+  return found[1].replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+async function openPage(url) {
+  const target = new URL(url || "/dash", self.location.origin).href;
+  const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const same = open.find((client) => client.url === target && "focus" in client);
+  if (same) return same.focus();
+  return self.clients.openWindow(target);
+}
+
+async function answer(action, notification) {
+  const url = notification.data.url;
+  let title = "Your answer was sent";
+  let body = "Tap to open the request.";
+  try {
+    const response = await fetch(action.url, { method: "POST", credentials: "omit" });
+    if (response.type !== "opaque") {
+      const html = await response.text();
+      title = pageText(html, "h1") || (response.ok ? title : "Your answer was not recorded");
+      body = pageText(html, "p") || body;
+    }
+  } catch (error) {
+    return openPage(action.url); // no connection: the link's own page asks again once it opens
+  }
+  return self.registration.showNotification(title, { body, tag: notification.tag || undefined, icon: "/icons/icon-192.png",
+    data: { url, actions: [] } });
+}
+
+// A tap on ``notification`` (``action``: the name of its button, "" for the notification itself).
+function notificationClicked(notification, action) {
+  notification.close();
+  const data = notification.data || {};
+  const chosen = (data.actions || []).find((a) => a.action === action);
+  return chosen && chosen.post ? answer(chosen, notification) : openPage(chosen ? chosen.url : data.url);
+}
+
+self.addEventListener("notificationclick", (event) => event.waitUntil(notificationClicked(event.notification, event.action)));

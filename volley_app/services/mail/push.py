@@ -28,6 +28,7 @@ from pywebpush import WebPushException, webpush
 from sqlmodel import Session, col, select
 
 from volley_app import db as dbmod
+from volley_app import routes
 from volley_app.models import PushMessage, PushSubscription, utcnow
 from volley_app.services.core import periodic
 from volley_app.services.core.actors import Actor, require_actor
@@ -149,6 +150,15 @@ def device_state(db: Session, actor: Actor | None, endpoint: object) -> DeviceSt
     devices = db.exec(mine).one()
     on = bool(endpoint) and db.exec(mine.where(PushSubscription.endpoint == str(endpoint))).one() > 0
     return {"on": on, "devices": devices}
+
+
+def send_test(db: Session, actor: Actor | None) -> int:
+    """A message to each of the acting person's devices, to see that notifications arrive; answers how many."""
+    who = require_actor(actor)
+    count = queue(db, who.user_id, title="Notifications are on", body="This is how the app will tell you of "
+                  "invitations, answers and your games.", url=routes.PLAYER_INFO, tag="test")  # fmt: skip
+    db.commit()
+    return count
 
 
 def queue(db: Session, user_id: int, *, title: str, body: str, url: str, tag: str = "",

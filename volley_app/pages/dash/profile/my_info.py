@@ -10,6 +10,7 @@ from reflex.vars import ObjectVar
 from volley_app import routes
 from volley_app.components.calendar import add_to_calendar, webcal
 from volley_app.components.layout import column, dash_page, details, labelled, link_button, page_heading
+from volley_app.components.push import push_card
 from volley_app.components.sub_invites import sub_notify_card
 from volley_app.models import REGIONS
 from volley_app.registry import page
@@ -172,6 +173,7 @@ def player_info_page() -> rx.Component:
             rx.cond(s.credit != "", _credit_card()),
             _calendar_card(),
             sub_notify_card(),
+            push_card(),
             max_width="40rem",
         )
     )

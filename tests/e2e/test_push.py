@@ -1,0 +1,107 @@
+"""Push notifications in Chromium: a player turns them on from My Info, the server's encrypted message reaches the
+push service stand-in (which decrypts it as the browser would), and the service worker shows it when the browser's
+push service delivers it (CDP ``ServiceWorker.deliverPushMessage``); a tap opens its page.
+
+Chromium's own push service (Google's) is out of reach here: the page's ``PushManager`` hands out a subscription at
+the stand-in instead, with keys the stand-in holds, as a browser's push service would.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.helpers import make_user, open_as, screenshot
+from tests.push_standin import PushStandIn
+from volley_app.settings import get_settings
+
+PHONE = {"width": 390, "height": 844}
+# The browser's PushManager, subscribing at the stand-in (one subscription per device, kept across pages).
+_FAKE_PUSH_SERVICE = """(() => {
+  const device = %s;
+  const made = () => ({endpoint: device.endpoint, options: {applicationServerKey: null},
+    toJSON: () => ({endpoint: device.endpoint, keys: {p256dh: device.p256dh, auth: device.auth}}),
+    unsubscribe: async () => { localStorage.removeItem('push-device'); return true; }});
+  PushManager.prototype.subscribe = async function () { localStorage.setItem('push-device', '1'); return made(); };
+  PushManager.prototype.getSubscription = async function () { return localStorage.getItem('push-device') ? made() : null; };
+})();"""
+# The device's screen, where the service worker's notifications show: Chromium's headless shell has none (it refuses
+# to show one), so the worker's calls to show one are kept here instead, with what they would show.
+_SCREEN = """() => {
+  self.shownHere = [];
+  self.registration.showNotification = async (title, options) => { self.shownHere.push({title, ...options}); };
+}"""
+_SHOWN = """() => self.shownHere.map((n) => ({title: n.title, body: n.body, tag: n.tag, actions: n.actions.map((a) => a.title)}))"""
+
+
+@pytest.fixture
+def push_service(monkeypatch):
+    with PushStandIn() as stand_in:
+        monkeypatch.setenv("PUSH_SERVICE_HOSTS", "127.0.0.1")
+        get_settings.cache_clear()
+        yield stand_in
+    get_settings.cache_clear()
+
+
+def _deliver(page, message: dict) -> None:
+    """The browser's push service hands ``message`` to the app's service worker."""
+    cdp = page.context.new_cdp_session(page)
+    found = {}
+    cdp.on("ServiceWorker.workerRegistrationUpdated",
+           lambda e: found.update({r["registrationId"]: r for r in e["registrations"]}))  # fmt: skip
+    cdp.send("ServiceWorker.enable")
+    page.wait_for_timeout(200)
+    registration = next(r for r in found.values() if r["scopeURL"].rstrip("/") == page.url.split("/dash")[0])
+    origin = registration["scopeURL"].rstrip("/")
+    cdp.send("ServiceWorker.deliverPushMessage", {"origin": origin, "registrationId": registration["registrationId"],
+                                                  "data": json.dumps(message)})  # fmt: skip
+
+
+def _screen_of(page):
+    """The page's service worker, its notifications kept (see ``_SCREEN``)."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready")
+    worker = next(w for w in page.context.service_workers if w.url.endswith("/sw.js"))
+    worker.evaluate(_SCREEN)
+    return worker
+
+
+def _shown(worker, count: int = 1) -> list[dict]:
+    """The notifications the service worker showed, once there are ``count`` (at most 10 s)."""
+    for _ in range(100):
+        shown = worker.evaluate(_SHOWN)
+        if len(shown) >= count:
+            return shown
+        time.sleep(0.1)
+    return shown
+
+
+def test_a_player_turns_push_on_and_a_test_arrives_as_a_notification(new_page, app_url, push_service):
+    make_user("nadia")
+    device = push_service.device()
+    page = new_page(**PHONE, service_worker=True)
+    page.context.grant_permissions(["notifications"], origin=app_url.rstrip("/"))
+    page.context.add_init_script(_FAKE_PUSH_SERVICE % json.dumps(device))
+    open_as(page, "nadia", "/dash/playerinfo")
+    expect(page.locator("#push-state")).to_have_text("Off for this device. ")
+    page.get_by_role("button", name="Turn on notifications").click()
+    expect(page.get_by_role("status").filter(has_text="Notifications are on for this device.")).to_be_visible()
+    expect(page.locator("#push-state")).to_contain_text("On for this device. 1 device of yours takes them.")
+    screenshot(page, "push-on-390")
+
+    page.get_by_role("button", name="Send a test").click()
+    expect(page.get_by_role("status").filter(has_text="A test notification is on its way")).to_be_visible()
+    message = push_service.wait_for(device["endpoint"])[0]  # the app's sender sent it, encrypted; decrypted there
+    assert message["title"] == "Notifications are on" and message["url"] == "/dash/playerinfo"
+
+    worker = _screen_of(page)
+    _deliver(page, message)
+    assert _shown(worker) == [{"title": "Notifications are on", "body": message["body"], "tag": "test", "actions": []}]
+
+    page.reload()  # the device is remembered: off turns it off here and on the server
+    expect(page.locator("#push-state")).to_contain_text("On for this device.")
+    page.get_by_role("button", name="Turn off on this device").click()
+    expect(page.get_by_role("status").filter(has_text="Notifications are off for this device.")).to_be_visible()
+    expect(page.locator("#push-state")).to_have_text("Off for this device. ")
