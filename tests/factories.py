@@ -270,9 +270,9 @@ def player_world(db: Session) -> dict:
 
 
 def public_league_world(db: Session) -> dict:
-    """The public leagues' world: venue "Sandbox Courts" with a league in registration ("open": teams Open1 and Open2
-    and Waiting1 on the waitlist, of eight places) and one running ("running": Spikers1-4, week 1 played, week 2 to
-    come), both captained by casey (casey.captain@example.com); and leagues a visitor must not see ("hidden", by why),
+    """The public leagues' world: venue "Sandbox Courts" with a league in registration ("open", Monday C 6s: teams Open1
+    and Open2 and Waiting1 on the waitlist, of eight places) and one running ("running", Monday B 6s: Spikers1-4 of six
+    places, week 1 played, week 2 to come, registration open for a few weeks more), both captained by casey (casey.captain@example.com); and leagues a visitor must not see ("hidden", by why),
     one of them of another venue whose account is archived. Returns the league ids and the running league's teams."""
     now = utcnow()
     # Monday evenings, 6:30 PM in New York, as LEAGUE_START: the next one at least four days ahead, and eight days ago.
@@ -286,7 +286,8 @@ def public_league_world(db: Session) -> dict:
     open_ = add_league(db, venue, sid, start=start, max_teams=8)
     add_teams(db, open_, 2, prefix="Open", captain_id=captain.id)
     add_teams(db, open_, 1, prefix="Waiting", waitlist=True)
-    running = add_league(db, venue, sid, start=started, stage=LeagueStage.ACTIVE, max_teams=4)
+    running = add_league(db, venue, sid, start=started, stage=LeagueStage.ACTIVE, max_teams=6, skill_level=SkillLevel.B,
+                         registration_deadline=started + dt.timedelta(weeks=3))  # late registration: 2 places left
     t1, t2, t3, t4 = add_teams(db, running, 4, prefix="Spikers", captain_id=captain.id)
     add_game(db, running.id, t1, t2, running.start_at, court="Court 1", team1_game1_score=21, team2_game1_score=15,
              team1_game2_score=21, team2_game2_score=18)  # fmt: skip

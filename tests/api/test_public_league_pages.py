@@ -14,6 +14,7 @@ import pytest
 from tests.api.test_security_headers import check_headers
 from tests.factories import public_league_world
 from volley_app import routes
+from volley_app.models import League
 from volley_app.settings import get_settings
 
 BASE = "http://localhost:3000"
@@ -80,19 +81,27 @@ async def test_the_list_names_each_league_with_its_facts_and_structured_data(cli
 async def test_a_running_league_shows_its_standings_table_schedule_and_a_sports_event(client, world):
     path = routes.public_league_path(world["running"])
     page = _drawn_on_the_server(await client.get(path), path)
-    assert "<title>Monday C 6s volleyball league at Sandbox Courts | Bluegrass Volleyball</title>" in page
-    assert "Monday C 6s" in _meta(page, "og:title") and "Sandbox Courts" in _meta(page, "og:description")
+    assert "<title>Monday B 6s volleyball league at Sandbox Courts | Bluegrass Volleyball</title>" in page
+    assert "Monday B 6s" in _meta(page, "og:title") and "Sandbox Courts" in _meta(page, "og:description")
     event = _json_ld(page)
     assert event["@context"] == "https://schema.org" and event["@type"] == "SportsEvent"
     assert event["url"] == routes.absolute(path) and event["location"]["name"] == "Sandbox Courts"
     assert event["startDate"].endswith("Z") and event["offers"]["price"] == "330.00"
-    assert event["offers"]["availability"] == "https://schema.org/SoldOut"
+    assert event["offers"]["availability"] == "https://schema.org/InStock"  # late registration: 2 places left
     standings = page[page.index('<caption id="standings-caption">'):]
     standings = standings[: standings.index("</table>")]
     assert '<th scope="col">Team</th>' in standings and standings.count('<th scope="row">') == 4
     assert "Spikers1 v Spikers2" in page and "21-15, 21-18" in page and "Week 2" in page
     assert "Casey" not in page and "Waiting1" not in page
+    assert "2 of 6 places left" in page and "Register a team</a>" in page
+
+
+async def test_a_league_whose_registration_closed_offers_none(client, db, world):
+    db.get(League, world["running"]).registration_deadline = None  # closed at the start, now past
+    db.commit()
+    page = (await client.get(routes.public_league_path(world["running"]))).text
     assert "Registration for this league has closed" in page and "Register a team</a>" not in page
+    assert _json_ld(page)["offers"]["availability"] == "https://schema.org/SoldOut"
 
 
 async def test_a_league_in_registration_leads_to_its_registration_through_login_or_signup(client, world):

@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from tests.factories import public_league_world
-from volley_app.models import Team, utcnow
+from volley_app.models import League, Team, utcnow
 from volley_app.services.core.errors import NotFound
 from volley_app.services.operations import public_leagues
 
@@ -33,7 +33,14 @@ def test_places_left_count_playing_and_waiting_teams(db, world):
     by_id = {lg["id"]: lg for lg in public_leagues.public_leagues(db).rows}
     assert (by_id[world["open"]]["places"], by_id[world["open"]]["places_left"]) == (8, 5)
     assert by_id[world["open"]]["registration_open"] is True
-    assert (by_id[world["running"]]["places_left"], by_id[world["running"]]["registration_open"]) == (0, False)
+    assert (by_id[world["running"]]["places_left"], by_id[world["running"]]["registration_open"]) == (2, True)
+
+
+def test_registration_closes_at_the_deadline_or_else_at_the_start(db, world):
+    db.get(League, world["running"]).registration_deadline = None
+    db.commit()
+    running = public_leagues.public_league(db, world["running"]).league
+    assert (running["registration_open"], running["places_left"]) == (False, 2)
 
 
 def test_the_list_is_read_a_page_at_a_time(db, world):
@@ -85,5 +92,5 @@ def test_a_withdrawn_team_frees_its_place_and_stays_in_the_standings(db, world):
     db.get(Team, world["teams"][3]).withdrawn_at = utcnow()
     db.commit()
     page = public_leagues.public_league(db, world["running"])
-    assert page.league["places_left"] == 1  # running: registration closed all the same
+    assert page.league["places_left"] == 3
     assert [s["withdrawn"] for s in page.standings if s["team"] == "Spikers4"] == [True]

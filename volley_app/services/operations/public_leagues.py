@@ -53,7 +53,7 @@ class PublicLeague(TypedDict):
     places: int
     places_left: int
     registration_closes: str
-    registration_open: bool  # a team may still register (or join the waitlist)
+    registration_open: bool  # a team may still register (or join the waitlist): until the deadline, late ones too
     start_at: dt.datetime
     end_at: dt.datetime
     zone: str
@@ -140,8 +140,7 @@ def _public(league: League, venue: str, zone: str, places: league_places.Places,
         "places": places.places,
         "places_left": places.left,
         "registration_closes": timefmt.date_time(leagues.registration_closes(league), zone, labelled=True),
-        "registration_open": leagues.stage_at(league, now) == LeagueStage.REGISTRATION
-        and now < leagues.registration_closes(league),
+        "registration_open": now < leagues.registration_closes(league),
         "start_at": league.start_at,
         "end_at": league.start_at + dt.timedelta(weeks=league.number_of_weeks),
         "zone": zone,
