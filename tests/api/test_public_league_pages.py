@@ -17,16 +17,6 @@ from volley_app import routes
 from volley_app.models import League
 from volley_app.settings import get_settings
 
-BASE = "http://localhost:3000"
-
-
-@pytest.fixture
-async def client(backend):
-    _app, asgi = backend
-    transport = httpx.ASGITransport(app=asgi, client=("203.0.113.9", 5000))
-    async with httpx.AsyncClient(transport=transport, base_url=BASE) as c:
-        yield c
-
 
 @pytest.fixture
 def world(db):

@@ -20,19 +20,16 @@ MAX_WIDTH = "72rem"
 CURRENT_YEAR: rx.Var[int] = rx.Var("new Date().getFullYear()", _var_type=int)
 
 
-def link_button(*children: Content, href: str | rx.Var[str], document: bool = False, **props: Any) -> rx.Component:
-    """A link that looks like a button (one <a>, no button nested inside a link).
-
-    ``document``: the browser loads the address itself (a page the backend draws, ``routes.backend_page``), where the
-    app's router would look for it among its own pages.
-    """
-    loads = {"reload_document": True} if document else {}
-    return rx.button(rx.link(*children, href=href, underline="none", **loads), as_child=True, **props)
+def link_button(*children: Content, href: str | rx.Var[str], **props: Any) -> rx.Component:
+    """A link that looks like a button (one <a>, no button nested inside a link)."""
+    return rx.button(rx.link(*children, href=href, underline="none"), as_child=True, **props)
 
 
 def leagues_button(label: str = "Leagues", **props: Any) -> rx.Component:
-    """The way to the public leagues (``/leagues``), drawn by the backend."""
-    return link_button(label, href=routes.backend_page(routes.public_leagues_base), document=True, **props)
+    """The way to the public leagues (``/leagues``), drawn by the backend: the browser loads the address itself, where
+    the app's router would look for it among its own pages."""
+    href = routes.backend_page(routes.public_leagues_base)
+    return rx.button(rx.link(label, href=href, underline="none", reload_document=True), as_child=True, **props)
 
 
 def file_link(*children: Content, href: str | rx.Var[str], download: bool | str = True,

@@ -17,6 +17,7 @@ from typing import TypedDict
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from volley_app.models import League, LeagueSession, LeagueStage, SessionStatus, User, utcnow
 from volley_app.services.accounts import venues
@@ -103,7 +104,7 @@ def _listed(now: dt.datetime) -> list[sa.ColumnElement[bool]]:
     ]  # fmt: skip
 
 
-def _listed_query(now: dt.datetime) -> sa.Select:
+def _listed_query(now: dt.datetime) -> SelectOfScalar[League]:
     return (
         select(League)
         .join(LeagueSession, col(LeagueSession.id) == League.session_id)
