@@ -115,7 +115,7 @@ async def test_a_league_a_visitor_may_not_see_or_none_is_a_404_page(client, worl
 
 
 async def test_head_answers_as_get_does(client, world):
-    for path in (routes.public_leagues_base, routes.public_league_path(world["open"])):
+    for path in (routes.public_leagues_base, routes.public_leagues_base + "/", routes.public_league_path(world["open"])):
         response = await client.head(path)
         assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
         check_headers(response)

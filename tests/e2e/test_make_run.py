@@ -128,7 +128,7 @@ def test_make_run_serves_working_pages(browser, made_run):
         page.get_by_role("link", name="Browse Leagues").click()
         expect_path(page, "/leagues")
         expect(page.get_by_role("heading", name="Volleyball leagues", level=1)).to_be_visible()
-        page.get_by_role("navigation", name="Site").get_by_role("link", name="Log in").click()
+        page.get_by_role("navigation", name="Site").get_by_role("link", name="Log In").click()
         expect_path(page, "/login")
         log_in(page, "lexsports", DEMO_PASSWORD)  # over the websocket: the pages' scripts run
         expect_path(page, "/dash/sessions")

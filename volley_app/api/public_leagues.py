@@ -126,6 +126,7 @@ def create_public_leagues_api() -> FastAPI:
         return _not_found(request.url.path, exc.message)
 
     @api.api_route(base, methods=["GET", "HEAD"], response_class=HTMLResponse)
+    @api.api_route(base + "/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
     def league_list(page: str = "") -> HTMLResponse:
         found = db.call(svc.public_leagues, bookmark=page)
         rows = [_card(lg) for lg in found.rows]
