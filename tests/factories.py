@@ -18,6 +18,7 @@ from volley_app.models import (
     League,
     LeagueFormat,
     LeagueSession,
+    LeagueStage,
     LoginAttempt,
     LoginSession,
     MemberRole,
@@ -242,6 +243,7 @@ def session_statuses(db: Session) -> dict[str, SessionStatus]:
 
 
 PLAYERS_WORLD = ["alice", "ben", "svl", "root"]
+_DAY = dt.timedelta(days=1)
 
 
 def player_world(db: Session) -> dict:
@@ -265,6 +267,48 @@ def player_world(db: Session) -> dict:
         "ids": {u.username: u.id for u in rows(db, User)},
         "requests": {"open": open_id, "targeted": targeted_id},
     }
+
+
+def public_league_world(db: Session) -> dict:
+    """The public leagues' world: venue "Sandbox Courts" with a league in registration ("open", Monday C 6s: teams Open1
+    and Open2 and Waiting1 on the waitlist, of eight places) and one running ("running", Monday B 6s: Spikers1-4 of six
+    places, week 1 played, week 2 to come, registration open for a few weeks more), both captained by casey (casey.captain@example.com); and leagues a visitor must not see ("hidden", by why),
+    one of them of another venue whose account is archived. Returns the league ids and the running league's teams."""
+    now = utcnow()
+    # Monday evenings, 6:30 PM in New York, as LEAGUE_START: the next one at least four days ahead, and eight days ago.
+    start = LEAGUE_START + dt.timedelta(weeks=max(0, (now - LEAGUE_START).days // 7 + 1))
+    start += dt.timedelta(weeks=1) if start < now + 4 * _DAY else dt.timedelta()
+    started = start - dt.timedelta(weeks=2)
+    venue = make_user(db, "sandbox", Role.SVL, first_name="Sandbox", last_name="Courts")
+    gone = make_user(db, "oldgym", Role.SVL, first_name="Old", last_name="Gym")
+    captain = make_user(db, "casey", first_name="Casey", email="casey.captain@example.com")
+    sid = add_league_session(db, venue, "Fall", now - 10 * _DAY, now + 80 * _DAY)
+    open_ = add_league(db, venue, sid, start=start, max_teams=8)
+    add_teams(db, open_, 2, prefix="Open", captain_id=captain.id)
+    add_teams(db, open_, 1, prefix="Waiting", waitlist=True)
+    running = add_league(db, venue, sid, start=started, stage=LeagueStage.ACTIVE, max_teams=6, skill_level=SkillLevel.B,
+                         registration_deadline=started + dt.timedelta(weeks=3))  # late registration: 2 places left
+    t1, t2, t3, t4 = add_teams(db, running, 4, prefix="Spikers", captain_id=captain.id)
+    add_game(db, running.id, t1, t2, running.start_at, court="Court 1", team1_game1_score=21, team2_game1_score=15,
+             team1_game2_score=21, team2_game2_score=18)  # fmt: skip
+    add_game(db, running.id, t3, t4, running.start_at, court="Court 2", team1_game1_score=10, team2_game1_score=21,
+             team1_game2_score=12, team2_game2_score=21)  # fmt: skip
+    add_game(db, running.id, t1, t3, running.start_at + 7 * _DAY)
+    hidden = {
+        "draft": add_league(db, venue, sid, start=now + 5 * _DAY, active=False).id,
+        "ended": add_league(db, venue, sid, start=now - 20 * _DAY, stage=LeagueStage.INACTIVE).id,
+        "archived": add_league(db, venue, sid, start=now + 6 * _DAY, archived_at=now).id,
+    }
+    old_sid = add_league_session(db, venue, "Spring", now - 200 * _DAY, now - 100 * _DAY)
+    hidden["past session"] = add_league(db, venue, old_sid, start=now - 190 * _DAY).id
+    archived_sid = add_league_session(db, venue, "Winter", now - 5 * _DAY, now + 60 * _DAY)
+    hidden["archived session"] = add_league(db, venue, archived_sid, start=now + 7 * _DAY).id
+    db.get(LeagueSession, archived_sid).archived_at = now
+    gone_sid = add_league_session(db, gone, "Fall", now - 10 * _DAY, now + 80 * _DAY)
+    hidden["archived venue"] = add_league(db, gone, gone_sid, start=now + 3 * _DAY).id
+    db.get(User, gone.id).archived_at = now
+    db.commit()
+    return {"open": open_.id, "running": running.id, "hidden": hidden, "teams": (t1, t2, t3, t4)}
 
 
 def snapshot(db) -> tuple:

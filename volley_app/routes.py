@@ -241,6 +241,13 @@ def safe_next(value: str | None, default: str = DASH) -> str:
     return value
 
 
+def after_login(target: str | None, roles: Iterable[str]) -> str:
+    """Where a login (or a new account) goes: ``target`` (a ``next``; none: /dash) when it is this site's and the user's
+    to open, else the user's own home."""
+    path = safe_next(target)
+    return path if may_open(roles, path) else home_for(roles)
+
+
 # --- link builders ----------------------------------------------------------------------------
 
 
@@ -255,6 +262,11 @@ def absolute(path: str) -> str:
 
 def login_with_next(path: str) -> str:
     return f"{LOGIN}?next={quote(path, safe='/')}"
+
+
+def signup_with_next(path: str) -> str:
+    """Sign up, then on to ``path`` (as ``login_with_next`` does after a login)."""
+    return f"{SIGNUP}?next={quote(path, safe='/')}"
 
 
 def reset_password_path(user_id: int | str, token: str) -> str:
@@ -374,6 +386,29 @@ def backend_absolute(path: str) -> str:
     only a set-up whose backend listens elsewhere (``BACKEND_URL``, the hot-reload dev server) differs.
     """
     return get_settings().backend_url.rstrip("/") + path
+
+
+# The leagues anyone may browse before signing up, drawn by the backend as plain HTML (``api.public_leagues``), not
+# pages of the app: a shared link's preview card is read without running a script.
+public_leagues_base = "/leagues"
+
+
+def public_leagues_path(bookmark: str = "") -> str:
+    """The public list of leagues, from the page ``bookmark`` starts (the first page without one)."""
+    return _with(public_leagues_base, page=bookmark) if bookmark else public_leagues_base
+
+
+def public_league_path(league_id: int | str) -> str:
+    """A league's public page (its facts, standings and schedule)."""
+    return f"{public_leagues_base}/{league_id}"
+
+
+def backend_page(path: str) -> str:
+    """A link from the app's pages to a page the backend draws (``/leagues``): the path where the backend shares
+    PUBLIC_URL's origin (``make run``, nginx), the backend's own address where it listens elsewhere (the dev server)."""
+    settings = get_settings()
+    shared = settings.backend_url.rstrip("/") == settings.public_url.rstrip("/")
+    return path if shared else backend_absolute(path)
 
 
 def invite_answer_path(token: str) -> str:

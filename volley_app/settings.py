@@ -18,6 +18,8 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
+# The product's name, in every page title and the site's header.
+SITE_NAME = "Bluegrass Volleyball"
 
 SECRET_KEY_FILE = "secret_key"  # noqa: S105 - the file's name under VAR_DIR, not a key
 SECRET_KEY_BYTES = 48

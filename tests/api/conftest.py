@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 
@@ -16,3 +17,12 @@ def backend():
     # a backend-only instance does.
     environment.REFLEX_SKIP_COMPILE.set(True)
     return app, app()
+
+
+@pytest.fixture
+async def client(backend):
+    """An HTTP client of the whole backend, as a visitor at 203.0.113.9 on the app's address reaches it."""
+    _app, asgi = backend
+    transport = httpx.ASGITransport(app=asgi, client=("203.0.113.9", 5000))
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost:3000") as c:
+        yield c

@@ -19,7 +19,7 @@ import pytest
 import uvicorn
 from sqlmodel import select
 
-from tests.factories import PASSWORD, make_user
+from tests.factories import PASSWORD, make_user, public_league_world
 from volley_app.models import LoginAttempt
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,3 +129,14 @@ def test_the_instance_believes_the_proxy_on_this_machine(db, instance):
     with _visitor("127.0.0.1", f"http://127.0.0.1:{instance}") as proxy_like:
         assert _login(proxy_like, "wrong-guess", **{"X-Forwarded-For": "203.0.113.5"}).status_code == 401
     assert _clients(db) == ["203.0.113.5"]
+
+
+def test_the_public_league_pages_come_from_the_instances_through_nginx(db, proxy):
+    league = public_league_world(db)["open"]
+    with _visitor("127.0.10.5", proxy) as visitor:
+        listed = visitor.get("/leagues")
+        assert listed.status_code == 200 and "<h1>Volleyball leagues</h1>" in listed.text  # not the build's page
+        page = visitor.get(f"/leagues/{league}")
+        assert page.status_code == 200 and "<h1>Monday C 6s</h1>" in page.text
+        assert page.headers["cache-control"] == "public, max-age=60"
+        assert visitor.get("/leagues/999999").status_code == 404

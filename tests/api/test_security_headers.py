@@ -45,14 +45,6 @@ def check_headers(response: httpx.Response) -> None:
     assert "camera=()" in response.headers.get("permissions-policy", "")
 
 
-@pytest.fixture
-async def client(backend):
-    _app, asgi = backend
-    transport = httpx.ASGITransport(app=asgi, client=("203.0.113.9", 5000))
-    async with httpx.AsyncClient(transport=transport, base_url=BASE) as c:
-        yield c
-
-
 def test_every_backend_route_is_listed(backend):
     """The route list the header check walks is the backend's own: a new route joins it by itself."""
     app, _asgi = backend

@@ -4,7 +4,7 @@ The app runs in this process (backend in a thread, as reflex.testing does), on
 the test database, so tests can arrange data through the services. The
 frontend is served on a port chosen here, so the backend's CORS allow-list is
 the app's own origin, as in production; like the shipped nginx, it passes
-``/api/`` to the backend, so links built from PUBLIC_URL work in the browser.
+``/api/`` and ``/leagues`` to the backend, so links built from PUBLIC_URL work in the browser.
 
 Several test processes each run an app and a browser of their own, on a database of their own
 (``tests/conftest.py``), and serve one build of the pages: the first process builds it for the
@@ -131,14 +131,16 @@ _HOP_BY_HOP = {b"connection", b"keep-alive", b"transfer-encoding", b"upgrade", b
 
 
 def _backend_under(pages, backend: str):
-    """The pages' server, with ``/api/`` passed to the backend at ``backend``, as the shipped nginx does.
+    """The pages' server, with ``/api/`` and the public league pages passed to the backend at ``backend``, as the
+    shipped nginx does.
 
     So every link the app builds from PUBLIC_URL (files, answers from email) is followed on the pages' origin.
     """
     import httpx
 
     async def app(scope, receive, send):
-        if scope["type"] != "http" or not scope["path"].startswith("/api/"):
+        path = scope.get("path", "")
+        if scope["type"] != "http" or not (path.startswith(("/api/", "/leagues/")) or path == "/leagues"):
             return await pages(scope, receive, send)
         body, more = b"", True
         while more:

@@ -2,8 +2,8 @@
 
 The rest of this tier serves the pages from a server of its own (``conftest.app_url``); here the run
 script itself starts the app, as a person does, on a free port with its own SQLite database and VAR_DIR
-in a temporary folder, the demo data seeded by the script. Chromium then opens the home page, logs in
-as a demo operator, follows the links to a league and downloads a CSV export; no page may break the
+in a temporary folder, the demo data seeded by the script. Chromium then opens the home page, the public
+leagues (the backend's own page on the same port), logs in as a demo operator, follows the links to a league and downloads a CSV export; no page may break the
 Content-Security-Policy (its inline scripts are allowed by their hashes) and no request may answer
 404 or 500.
 
@@ -124,7 +124,11 @@ def test_make_run_serves_working_pages(browser, made_run):
 
         expect(page.get_by_role("heading", level=1)).to_be_visible()
         assert broken == [], "\n".join(broken)  # a blocked inline script shows here, before anything is clicked
-        page.get_by_role("link", name="Log In", exact=True).first.click()
+        # The public leagues are the backend's own page on this one port, not the app's "page not found".
+        page.get_by_role("link", name="Browse Leagues").click()
+        expect_path(page, "/leagues")
+        expect(page.get_by_role("heading", name="Volleyball leagues", level=1)).to_be_visible()
+        page.get_by_role("navigation", name="Site").get_by_role("link", name="Log In").click()
         expect_path(page, "/login")
         log_in(page, "lexsports", DEMO_PASSWORD)  # over the websocket: the pages' scripts run
         expect_path(page, "/dash/sessions")

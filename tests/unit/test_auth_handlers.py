@@ -22,6 +22,7 @@ from tests.factories import (
     rows,
 )
 from tests.harness import CLIENT_IP, drain, navigate, redirect_target, root_state, substate
+from volley_app import routes
 from volley_app.models import LoginAttempt, LoginSession, Role, User
 from volley_app.pages.auth.login import LoginState
 from volley_app.pages.auth.signup import SignupState
@@ -388,8 +389,8 @@ GOOD_SIGNUP = {
 }
 
 
-async def _signup(form, persist: str = ""):
-    root = root_state("/new")
+async def _signup(form, persist: str = "", path: str = "/new"):
+    root = root_state(path)
     signup = substate(root, SignupState)
     auth_state = substate(root, AuthState)
     auth_state.persist = persist
@@ -438,6 +439,33 @@ async def test_signup_creates_the_player_and_logs_it_in(db):
     # The password never lives in the tab's state.
     assert "pass1" not in repr(signup.dict()) and signup.errors == {}
     db.commit()
+
+
+@pytest.mark.parametrize(
+    ("query", "target"),
+    [
+        ("?next=%2Fdash%2Fleagues%2Fteams%2Fnew%3Fleague%3D4", "/dash/leagues/teams/new?league=4"),
+        ("?next=//evil.example", "/dash"),
+        ("?next=/dash/sessions", "/dash"),  # not a player's page
+    ],
+)
+async def test_signup_goes_on_where_next_says_inside_the_site(db, query, target):
+    _signup_state, _auth, events = await _signup(GOOD_SIGNUP, path=f"/new{query}")
+    assert redirect_target(events) == target
+    db.commit()
+
+
+async def test_login_and_signup_send_each_other_on_with_the_same_next():
+    registration = "/dash/leagues/teams/new?league=4"
+    login = substate(root_state(routes.login_with_next(registration)), LoginState)
+    await login.on_load()
+    assert login.signup_href == routes.signup_with_next(registration)
+    signup = substate(root_state(login.signup_href), SignupState)
+    await drain(signup.load())
+    assert signup.login_href == routes.login_with_next(registration)
+    bare = substate(root_state("/login"), LoginState)
+    await bare.on_load()
+    assert bare.signup_href == routes.SIGNUP
 
 
 async def test_signup_on_an_untrusted_device_keeps_the_token_for_the_tab(db):

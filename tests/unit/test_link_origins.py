@@ -44,3 +44,10 @@ def test_a_backend_listening_elsewhere_is_named_by_backend_url(monkeypatch, publ
     get_settings.cache_clear()
     assert routes.backend_absolute("/api/x") == "http://localhost:8000/api/x"
     assert routes.absolute("/dash") == PUBLIC + "/dash"
+
+
+def test_links_to_pages_the_backend_draws_stay_on_the_site_unless_it_listens_elsewhere(monkeypatch, public_url):
+    assert routes.backend_page(routes.public_leagues_base) == "/leagues"  # make run, nginx: the same origin
+    monkeypatch.setenv("BACKEND_URL", "http://localhost:8000")  # the dev server: the backend on a port of its own
+    get_settings.cache_clear()
+    assert routes.backend_page(routes.public_leagues_base) == "http://localhost:8000/leagues"

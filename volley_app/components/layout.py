@@ -8,12 +8,12 @@ from typing import Any, TypeAlias
 import reflex as rx
 
 from volley_app import routes
+from volley_app.settings import SITE_NAME
 from volley_app.state.auth import AuthState
 
 # What a component shows: another component, a text, or a Var of the state's.
 Content: TypeAlias = rx.Component | str | rx.Var[object]
 
-SITE_NAME = "Bluegrass Volleyball"
 MAX_WIDTH = "72rem"
 
 # The year is the browser's, so a page built once still shows the current year.
@@ -23,6 +23,13 @@ CURRENT_YEAR: rx.Var[int] = rx.Var("new Date().getFullYear()", _var_type=int)
 def link_button(*children: Content, href: str | rx.Var[str], **props: Any) -> rx.Component:
     """A link that looks like a button (one <a>, no button nested inside a link)."""
     return rx.button(rx.link(*children, href=href, underline="none"), as_child=True, **props)
+
+
+def leagues_button(label: str = "Leagues", **props: Any) -> rx.Component:
+    """The way to the public leagues (``/leagues``), drawn by the backend: the browser loads the address itself, where
+    the app's router would look for it among its own pages."""
+    href = routes.backend_page(routes.public_leagues_base)
+    return rx.button(rx.link(label, href=href, underline="none", reload_document=True), as_child=True, **props)
 
 
 def file_link(*children: Content, href: str | rx.Var[str], download: bool | str = True,
@@ -101,6 +108,7 @@ def public_page(*children: rx.Component, banner: str | rx.Var[str] | None = None
     """Frame of every public page: header with Log In / Sign Up, the ``banner`` announcement if given, content, footer."""
     return _frame(
         _header(
+            leagues_button(variant="ghost"),
             link_button("Log In", href=routes.LOGIN, variant="soft"),
             link_button("Sign Up", href=routes.SIGNUP),
             home=routes.HOME,

@@ -22,6 +22,8 @@ class LoginState(FormState, rx.State):
     trusted: rx.Field[bool] = rx.field(True)
     # Said instead of logging in while the account's failed-login ceiling holds (a sign-in link was emailed).
     notice: rx.Field[str] = rx.field("")
+    # Sign Up goes on to where this login would have (``?next=``).
+    signup_href: rx.Field[str] = rx.field(routes.SIGNUP)
 
     _fields = ("username", "password")
     _error_id = ERROR_ID
@@ -32,6 +34,8 @@ class LoginState(FormState, rx.State):
         trusted = auth_state.persist != "false"
         self._clear_messages()
         self.notice = ""
+        target = path_arg(self, "next")
+        self.signup_href = routes.signup_with_next(routes.safe_next(target)) if target else routes.SIGNUP
         if trusted != self.trusted:
             # Drawn again with the remembered choice; only then, so nothing typed meanwhile is lost.
             self.trusted = trusted
@@ -48,10 +52,7 @@ class LoginState(FormState, rx.State):
 
     def _done(self, result, auth_state: AuthState):
         auth_state._apply_login(result)
-        target = routes.safe_next(path_arg(self, "next"))
-        if not routes.may_open(result.actor.roles, target):  # a page not for this user: their own home
-            target = routes.home_for(result.actor.roles)
-        return rx.redirect(target)
+        return rx.redirect(routes.after_login(path_arg(self, "next"), result.actor.roles))
 
     @rx.event
     async def login(self, form_data: dict | None = None):
@@ -93,7 +94,7 @@ def login_page() -> rx.Component:
                 key=LoginState.form_key,
             ),
             rx.flex(
-                rx.link("Sign Up", href=routes.SIGNUP),
+                rx.link("Sign Up", href=LoginState.signup_href),
                 rx.link("Forgot Password?", href=routes.FORGOT_PASSWORD),
                 justify="between",
                 width="100%",

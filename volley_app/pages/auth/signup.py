@@ -1,4 +1,4 @@
-"""Player signup (spec sections 2 and 5): then logged in and at /dash."""
+"""Player signup (spec sections 2 and 5): then logged in and at /dash, or where ``?next=`` says (a league's registration)."""
 
 from __future__ import annotations
 
@@ -30,10 +30,14 @@ class SignupState(PublicFormState, rx.State):
 
     # Signing up from a team invitation's link (?join={token}): the account joins the team as it is made.
     joining: rx.Field[bool] = rx.field(False)
+    # Signing up on the way somewhere (?next=, a league's registration): Log in goes on there too.
+    login_href: rx.Field[str] = rx.field(routes.LOGIN)
 
     async def load(self):
         """on_load: no message left over; from an invitation's link, its address filled in."""
         self.clear()
+        target = path_arg(self, "next")
+        self.login_href = routes.login_with_next(routes.safe_next(target)) if target else routes.LOGIN
         token = path_arg(self, "join")
         self.joining = bool(token)
         if not token:
@@ -51,7 +55,7 @@ class SignupState(PublicFormState, rx.State):
 
         def logged_in(result):
             auth_state._apply_login(result)
-            return rx.redirect(routes.DASH)
+            return rx.redirect(routes.after_login(path_arg(self, "next"), result.actor.roles))
 
         def joined(result: invitations.SignedUp):
             auth_state._apply_login(result.login)
@@ -84,5 +88,5 @@ def signup_page() -> rx.Component:
             on_submit=s.signup,
             error_id=ERROR_ID,
         ),
-        rx.text("Already have an account? ", rx.link("Log in", href=routes.LOGIN), size="2"),
+        rx.text("Already have an account? ", rx.link("Log in", href=s.login_href), size="2"),
     )

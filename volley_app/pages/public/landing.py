@@ -5,8 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from volley_app import routes
-from volley_app.components.layout import public_page
-from volley_app.components.prose import hero, link_row
+from volley_app.components.layout import button_row, leagues_button, link_button, public_page
+from volley_app.components.prose import hero
 from volley_app.registry import page
 from volley_app.services.operations import home
 from volley_app.state.forms import run_action
@@ -60,7 +60,12 @@ def landing_page() -> rx.Component:
                 "Play more volleyball.",
                 "Find a sub in minutes, pick up games as a sub, and sign your team up for leagues "
                 "in Lexington, KY, all from your phone.",
-                link_row(("Sign Up", routes.SIGNUP, "solid"), ("Log In", routes.LOGIN, "outline"), size="4"),
+                button_row(
+                    link_button("Sign Up", href=routes.SIGNUP, size="4"),
+                    link_button("Log In", href=routes.LOGIN, size="4", variant="outline"),
+                    leagues_button("Browse Leagues", size="4", variant="soft"),
+                    spacing="3",
+                ),
                 intro_width="38rem",
                 spacing="4",
                 padding_y={"initial": "1.5rem", "sm": "3rem"},

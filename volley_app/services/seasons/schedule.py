@@ -137,13 +137,18 @@ def schedule(db: Session, actor: Actor | None, league_id: object) -> Schedule:
     """The league's games grouped by week, for anyone who may read the league."""
     info = leagues.get_league(db, actor, league_id)
     league = access_league(db, actor, info["id"])
-    games = db.exec(select(Game).where(Game.league_id == info["id"]).order_by(col(Game.start_at), col(Game.match), col(Game.id))).all()
-    names = team_names(db, info["id"])
+    return {"league": info, "zone": info["zone"], "weeks": by_week(db, league, info["zone"])}
+
+
+def by_week(db: Session, league: League, zone: str) -> list[ScheduleWeek]:
+    """The league's games grouped by week of its season (weeks counted on the venue's clock ``zone``)."""
+    assert league.id is not None  # a stored league
+    games = db.exec(select(Game).where(Game.league_id == league.id).order_by(col(Game.start_at), col(Game.match), col(Game.id))).all()
+    names = team_names(db, league.id)
     weeks: dict[int, list[GameRow]] = {}
     for g in games:
-        week = week_of(league.start_at, g.start_at, info["zone"])
-        weeks.setdefault(week, []).append(game_dict(g, names))
-    return {"league": info, "zone": info["zone"], "weeks": [{"week": w, "games": weeks[w]} for w in sorted(weeks)]}
+        weeks.setdefault(week_of(league.start_at, g.start_at, zone), []).append(game_dict(g, names))
+    return [{"week": w, "games": weeks[w]} for w in sorted(weeks)]
 
 
 def games_page(

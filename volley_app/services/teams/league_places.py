@@ -29,6 +29,7 @@ import dataclasses
 import datetime as dt
 import logging
 import secrets
+from collections.abc import Sequence
 from typing import TypedDict
 
 import sqlalchemy as sa
@@ -108,28 +109,44 @@ class Places:
         return self.playing + self.held + self.waiting >= self.places
 
     @property
+    def left(self) -> int:
+        """Places a new registrant may still take (the waiting teams come first)."""
+        return max(0, self.places - self.playing - self.held - self.waiting)
+
+    @property
     def room_for_offer(self) -> bool:
         return self.playing + self.held < self.places
 
 
 def count(db: Session, league: League, now: dt.datetime | None = None, *, leaving_out: int | None = None) -> Places:
     """The league's places as they are at ``now`` (``leaving_out``: a payment not to count as a hold)."""
+    return counts(db, [league], now, leaving_out=leaving_out)[league.id or 0]
+
+
+def counts(
+    db: Session, found: Sequence[League], now: dt.datetime | None = None, *, leaving_out: int | None = None
+) -> dict[int, Places]:
+    """Each league's places as they are at ``now``, by its id, in two queries for them all."""
     now = now or utcnow()
-    playing = db.exec(
-        select(sa.func.count()).select_from(Team)
-        .where(Team.league_id == league.id, col(Team.waitlist).is_(False), col(Team.withdrawn_at).is_(None))
-    ).one()  # fmt: skip
-    holds = select(Payment.id, Payment.team_id).where(Payment.league_id == league.id, _live(now))
+    ids = [lg.id for lg in found if lg.id is not None]
+    teams = db.exec(
+        select(Team.id, Team.league_id, Team.waitlist).where(col(Team.league_id).in_(ids), col(Team.withdrawn_at).is_(None))
+    ).all()
+    holds = select(Payment.league_id, Payment.team_id).where(col(Payment.league_id).in_(ids), _live(now))
     if leaving_out is not None:
         holds = holds.where(col(Payment.id) != leaving_out)
     held = db.exec(holds).all()
-    offered = {team_id for _pid, team_id in held if team_id is not None}
-    waiting = db.exec(
-        select(Team.id).where(Team.league_id == league.id, col(Team.waitlist).is_(True), col(Team.withdrawn_at).is_(None))
-    ).all()
-    return Places(
-        places=league.max_teams, playing=playing, held=len(held), waiting=sum(1 for t in waiting if t not in offered)
-    )
+    offered = {team_id for _league, team_id in held if team_id is not None}
+    return {
+        lg.id: Places(
+            places=lg.max_teams,
+            playing=sum(1 for _t, league, waiting in teams if league == lg.id and not waiting),
+            held=sum(1 for league, _t in held if league == lg.id),
+            waiting=sum(1 for t, league, waiting in teams if league == lg.id and waiting and t not in offered),
+        )
+        for lg in found
+        if lg.id is not None
+    }
 
 
 def live_offers(db: Session, team_ids: list[int], now: dt.datetime | None = None) -> dict[int, dt.datetime]:

@@ -1,0 +1,159 @@
+"""The public league pages (``/leagues``, ``/leagues/{id}``): drawn here as plain HTML from Jinja templates
+(``templates/public/``), so a visitor reads them without logging in or running a script, and a shared link's preview
+(a group chat's card) finds its title, description, Open Graph tags and schema.org ``SportsEvent`` in what is sent.
+
+The read is ``services.operations.public_leagues``; a league a visitor may not see, or none, answers a page saying
+so with 404. Links to the app's own pages (log in, sign up, registration) are on PUBLIC_URL, as in emails.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse
+from markupsafe import Markup
+
+from volley_app import db, routes
+from volley_app.services.core.errors import DomainError
+from volley_app.services.operations import public_leagues as svc
+from volley_app.settings import ROOT, SITE_NAME
+
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "public"
+# Short: a league's places and standings change, and nothing here belongs to anyone.
+CACHING = "public, max-age=60"
+
+_env = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined,
+    trim_blocks=True, lstrip_blocks=True,
+)  # fmt: skip
+
+
+def _logo() -> Markup:
+    """The site's logo drawn in the page (no request of its own; the dev server's backend has no static files)."""
+    svg = (ROOT / "assets" / "logo.svg").read_text()
+    drawn = svg.replace('role="img" aria-label="Volleyball"', 'aria-hidden="true" focusable="false" width="36" height="36"')
+    return Markup(drawn)  # noqa: S704 - the project's own file
+
+
+_FAVICON = "data:image/svg+xml," + urllib.parse.quote((ROOT / "assets" / "favicon.svg").read_text().strip())
+_LOGO = _logo()
+
+
+def _json_ld(data: dict[str, Any]) -> Markup:
+    """``data`` as the text of a ``<script type="application/ld+json">``: nothing in it can end the script."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))  # noqa: S704 - no markup left
+
+
+def _frame(path: str) -> dict[str, Any]:
+    """What every page's frame shows: the site, its links, this page's own address."""
+    return {
+        "site": SITE_NAME, "logo": _LOGO, "favicon": _FAVICON, "year": dt.date.today().year,
+        "url": routes.absolute(path), "image": routes.absolute("/icons/icon-512.png"),
+        "home": routes.absolute(routes.HOME), "login": routes.absolute(routes.LOGIN),
+        "signup": routes.absolute(routes.SIGNUP), "leagues": routes.public_leagues_base,
+        "about": routes.absolute(routes.ABOUT), "contact": routes.absolute(routes.CONTACT),
+    }  # fmt: skip
+
+
+def _page(template: str, path: str, *, status: int = 200, **values: Any) -> HTMLResponse:
+    body = _env.get_template(template).render(**_frame(path), **values)
+    return HTMLResponse(body, status_code=status, headers={"Cache-Control": CACHING})
+
+
+def _iso(value: dt.datetime) -> str:
+    return value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+
+
+def _event(lg: svc.PublicLeague, url: str) -> dict[str, Any]:
+    """The league as a schema.org SportsEvent: what, when, where, and what a team pays."""
+    open_places = lg["registration_open"] and lg["places_left"] > 0
+    return {
+        "@context": "https://schema.org", "@type": "SportsEvent", "name": f"{lg['name']} volleyball league",
+        "sport": "Volleyball", "url": url, "description": _describe(lg),
+        "startDate": _iso(lg["start_at"]), "endDate": _iso(lg["end_at"]),
+        "eventStatus": "https://schema.org/EventScheduled",
+        "eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
+        "location": {"@type": "Place", "name": lg["venue"], "address": lg["where"] or lg["venue"]},
+        "organizer": {"@type": "Organization", "name": lg["venue"]},
+        "offers": {"@type": "Offer", "url": url, "price": f"{lg['price_cents'] / 100:.2f}", "priceCurrency": "USD",
+                   "availability": "https://schema.org/" + ("InStock" if open_places else "SoldOut")},
+    }  # fmt: skip
+
+
+def _places(lg: svc.PublicLeague) -> str:
+    if not lg["registration_open"]:
+        return "Registration closed"
+    if lg["places_left"] == 0:
+        return "Full: waitlist open"
+    return f"{lg['places_left']} of {lg['places']} places left"
+
+
+def _describe(lg: svc.PublicLeague) -> str:
+    """One sentence a preview card shows: the league, when, where, the price, and places or that it is running."""
+    if lg["stage"] != svc.REGISTRATION:
+        now = "running now"
+    else:
+        now = ("registration open, " if lg["registration_open"] else "") + _places(lg).lower()
+    return (f"{lg['skill_level']} level {lg['format']} volleyball on {lg['day']}s at {lg['time']}, at {lg['venue']}, "
+            f"{lg['weeks']} weeks from {lg['starts']}. {lg['price']}; {now}.")  # fmt: skip
+
+
+def _card(lg: svc.PublicLeague) -> dict[str, Any]:
+    """A league as the pages draw it: its facts, its link, its places in words."""
+    return {**lg, "href": routes.public_league_path(lg["id"]), "places_text": _places(lg),
+            "running": lg["stage"] != svc.REGISTRATION}  # fmt: skip
+
+
+def _not_found(path: str, message: str) -> HTMLResponse:
+    return _page("not_found.jinja", path, status=404, title="League not found", message=message,
+                 description="This league is not on the site.")  # fmt: skip
+
+
+def create_public_leagues_api() -> FastAPI:
+    """The public league pages, mounted in front of the app like the REST API."""
+    api = FastAPI(docs_url=None, openapi_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None)
+    base = routes.public_leagues_base
+
+    @api.exception_handler(DomainError)
+    async def _refused(request: Request, exc: DomainError) -> HTMLResponse:
+        return _not_found(request.url.path, exc.message)
+
+    @api.api_route(base, methods=["GET", "HEAD"], response_class=HTMLResponse)
+    @api.api_route(base + "/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
+    def league_list(page: str = "") -> HTMLResponse:
+        found = db.call(svc.public_leagues, bookmark=page)
+        rows = [_card(lg) for lg in found.rows]
+        events = [{"@type": "ListItem", "position": i, "item": _event(lg, routes.absolute(routes.public_league_path(lg["id"])))}
+                  for i, lg in enumerate(found.rows, start=1)]  # fmt: skip
+        return _page(
+            "leagues.jinja", routes.public_leagues_path(page), title="Volleyball leagues",
+            description="Volleyball leagues open for registration and running now: days, times, venues, skill levels, "
+                        "prices and places left. Register a team in minutes.",
+            rows=rows, total=found.total, capped=found.capped,
+            next=routes.public_leagues_path(found.next) if found.next else "",
+            previous=routes.public_leagues_path(found.previous) if found.previous else "",
+            json_ld=_json_ld({"@context": "https://schema.org", "@type": "ItemList", "itemListElement": events}),
+        )  # fmt: skip
+
+    @api.api_route(base + "/{league_id}", methods=["GET", "HEAD"], response_class=HTMLResponse)
+    def league_page(league_id: str) -> HTMLResponse:
+        found = db.call(svc.public_league, league_id)
+        lg = found.league
+        path = routes.public_league_path(lg["id"])
+        registration = routes.new_team_path(lg["id"])
+        return _page(
+            "league.jinja", path, title=f"{lg['name']} volleyball league at {lg['venue']}", description=_describe(lg),
+            league=_card(lg), standings=found.standings, weeks=found.weeks, running=found.running,
+            register=routes.absolute(routes.login_with_next(registration)),
+            register_signup=routes.absolute(routes.signup_with_next(registration)),
+            json_ld=_json_ld(_event(lg, routes.absolute(path))),
+        )  # fmt: skip
+
+    return api
