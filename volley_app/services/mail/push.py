@@ -123,7 +123,7 @@ def subscribe(db: Session, actor: Actor | None, *, endpoint: object, p256dh: obj
     if row is None:
         row = PushSubscription(user_id=who.user_id, endpoint=address, p256dh=key, auth=secret)
     elif row.user_id != who.user_id:
-        db.exec(sa.delete(PushMessage).where(col(PushMessage.subscription_id) == row.id))  # type: ignore[call-overload]
+        db.exec(sa.delete(PushMessage).where(col(PushMessage.subscription_id) == row.id))
     row.user_id, row.p256dh, row.auth, row.device = who.user_id, key, secret, str(device or "")[:120]
     db.add(row)
     db.commit()
@@ -259,8 +259,8 @@ def _failed(db: Session, message_id: int, error: str, now: dt.datetime) -> None:
 
 
 def _drop(db: Session, device_id: int) -> None:
-    db.exec(sa.delete(PushMessage).where(col(PushMessage.subscription_id) == device_id))  # type: ignore[call-overload]
-    db.exec(sa.delete(PushSubscription).where(col(PushSubscription.id) == device_id))  # type: ignore[call-overload]
+    db.exec(sa.delete(PushMessage).where(col(PushMessage.subscription_id) == device_id))
+    db.exec(sa.delete(PushSubscription).where(col(PushSubscription.id) == device_id))
     db.commit()
 
 
