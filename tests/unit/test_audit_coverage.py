@@ -41,7 +41,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "waivers.sign_waiver",  # the signature itself is the record: who, which version, when, from where
         "shares.screen", "shares.pay_offline", "shares.confirm_return",  # a player paying their share by its link
         "free_agents.register", "waivers.sign_alone",  # a player registering alone: their signature, their payment
-        "push.subscribe", "push.unsubscribe",  # a person's own device taking their notifications, or no longer
+        "push.subscribe", "push.unsubscribe", "push.send_test",  # a person's own devices: on, off, a test to them
     },
     "money movements (each ledger row is its own record: who, how much, what for, why)": {
         "ledger.charged", "ledger.record", "ledger.refund_made",
