@@ -41,6 +41,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "waivers.sign_waiver",  # the signature itself is the record: who, which version, when, from where
         "shares.screen", "shares.pay_offline", "shares.confirm_return",  # a player paying their share by its link
         "free_agents.register", "waivers.sign_alone",  # a player registering alone: their signature, their payment
+        "notices.mark_read", "notices.mark_all_read", "notices.save_preferences",  # one's own notifications
     },
     "money movements (each ledger row is its own record: who, how much, what for, why)": {
         "ledger.charged", "ledger.record", "ledger.refund_made",
@@ -67,7 +68,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "clashes.clear_of_kept",
         "invites.after_accept", "invites.after_decline", "request_replies.free_place", "invites.end_list", "invites.lock_request", "invites.place_freed",
         "invites.open_notices", "invites.use_link", "league_data.delete_children", "league_data.tell_captains_archived",
-        "mail.queue", "mail.queue_email",
+        "mail.queue", "mail.queue_email", "notices.notify", "notices.set_email",
         "league_places.claim", "league_places.lock",
         "discounts.credit_free", "discounts.find_for",  # the player's and the code's locks, taken to read under
  "refunds.ask", "mail.tell", "playoffs.apply_forfeit", "playoffs.apply_result",

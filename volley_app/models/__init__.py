@@ -89,3 +89,7 @@ __all__ += ["DISCOUNT_SCOPES", "DiscountCode"]
 from volley_app.models.free_agents import FreeAgent  # noqa: E402 - after the tables it refers to
 
 __all__ += ["FreeAgent"]
+
+from volley_app.models.notifications import Notification, NotificationPreference  # noqa: E402 - after the tables it refers to
+
+__all__ += ["Notification", "NotificationPreference"]
