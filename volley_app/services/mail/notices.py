@@ -63,6 +63,7 @@ class NotificationRow(TypedDict):
     kind: str
     title: str
     text: str
+    link: str
     when: str
     unread: bool
 
@@ -126,7 +127,7 @@ def count_text(count: int) -> str:
 
 def _row(n: Notification) -> NotificationRow:
     assert n.id is not None  # a stored row
-    return {"id": n.id, "kind": n.kind, "title": n.title, "text": n.text, "unread": n.read_at is None,
+    return {"id": n.id, "kind": n.kind, "title": n.title, "text": n.text, "link": n.link, "unread": n.read_at is None,
             "when": timefmt.date_time(n.created_at, labelled=True)}  # fmt: skip
 
 
