@@ -10,15 +10,19 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from alembic import command
-from tests.factories import actor_of, count, make_user, notified, rows, snapshot
+from tests.factories import actor_of, count, login_token, make_user, notified, rows, snapshot
+from tests.harness import call, page_state, redirect_target, substate
 from tests.unit.test_migrations import scratch_database  # noqa: F401 - the fixture
 from volley_app import routes
 from volley_app.migrations import alembic_config
 from volley_app.models import Notification, NotificationPreference, OutboxMessage, Rating, User, utcnow
+from volley_app.pages.dash.profile.my_info import PlayerInfoState
 from volley_app.services.core import live
 from volley_app.services.core.errors import DomainError, Invalid, NotFound
 from volley_app.services.mail import mail_lists, notices
 from volley_app.services.subs import request_changes, request_replies
+from volley_app.state.auth import NotificationBell, SessionGuard
+from volley_app.state.notifications import ALL_READ, PREFS_SAVED, NotificationListState, NotificationPrefsState
 
 H = dt.timedelta(hours=1)
 NOW = utcnow().replace(microsecond=0) + H
@@ -183,7 +187,7 @@ def test_preferences_default_to_todays_emails_and_are_saved_per_person(world):
     db, a = world
     shown = {p["kind"]: p["email"] for p in notices.preferences(db, a["ben"])}
     assert shown == {k: v.email for k, v in notices.KINDS.items()} and shown[notices.OPEN_REQUEST] is False
-    saved = notices.save_preferences(db, a["ben"], email={notices.SUB_INVITATION: "on"}, every_kind=True)
+    saved = notices.save_preferences(db, a["ben"], email={k: "on" if k == notices.SUB_INVITATION else "" for k in notices.KINDS})
     assert [p["kind"] for p in saved if p["email"]] == [notices.SUB_INVITATION]
     assert mail_lists.setting_of(db, a["ben"].user_id) == "invites"
     assert notices.preferences(db, a["eve"]) == notices.preferences(db, a["dave"])  # nobody else's changed
@@ -219,3 +223,68 @@ def test_a_subs_old_email_setting_becomes_their_preferences(scratch_database):  
     with engine.connect() as conn:
         kept = conn.execute(sa.text("SELECT sub_notify FROM users ORDER BY id")).scalars().all()
     assert kept == ["every", "invites", "none"]
+
+
+# -- the screens' handlers ----------------------------------------------------------------------------------------
+
+
+async def test_the_list_shows_the_persons_own_and_following_one_marks_it_read(world):
+    db, _a = world
+    _tell(db, "ben", 2)
+    _tell(db, "eve", 1)
+    tokens = {n: login_token(db, n) for n in ("ben", "eve")}
+    ben, eve = (rows(db, User, User.username == n)[0] for n in ("ben", "eve"))
+    root, state = page_state(NotificationListState, routes.NOTIFICATIONS, tokens["ben"])
+    await call(substate(root, SessionGuard).dash_guard)  # the login, as each /dash page opens
+    await call(state.load)
+    assert [r["text"] for r in state.rows] == ["Change 1", "Change 0"] and state.unread == 2
+    assert state._live_interest() == live.Interest(notices_of=ben.id)
+    theirs = [n.id for n in rows(db, Notification) if n.user_id == eve.id]
+    before = snapshot(db)
+    for junk in (str(theirs[0]), "x", "", None, {"id": 1}):
+        assert redirect_target(await call(state.open_one, junk)) is None  # eve's, or no notification: refused
+        assert state.error == notices.NOT_FOUND
+    assert snapshot(db) == before
+    assert redirect_target(await call(state.open_one, state.rows[0]["id"])) == routes.DASH
+    assert notices.unread_count(db, ben.id) == 1 and notices.unread_count(db, eve.id) == 1
+    await call(state.mark_all_read)
+    assert state.unread == 0 and state.notice == ALL_READ and not any(r["unread"] for r in state.rows)
+    assert notices.unread_count(db, eve.id) == 1  # eve's stays unread
+
+
+async def test_nobody_logged_in_reads_or_marks_nothing(world):
+    db, _a = world
+    _tell(db, "ben", 1)
+    [mine] = rows(db, Notification)
+    _root, state = page_state(NotificationListState, routes.NOTIFICATIONS, None)
+    before = snapshot(db)
+    await call(state.load)
+    assert state.rows == [] and state.error
+    await call(state.mark_all_read)
+    assert redirect_target(await call(state.open_one, str(mine.id))) is None
+    assert snapshot(db) == before
+
+
+async def test_the_bell_counts_with_the_login_and_my_info_saves_the_preferences(world):
+    db, a = world
+    _tell(db, "ben", 3)
+    token = login_token(db, "ben")
+    root, guard = page_state(SessionGuard, routes.DASH, token)
+    follow = await call(guard.dash_guard)
+    bell = substate(root, NotificationBell)
+    assert follow == NotificationBell.poll
+    assert (bell.unread, bell.unread_text, bell.bell_label) == (3, "3", "Notifications, 3 unread")
+    notices.mark_all_read(db, a["ben"])
+    db.commit()
+    await bell._reload()  # a poll round, as a live notice starts it
+    assert (bell.unread, bell.unread_text, bell.bell_label) == (0, "", "Notifications")
+    _root, info = page_state(PlayerInfoState, routes.PLAYER_INFO, token)
+    await call(info.load)
+    prefs = await info.get_state(NotificationPrefsState)
+    assert prefs.email_on == {k: v.email for k, v in notices.KINDS.items()}
+    ticked = {notices.SUB_INVITATION: "on", notices.SCHEDULE_CHANGE: "on"}
+    await call(prefs.save_prefs, ticked)
+    assert prefs.prefs_notice == PREFS_SAVED and prefs.error == ""
+    saved = {p["kind"]: p["email"] for p in notices.preferences(db, a["ben"])}
+    assert [k for k, on in saved.items() if on] == [notices.SUB_INVITATION, notices.SCHEDULE_CHANGE]
+    assert notices.preferences(db, a["eve"]) == notices.preferences(db, a["dave"])  # only ben's own

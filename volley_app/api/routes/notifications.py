@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import ConfigDict, Field
 
@@ -11,7 +13,7 @@ from volley_app.services.core.actors import Actor
 from volley_app.services.mail import notices
 
 router = APIRouter(prefix=common.PREFIX, tags=["notifications"])
-MINE = {401: common.ERRORS[401], 403: common.ERRORS[403]}
+MINE: dict[int | str, dict[str, Any]] = {401: common.ERRORS[401], 403: common.ERRORS[403]}
 
 
 class Preferences(common.Body):

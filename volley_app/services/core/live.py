@@ -265,10 +265,11 @@ def watch(interest: Interest):
             _watches.discard(w)
 
 
-def watching() -> int:
-    """How many pages of this process wait for changes now."""
+def watching(*, notices: bool = False) -> int:
+    """How many pages of this process wait for changes now: of sub requests and teams, or (``notices``) of a
+    person's notifications (the header's bell on every /dash page, the notifications' list)."""
     with _watch_lock:
-        return len(_watches)
+        return sum(1 for w in _watches if (w.interest.notices_of is not None) == notices)
 
 
 class _Subscriber:

@@ -205,9 +205,9 @@ def _on(value: object) -> bool | None:
     return None
 
 
-def save_preferences(db: Session, actor: Actor | None, *, email: object, every_kind: bool = False) -> list[PreferenceRow]:
-    """Save which kinds are emailed to the actor: ``email`` maps a kind to on or off. With ``every_kind`` (a form
-    that shows every kind, where an unticked box sends nothing) a kind it leaves out is off. Returns them all."""
+def save_preferences(db: Session, actor: Actor | None, *, email: object) -> list[PreferenceRow]:
+    """Save which kinds are emailed to the actor: ``email`` maps a kind to on or off (a kind it leaves out stays as
+    it was). Returns them all."""
     actor = require_actor(actor)
     if not isinstance(email, Mapping):
         raise Invalid({"email": "Say for each kind whether it is emailed"})
@@ -218,7 +218,5 @@ def save_preferences(db: Session, actor: Actor | None, *, email: object, every_k
     for kind in KINDS:
         if kind in email:
             set_email(db, actor.user_id, kind, bool(_on(email[kind])))
-        elif every_kind:
-            set_email(db, actor.user_id, kind, False)
     log.info("user %s notification preferences saved", actor.user_id)
     return preferences(db, actor)
