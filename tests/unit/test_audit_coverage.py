@@ -53,7 +53,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
     },
     "signing in and out (the login log is its record)": {
         "auth.check_credentials", "auth.forgive_failures", "auth.login", "auth.logout", "auth.logout_everywhere",
-        "auth.remember_device", "auth.resolve", "auth.revoke_all_sessions", "auth.start_session", "auth.use_sign_in_link",
+        "auth.remember_device", "auth.resolve", "auth.resolve_with_unread", "auth.revoke_all_sessions", "auth.start_session", "auth.use_sign_in_link",
         "tokens.issue", "tokens.logout", "tokens.logout_access", "tokens.rotate",
     },
     "housekeeping the clock does while a page is read or a sweep runs": {
