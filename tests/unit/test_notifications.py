@@ -22,7 +22,13 @@ from volley_app.services.core.errors import DomainError, Invalid, NotFound
 from volley_app.services.mail import mail_lists, notices
 from volley_app.services.subs import request_changes, request_replies
 from volley_app.state.auth import NotificationBell, SessionGuard
-from volley_app.state.notifications import ALL_READ, PREFS_SAVED, NotificationListState, NotificationPrefsState
+from volley_app.state.notifications import (
+    ALL_READ,
+    PREFS_SAVED,
+    NotificationListState,
+    NotificationPrefsState,
+    SubNotifyState,
+)
 
 H = dt.timedelta(hours=1)
 NOW = utcnow().replace(microsecond=0) + H
@@ -288,3 +294,10 @@ async def test_the_bell_counts_with_the_login_and_my_info_saves_the_preferences(
     saved = {p["kind"]: p["email"] for p in notices.preferences(db, a["ben"])}
     assert [k for k, on in saved.items() if on] == [notices.SUB_INVITATION, notices.SCHEDULE_CHANGE]
     assert notices.preferences(db, a["eve"]) == notices.preferences(db, a["dave"])  # only ben's own
+    sub = await info.get_state(SubNotifyState)  # the sub's choice on the same page is two of those kinds
+    assert sub.notify == "invites"
+    await call(prefs.save_prefs, {})  # nothing ticked
+    assert sub.notify == "none" and mail_lists.setting_of(db, a["ben"].user_id) == "none"
+    await call(sub.save_notify, {"sub_notify": "every"})
+    assert prefs.email_on[notices.OPEN_REQUEST] and prefs.email_on[notices.SUB_INVITATION]
+    assert not prefs.email_on[notices.SCHEDULE_CHANGE]

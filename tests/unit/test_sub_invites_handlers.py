@@ -14,7 +14,8 @@ from volley_app.pages.dash.sub_requests.detail import SubRequestState
 from volley_app.services.core import paging, ratelimit
 from volley_app.services.mail import mail_lists
 from volley_app.services.subs import request_changes
-from volley_app.state.sub_invites import INVITED, InviteQueueState, SubNotifyState
+from volley_app.state.notifications import SubNotifyState
+from volley_app.state.sub_invites import INVITED, InviteQueueState
 from volley_app.state.sub_matching import SuggestionsState
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]

@@ -1,4 +1,5 @@
-"""The person's notifications (/dash/notifications), live; and how each kind reaches them (My Info)."""
+"""The person's notifications (/dash/notifications), live; and how each kind reaches them (My Info: every kind's
+email, and a sub's choice of emails about sub requests, which is two of those kinds: saving one shows in the other)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ from volley_app import routes
 from volley_app.services.core import live
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
-from volley_app.services.mail import notices
+from volley_app.services.mail import mail_lists, notices
 from volley_app.services.mail.notices import NotificationRow, PreferenceRow
 from volley_app.state.auth import AuthState, NotificationBell
-from volley_app.state.forms import FormState, form_values, run_action
+from volley_app.state.forms import FormState, failure_text, focus, form_values, run_action
 from volley_app.state.paging import PolledList
 
 LIST_ERROR_ID = "notifications-error"
@@ -102,6 +103,8 @@ class NotificationListState(PolledList, AuthState):
 
 
 PREFS_SAVED = "Saved: how each kind of notification reaches you."
+NOTIFY_SAVED = "Saved: what the sub requests email you."
+NOTIFY_ERROR_ID = "sub-notify-error"
 
 
 class NotificationPrefsState(FormState, AuthState):
@@ -120,14 +123,59 @@ class NotificationPrefsState(FormState, AuthState):
         self.error = failure.message if failure else ""
         self._show_record()
 
-    def _saved(self, rows: list[PreferenceRow]):
+    def _show_kinds(self, email_on: dict[str, bool]) -> None:
+        """Some kinds saved elsewhere on the page (the sub's choice): the boxes drawn again with them."""
+        self.email_on = {**self.email_on, **email_on}
+        self._show_record()
+
+    def _saved(self, rows: list[PreferenceRow], sub: SubNotifyState):
         self.email_on = {r["kind"]: bool(r["email"]) for r in rows}
         self.prefs_notice = PREFS_SAVED
         self._show_record()
+        sub._show_setting(mail_lists.setting_from(self.email_on))
 
     @rx.event
     async def save_prefs(self, form_data: dict | None = None):
         """The boxes as ticked: a ticked box emails its kind, an unticked one does not."""
         self.prefs_notice = ""
         ticked = form_values(form_data, notices.KINDS)
-        return self._submit(notices.save_preferences, submitted={"email": ticked}, done=self._saved)
+        sub = await self.get_state(SubNotifyState)
+        return self._submit(notices.save_preferences, submitted={"email": ticked}, done=lambda rows: self._saved(rows, sub))
+
+
+class SubNotifyState(AuthState):
+    """A sub's choice of emails about sub requests (My Info)."""
+
+    notify: rx.Field[str] = rx.field("")
+    notify_choices: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    is_sub: rx.Field[bool] = rx.field(False)
+    notify_error: rx.Field[str] = rx.field("")
+    notify_notice: rx.Field[str] = rx.field("")
+
+    def _show_on_open(self, found: dict[str, object] | None, failure: DomainError | None) -> None:
+        """Show the setting as My Info read it (``mail_lists.notification_setting``), or none when refused."""
+        self.notify_error, self.notify_notice = "", ""
+        if failure or not found:
+            self.is_sub, self.notify, self.notify_choices = False, "", []
+            return
+        self.is_sub, self.notify = bool(found["is_sub"]), str(found["value"])
+        choices = found["choices"]
+        self.notify_choices = [dict(c) for c in choices] if isinstance(choices, list) else []
+
+    def _show_setting(self, setting: str) -> None:
+        """The setting as saved by the Notifications form (the select drawn again with it)."""
+        if self.is_sub:
+            self.notify, self.notify_notice = setting, ""
+
+    @rx.event
+    async def save_notify(self, form_data: dict | None = None):
+        value = form_values(form_data, ("sub_notify",))["sub_notify"]
+        self.notify_error, self.notify_notice = "", ""
+        saved, failure = await run_action(mail_lists.set_notification, actor=await self._actor(), value=value)
+        if failure:
+            self.notify_error = failure_text(failure)
+            return focus(NOTIFY_ERROR_ID)
+        self.notify, self.notify_notice = str(saved), NOTIFY_SAVED
+        prefs = await self.get_state(NotificationPrefsState)
+        prefs._show_kinds(mail_lists.kinds_of(str(saved)))
+        return None

@@ -17,6 +17,7 @@ subscriber. The same token again changes nothing more and says so.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from sqlmodel import Session
 
@@ -67,11 +68,21 @@ def matching_levels(skill_level: SkillLevel | str) -> list[str]:
 # -- the sub's setting ---------------------------------------------------------------------------------------
 
 
+def setting_from(email_on: Mapping[str, bool]) -> str:
+    """A sub's setting, from whether the two kinds it stands for are emailed (``notices.preferences``)."""
+    if email_on.get(notices.OPEN_REQUEST):
+        return EVERY
+    return INVITES if email_on.get(notices.SUB_INVITATION) else NONE
+
+
+def kinds_of(setting: str) -> dict[str, bool]:
+    """Whether each of the two kinds a sub's ``setting`` stands for is emailed."""
+    return {notices.SUB_INVITATION: setting != NONE, notices.OPEN_REQUEST: setting == EVERY}
+
+
 def setting_of(db: Session, user_id: int) -> str:
     """A sub's setting, from their preferences of the two kinds it stands for."""
-    if notices.emails(db, user_id, notices.OPEN_REQUEST):
-        return EVERY
-    return INVITES if notices.emails(db, user_id, notices.SUB_INVITATION) else NONE
+    return setting_from({k: notices.emails(db, user_id, k) for k in (notices.OPEN_REQUEST, notices.SUB_INVITATION)})
 
 
 def notification_setting(db: Session, actor: Actor | None) -> dict[str, object]:
@@ -89,8 +100,8 @@ def set_notification(db: Session, actor: Actor | None, *, value: object) -> str:
         raise Invalid({"sub_notify": "Choose what to be emailed about"})
     user = load(db, User, actor.user_id)
     assert user.id is not None  # a stored user
-    notices.set_email(db, user.id, notices.SUB_INVITATION, value != NONE)
-    notices.set_email(db, user.id, notices.OPEN_REQUEST, value == EVERY)
+    for kind, email in kinds_of(value).items():
+        notices.set_email(db, user.id, kind, email)
     log.info("user %s sub notifications: %s", user.id, value)
     return value
 

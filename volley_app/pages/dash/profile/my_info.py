@@ -20,8 +20,7 @@ from volley_app.services.seasons import calendar
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import flag, flags, run_action
-from volley_app.state.notifications import NotificationPrefsState
-from volley_app.state.sub_invites import SubNotifyState
+from volley_app.state.notifications import NotificationPrefsState, SubNotifyState
 
 
 class PlayerInfoState(AuthState):
