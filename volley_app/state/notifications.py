@@ -125,7 +125,7 @@ class NotificationPrefsState(FormState, AuthState):
 
     def _show_kinds(self, email_on: dict[str, bool]) -> None:
         """Some kinds saved elsewhere on the page (the sub's choice): the boxes drawn again with them."""
-        self.email_on = {**self.email_on, **email_on}
+        self.email_on, self.prefs_notice = {**self.email_on, **email_on}, ""
         self._show_record()
 
     def _saved(self, rows: list[PreferenceRow], sub: SubNotifyState):
