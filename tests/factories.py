@@ -22,6 +22,7 @@ from volley_app.models import (
     LoginAttempt,
     LoginSession,
     MemberRole,
+    Notification,
     OutboxMessage,
     Rating,
     Refund,
@@ -222,6 +223,15 @@ def rows(db: Session, model, *where) -> list:
     found = list(db.exec(select(model).where(*where).order_by(model.id)))
     db.commit()
     return found
+
+
+def notified(db: Session, kind: str) -> list[tuple[str, str]]:
+    """Who was told of ``kind`` (their address) and the page it links to, as the database holds them now, sorted."""
+    db.expire_all()
+    found = db.exec(select(User.email, Notification.link).join(User, col(User.id) == Notification.user_id)
+                    .where(Notification.kind == kind)).all()  # fmt: skip
+    db.commit()
+    return sorted((str(e), str(link)) for e, link in found)
 
 
 def refund_statuses(db: Session, payment_id: int) -> list[str]:

@@ -57,6 +57,7 @@ PLAYER_LEAGUES = "/dash/playerleagues"
 USERS = "/dash/users"
 USERS_NEW = "/dash/users/new"
 USER_EDIT = "/dash/users/[user_id]"
+NOTIFICATIONS = "/dash/notifications"  # what the app told the person (the bell's list), not the spec's notes/notifications
 
 # --- /dash/notes and /dash/subs: sub requests and the subs list ---------------------------
 SUB_REQUESTS = "/dash/notes"

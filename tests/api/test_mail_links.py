@@ -127,11 +127,11 @@ async def test_one_click_unsubscribe_from_open_request_notices(backend, world):
     shown = await _send(backend, "GET", path)
     assert shown.status_code == 200 and "Unsubscribe" in shown.text
     db.expire_all()
-    assert db.get(User, ben.id).sub_notify == "every"
+    assert mail_lists.setting_of(db, ben.id) == "every"
     done = await _send(backend, "POST", path, data={"List-Unsubscribe": "One-Click"})
     assert done.status_code == 200 and "no longer get emails about open sub requests" in done.text
     db.expire_all()
-    assert db.get(User, ben.id).sub_notify == "invites"
+    assert mail_lists.setting_of(db, ben.id) == "invites"
     forged = await _send(backend, "POST", tampered(path))
     assert forged.status_code == 404
 

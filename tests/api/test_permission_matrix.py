@@ -19,6 +19,7 @@ from volley_app.api.routes import route_table
 from volley_app.api.routes.common import ADMIN, ANYONE, LOGGED_IN, OPERATOR, PLAYER
 from volley_app.db import call as db_call
 from volley_app.models import NEWSLETTER_SECTIONS, League, MemberRole, SubRequest, Team, TeamMember, User, utcnow
+from volley_app.services.mail import notices
 from volley_app.services.money import discounts
 from volley_app.services.subs import request_changes, request_replies
 from volley_app.services.teams import free_agents, invitations, registration, shares
@@ -198,6 +199,13 @@ MATRIX: dict[tuple[str, str], Entry] = {
         f"/api/payments/{x['pay']}/discount-code", {"code": ""})),
     ("POST", "/api/payments/{payment_id}/confirm"): Entry(frozenset({P}), lambda x: (
         f"/api/payments/{x['pay']}/confirm", None), ok=(422,)),
+    ("GET", "/api/notifications"): Entry(USERS, lambda x: ("/api/notifications", None)),
+    ("POST", "/api/notifications/read-all"): Entry(USERS, lambda x: ("/api/notifications/read-all", None)),
+    ("POST", "/api/notifications/{notification_id}/read"): Entry(frozenset({P}), lambda x: (
+        f"/api/notifications/{_notice(x)}/read", None)),
+    ("GET", "/api/notification-preferences"): Entry(USERS, lambda x: ("/api/notification-preferences", None)),
+    ("PUT", "/api/notification-preferences"): Entry(USERS, lambda x: (
+        "/api/notification-preferences", {"email": {"schedule_change": False}})),
 }  # fmt: skip
 # Calls of a route with another body than its matrix entry's: each must be refused the same way.
 VARIANTS: dict[str, tuple[tuple[str, str], Entry]] = {
@@ -321,6 +329,16 @@ def _invitation(x: dict) -> int:
     sent = invitations.invite(db, actor_of(pat), x["team"], to="invited@example.com")
     db.commit()
     return sent["id"]
+
+
+def _notice(x: dict) -> int:
+    """A notification of pat's, unread."""
+    db = x["db"]
+    [pat] = rows(db, User, User.id == x["users"][P])
+    made = notices.notify(db, pat, notices.SCHEDULE_CHANGE, text="T1 vs T2 moved", link="/dash", title="Game moved")
+    db.commit()
+    assert made.id is not None
+    return made.id
 
 
 def _spec_notice(x: dict, request_id: int) -> dict:

@@ -20,11 +20,12 @@ PASSWORD = "secret123"
 SCREENS = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
 
 
-def wait_for_watchers(n: int, seconds: float = 20) -> None:
-    """Wait until ``n`` open pages of the app (it runs in this process) wait for live changes."""
+def wait_for_watchers(n: int, seconds: float = 20, *, notices: bool = False) -> None:
+    """Wait until ``n`` open pages of the app (it runs in this process) wait for live changes (``notices``: of a
+    person's notifications, as each /dash page's bell does)."""
     deadline = time.monotonic() + seconds
-    while live.watching() < n:
-        assert time.monotonic() < deadline, f"{live.watching()} pages watching, not {n}"
+    while live.watching(notices=notices) < n:
+        assert time.monotonic() < deadline, f"{live.watching(notices=notices)} pages watching, not {n}"
         time.sleep(0.1)
 
 

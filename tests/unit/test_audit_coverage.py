@@ -42,6 +42,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "shares.screen", "shares.pay_offline", "shares.confirm_return",  # a player paying their share by its link
         "free_agents.register", "waivers.sign_alone",  # a player registering alone: their signature, their payment
         "push.subscribe", "push.unsubscribe", "push.send_test",  # a person's own devices: on, off, a test to them
+        "notices.mark_read", "notices.mark_all_read", "notices.save_preferences",  # one's own notifications
     },
     "money movements (each ledger row is its own record: who, how much, what for, why)": {
         "ledger.charged", "ledger.record", "ledger.refund_made",
@@ -53,7 +54,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
     },
     "signing in and out (the login log is its record)": {
         "auth.check_credentials", "auth.forgive_failures", "auth.login", "auth.logout", "auth.logout_everywhere",
-        "auth.remember_device", "auth.resolve", "auth.revoke_all_sessions", "auth.start_session", "auth.use_sign_in_link",
+        "auth.remember_device", "auth.resolve", "auth.resolve_with_unread", "auth.revoke_all_sessions", "auth.start_session", "auth.use_sign_in_link",
         "tokens.issue", "tokens.logout", "tokens.logout_access", "tokens.rotate",
     },
     "housekeeping the clock does while a page is read or a sweep runs": {
@@ -69,6 +70,7 @@ NOT_OPERATOR_CHANGES: dict[str, set[str]] = {
         "invites.after_accept", "invites.after_decline", "request_replies.free_place", "invites.end_list", "invites.lock_request", "invites.place_freed",
         "invites.open_notices", "invites.use_link", "league_data.delete_children", "league_data.tell_captains_archived",
         "mail.queue", "mail.queue_email", "push.queue",
+        "notices.notify", "notices.set_email",
         "league_places.claim", "league_places.lock",
         "discounts.credit_free", "discounts.find_for",  # the player's and the code's locks, taken to read under
  "refunds.ask", "mail.tell", "playoffs.apply_forfeit", "playoffs.apply_result",

@@ -9,7 +9,7 @@ import datetime as dt
 
 import pytest
 
-from tests.factories import actor_of, add_league, add_league_session, add_teams, count, make_user, rows
+from tests.factories import actor_of, add_league, add_league_session, add_teams, count, make_user, notified, rows
 from volley_app import db as dbmod
 from volley_app.models import (
     Game,
@@ -30,6 +30,7 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.services.core.errors import BadRequest, Forbidden, NotFound
+from volley_app.services.mail import notices
 from volley_app.services.operations import game_requests
 from volley_app.services.subs import request_replies
 from volley_app.services.teams import rsvps
@@ -192,6 +193,8 @@ def test_a_short_team_is_told_once_by_its_deadline_and_its_captains_get_the_emai
     assert mails[0].subject.startswith("T1 is 2 short on ")
     assert "4 are in, 2 out, 0 not answered" in mails[0].body_text
     assert f"/dash/teams/{world['t1']}/games" in mails[0].body_text
+    page = f"/dash/teams/{world['t1']}/games"
+    assert notified(db, notices.TEAM_SHORT) == [("cap@example.com", page), ("cole@example.com", page)]
     [notice] = rows(db, ShortTeamNotice)
     assert (notice.game_id, notice.team_id, notice.players) == (game.id, world["t1"], 2)
 

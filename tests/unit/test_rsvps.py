@@ -17,6 +17,7 @@ from tests.factories import (
     add_teams,
     count,
     make_user,
+    notified,
     remove_member,
     rows,
     tampered,
@@ -35,6 +36,7 @@ from volley_app.models import (
 )
 from volley_app.services.core import live, signing
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.mail import notices
 from volley_app.services.operations import game_requests
 from volley_app.services.seasons import calendar
 from volley_app.services.teams import rsvps, team_settings
@@ -248,6 +250,8 @@ def test_the_sweep_reminds_each_unanswered_member_once_n_days_before(w):
     assert rsvps.send_reminders(now=game - 3 * D - dt.timedelta(minutes=1)) == 0
     assert rsvps.send_reminders(now=game - 3 * D) == 2  # cap and ann of T1, not bob who answered; T2 waits
     assert [to for to, _s in _reminders(db)] == ["ann@example.com", "cap@example.com"]
+    page = f"/dash/teams/{w['t1']}/games"
+    assert notified(db, notices.RSVP_REMINDER) == [("ann@example.com", page), ("cap@example.com", page)]
     assert rsvps.send_reminders(now=game - 2 * D) == 0  # once
     assert rsvps.send_reminders(now=game - D) == 2  # quinn of T2, a day before each of T2's two games
     reminded = [r for r in rows(db, GameRsvp) if r.reminded_at is not None]

@@ -7,12 +7,14 @@ import datetime as dt
 import pytest
 from sqlmodel import select
 
-from tests.factories import add_teams, count, league_world, login_token, make_user, rows
+from tests.factories import add_teams, count, league_world, login_token, make_user, notified, rows
 from tests.harness import call_handler
+from volley_app import routes
 from volley_app.models import AuditEntry, Game, OutboxMessage, Team
 from volley_app.pages.dash.leagues import schedule as schedule_page
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid, Unauthorized
+from volley_app.services.mail import notices
 from volley_app.services.seasons import games, schedule, scheduling
 from volley_app.services.teams import teams
 
@@ -98,6 +100,7 @@ def test_moving_a_game_emails_both_captains_bumps_its_sequence_and_is_audited(wo
     caps = sorted(f"cap{world['ids'].index(t)}@example.com" for t in (moved.team1_id, moved.team2_id))
     assert told == caps
     assert "Court 2" in _mail(db, "game_moved")[0].body_text
+    assert notified(db, notices.SCHEDULE_CHANGE) == [(c, routes.schedule_path(lg.id)) for c in caps]
     entry = rows(db, AuditEntry, AuditEntry.entity == "game")[-1]
     assert "moved" in entry.summary
 

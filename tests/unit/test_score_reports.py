@@ -8,10 +8,12 @@ import datetime as dt
 import pytest
 from sqlmodel import select
 
-from tests.factories import actor_of, add_member, add_teams, count, league_world, make_user, remove_member
+from tests.factories import actor_of, add_member, add_teams, count, league_world, make_user, notified, remove_member
+from volley_app import routes
 from volley_app.models import AuditEntry, Game, GameType, OutboxMessage, ReportStatus, ScoreReport, Team, utcnow
 from volley_app.services.core import timefmt
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound, Unauthorized
+from volley_app.services.mail import notices
 from volley_app.services.seasons import games, playoffs, results, score_reports
 
 WIN_2_0 = {"team1_game1_score": 21, "team2_game1_score": 15, "team1_game2_score": 23, "team2_game2_score": 21}
@@ -58,6 +60,7 @@ def test_a_captain_reports_the_other_confirms_and_the_standings_change(world):
     assert _standing(world, t1)["wins"] == 0  # not counted until confirmed
     mail = _mails(db, "score_reported")
     assert [m.to_addr for m in mail] == ["cap2@example.com"] and "21-15, 15-21, 17-15" in mail[0].body_text
+    assert notified(db, notices.SCORE_TO_CONFIRM) == [("cap2@example.com", routes.game_score_path(game.id))]
     view = score_reports.game_view(db, world["c2"], game.id)
     assert view["can_answer"] and not view["can_report"] and view["report"] == "21-15, 15-21, 17-15"
     score_reports.confirm(db, world["c2"], game.id)

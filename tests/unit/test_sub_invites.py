@@ -171,9 +171,7 @@ def test_a_game_near_gets_a_shorter_window_never_past_the_start(world):
 def test_an_exhausted_list_opens_the_request_to_anyone(world):
     db, a = world
     rid = _request(db, a)
-    keen = db.get(User, a["finn"].user_id)
-    keen.sub_notify = mail_lists.EVERY  # asked for open requests since it was made
-    db.add(keen)
+    mail_lists.set_notification(db, a["finn"], value=mail_lists.EVERY)  # asked for open requests since it was made
     invites.invite_in_order(db, a["alice"], rid, sub_ids=[a["ben"].user_id], if_nobody="open", now=NOW)
     request_replies.decline(db, a["ben"], rid, now=NOW + MIN)
     req = _req(db, rid)
@@ -509,7 +507,7 @@ def test_the_setting_is_the_users_own_and_one_of_three(world):
             mail_lists.set_notification(db, a["ben"], value=bad)
     with pytest.raises(DomainError):
         mail_lists.set_notification(db, None, value="none")
-    assert db.get(User, a["ben"].user_id).sub_notify == "invites"
+    assert mail_lists.setting_of(db, a["ben"].user_id) == "invites"
 
 
 def test_one_click_unsubscribe_from_open_notices_and_announcements(world):
@@ -518,7 +516,7 @@ def test_one_click_unsubscribe_from_open_notices_and_announcements(world):
     ben = db.get(User, a["ben"].user_id)
     token = mail_lists.unsubscribe_token(ben, mail_lists.OPEN_NOTICES)
     assert mail_lists.unsubscribe(db, token) == mail_lists.LIST_NAMES["open"]
-    assert ben.sub_notify == "invites"
+    assert mail_lists.setting_of(db, ben.id) == "invites"
     news = mail_lists.unsubscribe_token(ben, mail_lists.ANNOUNCEMENTS)
     mail_lists.unsubscribe(db, news)
     assert ben.announcements_off is True

@@ -8,12 +8,14 @@ import pytest
 
 from tests.factories import actor_of, login_token, make_user, player_world, rows, snapshot
 from tests.harness import call, page_state
-from volley_app.models import Rating, SubInvite, User, utcnow
+from volley_app.models import NotificationPreference, Rating, SubInvite, User, utcnow
 from volley_app.pages.dash.profile.my_info import PlayerInfoState
 from volley_app.pages.dash.sub_requests.detail import SubRequestState
 from volley_app.services.core import paging, ratelimit
+from volley_app.services.mail import mail_lists
 from volley_app.services.subs import request_changes
-from volley_app.state.sub_invites import INVITED, InviteQueueState, SubNotifyState
+from volley_app.state.notifications import SubNotifyState
+from volley_app.state.sub_invites import INVITED, InviteQueueState
 from volley_app.state.sub_matching import SuggestionsState
 
 WHO = ["anonymous", "alice", "ben", "svl", "root"]
@@ -31,7 +33,7 @@ def world(db):
 
 def _full_snapshot(db):
     db.expire_all()
-    return snapshot(db), [(i.user_id, i.state) for i in rows(db, SubInvite)], [(u.id, u.sub_notify) for u in rows(db, User)]
+    return snapshot(db), [(i.user_id, i.state) for i in rows(db, SubInvite)], [(p.user_id, p.kind, p.email) for p in rows(db, NotificationPreference)]
 
 
 async def _queue(tokens, who, rid):
@@ -100,8 +102,8 @@ async def test_the_email_setting_is_each_users_own(world, who):
     if who == "anonymous":
         assert state.notify_error != "" and _full_snapshot(db) == before
     else:
-        assert state.notify_error == "" and db.get(User, ids[who]).sub_notify == "none"
-        others = [u.sub_notify for u in rows(db, User) if u.id != ids[who]]
+        assert state.notify_error == "" and mail_lists.setting_of(db, ids[who]) == "none"
+        others = [mail_lists.setting_of(db, u.id) for u in rows(db, User) if u.id != ids[who]]
         assert set(others) == {"invites"}
     await call(state.save_notify, {"sub_notify": "everything"})
     assert state.notify_error != ""

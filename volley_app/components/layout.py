@@ -9,7 +9,7 @@ import reflex as rx
 
 from volley_app import routes
 from volley_app.settings import SITE_NAME
-from volley_app.state.auth import AuthState
+from volley_app.state.auth import AuthState, NotificationBell
 
 # What a component shows: another component, a text, or a Var of the state's.
 Content: TypeAlias = rx.Component | str | rx.Var[object]
@@ -140,8 +140,22 @@ def _nav_link(label: str, href: str) -> rx.Component:
                        aria_current=rx.cond(here, "page", "false"))  # fmt: skip
 
 
+def notification_bell() -> rx.Component:
+    """The bell: a link to the person's notifications, with how many are unread (nothing when none)."""
+    b = NotificationBell
+    path = AuthState.router.url.path
+    here = (path == routes.NOTIFICATIONS) | (path == routes.NOTIFICATIONS + "/")
+    return link_button(
+        rx.icon("bell", size=18, aria_hidden="true"),
+        rx.cond(b.unread_text != "", rx.badge(b.unread_text, color_scheme="red", variant="solid", radius="full",
+                                              size="1", aria_hidden="true"), rx.fragment()),  # fmt: skip
+        href=routes.NOTIFICATIONS, variant="ghost", size="2", class_name="nav-link", aria_label=b.bell_label,
+        aria_current=rx.cond(here, "page", "false"), custom_attrs={"data-testid": "bell"},
+    )  # fmt: skip
+
+
 def dash_nav() -> rx.Component:
-    """Header links by role (spec section 2, dashboard layout)."""
+    """Header links by role (spec section 2, dashboard layout), and the notifications' bell."""
     return rx.flex(
         rx.cond(
             AuthState.is_svl_view,
@@ -161,6 +175,7 @@ def dash_nav() -> rx.Component:
                 rx.cond(AuthState.status == "Admin", _nav_link("Discounts", routes.DISCOUNTS), rx.fragment()),
             ),
         ),
+        notification_bell(),
         rx.button("Logout", on_click=AuthState.logout, variant="soft", color_scheme="gray", size="2",
                   class_name="nav-link"),  # fmt: skip
         spacing="2",

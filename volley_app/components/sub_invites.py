@@ -11,7 +11,8 @@ from volley_app.components.sub_requests import sub_picker
 from volley_app.services.subs import invites
 from volley_app.services.subs.invites import InviteRow
 from volley_app.services.subs.subs_list import SubChoice
-from volley_app.state.sub_invites import NOTIFY_ERROR_ID, QUEUE_ERROR_ID, InviteQueueState, SubNotifyState
+from volley_app.state.notifications import NOTIFY_ERROR_ID, SubNotifyState
+from volley_app.state.sub_invites import QUEUE_ERROR_ID, InviteQueueState
 
 
 def _pick(p: ObjectVar[SubChoice], i: NumberVar[int]) -> rx.Component:

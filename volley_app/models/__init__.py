@@ -93,3 +93,6 @@ __all__ += ["FreeAgent"]
 from volley_app.models.push import PushMessage, PushSubscription  # noqa: E402 - after the tables it refers to
 
 __all__ += ["PushMessage", "PushSubscription"]
+from volley_app.models.notifications import Notification, NotificationPreference  # noqa: E402 - after the tables it refers to
+
+__all__ += ["Notification", "NotificationPreference"]

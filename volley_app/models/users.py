@@ -57,8 +57,6 @@ class User(SQLModel, table=True):
         default="America/New_York",
         sa_column=sa.Column(sa.String(64), nullable=False, server_default="America/New_York"),
     )
-    # A sub's emails about requests: "every" matching open request and invitations, "invites" only, or "none".
-    sub_notify: str = Field(default="invites", sa_column=sa.Column(sa.String(10), nullable=False, server_default="invites"))
     # Unsubscribed from the league's announcements to every user (Email All).
     announcements_off: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.text("false")))
     # A sub's record, kept from the places they took on requests not cancelled (``services/subs/sub_records.py``):

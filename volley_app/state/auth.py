@@ -15,8 +15,11 @@ import reflex as rx
 from volley_app import db, routes
 from volley_app.services.accounts import auth
 from volley_app.services.accounts.auth import LoginResult
+from volley_app.services.core import live
 from volley_app.services.core.actors import Actor, display_status
+from volley_app.services.mail import notices
 from volley_app.settings import get_settings
+from volley_app.state.polling import Assign, poll_page
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +144,9 @@ class SessionGuard(AuthState):
         """
         path = self.router.url.path or routes.DASH
         token = self._token()
-        actor = await self._actor()
+        actor, unread = await db.run(auth.resolve_with_unread, token) if token else (None, 0)
+        bell = await self.get_state(NotificationBell)
+        bell.unread = unread
         self.refused_for = ""
         if actor is None:
             # A tab that had a login: its pages' states forget what they hold (``AuthState.forget``, next).
@@ -160,4 +165,57 @@ class SessionGuard(AuthState):
         if not routes.may_open(actor.roles, path):
             # Logged in, but not as someone this page is for: say so, with the way home.
             self.refused_for = routes.audience(path)
-        return None
+        return NotificationBell.poll
+
+
+class NotificationBell(AuthState):
+    """The bell in the header of every /dash page: how many of the person's notifications are unread.
+
+    ``SessionGuard.dash_guard`` reads the count with the login as each page opens and starts :meth:`poll`, which
+    reads it again at once when a notification of the person's is made or read (``live.notices_changed``), and on a
+    timer, while the tab stays on that page (the next page's guard starts it again there).
+    """
+
+    unread: rx.Field[int] = rx.field(0)
+    _poll_beat: float = 0.0
+    _poll_owner: str = ""
+
+    @rx.var
+    def unread_text(self) -> str:
+        """The count the bell shows: nothing for none, "99+" past the cap."""
+        return notices.count_text(self.unread)
+
+    @rx.var
+    def bell_label(self) -> str:
+        """The bell's accessible name: "Notifications, 3 unread", or "Notifications"."""
+        text = notices.count_text(self.unread)
+        return f"Notifications, {text} unread" if text else "Notifications"
+
+    def _interest(self) -> live.Interest:
+        return live.Interest(notices_of=self.user_id or None)
+
+    async def _read_count(self) -> Assign | None:
+        """A round's read, with the tab unlocked: the count as the tab's login reads it now."""
+        _actor, unread = await db.run(auth.resolve_with_unread, self._token())
+
+        def show() -> None:
+            self.unread = unread
+
+        return show
+
+    async def _reload(self) -> None:
+        """Read the count again and show it."""
+        show = await self._read_count()
+        if show is not None:
+            show()
+
+    @rx.event(background=True)  # type: ignore[operator]  # mypy reads Reflex's rx.event as its namespace class
+    async def poll(self):
+        """Keep the count while the tab stays on the page it was started on."""
+        async with self:
+            path = self.router.url.path or routes.DASH
+        await poll_page(self, path=path, seconds=BELL_SECONDS, reload=self._read_count, interest=self._interest)
+
+
+# The bell reads its count again this often when no notice came (the live notices' fallback).
+BELL_SECONDS = 60.0

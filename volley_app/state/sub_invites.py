@@ -13,7 +13,6 @@ import reflex as rx
 from volley_app import routes
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
-from volley_app.services.mail import mail_lists
 from volley_app.services.subs import invites, matching, subs_list
 from volley_app.services.subs.invites import InviteRow
 from volley_app.services.subs.request_lists import SubRequestDetail
@@ -196,38 +195,3 @@ class InviteQueueState(SubPickerList, AuthState):
         self.picks, self.queue_notice, self._keep_notice = [], INVITED, True
         # the whole page again: the request now names the invited sub
         return rx.redirect(routes.sub_request_path(path_arg(self, "request_id")))
-
-
-NOTIFY_SAVED = "Saved: what the sub requests email you."
-NOTIFY_ERROR_ID = "sub-notify-error"
-
-
-class SubNotifyState(AuthState):
-    """A sub's choice of emails about sub requests (My Info)."""
-
-    notify: rx.Field[str] = rx.field("")
-    notify_choices: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
-    is_sub: rx.Field[bool] = rx.field(False)
-    notify_error: rx.Field[str] = rx.field("")
-    notify_notice: rx.Field[str] = rx.field("")
-
-    def _show_on_open(self, found: dict[str, object] | None, failure: DomainError | None) -> None:
-        """Show the setting as My Info read it (``mail_lists.notification_setting``), or none when refused."""
-        self.notify_error, self.notify_notice = "", ""
-        if failure or not found:
-            self.is_sub, self.notify, self.notify_choices = False, "", []
-            return
-        self.is_sub, self.notify = bool(found["is_sub"]), str(found["value"])
-        choices = found["choices"]
-        self.notify_choices = [dict(c) for c in choices] if isinstance(choices, list) else []
-
-    @rx.event
-    async def save_notify(self, form_data: dict | None = None):
-        value = form_values(form_data, ("sub_notify",))["sub_notify"]
-        self.notify_error, self.notify_notice = "", ""
-        saved, failure = await run_action(mail_lists.set_notification, actor=await self._actor(), value=value)
-        if failure:
-            self.notify_error = failure_text(failure)
-            return focus(NOTIFY_ERROR_ID)
-        self.notify, self.notify_notice = str(saved), NOTIFY_SAVED
-        return None

@@ -15,6 +15,7 @@ from volley_app.api.routes import (
     free_agents,
     money,
     notes,
+    notifications,
     public,
     revenue,
     rosters,
@@ -28,7 +29,7 @@ from volley_app.api.routes.common import Route
 
 ROUTERS = (auth.router, users.router, seasons.router, teams.router, rosters.router, rsvps.router, notes.router,
            public.router, waivers.router, money.router, revenue.router, discounts.router,
-           free_agents.router)  # fmt: skip
+           free_agents.router, notifications.router)  # fmt: skip
 
 
 def route_table(api: FastAPI) -> list[Route]:

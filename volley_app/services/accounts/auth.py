@@ -33,7 +33,7 @@ from volley_app.services.accounts import passwords
 from volley_app.services.core import signing, validation
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import BadRequest, DomainError, NotFound, RateLimited, Unauthorized
-from volley_app.services.mail import mail
+from volley_app.services.mail import mail, notices
 from volley_app.settings import get_settings
 
 T = TypeVar("T", SignInLink, PasswordResetToken)  # a table of emailed single-use links
@@ -380,6 +380,13 @@ def resolve(db: Session, token: object) -> Actor | None:
         session.last_seen_at = now
         db.add(session)
     return _actor(user, session.id)
+
+
+def resolve_with_unread(db: Session, token: object) -> tuple[Actor | None, int]:
+    """:func:`resolve`, and how many of that user's notifications are unread (the header's bell), in one
+    transaction."""
+    actor = resolve(db, token)
+    return actor, (notices.unread_count(db, actor.user_id) if actor is not None else 0)
 
 
 def holder(db: Session, user_id: int) -> Actor | None:

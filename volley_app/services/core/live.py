@@ -68,6 +68,7 @@ class Change:
     open_list: bool = False
     everything: bool = False
     team_id: int = 0
+    notices: frozenset[int] = frozenset()  # users whose notifications changed (a new one, one read)
 
     def concerns(self, interest: Interest) -> bool:
         if self.everything:
@@ -77,11 +78,12 @@ class Change:
             or (interest.request_id is not None and interest.request_id == self.request_id)
             or (interest.open_list and self.open_list)
             or (interest.team_id is not None and interest.team_id == self.team_id)
+            or (interest.notices_of is not None and interest.notices_of in self.notices)
         )
 
     def to_json(self) -> str:
         return json.dumps({"origin": ORIGIN, "r": self.request_id, "u": sorted(self.users), "o": self.open_list,
-                           "t": self.team_id})  # fmt: skip
+                           "t": self.team_id, "n": sorted(self.notices)})  # fmt: skip
 
     @classmethod
     def from_json(cls, text: str | bytes) -> tuple[str, Change] | None:
@@ -89,24 +91,28 @@ class Change:
         try:
             data = json.loads(text)
             users = frozenset(int(u) for u in data.get("u", []))
+            notices = frozenset(int(u) for u in data.get("n", []))
             return str(data.get("origin", "")), cls(int(data.get("r", 0)), users, bool(data.get("o", False)),
-                                                    team_id=int(data.get("t", 0)))  # fmt: skip
+                                                    team_id=int(data.get("t", 0)), notices=notices)  # fmt: skip
         except (ValueError, TypeError, AttributeError):
             return None
 
 
 @dataclasses.dataclass(frozen=True)
 class Interest:
-    """What one page shows: a user's own requests, one request, the open list, or a team's games."""
+    """What one page shows: a user's own requests, one request, the open list, a team's games, or a user's
+    notifications."""
 
     user_id: int | None = None
     request_id: int | None = None
     open_list: bool = False
     team_id: int | None = None
+    notices_of: int | None = None
 
     @property
     def empty(self) -> bool:
-        return self.user_id is None and self.request_id is None and not self.open_list and self.team_id is None
+        return (self.user_id is None and self.request_id is None and not self.open_list and self.team_id is None
+                and self.notices_of is None)  # fmt: skip
 
 
 # -- sending ------------------------------------------------------------------------------------------------------
@@ -122,6 +128,13 @@ def team_changed(db: Session, team_id: int | None) -> None:
     """Tell the pages of a team's games that an answer changed, once ``db``'s transaction commits."""
     if team_id:
         db.info.setdefault(_PENDING, []).append(Change(team_id=int(team_id)))
+
+
+def notices_changed(db: Session, user_id: int | None) -> None:
+    """Tell the pages showing a user's notifications (their count, their list) that these changed, once ``db``'s
+    transaction commits."""
+    if user_id:
+        db.info.setdefault(_PENDING, []).append(Change(notices=frozenset({int(user_id)})))
 
 
 @event.listens_for(Session, "after_commit")
@@ -252,10 +265,11 @@ def watch(interest: Interest):
             _watches.discard(w)
 
 
-def watching() -> int:
-    """How many pages of this process wait for changes now."""
+def watching(*, notices: bool = False) -> int:
+    """How many pages of this process wait for changes now: of sub requests and teams, or (``notices``) of a
+    person's notifications (the header's bell on every /dash page, the notifications' list)."""
     with _watch_lock:
-        return len(_watches)
+        return sum(1 for w in _watches if (w.interest.notices_of is not None) == notices)
 
 
 class _Subscriber:

@@ -1,6 +1,7 @@
 """Who gets which mail: a sub's notification setting, and one-click unsubscribe from bulk mail.
 
-A sub chooses what the sub requests email them (``NOTIFY``):
+A sub chooses what the sub requests email them (``NOTIFY``), kept as their preferences of two kinds of
+notification (``notices``: their invitations, every open request that matches them):
 
 - ``every``: every open request that matches them (:func:`matches`), and their invitations;
 - ``invites``: only their invitations (the default: what the app always sent);
@@ -9,13 +10,14 @@ A sub chooses what the sub requests email them (``NOTIFY``):
 Bulk mail (the newsletter, Email All, open-request notices) carries ``List-Unsubscribe`` (RFC 2369) and
 ``List-Unsubscribe-Post: List-Unsubscribe=One-Click`` (RFC 8058) pointing to :func:`unsubscribe_url`:
 a token signed for that purpose (``services/core/signing.py``) that names the list and the reader. Unsubscribing from open-request
-notices sets ``invites``; from Email All sets ``announcements_off``; from the newsletter removes the
+notices stops those (``invites``); from Email All sets ``announcements_off``; from the newsletter removes the
 subscriber. The same token again changes nothing more and says so.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from sqlmodel import Session
 
@@ -24,7 +26,7 @@ from volley_app.models import Rating, SkillLevel, User
 from volley_app.services.core import signing
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import Invalid, NotFound
-from volley_app.services.mail import newsletter
+from volley_app.services.mail import newsletter, notices
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +46,6 @@ BAD_LINK = "This unsubscribe link is not valid. Change what you receive under Ed
 
 # A request's skill level, and the position ratings that are at least as good (A is the best).
 _RANK = {"A": 4, "B": 3, "C+": 2, "C": 2, "D": 1}
-
-
-def emails_invites(user: User) -> bool:
-    """Whether an invitation is emailed to ``user`` (it is always shown in the app)."""
-    return user.sub_notify != NONE
 
 
 def matches(user: User, skill_level: SkillLevel | str, sub_format: object = None) -> bool:
@@ -71,11 +68,29 @@ def matching_levels(skill_level: SkillLevel | str) -> list[str]:
 # -- the sub's setting ---------------------------------------------------------------------------------------
 
 
+def setting_from(email_on: Mapping[str, bool]) -> str:
+    """A sub's setting, from whether the two kinds it stands for are emailed (``notices.preferences``)."""
+    if email_on.get(notices.OPEN_REQUEST):
+        return EVERY
+    return INVITES if email_on.get(notices.SUB_INVITATION) else NONE
+
+
+def kinds_of(setting: str) -> dict[str, bool]:
+    """Whether each of the two kinds a sub's ``setting`` stands for is emailed."""
+    return {notices.SUB_INVITATION: setting != NONE, notices.OPEN_REQUEST: setting == EVERY}
+
+
+def setting_of(db: Session, user_id: int) -> str:
+    """A sub's setting, from their preferences of the two kinds it stands for."""
+    return setting_from({k: notices.emails(db, user_id, k) for k in (notices.OPEN_REQUEST, notices.SUB_INVITATION)})
+
+
 def notification_setting(db: Session, actor: Actor | None) -> dict[str, object]:
     """The actor's setting and the choices, for Edit Info; ``is_sub``: only subs are asked."""
     actor = require_actor(actor)
     user = load(db, User, actor.user_id)
-    return {"value": user.sub_notify, "is_sub": bool(user.sub), "choices": [{"value": k, "label": v} for k, v in NOTIFY.items()]}
+    return {"value": setting_of(db, actor.user_id), "is_sub": bool(user.sub),
+            "choices": [{"value": k, "label": v} for k, v in NOTIFY.items()]}  # fmt: skip
 
 
 def set_notification(db: Session, actor: Actor | None, *, value: object) -> str:
@@ -84,9 +99,9 @@ def set_notification(db: Session, actor: Actor | None, *, value: object) -> str:
     if not isinstance(value, str) or value not in NOTIFY:
         raise Invalid({"sub_notify": "Choose what to be emailed about"})
     user = load(db, User, actor.user_id)
-    user.sub_notify = value
-    db.add(user)
-    db.flush()
+    assert user.id is not None  # a stored user
+    for kind, email in kinds_of(value).items():
+        notices.set_email(db, user.id, kind, email)
     log.info("user %s sub notifications: %s", user.id, value)
     return value
 
@@ -134,8 +149,8 @@ def unsubscribe(db: Session, token: object) -> str:
         newsletter.unsubscribe(db, subscriber_id=record, token=signature)
         return what
     user = load(db, User, record)
-    if which == OPEN_NOTICES and user.sub_notify == EVERY:
-        user.sub_notify = INVITES
+    if which == OPEN_NOTICES and notices.emails(db, record, notices.OPEN_REQUEST):
+        notices.set_email(db, record, notices.OPEN_REQUEST, False)
     elif which == ANNOUNCEMENTS:
         user.announcements_off = True
     db.add(user)

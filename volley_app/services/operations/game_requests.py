@@ -42,7 +42,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import periodic, timefmt
 from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import BadRequest, Forbidden, NotFound
-from volley_app.services.mail import mail
+from volley_app.services.mail import mail, notices
 from volley_app.services.subs import invites, request_changes
 from volley_app.services.subs.access import require_sub_request_actor
 from volley_app.services.teams import rsvps
@@ -222,15 +222,17 @@ def tell_short(db: Session, game_id: int, team_id: int, now: dt.datetime) -> boo
     other = db.get(Team, other_id) if other_id is not None else None
     zone = venues.zone(db, league.svl_id)
     for user in people.values():
-        if not user.email or not user.active:
+        if not user.active:
             continue
+        link = routes.team_games_path(team_id)
         values = {
             "first_name": mail.first_name(user), "team": team.team_name, "places": short.places,
             "against": f" (vs {other.team_name})" if other else "", "when": timefmt.long(game.start_at, zone),
             "day": timefmt.day(game.start_at, zone), "playing": short.playing, "out": short.out,
-            "unanswered": short.unanswered, "page": routes.absolute(routes.team_games_path(team_id)),
+            "unanswered": short.unanswered, "page": routes.absolute(link),
         }  # fmt: skip
-        mail.queue_email(db, "team_short", values, to=user.email)
+        notices.notify(db, user, notices.TEAM_SHORT, link=link, email=("team_short", values),
+                       text=f"{team.team_name} is {short.places} short for {values['when']}: find subs")  # fmt: skip
     log.info("team %s told it is %s short for game %s", team_id, short.places, game_id)
     return True
 

@@ -9,7 +9,7 @@ from sqlmodel import Session
 from volley_app.services.accounts import accounts
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.screens import Part, part
-from volley_app.services.mail import mail_lists
+from volley_app.services.mail import mail_lists, notices
 from volley_app.services.money import credits
 from volley_app.services.seasons import calendar
 from volley_app.services.subs import availability
@@ -17,12 +17,14 @@ from volley_app.services.subs import availability
 
 @dataclasses.dataclass(frozen=True)
 class MyInfo:
-    """What My Info shows: the record, the personal calendar feed, what the player is emailed about as a sub."""
+    """What My Info shows: the record, the personal calendar feed, what the player is emailed about as a sub, and
+    which kinds of notification are emailed to them."""
 
     info: Part[dict]  # accounts.my_info
     feed: Part[str]  # calendar.my_feed: the feed's address path, "" when it is off
     notifications: Part[dict[str, object]]  # mail_lists.notification_setting
     credit: Part[credits.Credit]  # credits.my_credit: what is left of the player's credit
+    preferences: Part[list[notices.PreferenceRow]]  # notices.preferences
 
 
 def my_info(db: Session, actor: Actor | None) -> MyInfo:
@@ -31,6 +33,7 @@ def my_info(db: Session, actor: Actor | None) -> MyInfo:
         feed=part(calendar.my_feed, db, actor),
         notifications=part(mail_lists.notification_setting, db, actor),
         credit=part(credits.my_credit, db, actor),
+        preferences=part(notices.preferences, db, actor),
     )
 
 

@@ -134,6 +134,7 @@ def update_game(
             db, {*before_teams, t1, t2}, "game_changed",
             {"game": label, "start": timefmt.date_time(game.start_at, zone, labelled=True), "now_where": _where(game, zone),
              "was": was}, league_id=game.league_id, kind="game_moved",
+            text=f"{label} moved to {timefmt.date_time(game.start_at, zone, labelled=True)}",
         )  # fmt: skip
     return game
 
@@ -186,6 +187,7 @@ def move_game(db: Session, actor: Actor | None, game_id: object, *, start: objec
         db, (game.team1_id, game.team2_id), "game_moved",
         {"game": label, "start": timefmt.date_time(game.start_at, zone, labelled=True), "now_where": _where(game, zone),
          "was": was, "league": leagues.display_name(league)}, league_id=game.league_id,
+        text=f"{label} moved to {timefmt.date_time(game.start_at, zone, labelled=True)}",
     )  # fmt: skip
     return game
 
@@ -259,6 +261,7 @@ def add_game(
         db, (t1, t2), "game_added",
         {"game": label, "start": timefmt.date_time(game.start_at, zone, labelled=True), "where": _where(game, zone),
          "league": leagues.display_name(league)}, league_id=league.id,
+        text=f"{label} added: {timefmt.date_time(game.start_at, zone, labelled=True)}",
     )  # fmt: skip
     return game
 
@@ -288,5 +291,5 @@ def delete_game(db: Session, actor: Actor | None, game_id: object) -> str:
     )  # fmt: skip
     scheduling.tell_captains(db, teams_told, "game_cancelled",
                              {"game": label, "was": was, "league": leagues.display_name(league)},
-                             league_id=league_id)  # fmt: skip
+                             league_id=league_id, text=f"{label} cancelled (was {was})")  # fmt: skip
     return "Game deleted."

@@ -14,7 +14,7 @@ from volley_app.models import Game, GameType, League, Team, User
 from volley_app.services.core import audit, timefmt
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.errors import Invalid
-from volley_app.services.mail import mail
+from volley_app.services.mail import mail, notices
 from volley_app.services.seasons import clashes, leagues, schedule, scoring
 from volley_app.services.seasons.leagues import access_league
 
@@ -161,7 +161,8 @@ def regenerate_unplayed(db: Session, league: League, actor: Actor | None = None)
             after={"from_week": last_played + 1, "games": made},
         )  # fmt: skip
         teams = {t for g in new for t in (g.team1_id, g.team2_id) if t is not None}
-        tell_captains(db, teams, "schedule_changed", {"league": name, "week": last_played + 1}, league_id=league.id)
+        tell_captains(db, teams, "schedule_changed", {"league": name, "week": last_played + 1}, league_id=league.id,
+                      text=f"{name}: the games from week {last_played + 1} on were drawn again")  # fmt: skip
     return made
 
 
@@ -179,10 +180,12 @@ def redraw(db: Session, actor: Actor | None, league_id: object) -> int:
 
 
 def tell_captains(
-    db: Session, team_ids: Iterable[int | None], template: str, values: dict[str, object], *, league_id: int, kind: str | None = None
-) -> int:
-    """Email the captains of ``team_ids`` (each person once) the email ``template`` with ``values`` through the
-    outbox; the template is given each captain's ``first_name`` and the schedule's address (``page``) too."""
+    db: Session, team_ids: Iterable[int | None], template: str, values: dict[str, object], *, league_id: int,
+    text: str, kind: str | None = None,
+) -> int:  # fmt: skip
+    """Tell the captains of ``team_ids`` (each person once) of a schedule change: ``text`` in the app, the email
+    ``template`` with ``values`` through the outbox; the template is given each captain's ``first_name`` and the
+    schedule's address (``page``) too. Returns how many were told."""
     ids = {t for t in team_ids if t is not None}
     if not ids:
         return 0
@@ -191,15 +194,11 @@ def tell_captains(
         .where(col(User.id).in_(select(col(Team.captain_id)).where(col(Team.id).in_(ids))))
         .order_by(col(User.id))
     ).all()  # each person once, however many of the teams they captain
-    link = routes.absolute(routes.schedule_path(league_id))
-    sent = 0
+    link = routes.schedule_path(league_id)
     for user in captains:
-        if not user.email:
-            continue
-        mail.queue_email(db, template, {**values, "first_name": mail.first_name(user), "page": link}, to=user.email,
-                         kind=kind)  # fmt: skip
-        sent += 1
-    return sent
+        notices.notify(db, user, notices.SCHEDULE_CHANGE, link=link, text=text, mail_kind=kind, email=(
+            template, {**values, "first_name": mail.first_name(user), "page": routes.absolute(link)}))  # fmt: skip
+    return len(captains)
 
 
 NOTHING_TO_PUSH = "That week has no games to move."
@@ -241,6 +240,7 @@ def push_week(db: Session, actor: Actor | None, league_id: object, *, week: obje
     tell_captains(
         db, {t for g in moving for t in (g.team1_id, g.team2_id)}, "week_pushed",
         {"league": name, "week": number, "next_day": timefmt.day(first.start_at, zone)}, league_id=league.id,
+        text=f"{name}: the games of week {number} on move a week later",
     )  # fmt: skip
     return len(moving)
 

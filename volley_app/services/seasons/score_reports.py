@@ -26,7 +26,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import audit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
-from volley_app.services.mail import mail
+from volley_app.services.mail import mail, notices
 from volley_app.services.seasons import games, leagues, playoffs, scoring
 from volley_app.services.seasons.leagues import access_game, may_manage_league
 
@@ -150,11 +150,14 @@ def report(
         db, actor, action="report", entity="score_report", entity_id=row.id, league_id=game.league_id,
         summary=f"Score of {name} reported by the captain of {mine.team_name}: {sets}", before=before, after=clean,
     )  # fmt: skip
-    mail.tell(
-        db, _captain(db, theirs), "score_reported",
-        {"game": name, "team": mine.team_name, "sets": sets, "page": _link(game),
-         "when": timefmt.date_time(game.start_at, _zone(db, game), labelled=True)},
-    )  # fmt: skip
+    captain = _captain(db, theirs)
+    if captain is not None:
+        notices.notify(
+            db, captain, notices.SCORE_TO_CONFIRM, link=routes.game_score_path(_id(game)),
+            text=f"{mine.team_name} reported {name}: {sets}. Confirm or dispute it", email=("score_reported", {
+                "first_name": mail.first_name(captain), "game": name, "team": mine.team_name, "sets": sets,
+                "page": _link(game), "when": timefmt.date_time(game.start_at, _zone(db, game), labelled=True)}),
+        )  # fmt: skip
     return row
 
 

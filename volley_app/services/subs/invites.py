@@ -41,13 +41,22 @@ from sqlmodel import Session, col, select
 
 from volley_app import db as dbmod
 from volley_app import routes
-from volley_app.models import AWAITING_APPROVAL, SubInvite, SubRequest, SubRequestPlace, SubStatus, User, utcnow
+from volley_app.models import (
+    AWAITING_APPROVAL,
+    NotificationPreference,
+    SubInvite,
+    SubRequest,
+    SubRequestPlace,
+    SubStatus,
+    User,
+    utcnow,
+)
 from volley_app.models.base import table_of
 from volley_app.services.accounts import venues
 from volley_app.services.core import live, periodic, ratelimit, signing, timefmt
 from volley_app.services.core.actors import Actor, record_id
 from volley_app.services.core.errors import BadRequest, Invalid, NotFound, RateLimited
-from volley_app.services.mail import mail, mail_lists
+from volley_app.services.mail import mail, mail_lists, notices
 from volley_app.services.subs.access import SUB_REQUEST_NOT_FOUND, access_sub_request, require_sub_request_actor
 
 log = logging.getLogger(__name__)
@@ -482,33 +491,36 @@ def _details(db: Session, req: SubRequest) -> dict[str, object]:
 
 
 def _send_invitation(db: Session, req: SubRequest, sub: User, tokens: tuple[str, str], held_until: str | None) -> None:
-    """An invitation email: the request, until when it is held (None: no hold), one-click Accept and Decline."""
+    """A sub's invitation: the notification, and its email (unless they asked for none) with the request, until when
+    it is held (None: no hold), one-click Accept and Decline."""
     assert req.id is not None  # a stored request
     requestor = db.get(User, req.requestor_id)
     accept, decline = (routes.backend_absolute(routes.invite_answer_path(t)) for t in tokens)
-    mail.queue_email(
-        db, "received_request", {
-            "who": mail.full_name(requestor) if requestor else "A player", "first_name": mail.first_name(sub),
-            "request": _details(db, req), "held_until": held_until, "accept": accept, "decline": decline,
-            "page": routes.absolute(routes.sub_request_path(req.id)),
-        }, to=sub.email, reply_to=requestor.email if requestor else None,
+    who = mail.full_name(requestor) if requestor else "A player"
+    details = _details(db, req)
+    link = routes.sub_request_path(req.id)
+    notices.notify(
+        db, sub, notices.SUB_INVITATION, text=f"{who} invites you to sub: {details['team']}, {details['when']}",
+        link=link, reply_to=requestor.email if requestor else None, email=("received_request", {
+            "who": who, "first_name": mail.first_name(sub), "request": details, "held_until": held_until,
+            "accept": accept, "decline": decline, "page": routes.absolute(link),
+        }),
+        actions=[{"action": "accept", "title": "Accept", "url": accept, "post": True},
+                 {"action": "decline", "title": "Decline", "url": decline, "post": True}],
     )  # fmt: skip
 
 
 def _email_invitation(db: Session, req: SubRequest, invite: SubInvite, sub: User) -> None:
-    """The invited sub's email (unless they asked for none): the request, the hold, one-click Accept and Decline."""
-    if not mail_lists.emails_invites(sub):
-        return
+    """Tell the invited sub (by email unless they asked for none): the request, the hold, one-click Accept and
+    Decline."""
     until = timefmt.long(invite.hold_until, venues.zone_by_name(db, req.svl)) if invite.hold_until else ""
     _send_invitation(db, req, sub, (link_token(invite, "accept"), link_token(invite, "decline")), until)
 
 
 def email_named(db: Session, req: SubRequest, sub: User) -> None:
-    """The email of the sub a request names (unless they asked for none): the request, one-click Accept and Decline
+    """Tell the sub a request names (by email unless they asked for none): the request, one-click Accept and Decline
     that stand until the game starts or the sub no longer holds the request."""
     assert sub.id is not None  # a stored user
-    if not mail_lists.emails_invites(sub):
-        return
     _send_invitation(db, req, sub, (named_token(req, sub.id, "accept"), named_token(req, sub.id, "decline")), None)
 
 
@@ -526,25 +538,29 @@ def _email_requestor(db: Session, req: SubRequest, outcome: str) -> None:
 
 
 def open_notices(db: Session, req: SubRequest) -> int:
-    """Email the open request to every active sub whose setting is "every" and whom it matches (bulk mail)."""
+    """Tell every active sub who asked for open requests (their preference) and whom it matches of the open request
+    (its email is bulk mail)."""
     assert req.id is not None  # a stored request
     levels = mail_lists.matching_levels(req.skill_level)
     rated = sa.or_(col(User.hitter_skill_level).in_(levels), col(User.passer_skill_level).in_(levels),
                    col(User.setter_skill_level).in_(levels))  # fmt: skip
+    asked = select(col(NotificationPreference.user_id)).where(NotificationPreference.kind == notices.OPEN_REQUEST,
+                                                              col(NotificationPreference.email).is_(True))  # fmt: skip
     subs = db.exec(
         select(User).where(col(User.sub).is_(True), col(User.active).is_(True), col(User.archived_at).is_(None),
-                           User.sub_notify == mail_lists.EVERY, User.id != req.requestor_id, rated).order_by(col(User.id))
+                           col(User.id).in_(asked), User.id != req.requestor_id, rated).order_by(col(User.id))
     ).all()  # fmt: skip
-    page = routes.absolute(routes.sub_request_path(req.id))
+    link = routes.sub_request_path(req.id)
     details, day = _details(db, req), timefmt.day(req.date)
     sent = 0
     for sub in subs:
         if not mail_lists.matches(sub, req.skill_level, req.format):
             continue
         off = mail_lists.unsubscribe_url(sub, mail_lists.OPEN_NOTICES)
-        mail.queue_email(db, "open_request", {"first_name": mail.first_name(sub), "request": details, "day": day,
-                                              "page": page, "unsubscribe": off},
-                         to=sub.email, unsubscribe=off)  # fmt: skip
+        notices.notify(db, sub, notices.OPEN_REQUEST, text=f"{details['team']}, {details['when']}, {req.svl}",
+                       link=link, unsubscribe=off, email=("open_request", {
+                           "first_name": mail.first_name(sub), "request": details, "day": day,
+                           "page": routes.absolute(link), "unsubscribe": off}))  # fmt: skip
         sent += 1
     return sent
 

@@ -30,7 +30,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import timefmt
 from volley_app.services.core.actors import Actor, load, record_id
 from volley_app.services.core.errors import BadRequest, Forbidden, NotFound
-from volley_app.services.mail import mail
+from volley_app.services.mail import mail, notices
 from volley_app.services.subs import eligibility, invites, request_rows, sub_records
 from volley_app.services.subs.access import (
     SUB_REQUEST_NOT_FOUND,
@@ -53,17 +53,22 @@ _table: sa.Table = table_of(SubRequest)
 
 
 def _email_requestor(db: Session, req: SubRequest, actor: Actor, verb: str, kind: str) -> None:
+    """Tell the requestor that a sub ``verb`` (accepted or declined) their request."""
     assert req.id is not None  # a stored request
     requestor = db.get(User, req.requestor_id)
     acting = db.get(User, actor.user_id)
     if requestor is None:
         return
-    mail.queue_email(
-        db, "request_answered", {
-            "first_name": mail.first_name(requestor), "who": mail.full_name(acting) if acting else actor.username,
-            "verb": verb, "when": timefmt.long(req.date, venues.zone_by_name(db, req.svl)), "svl": req.svl,
-            "team": req.team, "page": routes.absolute(routes.sub_request_path(req.id)),
-        }, to=requestor.email, reply_to=acting.email if acting else None, kind=kind,
+    who = mail.full_name(acting) if acting else actor.username
+    when = timefmt.long(req.date, venues.zone_by_name(db, req.svl))
+    link = routes.sub_request_path(req.id)
+    notices.notify(
+        db, requestor, notices.SUB_ACCEPTED if verb == "accepted" else notices.SUB_DECLINED,
+        text=f"{who} {verb} your sub request: {req.team}, {when}", link=link, mail_kind=kind,
+        reply_to=acting.email if acting else None, email=("request_answered", {
+            "first_name": mail.first_name(requestor), "who": who, "verb": verb, "when": when, "svl": req.svl,
+            "team": req.team, "page": routes.absolute(link),
+        }),
     )  # fmt: skip
 
 

@@ -47,7 +47,7 @@ from volley_app.services.accounts import venues
 from volley_app.services.core import live, paging, periodic, signing, timefmt
 from volley_app.services.core.actors import Actor, load, record_id, require_actor
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
-from volley_app.services.mail import mail
+from volley_app.services.mail import mail, notices
 from volley_app.services.seasons import leagues
 from volley_app.services.teams import playoff_eligibility
 from volley_app.services.teams.rosters import TEAM_NOT_FOUND
@@ -688,10 +688,13 @@ def send_one(db: Session, reminder: Due, now: dt.datetime) -> bool:
     links = {f"answer_{a.value.lower()}": routes.backend_absolute(routes.rsvp_answer_path(
         link_token(game, reminder.team_id, reminder.user_id, a))) for a in RsvpAnswer}  # fmt: skip
     court = f", {game.court}" if game.court else ""
-    mail.queue_email(db, "game_rsvp_reminder", {
+    link = routes.team_games_path(reminder.team_id)
+    notices.notify(db, user, notices.RSVP_REMINDER, link=link, email=("game_rsvp_reminder", {
         "first_name": view["first_name"], "team": view["team"], "opponent": view["opponent"], "when": view["when"],
-        "court": court, **links, "page": routes.absolute(routes.team_games_path(reminder.team_id)),
-    }, to=user.email, kind="game_rsvp_reminder")  # fmt: skip
+        "court": court, **links, "page": routes.absolute(link),
+    }), text=f"{view['team']} vs {view['opponent']}, {view['when']}: are you playing?",
+        actions=[{"action": "in", "title": "I'm in", "url": links["answer_in"], "post": True},
+                 {"action": "out", "title": "I'm out", "url": links["answer_out"], "post": True}])  # fmt: skip
     return True
 
 

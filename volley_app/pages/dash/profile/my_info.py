@@ -10,6 +10,7 @@ from reflex.vars import ObjectVar
 from volley_app import routes
 from volley_app.components.calendar import add_to_calendar, webcal
 from volley_app.components.layout import column, dash_page, details, labelled, link_button, page_heading
+from volley_app.components.notifications import preferences_card
 from volley_app.components.push import push_card
 from volley_app.components.sub_invites import sub_notify_card
 from volley_app.models import REGIONS
@@ -20,7 +21,7 @@ from volley_app.services.seasons import calendar
 from volley_app.state.auth import AuthState
 from volley_app.state.files import backend_address
 from volley_app.state.forms import flag, flags, run_action
-from volley_app.state.sub_invites import SubNotifyState
+from volley_app.state.notifications import NotificationPrefsState, SubNotifyState
 
 
 class PlayerInfoState(AuthState):
@@ -37,21 +38,25 @@ class PlayerInfoState(AuthState):
         self.feed_subscribe = webcal(self.feed_url) if path else ""
 
     async def load(self):
-        """My Info in one read: the record, the calendar feed, and (the sub's card) the sub request emails."""
+        """My Info in one read: the record, the calendar feed, (the sub's card) the sub request emails, and which
+        notifications are emailed."""
         self.feed_notice = ""
         found, failure = await run_action(profile.my_info, actor=await self._actor())
         notify = await self.get_state(SubNotifyState)
+        prefs = await self.get_state(NotificationPrefsState)
         if failure is not None or found is None:
             self._show_feed(None)
             self.credit = ""
             self._show_info(None, failure)
             notify._show_on_open(None, failure)
+            prefs._show_prefs(None, failure)
             return
         self._show_feed(found.feed.value)
         left = found.credit.value
         self.credit = left["balance"] if left is not None and left["balance_cents"] > 0 else ""
         self._show_info(found.info.value, found.info.failure)
         notify._show_on_open(found.notifications.value, found.notifications.failure)
+        prefs._show_prefs(found.preferences.value, found.preferences.failure)
 
     def _show_info(self, rec: dict | None, failure: DomainError | None) -> None:
         if failure is not None or rec is None:
@@ -173,6 +178,7 @@ def player_info_page() -> rx.Component:
             rx.cond(s.credit != "", _credit_card()),
             _calendar_card(),
             sub_notify_card(),
+            preferences_card(),
             push_card(),
             max_width="40rem",
         )

@@ -1,7 +1,7 @@
-"""push notifications: each device's subscription, and the messages on their way to it
+"""push notifications: each device's subscription, the messages on their way to it, and each kind's push preference
 
 Revision ID: 0036
-Revises: 0034
+Revises: 0035
 Create Date: 2026-11-27 12:20:00
 """
 
@@ -14,12 +14,14 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0036"
-down_revision: str | None = "0034"
+down_revision: str | None = "0035"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("notification_preferences", table_kwargs={"sqlite_autoincrement": True}) as batch:
+        batch.add_column(sa.Column("push", sa.Boolean(), server_default=sa.text("true"), nullable=False))
     op.create_table(
         "push_subscriptions",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -63,3 +65,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("push_messages")
     op.drop_table("push_subscriptions")
+    with op.batch_alter_table("notification_preferences", table_kwargs={"sqlite_autoincrement": True}) as batch:
+        batch.drop_column("push")
