@@ -8,14 +8,20 @@ the stand-in instead, with keys the stand-in holds, as a browser's push service 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import time
 
 import pytest
 from playwright.sync_api import expect
+from sqlmodel import select
 
-from tests.e2e.helpers import make_user, open_as, screenshot
+from tests.e2e.helpers import make_sub, make_user, open_as, screenshot
+from tests.factories import actor_of
 from tests.push_standin import PushStandIn
+from volley_app import db
+from volley_app.models import Gender, Rating, SubRequest, SubStatus, User, utcnow
+from volley_app.services.subs import request_changes
 from volley_app.settings import get_settings
 
 PHONE = {"width": 390, "height": 844}
@@ -34,7 +40,7 @@ _SCREEN = """() => {
   self.shownHere = [];
   self.registration.showNotification = async (title, options) => { self.shownHere.push({title, ...options}); };
 }"""
-_SHOWN = """() => self.shownHere.map((n) => ({title: n.title, body: n.body, tag: n.tag, actions: n.actions.map((a) => a.title)}))"""
+_SHOWN = """() => self.shownHere.map((n) => ({title: n.title, body: n.body, tag: n.tag, actions: (n.actions || []).map((a) => a.title)}))"""
 
 
 @pytest.fixture
@@ -105,3 +111,59 @@ def test_a_player_turns_push_on_and_a_test_arrives_as_a_notification(new_page, a
     page.get_by_role("button", name="Turn off on this device").click()
     expect(page.get_by_role("status").filter(has_text="Notifications are off for this device.")).to_be_visible()
     expect(page.locator("#push-state")).to_have_text("Off for this device. ")
+
+
+def test_a_sub_accepts_from_the_invitations_button_and_the_requestor_is_told_on_her_phone(new_page, app_url, push_service):
+    make_user("alma", first_name="Alma")
+    make_sub("bram", "Bram", Gender.MALE, Rating.B)
+    alma_device, bram_device = push_service.device(), push_service.device()
+    origin = app_url.rstrip("/")
+
+    alma = new_page(**PHONE, service_worker=True)
+    alma.context.grant_permissions(["notifications"], origin=origin)
+    alma.context.add_init_script(_FAKE_PUSH_SERVICE % json.dumps(alma_device))
+    open_as(alma, "alma", "/dash/playerinfo")
+    alma.get_by_role("button", name="Turn on notifications").click()
+    expect(alma.locator("#push-state")).to_contain_text("On for this device.")
+    alma_worker = _screen_of(alma)
+
+    bram = new_page(**PHONE, service_worker=True)
+    bram.context.grant_permissions(["notifications"], origin=origin)
+    bram.context.add_init_script(_FAKE_PUSH_SERVICE % json.dumps(bram_device))
+    open_as(bram, "bram", "/dash/playerinfo")
+    bram.get_by_role("button", name="Turn on notifications").click()
+    expect(bram.locator("#push-state")).to_contain_text("On for this device.")
+    bram_worker = _screen_of(bram)
+
+    rid = db.call(_request_naming, "alma", "bram")
+    invitation = push_service.wait_for(bram_device["endpoint"])[0]
+    _deliver(bram, invitation)
+    [shown] = _shown(bram_worker)
+    assert shown["actions"] == ["Accept", "Decline"] and "Alma" in shown["body"]
+    # Bram taps Accept on the notification: the worker answers by the invitation's signed link, the app stays shut.
+    bram_worker.evaluate("notificationClicked({...self.shownHere[0], close() {}}, 'accept')")
+    assert _shown(bram_worker, 2)[1]["title"] == "You accepted the sub request"
+    assert db.call(lambda s: s.get(SubRequest, rid).status) == SubStatus.ACCEPTED
+
+    accepted = push_service.wait_for(alma_device["endpoint"])[0]
+    _deliver(alma, accepted)
+    [told] = _shown(alma_worker)
+    assert "Bram" in told["title"] + told["body"] and told["actions"] == []
+    # A tap on it opens the request's page (a window only a real tap may open: its address is checked here).
+    assert alma_worker.evaluate("self.shownHere[0].data.url") == f"/dash/notes/{rid}"
+
+    # Under the bell, each has theirs.
+    for page, unread in ((alma, 1), (bram, 1)):
+        page.goto("/dash/notifications")
+        expect(page.get_by_role("link", name=f"Notifications, {unread} unread")).to_be_visible()
+    expect(alma.get_by_text(told["title"])).to_be_visible()
+    expect(bram.get_by_text(shown["title"])).to_be_visible()
+    screenshot(alma, "push-notifications-390")
+
+
+def _request_naming(s, requestor: str, sub: str) -> int:
+    asker = s.exec(select(User).where(User.username == requestor)).one()
+    named = s.exec(select(User).where(User.username == sub)).one()
+    when = (utcnow() + dt.timedelta(days=3)).replace(second=0, microsecond=0)
+    return request_changes.create(s, actor_of(asker), recipient_id=named.id, team="Spikers", date=when,
+                                  svl="Lexington Sportsplex", skill_level="C", format="6s")  # fmt: skip

@@ -49,7 +49,7 @@ KINDS: dict[str, Kind] = {
     SUB_INVITATION: Kind("I'm invited to sub"),
     SUB_ACCEPTED: Kind("A sub accepts my sub request"),
     SUB_DECLINED: Kind("A sub declines my sub request"),
-    OPEN_REQUEST: Kind("An open sub request matches me", email=False),
+    OPEN_REQUEST: Kind("An open sub request matches me", email=False, push=False),
     TEAM_SHORT: Kind("My team is short of players for a game"),
     RSVP_REMINDER: Kind("A game of my team needs my answer"),
     SCHEDULE_CHANGE: Kind("My team's schedule changes"),
