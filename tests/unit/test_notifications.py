@@ -345,7 +345,7 @@ def test_a_kind_turned_off_for_push_goes_to_no_device_but_stays_in_the_app(world
     db, a = world
     bens = _device(db, push_service, a["ben"])
     saved = notices.save_preferences(db, a["ben"], email={}, push={notices.SCHEDULE_CHANGE: "off"})
-    assert [p["kind"] for p in saved if not p["push"]] == [notices.SCHEDULE_CHANGE]
+    assert {p["kind"] for p in saved if not p["push"]} == {notices.SCHEDULE_CHANGE, notices.OPEN_REQUEST}  # by default
     assert notices.preferences(db, a["eve"]) == notices.preferences(db, a["dave"])  # nobody else's changed
     _tell(db, "ben", kind=notices.SCHEDULE_CHANGE)
     _tell(db, "ben", kind=notices.SCORE_TO_CONFIRM)
