@@ -182,3 +182,15 @@ def keys(monkeypatch):
     yield use
     monkeypatch.undo()
     get_settings.cache_clear()
+
+
+@pytest.fixture
+def push_service(monkeypatch):
+    """A browser's push service, stood in for locally (tests/push_standin.py); the app may post to it."""
+    from tests.push_standin import PushStandIn
+
+    with PushStandIn() as stand_in:
+        monkeypatch.setenv("PUSH_SERVICE_HOSTS", "127.0.0.1")
+        get_settings.cache_clear()
+        yield stand_in
+    get_settings.cache_clear()

@@ -262,12 +262,16 @@ def absolute(path: str) -> str:
 
 
 def login_with_next(path: str) -> str:
-    return f"{LOGIN}?next={quote(path, safe='/')}"
+    return _then(LOGIN, path)
 
 
 def signup_with_next(path: str) -> str:
     """Sign up, then on to ``path`` (as ``login_with_next`` does after a login)."""
-    return f"{SIGNUP}?next={quote(path, safe='/')}"
+    return _then(SIGNUP, path)
+
+
+def _then(page: str, path: str) -> str:
+    return f"{page}?next={quote(path, safe='/')}"
 
 
 def reset_password_path(user_id: int | str, token: str) -> str:

@@ -12,17 +12,14 @@ import datetime as dt
 import json
 import time
 
-import pytest
 from playwright.sync_api import expect
 from sqlmodel import select
 
 from tests.e2e.helpers import make_sub, make_user, open_as, screenshot
 from tests.factories import actor_of
-from tests.push_standin import PushStandIn
 from volley_app import db
 from volley_app.models import Gender, Rating, SubRequest, SubStatus, User, utcnow
 from volley_app.services.subs import request_changes
-from volley_app.settings import get_settings
 
 PHONE = {"width": 390, "height": 844}
 # The browser's PushManager, subscribing at the stand-in (one subscription per device, kept across pages).
@@ -42,14 +39,6 @@ _SCREEN = """() => {
 }"""
 _SHOWN = """() => self.shownHere.map((n) => ({title: n.title, body: n.body, tag: n.tag, actions: (n.actions || []).map((a) => a.title)}))"""
 
-
-@pytest.fixture
-def push_service(monkeypatch):
-    with PushStandIn() as stand_in:
-        monkeypatch.setenv("PUSH_SERVICE_HOSTS", "127.0.0.1")
-        get_settings.cache_clear()
-        yield stand_in
-    get_settings.cache_clear()
 
 
 def _deliver(page, message: dict) -> None:
@@ -119,21 +108,8 @@ def test_a_sub_accepts_from_the_invitations_button_and_the_requestor_is_told_on_
     alma_device, bram_device = push_service.device(), push_service.device()
     origin = app_url.rstrip("/")
 
-    alma = new_page(**PHONE, service_worker=True)
-    alma.context.grant_permissions(["notifications"], origin=origin)
-    alma.context.add_init_script(_FAKE_PUSH_SERVICE % json.dumps(alma_device))
-    open_as(alma, "alma", "/dash/playerinfo")
-    alma.get_by_role("button", name="Turn on notifications").click()
-    expect(alma.locator("#push-state")).to_contain_text("On for this device.")
-    alma_worker = _screen_of(alma)
-
-    bram = new_page(**PHONE, service_worker=True)
-    bram.context.grant_permissions(["notifications"], origin=origin)
-    bram.context.add_init_script(_FAKE_PUSH_SERVICE % json.dumps(bram_device))
-    open_as(bram, "bram", "/dash/playerinfo")
-    bram.get_by_role("button", name="Turn on notifications").click()
-    expect(bram.locator("#push-state")).to_contain_text("On for this device.")
-    bram_worker = _screen_of(bram)
+    alma, alma_worker = _turned_on(new_page, origin, "alma", alma_device)
+    bram, bram_worker = _turned_on(new_page, origin, "bram", bram_device)
 
     rid = db.call(_request_naming, "alma", "bram")
     invitation = push_service.wait_for(bram_device["endpoint"])[0]
@@ -159,6 +135,18 @@ def test_a_sub_accepts_from_the_invitations_button_and_the_requestor_is_told_on_
     expect(alma.get_by_text(told["title"])).to_be_visible()
     expect(bram.get_by_text(shown["title"])).to_be_visible()
     screenshot(alma, "push-notifications-390")
+
+
+def _turned_on(new_page, origin: str, username: str, device: dict):
+    """``username``'s phone, its browser subscribed at the stand-in as ``device``, with notifications turned on from
+    My Info; the phone and its service worker (its screen kept)."""
+    page = new_page(**PHONE, service_worker=True)
+    page.context.grant_permissions(["notifications"], origin=origin)
+    page.context.add_init_script(_FAKE_PUSH_SERVICE % json.dumps(device))
+    open_as(page, username, "/dash/playerinfo")
+    page.get_by_role("button", name="Turn on notifications").click()
+    expect(page.locator("#push-state")).to_contain_text("On for this device.")
+    return page, _screen_of(page)
 
 
 def _request_naming(s, requestor: str, sub: str) -> int:

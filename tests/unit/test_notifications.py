@@ -21,7 +21,6 @@ from volley_app.services.core import live
 from volley_app.services.core.errors import DomainError, Invalid, NotFound
 from volley_app.services.mail import mail_lists, notices, push
 from volley_app.services.subs import answers, request_changes, request_replies
-from volley_app.settings import get_settings
 from volley_app.state.auth import NotificationBell, SessionGuard
 from volley_app.state.notifications import (
     ALL_READ,
@@ -306,16 +305,6 @@ async def test_the_bell_counts_with_the_login_and_my_info_saves_the_preferences(
 
 # -- push -----------------------------------------------------------------------------------------------------------
 
-
-@pytest.fixture
-def push_service(monkeypatch):
-    from tests.push_standin import PushStandIn
-
-    with PushStandIn() as stand_in:
-        monkeypatch.setenv("PUSH_SERVICE_HOSTS", "127.0.0.1")
-        get_settings.cache_clear()
-        yield stand_in
-    get_settings.cache_clear()
 
 
 def _device(db, push_service, actor) -> str:

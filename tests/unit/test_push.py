@@ -17,15 +17,6 @@ from volley_app.services.mail import push
 from volley_app.settings import get_settings
 
 
-@pytest.fixture
-def service(monkeypatch):
-    with PushStandIn() as stand_in:
-        monkeypatch.setenv("PUSH_SERVICE_HOSTS", "127.0.0.1")
-        get_settings.cache_clear()
-        yield stand_in
-    get_settings.cache_clear()
-
-
 def _subscribe(db, user, device: dict) -> dict:
     return push.subscribe(db, actor_of(user), endpoint=device["endpoint"], p256dh=device["p256dh"],
                           auth=device["auth"], device="Chrome on Android")  # fmt: skip
@@ -36,9 +27,9 @@ def test_the_public_key_is_the_uncompressed_point_of_the_installation_key():
     assert len(raw) == 65 and raw[0] == 4
 
 
-def test_a_message_reaches_each_device_of_the_person_decrypted_and_signed(db, service):
+def test_a_message_reaches_each_device_of_the_person_decrypted_and_signed(db, push_service):
     alice, ben = make_user(db, "alice"), make_user(db, "ben")
-    phone, laptop, bens = service.device(), service.device(), service.device()
+    phone, laptop, bens = push_service.device(), push_service.device(), push_service.device()
     assert _subscribe(db, alice, phone) == {"on": True, "devices": 1}
     assert _subscribe(db, alice, laptop) == {"on": True, "devices": 2}
     _subscribe(db, ben, bens)
@@ -50,30 +41,30 @@ def test_a_message_reaches_each_device_of_the_person_decrypted_and_signed(db, se
     assert push.deliver_pending() == 2
 
     for device in (phone, laptop):
-        assert service.messages(device["endpoint"]) == [{"title": "Ben accepted", "body": "Ben will play Monday 7 PM",
+        assert push_service.messages(device["endpoint"]) == [{"title": "Ben accepted", "body": "Ben will play Monday 7 PM",
                                                          "url": "/dash/notes/3", "tag": "request-3",
                                                          "actions": answer}]  # fmt: skip
-    assert service.messages(bens["endpoint"]) == []
-    assert service.refused == []
+    assert push_service.messages(bens["endpoint"]) == []
+    assert push_service.refused == []
     assert push.deliver_pending() == 0  # each once
     assert all(m.sent_at is not None for m in db.exec(select(PushMessage)).all())
 
 
-def test_nothing_is_sent_when_the_cause_rolls_back(db, service):
+def test_nothing_is_sent_when_the_cause_rolls_back(db, push_service):
     alice = make_user(db, "alice")
-    phone = service.device()
+    phone = push_service.device()
     _subscribe(db, alice, phone)
     push.queue(db, alice.id, title="t", body="b", url="/dash")
     db.rollback()
     assert push.deliver_pending() == 0
 
 
-def test_a_device_the_push_service_no_longer_knows_is_dropped_with_what_waited(db, service):
+def test_a_device_the_push_service_no_longer_knows_is_dropped_with_what_waited(db, push_service):
     alice = make_user(db, "alice")
-    old, new = service.device(), service.device()
+    old, new = push_service.device(), push_service.device()
     _subscribe(db, alice, old)
     _subscribe(db, alice, new)
-    service.gone.add(old["endpoint"].rsplit("/", 1)[-1])
+    push_service.gone.add(old["endpoint"].rsplit("/", 1)[-1])
     push.queue(db, alice.id, title="t", body="b", url="/dash")
     db.commit()
     assert push.deliver_pending() == 1
@@ -107,9 +98,9 @@ def test_a_push_service_that_fails_is_tried_again_later_then_given_up(db, monkey
     get_settings.cache_clear()
 
 
-def test_a_device_someone_else_logs_in_on_takes_their_notifications_instead(db, service):
+def test_a_device_someone_else_logs_in_on_takes_their_notifications_instead(db, push_service):
     alice, ben = make_user(db, "alice"), make_user(db, "ben")
-    shared = service.device()
+    shared = push_service.device()
     _subscribe(db, alice, shared)
     push.queue(db, alice.id, title="for alice", body="b", url="/dash")
     db.commit()
@@ -119,12 +110,12 @@ def test_a_device_someone_else_logs_in_on_takes_their_notifications_instead(db, 
     push.queue(db, ben.id, title="for ben", body="b", url="/dash")
     db.commit()
     push.deliver_pending()
-    assert [m["title"] for m in service.messages(shared["endpoint"])] == ["for ben"]
+    assert [m["title"] for m in push_service.messages(shared["endpoint"])] == ["for ben"]
 
 
-def test_turning_off_takes_only_ones_own_device(db, service):
+def test_turning_off_takes_only_ones_own_device(db, push_service):
     alice, ben = make_user(db, "alice"), make_user(db, "ben")
-    phone = service.device()
+    phone = push_service.device()
     _subscribe(db, alice, phone)
     assert push.unsubscribe(db, actor_of(ben), endpoint=phone["endpoint"]) == {"on": False, "devices": 0}
     assert push.device_state(db, actor_of(alice), phone["endpoint"]) == {"on": True, "devices": 1}
@@ -142,16 +133,16 @@ def test_turning_off_takes_only_ones_own_device(db, service):
     ({"auth": base64.urlsafe_b64encode(b"short").decode()}, push.NOT_A_DEVICE),
     ({"auth": None}, push.NOT_A_DEVICE),
 ])  # fmt: skip
-def test_a_subscription_that_is_not_a_browsers_is_refused(db, service, change, message):
+def test_a_subscription_that_is_not_a_browsers_is_refused(db, push_service, change, message):
     alice = make_user(db, "alice")
-    device = service.device() | change
+    device = push_service.device() | change
     with pytest.raises(Invalid, match=message):
         _subscribe(db, alice, device)
     assert db.exec(select(PushSubscription)).all() == []
 
 
-def test_only_a_logged_in_person_turns_notifications_on(db, service):
-    device = service.device()
+def test_only_a_logged_in_person_turns_notifications_on(db, push_service):
+    device = push_service.device()
     with pytest.raises(Unauthorized):
         push.subscribe(db, None, endpoint=device["endpoint"], p256dh=device["p256dh"], auth=device["auth"])
 

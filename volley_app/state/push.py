@@ -112,12 +112,25 @@ class PushState(AuthState):
         if said.get("blocked") == "True" and not state["on"]:
             self.push_error = BLOCKED
 
-    @rx.event
-    def turn_on(self):
+    def _ask_browser(self, script: str, callback):
+        """Run ``script`` in the browser (once at a time), its answer to ``callback``."""
         if self.push_busy:
             return None
         self.push_busy, self.push_notice, self.push_error = True, "", ""
-        return rx.call_script(_SUBSCRIBE % json.dumps(push.public_key()), callback=PushState.subscribed)
+        return rx.call_script(script, callback=callback)
+
+    async def _change(self, change, notice: str, **given: object) -> None:
+        """``change`` this device's subscription on the server with what the browser gave, then say so."""
+        state, failure = await run_action(change, actor=await self._actor(), **given)
+        if failure is not None or state is None:
+            self._refused(failure_text(failure) if failure else FAILED)
+            return
+        self._show(state)
+        self.push_notice = notice
+
+    @rx.event
+    def turn_on(self):
+        return self._ask_browser(_SUBSCRIBE % json.dumps(push.public_key()), PushState.subscribed)
 
     @rx.event
     async def subscribed(self, found: dict):
@@ -125,21 +138,12 @@ class PushState(AuthState):
         if "error" in said or "endpoint" not in said:
             self._refused(_BROWSER_SAYS.get(said.get("error", ""), FAILED))
             return
-        state, failure = await run_action(push.subscribe, actor=await self._actor(), endpoint=said["endpoint"],
-                                          p256dh=said.get("p256dh"), auth=said.get("auth"),
-                                          device=self.router.headers.user_agent)  # fmt: skip
-        if failure is not None or state is None:
-            self._refused(failure_text(failure) if failure else FAILED)
-            return
-        self._show(state)
-        self.push_notice = TURNED_ON
+        await self._change(push.subscribe, TURNED_ON, endpoint=said["endpoint"], p256dh=said.get("p256dh"),
+                           auth=said.get("auth"), device=self.router.headers.user_agent)  # fmt: skip
 
     @rx.event
     def turn_off(self):
-        if self.push_busy:
-            return None
-        self.push_busy, self.push_notice, self.push_error = True, "", ""
-        return rx.call_script(_UNSUBSCRIBE, callback=PushState.unsubscribed)
+        return self._ask_browser(_UNSUBSCRIBE, PushState.unsubscribed)
 
     @rx.event
     async def unsubscribed(self, found: dict):
@@ -147,12 +151,7 @@ class PushState(AuthState):
         if "error" in said:
             self._refused(FAILED)
             return
-        state, failure = await run_action(push.unsubscribe, actor=await self._actor(), endpoint=said.get("endpoint", ""))
-        if failure is not None or state is None:
-            self._refused(failure_text(failure) if failure else FAILED)
-            return
-        self._show(state)
-        self.push_notice = TURNED_OFF
+        await self._change(push.unsubscribe, TURNED_OFF, endpoint=said.get("endpoint", ""))
 
     @rx.event
     async def send_test(self):
