@@ -63,3 +63,18 @@ async def test_only_the_leagues_operator_and_admins_give_money_back_from_the_pag
         assert _state(db) == (before[0] + 1, 1, before[2] + 1) and ledger_problems(db) == []
     else:
         assert state.error and state.notice == "" and _state(db) == before
+
+
+async def test_the_form_sent_twice_is_one_refund_even_after_the_page_was_read_again(world):
+    """A double click's second submit may come after the first was done and the page read again (with a new key for
+    a new form): it carries the key of the form it was sent from, so it is the same refund."""
+    db = world["db"]
+    path = routes.payment_path(world["pid"])
+    token = world["tokens"].get("svla")
+    shown, _ = await call_handler(token, PaymentState, path, "load")
+    form = {"amount": "25", "reason": "Left the team", "as_credit": "", "key": shown.refund_key}
+    first, _ = await call_handler(token, PaymentState, path, "give_back", form)
+    again, _ = await call_handler(token, PaymentState, path, "give_back", form)
+    assert first.notice == again.notice == "$25 refunded to the card."
+    assert count(db, Refund) == 1 and ledger_problems(db) == []
+    assert first.refund_key != shown.refund_key  # the form drawn anew has a key of its own

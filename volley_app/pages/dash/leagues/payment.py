@@ -31,7 +31,9 @@ FIELDS = ("amount", "reason", "as_credit")
 class PaymentState(FormState, AuthState):
     _fields = FIELDS
     _error_id = ERROR_ID
-    _key: str = ""  # one refund per form shown: a second click sends the same key and is the same refund
+    # One refund per form shown: the form sends the key it was drawn with, so a second click (a double click, even
+    # one sent after the first was done and the form drawn anew) sends the same key and is the same refund.
+    refund_key: rx.Field[str] = rx.field("")
 
     found: rx.Field[dict[str, str]] = rx.field(default_factory=dict)
     history: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
@@ -39,7 +41,7 @@ class PaymentState(FormState, AuthState):
     notice: rx.Field[str] = rx.field("")
 
     def _shown(self, found: svc.PaymentScreen | None) -> None:
-        self._key = secrets.token_hex(16)
+        self.refund_key = secrets.token_hex(16)
         self.history = [{k: str(v) for k, v in h.items()} for h in found["history"]] if found else []
         self.may_give_back = bool(found and found["may_give_back"])
         self.found = {k: str(v) for k, v in found.items() if k != "history"} if found else {}
@@ -65,8 +67,8 @@ class PaymentState(FormState, AuthState):
     @rx.event
     def give_back(self, form_data: dict[str, object]):
         self.notice = ""
-        return self._submit(svc.give_back, done=self._given, payment_id=path_arg(self, "payment_id"), key=self._key,
-                            submitted=form_values(form_data, FIELDS))  # fmt: skip
+        return self._submit(svc.give_back, done=self._given, payment_id=path_arg(self, "payment_id"),
+                            submitted=form_values(form_data, (*FIELDS, "key")))  # fmt: skip
 
 
 def _history_row(h: ObjectVar[dict[str, str]]) -> rx.Component:
@@ -85,6 +87,7 @@ def _form() -> rx.Component:
         area_field("Reason", "reason", s, rows="2", max_length=300, required=True,
                    hint="The payer is emailed this reason."),
         checkbox_field("Give it as credit for a later registration instead of a refund to the card", "as_credit"),
+        rx.el.input(type="hidden", name="key", value=s.refund_key),
         submit_button("Give back", s, width="auto"),
         on_submit=s.give_back,
     )  # fmt: skip
