@@ -169,3 +169,43 @@ def test_nginx_caches_the_built_files_as_the_one_port_backend_does():
     pages = conf[conf.index("location / {"):]
     assert f'Cache-Control "{security.CACHED_FOR_GOOD.decode()}"' in assets[: assets.index("}")]
     assert f'Cache-Control "{security.CHECKED_EACH_TIME.decode()}"' in pages[: pages.index("}")]
+
+
+@pytest.fixture
+def built(tmp_path):
+    """A build as React Router leaves it: each page as ``<page>.html`` and ``<page>/index.html``, served by the
+    static files server Reflex's one port uses (html pages, directories sent on to their ``/`` address)."""
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+    from starlette.staticfiles import StaticFiles
+
+    for page in ("login", "dash/leagues"):
+        (tmp_path / page).mkdir(parents=True)
+        for file in (tmp_path / f"{page}.html", tmp_path / page / "index.html"):
+            file.write_text(f"<!doctype html><title>{page}</title>")
+    (tmp_path / "index.html").write_text("<!doctype html><title>home</title>")
+    (tmp_path / "404.html").write_text("<!doctype html><title>not found</title>")
+    (tmp_path.parent / "secret.html").write_text("not a page")
+    served = Starlette(routes=[Mount("/", StaticFiles(directory=tmp_path, html=True))])
+    return security.PageAddresses(served, pages=lambda: tmp_path)
+
+
+@pytest.mark.parametrize(("path", "page"), [("/login", "login"), ("/login/", "login"), ("/dash/leagues", "dash/leagues"),
+                                            ("/", "home")])  # fmt: skip
+async def test_a_page_answers_at_its_own_address_without_a_redirect(built, path, page):
+    transport = httpx.ASGITransport(app=built)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE) as c:
+        for method in ("GET", "HEAD"):
+            response = await c.request(method, path)
+            assert response.status_code == 200, (method, path, response.headers.get("location"))
+    assert f"<title>{page}</title>" in (await httpx.AsyncClient(transport=transport, base_url=BASE).get(path)).text
+
+
+async def test_only_a_page_of_the_build_is_looked_up_for_an_address(built):
+    transport = httpx.ASGITransport(app=built)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE) as c:
+        assert (await c.get("/nowhere")).status_code == 404
+        assert (await c.get("/404")).status_code == 404  # the page for unknown addresses is not one
+        assert (await c.get("/../secret")).status_code == 404
+        assert (await c.get("/login.html")).status_code == 200  # a file's own name still serves it
+        assert (await c.post("/login")).status_code == 405  # only reads are looked up

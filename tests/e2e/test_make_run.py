@@ -122,6 +122,9 @@ def test_make_run_serves_working_pages(browser, made_run):
         cached = page.context.request.get(made_run + built[0])
         assert cached.status == 200 and cached.headers.get("cache-control") == "public, max-age=31536000, immutable"
 
+        for address in ("/login", "/dash/leagues"):  # a page's own address is the page: no redirect to ".../"
+            answer = page.context.request.get(made_run + address, max_redirects=0)
+            assert answer.status == 200 and answer.headers.get("cache-control") == "no-cache", (address, answer.headers)
         expect(page.get_by_role("heading", level=1)).to_be_visible()
         assert broken == [], "\n".join(broken)  # a blocked inline script shows here, before anything is clicked
         # The public leagues are the backend's own page on this one port, not the app's "page not found".

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import secure
@@ -187,11 +188,46 @@ class StaticCaching:
         await self.app(scope, receive, send_with_caching)
 
 
+def _built_pages() -> Path:
+    """Where the frontend build keeps its pages, as Reflex's one-port server reads them."""
+    from reflex import constants
+    from reflex.utils import prerequisites
+
+    return prerequisites.get_web_dir() / constants.Dirs.STATIC
+
+
+class PageAddresses:
+    """A page's own address (``/login``) answers with its page at once, as behind nginx (``try_files $uri
+    $uri.html $uri/index.html``): the build keeps a page as ``login/index.html``, and the one-port static server
+    would first send the browser on to ``/login/`` (a round trip more on a phone). Only the file looked up changes;
+    the address the browser shows stays."""
+
+    def __init__(self, app: ASGIApp, pages: Callable[[], Path] = _built_pages):
+        self.app = app
+        self._pages = pages
+
+    def _page_of(self, path: str) -> str | None:
+        """The page file to serve for ``path``, where the static server would redirect it to ``path/``."""
+        last = path.rsplit("/", 1)[-1]
+        if not last or "." in last or path.startswith(("/api/", "/_")):
+            return None
+        root = self._pages().resolve()
+        page = (root / path.lstrip("/") / "index.html").resolve()
+        return path + "/index.html" if page.is_relative_to(root) and page.is_file() else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
+            page = self._page_of(scope["path"])
+            if page is not None:
+                scope = {**scope, "path": page, "raw_path": page.encode()}
+        await self.app(scope, receive, send)
+
+
 def protect(app: ASGIApp, backend_urls: Iterable[str] | None = None) -> ASGIApp:
     """``app`` behind the host check, every response with the security headers.
 
     ``backend_urls``: where pages reach the backend, when the Reflex config of this process does not say.
     """
     build = None if backend_urls is None else (lambda: headers(backend_urls=list(backend_urls)))
-    guarded = TrustedHostMiddleware(StaticCaching(app), allowed_hosts=allowed_hosts())
+    guarded = TrustedHostMiddleware(PageAddresses(StaticCaching(app)), allowed_hosts=allowed_hosts())
     return InlineScriptHashes(SecurityHeaders(guarded, build))
