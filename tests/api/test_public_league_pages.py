@@ -132,3 +132,14 @@ async def test_a_long_list_is_paged_on_the_server(client, world):
     first = await client.get(routes.public_leagues_base, params={"page": "not-a-bookmark"})
     assert first.status_code == 200 and "More leagues" not in first.text  # two leagues: one page
 
+
+
+async def test_a_browser_that_takes_gzip_gets_the_page_gzipped(client, world):
+    path = routes.public_league_path(world["running"])
+    plain = await client.get(path, headers={"Accept-Encoding": "identity"})
+    packed = await client.get(path, headers={"Accept-Encoding": "gzip, deflate, br"})
+    assert "content-encoding" not in plain.headers and packed.headers["content-encoding"] == "gzip"
+    assert packed.text == plain.text  # the same page, a fraction of the bytes on the line
+    assert int(packed.headers["content-length"]) < len(plain.content) / 3
+    assert "Accept-Encoding" in packed.headers["vary"]
+    check_headers(packed)

@@ -9,6 +9,7 @@ so with 404. Links to the app's own pages (log in, sign up, registration) are on
 from __future__ import annotations
 
 import datetime as dt
+import gzip
 import json
 import urllib.parse
 from pathlib import Path
@@ -62,9 +63,13 @@ def _frame(path: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _page(template: str, path: str, *, status: int = 200, **values: Any) -> HTMLResponse:
-    body = _env.get_template(template).render(**_frame(path), **values)
-    return HTMLResponse(body, status_code=status, headers={"Cache-Control": CACHING})
+def _page(template: str, path: str, request: Request, *, status: int = 200, **values: Any) -> HTMLResponse:
+    """The page, gzipped for a browser that takes it (a fifth of the bytes on a phone's line)."""
+    body = _env.get_template(template).render(**_frame(path), **values).encode()
+    headers = {"Cache-Control": CACHING, "Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("accept-encoding", "").lower():
+        body, headers["Content-Encoding"] = gzip.compress(body, 6), "gzip"
+    return HTMLResponse(body, status_code=status, headers=headers)
 
 
 def _iso(value: dt.datetime) -> str:
@@ -111,8 +116,8 @@ def _card(lg: svc.PublicLeague) -> dict[str, Any]:
             "running": lg["stage"] != svc.REGISTRATION}  # fmt: skip
 
 
-def _not_found(path: str, message: str) -> HTMLResponse:
-    return _page("not_found.jinja", path, status=404, title="League not found", message=message,
+def _not_found(path: str, message: str, request: Request) -> HTMLResponse:
+    return _page("not_found.jinja", path, request, status=404, title="League not found", message=message,
                  description="This league is not on the site.")  # fmt: skip
 
 
@@ -123,17 +128,17 @@ def create_public_leagues_api() -> FastAPI:
 
     @api.exception_handler(DomainError)
     async def _refused(request: Request, exc: DomainError) -> HTMLResponse:
-        return _not_found(request.url.path, exc.message)
+        return _not_found(request.url.path, exc.message, request)
 
     @api.api_route(base, methods=["GET", "HEAD"], response_class=HTMLResponse)
     @api.api_route(base + "/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
-    def league_list(page: str = "") -> HTMLResponse:
+    def league_list(request: Request, page: str = "") -> HTMLResponse:
         found = db.call(svc.public_leagues, bookmark=page)
         rows = [_card(lg) for lg in found.rows]
         events = [{"@type": "ListItem", "position": i, "item": _event(lg, routes.absolute(routes.public_league_path(lg["id"])))}
                   for i, lg in enumerate(found.rows, start=1)]  # fmt: skip
         return _page(
-            "leagues.jinja", routes.public_leagues_path(page), title="Volleyball leagues",
+            "leagues.jinja", routes.public_leagues_path(page), request, title="Volleyball leagues",
             description="Volleyball leagues open for registration and running now: days, times, venues, skill levels, "
                         "prices and places left. Register a team in minutes.",
             rows=rows, total=found.total, capped=found.capped,
@@ -143,13 +148,14 @@ def create_public_leagues_api() -> FastAPI:
         )  # fmt: skip
 
     @api.api_route(base + "/{league_id}", methods=["GET", "HEAD"], response_class=HTMLResponse)
-    def league_page(league_id: str) -> HTMLResponse:
+    def league_page(request: Request, league_id: str) -> HTMLResponse:
         found = db.call(svc.public_league, league_id)
         lg = found.league
         path = routes.public_league_path(lg["id"])
         registration = routes.new_team_path(lg["id"])
         return _page(
-            "league.jinja", path, title=f"{lg['name']} volleyball league at {lg['venue']}", description=_describe(lg),
+            "league.jinja", path, request, title=f"{lg['name']} volleyball league at {lg['venue']}",
+            description=_describe(lg),
             league=_card(lg), standings=found.standings, weeks=found.weeks, running=found.running,
             register=routes.absolute(routes.login_with_next(registration)),
             register_signup=routes.absolute(routes.signup_with_next(registration)),
