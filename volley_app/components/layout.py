@@ -91,12 +91,15 @@ def _header(*right: rx.Component, home: str) -> rx.Component:
     )
 
 
-def _frame(header: rx.Component, banner: rx.Component, content: rx.Component, foot: rx.Component) -> rx.Component:
-    """Header, optional banner, the centred content column, footer: every page's frame."""
+def _frame(header: rx.Component, banner: rx.Component, content: rx.Component, foot: rx.Component, *,
+           main_height: str | None = None) -> rx.Component:  # fmt: skip
+    """Header, optional banner, the centred content column (at least ``main_height`` tall), footer: every page's
+    frame."""
     return rx.flex(
         header,
         banner,
-        rx.el.main(content, width="100%", max_width=MAX_WIDTH, margin="0 auto", padding="1.5rem 1rem 3rem", flex="1"),
+        rx.el.main(content, width="100%", max_width=MAX_WIDTH, margin="0 auto", padding="1.5rem 1rem 3rem", flex="1",
+                   **({"min_height": main_height} if main_height else {})),  # fmt: skip
         foot,
         direction="column",
         min_height="100vh",
@@ -228,9 +231,12 @@ def refused() -> rx.Component:
 
 
 def dash_page(*children: rx.Component) -> rx.Component:
-    """Frame of every /dash page. Content shows only once the server has confirmed the user."""
+    """Frame of every /dash page. Content shows only once the server has confirmed the user: until then the content
+    column fills the screen, so the footer waits below it instead of jumping down when the content comes."""
     return _frame(
-        _header(rx.cond(AuthState.logged_in, dash_nav(), rx.fragment()), home=routes.DASH),
+        # The links take their room before the login is confirmed (unseen, out of the tab order): the page does not
+        # move down when they show.
+        _header(rx.box(dash_nav(), visibility=rx.cond(AuthState.logged_in, "visible", "hidden")), home=routes.DASH),
         rx.fragment(),
         rx.cond(
             AuthState.logged_in,
@@ -242,6 +248,7 @@ def dash_page(*children: rx.Component) -> rx.Component:
             ),
         ),
         dash_footer(),
+        main_height="100vh",
     )
 
 
