@@ -40,10 +40,14 @@ logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name
 # kept, and sent once React does (the same form, or the one drawn in its place): the tap is not lost.
 EARLY_SUBMIT_GUARD = """(function () {
   function own(el) { return Object.keys(el || {}).some(function (k) { return k.indexOf('__reactProps') === 0; }); }
-  var kept = false;
+  var kept = false, resending = false;
   document.addEventListener('submit', function (e) {
     var form = e.target;
-    if (own(form)) return;
+    if (own(form)) {
+      // The kept submit sent again: React takes it (at once, or once its hydration is done), never the browser.
+      if (resending) e.preventDefault();
+      return;
+    }
     e.preventDefault();
     if (kept) return;
     kept = true;
@@ -54,7 +58,8 @@ EARLY_SUBMIT_GUARD = """(function () {
       if (!now || !own(now)) return;
       clearInterval(timer);
       kept = false;
-      now.requestSubmit();
+      resending = true;
+      try { now.requestSubmit(); } finally { resending = false; }
     }, 50);
   }, true);
 })();"""
