@@ -367,7 +367,12 @@ def update_delete(state, update: str, delete: str, question: str | rx.Var[str]) 
 def form_messages(state, error_id: str | None = None) -> rx.Component:
     """A form screen's two lines over its content: what went wrong (``state.error``, focused at ``error_id``) and
     what the last action did (``state.notice``)."""
-    return rx.fragment(error_line(state.error, error_id), notice_line(state.notice))
+    return messages(state.error, error_id, state.notice)
+
+
+def messages(error: rx.Var[str], error_id: str | None, notice: rx.Var[str]) -> rx.Component:
+    """What went wrong (focused at ``error_id``) and what the last action did, as ``form_messages`` shows a state's."""
+    return rx.fragment(error_line(error, error_id), notice_line(notice))
 
 
 def notice_line(message: str | rx.Var[str]) -> rx.Component:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 from reflex.vars import ObjectVar
 
-from volley_app.components.forms import checkbox_field, error_line, notice_line, stacked_form, submit_button
+from volley_app.components.forms import checkbox_field, messages, stacked_form, submit_button
 from volley_app.components.layout import button_row, section_card
 from volley_app.components.paging import pager
 from volley_app.services.mail import notices
@@ -46,8 +46,7 @@ def notification_list() -> list[rx.Component]:
     """The person's notifications, newest first, with Mark all read and the pager."""
     s = NotificationListState
     return [
-        error_line(s.error, LIST_ERROR_ID),
-        notice_line(s.notice),
+        messages(s.error, LIST_ERROR_ID, s.notice),
         rx.flex(
             rx.text(rx.cond(s.unread > 0, s.unread.to_string() + " unread", "Nothing unread"), size="2",
                     custom_attrs={"data-testid": "unread-summary"}),
@@ -81,8 +80,7 @@ def preferences_card() -> rx.Component:
         "Notifications",
         rx.text("Everything shows under the bell at the top of the page. Tick what should also be emailed to you, "
                 "and what should come to the devices you turn notifications on for (below).", size="2"),  # fmt: skip
-        error_line(s.error, PREFS_ERROR_ID),
-        notice_line(s.prefs_notice),
+        messages(s.error, PREFS_ERROR_ID, s.prefs_notice),
         stacked_form(
             channel("Email me when", s.email_on, ""),
             channel("Notify my devices when", s.push_on, PUSH_PREFIX),

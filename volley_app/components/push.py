@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from volley_app.components.forms import error_line, notice_line
+from volley_app.components.forms import messages
 from volley_app.components.layout import button_row, section_card
 from volley_app.state.push import PushState
 
@@ -18,8 +18,7 @@ def push_card() -> rx.Component:
         "Notifications on this device",
         rx.text("Invitations to sub, answers to your requests and your games, on this phone or computer even when "
                 "the app is closed.", size="2"),  # fmt: skip
-        error_line(s.push_error, PUSH_ERROR_ID),
-        notice_line(s.push_notice),
+        messages(s.push_error, PUSH_ERROR_ID, s.push_notice),
         rx.cond(
             s.push_known,
             rx.fragment(
