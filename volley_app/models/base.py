@@ -77,6 +77,19 @@ def utc_field(*, nullable: bool = False, index: bool = False, default_now: bool 
     return Field(sa_column=sa.Column(UTCDateTime(), nullable=nullable, index=index), **kw)
 
 
+class Delivery(SQLModel):
+    """What a sender keeps of a message on its way out (an email, a push notification): its tries, when the next
+    may start, the lease a sender holds it under, the last failure, and when it was written and sent."""
+
+    attempts: int = 0
+    next_attempt_at: dt.datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    # While a sender holds a row it is being sent until this time; after it, another may retry.
+    lease_until: dt.datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
+    last_error: str | None = Field(default=None, sa_type=sa.Text, nullable=True)
+    created_at: dt.datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    sent_at: dt.datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
+
+
 def fk(target: str, *, nullable: bool = False, ondelete: str = "CASCADE", index: bool = True, **kw: Any):
     """A foreign key field to ``target`` ("table.id")."""
     return Field(

@@ -5,13 +5,13 @@ from __future__ import annotations
 import datetime as dt
 
 import sqlalchemy as sa
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
 
-from volley_app.models.base import enum_field, utc_field
+from volley_app.models.base import Delivery, enum_field, utc_field
 from volley_app.models.enums import OutboxStatus
 
 
-class OutboxMessage(SQLModel, table=True):
+class OutboxMessage(Delivery, table=True):
     __tablename__ = "mail_outbox"
     __table_args__ = (sa.Index("ix_mail_outbox_status_next", "status", "next_attempt_at"),)
 
@@ -25,11 +25,4 @@ class OutboxMessage(SQLModel, table=True):
     # Bulk mail: the address of its one-click unsubscribe (List-Unsubscribe).
     list_unsubscribe: str | None = Field(default=None, sa_column=sa.Column(sa.String(500)))
     status: OutboxStatus = enum_field(OutboxStatus, default=OutboxStatus.PENDING)
-    attempts: int = 0
-    next_attempt_at: dt.datetime = utc_field(default_now=True)
-    # While a sender holds a row it is "sending" until this time; after it, another may retry.
-    lease_until: dt.datetime | None = utc_field(nullable=True, default=None)
-    last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text))
-    created_at: dt.datetime = utc_field(default_now=True)
-    sent_at: dt.datetime | None = utc_field(nullable=True, default=None)
     logged_at: dt.datetime | None = utc_field(nullable=True, default=None)

@@ -8,7 +8,7 @@ import datetime as dt
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from volley_app.models.base import fk, utc_field
+from volley_app.models.base import Delivery, fk, utc_field
 
 
 class PushSubscription(SQLModel, table=True):
@@ -26,7 +26,7 @@ class PushSubscription(SQLModel, table=True):
     last_sent_at: dt.datetime | None = utc_field(nullable=True, default=None)
 
 
-class PushMessage(SQLModel, table=True):
+class PushMessage(Delivery, table=True):
     """A notification on its way to one device. Gone with its subscription (the device no longer takes them)."""
 
     __tablename__ = "push_messages"
@@ -35,10 +35,4 @@ class PushMessage(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     subscription_id: int = fk("push_subscriptions.id")
     payload: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
-    attempts: int = 0
-    next_attempt_at: dt.datetime = utc_field(default_now=True)
-    lease_until: dt.datetime | None = utc_field(nullable=True, default=None)
-    last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text))
-    created_at: dt.datetime = utc_field(default_now=True)
-    sent_at: dt.datetime | None = utc_field(nullable=True, default=None)
     failed_at: dt.datetime | None = utc_field(nullable=True, default=None)
