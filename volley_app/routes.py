@@ -393,7 +393,7 @@ def backend_absolute(path: str) -> str:
     return get_settings().backend_url.rstrip("/") + path
 
 
-# The leagues anyone may browse before signing up, drawn by the backend as plain HTML (``api.public_leagues``), not
+# The leagues anyone may browse before signing up, drawn by the backend as plain HTML (``api.public_pages``), not
 # pages of the app: a shared link's preview card is read without running a script.
 public_leagues_base = "/leagues"
 
@@ -408,9 +408,15 @@ def public_league_path(league_id: int | str) -> str:
     return f"{public_leagues_base}/{league_id}"
 
 
+def drawn_by_backend(path: str) -> bool:
+    """Whether ``path`` is a page the backend draws (the home page, the public leagues), not one of the app's."""
+    return path == HOME or path == public_leagues_base or path.startswith(public_leagues_base + "/")
+
+
 def backend_page(path: str) -> str:
-    """A link from the app's pages to a page the backend draws (``/leagues``): the path where the backend shares
-    PUBLIC_URL's origin (``make run``, nginx), the backend's own address where it listens elsewhere (the dev server)."""
+    """A link from the app's pages to a page the backend draws (``/``, ``/leagues``): the path where the backend
+    shares PUBLIC_URL's origin (``make run``, nginx), the backend's own address where it listens elsewhere (the dev
+    server)."""
     settings = get_settings()
     shared = settings.backend_url.rstrip("/") == settings.public_url.rstrip("/")
     return path if shared else backend_absolute(path)

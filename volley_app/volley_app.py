@@ -20,7 +20,7 @@ from volley_app.api.exports import create_exports_api
 from volley_app.api.feeds import create_feeds_api
 from volley_app.api.mail_links import create_mail_links_api
 from volley_app.api.proxy import ForwardedClient
-from volley_app.api.public_leagues import create_public_leagues_api
+from volley_app.api.public_pages import create_public_pages_api
 from volley_app.api.security import protect
 from volley_app.services.mail import mail, push
 from volley_app.services.operations import clock_sweep, game_requests
@@ -78,7 +78,7 @@ def _inline_script(source: str) -> rx.Component:
 
 app = rx.App(
     api_transformer=[create_api(), create_feeds_api(), create_exports_api(), create_mail_links_api(),
-                     create_public_leagues_api(), UploadGuard,
+                     create_public_pages_api(), UploadGuard,
                      lambda inner: BodyLimit(inner, exempt=(UPLOAD_PATH,)), protect, ForwardedClient],
     head_components=[
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),

@@ -131,9 +131,12 @@ def test_the_instance_believes_the_proxy_on_this_machine(db, instance):
     assert _clients(db) == ["203.0.113.5"]
 
 
-def test_the_public_league_pages_come_from_the_instances_through_nginx(db, proxy):
+def test_the_home_page_and_the_public_league_pages_come_from_the_instances_through_nginx(db, proxy):
     league = public_league_world(db)["open"]
     with _visitor("127.0.10.5", proxy) as visitor:
+        home = visitor.get("/")
+        assert home.status_code == 200 and "<h1>Play more volleyball.</h1>" in home.text  # not the build's empty shell
+        assert "The next league starts" in home.text
         listed = visitor.get("/leagues")
         assert listed.status_code == 200 and "<h1>Volleyball leagues</h1>" in listed.text  # not the build's page
         page = visitor.get(f"/leagues/{league}")

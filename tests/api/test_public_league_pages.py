@@ -1,5 +1,5 @@
-"""The public league pages over HTTP, through the whole backend: HTML drawn on the server with what a link preview
-reads (title, description, Open Graph, schema.org JSON-LD), the site's security headers, a 404 page for a league a
+"""The home page and the public league pages over HTTP, through the whole backend: HTML drawn on the server with
+what a link preview reads (title, description, Open Graph, schema.org JSON-LD), the site's security headers, a 404 page for a league a
 visitor may not see, and nothing about a person."""
 
 from __future__ import annotations
@@ -50,6 +50,26 @@ def _drawn_on_the_server(response: httpx.Response, path: str) -> str:
     assert not re.search(r"<script(?![^>]*application/ld\+json)", page)  # no script runs: nothing needs one
     assert not re.search(r"[\w.+-]+@[\w-]+\.\w+", page)  # no email address anywhere
     return page
+
+
+async def test_the_home_page_announces_the_next_league_and_leads_in(client, world, monkeypatch):
+    monkeypatch.setattr(get_settings(), "banner_text", "")
+    response = await client.get(routes.HOME)
+    page = _drawn_on_the_server(response, routes.HOME)
+    assert "<title>Bluegrass Volleyball</title>" in page
+    assert "<h1>Play more volleyball.</h1>" in page
+    announcement = re.search(r'role="region" aria-label="League announcement"><p>(.*?)</p>', page)
+    assert announcement, page
+    assert re.fullmatch(r"The next league starts [A-Z][a-z]+ \d{1,2}(st|nd|rd|th)\. Signups are open!", announcement.group(1))
+    origin = get_settings().public_url.rstrip("/")
+    for label, href in (("Sign Up", origin + routes.SIGNUP), ("Log In", origin + routes.LOGIN),
+                        ("Browse Leagues", routes.public_leagues_base), ("Contact", origin + routes.CONTACT),
+                        ("Franchise", origin + routes.FRANCHISE)):  # fmt: skip
+        assert re.search(rf'<a [^>]*href="{re.escape(href)}"[^>]*>(<strong>)?{label}<', page), label
+
+    monkeypatch.setattr(get_settings(), "banner_text", "Beach season opens May 1st!")
+    page = (await client.get(routes.HOME)).text
+    assert '<p>Beach season opens May 1st!</p>' in page
 
 
 async def test_the_list_names_each_league_with_its_facts_and_structured_data(client, world):

@@ -131,16 +131,18 @@ _HOP_BY_HOP = {b"connection", b"keep-alive", b"transfer-encoding", b"upgrade", b
 
 
 def _backend_under(pages, backend: str):
-    """The pages' server, with ``/api/`` and the public league pages passed to the backend at ``backend``, as the
-    shipped nginx does.
+    """The pages' server, with ``/api/``, the home page and the public league pages passed to the backend at
+    ``backend``, as the shipped nginx does.
 
     So every link the app builds from PUBLIC_URL (files, answers from email) is followed on the pages' origin.
     """
     import httpx
 
+    from volley_app import routes
+
     async def app(scope, receive, send):
         path = scope.get("path", "")
-        if scope["type"] != "http" or not (path.startswith(("/api/", "/leagues/")) or path == "/leagues"):
+        if scope["type"] != "http" or not (path.startswith("/api/") or routes.drawn_by_backend(path)):
             return await pages(scope, receive, send)
         body, more = b"", True
         while more:
@@ -308,21 +310,21 @@ def browser():
 
 # The page's server-drawn HTML shows before React has taken it over; a click in that gap does nothing (a dialog's
 # button) or posts the form natively. A person's click comes later than a test's: each page load waits for it.
-_HYDRATED = """() => {
+HYDRATED = """() => {
   if (!document.querySelector('link[href*="entry.client"], script[src*="entry.client"]')) return true;
   const own = (el) => Object.keys(el).some((k) => k.startsWith('__reactFiber'));
   return own(document.documentElement) && [...document.querySelectorAll('button, form, a[href]')].every(own); }"""
 
 
 def _hydrating(page):
-    """``page`` whose ``goto`` and ``reload`` return once the page is React's (see ``_HYDRATED``)."""
+    """``page`` whose ``goto`` and ``reload`` return once the page is React's (see ``HYDRATED``)."""
     for name in ("goto", "reload"):
         load = getattr(page, name)
 
         def loaded(*args, _load=load, **kwargs):
             response = _load(*args, **kwargs)
             with contextlib.suppress(Exception):  # a download, a file or an error page has no React to wait for
-                page.wait_for_function(_HYDRATED, timeout=15_000)
+                page.wait_for_function(HYDRATED, timeout=15_000)
             return response
 
         setattr(page, name, loaded)

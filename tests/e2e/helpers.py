@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import re
@@ -10,6 +11,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from tests.e2e.conftest import HYDRATED
 from tests.factories import login_token
 from volley_app import db
 from volley_app.models import Gender, Rating, Role
@@ -100,7 +102,11 @@ def sent_events(page: Page) -> list[str]:
 
 
 def expect_path(page: Page, path: str) -> None:
+    """``page`` is at ``path``, and React has taken the page over (a link from a page the backend draws, the home
+    page, loads the app's page afresh: typing before that would go to a field without its handlers)."""
     expect(page).to_have_url(re.compile(re.escape(path) + r"/?(\?.*)?$"))
+    with contextlib.suppress(Exception):  # a download, a file or a backend page has no React to wait for
+        page.wait_for_function(HYDRATED, timeout=15_000)
 
 
 # --- operators: sessions, leagues, teams ---------------------------------------------------------

@@ -109,7 +109,7 @@ def test_make_run_serves_working_pages(browser, made_run):
         f"failed {r.method} {r.url}: {r.failure}"))  # fmt: skip
     try:
         page = ctx.new_page()
-        home = page.goto("/")
+        home = page.goto("/login")
         assert home is not None and home.status == 200
         policy = home.headers.get("content-security-policy", "")
         script_src = next((d for d in policy.split(";") if d.strip().startswith("script-src")), "")
@@ -117,8 +117,8 @@ def test_make_run_serves_working_pages(browser, made_run):
         # A page is asked for again on each visit; the build's hashed files are kept for good (a repeat visit
         # asks for none of them).
         assert home.headers.get("cache-control") == "no-cache", home.headers
-        built = [r for r in page.context.request.get(made_run + "/").text().split('"') if r.startswith("/assets/")]
-        assert built, "no built file named by the home page"
+        built = [r for r in page.context.request.get(made_run + "/login").text().split('"') if r.startswith("/assets/")]
+        assert built, "no built file named by the login page"
         cached = page.context.request.get(made_run + built[0])
         assert cached.status == 200 and cached.headers.get("cache-control") == "public, max-age=31536000, immutable"
 
@@ -127,7 +127,11 @@ def test_make_run_serves_working_pages(browser, made_run):
             assert answer.status == 200 and answer.headers.get("cache-control") == "no-cache", (address, answer.headers)
         expect(page.get_by_role("heading", level=1)).to_be_visible()
         assert broken == [], "\n".join(broken)  # a blocked inline script shows here, before anything is clicked
-        # The public leagues are the backend's own page on this one port, not the app's "page not found".
+        # The home page and the public leagues are the backend's own pages on this one port, not the app's "page
+        # not found"; the home page is what was sent, with no script to wait for.
+        page.goto("/")
+        expect(page.get_by_role("heading", name="Play more volleyball.", level=1)).to_be_visible()
+        assert page.locator("script[src]").count() == 0
         page.get_by_role("link", name="Browse Leagues").click()
         expect_path(page, "/leagues")
         expect(page.get_by_role("heading", name="Volleyball leagues", level=1)).to_be_visible()

@@ -20,16 +20,17 @@ MAX_WIDTH = "72rem"
 CURRENT_YEAR: rx.Var[int] = rx.Var("new Date().getFullYear()", _var_type=int)
 
 
+def _to(href: str | rx.Var[str]) -> dict[str, Any]:
+    """A link's address and how it is followed: a page the backend draws (the home page, the public leagues) is
+    loaded by the browser itself, where the app's router would look for it among its own pages."""
+    if isinstance(href, str) and routes.drawn_by_backend(href):
+        return {"href": routes.backend_page(href), "reload_document": True}
+    return {"href": href}
+
+
 def link_button(*children: Content, href: str | rx.Var[str], **props: Any) -> rx.Component:
     """A link that looks like a button (one <a>, no button nested inside a link)."""
-    return rx.button(rx.link(*children, href=href, underline="none"), as_child=True, **props)
-
-
-def leagues_button(label: str = "Leagues", **props: Any) -> rx.Component:
-    """The way to the public leagues (``/leagues``), drawn by the backend: the browser loads the address itself, where
-    the app's router would look for it among its own pages."""
-    href = routes.backend_page(routes.public_leagues_base)
-    return rx.button(rx.link(label, href=href, underline="none", reload_document=True), as_child=True, **props)
+    return rx.button(rx.link(*children, underline="none", **_to(href)), as_child=True, **props)
 
 
 def file_link(*children: Content, href: str | rx.Var[str], download: bool | str = True,
@@ -50,9 +51,9 @@ def logo(href: str) -> rx.Component:
             align="center",
             spacing="2",
         ),
-        href=href,
         underline="none",
         aria_label=f"{SITE_NAME} home",
+        **_to(href),
     )
 
 
@@ -111,7 +112,7 @@ def public_page(*children: rx.Component, banner: str | rx.Var[str] | None = None
     """Frame of every public page: header with Log In / Sign Up, the ``banner`` announcement if given, content, footer."""
     return _frame(
         _header(
-            leagues_button(variant="ghost"),
+            link_button("Leagues", href=routes.public_leagues_base, variant="ghost"),
             link_button("Log In", href=routes.LOGIN, variant="soft"),
             link_button("Sign Up", href=routes.SIGNUP),
             home=routes.HOME,

@@ -8,9 +8,11 @@ database again, so a logout or an expiry anywhere takes effect at once.
 
 from __future__ import annotations
 
+import json
 import logging
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from volley_app import db, routes
 from volley_app.services.accounts import auth
@@ -29,6 +31,11 @@ async def actor_of_token(token: str) -> Actor | None:
     lock and asks the database without it)."""
     return await db.run(auth.resolve, token) if token else None
 
+
+
+def leave_for_home() -> EventSpec:
+    """Off to the home page, which the backend draws: the browser loads it (the app's router has no such page)."""
+    return rx.call_script(f"window.location.assign({json.dumps(routes.backend_page(routes.HOME))})")
 
 class AuthState(rx.State):
     # Client storage: the only copy of the token outside the server.
@@ -122,7 +129,7 @@ class AuthState(rx.State):
             await db.run(auth.logout, token)
         await self._clear_private()
         self.restore_error = ""
-        return rx.redirect(routes.HOME)
+        return leave_for_home()
 
 
 class SessionGuard(AuthState):

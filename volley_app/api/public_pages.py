@@ -1,9 +1,11 @@
-"""The public league pages (``/leagues``, ``/leagues/{id}``): drawn here as plain HTML from Jinja templates
-(``templates/public/``), so a visitor reads them without logging in or running a script, and a shared link's preview
-(a group chat's card) finds its title, description, Open Graph tags and schema.org ``SportsEvent`` in what is sent.
+"""The pages a visitor opens first, drawn here as plain HTML from Jinja templates (``templates/public/``): the home
+page (``/``) and the public league pages (``/leagues``, ``/leagues/{id}``). A visitor reads them without logging in or
+running a script (on a phone they show as soon as their few kilobytes arrive), and a shared link's preview (a group
+chat's card) finds its title, description, Open Graph tags and schema.org ``SportsEvent`` in what is sent.
 
-The read is ``services.operations.public_leagues``; a league a visitor may not see, or none, answers a page saying
-so with 404. Links to the app's own pages (log in, sign up, registration) are on PUBLIC_URL, as in emails.
+The reads are ``services.operations.home.announcement`` and ``services.operations.public_leagues``; a league a
+visitor may not see, or none, answers a page saying so with 404. Links to the app's own pages (log in, sign up,
+registration) are on PUBLIC_URL, as in emails.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from markupsafe import Markup
 
 from volley_app import db, routes
 from volley_app.services.core.errors import DomainError
+from volley_app.services.operations import home
 from volley_app.services.operations import public_leagues as svc
 from volley_app.settings import ROOT, SITE_NAME
 
@@ -121,14 +124,35 @@ def _not_found(path: str, message: str, request: Request) -> HTMLResponse:
                  description="This league is not on the site.")  # fmt: skip
 
 
-def create_public_leagues_api() -> FastAPI:
-    """The public league pages, mounted in front of the app like the REST API."""
+# The home page's links to the rest of the site: label, address, what is there.
+MORE = (
+    ("About Us", routes.ABOUT, "Who runs the leagues and the sub network."),
+    ("Franchise", routes.FRANCHISE, "Bring our leagues to your city."),
+    ("Host a League", routes.HOST, "Run leagues at your venue."),
+    ("Promote", routes.PROMOTE, "Reach players in our newsletter."),
+    ("Contact", routes.CONTACT, "Questions? We answer within 1-2 days."),
+)
+
+
+def create_public_pages_api() -> FastAPI:
+    """The home page and the public league pages, mounted in front of the app like the REST API."""
     api = FastAPI(docs_url=None, openapi_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None)
     base = routes.public_leagues_base
 
     @api.exception_handler(DomainError)
     async def _refused(request: Request, exc: DomainError) -> HTMLResponse:
         return _not_found(request.url.path, exc.message, request)
+
+    @api.api_route(routes.HOME, methods=["GET", "HEAD"], response_class=HTMLResponse)
+    def home_page(request: Request) -> HTMLResponse:
+        """The site's front door (spec section 2): the announcement of the next league, what the site does, the way
+        in (sign up, log in, the leagues) and the rest of the site."""
+        return _page(
+            "home.jinja", routes.HOME, request, title=SITE_NAME,
+            description="Find a sub in minutes, pick up games as a sub, and sign your team up for volleyball leagues "
+                        "in Lexington, KY, all from your phone.",
+            banner=db.call(home.announcement), more=[(label, routes.absolute(path), text) for label, path, text in MORE],
+        )  # fmt: skip
 
     @api.api_route(base, methods=["GET", "HEAD"], response_class=HTMLResponse)
     @api.api_route(base + "/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
