@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import json
+import re
 from collections.abc import AsyncIterator
 
 import reflex as rx
@@ -78,7 +80,8 @@ async def call(handler, *args):
 
 
 def redirect_target(events) -> str | None:
-    """The path of the last rx.redirect among the events a handler returned or yielded."""
+    """The path of the last rx.redirect among the events a handler returned or yielded, or of the last page the
+    browser is sent to load itself (``state.auth.leave_for``)."""
     if not isinstance(events, list | tuple):
         events = [events]
     target = None
@@ -87,6 +90,10 @@ def redirect_target(events) -> str | None:
             args = {name._js_expr: getattr(value, "_var_value", None) for name, value in ev.args}
             if "path" in args and "external" in args:
                 target = args["path"]
+            script = args.get("javascript_code")
+            left = re.fullmatch(r'window\.location\.(?:assign|replace)\((".*")\)', script or "")
+            if left:
+                target = json.loads(left.group(1))
     return target
 
 

@@ -408,8 +408,12 @@ def public_league_path(league_id: int | str) -> str:
     return f"{public_leagues_base}/{league_id}"
 
 
-def drawn_by_backend(path: str) -> bool:
-    """Whether ``path`` is a page the backend draws (the home page, the public leagues), not one of the app's."""
+def drawn_by_backend(address: str) -> bool:
+    """Whether ``address`` is a page the backend draws (the home page, the login, the public leagues), not one of the
+    app's."""
+    path = address.split("?", 1)[0].split("#", 1)[0]
+    if path in (LOGIN, LOGIN + "/"):
+        return True
     return path == HOME or path == public_leagues_base or path.startswith(public_leagues_base + "/")
 
 

@@ -179,7 +179,7 @@ def built(tmp_path):
     from starlette.routing import Mount
     from starlette.staticfiles import StaticFiles
 
-    for page in ("login", "dash/leagues"):
+    for page in ("contact", "dash/leagues"):
         (tmp_path / page).mkdir(parents=True)
         for file in (tmp_path / f"{page}.html", tmp_path / page / "index.html"):
             file.write_text(f"<!doctype html><title>{page}</title>")
@@ -190,8 +190,8 @@ def built(tmp_path):
     return security.PageAddresses(served, pages=lambda: tmp_path)
 
 
-@pytest.mark.parametrize(("path", "page"), [("/login", "login"), ("/login/", "login"), ("/dash/leagues", "dash/leagues"),
-                                            ("/", "home")])  # fmt: skip
+@pytest.mark.parametrize(("path", "page"), [("/contact", "contact"), ("/contact/", "contact"),
+                                            ("/dash/leagues", "dash/leagues"), ("/", "home")])  # fmt: skip
 async def test_a_page_answers_at_its_own_address_without_a_redirect(built, path, page):
     transport = httpx.ASGITransport(app=built)
     async with httpx.AsyncClient(transport=transport, base_url=BASE) as c:
@@ -207,5 +207,5 @@ async def test_only_a_page_of_the_build_is_looked_up_for_an_address(built):
         assert (await c.get("/nowhere")).status_code == 404
         assert (await c.get("/404")).status_code == 404  # the page for unknown addresses is not one
         assert (await c.get("/../secret")).status_code == 404
-        assert (await c.get("/login.html")).status_code == 200  # a file's own name still serves it
-        assert (await c.post("/login")).status_code == 405  # only reads are looked up
+        assert (await c.get("/contact.html")).status_code == 200  # a file's own name still serves it
+        assert (await c.post("/contact")).status_code == 405  # only reads are looked up

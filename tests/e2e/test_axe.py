@@ -433,8 +433,9 @@ def test_axe_finds_nothing_serious(browser, app_url, world, role):
         opened: set[str] = set()
         for _route, address in _addresses(world, role):
             found.extend(_check(page, role, address, opened))
-        if role == "anonymous":  # the home page and the public league pages, drawn by the backend (in no registry)
-            for address in (routes.HOME, routes.public_leagues_base, routes.public_league_path(world.running_league)):
+        if role == "anonymous":  # the pages the backend draws (in no registry): home, login, the public leagues
+            for address in (routes.HOME, routes.LOGIN, routes.public_leagues_base,
+                            routes.public_league_path(world.running_league)):
                 found.extend(_check(page, role, address, opened))
         if role == "anonymous":  # a remembered login that no longer holds: "Your login has expired."
             page.evaluate("localStorage.setItem('vb_session', 'a-login-that-expired')")

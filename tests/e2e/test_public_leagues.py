@@ -36,7 +36,7 @@ def test_a_visitor_finds_a_running_league_and_signs_up_to_register_a_team(page):
     registration = routes.new_team_path(league)
     expect(page).to_have_url(re.compile(r"/login/?\?next=" + re.escape(routes.login_with_next(registration).split("=", 1)[1]) + "$"))
     sign_up = page.get_by_role("main").get_by_role("link", name="Sign Up")
-    expect(sign_up).to_have_attribute("href", routes.signup_with_next(registration))  # the login page has opened
+    expect(sign_up).to_have_attribute("href", routes.absolute(routes.signup_with_next(registration)))  # the login page
     sign_up.click()
 
     expect_path(page, routes.SIGNUP)

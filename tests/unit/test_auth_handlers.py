@@ -23,8 +23,7 @@ from tests.factories import (
 )
 from tests.harness import CLIENT_IP, drain, navigate, redirect_target, root_state, substate
 from volley_app import routes
-from volley_app.models import LoginAttempt, LoginSession, Role, User
-from volley_app.pages.auth.login import LoginState
+from volley_app.models import LoginSession, Role, User
 from volley_app.pages.auth.signup import SignupState
 from volley_app.pages.dash.profile.my_info import PlayerInfoState
 from volley_app.services.accounts import accounts, auth
@@ -173,174 +172,15 @@ async def test_dash_guard_of_a_tab_that_never_logged_in_forgets_nothing(db):
     assert redirect_target(events) == "/login?next=/dash/profile"
 
 
-# --- LoginState.login --------------------------------------------------------------
-
-
-async def _login(form: dict, path: str = "/login", persist: str = "", trusted: bool | None = None):
-    root = root_state(path)
-    login = substate(root, LoginState)
-    auth_state = substate(root, AuthState)
-    auth_state.persist = persist
-    await login.on_load()
-    if isinstance(form, dict) and trusted is not False:
-        form = {**form, "trust": "on"}  # the box is checked unless the user unticks it
-    events = await drain(login.login(form))
-    return login, auth_state, events
-
-
-async def test_login_with_a_wrong_password_is_refused_and_counted(db):
-    make_user(db, "bob")
-    login, auth_state, events = await _login({"username": "bob", "password": "wrong"})
-    assert login.error == "Unauthorized"
-    assert login.busy is False
-    # A mistyped password is never echoed back: no state var of the tab holds it.
-    assert "wrong" not in repr(login.dict())
-    assert auth_state.token_trusted == "" and auth_state.token_tab == "" and auth_state.user_id == 0
-    assert redirect_target(events) is None
-    assert count(db, LoginSession) == 0
-    assert [(a.username, a.client) for a in rows(db, LoginAttempt)] == [("bob", CLIENT_IP)]
-
-
-async def test_login_of_an_unknown_user_answers_the_same(db):
-    login, auth_state, _events = await _login({"username": "nobody", "password": "whatever"})
-    assert login.error == "Unauthorized" and auth_state.token_trusted == ""
-
-
-@pytest.mark.parametrize("form", [{"username": "", "password": PASSWORD}, {"username": "bob", "password": ""}, {}])
-async def test_login_with_a_missing_field(db, form):
-    make_user(db, "bob")
-    login, auth_state, _events = await _login(form)
-    assert login.error == "Missing Username or Password"
-    assert auth_state.token_trusted == ""
-    assert count(db, LoginSession) == 0
-
-
-@pytest.mark.parametrize("form", ["not a dict", ["bob", PASSWORD], None, {"username": None, "password": None}])
-async def test_login_with_junk_arguments_logs_nobody_in(db, form):
-    make_user(db, "bob")
-    login, auth_state, _events = await _login(form)
-    assert login.error == "Missing Username or Password"
-    assert auth_state.token_trusted == "" and auth_state.user_id == 0
-    assert count(db, LoginSession) == 0
-
-
-async def test_login_success_keeps_the_token_and_goes_to_dash(db):
-    bob = make_user(db, "bob")
-    login, auth_state, events = await _login({"username": "BOB", "password": PASSWORD})
-    assert login.error == ""
-    assert redirect_target(events) == "/dash"
-    assert auth_state.token_trusted and auth_state.token_tab == ""
-    assert auth_state.persist == "true"
-    resolved = auth.resolve(db, auth_state.token_trusted)
-    assert resolved is not None and resolved.user_id == bob.id
-    assert (auth_state.user_id, auth_state.username, auth_state.status) == (bob.id, "bob", "Player")
-    assert login.busy is False and PASSWORD not in repr(login.dict())
-    db.commit()
-    [row] = rows(db, LoginSession)
-    assert row.trusted is True and row.client_ip == CLIENT_IP
-
-
-async def test_untrusted_login_keeps_the_token_for_this_tab_only(db):
-    make_user(db, "bob")
-    _login_state, auth_state, _events = await _login({"username": "bob", "password": PASSWORD}, trusted=False)
-    assert auth_state.token_trusted == "" and auth_state.token_tab
-    assert auth_state.persist == "false"
-    [row] = rows(db, LoginSession)
-    assert row.trusted is False and row.expires_at - row.created_at == dt.timedelta(hours=12)
-
-
-async def test_login_page_remembers_the_trust_choice(db):
-    root = root_state("/login")
-    substate(root, AuthState).persist = "false"
-    login = substate(root, LoginState)
-    await login.on_load()
-    assert login.trusted is False
-    substate(root, AuthState).persist = ""
-    await login.on_load()
-    assert login.trusted is True
-
-
-@pytest.mark.parametrize(
-    ("query", "target"),
-    [
-        ("?next=/dash/leagues/4", "/dash/leagues/4"),
-        ("?next=%2Fdash%2Fnotes", "/dash/notes"),
-        ("?next=//evil.example", "/dash"),
-        ("?next=https://evil.example/x", "/dash"),
-        ("?next=/%5Cevil.example", "/dash"),
-        ("", "/dash"),
-    ],
-)
-async def test_login_goes_back_only_inside_the_site(db, query, target):
-    make_user(db, "bob")
-    _login_state, _auth, events = await _login({"username": "bob", "password": PASSWORD}, path=f"/login{query}")
-    assert redirect_target(events) == target
-
-
-@pytest.mark.parametrize(
-    ("roles", "query", "target"),
-    [
-        ((Role.PLAYER,), "?next=/dash/sessions", "/dash"),
-        ((Role.PLAYER,), "?next=/dash/emailAll", "/dash"),
-        ((Role.SVL,), "?next=/dash/notes/new", "/dash/SVLHome"),
-        ((Role.SVL,), "?next=/dash/sessions/4", "/dash/sessions/4"),
-        ((Role.ADMIN,), "?next=/dash/SVLHome", "/dash/profile"),
-    ],
-)
-async def test_login_sends_a_user_home_from_a_next_page_not_for_them(db, roles, query, target):
-    make_user(db, "bob", *roles)
-    _login_state, _auth, events = await _login({"username": "bob", "password": PASSWORD}, path=f"/login{query}")
-    assert redirect_target(events) == target
-
-
-async def test_login_does_not_redirect_to_a_tab_split_host(db):
-    # "/\t/evil.example" must never reach rx.redirect: a browser resolves it to http://evil.example/.
-    make_user(db, "bob")
-    _login_state, _auth, events = await _login(
-        {"username": "bob", "password": PASSWORD}, path="/login?next=/%09/evil.example"
-    )
-    assert redirect_target(events) == "/dash"
-
-
-async def test_login_is_throttled_through_the_handler(db):
-    make_user(db, "bob")
-    for _ in range(3):
-        await _login({"username": "bob", "password": "wrong"})
-    login, auth_state, _events = await _login({"username": "bob", "password": PASSWORD})
-    assert "Too many failed login attempts" in login.error and "seconds" in login.error
-    assert auth_state.token_trusted == ""
-    assert count(db, LoginSession) == 0
-
-
-async def test_a_second_click_while_logging_in_does_nothing(db):
-    make_user(db, "bob")
-    root = root_state("/login")
-    login = substate(root, LoginState)
-    login.busy = True
-    events = await drain(login.login({"username": "bob", "password": PASSWORD}))
-    assert events == []
-    assert substate(root, AuthState).token_trusted == ""
-    assert count(db, LoginSession) == 0
+# --- forms that log in: failures give the form back ---------------------------------------
 
 
 def _database_down(*_args, **_kwargs):
     raise sa.exc.OperationalError("SELECT 1", {}, ConnectionError("database is down"))
 
 
-async def test_an_unexpected_login_failure_gives_the_form_back(db, monkeypatch):
-    # Any failure that is not a DomainError (database down, a timeout) must still end the spinner,
-    # or the form never comes back and every later click returns at "if self.loading".
-    monkeypatch.setattr(auth, "login", _database_down)
-    root = root_state("/login")
-    login = substate(root, LoginState)
-    with contextlib.suppress(Exception):
-        await drain(login.login({"username": "bob", "password": PASSWORD}))
-    assert substate(root, AuthState).token_trusted == ""
-    assert login.busy is False, "the login spinner stays up for good after an unexpected error"
-
-
 async def test_an_unexpected_signup_failure_gives_the_form_back(db, monkeypatch):
-    # The same for SignupState.signup.
+    # Any failure that is not a DomainError (database down, a timeout) must still end the spinner.
     monkeypatch.setattr(accounts, "signup", _database_down)
     root = root_state("/new")
     signup = substate(root, SignupState)
@@ -351,10 +191,6 @@ async def test_an_unexpected_signup_failure_gives_the_form_back(db, monkeypatch)
 
 
 async def test_fixing_a_field_clears_its_message_and_the_forms():
-    login = substate(root_state("/login"), LoginState)
-    login.error = "Unauthorized"
-    login.fixed("username")
-    assert login.error == ""
     signup = substate(root_state("/new"), SignupState)
     signup.errors, signup.error = {"username": "That username is taken", "email": "Enter a valid email address"}, "x"
     signup.fixed("username")
@@ -367,14 +203,6 @@ async def test_fixed_with_junk_changes_no_other_message():
     for junk in (None, 5, ["email"], {"email": 1}, "nope"):
         signup.fixed(junk)
     assert signup.errors == {"email": "Enter a valid email address"}
-
-
-async def test_a_refused_login_keeps_no_password_and_the_usernames_case_is_the_servers(db):
-    make_user(db, "bob")
-    login, auth_state, events = await _login({"username": "BOB", "password": "Wrong-Pass"})
-    assert login.error == "Unauthorized" and "Wrong-Pass" not in repr(login.dict())
-    [attempt] = rows(db, LoginAttempt)
-    assert attempt.username == "bob"
 
 
 # --- SignupState.signup --------------------------------------------------------------
@@ -455,17 +283,14 @@ async def test_signup_goes_on_where_next_says_inside_the_site(db, query, target)
     db.commit()
 
 
-async def test_login_and_signup_send_each_other_on_with_the_same_next():
+async def test_signup_sends_a_login_on_with_the_same_next():
     registration = "/dash/leagues/teams/new?league=4"
-    login = substate(root_state(routes.login_with_next(registration)), LoginState)
-    await login.on_load()
-    assert login.signup_href == routes.signup_with_next(registration)
-    signup = substate(root_state(login.signup_href), SignupState)
+    signup = substate(root_state(routes.signup_with_next(registration)), SignupState)
     await drain(signup.load())
-    assert signup.login_href == routes.login_with_next(registration)
-    bare = substate(root_state("/login"), LoginState)
-    await bare.on_load()
-    assert bare.signup_href == routes.SIGNUP
+    assert signup.login_href == routes.backend_page(routes.login_with_next(registration))
+    bare = substate(root_state(routes.SIGNUP), SignupState)
+    await drain(bare.load())
+    assert bare.login_href == routes.backend_page(routes.LOGIN)
 
 
 async def test_signup_on_an_untrusted_device_keeps_the_token_for_the_tab(db):
@@ -497,37 +322,14 @@ def _sign_in_path(db) -> str:
     return found.group(0)
 
 
-async def test_at_the_ceiling_the_login_page_says_a_sign_in_link_was_emailed(db):
-    make_user(db, "bob")
-    _spray_account(db)
-    login, auth_state, events = await _login({"username": "bob", "password": PASSWORD})
-    assert login.notice == auth.LINK_SENT and "we emailed you a sign-in link" in login.notice
-    assert login.error == "" and login.busy is False
-    assert auth_state.token_trusted == "" and auth_state.user_id == 0 and redirect_target(events) is None
-    assert _sign_in_path(db).startswith("/signIn/")
-
-
-async def test_a_browser_that_logged_in_is_a_known_device_at_the_ceiling(db):
-    make_user(db, "bob")
-    _login_state, auth_state, _events = await _login({"username": "bob", "password": PASSWORD})
-    device = auth_state.device
-    assert device
-    _spray_account(db)
-    root = root_state("/login", client_ip="10.3.3.3")  # the same browser on another network
-    substate(root, AuthState).device = device
-    login = substate(root, LoginState)
-    await login.on_load()
-    events = await drain(login.login({"username": "bob", "password": PASSWORD, "trust": "on"}))
-    assert login.notice == "" and redirect_target(events) == "/dash"
-    assert substate(root, AuthState).user_id > 0
-
-
 async def test_the_emailed_link_signs_in_once_on_its_page(db):
     from volley_app.pages.auth.sign_in import SignInState
 
     bob = make_user(db, "bob")
     _spray_account(db)
-    await _login({"username": "bob", "password": PASSWORD})
+    with contextlib.suppress(auth.SignInLinkSent):
+        auth.login(db, username="bob", password=PASSWORD, client=CLIENT_IP)
+    db.commit()
     path = _sign_in_path(db)
 
     root = root_state(path)

@@ -6,9 +6,9 @@ import reflex as rx
 from reflex_base import constants
 from reflex_base.event import Event
 
-from tests.harness import navigate, root_state, substate
+from tests.harness import drain, navigate, root_state, substate
 from volley_app import registry, routes
-from volley_app.pages.auth.login import LoginState
+from volley_app.pages.auth.signup import SignupState
 from volley_app.pages.dash.sessions.list import SessionsState
 from volley_app.registry import PageLoad, ReconnectMarker
 
@@ -58,15 +58,15 @@ async def test_a_reconnect_to_the_loaded_address_only_resumes_the_poll():
 
 
 async def test_a_reconnect_keeps_a_form_as_typed():
-    root, gate = _tab(routes.LOGIN)
-    login = substate(root, LoginState)
+    root, gate = _tab(routes.SIGNUP)
+    signup = substate(root, SignupState)
     await _connect(root, first=True)
-    assert gate.open(routes.LOGIN) == [LoginState.on_load]
-    await login.on_load()
-    key = login.form_key
+    assert gate.open(routes.SIGNUP) == [SignupState.load]
+    await drain(signup.load())
+    key = signup.form_key
     await _connect(root, first=False)
-    assert gate.open(routes.LOGIN) is None  # nothing runs: the form is not drawn again, its fields keep their text
-    assert login.form_key == key
+    assert gate.open(routes.SIGNUP) is None  # nothing runs: the form is not drawn again, its fields keep their text
+    assert signup.form_key == key
 
 
 async def test_navigation_loads_and_a_reconnect_elsewhere_loads():

@@ -10,7 +10,6 @@ import reflex as rx
 from tests.factories import PASSWORD, login_token, make_user
 from tests.harness import call, drain, page_state, root_state, substate
 from volley_app import registry
-from volley_app.pages.auth.login import LoginState
 from volley_app.pages.auth.reset_password import ResetState
 from volley_app.pages.auth.signup import SignupState
 from volley_app.pages.dash.users.edit.page import EditUserState
@@ -45,7 +44,6 @@ def _everywhere(root) -> bytes:
 @pytest.mark.parametrize(
     ("cls", "path", "handler", "form"),
     [
-        (LoginState, "/login", "login", {"username": "bob", "password": TYPED}),
         (SignupState, "/new", "signup", {"username": "x y", "password": TYPED, "email": "bad"}),
         (ResetState, "/resetPassword/1/nope", "save", {"password": TYPED, "confirm": TYPED + "x"}),
     ],
@@ -75,5 +73,5 @@ async def test_a_new_password_typed_on_the_edit_form_is_nowhere_in_the_state(db)
 
 def test_password_widgets_are_uncontrolled():
     """The forms send passwords once, inside the submitted form: no state var holds their value."""
-    for cls in (LoginState, SignupState, ResetState, EditUserState, NewSVLState):
+    for cls in (SignupState, ResetState, EditUserState, NewSVLState):
         assert not [v for v in cls.base_vars if "pass" in v.lower()]

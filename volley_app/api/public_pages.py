@@ -4,15 +4,21 @@ running a script (on a phone they show as soon as their few kilobytes arrive), a
 chat's card) finds its title, description, Open Graph tags and schema.org ``SportsEvent`` in what is sent.
 
 The reads are ``services.operations.home.announcement`` and ``services.operations.public_leagues``; a league a
-visitor may not see, or none, answers a page saying so with 404. Links to the app's own pages (log in, sign up,
+visitor may not see, or none, answers a page saying so with 404. Links to the app's own pages (sign up,
 registration) are on PUBLIC_URL, as in emails.
+
+The login page (``/login``) is drawn here too, so a player at the gym can log in as soon as the form shows: it posts
+to itself, and a login that holds answers with a page that leaves the token where the app's pages look for it
+(``state.auth.AuthState``) and goes on; one that does not answers with the form again and what went wrong.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import gzip
 import json
+import logging
 import urllib.parse
 from pathlib import Path
 from typing import Any
@@ -23,10 +29,15 @@ from fastapi.responses import HTMLResponse
 from markupsafe import Markup
 
 from volley_app import db, routes
-from volley_app.services.core.errors import DomainError
+from volley_app.api.deps import client_ip
+from volley_app.services.accounts import auth
+from volley_app.services.core import validation
+from volley_app.services.core.errors import UNEXPECTED, DomainError, Forbidden
 from volley_app.services.operations import home
 from volley_app.services.operations import public_leagues as svc
-from volley_app.settings import ROOT, SITE_NAME
+from volley_app.settings import ROOT, SITE_NAME, get_settings
+
+log = logging.getLogger(__name__)
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "public"
 # Short: a league's places and standings change, and nothing here belongs to anyone.
@@ -66,10 +77,11 @@ def _frame(path: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _page(template: str, path: str, request: Request, *, status: int = 200, **values: Any) -> HTMLResponse:
+def _page(template: str, path: str, request: Request, *, status: int = 200, caching: str = CACHING,
+          **values: Any) -> HTMLResponse:  # fmt: skip
     """The page, gzipped for a browser that takes it (a fifth of the bytes on a phone's line)."""
     body = _env.get_template(template).render(**_frame(path), **values).encode()
-    headers = {"Cache-Control": CACHING, "Vary": "Accept-Encoding"}
+    headers = {"Cache-Control": caching, "Vary": "Accept-Encoding"}
     if "gzip" in request.headers.get("accept-encoding", "").lower():
         body, headers["Content-Encoding"] = gzip.compress(body, 6), "gzip"
     return HTMLResponse(body, status_code=status, headers=headers)
@@ -134,6 +146,51 @@ MORE = (
 )
 
 
+# What the login page answers: the form, with what went wrong or a notice; never kept by a cache (it holds what
+# was typed, or a token).
+NOT_KEPT = "no-store"
+CROSS_SITE_LOGIN = "Please log in from this site's own login page."
+
+
+def _login_form(request: Request, next_path: str, *, status: int = 200, error: str = "", notice: str = "",
+                username: str = "", trusted: bool = True) -> HTMLResponse:  # fmt: skip
+    """The login form (spec section 2), with what went wrong (``error``) or a ``notice``; ``next_path``: where a
+    login goes on to (kept through Sign Up)."""
+    after = routes.safe_next(next_path) if next_path else ""
+    return _page(
+        "login.jinja", routes.LOGIN, request, status=status, caching=NOT_KEPT, title="Login", window_title="Login",
+        description="Log in to find a sub, answer sub requests and run your team.",
+        action=routes.LOGIN, next=next_path, error=error, notice=notice, username=username, trusted=trusted,
+        signup_href=routes.absolute(routes.signup_with_next(after) if after else routes.SIGNUP),
+        forgot=routes.absolute(routes.FORGOT_PASSWORD), trust_key=auth.BROWSER_TRUST,
+    )  # fmt: skip
+
+
+def _from_this_site(request: Request) -> bool:
+    """Whether a form was sent from this site's own pages: a browser names the page's origin (``Origin``) or says
+    where the request comes from (``Sec-Fetch-Site``); a client that says neither is not a browser on another site."""
+    settings = get_settings()
+    own = {urllib.parse.urlsplit(u)._replace(path="", query="", fragment="").geturl().rstrip("/")
+           for u in (settings.public_url, settings.backend_url)}  # fmt: skip
+    origin = request.headers.get("origin")
+    if origin is not None:
+        return origin.rstrip("/") in own
+    return request.headers.get("sec-fetch-site", "same-origin") in ("same-origin", "none")
+
+
+def _logged_in(request: Request, result: auth.LoginResult, target: str) -> HTMLResponse:
+    """The answer to a login that holds: a page that keeps the token where the trust choice says (as the app keeps
+    it) and goes on to ``target``; a new device token as the cookie the app reads."""
+    keys = {"token": auth.BROWSER_TOKEN, "tab": auth.BROWSER_TAB_TOKEN, "trust": auth.BROWSER_TRUST}
+    done = {"token": result.token, "trusted": result.trusted, "target": target, "keys": keys}
+    response = _page("logged_in.jinja", routes.LOGIN, request, caching=NOT_KEPT, title="Logging in",
+                     window_title="Login", description="Logging in.", target=target, done=_json_ld(done))  # fmt: skip
+    if result.device:
+        response.set_cookie(auth.BROWSER_DEVICE, result.device, max_age=auth.DEVICE_DAYS * 86400, path="/",
+                            samesite="strict", secure=get_settings().public_url.lower().startswith("https://"))  # fmt: skip
+    return response
+
+
 def create_public_pages_api() -> FastAPI:
     """The home page and the public league pages, mounted in front of the app like the REST API."""
     api = FastAPI(docs_url=None, openapi_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None)
@@ -148,11 +205,39 @@ def create_public_pages_api() -> FastAPI:
         """The site's front door (spec section 2): the announcement of the next league, what the site does, the way
         in (sign up, log in, the leagues) and the rest of the site."""
         return _page(
-            "home.jinja", routes.HOME, request, title=SITE_NAME,
+            "home.jinja", routes.HOME, request, title=SITE_NAME, window_title=SITE_NAME,
             description="Find a sub in minutes, pick up games as a sub, and sign your team up for volleyball leagues "
                         "in Lexington, KY, all from your phone.",
             banner=db.call(home.announcement), more=[(label, routes.absolute(path), text) for label, path, text in MORE],
         )  # fmt: skip
+
+    @api.api_route(routes.LOGIN, methods=["GET", "HEAD"], response_class=HTMLResponse)
+    @api.api_route(routes.LOGIN + "/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
+    def login_page(request: Request, next: str = "") -> HTMLResponse:  # noqa: A002 - the address's own name
+        return _login_form(request, next)
+
+    @api.post(routes.LOGIN, response_class=HTMLResponse)
+    @api.post(routes.LOGIN + "/", response_class=HTMLResponse, include_in_schema=False)
+    async def log_in(request: Request) -> HTMLResponse:
+        """Check the username and password (the failed-login ceiling, known devices: ``auth.login``), then on to
+        ``next`` when it is this site's and the user's to open, else the user's home."""
+        form = await request.form()
+        data = {k: v if isinstance(v := form.get(k), str) else "" for k in ("username", "password", "trust", "next")}
+        username, trusted = data["username"].strip().lower(), validation.flag(data["trust"])
+        again = functools.partial(_login_form, request, data["next"], username=username[:50], trusted=trusted)
+        if not _from_this_site(request):
+            return again(status=Forbidden.status_code, error=CROSS_SITE_LOGIN)
+        try:
+            result = await db.run(auth.login, username=username, password=data["password"], trusted=trusted,
+                                  client=client_ip(request), device=request.cookies.get(auth.BROWSER_DEVICE, ""))  # fmt: skip
+        except auth.SignInLinkSent as sent:
+            return again(status=sent.status_code, notice=sent.message)
+        except DomainError as refused:
+            return again(status=refused.status_code, error=refused.message)
+        except Exception:
+            log.exception("unexpected failure of a login")
+            return again(status=503, error=UNEXPECTED)
+        return _logged_in(request, result, routes.after_login(data["next"], result.actor.roles))
 
     @api.api_route(base, methods=["GET", "HEAD"], response_class=HTMLResponse)
     @api.api_route(base + "/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)

@@ -28,6 +28,7 @@ import secure
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from volley_app import routes
 from volley_app.api.script_policy import InlineScriptHashes
 from volley_app.services.money import payments
 from volley_app.settings import Settings, get_settings
@@ -209,7 +210,7 @@ class PageAddresses:
     def _page_of(self, path: str) -> str | None:
         """The page file to serve for ``path``, where the static server would redirect it to ``path/``."""
         last = path.rsplit("/", 1)[-1]
-        if not last or "." in last or path.startswith(("/api/", "/_")):
+        if not last or "." in last or path.startswith(("/api/", "/_")) or routes.drawn_by_backend(path):
             return None
         root = self._pages().resolve()
         page = (root / path.lstrip("/") / "index.html").resolve()

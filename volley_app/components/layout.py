@@ -20,17 +20,24 @@ MAX_WIDTH = "72rem"
 CURRENT_YEAR: rx.Var[int] = rx.Var("new Date().getFullYear()", _var_type=int)
 
 
-def _to(href: str | rx.Var[str]) -> dict[str, Any]:
-    """A link's address and how it is followed: a page the backend draws (the home page, the public leagues) is
-    loaded by the browser itself, where the app's router would look for it among its own pages."""
+def _to(href: str | rx.Var[str], backend: bool = False) -> dict[str, Any]:
+    """A link's address and how it is followed: a page the backend draws (the home page, the login, the public
+    leagues) is loaded by the browser itself, where the app's router would look for it among its own pages.
+    ``backend``: ``href`` is a state's address of such a page, already made with ``routes.backend_page``."""
     if isinstance(href, str) and routes.drawn_by_backend(href):
         return {"href": routes.backend_page(href), "reload_document": True}
-    return {"href": href}
+    return {"href": href, "reload_document": True} if backend else {"href": href}
 
 
-def link_button(*children: Content, href: str | rx.Var[str], **props: Any) -> rx.Component:
-    """A link that looks like a button (one <a>, no button nested inside a link)."""
-    return rx.button(rx.link(*children, underline="none", **_to(href)), as_child=True, **props)
+def link_button(*children: Content, href: str | rx.Var[str], backend: bool = False, **props: Any) -> rx.Component:
+    """A link that looks like a button (one <a>, no button nested inside a link); ``backend`` as for ``page_link``."""
+    return rx.button(rx.link(*children, underline="none", **_to(href, backend)), as_child=True, **props)
+
+
+def page_link(*children: Content, href: str | rx.Var[str], backend: bool = False, **props: Any) -> rx.Component:
+    """A link to a page: the app's own, or one the backend draws (by its path, or by a state's address of it with
+    ``backend``), which the browser loads itself."""
+    return rx.link(*children, **_to(href, backend), **props)
 
 
 def file_link(*children: Content, href: str | rx.Var[str], download: bool | str = True,
@@ -217,7 +224,7 @@ def restore_failed() -> rx.Component:
     """A remembered login that no longer holds: the message as the page's heading, and the way back."""
     return centered_card(
         rx.box(page_heading(AuthState.restore_error), role="alert"),
-        rx.link("Please login again", href=routes.LOGIN, weight="bold"),
+        page_link("Please login again", href=routes.LOGIN, weight="bold"),
     )
 
 

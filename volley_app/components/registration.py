@@ -3,6 +3,8 @@ forms (the offline provider's fields, Stripe's Payment Element)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 from reflex.vars import ObjectVar
 
@@ -18,7 +20,7 @@ def league_href(league_id: object) -> str:
     return routes.league_path(text) if text.isdigit() else routes.DASH_LEAGUES
 
 
-def return_to_league(href: rx.Var[str] | str, **props: object) -> rx.Component:
+def return_to_league(href: rx.Var[str] | str, **props: Any) -> rx.Component:
     return link_button("Return to League", href=href, **props)
 
 

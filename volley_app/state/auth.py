@@ -33,19 +33,25 @@ async def actor_of_token(token: str) -> Actor | None:
 
 
 
+def leave_for(address: str, *, replace: bool = False) -> EventSpec:
+    """Off to a page the backend draws (the home page, the login): the browser loads it (the app's router has no
+    such page). ``replace``: this page leaves the history, as a redirect does."""
+    how = "replace" if replace else "assign"
+    return rx.call_script(f"window.location.{how}({json.dumps(routes.backend_page(address))})")
+
+
 def leave_for_home() -> EventSpec:
-    """Off to the home page, which the backend draws: the browser loads it (the app's router has no such page)."""
-    return rx.call_script(f"window.location.assign({json.dumps(routes.backend_page(routes.HOME))})")
+    return leave_for(routes.HOME)
 
 class AuthState(rx.State):
     # Client storage: the only copy of the token outside the server.
     # (Reflex knows a client-stored var by its default: each is given as the default, not made by a factory.)
-    token_trusted: rx.Field[str] = rx.field(rx.LocalStorage("", name="vb_session"))
-    token_tab: rx.Field[str] = rx.field(rx.SessionStorage("", name="vb_session_tab"))
+    token_trusted: rx.Field[str] = rx.field(rx.LocalStorage("", name=auth.BROWSER_TOKEN))
+    token_tab: rx.Field[str] = rx.field(rx.SessionStorage("", name=auth.BROWSER_TAB_TOKEN))
     # The Trust This Device preference: "" (unset), "true" or "false".
-    persist: rx.Field[str] = rx.field(rx.LocalStorage("", name="vb_persist"))
+    persist: rx.Field[str] = rx.field(rx.LocalStorage("", name=auth.BROWSER_TRUST))
     # This browser's device token, set at a successful login: a known device is held by no failed-login ceiling.
-    device: rx.Field[str] = rx.field(rx.Cookie("", name="vb_device", max_age=auth.DEVICE_DAYS * 86400, same_site="strict",
+    device: rx.Field[str] = rx.field(rx.Cookie("", name=auth.BROWSER_DEVICE, max_age=auth.DEVICE_DAYS * 86400, same_site="strict",
                                                secure=get_settings().public_url.lower().startswith("https://")))  # fmt: skip
 
     # What the page may show about the logged-in user.
@@ -166,7 +172,7 @@ class SessionGuard(AuthState):
                 self.restore_error = auth.SESSION_EXPIRED
                 return forget or None
             self.restore_error = ""
-            return [*forget, rx.redirect(routes.login_with_next(path))]
+            return [*forget, leave_for(routes.login_with_next(path), replace=True)]
         self.restore_error = ""
         self._show_user(actor)
         if not routes.may_open(actor.roles, path):

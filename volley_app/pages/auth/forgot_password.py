@@ -8,7 +8,7 @@ import reflex as rx
 from volley_app import routes
 from volley_app.components.forms import submit_button, text_field
 from volley_app.components.inquiries import form_page, kept_form
-from volley_app.components.layout import message_page
+from volley_app.components.layout import message_page, page_link
 from volley_app.components.prose import link_row
 from volley_app.registry import page
 from volley_app.services.accounts import recovery
@@ -45,7 +45,7 @@ def forgot_page() -> rx.Component:
             on_submit=ForgotState.send,
             error_id=FORGOT_ERROR,
         ),
-        rx.flex(rx.link("Back to Login", href=routes.LOGIN), rx.link("Sign Up", href=routes.SIGNUP), justify="between", width="100%"),
+        rx.flex(page_link("Back to Login", href=routes.LOGIN), rx.link("Sign Up", href=routes.SIGNUP), justify="between", width="100%"),
     )  # fmt: skip
 
 

@@ -44,7 +44,7 @@ class JoinState(FormState, AuthState):
         self.invitation = {
             "team": found["team_name"], "league": found["league_name"], "inviter": found["inviter"],
             "email": found["email"], "team_href": routes.team_path(found["team_id"]),
-            "login_href": routes.login_with_next(routes.team_join_path(token)),
+            "login_href": routes.backend_page(routes.login_with_next(routes.team_join_path(token))),
             "signup_href": f"{routes.SIGNUP}?join={token}",
         }  # fmt: skip
         self.status = found["next"]
@@ -79,14 +79,14 @@ def join_page() -> rx.Component:
     i = _invitation()
     join = rx.button("Join the team", on_click=s.join, loading=s.busy, size="3", width="100%")
     sign_up = link_button("Sign up and join", href=i["signup_href"], size="3")
-    log_in = link_button("Log in and join", href=i["login_href"], size="3")
+    log_in = link_button("Log in and join", href=i["login_href"], backend=True, size="3")
     return emailed_link_page(
         "Join a Team",
         s.status,
         "Opening your invitation…",
         join=_step(join),
         signup=_step(rx.text("Make your player account for ", rx.text.strong(i["email"]), " and join."),
-                     button_row(sign_up, link_button("I have an account: log in", href=i["login_href"], variant="soft",
+                     button_row(sign_up, link_button("I have an account: log in", href=i["login_href"], backend=True, variant="soft",
                                                      size="3"))),  # fmt: skip
         login=_step(rx.text("Log in to join the team."), button_row(log_in)),
         member=_step(rx.text("You are on the team."), link_button("Go to the team", href=i["team_href"], size="3")),

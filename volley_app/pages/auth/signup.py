@@ -13,6 +13,7 @@ from volley_app.components.forms import (
     username_field,
 )
 from volley_app.components.inquiries import form_page, kept_form, two_columns
+from volley_app.components.layout import page_link
 from volley_app.registry import page
 from volley_app.services.accounts import accounts
 from volley_app.services.core.validation import PASSWORD_RULE, USERNAME_RULE
@@ -31,13 +32,13 @@ class SignupState(PublicFormState, rx.State):
     # Signing up from a team invitation's link (?join={token}): the account joins the team as it is made.
     joining: rx.Field[bool] = rx.field(False)
     # Signing up on the way somewhere (?next=, a league's registration): Log in goes on there too.
-    login_href: rx.Field[str] = rx.field(routes.LOGIN)
+    login_href: rx.Field[str] = rx.field(routes.backend_page(routes.LOGIN))
 
     async def load(self):
         """on_load: no message left over; from an invitation's link, its address filled in."""
         self.clear()
         target = path_arg(self, "next")
-        self.login_href = routes.login_with_next(routes.safe_next(target)) if target else routes.LOGIN
+        self.login_href = routes.backend_page(routes.login_with_next(routes.safe_next(target)) if target else routes.LOGIN)
         token = path_arg(self, "join")
         self.joining = bool(token)
         if not token:
@@ -88,5 +89,5 @@ def signup_page() -> rx.Component:
             on_submit=s.signup,
             error_id=ERROR_ID,
         ),
-        rx.text("Already have an account? ", rx.link("Log in", href=s.login_href), size="2"),
+        rx.text("Already have an account? ", page_link("Log in", href=s.login_href, backend=True), size="2"),
     )

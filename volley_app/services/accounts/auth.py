@@ -55,6 +55,13 @@ LINK_SENT = (
 INVALID_SIGN_IN_LINK = "This sign-in link is invalid, used or expired. Please log in again."
 # A known device: the random token a browser or API client keeps (a cookie) after a successful login.
 DEVICE_DAYS = 400
+
+# Where a browser keeps its login, for the app's pages to find it: a trusted login's token (local storage), a login
+# for this tab only (session storage), the Trust This Device choice (local storage), the device token (a cookie).
+BROWSER_TOKEN = "vb_session"  # noqa: S105 - a storage key, not a secret
+BROWSER_TAB_TOKEN = "vb_session_tab"  # noqa: S105
+BROWSER_TRUST = "vb_persist"
+BROWSER_DEVICE = "vb_device"
 _DEVICE_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
 
 
