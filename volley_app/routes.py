@@ -417,13 +417,18 @@ def drawn_by_backend(address: str) -> bool:
     return path == HOME or path == public_leagues_base or path.startswith(public_leagues_base + "/")
 
 
+def backend_shares_origin() -> bool:
+    """Whether the backend answers on PUBLIC_URL's origin (``make run``, nginx), not on one of its own (the dev
+    server's BACKEND_URL)."""
+    settings = get_settings()
+    return settings.backend_url.rstrip("/") == settings.public_url.rstrip("/")
+
+
 def backend_page(path: str) -> str:
     """A link from the app's pages to a page the backend draws (``/``, ``/leagues``): the path where the backend
     shares PUBLIC_URL's origin (``make run``, nginx), the backend's own address where it listens elsewhere (the dev
     server)."""
-    settings = get_settings()
-    shared = settings.backend_url.rstrip("/") == settings.public_url.rstrip("/")
-    return path if shared else backend_absolute(path)
+    return path if backend_shares_origin() else backend_absolute(path)
 
 
 def invite_answer_path(token: str) -> str:

@@ -9,11 +9,12 @@ before their body is read (``state.uploads``), and every other request body is c
 
 from __future__ import annotations
 
+import json
 import logging
 
 import reflex as rx
 
-from volley_app import registry
+from volley_app import registry, routes
 from volley_app.api.app import create_api
 from volley_app.api.body_limit import BodyLimit
 from volley_app.api.exports import create_exports_api
@@ -22,6 +23,7 @@ from volley_app.api.mail_links import create_mail_links_api
 from volley_app.api.proxy import ForwardedClient
 from volley_app.api.public_pages import create_public_pages_api
 from volley_app.api.security import protect
+from volley_app.services.accounts import auth
 from volley_app.services.mail import mail, push
 from volley_app.services.operations import clock_sweep, game_requests
 from volley_app.services.subs import invites, sub_reminders
@@ -72,6 +74,23 @@ REGISTER_SERVICE_WORKER = """if ('serviceWorker' in navigator) {
 }"""
 
 
+# Where the backend listens on an origin of its own (the dev server), the login page (drawn there) hands a login that
+# held to the app's origin in the address's fragment; kept here where the app's pages look for it (by the trust
+# choice, as ``api.public_pages`` keeps it on one origin), then taken out of the address. Only such a set-up has it.
+LOGIN_HANDOVER = """(function () {
+  var keys = KEYS, key = "#" + keys.handover + "=";
+  if (location.hash.indexOf(key) !== 0) return;
+  try {
+    var login = JSON.parse(decodeURIComponent(location.hash.slice(key.length)));
+    if (login.trusted) { localStorage.setItem(keys.token, login.token); sessionStorage.removeItem(keys.tab); }
+    else { sessionStorage.setItem(keys.tab, login.token); localStorage.removeItem(keys.token); }
+    localStorage.setItem(keys.trust, login.trusted ? "true" : "false");
+  } catch (e) {}
+  history.replaceState(null, "", location.pathname + location.search);
+})();""".replace("KEYS", json.dumps({"handover": auth.BROWSER_HANDOVER, "token": auth.BROWSER_TOKEN,
+                                    "tab": auth.BROWSER_TAB_TOKEN, "trust": auth.BROWSER_TRUST}))  # fmt: skip
+
+
 def _inline_script(source: str) -> rx.Component:
     return rx.el.script(custom_attrs={"dangerouslySetInnerHTML": {"__html": source}})
 
@@ -87,6 +106,7 @@ app = rx.App(
         rx.el.meta(name="theme-color", content=THEME_COLOR),
         _inline_script(EARLY_SUBMIT_GUARD),
         _inline_script(REGISTER_SERVICE_WORKER),
+        *([] if routes.backend_shares_origin() else [_inline_script(LOGIN_HANDOVER)]),
     ],
     html_lang="en",
     stylesheets=["/theme.css"],

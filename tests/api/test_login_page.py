@@ -85,7 +85,9 @@ async def test_a_login_that_holds_keeps_the_token_and_goes_to_dash(client, db):
     assert response.status_code == 200 and response.headers["cache-control"] == "no-store"
     done = _done(response.text)
     assert done["trusted"] is True and done["target"] == routes.DASH
-    assert done["keys"] == {"token": auth.BROWSER_TOKEN, "tab": auth.BROWSER_TAB_TOKEN, "trust": auth.BROWSER_TRUST}
+    assert done["keys"] == {"token": auth.BROWSER_TOKEN, "tab": auth.BROWSER_TAB_TOKEN, "trust": auth.BROWSER_TRUST,
+                            "handover": auth.BROWSER_HANDOVER}
+    assert done["handover"] is False  # the app's pages share this origin: the token is kept here
     resolved = auth.resolve(db, done["token"])
     assert resolved is not None and resolved.user_id == bob.id
     assert PASSWORD not in response.text
@@ -252,3 +254,15 @@ async def test_a_browser_that_logged_in_is_a_known_device_at_the_ceiling(client,
     client.cookies.set(auth.BROWSER_DEVICE, device)
     again = await _login(client)
     assert again.status_code == 200 and _done(again.text)["target"] == routes.DASH
+
+
+async def test_where_the_backend_has_an_origin_of_its_own_the_login_is_handed_to_the_apps(client, db, monkeypatch):
+    """The dev server: the login page is the backend's (another port), the app's storage is on PUBLIC_URL's origin."""
+    make_user(db, "bob")
+    db.commit()
+    monkeypatch.setattr(get_settings(), "backend_url", "http://localhost:8000")
+    done = _done((await _login(client, next_path="/dash/leagues/4")).text)
+    assert done["handover"] is True and done["keys"]["handover"] == auth.BROWSER_HANDOVER
+    assert done["target"] == _origin() + "/dash/leagues/4"
+    monkeypatch.setattr(get_settings(), "backend_url", _origin())
+    assert _done((await _login(client)).text)["handover"] is False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 
 from playwright.sync_api import expect
@@ -263,3 +264,24 @@ def test_the_login_works_from_the_moment_it_shows_with_a_spinner_while_it_runs(n
     expect_path(page, "/dash")
     expect(page.get_by_role("heading", name="Welcome, Test")).to_be_visible()
     assert [u for u in posts if "/login" in u] and len([u for u in posts if "/login" in u]) == 1
+
+
+def test_a_login_handed_over_in_the_address_is_kept_where_the_app_reads_it(page):
+    """Where the backend listens on an origin of its own (the dev server), the app's pages carry LOGIN_HANDOVER: the
+    login page's answer sends the login in the address's fragment, and the page keeps it and takes it out."""
+    from volley_app.volley_app import LOGIN_HANDOVER
+
+    page.goto("/offline.html")
+    login = json.dumps({"token": "tok-trusted", "trusted": True})
+    page.evaluate("h => history.replaceState(null, '', '/dash#vb_login=' + encodeURIComponent(h))", login)
+    page.evaluate(LOGIN_HANDOVER)
+    assert page.evaluate("[localStorage.getItem('vb_session'), localStorage.getItem('vb_persist'), location.hash]") == [
+        "tok-trusted", "true", ""]
+    page.evaluate("h => history.replaceState(null, '', '/dash#vb_login=' + encodeURIComponent(h))",
+                  json.dumps({"token": "tok-tab", "trusted": False}))
+    page.evaluate(LOGIN_HANDOVER)
+    assert page.evaluate("[localStorage.getItem('vb_session'), sessionStorage.getItem('vb_session_tab'), "
+                         "localStorage.getItem('vb_persist')]") == [None, "tok-tab", "false"]
+    page.evaluate("history.replaceState(null, '', '/dash#vb_login=not-json')")
+    page.evaluate(LOGIN_HANDOVER)  # junk in the address changes nothing
+    assert page.evaluate("[sessionStorage.getItem('vb_session_tab'), location.hash]") == ["tok-tab", ""]

@@ -181,8 +181,13 @@ def _from_this_site(request: Request) -> bool:
 def _logged_in(request: Request, result: auth.LoginResult, target: str) -> HTMLResponse:
     """The answer to a login that holds: a page that keeps the token where the trust choice says (as the app keeps
     it) and goes on to ``target``; a new device token as the cookie the app reads."""
-    keys = {"token": auth.BROWSER_TOKEN, "tab": auth.BROWSER_TAB_TOKEN, "trust": auth.BROWSER_TRUST}
-    done = {"token": result.token, "trusted": result.trusted, "target": target, "keys": keys}
+    keys = {"token": auth.BROWSER_TOKEN, "tab": auth.BROWSER_TAB_TOKEN, "trust": auth.BROWSER_TRUST,
+            "handover": auth.BROWSER_HANDOVER}  # fmt: skip
+    # Where the app's pages are on another origin (the dev server), its storage is not this page's: the login is
+    # handed over in the address.
+    apart = not routes.backend_shares_origin()
+    done = {"token": result.token, "trusted": result.trusted, "target": routes.absolute(target) if apart else target,
+            "keys": keys, "handover": apart}  # fmt: skip
     response = _page("logged_in.jinja", routes.LOGIN, request, caching=NOT_KEPT, title="Logging in",
                      window_title="Login", description="Logging in.", target=target, done=_json_ld(done))  # fmt: skip
     if result.device:

@@ -62,6 +62,9 @@ BROWSER_TOKEN = "vb_session"  # noqa: S105 - a storage key, not a secret
 BROWSER_TAB_TOKEN = "vb_session_tab"  # noqa: S105
 BROWSER_TRUST = "vb_persist"
 BROWSER_DEVICE = "vb_device"
+# Where the backend listens on an origin of its own (the dev server), a login is handed to the app's origin in the
+# address's fragment under this name, and kept there by the app's pages (``volley_app.LOGIN_HANDOVER``).
+BROWSER_HANDOVER = "vb_login"
 _DEVICE_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
 
 
