@@ -136,16 +136,6 @@ def _not_found(path: str, message: str, request: Request) -> HTMLResponse:
                  description="This league is not on the site.")  # fmt: skip
 
 
-# The home page's links to the rest of the site: label, address, what is there.
-MORE = (
-    ("About Us", routes.ABOUT, "Who runs the leagues and the sub network."),
-    ("Franchise", routes.FRANCHISE, "Bring our leagues to your city."),
-    ("Host a League", routes.HOST, "Run leagues at your venue."),
-    ("Promote", routes.PROMOTE, "Reach players in our newsletter."),
-    ("Contact", routes.CONTACT, "Questions? We answer within 1-2 days."),
-)
-
-
 # What the login page answers: the form, with what went wrong or a notice; never kept by a cache (it holds what
 # was typed, or a token).
 NOT_KEPT = "no-store"
@@ -213,7 +203,8 @@ def create_public_pages_api() -> FastAPI:
             "home.jinja", routes.HOME, request, title=SITE_NAME, window_title=SITE_NAME,
             description="Find a sub in minutes, pick up games as a sub, and sign your team up for volleyball leagues "
                         "in Lexington, KY, all from your phone.",
-            banner=db.call(home.announcement), more=[(label, routes.absolute(path), text) for label, path, text in MORE],
+            banner=db.call(home.announcement), franchise=routes.absolute(routes.FRANCHISE),
+            host=routes.absolute(routes.HOST), promote=routes.absolute(routes.PROMOTE),
         )  # fmt: skip
 
     @api.api_route(routes.LOGIN, methods=["GET", "HEAD"], response_class=HTMLResponse)
