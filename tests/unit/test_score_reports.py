@@ -69,7 +69,7 @@ def test_a_captain_reports_the_other_confirms_and_the_standings_change(world):
     assert (one["wins"], one["sets_won"], one["sets_lost"], one["points_for"]) == (1, 2, 1, 53)
     assert (two["losses"], two["points_for"]) == (1, 51)
     assert [m.to_addr for m in _mails(db, "score_confirmed")] == ["cap1@example.com"]
-    actions = [e.action for e in db.exec(select(AuditEntry).where(AuditEntry.entity == "score_report")).all()]
+    actions = [e.action for e in db.exec(select(AuditEntry).where(AuditEntry.entity == "score_report").order_by(AuditEntry.id)).all()]
     assert actions == ["report", "confirm"]
     with pytest.raises(Invalid, match="already has a score"):
         score_reports.report(db, world["c2"], game.id, **WIN_2_0)
