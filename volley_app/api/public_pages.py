@@ -67,11 +67,12 @@ def _json_ld(data: dict[str, Any]) -> Markup:
 
 
 def _frame(path: str) -> dict[str, Any]:
-    """What every page's frame shows: the site, its links, this page's own address."""
+    """What every page's frame shows: the site, its links, this page's own address. The home page and the login are
+    the backend's, as these pages are (on its own origin on the dev server); the app's pages are on PUBLIC_URL."""
     return {
         "site": SITE_NAME, "logo": _LOGO, "favicon": _FAVICON, "year": dt.date.today().year,
         "url": routes.absolute(path), "image": routes.absolute("/icons/icon-512.png"),
-        "home": routes.absolute(routes.HOME), "login": routes.absolute(routes.LOGIN),
+        "home": routes.backend_absolute(routes.HOME), "login": routes.backend_absolute(routes.LOGIN),
         "signup": routes.absolute(routes.SIGNUP), "leagues": routes.public_leagues_base,
         "about": routes.absolute(routes.ABOUT), "contact": routes.absolute(routes.CONTACT),
     }  # fmt: skip
@@ -262,7 +263,7 @@ def create_public_pages_api() -> FastAPI:
             "league.jinja", path, request, title=f"{lg['name']} volleyball league at {lg['venue']}",
             description=_describe(lg),
             league=_card(lg), standings=found.standings, weeks=found.weeks, running=found.running,
-            register=routes.absolute(routes.login_with_next(registration)),
+            register=routes.backend_absolute(routes.login_with_next(registration)),
             register_signup=routes.absolute(routes.signup_with_next(registration)),
             json_ld=_json_ld(_event(lg, routes.absolute(path))),
         )  # fmt: skip
