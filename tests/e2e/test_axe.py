@@ -425,10 +425,12 @@ def test_axe_finds_nothing_serious(browser, app_url, world, role):
     try:
         page = ctx.new_page()
         if role != "anonymous":
+            from tests.e2e.conftest import HYDRATED
             from tests.e2e.helpers import log_in
 
             log_in(page, LOGINS[role], DEMO_PASSWORD)
             page.wait_for_url(re.compile(r"/dash"))
+            page.wait_for_function(HYDRATED)  # the home the login went on to is up before another page opens
         found: list[str] = []
         opened: set[str] = set()
         for _route, address in _addresses(world, role):

@@ -247,10 +247,12 @@ def upload_field(label: str, upload_id: str, hint: str, error: str | rx.Var[str]
 
 
 def confirm_delete(button_label: str, question: str | rx.Var[str], on_confirm: Event = None, *,
-                   confirm_label: str = "Delete", choices: tuple[tuple[str, Event], ...] = ()) -> rx.Component:  # fmt: skip
+                   confirm_label: str = "Delete",
+                   choices: tuple[tuple[str, Event] | tuple[str, Event, rx.Var[bool]], ...] = ()) -> rx.Component:  # fmt: skip
     """A button that asks ``question`` before anything is deleted (or withdrawn, or archived).
 
-    ``choices``: (label, event) pairs when the person chooses how, one confirming button each.
+    ``choices``: (label, event) pairs when the person chooses how, one confirming button each; a third item, a
+    condition, shows that button only while it holds (the dialog stays open while what it offers changes).
     """
     actions = choices or ((confirm_label, on_confirm),)
     return rx.alert_dialog.root(
@@ -260,7 +262,7 @@ def confirm_delete(button_label: str, question: str | rx.Var[str], on_confirm: E
             rx.alert_dialog.description(question),
             rx.flex(
                 rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray")),
-                *(rx.alert_dialog.action(rx.button(label, color_scheme="red", on_click=event)) for label, event in actions),
+                *(_choice(*action) for action in actions),
                 spacing="3",
                 justify="end",
                 wrap="wrap",
@@ -269,6 +271,11 @@ def confirm_delete(button_label: str, question: str | rx.Var[str], on_confirm: E
             max_width="26rem",
         ),
     )
+
+
+def _choice(label: str, event: Event, when: rx.Var[bool] | None = None) -> rx.Component:
+    button = rx.alert_dialog.action(rx.button(label, color_scheme="red", on_click=event))
+    return button if when is None else rx.cond(when, button, rx.fragment())
 
 
 def busy(label: str) -> rx.Component:

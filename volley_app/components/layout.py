@@ -252,7 +252,7 @@ def dash_page(*children: rx.Component) -> rx.Component:
             rx.cond(
                 AuthState.restore_error != "",
                 restore_failed(),
-                rx.center(rx.spinner(size="3"), padding="4rem", aria_label="Loading"),
+                rx.center(rx.spinner(size="3"), padding="4rem", role="status", aria_label="Loading"),
             ),
         ),
         dash_footer(),
