@@ -21,7 +21,7 @@ from volley_app.api.exports import create_exports_api
 from volley_app.api.feeds import create_feeds_api
 from volley_app.api.mail_links import create_mail_links_api
 from volley_app.api.proxy import ForwardedClient
-from volley_app.api.public_pages import create_public_pages_api
+from volley_app.api.public_pages import KEEP_LOGIN, create_public_pages_api
 from volley_app.api.security import protect
 from volley_app.services.accounts import auth
 from volley_app.services.mail import mail, push
@@ -75,20 +75,19 @@ REGISTER_SERVICE_WORKER = """if ('serviceWorker' in navigator) {
 
 
 # Where the backend listens on an origin of its own (the dev server), the login page (drawn there) hands a login that
-# held to the app's origin in the address's fragment; kept here where the app's pages look for it (by the trust
-# choice, as ``api.public_pages`` keeps it on one origin), then taken out of the address. Only such a set-up has it.
+# held to the app's origin in the address's fragment; kept here as the login page keeps it on one origin
+# (``api.public_pages.KEEP_LOGIN``), then taken out of the address. Only such a set-up has it.
 LOGIN_HANDOVER = """(function () {
+  KEEP_LOGIN
   var keys = KEYS, key = "#" + keys.handover + "=";
   if (location.hash.indexOf(key) !== 0) return;
   try {
-    var login = JSON.parse(decodeURIComponent(location.hash.slice(key.length)));
-    if (login.trusted) { localStorage.setItem(keys.token, login.token); sessionStorage.removeItem(keys.tab); }
-    else { sessionStorage.setItem(keys.tab, login.token); localStorage.removeItem(keys.token); }
-    localStorage.setItem(keys.trust, login.trusted ? "true" : "false");
+    keepLogin(keys, JSON.parse(decodeURIComponent(location.hash.slice(key.length))));
   } catch (e) {}
   history.replaceState(null, "", location.pathname + location.search);
-})();""".replace("KEYS", json.dumps({"handover": auth.BROWSER_HANDOVER, "token": auth.BROWSER_TOKEN,
-                                    "tab": auth.BROWSER_TAB_TOKEN, "trust": auth.BROWSER_TRUST}))  # fmt: skip
+})();""".replace("KEEP_LOGIN", KEEP_LOGIN).replace("KEYS", json.dumps({
+    "handover": auth.BROWSER_HANDOVER, "token": auth.BROWSER_TOKEN, "tab": auth.BROWSER_TAB_TOKEN,
+    "trust": auth.BROWSER_TRUST}))  # fmt: skip
 
 
 def _inline_script(source: str) -> rx.Component:

@@ -169,6 +169,16 @@ def _from_this_site(request: Request) -> bool:
     return request.headers.get("sec-fetch-site", "same-origin") in ("same-origin", "none")
 
 
+# Keeps a login (its token and trust choice) where the app's pages look for it (``state.auth.AuthState``): a trusted
+# one in local storage, one for this tab only in session storage. Run by the page answering a login that holds and,
+# where the app's pages are on another origin, by theirs (``volley_app.LOGIN_HANDOVER``).
+KEEP_LOGIN = """function keepLogin(keys, login) {
+  if (login.trusted) { localStorage.setItem(keys.token, login.token); sessionStorage.removeItem(keys.tab); }
+  else { sessionStorage.setItem(keys.tab, login.token); localStorage.removeItem(keys.token); }
+  localStorage.setItem(keys.trust, login.trusted ? "true" : "false");
+}"""
+
+
 def _logged_in(request: Request, result: auth.LoginResult, target: str) -> HTMLResponse:
     """The answer to a login that holds: a page that keeps the token where the trust choice says (as the app keeps
     it) and goes on to ``target``; a new device token as the cookie the app reads."""
@@ -180,7 +190,8 @@ def _logged_in(request: Request, result: auth.LoginResult, target: str) -> HTMLR
     done = {"token": result.token, "trusted": result.trusted, "target": routes.absolute(target) if apart else target,
             "keys": keys, "handover": apart}  # fmt: skip
     response = _page("logged_in.jinja", routes.LOGIN, request, caching=NOT_KEPT, title="Logging in",
-                     window_title="Login", description="Logging in.", target=target, done=_json_ld(done))  # fmt: skip
+                     window_title="Login", description="Logging in.", target=target, done=_json_ld(done),
+                     keep_login=Markup(KEEP_LOGIN))  # fmt: skip  # noqa: S704 - the module's own script
     if result.device:
         response.set_cookie(auth.BROWSER_DEVICE, result.device, max_age=auth.DEVICE_DAYS * 86400, path="/",
                             samesite="strict", secure=get_settings().public_url.lower().startswith("https://"))  # fmt: skip

@@ -40,9 +40,6 @@ def leave_for(address: str, *, replace: bool = False) -> EventSpec:
     return rx.call_script(f"window.location.{how}({json.dumps(routes.backend_page(address))})")
 
 
-def leave_for_home() -> EventSpec:
-    return leave_for(routes.HOME)
-
 class AuthState(rx.State):
     # Client storage: the only copy of the token outside the server.
     # (Reflex knows a client-stored var by its default: each is given as the default, not made by a factory.)
@@ -135,7 +132,7 @@ class AuthState(rx.State):
             await db.run(auth.logout, token)
         await self._clear_private()
         self.restore_error = ""
-        return leave_for_home()
+        return leave_for(routes.HOME)
 
 
 class SessionGuard(AuthState):

@@ -30,7 +30,7 @@ from volley_app.registry import page
 from volley_app.services.accounts import accounts, auth, venues
 from volley_app.services.core.errors import DomainError
 from volley_app.services.operations import account_lifecycle, profile
-from volley_app.state.auth import AuthState, leave_for_home
+from volley_app.state.auth import AuthState, leave_for
 from volley_app.state.forms import FormState, flag, flags, focus, form_values, path_arg, run_action
 from volley_app.state.sub_matching import AvailabilityState
 
@@ -128,7 +128,7 @@ class EditUserState(FormState, AuthState):
                 await run_action(auth.logout, token=token)
             auth_state = await self.get_state(AuthState)
             await auth_state._clear_private()
-            return leave_for_home()
+            return leave_for(routes.HOME)
         return rx.redirect(routes.PLAYER_INFO)
 
 
