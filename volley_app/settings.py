@@ -85,6 +85,9 @@ class Settings(BaseSettings):
 
     database_url: str = f"sqlite:///{ROOT / 'var' / 'volley.db'}"
     redis_url: str | None = None
+    # Where the background loops run (mail, push, sweeps, reminders; services/core/background.py): "here", "one"
+    # (one instance of those sharing REDIS_URL at a time) or "off". Empty: "one" with REDIS_URL, else "here".
+    background_tasks: Literal["", "here", "one", "off"] = ""
 
     # Where people reach the app; links in email are built from this, never from a request.
     public_url: str = "http://localhost:3000"
@@ -179,6 +182,8 @@ class Settings(BaseSettings):
                 ipaddress.ip_network(entry, strict=False)  # ValueError names the bad entry
         if not self.cors_origins:
             self.cors_origins = [self.public_url.rstrip("/")]
+        if self.background_tasks == "one" and not self.redis_url:
+            raise ValueError("BACKGROUND_TASKS=one needs REDIS_URL (the instances elect one there)")
         if self.bcrypt_rounds < 4 or self.bcrypt_rounds > 16:
             raise ValueError("BCRYPT_ROUNDS must be between 4 and 16")
         return self
@@ -192,6 +197,11 @@ class Settings(BaseSettings):
     @property
     def is_production(self) -> bool:
         return self.app_env == "production"
+
+    @property
+    def background_mode(self) -> str:
+        """Where this process runs the background loops: ``background_tasks``, or its default."""
+        return self.background_tasks or ("one" if self.redis_url else "here")
 
     @property
     def is_sqlite(self) -> bool:

@@ -1,5 +1,5 @@
-"""The Reflex app: every declared page, the REST API under /api; the mail sender, the hold sweeper and the sub
-request reminders in the background.
+"""The Reflex app: every declared page, the REST API under /api; the mail and push senders, the sweeps and the
+reminders in the background (``services.core.background``: in this process, or in one of several instances).
 
 The whole backend (and, in production, the pages it serves) sits behind the host check and the
 security headers (``api.security``), and sees each request's real client (``api.proxy``); uploads are judged
@@ -24,6 +24,7 @@ from volley_app.api.proxy import ForwardedClient
 from volley_app.api.public_pages import KEEP_LOGIN, create_public_pages_api
 from volley_app.api.security import protect
 from volley_app.services.accounts import auth
+from volley_app.services.core import background
 from volley_app.services.mail import mail, push
 from volley_app.services.operations import clock_sweep, game_requests
 from volley_app.services.subs import invites, sub_reminders
@@ -113,11 +114,8 @@ app = rx.App(
     frontend_exception_handler=frontend_exception_handler,
 )
 registry.add_pages(app)
-app.register_lifespan_task(mail.run_sender_forever)
-app.register_lifespan_task(push.run_sender_forever)
-app.register_lifespan_task(league_places.run_sweeper_forever)
-app.register_lifespan_task(sub_reminders.run_forever)
-app.register_lifespan_task(invites.run_sweeper_forever)
-app.register_lifespan_task(clock_sweep.run_forever)
-app.register_lifespan_task(game_requests.run_forever)
-app.register_lifespan_task(rsvps.run_forever)
+# Where these run (every instance, one of them, or not in this one): BACKGROUND_TASKS.
+app.register_lifespan_task(background.run_forever, loops=(
+    mail.run_sender_forever, push.run_sender_forever, league_places.run_sweeper_forever, sub_reminders.run_forever,
+    invites.run_sweeper_forever, clock_sweep.run_forever, game_requests.run_forever, rsvps.run_forever,
+))
