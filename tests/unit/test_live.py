@@ -351,3 +351,98 @@ async def test_a_savepoint_neither_sends_nor_drops_its_transactions_notices(db, 
             raise ValueError
         db.commit()
         assert await _fired(team) == [True]
+
+
+def test_a_notice_of_tables_goes_through_redis_whole():
+    change = live.Change(tables=frozenset({"leagues", "league_sessions"}))
+    assert live.Change.from_json(change.to_json()) == (live.ORIGIN, change)
+    assert change.concerns(live.Interest(tables=frozenset({"leagues"})))
+    assert not change.concerns(live.Interest(tables=frozenset({"teams"})))
+    assert not live.Interest(tables=frozenset({"teams"})).empty
+
+
+async def test_a_commit_that_writes_a_tracked_table_tells_the_lists_that_show_it(db, no_redis):
+    import sqlalchemy as sa
+
+    from tests.factories import add_league, league_world
+    from volley_app.models import League
+    from volley_app.services.mail import mail
+
+    w = league_world(db)
+    leagues = live.track("leagues")
+    heard: list[live.Change] = []
+    stop = live.listen(heard.append)
+    try:
+        with live.watch(live.Interest(tables=leagues)) as page:
+            league = add_league(db, w["svla"], w["sid"], court="Court 9")  # the ORM's insert, committed
+            assert await _fired(page, within=0.2) == [True]
+
+            db.execute(sa.update(League).where(League.id == league.id).values(court="Court 8"))
+            db.rollback()  # never committed: nobody told
+            assert await _fired(page, within=0.2) == [False]
+
+            db.execute(sa.update(League).where(League.id == league.id).values(court="Court 7"))
+            db.commit()  # an UPDATE run through the session
+            assert await _fired(page, within=0.2) == [True]
+
+            heard.clear()
+            mail.queue(db, to="ann@example.com", subject="Hello", body_text="Hi")
+            db.commit()  # a table no page lists: nothing published
+            assert await _fired(page, within=0.2) == [False]
+            assert [c for c in heard if c.tables] == []
+    finally:
+        stop()
+
+
+class ListState(FakeState):
+    """A background event's state proxy for a page that lists the rows of a tracked table."""
+
+    def interest(self) -> live.Interest:
+        return live.Interest(tables=frozenset({"leagues"}))
+
+
+async def test_a_list_that_hears_of_its_changes_reads_on_a_change_and_not_on_every_round(monkeypatch, no_redis):
+    monkeypatch.setattr(polling, "CHECK_SECONDS", 0.02)
+    monkeypatch.setattr(polling, "REFRESH_SECONDS", 1.0)
+    state = ListState("/dash/leagues", user_id=5)
+    poll = asyncio.create_task(polling.poll_page(state, path="/dash/leagues", seconds=0.05, reload=state.reload,
+                                                 interest=state.interest))  # fmt: skip
+    await _until(lambda: state.reloads == 1, 1)  # the first round reads: a change before the poll began told nobody
+    await asyncio.sleep(0.5)  # ten rounds of the timer
+    assert state.reloads == 1, "a round that heard of no change read the page"
+    live.publish(live.Change(tables=frozenset({"leagues"})))
+    assert await _until(lambda: state.reloads == 2, 0.5) < 0.5
+    await _until(lambda: state.reloads == 3, 2)  # what changes with the clock alone: read every REFRESH_SECONDS
+    state.router.url.path = "/dash/profile"
+    live.publish(live.Change(tables=frozenset({"leagues"})))
+    await asyncio.wait_for(poll, 5)
+    assert state.reloads == 3
+
+
+async def test_a_list_reads_on_every_round_while_the_notices_of_other_instances_cannot_reach_it(monkeypatch):
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")  # several instances, and the subscriber down
+    get_settings.cache_clear()
+    monkeypatch.setattr(live, "subscriber_connected", lambda timeout=0.0: False)
+    monkeypatch.setattr(live._subscriber, "ensure_running", lambda: None)
+    monkeypatch.setattr(polling, "CHECK_SECONDS", 0.02)
+    try:
+        state = ListState("/dash/leagues", user_id=5)
+        poll = asyncio.create_task(polling.poll_page(state, path="/dash/leagues", seconds=0.05, reload=state.reload,
+                                                     interest=state.interest))  # fmt: skip
+        await _until(lambda: state.reloads >= 4, 2)
+        state.router.url.path = "/dash/profile"
+        await asyncio.wait_for(poll, 5)
+    finally:
+        get_settings.cache_clear()
+
+
+async def test_a_list_that_hears_nothing_still_ends_soon_after_its_tab_left(monkeypatch, no_redis):
+    monkeypatch.setattr(polling, "CHECK_SECONDS", 0.02)
+    monkeypatch.setattr(polling, "STILL_HERE_SECONDS", 0.2)
+    state = ListState("/dash/leagues", user_id=5)
+    poll = asyncio.create_task(polling.poll_page(state, path="/dash/leagues", seconds=0.05, reload=state.reload,
+                                                 interest=state.interest))  # fmt: skip
+    await _until(lambda: state.reloads == 1, 1)
+    state.router.url.path = "/dash/profile"  # nothing changes, nothing is read: the check under the lock sees it
+    await asyncio.wait_for(poll, 1)
+    assert state.reloads == 1

@@ -10,8 +10,11 @@ database blip makes a round wait and try again with a growing pause; the poll go
 once the service is back.
 
 A page that names what it shows (``_live_interest``: a user's requests, one request, the
-open list) does not wait the whole interval: a change it cares about, committed on any
-instance (``services.core.live``), starts its next round at once. The timer stays the fallback.
+open list, the rows of a tracked table) does not wait the whole interval: a change it cares about,
+committed on any instance (``services.core.live``), starts its next round at once. And while those
+notices reach this process, a round of the timer that heard of none costs nothing: it reads nothing,
+takes no lock and sends nothing (nothing the page shows is newer than what it shows); the page is still
+read again at least every ``REFRESH_SECONDS``, for what changes with the clock alone (a league's stage).
 
 A round reads the database with the state unlocked (Reflex's background-task pattern): under the
 lock it only checks that the tab is still on the page and beats; it releases the lock, reads
@@ -24,10 +27,11 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import math
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import redis.exceptions
 import reflex as rx
@@ -36,6 +40,7 @@ import sqlalchemy.exc
 from volley_app.services.core import live
 from volley_app.services.core.errors import DomainError
 from volley_app.services.core.paging import Page
+from volley_app.settings import get_settings
 
 # A list's page read again by a poll: where the list stood when it was read (bookmark, first row, filters), and the
 # read (``state.paging.PagedList._read_again``).
@@ -51,6 +56,10 @@ CHECK_SECONDS = 2.0
 # After a failed round (Redis or the database unreachable): wait RETRY_FIRST_SECONDS, doubling up to RETRY_MAX_SECONDS.
 RETRY_FIRST_SECONDS = 1.0
 RETRY_MAX_SECONDS = 30.0
+# A page that hears of its changes (see above) is read again on the timer at least this often; between those reads,
+# the poll checks at least this often that the tab still shows the page (under the state's lock, reading nothing).
+REFRESH_SECONDS = 300.0
+STILL_HERE_SECONDS = 60.0
 # This process: a poll whose owner names another process is not running here.
 INSTANCE_ID = uuid.uuid4().hex
 # What a round survives: the shared state or the database briefly out of reach.
@@ -81,8 +90,9 @@ def tab_connected(state) -> bool:
     return bool(token) and token in namespace.token_to_sid
 
 
-async def _wait(state, seconds: float, watch: live.Watch | None = None) -> bool:
-    """Sleep ``seconds`` in short steps, or until ``watch`` hears of a change; False as soon as the tab has gone."""
+async def _wait(state, seconds: float, watch: live.Watch | None = None) -> bool | None:
+    """Sleep ``seconds`` in short steps, or until ``watch`` hears of a change: True when it did, None when the time
+    ran out; False as soon as the tab has gone."""
     left = seconds
     while left > 0:
         step = min(CHECK_SECONDS, left)
@@ -94,7 +104,13 @@ async def _wait(state, seconds: float, watch: live.Watch | None = None) -> bool:
         left -= step
         if not tab_connected(state):
             return False
-    return True
+    return None
+
+
+def _hears_changes(watch: live.Watch) -> bool:
+    """Whether a change the page shows would reach this process now (its interest named, and with several
+    processes, the Redis subscriber up): then a round of the timer that heard of none need not read."""
+    return not watch.interest.empty and (not get_settings().redis_url or live.subscriber_connected())
 
 
 # A round's read: run with the state unlocked (database work, no assignment), it answers what assigns its result
@@ -158,8 +174,9 @@ async def poll_page(
             path = state.router.url.path or path
         me = f"{INSTANCE_ID}/{uuid.uuid4().hex}@{path}"
         beat, owner = getattr(state, beat_attr), getattr(state, owner_attr)
-        if _alive_here(owner) and abs(time.time() - beat) < 2 * seconds and _shows(owner, path):
+        if _alive_here(owner) and abs(time.time() - beat) < 2 * max(seconds, STILL_HERE_SECONDS) and _shows(owner, path):
             return
+        _running.discard(owner)  # one of this process that is taken over ends at its next wake
         setattr(state, owner_attr, me)
         setattr(state, beat_attr, time.time())
         wants = (interest() if interest else None) or live.Interest()
@@ -176,9 +193,27 @@ async def _rounds(state, me: str, path: str, seconds: float, reload: Read, beat_
     ends = time.monotonic() + MAX_POLL_SECONDS
     pause = 0.0  # after a failed round
     rounds = max(1, round(MAX_POLL_SECONDS / seconds))
+    # The first round reads whatever it heard: a change made between the page's own read and this poll's start
+    # was told to nobody.
+    read_at, checked_at = -math.inf, time.monotonic()
     while rounds > 0:
-        if not await _wait(state, pause or seconds, watch):
+        heard = await _wait(state, pause or seconds, watch)
+        if heard is False or me not in _running:
             break
+        now = time.monotonic()
+        if heard is None and not pause and _hears_changes(watch) and now - read_at < REFRESH_SECONDS:
+            rounds -= 1  # nothing the page shows changed: nothing to read, nothing to send
+            if now - checked_at >= STILL_HERE_SECONDS:
+                checked_at = now
+                try:
+                    async with state:
+                        if not _still_here(state, me, path, owner_attr):
+                            break
+                        setattr(state, beat_attr, time.time())
+                except TRANSIENT_ERRORS:
+                    pass  # the next round tries again
+            continue
+        read_at = checked_at = now
         try:
             async with state:
                 if not _still_here(state, me, path, owner_attr):
@@ -254,9 +289,12 @@ class PolledPage(rx.State, mixin=True):
 
         def _show_again(self, again: Again) -> None: ...
 
+    # The tables whose rows the page shows (``live.track``): a change to one reads the page again at once.
+    _live_tables: ClassVar[frozenset[str]] = frozenset()
+
     def _live_interest(self) -> live.Interest | None:
-        """What the page shows, for live updates; None (the default): the timer only."""
-        return None
+        """What the page shows, for live updates: by default, its tables' rows; None: the timer only."""
+        return live.Interest(tables=self._live_tables) if self._live_tables else None
 
     async def load(self):
         await self._reload()

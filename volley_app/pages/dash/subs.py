@@ -16,6 +16,7 @@ from volley_app.components.sub_requests import item_row, my_sub_info, responsive
 from volley_app.components.tables import card
 from volley_app.models import Gender, Rating
 from volley_app.registry import Body, screen
+from volley_app.services.core import live
 from volley_app.services.core.errors import DomainError
 from volley_app.services.subs import subs_list
 from volley_app.services.subs.subs_list import SubRatings, SubRow
@@ -57,6 +58,7 @@ class SubsState(PolledList, AuthState):
     is_sub: rx.Field[bool] = rx.field(False)
     _poll_path: str = routes.DASH_SUBS
     _poll_seconds: float = REFRESH_SECONDS
+    _live_tables = live.track("users")
     _filter_names = subs_list.SUB_FILTERS
     _me: int = 0  # the viewer, whose own row offers no Invite
 

@@ -69,6 +69,7 @@ class Change:
     everything: bool = False
     team_id: int = 0
     notices: frozenset[int] = frozenset()  # users whose notifications changed (a new one, one read)
+    tables: frozenset[str] = frozenset()  # tracked tables written (:func:`track`)
 
     def concerns(self, interest: Interest) -> bool:
         if self.everything:
@@ -79,11 +80,12 @@ class Change:
             or (interest.open_list and self.open_list)
             or (interest.team_id is not None and interest.team_id == self.team_id)
             or (interest.notices_of is not None and interest.notices_of in self.notices)
+            or bool(interest.tables & self.tables)
         )
 
     def to_json(self) -> str:
         return json.dumps({"origin": ORIGIN, "r": self.request_id, "u": sorted(self.users), "o": self.open_list,
-                           "t": self.team_id, "n": sorted(self.notices)})  # fmt: skip
+                           "t": self.team_id, "n": sorted(self.notices), "b": sorted(self.tables)})  # fmt: skip
 
     @classmethod
     def from_json(cls, text: str | bytes) -> tuple[str, Change] | None:
@@ -92,27 +94,29 @@ class Change:
             data = json.loads(text)
             users = frozenset(int(u) for u in data.get("u", []))
             notices = frozenset(int(u) for u in data.get("n", []))
+            tables = frozenset(str(t) for t in data.get("b", []))
             return str(data.get("origin", "")), cls(int(data.get("r", 0)), users, bool(data.get("o", False)),
-                                                    team_id=int(data.get("t", 0)), notices=notices)  # fmt: skip
+                                                    team_id=int(data.get("t", 0)), notices=notices, tables=tables)  # fmt: skip
         except (ValueError, TypeError, AttributeError):
             return None
 
 
 @dataclasses.dataclass(frozen=True)
 class Interest:
-    """What one page shows: a user's own requests, one request, the open list, a team's games, or a user's
-    notifications."""
+    """What one page shows: a user's own requests, one request, the open list, a team's games, a user's
+    notifications, or rows of tracked tables (a list of leagues)."""
 
     user_id: int | None = None
     request_id: int | None = None
     open_list: bool = False
     team_id: int | None = None
     notices_of: int | None = None
+    tables: frozenset[str] = frozenset()
 
     @property
     def empty(self) -> bool:
         return (self.user_id is None and self.request_id is None and not self.open_list and self.team_id is None
-                and self.notices_of is None)  # fmt: skip
+                and self.notices_of is None and not self.tables)  # fmt: skip
 
 
 # -- sending ------------------------------------------------------------------------------------------------------
@@ -137,11 +141,46 @@ def notices_changed(db: Session, user_id: int | None) -> None:
         db.info.setdefault(_PENDING, []).append(Change(notices=frozenset({int(user_id)})))
 
 
+# Tables a page shows rows of (a list of leagues): a commit that wrote one tells the pages showing it. Others (login
+# sessions, the outbox) are written all the time and no page lists them.
+_TRACKED: set[str] = set()
+_WRITTEN = "live_tables"
+
+
+def track(*tables: str) -> frozenset[str]:
+    """Tell the pages that show rows of ``tables`` whenever a commit writes one (by the ORM or an UPDATE, INSERT or
+    DELETE run through a session); answers them, for the page's :class:`Interest`."""
+    _TRACKED.update(tables)
+    return frozenset(tables)
+
+
+def _written(session: Session, names: Iterable[str | None]) -> None:
+    found = {n for n in names if n in _TRACKED}
+    if found:
+        session.info.setdefault(_WRITTEN, set()).update(found)
+
+
+@event.listens_for(Session, "before_flush")
+def _before_flush(session: Session, _context, _instances) -> None:
+    if _TRACKED:
+        rows = (*session.new, *session.dirty, *session.deleted)
+        _written(session, (getattr(getattr(type(r), "__table__", None), "name", None) for r in rows))
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _on_execute(state) -> None:
+    if _TRACKED and (state.is_update or state.is_delete or state.is_insert):
+        _written(state.session, [getattr(getattr(state.statement, "table", None), "name", None)])
+
+
 @event.listens_for(Session, "after_commit")
 def _after_commit(session: Session) -> None:
     if session.in_nested_transaction():  # a savepoint released: the transaction goes on
         return
-    for change in session.info.pop(_PENDING, None) or ():
+    changes = list(session.info.pop(_PENDING, None) or ())
+    if tables := session.info.pop(_WRITTEN, None):
+        changes.append(Change(tables=frozenset(tables)))
+    for change in changes:
         publish(change)
 
 
@@ -150,6 +189,7 @@ def _after_rollback(session: Session) -> None:
     if session.in_nested_transaction():  # a savepoint rolled back: what came before it stands (a notice too many
         return  # only makes a page read again)
     session.info.pop(_PENDING, None)
+    session.info.pop(_WRITTEN, None)
 
 
 def publish(change: Change) -> None:

@@ -11,6 +11,7 @@ from volley_app.components.leagues import league_search, summary_row
 from volley_app.components.paging import pager
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import Body, screen
+from volley_app.services.core import live
 from volley_app.services.seasons import leagues as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.paging import PolledList, TableList
@@ -20,6 +21,7 @@ class LeaguesState(PolledList, TableList, AuthState):
     league_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     _poll_path: str = routes.DASH_LEAGUES
     _poll_seconds: float = 15
+    _live_tables = live.track("leagues", "league_sessions")
     _filter_names = svc.LEAGUE_FILTERS
 
     _listing = staticmethod(svc.leagues_page)

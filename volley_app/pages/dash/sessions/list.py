@@ -12,6 +12,7 @@ from volley_app.components.paging import pager, search_form
 from volley_app.components.sessions import session_row, status_badge
 from volley_app.components.tables import row, table_or_empty
 from volley_app.registry import page
+from volley_app.services.core import live
 from volley_app.services.seasons import sessions as svc
 from volley_app.state.auth import AuthState
 from volley_app.state.paging import PolledList, TableList
@@ -23,6 +24,7 @@ class SessionsState(PolledList, TableList, AuthState):
     session_rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     _poll_path: str = routes.SESSIONS
     _poll_seconds: float = 15  # spec section 7
+    _live_tables = live.track("league_sessions")
     _filter_names = svc.SESSION_FILTERS
 
     _listing = staticmethod(svc.sessions_page)
