@@ -50,8 +50,9 @@ ROUTER = {"pathname": "/dash", "asPath": "/dash"}
 class Tab:
     """One browser tab's websocket, speaking Engine.IO 4 and Socket.IO on namespace /_event."""
 
-    def __init__(self, token: str):
+    def __init__(self, token: str, router: dict[str, str] | None = None):
         self.token = token
+        self.router = router or ROUTER  # the page the tab shows
         self.ws = wsproto.WSConnection(wsproto.ConnectionType.CLIENT)
         self.updates: asyncio.Queue[dict] = asyncio.Queue()
         self.ready = asyncio.Event()
@@ -81,7 +82,7 @@ class Tab:
             hydrate = {
                 "name": f"{ROOT_STATE}.hydrate_and_load",
                 "payload": {"vars": {f"{AUTH}.token_trusted_rx_state_": self.session, f"{AUTH}.persist_rx_state_": "true"}},
-                "router_data": ROUTER,
+                "router_data": self.router,
             }
             self._text("40/_event," + json.dumps({"event": hydrate}))
         elif packet == "2":
@@ -98,7 +99,7 @@ class Tab:
 
         Raises when the update shows nobody logged in: the bench measures a logged-in user's check.
         """
-        self._text("42/_event," + json.dumps(["event", {"name": GUARD, "payload": {}, "router_data": ROUTER}]))
+        self._text("42/_event," + json.dumps(["event", {"name": GUARD, "payload": {}, "router_data": self.router}]))
         while True:
             update = await asyncio.wait_for(self.updates.get(), 30)
             delta = (update.get("delta") or {}).get(AUTH)
