@@ -7,13 +7,13 @@ and replays a league-night mix from N logged-in tabs (websockets speaking Socket
 nginx), ramping up a few tabs at a time:
 
 - each tab opens its home page (``/dash``: the player's teams, next games and answers);
-- then, every ``--think`` seconds on average (exponential), it clicks: a league's standings (30%) or schedule
+- then, every ``--think`` seconds on average (exponential; 30 s), it clicks: a league's standings (30%) or schedule
   (20%), a sub request's page (15%), home again (15%), In / Out on tonight's game from home (10%, rostered
   players), or Accept on a sub request's page (10%, subs); the pages' own polls run on the server meanwhile.
 
 A click is timed from the frame sent to the update that ends it (a page's loads done: ``is_hydrated``; an answer:
 its page's change). Reported per topology and N: clicks/s, p50/p95/p99 of a click, errors (refused or over 30 s,
-sockets lost), the instances' CPU (cores) and memory per tab, and a real Chromium user's click (league home →
+sockets lost), the instances' CPU (cores) and memory per tab (theirs and Redis's), and a real Chromium user's click (league home →
 standings, the teams shown) idle and under the load, in the same run. ``--scenario parked`` instead opens N tabs on
 the leagues list and measures what they cost while nobody clicks.
 
@@ -21,7 +21,8 @@ the leagues list and measures what they cost while nobody clicks.
         .venv/bin/python bench/league_night.py --tabs 200,1000,2000 --topologies embedded,1,2 --seconds 60
 
 Topologies: ``embedded`` (one instance, state in process memory, SQLite: the embedded default's way, behind the
-same nginx), ``1`` and ``2`` (scripts/prod.sh: backend-only instances behind nginx, PostgreSQL + Redis). Run it
+same nginx), ``memory`` (the same on PostgreSQL: what the Redis path is compared with), ``1`` and ``2``
+(scripts/prod.sh: backend-only instances behind nginx, PostgreSQL + Redis). Run it
 alone on the machine: it prints a Markdown table with the load average, the commit and the machine.
 """
 
@@ -307,6 +308,21 @@ def _cpu_and_rss(pids: list[int]) -> tuple[float, int]:
     return cpu, rss
 
 
+def _redis_bytes() -> int:
+    """The memory the Redis of REDIS_URL uses now, where the instances keep the tabs' states there; else 0."""
+    url = os.environ.get("REDIS_URL")
+    if not url or os.environ.get("NIGHT_STATE") == "memory":
+        return 0
+    import redis
+
+    return int(redis.Redis.from_url(url).info("memory")["used_memory"])
+
+
+def _memory(pids: list[int]) -> int:
+    """What the tabs may take room in: the instances' resident memory and Redis's."""
+    return _cpu_and_rss(pids)[1] + _redis_bytes()
+
+
 def _pct(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -332,7 +348,7 @@ async def mix(players: list[Player], requests: list[int], leaders: list[int], se
               ramp: float, chromium: Chromium | None) -> dict:  # fmt: skip
     stats = Stats()
     pids = _group_pids(leaders)
-    _c, rss_before = _cpu_and_rss(pids)
+    rss_before = _memory(pids)
     tabs = [NightTab(p, stats, requests) for p in players]
     open_s = await _open_all(tabs, [p.session for p in players], ramp, stats)
     await asyncio.sleep(3)  # the last homes drawn
@@ -349,7 +365,7 @@ async def mix(players: list[Player], requests: list[int], leaders: list[int], se
     user = asyncio.create_task(chromium.clicks(5)) if chromium else None
     await asyncio.gather(*(run(t) for t in tabs))
     wall = time.monotonic() - wall0
-    cpu1, rss = _cpu_and_rss(pids)
+    cpu1, rss = _cpu_and_rss(pids)[0], _memory(pids)
     real = await user if user else []
     lost = sum(1 for t in tabs if t.closed)
     if lost:
@@ -361,27 +377,32 @@ async def mix(players: list[Player], requests: list[int], leaders: list[int], se
             "errors": sum(stats.errors.values()), "error_kinds": stats.errors, "cores": (cpu1 - cpu0) / wall,
             "kb_per_tab": (rss - rss_before) / 1024 / len(tabs), "open_s": open_s,
             "real": statistics.median(real) if real else 0.0,
+            "cpu_ms_per_click": (cpu1 - cpu0) * 1000 / max(stats.sent - sent0, 1),
             "by_kind": {k: round(_pct([ms for w, ms in stats.clicks if w == k], 0.95)) for k in
                         sorted({w for w, _ms in stats.clicks})}}  # fmt: skip
 
 
 async def parked(players: list[Player], leaders: list[int], seconds: float, ramp: float) -> dict:
     pids = _group_pids(leaders)
-    _c, rss_before = _cpu_and_rss(pids)
+    await asyncio.sleep(15)  # the instances' start (the first runs of their loops, the first requests) is over
+    rss_before = _memory(pids)
+    cpu0, wall0 = _cpu_and_rss(pids)[0], time.monotonic()
+    await asyncio.sleep(min(seconds, 30))  # the instances with no tab: their own loops, beats and timers
+    idle = (_cpu_and_rss(pids)[0] - cpu0) / (time.monotonic() - wall0)
     tabs = [Tab(str(i), _router("/dash/leagues")) for i in range(len(players))]
     open_s = await _open_all(tabs, [p.session for p in players], ramp, None)
-    await asyncio.sleep(20)  # the pages' loads answered, the first round of each poll run
+    await asyncio.sleep(70)  # the pages' loads answered, the first round of each poll run (the bell's after 60 s)
     for t in tabs:
         while not t.updates.empty():
             t.updates.get_nowait()
     cpu0, wall0 = _cpu_and_rss(pids)[0], time.monotonic()
     await asyncio.sleep(seconds)
-    cpu1, rss = _cpu_and_rss(pids)
+    cpu1, rss = _cpu_and_rss(pids)[0], _memory(pids)
     wall = time.monotonic() - wall0
     updates = sum(t.updates.qsize() for t in tabs)
     lost = sum(1 for t in tabs if t.closed)
     await asyncio.gather(*(t.close() for t in tabs), return_exceptions=True)
-    return {"cores": (cpu1 - cpu0) / wall, "kb_per_tab": (rss - rss_before) / 1024 / len(tabs),
+    return {"cores": (cpu1 - cpu0) / wall, "idle_cores": idle, "kb_per_tab": (rss - rss_before) / 1024 / len(tabs),
             "updates_s": updates / wall, "errors": lost, "open_s": open_s}  # fmt: skip
 
 
@@ -431,10 +452,10 @@ def _nginx(run_dir: Path, env: dict[str, str]) -> list[str]:
 
 @contextlib.contextmanager
 def topology(name: str, run_dir: Path):
-    """Start ``name`` (embedded, 1, 2); yield the instances' leader pids."""
-    if name == "embedded":
+    """Start ``name`` (embedded, memory, 1, 2); yield the instances' leader pids."""
+    if name in ("embedded", "memory"):
         env = prod_env(1, run_dir) | {"APP_ENV": "production", "REDIS_URL": "", "REFLEX_REDIS_URL": "",
-                                      "DATABASE_URL": os.environ["EMBEDDED_DATABASE_URL"],
+                                      "DATABASE_URL": os.environ["DATABASE_URL"],
                                       "REFLEX_API_URL": f"http://127.0.0.1:{throughput.PORT}",
                                       "BACKEND_URL": f"http://127.0.0.1:{throughput.PORT}",
                                       "REFLEX_USE_GRANIAN": "true", "GRANIAN_WORKERS": "1"}  # fmt: skip
@@ -484,7 +505,7 @@ def main() -> None:
     parser.add_argument("--topologies", default="embedded,1,2")
     parser.add_argument("--scenario", choices=("mix", "parked"), default="mix")
     parser.add_argument("--seconds", type=float, default=60, help="measured, after the tabs are open")
-    parser.add_argument("--think", type=float, default=20, help="a tab's mean pause between clicks, seconds")
+    parser.add_argument("--think", type=float, default=30, help="a tab's mean pause between clicks, seconds")
     parser.add_argument("--ramp", type=float, default=40, help="tabs opened per second")
     parser.add_argument("--skip-build", action="store_true", help="reuse the frontend build already there")
     parser.add_argument("--no-chromium", action="store_true")
@@ -514,6 +535,7 @@ def main() -> None:
     server_url = os.environ["DATABASE_URL"]
     for name in topologies:
         os.environ["DATABASE_URL"] = os.environ["EMBEDDED_DATABASE_URL"] if name == "embedded" else server_url
+        os.environ["NIGHT_STATE"] = "memory" if name in ("embedded", "memory") else "redis"
         from volley_app import db
         from volley_app.settings import get_settings
 
@@ -539,18 +561,19 @@ def main() -> None:
     print(f"\nCommit {_commit()}, {platform.node()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
           f"each tab thinks {args.think:.0f} s on average; {args.seconds:.0f} s measured after the ramp-up.\n")
     if args.scenario == "parked":
-        print("| topology | parked tabs | server cores | memory per tab | updates sent/s | sockets lost | load average |\n"
-              "|---|---|---|---|---|---|---|")  # fmt: skip
+        print("| topology | parked tabs | server cores | the same with no tab | the tabs' own | memory per tab "
+              "| updates sent/s | sockets lost | load average |\n|---|---|---|---|---|---|---|---|---|")  # fmt: skip
         for name, count, r in rows:
-            print(f"| {name} | {count} | {r['cores']:.3f} | {r['kb_per_tab']:.0f} KB | {r['updates_s']:.1f} "
-                  f"| {r['errors']} | {r['load']:.1f} |")  # fmt: skip
+            print(f"| {name} | {count} | {r['cores']:.3f} | {r['idle_cores']:.3f} | {r['cores'] - r['idle_cores']:.3f} "
+                  f"| {r['kb_per_tab']:.0f} KB | {r['updates_s']:.1f} | {r['errors']} | {r['load']:.1f} |")  # fmt: skip
         return
-    print("| topology | tabs | clicks/s | p50 ms | p95 ms | p99 ms | errors | server cores | memory per tab "
-          "| Chromium click idle / under load | load average |\n|---|---|---|---|---|---|---|---|---|---|---|")  # fmt: skip
+    print("| topology | tabs | clicks/s | p50 ms | p95 ms | p99 ms | errors | server cores | CPU ms per click "
+          "| memory per tab | Chromium click idle / under load | load average |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|")  # fmt: skip
     for name, count, r in rows:
         print(f"| {name} | {count} | {r['clicks_s']:.1f} | {r['p50']:.0f} | {r['p95']:.0f} | {r['p99']:.0f} "
-              f"| {r['errors']} | {r['cores']:.2f} | {r['kb_per_tab']:.0f} KB | {r['idle']:.0f} / {r['real']:.0f} ms "
-              f"| {r['load']:.1f} |")  # fmt: skip
+              f"| {r['errors']} | {r['cores']:.2f} | {r['cpu_ms_per_click']:.0f} | {r['kb_per_tab']:.0f} KB "
+              f"| {r['idle']:.0f} / {r['real']:.0f} ms | {r['load']:.1f} |")  # fmt: skip
 
 
 if __name__ == "__main__":

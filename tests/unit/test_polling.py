@@ -112,6 +112,12 @@ def test_a_tab_is_connected_while_the_socket_server_knows_its_token(monkeypatch)
     gone = types.SimpleNamespace(router=types.SimpleNamespace(session=types.SimpleNamespace(client_token="tab-2")))
     assert TAB_CONNECTED(tab) and not TAB_CONNECTED(gone)
 
+    # Reflex's own table of the tabs connected here, read in place (its token_to_sid copies it on every read)
+    sockets = {"tab-1": types.SimpleNamespace(sid="sid-1")}
+    manager = types.SimpleNamespace(token_to_socket=sockets)
+    Context.app = types.SimpleNamespace(event_namespace=types.SimpleNamespace(_token_manager=manager))
+    assert TAB_CONNECTED(tab) and not TAB_CONNECTED(gone)
+
 
 async def test_the_heartbeat_is_wall_clock_time_and_names_this_instance(monkeypatch):
     monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 1000)

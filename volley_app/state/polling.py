@@ -52,7 +52,7 @@ log = logging.getLogger(__name__)
 # tab leaves the page or logs out, and in any case after MAX_POLL_SECONDS (opening the page again starts
 # a new one).
 MAX_POLL_SECONDS = 3600
-CHECK_SECONDS = 2.0
+CHECK_SECONDS = 5.0
 # After a failed round (Redis or the database unreachable): wait RETRY_FIRST_SECONDS, doubling up to RETRY_MAX_SECONDS.
 RETRY_FIRST_SECONDS = 1.0
 RETRY_MAX_SECONDS = 30.0
@@ -87,7 +87,12 @@ def tab_connected(state) -> bool:
     if namespace is None:
         return True
     token = getattr(getattr(state.router, "session", None), "client_token", "")
-    return bool(token) and token in namespace.token_to_sid
+    if not token:
+        return False
+    # The tabs connected here, looked up in place: Reflex's ``token_to_sid`` copies the whole table on each read,
+    # and every open page's poll asks every two seconds.
+    sockets = getattr(getattr(namespace, "_token_manager", None), "token_to_socket", None)
+    return token in (sockets if isinstance(sockets, dict) else namespace.token_to_sid)
 
 
 async def _wait(state, seconds: float, watch: live.Watch | None = None) -> bool | None:

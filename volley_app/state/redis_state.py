@@ -14,16 +14,28 @@ one script, and the fenced write and the unlock in another, with the same guaran
 
 The opportunistic lock (``REFLEX_OPLOCK_ENABLED``) keeps Reflex's own path; docs/deploy.md says why it
 stays off.
+
+In one process with no Redis (the embedded default), Reflex keeps each tab's states in files and, after every
+pass of its write loop (every two seconds), lists the whole folder and reads each file's age to drop the expired
+ones: with a thousand tabs open that listing was most of what the process did while nobody clicked. Here it runs
+at most once every :data:`PURGE_SECONDS` (the states expire after an hour; a minute late is nothing).
+
+Both are written against one Reflex release (:data:`REFLEX_RELEASE`, the one requirements.txt pins): under
+another, :func:`install` leaves Reflex's own managers in place and says so.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
+import logging
+import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
 from reflex.istate.manager import StateManager
+from reflex.istate.manager.disk import StateManagerDisk
 from reflex.istate.manager.redis import StateManagerRedis
 from reflex.istate.manager.token import BaseStateToken
 from reflex.state import BaseState
@@ -135,9 +147,32 @@ class StateManagerRedisTwoTrips(StateManagerRedis):
             self._notify_next_waiter(lock_key)
 
 
+class StateManagerDiskPaced(StateManagerDisk):
+    """Reflex's file-backed state manager, its walk over the states folder paced (see the module's description)."""
+
+    _purged_at: float = 0.0
+
+    def _purge_expired_states(self) -> None:
+        now = time.monotonic()
+        if self._purged_at and now - self._purged_at < PURGE_SECONDS:
+            return
+        self._purged_at = now
+        super()._purge_expired_states()
+
+
+PURGE_SECONDS = 60.0
+REFLEX_RELEASE = "0.10.1"
+log = logging.getLogger(__name__)
+_reflex_create = StateManager.create.__func__  # type: ignore[attr-defined]
+
+
 def _create(cls: type[StateManager]) -> StateManager:
-    """Reflex's ``StateManager.create``, giving the two-round-trip manager where Reflex would use Redis."""
+    """Reflex's ``StateManager.create``, with the two-round-trip manager where Reflex would use Redis, and the
+    paced one where it would keep states in files."""
     manager = _reflex_create(cls)
+    if type(manager) is StateManagerDisk:
+        manager.__class__ = StateManagerDiskPaced  # the same fields: only the purge differs
+        return manager
     if type(manager) is StateManagerRedis:
         if manager._lock_task is not None:  # made in a running loop: its lock subscriber is not needed
             manager._lock_task.cancel()
@@ -151,9 +186,15 @@ def _create(cls: type[StateManager]) -> StateManager:
     return manager
 
 
-_reflex_create = StateManager.create.__func__  # type: ignore[attr-defined]
+def fits(release: str | None = None) -> bool:
+    """Whether the Reflex installed (or ``release``) is the one these managers were written against."""
+    return (release or importlib.metadata.version("reflex")) == REFLEX_RELEASE
 
 
 def install() -> None:
-    """Make the app use :class:`StateManagerRedisTwoTrips` when its state lives in Redis (before the app is made)."""
+    """Make the app use these managers (before the app is made), under the Reflex they were written for."""
+    if not fits():
+        log.warning("Reflex %s is not %s: its own state managers are used", importlib.metadata.version("reflex"),
+                    REFLEX_RELEASE)  # fmt: skip
+        return
     StateManager.create = classmethod(_create)  # type: ignore[assignment]  # Reflex types create as a plain callable

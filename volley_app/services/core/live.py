@@ -255,7 +255,8 @@ class Watch:
         """Wait up to ``seconds`` for a change; True (and ready for the next) when one came."""
         if not self._event.is_set():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._event.wait(), timeout=seconds)
+                async with asyncio.timeout(seconds):  # no task of its own, as wait_for would make
+                    await self._event.wait()
         fired = self._event.is_set()
         self._event.clear()
         return fired
