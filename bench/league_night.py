@@ -159,12 +159,13 @@ def players_for(n: int) -> tuple[list[Player], list[int]]:
     from sqlmodel import col, select
 
     from volley_app import db
-    from volley_app.models import Game, League, SubRequest, SubStatus, Team, TeamMember, User
+    from volley_app.models import Game, League, SubRequest, Team, TeamMember, User
     from volley_app.services.accounts import auth
 
     def read(s):
         leagues = [lg.id for lg in s.exec(select(League).order_by(col(League.id))).all()]
-        requests = [r.id for r in s.exec(select(SubRequest).where(SubRequest.status == SubStatus.OPEN)).all()]
+        # tonight's requests, whatever earlier runs made of them (an Accept on a filled one is refused, and timed too)
+        requests = [r.id for r in s.exec(select(SubRequest).order_by(col(SubRequest.id))).all()]
         rostered = s.exec(select(User.username, TeamMember.team_id, Team.league_id).join(TeamMember, col(TeamMember.user_id) == User.id)
                           .join(Team, col(Team.id) == TeamMember.team_id).order_by(col(User.id))).all()  # fmt: skip
         tonight = {}
@@ -356,11 +357,14 @@ async def mix(players: list[Player], requests: list[int], leaders: list[int], se
     ends = wall0 + seconds
     sent0, updates0 = stats.sent, stats.updates
 
+    async def pause() -> None:  # a player's think time, never past the end of the measurement
+        await asyncio.sleep(max(0.0, min(random.expovariate(1 / think), ends - time.monotonic())))
+
     async def run(tab: NightTab) -> None:
-        await asyncio.sleep(random.expovariate(1 / think))
+        await pause()
         while time.monotonic() < ends and not tab.closed:
             await tab.act(measured=True)
-            await asyncio.sleep(random.expovariate(1 / think))
+            await pause()
 
     user = asyncio.create_task(chromium.clicks(5)) if chromium else None
     await asyncio.gather(*(run(t) for t in tabs))
@@ -416,6 +420,7 @@ class Chromium:
         return await asyncio.to_thread(self._clicks, n)
 
     def _clicks(self, n: int) -> list[float]:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
         from playwright.sync_api import sync_playwright
 
         from tests.e2e.conftest import CHROMIUM_ARGS
@@ -428,12 +433,20 @@ class Chromium:
             page.goto("/favicon.svg")
             page.evaluate("token => localStorage.setItem('vb_session', token)", self.session)
             for _ in range(n):
-                page.goto(f"/dash/leagues/{self.league}")
-                page.get_by_role("link", name="Standings").first.wait_for(timeout=60_000)
+                try:
+                    page.goto(f"/dash/leagues/{self.league}")
+                    page.get_by_role("link", name="Standings").first.wait_for(timeout=60_000)
+                except PlaywrightTimeout:
+                    out.append(60_000.0)
+                    continue
                 page.wait_for_timeout(500)
                 t0 = time.monotonic()
                 page.get_by_role("link", name="Standings").first.click()
-                page.get_by_role("cell", name="Team", exact=False).first.wait_for(timeout=60_000)
+                try:
+                    page.get_by_role("cell", name="Team", exact=False).first.wait_for(timeout=60_000)
+                except PlaywrightTimeout:
+                    out.append(60_000.0)  # no answer in a minute: counted as a minute
+                    continue
                 out.append((time.monotonic() - t0) * 1000)
             browser.close()
         return out
