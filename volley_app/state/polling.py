@@ -90,7 +90,7 @@ def tab_connected(state) -> bool:
     if not token:
         return False
     # The tabs connected here, looked up in place: Reflex's ``token_to_sid`` copies the whole table on each read,
-    # and every open page's poll asks every two seconds.
+    # and every open page's poll asks every CHECK_SECONDS.
     sockets = getattr(getattr(namespace, "_token_manager", None), "token_to_socket", None)
     return token in (sockets if isinstance(sockets, dict) else namespace.token_to_sid)
 
@@ -198,8 +198,8 @@ async def _rounds(state, me: str, path: str, seconds: float, reload: Read, beat_
     ends = time.monotonic() + MAX_POLL_SECONDS
     pause = 0.0  # after a failed round
     rounds = max(1, round(MAX_POLL_SECONDS / seconds))
-    # The first round reads whatever it heard: a change made between the page's own read and this poll's start
-    # was told to nobody.
+    # The first round reads, whether or not it heard of a change: one made between the page's own read and this
+    # poll's start was told to nobody.
     read_at, checked_at = -math.inf, time.monotonic()
     while rounds > 0:
         heard = await _wait(state, pause or seconds, watch)
