@@ -5,8 +5,8 @@
   It holds a lease in Redis (:data:`LEASE_KEY`, :data:`LEASE_SECONDS`) and renews it every :data:`RENEW_SECONDS`;
   the others wait. When the holder stops it gives the lease up, and another instance takes over at its next try;
   when it dies (or can no longer reach Redis) its lease runs out and another takes over within ``LEASE_SECONDS``.
-  A holder that cannot renew stops its loops before its lease could have run out, so two instances never run
-  them at once.
+  A holder that cannot renew tells its loops to stop a renewal before its lease could have run out; a run already
+  under way finishes (within ``STOP_SECONDS``).
 - ``off``: this process runs none (an instance that only serves pages, beside one that runs ``here``).
 
 Each loop is safe to run twice at once anyway (an email is claimed before it is sent, a reminder is recorded in a
