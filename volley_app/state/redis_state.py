@@ -171,7 +171,7 @@ def _create(cls: type[StateManager]) -> StateManager:
     paced one where it would keep states in files."""
     manager = _reflex_create(cls)
     if type(manager) is StateManagerDisk:
-        manager.__class__ = StateManagerDiskPaced  # the same fields: only the purge differs
+        manager.__class__ = StateManagerDiskPaced  # type: ignore[type-abstract, unused-ignore]  # the same fields
         return manager
     if type(manager) is StateManagerRedis:
         if manager._lock_task is not None:  # made in a running loop: its lock subscriber is not needed
