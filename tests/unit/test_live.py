@@ -401,12 +401,18 @@ class ListState(FakeState):
         return live.Interest(tables=frozenset({"leagues"}))
 
 
-async def test_a_list_that_hears_of_its_changes_reads_on_a_change_and_not_on_every_round(monkeypatch, no_redis):
-    monkeypatch.setattr(polling, "CHECK_SECONDS", 0.02)
-    monkeypatch.setattr(polling, "REFRESH_SECONDS", 1.0)
+def _list_poll() -> tuple[ListState, asyncio.Task]:
+    """The leagues list's poll of one tab, every 50 ms."""
     state = ListState("/dash/leagues", user_id=5)
     poll = asyncio.create_task(polling.poll_page(state, path="/dash/leagues", seconds=0.05, reload=state.reload,
                                                  interest=state.interest))  # fmt: skip
+    return state, poll
+
+
+async def test_a_list_that_hears_of_its_changes_reads_on_a_change_and_not_on_every_round(monkeypatch, no_redis):
+    monkeypatch.setattr(polling, "CHECK_SECONDS", 0.02)
+    monkeypatch.setattr(polling, "REFRESH_SECONDS", 1.0)
+    state, poll = _list_poll()
     await _until(lambda: state.reloads == 1, 1)  # the first round reads: a change before the poll began told nobody
     await asyncio.sleep(0.5)  # ten rounds of the timer
     assert state.reloads == 1, "a round that heard of no change read the page"
@@ -426,9 +432,7 @@ async def test_a_list_reads_on_every_round_while_the_notices_of_other_instances_
     monkeypatch.setattr(live._subscriber, "ensure_running", lambda: None)
     monkeypatch.setattr(polling, "CHECK_SECONDS", 0.02)
     try:
-        state = ListState("/dash/leagues", user_id=5)
-        poll = asyncio.create_task(polling.poll_page(state, path="/dash/leagues", seconds=0.05, reload=state.reload,
-                                                     interest=state.interest))  # fmt: skip
+        state, poll = _list_poll()
         await _until(lambda: state.reloads >= 4, 2)
         state.router.url.path = "/dash/profile"
         await asyncio.wait_for(poll, 5)
@@ -439,9 +443,7 @@ async def test_a_list_reads_on_every_round_while_the_notices_of_other_instances_
 async def test_a_list_that_hears_nothing_still_ends_soon_after_its_tab_left(monkeypatch, no_redis):
     monkeypatch.setattr(polling, "CHECK_SECONDS", 0.02)
     monkeypatch.setattr(polling, "STILL_HERE_SECONDS", 0.2)
-    state = ListState("/dash/leagues", user_id=5)
-    poll = asyncio.create_task(polling.poll_page(state, path="/dash/leagues", seconds=0.05, reload=state.reload,
-                                                 interest=state.interest))  # fmt: skip
+    state, poll = _list_poll()
     await _until(lambda: state.reloads == 1, 1)
     state.router.url.path = "/dash/profile"  # nothing changes, nothing is read: the check under the lock sees it
     await asyncio.wait_for(poll, 1)
