@@ -13,7 +13,8 @@ nginx), ramping up a few tabs at a time:
 
 A click is timed from the frame sent to the update that ends it (a page's loads done: ``is_hydrated``; an answer:
 its page's change). Reported per topology and N: clicks/s, p50/p95/p99 of a click, errors (refused or over 30 s,
-sockets lost), the instances' CPU (cores) and memory per tab (theirs and Redis's), and a real Chromium user's click (league home →
+sockets lost), the instances' CPU (cores) and memory per tab (theirs and Redis's), the cores the rest of the
+machine took meanwhile (this load generator, PostgreSQL, Redis, nginx), and a real Chromium user's click (league home →
 standings, the teams shown) idle and under the load, in the same run. ``--scenario parked`` instead opens N tabs on
 the leagues list and measures what they cost while nobody clicks.
 
@@ -309,6 +310,27 @@ def _cpu_and_rss(pids: list[int]) -> tuple[float, int]:
     return cpu, rss
 
 
+def _the_rest() -> dict[str, list[int]]:
+    """The machine's other busy processes, by what they are: this load generator (with the Chromium it drives),
+    PostgreSQL, Redis and nginx."""
+    groups: dict[str, list[int]] = {"load generator": [], "PostgreSQL": [], "Redis": [], "nginx": []}
+    mine = os.getsid(0)
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError, PermissionError):
+            comm, pid = (entry / "comm").read_text().strip(), int(entry.name)
+            name = ("PostgreSQL" if comm.startswith("postgres") else "Redis" if comm.startswith("redis-server")
+                    else "nginx" if comm == "nginx" else "load generator" if os.getsid(pid) == mine else "")  # fmt: skip
+            if name:
+                groups[name].append(pid)
+    return groups
+
+
+def _cpu_of(groups: dict[str, list[int]]) -> dict[str, float]:
+    return {name: _cpu_and_rss(pids)[0] for name, pids in groups.items()}
+
+
 def _redis_bytes() -> int:
     """The memory the Redis of REDIS_URL uses now, where the instances keep the tabs' states there; else 0."""
     url = os.environ.get("REDIS_URL")
@@ -353,7 +375,8 @@ async def mix(players: list[Player], requests: list[int], leaders: list[int], se
     tabs = [NightTab(p, stats, requests) for p in players]
     open_s = await _open_all(tabs, [p.session for p in players], ramp, stats)
     await asyncio.sleep(3)  # the last homes drawn
-    cpu0, wall0 = _cpu_and_rss(pids)[0], time.monotonic()
+    rest = _the_rest()
+    cpu0, rest0, wall0 = _cpu_and_rss(pids)[0], _cpu_of(rest), time.monotonic()
     ends = wall0 + seconds
     sent0, updates0 = stats.sent, stats.updates
 
@@ -369,7 +392,7 @@ async def mix(players: list[Player], requests: list[int], leaders: list[int], se
     user = asyncio.create_task(chromium.clicks(5)) if chromium else None
     await asyncio.gather(*(run(t) for t in tabs))
     wall = time.monotonic() - wall0
-    cpu1, rss = _cpu_and_rss(pids)[0], _memory(pids)
+    cpu1, rss, rest1 = _cpu_and_rss(pids)[0], _memory(pids), _cpu_of(rest)
     real = await user if user else []
     lost = sum(1 for t in tabs if t.closed)
     if lost:
@@ -381,6 +404,7 @@ async def mix(players: list[Player], requests: list[int], leaders: list[int], se
             "errors": sum(stats.errors.values()), "error_kinds": stats.errors, "cores": (cpu1 - cpu0) / wall,
             "kb_per_tab": (rss - rss_before) / 1024 / len(tabs), "open_s": open_s,
             "real": statistics.median(real) if real else 0.0,
+            "rest": {name: (rest1[name] - rest0[name]) / wall for name in rest0},
             "cpu_ms_per_click": (cpu1 - cpu0) * 1000 / max(stats.sent - sent0, 1),
             "by_kind": {k: round(_pct([ms for w, ms in stats.clicks if w == k], 0.95)) for k in
                         sorted({w for w, _ms in stats.clicks})}}  # fmt: skip
@@ -581,12 +605,13 @@ def main() -> None:
                   f"| {r['kb_per_tab']:.0f} KB | {r['updates_s']:.1f} | {r['errors']} | {r['load']:.1f} |")  # fmt: skip
         return
     print("| topology | tabs | clicks/s | p50 ms | p95 ms | p99 ms | errors | server cores | CPU ms per click "
-          "| memory per tab | Chromium click idle / under load | load average |\n"
-          "|---|---|---|---|---|---|---|---|---|---|---|---|")  # fmt: skip
+          "| memory per tab | Chromium click idle / under load | cores of the rest: load generator, PostgreSQL, "
+          "Redis, nginx | load average |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")  # fmt: skip
     for name, count, r in rows:
         print(f"| {name} | {count} | {r['clicks_s']:.1f} | {r['p50']:.0f} | {r['p95']:.0f} | {r['p99']:.0f} "
               f"| {r['errors']} | {r['cores']:.2f} | {r['cpu_ms_per_click']:.0f} | {r['kb_per_tab']:.0f} KB "
-              f"| {r['idle']:.0f} / {r['real']:.0f} ms | {r['load']:.1f} |")  # fmt: skip
+              f"| {r['idle']:.0f} / {r['real']:.0f} ms | {' / '.join(f'{v:.2f}' for v in r['rest'].values())} "
+              f"| {r['load']:.1f} |")  # fmt: skip
 
 
 if __name__ == "__main__":
