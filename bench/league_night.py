@@ -327,8 +327,16 @@ def _the_rest() -> dict[str, list[int]]:
     return groups
 
 
-def _cpu_of(groups: dict[str, list[int]]) -> dict[str, float]:
-    return {name: _cpu_and_rss(pids)[0] for name, pids in groups.items()}
+def _cpu_of(groups: dict[str, list[int]]) -> dict[str, dict[int, float]]:
+    """CPU seconds so far of each process of each group."""
+    return {name: {pid: _cpu_and_rss([pid])[0] for pid in pids} for name, pids in groups.items()}
+
+
+def _cores(before: dict[str, dict[int, float]], after: dict[str, dict[int, float]], wall: float) -> dict[str, float]:
+    """Cores each group took between two readings, over the processes alive at both (a connection of PostgreSQL's
+    that ended meanwhile took its time with it)."""
+    return {name: sum(after[name][pid] - cpu for pid, cpu in pids.items() if after[name].get(pid, 0.0) >= cpu) / wall
+            for name, pids in before.items()}  # fmt: skip
 
 
 def _redis_bytes() -> int:
@@ -404,7 +412,7 @@ async def mix(players: list[Player], requests: list[int], leaders: list[int], se
             "errors": sum(stats.errors.values()), "error_kinds": stats.errors, "cores": (cpu1 - cpu0) / wall,
             "kb_per_tab": (rss - rss_before) / 1024 / len(tabs), "open_s": open_s,
             "real": statistics.median(real) if real else 0.0,
-            "rest": {name: (rest1[name] - rest0[name]) / wall for name in rest0},
+            "rest": _cores(rest0, rest1, wall),
             "cpu_ms_per_click": (cpu1 - cpu0) * 1000 / max(stats.sent - sent0, 1),
             "by_kind": {k: round(_pct([ms for w, ms in stats.clicks if w == k], 0.95)) for k in
                         sorted({w for w, _ms in stats.clicks})}}  # fmt: skip
