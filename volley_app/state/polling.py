@@ -91,13 +91,9 @@ def tab_connected(state) -> bool:
     if not token:
         return False
     # The tabs connected here, looked up in place: Reflex's ``token_to_sid`` copies the whole table on each read,
-    # and every waiting poll may ask (every CHECK_SECONDS where closed tabs are not told of).
+    # and every open page's poll asks every CHECK_SECONDS.
     sockets = getattr(getattr(namespace, "_token_manager", None), "token_to_socket", None)
     return token in (sockets if isinstance(sockets, dict) else namespace.token_to_sid)
-
-
-# Where a poll reads: the page's address, and whether the addresses below it count too.
-Where: TypeAlias = tuple[str, bool]
 
 
 # The polls of this process by tab (client token), each with where it reads. The socket server tells of a tab that
@@ -191,6 +187,10 @@ def running(owner: str, beat: float, seconds: float, path: str) -> bool:
     """Whether the poll ``owner`` of a tab's state, which last beat at ``beat``, runs in this process now and reads
     ``path`` every ``seconds``: then starting it again does nothing."""
     return _alive_here(owner) and abs(time.time() - beat) < 2 * max(seconds, _still_every()) and _shows(owner, path)
+
+
+# Where a poll reads: the page's address, and whether the addresses below it count too.
+Where: TypeAlias = tuple[str, bool]
 
 
 async def poll_page(
