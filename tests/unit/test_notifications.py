@@ -4,6 +4,7 @@ unread count, the list, marking read, the preferences, and the move of a sub's o
 from __future__ import annotations
 
 import datetime as dt
+import time
 
 import pytest
 import sqlalchemy as sa
@@ -21,6 +22,7 @@ from volley_app.services.core import live
 from volley_app.services.core.errors import DomainError, Invalid, NotFound
 from volley_app.services.mail import mail_lists, notices, push
 from volley_app.services.subs import answers, request_changes, request_replies
+from volley_app.state import polling
 from volley_app.state.auth import NotificationBell, SessionGuard
 from volley_app.state.notifications import (
     ALL_READ,
@@ -271,7 +273,7 @@ async def test_nobody_logged_in_reads_or_marks_nothing(world):
     assert snapshot(db) == before
 
 
-async def test_the_bell_counts_with_the_login_and_my_info_saves_the_preferences(world):
+async def test_the_bell_counts_with_the_login_and_my_info_saves_the_preferences(world, monkeypatch):
     db, a = world
     _tell(db, "ben", 3)
     token = login_token(db, "ben")
@@ -280,6 +282,15 @@ async def test_the_bell_counts_with_the_login_and_my_info_saves_the_preferences(
     bell = substate(root, NotificationBell)
     assert follow == NotificationBell.poll
     assert (bell.unread, bell.unread_text, bell.bell_label) == (3, "3", "Notifications, 3 unread")
+    # The bell's poll runs on for the login's next /dash pages: their guards start no other, nor do another
+    # login's pages in the same tab fail to start theirs.
+    bell._poll_owner, bell._poll_beat = f"{polling.INSTANCE_ID}/bell@{routes.DASH}", time.time()
+    monkeypatch.setattr(polling, "_running", {bell._poll_owner})
+    assert await call(guard.dash_guard) is None
+    bell._poll_user = a["eve"].user_id
+    assert await call(guard.dash_guard) == NotificationBell.poll and bell._poll_user == a["ben"].user_id
+    polling._running.clear()  # the poll ended (the tab was closed)
+    assert await call(guard.dash_guard) == NotificationBell.poll
     notices.mark_all_read(db, a["ben"])
     db.commit()
     await bell._reload()  # a poll round, as a live notice starts it

@@ -10,7 +10,7 @@ import pytest
 import redis.exceptions
 import sqlalchemy.exc
 
-from volley_app.state import polling
+from volley_app.state import polling, sockets
 
 TAB_CONNECTED = polling.tab_connected
 
@@ -34,7 +34,8 @@ class FakeState:
 
     def __init__(self, path: str, leave_after: int = 0):
         self.leave_after = leave_after
-        self.router = types.SimpleNamespace(url=types.SimpleNamespace(path=path))
+        self.router = types.SimpleNamespace(url=types.SimpleNamespace(path=path),
+                                            session=types.SimpleNamespace(client_token="tab-1"))  # fmt: skip
         self.logged_in = True
         self._poll_beat = 0.0
         self._poll_owner = ""
@@ -68,6 +69,74 @@ async def test_poll_reloads_until_the_tab_leaves_and_runs_once_per_tab(monkeypat
     await asyncio.wait_for(first, timeout=30)
     assert state.reloads == 3
     assert state._poll_beat == 0.0  # a later visit may start a new poll
+
+
+async def test_a_poll_within_an_address_goes_on_below_it_and_ends_outside(monkeypatch):
+    monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 1000)
+    state = FakeState("/dash")
+    walk = iter(["/dash/leagues", "/dash/leagues/6/teams", "/dash/", "/dashboard", "/dash/subs"])
+
+    async def reload_and_move():
+        await state.reload()
+        state.router.url.path = next(walk)
+
+    await asyncio.wait_for(polling.poll_page(state, path="/dash", within=True, seconds=0.01, reload=reload_and_move), 30)
+    assert state.reloads == 4  # read on /dash, two pages below it and /dash/ again; "/dashboard" is not below it
+    assert state._poll_beat == 0.0
+
+
+async def test_a_closed_tab_and_a_page_opened_elsewhere_end_the_polls_at_once(monkeypatch):
+    """Where the socket server tells of closed tabs, a poll waits its whole interval without looking at its tab; the
+    tab's close, or another page opened in it, wakes the polls that no longer read what it shows."""
+    monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 10_000)
+    monkeypatch.setattr(polling, "_signals", True)
+    connected = {"yes": True}
+    looked = []
+
+    def tab_connected(_state):
+        looked.append(1)
+        return connected["yes"]
+
+    monkeypatch.setattr(polling, "tab_connected", tab_connected)
+    page, bell = FakeState("/dash/leagues"), FakeState("/dash/leagues")
+    bell.router = page.router  # one tab: the page's state and the bell's see the same address
+    polls = [asyncio.create_task(polling.poll_page(page, path="/dash/leagues", seconds=600, reload=page.reload)),
+             asyncio.create_task(polling.poll_page(bell, path="/dash", within=True, seconds=600, reload=bell.reload))]
+    await _until(lambda: len(polling._by_tab.get("tab-1", {})) == 2)
+    await asyncio.sleep(0.05)
+    assert looked == [] and page.reloads == bell.reloads == 0  # nobody looks at the tab while it waits
+    polling.tab_opened("tab-1", "/dash/leagues")  # the same page again: nothing wakes
+    polling.tab_opened("other-tab", "/dash/subs")
+    await asyncio.sleep(0.05)
+    assert looked == []
+    page.router.url.path = "/dash/subs"
+    polling.tab_opened("tab-1", "/dash/subs")
+    await asyncio.wait_for(polls[0], 30)  # the leagues list's poll ends, having read nothing
+    assert page.reloads == 0 and page._poll_owner == "" and not polls[1].done()
+    connected["yes"] = False
+    polling.tab_left("tab-1")
+    await asyncio.wait_for(polls[1], 30)  # the bell's, which went on over /dash/subs, ends with the tab
+    assert bell.reloads == 0 and "tab-1" not in polling._by_tab
+
+
+async def test_the_socket_server_tells_the_polls_of_a_closed_tab(monkeypatch):
+    monkeypatch.setattr(polling, "_signals", False)
+    told: list[str] = []
+    monkeypatch.setattr(polling, "tab_left", told.append)
+    manager = sockets.TellingTokenManager()
+    assert polling._signals  # from now on a poll does not look at its tab on a timer
+    await manager.link_token_to_sid("tab-1", "sid-1")
+    await manager.disconnect_token("tab-1", "sid-0")  # a socket the tab no longer has
+    assert told == []
+    await manager.link_token_to_sid("tab-1", "sid-1")
+    await manager.disconnect_token("tab-1", "sid-1")
+    assert told == ["tab-1"]
+
+
+async def test_a_poll_started_after_its_tab_moved_on_does_not_run(monkeypatch):
+    state = FakeState("/dash/subs")
+    await asyncio.wait_for(polling.poll_page(state, path="/dash/leagues", seconds=600, reload=state.reload), 30)
+    assert state._poll_owner == "" and state.reloads == 0
 
 
 async def test_poll_stops_on_logout_without_reloading():
@@ -183,13 +252,13 @@ async def test_a_redis_outage_pauses_the_poll_with_backoff_then_it_goes_on(monke
     monkeypatch.setattr(polling, "RETRY_FIRST_SECONDS", 0.01)
     monkeypatch.setattr(polling, "RETRY_MAX_SECONDS", 0.04)
     pauses: list[float] = []
-    sleep = asyncio.sleep
+    sleep, wait = asyncio.sleep, polling._wait
 
-    async def recording_sleep(seconds):
+    async def recording_wait(state, seconds, watch=None):
         pauses.append(seconds)
-        await sleep(seconds)
+        return await wait(state, seconds, watch)
 
-    monkeypatch.setattr(polling.asyncio, "sleep", recording_sleep)
+    monkeypatch.setattr(polling, "_wait", recording_wait)
     state = FakeState("/dash/subs", leave_after=4)
 
     async def reload():

@@ -133,3 +133,18 @@ async def test_an_owed_delete_leaves_a_record_another_instance_wrote_since(redis
     await owner._beat_once()
     assert await redis_client.get(key) == newer
     await _stop(owner)
+
+
+async def test_a_closed_tab_is_told_to_its_polls(redis_client, monkeypatch):
+    from volley_app.state import polling
+
+    monkeypatch.setattr(polling, "_signals", False)
+    told: list[str] = []
+    monkeypatch.setattr(polling, "tab_left", told.append)
+    manager = _manager(redis_client)
+    assert polling._signals
+    await manager.link_token_to_sid("sock-test-closed", "sid-1")
+    await manager.disconnect_token("sock-test-closed", "sid-0")  # not its socket
+    await manager.disconnect_token("sock-test-closed", "sid-1")
+    assert told == ["sock-test-closed"]
+    await _stop(manager)

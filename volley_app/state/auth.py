@@ -21,7 +21,8 @@ from volley_app.services.core import live
 from volley_app.services.core.actors import Actor, display_status
 from volley_app.services.mail import notices
 from volley_app.settings import get_settings
-from volley_app.state.polling import Assign, poll_page
+from volley_app.state import polling
+from volley_app.state.polling import Assign, poll_page, running
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +154,7 @@ class SessionGuard(AuthState):
         is not for: the page shows who it is for and a link home instead of its content.
         """
         path = self.router.url.path or routes.DASH
+        polling.tab_opened(self.router.session.client_token, path)  # the tab's polls of another page end
         token = self._token()
         actor, unread = await db.run(auth.resolve_with_unread, token) if token else (None, 0)
         bell = await self.get_state(NotificationBell)
@@ -175,20 +177,24 @@ class SessionGuard(AuthState):
         if not routes.may_open(actor.roles, path):
             # Logged in, but not as someone this page is for: say so, with the way home.
             self.refused_for = routes.audience(path)
+        if bell._poll_user == actor.user_id and running(bell._poll_owner, bell._poll_beat, BELL_SECONDS, routes.DASH):
+            return None  # the bell's poll, started on an earlier page of this login, goes on here
+        bell._poll_user = actor.user_id
         return NotificationBell.poll
 
 
 class NotificationBell(AuthState):
     """The bell in the header of every /dash page: how many of the person's notifications are unread.
 
-    ``SessionGuard.dash_guard`` reads the count with the login as each page opens and starts :meth:`poll`, which
-    reads it again at once when a notification of the person's is made or read (``live.notices_changed``), and on a
-    timer, while the tab stays on that page (the next page's guard starts it again there).
+    ``SessionGuard.dash_guard`` reads the count with the login as each page opens and starts :meth:`poll` (unless
+    it runs already for that login), which reads it again at once when a notification of the person's is made or
+    read (``live.notices_changed``), and on a timer, while the tab stays on /dash pages.
     """
 
     unread: rx.Field[int] = rx.field(0)
     _poll_beat: float = 0.0
     _poll_owner: str = ""
+    _poll_user: int = 0  # whose count the poll keeps
 
     @rx.var
     def unread_text(self) -> str:
@@ -221,10 +227,9 @@ class NotificationBell(AuthState):
 
     @rx.event(background=True)  # type: ignore[operator]  # mypy reads Reflex's rx.event as its namespace class
     async def poll(self):
-        """Keep the count while the tab stays on the page it was started on."""
-        async with self:
-            path = self.router.url.path or routes.DASH
-        await poll_page(self, path=path, seconds=BELL_SECONDS, reload=self._read_count, interest=self._interest)
+        """Keep the count while the tab stays on /dash pages, logged in."""
+        await poll_page(self, path=routes.DASH, within=True, seconds=BELL_SECONDS, reload=self._read_count,
+                        interest=self._interest)  # fmt: skip
 
 
 # The bell reads its count again this often when no notice came (the live notices' fallback).

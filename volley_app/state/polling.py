@@ -48,16 +48,17 @@ Again: TypeAlias = tuple[tuple[str, int, dict[str, str]], tuple[Page | None, Dom
 
 log = logging.getLogger(__name__)
 
-# A poll ends when its tab's websocket goes (checked every CHECK_SECONDS while it waits), when the
-# tab leaves the page or logs out, and in any case after MAX_POLL_SECONDS (opening the page again starts
-# a new one).
+# A poll ends when its tab's websocket goes (told by the socket server, or else checked every CHECK_SECONDS while
+# it waits), when the tab leaves the page or logs out, and in any case after MAX_POLL_SECONDS (opening the page again
+# starts a new one).
 MAX_POLL_SECONDS = 3600
 CHECK_SECONDS = 5.0
 # After a failed round (Redis or the database unreachable): wait RETRY_FIRST_SECONDS, doubling up to RETRY_MAX_SECONDS.
 RETRY_FIRST_SECONDS = 1.0
 RETRY_MAX_SECONDS = 30.0
 # A page that hears of its changes (see above) is read again on the timer at least this often; between those reads,
-# the poll checks at least this often that the tab still shows the page (under the state's lock, reading nothing).
+# where the tab's moves are not told of, the poll checks at least this often that the tab still shows the page (under
+# the state's lock, reading nothing).
 REFRESH_SECONDS = 300.0
 STILL_HERE_SECONDS = 60.0
 # This process: a poll whose owner names another process is not running here.
@@ -95,13 +96,52 @@ def tab_connected(state) -> bool:
     return token in (sockets if isinstance(sockets, dict) else namespace.token_to_sid)
 
 
+# The polls of this process by tab (client token), each with where it reads. The socket server tells of a tab that
+# closed (:func:`tab_left`) and each /dash page's guard of the page a tab opened (:func:`tab_opened`): the tab's
+# polls that no longer read what it shows wake at once and end. Then a poll need not look at its tab on a timer.
+_by_tab: dict[str, dict[live.Watch, Where]] = {}
+_signals = False
+
+
+def signals_on() -> None:
+    """Called by the socket server's token manager: closed tabs are told of (:func:`tab_left`)."""
+    global _signals
+    _signals = True
+
+
+def tab_left(token: str) -> None:
+    """The tab ``token`` has no websocket here any more: its polls end."""
+    for watch in list(_by_tab.get(token, {})):
+        watch.poke()
+
+
+def tab_opened(token: str, address: str) -> None:
+    """The tab ``token`` opened the page at ``address``: its polls that read elsewhere end."""
+    for watch, where in list(_by_tab.get(token, {}).items()):
+        if not _covers(where, address):
+            watch.poke()
+
+
+def _still_every() -> float:
+    """How often a poll that hears of its changes, and reads nothing, checks under the lock that its tab still shows
+    its page (and beats): seldom where the tab's moves wake it."""
+    return REFRESH_SECONDS if _signals else STILL_HERE_SECONDS
+
+
+def _covers(where: Where, address: str) -> bool:
+    page, within = where[0].rstrip("/"), where[1]
+    address = address.rstrip("/")
+    return address == page or (within and address.startswith(f"{page}/"))
+
+
 async def _wait(state, seconds: float, watch: live.Watch | None = None) -> bool | None:
-    """Sleep ``seconds`` in short steps, or until ``watch`` hears of a change: True when it did, None when the time
-    ran out; False as soon as the tab has gone."""
+    """Sleep ``seconds``, or until ``watch`` hears of a change or is woken: True when it was, None when the time ran
+    out; False as soon as the tab has gone. Where closed tabs are not told of, the tab is looked at every
+    ``CHECK_SECONDS`` meanwhile."""
     left = seconds
     while left > 0:
-        step = min(CHECK_SECONDS, left)
-        if watch is not None and not watch.interest.empty:
+        step = left if _signals else min(CHECK_SECONDS, left)
+        if watch is not None:
             if await watch.changed(step):
                 return tab_connected(state)  # read again now
         else:
@@ -143,6 +183,16 @@ def _shows(owner: str, path: str) -> bool:
     return "@" not in owner or owner.endswith(f"@{path}")
 
 
+def running(owner: str, beat: float, seconds: float, path: str) -> bool:
+    """Whether the poll ``owner`` of a tab's state, which last beat at ``beat``, runs in this process now and reads
+    ``path`` every ``seconds``: then starting it again does nothing."""
+    return _alive_here(owner) and abs(time.time() - beat) < 2 * max(seconds, _still_every()) and _shows(owner, path)
+
+
+# Where a poll reads: the page's address, and whether the addresses below it count too.
+Where: TypeAlias = tuple[str, bool]
+
+
 async def poll_page(
     state,
     *,
@@ -152,8 +202,10 @@ async def poll_page(
     beat_attr: str = "_poll_beat",
     owner_attr: str = "_poll_owner",
     interest: Callable[[], live.Interest | None] | None = None,
+    within: bool = False,
 ) -> None:
-    """Read the page again every ``seconds`` while the tab is connected and shows ``path``.
+    """Read the page again every ``seconds`` while the tab is connected and shows ``path`` (``within``: or any
+    address below it, as the header's bell does on every /dash page).
 
     Meant for the body of a background event. At most one poll runs per tab and
     page state: a second call on the instance running the poll (any browser may
@@ -179,21 +231,31 @@ async def poll_page(
             path = state.router.url.path or path
         me = f"{INSTANCE_ID}/{uuid.uuid4().hex}@{path}"
         beat, owner = getattr(state, beat_attr), getattr(state, owner_attr)
-        if _alive_here(owner) and abs(time.time() - beat) < 2 * max(seconds, STILL_HERE_SECONDS) and _shows(owner, path):
+        if running(owner, beat, seconds, path):
             return
+        if not _covers((path, within), state.router.url.path or ""):
+            return  # the tab went on to another page before this poll started
         _running.discard(owner)  # one of this process that is taken over ends at its next wake
         setattr(state, owner_attr, me)
         setattr(state, beat_attr, time.time())
         wants = (interest() if interest else None) or live.Interest()
+        token = getattr(getattr(state.router, "session", None), "client_token", "")
         _running.add(me)
     try:
         with live.watch(wants) as watch:
-            await _rounds(state, me, path, seconds, reload, beat_attr, owner_attr, interest, watch)
+            _by_tab.setdefault(token, {})[watch] = (path, within)
+            try:
+                await _rounds(state, me, (path, within), seconds, reload, beat_attr, owner_attr, interest, watch)
+            finally:
+                polls = _by_tab.get(token, {})
+                polls.pop(watch, None)
+                if not polls:
+                    _by_tab.pop(token, None)
     finally:
         _running.discard(me)
 
 
-async def _rounds(state, me: str, path: str, seconds: float, reload: Read, beat_attr: str, owner_attr: str,
+async def _rounds(state, me: str, path: Where, seconds: float, reload: Read, beat_attr: str, owner_attr: str,
                   interest: Callable[[], live.Interest | None] | None, watch: live.Watch) -> None:  # fmt: skip
     ends = time.monotonic() + MAX_POLL_SECONDS
     pause = 0.0  # after a failed round
@@ -208,7 +270,7 @@ async def _rounds(state, me: str, path: str, seconds: float, reload: Read, beat_
         now = time.monotonic()
         if heard is None and not pause and _hears_changes(watch) and now - read_at < REFRESH_SECONDS:
             rounds -= 1  # nothing the page shows changed: nothing to read, nothing to send
-            if now - checked_at >= STILL_HERE_SECONDS:
+            if now - checked_at >= _still_every():
                 checked_at = now
                 try:
                     async with state:
@@ -230,10 +292,10 @@ async def _rounds(state, me: str, path: str, seconds: float, reload: Read, beat_
             if time.monotonic() > ends:
                 break  # an outage as long as a whole poll: opening the page again starts a new one
             pause = min(max(2 * pause, RETRY_FIRST_SECONDS), RETRY_MAX_SECONDS)
-            log.warning("Poll of %s: %s; trying again in %.1f s", path, type(exc).__name__, pause)
+            log.warning("Poll of %s: %s; trying again in %.1f s", path[0], type(exc).__name__, pause)
             continue
         if pause:
-            log.info("Poll of %s resumed", path)
+            log.info("Poll of %s resumed", path[0])
         pause = 0.0
         rounds -= 1
     try:
@@ -245,14 +307,15 @@ async def _rounds(state, me: str, path: str, seconds: float, reload: Read, beat_
         pass  # the beat goes stale by itself
 
 
-def _still_here(state, me: str, path: str, owner_attr: str) -> bool:
-    """Under the lock: this poll still owns the tab's poll, and the tab still shows ``path`` to a logged-in user."""
+def _still_here(state, me: str, path: Where, owner_attr: str) -> bool:
+    """Under the lock: this poll still owns the tab's poll, and the tab still shows ``path`` (or, ``within``, an
+    address below it) to a logged-in user."""
     if getattr(state, owner_attr) != me:
         return False  # another poll took over
-    return (state.router.url.path or "").rstrip("/") == path.rstrip("/") and bool(state.logged_in)
+    return _covers(path, state.router.url.path or "") and bool(state.logged_in)
 
 
-async def _read_and_assign(state, me: str, path: str, owner_attr: str, read: Read,
+async def _read_and_assign(state, me: str, path: Where, owner_attr: str, read: Read,
                            interest: Callable[[], live.Interest | None] | None, watch: live.Watch) -> bool:  # fmt: skip
     """One round's reads, each with the state unlocked, and their assignments, each under the lock; False when the
     tab left the page (or another poll took over) meanwhile: what was read is dropped."""

@@ -35,6 +35,8 @@ from reflex.utils import prerequisites
 from reflex.utils.tasks import ensure_task
 from reflex.utils.token_manager import LocalTokenManager, RedisTokenManager, TokenManager
 
+from volley_app.state import polling
+
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
@@ -54,6 +56,20 @@ def alive_key(instance_id: str) -> str:
     return f"{ALIVE_PREFIX}{instance_id}"
 
 
+class TellingTokenManager(LocalTokenManager):
+    """Reflex's token manager of one process, which tells the tab's polls here that it closed (``polling``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        polling.signals_on()
+
+    async def disconnect_token(self, token: str, sid: str) -> None:
+        record = self.token_to_socket.get(token)
+        await LocalTokenManager.disconnect_token(self, token, sid)
+        if record is not None and record.sid == sid:
+            polling.tab_left(token)
+
+
 class LivenessTokenManager(RedisTokenManager):
     """Reflex's Redis token manager, with a heartbeat per instance and stale records of dead instances dropped."""
 
@@ -61,6 +77,7 @@ class LivenessTokenManager(RedisTokenManager):
 
     def __init__(self, redis: Redis):
         super().__init__(redis)
+        polling.signals_on()
         self._owed_deletes: dict[str, bytes] = {}  # token -> the record this instance wrote and could not delete
 
     async def _beat_once(self) -> None:
@@ -76,6 +93,7 @@ class LivenessTokenManager(RedisTokenManager):
         if record is None or record.sid != sid or record.instance_id != self.instance_id:
             return
         await LocalTokenManager.disconnect_token(self, token, sid)
+        polling.tab_left(token)
         try:
             await self.redis.delete(self._get_redis_key(token))
         except Exception as exc:
@@ -150,7 +168,7 @@ def _create(cls: type[TokenManager]) -> TokenManager:
         client = prerequisites.get_redis()
         if client is not None:
             return LivenessTokenManager(client)
-    return LocalTokenManager()
+    return TellingTokenManager()
 
 
 def install() -> None:

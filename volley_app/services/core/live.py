@@ -251,6 +251,10 @@ class Watch:
         with contextlib.suppress(RuntimeError):  # the loop has closed
             self._loop.call_soon_threadsafe(self._event.set)
 
+    def poke(self) -> None:
+        """Wake the wait now (in the watch's event loop): what it shows may have gone (the tab closed, say)."""
+        self._fire()
+
     async def changed(self, seconds: float) -> bool:
         """Wait up to ``seconds`` for a change; True (and ready for the next) when one came."""
         if not self._event.is_set():
