@@ -104,6 +104,20 @@ async def test_search_and_clear_open_requests(world):
     assert len(s.rows) == 25 and s.filter_error == "" and s.filters["q"] == ""
 
 
+async def test_a_load_draws_the_search_box_afresh_only_to_empty_it(world):
+    _db, tokens = world
+    s = _at(SubRequestListState, routes.SUB_REQUESTS, tokens, "ben")
+    await call(s.load)
+    key = s.filter_key
+    await call(s.load)  # opened again with no search on: what the person is typing meanwhile stays in the box
+    assert s.filter_key == key
+    await call(s.search, {"q": "team 4"})
+    await call(s.load)  # opened again after a search: the box is emptied with the filters
+    assert s.filter_key == key + 1 and s.filters["q"] == ""
+    await call(s.clear_search)  # Clear empties the box, even of what was typed and not sent
+    assert s.filter_key == key + 2
+
+
 async def test_my_requests_pages(world):
     _db, tokens = world
     s = _at(NotificationsState, routes.MY_SUB_REQUESTS, tokens, "alice")

@@ -186,9 +186,13 @@ class PagedList(rx.State, mixin=True):
         if (self._mark, self._first, dict(self.filters)) == (mark, first, filters):
             self._show_page(found, first)
 
-    def _reset_filters(self) -> None:
+    def _reset_filters(self, *, clear_box: bool = False) -> None:
+        """No filter on. The search form is drawn afresh, dropping what is typed in it and not sent, when a filter
+        was on or ``clear_box`` (Clear); a page's load that finds none on leaves the box as it is, so what the person
+        types while the page opens stays."""
+        if clear_box or any(self.filters.values()):
+            self.filter_key += 1
         self.filters = dict.fromkeys(self._filter_names, "")
-        self.filter_key += 1
 
     def _open_filters(self) -> None:
         """The filters of a list its page's load opens: none, unless the person searched while the page was still
@@ -223,7 +227,7 @@ class PagedList(rx.State, mixin=True):
     @rx.event
     async def clear_search(self):
         """Every filter off: the whole list from its first page."""
-        self._reset_filters()
+        self._reset_filters(clear_box=True)
         await self._first_page()
         return self._address_page()
 
