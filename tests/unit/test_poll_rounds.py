@@ -93,3 +93,30 @@ async def test_the_request_pages_poll_reads_the_request_and_its_panels_with_the_
     changed = names[: names.index("outcome_info") + 1]  # the round that found the change and showed it
     assert changed.count("detail") == 1  # one read of the request for the page and its invite list
     assert [name for name, locked in reads if locked] == [], f"read with the state locked: {reads}"
+
+
+async def test_the_request_pages_poll_drops_panels_read_before_the_page_was_read_again(db, monkeypatch, quick_rounds):
+    """The viewer acts (an invite, say) while a round reads the panels: the page read again then is newer than those
+    panels, which are not shown over it."""
+    w = player_world(db)
+    rid = w["requests"]["open"]
+    root, detail = page_state(SubRequestState, f"/dash/notes/{rid}", w["tokens"]["alice"])
+    _logged_in(root, db, "alice")
+    await call(detail.load)
+    queue = substate(root, InviteQueueState)
+    request_replies.accept(db, actor_of(rows(db, User, User.username == "ben")[0]), rid)
+    db.commit()
+    monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 0.01)  # one round
+    detail._poll_seconds = 0.01
+    async with _background(root, detail, monkeypatch) as (proxy, _reads):
+        run = dbmod.run
+
+        async def viewer_acts_meanwhile(fn, *args, **kwargs):
+            if getattr(fn, "__name__", "") == "outcome_info":  # the round reads the panels
+                detail._seen, queue.places = "read again by the viewer's event", ["as that event showed"]
+            return await run(fn, *args, **kwargs)
+
+        monkeypatch.setattr(dbmod, "run", viewer_acts_meanwhile)
+        await asyncio.wait_for(SubRequestState.poll.fn(proxy), 30)
+    assert detail.note["status"] == "Accepted"  # the round showed the request
+    assert queue.places == ["as that event showed"]  # and not its older panels over the newer page

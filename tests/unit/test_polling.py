@@ -119,6 +119,28 @@ async def test_a_closed_tab_and_a_page_opened_elsewhere_end_the_polls_at_once(mo
     assert bell.reloads == 0 and "tab-1" not in polling._by_tab
 
 
+async def test_a_poll_that_is_ending_is_not_running_while_it_waits_for_the_lock(monkeypatch):
+    """A reload: the old socket's close ends the tab's poll, whose last write waits for the state's lock, which the
+    page's load holds. The poll that load starts takes over at once, instead of finding the old one running and
+    leaving the page with none."""
+    monkeypatch.setattr(polling, "MAX_POLL_SECONDS", 10_000)
+    monkeypatch.setattr(polling, "_signals", True)
+    connected = {"yes": True}
+    monkeypatch.setattr(polling, "tab_connected", lambda _state: connected["yes"])
+    state = FakeState("/dash/leagues")
+    old = asyncio.create_task(polling.poll_page(state, path="/dash/leagues", seconds=600, reload=state.reload))
+    await _until(lambda: state._poll_owner and "tab-1" in polling._by_tab)
+    owner, beat = state._poll_owner, state._poll_beat
+    await state.lock.acquire()  # the reloaded page's load runs
+    connected["yes"] = False
+    polling.tab_left("tab-1")
+    await _until(lambda: not polling.running(owner, beat, 600, "/dash/leagues"))
+    assert not old.done() and state._poll_owner == owner  # still waiting for the lock to clear its name
+    state.lock.release()
+    await asyncio.wait_for(old, 30)
+    assert state._poll_owner == ""
+
+
 async def test_the_socket_server_tells_the_polls_of_a_closed_tab(monkeypatch):
     monkeypatch.setattr(polling, "_signals", False)
     told: list[str] = []

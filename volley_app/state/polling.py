@@ -298,6 +298,9 @@ async def _rounds(state, me: str, path: Where, seconds: float, reload: Read, bea
             log.info("Poll of %s resumed", path[0])
         pause = 0.0
         rounds -= 1
+    # Not running from here on: a poll started for the tab meanwhile (its page opened again while this one waits
+    # for the lock below) takes over instead of trusting this one.
+    _running.discard(me)
     try:
         async with state:
             if getattr(state, owner_attr) == me:

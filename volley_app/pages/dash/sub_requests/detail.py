@@ -276,19 +276,21 @@ class SubRequestState(SubPickerList, RequestFormState, PolledPage, AuthState):
                 self.form_key = key
             suggestions, outcome, queue = (await self.get_state(SuggestionsState), await self.get_state(OutcomeState),
                                            await self.get_state(InviteQueueState))  # fmt: skip
-            return lambda: self._read_panels(got["found"], suggestions, outcome, queue)
+            return lambda: self._read_panels(got, suggestions, outcome, queue)
 
         return show
 
     async def _read_panels(
-        self, request: SubRequestDetail | None, suggestions: SuggestionsState, outcome: OutcomeState,
-        queue: InviteQueueState,
-    ):  # fmt: skip
+        self, request: RequestRead, suggestions: SuggestionsState, outcome: OutcomeState, queue: InviteQueueState
+    ):
         """The panels' reads, with the state unlocked (``get_state`` gave them under the lock, for reading); the
-        invite list's from ``request``, the request as the poll read it."""
-        found = (await suggestions._read_again(), await outcome._read_marks(), await queue._read_queue(request))
+        invite list's from ``request``, the request as the poll read it. They are shown only while the page still
+        shows that request: one read again meanwhile (the viewer invited, say) is newer than these panels."""
+        found = (await suggestions._read_again(), await outcome._read_marks(), await queue._read_queue(request["found"]))
 
         async def show():
+            if self._seen != request["seen"]:
+                return
             (await self.get_state(SuggestionsState))._show_again(found[0])
             (await self.get_state(OutcomeState))._show_marks(found[1])
             (await self.get_state(InviteQueueState))._show_queue(found[2])
