@@ -6,14 +6,9 @@
 Pages under /dash get the login and role guard (``SessionGuard.dash_guard``) first,
 from here: no page adds it by hand.
 
-A page's own loads run when the page is opened (a first load, a browser reload, a
-navigation) and not when the tab's websocket comes back (a network blip, a proxy
-timeout, the instance holding the socket stopped or killed): Reflex sends the
-page's hydrate again then, and the loads would empty the form being typed. On such
-a reconnect the page's states ``resume`` instead (a polled list starts its poll
-where the tab now is). Reflex's first hydrate of a document carries the hashes of
-the compiled state the document holds; a reconnect's does not: ``ReconnectMarker``
-notes which it was, ``PageLoad.open`` decides.
+A page's own loads run when the page opens, not when the tab's websocket comes back
+(``state.page_load`` says why and decides; ``ReconnectMarker`` tells it which it was).
+A /dash page's guard queues them from the event that checks the session: one event fewer per page opened.
 """
 
 from __future__ import annotations
@@ -32,7 +27,9 @@ from reflex_base import constants
 from volley_app import routes
 from volley_app.components.forms import record_screen
 from volley_app.components.layout import SITE_NAME, dash_screen
+from volley_app.state import page_load
 from volley_app.state.auth import SessionGuard
+from volley_app.state.page_load import PageLoad, address
 
 PAGES_PACKAGE = "volley_app.pages"
 
@@ -50,10 +47,13 @@ class Page:
 
     @property
     def load_events(self) -> list[Any]:
-        """What runs when the page opens: the /dash guard, then the page's own loads (through ``PageLoad.open``)."""
+        """What runs when the page opens: the page's own loads, queued by the /dash guard (which checks the session
+        first) or else by ``PageLoad.open`` (``state.page_load``)."""
+        if self.guarded:
+            # mypy reads the handler as the plain method, which takes the state first
+            return [SessionGuard.dash_guard(self.route) if self.on_load else SessionGuard.dash_guard]  # type: ignore[arg-type]
         # mypy reads Reflex's rx.event as its namespace class, so it sees no call in a handler
-        loads = [PageLoad.open(self.route)] if self.on_load else []  # type: ignore[operator]
-        return [SessionGuard.dash_guard, *loads] if self.guarded else loads
+        return [PageLoad.open(self.route)] if self.on_load else []  # type: ignore[operator]
 
     @property
     def resume_events(self) -> list[Any]:
@@ -67,31 +67,6 @@ class Page:
         return found
 
 
-def _address(state: rx.State) -> str:
-    url = state.router.url
-    return f"{url.path}?{url.query}" if getattr(url, "query", "") else str(url.path)
-
-
-class PageLoad(rx.State):
-    """Which address this tab last loaded, and where its websocket last came back."""
-
-    _loaded: str = ""
-    _reconnected_at: str = ""
-
-    @rx.event
-    def open(self, route: str):
-        """The page's loads on an opening; its ``resume`` events on a reconnect to the address already loaded."""
-        declared = _PAGES.get(route) if isinstance(route, str) else None
-        if declared is None:
-            return None
-        address = _address(self)
-        reconnected_here, self._reconnected_at = self._reconnected_at == address, ""
-        if reconnected_here and address == self._loaded:
-            return declared.resume_events or None
-        self._loaded = address
-        return list(declared.on_load)
-
-
 class ReconnectMarker(Middleware):
     """Notes, at each hydrate, whether it is a document's first (it carries state hashes) or a reconnect."""
 
@@ -99,7 +74,7 @@ class ReconnectMarker(Middleware):
         if event.name.rpartition(".")[2] == constants.CompileVars.HYDRATE_AND_LOAD:
             payload = event.payload if isinstance(event.payload, dict) else {}
             gate = await state.get_state(PageLoad)
-            gate._reconnected_at = "" if payload.get(constants.CompileVars.PAYLOAD_HASHES) else _address(state)
+            gate._reconnected_at = "" if payload.get(constants.CompileVars.PAYLOAD_HASHES) else address(state)
         return None
 
 
@@ -124,7 +99,8 @@ def page(
         if route in _PAGES and _PAGES[route].component is not component:
             msg = f"two pages declare the route {route}"
             raise ValueError(msg)
-        _PAGES[route] = Page(route=route, title=full_title, component=component, on_load=loads)
+        declared = _PAGES[route] = Page(route=route, title=full_title, component=component, on_load=loads)
+        page_load.declare(route, declared.on_load, declared.resume_events)
         return component
 
     return declare

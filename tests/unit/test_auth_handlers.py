@@ -11,7 +11,10 @@ import contextlib
 import datetime as dt
 
 import pytest
+import reflex as rx
 import sqlalchemy as sa
+from reflex_base import constants
+from reflex_base.event import Event
 from sqlmodel import select
 
 from tests.factories import (
@@ -22,13 +25,16 @@ from tests.factories import (
     rows,
 )
 from tests.harness import CLIENT_IP, drain, navigate, redirect_target, root_state, substate
-from volley_app import routes
+from volley_app import registry, routes
 from volley_app.models import LoginSession, Role, User
 from volley_app.pages.auth.signup import SignupState
 from volley_app.pages.dash.profile.my_info import PlayerInfoState
+from volley_app.pages.dash.sessions.list import SessionsState
+from volley_app.registry import ReconnectMarker
 from volley_app.services.accounts import accounts, auth
 from volley_app.settings import get_settings
-from volley_app.state.auth import AuthState, SessionGuard
+from volley_app.state.auth import AuthState, NotificationBell, SessionGuard
+from volley_app.state.page_load import PageLoad
 
 # --- helpers ---------------------------------------------------------------------
 
@@ -137,6 +143,29 @@ async def test_dash_guard_lets_the_right_role_in_and_shows_who_it_is(db):
     state.token_trusted = login_token(db, "svla")
     assert redirect_target(await state.dash_guard()) is None
     assert (state.user_id, state.username, state.status, state.first_name) == (svl.id, "svla", "SVL", "Svla")
+
+
+async def test_dash_guard_queues_the_pages_loads_after_the_check(db):
+    """A /dash page with loads: the session check, then the page's loads, in one event; on a reconnect to the
+    address already loaded, its ``resume`` instead. Nobody logged in: to the login page, the loads after it."""
+    registry.discover()
+    make_user(db, "svla", Role.SVL)
+    root = root_state(routes.SESSIONS)
+    state = substate(root, SessionGuard)
+    state.token_trusted = login_token(db, "svla")
+    assert await state.dash_guard(routes.SESSIONS) == [NotificationBell.poll, SessionsState.load]
+    assert await ReconnectMarker().preprocess(None, root, _reconnect()) is None  # the websocket came back
+    assert await state.dash_guard(routes.SESSIONS) == [NotificationBell.poll, SessionsState.resume]
+    assert substate(root, PageLoad)._loaded == routes.SESSIONS
+    assert await state.dash_guard("/dash/no-such-page") == NotificationBell.poll  # no loads: the check alone
+    state.token_trusted = ""
+    navigate(root, routes.SESSIONS)
+    follow = await state.dash_guard(routes.SESSIONS)
+    assert redirect_target(follow) == f"/login?next={routes.SESSIONS}" and follow[-1] == SessionsState.load
+
+
+def _reconnect() -> Event:
+    return Event(name=f"{rx.State.get_full_name()}.{constants.CompileVars.HYDRATE_AND_LOAD}", payload={})
 
 
 async def test_dash_guard_with_an_expired_login_says_so_and_forgets_the_token(db):

@@ -10,7 +10,8 @@ from tests.harness import drain, navigate, root_state, substate
 from volley_app import registry, routes
 from volley_app.pages.auth.signup import SignupState
 from volley_app.pages.dash.sessions.list import SessionsState
-from volley_app.registry import PageLoad, ReconnectMarker
+from volley_app.registry import ReconnectMarker
+from volley_app.state.page_load import PageLoad
 
 
 def _hydrate(*, first: bool) -> Event:
@@ -29,14 +30,14 @@ def _tab(path: str):
 
 
 def test_every_page_with_loads_opens_them_through_the_gate():
+    """A /dash page's guard queues them (one event for the check and the gate), any other page ``PageLoad.open``."""
     for p in registry.discover():
         if p.on_load:
             spec = p.load_events[-1]
-            assert spec.handler.fn.__name__ == "open", p.route
+            assert spec.handler.fn.__name__ == ("dash_guard" if p.guarded else "open"), p.route
             assert [value._var_value for _, value in spec.args] == [p.route], p.route
         else:
-            opener = PageLoad.open.fn  # type: ignore[attr-defined]  # mypy reads Reflex's rx.event as its namespace class
-            assert all(getattr(e, "fn", None) is not opener for e in p.load_events), p.route
+            assert all(getattr(e, "args", ()) == () for e in p.load_events), p.route
 
 
 async def test_a_first_load_and_a_browser_reload_run_the_page_loads():
@@ -95,3 +96,4 @@ async def test_a_reconnect_on_a_page_without_loads_does_not_spare_the_next_page_
     await _connect(root, first=False)  # the websocket comes back there
     navigate(root, routes.SESSIONS)  # back to the list: its rows are fetched again
     assert gate.open(routes.SESSIONS) == [SessionsState.load]
+

@@ -21,7 +21,8 @@ from volley_app.services.core import live
 from volley_app.services.core.actors import Actor, display_status
 from volley_app.services.mail import notices
 from volley_app.settings import get_settings
-from volley_app.state import polling
+from volley_app.state import page_load, polling
+from volley_app.state.page_load import PageLoad
 from volley_app.state.polling import Assign, poll_page, running
 
 log = logging.getLogger(__name__)
@@ -143,16 +144,27 @@ class SessionGuard(AuthState):
     runs on, its parents and all its substates: a handler on ``AuthState`` itself
     would read (and create) the state of every page, as every page's state derives
     from it. Here the check reads three: the root, ``AuthState`` (whose vars it sets;
-    they live there) and this one. When the tab's login no longer holds, it hands the
-    forgetting of the pages' states to ``AuthState.forget``.
+    they live there) and this one, then the header's bell and, for a page with loads,
+    ``PageLoad``. When the tab's login no longer holds, it hands the forgetting of the
+    pages' states to ``AuthState.forget``.
     """
 
-    async def dash_guard(self):
-        """on_load of every /dash page: restore the session, then apply the route's role guard.
+    async def dash_guard(self, route: str = ""):
+        """on_load of every /dash page: restore the session, then apply the route's role guard; then the page's own
+        loads, for the page declared at ``route`` (``state.page_load``), queued from here rather than by an event of
+        their own.
 
         Nobody logged in: to the login page, which comes back here. Logged in with a role the page
         is not for: the page shows who it is for and a link home instead of its content.
         """
+        checked = await self._guard()
+        opening = (await self.get_state(PageLoad))._opening(route) if page_load.declares(route) else []
+        if not opening:
+            return checked
+        return [*(checked if isinstance(checked, list) else [checked] if checked is not None else []), *opening]
+
+    async def _guard(self):
+        """The session and role check of :meth:`dash_guard`: what it queues (or None)."""
         path = self.router.url.path or routes.DASH
         polling.tab_opened(self.router.session.client_token, path)  # the tab's polls of another page end
         token = self._token()

@@ -1,0 +1,64 @@
+"""Whether a page's own loads run: on an opening of the page, not when the tab's websocket comes back.
+
+A page's own loads run when the page is opened (a first load, a browser reload, a
+navigation) and not when the tab's websocket comes back (a network blip, a proxy
+timeout, the instance holding the socket stopped or killed): Reflex sends the
+page's hydrate again then, and the loads would empty the form being typed. On such
+a reconnect the page's states ``resume`` instead (a polled list starts its poll
+where the tab now is). Reflex's first hydrate of a document carries the hashes of
+the compiled state the document holds; a reconnect's does not: the registry's
+``ReconnectMarker`` notes which it was in :class:`PageLoad`, which decides.
+
+A /dash page's session check decides in the same event (``SessionGuard.dash_guard``); a page outside /dash
+has :meth:`PageLoad.open` as its on_load.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import reflex as rx
+
+# By route: the page's loads, and what runs instead of them on a reconnect of the same tab (the registry declares them).
+_OPENINGS: dict[str, tuple[tuple[Any, ...], tuple[Any, ...]]] = {}
+
+
+def declare(route: str, loads: Sequence[Any], resumes: Sequence[Any]) -> None:
+    _OPENINGS[route] = (tuple(loads), tuple(resumes))
+
+
+def declares(route: object) -> bool:
+    """Whether ``route`` is a page with loads of its own."""
+    return isinstance(route, str) and route in _OPENINGS
+
+
+def address(state: rx.State) -> str:
+    """The address the tab shows: path and query."""
+    url = state.router.url
+    return f"{url.path}?{url.query}" if getattr(url, "query", "") else str(url.path)
+
+
+class PageLoad(rx.State):
+    """Which address this tab last loaded, and where its websocket last came back."""
+
+    _loaded: str = ""
+    _reconnected_at: str = ""
+
+    def _opening(self, route: object) -> list[Any]:
+        """What runs as the page at ``route`` opens: its loads, or on a reconnect to the address already loaded its
+        ``resume`` events; nothing for a route with no loads."""
+        if not declares(route):
+            return []
+        loads, resumes = _OPENINGS[route]  # type: ignore[index]
+        here = address(self)
+        reconnected_here, self._reconnected_at = self._reconnected_at == here, ""
+        if reconnected_here and here == self._loaded:
+            return list(resumes)
+        self._loaded = here
+        return list(loads)
+
+    @rx.event
+    def open(self, route: str):
+        """The page's loads on an opening; its ``resume`` events on a reconnect to the address already loaded."""
+        return self._opening(route) or None
