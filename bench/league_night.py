@@ -11,8 +11,9 @@ nginx), ramping up a few tabs at a time:
   (20%), a sub request's page (15%), home again (15%), In / Out on tonight's game from home (10%, rostered
   players), or Accept on a sub request's page (10%, subs); the pages' own polls run on the server meanwhile.
 
-A click is timed from the frame sent to the update that ends it (a page's loads done: ``is_hydrated``; an answer:
-its page's change). Reported per topology and N: clicks/s, p50/p95/p99 of a click, errors (refused or over 30 s,
+A click is timed from the frame sent to the update that ends it: for a page, the update with what its own load read
+(its state's change) once the tab is marked hydrated too (Reflex marks it before the page's loads run, which the app
+queues after its session check); for an answer, its page's change. Reported per topology and N: clicks/s, p50/p95/p99 of a click, errors (refused or over 30 s,
 sockets lost), the instances' CPU (cores) and memory per tab (theirs and Redis's), the cores the rest of the
 machine took meanwhile (this load generator, PostgreSQL, Redis, nginx), and a real Chromium user's click (league home →
 standings, the teams shown) idle and under the load, in the same run. ``--scenario parked`` instead opens N tabs on
@@ -58,6 +59,8 @@ ON_LOAD = f"{ROOT_STATE}.reflex___state____on_load_internal_state.on_load_intern
 AUTH = throughput.AUTH
 HOME_STATE = f"{AUTH}.volley_app___pages___dash___home____player_home_state"
 REQUEST_STATE = f"{AUTH}.volley_app___pages___dash___sub_requests___detail____sub_request_state"
+STANDINGS_STATE = f"{AUTH}.volley_app___pages___dash___leagues___standings____standings_state"
+SCHEDULE_STATE = f"{AUTH}.volley_app___pages___dash___leagues___schedule____schedule_state"
 PASSWORD = "pass1234"
 VENUES, LEAGUES_PER_VENUE, TEAMS_PER_LEAGUE, ROSTER, PLAYERS, SUBS = 10, 2, 10, 8, 5000, 1000
 CLICK_TIMEOUT = 30.0
@@ -218,7 +221,7 @@ class NightTab(Tab):
     def __init__(self, player: Player, stats: Stats, requests: list[int]):
         super().__init__(player.username, _router("/dash"))
         self.player, self.stats, self.requests = player, stats, requests
-        self.waiting: tuple[str, asyncio.Future] | None = None
+        self.waiting: tuple[set[str], asyncio.Future] | None = None
 
     def _on_packet(self, packet: str) -> None:
         if packet.startswith("42/_event,"):
@@ -229,15 +232,17 @@ class NightTab(Tab):
                 for ev in update.get("events") or []:  # chained events the backend leaves to the browser
                     self._text("42/_event," + json.dumps(["event", {**ev, "router_data": self.router}]))
                 if self.waiting is not None:
-                    key, done = self.waiting
-                    if _ends(update, key) and not done.done():
+                    keys, done = self.waiting
+                    keys.difference_update([key for key in keys if _ends(update, key)])
+                    if not keys and not done.done():
                         done.set_result(update)
             return
         super()._on_packet(packet)
 
-    async def click(self, what: str, event: dict, ends: str, measured: bool) -> None:
+    async def click(self, what: str, event: dict, ends: str | tuple[str, ...], measured: bool) -> None:
+        """Send ``event``; done once updates have brought each of ``ends`` (:func:`_ends`)."""
         done: asyncio.Future = asyncio.get_running_loop().create_future()
-        self.waiting = (ends, done)
+        self.waiting = ({ends} if isinstance(ends, str) else set(ends), done)
         t0 = time.monotonic()
         self.stats.sent += 1
         self._text("42/_event," + json.dumps(["event", {**event, "router_data": self.router}]))
@@ -251,26 +256,28 @@ class NightTab(Tab):
         if measured:
             self.stats.clicks.append((what, (time.monotonic() - t0) * 1000))
 
-    async def open_page(self, what: str, path: str, measured: bool) -> None:
+    async def open_page(self, what: str, path: str, state: str, measured: bool) -> None:
+        """Open the page at ``path``, done once its state ``state`` shows what its load read."""
         self.router = _router(path)
-        await self.click(what, {"name": ON_LOAD, "payload": {}}, "hydrated", measured)
+        await self.click(what, {"name": ON_LOAD, "payload": {}}, ("hydrated", state), measured)
 
     async def act(self, measured: bool) -> None:
         p, roll = self.player, random.random()
         if roll < 0.30:
-            await self.open_page("standings", f"/dash/leagues/{random.choice(p.leagues)}/teams", measured)
+            await self.open_page("standings", f"/dash/leagues/{random.choice(p.leagues)}/teams", STANDINGS_STATE, measured)
         elif roll < 0.50:
-            await self.open_page("schedule", f"/dash/leagues/teams/schedule?league={random.choice(p.leagues)}", measured)
+            await self.open_page("schedule", f"/dash/leagues/teams/schedule?league={random.choice(p.leagues)}",
+                                 SCHEDULE_STATE, measured)  # fmt: skip
         elif roll < 0.65:
-            await self.open_page("sub request", f"/dash/notes/{random.choice(self.requests)}", measured)
+            await self.open_page("sub request", f"/dash/notes/{random.choice(self.requests)}", REQUEST_STATE, measured)
         elif roll < 0.80 or (p.game is None and not p.sub):
-            await self.open_page("home", "/dash", measured)
+            await self.open_page("home", "/dash", HOME_STATE, measured)
         elif p.sub:
-            await self.open_page("sub request", f"/dash/notes/{random.choice(self.requests)}", False)
+            await self.open_page("sub request", f"/dash/notes/{random.choice(self.requests)}", REQUEST_STATE, False)
             await self.click("accept", {"name": f"{REQUEST_STATE}.accept", "payload": {}}, REQUEST_STATE, measured)
         else:
             if self.router["pathname"] != "/dash":
-                await self.open_page("home", "/dash", False)
+                await self.open_page("home", "/dash", HOME_STATE, False)
             assert p.game is not None
             answer = random.choice(["In", "Out", "Maybe"])
             payload = {"game_id": p.game[0], "team_id": p.game[1], "answer": answer}
