@@ -168,7 +168,11 @@ def test_bracket_upload_is_checked_and_shown_to_players(new_page, tmp_path):
     upload.set_input_files(str(text_file))  # refused by type in the browser
     expect(upload_error).to_have_text(re.compile(r"^Upload a PNG, PDF, DOC or JPEG file of at most \d+ MB$"))
     upload.set_input_files(str(fake))  # a .png name, but not a PNG inside: refused by the server
-    page.get_by_role("button", name="Upload Bracket").click()
+    # the browser's refusal above reads the same, so wait for the server's answer; a click while a file is still
+    # going up is not sent again
+    with page.expect_response(lambda r: "/_upload" in r.url) as answer:
+        page.get_by_role("button", name="Upload Bracket").click()
+    answer.value.finished()
     expect(upload_error).to_have_text(re.compile(r"^Upload a PNG, PDF, DOC or JPEG file of at most \d+ MB$"))
     expect(page.locator("#league-error")).to_have_text("")
     expect(page.get_by_text("Tournament Bracket not released yet. Check back later!")).to_be_visible()
