@@ -13,7 +13,8 @@
 # PUBLIC_URL (where people reach nginx; its port is the one nginx listens on), FORWARDED_ALLOW_IPS (127.0.0.1:
 # nginx's address as the instances see it), INSTANCES (2),
 # WORKERS (worker processes per instance, 1), BACKEND_PORT_BASE (8001: instance N listens on BASE+N-1),
-# PROD_DIR (var/prod: pids, logs, nginx's files), SKIP_BUILD=1 (reuse the build already there),
+# PROD_DIR (var/prod: pids, logs, nginx's files), REFLEX_WEB_WORKDIR (.web: where the frontend is built),
+# SKIP_BUILD=1 (reuse the build already there),
 # NGINX_EXPOSE_UPSTREAM=1 (tests only: the websocket handshake names the instance it reached).
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -23,7 +24,7 @@ INSTANCES="${INSTANCES:-2}"
 WORKERS="${WORKERS:-1}"
 BACKEND_PORT_BASE="${BACKEND_PORT_BASE:-8001}"
 PROD_DIR="${PROD_DIR:-$ROOT/var/prod}"
-BUILD_DIR="$ROOT/.web/build/client"
+BUILD_DIR="${REFLEX_WEB_WORKDIR:-$ROOT/.web}/build/client"
 HEALTH_WAIT_SECONDS="${HEALTH_WAIT_SECONDS:-120}"
 STOP_WAIT_SECONDS="${STOP_WAIT_SECONDS:-30}"
 

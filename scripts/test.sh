@@ -50,14 +50,44 @@ if [ -n "$build_pid" ]; then
   took "checks and the build of the pages"
 fi
 rm -f "$build_log"
-# One process per core (TEST_PROCESSES overrides), each with a database of its own (tests/conftest.py);
-# a file's tests stay in one process, so what a file sets up once is set up once.
-processes="${TEST_PROCESSES:-auto}"
+# The production topology tier waits on its instances most of the time (starting, failing over, handing the
+# background loops on): it runs beside the services and API tests, on a database, a Redis database and a frontend
+# build of its own (tests/deploy/conftest.py), and its output is shown once it is done.
+deploy_pid=""
+deploy_log="$(mktemp)"
+if [ "$deploy_tier" = 1 ]; then
+  echo "==> production topology, beside the tests below: two instances behind nginx, one killed, one stopped"
+  read -r deploy_db deploy_redis < <(python - <<'PY'
+import os
+from urllib.parse import urlsplit, urlunsplit
+db, redis = urlsplit(os.environ["DATABASE_URL"]), urlsplit(os.environ["REDIS_URL"])
+print(urlunsplit(db._replace(path=db.path + "_deploy")), urlunsplit(redis._replace(path="/7")))
+PY
+)
+  DATABASE_URL="$deploy_db" REDIS_URL="$deploy_redis" \
+    python -m pytest -p no:cacheprovider tests/deploy >"$deploy_log" 2>&1 &
+  deploy_pid=$!
+  # Stopped with the run (an interrupt lets it stop its instances and nginx).
+  trap 'kill -INT "$deploy_pid" 2>/dev/null || true' EXIT
+fi
+# One process more than the cores, up to eight (TEST_PROCESSES overrides): a test waits on its database part of the
+# time. Each has a database and a Redis database of its own (tests/conftest.py: Redis has sixteen); a file's tests
+# stay in one process, so what a file sets up once is set up once.
+processes="${TEST_PROCESSES:-$(( $(nproc) < 8 ? $(nproc) + 1 : 8 ))}"
 echo "==> services and API tests ($processes processes)"
 python -m pytest tests/unit tests/api -n "$processes" --dist loadfile --ignore=tests/unit/test_live.py || status=$?
 # The live-update tests time deliveries within a second, in a process of their own.
 python -m pytest tests/unit/test_live.py || status=$?
 took "services and API tests"
+if [ -n "$deploy_pid" ]; then
+  deploy_status=0
+  wait "$deploy_pid" || deploy_status=$?
+  cat "$deploy_log"
+  [ "$deploy_status" = 0 ] || status=$deploy_status
+  trap - EXIT
+  took "the rest of the production topology tier"
+fi
+rm -f "$deploy_log"
 # E2E=smoke runs the end-to-end tests marked smoke (CI runs them whole on one database, as a smoke on the other).
 # The whole tier in two processes unless E2E_PROCESSES says otherwise: each runs its app and browser, serving one
 # build of the pages (tests/e2e/conftest.py; the build is reused while the sources are the same). Two take about
@@ -77,9 +107,4 @@ else
   python -m pytest tests/e2e "${e2e_args[@]}" || status=$?
 fi
 took "end-to-end tests"
-if [ "$deploy_tier" = 1 ]; then
-  echo "==> production topology: two instances behind nginx, one killed, one stopped (PostgreSQL + Redis)"
-  python -m pytest tests/deploy || status=$?
-  took "production topology"
-fi
 exit $status

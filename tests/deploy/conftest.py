@@ -11,6 +11,7 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.deploy.tcp_link import TcpLink
+from tests.e2e.conftest import web_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 PROD = ROOT / "scripts" / "prod.sh"
@@ -122,7 +124,14 @@ def deployment(migrated, tmp_path_factory) -> Iterator[Deployment]:
     link.start()
     base = _free_pair()
     run_dir = tmp_path_factory.mktemp("prod")
+    # The topology's build goes to a folder of its own: the end-to-end tier serves the checkout's .web, and this tier
+    # may run beside another (scripts/test.sh). nginx's workers read it as another user: not under pytest's own
+    # folders, which only their owner may enter.
+    web = Path(tempfile.mkdtemp(prefix="volley-deploy-web-"))
+    web.chmod(0o755)
+    web_copy(web / "web")
     env = os.environ | {
+        "REFLEX_WEB_WORKDIR": str(web / "web"),
         "PUBLIC_URL": f"http://127.0.0.1:{PORT}",
         "SECRET_KEY": "failover-test-secret-key-0123456789abcdefghij",
         "INSTANCES": "2",
@@ -145,6 +154,7 @@ def deployment(migrated, tmp_path_factory) -> Iterator[Deployment]:
         link.restore()
         subprocess.run([str(PROD), "stop"], env=env, cwd=ROOT, timeout=120, check=False)
         link.close()
+        shutil.rmtree(web, ignore_errors=True)
         for log in sorted(run_dir.glob("instance-*.log")):
             tail = log.read_text(errors="replace").splitlines()[-15:]
             print(f"--- {log.name}\n" + "\n".join(tail))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
 import threading
 from collections.abc import Iterator
@@ -165,6 +166,16 @@ def _backend_under(pages, backend: str):
 BUILD = ROOT / ".web" / "build" / "client"
 BUILD_STAMP = BUILD / ".sources.sha256"
 _BUILT_FROM = ("volley_app", "assets", "rxconfig.py", "requirements.txt")
+
+
+def web_copy(to: Path) -> None:
+    """``to`` as a copy of the checkout's ``.web`` (if it is there): its sources, its installed packages linked. A
+    build made there (REFLEX_WEB_WORKDIR) leaves the pages this tier serves from ``.web`` as they are."""
+    web = ROOT / ".web"
+    if not (web / "node_modules").is_dir():
+        return  # the build installs the packages itself, the first time
+    shutil.copytree(web, to, symlinks=True, ignore=shutil.ignore_patterns("node_modules", "build"))
+    (to / "node_modules").symlink_to(web / "node_modules", target_is_directory=True)
 
 
 def _sources_digest() -> str:

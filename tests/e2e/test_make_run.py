@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import subprocess
 import time
@@ -27,7 +26,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ROOT, _free_port
+from tests.e2e.conftest import ROOT, _free_port, web_copy
 from tests.e2e.helpers import expect_path, log_in
 from volley_app.demo import DEMO_PASSWORD
 
@@ -35,15 +34,6 @@ RUN_SCRIPT = ROOT / "scripts" / "run.sh"
 START_SECONDS = 600  # a first build on a machine with no installed frontend packages takes minutes
 # What a person's shell passes on: nothing of the test run's own settings (its database, mail server, origins).
 PASSED_ON = ("PATH", "HOME", "USER", "LANG", "LC_ALL", "TMPDIR", "TERM")
-
-
-def _web_copy(to: Path) -> None:
-    """``to`` as a copy of the checkout's ``.web`` (if it is there): its sources, its installed packages linked."""
-    web = ROOT / ".web"
-    if not (web / "node_modules").is_dir():
-        return  # the run script installs the packages itself, the first time
-    shutil.copytree(web, to, symlinks=True, ignore=shutil.ignore_patterns("node_modules", "build"))
-    (to / "node_modules").symlink_to(web / "node_modules", target_is_directory=True)
 
 
 def _wait_until_up(proc: subprocess.Popen, url: str, log: Path) -> None:
@@ -65,7 +55,7 @@ def _wait_until_up(proc: subprocess.Popen, url: str, log: Path) -> None:
 def made_run(tmp_path_factory):
     """The app started by scripts/run.sh; yields its address (the PUBLIC_URL the script sets)."""
     tmp = tmp_path_factory.mktemp("make-run")
-    _web_copy(tmp / "web")
+    web_copy(tmp / "web")
     port = _free_port()
     env = {k: os.environ[k] for k in PASSED_ON if k in os.environ}
     env.update(
