@@ -9,22 +9,27 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import json
 
 import pytest
 import reflex as rx
 import sqlalchemy as sa
+from reflex.istate.manager.memory import StateManagerMemory
 from reflex_base import constants
 from reflex_base.event import Event
+from reflex_base.event.context import EventContext
 from sqlmodel import select
 
 from tests.factories import (
     PASSWORD,
+    add_league_session,
     count,
     login_token,
     make_user,
     rows,
 )
 from tests.harness import CLIENT_IP, drain, navigate, redirect_target, root_state, substate
+from volley_app import db as dbmod
 from volley_app import registry, routes
 from volley_app.models import LoginSession, Role, User
 from volley_app.pages.auth.signup import SignupState
@@ -162,6 +167,65 @@ async def test_dash_guard_queues_the_pages_loads_after_the_check(db):
     navigate(root, routes.SESSIONS)
     follow = await state.dash_guard(routes.SESSIONS)
     assert redirect_target(follow) == f"/login?next={routes.SESSIONS}" and follow[-1] == SessionsState.load
+
+
+async def test_dash_guard_within_an_event_runs_the_pages_loads_itself_with_one_session_check(db, monkeypatch):
+    """As the app runs it (within an event), the guard runs the page's loads itself: what they read is sent with the
+    check's changes, what they queue is queued, and the login is asked of the database once for both."""
+    registry.discover()
+    svl = make_user(db, "svla", Role.SVL)
+    starts = dt.datetime.now(dt.UTC) + dt.timedelta(days=7)
+    add_league_session(db, svl, "Fall Monday", starts, starts + dt.timedelta(weeks=8))
+    root = root_state(routes.SESSIONS)
+    state = substate(root, SessionGuard)
+    state.token_trusted = login_token(db, "svla")
+    asked: list[str] = []
+    real_run = dbmod.run
+
+    async def counted(fn, *args, **kwargs):
+        if fn in (auth.resolve, auth.resolve_with_unread):
+            asked.append(fn.__name__)
+        return await real_run(fn, *args, **kwargs)
+
+    monkeypatch.setattr(dbmod, "run", counted)
+    sent: list[dict] = []
+    queued: list[Event] = []
+
+    async def emit(_token, delta):
+        sent.append(delta)
+
+    async def enqueue(_token, *events):
+        queued.extend(events)
+
+    with _in_event(enqueue, emit):
+        follow = await state.dash_guard(routes.SESSIONS)
+    assert follow == [NotificationBell.poll]  # the loads ran: only the bell's poll is left to queue
+    assert asked == ["resolve_with_unread"]
+    assert [r["name"] for r in substate(root, SessionsState).session_rows] == ["Fall Monday"]
+    assert any("Fall Monday" in json.dumps(delta, default=str) for delta in sent)  # sent in this event
+    assert [e.name.rpartition(".")[2] for e in queued] == ["poll"]  # the list's poll, queued by its load
+    assert substate(root, PageLoad)._loaded == routes.SESSIONS
+
+    # A load that fails is shown as any event's failure would be; the check's own work stands.
+    async def failing(_self):
+        raise RuntimeError("the list could not be read")
+
+    async def show(_token, *events):
+        shown.extend(events)
+
+    monkeypatch.setattr(SessionsState, "_open_list", failing)
+    shown: list[Event] = []
+    navigate(root, routes.SESSIONS + "?q=Fall")
+    with _in_event(enqueue, emit, show):
+        follow = await state.dash_guard(routes.SESSIONS)
+    assert follow == [NotificationBell.poll] and state.user_id == svl.id
+    assert [e.name for e in shown] == ["_call_function"]  # the error's toast
+
+
+def _in_event(enqueue, emit_delta, emit_event=None) -> EventContext:
+    """What the app's event processor sets up around a handler: where its updates and queued events go."""
+    return EventContext(token="tab-token", state_manager=StateManagerMemory(), enqueue_impl=enqueue,  # type: ignore[arg-type]
+                        emit_delta_impl=emit_delta, emit_event_impl=emit_event)  # fmt: skip
 
 
 def _reconnect() -> Event:

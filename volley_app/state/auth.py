@@ -2,14 +2,17 @@
 
 The browser keeps only an opaque session token: in localStorage when the
 device is trusted (survives a restart), else in sessionStorage (this tab
-only). Every handler that needs the user resolves the token against the
-database again, so a logout or an expiry anywhere takes effect at once.
+only). Every event that needs the user resolves the token against the
+database again, so a logout or an expiry anywhere takes effect at once (a
+/dash page's loads, run in its guard's event, use the guard's answer).
 """
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
+from typing import Any
 
 import reflex as rx
 from reflex.event import EventSpec
@@ -28,11 +31,20 @@ from volley_app.state.polling import Assign, poll_page, running
 log = logging.getLogger(__name__)
 
 
+# The login the event under way resolved as it began: a /dash page's loads, run in the guard's event
+# (``SessionGuard.dash_guard``), ask for the user again and get the answer of a moment before.
+_resolved: contextvars.ContextVar[tuple[str, Actor] | None] = contextvars.ContextVar("resolved_login", default=None)
+
+
 async def actor_of_token(token: str) -> Actor | None:
     """The user a session token belongs to right now, or None (a background event reads the token under the tab's
     lock and asks the database without it)."""
-    return await db.run(auth.resolve, token) if token else None
-
+    if not token:
+        return None
+    known = _resolved.get()
+    if known is not None and known[0] == token:
+        return known[1]
+    return await db.run(auth.resolve, token)
 
 
 def leave_for(address: str, *, replace: bool = False) -> EventSpec:
@@ -157,14 +169,21 @@ class SessionGuard(AuthState):
         Nobody logged in: to the login page, which comes back here. Logged in with a role the page
         is not for: the page shows who it is for and a link home instead of its content.
         """
-        checked = await self._guard()
+        checked, actor = await self._guard()
         opening = (await self.get_state(PageLoad))._opening(route) if page_load.declares(route) else []
         if not opening:
             return checked
-        return [*(checked if isinstance(checked, list) else [checked] if checked is not None else []), *opening]
+        if actor is not None:  # the loads run here, with the login just resolved
+            known = _resolved.set((self._token(), actor))
+            try:
+                opening = await page_load.run_here(self, opening)
+            finally:
+                _resolved.reset(known)
+        queued = [*(checked if isinstance(checked, list) else [checked] if checked is not None else []), *opening]
+        return queued or None
 
-    async def _guard(self):
-        """The session and role check of :meth:`dash_guard`: what it queues (or None)."""
+    async def _guard(self) -> tuple[Any, Actor | None]:
+        """The session and role check of :meth:`dash_guard`: what it queues (or None), and who is logged in."""
         path = self.router.url.path or routes.DASH
         polling.tab_opened(self.router.session.client_token, path)  # the tab's polls of another page end
         token = self._token()
@@ -181,18 +200,18 @@ class SessionGuard(AuthState):
                 # A persisted login that no longer holds: say so, with the way back (also when this tab
                 # already forgot its token on an earlier page, until it logs in again).
                 self.restore_error = auth.SESSION_EXPIRED
-                return forget or None
+                return forget or None, None
             self.restore_error = ""
-            return [*forget, leave_for(routes.login_with_next(path), replace=True)]
+            return [*forget, leave_for(routes.login_with_next(path), replace=True)], None
         self.restore_error = ""
         self._show_user(actor)
         if not routes.may_open(actor.roles, path):
             # Logged in, but not as someone this page is for: say so, with the way home.
             self.refused_for = routes.audience(path)
         if bell._poll_user == actor.user_id and running(bell._poll_owner, bell._poll_beat, BELL_SECONDS, routes.DASH):
-            return None  # the bell's poll, started on an earlier page of this login, goes on here
+            return None, actor  # the bell's poll, started on an earlier page of this login, goes on here
         bell._poll_user = actor.user_id
-        return NotificationBell.poll
+        return NotificationBell.poll, actor
 
 
 class NotificationBell(AuthState):

@@ -9,8 +9,8 @@ where the tab now is). Reflex's first hydrate of a document carries the hashes o
 the compiled state the document holds; a reconnect's does not: the registry's
 ``ReconnectMarker`` notes which it was in :class:`PageLoad`, which decides.
 
-A /dash page's session check decides in the same event (``SessionGuard.dash_guard``); a page outside /dash
-has :meth:`PageLoad.open` as its on_load.
+A /dash page's session check decides in the same event (``SessionGuard.dash_guard``), and runs the loads there
+too (:func:`run_here`); a page outside /dash has :meth:`PageLoad.open` as its on_load.
 """
 
 from __future__ import annotations
@@ -19,6 +19,17 @@ from collections.abc import Sequence
 from typing import Any
 
 import reflex as rx
+
+from volley_app.state import redis_state
+from volley_app.state.outage import backend_exception_handler
+
+try:  # Reflex's own way of running a handler within an event: its state changes sent, what it queues queued
+    from reflex_base.event.context import EventContext
+    from reflex_base.event.processor.base_state_processor import chain_updates, process_event
+except ImportError:  # another Reflex: each load is an event of its own, as it was queued
+    EventContext = None  # type: ignore[assignment,misc]
+# Written against the pinned Reflex (as the state managers are); under another, each load is queued as an event.
+_LOADS_RUN_HERE = EventContext is not None and redis_state.fits()
 
 # By route: the page's loads, and what runs instead of them on a reconnect of the same tab (the registry declares them).
 _OPENINGS: dict[str, tuple[tuple[Any, ...], tuple[Any, ...]]] = {}
@@ -62,3 +73,30 @@ class PageLoad(rx.State):
     def open(self, route: str):
         """The page's loads on an opening; its ``resume`` events on a reconnect to the address already loaded."""
         return self._opening(route) or None
+
+
+async def run_here(state: rx.State, loads: Sequence[Any]) -> list[Any]:
+    """Run a page's ``loads`` within the event under way (the /dash guard's), each as Reflex would run it as an event
+    of its own (what it changes is sent, what it queues is queued, what it raises is shown as Reflex shows it), but
+    without taking the tab's lock and reading its state again for each. Returns what could not run here, to be queued
+    as before: a background load (it takes the lock itself when it needs to), and every load outside an event (a
+    handler called directly).
+    """
+    if not _LOADS_RUN_HERE or not loads:
+        return list(loads)
+    try:
+        EventContext.get()
+    except LookupError:
+        return list(loads)
+    root = state._get_root_state()
+    queued: list[Any] = []
+    for handler in loads:
+        if getattr(handler, "is_background", True) or getattr(handler, "state", None) is None:
+            queued.append(handler)
+            continue
+        try:
+            target = await state.get_state(handler.state)
+            await process_event(handler=handler, payload={}, state=target, root_state=root)
+        except Exception as failure:  # noqa: BLE001 - one load's failure is shown; the page's other loads still run
+            await chain_updates(backend_exception_handler(failure), handler_name=handler.fn.__qualname__)
+    return queued
