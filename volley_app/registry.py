@@ -8,7 +8,8 @@ from here: no page adds it by hand.
 
 A page's own loads run when the page opens, not when the tab's websocket comes back
 (``state.page_load`` says why and decides; ``ReconnectMarker`` tells it which it was).
-A /dash page's guard queues them from the event that checks the session: one event fewer per page opened.
+A /dash page's guard runs them in the event that checks the session, and a navigation runs the guard in Reflex's
+own page-open event (``OpenInOneEvent``): a page opened is one event, one lock and one read of the tab's state.
 """
 
 from __future__ import annotations
@@ -21,8 +22,12 @@ from typing import Any, TypeVar
 
 import reflex as rx
 from reflex.middleware import Middleware
+from reflex.state import OnLoadInternalState, StateUpdate
 from reflex.vars import ObjectVar
 from reflex_base import constants
+from reflex_base.event import Event
+from reflex_base.event.processor.base_state_processor import chain_updates, process_event
+from reflex_base.utils.format import format_event_handler
 
 from volley_app import routes
 from volley_app.components.forms import record_screen
@@ -32,6 +37,8 @@ from volley_app.state.auth import SessionGuard
 from volley_app.state.page_load import PageLoad, address
 
 PAGES_PACKAGE = "volley_app.pages"
+_ON_LOAD_INTERNAL = format_event_handler(OnLoadInternalState.event_handlers["on_load_internal"])
+_GUARD = format_event_handler(SessionGuard.event_handlers["dash_guard"])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,6 +72,30 @@ class Page:
             if resume is not None and resume not in found:
                 found.append(resume)
         return found
+
+
+class OpenInOneEvent(Middleware):
+    """A /dash page opened by a navigation within the app runs its guard (and through it its loads) in Reflex's page
+    open event (``on_load_internal``) itself, instead of queuing the guard and then the "hydrated" mark as two events
+    more, each taking the tab's lock and reading and writing its state again.
+
+    Reflex's way is kept where this way could differ: a page whose loads are not the guard alone, a tab not marked
+    hydrated (its state is new, or an opening is still under way), and under another Reflex release.
+    """
+
+    async def preprocess(self, app, state, event):
+        if not page_load.IN_EVENT or event.name != _ON_LOAD_INTERNAL or not state.is_hydrated:
+            return None
+        loads = Event.from_event_type(app.get_load_events(state.router.url.path))
+        if len(loads) != 1 or loads[0].name != _GUARD:
+            return None
+        state.is_hydrated = False  # as Reflex marks it while a page's loads run; the mark is sent when they are done
+        guard = await state.get_state(SessionGuard)
+        await process_event(handler=SessionGuard.event_handlers["dash_guard"], payload=loads[0].payload, state=guard,
+                            root_state=state)  # fmt: skip
+        state.is_hydrated = True
+        await chain_updates(None, root_state=state, handler_name=type(self).__qualname__)
+        return StateUpdate()
 
 
 class ReconnectMarker(Middleware):
@@ -166,7 +197,9 @@ def discover() -> list[Page]:
 
 
 def add_pages(app: rx.App) -> None:
-    """Add every declared page to ``app``, and the middleware that tells a reconnect from an opening."""
+    """Add every declared page to ``app``, the middleware that tells a reconnect from an opening, and the one that
+    opens a /dash page in one event."""
     app.add_middleware(ReconnectMarker())
+    app.add_middleware(OpenInOneEvent())
     for p in discover():
         app.add_page(p.component, route=p.route, title=p.title, on_load=p.load_events or None)

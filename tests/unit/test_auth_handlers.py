@@ -15,6 +15,7 @@ import pytest
 import reflex as rx
 import sqlalchemy as sa
 from reflex.istate.manager.memory import StateManagerMemory
+from reflex.state import StateUpdate
 from reflex_base import constants
 from reflex_base.event import Event
 from reflex_base.event.context import EventContext
@@ -35,7 +36,7 @@ from volley_app.models import LoginSession, Role, User
 from volley_app.pages.auth.signup import SignupState
 from volley_app.pages.dash.profile.my_info import PlayerInfoState
 from volley_app.pages.dash.sessions.list import SessionsState
-from volley_app.registry import ReconnectMarker
+from volley_app.registry import OpenInOneEvent, ReconnectMarker
 from volley_app.services.accounts import accounts, auth
 from volley_app.settings import get_settings
 from volley_app.state.auth import AuthState, NotificationBell, SessionGuard
@@ -220,6 +221,53 @@ async def test_dash_guard_within_an_event_runs_the_pages_loads_itself_with_one_s
         follow = await state.dash_guard(routes.SESSIONS)
     assert follow == [NotificationBell.poll] and state.user_id == svl.id
     assert [e.name for e in shown] == ["_call_function"]  # the error's toast
+
+
+class _App:
+    """What the page-open middleware asks of the app: the load events of the page at an address."""
+
+    def get_load_events(self, path: str) -> list:
+        return next((p.load_events for p in registry.discover() if p.route == path), [])
+
+
+async def test_a_navigation_to_a_dash_page_opens_it_in_reflexs_page_open_event(db):
+    """A tab that has a page open goes to a /dash page: the guard and the page's loads run in the page-open event,
+    the "hydrated" mark is sent once they are done, and Reflex queues nothing more for it. Where this could differ
+    from Reflex's own way (a tab whose opening is under way or whose state is new, a page whose loads are not the
+    guard), Reflex's way runs."""
+    registry.discover()
+    svl = make_user(db, "svla", Role.SVL)
+    starts = dt.datetime.now(dt.UTC) + dt.timedelta(days=7)
+    add_league_session(db, svl, "Fall Monday", starts, starts + dt.timedelta(weeks=8))
+    root = root_state(routes.SESSIONS)
+    substate(root, SessionGuard).token_trusted = login_token(db, "svla")
+    sent: list[dict] = []
+    queued: list[Event] = []
+
+    async def emit(_token, delta):
+        sent.append(delta)
+
+    async def enqueue(_token, *events):
+        queued.extend(events)
+
+    opening = Event(name=registry._ON_LOAD_INTERNAL, payload={})
+    with _in_event(enqueue, emit):
+        update = await OpenInOneEvent().preprocess(_App(), root, opening)
+    assert update == StateUpdate()  # done: Reflex runs nothing more for this event
+    assert [r["name"] for r in substate(root, SessionsState).session_rows] == ["Fall Monday"]
+    assert substate(root, SessionGuard).user_id == svl.id
+    assert root.is_hydrated and sent[-1][root.get_full_name()]["is_hydrated_rx_state_"] is True
+    assert sorted(e.name.rpartition(".")[2] for e in queued) == ["poll", "poll"]  # the bell's and the list's
+
+    with _in_event(enqueue, emit):
+        root.is_hydrated = False  # an opening under way, or a state Reflex has just made
+        assert await OpenInOneEvent().preprocess(_App(), root, opening) is None
+        root.is_hydrated = True
+        navigate(root, routes.SIGNUP)  # a page outside /dash
+        assert await OpenInOneEvent().preprocess(_App(), root, opening) is None
+        navigate(root, routes.SESSIONS)
+        other = Event(name=f"{SessionsState.get_full_name()}.next_page", payload={})
+        assert await OpenInOneEvent().preprocess(_App(), root, other) is None
 
 
 def _in_event(enqueue, emit_delta, emit_event=None) -> EventContext:

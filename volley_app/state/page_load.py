@@ -29,7 +29,7 @@ try:  # Reflex's own way of running a handler within an event: its state changes
 except ImportError:  # another Reflex: each load is an event of its own, as it was queued
     EventContext = None  # type: ignore[assignment,misc]
 # Written against the pinned Reflex (as the state managers are); under another, each load is queued as an event.
-_LOADS_RUN_HERE = EventContext is not None and redis_state.fits()
+IN_EVENT = EventContext is not None and redis_state.fits()
 
 # By route: the page's loads, and what runs instead of them on a reconnect of the same tab (the registry declares them).
 _OPENINGS: dict[str, tuple[tuple[Any, ...], tuple[Any, ...]]] = {}
@@ -82,7 +82,7 @@ async def run_here(state: rx.State, loads: Sequence[Any]) -> list[Any]:
     as before: a background load (it takes the lock itself when it needs to), and every load outside an event (a
     handler called directly).
     """
-    if not _LOADS_RUN_HERE or not loads:
+    if not IN_EVENT or not loads:
         return list(loads)
     try:
         EventContext.get()
