@@ -266,3 +266,66 @@ async def test_where_the_backend_has_an_origin_of_its_own_the_login_is_handed_to
     assert done["target"] == _origin() + "/dash/leagues/4"
     monkeypatch.setattr(get_settings(), "backend_url", _origin())
     assert _done((await _login(client)).text)["handover"] is False
+
+
+# --- the app's first files, fetched ahead while the person types -----------------------------------------------
+
+SHELL = """<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"/><link href="/favicon.svg" rel="icon"/>
+<link as="style" href="/assets/styles-A1.css" rel="preload"/><link rel="modulepreload" href="/assets/manifest-B2.js"/>
+<link rel="modulepreload" href="/assets/entry.client-C3.js"/><link rel="modulepreload" href="/assets/react-D4.js"/>
+<script>document.documentElement.classList.add("light")</script><script type="module" src="/assets/boot-E5.js"></script>
+<link href="/assets/styles-A1.css" rel="stylesheet" type="text/css"/><link href="https://fonts.example/x.css" rel="stylesheet"/>
+</head><body><script type="module" async="">import("/assets/entry.client-C3.js");</script></body></html>"""
+SHELL_FILES = ["/assets/manifest-B2.js", "/assets/entry.client-C3.js", "/assets/react-D4.js", "/assets/boot-E5.js",
+               "/assets/styles-A1.css"]  # fmt: skip
+
+
+def _prefetched(page: str) -> list[str]:
+    return re.findall(r'<link rel="prefetch" href="([^"]*)">', page)
+
+
+@pytest.fixture
+def build(tmp_path, monkeypatch):
+    """Where the frontend build of this test lives (REFLEX_WEB_WORKDIR), empty until the test writes its pages."""
+    monkeypatch.setenv("REFLEX_WEB_WORKDIR", str(tmp_path / "web"))
+    return tmp_path / "web" / "build" / "client"
+
+
+async def test_the_login_page_fetches_ahead_the_files_the_builds_pages_link(client, db, build):
+    build.mkdir(parents=True)
+    (build / "index.html").write_text(SHELL)
+    response = await client.get(routes.LOGIN)
+    assert response.status_code == 200
+    check_headers(response)
+    assert _prefetched(response.text) == SHELL_FILES  # the page's own, in its order, each once; no other site's
+    assert response.text.index('<link rel="prefetch"') > response.text.index("</footer>")  # once the page is in
+    assert _prefetched((await client.get(routes.login_with_next("/dash/leagues/4"))).text) == SHELL_FILES
+    refused = await _login(client, "nobody", "wrong")
+    assert refused.status_code == 401 and _prefetched(refused.text) == SHELL_FILES  # the form again, to type in
+    home = await client.get(routes.HOME)  # a visitor who never logs in pays nothing for the app
+    assert home.status_code == 200 and _prefetched(home.text) == [] and "prefetch" not in home.text
+
+
+async def test_the_players_home_adds_its_own_files_to_the_shells(client, build):
+    (build / "dash").mkdir(parents=True)
+    (build / "index.html").write_text(SHELL)
+    dash = SHELL.replace('rel="modulepreload" href="/assets/react-D4.js"/>',
+                         'rel="modulepreload" href="/assets/react-D4.js"/><link rel="modulepreload" href="/assets/_dash_._index-F6.js"/>')  # fmt: skip
+    (build / "dash" / "index.html").write_text(dash)
+    assert _prefetched((await client.get(routes.LOGIN)).text) == [*SHELL_FILES, "/assets/_dash_._index-F6.js"]
+
+
+async def test_without_a_build_the_login_page_fetches_nothing_ahead(client, build):
+    response = await client.get(routes.LOGIN)
+    assert response.status_code == 200 and "<h1>Login</h1>" in response.text
+    assert _prefetched(response.text) == [] and "prefetch" not in response.text
+    build.mkdir(parents=True)  # a build folder without its pages is no build
+    assert _prefetched((await client.get(routes.LOGIN)).text) == []
+
+
+async def test_where_the_apps_pages_are_on_another_origin_nothing_is_fetched_ahead(client, build, monkeypatch):
+    """The dev server: its pages are not the build's, and this origin serves none of the build's files."""
+    build.mkdir(parents=True)
+    (build / "index.html").write_text(SHELL)
+    monkeypatch.setattr(get_settings(), "backend_url", "http://localhost:8000")
+    assert _prefetched((await client.get(routes.LOGIN)).text) == []

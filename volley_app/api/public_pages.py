@@ -9,7 +9,9 @@ registration) are on PUBLIC_URL, as in emails.
 
 The login page (``/login``) is drawn here too, so a player at the gym can log in as soon as the form shows: it posts
 to itself, and a login that holds answers with a page that leaves the token where the app's pages look for it
-(``state.auth.AuthState``) and goes on; one that does not answers with the form again and what went wrong.
+(``state.auth.AuthState``) and goes on; one that does not answers with the form again and what went wrong. While the
+person types, the page has the browser fetch the app's first files from the build (at the lowest priority), so the page
+the login goes on to takes them from the browser's cache.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import gzip
 import json
 import logging
 import urllib.parse
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +33,7 @@ from markupsafe import Markup
 
 from volley_app import db, routes
 from volley_app.api.deps import client_ip
+from volley_app.api.security import built_pages
 from volley_app.services.accounts import auth
 from volley_app.services.core import validation
 from volley_app.services.core.errors import UNEXPECTED, DomainError, Forbidden
@@ -143,6 +147,55 @@ NOT_KEPT = "no-store"
 CROSS_SITE_LOGIN = "Please log in from this site's own login page."
 
 
+# The build's pages whose files the login page warms: the shell every app page shares, and the player's home, where
+# most logins go on to.
+FIRST_PAGES = ("index.html", routes.DASH.strip("/") + "/index.html")
+
+
+class _FirstFiles(HTMLParser):
+    """The files a built page loads before it shows (its module scripts and stylesheets), in the page's order, each
+    once; only the site's own (a path, as the build writes them: the very address the page asks for)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = {k: v or "" for k, v in attrs}
+        rel = named.get("rel", "").lower().split()
+        if tag == "link" and ("modulepreload" in rel or "stylesheet" in rel):
+            href = named.get("href", "")
+        elif tag == "script" and named.get("type", "").lower() == "module":
+            href = named.get("src", "")
+        else:
+            return
+        parts = urllib.parse.urlsplit(href)
+        if href.startswith("/") and not parts.scheme and not parts.netloc and href not in self.found:
+            self.found.append(href)
+
+
+@functools.cache
+def _files_of(build: Path) -> tuple[str, ...]:
+    """The first files of the app's pages in the build at ``build``: read once (a build never changes under the
+    process that serves it; a new one comes with a restart)."""
+    files = _FirstFiles()
+    for page in FIRST_PAGES:
+        if (build / page).is_file():
+            files.feed((build / page).read_text(errors="replace"))
+    files.close()
+    return tuple(files.found)
+
+
+def _app_files() -> tuple[str, ...]:
+    """What the login page has the browser fetch ahead: the app's first files, where this origin serves the build
+    (``make run``, nginx); none without a build (a backend-only test) or where the app's pages are on another origin
+    (the dev server, whose pages are not the build's)."""
+    build = built_pages()
+    if not routes.backend_shares_origin() or not (build / "index.html").is_file():
+        return ()
+    return _files_of(build.resolve())
+
+
 def _login_form(request: Request, next_path: str, *, status: int = 200, error: str = "", notice: str = "",
                 username: str = "", trusted: bool = True) -> HTMLResponse:  # fmt: skip
     """The login form (spec section 2), with what went wrong (``error``) or a ``notice``; ``next_path``: where a
@@ -153,7 +206,7 @@ def _login_form(request: Request, next_path: str, *, status: int = 200, error: s
         description="Log in to find a sub, answer sub requests and run your team.",
         action=routes.LOGIN, next=next_path, error=error, notice=notice, username=username, trusted=trusted,
         signup_href=routes.absolute(routes.signup_with_next(after) if after else routes.SIGNUP),
-        forgot=routes.absolute(routes.FORGOT_PASSWORD), trust_key=auth.BROWSER_TRUST,
+        forgot=routes.absolute(routes.FORGOT_PASSWORD), trust_key=auth.BROWSER_TRUST, prefetch=_app_files(),
     )  # fmt: skip
 
 

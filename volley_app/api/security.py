@@ -189,8 +189,9 @@ class StaticCaching:
         await self.app(scope, receive, send_with_caching)
 
 
-def _built_pages() -> Path:
-    """Where the frontend build keeps its pages, as Reflex's one-port server reads them."""
+def built_pages() -> Path:
+    """Where the frontend build keeps its pages and files, as Reflex's one-port server reads them (``.web`` or
+    REFLEX_WEB_WORKDIR, as nginx's root: ``scripts/prod.sh``)."""
     from reflex import constants
     from reflex.utils import prerequisites
 
@@ -203,7 +204,7 @@ class PageAddresses:
     would first send the browser on to ``/login/`` (a round trip more on a phone). Only the file looked up changes;
     the address the browser shows stays."""
 
-    def __init__(self, app: ASGIApp, pages: Callable[[], Path] = _built_pages):
+    def __init__(self, app: ASGIApp, pages: Callable[[], Path] = built_pages):
         self.app = app
         self._pages = pages
 
