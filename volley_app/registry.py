@@ -8,8 +8,8 @@ from here: no page adds it by hand.
 
 A page's own loads run when the page opens, not when the tab's websocket comes back
 (``state.page_load`` says why and decides; ``ReconnectMarker`` tells it which it was).
-A /dash page's guard runs them in the event that checks the session, and a navigation runs the guard in Reflex's
-own page-open event (``OpenInOneEvent``): a page opened is one event, one lock and one read of the tab's state.
+A /dash page's guard runs them in the event that checks the session, and Reflex's own page-open event runs the guard
+(``OpenInOneEvent``): a page opened is one event, one lock and one read of the tab's state.
 """
 
 from __future__ import annotations
@@ -75,16 +75,21 @@ class Page:
 
 
 class OpenInOneEvent(Middleware):
-    """A /dash page opened by a navigation within the app runs its guard (and through it its loads) in Reflex's page
-    open event (``on_load_internal``) itself, instead of queuing the guard and then the "hydrated" mark as two events
-    more, each taking the tab's lock and reading and writing its state again.
+    """A /dash page opened (a navigation within the app, a document's load after its hydrate) runs its guard, and
+    through it its loads, in Reflex's page-open event (``on_load_internal``) itself, instead of queuing the guard and
+    then the "hydrated" mark as two events more, each taking the tab's lock and reading and writing its state again.
 
     Reflex's way is kept where this way could differ: a page whose loads are not the guard alone, a tab not marked
-    hydrated (its state is new, or an opening is still under way), and under another Reflex release.
+    hydrated other than by the hydrate just before (its state is new, or an opening is still under way), and under
+    another Reflex release.
     """
 
     async def preprocess(self, app, state, event):
-        if not page_load.IN_EVENT or event.name != _ON_LOAD_INTERNAL or not state.is_hydrated:
+        if not page_load.IN_EVENT or event.name != _ON_LOAD_INTERNAL:
+            return None
+        gate = await state.get_state(PageLoad)
+        hydrated_now, gate._hydrated_now = gate._hydrated_now, False
+        if not (state.is_hydrated or hydrated_now):
             return None
         loads = Event.from_event_type(app.get_load_events(state.router.url.path))
         if len(loads) != 1 or loads[0].name != _GUARD:
@@ -106,6 +111,7 @@ class ReconnectMarker(Middleware):
             payload = event.payload if isinstance(event.payload, dict) else {}
             gate = await state.get_state(PageLoad)
             gate._reconnected_at = "" if payload.get(constants.CompileVars.PAYLOAD_HASHES) else address(state)
+            gate._hydrated_now = True
         return None
 
 

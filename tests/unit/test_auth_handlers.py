@@ -230,11 +230,11 @@ class _App:
         return next((p.load_events for p in registry.discover() if p.route == path), [])
 
 
-async def test_a_navigation_to_a_dash_page_opens_it_in_reflexs_page_open_event(db):
-    """A tab that has a page open goes to a /dash page: the guard and the page's loads run in the page-open event,
-    the "hydrated" mark is sent once they are done, and Reflex queues nothing more for it. Where this could differ
-    from Reflex's own way (a tab whose opening is under way or whose state is new, a page whose loads are not the
-    guard), Reflex's way runs."""
+async def test_a_dash_page_opens_in_reflexs_page_open_event(db):
+    """A tab goes to a /dash page (from another page, or a document's load after its hydrate): the guard and the
+    page's loads run in the page-open event, the "hydrated" mark is sent once they are done, and Reflex queues nothing
+    more for it. Where this could differ from Reflex's own way (a tab whose opening is under way or whose state is new,
+    a page whose loads are not the guard), Reflex's way runs."""
     registry.discover()
     svl = make_user(db, "svla", Role.SVL)
     starts = dt.datetime.now(dt.UTC) + dt.timedelta(days=7)
@@ -260,6 +260,9 @@ async def test_a_navigation_to_a_dash_page_opens_it_in_reflexs_page_open_event(d
     assert sorted(e.name.rpartition(".")[2] for e in queued) == ["poll", "poll"]  # the bell's and the list's
 
     with _in_event(enqueue, emit):
+        root.is_hydrated = False  # the document's hydrate unmarked it (a first load, a reload): this way too
+        await ReconnectMarker().preprocess(None, root, _reconnect())
+        assert await OpenInOneEvent().preprocess(_App(), root, opening) == StateUpdate() and root.is_hydrated
         root.is_hydrated = False  # an opening under way, or a state Reflex has just made
         assert await OpenInOneEvent().preprocess(_App(), root, opening) is None
         root.is_hydrated = True

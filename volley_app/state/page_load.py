@@ -55,6 +55,9 @@ class PageLoad(rx.State):
 
     _loaded: str = ""
     _reconnected_at: str = ""
+    # Set by each hydrate (the registry's ``ReconnectMarker``), spent by the page-open event after it: that event finds
+    # a tab not marked hydrated because the hydrate unmarked it, not because its state is new.
+    _hydrated_now: bool = False
 
     def _opening(self, route: object) -> list[Any]:
         """What runs as the page at ``route`` opens: its loads, or on a reconnect to the address already loaded its
