@@ -68,7 +68,7 @@ _MEASURE = """(() => {
   const own = (el) => Object.keys(el).some((k) => k.startsWith('__reactFiber'));
   const look = () => {
     if (!document.body) return setTimeout(look, 20);
-    const app = document.querySelector('script[src*="entry.client"], link[href*="entry.client"]');
+    const app = document.querySelector('script[src*="entry.client"], link[rel="modulepreload"][href*="entry.client"]');
     if (!app) { if (document.readyState === 'complete') { m.usable = performance.now(); return; } return setTimeout(look, 20); }
     const controls = [...document.querySelectorAll('button, form, a[href], input')];
     if (own(document.documentElement) && controls.length && controls.every(own)) { m.usable = performance.now(); return; }

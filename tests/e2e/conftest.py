@@ -320,9 +320,10 @@ def browser():
 
 
 # The page's server-drawn HTML shows before React has taken it over; a click in that gap does nothing (a dialog's
-# button) or posts the form natively. A person's click comes later than a test's: each page load waits for it.
+# button) or posts the form natively. A person's click comes later than a test's: each page load waits for it. (A page
+# the backend draws only fetches the app's files ahead, as the login does: no React comes to take it over.)
 HYDRATED = """() => {
-  if (!document.querySelector('link[href*="entry.client"], script[src*="entry.client"]')) return true;
+  if (!document.querySelector('link[rel="modulepreload"][href*="entry.client"], script[src*="entry.client"]')) return true;
   const own = (el) => Object.keys(el).some((k) => k.startsWith('__reactFiber'));
   return own(document.documentElement) && [...document.querySelectorAll('button, form, a[href]')].every(own); }"""
 
