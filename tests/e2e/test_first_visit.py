@@ -1,5 +1,5 @@
-"""A player's first visit on a new phone: the login page has the browser fetch the app's first files while the
-person types, at the lowest priority, and the page the login goes on to (``/dash``) takes them from the browser's
+"""A player's first visit on a new phone: once the person starts on the login form, the page has the browser fetch the
+app's first files at the lowest priority, and the page the login goes on to (``/dash``) takes them from the browser's
 cache instead of the network."""
 
 from __future__ import annotations
@@ -70,10 +70,14 @@ def test_the_login_page_warms_the_apps_files_and_dash_takes_them_from_the_cache(
     expect(page.get_by_label("Username")).to_be_focused()
 
     origin = app_url.rstrip("/")
-    ahead = page.eval_on_selector_all('link[rel="prefetch"]', "links => links.map((l) => l.getAttribute('href'))")
+    ahead = (page.locator("form").get_attribute("data-ahead") or "").split()
     assert any("/entry.client-" in h for h in ahead) and any(h.endswith(".css") for h in ahead), ahead
     assert all(h.startswith("/assets/") for h in ahead), ahead  # the build's hashed files, on this origin
     urls = [origin + h for h in ahead]
+    page.wait_for_timeout(1000)
+    assert not [u for u in urls if network.requested(u)]  # a visit that never starts on the form fetches none
+
+    page.get_by_label("Username").press_sequentially("ali")  # the person starts typing
     deadline = time.monotonic() + 30
     while not network.finished_all(urls):  # fetched while the person types
         assert time.monotonic() < deadline, [u for u in urls if not network.finished_all([u])]
