@@ -9,9 +9,9 @@ registration) are on PUBLIC_URL, as in emails.
 
 The login page (``/login``) is drawn here too, so a player at the gym can log in as soon as the form shows: it posts
 to itself, and a login that holds answers with a page that leaves the token where the app's pages look for it
-(``state.auth.AuthState``) and goes on; one that does not answers with the form again and what went wrong. While the
-person types, the page has the browser fetch the app's first files from the build (at the lowest priority), so the page
-the login goes on to takes them from the browser's cache.
+(``state.auth.AuthState``) and goes on; one that does not answers with the form again and what went wrong. Once the
+person starts on the form, the page has the browser fetch the app's first files from the build (at the lowest
+priority), so the page the login goes on to takes them from the browser's cache.
 """
 
 from __future__ import annotations
