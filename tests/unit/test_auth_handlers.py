@@ -173,13 +173,8 @@ async def test_dash_guard_queues_the_pages_loads_after_the_check(db):
 async def test_dash_guard_within_an_event_runs_the_pages_loads_itself_with_one_session_check(db, monkeypatch):
     """As the app runs it (within an event), the guard runs the page's loads itself: what they read is sent with the
     check's changes, what they queue is queued, and the login is asked of the database once for both."""
-    registry.discover()
-    svl = make_user(db, "svla", Role.SVL)
-    starts = dt.datetime.now(dt.UTC) + dt.timedelta(days=7)
-    add_league_session(db, svl, "Fall Monday", starts, starts + dt.timedelta(weeks=8))
-    root = root_state(routes.SESSIONS)
+    svl, root = _svl_on_the_sessions_list(db)
     state = substate(root, SessionGuard)
-    state.token_trusted = login_token(db, "svla")
     asked: list[str] = []
     real_run = dbmod.run
 
@@ -189,38 +184,26 @@ async def test_dash_guard_within_an_event_runs_the_pages_loads_itself_with_one_s
         return await real_run(fn, *args, **kwargs)
 
     monkeypatch.setattr(dbmod, "run", counted)
-    sent: list[dict] = []
-    queued: list[Event] = []
-
-    async def emit(_token, delta):
-        sent.append(delta)
-
-    async def enqueue(_token, *events):
-        queued.extend(events)
-
-    with _in_event(enqueue, emit):
+    tab = _Processor()
+    with tab.event():
         follow = await state.dash_guard(routes.SESSIONS)
     assert follow == [NotificationBell.poll]  # the loads ran: only the bell's poll is left to queue
     assert asked == ["resolve_with_unread"]
     assert [r["name"] for r in substate(root, SessionsState).session_rows] == ["Fall Monday"]
-    assert any("Fall Monday" in json.dumps(delta, default=str) for delta in sent)  # sent in this event
-    assert [e.name.rpartition(".")[2] for e in queued] == ["poll"]  # the list's poll, queued by its load
+    assert any("Fall Monday" in json.dumps(delta, default=str) for delta in tab.sent)  # sent in this event
+    assert [e.name.rpartition(".")[2] for e in tab.queued] == ["poll"]  # the list's poll, queued by its load
     assert substate(root, PageLoad)._loaded == routes.SESSIONS
 
     # A load that fails is shown as any event's failure would be; the check's own work stands.
     async def failing(_self):
         raise RuntimeError("the list could not be read")
 
-    async def show(_token, *events):
-        shown.extend(events)
-
     monkeypatch.setattr(SessionsState, "_open_list", failing)
-    shown: list[Event] = []
     navigate(root, routes.SESSIONS + "?q=Fall")
-    with _in_event(enqueue, emit, show):
+    with tab.event():
         follow = await state.dash_guard(routes.SESSIONS)
     assert follow == [NotificationBell.poll] and state.user_id == svl.id
-    assert [e.name for e in shown] == ["_call_function"]  # the error's toast
+    assert [e.name for e in tab.shown] == ["_call_function"]  # the error's toast
 
 
 class _App:
@@ -235,31 +218,18 @@ async def test_a_dash_page_opens_in_reflexs_page_open_event(db):
     page's loads run in the page-open event, the "hydrated" mark is sent once they are done, and Reflex queues nothing
     more for it. Where this could differ from Reflex's own way (a tab whose opening is under way or whose state is new,
     a page whose loads are not the guard), Reflex's way runs."""
-    registry.discover()
-    svl = make_user(db, "svla", Role.SVL)
-    starts = dt.datetime.now(dt.UTC) + dt.timedelta(days=7)
-    add_league_session(db, svl, "Fall Monday", starts, starts + dt.timedelta(weeks=8))
-    root = root_state(routes.SESSIONS)
-    substate(root, SessionGuard).token_trusted = login_token(db, "svla")
-    sent: list[dict] = []
-    queued: list[Event] = []
-
-    async def emit(_token, delta):
-        sent.append(delta)
-
-    async def enqueue(_token, *events):
-        queued.extend(events)
-
+    svl, root = _svl_on_the_sessions_list(db)
+    tab = _Processor()
     opening = Event(name=registry._ON_LOAD_INTERNAL, payload={})
-    with _in_event(enqueue, emit):
+    with tab.event():
         update = await OpenInOneEvent().preprocess(_App(), root, opening)
     assert update == StateUpdate()  # done: Reflex runs nothing more for this event
     assert [r["name"] for r in substate(root, SessionsState).session_rows] == ["Fall Monday"]
     assert substate(root, SessionGuard).user_id == svl.id
-    assert root.is_hydrated and sent[-1][root.get_full_name()]["is_hydrated_rx_state_"] is True
-    assert sorted(e.name.rpartition(".")[2] for e in queued) == ["poll", "poll"]  # the bell's and the list's
+    assert root.is_hydrated and tab.sent[-1][root.get_full_name()]["is_hydrated_rx_state_"] is True
+    assert sorted(e.name.rpartition(".")[2] for e in tab.queued) == ["poll", "poll"]  # the bell's and the list's
 
-    with _in_event(enqueue, emit):
+    with tab.event():
         root.is_hydrated = False  # the document's hydrate unmarked it (a first load, a reload): this way too
         await ReconnectMarker().preprocess(None, root, _reconnect())
         assert await OpenInOneEvent().preprocess(_App(), root, opening) == StateUpdate() and root.is_hydrated
@@ -273,10 +243,38 @@ async def test_a_dash_page_opens_in_reflexs_page_open_event(db):
         assert await OpenInOneEvent().preprocess(_App(), root, other) is None
 
 
-def _in_event(enqueue, emit_delta, emit_event=None) -> EventContext:
-    """What the app's event processor sets up around a handler: where its updates and queued events go."""
-    return EventContext(token="tab-token", state_manager=StateManagerMemory(), enqueue_impl=enqueue,  # type: ignore[arg-type]
-                        emit_delta_impl=emit_delta, emit_event_impl=emit_event)  # fmt: skip
+def _svl_on_the_sessions_list(db):
+    """An operator with one coming session, logged in in a tab at the sessions list: (the operator, the tab's root)."""
+    registry.discover()
+    svl = make_user(db, "svla", Role.SVL)
+    starts = dt.datetime.now(dt.UTC) + dt.timedelta(days=7)
+    add_league_session(db, svl, "Fall Monday", starts, starts + dt.timedelta(weeks=8))
+    root = root_state(routes.SESSIONS)
+    substate(root, SessionGuard).token_trusted = login_token(db, "svla")
+    return svl, root
+
+
+class _Processor:
+    """What the app's event processor sets up around a handler, keeping what the handler sent: its updates, the
+    events it queued, and those for the browser."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+        self.queued: list[Event] = []
+        self.shown: list[Event] = []
+
+    async def _emit(self, _token, delta) -> None:
+        self.sent.append(delta)
+
+    async def _enqueue(self, _token, *events) -> None:
+        self.queued.extend(events)
+
+    async def _show(self, _token, *events) -> None:
+        self.shown.extend(events)
+
+    def event(self) -> EventContext:
+        return EventContext(token="tab-token", state_manager=StateManagerMemory(), enqueue_impl=self._enqueue,  # type: ignore[arg-type]
+                            emit_delta_impl=self._emit, emit_event_impl=self._show)  # fmt: skip
 
 
 def _reconnect() -> Event:
