@@ -95,10 +95,12 @@ class OpenInOneEvent(Middleware):
         if len(loads) != 1 or loads[0].name != _GUARD:
             return None
         state.is_hydrated = False  # as Reflex marks it while a page's loads run; the mark is sent when they are done
-        guard = await state.get_state(SessionGuard)
-        await process_event(handler=SessionGuard.event_handlers["dash_guard"], payload=loads[0].payload, state=guard,
-                            root_state=state)  # fmt: skip
-        state.is_hydrated = True
+        try:
+            guard = await state.get_state(SessionGuard)
+            await process_event(handler=SessionGuard.event_handlers["dash_guard"], payload=loads[0].payload,
+                                state=guard, root_state=state)  # fmt: skip
+        finally:  # marked even when the guard fails, as Reflex's own mark (an event of its own) would still come
+            state.is_hydrated = True
         await chain_updates(None, root_state=state, handler_name=type(self).__qualname__)
         return StateUpdate()
 

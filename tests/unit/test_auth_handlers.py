@@ -243,6 +243,19 @@ async def test_a_dash_page_opens_in_reflexs_page_open_event(db):
         assert await OpenInOneEvent().preprocess(_App(), root, other) is None
 
 
+async def test_a_page_open_whose_guard_fails_still_marks_the_tab_hydrated(db, monkeypatch):
+    """The failure goes on to the app's handler of failed events; the tab is not left waiting for its page."""
+    _svl, root = _svl_on_the_sessions_list(db)
+
+    async def failing(_self):
+        raise RuntimeError("the database is out of reach")
+
+    monkeypatch.setattr(SessionGuard, "_guard", failing)
+    with _Processor().event(), pytest.raises(RuntimeError):
+        await OpenInOneEvent().preprocess(_App(), root, Event(name=registry._ON_LOAD_INTERNAL, payload={}))
+    assert root.is_hydrated
+
+
 def _svl_on_the_sessions_list(db):
     """An operator with one coming session, logged in in a tab at the sessions list: (the operator, the tab's root)."""
     registry.discover()
