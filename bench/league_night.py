@@ -463,6 +463,7 @@ class Chromium:
         from playwright.sync_api import sync_playwright
 
         from tests.e2e.conftest import CHROMIUM_ARGS
+        from volley_app.components import last_seen
 
         out = []
         with sync_playwright() as p:
@@ -475,6 +476,7 @@ class Chromium:
                 try:
                     page.goto(f"/dash/leagues/{self.league}")
                     page.get_by_role("link", name="Standings").first.wait_for(timeout=60_000)
+                    page.locator(last_seen.TAG).wait_for(state="detached", timeout=60_000)  # the app's own page, live
                 except PlaywrightTimeout:
                     out.append(60_000.0)
                     continue

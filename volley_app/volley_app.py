@@ -23,6 +23,7 @@ from volley_app.api.mail_links import create_mail_links_api
 from volley_app.api.proxy import ForwardedClient
 from volley_app.api.public_pages import KEEP_LOGIN, create_public_pages_api
 from volley_app.api.security import protect
+from volley_app.components.last_seen import LAST_SEEN_PAGE
 from volley_app.services.accounts import auth
 from volley_app.services.core import background
 from volley_app.services.mail import mail, push
@@ -106,6 +107,7 @@ app = rx.App(
         rx.el.meta(name="theme-color", content=THEME_COLOR),
         _inline_script(EARLY_SUBMIT_GUARD),
         _inline_script(REGISTER_SERVICE_WORKER),
+        _inline_script(LAST_SEEN_PAGE),
         *([] if routes.backend_shares_origin() else [_inline_script(LOGIN_HANDOVER)]),
     ],
     html_lang="en",

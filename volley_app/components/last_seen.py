@@ -1,0 +1,129 @@
+"""The page a player saw last, shown again the moment they come back, until the app shows it live.
+
+A /dash page's content comes over the app's websocket, after its JavaScript has run: on a phone, a second or more
+after the page opened, even when every file comes from the device. Once the app shows a page, the browser keeps a
+copy of it (the page as drawn and the style rules it uses) in the storage that keeps the login: the tab's storage
+for a login not kept on this device (no Trust This Device), so the copy goes with the tab; the device's for a
+trusted one. When that page is opened again under the same login, the copy is put on the screen before the app
+starts (marked busy), and the moment the app shows its own content the copy goes. Its links work as links; a button
+tapped on it is tapped on the app's page when that comes, if the page reads the same (else the tap is dropped, and
+the person sees the page as it is now); its fields take no typing. A copy is kept for the last ``PAGES_KEPT`` pages; none of a
+page with a card form, a password or a file field; none after the login ends (a logout, another login), which
+drops them all.
+
+React passes by the copy's element in the page's body (a tag it never draws), so the app's hydration is not
+disturbed; should React draw the body afresh and drop it, the app's page shows at once.
+"""
+
+from __future__ import annotations
+
+import json
+
+from volley_app import routes
+from volley_app.services.accounts import auth
+
+PAGES_KEPT = 6
+LARGEST = 400_000  # characters of one page's copy; a larger page is not kept
+SHOWN_AT_MOST_MS = 15_000  # the copy goes after this even if the app has not shown the page (no connection)
+STORAGE_KEY = "vb_seen"
+TAG = "vb-seen"  # the copy's element
+
+LAST_SEEN_PAGE = """(function () {
+  var keys = KEYS;
+  if (location.pathname.indexOf(keys.dash) !== 0) return;
+  var stores;
+  try { stores = [sessionStorage, localStorage]; } catch (e) { return; }
+  function login() {
+    var tab = sessionStorage.getItem(keys.tab), kept = localStorage.getItem(keys.token);
+    if (tab) return {who: tab.slice(-12), store: sessionStorage};
+    return kept ? {who: kept.slice(-12), store: localStorage} : null;
+  }
+  // What is kept for the login ``now``; copies kept under another login, or in the storage it does not use, go.
+  function read(now) {
+    var found = null;
+    stores.forEach(function (store) {
+      var raw = store.getItem(keys.seen), kept = null;
+      try { kept = raw && JSON.parse(raw); } catch (e) {}
+      if (now && store === now.store && kept && kept.who === now.who && kept.pages) found = kept;
+      else if (raw) store.removeItem(keys.seen);
+    });
+    return found || (now ? {who: now.who, pages: []} : null);
+  }
+  function here() { return location.pathname + location.search; }
+  function live() { return document.querySelector('body > [data-is-root-theme] main'); }
+  // The app shows a page's own content (not its spinner) in its main column (the style rules drawn with it aside).
+  function ready(main) {
+    var shown = main ? Array.prototype.filter.call(main.children, function (el) { return el.tagName !== 'STYLE'; }) : [];
+    return shown.length > 0 && !shown[0].matches('[role="status"][aria-label="Loading"]');
+  }
+  var opened = login(), seen = read(opened), copy = null, rules = null, timer = null, tapped = -1;
+  var page = seen && seen.pages.filter(function (p) { return p.path === here(); })[0];
+  if (page) {
+    rules = document.createElement('style');
+    rules.textContent = keys.tag + '{display:block}body > [data-is-root-theme]{display:none !important}' + page.css;
+    document.head.appendChild(rules);
+    copy = document.createElement(keys.tag);
+    copy.setAttribute('aria-busy', 'true');
+    copy.innerHTML = page.html;
+    Array.prototype.forEach.call(copy.querySelectorAll('input, select, textarea'), function (el) { el.disabled = true; });
+    // A button tapped on the copy is tapped again on the app's page when it shows, if that page reads the same.
+    copy.addEventListener('click', function (e) {
+      var button = e.target.closest && e.target.closest('button');
+      if (!button) return;
+      e.preventDefault();
+      tapped = Array.prototype.indexOf.call(copy.querySelectorAll('button'), button);
+    }, true);
+    setTimeout(done, keys.shownAtMost);
+  }
+  function done() {
+    if (!copy) return;
+    var main = live(), same = main && main.textContent === copy.querySelector('main').textContent;
+    copy.remove();
+    rules.remove();
+    copy = rules = null;
+    var again = same && tapped >= 0 && main.closest('[data-is-root-theme]').querySelectorAll('button')[tapped];
+    if (again) again.click();
+  }
+  function styleOf(html) {
+    var used = {}, found = [];
+    (html.match(/css-[a-z0-9]+/g) || []).forEach(function (name) { used[name] = true; });
+    Array.prototype.forEach.call(document.querySelectorAll('style[data-emotion]'), function (el) {
+      var list = [];
+      try { list = el.sheet ? el.sheet.cssRules : []; } catch (e) {}
+      Array.prototype.forEach.call(list, function (rule) {
+        var name = (rule.cssText.match(/css-[a-z0-9]+/) || [])[0];
+        if (name && used[name]) found.push(rule.cssText);
+      });
+    });
+    return found.join('');
+  }
+  function keep() {
+    timer = null;
+    var now = login(), main = live();
+    // The page shows what the login it opened under may see: under another login (or none) now, nothing is kept.
+    if (!now || !opened || now.who !== opened.who) { read(now); return; }
+    if (!ready(main) || main.querySelector('iframe, input[type="password"], input[type="file"]')) return;
+    var html = main.closest('[data-is-root-theme]').outerHTML, css = styleOf(html), at = here();
+    if (html.length + css.length > keys.largest) return;
+    var kept = read(now);
+    kept.pages = [{path: at, html: html, css: css}].concat(kept.pages.filter(function (p) { return p.path !== at; }))
+      .slice(0, keys.pagesKept);
+    try { now.store.setItem(keys.seen, JSON.stringify(kept)); } catch (e) { now.store.removeItem(keys.seen); }
+  }
+  function watch() {
+    if (copy) document.body.insertBefore(copy, document.body.firstChild);
+    new MutationObserver(function () {
+      if (copy && (!copy.isConnected || ready(live()))) done();
+      if (!copy) { clearTimeout(timer); timer = setTimeout(keep, 500); }
+    }).observe(document.body, {childList: true, subtree: true, characterData: true, attributes: true});
+    window.addEventListener('pagehide', function () {
+      if (timer) { clearTimeout(timer); keep(); } else if (!login()) read(null);
+    });
+  }
+  if (document.body) watch();
+  else new MutationObserver(function (_, self) {
+    if (document.body) { self.disconnect(); watch(); }
+  }).observe(document.documentElement, {childList: true});
+})();""".replace("KEYS", json.dumps({
+    "dash": routes.DASH, "token": auth.BROWSER_TOKEN, "tab": auth.BROWSER_TAB_TOKEN, "seen": STORAGE_KEY, "tag": TAG,
+    "pagesKept": PAGES_KEPT, "largest": LARGEST, "shownAtMost": SHOWN_AT_MOST_MS}))  # fmt: skip
