@@ -21,7 +21,9 @@ same stylesheets and images and served by a plain static file server (gzip, as t
 visit (``/dash`` again in the same browser, its service worker and cache warm, the copy of the page it saw kept) is
 measured against the static page's own repeat visit. ``/dash`` after the login page is the way a player comes in on a new phone: the login page
 open while they type (TYPING_SECONDS; it fetches the app's files once they start), then ``/dash`` in the same browser, against
-the cold ``/dash``'s floor. The table goes to bench/RESULTS.md with the date, commit, machine and load average.
+the cold ``/dash``'s floor. Then Lighthouse (LIGHTHOUSE_VERSION, its mobile preset, performance only) scores each page
+and its floor, each run in a browser of its own with nothing cached. The tables go to bench/RESULTS.md with the date,
+commit, machine and load average.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import functools
 import gzip
 import http.server
 import io
+import json
 import os
 import platform
 import re
@@ -51,11 +54,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from volley_app.services.accounts.auth import BROWSER_TOKEN  # noqa: E402 - the project's root is on the path first
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell")
 PHONE = {"width": 390, "height": 844}
 SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 750_000 / 8}
 CPU_SLOWDOWN = 4
 TYPING_SECONDS = 8  # a username and a password typed on a phone
+# Lighthouse's mobile preset (its default: the same Slow 4G and 4x CPU, simulated), performance only. 12 runs on this
+# machine's Node.js 20 (13 asks for 22); installed for the bench under .tools/ from the npm registry the first time.
+LIGHTHOUSE_VERSION = "12.8.2"
 DEMO_PLAYER = "alice"
 
 # Kept by the page from its start: the largest contentful paint, the layout shift, when React owned every control.
@@ -207,6 +215,49 @@ def _save_static(browser, app: str, path: str, storage, floor: Path) -> str:
     return f"/{slug}/"
 
 
+def _lighthouse() -> Path:
+    prefix = ROOT / ".tools" / "lighthouse"
+    cli = prefix / "node_modules" / ".bin" / "lighthouse"
+    if not cli.exists():
+        subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--save-exact", "--prefix", str(prefix),
+                        f"lighthouse@{LIGHTHOUSE_VERSION}"], check=True)  # fmt: skip
+    return cli
+
+
+def _lighthouse_run(p, cli: Path, url: str, login: tuple[str, str] | None) -> dict:
+    """One Lighthouse run of ``url`` in a browser of its own with nothing cached; ``login``: (origin, token) kept in
+    its storage first, as a trusted login keeps it (Lighthouse is told not to clear the storage)."""
+    port = _free_port()
+    with tempfile.TemporaryDirectory(prefix="lighthouse-") as profile:
+        chrome = subprocess.Popen([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--remote-debugging-port={port}",
+                                   f"--user-data-dir={profile}", "about:blank"], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+        try:
+            for _ in range(100):
+                with contextlib.suppress(OSError):
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=2):
+                        break
+                time.sleep(0.1)
+            if login is not None:
+                browser = p.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
+                page = browser.contexts[0].new_page()
+                page.goto(login[0] + "/favicon.svg")
+                page.evaluate("([key, token]) => localStorage.setItem(key, token)", [BROWSER_TOKEN, login[1]])
+                page.close()
+                browser.close()  # disconnects; the browser and its storage stay
+            found = subprocess.run([str(cli), url, f"--port={port}", "--only-categories=performance", "--output=json",
+                                    "--output-path=stdout", "--quiet", "--disable-storage-reset"],
+                                   capture_output=True, text=True, check=True, timeout=300)  # fmt: skip
+        finally:
+            os.killpg(chrome.pid, signal.SIGTERM)
+            chrome.wait(timeout=30)
+    report = json.loads(found.stdout)
+    audits = report["audits"]
+    return {"score": report["categories"]["performance"]["score"] * 100,
+            "lcp": audits["largest-contentful-paint"]["numericValue"], "tbt": audits["total-blocking-time"]["numericValue"],
+            "cls": audits["cumulative-layout-shift"]["numericValue"]}  # fmt: skip
+
+
 def _login_only(storage: dict) -> dict:
     """A browser's storage with its login and without the pages it kept a copy of (``components/last_seen.py``): the
     cold loads measure a device that has not seen the page before."""
@@ -224,6 +275,7 @@ def _median(runs: list[dict], key: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--lighthouse-runs", type=int, default=3, help="Lighthouse runs a page (0: none)")
     parser.add_argument("--no-write", action="store_true", help="print the table, do not add it to RESULTS.md")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -232,6 +284,7 @@ def main() -> None:
 
     load_before = os.getloadavg()
     rows: list[tuple[str, dict, dict]] = []
+    scores: list[tuple[str, dict, dict]] = []
     with tempfile.TemporaryDirectory(prefix="phone-bench-") as tmp_dir, made_run(Path(tmp_dir)) as app, \
             sync_playwright() as p:  # fmt: skip
         tmp = Path(tmp_dir)
@@ -255,8 +308,9 @@ def main() -> None:
                  ("/dash", player), (f"/dash/leagues/{league_id}/teams", player)]  # fmt: skip
         floor = tmp / "floor"
         with static_server(floor) as static:
+            copies = {}
             for path, storage in pages:
-                copy = _save_static(browser, app, path, storage, floor)
+                copy = copies[path] = _save_static(browser, app, path, storage, floor)
                 app_runs, floor_runs = [], []
                 for _ in range(args.runs):
                     for runs, url, who in ((app_runs, app + path, storage), (floor_runs, static + copy, None)):
@@ -292,12 +346,23 @@ def main() -> None:
                 c.close()
             rows.append(("/dash again (warm)", {k: _median(warm_app, k) for k in ("lcp", "usable", "bytes")} | {
                 "cls": max(r["cls"] for r in warm_app)}, {k: _median(warm_floor, k) for k in ("lcp", "usable", "bytes")}))
+            # Lighthouse, the same pages and their floors, each run in a browser of its own.
+            if args.lighthouse_runs:
+                cli = _lighthouse()
+                token = next(i["value"] for o in player["origins"] for i in o["localStorage"] if i["name"] == BROWSER_TOKEN)
+                for path, storage in pages:
+                    runs = {kind: [_lighthouse_run(p, cli, url, login) for _ in range(args.lighthouse_runs)]
+                            for kind, url, login in (("app", app + path, (app, token) if storage else None),
+                                                     ("floor", static + copies[path], None))}  # fmt: skip
+                    scores.append((path, *({k: _median(runs[kind], k) for k in ("score", "lcp", "tbt", "cls")}
+                                           for kind in ("app", "floor"))))  # fmt: skip
+                    print(path, scores[-1][1:], flush=True)  # noqa: T201
         browser.close()
     load_after = os.getloadavg()
-    _report(rows, args.runs, load_before, load_after, write=not args.no_write)
+    _report(rows, scores, args.runs, args.lighthouse_runs, load_before, load_after, write=not args.no_write)
 
 
-def _report(rows, runs: int, before, after, *, write: bool) -> None:
+def _report(rows, scores, runs: int, lighthouse_runs: int, before, after, *, write: bool) -> None:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     lines = [
         f"## phone.py — {dt.date.today().isoformat()}, commit {commit}, make run (SQLite, demo data)",
@@ -315,6 +380,19 @@ def _report(rows, runs: int, before, after, *, write: bool) -> None:
         lines.append(f"| `{path}` | {got['lcp'] / 1000:.2f} s | {got['usable'] / 1000:.2f} s | {got['cls']:.3f} | "
                      f"{got['bytes'] / 1024:.0f} KB | {floor['lcp'] / 1000:.2f} s | {floor['bytes'] / 1024:.0f} KB | "
                      f"{ratio:.1f}x |")  # fmt: skip
+    if scores:
+        lines += [
+            "",
+            f"Lighthouse {LIGHTHOUSE_VERSION}, mobile preset (simulated Slow 4G, 4x CPU), performance; each page "
+            f"{lighthouse_runs} times in a browser of its own with nothing cached (a player's login in its storage for "
+            "/dash pages), medians:",
+            "",
+            "| page | score | LCP | total blocking time | CLS | static floor score | floor LCP |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for path, got, floor in scores:
+            lines.append(f"| `{path}` | {got['score']:.0f} | {got['lcp'] / 1000:.2f} s | {got['tbt']:.0f} ms | "
+                         f"{got['cls']:.3f} | {floor['score']:.0f} | {floor['lcp'] / 1000:.2f} s |")  # fmt: skip
     text = "\n".join(lines) + "\n"
     print("\n" + text)  # noqa: T201
     if write:
