@@ -228,7 +228,7 @@ def _lighthouse_run(p, cli: Path, url: str, login: tuple[str, str] | None) -> di
     """One Lighthouse run of ``url`` in a browser of its own with nothing cached; ``login``: (origin, token) kept in
     its storage first, as a trusted login keeps it (Lighthouse is told not to clear the storage)."""
     port = _free_port()
-    with tempfile.TemporaryDirectory(prefix="lighthouse-") as profile:
+    with tempfile.TemporaryDirectory(prefix="lighthouse-", ignore_cleanup_errors=True) as profile:
         chrome = subprocess.Popen([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--remote-debugging-port={port}",
                                    f"--user-data-dir={profile}", "about:blank"], stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
