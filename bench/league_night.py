@@ -16,7 +16,7 @@ A click is timed from the frame sent to the update that ends it: for a page, the
 queues after its session check); for an answer, its page's change. Reported per topology and N: clicks/s, p50/p95/p99 of a click, errors (refused or over 30 s,
 sockets lost), the instances' CPU (cores) and memory per tab (theirs and Redis's), the cores the rest of the
 machine took meanwhile (this load generator, PostgreSQL, Redis, nginx), and a real Chromium user's click (league home →
-standings, the teams shown) idle and under the load, in the same run. ``--scenario parked`` instead opens N tabs on
+standings, the teams shown; the median of ``--taps`` taps) idle and under the load, in the same run. ``--scenario parked`` instead opens N tabs on
 the leagues list and measures what they cost while nobody clicks.
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/bench REDIS_URL=redis://127.0.0.1:6379/6 \\
@@ -404,7 +404,7 @@ async def mix(players: list[Player], requests: list[int], leaders: list[int], se
             await tab.act(measured=True)
             await pause()
 
-    user = asyncio.create_task(chromium.clicks(5)) if chromium else None
+    user = asyncio.create_task(chromium.clicks(chromium.taps)) if chromium else None
     await asyncio.gather(*(run(t) for t in tabs))
     wall = time.monotonic() - wall0
     cpu1, rss, rest1 = _cpu_and_rss(pids)[0], _memory(pids), _cpu_of(rest)
@@ -452,8 +452,8 @@ async def parked(players: list[Player], leaders: list[int], seconds: float, ramp
 class Chromium:
     """A real player in Chromium at phone width: on a league's home, taps Standings and waits for the teams."""
 
-    def __init__(self, base: str, session: str, league: int):
-        self.base, self.session, self.league = base, session, league
+    def __init__(self, base: str, session: str, league: int, taps: int):
+        self.base, self.session, self.league, self.taps = base, session, league, taps
 
     async def clicks(self, n: int) -> list[float]:
         return await asyncio.to_thread(self._clicks, n)
@@ -563,6 +563,7 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=40, help="tabs opened per second")
     parser.add_argument("--skip-build", action="store_true", help="reuse the frontend build already there")
     parser.add_argument("--no-chromium", action="store_true")
+    parser.add_argument("--taps", type=int, default=11, help="the real player's taps, idle and under each load")
     parser.add_argument("--seed-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.seed_only:
@@ -598,8 +599,8 @@ def main() -> None:
         players, requests = players_for(max(tab_counts) + 1)
         with topology(name, run_dir) as leaders:
             base = f"http://127.0.0.1:{throughput.PORT}"
-            chromium = None if args.no_chromium else Chromium(base, players[0].session, players[0].leagues[0])
-            idle = statistics.median(asyncio.run(chromium.clicks(5))) if chromium else 0.0
+            chromium = None if args.no_chromium else Chromium(base, players[0].session, players[0].leagues[0], args.taps)
+            idle = statistics.median(asyncio.run(chromium.clicks(args.taps))) if chromium else 0.0
             for count in tab_counts:
                 if args.scenario == "parked":
                     r = asyncio.run(parked(players[:count], leaders, args.seconds, args.ramp))
