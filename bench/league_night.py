@@ -16,8 +16,8 @@ A click is timed from the frame sent to the update that ends it: for a page, the
 queues after its session check); for an answer, its page's change. Reported per topology and N: clicks/s, p50/p95/p99 of a click, errors (refused or over 30 s,
 sockets lost), the instances' CPU (cores) and memory per tab (theirs and Redis's), the cores the rest of the
 machine took meanwhile (this load generator, PostgreSQL, Redis, nginx), and a real Chromium user's click (league home →
-standings, the teams shown; the median of ``--taps`` taps) idle and under the load, in the same run. ``--scenario parked`` instead opens N tabs on
-the leagues list and measures what they cost while nobody clicks.
+standings, the teams shown; the median of ``--taps`` taps) idle and under the load, in the same run. ``--scenario
+parked`` instead opens N tabs on the leagues list and measures what they cost while nobody clicks.
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/bench REDIS_URL=redis://127.0.0.1:6379/6 \\
         .venv/bin/python bench/league_night.py --tabs 200,1000,2000 --topologies embedded,1,2 --seconds 60
