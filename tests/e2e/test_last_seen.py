@@ -34,12 +34,18 @@ def _open_held(page, path: str) -> list:
     return held
 
 
-def test_a_page_seen_before_shows_before_the_app_and_gives_way_to_it(new_page):
-    make_user("seenplayer", first_name="Sienna")
+def _seen_once(new_page, username: str, first_name: str):
+    """A page on the phone of a new player who has seen /dash once, with Trust This Device: its copy kept."""
+    make_user(username, first_name=first_name)
     page = new_page(**PHONE)
-    open_as(page, "seenplayer", "/dash")
-    expect(page.get_by_role("heading", name="Welcome, Sienna")).to_be_visible()
+    open_as(page, username, "/dash")
+    expect(page.get_by_role("heading", name=f"Welcome, {first_name}")).to_be_visible()
     page.wait_for_function(KEPT, arg=["localStorage", STORAGE_KEY, "/dash"])
+    return page
+
+
+def test_a_page_seen_before_shows_before_the_app_and_gives_way_to_it(new_page):
+    page = _seen_once(new_page, "seenplayer", "Sienna")
     assert page.evaluate("() => sessionStorage.getItem('vb_seen')") is None
 
     # Back on /dash before the app has started: the copy shows, the app's own page (still waiting) does not.
@@ -49,11 +55,13 @@ def test_a_page_seen_before_shows_before_the_app_and_gives_way_to_it(new_page):
     expect(page.locator(TAG)).to_have_attribute("aria-busy", "true")
     expect(page.locator(LIVE)).to_be_hidden()
     expect(page.locator(TAG).get_by_placeholder(re.compile("Team, location"))).to_be_disabled()  # no typing lost
-    screenshot(page, "last-seen/dash-copy-390")
     page.evaluate(AXE.read_text() + "\n;undefined")
-    serious = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
-      .filter((v) => ['critical', 'serious'].includes(v.impact)).map((v) => v.id + ': ' + v.nodes[0].target.join(' '))""")
-    assert serious == []
+    for width, height in ((1280, 800), (PHONE["width"], PHONE["height"])):
+        page.set_viewport_size({"width": width, "height": height})
+        screenshot(page, f"last-seen/dash-copy-{width}")
+        serious = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+          .filter((v) => ['critical', 'serious'].includes(v.impact)).map((v) => v.id + ': ' + v.nodes[0].target.join(' '))""")
+        assert serious == [], width
 
     # Logout tapped on the copy is tapped on the app's page once that shows: the login ends, and its copies go.
     page.get_by_role("button", name="Logout").click()
@@ -65,11 +73,7 @@ def test_a_page_seen_before_shows_before_the_app_and_gives_way_to_it(new_page):
 
 
 def test_the_copy_gives_way_to_the_app_and_its_links_work_before_it(new_page):
-    make_user("seenlinks", first_name="Linus")
-    page = new_page(**PHONE)
-    open_as(page, "seenlinks", "/dash")
-    expect(page.get_by_role("heading", name="Welcome, Linus")).to_be_visible()
-    page.wait_for_function(KEPT, arg=["localStorage", STORAGE_KEY, "/dash"])
+    page = _seen_once(new_page, "seenlinks", "Linus")
 
     held = _open_held(page, "/dash")
     page.get_by_role("link", name="All Subs").click()  # a link on the copy is a link: the browser opens its page
@@ -84,12 +88,8 @@ def test_the_copy_gives_way_to_the_app_and_its_links_work_before_it(new_page):
 
 
 def test_a_copy_is_only_shown_to_the_login_that_saw_it_and_kept_with_the_tab_when_not_trusted(new_page):
-    make_user("seenfirst", first_name="Faye")
     make_user("seensecond", first_name="Gus")
-    page = new_page(**PHONE)
-    open_as(page, "seenfirst", "/dash")
-    expect(page.get_by_role("heading", name="Welcome, Faye")).to_be_visible()
-    page.wait_for_function(KEPT, arg=["localStorage", STORAGE_KEY, "/dash"])
+    page = _seen_once(new_page, "seenfirst", "Faye")
 
     # Another person's login takes this device's place (in another tab, say) while Faye's page is open: her page is
     # not kept as theirs, they are never shown her copy, and her copy goes.

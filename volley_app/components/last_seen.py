@@ -116,9 +116,8 @@ LAST_SEEN_PAGE = """(function () {
       if (copy && (!copy.isConnected || ready(live()))) done();
       if (!copy) { clearTimeout(timer); timer = setTimeout(keep, 500); }
     }).observe(document.body, {childList: true, subtree: true, characterData: true, attributes: true});
-    window.addEventListener('pagehide', function () {
-      if (timer) { clearTimeout(timer); keep(); } else if (!login()) read(null);
-    });
+    // Left with a copy still to keep, or with no login (a logout): keep() keeps it, or drops every copy.
+    window.addEventListener('pagehide', function () { if (timer || !login()) { clearTimeout(timer); keep(); } });
   }
   if (document.body) watch();
   else new MutationObserver(function (_, self) {
