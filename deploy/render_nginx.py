@@ -45,6 +45,9 @@ def render(*, listen: str, backends: list[str], root: Path, prefix: Path, server
            max_body: str = "3m", mime_types: str = "/etc/nginx/mime.types", expose_upstream: bool = False) -> str:  # fmt: skip
     if not backends:
         raise SystemExit("at least one backend (host:port) is needed")
+    sys.path.insert(0, str(ROOT))
+    from volley_app.api.first_paint import COOKIE
+
     servers = "\n".join(f"        server {b} max_fails={MAX_FAILS} fail_timeout={FAIL_TIMEOUT};" for b in backends)
     values = {
         "LISTEN": listen,
@@ -56,6 +59,7 @@ def render(*, listen: str, backends: list[str], root: Path, prefix: Path, server
         "MAX_BODY": max_body,
         "MIME_TYPES": mime_types,
         "SECURITY_HEADERS": security_headers(root=root),
+        "PAINT_COOKIE": "$cookie_" + COOKIE,
         # Tests only: the websocket handshake names the instance it reached.
         "EVENT_EXTRA": "            add_header X-Volley-Upstream $upstream_addr always;" if expose_upstream else "",
     }

@@ -1,19 +1,24 @@
 """A player coming back to a /dash page sees it as they last saw it the moment it opens, before the app's JavaScript
 has run; the app's own page takes its place once it shows, and a button tapped on the copy in between is tapped on
 it. The copy is kept only for the login that saw it, where that login is kept (the tab's storage for a login not
-trusted on the device), and goes when the login ends."""
+trusted on the device), and goes when the login ends. On a device that keeps a login, the home and a league's
+standings come drawn by the server for that login (``api/first_paint.py``), the first time too."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from playwright.sync_api import expect
+from sqlmodel import select
 
 from tests.e2e.conftest import ROOT
-from tests.e2e.helpers import log_in, make_user, open_as, screenshot
+from tests.e2e.helpers import add_open_league, add_teams, log_in, make_user, open_as, screenshot
 from tests.factories import login_token
 from volley_app import db
+from volley_app.api.first_paint import COOKIE
 from volley_app.components.last_seen import STORAGE_KEY, TAG
+from volley_app.models import Game, GameRsvp, Role, Team, User, utcnow
 
 PHONE = {"width": 390, "height": 844}
 ENTRY = "**/assets/entry.client-*"  # the app's first script: held back, the page is as the browser drew it
@@ -32,6 +37,14 @@ def _open_held(page, path: str) -> list:
     page.main_frame.goto(path, wait_until="commit")  # the page's own load waits for the held script
     expect(page.locator(LIVE)).to_be_attached()
     return held
+
+
+def _serious(page) -> list[str]:
+    """What axe finds critical or serious on the page as it is."""
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.evaluate(AXE.read_text() + "\n;undefined")
+    return page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+      .filter((v) => ['critical', 'serious'].includes(v.impact)).map((v) => v.id + ': ' + v.nodes[0].target.join(' '))""")
 
 
 def _seen_once(new_page, username: str, first_name: str):
@@ -55,13 +68,10 @@ def test_a_page_seen_before_shows_before_the_app_and_gives_way_to_it(new_page):
     expect(page.locator(TAG)).to_have_attribute("aria-busy", "true")
     expect(page.locator(LIVE)).to_be_hidden()
     expect(page.locator(TAG).get_by_placeholder(re.compile("Team, location"))).to_be_disabled()  # no typing lost
-    page.evaluate(AXE.read_text() + "\n;undefined")
     for width, height in ((1280, 800), (PHONE["width"], PHONE["height"])):
         page.set_viewport_size({"width": width, "height": height})
         screenshot(page, f"last-seen/dash-copy-{width}")
-        serious = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
-          .filter((v) => ['critical', 'serious'].includes(v.impact)).map((v) => v.id + ': ' + v.nodes[0].target.join(' '))""")
-        assert serious == [], width
+        assert _serious(page) == [], width
 
     # Logout tapped on the copy is tapped on the app's page once that shows: the login ends, and its copies go.
     page.get_by_role("button", name="Logout").click()
@@ -118,3 +128,93 @@ def test_a_copy_is_only_shown_to_the_login_that_saw_it_and_kept_with_the_tab_whe
     expect(page.locator(TAG)).to_have_count(0)
     expect(page.get_by_role("heading", name="Welcome, Faye")).to_have_count(1)
     page.unroute(ENTRY)
+
+
+def _captain_with_a_game() -> tuple[int, int]:
+    """drawnsvl's league with Dora's team Drawn Aces (she captains it) and Far Side, a game two days ahead: (league,
+    game)."""
+    make_user("drawnsvl", Role.SVL)
+    make_user("drawncap", first_name="Dora")
+    league = add_open_league("drawnsvl", fmt="doubles")
+    add_teams(league, ["Drawn Aces", "Far Side"], captain="drawncap")
+
+    def arrange(session):
+        t1, t2 = (session.exec(select(Team.id).where(Team.league_id == league, Team.team_name == n)).one()
+                  for n in ("Drawn Aces", "Far Side"))  # fmt: skip
+        start = (utcnow() + dt.timedelta(days=2)).replace(second=0, microsecond=0)
+        game = Game(league_id=league, team1_id=t1, team2_id=t2, start_at=start, round=1, match=1)
+        session.add(game)
+        session.flush()
+        return league, game.id
+
+    return db.call(arrange)
+
+
+def _answer(game: int, username: str) -> str | None:
+    def read(session):
+        uid = session.exec(select(User.id).where(User.username == username)).one()
+        row = session.exec(select(GameRsvp).where(GameRsvp.game_id == game, GameRsvp.user_id == uid)).first()
+        return row.answer.value if row and row.answer else None
+
+    return db.call(read)
+
+
+def test_a_trusted_device_gets_the_home_and_standings_drawn_by_the_server_before_the_app(new_page):
+    league, game = _captain_with_a_game()
+    page = new_page(**PHONE)
+    page.goto("/login")
+    log_in(page, "drawncap")  # Trust This Device: the login page keeps the login in the device's cookie too
+    expect(page.get_by_role("heading", name="Welcome, Dora")).to_be_visible()
+    assert COOKIE in {c["name"] for c in page.context.cookies()}
+
+    # Opened with nothing kept on the device and the app's first script held: the server's copy shows.
+    page.evaluate(f"() => localStorage.removeItem('{STORAGE_KEY}')")
+    held = _open_held(page, "/dash")
+    copy = page.locator(TAG)
+    expect(copy.get_by_role("heading", name="Welcome, Dora")).to_be_visible()
+    expect(copy).to_have_attribute("aria-busy", "true")
+    expect(page.locator(LIVE)).to_be_hidden()
+    expect(copy.get_by_role("link", name=re.compile("Drawn Aces v Far Side")).first).to_be_visible()
+    for width, height in ((1280, 800), (PHONE["width"], PHONE["height"])):
+        page.set_viewport_size({"width": width, "height": height})
+        screenshot(page, f"last-seen/dash-drawn-{width}")
+        assert _serious(page) == [], width
+
+    # Out tapped on the copy is tapped on the app's page once it shows: her answer is recorded.
+    copy.get_by_role("group", name="Your answer").get_by_role("button", name="Out").click()
+    held[0].continue_()
+    expect(page.locator(TAG)).to_have_count(0)
+    out = page.locator(LIVE).get_by_role("group", name="Your answer").get_by_role("button", name="Out")
+    expect(out).to_have_attribute("aria-pressed", "true")
+    assert _answer(game, "drawncap") == "Out"
+    expect(page.get_by_role("heading", name="Welcome, Dora")).to_have_count(1)
+    page.unroute(ENTRY)
+
+    # A league's standings, the same way.
+    held = _open_held(page, f"/dash/leagues/{league}/teams")
+    expect(page.locator(TAG).get_by_role("heading", name=re.compile("^Standings: "))).to_be_visible()
+    expect(page.locator(TAG).get_by_role("cell", name="Far Side")).to_be_visible()
+    screenshot(page, "last-seen/standings-drawn-390")
+    assert _serious(page) == []
+    held[0].continue_()
+    expect(page.locator(TAG)).to_have_count(0)
+    expect(page.get_by_role("heading", name=re.compile("^Standings: "))).to_have_count(1)
+    page.unroute(ENTRY)
+
+    # The device's login is another person's now (another tab): her copy is never shown to them.
+    make_user("drawnother", first_name="Otto")
+    dora = next(c for c in page.context.cookies() if c["name"] == COOKIE)
+    page.evaluate("token => localStorage.setItem('vb_session', token)", db.call(lambda s: login_token(s, "drawnother")))
+    page.evaluate(f"() => localStorage.removeItem('{STORAGE_KEY}')")
+    page.context.add_cookies([dora])  # the page is asked for with her login's cookie still on the device
+    held = _open_held(page, "/dash")
+    expect(page.locator(TAG)).to_have_count(0)
+    expect(page.get_by_text("Welcome, Dora")).to_have_count(0)
+    held[0].continue_()
+    expect(page.get_by_role("heading", name="Welcome, Otto")).to_be_visible()
+    page.unroute(ENTRY)
+
+    # Logging out takes the login out of the cookie too.
+    page.get_by_role("button", name="Logout").click()
+    expect(page).to_have_url(re.compile(r"/$"))
+    assert COOKIE not in {c["name"] for c in page.context.cookies()}

@@ -918,6 +918,6 @@ def test_a_total_already_known_is_not_counted_again(db, people):
      (1001, 25, 1000, True, "Showing 1,001–1,025 of 1,025+"), (1, 0, 0, False, "")],  # fmt: skip
 )
 def test_where_a_list_stands_says_when_its_total_was_capped(first, count, total, capped, text):
-    from volley_app.state.paging import summary
+    from volley_app.services.core.paging import summary
 
     assert summary(first, count, total, capped) == text

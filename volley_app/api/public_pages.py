@@ -32,6 +32,7 @@ from fastapi.responses import HTMLResponse
 from markupsafe import Markup
 
 from volley_app import db, routes
+from volley_app.api import first_paint
 from volley_app.api.deps import client_ip
 from volley_app.api.security import built_pages
 from volley_app.services.accounts import auth
@@ -225,10 +226,13 @@ def _from_this_site(request: Request) -> bool:
 # Keeps a login (its token and trust choice) where the app's pages look for it (``state.auth.AuthState``): a trusted
 # one in local storage, one for this tab only in session storage. Run by the page answering a login that holds and,
 # where the app's pages are on another origin, by theirs (``volley_app.LOGIN_HANDOVER``).
-KEEP_LOGIN = """function keepLogin(keys, login) {
+# The device's login also goes in the cookie that has the server draw a player's first pages (``api.first_paint``).
+KEEP_LOGIN = first_paint.PAINT_COOKIE + """
+function keepLogin(keys, login) {
   if (login.trusted) { localStorage.setItem(keys.token, login.token); sessionStorage.removeItem(keys.tab); }
   else { sessionStorage.setItem(keys.tab, login.token); localStorage.removeItem(keys.token); }
   localStorage.setItem(keys.trust, login.trusted ? "true" : "false");
+  paintCookie(login.trusted ? login.token : "");
 }"""
 
 

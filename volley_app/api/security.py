@@ -29,6 +29,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from volley_app import routes
+from volley_app.api.first_paint import FirstPaint
 from volley_app.api.script_policy import InlineScriptHashes
 from volley_app.services.money import payments
 from volley_app.settings import Settings, get_settings
@@ -231,5 +232,5 @@ def protect(app: ASGIApp, backend_urls: Iterable[str] | None = None) -> ASGIApp:
     ``backend_urls``: where pages reach the backend, when the Reflex config of this process does not say.
     """
     build = None if backend_urls is None else (lambda: headers(backend_urls=list(backend_urls)))
-    guarded = TrustedHostMiddleware(PageAddresses(StaticCaching(app)), allowed_hosts=allowed_hosts())
+    guarded = TrustedHostMiddleware(FirstPaint(PageAddresses(StaticCaching(app)), built_pages), allowed_hosts=allowed_hosts())
     return InlineScriptHashes(SecurityHeaders(guarded, build))

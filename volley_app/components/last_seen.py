@@ -20,16 +20,18 @@ from __future__ import annotations
 import json
 
 from volley_app import routes
+from volley_app.api import first_paint
 from volley_app.services.accounts import auth
 
 PAGES_KEPT = 6
 LARGEST = 400_000  # characters of one page's copy; a larger page is not kept
 SHOWN_AT_MOST_MS = 15_000  # the copy goes after this even if the app has not shown the page (no connection)
 STORAGE_KEY = "vb_seen"
-TAG = "vb-seen"  # the copy's element
+TAG = first_paint.TAG  # the copy's element
 
-LAST_SEEN_PAGE = """(function () {
+LAST_SEEN_PAGE = r"""(function () {
   var keys = KEYS;
+  PAINT_COOKIE
   if (location.pathname.indexOf(keys.dash) !== 0) return;
   var stores;
   try { stores = [sessionStorage, localStorage]; } catch (e) { return; }
@@ -56,33 +58,62 @@ LAST_SEEN_PAGE = """(function () {
     var shown = main ? Array.prototype.filter.call(main.children, function (el) { return el.tagName !== 'STYLE'; }) : [];
     return shown.length > 0 && !shown[0].matches('[role="status"][aria-label="Loading"]');
   }
-  var opened = login(), seen = read(opened), copy = null, rules = null, timer = null, tapped = -1;
-  var page = seen && seen.pages.filter(function (p) { return p.path === here(); })[0];
-  if (page) {
+  function paint() {
+    var now = login();
+    paintCookie(now && now.store === localStorage ? localStorage.getItem(keys.token) : "");
+  }
+  function said(el) { return el ? el.textContent.replace(/\s+/g, '') : ''; }
+  function around(button) { return button.closest('li, tr, header'); }
+  var opened = login(), seen = read(opened), copy = null, rules = null, timer = null, tapped = -1, tappedText = '';
+  paint();
+  // A copy the server drew for the device's login (api/first_paint.py) is in the body; the meta in the head names
+  // its login. Under another login here it never shows: hidden now, dropped once it is there.
+  var drawn = document.querySelector('meta[name="' + keys.drawn + '"]'), mine = drawn && opened && drawn.content === opened.who;
+  if (drawn && !mine) {
     rules = document.createElement('style');
-    rules.textContent = keys.tag + '{display:block}body > [data-is-root-theme]{display:none !important}' + page.css;
+    rules.textContent = keys.tag + '{display:none !important}html > body > [data-is-root-theme]{display:block !important}';
     document.head.appendChild(rules);
-    copy = document.createElement(keys.tag);
-    copy.setAttribute('aria-busy', 'true');
-    copy.innerHTML = page.html;
-    Array.prototype.forEach.call(copy.querySelectorAll('input, select, textarea'), function (el) { el.disabled = true; });
-    // A button tapped on the copy is tapped again on the app's page when it shows, if that page reads the same.
+  }
+  var page = !drawn && seen && seen.pages.filter(function (p) { return p.path === here(); })[0];
+  // A copy on the screen until the app shows the page: its fields take no typing, a button tapped on it is tapped
+  // again on the app's page when it shows, if that button and what it is part of read the same there.
+  function show(el) {
+    copy = el;
+    Array.prototype.forEach.call(copy.querySelectorAll('input, select, textarea'), function (f) { f.disabled = true; });
     copy.addEventListener('click', function (e) {
       var button = e.target.closest && e.target.closest('button');
       if (!button) return;
       e.preventDefault();
       tapped = Array.prototype.indexOf.call(copy.querySelectorAll('button'), button);
+      tappedText = said(button) + '|' + said(around(button) || copy.querySelector('main'));
     }, true);
     setTimeout(done, keys.shownAtMost);
   }
+  if (page) {
+    rules = document.createElement('style');
+    rules.textContent = keys.tag + '{display:block}body > [data-is-root-theme]{display:none !important}' + page.css;
+    document.head.appendChild(rules);
+    var kept = document.createElement(keys.tag);
+    kept.setAttribute('aria-busy', 'true');
+    kept.innerHTML = page.html;
+    show(kept);
+  }
+  function adopt() {
+    var el = drawn && !copy && document.querySelector('body > ' + keys.tag);
+    if (!el) return;
+    drawn = null;
+    if (mine) show(el);
+    else el.remove();
+  }
   function done() {
     if (!copy) return;
-    var main = live(), same = main && main.textContent === copy.querySelector('main').textContent;
+    var main = live(), root = main && main.closest('[data-is-root-theme]');
+    var same = main && said(main) === said(copy.querySelector('main'));
     copy.remove();
-    rules.remove();
+    if (rules) rules.remove();
     copy = rules = null;
-    var again = same && tapped >= 0 && main.closest('[data-is-root-theme]').querySelectorAll('button')[tapped];
-    if (again) again.click();
+    var again = tapped >= 0 && root && root.querySelectorAll('button')[tapped];
+    if (again && (same || said(again) + '|' + said(around(again) || main) === tappedText)) again.click();
   }
   function styleOf(html) {
     var used = {}, found = [];
@@ -111,18 +142,23 @@ LAST_SEEN_PAGE = """(function () {
     try { now.store.setItem(keys.seen, JSON.stringify(kept)); } catch (e) { now.store.removeItem(keys.seen); }
   }
   function watch() {
-    if (copy) document.body.insertBefore(copy, document.body.firstChild);
+    adopt();
+    if (copy && !copy.isConnected) document.body.insertBefore(copy, document.body.firstChild);
     new MutationObserver(function () {
+      adopt();
       if (copy && (!copy.isConnected || ready(live()))) done();
       if (!copy) { clearTimeout(timer); timer = setTimeout(keep, 500); }
     }).observe(document.body, {childList: true, subtree: true, characterData: true, attributes: true});
     // Left with a copy still to keep, or with no login (a logout): keep() keeps it, or drops every copy.
-    window.addEventListener('pagehide', function () { if (timer || !login()) { clearTimeout(timer); keep(); } });
+    window.addEventListener('pagehide', function () {
+      paint();
+      if (timer || !login()) { clearTimeout(timer); keep(); }
+    });
   }
   if (document.body) watch();
   else new MutationObserver(function (_, self) {
     if (document.body) { self.disconnect(); watch(); }
   }).observe(document.documentElement, {childList: true});
-})();""".replace("KEYS", json.dumps({
-    "dash": routes.DASH, "token": auth.BROWSER_TOKEN, "tab": auth.BROWSER_TAB_TOKEN, "seen": STORAGE_KEY, "tag": TAG,
+})();""".replace("PAINT_COOKIE", first_paint.PAINT_COOKIE).replace("KEYS", json.dumps({
+    "dash": routes.DASH, "token": auth.BROWSER_TOKEN, "tab": auth.BROWSER_TAB_TOKEN, "seen": STORAGE_KEY, "tag": TAG, "drawn": first_paint.DRAWN,
     "pagesKept": PAGES_KEPT, "largest": LARGEST, "shownAtMost": SHOWN_AT_MOST_MS}))  # fmt: skip

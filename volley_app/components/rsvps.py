@@ -7,7 +7,7 @@ from typing import Any
 
 import reflex as rx
 
-ANSWER_TONES = (("In", "green"), ("Out", "red"), ("Maybe", "amber"))
+from volley_app.services.teams.rsvps import ANSWER_TONES
 
 
 def answer_buttons(mine: rx.Var[str], on_answer: Callable[[str], Any], label: str | rx.Var[str] = "Your answer") -> rx.Component:

@@ -27,17 +27,6 @@ R = TypeVar("R")
 MAX_ADDRESS_PAGE = 40
 
 
-
-def summary(first: int, count: int, total: int, capped: bool = False) -> str:
-    """'Showing 26–50 of 1,234' ('' for an empty list); 'of 1,000+' when the total was counted only so far."""
-    if count <= 0:
-        return ""
-    last = first + count - 1
-    if capped:
-        return f"Showing {first:,}–{last:,} of {max(total, last):,}+"
-    return f"Showing {first:,}–{last:,} of {total:,}"
-
-
 class PagedList(rx.State, mixin=True):
     """One page of a list, its search and filters, Previous and Next.
 
@@ -118,9 +107,9 @@ class PagedList(rx.State, mixin=True):
         self._mark, self._mark_next, self._mark_previous = page.here, page.next, page.previous
         self.has_next, self.has_previous = bool(page.next), bool(page.previous)
         if page.capped and not page.next:  # the last page of a long list: its total is where it ends
-            self.page_summary = summary(first, len(page.rows), first + len(page.rows) - 1)
+            self.page_summary = paging.summary(first, len(page.rows), first + len(page.rows) - 1)
         else:
-            self.page_summary = summary(first, len(page.rows), page.total, page.capped)
+            self.page_summary = paging.summary(first, len(page.rows), page.total, page.capped)
 
     async def _open_screen(self, screen: Callable[..., R], first_page: Callable[[R], Part[Any]], *,
                            actor: Actor | None = None, **args: object) -> R | None:  # fmt: skip

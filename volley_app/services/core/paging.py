@@ -52,6 +52,16 @@ class Page:
     capped: bool = False
 
 
+def summary(first: int, count: int, total: int, capped: bool = False) -> str:
+    """'Showing 26–50 of 1,234' ('' for an empty list); 'of 1,000+' when the total was counted only so far."""
+    if count <= 0:
+        return ""
+    last = first + count - 1
+    if capped:
+        return f"Showing {first:,}–{last:,} of {max(total, last):,}+"
+    return f"Showing {first:,}–{last:,} of {total:,}"
+
+
 def page_size(value: object) -> int:
     """A page size a caller asked for, kept between 1 and MAX_PAGE_SIZE (PAGE_SIZE for anything else)."""
     try:

@@ -146,3 +146,8 @@ def long(value: dt.datetime, zone: Zone = None) -> str:
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st (a day of the month, a place in the standings)."""
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def plural(n: int, word: str) -> str:
+    """'1 team', '2 teams' (a count and its noun, the noun taking an s but for one)."""
+    return f"{n} {word}{'' if n == 1 else 's'}"

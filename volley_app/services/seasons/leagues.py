@@ -468,23 +468,19 @@ def contents(db: Session, league: League) -> dict[str, int]:
     }
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def removal_question(db: Session, league: League) -> str:
     """The delete confirmation: what will be archived, or that the empty league is deleted."""
     held = contents(db, league)
     assert league.id is not None  # a stored league
     if not any(held.values()):
         return f"Are you sure you want to delete League: {display_name(league)}? It has no teams or payments."
-    parts = [_plural(held["teams"], "team")]
+    parts = [timefmt.plural(held["teams"], "team")]
     if held["paid_teams"]:
         parts[0] += f" ({held['paid_teams']} paid)"
     if held["played_games"]:
-        parts.append(_plural(held["played_games"], "game") + " with results")
+        parts.append(timefmt.plural(held["played_games"], "game") + " with results")
     if held["payments"]:
-        parts.append(_plural(held["payments"], "payment"))
+        parts.append(timefmt.plural(held["payments"], "payment"))
     question = (
         f"League: {display_name(league)} has {', '.join(parts)}. It will be archived: hidden from every list, "
         f"with its teams, games and payments kept. An admin can restore it."

@@ -28,7 +28,7 @@ from typing import TypedDict
 from sqlmodel import Session, col, select
 
 from volley_app.models import Game, GameType, League, Ranking, StandingAdjustment, Team
-from volley_app.services.core import audit, validation
+from volley_app.services.core import audit, timefmt, validation
 from volley_app.services.core.actors import Actor, require_actor
 from volley_app.services.core.errors import Invalid
 from volley_app.services.seasons import leagues, scoring
@@ -351,6 +351,16 @@ class StandingRow(TypedDict):
     reasons: str
     withdrawn: bool
     tiebreak: str
+
+
+def note_of(t: StandingRow) -> str:
+    """A standings row's notes: forfeits, adjustments and the step that broke a tie."""
+    return "; ".join(x for x in (
+        timefmt.plural(t["forfeits"], "forfeit") if t["forfeits"] else "",
+        f"won {t['forfeit_wins']} by forfeit" if t["forfeit_wins"] else "",
+        f"Adjusted {t['adjustment']}: {t['reasons']}" if t["adjustment"] else "",
+        f"tie broken by {t['tiebreak']}" if t["tiebreak"] else "",
+    ) if x)  # fmt: skip
 
 
 class Standings(TypedDict):

@@ -127,17 +127,13 @@ def _query(req: SubRequest, which: str, zone: str, league: eligibility.LeagueRul
 # -- words --------------------------------------------------------------------------------------------------------
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _reason(row, req: SubRequest, zone: str) -> str:
     position, rating = _best(row, req.position_needed or Position.ANY)
     day = timefmt.local(req.date, zone)
     parts = [f"{position} {rating}" if rating else f"{position}, not rated",
-             f"free {day:%A}s", f"{row.played} played", _plural(row.no_shows, "no-show")]  # fmt: skip
+             f"free {day:%A}s", f"{row.played} played", timefmt.plural(row.no_shows, "no-show")]  # fmt: skip
     if row.late_withdrawals:
-        parts.append(_plural(row.late_withdrawals, "late withdrawal"))
+        parts.append(timefmt.plural(row.late_withdrawals, "late withdrawal"))
     if row.last_date is not None:
         last = timefmt.local(row.last_date, zone)
         parts.append(f"last subbed {last:%b} {last.day}")

@@ -55,6 +55,8 @@ from volley_app.services.teams.rosters import TEAM_NOT_FOUND
 log = logging.getLogger(__name__)
 
 ANSWERS = tuple(a.value for a in RsvpAnswer)
+# The colour each answer's button takes when it is the chosen one (the pages and the server-drawn home draw them so).
+ANSWER_TONES = (("In", "green"), ("Out", "red"), ("Maybe", "amber"))
 GAMES_PAGE = 10  # games a page of the team's games shows
 NEXT_GAMES = 5  # games "My next games" shows
 SWEEP_SECONDS = 60.0

@@ -17,20 +17,6 @@ from volley_app.state.auth import AuthState
 from volley_app.state.forms import path_arg, run_action
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
-def note_of(t: results.StandingRow) -> str:
-    """A standings row's notes: forfeits, adjustments and the step that broke a tie."""
-    return "; ".join(x for x in (
-        _plural(t["forfeits"], "forfeit") if t["forfeits"] else "",
-        f"won {t['forfeit_wins']} by forfeit" if t["forfeit_wins"] else "",
-        f"Adjusted {t['adjustment']}: {t['reasons']}" if t["adjustment"] else "",
-        f"tie broken by {t['tiebreak']}" if t["tiebreak"] else "",
-    ) if x)  # fmt: skip
-
-
 class StandingsState(AuthState):
     league_name: rx.Field[str] = rx.field("")
     back: rx.Field[str] = rx.field("")
@@ -56,7 +42,7 @@ class StandingsState(AuthState):
              "wins": str(t["wins"]), "losses": str(t["losses"]), "played": str(t["played"]),
              "sets": f"{t['sets_won']}-{t['sets_lost']}", "set_pct": t["set_pct"],
              "points": f"{t['points_for']}-{t['points_against']}", "ratio": t["point_ratio"],
-             "note": note_of(t), "href": routes.team_path(t["id"]) if self.can_manage else ""}
+             "note": results.note_of(t), "href": routes.team_path(t["id"]) if self.can_manage else ""}
             for t in found["teams"]
         ]  # fmt: skip
 
