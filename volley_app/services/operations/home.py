@@ -17,7 +17,7 @@ from volley_app.services.accounts import accounts, venues
 from volley_app.services.core import paging, timefmt
 from volley_app.services.core.actors import Actor
 from volley_app.services.core.screens import Part, part
-from volley_app.services.seasons import score_reports
+from volley_app.services.seasons import player_teams, score_reports
 from volley_app.services.seasons.leagues import display_name
 from volley_app.services.subs import request_lists
 from volley_app.services.subs.access import require_sub_request_actor
@@ -126,14 +126,22 @@ def player_home(
 ) -> PlayerHome:  # fmt: skip
     """The Player home for ``actor``: the open requests' page ``bookmark`` found by ``filters``, the league lists,
     whether they are a sub, their teams' games (the ones they captain, and the next ones of every team they are on
-    with their answer) and their own coming sub games."""
+    with their answer) and their own coming sub games.
+
+    The player's teams and their games are read once for the team cards and the next games
+    (``player_teams.read``)."""
+    now = now or utcnow()
+    open_requests = part(request_lists.list_open, db, actor, filters=filters, bookmark=bookmark, now=now)
+    leagues = home_leagues(db, actor, now=now)
+    player = require_sub_request_actor(actor)  # as home_leagues: the rest is read for players and admins only
+    teams = player_teams.read(db, player.user_id, now=now, cards=True, coming=rsvps.NEXT_GAMES)
     return PlayerHome(
-        open_requests=part(request_lists.list_open, db, actor, filters=filters, bookmark=bookmark, now=now),
-        leagues=home_leagues(db, actor, now=now),
-        is_sub=accounts.is_sub(db, actor),
-        team_cards=score_reports.team_cards(db, actor, now=now),
-        commitments=commitments(db, actor, now=now),
-        next_games=rsvps.my_next_games(db, actor, now=now),
+        open_requests=open_requests,
+        leagues=leagues,
+        is_sub=accounts.is_sub(db, player),
+        team_cards=score_reports.team_cards_of(teams, player.user_id),
+        commitments=commitments(db, player, now=now),
+        next_games=rsvps.my_next_games_of(teams),
     )
 
 

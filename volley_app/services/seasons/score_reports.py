@@ -21,13 +21,12 @@ from typing import TypedDict
 from sqlmodel import Session, col, select
 
 from volley_app import routes
-from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, TeamMember, User, utcnow
-from volley_app.services.accounts import venues
+from volley_app.models import Game, GameType, League, ReportStatus, ScoreReport, Team, User, utcnow
 from volley_app.services.core import audit, timefmt, validation
 from volley_app.services.core.actors import Actor, load, require_actor
 from volley_app.services.core.errors import Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail, notices
-from volley_app.services.seasons import games, leagues, playoffs, scoring
+from volley_app.services.seasons import games, leagues, player_teams, playoffs, scoring
 from volley_app.services.seasons.leagues import access_game, may_manage_league
 
 NOT_STARTED = "A score can be reported once the game has started."
@@ -387,39 +386,35 @@ def team_cards(db: Session, actor: Actor | None, *, now: dt.datetime | None = No
     """For each team the player is on (leagues in play): its next game and its last one with its result, and for
     the teams they captain what waits for them (a score to report, confirm or dispute)."""
     actor = require_actor(actor)
-    now = now or utcnow()
-    teams = db.exec(
-        select(Team, League)
-        .join(League, col(League.id) == col(Team.league_id))
-        .join(TeamMember, col(TeamMember.team_id) == col(Team.id))
-        .where(TeamMember.user_id == actor.user_id, col(TeamMember.left_at).is_(None), col(Team.waitlist).is_(False),
-               col(Team.withdrawn_at).is_(None), col(League.archived_at).is_(None),
-               col(League.schedule_generated).is_(True))
-        .order_by(col(Team.id))
-    ).all()  # fmt: skip
+    return team_cards_of(player_teams.read(db, actor.user_id, now=now or utcnow(), cards=True), actor.user_id)
+
+
+def _named(names: dict[int, str], game: Game) -> str:
+    return f"{names.get(game.team1_id or 0, 'TBD')} v {names.get(game.team2_id or 0, 'TBD')}"
+
+
+def team_cards_of(found: player_teams.PlayerTeams, viewer_id: int) -> list[TeamCard]:
+    """``team_cards`` of the teams read (``player_teams.read`` with ``cards``) for their player ``viewer_id``."""
     out: list[TeamCard] = []
-    zones = venues.zones(db, {league.svl_id for _team, league in teams})
-    for team, league in teams:
+    for mine in found.teams:
+        team, league = mine.team, mine.league
+        if not league.schedule_generated:
+            continue
         assert team.id is not None  # a stored team
-        zone = zones.get(league.svl_id)
-        captain = team.captain_id == actor.user_id
-        mine = (col(Game.team1_id) == team.id) | (col(Game.team2_id) == team.id)
-        base = select(Game).where(
-            Game.league_id == league.id, mine, col(Game.team1_id).is_not(None), col(Game.team2_id).is_not(None)
-        )
-        nxt = db.exec(base.where(Game.start_at > now).order_by(col(Game.start_at))).first()
-        last = db.exec(base.where(Game.start_at <= now).order_by(col(Game.start_at).desc())).first()
+        captain = team.captain_id == viewer_id
+        nxt = found.games.get(mine.next_id) if mine.next_id is not None else None
+        last = found.games.get(mine.last_id) if mine.last_id is not None else None
         games_href = routes.team_games_path(team.id)
         card: TeamCard = {"team": team.team_name, "team_href": routes.team_path(team.id),
                           "league": leagues.display_name(league), "next": "", "next_href": "", "last": "",
                           "last_result": "", "last_href": "", "last_action": ""}  # fmt: skip
         if nxt is not None:
-            card["next"] = f"{_game_name(db, nxt)}, {timefmt.date_time(nxt.start_at, zone, labelled=True)}"
+            card["next"] = f"{_named(found.names, nxt)}, {timefmt.date_time(nxt.start_at, mine.zone, labelled=True)}"
             card["next_href"] = routes.game_score_path(_id(nxt)) if captain else games_href
         if last is not None:
-            card["last"] = f"{_game_name(db, last)}, {timefmt.date_time(last.start_at, zone, labelled=True)}"
+            card["last"] = f"{_named(found.names, last)}, {timefmt.date_time(last.start_at, mine.zone, labelled=True)}"
             card["last_href"] = routes.game_score_path(_id(last)) if captain else games_href
-            waiting = _open_report(db, _id(last))
+            waiting = found.waiting.get(_id(last))
             if scoring.played(last):
                 won = scoring.result(last)
                 side = 1 if last.team1_id == team.id else 2

@@ -43,12 +43,11 @@ from volley_app.models import (
     utcnow,
 )
 from volley_app.models.rosters import GameRsvp
-from volley_app.services.accounts import venues
 from volley_app.services.core import live, paging, periodic, signing, timefmt
 from volley_app.services.core.actors import Actor, load, record_id, require_actor
 from volley_app.services.core.errors import BadRequest, Forbidden, Invalid, NotFound
 from volley_app.services.mail import mail, notices
-from volley_app.services.seasons import leagues
+from volley_app.services.seasons import leagues, player_teams
 from volley_app.services.teams import playoff_eligibility
 from volley_app.services.teams.rosters import TEAM_NOT_FOUND
 
@@ -406,42 +405,26 @@ def my_next_games(db: Session, actor: Actor | None, *, now: dt.datetime | None =
     """The actor's next games across the teams they are on now (leagues not archived, teams playing), nearest
     first, with their own answer."""
     actor = require_actor(actor)
-    now = now or utcnow()
-    teams = db.exec(
-        select(Team, League).join(TeamMember, col(TeamMember.team_id) == Team.id)
-        .join(League, col(League.id) == Team.league_id)
-        .where(TeamMember.user_id == actor.user_id, col(TeamMember.left_at).is_(None), col(Team.withdrawn_at).is_(None),
-               col(Team.waitlist).is_(False), col(League.archived_at).is_(None))
-    ).all()  # fmt: skip
-    by_id = {t.id: (t, lg) for t, lg in teams if t.id is not None}
-    if not by_id:
-        return []
-    ids = set(by_id)
-    games = db.exec(
-        select(Game).where(sa.or_(col(Game.team1_id).in_(ids), col(Game.team2_id).in_(ids)), Game.start_at > now,
-                           col(Game.team2_id).is_not(None))
-        .order_by(col(Game.start_at), col(Game.id)).limit(limit)
-    ).all()  # fmt: skip
-    game_ids = [g.id for g in games if g.id is not None]
-    mine = {(r.game_id, r.team_id): r.answer for r in db.exec(
-        select(GameRsvp).where(GameRsvp.user_id == actor.user_id, col(GameRsvp.game_id).in_(game_ids or [-1]))).all()}
-    team_ids = {t for g in games for t in (g.team1_id, g.team2_id) if t is not None}
-    names = {t.id: t.team_name for t in db.exec(select(Team).where(col(Team.id).in_(team_ids or {-1}))).all()}
-    zones = venues.zones(db, {lg.svl_id for _t, lg in by_id.values()})
-    svls = venues.svl_names(db, {lg.svl_id for _t, lg in by_id.values()})
+    return my_next_games_of(player_teams.read(db, actor.user_id, now=now or utcnow(), coming=limit))
+
+
+def my_next_games_of(found: player_teams.PlayerTeams) -> list[MyGame]:
+    """``my_next_games`` of the teams read (``player_teams.read`` with ``coming``): its player's coming games."""
+    by_id = {t.team.id: t for t in found.teams if t.team.id is not None}
     out: list[MyGame] = []
-    for g in games:
-        assert g.id is not None  # a stored game
-        team_id = g.team1_id if g.team1_id in ids else g.team2_id
+    for game_id in found.coming:
+        g = found.games[game_id]
+        team_id = g.team1_id if g.team1_id in by_id else g.team2_id
         assert team_id is not None
-        team, league = by_id[team_id]
+        mine = by_id[team_id]
         other = g.team2_id if team_id == g.team1_id else g.team1_id
-        answer = mine.get((g.id, team_id))
-        where = ", ".join(p for p in (svls.get(league.svl_id, ""), g.court or "") if p)
+        answer = found.answers.get((game_id, team_id))
+        where = ", ".join(p for p in (mine.venue, g.court or "") if p)
         out.append({
-            "game_id": g.id, "team_id": team_id, "team": team.team_name, "league": leagues.display_name(league),
-            "opponent": names.get(other, "TBD") if other is not None else "BYE",
-            "when": timefmt.date_time(g.start_at, zones.get(league.svl_id), labelled=True), "where": where,
+            "game_id": game_id, "team_id": team_id, "team": mine.team.team_name,
+            "league": leagues.display_name(mine.league),
+            "opponent": found.names.get(other, "TBD") if other is not None else "BYE",
+            "when": timefmt.date_time(g.start_at, mine.zone, labelled=True), "where": where,
             "mine": answer.value if answer else "", "href": routes.team_games_path(team_id),
         })  # fmt: skip
     return out
