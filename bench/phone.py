@@ -17,7 +17,9 @@ demo data) in a temporary folder. Each page is opened in Chromium with a phone's
 - bytes: what went over the network (headers and bodies, as sent).
 
 The static floor of a page is the page as the app drew it (its DOM once loaded, without scripts), saved with the
-same stylesheets and images and served by a plain static file server (gzip, as the app's own files are sent): what the same content costs with no app at all. A repeat
+same stylesheets and images and served by a plain static file server (gzip, as the app's own files are sent): what the same content costs with no app at all. The
+player's /dash pages open on a device that keeps the player's login (Trust This Device: its storage and its cookie, so
+the server draws the page's first paint, ``api/first_paint.py``) but has kept no copy of a page it saw. A repeat
 visit (``/dash`` again in the same browser, its service worker and cache warm, the copy of the page it saw kept) is
 measured against the static page's own repeat visit. ``/dash`` after the login page is the way a player comes in on a new phone: the login page
 open while they type (TYPING_SECONDS; it fetches the app's files once they start), then ``/dash`` in the same browser, against
@@ -54,6 +56,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from volley_app.api.first_paint import COOKIE as PAINT_COOKIE  # noqa: E402 - the project's root is on the path first
 from volley_app.services.accounts.auth import BROWSER_TOKEN  # noqa: E402 - the project's root is on the path first
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell")
@@ -226,7 +229,7 @@ def _lighthouse() -> Path:
 
 def _lighthouse_run(p, cli: Path, url: str, login: tuple[str, str] | None) -> dict:
     """One Lighthouse run of ``url`` in a browser of its own with nothing cached; ``login``: (origin, token) kept in
-    its storage first, as a trusted login keeps it (Lighthouse is told not to clear the storage)."""
+    its storage and its cookie first, as a trusted login keeps it (Lighthouse is told not to clear the storage)."""
     port = _free_port()
     with tempfile.TemporaryDirectory(prefix="lighthouse-", ignore_cleanup_errors=True) as profile:
         chrome = subprocess.Popen([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--remote-debugging-port={port}",
@@ -240,6 +243,7 @@ def _lighthouse_run(p, cli: Path, url: str, login: tuple[str, str] | None) -> di
                 time.sleep(0.1)
             if login is not None:
                 browser = p.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
+                browser.contexts[0].add_cookies([{"name": PAINT_COOKIE, "value": login[1], "url": login[0] + "/dash"}])
                 page = browser.contexts[0].new_page()
                 page.goto(login[0] + "/favicon.svg")
                 page.evaluate("([key, token]) => localStorage.setItem(key, token)", [BROWSER_TOKEN, login[1]])
