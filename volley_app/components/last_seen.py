@@ -6,10 +6,12 @@ copy of it (the page as drawn and the style rules it uses) in the storage that k
 for a login not kept on this device (no Trust This Device), so the copy goes with the tab; the device's for a
 trusted one. When that page is opened again under the same login, the copy is put on the screen before the app
 starts (marked busy), and the moment the app shows its own content the copy goes. Its links work as links; a button
-tapped on it is tapped on the app's page when that comes, if the page reads the same (else the tap is dropped, and
-the person sees the page as it is now); its fields take no typing. A copy is kept for the last ``PAGES_KEPT`` pages; none of a
-page with a card form, a password or a file field; none after the login ends (a logout, another login), which
-drops them all.
+tapped on it is tapped on the app's page when that comes, if that button and what it is part of (its list item, its
+row, the header) read the same there, or the whole page does (else the tap is dropped, and the person sees the page
+as it is now); its fields take no typing. A copy is kept for the last ``PAGES_KEPT`` pages; none of a page with a
+card form, a password or a file field; none after the login ends (a logout, another login), which drops them all.
+The server may have drawn the page's copy already (``api/first_paint.py``): it is shown the same way, and only to
+the login it was drawn for.
 
 React passes by the copy's element in the page's body (a tag it never draws), so the app's hydration is not
 disturbed; should React draw the body afresh and drop it, the app's page shows at once.
@@ -26,6 +28,7 @@ from volley_app.services.accounts import auth
 PAGES_KEPT = 6
 LARGEST = 400_000  # characters of one page's copy; a larger page is not kept
 SHOWN_AT_MOST_MS = 15_000  # the copy goes after this even if the app has not shown the page (no connection)
+TAP_WAIT_MS = 5_000  # how long a tap on the copy waits for its button on the app's page as that fills in
 STORAGE_KEY = "vb_seen"
 TAG = first_paint.TAG  # the copy's element
 
@@ -64,7 +67,7 @@ LAST_SEEN_PAGE = r"""(function () {
   }
   function said(el) { return el ? el.textContent.replace(/\s+/g, '') : ''; }
   function around(button) { return button.closest('li, tr, header'); }
-  var opened = login(), seen = read(opened), copy = null, rules = null, timer = null, tapped = -1, tappedText = '';
+  var opened = login(), seen = read(opened), copy = null, rules = null, timer = null, tapped = null;
   paint();
   // A copy the server drew for the device's login (api/first_paint.py) is in the body; the meta in the head names
   // its login. Under another login here it never shows: hidden now, dropped once it is there.
@@ -84,8 +87,8 @@ LAST_SEEN_PAGE = r"""(function () {
       var button = e.target.closest && e.target.closest('button');
       if (!button) return;
       e.preventDefault();
-      tapped = Array.prototype.indexOf.call(copy.querySelectorAll('button'), button);
-      tappedText = said(button) + '|' + said(around(button) || copy.querySelector('main'));
+      tapped = {at: Array.prototype.indexOf.call(copy.querySelectorAll('button'), button), label: said(button),
+        part: said(around(button) || copy.querySelector('main')), page: said(copy.querySelector('main'))};
     }, true);
     setTimeout(done, keys.shownAtMost);
   }
@@ -107,13 +110,22 @@ LAST_SEEN_PAGE = r"""(function () {
   }
   function done() {
     if (!copy) return;
-    var main = live(), root = main && main.closest('[data-is-root-theme]');
-    var same = main && said(main) === said(copy.querySelector('main'));
     copy.remove();
     if (rules) rules.remove();
     copy = rules = null;
-    var again = tapped >= 0 && root && root.querySelectorAll('button')[tapped];
-    if (again && (same || said(again) + '|' + said(around(again) || main) === tappedText)) again.click();
+    if (tapped) { tapped.until = Date.now() + keys.tapWaitMs; replay(); }
+  }
+  // The tap kept from the copy, on the app's page: the one button there that reads as the tapped one did and is part
+  // of what reads the same (its list item, row or the header), or the button at its place on a page that reads the
+  // same. Looked for as the app's page fills in, for a moment; then dropped.
+  function replay() {
+    var main = live(), root = main && main.closest('[data-is-root-theme]');
+    if (!tapped || !root) return;
+    var buttons = Array.prototype.slice.call(root.querySelectorAll('button')), at = buttons[tapped.at];
+    var found = buttons.filter(function (b) { return said(b) === tapped.label && said(around(b) || main) === tapped.part; });
+    if (found.length !== 1 && at && said(at) === tapped.label && said(main) === tapped.page) found = [at];
+    if (found.length === 1) { tapped = null; found[0].click(); }
+    else if (Date.now() > tapped.until) tapped = null;
   }
   function styleOf(html) {
     var used = {}, found = [];
@@ -147,6 +159,7 @@ LAST_SEEN_PAGE = r"""(function () {
     new MutationObserver(function () {
       adopt();
       if (copy && (!copy.isConnected || ready(live()))) done();
+      else if (tapped && !copy) replay();
       if (!copy) { clearTimeout(timer); timer = setTimeout(keep, 500); }
     }).observe(document.body, {childList: true, subtree: true, characterData: true, attributes: true});
     // Left with a copy still to keep, or with no login (a logout): keep() keeps it, or drops every copy.
@@ -161,4 +174,4 @@ LAST_SEEN_PAGE = r"""(function () {
   }).observe(document.documentElement, {childList: true});
 })();""".replace("PAINT_COOKIE", first_paint.PAINT_COOKIE).replace("KEYS", json.dumps({
     "dash": routes.DASH, "token": auth.BROWSER_TOKEN, "tab": auth.BROWSER_TAB_TOKEN, "seen": STORAGE_KEY, "tag": TAG, "drawn": first_paint.DRAWN,
-    "pagesKept": PAGES_KEPT, "largest": LARGEST, "shownAtMost": SHOWN_AT_MOST_MS}))  # fmt: skip
+    "pagesKept": PAGES_KEPT, "largest": LARGEST, "shownAtMost": SHOWN_AT_MOST_MS, "tapWaitMs": TAP_WAIT_MS}))  # fmt: skip
