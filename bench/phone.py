@@ -79,7 +79,9 @@ _MEASURE = """(() => {
   const own = (el) => Object.keys(el).some((k) => k.startsWith('__reactFiber'));
   const look = () => {
     if (!document.body) return setTimeout(look, 20);
-    const app = document.querySelector('script[src*="entry.client"], link[rel="modulepreload"][href*="entry.client"]');
+    // The app's pages carry React Router's context (set by their own inline script, whether their modules start at once
+    // or once a page drawn by the server has painted); the static floor and the backend's own pages do not.
+    const app = window.__reactRouterContext !== undefined;
     if (!app) { if (document.readyState === 'complete') { m.usable = performance.now(); return; } return setTimeout(look, 20); }
     const controls = [...document.querySelectorAll('button, form, a[href], input')];
     if (own(document.documentElement) && controls.length && controls.every(own)) { m.usable = performance.now(); return; }

@@ -12,6 +12,7 @@ import pytest
 from tests.factories import add_game, add_league, add_league_session, add_member, add_teams, player_world, rows
 from volley_app import routes
 from volley_app.api import first_paint
+from volley_app.api.script_policy import LATER_MODULE, inline_script_hashes
 from volley_app.models import LoginSession, User, utcnow
 from volley_app.services.accounts import auth
 
@@ -21,7 +22,9 @@ BASE = "http://localhost:3000"
 FRAME = ('<div data-is-root-theme="true" class="radix-themes"><header><div role="navigation" aria-label="Main">'
          '<a href="/dash">Home</a></div></header><main class="m"><div aria-label="Loading" role="status"></div></main>'
          "<footer><p>footer</p></footer></div>")  # fmt: skip
-HOME = f"<!DOCTYPE html><html><head><title>Home</title></head><body>{FRAME}<script>boot('home')</script></body></html>"
+MODULE = 'import "/assets/root.js";\nimport("/assets/entry.client.js");'
+HOME = (f'<!DOCTYPE html><html><head><title>Home</title><link rel="modulepreload" href="/assets/root.js"/></head>'
+        f"<body>{FRAME}<script>boot('home')</script><script type=\"module\" async=\"\">{MODULE}</script></body></html>")
 FALLBACK = "<!DOCTYPE html><html><head><title>App</title></head><body><script>boot('any')</script></body></html>"
 
 
@@ -90,6 +93,9 @@ async def test_the_home_is_drawn_for_the_login_in_the_cookie(world, build):
     # The build's page as it is around it: its frame in the copy, its own root and script after it.
     assert page.index("<body>") < page.index(copy) < page.index(FRAME) < page.index("boot('home')")
     assert "Loading" not in copy and '<header><div role="navigation"' in copy
+    # The app's modules are fetched once the copy has painted, not beside the stylesheet its paint waits for.
+    assert "modulepreload" not in page and '<script type="module"' not in page
+    assert f'<script type="{LATER_MODULE}" async="">{MODULE}</script>' in page
     assert response.headers["cache-control"] == "private, no-store"
     assert "Cookie" in response.headers["vary"]
 
@@ -176,5 +182,23 @@ async def test_the_whole_backend_draws_it_with_its_security_headers(world, build
         response = await c.get(routes.DASH, headers=sent)
     assert "Welcome, Alice" in response.text
     policy = response.headers["content-security-policy"]
+    assert inline_script_hashes(f"<script>{MODULE}</script>".encode())[0] in policy  # the module started after the paint may run
     assert "'sha256-" in policy and "'unsafe-inline'" not in policy.split("script-src", 1)[1].split(";")[0]
     assert response.headers["x-frame-options"] == "DENY"
+
+
+async def test_a_copy_that_cannot_be_drawn_leaves_the_build_page_as_it_is(world, build, monkeypatch, caplog):
+    def broken(*_args):
+        raise RuntimeError("a template gone wrong")
+
+    monkeypatch.setattr(first_paint, "_drawn_page", broken)
+    response = await _open(build, routes.DASH, world["tokens"]["alice"])
+    assert response.status_code == 200 and response.text == HOME
+    assert "a first paint was not drawn" in caplog.text
+
+
+async def test_a_build_whose_frame_is_not_as_expected_gets_nothing_drawn(world, build):
+    (build / first_paint.HOME_FILE).write_text(HOME.replace("</footer></div>", "</footer>"))  # the root never closes
+    first_paint._file.cache_clear()
+    response = await _open(build, routes.DASH, world["tokens"]["alice"])
+    assert response.status_code == 200 and f"<{first_paint.TAG} " not in response.text

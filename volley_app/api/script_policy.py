@@ -23,7 +23,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 _SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.S | re.I)
 _SRC = re.compile(rb"\bsrc\s*=", re.I)
 _TYPE = re.compile(rb"""\btype\s*=\s*["']?([^"'\s>]*)""", re.I)
-_JS_TYPES = {b"", b"module", b"text/javascript", b"application/javascript"}
+# A module a page starts itself once it has painted (``api.first_paint``): run then as an inline script, so its hash
+# is allowed like the others'.
+LATER_MODULE = "module-after-paint"
+_JS_TYPES = {b"", b"module", b"text/javascript", b"application/javascript", LATER_MODULE.encode()}
 _CSP = b"content-security-policy"
 # A body whose encoding cannot be read here keeps inline scripts allowed (the page must work).
 _FALLBACK = "'unsafe-inline'"
