@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.helpers import expect_path
 from volley_app import db
+from volley_app.api.first_paint import TAG
 
 PHONE = {"width": 390, "height": 844}
 # The build's module that tells the pages where the backend is: this tier's server writes each process's own backend
@@ -91,6 +92,7 @@ def test_the_login_page_warms_the_apps_files_and_dash_takes_them_from_the_cache(
     page.get_by_role("button", name="Login").click()
     expect_path(page, "/dash")
     expect(page.get_by_role("heading", name="Welcome, Alice")).to_be_visible()
+    expect(page.locator(TAG)).to_have_count(0)  # the app's own page, not the copy the server drew before it
 
     asked = [u for u in urls if network.requested(u)]
     entry = next(u for u in urls if "/entry.client-" in u)
