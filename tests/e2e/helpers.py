@@ -133,6 +133,38 @@ def add_teams(league_id: int, names: list[str], captain: str | None = None) -> N
     db.call(_add)
 
 
+def add_game(league_id: int, team1: str, team2: str, *, days: float = 2) -> int:
+    """A game of the league's teams named ``team1`` and ``team2``, ``days`` ahead (on the minute); its id."""
+    from sqlmodel import select
+
+    from volley_app.models import Game, Team, utcnow
+
+    def _add(session):
+        t1, t2 = (session.exec(select(Team.id).where(Team.league_id == league_id, Team.team_name == n)).one()
+                  for n in (team1, team2))  # fmt: skip
+        start = (utcnow() + dt.timedelta(days=days)).replace(second=0, microsecond=0)
+        game = Game(league_id=league_id, team1_id=t1, team2_id=t2, start_at=start, round=1, match=1)
+        session.add(game)
+        session.flush()
+        return game.id
+
+    return db.call(_add)
+
+
+def game_answer(game_id: int, username: str) -> str | None:
+    """``username``'s answer (In, Out, Maybe) for the game, None if they gave none."""
+    from sqlmodel import select
+
+    from volley_app.models import GameRsvp, User
+
+    def _read(session):
+        uid = session.exec(select(User.id).where(User.username == username)).one()
+        row = session.exec(select(GameRsvp).where(GameRsvp.game_id == game_id, GameRsvp.user_id == uid)).first()
+        return row.answer.value if row and row.answer else None
+
+    return db.call(_read)
+
+
 # --- team registration ---------------------------------------------------------------------------
 
 

@@ -3,23 +3,24 @@ Out link records another member's answer without logging in."""
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
 from tests.e2e.helpers import (
+    add_game,
     add_open_league,
     add_teams,
     expect_path,
+    game_answer,
     make_user,
     open_as,
     screenshot,
     wait_for_watchers,
 )
 from volley_app import db
-from volley_app.models import Game, GameRsvp, MemberRole, Role, Team, TeamMember, User, utcnow
+from volley_app.models import MemberRole, Role, Team, TeamMember, User
 from volley_app.services.teams import rsvps
 
 PHONE = {"width": 390, "height": 844}
@@ -35,27 +36,14 @@ def _world() -> tuple[int, int]:
     add_teams(league, ["T1", "T2"], captain="cap")
 
     def arrange(session):
-        t1, t2 = (session.exec(select(Team.id).where(Team.league_id == league, Team.team_name == n)).one()
-                  for n in ("T1", "T2"))  # fmt: skip
+        t1 = session.exec(select(Team.id).where(Team.league_id == league, Team.team_name == "T1")).one()
         users = {u.username: u.id for u in session.exec(select(User)).all()}
         for name in ("ann", "bob"):  # the captain is its team's first member already
             session.add(TeamMember(team_id=t1, user_id=users[name], role=MemberRole.PLAYER))
-        start = (utcnow() + dt.timedelta(days=2)).replace(second=0, microsecond=0)
-        game = Game(league_id=league, team1_id=t1, team2_id=t2, start_at=start, round=1, match=1)
-        session.add(game)
-        session.flush()
-        return t1, game.id
+        return t1
 
-    return db.call(arrange)
-
-
-def _answer(game: int, username: str) -> str | None:
-    def read(session):
-        uid = session.exec(select(User.id).where(User.username == username)).one()
-        row = session.exec(select(GameRsvp).where(GameRsvp.game_id == game, GameRsvp.user_id == uid)).first()
-        return row.answer.value if row and row.answer else None
-
-    return db.call(read)
+    t1 = db.call(arrange)
+    return t1, add_game(league, "T1", "T2")
 
 
 def _signed_in(page: Page, username: str, path: str) -> Page:
@@ -77,7 +65,7 @@ def test_a_member_answers_out_on_a_phone_and_a_reminder_link_answers_without_log
     expect(counts).to_contain_text("Out 1")
     expect(counts).to_contain_text("No answer 2")
     expect(card.get_by_role("button", name="Out", exact=True)).to_have_attribute("aria-pressed", "true")
-    assert _answer(game, "ann") == "Out"
+    assert game_answer(game, "ann") == "Out"
     assert ann.evaluate("document.documentElement.scrollWidth") <= 390  # nothing runs off a phone's screen
     screenshot(ann, "team-games-390")
 
@@ -91,10 +79,10 @@ def test_a_member_answers_out_on_a_phone_and_a_reminder_link_answers_without_log
     bob.set_content(bobs.get_body(("html",)).get_content())
     bob.get_by_role("link", name="I'm out", exact=True).click()
     expect(bob.get_by_role("heading", name="T1 v T2")).to_be_visible()
-    assert _answer(game, "bob") is None  # opening changes nothing
+    assert game_answer(game, "bob") is None  # opening changes nothing
     bob.get_by_role("button", name="I'm out").click()
     expect(bob.get_by_role("heading", name="You answered Out")).to_be_visible()
-    assert _answer(game, "bob") == "Out"
+    assert game_answer(game, "bob") == "Out"
     assert "/api/rsvp-answers/" in link
     screenshot(bob, "rsvp-link-390")
 
@@ -120,7 +108,7 @@ def test_a_members_answer_shows_on_the_captains_open_page_without_a_reload(new_p
     expect(counts).to_contain_text("No answer 2")
     expect(captain.get_by_test_id("team-game").first).to_contain_text("Ann User: Out")
     assert captain.evaluate("window.stillOpen") is True
-    assert _answer(game, "ann") == "Out"
+    assert game_answer(game, "ann") == "Out"
 
 
 def test_the_captain_sets_when_reminders_go_and_a_member_reads_it(new_page):
