@@ -6,19 +6,17 @@ standings come drawn by the server for that login (``api/first_paint.py``), the 
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 from playwright.sync_api import expect
-from sqlmodel import select
 
 from tests.e2e.conftest import ROOT
-from tests.e2e.helpers import add_open_league, add_teams, log_in, make_user, open_as, screenshot
+from tests.e2e.helpers import add_game, add_open_league, add_teams, game_answer, log_in, make_user, open_as, screenshot
 from tests.factories import login_token
 from volley_app import db
 from volley_app.api.first_paint import COOKIE
 from volley_app.components.last_seen import STORAGE_KEY, TAG
-from volley_app.models import Game, GameRsvp, Role, Team, User, utcnow
+from volley_app.models import Role
 
 PHONE = {"width": 390, "height": 844}
 ENTRY = "**/assets/entry.client-*"  # the app's first script: held back, the page is as the browser drew it
@@ -146,26 +144,7 @@ def _captain_with_a_game() -> tuple[int, int]:
     make_user("drawncap", first_name="Dora")
     league = add_open_league("drawnsvl", fmt="doubles")
     add_teams(league, ["Drawn Aces", "Far Side"], captain="drawncap")
-
-    def arrange(session):
-        t1, t2 = (session.exec(select(Team.id).where(Team.league_id == league, Team.team_name == n)).one()
-                  for n in ("Drawn Aces", "Far Side"))  # fmt: skip
-        start = (utcnow() + dt.timedelta(days=2)).replace(second=0, microsecond=0)
-        game = Game(league_id=league, team1_id=t1, team2_id=t2, start_at=start, round=1, match=1)
-        session.add(game)
-        session.flush()
-        return league, game.id
-
-    return db.call(arrange)
-
-
-def _answer(game: int, username: str) -> str | None:
-    def read(session):
-        uid = session.exec(select(User.id).where(User.username == username)).one()
-        row = session.exec(select(GameRsvp).where(GameRsvp.game_id == game, GameRsvp.user_id == uid)).first()
-        return row.answer.value if row and row.answer else None
-
-    return db.call(read)
+    return league, add_game(league, "Drawn Aces", "Far Side")
 
 
 def test_a_trusted_device_gets_the_home_and_standings_drawn_by_the_server_before_the_app(new_page):
@@ -174,6 +153,7 @@ def test_a_trusted_device_gets_the_home_and_standings_drawn_by_the_server_before
     page.goto("/login")
     log_in(page, "drawncap")  # Trust This Device: the login page keeps the login in the device's cookie too
     expect(page.get_by_role("heading", name="Welcome, Dora")).to_be_visible()
+    expect(page.locator(LIVE).get_by_role("group", name="Your answer")).to_be_visible()  # the app's own page, once
     assert COOKIE in {c["name"] for c in page.context.cookies()}
 
     # Opened with nothing kept on the device and the app's first script held: the server's copy shows.
@@ -195,7 +175,7 @@ def test_a_trusted_device_gets_the_home_and_standings_drawn_by_the_server_before
     expect(page.locator(TAG)).to_have_count(0)
     out = page.locator(LIVE).get_by_role("group", name="Your answer").get_by_role("button", name="Out")
     expect(out).to_have_attribute("aria-pressed", "true")
-    assert _answer(game, "drawncap") == "Out"
+    assert game_answer(game, "drawncap") == "Out"
     expect(page.get_by_role("heading", name="Welcome, Dora")).to_have_count(1)
     page.unroute(ENTRY)
 

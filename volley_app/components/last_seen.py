@@ -28,7 +28,7 @@ from volley_app.services.accounts import auth
 PAGES_KEPT = 6
 LARGEST = 400_000  # characters of one page's copy; a larger page is not kept
 SHOWN_AT_MOST_MS = 15_000  # the copy goes after this even if the app has not shown the page (no connection)
-TAP_WAIT_MS = 5_000  # how long a tap on the copy waits for its button on the app's page as that fills in
+TAP_WAIT_MS = 10_000  # how long a tap on the copy waits for its button on the app's page as that fills in (a busy phone)
 STORAGE_KEY = "vb_seen"
 TAG = first_paint.TAG  # the copy's element
 
